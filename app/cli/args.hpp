@@ -1,0 +1,46 @@
+// A small command-line parser for tensorscope-cli's subcommands: positionals, --name VALUE
+// options and --flag switches, each command declaring what it accepts so that typos are
+// errors rather than silently ignored.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tscope::cli {
+
+class Args {
+public:
+    // argv[first..argc) are parsed. `valued` options take a value; `flags` don't.
+    // Short aliases ("-o") are written as they are typed.
+    Args(int argc, char** argv, int first, const std::string& command, std::set<std::string> valued,
+         std::set<std::string> flags);
+
+    const std::vector<std::string>& positionals() const { return positionals_; }
+    // The i-th positional; InputError naming `what` when missing.
+    const std::string& positional(std::size_t i, const std::string& what) const;
+    void expect_positionals(std::size_t n) const;
+
+    bool flag(const std::string& name) const { return flags_set_.count(name) > 0; }
+    std::optional<std::string> value(const std::string& name) const;
+    std::string value_or(const std::string& name, const std::string& fallback) const;
+    // An integer option within [lo, hi].
+    std::uint64_t integer(const std::string& name, std::uint64_t fallback, std::uint64_t lo = 0,
+                          std::uint64_t hi = UINT64_MAX) const;
+
+private:
+    std::string command_;
+    std::vector<std::string> positionals_;
+    std::map<std::string, std::string> values_;
+    std::set<std::string> flags_set_;
+};
+
+// "12,34,5" -> {12, 34, 5}; each at least 1.
+std::vector<std::uint64_t> parse_list(const std::string& text, const std::string& option);
+// Parses a non-negative integer; accepts 5M / 2k / 1G suffixes (decimal) for convenience.
+std::uint64_t parse_count(const std::string& text, const std::string& option);
+
+}  // namespace tscope::cli

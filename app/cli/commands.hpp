@@ -1,0 +1,13 @@
+// The subcommands of tensorscope-cli (DESIGN.md, "CLI contract"). Each returns the process
+// exit status and throws tscope errors for main() to report.
+#pragma once
+
+namespace tscope::cli {
+
+int run_info(int argc, char** argv);
+int run_generate(int argc, char** argv);
+int run_convert(int argc, char** argv);
+
+void print_usage(bool to_stderr);
+
+}  // namespace tscope::cli

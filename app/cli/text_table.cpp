@@ -1,0 +1,54 @@
+#include "text_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tscope::cli {
+
+std::string grouped(std::uint64_t n) {
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+std::string human_bytes(std::uint64_t bytes) {
+    const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+    double x = static_cast<double>(bytes);
+    int u = 0;
+    while (x >= 1000 && u < 4) x /= 1000, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", x, units[u]);
+    return buf;
+}
+
+std::string number(double x, int digits) {
+    char buf[48];
+    const double a = std::fabs(x);
+    if (x == 0 || (a >= 1e-3 && a < 1e6))
+        std::snprintf(buf, sizeof buf, "%.*g", std::max(digits, static_cast<int>(std::log10(std::max(a, 1.0))) + 1), x);
+    else
+        std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+    return buf;
+}
+
+std::string TextTable::render() const {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows_) {
+        if (width.size() < row.size()) width.resize(row.size(), 0);
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
+    std::string out;
+    for (const auto& row : rows_) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            const std::string pad(width[c] - row[c].size(), ' ');
+            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+}  // namespace tscope::cli

@@ -1,0 +1,28 @@
+// Plain-text tables and number formatting for the CLI's human-readable output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tscope::cli {
+
+// 1234567 -> "1,234,567"
+std::string grouped(std::uint64_t n);
+// A short human size: "1.3 MB".
+std::string human_bytes(std::uint64_t bytes);
+// Fixed or scientific, whichever reads better, with `digits` significant digits.
+std::string number(double x, int digits = 3);
+
+class TextTable {
+public:
+    explicit TextTable(std::vector<std::string> header) : rows_{std::move(header)} {}
+    void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+    // Columns padded to their widest cell; the first column left-aligned, the rest right.
+    std::string render() const;
+
+private:
+    std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace tscope::cli

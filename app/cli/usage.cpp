@@ -1,0 +1,23 @@
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace tscope::cli {
+
+void print_usage(bool to_stderr) {
+    (to_stderr ? std::cerr : std::cout) << R"(usage: tensorscope-cli COMMAND ...
+
+  info FILE [--json] [--threads T] [--float]
+      shape, nnz, density, load report and per-mode slice/fiber statistics
+  generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]]
+           [--seed S] [--float] -o FILE
+      a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb)
+  convert IN OUT [--float]
+      between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension)
+
+FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
+Exit status: 0 success, 2 bad input, 1 other failures.
+)";
+}
+
+}  // namespace tscope::cli

@@ -1,0 +1,41 @@
+// tensorscope-cli: the headless front end. Errors go to stderr; exit status 2 for bad input,
+// 1 for any other failure (DESIGN.md, CLI contract).
+#include <cstring>
+#include <iostream>
+#include <new>
+
+#include "cli/commands.hpp"
+#include "tscope/error.hpp"
+
+int main(int argc, char** argv) {
+    using namespace tscope::cli;
+    if (argc < 2) {
+        print_usage(true);
+        return 2;
+    }
+    const std::string command = argv[1];
+    try {
+        if (command == "info") return run_info(argc, argv);
+        if (command == "generate") return run_generate(argc, argv);
+        if (command == "convert") return run_convert(argc, argv);
+        if (command == "help" || command == "--help" || command == "-h") {
+            print_usage(false);
+            return 0;
+        }
+        std::cerr << "tensorscope-cli: unknown command '" << command << "'\n";
+        print_usage(true);
+        return 2;
+    } catch (const tscope::InputError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    } catch (const tscope::Cancelled&) {
+        std::cerr << "cancelled\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+}

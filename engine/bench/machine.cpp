@@ -1,0 +1,35 @@
+#include "tscope/bench/machine.hpp"
+
+#include <fstream>
+#include <thread>
+
+#include "tscope/cuda/device.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tscope {
+
+MachineInfo describe_machine() {
+    MachineInfo info;
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) info.cpu_model = line.substr(line.find_first_not_of(' ', colon + 1));
+            break;
+        }
+    }
+    info.hardware_threads = static_cast<int>(std::thread::hardware_concurrency());
+#ifdef _OPENMP
+    info.omp_threads = omp_get_max_threads();
+#else
+    info.omp_threads = 1;
+#endif
+    const GpuInfo gpu = query_gpu();
+    info.gpu = gpu.available ? gpu.name : gpu.reason;
+    return info;
+}
+
+}  // namespace tscope

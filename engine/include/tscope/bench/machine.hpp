@@ -1,0 +1,17 @@
+// A description of the machine a result was measured on, stored with every benchmark.
+#pragma once
+
+#include <string>
+
+namespace tscope {
+
+struct MachineInfo {
+    std::string cpu_model;  // from /proc/cpuinfo
+    int hardware_threads = 0;
+    int omp_threads = 0;  // what OpenMP would use now
+    std::string gpu;      // device name, or the reason there is none
+};
+
+MachineInfo describe_machine();
+
+}  // namespace tscope

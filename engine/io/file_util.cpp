@@ -1,0 +1,225 @@
+#include "file_util.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "tscope/error.hpp"
+
+namespace tscope::detail {
+
+ByteBuffer::ByteBuffer(std::size_t size) {
+    reserve(size);
+    set_size(size);
+}
+
+ByteBuffer::~ByteBuffer() { release(); }
+
+ByteBuffer::ByteBuffer(ByteBuffer&& other) noexcept
+    : data_(other.data_), size_(other.size_), capacity_(other.capacity_), mapped_(other.mapped_) {
+    other.data_ = nullptr;
+    other.size_ = other.capacity_ = 0;
+    other.mapped_ = false;
+}
+
+ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
+    if (this != &other) {
+        release();
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        std::swap(capacity_, other.capacity_);
+        std::swap(mapped_, other.mapped_);
+    }
+    return *this;
+}
+
+void ByteBuffer::release() {
+    if (mapped_)
+        ::munmap(data_, size_);
+    else
+        delete[] data_;
+    data_ = nullptr;
+    size_ = capacity_ = 0;
+    mapped_ = false;
+}
+
+ByteBuffer ByteBuffer::map(int fd, std::size_t size) {
+    ByteBuffer buf;
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    if (size == 0 || size % page == 0) return buf;
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) return buf;
+    ::madvise(p, size, MADV_SEQUENTIAL);
+    buf.data_ = static_cast<char*>(p);
+    buf.size_ = buf.capacity_ = size;
+    buf.mapped_ = true;
+    return buf;
+}
+
+void ByteBuffer::reserve(std::size_t capacity) {
+    if (mapped_) throw Error("ByteBuffer: a mapped file is read-only");
+    if (capacity <= capacity_ && data_) return;
+    if (data_) capacity = std::max(capacity, capacity_ * 2);  // geometric growth when appending
+    char* grown = new char[capacity + 1];
+    if (size_) std::memcpy(grown, data_, size_);
+    delete[] data_;
+    data_ = grown;
+    capacity_ = capacity;
+    data_[size_] = '\0';
+}
+
+void ByteBuffer::set_size(std::size_t size) {
+    if (mapped_) throw Error("ByteBuffer: a mapped file is read-only");
+    if (size > capacity_ || !data_) reserve(size);
+    size_ = size;
+    data_[size_] = '\0';
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+namespace {
+
+// An fd that closes itself.
+struct Fd {
+    int fd;
+    explicit Fd(int f) : fd(f) {}
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+int open_for_reading(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError("cannot open '" + path + "': " + errno_text(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw InputError("cannot read '" + path + "': not a regular file");
+    }
+    return fd;
+}
+
+constexpr std::size_t kPiece = std::size_t{16} << 20;
+
+}  // namespace
+
+std::uint64_t regular_file_size(const std::string& path) {
+    Fd f(open_for_reading(path));
+    struct stat st {};
+    ::fstat(f.fd, &st);
+    return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string read_prefix(const std::string& path, std::size_t n) {
+    Fd f(open_for_reading(path));
+    std::string out(n, '\0');
+    ssize_t got = ::read(f.fd, out.data(), n);
+    if (got < 0) throw InputError("cannot read '" + path + "': " + errno_text(errno));
+    out.resize(static_cast<std::size_t>(got));
+    return out;
+}
+
+ByteBuffer read_file(const std::string& path, RunControl& control) {
+    Fd f(open_for_reading(path));
+    struct stat st {};
+    ::fstat(f.fd, &st);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    control.check();
+    if (ByteBuffer mapped = ByteBuffer::map(f.fd, size); mapped.mapped()) {
+        control.progress(size, size);
+        return mapped;
+    }
+    ByteBuffer buf(size);
+    std::size_t done = 0;
+    while (done < size) {
+        control.check();
+        const std::size_t want = std::min(kPiece, size - done);
+        ssize_t got = ::read(f.fd, buf.data() + done, want);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw InputError("cannot read '" + path + "': " + errno_text(errno));
+        if (got == 0) break;  // file shrank while reading
+        done += static_cast<std::size_t>(got);
+        control.progress(done, size);
+    }
+    buf.set_size(done);
+    return buf;
+}
+
+ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
+    const std::uint64_t disk = regular_file_size(path);
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz) throw InputError("cannot open '" + path + "': " + errno_text(errno));
+    struct Closer {
+        gzFile g;
+        ~Closer() { gzclose(g); }
+    } closer{gz};
+    gzbuffer(gz, 1u << 18);
+    ByteBuffer buf;
+    buf.reserve(std::max<std::size_t>(disk * 4, 1u << 16));
+    std::size_t size = 0;
+    for (;;) {
+        control.check();
+        const unsigned want = static_cast<unsigned>(kPiece);
+        buf.reserve(size + want);
+        int got = gzread(gz, buf.data() + size, want);
+        if (got < 0) {
+            int code = 0;
+            const char* msg = gzerror(gz, &code);
+            throw InputError("cannot decompress '" + path + "': " + (msg && *msg ? msg : "corrupt gzip data") +
+                             " (after " + std::to_string(size) + " bytes of text)");
+        }
+        if (got == 0) break;
+        size += static_cast<std::size_t>(got);
+        buf.set_size(size);
+        control.progress(static_cast<std::uint64_t>(gzoffset(gz)), disk);
+    }
+    buf.set_size(size);
+    return buf;
+}
+
+// ---- AtomicFile ----------------------------------------------------------------------------
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+    static std::atomic<unsigned> counter{0};
+    temp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError("cannot write '" + path_ + "': " + errno_text(errno));
+}
+
+AtomicFile::~AtomicFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(temp_.c_str());
+}
+
+void AtomicFile::write(const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        ssize_t put = ::write(fd_, p, size);
+        if (put < 0 && errno == EINTR) continue;
+        if (put < 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+        p += put;
+        size -= static_cast<std::size_t>(put);
+    }
+}
+
+void AtomicFile::commit() {
+    if (fd_ >= 0) {
+        if (::close(fd_) != 0) {
+            fd_ = -1;
+            throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+        }
+        fd_ = -1;
+    }
+    if (::rename(temp_.c_str(), path_.c_str()) != 0)
+        throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+    committed_ = true;
+}
+
+}  // namespace tscope::detail

@@ -1,0 +1,84 @@
+// File plumbing shared by the readers and writers. Private to the engine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tscope/run_control.hpp"
+
+namespace tscope::detail {
+
+// Bytes with a NUL just past the end, so that parsers may stop on a sentinel instead of
+// testing the end pointer on every character. Either heap memory (not zero-filled) or a
+// read-only memory map of a file, whose last page is zero-padded by the kernel.
+class ByteBuffer {
+public:
+    ByteBuffer() = default;
+    explicit ByteBuffer(std::size_t size);
+    ~ByteBuffer();
+    ByteBuffer(ByteBuffer&& other) noexcept;
+    ByteBuffer& operator=(ByteBuffer&& other) noexcept;
+    ByteBuffer(const ByteBuffer&) = delete;
+    ByteBuffer& operator=(const ByteBuffer&) = delete;
+
+    // Maps `size` bytes of fd; returns an empty buffer when the sentinel can't be guaranteed
+    // (size a multiple of the page size) or mapping fails, so callers fall back to read().
+    static ByteBuffer map(int fd, std::size_t size);
+
+    char* data() { return data_; }
+    const char* data() const { return data_; }
+    std::size_t size() const { return size_; }
+    bool mapped() const { return mapped_; }
+    std::string_view view() const { return {data_, size_}; }
+    // Grows heap memory (keeping the contents) to hold at least `capacity` bytes.
+    void reserve(std::size_t capacity);
+    // Sets the size of heap memory (growing it if needed) and rewrites the sentinel.
+    void set_size(std::size_t size);
+
+private:
+    void release();
+
+    char* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+    bool mapped_ = false;
+};
+
+// Size of a regular file; InputError naming the path when it can't be opened or isn't a file.
+std::uint64_t regular_file_size(const std::string& path);
+// Up to n first bytes of a file.
+std::string read_prefix(const std::string& path, std::size_t n);
+// Whole file, read in pieces that report progress and honour cancellation.
+ByteBuffer read_file(const std::string& path, RunControl& control);
+// Whole gzip file, inflated; a truncated or corrupt stream is an InputError.
+ByteBuffer gunzip_file(const std::string& path, RunControl& control);
+
+// Writes a file under a temporary name next to the target and renames it on commit(), so a
+// failed or cancelled write never leaves a partial file (nor clobbers an existing one).
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string path);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    const std::string& temp_path() const { return temp_; }
+    // Appends to the temporary file (plain binary writes).
+    void write(const void* data, std::size_t size);
+    // Closes the plain stream if open and renames the temporary file onto the target.
+    void commit();
+
+private:
+    std::string path_;
+    std::string temp_;
+    int fd_ = -1;
+    bool committed_ = false;
+};
+
+// "No such file or directory" style text for errno.
+std::string errno_text(int err);
+
+}  // namespace tscope::detail

@@ -1,0 +1,72 @@
+#include "tscope/io/tensor_io.hpp"
+
+#include <zlib.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "file_util.hpp"
+#include "tns_reader.hpp"
+#include "tscope/io/tns_format.hpp"
+#include "tscope/io/tsb_format.hpp"
+
+namespace tscope {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, RunControl& control) {
+    const std::string magic = detail::read_prefix(path, sizeof kTsbMagic);
+    if (magic.size() == sizeof kTsbMagic && std::memcmp(magic.data(), kTsbMagic, sizeof kTsbMagic) == 0)
+        return read_tsb(path, options, control);
+
+    const auto start = Clock::now();
+    const bool gzip = magic.size() >= 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+                      static_cast<unsigned char>(magic[1]) == 0x8b;
+    control.stage(gzip ? "decompressing" : "reading");
+    const detail::ByteBuffer text = gzip ? detail::gunzip_file(path, control) : detail::read_file(path, control);
+    const auto read_done = Clock::now();
+    LoadedTensor out = detail::parse_tns_buffer(text, path, options, control);
+    out.info.format = gzip ? "tns.gz" : "tns";
+    out.info.file_bytes = detail::regular_file_size(path);
+    out.info.read_seconds = std::chrono::duration<double>(read_done - start).count();
+    out.info.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return out;
+}
+
+void save_tensor(const CooTensor& t, const std::string& path, RunControl& control) {
+    if (ends_with(path, ".tsb")) {
+        write_tsb(t, path, control);
+        return;
+    }
+    control.stage("formatting");
+    const std::string text = format_tns(t, control);
+    control.stage("writing");
+    detail::AtomicFile file(path);
+    if (ends_with(path, ".gz")) {
+        gzFile gz = gzopen(file.temp_path().c_str(), "wb6");
+        if (!gz) throw Error("cannot write '" + path + "'");
+        std::size_t done = 0;
+        while (done < text.size()) {
+            const auto n = static_cast<unsigned>(std::min<std::size_t>(text.size() - done, 1u << 24));
+            if (gzwrite(gz, text.data() + done, n) != static_cast<int>(n)) {
+                gzclose(gz);
+                throw Error("cannot write '" + path + "': compression failed");
+            }
+            done += n;
+            control.progress(done, text.size());
+        }
+        if (gzclose(gz) != Z_OK) throw Error("cannot write '" + path + "'");
+    } else {
+        file.write(text.data(), text.size());
+    }
+    file.commit();
+}
+
+}  // namespace tscope

@@ -1,0 +1,186 @@
+#include "tscope/io/tsb_format.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "file_util.hpp"
+
+namespace tscope {
+
+static_assert(std::endian::native == std::endian::little, ".tsb is written in the machine's byte order");
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::size_t kFixedHeader = 8 + 4 * 4 + 8;  // magic, 4 u32, nnz
+constexpr std::size_t kPiece = std::size_t{16} << 20;
+
+std::uint32_t crc_update(std::uint32_t crc, const void* data, std::size_t size) {
+    return static_cast<std::uint32_t>(crc32_z(crc, static_cast<const Bytef*>(data), size));
+}
+
+template <class T> void put(std::string& out, T value) {
+    char raw[sizeof(T)];
+    std::memcpy(raw, &value, sizeof(T));
+    out.append(raw, sizeof(T));
+}
+
+template <class T> T get(const char* p) {
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return value;
+}
+
+// A stored array, read in pieces with progress, folded into the payload CRC.
+class PayloadReader {
+public:
+    PayloadReader(const detail::ByteBuffer& file, std::size_t offset, RunControl& control)
+        : file_(file), pos_(offset), control_(control) {}
+    void read_into(void* dst, std::size_t bytes) {
+        auto* out = static_cast<char*>(dst);
+        for (std::size_t done = 0; done < bytes;) {
+            control_.check();
+            const std::size_t n = std::min(kPiece, bytes - done);
+            std::memcpy(out + done, file_.data() + pos_, n);
+            crc_ = crc_update(crc_, out + done, n);
+            pos_ += n;
+            done += n;
+            control_.progress(pos_, file_.size());
+        }
+    }
+    std::uint32_t crc() const { return crc_; }
+    std::size_t pos() const { return pos_; }
+
+private:
+    const detail::ByteBuffer& file_;
+    std::size_t pos_;
+    RunControl& control_;
+    std::uint32_t crc_ = 0;
+};
+
+InputError bad(const std::string& path, const std::string& what) {
+    return InputError(path + ": not a valid .tsb file: " + what);
+}
+
+}  // namespace
+
+void write_tsb(const CooTensor& t, const std::string& path, RunControl& control) {
+    control.stage("writing");
+    std::string header(kTsbMagic, sizeof kTsbMagic);
+    put<std::uint32_t>(header, kTsbVersion);
+    put<std::uint32_t>(header, static_cast<std::uint32_t>(t.order()));
+    put<std::uint32_t>(header, static_cast<std::uint32_t>(t.index_width()));
+    put<std::uint32_t>(header, static_cast<std::uint32_t>(t.value_type()));
+    put<std::uint64_t>(header, t.nnz());
+    for (auto d : t.dims()) put<std::uint64_t>(header, d);
+    put<std::uint32_t>(header, crc_update(0, header.data(), header.size()));
+
+    detail::AtomicFile file(path);
+    file.write(header.data(), header.size());
+    std::uint32_t crc = 0;
+    const std::uint64_t total = t.bytes();
+    std::uint64_t written = 0;
+    auto write_array = [&](const void* data, std::size_t bytes) {
+        const char* p = static_cast<const char*>(data);
+        for (std::size_t done = 0; done < bytes;) {
+            control.check();
+            const std::size_t n = std::min(kPiece, bytes - done);
+            file.write(p + done, n);
+            crc = crc_update(crc, p + done, n);
+            done += n;
+            control.progress(written += n, total);
+        }
+    };
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        for (int m = 0; m < t.order(); ++m) write_array(t.indices<I>(m).data(), t.nnz() * sizeof(I));
+        write_array(t.values<V>().data(), t.nnz() * sizeof(V));
+    });
+    std::string trailer;
+    put<std::uint32_t>(trailer, crc);
+    file.write(trailer.data(), trailer.size());
+    file.commit();
+}
+
+LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunControl& control) {
+    const auto start = Clock::now();
+    control.stage("reading");
+    const detail::ByteBuffer file = detail::read_file(path, control);
+    const auto read_done = Clock::now();
+    const char* p = file.data();
+    if (file.size() < kFixedHeader || std::memcmp(p, kTsbMagic, sizeof kTsbMagic) != 0)
+        throw bad(path, "the file does not start with the .tsb magic");
+    const auto version = get<std::uint32_t>(p + 8);
+    if (version != kTsbVersion)
+        throw bad(path, "format version " + std::to_string(version) + ", this build reads version " +
+                            std::to_string(kTsbVersion));
+    const auto order = get<std::uint32_t>(p + 12);
+    const auto ibytes = get<std::uint32_t>(p + 16);
+    const auto vbytes = get<std::uint32_t>(p + 20);
+    const auto nnz = get<std::uint64_t>(p + 24);
+    if (order < 1 || order > static_cast<std::uint32_t>(kMaxOrder)) throw bad(path, "order " + std::to_string(order));
+    const std::size_t header_size = kFixedHeader + 8 * order + 4;
+    if (file.size() < header_size) throw bad(path, "the header is truncated");
+    if (get<std::uint32_t>(p + header_size - 4) != crc_update(0, p, header_size - 4))
+        throw bad(path, "the header checksum does not match (the file is corrupt)");
+    if ((ibytes != 4 && ibytes != 8) || (vbytes != 4 && vbytes != 8))
+        throw bad(path, "index or value width is not 4 or 8 bytes");
+    std::vector<std::uint64_t> dims(order);
+    for (std::uint32_t m = 0; m < order; ++m) dims[m] = get<std::uint64_t>(p + kFixedHeader + 8 * m);
+    const unsigned __int128 payload = static_cast<unsigned __int128>(nnz) * (order * ibytes + vbytes);
+    if (static_cast<unsigned __int128>(file.size()) != header_size + payload + 4)
+        throw bad(path, "its size (" + std::to_string(file.size()) + " bytes) does not match its header (" +
+                            std::to_string(static_cast<std::uint64_t>(header_size + payload + 4)) +
+                            " bytes): truncated or with trailing data");
+
+    control.stage("checking");
+    const auto width = ibytes == 4 ? IndexWidth::U32 : IndexWidth::U64;
+    const auto stored = vbytes == 4 ? ValueType::F32 : ValueType::F64;
+    CooTensor t(dims, width, stored);
+    t.resize(nnz);
+    PayloadReader reader(file, header_size, control);
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        for (std::uint32_t m = 0; m < order; ++m) reader.read_into(t.indices<I>(static_cast<int>(m)).data(), nnz * sizeof(I));
+        reader.read_into(t.values<V>().data(), nnz * sizeof(V));
+    });
+    if (get<std::uint32_t>(file.data() + reader.pos()) != reader.crc())
+        throw bad(path, "the data checksum does not match (the file is corrupt)");
+    // A file with a right checksum may still come from a buggy writer: check the contents.
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        for (std::uint32_t m = 0; m < order; ++m) {
+            const auto& col = t.indices<I>(static_cast<int>(m));
+            const auto it = std::find_if(col.begin(), col.end(), [&](I i) { return i >= dims[m]; });
+            if (it != col.end())
+                throw bad(path, "entry " + std::to_string(it - col.begin()) + " has index " + std::to_string(*it + 1) +
+                                    " in mode " + std::to_string(m + 1) + " beyond its dimension " +
+                                    std::to_string(dims[m]));
+        }
+        const auto& vals = t.values<V>();
+        const auto it = std::find_if(vals.begin(), vals.end(), [](V v) { return !std::isfinite(v); });
+        if (it != vals.end()) throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has a non-finite value");
+    });
+    if (options.values != stored) t = t.with_value_type(options.values);
+
+    LoadedTensor out{std::move(t), {}};
+    out.info.path = path;
+    out.info.format = "tsb";
+    out.info.file_bytes = file.size();
+    out.info.zero_based.assign(order, false);
+    out.info.header = true;
+    out.info.read_seconds = std::chrono::duration<double>(read_done - start).count();
+    out.info.parse_seconds = std::chrono::duration<double>(Clock::now() - read_done).count();
+    out.info.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return out;
+}
+
+}  // namespace tscope

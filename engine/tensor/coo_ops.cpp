@@ -1,0 +1,226 @@
+#include "tscope/tensor/coo_ops.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "radix_sort.hpp"
+
+namespace tscope {
+
+using detail::threads_for;
+
+KeyLayout key_layout(const CooTensor& t, std::span<const int> modes) {
+    KeyLayout layout;
+    layout.modes.assign(modes.begin(), modes.end());
+    unsigned __int128 cells = 1;
+    for (int m : modes) {
+        layout.dims.push_back(t.dim(m));
+        cells *= t.dim(m);
+        if (cells > static_cast<unsigned __int128>(UINT64_MAX)) layout.fits = false;
+    }
+    if (layout.fits) layout.bits = detail::bit_width_of(static_cast<std::uint64_t>(cells - 1));
+    return layout;
+}
+
+std::vector<std::uint64_t> linear_keys(const CooTensor& t, const KeyLayout& layout) {
+    if (!layout.fits) throw Error("linear_keys: the key space does not fit 64 bits");
+    const std::uint64_t n = t.nnz();
+    std::vector<std::uint64_t> keys(n, 0);
+    t.visit([&](auto itag, auto) {
+        using I = typename decltype(itag)::type;
+        for (std::size_t k = 0; k < layout.modes.size(); ++k) {
+            const I* idx = t.indices<I>(layout.modes[k]).data();
+            const std::uint64_t d = layout.dims[k];
+#pragma omp parallel for num_threads(threads_for(n)) schedule(static)
+            for (std::uint64_t i = 0; i < n; ++i) keys[i] = keys[i] * d + idx[i];
+        }
+    });
+    return keys;
+}
+
+std::vector<int> natural_modes(int order) {
+    std::vector<int> modes(static_cast<std::size_t>(order));
+    std::iota(modes.begin(), modes.end(), 0);
+    return modes;
+}
+
+std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes) {
+    const std::uint64_t n = t.nnz();
+    std::vector<std::uint64_t> perm(n);
+    std::iota(perm.begin(), perm.end(), std::uint64_t{0});
+    KeyLayout layout = key_layout(t, modes);
+    if (layout.fits) {
+        auto keys = linear_keys(t, layout);
+        detail::radix_sort_pairs(keys, perm, layout.bits);
+        return perm;
+    }
+    // Key space beyond 64 bits (huge or many modes): compare tuples.
+    t.visit([&](auto itag, auto) {
+        using I = typename decltype(itag)::type;
+        std::vector<const I*> cols;
+        for (int m : modes) cols.push_back(t.indices<I>(m).data());
+        std::stable_sort(perm.begin(), perm.end(), [&](std::uint64_t a, std::uint64_t b) {
+            for (const I* c : cols)
+                if (c[a] != c[b]) return c[a] < c[b];
+            return false;
+        });
+    });
+    return perm;
+}
+
+void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm) {
+    const std::uint64_t n = t.nnz();
+    if (perm.size() != n) throw Error("apply_permutation: permutation has the wrong length");
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        auto gather = [&](auto& column) {
+            std::remove_reference_t<decltype(column)> out(n);
+#pragma omp parallel for num_threads(threads_for(n)) schedule(static)
+            for (std::uint64_t i = 0; i < n; ++i) out[i] = column[perm[i]];
+            column.swap(out);
+        };
+        for (int m = 0; m < t.order(); ++m) gather(t.indices<I>(m));
+        gather(t.values<V>());
+    });
+}
+
+void sort_lexicographic(CooTensor& t, std::span<const int> modes) {
+    std::vector<int> natural;
+    if (modes.empty()) {
+        natural = natural_modes(t.order());
+        modes = natural;
+    }
+    apply_permutation(t, sorted_order(t, modes));
+}
+
+namespace {
+
+// One streaming pass: is the tensor sorted lexicographically, and how many neighbours share
+// their coordinates (the duplicates, when it is sorted).
+struct OrderScan {
+    bool sorted = true;
+    std::uint64_t equal_neighbours = 0;
+};
+
+template <class I>
+OrderScan scan_order(const CooTensor& t) {
+    OrderScan scan;
+    const int order = t.order();
+    std::vector<const I*> cols;
+    for (int m = 0; m < order; ++m) cols.push_back(t.indices<I>(m).data());
+    for (std::uint64_t n = 1; n < t.nnz(); ++n) {
+        int cmp = 0;
+        for (int m = 0; m < order && cmp == 0; ++m) {
+            const I a = cols[static_cast<std::size_t>(m)][n - 1], b = cols[static_cast<std::size_t>(m)][n];
+            cmp = (a < b) ? -1 : (a > b) ? 1 : 0;
+        }
+        if (cmp > 0) {
+            scan.sorted = false;
+            return scan;
+        }
+        scan.equal_neighbours += cmp == 0;
+    }
+    return scan;
+}
+
+OrderScan scan_order(const CooTensor& t) {
+    return t.visit([&](auto itag, auto) { return scan_order<typename decltype(itag)::type>(t); });
+}
+
+}  // namespace
+
+bool is_sorted_lexicographic(const CooTensor& t) { return scan_order(t).sorted; }
+
+namespace {
+
+// Counts equal neighbours in a sorted key list.
+std::uint64_t adjacent_equal(const std::vector<std::uint64_t>& sorted) {
+    std::uint64_t dups = 0;
+    for (std::size_t i = 1; i < sorted.size(); ++i) dups += sorted[i] == sorted[i - 1];
+    return dups;
+}
+
+// Builds the merged tensor from a lexicographic permutation: runs of equal coordinates become
+// one entry whose value is the run's sum.
+template <class I, class V>
+std::uint64_t merge_sorted_runs(CooTensor& t, const std::vector<std::uint64_t>& perm) {
+    const int order = t.order();
+    const std::uint64_t n = t.nnz();
+    auto same = [&](std::uint64_t a, std::uint64_t b) {
+        for (int m = 0; m < order; ++m)
+            if (t.indices<I>(m)[a] != t.indices<I>(m)[b]) return false;
+        return true;
+    };
+    CooTensor out(t.dims(), t.index_width(), t.value_type());
+    out.resize(n);
+    std::uint64_t w = 0;
+    for (std::uint64_t i = 0; i < n;) {
+        const std::uint64_t first = perm[i];
+        V sum = t.values<V>()[first];
+        std::uint64_t j = i + 1;
+        for (; j < n && same(first, perm[j]); ++j) sum += t.values<V>()[perm[j]];
+        for (int m = 0; m < order; ++m) out.indices<I>(m)[w] = t.indices<I>(m)[first];
+        out.values<V>()[w] = sum;
+        ++w;
+        i = j;
+    }
+    out.resize(w);
+    const std::uint64_t merged = n - w;
+    t = std::move(out);
+    return merged;
+}
+
+}  // namespace
+
+std::uint64_t sum_duplicates(CooTensor& t, RunControl& control) {
+    if (t.nnz() < 2) return 0;
+    const auto modes = natural_modes(t.order());
+    std::vector<std::uint64_t> perm;
+    // Files are often sorted already: then duplicates are neighbours and one pass finds them.
+    if (const OrderScan scan = scan_order(t); scan.sorted) {
+        if (scan.equal_neighbours == 0) return 0;
+        perm.resize(t.nnz());
+        std::iota(perm.begin(), perm.end(), std::uint64_t{0});
+    }
+    KeyLayout layout = key_layout(t, modes);
+    if (perm.empty() && layout.fits) {
+        // Fast check first: sorting bare keys is cheaper than sorting a permutation,
+        // and most files have no duplicates at all.
+        auto keys = linear_keys(t, layout);
+        detail::radix_sort(keys, layout.bits);
+        if (adjacent_equal(keys) == 0) return 0;
+    }
+    control.check();
+    if (perm.empty()) perm = sorted_order(t, modes);
+    control.check();
+    return t.visit([&](auto itag, auto vtag) {
+        return merge_sorted_runs<typename decltype(itag)::type, typename decltype(vtag)::type>(t, perm);
+    });
+}
+
+bool same_entries(const CooTensor& a, const CooTensor& b, std::string* why) {
+    auto fail = [&](std::string msg) {
+        if (why) *why = std::move(msg);
+        return false;
+    };
+    if (a.dims() != b.dims()) return fail("dims differ");
+    if (a.nnz() != b.nnz())
+        return fail("nnz differ: " + std::to_string(a.nnz()) + " vs " + std::to_string(b.nnz()));
+    const auto modes = natural_modes(a.order());
+    const auto pa = sorted_order(a, modes);
+    const auto pb = sorted_order(b, modes);
+    for (std::uint64_t n = 0; n < a.nnz(); ++n) {
+        for (int m = 0; m < a.order(); ++m) {
+            if (a.index(m, pa[n]) != b.index(m, pb[n]))
+                return fail("coordinates differ at sorted entry " + std::to_string(n) + ", mode " +
+                            std::to_string(m + 1));
+        }
+        if (a.value(pa[n]) != b.value(pb[n]))
+            return fail("values differ at sorted entry " + std::to_string(n) + ": " +
+                        std::to_string(a.value(pa[n])) + " vs " + std::to_string(b.value(pb[n])));
+    }
+    return true;
+}
+
+}  // namespace tscope

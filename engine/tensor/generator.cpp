@@ -1,0 +1,315 @@
+#include "tscope/tensor/generator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <sstream>
+
+#include "random.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+namespace {
+
+constexpr std::uint64_t kChunk = 1u << 16;
+constexpr int kMaxRounds = 64;
+
+std::uint64_t mix(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    std::uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL) ^ (c * 0xc2b2ae3d27d4eb4fULL);
+    return detail::splitmix64(s);
+}
+
+// One mode's index distribution. Power-law indices are scattered by a fixed bijection
+// i -> (a*i + b) mod dim, so heavy slices sit anywhere, as in real data, not all at the front.
+class ModeSampler {
+public:
+    ModeSampler(std::uint64_t dim, double zipf, detail::Rng& setup) : dim_(dim) {
+        if (zipf > 0 && dim > 1) {
+            zipf_.emplace(dim, zipf);
+            do {
+                mul_ = 1 + setup.below(dim - 1);
+            } while (std::gcd(mul_, dim) != 1);
+            add_ = setup.below(dim);
+        }
+    }
+    std::uint64_t operator()(detail::Rng& rng) const {
+        if (!zipf_) return rng.below(dim_);
+        const std::uint64_t rank = (*zipf_)(rng) - 1;
+        return static_cast<std::uint64_t>((static_cast<unsigned __int128>(mul_) * rank + add_) % dim_);
+    }
+
+private:
+    std::uint64_t dim_;
+    std::optional<detail::ZipfSampler> zipf_;
+    std::uint64_t mul_ = 1, add_ = 0;
+};
+
+struct Sampler {
+    std::vector<ModeSampler> modes;                   // uniform / power-law
+    std::vector<std::vector<std::uint64_t>> origins;  // blocks: origin of each block, per mode
+    std::uint64_t edge = 0;
+};
+
+long double cells_of(const std::vector<std::uint64_t>& dims) {
+    long double cells = 1;
+    for (auto d : dims) cells *= static_cast<long double>(d);
+    return cells;
+}
+
+void validate(const GeneratorSpec& spec) {
+    if (spec.dims.empty() || spec.dims.size() > static_cast<std::size_t>(kMaxOrder))
+        throw InputError("generate: give between 1 and " + std::to_string(kMaxOrder) + " dims");
+    for (auto d : spec.dims)
+        if (d == 0) throw InputError("generate: every dim must be at least 1");
+    if (spec.nnz == 0) throw InputError("generate: nnz must be at least 1");
+    long double capacity = cells_of(spec.dims);
+    if (spec.distribution == Distribution::PowerLaw) {
+        if (spec.zipf.size() != 1 && spec.zipf.size() != spec.dims.size())
+            throw InputError("generate: powerlaw needs one exponent or one per mode (" +
+                             std::to_string(spec.dims.size()) + ")");
+        for (double a : spec.zipf)
+            if (!std::isfinite(a) || a < 0) throw InputError("generate: Zipf exponents must be finite and >= 0");
+    }
+    if (spec.distribution == Distribution::Blocks) {
+        if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
+        if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
+        long double per_block = 1;
+        for (auto d : spec.dims) per_block *= static_cast<long double>(std::min(d, spec.block_edge));
+        capacity = std::min(capacity, per_block * static_cast<long double>(spec.blocks));
+    }
+    if (static_cast<long double>(spec.nnz) > capacity)
+        throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
+                         std::to_string(static_cast<double>(capacity)) + " cells");
+}
+
+Sampler make_sampler(const GeneratorSpec& spec) {
+    detail::Rng setup(mix(spec.seed, 0xB10C5, 0));
+    Sampler s;
+    const std::size_t order = spec.dims.size();
+    if (spec.distribution == Distribution::Blocks) {
+        s.edge = spec.block_edge;
+        s.origins.resize(order);
+        for (std::uint64_t b = 0; b < spec.blocks; ++b)
+            for (std::size_t m = 0; m < order; ++m) {
+                const std::uint64_t slots = (spec.dims[m] + s.edge - 1) / s.edge;
+                s.origins[m].push_back(setup.below(slots) * s.edge);
+            }
+        return s;
+    }
+    for (std::size_t m = 0; m < order; ++m) {
+        double a = 0;
+        if (spec.distribution == Distribution::PowerLaw) a = spec.zipf.size() == 1 ? spec.zipf[0] : spec.zipf[m];
+        s.modes.emplace_back(spec.dims[m], a, setup);
+    }
+    return s;
+}
+
+// Values in {0.001, 0.002, ..., 1}: short in text (as real data is), never zero.
+double draw_value(detail::Rng& rng) { return static_cast<double>(1 + rng.below(1000)) / 1000.0; }
+
+// Draws `count` samples for round `round` into t starting at entry `at`.
+template <class I, class V>
+void draw(const GeneratorSpec& spec, const Sampler& s, std::uint64_t round, std::uint64_t count, CooTensor& t,
+          std::uint64_t at, RunControl& control) {
+    const int order = t.order();
+    const std::uint64_t chunks = (count + kChunk - 1) / kChunk;
+    std::vector<I*> cols;
+    for (int m = 0; m < order; ++m) cols.push_back(t.indices<I>(m).data());
+    V* vals = t.values<V>().data();
+#pragma omp parallel for schedule(dynamic, 4)
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+        if (control.cancelled()) continue;
+        detail::Rng rng(mix(spec.seed, round + 1, static_cast<std::uint64_t>(c)));
+        const std::uint64_t lo = static_cast<std::uint64_t>(c) * kChunk;
+        const std::uint64_t hi = std::min(count, lo + kChunk);
+        for (std::uint64_t n = at + lo; n < at + hi; ++n) {
+            if (s.edge) {
+                const std::uint64_t b = rng.below(s.origins[0].size());
+                for (int m = 0; m < order; ++m) {
+                    const std::uint64_t origin = s.origins[static_cast<std::size_t>(m)][b];
+                    const std::uint64_t span = std::min(s.edge, t.dim(m) - origin);
+                    cols[static_cast<std::size_t>(m)][n] = static_cast<I>(origin + rng.below(span));
+                }
+            } else {
+                for (int m = 0; m < order; ++m)
+                    cols[static_cast<std::size_t>(m)][n] = static_cast<I>(s.modes[static_cast<std::size_t>(m)](rng));
+            }
+            vals[n] = static_cast<V>(draw_value(rng));
+        }
+    }
+    control.check();
+}
+
+}  // namespace
+
+void parse_distribution(const std::string& text, GeneratorSpec& spec) {
+    auto numbers = [&](const std::string& list) {
+        std::vector<double> out;
+        std::stringstream ss(list);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            std::size_t used = 0;
+            double v = 0;
+            try {
+                v = std::stod(item, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != item.size()) throw InputError("--dist: '" + item + "' is not a number");
+            out.push_back(v);
+        }
+        return out;
+    };
+    auto integer = [&](const std::string& s) -> std::uint64_t {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError("--dist: '" + s + "' is not a positive integer");
+        return std::stoull(s);
+    };
+    if (text == "uniform") {
+        spec.distribution = Distribution::Uniform;
+    } else if (text.rfind("powerlaw:", 0) == 0) {
+        spec.distribution = Distribution::PowerLaw;
+        spec.zipf = numbers(text.substr(9));
+    } else if (text.rfind("blocks:", 0) == 0) {
+        spec.distribution = Distribution::Blocks;
+        const std::string rest = text.substr(7);
+        const auto colon = rest.find(':');
+        spec.blocks = integer(rest.substr(0, colon));
+        if (colon != std::string::npos) spec.block_edge = integer(rest.substr(colon + 1));
+    } else {
+        throw InputError("--dist: expected uniform, powerlaw:A[,A...] or blocks:B[:EDGE], got '" + text + "'");
+    }
+}
+
+std::string describe(const GeneratorSpec& spec) {
+    std::string out;
+    switch (spec.distribution) {
+    case Distribution::Uniform: out = "uniform"; break;
+    case Distribution::PowerLaw: {
+        out = "powerlaw:";
+        for (std::size_t i = 0; i < spec.zipf.size(); ++i) {
+            std::ostringstream ss;
+            ss << spec.zipf[i];
+            if (i) out += ',';
+            out += ss.str();
+        }
+        break;
+    }
+    case Distribution::Blocks:
+        out = "blocks:" + std::to_string(spec.blocks) + ":" + std::to_string(spec.block_edge);
+        break;
+    }
+    return out + ", seed " + std::to_string(spec.seed);
+}
+
+namespace {
+
+// Open-addressing set of linear keys, stored +1 so that 0 marks an empty slot.
+class KeySet {
+public:
+    explicit KeySet(std::uint64_t expected) : slots_(std::bit_ceil(expected * 2 + 16), 0) {
+        mask_ = slots_.size() - 1;
+    }
+    bool insert(std::uint64_t key) {
+        const std::uint64_t stored = key + 1;
+        std::uint64_t mixed = stored;
+        for (std::size_t h = detail::splitmix64(mixed) & mask_;; h = (h + 1) & mask_) {
+            if (slots_[h] == stored) return false;
+            if (slots_[h] == 0) {
+                slots_[h] = stored;
+                return true;
+            }
+        }
+    }
+
+private:
+    std::vector<std::uint64_t> slots_;
+    std::size_t mask_ = 0;
+};
+
+// Whether coordinates linearize into 64-bit keys with room for the +1 of KeySet.
+bool keys_fit(const std::vector<std::uint64_t>& dims) {
+    unsigned __int128 cells = 1;
+    for (auto d : dims) {
+        cells *= d;
+        if (cells >= static_cast<unsigned __int128>(UINT64_MAX)) return false;
+    }
+    return true;
+}
+
+// Draws batches in parallel (each batch a function of seed and batch number only) and keeps,
+// in draw order, the first occurrence of each coordinate until nnz are kept: the result is the
+// same whatever the thread count.
+template <class I, class V>
+void fill_distinct(const GeneratorSpec& spec, const Sampler& sampler, CooTensor& t, RunControl& control) {
+    const int order = t.order();
+    KeySet seen(spec.nnz);
+    t.resize(spec.nnz);
+    std::vector<I*> out;
+    for (int m = 0; m < order; ++m) out.push_back(t.indices<I>(m).data());
+    V* out_vals = t.values<V>().data();
+    std::uint64_t have = 0;
+    for (int batch_no = 0; have < spec.nnz; ++batch_no) {
+        if (batch_no == kMaxRounds)
+            throw InputError("generate: only " + std::to_string(have) + " distinct nonzeros after " +
+                             std::to_string(kMaxRounds) + " rounds of sampling; the distribution is too " +
+                             "concentrated for " + std::to_string(spec.nnz) + " (lower nnz or the exponent)");
+        const std::uint64_t need = spec.nnz - have;
+        CooTensor batch(spec.dims, t.index_width(), t.value_type());
+        batch.resize(need + need / 8 + 1024);
+        draw<I, V>(spec, sampler, static_cast<std::uint64_t>(batch_no), batch.nnz(), batch, 0, control);
+        std::vector<const I*> in;
+        for (int m = 0; m < order; ++m) in.push_back(batch.indices<I>(m).data());
+        const V* in_vals = batch.values<V>().data();
+        for (std::uint64_t n = 0; n < batch.nnz() && have < spec.nnz; ++n) {
+            std::uint64_t key = 0;
+            for (int m = 0; m < order; ++m) key = key * spec.dims[static_cast<std::size_t>(m)] + in[static_cast<std::size_t>(m)][n];
+            if (!seen.insert(key)) continue;
+            for (int m = 0; m < order; ++m) out[static_cast<std::size_t>(m)][have] = in[static_cast<std::size_t>(m)][n];
+            out_vals[have++] = in_vals[n];
+        }
+        control.progress(have, spec.nnz);
+        control.check();
+    }
+}
+
+// For shapes whose keys overflow 64 bits: draw, sum duplicates, draw the shortfall again.
+template <class I, class V>
+void fill_by_rounds(const GeneratorSpec& spec, const Sampler& sampler, CooTensor& t, RunControl& control) {
+    for (int round = 0; t.nnz() < spec.nnz; ++round) {
+        if (round == kMaxRounds)
+            throw InputError("generate: only " + std::to_string(t.nnz()) + " distinct nonzeros after " +
+                             std::to_string(kMaxRounds) + " rounds of sampling; the distribution is too " +
+                             "concentrated for " + std::to_string(spec.nnz) + " (lower nnz or the exponent)");
+        const std::uint64_t have = t.nnz();
+        const std::uint64_t need = spec.nnz - have;
+        t.resize(spec.nnz);
+        draw<I, V>(spec, sampler, static_cast<std::uint64_t>(round), need, t, have, control);
+        sum_duplicates(t, control);
+        control.progress(t.nnz(), spec.nnz);
+    }
+}
+
+}  // namespace
+
+CooTensor generate_tensor(const GeneratorSpec& spec, RunControl& control) {
+    validate(spec);
+    const Sampler sampler = make_sampler(spec);
+    CooTensor t(spec.dims, spec.values);
+    control.stage("generating");
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        if (keys_fit(spec.dims))
+            fill_distinct<I, V>(spec, sampler, t, control);
+        else
+            fill_by_rounds<I, V>(spec, sampler, t, control);
+    });
+    control.stage("sorting");
+    if (!is_sorted_lexicographic(t)) sort_lexicographic(t);
+    return t;
+}
+
+}  // namespace tscope

@@ -1,0 +1,111 @@
+#include "radix_sort.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tscope::detail {
+
+unsigned bit_width_of(std::uint64_t x) { return static_cast<unsigned>(std::bit_width(x)); }
+
+int threads_for(std::uint64_t n) {
+#ifdef _OPENMP
+    if (omp_in_parallel() || n < (1u << 16)) return 1;
+    return omp_get_max_threads();
+#else
+    (void)n;
+    return 1;
+#endif
+}
+
+namespace {
+
+// One LSD pass structure shared by the key-only and key+payload sorts. Each thread owns a
+// contiguous range, so the scatter is stable. Passes whose digit is the same for every key
+// are skipped (common for the high digits of skewed keys).
+template <bool WithPayload>
+void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* payload, unsigned bits) {
+    const std::size_t n = keys.size();
+    if (n < 2 || bits == 0) return;
+    if (n < 256) {  // small: a comparison sort is faster than the histogram set-up
+        if constexpr (WithPayload) {
+            std::vector<std::size_t> order(n);
+            for (std::size_t i = 0; i < n; ++i) order[i] = i;
+            std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return keys[a] < keys[b]; });
+            std::vector<std::uint64_t> k(n), p(n);
+            for (std::size_t i = 0; i < n; ++i) k[i] = keys[order[i]], p[i] = (*payload)[order[i]];
+            keys.swap(k);
+            payload->swap(p);
+        } else {
+            std::sort(keys.begin(), keys.end());
+        }
+        return;
+    }
+    const unsigned passes = (bits + 10) / 11;
+    const unsigned digit = (bits + passes - 1) / passes;
+    const std::size_t buckets = std::size_t{1} << digit;
+    const std::uint64_t mask = buckets - 1;
+    const int threads = threads_for(n);
+
+    std::vector<std::uint64_t> tmp_keys(n);
+    std::vector<std::uint64_t> tmp_payload(WithPayload ? n : 0);
+    std::vector<std::size_t> hist(static_cast<std::size_t>(threads) * buckets);
+
+    for (unsigned pass = 0; pass < passes; ++pass) {
+        const unsigned shift = pass * digit;
+        bool skip = false;
+#pragma omp parallel num_threads(threads)
+        {
+#ifdef _OPENMP
+            const int t = omp_get_thread_num();
+#else
+            const int t = 0;
+#endif
+            const std::size_t lo = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads);
+            const std::size_t hi = n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads);
+            std::size_t* h = hist.data() + static_cast<std::size_t>(t) * buckets;
+            std::fill(h, h + buckets, 0);
+            for (std::size_t i = lo; i < hi; ++i) ++h[(keys[i] >> shift) & mask];
+#pragma omp barrier
+#pragma omp single
+            {
+                std::size_t offset = 0;
+                for (std::size_t b = 0; b < buckets; ++b) {
+                    std::size_t in_bucket = 0;
+                    for (int u = 0; u < threads; ++u) {
+                        std::size_t& c = hist[static_cast<std::size_t>(u) * buckets + b];
+                        in_bucket += c;
+                        std::size_t start = offset;
+                        offset += c;
+                        c = start;
+                    }
+                    if (in_bucket == n) skip = true;
+                }
+            }
+            if (!skip) {
+                for (std::size_t i = lo; i < hi; ++i) {
+                    const std::size_t dst = h[(keys[i] >> shift) & mask]++;
+                    tmp_keys[dst] = keys[i];
+                    if constexpr (WithPayload) tmp_payload[dst] = (*payload)[i];
+                }
+            }
+        }
+        if (!skip) {
+            keys.swap(tmp_keys);
+            if constexpr (WithPayload) payload->swap(tmp_payload);
+        }
+    }
+}
+
+}  // namespace
+
+void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits) { radix_impl<false>(keys, nullptr, bits); }
+
+void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits) {
+    radix_impl<true>(keys, &payload, bits);
+}
+
+}  // namespace tscope::detail

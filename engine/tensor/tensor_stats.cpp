@@ -1,0 +1,178 @@
+#include "tscope/tensor/tensor_stats.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <numeric>
+
+#include "radix_sort.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+void CountDistribution::add(std::uint64_t value) {
+    if (count == 0 || value < min) min = value;
+    max = std::max(max, value);
+    ++count;
+    sum_ += static_cast<double>(value);
+    sum_sq_ += static_cast<double>(value) * static_cast<double>(value);
+    const auto bin = static_cast<std::size_t>(std::bit_width(value) - 1);
+    if (log2_histogram.size() <= bin) log2_histogram.resize(bin + 1, 0);
+    ++log2_histogram[bin];
+}
+
+void CountDistribution::finish() {
+    if (count == 0) return;
+    mean = sum_ / static_cast<double>(count);
+    std = std::sqrt(std::max(0.0, sum_sq_ / static_cast<double>(count) - mean * mean));
+}
+
+std::uint64_t count_runs(std::span<const std::uint64_t> sorted_keys, CountDistribution& dist) {
+    std::uint64_t runs = 0;
+    for (std::size_t i = 0; i < sorted_keys.size();) {
+        std::size_t j = i + 1;
+        while (j < sorted_keys.size() && sorted_keys[j] == sorted_keys[i]) ++j;
+        dist.add(j - i);
+        ++runs;
+        i = j;
+    }
+    dist.finish();
+    return runs;
+}
+
+namespace {
+
+// Slices by direct counting when the mode is short enough for a count array; else by sorting.
+template <class I>
+void slice_stats(const CooTensor& t, int mode, ModeStats& out) {
+    const auto& idx = t.indices<I>(mode);
+    const std::uint64_t dim = t.dim(mode);
+    if (dim <= std::max<std::uint64_t>(4 * t.nnz(), 1u << 20)) {
+        std::vector<std::uint64_t> counts(dim, 0);
+        for (I i : idx) ++counts[i];
+        for (std::uint64_t c : counts)
+            if (c) out.slice_nnz.add(c);
+        out.slice_nnz.finish();
+        out.slices = out.slice_nnz.count;
+        return;
+    }
+    std::vector<std::uint64_t> keys(idx.begin(), idx.end());
+    detail::radix_sort(keys, detail::bit_width_of(dim - 1));
+    out.slices = count_runs(keys, out.slice_nnz);
+}
+
+// Fibers of the last mode in a lexicographically sorted tensor are contiguous runs.
+template <class I>
+void last_mode_fibers_of_sorted(const CooTensor& t, ModeStats& out) {
+    const int prefix = t.order() - 1;
+    std::vector<const I*> cols;
+    for (int m = 0; m < prefix; ++m) cols.push_back(t.indices<I>(m).data());
+    std::uint64_t run = 1;
+    for (std::uint64_t n = 1; n <= t.nnz(); ++n) {
+        bool same = n < t.nnz();
+        for (int m = 0; m < prefix && same; ++m) same = cols[static_cast<std::size_t>(m)][n] == cols[static_cast<std::size_t>(m)][n - 1];
+        if (same) {
+            ++run;
+        } else {
+            out.fiber_nnz.add(run);
+            run = 1;
+        }
+    }
+    out.fiber_nnz.finish();
+    out.fibers = out.fiber_nnz.count;
+}
+
+// Mode-m fibers: group the nonzeros by every index except m.
+template <class I>
+void fiber_stats(const CooTensor& t, int mode, ModeStats& out, bool sorted) {
+    if (sorted && mode == t.order() - 1 && t.order() > 1 && t.nnz() > 0) {
+        last_mode_fibers_of_sorted<I>(t, out);
+        return;
+    }
+    std::vector<int> others;
+    for (int m = 0; m < t.order(); ++m)
+        if (m != mode) others.push_back(m);
+    if (others.empty()) {  // order 1: the whole vector is one fiber
+        out.fiber_nnz.add(t.nnz());
+        out.fiber_nnz.finish();
+        out.fibers = 1;
+        return;
+    }
+    KeyLayout layout = key_layout(t, others);
+    std::vector<std::uint64_t> keys;
+    if (layout.fits) {
+        keys = linear_keys(t, layout);
+        detail::radix_sort(keys, layout.bits);
+    } else {
+        // Rank the tuples instead: sort a permutation, then number distinct tuples in order.
+        auto perm = sorted_order(t, others);
+        keys.resize(perm.size());
+        std::uint64_t rank = 0;
+        for (std::size_t n = 0; n < perm.size(); ++n) {
+            if (n > 0) {
+                for (int m : others)
+                    if (t.indices<I>(m)[perm[n]] != t.indices<I>(m)[perm[n - 1]]) {
+                        ++rank;
+                        break;
+                    }
+            }
+            keys[n] = rank;
+        }
+    }
+    out.fibers = count_runs(keys, out.fiber_nnz);
+}
+
+}  // namespace
+
+TensorStats compute_stats(const CooTensor& t, RunControl& control) {
+    const auto start = std::chrono::steady_clock::now();
+    TensorStats stats;
+    stats.density = t.density();
+    const int order = t.order();
+    stats.modes.resize(static_cast<std::size_t>(order));
+    for (int m = 0; m < order; ++m) {
+        stats.modes[static_cast<std::size_t>(m)].mode = m;
+        stats.modes[static_cast<std::size_t>(m)].dim = t.dim(m);
+    }
+    control.stage("statistics");
+    const bool sorted = is_sorted_lexicographic(t);
+    // 2*order independent tasks (slices and fibers of each mode), spread over the threads;
+    // fiber tasks dominate (each sorts nnz keys), so they go first.
+    const int tasks = 2 * order;
+    std::atomic<int> done{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(detail::threads_for(t.nnz()))
+    for (int task = 0; task < tasks; ++task) {
+        if (stop.load() || control.cancelled()) {
+            stop = true;
+            continue;
+        }
+        const int mode = task % order;
+        ModeStats& out = stats.modes[static_cast<std::size_t>(mode)];
+        try {
+            t.visit([&](auto itag, auto) {
+                using I = typename decltype(itag)::type;
+                if (task < order)
+                    fiber_stats<I>(t, mode, out, sorted);
+                else
+                    slice_stats<I>(t, mode, out);
+            });
+        } catch (...) {  // exceptions must not leave an OpenMP region
+#pragma omp critical(tscope_stats_error)
+            if (!failure) failure = std::current_exception();
+            stop = true;
+            continue;
+        }
+        control.progress(static_cast<std::uint64_t>(++done), static_cast<std::uint64_t>(tasks));
+    }
+    if (failure) std::rethrow_exception(failure);
+    control.check();
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+}  // namespace tscope
