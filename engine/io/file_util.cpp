@@ -180,6 +180,18 @@ ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
         buf.set_size(size);
         control.progress(static_cast<std::uint64_t>(gzoffset(gz)), disk);
     }
+    // zlib reports a stream cut short only as a soft error after the last read.
+    int code = Z_OK;
+    gzerror(gz, &code);
+    if (code != Z_OK) {
+        const char* text = buf.data();
+        const auto line = static_cast<std::uint64_t>(std::count(text, text + size, '\n')) + 1;
+        const char* line_start = text + size;
+        while (line_start > text && line_start[-1] != '\n') --line_start;
+        throw ParseError(path, line, static_cast<std::uint64_t>(text + size - line_start) + 1,
+                         "the gzip data ends early (a truncated download?) after " + std::to_string(size) +
+                             " bytes of text");
+    }
     buf.set_size(size);
     return buf;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "random.hpp"
@@ -75,9 +76,6 @@ void validate(const GeneratorSpec& spec) {
     if (spec.distribution == Distribution::Blocks) {
         if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
         if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
-        long double per_block = 1;
-        for (auto d : spec.dims) per_block *= static_cast<long double>(std::min(d, spec.block_edge));
-        capacity = std::min(capacity, per_block * static_cast<long double>(spec.blocks));
     }
     if (static_cast<long double>(spec.nnz) > capacity)
         throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
@@ -91,11 +89,27 @@ Sampler make_sampler(const GeneratorSpec& spec) {
     if (spec.distribution == Distribution::Blocks) {
         s.edge = spec.block_edge;
         s.origins.resize(order);
-        for (std::uint64_t b = 0; b < spec.blocks; ++b)
+        std::set<std::vector<std::uint64_t>> distinct;  // blocks may land on the same grid cell
+        for (std::uint64_t b = 0; b < spec.blocks; ++b) {
+            std::vector<std::uint64_t> origin(order);
             for (std::size_t m = 0; m < order; ++m) {
                 const std::uint64_t slots = (spec.dims[m] + s.edge - 1) / s.edge;
-                s.origins[m].push_back(setup.below(slots) * s.edge);
+                origin[m] = setup.below(slots) * s.edge;
+                s.origins[m].push_back(origin[m]);
             }
+            distinct.insert(origin);
+        }
+        long double capacity = 0;
+        for (const auto& origin : distinct) {
+            long double cells = 1;
+            for (std::size_t m = 0; m < order; ++m)
+                cells *= static_cast<long double>(std::min(s.edge, spec.dims[m] - origin[m]));
+            capacity += cells;
+        }
+        if (static_cast<long double>(spec.nnz) > capacity)
+            throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in the " +
+                             std::to_string(static_cast<std::uint64_t>(capacity)) + " cells of " +
+                             std::to_string(distinct.size()) + " distinct blocks");
         return s;
     }
     for (std::size_t m = 0; m < order; ++m) {

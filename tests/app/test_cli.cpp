@@ -1,0 +1,126 @@
+// tensorscope-cli as a user runs it: exit statuses, JSON keys, errors on stderr.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "test_support.hpp"
+
+namespace {
+
+struct Run {
+    int status = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(TS_BIN_DIR "/tensorscope-cli", args);
+    if (!p.waitForFinished(300000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QJsonObject json(const Run& r) {
+    QJsonParseError e;
+    const auto doc = QJsonDocument::fromJson(r.out, &e);
+    if (e.error != QJsonParseError::NoError) qWarning() << "bad JSON:" << e.errorString() << r.out.left(200);
+    return doc.object();
+}
+
+QList<qint64> dims(const QJsonObject& o) {
+    QList<qint64> out;
+    for (const auto& d : o["dims"].toArray()) out << d.toInteger();
+    return out;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void usageAndUnknownThings() {
+        QCOMPARE(cli({}).status, 2);
+        const Run help = cli({"help"});
+        QCOMPARE(help.status, 0);
+        QVERIFY(help.out.contains("generate --dims"));
+        QCOMPARE(cli({"frobnicate"}).status, 2);
+        const Run typo = cli({"info", "x.tns", "--jsn"});
+        QCOMPARE(typo.status, 2);
+        QVERIFY(typo.err.contains("unknown option --jsn"));
+    }
+
+    void generateThenInfoJson() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("g.tns");
+        const Run g = cli({"generate", "--dims", "30,20,10,5", "--nnz", "2000", "--dist", "powerlaw:1.1", "--seed", "3", "-o", file});
+        QVERIFY2(g.status == 0, g.err.constData());
+        const Run i = cli({"info", file, "--json"});
+        QCOMPARE(i.status, 0);
+        const QJsonObject o = json(i);
+        QCOMPARE(o["order"].toInt(), 4);
+        QCOMPARE(dims(o), (QList<qint64>{30, 20, 10, 5}));
+        QCOMPARE(o["nnz"].toInteger(), 2000);
+        QCOMPARE(o["density"].toDouble(), 2000.0 / 30000.0);
+        QVERIFY(o["load_seconds"].toDouble() > 0);
+        const QJsonArray modes = o["modes"].toArray();
+        QCOMPARE(modes.size(), 4);
+        QCOMPARE(modes[0].toObject()["mode"].toInt(), 1);  // 1-based on every user-facing surface
+        for (const auto& m : modes) {
+            QVERIFY(m.toObject()["slices"].toInteger() >= 1);
+            QVERIFY(m.toObject()["fibers"].toInteger() >= 1);
+            QVERIFY(m.toObject()["fiber_nnz"].toObject().contains("log2_histogram"));
+        }
+        QVERIFY(o["machine"].toObject().contains("cpu"));
+        // the text report too
+        const Run text = cli({"info", file});
+        QCOMPARE(text.status, 0);
+        QVERIFY(text.out.contains("30 x 20 x 10 x 5"));
+    }
+
+    void badInputExitsTwoWithPosition() {
+        const Run r = cli({"info", QString::fromStdString(tstest::test_data("bad/negative_index.tns"))});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("negative_index.tns:2:3: "), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(cli({"info", "/nonexistent.tns"}).status, 2);
+        QCOMPARE(cli({"generate", "--dims", "4,4", "--nnz", "100", "-o", "/tmp/never.tns"}).status, 2);
+        QCOMPARE(cli({"generate", "--dims", "4,x", "--nnz", "1", "-o", "/tmp/never.tns"}).status, 2);
+    }
+
+    void convertRoundTripAndRefusesToOverwriteInput() {
+        QTemporaryDir dir;
+        const QString tns = dir.filePath("a.tns"), tsb = dir.filePath("a.tsb"), gz = dir.filePath("b.tns.gz");
+        QCOMPARE(cli({"generate", "--dims", "50,40,30", "--nnz", "5k", "--dist", "blocks:3", "-o", tns}).status, 0);
+        QCOMPARE(cli({"convert", tns, tsb}).status, 0);
+        QCOMPARE(cli({"convert", tsb, gz}).status, 0);
+        const QJsonObject a = json(cli({"info", tns, "--json"}));
+        const QJsonObject b = json(cli({"info", gz, "--json"}));
+        QCOMPARE(json(cli({"info", tsb, "--json"}))["format"].toString(), QString("tsb"));
+        QCOMPARE(a["modes"], b["modes"]);
+        QCOMPARE(a["nnz"], b["nnz"]);
+        const QByteArray before = [&] { QFile f(tns); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const Run same = cli({"convert", tns, tns});
+        QCOMPARE(same.status, 2);
+        QVERIFY(same.err.contains("refusing to overwrite"));
+        QFile f(tns);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+    }
+
+    void movieLensAcceptance() {
+        TS_REQUIRE_SHARED(path, "movielens-100k.tns");
+        const QJsonObject o = json(cli({"info", QString::fromStdString(path), "--json"}));
+        QCOMPARE(o["order"].toInt(), 3);
+        QCOMPARE(dims(o), (QList<qint64>{943, 1682, 215}));
+        QCOMPARE(o["nnz"].toInteger(), 100000);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "test_cli.moc"

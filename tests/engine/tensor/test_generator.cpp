@@ -1,0 +1,108 @@
+// The generator: reproducible, exact distinct counts, within bounds, skewed when asked.
+#include <set>
+
+#include "test_support.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+#include "tscope/tensor/tensor_stats.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+using namespace tscope;
+
+class TestGenerator : public QObject {
+    Q_OBJECT
+
+private slots:
+    void exactDistinctCountAndBounds_data() {
+        QTest::addColumn<QString>("dist");
+        QTest::addColumn<int>("order");
+        for (const char* d : {"uniform", "powerlaw:1.3", "blocks:8"})
+            for (int order : {3, 4, 5, 8})
+                QTest::newRow(qPrintable(QString("%1 order %2").arg(d).arg(order))) << QString(d) << order;
+    }
+    void exactDistinctCountAndBounds() {
+        QFETCH(QString, dist);
+        QFETCH(int, order);
+        GeneratorSpec spec;
+        spec.dims.assign(static_cast<std::size_t>(order), 20);
+        spec.dims[0] = 300;
+        spec.nnz = 2000;
+        parse_distribution(dist.toStdString(), spec);
+        const CooTensor t = generate_tensor(spec);
+        QCOMPARE(t.nnz(), spec.nnz);
+        QCOMPARE(t.dims(), spec.dims);
+        CooTensor copy = t;
+        QCOMPARE(sum_duplicates(copy), std::uint64_t{0});
+        QVERIFY(is_sorted_lexicographic(t));
+        for (std::uint64_t n = 0; n < t.nnz(); ++n) {
+            QVERIFY(t.value(n) > 0 && t.value(n) <= 1.0);
+            for (int m = 0; m < order; ++m) QVERIFY(t.index(m, n) < spec.dims[static_cast<std::size_t>(m)]);
+        }
+    }
+
+    void reproducibleAcrossThreadCounts() {
+        GeneratorSpec spec;
+        spec.dims = {500, 400, 300};
+        spec.nnz = 200000;  // several parallel chunks
+        parse_distribution("powerlaw:1.1", spec);
+        spec.seed = 42;
+#ifdef _OPENMP
+        omp_set_num_threads(1);
+#endif
+        const CooTensor one = generate_tensor(spec);
+#ifdef _OPENMP
+        omp_set_num_threads(2);
+#endif
+        const CooTensor two = generate_tensor(spec);
+        std::string why;
+        QVERIFY2(same_entries(one, two, &why), why.c_str());
+        spec.seed = 43;
+        QVERIFY(!same_entries(one, generate_tensor(spec)));
+    }
+
+    void powerLawIsSkewed() {
+        GeneratorSpec uniform, skewed;
+        uniform.dims = skewed.dims = {2000, 2000, 2000};
+        uniform.nnz = skewed.nnz = 50000;
+        parse_distribution("powerlaw:1.2", skewed);
+        const TensorStats u = compute_stats(generate_tensor(uniform));
+        const TensorStats s = compute_stats(generate_tensor(skewed));
+        // The heaviest slice of a Zipf(1.2) mode holds far more than a uniform one's.
+        QVERIFY(s.modes[0].slice_nnz.max > 20 * u.modes[0].slice_nnz.max);
+        QVERIFY(s.modes[0].slices < u.modes[0].slices);
+    }
+
+    void blocksSitOnTheGrid() {
+        GeneratorSpec spec;
+        spec.dims = {96, 96, 96};  // a multiple of 16: every block is whole
+        spec.nnz = 3000;
+        parse_distribution("blocks:2:16", spec);
+        const CooTensor t = generate_tensor(spec);
+        std::set<std::vector<std::uint64_t>> tiles;
+        for (std::uint64_t n = 0; n < t.nnz(); ++n)
+            tiles.insert({t.index(0, n) / 16, t.index(1, n) / 16, t.index(2, n) / 16});
+        QVERIFY(tiles.size() <= 2);
+    }
+
+    void badSpecsAreInputErrors() {
+        GeneratorSpec spec;
+        spec.dims = {4, 4};
+        spec.nnz = 17;  // more than 16 cells
+        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        spec.nnz = 0;
+        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("zipf:2", spec));
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("powerlaw:abc", spec));
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("blocks:0x", spec));
+        spec.nnz = 10;
+        parse_distribution("powerlaw:1,2,3", spec);  // 3 exponents for 2 modes
+        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        parse_distribution("blocks:1:2", spec);  // one 2x2 block holds 4 < 10
+        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGenerator)
+#include "test_generator.moc"

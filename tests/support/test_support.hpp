@@ -1,0 +1,55 @@
+// Helpers shared by the test suites: where the data lives, small tensors, brute-force oracles.
+#pragma once
+
+#include <QDir>
+#include <QFileInfo>
+#include <QString>
+#include <QtTest>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tscope/tensor/coo_tensor.hpp"
+#include "tscope/tensor/generator.hpp"
+
+namespace tstest {
+
+// A shared real tensor, or "" when ../shared/data is absent (callers QSKIP with the reason).
+inline std::string shared_tensor(const char* name) {
+    const QString path = QDir(TS_SHARED_DATA_DIR).filePath(name);
+    return QFileInfo::exists(path) ? path.toStdString() : std::string();
+}
+
+#define TS_REQUIRE_SHARED(var, name)                                                              \
+    const std::string var = tstest::shared_tensor(name);                                        \
+    if (var.empty()) QSKIP("../shared/data/" name " is absent (a fresh clone): skipped")
+
+inline std::string test_data(const char* relative) { return std::string(TS_TEST_DATA_DIR "/") + relative; }
+
+// A small reproducible random tensor.
+inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t seed,
+                                       tscope::Distribution dist = tscope::Distribution::Uniform) {
+    tscope::GeneratorSpec spec;
+    spec.dims = std::move(dims);
+    spec.nnz = nnz;
+    spec.seed = seed;
+    spec.distribution = dist;
+    if (dist == tscope::Distribution::PowerLaw) spec.zipf = {1.2};
+    if (dist == tscope::Distribution::Blocks) spec.blocks = 24, spec.block_edge = 4;
+    return tscope::generate_tensor(spec);
+}
+
+// The tensor as a map from coordinates to value: the obvious, slow oracle.
+inline std::map<std::vector<std::uint64_t>, double> as_map(const tscope::CooTensor& t) {
+    std::map<std::vector<std::uint64_t>, double> out;
+    for (std::uint64_t n = 0; n < t.nnz(); ++n) {
+        std::vector<std::uint64_t> c;
+        for (int m = 0; m < t.order(); ++m) c.push_back(t.index(m, n));
+        out[c] += t.value(n);
+    }
+    return out;
+}
+
+}  // namespace tstest
