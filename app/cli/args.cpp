@@ -1,8 +1,7 @@
 #include "args.hpp"
 
-#include <sstream>
-
 #include "tscope/error.hpp"
+#include "tscope/text_parse.hpp"
 
 namespace tscope::cli {
 
@@ -65,38 +64,6 @@ std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std
         throw InputError(command_ + ": " + name + " must be between " + std::to_string(lo) + " and " +
                          std::to_string(hi) + ", got " + *v);
     return x;
-}
-
-std::uint64_t parse_count(const std::string& text, const std::string& option) {
-    std::uint64_t scale = 1;
-    std::string digits = text;
-    if (!digits.empty()) {
-        switch (digits.back()) {
-        case 'k': case 'K': scale = 1000; break;
-        case 'M': scale = 1000000; break;
-        case 'G': scale = 1000000000; break;
-        default: break;
-        }
-        if (scale != 1) digits.pop_back();
-    }
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 19)
-        throw InputError(option + ": expected a non-negative integer, got '" + text + "'");
-    const std::uint64_t x = std::stoull(digits);
-    if (x > UINT64_MAX / scale) throw InputError(option + ": '" + text + "' is too large");
-    return x * scale;
-}
-
-std::vector<std::uint64_t> parse_list(const std::string& text, const std::string& option) {
-    std::vector<std::uint64_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        const std::uint64_t x = parse_count(item, option);
-        if (x == 0) throw InputError(option + ": every entry must be at least 1, got '" + text + "'");
-        out.push_back(x);
-    }
-    if (out.empty()) throw InputError(option + ": expected a comma-separated list, got '" + text + "'");
-    return out;
 }
 
 }  // namespace tscope::cli

@@ -38,9 +38,4 @@ private:
     std::set<std::string> flags_set_;
 };
 
-// "12,34,5" -> {12, 34, 5}; each at least 1.
-std::vector<std::uint64_t> parse_list(const std::string& text, const std::string& option);
-// Parses a non-negative integer; accepts 5M / 2k / 1G suffixes (decimal) for convenience.
-std::uint64_t parse_count(const std::string& text, const std::string& option);
-
 }  // namespace tscope::cli

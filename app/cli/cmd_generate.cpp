@@ -9,6 +9,7 @@
 #include "threads.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
+#include "tscope/text_parse.hpp"
 
 namespace tscope::cli {
 
@@ -20,7 +21,7 @@ int run_generate(int argc, char** argv) {
     GeneratorSpec spec;
     const auto dims = args.value("--dims");
     if (!dims) throw InputError("generate: --dims I,J,K is required");
-    spec.dims = parse_list(*dims, "--dims");
+    spec.dims = parse_count_list(*dims, "--dims");
     const auto nnz = args.value("--nnz");
     if (!nnz) throw InputError("generate: --nnz N is required");
     spec.nnz = parse_count(*nnz, "--nnz");

@@ -7,9 +7,13 @@
 namespace tscope::cli {
 
 std::string grouped(std::uint64_t n) {
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
+    const std::string digits = std::to_string(n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+        out.push_back(digits[i]);
+    }
+    return out;
 }
 
 std::string human_bytes(std::uint64_t bytes) {
@@ -43,10 +47,18 @@ std::string TextTable::render() const {
         std::string line;
         for (std::size_t c = 0; c < row.size(); ++c) {
             const std::string pad(width[c] - row[c].size(), ' ');
-            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
+            if (c == 0) {
+                line += row[c];
+                line += pad;
+            } else {
+                line.append(2, ' ');
+                line += pad;
+                line += row[c];
+            }
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
+        out += line;
+        out += '\n';
     }
     return out;
 }

@@ -43,7 +43,7 @@ QList<qint64> dims(const QJsonObject& o) {
 class TestCli : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void usageAndUnknownThings() {
         QCOMPARE(cli({}).status, 2);
         const Run help = cli({"help"});

@@ -5,7 +5,7 @@
 class TestDeviceInfo : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void noDeviceIsANormalState() {
         const tscope::GpuInfo info = tscope::query_gpu();
         if (!info.available) {

@@ -42,7 +42,7 @@ void expect_parse_error(const std::string& path, std::uint64_t line, std::uint64
 class TestBadInput : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void corpus_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("line");

@@ -10,7 +10,7 @@ using namespace tscope;
 class TestSharedTensors : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void movieLens() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         const LoadedTensor r = load_tensor(path);

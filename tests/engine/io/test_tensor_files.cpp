@@ -15,7 +15,7 @@ using namespace tscope;
 class TestTensorFiles : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void roundTrip_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("floats");

@@ -21,7 +21,7 @@ LoadedTensor parse(const std::string& text, LoadOptions options = {}) { return p
 class TestTnsReader : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void plainFile() {
         const auto r = parse("# comment\n1 1 1 1.5\n2 3 1 -2\n\n1 2 4 3e2\n");
         const CooTensor& t = r.tensor;

@@ -11,7 +11,7 @@ using namespace tscope;
 class TestCooTensor : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void indexWidthFollowsDims() {
         QCOMPARE(CooTensor::width_for({10, 20, 30}), IndexWidth::U32);
         QCOMPARE(CooTensor::width_for({10, (1ULL << 32), 30}), IndexWidth::U32);  // indices < 2^32

@@ -14,7 +14,7 @@ using namespace tscope;
 class TestGenerator : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void exactDistinctCountAndBounds_data() {
         QTest::addColumn<QString>("dist");
         QTest::addColumn<int>("order");

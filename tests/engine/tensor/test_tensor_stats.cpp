@@ -48,7 +48,7 @@ void check_against_brute_force(const CooTensor& t) {
 class TestTensorStats : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void handComputed() {
         // 2x3x2 tensor with 4 nonzeros (0-based coordinates):
         // (0,0,0) (0,0,1) (0,2,1) (1,2,1)

@@ -1,0 +1,62 @@
+// tensorscope [FILE] [--tab NAME] [--screenshot PNG]
+// Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
+// window as PNG and exits (status 0, or 2 when the file could not be loaded).
+#include <QCommandLineParser>
+#include <QTimer>
+#include <cstdio>
+
+#include "views/MainWindow.hpp"
+#include "views/SafeApplication.hpp"
+
+int main(int argc, char** argv) {
+    tsui::SafeApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Tensorscope"));
+    QApplication::setApplicationName(QStringLiteral("Tensorscope"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Tensorscope: an explorer for sparse tensor formats and kernels"));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .tns, .tns.gz or .tsb tensor to open"));
+    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("The tab to show"), QStringLiteral("name"));
+    QCommandLineOption shot(QStringLiteral("screenshot"),
+                            QStringLiteral("Wait for the work to finish, save the window as PNG, exit"),
+                            QStringLiteral("png"));
+    parser.addOption(tab);
+    parser.addOption(shot);
+    parser.process(app);
+
+    tsui::MainWindow window;
+    window.show();
+    if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
+        std::fprintf(stderr, "tensorscope: no tab named '%s' (tabs: %s)\n", qPrintable(parser.value(tab)),
+                     qPrintable(window.tabNames().join(QStringLiteral(", "))));
+        return 2;
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1) {
+        std::fprintf(stderr, "tensorscope: give one file at most\n");
+        return 2;
+    }
+    if (!files.isEmpty()) window.openFile(files.first());
+
+    if (parser.isSet(shot)) {
+        const QString png = parser.value(shot);
+        auto capture = [&window, png] {
+            // one more turn of the event loop so that the last layout and paint happen
+            QTimer::singleShot(300, &window, [&window, png] {
+                if (!window.saveScreenshot(png)) {
+                    std::fprintf(stderr, "tensorscope: cannot write %s\n", qPrintable(png));
+                    QApplication::exit(1);
+                    return;
+                }
+                if (!window.errorText().isEmpty()) std::fprintf(stderr, "tensorscope: %s\n", qPrintable(window.errorText()));
+                QApplication::exit(window.errorText().isEmpty() ? 0 : 2);
+            });
+        };
+        if (files.isEmpty())
+            capture();
+        else
+            QObject::connect(window.job(), &tsui::DatasetJob::idle, &window, capture);
+    }
+    return app.exec();
+}

@@ -1,0 +1,43 @@
+#include "tscope/text_parse.hpp"
+
+#include <sstream>
+
+#include "tscope/error.hpp"
+
+namespace tscope {
+
+std::uint64_t parse_count(const std::string& text, const std::string& what) {
+    std::uint64_t scale = 1;
+    std::string digits = text;
+    while (!digits.empty() && digits.back() == ' ') digits.pop_back();
+    while (!digits.empty() && digits.front() == ' ') digits.erase(digits.begin());
+    if (!digits.empty()) {
+        switch (digits.back()) {
+        case 'k': case 'K': scale = 1000; break;
+        case 'M': scale = 1000000; break;
+        case 'G': scale = 1000000000; break;
+        default: break;
+        }
+        if (scale != 1) digits.pop_back();
+    }
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 19)
+        throw InputError(what + ": expected a non-negative integer, got '" + text + "'");
+    const std::uint64_t x = std::stoull(digits);
+    if (x > UINT64_MAX / scale) throw InputError(what + ": '" + text + "' is too large");
+    return x * scale;
+}
+
+std::vector<std::uint64_t> parse_count_list(const std::string& text, const std::string& what) {
+    std::vector<std::uint64_t> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        const std::uint64_t x = parse_count(item, what);
+        if (x == 0) throw InputError(what + ": every entry must be at least 1, got '" + text + "'");
+        out.push_back(x);
+    }
+    if (out.empty()) throw InputError(what + ": expected a comma-separated list, got '" + text + "'");
+    return out;
+}
+
+}  // namespace tscope

@@ -1,0 +1,43 @@
+// The Generate dialog turns its fields into a generator spec, or explains what is wrong.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+
+#include "test_support.hpp"
+#include "views/GenerateDialog.hpp"
+
+using namespace tsui;
+
+class TestGenerateDialog : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void fieldsMakeASpec() {
+        GenerateDialog d;
+        const QList<QLineEdit*> edits{d.findChild<QLineEdit*>(QStringLiteral("dims")), d.findChild<QLineEdit*>(QStringLiteral("nnz"))};
+        QVERIFY(edits[0] && edits[1]);
+        edits[0]->setText(QStringLiteral("100,200,300,40"));
+        edits[1]->setText(QStringLiteral("2k"));
+        d.findChild<QComboBox*>()->setCurrentIndex(1);
+        d.findChild<QDoubleSpinBox*>()->setValue(0.8);
+        const auto spec = d.spec();
+        QVERIFY(spec.has_value());
+        QCOMPARE(spec->dims, (std::vector<std::uint64_t>{100, 200, 300, 40}));
+        QCOMPARE(spec->nnz, std::uint64_t{2000});
+        QCOMPARE(spec->distribution, tscope::Distribution::PowerLaw);
+        QCOMPARE(spec->zipf, std::vector<double>{0.8});
+    }
+
+    void badFieldsExplainThemselves() {
+        GenerateDialog d;
+        const QList<QLineEdit*> edits{d.findChild<QLineEdit*>(QStringLiteral("dims")), d.findChild<QLineEdit*>(QStringLiteral("nnz"))};
+        edits[0]->setText(QStringLiteral("100,abc"));
+        QVERIFY(!d.spec().has_value());
+        edits[0]->setText(QStringLiteral("10,10"));
+        edits[1]->setText(QStringLiteral("0"));
+        QVERIFY(!d.spec().has_value());
+    }
+};
+
+QTEST_MAIN(TestGenerateDialog)
+#include "test_generate_dialog.moc"

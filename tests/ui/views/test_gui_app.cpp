@@ -1,0 +1,59 @@
+// The GUI binary's command line: FILE --tab NAME --screenshot PNG (DESIGN.md).
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "test_support.hpp"
+
+namespace {
+
+int runGui(const QStringList& args, QByteArray* err = nullptr) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/tensorscope-test-config"));
+    p.setProcessEnvironment(env);
+    p.start(TS_BIN_DIR "/tensorscope", args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return -1;
+    }
+    if (err) *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+}  // namespace
+
+class TestGuiApp : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void screenshotOfALoadedTensor() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("overview.png"));
+        QCOMPARE(runGui({QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"), QStringLiteral("--tab"),
+                         QStringLiteral("Overview"), QStringLiteral("--screenshot"), png}),
+                 0);
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 800 && image.height() >= 500);
+    }
+
+    void badFileStillScreenshotsButExitsTwo() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("error.png"));
+        QByteArray err;
+        QCOMPARE(runGui({QString::fromStdString(tstest::test_data("bad/negative_index.tns")), QStringLiteral("--screenshot"), png}, &err), 2);
+        QVERIFY(err.contains("negative_index.tns:2:3"));
+        QVERIFY(!QImage(png).isNull());
+    }
+
+    void unknownTabIsAnError() {
+        QByteArray err;
+        QCOMPARE(runGui({QStringLiteral("--tab"), QStringLiteral("Nope")}, &err), 2);
+        QVERIFY(err.contains("Overview"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGuiApp)
+#include "test_gui_app.moc"

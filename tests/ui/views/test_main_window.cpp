@@ -1,0 +1,175 @@
+// The main window as a user drives it: open, samples, drag and drop, bad files, cancel,
+// recent files. Runs on the offscreen platform.
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include "jobs/DatasetJob.hpp"
+#include "models/ModeStatsModel.hpp"
+#include "panels/DatasetPanel.hpp"
+#include "panels/OverviewPanel.hpp"
+#include "test_support.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "views/MainWindow.hpp"
+
+using namespace tsui;
+
+namespace {
+
+// Waits until the window's job is idle; returns false on timeout.
+bool waitIdle(MainWindow& w, int ms = 60000) {
+    if (!w.job()->isBusy()) return true;
+    QSignalSpy idle(w.job(), &DatasetJob::idle);
+    return idle.wait(ms);
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // settings go to a test location
+        QCoreApplication::setOrganizationName(QStringLiteral("TensorscopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
+        QSettings().clear();
+    }
+
+    void startsEmptyWithOverviewTab() {
+        MainWindow w;
+        QVERIFY(w.tabNames().contains(QStringLiteral("Overview")));
+        QVERIFY(w.showTab(QStringLiteral("overview")));
+        QVERIFY(!w.showTab(QStringLiteral("nonsense")));
+        QVERIFY(!w.dataset());
+        QVERIFY(w.errorText().isEmpty());
+    }
+
+    void opensBundledSampleAndShowsStatistics() {
+        MainWindow w;
+        w.show();
+        QSignalSpy changed(&w, &MainWindow::datasetChanged);
+        w.openFile(QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(w.dataset());
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("order")), QStringLiteral("4"));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("nnz")), QStringLiteral("34,544"));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("dims")), QStringLiteral("104 × 11,540 × 11,541 × 11,539"));
+        // the table shows the engine's numbers
+        const auto stats = tscope::compute_stats(tscope::load_tensor(TS_SAMPLES_DIR "/jf17k-4d.tns.gz").tensor);
+        QAbstractItemModel* table = w.overview()->statsTable()->model();
+        QCOMPARE(table->rowCount(), 4);
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(table->data(table->index(r, ModeStatsModel::Fibers), Qt::UserRole).toULongLong(),
+                     stats.modes[std::size_t(r)].fibers);
+        QVERIFY(w.recentFiles().first().endsWith(QStringLiteral("jf17k-4d.tns.gz")));
+    }
+
+    void opensSharedMovieLens() {
+        TS_REQUIRE_SHARED(path, "movielens-100k.tns");
+        MainWindow w;
+        w.openFile(QString::fromStdString(path));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("dims")), QStringLiteral("943 × 1,682 × 215"));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("nnz")), QStringLiteral("100,000"));
+    }
+
+    void badFileShowsErrorAndStaysUsable() {
+        MainWindow w;
+        const QString bad = QString::fromStdString(tstest::test_data("bad/non_numeric.tns"));
+        w.openFile(bad);
+        QVERIFY(waitIdle(w));
+        QVERIFY(!w.dataset());
+        QVERIFY2(w.errorText().contains(bad + QStringLiteral(":2:3: expected an integer index")), qPrintable(w.errorText()));
+        // still usable: the next file loads and the banner goes away
+        w.openFile(QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"));
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.dataset());
+        QVERIFY(w.errorText().isEmpty());
+        // a missing file, then a binary file
+        w.openFile(QStringLiteral("/nonexistent/file.tns"));
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.errorText().contains(QStringLiteral("No such file")));
+        QCOMPARE(w.dataset()->title, QStringLiteral("jf17k-4d.tns.gz"));  // the previous dataset stays
+        w.openFile(QString::fromStdString(tstest::test_data("bad/random_binary.tns")));
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.errorText().contains(QStringLiteral("NUL byte")));
+    }
+
+    void cancelStopsALongGeneration() {
+        MainWindow w;
+        QSignalSpy cancelled(w.job(), &DatasetJob::cancelled);
+        tscope::GeneratorSpec spec;
+        spec.dims = {100000, 100000, 100000};
+        spec.nnz = 20000000;  // seconds of work: long enough to cancel midway
+        w.openRequest(DatasetRequest::generate(spec, QStringLiteral("big")));
+        QTest::qWait(100);
+        QVERIFY(w.job()->isBusy());
+        w.job()->cancel();
+        QVERIFY(waitIdle(w, 30000));
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!w.dataset());
+    }
+
+    void newerRequestSupersedesRunningOne() {
+        MainWindow w;
+        QSignalSpy changed(&w, &MainWindow::datasetChanged);
+        tscope::GeneratorSpec spec;
+        spec.dims = {100000, 100000, 100000};
+        spec.nnz = 20000000;
+        w.openRequest(DatasetRequest::generate(spec, QStringLiteral("slow")));
+        QTest::qWait(50);
+        w.openFile(QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(w.dataset()->title, QStringLiteral("jf17k-4d.tns.gz"));
+    }
+
+    void samplesAndDragAndDrop() {
+        MainWindow w;
+        const auto& samples = w.datasetPanel()->samples();
+        QVERIFY(samples.size() >= 4);
+        // a generated sample
+        int generated = -1;
+        for (int i = 0; i < samples.size(); ++i)
+            if (samples[i].request.kind == DatasetRequest::Kind::Generate) generated = i;
+        QVERIFY(generated >= 0);
+        w.openRequest(samples[generated].request);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.dataset() && w.dataset()->generated);
+        QCOMPARE(w.dataset()->tensor.nnz(), samples[generated].request.spec.nnz);
+        // drop a file on the window
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("dropped.tns"));
+        tscope::save_tensor(tstest::random_tensor({7, 8, 9}, 30, 1), file.toStdString());
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(file)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.dataset()->title, QStringLiteral("dropped.tns"));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("dims")), QStringLiteral("7 × 8 × 9"));
+    }
+
+    void screenshotIsAPng() {
+        MainWindow w;
+        w.show();
+        w.openFile(QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"));
+        QVERIFY(waitIdle(w));
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("w.png"));
+        QVERIFY(w.saveScreenshot(png));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 600);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

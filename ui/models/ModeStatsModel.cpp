@@ -1,0 +1,64 @@
+#include "models/ModeStatsModel.hpp"
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+ModeStatsModel::ModeStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ModeStatsModel::setDataset(DatasetPtr dataset) {
+    beginResetModel();
+    dataset_ = std::move(dataset);
+    endResetModel();
+}
+
+int ModeStatsModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() || !dataset_) return 0;
+    return static_cast<int>(dataset_->stats.modes.size());
+}
+
+int ModeStatsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ModeStatsModel::data(const QModelIndex& index, int role) const {
+    if (!dataset_ || !index.isValid() || index.row() >= rowCount()) return {};
+    const tscope::ModeStats& s = dataset_->stats.modes[static_cast<std::size_t>(index.row())];
+    if (role == Qt::TextAlignmentRole) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    // Qt::UserRole gives the raw number (for sorting, tests and CSV export).
+    const bool raw = role == Qt::UserRole;
+    if (role != Qt::DisplayRole && !raw) return {};
+    auto count = [&](std::uint64_t v) -> QVariant { return raw ? QVariant::fromValue<qulonglong>(v) : QVariant(grouped(v)); };
+    auto real = [&](double v) -> QVariant { return raw ? QVariant(v) : QVariant(shortNumber(v)); };
+    switch (index.column()) {
+    case Mode: return s.mode + 1;
+    case Length: return count(s.dim);
+    case Slices: return count(s.slices);
+    case SliceMean: return real(s.slice_nnz.mean);
+    case SliceStd: return real(s.slice_nnz.std);
+    case SliceMax: return count(s.slice_nnz.max);
+    case Fibers: return count(s.fibers);
+    case FiberMean: return real(s.fiber_nnz.mean);
+    case FiberStd: return real(s.fiber_nnz.std);
+    case FiberMax: return count(s.fiber_nnz.max);
+    default: return {};
+    }
+}
+
+QVariant ModeStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Slices: return tr("Non-empty slices: index values of this mode that hold at least one nonzero");
+        case Fibers: return tr("Non-empty mode-m fibers: nonzeros that share every index but this mode's");
+        case SliceMean: case SliceStd: case SliceMax: return tr("Nonzeros per non-empty slice");
+        case FiberMean: case FiberStd: case FiberMax: return tr("Nonzeros per non-empty fiber");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Mode",           "Length",         "Slices\n(non-empty)", "nnz per slice\nmean",
+                                  "nnz per slice\nstd", "nnz per slice\nmax", "Fibers\n(non-empty)", "nnz per fiber\nmean",
+                                  "nnz per fiber\nstd", "nnz per fiber\nmax"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+}  // namespace tsui

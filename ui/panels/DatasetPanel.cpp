@@ -1,0 +1,89 @@
+#include "panels/DatasetPanel.hpp"
+
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), samples_(bundledSamples()) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* currentBox = new QGroupBox(tr("Loaded"), this);
+    auto* currentLayout = new QVBoxLayout(currentBox);
+    current_ = new QLabel(tr("Nothing yet: open a .tns, .tns.gz or .tsb file, drop one on the window, or pick a "
+                             "sample below."),
+                          currentBox);
+    current_->setWordWrap(true);
+    current_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    currentLayout->addWidget(current_);
+    layout->addWidget(currentBox);
+
+    auto* buttons = new QHBoxLayout;
+    auto* open = new QPushButton(tr("Open…"), this);
+    auto* generate = new QPushButton(tr("Generate…"), this);
+    buttons->addWidget(open);
+    buttons->addWidget(generate);
+    layout->addLayout(buttons);
+    connect(open, &QPushButton::clicked, this, &DatasetPanel::openClicked);
+    connect(generate, &QPushButton::clicked, this, &DatasetPanel::generateClicked);
+
+    auto* sampleBox = new QGroupBox(tr("Samples (double-click)"), this);
+    auto* sampleLayout = new QVBoxLayout(sampleBox);
+    sampleList_ = new QListWidget(sampleBox);
+    sampleList_->setObjectName(QStringLiteral("sampleList"));
+    for (int i = 0; i < samples_.size(); ++i) {
+        auto* item = new QListWidgetItem(samples_[i].title, sampleList_);
+        item->setToolTip(samples_[i].description);
+        item->setData(Qt::UserRole, i);
+    }
+    sampleLayout->addWidget(sampleList_);
+    layout->addWidget(sampleBox);
+    connect(sampleList_, &QListWidget::itemActivated, this, &DatasetPanel::onSample);
+
+    auto* recentBox = new QGroupBox(tr("Recent files"), this);
+    auto* recentLayout = new QVBoxLayout(recentBox);
+    recentList_ = new QListWidget(recentBox);
+    recentList_->setObjectName(QStringLiteral("recentList"));
+    recentLayout->addWidget(recentList_);
+    layout->addWidget(recentBox);
+    connect(recentList_, &QListWidget::itemActivated, this, &DatasetPanel::onRecent);
+}
+
+void DatasetPanel::setDataset(const DatasetPtr& dataset) {
+    if (!dataset) return;
+    const auto& t = dataset->tensor;
+    current_->setText(tr("<b>%1</b><br>order %2: %3<br>%4 nonzeros, density %5<br><small>%6</small>")
+                          .arg(dataset->title.toHtmlEscaped())
+                          .arg(t.order())
+                          .arg(dimsText(t.dims()))
+                          .arg(grouped(t.nnz()))
+                          .arg(shortNumber(t.density()))
+                          .arg(dataset->source.toHtmlEscaped()));
+}
+
+void DatasetPanel::setRecentFiles(const QStringList& files) {
+    recentList_->clear();
+    for (const QString& f : files) {
+        auto* item = new QListWidgetItem(QFileInfo(f).fileName(), recentList_);
+        item->setToolTip(f);
+        item->setData(Qt::UserRole, f);
+    }
+}
+
+void DatasetPanel::onSample(QListWidgetItem* item) {
+    const int i = item->data(Qt::UserRole).toInt();
+    if (i >= 0 && i < samples_.size()) Q_EMIT requested(samples_[i].request);
+}
+
+void DatasetPanel::onRecent(QListWidgetItem* item) {
+    Q_EMIT requested(DatasetRequest::file(item->data(Qt::UserRole).toString()));
+}
+
+}  // namespace tsui

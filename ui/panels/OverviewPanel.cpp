@@ -1,0 +1,130 @@
+#include "panels/OverviewPanel.hpp"
+
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "models/ModeStatsModel.hpp"
+#include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+const char* kFields[][2] = {{"source", "Source"},   {"format", "Format"},     {"order", "Order"},
+                            {"dims", "Dimensions"}, {"nnz", "Nonzeros"},      {"density", "Density"},
+                            {"storage", "In memory"}, {"base", "Index base"}, {"duplicates", "Duplicates summed"},
+                            {"load", "Load time"},  {"stats", "Statistics time"}};
+
+}  // namespace
+
+OverviewPanel::OverviewPanel(QWidget* parent) : QWidget(parent) {
+    auto* outer = new QVBoxLayout(this);
+    stack_ = new QStackedWidget(this);
+    outer->addWidget(stack_);
+
+    auto* empty = new QLabel(tr("Open a tensor to see its shape and how its nonzeros spread over slices and "
+                                "fibers.\n\nFile ▸ Open (Ctrl+O), drop a .tns / .tns.gz / .tsb file here, or "
+                                "double-click a sample on the left."),
+                             this);
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setWordWrap(true);
+    stack_->addWidget(empty);
+
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    auto* form = new QFormLayout;
+    form->setLabelAlignment(Qt::AlignRight);
+    for (const auto& f : kFields) {
+        auto* value = new QLabel(page);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
+        value->setObjectName(QStringLiteral("overview_") + QLatin1String(f[0]));
+        form->addRow(tr(f[1]) + QLatin1Char(':'), value);
+        fields_ << qMakePair(QString::fromLatin1(f[0]), value);
+    }
+    layout->addLayout(form);
+
+    auto* heading = new QHBoxLayout;
+    auto* title = new QLabel(tr("<b>Per mode</b> — slices and fibers count the non-empty ones; a mode-m fiber "
+                                "varies only index m"),
+                             page);
+    auto* exportButton = new QPushButton(tr("Export CSV…"), page);
+    heading->addWidget(title, 1);
+    heading->addWidget(exportButton);
+    layout->addLayout(heading);
+    connect(exportButton, &QPushButton::clicked, this, &OverviewPanel::exportCsv);
+
+    model_ = new ModeStatsModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(Qt::UserRole);
+    table_ = new QTableView(page);
+    table_->setObjectName(QStringLiteral("modeStatsTable"));
+    table_->setModel(proxy);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(0, Qt::AscendingOrder);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(table_, 1);
+    stack_->addWidget(page);
+}
+
+void OverviewPanel::setDataset(const DatasetPtr& dataset) {
+    model_->setDataset(dataset);
+    if (!dataset) {
+        stack_->setCurrentIndex(0);
+        return;
+    }
+    stack_->setCurrentIndex(1);
+    const auto& t = dataset->tensor;
+    const auto& load = dataset->load;
+    QString base;
+    for (std::size_t m = 0; m < load.zero_based.size(); ++m)
+        base += QStringLiteral("%1%2").arg(m ? QStringLiteral(", ") : QString()).arg(load.zero_based[m] ? 0 : 1);
+    QString loadText = dataset->generated ? tr("generated in %1 s").arg(shortNumber(load.load_seconds))
+                                          : tr("%1 s").arg(shortNumber(load.load_seconds));
+    if (load.text_bytes && load.parse_seconds > 0)
+        loadText += tr(" (parsing at %1 MB/s)").arg(shortNumber(double(load.text_bytes) / 1e6 / load.parse_seconds));
+    const QMap<QString, QString> values{
+        {"source", dataset->source},
+        {"format", dataset->generated ? tr("generated") : QStringLiteral("%1, %2 on disk").arg(QString::fromStdString(load.format), humanBytes(load.file_bytes))},
+        {"order", QString::number(t.order())},
+        {"dims", dimsText(t.dims())},
+        {"nnz", grouped(t.nnz())},
+        {"density", shortNumber(t.density())},
+        {"storage", tr("%1 (%2-bit indices, %3 values)")
+                        .arg(humanBytes(t.bytes()))
+                        .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
+                        .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
+        {"base", load.format == "tsb" || dataset->generated ? tr("stored 0-based") : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},
+        {"duplicates", grouped(load.duplicates_summed)},
+        {"load", loadText},
+        {"stats", tr("%1 s").arg(shortNumber(dataset->stats.seconds))}};
+    for (auto& [key, label] : fields_) label->setText(values.value(key));
+}
+
+QString OverviewPanel::summaryText(const QString& key) const {
+    for (const auto& [k, label] : fields_)
+        if (k == key) return label->text();
+    return {};
+}
+
+void OverviewPanel::exportCsv() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export per-mode statistics"), QStringLiteral("mode_stats.csv"),
+                                                      tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+}  // namespace tsui

@@ -1,0 +1,36 @@
+// The Overview tab: the tensor's shape, load report and the per-mode statistics table.
+#pragma once
+
+#include <QWidget>
+
+#include "models/Dataset.hpp"
+
+class QLabel;
+class QTableView;
+class QStackedWidget;
+
+namespace tsui {
+
+class ModeStatsModel;
+
+class OverviewPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit OverviewPanel(QWidget* parent = nullptr);
+    void setDataset(const DatasetPtr& dataset);
+    ModeStatsModel* statsModel() const { return model_; }
+    QTableView* statsTable() const { return table_; }
+    // Summary field text by key ("order", "dims", "nnz", ...), for tests.
+    QString summaryText(const QString& key) const;
+
+private:
+    void exportCsv();
+
+    QStackedWidget* stack_;
+    QList<QPair<QString, QLabel*>> fields_;
+    ModeStatsModel* model_;
+    QTableView* table_;
+};
+
+}  // namespace tsui

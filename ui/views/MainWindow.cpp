@@ -1,0 +1,269 @@
+#include "views/MainWindow.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "panels/DatasetPanel.hpp"
+#include "panels/OverviewPanel.hpp"
+#include "tscope/cuda/device.hpp"
+#include "views/GenerateDialog.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJob(this)) {
+    setWindowTitle(tr("Tensorscope"));
+    setAcceptDrops(true);
+    resize(1280, 800);
+
+    datasetPanel_ = new DatasetPanel(this);
+    auto* dock = new QDockWidget(tr("Dataset"), this);
+    dock->setObjectName(QStringLiteral("datasetDock"));
+    dock->setWidget(datasetPanel_);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {300}, Qt::Horizontal);
+
+    setCentralWidget(buildCentre());
+    buildMenus();
+    buildStatusBar();
+
+    connect(datasetPanel_, &DatasetPanel::requested, this, &MainWindow::openRequest);
+    connect(datasetPanel_, &DatasetPanel::openClicked, this, &MainWindow::chooseFile);
+    connect(datasetPanel_, &DatasetPanel::generateClicked, this, &MainWindow::chooseGenerate);
+    connect(job_, &DatasetJob::started, this, &MainWindow::onStarted);
+    connect(job_, &DatasetJob::progress, this, &MainWindow::onProgress);
+    connect(job_, &DatasetJob::finished, this, &MainWindow::onFinished);
+    connect(job_, &DatasetJob::failed, this, &MainWindow::onFailed);
+    connect(job_, &DatasetJob::cancelled, this, &MainWindow::onCancelled);
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    refreshRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::buildCentre() {
+    auto* centre = new QWidget(this);
+    auto* layout = new QVBoxLayout(centre);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    banner_ = new QFrame(centre);
+    banner_->setObjectName(QStringLiteral("errorBanner"));
+    banner_->setStyleSheet(QStringLiteral("#errorBanner { background: #fdecea; border: 1px solid #e0a0a0; border-radius: 4px; }"));
+    auto* bannerLayout = new QHBoxLayout(banner_);
+    bannerText_ = new QLabel(banner_);
+    bannerText_->setWordWrap(true);
+    bannerText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bannerText_->setStyleSheet(QStringLiteral("color: #8a1c1c"));
+    auto* dismiss = new QPushButton(tr("Dismiss"), banner_);
+    bannerLayout->addWidget(bannerText_, 1);
+    bannerLayout->addWidget(dismiss);
+    connect(dismiss, &QPushButton::clicked, banner_, &QFrame::hide);
+    banner_->hide();
+    layout->addWidget(banner_);
+
+    tabs_ = new QTabWidget(centre);
+    tabs_->setObjectName(QStringLiteral("tabs"));
+    overview_ = new OverviewPanel(tabs_);
+    tabs_->addTab(overview_, tr("Overview"));
+    layout->addWidget(tabs_, 1);
+    return centre;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    QMenu* samples = file->addMenu(tr("&Samples"));
+    for (const Sample& s : datasetPanel_->samples()) {
+        QAction* a = samples->addAction(s.title);
+        a->setToolTip(s.description);
+        const DatasetRequest request = s.request;
+        connect(a, &QAction::triggered, this, [this, request] { openRequest(request); });
+    }
+    file->addAction(tr("&Generate…"), this, &MainWindow::chooseGenerate);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Tensorscope"), this, [this] {
+        const tscope::GpuInfo gpu = tscope::query_gpu();
+        QMessageBox::about(this, tr("About Tensorscope"),
+                           tr("<b>Tensorscope</b> — an explorer for sparse tensor formats and kernels.<br><br>"
+                              "GPU: %1")
+                               .arg(QString::fromStdString(gpu.available ? gpu.name : gpu.reason).toHtmlEscaped()));
+    });
+}
+
+void MainWindow::buildStatusBar() {
+    statusText_ = new QLabel(tr("Ready"), this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(260);
+    progress_->setTextVisible(true);
+    progress_->setFormat(QStringLiteral("%p%"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("cancelButton"));
+    connect(cancel_, &QPushButton::clicked, job_, &DatasetJob::cancel);
+    statusBar()->addWidget(statusText_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    setBusy(false);
+}
+
+void MainWindow::setBusy(bool busy) {
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+    if (busy) progress_->setValue(0);
+}
+
+void MainWindow::openFile(const QString& path) { openRequest(DatasetRequest::file(path)); }
+
+void MainWindow::openRequest(const DatasetRequest& request) {
+    banner_->hide();
+    lastRequestedFile_ = request.kind == DatasetRequest::Kind::File ? request.path : QString();
+    job_->start(request);
+}
+
+void MainWindow::chooseFile() {
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a tensor"), dir,
+                                                      tr("Sparse tensors (*.tns *.tns.gz *.tsb *.gz);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::chooseGenerate() {
+    GenerateDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    if (const auto spec = dialog.spec()) openRequest(DatasetRequest::generate(*spec, dialog.title()));
+}
+
+void MainWindow::onStarted(const QString& what) {
+    statusText_->setText(tr("Loading %1…").arg(what));
+    setBusy(true);
+}
+
+void MainWindow::onProgress(int permille, const QString& stage) {
+    progress_->setValue(permille);
+    if (!stage.isEmpty()) progress_->setFormat(stage + QStringLiteral(" %p%"));
+}
+
+void MainWindow::onFinished(DatasetPtr dataset) {
+    setBusy(false);
+    dataset_ = std::move(dataset);
+    overview_->setDataset(dataset_);
+    datasetPanel_->setDataset(dataset_);
+    setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
+    statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
+                             .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
+                                  shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
+    if (!dataset_->generated) addRecent(dataset_->source);
+    Q_EMIT datasetChanged(dataset_);
+}
+
+void MainWindow::onFailed(const QString& message) {
+    setBusy(false);
+    showError(message);
+    statusText_->setText(tr("Could not load: see the message above"));
+}
+
+void MainWindow::onCancelled() {
+    setBusy(false);
+    statusText_->setText(dataset_ ? tr("Cancelled; still showing %1").arg(dataset_->title) : tr("Cancelled"));
+}
+
+void MainWindow::showError(const QString& message) {
+    bannerText_->setText(message);
+    banner_->show();
+}
+
+QString MainWindow::errorText() const { return banner_->isHidden() ? QString() : bannerText_->text(); }
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecent) files.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), files);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    const QStringList files = recentFiles();
+    recentMenu_->clear();
+    for (const QString& f : files) recentMenu_->addAction(f, this, [this, f] { openFile(f); });
+    recentMenu_->setEnabled(!files.isEmpty());
+    datasetPanel_->setRecentFiles(files);
+}
+
+bool MainWindow::showTab(const QString& name) {
+    for (int i = 0; i < tabs_->count(); ++i) {
+        if (tabs_->tabText(i).remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0) {
+            tabs_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList MainWindow::tabNames() const {
+    QStringList out;
+    for (int i = 0; i < tabs_->count(); ++i) out << tabs_->tabText(i).remove(QLatin1Char('&'));
+    return out;
+}
+
+bool MainWindow::saveScreenshot(const QString& path) { return grab().save(path); }
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    for (const QUrl& url : urls) {
+        if (url.isLocalFile()) {
+            openFile(url.toLocalFile());
+            event->acceptProposedAction();
+            return;  // one tensor at a time
+        }
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings().setValue(QStringLiteral("geometry"), saveGeometry());
+    job_->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace tsui

@@ -1,0 +1,82 @@
+// The explorer's main window: dataset panel (left), tabs (centre), progress and cancel (status
+// bar), an error banner that never blocks. Opening files: menu, drag and drop, recent files,
+// bundled samples, the Generate dialog.
+#pragma once
+
+#include <QMainWindow>
+
+#include "jobs/DatasetJob.hpp"
+#include "models/Dataset.hpp"
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QFrame;
+
+namespace tsui {
+
+class DatasetPanel;
+class OverviewPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const QString& path);
+    void openRequest(const DatasetRequest& request);
+    // Selects a tab by its title (case-insensitive); false when there is none of that name.
+    bool showTab(const QString& name);
+    QStringList tabNames() const;
+    bool saveScreenshot(const QString& path);
+
+    DatasetPtr dataset() const { return dataset_; }
+    DatasetJob* job() const { return job_; }
+    OverviewPanel* overview() const { return overview_; }
+    DatasetPanel* datasetPanel() const { return datasetPanel_; }
+    QString errorText() const;
+    QStringList recentFiles() const;
+
+Q_SIGNALS:
+    void datasetChanged(tsui::DatasetPtr dataset);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildStatusBar();
+    QWidget* buildCentre();
+    void chooseFile();
+    void chooseGenerate();
+    void onStarted(const QString& what);
+    void onProgress(int permille, const QString& stage);
+    void onFinished(DatasetPtr dataset);
+    void onFailed(const QString& message);
+    void onCancelled();
+    void setBusy(bool busy);
+    void showError(const QString& message);
+    void addRecent(const QString& path);
+    void refreshRecentMenu();
+
+    DatasetPtr dataset_;
+    DatasetJob* job_;
+    DatasetPanel* datasetPanel_;
+    OverviewPanel* overview_;
+    QTabWidget* tabs_;
+    QFrame* banner_;
+    QLabel* bannerText_;
+    QLabel* statusText_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QMenu* recentMenu_;
+    QString lastRequestedFile_;
+};
+
+}  // namespace tsui
