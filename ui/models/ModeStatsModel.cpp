@@ -55,9 +55,9 @@ QVariant ModeStatsModel::headerData(int section, Qt::Orientation orientation, in
         }
     }
     if (role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Mode",           "Length",         "Slices\n(non-empty)", "nnz per slice\nmean",
-                                  "nnz per slice\nstd", "nnz per slice\nmax", "Fibers\n(non-empty)", "nnz per fiber\nmean",
-                                  "nnz per fiber\nstd", "nnz per fiber\nmax"};
+    static const char* names[] = {"Mode",      "Length",    "Slices\n(non-empty)", "nnz/slice\nmean", "nnz/slice\nstd",
+                                  "nnz/slice\nmax", "Fibers\n(non-empty)", "nnz/fiber\nmean", "nnz/fiber\nstd",
+                                  "nnz/fiber\nmax"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

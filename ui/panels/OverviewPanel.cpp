@@ -74,7 +74,8 @@ OverviewPanel::OverviewPanel(QWidget* parent) : QWidget(parent) {
     table_->sortByColumn(0, Qt::AscendingOrder);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(60);
     layout->addWidget(table_, 1);
     stack_->addWidget(page);
 }

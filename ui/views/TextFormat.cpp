@@ -17,7 +17,8 @@ QString humanBytes(std::uint64_t bytes) {
 QString shortNumber(double x) {
     const double a = std::fabs(x);
     if (x == 0) return QStringLiteral("0");
-    if (a >= 1e-3 && a < 1e6) return QString::number(x, 'g', a >= 1000 ? 7 : 3);
+    if (a >= 1000 && a < 1e9) return QLocale(QLocale::English).toString(x, 'f', 0);  // 1,188
+    if (a >= 1e-3 && a < 1000) return QString::number(x, 'g', 3);
     return QString::number(x, 'e', 2);
 }
 

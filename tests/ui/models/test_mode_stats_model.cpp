@@ -30,7 +30,7 @@ private Q_SLOTS:
         }
         const QString csv = toCsv(model);
         QCOMPARE(csv.count(QLatin1Char('\n')), 5);  // header + 4 modes
-        QVERIFY(csv.startsWith(QStringLiteral("Mode,Length,Slices (non-empty),nnz per slice mean")));
+        QVERIFY(csv.startsWith(QStringLiteral("Mode,Length,Slices (non-empty),nnz/slice mean")));
         model.setDataset(nullptr);
         QCOMPARE(model.rowCount(), 0);
     }
