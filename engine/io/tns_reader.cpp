@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <type_traits>
 
 #include "file_util.hpp"
 #include "tns_reader.hpp"
@@ -356,17 +358,13 @@ Preamble read_preamble(const Text& text, Failure& fail) {
 struct Block {
     const char* begin;
     const char* end;
-    std::size_t capacity = 0;                 // entries the arrays can hold
-    std::unique_ptr<std::uint64_t[]> idx;     // column-major: mode m at [m * capacity, ...)
-    std::unique_ptr<double[]> val;
-    std::uint64_t count = 0;                  // entries parsed
+    std::uint64_t count = 0;   // data lines, from the counting pass
+    std::uint64_t offset = 0;  // where this block's entries start in the tensor
     std::array<std::uint64_t, kMaxOrder> min{};
     std::array<std::uint64_t, kMaxOrder> max{};
     std::uint64_t lines = 0;
+    bool too_wide = false;  // an index did not fit 32 bits: parse again into 64-bit columns
     Failure fail;
-    std::uint64_t entries() const { return count; }
-    const std::uint64_t* column(int m) const { return idx.get() + static_cast<std::size_t>(m) * capacity; }
-    std::uint64_t at(std::uint64_t e, int m) const { return column(m)[e]; }
 };
 
 std::vector<Block> cut_blocks(const char* data, const Text& text) {
@@ -384,21 +382,31 @@ std::vector<Block> cut_blocks(const char* data, const Text& text) {
     return blocks;
 }
 
-void parse_block(Block& blk, int order, bool as_float, const Text& text) {
-    // An entry takes at least 2 bytes per column ("1 1 1 1\n"), which bounds the entries. The
-    // arrays are not zero-filled, so the pages we never write cost no memory.
-    blk.capacity = static_cast<std::size_t>(blk.end - blk.begin) / (2 * static_cast<std::size_t>(order + 1)) + 1;
-    blk.idx = std::make_unique_for_overwrite<std::uint64_t[]>(blk.capacity * static_cast<std::size_t>(order));
-    blk.val = std::make_unique_for_overwrite<double[]>(blk.capacity);
-    std::array<std::uint64_t*, kMaxOrder> cols{};
-    for (int m = 0; m < order; ++m) cols[static_cast<std::size_t>(m)] = blk.idx.get() + static_cast<std::size_t>(m) * blk.capacity;
+// Pass 1: how many data lines (neither blank nor comment) a block holds, so that pass 2 can
+// write every entry straight to its final place.
+void count_block(Block& blk, const Text& text) {
+    std::uint64_t n = 0, lines = 0;
+    for (const char* p = blk.begin; p < blk.end; ++lines) {
+        const char* q = skip_blanks(p);
+        n += !(*q == '\n' || *q == '#' || text.at_end(q));
+        p = next_line(q, text);
+    }
+    blk.count = n;
+    blk.lines = lines;
+}
+
+// Pass 2: parses a block's entries into the columns at blk.offset. Indices keep the file's
+// base here; it is removed once every block is read and the base of each mode is known.
+template <class I, class V>
+void parse_block(Block& blk, int order, I* const* cols, V* vals, const Text& text) {
+    constexpr bool as_float = std::is_same_v<V, float>;
     std::array<std::uint64_t, kMaxOrder> lo, hi;
     lo.fill(std::numeric_limits<std::uint64_t>::max());
     hi.fill(0);
-    std::uint64_t n = 0, lines = 0;
+    std::uint64_t n = blk.offset;
+    const std::uint64_t stop = blk.offset + blk.count;
     const char* p = blk.begin;
     while (p < blk.end) {
-        ++lines;
         p = skip_blanks(p);
         if (*p == '\n') {
             ++p;
@@ -408,7 +416,7 @@ void parse_block(Block& blk, int order, bool as_float, const Text& text) {
             p = next_line(p, text);
             continue;
         }
-        if (text.at_end(p)) break;
+        if (text.at_end(p) || n == stop) break;
         for (int m = 0; m < order; ++m) {
             if (m > 0) {
                 p = skip_blanks(p);
@@ -419,8 +427,14 @@ void parse_block(Block& blk, int order, bool as_float, const Text& text) {
             }
             std::uint64_t c = 0;
             if (!parse_index(p, c, blk.fail, text)) break;
+            if constexpr (sizeof(I) == 4) {
+                if (c > std::numeric_limits<std::uint32_t>::max()) {
+                    blk.too_wide = true;
+                    return;
+                }
+            }
             const auto mm = static_cast<std::size_t>(m);
-            cols[mm][n] = c;
+            cols[mm][n] = static_cast<I>(c);
             lo[mm] = std::min(lo[mm], c);
             hi[mm] = std::max(hi[mm], c);
         }
@@ -431,7 +445,9 @@ void parse_block(Block& blk, int order, bool as_float, const Text& text) {
                                " (the value is missing)"};
             break;
         }
-        if (!parse_value(p, blk.val[n], as_float, blk.fail, text)) break;
+        double v = 0;
+        if (!parse_value(p, v, as_float, blk.fail, text)) break;
+        vals[n] = static_cast<V>(v);
         p = skip_blanks(p);
         if (*p == '\n') {
             ++p;
@@ -441,8 +457,6 @@ void parse_block(Block& blk, int order, bool as_float, const Text& text) {
         }
         ++n;
     }
-    blk.count = n;
-    blk.lines = lines;
     blk.min = lo;
     blk.max = hi;
 }
@@ -479,26 +493,25 @@ const char* locate_index(const Block& blk, std::uint64_t k, int mode, const Text
 
 // Checks every mode's indices against the dims (after removing the base); reports the first
 // offending entry in file order.
-void check_bounds(const std::vector<Block>& blocks, const std::vector<std::uint64_t>& dims,
-                  const std::vector<std::uint64_t>& base, const Text& text, const std::string& name,
-                  bool from_header) {
+template <class I>
+void check_bounds(const std::vector<Block>& blocks, const std::vector<Column<I>>& cols,
+                  const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& base, const Text& text,
+                  const std::string& name, bool from_header) {
     const int order = static_cast<int>(dims.size());
     for (const Block& blk : blocks) {
         bool suspicious = false;
-        for (int m = 0; m < order; ++m)
-            suspicious |= blk.entries() > 0 && blk.max[static_cast<std::size_t>(m)] - base[static_cast<std::size_t>(m)] >=
-                                                   dims[static_cast<std::size_t>(m)];
+        for (std::size_t m = 0; m < dims.size(); ++m)
+            suspicious |= blk.count > 0 && blk.max[m] - base[m] >= dims[m];
         if (!suspicious) continue;
-        for (std::uint64_t e = 0; e < blk.entries(); ++e) {
+        for (std::uint64_t e = 0; e < blk.count; ++e) {
             for (int m = 0; m < order; ++m) {
-                const std::uint64_t c = blk.at(e, m);
-                const std::uint64_t d = dims[static_cast<std::size_t>(m)];
-                if (c - base[static_cast<std::size_t>(m)] < d) continue;
+                const auto mm = static_cast<std::size_t>(m);
+                const std::uint64_t c = cols[mm][blk.offset + e];
+                if (c - base[mm] < dims[mm]) continue;
                 std::string what = "index " + std::to_string(c) + " of mode " + std::to_string(m + 1) +
-                                   " is beyond the dimension " + std::to_string(d);
+                                   " is beyond the dimension " + std::to_string(dims[mm]);
                 what += from_header ? " given in the header" : "";
-                if (base[static_cast<std::size_t>(m)] == 0 && c == d)
-                    what += " (this mode holds a 0, so its indices are read as 0-based)";
+                if (base[mm] == 0 && c == dims[mm]) what += " (this mode holds a 0, so its indices are read as 0-based)";
                 raise(Failure{locate_index(blk, e, m, text), what}, text, name);
             }
         }
@@ -507,30 +520,34 @@ void check_bounds(const std::vector<Block>& blocks, const std::vector<std::uint6
 
 // ---- assembly ------------------------------------------------------------------------------
 
+// Runs pass 2 over every block in parallel into columns of index type I. Returns false when
+// an index needs 64 bits (and I is 32-bit).
 template <class I, class V>
-void scatter_blocks(std::vector<Block>& blocks, CooTensor& t, const std::vector<std::uint64_t>& base) {
-    const int order = t.order();
-    std::vector<std::uint64_t> offset(blocks.size() + 1, 0);
-    for (std::size_t b = 0; b < blocks.size(); ++b) offset[b + 1] = offset[b] + blocks[b].entries();
-    std::vector<I*> cols;
-    for (int m = 0; m < order; ++m) cols.push_back(t.indices<I>(m).data());
-    V* vals = t.values<V>().data();
+bool parse_all(std::vector<Block>& blocks, int order, std::vector<Column<I>>& cols, Column<V>& vals, const Text& text,
+               const std::string& name, RunControl& control) {
+    std::vector<I*> ptrs;
+    for (auto& c : cols) ptrs.push_back(c.data());
+    const auto total = static_cast<std::uint64_t>(text.end - blocks.front().begin);
+    std::atomic<std::uint64_t> parsed{0};
+    std::atomic<bool> stop{false};
     const auto nb = static_cast<std::int64_t>(blocks.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < nb; ++b) {
-        Block& blk = blocks[static_cast<std::size_t>(b)];
-        const std::uint64_t off = offset[static_cast<std::size_t>(b)];
-        const std::uint64_t n = blk.entries();
-        for (int m = 0; m < order; ++m) {
-            const std::uint64_t* src = blk.column(m);
-            const std::uint64_t shift = base[static_cast<std::size_t>(m)];
-            I* dst = cols[static_cast<std::size_t>(m)] + off;
-            for (std::uint64_t e = 0; e < n; ++e) dst[e] = static_cast<I>(src[e] - shift);
+        if (stop.load(std::memory_order_relaxed) || control.cancelled()) {
+            stop = true;
+            continue;
         }
-        for (std::uint64_t e = 0; e < n; ++e) vals[off + e] = static_cast<V>(blk.val[e]);
-        blk.idx.reset();  // free as we go: peak memory
-        blk.val.reset();
+        Block& blk = blocks[static_cast<std::size_t>(b)];
+        parse_block<I, V>(blk, order, ptrs.data(), vals.data(), text);
+        if (blk.fail || blk.too_wide) stop = true;  // later blocks can't hold an earlier error
+        control.progress(parsed += static_cast<std::uint64_t>(blk.end - blk.begin), total);
     }
+    control.check();
+    for (const Block& blk : blocks) {
+        if (blk.fail) raise(blk.fail, text, name);
+        if (blk.too_wide) return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -543,6 +560,69 @@ LoadedTensor parse_tns(std::string_view input, const std::string& name, const Lo
     return detail::parse_tns_buffer(copy, name, options, control);
 }
 
+namespace {
+
+// Pass 2 into columns of index type I and value type V, then the bases, dims and bounds.
+// Returns nullopt when I is too narrow for the file's indices.
+template <class I, class V>
+std::optional<CooTensor> build(std::vector<Block>& blocks, const Preamble& pre, const Text& text,
+                               const std::string& name, LoadInfo& info, RunControl& control) {
+    const int order = pre.order;
+    std::uint64_t nnz = 0;
+    for (Block& blk : blocks) {
+        blk.offset = nnz;
+        nnz += blk.count;
+    }
+    if (nnz == 0) raise(Failure{text.end, "no nonzeros: expected lines of indices and a value"}, text, name);
+    std::vector<Column<I>> cols(static_cast<std::size_t>(order));
+    for (auto& c : cols) c.resize(nnz);
+    Column<V> vals(nnz);
+    if (!parse_all<I, V>(blocks, order, cols, vals, text, name, control)) return std::nullopt;
+
+    // Bases and dims: SPLATT's rule, per mode: a 0 anywhere means the mode is 0-based.
+    std::vector<std::uint64_t> lo(static_cast<std::size_t>(order), std::numeric_limits<std::uint64_t>::max());
+    std::vector<std::uint64_t> hi(static_cast<std::size_t>(order), 0);
+    for (const Block& blk : blocks) {
+        if (blk.count == 0) continue;
+        for (std::size_t m = 0; m < lo.size(); ++m) {
+            lo[m] = std::min(lo[m], blk.min[m]);
+            hi[m] = std::max(hi[m], blk.max[m]);
+        }
+    }
+    std::vector<std::uint64_t> base(static_cast<std::size_t>(order));
+    for (std::size_t m = 0; m < base.size(); ++m) {
+        info.zero_based.push_back(lo[m] == 0);
+        base[m] = lo[m] == 0 ? 0 : 1;
+    }
+    std::vector<std::uint64_t> dims = pre.dims;
+    if (dims.empty()) {
+        dims.resize(static_cast<std::size_t>(order));
+        for (std::size_t m = 0; m < dims.size(); ++m)  // 2^64 slices can't be counted: check_bounds reports it
+            dims[m] = (base[m] == 0 && hi[m] == std::numeric_limits<std::uint64_t>::max()) ? hi[m] : hi[m] - base[m] + 1;
+    }
+    check_bounds<I>(blocks, cols, dims, base, text, name, pre.header);
+    // Header dims can be larger than any index: the tensor's width follows the dims.
+    if (sizeof(I) == 4 && CooTensor::width_for(dims) == IndexWidth::U64) return std::nullopt;
+    for (std::size_t m = 0; m < base.size(); ++m) {
+        if (base[m] == 0) continue;
+        I* c = cols[m].data();
+#pragma omp parallel for schedule(static)
+        for (std::uint64_t i = 0; i < nnz; ++i) c[i] -= 1;
+    }
+    return CooTensor::from_columns(std::move(dims), std::move(cols), std::move(vals));
+}
+
+template <class V>
+CooTensor build_any_width(std::vector<Block>& blocks, const Preamble& pre, const Text& text, const std::string& name,
+                          LoadInfo& info, RunControl& control) {
+    if (auto t = build<std::uint32_t, V>(blocks, pre, text, name, info, control)) return std::move(*t);
+    for (Block& blk : blocks) blk.too_wide = false;  // rare: indices beyond 2^32
+    info.zero_based.clear();
+    return std::move(*build<std::uint64_t, V>(blocks, pre, text, name, info, control));
+}
+
+}  // namespace
+
 LoadedTensor detail::parse_tns_buffer(const ByteBuffer& buffer, const std::string& name, const LoadOptions& options,
                                       RunControl& control) {
     const auto start = Clock::now();
@@ -551,80 +631,22 @@ LoadedTensor detail::parse_tns_buffer(const ByteBuffer& buffer, const std::strin
     Failure fail;
     const Preamble pre = read_preamble(text, fail);
     if (fail) raise(fail, text, name);
-    const int order = pre.order;
 
     control.stage("parsing");
     std::vector<Block> blocks = cut_blocks(pre.data, text);
-    const std::uint64_t total_bytes = static_cast<std::uint64_t>(text.end - pre.data);
-    std::atomic<std::uint64_t> parsed{0};
-    std::atomic<bool> stop{false};
-    const bool as_float = options.values == ValueType::F32;
     const auto nb = static_cast<std::int64_t>(blocks.size());
-    int threads = 1;
-#ifdef _OPENMP
-    threads = static_cast<int>(std::min<std::int64_t>(omp_get_max_threads(), nb));
-#endif
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(threads, 1))
-    for (std::int64_t b = 0; b < nb; ++b) {
-        if (stop.load(std::memory_order_relaxed) || control.cancelled()) {
-            stop = true;
-            continue;
-        }
-        Block& blk = blocks[static_cast<std::size_t>(b)];
-        parse_block(blk, order, as_float, text);
-        if (blk.fail) stop = true;  // later blocks can't hold an earlier error: skip them
-        control.progress(parsed += static_cast<std::uint64_t>(blk.end - blk.begin), total_bytes);
-    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < nb; ++b) count_block(blocks[static_cast<std::size_t>(b)], text);
     control.check();
-    for (const Block& blk : blocks)
-        if (blk.fail) raise(blk.fail, text, name);
-
-    // Bases and dims: SPLATT's rule, per mode: a 0 anywhere means the mode is 0-based.
-    std::uint64_t nnz = 0;
-    std::vector<std::uint64_t> lo(static_cast<std::size_t>(order), std::numeric_limits<std::uint64_t>::max());
-    std::vector<std::uint64_t> hi(static_cast<std::size_t>(order), 0);
-    std::uint64_t lines = static_cast<std::uint64_t>(std::count(text.begin, pre.data, '\n'));
-    for (const Block& blk : blocks) {
-        nnz += blk.entries();
-        lines += blk.lines;
-        if (blk.entries() == 0) continue;
-        for (std::size_t m = 0; m < lo.size(); ++m) {
-            lo[m] = std::min(lo[m], blk.min[m]);
-            hi[m] = std::max(hi[m], blk.max[m]);
-        }
-    }
-    if (nnz == 0) raise(Failure{text.end, "no nonzeros: expected lines of indices and a value"}, text, name);
 
     LoadInfo info;
     info.path = name;
     info.text_bytes = static_cast<std::uint64_t>(text.end - text.begin);
-    info.lines = lines;
     info.header = pre.header;
-    std::vector<std::uint64_t> base(static_cast<std::size_t>(order));
-    std::vector<std::uint64_t> dims = pre.dims;
-    for (std::size_t m = 0; m < base.size(); ++m) {
-        const bool zero = lo[m] == 0;
-        info.zero_based.push_back(zero);
-        base[m] = zero ? 0 : 1;
-    }
-    if (dims.empty()) {
-        dims.resize(static_cast<std::size_t>(order));
-        for (std::size_t m = 0; m < dims.size(); ++m) {
-            if (base[m] == 0 && hi[m] == std::numeric_limits<std::uint64_t>::max())
-                dims[m] = hi[m];  // 2^64 slices can't be counted: check_bounds reports the entry
-            else
-                dims[m] = hi[m] - base[m] + 1;
-        }
-    }
-    check_bounds(blocks, dims, base, text, name, pre.header);
-
-    control.stage("building the tensor");
-    CooTensor t(dims, CooTensor::width_for(dims), options.values);
-    t.resize(nnz);
-    t.visit([&](auto itag, auto vtag) {
-        scatter_blocks<typename decltype(itag)::type, typename decltype(vtag)::type>(blocks, t, base);
-    });
-    blocks.clear();
+    info.lines = static_cast<std::uint64_t>(std::count(text.begin, pre.data, '\n'));
+    for (const Block& blk : blocks) info.lines += blk.lines;
+    CooTensor t = options.values == ValueType::F32 ? build_any_width<float>(blocks, pre, text, name, info, control)
+                                                   : build_any_width<double>(blocks, pre, text, name, info, control);
     control.stage("summing duplicates");
     info.duplicates_summed = sum_duplicates(t, control);
     info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tscope/error.hpp"
+#include "tscope/tensor/column.hpp"
 
 namespace tscope {
 
@@ -48,14 +49,17 @@ public:
     // Bytes held by the index and value arrays.
     std::uint64_t bytes() const;
 
-    // Changes nnz; new entries are zero-initialised.
+    // Changes nnz. New entries are left uninitialised (see Column): write them.
     void resize(std::uint64_t nnz);
+    // Takes over ready-made columns (sizes and widths checked against the shape).
+    template <class I, class V>
+    static CooTensor from_columns(std::vector<std::uint64_t> dims, std::vector<Column<I>> indices, Column<V> values);
 
     // Typed access. The type must match index_width() / value_type() (checked).
-    template <class I> std::vector<I>& indices(int mode);
-    template <class I> const std::vector<I>& indices(int mode) const;
-    template <class V> std::vector<V>& values();
-    template <class V> const std::vector<V>& values() const;
+    template <class I> Column<I>& indices(int mode);
+    template <class I> const Column<I>& indices(int mode) const;
+    template <class V> Column<V>& values();
+    template <class V> const Column<V>& values() const;
 
     // Untyped, slow access for tests, tools and small tensors.
     std::uint64_t index(int mode, std::uint64_t n) const;
@@ -75,19 +79,19 @@ private:
     std::uint64_t nnz_ = 0;
     IndexWidth width_ = IndexWidth::U32;
     ValueType vtype_ = ValueType::F64;
-    std::vector<std::vector<std::uint32_t>> idx32_;
-    std::vector<std::vector<std::uint64_t>> idx64_;
-    std::vector<float> val32_;
-    std::vector<double> val64_;
+    std::vector<Column<std::uint32_t>> idx32_;
+    std::vector<Column<std::uint64_t>> idx64_;
+    Column<float> val32_;
+    Column<double> val64_;
 };
 
 // ---- inline template definitions -----------------------------------------------------------
 
-template <class I> std::vector<I>& CooTensor::indices(int mode) {
-    return const_cast<std::vector<I>&>(std::as_const(*this).indices<I>(mode));
+template <class I> Column<I>& CooTensor::indices(int mode) {
+    return const_cast<Column<I>&>(std::as_const(*this).indices<I>(mode));
 }
 
-template <class I> const std::vector<I>& CooTensor::indices(int mode) const {
+template <class I> const Column<I>& CooTensor::indices(int mode) const {
     check_mode(mode);
     if constexpr (std::is_same_v<I, std::uint32_t>) {
         if (width_ != IndexWidth::U32) throw Error("CooTensor: indices are 64-bit, asked for 32-bit");
@@ -99,11 +103,11 @@ template <class I> const std::vector<I>& CooTensor::indices(int mode) const {
     }
 }
 
-template <class V> std::vector<V>& CooTensor::values() {
-    return const_cast<std::vector<V>&>(std::as_const(*this).values<V>());
+template <class V> Column<V>& CooTensor::values() {
+    return const_cast<Column<V>&>(std::as_const(*this).values<V>());
 }
 
-template <class V> const std::vector<V>& CooTensor::values() const {
+template <class V> const Column<V>& CooTensor::values() const {
     if constexpr (std::is_same_v<V, float>) {
         if (vtype_ != ValueType::F32) throw Error("CooTensor: values are double, asked for float");
         return val32_;
@@ -112,6 +116,26 @@ template <class V> const std::vector<V>& CooTensor::values() const {
         if (vtype_ != ValueType::F64) throw Error("CooTensor: values are float, asked for double");
         return val64_;
     }
+}
+
+template <class I, class V>
+CooTensor CooTensor::from_columns(std::vector<std::uint64_t> dims, std::vector<Column<I>> indices, Column<V> values) {
+    constexpr IndexWidth width = sizeof(I) == 4 ? IndexWidth::U32 : IndexWidth::U64;
+    constexpr ValueType vtype = sizeof(V) == 4 ? ValueType::F32 : ValueType::F64;
+    CooTensor t(std::move(dims), width, vtype);
+    if (indices.size() != t.dims_.size()) throw Error("CooTensor::from_columns: one index column per mode expected");
+    for (const auto& c : indices)
+        if (c.size() != values.size()) throw Error("CooTensor::from_columns: columns of different lengths");
+    t.nnz_ = values.size();
+    if constexpr (width == IndexWidth::U32)
+        t.idx32_ = std::move(indices);
+    else
+        t.idx64_ = std::move(indices);
+    if constexpr (vtype == ValueType::F32)
+        t.val32_ = std::move(values);
+    else
+        t.val64_ = std::move(values);
+    return t;
 }
 
 template <class F> decltype(auto) CooTensor::visit(F&& f) const {
