@@ -1,0 +1,24 @@
+// The builders behind build_format(), one per format, typed by index and value type.
+// Private to the engine.
+#pragma once
+
+#include <memory>
+
+#include "tscope/formats/format.hpp"
+
+namespace tscope::detail {
+
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_coo(const CooTensor& t, const FormatOptions& o, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_hocsr(const CooTensor& t, const FormatOptions& o, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_cfb(const CooTensor& t, const FormatOptions& o, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_hocfs(const CooTensor& t, const FormatOptions& o, bool ell, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_scoo(const CooTensor& t, const FormatOptions& o, RunControl& control);
+
+}  // namespace tscope::detail

@@ -1,0 +1,86 @@
+// The storage formats of the papers, built from a CooTensor for a chosen mode.
+//
+// Every format reports its storage two ways: in the papers' storage units (words: one per
+// array element, as hocfs-sptv-pipeline Tables 4-6 count them, which leaves out the closing
+// sentinel of pointer arrays) and in bytes with the real element widths, broken down by array.
+// Every format converts back to exactly the tensor it was built from (to_coo()).
+//
+// Index and pointer arrays are 32-bit when every dim and nnz fit, else 64-bit; values keep the
+// tensor's type. Concrete formats are templates on (index type I, value type V).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tscope/run_control.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
+
+namespace tscope {
+
+enum class FormatKind { COO, HOCSR, CFB, HOCFS_CSR, HOCFS_ELL, CSF, BCSF, MMCSF, HiCOO, HLS, sCOO };
+
+// DESIGN.md's names: COO, HOCSR, CFB, HOCFS-CSR, HOCFS-ELL, CSF, B-CSF, MM-CSF, HiCOO, HLS, sCOO.
+const char* format_name(FormatKind kind);
+// Parses a name (case-insensitive); InputError listing the known names otherwise.
+FormatKind parse_format(const std::string& name);
+// The formats this build can construct, in display order.
+std::vector<FormatKind> available_formats();
+
+// One array of a format.
+struct ArrayInfo {
+    std::string name;          // as the paper calls it: "Ap", "fibers", "Tj", ...
+    std::string meaning;       // one line for tooltips and the teaching view
+    std::uint64_t elements = 0;  // stored elements
+    std::uint32_t element_bytes = 0;
+    std::uint64_t units = 0;   // the paper's count (usually == elements; sentinels excluded)
+    std::uint64_t bytes() const { return elements * element_bytes; }
+};
+
+struct StorageReport {
+    std::vector<ArrayInfo> arrays;
+    std::uint64_t units() const;
+    std::uint64_t bytes() const;
+};
+
+// Parameters of the build. mode is 0-based here (user-facing surfaces print mode + 1).
+struct FormatOptions {
+    int mode = 0;
+    std::vector<int> csf_order;            // CSF: mode order, root first; empty = default
+    std::uint64_t bcsf_fiber_threshold = 128;  // B-CSF: longest fiber before splitting
+    int hicoo_bits = 7;                    // HiCOO: blocks of 2^b per mode
+    std::uint64_t hls_threshold = 78;      // HLS: nonzeros that make a 16^3 tile dense
+};
+
+class SparseFormat {
+public:
+    virtual ~SparseFormat() = default;
+    virtual FormatKind kind() const = 0;
+    std::string name() const { return format_name(kind()); }
+    // The mode it was built for (0-based); -1 for formats that serve every mode at once.
+    virtual int mode() const = 0;
+    virtual StorageReport storage() const = 0;
+    virtual CooTensor to_coo() const = 0;
+    // Its parameters as (name, value) pairs, for tables and the teaching view.
+    virtual std::vector<std::pair<std::string, std::string>> parameters() const { return {}; }
+
+    const std::vector<std::uint64_t>& dims() const { return dims_; }
+    double build_seconds() const { return build_seconds_; }
+    void set_build_seconds(double s) { build_seconds_ = s; }
+    void set_dims(std::vector<std::uint64_t> dims) { dims_ = std::move(dims); }
+
+protected:
+    std::vector<std::uint64_t> dims_;
+    double build_seconds_ = 0;
+};
+
+// Builds one format. InputError for bad parameters (mode out of range, threshold 0, ...).
+std::unique_ptr<SparseFormat> build_format(FormatKind kind, const CooTensor& t, const FormatOptions& options,
+                                           RunControl& control = no_control());
+
+// The index/pointer width formats use for this tensor: 32-bit when every dim and nnz fit.
+bool format_uses_32bit(const CooTensor& t);
+
+}  // namespace tscope

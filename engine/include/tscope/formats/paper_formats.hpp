@@ -1,0 +1,121 @@
+// The formats of hocfs-sptv-pipeline Sec. 5 (HOCOO, HOCSR, CFB, HOCFS with CSR or ELL slices),
+// SPLATT's CSF (mm-csf-mttkrp Sec. 3, Fig. 2) and sCOO (spttm-sspttm-tucker-gpu Sec. 3.2),
+// generalised to any order. Indices are 0-based in memory; the papers print them 1-based.
+#pragma once
+
+#include "tscope/formats/format.hpp"
+
+namespace tscope {
+
+// HOCOO (Sec. 5.1): the coordinate lists, sorted with the chosen mode first.
+template <class I, class V>
+class CooFormat : public SparseFormat {
+public:
+    FormatKind kind() const override { return FormatKind::COO; }
+    int mode() const override { return order.front(); }
+    StorageReport storage() const override;
+    CooTensor to_coo() const override;
+
+    std::vector<int> order;        // sort order: the chosen mode, then the others ascending
+    std::vector<Column<I>> idx;    // idx[m]: indices of mode m (original numbering)
+    Column<V> vals;
+};
+
+// HOCSR (Sec. 5.2): the tensor unfolded into a matrix whose rows are all index tuples of the
+// first N-1 modes of `order` (I*J rows for order 3) and whose columns are the last mode.
+template <class I, class V>
+class HocsrFormat : public SparseFormat {
+public:
+    FormatKind kind() const override { return FormatKind::HOCSR; }
+    int mode() const override { return order.front(); }
+    StorageReport storage() const override;
+    CooTensor to_coo() const override;
+
+    std::vector<int> order;   // the chosen mode, then the others ascending; the last is the column
+    Column<I> row_ptr;        // Tj: rows + 1 offsets into col/vals
+    Column<I> col;            // Tk
+    Column<V> vals;           // Tv
+    std::uint64_t rows() const { return row_ptr.size() - 1; }
+};
+
+// CFB (Sec. 5.3): the mode-n fibers as buckets, each named by the linear index of its other
+// modes (j*K + k for order 3) with its nonzero count.
+template <class I, class V>
+class CfbFormat : public SparseFormat {
+public:
+    FormatKind kind() const override { return FormatKind::CFB; }
+    int mode() const override { return fiber_mode; }
+    StorageReport storage() const override;
+    CooTensor to_coo() const override;
+
+    int fiber_mode = 0;
+    std::vector<int> others;        // the modes linearised into the fiber index, ascending
+    Column<std::uint64_t> fiber_id; // Tb
+    Column<I> fiber_nnz;            // Tn
+    Column<I> idx;                  // fibers[].idx: the mode-n index of each nonzero
+    Column<V> vals;                 // fibers[].value
+};
+
+// HOCFS (Sec. 5.4, Fig. 5, Alg. 1-2): the non-empty slices of the chosen mode; in each, only
+// the non-empty fibers, stored as CSR (Ap: offsets per fiber) or ELL (padded to the slice's
+// longest fiber, column-major; Ap: one start per slice). Orders above 3 add levels between
+// the slices and the fibers, each with its indices and child counts (Alg. 2's recursion).
+template <class I, class V>
+class HocfsFormat : public SparseFormat {
+public:
+    FormatKind kind() const override { return ell ? FormatKind::HOCFS_ELL : FormatKind::HOCFS_CSR; }
+    int mode() const override { return order.front(); }
+    StorageReport storage() const override;
+    CooTensor to_coo() const override;
+    std::vector<std::pair<std::string, std::string>> parameters() const override;
+
+    bool ell = false;
+    std::vector<int> order;                 // the chosen mode, then the others ascending
+    std::vector<Column<I>> level_idx;       // level 0: No; middle levels; last: fibers
+    std::vector<Column<I>> level_num;       // children per node (num), for all levels but the last
+    std::vector<Column<I>> level_ptr;       // first child of each node (+ sentinel): derived
+    Column<I> ap;                           // CSR: NNZF + 1 offsets; ELL: one start per block + 1
+    Column<I> aj;                           // indices of the last mode (ELL: padded with kEllPad)
+    Column<V> av;
+    static constexpr I kEllPad = static_cast<I>(~I{0});
+    std::uint64_t fibers() const { return level_idx.back().size(); }
+    std::uint64_t slices() const { return level_idx.front().size(); }
+};
+
+// CSF (mm-csf Sec. 3, SPLATT): a tree per mode order; level l holds the distinct prefixes of
+// length l+1 (fids) and where each one's children start (fptr).
+template <class I, class V>
+class CsfFormat : public SparseFormat {
+public:
+    FormatKind kind() const override { return FormatKind::CSF; }
+    int mode() const override { return order.front(); }
+    StorageReport storage() const override;
+    CooTensor to_coo() const override;
+    std::vector<std::pair<std::string, std::string>> parameters() const override;
+
+    std::vector<int> order;            // root first
+    std::vector<Column<I>> fptr;       // levels 0..N-2, each nodes + 1
+    std::vector<Column<I>> fids;       // levels 0..N-1 (the last is per nonzero)
+    Column<V> vals;
+    std::uint64_t nodes(int level) const { return fids[static_cast<std::size_t>(level)].size(); }
+};
+
+// sCOO (spttm Sec. 3.2, Fig. 2): semi-sparse: the chosen mode is dense. Each distinct index
+// tuple of the other modes keeps one dense fiber of dims[mode] values. Explicit zeros of the
+// input can't be told apart from the padding, so to_coo() drops zero values.
+template <class I, class V>
+class ScooFormat : public SparseFormat {
+public:
+    FormatKind kind() const override { return FormatKind::sCOO; }
+    int mode() const override { return dense_mode; }
+    StorageReport storage() const override;
+    CooTensor to_coo() const override;
+
+    int dense_mode = 0;
+    std::vector<int> sparse_modes;     // ascending
+    std::vector<Column<I>> idx;        // per sparse mode: one index per dense fiber
+    Column<V> vals;                    // fibers x dims[dense_mode], fiber-major
+    std::uint64_t fibers() const { return idx.empty() ? 0 : idx.front().size(); }
+};
+
+}  // namespace tscope
