@@ -16,3 +16,5 @@ echo "No display (DISPLAY and WAYLAND_DISPLAY are unset): printing the headless 
 echo "For the window, run ./run.sh on a desktop, or: xvfb-run -a build/bin/tensorscope FILE --screenshot out.png"
 echo
 build/bin/tensorscope-cli info "$file"
+echo
+build/bin/tensorscope-cli formats "$file"

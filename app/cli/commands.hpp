@@ -7,6 +7,7 @@ namespace tscope::cli {
 int run_info(int argc, char** argv);
 int run_generate(int argc, char** argv);
 int run_convert(int argc, char** argv);
+int run_formats(int argc, char** argv);
 
 void print_usage(bool to_stderr);
 

@@ -84,11 +84,26 @@ bool format_uses_32bit(const CooTensor& t) {
     return true;
 }
 
-std::unique_ptr<SparseFormat> build_format(FormatKind kind, const CooTensor& t, const FormatOptions& options,
-                                           RunControl& control) {
+void validate_options(const CooTensor& t, const FormatOptions& options) {
     if (options.mode < 0 || options.mode >= t.order())
         throw InputError("mode " + std::to_string(options.mode + 1) + " is out of range: the tensor has " +
                          std::to_string(t.order()) + " modes");
+    if (!options.csf_order.empty()) {
+        std::vector<int> sorted = options.csf_order;
+        std::sort(sorted.begin(), sorted.end());
+        bool permutation = static_cast<int>(sorted.size()) == t.order();
+        for (int m = 0; permutation && m < t.order(); ++m) permutation = sorted[static_cast<std::size_t>(m)] == m;
+        if (!permutation)
+            throw InputError("CSF mode order must list every mode once (1.." + std::to_string(t.order()) + ")");
+    }
+    if (options.bcsf_fiber_threshold == 0) throw InputError("the B-CSF fiber threshold must be at least 1");
+    if (options.hls_threshold == 0) throw InputError("the HLS tile threshold must be at least 1");
+    if (options.hicoo_bits < 1 || options.hicoo_bits > 31) throw InputError("HiCOO block bits must be between 1 and 31");
+}
+
+std::unique_ptr<SparseFormat> build_format(FormatKind kind, const CooTensor& t, const FormatOptions& options,
+                                           RunControl& control) {
+    validate_options(t, options);
     if (t.nnz() == 0) throw InputError(std::string(format_name(kind)) + ": the tensor has no nonzeros");
     const auto start = std::chrono::steady_clock::now();
     const bool narrow = format_uses_32bit(t);

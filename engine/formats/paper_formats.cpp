@@ -2,6 +2,7 @@
 #include "tscope/formats/paper_formats.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -31,6 +32,14 @@ unsigned __int128 product(const std::vector<std::uint64_t>& dims, const std::vec
         if (p > static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max())) return p;
     }
     return p;
+}
+
+std::string count_text(unsigned __int128 x) {
+    if (x <= static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max()))
+        return std::to_string(static_cast<std::uint64_t>(x));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(x));
+    return buf;
 }
 
 std::string level_name(int mode, int order) { return order == 3 ? std::string(1, "ijk"[mode]) : std::to_string(mode + 1); }
@@ -119,8 +128,7 @@ std::unique_ptr<SparseFormat> detail::build_hocsr(const CooTensor& t, const Form
     // The dense row array is the point of HOCSR (and its weakness): refuse what can't be held.
     constexpr std::uint64_t kMaxRows = std::uint64_t{1} << 28;
     if (rows > kMaxRows)
-        throw InputError("HOCSR for mode " + std::to_string(o.mode + 1) + " would need " +
-                         std::to_string(static_cast<double>(rows)) + " row pointers (one per index tuple of modes " +
+        throw InputError("HOCSR for mode " + std::to_string(o.mode + 1) + " would need " + count_text(rows) + " row pointers (one per index tuple of modes " +
                          "other than the last); the limit is 2^28");
     SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
     const std::uint64_t nnz = v.nnz();
@@ -337,7 +345,11 @@ std::unique_ptr<SparseFormat> detail::build_hocfs(const CooTensor& t, const Form
         total += width * (hi - lo);
     }
     f->ap[blocks] = static_cast<I>(total);
-    if (total > std::numeric_limits<I>::max()) throw InputError("HOCFS-ELL: the padded arrays exceed the index range");
+    // ELL's weakness on skewed data: one long fiber pads its whole slice. Refuse blow-ups.
+    const std::uint64_t limit = std::max<std::uint64_t>(16 * v.nnz(), 1u << 20);
+    if (total > limit || total > std::numeric_limits<I>::max())
+        throw InputError("HOCFS-ELL for mode " + std::to_string(o.mode + 1) + " would pad " + std::to_string(v.nnz()) +
+                         " nonzeros to " + std::to_string(total) + " entries (over 16x: the limit)");
     f->aj.assign(total, HocfsFormat<I, V>::kEllPad);
     f->av.assign(total, V{0});
     for (std::uint64_t b = 0; b < blocks; ++b) {

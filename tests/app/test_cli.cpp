@@ -113,6 +113,42 @@ private Q_SLOTS:
         QCOMPARE(f.readAll(), before);
     }
 
+    void formatsJsonAndVerify() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("f.tns");
+        QCOMPARE(cli({"generate", "--dims", "40,30,20", "--nnz", "3000", "--dist", "powerlaw:1.0", "-o", file}).status, 0);
+        const Run r = cli({"formats", file, "--verify", "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject o = json(r);
+        const QJsonArray rows = o["formats"].toArray();
+        QCOMPARE(rows.size(), 7 * 3);  // every format x every mode
+        int smallest = 0;
+        for (const auto& v : rows) {
+            const QJsonObject row = v.toObject();
+            QVERIFY(row["mode"].toInt() >= 1 && row["mode"].toInt() <= 3);
+            QVERIFY2(row["built"].toBool(), qPrintable(row["error"].toString()));
+            QCOMPARE(row["roundtrip_ok"].toBool(), true);
+            QVERIFY(row["storage_units"].toInteger() > 0);
+            qint64 bytes = 0;
+            for (const auto& a : row["arrays"].toArray()) bytes += a.toObject()["bytes"].toInteger();
+            QCOMPARE(row["bytes"].toInteger(), bytes);
+            smallest += row["smallest"].toBool();
+        }
+        QVERIFY(smallest >= 3);  // at least one per mode
+        // COO: 4 words per nonzero for order 3
+        QCOMPARE(rows[0].toObject()["name"].toString(), QString("COO"));
+        QCOMPARE(rows[0].toObject()["storage_units"].toInteger(), 4 * 3000);
+        // one format, one mode, text output
+        const Run text = cli({"formats", file, "--format", "hocfs-csr", "--mode", "2"});
+        QCOMPARE(text.status, 0);
+        QVERIFY(text.out.contains("HOCFS-CSR"));
+        QVERIFY(!text.out.contains("CFB"));
+        // bad requests
+        QCOMPARE(cli({"formats", file, "--mode", "4"}).status, 2);
+        QCOMPARE(cli({"formats", file, "--format", "CSR5"}).status, 2);
+        QCOMPARE(cli({"formats", file, "--csf-order", "1,1,2", "--format", "CSF"}).status, 2);
+    }
+
     void movieLensAcceptance() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         const QJsonObject o = json(cli({"info", QString::fromStdString(path), "--json"}));

@@ -76,6 +76,10 @@ protected:
     double build_seconds_ = 0;
 };
 
+// Checks the parameters against the tensor (mode range, CSF order a permutation, thresholds
+// positive); InputError naming the bad one.
+void validate_options(const CooTensor& t, const FormatOptions& options);
+
 // Builds one format. InputError for bad parameters (mode out of range, threshold 0, ...).
 std::unique_ptr<SparseFormat> build_format(FormatKind kind, const CooTensor& t, const FormatOptions& options,
                                            RunControl& control = no_control());

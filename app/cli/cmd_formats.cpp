@@ -1,0 +1,123 @@
+// tensorscope-cli formats FILE [--mode M|all] [--format F|all] [--verify] [--json]
+//                 [--csf-order 1,2,3]
+#include <iostream>
+#include <map>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "json_report.hpp"
+#include "text_table.hpp"
+#include "threads.hpp"
+#include "tscope/formats/format_survey.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/text_parse.hpp"
+
+namespace tscope::cli {
+
+namespace {
+
+std::vector<int> parse_modes(const std::string& text, int order) {
+    if (text == "all") return {};
+    std::vector<int> modes;
+    for (std::uint64_t m : parse_count_list(text, "--mode")) {
+        if (m > static_cast<std::uint64_t>(order))
+            throw InputError("--mode " + std::to_string(m) + " is out of range: the tensor has " + std::to_string(order) +
+                             " modes");
+        modes.push_back(static_cast<int>(m) - 1);
+    }
+    return modes;
+}
+
+std::vector<FormatKind> parse_formats(const std::string& text) {
+    if (text == "all") return {};
+    std::vector<FormatKind> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = text.find(',', start);
+        out.push_back(parse_format(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+// The COO bytes of each mode, for the ratio column (COO is mode-independent in size).
+std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }
+
+}  // namespace
+
+int run_formats(int argc, char** argv) {
+    Args args(argc, argv, 2, "formats", {"--mode", "--format", "--threads", "--csf-order"}, {"--json", "--verify"});
+    const std::string path = args.positional(0, "the tensor FILE");
+    args.expect_positionals(1);
+    apply_threads(args);
+    const LoadedTensor loaded = load_tensor(path);
+    const CooTensor& t = loaded.tensor;
+    SurveyRequest request;
+    request.modes = parse_modes(args.value_or("--mode", "all"), t.order());
+    request.formats = parse_formats(args.value_or("--format", "all"));
+    request.verify = args.flag("--verify");
+    if (auto order = args.value("--csf-order"))
+        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.csf_order.push_back(static_cast<int>(m) - 1);
+    const std::vector<FormatRow> rows = survey_formats(t, request);
+
+    // the smallest built format of each mode, by bytes
+    std::map<int, std::uint64_t> smallest;
+    for (const FormatRow& r : rows)
+        if (r.built && (!smallest.count(r.mode) || r.storage.bytes() < smallest[r.mode])) smallest[r.mode] = r.storage.bytes();
+    const double coo = static_cast<double>(coo_bytes(t));
+
+    if (args.flag("--json")) {
+        Json list = Json::array();
+        for (const FormatRow& r : rows) {
+            Json arrays = Json::array();
+            for (const ArrayInfo& a : r.storage.arrays)
+                arrays.push_back(Json{{"name", a.name}, {"meaning", a.meaning}, {"elements", a.elements},
+                                      {"element_bytes", a.element_bytes}, {"units", a.units}, {"bytes", a.bytes()}});
+            Json params = Json::object();
+            for (const auto& [k, v] : r.parameters) params[k] = v;
+            Json row{{"name", format_name(r.kind)},  {"mode", r.mode + 1},
+                     {"built", r.built},              {"storage_units", r.storage.units()},
+                     {"bytes", r.storage.bytes()},    {"ratio_to_coo", r.built ? static_cast<double>(r.storage.bytes()) / coo : 0.0},
+                     {"build_seconds", r.build_seconds}, {"smallest", r.built && smallest[r.mode] == r.storage.bytes()},
+                     {"parameters", params},          {"arrays", arrays}};
+            row["roundtrip_ok"] = r.roundtrip_ok ? Json(*r.roundtrip_ok) : Json(nullptr);
+            if (!r.error.empty()) row["error"] = r.error;
+            if (!r.roundtrip_error.empty()) row["roundtrip_error"] = r.roundtrip_error;
+            list.push_back(row);
+        }
+        std::cout << Json{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()},
+                          {"coo_bytes", coo_bytes(t)}, {"formats", list}, {"machine", to_json(describe_machine())}}
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::vector<std::string> header{"format", "mode", "storage units", "bytes", "vs COO", "build s"};
+    if (request.verify) header.push_back("round trip");
+    TextTable table(header);
+    for (const FormatRow& r : rows) {
+        std::vector<std::string> line{format_name(r.kind), std::to_string(r.mode + 1)};
+        if (!r.built) {
+            line.insert(line.end(), {"-", "-", "-", "-"});
+            if (request.verify) line.push_back("-");
+            line.back() += "  (not built: " + r.error + ")";
+        } else {
+            const bool best = smallest[r.mode] == r.storage.bytes();
+            line.push_back(grouped(r.storage.units()));
+            line.push_back(human_bytes(r.storage.bytes()) + (best ? " *" : ""));
+            line.push_back(number(static_cast<double>(r.storage.bytes()) / coo) + "x");
+            line.push_back(number(r.build_seconds));
+            if (request.verify) line.push_back(*r.roundtrip_ok ? "exact" : "MISMATCH: " + r.roundtrip_error);
+        }
+        table.add(line);
+    }
+    std::cout << path << ": order " << t.order() << ", " << grouped(t.nnz()) << " nonzeros, COO " << human_bytes(coo_bytes(t))
+              << "\n\n"
+              << table.render() << "\n* the smallest format of that mode (bytes). Storage units count array elements as "
+              << "hocfs Tables 4-6 do.\n";
+    bool all_ok = true;
+    for (const FormatRow& r : rows) all_ok &= !r.roundtrip_ok || *r.roundtrip_ok;
+    return all_ok ? 0 : 1;
+}
+
+}  // namespace tscope::cli

@@ -1,0 +1,48 @@
+#include "tscope/formats/format_survey.hpp"
+
+#include "tscope/error.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+std::vector<FormatRow> survey_formats(const CooTensor& t, const SurveyRequest& request, RunControl& control) {
+    const std::vector<FormatKind> kinds = request.formats.empty() ? available_formats() : request.formats;
+    const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
+    for (int mode : modes) {  // a bad request fails as a whole, before any work
+        FormatOptions o = request.options;
+        o.mode = mode;
+        validate_options(t, o);
+    }
+    std::vector<FormatRow> rows;
+    const std::uint64_t total = kinds.size() * modes.size();
+    control.stage("building formats");
+    for (FormatKind kind : kinds) {
+        for (int mode : modes) {
+            control.check();
+            FormatRow row;
+            row.kind = kind;
+            row.mode = mode;
+            FormatOptions o = request.options;
+            o.mode = mode;
+            try {
+                const auto f = build_format(kind, t, o);
+                row.built = true;
+                row.storage = f->storage();
+                row.parameters = f->parameters();
+                row.build_seconds = f->build_seconds();
+                if (request.verify) {
+                    std::string why;
+                    row.roundtrip_ok = same_entries(t, f->to_coo(), &why);
+                    row.roundtrip_error = why;
+                }
+            } catch (const InputError& e) {  // a shape this format refuses
+                row.error = e.what();
+            }
+            rows.push_back(std::move(row));
+            control.progress(rows.size(), total);
+        }
+    }
+    return rows;
+}
+
+}  // namespace tscope
