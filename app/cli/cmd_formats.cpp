@@ -47,7 +47,9 @@ std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }
 }  // namespace
 
 int run_formats(int argc, char** argv) {
-    Args args(argc, argv, 2, "formats", {"--mode", "--format", "--threads", "--csf-order"}, {"--json", "--verify"});
+    Args args(argc, argv, 2, "formats",
+              {"--mode", "--format", "--threads", "--csf-order", "--fiber-threshold", "--hicoo-bits"},
+              {"--json", "--verify"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
@@ -59,12 +61,17 @@ int run_formats(int argc, char** argv) {
     request.verify = args.flag("--verify");
     if (auto order = args.value("--csf-order"))
         for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.csf_order.push_back(static_cast<int>(m) - 1);
+    request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
+    request.options.hicoo_bits = static_cast<int>(args.integer("--hicoo-bits", 7));
     const std::vector<FormatRow> rows = survey_formats(t, request);
 
     // the smallest built format of each mode, by bytes
-    std::map<int, std::uint64_t> smallest;
-    for (const FormatRow& r : rows)
-        if (r.built && (!smallest.count(r.mode) || r.storage.bytes() < smallest[r.mode])) smallest[r.mode] = r.storage.bytes();
+    std::map<int, std::uint64_t> smallest;  // mode -1: the best over all modes (for all-mode formats)
+    for (const FormatRow& r : rows) {
+        if (!r.built) continue;
+        for (int key : {r.mode, -1})
+            if (!smallest.count(key) || r.storage.bytes() < smallest[key]) smallest[key] = r.storage.bytes();
+    }
     const double coo = static_cast<double>(coo_bytes(t));
 
     if (args.flag("--json")) {
@@ -76,7 +83,7 @@ int run_formats(int argc, char** argv) {
                                       {"element_bytes", a.element_bytes}, {"units", a.units}, {"bytes", a.bytes()}});
             Json params = Json::object();
             for (const auto& [k, v] : r.parameters) params[k] = v;
-            Json row{{"name", format_name(r.kind)},  {"mode", r.mode + 1},
+            Json row{{"name", format_name(r.kind)},  {"mode", r.mode >= 0 ? Json(r.mode + 1) : Json("all")},
                      {"built", r.built},              {"storage_units", r.storage.units()},
                      {"bytes", r.storage.bytes()},    {"ratio_to_coo", r.built ? static_cast<double>(r.storage.bytes()) / coo : 0.0},
                      {"build_seconds", r.build_seconds}, {"smallest", r.built && smallest[r.mode] == r.storage.bytes()},
@@ -96,7 +103,7 @@ int run_formats(int argc, char** argv) {
     if (request.verify) header.push_back("round trip");
     TextTable table(header);
     for (const FormatRow& r : rows) {
-        std::vector<std::string> line{format_name(r.kind), std::to_string(r.mode + 1)};
+        std::vector<std::string> line{format_name(r.kind), r.mode >= 0 ? std::to_string(r.mode + 1) : "all"};
         if (!r.built) {
             line.insert(line.end(), {"-", "-", "-", "-"});
             if (request.verify) line.push_back("-");

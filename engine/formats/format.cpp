@@ -37,6 +37,9 @@ std::unique_ptr<SparseFormat> build_typed(FormatKind kind, const CooTensor& t, c
     case FormatKind::HOCFS_ELL: return detail::build_hocfs<I, V>(t, o, true, control);
     case FormatKind::CSF: return detail::build_csf<I, V>(t, o, control);
     case FormatKind::sCOO: return detail::build_scoo<I, V>(t, o, control);
+    case FormatKind::BCSF: return detail::build_bcsf<I, V>(t, o, control);
+    case FormatKind::MMCSF: return detail::build_mmcsf<I, V>(t, o, control);
+    case FormatKind::HiCOO: return detail::build_hicoo<I, V>(t, o, control);
     default: break;
     }
     throw InputError(std::string(format_name(kind)) + " is not built by this version yet");
@@ -59,9 +62,11 @@ FormatKind parse_format(const std::string& name) {
     throw InputError("unknown format '" + name + "' (known: " + known + ")");
 }
 
+bool format_is_per_mode(FormatKind kind) { return kind != FormatKind::MMCSF && kind != FormatKind::HiCOO; }
+
 std::vector<FormatKind> available_formats() {
-    return {FormatKind::COO, FormatKind::HOCSR, FormatKind::CFB, FormatKind::HOCFS_CSR,
-            FormatKind::HOCFS_ELL, FormatKind::CSF, FormatKind::sCOO};
+    return {FormatKind::COO, FormatKind::HOCSR, FormatKind::CFB,   FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL,
+            FormatKind::CSF, FormatKind::BCSF,  FormatKind::MMCSF, FormatKind::HiCOO,     FormatKind::sCOO};
 }
 
 std::uint64_t StorageReport::units() const {
@@ -98,7 +103,7 @@ void validate_options(const CooTensor& t, const FormatOptions& options) {
     }
     if (options.bcsf_fiber_threshold == 0) throw InputError("the B-CSF fiber threshold must be at least 1");
     if (options.hls_threshold == 0) throw InputError("the HLS tile threshold must be at least 1");
-    if (options.hicoo_bits < 1 || options.hicoo_bits > 31) throw InputError("HiCOO block bits must be between 1 and 31");
+    if (options.hicoo_bits < 1 || options.hicoo_bits > 16) throw InputError("HiCOO block bits must be between 1 and 16");
 }
 
 std::unique_ptr<SparseFormat> build_format(FormatKind kind, const CooTensor& t, const FormatOptions& options,

@@ -21,4 +21,11 @@ std::unique_ptr<SparseFormat> build_csf(const CooTensor& t, const FormatOptions&
 template <class I, class V>
 std::unique_ptr<SparseFormat> build_scoo(const CooTensor& t, const FormatOptions& o, RunControl& control);
 
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_bcsf(const CooTensor& t, const FormatOptions& o, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_mmcsf(const CooTensor& t, const FormatOptions& o, RunControl& control);
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_hicoo(const CooTensor& t, const FormatOptions& o, RunControl& control);
+
 }  // namespace tscope::detail

@@ -1,5 +1,7 @@
 #include "tscope/formats/format_survey.hpp"
 
+#include <algorithm>
+
 #include "tscope/error.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -14,16 +16,18 @@ std::vector<FormatRow> survey_formats(const CooTensor& t, const SurveyRequest& r
         validate_options(t, o);
     }
     std::vector<FormatRow> rows;
-    const std::uint64_t total = kinds.size() * modes.size();
+    std::uint64_t total = 0;
+    for (FormatKind kind : kinds) total += format_is_per_mode(kind) ? modes.size() : 1;
     control.stage("building formats");
     for (FormatKind kind : kinds) {
-        for (int mode : modes) {
+        const std::vector<int> row_modes = format_is_per_mode(kind) ? modes : std::vector<int>{-1};
+        for (int mode : row_modes) {
             control.check();
             FormatRow row;
             row.kind = kind;
             row.mode = mode;
             FormatOptions o = request.options;
-            o.mode = mode;
+            o.mode = std::max(mode, 0);
             try {
                 const auto f = build_format(kind, t, o);
                 row.built = true;

@@ -26,6 +26,8 @@ enum class FormatKind { COO, HOCSR, CFB, HOCFS_CSR, HOCFS_ELL, CSF, BCSF, MMCSF,
 const char* format_name(FormatKind kind);
 // Parses a name (case-insensitive); InputError listing the known names otherwise.
 FormatKind parse_format(const std::string& name);
+// False for formats that hold every mode in one copy (MM-CSF, HiCOO): they are built once.
+bool format_is_per_mode(FormatKind kind);
 // The formats this build can construct, in display order.
 std::vector<FormatKind> available_formats();
 

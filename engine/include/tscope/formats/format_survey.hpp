@@ -13,7 +13,7 @@ namespace tscope {
 
 struct FormatRow {
     FormatKind kind;
-    int mode = 0;                  // 0-based
+    int mode = 0;                  // 0-based; -1 for formats that serve every mode (built once)
     bool built = false;
     std::string error;             // why it was not built (a shape it refuses, ...)
     StorageReport storage;

@@ -1,0 +1,371 @@
+// B-CSF, MM-CSF and HiCOO: builders, storage accounting and to_coo().
+#include "tscope/formats/balanced_formats.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <numeric>
+
+#include "coo_writer.hpp"
+#include "format_builders.hpp"
+#include "sorted_view.hpp"
+
+namespace tscope {
+
+using detail::array_info;
+
+namespace {
+
+template <class I, class V>
+CsfFormat<I, V> take_csf(std::unique_ptr<SparseFormat> f, const std::vector<std::uint64_t>& dims) {
+    auto* csf = dynamic_cast<CsfFormat<I, V>*>(f.get());
+    CsfFormat<I, V> out = std::move(*csf);
+    out.set_dims(dims);
+    return out;
+}
+
+// Prefixes every array name of a CSF (for formats made of several).
+void append_prefixed(StorageReport& into, const StorageReport& from, const std::string& prefix) {
+    for (ArrayInfo a : from.arrays) {
+        a.name = prefix + a.name;
+        into.arrays.push_back(std::move(a));
+    }
+}
+
+// Where the leaves of each level-0 node start (size nodes(0) + 1), following first children.
+template <class I, class V>
+std::vector<std::uint64_t> slice_leaf_starts(const CsfFormat<I, V>& csf) {
+    const int levels = static_cast<int>(csf.fptr.size());
+    std::vector<std::uint64_t> out(csf.nodes(0) + 1);
+    for (std::uint64_t s = 0; s <= csf.nodes(0); ++s) {
+        std::uint64_t at = s;
+        for (int l = 0; l < levels; ++l) at = csf.fptr[static_cast<std::size_t>(l)][at];
+        out[s] = at;
+    }
+    return out;
+}
+
+// Fiber ids of every orientation: fid[m][z] names the mode-m fiber through nonzero z.
+struct FiberIds {
+    std::vector<std::vector<std::uint32_t>> fid;
+    std::vector<std::vector<std::uint32_t>> len;
+};
+
+template <class TI>
+void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len) {
+    std::vector<int> others;
+    for (int o = 0; o < t.order(); ++o)
+        if (o != m) others.push_back(o);
+    const auto perm = sorted_order(t, others);
+    std::vector<const TI*> cols;
+    for (int o : others) cols.push_back(t.indices<TI>(o).data());
+    fid.resize(t.nnz());
+    for (std::uint64_t n = 0; n < perm.size(); ++n) {
+        bool same = n > 0;
+        for (std::size_t k = 0; k < cols.size() && same; ++k) same = cols[k][perm[n]] == cols[k][perm[n - 1]];
+        if (!same) len.push_back(0);
+        fid[perm[n]] = static_cast<std::uint32_t>(len.size() - 1);
+        ++len.back();
+    }
+}
+
+FiberIds fiber_ids(const CooTensor& t) {
+    if (t.nnz() >= std::numeric_limits<std::uint32_t>::max())
+        throw InputError("MM-CSF partitioning supports up to 2^32 nonzeros");
+    FiberIds out;
+    const int order = t.order();
+    out.fid.resize(static_cast<std::size_t>(order));
+    out.len.resize(static_cast<std::size_t>(order));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int m = 0; m < order; ++m)
+        t.visit([&](auto itag, auto) {
+            fiber_ids_of_mode<typename decltype(itag)::type>(t, m, out.fid[static_cast<std::size_t>(m)],
+                                                             out.len[static_cast<std::size_t>(m)]);
+        });
+    return out;
+}
+
+// The nonzeros of t whose partition is p, as a tensor of the same shape.
+CooTensor select_partition(const CooTensor& t, const std::vector<std::uint8_t>& part, int p, std::uint64_t count) {
+    CooTensor sub(t.dims(), t.index_width(), t.value_type());
+    sub.resize(count);
+    t.visit([&](auto itag, auto vtag) {
+        using TI = typename decltype(itag)::type;
+        using TV = typename decltype(vtag)::type;
+        for (int m = 0; m <= t.order(); ++m) {  // m == order: the values
+            std::uint64_t at = 0;
+            if (m < t.order()) {
+                const TI* src = t.indices<TI>(m).data();
+                TI* dst = sub.indices<TI>(m).data();
+                for (std::uint64_t z = 0; z < t.nnz(); ++z)
+                    if (part[z] == p) dst[at++] = src[z];
+            } else {
+                const TV* src = t.values<TV>().data();
+                TV* dst = sub.values<TV>().data();
+                for (std::uint64_t z = 0; z < t.nnz(); ++z)
+                    if (part[z] == p) dst[at++] = src[z];
+            }
+        }
+    });
+    return sub;
+}
+
+}  // namespace
+
+// ---- B-CSF ---------------------------------------------------------------------------------
+
+template <class I, class V>
+StorageReport BcsfFormat<I, V>::storage() const {
+    StorageReport r = csf.storage();
+    r.arrays.push_back(array_info("bin_slices", "slice ids ordered by bin (bin b: 2^b <= nnz < 2^(b+1))",
+                                  bin_slices.size(), sizeof(I), bin_slices.size()));
+    r.arrays.push_back(array_info("bin_ptr", "start of each bin in bin_slices", bin_ptr.size(), sizeof(I),
+                                  bin_ptr.size() - 1));
+    return r;
+}
+
+template <class I, class V>
+CooTensor BcsfFormat<I, V>::to_coo() const {
+    return csf.to_coo();  // split fibers repeat their fid: the walk gives the same coordinates
+}
+
+template <class I, class V>
+std::vector<std::pair<std::string, std::string>> BcsfFormat<I, V>::parameters() const {
+    auto p = csf.parameters();
+    p.emplace_back("fiber threshold", std::to_string(threshold));
+    p.emplace_back("fibers before / after split",
+                   std::to_string(fibers_before_split) + " / " + std::to_string(csf.nodes(static_cast<int>(csf.fptr.size()) - 1)));
+    p.emplace_back("slice bins", std::to_string(bin_ptr.size() - 1));
+    return p;
+}
+
+template <class I, class V>
+std::unique_ptr<SparseFormat> detail::build_bcsf(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    auto f = std::make_unique<BcsfFormat<I, V>>();
+    f->threshold = o.bcsf_fiber_threshold;
+    f->csf = take_csf<I, V>(build_csf<I, V>(t, o, control), t.dims());
+    CsfFormat<I, V>& c = f->csf;
+    const int fl = static_cast<int>(c.fptr.size()) - 1;  // the fiber level (its children are nonzeros)
+    const auto flu = static_cast<std::size_t>(fl);
+    f->fibers_before_split = c.nodes(fl);
+    // Split: each fiber of length L becomes ceil(L / T) sub-fibers with the same index.
+    Column<I> fids, fptr;
+    std::vector<std::uint64_t> first_piece(c.nodes(fl) + 1);
+    for (std::uint64_t q = 0; q < c.nodes(fl); ++q) {
+        first_piece[q] = fids.size();
+        for (std::uint64_t at = c.fptr[flu][q]; at < c.fptr[flu][q + 1]; at += f->threshold) {
+            fids.push_back(c.fids[flu][q]);
+            fptr.push_back(static_cast<I>(at));
+        }
+    }
+    first_piece[c.nodes(fl)] = fids.size();
+    fptr.push_back(static_cast<I>(c.vals.size()));
+    if (fl > 0)  // the parents of the fibers now point at first pieces
+        for (auto& p : c.fptr[flu - 1]) p = static_cast<I>(first_piece[p]);
+    c.fids[flu] = std::move(fids);
+    c.fptr[flu] = std::move(fptr);
+    // Slice bins by nonzero count.
+    const auto starts = slice_leaf_starts(c);
+    std::vector<int> bin(c.nodes(0));
+    int bins = 0;
+    for (std::uint64_t s = 0; s < c.nodes(0); ++s) {
+        bin[s] = static_cast<int>(std::bit_width(starts[s + 1] - starts[s])) - 1;
+        bins = std::max(bins, bin[s] + 1);
+    }
+    f->bin_ptr.assign(static_cast<std::size_t>(bins) + 1, 0);
+    for (int b : bin) ++f->bin_ptr[static_cast<std::size_t>(b) + 1];
+    std::partial_sum(f->bin_ptr.begin(), f->bin_ptr.end(), f->bin_ptr.begin());
+    f->bin_slices.resize(c.nodes(0));
+    std::vector<std::uint64_t> fill(f->bin_ptr.begin(), f->bin_ptr.end() - 1);
+    for (std::uint64_t s = 0; s < c.nodes(0); ++s) f->bin_slices[fill[static_cast<std::size_t>(bin[s])]++] = static_cast<I>(s);
+    return f;
+}
+
+// ---- MM-CSF --------------------------------------------------------------------------------
+
+std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic) {
+    FiberIds f = fiber_ids(t);
+    const int order = t.order();
+    std::vector<double> average(static_cast<std::size_t>(order));
+    for (int m = 0; m < order; ++m)
+        average[static_cast<std::size_t>(m)] = static_cast<double>(t.nnz()) / static_cast<double>(f.len[static_cast<std::size_t>(m)].size());
+    std::vector<std::uint8_t> part(t.nnz());
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {  // Alg. 5, line 2: in input order
+        int best = 0;
+        for (int m = 1; m < order; ++m) {
+            const auto lm = f.len[static_cast<std::size_t>(m)][f.fid[static_cast<std::size_t>(m)][z]];
+            const auto lb = f.len[static_cast<std::size_t>(best)][f.fid[static_cast<std::size_t>(best)][z]];
+            if (lm > lb || (lm == lb && average[static_cast<std::size_t>(m)] > average[static_cast<std::size_t>(best)])) best = m;
+        }
+        part[z] = static_cast<std::uint8_t>(best);
+        if (dynamic)  // the nonzero no longer lengthens the fibers it was not given to
+            for (int m = 0; m < order; ++m)
+                if (m != best) --f.len[static_cast<std::size_t>(m)][f.fid[static_cast<std::size_t>(m)][z]];
+    }
+    return part;
+}
+
+std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8_t>& partition) {
+    const FiberIds f = fiber_ids(t);
+    std::uint64_t total = 0;
+    for (int p = 0; p < t.order(); ++p) {
+        std::vector<bool> seen(f.len[static_cast<std::size_t>(p)].size(), false);
+        for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+            if (partition[z] != p) continue;
+            const auto id = f.fid[static_cast<std::size_t>(p)][z];
+            total += !seen[id];
+            seen[id] = true;
+        }
+    }
+    return total;
+}
+
+template <class I, class V>
+StorageReport MmcsfFormat<I, V>::storage() const {
+    StorageReport r;
+    for (std::size_t p = 0; p < partitions.size(); ++p)
+        append_prefixed(r, partitions[p].storage(), "P" + std::to_string(leaf_mode[p] + 1) + ".");
+    return r;
+}
+
+template <class I, class V>
+CooTensor MmcsfFormat<I, V>::to_coo() const {
+    std::uint64_t nnz = 0;
+    for (const auto& p : partitions) nnz += p.vals.size();
+    detail::CooWriter<V> w(dims_, nnz);
+    std::uint64_t at = 0;
+    for (const auto& p : partitions) {
+        const CooTensor part = p.to_coo();
+        for (std::uint64_t n = 0; n < part.nnz(); ++n, ++at) {
+            for (int m = 0; m < part.order(); ++m) w.index(at, m, part.index(m, n));
+            w.value(at, static_cast<V>(part.value(n)));
+        }
+    }
+    return w.finish(nnz);
+}
+
+template <class I, class V>
+std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters() const {
+    std::string text;
+    for (std::size_t p = 0; p < partitions.size(); ++p)
+        text += (p ? ", " : "") + std::string("mode ") + std::to_string(leaf_mode[p] + 1) + ": " +
+                std::to_string(partitions[p].vals.size());
+    return {{"nonzeros per partition (by leaf mode)", text}, {"strategy", "dynamic (Fig. 4)"}};
+}
+
+template <class I, class V>
+std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    auto f = std::make_unique<MmcsfFormat<I, V>>();
+    const std::vector<std::uint8_t> part = mmcsf_partition(t, true);
+    control.check();
+    for (int p = 0; p < t.order(); ++p) {
+        const std::uint64_t count = static_cast<std::uint64_t>(std::count(part.begin(), part.end(), static_cast<std::uint8_t>(p)));
+        if (count == 0) continue;
+        const CooTensor sub = select_partition(t, part, p, count);
+        // leaf: mode p; above it the other modes by increasing length (SPLATT's choice)
+        FormatOptions po = o;
+        po.mode = p;
+        po.csf_order.clear();
+        for (int m = 0; m < t.order(); ++m)
+            if (m != p) po.csf_order.push_back(m);
+        std::stable_sort(po.csf_order.begin(), po.csf_order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
+        po.csf_order.push_back(p);
+        f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(sub, po, control), t.dims()));
+        f->leaf_mode.push_back(p);
+    }
+    return f;
+}
+
+// ---- HiCOO ---------------------------------------------------------------------------------
+
+template <class I, class V>
+StorageReport HicooFormat<I, V>::storage() const {
+    StorageReport r;
+    const std::uint32_t ebytes = bits <= 8 ? 1 : 2;
+    r.arrays.push_back(array_info("bptr", "start of each block's nonzeros", bptr.size(), sizeof(I), blocks()));
+    for (std::size_t m = 0; m < binds.size(); ++m)
+        r.arrays.push_back(array_info("binds_" + std::to_string(m + 1), "block coordinate of mode " + std::to_string(m + 1),
+                                      binds[m].size(), sizeof(I), binds[m].size()));
+    for (std::size_t m = 0; m < binds.size(); ++m)
+        r.arrays.push_back(array_info("einds_" + std::to_string(m + 1), "offset in the block, mode " + std::to_string(m + 1),
+                                      vals.size(), ebytes, vals.size()));
+    r.arrays.push_back(array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    return r;
+}
+
+template <class I, class V>
+CooTensor HicooFormat<I, V>::to_coo() const {
+    detail::CooWriter<V> w(dims_, vals.size());
+    for (std::uint64_t b = 0; b < blocks(); ++b)
+        for (std::uint64_t n = bptr[b]; n < bptr[b + 1]; ++n) {
+            for (std::size_t m = 0; m < binds.size(); ++m)
+                w.index(n, static_cast<int>(m), (static_cast<std::uint64_t>(binds[m][b]) << bits) | offset(static_cast<int>(m), n));
+            w.value(n, vals[n]);
+        }
+    return w.finish(vals.size());
+}
+
+template <class I, class V>
+std::vector<std::pair<std::string, std::string>> HicooFormat<I, V>::parameters() const {
+    return {{"block", "2^" + std::to_string(bits) + " per mode"}, {"blocks", std::to_string(blocks())}};
+}
+
+template <class I, class V>
+std::unique_ptr<SparseFormat> detail::build_hicoo(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    if (o.hicoo_bits > 16) throw InputError("HiCOO block bits must be at most 16 (offsets are stored in 1 or 2 bytes)");
+    auto f = std::make_unique<HicooFormat<I, V>>();
+    f->bits = o.hicoo_bits;
+    const int order = t.order();
+    const unsigned b = static_cast<unsigned>(o.hicoo_bits);
+    // Sort by (block coordinates, then offsets): a 2N-mode view of the same nonzeros.
+    std::vector<std::uint64_t> dims2;
+    for (int m = 0; m < order; ++m) dims2.push_back(((t.dim(m) - 1) >> b) + 1);
+    for (int m = 0; m < order; ++m) dims2.push_back(std::min<std::uint64_t>(t.dim(m), std::uint64_t{1} << b));
+    CooTensor split(dims2, t.value_type());
+    split.resize(t.nnz());
+    std::vector<std::uint64_t> coord(dims2.size());
+    const std::uint64_t mask = (std::uint64_t{1} << b) - 1;
+    for (std::uint64_t n = 0; n < t.nnz(); ++n) {
+        for (int m = 0; m < order; ++m) {
+            const std::uint64_t i = t.index(m, n);
+            coord[static_cast<std::size_t>(m)] = i >> b;
+            coord[static_cast<std::size_t>(order + m)] = i & mask;
+        }
+        split.set(n, coord, t.value(n));
+    }
+    control.check();
+    SortedView<I, V> v = sorted_view<I, V>(split, natural_modes(2 * order), control);
+    f->binds.resize(static_cast<std::size_t>(order));
+    (b <= 8 ? f->einds8.resize(static_cast<std::size_t>(order)) : f->einds16.resize(static_cast<std::size_t>(order)));
+    for (std::uint64_t n = 0; n < v.nnz(); ++n) {
+        if (first_difference(v, n, order) < order) {  // a new block
+            f->bptr.push_back(static_cast<I>(n));
+            for (int m = 0; m < order; ++m) f->binds[static_cast<std::size_t>(m)].push_back(v.idx[static_cast<std::size_t>(m)][n]);
+        }
+    }
+    f->bptr.push_back(static_cast<I>(v.nnz()));
+    for (int m = 0; m < order; ++m) {
+        const auto& src = v.idx[static_cast<std::size_t>(order + m)];
+        if (b <= 8)
+            f->einds8[static_cast<std::size_t>(m)].assign(src.begin(), src.end());
+        else
+            f->einds16[static_cast<std::size_t>(m)].assign(src.begin(), src.end());
+    }
+    f->vals = std::move(v.vals);
+    return f;
+}
+
+#define TS_INSTANTIATE(I, V)                                                                                     \
+    template class BcsfFormat<I, V>;                                                                             \
+    template class MmcsfFormat<I, V>;                                                                            \
+    template class HicooFormat<I, V>;                                                                            \
+    template std::unique_ptr<SparseFormat> detail::build_bcsf<I, V>(const CooTensor&, const FormatOptions&, RunControl&);  \
+    template std::unique_ptr<SparseFormat> detail::build_mmcsf<I, V>(const CooTensor&, const FormatOptions&, RunControl&); \
+    template std::unique_ptr<SparseFormat> detail::build_hicoo<I, V>(const CooTensor&, const FormatOptions&, RunControl&);
+
+TS_INSTANTIATE(std::uint32_t, float)
+TS_INSTANTIATE(std::uint32_t, double)
+TS_INSTANTIATE(std::uint64_t, float)
+TS_INSTANTIATE(std::uint64_t, double)
+
+}  // namespace tscope

@@ -1,0 +1,114 @@
+// B-CSF, MM-CSF and HiCOO: the paper's partitioning example, splitting and binning, blocks.
+#include <set>
+
+#include "test_support.hpp"
+#include "tscope/formats/balanced_formats.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+using namespace tscope;
+
+namespace {
+
+CooTensor from_coords(std::vector<std::uint64_t> dims, const std::vector<std::vector<std::uint64_t>>& coords) {
+    CooTensor t(std::move(dims));
+    t.resize(coords.size());
+    for (std::size_t n = 0; n < coords.size(); ++n) t.set(n, coords[n], double(n + 1));
+    return t;
+}
+
+template <class F>
+const F& as(const std::unique_ptr<SparseFormat>& f) {
+    return dynamic_cast<const F&>(*f);
+}
+
+}  // namespace
+
+class TestBalancedFormats : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // mm-csf Fig. 4: the eight nonzeros (i,j,k), in the figure's order. The static strategy puts
+    // X(0,1,2) with fiber <1,2> (pre-computed length 3 beats <0,1>'s 2) and ends with 4 fibers;
+    // the dynamic one sees <1,2> shrink to 1 as its other nonzeros go to mode-3 fibers, keeps
+    // X(0,1,2) in <0,1>, and ends with 3.
+    void figure4DynamicBeatsStatic() {
+        const CooTensor t = from_coords({6, 2, 6}, {{5, 1, 1}, {5, 1, 2}, {5, 1, 3}, {4, 1, 2},
+                                                    {4, 1, 1}, {4, 1, 5}, {0, 1, 2}, {0, 1, 4}});
+        const auto stat = mmcsf_partition(t, false);
+        const auto dyn = mmcsf_partition(t, true);
+        QCOMPARE(mmcsf_fiber_count(t, stat), std::uint64_t{4});
+        QCOMPARE(mmcsf_fiber_count(t, dyn), std::uint64_t{3});
+        QCOMPARE(int(stat[6]), 0);  // X(0,1,2): the mode-1 fiber <1,2> under the static strategy
+        QCOMPARE(int(dyn[6]), 2);   // ... and the mode-3 fiber <0,1> under the dynamic one
+        for (auto p : dyn) QCOMPARE(int(p), 2);
+        const auto f = build_format(FormatKind::MMCSF, t, {});
+        QVERIFY(same_entries(t, f->to_coo()));
+        QCOMPARE(f->mode(), -1);
+    }
+
+    void mmcsfPartitionsCoverEveryNonzero() {
+        const CooTensor t = tstest::random_tensor({60, 50, 40, 30}, 4000, 7, Distribution::PowerLaw);
+        const auto f = build_format(FormatKind::MMCSF, t, {});
+        const auto& m = as<MmcsfFormat<std::uint32_t, double>>(f);
+        std::uint64_t total = 0;
+        for (std::size_t p = 0; p < m.partitions.size(); ++p) {
+            total += m.partitions[p].vals.size();
+            QCOMPARE(m.partitions[p].order.back(), m.leaf_mode[p]);  // partition p keeps mode p at its leaves
+        }
+        QCOMPARE(total, t.nnz());
+        // mixed modes compress at least as well as the static choice
+        QVERIFY(mmcsf_fiber_count(t, mmcsf_partition(t, true)) <= mmcsf_fiber_count(t, mmcsf_partition(t, false)));
+    }
+
+    void bcsfSplitsLongFibersAndBinsSlices() {
+        // one fiber of 300 nonzeros (slice 0, j = 0), and 5 short ones
+        std::vector<std::vector<std::uint64_t>> coords;
+        for (std::uint64_t k = 0; k < 300; ++k) coords.push_back({0, 0, k});
+        for (std::uint64_t i = 1; i < 6; ++i) coords.push_back({i, 1, i});
+        const CooTensor t = from_coords({6, 2, 300}, coords);
+        FormatOptions o;
+        o.csf_order = {0, 1, 2};
+        o.bcsf_fiber_threshold = 128;
+        const auto f = build_format(FormatKind::BCSF, t, o);
+        const auto& b = as<BcsfFormat<std::uint32_t, double>>(f);
+        QCOMPARE(b.fibers_before_split, std::uint64_t{6});
+        QCOMPARE(b.csf.nodes(1), std::uint64_t{3 + 5});  // ceil(300/128) = 3 pieces
+        QCOMPARE(std::uint64_t(b.csf.fptr[1][1] - b.csf.fptr[1][0]), std::uint64_t{128});
+        QCOMPARE(b.csf.fids[1][0], b.csf.fids[1][2]);  // pieces keep their fiber index
+        // bins: slice 0 (300 nnz) in bin 8, the others (1 nnz) in bin 0
+        QCOMPARE(b.bin_ptr.size(), std::size_t{10});
+        QCOMPARE(b.bin_ptr[1] - b.bin_ptr[0], 5u);
+        QCOMPARE(b.bin_slices[b.bin_ptr[8]], 0u);
+        std::string why;
+        QVERIFY2(same_entries(t, f->to_coo(), &why), why.c_str());
+        o.bcsf_fiber_threshold = 0;
+        QVERIFY_THROWS_EXCEPTION(InputError, build_format(FormatKind::BCSF, t, o));
+    }
+
+    void hicooBlocks_data() {
+        QTest::addColumn<int>("bits");
+        for (int b : {1, 2, 7, 10}) QTest::addRow("b=%d", b) << b;
+    }
+    void hicooBlocks() {
+        QFETCH(int, bits);
+        const CooTensor t = tstest::random_tensor({3000, 200, 90}, 1200, 4, Distribution::Blocks);
+        FormatOptions o;
+        o.hicoo_bits = bits;
+        const auto f = build_format(FormatKind::HiCOO, t, o);
+        const auto& h = as<HicooFormat<std::uint32_t, double>>(f);
+        std::set<std::vector<std::uint64_t>> blocks;
+        for (std::uint64_t n = 0; n < t.nnz(); ++n)
+            blocks.insert({t.index(0, n) >> bits, t.index(1, n) >> bits, t.index(2, n) >> bits});
+        QCOMPARE(h.blocks(), std::uint64_t(blocks.size()));
+        const std::uint32_t offset_bytes = bits <= 8 ? 1 : 2;
+        for (const auto& a : f->storage().arrays)
+            if (a.name.rfind("einds", 0) == 0) QCOMPARE(a.element_bytes, offset_bytes);
+        std::string why;
+        QVERIFY2(same_entries(t, f->to_coo(), &why), why.c_str());
+        o.hicoo_bits = 17;
+        QVERIFY_THROWS_EXCEPTION(InputError, build_format(FormatKind::HiCOO, t, o));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBalancedFormats)
+#include "test_balanced_formats.moc"
