@@ -9,6 +9,7 @@
 #include "coo_writer.hpp"
 #include "format_builders.hpp"
 #include "sorted_view.hpp"
+#include "tensor/radix_sort.hpp"
 
 namespace tscope {
 
@@ -224,7 +225,12 @@ template <class I, class V>
 StorageReport MmcsfFormat<I, V>::storage() const {
     StorageReport r;
     for (std::size_t p = 0; p < partitions.size(); ++p)
-        append_prefixed(r, partitions[p].storage(), "P" + std::to_string(leaf_mode[p] + 1) + ".");
+    {
+        std::string prefix = "P";
+        prefix += std::to_string(leaf_mode[p] + 1);
+        prefix += '.';
+        append_prefixed(r, partitions[p].storage(), prefix);
+    }
     return r;
 }
 
@@ -310,48 +316,112 @@ std::vector<std::pair<std::string, std::string>> HicooFormat<I, V>::parameters()
     return {{"block", "2^" + std::to_string(bits) + " per mode"}, {"blocks", std::to_string(blocks())}};
 }
 
-template <class I, class V>
-std::unique_ptr<SparseFormat> detail::build_hicoo(const CooTensor& t, const FormatOptions& o, RunControl& control) {
-    if (o.hicoo_bits > 16) throw InputError("HiCOO block bits must be at most 16 (offsets are stored in 1 or 2 bytes)");
-    auto f = std::make_unique<HicooFormat<I, V>>();
-    f->bits = o.hicoo_bits;
+namespace {
+
+// HiCOO's order as a permutation: by block coordinates, then by offsets inside the block.
+// With a composite 64-bit key this is one radix sort and no copy of the tensor; shapes whose
+// key would overflow sort tuples instead. Returns an empty vector in that case.
+std::vector<std::uint64_t> hicoo_order_by_key(const CooTensor& t, unsigned b) {
     const int order = t.order();
-    const unsigned b = static_cast<unsigned>(o.hicoo_bits);
-    // Sort by (block coordinates, then offsets): a 2N-mode view of the same nonzeros.
+    std::vector<std::uint64_t> block_dims, offset_dims;
+    unsigned __int128 space = 1;
+    for (int m = 0; m < order; ++m) {
+        block_dims.push_back(((t.dim(m) - 1) >> b) + 1);
+        offset_dims.push_back(std::min<std::uint64_t>(t.dim(m), std::uint64_t{1} << b));
+    }
+    for (auto d : block_dims) space *= d;
+    for (auto d : offset_dims) {
+        space *= d;
+        if (space > static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max())) return {};
+    }
+    const std::uint64_t mask = (std::uint64_t{1} << b) - 1;
+    std::vector<std::uint64_t> keys(t.nnz(), 0);
+    t.visit([&](auto itag, auto) {
+        using TI = typename decltype(itag)::type;
+        for (int m = 0; m < order; ++m) {  // block coordinates, most significant first
+            const TI* c = t.indices<TI>(m).data();
+            for (std::uint64_t n = 0; n < t.nnz(); ++n) keys[n] = keys[n] * block_dims[static_cast<std::size_t>(m)] + (c[n] >> b);
+        }
+        for (int m = 0; m < order; ++m) {  // then the offsets
+            const TI* c = t.indices<TI>(m).data();
+            for (std::uint64_t n = 0; n < t.nnz(); ++n) keys[n] = keys[n] * offset_dims[static_cast<std::size_t>(m)] + (c[n] & mask);
+        }
+    });
+    std::vector<std::uint64_t> perm(t.nnz());
+    std::iota(perm.begin(), perm.end(), std::uint64_t{0});
+    detail::radix_sort_pairs(keys, perm, detail::bit_width_of(static_cast<std::uint64_t>(space - 1)));
+    return perm;  // keys are freed here, before the format's arrays are allocated
+}
+
+// The same order for shapes beyond 64-bit keys: tuples of (blocks..., offsets...).
+std::vector<std::uint64_t> hicoo_order_by_tuples(const CooTensor& t, unsigned b) {
+    const int order = t.order();
     std::vector<std::uint64_t> dims2;
     for (int m = 0; m < order; ++m) dims2.push_back(((t.dim(m) - 1) >> b) + 1);
     for (int m = 0; m < order; ++m) dims2.push_back(std::min<std::uint64_t>(t.dim(m), std::uint64_t{1} << b));
-    CooTensor split(dims2, t.value_type());
+    CooTensor split(dims2, ValueType::F32);
     split.resize(t.nnz());
     std::vector<std::uint64_t> coord(dims2.size());
     const std::uint64_t mask = (std::uint64_t{1} << b) - 1;
     for (std::uint64_t n = 0; n < t.nnz(); ++n) {
         for (int m = 0; m < order; ++m) {
-            const std::uint64_t i = t.index(m, n);
-            coord[static_cast<std::size_t>(m)] = i >> b;
-            coord[static_cast<std::size_t>(order + m)] = i & mask;
+            coord[static_cast<std::size_t>(m)] = t.index(m, n) >> b;
+            coord[static_cast<std::size_t>(order + m)] = t.index(m, n) & mask;
         }
-        split.set(n, coord, t.value(n));
+        split.set(n, coord, 0.0);
     }
+    return sorted_order(split, natural_modes(2 * order));
+}
+
+template <class I, class V, class TI, class TV>
+void fill_hicoo(HicooFormat<I, V>& f, const CooTensor& t, const std::vector<std::uint64_t>& perm, unsigned b) {
+    const int order = t.order();
+    const std::uint64_t mask = (std::uint64_t{1} << b) - 1;
+    std::vector<const TI*> cols;
+    for (int m = 0; m < order; ++m) cols.push_back(t.indices<TI>(m).data());
+    const TV* vals = t.values<TV>().data();
+    f.binds.resize(static_cast<std::size_t>(order));
+    if (b <= 8)
+        f.einds8.assign(static_cast<std::size_t>(order), Column<std::uint8_t>(t.nnz()));
+    else
+        f.einds16.assign(static_cast<std::size_t>(order), Column<std::uint16_t>(t.nnz()));
+    f.vals.resize(t.nnz());
+    for (std::uint64_t n = 0; n < perm.size(); ++n) {
+        const std::uint64_t z = perm[n];
+        bool new_block = n == 0;
+        for (int m = 0; m < order && !new_block; ++m)
+            new_block = (cols[static_cast<std::size_t>(m)][z] >> b) != (cols[static_cast<std::size_t>(m)][perm[n - 1]] >> b);
+        if (new_block) {
+            f.bptr.push_back(static_cast<I>(n));
+            for (int m = 0; m < order; ++m)
+                f.binds[static_cast<std::size_t>(m)].push_back(static_cast<I>(cols[static_cast<std::size_t>(m)][z] >> b));
+        }
+        for (int m = 0; m < order; ++m) {
+            const std::uint64_t off = cols[static_cast<std::size_t>(m)][z] & mask;
+            if (b <= 8)
+                f.einds8[static_cast<std::size_t>(m)][n] = static_cast<std::uint8_t>(off);
+            else
+                f.einds16[static_cast<std::size_t>(m)][n] = static_cast<std::uint16_t>(off);
+        }
+        f.vals[n] = static_cast<V>(vals[z]);
+    }
+    f.bptr.push_back(static_cast<I>(perm.size()));
+}
+
+}  // namespace
+
+template <class I, class V>
+std::unique_ptr<SparseFormat> detail::build_hicoo(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    if (o.hicoo_bits > 16) throw InputError("HiCOO block bits must be at most 16 (offsets are stored in 1 or 2 bytes)");
+    auto f = std::make_unique<HicooFormat<I, V>>();
+    f->bits = o.hicoo_bits;
+    const auto b = static_cast<unsigned>(o.hicoo_bits);
+    std::vector<std::uint64_t> perm = hicoo_order_by_key(t, b);
+    if (perm.empty()) perm = hicoo_order_by_tuples(t, b);
     control.check();
-    SortedView<I, V> v = sorted_view<I, V>(split, natural_modes(2 * order), control);
-    f->binds.resize(static_cast<std::size_t>(order));
-    (b <= 8 ? f->einds8.resize(static_cast<std::size_t>(order)) : f->einds16.resize(static_cast<std::size_t>(order)));
-    for (std::uint64_t n = 0; n < v.nnz(); ++n) {
-        if (first_difference(v, n, order) < order) {  // a new block
-            f->bptr.push_back(static_cast<I>(n));
-            for (int m = 0; m < order; ++m) f->binds[static_cast<std::size_t>(m)].push_back(v.idx[static_cast<std::size_t>(m)][n]);
-        }
-    }
-    f->bptr.push_back(static_cast<I>(v.nnz()));
-    for (int m = 0; m < order; ++m) {
-        const auto& src = v.idx[static_cast<std::size_t>(order + m)];
-        if (b <= 8)
-            f->einds8[static_cast<std::size_t>(m)].assign(src.begin(), src.end());
-        else
-            f->einds16[static_cast<std::size_t>(m)].assign(src.begin(), src.end());
-    }
-    f->vals = std::move(v.vals);
+    t.visit([&](auto itag, auto vtag) {
+        fill_hicoo<I, V, typename decltype(itag)::type, typename decltype(vtag)::type>(*f, t, perm, b);
+    });
     return f;
 }
 
