@@ -13,10 +13,10 @@ void print_usage(bool to_stderr) {
            [--seed S] [--float] -o FILE
       a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb)
   formats FILE [--mode M[,M..]|all] [--format F[,F..]|all] [--verify] [--json] [--csf-order 1,2,3]
-          [--fiber-threshold T] [--hicoo-bits B]
+          [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
       --verify converts each back to COO and compares exactly
-      formats: COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF B-CSF MM-CSF HiCOO sCOO
+      formats: COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF B-CSF MM-CSF HiCOO HLS sCOO
   convert IN OUT [--float]
       between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension)
 

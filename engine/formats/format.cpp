@@ -40,6 +40,7 @@ std::unique_ptr<SparseFormat> build_typed(FormatKind kind, const CooTensor& t, c
     case FormatKind::BCSF: return detail::build_bcsf<I, V>(t, o, control);
     case FormatKind::MMCSF: return detail::build_mmcsf<I, V>(t, o, control);
     case FormatKind::HiCOO: return detail::build_hicoo<I, V>(t, o, control);
+    case FormatKind::HLS: return detail::build_hls<I, V>(t, o, control);
     default: break;
     }
     throw InputError(std::string(format_name(kind)) + " is not built by this version yet");
@@ -62,11 +63,14 @@ FormatKind parse_format(const std::string& name) {
     throw InputError("unknown format '" + name + "' (known: " + known + ")");
 }
 
-bool format_is_per_mode(FormatKind kind) { return kind != FormatKind::MMCSF && kind != FormatKind::HiCOO; }
+bool format_is_per_mode(FormatKind kind) {
+    return kind != FormatKind::MMCSF && kind != FormatKind::HiCOO && kind != FormatKind::HLS;
+}
 
 std::vector<FormatKind> available_formats() {
     return {FormatKind::COO, FormatKind::HOCSR, FormatKind::CFB,   FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL,
-            FormatKind::CSF, FormatKind::BCSF,  FormatKind::MMCSF, FormatKind::HiCOO,     FormatKind::sCOO};
+            FormatKind::CSF, FormatKind::BCSF,  FormatKind::MMCSF, FormatKind::HiCOO,     FormatKind::HLS,
+            FormatKind::sCOO};
 }
 
 std::uint64_t StorageReport::units() const {

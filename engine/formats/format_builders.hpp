@@ -28,4 +28,7 @@ std::unique_ptr<SparseFormat> build_mmcsf(const CooTensor& t, const FormatOption
 template <class I, class V>
 std::unique_ptr<SparseFormat> build_hicoo(const CooTensor& t, const FormatOptions& o, RunControl& control);
 
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_hls(const CooTensor& t, const FormatOptions& o, RunControl& control);
+
 }  // namespace tscope::detail

@@ -121,7 +121,7 @@ private Q_SLOTS:
         QVERIFY2(r.status == 0, r.err.constData());
         const QJsonObject o = json(r);
         const QJsonArray rows = o["formats"].toArray();
-        QCOMPARE(rows.size(), 8 * 3 + 2);  // every per-mode format x every mode, MM-CSF and HiCOO once
+        QCOMPARE(rows.size(), 8 * 3 + 3);  // every per-mode format x every mode; MM-CSF, HiCOO and HLS once
         int smallest = 0;
         for (const auto& v : rows) {
             const QJsonObject row = v.toObject();
