@@ -77,38 +77,12 @@ FiberIds fiber_ids(const CooTensor& t) {
     const int order = t.order();
     out.fid.resize(static_cast<std::size_t>(order));
     out.len.resize(static_cast<std::size_t>(order));
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int m = 0; m < order; ++m)
+    for (int m = 0; m < order; ++m)  // one at a time: one sort's scratch memory at a time
         t.visit([&](auto itag, auto) {
             fiber_ids_of_mode<typename decltype(itag)::type>(t, m, out.fid[static_cast<std::size_t>(m)],
                                                              out.len[static_cast<std::size_t>(m)]);
         });
     return out;
-}
-
-// The nonzeros of t whose partition is p, as a tensor of the same shape.
-CooTensor select_partition(const CooTensor& t, const std::vector<std::uint8_t>& part, int p, std::uint64_t count) {
-    CooTensor sub(t.dims(), t.index_width(), t.value_type());
-    sub.resize(count);
-    t.visit([&](auto itag, auto vtag) {
-        using TI = typename decltype(itag)::type;
-        using TV = typename decltype(vtag)::type;
-        for (int m = 0; m <= t.order(); ++m) {  // m == order: the values
-            std::uint64_t at = 0;
-            if (m < t.order()) {
-                const TI* src = t.indices<TI>(m).data();
-                TI* dst = sub.indices<TI>(m).data();
-                for (std::uint64_t z = 0; z < t.nnz(); ++z)
-                    if (part[z] == p) dst[at++] = src[z];
-            } else {
-                const TV* src = t.values<TV>().data();
-                TV* dst = sub.values<TV>().data();
-                for (std::uint64_t z = 0; z < t.nnz(); ++z)
-                    if (part[z] == p) dst[at++] = src[z];
-            }
-        }
-    });
-    return sub;
 }
 
 }  // namespace
@@ -265,9 +239,10 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
     const std::vector<std::uint8_t> part = mmcsf_partition(t, true);
     control.check();
     for (int p = 0; p < t.order(); ++p) {
-        const std::uint64_t count = static_cast<std::uint64_t>(std::count(part.begin(), part.end(), static_cast<std::uint8_t>(p)));
-        if (count == 0) continue;
-        const CooTensor sub = select_partition(t, part, p, count);
+        std::vector<std::uint64_t> members;
+        for (std::uint64_t z = 0; z < t.nnz(); ++z)
+            if (part[z] == p) members.push_back(z);
+        if (members.empty()) continue;
         // leaf: mode p; above it the other modes by increasing length (SPLATT's choice)
         FormatOptions po = o;
         po.mode = p;
@@ -276,7 +251,7 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
             if (m != p) po.csf_order.push_back(m);
         std::stable_sort(po.csf_order.begin(), po.csf_order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
         po.csf_order.push_back(p);
-        f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(sub, po, control), t.dims()));
+        f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(t, po, control, &members), t.dims()));
         f->leaf_mode.push_back(p);
     }
     return f;

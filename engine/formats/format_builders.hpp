@@ -2,7 +2,9 @@
 // Private to the engine.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "tscope/formats/format.hpp"
 
@@ -17,7 +19,8 @@ std::unique_ptr<SparseFormat> build_cfb(const CooTensor& t, const FormatOptions&
 template <class I, class V>
 std::unique_ptr<SparseFormat> build_hocfs(const CooTensor& t, const FormatOptions& o, bool ell, RunControl& control);
 template <class I, class V>
-std::unique_ptr<SparseFormat> build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control);
+std::unique_ptr<SparseFormat> build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control,
+                                        const std::vector<std::uint64_t>* subset = nullptr);
 template <class I, class V>
 std::unique_ptr<SparseFormat> build_scoo(const CooTensor& t, const FormatOptions& o, RunControl& control);
 

@@ -421,7 +421,8 @@ std::vector<int> default_csf_order(const CooTensor& t, int mode) {
 }
 
 template <class I, class V>
-std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control,
+                                                const std::vector<std::uint64_t>* subset) {
     auto f = std::make_unique<CsfFormat<I, V>>();
     f->order = o.csf_order.empty() ? default_csf_order(t, o.mode) : o.csf_order;
     std::vector<int> check = f->order;
@@ -429,7 +430,7 @@ std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const Format
     if (check != natural_modes(t.order()))
         throw InputError("CSF mode order must list every mode once (1.." + std::to_string(t.order()) + ")");
     const int n = t.order();
-    SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
+    SortedView<I, V> v = sorted_view<I, V>(t, f->order, control, subset);
     Levels<I> lv = build_levels(v, n - 1);
     f->fptr = std::move(lv.ptr);
     f->fids = std::move(lv.fids);
@@ -518,7 +519,8 @@ std::unique_ptr<SparseFormat> detail::build_scoo(const CooTensor& t, const Forma
     template std::unique_ptr<SparseFormat> detail::build_cfb<I, V>(const CooTensor&, const FormatOptions&, RunControl&);   \
     template std::unique_ptr<SparseFormat> detail::build_hocfs<I, V>(const CooTensor&, const FormatOptions&, bool,         \
                                                                       RunControl&);                                       \
-    template std::unique_ptr<SparseFormat> detail::build_csf<I, V>(const CooTensor&, const FormatOptions&, RunControl&);   \
+    template std::unique_ptr<SparseFormat> detail::build_csf<I, V>(const CooTensor&, const FormatOptions&, RunControl&,    \
+                                                                    const std::vector<std::uint64_t>*);                   \
     template std::unique_ptr<SparseFormat> detail::build_scoo<I, V>(const CooTensor&, const FormatOptions&, RunControl&);
 
 TS_INSTANTIATE(std::uint32_t, float)

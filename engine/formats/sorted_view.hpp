@@ -20,13 +20,15 @@ struct SortedView {
     std::uint64_t nnz() const { return vals.size(); }
 };
 
+// With `subset`, only those nonzeros (entry numbers) are taken: a partition without a copy.
 template <class I, class V>
-SortedView<I, V> sorted_view(const CooTensor& t, const std::vector<int>& order, RunControl& control) {
+SortedView<I, V> sorted_view(const CooTensor& t, const std::vector<int>& order, RunControl& control,
+                             const std::vector<std::uint64_t>* subset = nullptr) {
     SortedView<I, V> view;
     view.order = order;
-    const std::vector<std::uint64_t> perm = sorted_order(t, order);
+    const std::vector<std::uint64_t> perm = subset ? sorted_order(t, order, *subset) : sorted_order(t, order);
     control.check();
-    const std::uint64_t n = t.nnz();
+    const std::uint64_t n = perm.size();
     t.visit([&](auto itag, auto vtag) {
         using TI = typename decltype(itag)::type;
         using TV = typename decltype(vtag)::type;

@@ -44,17 +44,43 @@ std::vector<int> natural_modes(int order) {
     return modes;
 }
 
-std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes) {
-    const std::uint64_t n = t.nnz();
-    std::vector<std::uint64_t> perm(n);
-    std::iota(perm.begin(), perm.end(), std::uint64_t{0});
-    KeyLayout layout = key_layout(t, modes);
+namespace {
+
+// Sorts entries `entry(0..count)` of t by `modes`. Three ways, cheapest first:
+//  - key and position packed in one 64-bit word: one key-only radix sort, 16 bytes/nonzero;
+//  - key and position as pairs: 32 bytes/nonzero;
+//  - keys wider than 64 bits: a comparison sort of tuples.
+template <class Entry>
+std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int> modes, std::uint64_t count, Entry entry) {
+    const KeyLayout layout = key_layout(t, modes);
+    const unsigned pos_bits = detail::bit_width_of(count > 0 ? count - 1 : 0);
+    std::vector<std::uint64_t> keys(count, 0);
     if (layout.fits) {
-        auto keys = linear_keys(t, layout);
+        t.visit([&](auto itag, auto) {
+            using I = typename decltype(itag)::type;
+            for (std::size_t k = 0; k < layout.modes.size(); ++k) {
+                const I* idx = t.indices<I>(layout.modes[k]).data();
+                const std::uint64_t d = layout.dims[k];
+#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
+                for (std::uint64_t i = 0; i < count; ++i) keys[i] = keys[i] * d + idx[entry(i)];
+            }
+        });
+    }
+    if (layout.fits && layout.bits + pos_bits <= 64) {
+#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
+        for (std::uint64_t i = 0; i < count; ++i) keys[i] = (pos_bits ? keys[i] << pos_bits : 0) | i;
+        detail::radix_sort(keys, layout.bits + pos_bits);  // positions break ties: stable
+        const std::uint64_t mask = pos_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << pos_bits) - 1;
+#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
+        for (std::uint64_t i = 0; i < count; ++i) keys[i] = entry(keys[i] & mask);
+        return keys;  // now the permutation, in place
+    }
+    std::vector<std::uint64_t> perm(count);
+    for (std::uint64_t i = 0; i < count; ++i) perm[i] = entry(i);
+    if (layout.fits) {
         detail::radix_sort_pairs(keys, perm, layout.bits);
         return perm;
     }
-    // Key space beyond 64 bits (huge or many modes): compare tuples.
     t.visit([&](auto itag, auto) {
         using I = typename decltype(itag)::type;
         std::vector<const I*> cols;
@@ -66,6 +92,17 @@ std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int>
         });
     });
     return perm;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes) {
+    return sort_entries(t, modes, t.nnz(), [](std::uint64_t i) { return i; });
+}
+
+std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes,
+                                        const std::vector<std::uint64_t>& subset) {
+    return sort_entries(t, modes, subset.size(), [&](std::uint64_t i) { return subset[i]; });
 }
 
 void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm) {

@@ -57,14 +57,14 @@ private Q_SLOTS:
     }
 
     void sortedOrderMatchesStdSort_data() {
-        QTest::addColumn<bool>("hugeDims");
-        QTest::newRow("keys fit 64 bits") << false;
-        QTest::newRow("keys overflow 64 bits (tuple compare)") << true;
+        QTest::addColumn<int>("keyBits");
+        QTest::newRow("key and position packed in 64 bits") << 6;
+        QTest::newRow("key fits 64 bits, key + position don't (pairs)") << 20;
+        QTest::newRow("keys overflow 64 bits (tuple compare)") << 30;
     }
     void sortedOrderMatchesStdSort() {
-        QFETCH(bool, hugeDims);
-        const std::vector<std::uint64_t> dims =
-            hugeDims ? std::vector<std::uint64_t>{1ULL << 30, 1ULL << 30, 1ULL << 30} : std::vector<std::uint64_t>{50, 40, 30};
+        QFETCH(int, keyBits);
+        const std::vector<std::uint64_t> dims(3, std::uint64_t{1} << keyBits);
         CooTensor t(dims);
         t.resize(5000);
         std::mt19937_64 rng(3);
@@ -75,6 +75,13 @@ private Q_SLOTS:
         }
         const std::vector<int> modes{2, 0, 1};
         const auto perm = sorted_order(t, modes);
+        // a subset sorts to the same relative order
+        std::vector<std::uint64_t> odd;
+        for (std::uint64_t n = 1; n < t.nnz(); n += 2) odd.push_back(n);
+        std::vector<std::uint64_t> odd_sorted;
+        for (auto p : perm)
+            if (p % 2) odd_sorted.push_back(p);
+        QVERIFY(sorted_order(t, modes, odd) == odd_sorted);
         std::vector<std::uint64_t> expected(t.nnz());
         std::iota(expected.begin(), expected.end(), 0);
         std::stable_sort(expected.begin(), expected.end(), [&](auto a, auto b) {

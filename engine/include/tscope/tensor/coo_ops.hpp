@@ -29,6 +29,9 @@ std::vector<int> natural_modes(int order);
 
 // The permutation that sorts the nonzeros lexicographically by `modes` (stable).
 std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes);
+// The same for a subset of the nonzeros (their entry numbers): the subset, sorted.
+std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes,
+                                        const std::vector<std::uint64_t>& subset);
 // Reorders the nonzeros: entry n of the result is entry perm[n] of t.
 void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm);
 // Sorts nonzeros lexicographically by modes (default: natural order).
