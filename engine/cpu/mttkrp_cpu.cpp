@@ -1,0 +1,272 @@
+// MTTKRP on the CPU: the serial oracle (cpu-ref) and the OpenMP kernels.
+//
+// CSF (and B-CSF, and each MM-CSF partition) computes mode n at whatever level L of its tree n
+// sits (mm-csf Sec. 3 and 5): ancestors' factor rows are multiplied on the way down (a prefix
+// product), the subtree below L is summed on the way up, and the two meet at the level-L node:
+//   L = 0      slice algorithm (Alg. 2): each root owns its output row, no races;
+//   0 < L < N-1 fiber algorithm (Alg. 7): rows are shared across roots;
+//   L = N-1    nonzero algorithm (Alg. 8): one update per nonzero.
+// Shared rows are written into per-thread copies that are summed at the end (or with atomics
+// when the copies would not fit the memory budget).
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "tscope/formats/balanced_formats.hpp"
+#include "cpu_kernels.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tscope {
+
+namespace {
+
+int max_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+int thread_id() {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+// Where threads add rows of the output: their own copy (summed afterwards) or the shared one
+// with atomic adds.
+class OutputRows {
+public:
+    OutputRows(DenseMatrix& out, bool shared_rows) : out_(out) {
+        const int threads = max_threads();
+        constexpr std::uint64_t kBudget = std::uint64_t{1} << 30;  // bytes for private copies
+        private_ = shared_rows && threads > 1 && out.data.size() * 8 * static_cast<std::uint64_t>(threads) <= kBudget;
+        atomic_ = shared_rows && threads > 1 && !private_;
+        if (private_) {
+            copies_.resize(static_cast<std::size_t>(threads));
+            for (auto& c : copies_) c.assign(out.data.size(), 0.0);
+        }
+    }
+    // Adds v[0..R) to row r.
+    void add(std::uint64_t r, const double* v) {
+        const std::uint64_t R = out_.cols;
+        if (private_) {
+            double* dst = copies_[static_cast<std::size_t>(thread_id())].data() + r * R;
+            for (std::uint64_t c = 0; c < R; ++c) dst[c] += v[c];
+        } else if (atomic_) {
+            double* dst = out_.row(r);
+            for (std::uint64_t c = 0; c < R; ++c) {
+#pragma omp atomic
+                dst[c] += v[c];
+            }
+        } else {
+            double* dst = out_.row(r);
+            for (std::uint64_t c = 0; c < R; ++c) dst[c] += v[c];
+        }
+    }
+    // Sums the private copies into the output.
+    void finish() {
+        if (!private_) return;
+        const auto n = static_cast<std::int64_t>(out_.data.size());
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) {
+            double s = 0;
+            for (const auto& c : copies_) s += c[static_cast<std::size_t>(i)];
+            out_.data[static_cast<std::size_t>(i)] += s;
+        }
+    }
+
+private:
+    DenseMatrix& out_;
+    bool private_ = false, atomic_ = false;
+    std::vector<std::vector<double>> copies_;
+};
+
+// One CSF tree, mode at level L: accumulates into out.
+template <class I, class V>
+class CsfMttkrp {
+public:
+    CsfMttkrp(const CsfFormat<I, V>& c, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out)
+        : c_(c), factors_(factors), out_(out), n_(static_cast<int>(c.order.size())), R_(out.cols) {
+        level_ = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
+    }
+
+    void run(RunControl& control) {
+        OutputRows rows(out_, level_ > 0);
+        const auto roots = static_cast<std::int64_t>(c_.nodes(0));
+        std::atomic<bool> stop{false};
+#pragma omp parallel
+        {
+            // per thread: a prefix product and a subtree sum per level
+            std::vector<double> scratch(static_cast<std::size_t>(2 * n_ + 1) * R_);
+#pragma omp for schedule(dynamic, 16)
+            for (std::int64_t s = 0; s < roots; ++s) {
+                if (stop) continue;
+                if ((s & 1023) == 0 && control.cancelled()) stop = true;
+                down(0, static_cast<std::uint64_t>(s), nullptr, scratch.data(), rows);
+            }
+        }
+        control.check();
+        rows.finish();
+    }
+
+private:
+    const double* factor_row(int level, std::uint64_t node) const {
+        const int m = c_.order[static_cast<std::size_t>(level)];
+        return factors_[static_cast<std::size_t>(m)].row(c_.fids[static_cast<std::size_t>(level)][node]);
+    }
+    double* prefix_buf(double* scratch, int level) const { return scratch + static_cast<std::size_t>(level) * R_; }
+    double* sum_buf(double* scratch, int level) const { return scratch + static_cast<std::size_t>(n_ + level) * R_; }
+
+    // Walks down to level L carrying the product of the ancestors' rows (null: none yet).
+    void down(int l, std::uint64_t node, const double* prefix, double* scratch, OutputRows& rows) const {
+        if (l == level_) {
+            if (l == n_ - 1) {  // nonzero algorithm: val * prefix
+                double* v = sum_buf(scratch, l);
+                const double x = static_cast<double>(c_.vals[node]);
+                for (std::uint64_t r = 0; r < R_; ++r) v[r] = x * prefix[r];
+                rows.add(c_.fids.back()[node], v);
+                return;
+            }
+            double* q = sum_buf(scratch, l);
+            up(l, node, q, scratch);
+            if (prefix)
+                for (std::uint64_t r = 0; r < R_; ++r) q[r] *= prefix[r];
+            rows.add(c_.fids[static_cast<std::size_t>(l)][node], q);
+            return;
+        }
+        double* p = prefix_buf(scratch, l);
+        const double* row = factor_row(l, node);
+        if (prefix)
+            for (std::uint64_t r = 0; r < R_; ++r) p[r] = prefix[r] * row[r];
+        else
+            std::memcpy(p, row, R_ * sizeof(double));
+        const auto& ptr = c_.fptr[static_cast<std::size_t>(l)];
+        for (std::uint64_t child = ptr[node]; child < ptr[node + 1]; ++child) down(l + 1, child, p, scratch, rows);
+    }
+
+    // q = sum over the subtree below `node` (level l < N-1) of val * prod of the rows of
+    // levels l+1 .. N-1.
+    void up(int l, std::uint64_t node, double* q, double* scratch) const {
+        std::fill(q, q + R_, 0.0);
+        const auto& ptr = c_.fptr[static_cast<std::size_t>(l)];
+        if (l == n_ - 2) {  // children are nonzeros
+            const auto& leaf = factors_[static_cast<std::size_t>(c_.order.back())];
+            for (std::uint64_t z = ptr[node]; z < ptr[node + 1]; ++z) {
+                const double x = static_cast<double>(c_.vals[z]);
+                const double* row = leaf.row(c_.fids.back()[z]);
+                for (std::uint64_t r = 0; r < R_; ++r) q[r] += x * row[r];
+            }
+            return;
+        }
+        double* child_sum = sum_buf(scratch, l + 1);
+        for (std::uint64_t child = ptr[node]; child < ptr[node + 1]; ++child) {
+            up(l + 1, child, child_sum, scratch);
+            const double* row = factor_row(l + 1, child);
+            for (std::uint64_t r = 0; r < R_; ++r) q[r] += child_sum[r] * row[r];
+        }
+    }
+
+    const CsfFormat<I, V>& c_;
+    const std::vector<DenseMatrix>& factors_;
+    DenseMatrix& out_;
+    int n_;
+    std::uint64_t R_;
+    int level_ = 0;
+};
+
+template <class I, class V>
+void coo_mttkrp(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                RunControl& control) {
+    const int order = static_cast<int>(f.idx.size());
+    const std::uint64_t R = out.cols;
+    const auto nnz = static_cast<std::int64_t>(f.vals.size());
+    OutputRows rows(out, true);
+    std::atomic<bool> stop{false};
+#pragma omp parallel
+    {
+        std::vector<double> v(R);
+#pragma omp for schedule(static, 4096)
+        for (std::int64_t z = 0; z < nnz; ++z) {
+            if (stop) continue;
+            if ((z & 0xffff) == 0 && control.cancelled()) stop = true;
+            const double x = static_cast<double>(f.vals[static_cast<std::size_t>(z)]);
+            for (std::uint64_t r = 0; r < R; ++r) v[r] = x;
+            for (int m = 0; m < order; ++m) {
+                if (m == mode) continue;
+                const double* row = factors[static_cast<std::size_t>(m)].row(f.idx[static_cast<std::size_t>(m)][static_cast<std::size_t>(z)]);
+                for (std::uint64_t r = 0; r < R; ++r) v[r] *= row[r];
+            }
+            rows.add(f.idx[static_cast<std::size_t>(mode)][static_cast<std::size_t>(z)], v.data());
+        }
+    }
+    control.check();
+    rows.finish();
+}
+
+template <class I, class V>
+bool try_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+             RunControl& control) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) {
+        coo_mttkrp(*f, mode, factors, out, control);
+        return true;
+    }
+    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) {
+        CsfMttkrp<I, V>(*f, mode, factors, out).run(control);
+        return true;
+    }
+    if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) {
+        CsfMttkrp<I, V>(f->csf, mode, factors, out).run(control);
+        return true;
+    }
+    if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format)) {
+        for (const auto& part : f->partitions) CsfMttkrp<I, V>(part, mode, factors, out).run(control);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    const std::uint64_t R = out.cols;
+    out.fill(0.0);
+    std::vector<double> v(R);
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        for (std::uint64_t r = 0; r < R; ++r) v[r] = t.value(z);
+        for (int m = 0; m < t.order(); ++m) {
+            if (m == mode) continue;
+            const double* row = factors[static_cast<std::size_t>(m)].row(t.index(m, z));
+            for (std::uint64_t r = 0; r < R; ++r) v[r] *= row[r];
+        }
+        double* dst = out.row(t.index(mode, z));
+        for (std::uint64_t r = 0; r < R; ++r) dst[r] += v[r];
+    }
+}
+
+bool mttkrp_supports(Backend backend, FormatKind kind) {
+    if (backend == Backend::CpuRef) return true;
+    if (backend == Backend::Omp)
+        return kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF || kind == FormatKind::MMCSF;
+    return false;
+}
+
+void mttkrp_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                RunControl& control) {
+    out.fill(0.0);
+    const bool done = try_omp<std::uint32_t, double>(format, mode, factors, out, control) ||
+                      try_omp<std::uint32_t, float>(format, mode, factors, out, control) ||
+                      try_omp<std::uint64_t, double>(format, mode, factors, out, control) ||
+                      try_omp<std::uint64_t, float>(format, mode, factors, out, control);
+    if (!done) throw InputError(std::string("MTTKRP has no omp kernel for ") + format.name());
+}
+
+}  // namespace tscope

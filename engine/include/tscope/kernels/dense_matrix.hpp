@@ -1,0 +1,37 @@
+// Dense row-major matrices: factor matrices (I_n x R) and kernel outputs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tscope/tensor/column.hpp"
+
+namespace tscope {
+
+struct DenseMatrix {
+    std::uint64_t rows = 0;
+    std::uint64_t cols = 0;
+    Column<double> data;  // row-major
+
+    DenseMatrix() = default;
+    DenseMatrix(std::uint64_t r, std::uint64_t c) : rows(r), cols(c), data(r * c) {}
+    double* row(std::uint64_t r) { return data.data() + r * cols; }
+    const double* row(std::uint64_t r) const { return data.data() + r * cols; }
+    double& at(std::uint64_t r, std::uint64_t c) { return data[r * cols + c]; }
+    double at(std::uint64_t r, std::uint64_t c) const { return data[r * cols + c]; }
+    void fill(double v);
+};
+
+// Uniform values in [0, 1), reproducible from the seed (the same on every machine).
+DenseMatrix random_matrix(std::uint64_t rows, std::uint64_t cols, std::uint64_t seed);
+
+// max |a - b| / max |b|: the normwise relative error of a against the reference b.
+double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference);
+
+// SPLATT-style text: one row of `cols` numbers per line. read_matrix checks the shape it
+// expects (rows = 0 accepts any) and reports file:line for bad input.
+DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64_t cols);
+void write_matrix(const DenseMatrix& m, const std::string& path);
+
+}  // namespace tscope

@@ -1,0 +1,26 @@
+// MTTKRP: out(i_n, :) = sum over nonzeros X(i_1..i_N) * prod_{m != n} A_m(i_m, :)
+// (mm-csf-mttkrp Eq. 1-4). One interface, three backends: cpu-ref (serial over COO: the
+// oracle), omp (OpenMP, per format) and cuda. Flops are counted on the COO basis: 3 nnz R.
+#pragma once
+
+#include <vector>
+
+#include "tscope/formats/format.hpp"
+#include "tscope/kernels/backend.hpp"
+#include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/run_control.hpp"
+
+namespace tscope {
+
+// The oracle: plain serial loop over the COO nonzeros, double accumulation.
+void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out);
+
+// out must be dims[mode] x R; factors[m] dims[m] x R for every m (factors[mode] is unused).
+// Formats: COO, CSF, B-CSF, MM-CSF (omp); cpu-ref accepts any format (through to_coo()).
+void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
+            DenseMatrix& out, RunControl& control = no_control());
+
+// Whether a backend implements MTTKRP on a format (the bench skips the other pairs).
+bool mttkrp_supports(Backend backend, FormatKind kind);
+
+}  // namespace tscope

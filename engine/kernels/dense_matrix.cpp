@@ -1,0 +1,95 @@
+#include "tscope/kernels/dense_matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "tensor/random.hpp"
+#include "tscope/error.hpp"
+#include "tscope/kernels/backend.hpp"
+
+namespace tscope {
+
+void DenseMatrix::fill(double v) { std::fill(data.begin(), data.end(), v); }
+
+DenseMatrix random_matrix(std::uint64_t rows, std::uint64_t cols, std::uint64_t seed) {
+    DenseMatrix m(rows, cols);
+    detail::Rng rng(seed * 0x9e3779b97f4a7c15ULL + 17);
+    for (auto& x : m.data) x = rng.uniform();
+    return m;
+}
+
+double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference) {
+    if (a.rows != reference.rows || a.cols != reference.cols) return INFINITY;
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < a.data.size(); ++i) {
+        const double d = std::fabs(a.data[i] - reference.data[i]);
+        if (std::isnan(d)) return INFINITY;
+        diff = std::max(diff, d);
+        scale = std::max(scale, std::fabs(reference.data[i]));
+    }
+    return scale > 0 ? diff / scale : diff;
+}
+
+DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64_t cols) {
+    std::ifstream in(path);
+    if (!in) throw InputError("cannot open '" + path + "'");
+    DenseMatrix m(0, cols);
+    std::string line;
+    std::uint64_t line_no = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t\r")] == '#') continue;
+        std::istringstream ss(line);
+        std::uint64_t c = 0;
+        std::string tok;
+        while (ss >> tok) {
+            std::size_t used = 0;
+            double v = 0;
+            try {
+                v = std::stod(tok, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != tok.size() || !std::isfinite(v))
+                throw ParseError(path, line_no, 1, "expected a finite number, found '" + tok + "'");
+            m.data.push_back(v);
+            ++c;
+        }
+        if (c != cols)
+            throw ParseError(path, line_no, 1, "expected " + std::to_string(cols) + " numbers per row, found " + std::to_string(c));
+        ++m.rows;
+    }
+    if (rows && m.rows != rows)
+        throw InputError(path + ": expected " + std::to_string(rows) + " rows (the mode's length), found " + std::to_string(m.rows));
+    return m;
+}
+
+void write_matrix(const DenseMatrix& m, const std::string& path) {
+    std::ofstream out(path);
+    if (!out) throw InputError("cannot write '" + path + "'");
+    out.precision(17);
+    for (std::uint64_t r = 0; r < m.rows; ++r) {
+        for (std::uint64_t c = 0; c < m.cols; ++c) out << (c ? " " : "") << m.at(r, c);
+        out << '\n';
+    }
+    if (!out) throw Error("cannot write '" + path + "'");
+}
+
+const char* backend_name(Backend b) {
+    switch (b) {
+    case Backend::CpuRef: return "cpu-ref";
+    case Backend::Omp: return "omp";
+    case Backend::Cuda: return "cuda";
+    }
+    return "?";
+}
+
+Backend parse_backend(const std::string& name) {
+    for (Backend b : {Backend::CpuRef, Backend::Omp, Backend::Cuda})
+        if (name == backend_name(b)) return b;
+    throw InputError("unknown backend '" + name + "' (known: cpu-ref, omp, cuda)");
+}
+
+}  // namespace tscope

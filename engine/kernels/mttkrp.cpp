@@ -1,0 +1,52 @@
+#include "tscope/kernels/mttkrp.hpp"
+
+#include "cpu/cpu_kernels.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope {
+
+namespace {
+
+void check_shapes(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, const DenseMatrix& out) {
+    const auto& dims = format.dims();
+    const int order = static_cast<int>(dims.size());
+    if (mode < 0 || mode >= order)
+        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(order) + " modes");
+    if (static_cast<int>(factors.size()) != order)
+        throw InputError("MTTKRP needs one factor matrix per mode (" + std::to_string(order) + "), got " +
+                         std::to_string(factors.size()));
+    const std::uint64_t R = out.cols;
+    if (R == 0) throw InputError("the rank must be at least 1");
+    for (int m = 0; m < order; ++m) {
+        const DenseMatrix& f = factors[static_cast<std::size_t>(m)];
+        if (m != mode && (f.rows != dims[static_cast<std::size_t>(m)] || f.cols != R))
+            throw InputError("factor matrix of mode " + std::to_string(m + 1) + " is " + std::to_string(f.rows) + " x " +
+                             std::to_string(f.cols) + ", expected " + std::to_string(dims[static_cast<std::size_t>(m)]) +
+                             " x " + std::to_string(R));
+    }
+    if (out.rows != dims[static_cast<std::size_t>(mode)])
+        throw InputError("the MTTKRP output needs " + std::to_string(dims[static_cast<std::size_t>(mode)]) + " rows");
+}
+
+}  // namespace
+
+void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
+            DenseMatrix& out, RunControl& control) {
+    check_shapes(format, mode, factors, out);
+    switch (backend) {
+    case Backend::CpuRef: {
+        const CooTensor t = format.to_coo();  // the oracle works on coordinates, whatever the format
+        mttkrp_reference(t, mode, factors, out);
+        return;
+    }
+    case Backend::Omp: mttkrp_omp(format, mode, factors, out, control); return;
+    case Backend::Cuda: {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) throw Error(gpu.reason);
+        throw Error("MTTKRP has no CUDA kernel yet");
+    }
+    }
+}
+
+}  // namespace tscope
