@@ -119,6 +119,10 @@ public:
     }
 
 private:
+    static constexpr std::uint64_t kAhead = 16;
+    void prefetch_row(const double* row) const {
+        for (std::uint64_t r = 0; r < R_; r += 8) __builtin_prefetch(row + r);  // 8 doubles per line
+    }
     const double* factor_row(int level, std::uint64_t node) const {
         const int m = c_.order[static_cast<std::size_t>(level)];
         return factors_[static_cast<std::size_t>(m)].row(c_.fids[static_cast<std::size_t>(level)][node]);
@@ -160,7 +164,12 @@ private:
         const auto& ptr = c_.fptr[static_cast<std::size_t>(l)];
         if (l == n_ - 2) {  // children are nonzeros
             const auto& leaf = factors_[static_cast<std::size_t>(c_.order.back())];
-            for (std::uint64_t z = ptr[node]; z < ptr[node + 1]; ++z) {
+            const auto& leaf_ids = c_.fids.back();
+            const std::uint64_t end = ptr[node + 1];
+            for (std::uint64_t z = ptr[node]; z < end; ++z) {
+                // The rows are random reads from matrices larger than the cache: ask for the
+                // row a few nonzeros ahead so that several misses are in flight at once.
+                if (z + kAhead < c_.vals.size()) prefetch_row(leaf.row(leaf_ids[z + kAhead]));
                 const double x = static_cast<double>(c_.vals[z]);
                 const double* row = leaf.row(c_.fids.back()[z]);
                 for (std::uint64_t r = 0; r < R_; ++r) q[r] += x * row[r];
@@ -169,6 +178,7 @@ private:
         }
         double* child_sum = sum_buf(scratch, l + 1);
         for (std::uint64_t child = ptr[node]; child < ptr[node + 1]; ++child) {
+            if (child + 1 < ptr[node + 1]) prefetch_row(factor_row(l + 1, child + 1));
             up(l + 1, child, child_sum, scratch);
             const double* row = factor_row(l + 1, child);
             for (std::uint64_t r = 0; r < R_; ++r) q[r] += child_sum[r] * row[r];

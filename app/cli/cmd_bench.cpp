@@ -1,0 +1,134 @@
+// tensorscope-cli bench FILE --kernel sptv|spttm|mttkrp|ttmc --format F|all --backend cpu-ref|omp|cuda
+//                 [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR]
+//                 [--write DIR] [--json] [--csf-order ..] [--fiber-threshold T]
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "json_report.hpp"
+#include "text_table.hpp"
+#include "threads.hpp"
+#include "tscope/bench/kernel_bench.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/text_parse.hpp"
+
+namespace tscope::cli {
+
+namespace {
+
+template <class T, class Parse>
+std::vector<T> parse_names(const std::string& text, Parse parse) {
+    std::vector<T> out;
+    if (text == "all") return out;
+    std::size_t start = 0;
+    for (;;) {
+        const auto comma = text.find(',', start);
+        out.push_back(parse(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+int run_bench(int argc, char** argv) {
+    Args args(argc, argv, 2, "bench",
+              {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
+               "--csf-order", "--fiber-threshold"},
+              {"--check", "--json"});
+    const std::string path = args.positional(0, "the tensor FILE");
+    args.expect_positionals(1);
+    apply_threads(args);
+    const LoadedTensor loaded = load_tensor(path);
+    const CooTensor& t = loaded.tensor;
+
+    BenchRequest request;
+    request.kernel = parse_kernel(args.value_or("--kernel", "mttkrp"));
+    request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
+    request.backends = parse_names<Backend>(args.value_or("--backend", "omp"), parse_backend);
+    if (request.backends.empty()) request.backends = {Backend::CpuRef, Backend::Omp, Backend::Cuda};
+    if (const std::string modes = args.value_or("--mode", "all"); modes != "all")
+        for (std::uint64_t m : parse_count_list(modes, "--mode")) {
+            if (m > static_cast<std::uint64_t>(t.order()))
+                throw InputError("--mode " + std::to_string(m) + " is out of range: the tensor has " + std::to_string(t.order()) + " modes");
+            request.modes.push_back(static_cast<int>(m) - 1);
+        }
+    request.rank = args.integer("--rank", 32, 1, 4096);
+    request.repeat = static_cast<int>(args.integer("--repeat", 5, 1, 100000));
+    request.check = args.flag("--check");
+    request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
+    if (auto order = args.value("--csf-order"))
+        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.csf_order.push_back(static_cast<int>(m) - 1);
+    if (auto dir = args.value("--factors"))
+        for (int m = 0; m < t.order(); ++m)
+            request.factors.push_back(read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
+    const double copy_gbps = measure_copy_bandwidth();
+    const std::vector<BenchResult> results = run_bench(t, request);
+
+    if (auto dir = args.value("--write")) {  // the first result of each mode, SPLATT-style text
+        std::filesystem::create_directories(*dir);
+        std::map<int, bool> written;
+        for (const BenchResult& r : results)
+            if (r.ran && !written[r.mode]) {
+                write_matrix(r.output, *dir + "/" + kernel_name(r.kernel) + "_mode" + std::to_string(r.mode + 1) + ".mat");
+                written[r.mode] = true;
+            }
+    }
+    // one sweep over the modes: the sum of each mode's median, per (format, backend)
+    std::map<std::pair<std::string, std::string>, std::pair<double, int>> sweeps;
+    for (const BenchResult& r : results)
+        if (r.ran) {
+            auto& s = sweeps[{format_name(r.format), backend_name(r.backend)}];
+            s.first += r.median_s;
+            ++s.second;
+        }
+    bool check_failed = false;
+    for (const BenchResult& r : results)
+        if (r.max_rel_error && !(*r.max_rel_error <= 1e-8)) check_failed = true;
+
+    if (args.flag("--json")) {
+        Json rows = Json::array();
+        for (const BenchResult& r : results) {
+            Json row{{"kernel", kernel_name(r.kernel)}, {"format", format_name(r.format)}, {"backend", backend_name(r.backend)},
+                     {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
+                     {"median_s", r.median_s},           {"gflops", r.gflops},             {"gbps", r.gbps},
+                     {"bytes_moved", r.bytes_moved},     {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
+                     {"device", r.device}};
+            row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
+            if (!r.error.empty()) row["error"] = r.error;
+            rows.push_back(row);
+        }
+        Json sweep_rows = Json::array();
+        for (const auto& [key, s] : sweeps)
+            sweep_rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
+        Json machine = to_json(describe_machine());
+        machine["copy_gbps"] = copy_gbps;
+        std::cout << Json{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
+                          {"sweeps", sweep_rows}, {"machine", machine}}
+                         .dump(2)
+                  << "\n";
+        return check_failed ? 1 : 0;
+    }
+    TextTable table({"kernel", "format", "backend", "mode", "rank", "median s", "GFLOP/s", "GB/s", "max rel err", "build s"});
+    for (const BenchResult& r : results) {
+        if (!r.ran) {
+            table.add({kernel_name(r.kernel), format_name(r.format), backend_name(r.backend), std::to_string(r.mode + 1),
+                       std::to_string(r.rank), "-", "-", "-", "-", "(" + r.error + ")"});
+            continue;
+        }
+        table.add({kernel_name(r.kernel), format_name(r.format), backend_name(r.backend), std::to_string(r.mode + 1),
+                   std::to_string(r.rank), number(r.median_s), number(r.gflops), number(r.gbps),
+                   r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)});
+    }
+    std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
+              << "; copy bandwidth " << number(copy_gbps) << " GB/s\n\n"
+              << table.render() << "\nsweeps (sum of the modes' medians):\n";
+    for (const auto& [key, s] : sweeps)
+        std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";
+    return check_failed ? 1 : 0;
+}
+
+}  // namespace tscope::cli

@@ -1,0 +1,158 @@
+#include "tscope/bench/kernel_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "tscope/bench/machine.hpp"
+#include "tscope/error.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr struct {
+    KernelKind kind;
+    const char* name;
+} kKernels[] = {{KernelKind::SpTV, "sptv"}, {KernelKind::SpTTM, "spttm"}, {KernelKind::MTTKRP, "mttkrp"}, {KernelKind::TTMc, "ttmc"}};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string device_of(Backend b) {
+    const MachineInfo m = describe_machine();
+    if (b == Backend::Cuda) return m.gpu;
+    return m.cpu_model + ", " + std::to_string(b == Backend::CpuRef ? 1 : m.omp_threads) + " thread" +
+           (b == Backend::CpuRef || m.omp_threads == 1 ? "" : "s");
+}
+
+// MTTKRP moves at least: the format once, every other factor once, the output once.
+std::uint64_t mttkrp_bytes(const CooTensor& t, const StorageReport& storage, int mode, std::uint64_t rank) {
+    std::uint64_t bytes = storage.bytes();
+    for (int m = 0; m < t.order(); ++m) bytes += t.dim(m) * rank * sizeof(double);  // factors and the output
+    (void)mode;
+    return bytes;
+}
+
+}  // namespace
+
+const char* kernel_name(KernelKind k) {
+    for (const auto& e : kKernels)
+        if (e.kind == k) return e.name;
+    return "?";
+}
+
+KernelKind parse_kernel(const std::string& name) {
+    for (const auto& e : kKernels)
+        if (name == e.name) return e.kind;
+    throw InputError("unknown kernel '" + name + "' (known: sptv, spttm, mttkrp, ttmc)");
+}
+
+double measure_copy_bandwidth() {
+    const std::size_t n = std::size_t{256} << 20;
+    Column<char> a(n), b(n);
+    std::memset(a.data(), 1, n);
+    std::memset(b.data(), 2, n);  // touch both: page faults stay out of the timing
+    double best = 0;
+    for (int r = 0; r < 5; ++r) {
+        const auto start = Clock::now();
+        std::memcpy(b.data(), a.data(), n);
+        const double s = std::chrono::duration<double>(Clock::now() - start).count();
+        best = std::max(best, 2.0 * static_cast<double>(n) / s / 1e9);
+    }
+    return best;
+}
+
+std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
+    if (request.kernel != KernelKind::MTTKRP)
+        throw InputError(std::string("the ") + kernel_name(request.kernel) + " kernels are not available yet (only mttkrp)");
+    if (request.rank == 0) throw InputError("--rank must be at least 1");
+    if (request.repeat < 1) throw InputError("--repeat must be at least 1");
+    const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
+    for (int m : modes)
+        if (m < 0 || m >= t.order())
+            throw InputError("mode " + std::to_string(m + 1) + " is out of range: the tensor has " + std::to_string(t.order()) + " modes");
+    std::vector<DenseMatrix> factors = request.factors;
+    if (factors.empty())
+        for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
+    const std::vector<FormatKind> kinds = request.formats.empty() ? available_formats() : request.formats;
+
+    std::vector<std::optional<DenseMatrix>> reference(static_cast<std::size_t>(t.order()));
+    auto reference_for = [&](int mode) -> const DenseMatrix& {
+        auto& r = reference[static_cast<std::size_t>(mode)];
+        if (!r) {
+            r.emplace(t.dim(mode), request.rank);
+            mttkrp_reference(t, mode, factors, *r);
+        }
+        return *r;
+    };
+
+    std::vector<BenchResult> results;
+    for (FormatKind kind : kinds) {
+        // formats built for one mode are rebuilt per mode (the mode at the root: SPLATT-ALL);
+        // the others (COO is sorted but serves every mode; MM-CSF, HiCOO, HLS) are built once
+        // (a given CSF mode order means one copy for every mode: SPLATT-ONE)
+        const bool rebuild = format_is_per_mode(kind) && kind != FormatKind::COO && request.options.csf_order.empty();
+        std::unique_ptr<SparseFormat> format;
+        for (int mode : modes) {
+            for (Backend backend : request.backends) {
+                control.check();
+                BenchResult row;
+                row.kernel = request.kernel;
+                row.format = kind;
+                row.backend = backend;
+                row.mode = mode;
+                row.rank = request.rank;
+                row.device = device_of(backend);
+                if (!mttkrp_supports(backend, kind)) {
+                    row.error = std::string(backend_name(backend)) + " has no MTTKRP kernel for " + format_name(kind);
+                    results.push_back(std::move(row));
+                    continue;
+                }
+                try {
+                    if (!format || (rebuild && format->mode() != mode)) {
+                        FormatOptions o = request.options;
+                        o.mode = mode;
+                        format = build_format(kind, t, o, control);
+                    }
+                    row.build_seconds = format->build_seconds();
+                    row.output = DenseMatrix(t.dim(mode), request.rank);
+                    // cpu-ref times the oracle itself, on the tensor's coordinates
+                    auto run = [&] {
+                        if (backend == Backend::CpuRef)
+                            mttkrp_reference(t, mode, factors, row.output);
+                        else
+                            mttkrp(backend, *format, mode, factors, row.output, control);
+                    };
+                    run();  // warm-up
+                    for (int r = 0; r < request.repeat; ++r) {
+                        const auto start = Clock::now();
+                        run();
+                        row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+                    }
+                    row.median_s = median(row.seconds);
+                    row.gflops = 3.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
+                    row.bytes_moved = mttkrp_bytes(t, format->storage(), mode, request.rank);
+                    row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
+                    if (request.check) row.max_rel_error = max_relative_error(row.output, reference_for(mode));
+                    row.ran = true;
+                } catch (const Cancelled&) {
+                    throw;
+                } catch (const Error& e) {  // a shape the format refuses, no device, ...
+                    row.error = e.what();
+                }
+                results.push_back(std::move(row));
+            }
+        }
+    }
+    return results;
+}
+
+}  // namespace tscope

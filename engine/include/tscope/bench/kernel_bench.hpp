@@ -1,0 +1,58 @@
+// The benchmark harness behind `tensorscope-cli bench` (and the GUI's Kernels tab): builds each
+// format, warms up, times repeats, reports the median, GFLOP/s on the COO basis (mm-csf: MTTKRP
+// 3 nnz R per mode), GB/s over the bytes the kernel must move at least once, and with check the
+// max relative error against cpu-ref.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tscope/formats/format.hpp"
+#include "tscope/kernels/backend.hpp"
+#include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/run_control.hpp"
+
+namespace tscope {
+
+enum class KernelKind { SpTV, SpTTM, MTTKRP, TTMc };
+const char* kernel_name(KernelKind k);        // sptv, spttm, mttkrp, ttmc
+KernelKind parse_kernel(const std::string& name);
+
+struct BenchRequest {
+    KernelKind kernel = KernelKind::MTTKRP;
+    std::vector<FormatKind> formats;  // empty: every format the backends support
+    std::vector<Backend> backends{Backend::Omp};
+    std::vector<int> modes;           // empty: every mode
+    std::uint64_t rank = 32;
+    int repeat = 5;
+    bool check = false;
+    FormatOptions options;            // mode overridden per row
+    std::vector<DenseMatrix> factors; // empty: random, seeded per mode
+};
+
+struct BenchResult {
+    KernelKind kernel;
+    FormatKind format;
+    Backend backend;
+    int mode = 0;  // 0-based
+    std::uint64_t rank = 0;
+    bool ran = false;
+    std::string error;  // why it did not run
+    double build_seconds = 0;
+    std::vector<double> seconds;  // every timed repeat
+    double median_s = 0;
+    double gflops = 0;
+    double gbps = 0;
+    std::uint64_t bytes_moved = 0;
+    std::optional<double> max_rel_error;
+    std::string device;
+    DenseMatrix output;  // of the last repeat (for --write)
+};
+
+std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control = no_control());
+
+// Best of a few large memcpy calls, counting bytes read plus written, in GB/s.
+double measure_copy_bandwidth();
+
+}  // namespace tscope
