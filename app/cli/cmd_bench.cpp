@@ -37,7 +37,7 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
 int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
-               "--csf-order", "--fiber-threshold"},
+               "--csf-order", "--mode-order", "--fiber-threshold"},
               {"--check", "--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -60,8 +60,8 @@ int run_bench(int argc, char** argv) {
     request.repeat = static_cast<int>(args.integer("--repeat", 5, 1, 100000));
     request.check = args.flag("--check");
     request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
-    if (auto order = args.value("--csf-order"))
-        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.csf_order.push_back(static_cast<int>(m) - 1);
+    if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
+        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m)
             request.factors.push_back(read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));

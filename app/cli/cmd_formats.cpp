@@ -48,7 +48,7 @@ std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }
 
 int run_formats(int argc, char** argv) {
     Args args(argc, argv, 2, "formats",
-              {"--mode", "--format", "--threads", "--csf-order", "--fiber-threshold", "--hicoo-bits", "--hls-threshold"},
+              {"--mode", "--format", "--threads", "--csf-order", "--mode-order", "--fiber-threshold", "--hicoo-bits", "--hls-threshold"},
               {"--json", "--verify"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -59,8 +59,8 @@ int run_formats(int argc, char** argv) {
     request.modes = parse_modes(args.value_or("--mode", "all"), t.order());
     request.formats = parse_formats(args.value_or("--format", "all"));
     request.verify = args.flag("--verify");
-    if (auto order = args.value("--csf-order"))
-        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.csf_order.push_back(static_cast<int>(m) - 1);
+    if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
+        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);
     request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
     request.options.hicoo_bits = static_cast<int>(args.integer("--hicoo-bits", 7));
     request.options.hls_threshold = args.integer("--hls-threshold", 78);

@@ -7,6 +7,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -71,8 +72,9 @@ double measure_copy_bandwidth() {
 }
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
-    if (request.kernel != KernelKind::MTTKRP)
-        throw InputError(std::string("the ") + kernel_name(request.kernel) + " kernels are not available yet (only mttkrp)");
+    const bool is_sptv = request.kernel == KernelKind::SpTV;
+    if (request.kernel != KernelKind::MTTKRP && !is_sptv)
+        throw InputError(std::string("the ") + kernel_name(request.kernel) + " kernels are not available yet (mttkrp, sptv)");
     if (request.rank == 0) throw InputError("--rank must be at least 1");
     if (request.repeat < 1) throw InputError("--repeat must be at least 1");
     const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
@@ -82,8 +84,19 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
-    const std::vector<FormatKind> kinds = request.formats.empty() ? available_formats() : request.formats;
+    auto supported = [&](Backend b, FormatKind k) { return is_sptv ? sptv_supports(b, k) : mttkrp_supports(b, k); };
+    std::vector<FormatKind> kinds = request.formats;
+    if (kinds.empty())  // "all": the formats that some requested backend runs this kernel on
+        for (FormatKind k : available_formats())
+            if (std::any_of(request.backends.begin(), request.backends.end(), [&](Backend b) { return b != Backend::CpuRef && supported(b, k); }))
+                kinds.push_back(k);
 
+    std::vector<std::vector<double>> vectors;  // SpTV: one random vector per mode
+    for (int m = 0; m < t.order(); ++m) {
+        const DenseMatrix v = random_matrix(t.dim(m), 1, 101 + std::uint64_t(m));
+        vectors.emplace_back(v.data.begin(), v.data.end());
+    }
+    std::vector<std::optional<CooTensor>> sptv_reference_of(static_cast<std::size_t>(t.order()));
     std::vector<std::optional<DenseMatrix>> reference(static_cast<std::size_t>(t.order()));
     auto reference_for = [&](int mode) -> const DenseMatrix& {
         auto& r = reference[static_cast<std::size_t>(mode)];
@@ -99,7 +112,9 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         // formats built for one mode are rebuilt per mode (the mode at the root: SPLATT-ALL);
         // the others (COO is sorted but serves every mode; MM-CSF, HiCOO, HLS) are built once
         // (a given CSF mode order means one copy for every mode: SPLATT-ONE)
-        const bool rebuild = format_is_per_mode(kind) && kind != FormatKind::COO && request.options.csf_order.empty();
+        // SpTV builds every format to contract the mode: always one build per mode
+        const bool rebuild = is_sptv || (format_is_per_mode(kind) && kind != FormatKind::COO && request.options.mode_order.empty());
+        int built_for = -1;
         std::unique_ptr<SparseFormat> format;
         for (int mode : modes) {
             for (Backend backend : request.backends) {
@@ -109,24 +124,32 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 row.format = kind;
                 row.backend = backend;
                 row.mode = mode;
-                row.rank = request.rank;
+                row.rank = is_sptv ? 1 : request.rank;
                 row.device = device_of(backend);
-                if (!mttkrp_supports(backend, kind)) {
-                    row.error = std::string(backend_name(backend)) + " has no MTTKRP kernel for " + format_name(kind);
+                if (!supported(backend, kind)) {
+                    row.error = std::string(backend_name(backend)) + " has no " + kernel_name(request.kernel) +
+                                " kernel for " + format_name(kind);
                     results.push_back(std::move(row));
                     continue;
                 }
                 try {
-                    if (!format || (rebuild && format->mode() != mode)) {
-                        FormatOptions o = request.options;
-                        o.mode = mode;
+                    if (!format || (rebuild && built_for != mode)) {
+                        FormatOptions o = is_sptv ? sptv_options(kind, t.order(), mode) : request.options;
+                        if (!is_sptv) o.mode = mode;
+                        if (is_sptv) o.bcsf_fiber_threshold = request.options.bcsf_fiber_threshold;
                         format = build_format(kind, t, o, control);
+                        built_for = mode;
                     }
                     row.build_seconds = format->build_seconds();
-                    row.output = DenseMatrix(t.dim(mode), request.rank);
+                    if (!is_sptv) row.output = DenseMatrix(t.dim(mode), request.rank);
+                    CooTensor sptv_out;
+                    const auto& v = vectors[static_cast<std::size_t>(mode)];
                     // cpu-ref times the oracle itself, on the tensor's coordinates
                     auto run = [&] {
-                        if (backend == Backend::CpuRef)
+                        if (is_sptv)
+                            sptv_out = backend == Backend::CpuRef ? sptv_reference(t, mode, v)
+                                                                  : sptv(backend, *format, mode, v, control);
+                        else if (backend == Backend::CpuRef)
                             mttkrp_reference(t, mode, factors, row.output);
                         else
                             mttkrp(backend, *format, mode, factors, row.output, control);
@@ -138,10 +161,22 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
                     }
                     row.median_s = median(row.seconds);
-                    row.gflops = 3.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
-                    row.bytes_moved = mttkrp_bytes(t, format->storage(), mode, request.rank);
+                    if (is_sptv) {
+                        row.rank = 1;
+                        row.gflops = 2.0 * static_cast<double>(t.nnz()) / row.median_s / 1e9;
+                        // the format, the vector, and the result (coordinates and values) once
+                        row.bytes_moved = format->storage().bytes() + t.dim(mode) * sizeof(double) + sptv_out.bytes();
+                        if (request.check) {
+                            auto& ref = sptv_reference_of[static_cast<std::size_t>(mode)];
+                            if (!ref) ref = sptv_reference(t, mode, v);
+                            row.max_rel_error = sparse_max_relative_error(sptv_out, *ref);
+                        }
+                    } else {
+                        row.gflops = 3.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
+                        row.bytes_moved = mttkrp_bytes(t, format->storage(), mode, request.rank);
+                        if (request.check) row.max_rel_error = max_relative_error(row.output, reference_for(mode));
+                    }
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
-                    if (request.check) row.max_rel_error = max_relative_error(row.output, reference_for(mode));
                     row.ran = true;
                 } catch (const Cancelled&) {
                     throw;

@@ -246,11 +246,11 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
         // leaf: mode p; above it the other modes by increasing length (SPLATT's choice)
         FormatOptions po = o;
         po.mode = p;
-        po.csf_order.clear();
+        po.mode_order.clear();
         for (int m = 0; m < t.order(); ++m)
-            if (m != p) po.csf_order.push_back(m);
-        std::stable_sort(po.csf_order.begin(), po.csf_order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
-        po.csf_order.push_back(p);
+            if (m != p) po.mode_order.push_back(m);
+        std::stable_sort(po.mode_order.begin(), po.mode_order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
+        po.mode_order.push_back(p);
         f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(t, po, control, &members), t.dims()));
         f->leaf_mode.push_back(p);
     }

@@ -97,8 +97,8 @@ void validate_options(const CooTensor& t, const FormatOptions& options) {
     if (options.mode < 0 || options.mode >= t.order())
         throw InputError("mode " + std::to_string(options.mode + 1) + " is out of range: the tensor has " +
                          std::to_string(t.order()) + " modes");
-    if (!options.csf_order.empty()) {
-        std::vector<int> sorted = options.csf_order;
+    if (!options.mode_order.empty()) {
+        std::vector<int> sorted = options.mode_order;
         std::sort(sorted.begin(), sorted.end());
         bool permutation = static_cast<int>(sorted.size()) == t.order();
         for (int m = 0; permutation && m < t.order(); ++m) permutation = sorted[static_cast<std::size_t>(m)] == m;

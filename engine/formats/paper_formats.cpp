@@ -72,7 +72,7 @@ CooTensor CooFormat<I, V>::to_coo() const {
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_coo(const CooTensor& t, const FormatOptions& o, RunControl& control) {
     auto f = std::make_unique<CooFormat<I, V>>();
-    f->order = mode_first_order(t.order(), o.mode);
+    f->order = o.mode_order.empty() ? mode_first_order(t.order(), o.mode) : o.mode_order;
     SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
     f->idx.resize(static_cast<std::size_t>(t.order()));
     for (std::size_t l = 0; l < f->order.size(); ++l) f->idx[static_cast<std::size_t>(f->order[l])] = std::move(v.idx[l]);
@@ -122,7 +122,7 @@ CooTensor HocsrFormat<I, V>::to_coo() const {
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_hocsr(const CooTensor& t, const FormatOptions& o, RunControl& control) {
     auto f = std::make_unique<HocsrFormat<I, V>>();
-    f->order = mode_first_order(t.order(), o.mode);
+    f->order = o.mode_order.empty() ? mode_first_order(t.order(), o.mode) : o.mode_order;
     const std::vector<int> row_modes(f->order.begin(), f->order.end() - 1);
     const unsigned __int128 rows = product(t.dims(), row_modes);
     // The dense row array is the point of HOCSR (and its weakness): refuse what can't be held.
@@ -306,7 +306,7 @@ std::unique_ptr<SparseFormat> detail::build_hocfs(const CooTensor& t, const Form
     if (t.order() < 2) throw InputError("HOCFS needs at least 2 modes");
     auto f = std::make_unique<HocfsFormat<I, V>>();
     f->ell = ell;
-    f->order = mode_first_order(t.order(), o.mode);
+    f->order = o.mode_order.empty() ? mode_first_order(t.order(), o.mode) : o.mode_order;
     const int levels = t.order() - 1;  // slices ... fibers; the last mode is in Aj
     SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
     Levels<I> lv = build_levels(v, levels);
@@ -410,7 +410,7 @@ CooTensor CsfFormat<I, V>::to_coo() const {
     return w.finish(vals.size());
 }
 
-std::vector<int> default_csf_order(const CooTensor& t, int mode) {
+std::vector<int> default_mode_order(const CooTensor& t, int mode) {
     // SPLATT's choice: the chosen mode at the root, the others by increasing length.
     std::vector<int> rest;
     for (int m = 0; m < t.order(); ++m)
@@ -424,7 +424,7 @@ template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control,
                                                 const std::vector<std::uint64_t>* subset) {
     auto f = std::make_unique<CsfFormat<I, V>>();
-    f->order = o.csf_order.empty() ? default_csf_order(t, o.mode) : o.csf_order;
+    f->order = o.mode_order.empty() ? default_mode_order(t, o.mode) : o.mode_order;
     std::vector<int> check = f->order;
     std::sort(check.begin(), check.end());
     if (check != natural_modes(t.order()))

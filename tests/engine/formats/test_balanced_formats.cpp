@@ -67,7 +67,7 @@ private Q_SLOTS:
         for (std::uint64_t i = 1; i < 6; ++i) coords.push_back({i, 1, i});
         const CooTensor t = from_coords({6, 2, 300}, coords);
         FormatOptions o;
-        o.csf_order = {0, 1, 2};
+        o.mode_order = {0, 1, 2};
         o.bcsf_fiber_threshold = 128;
         const auto f = build_format(FormatKind::BCSF, t, o);
         const auto& b = as<BcsfFormat<std::uint32_t, double>>(f);

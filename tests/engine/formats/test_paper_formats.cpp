@@ -242,11 +242,11 @@ private Q_SLOTS:
         const auto f = build_format(FormatKind::CSF, t, o);
         const auto& c = as<CsfFormat<std::uint32_t, double>>(f);
         QCOMPARE(c.order, (std::vector<int>{2, 1, 3, 0}));  // chosen mode, then by increasing length
-        o.csf_order = {3, 0, 2, 1};
+        o.mode_order = {3, 0, 2, 1};
         const auto custom = build_format(FormatKind::CSF, t, o);
         using Csf = CsfFormat<std::uint32_t, double>;
-        QCOMPARE(as<Csf>(custom).order, o.csf_order);
-        o.csf_order = {3, 0, 0, 1};
+        QCOMPARE(as<Csf>(custom).order, o.mode_order);
+        o.mode_order = {3, 0, 0, 1};
         QVERIFY_THROWS_EXCEPTION(InputError, build_format(FormatKind::CSF, t, o));
     }
 

@@ -50,7 +50,10 @@ struct StorageReport {
 // Parameters of the build. mode is 0-based here (user-facing surfaces print mode + 1).
 struct FormatOptions {
     int mode = 0;
-    std::vector<int> csf_order;            // CSF: mode order, root first; empty = default
+    // Mode order, root / main mode first: CSF and B-CSF (default: the mode, then by increasing
+    // length), COO, HOCSR and HOCFS (default: the mode, then the others ascending; the last mode
+    // is the one HOCSR/HOCFS store as columns). Empty = default.
+    std::vector<int> mode_order;
     std::uint64_t bcsf_fiber_threshold = 128;  // B-CSF: longest fiber before splitting
     int hicoo_bits = 7;                    // HiCOO: blocks of 2^b per mode
     std::uint64_t hls_threshold = 78;      // HLS: nonzeros that make a 16^3 tile dense

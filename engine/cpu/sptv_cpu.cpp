@@ -1,0 +1,286 @@
+// SpTV on the CPU: the serial oracle and OpenMP kernels per format (hocfs Alg. 3-6). Every
+// kernel writes fiber f's coordinates and value to entry f of the result, so threads never
+// share an output element.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+
+#include "tscope/formats/paper_formats.hpp"
+#include "tscope/kernels/sptv.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+namespace {
+
+std::vector<std::uint64_t> other_dims(const std::vector<std::uint64_t>& dims, int mode) {
+    std::vector<std::uint64_t> out;
+    for (std::size_t m = 0; m < dims.size(); ++m)
+        if (static_cast<int>(m) != mode) out.push_back(dims[m]);
+    return out;
+}
+
+// The result under construction: order N-1, `fibers` entries, filled in place by entry.
+class Result {
+public:
+    Result(const std::vector<std::uint64_t>& dims, int mode, std::uint64_t fibers)
+        : t_(other_dims(dims, mode), CooTensor::width_for(other_dims(dims, mode)), ValueType::F64) {
+        t_.resize(fibers);
+        wide_ = t_.index_width() == IndexWidth::U64;
+        for (int m = 0; m < t_.order(); ++m) {
+            if (wide_)
+                c64_.push_back(t_.indices<std::uint64_t>(m).data());
+            else
+                c32_.push_back(t_.indices<std::uint32_t>(m).data());
+        }
+        vals_ = t_.values<double>().data();
+    }
+    // Coordinate k (0..N-2, over the other modes ascending) of entry f.
+    void set(std::uint64_t f, int k, std::uint64_t i) {
+        if (wide_)
+            c64_[static_cast<std::size_t>(k)][f] = i;
+        else
+            c32_[static_cast<std::size_t>(k)][f] = static_cast<std::uint32_t>(i);
+    }
+    void value(std::uint64_t f, double v) { vals_[f] = v; }
+    CooTensor take() { return std::move(t_); }
+
+private:
+    CooTensor t_;
+    bool wide_ = false;
+    std::vector<std::uint32_t*> c32_;
+    std::vector<std::uint64_t*> c64_;
+    double* vals_ = nullptr;
+};
+
+// Position of mode m among the other modes (ascending), i.e. its coordinate in the result.
+int slot(int m, int mode) { return m < mode ? m : m - 1; }
+
+void require(bool ok, const SparseFormat& f, int mode) {
+    if (!ok)
+        throw InputError(f.name() + " was built to contract another mode; build it with sptv_options() for mode " +
+                         std::to_string(mode + 1));
+}
+
+template <class I, class V>
+CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const std::vector<double>& v) {
+    require(f.order.back() == mode, f, mode);
+    const int n = static_cast<int>(f.idx.size());
+    const std::uint64_t nnz = f.vals.size();
+    // segmented reduction: fibers are the runs of equal coordinates outside `mode`
+    std::vector<std::uint64_t> starts;
+    for (std::uint64_t z = 0; z < nnz; ++z) {
+        bool same = z > 0;
+        for (int m = 0; m < n && same; ++m)
+            if (m != mode) same = f.idx[static_cast<std::size_t>(m)][z] == f.idx[static_cast<std::size_t>(m)][z - 1];
+        if (!same) starts.push_back(z);
+    }
+    starts.push_back(nnz);
+    const std::uint64_t fibers = starts.size() - 1;
+    Result out(f.dims(), mode, fibers);
+    const auto* vi = f.idx[static_cast<std::size_t>(mode)].data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
+        double sum = 0;
+        const auto fq = static_cast<std::uint64_t>(q);
+        for (std::uint64_t z = starts[fq]; z < starts[fq + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[vi[z]];
+        for (int m = 0; m < n; ++m)
+            if (m != mode) out.set(fq, slot(m, mode), f.idx[static_cast<std::size_t>(m)][starts[fq]]);
+        out.value(fq, sum);
+    }
+    return out.take();
+}
+
+template <class I, class V>
+CooTensor hocsr_sptv(const HocsrFormat<I, V>& f, int mode, const std::vector<double>& v) {
+    require(f.order.back() == mode, f, mode);
+    const std::uint64_t rows = f.rows();
+    // non-empty rows first (their rank is their place in the result)
+    std::vector<std::uint64_t> nonempty;
+    for (std::uint64_t r = 0; r < rows; ++r)
+        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r);
+    Result out(f.dims(), mode, nonempty.size());
+    const int n = static_cast<int>(f.order.size());
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (std::int64_t q = 0; q < static_cast<std::int64_t>(nonempty.size()); ++q) {
+        const std::uint64_t r = nonempty[static_cast<std::size_t>(q)];
+        double sum = 0;
+        for (I e = f.row_ptr[r]; e < f.row_ptr[r + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.col[e]];
+        std::uint64_t rest = r;  // unlinearise the row over order[0..n-2]
+        for (int l = n - 2; l >= 0; --l) {
+            const int m = f.order[static_cast<std::size_t>(l)];
+            out.set(static_cast<std::uint64_t>(q), slot(m, mode), rest % f.dims()[static_cast<std::size_t>(m)]);
+            rest /= f.dims()[static_cast<std::size_t>(m)];
+        }
+        out.value(static_cast<std::uint64_t>(q), sum);
+    }
+    return out.take();
+}
+
+template <class I, class V>
+CooTensor cfb_sptv(const CfbFormat<I, V>& f, int mode, const std::vector<double>& v) {
+    require(f.fiber_mode == mode, f, mode);
+    const std::uint64_t fibers = f.fiber_id.size();
+    std::vector<std::uint64_t> start(fibers + 1, 0);  // Tn -> offsets
+    for (std::uint64_t q = 0; q < fibers; ++q) start[q + 1] = start[q] + f.fiber_nnz[q];
+    Result out(f.dims(), mode, fibers);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
+        const auto fq = static_cast<std::uint64_t>(q);
+        double sum = 0;
+        for (std::uint64_t e = start[fq]; e < start[fq + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.idx[e]];
+        std::uint64_t rest = f.fiber_id[fq];  // j*K + k
+        for (std::size_t l = f.others.size(); l-- > 0;) {
+            const int m = f.others[l];
+            out.set(fq, slot(m, mode), rest % f.dims()[static_cast<std::size_t>(m)]);
+            rest /= f.dims()[static_cast<std::size_t>(m)];
+        }
+        out.value(fq, sum);
+    }
+    return out.take();
+}
+
+// Tree formats (HOCFS, CSF): the fibers are the nodes of the last level above the nonzeros.
+// Each root is walked by one thread; fiber q's coordinates come from its ancestors.
+template <class I>
+struct Tree {
+    const std::vector<int>* order;
+    std::vector<const Column<I>*> idx;  // per level above the nonzeros
+    std::vector<const Column<I>*> ptr;  // per level above the fibers (children ranges)
+};
+
+template <class I, class Leaf>
+CooTensor tree_sptv(const Tree<I>& tree, const std::vector<std::uint64_t>& dims, int mode, Leaf leaf) {
+    const int levels = static_cast<int>(tree.idx.size());  // fiber level = levels - 1
+    const std::uint64_t fibers = tree.idx.back()->size();
+    Result out(dims, mode, fibers);
+    const auto& order = *tree.order;
+    const auto roots = static_cast<std::int64_t>(tree.idx.front()->size());
+#pragma omp parallel
+    {
+        std::vector<std::uint64_t> coord(static_cast<std::size_t>(levels));
+        // walk(l, node): coord[0..l] set; visits the fibers below
+        auto walk = [&](auto& self, int l, std::uint64_t node) -> void {
+            coord[static_cast<std::size_t>(l)] = (*tree.idx[static_cast<std::size_t>(l)])[node];
+            if (l == levels - 1) {
+                for (int k = 0; k < levels; ++k) out.set(node, slot(order[static_cast<std::size_t>(k)], mode), coord[static_cast<std::size_t>(k)]);
+                out.value(node, leaf(node));
+                return;
+            }
+            const Column<I>& p = *tree.ptr[static_cast<std::size_t>(l)];
+            for (I c = p[node]; c < p[node + 1]; ++c) self(self, l + 1, c);
+        };
+        if (levels == 1) {
+#pragma omp for schedule(static)
+            for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) walk(walk, 0, static_cast<std::uint64_t>(q));
+        } else {
+#pragma omp for schedule(dynamic, 16)
+            for (std::int64_t s = 0; s < roots; ++s) walk(walk, 0, static_cast<std::uint64_t>(s));
+        }
+    }
+    return out.take();
+}
+
+template <class I, class V>
+CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const std::vector<double>& v) {
+    require(f.order.back() == mode, f, mode);
+    Tree<I> tree{&f.order, {}, {}};
+    for (const auto& c : f.level_idx) tree.idx.push_back(&c);
+    for (const auto& c : f.level_ptr) tree.ptr.push_back(&c);
+    if (!f.ell) {
+        return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
+            double sum = 0;
+            for (I e = f.ap[q]; e < f.ap[q + 1]; ++e) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
+            return sum;
+        });
+    }
+    // ELL: fiber q is row (q - first) of its block, whose columns are (ap[b+1]-ap[b]) / rows apart
+    const int levels = static_cast<int>(f.level_idx.size());
+    std::vector<std::uint64_t> block_of(f.fibers()), first(f.fibers()), rows(f.fibers());
+    const std::uint64_t blocks = f.ap.size() - 1;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+        const std::uint64_t lo = levels >= 2 ? f.level_ptr[static_cast<std::size_t>(levels - 2)][b] : 0;
+        const std::uint64_t hi = levels >= 2 ? f.level_ptr[static_cast<std::size_t>(levels - 2)][b + 1] : f.fibers();
+        for (std::uint64_t q = lo; q < hi; ++q) block_of[q] = b, first[q] = lo, rows[q] = hi - lo;
+    }
+    return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
+        const std::uint64_t b = block_of[q], r = rows[q];
+        const std::uint64_t width = (f.ap[b + 1] - f.ap[b]) / r;
+        double sum = 0;
+        for (std::uint64_t c = 0; c < width; ++c) {
+            const std::uint64_t e = f.ap[b] + c * r + (q - first[q]);
+            if (f.aj[e] != HocfsFormat<I, V>::kEllPad) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
+        }
+        return sum;
+    });
+}
+
+template <class I, class V>
+CooTensor csf_sptv(const CsfFormat<I, V>& f, int mode, const std::vector<double>& v) {
+    require(f.order.back() == mode, f, mode);
+    Tree<I> tree{&f.order, {}, {}};
+    const int levels = static_cast<int>(f.fptr.size());
+    for (int l = 0; l < levels; ++l) tree.idx.push_back(&f.fids[static_cast<std::size_t>(l)]);
+    for (int l = 0; l + 1 < levels; ++l) tree.ptr.push_back(&f.fptr[static_cast<std::size_t>(l)]);
+    const Column<I>& leaf_ptr = f.fptr.back();
+    const Column<I>& leaf_ids = f.fids.back();
+    return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
+        double sum = 0;
+        for (I z = leaf_ptr[q]; z < leaf_ptr[q + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[leaf_ids[z]];
+        return sum;
+    });
+}
+
+template <class I, class V>
+bool try_sptv(const SparseFormat& format, int mode, const std::vector<double>& v, CooTensor& out) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return out = coo_sptv(*f, mode, v), true;
+    if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return out = hocsr_sptv(*f, mode, v), true;
+    if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return out = cfb_sptv(*f, mode, v), true;
+    if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return out = hocfs_sptv(*f, mode, v), true;
+    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return out = csf_sptv(*f, mode, v), true;
+    return false;
+}
+
+}  // namespace
+
+CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>& v) {
+    std::map<std::vector<std::uint64_t>, double> fibers;
+    std::vector<std::uint64_t> key;
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        key.clear();
+        for (int m = 0; m < t.order(); ++m)
+            if (m != mode) key.push_back(t.index(m, z));
+        fibers[key] += t.value(z) * v[t.index(mode, z)];
+    }
+    CooTensor out(other_dims(t.dims(), mode));
+    out.resize(fibers.size());
+    std::uint64_t n = 0;
+    for (const auto& [coord, value] : fibers) out.set(n++, coord, value);
+    return out;
+}
+
+CooTensor sptv_omp(const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control) {
+    control.check();
+    CooTensor out;
+    const bool done = try_sptv<std::uint32_t, double>(format, mode, v, out) ||
+                      try_sptv<std::uint32_t, float>(format, mode, v, out) ||
+                      try_sptv<std::uint64_t, double>(format, mode, v, out) ||
+                      try_sptv<std::uint64_t, float>(format, mode, v, out);
+    if (!done) throw InputError("SpTV has no omp kernel for " + format.name());
+    return out;
+}
+
+double sparse_max_relative_error(const CooTensor& a, const CooTensor& ref) {
+    if (a.dims() != ref.dims() || a.nnz() != ref.nnz()) return INFINITY;
+    double diff = 0, scale = 0;
+    for (std::uint64_t n = 0; n < a.nnz(); ++n) {
+        for (int m = 0; m < a.order(); ++m)
+            if (a.index(m, n) != ref.index(m, n)) return INFINITY;
+        diff = std::max(diff, std::fabs(a.value(n) - ref.value(n)));
+        scale = std::max(scale, std::fabs(ref.value(n)));
+    }
+    return scale > 0 ? diff / scale : diff;
+}
+
+}  // namespace tscope
