@@ -7,6 +7,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/kernels/spttm.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -73,8 +74,9 @@ double measure_copy_bandwidth() {
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
     const bool is_sptv = request.kernel == KernelKind::SpTV;
-    if (request.kernel != KernelKind::MTTKRP && !is_sptv)
-        throw InputError(std::string("the ") + kernel_name(request.kernel) + " kernels are not available yet (mttkrp, sptv)");
+    const bool is_spttm = request.kernel == KernelKind::SpTTM;
+    if (request.kernel == KernelKind::TTMc)
+        throw InputError("the ttmc kernels are not available yet (mttkrp, sptv, spttm)");
     if (request.rank == 0) throw InputError("--rank must be at least 1");
     if (request.repeat < 1) throw InputError("--repeat must be at least 1");
     const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
@@ -84,7 +86,10 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
-    auto supported = [&](Backend b, FormatKind k) { return is_sptv ? sptv_supports(b, k) : mttkrp_supports(b, k); };
+    auto supported = [&](Backend b, FormatKind k) {
+        if (is_spttm) return k == FormatKind::COO && spttm_supports(b, k);  // SspTTM needs an sCOO input: tests only
+        return is_sptv ? sptv_supports(b, k) : mttkrp_supports(b, k);
+    };
     std::vector<FormatKind> kinds = request.formats;
     if (kinds.empty())  // "all": the formats that some requested backend runs this kernel on
         for (FormatKind k : available_formats())
@@ -113,7 +118,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         // the others (COO is sorted but serves every mode; MM-CSF, HiCOO, HLS) are built once
         // (a given CSF mode order means one copy for every mode: SPLATT-ONE)
         // SpTV builds every format to contract the mode: always one build per mode
-        const bool rebuild = is_sptv || (format_is_per_mode(kind) && kind != FormatKind::COO && request.options.mode_order.empty());
+        const bool rebuild = is_sptv || is_spttm ||
+                             (format_is_per_mode(kind) && kind != FormatKind::COO && request.options.mode_order.empty());
         int built_for = -1;
         std::unique_ptr<SparseFormat> format;
         for (int mode : modes) {
@@ -134,8 +140,10 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 }
                 try {
                     if (!format || (rebuild && built_for != mode)) {
-                        FormatOptions o = is_sptv ? sptv_options(kind, t.order(), mode) : request.options;
-                        if (!is_sptv) o.mode = mode;
+                        FormatOptions o = is_sptv    ? sptv_options(kind, t.order(), mode)
+                                          : is_spttm ? spttm_options(t.order(), mode)
+                                                     : request.options;
+                        if (!is_sptv && !is_spttm) o.mode = mode;
                         if (is_sptv) o.bcsf_fiber_threshold = request.options.bcsf_fiber_threshold;
                         format = build_format(kind, t, o, control);
                         built_for = mode;
@@ -143,10 +151,17 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.build_seconds = format->build_seconds();
                     if (!is_sptv) row.output = DenseMatrix(t.dim(mode), request.rank);
                     CooTensor sptv_out;
+                    std::unique_ptr<SparseFormat> spttm_out;
+                    std::optional<SpttmPlan> plan;  // SpTTM: preprocessing once, as the paper times it
+                    if (is_spttm && backend != Backend::CpuRef) plan = SpttmPlan::prepare(*format, mode, request.rank);
                     const auto& v = vectors[static_cast<std::size_t>(mode)];
                     // cpu-ref times the oracle itself, on the tensor's coordinates
                     auto run = [&] {
-                        if (is_sptv)
+                        if (is_spttm && plan)
+                            plan->compute(factors[static_cast<std::size_t>(mode)], control);
+                        else if (is_spttm)
+                            spttm_out = spttm_reference(t, mode, factors[static_cast<std::size_t>(mode)]);
+                        else if (is_sptv)
                             sptv_out = backend == Backend::CpuRef ? sptv_reference(t, mode, v)
                                                                   : sptv(backend, *format, mode, v, control);
                         else if (backend == Backend::CpuRef)
@@ -161,7 +176,16 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
                     }
                     row.median_s = median(row.seconds);
-                    if (is_sptv) {
+                    if (is_spttm) {
+                        const SparseFormat& out = plan ? plan->result() : *spttm_out;
+                        row.gflops = 2.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
+                        // the format, U and the semi-sparse result once
+                        row.bytes_moved = format->storage().bytes() + t.dim(mode) * request.rank * sizeof(double) +
+                                          out.storage().bytes();
+                        if (request.check)
+                            row.max_rel_error = semi_sparse_max_relative_error(
+                                out, *spttm_reference(t, mode, factors[static_cast<std::size_t>(mode)]));
+                    } else if (is_sptv) {
                         row.rank = 1;
                         row.gflops = 2.0 * static_cast<double>(t.nnz()) / row.median_s / 1e9;
                         // the format, the vector, and the result (coordinates and values) once

@@ -442,32 +442,45 @@ std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const Format
 // ---- sCOO ----------------------------------------------------------------------------------
 
 template <class I, class V>
+std::uint64_t ScooFormat<I, V>::chunk_size() const {
+    std::uint64_t size = 1;
+    for (int m : dense_modes) size *= dims_[static_cast<std::size_t>(m)];
+    return size;
+}
+
+template <class I, class V>
 StorageReport ScooFormat<I, V>::storage() const {
     StorageReport r;
-    const int n = static_cast<int>(sparse_modes.size()) + 1;
     for (std::size_t k = 0; k < sparse_modes.size(); ++k)
         r.arrays.push_back(array_info("ind_" + std::to_string(sparse_modes[k] + 1),
-                                      "index of mode " + std::to_string(sparse_modes[k] + 1) + " per dense fiber",
+                                      "index of mode " + std::to_string(sparse_modes[k] + 1) + " per dense chunk",
                                       idx[k].size(), sizeof(I), idx[k].size()));
-    r.arrays.push_back(array_info("val", "dense fibers of mode " + std::to_string(dense_mode + 1) + ", zeros included",
-                                  vals.size(), sizeof(V), vals.size()));
-    (void)n;
+    std::string dense;
+    for (std::size_t k = 0; k < dense_modes.size(); ++k) dense += (k ? "," : "") + std::to_string(dense_modes[k] + 1);
+    r.arrays.push_back(array_info("val", "dense chunks over mode(s) " + dense + ", zeros included", vals.size(), sizeof(V),
+                                  vals.size()));
     return r;
 }
 
 template <class I, class V>
-CooTensor ScooFormat<I, V>::to_coo() const {
-    const std::uint64_t len = dims_[static_cast<std::size_t>(dense_mode)];
-    std::uint64_t nonzero = 0;
-    for (V x : vals) nonzero += x != V{0};
-    detail::CooWriter<V> w(dims_, nonzero);
+CooTensor ScooFormat<I, V>::entries(bool keep_zeros) const {
+    const std::uint64_t size = chunk_size();
+    std::uint64_t count = keep_zeros ? vals.size() : 0;
+    if (!keep_zeros)
+        for (V x : vals) count += x != V{0};
+    detail::CooWriter<V> w(dims_, count);
     std::uint64_t out = 0;
-    for (std::uint64_t f = 0; f < fibers(); ++f)
-        for (std::uint64_t i = 0; i < len; ++i) {
-            const V x = vals[f * len + i];
-            if (x == V{0}) continue;
-            for (std::size_t k = 0; k < sparse_modes.size(); ++k) w.index(out, sparse_modes[k], idx[k][f]);
-            w.index(out, dense_mode, i);
+    for (std::uint64_t c = 0; c < chunks(); ++c)
+        for (std::uint64_t p = 0; p < size; ++p) {
+            const V x = vals[c * size + p];
+            if (!keep_zeros && x == V{0}) continue;
+            for (std::size_t k = 0; k < sparse_modes.size(); ++k) w.index(out, sparse_modes[k], idx[k][c]);
+            std::uint64_t rest = p;  // row-major over the dense modes, the last fastest
+            for (std::size_t k = dense_modes.size(); k-- > 0;) {
+                const std::uint64_t d = dims_[static_cast<std::size_t>(dense_modes[k])];
+                w.index(out, dense_modes[k], rest % d);
+                rest /= d;
+            }
             w.value(out, x);
             ++out;
         }
@@ -477,30 +490,30 @@ CooTensor ScooFormat<I, V>::to_coo() const {
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_scoo(const CooTensor& t, const FormatOptions& o, RunControl& control) {
     auto f = std::make_unique<ScooFormat<I, V>>();
-    f->dense_mode = o.mode;
+    f->dense_modes = {o.mode};
     for (int m = 0; m < t.order(); ++m)
         if (m != o.mode) f->sparse_modes.push_back(m);
     std::vector<int> order = f->sparse_modes;
     order.push_back(o.mode);
     SortedView<I, V> v = sorted_view<I, V>(t, order, control);
     const int levels = static_cast<int>(f->sparse_modes.size());
-    std::uint64_t fibers = 0;
-    for (std::uint64_t e = 0; e < v.nnz(); ++e) fibers += detail::first_difference(v, e, levels) < levels || e == 0;
+    std::uint64_t chunks = 0;
+    for (std::uint64_t e = 0; e < v.nnz(); ++e) chunks += detail::first_difference(v, e, levels) < levels || e == 0;
     const std::uint64_t len = t.dim(o.mode);
     // sCOO suits short dense modes (SpTTM's rank); densifying a long mode can take gigabytes.
     constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 27;
-    if (static_cast<long double>(fibers) * static_cast<long double>(len) > static_cast<long double>(kMaxValues))
-        throw InputError("sCOO with dense mode " + std::to_string(o.mode + 1) + " would hold " + std::to_string(fibers) +
+    if (static_cast<long double>(chunks) * static_cast<long double>(len) > static_cast<long double>(kMaxValues))
+        throw InputError("sCOO with dense mode " + std::to_string(o.mode + 1) + " would hold " + std::to_string(chunks) +
                          " dense fibers of " + std::to_string(len) + " values; the limit is 2^27 values");
     f->idx.resize(f->sparse_modes.size());
-    f->vals.assign(fibers * len, V{0});
-    std::uint64_t fiber = 0;
+    f->vals.assign(chunks * len, V{0});
+    std::uint64_t chunk = 0;
     for (std::uint64_t e = 0; e < v.nnz(); ++e) {
         if (e == 0 || detail::first_difference(v, e, levels) < levels) {
-            if (e > 0) ++fiber;
+            if (e > 0) ++chunk;
             for (std::size_t k = 0; k < f->sparse_modes.size(); ++k) f->idx[k].push_back(v.idx[k][e]);
         }
-        f->vals[fiber * len + v.idx.back()[e]] = v.vals[e];
+        f->vals[chunk * len + v.idx.back()[e]] = v.vals[e];
     }
     return f;
 }

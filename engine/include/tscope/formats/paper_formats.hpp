@@ -100,22 +100,28 @@ public:
     std::uint64_t nodes(int level) const { return fids[static_cast<std::size_t>(level)].size(); }
 };
 
-// sCOO (spttm Sec. 3.2, Fig. 2): semi-sparse: the chosen mode is dense. Each distinct index
-// tuple of the other modes keeps one dense fiber of dims[mode] values. Explicit zeros of the
-// input can't be told apart from the padding, so to_coo() drops zero values.
+// sCOO (spttm Sec. 3.2, Fig. 2): semi-sparse. The dense modes are stored whole: each distinct
+// index tuple of the sparse modes keeps one dense chunk of prod(dims[dense]) values (a fiber
+// when one mode is dense). Chunks are sorted by the sparse modes in the order listed; inside a
+// chunk the dense modes are row-major in the order listed (the first most significant).
+// Built from a CooTensor, the chosen mode is the dense one; SpTTM and SspTTM produce sCOO
+// whose new dense mode has the rank as its length. Explicit zeros of the input can't be told
+// from the padding, so to_coo() drops zero values (entries(true) keeps them).
 template <class I, class V>
 class ScooFormat : public SparseFormat {
 public:
     FormatKind kind() const override { return FormatKind::sCOO; }
-    int mode() const override { return dense_mode; }
+    int mode() const override { return dense_modes.empty() ? -1 : dense_modes.front(); }
     StorageReport storage() const override;
-    CooTensor to_coo() const override;
+    CooTensor to_coo() const override { return entries(false); }
+    CooTensor entries(bool keep_zeros) const;
 
-    int dense_mode = 0;
-    std::vector<int> sparse_modes;     // ascending
-    std::vector<Column<I>> idx;        // per sparse mode: one index per dense fiber
-    Column<V> vals;                    // fibers x dims[dense_mode], fiber-major
-    std::uint64_t fibers() const { return idx.empty() ? 0 : idx.front().size(); }
+    std::vector<int> dense_modes;      // within a chunk, most significant first
+    std::vector<int> sparse_modes;     // the chunks' sort order
+    std::vector<Column<I>> idx;        // per sparse mode: one index per chunk
+    Column<V> vals;                    // chunks x chunk_size(), chunk-major
+    std::uint64_t chunks() const { return idx.empty() ? (vals.empty() ? 0 : 1) : idx.front().size(); }
+    std::uint64_t chunk_size() const;
 };
 
 }  // namespace tscope

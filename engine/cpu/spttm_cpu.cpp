@@ -1,0 +1,235 @@
+// SpTTM (spttm Alg. 1) and SspTTM (Alg. 5) on the CPU: the oracle and the OpenMP kernels.
+// Both parallelise over output fibers / chunks, so no two threads write the same value.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <optional>
+
+#include "tscope/kernels/spttm.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+namespace {
+
+std::vector<std::uint64_t> with_rank(std::vector<std::uint64_t> dims, int mode, std::uint64_t rank) {
+    dims[static_cast<std::size_t>(mode)] = rank;
+    return dims;
+}
+
+void check_u(const SparseFormat& x, int mode, const DenseMatrix& u) {
+    const auto& dims = x.dims();
+    if (mode < 0 || mode >= static_cast<int>(dims.size()))
+        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
+    if (u.rows != dims[static_cast<std::size_t>(mode)] || u.cols == 0)
+        throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
+                         std::to_string(dims[static_cast<std::size_t>(mode)]) + " x R");
+}
+
+using Prepared = std::pair<std::unique_ptr<SparseFormat>, std::function<void(const DenseMatrix&)>>;
+
+// Alg. 1: fibers of mode n are runs in a COO sorted with n last.
+template <class I, class V>
+Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R) {
+    if (x.order.back() != mode)
+        throw InputError("SpTTM needs the COO sorted with mode " + std::to_string(mode + 1) + " last (spttm_options)");
+    const std::uint64_t nnz = x.vals.size();
+    const int n = static_cast<int>(x.idx.size());
+    auto fptr = std::make_shared<std::vector<std::uint64_t>>();
+    for (std::uint64_t z = 0; z < nnz; ++z) {
+        bool same = z > 0;
+        for (int m = 0; m < n && same; ++m)
+            if (m != mode) same = x.idx[static_cast<std::size_t>(m)][z] == x.idx[static_cast<std::size_t>(m)][z - 1];
+        if (!same) fptr->push_back(z);
+    }
+    fptr->push_back(nnz);
+    const std::uint64_t fibers = fptr->size() - 1;
+    auto y = std::make_unique<ScooFormat<I, double>>();
+    y->set_dims(with_rank(x.dims(), mode, R));
+    y->dense_modes = {mode};
+    y->sparse_modes.assign(x.order.begin(), x.order.end() - 1);
+    y->idx.resize(y->sparse_modes.size());
+    for (std::size_t k = 0; k < y->sparse_modes.size(); ++k) {
+        const auto& col = x.idx[static_cast<std::size_t>(y->sparse_modes[k])];
+        y->idx[k].resize(fibers);
+        for (std::uint64_t f = 0; f < fibers; ++f) y->idx[k][f] = col[(*fptr)[f]];
+    }
+    y->vals.resize(fibers * R);
+    ScooFormat<I, double>* out_tensor = y.get();
+    auto compute = [&x, mode, R, fptr, fibers, out_tensor](const DenseMatrix& u) {
+        const I* ind = x.idx[static_cast<std::size_t>(mode)].data();
+        const std::uint64_t* fp = fptr->data();
+#pragma omp parallel for schedule(dynamic, 256)
+        for (std::int64_t f = 0; f < static_cast<std::int64_t>(fibers); ++f) {
+            double* out = out_tensor->vals.data() + static_cast<std::uint64_t>(f) * R;
+            std::fill(out, out + R, 0.0);
+            for (std::uint64_t j = fp[f]; j < fp[f + 1]; ++j) {
+                const double v = static_cast<double>(x.vals[j]);
+                const double* row = u.row(ind[j]);
+                for (std::uint64_t r = 0; r < R; ++r) out[r] += v * row[r];
+            }
+        }
+    };
+    return {std::move(y), compute};
+}
+
+// Alg. 5. (Its line 10 writes val^z(i*s_z + r*s_y + k) with r the input's mode-n index; the
+// output position must use the new dense index c: z(i, c, k) += y(j, k) * u(r, c).)
+template <class I, class V>
+Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R) {
+    const auto pos = std::find(y.sparse_modes.begin(), y.sparse_modes.end(), mode);
+    if (pos == y.sparse_modes.end())
+        throw InputError("SspTTM needs mode " + std::to_string(mode + 1) + " to be a sparse mode of the semi-sparse tensor");
+    const std::size_t at = static_cast<std::size_t>(pos - y.sparse_modes.begin());
+    const std::uint64_t sy = y.chunk_size(), chunks = y.chunks();
+    // Sort the chunks with mode n last among the sparse modes (a no-op when it is already last),
+    // so that the chunks that merge are neighbours.
+    auto order_ptr = std::make_shared<std::vector<std::uint64_t>>(chunks);
+    auto& order = *order_ptr;
+    std::iota(order.begin(), order.end(), std::uint64_t{0});
+    std::vector<std::size_t> keys;
+    for (std::size_t k = 0; k < y.sparse_modes.size(); ++k)
+        if (k != at) keys.push_back(k);
+    keys.push_back(at);
+    if (at + 1 != y.sparse_modes.size())
+        std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+            for (std::size_t k : keys)
+                if (y.idx[k][a] != y.idx[k][b]) return y.idx[k][a] < y.idx[k][b];
+            return false;
+        });
+    auto cptr_ptr = std::make_shared<std::vector<std::uint64_t>>();
+    auto& cptr = *cptr_ptr;
+    for (std::uint64_t q = 0; q < chunks; ++q) {
+        bool same = q > 0;
+        for (std::size_t ki = 0; ki + 1 < keys.size() && same; ++ki)
+            same = y.idx[keys[ki]][order[q]] == y.idx[keys[ki]][order[q - 1]];
+        if (!same) cptr.push_back(q);
+    }
+    cptr.push_back(chunks);
+    const std::uint64_t zchunks = cptr.size() - 1, sz = R * sy;
+    auto z = std::make_unique<ScooFormat<I, double>>();
+    z->set_dims(with_rank(y.dims(), mode, R));
+    z->dense_modes = {mode};
+    z->dense_modes.insert(z->dense_modes.end(), y.dense_modes.begin(), y.dense_modes.end());
+    for (std::size_t ki = 0; ki + 1 < keys.size(); ++ki) z->sparse_modes.push_back(y.sparse_modes[keys[ki]]);
+    z->idx.resize(z->sparse_modes.size());
+    for (std::size_t ki = 0; ki + 1 < keys.size(); ++ki) {
+        z->idx[ki].resize(zchunks);
+        for (std::uint64_t i = 0; i < zchunks; ++i) z->idx[ki][i] = y.idx[keys[ki]][order[cptr[i]]];
+    }
+    z->vals.resize(zchunks * sz);
+    ScooFormat<I, double>* out_tensor = z.get();
+    auto compute = [&y, at, R, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u) {
+        const auto& order = *order_ptr;
+        const auto& cptr = *cptr_ptr;
+#pragma omp parallel for schedule(dynamic, 64)
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(zchunks); ++i) {
+            double* out = out_tensor->vals.data() + static_cast<std::uint64_t>(i) * sz;
+            std::fill(out, out + sz, 0.0);
+            for (std::uint64_t q = cptr[static_cast<std::size_t>(i)]; q < cptr[static_cast<std::size_t>(i) + 1]; ++q) {
+                const std::uint64_t j = order[q];
+                const V* in = y.vals.data() + j * sy;
+                const double* row = u.row(y.idx[at][j]);
+                for (std::uint64_t c = 0; c < R; ++c) {
+                    const double w = row[c];
+                    double* dst = out + c * sy;
+                    for (std::uint64_t k = 0; k < sy; ++k) dst[k] += static_cast<double>(in[k]) * w;
+                }
+            }
+        }
+    };
+    return {std::move(z), compute};
+}
+
+template <class I, class V>
+std::optional<Prepared> try_prepare(const SparseFormat& x, int mode, std::uint64_t rank) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&x)) return coo_spttm(*f, mode, rank);
+    if (const auto* f = dynamic_cast<const ScooFormat<I, V>*>(&x)) return scoo_sspttm(*f, mode, rank);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const DenseMatrix& u) {
+    const std::uint64_t R = u.cols;
+    std::map<std::vector<std::uint64_t>, std::vector<double>> fibers;
+    std::vector<std::uint64_t> key;
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        key.clear();
+        for (int m = 0; m < t.order(); ++m)
+            if (m != mode) key.push_back(t.index(m, z));
+        auto& out = fibers[key];
+        out.resize(R, 0.0);
+        const std::uint64_t k = t.index(mode, z);
+        for (std::uint64_t r = 0; r < R; ++r) out[r] += t.value(z) * u.at(k, r);
+    }
+    auto y = std::make_unique<SemiSparse>();
+    y->set_dims(with_rank(t.dims(), mode, R));
+    y->dense_modes = {mode};
+    for (int m = 0; m < t.order(); ++m)
+        if (m != mode) y->sparse_modes.push_back(m);
+    y->idx.resize(y->sparse_modes.size());
+    for (const auto& [coord, values] : fibers) {
+        for (std::size_t k = 0; k < coord.size(); ++k) y->idx[k].push_back(coord[k]);
+        y->vals.insert(y->vals.end(), values.begin(), values.end());
+    }
+    return y;
+}
+
+SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank) {
+    const auto& dims = x.dims();
+    if (mode < 0 || mode >= static_cast<int>(dims.size()))
+        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
+    if (rank == 0) throw InputError("the TTM rank must be at least 1");
+    std::optional<Prepared> p = try_prepare<std::uint32_t, double>(x, mode, rank);
+    if (!p) p = try_prepare<std::uint32_t, float>(x, mode, rank);
+    if (!p) p = try_prepare<std::uint64_t, double>(x, mode, rank);
+    if (!p) p = try_prepare<std::uint64_t, float>(x, mode, rank);
+    if (!p) throw InputError("SpTTM has no omp kernel for " + x.name() + " (COO for SpTTM, sCOO for SspTTM)");
+    SpttmPlan plan;
+    plan.result_ = std::move(p->first);
+    plan.compute_ = std::move(p->second);
+    plan.rows_ = dims[static_cast<std::size_t>(mode)];
+    plan.rank_ = rank;
+    return plan;
+}
+
+void SpttmPlan::compute(const DenseMatrix& u, RunControl& control) {
+    if (!result_) throw Error("SpttmPlan: the result was taken");
+    if (u.rows != rows_ || u.cols != rank_)
+        throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
+                         std::to_string(rows_) + " x " + std::to_string(rank_));
+    control.check();
+    compute_(u);
+}
+
+std::unique_ptr<SparseFormat> spttm_omp(const SparseFormat& x, int mode, const DenseMatrix& u, RunControl& control) {
+    check_u(x, mode, u);
+    SpttmPlan plan = SpttmPlan::prepare(x, mode, u.cols);
+    plan.compute(u, control);
+    return plan.take_result();
+}
+
+double semi_sparse_max_relative_error(const SparseFormat& a, const SparseFormat& reference) {
+    auto entries = [](const SparseFormat& f) {
+        CooTensor t;
+        if (const auto* s = dynamic_cast<const ScooFormat<std::uint64_t, double>*>(&f)) t = s->entries(true);
+        else if (const auto* s32 = dynamic_cast<const ScooFormat<std::uint32_t, double>*>(&f)) t = s32->entries(true);
+        else t = f.to_coo();
+        sort_lexicographic(t);
+        return t;
+    };
+    const CooTensor x = entries(a), r = entries(reference);
+    if (x.dims() != r.dims() || x.nnz() != r.nnz()) return INFINITY;
+    double diff = 0, scale = 0;
+    for (std::uint64_t n = 0; n < x.nnz(); ++n) {
+        for (int m = 0; m < x.order(); ++m)
+            if (x.index(m, n) != r.index(m, n)) return INFINITY;
+        diff = std::max(diff, std::fabs(x.value(n) - r.value(n)));
+        scale = std::max(scale, std::fabs(r.value(n)));
+    }
+    return scale > 0 ? diff / scale : diff;
+}
+
+}  // namespace tscope

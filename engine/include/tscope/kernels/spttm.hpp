@@ -1,0 +1,52 @@
+// SpTTM and SspTTM (spttm-sspttm-tucker-gpu Sec. 4-5):
+//   Y = X x_n U, U: I_n x R, Y(.., r, ..) = sum_k X(.., k, ..) U(k, r)
+// The result is semi-sparse (sCOO): mode n becomes dense, of length R. SpTTM (Alg. 1) runs on a
+// COO sorted with mode n last (spttm_options): every mode-n fiber of X gives one dense R-vector.
+// SspTTM (Alg. 5) runs on sCOO, for a sparse mode n of it: chunks sharing the other sparse
+// indices are combined into one chunk of R x (the input chunk). Flops: 2 nnz R (Eq. 3).
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "tscope/formats/paper_formats.hpp"
+#include "tscope/kernels/backend.hpp"
+#include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/run_control.hpp"
+
+namespace tscope {
+
+using SemiSparse = ScooFormat<std::uint64_t, double>;
+
+// The oracle, from coordinates: one chunk per non-empty mode-n fiber, sparse modes ascending.
+std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const DenseMatrix& u);
+
+// The paper's two stages (spttm Sec. 4.1): preprocessing finds the fibers (f_ptr) or chunks
+// (c_ptr) and pre-allocates the result with its indices; computing fills the values. A plan
+// is prepared once per (input, mode, rank) and computed as often as wanted (e.g. in every
+// Tucker iteration). The input must outlive the plan.
+class SpttmPlan {
+public:
+    // x: a COO built with spttm_options (SpTTM) or an sCOO whose mode `mode` is sparse (SspTTM).
+    static SpttmPlan prepare(const SparseFormat& x, int mode, std::uint64_t rank);
+    void compute(const DenseMatrix& u, RunControl& control = no_control());
+    const SparseFormat& result() const { return *result_; }
+    std::unique_ptr<SparseFormat> take_result() { return std::move(result_); }
+
+private:
+    std::function<void(const DenseMatrix&)> compute_;
+    std::unique_ptr<SparseFormat> result_;
+    std::uint64_t rows_ = 0, rank_ = 0;
+};
+
+// prepare + compute, for one-off products.
+std::unique_ptr<SparseFormat> spttm(Backend backend, const SparseFormat& x, int mode, const DenseMatrix& u,
+                                    RunControl& control = no_control());
+bool spttm_supports(Backend backend, FormatKind kind);
+FormatOptions spttm_options(int order, int mode);
+
+// Max relative error between two semi-sparse results holding the same entries (zeros
+// included, any order); infinity if their coordinates differ.
+double semi_sparse_max_relative_error(const SparseFormat& a, const SparseFormat& reference);
+
+}  // namespace tscope

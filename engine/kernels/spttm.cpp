@@ -1,0 +1,42 @@
+#include "tscope/kernels/spttm.hpp"
+
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope {
+
+std::unique_ptr<SparseFormat> spttm_omp(const SparseFormat& x, int mode, const DenseMatrix& u, RunControl& control);
+
+bool spttm_supports(Backend backend, FormatKind kind) {
+    if (backend == Backend::CpuRef) return true;
+    return backend == Backend::Omp && (kind == FormatKind::COO || kind == FormatKind::sCOO);
+}
+
+FormatOptions spttm_options(int order, int mode) {
+    FormatOptions o;
+    for (int m = 0; m < order; ++m)
+        if (m != mode) o.mode_order.push_back(m);
+    o.mode_order.push_back(mode);
+    o.mode = o.mode_order.front();
+    return o;
+}
+
+std::unique_ptr<SparseFormat> spttm(Backend backend, const SparseFormat& x, int mode, const DenseMatrix& u,
+                                    RunControl& control) {
+    switch (backend) {
+    case Backend::CpuRef: {
+        if (mode < 0 || mode >= static_cast<int>(x.dims().size()) || u.rows != x.dims()[static_cast<std::size_t>(mode)])
+            throw InputError("SpTTM: bad mode or matrix shape");
+        return spttm_reference(x.to_coo(), mode, u);
+    }
+    case Backend::Omp: return spttm_omp(x, mode, u, control);
+    case Backend::Cuda: {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) throw Error(gpu.reason);
+        throw Error("SpTTM has no CUDA kernel yet");
+    }
+    }
+    return nullptr;
+}
+
+}  // namespace tscope
