@@ -9,11 +9,14 @@
 // Shared rows are written into per-thread copies that are summed at the end (or with atomics
 // when the copies would not fit the memory budget).
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <atomic>
 #include <cstring>
 #include <vector>
 
 #include "tscope/formats/balanced_formats.hpp"
+#include "tscope/formats/hls_format.hpp"
 #include "cpu_kernels.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
@@ -222,6 +225,119 @@ void coo_mttkrp(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatri
     rows.finish();
 }
 
+// HiCOO: blocks in parallel; a nonzero's index is (block coordinate << b) | offset.
+template <class I, class V>
+void hicoo_mttkrp(const HicooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                  RunControl& control) {
+    const int order = static_cast<int>(f.binds.size());
+    const std::uint64_t R = out.cols;
+    OutputRows rows(out, true);
+    std::atomic<bool> stop{false};
+#pragma omp parallel
+    {
+        std::vector<double> v(R);
+        std::vector<std::uint64_t> base(static_cast<std::size_t>(order));
+#pragma omp for schedule(dynamic, 64)
+        for (std::int64_t b = 0; b < static_cast<std::int64_t>(f.blocks()); ++b) {
+            if (stop) continue;
+            if ((b & 1023) == 0 && control.cancelled()) stop = true;
+            const auto bu = static_cast<std::uint64_t>(b);
+            for (int m = 0; m < order; ++m) base[static_cast<std::size_t>(m)] = static_cast<std::uint64_t>(f.binds[static_cast<std::size_t>(m)][bu]) << f.bits;
+            for (std::uint64_t z = f.bptr[bu]; z < f.bptr[bu + 1]; ++z) {
+                const double x = static_cast<double>(f.vals[z]);
+                for (std::uint64_t r = 0; r < R; ++r) v[r] = x;
+                for (int m = 0; m < order; ++m) {
+                    if (m == mode) continue;
+                    const double* row = factors[static_cast<std::size_t>(m)].row(base[static_cast<std::size_t>(m)] | f.offset(m, z));
+                    for (std::uint64_t r = 0; r < R; ++r) v[r] *= row[r];
+                }
+                rows.add(base[static_cast<std::size_t>(mode)] | f.offset(mode, z), v.data());
+            }
+        }
+    }
+    control.check();
+    rows.finish();
+}
+
+// HLS (hls Sec. IV): dense tiles in the matrix-multiply form of Eq. 10, slice by slice of the
+// tile: T = X(i, :, :) C_tile (16 x R), then A(i, :) += diag(B_tile^T T), i.e. the sum over the
+// tile's rows of B_tile(j, :) .* T(j, :). The sparse part element-wise (Eq. 4).
+template <class I, class V>
+void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                RunControl& control) {
+    const std::uint64_t R = out.cols;
+    const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;  // the other modes: rows and columns of a tile slice
+    const auto& dims = f.dims();
+    OutputRows rows(out, true);
+    std::atomic<bool> stop{false};
+#pragma omp parallel
+    {
+        std::vector<double> tile(kHlsTileCells), t(static_cast<std::size_t>(kHlsTile) * R), v(R);
+#pragma omp for schedule(dynamic, 4) nowait
+        for (std::int64_t q = 0; q < static_cast<std::int64_t>(f.tiles()); ++q) {
+            if (stop) continue;
+            if ((q & 255) == 0 && control.cancelled()) stop = true;
+            const auto qu = static_cast<std::uint64_t>(q);
+            // expand the bitmap into a dense 16^3 tile
+            std::fill(tile.begin(), tile.end(), 0.0);
+            std::uint64_t val = f.b_vals_ptr[qu];
+            for (int w = 0; w < kHlsBitmapWords; ++w)
+                for (std::uint64_t bits = f.b_bmp[qu * kHlsBitmapWords + static_cast<std::uint64_t>(w)]; bits; bits &= bits - 1)
+                    tile[static_cast<std::size_t>(w * 64 + std::countr_zero(bits))] = static_cast<double>(f.b_vals[val++]);
+            const auto origin = hls_unpack(f.b_inds[qu], f.b_linear_bits);
+            std::array<std::uint64_t, 3> lo{};
+            std::array<int, 3> span{};
+            for (int m = 0; m < 3; ++m) {
+                lo[static_cast<std::size_t>(m)] = origin[static_cast<std::size_t>(m)] * kHlsTile;
+                span[static_cast<std::size_t>(m)] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, dims[static_cast<std::size_t>(m)] - lo[static_cast<std::size_t>(m)]));
+            }
+            const DenseMatrix& A = factors[static_cast<std::size_t>(a)];
+            const DenseMatrix& B = factors[static_cast<std::size_t>(b)];
+            auto cell = [](int i0, int i1, int i2) { return static_cast<std::size_t>(i0 * 256 + i1 * 16 + i2); };
+            for (int i = 0; i < span[static_cast<std::size_t>(mode)]; ++i) {
+                // T = X(i, :, :) * B_tile : rows over mode a, R columns
+                std::fill(t.begin(), t.end(), 0.0);
+                bool any = false;
+                for (int ja = 0; ja < span[static_cast<std::size_t>(a)]; ++ja) {
+                    double* trow = t.data() + static_cast<std::size_t>(ja) * R;
+                    for (int jb = 0; jb < span[static_cast<std::size_t>(b)]; ++jb) {
+                        std::array<int, 3> c{};
+                        c[static_cast<std::size_t>(mode)] = i;
+                        c[static_cast<std::size_t>(a)] = ja;
+                        c[static_cast<std::size_t>(b)] = jb;
+                        const double x = tile[cell(c[0], c[1], c[2])];
+                        if (x == 0.0) continue;
+                        any = true;
+                        const double* brow = B.row(lo[static_cast<std::size_t>(b)] + static_cast<std::uint64_t>(jb));
+                        for (std::uint64_t r = 0; r < R; ++r) trow[r] += x * brow[r];
+                    }
+                }
+                if (!any) continue;
+                // diag(A_tile^T T): sum over the tile's rows of A_tile(ja, :) .* T(ja, :)
+                std::fill(v.begin(), v.end(), 0.0);
+                for (int ja = 0; ja < span[static_cast<std::size_t>(a)]; ++ja) {
+                    const double* arow = A.row(lo[static_cast<std::size_t>(a)] + static_cast<std::uint64_t>(ja));
+                    const double* trow = t.data() + static_cast<std::size_t>(ja) * R;
+                    for (std::uint64_t r = 0; r < R; ++r) v[r] += arow[r] * trow[r];
+                }
+                rows.add(lo[static_cast<std::size_t>(mode)] + static_cast<std::uint64_t>(i), v.data());
+            }
+        }
+        // the sparse part, element-wise (Eq. 4)
+#pragma omp for schedule(static, 4096)
+        for (std::int64_t z = 0; z < static_cast<std::int64_t>(f.nnz_vals.size()); ++z) {
+            const auto c = hls_unpack(f.nnz_inds[static_cast<std::size_t>(z)], f.nnz_linear_bits);
+            const double x = static_cast<double>(f.nnz_vals[static_cast<std::size_t>(z)]);
+            const double* ra = factors[static_cast<std::size_t>(a)].row(c[static_cast<std::size_t>(a)]);
+            const double* rb = factors[static_cast<std::size_t>(b)].row(c[static_cast<std::size_t>(b)]);
+            for (std::uint64_t r = 0; r < R; ++r) v[r] = x * ra[r] * rb[r];
+            rows.add(c[static_cast<std::size_t>(mode)], v.data());
+        }
+    }
+    control.check();
+    rows.finish();
+}
+
 template <class I, class V>
 bool try_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
              RunControl& control) {
@@ -239,6 +355,14 @@ bool try_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix
     }
     if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format)) {
         for (const auto& part : f->partitions) CsfMttkrp<I, V>(part, mode, factors, out).run(control);
+        return true;
+    }
+    if (const auto* f = dynamic_cast<const HicooFormat<I, V>*>(&format)) {
+        hicoo_mttkrp(*f, mode, factors, out, control);
+        return true;
+    }
+    if (const auto* f = dynamic_cast<const HlsFormat<I, V>*>(&format)) {
+        hls_mttkrp(*f, mode, factors, out, control);
         return true;
     }
     return false;
@@ -265,7 +389,8 @@ void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatri
 bool mttkrp_supports(Backend backend, FormatKind kind) {
     if (backend == Backend::CpuRef) return true;
     if (backend == Backend::Omp)
-        return kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF || kind == FormatKind::MMCSF;
+        return kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF || kind == FormatKind::MMCSF ||
+               kind == FormatKind::HiCOO || kind == FormatKind::HLS;
     return false;
 }
 

@@ -33,7 +33,9 @@ void check_against_oracle(const CooTensor& t, std::uint64_t rank, FormatOptions 
     for (int mode = 0; mode < t.order(); ++mode) {
         DenseMatrix ref(t.dim(mode), rank);
         mttkrp_reference(t, mode, factors, ref);
-        for (FormatKind kind : {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF}) {
+        for (FormatKind kind : {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HiCOO,
+                                FormatKind::HLS}) {
+            if (kind == FormatKind::HLS && t.order() != 3) continue;  // HLS is third-order only
             for (int built_for = 0; built_for < t.order(); ++built_for) {  // every tree, target at every level
                 if (!format_is_per_mode(kind) && built_for > 0) break;
                 FormatOptions o = base;
@@ -111,6 +113,21 @@ private Q_SLOTS:
         check_against_oracle(sparse_slices, 5);
     }
 
+    // HLS with dense tiles (low threshold, 16^3 blocks) and HiCOO with small and large blocks
+    void tiledFormats() {
+        GeneratorSpec spec;
+        spec.dims = {70, 50, 40};
+        spec.nnz = 6000;
+        parse_distribution("blocks:8:16", spec);
+        const CooTensor t = generate_tensor(spec);
+        FormatOptions o;
+        o.hls_threshold = 20;
+        o.hicoo_bits = 2;
+        check_against_oracle(t, 16, o);
+        o.hicoo_bits = 9;
+        check_against_oracle(t, 5, o);
+    }
+
     void oneAndTwoThreadsAgree() {
         const CooTensor t = tstest::random_tensor({400, 300, 200}, 20000, 3, Distribution::PowerLaw);
         const auto factors = random_factors(t, 16, 1);
@@ -144,9 +161,9 @@ private Q_SLOTS:
         factors[1] = random_matrix(9, 4, 1);
         QVERIFY_THROWS_EXCEPTION(InputError, mttkrp(Backend::Omp, *f, 0, factors, out));
         factors = random_factors(t, 4, 1);
-        const auto hls = build_format(FormatKind::HLS, t, {});
-        QVERIFY_THROWS_EXCEPTION(InputError, mttkrp(Backend::Omp, *hls, 0, factors, out));  // not yet
-        QVERIFY(!mttkrp_supports(Backend::Omp, FormatKind::HLS));
+        const auto cfb = build_format(FormatKind::CFB, t, {});
+        QVERIFY_THROWS_EXCEPTION(InputError, mttkrp(Backend::Omp, *cfb, 0, factors, out));  // no MTTKRP on CFB
+        QVERIFY(!mttkrp_supports(Backend::Omp, FormatKind::CFB));
         try {
             mttkrp(Backend::Cuda, *f, 0, factors, out);
             QFAIL("no error");
