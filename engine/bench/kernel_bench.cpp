@@ -9,6 +9,7 @@
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/spttm.hpp"
 #include "tscope/kernels/sptv.hpp"
+#include "tscope/kernels/ttmc.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -75,8 +76,7 @@ double measure_copy_bandwidth() {
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
     const bool is_sptv = request.kernel == KernelKind::SpTV;
     const bool is_spttm = request.kernel == KernelKind::SpTTM;
-    if (request.kernel == KernelKind::TTMc)
-        throw InputError("the ttmc kernels are not available yet (mttkrp, sptv, spttm)");
+    const bool is_ttmc = request.kernel == KernelKind::TTMc;
     if (request.rank == 0) throw InputError("--rank must be at least 1");
     if (request.repeat < 1) throw InputError("--repeat must be at least 1");
     const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
@@ -88,6 +88,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
     auto supported = [&](Backend b, FormatKind k) {
         if (is_spttm) return k == FormatKind::COO && spttm_supports(b, k);  // SspTTM needs an sCOO input: tests only
+        if (is_ttmc) return ttmc_supports(b, k);
         return is_sptv ? sptv_supports(b, k) : mttkrp_supports(b, k);
     };
     std::vector<FormatKind> kinds = request.formats;
@@ -118,7 +119,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         // the others (COO is sorted but serves every mode; MM-CSF, HiCOO, HLS) are built once
         // (a given CSF mode order means one copy for every mode: SPLATT-ONE)
         // SpTV builds every format to contract the mode: always one build per mode
-        const bool rebuild = is_sptv || is_spttm ||
+        const bool rebuild = is_sptv || is_spttm || (is_ttmc && kind == FormatKind::CSF) ||
                              (format_is_per_mode(kind) && kind != FormatKind::COO && request.options.mode_order.empty());
         int built_for = -1;
         std::unique_ptr<SparseFormat> format;
@@ -142,14 +143,19 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     if (!format || (rebuild && built_for != mode)) {
                         FormatOptions o = is_sptv    ? sptv_options(kind, t.order(), mode)
                                           : is_spttm ? spttm_options(t.order(), mode)
+                                          : (is_ttmc && kind == FormatKind::CSF) ? ttmc_options(t.order(), mode)
                                                      : request.options;
-                        if (!is_sptv && !is_spttm) o.mode = mode;
+                        if (is_ttmc && kind != FormatKind::CSF) o.hls_threshold = request.options.hls_threshold;
+                        if (!is_sptv && !is_spttm && !is_ttmc) o.mode = mode;
                         if (is_sptv) o.bcsf_fiber_threshold = request.options.bcsf_fiber_threshold;
                         format = build_format(kind, t, o, control);
                         built_for = mode;
                     }
                     row.build_seconds = format->build_seconds();
-                    if (!is_sptv) row.output = DenseMatrix(t.dim(mode), request.rank);
+                    if (is_ttmc)
+                        row.output = DenseMatrix(t.dim(mode), ttmc_columns(factors, mode));
+                    else if (!is_sptv)
+                        row.output = DenseMatrix(t.dim(mode), request.rank);
                     CooTensor sptv_out;
                     std::unique_ptr<SparseFormat> spttm_out;
                     std::optional<SpttmPlan> plan;  // SpTTM: preprocessing once, as the paper times it
@@ -157,7 +163,10 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     const auto& v = vectors[static_cast<std::size_t>(mode)];
                     // cpu-ref times the oracle itself, on the tensor's coordinates
                     auto run = [&] {
-                        if (is_spttm && plan)
+                        if (is_ttmc)
+                            backend == Backend::CpuRef ? ttmc_reference(t, mode, factors, row.output)
+                                                       : ttmc(backend, *format, mode, factors, row.output, control);
+                        else if (is_spttm && plan)
                             plan->compute(factors[static_cast<std::size_t>(mode)], control);
                         else if (is_spttm)
                             spttm_out = spttm_reference(t, mode, factors[static_cast<std::size_t>(mode)]);
@@ -176,7 +185,18 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
                     }
                     row.median_s = median(row.seconds);
-                    if (is_spttm) {
+                    if (is_ttmc) {
+                        const double cols = static_cast<double>(row.output.cols);
+                        row.gflops = 2.0 * static_cast<double>(t.nnz()) * cols / row.median_s / 1e9;
+                        row.bytes_moved = format->storage().bytes() + row.output.data.size() * sizeof(double);
+                        for (int m = 0; m < t.order(); ++m)
+                            if (m != mode) row.bytes_moved += t.dim(m) * request.rank * sizeof(double);
+                        if (request.check) {
+                            DenseMatrix ref(t.dim(mode), row.output.cols);
+                            ttmc_reference(t, mode, factors, ref);
+                            row.max_rel_error = max_relative_error(row.output, ref);
+                        }
+                    } else if (is_spttm) {
                         const SparseFormat& out = plan ? plan->result() : *spttm_out;
                         row.gflops = 2.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
                         // the format, U and the semi-sparse result once

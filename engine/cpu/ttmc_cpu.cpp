@@ -1,0 +1,298 @@
+// TTMc on the CPU: the oracle and OpenMP kernels on COO, CSF (slice algorithm) and HLS.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/hls_format.hpp"
+#include "tscope/formats/paper_formats.hpp"
+#include "tscope/kernels/ttmc.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tscope {
+
+namespace {
+
+// out[0 .. |a|*|b|) = a kron b, scaled.
+void kron(const double* a, std::uint64_t na, const double* b, std::uint64_t nb, double* out) {
+    for (std::uint64_t i = 0; i < na; ++i)
+        for (std::uint64_t j = 0; j < nb; ++j) out[i * nb + j] = a[i] * b[j];
+}
+
+// Kronecker product of the rows of every mode but `mode` (ascending), times x, into out;
+// scratch holds the partial products.
+void kron_rows(const std::vector<DenseMatrix>& factors, int mode, const std::uint64_t* idx, double x, double* out,
+               std::vector<double>& scratch) {
+    std::uint64_t len = 1;
+    scratch.assign(1, x);
+    std::vector<double> next;
+    for (std::size_t m = 0; m < factors.size(); ++m) {
+        if (static_cast<int>(m) == mode) continue;
+        const DenseMatrix& u = factors[m];
+        next.resize(len * u.cols);
+        kron(scratch.data(), len, u.row(idx[m]), u.cols, next.data());
+        scratch.swap(next);
+        len *= u.cols;
+    }
+    std::copy(scratch.begin(), scratch.end(), out);
+}
+
+int thread_id() {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+int max_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+// Per-thread copies of the output, summed at the end (TTMc rows are long: no atomics).
+class PrivateRows {
+public:
+    explicit PrivateRows(DenseMatrix& out) : out_(out), copies_(static_cast<std::size_t>(max_threads())) {
+        for (auto& c : copies_) c.assign(out.data.size(), 0.0);
+    }
+    void add(std::uint64_t r, const double* v) {
+        double* dst = copies_[static_cast<std::size_t>(thread_id())].data() + r * out_.cols;
+        for (std::uint64_t c = 0; c < out_.cols; ++c) dst[c] += v[c];
+    }
+    void finish() {
+        const auto n = static_cast<std::int64_t>(out_.data.size());
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) {
+            double s = 0;
+            for (const auto& c : copies_) s += c[static_cast<std::size_t>(i)];
+            out_.data[static_cast<std::size_t>(i)] += s;
+        }
+    }
+
+private:
+    DenseMatrix& out_;
+    std::vector<std::vector<double>> copies_;
+};
+
+template <class I, class V>
+void coo_ttmc(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    const int order = static_cast<int>(f.idx.size());
+    PrivateRows rows(out);
+#pragma omp parallel
+    {
+        std::vector<double> v(out.cols), scratch;
+        std::vector<std::uint64_t> idx(static_cast<std::size_t>(order));
+#pragma omp for schedule(static, 1024)
+        for (std::int64_t z = 0; z < static_cast<std::int64_t>(f.vals.size()); ++z) {
+            for (int m = 0; m < order; ++m) idx[static_cast<std::size_t>(m)] = f.idx[static_cast<std::size_t>(m)][static_cast<std::size_t>(z)];
+            kron_rows(factors, mode, idx.data(), static_cast<double>(f.vals[static_cast<std::size_t>(z)]), v.data(), scratch);
+            rows.add(idx[static_cast<std::size_t>(mode)], v.data());
+        }
+    }
+    rows.finish();
+}
+
+// CSF rooted at the mode, the others ascending: each slice owns its output row. A node's value
+// is its row kron (the sum of its children's values); a leaf's is x times its row.
+template <class I, class V>
+void csf_ttmc(const CsfFormat<I, V>& c, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    std::vector<int> expected{mode};
+    for (int m = 0; m < static_cast<int>(factors.size()); ++m)
+        if (m != mode) expected.push_back(m);
+    if (c.order != expected)
+        throw InputError("TTMc on CSF needs mode " + std::to_string(mode + 1) + " at the root and the others ascending (ttmc_options)");
+    const int n = static_cast<int>(c.order.size());
+    const std::uint64_t cols = out.cols;
+#pragma omp parallel
+    {
+        // per level: the sum of the children's values (length = prod of the ranks below)
+        std::vector<std::vector<double>> sums(static_cast<std::size_t>(n));
+        std::vector<std::uint64_t> len(static_cast<std::size_t>(n) + 1, 1);
+        for (int l = n - 1; l >= 1; --l)
+            len[static_cast<std::size_t>(l)] = len[static_cast<std::size_t>(l) + 1] * factors[static_cast<std::size_t>(c.order[static_cast<std::size_t>(l)])].cols;
+        for (int l = 0; l < n; ++l) sums[static_cast<std::size_t>(l)].resize(len[static_cast<std::size_t>(l) + 1]);
+        std::vector<double> value(cols);
+        // fills sums[l] with the sum over node's children (level l+1) of their values
+        auto subtree = [&](auto& self, int l, std::uint64_t node) -> void {
+            auto& s = sums[static_cast<std::size_t>(l)];
+            std::fill(s.begin(), s.end(), 0.0);
+            const auto& ptr = c.fptr[static_cast<std::size_t>(l)];
+            const DenseMatrix& u = factors[static_cast<std::size_t>(c.order[static_cast<std::size_t>(l) + 1])];
+            if (l == n - 2) {
+                for (I z = ptr[node]; z < ptr[node + 1]; ++z) {
+                    const double x = static_cast<double>(c.vals[z]);
+                    const double* row = u.row(c.fids.back()[z]);
+                    for (std::uint64_t r = 0; r < u.cols; ++r) s[r] += x * row[r];
+                }
+                return;
+            }
+            const auto& below = sums[static_cast<std::size_t>(l) + 1];
+            for (I child = ptr[node]; child < ptr[node + 1]; ++child) {
+                self(self, l + 1, child);
+                const double* row = u.row(c.fids[static_cast<std::size_t>(l) + 1][child]);
+                for (std::uint64_t r = 0; r < u.cols; ++r)
+                    for (std::uint64_t k = 0; k < below.size(); ++k) s[r * below.size() + k] += row[r] * below[k];
+            }
+        };
+#pragma omp for schedule(dynamic, 16)
+        for (std::int64_t s = 0; s < static_cast<std::int64_t>(c.nodes(0)); ++s) {
+            subtree(subtree, 0, static_cast<std::uint64_t>(s));
+            double* dst = out.row(c.fids[0][static_cast<std::size_t>(s)]);
+            const auto& top = sums[0];
+            for (std::uint64_t k = 0; k < cols; ++k) dst[k] += top[k];
+        }
+    }
+}
+
+// HLS: dense tiles by Eq. 7 slice by slice, Y(i, :, :) += B_tile^T (X(i, :, :) C_tile), the
+// sparse part by Eq. 3.
+template <class I, class V>
+void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;
+    const DenseMatrix& A = factors[static_cast<std::size_t>(a)];
+    const DenseMatrix& B = factors[static_cast<std::size_t>(b)];
+    const std::uint64_t Ra = A.cols, Rb = B.cols;
+    const auto& dims = f.dims();
+    PrivateRows rows(out);
+#pragma omp parallel
+    {
+        std::vector<double> tile(kHlsTileCells), t(static_cast<std::size_t>(kHlsTile) * Rb), y(Ra * Rb), scratch;
+#pragma omp for schedule(dynamic, 4) nowait
+        for (std::int64_t q = 0; q < static_cast<std::int64_t>(f.tiles()); ++q) {
+            const auto qu = static_cast<std::uint64_t>(q);
+            std::fill(tile.begin(), tile.end(), 0.0);
+            std::uint64_t val = f.b_vals_ptr[qu];
+            for (int w = 0; w < kHlsBitmapWords; ++w)
+                for (std::uint64_t bits = f.b_bmp[qu * kHlsBitmapWords + static_cast<std::uint64_t>(w)]; bits; bits &= bits - 1)
+                    tile[static_cast<std::size_t>(w * 64 + std::countr_zero(bits))] = static_cast<double>(f.b_vals[val++]);
+            const auto origin = hls_unpack(f.b_inds[qu], f.b_linear_bits);
+            std::array<std::uint64_t, 3> lo{};
+            std::array<int, 3> span{};
+            for (std::size_t m = 0; m < 3; ++m) {
+                lo[m] = origin[m] * kHlsTile;
+                span[m] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, dims[m] - lo[m]));
+            }
+            for (int i = 0; i < span[static_cast<std::size_t>(mode)]; ++i) {
+                std::fill(t.begin(), t.end(), 0.0);  // T = X(i, :, :) B_tile
+                bool any = false;
+                for (int ja = 0; ja < span[static_cast<std::size_t>(a)]; ++ja)
+                    for (int jb = 0; jb < span[static_cast<std::size_t>(b)]; ++jb) {
+                        std::array<int, 3> c{};
+                        c[static_cast<std::size_t>(mode)] = i;
+                        c[static_cast<std::size_t>(a)] = ja;
+                        c[static_cast<std::size_t>(b)] = jb;
+                        const double x = tile[static_cast<std::size_t>(c[0] * 256 + c[1] * 16 + c[2])];
+                        if (x == 0.0) continue;
+                        any = true;
+                        const double* brow = B.row(lo[static_cast<std::size_t>(b)] + static_cast<std::uint64_t>(jb));
+                        double* trow = t.data() + static_cast<std::size_t>(ja) * Rb;
+                        for (std::uint64_t r = 0; r < Rb; ++r) trow[r] += x * brow[r];
+                    }
+                if (!any) continue;
+                std::fill(y.begin(), y.end(), 0.0);  // Y(i) = A_tile^T T, as a kron sum over the rows
+                for (int ja = 0; ja < span[static_cast<std::size_t>(a)]; ++ja) {
+                    const double* arow = A.row(lo[static_cast<std::size_t>(a)] + static_cast<std::uint64_t>(ja));
+                    const double* trow = t.data() + static_cast<std::size_t>(ja) * Rb;
+                    for (std::uint64_t ra = 0; ra < Ra; ++ra)
+                        for (std::uint64_t rb = 0; rb < Rb; ++rb) y[ra * Rb + rb] += arow[ra] * trow[rb];
+                }
+                rows.add(lo[static_cast<std::size_t>(mode)] + static_cast<std::uint64_t>(i), y.data());
+            }
+        }
+#pragma omp for schedule(static, 1024)
+        for (std::int64_t z = 0; z < static_cast<std::int64_t>(f.nnz_vals.size()); ++z) {
+            const auto c = hls_unpack(f.nnz_inds[static_cast<std::size_t>(z)], f.nnz_linear_bits);
+            kron_rows(factors, mode, c.data(), static_cast<double>(f.nnz_vals[static_cast<std::size_t>(z)]), y.data(), scratch);
+            rows.add(c[static_cast<std::size_t>(mode)], y.data());
+        }
+    }
+    rows.finish();
+}
+
+template <class I, class V>
+bool try_ttmc(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return coo_ttmc(*f, mode, factors, out), true;
+    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return csf_ttmc(*f, mode, factors, out), true;
+    if (const auto* f = dynamic_cast<const HlsFormat<I, V>*>(&format)) return hls_ttmc(*f, mode, factors, out), true;
+    return false;
+}
+
+}  // namespace
+
+std::uint64_t ttmc_columns(const std::vector<DenseMatrix>& factors, int mode) {
+    std::uint64_t cols = 1;
+    for (std::size_t m = 0; m < factors.size(); ++m)
+        if (static_cast<int>(m) != mode) cols *= factors[m].cols;
+    return cols;
+}
+
+void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    out.fill(0.0);
+    std::vector<double> v(out.cols), scratch;
+    std::vector<std::uint64_t> idx(static_cast<std::size_t>(t.order()));
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        for (int m = 0; m < t.order(); ++m) idx[static_cast<std::size_t>(m)] = t.index(m, z);
+        kron_rows(factors, mode, idx.data(), t.value(z), v.data(), scratch);
+        double* dst = out.row(idx[static_cast<std::size_t>(mode)]);
+        for (std::uint64_t c = 0; c < out.cols; ++c) dst[c] += v[c];
+    }
+}
+
+bool ttmc_supports(Backend backend, FormatKind kind) {
+    if (backend == Backend::CpuRef) return true;
+    return backend == Backend::Omp && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::HLS);
+}
+
+FormatOptions ttmc_options(int order, int mode) {
+    FormatOptions o;
+    o.mode = mode;
+    o.mode_order.push_back(mode);
+    for (int m = 0; m < order; ++m)
+        if (m != mode) o.mode_order.push_back(m);
+    return o;
+}
+
+void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
+          DenseMatrix& out, RunControl& control) {
+    const auto& dims = format.dims();
+    const int order = static_cast<int>(dims.size());
+    if (mode < 0 || mode >= order)
+        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(order) + " modes");
+    if (static_cast<int>(factors.size()) != order) throw InputError("TTMc needs one factor matrix per mode");
+    for (int m = 0; m < order; ++m)
+        if (m != mode && (factors[static_cast<std::size_t>(m)].rows != dims[static_cast<std::size_t>(m)] || factors[static_cast<std::size_t>(m)].cols == 0))
+            throw InputError("factor matrix of mode " + std::to_string(m + 1) + " must have " + std::to_string(dims[static_cast<std::size_t>(m)]) + " rows");
+    if (out.rows != dims[static_cast<std::size_t>(mode)] || out.cols != ttmc_columns(factors, mode))
+        throw InputError("the TTMc output must be " + std::to_string(dims[static_cast<std::size_t>(mode)]) + " x " +
+                         std::to_string(ttmc_columns(factors, mode)));
+    control.check();
+    switch (backend) {
+    case Backend::CpuRef: ttmc_reference(format.to_coo(), mode, factors, out); return;
+    case Backend::Omp: {
+        out.fill(0.0);
+        const bool done = try_ttmc<std::uint32_t, double>(format, mode, factors, out) ||
+                          try_ttmc<std::uint32_t, float>(format, mode, factors, out) ||
+                          try_ttmc<std::uint64_t, double>(format, mode, factors, out) ||
+                          try_ttmc<std::uint64_t, float>(format, mode, factors, out);
+        if (!done) throw InputError("TTMc has no omp kernel for " + format.name());
+        control.check();
+        return;
+    }
+    case Backend::Cuda: {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) throw Error(gpu.reason);
+        throw Error("TTMc has no CUDA kernel yet");
+    }
+    }
+}
+
+}  // namespace tscope
