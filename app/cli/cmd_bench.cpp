@@ -1,6 +1,7 @@
 // tensorscope-cli bench FILE --kernel sptv|spttm|mttkrp|ttmc --format F|all --backend cpu-ref|omp|cuda
 //                 [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR]
 //                 [--write DIR] [--json] [--csf-order ..] [--fiber-threshold T]
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -94,7 +95,8 @@ int run_bench(int argc, char** argv) {
         for (const BenchResult& r : results) {
             Json row{{"kernel", kernel_name(r.kernel)}, {"format", format_name(r.format)}, {"backend", backend_name(r.backend)},
                      {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
-                     {"median_s", r.median_s},           {"gflops", r.gflops},             {"gbps", r.gbps},
+                     {"median_s", r.median_s},           {"transfer_s", r.transfer_s},     {"gflops", r.gflops},
+                     {"gbps", r.gbps},
                      {"bytes_moved", r.bytes_moved},     {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
                      {"device", r.device}};
             row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
@@ -106,6 +108,8 @@ int run_bench(int argc, char** argv) {
             sweep_rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
         Json machine = to_json(describe_machine());
         machine["copy_gbps"] = copy_gbps;
+        if (std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end())
+            machine["gpu_copy_gbps"] = measure_gpu_copy_bandwidth();
         std::cout << Json{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
                           {"sweeps", sweep_rows}, {"machine", machine}}
                          .dump(2)

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstring>
 
+#include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/spttm.hpp"
@@ -71,6 +73,11 @@ double measure_copy_bandwidth() {
         best = std::max(best, 2.0 * static_cast<double>(n) / s / 1e9);
     }
     return best;
+}
+
+double measure_gpu_copy_bandwidth() {
+    if (!query_gpu().available) return 0;
+    return gpu::copy_bandwidth_gbps();
 }
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
@@ -162,6 +169,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     if (is_spttm && backend != Backend::CpuRef) plan = SpttmPlan::prepare(*format, mode, request.rank);
                     const auto& v = vectors[static_cast<std::size_t>(mode)];
                     // cpu-ref times the oracle itself, on the tensor's coordinates
+                    std::vector<double> kernel_times, transfer_times;
+                    DeviceTiming timing;
                     auto run = [&] {
                         if (is_ttmc)
                             backend == Backend::CpuRef ? ttmc_reference(t, mode, factors, row.output)
@@ -175,8 +184,13 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                                                                   : sptv(backend, *format, mode, v, control);
                         else if (backend == Backend::CpuRef)
                             mttkrp_reference(t, mode, factors, row.output);
-                        else
-                            mttkrp(backend, *format, mode, factors, row.output, control);
+                        else {
+                            mttkrp(backend, *format, mode, factors, row.output, control, &timing);
+                            if (backend == Backend::Cuda) {
+                                kernel_times.push_back(timing.kernel_s);
+                                transfer_times.push_back(timing.upload_s + timing.download_s);
+                            }
+                        }
                     };
                     run();  // warm-up
                     for (int r = 0; r < request.repeat; ++r) {
@@ -185,6 +199,13 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
                     }
                     row.median_s = median(row.seconds);
+                    if (!kernel_times.empty()) {  // the GPU: kernels and transfers apart (the warm-up excluded)
+                        kernel_times.erase(kernel_times.begin());
+                        transfer_times.erase(transfer_times.begin());
+                        row.seconds = kernel_times;
+                        row.median_s = median(kernel_times);
+                        row.transfer_s = median(transfer_times);
+                    }
                     if (is_ttmc) {
                         const double cols = static_cast<double>(row.output.cols);
                         row.gflops = 2.0 * static_cast<double>(t.nnz()) * cols / row.median_s / 1e9;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tscope/formats/balanced_formats.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/formats/hls_format.hpp"
 #include "cpu_kernels.hpp"
 #include "tscope/kernels/mttkrp.hpp"
@@ -391,7 +392,8 @@ bool mttkrp_supports(Backend backend, FormatKind kind) {
     if (backend == Backend::Omp)
         return kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF || kind == FormatKind::MMCSF ||
                kind == FormatKind::HiCOO || kind == FormatKind::HLS;
-    return false;
+    return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF ||
+                            kind == FormatKind::MMCSF);
 }
 
 void mttkrp_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,

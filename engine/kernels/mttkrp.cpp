@@ -31,8 +31,11 @@ void check_shapes(const SparseFormat& format, int mode, const std::vector<DenseM
 
 }  // namespace
 
+void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                 DeviceTiming* timing);
+
 void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
-            DenseMatrix& out, RunControl& control) {
+            DenseMatrix& out, RunControl& control, DeviceTiming* timing) {
     check_shapes(format, mode, factors, out);
     switch (backend) {
     case Backend::CpuRef: {
@@ -44,7 +47,9 @@ void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::ve
     case Backend::Cuda: {
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
-        throw Error("MTTKRP has no CUDA kernel yet");
+        control.check();
+        mttkrp_cuda(format, mode, factors, out, timing);
+        return;
     }
     }
 }

@@ -17,8 +17,11 @@
 namespace tstest {
 
 // A shared real tensor, or "" when ../shared/data is absent (callers QSKIP with the reason).
+// TS_SHARED_DATA in the environment points elsewhere (the GPU machine gets a carried copy).
 inline std::string shared_tensor(const char* name) {
-    const QString path = QDir(TS_SHARED_DATA_DIR).filePath(name);
+    const QString dir = qEnvironmentVariableIsSet("TS_SHARED_DATA") ? qEnvironmentVariable("TS_SHARED_DATA")
+                                                                     : QStringLiteral(TS_SHARED_DATA_DIR);
+    const QString path = QDir(dir).filePath(name);
     return QFileInfo::exists(path) ? path.toStdString() : std::string();
 }
 

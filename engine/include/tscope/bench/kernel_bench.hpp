@@ -41,7 +41,8 @@ struct BenchResult {
     std::string error;  // why it did not run
     double build_seconds = 0;
     std::vector<double> seconds;  // every timed repeat
-    double median_s = 0;
+    double median_s = 0;        // GPU: the kernels alone
+    double transfer_s = 0;      // GPU: median of upload + download (0 on the CPU)
     double gflops = 0;
     double gbps = 0;
     std::uint64_t bytes_moved = 0;
@@ -54,5 +55,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
 
 // Best of a few large memcpy calls, counting bytes read plus written, in GB/s.
 double measure_copy_bandwidth();
+// The same on the GPU, device to device (0 without a GPU).
+double measure_gpu_copy_bandwidth();
 
 }  // namespace tscope

@@ -15,10 +15,18 @@ namespace tscope {
 // The oracle: plain serial loop over the COO nonzeros, double accumulation.
 void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out);
 
+// Where a GPU run spent its time (transfers kept apart from the kernels).
+struct DeviceTiming {
+    double upload_s = 0;
+    double kernel_s = 0;
+    double download_s = 0;
+};
+
 // out must be dims[mode] x R; factors[m] dims[m] x R for every m (factors[mode] is unused).
 // Formats: COO, CSF, B-CSF, MM-CSF (omp); cpu-ref accepts any format (through to_coo()).
+// cuda computes in fp32 (COO, CSF, B-CSF, MM-CSF) and fills *timing when given.
 void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
-            DenseMatrix& out, RunControl& control = no_control());
+            DenseMatrix& out, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
 
 // Whether a backend implements MTTKRP on a format (the bench skips the other pairs).
 bool mttkrp_supports(Backend backend, FormatKind kind);

@@ -1,0 +1,223 @@
+// CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "gpu_mttkrp.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope::gpu {
+
+namespace {
+
+void check(cudaError_t err, const char* what) {
+    if (err == cudaSuccess) return;
+    cudaGetLastError();  // clear it so the next call starts clean
+    if (err == cudaErrorMemoryAllocation) throw Error(std::string("out of GPU memory while ") + what);
+    throw Error(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(err));
+}
+
+// Owns device memory; frees it on every path, never throws from the destructor.
+template <class T>
+class DeviceArray {
+public:
+    DeviceArray() = default;
+    explicit DeviceArray(std::uint64_t n) : n_(n) {
+        if (n) check(cudaMalloc(&ptr_, n * sizeof(T)), "allocating device memory");
+    }
+    DeviceArray(const T* host, std::uint64_t n) : DeviceArray(n) {
+        if (n) check(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
+    }
+    ~DeviceArray() {
+        if (ptr_) cudaFree(ptr_);
+    }
+    DeviceArray(DeviceArray&& o) noexcept : ptr_(o.ptr_), n_(o.n_) { o.ptr_ = nullptr; o.n_ = 0; }
+    DeviceArray& operator=(DeviceArray&&) = delete;
+    DeviceArray(const DeviceArray&) = delete;
+    T* get() const { return ptr_; }
+
+private:
+    T* ptr_ = nullptr;
+    std::uint64_t n_ = 0;
+};
+
+class Event {
+public:
+    Event() { check(cudaEventCreate(&e_), "creating an event"); }
+    ~Event() { cudaEventDestroy(e_); }
+    void record() { check(cudaEventRecord(e_), "recording an event"); }
+    static double seconds(const Event& a, const Event& b) {
+        check(cudaEventSynchronize(b.e_), "waiting for the device");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, a.e_, b.e_), "timing");
+        return ms / 1000.0;
+    }
+
+private:
+    cudaEvent_t e_{};
+};
+
+constexpr int kMaxModes = 16;
+
+struct FactorPtrs {
+    const float* f[kMaxModes];
+};
+
+struct IndexPtrs {
+    const std::uint32_t* p[kMaxModes];
+};
+
+// One warp per nonzero (grid-stride); lane r handles columns r, r+32, ...
+__global__ void coo_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t R, IndexPtrs idx, const float* vals,
+                           FactorPtrs factors, float* out) {
+    const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
+    const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    for (std::uint64_t z = warp; z < nnz; z += warps) {
+        const float x = vals[z];
+        for (std::uint64_t r = lane; r < R; r += 32) {
+            float v = x;
+            for (int m = 0; m < order; ++m)
+                if (m != mode) v *= factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R + r];
+            atomicAdd(&out[static_cast<std::uint64_t>(idx.p[mode][z]) * R + r], v);
+        }
+    }
+}
+
+// One warp per fiber. target < levels: sum the fiber's nonzeros times their leaf rows, times
+// the rows of every ancestor level but the target, into the target's row (atomics where
+// fibers of one row meet). target == levels: the nonzero algorithm.
+__global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::uint64_t R, IndexPtrs anc,
+                             FactorPtrs level_factor, const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
+                             const float* vals, float* out) {
+    const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
+    const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    const float* leaf_factor = level_factor.f[levels];
+    for (std::uint64_t f = warp; f < fibers; f += warps) {
+        const std::uint64_t lo = fiber_ptr[f], hi = fiber_ptr[f + 1];
+        for (std::uint64_t r = lane; r < R; r += 32) {
+            float prefix = 1.0f;
+            for (int l = 0; l < levels; ++l)
+                if (l != target) prefix *= level_factor.f[l][static_cast<std::uint64_t>(anc.p[l][f]) * R + r];
+            if (target == levels) {
+                for (std::uint64_t z = lo; z < hi; ++z)
+                    atomicAdd(&out[static_cast<std::uint64_t>(leaf[z]) * R + r], vals[z] * prefix);
+            } else {
+                float sum = 0.0f;
+                for (std::uint64_t z = lo; z < hi; ++z) sum += vals[z] * leaf_factor[static_cast<std::uint64_t>(leaf[z]) * R + r];
+                atomicAdd(&out[static_cast<std::uint64_t>(anc.p[target][f]) * R + r], sum * prefix);
+            }
+        }
+    }
+}
+
+int grid_for(std::uint64_t warps_needed) {
+    int sms = 0;
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "reading the device");
+    const std::uint64_t blocks = (warps_needed * 32 + 255) / 256;
+    const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 32;  // enough blocks to fill the chip
+    return static_cast<int>(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+// Uploads the factors; returns the device copies (null for the output mode).
+std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
+    std::vector<DeviceArray<float>> out;
+    for (std::size_t m = 0; m < d.factors.size(); ++m)
+        out.emplace_back(static_cast<int>(m) == d.mode || !d.factors[m] ? DeviceArray<float>()
+                                                                        : DeviceArray<float>(d.factors[m], d.rows[m] * d.rank));
+    return out;
+}
+
+}  // namespace
+
+double copy_bandwidth_gbps() {
+    check(cudaSetDevice(0), "selecting the GPU");
+    const std::uint64_t n = std::uint64_t{1} << 30;
+    DeviceArray<char> a(n), b(n);
+    check(cudaMemset(a.get(), 1, n), "clearing");
+    double best = 0;
+    for (int r = 0; r < 5; ++r) {
+        Event t0, t1;
+        t0.record();
+        check(cudaMemcpy(b.get(), a.get(), n, cudaMemcpyDeviceToDevice), "copying on the device");
+        t1.record();
+        const double s = Event::seconds(t0, t1);
+        if (2.0 * n / s / 1e9 > best) best = 2.0 * n / s / 1e9;
+    }
+    return best;
+}
+
+void mttkrp_coo(const Coo& coo, const Dense& d, Timing& timing) {
+    check(cudaSetDevice(0), "selecting the GPU");
+    Event t0, t1, t2, t3;
+    t0.record();
+    std::vector<DeviceArray<std::uint32_t>> idx;
+    for (auto* p : coo.idx) idx.emplace_back(p, coo.nnz);
+    DeviceArray<float> vals(coo.vals, coo.nnz);
+    std::vector<DeviceArray<float>> factors = upload_factors(d);
+    const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
+    DeviceArray<float> out(out_n);
+    check(cudaMemset(out.get(), 0, out_n * sizeof(float)), "clearing the output");
+    t1.record();
+    IndexPtrs ip{};
+    FactorPtrs fp{};
+    for (std::size_t m = 0; m < idx.size(); ++m) ip.p[m] = idx[m].get(), fp.f[m] = factors[m].get();
+    coo_kernel<<<grid_for(coo.nnz), 256>>>(coo.nnz, static_cast<int>(idx.size()), d.mode, d.rank, ip, vals.get(), fp, out.get());
+    check(cudaGetLastError(), "launching the COO MTTKRP kernel");
+    t2.record();
+    check(cudaMemcpy(d.out, out.get(), out_n * sizeof(float), cudaMemcpyDeviceToHost), "copying the result back");
+    t3.record();
+    timing.upload_s = Event::seconds(t0, t1);
+    timing.kernel_s = Event::seconds(t1, t2);
+    timing.download_s = Event::seconds(t2, t3);
+}
+
+void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& d, Timing& timing) {
+    check(cudaSetDevice(0), "selecting the GPU");
+    Event t0, t1, t2, t3;
+    t0.record();
+    struct DevicePart {
+        std::vector<DeviceArray<std::uint32_t>> anc;
+        DeviceArray<std::uint64_t> fiber_ptr;
+        DeviceArray<std::uint32_t> leaf;
+        DeviceArray<float> vals;
+    };
+    std::vector<DevicePart> dev;
+    for (const Fibers& p : parts) {
+        DevicePart dp{{}, DeviceArray<std::uint64_t>(p.fiber_ptr, p.fibers + 1), DeviceArray<std::uint32_t>(p.leaf, p.nnz),
+                      DeviceArray<float>(p.vals, p.nnz)};
+        for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
+        dev.push_back(std::move(dp));
+    }
+    std::vector<DeviceArray<float>> factors = upload_factors(d);
+    const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
+    DeviceArray<float> out(out_n);
+    check(cudaMemset(out.get(), 0, out_n * sizeof(float)), "clearing the output");
+    t1.record();
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const Fibers& p = parts[k];
+        if (p.fibers == 0) continue;
+        IndexPtrs ap{};
+        FactorPtrs lf{};
+        int target = p.levels;
+        for (int l = 0; l <= p.levels; ++l) {
+            const int m = p.level_mode[static_cast<std::size_t>(l)];
+            lf.f[l] = factors[static_cast<std::size_t>(m)].get();
+            if (m == d.mode) target = l;
+        }
+        for (int l = 0; l < p.levels; ++l) ap.p[l] = dev[k].anc[static_cast<std::size_t>(l)].get();
+        fiber_kernel<<<grid_for(p.fibers), 256>>>(p.fibers, p.levels, target, d.rank, ap, lf, dev[k].fiber_ptr.get(),
+                                                  dev[k].leaf.get(), dev[k].vals.get(), out.get());
+        check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+    }
+    t2.record();
+    check(cudaMemcpy(d.out, out.get(), out_n * sizeof(float), cudaMemcpyDeviceToHost), "copying the result back");
+    t3.record();
+    timing.upload_s = Event::seconds(t0, t1);
+    timing.kernel_s = Event::seconds(t1, t2);
+    timing.download_s = Event::seconds(t2, t3);
+}
+
+}  // namespace tscope::gpu

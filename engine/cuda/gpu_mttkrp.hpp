@@ -1,0 +1,55 @@
+// The CUDA MTTKRP kernels' host interface: plain arrays only, so that the .cu file needs no
+// engine headers (and no C++20). Values and factors travel as fp32; indices as 32-bit.
+// Private to the engine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tscope::gpu {
+
+struct Timing {
+    double upload_s = 0;    // host to device, every array
+    double kernel_s = 0;    // the kernels alone
+    double download_s = 0;  // the result back
+};
+
+// The dense side of an MTTKRP: every factor (row-major, rows[m] x R) and the output.
+struct Dense {
+    std::uint64_t rank = 0;
+    std::vector<const float*> factors;  // per mode; the output mode's may be null
+    std::vector<std::uint64_t> rows;    // per mode
+    int mode = 0;
+    float* out = nullptr;               // rows[mode] x rank, written on return
+};
+
+// COO with one warp per nonzero group and atomics on the output (issue 5: "COO with atomics").
+struct Coo {
+    std::uint64_t nnz = 0;
+    std::vector<const std::uint32_t*> idx;  // per mode
+    const float* vals = nullptr;
+};
+
+// A CSF tree flattened per fiber, as mm-csf Alg. 6 lays it out: for every fiber (a node of the
+// level above the nonzeros) the index of each ancestor level, its nonzero range, and the
+// nonzeros' leaf indices and values. One warp per fiber; `target` is the tree level of the
+// MTTKRP mode (levels - 1 + 1 == the leaf level means the nonzero algorithm).
+struct Fibers {
+    int levels = 0;                              // tree levels above the nonzeros (N - 1)
+    std::vector<int> level_mode;                 // N entries: mode of each level, leaves last
+    std::uint64_t fibers = 0, nnz = 0;
+    std::vector<const std::uint32_t*> anc;       // levels arrays of `fibers` indices
+    const std::uint64_t* fiber_ptr = nullptr;    // fibers + 1
+    const std::uint32_t* leaf = nullptr;         // nnz
+    const float* vals = nullptr;                 // nnz
+};
+
+// Run on device 0. Throw tscope::Error with CUDA's message on failure (out of memory included);
+// device memory is freed on every path.
+// Device-to-device copy bandwidth (bytes read plus written per second), best of a few 1 GB copies.
+double copy_bandwidth_gbps();
+
+void mttkrp_coo(const Coo& coo, const Dense& dense, Timing& timing);
+void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& dense, Timing& timing);
+
+}  // namespace tscope::gpu

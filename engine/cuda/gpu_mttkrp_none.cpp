@@ -1,0 +1,14 @@
+// The CPU-only build's CUDA MTTKRP: there is none.
+#include "gpu_mttkrp.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope::gpu {
+
+double copy_bandwidth_gbps() { return 0; }
+
+void mttkrp_coo(const Coo&, const Dense&, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+void mttkrp_fibers(const std::vector<Fibers>&, const Dense&, Timing&) {
+    throw Error("no CUDA device (this build has no CUDA backend)");
+}
+
+}  // namespace tscope::gpu

@@ -1,0 +1,124 @@
+// The cuda backend of MTTKRP: flattens a format into the plain arrays of gpu_mttkrp.hpp (fp32
+// values and factors, 32-bit indices), runs it on the GPU and converts the result back.
+#include <limits>
+
+#include "cuda/gpu_mttkrp.hpp"
+#include "tscope/formats/balanced_formats.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+
+namespace tscope {
+
+namespace {
+
+template <class I>
+std::vector<std::uint32_t> narrow(const Column<I>& c) {
+    std::vector<std::uint32_t> out(c.size());
+    for (std::size_t i = 0; i < c.size(); ++i) out[i] = static_cast<std::uint32_t>(c[i]);
+    return out;
+}
+
+template <class V>
+std::vector<float> to_float(const Column<V>& c) {
+    return std::vector<float>(c.begin(), c.end());
+}
+
+// A CSF tree as per-fiber ancestor indices (mm-csf Alg. 6's sliceInds / fiberInds, for any order).
+struct FlatTree {
+    std::vector<std::vector<std::uint32_t>> anc;
+    std::vector<std::uint64_t> fiber_ptr;
+    std::vector<std::uint32_t> leaf;
+    std::vector<float> vals;
+    gpu::Fibers view(const std::vector<int>& order) const {
+        gpu::Fibers f;
+        f.levels = static_cast<int>(anc.size());
+        f.level_mode = order;
+        f.fibers = fiber_ptr.size() - 1;
+        f.nnz = leaf.size();
+        for (const auto& a : anc) f.anc.push_back(a.data());
+        f.fiber_ptr = fiber_ptr.data();
+        f.leaf = leaf.data();
+        f.vals = vals.data();
+        return f;
+    }
+};
+
+template <class I, class V>
+FlatTree flatten(const CsfFormat<I, V>& c) {
+    const int levels = static_cast<int>(c.fptr.size());  // N - 1
+    const int fl = levels - 1;                          // the fiber level
+    FlatTree t;
+    const std::uint64_t fibers = c.nodes(fl);
+    // node of each level above every fiber, walking the parents up
+    std::vector<std::uint64_t> node(fibers);
+    for (std::uint64_t f = 0; f < fibers; ++f) node[f] = f;
+    t.anc.resize(static_cast<std::size_t>(levels));
+    for (int l = fl; l >= 0; --l) {
+        auto& a = t.anc[static_cast<std::size_t>(l)];
+        a.resize(fibers);
+        for (std::uint64_t f = 0; f < fibers; ++f) a[f] = static_cast<std::uint32_t>(c.fids[static_cast<std::size_t>(l)][node[f]]);
+        if (l == 0) break;
+        std::vector<std::uint64_t> parent(c.nodes(l));
+        const auto& ptr = c.fptr[static_cast<std::size_t>(l) - 1];
+        for (std::uint64_t k = 0; k + 1 < ptr.size(); ++k)
+            for (std::uint64_t ch = ptr[k]; ch < ptr[k + 1]; ++ch) parent[ch] = k;
+        for (auto& n : node) n = parent[n];
+    }
+    t.fiber_ptr.assign(c.fptr[static_cast<std::size_t>(fl)].begin(), c.fptr[static_cast<std::size_t>(fl)].end());
+    t.leaf = narrow(c.fids.back());
+    t.vals = to_float(c.vals);
+    return t;
+}
+
+template <class I, class V>
+bool run_typed(const SparseFormat& format, const gpu::Dense& dense, gpu::Timing& timing) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) {
+        std::vector<std::vector<std::uint32_t>> idx;
+        for (const auto& c : f->idx) idx.push_back(narrow(c));
+        const std::vector<float> vals = to_float(f->vals);
+        gpu::Coo coo;
+        coo.nnz = vals.size();
+        for (const auto& c : idx) coo.idx.push_back(c.data());
+        coo.vals = vals.data();
+        gpu::mttkrp_coo(coo, dense, timing);
+        return true;
+    }
+    std::vector<const CsfFormat<I, V>*> trees;
+    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) trees.push_back(f);
+    if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) trees.push_back(&f->csf);
+    if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format))
+        for (const auto& p : f->partitions) trees.push_back(&p);
+    if (trees.empty()) return false;
+    std::vector<FlatTree> flat;
+    for (const auto* t : trees) flat.push_back(flatten(*t));
+    std::vector<gpu::Fibers> parts;
+    for (std::size_t k = 0; k < trees.size(); ++k) parts.push_back(flat[k].view(trees[k]->order));
+    gpu::mttkrp_fibers(parts, dense, timing);
+    return true;
+}
+
+}  // namespace
+
+void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                 DeviceTiming* timing) {
+    for (auto d : format.dims())
+        if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA MTTKRP needs every mode shorter than 2^32");
+    std::vector<std::vector<float>> host_factors(factors.size());
+    gpu::Dense dense;
+    dense.rank = out.cols;
+    dense.mode = mode;
+    for (std::size_t m = 0; m < factors.size(); ++m) {
+        dense.rows.push_back(format.dims()[m]);
+        if (static_cast<int>(m) != mode) host_factors[m].assign(factors[m].data.begin(), factors[m].data.end());
+        dense.factors.push_back(host_factors[m].empty() ? nullptr : host_factors[m].data());
+    }
+    std::vector<float> result(out.rows * out.cols);
+    dense.out = result.data();
+    gpu::Timing t;
+    const bool done = run_typed<std::uint32_t, double>(format, dense, t) || run_typed<std::uint32_t, float>(format, dense, t) ||
+                      run_typed<std::uint64_t, double>(format, dense, t) || run_typed<std::uint64_t, float>(format, dense, t);
+    if (!done) throw InputError("MTTKRP has no CUDA kernel for " + format.name());
+    for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
+    if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
+}
+
+}  // namespace tscope

@@ -1,0 +1,76 @@
+// The CUDA MTTKRP against the CPU oracle (fp32 on the device: relative error <= 1e-4).
+// Skips, saying why, where there is no GPU.
+#include "test_support.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+
+using namespace tscope;
+
+namespace {
+
+void check_against_oracle(const CooTensor& t, std::uint64_t rank) {
+    std::vector<DenseMatrix> factors;
+    for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), rank, 40 + std::uint64_t(m)));
+    for (int mode = 0; mode < t.order(); ++mode) {
+        DenseMatrix ref(t.dim(mode), rank);
+        mttkrp_reference(t, mode, factors, ref);
+        for (FormatKind kind : {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF}) {
+            for (int built_for = 0; built_for < t.order(); ++built_for) {  // the mode at every tree level
+                if ((kind == FormatKind::COO || kind == FormatKind::MMCSF) && built_for > 0) break;
+                FormatOptions o;
+                o.mode = built_for;
+                o.bcsf_fiber_threshold = 4;
+                const auto f = build_format(kind, t, o);
+                DenseMatrix out(t.dim(mode), rank);
+                out.fill(-7.0);
+                DeviceTiming timing;
+                mttkrp(Backend::Cuda, *f, mode, factors, out, no_control(), &timing);
+                const double err = max_relative_error(out, ref);
+                QVERIFY2(err <= 1e-4, qPrintable(QString("%1 built for mode %2, mode %3, rank %4: %5")
+                                                     .arg(format_name(kind)).arg(built_for + 1).arg(mode + 1).arg(rank).arg(err)));
+                QVERIFY(timing.kernel_s > 0);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+class TestMttkrpCuda : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) QSKIP(("no GPU here: " + gpu.reason).c_str());
+        qInfo("GPU: %s", gpu.name.c_str());
+    }
+
+    void randomTensors_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("rank");
+        for (int order : {3, 4, 5})
+            for (int rank : {1, 16, 40}) QTest::addRow("order %d rank %d", order, rank) << order << rank;
+    }
+    void randomTensors() {
+        QFETCH(int, order);
+        QFETCH(int, rank);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 15);
+        dims[0] = 60;
+        check_against_oracle(tstest::random_tensor(dims, 3000, std::uint64_t(order + rank), Distribution::PowerLaw),
+                             std::uint64_t(rank));
+    }
+
+    void realTensors() {
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (path.empty()) QSKIP("../shared/data is absent: skipped");
+            check_against_oracle(load_tensor(path).tensor, 32);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMttkrpCuda)
+#include "test_mttkrp_cuda.moc"
