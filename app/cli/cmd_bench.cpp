@@ -87,8 +87,8 @@ int run_bench(int argc, char** argv) {
             ++s.second;
         }
     bool check_failed = false;
-    for (const BenchResult& r : results)
-        if (r.max_rel_error && !(*r.max_rel_error <= 1e-8)) check_failed = true;
+    for (const BenchResult& r : results)  // fp32 on the GPU: 1e-4 (issue 5); fp64 on the CPU: 1e-8
+        if (r.max_rel_error && !(*r.max_rel_error <= (r.backend == Backend::Cuda ? 1e-4 : 1e-8))) check_failed = true;
 
     if (args.flag("--json")) {
         Json rows = Json::array();

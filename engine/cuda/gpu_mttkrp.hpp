@@ -1,5 +1,6 @@
 // The CUDA MTTKRP kernels' host interface: plain arrays only, so that the .cu file needs no
-// engine headers (and no C++20). Values and factors travel as fp32; indices as 32-bit.
+// engine headers (and no C++20). Values and factors travel as fp32, indices as 32-bit; the
+// output accumulates in fp64 (millions of fp32 atomic adds into one heavy row lose ~1e-3).
 // Private to the engine.
 #pragma once
 
@@ -20,7 +21,7 @@ struct Dense {
     std::vector<const float*> factors;  // per mode; the output mode's may be null
     std::vector<std::uint64_t> rows;    // per mode
     int mode = 0;
-    float* out = nullptr;               // rows[mode] x rank, written on return
+    double* out = nullptr;              // rows[mode] x rank, written on return (fp64 accumulation)
 };
 
 // COO with one warp per nonzero group and atomics on the output (issue 5: "COO with atomics").

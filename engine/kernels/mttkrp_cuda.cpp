@@ -111,7 +111,8 @@ void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMa
         if (static_cast<int>(m) != mode) host_factors[m].assign(factors[m].data.begin(), factors[m].data.end());
         dense.factors.push_back(host_factors[m].empty() ? nullptr : host_factors[m].data());
     }
-    std::vector<float> result(out.rows * out.cols);
+    if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
+    std::vector<double> result(out.rows * out.cols);
     dense.out = result.data();
     gpu::Timing t;
     const bool done = run_typed<std::uint32_t, double>(format, dense, t) || run_typed<std::uint32_t, float>(format, dense, t) ||
