@@ -38,4 +38,19 @@ private:
     std::set<std::string> flags_set_;
 };
 
+// "a,b,c" -> {parse(a), parse(b), parse(c)}; "all" -> {} (callers read empty as everything).
+template <class T, class Parse>
+std::vector<T> parse_names(const std::string& text, Parse parse) {
+    std::vector<T> out;
+    if (text == "all") return out;
+    std::size_t start = 0;
+    for (;;) {
+        const auto comma = text.find(',', start);
+        out.push_back(parse(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
 }  // namespace tscope::cli

@@ -17,24 +17,6 @@
 
 namespace tscope::cli {
 
-namespace {
-
-template <class T, class Parse>
-std::vector<T> parse_names(const std::string& text, Parse parse) {
-    std::vector<T> out;
-    if (text == "all") return out;
-    std::size_t start = 0;
-    for (;;) {
-        const auto comma = text.find(',', start);
-        out.push_back(parse(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
-}
-
-}  // namespace
-
 int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",

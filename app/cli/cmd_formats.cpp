@@ -28,19 +28,6 @@ std::vector<int> parse_modes(const std::string& text, int order) {
     return modes;
 }
 
-std::vector<FormatKind> parse_formats(const std::string& text) {
-    if (text == "all") return {};
-    std::vector<FormatKind> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const auto comma = text.find(',', start);
-        out.push_back(parse_format(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
-}
-
 // The COO bytes of each mode, for the ratio column (COO is mode-independent in size).
 std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }
 
@@ -57,7 +44,7 @@ int run_formats(int argc, char** argv) {
     const CooTensor& t = loaded.tensor;
     SurveyRequest request;
     request.modes = parse_modes(args.value_or("--mode", "all"), t.order());
-    request.formats = parse_formats(args.value_or("--format", "all"));
+    request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
     request.verify = args.flag("--verify");
     if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
         for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "tscope/kernels/spttm.hpp"
+#include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -220,16 +221,7 @@ double semi_sparse_max_relative_error(const SparseFormat& a, const SparseFormat&
         sort_lexicographic(t);
         return t;
     };
-    const CooTensor x = entries(a), r = entries(reference);
-    if (x.dims() != r.dims() || x.nnz() != r.nnz()) return INFINITY;
-    double diff = 0, scale = 0;
-    for (std::uint64_t n = 0; n < x.nnz(); ++n) {
-        for (int m = 0; m < x.order(); ++m)
-            if (x.index(m, n) != r.index(m, n)) return INFINITY;
-        diff = std::max(diff, std::fabs(x.value(n) - r.value(n)));
-        scale = std::max(scale, std::fabs(r.value(n)));
-    }
-    return scale > 0 ? diff / scale : diff;
+    return sparse_max_relative_error(entries(a), entries(reference));
 }
 
 }  // namespace tscope

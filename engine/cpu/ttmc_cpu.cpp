@@ -9,10 +9,7 @@
 #include "tscope/formats/hls_format.hpp"
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/kernels/ttmc.hpp"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "output_rows.hpp"
 
 namespace tscope {
 
@@ -42,51 +39,12 @@ void kron_rows(const std::vector<DenseMatrix>& factors, int mode, const std::uin
     std::copy(scratch.begin(), scratch.end(), out);
 }
 
-int thread_id() {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
-int max_threads() {
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-// Per-thread copies of the output, summed at the end (TTMc rows are long: no atomics).
-class PrivateRows {
-public:
-    explicit PrivateRows(DenseMatrix& out) : out_(out), copies_(static_cast<std::size_t>(max_threads())) {
-        for (auto& c : copies_) c.assign(out.data.size(), 0.0);
-    }
-    void add(std::uint64_t r, const double* v) {
-        double* dst = copies_[static_cast<std::size_t>(thread_id())].data() + r * out_.cols;
-        for (std::uint64_t c = 0; c < out_.cols; ++c) dst[c] += v[c];
-    }
-    void finish() {
-        const auto n = static_cast<std::int64_t>(out_.data.size());
-#pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < n; ++i) {
-            double s = 0;
-            for (const auto& c : copies_) s += c[static_cast<std::size_t>(i)];
-            out_.data[static_cast<std::size_t>(i)] += s;
-        }
-    }
-
-private:
-    DenseMatrix& out_;
-    std::vector<std::vector<double>> copies_;
-};
+using detail::OutputRows;
 
 template <class I, class V>
 void coo_ttmc(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
     const int order = static_cast<int>(f.idx.size());
-    PrivateRows rows(out);
+    OutputRows rows(out, true);
 #pragma omp parallel
     {
         std::vector<double> v(out.cols), scratch;
@@ -162,7 +120,7 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
     const DenseMatrix& B = factors[static_cast<std::size_t>(b)];
     const std::uint64_t Ra = A.cols, Rb = B.cols;
     const auto& dims = f.dims();
-    PrivateRows rows(out);
+    OutputRows rows(out, true);
 #pragma omp parallel
     {
         std::vector<double> tile(kHlsTileCells), t(static_cast<std::size_t>(kHlsTile) * Rb), y(Ra * Rb), scratch;

@@ -22,20 +22,29 @@ KeyLayout key_layout(const CooTensor& t, std::span<const int> modes) {
     return layout;
 }
 
-std::vector<std::uint64_t> linear_keys(const CooTensor& t, const KeyLayout& layout) {
-    if (!layout.fits) throw Error("linear_keys: the key space does not fit 64 bits");
-    const std::uint64_t n = t.nnz();
-    std::vector<std::uint64_t> keys(n, 0);
+namespace {
+
+// The linear key of entries entry(0..count) (layout.fits must hold).
+template <class Entry>
+std::vector<std::uint64_t> keys_of(const CooTensor& t, const KeyLayout& layout, std::uint64_t count, Entry entry) {
+    std::vector<std::uint64_t> keys(count, 0);
     t.visit([&](auto itag, auto) {
         using I = typename decltype(itag)::type;
         for (std::size_t k = 0; k < layout.modes.size(); ++k) {
             const I* idx = t.indices<I>(layout.modes[k]).data();
             const std::uint64_t d = layout.dims[k];
-#pragma omp parallel for num_threads(threads_for(n)) schedule(static)
-            for (std::uint64_t i = 0; i < n; ++i) keys[i] = keys[i] * d + idx[i];
+#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
+            for (std::uint64_t i = 0; i < count; ++i) keys[i] = keys[i] * d + idx[entry(i)];
         }
     });
     return keys;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> linear_keys(const CooTensor& t, const KeyLayout& layout) {
+    if (!layout.fits) throw Error("linear_keys: the key space does not fit 64 bits");
+    return keys_of(t, layout, t.nnz(), [](std::uint64_t i) { return i; });
 }
 
 std::vector<int> natural_modes(int order) {
@@ -54,18 +63,7 @@ template <class Entry>
 std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int> modes, std::uint64_t count, Entry entry) {
     const KeyLayout layout = key_layout(t, modes);
     const unsigned pos_bits = detail::bit_width_of(count > 0 ? count - 1 : 0);
-    std::vector<std::uint64_t> keys(count, 0);
-    if (layout.fits) {
-        t.visit([&](auto itag, auto) {
-            using I = typename decltype(itag)::type;
-            for (std::size_t k = 0; k < layout.modes.size(); ++k) {
-                const I* idx = t.indices<I>(layout.modes[k]).data();
-                const std::uint64_t d = layout.dims[k];
-#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
-                for (std::uint64_t i = 0; i < count; ++i) keys[i] = keys[i] * d + idx[entry(i)];
-            }
-        });
-    }
+    std::vector<std::uint64_t> keys = layout.fits ? keys_of(t, layout, count, entry) : std::vector<std::uint64_t>(count, 0);
     if (layout.fits && layout.bits + pos_bits <= 64) {
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
         for (std::uint64_t i = 0; i < count; ++i) keys[i] = (pos_bits ? keys[i] << pos_bits : 0) | i;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tscope/kernels/dense_matrix.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 #include "tscope/tensor/generator.hpp"
 
@@ -42,6 +43,15 @@ inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uin
     if (dist == tscope::Distribution::PowerLaw) spec.zipf = {1.2};
     if (dist == tscope::Distribution::Blocks) spec.blocks = 24, spec.block_edge = 4;
     return tscope::generate_tensor(spec);
+}
+
+// One random factor matrix per mode (dims[m] x ranks[m]), seeded per mode.
+inline std::vector<tscope::DenseMatrix> random_factors(const tscope::CooTensor& t, const std::vector<std::uint64_t>& ranks,
+                                                      std::uint64_t seed) {
+    std::vector<tscope::DenseMatrix> f;
+    for (int m = 0; m < t.order(); ++m)
+        f.push_back(tscope::random_matrix(t.dim(m), ranks[static_cast<std::size_t>(m) % ranks.size()], seed + std::uint64_t(m)));
+    return f;
 }
 
 // The tensor as a map from coordinates to value: the obvious, slow oracle.

@@ -22,9 +22,7 @@ DenseMatrix matrix(std::uint64_t rows, std::uint64_t cols, std::vector<double> v
 }
 
 std::vector<DenseMatrix> random_factors(const CooTensor& t, std::uint64_t rank, std::uint64_t seed) {
-    std::vector<DenseMatrix> f;
-    for (int m = 0; m < t.order(); ++m) f.push_back(random_matrix(t.dim(m), rank, seed + std::uint64_t(m)));
-    return f;
+    return tstest::random_factors(t, {rank}, seed);
 }
 
 // Every omp format on every mode against the oracle.

@@ -12,9 +12,7 @@ using namespace tscope;
 namespace {
 
 std::vector<DenseMatrix> factors_for(const CooTensor& t, const std::vector<std::uint64_t>& ranks, std::uint64_t seed) {
-    std::vector<DenseMatrix> f;
-    for (int m = 0; m < t.order(); ++m) f.push_back(random_matrix(t.dim(m), ranks[static_cast<std::size_t>(m)], seed + std::uint64_t(m)));
-    return f;
+    return tstest::random_factors(t, ranks, seed);
 }
 
 void check_against_oracle(const CooTensor& t, const std::vector<std::uint64_t>& ranks, FormatOptions extra = {}) {
