@@ -12,14 +12,14 @@ void print_usage(bool to_stderr) {
   generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]]
            [--seed S] [--float] -o FILE
       a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb)
-  formats FILE [--mode M[,M..]|all] [--format F[,F..]|all] [--verify] [--json] [--csf-order 1,2,3]
+  formats FILE [--mode M[,M..]|all] [--format F[,F..]|all] [--verify] [--json] [--mode-order 1,2,3]
           [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
       --verify converts each back to COO and compares exactly
       formats: COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF B-CSF MM-CSF HiCOO HLS sCOO
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
-        [--csf-order 1,2,3] [--fiber-threshold T]
+        [--mode-order 1,2,3] [--fiber-threshold T]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
       --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); MTTKRP runs on COO, CSF, B-CSF, MM-CSF;
       SpTV (2 nnz flops) on COO, HOCSR, CFB, HOCFS-CSR, HOCFS-ELL, CSF, each built to contract the mode;
