@@ -202,7 +202,6 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
                 RunControl& control) {
     const std::uint64_t R = out.cols;
     const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;  // the other modes: rows and columns of a tile slice
-    const auto& dims = f.dims();
     OutputRows rows(out, true);
     std::atomic<bool> stop{false};
 #pragma omp parallel
@@ -213,19 +212,9 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
             if (stop) continue;
             if ((q & 255) == 0 && control.cancelled()) stop = true;
             const auto qu = static_cast<std::uint64_t>(q);
-            // expand the bitmap into a dense 16^3 tile
-            std::fill(tile.begin(), tile.end(), 0.0);
-            std::uint64_t val = f.b_vals_ptr[qu];
-            for (int w = 0; w < kHlsBitmapWords; ++w)
-                for (std::uint64_t bits = f.b_bmp[qu * kHlsBitmapWords + static_cast<std::uint64_t>(w)]; bits; bits &= bits - 1)
-                    tile[static_cast<std::size_t>(w * 64 + std::countr_zero(bits))] = static_cast<double>(f.b_vals[val++]);
-            const auto origin = hls_unpack(f.b_inds[qu], f.b_linear_bits);
             std::array<std::uint64_t, 3> lo{};
             std::array<int, 3> span{};
-            for (int m = 0; m < 3; ++m) {
-                lo[static_cast<std::size_t>(m)] = origin[static_cast<std::size_t>(m)] * kHlsTile;
-                span[static_cast<std::size_t>(m)] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, dims[static_cast<std::size_t>(m)] - lo[static_cast<std::size_t>(m)]));
-            }
+            f.expand_tile(qu, tile.data(), lo, span);
             const DenseMatrix& A = factors[static_cast<std::size_t>(a)];
             const DenseMatrix& B = factors[static_cast<std::size_t>(b)];
             auto cell = [](int i0, int i1, int i2) { return static_cast<std::size_t>(i0 * 256 + i1 * 16 + i2); };

@@ -119,7 +119,6 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
     const DenseMatrix& A = factors[static_cast<std::size_t>(a)];
     const DenseMatrix& B = factors[static_cast<std::size_t>(b)];
     const std::uint64_t Ra = A.cols, Rb = B.cols;
-    const auto& dims = f.dims();
     OutputRows rows(out, true);
 #pragma omp parallel
     {
@@ -127,18 +126,9 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
 #pragma omp for schedule(dynamic, 4) nowait
         for (std::int64_t q = 0; q < static_cast<std::int64_t>(f.tiles()); ++q) {
             const auto qu = static_cast<std::uint64_t>(q);
-            std::fill(tile.begin(), tile.end(), 0.0);
-            std::uint64_t val = f.b_vals_ptr[qu];
-            for (int w = 0; w < kHlsBitmapWords; ++w)
-                for (std::uint64_t bits = f.b_bmp[qu * kHlsBitmapWords + static_cast<std::uint64_t>(w)]; bits; bits &= bits - 1)
-                    tile[static_cast<std::size_t>(w * 64 + std::countr_zero(bits))] = static_cast<double>(f.b_vals[val++]);
-            const auto origin = hls_unpack(f.b_inds[qu], f.b_linear_bits);
             std::array<std::uint64_t, 3> lo{};
             std::array<int, 3> span{};
-            for (std::size_t m = 0; m < 3; ++m) {
-                lo[m] = origin[m] * kHlsTile;
-                span[m] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, dims[m] - lo[m]));
-            }
+            f.expand_tile(qu, tile.data(), lo, span);
             for (int i = 0; i < span[static_cast<std::size_t>(mode)]; ++i) {
                 std::fill(t.begin(), t.end(), 0.0);  // T = X(i, :, :) B_tile
                 bool any = false;

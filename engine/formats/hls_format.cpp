@@ -1,5 +1,6 @@
 #include "tscope/formats/hls_format.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "coo_writer.hpp"
@@ -70,6 +71,21 @@ std::vector<std::pair<std::string, std::string>> HlsFormat<I, V>::parameters() c
             {"nonzeros in dense tiles", std::to_string(b_vals.size())},
             {"sparse nonzeros", std::to_string(nnz_vals.size())},
             {"paper space M_H (Eq. 16, 16-bit values)", std::to_string(paper_bits()) + " bits"}};
+}
+
+template <class I, class V>
+void HlsFormat<I, V>::expand_tile(std::uint64_t q, double* cells, std::array<std::uint64_t, 3>& lo,
+                                  std::array<int, 3>& span) const {
+    std::fill(cells, cells + kHlsTileCells, 0.0);
+    std::uint64_t v = b_vals_ptr[q];
+    for (int w = 0; w < kHlsBitmapWords; ++w)
+        for (std::uint64_t bits = b_bmp[q * kHlsBitmapWords + static_cast<std::uint64_t>(w)]; bits; bits &= bits - 1)
+            cells[w * 64 + std::countr_zero(bits)] = static_cast<double>(b_vals[v++]);
+    const auto origin = hls_unpack(b_inds[q], b_linear_bits);
+    for (std::size_t m = 0; m < 3; ++m) {
+        lo[m] = origin[m] * kHlsTile;
+        span[m] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, dims_[m] - lo[m]));
+    }
 }
 
 template <class I, class V>

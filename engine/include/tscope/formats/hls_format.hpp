@@ -40,6 +40,9 @@ public:
     Column<V> b_vals;                     // the tiles' nonzeros in bitmap order
 
     std::uint64_t tiles() const { return b_inds.size(); }
+    // Dense tile q as 16^3 values (cell (i,j,k) at i*256 + j*16 + k, zeros where the bitmap has
+    // none), its first index per mode, and its extent per mode (short at the tensor's edge).
+    void expand_tile(std::uint64_t q, double* cells, std::array<std::uint64_t, 3>& lo, std::array<int, 3>& span) const;
     std::uint64_t index_bytes() const;  // 4 when every linear index fits 32 bits, else 8
     // The paper's space M_H of Eq. 16 in bits (16-bit values), for comparison with its tables.
     std::uint64_t paper_bits() const;
