@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
         if (files.isEmpty())
             capture();
         else
-            QObject::connect(window.job(), &tsui::DatasetJob::idle, &window, capture);
+            QObject::connect(&window, &tsui::MainWindow::idle, &window, capture);
     }
     return app.exec();
 }

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "panels/DatasetPanel.hpp"
+#include "panels/FormatsPanel.hpp"
 #include "panels/OverviewPanel.hpp"
 #include "tscope/cuda/device.hpp"
 #include "views/GenerateDialog.hpp"
@@ -58,6 +59,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
     connect(job_, &DatasetJob::finished, this, &MainWindow::onFinished);
     connect(job_, &DatasetJob::failed, this, &MainWindow::onFailed);
     connect(job_, &DatasetJob::cancelled, this, &MainWindow::onCancelled);
+    auto maybe_idle = [this] {
+        if (!isBusy()) Q_EMIT idle();
+    };
+    connect(job_, &DatasetJob::idle, this, maybe_idle);
+    connect(formats_, &FormatsPanel::idle, this, maybe_idle);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -90,6 +96,8 @@ QWidget* MainWindow::buildCentre() {
     tabs_->setObjectName(QStringLiteral("tabs"));
     overview_ = new OverviewPanel(tabs_);
     tabs_->addTab(overview_, tr("Overview"));
+    formats_ = new FormatsPanel(tabs_);
+    tabs_->addTab(formats_, tr("Formats"));
     layout->addWidget(tabs_, 1);
     return centre;
 }
@@ -181,6 +189,7 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     setBusy(false);
     dataset_ = std::move(dataset);
     overview_->setDataset(dataset_);
+    formats_->setDataset(dataset_);
     datasetPanel_->setDataset(dataset_);
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
@@ -244,6 +253,8 @@ QStringList MainWindow::tabNames() const {
 }
 
 bool MainWindow::saveScreenshot(const QString& path) { return grab().save(path); }
+
+bool MainWindow::isBusy() const { return job_->isBusy() || formats_->isBusy(); }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls()) event->acceptProposedAction();

@@ -18,6 +18,7 @@ class QFrame;
 namespace tsui {
 
 class DatasetPanel;
+class FormatsPanel;
 class OverviewPanel;
 
 class MainWindow : public QMainWindow {
@@ -37,12 +38,17 @@ public:
     DatasetPtr dataset() const { return dataset_; }
     DatasetJob* job() const { return job_; }
     OverviewPanel* overview() const { return overview_; }
+    FormatsPanel* formats() const { return formats_; }
+    // True while any tab still works in the background (loading, building formats, ...).
+    bool isBusy() const;
     DatasetPanel* datasetPanel() const { return datasetPanel_; }
     QString errorText() const;
     QStringList recentFiles() const;
 
 Q_SIGNALS:
     void datasetChanged(tsui::DatasetPtr dataset);
+    // Nothing runs in the background any more (for --screenshot).
+    void idle();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -69,6 +75,7 @@ private:
     DatasetJob* job_;
     DatasetPanel* datasetPanel_;
     OverviewPanel* overview_;
+    FormatsPanel* formats_;
     QTabWidget* tabs_;
     QFrame* banner_;
     QLabel* bannerText_;

@@ -1,0 +1,64 @@
+// The Formats tab: its model (QAbstractItemModelTester), and the survey it shows for a real
+// tensor, built in the background.
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <qcustomplot.h>
+
+#include "models/FormatTableModel.hpp"
+#include "panels/FormatsPanel.hpp"
+#include "test_support.hpp"
+#include "views/MainWindow.hpp"
+
+using namespace tsui;
+
+class TestFormatsPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TensorscopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_formats_panel"));
+    }
+
+    void modelStructure() {
+        FormatTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const tscope::CooTensor t = tstest::random_tensor({30, 20, 10}, 500, 2);
+        auto rows = std::make_shared<std::vector<tscope::FormatRow>>(tscope::survey_formats(t, {}));
+        model.setSurvey(rows, t.bytes());
+        QCOMPARE(model.rowCount(), int(rows->size()));
+        QCOMPARE(model.data(model.index(0, FormatTableModel::Format)).toString(), QStringLiteral("COO"));
+        QCOMPARE(model.data(model.index(0, FormatTableModel::Bytes), Qt::UserRole).toULongLong(), t.bytes());
+        QCOMPARE(model.data(model.index(0, FormatTableModel::VsCoo), Qt::UserRole).toDouble(), 1.0);
+        model.setSurvey(nullptr, 0);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void windowBuildsEveryFormatInTheBackground() {
+        MainWindow w;
+        w.show();
+        QSignalSpy idle(&w, &MainWindow::idle);
+        w.openFile(QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"));
+        QVERIFY(idle.wait(120000));
+        QVERIFY(!w.isBusy());
+        QVERIFY(w.showTab(QStringLiteral("Formats")));
+        FormatTableModel* model = w.formats()->model();
+        // order 4: 8 per-mode formats x 4 modes, plus MM-CSF, HiCOO and HLS once each
+        QCOMPARE(model->rowCount(), 8 * 4 + 3);
+        int built = 0, hls_refused = 0;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString status = model->data(model->index(r, FormatTableModel::Status)).toString();
+            built += status == QStringLiteral("built");
+            if (model->data(model->index(r, FormatTableModel::Format)).toString() == QStringLiteral("HLS"))
+                hls_refused += status.contains(QStringLiteral("third-order"));
+        }
+        QVERIFY(built >= 20);
+        QCOMPARE(hls_refused, 1);  // JF17K is 4-order: HLS says why it is not built
+        QVERIFY(w.formats()->plot()->plottableCount() >= 4);  // one bar series per mode (+ "all modes")
+    }
+};
+
+QTEST_MAIN(TestFormatsPanel)
+#include "test_formats_panel.moc"

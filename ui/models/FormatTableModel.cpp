@@ -1,0 +1,59 @@
+#include "models/FormatTableModel.hpp"
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+FormatTableModel::FormatTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void FormatTableModel::setSurvey(SurveyPtr survey, std::uint64_t cooBytes) {
+    beginResetModel();
+    survey_ = std::move(survey);
+    cooBytes_ = cooBytes;
+    endResetModel();
+}
+
+int FormatTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !survey_ ? 0 : static_cast<int>(survey_->size());
+}
+
+int FormatTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
+    if (!survey_ || !index.isValid() || index.row() >= rowCount()) return {};
+    const tscope::FormatRow& r = (*survey_)[static_cast<std::size_t>(index.row())];
+    const bool raw = role == Qt::UserRole;
+    if (role == Qt::ToolTipRole && !r.built) return QString::fromStdString(r.error);
+    if (role == Qt::TextAlignmentRole)
+        return index.column() <= Mode || index.column() == Status ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && !raw) return {};
+    switch (index.column()) {
+    case Format: return QString::fromLatin1(tscope::format_name(r.kind));
+    case Mode: return r.mode < 0 ? (raw ? QVariant(0) : QVariant(tr("all"))) : QVariant(r.mode + 1);
+    case Units:
+        if (!r.built) return {};
+        return raw ? QVariant::fromValue<qulonglong>(r.storage.units()) : QVariant(grouped(r.storage.units()));
+    case Bytes:
+        if (!r.built) return {};
+        return raw ? QVariant::fromValue<qulonglong>(r.storage.bytes()) : QVariant(humanBytes(r.storage.bytes()));
+    case VsCoo: {
+        if (!r.built || cooBytes_ == 0) return {};
+        const double ratio = static_cast<double>(r.storage.bytes()) / static_cast<double>(cooBytes_);
+        return raw ? QVariant(ratio) : QVariant(shortNumber(ratio) + QStringLiteral("×"));
+    }
+    case BuildSeconds:
+        if (!r.built) return {};
+        return raw ? QVariant(r.build_seconds) : QVariant(shortNumber(r.build_seconds));
+    case Status: return r.built ? tr("built") : tr("not built: %1").arg(QString::fromStdString(r.error));
+    default: return {};
+    }
+}
+
+QVariant FormatTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Format", "Mode", "Storage units", "Bytes", "vs COO", "Build s", "Status"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+}  // namespace tsui

@@ -1,0 +1,33 @@
+// The Formats tab's table: one row per (format, mode) of a format survey.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <memory>
+#include <vector>
+
+#include "tscope/formats/format_survey.hpp"
+
+namespace tsui {
+
+using SurveyPtr = std::shared_ptr<const std::vector<tscope::FormatRow>>;
+
+class FormatTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { Format, Mode, Units, Bytes, VsCoo, BuildSeconds, Status, ColumnCount };
+
+    explicit FormatTableModel(QObject* parent = nullptr);
+    void setSurvey(SurveyPtr survey, std::uint64_t cooBytes);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    SurveyPtr survey_;
+    std::uint64_t cooBytes_ = 0;
+};
+
+}  // namespace tsui

@@ -1,0 +1,198 @@
+#include "panels/FormatsPanel.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <map>
+#include <qcustomplot.h>
+
+#include "tscope/error.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+// Mode colours that stay apart for the colour-blind (Okabe-Ito).
+const QColor kModeColours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+                               QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(0, 0, 0)};
+
+}  // namespace
+
+FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Show:"), this));
+    measure_ = new QComboBox(this);
+    measure_->addItems({tr("Bytes (real index widths)"), tr("Storage units (papers' words)")});
+    top->addWidget(measure_);
+    status_ = new QLabel(tr("Open a tensor to compare its storage formats."), this);
+    top->addWidget(status_, 1);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(200);
+    progress_->hide();
+    top->addWidget(progress_);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+    top->addWidget(cancel_);
+    layout->addLayout(top);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    plot_ = new QCustomPlot(split);
+    plot_->setObjectName(QStringLiteral("formatsPlot"));
+    plot_->setMinimumHeight(260);
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    split->addWidget(plot_);
+    model_ = new FormatTableModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(Qt::UserRole);
+    table_ = new QTableView(split);
+    table_->setObjectName(QStringLiteral("formatsTable"));
+    table_->setModel(proxy);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // survey order until a click
+    table_->setSortingEnabled(true);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+
+    connect(measure_, &QComboBox::currentIndexChanged, this, &FormatsPanel::replot);
+    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &FormatsPanel::onDone);
+    connect(cancel_, &QPushButton::clicked, this, [this] {
+        if (control_) control_->request_cancel();
+    });
+    poll_.setInterval(100);
+    connect(&poll_, &QTimer::timeout, this, [this] {
+        if (control_ && control_->total()) progress_->setValue(static_cast<int>(1000 * control_->done() / control_->total()));
+    });
+}
+
+FormatsPanel::~FormatsPanel() {
+    if (control_) control_->request_cancel();
+    watcher_.waitForFinished();
+}
+
+void FormatsPanel::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    if (watcher_.isRunning()) {
+        control_->request_cancel();  // onDone starts the survey of the new dataset
+        return;
+    }
+    start();
+}
+
+void FormatsPanel::start() {
+    if (!dataset_) return;
+    control_ = std::make_shared<tscope::AtomicRunControl>();
+    auto control = control_;
+    DatasetPtr dataset = dataset_;
+    runningFor_ = dataset_;
+    status_->setText(tr("Building every format for every mode…"));
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    poll_.start();
+    watcher_.setFuture(QtConcurrent::run([dataset, control]() -> Outcome {
+        try {
+            auto rows = std::make_shared<std::vector<tscope::FormatRow>>(tscope::survey_formats(dataset->tensor, {}, *control));
+            return {rows, {}};
+        } catch (const tscope::Cancelled&) {
+            return {nullptr, QStringLiteral("cancelled")};
+        } catch (const std::exception& e) {
+            return {nullptr, QString::fromStdString(e.what())};
+        }
+    }));
+}
+
+void FormatsPanel::onDone() {
+    poll_.stop();
+    progress_->hide();
+    cancel_->hide();
+    const Outcome out = watcher_.result();
+    if (runningFor_ != dataset_) {  // a newer dataset arrived meanwhile: survey that one instead
+        start();
+        return;
+    }
+    if (out.rows) {
+        survey_ = out.rows;
+        model_->setSurvey(survey_, dataset_->tensor.bytes());
+        std::uint64_t built = 0;
+        for (const auto& r : *survey_) built += r.built;
+        status_->setText(tr("%1 of %2 formats × modes built (hover a \"not built\" row for the reason); COO holds %3.")
+                             .arg(built)
+                             .arg(survey_->size())
+                             .arg(humanBytes(dataset_->tensor.bytes())));
+        replot();
+    } else {
+        status_->setText(out.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(out.error));
+    }
+    Q_EMIT idle();
+}
+
+void FormatsPanel::replot() {
+    plot_->clearPlottables();
+    if (!survey_ || survey_->empty()) {
+        plot_->replot();
+        return;
+    }
+    const bool units = measure_->currentIndex() == 1;
+    // x positions: the formats in survey order
+    std::vector<tscope::FormatKind> kinds;
+    for (const auto& r : *survey_)
+        if (std::find(kinds.begin(), kinds.end(), r.kind) == kinds.end()) kinds.push_back(r.kind);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (std::size_t i = 0; i < kinds.size(); ++i) ticker->addTick(static_cast<double>(i), QString::fromLatin1(tscope::format_name(kinds[i])));
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTickLabelRotation(30);
+    plot_->xAxis->setRange(-0.7, static_cast<double>(kinds.size()) - 0.3);
+    plot_->xAxis->setLabel(tr("format"));
+    // One bar series per mode, placed side by side at each format's tick (explicit offsets, so
+    // a format with fewer bars keeps them on its own tick); formats that serve every mode get
+    // one grey bar centred on the tick.
+    const int order = dataset_ ? dataset_->tensor.order() : 3;
+    const double slot = 0.8 / static_cast<double>(order);
+    std::map<int, QCPBars*> series;
+    double lo = 1e300, hi = 0;
+    for (const auto& r : *survey_) {
+        if (!r.built) continue;
+        QCPBars*& bars = series[r.mode];
+        if (!bars) {
+            bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+            bars->setName(r.mode < 0 ? tr("all modes (one copy)") : tr("mode %1").arg(r.mode + 1));
+            const QColor c = r.mode < 0 ? QColor(120, 120, 120) : kModeColours[r.mode % 8];
+            bars->setBrush(c);
+            bars->setPen(QPen(c.darker(130)));
+            bars->setWidth(slot * 0.9);
+        }
+        const double value = static_cast<double>(units ? r.storage.units() : r.storage.bytes());
+        const auto tick = static_cast<double>(std::find(kinds.begin(), kinds.end(), r.kind) - kinds.begin());
+        const double offset = r.mode < 0 ? 0.0 : (static_cast<double>(r.mode) - (order - 1) / 2.0) * slot;
+        bars->addData(tick + offset, value);
+        lo = std::min(lo, value);
+        hi = std::max(hi, value);
+    }
+    plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot_->yAxis->setNumberFormat(QStringLiteral("eb"));
+    plot_->yAxis->setNumberPrecision(0);
+    plot_->yAxis->setLabel(units ? tr("storage units (words), log scale") : tr("bytes, log scale"));
+    if (hi > 0) plot_->yAxis->setRange(lo / 2, hi * 30);  // headroom for the legend
+    plot_->replot();
+}
+
+}  // namespace tsui
