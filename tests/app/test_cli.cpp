@@ -3,6 +3,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include "test_support.hpp"
@@ -147,6 +148,53 @@ private Q_SLOTS:
         QCOMPARE(cli({"formats", file, "--mode", "4"}).status, 2);
         QCOMPARE(cli({"formats", file, "--format", "CSR5"}).status, 2);
         QCOMPARE(cli({"formats", file, "--csf-order", "1,1,2", "--format", "CSF"}).status, 2);
+    }
+
+    void benchEveryKernelChecksAgainstTheOracle_data() {
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QStringList>("formats");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("mttkrp") << "mttkrp" << QStringList{"COO", "CSF", "B-CSF", "MM-CSF", "HiCOO", "HLS"} << 8;
+        QTest::newRow("sptv") << "sptv" << QStringList{"COO", "HOCSR", "CFB", "HOCFS-CSR", "HOCFS-ELL", "CSF"} << 1;
+        QTest::newRow("spttm") << "spttm" << QStringList{"COO"} << 4;
+        QTest::newRow("ttmc") << "ttmc" << QStringList{"COO", "CSF", "HLS"} << 3;
+    }
+    void benchEveryKernelChecksAgainstTheOracle() {
+        QFETCH(QString, kernel);
+        QFETCH(QStringList, formats);
+        QFETCH(int, rank);
+        QTemporaryDir dir;
+        const QString file = dir.filePath("b.tns");
+        QCOMPARE(cli({"generate", "--dims", "40,30,20", "--nnz", "3000", "--dist", "powerlaw:0.8", "-o", file}).status, 0);
+        const Run r = cli({"bench", file, "--kernel", kernel, "--backend", "cpu-ref,omp", "--rank", QString::number(rank),
+                           "--repeat", "2", "--check", "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject o = json(r);
+        QSet<QString> seen;
+        for (const auto& v : o["results"].toArray()) {
+            const QJsonObject row = v.toObject();
+            QCOMPARE(row["kernel"].toString(), kernel);
+            QVERIFY2(row["ran"].toBool(), qPrintable(row["error"].toString()));
+            QVERIFY(row["median_s"].toDouble() > 0);
+            QVERIFY(row["gflops"].toDouble() > 0);
+            QVERIFY(row["gbps"].toDouble() > 0);
+            QVERIFY(row["max_rel_error"].toDouble() <= 1e-10);
+            if (row["backend"].toString() == "omp") seen.insert(row["format"].toString());
+        }
+        QCOMPARE(seen, QSet<QString>(formats.begin(), formats.end()));  // "all" = the formats omp runs this kernel on
+        QCOMPARE(o["sweeps"].toArray().size(), 2 * formats.size());
+    }
+
+    void benchBadRequests() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("b.tns");
+        QCOMPARE(cli({"generate", "--dims", "10,10,10", "--nnz", "100", "-o", file}).status, 0);
+        QCOMPARE(cli({"bench", file, "--kernel", "spmv"}).status, 2);
+        QCOMPARE(cli({"bench", file, "--backend", "tpu"}).status, 2);
+        QCOMPARE(cli({"bench", file, "--mode", "4"}).status, 2);
+        const Run cuda = cli({"bench", file, "--backend", "cuda", "--format", "COO", "--json"});
+        QCOMPARE(cuda.status, 0);  // no device: rows carry the reason, nothing crashes
+        QVERIFY(json(cuda)["results"].toArray()[0].toObject()["error"].toString().contains("CUDA"));
     }
 
     void movieLensAcceptance() {
