@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
@@ -36,13 +39,6 @@ std::string device_of(Backend b) {
     if (b == Backend::Cuda) return m.gpu;
     return m.cpu_model + ", " + std::to_string(b == Backend::CpuRef ? 1 : m.omp_threads) + " thread" +
            (b == Backend::CpuRef || m.omp_threads == 1 ? "" : "s");
-}
-
-// MTTKRP moves at least: the format once, every other factor once, the output once.
-std::uint64_t mttkrp_bytes(const CooTensor& t, const StorageReport& storage, std::uint64_t rank) {
-    std::uint64_t bytes = storage.bytes();
-    for (int m = 0; m < t.order(); ++m) bytes += t.dim(m) * rank * sizeof(double);  // the other factors and the output
-    return bytes;
 }
 
 }  // namespace
@@ -79,10 +75,194 @@ double measure_gpu_copy_bandwidth() {
     return gpu::copy_bandwidth_gbps();
 }
 
+namespace {
+
+// What the harness needs of a kernel: where it runs, how to build a format for a mode, one
+// run, and what a run costs and how far it is from the oracle. One subclass per kernel.
+class KernelCase {
+public:
+    KernelCase(const CooTensor& t, const BenchRequest& r, const std::vector<DenseMatrix>& factors)
+        : t_(t), req_(r), factors_(factors) {}
+    virtual ~KernelCase() = default;
+    virtual bool supports(Backend b, FormatKind k) const = 0;
+    // The options to build `kind` for `mode`, and whether each mode needs its own build.
+    virtual FormatOptions options(FormatKind kind, int mode) const = 0;
+    virtual bool per_mode_build(FormatKind kind) const = 0;
+    virtual std::uint64_t rank() const { return req_.rank; }
+    // Makes the run callable; it may fill `timing` (GPU).
+    virtual std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) = 0;
+    // flops of one run, bytes it must move, and (with check) the error of the last run.
+    virtual double flops(int mode) const = 0;
+    virtual std::uint64_t bytes(const SparseFormat& f, int mode) const = 0;
+    virtual double error(int mode) = 0;
+    // The dense result of the last run, for --write (none for sparse results).
+    virtual const DenseMatrix* output() const { return nullptr; }
+
+protected:
+    const CooTensor& t_;
+    const BenchRequest& req_;
+    const std::vector<DenseMatrix>& factors_;
+    const DenseMatrix& u(int mode) const { return factors_[static_cast<std::size_t>(mode)]; }
+    std::uint64_t factor_bytes(int except) const {
+        std::uint64_t b = 0;
+        for (int m = 0; m < t_.order(); ++m)
+            if (m != except) b += t_.dim(m) * req_.rank * sizeof(double);
+        return b;
+    }
+};
+
+class MttkrpCase : public KernelCase {
+public:
+    using KernelCase::KernelCase;
+    bool supports(Backend b, FormatKind k) const override { return mttkrp_supports(b, k); }
+    FormatOptions options(FormatKind, int mode) const override {
+        FormatOptions o = req_.options;
+        o.mode = mode;
+        return o;
+    }
+    // per-mode formats are rebuilt with the mode at the root (SPLATT-ALL) unless a mode order
+    // is given (one copy: SPLATT-ONE); COO, MM-CSF, HiCOO and HLS serve every mode
+    bool per_mode_build(FormatKind k) const override {
+        return format_is_per_mode(k) && k != FormatKind::COO && req_.options.mode_order.empty();
+    }
+    std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
+        out_ = DenseMatrix(t_.dim(mode), req_.rank);
+        if (b == Backend::CpuRef) return [this, mode](DeviceTiming&) { mttkrp_reference(t_, mode, factors_, out_); };
+        return [this, &f, mode, b, &c](DeviceTiming& timing) { mttkrp(b, f, mode, factors_, out_, c, &timing); };
+    }
+    double flops(int) const override { return 3.0 * static_cast<double>(t_.nnz()) * static_cast<double>(req_.rank); }
+    std::uint64_t bytes(const SparseFormat& f, int) const override { return f.storage().bytes() + factor_bytes(-1); }
+    double error(int mode) override {
+        auto& ref = refs_[mode];  // one oracle run per mode, whatever the formats and backends
+        if (ref.data.empty()) {
+            ref = DenseMatrix(t_.dim(mode), req_.rank);
+            mttkrp_reference(t_, mode, factors_, ref);
+        }
+        return max_relative_error(out_, ref);
+    }
+    const DenseMatrix* output() const override { return &out_; }
+
+private:
+    DenseMatrix out_;
+    std::map<int, DenseMatrix> refs_;
+};
+
+class SptvCase : public KernelCase {
+public:
+    SptvCase(const CooTensor& t, const BenchRequest& r, const std::vector<DenseMatrix>& factors) : KernelCase(t, r, factors) {
+        for (int m = 0; m < t.order(); ++m) {
+            const DenseMatrix v = random_matrix(t.dim(m), 1, 101 + std::uint64_t(m));
+            vectors_.emplace_back(v.data.begin(), v.data.end());
+        }
+    }
+    bool supports(Backend b, FormatKind k) const override { return sptv_supports(b, k); }
+    FormatOptions options(FormatKind kind, int mode) const override {
+        FormatOptions o = sptv_options(kind, t_.order(), mode);
+        o.bcsf_fiber_threshold = req_.options.bcsf_fiber_threshold;
+        return o;
+    }
+    bool per_mode_build(FormatKind) const override { return true; }  // built to contract the mode
+    std::uint64_t rank() const override { return 1; }
+    std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
+        const auto& v = vectors_[static_cast<std::size_t>(mode)];
+        if (b == Backend::CpuRef) return [this, mode, &v](DeviceTiming&) { out_ = sptv_reference(t_, mode, v); };
+        return [this, &f, mode, b, &v, &c](DeviceTiming&) { out_ = sptv(b, f, mode, v, c); };
+    }
+    double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
+    std::uint64_t bytes(const SparseFormat& f, int mode) const override {  // the format, the vector, the result
+        return f.storage().bytes() + t_.dim(mode) * sizeof(double) + out_.bytes();
+    }
+    double error(int mode) override {
+        auto it = refs_.find(mode);
+        if (it == refs_.end()) it = refs_.emplace(mode, sptv_reference(t_, mode, vectors_[static_cast<std::size_t>(mode)])).first;
+        return sparse_max_relative_error(out_, it->second);
+    }
+
+private:
+    std::vector<std::vector<double>> vectors_;
+    CooTensor out_;
+    std::map<int, CooTensor> refs_;
+};
+
+// SpTTM times the computation only: sorting, f_ptr and allocating the result are the paper's
+// preprocessing (spttm Sec. 4.1), done once in prepare().
+class SpttmCase : public KernelCase {
+public:
+    using KernelCase::KernelCase;
+    bool supports(Backend b, FormatKind k) const override { return k == FormatKind::COO && spttm_supports(b, k); }
+    FormatOptions options(FormatKind, int mode) const override { return spttm_options(t_.order(), mode); }
+    bool per_mode_build(FormatKind) const override { return true; }
+    std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
+        plan_.reset();
+        ref_out_.reset();
+        if (b == Backend::CpuRef) return [this, mode](DeviceTiming&) { ref_out_ = spttm_reference(t_, mode, u(mode)); };
+        plan_ = SpttmPlan::prepare(f, mode, req_.rank);
+        return [this, mode, &c](DeviceTiming&) { plan_->compute(u(mode), c); };
+    }
+    double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(req_.rank); }
+    std::uint64_t bytes(const SparseFormat& f, int mode) const override {  // the format, U, the result
+        return f.storage().bytes() + t_.dim(mode) * req_.rank * sizeof(double) + result().storage().bytes();
+    }
+    double error(int mode) override {
+        auto& ref = refs_[mode];
+        if (!ref) ref = spttm_reference(t_, mode, u(mode));
+        return semi_sparse_max_relative_error(result(), *ref);
+    }
+
+private:
+    std::map<int, std::unique_ptr<SemiSparse>> refs_;
+    const SparseFormat& result() const { return plan_ ? plan_->result() : *ref_out_; }
+    std::optional<SpttmPlan> plan_;
+    std::unique_ptr<SparseFormat> ref_out_;
+};
+
+class TtmcCase : public KernelCase {
+public:
+    using KernelCase::KernelCase;
+    bool supports(Backend b, FormatKind k) const override { return ttmc_supports(b, k); }
+    FormatOptions options(FormatKind kind, int mode) const override {
+        FormatOptions o = kind == FormatKind::CSF ? ttmc_options(t_.order(), mode) : req_.options;
+        if (kind != FormatKind::CSF) o.mode = mode;
+        return o;
+    }
+    bool per_mode_build(FormatKind kind) const override { return kind == FormatKind::CSF; }  // rooted at the mode
+    std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
+        out_ = DenseMatrix(t_.dim(mode), ttmc_columns(factors_, mode));
+        if (b == Backend::CpuRef) return [this, mode](DeviceTiming&) { ttmc_reference(t_, mode, factors_, out_); };
+        return [this, &f, mode, b, &c](DeviceTiming&) { ttmc(b, f, mode, factors_, out_, c); };
+    }
+    double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(out_.cols); }
+    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
+        return f.storage().bytes() + out_.data.size() * sizeof(double) + factor_bytes(mode);
+    }
+    double error(int mode) override {
+        auto& ref = refs_[mode];
+        if (ref.data.empty()) {
+            ref = DenseMatrix(t_.dim(mode), out_.cols);
+            ttmc_reference(t_, mode, factors_, ref);
+        }
+        return max_relative_error(out_, ref);
+    }
+    const DenseMatrix* output() const override { return &out_; }
+
+private:
+    DenseMatrix out_;
+    std::map<int, DenseMatrix> refs_;
+};
+
+std::unique_ptr<KernelCase> make_case(const CooTensor& t, const BenchRequest& r, const std::vector<DenseMatrix>& f) {
+    switch (r.kernel) {
+    case KernelKind::MTTKRP: return std::make_unique<MttkrpCase>(t, r, f);
+    case KernelKind::SpTV: return std::make_unique<SptvCase>(t, r, f);
+    case KernelKind::SpTTM: return std::make_unique<SpttmCase>(t, r, f);
+    case KernelKind::TTMc: return std::make_unique<TtmcCase>(t, r, f);
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
-    const bool is_sptv = request.kernel == KernelKind::SpTV;
-    const bool is_spttm = request.kernel == KernelKind::SpTTM;
-    const bool is_ttmc = request.kernel == KernelKind::TTMc;
     if (request.rank == 0) throw InputError("--rank must be at least 1");
     if (request.repeat < 1) throw InputError("--repeat must be at least 1");
     const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
@@ -92,43 +272,19 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
-    auto supported = [&](Backend b, FormatKind k) {
-        if (is_spttm) return k == FormatKind::COO && spttm_supports(b, k);  // SspTTM needs an sCOO input: tests only
-        if (is_ttmc) return ttmc_supports(b, k);
-        return is_sptv ? sptv_supports(b, k) : mttkrp_supports(b, k);
-    };
+    const std::unique_ptr<KernelCase> kernel = make_case(t, request, factors);
+
     std::vector<FormatKind> kinds = request.formats;
     if (kinds.empty())  // "all": the formats that some requested backend runs this kernel on
         for (FormatKind k : available_formats())
-            if (std::any_of(request.backends.begin(), request.backends.end(), [&](Backend b) { return b != Backend::CpuRef && supported(b, k); }))
+            if (std::any_of(request.backends.begin(), request.backends.end(),
+                            [&](Backend b) { return b != Backend::CpuRef && kernel->supports(b, k); }))
                 kinds.push_back(k);
-
-    std::vector<std::vector<double>> vectors;  // SpTV: one random vector per mode
-    for (int m = 0; m < t.order(); ++m) {
-        const DenseMatrix v = random_matrix(t.dim(m), 1, 101 + std::uint64_t(m));
-        vectors.emplace_back(v.data.begin(), v.data.end());
-    }
-    std::vector<std::optional<CooTensor>> sptv_reference_of(static_cast<std::size_t>(t.order()));
-    std::vector<std::optional<DenseMatrix>> reference(static_cast<std::size_t>(t.order()));
-    auto reference_for = [&](int mode) -> const DenseMatrix& {
-        auto& r = reference[static_cast<std::size_t>(mode)];
-        if (!r) {
-            r.emplace(t.dim(mode), request.rank);
-            mttkrp_reference(t, mode, factors, *r);
-        }
-        return *r;
-    };
 
     std::vector<BenchResult> results;
     for (FormatKind kind : kinds) {
-        // formats built for one mode are rebuilt per mode (the mode at the root: SPLATT-ALL);
-        // the others (COO is sorted but serves every mode; MM-CSF, HiCOO, HLS) are built once
-        // (a given CSF mode order means one copy for every mode: SPLATT-ONE)
-        // SpTV builds every format to contract the mode: always one build per mode
-        const bool rebuild = is_sptv || is_spttm || (is_ttmc && kind == FormatKind::CSF) ||
-                             (format_is_per_mode(kind) && kind != FormatKind::COO && request.options.mode_order.empty());
-        int built_for = -1;
         std::unique_ptr<SparseFormat> format;
+        int built_for = -1;
         for (int mode : modes) {
             for (Backend backend : request.backends) {
                 control.check();
@@ -137,110 +293,43 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 row.format = kind;
                 row.backend = backend;
                 row.mode = mode;
-                row.rank = is_sptv ? 1 : request.rank;
+                row.rank = kernel->rank();
                 row.device = device_of(backend);
-                if (!supported(backend, kind)) {
+                if (!kernel->supports(backend, kind)) {
                     row.error = std::string(backend_name(backend)) + " has no " + kernel_name(request.kernel) +
                                 " kernel for " + format_name(kind);
                     results.push_back(std::move(row));
                     continue;
                 }
                 try {
-                    if (!format || (rebuild && built_for != mode)) {
-                        FormatOptions o = is_sptv    ? sptv_options(kind, t.order(), mode)
-                                          : is_spttm ? spttm_options(t.order(), mode)
-                                          : (is_ttmc && kind == FormatKind::CSF) ? ttmc_options(t.order(), mode)
-                                                     : request.options;
-                        if (is_ttmc && kind != FormatKind::CSF) o.hls_threshold = request.options.hls_threshold;
-                        if (!is_sptv && !is_spttm && !is_ttmc) o.mode = mode;
-                        if (is_sptv) o.bcsf_fiber_threshold = request.options.bcsf_fiber_threshold;
-                        format = build_format(kind, t, o, control);
+                    if (!format || (kernel->per_mode_build(kind) && built_for != mode)) {
+                        format = build_format(kind, t, kernel->options(kind, mode), control);
                         built_for = mode;
                     }
                     row.build_seconds = format->build_seconds();
-                    if (is_ttmc)
-                        row.output = DenseMatrix(t.dim(mode), ttmc_columns(factors, mode));
-                    else if (!is_sptv)
-                        row.output = DenseMatrix(t.dim(mode), request.rank);
-                    CooTensor sptv_out;
-                    std::unique_ptr<SparseFormat> spttm_out;
-                    std::optional<SpttmPlan> plan;  // SpTTM: preprocessing once, as the paper times it
-                    if (is_spttm && backend != Backend::CpuRef) plan = SpttmPlan::prepare(*format, mode, request.rank);
-                    const auto& v = vectors[static_cast<std::size_t>(mode)];
                     // cpu-ref times the oracle itself, on the tensor's coordinates
+                    const auto run = kernel->prepare(*format, mode, backend, control);
                     std::vector<double> kernel_times, transfer_times;
                     DeviceTiming timing;
-                    auto run = [&] {
-                        if (is_ttmc)
-                            backend == Backend::CpuRef ? ttmc_reference(t, mode, factors, row.output)
-                                                       : ttmc(backend, *format, mode, factors, row.output, control);
-                        else if (is_spttm && plan)
-                            plan->compute(factors[static_cast<std::size_t>(mode)], control);
-                        else if (is_spttm)
-                            spttm_out = spttm_reference(t, mode, factors[static_cast<std::size_t>(mode)]);
-                        else if (is_sptv)
-                            sptv_out = backend == Backend::CpuRef ? sptv_reference(t, mode, v)
-                                                                  : sptv(backend, *format, mode, v, control);
-                        else if (backend == Backend::CpuRef)
-                            mttkrp_reference(t, mode, factors, row.output);
-                        else {
-                            mttkrp(backend, *format, mode, factors, row.output, control, &timing);
-                            if (backend == Backend::Cuda) {
-                                kernel_times.push_back(timing.kernel_s);
-                                transfer_times.push_back(timing.upload_s + timing.download_s);
-                            }
-                        }
-                    };
-                    run();  // warm-up
+                    run(timing);  // warm-up
                     for (int r = 0; r < request.repeat; ++r) {
                         const auto start = Clock::now();
-                        run();
+                        run(timing);
                         row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+                        kernel_times.push_back(timing.kernel_s);
+                        transfer_times.push_back(timing.upload_s + timing.download_s);
                     }
                     row.median_s = median(row.seconds);
-                    if (!kernel_times.empty()) {  // the GPU: kernels and transfers apart (the warm-up excluded)
-                        kernel_times.erase(kernel_times.begin());
-                        transfer_times.erase(transfer_times.begin());
+                    if (backend == Backend::Cuda) {  // kernels and transfers apart
                         row.seconds = kernel_times;
                         row.median_s = median(kernel_times);
                         row.transfer_s = median(transfer_times);
                     }
-                    if (is_ttmc) {
-                        const double cols = static_cast<double>(row.output.cols);
-                        row.gflops = 2.0 * static_cast<double>(t.nnz()) * cols / row.median_s / 1e9;
-                        row.bytes_moved = format->storage().bytes() + row.output.data.size() * sizeof(double);
-                        for (int m = 0; m < t.order(); ++m)
-                            if (m != mode) row.bytes_moved += t.dim(m) * request.rank * sizeof(double);
-                        if (request.check) {
-                            DenseMatrix ref(t.dim(mode), row.output.cols);
-                            ttmc_reference(t, mode, factors, ref);
-                            row.max_rel_error = max_relative_error(row.output, ref);
-                        }
-                    } else if (is_spttm) {
-                        const SparseFormat& out = plan ? plan->result() : *spttm_out;
-                        row.gflops = 2.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
-                        // the format, U and the semi-sparse result once
-                        row.bytes_moved = format->storage().bytes() + t.dim(mode) * request.rank * sizeof(double) +
-                                          out.storage().bytes();
-                        if (request.check)
-                            row.max_rel_error = semi_sparse_max_relative_error(
-                                out, *spttm_reference(t, mode, factors[static_cast<std::size_t>(mode)]));
-                    } else if (is_sptv) {
-                        row.rank = 1;
-                        row.gflops = 2.0 * static_cast<double>(t.nnz()) / row.median_s / 1e9;
-                        // the format, the vector, and the result (coordinates and values) once
-                        row.bytes_moved = format->storage().bytes() + t.dim(mode) * sizeof(double) + sptv_out.bytes();
-                        if (request.check) {
-                            auto& ref = sptv_reference_of[static_cast<std::size_t>(mode)];
-                            if (!ref) ref = sptv_reference(t, mode, v);
-                            row.max_rel_error = sparse_max_relative_error(sptv_out, *ref);
-                        }
-                    } else {
-                        row.gflops = 3.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
-                        row.bytes_moved = mttkrp_bytes(t, format->storage(), request.rank);
-                        if (request.check) row.max_rel_error = max_relative_error(row.output, reference_for(mode));
-                    }
+                    row.gflops = kernel->flops(mode) / row.median_s / 1e9;
+                    row.bytes_moved = kernel->bytes(*format, mode);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
+                    if (request.check) row.max_rel_error = kernel->error(mode);
+                    if (const DenseMatrix* out = kernel->output()) row.output = *out;
                     row.ran = true;
                 } catch (const Cancelled&) {
                     throw;
