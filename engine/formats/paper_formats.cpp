@@ -211,7 +211,6 @@ template <class I, class V>
 StorageReport HocfsFormat<I, V>::storage() const {
     StorageReport r;
     const int levels = static_cast<int>(level_idx.size());
-    const int n = static_cast<int>(order.size());
     for (int l = 0; l < levels; ++l) {
         const auto ll = static_cast<std::size_t>(l);
         const std::uint64_t nodes = level_idx[ll].size();
@@ -240,7 +239,6 @@ StorageReport HocfsFormat<I, V>::storage() const {
         r.arrays.push_back(array_info("Aj", "index of mode " + last + " per nonzero", aj.size(), sizeof(I), aj.size()));
         r.arrays.push_back(array_info("Av", "value per nonzero", av.size(), sizeof(V), av.size()));
     }
-    (void)n;
     return r;
 }
 
