@@ -37,8 +37,10 @@ public:
         level_ = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
     }
 
-    void run(RunControl& control) {
-        OutputRows rows(out_, level_ > 0);
+    bool shares_rows() const { return level_ > 0; }
+
+    // Adds this tree's contribution through rows (finished by the caller).
+    void run(RunControl& control, OutputRows& rows) {
         const auto roots = static_cast<std::int64_t>(c_.nodes(0));
         std::atomic<bool> stop{false};
 #pragma omp parallel
@@ -53,11 +55,16 @@ public:
             }
         }
         control.check();
+    }
+
+    void run(RunControl& control) {
+        OutputRows rows(out_, shares_rows());
+        run(control, rows);
         rows.finish();
     }
 
 private:
-    static constexpr std::uint64_t kAhead = 16;
+    static constexpr std::uint64_t kAhead = 32;
     void prefetch_row(const double* row) const {
         for (std::uint64_t r = 0; r < R_; r += 8) __builtin_prefetch(row + r);  // 8 doubles per line
     }
@@ -82,7 +89,10 @@ private:
             up(l, node, q, scratch);
             if (prefix)
                 for (std::uint64_t r = 0; r < R_; ++r) q[r] *= prefix[r];
-            rows.add(c_.fids[static_cast<std::size_t>(l)][node], q);
+            if (l == 0)
+                rows.add_owned(c_.fids[0][node], q);  // each root is visited once: no race
+            else
+                rows.add(c_.fids[static_cast<std::size_t>(l)][node], q);
             return;
         }
         double* p = prefix_buf(scratch, l);
@@ -92,7 +102,20 @@ private:
         else
             std::memcpy(p, row, R_ * sizeof(double));
         const auto& ptr = c_.fptr[static_cast<std::size_t>(l)];
-        for (std::uint64_t child = ptr[node]; child < ptr[node + 1]; ++child) down(l + 1, child, p, scratch, rows);
+        if (l + 1 == n_ - 1 && level_ == n_ - 1) {  // children are nonzeros, each adds x * prefix to its row
+            const auto& ids = c_.fids.back();
+            const std::uint64_t end = ptr[node + 1];
+            for (std::uint64_t z = ptr[node]; z < end; ++z) {
+                if (z + kAhead < end) rows.prefetch(ids[z + kAhead]);
+                rows.add_scaled(ids[z], static_cast<double>(c_.vals[z]), p);
+            }
+            return;
+        }
+        const std::uint64_t end = ptr[node + 1];
+        for (std::uint64_t child = ptr[node]; child < end; ++child) {
+            if (l + 1 == level_ && child + 2 < end) rows.prefetch(c_.fids[static_cast<std::size_t>(level_)][child + 2]);
+            down(l + 1, child, p, scratch, rows);
+        }
     }
 
     // q = sum over the subtree below `node` (level l < N-1) of val * prod of the rows of
@@ -116,7 +139,7 @@ private:
         }
         double* child_sum = sum_buf(scratch, l + 1);
         for (std::uint64_t child = ptr[node]; child < ptr[node + 1]; ++child) {
-            if (child + 1 < ptr[node + 1]) prefetch_row(factor_row(l + 1, child + 1));
+            if (child + 4 < ptr[node + 1]) prefetch_row(factor_row(l + 1, child + 4));
             up(l + 1, child, child_sum, scratch);
             const double* row = factor_row(l + 1, child);
             for (std::uint64_t r = 0; r < R_; ++r) q[r] += child_sum[r] * row[r];
@@ -278,7 +301,12 @@ bool try_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix
         return true;
     }
     if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format)) {
-        for (const auto& part : f->partitions) CsfMttkrp<I, V>(part, mode, factors, out).run(control);
+        // One set of private rows for all partitions: they are summed once, not once per part.
+        bool shared = false;
+        for (const auto& part : f->partitions) shared = shared || CsfMttkrp<I, V>(part, mode, factors, out).shares_rows();
+        OutputRows rows(out, shared);
+        for (const auto& part : f->partitions) CsfMttkrp<I, V>(part, mode, factors, out).run(control, rows);
+        rows.finish();
         return true;
     }
     if (const auto* f = dynamic_cast<const HicooFormat<I, V>*>(&format)) {

@@ -58,7 +58,7 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R) {
     }
     y->vals.resize(fibers * R);
     ScooFormat<I, double>* out_tensor = y.get();
-    auto compute = [&x, mode, R, fptr, fibers, out_tensor](const DenseMatrix& u) {
+    auto compute = [&x, mode, R, nnz, fptr, fibers, out_tensor](const DenseMatrix& u) {
         const I* ind = x.idx[static_cast<std::size_t>(mode)].data();
         const std::uint64_t* fp = fptr->data();
 #pragma omp parallel for schedule(dynamic, 256)
@@ -66,6 +66,10 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R) {
             double* out = out_tensor->vals.data() + static_cast<std::uint64_t>(f) * R;
             std::fill(out, out + R, 0.0);
             for (std::uint64_t j = fp[f]; j < fp[f + 1]; ++j) {
+                if (j + 16 < nnz) {  // U's rows are random reads: keep several in flight
+                    const double* ahead = u.row(ind[j + 16]);
+                    for (std::uint64_t r = 0; r < R; r += 8) __builtin_prefetch(ahead + r);
+                }
                 const double v = static_cast<double>(x.vals[j]);
                 const double* row = u.row(ind[j]);
                 for (std::uint64_t r = 0; r < R; ++r) out[r] += v * row[r];
@@ -121,7 +125,7 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R) {
     }
     z->vals.resize(zchunks * sz);
     ScooFormat<I, double>* out_tensor = z.get();
-    auto compute = [&y, at, R, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u) {
+    auto compute = [&y, at, R, sy, sz, zchunks, chunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u) {
         const auto& order = *order_ptr;
         const auto& cptr = *cptr_ptr;
 #pragma omp parallel for schedule(dynamic, 64)
@@ -130,11 +134,15 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R) {
             std::fill(out, out + sz, 0.0);
             for (std::uint64_t q = cptr[static_cast<std::size_t>(i)]; q < cptr[static_cast<std::size_t>(i) + 1]; ++q) {
                 const std::uint64_t j = order[q];
-                const V* in = y.vals.data() + j * sy;
+                if (q + 8 < chunks) {  // U's rows are random reads: keep several in flight
+                    const double* ahead = u.row(y.idx[at][order[q + 8]]);
+                    for (std::uint64_t c = 0; c < R; c += 8) __builtin_prefetch(ahead + c);
+                }
+                const V* __restrict in = y.vals.data() + j * sy;
                 const double* row = u.row(y.idx[at][j]);
                 for (std::uint64_t c = 0; c < R; ++c) {
                     const double w = row[c];
-                    double* dst = out + c * sy;
+                    double* __restrict dst = out + c * sy;  // the output chunk never overlaps the input
                     for (std::uint64_t k = 0; k < sy; ++k) dst[k] += static_cast<double>(in[k]) * w;
                 }
             }

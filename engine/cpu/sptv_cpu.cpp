@@ -9,6 +9,7 @@
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
+#include "output_rows.hpp"
 
 namespace tscope {
 
@@ -44,6 +45,9 @@ public:
             c32_[static_cast<std::size_t>(k)][f] = static_cast<std::uint32_t>(i);
     }
     void value(std::uint64_t f, double v) { vals_[f] = v; }
+    // Raw columns for tight loops: 32-bit coordinates (nullptr when they are 64-bit).
+    std::uint32_t* narrow(int k) { return wide_ ? nullptr : c32_[static_cast<std::size_t>(k)]; }
+    double* values() { return vals_; }
     CooTensor take() { return std::move(t_); }
 
 private:
@@ -68,14 +72,24 @@ CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const std::vector<double>
     require(f.order.back() == mode, f, mode);
     const int n = static_cast<int>(f.idx.size());
     const std::uint64_t nnz = f.vals.size();
-    // segmented reduction: fibers are the runs of equal coordinates outside `mode`
-    std::vector<std::uint64_t> starts;
-    for (std::uint64_t z = 0; z < nnz; ++z) {
-        bool same = z > 0;
-        for (int m = 0; m < n && same; ++m)
-            if (m != mode) same = f.idx[static_cast<std::size_t>(m)][z] == f.idx[static_cast<std::size_t>(m)][z - 1];
-        if (!same) starts.push_back(z);
+    // segmented reduction: fibers are the runs of equal coordinates outside `mode`; each
+    // thread finds the run starts in its own stretch, then the stretches are concatenated
+    auto differs = [&](std::uint64_t z) {
+        if (z == 0) return true;
+        for (int m = 0; m < n; ++m)
+            if (m != mode && f.idx[static_cast<std::size_t>(m)][z] != f.idx[static_cast<std::size_t>(m)][z - 1]) return true;
+        return false;
+    };
+    std::vector<std::vector<std::uint64_t>> found(static_cast<std::size_t>(detail::max_threads()));
+#pragma omp parallel
+    {
+        auto& mine = found[static_cast<std::size_t>(detail::thread_id())];
+#pragma omp for schedule(static)
+        for (std::int64_t z = 0; z < static_cast<std::int64_t>(nnz); ++z)
+            if (differs(static_cast<std::uint64_t>(z))) mine.push_back(static_cast<std::uint64_t>(z));
     }
+    std::vector<std::uint64_t> starts;  // schedule(static) hands out ascending stretches by thread
+    for (const auto& part : found) starts.insert(starts.end(), part.begin(), part.end());
     starts.push_back(nnz);
     const std::uint64_t fibers = starts.size() - 1;
     Result out(f.dims(), mode, fibers);
@@ -156,28 +170,52 @@ CooTensor tree_sptv(const Tree<I>& tree, const std::vector<std::uint64_t>& dims,
     const std::uint64_t fibers = tree.idx.back()->size();
     Result out(dims, mode, fibers);
     const auto& order = *tree.order;
+    std::vector<int> slots;
+    for (int k = 0; k < levels; ++k) slots.push_back(slot(order[static_cast<std::size_t>(k)], mode));
+    const Column<I>& fiber_ids = *tree.idx.back();
+    // The fibers q in [lo, hi) share coord[0..levels-2]: a tight loop writes each one.
+    std::vector<std::uint32_t*> narrow;
+    for (int k = 0; k < levels; ++k) narrow.push_back(out.narrow(slots[static_cast<std::size_t>(k)]));
+    double* values = out.values();
+    auto fiber_run = [&](const std::vector<std::uint64_t>& coord, std::uint64_t lo, std::uint64_t hi) {
+        if (narrow.back()) {  // the common case, 32-bit coordinates: plain stores
+            for (int k = 0; k + 1 < levels; ++k)
+                std::fill(narrow[static_cast<std::size_t>(k)] + lo, narrow[static_cast<std::size_t>(k)] + hi,
+                          static_cast<std::uint32_t>(coord[static_cast<std::size_t>(k)]));
+            std::uint32_t* ids = narrow.back();
+            for (std::uint64_t q = lo; q < hi; ++q) {
+                ids[q] = static_cast<std::uint32_t>(fiber_ids[q]);
+                values[q] = leaf(q);
+            }
+            return;
+        }
+        for (std::uint64_t q = lo; q < hi; ++q) {
+            for (int k = 0; k + 1 < levels; ++k) out.set(q, slots[static_cast<std::size_t>(k)], coord[static_cast<std::size_t>(k)]);
+            out.set(q, slots.back(), fiber_ids[q]);
+            out.value(q, leaf(q));
+        }
+    };
+    if (levels == 1) {
+        const std::vector<std::uint64_t> none;
+        const auto n = static_cast<std::int64_t>(fibers);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t b = 0; b < n; b += 4096)
+            fiber_run(none, static_cast<std::uint64_t>(b), std::min<std::uint64_t>(fibers, static_cast<std::uint64_t>(b) + 4096));
+        return out.take();
+    }
     const auto roots = static_cast<std::int64_t>(tree.idx.front()->size());
 #pragma omp parallel
     {
         std::vector<std::uint64_t> coord(static_cast<std::size_t>(levels));
-        // walk(l, node): coord[0..l] set; visits the fibers below
+        // walk(l, node) for l < levels - 1: coord[0..l] set, then the children
         auto walk = [&](auto& self, int l, std::uint64_t node) -> void {
             coord[static_cast<std::size_t>(l)] = (*tree.idx[static_cast<std::size_t>(l)])[node];
-            if (l == levels - 1) {
-                for (int k = 0; k < levels; ++k) out.set(node, slot(order[static_cast<std::size_t>(k)], mode), coord[static_cast<std::size_t>(k)]);
-                out.value(node, leaf(node));
-                return;
-            }
             const Column<I>& p = *tree.ptr[static_cast<std::size_t>(l)];
+            if (l == levels - 2) return fiber_run(coord, p[node], p[node + 1]);
             for (I c = p[node]; c < p[node + 1]; ++c) self(self, l + 1, c);
         };
-        if (levels == 1) {
-#pragma omp for schedule(static)
-            for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) walk(walk, 0, static_cast<std::uint64_t>(q));
-        } else {
-#pragma omp for schedule(dynamic, 16)
-            for (std::int64_t s = 0; s < roots; ++s) walk(walk, 0, static_cast<std::uint64_t>(s));
-        }
+#pragma omp for schedule(dynamic, 64)
+        for (std::int64_t s = 0; s < roots; ++s) walk(walk, 0, static_cast<std::uint64_t>(s));
     }
     return out.take();
 }

@@ -4,7 +4,9 @@
 //    zero-filling hundreds of MB first costs a full extra pass over memory (use assign(n, 0)
 //    where zeros are wanted);
 //  - storage is aligned to 64 bytes, a cache line: a factor-matrix row of R doubles then
-//    spans R/8 lines instead of R/8 + 1, which matters for kernels bound by random row reads.
+//    spans R/8 lines instead of R/8 + 1, which matters for kernels bound by random row reads;
+//  - arrays of several MB are asked to live on transparent huge pages: kernels read factor rows
+//    at random across tens of MB, and with 4 KB pages nearly every such read also misses the TLB.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,10 @@ namespace tscope {
 
 inline constexpr std::size_t kColumnAlignment = 64;
 
+// Cache-line aligned storage; large blocks are 2 MB aligned and advised onto huge pages.
+void* column_allocate(std::size_t bytes);
+void column_deallocate(void* p, std::size_t bytes) noexcept;
+
 template <class T>
 class DefaultInitAllocator {
 public:
@@ -26,10 +32,8 @@ public:
     DefaultInitAllocator() noexcept = default;
     template <class U> DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
 
-    T* allocate(std::size_t n) {
-        return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(kColumnAlignment)));
-    }
-    void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t(kColumnAlignment)); }
+    T* allocate(std::size_t n) { return static_cast<T*>(column_allocate(n * sizeof(T))); }
+    void deallocate(T* p, std::size_t n) noexcept { column_deallocate(p, n * sizeof(T)); }
     template <class U> bool operator==(const DefaultInitAllocator<U>&) const noexcept { return true; }
 
     template <class U> void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
