@@ -1,6 +1,6 @@
 // tensorscope-cli bench FILE --kernel sptv|spttm|mttkrp|ttmc --format F|all --backend cpu-ref|omp|cuda
 //                 [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR]
-//                 [--write DIR] [--json] [--csf-order ..] [--fiber-threshold T]
+//                 [--write DIR] [--json] [--csf-order ..] [--fiber-threshold T] [--variant V[,V..]|all]
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -17,10 +17,21 @@
 
 namespace tscope::cli {
 
+namespace {
+
+// The format column: "COO [sm]" where a kernel has several GPU variants.
+std::string label(const BenchResult& r) {
+    std::string s = format_name(r.format);
+    if (!r.variant.empty()) s.append(" [").append(r.variant).append("]");
+    return s;
+}
+
+}  // namespace
+
 int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
-               "--csf-order", "--mode-order", "--fiber-threshold"},
+               "--csf-order", "--mode-order", "--fiber-threshold", "--variant"},
               {"--check", "--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -42,6 +53,7 @@ int run_bench(int argc, char** argv) {
     request.rank = args.integer("--rank", 32, 1, 4096);
     request.repeat = static_cast<int>(args.integer("--repeat", 5, 1, 100000));
     request.check = args.flag("--check");
+    request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
     request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
     if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
         for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);
@@ -64,7 +76,7 @@ int run_bench(int argc, char** argv) {
     std::map<std::pair<std::string, std::string>, std::pair<double, int>> sweeps;
     for (const BenchResult& r : results)
         if (r.ran) {
-            auto& s = sweeps[{format_name(r.format), backend_name(r.backend)}];
+            auto& s = sweeps[{label(r), backend_name(r.backend)}];
             s.first += r.median_s;
             ++s.second;
         }
@@ -76,6 +88,7 @@ int run_bench(int argc, char** argv) {
         Json rows = Json::array();
         for (const BenchResult& r : results) {
             Json row{{"kernel", kernel_name(r.kernel)}, {"format", format_name(r.format)}, {"backend", backend_name(r.backend)},
+                     {"variant", r.variant},
                      {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
                      {"median_s", r.median_s},           {"transfer_s", r.transfer_s},     {"gflops", r.gflops},
                      {"gbps", r.gbps},
@@ -98,16 +111,18 @@ int run_bench(int argc, char** argv) {
                   << "\n";
         return check_failed ? 1 : 0;
     }
-    TextTable table({"kernel", "format", "backend", "mode", "rank", "median s", "GFLOP/s", "GB/s", "max rel err", "build s"});
+    TextTable table({"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s", "max rel err",
+                     "build s"});
     for (const BenchResult& r : results) {
         if (!r.ran) {
-            table.add({kernel_name(r.kernel), format_name(r.format), backend_name(r.backend), std::to_string(r.mode + 1),
-                       std::to_string(r.rank), "-", "-", "-", "-", "(" + r.error + ")"});
+            table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                       std::to_string(r.rank), "-", "-", "-", "-", "-", "(" + r.error + ")"});
             continue;
         }
-        table.add({kernel_name(r.kernel), format_name(r.format), backend_name(r.backend), std::to_string(r.mode + 1),
-                   std::to_string(r.rank), number(r.median_s), number(r.gflops), number(r.gbps),
-                   r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)});
+        table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                   std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
+                   number(r.gflops), number(r.gbps), r.max_rel_error ? number(*r.max_rel_error, 2) : "-",
+                   number(r.build_seconds)});
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
               << "; copy bandwidth " << number(copy_gbps) << " GB/s\n\n"

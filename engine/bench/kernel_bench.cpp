@@ -100,10 +100,14 @@ public:
     virtual double error(int mode) = 0;
     // The dense result of the last run, for --write (none for sparse results).
     virtual const DenseMatrix* output() const { return nullptr; }
+    // The GPU kernels to compare for a (backend, format), each run as its own row; {""}: one.
+    virtual std::vector<std::string> variants(Backend, FormatKind) const { return {""}; }
+    void set_variant(const std::string& v) { variant_ = v; }
 
 protected:
     const CooTensor& t_;
     const BenchRequest& req_;
+    std::string variant_;
     const std::vector<DenseMatrix>& factors_;
     const DenseMatrix& u(int mode) const { return factors_[static_cast<std::size_t>(mode)]; }
     std::uint64_t factor_bytes(int except) const {
@@ -231,13 +235,22 @@ public:
             }
             return [this, mode](DeviceTiming&) { ref_out_ = spttm_reference(t_, mode, u(mode)); };
         }
-        plan_ = SpttmPlan::prepare(f, mode, req_.rank);
-        return [this, mode, &c](DeviceTiming&) { plan_->compute(u(mode), c); };
+        const SpttmVariant v = variant_.empty() ? SpttmVariant::SharedMemory : parse_spttm_variant(variant_);
+        plan_ = SpttmPlan::prepare(f, mode, req_.rank, b, v);
+        return [this, mode, &c](DeviceTiming& timing) { plan_->compute(u(mode), c, &timing); };
     }
     // 2 R per input value (Eq. 3): nnz for SpTTM, chunks x R for SspTTM's dense chunks
     double flops(int) const override { return 2.0 * static_cast<double>(input_values_) * static_cast<double>(req_.rank); }
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {  // the format, U, the result
         return f.storage().bytes() + t_.dim(mode) * req_.rank * sizeof(double) + result().storage().bytes();
+    }
+    std::vector<std::string> variants(Backend b, FormatKind k) const override {
+        if (b != Backend::Cuda || k != FormatKind::COO) return {""};
+        std::vector<std::string> names;
+        for (SpttmVariant v : req_.spttm_variants.empty() ? std::vector<SpttmVariant>(std::begin(kSpttmVariants), std::end(kSpttmVariants))
+                                                           : req_.spttm_variants)
+            names.push_back(spttm_variant_name(v));
+        return names;
     }
     double error(int mode) override {
         const bool chained = input_->kind() == FormatKind::sCOO;
@@ -327,9 +340,12 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         std::unique_ptr<SparseFormat> format;
         int built_for = -1;
         for (int mode : modes) {
-            for (Backend backend : request.backends) {
+            for (Backend backend : request.backends)
+            for (const std::string& variant : kernel->variants(backend, kind)) {
                 control.check();
+                kernel->set_variant(variant);
                 BenchResult row;
+                row.variant = variant;
                 row.kernel = request.kernel;
                 row.format = kind;
                 row.backend = backend;

@@ -2,10 +2,13 @@
 // Both parallelise over output fibers / chunks, so no two threads write the same value.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
 
+#include "kernels/spttm_cuda.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/kernels/spttm.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -28,11 +31,23 @@ void check_u(const SparseFormat& x, int mode, const DenseMatrix& u) {
                          std::to_string(dims[static_cast<std::size_t>(mode)]) + " x R");
 }
 
-using Prepared = std::pair<std::unique_ptr<SparseFormat>, std::function<void(const DenseMatrix&)>>;
+using detail::SpttmCompute;
+using Prepared = std::pair<std::unique_ptr<SparseFormat>, SpttmCompute>;
+
+// Which backend computes a plan, and with which GPU kernel.
+struct Where {
+    Backend backend = Backend::Omp;
+    SpttmVariant variant = SpttmVariant::SharedMemory;
+};
+
+template <class T, class C>
+std::vector<T> convert(const C& c) {
+    return std::vector<T>(c.begin(), c.end());
+}
 
 // Alg. 1: fibers of mode n are runs in a COO sorted with n last.
 template <class I, class V>
-Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R) {
+Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R, Where where) {
     if (x.order.back() != mode)
         throw InputError("SpTTM needs the COO sorted with mode " + std::to_string(mode + 1) + " last (spttm_options)");
     const std::uint64_t nnz = x.vals.size();
@@ -58,7 +73,12 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R) {
     }
     y->vals.resize(fibers * R);
     ScooFormat<I, double>* out_tensor = y.get();
-    auto compute = [&x, mode, R, nnz, fptr, fibers, out_tensor](const DenseMatrix& u) {
+    if (where.backend == Backend::Cuda) {
+        auto gpu = detail::spttm_cuda(*fptr, convert<std::uint32_t>(x.idx[static_cast<std::size_t>(mode)]), convert<float>(x.vals),
+                                      x.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data(), where.variant);
+        return {std::move(y), std::move(gpu)};
+    }
+    auto compute = [&x, mode, R, nnz, fptr, fibers, out_tensor](const DenseMatrix& u, DeviceTiming*) {
         const I* ind = x.idx[static_cast<std::size_t>(mode)].data();
         const std::uint64_t* fp = fptr->data();
 #pragma omp parallel for schedule(dynamic, 256)
@@ -82,7 +102,7 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R) {
 // Alg. 5. (Its line 10 writes val^z(i*s_z + r*s_y + k) with r the input's mode-n index; the
 // output position must use the new dense index c: z(i, c, k) += y(j, k) * u(r, c).)
 template <class I, class V>
-Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R) {
+Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where where) {
     const auto pos = std::find(y.sparse_modes.begin(), y.sparse_modes.end(), mode);
     if (pos == y.sparse_modes.end())
         throw InputError("SspTTM needs mode " + std::to_string(mode + 1) + " to be a sparse mode of the semi-sparse tensor");
@@ -125,7 +145,12 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R) {
     }
     z->vals.resize(zchunks * sz);
     ScooFormat<I, double>* out_tensor = z.get();
-    auto compute = [&y, at, R, sy, sz, zchunks, chunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u) {
+    if (where.backend == Backend::Cuda) {
+        auto gpu = detail::sspttm_cuda(cptr, order, convert<std::uint32_t>(y.idx[at]), convert<float>(y.vals), sy,
+                                       y.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data());
+        return {std::move(z), std::move(gpu)};
+    }
+    auto compute = [&y, at, R, sy, sz, zchunks, chunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*) {
         const auto& order = *order_ptr;
         const auto& cptr = *cptr_ptr;
 #pragma omp parallel for schedule(dynamic, 64)
@@ -152,9 +177,9 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R) {
 }
 
 template <class I, class V>
-std::optional<Prepared> try_prepare(const SparseFormat& x, int mode, std::uint64_t rank) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&x)) return coo_spttm(*f, mode, rank);
-    if (const auto* f = dynamic_cast<const ScooFormat<I, V>*>(&x)) return scoo_sspttm(*f, mode, rank);
+std::optional<Prepared> try_prepare(const SparseFormat& x, int mode, std::uint64_t rank, Where where) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&x)) return coo_spttm(*f, mode, rank, where);
+    if (const auto* f = dynamic_cast<const ScooFormat<I, V>*>(&x)) return scoo_sspttm(*f, mode, rank, where);
     return std::nullopt;
 }
 
@@ -186,16 +211,24 @@ std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const 
     return y;
 }
 
-SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank) {
+SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank, Backend backend, SpttmVariant variant) {
     const auto& dims = x.dims();
     if (mode < 0 || mode >= static_cast<int>(dims.size()))
         throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
     if (rank == 0) throw InputError("the TTM rank must be at least 1");
-    std::optional<Prepared> p = try_prepare<std::uint32_t, double>(x, mode, rank);
-    if (!p) p = try_prepare<std::uint32_t, float>(x, mode, rank);
-    if (!p) p = try_prepare<std::uint64_t, double>(x, mode, rank);
-    if (!p) p = try_prepare<std::uint64_t, float>(x, mode, rank);
-    if (!p) throw InputError("SpTTM has no omp kernel for " + x.name() + " (COO for SpTTM, sCOO for SspTTM)");
+    if (backend == Backend::CpuRef) throw InputError("SpttmPlan runs on omp or cuda; cpu-ref is spttm_reference");
+    if (backend == Backend::Cuda) {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) throw Error(gpu.reason);
+        for (auto d : dims)
+            if (d >= std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA SpTTM needs every mode shorter than 2^32 - 1");
+    }
+    const Where where{backend, variant};
+    std::optional<Prepared> p = try_prepare<std::uint32_t, double>(x, mode, rank, where);
+    if (!p) p = try_prepare<std::uint32_t, float>(x, mode, rank, where);
+    if (!p) p = try_prepare<std::uint64_t, double>(x, mode, rank, where);
+    if (!p) p = try_prepare<std::uint64_t, float>(x, mode, rank, where);
+    if (!p) throw InputError("SpTTM has no kernel for " + x.name() + " (COO for SpTTM, sCOO for SspTTM)");
     SpttmPlan plan;
     plan.result_ = std::move(p->first);
     plan.compute_ = std::move(p->second);
@@ -204,13 +237,13 @@ SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank
     return plan;
 }
 
-void SpttmPlan::compute(const DenseMatrix& u, RunControl& control) {
+void SpttmPlan::compute(const DenseMatrix& u, RunControl& control, DeviceTiming* timing) {
     if (!result_) throw Error("SpttmPlan: the result was taken");
     if (u.rows != rows_ || u.cols != rank_)
         throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
                          std::to_string(rows_) + " x " + std::to_string(rank_));
     control.check();
-    compute_(u);
+    compute_(u, timing);
 }
 
 std::unique_ptr<SparseFormat> spttm_omp(const SparseFormat& x, int mode, const DenseMatrix& u, RunControl& control) {

@@ -9,6 +9,7 @@
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
+#include "cpu_kernels.hpp"
 #include "output_rows.hpp"
 
 namespace tscope {
@@ -67,13 +68,12 @@ void require(bool ok, const SparseFormat& f, int mode) {
                          std::to_string(mode + 1));
 }
 
+// The segmented reduction's segments: fibers are the runs of equal coordinates outside
+// `mode`. Each thread finds the run starts in its own stretch; the stretches are concatenated.
 template <class I, class V>
-CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const std::vector<double>& v) {
-    require(f.order.back() == mode, f, mode);
+std::vector<std::uint64_t> fiber_starts(const CooFormat<I, V>& f, int mode) {
     const int n = static_cast<int>(f.idx.size());
     const std::uint64_t nnz = f.vals.size();
-    // segmented reduction: fibers are the runs of equal coordinates outside `mode`; each
-    // thread finds the run starts in its own stretch, then the stretches are concatenated
     auto differs = [&](std::uint64_t z) {
         if (z == 0) return true;
         for (int m = 0; m < n; ++m)
@@ -91,6 +91,14 @@ CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const std::vector<double>
     std::vector<std::uint64_t> starts;  // schedule(static) hands out ascending stretches by thread
     for (const auto& part : found) starts.insert(starts.end(), part.begin(), part.end());
     starts.push_back(nnz);
+    return starts;
+}
+
+template <class I, class V>
+CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const double* v) {
+    require(f.order.back() == mode, f, mode);
+    const int n = static_cast<int>(f.idx.size());
+    const std::vector<std::uint64_t> starts = fiber_starts(f, mode);
     const std::uint64_t fibers = starts.size() - 1;
     Result out(f.dims(), mode, fibers);
     const auto* vi = f.idx[static_cast<std::size_t>(mode)].data();
@@ -98,7 +106,7 @@ CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const std::vector<double>
     for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
         double sum = 0;
         const auto fq = static_cast<std::uint64_t>(q);
-        for (std::uint64_t z = starts[fq]; z < starts[fq + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[vi[z]];
+        if (v) for (std::uint64_t z = starts[fq]; z < starts[fq + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[vi[z]];
         for (int m = 0; m < n; ++m)
             if (m != mode) out.set(fq, slot(m, mode), f.idx[static_cast<std::size_t>(m)][starts[fq]]);
         out.value(fq, sum);
@@ -107,7 +115,7 @@ CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const std::vector<double>
 }
 
 template <class I, class V>
-CooTensor hocsr_sptv(const HocsrFormat<I, V>& f, int mode, const std::vector<double>& v) {
+CooTensor hocsr_sptv(const HocsrFormat<I, V>& f, int mode, const double* v) {
     require(f.order.back() == mode, f, mode);
     const std::uint64_t rows = f.rows();
     // non-empty rows first (their rank is their place in the result)
@@ -120,7 +128,7 @@ CooTensor hocsr_sptv(const HocsrFormat<I, V>& f, int mode, const std::vector<dou
     for (std::int64_t q = 0; q < static_cast<std::int64_t>(nonempty.size()); ++q) {
         const std::uint64_t r = nonempty[static_cast<std::size_t>(q)];
         double sum = 0;
-        for (I e = f.row_ptr[r]; e < f.row_ptr[r + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.col[e]];
+        if (v) for (I e = f.row_ptr[r]; e < f.row_ptr[r + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.col[e]];
         std::uint64_t rest = r;  // unlinearise the row over order[0..n-2]
         for (int l = n - 2; l >= 0; --l) {
             const int m = f.order[static_cast<std::size_t>(l)];
@@ -133,7 +141,7 @@ CooTensor hocsr_sptv(const HocsrFormat<I, V>& f, int mode, const std::vector<dou
 }
 
 template <class I, class V>
-CooTensor cfb_sptv(const CfbFormat<I, V>& f, int mode, const std::vector<double>& v) {
+CooTensor cfb_sptv(const CfbFormat<I, V>& f, int mode, const double* v) {
     require(f.fiber_mode == mode, f, mode);
     const std::uint64_t fibers = f.fiber_id.size();
     std::vector<std::uint64_t> start(fibers + 1, 0);  // Tn -> offsets
@@ -143,7 +151,7 @@ CooTensor cfb_sptv(const CfbFormat<I, V>& f, int mode, const std::vector<double>
     for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
         const auto fq = static_cast<std::uint64_t>(q);
         double sum = 0;
-        for (std::uint64_t e = start[fq]; e < start[fq + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.idx[e]];
+        if (v) for (std::uint64_t e = start[fq]; e < start[fq + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.idx[e]];
         std::uint64_t rest = f.fiber_id[fq];  // j*K + k
         for (std::size_t l = f.others.size(); l-- > 0;) {
             const int m = f.others[l];
@@ -221,7 +229,7 @@ CooTensor tree_sptv(const Tree<I>& tree, const std::vector<std::uint64_t>& dims,
 }
 
 template <class I, class V>
-CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const std::vector<double>& v) {
+CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const double* v) {
     require(f.order.back() == mode, f, mode);
     Tree<I> tree{&f.order, {}, {}};
     for (const auto& c : f.level_idx) tree.idx.push_back(&c);
@@ -229,7 +237,7 @@ CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const std::vector<dou
     if (!f.ell) {
         return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
             double sum = 0;
-            for (I e = f.ap[q]; e < f.ap[q + 1]; ++e) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
+            if (v) for (I e = f.ap[q]; e < f.ap[q + 1]; ++e) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
             return sum;
         });
     }
@@ -246,7 +254,7 @@ CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const std::vector<dou
         const std::uint64_t b = block_of[q], r = rows[q];
         const std::uint64_t width = (f.ap[b + 1] - f.ap[b]) / r;
         double sum = 0;
-        for (std::uint64_t c = 0; c < width; ++c) {
+        for (std::uint64_t c = 0; v && c < width; ++c) {
             const std::uint64_t e = f.ap[b] + c * r + (q - first[q]);
             if (f.aj[e] != HocfsFormat<I, V>::kEllPad) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
         }
@@ -255,7 +263,7 @@ CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const std::vector<dou
 }
 
 template <class I, class V>
-CooTensor csf_sptv(const CsfFormat<I, V>& f, int mode, const std::vector<double>& v) {
+CooTensor csf_sptv(const CsfFormat<I, V>& f, int mode, const double* v) {
     require(f.order.back() == mode, f, mode);
     Tree<I> tree{&f.order, {}, {}};
     const int levels = static_cast<int>(f.fptr.size());
@@ -265,19 +273,25 @@ CooTensor csf_sptv(const CsfFormat<I, V>& f, int mode, const std::vector<double>
     const Column<I>& leaf_ids = f.fids.back();
     return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
         double sum = 0;
-        for (I z = leaf_ptr[q]; z < leaf_ptr[q + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[leaf_ids[z]];
+        if (v) for (I z = leaf_ptr[q]; z < leaf_ptr[q + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[leaf_ids[z]];
         return sum;
     });
 }
 
 template <class I, class V>
-bool try_sptv(const SparseFormat& format, int mode, const std::vector<double>& v, CooTensor& out) {
+bool try_sptv(const SparseFormat& format, int mode, const double* v, CooTensor& out) {
     if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return out = coo_sptv(*f, mode, v), true;
     if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return out = hocsr_sptv(*f, mode, v), true;
     if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return out = cfb_sptv(*f, mode, v), true;
     if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return out = hocfs_sptv(*f, mode, v), true;
     if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return out = csf_sptv(*f, mode, v), true;
     return false;
+}
+
+// v null: the result's fibers and coordinates only, values zero (sptv_layout).
+bool try_all(const SparseFormat& format, int mode, const double* v, CooTensor& out) {
+    return try_sptv<std::uint32_t, double>(format, mode, v, out) || try_sptv<std::uint32_t, float>(format, mode, v, out) ||
+           try_sptv<std::uint64_t, double>(format, mode, v, out) || try_sptv<std::uint64_t, float>(format, mode, v, out);
 }
 
 }  // namespace
@@ -301,11 +315,21 @@ CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>
 CooTensor sptv_omp(const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control) {
     control.check();
     CooTensor out;
-    const bool done = try_sptv<std::uint32_t, double>(format, mode, v, out) ||
-                      try_sptv<std::uint32_t, float>(format, mode, v, out) ||
-                      try_sptv<std::uint64_t, double>(format, mode, v, out) ||
-                      try_sptv<std::uint64_t, float>(format, mode, v, out);
-    if (!done) throw InputError("SpTV has no omp kernel for " + format.name());
+    if (!try_all(format, mode, v.data(), out)) throw InputError("SpTV has no omp kernel for " + format.name());
+    return out;
+}
+
+std::vector<std::uint64_t> coo_fiber_starts(const SparseFormat& coo, int mode) {
+    if (const auto* f = dynamic_cast<const CooFormat<std::uint32_t, double>*>(&coo)) return fiber_starts(*f, mode);
+    if (const auto* f = dynamic_cast<const CooFormat<std::uint32_t, float>*>(&coo)) return fiber_starts(*f, mode);
+    if (const auto* f = dynamic_cast<const CooFormat<std::uint64_t, double>*>(&coo)) return fiber_starts(*f, mode);
+    if (const auto* f = dynamic_cast<const CooFormat<std::uint64_t, float>*>(&coo)) return fiber_starts(*f, mode);
+    throw InputError("not a COO tensor: " + coo.name());
+}
+
+CooTensor sptv_layout(const SparseFormat& format, int mode) {
+    CooTensor out;
+    if (!try_all(format, mode, nullptr, out)) throw InputError("SpTV has no kernel for " + format.name());
     return out;
 }
 

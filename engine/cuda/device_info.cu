@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include "cuda_util.cuh"
 #include "tscope/cuda/device.hpp"
 
 namespace tscope {
@@ -31,6 +32,22 @@ GpuInfo query_gpu() {
     info.total_memory = prop.totalGlobalMem;
     info.multiprocessors = prop.multiProcessorCount;
     return info;
+}
+
+std::uint64_t gpu_free_memory() {
+    std::size_t free_bytes = 0, total = 0;
+    if (!query_gpu().available || cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return free_bytes;
+}
+
+void gpu_try_allocate(std::uint64_t bytes) {
+    const GpuInfo gpu = query_gpu();
+    if (!gpu.available) throw Error(gpu.reason);
+    gpu::use_device();
+    gpu::DeviceArray<unsigned char> block(bytes);
 }
 
 }  // namespace tscope

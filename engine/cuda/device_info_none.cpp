@@ -1,5 +1,6 @@
 // The CPU-only build's answer to "is there a GPU?".
 #include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
 
 namespace tscope {
 
@@ -10,5 +11,9 @@ GpuInfo query_gpu() {
     info.reason = "no CUDA device (this build has no CUDA backend)";
     return info;
 }
+
+std::uint64_t gpu_free_memory() { return 0; }
+
+void gpu_try_allocate(std::uint64_t) { throw Error(query_gpu().reason); }
 
 }  // namespace tscope

@@ -4,59 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
-#include "tscope/error.hpp"
 
 namespace tscope::gpu {
 
 namespace {
-
-void check(cudaError_t err, const char* what) {
-    if (err == cudaSuccess) return;
-    cudaGetLastError();  // clear it so the next call starts clean
-    if (err == cudaErrorMemoryAllocation) throw Error(std::string("out of GPU memory while ") + what);
-    throw Error(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(err));
-}
-
-// Owns device memory; frees it on every path, never throws from the destructor.
-template <class T>
-class DeviceArray {
-public:
-    DeviceArray() = default;
-    explicit DeviceArray(std::uint64_t n) : n_(n) {
-        if (n) check(cudaMalloc(&ptr_, n * sizeof(T)), "allocating device memory");
-    }
-    DeviceArray(const T* host, std::uint64_t n) : DeviceArray(n) {
-        if (n) check(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
-    }
-    ~DeviceArray() {
-        if (ptr_) cudaFree(ptr_);
-    }
-    DeviceArray(DeviceArray&& o) noexcept : ptr_(o.ptr_), n_(o.n_) { o.ptr_ = nullptr; o.n_ = 0; }
-    DeviceArray& operator=(DeviceArray&&) = delete;
-    DeviceArray(const DeviceArray&) = delete;
-    T* get() const { return ptr_; }
-
-private:
-    T* ptr_ = nullptr;
-    std::uint64_t n_ = 0;
-};
-
-class Event {
-public:
-    Event() { check(cudaEventCreate(&e_), "creating an event"); }
-    ~Event() { cudaEventDestroy(e_); }
-    void record() { check(cudaEventRecord(e_), "recording an event"); }
-    static double seconds(const Event& a, const Event& b) {
-        check(cudaEventSynchronize(b.e_), "waiting for the device");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, a.e_, b.e_), "timing");
-        return ms / 1000.0;
-    }
-
-private:
-    cudaEvent_t e_{};
-};
 
 constexpr int kMaxModes = 16;
 
@@ -157,14 +110,6 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
     }
 }
 
-int grid_for(std::uint64_t warps_needed) {
-    int sms = 0;
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "reading the device");
-    const std::uint64_t blocks = (warps_needed * 32 + 255) / 256;
-    const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 32;  // enough blocks to fill the chip
-    return static_cast<int>(blocks < cap ? (blocks ? blocks : 1) : cap);
-}
-
 // Uploads the factors; returns the device copies (null for the output mode).
 std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     std::vector<DeviceArray<float>> out;
@@ -177,7 +122,7 @@ std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
 }  // namespace
 
 double copy_bandwidth_gbps() {
-    check(cudaSetDevice(0), "selecting the GPU");
+    use_device();
     const std::uint64_t n = std::uint64_t{1} << 30;
     DeviceArray<char> a(n), b(n);
     check(cudaMemset(a.get(), 1, n), "clearing");
@@ -194,7 +139,7 @@ double copy_bandwidth_gbps() {
 }
 
 void mttkrp_coo(const Coo& coo, const Dense& d, Timing& timing) {
-    check(cudaSetDevice(0), "selecting the GPU");
+    use_device();
     Event t0, t1, t2, t3;
     t0.record();
     std::vector<DeviceArray<std::uint32_t>> idx;
@@ -208,7 +153,7 @@ void mttkrp_coo(const Coo& coo, const Dense& d, Timing& timing) {
     IndexPtrs ip{};
     FactorPtrs fp{};
     for (std::size_t m = 0; m < idx.size(); ++m) ip.p[m] = idx[m].get(), fp.f[m] = factors[m].get();
-    coo_kernel<<<grid_for(coo.nnz), 256>>>(coo.nnz, static_cast<int>(idx.size()), d.mode, d.rank, ip, vals.get(), fp, out.get());
+    coo_kernel<<<grid_for(coo.nnz * 32), 256>>>(coo.nnz, static_cast<int>(idx.size()), d.mode, d.rank, ip, vals.get(), fp, out.get());
     check(cudaGetLastError(), "launching the COO MTTKRP kernel");
     t2.record();
     check(cudaMemcpy(d.out, out.get(), out_n * sizeof(double), cudaMemcpyDeviceToHost), "copying the result back");
@@ -219,7 +164,7 @@ void mttkrp_coo(const Coo& coo, const Dense& d, Timing& timing) {
 }
 
 void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& d, Timing& timing) {
-    check(cudaSetDevice(0), "selecting the GPU");
+    use_device();
     Event t0, t1, t2, t3;
     t0.record();
     struct DevicePart {
@@ -252,7 +197,7 @@ void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& d, Timing& tim
             if (m == d.mode) target = l;
         }
         for (int l = 0; l < p.levels; ++l) ap.p[l] = dev[k].anc[static_cast<std::size_t>(l)].get();
-        fiber_kernel<<<grid_for((p.fibers + kGroup - 1) / kGroup), 256>>>(p.fibers, p.levels, target, d.rank, ap, lf, dev[k].fiber_ptr.get(),
+        fiber_kernel<<<grid_for((p.fibers + kGroup - 1) / kGroup * 32), 256>>>(p.fibers, p.levels, target, d.rank, ap, lf, dev[k].fiber_ptr.get(),
                                                   dev[k].leaf.get(), dev[k].vals.get(), out.get());
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
     }

@@ -8,13 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace tscope::gpu {
+#include "gpu_timing.hpp"
 
-struct Timing {
-    double upload_s = 0;    // host to device, every array
-    double kernel_s = 0;    // the kernels alone
-    double download_s = 0;  // the result back
-};
+namespace tscope::gpu {
 
 // The dense side of an MTTKRP: every factor (row-major, rows[m] x R) and the output.
 struct Dense {

@@ -7,9 +7,27 @@ namespace tscope {
 
 std::unique_ptr<SparseFormat> spttm_omp(const SparseFormat& x, int mode, const DenseMatrix& u, RunControl& control);
 
+const char* spttm_variant_name(SpttmVariant v) {
+    switch (v) {
+    case SpttmVariant::Naive: return "naive";
+    case SpttmVariant::FineGrained: return "fg";
+    case SpttmVariant::Coalesced: return "mc";
+    case SpttmVariant::RankBlocked: return "rb";
+    case SpttmVariant::SharedMemory: return "sm";
+    }
+    return "?";
+}
+
+SpttmVariant parse_spttm_variant(const std::string& name) {
+    for (SpttmVariant v : kSpttmVariants)
+        if (name == spttm_variant_name(v)) return v;
+    throw InputError("unknown SpTTM variant '" + name + "' (known: naive, fg, mc, rb, sm)");
+}
+
 bool spttm_supports(Backend backend, FormatKind kind) {
     if (backend == Backend::CpuRef) return true;
-    return backend == Backend::Omp && (kind == FormatKind::COO || kind == FormatKind::sCOO);
+    return (backend == Backend::Omp || (backend == Backend::Cuda && cuda_built())) &&
+           (kind == FormatKind::COO || kind == FormatKind::sCOO);
 }
 
 FormatOptions spttm_options(int order, int mode) {
@@ -33,7 +51,9 @@ std::unique_ptr<SparseFormat> spttm(Backend backend, const SparseFormat& x, int 
     case Backend::Cuda: {
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
-        throw Error("SpTTM has no CUDA kernel yet");
+        SpttmPlan plan = SpttmPlan::prepare(x, mode, u.cols, Backend::Cuda);
+        plan.compute(u, control);
+        return plan.take_result();
     }
     }
     return nullptr;

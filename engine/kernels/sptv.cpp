@@ -1,18 +1,20 @@
 #include "tscope/kernels/sptv.hpp"
 
+#include "cpu/cpu_kernels.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope {
 
-CooTensor sptv_omp(const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control);
+CooTensor sptv_cuda(const SparseFormat& format, int mode, const std::vector<double>& v, DeviceTiming* timing);
 
 bool sptv_supports(Backend backend, FormatKind kind) {
     if (backend == Backend::CpuRef) return true;
     if (backend == Backend::Omp)
         return kind == FormatKind::COO || kind == FormatKind::HOCSR || kind == FormatKind::CFB ||
                kind == FormatKind::HOCFS_CSR || kind == FormatKind::HOCFS_ELL || kind == FormatKind::CSF;
-    return false;
+    return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::HOCSR || kind == FormatKind::CFB ||
+                            kind == FormatKind::HOCFS_CSR || kind == FormatKind::HOCFS_ELL || kind == FormatKind::CSF);
 }
 
 FormatOptions sptv_options(FormatKind kind, int order, int mode) {
@@ -26,7 +28,8 @@ FormatOptions sptv_options(FormatKind kind, int order, int mode) {
     return o;
 }
 
-CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control) {
+CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control,
+               DeviceTiming* timing) {
     const auto& dims = format.dims();
     if (mode < 0 || mode >= static_cast<int>(dims.size()))
         throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
@@ -40,7 +43,8 @@ CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std:
     case Backend::Cuda: {
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
-        throw Error("SpTV has no CUDA kernel yet");
+        control.check();
+        return sptv_cuda(format, mode, v, timing);
     }
     }
     return {};

@@ -156,7 +156,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("rank");
         QTest::newRow("mttkrp") << "mttkrp" << QStringList{"COO", "CSF", "B-CSF", "MM-CSF", "HiCOO", "HLS"} << 8;
         QTest::newRow("sptv") << "sptv" << QStringList{"COO", "HOCSR", "CFB", "HOCFS-CSR", "HOCFS-ELL", "CSF"} << 1;
-        QTest::newRow("spttm") << "spttm" << QStringList{"COO"} << 4;
+        QTest::newRow("spttm") << "spttm" << QStringList{"COO", "sCOO"} << 4;
         QTest::newRow("ttmc") << "ttmc" << QStringList{"COO", "CSF", "HLS"} << 3;
     }
     void benchEveryKernelChecksAgainstTheOracle() {

@@ -11,6 +11,7 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/kernels/spttm.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
@@ -29,12 +30,14 @@ struct BenchRequest {
     bool check = false;
     FormatOptions options;            // mode overridden per row
     std::vector<DenseMatrix> factors; // empty: random, seeded per mode
+    std::vector<SpttmVariant> spttm_variants;  // cuda SpTTM on COO: the GPU kernels to run (empty: all five)
 };
 
 struct BenchResult {
     KernelKind kernel;
     FormatKind format;
     Backend backend;
+    std::string variant;  // which GPU kernel, where a kernel has several (SpTTM: naive .. sm)
     int mode = 0;  // 0-based
     std::uint64_t rank = 0;
     bool ran = false;

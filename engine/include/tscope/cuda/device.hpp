@@ -21,5 +21,11 @@ struct GpuInfo {
 bool cuda_built();
 // Queries the CUDA runtime once; never throws.
 GpuInfo query_gpu();
+// Free device memory now, in bytes (0 without a GPU); never throws.
+std::uint64_t gpu_free_memory();
+// Allocates `bytes` on the device through the kernels' own RAII owner and frees them again.
+// Throws Error("out of GPU memory ...") when they do not fit, Error("no CUDA device") without
+// a GPU. Tests use it to show that a failed allocation leaves the device usable.
+void gpu_try_allocate(std::uint64_t bytes);
 
 }  // namespace tscope

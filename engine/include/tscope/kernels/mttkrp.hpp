@@ -16,11 +16,6 @@ namespace tscope {
 void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out);
 
 // Where a GPU run spent its time (transfers kept apart from the kernels).
-struct DeviceTiming {
-    double upload_s = 0;
-    double kernel_s = 0;
-    double download_s = 0;
-};
 
 // out must be dims[mode] x R; factors[m] dims[m] x R for every m (factors[mode] is unused).
 // Formats: COO, CSF, B-CSF, MM-CSF (omp); cpu-ref accepts any format (through to_coo()).

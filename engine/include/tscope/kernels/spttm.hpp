@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/kernels/backend.hpp"
@@ -17,6 +18,14 @@
 namespace tscope {
 
 using SemiSparse = ScooFormat<std::uint64_t, double>;
+
+// The five GPU-SpTTM implementations of spttm Sec. 4.2, kept side by side: naive (Alg. 2),
+// fine-grained threads (Alg. 3), memory-coalesced, rank-blocked, shared memory (Alg. 4).
+enum class SpttmVariant { Naive, FineGrained, Coalesced, RankBlocked, SharedMemory };
+inline constexpr SpttmVariant kSpttmVariants[] = {SpttmVariant::Naive, SpttmVariant::FineGrained, SpttmVariant::Coalesced,
+                                                  SpttmVariant::RankBlocked, SpttmVariant::SharedMemory};
+const char* spttm_variant_name(SpttmVariant v);  // naive, fg, mc, rb, sm
+SpttmVariant parse_spttm_variant(const std::string& name);  // InputError listing the names
 
 // The oracle, from coordinates: one chunk per non-empty mode-n fiber, sparse modes ascending.
 std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const DenseMatrix& u);
@@ -28,13 +37,17 @@ std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const 
 class SpttmPlan {
 public:
     // x: a COO built with spttm_options (SpTTM) or an sCOO whose mode `mode` is sparse (SspTTM).
-    static SpttmPlan prepare(const SparseFormat& x, int mode, std::uint64_t rank);
-    void compute(const DenseMatrix& u, RunControl& control = no_control());
+    // backend omp or cuda; cuda keeps x on the device (fp32) and runs `variant` for SpTTM
+    // (SspTTM has one GPU kernel, a block per output chunk).
+    static SpttmPlan prepare(const SparseFormat& x, int mode, std::uint64_t rank, Backend backend = Backend::Omp,
+                             SpttmVariant variant = SpttmVariant::SharedMemory);
+    // timing (cuda): U's upload, the kernel and the result's download, apart.
+    void compute(const DenseMatrix& u, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
     const SparseFormat& result() const { return *result_; }
     std::unique_ptr<SparseFormat> take_result() { return std::move(result_); }
 
 private:
-    std::function<void(const DenseMatrix&)> compute_;
+    std::function<void(const DenseMatrix&, DeviceTiming*)> compute_;
     std::unique_ptr<SparseFormat> result_;
     std::uint64_t rows_ = 0, rank_ = 0;
 };

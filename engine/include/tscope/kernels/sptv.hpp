@@ -18,8 +18,9 @@ CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>
 
 // Each format computes SpTV for the mode it was built to contract: COO, HOCSR, HOCFS and CSF
 // built with sptv_options(), CFB built for the mode. InputError for another mode.
+// cuda: fp32 values on the device; timing (optional) gets its transfers and kernel apart.
 CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std::vector<double>& v,
-               RunControl& control = no_control());
+               RunControl& control = no_control(), DeviceTiming* timing = nullptr);
 bool sptv_supports(Backend backend, FormatKind kind);
 // How to build `kind` so that it contracts `mode`: the other modes first, the mode last
 // (HOCSR's columns, HOCFS's Aj, CSF's leaves; COO sorted so its fibers are contiguous).

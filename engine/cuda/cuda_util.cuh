@@ -1,0 +1,95 @@
+// What every .cu file of the engine shares: checked CUDA calls, RAII device memory and events,
+// and a grid size that fills the chip. Private to engine/cuda; C++17 (nvcc), no engine headers
+// but error.hpp.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "tscope/error.hpp"
+
+namespace tscope::gpu {
+
+// Throws tscope::Error with CUDA's message; an out-of-memory says so plainly.
+inline void check(cudaError_t err, const char* what) {
+    if (err == cudaSuccess) return;
+    cudaGetLastError();  // clear it so the next call starts clean
+    if (err == cudaErrorMemoryAllocation) throw Error(std::string("out of GPU memory while ") + what);
+    throw Error(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(err));
+}
+
+// Owns device memory; frees it on every path, never throws from the destructor.
+template <class T>
+class DeviceArray {
+public:
+    DeviceArray() = default;
+    explicit DeviceArray(std::uint64_t n) : n_(n) {
+        if (n) check(cudaMalloc(&ptr_, n * sizeof(T)), "allocating device memory");
+    }
+    DeviceArray(const T* host, std::uint64_t n) : DeviceArray(n) {
+        if (n) check(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
+    }
+    ~DeviceArray() {
+        if (ptr_) cudaFree(ptr_);
+    }
+    DeviceArray(DeviceArray&& o) noexcept : ptr_(o.ptr_), n_(o.n_) { o.ptr_ = nullptr; o.n_ = 0; }
+    DeviceArray& operator=(DeviceArray&& o) noexcept {
+        if (this != &o) {
+            if (ptr_) cudaFree(ptr_);
+            ptr_ = o.ptr_, n_ = o.n_;
+            o.ptr_ = nullptr, o.n_ = 0;
+        }
+        return *this;
+    }
+    DeviceArray(const DeviceArray&) = delete;
+    T* get() const { return ptr_; }
+    std::uint64_t size() const { return n_; }
+    void upload(const T* host) {
+        if (n_) check(cudaMemcpy(ptr_, host, n_ * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
+    }
+    void download(T* host) const {
+        if (n_) check(cudaMemcpy(host, ptr_, n_ * sizeof(T), cudaMemcpyDeviceToHost), "copying the result back");
+    }
+    void zero() {
+        if (n_) check(cudaMemset(ptr_, 0, n_ * sizeof(T)), "clearing device memory");
+    }
+
+private:
+    T* ptr_ = nullptr;
+    std::uint64_t n_ = 0;
+};
+
+class Event {
+public:
+    Event() { check(cudaEventCreate(&e_), "creating an event"); }
+    ~Event() { cudaEventDestroy(e_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    void record(cudaStream_t s = nullptr) { check(cudaEventRecord(e_, s), "recording an event"); }
+    cudaEvent_t get() const { return e_; }
+    static double seconds(const Event& a, const Event& b) {
+        check(cudaEventSynchronize(b.e_), "waiting for the device");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, a.e_, b.e_), "timing");
+        return ms / 1000.0;
+    }
+
+private:
+    cudaEvent_t e_{};
+};
+
+// Blocks of `threads` for `items` work items, capped at a few waves of the chip (kernels are
+// grid-stride loops).
+inline int grid_for(std::uint64_t items, int threads = 256) {
+    int sms = 0;
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "reading the device");
+    const std::uint64_t blocks = (items + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
+    const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 32;
+    return static_cast<int>(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+inline void use_device() { check(cudaSetDevice(0), "selecting the GPU"); }
+
+}  // namespace tscope::gpu

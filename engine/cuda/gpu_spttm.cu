@@ -1,0 +1,193 @@
+// CUDA SpTTM: the five implementations of spttm Sec. 4.2 side by side (Alg. 2, Alg. 3, its
+// coalesced and rank-blocked rearrangements, Alg. 4), and SspTTM with a block per output chunk
+// (Sec. 5). Variants 1-4 accumulate into global memory as the paper writes them; only the
+// shared-memory one keeps partial sums on chip, which is the point of comparing them.
+#include <vector>
+
+#include "cuda_util.cuh"
+#include "gpu_spttm.hpp"
+
+namespace tscope::gpu {
+
+namespace {
+
+constexpr int kThreads = 256;  // N_TB
+
+// Alg. 2: one thread per fiber, all R columns.
+__global__ void naive_kernel(std::uint64_t fibers, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
+                             const std::uint32_t* __restrict__ idx, const float* __restrict__ val, const float* __restrict__ u,
+                             float* __restrict__ y) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (i >= fibers) return;
+    for (std::uint64_t j = fptr[i]; j < fptr[i + 1]; ++j) {
+        const std::uint64_t k = idx[j];
+        for (std::uint64_t r = 0; r < R; ++r) y[i * R + r] += val[j] * u[k * R + r];
+    }
+}
+
+// Alg. 3 (fine granularity): x over fibers, y over a segment of the columns.
+__global__ void fine_kernel(std::uint64_t fibers, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
+                            const std::uint32_t* __restrict__ idx, const float* __restrict__ val, const float* __restrict__ u,
+                            float* __restrict__ y) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (i >= fibers) return;
+    for (std::uint64_t j = fptr[i]; j < fptr[i + 1]; ++j) {
+        const std::uint64_t k = idx[j];
+        for (std::uint64_t r = threadIdx.y; r < R; r += blockDim.y) y[i * R + r] += val[j] * u[k * R + r];
+    }
+}
+
+// Sec. 4.2.3 (coalesced): x over columns, y over fibers, so a warp reads a row of U at once.
+__global__ void coalesced_kernel(std::uint64_t fibers, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
+                                 const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                                 const float* __restrict__ u, float* __restrict__ y) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.y) + threadIdx.y;
+    if (i >= fibers) return;
+    for (std::uint64_t j = fptr[i]; j < fptr[i + 1]; ++j) {
+        const std::uint64_t k = idx[j];
+        for (std::uint64_t r = threadIdx.x; r < R; r += blockDim.x) y[i * R + r] += val[j] * u[k * R + r];
+    }
+}
+
+// Sec. 4.2.4 (rank blocking): the column loop outside the nonzero loop, so one batch of
+// columns of the rows of U is reused across the fiber before the next batch.
+__global__ void rank_blocked_kernel(std::uint64_t fibers, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
+                                    const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                                    const float* __restrict__ u, float* __restrict__ y) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.y) + threadIdx.y;
+    if (i >= fibers) return;
+    for (std::uint64_t r = threadIdx.x; r < R; r += blockDim.x)
+        for (std::uint64_t j = fptr[i]; j < fptr[i + 1]; ++j) y[i * R + r] += val[j] * u[static_cast<std::uint64_t>(idx[j]) * R + r];
+}
+
+// Alg. 4 (shared memory): partial sums in y_shr(tidy, tidx), written once per column batch.
+__global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
+                              const std::uint32_t* __restrict__ idx, const float* __restrict__ val, const float* __restrict__ u,
+                              float* __restrict__ y) {
+    extern __shared__ float y_shr[];
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.y) + threadIdx.y;
+    float& mine = y_shr[threadIdx.y * blockDim.x + threadIdx.x];
+    for (std::uint64_t base = 0; base < R; base += blockDim.x) {  // every thread runs the same batches
+        const std::uint64_t r = base + threadIdx.x;
+        mine = 0.0f;
+        __syncthreads();
+        if (i < fibers && r < R)
+            for (std::uint64_t j = fptr[i]; j < fptr[i + 1]; ++j) mine += val[j] * u[static_cast<std::uint64_t>(idx[j]) * R + r];
+        __syncthreads();
+        if (i < fibers && r < R) y[i * R + r] = mine;
+        __syncthreads();
+    }
+}
+
+// Sec. 5: a block per output chunk; thread t owns entries t, t + blockDim, ... of the chunk
+// (entry e = c * sy + k: column c of U, position k of the input chunks).
+__global__ void sspttm_kernel(std::uint64_t sy, std::uint64_t R, const std::uint64_t* __restrict__ cptr,
+                              const std::uint64_t* __restrict__ order, const std::uint32_t* __restrict__ idx,
+                              const float* __restrict__ val, const float* __restrict__ u, float* __restrict__ z) {
+    const std::uint64_t i = blockIdx.x;
+    const std::uint64_t sz = R * sy;
+    for (std::uint64_t e = threadIdx.x; e < sz; e += blockDim.x) {
+        const std::uint64_t c = e / sy, k = e % sy;
+        float sum = 0.0f;
+        for (std::uint64_t q = cptr[i]; q < cptr[i + 1]; ++q) {
+            const std::uint64_t j = order[q];
+            sum += val[j * sy + k] * u[static_cast<std::uint64_t>(idx[j]) * R + c];
+        }
+        z[i * sz + e] = sum;
+    }
+}
+
+}  // namespace
+
+struct SpttmDevice::Impl {
+    bool semi = false;
+    std::uint64_t items = 0, sy = 1, u_rows = 0, rank = 0;  // items: fibers or output chunks
+    DeviceArray<std::uint64_t> ptr, order;
+    DeviceArray<std::uint32_t> idx;
+    DeviceArray<float> val, u, out;
+};
+
+SpttmDevice::SpttmDevice(const SpttmInput& x, std::uint64_t u_rows, std::uint64_t rank, Timing& timing) : impl_(new Impl) {
+    use_device();
+    Event t0, t1;
+    t0.record();
+    Impl& d = *impl_;
+    d.items = x.fibers, d.u_rows = u_rows, d.rank = rank;
+    d.ptr = DeviceArray<std::uint64_t>(x.fptr, x.fibers + 1);
+    d.idx = DeviceArray<std::uint32_t>(x.idx, x.nnz);
+    d.val = DeviceArray<float>(x.val, x.nnz);
+    d.u = DeviceArray<float>(u_rows * rank);
+    d.out = DeviceArray<float>(x.fibers * rank);
+    t1.record();
+    timing.upload_s = Event::seconds(t0, t1);
+}
+
+SpttmDevice::SpttmDevice(const SspttmInput& y, std::uint64_t u_rows, std::uint64_t rank, Timing& timing) : impl_(new Impl) {
+    use_device();
+    Event t0, t1;
+    t0.record();
+    Impl& d = *impl_;
+    d.semi = true;
+    d.items = y.zchunks, d.sy = y.sy, d.u_rows = u_rows, d.rank = rank;
+    d.ptr = DeviceArray<std::uint64_t>(y.cptr, y.zchunks + 1);
+    d.order = DeviceArray<std::uint64_t>(y.order, y.chunks);
+    d.idx = DeviceArray<std::uint32_t>(y.idx, y.chunks);
+    d.val = DeviceArray<float>(y.val, y.chunks * y.sy);
+    d.u = DeviceArray<float>(u_rows * rank);
+    d.out = DeviceArray<float>(y.zchunks * rank * y.sy);
+    t1.record();
+    timing.upload_s = Event::seconds(t0, t1);
+}
+
+SpttmDevice::~SpttmDevice() = default;
+
+void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing& timing) {
+    use_device();
+    Impl& d = *impl_;
+    Event t0, t1, t2, t3;
+    t0.record();
+    d.u.upload(u);
+    t1.record();
+    const std::uint64_t R = d.rank, n = d.items;
+    const unsigned ntr = static_cast<unsigned>(R < 32 ? R : 32);  // N_TR: threads on the columns
+    const unsigned per_block = kThreads / ntr;                   // fibers per block (MC, RB, SM)
+    const auto blocks = [](std::uint64_t items, std::uint64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
+    if (n) {
+        if (d.semi) {
+            std::uint64_t threads = ((R * d.sy + 31) / 32) * 32;
+            if (threads > 1024) threads = 1024;
+            sspttm_kernel<<<static_cast<unsigned>(n), static_cast<unsigned>(threads)>>>(d.sy, R, d.ptr.get(), d.order.get(), d.idx.get(),
+                                                                                        d.val.get(), d.u.get(), d.out.get());
+        } else {
+            if (kernel != SpttmKernel::SharedMemory) d.out.zero();  // they accumulate into Y
+            switch (kernel) {
+            case SpttmKernel::Naive:
+                naive_kernel<<<blocks(n, kThreads), kThreads>>>(n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
+                break;
+            case SpttmKernel::FineGrained:
+                fine_kernel<<<blocks(n, per_block), dim3(per_block, ntr)>>>(n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(),
+                                                                          d.out.get());
+                break;
+            case SpttmKernel::Coalesced:
+                coalesced_kernel<<<blocks(n, per_block), dim3(ntr, per_block)>>>(n, R, d.ptr.get(), d.idx.get(), d.val.get(),
+                                                                               d.u.get(), d.out.get());
+                break;
+            case SpttmKernel::RankBlocked:
+                rank_blocked_kernel<<<blocks(n, per_block), dim3(ntr, per_block)>>>(n, R, d.ptr.get(), d.idx.get(), d.val.get(),
+                                                                                  d.u.get(), d.out.get());
+                break;
+            case SpttmKernel::SharedMemory:
+                shared_kernel<<<blocks(n, per_block), dim3(ntr, per_block), ntr * per_block * sizeof(float)>>>(
+                    n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
+                break;
+            }
+        }
+    }
+    check(cudaGetLastError(), "launching the SpTTM kernel");
+    t2.record();
+    d.out.download(out);
+    t3.record();
+    timing = {Event::seconds(t0, t1), Event::seconds(t1, t2), Event::seconds(t2, t3)};
+}
+
+}  // namespace tscope::gpu

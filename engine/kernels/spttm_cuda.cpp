@@ -1,0 +1,45 @@
+#include "kernels/spttm_cuda.hpp"
+
+#include <memory>
+
+#include "cuda/gpu_spttm.hpp"
+
+namespace tscope::detail {
+
+namespace {
+
+SpttmCompute compute_with(std::shared_ptr<gpu::SpttmDevice> device, gpu::SpttmKernel kernel, std::uint64_t out_n, double* out) {
+    return [device, kernel, out_n, out](const DenseMatrix& u, DeviceTiming* timing) {
+        const std::vector<float> uf(u.data.begin(), u.data.end());
+        std::vector<float> result(out_n);
+        gpu::Timing t;
+        device->compute(kernel, uf.data(), result.data(), t);
+        for (std::uint64_t i = 0; i < out_n; ++i) out[i] = result[i];
+        if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
+    };
+}
+
+}  // namespace
+
+SpttmCompute spttm_cuda(const std::vector<std::uint64_t>& fptr, const std::vector<std::uint32_t>& idx,
+                        const std::vector<float>& vals, std::uint64_t u_rows, std::uint64_t rank, double* out,
+                        SpttmVariant variant) {
+    gpu::SpttmInput x;
+    x.fibers = fptr.size() - 1, x.nnz = vals.size(), x.fptr = fptr.data(), x.idx = idx.data(), x.val = vals.data();
+    gpu::Timing t;
+    auto device = std::make_shared<gpu::SpttmDevice>(x, u_rows, rank, t);
+    return compute_with(std::move(device), static_cast<gpu::SpttmKernel>(static_cast<int>(variant)), x.fibers * rank, out);
+}
+
+SpttmCompute sspttm_cuda(const std::vector<std::uint64_t>& cptr, const std::vector<std::uint64_t>& order,
+                         const std::vector<std::uint32_t>& idx, const std::vector<float>& vals, std::uint64_t sy,
+                         std::uint64_t u_rows, std::uint64_t rank, double* out) {
+    gpu::SspttmInput y;
+    y.zchunks = cptr.size() - 1, y.chunks = order.size(), y.sy = sy;
+    y.cptr = cptr.data(), y.order = order.data(), y.idx = idx.data(), y.val = vals.data();
+    gpu::Timing t;
+    auto device = std::make_shared<gpu::SpttmDevice>(y, u_rows, rank, t);
+    return compute_with(std::move(device), gpu::SpttmKernel::SharedMemory, y.zchunks * rank * sy, out);
+}
+
+}  // namespace tscope::detail

@@ -1,0 +1,83 @@
+// The five CUDA SpTTM kernels (spttm Sec. 4.2) and SspTTM against the CPU oracle: fp32 on the
+// device, relative error <= 1e-4, on random tensors of order 3-5 and the shared tensors.
+#include "test_support.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/spttm.hpp"
+
+using namespace tscope;
+
+namespace {
+
+void check_spttm(const CooTensor& t, std::uint64_t rank) {
+    for (int mode = 0; mode < t.order(); ++mode) {
+        const DenseMatrix u = random_matrix(t.dim(mode), rank, 30 + std::uint64_t(mode));
+        const auto ref = spttm_reference(t, mode, u);
+        const auto x = build_format(FormatKind::COO, t, spttm_options(t.order(), mode));
+        for (SpttmVariant v : kSpttmVariants) {
+            SpttmPlan plan = SpttmPlan::prepare(*x, mode, rank, Backend::Cuda, v);
+            DeviceTiming timing;
+            plan.compute(u, no_control(), &timing);
+            plan.compute(u, no_control(), &timing);  // a second run must not accumulate onto the first
+            const double err = semi_sparse_max_relative_error(plan.result(), *ref);
+            QVERIFY2(err <= 1e-4, qPrintable(QString("%1 mode %2 rank %3: %4").arg(spttm_variant_name(v)).arg(mode + 1).arg(rank).arg(err)));
+            QVERIFY(timing.kernel_s > 0);
+        }
+    }
+}
+
+// SpTTM on mode a (omp), then SspTTM on mode b on the GPU, against the oracle on Y's entries.
+void check_sspttm(const CooTensor& t, std::uint64_t rank) {
+    for (int a = 0; a < t.order(); ++a)
+        for (int b = 0; b < t.order(); ++b) {
+            if (a == b) continue;
+            const auto x = build_format(FormatKind::COO, t, spttm_options(t.order(), a));
+            const auto y = spttm(Backend::Omp, *x, a, random_matrix(t.dim(a), 3, 1));
+            const DenseMatrix ub = random_matrix(t.dim(b), rank, 2);
+            const auto z = spttm(Backend::Cuda, *y, b, ub);
+            const auto ref = spttm_reference(y->to_coo(), b, ub);
+            const double err = semi_sparse_max_relative_error(*z, *ref);
+            QVERIFY2(err <= 1e-4, qPrintable(QString("modes %1,%2: %3").arg(a + 1).arg(b + 1).arg(err)));
+        }
+}
+
+}  // namespace
+
+class TestSpttmCuda : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) QSKIP(("no GPU here: " + gpu.reason).c_str());
+        qInfo("GPU: %s", gpu.name.c_str());
+    }
+
+    void randomTensors_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("rank");
+        for (int order : {3, 4, 5})
+            for (int rank : {1, 16, 40}) QTest::addRow("order %d rank %d", order, rank) << order << rank;
+    }
+    void randomTensors() {
+        QFETCH(int, order);
+        QFETCH(int, rank);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 10);
+        dims[0] = 40;
+        const CooTensor t = tstest::random_tensor(dims, 1500, std::uint64_t(order * 7 + rank), Distribution::PowerLaw);
+        check_spttm(t, std::uint64_t(rank));
+        check_sspttm(t, std::uint64_t(rank));
+    }
+
+    void realTensors() {
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (path.empty()) QSKIP("../shared/data is absent: skipped");
+            check_spttm(load_tensor(path).tensor, 16);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSpttmCuda)
+#include "test_spttm_cuda.moc"

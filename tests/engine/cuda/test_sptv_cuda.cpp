@@ -1,0 +1,85 @@
+// The CUDA SpTV kernels (HOCOO, HOCSR, CFB, HOCFS-CSR, HOCFS-ELL, CSF) against the CPU oracle:
+// fp32 on the device, relative error <= 1e-4. Also: a device allocation that cannot fit fails
+// with a clear error and leaves the device usable. Skips, saying why, where there is no GPU.
+#include "test_support.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/sptv.hpp"
+
+using namespace tscope;
+
+namespace {
+
+const FormatKind kKinds[] = {FormatKind::COO,       FormatKind::HOCSR,     FormatKind::CFB,
+                             FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL, FormatKind::CSF};
+
+void check_against_oracle(const CooTensor& t) {
+    for (int mode = 0; mode < t.order(); ++mode) {
+        const DenseMatrix vm = random_matrix(t.dim(mode), 1, 70 + std::uint64_t(mode));
+        const std::vector<double> v(vm.data.begin(), vm.data.end());
+        const CooTensor ref = sptv_reference(t, mode, v);
+        for (FormatKind kind : kKinds) {
+            std::unique_ptr<SparseFormat> f;
+            try {
+                f = build_format(kind, t, sptv_options(kind, t.order(), mode));
+            } catch (const InputError&) {  // HOCSR / ELL refusing a shape too large for them
+                continue;
+            }
+            DeviceTiming timing;
+            const CooTensor out = sptv(Backend::Cuda, *f, mode, v, no_control(), &timing);
+            const double err = sparse_max_relative_error(out, ref);
+            QVERIFY2(err <= 1e-4, qPrintable(QString("%1 mode %2: %3").arg(format_name(kind)).arg(mode + 1).arg(err)));
+            QVERIFY(timing.kernel_s > 0);
+        }
+    }
+}
+
+}  // namespace
+
+class TestSptvCuda : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        const GpuInfo gpu = query_gpu();
+        if (!gpu.available) QSKIP(("no GPU here: " + gpu.reason).c_str());
+        qInfo("GPU: %s", gpu.name.c_str());
+    }
+
+    void randomTensors_data() {
+        QTest::addColumn<int>("order");
+        for (int order : {3, 4, 5}) QTest::addRow("order %d", order) << order;
+    }
+    void randomTensors() {
+        QFETCH(int, order);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 12);
+        dims[0] = 50;
+        check_against_oracle(tstest::random_tensor(dims, 2500, std::uint64_t(order), Distribution::PowerLaw));
+        check_against_oracle(tstest::random_tensor(dims, 1, 5, Distribution::Uniform));  // one nonzero
+    }
+
+    void realTensors() {
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (path.empty()) QSKIP("../shared/data is absent: skipped");
+            check_against_oracle(load_tensor(path).tensor);
+        }
+    }
+
+    void outOfMemoryLeavesTheDeviceUsable() {
+        const std::uint64_t too_much = std::uint64_t{1} << 52;  // 4 PB
+        try {
+            gpu_try_allocate(too_much);
+            QFAIL("a 4 PB device allocation succeeded");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("out of GPU memory") != std::string::npos, e.what());
+        }
+        const std::uint64_t free_after = gpu_free_memory();
+        QVERIFY(free_after > 0);
+        check_against_oracle(tstest::random_tensor({20, 20, 20}, 500, 9, Distribution::Uniform));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSptvCuda)
+#include "test_sptv_cuda.moc"
