@@ -173,7 +173,7 @@ public:
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
         const auto& v = vectors_[static_cast<std::size_t>(mode)];
         if (b == Backend::CpuRef) return [this, mode, &v](DeviceTiming&) { out_ = sptv_reference(t_, mode, v); };
-        return [this, &f, mode, b, &v, &c](DeviceTiming&) { out_ = sptv(b, f, mode, v, c); };
+        return [this, &f, mode, b, &v, &c](DeviceTiming& timing) { out_ = sptv(b, f, mode, v, c, &timing); };
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {  // the format, the vector, the result
