@@ -59,7 +59,7 @@ OutputRows::OutputRows(DenseMatrix& out, bool shared_rows) : out_(out) {
     atomic_ = shared_rows && threads > 1 && !private_;
     if (private_) {
         copies_.reserve(static_cast<std::size_t>(threads));
-        for (int t = 0; t < threads; ++t) copies_.emplace_back(out.data.size());
+        for (int t = 1; t < threads; ++t) copies_.emplace_back(out.data.size());
     }
 }
 

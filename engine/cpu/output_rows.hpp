@@ -57,7 +57,7 @@ public:
     void add(std::uint64_t r, const double* v) {
         const std::uint64_t R = out_.cols;
         if (private_) {
-            double* dst = copies_[static_cast<std::size_t>(thread_id())].data() + r * R;
+            double* dst = mine() + r * R;
             for (std::uint64_t c = 0; c < R; ++c) dst[c] += v[c];
         } else if (atomic_) {
             double* dst = out_.row(r);
@@ -73,7 +73,7 @@ public:
     void add_scaled(std::uint64_t r, double x, const double* v) {
         const std::uint64_t R = out_.cols;
         if (private_) {
-            double* dst = copies_[static_cast<std::size_t>(thread_id())].data() + r * R;
+            double* dst = mine() + r * R;
             for (std::uint64_t c = 0; c < R; ++c) dst[c] += x * v[c];
         } else if (atomic_) {
             double* dst = out_.row(r);
@@ -89,7 +89,7 @@ public:
     // Asks for row r ahead of an add: scattered adds are latency-bound otherwise.
     void prefetch(std::uint64_t r) const {
         const std::uint64_t R = out_.cols;
-        const double* dst = private_ ? copies_[static_cast<std::size_t>(thread_id())].data() + r * R : out_.row(r);
+        const double* dst = private_ ? mine() + r * R : out_.row(r);
         for (std::uint64_t c = 0; c < R; c += 8) __builtin_prefetch(dst + c, 1);
     }
     void add_owned(std::uint64_t r, const double* v) {
@@ -100,9 +100,17 @@ public:
     void finish();
 
 private:
+    // Thread 0 adds straight into the output, threads 1.. into their copies: one copy fewer to
+    // zero, to keep in cache and to sum (the output is only written through add* meanwhile).
+    double* mine() {
+        const int t = thread_id();
+        return t == 0 ? out_.data.data() : copies_[static_cast<std::size_t>(t - 1)].data();
+    }
+    const double* mine() const { return const_cast<OutputRows*>(this)->mine(); }
+
     DenseMatrix& out_;
     bool private_ = false, atomic_ = false;
-    std::vector<PooledBuffer> copies_;
+    std::vector<PooledBuffer> copies_;  // for threads 1 .. T-1
 };
 
 }  // namespace tscope::detail
