@@ -352,6 +352,11 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 row.mode = mode;
                 row.rank = kernel->rank();
                 row.device = device_of(backend);
+                if (backend == Backend::Cuda && !query_gpu().available) {  // say so, whatever the format
+                    row.error = query_gpu().reason;
+                    results.push_back(std::move(row));
+                    continue;
+                }
                 if (!kernel->supports(backend, kind)) {
                     row.error = std::string(backend_name(backend)) + " has no " + kernel_name(request.kernel) +
                                 " kernel for " + format_name(kind);
