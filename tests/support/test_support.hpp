@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tscope/cuda/device.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 #include "tscope/tensor/generator.hpp"
@@ -25,6 +26,14 @@ inline std::string shared_tensor(const char* name) {
     const QString path = QDir(dir).filePath(name);
     return QFileInfo::exists(path) ? path.toStdString() : std::string();
 }
+
+// In a GPU suite's initTestCase: skips the whole suite, saying why, where there is no GPU.
+#define TS_REQUIRE_GPU()                                                                          \
+    do {                                                                                          \
+        const tscope::GpuInfo gpu_ = tscope::query_gpu();                                         \
+        if (!gpu_.available) QSKIP(("no GPU here: " + gpu_.reason).c_str());                      \
+        qInfo("GPU: %s", gpu_.name.c_str());                                                      \
+    } while (false)
 
 #define TS_REQUIRE_SHARED(var, name)                                                              \
     const std::string var = tstest::shared_tensor(name);                                        \

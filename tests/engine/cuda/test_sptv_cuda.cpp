@@ -41,11 +41,7 @@ class TestSptvCuda : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
-        const GpuInfo gpu = query_gpu();
-        if (!gpu.available) QSKIP(("no GPU here: " + gpu.reason).c_str());
-        qInfo("GPU: %s", gpu.name.c_str());
-    }
+    void initTestCase() { TS_REQUIRE_GPU(); }
 
     void randomTensors_data() {
         QTest::addColumn<int>("order");
