@@ -87,9 +87,9 @@ int run_bench(int argc, char** argv) {
     const bool cuda_missing =
         !gpu.available && std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
     if (cuda_missing) std::cerr << "error: " << gpu.reason << "\n";
-    bool check_failed = cuda_missing;
+    bool failed = cuda_missing;
     for (const BenchResult& r : results)  // fp32 on the GPU: 1e-4 (issue 5); fp64 on the CPU: 1e-8
-        if (r.max_rel_error && !(*r.max_rel_error <= (r.backend == Backend::Cuda ? 1e-4 : 1e-8))) check_failed = true;
+        if (r.max_rel_error && !(*r.max_rel_error <= (r.backend == Backend::Cuda ? 1e-4 : 1e-8))) failed = true;
 
     if (args.flag("--json")) {
         Json rows = Json::array();
@@ -116,7 +116,7 @@ int run_bench(int argc, char** argv) {
                           {"sweeps", sweep_rows}, {"machine", machine}}
                          .dump(2)
                   << "\n";
-        return check_failed ? 1 : 0;
+        return failed ? 1 : 0;
     }
     TextTable table({"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s", "max rel err",
                      "build s"});
@@ -136,7 +136,7 @@ int run_bench(int argc, char** argv) {
               << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";
-    return check_failed ? 1 : 0;
+    return failed ? 1 : 0;
 }
 
 }  // namespace tscope::cli

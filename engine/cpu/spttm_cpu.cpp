@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "cpu_kernels.hpp"
 #include "kernels/spttm_cuda.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/kernels/spttm.hpp"
@@ -51,15 +52,7 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R, Where wh
     if (x.order.back() != mode)
         throw InputError("SpTTM needs the COO sorted with mode " + std::to_string(mode + 1) + " last (spttm_options)");
     const std::uint64_t nnz = x.vals.size();
-    const int n = static_cast<int>(x.idx.size());
-    auto fptr = std::make_shared<std::vector<std::uint64_t>>();
-    for (std::uint64_t z = 0; z < nnz; ++z) {
-        bool same = z > 0;
-        for (int m = 0; m < n && same; ++m)
-            if (m != mode) same = x.idx[static_cast<std::size_t>(m)][z] == x.idx[static_cast<std::size_t>(m)][z - 1];
-        if (!same) fptr->push_back(z);
-    }
-    fptr->push_back(nnz);
+    auto fptr = std::make_shared<std::vector<std::uint64_t>>(coo_fiber_starts(x, mode));  // f_ptr, shared with SpTV
     const std::uint64_t fibers = fptr->size() - 1;
     auto y = std::make_unique<ScooFormat<I, double>>();
     y->set_dims(with_rank(x.dims(), mode, R));
