@@ -9,6 +9,7 @@ int run_generate(int argc, char** argv);
 int run_convert(int argc, char** argv);
 int run_formats(int argc, char** argv);
 int run_bench(int argc, char** argv);
+int run_pipeline(int argc, char** argv);
 
 void print_usage(bool to_stderr);
 

@@ -92,4 +92,13 @@ inline int grid_for(std::uint64_t items, int threads = 256) {
 
 inline void use_device() { check(cudaSetDevice(0), "selecting the GPU"); }
 
+// Refuses, before any allocation, work that needs more device memory at once than is free.
+inline void require_free(std::uint64_t bytes, const char* what) {
+    std::size_t free_bytes = 0, total = 0;
+    check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
+    if (bytes > free_bytes)
+        throw Error(std::string("out of GPU memory: ") + what + " needs " + std::to_string(bytes >> 20) + " MiB at once, " +
+                    std::to_string(free_bytes >> 20) + " MiB are free (tensorscope-cli pipeline streams it in chunks)");
+}
+
 }  // namespace tscope::gpu

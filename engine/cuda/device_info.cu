@@ -50,4 +50,15 @@ void gpu_try_allocate(std::uint64_t bytes) {
     gpu::DeviceArray<unsigned char> block(bytes);
 }
 
+GpuReservation::GpuReservation(std::uint64_t bytes) {
+    const GpuInfo gpu = query_gpu();
+    if (!gpu.available) throw Error(gpu.reason);
+    gpu::use_device();
+    if (bytes) gpu::check(cudaMalloc(&ptr_, bytes), "reserving device memory");
+}
+
+GpuReservation::~GpuReservation() {
+    if (ptr_) cudaFree(ptr_);
+}
+
 }  // namespace tscope

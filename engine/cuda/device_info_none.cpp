@@ -16,4 +16,7 @@ std::uint64_t gpu_free_memory() { return 0; }
 
 void gpu_try_allocate(std::uint64_t) { throw Error(query_gpu().reason); }
 
+GpuReservation::GpuReservation(std::uint64_t) { throw Error(query_gpu().reason); }
+GpuReservation::~GpuReservation() = default;
+
 }  // namespace tscope

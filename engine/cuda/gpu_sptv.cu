@@ -1,44 +1,15 @@
-// CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1): one thread per fiber for the CSR-shaped formats
-// and HOCFS-ELL (Fig. 9, 10), products plus CUB's segmented reduction for HOCOO (Alg. 3).
+// CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1), the whole tensor at once: one thread per fiber for
+// the CSR-shaped formats and HOCFS-ELL (Fig. 9, 10, in sptv_kernels.cuh), products plus CUB's
+// segmented reduction for HOCOO (Alg. 3).
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
+#include "sptv_kernels.cuh"
 
 namespace tscope::gpu {
 
 namespace {
-
-// One thread per row (Alg. 4 / Fig. 9): the row's nonzeros times v, summed in a register.
-__global__ void rows_kernel(std::uint64_t rows, const std::uint64_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
-                            const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t q = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; q < rows; q += stride) {
-        float sum = 0.0f;
-        for (std::uint64_t e = ptr[q]; e < ptr[q + 1]; ++e) sum += val[e] * v[col[e]];
-        out[q] = sum;
-    }
-}
-
-// One thread per fiber (Fig. 10). Column-major ELL: neighbouring threads (fibers of one
-// slice) read neighbouring entries, so each column step is one coalesced load for the warp.
-__global__ void ell_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ first, const std::uint64_t* __restrict__ ap,
-                           const std::uint32_t* __restrict__ fiber_slice, const std::uint32_t* __restrict__ col,
-                           const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t q = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; q < fibers; q += stride) {
-        const std::uint32_t s = fiber_slice[q];
-        const std::uint64_t rows = first[s + 1] - first[s];
-        const std::uint64_t end = ap[s + 1];
-        float sum = 0.0f;
-        for (std::uint64_t e = ap[s] + (q - first[s]); e < end; e += rows) {
-            const std::uint32_t c = col[e];
-            if (c == SptvEll::kPad) break;  // pads only follow a row's last entry
-            sum += val[e] * v[c];
-        }
-        out[q] = sum;
-    }
-}
 
 // Alg. 3's first loop: Tv[idx] <- Tv[idx] * v[T_n[idx]], in place on the device copy.
 __global__ void products_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ col, float* __restrict__ val,
@@ -52,13 +23,14 @@ __global__ void products_kernel(std::uint64_t nnz, const std::uint32_t* __restri
 
 void sptv_rows(const SptvRows& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
     use_device();
+    require_free((x.rows + 1) * 8 + x.nnz * 8 + vlen * 4 + x.rows * 4, "SpTV on the whole tensor");
     Event t0, t1, t2, t3;
     t0.record();
     DeviceArray<std::uint64_t> ptr(x.ptr, x.rows + 1);
     DeviceArray<std::uint32_t> col(x.col, x.nnz);
     DeviceArray<float> val(x.val, x.nnz), dv(v, vlen), dout(x.rows);
     t1.record();
-    if (x.rows) rows_kernel<<<grid_for(x.rows), 256>>>(x.rows, ptr.get(), col.get(), val.get(), dv.get(), dout.get());
+    if (x.rows) sptv_rows_kernel<<<grid_for(x.rows), 256>>>(x.rows, 0, ptr.get(), col.get(), val.get(), dv.get(), dout.get());
     check(cudaGetLastError(), "launching the SpTV row kernel");
     t2.record();
     dout.download(out);
@@ -68,6 +40,7 @@ void sptv_rows(const SptvRows& x, const float* v, std::uint64_t vlen, float* out
 
 void sptv_ell(const SptvEll& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
     use_device();
+    require_free((x.slices + 1) * 16 + x.fibers * 8 + x.entries * 8 + vlen * 4, "SpTV on the whole tensor");
     Event t0, t1, t2, t3;
     t0.record();
     DeviceArray<std::uint64_t> first(x.first, x.slices + 1), ap(x.ap, x.slices + 1);
@@ -75,7 +48,7 @@ void sptv_ell(const SptvEll& x, const float* v, std::uint64_t vlen, float* out, 
     DeviceArray<float> val(x.val, x.entries), dv(v, vlen), dout(x.fibers);
     t1.record();
     if (x.fibers)
-        ell_kernel<<<grid_for(x.fibers), 256>>>(x.fibers, first.get(), ap.get(), slice.get(), col.get(), val.get(), dv.get(),
+        sptv_ell_kernel<<<grid_for(x.fibers), 256>>>(x.fibers, 0, 0, 0, first.get(), ap.get(), slice.get(), col.get(), val.get(), dv.get(),
                                                 dout.get());
     check(cudaGetLastError(), "launching the SpTV ELL kernel");
     t2.record();
@@ -86,6 +59,7 @@ void sptv_ell(const SptvEll& x, const float* v, std::uint64_t vlen, float* out, 
 
 void sptv_segments(const SptvSegments& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
     use_device();
+    require_free((x.segments + 1) * 8 + x.nnz * 8 + vlen * 4 + x.segments * 4, "SpTV on the whole tensor");
     Event t0, t1, t2, t3;
     t0.record();
     DeviceArray<std::uint64_t> starts(x.starts, x.segments + 1);

@@ -200,6 +200,34 @@ private Q_SLOTS:
         QVERIFY(cuda.err.contains("no CUDA device"));
     }
 
+    // Pipelined SpTV: bad requests are bad input (2); without a GPU, "no CUDA device" (1); with
+    // one, the JSON holds the DESIGN.md keys and the result matches cpu-ref.
+    void pipeline() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("p.tns");
+        QCOMPARE(cli({"generate", "--dims", "40,30,20", "--nnz", "3000", "--dist", "powerlaw:1.1", "-o", file}).status, 0);
+        if (!tscope::query_gpu().available) {
+            const Run none = cli({"pipeline", file, "--format", "hocfs"});
+            QCOMPARE(none.status, 1);
+            QVERIFY(none.err.contains("no CUDA device"));
+            return;
+        }
+        QCOMPARE(cli({"pipeline", file, "--format", "csf"}).status, 2);
+        QCOMPARE(cli({"pipeline", file, "--streams", "9"}).status, 2);
+        QCOMPARE(cli({"pipeline", file, "--chunk-bytes", "0"}).status, 2);
+        const Run run = cli({"pipeline", file, "--format", "cfb", "--streams", "3", "--chunk-bytes", "4K", "--check", "--json"});
+        QCOMPARE(run.status, 0);
+        const QJsonObject o = json(run);
+        QVERIFY(o["max_rel_error"].toDouble() <= 1e-4);
+        QCOMPARE(o["check_against"].toString(), QString("cpu-ref"));
+        QCOMPARE(o["streams"].toInt(), 3);
+        QVERIFY(o["chunks"].toArray().size() > 1);
+        for (const char* key : {"t_sync", "t_pipe", "t_model", "overlap"}) QVERIFY2(o.contains(key), key);
+        const QJsonObject c = o["chunks"].toArray()[0].toObject();
+        for (const char* key : {"in_start", "in_end", "kernel_start", "kernel_end", "out_start", "out_end"})
+            QVERIFY2(c.contains(key), key);
+    }
+
     void movieLensAcceptance() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         const QJsonObject o = json(cli({"info", QString::fromStdString(path), "--json"}));

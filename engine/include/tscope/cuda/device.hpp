@@ -28,4 +28,17 @@ std::uint64_t gpu_free_memory();
 // a GPU. Tests use it to show that a failed allocation leaves the device usable.
 void gpu_try_allocate(std::uint64_t bytes);
 
+// Holds `bytes` of device memory until destroyed: stands in for the other users of a shared
+// GPU, so that a run can be tried with less free memory than the device has.
+class GpuReservation {
+public:
+    explicit GpuReservation(std::uint64_t bytes);  // Error("out of GPU memory ...") / "no CUDA device"
+    ~GpuReservation();
+    GpuReservation(const GpuReservation&) = delete;
+    GpuReservation& operator=(const GpuReservation&) = delete;
+
+private:
+    void* ptr_ = nullptr;
+};
+
 }  // namespace tscope

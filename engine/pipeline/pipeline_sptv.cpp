@@ -1,0 +1,229 @@
+// Pipelined SpTV (hocfs-sptv-pipeline Sec. 6.2): flattens a HOCFS or CFB tensor into pinned
+// memory (Fig. 11's partition step), cuts it into chunks of whole slices or fiber buckets,
+// runs the chunks synchronously and over s streams, and merges the fiber results into the
+// same layout as the one-shot SpTV's.
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <map>
+#include <memory>
+
+#include "cpu/cpu_kernels.hpp"
+#include "cuda/gpu_pipeline.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/formats/paper_formats.hpp"
+#include "tscope/pipeline/pipeline_sptv.hpp"
+
+namespace tscope {
+
+namespace {
+
+// A unit that a chunk never splits: a slice (HOCFS-CSR), an ELL block (HOCFS-ELL, the
+// fibers' parent nodes) or a fiber bucket (CFB).
+struct Unit {
+    std::uint64_t row_end, entry_end;  // exclusive ends; a unit starts where the one before ends
+};
+
+struct Flattened {
+    std::unique_ptr<gpu::PinnedSptv> pinned;
+    std::vector<Unit> units;
+};
+
+template <class I, class V>
+bool flatten_hocfs(const SparseFormat& format, Flattened& out) {
+    const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format);
+    if (!f) return false;
+    const std::uint64_t rows = f->fibers(), entries = f->aj.size();
+    const int levels = static_cast<int>(f->level_idx.size());
+    if (f->ell) {
+        const std::uint64_t blocks = f->ap.size() - 1;
+        auto x = std::make_unique<gpu::PinnedSptv>(true, rows, blocks, entries);
+        for (std::uint64_t b = 0; b <= blocks; ++b) {
+            x->first[b] = levels >= 2 ? f->level_ptr[static_cast<std::size_t>(levels - 2)][b] : (b == 0 ? 0 : rows);
+            x->ap[b] = f->ap[b];
+        }
+#pragma omp parallel for schedule(static)
+        for (std::uint64_t b = 0; b < blocks; ++b)
+            for (std::uint64_t q = x->first[b]; q < x->first[b + 1]; ++q) x->fiber_slice[q] = static_cast<std::uint32_t>(b);
+        for (std::uint64_t b = 0; b < blocks; ++b) out.units.push_back({x->first[b + 1], x->ap[b + 1]});
+        out.pinned = std::move(x);
+    } else {
+        auto x = std::make_unique<gpu::PinnedSptv>(false, rows, f->slices(), entries);
+#pragma omp parallel for schedule(static)
+        for (std::uint64_t q = 0; q <= rows; ++q) x->ptr[q] = f->ap[q];
+        for (std::uint64_t s = 0; s < f->slices(); ++s) {
+            std::uint64_t end = s + 1;  // the slice's last descendant fiber, through the levels
+            for (int l = 0; l + 1 < levels; ++l) end = f->level_ptr[static_cast<std::size_t>(l)][end];
+            out.units.push_back({end, x->ptr[end]});
+        }
+        out.pinned = std::move(x);
+    }
+    auto& x = *out.pinned;
+#pragma omp parallel for schedule(static)
+    for (std::uint64_t e = 0; e < entries; ++e) {  // ELL pads (all ones) become the device's pad
+        x.col[e] = f->aj[e] == HocfsFormat<I, V>::kEllPad ? 0xffffffffu : static_cast<std::uint32_t>(f->aj[e]);
+        x.val[e] = static_cast<float>(f->av[e]);
+    }
+    return true;
+}
+
+template <class I, class V>
+bool flatten_cfb(const SparseFormat& format, Flattened& out) {
+    const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format);
+    if (!f) return false;
+    const std::uint64_t rows = f->fiber_nnz.size(), entries = f->idx.size();
+    auto x = std::make_unique<gpu::PinnedSptv>(false, rows, rows, entries);
+    x->ptr[0] = 0;
+    for (std::uint64_t q = 0; q < rows; ++q) {
+        x->ptr[q + 1] = x->ptr[q] + f->fiber_nnz[q];
+        out.units.push_back({q + 1, x->ptr[q + 1]});
+    }
+#pragma omp parallel for schedule(static)
+    for (std::uint64_t e = 0; e < entries; ++e) {
+        x->col[e] = static_cast<std::uint32_t>(f->idx[e]);
+        x->val[e] = static_cast<float>(f->vals[e]);
+    }
+    out.pinned = std::move(x);
+    return true;
+}
+
+Flattened flatten(const SparseFormat& format) {
+    Flattened out;
+    const bool done = flatten_hocfs<std::uint32_t, double>(format, out) || flatten_hocfs<std::uint32_t, float>(format, out) ||
+                      flatten_hocfs<std::uint64_t, double>(format, out) || flatten_hocfs<std::uint64_t, float>(format, out) ||
+                      flatten_cfb<std::uint32_t, double>(format, out) || flatten_cfb<std::uint32_t, float>(format, out) ||
+                      flatten_cfb<std::uint64_t, double>(format, out) || flatten_cfb<std::uint64_t, float>(format, out);
+    if (!done) throw InputError("the pipeline streams HOCFS-CSR, HOCFS-ELL or CFB tensors, not " + format.name());
+    return out;
+}
+
+// What a chunk of rows/entries/units copies in.
+std::uint64_t bytes_in(bool ell, std::uint64_t rows, std::uint64_t entries, std::uint64_t units) {
+    return entries * 8 + (ell ? rows * 4 + 16 * (units + 1) : 8 * (rows + 1));
+}
+
+// Greedy: whole units until the next would pass `chunk_bytes` (a larger unit is a chunk alone).
+std::vector<gpu::ChunkRange> cut(const Flattened& f, std::uint64_t chunk_bytes) {
+    std::vector<gpu::ChunkRange> chunks;
+    gpu::ChunkRange c;
+    std::uint64_t u0 = 0;
+    for (std::uint64_t u = 0; u < f.units.size(); ++u) {
+        const Unit& unit = f.units[u];
+        const bool empty = u == u0;
+        if (!empty && bytes_in(f.pinned->ell, unit.row_end - c.row_begin, unit.entry_end - c.entry_begin, u + 1 - u0) > chunk_bytes) {
+            chunks.push_back(c);
+            c = {c.row_end, c.row_end, u, u, c.entry_end, c.entry_end};
+            u0 = u;
+        }
+        c.row_end = unit.row_end, c.entry_end = unit.entry_end, c.slice_end = u + 1;
+    }
+    if (c.slice_end > c.slice_begin) chunks.push_back(c);
+    return chunks;
+}
+
+std::vector<PipelineChunk> to_chunks(const gpu::StreamRun& run, const std::vector<gpu::ChunkRange>& ranges, bool ell) {
+    std::vector<PipelineChunk> out;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const gpu::ChunkRange& r = ranges[i];
+        const gpu::ChunkTimes& t = run.chunks[i];
+        PipelineChunk c;
+        c.stream = t.stream;
+        c.slices = r.slice_end - r.slice_begin;
+        c.fibers = r.row_end - r.row_begin;
+        c.entries = r.entry_end - r.entry_begin;
+        c.bytes_in = bytes_in(ell, c.fibers, c.entries, c.slices);
+        c.bytes_out = c.fibers * 4;
+        c.in_start = t.in_start, c.in_end = t.in_end, c.kernel_start = t.kernel_start, c.kernel_end = t.kernel_end;
+        c.out_start = t.out_start, c.out_end = t.out_end;
+        out.push_back(c);
+    }
+    return out;
+}
+
+double sum_of(const std::vector<PipelineChunk>& cs, double PipelineChunk::*start, double PipelineChunk::*end) {
+    double s = 0;
+    for (const PipelineChunk& c : cs) s += c.*end - c.*start;
+    return s;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, std::uint64_t>> pipeline_sweep_settings() {
+    std::vector<std::pair<int, std::uint64_t>> out;
+    for (int s : {2, 3, 4, 5, 8})
+        for (std::uint64_t mb : {16, 64, 256}) out.emplace_back(s, mb << 20);
+    return out;
+}
+
+PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::vector<double>& v, const PipelineOptions& options,
+                             RunControl& control) {
+    const GpuInfo gpu = query_gpu();
+    if (!gpu.available) throw Error(gpu.reason);
+    if (options.streams < 0 || options.streams > 8) throw InputError("--streams must be 1 to 8 (or auto)");
+    for (auto d : format.dims())
+        if (d >= std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA SpTV needs every mode shorter than 2^32 - 1");
+    PipelineReport report;
+    report.format = format.name();
+    report.mode = mode;
+    report.result = sptv_layout(format, mode);  // also refuses a format built for another mode
+    control.stage("flattening into pinned memory");
+    const auto t0 = std::chrono::steady_clock::now();
+    Flattened flat = flatten(format);
+    report.prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    gpu::PinnedSptv& x = *flat.pinned;
+    if (x.rows != report.result.nnz()) throw Error("the pipeline's fibers do not match SpTV's layout");
+    report.nnz = x.entries, report.fibers = x.rows;
+    report.bytes_in = bytes_in(x.ell, x.rows, x.entries, flat.units.size());
+    report.one_shot_bytes = report.bytes_in + x.rows * 4 + v.size() * 4;
+    const std::vector<float> vf(v.begin(), v.end());
+
+    std::vector<std::pair<int, std::uint64_t>> settings;
+    for (const auto& [s, b] : pipeline_sweep_settings()) {
+        const int streams = options.streams ? options.streams : s;
+        const std::uint64_t bytes = options.chunk_bytes ? options.chunk_bytes : b;
+        if (std::find(settings.begin(), settings.end(), std::make_pair(streams, bytes)) == settings.end())
+            settings.emplace_back(streams, bytes);
+    }
+
+    std::unique_ptr<GpuReservation> reserved;
+    if (options.reserve_gpu_bytes) reserved = std::make_unique<GpuReservation>(options.reserve_gpu_bytes);
+    report.gpu_free_bytes = gpu_free_memory();
+
+    control.stage("streaming");
+    std::map<std::uint64_t, gpu::StreamRun> sync_runs;  // one synchronous run per chunk size
+    std::vector<float> best_values;
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+        control.check();
+        control.progress(i, settings.size());
+        const auto [streams, chunk_bytes] = settings[i];
+        const std::vector<gpu::ChunkRange> ranges = cut(flat, chunk_bytes);
+        if (!sync_runs.count(chunk_bytes)) sync_runs.emplace(chunk_bytes, gpu::sptv_streamed(x, ranges, vf.data(), vf.size(), 1));
+        const gpu::StreamRun piped = streams == 1 ? sync_runs.at(chunk_bytes) : gpu::sptv_streamed(x, ranges, vf.data(), vf.size(), streams);
+        PipelineRun run;
+        run.streams = streams;
+        run.chunk_bytes = chunk_bytes;
+        run.sync_chunks = to_chunks(sync_runs.at(chunk_bytes), ranges, x.ell);
+        run.chunks = to_chunks(piped, ranges, x.ell);
+        run.t_sync = sync_runs.at(chunk_bytes).total_s;
+        run.t_pipe = piped.total_s;
+        // with one stream nothing can overlap: the model is the synchronous sum
+        run.t_model = streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
+        run.overlap = pipeline_overlap(run.chunks);
+        run.transfer_s = sum_of(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
+                         sum_of(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
+        run.kernel_s = sum_of(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
+        run.vector_upload_s = piped.vector_upload_s;
+        run.device_bytes = piped.device_bytes;
+        if (report.runs.empty() || run.t_pipe < report.runs[report.best].t_pipe) {
+            report.best = report.runs.size();
+            best_values.assign(x.out, x.out + x.rows);
+        }
+        report.runs.push_back(std::move(run));
+    }
+    control.progress(settings.size(), settings.size());
+    auto& dst = report.result.values<double>();
+    for (std::uint64_t q = 0; q < x.rows; ++q) dst[q] = best_values[q];
+    return report;
+}
+
+}  // namespace tscope
