@@ -1,5 +1,5 @@
 // tensorscope-cli pipeline FILE --format hocfs|hocfs-ell|cfb [--mode M] [--streams K|auto]
-//                 [--chunk-bytes B|auto] [--reserve-gpu B] [--check] [--json]
+//                 [--chunk-bytes B|auto] [--limit-gpu-memory B] [--check] [--json]
 // Pipelined SpTV over CUDA streams (hocfs-sptv-pipeline Sec. 6.2): the timeline of every
 // chunk, T_s, T_p, the model's T_p and the overlap, for each setting tried.
 #include <algorithm>
@@ -67,7 +67,7 @@ Json run_json(const PipelineRun& r) {
 }  // namespace
 
 int run_pipeline(int argc, char** argv) {
-    Args args(argc, argv, 2, "pipeline", {"--format", "--mode", "--streams", "--chunk-bytes", "--reserve-gpu", "--threads"},
+    Args args(argc, argv, 2, "pipeline", {"--format", "--mode", "--streams", "--chunk-bytes", "--limit-gpu-memory", "--threads"},
               {"--check", "--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -77,7 +77,7 @@ int run_pipeline(int argc, char** argv) {
     const std::string streams = args.value_or("--streams", "4");
     options.streams = streams == "auto" ? 0 : static_cast<int>(args.integer("--streams", 4, 1, 8));
     options.chunk_bytes = parse_bytes(args.value_or("--chunk-bytes", "64M"), "--chunk-bytes");
-    if (auto r = args.value("--reserve-gpu")) options.reserve_gpu_bytes = parse_bytes(*r, "--reserve-gpu");
+    if (auto r = args.value("--limit-gpu-memory")) options.gpu_memory_limit = parse_bytes(*r, "--limit-gpu-memory");
 
     const GpuInfo gpu = query_gpu();
     if (!gpu.available) throw Error(gpu.reason);  // before loading: nothing else to do without one
@@ -114,7 +114,7 @@ int run_pipeline(int argc, char** argv) {
                  {"bytes_in", report.bytes_in},
                  {"one_shot_bytes", report.one_shot_bytes},
                  {"gpu_free_bytes", report.gpu_free_bytes},
-                 {"reserved_gpu_bytes", options.reserve_gpu_bytes},
+                 {"gpu_memory_limit", options.gpu_memory_limit},
                  {"prepare_s", report.prepare_s},
                  {"device", gpu.name},
                  {"streams", best.streams},

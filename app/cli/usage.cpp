@@ -28,11 +28,12 @@ void print_usage(bool to_stderr) {
       Sec. 4.2, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
       TTMc (2 nnz R^(N-1) flops, every other mode's factor) on COO, CSF rooted at the mode, HLS
   pipeline FILE --format hocfs|hocfs-ell|cfb [--mode M] [--streams K|auto] [--chunk-bytes B|auto]
-           [--reserve-gpu B] [--check] [--json]
+           [--limit-gpu-memory B] [--check] [--json]
       SpTV pipelined over K CUDA streams (hocfs Sec. 6.2): chunks of slices (CFB: fiber buckets) of at most B
       input bytes (64M), each copied in, multiplied and copied out on its stream; prints T_s (same chunks, one
       stream), T_p, the model's T_p and the share of copy time hidden under kernels; auto sweeps streams
-      2,3,4,5,8 x chunks 16M,64M,256M; --reserve-gpu holds B bytes of device memory during the run
+      2,3,4,5,8 x chunks 16M,64M,256M; --limit-gpu-memory leaves only B bytes free (the rest is held during
+      the run, as other users of a shared GPU would hold it)
   convert IN OUT [--float]
       between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension)
 

@@ -185,8 +185,9 @@ PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::ve
             settings.emplace_back(streams, bytes);
     }
 
-    std::unique_ptr<GpuReservation> reserved;
-    if (options.reserve_gpu_bytes) reserved = std::make_unique<GpuReservation>(options.reserve_gpu_bytes);
+    std::unique_ptr<GpuReservation> others;
+    if (const std::uint64_t free_now = gpu_free_memory(); options.gpu_memory_limit && free_now > options.gpu_memory_limit)
+        others = std::make_unique<GpuReservation>(free_now - options.gpu_memory_limit);
     report.gpu_free_bytes = gpu_free_memory();
 
     control.stage("streaming");

@@ -18,7 +18,8 @@ namespace tscope {
 struct PipelineOptions {
     int streams = 4;                          // 1..8; 0: sweep (auto)
     std::uint64_t chunk_bytes = 64ull << 20;  // input bytes per chunk; 0: sweep (auto)
-    std::uint64_t reserve_gpu_bytes = 0;      // held on the device during the run (a smaller GPU)
+    std::uint64_t gpu_memory_limit = 0;       // > 0: hold the rest of the free memory during the run,
+                                              // as other users of a shared GPU would (0: no limit)
 };
 
 // One chunk's stages, in seconds from the run's start (CUDA events).
@@ -44,7 +45,7 @@ struct PipelineReport {
     std::string format;            // "HOCFS-CSR", "HOCFS-ELL" or "CFB"
     int mode = 0;                  // contracted mode, 0-based
     std::uint64_t nnz = 0, fibers = 0, bytes_in = 0;  // bytes_in: everything the chunks copy in
-    std::uint64_t gpu_free_bytes = 0;   // free device memory when the runs started (after any reservation)
+    std::uint64_t gpu_free_bytes = 0;   // free device memory when the runs started (under any limit)
     std::uint64_t one_shot_bytes = 0;   // what the non-pipelined kernel would allocate
     double prepare_s = 0;               // flattening into pinned memory
     std::vector<PipelineRun> runs;      // one per setting tried
