@@ -52,16 +52,36 @@ double pipeline_model_time(const std::vector<PipelineChunk>& c) {
     return t + std::max(dt_out(c[k - 2]), dt_kernel(c[k - 1])) + dt_out(c[k - 1]);
 }
 
-double pipeline_overlap(const std::vector<PipelineChunk>& timeline) {
+namespace {
+
+struct Hidden {
+    double transfer = 0, kernel = 0, hidden = 0;
+};
+
+Hidden hidden_time(const std::vector<PipelineChunk>& timeline) {
     std::vector<std::pair<double, double>> kernels;
     for (const PipelineChunk& c : timeline) kernels.emplace_back(c.kernel_start, c.kernel_end);
     const auto busy = union_of(std::move(kernels));
-    double transfer = 0, hidden = 0;
+    Hidden h;
     for (const PipelineChunk& c : timeline) {
-        transfer += dt_in(c) + dt_out(c);
-        hidden += covered(c.in_start, c.in_end, busy) + covered(c.out_start, c.out_end, busy);
+        h.transfer += dt_in(c) + dt_out(c);
+        h.kernel += dt_kernel(c);
+        h.hidden += covered(c.in_start, c.in_end, busy) + covered(c.out_start, c.out_end, busy);
     }
-    return transfer > 0 ? hidden / transfer : 0;
+    return h;
+}
+
+}  // namespace
+
+double pipeline_overlap(const std::vector<PipelineChunk>& timeline) {
+    const Hidden h = hidden_time(timeline);
+    return h.transfer > 0 ? h.hidden / h.transfer : 0;
+}
+
+double pipeline_overlap_of_possible(const std::vector<PipelineChunk>& timeline) {
+    const Hidden h = hidden_time(timeline);
+    const double possible = std::min(h.transfer, h.kernel);
+    return possible > 0 ? std::min(1.0, h.hidden / possible) : 0;
 }
 
 }  // namespace tscope

@@ -210,6 +210,7 @@ PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::ve
         // with one stream nothing can overlap: the model is the synchronous sum
         run.t_model = streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
         run.overlap = pipeline_overlap(run.chunks);
+        run.overlap_of_possible = pipeline_overlap_of_possible(run.chunks);
         run.transfer_s = sum_of(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
                          sum_of(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
         run.kernel_s = sum_of(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);

@@ -57,6 +57,8 @@ private Q_SLOTS:
         QCOMPARE(pipeline_overlap({a, b}), 0.5);
         // the same chunks one after another hide nothing
         QCOMPARE(pipeline_overlap({stages(1, 2, 1, 0), stages(1, 1, 1, 4)}), 0.0);
+        // kernels last 3 s, copies 4 s: at most 3 s could hide, 2 s did
+        QCOMPARE(pipeline_overlap_of_possible({a, b}), 2.0 / 3.0);
     }
 
     void sweepCoversThePapersStreamCounts() {

@@ -36,6 +36,7 @@ struct PipelineRun {
     std::vector<PipelineChunk> sync_chunks;  // the same chunks on one stream
     double t_sync = 0, t_pipe = 0, t_model = 0;
     double overlap = 0;        // share of the transfer time hidden under kernels
+    double overlap_of_possible = 0;  // hidden copy time / min(copy time, kernel time)
     double transfer_s = 0, kernel_s = 0;  // sums of the synchronous stage times
     double vector_upload_s = 0;
     std::uint64_t device_bytes = 0;       // device memory this run allocated
@@ -72,5 +73,9 @@ double pipeline_model_time(const std::vector<PipelineChunk>& stages);
 // The share of the copy time (in and out) during which some kernel runs: the measured
 // timeline's intervals, not the model.
 double pipeline_overlap(const std::vector<PipelineChunk>& timeline);
+// The same as a share of what could be hidden at most: copy time under kernels divided by
+// the smaller of the total copy time and the total kernel time. SpTV moves 8 bytes per 2
+// flops, so on a fast GPU the kernels are far shorter than the copies and bound the overlap.
+double pipeline_overlap_of_possible(const std::vector<PipelineChunk>& timeline);
 
 }  // namespace tscope
