@@ -9,9 +9,10 @@ void print_usage(bool to_stderr) {
 
   info FILE [--json] [--threads T] [--float]
       shape, nnz, density, load report and per-mode slice/fiber statistics
-  generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]]
+  generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]|lowrank:R]
            [--seed S] [--float] -o FILE
-      a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb)
+      a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb); lowrank:R is a sum
+      of R rank-one tensors with sparse factor vectors (about N nonzeros), for checking decompositions
   formats FILE [--mode M[,M..]|all] [--format F[,F..]|all] [--verify] [--json] [--mode-order 1,2,3]
           [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
@@ -27,6 +28,14 @@ void print_usage(bool to_stderr) {
       SpTTM (2 nnz R flops) on COO sorted with the mode last, producing sCOO (cuda: the five GPU kernels of spttm
       Sec. 4.2, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
       TTMc (2 nnz R^(N-1) flops, every other mode's factor) on COO, CSF rooted at the mode, HLS
+  decompose FILE --method cpd|tucker|fastertucker [--rank R] [--iters N] [--backend omp|cuda] [--threads T]
+            [--seed S] [--tol X] [--json] [--write DIR]
+      cpd: CPD-ALS (mm-csf Alg. 1), MTTKRP through --format (CSF; COO, B-CSF, MM-CSF, HiCOO), fit per iteration;
+           --write DIR: mode1.mat .. modeN.mat and lambda.mat
+      tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
+           --write DIR: modeN.mat and core.tns
+      fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J (factor width),
+           --lr-a, --lr-b, --reg-a, --reg-b, --test-fraction (0.1); train/test RMSE and MAE per epoch
   pipeline FILE --format hocfs|hocfs-ell|cfb [--mode M] [--streams K|auto] [--chunk-bytes B|auto]
            [--limit-gpu-memory B] [--check] [--json]
       SpTV pipelined over K CUDA streams (hocfs Sec. 6.2): chunks of slices (CFB: fiber buckets) of at most B

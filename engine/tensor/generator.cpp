@@ -77,6 +77,7 @@ void validate(const GeneratorSpec& spec) {
         if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
         if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
     }
+    if (spec.distribution == Distribution::LowRank && spec.rank == 0) throw InputError("generate: lowrank needs a rank of at least 1");
     if (static_cast<long double>(spec.nnz) > capacity)
         throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
                          std::to_string(static_cast<double>(capacity)) + " cells");
@@ -106,7 +107,8 @@ Sampler make_sampler(const GeneratorSpec& spec) {
                 cells *= static_cast<long double>(std::min(s.edge, spec.dims[m] - origin[m]));
             capacity += cells;
         }
-        if (static_cast<long double>(spec.nnz) > capacity)
+        if (spec.distribution == Distribution::LowRank && spec.rank == 0) throw InputError("generate: lowrank needs a rank of at least 1");
+    if (static_cast<long double>(spec.nnz) > capacity)
             throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in the " +
                              std::to_string(static_cast<std::uint64_t>(capacity)) + " cells of " +
                              std::to_string(distinct.size()) + " distinct blocks");
@@ -192,8 +194,11 @@ void parse_distribution(const std::string& text, GeneratorSpec& spec) {
         const auto colon = rest.find(':');
         spec.blocks = integer(rest.substr(0, colon));
         if (colon != std::string::npos) spec.block_edge = integer(rest.substr(colon + 1));
+    } else if (text.rfind("lowrank:", 0) == 0) {
+        spec.distribution = Distribution::LowRank;
+        spec.rank = integer(text.substr(8));
     } else {
-        throw InputError("--dist: expected uniform, powerlaw:A[,A...] or blocks:B[:EDGE], got '" + text + "'");
+        throw InputError("--dist: expected uniform, powerlaw:A[,A...], blocks:B[:EDGE] or lowrank:R, got '" + text + "'");
     }
 }
 
@@ -214,6 +219,7 @@ std::string describe(const GeneratorSpec& spec) {
     case Distribution::Blocks:
         out = "blocks:" + std::to_string(spec.blocks) + ":" + std::to_string(spec.block_edge);
         break;
+    case Distribution::LowRank: out = "lowrank:" + std::to_string(spec.rank); break;
     }
     return out + ", seed " + std::to_string(spec.seed);
 }
@@ -306,10 +312,62 @@ void fill_by_rounds(const GeneratorSpec& spec, const Sampler& sampler, CooTensor
     }
 }
 
+// LowRank: every combination of each component's supports, value prod_m a_m(i_m, r).
+CooTensor generate_low_rank(const GeneratorSpec& spec, RunControl& control) {
+    const int order = static_cast<int>(spec.dims.size());
+    const double per_component = static_cast<double>(spec.nnz) / static_cast<double>(spec.rank);
+    std::vector<std::uint64_t> support(spec.dims.size());
+    std::uint64_t cells = 1;
+    for (int m = 0; m < order; ++m) {
+        const auto s = static_cast<std::uint64_t>(std::ceil(std::pow(per_component, 1.0 / order) - 1e-9));
+        support[static_cast<std::size_t>(m)] = std::clamp<std::uint64_t>(s, 1, spec.dims[static_cast<std::size_t>(m)]);
+        cells *= support[static_cast<std::size_t>(m)];
+    }
+    detail::Rng rng(mix(spec.seed, 0x10e4a, spec.rank));
+    CooTensor t(spec.dims, spec.values);
+    t.resize(cells * spec.rank);
+    std::vector<std::vector<std::uint64_t>> where(spec.dims.size());
+    std::vector<std::vector<double>> value(spec.dims.size());
+    std::vector<std::uint64_t> coord(spec.dims.size());
+    std::uint64_t z = 0;
+    control.stage("generating");
+    for (std::uint64_t r = 0; r < spec.rank; ++r) {
+        control.check();
+        for (int m = 0; m < order; ++m) {  // s distinct places (Floyd's sampling), values in [0.5, 1.5)
+            const std::uint64_t d = spec.dims[static_cast<std::size_t>(m)], s = support[static_cast<std::size_t>(m)];
+            std::set<std::uint64_t> chosen;
+            for (std::uint64_t j = d - s; j < d; ++j) {
+                const std::uint64_t pick = rng.below(j + 1);
+                chosen.insert(chosen.count(pick) ? j : pick);
+            }
+            where[static_cast<std::size_t>(m)].assign(chosen.begin(), chosen.end());
+            value[static_cast<std::size_t>(m)].clear();
+            for (std::uint64_t j = 0; j < s; ++j) value[static_cast<std::size_t>(m)].push_back(0.5 + rng.uniform());
+        }
+        for (std::uint64_t c = 0; c < cells; ++c, ++z) {
+            std::uint64_t rest = c;
+            double v = 1;
+            for (int m = order - 1; m >= 0; --m) {
+                const std::uint64_t k = rest % support[static_cast<std::size_t>(m)];
+                rest /= support[static_cast<std::size_t>(m)];
+                coord[static_cast<std::size_t>(m)] = where[static_cast<std::size_t>(m)][k];
+                v *= value[static_cast<std::size_t>(m)][k];
+            }
+            t.set(z, coord, v);
+        }
+        control.progress(r + 1, spec.rank);
+    }
+    control.stage("sorting");
+    sort_lexicographic(t);
+    sum_duplicates(t, control);
+    return t;
+}
+
 }  // namespace
 
 CooTensor generate_tensor(const GeneratorSpec& spec, RunControl& control) {
     validate(spec);
+    if (spec.distribution == Distribution::LowRank) return generate_low_rank(spec, control);
     const Sampler sampler = make_sampler(spec);
     CooTensor t(spec.dims, spec.values);
     control.stage("generating");

@@ -228,6 +228,28 @@ private Q_SLOTS:
             QVERIFY2(c.contains(key), key);
     }
 
+    // decompose: one JSON document with iterations[]; bad requests are bad input.
+    void decompose() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("lr.tns");
+        QCOMPARE(cli({"generate", "--dims", "60,50,40", "--nnz", "3000", "--dist", "lowrank:3", "-o", file}).status, 0);
+        const QJsonObject cpd = json(cli({"decompose", file, "--method", "cpd", "--rank", "3", "--iters", "100", "--json",
+                                          "--write", dir.filePath("cpd")}));
+        QVERIFY(cpd["fit"].toDouble() >= 0.99);
+        const QJsonArray its = cpd["iterations"].toArray();
+        QVERIFY(!its.isEmpty());
+        for (const char* key : {"iter", "seconds", "fit"}) QVERIFY2(its[0].toObject().contains(key), key);
+        QVERIFY(QFileInfo::exists(dir.filePath("cpd/lambda.mat")) && QFileInfo::exists(dir.filePath("cpd/mode3.mat")));
+        const QJsonObject tucker = json(cli({"decompose", file, "--method", "tucker", "--rank", "3", "--json"}));
+        QVERIFY(tucker["fit"].toDouble() >= 0.99);
+        const QJsonObject ft = json(cli({"decompose", file, "--method", "fastertucker", "--rank", "4", "--iters", "3", "--json"}));
+        const QJsonObject e = ft["iterations"].toArray()[2].toObject();
+        for (const char* key : {"train_rmse", "test_rmse", "train_mae", "test_mae"}) QVERIFY2(e.contains(key), key);
+        QCOMPARE(cli({"decompose", file, "--method", "parafac2"}).status, 2);
+        QCOMPARE(cli({"decompose", file, "--method", "tucker", "--rank", "0"}).status, 2);
+        QCOMPARE(cli({"decompose", file, "--method", "cpd", "--format", "HOCSR"}).status, 2);
+    }
+
     void movieLensAcceptance() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         const QJsonObject o = json(cli({"info", QString::fromStdString(path), "--json"}));

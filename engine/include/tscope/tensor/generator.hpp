@@ -13,7 +13,7 @@
 
 namespace tscope {
 
-enum class Distribution { Uniform, PowerLaw, Blocks };
+enum class Distribution { Uniform, PowerLaw, Blocks, LowRank };
 
 struct GeneratorSpec {
     std::vector<std::uint64_t> dims;
@@ -25,12 +25,17 @@ struct GeneratorSpec {
     // makes the dense 16^3 tiles that HLS looks for.
     std::uint64_t blocks = 0;
     std::uint64_t block_edge = 16;
+    // LowRank: the sum of `rank` rank-one tensors whose factor vectors are sparse (each has s
+    // nonzeros in [0.5, 1.5) at random places, s = (nnz / rank)^(1/N) capped by the dim), so
+    // that CPD at that rank (and Tucker at that multilinear rank) can fit it exactly. nnz is
+    // then about, not exactly, the requested count (supports may overlap; overlaps are summed).
+    std::uint64_t rank = 0;
     std::uint64_t seed = 1;
     ValueType values = ValueType::F64;
 };
 
 // Parses the CLI's --dist text: "uniform", "powerlaw:A" or "powerlaw:A1,A2,...",
-// "blocks:B" or "blocks:B:EDGE". Fills the distribution fields of spec.
+// "blocks:B" or "blocks:B:EDGE", "lowrank:R". Fills the distribution fields of spec.
 void parse_distribution(const std::string& text, GeneratorSpec& spec);
 std::string describe(const GeneratorSpec& spec);
 

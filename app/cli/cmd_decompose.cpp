@@ -1,0 +1,148 @@
+// tensorscope-cli decompose FILE --method cpd|tucker|fastertucker [--rank R] [--iters N]
+//                 [--backend omp|cuda] [--threads T] [--seed S] [--json] [--write DIR] ...
+// Runs a decomposition, printing each iteration as it completes (or one JSON document).
+#include <cmath>
+#include <iostream>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "json_report.hpp"
+#include "text_table.hpp"
+#include "threads.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/decomp/cpd_als.hpp"
+#include "tscope/decomp/faster_tucker.hpp"
+#include "tscope/decomp/tucker_hooi.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/text_parse.hpp"
+
+namespace tscope::cli {
+
+namespace {
+
+double real(const Args& args, const std::string& name, double fallback) {
+    const auto v = args.value(name);
+    if (!v) return fallback;
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(*v, &used);
+        if (used != v->size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(*v);
+        return x;
+    } catch (const std::exception&) {
+        throw InputError(name + " expects a non-negative number, not '" + *v + "'");
+    }
+}
+
+Json iteration_json(const IterationReport& r) {
+    Json j{{"iter", r.iter}, {"seconds", r.seconds}, {"iter_seconds", r.iter_seconds}};
+    if (!std::isnan(r.fit)) j["fit"] = r.fit;
+    if (!std::isnan(r.train_rmse)) {
+        j["train_rmse"] = r.train_rmse, j["test_rmse"] = std::isnan(r.test_rmse) ? Json(nullptr) : Json(r.test_rmse);
+        j["train_mae"] = r.train_mae, j["test_mae"] = std::isnan(r.test_mae) ? Json(nullptr) : Json(r.test_mae);
+    }
+    return j;
+}
+
+void print_iteration(const IterationReport& r) {
+    std::cout << "iter " << r.iter << "  " << number(r.iter_seconds) << " s";
+    if (!std::isnan(r.fit)) std::cout << "  fit " << number(r.fit, 6);
+    if (!std::isnan(r.train_rmse))
+        std::cout << "  train RMSE " << number(r.train_rmse, 4) << " MAE " << number(r.train_mae, 4) << "  test RMSE "
+                  << number(r.test_rmse, 4) << " MAE " << number(r.test_mae, 4);
+    std::cout << std::endl;
+}
+
+}  // namespace
+
+int run_decompose(int argc, char** argv) {
+    Args args(argc, argv, 2, "decompose",
+              {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
+               "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold"},
+              {"--json"});
+    const std::string path = args.positional(0, "the tensor FILE");
+    args.expect_positionals(1);
+    apply_threads(args);
+    const DecompMethod method = parse_decomp_method(args.value_or("--method", "cpd"));
+    const Backend backend = parse_backend(args.value_or("--backend", "omp"));
+    if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
+    if (backend == Backend::Cuda && !query_gpu().available) throw Error(query_gpu().reason);
+    const std::uint64_t seed = args.integer("--seed", 1);
+    const bool json = args.flag("--json");
+    const LoadedTensor loaded = load_tensor(path);
+    const CooTensor& t = loaded.tensor;
+    IterationCallback report = json ? IterationCallback{} : IterationCallback(print_iteration);
+    if (!json)
+        std::cout << path << ": " << grouped(t.nnz()) << " nonzeros, " << decomp_method_name(method) << " on " << backend_name(backend)
+                  << std::endl;
+
+    Json doc{{"file", path}, {"method", decomp_method_name(method)}, {"backend", backend_name(backend)}, {"dims", t.dims()},
+             {"nnz", t.nnz()}, {"duplicates_summed", loaded.info.duplicates_summed}};
+    std::vector<IterationReport> iterations;
+    switch (method) {
+    case DecompMethod::Cpd: {
+        CpdOptions o;
+        o.rank = args.integer("--rank", 16, 1, 4096);
+        o.max_iters = static_cast<int>(args.integer("--iters", 50, 1, 100000));
+        o.tolerance = real(args, "--tol", 1e-5);
+        o.seed = seed;
+        o.backend = backend;
+        o.format = parse_format(args.value_or("--format", "CSF"));
+        const CpdResult r = cpd_als(t, o, report);
+        iterations = r.iterations;
+        doc["rank"] = o.rank, doc["format"] = format_name(o.format), doc["fit"] = r.fit, doc["converged"] = r.converged;
+        doc["setup_seconds"] = r.setup_seconds, doc["pseudo_inverse_solves"] = r.pseudo_inverse_solves, doc["lambda"] = r.lambda;
+        if (auto dir = args.value("--write")) write_cpd(r, *dir);
+        if (!json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
+        break;
+    }
+    case DecompMethod::Tucker: {
+        TuckerOptions o;
+        o.ranks = parse_count_list(args.value_or("--rank", "8"), "--rank");
+        o.max_iters = static_cast<int>(args.integer("--iters", 25, 1, 100000));
+        o.tolerance = real(args, "--tol", 1e-5);
+        o.seed = seed;
+        o.backend = backend;
+        const std::string init = args.value_or("--init", "hosvd");
+        if (init != "hosvd" && init != "random") throw InputError("--init must be hosvd or random");
+        o.hosvd_init = init == "hosvd";
+        const TuckerResult r = tucker_hooi(t, o, report);
+        iterations = r.iterations;
+        doc["ranks"] = r.core_dims, doc["init"] = init, doc["fit"] = r.fit, doc["converged"] = r.converged;
+        doc["setup_seconds"] = r.setup_seconds;
+        if (auto dir = args.value("--write")) write_tucker(r, *dir);
+        if (!json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
+        break;
+    }
+    case DecompMethod::FasterTucker: {
+        FasterTuckerOptions o;
+        o.r_rank = args.integer("--rank", 16, 1, 4096);
+        o.j_ranks = parse_count_list(args.value_or("--j", std::to_string(o.r_rank)), "--j");
+        o.epochs = static_cast<int>(args.integer("--iters", 50, 1, 100000));
+        o.lr_a = real(args, "--lr-a", o.lr_a), o.lr_b = real(args, "--lr-b", o.lr_b);
+        o.reg_a = real(args, "--reg-a", o.reg_a), o.reg_b = real(args, "--reg-b", o.reg_b);
+        o.test_fraction = real(args, "--test-fraction", o.test_fraction);
+        o.fiber_threshold = args.integer("--fiber-threshold", 128, 1);
+        o.seed = seed;
+        o.backend = backend;
+        const FasterTuckerResult r = faster_tucker(t, o, report);
+        iterations = r.iterations;
+        doc["rank"] = o.r_rank, doc["j"] = o.j_ranks, doc["train_nnz"] = r.train_nnz, doc["test_nnz"] = r.test_nnz;
+        doc["global_mean"] = r.global_mean, doc["mean_predictor_test_rmse"] = r.mean_predictor_test_rmse;
+        doc["lr_a"] = o.lr_a, doc["lr_b"] = o.lr_b, doc["reg_a"] = o.reg_a, doc["reg_b"] = o.reg_b;
+        doc["setup_seconds"] = r.setup_seconds;
+        if (!json)
+            std::cout << "global-mean predictor: test RMSE " << number(r.mean_predictor_test_rmse, 4) << std::endl;
+        break;
+    }
+    }
+    if (json) {
+        Json its = Json::array();
+        for (const IterationReport& r : iterations) its.push_back(iteration_json(r));
+        doc["iterations"] = its;
+        doc["machine"] = to_json(describe_machine());
+        std::cout << doc.dump(1) << "\n";
+    }
+    return 0;
+}
+
+}  // namespace tscope::cli

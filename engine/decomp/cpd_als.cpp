@@ -1,0 +1,155 @@
+// CPD-ALS, mm-csf-mttkrp Alg. 1 (the ALS loop around MTTKRP), with the fit computed as SPLATT
+// and Kolda & Bader do it: ||X - X^||^2 = ||X||^2 + ||X^||^2 - 2 <X, X^>, where
+// ||X^||^2 = lambda^T (*_m A_m^T A_m) lambda and <X, X^> = sum_r lambda_r sum_i M(i,r) A_N(i,r)
+// with M the last mode's MTTKRP. No dense tensor is ever formed.
+#include "tscope/decomp/cpd_als.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "dense_linalg.hpp"
+#include "tscope/error.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+
+namespace tscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+double squared_norm(const CooTensor& t) {
+    double s = 0;
+    for (std::uint64_t n = 0; n < t.nnz(); ++n) s += t.value(n) * t.value(n);
+    return s;
+}
+
+// One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
+// otherwise (MM-CSF, HiCOO).
+std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, const CpdOptions& o, RunControl& control) {
+    if (!mttkrp_supports(o.backend, o.format))
+        throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
+    std::vector<std::unique_ptr<SparseFormat>> formats;
+    for (int m = 0; m < (format_is_per_mode(o.format) ? t.order() : 1); ++m) {
+        FormatOptions fo;
+        fo.mode = m;
+        formats.push_back(build_format(o.format, t, fo, control));
+    }
+    return formats;
+}
+
+// lambda^T (*_m G_m) lambda
+double model_norm_squared(const std::vector<DenseMatrix>& grams, const std::vector<double>& lambda) {
+    DenseMatrix all = grams.front();
+    for (std::size_t m = 1; m < grams.size(); ++m) linalg::hadamard(all, grams[m]);
+    double s = 0;
+    for (std::uint64_t i = 0; i < all.rows; ++i)
+        for (std::uint64_t j = 0; j < all.cols; ++j) s += lambda[i] * all.at(i, j) * lambda[j];
+    return s;
+}
+
+double inner_with_model(const DenseMatrix& mttkrp_out, const DenseMatrix& a, const std::vector<double>& lambda) {
+    double s = 0;
+    for (std::uint64_t i = 0; i < a.rows; ++i)
+        for (std::uint64_t r = 0; r < a.cols; ++r) s += mttkrp_out.at(i, r) * a.at(i, r) * lambda[r];
+    return s;
+}
+
+}  // namespace
+
+CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
+    if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");
+    if (o.rank == 0 || o.max_iters < 1) throw InputError("CPD needs a rank and at least one iteration");
+    const auto start = Clock::now();
+    control.stage("building " + std::string(format_name(o.format)));
+    const auto formats = build_formats(t, o, control);
+    CpdResult r;
+    r.setup_seconds = since(start);
+    const int order = t.order();
+    const double norm_x = squared_norm(t);
+    for (int m = 0; m < order; ++m) r.factors.push_back(random_matrix(t.dim(m), o.rank, o.seed + 17 * std::uint64_t(m)));
+    std::vector<DenseMatrix> grams;
+    for (const DenseMatrix& a : r.factors) grams.push_back(linalg::gram(a));
+    r.lambda.assign(o.rank, 1.0);
+
+    control.stage("CPD-ALS");
+    double previous_fit = 0;
+    DenseMatrix m_out;
+    for (int it = 1; it <= o.max_iters; ++it) {
+        control.check();
+        const auto t0 = Clock::now();
+        for (int n = 0; n < order; ++n) {
+            const SparseFormat& f = *formats[formats.size() == 1 ? 0 : static_cast<std::size_t>(n)];
+            m_out = DenseMatrix(t.dim(n), o.rank);
+            mttkrp(o.backend, f, n, r.factors, m_out, control);
+            DenseMatrix v(o.rank, o.rank);
+            v.fill(1.0);
+            for (int m = 0; m < order; ++m)
+                if (m != n) linalg::hadamard(v, grams[static_cast<std::size_t>(m)]);
+            DenseMatrix a = m_out;
+            if (!linalg::solve_spd_right(a, v)) ++r.pseudo_inverse_solves;
+            r.lambda = linalg::normalize_columns(a);
+            r.factors[static_cast<std::size_t>(n)] = std::move(a);
+            grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)]);
+        }
+        // m_out is the last mode's MTTKRP, taken with every other factor current
+        const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
+        const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * inner;
+        r.fit = norm_x > 0 ? 1 - std::sqrt(std::max(0.0, residual)) / std::sqrt(norm_x) : 1.0;
+        IterationReport rep;
+        rep.iter = it;
+        rep.iter_seconds = since(t0);
+        rep.seconds = since(start);
+        rep.fit = r.fit;
+        r.iterations.push_back(rep);
+        if (on_iteration) on_iteration(rep);
+        control.progress(static_cast<std::uint64_t>(it), static_cast<std::uint64_t>(o.max_iters));
+        if (it > 1 && std::fabs(r.fit - previous_fit) < o.tolerance) {
+            r.converged = true;
+            break;
+        }
+        previous_fit = r.fit;
+    }
+    return r;
+}
+
+double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors, const std::vector<double>& lambda) {
+    const int order = t.order();
+    std::uint64_t cells = 1;
+    for (int m = 0; m < order; ++m) cells *= t.dim(m);
+    if (cells > 50'000'000) throw InputError("cpd_dense_fit is for small tensors");
+    std::vector<double> dense(cells, 0.0);
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        std::uint64_t lin = 0;
+        for (int m = 0; m < order; ++m) lin = lin * t.dim(m) + t.index(m, z);
+        dense[lin] += t.value(z);
+    }
+    double diff = 0, norm = 0;
+    std::vector<std::uint64_t> c(static_cast<std::size_t>(order), 0);
+    for (std::uint64_t lin = 0; lin < cells; ++lin) {
+        std::uint64_t rest = lin;
+        for (int m = order - 1; m >= 0; --m) c[static_cast<std::size_t>(m)] = rest % t.dim(m), rest /= t.dim(m);
+        double model = 0;
+        for (std::size_t r = 0; r < lambda.size(); ++r) {
+            double p = lambda[r];
+            for (int m = 0; m < order; ++m) p *= factors[static_cast<std::size_t>(m)].at(c[static_cast<std::size_t>(m)], r);
+            model += p;
+        }
+        diff += (dense[lin] - model) * (dense[lin] - model);
+        norm += dense[lin] * dense[lin];
+    }
+    return 1 - std::sqrt(diff) / std::sqrt(norm);
+}
+
+void write_cpd(const CpdResult& r, const std::string& dir) {
+    std::filesystem::create_directories(dir);
+    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], dir + "/mode" + std::to_string(m + 1) + ".mat");
+    DenseMatrix lambda(r.lambda.size(), 1);
+    for (std::size_t i = 0; i < r.lambda.size(); ++i) lambda.at(i, 0) = r.lambda[i];
+    write_matrix(lambda, dir + "/lambda.mat");
+}
+
+}  // namespace tscope

@@ -1,0 +1,125 @@
+#include "dense_linalg.hpp"
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tscope/error.hpp"
+
+namespace tscope::linalg {
+
+namespace {
+
+int as_int(std::uint64_t n) {
+    if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) throw InputError("a dense matrix is too large for BLAS");
+    return static_cast<int>(n);
+}
+
+}  // namespace
+
+DenseMatrix gram(const DenseMatrix& a) {
+    const int n = as_int(a.cols);
+    DenseMatrix g(a.cols, a.cols);
+    g.fill(0);
+    if (a.rows)
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, as_int(a.rows), 1.0, a.data.data(), n, 0.0, g.data.data(), n);
+    for (std::uint64_t i = 0; i < a.cols; ++i)
+        for (std::uint64_t j = 0; j < i; ++j) g.at(i, j) = g.at(j, i);
+    return g;
+}
+
+void hadamard(DenseMatrix& a, const DenseMatrix& b) {
+    for (std::uint64_t i = 0; i < a.data.size(); ++i) a.data[i] *= b.data[i];
+}
+
+DenseMatrix multiply(const DenseMatrix& a, bool ta, const DenseMatrix& b, bool tb) {
+    const std::uint64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
+    if ((tb ? b.cols : b.rows) != k) throw Error("matrix shapes do not match in a product");
+    DenseMatrix c(m, n);
+    c.fill(0);
+    if (m && n && k)
+        cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, as_int(m), as_int(n), as_int(k),
+                    1.0, a.data.data(), as_int(a.cols), b.data.data(), as_int(b.cols), 0.0, c.data.data(), as_int(n));
+    return c;
+}
+
+bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v) {
+    const int r = as_int(v.rows);
+    DenseMatrix f = v;
+    // m is rows x r row-major, i.e. m^T column-major with leading dimension r: solve V m^T = m^T
+    // the 1-norm, for the condition estimate: a Cholesky of a numerically singular V succeeds
+    // with tiny pivots and would return huge factors
+    double anorm = 0;
+    for (std::uint64_t j = 0; j < v.cols; ++j) {
+        double col = 0;
+        for (std::uint64_t i = 0; i < v.rows; ++i) col += std::fabs(v.at(i, j));
+        anorm = std::max(anorm, col);
+    }
+    double rcond = 0;
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) == 0 &&
+        LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r, anorm, &rcond) == 0 && rcond > 1e-12) {
+        if (m.rows && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(m.rows), f.data.data(), r, m.data.data(), r) != 0)
+            throw Error("the Cholesky solve failed");
+        return true;
+    }
+    // V = Q diag(w) Q^T; V^+ = Q diag(1/w, small w dropped) Q^T
+    DenseMatrix q = v;
+    std::vector<double> w(v.rows);
+    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', r, q.data.data(), r, w.data()) != 0)
+        throw Error("the eigendecomposition for the pseudo-inverse did not converge");
+    const double top = r ? std::fabs(*std::max_element(w.begin(), w.end(), [](double x, double y) { return std::fabs(x) < std::fabs(y); })) : 0;
+    const double cutoff = top * r * std::numeric_limits<double>::epsilon();
+    DenseMatrix scaled = q;  // Q diag(1/w)
+    for (std::uint64_t i = 0; i < v.rows; ++i)
+        for (std::uint64_t j = 0; j < v.cols; ++j) scaled.at(i, j) = std::fabs(w[j]) > cutoff ? q.at(i, j) / w[j] : 0.0;
+    m = multiply(m, false, multiply(scaled, false, q, true), false);
+    return false;
+}
+
+std::vector<double> normalize_columns(DenseMatrix& a) {
+    std::vector<double> norms(a.cols, 0.0);
+    for (std::uint64_t i = 0; i < a.rows; ++i)
+        for (std::uint64_t j = 0; j < a.cols; ++j) norms[j] += a.at(i, j) * a.at(i, j);
+    for (double& n : norms) n = std::sqrt(n);
+    for (std::uint64_t i = 0; i < a.rows; ++i)
+        for (std::uint64_t j = 0; j < a.cols; ++j)
+            if (norms[j] > 0) a.at(i, j) /= norms[j];
+    return norms;
+}
+
+DenseMatrix orthonormalize(const DenseMatrix& a) {
+    DenseMatrix q = a;
+    const int m = as_int(a.rows), n = as_int(a.cols);
+    if (!m || !n) return q;
+    std::vector<double> tau(std::min(a.rows, a.cols));
+    if (LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, m, n, q.data.data(), n, tau.data()) != 0 ||
+        LAPACKE_dorgqr(LAPACK_ROW_MAJOR, m, n, n, q.data.data(), n, tau.data()) != 0)
+        throw Error("the QR factorisation failed");
+    return q;
+}
+
+DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k) {
+    if (k > y.rows || k > y.cols)
+        throw InputError("a rank of " + std::to_string(k) + " needs at least as many rows and columns (have " +
+                         std::to_string(y.rows) + " x " + std::to_string(y.cols) + ")");
+    DenseMatrix g = gram(y);  // cols x cols
+    std::vector<double> w(g.rows);
+    const int c = as_int(g.rows);
+    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', c, g.data.data(), c, w.data()) != 0)
+        throw Error("the eigendecomposition for the SVD did not converge");
+    DenseMatrix v(y.cols, k);  // eigenvalues ascend: the last k columns, largest first
+    for (std::uint64_t i = 0; i < y.cols; ++i)
+        for (std::uint64_t j = 0; j < k; ++j) v.at(i, j) = g.at(i, y.cols - 1 - j);
+    return orthonormalize(multiply(y, false, v, false));
+}
+
+double frobenius_squared(const DenseMatrix& a) {
+    double s = 0;
+    for (std::uint64_t i = 0; i < a.data.size(); ++i) s += a.data[i] * a.data[i];
+    return s;
+}
+
+}  // namespace tscope::linalg

@@ -1,0 +1,298 @@
+// FasterTucker (cufastertucker Alg. 2-5) on the CPU. Each mode n has a B-CSF tree whose leaves
+// are mode n (its modes cycled: n+1, ..., n-1, n, as the paper's (n + d) % N). A worker takes a
+// slice; going down the tree it multiplies the reusable intermediates C(m) = A(m) B(m) of the
+// modes on its path (Alg. 4 lines 21-27), so that at a fiber it holds
+// P(r) = prod_{m != n} c(m)_{i_m, r}; the shared intermediate w = B(n) P (Alg. 4 lines 14-24)
+// then serves every nonzero of the fiber. Factor rows are updated in place while other workers
+// read them (Hogwild, as on the GPU); the reads and writes are relaxed atomics, so the race is
+// the algorithm's and not undefined behaviour.
+#include "tscope/decomp/faster_tucker.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+
+#include "../tensor/random.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/balanced_formats.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+int thread_count() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+int thread_id() {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+double load(const double& x) { return std::atomic_ref<const double>(x).load(std::memory_order_relaxed); }
+void store(double& x, double v) { std::atomic_ref<double>(x).store(v, std::memory_order_relaxed); }
+
+struct Model {
+    std::vector<DenseMatrix> a, b, c;  // A(n), B(n), C(n) = A(n) B(n)
+    std::uint64_t R = 0;
+
+    void refresh(int n) {  // Alg. 3 for one mode
+        const DenseMatrix& an = a[static_cast<std::size_t>(n)];
+        const DenseMatrix& bn = b[static_cast<std::size_t>(n)];
+        DenseMatrix& cn = c[static_cast<std::size_t>(n)];
+#pragma omp parallel for schedule(static)
+        for (std::uint64_t i = 0; i < an.rows; ++i)
+            for (std::uint64_t r = 0; r < R; ++r) {
+                double s = 0;
+                for (std::uint64_t j = 0; j < an.cols; ++j) s += an.at(i, j) * bn.at(j, r);
+                cn.at(i, r) = s;
+            }
+    }
+    double predict(const CooTensor& t, std::uint64_t z) const {
+        double sum = 0;
+        for (std::uint64_t r = 0; r < R; ++r) {
+            double p = 1;
+            for (int m = 0; m < t.order(); ++m) p *= c[static_cast<std::size_t>(m)].at(t.index(m, z), r);
+            sum += p;
+        }
+        return sum;
+    }
+};
+
+// The sweep of one mode over its B-CSF tree; `leaf` gets (fiber's P, w, i_n, x).
+template <class I, class V, class Leaf>
+void sweep(const CsfFormat<I, V>& csf, const Model& model, const DenseMatrix& bn, Leaf&& leaf) {
+    const int levels = static_cast<int>(csf.fids.size());
+    const std::uint64_t R = model.R, J = bn.rows;
+    const std::uint64_t slices = csf.nodes(0);
+#pragma omp parallel
+    {
+        std::vector<double> prefix(static_cast<std::size_t>(levels) * R), w(J);
+        // descend from node `node` at level l (l <= levels - 2), prefix of level l-1 in `above`
+        auto visit = [&](auto&& self, int l, std::uint64_t node, const double* above) -> void {
+            double* p = prefix.data() + static_cast<std::size_t>(l) * R;
+            const double* c = model.c[static_cast<std::size_t>(csf.order[static_cast<std::size_t>(l)])].row(csf.fids[static_cast<std::size_t>(l)][node]);
+            for (std::uint64_t r = 0; r < R; ++r) p[r] = above ? above[r] * c[r] : c[r];
+            const auto& ptr = csf.fptr[static_cast<std::size_t>(l)];
+            if (l == levels - 2) {  // a fiber: the shared intermediate w = B(n) P, then its nonzeros
+                for (std::uint64_t j = 0; j < J; ++j) {
+                    double s = 0;
+                    for (std::uint64_t r = 0; r < R; ++r) s += bn.at(j, r) * p[r];
+                    w[j] = s;
+                }
+                for (std::uint64_t e = ptr[node]; e < ptr[node + 1]; ++e)
+                    leaf(p, w.data(), static_cast<std::uint64_t>(csf.fids.back()[e]), static_cast<double>(csf.vals[e]));
+                return;
+            }
+            for (std::uint64_t ch = ptr[node]; ch < ptr[node + 1]; ++ch) self(self, l + 1, ch, p);
+        };
+#pragma omp for schedule(dynamic, 4)
+        for (std::uint64_t s = 0; s < slices; ++s) visit(visit, 0, s, nullptr);
+    }
+}
+
+// One mode's factor update (Alg. 4): a_{i_n} += lr (e w - reg a_{i_n}) per nonzero.
+template <class I, class V>
+void update_factor(const CsfFormat<I, V>& csf, Model& model, int n, const FasterTuckerOptions& o) {
+    if (csf.order.back() != n) throw Error("FasterTucker's tree for mode " + std::to_string(n + 1) + " has another mode at its leaves");
+    DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
+    const std::uint64_t J = an.cols;
+    sweep(csf, model, model.b[static_cast<std::size_t>(n)], [&](const double*, const double* w, std::uint64_t i, double x) {
+        double* a = an.row(i);
+        double pred = 0;
+        for (std::uint64_t j = 0; j < J; ++j) pred += load(a[j]) * w[j];
+        const double e = x - pred;
+        for (std::uint64_t j = 0; j < J; ++j) {
+            const double aj = load(a[j]);
+            store(a[j], aj + o.lr_a * (e * w[j] - o.reg_a * aj));
+        }
+    });
+}
+
+// One mode's core update (Alg. 5): the gradient of B(n) summed over the training set, then
+// one step B(n) -= lr (grad / |Omega| + reg B(n)).
+template <class I, class V>
+void update_core(const CsfFormat<I, V>& csf, Model& model, int n, const FasterTuckerOptions& o, std::uint64_t train_nnz) {
+    DenseMatrix& bn = model.b[static_cast<std::size_t>(n)];
+    const DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
+    const std::uint64_t J = bn.rows, R = bn.cols;
+    std::vector<DenseMatrix> grads(static_cast<std::size_t>(thread_count()), DenseMatrix(J, R));
+    for (DenseMatrix& g : grads) g.fill(0.0);
+    sweep(csf, model, bn, [&](const double* p, const double* w, std::uint64_t i, double x) {
+        const double* a = an.row(i);
+        double pred = 0;
+        for (std::uint64_t j = 0; j < J; ++j) pred += a[j] * w[j];
+        const double e = x - pred;
+        DenseMatrix& g = grads[static_cast<std::size_t>(thread_id())];
+        for (std::uint64_t j = 0; j < J; ++j) {
+            const double ea = -e * a[j];
+            double* gj = g.row(j);
+            for (std::uint64_t r = 0; r < R; ++r) gj[r] += ea * p[r];
+        }
+    });
+    for (std::uint64_t j = 0; j < J; ++j)
+        for (std::uint64_t r = 0; r < R; ++r) {
+            double g = 0;
+            for (const DenseMatrix& gt : grads) g += gt.at(j, r);
+            bn.at(j, r) -= o.lr_b * (g / static_cast<double>(train_nnz) + o.reg_b * bn.at(j, r));
+        }
+}
+
+struct Errors {
+    double rmse = 0, mae = 0;
+};
+
+Errors errors(const CooTensor& t, const Model& model) {
+    if (t.nnz() == 0) return {NAN, NAN};
+    double se = 0, ae = 0;
+#pragma omp parallel for schedule(static) reduction(+ : se, ae)
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        const double e = t.value(z) - model.predict(t, z);
+        se += e * e;
+        ae += std::fabs(e);
+    }
+    return {std::sqrt(se / static_cast<double>(t.nnz())), ae / static_cast<double>(t.nnz())};
+}
+
+// Seeded split of the nonzeros: each one goes to the test set with probability `fraction`.
+void split(const CooTensor& t, double fraction, std::uint64_t seed, CooTensor& train, CooTensor& test) {
+    std::vector<std::uint8_t> is_test(t.nnz());
+    detail::Rng rng(seed * 0x2545f4914f6cdd1dULL + 7);
+    std::uint64_t tests = 0;
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) tests += is_test[z] = rng.uniform() < fraction;
+    train = CooTensor(t.dims());
+    test = CooTensor(t.dims());
+    train.resize(t.nnz() - tests);
+    test.resize(tests);
+    std::vector<std::uint64_t> coord(static_cast<std::size_t>(t.order()));
+    std::uint64_t a = 0, b = 0;
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        for (int m = 0; m < t.order(); ++m) coord[static_cast<std::size_t>(m)] = t.index(m, z);
+        if (is_test[z]) test.set(b++, coord, t.value(z));
+        else train.set(a++, coord, t.value(z));
+    }
+}
+
+template <class I, class V>
+const CsfFormat<I, V>* tree_of(const SparseFormat& f) {
+    const auto* b = dynamic_cast<const BcsfFormat<I, V>*>(&f);
+    return b ? &b->csf : nullptr;
+}
+
+template <class Fn>
+void with_tree(const SparseFormat& f, Fn&& fn) {
+    if (auto* t = tree_of<std::uint32_t, double>(f)) return fn(*t);
+    if (auto* t = tree_of<std::uint64_t, double>(f)) return fn(*t);
+    throw Error("FasterTucker expected a B-CSF tree of doubles");
+}
+
+}  // namespace
+
+FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& o, const IterationCallback& on_iteration,
+                                 RunControl& control) {
+    const int order = t.order();
+    if (order < 3) throw InputError("FasterTucker needs a tensor of order 3 or more");
+    if (o.backend != Backend::Omp) throw InputError("FasterTucker runs on the omp backend (its CUDA kernels are not written yet)");
+    if (o.j_ranks.empty() || (o.j_ranks.size() != 1 && o.j_ranks.size() != static_cast<std::size_t>(order)))
+        throw InputError("FasterTucker needs one J, or one per mode");
+    if (o.r_rank == 0 || o.epochs < 1) throw InputError("FasterTucker needs R >= 1 and at least one epoch");
+    if (!(o.test_fraction >= 0 && o.test_fraction < 1)) throw InputError("the test fraction must be in [0, 1)");
+    const auto start = Clock::now();
+    FasterTuckerResult res;
+    control.stage("splitting train/test");
+    CooTensor train, test;
+    split(t, o.test_fraction, o.seed, train, test);
+    if (train.nnz() == 0) throw InputError("the training set is empty");
+    res.train_nnz = train.nnz(), res.test_nnz = test.nnz();
+    for (std::uint64_t z = 0; z < train.nnz(); ++z) res.global_mean += train.value(z);
+    res.global_mean /= static_cast<double>(train.nnz());
+    double se = 0;
+    for (std::uint64_t z = 0; z < test.nnz(); ++z) se += (test.value(z) - res.global_mean) * (test.value(z) - res.global_mean);
+    res.mean_predictor_test_rmse = test.nnz() ? std::sqrt(se / static_cast<double>(test.nnz())) : NAN;
+
+    control.stage("building B-CSF trees");
+    std::vector<std::unique_ptr<SparseFormat>> trees;
+    for (int n = 0; n < order; ++n) {
+        FormatOptions fo;
+        for (int d = 1; d <= order; ++d) fo.mode_order.push_back((n + d) % order);  // leaves: mode n
+        fo.mode = fo.mode_order.front();
+        fo.bcsf_fiber_threshold = o.fiber_threshold;
+        trees.push_back(build_format(FormatKind::BCSF, train, fo, control));
+    }
+    // start near the mean: a.b_r ~ J s^2 / 4 per mode, so x^ ~ R (J s^2 / 4)^N ~ mean
+    Model model;
+    model.R = o.r_rank;
+    const double per_mode = std::pow(std::max(1e-12, std::fabs(res.global_mean)) / static_cast<double>(o.r_rank), 1.0 / order);
+    for (int n = 0; n < order; ++n) {
+        const std::uint64_t J = o.j_ranks.size() == 1 ? o.j_ranks.front() : o.j_ranks[static_cast<std::size_t>(n)];
+        if (J == 0) throw InputError("J must be at least 1");
+        const double s = std::sqrt(4 * per_mode / static_cast<double>(J));
+        DenseMatrix a = random_matrix(t.dim(n), J, o.seed + 101 * std::uint64_t(n));
+        DenseMatrix b = random_matrix(J, o.r_rank, o.seed + 103 * std::uint64_t(n) + 1);
+        for (std::uint64_t i = 0; i < a.data.size(); ++i) a.data[i] *= s;
+        for (std::uint64_t i = 0; i < b.data.size(); ++i) b.data[i] *= s;
+        model.a.push_back(std::move(a));
+        model.b.push_back(std::move(b));
+        model.c.emplace_back(t.dim(n), o.r_rank);
+        model.refresh(n);
+    }
+    res.setup_seconds = since(start);
+
+    control.stage("FasterTucker");
+    for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+        control.check();
+        const auto t0 = Clock::now();
+        for (int n = 0; n < order; ++n) {  // Alg. 2 lines 5-14
+            with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) { update_factor(csf, model, n, o); });
+            model.refresh(n);
+        }
+        for (int n = 0; n < order; ++n) {  // lines 15-22
+            with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) { update_core(csf, model, n, o, train.nnz()); });
+            model.refresh(n);
+        }
+        IterationReport rep;
+        rep.iter = epoch;
+        rep.iter_seconds = since(t0);
+        const Errors tr = errors(train, model), te = errors(test, model);
+        rep.train_rmse = tr.rmse, rep.train_mae = tr.mae, rep.test_rmse = te.rmse, rep.test_mae = te.mae;
+        rep.seconds = since(start);
+        if (!std::isfinite(tr.rmse)) throw Error("FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates");
+        res.iterations.push_back(rep);
+        if (on_iteration) on_iteration(rep);
+        control.progress(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(o.epochs));
+    }
+    res.a = std::move(model.a);
+    res.b = std::move(model.b);
+    return res;
+}
+
+double faster_tucker_predict(const FasterTuckerResult& m, const std::uint64_t* coord) {
+    const std::uint64_t R = m.b.front().cols;
+    double sum = 0;
+    for (std::uint64_t r = 0; r < R; ++r) {
+        double p = 1;
+        for (std::size_t n = 0; n < m.a.size(); ++n) {
+            double ab = 0;
+            for (std::uint64_t j = 0; j < m.a[n].cols; ++j) ab += m.a[n].at(coord[n], j) * m.b[n].at(j, r);
+            p *= ab;
+        }
+        sum += p;
+    }
+    return sum;
+}
+
+}  // namespace tscope
