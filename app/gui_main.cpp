@@ -1,4 +1,4 @@
-// tensorscope [FILE] [--tab NAME] [--screenshot PNG]
+// tensorscope [FILE] [--tab NAME] [--run] [--screenshot PNG]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
 // window as PNG and exits (status 0, or 2 when the file could not be loaded).
 #include <QCommandLineParser>
@@ -21,8 +21,11 @@ int main(int argc, char** argv) {
     QCommandLineOption shot(QStringLiteral("screenshot"),
                             QStringLiteral("Wait for the work to finish, save the window as PNG, exit"),
                             QStringLiteral("png"));
+    QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the tab's work once FILE is loaded (Kernels: a benchmark, "
+                                                             "Decompositions: a run, Pipeline: a live GPU run)"));
     parser.addOption(tab);
     parser.addOption(shot);
+    parser.addOption(run);
     parser.process(app);
 
     tsui::MainWindow window;
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "tensorscope: give one file at most\n");
         return 2;
     }
+    if (parser.isSet(run)) window.runCurrentTabWhenLoaded();
     if (!files.isEmpty()) window.openFile(files.first());
 
     if (parser.isSet(shot)) {

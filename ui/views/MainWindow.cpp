@@ -22,6 +22,10 @@
 
 #include "panels/DatasetPanel.hpp"
 #include "panels/FormatsPanel.hpp"
+#include "panels/PipelinePanel.hpp"
+#include "panels/KernelsPanel.hpp"
+#include "panels/DensityPanel.hpp"
+#include "panels/DecompositionPanel.hpp"
 #include "panels/OverviewPanel.hpp"
 #include "tscope/cuda/device.hpp"
 #include "views/GenerateDialog.hpp"
@@ -64,6 +68,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
     };
     connect(job_, &DatasetJob::idle, this, maybe_idle);
     connect(formats_, &FormatsPanel::idle, this, maybe_idle);
+    connect(density_, &DensityPanel::idle, this, maybe_idle);
+    connect(kernels_, &KernelsPanel::idle, this, maybe_idle);
+    connect(pipeline_, &PipelinePanel::idle, this, maybe_idle);
+    connect(decomp_, &DecompositionPanel::idle, this, maybe_idle);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -98,6 +106,14 @@ QWidget* MainWindow::buildCentre() {
     tabs_->addTab(overview_, tr("Overview"));
     formats_ = new FormatsPanel(tabs_);
     tabs_->addTab(formats_, tr("Formats"));
+    density_ = new DensityPanel(tabs_);
+    tabs_->insertTab(1, density_, tr("Density"));
+    kernels_ = new KernelsPanel(tabs_);
+    tabs_->addTab(kernels_, tr("Kernels"));
+    pipeline_ = new PipelinePanel(tabs_);
+    tabs_->addTab(pipeline_, tr("Pipeline"));
+    decomp_ = new DecompositionPanel(tabs_);
+    tabs_->addTab(decomp_, tr("Decompositions"));
     layout->addWidget(tabs_, 1);
     return centre;
 }
@@ -190,7 +206,18 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     dataset_ = std::move(dataset);
     overview_->setDataset(dataset_);
     formats_->setDataset(dataset_);
+    density_->setDataset(dataset_);
+    kernels_->setDataset(dataset_);
+    pipeline_->setDataset(dataset_);
+    decomp_->setDataset(dataset_);
     datasetPanel_->setDataset(dataset_);
+    if (runWhenLoaded_) {
+        runWhenLoaded_ = false;
+        QWidget* tab = tabs_->currentWidget();
+        if (tab == kernels_) kernels_->run();
+        else if (tab == decomp_) decomp_->run();
+        else if (tab == pipeline_) pipeline_->runLive();
+    }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
                              .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
@@ -254,7 +281,12 @@ QStringList MainWindow::tabNames() const {
 
 bool MainWindow::saveScreenshot(const QString& path) { return grab().save(path); }
 
-bool MainWindow::isBusy() const { return job_->isBusy() || formats_->isBusy(); }
+bool MainWindow::isBusy() const {
+    return job_->isBusy() || formats_->isBusy() || density_->isBusy() || kernels_->isBusy() || pipeline_->isBusy() ||
+           decomp_->isBusy();
+}
+
+void MainWindow::runCurrentTabWhenLoaded() { runWhenLoaded_ = true; }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls()) event->acceptProposedAction();

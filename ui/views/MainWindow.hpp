@@ -18,8 +18,12 @@ class QFrame;
 namespace tsui {
 
 class DatasetPanel;
+class DecompositionPanel;
+class DensityPanel;
 class FormatsPanel;
+class KernelsPanel;
 class OverviewPanel;
+class PipelinePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -39,6 +43,13 @@ public:
     DatasetJob* job() const { return job_; }
     OverviewPanel* overview() const { return overview_; }
     FormatsPanel* formats() const { return formats_; }
+    DensityPanel* density() const { return density_; }
+    KernelsPanel* kernels() const { return kernels_; }
+    PipelinePanel* pipeline() const { return pipeline_; }
+    DecompositionPanel* decompositions() const { return decomp_; }
+    // Starts the current tab's own work (Kernels: a benchmark, Decompositions: a run, Pipeline:
+    // a live run where there is a GPU) as soon as a dataset is loaded; for --run.
+    void runCurrentTabWhenLoaded();
     // True while any tab still works in the background (loading, building formats, ...).
     bool isBusy() const;
     DatasetPanel* datasetPanel() const { return datasetPanel_; }
@@ -76,6 +87,11 @@ private:
     DatasetPanel* datasetPanel_;
     OverviewPanel* overview_;
     FormatsPanel* formats_;
+    DensityPanel* density_;
+    KernelsPanel* kernels_;
+    PipelinePanel* pipeline_;
+    DecompositionPanel* decomp_;
+    bool runWhenLoaded_ = false;
     QTabWidget* tabs_;
     QFrame* banner_;
     QLabel* bannerText_;

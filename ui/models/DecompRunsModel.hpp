@@ -1,0 +1,45 @@
+// The Decompositions tab's runs: every iteration of every run, one row each, growing as the
+// reports arrive. Qt::UserRole gives raw numbers (NaN shows as a dash).
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QColor>
+#include <vector>
+
+#include "tscope/decomp/decomposition.hpp"
+
+namespace tsui {
+
+struct DecompRun {
+    int id = 0;
+    QString label;   // "CPD r16 CSF/omp #1"
+    tscope::DecompMethod method = tscope::DecompMethod::Cpd;
+    QColor colour;
+    std::vector<tscope::IterationReport> iterations;
+    QString outcome;  // "converged", "cancelled", "failed: ...", "" while running
+};
+
+class DecompRunsModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { Run, Iter, Seconds, Fit, TrainRmse, TestRmse, TrainMae, TestMae, ColumnCount };
+
+    explicit DecompRunsModel(QObject* parent = nullptr);
+    int addRun(DecompRun run);  // returns its index
+    void addIteration(int run, const tscope::IterationReport& report);
+    void setOutcome(int run, const QString& outcome);
+    void clear();
+    const std::vector<DecompRun>& runs() const { return runs_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<DecompRun> runs_;
+    std::vector<std::pair<int, int>> rows_;  // (run, iteration) per table row
+};
+
+}  // namespace tsui

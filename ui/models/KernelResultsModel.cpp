@@ -1,0 +1,68 @@
+#include "models/KernelResultsModel.hpp"
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+KernelResultsModel::KernelResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void KernelResultsModel::setResults(std::vector<tscope::BenchResult> results) {
+    beginResetModel();
+    results_ = std::move(results);
+    for (auto& r : results_) r.output = {};  // the tables never show the output matrices
+    endResetModel();
+}
+
+int KernelResultsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(results_.size()); }
+int KernelResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= static_cast<int>(results_.size())) return {};
+    const tscope::BenchResult& r = results_[static_cast<std::size_t>(index.row())];
+    const bool raw = role == Qt::UserRole;
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= Mode && index.column() <= Error ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role == Qt::ToolTipRole && !r.ran) return QString::fromStdString(r.error);
+    if (role != Qt::DisplayRole && !raw) return {};
+    auto num = [&](double x) -> QVariant { return raw ? QVariant(x) : QVariant(r.ran ? shortNumber(x) : QStringLiteral("–")); };
+    switch (index.column()) {
+    case Kernel: return QString::fromLatin1(tscope::kernel_name(r.kernel));
+    case Format: {
+        QString f = QString::fromLatin1(tscope::format_name(r.format));
+        if (!r.variant.empty()) f += QStringLiteral(" [%1]").arg(QString::fromStdString(r.variant));
+        return f;
+    }
+    case Backend: return QString::fromLatin1(tscope::backend_name(r.backend));
+    case Mode: return r.mode + 1;
+    case Rank: return static_cast<qulonglong>(r.rank);
+    case Median: return num(r.median_s);
+    case Transfer: return r.backend == tscope::Backend::Cuda ? num(r.transfer_s) : (raw ? QVariant(0.0) : QVariant(QStringLiteral("–")));
+    case Gflops: return num(r.gflops);
+    case Gbps: return num(r.gbps);
+    case Error:
+        if (!r.max_rel_error) return raw ? QVariant() : QVariant(QStringLiteral("–"));
+        return raw ? QVariant(*r.max_rel_error) : QVariant(QString::number(*r.max_rel_error, 'g', 2));
+    case Note: return r.ran ? QString::fromStdString(r.device) : QString::fromStdString(r.error);
+    }
+    return {};
+}
+
+QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Kernel: return tr("kernel");
+    case Format: return tr("format");
+    case Backend: return tr("backend");
+    case Mode: return tr("mode");
+    case Rank: return tr("rank");
+    case Median: return tr("median s");
+    case Transfer: return tr("transfer s");
+    case Gflops: return tr("GFLOP/s");
+    case Gbps: return tr("GB/s");
+    case Error: return tr("error vs cpu-ref");
+    case Note: return tr("device / why not run");
+    }
+    return {};
+}
+
+}  // namespace tsui

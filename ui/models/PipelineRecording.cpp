@@ -1,0 +1,128 @@
+#include "models/PipelineRecording.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tsui {
+
+namespace {
+
+tscope::PipelineChunk chunkFrom(const QJsonObject& o) {
+    tscope::PipelineChunk c;
+    c.stream = o.value(QStringLiteral("stream")).toInt();
+    c.slices = static_cast<std::uint64_t>(o.value(QStringLiteral("slices")).toInteger());
+    c.fibers = static_cast<std::uint64_t>(o.value(QStringLiteral("fibers")).toInteger());
+    c.entries = static_cast<std::uint64_t>(o.value(QStringLiteral("entries")).toInteger());
+    c.bytes_in = static_cast<std::uint64_t>(o.value(QStringLiteral("bytes_in")).toInteger());
+    c.bytes_out = static_cast<std::uint64_t>(o.value(QStringLiteral("bytes_out")).toInteger());
+    c.in_start = o.value(QStringLiteral("in_start")).toDouble();
+    c.in_end = o.value(QStringLiteral("in_end")).toDouble();
+    c.kernel_start = o.value(QStringLiteral("kernel_start")).toDouble();
+    c.kernel_end = o.value(QStringLiteral("kernel_end")).toDouble();
+    c.out_start = o.value(QStringLiteral("out_start")).toDouble();
+    c.out_end = o.value(QStringLiteral("out_end")).toDouble();
+    return c;
+}
+
+std::vector<tscope::PipelineChunk> chunksFrom(const QJsonValue& v) {
+    std::vector<tscope::PipelineChunk> out;
+    for (const QJsonValue& c : v.toArray()) out.push_back(chunkFrom(c.toObject()));
+    return out;
+}
+
+}  // namespace
+
+std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString* error) {
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (doc.isNull()) {
+        if (error) *error = QObject::tr("not JSON: %1 at offset %2").arg(pe.errorString()).arg(pe.offset);
+        return std::nullopt;
+    }
+    const QJsonObject o = doc.object();
+    const QJsonArray runs = o.value(QStringLiteral("pipeline")).toArray();
+    if (runs.isEmpty()) {
+        if (error) *error = QObject::tr("no \"pipeline\" runs in it (is it `tensorscope-cli pipeline --json` output?)");
+        return std::nullopt;
+    }
+    PipelineRecording r;
+    r.device = o.value(QStringLiteral("device")).toString();
+    r.commit = o.value(QStringLiteral("commit")).toString();
+    r.format = o.value(QStringLiteral("format")).toString();
+    r.nnz = static_cast<std::uint64_t>(o.value(QStringLiteral("nnz")).toInteger());
+    r.bytesIn = static_cast<std::uint64_t>(o.value(QStringLiteral("bytes_in")).toInteger());
+    const QJsonValue tensor = o.value(QStringLiteral("tensor"));
+    r.tensor = tensor.isObject() ? tensor.toObject().value(QStringLiteral("generated_by")).toString()
+                                 : o.value(QStringLiteral("file")).toString();
+    for (const QJsonValue& v : runs) {
+        const QJsonObject ro = v.toObject();
+        tscope::PipelineRun run;
+        run.streams = ro.value(QStringLiteral("streams")).toInt();
+        run.chunk_bytes = static_cast<std::uint64_t>(ro.value(QStringLiteral("chunk_bytes")).toInteger());
+        run.chunks = chunksFrom(ro.value(QStringLiteral("chunks")));
+        run.sync_chunks = chunksFrom(ro.value(QStringLiteral("sync_chunks")));
+        run.t_sync = ro.value(QStringLiteral("t_sync")).toDouble();
+        run.t_pipe = ro.value(QStringLiteral("t_pipe")).toDouble();
+        run.t_model = ro.value(QStringLiteral("t_model")).toDouble();
+        run.overlap = ro.value(QStringLiteral("overlap")).toDouble();
+        run.transfer_s = ro.value(QStringLiteral("transfer_s")).toDouble();
+        run.kernel_s = ro.value(QStringLiteral("kernel_s")).toDouble();
+        run.overlap_of_possible = ro.contains(QStringLiteral("overlap_of_possible"))
+                                      ? ro.value(QStringLiteral("overlap_of_possible")).toDouble()
+                                      : tscope::pipeline_overlap_of_possible(run.chunks);
+        if (run.streams < 1 || run.chunks.empty()) {
+            if (error) *error = QObject::tr("a run without streams or chunks");
+            return std::nullopt;
+        }
+        if (r.runs.empty() || run.t_pipe < r.runs[r.best].t_pipe) r.best = r.runs.size();
+        r.runs.push_back(std::move(run));
+    }
+    const tscope::PipelineRun& best = r.runs[r.best];
+    r.title = QObject::tr("%1 · %2 · %3 nonzeros · %4 stream(s)")
+                  .arg(r.device.isEmpty() ? QObject::tr("unknown GPU") : r.device, r.format)
+                  .arg(QLocale().toString(static_cast<qulonglong>(r.nnz)))
+                  .arg(best.streams);
+    return r;
+}
+
+std::optional<PipelineRecording> readRecording(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = QObject::tr("cannot open %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    auto r = parseRecording(f.readAll(), error);
+    if (!r && error) *error = path + QStringLiteral(": ") + *error;
+    return r;
+}
+
+PipelineRecording fromReport(const tscope::PipelineReport& report, const QString& device, const QString& tensor) {
+    PipelineRecording r;
+    r.device = device;
+    r.tensor = tensor;
+    r.format = QString::fromStdString(report.format);
+    r.nnz = report.nnz;
+    r.bytesIn = report.bytes_in;
+    r.runs = report.runs;
+    r.best = report.best;
+    r.title = QObject::tr("live · %1 · %2").arg(device, r.format);
+    return r;
+}
+
+std::vector<PipelineRecording> bundledRecordings() {
+    std::vector<PipelineRecording> out;
+    const QDir dir(QStringLiteral(":/recordings"));
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        QString error;
+        if (auto r = readRecording(dir.filePath(name), &error)) {
+            r->title = QObject::tr("Recorded: %1").arg(r->title);
+            out.push_back(std::move(*r));
+        }
+    }
+    return out;
+}
+
+}  // namespace tsui

@@ -1,0 +1,318 @@
+#include "panels/DecompositionPanel.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "plots/PlotExport.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/decomp/cpd_als.hpp"
+#include "tscope/decomp/faster_tucker.hpp"
+#include "tscope/decomp/tucker_hooi.hpp"
+#include "tscope/error.hpp"
+#include "views/TableExport.hpp"
+
+namespace tsui {
+
+namespace {
+
+const QColor kRunColours[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+                              QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0)};
+
+QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
+    auto* plot = new QCustomPlot(parent);
+    plot->setObjectName(name);
+    plot->setMinimumSize(300, 240);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold)));
+    plot->legend->setVisible(true);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    enablePlotExport(plot);
+    return plot;
+}
+
+}  // namespace
+
+DecompositionPanel::DecompositionPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    method_ = new QComboBox(this);
+    method_->setObjectName(QStringLiteral("decompMethod"));
+    method_->addItem(tr("CPD-ALS"), static_cast<int>(tscope::DecompMethod::Cpd));
+    method_->addItem(tr("Tucker-HOOI"), static_cast<int>(tscope::DecompMethod::Tucker));
+    method_->addItem(tr("FasterTucker (SGD)"), static_cast<int>(tscope::DecompMethod::FasterTucker));
+    row->addWidget(method_);
+    row->addWidget(new QLabel(tr("rank"), this));
+    rank_ = new QSpinBox(this);
+    rank_->setRange(1, 512);
+    rank_->setValue(8);
+    row->addWidget(rank_);
+    row->addWidget(new QLabel(tr("iterations"), this));
+    iters_ = new QSpinBox(this);
+    iters_->setRange(1, 10000);
+    iters_->setValue(20);
+    row->addWidget(iters_);
+    format_ = new QComboBox(this);
+    for (const char* f : {"CSF", "B-CSF", "MM-CSF", "COO", "HiCOO"}) format_->addItem(QString::fromLatin1(f));
+    format_->setToolTip(tr("CPD's MTTKRP format"));
+    row->addWidget(format_);
+    lrA_ = new QDoubleSpinBox(this);
+    lrA_->setDecimals(5);
+    lrA_->setRange(0.00001, 1);
+    lrA_->setSingleStep(0.0001);
+    lrA_->setValue(tscope::FasterTuckerOptions{}.lr_a);
+    lrA_->setPrefix(tr("γ_A "));
+    lrA_->setToolTip(tr("FasterTucker's factor learning rate"));
+    row->addWidget(lrA_);
+    backend_ = new QComboBox(this);
+    backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
+    backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
+    const tscope::GpuInfo gpu = tscope::query_gpu();
+    if (!gpu.available) {  // the cuda entry stays listed, greyed, with the reason
+        auto* m = qobject_cast<QStandardItemModel*>(backend_->model());
+        if (m) m->item(1)->setEnabled(false);
+        backend_->setItemData(1, QString::fromStdString(gpu.reason), Qt::ToolTipRole);
+        backend_->setItemText(1, tr("cuda (no device)"));
+    }
+    backend_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    row->addWidget(backend_);
+    run_ = new QPushButton(tr("Run"), this);
+    run_->setObjectName(QStringLiteral("decompRun"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setEnabled(false);
+    clear_ = new QPushButton(tr("Clear runs"), this);
+    row->addWidget(run_);
+    row->addWidget(cancel_);
+    row->addWidget(clear_);
+    row->addStretch(1);
+    layout->addLayout(row);
+    auto* row2 = new QHBoxLayout;
+    row2->addWidget(new QLabel(tr("x axis:"), this));
+    xAxis_ = new QComboBox(this);
+    xAxis_->addItems({tr("iteration"), tr("seconds")});
+    row2->addWidget(xAxis_);
+    row2->addWidget(new QLabel(tr("error:"), this));
+    errorMetric_ = new QComboBox(this);
+    errorMetric_->addItems({tr("RMSE"), tr("MAE")});
+    row2->addWidget(errorMetric_);
+    status_ = new QLabel(tr("Open a tensor, choose a method, Run. Runs stay overlaid until cleared."), this);
+    status_->setWordWrap(true);
+    row2->addWidget(status_, 1);
+    auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
+    row2->addWidget(exportCsv);
+    layout->addLayout(row2);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* plots = new QSplitter(Qt::Horizontal, split);
+    fitPlot_ = makePlot(plots, QStringLiteral("decompFit"), tr("Fit (CPD, Tucker): 1 − ‖X − X̂‖ / ‖X‖"));
+    fitPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    errorPlot_ = makePlot(plots, QStringLiteral("decompError"), tr("FasterTucker: train (dashed) and test (solid)"));
+    plots->addWidget(fitPlot_);
+    plots->addWidget(errorPlot_);
+    split->addWidget(plots);
+    model_ = new DecompRunsModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(Qt::UserRole);
+    table_ = new QTableView(split);
+    table_->setObjectName(QStringLiteral("decompTable"));
+    table_->setModel(proxy);
+    table_->setSortingEnabled(true);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->verticalHeader()->hide();
+    table_->setAlternatingRowColors(true);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    connect(method_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::methodChanged);
+    connect(run_, &QPushButton::clicked, this, &DecompositionPanel::run);
+    connect(cancel_, &QPushButton::clicked, this, &DecompositionPanel::cancel);
+    connect(clear_, &QPushButton::clicked, this, [this] {
+        if (watcher_.isRunning()) return;
+        model_->clear();
+        replot();
+    });
+    connect(xAxis_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
+    connect(errorMetric_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
+    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &DecompositionPanel::onDone);
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export iterations"), QStringLiteral("convergence.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
+    });
+    methodChanged();
+    replot();
+}
+
+DecompositionPanel::~DecompositionPanel() {
+    if (control_) control_->request_cancel();
+    watcher_.waitForFinished();
+}
+
+void DecompositionPanel::methodChanged() {
+    const auto m = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
+    format_->setVisible(m == tscope::DecompMethod::Cpd);
+    lrA_->setVisible(m == tscope::DecompMethod::FasterTucker);
+    if (m == tscope::DecompMethod::FasterTucker && iters_->value() < 30) iters_->setValue(30);
+}
+
+void DecompositionPanel::configure(tscope::DecompMethod method, int rank, int iterations) {
+    method_->setCurrentIndex(method_->findData(static_cast<int>(method)));
+    rank_->setValue(rank);
+    iters_->setValue(iterations);
+}
+
+void DecompositionPanel::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    if (dataset_) status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
+}
+
+void DecompositionPanel::cancel() {
+    if (control_) control_->request_cancel();
+}
+
+void DecompositionPanel::run() {
+    if (!dataset_ || watcher_.isRunning()) return;
+    const auto method = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
+    const auto backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
+    const int rank = rank_->value(), iters = iters_->value();
+    const QString format = format_->currentText();
+    const double lrA = lrA_->value();
+    DecompRun r;
+    r.id = static_cast<int>(model_->runs().size()) + 1;
+    r.method = method;
+    r.colour = kRunColours[static_cast<std::size_t>(r.id - 1) % std::size(kRunColours)];
+    r.label = QStringLiteral("#%1 %2 r%3%4/%5")
+                  .arg(r.id)
+                  .arg(method_->currentText().section(QLatin1Char(' '), 0, 0))
+                  .arg(rank)
+                  .arg(method == tscope::DecompMethod::Cpd ? QStringLiteral(" ") + format : QString())
+                  .arg(QString::fromLatin1(tscope::backend_name(backend)));
+    running_ = model_->addRun(r);
+    control_ = std::make_shared<tscope::AtomicRunControl>();
+    auto control = control_;
+    DatasetPtr dataset = dataset_;
+    const int run = running_;
+    // reports arrive on the worker; they are handed to the GUI thread, never touched there
+    auto report = [this, run](const tscope::IterationReport& rep) {
+        QMetaObject::invokeMethod(this, [this, run, rep] { onIteration(run, rep); }, Qt::QueuedConnection);
+    };
+    run_->setEnabled(false);
+    clear_->setEnabled(false);
+    cancel_->setEnabled(true);
+    status_->setText(tr("Running %1…").arg(r.label));
+    watcher_.setFuture(QtConcurrent::run([dataset, control, method, backend, rank, iters, format, lrA, report]() -> Outcome {
+        try {
+            const tscope::CooTensor& t = dataset->tensor;
+            switch (method) {
+            case tscope::DecompMethod::Cpd: {
+                tscope::CpdOptions o;
+                o.rank = static_cast<std::uint64_t>(rank), o.max_iters = iters, o.backend = backend;
+                o.format = tscope::parse_format(format.toStdString());
+                const auto res = tscope::cpd_als(t, o, report, *control);
+                return {res.converged ? QStringLiteral("converged") : QStringLiteral("done")};
+            }
+            case tscope::DecompMethod::Tucker: {
+                tscope::TuckerOptions o;
+                o.ranks = {static_cast<std::uint64_t>(rank)}, o.max_iters = iters, o.backend = backend;
+                const auto res = tscope::tucker_hooi(t, o, report, *control);
+                return {res.converged ? QStringLiteral("converged") : QStringLiteral("done")};
+            }
+            case tscope::DecompMethod::FasterTucker: {
+                tscope::FasterTuckerOptions o;
+                o.r_rank = static_cast<std::uint64_t>(rank), o.j_ranks = {static_cast<std::uint64_t>(rank)};
+                o.epochs = iters, o.backend = backend, o.lr_a = lrA;
+                tscope::faster_tucker(t, o, report, *control);
+                return {QStringLiteral("done")};
+            }
+            }
+            return {QStringLiteral("done")};
+        } catch (const tscope::Cancelled&) {
+            return {QStringLiteral("cancelled")};
+        } catch (const std::exception& e) {
+            return {QStringLiteral("failed: ") + QString::fromStdString(e.what())};
+        }
+    }));
+}
+
+void DecompositionPanel::onIteration(int run, const tscope::IterationReport& report) {
+    model_->addIteration(run, report);
+    replot();
+}
+
+void DecompositionPanel::onDone() {
+    const Outcome out = watcher_.result();
+    model_->setOutcome(running_, out.result);
+    const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
+    status_->setText(tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, out.result));
+    run_->setEnabled(true);
+    clear_->setEnabled(true);
+    cancel_->setEnabled(false);
+    replot();
+    Q_EMIT idle();
+}
+
+void DecompositionPanel::replot() {
+    const bool bySeconds = xAxis_->currentIndex() == 1;
+    const bool mae = errorMetric_->currentIndex() == 1;
+    for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
+        p->clearGraphs();
+        p->xAxis->setLabel(bySeconds ? tr("seconds since the start") : tr("iteration"));
+    }
+    fitPlot_->yAxis->setLabel(tr("fit"));
+    errorPlot_->yAxis->setLabel(mae ? tr("MAE") : tr("RMSE"));
+    for (const DecompRun& r : model_->runs()) {
+        auto x = [&](const tscope::IterationReport& it) { return bySeconds ? it.seconds : static_cast<double>(it.iter); };
+        if (r.method != tscope::DecompMethod::FasterTucker) {
+            QCPGraph* g = fitPlot_->addGraph();
+            g->setName(r.label);
+            g->setPen(QPen(r.colour, 2));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+            for (const auto& it : r.iterations) g->addData(x(it), it.fit);
+            continue;
+        }
+        QCPGraph* test = errorPlot_->addGraph();
+        test->setName(r.label + tr(" test"));
+        test->setPen(QPen(r.colour, 2));
+        QCPGraph* train = errorPlot_->addGraph();
+        train->setName(r.label + tr(" train"));
+        train->setPen(QPen(r.colour, 1.5, Qt::DashLine));
+        for (const auto& it : r.iterations) {
+            if (!std::isnan(it.test_rmse)) test->addData(x(it), mae ? it.test_mae : it.test_rmse);
+            train->addData(x(it), mae ? it.train_mae : it.train_rmse);
+        }
+    }
+    for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
+        const bool empty = p->graphCount() == 0;
+        p->legend->setVisible(!empty);
+        if (empty) {  // an honest empty frame: no invented scale
+            p->xAxis->setRange(0, 1);
+            p->yAxis->setRange(0, 1);
+        } else {
+            p->rescaleAxes();
+            const QCPRange x = p->xAxis->range(), y = p->yAxis->range();
+            p->xAxis->setRange(x.lower - 0.03 * x.size(), x.upper + 0.03 * x.size() + 1e-9);
+            p->yAxis->setRange(y.lower - 0.05 * y.size() - 1e-9, y.upper + 0.05 * y.size() + 1e-9);
+        }
+        p->replot();
+    }
+}
+
+}  // namespace tsui

@@ -1,0 +1,74 @@
+// The Decompositions tab: CPD-ALS, Tucker-HOOI or FasterTucker on the loaded tensor, run in the
+// background; convergence curves grow as each iteration reports (fit, or train/test RMSE and
+// MAE), against iteration or time; several runs stay overlaid for comparison; cancel stops a
+// run between iterations.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <memory>
+
+#include "models/Dataset.hpp"
+#include "models/DecompRunsModel.hpp"
+#include "tscope/run_control.hpp"
+
+class QComboBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace tsui {
+
+class DecompositionPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DecompositionPanel(QWidget* parent = nullptr);
+    ~DecompositionPanel() override;
+    void setDataset(const DatasetPtr& dataset);
+    bool isBusy() const { return watcher_.isRunning(); }
+    void run();
+    void cancel();
+    void configure(tscope::DecompMethod method, int rank, int iterations);
+    DecompRunsModel* model() const { return model_; }
+    QCustomPlot* fitPlot() const { return fitPlot_; }
+    QCustomPlot* errorPlot() const { return errorPlot_; }
+
+Q_SIGNALS:
+    void idle();
+
+private:
+    struct Outcome {
+        QString result;  // "converged", "done", "cancelled", or "failed: ..."
+    };
+    void onIteration(int run, const tscope::IterationReport& report);
+    void onDone();
+    void replot();
+    void methodChanged();
+
+    DatasetPtr dataset_;
+    std::shared_ptr<tscope::AtomicRunControl> control_;
+    QFutureWatcher<Outcome> watcher_;
+    int running_ = -1;
+    QComboBox* method_;
+    QSpinBox* rank_;
+    QSpinBox* iters_;
+    QComboBox* backend_;
+    QComboBox* format_;
+    QComboBox* xAxis_;
+    QComboBox* errorMetric_;
+    QDoubleSpinBox* lrA_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QPushButton* clear_;
+    QLabel* status_;
+    QCustomPlot* fitPlot_;
+    QCustomPlot* errorPlot_;
+    DecompRunsModel* model_;
+    QTableView* table_;
+};
+
+}  // namespace tsui

@@ -1,0 +1,300 @@
+#include "panels/DensityPanel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "plots/PlotExport.hpp"
+#include "tscope/error.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
+    auto* plot = new QCustomPlot(parent);
+    plot->setObjectName(name);
+    plot->setMinimumSize(320, 220);
+    plot->plotLayout()->insertRow(0);
+    auto* heading = new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
+    plot->plotLayout()->addElement(0, 0, heading);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    enablePlotExport(plot);
+    return plot;
+}
+
+void logAxis(QCPAxis* axis) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    axis->setNumberFormat(QStringLiteral("eb"));
+    axis->setNumberPrecision(0);
+}
+
+}  // namespace
+
+DensityPanel::DensityPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Slices and fibers of mode:"), this));
+    mode_ = new QComboBox(this);
+    mode_->setObjectName(QStringLiteral("densityMode"));
+    mode_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(mode_);
+    sorted_ = new QCheckBox(tr("sorted by size"), this);
+    top->addWidget(sorted_);
+    top->addSpacing(20);
+    top->addWidget(new QLabel(tr("Map over modes:"), this));
+    pair_ = new QComboBox(this);
+    pair_->setObjectName(QStringLiteral("densityPair"));
+    top->addWidget(pair_);
+    status_ = new QLabel(tr("Open a tensor to see how its nonzeros spread."), this);
+    top->addWidget(status_, 1);
+    layout->addLayout(top);
+
+    auto* grid = new QGridLayout;
+    slices_ = makePlot(this, QStringLiteral("densitySlices"), tr("Nonzeros per slice"));
+    fibers_ = makePlot(this, QStringLiteral("densityFibers"), tr("Fiber lengths"));
+    map_ = makePlot(this, QStringLiteral("densityMap"), tr("Nonzeros over two modes"));
+    tiles_ = makePlot(this, QStringLiteral("densityTiles"), tr("HLS 16³ tiles: fullest tile per column"));
+    mapCaption_ = new QLabel(this);
+    mapCaption_->setWordWrap(true);
+    tileCaption_ = new QLabel(this);
+    tileCaption_->setWordWrap(true);
+    auto* mapBox = new QVBoxLayout;
+    mapBox->addWidget(map_, 1);
+    mapBox->addWidget(mapCaption_);
+    auto* tileBox = new QVBoxLayout;
+    tileBox->addWidget(tiles_, 1);
+    tileBox->addWidget(tileCaption_);
+    grid->addWidget(slices_, 0, 0);
+    grid->addWidget(fibers_, 0, 1);
+    grid->addLayout(mapBox, 1, 0);
+    grid->addLayout(tileBox, 1, 1);
+    layout->addLayout(grid, 1);
+
+    connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!mode_->signalsBlocked()) start();
+    });
+    connect(pair_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!pair_->signalsBlocked()) start();
+    });
+    connect(sorted_, &QCheckBox::toggled, this, &DensityPanel::drawSlices);
+    connect(&watcher_, &QFutureWatcher<Result>::finished, this, &DensityPanel::onDone);
+}
+
+DensityPanel::~DensityPanel() {
+    if (control_) control_->request_cancel();
+    watcher_.waitForFinished();
+}
+
+QString DensityPanel::mapCaption() const { return mapCaption_->text(); }
+QString DensityPanel::tileCaption() const { return tileCaption_->text(); }
+
+void DensityPanel::fillModeChoices() {
+    QSignalBlocker a(mode_), b(pair_);
+    mode_->clear();
+    pair_->clear();
+    if (!dataset_) return;
+    const int order = dataset_->tensor.order();
+    for (int m = 0; m < order; ++m) mode_->addItem(tr("mode %1 (%2)").arg(m + 1).arg(grouped(dataset_->tensor.dim(m))), m);
+    for (int x = 0; x < order; ++x)
+        for (int y = x + 1; y < order; ++y) pair_->addItem(tr("%1 × %2").arg(x + 1).arg(y + 1), QPoint(x, y));
+}
+
+void DensityPanel::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    fillModeChoices();
+    start();
+}
+
+void DensityPanel::start() {
+    if (!dataset_) return;
+    if (watcher_.isRunning()) {  // onDone restarts with the current choices
+        pending_ = true;
+        control_->request_cancel();
+        return;
+    }
+    control_ = std::make_shared<tscope::AtomicRunControl>();
+    auto control = control_;
+    DatasetPtr dataset = dataset_;
+    runningFor_ = dataset_;
+    const int mode = std::max(0, mode_->currentData().toInt());
+    const QPoint pair = pair_->currentData().toPoint();
+    status_->setText(tr("Counting…"));
+    watcher_.setFuture(QtConcurrent::run([dataset, control, mode, pair]() -> Result {
+        Result r;
+        r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
+        try {
+            const tscope::CooTensor& t = dataset->tensor;
+            r.sliceCounts = tscope::slice_counts(t, mode);
+            if (t.order() >= 2) r.map = tscope::density_map(t, r.mapX, r.mapY, 256, *control);
+            if (t.order() == 3)
+                r.tiles = std::make_shared<tscope::TileMap>(tscope::hls_tile_map(t, r.mapX, r.mapY, 78, 256, *control));
+            else
+                r.tileNote = QObject::tr("HLS tiles are 16³: order-3 tensors only (this one has order %1).").arg(t.order());
+        } catch (const tscope::Cancelled&) {
+            r.error = QStringLiteral("cancelled");
+        } catch (const std::exception& e) {
+            r.error = QString::fromStdString(e.what());
+        }
+        return r;
+    }));
+}
+
+void DensityPanel::onDone() {
+    Result r = watcher_.result();
+    if (pending_ || runningFor_ != dataset_) {
+        pending_ = false;
+        start();
+        return;
+    }
+    if (!r.error.isEmpty()) {
+        status_->setText(r.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(r.error));
+        Q_EMIT idle();
+        return;
+    }
+    result_ = std::move(r);
+    status_->setText(QString());
+    drawSlices();
+    drawFibers();
+    drawMap(map_, result_.map, true, tr("nonzeros"));
+    const tscope::DensityMap& m = result_.map;
+    mapCaption_->setText(tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
+                             .arg(m.mode_x + 1)
+                             .arg(m.mode_y + 1)
+                             .arg(grouped(m.cells_x), grouped(m.cells_y), grouped(m.cells_x * m.cells_y))
+                             .arg(grouped(static_cast<std::uint64_t>(m.max_value))));
+    if (result_.tiles) {
+        const tscope::TileMap& tm = *result_.tiles;
+        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile"));
+        tileCaption_->setText(tr("%1 non-empty tiles; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
+                                 "One pixel: %6 × %7 indices.")
+                                  .arg(grouped(tm.tiles), grouped(tm.dense_tiles))
+                                  .arg(tm.threshold)
+                                  .arg(grouped(tm.dense_nnz))
+                                  .arg(dataset_->tensor.nnz() ? 100.0 * tm.dense_nnz / dataset_->tensor.nnz() : 0, 0, 'f', 1)
+                                  .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
+    } else {
+        tiles_->clearPlottables();
+        tiles_->replot();
+        tileCaption_->setText(result_.tileNote);
+    }
+    Q_EMIT idle();
+}
+
+void DensityPanel::drawSlices() {
+    slices_->clearPlottables();
+    std::vector<std::uint64_t> counts = result_.sliceCounts;
+    if (counts.empty()) {
+        slices_->replot();
+        return;
+    }
+    const bool sorted = sorted_->isChecked();
+    if (sorted) std::sort(counts.begin(), counts.end(), std::greater<>());
+    QVector<double> x, y;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        if (counts[i] > 0) x << static_cast<double>(i + (sorted ? 1 : 0)), y << static_cast<double>(counts[i]);
+    auto* g = slices_->addGraph();
+    g->setData(x, y, true);
+    g->setPen(QPen(QColor(0, 114, 178)));
+    g->setLineStyle(sorted ? QCPGraph::lsLine : QCPGraph::lsImpulse);
+    slices_->xAxis->setScaleType(QCPAxis::stLinear);
+    slices_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    slices_->xAxis->setNumberFormat(QStringLiteral("gb"));
+    if (sorted) logAxis(slices_->xAxis);
+    logAxis(slices_->yAxis);
+    slices_->xAxis->setLabel(sorted ? tr("slice rank (largest first), log scale") : tr("mode-%1 index").arg(result_.mode + 1));
+    slices_->yAxis->setLabel(tr("nonzeros, log scale"));
+    slices_->rescaleAxes();
+    slices_->yAxis->setRangeLower(0.8);
+    slices_->replot();
+}
+
+void DensityPanel::drawFibers() {
+    fibers_->clearPlottables();
+    if (!dataset_ || result_.mode >= static_cast<int>(dataset_->stats.modes.size())) {
+        fibers_->replot();
+        return;
+    }
+    // the load's statistics already hold the fiber lengths' log2 histogram: bin b counts
+    // fibers of length in [2^b, 2^(b+1))
+    const auto& hist = dataset_->stats.modes[static_cast<std::size_t>(result_.mode)].fiber_nnz.log2_histogram;
+    auto* bars = new QCPBars(fibers_->xAxis, fibers_->yAxis);
+    bars->setBrush(QColor(230, 159, 0, 200));
+    bars->setPen(QPen(QColor(230, 159, 0).darker(140)));
+    bars->setWidthType(QCPBars::wtPlotCoords);
+    bars->setWidth(0.8);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top = 1;
+    for (std::size_t b = 0; b < hist.size(); ++b) {
+        if (hist[b]) bars->addData(static_cast<double>(b), static_cast<double>(hist[b]));
+        top = std::max(top, static_cast<double>(hist[b]));
+        ticker->addTick(static_cast<double>(b), b == 0 ? QStringLiteral("1") : QStringLiteral("2^%1").arg(b));
+    }
+    fibers_->xAxis->setTicker(ticker);
+    fibers_->xAxis->setRange(-0.7, static_cast<double>(hist.size()) - 0.3);
+    fibers_->xAxis->setLabel(tr("mode-%1 fiber length (log₂ bins)").arg(result_.mode + 1));
+    logAxis(fibers_->yAxis);
+    fibers_->yAxis->setLabel(tr("fibers, log scale"));
+    fibers_->yAxis->setRange(0.8, top * 2);
+    bars->setBaseValue(0.8);
+    fibers_->replot();
+}
+
+void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool logScale, const QString& what) {
+    plot->clearPlottables();
+    for (int i = plot->plotLayout()->elementCount() - 1; i >= 0; --i)
+        if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(i))) plot->plotLayout()->remove(scale);
+    plot->plotLayout()->simplify();
+    if (m.bins_x == 0 || m.bins_y == 0) {
+        plot->replot();
+        return;
+    }
+    auto* cmap = new QCPColorMap(plot->xAxis, plot->yAxis);
+    // x across = mode_y, y down = mode_x (index 0 at the top, as in a matrix)
+    cmap->data()->setSize(static_cast<int>(m.bins_y), static_cast<int>(m.bins_x));
+    cmap->data()->setRange(QCPRange(0, static_cast<double>(m.bins_y * m.cells_y)), QCPRange(0, static_cast<double>(m.bins_x * m.cells_x)));
+    for (std::uint64_t x = 0; x < m.bins_x; ++x)
+        for (std::uint64_t y = 0; y < m.bins_y; ++y) {
+            const double v = m.values[x * m.bins_y + y];
+            cmap->data()->setCell(static_cast<int>(y), static_cast<int>(x), v > 0 ? v : qQNaN());
+        }
+    cmap->setInterpolate(false);
+    auto* scale = new QCPColorScale(plot);
+    plot->plotLayout()->addElement(1, 1, scale);
+    scale->setType(QCPAxis::atRight);
+    cmap->setColorScale(scale);
+    QCPColorGradient gradient;  // viridis: perceptually even, colour-blind safe, readable in grey
+    gradient.setColorStops({{0.0, QColor(68, 1, 84)},
+                            {0.25, QColor(59, 82, 139)},
+                            {0.5, QColor(33, 145, 140)},
+                            {0.75, QColor(94, 201, 98)},
+                            {1.0, QColor(253, 231, 37)}});
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    cmap->setGradient(gradient);
+    if (logScale) {
+        scale->setDataScaleType(QCPAxis::stLogarithmic);
+        cmap->setDataRange(QCPRange(1, std::max(2.0, m.max_value)));
+    } else {
+        cmap->setDataRange(QCPRange(0, std::max(1e-6, m.max_value)));
+    }
+    scale->axis()->setLabel(what);
+    auto* margins = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    plot->xAxis->setLabel(tr("mode-%1 index").arg(m.mode_y + 1));
+    plot->yAxis->setLabel(tr("mode-%1 index").arg(m.mode_x + 1));
+    plot->yAxis->setRangeReversed(true);
+    plot->rescaleAxes();
+    plot->replot();
+}
+
+}  // namespace tsui

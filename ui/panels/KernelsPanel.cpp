@@ -1,0 +1,330 @@
+#include "panels/KernelsPanel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <map>
+#include <qcustomplot.h>
+
+#include "plots/PlotExport.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+#include "tscope/kernels/spttm.hpp"
+#include "tscope/kernels/sptv.hpp"
+#include "tscope/kernels/ttmc.hpp"
+#include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+const QColor kBackendColours[] = {QColor(120, 120, 120), QColor(0, 114, 178), QColor(213, 94, 0)};  // cpu-ref, omp, cuda
+
+bool supports(tscope::KernelKind k, tscope::Backend b, tscope::FormatKind f) {
+    switch (k) {
+    case tscope::KernelKind::MTTKRP: return tscope::mttkrp_supports(b, f);
+    case tscope::KernelKind::SpTV: return tscope::sptv_supports(b, f);
+    case tscope::KernelKind::SpTTM: return tscope::spttm_supports(b, f);
+    case tscope::KernelKind::TTMc: return tscope::ttmc_supports(b, f);
+    }
+    return false;
+}
+
+}  // namespace
+
+KernelsPanel::KernelsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QHBoxLayout(this);
+    auto* side = new QWidget(this);
+    side->setMaximumWidth(270);
+    auto* form = new QFormLayout(side);
+    kernel_ = new QComboBox(side);
+    kernel_->setObjectName(QStringLiteral("kernelChoice"));
+    kernel_->addItem(tr("MTTKRP"), static_cast<int>(tscope::KernelKind::MTTKRP));
+    kernel_->addItem(tr("SpTV"), static_cast<int>(tscope::KernelKind::SpTV));
+    kernel_->addItem(tr("SpTTM / SspTTM"), static_cast<int>(tscope::KernelKind::SpTTM));
+    kernel_->addItem(tr("TTMc"), static_cast<int>(tscope::KernelKind::TTMc));
+    form->addRow(tr("Kernel:"), kernel_);
+    formats_ = new QListWidget(side);
+    formats_->setObjectName(QStringLiteral("kernelFormats"));
+    formats_->setMinimumHeight(150);
+    form->addRow(tr("Formats:"), formats_);
+    auto* backends = new QWidget(side);
+    auto* bl = new QVBoxLayout(backends);
+    bl->setContentsMargins(0, 0, 0, 0);
+    cpuRef_ = new QCheckBox(tr("cpu-ref (serial oracle)"), backends);
+    omp_ = new QCheckBox(tr("omp (OpenMP)"), backends);
+    omp_->setChecked(true);
+    cuda_ = new QCheckBox(tr("cuda"), backends);
+    const tscope::GpuInfo gpu = tscope::query_gpu();
+    if (gpu.available) {
+        cuda_->setText(tr("cuda (%1)").arg(QString::fromStdString(gpu.name)));
+    } else {
+        cuda_->setEnabled(false);
+        cuda_->setToolTip(QString::fromStdString(gpu.reason));
+        cuda_->setText(tr("cuda (no device; hover for why)"));
+    }
+    bl->addWidget(cpuRef_);
+    bl->addWidget(omp_);
+    bl->addWidget(cuda_);
+    form->addRow(tr("Backends:"), backends);
+    mode_ = new QComboBox(side);
+    form->addRow(tr("Mode:"), mode_);
+    rank_ = new QSpinBox(side);
+    rank_->setRange(1, 1024);
+    rank_->setValue(16);
+    form->addRow(tr("Rank:"), rank_);
+    repeat_ = new QSpinBox(side);
+    repeat_->setRange(1, 100);
+    repeat_->setValue(3);
+    form->addRow(tr("Repeats:"), repeat_);
+    check_ = new QCheckBox(tr("compare with cpu-ref"), side);
+    check_->setChecked(true);
+    form->addRow(QString(), check_);
+    run_ = new QPushButton(tr("Run"), side);
+    run_->setObjectName(QStringLiteral("kernelRun"));
+    cancel_ = new QPushButton(tr("Cancel"), side);
+    cancel_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+    form->addRow(buttons);
+    progress_ = new QProgressBar(side);
+    progress_->setRange(0, 1000);
+    progress_->hide();
+    form->addRow(progress_);
+    status_ = new QLabel(tr("Open a tensor, pick what to run."), side);
+    status_->setWordWrap(true);
+    form->addRow(status_);
+    layout->addWidget(side);
+
+    auto* right = new QSplitter(Qt::Vertical, this);
+    auto* chartBox = new QWidget(right);
+    auto* cl = new QVBoxLayout(chartBox);
+    cl->setContentsMargins(0, 0, 0, 0);
+    auto* chartTop = new QHBoxLayout;
+    chartTop->addWidget(new QLabel(tr("Chart:"), chartBox));
+    measure_ = new QComboBox(chartBox);
+    measure_->addItems({tr("time (sum of the modes' medians)"), tr("GFLOP/s (mean over modes)")});
+    chartTop->addWidget(measure_);
+    chartTop->addStretch(1);
+    auto* exportCsv = new QPushButton(tr("Export CSV…"), chartBox);
+    chartTop->addWidget(exportCsv);
+    cl->addLayout(chartTop);
+    chart_ = new QCustomPlot(chartBox);
+    chart_->setObjectName(QStringLiteral("kernelChart"));
+    chart_->setMinimumHeight(240);
+    chart_->legend->setVisible(true);
+    enablePlotExport(chart_);
+    cl->addWidget(chart_, 1);
+    right->addWidget(chartBox);
+    model_ = new KernelResultsModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(Qt::UserRole);
+    table_ = new QTableView(right);
+    table_->setObjectName(QStringLiteral("kernelTable"));
+    table_->setModel(proxy);
+    table_->setSortingEnabled(true);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    right->addWidget(table_);
+    layout->addWidget(right, 1);
+
+    connect(kernel_, &QComboBox::currentIndexChanged, this, &KernelsPanel::fillFormats);
+    for (QCheckBox* b : {cpuRef_, omp_, cuda_}) connect(b, &QCheckBox::toggled, this, &KernelsPanel::fillFormats);
+    connect(run_, &QPushButton::clicked, this, &KernelsPanel::run);
+    connect(cancel_, &QPushButton::clicked, this, [this] {
+        if (control_) control_->request_cancel();
+    });
+    connect(measure_, &QComboBox::currentIndexChanged, this, &KernelsPanel::replot);
+    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &KernelsPanel::onDone);
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("kernels.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
+    });
+    poll_.setInterval(100);
+    connect(&poll_, &QTimer::timeout, this, [this] {
+        if (control_ && control_->total()) progress_->setValue(static_cast<int>(1000 * control_->done() / control_->total()));
+        if (control_) progress_->setFormat(QString::fromStdString(control_->current_stage()) + QStringLiteral(" %p%"));
+    });
+    fillFormats();
+}
+
+KernelsPanel::~KernelsPanel() {
+    if (control_) control_->request_cancel();
+    watcher_.waitForFinished();
+}
+
+QCheckBox* KernelsPanel::backendBox(tscope::Backend b) const {
+    return b == tscope::Backend::CpuRef ? cpuRef_ : b == tscope::Backend::Omp ? omp_ : cuda_;
+}
+
+void KernelsPanel::fillFormats() {
+    QStringList checked;
+    for (int i = 0; i < formats_->count(); ++i)
+        if (formats_->item(i)->checkState() == Qt::Checked) checked << formats_->item(i)->text();
+    const bool first = formats_->count() == 0;
+    formats_->clear();
+    const auto k = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
+    for (tscope::FormatKind f : tscope::available_formats()) {
+        const bool any = supports(k, tscope::Backend::Omp, f) || (cuda_->isEnabled() && supports(k, tscope::Backend::Cuda, f));
+        if (!any) continue;
+        auto* item = new QListWidgetItem(QString::fromLatin1(tscope::format_name(f)), formats_);
+        const bool on = first ? (f == tscope::FormatKind::COO || f == tscope::FormatKind::CSF) : checked.contains(item->text());
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+void KernelsPanel::configure(tscope::KernelKind kernel, const QStringList& formats, std::uint64_t rank, int repeat) {
+    kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(kernel)));
+    for (int i = 0; i < formats_->count(); ++i)
+        formats_->item(i)->setCheckState(formats.contains(formats_->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    rank_->setValue(static_cast<int>(rank));
+    repeat_->setValue(repeat);
+}
+
+void KernelsPanel::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    mode_->clear();
+    mode_->addItem(tr("all modes"), -1);
+    if (dataset_)
+        for (int m = 0; m < dataset_->tensor.order(); ++m) mode_->addItem(tr("mode %1").arg(m + 1), m);
+    status_->setText(dataset_ ? tr("Ready: %1 nonzeros.").arg(grouped(dataset_->tensor.nnz())) : QString());
+}
+
+void KernelsPanel::run() {
+    if (!dataset_ || watcher_.isRunning()) return;
+    tscope::BenchRequest request;
+    request.kernel = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
+    for (int i = 0; i < formats_->count(); ++i)
+        if (formats_->item(i)->checkState() == Qt::Checked) request.formats.push_back(tscope::parse_format(formats_->item(i)->text().toStdString()));
+    request.backends.clear();
+    for (tscope::Backend b : {tscope::Backend::CpuRef, tscope::Backend::Omp, tscope::Backend::Cuda})
+        if (backendBox(b)->isEnabled() && backendBox(b)->isChecked()) request.backends.push_back(b);
+    if (request.formats.empty() || request.backends.empty()) {
+        status_->setText(tr("Choose at least one format and one backend."));
+        return;
+    }
+    if (mode_->currentData().toInt() >= 0) request.modes = {mode_->currentData().toInt()};
+    request.rank = static_cast<std::uint64_t>(rank_->value());
+    request.repeat = repeat_->value();
+    request.check = check_->isChecked();
+    control_ = std::make_shared<tscope::AtomicRunControl>();
+    auto control = control_;
+    DatasetPtr dataset = dataset_;
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    progress_->setValue(0);
+    progress_->show();
+    poll_.start();
+    status_->setText(tr("Running…"));
+    watcher_.setFuture(QtConcurrent::run([dataset, control, request]() -> Outcome {
+        try {
+            return {tscope::run_bench(dataset->tensor, request, *control), {}};
+        } catch (const tscope::Cancelled&) {
+            return {{}, QStringLiteral("cancelled")};
+        } catch (const std::exception& e) {
+            return {{}, QString::fromStdString(e.what())};
+        }
+    }));
+}
+
+void KernelsPanel::onDone() {
+    poll_.stop();
+    progress_->hide();
+    run_->setEnabled(true);
+    cancel_->setEnabled(false);
+    Outcome out = watcher_.result();
+    if (!out.error.isEmpty()) {
+        status_->setText(out.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(out.error));
+    } else {
+        std::size_t ran = 0;
+        for (const auto& r : out.results) ran += r.ran;
+        status_->setText(tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(out.results.size()));
+        model_->setResults(std::move(out.results));
+        replot();
+    }
+    Q_EMIT idle();
+}
+
+void KernelsPanel::replot() {
+    chart_->clearPlottables();
+    const bool time = measure_->currentIndex() == 0;
+    std::vector<QString> labels;
+    std::map<std::pair<int, QString>, std::pair<double, int>> values;  // (backend, label) -> sum, count
+    for (const tscope::BenchResult& r : model_->results()) {
+        if (!r.ran) continue;
+        QString label = QString::fromLatin1(tscope::format_name(r.format));
+        if (!r.variant.empty()) label += QStringLiteral(" [%1]").arg(QString::fromStdString(r.variant));
+        if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+        auto& v = values[{static_cast<int>(r.backend), label}];
+        v.first += time ? r.median_s : r.gflops;
+        ++v.second;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (std::size_t i = 0; i < labels.size(); ++i) ticker->addTick(static_cast<double>(i), labels[i]);
+    chart_->xAxis->setTicker(ticker);
+    chart_->xAxis->setTickLabelRotation(labels.size() > 5 ? 30 : 0);
+    chart_->xAxis->setRange(-0.7, static_cast<double>(labels.size()) - 0.3);
+    const double slot = 0.8 / 3;
+    double hi = 0, lo = 1e300;
+    for (int b = 0; b < 3; ++b) {
+        QCPBars* bars = nullptr;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            auto it = values.find({b, labels[i]});
+            if (it == values.end()) continue;
+            if (!bars) {
+                bars = new QCPBars(chart_->xAxis, chart_->yAxis);
+                bars->setName(QString::fromLatin1(tscope::backend_name(static_cast<tscope::Backend>(b))));
+                bars->setBrush(kBackendColours[b]);
+                bars->setPen(QPen(kBackendColours[b].darker(130)));
+                bars->setWidth(slot * 0.9);
+            }
+            const double v = time ? it->second.first : it->second.first / it->second.second;
+            bars->addData(static_cast<double>(i) + (b - 1) * slot, v);
+            hi = std::max(hi, v), lo = std::min(lo, v);
+        }
+    }
+    // a log axis only when the bars span more than a factor 50 (a linear one reads better)
+    const bool log = hi > 0 && hi / std::max(lo, 1e-300) > 50;
+    if (log) {
+        chart_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        chart_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        chart_->yAxis->setNumberFormat(QStringLiteral("eb"));
+        chart_->yAxis->setNumberPrecision(0);
+        chart_->yAxis->setRange(lo / 3, hi * 10);
+        for (int i = 0; i < chart_->plottableCount(); ++i)
+            if (auto* b = qobject_cast<QCPBars*>(chart_->plottable(i))) b->setBaseValue(lo / 3);
+    } else {
+        chart_->yAxis->setScaleType(QCPAxis::stLinear);
+        chart_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        chart_->yAxis->setNumberFormat(QStringLiteral("gb"));
+        chart_->yAxis->setNumberPrecision(3);
+        chart_->yAxis->setRange(0, hi * 1.25);
+    }
+    chart_->yAxis->setLabel((time ? tr("seconds over the modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
+                            (log ? tr(", log scale") : QString()));
+    chart_->replot();
+}
+
+}  // namespace tsui
