@@ -1,0 +1,45 @@
+// Helpers for the GUI suites: a settings sandbox, and a main window with a tensor loaded.
+#pragma once
+
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include "test_support.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "views/MainWindow.hpp"
+
+namespace tstest {
+
+inline void sandboxSettings(const char* suite) {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TensorscopeTests"));
+    QCoreApplication::setApplicationName(QString::fromLatin1(suite));
+}
+
+// Opens `path` in `w` and waits until nothing runs in the background.
+inline bool openAndWait(tsui::MainWindow& w, const QString& path, int ms = 120000) {
+    QSignalSpy idle(&w, &tsui::MainWindow::idle);
+    w.openFile(path);
+    return idle.wait(ms) && w.dataset() != nullptr;
+}
+
+// Waits for the window's next idle signal (after starting a tab's work).
+inline bool waitIdle(tsui::MainWindow& w, int ms = 120000) {
+    QSignalSpy idle(&w, &tsui::MainWindow::idle);
+    return idle.wait(ms);
+}
+
+// An order-3 tensor with dense 16^3 blocks, written to `dir`: HLS finds dense tiles in it.
+inline QString blockTensor(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("blocks.tns"));
+    tscope::GeneratorSpec spec;
+    spec.dims = {160, 128, 96};
+    spec.nnz = 20000;
+    spec.distribution = tscope::Distribution::Blocks;
+    spec.blocks = 8, spec.block_edge = 16, spec.seed = 4;
+    tscope::save_tensor(tscope::generate_tensor(spec), path.toStdString());
+    return path;
+}
+
+}  // namespace tstest

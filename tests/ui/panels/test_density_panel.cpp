@@ -1,0 +1,82 @@
+// The Density tab: for a block-clustered order-3 tensor and the 4-order JF17K sample, the
+// plots hold the engine's counts (slices, fiber histogram, binned map summing to nnz, HLS
+// tiles), sorted view, captions, and plot export to PNG and PDF.
+#include <QFileInfo>
+#include <qcustomplot.h>
+
+#include "panels/DensityPanel.hpp"
+#include "plots/PlotExport.hpp"
+#include "tscope/tensor/density_map.hpp"
+#include "ui_test_support.hpp"
+
+using namespace tsui;
+
+class TestDensityPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { tstest::sandboxSettings("test_density_panel"); }
+
+    void showsTheEnginesCounts() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Density")));
+        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
+        const tscope::CooTensor& t = w.dataset()->tensor;
+        DensityPanel* p = w.density();
+        // slices of mode 1, in index order: one point per non-empty slice, heights = counts
+        const auto counts = tscope::slice_counts(t, 0);
+        QCPGraph* g = p->slicePlot()->graph(0);
+        int nonEmpty = 0;
+        for (auto c : counts) nonEmpty += c > 0;
+        QCOMPARE(g->dataCount(), nonEmpty);
+        double total = 0;
+        for (auto it = g->data()->begin(); it != g->data()->end(); ++it) total += it->value;
+        QCOMPARE(static_cast<std::uint64_t>(total), t.nnz());
+        // the binned map holds every nonzero once
+        auto* map = qobject_cast<QCPColorMap*>(p->mapPlot()->plottable(0));
+        QVERIFY(map);
+        double cells = 0;
+        for (int x = 0; x < map->data()->keySize(); ++x)
+            for (int y = 0; y < map->data()->valueSize(); ++y) {
+                const double v = map->data()->cell(x, y);
+                if (!std::isnan(v)) cells += v;
+            }
+        QCOMPARE(static_cast<std::uint64_t>(cells), t.nnz());
+        QVERIFY2(p->mapCaption().contains(QStringLiteral("one pixel holds")), qPrintable(p->mapCaption()));
+        // dense 16^3 blocks: HLS finds dense tiles
+        QVERIFY(qobject_cast<QCPColorMap*>(p->tilePlot()->plottable(0)));
+        QVERIFY2(!p->tileCaption().contains(QStringLiteral("; 0 dense")), qPrintable(p->tileCaption()));
+        // fiber histogram: the statistics' log2 bins
+        auto* bars = qobject_cast<QCPBars*>(p->fiberPlot()->plottable(0));
+        QVERIFY(bars && bars->dataCount() > 0);
+
+        QCheckBox* sorted = p->findChild<QCheckBox*>();
+        QVERIFY(sorted);
+        sorted->setChecked(true);
+        g = p->slicePlot()->graph(0);
+        double previous = 1e300;
+        for (auto it = g->data()->begin(); it != g->data()->end(); ++it) {
+            QVERIFY(it->value <= previous);
+            previous = it->value;
+        }
+
+        QString error;
+        QVERIFY(savePlot(p->mapPlot(), dir.filePath("map.png"), &error));
+        QVERIFY(savePlot(p->slicePlot(), dir.filePath("slices.pdf"), &error));
+        QVERIFY(QFileInfo(dir.filePath("map.png")).size() > 1000 && QFileInfo(dir.filePath("slices.pdf")).size() > 1000);
+        QVERIFY(!savePlot(p->mapPlot(), dir.filePath("map.bmpx"), &error) && !error.isEmpty());
+    }
+
+    void fourOrderTensorSaysWhyNoTiles() {
+        MainWindow w;
+        w.show();
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        QVERIFY2(w.density()->tileCaption().contains(QStringLiteral("order-3")), qPrintable(w.density()->tileCaption()));
+        QCOMPARE(w.density()->findChild<QComboBox*>(QStringLiteral("densityPair"))->count(), 6);  // 4 choose 2
+    }
+};
+
+QTEST_MAIN(TestDensityPanel)
+#include "test_density_panel.moc"

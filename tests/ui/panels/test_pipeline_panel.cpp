@@ -1,0 +1,78 @@
+// The Pipeline tab: the bundled GPU recordings (1 and 4 streams, with their device) load and
+// draw one rectangle per chunk stage and lane; recordings open from files, bad ones say why;
+// without a GPU the live run is disabled with the reason.
+#include <QFile>
+#include <QPushButton>
+#include <qcustomplot.h>
+
+#include "models/PipelineRecording.hpp"
+#include "panels/PipelinePanel.hpp"
+#include "tscope/cuda/device.hpp"
+#include "ui_test_support.hpp"
+
+using namespace tsui;
+
+class TestPipelinePanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { tstest::sandboxSettings("test_pipeline_panel"); }
+
+    void bundledRecordingsShowOneAndFourStreams() {
+        const auto recs = bundledRecordings();
+        QVERIFY(recs.size() >= 2);
+        bool one = false, four = false;
+        for (const PipelineRecording& r : recs) {
+            QVERIFY(r.device.contains(QStringLiteral("H100")) || r.device.contains(QStringLiteral("H200")));
+            QCOMPARE(r.nnz, std::uint64_t{100000000});
+            QVERIFY(!r.commit.isEmpty());
+            one |= r.runs[r.best].streams == 1;
+            four |= r.runs[r.best].streams == 4;
+            const tscope::PipelineRun& run = r.runs[r.best];
+            QVERIFY(run.t_pipe > 0 && run.t_sync > 0 && run.t_model > 0);
+            QCOMPARE(run.chunks.size(), run.sync_chunks.size());
+        }
+        QVERIFY(one && four);
+    }
+
+    void timelineDrawsEveryStage() {
+        PipelinePanel p;
+        p.resize(1200, 700);
+        p.show();
+        const tscope::PipelineRun* run = p.currentRun();
+        QVERIFY(run);
+        QCOMPARE(run->streams, 4);  // opens on the recording with the most streams
+        QCOMPARE(p.timeline()->itemCount(), int(3 * (run->chunks.size() + run->sync_chunks.size())));
+        QCOMPARE(p.timeline()->yAxis->range().upper > run->streams, true);
+        QVERIFY(p.summaryText().contains(QStringLiteral("Sec. 6.2")));
+        auto* bars = qobject_cast<QCPBars*>(p.comparison()->plottable(0));
+        QVERIFY(bars && bars->dataCount() == 3);
+        QCOMPARE(bars->data()->at(1)->value, run->t_pipe * 1e3);
+        if (!tscope::query_gpu().available)
+            QVERIFY(!p.findChild<QPushButton*>(QStringLiteral("pipelineRunButton"))->isEnabled());
+    }
+
+    void recordingsFromFiles() {
+        QTemporaryDir dir;
+        const QString good = dir.filePath("good.json"), bad = dir.filePath("bad.json");
+        QFile::copy(QStringLiteral(":/recordings/h100-hocfs-100m-1stream.json"), good);
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"device\": \"x\"}");
+        }
+        PipelinePanel p;
+        const std::size_t before = p.recordings().size();
+        QString error;
+        QVERIFY(p.openRecording(good, &error));
+        QCOMPARE(p.recordings().size(), before + 1);
+        QCOMPARE(p.currentRun()->streams, 1);
+        QVERIFY(!p.openRecording(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("pipeline")), qPrintable(error));
+        QVERIFY(!p.openRecording(dir.filePath("missing.json"), &error));
+        QVERIFY(!parseRecording("not json", &error).has_value());
+    }
+};
+
+QTEST_MAIN(TestPipelinePanel)
+#include "test_pipeline_panel.moc"
