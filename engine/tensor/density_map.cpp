@@ -1,7 +1,6 @@
 #include "tscope/tensor/density_map.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "tscope/error.hpp"
 
@@ -46,11 +45,20 @@ TileMap hls_tile_map(const CooTensor& t, int a, int b, std::uint64_t threshold, 
     const int c = 3 - a - b;
     constexpr std::uint64_t kEdge = 16;
     const std::uint64_t tx = (t.dim(a) + kEdge - 1) / kEdge, ty = (t.dim(b) + kEdge - 1) / kEdge, tz = (t.dim(c) + kEdge - 1) / kEdge;
-    std::unordered_map<std::uint64_t, std::uint32_t> tiles;  // linear tile -> nonzeros
-    tiles.reserve(t.nnz() / 4 + 16);
+    // the tile of every nonzero, sorted, then counted in runs: one allocation, not a node per
+    // tile (millions of small frees stall whichever thread's allocator has to consolidate them)
+    std::vector<std::uint64_t> keys(t.nnz());
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         if ((z & 0xfffff) == 0) control.check();
-        ++tiles[((t.index(a, z) / kEdge) * ty + t.index(b, z) / kEdge) * tz + t.index(c, z) / kEdge];
+        keys[z] = ((t.index(a, z) / kEdge) * ty + t.index(b, z) / kEdge) * tz + t.index(c, z) / kEdge;
+    }
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> tiles;  // (tile, nonzeros)
+    for (std::uint64_t z = 0; z < keys.size();) {
+        std::uint64_t e = z;
+        while (e < keys.size() && keys[e] == keys[z]) ++e;
+        tiles.emplace_back(keys[z], e - z);
+        z = e;
     }
     TileMap out;
     out.threshold = threshold;

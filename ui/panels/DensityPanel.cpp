@@ -115,8 +115,18 @@ void DensityPanel::setDataset(const DatasetPtr& dataset) {
     start();
 }
 
+void DensityPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) start();
+}
+
 void DensityPanel::start() {
     if (!dataset_) return;
+    stale_ = true;
+    if (!isVisible()) {
+        status_->setText(tr("Counts start when this tab is shown."));
+        return;
+    }
     if (watcher_.isRunning()) {  // onDone restarts with the current choices
         pending_ = true;
         control_->request_cancel();
@@ -162,6 +172,7 @@ void DensityPanel::onDone() {
         return;
     }
     result_ = std::move(r);
+    stale_ = false;
     status_->setText(QString());
     drawSlices();
     drawFibers();

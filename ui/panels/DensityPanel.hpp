@@ -1,6 +1,7 @@
 // The Density tab: how the nonzeros spread. Nonzeros per slice of the chosen mode (index order
 // or sorted), its fiber-length histogram on log scales, a two-mode binned density map that
-// says how many cells one pixel holds, and HLS's 16^3 tile map (order 3). Computed on a worker.
+// says how many cells one pixel holds, and HLS's 16^3 tile map (order 3). Computed on a worker
+// while the tab is visible.
 #pragma once
 
 #include <QFutureWatcher>
@@ -36,6 +37,11 @@ public:
 Q_SIGNALS:
     void idle();
 
+protected:
+    // The counting starts when the tab is shown (and again for a new tensor): work that nobody
+    // looks at would only take the cores from what the user does see.
+    void showEvent(QShowEvent* event) override;
+
 private:
     struct Result {
         int mode = 0, mapX = 0, mapY = 1;
@@ -58,6 +64,7 @@ private:
     QFutureWatcher<Result> watcher_;
     Result result_;
     bool pending_ = false;
+    bool stale_ = false;  // the shown result is not for the current tensor / choices
     QComboBox* mode_;
     QComboBox* pair_;
     QCheckBox* sorted_;

@@ -73,6 +73,9 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        QVERIFY(w.density()->tileCaption().isEmpty());  // not counted while hidden
+        QVERIFY(w.showTab(QStringLiteral("Density")));
+        QVERIFY(tstest::waitIdle(w));
         QVERIFY2(w.density()->tileCaption().contains(QStringLiteral("order-3")), qPrintable(w.density()->tileCaption()));
         QCOMPARE(w.density()->findChild<QComboBox*>(QStringLiteral("densityPair"))->count(), 6);  // 4 choose 2
     }
