@@ -138,77 +138,114 @@ double copy_bandwidth_gbps() {
     return best;
 }
 
-void mttkrp_coo(const Coo& coo, const Dense& d, Timing& timing) {
-    use_device();
-    Event t0, t1, t2, t3;
-    t0.record();
-    std::vector<DeviceArray<std::uint32_t>> idx;
-    for (auto* p : coo.idx) idx.emplace_back(p, coo.nnz);
-    DeviceArray<float> vals(coo.vals, coo.nnz);
-    std::vector<DeviceArray<float>> factors = upload_factors(d);
-    const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
-    DeviceArray<double> out(out_n);
-    check(cudaMemset(out.get(), 0, out_n * sizeof(double)), "clearing the output");
-    t1.record();
-    IndexPtrs ip{};
-    FactorPtrs fp{};
-    for (std::size_t m = 0; m < idx.size(); ++m) ip.p[m] = idx[m].get(), fp.f[m] = factors[m].get();
-    coo_kernel<<<grid_for(coo.nnz * 32), 256>>>(coo.nnz, static_cast<int>(idx.size()), d.mode, d.rank, ip, vals.get(), fp, out.get());
-    check(cudaGetLastError(), "launching the COO MTTKRP kernel");
-    t2.record();
-    check(cudaMemcpy(d.out, out.get(), out_n * sizeof(double), cudaMemcpyDeviceToHost), "copying the result back");
-    t3.record();
-    timing.upload_s = Event::seconds(t0, t1);
-    timing.kernel_s = Event::seconds(t1, t2);
-    timing.download_s = Event::seconds(t2, t3);
-}
-
-void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& d, Timing& timing) {
-    use_device();
-    Event t0, t1, t2, t3;
-    t0.record();
-    struct DevicePart {
+struct ResidentTensor::Impl {
+    bool coo = false;
+    std::uint64_t nnz = 0;
+    std::vector<DeviceArray<std::uint32_t>> idx;  // COO
+    DeviceArray<float> vals;                      // COO
+    struct Part {
+        Fibers meta;  // host pointers cleared; sizes and level modes kept
         std::vector<DeviceArray<std::uint32_t>> anc;
         DeviceArray<std::uint64_t> fiber_ptr;
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
     };
-    std::vector<DevicePart> dev;
+    std::vector<Part> parts;
+};
+
+ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
+    use_device();
+    Event t0, t1;
+    t0.record();
+    impl_->coo = true;
+    impl_->nnz = c.nnz;
+    for (auto* p : c.idx) impl_->idx.emplace_back(p, c.nnz);
+    impl_->vals = DeviceArray<float>(c.vals, c.nnz);
+    t1.record();
+    upload_s_ = Event::seconds(t0, t1);
+}
+
+ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::make_unique<Impl>()) {
+    use_device();
+    Event t0, t1;
+    t0.record();
     for (const Fibers& p : parts) {
-        DevicePart dp{{}, DeviceArray<std::uint64_t>(p.fiber_ptr, p.fibers + 1), DeviceArray<std::uint32_t>(p.leaf, p.nnz),
-                      DeviceArray<float>(p.vals, p.nnz)};
+        Impl::Part dp;
+        dp.meta = p;
+        dp.meta.anc.clear();
+        dp.meta.fiber_ptr = nullptr, dp.meta.leaf = nullptr, dp.meta.vals = nullptr;
+        dp.fiber_ptr = DeviceArray<std::uint64_t>(p.fiber_ptr, p.fibers + 1);
+        dp.leaf = DeviceArray<std::uint32_t>(p.leaf, p.nnz);
+        dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
-        dev.push_back(std::move(dp));
+        impl_->parts.push_back(std::move(dp));
     }
+    t1.record();
+    upload_s_ = Event::seconds(t0, t1);
+}
+
+ResidentTensor::~ResidentTensor() = default;
+
+void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
+    use_device();
+    Event t0, t1, t2, t3;
+    t0.record();
     std::vector<DeviceArray<float>> factors = upload_factors(d);
     const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
-    DeviceArray<float> out(out_n);  // fp32: the groups flush rarely, so fp32 atomics stay accurate
-    check(cudaMemset(out.get(), 0, out_n * sizeof(float)), "clearing the output");
-    t1.record();
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-        const Fibers& p = parts[k];
-        if (p.fibers == 0) continue;
-        IndexPtrs ap{};
-        FactorPtrs lf{};
-        int target = p.levels;
-        for (int l = 0; l <= p.levels; ++l) {
-            const int m = p.level_mode[static_cast<std::size_t>(l)];
-            lf.f[l] = factors[static_cast<std::size_t>(m)].get();
-            if (m == d.mode) target = l;
+    if (impl_->coo) {
+        DeviceArray<double> out(out_n);  // fp64: millions of atomic adds into one heavy row
+        out.zero();
+        t1.record();
+        IndexPtrs ip{};
+        FactorPtrs fp{};
+        for (std::size_t m = 0; m < impl_->idx.size(); ++m) ip.p[m] = impl_->idx[m].get(), fp.f[m] = factors[m].get();
+        if (impl_->nnz)
+            coo_kernel<<<grid_for(impl_->nnz * 32), 256>>>(impl_->nnz, static_cast<int>(impl_->idx.size()), d.mode, d.rank, ip,
+                                                          impl_->vals.get(), fp, out.get());
+        check(cudaGetLastError(), "launching the COO MTTKRP kernel");
+        t2.record();
+        out.download(d.out);
+        t3.record();
+    } else {
+        DeviceArray<float> out(out_n);  // fp32: the groups flush rarely, so fp32 atomics stay accurate
+        out.zero();
+        t1.record();
+        for (const Impl::Part& p : impl_->parts) {
+            if (p.meta.fibers == 0) continue;
+            IndexPtrs ap{};
+            FactorPtrs lf{};
+            int target = p.meta.levels;
+            for (int l = 0; l <= p.meta.levels; ++l) {
+                const int m = p.meta.level_mode[static_cast<std::size_t>(l)];
+                lf.f[l] = factors[static_cast<std::size_t>(m)].get();
+                if (m == d.mode) target = l;
+            }
+            for (int l = 0; l < p.meta.levels; ++l) ap.p[l] = p.anc[static_cast<std::size_t>(l)].get();
+            fiber_kernel<<<grid_for((p.meta.fibers + kGroup - 1) / kGroup * 32), 256>>>(
+                p.meta.fibers, p.meta.levels, target, d.rank, ap, lf, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out.get());
+            check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
         }
-        for (int l = 0; l < p.levels; ++l) ap.p[l] = dev[k].anc[static_cast<std::size_t>(l)].get();
-        fiber_kernel<<<grid_for((p.fibers + kGroup - 1) / kGroup * 32), 256>>>(p.fibers, p.levels, target, d.rank, ap, lf, dev[k].fiber_ptr.get(),
-                                                  dev[k].leaf.get(), dev[k].vals.get(), out.get());
-        check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+        t2.record();
+        std::vector<float> result(out_n);
+        out.download(result.data());
+        t3.record();
+        for (std::uint64_t i = 0; i < out_n; ++i) d.out[i] = result[i];
     }
-    t2.record();
-    std::vector<float> result(out_n);
-    check(cudaMemcpy(result.data(), out.get(), out_n * sizeof(float), cudaMemcpyDeviceToHost), "copying the result back");
-    t3.record();
-    for (std::uint64_t i = 0; i < out_n; ++i) d.out[i] = result[i];
     timing.upload_s = Event::seconds(t0, t1);
     timing.kernel_s = Event::seconds(t1, t2);
     timing.download_s = Event::seconds(t2, t3);
+}
+
+void mttkrp_coo(const Coo& coo, const Dense& d, Timing& timing) {
+    const ResidentTensor t(coo);
+    t.mttkrp(d, timing);
+    timing.upload_s += t.upload_seconds();
+}
+
+void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& d, Timing& timing) {
+    const ResidentTensor t(parts);
+    t.mttkrp(d, timing);
+    timing.upload_s += t.upload_seconds();
 }
 
 }  // namespace tscope::gpu

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpu_timing.hpp"
@@ -49,5 +50,24 @@ double copy_bandwidth_gbps();
 
 void mttkrp_coo(const Coo& coo, const Dense& dense, Timing& timing);
 void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& dense, Timing& timing);
+
+// The tensor side of repeated MTTKRPs kept on the device (CPD-ALS runs N of them per iteration
+// on one tensor): uploaded once, freed with the object. mttkrp() uploads only the factors;
+// timing.upload_s is theirs alone.
+class ResidentTensor {
+public:
+    explicit ResidentTensor(const Coo& coo);
+    explicit ResidentTensor(const std::vector<Fibers>& parts);
+    ~ResidentTensor();
+    ResidentTensor(const ResidentTensor&) = delete;
+    ResidentTensor& operator=(const ResidentTensor&) = delete;
+    void mttkrp(const Dense& dense, Timing& timing) const;
+    double upload_seconds() const { return upload_s_; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    double upload_s_ = 0;
+};
 
 }  // namespace tscope::gpu

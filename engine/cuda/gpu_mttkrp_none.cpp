@@ -11,4 +11,10 @@ void mttkrp_fibers(const std::vector<Fibers>&, const Dense&, Timing&) {
     throw Error("no CUDA device (this build has no CUDA backend)");
 }
 
+struct ResidentTensor::Impl {};
+ResidentTensor::ResidentTensor(const Coo&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+ResidentTensor::ResidentTensor(const std::vector<Fibers>&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+ResidentTensor::~ResidentTensor() = default;
+void ResidentTensor::mttkrp(const Dense&, Timing&) const { throw Error("no CUDA device (this build has no CUDA backend)"); }
+
 }  // namespace tscope::gpu

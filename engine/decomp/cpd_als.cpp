@@ -66,6 +66,8 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     const auto start = Clock::now();
     control.stage("building " + std::string(format_name(o.format)));
     const auto formats = build_formats(t, o, control);
+    std::vector<MttkrpPlan> plans;  // cuda: each format goes to the device once
+    for (const auto& f : formats) plans.emplace_back(o.backend, *f);
     CpdResult r;
     r.setup_seconds = since(start);
     const int order = t.order();
@@ -82,9 +84,9 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
         control.check();
         const auto t0 = Clock::now();
         for (int n = 0; n < order; ++n) {
-            const SparseFormat& f = *formats[formats.size() == 1 ? 0 : static_cast<std::size_t>(n)];
+            MttkrpPlan& plan = plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(n)];
             m_out = DenseMatrix(t.dim(n), o.rank);
-            mttkrp(o.backend, f, n, r.factors, m_out, control);
+            plan.compute(n, r.factors, m_out, control);
             DenseMatrix v(o.rank, o.rank);
             v.fill(1.0);
             for (int m = 0; m < order; ++m)

@@ -1,5 +1,7 @@
 #include "tscope/kernels/mttkrp.hpp"
 
+#include "cuda/gpu_mttkrp.hpp"
+
 #include "cpu/cpu_kernels.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -33,6 +35,9 @@ void check_shapes(const SparseFormat& format, int mode, const std::vector<DenseM
 
 void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                  DeviceTiming* timing);
+std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format);
+void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,
+                          const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing);
 
 void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
             DenseMatrix& out, RunControl& control, DeviceTiming* timing) {
@@ -52,6 +57,31 @@ void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::ve
         return;
     }
     }
+}
+
+struct MttkrpPlan::Resident {
+    std::shared_ptr<gpu::ResidentTensor> tensor;
+};
+
+MttkrpPlan::MttkrpPlan(Backend backend, const SparseFormat& format) : backend_(backend), format_(&format) {
+    if (backend != Backend::Cuda) return;
+    const GpuInfo gpu = query_gpu();
+    if (!gpu.available) throw Error(gpu.reason);
+    resident_ = std::make_unique<Resident>(Resident{mttkrp_cuda_upload(format)});
+}
+
+MttkrpPlan::~MttkrpPlan() = default;
+MttkrpPlan::MttkrpPlan(MttkrpPlan&&) noexcept = default;
+
+void MttkrpPlan::compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control,
+                         DeviceTiming* timing) {
+    if (!resident_) {
+        mttkrp(backend_, *format_, mode, factors, out, control, timing);
+        return;
+    }
+    check_shapes(*format_, mode, factors, out);
+    control.check();
+    mttkrp_cuda_resident(*resident_->tensor, *format_, mode, factors, out, timing);
 }
 
 }  // namespace tscope

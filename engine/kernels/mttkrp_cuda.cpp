@@ -1,6 +1,7 @@
 // The cuda backend of MTTKRP: flattens a format into the plain arrays of gpu_mttkrp.hpp (fp32
 // values and factors, 32-bit indices), runs it on the GPU and converts the result back.
 #include <limits>
+#include <memory>
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/formats/balanced_formats.hpp"
@@ -69,8 +70,9 @@ FlatTree flatten(const CsfFormat<I, V>& c) {
     return t;
 }
 
+// The tensor on the device, or null when `format` is not one of this type pair's formats.
 template <class I, class V>
-bool run_typed(const SparseFormat& format, const gpu::Dense& dense, gpu::Timing& timing) {
+std::shared_ptr<gpu::ResidentTensor> upload_typed(const SparseFormat& format) {
     if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) {
         std::vector<std::vector<std::uint32_t>> idx;
         for (const auto& c : f->idx) idx.push_back(narrow(c));
@@ -79,29 +81,37 @@ bool run_typed(const SparseFormat& format, const gpu::Dense& dense, gpu::Timing&
         coo.nnz = vals.size();
         for (const auto& c : idx) coo.idx.push_back(c.data());
         coo.vals = vals.data();
-        gpu::mttkrp_coo(coo, dense, timing);
-        return true;
+        return std::make_shared<gpu::ResidentTensor>(coo);
     }
     std::vector<const CsfFormat<I, V>*> trees;
     if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) trees.push_back(f);
     if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) trees.push_back(&f->csf);
     if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format))
         for (const auto& p : f->partitions) trees.push_back(&p);
-    if (trees.empty()) return false;
+    if (trees.empty()) return nullptr;
     std::vector<FlatTree> flat;
     for (const auto* t : trees) flat.push_back(flatten(*t));
     std::vector<gpu::Fibers> parts;
     for (std::size_t k = 0; k < trees.size(); ++k) parts.push_back(flat[k].view(trees[k]->order));
-    gpu::mttkrp_fibers(parts, dense, timing);
-    return true;
+    return std::make_shared<gpu::ResidentTensor>(parts);
 }
 
 }  // namespace
 
-void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
-                 DeviceTiming* timing) {
+std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format) {
     for (auto d : format.dims())
         if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA MTTKRP needs every mode shorter than 2^32");
+    std::shared_ptr<gpu::ResidentTensor> t = upload_typed<std::uint32_t, double>(format);
+    if (!t) t = upload_typed<std::uint32_t, float>(format);
+    if (!t) t = upload_typed<std::uint64_t, double>(format);
+    if (!t) t = upload_typed<std::uint64_t, float>(format);
+    if (!t) throw InputError("MTTKRP has no CUDA kernel for " + format.name());
+    return t;
+}
+
+void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,
+                          const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
+    if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
     std::vector<std::vector<float>> host_factors(factors.size());
     gpu::Dense dense;
     dense.rank = out.cols;
@@ -111,15 +121,20 @@ void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMa
         if (static_cast<int>(m) != mode) host_factors[m].assign(factors[m].data.begin(), factors[m].data.end());
         dense.factors.push_back(host_factors[m].empty() ? nullptr : host_factors[m].data());
     }
-    if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
     std::vector<double> result(out.rows * out.cols);
     dense.out = result.data();
     gpu::Timing t;
-    const bool done = run_typed<std::uint32_t, double>(format, dense, t) || run_typed<std::uint32_t, float>(format, dense, t) ||
-                      run_typed<std::uint64_t, double>(format, dense, t) || run_typed<std::uint64_t, float>(format, dense, t);
-    if (!done) throw InputError("MTTKRP has no CUDA kernel for " + format.name());
+    tensor.mttkrp(dense, t);
     for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
     if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
+}
+
+void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                 DeviceTiming* timing) {
+    if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
+    const auto tensor = mttkrp_cuda_upload(format);
+    mttkrp_cuda_resident(*tensor, format, mode, factors, out, timing);
+    if (timing) timing->upload_s += tensor->upload_seconds();
 }
 
 }  // namespace tscope

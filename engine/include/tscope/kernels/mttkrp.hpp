@@ -3,6 +3,7 @@
 // oracle), omp (OpenMP, per format) and cuda. Flops are counted on the COO basis: 3 nnz R.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "tscope/formats/format.hpp"
@@ -22,6 +23,24 @@ void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatri
 // cuda computes in fp32 (COO, CSF, B-CSF, MM-CSF) and fills *timing when given.
 void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
             DenseMatrix& out, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
+
+// Repeated MTTKRPs on one format (CPD-ALS): the cuda backend flattens and uploads the tensor
+// once and each compute uploads only the factors. The format must outlive the plan.
+class MttkrpPlan {
+public:
+    MttkrpPlan(Backend backend, const SparseFormat& format);
+    ~MttkrpPlan();
+    MttkrpPlan(MttkrpPlan&&) noexcept;
+    void compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control = no_control(),
+                 DeviceTiming* timing = nullptr);
+    Backend backend() const { return backend_; }
+
+private:
+    struct Resident;
+    Backend backend_;
+    const SparseFormat* format_;
+    std::unique_ptr<Resident> resident_;
+};
 
 // Whether a backend implements MTTKRP on a format (the bench skips the other pairs).
 bool mttkrp_supports(Backend backend, FormatKind kind);
