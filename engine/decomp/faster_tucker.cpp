@@ -15,6 +15,9 @@
 
 #include "../tensor/random.hpp"
 #include "tscope/error.hpp"
+#include "cuda/gpu_faster_tucker.hpp"
+#include "kernels/csf_flatten.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 
 #ifdef _OPENMP
@@ -73,9 +76,10 @@ struct Model {
     }
 };
 
-// The sweep of one mode over its B-CSF tree; `leaf` gets (fiber's P, w, i_n, x).
-template <class I, class V, class Leaf>
-void sweep(const CsfFormat<I, V>& csf, const Model& model, const DenseMatrix& bn, Leaf&& leaf) {
+// The sweep of one mode over its B-CSF tree: `leaf` gets (w, i_n, x) for each nonzero of a
+// fiber, then `fiber_end` gets the fiber's P.
+template <class I, class V, class Leaf, class FiberEnd>
+void sweep_fibers(const CsfFormat<I, V>& csf, const Model& model, const DenseMatrix& bn, Leaf&& leaf, FiberEnd&& fiber_end) {
     const int levels = static_cast<int>(csf.fids.size());
     const std::uint64_t R = model.R, J = bn.rows;
     const std::uint64_t slices = csf.nodes(0);
@@ -95,7 +99,8 @@ void sweep(const CsfFormat<I, V>& csf, const Model& model, const DenseMatrix& bn
                     w[j] = s;
                 }
                 for (std::uint64_t e = ptr[node]; e < ptr[node + 1]; ++e)
-                    leaf(p, w.data(), static_cast<std::uint64_t>(csf.fids.back()[e]), static_cast<double>(csf.vals[e]));
+                    leaf(w.data(), static_cast<std::uint64_t>(csf.fids.back()[e]), static_cast<double>(csf.vals[e]));
+                fiber_end(static_cast<const double*>(p));
                 return;
             }
             for (std::uint64_t ch = ptr[node]; ch < ptr[node + 1]; ++ch) self(self, l + 1, ch, p);
@@ -111,7 +116,7 @@ void update_factor(const CsfFormat<I, V>& csf, Model& model, int n, const Faster
     if (csf.order.back() != n) throw Error("FasterTucker's tree for mode " + std::to_string(n + 1) + " has another mode at its leaves");
     DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
     const std::uint64_t J = an.cols;
-    sweep(csf, model, model.b[static_cast<std::size_t>(n)], [&](const double*, const double* w, std::uint64_t i, double x) {
+    sweep_fibers(csf, model, model.b[static_cast<std::size_t>(n)], [&](const double* w, std::uint64_t i, double x) {
         double* a = an.row(i);
         double pred = 0;
         for (std::uint64_t j = 0; j < J; ++j) pred += load(a[j]) * w[j];
@@ -120,7 +125,7 @@ void update_factor(const CsfFormat<I, V>& csf, Model& model, int n, const Faster
             const double aj = load(a[j]);
             store(a[j], aj + o.lr_a * (e * w[j] - o.reg_a * aj));
         }
-    });
+    }, [](const double*) {});
 }
 
 // One mode's core update (Alg. 5): the gradient of B(n) summed over the training set, then
@@ -132,18 +137,27 @@ void update_core(const CsfFormat<I, V>& csf, Model& model, int n, const FasterTu
     const std::uint64_t J = bn.rows, R = bn.cols;
     std::vector<DenseMatrix> grads(static_cast<std::size_t>(thread_count()), DenseMatrix(J, R));
     for (DenseMatrix& g : grads) g.fill(0.0);
-    sweep(csf, model, bn, [&](const double* p, const double* w, std::uint64_t i, double x) {
-        const double* a = an.row(i);
-        double pred = 0;
-        for (std::uint64_t j = 0; j < J; ++j) pred += a[j] * w[j];
-        const double e = x - pred;
-        DenseMatrix& g = grads[static_cast<std::size_t>(thread_id())];
-        for (std::uint64_t j = 0; j < J; ++j) {
-            const double ea = -e * a[j];
-            double* gj = g.row(j);
-            for (std::uint64_t r = 0; r < R; ++r) gj[r] += ea * p[r];
-        }
-    });
+    // P is the fiber's: its nonzeros sum -e a_{i_n} first, and the J x R outer product with P
+    // is added once per fiber (Alg. 5 line 16, regrouped)
+    std::vector<std::vector<double>> sums(static_cast<std::size_t>(thread_count()), std::vector<double>(J, 0.0));
+    sweep_fibers(csf, model, bn,
+                 [&](const double* w, std::uint64_t i, double x) {
+                     const double* a = an.row(i);
+                     double pred = 0;
+                     for (std::uint64_t j = 0; j < J; ++j) pred += a[j] * w[j];
+                     const double e = x - pred;
+                     std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
+                     for (std::uint64_t j = 0; j < J; ++j) s[j] -= e * a[j];
+                 },
+                 [&](const double* p) {
+                     std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
+                     DenseMatrix& g = grads[static_cast<std::size_t>(thread_id())];
+                     for (std::uint64_t j = 0; j < J; ++j) {
+                         double* gj = g.row(j);
+                         for (std::uint64_t r = 0; r < R; ++r) gj[r] += s[j] * p[r];
+                         s[j] = 0;
+                     }
+                 });
     for (std::uint64_t j = 0; j < J; ++j)
         for (std::uint64_t r = 0; r < R; ++r) {
             double g = 0;
@@ -200,13 +214,97 @@ void with_tree(const SparseFormat& f, Fn&& fn) {
     throw Error("FasterTucker expected a B-CSF tree of doubles");
 }
 
+// The cuda backend: the same trees, split and start, on the device (fp32); errors are summed
+// there too. Reports go out as on the CPU.
+template <class I>
+std::vector<std::uint32_t> narrow_indices(const CooTensor& t, int m) {
+    std::vector<std::uint32_t> out(t.nnz());
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) out[z] = static_cast<std::uint32_t>(t.index(m, z));
+    return out;
+}
+
+struct HostEntries {
+    std::vector<std::vector<std::uint32_t>> idx;
+    std::vector<float> vals;
+    gpu::Entries view() const {
+        gpu::Entries e;
+        e.nnz = vals.size();
+        for (const auto& i : idx) e.idx.push_back(i.data());
+        e.vals = vals.data();
+        return e;
+    }
+};
+
+HostEntries host_entries(const CooTensor& t) {
+    HostEntries h;
+    for (int m = 0; m < t.order(); ++m) h.idx.push_back(narrow_indices<std::uint32_t>(t, m));
+    h.vals.resize(t.nnz());
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) h.vals[z] = static_cast<float>(t.value(z));
+    return h;
+}
+
+void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const CooTensor& train, const CooTensor& test, Model& model,
+                const FasterTuckerOptions& o, FasterTuckerResult& res, const IterationCallback& on_iteration, RunControl& control,
+                Clock::time_point start) {
+    const GpuInfo gpu = query_gpu();
+    if (!gpu.available) throw Error(gpu.reason);
+    for (auto d : train.dims())
+        if (d >= (1ull << 32)) throw InputError("FasterTucker on the GPU needs every mode shorter than 2^32");
+    std::vector<csf_flat::FlatTree> flat;
+    std::vector<std::vector<int>> orders;
+    for (const auto& f : trees)
+        with_tree(*f, [&](const auto& csf) {
+            flat.push_back(csf_flat::flatten(csf));
+            orders.push_back(csf.order);
+        });
+    std::vector<gpu::Fibers> views;
+    for (std::size_t n = 0; n < flat.size(); ++n) views.push_back(flat[n].view(orders[n]));
+    const HostEntries tr = host_entries(train), te = host_entries(test);
+    std::vector<std::vector<float>> a, b;
+    std::vector<const float*> ap, bp;
+    std::vector<std::uint64_t> js;
+    for (std::size_t n = 0; n < model.a.size(); ++n) {
+        a.emplace_back(model.a[n].data.begin(), model.a[n].data.end());
+        b.emplace_back(model.b[n].data.begin(), model.b[n].data.end());
+        ap.push_back(a.back().data()), bp.push_back(b.back().data());
+        js.push_back(model.a[n].cols);
+    }
+    gpu::FasterTuckerDevice dev(train.dims(), js, model.R, views, tr.view(), te.view(), ap, bp);
+    res.setup_seconds = since(start);
+    const double n_train = static_cast<double>(train.nnz()), n_test = static_cast<double>(test.nnz());
+    for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+        control.check();
+        const auto t0 = Clock::now();
+        dev.epoch(static_cast<float>(o.lr_a), static_cast<float>(o.lr_b), static_cast<float>(o.reg_a), static_cast<float>(o.reg_b));
+        const gpu::FtErrors e = dev.errors();
+        IterationReport rep;
+        rep.iter = epoch;
+        rep.iter_seconds = since(t0);
+        rep.train_rmse = std::sqrt(e.train_se / n_train), rep.train_mae = e.train_ae / n_train;
+        rep.test_rmse = n_test > 0 ? std::sqrt(e.test_se / n_test) : NAN;
+        rep.test_mae = n_test > 0 ? e.test_ae / n_test : NAN;
+        rep.seconds = since(start);
+        if (!std::isfinite(rep.train_rmse)) throw Error("FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates");
+        res.iterations.push_back(rep);
+        if (on_iteration) on_iteration(rep);
+        control.progress(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(o.epochs));
+    }
+    std::vector<float*> aw, bw;
+    for (std::size_t n = 0; n < a.size(); ++n) aw.push_back(a[n].data()), bw.push_back(b[n].data());
+    dev.download(aw, bw);
+    for (std::size_t n = 0; n < a.size(); ++n) {
+        for (std::uint64_t i = 0; i < a[n].size(); ++i) model.a[n].data[i] = a[n][i];
+        for (std::uint64_t i = 0; i < b[n].size(); ++i) model.b[n].data[i] = b[n][i];
+    }
+}
+
 }  // namespace
 
 FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& o, const IterationCallback& on_iteration,
                                  RunControl& control) {
     const int order = t.order();
     if (order < 3) throw InputError("FasterTucker needs a tensor of order 3 or more");
-    if (o.backend != Backend::Omp) throw InputError("FasterTucker runs on the omp backend (its CUDA kernels are not written yet)");
+    if (o.backend == Backend::CpuRef) throw InputError("FasterTucker runs on the omp or cuda backend");
     if (o.j_ranks.empty() || (o.j_ranks.size() != 1 && o.j_ranks.size() != static_cast<std::size_t>(order)))
         throw InputError("FasterTucker needs one J, or one per mode");
     if (o.r_rank == 0 || o.epochs < 1) throw InputError("FasterTucker needs R >= 1 and at least one epoch");
@@ -253,6 +351,12 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
     res.setup_seconds = since(start);
 
     control.stage("FasterTucker");
+    if (o.backend == Backend::Cuda) {
+        run_on_gpu(trees, train, test, model, o, res, on_iteration, control, start);
+        res.a = std::move(model.a);
+        res.b = std::move(model.b);
+        return res;
+    }
     for (int epoch = 1; epoch <= o.epochs; ++epoch) {
         control.check();
         const auto t0 = Clock::now();

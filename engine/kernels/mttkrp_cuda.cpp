@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cuda/gpu_mttkrp.hpp"
+#include "kernels/csf_flatten.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
@@ -11,64 +12,10 @@ namespace tscope {
 
 namespace {
 
-template <class I>
-std::vector<std::uint32_t> narrow(const Column<I>& c) {
-    std::vector<std::uint32_t> out(c.size());
-    for (std::size_t i = 0; i < c.size(); ++i) out[i] = static_cast<std::uint32_t>(c[i]);
-    return out;
-}
-
-template <class V>
-std::vector<float> to_float(const Column<V>& c) {
-    return std::vector<float>(c.begin(), c.end());
-}
-
-// A CSF tree as per-fiber ancestor indices (mm-csf Alg. 6's sliceInds / fiberInds, for any order).
-struct FlatTree {
-    std::vector<std::vector<std::uint32_t>> anc;
-    std::vector<std::uint64_t> fiber_ptr;
-    std::vector<std::uint32_t> leaf;
-    std::vector<float> vals;
-    gpu::Fibers view(const std::vector<int>& order) const {
-        gpu::Fibers f;
-        f.levels = static_cast<int>(anc.size());
-        f.level_mode = order;
-        f.fibers = fiber_ptr.size() - 1;
-        f.nnz = leaf.size();
-        for (const auto& a : anc) f.anc.push_back(a.data());
-        f.fiber_ptr = fiber_ptr.data();
-        f.leaf = leaf.data();
-        f.vals = vals.data();
-        return f;
-    }
-};
-
-template <class I, class V>
-FlatTree flatten(const CsfFormat<I, V>& c) {
-    const int levels = static_cast<int>(c.fptr.size());  // N - 1
-    const int fl = levels - 1;                          // the fiber level
-    FlatTree t;
-    const std::uint64_t fibers = c.nodes(fl);
-    // node of each level above every fiber, walking the parents up
-    std::vector<std::uint64_t> node(fibers);
-    for (std::uint64_t f = 0; f < fibers; ++f) node[f] = f;
-    t.anc.resize(static_cast<std::size_t>(levels));
-    for (int l = fl; l >= 0; --l) {
-        auto& a = t.anc[static_cast<std::size_t>(l)];
-        a.resize(fibers);
-        for (std::uint64_t f = 0; f < fibers; ++f) a[f] = static_cast<std::uint32_t>(c.fids[static_cast<std::size_t>(l)][node[f]]);
-        if (l == 0) break;
-        std::vector<std::uint64_t> parent(c.nodes(l));
-        const auto& ptr = c.fptr[static_cast<std::size_t>(l) - 1];
-        for (std::uint64_t k = 0; k + 1 < ptr.size(); ++k)
-            for (std::uint64_t ch = ptr[k]; ch < ptr[k + 1]; ++ch) parent[ch] = k;
-        for (auto& n : node) n = parent[n];
-    }
-    t.fiber_ptr.assign(c.fptr[static_cast<std::size_t>(fl)].begin(), c.fptr[static_cast<std::size_t>(fl)].end());
-    t.leaf = narrow(c.fids.back());
-    t.vals = to_float(c.vals);
-    return t;
-}
+using csf_flat::FlatTree;
+using csf_flat::narrow;
+using csf_flat::to_float;
+using csf_flat::flatten;
 
 // The tensor on the device, or null when `format` is not one of this type pair's formats.
 template <class I, class V>

@@ -1,0 +1,72 @@
+// A CSF tree flattened per fiber for the GPU kernels (mm-csf Alg. 6's sliceInds / fiberInds,
+// for any order): each fiber's ancestor indices, its nonzero range, leaf indices and fp32
+// values. Shared by the CUDA MTTKRP and FasterTucker hosts. Private to the engine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cuda/gpu_mttkrp.hpp"
+#include "tscope/formats/paper_formats.hpp"
+
+namespace tscope::csf_flat {
+
+template <class I>
+std::vector<std::uint32_t> narrow(const Column<I>& c) {
+    std::vector<std::uint32_t> out(c.size());
+    for (std::size_t i = 0; i < c.size(); ++i) out[i] = static_cast<std::uint32_t>(c[i]);
+    return out;
+}
+
+template <class V>
+std::vector<float> to_float(const Column<V>& c) {
+    return std::vector<float>(c.begin(), c.end());
+}
+
+struct FlatTree {
+    std::vector<std::vector<std::uint32_t>> anc;
+    std::vector<std::uint64_t> fiber_ptr;
+    std::vector<std::uint32_t> leaf;
+    std::vector<float> vals;
+    gpu::Fibers view(const std::vector<int>& order) const {
+        gpu::Fibers f;
+        f.levels = static_cast<int>(anc.size());
+        f.level_mode = order;
+        f.fibers = fiber_ptr.size() - 1;
+        f.nnz = leaf.size();
+        for (const auto& a : anc) f.anc.push_back(a.data());
+        f.fiber_ptr = fiber_ptr.data();
+        f.leaf = leaf.data();
+        f.vals = vals.data();
+        return f;
+    }
+};
+
+template <class I, class V>
+FlatTree flatten(const CsfFormat<I, V>& c) {
+    const int levels = static_cast<int>(c.fptr.size());  // N - 1
+    const int fl = levels - 1;                          // the fiber level
+    FlatTree t;
+    const std::uint64_t fibers = c.nodes(fl);
+    // node of each level above every fiber, walking the parents up
+    std::vector<std::uint64_t> node(fibers);
+    for (std::uint64_t f = 0; f < fibers; ++f) node[f] = f;
+    t.anc.resize(static_cast<std::size_t>(levels));
+    for (int l = fl; l >= 0; --l) {
+        auto& a = t.anc[static_cast<std::size_t>(l)];
+        a.resize(fibers);
+        for (std::uint64_t f = 0; f < fibers; ++f) a[f] = static_cast<std::uint32_t>(c.fids[static_cast<std::size_t>(l)][node[f]]);
+        if (l == 0) break;
+        std::vector<std::uint64_t> parent(c.nodes(l));
+        const auto& ptr = c.fptr[static_cast<std::size_t>(l) - 1];
+        for (std::uint64_t k = 0; k + 1 < ptr.size(); ++k)
+            for (std::uint64_t ch = ptr[k]; ch < ptr[k + 1]; ++ch) parent[ch] = k;
+        for (auto& n : node) n = parent[n];
+    }
+    t.fiber_ptr.assign(c.fptr[static_cast<std::size_t>(fl)].begin(), c.fptr[static_cast<std::size_t>(fl)].end());
+    t.leaf = narrow(c.fids.back());
+    t.vals = to_float(c.vals);
+    return t;
+}
+
+}  // namespace tscope::csf_flat
