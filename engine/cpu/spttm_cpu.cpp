@@ -139,7 +139,7 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
     z->vals.resize(zchunks * sz);
     ScooFormat<I, double>* out_tensor = z.get();
     if (where.backend == Backend::Cuda) {
-        auto gpu = detail::sspttm_cuda(cptr, order, convert<std::uint32_t>(y.idx[at]), convert<float>(y.vals), sy,
+        auto gpu = detail::sspttm_cuda(cptr, order, convert<std::uint32_t>(y.idx[at]), [&y] { return convert<float>(y.vals); }, sy,
                                        y.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data());
         return {std::move(z), std::move(gpu)};
     }

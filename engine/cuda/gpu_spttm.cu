@@ -141,6 +141,15 @@ SpttmDevice::SpttmDevice(const SspttmInput& y, std::uint64_t u_rows, std::uint64
 
 SpttmDevice::~SpttmDevice() = default;
 
+void SpttmDevice::update_values(const float* val, Timing& timing) {
+    use_device();
+    Event t0, t1;
+    t0.record();
+    impl_->val.upload(val);
+    t1.record();
+    timing.upload_s += Event::seconds(t0, t1);
+}
+
 void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing& timing) {
     use_device();
     Impl& d = *impl_;

@@ -42,6 +42,9 @@ public:
     // u: u_rows x rank, row-major. out: fibers x rank (SpTTM) or zchunks x rank x sy (SspTTM).
     // The kernel choice applies to SpTTM; SspTTM has the one of Sec. 5 (a block per chunk).
     void compute(SpttmKernel kernel, const float* u, float* out, Timing& timing);
+    // SspTTM: the input's values again (a Tucker chain recomputes its first product in every
+    // iteration); the structure stays. Adds the copy to timing.upload_s.
+    void update_values(const float* val, Timing& timing);
 
 private:
     struct Impl;

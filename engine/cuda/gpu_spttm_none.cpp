@@ -15,4 +15,6 @@ SpttmDevice::SpttmDevice(const SspttmInput&, std::uint64_t, std::uint64_t, Timin
 SpttmDevice::~SpttmDevice() = default;
 void SpttmDevice::compute(SpttmKernel, const float*, float*, Timing&) {}
 
+void SpttmDevice::update_values(const float*, Timing&) {}
+
 }  // namespace tscope::gpu

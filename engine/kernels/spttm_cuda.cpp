@@ -32,14 +32,25 @@ SpttmCompute spttm_cuda(const std::vector<std::uint64_t>& fptr, const std::vecto
 }
 
 SpttmCompute sspttm_cuda(const std::vector<std::uint64_t>& cptr, const std::vector<std::uint64_t>& order,
-                         const std::vector<std::uint32_t>& idx, const std::vector<float>& vals, std::uint64_t sy,
+                         const std::vector<std::uint32_t>& idx, std::function<std::vector<float>()> values, std::uint64_t sy,
                          std::uint64_t u_rows, std::uint64_t rank, double* out) {
+    const std::vector<float> vals = values();
     gpu::SspttmInput y;
     y.zchunks = cptr.size() - 1, y.chunks = order.size(), y.sy = sy;
     y.cptr = cptr.data(), y.order = order.data(), y.idx = idx.data(), y.val = vals.data();
     gpu::Timing t;
     auto device = std::make_shared<gpu::SpttmDevice>(y, u_rows, rank, t);
-    return compute_with(std::move(device), gpu::SpttmKernel::SharedMemory, y.zchunks * rank * sy, out);
+    const std::uint64_t out_n = y.zchunks * rank * sy;
+    return [device, values = std::move(values), out_n, out](const DenseMatrix& u, DeviceTiming* timing) {
+        gpu::Timing refresh;
+        device->update_values(values().data(), refresh);
+        const std::vector<float> uf(u.data.begin(), u.data.end());
+        std::vector<float> result(out_n);
+        gpu::Timing t;
+        device->compute(gpu::SpttmKernel::SharedMemory, uf.data(), result.data(), t);
+        for (std::uint64_t i = 0; i < out_n; ++i) out[i] = result[i];
+        if (timing) *timing = DeviceTiming{t.upload_s + refresh.upload_s, t.kernel_s, t.download_s};
+    };
 }
 
 }  // namespace tscope::detail

@@ -18,8 +18,10 @@ SpttmCompute spttm_cuda(const std::vector<std::uint64_t>& fptr, const std::vecto
                         const std::vector<float>& vals, std::uint64_t u_rows, std::uint64_t rank, double* out,
                         SpttmVariant variant);
 // SspTTM: output chunk i sums input chunks order[cptr[i] .. cptr[i+1]) (sy values each).
+// values() gives the input's current values; each compute uploads them again, because in a
+// TTM chain the input is the previous product, recomputed with new factors.
 SpttmCompute sspttm_cuda(const std::vector<std::uint64_t>& cptr, const std::vector<std::uint64_t>& order,
-                         const std::vector<std::uint32_t>& idx, const std::vector<float>& vals, std::uint64_t sy,
+                         const std::vector<std::uint32_t>& idx, std::function<std::vector<float>()> values, std::uint64_t sy,
                          std::uint64_t u_rows, std::uint64_t rank, double* out);
 
 }  // namespace tscope::detail
