@@ -34,6 +34,10 @@ QList<Sample> bundledSamples() {
                       QStringLiteral("relation × entity × entity × entity, 34,544 facts; Freebase data, CC-BY "
                                      "(JF17K test split)"),
                       DatasetRequest::file(jf17k)};
+    const QString example = QDir(samplesDirectory()).filePath(QStringLiteral("hocfs-example-4x5x4.tns"));
+    if (QFileInfo::exists(example))
+        out << Sample{QStringLiteral("4×5×4 example (hocfs Sec. 5)"),
+                      QStringLiteral("the papers' teaching tensor, 21 nonzeros: open the Teaching tab"), DatasetRequest::file(example)};
     out << generated(QStringLiteral("Power-law 3-D (generated)"),
                      QStringLiteral("20,000 × 15,000 × 10,000, 300k nonzeros, Zipf exponent 1.1 in every mode"),
                      {20000, 15000, 10000}, 300000, "powerlaw:1.1");

@@ -23,6 +23,7 @@
 #include "panels/DatasetPanel.hpp"
 #include "panels/FormatsPanel.hpp"
 #include "panels/PipelinePanel.hpp"
+#include "panels/TeachingPanel.hpp"
 #include "panels/KernelsPanel.hpp"
 #include "panels/DensityPanel.hpp"
 #include "panels/DecompositionPanel.hpp"
@@ -106,6 +107,8 @@ QWidget* MainWindow::buildCentre() {
     tabs_->addTab(overview_, tr("Overview"));
     formats_ = new FormatsPanel(tabs_);
     tabs_->addTab(formats_, tr("Formats"));
+    teaching_ = new TeachingPanel(tabs_);
+    tabs_->addTab(teaching_, tr("Teaching"));
     density_ = new DensityPanel(tabs_);
     tabs_->insertTab(1, density_, tr("Density"));
     kernels_ = new KernelsPanel(tabs_);
@@ -210,6 +213,7 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     kernels_->setDataset(dataset_);
     pipeline_->setDataset(dataset_);
     decomp_->setDataset(dataset_);
+    teaching_->setDataset(dataset_);
     datasetPanel_->setDataset(dataset_);
     if (runWhenLoaded_) {
         runWhenLoaded_ = false;

@@ -24,6 +24,7 @@ class FormatsPanel;
 class KernelsPanel;
 class OverviewPanel;
 class PipelinePanel;
+class TeachingPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -47,6 +48,7 @@ public:
     KernelsPanel* kernels() const { return kernels_; }
     PipelinePanel* pipeline() const { return pipeline_; }
     DecompositionPanel* decompositions() const { return decomp_; }
+    TeachingPanel* teaching() const { return teaching_; }
     // Starts the current tab's own work (Kernels: a benchmark, Decompositions: a run, Pipeline:
     // a live run where there is a GPU) as soon as a dataset is loaded; for --run.
     void runCurrentTabWhenLoaded();
@@ -91,6 +93,7 @@ private:
     KernelsPanel* kernels_;
     PipelinePanel* pipeline_;
     DecompositionPanel* decomp_;
+    TeachingPanel* teaching_;
     bool runWhenLoaded_ = false;
     QTabWidget* tabs_;
     QFrame* banner_;

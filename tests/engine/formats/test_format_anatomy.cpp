@@ -1,0 +1,55 @@
+// The teaching view's model: for every format and mode, on the 4x5x4 example of hocfs Sec. 5,
+// each nonzero appears once with its coordinates and value, every cell it names exists, its
+// value cell holds its value, and no two nonzeros share a value cell.
+#include <set>
+
+#include "test_support.hpp"
+#include "tscope/formats/format_anatomy.hpp"
+#include "tscope/io/tensor_io.hpp"
+
+using namespace tscope;
+
+class TestFormatAnatomy : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyFormatLocatesEveryNonzero() {
+        const CooTensor t = load_tensor(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns").tensor;
+        QCOMPARE(t.nnz(), std::uint64_t{21});
+        std::set<std::pair<std::vector<std::uint64_t>, double>> truth;
+        for (std::uint64_t z = 0; z < t.nnz(); ++z) truth.insert({{t.index(0, z), t.index(1, z), t.index(2, z)}, t.value(z)});
+        for (FormatKind kind : {FormatKind::COO, FormatKind::HOCSR, FormatKind::CFB, FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL,
+                                FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HiCOO})
+            for (int mode = 0; mode < 3; ++mode) {
+                FormatOptions o;
+                o.mode = mode;
+                o.bcsf_fiber_threshold = 2;  // B-CSF splits fibers even here
+                const auto f = build_format(kind, t, o);
+                const FormatAnatomy a = format_anatomy(*f);
+                const QString what = QString("%1 mode %2").arg(format_name(kind)).arg(mode + 1);
+                QCOMPARE(a.entries.size(), std::size_t{21});
+                std::set<std::pair<std::vector<std::uint64_t>, double>> seen;
+                std::set<std::pair<std::uint32_t, std::uint64_t>> valueCells;
+                for (const AnatomyEntry& e : a.entries) {
+                    seen.insert({e.coord, e.value});
+                    QVERIFY2(!e.cells.empty(), qPrintable(what));
+                    for (const auto& [arr, pos] : e.cells) QVERIFY2(arr < a.arrays.size() && pos < a.arrays[arr].cells.size(), qPrintable(what));
+                    const auto& last = e.cells.back();  // every layout lists the value cell last
+                    QCOMPARE(a.arrays[last.first].cells[last.second], QString::number(e.value).toStdString());
+                    QVERIFY2(valueCells.insert(last).second, qPrintable(what + ": two nonzeros share a value cell"));
+                }
+                QVERIFY2(seen == truth, qPrintable(what));
+            }
+    }
+
+    void refusesWhatItCannotTeach() {
+        const CooTensor big = tstest::random_tensor({50, 50, 50}, 2000, 1);
+        const auto f = build_format(FormatKind::COO, big, FormatOptions{});
+        QVERIFY_THROWS_EXCEPTION(InputError, format_anatomy(*f, 500));
+        const CooTensor t = load_tensor(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns").tensor;
+        QVERIFY_THROWS_EXCEPTION(InputError, format_anatomy(*build_format(FormatKind::HLS, t, FormatOptions{})));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFormatAnatomy)
+#include "test_format_anatomy.moc"

@@ -1,0 +1,56 @@
+// The Teaching tab: on the bundled 4x5x4 example of hocfs Sec. 5, every format's arrays are
+// shown, clicking a nonzero highlights exactly the cells the engine says locate it (in every
+// format), the selection survives a format change, and big tensors are turned away politely.
+#include <QTableWidget>
+
+#include "panels/TeachingPanel.hpp"
+#include "ui_test_support.hpp"
+
+using namespace tsui;
+
+class TestTeachingPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { tstest::sandboxSettings("test_teaching_panel"); }
+
+    void highlightsEveryCellOfANonzero() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Teaching")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns")));
+        TeachingPanel* p = w.teaching();
+        for (const char* f : {"COO", "HOCSR", "CFB", "HOCFS-CSR", "HOCFS-ELL", "CSF", "B-CSF", "MM-CSF", "HiCOO"}) {
+            p->selectFormat(QString::fromLatin1(f), 1);
+            QVERIFY2(p->anatomy(), f);
+            QCOMPARE(p->arraysTable()->rowCount(), int(p->anatomy()->arrays.size()));
+            // X(3, 3, 1) = 5 (1-based): the paper's slice 3, row 3
+            QVERIFY(p->selectNonzero({2, 2, 0}));
+            const auto* a = p->anatomy();
+            const auto it = std::find_if(a->entries.begin(), a->entries.end(),
+                                         [](const tscope::AnatomyEntry& e) { return e.coord == std::vector<std::uint64_t>{2, 2, 0}; });
+            QVERIFY(it != a->entries.end());
+            QCOMPARE(it->value, 5.0);
+            std::vector<std::pair<int, int>> expected;
+            for (const auto& [arr, pos] : it->cells) expected.emplace_back(int(arr), int(pos));
+            std::sort(expected.begin(), expected.end());
+            expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+            auto shown = p->highlightedCells();
+            std::sort(shown.begin(), shown.end());
+            QVERIFY2(shown == expected, f);
+            QVERIFY(p->statusText().contains(QStringLiteral("X(3, 3, 1) = 5")));
+        }
+        QVERIFY(!p->selectNonzero({1, 0, 0}));  // slice 2 is empty
+    }
+
+    void bigTensorsAreTurnedAway() {
+        MainWindow w;
+        w.show();
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        QVERIFY(!w.teaching()->anatomy());
+        QVERIFY(w.teaching()->statusText().contains(QStringLiteral("small tensors")));
+    }
+};
+
+QTEST_MAIN(TestTeachingPanel)
+#include "test_teaching_panel.moc"

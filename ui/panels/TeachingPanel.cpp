@@ -1,0 +1,292 @@
+#include "panels/TeachingPanel.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "tscope/error.hpp"
+
+namespace tsui {
+
+namespace {
+
+const QColor kSelected(255, 214, 102), kRelated(255, 240, 200);
+constexpr std::uint64_t kMaxGrid = 40;  // slice grids up to this many rows and columns
+
+QString valueText(double v) { return QString::number(v, 'g', 4); }
+
+}  // namespace
+
+TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Format:"), this));
+    format_ = new QComboBox(this);
+    format_->setObjectName(QStringLiteral("teachFormat"));
+    for (tscope::FormatKind k : tscope::available_formats())
+        if (k != tscope::FormatKind::HLS && k != tscope::FormatKind::sCOO) format_->addItem(QString::fromLatin1(tscope::format_name(k)));
+    format_->setCurrentText(QStringLiteral("HOCFS-CSR"));  // the paper's own format first
+    top->addWidget(format_);
+    top->addWidget(new QLabel(tr("built for mode:"), this));
+    mode_ = new QComboBox(this);
+    top->addWidget(mode_);
+    status_ = new QLabel(tr("Open a small tensor (File ▸ Samples ▸ the 4×5×4 example of hocfs Sec. 5) to see a format's arrays."), this);
+    status_->setWordWrap(true);
+    top->addWidget(status_, 1);
+    layout->addLayout(top);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* scroll = new QScrollArea(split);
+    slicesScroll_ = scroll;
+    scroll->setWidgetResizable(true);
+    slicesBox_ = new QWidget(scroll);
+    slicesLayout_ = new QVBoxLayout(slicesBox_);
+    scroll->setWidget(slicesBox_);
+    split->addWidget(scroll);
+    auto* right = new QWidget(split);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->addWidget(new QLabel(tr("<b>Arrays</b>, as stored in memory (0-based indices and offsets; the papers print 1-based). "
+                                "Click a nonzero on the left, or a cell here."),
+                             right));
+    arrays_ = new QTableWidget(right);
+    arrays_->setObjectName(QStringLiteral("teachArrays"));
+    arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    arrays_->horizontalHeader()->setDefaultSectionSize(34);
+    arrays_->horizontalHeader()->setMinimumSectionSize(20);
+    rl->addWidget(arrays_, 1);
+    split->addWidget(right);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+
+    connect(format_, &QComboBox::currentIndexChanged, this, &TeachingPanel::rebuild);
+    connect(mode_, &QComboBox::currentIndexChanged, this, &TeachingPanel::rebuild);
+    connect(arrays_, &QTableWidget::cellClicked, this, [this](int row, int col) { highlightCell(row, col); });
+}
+
+QString TeachingPanel::statusText() const { return status_->text(); }
+
+void TeachingPanel::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    selected_.clear();
+    QSignalBlocker block(mode_);
+    mode_->clear();
+    if (dataset_)
+        for (int m = 0; m < dataset_->tensor.order(); ++m) mode_->addItem(QString::number(m + 1), m);
+    rebuild();
+}
+
+void TeachingPanel::selectFormat(const QString& name, int mode) {
+    QSignalBlocker a(format_), b(mode_);
+    format_->setCurrentText(name);
+    mode_->setCurrentIndex(std::max(0, mode));
+    rebuild();
+}
+
+void TeachingPanel::rebuild() {
+    anatomy_.reset();
+    arrays_->clear();
+    arrays_->setRowCount(0);
+    arrays_->setColumnCount(0);
+    if (!dataset_) return;
+    const tscope::CooTensor& t = dataset_->tensor;
+    if (t.nnz() > kMaxNonzeros) {
+        status_->setText(tr("The teaching view is for small tensors (up to %1 nonzeros); this one has %2. "
+                            "Try File ▸ Samples ▸ the 4×5×4 example.")
+                             .arg(kMaxNonzeros)
+                             .arg(t.nnz()));
+        showSlices();
+        return;
+    }
+    try {  // a few hundred nonzeros: built here, in well under a frame
+        tscope::FormatOptions o;
+        o.mode = std::max(0, mode_->currentData().toInt());
+        const auto f = tscope::build_format(tscope::parse_format(format_->currentText().toStdString()), t, o);
+        anatomy_ = std::make_unique<tscope::FormatAnatomy>(tscope::format_anatomy(*f, kMaxNonzeros));
+    } catch (const std::exception& e) {
+        status_->setText(QString::fromStdString(e.what()));
+        showSlices();
+        return;
+    }
+    std::size_t widest = 0;
+    for (const auto& a : anatomy_->arrays) widest = std::max(widest, a.cells.size());
+    arrays_->setRowCount(static_cast<int>(anatomy_->arrays.size()));
+    arrays_->setColumnCount(static_cast<int>(widest));
+    QStringList names;
+    for (std::size_t r = 0; r < anatomy_->arrays.size(); ++r) {
+        const auto& a = anatomy_->arrays[r];
+        names << QString::fromStdString(a.name);
+        for (std::size_t c = 0; c < a.cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(QString::fromStdString(a.cells[c]));
+            item->setTextAlignment(Qt::AlignCenter);
+            item->setToolTip(QStringLiteral("%1[%2]: %3").arg(names.back()).arg(c).arg(QString::fromStdString(a.meaning)));
+            arrays_->setItem(static_cast<int>(r), static_cast<int>(c), item);
+        }
+    }
+    arrays_->setVerticalHeaderLabels(names);
+    QStringList positions;
+    for (std::size_t c = 0; c < widest; ++c) positions << QString::number(c);
+    arrays_->setHorizontalHeaderLabels(positions);
+    status_->setText(tr("%1 for mode %2: %3 arrays, %4 nonzeros.")
+                         .arg(format_->currentText())
+                         .arg(mode_->currentText())
+                         .arg(anatomy_->arrays.size())
+                         .arg(anatomy_->entries.size()));
+    showSlices();
+}
+
+// Order 3 with small slices: a grid per mode-1 slice, as hocfs Sec. 5 prints its example;
+// otherwise one list of the nonzeros.
+void TeachingPanel::showSlices() {
+    for (QTableWidget* w : sliceTables_) w->deleteLater();
+    sliceTables_.clear();
+    while (QLayoutItem* item = slicesLayout_->takeAt(0)) {
+        if (item->widget()) item->widget()->deleteLater();
+        delete item;
+    }
+    if (!dataset_ || !anatomy_) return;
+    const tscope::CooTensor& t = dataset_->tensor;
+    const bool grids = t.order() == 3 && t.dim(1) <= kMaxGrid && t.dim(2) <= kMaxGrid && t.dim(0) <= 64;
+    auto makeTable = [this](int rows, int cols) {
+        auto* table = new QTableWidget(rows, cols, slicesBox_);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->horizontalHeader()->setDefaultSectionSize(34);
+        table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+        sliceTables_.push_back(table);
+        return table;
+    };
+    if (grids) {
+        for (std::uint64_t i = 0; i < t.dim(0); ++i) {
+            if (i == 0) {
+                auto* legend = new QLabel(tr("Slices X(i, :, :): rows are mode 2, columns mode 3 (1-based, as in the paper)"), slicesBox_);
+                legend->setWordWrap(true);
+                slicesLayout_->addWidget(legend);
+            }
+            slicesLayout_->addWidget(new QLabel(tr("X(%1, :, :)").arg(i + 1), slicesBox_));
+            QTableWidget* table = makeTable(static_cast<int>(t.dim(1)), static_cast<int>(t.dim(2)));
+            for (int c = 0; c < table->columnCount(); ++c) table->setHorizontalHeaderItem(c, new QTableWidgetItem(QString::number(c + 1)));
+            for (int r = 0; r < table->rowCount(); ++r) table->setVerticalHeaderItem(r, new QTableWidgetItem(QString::number(r + 1)));
+            slicesLayout_->addWidget(table);
+        }
+    } else {
+        QTableWidget* table = makeTable(0, t.order() + 1);
+        QStringList header;
+        for (int m = 0; m < t.order(); ++m) header << tr("i%1").arg(m + 1);
+        header << tr("value");
+        table->setHorizontalHeaderLabels(header);
+        table->setRowCount(static_cast<int>(anatomy_->entries.size()));
+        slicesLayout_->addWidget(new QLabel(tr("nonzeros in the format's storage order (indices 1-based)"), slicesBox_));
+        slicesLayout_->addWidget(table);
+    }
+    for (std::size_t e = 0; e < anatomy_->entries.size(); ++e) {
+        const tscope::AnatomyEntry& en = anatomy_->entries[e];
+        if (grids) {
+            auto* item = new QTableWidgetItem(valueText(en.value));
+            item->setData(Qt::UserRole, static_cast<int>(e));
+            item->setTextAlignment(Qt::AlignCenter);
+            sliceTables_[en.coord[0]]->setItem(static_cast<int>(en.coord[1]), static_cast<int>(en.coord[2]), item);
+        } else {
+            for (std::size_t m = 0; m < en.coord.size(); ++m) {
+                auto* item = new QTableWidgetItem(QString::number(en.coord[m] + 1));
+                item->setData(Qt::UserRole, static_cast<int>(e));
+                sliceTables_[0]->setItem(static_cast<int>(e), static_cast<int>(m), item);
+            }
+            auto* item = new QTableWidgetItem(valueText(en.value));
+            item->setData(Qt::UserRole, static_cast<int>(e));
+            sliceTables_[0]->setItem(static_cast<int>(e), static_cast<int>(en.coord.size()), item);
+        }
+    }
+    int widest = 0;
+    for (QTableWidget* table : sliceTables_) {
+        connect(table, &QTableWidget::cellClicked, this, [this, table](int r, int c) {
+            if (QTableWidgetItem* item = table->item(r, c); item && item->data(Qt::UserRole).isValid())
+                highlightEntry(item->data(Qt::UserRole).toInt());
+        });
+        table->resizeColumnsToContents();
+        int w = table->verticalHeader()->sizeHint().width() + 2 * table->frameWidth() + 2;
+        for (int c = 0; c < table->columnCount(); ++c) w += table->columnWidth(c);
+        int h = table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth() + 2;
+        for (int r = 0; r < table->rowCount(); ++r) h += table->rowHeight(r);
+        if (grids) table->setFixedSize(w, h);  // the whole slice at once, like the paper's figure
+        widest = std::max(widest, w);
+    }
+    slicesScroll_->setMinimumWidth(std::min(widest + 40, 520));
+    slicesLayout_->addStretch(1);
+    // the same nonzero stays highlighted when the format or mode changes
+    if (selected_.empty() && !anatomy_->entries.empty()) selected_ = anatomy_->entries.front().coord;
+    selectNonzero(selected_);
+}
+
+void TeachingPanel::clearHighlights() {
+    for (int r = 0; r < arrays_->rowCount(); ++r)
+        for (int c = 0; c < arrays_->columnCount(); ++c)
+            if (QTableWidgetItem* item = arrays_->item(r, c)) item->setBackground(QBrush());
+    for (QTableWidget* table : sliceTables_)
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c)
+                if (QTableWidgetItem* item = table->item(r, c)) item->setBackground(QBrush());
+}
+
+void TeachingPanel::highlightEntry(int entry) {
+    if (!anatomy_ || entry < 0 || entry >= static_cast<int>(anatomy_->entries.size())) return;
+    clearHighlights();
+    const tscope::AnatomyEntry& e = anatomy_->entries[static_cast<std::size_t>(entry)];
+    selected_ = e.coord;
+    for (const auto& [arr, pos] : e.cells)
+        if (QTableWidgetItem* item = arrays_->item(static_cast<int>(arr), static_cast<int>(pos))) item->setBackground(kSelected);
+    for (QTableWidget* table : sliceTables_)
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c)
+                if (QTableWidgetItem* item = table->item(r, c); item && item->data(Qt::UserRole).toInt() == entry && item->data(Qt::UserRole).isValid())
+                    item->setBackground(kSelected);
+    QStringList coord;
+    for (auto x : e.coord) coord << QString::number(x + 1);
+    status_->setText(tr("X(%1) = %2 occupies %3 cells (highlighted).").arg(coord.join(QStringLiteral(", ")), valueText(e.value)).arg(e.cells.size()));
+}
+
+void TeachingPanel::highlightCell(int array, int position) {
+    if (!anatomy_) return;
+    clearHighlights();
+    int users = 0;
+    for (std::size_t i = 0; i < anatomy_->entries.size(); ++i) {
+        const auto& cells = anatomy_->entries[i].cells;
+        if (std::find(cells.begin(), cells.end(), std::make_pair(static_cast<std::uint32_t>(array), static_cast<std::uint64_t>(position))) == cells.end())
+            continue;
+        ++users;
+        for (QTableWidget* table : sliceTables_)
+            for (int r = 0; r < table->rowCount(); ++r)
+                for (int c = 0; c < table->columnCount(); ++c)
+                    if (QTableWidgetItem* item = table->item(r, c); item && item->data(Qt::UserRole).isValid() && item->data(Qt::UserRole).toInt() == static_cast<int>(i))
+                        item->setBackground(kRelated);
+    }
+    if (QTableWidgetItem* item = arrays_->item(array, position)) item->setBackground(kSelected);
+    status_->setText(tr("%1[%2] locates %n nonzero(s) (highlighted).", nullptr, users)
+                         .arg(QString::fromStdString(anatomy_->arrays[static_cast<std::size_t>(array)].name))
+                         .arg(position));
+}
+
+bool TeachingPanel::selectNonzero(const std::vector<std::uint64_t>& coord) {
+    if (!anatomy_) return false;
+    for (std::size_t i = 0; i < anatomy_->entries.size(); ++i)
+        if (anatomy_->entries[i].coord == coord) {
+            highlightEntry(static_cast<int>(i));
+            return true;
+        }
+    return false;
+}
+
+std::vector<std::pair<int, int>> TeachingPanel::highlightedCells() const {
+    std::vector<std::pair<int, int>> out;
+    for (int r = 0; r < arrays_->rowCount(); ++r)
+        for (int c = 0; c < arrays_->columnCount(); ++c)
+            if (QTableWidgetItem* item = arrays_->item(r, c); item && item->background().color() == kSelected) out.emplace_back(r, c);
+    return out;
+}
+
+}  // namespace tsui
