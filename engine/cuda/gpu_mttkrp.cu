@@ -88,6 +88,28 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
                 }
                 row = target_row;
             }
+            // The fiber's leaf indices and values come in 32 at a time, one per lane (one
+            // coalesced load each), and are handed round with shuffles; the leaf rows' loads
+            // then do not wait on one another, so several are in flight per warp.
+            float sum[kMaxRank / 32];
+#pragma unroll
+            for (int c = 0; c < kMaxRank / 32; ++c) sum[c] = 0.0f;
+            for (std::uint64_t base = lo; base < hi; base += 32) {
+                const std::uint64_t mine = base + lane;
+                const std::uint32_t my_leaf = mine < hi ? leaf[mine] : 0u;
+                const float my_val = mine < hi ? vals[mine] : 0.0f;
+                const int n = static_cast<int>(hi - base < 32 ? hi - base : 32);
+#pragma unroll 4
+                for (int k = 0; k < n; ++k) {
+                    const std::uint64_t row_k = static_cast<std::uint64_t>(__shfl_sync(0xffffffffu, my_leaf, k)) * R;
+                    const float x = __shfl_sync(0xffffffffu, my_val, k);
+#pragma unroll
+                    for (int c = 0; c < kMaxRank / 32; ++c) {
+                        const std::uint64_t r = lane + 32u * static_cast<unsigned>(c);
+                        if (c < chunks && r < R) sum[c] += x * leaf_factor[row_k + r];
+                    }
+                }
+            }
 #pragma unroll
             for (int c = 0; c < kMaxRank / 32; ++c) {
                 const std::uint64_t r = lane + 32u * static_cast<unsigned>(c);
@@ -95,9 +117,7 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
                 float prefix = 1.0f;
                 for (int l = 0; l < levels; ++l)
                     if (l != target) prefix *= level_factor.f[l][static_cast<std::uint64_t>(anc.p[l][f]) * R + r];
-                float sum = 0.0f;
-                for (std::uint64_t z = lo; z < hi; ++z) sum += vals[z] * leaf_factor[static_cast<std::uint64_t>(leaf[z]) * R + r];
-                acc[c] += sum * prefix;
+                acc[c] += sum[c] * prefix;
             }
         }
         if (target < levels && row != ~std::uint64_t{0}) {
