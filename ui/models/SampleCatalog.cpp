@@ -47,6 +47,10 @@ QList<Sample> bundledSamples() {
     out << generated(QStringLiteral("Dense 16³ blocks (generated)"),
                      QStringLiteral("512³, 150k nonzeros in 64 blocks of 16³ cells (the tiles HLS looks for)"),
                      {512, 512, 512}, 150000, "blocks:64:16");
+    out << generated(QStringLiteral("Low-rank 3-D (generated)"),
+                     QStringLiteral("1,000 × 800 × 600, about 50k nonzeros: a sum of 8 rank-one tensors with sparse factors "
+                                    "(CPD at rank 8 fits it exactly)"),
+                     {1000, 800, 600}, 50000, "lowrank:8");
     out << generated(QStringLiteral("Power-law 5-D (generated)"),
                      QStringLiteral("2,000⁵, 100k nonzeros, Zipf exponent 1.0"), {2000, 2000, 2000, 2000, 2000}, 100000,
                      "powerlaw:1.0");

@@ -9,6 +9,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <map>
@@ -66,12 +67,33 @@ FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
-    split->addWidget(table_);
+    auto* bottom = new QSplitter(Qt::Horizontal, split);
+    bottom->addWidget(table_);
+    auto* arraysBox = new QWidget(bottom);
+    auto* al = new QVBoxLayout(arraysBox);
+    al->setContentsMargins(0, 0, 0, 0);
+    arraysTitle_ = new QLabel(tr("Select a row to see its arrays."), arraysBox);
+    arraysTitle_->setWordWrap(true);
+    al->addWidget(arraysTitle_);
+    arrays_ = new QTableWidget(0, 5, arraysBox);
+    arrays_->setObjectName(QStringLiteral("formatArrays"));
+    arrays_->setHorizontalHeaderLabels({tr("array"), tr("elements"), tr("bytes each"), tr("bytes"), tr("meaning")});
+    arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    arrays_->verticalHeader()->hide();
+    arrays_->horizontalHeader()->setStretchLastSection(true);
+    al->addWidget(arrays_, 1);
+    bottom->addWidget(arraysBox);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    split->addWidget(bottom);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     connect(measure_, &QComboBox::currentIndexChanged, this, &FormatsPanel::replot);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, proxy](const QModelIndex& current) {
+        if (current.isValid()) showArrays(proxy->mapToSource(current).row());
+    });
     connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &FormatsPanel::onDone);
     connect(cancel_, &QPushButton::clicked, this, [this] {
         if (control_) control_->request_cancel();
@@ -138,10 +160,47 @@ void FormatsPanel::onDone() {
                              .arg(survey_->size())
                              .arg(humanBytes(dataset_->tensor.bytes())));
         replot();
+        selectRow(0);  // the arrays pane shows something from the start
     } else {
         status_->setText(out.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(out.error));
     }
     Q_EMIT idle();
+}
+
+void FormatsPanel::selectRow(int row) {
+    table_->selectRow(row);
+    table_->setCurrentIndex(table_->model()->index(row, 0));
+}
+
+void FormatsPanel::showArrays(int surveyRow) {
+    arrays_->setRowCount(0);
+    if (!survey_ || surveyRow < 0 || surveyRow >= static_cast<int>(survey_->size())) return;
+    const tscope::FormatRow& r = (*survey_)[static_cast<std::size_t>(surveyRow)];
+    const QString which = r.mode < 0 ? tr("%1 (every mode)").arg(QString::fromLatin1(tscope::format_name(r.kind)))
+                                     : tr("%1 for mode %2").arg(QString::fromLatin1(tscope::format_name(r.kind))).arg(r.mode + 1);
+    if (!r.built) {
+        arraysTitle_->setText(tr("%1: not built (%2).").arg(which, QString::fromStdString(r.error)));
+        return;
+    }
+    QStringList params;
+    for (const auto& [k, v] : r.parameters) params << QStringLiteral("%1 %2").arg(QString::fromStdString(k), QString::fromStdString(v));
+    arraysTitle_->setText(tr("<b>%1</b>: %2 in %3 arrays, built in %4 s%5")
+                              .arg(which, humanBytes(r.storage.bytes()))
+                              .arg(r.storage.arrays.size())
+                              .arg(shortNumber(r.build_seconds))
+                              .arg(params.isEmpty() ? QString() : QStringLiteral(" (") + params.join(QStringLiteral(", ")) + QStringLiteral(")")));
+    arrays_->setRowCount(static_cast<int>(r.storage.arrays.size()));
+    for (std::size_t i = 0; i < r.storage.arrays.size(); ++i) {
+        const tscope::ArrayInfo& a = r.storage.arrays[i];
+        const QStringList cells = {QString::fromStdString(a.name), grouped(a.elements), QString::number(a.element_bytes), humanBytes(a.bytes()),
+                                   QString::fromStdString(a.meaning)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c >= 1 && c <= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            arrays_->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    arrays_->resizeColumnsToContents();
 }
 
 void FormatsPanel::replot() {

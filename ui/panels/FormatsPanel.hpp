@@ -18,6 +18,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTableWidget;
 
 namespace tsui {
 
@@ -30,6 +31,9 @@ public:
     void setDataset(const DatasetPtr& dataset);
     bool isBusy() const { return watcher_.isRunning(); }
     FormatTableModel* model() const { return model_; }
+    // The per-array breakdown of the selected row (one row per array).
+    QTableWidget* arrayTable() const { return arrays_; }
+    void selectRow(int row);
     QCustomPlot* plot() const { return plot_; }
 
 Q_SIGNALS:
@@ -43,6 +47,7 @@ private:
     void start();
     void onDone();
     void replot();
+    void showArrays(int surveyRow);
 
     DatasetPtr dataset_;
     DatasetPtr runningFor_;  // the dataset the running (or last) survey is for
@@ -57,6 +62,8 @@ private:
     QCustomPlot* plot_;
     FormatTableModel* model_;
     QTableView* table_;
+    QTableWidget* arrays_;
+    QLabel* arraysTitle_;
 };
 
 }  // namespace tsui

@@ -3,6 +3,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <qcustomplot.h>
 
 #include "models/FormatTableModel.hpp"
@@ -57,6 +58,13 @@ private Q_SLOTS:
         QVERIFY(built >= 20);
         QCOMPARE(hls_refused, 1);  // JF17K is 4-order: HLS says why it is not built
         QVERIFY(w.formats()->plot()->plottableCount() >= 4);  // one bar series per mode (+ "all modes")
+        // the per-array breakdown of a selected row adds up to its bytes
+        w.formats()->selectRow(0);
+        QTableWidget* arrays = w.formats()->arrayTable();
+        QVERIFY(arrays->rowCount() > 0);
+        const QString firstFormat = model->data(model->index(0, FormatTableModel::Format)).toString();
+        QVERIFY(firstFormat == QStringLiteral("COO"));
+        QCOMPARE(arrays->rowCount(), 5);  // COO of an order-4 tensor: four index arrays and the values
     }
 };
 
