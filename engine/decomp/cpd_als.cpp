@@ -73,8 +73,10 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     const int order = t.order();
     const double norm_x = squared_norm(t);
     for (int m = 0; m < order; ++m) r.factors.push_back(random_matrix(t.dim(m), o.rank, o.seed + 17 * std::uint64_t(m)));
+    // the cuda backend does its dense steps with cuBLAS and cuSOLVER as well
+    const linalg::Where dense = o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host;
     std::vector<DenseMatrix> grams;
-    for (const DenseMatrix& a : r.factors) grams.push_back(linalg::gram(a));
+    for (const DenseMatrix& a : r.factors) grams.push_back(linalg::gram(a, dense));
     r.lambda.assign(o.rank, 1.0);
 
     control.stage("CPD-ALS");
@@ -92,10 +94,10 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
             for (int m = 0; m < order; ++m)
                 if (m != n) linalg::hadamard(v, grams[static_cast<std::size_t>(m)]);
             DenseMatrix a = m_out;
-            if (!linalg::solve_spd_right(a, v)) ++r.pseudo_inverse_solves;
+            if (!linalg::solve_spd_right(a, v, dense)) ++r.pseudo_inverse_solves;
             r.lambda = linalg::normalize_columns(a);
             r.factors[static_cast<std::size_t>(n)] = std::move(a);
-            grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)]);
+            grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)], dense);
         }
         // m_out is the last mode's MTTKRP, taken with every other factor current
         const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cuda/gpu_dense.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope::linalg {
@@ -20,10 +21,15 @@ int as_int(std::uint64_t n) {
 
 }  // namespace
 
-DenseMatrix gram(const DenseMatrix& a) {
+DenseMatrix gram(const DenseMatrix& a, Where where) {
     const int n = as_int(a.cols);
     DenseMatrix g(a.cols, a.cols);
     g.fill(0);
+    if (where == Where::Gpu) {
+        as_int(a.rows);
+        gpu::dense_gram(a.data.data(), a.rows, a.cols, g.data.data());
+        return g;
+    }
     if (a.rows)
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, as_int(a.rows), 1.0, a.data.data(), n, 0.0, g.data.data(), n);
     for (std::uint64_t i = 0; i < a.cols; ++i)
@@ -46,8 +52,25 @@ DenseMatrix multiply(const DenseMatrix& a, bool ta, const DenseMatrix& b, bool t
     return c;
 }
 
-bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v) {
+namespace {
+
+// V = Q diag(w) Q^T (ascending w) on either side.
+void eigen(DenseMatrix& q, std::vector<double>& w, Where where) {
+    w.assign(q.rows, 0.0);
+    if (where == Where::Gpu) {
+        gpu::dense_symmetric_eigen(q.data.data(), q.rows, w.data());
+        return;
+    }
+    const int r = as_int(q.rows);
+    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', r, q.data.data(), r, w.data()) != 0)
+        throw Error("the eigendecomposition did not converge");
+}
+
+}  // namespace
+
+bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
     const int r = as_int(v.rows);
+    if (where == Where::Gpu && gpu::dense_solve_spd_right(m.data.data(), m.rows, v.data.data(), v.rows)) return true;
     DenseMatrix f = v;
     // m is rows x r row-major, i.e. m^T column-major with leading dimension r: solve V m^T = m^T
     // the 1-norm, for the condition estimate: a Cholesky of a numerically singular V succeeds
@@ -59,7 +82,7 @@ bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v) {
         anorm = std::max(anorm, col);
     }
     double rcond = 0;
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) == 0 &&
+    if (where == Where::Host && LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) == 0 &&
         LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r, anorm, &rcond) == 0 && rcond > 1e-12) {
         if (m.rows && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(m.rows), f.data.data(), r, m.data.data(), r) != 0)
             throw Error("the Cholesky solve failed");
@@ -67,9 +90,8 @@ bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v) {
     }
     // V = Q diag(w) Q^T; V^+ = Q diag(1/w, small w dropped) Q^T
     DenseMatrix q = v;
-    std::vector<double> w(v.rows);
-    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', r, q.data.data(), r, w.data()) != 0)
-        throw Error("the eigendecomposition for the pseudo-inverse did not converge");
+    std::vector<double> w;
+    eigen(q, w, where);
     const double top = r ? std::fabs(*std::max_element(w.begin(), w.end(), [](double x, double y) { return std::fabs(x) < std::fabs(y); })) : 0;
     const double cutoff = top * r * std::numeric_limits<double>::epsilon();
     DenseMatrix scaled = q;  // Q diag(1/w)
@@ -101,15 +123,13 @@ DenseMatrix orthonormalize(const DenseMatrix& a) {
     return q;
 }
 
-DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k) {
+DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k, Where where) {
     if (k > y.rows || k > y.cols)
         throw InputError("a rank of " + std::to_string(k) + " needs at least as many rows and columns (have " +
                          std::to_string(y.rows) + " x " + std::to_string(y.cols) + ")");
-    DenseMatrix g = gram(y);  // cols x cols
-    std::vector<double> w(g.rows);
-    const int c = as_int(g.rows);
-    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', c, g.data.data(), c, w.data()) != 0)
-        throw Error("the eigendecomposition for the SVD did not converge");
+    DenseMatrix g = gram(y, where);  // cols x cols
+    std::vector<double> w;
+    eigen(g, w, where);
     DenseMatrix v(y.cols, k);  // eigenvalues ascend: the last k columns, largest first
     for (std::uint64_t i = 0; i < y.cols; ++i)
         for (std::uint64_t j = 0; j < k; ++j) v.at(i, j) = g.at(i, y.cols - 1 - j);

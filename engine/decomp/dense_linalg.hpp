@@ -9,20 +9,24 @@
 
 namespace tscope::linalg {
 
+// Where the dense steps run: Host is OpenBLAS/LAPACK; Gpu is cuBLAS/cuSOLVER (the cuda
+// backend of the decompositions), with the small R x R leftovers on the host.
+enum class Where { Host, Gpu };
+
 // A^T A (cols x cols), both triangles filled.
-DenseMatrix gram(const DenseMatrix& a);
+DenseMatrix gram(const DenseMatrix& a, Where where = Where::Host);
 // a <- a .* b (same shape).
 void hadamard(DenseMatrix& a, const DenseMatrix& b);
 // C = op(A) op(B).
 DenseMatrix multiply(const DenseMatrix& a, bool transpose_a, const DenseMatrix& b, bool transpose_b);
 // m <- m V^{-1} for a symmetric V (R x R): Cholesky (potrf/potrs); when V is not positive
 // definite, m V^+ through V's eigendecomposition (syevd). Returns false when it fell back.
-bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v);
+bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where = Where::Host);
 // Divides each column by its 2-norm; returns the norms (a zero column keeps norm 0).
 std::vector<double> normalize_columns(DenseMatrix& a);
 // The k leading left singular vectors of y (rows x cols, k <= min(rows, cols)): eigenvectors
 // of y^T y give the right ones, y V gives the left directions, a QR makes them orthonormal.
-DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k);
+DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k, Where where = Where::Host);
 // An orthonormal basis of a's columns (QR, thin Q).
 DenseMatrix orthonormalize(const DenseMatrix& a);
 double frobenius_squared(const DenseMatrix& a);

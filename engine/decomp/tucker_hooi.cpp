@@ -149,7 +149,8 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         DenseMatrix y;
         for (int n = 0; n < order; ++n) {
             y = chains[static_cast<std::size_t>(n)].compute(r.factors, control);
-            r.factors[static_cast<std::size_t>(n)] = linalg::leading_left_singular_vectors(y, ranks[static_cast<std::size_t>(n)]);
+            r.factors[static_cast<std::size_t>(n)] = linalg::leading_left_singular_vectors(
+                y, ranks[static_cast<std::size_t>(n)], o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host);
         }
         // G_(N) = U_N^T Y_(N): R_N x prod(R_1..R_{N-1}); the core is row-major with mode 1 first
         const DenseMatrix g = linalg::multiply(r.factors.back(), true, y, false);

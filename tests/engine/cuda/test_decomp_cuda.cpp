@@ -42,6 +42,17 @@ private Q_SLOTS:
             QVERIFY(max_relative_error(gpu.factors[std::size_t(m)], cpu.factors[std::size_t(m)]) <= 1e-3);
     }
 
+    // cuSOLVER's Cholesky refuses the singular system, and the pseudo-inverse (its
+    // eigendecomposition by cuSOLVER too) takes over, as LAPACK's does on the CPU.
+    void singularSystemOnTheGpu() {
+        const CooTensor t = tstest::random_tensor({2, 2, 30}, 100, 6);
+        CpdOptions o;
+        o.rank = 5, o.max_iters = 5, o.tolerance = 0, o.backend = Backend::Cuda;
+        const CpdResult r = cpd_als(t, o);
+        QVERIFY(r.pseudo_inverse_solves > 0);
+        QVERIFY(std::fabs(r.fit - cpd_dense_fit(t, r.factors, r.lambda)) < 1e-4);
+    }
+
     void tuckerAgreesWithTheCpu() {
         const CooTensor t = tstest::random_tensor({120, 40, 30}, 15000, 7, Distribution::PowerLaw);
         const auto factors = tstest::random_factors(t, {4, 3, 5}, 3);
