@@ -1,6 +1,8 @@
 #include "panels/FormatsPanel.hpp"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include "tscope/error.hpp"
+#include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -45,6 +48,14 @@ FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->hide();
     top->addWidget(cancel_);
+    auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
+    exportCsv->setToolTip(tr("The table below, with raw byte counts"));
+    top->addWidget(exportCsv);
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export formats"), QStringLiteral("formats.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
+    });
     layout->addLayout(top);
 
     auto* split = new QSplitter(Qt::Vertical, this);

@@ -10,6 +10,7 @@
 #include "panels/FormatsPanel.hpp"
 #include "test_support.hpp"
 #include "views/MainWindow.hpp"
+#include "views/TableExport.hpp"
 
 using namespace tsui;
 
@@ -65,6 +66,9 @@ private Q_SLOTS:
         const QString firstFormat = model->data(model->index(0, FormatTableModel::Format)).toString();
         QVERIFY(firstFormat == QStringLiteral("COO"));
         QCOMPARE(arrays->rowCount(), 5);  // COO of an order-4 tensor: four index arrays and the values
+        const QString csv = toCsv(*model);
+        QVERIFY(csv.startsWith(QStringLiteral("Format,Mode,Storage units,Bytes")));
+        QCOMPARE(csv.count(QLatin1Char('\n')), model->rowCount() + 1);
     }
 };
 
