@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "dense_linalg.hpp"
+#include "fit_loop.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
@@ -80,7 +81,7 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     r.lambda.assign(o.rank, 1.0);
 
     control.stage("CPD-ALS");
-    double previous_fit = 0;
+    detail::FitLoop loop(start, o.max_iters, o.tolerance, on_iteration, control);
     DenseMatrix m_out;
     for (int it = 1; it <= o.max_iters; ++it) {
         control.check();
@@ -102,20 +103,11 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
         // m_out is the last mode's MTTKRP, taken with every other factor current
         const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
         const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * inner;
-        r.fit = norm_x > 0 ? 1 - std::sqrt(std::max(0.0, residual)) / std::sqrt(norm_x) : 1.0;
-        IterationReport rep;
-        rep.iter = it;
-        rep.iter_seconds = since(t0);
-        rep.seconds = since(start);
-        rep.fit = r.fit;
-        r.iterations.push_back(rep);
-        if (on_iteration) on_iteration(rep);
-        control.progress(static_cast<std::uint64_t>(it), static_cast<std::uint64_t>(o.max_iters));
-        if (it > 1 && std::fabs(r.fit - previous_fit) < o.tolerance) {
+        r.fit = detail::fit_from(norm_x, residual);
+        if (loop.converged(it, t0, r.fit, r.iterations)) {
             r.converged = true;
             break;
         }
-        previous_fit = r.fit;
     }
     return r;
 }

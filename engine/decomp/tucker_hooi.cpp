@@ -10,6 +10,7 @@
 
 #include "../tensor/random.hpp"
 #include "dense_linalg.hpp"
+#include "fit_loop.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/spttm.hpp"
 
@@ -142,7 +143,7 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     r.setup_seconds = since(start);
 
     control.stage("Tucker-HOOI");
-    double previous_fit = 0;
+    detail::FitLoop loop(start, o.max_iters, o.tolerance, on_iteration, control);
     for (int it = 1; it <= o.max_iters; ++it) {
         control.check();
         const auto t0 = Clock::now();
@@ -159,20 +160,11 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         for (std::uint64_t last = 0; last < g.rows; ++last)
             for (std::uint64_t c = 0; c < g.cols; ++c) r.core[c * g.rows + last] = g.at(last, c);
         const double residual = norm_x - linalg::frobenius_squared(g);
-        r.fit = norm_x > 0 ? 1 - std::sqrt(std::max(0.0, residual)) / std::sqrt(norm_x) : 1.0;
-        IterationReport rep;
-        rep.iter = it;
-        rep.iter_seconds = since(t0);
-        rep.seconds = since(start);
-        rep.fit = r.fit;
-        r.iterations.push_back(rep);
-        if (on_iteration) on_iteration(rep);
-        control.progress(static_cast<std::uint64_t>(it), static_cast<std::uint64_t>(o.max_iters));
-        if (it > 1 && std::fabs(r.fit - previous_fit) < o.tolerance) {
+        r.fit = detail::fit_from(norm_x, residual);
+        if (loop.converged(it, t0, r.fit, r.iterations)) {
             r.converged = true;
             break;
         }
-        previous_fit = r.fit;
     }
     return r;
 }

@@ -54,6 +54,18 @@ inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uin
     return tscope::generate_tensor(spec);
 }
 
+// A sum of `rank` rank-one tensors with sparse factor vectors (the generator's lowrank), about
+// nnz nonzeros: CPD at that rank and Tucker at that multilinear rank fit it exactly.
+inline tscope::CooTensor low_rank_tensor(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t rank, std::uint64_t seed) {
+    tscope::GeneratorSpec spec;
+    spec.dims = std::move(dims);
+    spec.nnz = nnz;
+    spec.distribution = tscope::Distribution::LowRank;
+    spec.rank = rank;
+    spec.seed = seed;
+    return tscope::generate_tensor(spec);
+}
+
 // One random factor matrix per mode (dims[m] x ranks[m]), seeded per mode.
 inline std::vector<tscope::DenseMatrix> random_factors(const tscope::CooTensor& t, const std::vector<std::uint64_t>& ranks,
                                                       std::uint64_t seed) {

@@ -11,19 +11,6 @@
 
 using namespace tscope;
 
-namespace {
-
-CooTensor low_rank(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t rank, std::uint64_t seed) {
-    GeneratorSpec spec;
-    spec.dims = std::move(dims);
-    spec.nnz = nnz;
-    spec.distribution = Distribution::LowRank;
-    spec.rank = rank;
-    spec.seed = seed;
-    return generate_tensor(spec);
-}
-
-}  // namespace
 
 class TestCpdAls : public QObject {
     Q_OBJECT
@@ -40,7 +27,7 @@ private Q_SLOTS:
         QFETCH(QString, format);
         std::vector<std::uint64_t> dims = {80, 60, 50, 30};
         dims.resize(static_cast<std::size_t>(order));
-        const CooTensor t = low_rank(dims, order == 3 ? 8000 : 20000, 4, 11);
+        const CooTensor t = tstest::low_rank_tensor(dims, order == 3 ? 8000 : 20000, 4, 11);
         QVERIFY(t.nnz() > 1000);
         CpdOptions o;
         o.rank = 4, o.max_iters = 300, o.tolerance = 1e-10, o.format = parse_format(format.toStdString());

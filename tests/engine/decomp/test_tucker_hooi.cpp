@@ -12,15 +12,6 @@ using namespace tscope;
 
 namespace {
 
-CooTensor low_rank(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t rank, std::uint64_t seed) {
-    GeneratorSpec spec;
-    spec.dims = std::move(dims);
-    spec.nnz = nnz;
-    spec.distribution = Distribution::LowRank;
-    spec.rank = rank;
-    spec.seed = seed;
-    return generate_tensor(spec);
-}
 
 // ||X - G x_1 U_1 ... x_N U_N|| over every cell of a small tensor.
 double dense_fit(const CooTensor& t, const TuckerResult& r) {
@@ -90,7 +81,7 @@ private Q_SLOTS:
         QFETCH(bool, hosvd);
         std::vector<std::uint64_t> dims = {70, 50, 40, 20};
         dims.resize(static_cast<std::size_t>(order));
-        const CooTensor t = low_rank(dims, order == 3 ? 6000 : 15000, 3, 21);
+        const CooTensor t = tstest::low_rank_tensor(dims, order == 3 ? 6000 : 15000, 3, 21);
         TuckerOptions o;
         o.ranks = {3}, o.max_iters = 30, o.hosvd_init = hosvd;
         const TuckerResult r = tucker_hooi(t, o);
