@@ -129,6 +129,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : QWidget(parent) {
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(split);
     table_->setObjectName(QStringLiteral("decompTable"));
+    enableTableExport(table_);
     table_->setModel(proxy);
     table_->setSortingEnabled(true);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

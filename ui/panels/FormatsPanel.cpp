@@ -71,6 +71,7 @@ FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(split);
     table_->setObjectName(QStringLiteral("formatsTable"));
+    enableTableExport(table_);
     table_->setModel(proxy);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // survey order until a click
     table_->setSortingEnabled(true);
@@ -88,6 +89,7 @@ FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
     al->addWidget(arraysTitle_);
     arrays_ = new QTableWidget(0, 5, arraysBox);
     arrays_->setObjectName(QStringLiteral("formatArrays"));
+    enableTableExport(arrays_);
     arrays_->setHorizontalHeaderLabels({tr("array"), tr("elements"), tr("bytes each"), tr("bytes"), tr("meaning")});
     arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     arrays_->verticalHeader()->hide();

@@ -139,6 +139,7 @@ KernelsPanel::KernelsPanel(QWidget* parent) : QWidget(parent) {
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(right);
     table_->setObjectName(QStringLiteral("kernelTable"));
+    enableTableExport(table_);
     table_->setModel(proxy);
     table_->setSortingEnabled(true);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

@@ -68,6 +68,7 @@ OverviewPanel::OverviewPanel(QWidget* parent) : QWidget(parent) {
     proxy->setSourceModel(model_);
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(page);
+    enableTableExport(table_);
     table_->setObjectName(QStringLiteral("modeStatsTable"));
     table_->setModel(proxy);
     table_->setSortingEnabled(true);

@@ -9,6 +9,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "views/TableExport.hpp"
+
 #include "tscope/error.hpp"
 
 namespace tsui {
@@ -56,6 +58,7 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
                              right));
     arrays_ = new QTableWidget(right);
     arrays_->setObjectName(QStringLiteral("teachArrays"));
+    enableTableExport(arrays_);
     arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     arrays_->horizontalHeader()->setDefaultSectionSize(34);
     arrays_->horizontalHeader()->setMinimumSectionSize(20);

@@ -5,10 +5,15 @@
 #include <QString>
 
 class QAbstractItemModel;
+class QAbstractItemView;
 
 namespace tsui {
 
-QString toCsv(const QAbstractItemModel& model);
-bool writeCsv(const QAbstractItemModel& model, const QString& path, QString* error);
+// rowNames: the vertical header becomes the first column (tables whose rows are named).
+QString toCsv(const QAbstractItemModel& model, bool rowNames = false);
+bool writeCsv(const QAbstractItemModel& model, const QString& path, QString* error, bool rowNames = false);
+// Adds "Export table as CSV…" to the view's context menu (rows named when its vertical
+// header shows).
+void enableTableExport(QAbstractItemView* view);
 
 }  // namespace tsui

@@ -5,6 +5,7 @@
 
 #include "panels/TeachingPanel.hpp"
 #include "ui_test_support.hpp"
+#include "views/TableExport.hpp"
 
 using namespace tsui;
 
@@ -41,6 +42,10 @@ private Q_SLOTS:
             QVERIFY(p->statusText().contains(QStringLiteral("X(3, 3, 1) = 5")));
         }
         QVERIFY(!p->selectNonzero({1, 0, 0}));  // slice 2 is empty
+        // the arrays export with their names as the first column
+        const QString csv = toCsv(*p->arraysTable()->model(), true);
+        QVERIFY(csv.startsWith(QStringLiteral(",0,1,2")));
+        QCOMPARE(csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), p->arraysTable()->rowCount() + 1);
     }
 
     void bigTensorsAreTurnedAway() {
