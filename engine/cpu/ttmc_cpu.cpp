@@ -1,9 +1,12 @@
-// TTMc on the CPU: the oracle and OpenMP kernels on COO, CSF (slice algorithm) and HLS.
+// TTMc on the CPU: the oracle and OpenMP kernels on COO, CSF (slice algorithm) and HLS; and the
+// host side of the cuda backend (COO).
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
+#include <limits>
 
+#include "cuda/gpu_ttmc.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/hls_format.hpp"
@@ -195,8 +198,44 @@ void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>
     }
 }
 
+namespace {
+
+// COO on the GPU: fp32 indices/values/factors up, fp64 result down.
+template <class I, class V>
+bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format);
+    if (!f) return false;
+    for (auto d : format.dims())
+        if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA TTMc needs every mode shorter than 2^32");
+    std::vector<std::vector<std::uint32_t>> idx;
+    for (const auto& c : f->idx) idx.emplace_back(c.begin(), c.end());
+    const std::vector<float> vals(f->vals.begin(), f->vals.end());
+    gpu::Coo coo;
+    coo.nnz = vals.size();
+    for (const auto& c : idx) coo.idx.push_back(c.data());
+    coo.vals = vals.data();
+    std::vector<std::vector<float>> fs(factors.size());
+    gpu::TtmcDense d;
+    d.mode = mode;
+    for (std::size_t m = 0; m < factors.size(); ++m) {
+        if (static_cast<int>(m) != mode) fs[m].assign(factors[m].data.begin(), factors[m].data.end());
+        d.factors.push_back(fs[m].empty() ? nullptr : fs[m].data());
+        d.rows.push_back(format.dims()[m]);
+        d.ranks.push_back(static_cast<int>(m) == mode ? 1 : factors[m].cols);
+    }
+    std::vector<double> result(out.rows * out.cols);
+    d.out = result.data();
+    gpu::Timing t;
+    gpu::ttmc_coo(coo, d, t);
+    for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
+    return true;
+}
+
+}  // namespace
+
 bool ttmc_supports(Backend backend, FormatKind kind) {
     if (backend == Backend::CpuRef) return true;
+    if (backend == Backend::Cuda) return cuda_built() && kind == FormatKind::COO;
     return backend == Backend::Omp && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::HLS);
 }
 
@@ -238,7 +277,10 @@ void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vect
     case Backend::Cuda: {
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
-        throw Error("TTMc has no CUDA kernel yet");
+        const bool done = ttmc_cuda<std::uint32_t, double>(format, mode, factors, out) || ttmc_cuda<std::uint32_t, float>(format, mode, factors, out) ||
+                          ttmc_cuda<std::uint64_t, double>(format, mode, factors, out) || ttmc_cuda<std::uint64_t, float>(format, mode, factors, out);
+        if (!done) throw InputError("TTMc has no CUDA kernel for " + format.name() + " (COO only)");
+        return;
     }
     }
 }

@@ -1,0 +1,25 @@
+// TTMc on the GPU from COO (issue 5: "TTMc ... and COO"): one warp per nonzero; each lane
+// takes columns of the Kronecker product of the other modes' rows and adds val x their product
+// into the output row with fp64 atomics (rows of heavy slices take millions of adds).
+// Private; plain arrays only.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpu_mttkrp.hpp"
+
+namespace tscope::gpu {
+
+// factors[m] is rows[m] x ranks[m] (fp32, row-major; the output mode's may be null). out:
+// rows[mode] x prod of the other ranks, the other modes ascending, the first most significant.
+struct TtmcDense {
+    int mode = 0;
+    std::vector<const float*> factors;
+    std::vector<std::uint64_t> rows, ranks;
+    double* out = nullptr;
+};
+
+void ttmc_coo(const Coo& coo, const TtmcDense& dense, Timing& timing);
+
+}  // namespace tscope::gpu

@@ -1,0 +1,9 @@
+// The CPU-only build's CUDA TTMc: there is none.
+#include "gpu_ttmc.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope::gpu {
+
+void ttmc_coo(const Coo&, const TtmcDense&, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+
+}  // namespace tscope::gpu
