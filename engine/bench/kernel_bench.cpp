@@ -283,7 +283,7 @@ public:
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
         out_ = DenseMatrix(t_.dim(mode), ttmc_columns(factors_, mode));
         if (b == Backend::CpuRef) return [this, mode](DeviceTiming&) { ttmc_reference(t_, mode, factors_, out_); };
-        return [this, &f, mode, b, &c](DeviceTiming&) { ttmc(b, f, mode, factors_, out_, c); };
+        return [this, &f, mode, b, &c](DeviceTiming& timing) { ttmc(b, f, mode, factors_, out_, c, &timing); };
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(out_.cols); }
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {

@@ -202,7 +202,7 @@ namespace {
 
 // COO on the GPU: fp32 indices/values/factors up, fp64 result down.
 template <class I, class V>
-bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
     const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format);
     if (!f) return false;
     for (auto d : format.dims())
@@ -228,6 +228,7 @@ bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatr
     gpu::Timing t;
     gpu::ttmc_coo(coo, d, t);
     for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
+    if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
     return true;
 }
 
@@ -249,7 +250,7 @@ FormatOptions ttmc_options(int order, int mode) {
 }
 
 void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
-          DenseMatrix& out, RunControl& control) {
+          DenseMatrix& out, RunControl& control, DeviceTiming* timing) {
     const auto& dims = format.dims();
     const int order = static_cast<int>(dims.size());
     if (mode < 0 || mode >= order)
@@ -277,8 +278,10 @@ void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vect
     case Backend::Cuda: {
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
-        const bool done = ttmc_cuda<std::uint32_t, double>(format, mode, factors, out) || ttmc_cuda<std::uint32_t, float>(format, mode, factors, out) ||
-                          ttmc_cuda<std::uint64_t, double>(format, mode, factors, out) || ttmc_cuda<std::uint64_t, float>(format, mode, factors, out);
+        const bool done = ttmc_cuda<std::uint32_t, double>(format, mode, factors, out, timing) ||
+                          ttmc_cuda<std::uint32_t, float>(format, mode, factors, out, timing) ||
+                          ttmc_cuda<std::uint64_t, double>(format, mode, factors, out, timing) ||
+                          ttmc_cuda<std::uint64_t, float>(format, mode, factors, out, timing);
         if (!done) throw InputError("TTMc has no CUDA kernel for " + format.name() + " (COO only)");
         return;
     }

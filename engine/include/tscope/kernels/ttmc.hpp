@@ -19,8 +19,9 @@ void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>
 
 // Formats: COO; CSF built with ttmc_options (the mode at the root, the others ascending);
 // HLS (order 3). out must be dims[mode] x prod_{m != mode} factors[m].cols.
+// cuda: COO only; timing (optional) gets its transfers and kernel apart.
 void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
-          DenseMatrix& out, RunControl& control = no_control());
+          DenseMatrix& out, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
 bool ttmc_supports(Backend backend, FormatKind kind);
 FormatOptions ttmc_options(int order, int mode);
 std::uint64_t ttmc_columns(const std::vector<DenseMatrix>& factors, int mode);
