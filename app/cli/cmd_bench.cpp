@@ -32,7 +32,7 @@ std::string label(const BenchResult& r) {
 int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
-               "--csf-order", "--mode-order", "--fiber-threshold", "--variant"},
+               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold"},
               {"--check", "--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -56,6 +56,7 @@ int run_bench(int argc, char** argv) {
     request.check = args.flag("--check");
     request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
     request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
+    request.options.hls_threshold = args.integer("--hls-threshold", 78, 1);
     if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
         for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);
     if (auto dir = args.value("--factors"))
@@ -88,8 +89,12 @@ int run_bench(int argc, char** argv) {
         !gpu.available && std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
     if (cuda_missing) std::cerr << "error: " << gpu.reason << "\n";
     bool failed = cuda_missing;
-    for (const BenchResult& r : results)  // fp32 on the GPU: 1e-4 (issue 5); fp64 on the CPU: 1e-8
-        if (r.max_rel_error && !(*r.max_rel_error <= (r.backend == Backend::Cuda ? 1e-4 : 1e-8))) failed = true;
+    // fp32 on the GPU: 1e-4 (issue 5); fp16 tensor cores (HLS on cuda): 1e-2, their accuracy is
+    // judged by the SMAPE of hls Eq. 17 in the test suite; fp64 on the CPU: 1e-8
+    for (const BenchResult& r : results) {
+        const double limit = r.backend != Backend::Cuda ? 1e-8 : r.format == FormatKind::HLS ? 1e-2 : 1e-4;
+        if (r.max_rel_error && !(*r.max_rel_error <= limit)) failed = true;
+    }
 
     if (args.flag("--json")) {
         Json rows = Json::array();

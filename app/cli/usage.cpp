@@ -20,7 +20,7 @@ void print_usage(bool to_stderr) {
       formats: COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF B-CSF MM-CSF HiCOO HLS sCOO
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
-        [--mode-order 1,2,3] [--fiber-threshold T] [--variant naive,fg,mc,rb,sm|all]
+        [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm|all]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
       --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); the cuda backend's time is its
       kernels alone, transfers apart; MTTKRP runs on COO, CSF, B-CSF, MM-CSF, HiCOO, HLS (omp) and COO, CSF, B-CSF, MM-CSF (cuda);

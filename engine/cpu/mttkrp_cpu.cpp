@@ -344,7 +344,7 @@ bool mttkrp_supports(Backend backend, FormatKind kind) {
         return kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF || kind == FormatKind::MMCSF ||
                kind == FormatKind::HiCOO || kind == FormatKind::HLS;
     return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF ||
-                            kind == FormatKind::MMCSF);
+                            kind == FormatKind::MMCSF || kind == FormatKind::HLS);
 }
 
 void mttkrp_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,

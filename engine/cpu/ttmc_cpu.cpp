@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cuda/gpu_ttmc.hpp"
+#include "kernels/hls_cuda.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/hls_format.hpp"
@@ -236,7 +237,7 @@ bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatr
 
 bool ttmc_supports(Backend backend, FormatKind kind) {
     if (backend == Backend::CpuRef) return true;
-    if (backend == Backend::Cuda) return cuda_built() && kind == FormatKind::COO;
+    if (backend == Backend::Cuda) return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::HLS);
     return backend == Backend::Omp && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::HLS);
 }
 
@@ -278,11 +279,12 @@ void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vect
     case Backend::Cuda: {
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
+        if (detail::hls_cuda(format, mode, true, factors, out, timing)) return;  // tensor cores (hls Alg. 1)
         const bool done = ttmc_cuda<std::uint32_t, double>(format, mode, factors, out, timing) ||
                           ttmc_cuda<std::uint32_t, float>(format, mode, factors, out, timing) ||
                           ttmc_cuda<std::uint64_t, double>(format, mode, factors, out, timing) ||
                           ttmc_cuda<std::uint64_t, float>(format, mode, factors, out, timing);
-        if (!done) throw InputError("TTMc has no CUDA kernel for " + format.name() + " (COO only)");
+        if (!done) throw InputError("TTMc has no CUDA kernel for " + format.name() + " (COO and HLS)");
         return;
     }
     }

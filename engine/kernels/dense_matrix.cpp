@@ -92,4 +92,15 @@ Backend parse_backend(const std::string& name) {
     throw InputError("unknown backend '" + name + "' (known: cpu-ref, omp, cuda)");
 }
 
+double smape_percent(const DenseMatrix& a, const DenseMatrix& reference) {
+    if (a.rows != reference.rows || a.cols != reference.cols) throw InputError("smape: the matrices differ in shape");
+    const std::uint64_t n = a.data.size();
+    double sum = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const double d = std::fabs(a.data[i]) + std::fabs(reference.data[i]);
+        if (d > 0) sum += std::fabs(a.data[i] - reference.data[i]) / d;
+    }
+    return n ? 100.0 * sum / static_cast<double>(n) : 0.0;
+}
+
 }  // namespace tscope

@@ -1,6 +1,7 @@
 #include "tscope/kernels/mttkrp.hpp"
 
 #include "cuda/gpu_mttkrp.hpp"
+#include "kernels/hls_cuda.hpp"
 
 #include "cpu/cpu_kernels.hpp"
 #include "tscope/cuda/device.hpp"
@@ -53,6 +54,7 @@ void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::ve
         const GpuInfo gpu = query_gpu();
         if (!gpu.available) throw Error(gpu.reason);
         control.check();
+        if (detail::hls_cuda(format, mode, false, factors, out, timing)) return;  // tensor cores (hls Alg. 2)
         mttkrp_cuda(format, mode, factors, out, timing);
         return;
     }
@@ -64,7 +66,7 @@ struct MttkrpPlan::Resident {
 };
 
 MttkrpPlan::MttkrpPlan(Backend backend, const SparseFormat& format) : backend_(backend), format_(&format) {
-    if (backend != Backend::Cuda) return;
+    if (backend != Backend::Cuda || format.kind() == FormatKind::HLS) return;  // HLS: one call at a time
     const GpuInfo gpu = query_gpu();
     if (!gpu.available) throw Error(gpu.reason);
     resident_ = std::make_unique<Resident>(Resident{mttkrp_cuda_upload(format)});

@@ -28,6 +28,9 @@ DenseMatrix random_matrix(std::uint64_t rows, std::uint64_t cols, std::uint64_t 
 
 // max |a - b| / max |b|: the normwise relative error of a against the reference b.
 double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference);
+// The symmetric mean absolute percentage error of hls-tcu-sptmcm Eq. 17, in percent:
+// 100/n sum |x - x^| / (|x| + |x^|) (entries where both are zero count as 0).
+double smape_percent(const DenseMatrix& a, const DenseMatrix& reference);
 
 // SPLATT-style text: one row of `cols` numbers per line. read_matrix checks the shape it
 // expects (rows = 0 accepts any) and reports file:line for bad input.

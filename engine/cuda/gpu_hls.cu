@@ -1,0 +1,128 @@
+// HLS MTTKRP / TTMc: WMMA for the dense tiles, CUDA cores for the sparse nonzeros.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+
+#include "cuda_util.cuh"
+#include "gpu_hls.hpp"
+
+namespace tscope::gpu {
+
+namespace {
+
+constexpr int kWarpsPerBlock = 4;
+
+struct Dense3 {
+    const float* f[3];
+    std::uint64_t rank[3];
+    std::uint64_t dims[3];
+};
+
+// Column `col` of the product operand for the other two modes' rows ra (mode a) and rb (mode b).
+__device__ float operand(const Dense3& d, int a, int b, std::uint64_t ra, std::uint64_t rb, std::uint64_t col, bool kron) {
+    if (ra >= d.dims[a] || rb >= d.dims[b]) return 0.0f;  // a tile at the tensor's edge
+    if (!kron) return d.f[a][ra * d.rank[a] + col] * d.f[b][rb * d.rank[b] + col];
+    return d.f[a][ra * d.rank[a] + col / d.rank[b]] * d.f[b][rb * d.rank[b] + col % d.rank[b]];
+}
+
+// One warp per (tile, 16 output columns). A = the tile unfolded in `mode` (16 x 256, fp16, in
+// shared memory); B = 16 x 16 slices of the Khatri-Rao / Kronecker rows; C += A B on the
+// tensor cores, then added into the fp64 output rows.
+__global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells, const std::uint32_t* __restrict__ origin, int mode,
+                            bool kron, Dense3 d, std::uint64_t cols, double* out) {
+    using namespace nvcuda;
+    __shared__ __half sa[kWarpsPerBlock][16 * 256];
+    __shared__ __half sb[kWarpsPerBlock][16 * 16];
+    __shared__ float sc[kWarpsPerBlock][16 * 16];
+    const unsigned lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    const std::uint64_t chunks = (cols + 15) / 16;
+    const std::uint64_t item = blockIdx.x * static_cast<std::uint64_t>(kWarpsPerBlock) + w;
+    if (item >= tiles * chunks) return;
+    const std::uint64_t q = item / chunks, nc = item % chunks;
+    const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;  // the other two modes, ascending
+    // the unfolding: row = the mode's offset, column = (offset in a) * 16 + (offset in b)
+    for (int c = static_cast<int>(lane); c < 4096; c += 32) {
+        const int i = c >> 8, j = (c >> 4) & 15, k = c & 15;
+        const int off[3] = {i, j, k};
+        sa[w][off[mode] * 256 + off[a] * 16 + off[b]] = __float2half(cells[q * 4096 + static_cast<std::uint64_t>(c)]);
+    }
+    const std::uint64_t base[3] = {origin[q * 3], origin[q * 3 + 1], origin[q * 3 + 2]};
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int kk = 0; kk < 16; ++kk) {  // K = 256 in 16 steps: offset in a = kk, offset in b = 0..15
+        for (int e = static_cast<int>(lane); e < 256; e += 32) {
+            const int s = e / 16, n = e % 16;
+            const std::uint64_t col = nc * 16 + static_cast<std::uint64_t>(n);
+            sb[w][e] = __float2half(col < cols ? operand(d, a, b, base[a] + static_cast<std::uint64_t>(kk), base[b] + static_cast<std::uint64_t>(s), col, kron) : 0.0f);
+        }
+        __syncwarp();
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+        wmma::load_matrix_sync(fa, sa[w] + kk * 16, 256);
+        wmma::load_matrix_sync(fb, sb[w], 16);
+        wmma::mma_sync(acc, fa, fb, acc);
+        __syncwarp();
+    }
+    wmma::store_matrix_sync(sc[w], acc, 16, wmma::mem_row_major);
+    __syncwarp();
+    for (int e = static_cast<int>(lane); e < 256; e += 32) {
+        const std::uint64_t row = base[mode] + static_cast<std::uint64_t>(e / 16), col = nc * 16 + static_cast<std::uint64_t>(e % 16);
+        if (row < d.dims[mode] && col < cols && sc[w][e] != 0.0f) atomicAdd(&out[row * cols + col], static_cast<double>(sc[w][e]));
+    }
+}
+
+// The sparse part (HLS-S) on CUDA cores: a warp per nonzero, lanes over the columns.
+__global__ void sparse_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ i0, const std::uint32_t* __restrict__ i1,
+                              const std::uint32_t* __restrict__ i2, const float* __restrict__ vals, int mode, bool kron, Dense3 d,
+                              std::uint64_t cols, double* out) {
+    const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
+    const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;
+    for (std::uint64_t z = warp; z < nnz; z += warps) {
+        const std::uint64_t c[3] = {i0[z], i1[z], i2[z]};
+        for (std::uint64_t col = lane; col < cols; col += 32)
+            atomicAdd(&out[c[mode] * cols + col], static_cast<double>(vals[z] * operand(d, a, b, c[a], c[b], col, kron)));
+    }
+}
+
+}  // namespace
+
+void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<const float*, 3>& factors,
+                  const std::array<std::uint64_t, 3>& ranks, double* out, Timing& timing) {
+    use_device();
+    const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;
+    const std::uint64_t cols = kron ? ranks[static_cast<std::size_t>(a)] * ranks[static_cast<std::size_t>(b)] : ranks[static_cast<std::size_t>(a)];
+    const std::uint64_t out_n = x.dims[static_cast<std::size_t>(mode)] * cols;
+    Event t0, t1, t2, t3;
+    t0.record();
+    DeviceArray<float> cells(x.cells, x.tiles * 4096);
+    DeviceArray<std::uint32_t> origin(x.origin, x.tiles * 3);
+    DeviceArray<std::uint32_t> i0(x.idx[0], x.nnz), i1(x.idx[1], x.nnz), i2(x.idx[2], x.nnz);
+    DeviceArray<float> vals(x.vals, x.nnz);
+    DeviceArray<float> f[3];
+    Dense3 d{};
+    for (int m = 0; m < 3; ++m) {
+        d.rank[m] = ranks[static_cast<std::size_t>(m)];
+        d.dims[m] = x.dims[static_cast<std::size_t>(m)];
+        if (m != mode) f[m] = DeviceArray<float>(factors[static_cast<std::size_t>(m)], x.dims[static_cast<std::size_t>(m)] * ranks[static_cast<std::size_t>(m)]);
+        d.f[m] = f[m].get();
+    }
+    DeviceArray<double> dout(out_n);
+    dout.zero();
+    t1.record();
+    const std::uint64_t items = x.tiles * ((cols + 15) / 16);
+    if (items)
+        tile_kernel<<<static_cast<unsigned>((items + kWarpsPerBlock - 1) / kWarpsPerBlock), 32 * kWarpsPerBlock>>>(
+            x.tiles, cells.get(), origin.get(), mode, kron, d, cols, dout.get());
+    check(cudaGetLastError(), "launching the HLS tensor-core kernel");
+    if (x.nnz)
+        sparse_kernel<<<grid_for(x.nnz * 32), 256>>>(x.nnz, i0.get(), i1.get(), i2.get(), vals.get(), mode, kron, d, cols, dout.get());
+    check(cudaGetLastError(), "launching the HLS sparse kernel");
+    t2.record();
+    dout.download(out);
+    t3.record();
+    timing = {Event::seconds(t0, t1), Event::seconds(t1, t2), Event::seconds(t2, t3)};
+}
+
+}  // namespace tscope::gpu

@@ -1,0 +1,66 @@
+#include "kernels/hls_cuda.hpp"
+
+#include "cuda/gpu_hls.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/hls_format.hpp"
+
+namespace tscope::detail {
+
+namespace {
+
+template <class I, class V>
+bool run(const SparseFormat& format, int mode, bool kron, const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
+    const auto* f = dynamic_cast<const HlsFormat<I, V>*>(&format);
+    if (!f) return false;
+    const std::uint64_t tiles = f->tiles(), nnz = f->nnz_vals.size();
+    std::vector<float> cells(tiles * kHlsTileCells);
+    std::vector<std::uint32_t> origin(tiles * 3);
+    std::vector<double> expanded(kHlsTileCells);
+    for (std::uint64_t q = 0; q < tiles; ++q) {
+        std::array<std::uint64_t, 3> lo{};
+        std::array<int, 3> span{};
+        f->expand_tile(q, expanded.data(), lo, span);
+        for (int c = 0; c < kHlsTileCells; ++c) cells[q * kHlsTileCells + static_cast<std::uint64_t>(c)] = static_cast<float>(expanded[static_cast<std::size_t>(c)]);
+        for (int m = 0; m < 3; ++m) origin[q * 3 + static_cast<std::uint64_t>(m)] = static_cast<std::uint32_t>(lo[static_cast<std::size_t>(m)]);
+    }
+    std::array<std::vector<std::uint32_t>, 3> idx;
+    std::vector<float> vals(nnz);
+    for (auto& v : idx) v.resize(nnz);
+    for (std::uint64_t z = 0; z < nnz; ++z) {
+        const auto c = hls_unpack(f->nnz_inds[z], f->nnz_linear_bits);
+        for (int m = 0; m < 3; ++m) idx[static_cast<std::size_t>(m)][z] = static_cast<std::uint32_t>(c[static_cast<std::size_t>(m)]);
+        vals[z] = static_cast<float>(f->nnz_vals[z]);
+    }
+    gpu::HlsDevInput x;
+    x.tiles = tiles, x.cells = cells.data(), x.origin = origin.data();
+    x.nnz = nnz, x.vals = vals.data();
+    for (int m = 0; m < 3; ++m) x.idx[static_cast<std::size_t>(m)] = idx[static_cast<std::size_t>(m)].data(), x.dims[static_cast<std::size_t>(m)] = format.dims()[static_cast<std::size_t>(m)];
+    std::array<std::vector<float>, 3> fs;
+    std::array<const float*, 3> fp{};
+    std::array<std::uint64_t, 3> ranks{1, 1, 1};
+    for (int m = 0; m < 3; ++m) {
+        if (m == mode) continue;
+        fs[static_cast<std::size_t>(m)].assign(factors[static_cast<std::size_t>(m)].data.begin(), factors[static_cast<std::size_t>(m)].data.end());
+        fp[static_cast<std::size_t>(m)] = fs[static_cast<std::size_t>(m)].data();
+        ranks[static_cast<std::size_t>(m)] = factors[static_cast<std::size_t>(m)].cols;
+    }
+    std::vector<double> result(out.rows * out.cols);
+    gpu::Timing t;
+    gpu::hls_multiply(x, mode, kron, fp, ranks, result.data(), t);
+    for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
+    if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
+    return true;
+}
+
+}  // namespace
+
+bool hls_cuda(const SparseFormat& format, int mode, bool kron, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+              DeviceTiming* timing) {
+    if (format.kind() != FormatKind::HLS) return false;
+    for (auto d : format.dims())
+        if (d >= (1ull << 32)) throw InputError("HLS on the GPU needs every mode shorter than 2^32");
+    return run<std::uint32_t, double>(format, mode, kron, factors, out, timing) || run<std::uint32_t, float>(format, mode, kron, factors, out, timing) ||
+           run<std::uint64_t, double>(format, mode, kron, factors, out, timing) || run<std::uint64_t, float>(format, mode, kron, factors, out, timing);
+}
+
+}  // namespace tscope::detail
