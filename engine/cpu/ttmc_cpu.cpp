@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cuda/gpu_ttmc.hpp"
+#include "kernels/csf_flatten.hpp"
 #include "kernels/hls_cuda.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -209,8 +210,8 @@ bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatr
     for (auto d : format.dims())
         if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA TTMc needs every mode shorter than 2^32");
     std::vector<std::vector<std::uint32_t>> idx;
-    for (const auto& c : f->idx) idx.emplace_back(c.begin(), c.end());
-    const std::vector<float> vals(f->vals.begin(), f->vals.end());
+    for (const auto& c : f->idx) idx.push_back(csf_flat::narrow(c));
+    const std::vector<float> vals = csf_flat::to_float(f->vals);
     gpu::Coo coo;
     coo.nnz = vals.size();
     for (const auto& c : idx) coo.idx.push_back(c.data());

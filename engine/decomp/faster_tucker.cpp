@@ -216,7 +216,6 @@ void with_tree(const SparseFormat& f, Fn&& fn) {
 
 // The cuda backend: the same trees, split and start, on the device (fp32); errors are summed
 // there too. Reports go out as on the CPU.
-template <class I>
 std::vector<std::uint32_t> narrow_indices(const CooTensor& t, int m) {
     std::vector<std::uint32_t> out(t.nnz());
     for (std::uint64_t z = 0; z < t.nnz(); ++z) out[z] = static_cast<std::uint32_t>(t.index(m, z));
@@ -237,7 +236,7 @@ struct HostEntries {
 
 HostEntries host_entries(const CooTensor& t) {
     HostEntries h;
-    for (int m = 0; m < t.order(); ++m) h.idx.push_back(narrow_indices<std::uint32_t>(t, m));
+    for (int m = 0; m < t.order(); ++m) h.idx.push_back(narrow_indices(t, m));
     h.vals.resize(t.nnz());
     for (std::uint64_t z = 0; z < t.nnz(); ++z) h.vals[z] = static_cast<float>(t.value(z));
     return h;

@@ -146,8 +146,7 @@ bool hocfs(const SparseFormat& f, FormatAnatomy& out) {
             for (std::uint64_t z = x->ap[q]; z < x->ap[q + 1]; ++z) slots.emplace_back(z, z);
         } else {  // the block is the fiber's parent node; column-major, rows = its fibers
             const std::uint64_t b = levels >= 2 ? node[static_cast<std::size_t>(levels) - 2] : 0;
-            const std::uint64_t first = levels >= 2 ? x->level_ptr[static_cast<std::size_t>(levels) - 2][b] : 0;
-            const std::uint64_t rows = levels >= 2 ? x->level_ptr[static_cast<std::size_t>(levels) - 2][b + 1] - first : fibers;
+            const std::uint64_t first = x->block_first(b), rows = x->block_first(b + 1) - first;
             for (std::uint64_t p = x->ap[b] + (q - first); p < x->ap[b + 1] && x->aj[p] != HocfsFormat<I, V>::kEllPad; p += rows)
                 slots.emplace_back(p, p);
         }

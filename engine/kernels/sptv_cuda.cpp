@@ -58,12 +58,11 @@ bool run_typed(const SparseFormat& format, int mode, const std::vector<float>& v
             return true;
         }
         // Fig. 10: the slices are the ELL blocks; block b's fibers are the children of node b
-        const int levels = static_cast<int>(f->level_idx.size());
         const std::uint64_t slices = f->ap.size() - 1;
         std::vector<std::uint64_t> first(slices + 1), ap = convert<std::uint64_t>(f->ap);
         std::vector<std::uint32_t> fiber_slice(values.size());
         for (std::uint64_t b = 0; b <= slices; ++b)
-            first[b] = levels >= 2 ? f->level_ptr[static_cast<std::size_t>(levels - 2)][b] : (b == 0 ? 0 : values.size());
+            first[b] = f->block_first(b);
         for (std::uint64_t b = 0; b < slices; ++b)
             for (std::uint64_t q = first[b]; q < first[b + 1]; ++q) fiber_slice[q] = static_cast<std::uint32_t>(b);
         gpu::sptv_ell({values.size(), slices, val.size(), first.data(), ap.data(), fiber_slice.data(), col.data(), val.data()},

@@ -39,7 +39,7 @@ bool flatten_hocfs(const SparseFormat& format, Flattened& out) {
         const std::uint64_t blocks = f->ap.size() - 1;
         auto x = std::make_unique<gpu::PinnedSptv>(true, rows, blocks, entries);
         for (std::uint64_t b = 0; b <= blocks; ++b) {
-            x->first[b] = levels >= 2 ? f->level_ptr[static_cast<std::size_t>(levels - 2)][b] : (b == 0 ? 0 : rows);
+            x->first[b] = f->block_first(b);
             x->ap[b] = f->ap[b];
         }
 #pragma omp parallel for schedule(static)

@@ -200,7 +200,6 @@ void PipelinePanel::showRun(int index) {
     const PipelineRecording* r = current();
     if (!r || index < 0 || index >= static_cast<int>(r->runs.size())) return;
     const tscope::PipelineRun& run = r->runs[static_cast<std::size_t>(index)];
-    const double hidden = run.overlap * (run.transfer_s > 0 ? run.transfer_s : 1);
     summary_->setText(
         tr("<b>%1</b> on <b>%2</b>, %3 nonzeros (%4 copied in)%5<br>"
            "%6 chunks over %7 stream(s): T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
@@ -216,7 +215,6 @@ void PipelinePanel::showRun(int index) {
             .arg(QStringLiteral("%1%").arg(run.transfer_s > 0 ? run.kernel_s / run.transfer_s * 100 : 0, 0, 'f', 1))
             .arg(QStringLiteral("%1%").arg(run.overlap_of_possible * 100, 0, 'f', 0)) +
         (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))));
-    Q_UNUSED(hidden);
     drawTimeline(run);
     drawComparison(run);
 }

@@ -80,6 +80,12 @@ public:
     static constexpr I kEllPad = static_cast<I>(~I{0});
     std::uint64_t fibers() const { return level_idx.back().size(); }
     std::uint64_t slices() const { return level_idx.front().size(); }
+    // ELL blocks are the fibers' parent nodes (the slices for order 3): block b holds fibers
+    // [block_first(b), block_first(b + 1)).
+    std::uint64_t block_first(std::uint64_t b) const {
+        const std::size_t levels = level_idx.size();
+        return levels >= 2 ? static_cast<std::uint64_t>(level_ptr[levels - 2][b]) : (b == 0 ? 0 : fibers());
+    }
 };
 
 // CSF (mm-csf Sec. 3, SPLATT): a tree per mode order; level l holds the distinct prefixes of
