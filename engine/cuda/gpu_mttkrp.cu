@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_util.cuh"
@@ -130,6 +131,96 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
     }
 }
 
+// The same algorithms with a team of TEAM lanes per fiber, each lane owning four consecutive
+// columns (one float4): a team reads a whole factor row in one 16-byte load per lane, and a
+// warp works on 32 / TEAM fibers at once. With rank 32 a team is 8 lanes, so four fibers' chains
+// of dependent loads (fiber pointer, leaf index, factor row) are in flight per warp instead of
+// one, and each load instruction moves 512 bytes instead of 128. Needs R % 4 == 0 (rows stay
+// 16-byte aligned); R / 4 <= TEAM.
+__device__ inline float4 operator*(float a, float4 b) { return make_float4(a * b.x, a * b.y, a * b.z, a * b.w); }
+__device__ inline float4 operator*(float4 a, float4 b) { return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w); }
+__device__ inline void fma4(float4& acc, float a, float4 b) {
+    acc.x = fmaf(a, b.x, acc.x), acc.y = fmaf(a, b.y, acc.y), acc.z = fmaf(a, b.z, acc.z), acc.w = fmaf(a, b.w, acc.w);
+}
+__device__ inline void add4(float4& acc, float4 b) { acc.x += b.x, acc.y += b.y, acc.z += b.z, acc.w += b.w; }
+
+__device__ inline void atomic_add4(float4* out, float4 v) {
+#if __CUDA_ARCH__ >= 900
+    atomicAdd(out, v);  // one vector atomic (sm_90)
+#else
+    float* o = reinterpret_cast<float*>(out);
+    atomicAdd(o, v.x), atomicAdd(o + 1, v.y), atomicAdd(o + 2, v.z), atomicAdd(o + 3, v.w);
+#endif
+}
+
+struct Factor4Ptrs {
+    const float4* f[kMaxModes];
+};
+
+template <int TEAM>
+__global__ void __launch_bounds__(256) fiber_team_kernel(std::uint64_t fibers, std::uint64_t group, int levels, int target,
+                                                         std::uint32_t R4, IndexPtrs anc, Factor4Ptrs level_factor,
+                                                         const std::uint64_t* __restrict__ fiber_ptr,
+                                                         const std::uint32_t* __restrict__ leaf,
+                                                         const float* __restrict__ vals, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t team = thread / TEAM;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
+    const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
+    if (col >= R4) return;  // no shuffles below, so idle lanes may leave
+    const float4* leaf_factor = level_factor.f[levels];
+    const std::uint64_t groups = (fibers + group - 1) / group;
+    for (std::uint64_t g = team; g < groups; g += teams) {
+        const std::uint64_t first = g * group;
+        const std::uint64_t last = first + group < fibers ? first + group : fibers;
+        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        std::uint64_t row = ~std::uint64_t{0};
+        for (std::uint64_t f = first; f < last; ++f) {
+            const std::uint64_t lo = fiber_ptr[f], hi = fiber_ptr[f + 1];
+            float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
+            for (int l = 0; l < levels; ++l)
+                if (l != target) prefix = prefix * level_factor.f[l][static_cast<std::uint64_t>(anc.p[l][f]) * R4 + col];
+            if (target == levels) {  // nonzero algorithm: one vector atomic per nonzero
+                for (std::uint64_t z = lo; z < hi; ++z)
+                    atomic_add4(out + static_cast<std::uint64_t>(leaf[z]) * R4 + col, vals[z] * prefix);
+                continue;
+            }
+            const std::uint64_t target_row = anc.p[target][f];
+            if (target_row != row) {
+                if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+                acc = make_float4(0.f, 0.f, 0.f, 0.f);
+                row = target_row;
+            }
+            float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 4
+            for (std::uint64_t z = lo; z < hi; ++z)
+                fma4(sum, vals[z], leaf_factor[static_cast<std::uint64_t>(leaf[z]) * R4 + col]);
+            add4(acc, sum * prefix);
+        }
+        if (target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+    }
+}
+
+// Launches the team kernel whose TEAM is the smallest power of two >= R / 4.
+void launch_team_kernel(const Fibers& meta, std::uint64_t group, int target, std::uint64_t R, const IndexPtrs& anc,
+                        const Factor4Ptrs& lf, const std::uint64_t* fiber_ptr, const std::uint32_t* leaf, const float* vals,
+                        float* out) {
+    const auto R4 = static_cast<std::uint32_t>(R / 4);
+    const std::uint64_t groups = (meta.fibers + group - 1) / group;
+    auto* out4 = reinterpret_cast<float4*>(out);
+    auto go = [&](auto team_tag) {
+        constexpr int team = decltype(team_tag)::value;
+        fiber_team_kernel<team><<<grid_for(groups * team), 256>>>(meta.fibers, group, meta.levels, target, R4, anc, lf, fiber_ptr,
+                                                                 leaf, vals, out4);
+    };
+    if (R4 <= 1) go(std::integral_constant<int, 1>{});
+    else if (R4 <= 2) go(std::integral_constant<int, 2>{});
+    else if (R4 <= 4) go(std::integral_constant<int, 4>{});
+    else if (R4 <= 8) go(std::integral_constant<int, 8>{});
+    else if (R4 <= 16) go(std::integral_constant<int, 16>{});
+    else go(std::integral_constant<int, 32>{});
+}
+
 // Uploads the factors; returns the device copies (null for the output mode).
 std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     std::vector<DeviceArray<float>> out;
@@ -138,6 +229,12 @@ std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
                                                                         : DeviceArray<float>(d.factors[m], d.rows[m] * d.rank));
     return out;
 }
+
+// The team kernel wherever the rows are whole float4s; the warp kernel otherwise. Groups of 8
+// fibers per team: on the nell-2 shape (rank 32, H100) groups of 4 and 8 ran within 3% of each
+// other, 16 about 7% slower, 32 and 64 20-30% slower (docs/bench/logs/h100-mttkrp-team-groups.json).
+bool use_team(std::uint64_t R) { return R % 4 == 0 && R <= kMaxRank; }
+constexpr std::uint64_t kTeamGroup = 8;
 
 }  // namespace
 
@@ -241,6 +338,14 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
                 if (m == d.mode) target = l;
             }
             for (int l = 0; l < p.meta.levels; ++l) ap.p[l] = p.anc[static_cast<std::size_t>(l)].get();
+            if (use_team(d.rank)) {
+                Factor4Ptrs lf4{};
+                for (int l = 0; l <= p.meta.levels; ++l) lf4.f[l] = reinterpret_cast<const float4*>(lf.f[l]);
+                launch_team_kernel(p.meta, kTeamGroup, target, d.rank, ap, lf4, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(),
+                                   out.get());
+                check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+                continue;
+            }
             fiber_kernel<<<grid_for((p.meta.fibers + kGroup - 1) / kGroup * 32), 256>>>(
                 p.meta.fibers, p.meta.levels, target, d.rank, ap, lf, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out.get());
             check(cudaGetLastError(), "launching the CSF MTTKRP kernel");

@@ -47,8 +47,10 @@ private Q_SLOTS:
     void randomTensors_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("rank");
+        // ranks 1 and 7 take the warp kernel (rows not whole float4s); 16, 40, 64 and 128 the
+        // team kernel with teams of 4, 16 (6 lanes idle), 16 and 32 lanes
         for (int order : {3, 4, 5})
-            for (int rank : {1, 16, 40}) QTest::addRow("order %d rank %d", order, rank) << order << rank;
+            for (int rank : {1, 7, 16, 40, 64, 128}) QTest::addRow("order %d rank %d", order, rank) << order << rank;
     }
     void randomTensors() {
         QFETCH(int, order);
