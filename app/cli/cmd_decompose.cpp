@@ -57,7 +57,8 @@ void print_iteration(const IterationReport& r) {
 int run_decompose(int argc, char** argv) {
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
-               "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold"},
+               "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",
+               "--schedule"},
               {"--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -122,6 +123,7 @@ int run_decompose(int argc, char** argv) {
         o.reg_a = real(args, "--reg-a", o.reg_a), o.reg_b = real(args, "--reg-b", o.reg_b);
         o.test_fraction = real(args, "--test-fraction", o.test_fraction);
         o.fiber_threshold = args.integer("--fiber-threshold", 128, 1);
+        o.schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));
         o.seed = seed;
         o.backend = backend;
         const FasterTuckerResult r = faster_tucker(t, o, report);
@@ -129,7 +131,7 @@ int run_decompose(int argc, char** argv) {
         doc["rank"] = o.r_rank, doc["j"] = o.j_ranks, doc["train_nnz"] = r.train_nnz, doc["test_nnz"] = r.test_nnz;
         doc["global_mean"] = r.global_mean, doc["mean_predictor_test_rmse"] = r.mean_predictor_test_rmse;
         doc["lr_a"] = o.lr_a, doc["lr_b"] = o.lr_b, doc["reg_a"] = o.reg_a, doc["reg_b"] = o.reg_b;
-        doc["setup_seconds"] = r.setup_seconds;
+        doc["setup_seconds"] = r.setup_seconds, doc["schedule"] = ft_schedule_name(o.schedule);
         if (!json)
             std::cout << "global-mean predictor: test RMSE " << number(r.mean_predictor_test_rmse, 4) << std::endl;
         break;

@@ -35,7 +35,9 @@ void print_usage(bool to_stderr) {
       tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
            --write DIR: modeN.mat and core.tns
       fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J (factor width),
-           --lr-a, --lr-b, --reg-a, --reg-b, --test-fraction (0.1); train/test RMSE and MAE per epoch
+           --lr-a, --lr-b, --reg-a, --reg-b, --test-fraction (0.1); train/test RMSE and MAE per epoch;
+           --schedule hogwild (the paper's, timing-dependent) or ordered (each factor row's steps in tree order:
+           the serial result with any threads, CPU and GPU alike)
   pipeline FILE --format hocfs|hocfs-ell|cfb [--mode M] [--streams K|auto] [--chunk-bytes B|auto]
            [--limit-gpu-memory B] [--check] [--json]
       SpTV pipelined over K CUDA streams (hocfs Sec. 6.2): chunks of slices (CFB: fiber buckets) of at most B

@@ -77,6 +77,56 @@ __global__ void factor_kernel(std::uint64_t fibers, int levels, Idx anc, Ptrs le
     }
 }
 
+// The ordered schedule, first part: every fiber's w into W (fibers x J).
+__global__ void fiber_w_kernel(std::uint64_t fibers, int levels, Idx anc, Ptrs level_c, std::uint64_t J, std::uint64_t R,
+                               const float* __restrict__ b, float* __restrict__ w_all) {
+    __shared__ float sp[kWarps][kMaxWidth], sw[kWarps][kMaxWidth];
+    const unsigned lane = threadIdx.x % 32, wib = threadIdx.x / 32;
+    const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(kWarps);
+    for (std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(kWarps) + wib; f < fibers; f += warps) {
+        shared_intermediate(f, levels, anc, level_c, J, R, b, sp[wib], sw[wib], lane);
+        for (std::uint64_t j = lane; j < J; j += 32) w_all[f * J + j] = sw[wib][j];
+        __syncwarp();
+    }
+}
+
+// The ordered schedule, second part: one warp per factor row, the row in registers (lanes over
+// j), its nonzeros' steps of Eq. 9-10 in the tree's order.
+__global__ void row_update_kernel(std::uint64_t rows, const std::uint64_t* __restrict__ row_ptr,
+                                  const std::uint32_t* __restrict__ fiber, const float* __restrict__ vals, std::uint64_t J,
+                                  const float* __restrict__ w_all, float* a, float lr, float reg) {
+    const unsigned lane = threadIdx.x % 32;
+    const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
+    for (std::uint64_t i = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32; i < rows; i += warps) {
+        if (row_ptr[i] == row_ptr[i + 1]) continue;
+        float row[kMaxWidth / 32];
+#pragma unroll
+        for (int c = 0; c < kMaxWidth / 32; ++c) {
+            const std::uint64_t j = lane + 32u * static_cast<unsigned>(c);
+            row[c] = j < J ? a[i * J + j] : 0.0f;
+        }
+        for (std::uint64_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) {
+            const float* w = w_all + static_cast<std::uint64_t>(fiber[k]) * J;
+            float wr[kMaxWidth / 32];
+            float part = 0;
+#pragma unroll
+            for (int c = 0; c < kMaxWidth / 32; ++c) {
+                const std::uint64_t j = lane + 32u * static_cast<unsigned>(c);
+                wr[c] = j < J ? w[j] : 0.0f;
+                part += row[c] * wr[c];
+            }
+            const float e = vals[k] - warp_sum(part);
+#pragma unroll
+            for (int c = 0; c < kMaxWidth / 32; ++c) row[c] += lr * (e * wr[c] - reg * row[c]);
+        }
+#pragma unroll
+        for (int c = 0; c < kMaxWidth / 32; ++c) {
+            const std::uint64_t j = lane + 32u * static_cast<unsigned>(c);
+            if (j < J) a[i * J + j] = row[c];
+        }
+    }
+}
+
 // Alg. 5 lines 12-17: grad(j, r) += -e a_{i_n}(j) P(r). P is the fiber's, so the fiber's
 // nonzeros first sum -e a_{i_n} (lanes over j, in registers), and the J x R outer product with
 // P is added once per fiber, into the block's copy in shared memory.
@@ -154,6 +204,14 @@ struct FasterTuckerDevice::Impl {
         DeviceArray<float> vals;
     };
     std::vector<Tree> trees;
+    struct Rows {
+        std::uint64_t rows = 0;
+        DeviceArray<std::uint64_t> row_ptr;
+        DeviceArray<std::uint32_t> fiber;
+        DeviceArray<float> vals;
+    };
+    std::vector<Rows> rows;        // empty: Hogwild
+    DeviceArray<float> w_all;      // the ordered schedule's fibers x J buffer, sized for the largest mode
     struct Set {
         std::uint64_t nnz = 0;
         std::vector<DeviceArray<std::uint32_t>> idx;
@@ -197,8 +255,8 @@ struct FasterTuckerDevice::Impl {
 };
 
 FasterTuckerDevice::FasterTuckerDevice(const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& j, std::uint64_t r,
-                                       const std::vector<Fibers>& trees, const Entries& train, const Entries& test,
-                                       const std::vector<const float*>& a, const std::vector<const float*>& b)
+                                       const std::vector<Fibers>& trees, const std::vector<RowEntries>& rows, const Entries& train,
+                                       const Entries& test, const std::vector<const float*>& a, const std::vector<const float*>& b)
     : impl_(std::make_unique<Impl>()) {
     use_device();
     Impl& m = *impl_;
@@ -224,6 +282,19 @@ FasterTuckerDevice::FasterTuckerDevice(const std::vector<std::uint64_t>& dims, c
         for (auto* p : t.anc) dt.anc.emplace_back(p, t.fibers);
         m.trees.push_back(std::move(dt));
     }
+    std::uint64_t w_cells = 0;
+    for (std::size_t n = 0; n < rows.size(); ++n) {
+        const RowEntries& r = rows[n];
+        Impl::Rows dr;
+        dr.rows = r.rows;
+        dr.row_ptr = DeviceArray<std::uint64_t>(r.row_ptr, r.rows + 1);
+        dr.fiber = DeviceArray<std::uint32_t>(r.fiber, r.nnz);
+        dr.vals = DeviceArray<float>(r.vals, r.nnz);
+        m.rows.push_back(std::move(dr));
+        const std::uint64_t cells = trees[n].fibers * j[n];
+        if (cells > w_cells) w_cells = cells;
+    }
+    if (w_cells) m.w_all = DeviceArray<float>(w_cells);
     m.train = m.upload(train);
     m.test = m.upload(test);
     for (int n = 0; n < m.order; ++n) m.refresh(n);
@@ -241,6 +312,20 @@ double FasterTuckerDevice::epoch(float lr_a, float lr_b, float reg_a, float reg_
         Idx anc{};
         Ptrs lc{};
         m.tree_args(n, anc, lc);
+        if (!m.rows.empty()) {  // ordered schedule
+            const Impl::Rows& r = m.rows[static_cast<std::size_t>(n)];
+            const std::uint64_t J = m.j[static_cast<std::size_t>(n)];
+            if (t.meta.fibers)
+                fiber_w_kernel<<<grid_for(t.meta.fibers * 32, 32 * kWarps), 32 * kWarps>>>(
+                    t.meta.fibers, t.meta.levels, anc, lc, J, m.R, m.b[static_cast<std::size_t>(n)].get(), m.w_all.get());
+            check(cudaGetLastError(), "launching the shared intermediates");
+            if (r.rows)
+                row_update_kernel<<<grid_for(r.rows * 32), 256>>>(r.rows, r.row_ptr.get(), r.fiber.get(), r.vals.get(), J,
+                                                                  m.w_all.get(), m.a[static_cast<std::size_t>(n)].get(), lr_a, reg_a);
+            check(cudaGetLastError(), "launching the ordered factor update");
+            m.refresh(n);
+            continue;
+        }
         if (t.meta.fibers)
             factor_kernel<<<grid_for(t.meta.fibers * 32, 32 * kWarps), 32 * kWarps>>>(
                 t.meta.fibers, t.meta.levels, anc, lc, t.fiber_ptr.get(), t.leaf.get(), t.vals.get(), m.j[static_cast<std::size_t>(n)], m.R,

@@ -25,12 +25,22 @@ struct FtErrors {
     double train_se = 0, train_ae = 0, test_se = 0, test_ae = 0;
 };
 
+// The ordered schedule of one mode (faster_tucker_rows.hpp): each factor row's nonzeros in the
+// tree's order, as the fiber whose w they use and their value.
+struct RowEntries {
+    std::uint64_t rows = 0, nnz = 0;
+    const std::uint64_t* row_ptr = nullptr;  // rows + 1
+    const std::uint32_t* fiber = nullptr;    // nnz
+    const float* vals = nullptr;             // nnz
+};
+
 class FasterTuckerDevice {
 public:
     // trees[n]: mode n's tree (level_mode.back() == n); a[n] is I_n x J_n, b[n] J_n x R, row-major.
+    // rows: empty for the Hogwild schedule, else mode n's row order for the ordered one.
     FasterTuckerDevice(const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& j, std::uint64_t r,
-                       const std::vector<Fibers>& trees, const Entries& train, const Entries& test,
-                       const std::vector<const float*>& a, const std::vector<const float*>& b);
+                       const std::vector<Fibers>& trees, const std::vector<RowEntries>& rows, const Entries& train,
+                       const Entries& test, const std::vector<const float*>& a, const std::vector<const float*>& b);
     ~FasterTuckerDevice();
     FasterTuckerDevice(const FasterTuckerDevice&) = delete;
     FasterTuckerDevice& operator=(const FasterTuckerDevice&) = delete;

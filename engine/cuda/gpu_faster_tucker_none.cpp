@@ -6,7 +6,7 @@ namespace tscope::gpu {
 
 struct FasterTuckerDevice::Impl {};
 FasterTuckerDevice::FasterTuckerDevice(const std::vector<std::uint64_t>&, const std::vector<std::uint64_t>&, std::uint64_t,
-                                       const std::vector<Fibers>&, const Entries&, const Entries&, const std::vector<const float*>&,
+                                       const std::vector<Fibers>&, const std::vector<RowEntries>&, const Entries&, const Entries&, const std::vector<const float*>&,
                                        const std::vector<const float*>&) {
     throw Error("no CUDA device (this build has no CUDA backend)");
 }

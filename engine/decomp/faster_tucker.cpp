@@ -16,6 +16,7 @@
 #include "../tensor/random.hpp"
 #include "tscope/error.hpp"
 #include "cuda/gpu_faster_tucker.hpp"
+#include "faster_tucker_rows.hpp"
 #include "kernels/csf_flatten.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/balanced_formats.hpp"
@@ -49,6 +50,13 @@ int thread_id() {
 double load(const double& x) { return std::atomic_ref<const double>(x).load(std::memory_order_relaxed); }
 void store(double& x, double v) { std::atomic_ref<double>(x).store(v, std::memory_order_relaxed); }
 
+// A factor row's SGD step (Eq. 9-10) written with explicit fma, so that the compiler's own
+// contraction choices (FMA hardware, x86-64-v3) cannot make the two schedules' bits differ.
+double dot_step(double acc, double a, double w) { return std::fma(a, w, acc); }
+double sgd_step(double aj, double e, double wj, const FasterTuckerOptions& o) {
+    return std::fma(o.lr_a, std::fma(e, wj, -(o.reg_a * aj)), aj);
+}
+
 struct Model {
     std::vector<DenseMatrix> a, b, c;  // A(n), B(n), C(n) = A(n) B(n)
     std::uint64_t R = 0;
@@ -77,7 +85,7 @@ struct Model {
 };
 
 // The sweep of one mode over its B-CSF tree: `leaf` gets (w, i_n, x) for each nonzero of a
-// fiber, then `fiber_end` gets the fiber's P.
+// fiber, then `fiber_end` gets the fiber's node number, its P and its w.
 template <class I, class V, class Leaf, class FiberEnd>
 void sweep_fibers(const CsfFormat<I, V>& csf, const Model& model, const DenseMatrix& bn, Leaf&& leaf, FiberEnd&& fiber_end) {
     const int levels = static_cast<int>(csf.fids.size());
@@ -100,7 +108,7 @@ void sweep_fibers(const CsfFormat<I, V>& csf, const Model& model, const DenseMat
                 }
                 for (std::uint64_t e = ptr[node]; e < ptr[node + 1]; ++e)
                     leaf(w.data(), static_cast<std::uint64_t>(csf.fids.back()[e]), static_cast<double>(csf.vals[e]));
-                fiber_end(static_cast<const double*>(p));
+                fiber_end(node, static_cast<const double*>(p), static_cast<const double*>(w.data()));
                 return;
             }
             for (std::uint64_t ch = ptr[node]; ch < ptr[node + 1]; ++ch) self(self, l + 1, ch, p);
@@ -119,13 +127,33 @@ void update_factor(const CsfFormat<I, V>& csf, Model& model, int n, const Faster
     sweep_fibers(csf, model, model.b[static_cast<std::size_t>(n)], [&](const double* w, std::uint64_t i, double x) {
         double* a = an.row(i);
         double pred = 0;
-        for (std::uint64_t j = 0; j < J; ++j) pred += load(a[j]) * w[j];
+        for (std::uint64_t j = 0; j < J; ++j) pred = dot_step(pred, load(a[j]), w[j]);
         const double e = x - pred;
-        for (std::uint64_t j = 0; j < J; ++j) {
-            const double aj = load(a[j]);
-            store(a[j], aj + o.lr_a * (e * w[j] - o.reg_a * aj));
+        for (std::uint64_t j = 0; j < J; ++j) store(a[j], sgd_step(load(a[j]), e, w[j], o));
+    }, [](std::uint64_t, const double*, const double*) {});
+}
+
+// The same update in the ordered schedule (faster_tucker_rows.hpp): every fiber's w first, then
+// one worker per factor row, its nonzeros in tree order. Equals update_factor on one thread.
+template <class I, class V>
+void update_factor_ordered(const CsfFormat<I, V>& csf, const ft_rows::RowOrder& rows, Model& model, int n,
+                           const FasterTuckerOptions& o) {
+    DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
+    const std::uint64_t J = an.cols;
+    DenseMatrix w_all(csf.nodes(static_cast<int>(csf.fids.size()) - 2), J);
+    sweep_fibers(csf, model, model.b[static_cast<std::size_t>(n)], [](const double*, std::uint64_t, double) {},
+                 [&](std::uint64_t f, const double*, const double* w) { std::copy(w, w + J, w_all.row(f)); });
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::uint64_t i = 0; i < an.rows; ++i) {
+        double* a = an.row(i);
+        for (std::uint64_t k = rows.row_ptr[i]; k < rows.row_ptr[i + 1]; ++k) {
+            const double* w = w_all.row(rows.fiber[k]);
+            double pred = 0;
+            for (std::uint64_t j = 0; j < J; ++j) pred = dot_step(pred, a[j], w[j]);
+            const double e = static_cast<double>(csf.vals[rows.pos[k]]) - pred;
+            for (std::uint64_t j = 0; j < J; ++j) a[j] = sgd_step(a[j], e, w[j], o);
         }
-    }, [](const double*) {});
+    }
 }
 
 // One mode's core update (Alg. 5): the gradient of B(n) summed over the training set, then
@@ -149,7 +177,7 @@ void update_core(const CsfFormat<I, V>& csf, Model& model, int n, const FasterTu
                      std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
                      for (std::uint64_t j = 0; j < J; ++j) s[j] -= e * a[j];
                  },
-                 [&](const double* p) {
+                 [&](std::uint64_t, const double* p, const double*) {
                      std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
                      DenseMatrix& g = grads[static_cast<std::size_t>(thread_id())];
                      for (std::uint64_t j = 0; j < J; ++j) {
@@ -242,7 +270,7 @@ HostEntries host_entries(const CooTensor& t) {
     return h;
 }
 
-void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const CooTensor& train, const CooTensor& test, Model& model,
+void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const std::vector<ft_rows::RowOrder>& rows, const CooTensor& train, const CooTensor& test, Model& model,
                 const FasterTuckerOptions& o, FasterTuckerResult& res, const IterationCallback& on_iteration, RunControl& control,
                 Clock::time_point start) {
     const GpuInfo gpu = query_gpu();
@@ -268,7 +296,18 @@ void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const C
         ap.push_back(a.back().data()), bp.push_back(b.back().data());
         js.push_back(model.a[n].cols);
     }
-    gpu::FasterTuckerDevice dev(train.dims(), js, model.R, views, tr.view(), te.view(), ap, bp);
+    std::vector<std::vector<float>> row_vals(rows.size());  // the ordered schedule's values, in row order
+    std::vector<gpu::RowEntries> row_views;
+    for (std::size_t n = 0; n < rows.size(); ++n) {
+        const ft_rows::RowOrder& r = rows[n];
+        row_vals[n].resize(r.pos.size());
+        for (std::size_t k = 0; k < r.pos.size(); ++k) row_vals[n][k] = flat[n].vals[r.pos[k]];
+        gpu::RowEntries v;
+        v.rows = r.row_ptr.size() - 1, v.nnz = r.pos.size();
+        v.row_ptr = r.row_ptr.data(), v.fiber = r.fiber.data(), v.vals = row_vals[n].data();
+        row_views.push_back(v);
+    }
+    gpu::FasterTuckerDevice dev(train.dims(), js, model.R, views, row_views, tr.view(), te.view(), ap, bp);
     res.setup_seconds = since(start);
     const double n_train = static_cast<double>(train.nnz()), n_test = static_cast<double>(test.nnz());
     for (int epoch = 1; epoch <= o.epochs; ++epoch) {
@@ -298,6 +337,14 @@ void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const C
 }
 
 }  // namespace
+
+const char* ft_schedule_name(FtSchedule s) { return s == FtSchedule::Ordered ? "ordered" : "hogwild"; }
+
+FtSchedule parse_ft_schedule(const std::string& name) {
+    if (name == "hogwild") return FtSchedule::Hogwild;
+    if (name == "ordered") return FtSchedule::Ordered;
+    throw InputError("unknown FasterTucker schedule '" + name + "' (expected hogwild or ordered)");
+}
 
 FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& o, const IterationCallback& on_iteration,
                                  RunControl& control) {
@@ -330,6 +377,12 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         fo.bcsf_fiber_threshold = o.fiber_threshold;
         trees.push_back(build_format(FormatKind::BCSF, train, fo, control));
     }
+    std::vector<ft_rows::RowOrder> rows;  // the ordered schedule's, per mode
+    if (o.schedule == FtSchedule::Ordered)
+        for (int n = 0; n < order; ++n)
+            with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) {
+                rows.push_back(ft_rows::row_order(csf.fptr.back(), csf.fids.back(), t.dim(n)));
+            });
     // start near the mean: a.b_r ~ J s^2 / 4 per mode, so x^ ~ R (J s^2 / 4)^N ~ mean
     Model model;
     model.R = o.r_rank;
@@ -351,7 +404,7 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
 
     control.stage("FasterTucker");
     if (o.backend == Backend::Cuda) {
-        run_on_gpu(trees, train, test, model, o, res, on_iteration, control, start);
+        run_on_gpu(trees, rows, train, test, model, o, res, on_iteration, control, start);
         res.a = std::move(model.a);
         res.b = std::move(model.b);
         return res;
@@ -360,7 +413,10 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         control.check();
         const auto t0 = Clock::now();
         for (int n = 0; n < order; ++n) {  // Alg. 2 lines 5-14
-            with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) { update_factor(csf, model, n, o); });
+            with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) {
+                if (rows.empty()) update_factor(csf, model, n, o);
+                else update_factor_ordered(csf, rows[static_cast<std::size_t>(n)], model, n, o);
+            });
             model.refresh(n);
         }
         for (int n = 0; n < order; ++n) {  // lines 15-22

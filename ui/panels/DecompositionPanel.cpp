@@ -1,5 +1,6 @@
 #include "panels/DecompositionPanel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -77,6 +78,12 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : QWidget(parent) {
     lrA_->setPrefix(tr("γ_A "));
     lrA_->setToolTip(tr("FasterTucker's factor learning rate"));
     row->addWidget(lrA_);
+    ordered_ = new QCheckBox(tr("ordered"), this);
+    ordered_->setObjectName(QStringLiteral("decompOrdered"));
+    ordered_->setToolTip(tr("FasterTucker's schedule. Off: Hogwild, as the paper (workers update shared factor rows at once; "
+                            "runs differ slightly). On: each factor row's steps in tree order: the same result with any "
+                            "number of threads, and CPU and GPU agree within rounding."));
+    row->addWidget(ordered_);
     backend_ = new QComboBox(this);
     backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
     backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
@@ -171,6 +178,7 @@ void DecompositionPanel::methodChanged() {
     const auto m = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
     format_->setVisible(m == tscope::DecompMethod::Cpd);
     lrA_->setVisible(m == tscope::DecompMethod::FasterTucker);
+    ordered_->setVisible(m == tscope::DecompMethod::FasterTucker);
     if (m == tscope::DecompMethod::FasterTucker && iters_->value() < 30) iters_->setValue(30);
 }
 
@@ -196,6 +204,7 @@ void DecompositionPanel::run() {
     const int rank = rank_->value(), iters = iters_->value();
     const QString format = format_->currentText();
     const double lrA = lrA_->value();
+    const auto schedule = ordered_->isChecked() ? tscope::FtSchedule::Ordered : tscope::FtSchedule::Hogwild;
     DecompRun r;
     r.id = static_cast<int>(model_->runs().size()) + 1;
     r.method = method;
@@ -206,6 +215,7 @@ void DecompositionPanel::run() {
                   .arg(rank)
                   .arg(method == tscope::DecompMethod::Cpd ? QStringLiteral(" ") + format : QString())
                   .arg(QString::fromLatin1(tscope::backend_name(backend)));
+    if (method == tscope::DecompMethod::FasterTucker && schedule == tscope::FtSchedule::Ordered) r.label += tr(" ordered");
     running_ = model_->addRun(r);
     control_ = std::make_shared<tscope::AtomicRunControl>();
     auto control = control_;
@@ -219,7 +229,7 @@ void DecompositionPanel::run() {
     clear_->setEnabled(false);
     cancel_->setEnabled(true);
     status_->setText(tr("Running %1…").arg(r.label));
-    watcher_.setFuture(QtConcurrent::run([dataset, control, method, backend, rank, iters, format, lrA, report]() -> Outcome {
+    watcher_.setFuture(QtConcurrent::run([dataset, control, method, backend, rank, iters, format, lrA, schedule, report]() -> Outcome {
         try {
             const tscope::CooTensor& t = dataset->tensor;
             switch (method) {
@@ -239,7 +249,7 @@ void DecompositionPanel::run() {
             case tscope::DecompMethod::FasterTucker: {
                 tscope::FasterTuckerOptions o;
                 o.r_rank = static_cast<std::uint64_t>(rank), o.j_ranks = {static_cast<std::uint64_t>(rank)};
-                o.epochs = iters, o.backend = backend, o.lr_a = lrA;
+                o.epochs = iters, o.backend = backend, o.lr_a = lrA, o.schedule = schedule;
                 tscope::faster_tucker(t, o, report, *control);
                 return {QStringLiteral("done")};
             }

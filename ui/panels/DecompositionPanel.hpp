@@ -12,6 +12,7 @@
 #include "models/DecompRunsModel.hpp"
 #include "tscope/run_control.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QDoubleSpinBox;
@@ -61,6 +62,7 @@ private:
     QComboBox* xAxis_;
     QComboBox* errorMetric_;
     QDoubleSpinBox* lrA_;
+    QCheckBox* ordered_;
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* clear_;

@@ -93,6 +93,37 @@ private Q_SLOTS:
         QVERIFY(b < gpu.mean_predictor_test_rmse);
     }
 
+    // In the ordered schedule both backends run the serial sweep's arithmetic, the GPU in fp32:
+    // the first epochs agree within fp32 rounding.
+    void fasterTuckerOrderedAgreesWithTheCpu() {
+        TS_REQUIRE_SHARED(path, "movielens-100k.tns");
+        const CooTensor t = load_tensor(path).tensor;
+        FasterTuckerOptions o;
+        o.epochs = 3, o.schedule = FtSchedule::Ordered;
+        const FasterTuckerResult cpu = faster_tucker(t, o);
+        o.backend = Backend::Cuda;
+        const FasterTuckerResult gpu = faster_tucker(t, o);
+        QString report;
+        double worst = 0;
+        for (std::size_t e = 0; e < 3; ++e) {
+            const double d[3] = {std::fabs(cpu.iterations[e].train_rmse - gpu.iterations[e].train_rmse) / cpu.iterations[e].train_rmse,
+                                 std::fabs(cpu.iterations[e].test_rmse - gpu.iterations[e].test_rmse) / cpu.iterations[e].test_rmse,
+                                 std::fabs(cpu.iterations[e].train_mae - gpu.iterations[e].train_mae) / cpu.iterations[e].train_mae};
+            for (double x : d) worst = std::max(worst, x);
+            report += QString(" %1:%2/%3").arg(e + 1).arg(cpu.iterations[e].test_rmse, 0, 'f', 7).arg(gpu.iterations[e].test_rmse, 0, 'f', 7);
+        }
+        qInfo("ordered schedule, MovieLens test RMSE cpu/gpu:%s; worst relative difference %.3g", qPrintable(report), worst);
+        QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));
+        double factors = 0, scale = 0;
+        for (std::size_t n = 0; n < cpu.a.size(); ++n)
+            for (std::size_t i = 0; i < cpu.a[n].data.size(); ++i) {
+                factors = std::max(factors, std::fabs(cpu.a[n].data[i] - gpu.a[n].data[i]));
+                scale = std::max(scale, std::fabs(cpu.a[n].data[i]));
+            }
+        qInfo("factor matrices: max difference %.3g of max entry %.3g", factors, scale);
+        QVERIFY(factors <= 1e-3 * scale);
+    }
+
     void fasterTuckerOnHigherOrders() {
         const CooTensor t = tstest::random_tensor({40, 30, 20, 10}, 8000, 4, Distribution::PowerLaw);
         FasterTuckerOptions o;

@@ -5,6 +5,29 @@
 #include "tscope/decomp/faster_tucker.hpp"
 #include "tscope/io/tensor_io.hpp"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace {
+
+void set_threads(int n) {
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
+double max_abs_difference(const std::vector<tscope::DenseMatrix>& x, const std::vector<tscope::DenseMatrix>& y) {
+    double d = 0;
+    for (std::size_t n = 0; n < x.size(); ++n)
+        for (std::size_t i = 0; i < x[n].data.size(); ++i) d = std::max(d, std::fabs(x[n].data[i] - y[n].data[i]));
+    return d;
+}
+
+}  // namespace
+
 using namespace tscope;
 
 class TestFasterTucker : public QObject {
@@ -64,6 +87,32 @@ private Q_SLOTS:
         QVERIFY(std::isnan(none.iterations[0].test_rmse));
         o.test_fraction = 1.5;
         QVERIFY_THROWS_EXCEPTION(InputError, faster_tucker(t, o));
+    }
+
+    // The ordered schedule is the serial sweep: on one thread it equals Hogwild on one thread
+    // bit for bit, and on three threads it differs only by the core gradient's summation order.
+    void orderedScheduleIsTheSerialSweep() {
+        const CooTensor t = tstest::random_tensor({60, 40, 30}, 6000, 8, Distribution::PowerLaw);
+        FasterTuckerOptions o;
+        o.j_ranks = {6}, o.r_rank = 5, o.epochs = 4, o.lr_a = 0.002, o.fiber_threshold = 8;
+        set_threads(1);
+        const FasterTuckerResult serial = faster_tucker(t, o);
+        o.schedule = FtSchedule::Ordered;
+        const FasterTuckerResult ordered1 = faster_tucker(t, o);
+        set_threads(3);
+        const FasterTuckerResult ordered3 = faster_tucker(t, o);
+        set_threads(2);
+        for (std::size_t n = 0; n < 3; ++n) {
+            QCOMPARE(ordered1.a[n].data, serial.a[n].data);
+            QCOMPARE(ordered1.b[n].data, serial.b[n].data);
+        }
+        QVERIFY2(max_abs_difference(ordered3.a, serial.a) <= 1e-12, qPrintable(QString::number(max_abs_difference(ordered3.a, serial.a))));
+        QVERIFY(max_abs_difference(ordered3.b, serial.b) <= 1e-12);
+        for (std::size_t e = 0; e < 4; ++e)
+            QVERIFY(std::fabs(ordered3.iterations[e].train_rmse - serial.iterations[e].train_rmse) <= 1e-12);
+        QVERIFY(ordered3.iterations.back().train_rmse < ordered3.iterations.front().train_rmse);
+        QCOMPARE(parse_ft_schedule("ordered"), FtSchedule::Ordered);
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_ft_schedule("sorted"));
     }
 
     void stopsBetweenEpochs() {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tscope/decomp/decomposition.hpp"
@@ -18,6 +19,16 @@
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
+
+// How the factor rows' SGD steps are scheduled. Hogwild (the paper's): workers take fibers and
+// update the rows of their nonzeros in place while others read them, so the result depends on
+// timing. Ordered: every fiber's shared intermediate first, then one worker per factor row
+// applies that row's steps in the tree's order: the serial sweep's result with any number of
+// workers, on CPU or GPU alike (reproducible, and the two backends agree within rounding), at
+// the price of an F x J buffer and of heavy rows running serially.
+enum class FtSchedule { Hogwild, Ordered };
+const char* ft_schedule_name(FtSchedule s);               // hogwild, ordered
+FtSchedule parse_ft_schedule(const std::string& name);   // InputError naming the choices
 
 struct FasterTuckerOptions {
     std::vector<std::uint64_t> j_ranks = {16};  // J_n; one value applies to every mode
@@ -29,6 +40,7 @@ struct FasterTuckerOptions {
     std::uint64_t seed = 1;
     std::uint64_t fiber_threshold = 128;         // B-CSF's sub-fiber length
     Backend backend = Backend::Omp;
+    FtSchedule schedule = FtSchedule::Hogwild;
 };
 
 struct FasterTuckerResult {
