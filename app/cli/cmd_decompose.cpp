@@ -67,6 +67,7 @@ int run_decompose(int argc, char** argv) {
     const Backend backend = parse_backend(args.value_or("--backend", "omp"));
     if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
     if (backend == Backend::Cuda && !query_gpu().available) throw Error(query_gpu().reason);
+    const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
     const LoadedTensor loaded = load_tensor(path);
@@ -123,7 +124,7 @@ int run_decompose(int argc, char** argv) {
         o.reg_a = real(args, "--reg-a", o.reg_a), o.reg_b = real(args, "--reg-b", o.reg_b);
         o.test_fraction = real(args, "--test-fraction", o.test_fraction);
         o.fiber_threshold = args.integer("--fiber-threshold", 128, 1);
-        o.schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));
+        o.schedule = schedule;
         o.seed = seed;
         o.backend = backend;
         const FasterTuckerResult r = faster_tucker(t, o, report);

@@ -248,6 +248,14 @@ private Q_SLOTS:
         QCOMPARE(cli({"decompose", file, "--method", "parafac2"}).status, 2);
         QCOMPARE(cli({"decompose", file, "--method", "tucker", "--rank", "0"}).status, 2);
         QCOMPARE(cli({"decompose", file, "--method", "cpd", "--format", "HOCSR"}).status, 2);
+        // the ordered schedule reports it in the JSON and repeats itself exactly
+        const QStringList ordered{"decompose", file, "--method", "fastertucker", "--rank", "4", "--iters", "2", "--json", "--schedule", "ordered"};
+        const QJsonObject o1 = json(cli(ordered)), o2 = json(cli(ordered));
+        QCOMPARE(o1["schedule"].toString(), QStringLiteral("ordered"));
+        QCOMPARE(ft["schedule"].toString(), QStringLiteral("hogwild"));
+        QCOMPARE(o1["iterations"].toArray()[1].toObject()["train_rmse"].toDouble(),
+                 o2["iterations"].toArray()[1].toObject()["train_rmse"].toDouble());
+        QCOMPARE(cli({"decompose", file, "--method", "fastertucker", "--schedule", "sorted"}).status, 2);
     }
 
     void movieLensAcceptance() {

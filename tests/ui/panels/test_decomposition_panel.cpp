@@ -2,6 +2,7 @@
 // a CPD run and a FasterTucker run on the JF17K sample overlaid with curves that hold every
 // reported iteration, and cancel stopping a long run between iterations.
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <qcustomplot.h>
 
 #include "models/DecompRunsModel.hpp"
@@ -57,6 +58,18 @@ private Q_SLOTS:
         QCOMPARE(p->fitPlot()->graphCount(), 1);    // the CPD run stays
         QCOMPARE(p->errorPlot()->graphCount(), 2);  // train and test
         QCOMPARE(p->errorPlot()->graph(0)->dataCount(), 3);
+
+        // the ordered schedule: offered for FasterTucker only, and named in the run's label
+        auto* ordered = p->findChild<QCheckBox*>(QStringLiteral("decompOrdered"));
+        QVERIFY(ordered && ordered->isVisible());
+        ordered->setChecked(true);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QCOMPARE(p->model()->runs().size(), std::size_t{3});
+        QVERIFY(p->model()->runs().back().label.endsWith(QStringLiteral(" ordered")));
+        QCOMPARE(p->errorPlot()->graph(2)->dataCount(), 3);
+        p->configure(tscope::DecompMethod::Cpd, 3, 2);
+        QVERIFY(!ordered->isVisible());
     }
 
     void cancelStopsBetweenIterations() {
