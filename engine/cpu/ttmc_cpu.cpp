@@ -209,13 +209,7 @@ bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatr
     if (!f) return false;
     for (auto d : format.dims())
         if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA TTMc needs every mode shorter than 2^32");
-    std::vector<std::vector<std::uint32_t>> idx;
-    for (const auto& c : f->idx) idx.push_back(csf_flat::narrow(c));
-    const std::vector<float> vals = csf_flat::to_float(f->vals);
-    gpu::Coo coo;
-    coo.nnz = vals.size();
-    for (const auto& c : idx) coo.idx.push_back(c.data());
-    coo.vals = vals.data();
+    const csf_flat::FlatCoo flat = csf_flat::flatten(*f);
     std::vector<std::vector<float>> fs(factors.size());
     gpu::TtmcDense d;
     d.mode = mode;
@@ -228,7 +222,7 @@ bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatr
     std::vector<double> result(out.rows * out.cols);
     d.out = result.data();
     gpu::Timing t;
-    gpu::ttmc_coo(coo, d, t);
+    gpu::ttmc_coo(flat.view(), d, t);
     for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
     if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
     return true;

@@ -135,19 +135,20 @@ void update_factor(const CsfFormat<I, V>& csf, Model& model, int n, const Faster
 
 // The same update in the ordered schedule (faster_tucker_rows.hpp): every fiber's w first, then
 // one worker per factor row, its nonzeros in tree order. Equals update_factor on one thread.
+// w_all (fibers x J) is the caller's, kept across modes and epochs: it can be gigabytes.
 template <class I, class V>
 void update_factor_ordered(const CsfFormat<I, V>& csf, const ft_rows::RowOrder& rows, Model& model, int n,
-                           const FasterTuckerOptions& o) {
+                           const FasterTuckerOptions& o, std::vector<double>& w_all) {
     DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
     const std::uint64_t J = an.cols;
-    DenseMatrix w_all(csf.nodes(static_cast<int>(csf.fids.size()) - 2), J);
+    w_all.resize(std::max<std::size_t>(w_all.size(), csf.nodes(static_cast<int>(csf.fids.size()) - 2) * J));
     sweep_fibers(csf, model, model.b[static_cast<std::size_t>(n)], [](const double*, std::uint64_t, double) {},
-                 [&](std::uint64_t f, const double*, const double* w) { std::copy(w, w + J, w_all.row(f)); });
+                 [&](std::uint64_t f, const double*, const double* w) { std::copy(w, w + J, w_all.data() + f * J); });
 #pragma omp parallel for schedule(dynamic, 16)
     for (std::uint64_t i = 0; i < an.rows; ++i) {
         double* a = an.row(i);
         for (std::uint64_t k = rows.row_ptr[i]; k < rows.row_ptr[i + 1]; ++k) {
-            const double* w = w_all.row(rows.fiber[k]);
+            const double* w = w_all.data() + static_cast<std::uint64_t>(rows.fiber[k]) * J;
             double pred = 0;
             for (std::uint64_t j = 0; j < J; ++j) pred = dot_step(pred, a[j], w[j]);
             const double e = static_cast<double>(csf.vals[rows.pos[k]]) - pred;
@@ -270,8 +271,8 @@ HostEntries host_entries(const CooTensor& t) {
     return h;
 }
 
-void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const std::vector<ft_rows::RowOrder>& rows, const CooTensor& train, const CooTensor& test, Model& model,
-                const FasterTuckerOptions& o, FasterTuckerResult& res, const IterationCallback& on_iteration, RunControl& control,
+void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const std::vector<ft_rows::RowOrder>& rows,
+                const CooTensor& train, const CooTensor& test, Model& model, const FasterTuckerOptions& o, FasterTuckerResult& res, const IterationCallback& on_iteration, RunControl& control,
                 Clock::time_point start) {
     const GpuInfo gpu = query_gpu();
     if (!gpu.available) throw Error(gpu.reason);
@@ -409,13 +410,14 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         res.b = std::move(model.b);
         return res;
     }
+    std::vector<double> w_scratch;  // the ordered schedule's shared intermediates
     for (int epoch = 1; epoch <= o.epochs; ++epoch) {
         control.check();
         const auto t0 = Clock::now();
         for (int n = 0; n < order; ++n) {  // Alg. 2 lines 5-14
             with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) {
                 if (rows.empty()) update_factor(csf, model, n, o);
-                else update_factor_ordered(csf, rows[static_cast<std::size_t>(n)], model, n, o);
+                else update_factor_ordered(csf, rows[static_cast<std::size_t>(n)], model, n, o, w_scratch);
             });
             model.refresh(n);
         }

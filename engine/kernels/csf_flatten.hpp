@@ -1,6 +1,7 @@
 // A CSF tree flattened per fiber for the GPU kernels (mm-csf Alg. 6's sliceInds / fiberInds,
 // for any order): each fiber's ancestor indices, its nonzero range, leaf indices and fp32
-// values. Shared by the CUDA MTTKRP and FasterTucker hosts. Private to the engine.
+// values; and a COO format the same way. Shared by the CUDA MTTKRP, TTMc and FasterTucker
+// hosts. Private to the engine.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,27 @@ std::vector<std::uint32_t> narrow(const Column<I>& c) {
 template <class V>
 std::vector<float> to_float(const Column<V>& c) {
     return std::vector<float>(c.begin(), c.end());
+}
+
+// A COO format as the GPU kernels take it (gpu::Coo): 32-bit indices, fp32 values.
+struct FlatCoo {
+    std::vector<std::vector<std::uint32_t>> idx;
+    std::vector<float> vals;
+    gpu::Coo view() const {
+        gpu::Coo c;
+        c.nnz = vals.size();
+        for (const auto& i : idx) c.idx.push_back(i.data());
+        c.vals = vals.data();
+        return c;
+    }
+};
+
+template <class I, class V>
+FlatCoo flatten(const CooFormat<I, V>& f) {
+    FlatCoo c;
+    for (const auto& i : f.idx) c.idx.push_back(narrow(i));
+    c.vals = to_float(f.vals);
+    return c;
 }
 
 struct FlatTree {

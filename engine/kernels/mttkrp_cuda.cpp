@@ -13,23 +13,13 @@ namespace tscope {
 namespace {
 
 using csf_flat::FlatTree;
-using csf_flat::narrow;
-using csf_flat::to_float;
 using csf_flat::flatten;
 
 // The tensor on the device, or null when `format` is not one of this type pair's formats.
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_typed(const SparseFormat& format) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) {
-        std::vector<std::vector<std::uint32_t>> idx;
-        for (const auto& c : f->idx) idx.push_back(narrow(c));
-        const std::vector<float> vals = to_float(f->vals);
-        gpu::Coo coo;
-        coo.nnz = vals.size();
-        for (const auto& c : idx) coo.idx.push_back(c.data());
-        coo.vals = vals.data();
-        return std::make_shared<gpu::ResidentTensor>(coo);
-    }
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format))
+        return std::make_shared<gpu::ResidentTensor>(flatten(*f).view());
     std::vector<const CsfFormat<I, V>*> trees;
     if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) trees.push_back(f);
     if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) trees.push_back(&f->csf);
