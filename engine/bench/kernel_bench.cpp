@@ -172,21 +172,31 @@ public:
     std::uint64_t rank() const override { return 1; }
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
         const auto& v = vectors_[static_cast<std::size_t>(mode)];
+        plan_.reset();
         if (b == Backend::CpuRef) return [this, mode, &v](DeviceTiming&) { out_ = sptv_reference(t_, mode, v); };
+        if (b == Backend::Omp) {  // the result's layout is the plan's preparation, as for SpTTM
+            plan_ = SptvPlan::prepare(f, mode);
+            return [this, &v, &c](DeviceTiming&) { plan_->compute(v, c); };
+        }
         return [this, &f, mode, b, &v, &c](DeviceTiming& timing) { out_ = sptv(b, f, mode, v, c, &timing); };
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
-    std::uint64_t bytes(const SparseFormat& f, int mode) const override {  // the format, the vector, the result
-        return f.storage().bytes() + t_.dim(mode) * sizeof(double) + out_.bytes();
+    // omp: what the plan's values kernel walks, the vector and the result's values (the layout
+    // is prepared); otherwise the format, the vector and the whole result
+    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
+        const std::uint64_t vector = t_.dim(mode) * sizeof(double);
+        return plan_ ? plan_->bytes_per_compute() + vector : f.storage().bytes() + vector + result().bytes();
     }
     double error(int mode) override {
         auto it = refs_.find(mode);
         if (it == refs_.end()) it = refs_.emplace(mode, sptv_reference(t_, mode, vectors_[static_cast<std::size_t>(mode)])).first;
-        return sparse_max_relative_error(out_, it->second);
+        return sparse_max_relative_error(result(), it->second);
     }
 
 private:
+    const CooTensor& result() const { return plan_ ? plan_->result() : out_; }
     std::vector<std::vector<double>> vectors_;
+    std::optional<SptvPlan> plan_;
     CooTensor out_;
     std::map<int, CooTensor> refs_;
 };

@@ -1,10 +1,13 @@
-// SpTV on the CPU: the serial oracle and OpenMP kernels per format (hocfs Alg. 3-6). Every
-// kernel writes fiber f's coordinates and value to entry f of the result, so threads never
-// share an output element.
+// SpTV on the CPU: the serial oracle and OpenMP kernels per format (hocfs Alg. 3-6). The
+// result's fibers and coordinates depend on the format only: each format lays them out once
+// (SptvPlan::prepare), then its values kernel writes fiber f's value to entry f of the result,
+// so threads never share an output element.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/kernels/sptv.hpp"
@@ -62,6 +65,13 @@ private:
 // Position of mode m among the other modes (ascending), i.e. its coordinate in the result.
 int slot(int m, int mode) { return m < mode ? m : m - 1; }
 
+void check_sptv_mode(const SparseFormat& format, int mode) {
+    const auto& dims = format.dims();
+    if (mode < 0 || mode >= static_cast<int>(dims.size()))
+        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
+    if (dims.size() < 2) throw InputError("SpTV needs a tensor of order 2 or more");
+}
+
 void require(bool ok, const SparseFormat& f, int mode) {
     if (!ok)
         throw InputError(f.name() + " was built to contract another mode; build it with sptv_options() for mode " +
@@ -94,73 +104,116 @@ std::vector<std::uint64_t> fiber_starts(const CooFormat<I, V>& f, int mode) {
     return starts;
 }
 
-template <class I, class V>
-CooTensor coo_sptv(const CooFormat<I, V>& f, int mode, const double* v) {
-    require(f.order.back() == mode, f, mode);
-    const int n = static_cast<int>(f.idx.size());
-    const std::vector<std::uint64_t> starts = fiber_starts(f, mode);
-    const std::uint64_t fibers = starts.size() - 1;
-    Result out(f.dims(), mode, fibers);
-    const auto* vi = f.idx[static_cast<std::size_t>(mode)].data();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
-        double sum = 0;
-        const auto fq = static_cast<std::uint64_t>(q);
-        if (v) for (std::uint64_t z = starts[fq]; z < starts[fq + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[vi[z]];
-        for (int m = 0; m < n; ++m)
-            if (m != mode) out.set(fq, slot(m, mode), f.idx[static_cast<std::size_t>(m)][starts[fq]]);
-        out.value(fq, sum);
+// What SpTV needs beyond the layout: the values, written into the result's value column, and
+// the bytes one run reads and writes apart from v (for the benchmark's GB/s).
+struct ValuesKernel {
+    std::function<void(const double* v, double* out)> run;
+    std::uint64_t bytes = 0;
+};
+struct Prepared {
+    CooTensor layout;  // fibers and coordinates, values zero
+    ValuesKernel values;
+};
+
+// Fibers per parallel chunk are chosen so every chunk holds about this many nonzeros: the
+// power-law fibers range from one nonzero to tens of thousands.
+constexpr std::uint64_t kChunkNonzeros = 32768;
+
+// Fiber q of the result sums val[z] * v[col[z]] over z in [ptr[q], ptr[q+1]): every format
+// but HOCFS-ELL is this shape once its fibers are numbered in the result's order (the CSR
+// kernel of hocfs Alg. 6 and the segmented reduction of Alg. 3-5). `keep` holds what ptr
+// points into when the plan made it (COO's and CFB's fiber starts, HOCSR's non-empty rows).
+template <class P, class I, class V>
+ValuesKernel fiber_sums(const P* ptr, const I* col, const V* val, std::uint64_t fibers,
+                        std::shared_ptr<const void> keep = nullptr) {
+    auto chunks = std::make_shared<std::vector<std::uint64_t>>(1, 0);
+    for (std::uint64_t q = 0; q < fibers;) {  // chunk ends: the first fiber past another kChunkNonzeros
+        const std::uint64_t target = static_cast<std::uint64_t>(ptr[q]) + kChunkNonzeros;
+        q = static_cast<std::uint64_t>(std::upper_bound(ptr + q + 1, ptr + fibers + 1, static_cast<P>(target)) - ptr) - 1;
+        q = std::max(q, chunks->back() + 1);
+        q = std::min(q, fibers);
+        chunks->push_back(q);
     }
-    return out.take();
+    const std::uint64_t nnz = fibers ? static_cast<std::uint64_t>(ptr[fibers] - ptr[0]) : 0;
+    const std::uint64_t bytes = (fibers + 1) * sizeof(P) + nnz * (sizeof(I) + sizeof(V)) + fibers * sizeof(double);
+    auto run = [ptr, col, val, chunks, keep](const double* v, double* out) {
+        const auto n = static_cast<std::int64_t>(chunks->size()) - 1;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t c = 0; c < n; ++c) {
+            const std::uint64_t hi = (*chunks)[static_cast<std::size_t>(c) + 1];
+            for (std::uint64_t q = (*chunks)[static_cast<std::size_t>(c)]; q < hi; ++q) {
+                double sum = 0;
+                for (P z = ptr[q]; z < ptr[q + 1]; ++z) sum += static_cast<double>(val[z]) * v[col[z]];
+                out[q] = sum;
+            }
+        }
+    };
+    return {run, bytes};
 }
 
 template <class I, class V>
-CooTensor hocsr_sptv(const HocsrFormat<I, V>& f, int mode, const double* v) {
+Prepared coo_sptv(const CooFormat<I, V>& f, int mode) {
+    require(f.order.back() == mode, f, mode);
+    const int n = static_cast<int>(f.idx.size());
+    auto starts = std::make_shared<const std::vector<std::uint64_t>>(fiber_starts(f, mode));
+    const std::uint64_t fibers = starts->size() - 1;
+    Result out(f.dims(), mode, fibers);
+    const auto& s = *starts;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
+        const auto fq = static_cast<std::uint64_t>(q);
+        for (int m = 0; m < n; ++m)
+            if (m != mode) out.set(fq, slot(m, mode), f.idx[static_cast<std::size_t>(m)][s[fq]]);
+        out.value(fq, 0);
+    }
+    return {out.take(), fiber_sums(s.data(), f.idx[static_cast<std::size_t>(mode)].data(), f.vals.data(), fibers, starts)};
+}
+
+template <class I, class V>
+Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode) {
     require(f.order.back() == mode, f, mode);
     const std::uint64_t rows = f.rows();
-    // non-empty rows first (their rank is their place in the result)
+    // non-empty rows first (their rank is their place in the result); their ranges compacted
     std::vector<std::uint64_t> nonempty;
+    auto ptr = std::make_shared<std::vector<std::uint64_t>>(1, 0);
     for (std::uint64_t r = 0; r < rows; ++r)
-        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r);
+        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r), ptr->push_back(f.row_ptr[r + 1]);
+    (*ptr)[0] = nonempty.empty() ? 0 : f.row_ptr[nonempty.front()];
     Result out(f.dims(), mode, nonempty.size());
     const int n = static_cast<int>(f.order.size());
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < static_cast<std::int64_t>(nonempty.size()); ++q) {
-        const std::uint64_t r = nonempty[static_cast<std::size_t>(q)];
-        double sum = 0;
-        if (v) for (I e = f.row_ptr[r]; e < f.row_ptr[r + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.col[e]];
-        std::uint64_t rest = r;  // unlinearise the row over order[0..n-2]
+        std::uint64_t rest = nonempty[static_cast<std::size_t>(q)];  // unlinearise the row over order[0..n-2]
         for (int l = n - 2; l >= 0; --l) {
             const int m = f.order[static_cast<std::size_t>(l)];
             out.set(static_cast<std::uint64_t>(q), slot(m, mode), rest % f.dims()[static_cast<std::size_t>(m)]);
             rest /= f.dims()[static_cast<std::size_t>(m)];
         }
-        out.value(static_cast<std::uint64_t>(q), sum);
+        out.value(static_cast<std::uint64_t>(q), 0);
     }
-    return out.take();
+    // rows are stored in order, so non-empty row q's nonzeros start where row q-1's end
+    return {out.take(), fiber_sums(ptr->data(), f.col.data(), f.vals.data(), nonempty.size(), ptr)};
 }
 
 template <class I, class V>
-CooTensor cfb_sptv(const CfbFormat<I, V>& f, int mode, const double* v) {
+Prepared cfb_sptv(const CfbFormat<I, V>& f, int mode) {
     require(f.fiber_mode == mode, f, mode);
     const std::uint64_t fibers = f.fiber_id.size();
-    std::vector<std::uint64_t> start(fibers + 1, 0);  // Tn -> offsets
-    for (std::uint64_t q = 0; q < fibers; ++q) start[q + 1] = start[q] + f.fiber_nnz[q];
+    auto start = std::make_shared<std::vector<std::uint64_t>>(fibers + 1, 0);  // Tn -> offsets
+    for (std::uint64_t q = 0; q < fibers; ++q) (*start)[q + 1] = (*start)[q] + f.fiber_nnz[q];
     Result out(f.dims(), mode, fibers);
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
         const auto fq = static_cast<std::uint64_t>(q);
-        double sum = 0;
-        if (v) for (std::uint64_t e = start[fq]; e < start[fq + 1]; ++e) sum += static_cast<double>(f.vals[e]) * v[f.idx[e]];
         std::uint64_t rest = f.fiber_id[fq];  // j*K + k
         for (std::size_t l = f.others.size(); l-- > 0;) {
             const int m = f.others[l];
             out.set(fq, slot(m, mode), rest % f.dims()[static_cast<std::size_t>(m)]);
             rest /= f.dims()[static_cast<std::size_t>(m)];
         }
-        out.value(fq, sum);
+        out.value(fq, 0);
     }
-    return out.take();
+    return {out.take(), fiber_sums(start->data(), f.idx.data(), f.vals.data(), fibers, start)};
 }
 
 // Tree formats (HOCFS, CSF): the fibers are the nodes of the last level above the nonzeros.
@@ -172,8 +225,8 @@ struct Tree {
     std::vector<const Column<I>*> ptr;  // per level above the fibers (children ranges)
 };
 
-template <class I, class Leaf>
-CooTensor tree_sptv(const Tree<I>& tree, const std::vector<std::uint64_t>& dims, int mode, Leaf leaf) {
+template <class I>
+CooTensor tree_layout(const Tree<I>& tree, const std::vector<std::uint64_t>& dims, int mode) {
     const int levels = static_cast<int>(tree.idx.size());  // fiber level = levels - 1
     const std::uint64_t fibers = tree.idx.back()->size();
     Result out(dims, mode, fibers);
@@ -186,21 +239,18 @@ CooTensor tree_sptv(const Tree<I>& tree, const std::vector<std::uint64_t>& dims,
     for (int k = 0; k < levels; ++k) narrow.push_back(out.narrow(slots[static_cast<std::size_t>(k)]));
     double* values = out.values();
     auto fiber_run = [&](const std::vector<std::uint64_t>& coord, std::uint64_t lo, std::uint64_t hi) {
+        std::fill(values + lo, values + hi, 0.0);
         if (narrow.back()) {  // the common case, 32-bit coordinates: plain stores
             for (int k = 0; k + 1 < levels; ++k)
                 std::fill(narrow[static_cast<std::size_t>(k)] + lo, narrow[static_cast<std::size_t>(k)] + hi,
                           static_cast<std::uint32_t>(coord[static_cast<std::size_t>(k)]));
             std::uint32_t* ids = narrow.back();
-            for (std::uint64_t q = lo; q < hi; ++q) {
-                ids[q] = static_cast<std::uint32_t>(fiber_ids[q]);
-                values[q] = leaf(q);
-            }
+            for (std::uint64_t q = lo; q < hi; ++q) ids[q] = static_cast<std::uint32_t>(fiber_ids[q]);
             return;
         }
         for (std::uint64_t q = lo; q < hi; ++q) {
             for (int k = 0; k + 1 < levels; ++k) out.set(q, slots[static_cast<std::size_t>(k)], coord[static_cast<std::size_t>(k)]);
             out.set(q, slots.back(), fiber_ids[q]);
-            out.value(q, leaf(q));
         }
     };
     if (levels == 1) {
@@ -228,70 +278,81 @@ CooTensor tree_sptv(const Tree<I>& tree, const std::vector<std::uint64_t>& dims,
     return out.take();
 }
 
+// HOCFS-ELL (hocfs Alg. 6, ELL slices): fiber q is row (q - first) of its block, whose
+// columns are (ap[b+1]-ap[b]) / rows apart; padding entries are skipped.
 template <class I, class V>
-CooTensor hocfs_sptv(const HocfsFormat<I, V>& f, int mode, const double* v) {
-    require(f.order.back() == mode, f, mode);
-    Tree<I> tree{&f.order, {}, {}};
-    for (const auto& c : f.level_idx) tree.idx.push_back(&c);
-    for (const auto& c : f.level_ptr) tree.ptr.push_back(&c);
-    if (!f.ell) {
-        return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
-            double sum = 0;
-            if (v) for (I e = f.ap[q]; e < f.ap[q + 1]; ++e) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
-            return sum;
-        });
-    }
-    // ELL: fiber q is row (q - first) of its block, whose columns are (ap[b+1]-ap[b]) / rows apart
+ValuesKernel ell_sums(const HocfsFormat<I, V>& f) {
+    struct Rows {
+        std::vector<std::uint64_t> block_of, first, rows;
+    };
     const int levels = static_cast<int>(f.level_idx.size());
-    std::vector<std::uint64_t> block_of(f.fibers()), first(f.fibers()), rows(f.fibers());
+    auto r = std::make_shared<Rows>();
+    r->block_of.resize(f.fibers()), r->first.resize(f.fibers()), r->rows.resize(f.fibers());
     const std::uint64_t blocks = f.ap.size() - 1;
     for (std::uint64_t b = 0; b < blocks; ++b) {
         const std::uint64_t lo = levels >= 2 ? f.level_ptr[static_cast<std::size_t>(levels - 2)][b] : 0;
         const std::uint64_t hi = levels >= 2 ? f.level_ptr[static_cast<std::size_t>(levels - 2)][b + 1] : f.fibers();
-        for (std::uint64_t q = lo; q < hi; ++q) block_of[q] = b, first[q] = lo, rows[q] = hi - lo;
+        for (std::uint64_t q = lo; q < hi; ++q) r->block_of[q] = b, r->first[q] = lo, r->rows[q] = hi - lo;
     }
-    return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
-        const std::uint64_t b = block_of[q], r = rows[q];
-        const std::uint64_t width = (f.ap[b + 1] - f.ap[b]) / r;
-        double sum = 0;
-        for (std::uint64_t c = 0; v && c < width; ++c) {
-            const std::uint64_t e = f.ap[b] + c * r + (q - first[q]);
-            if (f.aj[e] != HocfsFormat<I, V>::kEllPad) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
+    const std::uint64_t bytes = f.fibers() * (3 * sizeof(std::uint64_t) + sizeof(double)) +
+                                f.aj.size() * (sizeof(I) + sizeof(V)) + f.ap.size() * sizeof(I);
+    auto run = [&f, r](const double* v, double* out) {
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (std::int64_t s = 0; s < static_cast<std::int64_t>(r->block_of.size()); ++s) {
+            const auto q = static_cast<std::uint64_t>(s);
+            const std::uint64_t b = r->block_of[q], rows = r->rows[q];
+            const std::uint64_t width = (f.ap[b + 1] - f.ap[b]) / rows;
+            double sum = 0;
+            for (std::uint64_t c = 0; c < width; ++c) {
+                const std::uint64_t e = f.ap[b] + c * rows + (q - r->first[q]);
+                if (f.aj[e] != HocfsFormat<I, V>::kEllPad) sum += static_cast<double>(f.av[e]) * v[f.aj[e]];
+            }
+            out[q] = sum;
         }
-        return sum;
-    });
+    };
+    return {run, bytes};
 }
 
 template <class I, class V>
-CooTensor csf_sptv(const CsfFormat<I, V>& f, int mode, const double* v) {
+Prepared hocfs_sptv(const HocfsFormat<I, V>& f, int mode) {
+    require(f.order.back() == mode, f, mode);
+    Tree<I> tree{&f.order, {}, {}};
+    for (const auto& c : f.level_idx) tree.idx.push_back(&c);
+    for (const auto& c : f.level_ptr) tree.ptr.push_back(&c);
+    CooTensor layout = tree_layout(tree, f.dims(), mode);
+    if (f.ell) return {std::move(layout), ell_sums(f)};
+    return {std::move(layout), fiber_sums(f.ap.data(), f.aj.data(), f.av.data(), f.fibers())};
+}
+
+template <class I, class V>
+Prepared csf_sptv(const CsfFormat<I, V>& f, int mode) {
     require(f.order.back() == mode, f, mode);
     Tree<I> tree{&f.order, {}, {}};
     const int levels = static_cast<int>(f.fptr.size());
     for (int l = 0; l < levels; ++l) tree.idx.push_back(&f.fids[static_cast<std::size_t>(l)]);
     for (int l = 0; l + 1 < levels; ++l) tree.ptr.push_back(&f.fptr[static_cast<std::size_t>(l)]);
-    const Column<I>& leaf_ptr = f.fptr.back();
-    const Column<I>& leaf_ids = f.fids.back();
-    return tree_sptv(tree, f.dims(), mode, [&](std::uint64_t q) {
-        double sum = 0;
-        if (v) for (I z = leaf_ptr[q]; z < leaf_ptr[q + 1]; ++z) sum += static_cast<double>(f.vals[z]) * v[leaf_ids[z]];
-        return sum;
-    });
+    const std::uint64_t fibers = f.fids[static_cast<std::size_t>(levels) - 1].size();
+    return {tree_layout(tree, f.dims(), mode), fiber_sums(f.fptr.back().data(), f.fids[static_cast<std::size_t>(levels)].data(),
+                                                         f.vals.data(), fibers)};
 }
 
 template <class I, class V>
-bool try_sptv(const SparseFormat& format, int mode, const double* v, CooTensor& out) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return out = coo_sptv(*f, mode, v), true;
-    if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return out = hocsr_sptv(*f, mode, v), true;
-    if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return out = cfb_sptv(*f, mode, v), true;
-    if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return out = hocfs_sptv(*f, mode, v), true;
-    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return out = csf_sptv(*f, mode, v), true;
-    return false;
+std::optional<Prepared> try_sptv(const SparseFormat& format, int mode) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return coo_sptv(*f, mode);
+    if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return hocsr_sptv(*f, mode);
+    if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return cfb_sptv(*f, mode);
+    if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return hocfs_sptv(*f, mode);
+    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return csf_sptv(*f, mode);
+    return std::nullopt;
 }
 
-// v null: the result's fibers and coordinates only, values zero (sptv_layout).
-bool try_all(const SparseFormat& format, int mode, const double* v, CooTensor& out) {
-    return try_sptv<std::uint32_t, double>(format, mode, v, out) || try_sptv<std::uint32_t, float>(format, mode, v, out) ||
-           try_sptv<std::uint64_t, double>(format, mode, v, out) || try_sptv<std::uint64_t, float>(format, mode, v, out);
+Prepared prepare_any(const SparseFormat& format, int mode) {
+    std::optional<Prepared> p = try_sptv<std::uint32_t, double>(format, mode);
+    if (!p) p = try_sptv<std::uint32_t, float>(format, mode);
+    if (!p) p = try_sptv<std::uint64_t, double>(format, mode);
+    if (!p) p = try_sptv<std::uint64_t, float>(format, mode);
+    if (!p) throw InputError("SpTV has no omp kernel for " + format.name());
+    return std::move(*p);
 }
 
 }  // namespace
@@ -312,11 +373,35 @@ CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>
     return out;
 }
 
+SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode) {
+    check_sptv_mode(format, mode);
+    Prepared p = prepare_any(format, mode);
+    SptvPlan plan;
+    plan.result_ = std::move(p.layout);
+    plan.values_ = std::move(p.values.run);
+    plan.bytes_ = p.values.bytes;
+    plan.length_ = format.dims()[static_cast<std::size_t>(mode)];
+    return plan;
+}
+
+void SptvPlan::compute(const std::vector<double>& v, RunControl& control) {
+    if (!values_) throw Error("SptvPlan: not prepared, or its result was taken");
+    if (v.size() != length_)
+        throw InputError("the SpTV vector has " + std::to_string(v.size()) + " entries, the mode has length " + std::to_string(length_));
+    control.check();
+    values_(v.data(), result_.values<double>().data());
+}
+
+CooTensor SptvPlan::take_result() {
+    values_ = nullptr;
+    return std::move(result_);
+}
+
 CooTensor sptv_omp(const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control) {
     control.check();
-    CooTensor out;
-    if (!try_all(format, mode, v.data(), out)) throw InputError("SpTV has no omp kernel for " + format.name());
-    return out;
+    SptvPlan plan = SptvPlan::prepare(format, mode);
+    plan.compute(v, control);
+    return plan.take_result();
 }
 
 std::vector<std::uint64_t> coo_fiber_starts(const SparseFormat& coo, int mode) {
@@ -327,11 +412,7 @@ std::vector<std::uint64_t> coo_fiber_starts(const SparseFormat& coo, int mode) {
     throw InputError("not a COO tensor: " + coo.name());
 }
 
-CooTensor sptv_layout(const SparseFormat& format, int mode) {
-    CooTensor out;
-    if (!try_all(format, mode, nullptr, out)) throw InputError("SpTV has no kernel for " + format.name());
-    return out;
-}
+CooTensor sptv_layout(const SparseFormat& format, int mode) { return prepare_any(format, mode).layout; }
 
 double sparse_max_relative_error(const CooTensor& a, const CooTensor& ref) {
     if (a.dims() != ref.dims() || a.nnz() != ref.nnz()) return INFINITY;

@@ -87,6 +87,28 @@ private Q_SLOTS:
         }
     }
 
+    // A plan lays the result out once and computes it again for each new vector: every run
+    // must match the oracle for its own vector, not keep anything of the run before.
+    void planRecomputes() {
+        const CooTensor t = tstest::random_tensor({30, 20, 25}, 700, 5, Distribution::PowerLaw);
+        for (FormatKind kind : {FormatKind::COO, FormatKind::CFB, FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL, FormatKind::CSF}) {
+            const auto f = build_format(kind, t, sptv_options(kind, 3, 1));
+            SptvPlan plan = SptvPlan::prepare(*f, 1);
+            for (std::uint64_t seed : {3, 4, 3}) {
+                const auto v = random_vector(20, seed);
+                plan.compute(v);
+                const double err = sparse_max_relative_error(plan.result(), sptv_reference(t, 1, v));
+                QVERIFY2(err <= 1e-12, qPrintable(QString("%1 seed %2: error %3").arg(format_name(kind)).arg(seed).arg(err)));
+            }
+            // the values kernel walks at least the nonzeros' indices and values and writes one value per fiber
+            QVERIFY(plan.bytes_per_compute() >= t.nnz() * 12 + plan.result().nnz() * 8);
+            QVERIFY_THROWS_EXCEPTION(InputError, plan.compute(random_vector(21, 1)));
+            const CooTensor taken = plan.take_result();
+            QVERIFY(taken.nnz() > 0);
+            QVERIFY_THROWS_EXCEPTION(Error, plan.compute(random_vector(20, 1)));
+        }
+    }
+
     void misuse() {
         const CooTensor t = tstest::random_tensor({10, 11, 12}, 60, 2);
         const auto csf = build_format(FormatKind::CSF, t, sptv_options(FormatKind::CSF, 3, 2));

@@ -5,6 +5,8 @@
 // ascending order, sorted. Flops: 2 nnz.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tscope/formats/format.hpp"
@@ -21,6 +23,26 @@ CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>
 // cuda: fp32 values on the device; timing (optional) gets its transfers and kernel apart.
 CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std::vector<double>& v,
                RunControl& control = no_control(), DeviceTiming* timing = nullptr);
+// SpTV repeated on one format with new vectors (the power method, HOPM, a Tucker sweep): the
+// result's fibers and coordinates depend on the format alone, so prepare() lays them out once
+// and compute() writes only the values, as hocfs Alg. 3-6 fill the result matrix M. omp
+// backend; the plan reads the format's arrays, so the format must outlive it.
+class SptvPlan {
+public:
+    static SptvPlan prepare(const SparseFormat& format, int mode);
+    void compute(const std::vector<double>& v, RunControl& control = no_control());
+    const CooTensor& result() const { return result_; }
+    CooTensor take_result();  // the plan cannot compute after this
+    // What one compute() reads and writes apart from v: the arrays its values kernel walks
+    // (fiber ranges, leaf indices, values) and the result's values.
+    std::uint64_t bytes_per_compute() const { return bytes_; }
+
+private:
+    std::function<void(const double*, double*)> values_;
+    CooTensor result_;
+    std::uint64_t length_ = 0, bytes_ = 0;
+};
+
 bool sptv_supports(Backend backend, FormatKind kind);
 // How to build `kind` so that it contracts `mode`: the other modes first, the mode last
 // (HOCSR's columns, HOCFS's Aj, CSF's leaves; COO sorted so its fibers are contiguous).
