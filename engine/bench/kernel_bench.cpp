@@ -251,8 +251,11 @@ public:
     }
     // 2 R per input value (Eq. 3): nnz for SpTTM, chunks x R for SspTTM's dense chunks
     double flops(int) const override { return 2.0 * static_cast<double>(input_values_) * static_cast<double>(req_.rank); }
-    std::uint64_t bytes(const SparseFormat& f, int mode) const override {  // the format, U, the result
-        return f.storage().bytes() + t_.dim(mode) * req_.rank * sizeof(double) + result().storage().bytes();
+    // omp: what the plan's kernel walks and writes, and U; cuda: the format, U, the result
+    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
+        const std::uint64_t u_bytes = t_.dim(mode) * req_.rank * sizeof(double);
+        if (plan_ && plan_->bytes_per_compute()) return plan_->bytes_per_compute() + u_bytes;
+        return f.storage().bytes() + u_bytes + result().storage().bytes();
     }
     std::vector<std::string> variants(Backend b, FormatKind k) const override {
         if (b != Backend::Cuda || k != FormatKind::COO) return {""};

@@ -8,6 +8,8 @@
 #include <optional>
 
 #include "cpu_kernels.hpp"
+#include "spttm_rows.hpp"
+#include "sspttm_tiles.hpp"
 #include "kernels/spttm_cuda.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/kernels/spttm.hpp"
@@ -33,7 +35,13 @@ void check_u(const SparseFormat& x, int mode, const DenseMatrix& u) {
 }
 
 using detail::SpttmCompute;
-using Prepared = std::pair<std::unique_ptr<SparseFormat>, SpttmCompute>;
+// The result laid out, how to compute it, and the bytes one omp run reads and writes apart
+// from U (the benchmark's GB/s).
+struct Prepared {
+    std::unique_ptr<SparseFormat> result;
+    SpttmCompute compute;
+    std::uint64_t bytes = 0;
+};
 
 // Which backend computes a plan, and with which GPU kernel.
 struct Where {
@@ -69,27 +77,27 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R, Where wh
     if (where.backend == Backend::Cuda) {
         auto gpu = detail::spttm_cuda(*fptr, convert<std::uint32_t>(x.idx[static_cast<std::size_t>(mode)]), convert<float>(x.vals),
                                       x.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data(), where.variant);
-        return {std::move(y), std::move(gpu)};
+        return {std::move(y), std::move(gpu), 0};
     }
-    auto compute = [&x, mode, R, nnz, fptr, fibers, out_tensor](const DenseMatrix& u, DeviceTiming*) {
+    auto compute = [&x, mode, nnz, fptr, fibers, out_tensor](const DenseMatrix& u, DeviceTiming*) {
         const I* ind = x.idx[static_cast<std::size_t>(mode)].data();
+        const V* vals = x.vals.data();
         const std::uint64_t* fp = fptr->data();
-#pragma omp parallel for schedule(dynamic, 256)
-        for (std::int64_t f = 0; f < static_cast<std::int64_t>(fibers); ++f) {
-            double* out = out_tensor->vals.data() + static_cast<std::uint64_t>(f) * R;
-            std::fill(out, out + R, 0.0);
-            for (std::uint64_t j = fp[f]; j < fp[f + 1]; ++j) {
-                if (j + 16 < nnz) {  // U's rows are random reads: keep several in flight
-                    const double* ahead = u.row(ind[j + 16]);
-                    for (std::uint64_t r = 0; r < R; r += 8) __builtin_prefetch(ahead + r);
-                }
-                const double v = static_cast<double>(x.vals[j]);
-                const double* row = u.row(ind[j]);
-                for (std::uint64_t r = 0; r < R; ++r) out[r] += v * row[r];
+        double* result = out_tensor->vals.data();
+        const bool stream = spttm_rows::can_stream(result, u.cols);
+#pragma omp parallel
+        {
+#pragma omp for schedule(dynamic, 256)
+            for (std::int64_t f = 0; f < static_cast<std::int64_t>(fibers); ++f) {
+                const auto q = static_cast<std::uint64_t>(f);
+                spttm_rows::fiber_row(ind, vals, fp[q], fp[q + 1], nnz, u, stream, result + q * u.cols);
             }
+            if (stream) spttm_rows::stream_done();
         }
     };
-    return {std::move(y), compute};
+    // reads: the mode's indices, the values, f_ptr; writes: the fibers x R result
+    const std::uint64_t bytes = nnz * (sizeof(I) + sizeof(V)) + (fibers + 1) * sizeof(std::uint64_t) + fibers * R * sizeof(double);
+    return {std::move(y), compute, bytes};
 }
 
 // Alg. 5. (Its line 10 writes val^z(i*s_z + r*s_y + k) with r the input's mode-n index; the
@@ -141,32 +149,27 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
     if (where.backend == Backend::Cuda) {
         auto gpu = detail::sspttm_cuda(cptr, order, convert<std::uint32_t>(y.idx[at]), [&y] { return convert<float>(y.vals); }, sy,
                                        y.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data());
-        return {std::move(z), std::move(gpu)};
+        return {std::move(z), std::move(gpu), 0};
     }
-    auto compute = [&y, at, R, sy, sz, zchunks, chunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*) {
-        const auto& order = *order_ptr;
+    auto compute = [&y, at, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*) {
         const auto& cptr = *cptr_ptr;
-#pragma omp parallel for schedule(dynamic, 64)
-        for (std::int64_t i = 0; i < static_cast<std::int64_t>(zchunks); ++i) {
-            double* out = out_tensor->vals.data() + static_cast<std::uint64_t>(i) * sz;
-            std::fill(out, out + sz, 0.0);
-            for (std::uint64_t q = cptr[static_cast<std::size_t>(i)]; q < cptr[static_cast<std::size_t>(i) + 1]; ++q) {
-                const std::uint64_t j = order[q];
-                if (q + 8 < chunks) {  // U's rows are random reads: keep several in flight
-                    const double* ahead = u.row(y.idx[at][order[q + 8]]);
-                    for (std::uint64_t c = 0; c < R; c += 8) __builtin_prefetch(ahead + c);
-                }
-                const V* __restrict in = y.vals.data() + j * sy;
-                const double* row = u.row(y.idx[at][j]);
-                for (std::uint64_t c = 0; c < R; ++c) {
-                    const double w = row[c];
-                    double* __restrict dst = out + c * sy;  // the output chunk never overlaps the input
-                    for (std::uint64_t k = 0; k < sy; ++k) dst[k] += static_cast<double>(in[k]) * w;
-                }
+        double* result = out_tensor->vals.data();
+        const bool tiled = sspttm_tiles::can_tile(result, sy);
+#pragma omp parallel
+        {
+#pragma omp for schedule(dynamic, 64)
+            for (std::int64_t i = 0; i < static_cast<std::int64_t>(zchunks); ++i) {
+                const auto z = static_cast<std::size_t>(i);
+                const sspttm_tiles::Group<I, V> group{order_ptr->data(), cptr[z], cptr[z + 1], y.idx[at].data(), y.vals.data(), sy};
+                sspttm_tiles::chunk(group, u, tiled, result + z * sz);
             }
+            if (tiled) sspttm_tiles::tiles_done();
         }
     };
-    return {std::move(z), compute};
+    // reads: the chunk order, the merge ranges, the mode's indices, the input chunks; writes: the result
+    const std::uint64_t bytes = chunks * (sizeof(std::uint64_t) + sizeof(I) + sy * sizeof(V)) + (zchunks + 1) * sizeof(std::uint64_t) +
+                                zchunks * sz * sizeof(double);
+    return {std::move(z), compute, bytes};
 }
 
 template <class I, class V>
@@ -223,8 +226,9 @@ SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank
     if (!p) p = try_prepare<std::uint64_t, float>(x, mode, rank, where);
     if (!p) throw InputError("SpTTM has no kernel for " + x.name() + " (COO for SpTTM, sCOO for SspTTM)");
     SpttmPlan plan;
-    plan.result_ = std::move(p->first);
-    plan.compute_ = std::move(p->second);
+    plan.result_ = std::move(p->result);
+    plan.compute_ = std::move(p->compute);
+    plan.bytes_ = p->bytes;
     plan.rows_ = dims[static_cast<std::size_t>(mode)];
     plan.rank_ = rank;
     return plan;

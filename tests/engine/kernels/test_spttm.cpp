@@ -108,7 +108,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("rank");
         for (int order : {3, 4, 5})
-            for (int rank : {1, 8, 16}) QTest::addRow("order %d rank %d", order, rank) << order << rank;
+            for (int rank : {1, 6, 8, 16, 20}) QTest::addRow("order %d rank %d", order, rank) << order << rank;
     }
     void spttmAgainstTheOracle() {
         QFETCH(int, order);
@@ -148,6 +148,20 @@ private Q_SLOTS:
                         QVERIFY(error_against(*w, chain_truth(t, {a, b, c}, {ua, ub, uc})) <= 1e-12);
                     }
                 }
+        }
+    }
+
+    // SspTTM's chunk tiles: chunk sizes (the first rank) of 4, 16 and 20 take the tiled path with
+    // one and four registers across, 6 the plain one; second ranks odd and even.
+    void sspttmChunkShapes() {
+        const CooTensor t = tstest::random_tensor({40, 30, 20}, 900, 4, Distribution::PowerLaw);
+        for (auto [r1, r2] : {std::pair{4, 1}, std::pair{16, 5}, std::pair{20, 2}, std::pair{6, 3}}) {
+            const DenseMatrix u2 = random_matrix(t.dim(2), std::uint64_t(r1), 6), u1 = random_matrix(t.dim(1), std::uint64_t(r2), 7);
+            const auto coo = build_format(FormatKind::COO, t, spttm_options(3, 2));
+            const auto y = spttm(Backend::Omp, *coo, 2, u2);
+            const auto z = spttm(Backend::Omp, *y, 1, u1);
+            const double err = error_against(*z, chain_truth(t, {2, 1}, {u2, u1}));
+            QVERIFY2(err <= 1e-12, qPrintable(QString("ranks %1, %2: %3").arg(r1).arg(r2).arg(err)));
         }
     }
 

@@ -45,11 +45,14 @@ public:
     void compute(const DenseMatrix& u, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
     const SparseFormat& result() const { return *result_; }
     std::unique_ptr<SparseFormat> take_result() { return std::move(result_); }
+    // omp: what one compute() reads and writes apart from U (indices, values, fiber or chunk
+    // ranges, the result's values); 0 on cuda.
+    std::uint64_t bytes_per_compute() const { return bytes_; }
 
 private:
     std::function<void(const DenseMatrix&, DeviceTiming*)> compute_;
     std::unique_ptr<SparseFormat> result_;
-    std::uint64_t rows_ = 0, rank_ = 0;
+    std::uint64_t rows_ = 0, rank_ = 0, bytes_ = 0;
 };
 
 // prepare + compute, for one-off products.

@@ -1,0 +1,98 @@
+// The inner loop of SpTTM on COO (spttm Alg. 1, lines 4-8): one output fiber row
+//   out(0..R-1) = sum over j in [lo, hi) of vals[j] * U(ind[j], 0..R-1).
+// The result (fibers x R doubles, hundreds of MB) is written once and never read back by the
+// kernel, so with AVX2 the row is summed in registers, 16 columns at a time, and sent to
+// memory with streaming stores: no read-for-ownership of its cache lines, which halves the
+// write traffic that dominates this kernel. The sums are the plain loop's, term for term in
+// the same order, each a fused multiply-add, so the results do not depend on the path taken.
+// Private to the engine's CPU kernels.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
+
+#include "tscope/kernels/dense_matrix.hpp"
+
+namespace tscope::spttm_rows {
+
+// How far ahead U's rows are prefetched: they are random reads across up to tens of MB.
+constexpr std::uint64_t kPrefetchAhead = 16;
+
+template <class I, class V>
+inline void prefetch_row(const I* ind, std::uint64_t j, std::uint64_t nnz, const DenseMatrix& u) {
+    if (j + kPrefetchAhead >= nnz) return;
+    const double* ahead = u.row(ind[j + kPrefetchAhead]);
+    for (std::uint64_t r = 0; r < u.cols; r += 8) __builtin_prefetch(ahead + r);
+}
+
+// Any R, any alignment: plain stores.
+template <class I, class V>
+inline void fiber_row_plain(const I* ind, const V* vals, std::uint64_t lo, std::uint64_t hi, std::uint64_t nnz,
+                            const DenseMatrix& u, double* out) {
+    const std::uint64_t R = u.cols;
+    for (std::uint64_t r = 0; r < R; ++r) out[r] = 0.0;
+    for (std::uint64_t j = lo; j < hi; ++j) {
+        prefetch_row<I, V>(ind, j, nnz, u);
+        const double v = static_cast<double>(vals[j]);
+        const double* row = u.row(ind[j]);
+        for (std::uint64_t r = 0; r < R; ++r) out[r] = __builtin_fma(v, row[r], out[r]);
+    }
+}
+
+// True when fiber_row can stream: AVX2 built in, R a multiple of 4 and the result 32-byte aligned
+// (then every row, f * R doubles in, is too).
+inline bool can_stream(const double* result, std::uint64_t R) {
+#if defined(__AVX2__) && defined(__FMA__)
+    return R % 4 == 0 && reinterpret_cast<std::uintptr_t>(result) % 32 == 0;
+#else
+    (void)result, (void)R;
+    return false;
+#endif
+}
+
+#if defined(__AVX2__) && defined(__FMA__)
+// Columns [c, c + 4 * W) of one fiber row, W registers wide, streamed out.
+template <int W, class I, class V>
+inline void fiber_block(const I* ind, const V* vals, std::uint64_t lo, std::uint64_t hi, std::uint64_t nnz,
+                        const DenseMatrix& u, std::uint64_t c, bool prefetch, double* out) {
+    __m256d acc[W];
+    for (int w = 0; w < W; ++w) acc[w] = _mm256_setzero_pd();
+    for (std::uint64_t j = lo; j < hi; ++j) {
+        if (prefetch) prefetch_row<I, V>(ind, j, nnz, u);
+        const __m256d v = _mm256_set1_pd(static_cast<double>(vals[j]));
+        const double* row = u.row(ind[j]) + c;
+        for (int w = 0; w < W; ++w) acc[w] = _mm256_fmadd_pd(v, _mm256_loadu_pd(row + 4 * w), acc[w]);
+    }
+    for (int w = 0; w < W; ++w) _mm256_stream_pd(out + c + 4 * w, acc[w]);
+}
+#endif
+
+// The row of one fiber into out (R = u.cols doubles); `stream` as can_stream said for the result.
+// After streaming, the caller fences (stream_done) before others read the result.
+template <class I, class V>
+inline void fiber_row(const I* ind, const V* vals, std::uint64_t lo, std::uint64_t hi, std::uint64_t nnz,
+                      const DenseMatrix& u, bool stream, double* out) {
+#if defined(__AVX2__) && defined(__FMA__)
+    if (stream) {
+        const std::uint64_t R = u.cols;
+        std::uint64_t c = 0;
+        for (; c + 16 <= R; c += 16) fiber_block<4>(ind, vals, lo, hi, nnz, u, c, c == 0, out);
+        for (; c < R; c += 4) fiber_block<1>(ind, vals, lo, hi, nnz, u, c, c == 0, out);
+        return;
+    }
+#endif
+    (void)stream;
+    fiber_row_plain(ind, vals, lo, hi, nnz, u, out);
+}
+
+// Orders the streaming stores of this thread before what follows (an OpenMP barrier).
+inline void stream_done() {
+#if defined(__AVX2__) && defined(__FMA__)
+    _mm_sfence();
+#endif
+}
+
+}  // namespace tscope::spttm_rows
