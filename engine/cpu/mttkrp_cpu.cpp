@@ -13,6 +13,7 @@
 #include <bit>
 #include <atomic>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "tscope/formats/balanced_formats.hpp"
@@ -28,12 +29,14 @@ namespace {
 
 using detail::OutputRows;
 
-// One CSF tree, mode at level L: accumulates into out.
-template <class I, class V>
+// One CSF tree, mode at level L: accumulates into out. kR: the rank when it is known at
+// compile time (the common 16, 32, 64), so that every row loop has a fixed trip count and is
+// unrolled into vector registers; 0 for any other rank.
+template <class I, class V, std::uint64_t kR = 0>
 class CsfMttkrp {
 public:
     CsfMttkrp(const CsfFormat<I, V>& c, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out)
-        : c_(c), factors_(factors), out_(out), n_(static_cast<int>(c.order.size())), R_(out.cols) {
+        : c_(c), factors_(factors), out_(out), n_(static_cast<int>(c.order.size())), cols_(out.cols) {
         level_ = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
     }
 
@@ -46,7 +49,7 @@ public:
 #pragma omp parallel
         {
             // per thread: a prefix product and a subtree sum per level
-            std::vector<double> scratch(static_cast<std::size_t>(2 * n_ + 1) * R_);
+            std::vector<double> scratch(static_cast<std::size_t>(2 * n_ + 1) * R());
 #pragma omp for schedule(dynamic, 16)
             for (std::int64_t s = 0; s < roots; ++s) {
                 if (stop) continue;
@@ -65,15 +68,19 @@ public:
 
 private:
     static constexpr std::uint64_t kAhead = 32;
+    std::uint64_t R() const {
+        if constexpr (kR != 0) return kR;
+        return cols_;
+    }
     void prefetch_row(const double* row) const {
-        for (std::uint64_t r = 0; r < R_; r += 8) __builtin_prefetch(row + r);  // 8 doubles per line
+        for (std::uint64_t r = 0; r < R(); r += 8) __builtin_prefetch(row + r);  // 8 doubles per line
     }
     const double* factor_row(int level, std::uint64_t node) const {
         const int m = c_.order[static_cast<std::size_t>(level)];
         return factors_[static_cast<std::size_t>(m)].row(c_.fids[static_cast<std::size_t>(level)][node]);
     }
-    double* prefix_buf(double* scratch, int level) const { return scratch + static_cast<std::size_t>(level) * R_; }
-    double* sum_buf(double* scratch, int level) const { return scratch + static_cast<std::size_t>(n_ + level) * R_; }
+    double* prefix_buf(double* scratch, int level) const { return scratch + static_cast<std::size_t>(level) * R(); }
+    double* sum_buf(double* scratch, int level) const { return scratch + static_cast<std::size_t>(n_ + level) * R(); }
 
     // Walks down to level L carrying the product of the ancestors' rows (null: none yet).
     void down(int l, std::uint64_t node, const double* prefix, double* scratch, OutputRows& rows) const {
@@ -81,33 +88,33 @@ private:
             if (l == n_ - 1) {  // nonzero algorithm: val * prefix
                 double* v = sum_buf(scratch, l);
                 const double x = static_cast<double>(c_.vals[node]);
-                for (std::uint64_t r = 0; r < R_; ++r) v[r] = x * prefix[r];
-                rows.add(c_.fids.back()[node], v);
+                for (std::uint64_t r = 0; r < R(); ++r) v[r] = x * prefix[r];
+                rows.add<kR>(c_.fids.back()[node], v);
                 return;
             }
             double* q = sum_buf(scratch, l);
             up(l, node, q, scratch);
             if (prefix)
-                for (std::uint64_t r = 0; r < R_; ++r) q[r] *= prefix[r];
+                for (std::uint64_t r = 0; r < R(); ++r) q[r] *= prefix[r];
             if (l == 0)
-                rows.add_owned(c_.fids[0][node], q);  // each root is visited once: no race
+                rows.add_owned<kR>(c_.fids[0][node], q);  // each root is visited once: no race
             else
-                rows.add(c_.fids[static_cast<std::size_t>(l)][node], q);
+                rows.add<kR>(c_.fids[static_cast<std::size_t>(l)][node], q);
             return;
         }
         double* p = prefix_buf(scratch, l);
         const double* row = factor_row(l, node);
         if (prefix)
-            for (std::uint64_t r = 0; r < R_; ++r) p[r] = prefix[r] * row[r];
+            for (std::uint64_t r = 0; r < R(); ++r) p[r] = prefix[r] * row[r];
         else
-            std::memcpy(p, row, R_ * sizeof(double));
+            std::memcpy(p, row, R() * sizeof(double));
         const auto& ptr = c_.fptr[static_cast<std::size_t>(l)];
         if (l + 1 == n_ - 1 && level_ == n_ - 1) {  // children are nonzeros, each adds x * prefix to its row
             const auto& ids = c_.fids.back();
             const std::uint64_t end = ptr[node + 1];
             for (std::uint64_t z = ptr[node]; z < end; ++z) {
                 if (z + kAhead < end) rows.prefetch(ids[z + kAhead]);
-                rows.add_scaled(ids[z], static_cast<double>(c_.vals[z]), p);
+                rows.add_scaled<kR>(ids[z], static_cast<double>(c_.vals[z]), p);
             }
             return;
         }
@@ -121,19 +128,30 @@ private:
     // q = sum over the subtree below `node` (level l < N-1) of val * prod of the rows of
     // levels l+1 .. N-1.
     void up(int l, std::uint64_t node, double* q, double* scratch) const {
-        std::fill(q, q + R_, 0.0);
+        std::fill(q, q + R(), 0.0);
         const auto& ptr = c_.fptr[static_cast<std::size_t>(l)];
         if (l == n_ - 2) {  // children are nonzeros
             const auto& leaf = factors_[static_cast<std::size_t>(c_.order.back())];
             const auto& leaf_ids = c_.fids.back();
             const std::uint64_t end = ptr[node + 1];
+            if constexpr (kR != 0) {  // the sum stays in registers across the fiber
+                double acc[kR] = {};
+                for (std::uint64_t z = ptr[node]; z < end; ++z) {
+                    if (z + kAhead < c_.vals.size()) prefetch_row(leaf.row(leaf_ids[z + kAhead]));
+                    const double x = static_cast<double>(c_.vals[z]);
+                    const double* row = leaf.row(leaf_ids[z]);
+                    for (std::uint64_t r = 0; r < kR; ++r) acc[r] += x * row[r];
+                }
+                std::memcpy(q, acc, sizeof(acc));
+                return;
+            }
             for (std::uint64_t z = ptr[node]; z < end; ++z) {
                 // The rows are random reads from matrices larger than the cache: ask for the
                 // row a few nonzeros ahead so that several misses are in flight at once.
                 if (z + kAhead < c_.vals.size()) prefetch_row(leaf.row(leaf_ids[z + kAhead]));
                 const double x = static_cast<double>(c_.vals[z]);
-                const double* row = leaf.row(c_.fids.back()[z]);
-                for (std::uint64_t r = 0; r < R_; ++r) q[r] += x * row[r];
+                const double* row = leaf.row(leaf_ids[z]);
+                for (std::uint64_t r = 0; r < R(); ++r) q[r] += x * row[r];
             }
             return;
         }
@@ -142,7 +160,7 @@ private:
             if (child + 4 < ptr[node + 1]) prefetch_row(factor_row(l + 1, child + 4));
             up(l + 1, child, child_sum, scratch);
             const double* row = factor_row(l + 1, child);
-            for (std::uint64_t r = 0; r < R_; ++r) q[r] += child_sum[r] * row[r];
+            for (std::uint64_t r = 0; r < R(); ++r) q[r] += child_sum[r] * row[r];
         }
     }
 
@@ -150,9 +168,21 @@ private:
     const std::vector<DenseMatrix>& factors_;
     DenseMatrix& out_;
     int n_;
-    std::uint64_t R_;
+    std::uint64_t cols_;  // R when kR is 0
     int level_ = 0;
 };
+
+// Calls f with the rank as a compile-time constant where CsfMttkrp has a fixed-size variant
+// (std::integral_constant<std::uint64_t, R>), else with 0.
+template <class F>
+void with_rank(std::uint64_t R, F&& f) {
+    switch (R) {
+    case 16: return f(std::integral_constant<std::uint64_t, 16>{});
+    case 32: return f(std::integral_constant<std::uint64_t, 32>{});
+    case 64: return f(std::integral_constant<std::uint64_t, 64>{});
+    default: return f(std::integral_constant<std::uint64_t, 0>{});
+    }
+}
 
 template <class I, class V>
 void coo_mttkrp(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
@@ -293,20 +323,22 @@ bool try_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix
         return true;
     }
     if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) {
-        CsfMttkrp<I, V>(*f, mode, factors, out).run(control);
+        with_rank(out.cols, [&](auto kR) { CsfMttkrp<I, V, kR>(*f, mode, factors, out).run(control); });
         return true;
     }
     if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) {
-        CsfMttkrp<I, V>(f->csf, mode, factors, out).run(control);
+        with_rank(out.cols, [&](auto kR) { CsfMttkrp<I, V, kR>(f->csf, mode, factors, out).run(control); });
         return true;
     }
     if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format)) {
-        // One set of private rows for all partitions: they are summed once, not once per part.
-        bool shared = false;
-        for (const auto& part : f->partitions) shared = shared || CsfMttkrp<I, V>(part, mode, factors, out).shares_rows();
-        OutputRows rows(out, shared);
-        for (const auto& part : f->partitions) CsfMttkrp<I, V>(part, mode, factors, out).run(control, rows);
-        rows.finish();
+        with_rank(out.cols, [&](auto kR) {
+            // One set of private rows for all partitions: they are summed once, not once per part.
+            bool shared = false;
+            for (const auto& part : f->partitions) shared = shared || CsfMttkrp<I, V, kR>(part, mode, factors, out).shares_rows();
+            OutputRows rows(out, shared);
+            for (const auto& part : f->partitions) CsfMttkrp<I, V, kR>(part, mode, factors, out).run(control, rows);
+            rows.finish();
+        });
         return true;
     }
     if (const auto* f = dynamic_cast<const HicooFormat<I, V>*>(&format)) {

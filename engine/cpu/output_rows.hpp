@@ -35,11 +35,13 @@ inline int thread_id() {
 class OutputRows {
 public:
     OutputRows(DenseMatrix& out, bool shared_rows);
-    // Adds v[0..R) to row r.
-    void add(std::uint64_t r, const double* v) { add_scaled(r, 1.0, v); }
+    // Adds v[0..R) to row r. kR: R when known at compile time (0: out's columns).
+    template <std::uint64_t kR = 0>
+    void add(std::uint64_t r, const double* v) { add_scaled<kR>(r, 1.0, v); }
     // Adds x * v[0..R) to row r.
+    template <std::uint64_t kR = 0>
     void add_scaled(std::uint64_t r, double x, const double* v) {
-        const std::uint64_t R = out_.cols;
+        const std::uint64_t R = kR != 0 ? kR : out_.cols;
         if (private_) {
             double* dst = mine() + r * R;
             for (std::uint64_t c = 0; c < R; ++c) dst[c] += x * v[c];
@@ -60,9 +62,11 @@ public:
         const double* dst = private_ ? mine() + r * R : out_.row(r);
         for (std::uint64_t c = 0; c < R; c += 8) __builtin_prefetch(dst + c, 1);
     }
+    template <std::uint64_t kR = 0>
     void add_owned(std::uint64_t r, const double* v) {
+        const std::uint64_t R = kR != 0 ? kR : out_.cols;
         double* dst = out_.row(r);
-        for (std::uint64_t c = 0, R = out_.cols; c < R; ++c) dst[c] += v[c];
+        for (std::uint64_t c = 0; c < R; ++c) dst[c] += v[c];
     }
     // Sums the private copies into the output.
     void finish();

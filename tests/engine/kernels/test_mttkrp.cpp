@@ -84,7 +84,11 @@ private Q_SLOTS:
         for (int order : {3, 4, 5})
             for (int dist : {0, 1, 2})
                 for (int rank : {1, 16}) QTest::addRow("order %d dist %d rank %d", order, dist, rank) << order << dist << rank;
+        // the tree kernels' fixed-size variants (16, 32, 64) and a rank near them that is not
         QTest::addRow("order 3 rank 64") << 3 << 1 << 64;
+        QTest::addRow("order 4 rank 32") << 4 << 1 << 32;
+        QTest::addRow("order 5 rank 32") << 5 << 2 << 32;
+        QTest::addRow("order 3 rank 33") << 3 << 1 << 33;
     }
     void randomTensors() {
         QFETCH(int, order);
