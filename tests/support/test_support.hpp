@@ -54,6 +54,23 @@ inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uin
     return tscope::generate_tensor(spec);
 }
 
+// The kernels' edge cases (issue 4): a single nonzero in a corner, and a tensor whose first
+// mode is mostly empty slices (3 nonzeros over 300 slices, two sharing a fiber of mode 1).
+inline tscope::CooTensor one_nonzero_tensor() {
+    tscope::CooTensor t({5, 6, 7});
+    t.resize(1);
+    t.set(0, std::vector<std::uint64_t>{4, 0, 6}, 2.5);
+    return t;
+}
+inline tscope::CooTensor empty_slices_tensor() {
+    tscope::CooTensor t({300, 4, 4});
+    t.resize(3);
+    t.set(0, std::vector<std::uint64_t>{0, 1, 2}, 1.0);
+    t.set(1, std::vector<std::uint64_t>{299, 3, 0}, -1.0);
+    t.set(2, std::vector<std::uint64_t>{150, 3, 0}, 4.0);
+    return t;
+}
+
 // A sum of `rank` rank-one tensors with sparse factor vectors (the generator's lowrank), about
 // nnz nonzeros: CPD at that rank and Tucker at that multilinear rank fit it exactly.
 inline tscope::CooTensor low_rank_tensor(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t rank, std::uint64_t seed) {

@@ -103,16 +103,8 @@ private Q_SLOTS:
     }
 
     void edgeCases() {
-        CooTensor one({5, 6, 7});
-        one.resize(1);
-        one.set(0, std::vector<std::uint64_t>{4, 0, 6}, 2.5);
-        check_against_oracle(one, 3);
-        CooTensor sparse_slices({300, 4, 4});  // mostly empty slices
-        sparse_slices.resize(3);
-        sparse_slices.set(0, std::vector<std::uint64_t>{0, 1, 2}, 1.0);
-        sparse_slices.set(1, std::vector<std::uint64_t>{299, 3, 0}, -1.0);
-        sparse_slices.set(2, std::vector<std::uint64_t>{150, 3, 0}, 4.0);
-        check_against_oracle(sparse_slices, 5);
+        check_against_oracle(tstest::one_nonzero_tensor(), 3);
+        check_against_oracle(tstest::empty_slices_tensor(), 5);
     }
 
     // HLS with dense tiles (low threshold, 16^3 blocks) and HiCOO with small and large blocks

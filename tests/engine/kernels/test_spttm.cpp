@@ -126,6 +126,22 @@ private Q_SLOTS:
         }
     }
 
+    // a single nonzero and mostly empty slices, ranks 1 and 64, every mode; then SspTTM on them
+    void edgeCases() {
+        for (const CooTensor& t : {tstest::one_nonzero_tensor(), tstest::empty_slices_tensor()})
+            for (std::uint64_t rank : {1, 64})
+                for (int mode = 0; mode < 3; ++mode) {
+                    const DenseMatrix u = random_matrix(t.dim(mode), rank, 5);
+                    const auto coo = build_format(FormatKind::COO, t, spttm_options(3, mode));
+                    const auto y = spttm(Backend::Omp, *coo, mode, u);
+                    QVERIFY(semi_sparse_max_relative_error(*y, *spttm_reference(t, mode, u)) <= 1e-12);
+                    const int next = (mode + 1) % 3;
+                    const DenseMatrix w = random_matrix(t.dim(next), 3, 6);
+                    const auto z = spttm(Backend::Omp, *y, next, w);
+                    QVERIFY(error_against(*z, chain_truth(t, {mode, next}, {u, w})) <= 1e-12);
+                }
+    }
+
     // TTM chains: SpTTM then SspTTM, as in Tucker's TTM chain (spttm Alg. 6), every mode pair.
     void sspttmChains() {
         for (int order : {3, 4}) {

@@ -79,6 +79,11 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor(dims, 900, std::uint64_t(order * 5 + dist), Distribution(dist)));
     }
 
+    void edgeCases() {
+        check_against_oracle(tstest::one_nonzero_tensor());
+        check_against_oracle(tstest::empty_slices_tensor());
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

@@ -73,7 +73,7 @@ private Q_SLOTS:
     void randomTensors_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("dist");
-        for (int order : {2, 3, 4})
+        for (int order : {2, 3, 4, 5})
             for (int dist : {0, 1, 2}) QTest::addRow("order %d dist %d", order, dist) << order << dist;
     }
     void randomTensors() {
@@ -82,9 +82,17 @@ private Q_SLOTS:
         std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 12);
         dims[0] = 35;
         const CooTensor t = tstest::random_tensor(dims, order == 2 ? 200 : 700, std::uint64_t(order * 9 + dist), Distribution(dist));
-        std::vector<std::uint64_t> ranks{3, 2, 4, 2};
+        std::vector<std::uint64_t> ranks{3, 2, 4, 2, 2};
         ranks.resize(static_cast<std::size_t>(order));
         check_against_oracle(t, ranks);
+    }
+
+    // a single nonzero and mostly empty slices, every mode; rank 1 everywhere and a wide one
+    void edgeCases() {
+        for (const CooTensor& t : {tstest::one_nonzero_tensor(), tstest::empty_slices_tensor()}) {
+            check_against_oracle(t, {1, 1, 1});
+            check_against_oracle(t, {8, 8, 8});
+        }
     }
 
     void hlsWithDenseTiles() {
