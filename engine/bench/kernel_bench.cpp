@@ -7,6 +7,10 @@
 #include <map>
 #include <optional>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
@@ -63,7 +67,17 @@ double measure_copy_bandwidth() {
     double best = 0;
     for (int r = 0; r < 5; ++r) {
         const auto start = Clock::now();
-        std::memcpy(b.data(), a.data(), n);
+        // with the kernels' threads, each copying its share: one core alone may not saturate memory
+#pragma omp parallel
+        {
+#ifdef _OPENMP
+            const auto t = static_cast<std::size_t>(omp_get_thread_num()), T = static_cast<std::size_t>(omp_get_num_threads());
+#else
+            const std::size_t t = 0, T = 1;
+#endif
+            const std::size_t lo = n / T * t, hi = t + 1 == T ? n : n / T * (t + 1);
+            std::memcpy(b.data() + lo, a.data() + lo, hi - lo);
+        }
         const double s = std::chrono::duration<double>(Clock::now() - start).count();
         best = std::max(best, 2.0 * static_cast<double>(n) / s / 1e9);
     }
