@@ -10,6 +10,7 @@
 #include "cpu_kernels.hpp"
 #include "spttm_rows.hpp"
 #include "sspttm_tiles.hpp"
+#include "streaming_stores.hpp"
 #include "kernels/spttm_cuda.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/kernels/spttm.hpp"
@@ -84,7 +85,7 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R, Where wh
         const V* vals = x.vals.data();
         const std::uint64_t* fp = fptr->data();
         double* result = out_tensor->vals.data();
-        const bool stream = spttm_rows::can_stream(result, u.cols);
+        const bool stream = streaming::usable(result, u.cols);
 #pragma omp parallel
         {
 #pragma omp for schedule(dynamic, 256)
@@ -92,7 +93,7 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R, Where wh
                 const auto q = static_cast<std::uint64_t>(f);
                 spttm_rows::fiber_row(ind, vals, fp[q], fp[q + 1], nnz, u, stream, result + q * u.cols);
             }
-            if (stream) spttm_rows::stream_done();
+            if (stream) streaming::fence();
         }
     };
     // reads: the mode's indices, the values, f_ptr; writes: the fibers x R result
@@ -154,7 +155,7 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
     auto compute = [&y, at, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*) {
         const auto& cptr = *cptr_ptr;
         double* result = out_tensor->vals.data();
-        const bool tiled = sspttm_tiles::can_tile(result, sy);
+        const bool tiled = streaming::usable(result, sy);
 #pragma omp parallel
         {
 #pragma omp for schedule(dynamic, 64)
@@ -163,7 +164,7 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
                 const sspttm_tiles::Group<I, V> group{order_ptr->data(), cptr[z], cptr[z + 1], y.idx[at].data(), y.vals.data(), sy};
                 sspttm_tiles::chunk(group, u, tiled, result + z * sz);
             }
-            if (tiled) sspttm_tiles::tiles_done();
+            if (tiled) streaming::fence();
         }
     };
     // reads: the chunk order, the merge ranges, the mode's indices, the input chunks; writes: the result

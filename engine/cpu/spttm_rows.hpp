@@ -10,10 +10,7 @@
 
 #include <cstdint>
 
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#endif
-
+#include "streaming_stores.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 
 namespace tscope::spttm_rows {
@@ -42,18 +39,7 @@ inline void fiber_row_plain(const I* ind, const V* vals, std::uint64_t lo, std::
     }
 }
 
-// True when fiber_row can stream: AVX2 built in, R a multiple of 4 and the result 32-byte aligned
-// (then every row, f * R doubles in, is too).
-inline bool can_stream(const double* result, std::uint64_t R) {
-#if defined(__AVX2__) && defined(__FMA__)
-    return R % 4 == 0 && reinterpret_cast<std::uintptr_t>(result) % 32 == 0;
-#else
-    (void)result, (void)R;
-    return false;
-#endif
-}
-
-#if defined(__AVX2__) && defined(__FMA__)
+#ifdef TS_CPU_AVX2_FMA
 // Columns [c, c + 4 * W) of one fiber row, W registers wide, streamed out.
 template <int W, class I, class V>
 inline void fiber_block(const I* ind, const V* vals, std::uint64_t lo, std::uint64_t hi, std::uint64_t nnz,
@@ -70,12 +56,12 @@ inline void fiber_block(const I* ind, const V* vals, std::uint64_t lo, std::uint
 }
 #endif
 
-// The row of one fiber into out (R = u.cols doubles); `stream` as can_stream said for the result.
-// After streaming, the caller fences (stream_done) before others read the result.
+// The row of one fiber into out (R = u.cols doubles); `stream` as streaming::usable(result, R) said.
+// After streaming, the caller fences (streaming::fence) before others read the result.
 template <class I, class V>
 inline void fiber_row(const I* ind, const V* vals, std::uint64_t lo, std::uint64_t hi, std::uint64_t nnz,
                       const DenseMatrix& u, bool stream, double* out) {
-#if defined(__AVX2__) && defined(__FMA__)
+#ifdef TS_CPU_AVX2_FMA
     if (stream) {
         const std::uint64_t R = u.cols;
         std::uint64_t c = 0;
@@ -86,13 +72,6 @@ inline void fiber_row(const I* ind, const V* vals, std::uint64_t lo, std::uint64
 #endif
     (void)stream;
     fiber_row_plain(ind, vals, lo, hi, nnz, u, out);
-}
-
-// Orders the streaming stores of this thread before what follows (an OpenMP barrier).
-inline void stream_done() {
-#if defined(__AVX2__) && defined(__FMA__)
-    _mm_sfence();
-#endif
 }
 
 }  // namespace tscope::spttm_rows

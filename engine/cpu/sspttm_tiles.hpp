@@ -10,10 +10,7 @@
 
 #include <cstdint>
 
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#endif
-
+#include "streaming_stores.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 
 namespace tscope::sspttm_tiles {
@@ -45,18 +42,7 @@ inline void chunk_plain(const Group<I, V>& g, const DenseMatrix& u, double* out)
     }
 }
 
-// True when chunk can tile and stream: AVX2 built in, sy a multiple of 4, the result 32-byte
-// aligned (every chunk, R * sy doubles in, is then too).
-inline bool can_tile(const double* result, std::uint64_t sy) {
-#if defined(__AVX2__) && defined(__FMA__)
-    return sy % 4 == 0 && reinterpret_cast<std::uintptr_t>(result) % 32 == 0;
-#else
-    (void)result, (void)sy;
-    return false;
-#endif
-}
-
-#if defined(__AVX2__) && defined(__FMA__)
+#ifdef TS_CPU_AVX2_FMA
 inline __m256d load4(const double* p) { return _mm256_loadu_pd(p); }
 inline __m256d load4(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 
@@ -89,11 +75,11 @@ inline void tile_columns(const Group<I, V>& g, const DenseMatrix& u, std::uint64
 }
 #endif
 
-// The output chunk of group g into out (R * sy doubles); `tiled` as can_tile said. After
-// tiling, the caller fences (tiles_done) before others read the result.
+// The output chunk of group g into out (R * sy doubles); `tiled` as streaming::usable(result, sy)
+// said. After tiling, the caller fences (streaming::fence) before others read the result.
 template <class I, class V>
 inline void chunk(const Group<I, V>& g, const DenseMatrix& u, bool tiled, double* out) {
-#if defined(__AVX2__) && defined(__FMA__)
+#ifdef TS_CPU_AVX2_FMA
     if (tiled) {
         std::uint64_t k = 0;
         for (; k + 16 <= g.sy; k += 16) tile_columns<4>(g, u, k, out);
@@ -103,12 +89,6 @@ inline void chunk(const Group<I, V>& g, const DenseMatrix& u, bool tiled, double
 #endif
     (void)tiled;
     chunk_plain(g, u, out);
-}
-
-inline void tiles_done() {
-#if defined(__AVX2__) && defined(__FMA__)
-    _mm_sfence();
-#endif
 }
 
 }  // namespace tscope::sspttm_tiles
