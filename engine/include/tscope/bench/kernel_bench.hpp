@@ -56,8 +56,8 @@ struct BenchResult {
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control = no_control());
 
-// Best of a few large copies (256 MB, split over the OpenMP threads), counting bytes read plus
-// written, in GB/s.
+// The median of five large copies (256 MB, split over the OpenMP threads) after a warm-up,
+// counting bytes read plus written, in GB/s.
 double measure_copy_bandwidth();
 // The same on the GPU, device to device (0 without a GPU).
 double measure_gpu_copy_bandwidth();
