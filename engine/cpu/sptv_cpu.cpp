@@ -152,7 +152,7 @@ ValuesKernel fiber_sums(const P* ptr, const I* col, const V* val, std::uint64_t 
 }
 
 template <class I, class V>
-Prepared coo_sptv(const CooFormat<I, V>& f, int mode) {
+Prepared coo_sptv(const CooFormat<I, V>& f, int mode, bool values) {
     require(f.order.back() == mode, f, mode);
     const int n = static_cast<int>(f.idx.size());
     auto starts = std::make_shared<const std::vector<std::uint64_t>>(fiber_starts(f, mode));
@@ -166,11 +166,12 @@ Prepared coo_sptv(const CooFormat<I, V>& f, int mode) {
             if (m != mode) out.set(fq, slot(m, mode), f.idx[static_cast<std::size_t>(m)][s[fq]]);
         out.value(fq, 0);
     }
+    if (!values) return {out.take(), {}};
     return {out.take(), fiber_sums(s.data(), f.idx[static_cast<std::size_t>(mode)].data(), f.vals.data(), fibers, starts)};
 }
 
 template <class I, class V>
-Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode) {
+Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode, bool values) {
     require(f.order.back() == mode, f, mode);
     const std::uint64_t rows = f.rows();
     // non-empty rows first (their rank is their place in the result); their ranges compacted
@@ -192,15 +193,14 @@ Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode) {
         out.value(static_cast<std::uint64_t>(q), 0);
     }
     // rows are stored in order, so non-empty row q's nonzeros start where row q-1's end
+    if (!values) return {out.take(), {}};
     return {out.take(), fiber_sums(ptr->data(), f.col.data(), f.vals.data(), nonempty.size(), ptr)};
 }
 
 template <class I, class V>
-Prepared cfb_sptv(const CfbFormat<I, V>& f, int mode) {
+Prepared cfb_sptv(const CfbFormat<I, V>& f, int mode, bool values) {
     require(f.fiber_mode == mode, f, mode);
     const std::uint64_t fibers = f.fiber_id.size();
-    auto start = std::make_shared<std::vector<std::uint64_t>>(fibers + 1, 0);  // Tn -> offsets
-    for (std::uint64_t q = 0; q < fibers; ++q) (*start)[q + 1] = (*start)[q] + f.fiber_nnz[q];
     Result out(f.dims(), mode, fibers);
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < static_cast<std::int64_t>(fibers); ++q) {
@@ -213,6 +213,9 @@ Prepared cfb_sptv(const CfbFormat<I, V>& f, int mode) {
         }
         out.value(fq, 0);
     }
+    if (!values) return {out.take(), {}};
+    auto start = std::make_shared<std::vector<std::uint64_t>>(fibers + 1, 0);  // Tn -> offsets
+    for (std::uint64_t q = 0; q < fibers; ++q) (*start)[q + 1] = (*start)[q] + f.fiber_nnz[q];
     return {out.take(), fiber_sums(start->data(), f.idx.data(), f.vals.data(), fibers, start)};
 }
 
@@ -314,43 +317,46 @@ ValuesKernel ell_sums(const HocfsFormat<I, V>& f) {
 }
 
 template <class I, class V>
-Prepared hocfs_sptv(const HocfsFormat<I, V>& f, int mode) {
+Prepared hocfs_sptv(const HocfsFormat<I, V>& f, int mode, bool values) {
     require(f.order.back() == mode, f, mode);
     Tree<I> tree{&f.order, {}, {}};
     for (const auto& c : f.level_idx) tree.idx.push_back(&c);
     for (const auto& c : f.level_ptr) tree.ptr.push_back(&c);
     CooTensor layout = tree_layout(tree, f.dims(), mode);
+    if (!values) return {std::move(layout), {}};
     if (f.ell) return {std::move(layout), ell_sums(f)};
     return {std::move(layout), fiber_sums(f.ap.data(), f.aj.data(), f.av.data(), f.fibers())};
 }
 
 template <class I, class V>
-Prepared csf_sptv(const CsfFormat<I, V>& f, int mode) {
+Prepared csf_sptv(const CsfFormat<I, V>& f, int mode, bool values) {
     require(f.order.back() == mode, f, mode);
     Tree<I> tree{&f.order, {}, {}};
     const int levels = static_cast<int>(f.fptr.size());
     for (int l = 0; l < levels; ++l) tree.idx.push_back(&f.fids[static_cast<std::size_t>(l)]);
     for (int l = 0; l + 1 < levels; ++l) tree.ptr.push_back(&f.fptr[static_cast<std::size_t>(l)]);
     const std::uint64_t fibers = f.fids[static_cast<std::size_t>(levels) - 1].size();
+    if (!values) return {tree_layout(tree, f.dims(), mode), {}};
     return {tree_layout(tree, f.dims(), mode), fiber_sums(f.fptr.back().data(), f.fids[static_cast<std::size_t>(levels)].data(),
                                                          f.vals.data(), fibers)};
 }
 
 template <class I, class V>
-std::optional<Prepared> try_sptv(const SparseFormat& format, int mode) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return coo_sptv(*f, mode);
-    if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return hocsr_sptv(*f, mode);
-    if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return cfb_sptv(*f, mode);
-    if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return hocfs_sptv(*f, mode);
-    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return csf_sptv(*f, mode);
+std::optional<Prepared> try_sptv(const SparseFormat& format, int mode, bool values) {
+    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return coo_sptv(*f, mode, values);
+    if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return hocsr_sptv(*f, mode, values);
+    if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return cfb_sptv(*f, mode, values);
+    if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return hocfs_sptv(*f, mode, values);
+    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return csf_sptv(*f, mode, values);
     return std::nullopt;
 }
 
-Prepared prepare_any(const SparseFormat& format, int mode) {
-    std::optional<Prepared> p = try_sptv<std::uint32_t, double>(format, mode);
-    if (!p) p = try_sptv<std::uint32_t, float>(format, mode);
-    if (!p) p = try_sptv<std::uint64_t, double>(format, mode);
-    if (!p) p = try_sptv<std::uint64_t, float>(format, mode);
+// values false: the layout alone (sptv_layout), without the values kernel's tables.
+Prepared prepare_any(const SparseFormat& format, int mode, bool values = true) {
+    std::optional<Prepared> p = try_sptv<std::uint32_t, double>(format, mode, values);
+    if (!p) p = try_sptv<std::uint32_t, float>(format, mode, values);
+    if (!p) p = try_sptv<std::uint64_t, double>(format, mode, values);
+    if (!p) p = try_sptv<std::uint64_t, float>(format, mode, values);
     if (!p) throw InputError("SpTV has no omp kernel for " + format.name());
     return std::move(*p);
 }
@@ -412,7 +418,7 @@ std::vector<std::uint64_t> coo_fiber_starts(const SparseFormat& coo, int mode) {
     throw InputError("not a COO tensor: " + coo.name());
 }
 
-CooTensor sptv_layout(const SparseFormat& format, int mode) { return prepare_any(format, mode).layout; }
+CooTensor sptv_layout(const SparseFormat& format, int mode) { return prepare_any(format, mode, false).layout; }
 
 double sparse_max_relative_error(const CooTensor& a, const CooTensor& ref) {
     if (a.dims() != ref.dims() || a.nnz() != ref.nnz()) return INFINITY;
