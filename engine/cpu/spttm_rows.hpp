@@ -18,7 +18,7 @@ namespace tscope::spttm_rows {
 // How far ahead U's rows are prefetched: they are random reads across up to tens of MB.
 constexpr std::uint64_t kPrefetchAhead = 16;
 
-template <class I, class V>
+template <class I>
 inline void prefetch_row(const I* ind, std::uint64_t j, std::uint64_t nnz, const DenseMatrix& u) {
     if (j + kPrefetchAhead >= nnz) return;
     const double* ahead = u.row(ind[j + kPrefetchAhead]);
@@ -32,7 +32,7 @@ inline void fiber_row_plain(const I* ind, const V* vals, std::uint64_t lo, std::
     const std::uint64_t R = u.cols;
     for (std::uint64_t r = 0; r < R; ++r) out[r] = 0.0;
     for (std::uint64_t j = lo; j < hi; ++j) {
-        prefetch_row<I, V>(ind, j, nnz, u);
+        prefetch_row(ind, j, nnz, u);
         const double v = static_cast<double>(vals[j]);
         const double* row = u.row(ind[j]);
         for (std::uint64_t r = 0; r < R; ++r) out[r] = __builtin_fma(v, row[r], out[r]);
@@ -47,7 +47,7 @@ inline void fiber_block(const I* ind, const V* vals, std::uint64_t lo, std::uint
     __m256d acc[W];
     for (int w = 0; w < W; ++w) acc[w] = _mm256_setzero_pd();
     for (std::uint64_t j = lo; j < hi; ++j) {
-        if (prefetch) prefetch_row<I, V>(ind, j, nnz, u);
+        if (prefetch) prefetch_row(ind, j, nnz, u);
         const __m256d v = _mm256_set1_pd(static_cast<double>(vals[j]));
         const double* row = u.row(ind[j]) + c;
         for (int w = 0; w < W; ++w) acc[w] = _mm256_fmadd_pd(v, _mm256_loadu_pd(row + 4 * w), acc[w]);

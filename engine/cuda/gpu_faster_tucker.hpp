@@ -14,12 +14,8 @@
 
 namespace tscope::gpu {
 
-// Observed entries for the error sums: per-mode index arrays and values.
-struct Entries {
-    std::uint64_t nnz = 0;
-    std::vector<const std::uint32_t*> idx;
-    const float* vals = nullptr;
-};
+// Observed entries for the error sums: per-mode index arrays and values, as the MTTKRP's COO.
+using Entries = Coo;
 
 struct FtErrors {
     double train_se = 0, train_ae = 0, test_se = 0, test_ae = 0;

@@ -245,32 +245,6 @@ void with_tree(const SparseFormat& f, Fn&& fn) {
 
 // The cuda backend: the same trees, split and start, on the device (fp32); errors are summed
 // there too. Reports go out as on the CPU.
-std::vector<std::uint32_t> narrow_indices(const CooTensor& t, int m) {
-    std::vector<std::uint32_t> out(t.nnz());
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) out[z] = static_cast<std::uint32_t>(t.index(m, z));
-    return out;
-}
-
-struct HostEntries {
-    std::vector<std::vector<std::uint32_t>> idx;
-    std::vector<float> vals;
-    gpu::Entries view() const {
-        gpu::Entries e;
-        e.nnz = vals.size();
-        for (const auto& i : idx) e.idx.push_back(i.data());
-        e.vals = vals.data();
-        return e;
-    }
-};
-
-HostEntries host_entries(const CooTensor& t) {
-    HostEntries h;
-    for (int m = 0; m < t.order(); ++m) h.idx.push_back(narrow_indices(t, m));
-    h.vals.resize(t.nnz());
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) h.vals[z] = static_cast<float>(t.value(z));
-    return h;
-}
-
 void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const std::vector<ft_rows::RowOrder>& rows,
                 const CooTensor& train, const CooTensor& test, Model& model, const FasterTuckerOptions& o, FasterTuckerResult& res, const IterationCallback& on_iteration, RunControl& control,
                 Clock::time_point start) {
@@ -287,7 +261,7 @@ void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const s
         });
     std::vector<gpu::Fibers> views;
     for (std::size_t n = 0; n < flat.size(); ++n) views.push_back(flat[n].view(orders[n]));
-    const HostEntries tr = host_entries(train), te = host_entries(test);
+    const csf_flat::FlatCoo tr = csf_flat::flatten(train), te = csf_flat::flatten(test);
     std::vector<std::vector<float>> a, b;
     std::vector<const float*> ap, bp;
     std::vector<std::uint64_t> js;

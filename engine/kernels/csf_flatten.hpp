@@ -9,6 +9,7 @@
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/formats/paper_formats.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope::csf_flat {
 
@@ -42,6 +43,20 @@ FlatCoo flatten(const CooFormat<I, V>& f) {
     FlatCoo c;
     for (const auto& i : f.idx) c.idx.push_back(narrow(i));
     c.vals = to_float(f.vals);
+    return c;
+}
+
+// The same from a tensor's coordinates (FasterTucker's train and test entries); every index
+// must be below 2^32.
+inline FlatCoo flatten(const CooTensor& t) {
+    FlatCoo c;
+    for (int m = 0; m < t.order(); ++m) {
+        std::vector<std::uint32_t> col(t.nnz());
+        for (std::uint64_t z = 0; z < t.nnz(); ++z) col[z] = static_cast<std::uint32_t>(t.index(m, z));
+        c.idx.push_back(std::move(col));
+    }
+    c.vals.resize(t.nnz());
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) c.vals[z] = static_cast<float>(t.value(z));
     return c;
 }
 
