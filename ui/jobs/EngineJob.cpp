@@ -1,0 +1,77 @@
+#include "jobs/EngineJob.hpp"
+
+#include <QtConcurrent/QtConcurrentRun>
+#include <new>
+
+#include "tscope/error.hpp"
+
+namespace tsui {
+
+EngineJob::EngineJob(QObject* parent) : QObject(parent), activity_(QStringLiteral("running")) {
+    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &EngineJob::onDone);
+    poll_.setInterval(100);
+    connect(&poll_, &QTimer::timeout, this, &EngineJob::poll);
+}
+
+EngineJob::~EngineJob() {
+    cancel();
+    watcher_.waitForFinished();  // the engine checks for cancel between chunks: this is brief
+}
+
+void EngineJob::cancel() {
+    if (busy_ && control_) control_->request_cancel();
+}
+
+void EngineJob::launch(std::function<Value(tscope::RunControl&)> work, std::function<void(Value)> deliver) {
+    busy_ = true;
+    deliver_ = std::move(deliver);
+    control_ = std::make_shared<tscope::AtomicRunControl>();
+    auto control = control_;  // the worker keeps its control alive whatever we start next
+    watcher_.setFuture(QtConcurrent::run([work = std::move(work), control, activity = activity_] {
+        return guarded(work, *control, activity);
+    }));
+    poll_.start();
+}
+
+EngineJob::Outcome EngineJob::guarded(const std::function<Value(tscope::RunControl&)>& work, tscope::RunControl& control,
+                                      const QString& activity) noexcept {
+    Outcome out;
+    try {
+        out.value = work(control);
+        out.kind = Outcome::Kind::Finished;
+        return out;
+    } catch (const tscope::Cancelled&) {
+        out.kind = Outcome::Kind::Cancelled;
+        return out;
+    } catch (const std::bad_alloc&) {
+        out.message = QStringLiteral("out of memory while %1").arg(activity);
+    } catch (const std::exception& e) {
+        out.message = QString::fromStdString(e.what());
+    } catch (...) {
+        out.message = QStringLiteral("unexpected error while %1").arg(activity);
+    }
+    out.kind = Outcome::Kind::Failed;
+    return out;
+}
+
+void EngineJob::poll() {
+    if (!control_) return;
+    const auto total = control_->total();
+    const int permille = total ? static_cast<int>(1000.0 * static_cast<double>(control_->done()) / static_cast<double>(total)) : 0;
+    Q_EMIT progress(permille, QString::fromStdString(control_->current_stage()));
+}
+
+void EngineJob::onDone() {
+    poll_.stop();
+    Outcome out = watcher_.result();
+    auto deliver = std::move(deliver_);  // the handler may start the next job, with its own
+    busy_ = false;
+    switch (out.kind) {
+    case Outcome::Kind::Finished: deliver(std::move(out.value)); break;
+    case Outcome::Kind::Failed: Q_EMIT failed(out.message); break;
+    case Outcome::Kind::Cancelled: Q_EMIT cancelled(); break;
+    }
+    if (!busy_) Q_EMIT idle();
+}
+
+}  // namespace tsui
