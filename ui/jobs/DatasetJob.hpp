@@ -3,14 +3,11 @@
 // crosses the event loop. Starting while busy cancels the running job and queues the new one.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
-#include <QTimer>
-#include <memory>
 #include <optional>
 
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
-#include "tscope/run_control.hpp"
 #include "tscope/tensor/generator.hpp"
 
 namespace tsui {
@@ -49,21 +46,13 @@ Q_SIGNALS:
     void idle();
 
 private:
-    struct Outcome {
-        std::shared_ptr<Dataset> dataset;
-        QString error;
-        bool cancelled = false;
-    };
-    static Outcome run(const DatasetRequest& request, tscope::RunControl& control) noexcept;
+    static DatasetPtr load(const DatasetRequest& request, tscope::RunControl& control);
     void launch(const DatasetRequest& request);
-    void onDone();
-    void poll();
+    // Starts the request that superseded the one just ended; false when there is none.
+    bool launchPending();
 
-    QFutureWatcher<Outcome> watcher_;
-    std::shared_ptr<tscope::AtomicRunControl> control_;
-    QTimer poll_;
+    EngineJob engine_;
     std::optional<DatasetRequest> pending_;
-    bool busy_ = false;  // from launch until the outcome is delivered on this thread
 };
 
 }  // namespace tsui
