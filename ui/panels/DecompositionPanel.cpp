@@ -14,7 +14,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -47,7 +46,7 @@ QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title
 
 }  // namespace
 
-DecompositionPanel::DecompositionPanel(QWidget* parent) : QWidget(parent) {
+DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* row = new QHBoxLayout;
     method_ = new QComboBox(this);
@@ -153,13 +152,15 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : QWidget(parent) {
     connect(run_, &QPushButton::clicked, this, &DecompositionPanel::run);
     connect(cancel_, &QPushButton::clicked, this, &DecompositionPanel::cancel);
     connect(clear_, &QPushButton::clicked, this, [this] {
-        if (watcher_.isRunning()) return;
+        if (job_.isBusy()) return;
         model_->clear();
         replot();
     });
     connect(xAxis_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
     connect(errorMetric_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &DecompositionPanel::onDone);
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(QStringLiteral("failed: ") + message); });
+    connect(&job_, &EngineJob::cancelled, this, [this] { settle(QStringLiteral("cancelled")); });
+    connect(&job_, &EngineJob::idle, this, &Panel::idle);
     connect(exportCsv, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export iterations"), QStringLiteral("convergence.csv"), tr("CSV (*.csv)"));
         QString error;
@@ -167,11 +168,6 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : QWidget(parent) {
     });
     methodChanged();
     replot();
-}
-
-DecompositionPanel::~DecompositionPanel() {
-    if (control_) control_->request_cancel();
-    watcher_.waitForFinished();
 }
 
 void DecompositionPanel::methodChanged() {
@@ -193,12 +189,15 @@ void DecompositionPanel::setDataset(const DatasetPtr& dataset) {
     if (dataset_) status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
 }
 
-void DecompositionPanel::cancel() {
-    if (control_) control_->request_cancel();
+void DecompositionPanel::cancel() { job_.cancel(); }
+
+bool DecompositionPanel::runOwnWork() {
+    run();
+    return true;
 }
 
 void DecompositionPanel::run() {
-    if (!dataset_ || watcher_.isRunning()) return;
+    if (!dataset_ || job_.isBusy()) return;
     const auto method = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
     const auto backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
     const int rank = rank_->value(), iters = iters_->value();
@@ -217,9 +216,7 @@ void DecompositionPanel::run() {
                   .arg(QString::fromLatin1(tscope::backend_name(backend)));
     if (method == tscope::DecompMethod::FasterTucker && schedule == tscope::FtSchedule::Ordered) r.label += tr(" ordered");
     running_ = model_->addRun(r);
-    control_ = std::make_shared<tscope::AtomicRunControl>();
-    auto control = control_;
-    DatasetPtr dataset = dataset_;
+    const DatasetPtr dataset = dataset_;
     const int run = running_;
     // reports arrive on the worker; they are handed to the GUI thread, never touched there
     auto report = [this, run](const tscope::IterationReport& rep) {
@@ -229,38 +226,32 @@ void DecompositionPanel::run() {
     clear_->setEnabled(false);
     cancel_->setEnabled(true);
     status_->setText(tr("Running %1…").arg(r.label));
-    watcher_.setFuture(QtConcurrent::run([dataset, control, method, backend, rank, iters, format, lrA, schedule, report]() -> Outcome {
-        try {
-            const tscope::CooTensor& t = dataset->tensor;
-            switch (method) {
-            case tscope::DecompMethod::Cpd: {
-                tscope::CpdOptions o;
-                o.rank = static_cast<std::uint64_t>(rank), o.max_iters = iters, o.backend = backend;
-                o.format = tscope::parse_format(format.toStdString());
-                const auto res = tscope::cpd_als(t, o, report, *control);
-                return {res.converged ? QStringLiteral("converged") : QStringLiteral("done")};
-            }
-            case tscope::DecompMethod::Tucker: {
-                tscope::TuckerOptions o;
-                o.ranks = {static_cast<std::uint64_t>(rank)}, o.max_iters = iters, o.backend = backend;
-                const auto res = tscope::tucker_hooi(t, o, report, *control);
-                return {res.converged ? QStringLiteral("converged") : QStringLiteral("done")};
-            }
-            case tscope::DecompMethod::FasterTucker: {
-                tscope::FasterTuckerOptions o;
-                o.r_rank = static_cast<std::uint64_t>(rank), o.j_ranks = {static_cast<std::uint64_t>(rank)};
-                o.epochs = iters, o.backend = backend, o.lr_a = lrA, o.schedule = schedule;
-                tscope::faster_tucker(t, o, report, *control);
-                return {QStringLiteral("done")};
-            }
-            }
-            return {QStringLiteral("done")};
-        } catch (const tscope::Cancelled&) {
-            return {QStringLiteral("cancelled")};
-        } catch (const std::exception& e) {
-            return {QStringLiteral("failed: ") + QString::fromStdString(e.what())};
+    // the work's result: whether it converged before its last iteration
+    auto work = [dataset, method, backend, rank, iters, format, lrA, schedule, report](tscope::RunControl& control) {
+        const tscope::CooTensor& t = dataset->tensor;
+        switch (method) {
+        case tscope::DecompMethod::Cpd: {
+            tscope::CpdOptions o;
+            o.rank = static_cast<std::uint64_t>(rank), o.max_iters = iters, o.backend = backend;
+            o.format = tscope::parse_format(format.toStdString());
+            return tscope::cpd_als(t, o, report, control).converged;
         }
-    }));
+        case tscope::DecompMethod::Tucker: {
+            tscope::TuckerOptions o;
+            o.ranks = {static_cast<std::uint64_t>(rank)}, o.max_iters = iters, o.backend = backend;
+            return tscope::tucker_hooi(t, o, report, control).converged;
+        }
+        case tscope::DecompMethod::FasterTucker: {
+            tscope::FasterTuckerOptions o;
+            o.r_rank = static_cast<std::uint64_t>(rank), o.j_ranks = {static_cast<std::uint64_t>(rank)};
+            o.epochs = iters, o.backend = backend, o.lr_a = lrA, o.schedule = schedule;
+            tscope::faster_tucker(t, o, report, control);
+            return false;
+        }
+        }
+        return false;
+    };
+    job_.start(work, [this](bool converged) { settle(converged ? QStringLiteral("converged") : QStringLiteral("done")); });
 }
 
 void DecompositionPanel::onIteration(int run, const tscope::IterationReport& report) {
@@ -268,16 +259,14 @@ void DecompositionPanel::onIteration(int run, const tscope::IterationReport& rep
     replot();
 }
 
-void DecompositionPanel::onDone() {
-    const Outcome out = watcher_.result();
-    model_->setOutcome(running_, out.result);
+void DecompositionPanel::settle(const QString& outcome) {
+    model_->setOutcome(running_, outcome);
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
-    status_->setText(tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, out.result));
+    status_->setText(tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome));
     run_->setEnabled(true);
     clear_->setEnabled(true);
     cancel_->setEnabled(false);
     replot();
-    Q_EMIT idle();
 }
 
 void DecompositionPanel::replot() {

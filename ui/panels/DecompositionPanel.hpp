@@ -4,13 +4,10 @@
 // run between iterations.
 #pragma once
 
-#include <QFutureWatcher>
-#include <QWidget>
-#include <memory>
-
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/DecompRunsModel.hpp"
-#include "tscope/run_control.hpp"
+#include "panels/Panel.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -23,14 +20,15 @@ class QTableView;
 
 namespace tsui {
 
-class DecompositionPanel : public QWidget {
+class DecompositionPanel : public Panel {
     Q_OBJECT
 
 public:
     explicit DecompositionPanel(QWidget* parent = nullptr);
-    ~DecompositionPanel() override;
-    void setDataset(const DatasetPtr& dataset);
-    bool isBusy() const { return watcher_.isRunning(); }
+    QString title() const override { return tr("Decompositions"); }
+    void setDataset(const DatasetPtr& dataset) override;
+    bool isBusy() const override { return job_.isBusy(); }
+    bool runOwnWork() override;
     void run();
     void cancel();
     void configure(tscope::DecompMethod method, int rank, int iterations);
@@ -38,21 +36,15 @@ public:
     QCustomPlot* fitPlot() const { return fitPlot_; }
     QCustomPlot* errorPlot() const { return errorPlot_; }
 
-Q_SIGNALS:
-    void idle();
-
 private:
-    struct Outcome {
-        QString result;  // "converged", "done", "cancelled", or "failed: ..."
-    };
     void onIteration(int run, const tscope::IterationReport& report);
-    void onDone();
+    // The running run ended: outcome is "converged", "done", "cancelled", or "failed: ...".
+    void settle(const QString& outcome);
     void replot();
     void methodChanged();
 
     DatasetPtr dataset_;
-    std::shared_ptr<tscope::AtomicRunControl> control_;
-    QFutureWatcher<Outcome> watcher_;
+    EngineJob job_;
     int running_ = -1;
     QComboBox* method_;
     QSpinBox* rank_;

@@ -6,7 +6,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
@@ -40,7 +39,7 @@ void logAxis(QCPAxis* axis) {
 
 }  // namespace
 
-DensityPanel::DensityPanel(QWidget* parent) : QWidget(parent) {
+DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Slices and fibers of mode:"), this));
@@ -87,12 +86,13 @@ DensityPanel::DensityPanel(QWidget* parent) : QWidget(parent) {
         if (!pair_->signalsBlocked()) start();
     });
     connect(sorted_, &QCheckBox::toggled, this, &DensityPanel::drawSlices);
-    connect(&watcher_, &QFutureWatcher<Result>::finished, this, &DensityPanel::onDone);
-}
-
-DensityPanel::~DensityPanel() {
-    if (control_) control_->request_cancel();
-    watcher_.waitForFinished();
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        if (settle()) status_->setText(tr("Failed: %1").arg(message));
+    });
+    connect(&job_, &EngineJob::cancelled, this, [this] {
+        if (settle()) status_->setText(tr("Cancelled."));
+    });
+    connect(&job_, &EngineJob::idle, this, &Panel::idle);
 }
 
 QString DensityPanel::mapCaption() const { return mapCaption_->text(); }
@@ -127,50 +127,42 @@ void DensityPanel::start() {
         status_->setText(tr("Counts start when this tab is shown."));
         return;
     }
-    if (watcher_.isRunning()) {  // onDone restarts with the current choices
+    if (job_.isBusy()) {  // settle() restarts with the current choices
         pending_ = true;
-        control_->request_cancel();
+        job_.cancel();
         return;
     }
-    control_ = std::make_shared<tscope::AtomicRunControl>();
-    auto control = control_;
-    DatasetPtr dataset = dataset_;
+    const DatasetPtr dataset = dataset_;
     runningFor_ = dataset_;
     const int mode = std::max(0, mode_->currentData().toInt());
     const QPoint pair = pair_->currentData().toPoint();
     status_->setText(tr("Counting…"));
-    watcher_.setFuture(QtConcurrent::run([dataset, control, mode, pair]() -> Result {
-        Result r;
-        r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
-        try {
-            const tscope::CooTensor& t = dataset->tensor;
-            r.sliceCounts = tscope::slice_counts(t, mode);
-            if (t.order() >= 2) r.map = tscope::density_map(t, r.mapX, r.mapY, 256, *control);
-            if (t.order() == 3)
-                r.tiles = std::make_shared<tscope::TileMap>(tscope::hls_tile_map(t, r.mapX, r.mapY, 78, 256, *control));
-            else
-                r.tileNote = QObject::tr("HLS tiles are 16³: order-3 tensors only (this one has order %1).").arg(t.order());
-        } catch (const tscope::Cancelled&) {
-            r.error = QStringLiteral("cancelled");
-        } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what());
-        }
-        return r;
-    }));
+    job_.start([dataset, mode, pair](tscope::RunControl& control) { return count(dataset->tensor, mode, pair, control); },
+               [this](Result r) {
+                   if (settle()) showCounts(std::move(r));
+               });
 }
 
-void DensityPanel::onDone() {
-    Result r = watcher_.result();
-    if (pending_ || runningFor_ != dataset_) {
-        pending_ = false;
-        start();
-        return;
-    }
-    if (!r.error.isEmpty()) {
-        status_->setText(r.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(r.error));
-        Q_EMIT idle();
-        return;
-    }
+DensityPanel::Result DensityPanel::count(const tscope::CooTensor& t, int mode, QPoint pair, tscope::RunControl& control) {
+    Result r;
+    r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
+    r.sliceCounts = tscope::slice_counts(t, mode);
+    if (t.order() >= 2) r.map = tscope::density_map(t, r.mapX, r.mapY, 256, control);
+    if (t.order() == 3)
+        r.tiles = std::make_shared<tscope::TileMap>(tscope::hls_tile_map(t, r.mapX, r.mapY, 78, 256, control));
+    else
+        r.tileNote = QObject::tr("HLS tiles are 16³: order-3 tensors only (this one has order %1).").arg(t.order());
+    return r;
+}
+
+bool DensityPanel::settle() {
+    if (!pending_ && runningFor_ == dataset_) return true;
+    pending_ = false;
+    start();
+    return false;
+}
+
+void DensityPanel::showCounts(Result r) {
     result_ = std::move(r);
     stale_ = false;
     status_->setText(QString());
@@ -198,7 +190,6 @@ void DensityPanel::onDone() {
         tiles_->replot();
         tileCaption_->setText(result_.tileNote);
     }
-    Q_EMIT idle();
 }
 
 void DensityPanel::drawSlices() {

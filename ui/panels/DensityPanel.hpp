@@ -4,12 +4,12 @@
 // while the tab is visible.
 #pragma once
 
-#include <QFutureWatcher>
-#include <QWidget>
+#include <QPoint>
 #include <memory>
 
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
-#include "tscope/run_control.hpp"
+#include "panels/Panel.hpp"
 #include "tscope/tensor/density_map.hpp"
 
 class QCheckBox;
@@ -19,23 +19,20 @@ class QLabel;
 
 namespace tsui {
 
-class DensityPanel : public QWidget {
+class DensityPanel : public Panel {
     Q_OBJECT
 
 public:
     explicit DensityPanel(QWidget* parent = nullptr);
-    ~DensityPanel() override;
-    void setDataset(const DatasetPtr& dataset);
-    bool isBusy() const { return watcher_.isRunning(); }
+    QString title() const override { return tr("Density"); }
+    void setDataset(const DatasetPtr& dataset) override;
+    bool isBusy() const override { return job_.isBusy(); }
     QCustomPlot* slicePlot() const { return slices_; }
     QCustomPlot* fiberPlot() const { return fibers_; }
     QCustomPlot* mapPlot() const { return map_; }
     QCustomPlot* tilePlot() const { return tiles_; }
     QString mapCaption() const;
     QString tileCaption() const;
-
-Q_SIGNALS:
-    void idle();
 
 protected:
     // The counting starts when the tab is shown (and again for a new tensor): work that nobody
@@ -49,10 +46,13 @@ private:
         tscope::DensityMap map;
         std::shared_ptr<tscope::TileMap> tiles;  // order 3 only
         QString tileNote;
-        QString error;
     };
+    static Result count(const tscope::CooTensor& t, int mode, QPoint pair, tscope::RunControl& control);
     void start();
-    void onDone();
+    // The counting ended: false when the choices or the tensor changed meanwhile and the
+    // counting started again.
+    bool settle();
+    void showCounts(Result result);
     void drawSlices();
     void drawFibers();
     void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, bool logScale, const QString& what);
@@ -60,8 +60,7 @@ private:
 
     DatasetPtr dataset_;
     DatasetPtr runningFor_;
-    std::shared_ptr<tscope::AtomicRunControl> control_;
-    QFutureWatcher<Result> watcher_;
+    EngineJob job_;
     Result result_;
     bool pending_ = false;
     bool stale_ = false;  // the shown result is not for the current tensor / choices

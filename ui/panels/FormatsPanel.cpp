@@ -13,7 +13,6 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <map>
 #include <qcustomplot.h>
 
@@ -31,7 +30,7 @@ const QColor kModeColours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(
 
 }  // namespace
 
-FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
+FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show:"), this));
@@ -107,25 +106,21 @@ FormatsPanel::FormatsPanel(QWidget* parent) : QWidget(parent) {
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, proxy](const QModelIndex& current) {
         if (current.isValid()) showArrays(proxy->mapToSource(current).row());
     });
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &FormatsPanel::onDone);
-    connect(cancel_, &QPushButton::clicked, this, [this] {
-        if (control_) control_->request_cancel();
+    connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
+    connect(&job_, &EngineJob::progress, progress_, &QProgressBar::setValue);
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        if (settle()) status_->setText(tr("Failed: %1").arg(message));
     });
-    poll_.setInterval(100);
-    connect(&poll_, &QTimer::timeout, this, [this] {
-        if (control_ && control_->total()) progress_->setValue(static_cast<int>(1000 * control_->done() / control_->total()));
+    connect(&job_, &EngineJob::cancelled, this, [this] {
+        if (settle()) status_->setText(tr("Cancelled."));
     });
-}
-
-FormatsPanel::~FormatsPanel() {
-    if (control_) control_->request_cancel();
-    watcher_.waitForFinished();
+    connect(&job_, &EngineJob::idle, this, &Panel::idle);
 }
 
 void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
-    if (watcher_.isRunning()) {
-        control_->request_cancel();  // onDone starts the survey of the new dataset
+    if (job_.isBusy()) {
+        job_.cancel();  // settle() starts the survey of the new dataset
         return;
     }
     start();
@@ -133,51 +128,40 @@ void FormatsPanel::setDataset(const DatasetPtr& dataset) {
 
 void FormatsPanel::start() {
     if (!dataset_) return;
-    control_ = std::make_shared<tscope::AtomicRunControl>();
-    auto control = control_;
-    DatasetPtr dataset = dataset_;
+    const DatasetPtr dataset = dataset_;
     runningFor_ = dataset_;
     status_->setText(tr("Building every format for every mode…"));
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
-    poll_.start();
-    watcher_.setFuture(QtConcurrent::run([dataset, control]() -> Outcome {
-        try {
-            auto rows = std::make_shared<std::vector<tscope::FormatRow>>(tscope::survey_formats(dataset->tensor, {}, *control));
-            return {rows, {}};
-        } catch (const tscope::Cancelled&) {
-            return {nullptr, QStringLiteral("cancelled")};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromStdString(e.what())};
-        }
-    }));
+    job_.start(
+        [dataset](tscope::RunControl& control) {
+            return std::make_shared<const std::vector<tscope::FormatRow>>(tscope::survey_formats(dataset->tensor, {}, control));
+        },
+        [this](SurveyPtr rows) {
+            if (settle()) showSurvey(std::move(rows));
+        });
 }
 
-void FormatsPanel::onDone() {
-    poll_.stop();
+bool FormatsPanel::settle() {
     progress_->hide();
     cancel_->hide();
-    const Outcome out = watcher_.result();
-    if (runningFor_ != dataset_) {  // a newer dataset arrived meanwhile: survey that one instead
-        start();
-        return;
-    }
-    if (out.rows) {
-        survey_ = out.rows;
-        model_->setSurvey(survey_, dataset_->tensor.bytes());
-        std::uint64_t built = 0;
-        for (const auto& r : *survey_) built += r.built;
-        status_->setText(tr("%1 of %2 formats × modes built (hover a \"not built\" row for the reason); COO holds %3.")
-                             .arg(built)
-                             .arg(survey_->size())
-                             .arg(humanBytes(dataset_->tensor.bytes())));
-        replot();
-        selectRow(0);  // the arrays pane shows something from the start
-    } else {
-        status_->setText(out.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(out.error));
-    }
-    Q_EMIT idle();
+    if (runningFor_ == dataset_) return true;
+    start();  // a newer dataset arrived meanwhile: survey that one instead
+    return false;
+}
+
+void FormatsPanel::showSurvey(SurveyPtr rows) {
+    survey_ = std::move(rows);
+    model_->setSurvey(survey_, dataset_->tensor.bytes());
+    std::uint64_t built = 0;
+    for (const auto& r : *survey_) built += r.built;
+    status_->setText(tr("%1 of %2 formats × modes built (hover a \"not built\" row for the reason); COO holds %3.")
+                         .arg(built)
+                         .arg(survey_->size())
+                         .arg(humanBytes(dataset_->tensor.bytes())));
+    replot();
+    selectRow(0);  // the arrays pane shows something from the start
 }
 
 void FormatsPanel::selectRow(int row) {

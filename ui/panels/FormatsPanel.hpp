@@ -3,14 +3,10 @@
 // built on a worker thread, with progress and cancel.
 #pragma once
 
-#include <QFutureWatcher>
-#include <QTimer>
-#include <QWidget>
-#include <memory>
-
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/FormatTableModel.hpp"
-#include "tscope/run_control.hpp"
+#include "panels/Panel.hpp"
 
 class QComboBox;
 class QCustomPlot;
@@ -22,39 +18,32 @@ class QTableWidget;
 
 namespace tsui {
 
-class FormatsPanel : public QWidget {
+class FormatsPanel : public Panel {
     Q_OBJECT
 
 public:
     explicit FormatsPanel(QWidget* parent = nullptr);
-    ~FormatsPanel() override;
-    void setDataset(const DatasetPtr& dataset);
-    bool isBusy() const { return watcher_.isRunning(); }
+    QString title() const override { return tr("Formats"); }
+    void setDataset(const DatasetPtr& dataset) override;
+    bool isBusy() const override { return job_.isBusy(); }
     FormatTableModel* model() const { return model_; }
     // The per-array breakdown of the selected row (one row per array).
     QTableWidget* arrayTable() const { return arrays_; }
     void selectRow(int row);
     QCustomPlot* plot() const { return plot_; }
 
-Q_SIGNALS:
-    void idle();
-
 private:
-    struct Outcome {
-        SurveyPtr rows;
-        QString error;
-    };
     void start();
-    void onDone();
+    // The survey ended: false when it was for an older dataset and the current one's started.
+    bool settle();
+    void showSurvey(SurveyPtr rows);
     void replot();
     void showArrays(int surveyRow);
 
     DatasetPtr dataset_;
     DatasetPtr runningFor_;  // the dataset the running (or last) survey is for
     SurveyPtr survey_;
-    std::shared_ptr<tscope::AtomicRunControl> control_;
-    QFutureWatcher<Outcome> watcher_;
-    QTimer poll_;
+    EngineJob job_;
     QComboBox* measure_;
     QLabel* status_;
     QProgressBar* progress_;

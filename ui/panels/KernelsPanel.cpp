@@ -16,7 +16,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <map>
 #include <qcustomplot.h>
 
@@ -48,7 +47,7 @@ bool supports(tscope::KernelKind k, tscope::Backend b, tscope::FormatKind f) {
 
 }  // namespace
 
-KernelsPanel::KernelsPanel(QWidget* parent) : QWidget(parent) {
+KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QHBoxLayout(this);
     auto* side = new QWidget(this);
     side->setMaximumWidth(270);
@@ -153,27 +152,21 @@ KernelsPanel::KernelsPanel(QWidget* parent) : QWidget(parent) {
     connect(kernel_, &QComboBox::currentIndexChanged, this, &KernelsPanel::fillFormats);
     for (QCheckBox* b : {cpuRef_, omp_, cuda_}) connect(b, &QCheckBox::toggled, this, &KernelsPanel::fillFormats);
     connect(run_, &QPushButton::clicked, this, &KernelsPanel::run);
-    connect(cancel_, &QPushButton::clicked, this, [this] {
-        if (control_) control_->request_cancel();
-    });
+    connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(measure_, &QComboBox::currentIndexChanged, this, &KernelsPanel::replot);
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &KernelsPanel::onDone);
     connect(exportCsv, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("kernels.csv"), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
     });
-    poll_.setInterval(100);
-    connect(&poll_, &QTimer::timeout, this, [this] {
-        if (control_ && control_->total()) progress_->setValue(static_cast<int>(1000 * control_->done() / control_->total()));
-        if (control_) progress_->setFormat(QString::fromStdString(control_->current_stage()) + QStringLiteral(" %p%"));
+    connect(&job_, &EngineJob::progress, this, [this](int permille, const QString& stage) {
+        progress_->setValue(permille);
+        progress_->setFormat(stage + QStringLiteral(" %p%"));
     });
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(tr("Failed: %1").arg(message)); });
+    connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
+    connect(&job_, &EngineJob::idle, this, &Panel::idle);
     fillFormats();
-}
-
-KernelsPanel::~KernelsPanel() {
-    if (control_) control_->request_cancel();
-    watcher_.waitForFinished();
 }
 
 QCheckBox* KernelsPanel::backendBox(tscope::Backend b) const {
@@ -213,8 +206,13 @@ void KernelsPanel::setDataset(const DatasetPtr& dataset) {
     status_->setText(dataset_ ? tr("Ready: %1 nonzeros.").arg(grouped(dataset_->tensor.nnz())) : QString());
 }
 
+bool KernelsPanel::runOwnWork() {
+    run();
+    return true;
+}
+
 void KernelsPanel::run() {
-    if (!dataset_ || watcher_.isRunning()) return;
+    if (!dataset_ || job_.isBusy()) return;
     tscope::BenchRequest request;
     request.kernel = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
     for (int i = 0; i < formats_->count(); ++i)
@@ -230,42 +228,29 @@ void KernelsPanel::run() {
     request.rank = static_cast<std::uint64_t>(rank_->value());
     request.repeat = repeat_->value();
     request.check = check_->isChecked();
-    control_ = std::make_shared<tscope::AtomicRunControl>();
-    auto control = control_;
-    DatasetPtr dataset = dataset_;
+    const DatasetPtr dataset = dataset_;
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     progress_->setValue(0);
     progress_->show();
-    poll_.start();
     status_->setText(tr("Running…"));
-    watcher_.setFuture(QtConcurrent::run([dataset, control, request]() -> Outcome {
-        try {
-            return {tscope::run_bench(dataset->tensor, request, *control), {}};
-        } catch (const tscope::Cancelled&) {
-            return {{}, QStringLiteral("cancelled")};
-        } catch (const std::exception& e) {
-            return {{}, QString::fromStdString(e.what())};
-        }
-    }));
+    job_.start([dataset, request](tscope::RunControl& control) { return tscope::run_bench(dataset->tensor, request, control); },
+               [this](std::vector<tscope::BenchResult> results) { showResults(std::move(results)); });
 }
 
-void KernelsPanel::onDone() {
-    poll_.stop();
+void KernelsPanel::settle(const QString& status) {
     progress_->hide();
     run_->setEnabled(true);
     cancel_->setEnabled(false);
-    Outcome out = watcher_.result();
-    if (!out.error.isEmpty()) {
-        status_->setText(out.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(out.error));
-    } else {
-        std::size_t ran = 0;
-        for (const auto& r : out.results) ran += r.ran;
-        status_->setText(tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(out.results.size()));
-        model_->setResults(std::move(out.results));
-        replot();
-    }
-    Q_EMIT idle();
+    status_->setText(status);
+}
+
+void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
+    std::size_t ran = 0;
+    for (const auto& r : results) ran += r.ran;
+    settle(tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(results.size()));
+    model_->setResults(std::move(results));
+    replot();
 }
 
 void KernelsPanel::replot() {

@@ -4,14 +4,10 @@
 // the reason, where there is no device.
 #pragma once
 
-#include <QFutureWatcher>
-#include <QTimer>
-#include <QWidget>
-#include <memory>
-
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/KernelResultsModel.hpp"
-#include "tscope/run_control.hpp"
+#include "panels/Panel.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -25,14 +21,15 @@ class QTableView;
 
 namespace tsui {
 
-class KernelsPanel : public QWidget {
+class KernelsPanel : public Panel {
     Q_OBJECT
 
 public:
     explicit KernelsPanel(QWidget* parent = nullptr);
-    ~KernelsPanel() override;
-    void setDataset(const DatasetPtr& dataset);
-    bool isBusy() const { return watcher_.isRunning(); }
+    QString title() const override { return tr("Kernels"); }
+    void setDataset(const DatasetPtr& dataset) override;
+    bool isBusy() const override { return job_.isBusy(); }
+    bool runOwnWork() override;
     void run();
     KernelResultsModel* model() const { return model_; }
     QCustomPlot* chart() const { return chart_; }
@@ -40,22 +37,15 @@ public:
     // Selects kernel, formats (names), rank and repeats, for tests and --run.
     void configure(tscope::KernelKind kernel, const QStringList& formats, std::uint64_t rank, int repeat);
 
-Q_SIGNALS:
-    void idle();
-
 private:
-    struct Outcome {
-        std::vector<tscope::BenchResult> results;
-        QString error;
-    };
     void fillFormats();
-    void onDone();
+    // The run ended, whichever way: the controls are usable again.
+    void settle(const QString& status);
+    void showResults(std::vector<tscope::BenchResult> results);
     void replot();
 
     DatasetPtr dataset_;
-    std::shared_ptr<tscope::AtomicRunControl> control_;
-    QFutureWatcher<Outcome> watcher_;
-    QTimer poll_;
+    EngineJob job_;
     QComboBox* kernel_;
     QListWidget* formats_;
     QCheckBox* cpuRef_;

@@ -26,7 +26,7 @@ const char* kFields[][2] = {{"source", "Source"},   {"format", "Format"},     {"
 
 }  // namespace
 
-OverviewPanel::OverviewPanel(QWidget* parent) : QWidget(parent) {
+OverviewPanel::OverviewPanel(QWidget* parent) : Panel(parent) {
     auto* outer = new QVBoxLayout(this);
     stack_ = new QStackedWidget(this);
     outer->addWidget(stack_);

@@ -1,9 +1,9 @@
 // The Overview tab: the tensor's shape, load report and the per-mode statistics table.
 #pragma once
 
-#include <QWidget>
 
 #include "models/Dataset.hpp"
+#include "panels/Panel.hpp"
 
 class QLabel;
 class QTableView;
@@ -13,12 +13,13 @@ namespace tsui {
 
 class ModeStatsModel;
 
-class OverviewPanel : public QWidget {
+class OverviewPanel : public Panel {
     Q_OBJECT
 
 public:
     explicit OverviewPanel(QWidget* parent = nullptr);
-    void setDataset(const DatasetPtr& dataset);
+    QString title() const override { return tr("Overview"); }
+    void setDataset(const DatasetPtr& dataset) override;
     ModeStatsModel* statsModel() const { return model_; }
     QTableView* statsTable() const { return table_; }
     // Summary field text by key ("order", "dims", "nnz", ...), for tests.

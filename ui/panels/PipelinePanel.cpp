@@ -7,7 +7,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
 
 #include "plots/PlotExport.hpp"
@@ -43,7 +42,7 @@ QString ms(double seconds) { return QObject::tr("%1 ms").arg(seconds * 1e3, 0, '
 
 }  // namespace
 
-PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
+PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* sourceRow = new QHBoxLayout;
     sourceRow->addWidget(new QLabel(tr("Timeline:"), this));
@@ -134,10 +133,10 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
         if (!path.isEmpty() && !openRecording(path, &error)) status_->setText(error);
     });
     connect(runButton_, &QPushButton::clicked, this, &PipelinePanel::runLive);
-    connect(cancel_, &QPushButton::clicked, this, [this] {
-        if (control_) control_->request_cancel();
-    });
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &PipelinePanel::onLiveDone);
+    connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(tr("Failed: %1").arg(message)); });
+    connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
+    connect(&job_, &EngineJob::idle, this, &Panel::idle);
 
     for (PipelineRecording& r : bundledRecordings()) addRecording(std::move(r));
     // open on the recording with the most streams: the one where overlap can show
@@ -146,11 +145,6 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
         if (recordings_[i].runs[recordings_[i].best].streams > recordings_[static_cast<std::size_t>(most)].runs[recordings_[static_cast<std::size_t>(most)].best].streams)
             most = static_cast<int>(i);
     if (!recordings_.empty()) source_->setCurrentIndex(most);
-}
-
-PipelinePanel::~PipelinePanel() {
-    if (control_) control_->request_cancel();
-    watcher_.waitForFinished();
 }
 
 void PipelinePanel::setDataset(const DatasetPtr& dataset) {
@@ -268,15 +262,18 @@ void PipelinePanel::drawComparison(const tscope::PipelineRun& run) {
     compare_->replot();
 }
 
+bool PipelinePanel::runOwnWork() {
+    runLive();
+    return true;
+}
+
 void PipelinePanel::runLive() {
     if (!gpuReason_.isEmpty()) {
         status_->setText(tr("Cannot run here: %1").arg(gpuReason_));
         return;
     }
-    if (!dataset_ || watcher_.isRunning()) return;
-    control_ = std::make_shared<tscope::AtomicRunControl>();
-    auto control = control_;
-    DatasetPtr dataset = dataset_;
+    if (!dataset_ || job_.isBusy()) return;
+    const DatasetPtr dataset = dataset_;
     const tscope::FormatKind kind = tscope::parse_format(format_->currentText().toStdString());
     tscope::PipelineOptions options;
     options.streams = streams_->currentData().toInt();
@@ -284,33 +281,26 @@ void PipelinePanel::runLive() {
     status_->setText(tr("Streaming %1 through the GPU…").arg(dataset_->title));
     runButton_->setEnabled(false);
     cancel_->show();
-    watcher_.setFuture(QtConcurrent::run([dataset, control, kind, options]() -> Outcome {
-        try {
-            const tscope::CooTensor& t = dataset->tensor;
-            const int mode = t.order() - 1;
-            const auto format = tscope::build_format(kind, t, tscope::sptv_options(kind, t.order(), mode), *control);
-            const tscope::DenseMatrix vm = tscope::random_matrix(t.dim(mode), 1, 101 + std::uint64_t(mode));
-            const std::vector<double> v(vm.data.begin(), vm.data.end());
-            return {std::make_shared<tscope::PipelineReport>(tscope::pipeline_sptv(*format, mode, v, options, *control)), {}};
-        } catch (const tscope::Cancelled&) {
-            return {nullptr, QStringLiteral("cancelled")};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromStdString(e.what())};
-        }
-    }));
+    job_.start([dataset, kind, options](tscope::RunControl& control) { return stream(dataset->tensor, kind, options, control); },
+               [this](const tscope::PipelineReport& report) {
+                   addRecording(fromReport(report, QString::fromStdString(tscope::query_gpu().name), dataset_ ? dataset_->title : QString()));
+                   settle(tr("Done."));
+               });
 }
 
-void PipelinePanel::onLiveDone() {
+tscope::PipelineReport PipelinePanel::stream(const tscope::CooTensor& t, tscope::FormatKind kind, const tscope::PipelineOptions& options,
+                                             tscope::RunControl& control) {
+    const int mode = t.order() - 1;
+    const auto format = tscope::build_format(kind, t, tscope::sptv_options(kind, t.order(), mode), control);
+    const tscope::DenseMatrix vm = tscope::random_matrix(t.dim(mode), 1, 101 + std::uint64_t(mode));
+    const std::vector<double> v(vm.data.begin(), vm.data.end());
+    return tscope::pipeline_sptv(*format, mode, v, options, control);
+}
+
+void PipelinePanel::settle(const QString& status) {
     runButton_->setEnabled(true);
     cancel_->hide();
-    const Outcome out = watcher_.result();
-    if (out.report) {
-        addRecording(fromReport(*out.report, QString::fromStdString(tscope::query_gpu().name), dataset_ ? dataset_->title : QString()));
-        status_->setText(tr("Done."));
-    } else {
-        status_->setText(out.error == QStringLiteral("cancelled") ? tr("Cancelled.") : tr("Failed: %1").arg(out.error));
-    }
-    Q_EMIT idle();
+    status_->setText(status);
 }
 
 }  // namespace tsui

@@ -4,15 +4,12 @@
 // machine's GPU; without one it shows the bundled recordings (labelled with their device).
 #pragma once
 
-#include <QFutureWatcher>
-#include <QTimer>
-#include <QWidget>
-#include <memory>
 #include <vector>
 
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/PipelineRecording.hpp"
-#include "tscope/run_control.hpp"
+#include "panels/Panel.hpp"
 
 class QComboBox;
 class QCustomPlot;
@@ -21,14 +18,15 @@ class QPushButton;
 
 namespace tsui {
 
-class PipelinePanel : public QWidget {
+class PipelinePanel : public Panel {
     Q_OBJECT
 
 public:
     explicit PipelinePanel(QWidget* parent = nullptr);
-    ~PipelinePanel() override;
-    void setDataset(const DatasetPtr& dataset);
-    bool isBusy() const { return watcher_.isRunning(); }
+    QString title() const override { return tr("Pipeline"); }
+    void setDataset(const DatasetPtr& dataset) override;
+    bool isBusy() const override { return job_.isBusy(); }
+    bool runOwnWork() override;
     // Adds a recording (from a file or a live run) and shows it.
     void addRecording(PipelineRecording recording);
     bool openRecording(const QString& path, QString* error);
@@ -42,24 +40,19 @@ public:
     // there is no GPU or no tensor).
     void runLive();
 
-Q_SIGNALS:
-    void idle();
-
 private:
-    struct Outcome {
-        std::shared_ptr<tscope::PipelineReport> report;
-        QString error;
-    };
+    static tscope::PipelineReport stream(const tscope::CooTensor& t, tscope::FormatKind kind,
+                                         const tscope::PipelineOptions& options, tscope::RunControl& control);
     void showRecording(int index);
     void showRun(int index);
     void drawTimeline(const tscope::PipelineRun& run);
     void drawComparison(const tscope::PipelineRun& run);
-    void onLiveDone();
+    // The live run ended, whichever way: the controls are usable again.
+    void settle(const QString& status);
 
     DatasetPtr dataset_;
     std::vector<PipelineRecording> recordings_;
-    std::shared_ptr<tscope::AtomicRunControl> control_;
-    QFutureWatcher<Outcome> watcher_;
+    EngineJob job_;
     QString gpuReason_;  // empty when a GPU is here
     QComboBox* source_;
     QComboBox* run_;

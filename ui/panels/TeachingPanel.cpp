@@ -24,7 +24,7 @@ QString valueText(double v) { return QString::number(v, 'g', 4); }
 
 }  // namespace
 
-TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
+TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Format:"), this));

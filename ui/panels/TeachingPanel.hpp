@@ -3,10 +3,10 @@
 // every array; clicking an array cell highlights the nonzeros that use it.
 #pragma once
 
-#include <QWidget>
 #include <memory>
 
 #include "models/Dataset.hpp"
+#include "panels/Panel.hpp"
 #include "tscope/formats/format_anatomy.hpp"
 
 class QComboBox;
@@ -16,14 +16,15 @@ class QVBoxLayout;
 
 namespace tsui {
 
-class TeachingPanel : public QWidget {
+class TeachingPanel : public Panel {
     Q_OBJECT
 
 public:
     static constexpr std::uint64_t kMaxNonzeros = 500;
 
     explicit TeachingPanel(QWidget* parent = nullptr);
-    void setDataset(const DatasetPtr& dataset);
+    QString title() const override { return tr("Teaching"); }
+    void setDataset(const DatasetPtr& dataset) override;
     // Selects the nonzero at these coordinates (0-based); false when there is none.
     bool selectNonzero(const std::vector<std::uint64_t>& coord);
     void selectFormat(const QString& name, int mode);

@@ -19,15 +19,16 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "panels/DatasetPanel.hpp"
+#include "panels/DecompositionPanel.hpp"
+#include "panels/DensityPanel.hpp"
 #include "panels/FormatsPanel.hpp"
+#include "panels/KernelsPanel.hpp"
+#include "panels/OverviewPanel.hpp"
 #include "panels/PipelinePanel.hpp"
 #include "panels/TeachingPanel.hpp"
-#include "panels/KernelsPanel.hpp"
-#include "panels/DensityPanel.hpp"
-#include "panels/DecompositionPanel.hpp"
-#include "panels/OverviewPanel.hpp"
 #include "tscope/cuda/device.hpp"
 #include "views/GenerateDialog.hpp"
 #include "views/TextFormat.hpp"
@@ -35,8 +36,28 @@
 namespace tsui {
 
 namespace {
+
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
+
+using PanelFactory = Panel* (*)(QWidget* parent);
+
+template <class T>
+Panel* makePanel(QWidget* parent) {
+    return new T(parent);
+}
+
+// The tabs, in the order the user sees them. A new tab is a Panel and one line here.
+const PanelFactory kTabs[] = {
+    makePanel<OverviewPanel>,
+    makePanel<DensityPanel>,
+    makePanel<FormatsPanel>,
+    makePanel<TeachingPanel>,
+    makePanel<KernelsPanel>,
+    makePanel<PipelinePanel>,
+    makePanel<DecompositionPanel>,
+};
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJob(this)) {
@@ -68,11 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
         if (!isBusy()) Q_EMIT idle();
     };
     connect(job_, &DatasetJob::idle, this, maybe_idle);
-    connect(formats_, &FormatsPanel::idle, this, maybe_idle);
-    connect(density_, &DensityPanel::idle, this, maybe_idle);
-    connect(kernels_, &KernelsPanel::idle, this, maybe_idle);
-    connect(pipeline_, &PipelinePanel::idle, this, maybe_idle);
-    connect(decomp_, &DecompositionPanel::idle, this, maybe_idle);
+    for (Panel* p : panels_) connect(p, &Panel::idle, this, maybe_idle);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -80,6 +97,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
 }
 
 MainWindow::~MainWindow() = default;
+
+OverviewPanel* MainWindow::overview() const { return panel<OverviewPanel>(); }
+FormatsPanel* MainWindow::formats() const { return panel<FormatsPanel>(); }
+DensityPanel* MainWindow::density() const { return panel<DensityPanel>(); }
+KernelsPanel* MainWindow::kernels() const { return panel<KernelsPanel>(); }
+PipelinePanel* MainWindow::pipeline() const { return panel<PipelinePanel>(); }
+DecompositionPanel* MainWindow::decompositions() const { return panel<DecompositionPanel>(); }
+TeachingPanel* MainWindow::teaching() const { return panel<TeachingPanel>(); }
 
 QWidget* MainWindow::buildCentre() {
     auto* centre = new QWidget(this);
@@ -103,20 +128,11 @@ QWidget* MainWindow::buildCentre() {
 
     tabs_ = new QTabWidget(centre);
     tabs_->setObjectName(QStringLiteral("tabs"));
-    overview_ = new OverviewPanel(tabs_);
-    tabs_->addTab(overview_, tr("Overview"));
-    formats_ = new FormatsPanel(tabs_);
-    tabs_->addTab(formats_, tr("Formats"));
-    teaching_ = new TeachingPanel(tabs_);
-    tabs_->addTab(teaching_, tr("Teaching"));
-    density_ = new DensityPanel(tabs_);
-    tabs_->insertTab(1, density_, tr("Density"));
-    kernels_ = new KernelsPanel(tabs_);
-    tabs_->addTab(kernels_, tr("Kernels"));
-    pipeline_ = new PipelinePanel(tabs_);
-    tabs_->addTab(pipeline_, tr("Pipeline"));
-    decomp_ = new DecompositionPanel(tabs_);
-    tabs_->addTab(decomp_, tr("Decompositions"));
+    for (PanelFactory make : kTabs) {
+        Panel* p = make(tabs_);
+        tabs_->addTab(p, p->title());
+        panels_.push_back(p);
+    }
     layout->addWidget(tabs_, 1);
     return centre;
 }
@@ -207,20 +223,11 @@ void MainWindow::onProgress(int permille, const QString& stage) {
 void MainWindow::onFinished(DatasetPtr dataset) {
     setBusy(false);
     dataset_ = std::move(dataset);
-    overview_->setDataset(dataset_);
-    formats_->setDataset(dataset_);
-    density_->setDataset(dataset_);
-    kernels_->setDataset(dataset_);
-    pipeline_->setDataset(dataset_);
-    decomp_->setDataset(dataset_);
-    teaching_->setDataset(dataset_);
+    for (Panel* p : panels_) p->setDataset(dataset_);
     datasetPanel_->setDataset(dataset_);
     if (runWhenLoaded_) {
         runWhenLoaded_ = false;
-        QWidget* tab = tabs_->currentWidget();
-        if (tab == kernels_) kernels_->run();
-        else if (tab == decomp_) decomp_->run();
-        else if (tab == pipeline_) pipeline_->runLive();
+        if (auto* tab = qobject_cast<Panel*>(tabs_->currentWidget())) tab->runOwnWork();
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
@@ -286,8 +293,7 @@ QStringList MainWindow::tabNames() const {
 bool MainWindow::saveScreenshot(const QString& path) { return grab().save(path); }
 
 bool MainWindow::isBusy() const {
-    return job_->isBusy() || formats_->isBusy() || density_->isBusy() || kernels_->isBusy() || pipeline_->isBusy() ||
-           decomp_->isBusy();
+    return job_->isBusy() || std::any_of(panels_.begin(), panels_.end(), [](const Panel* p) { return p->isBusy(); });
 }
 
 void MainWindow::runCurrentTabWhenLoaded() { runWhenLoaded_ = true; }

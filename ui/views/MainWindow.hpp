@@ -4,9 +4,11 @@
 #pragma once
 
 #include <QMainWindow>
+#include <vector>
 
 #include "jobs/DatasetJob.hpp"
 #include "models/Dataset.hpp"
+#include "panels/Panel.hpp"
 
 class QLabel;
 class QMenu;
@@ -42,13 +44,23 @@ public:
 
     DatasetPtr dataset() const { return dataset_; }
     DatasetJob* job() const { return job_; }
-    OverviewPanel* overview() const { return overview_; }
-    FormatsPanel* formats() const { return formats_; }
-    DensityPanel* density() const { return density_; }
-    KernelsPanel* kernels() const { return kernels_; }
-    PipelinePanel* pipeline() const { return pipeline_; }
-    DecompositionPanel* decompositions() const { return decomp_; }
-    TeachingPanel* teaching() const { return teaching_; }
+    // The tabs, in their order on screen.
+    const std::vector<Panel*>& panels() const { return panels_; }
+    // The tab of type T (include its header), or nullptr.
+    template <class T>
+    T* panel() const {
+        for (Panel* p : panels_)
+            if (auto* t = qobject_cast<T*>(p)) return t;
+        return nullptr;
+    }
+    // Shorthands for panel<T>(), which the tests use.
+    OverviewPanel* overview() const;
+    FormatsPanel* formats() const;
+    DensityPanel* density() const;
+    KernelsPanel* kernels() const;
+    PipelinePanel* pipeline() const;
+    DecompositionPanel* decompositions() const;
+    TeachingPanel* teaching() const;
     // Starts the current tab's own work (Kernels: a benchmark, Decompositions: a run, Pipeline:
     // a live run where there is a GPU) as soon as a dataset is loaded; for --run.
     void runCurrentTabWhenLoaded();
@@ -87,13 +99,7 @@ private:
     DatasetPtr dataset_;
     DatasetJob* job_;
     DatasetPanel* datasetPanel_;
-    OverviewPanel* overview_;
-    FormatsPanel* formats_;
-    DensityPanel* density_;
-    KernelsPanel* kernels_;
-    PipelinePanel* pipeline_;
-    DecompositionPanel* decomp_;
-    TeachingPanel* teaching_;
+    std::vector<Panel*> panels_;  // owned by tabs_
     bool runWhenLoaded_ = false;
     QTabWidget* tabs_;
     QFrame* banner_;

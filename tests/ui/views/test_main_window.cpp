@@ -50,6 +50,20 @@ private Q_SLOTS:
         QVERIFY(w.errorText().isEmpty());
     }
 
+    // The tabs come from one ordered list; each panel names its own tab, and the typed
+    // accessors find the panels in it.
+    void tabsInTheirDeclaredOrder() {
+        MainWindow w;
+        const QStringList expected = {QStringLiteral("Overview"), QStringLiteral("Density"), QStringLiteral("Formats"),
+                                      QStringLiteral("Teaching"), QStringLiteral("Kernels"), QStringLiteral("Pipeline"),
+                                      QStringLiteral("Decompositions")};
+        QCOMPARE(w.tabNames(), expected);
+        QCOMPARE(static_cast<int>(w.panels().size()), expected.size());
+        for (std::size_t i = 0; i < w.panels().size(); ++i) QCOMPARE(w.panels()[i]->title(), expected[static_cast<int>(i)]);
+        QCOMPARE(static_cast<Panel*>(w.overview()), w.panels().front());
+        QVERIFY(!w.isBusy());
+    }
+
     void opensBundledSampleAndShowsStatistics() {
         MainWindow w;
         w.show();

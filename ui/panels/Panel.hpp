@@ -1,0 +1,32 @@
+// What the main window needs from a tab: its title, the dataset it shows, whether it still
+// works in the background (and a signal when it stops), and the work --run starts. The window
+// holds its tabs as a list of these, so adding a tab touches no window code but the list.
+#pragma once
+
+#include <QWidget>
+
+#include "models/Dataset.hpp"
+
+namespace tsui {
+
+class Panel : public QWidget {
+    Q_OBJECT
+
+public:
+    using QWidget::QWidget;
+
+    // The tab's title, as the user sees it and --tab names it.
+    virtual QString title() const = 0;
+    virtual void setDataset(const DatasetPtr& dataset) = 0;
+    // True while the tab's own background work runs.
+    virtual bool isBusy() const { return false; }
+    // Starts the tab's own work (a benchmark, a decomposition...) with its current settings;
+    // false for tabs that have none.
+    virtual bool runOwnWork() { return false; }
+
+Q_SIGNALS:
+    // The tab's background work has ended (finished, failed or cancelled) and none follows.
+    void idle();
+};
+
+}  // namespace tsui
