@@ -9,6 +9,7 @@
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
 #include "tscope/decomp/faster_tucker.hpp"
@@ -66,7 +67,7 @@ int run_decompose(int argc, char** argv) {
     const DecompMethod method = parse_decomp_method(args.value_or("--method", "cpd"));
     const Backend backend = parse_backend(args.value_or("--backend", "omp"));
     if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
-    if (backend == Backend::Cuda && !query_gpu().available) throw Error(query_gpu().reason);
+    if (backend == Backend::Cuda) require_gpu();
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");

@@ -11,6 +11,7 @@
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
@@ -80,8 +81,8 @@ int run_pipeline(int argc, char** argv) {
     options.chunk_bytes = parse_bytes(args.value_or("--chunk-bytes", "64M"), "--chunk-bytes");
     if (auto r = args.value("--limit-gpu-memory")) options.gpu_memory_limit = parse_bytes(*r, "--limit-gpu-memory");
 
+    require_gpu();  // before loading: nothing else to do without one
     const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);  // before loading: nothing else to do without one
     const LoadedTensor loaded = load_tensor(path);
     const CooTensor& t = loaded.tensor;
     const int mode = static_cast<int>(args.integer("--mode", 1, 1, static_cast<std::uint64_t>(t.order()))) - 1;

@@ -1,8 +1,28 @@
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
+#include "tscope/decomp/cpd_als.hpp"
+#include "tscope/formats/format_registry.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 
 namespace tscope::cli {
+
+namespace {
+
+// The lists below come from the registries, so the usage names what this build runs.
+std::string all_format_names() {
+    std::string names;
+    for (const auto& e : format_registry()) names += std::string(names.empty() ? "" : " ") + e.name;
+    return names;
+}
+
+std::string runs_on(KernelKind k) {
+    const std::string omp = kernel_formats_text(k, Backend::Omp), cuda = kernel_formats_text(k, Backend::Cuda);
+    return omp + " (omp) and " + (cuda.empty() ? "none in this build" : cuda) + " (cuda)";
+}
+
+}  // namespace
 
 void print_usage(bool to_stderr) {
     (to_stderr ? std::cerr : std::cout) << R"(usage: tensorscope-cli COMMAND ...
@@ -17,20 +37,21 @@ void print_usage(bool to_stderr) {
           [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
       --verify converts each back to COO and compares exactly
-      formats: COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF B-CSF MM-CSF HiCOO HLS sCOO
+      formats: )" + all_format_names() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
         [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm|all]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
       --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); the cuda backend's time is its
-      kernels alone, transfers apart; MTTKRP runs on COO, CSF, B-CSF, MM-CSF, HiCOO, HLS (omp) and COO, CSF, B-CSF, MM-CSF (cuda);
-      SpTV (2 nnz flops) on COO, HOCSR, CFB, HOCFS-CSR, HOCFS-ELL, CSF, each built to contract the mode;
+      kernels alone, transfers apart; MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;
+      SpTV (2 nnz flops) on )" + runs_on(KernelKind::SpTV) + R"(, each built to contract the mode;
       SpTTM (2 nnz R flops) on COO sorted with the mode last, producing sCOO (cuda: the five GPU kernels of spttm
       Sec. 4.2, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
-      TTMc (2 nnz R^(N-1) flops, every other mode's factor) on COO, CSF rooted at the mode, HLS
+      TTMc (2 nnz R^(N-1) flops, every other mode's factor) on )" + runs_on(KernelKind::TTMc) + R"(, CSF rooted at the mode
   decompose FILE --method cpd|tucker|fastertucker [--rank R] [--iters N] [--backend omp|cuda] [--threads T]
             [--seed S] [--tol X] [--json] [--write DIR]
-      cpd: CPD-ALS (mm-csf Alg. 1), MTTKRP through --format (CSF; COO, B-CSF, MM-CSF, HiCOO), fit per iteration;
+      cpd: CPD-ALS (mm-csf Alg. 1), MTTKRP through --format (default CSF; omp: )" + kernel_formats_text(KernelKind::MTTKRP, Backend::Omp) + R"(),
+           fit per iteration;
            --write DIR: mode1.mat .. modeN.mat and lambda.mat
       tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
            --write DIR: modeN.mat and core.tns

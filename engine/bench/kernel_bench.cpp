@@ -1,3 +1,4 @@
+#include "tscope/checks.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/spttm.hpp"
 #include "tscope/kernels/sptv.hpp"
@@ -26,11 +28,6 @@ namespace tscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr struct {
-    KernelKind kind;
-    const char* name;
-} kKernels[] = {{KernelKind::SpTV, "sptv"}, {KernelKind::SpTTM, "spttm"}, {KernelKind::MTTKRP, "mttkrp"}, {KernelKind::TTMc, "ttmc"}};
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -46,18 +43,6 @@ std::string device_of(Backend b) {
 }
 
 }  // namespace
-
-const char* kernel_name(KernelKind k) {
-    for (const auto& e : kKernels)
-        if (e.kind == k) return e.name;
-    return "?";
-}
-
-KernelKind parse_kernel(const std::string& name) {
-    for (const auto& e : kKernels)
-        if (name == e.name) return e.kind;
-    throw InputError("unknown kernel '" + name + "' (known: sptv, spttm, mttkrp, ttmc)");
-}
 
 double measure_copy_bandwidth() {
     const std::size_t n = std::size_t{256} << 20;
@@ -138,7 +123,7 @@ protected:
 class MttkrpCase : public KernelCase {
 public:
     using KernelCase::KernelCase;
-    bool supports(Backend b, FormatKind k) const override { return mttkrp_supports(b, k); }
+    bool supports(Backend b, FormatKind k) const override { return kernel_supports(KernelKind::MTTKRP, b, k); }
     FormatOptions options(FormatKind, int mode) const override {
         FormatOptions o = req_.options;
         o.mode = mode;
@@ -179,7 +164,7 @@ public:
             vectors_.emplace_back(v.data.begin(), v.data.end());
         }
     }
-    bool supports(Backend b, FormatKind k) const override { return sptv_supports(b, k); }
+    bool supports(Backend b, FormatKind k) const override { return kernel_supports(KernelKind::SpTV, b, k); }
     FormatOptions options(FormatKind kind, int mode) const override {
         FormatOptions o = sptv_options(kind, t_.order(), mode);
         o.bcsf_fiber_threshold = req_.options.bcsf_fiber_threshold;
@@ -226,7 +211,7 @@ class SpttmCase : public KernelCase {
 public:
     using KernelCase::KernelCase;
     bool supports(Backend b, FormatKind k) const override {
-        return (k == FormatKind::COO || (k == FormatKind::sCOO && t_.order() >= 2)) && spttm_supports(b, k);
+        return (k != FormatKind::sCOO || t_.order() >= 2) && kernel_supports(KernelKind::SpTTM, b, k);
     }
     FormatOptions options(FormatKind, int mode) const override { return spttm_options(t_.order(), mode); }
     bool per_mode_build(FormatKind) const override { return true; }
@@ -254,8 +239,8 @@ public:
         ref_out_.reset();
         input_ = &f;
         input_values_ = t_.nnz();
-        if (const auto* y = dynamic_cast<const SemiSparse*>(&f)) input_values_ = y->vals.size();
-        else if (const auto* y32 = dynamic_cast<const ScooFormat<std::uint32_t, double>*>(&f)) input_values_ = y32->vals.size();
+        visit_format(f, overloaded{[&]<class I>(const ScooFormat<I, double>& y) { input_values_ = y.vals.size(); },
+                                   [](const SparseFormat&) {}});
         if (b == Backend::CpuRef) {
             if (f.kind() == FormatKind::sCOO) {
                 return [this, mode, &f](DeviceTiming&) { ref_out_ = spttm_reference(f.to_coo(), mode, u(mode)); };
@@ -303,7 +288,7 @@ private:
 class TtmcCase : public KernelCase {
 public:
     using KernelCase::KernelCase;
-    bool supports(Backend b, FormatKind k) const override { return ttmc_supports(b, k); }
+    bool supports(Backend b, FormatKind k) const override { return kernel_supports(KernelKind::TTMc, b, k); }
     FormatOptions options(FormatKind kind, int mode) const override {
         FormatOptions o = kind == FormatKind::CSF ? ttmc_options(t_.order(), mode) : req_.options;
         if (kind != FormatKind::CSF) o.mode = mode;
@@ -351,8 +336,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     if (request.repeat < 1) throw InputError("--repeat must be at least 1");
     const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
     for (int m : modes)
-        if (m < 0 || m >= t.order())
-            throw InputError("mode " + std::to_string(m + 1) + " is out of range: the tensor has " + std::to_string(t.order()) + " modes");
+        check_mode(m, t.order());
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));

@@ -16,9 +16,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "tscope/formats/balanced_formats.hpp"
-#include "tscope/cuda/device.hpp"
-#include "tscope/formats/hls_format.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "cpu_kernels.hpp"
 #include "output_rows.hpp"
 #include "tscope/kernels/mttkrp.hpp"
@@ -315,43 +314,6 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
     rows.finish();
 }
 
-template <class I, class V>
-bool try_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
-             RunControl& control) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) {
-        coo_mttkrp(*f, mode, factors, out, control);
-        return true;
-    }
-    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) {
-        with_rank(out.cols, [&](auto kR) { CsfMttkrp<I, V, kR>(*f, mode, factors, out).run(control); });
-        return true;
-    }
-    if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) {
-        with_rank(out.cols, [&](auto kR) { CsfMttkrp<I, V, kR>(f->csf, mode, factors, out).run(control); });
-        return true;
-    }
-    if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format)) {
-        with_rank(out.cols, [&](auto kR) {
-            // One set of private rows for all partitions: they are summed once, not once per part.
-            bool shared = false;
-            for (const auto& part : f->partitions) shared = shared || CsfMttkrp<I, V, kR>(part, mode, factors, out).shares_rows();
-            OutputRows rows(out, shared);
-            for (const auto& part : f->partitions) CsfMttkrp<I, V, kR>(part, mode, factors, out).run(control, rows);
-            rows.finish();
-        });
-        return true;
-    }
-    if (const auto* f = dynamic_cast<const HicooFormat<I, V>*>(&format)) {
-        hicoo_mttkrp(*f, mode, factors, out, control);
-        return true;
-    }
-    if (const auto* f = dynamic_cast<const HlsFormat<I, V>*>(&format)) {
-        hls_mttkrp(*f, mode, factors, out, control);
-        return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
@@ -370,23 +332,30 @@ void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatri
     }
 }
 
-bool mttkrp_supports(Backend backend, FormatKind kind) {
-    if (backend == Backend::CpuRef) return true;
-    if (backend == Backend::Omp)
-        return kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF || kind == FormatKind::MMCSF ||
-               kind == FormatKind::HiCOO || kind == FormatKind::HLS;
-    return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::BCSF ||
-                            kind == FormatKind::MMCSF || kind == FormatKind::HLS);
-}
-
 void mttkrp_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                 RunControl& control) {
     out.fill(0.0);
-    const bool done = try_omp<std::uint32_t, double>(format, mode, factors, out, control) ||
-                      try_omp<std::uint32_t, float>(format, mode, factors, out, control) ||
-                      try_omp<std::uint64_t, double>(format, mode, factors, out, control) ||
-                      try_omp<std::uint64_t, float>(format, mode, factors, out, control);
-    if (!done) throw InputError(std::string("MTTKRP has no omp kernel for ") + format.name());
+    visit_format(format, overloaded{
+        [&]<class I, class V>(const CooFormat<I, V>& f) { coo_mttkrp(f, mode, factors, out, control); },
+        [&]<class I, class V>(const CsfFormat<I, V>& f) {
+            with_rank(out.cols, [&](auto kR) { CsfMttkrp<I, V, kR>(f, mode, factors, out).run(control); });
+        },
+        [&]<class I, class V>(const BcsfFormat<I, V>& f) {
+            with_rank(out.cols, [&](auto kR) { CsfMttkrp<I, V, kR>(f.csf, mode, factors, out).run(control); });
+        },
+        [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
+            with_rank(out.cols, [&](auto kR) {
+                // One set of private rows for all partitions: they are summed once, not once per part.
+                bool shared = false;
+                for (const auto& part : f.partitions) shared = shared || CsfMttkrp<I, V, kR>(part, mode, factors, out).shares_rows();
+                OutputRows rows(out, shared);
+                for (const auto& part : f.partitions) CsfMttkrp<I, V, kR>(part, mode, factors, out).run(control, rows);
+                rows.finish();
+            });
+        },
+        [&]<class I, class V>(const HicooFormat<I, V>& f) { hicoo_mttkrp(f, mode, factors, out, control); },
+        [&]<class I, class V>(const HlsFormat<I, V>& f) { hls_mttkrp(f, mode, factors, out, control); },
+        [&](const SparseFormat& f) { throw InputError(std::string("MTTKRP has no omp kernel for ") + f.name()); }});
 }
 
 }  // namespace tscope

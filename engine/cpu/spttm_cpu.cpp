@@ -12,7 +12,8 @@
 #include "sspttm_tiles.hpp"
 #include "streaming_stores.hpp"
 #include "kernels/spttm_cuda.hpp"
-#include "tscope/cuda/device.hpp"
+#include "tscope/checks.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/spttm.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -26,29 +27,8 @@ std::vector<std::uint64_t> with_rank(std::vector<std::uint64_t> dims, int mode, 
     return dims;
 }
 
-void check_u(const SparseFormat& x, int mode, const DenseMatrix& u) {
-    const auto& dims = x.dims();
-    if (mode < 0 || mode >= static_cast<int>(dims.size()))
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
-    if (u.rows != dims[static_cast<std::size_t>(mode)] || u.cols == 0)
-        throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
-                         std::to_string(dims[static_cast<std::size_t>(mode)]) + " x R");
-}
-
-using detail::SpttmCompute;
-// The result laid out, how to compute it, and the bytes one omp run reads and writes apart
-// from U (the benchmark's GB/s).
-struct Prepared {
-    std::unique_ptr<SparseFormat> result;
-    SpttmCompute compute;
-    std::uint64_t bytes = 0;
-};
-
-// Which backend computes a plan, and with which GPU kernel.
-struct Where {
-    Backend backend = Backend::Omp;
-    SpttmVariant variant = SpttmVariant::SharedMemory;
-};
+using Prepared = SpttmPrepared;
+using Where = SpttmWhere;
 
 template <class T, class C>
 std::vector<T> convert(const C& c) {
@@ -173,13 +153,6 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
     return {std::move(z), compute, bytes};
 }
 
-template <class I, class V>
-std::optional<Prepared> try_prepare(const SparseFormat& x, int mode, std::uint64_t rank, Where where) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&x)) return coo_spttm(*f, mode, rank, where);
-    if (const auto* f = dynamic_cast<const ScooFormat<I, V>*>(&x)) return scoo_sspttm(*f, mode, rank, where);
-    return std::nullopt;
-}
-
 }  // namespace
 
 std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const DenseMatrix& u) {
@@ -208,55 +181,20 @@ std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const 
     return y;
 }
 
-SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank, Backend backend, SpttmVariant variant) {
-    const auto& dims = x.dims();
-    if (mode < 0 || mode >= static_cast<int>(dims.size()))
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
-    if (rank == 0) throw InputError("the TTM rank must be at least 1");
-    if (backend == Backend::CpuRef) throw InputError("SpttmPlan runs on omp or cuda; cpu-ref is spttm_reference");
-    if (backend == Backend::Cuda) {
-        const GpuInfo gpu = query_gpu();
-        if (!gpu.available) throw Error(gpu.reason);
-        for (auto d : dims)
-            if (d >= std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA SpTTM needs every mode shorter than 2^32 - 1");
-    }
-    const Where where{backend, variant};
-    std::optional<Prepared> p = try_prepare<std::uint32_t, double>(x, mode, rank, where);
-    if (!p) p = try_prepare<std::uint32_t, float>(x, mode, rank, where);
-    if (!p) p = try_prepare<std::uint64_t, double>(x, mode, rank, where);
-    if (!p) p = try_prepare<std::uint64_t, float>(x, mode, rank, where);
-    if (!p) throw InputError("SpTTM has no kernel for " + x.name() + " (COO for SpTTM, sCOO for SspTTM)");
-    SpttmPlan plan;
-    plan.result_ = std::move(p->result);
-    plan.compute_ = std::move(p->compute);
-    plan.bytes_ = p->bytes;
-    plan.rows_ = dims[static_cast<std::size_t>(mode)];
-    plan.rank_ = rank;
-    return plan;
-}
-
-void SpttmPlan::compute(const DenseMatrix& u, RunControl& control, DeviceTiming* timing) {
-    if (!result_) throw Error("SpttmPlan: the result was taken");
-    if (u.rows != rows_ || u.cols != rank_)
-        throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
-                         std::to_string(rows_) + " x " + std::to_string(rank_));
-    control.check();
-    compute_(u, timing);
-}
-
-std::unique_ptr<SparseFormat> spttm_omp(const SparseFormat& x, int mode, const DenseMatrix& u, RunControl& control) {
-    check_u(x, mode, u);
-    SpttmPlan plan = SpttmPlan::prepare(x, mode, u.cols);
-    plan.compute(u, control);
-    return plan.take_result();
+SpttmPrepared spttm_prepare(const SparseFormat& x, int mode, std::uint64_t rank, SpttmWhere where) {
+    return visit_format(x, overloaded{
+        [&]<class I, class V>(const CooFormat<I, V>& f) { return coo_spttm(f, mode, rank, where); },
+        [&]<class I, class V>(const ScooFormat<I, V>& f) { return scoo_sspttm(f, mode, rank, where); },
+        [&](const SparseFormat& f) -> Prepared {
+            throw InputError("SpTTM has no kernel for " + f.name() + " (COO for SpTTM, sCOO for SspTTM)");
+        }});
 }
 
 double semi_sparse_max_relative_error(const SparseFormat& a, const SparseFormat& reference) {
     auto entries = [](const SparseFormat& f) {
-        CooTensor t;
-        if (const auto* s = dynamic_cast<const ScooFormat<std::uint64_t, double>*>(&f)) t = s->entries(true);
-        else if (const auto* s32 = dynamic_cast<const ScooFormat<std::uint32_t, double>*>(&f)) t = s32->entries(true);
-        else t = f.to_coo();
+        // entries(true): a semi-sparse result's zeros are values too
+        CooTensor t = visit_format(f, overloaded{[]<class I, class V>(const ScooFormat<I, V>& s) { return s.entries(true); },
+                                                 [](const SparseFormat& other) { return other.to_coo(); }});
         sort_lexicographic(t);
         return t;
     };

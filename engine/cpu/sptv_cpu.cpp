@@ -9,7 +9,9 @@
 #include <memory>
 #include <optional>
 
-#include "tscope/formats/paper_formats.hpp"
+#include "tscope/checks.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "cpu_kernels.hpp"
@@ -67,8 +69,7 @@ int slot(int m, int mode) { return m < mode ? m : m - 1; }
 
 void check_sptv_mode(const SparseFormat& format, int mode) {
     const auto& dims = format.dims();
-    if (mode < 0 || mode >= static_cast<int>(dims.size()))
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
+    check_mode(mode, static_cast<int>(dims.size()));
     if (dims.size() < 2) throw InputError("SpTV needs a tensor of order 2 or more");
 }
 
@@ -341,24 +342,15 @@ Prepared csf_sptv(const CsfFormat<I, V>& f, int mode, bool values) {
                                                          f.vals.data(), fibers)};
 }
 
-template <class I, class V>
-std::optional<Prepared> try_sptv(const SparseFormat& format, int mode, bool values) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return coo_sptv(*f, mode, values);
-    if (const auto* f = dynamic_cast<const HocsrFormat<I, V>*>(&format)) return hocsr_sptv(*f, mode, values);
-    if (const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format)) return cfb_sptv(*f, mode, values);
-    if (const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format)) return hocfs_sptv(*f, mode, values);
-    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return csf_sptv(*f, mode, values);
-    return std::nullopt;
-}
-
 // values false: the layout alone (sptv_layout), without the values kernel's tables.
 Prepared prepare_any(const SparseFormat& format, int mode, bool values = true) {
-    std::optional<Prepared> p = try_sptv<std::uint32_t, double>(format, mode, values);
-    if (!p) p = try_sptv<std::uint32_t, float>(format, mode, values);
-    if (!p) p = try_sptv<std::uint64_t, double>(format, mode, values);
-    if (!p) p = try_sptv<std::uint64_t, float>(format, mode, values);
-    if (!p) throw InputError("SpTV has no omp kernel for " + format.name());
-    return std::move(*p);
+    return visit_format(format, overloaded{
+        [&]<class I, class V>(const CooFormat<I, V>& f) { return coo_sptv(f, mode, values); },
+        [&]<class I, class V>(const HocsrFormat<I, V>& f) { return hocsr_sptv(f, mode, values); },
+        [&]<class I, class V>(const CfbFormat<I, V>& f) { return cfb_sptv(f, mode, values); },
+        [&]<class I, class V>(const HocfsFormat<I, V>& f) { return hocfs_sptv(f, mode, values); },
+        [&]<class I, class V>(const CsfFormat<I, V>& f) { return csf_sptv(f, mode, values); },
+        [&](const SparseFormat& f) -> Prepared { throw InputError("SpTV has no omp kernel for " + f.name()); }});
 }
 
 }  // namespace
@@ -379,43 +371,16 @@ CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>
     return out;
 }
 
-SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode) {
+SptvPrepared sptv_prepare_omp(const SparseFormat& format, int mode) {
     check_sptv_mode(format, mode);
     Prepared p = prepare_any(format, mode);
-    SptvPlan plan;
-    plan.result_ = std::move(p.layout);
-    plan.values_ = std::move(p.values.run);
-    plan.bytes_ = p.values.bytes;
-    plan.length_ = format.dims()[static_cast<std::size_t>(mode)];
-    return plan;
-}
-
-void SptvPlan::compute(const std::vector<double>& v, RunControl& control) {
-    if (!values_) throw Error("SptvPlan: not prepared, or its result was taken");
-    if (v.size() != length_)
-        throw InputError("the SpTV vector has " + std::to_string(v.size()) + " entries, the mode has length " + std::to_string(length_));
-    control.check();
-    values_(v.data(), result_.values<double>().data());
-}
-
-CooTensor SptvPlan::take_result() {
-    values_ = nullptr;
-    return std::move(result_);
-}
-
-CooTensor sptv_omp(const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control) {
-    control.check();
-    SptvPlan plan = SptvPlan::prepare(format, mode);
-    plan.compute(v, control);
-    return plan.take_result();
+    return {std::move(p.layout), std::move(p.values.run), p.values.bytes};
 }
 
 std::vector<std::uint64_t> coo_fiber_starts(const SparseFormat& coo, int mode) {
-    if (const auto* f = dynamic_cast<const CooFormat<std::uint32_t, double>*>(&coo)) return fiber_starts(*f, mode);
-    if (const auto* f = dynamic_cast<const CooFormat<std::uint32_t, float>*>(&coo)) return fiber_starts(*f, mode);
-    if (const auto* f = dynamic_cast<const CooFormat<std::uint64_t, double>*>(&coo)) return fiber_starts(*f, mode);
-    if (const auto* f = dynamic_cast<const CooFormat<std::uint64_t, float>*>(&coo)) return fiber_starts(*f, mode);
-    throw InputError("not a COO tensor: " + coo.name());
+    return visit_format(coo, overloaded{
+        [&]<class I, class V>(const CooFormat<I, V>& f) { return fiber_starts(f, mode); },
+        [&](const SparseFormat& f) -> std::vector<std::uint64_t> { throw InputError("not a COO tensor: " + f.name()); }});
 }
 
 CooTensor sptv_layout(const SparseFormat& format, int mode) { return prepare_any(format, mode, false).layout; }

@@ -1,20 +1,14 @@
-// TTMc on the CPU: the oracle and OpenMP kernels on COO, CSF (slice algorithm) and HLS; and the
-// host side of the cuda backend (COO).
+// TTMc on the CPU: the oracle and the OpenMP kernels on COO, CSF (slice algorithm) and HLS.
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
-#include <limits>
 
-#include "cuda/gpu_ttmc.hpp"
-#include "kernels/csf_flatten.hpp"
-#include "kernels/hls_cuda.hpp"
-#include "tscope/cuda/device.hpp"
-#include "tscope/error.hpp"
-#include "tscope/formats/hls_format.hpp"
-#include "tscope/formats/paper_formats.hpp"
-#include "tscope/kernels/ttmc.hpp"
+#include "cpu/cpu_kernels.hpp"
 #include "output_rows.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
+#include "tscope/kernels/ttmc.hpp"
 
 namespace tscope {
 
@@ -171,22 +165,7 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
     rows.finish();
 }
 
-template <class I, class V>
-bool try_ttmc(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format)) return coo_ttmc(*f, mode, factors, out), true;
-    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) return csf_ttmc(*f, mode, factors, out), true;
-    if (const auto* f = dynamic_cast<const HlsFormat<I, V>*>(&format)) return hls_ttmc(*f, mode, factors, out), true;
-    return false;
-}
-
 }  // namespace
-
-std::uint64_t ttmc_columns(const std::vector<DenseMatrix>& factors, int mode) {
-    std::uint64_t cols = 1;
-    for (std::size_t m = 0; m < factors.size(); ++m)
-        if (static_cast<int>(m) != mode) cols *= factors[m].cols;
-    return cols;
-}
 
 void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
     out.fill(0.0);
@@ -200,89 +179,13 @@ void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>
     }
 }
 
-namespace {
-
-// COO on the GPU: fp32 indices/values/factors up, fp64 result down.
-template <class I, class V>
-bool ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
-    const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format);
-    if (!f) return false;
-    for (auto d : format.dims())
-        if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA TTMc needs every mode shorter than 2^32");
-    const csf_flat::FlatCoo flat = csf_flat::flatten(*f);
-    std::vector<std::vector<float>> fs(factors.size());
-    gpu::TtmcDense d;
-    d.mode = mode;
-    for (std::size_t m = 0; m < factors.size(); ++m) {
-        if (static_cast<int>(m) != mode) fs[m].assign(factors[m].data.begin(), factors[m].data.end());
-        d.factors.push_back(fs[m].empty() ? nullptr : fs[m].data());
-        d.rows.push_back(format.dims()[m]);
-        d.ranks.push_back(static_cast<int>(m) == mode ? 1 : factors[m].cols);
-    }
-    std::vector<double> result(out.rows * out.cols);
-    d.out = result.data();
-    gpu::Timing t;
-    gpu::ttmc_coo(flat.view(), d, t);
-    for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
-    if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
-    return true;
-}
-
-}  // namespace
-
-bool ttmc_supports(Backend backend, FormatKind kind) {
-    if (backend == Backend::CpuRef) return true;
-    if (backend == Backend::Cuda) return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::HLS);
-    return backend == Backend::Omp && (kind == FormatKind::COO || kind == FormatKind::CSF || kind == FormatKind::HLS);
-}
-
-FormatOptions ttmc_options(int order, int mode) {
-    FormatOptions o;
-    o.mode = mode;
-    o.mode_order.push_back(mode);
-    for (int m = 0; m < order; ++m)
-        if (m != mode) o.mode_order.push_back(m);
-    return o;
-}
-
-void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
-          DenseMatrix& out, RunControl& control, DeviceTiming* timing) {
-    const auto& dims = format.dims();
-    const int order = static_cast<int>(dims.size());
-    if (mode < 0 || mode >= order)
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(order) + " modes");
-    if (static_cast<int>(factors.size()) != order) throw InputError("TTMc needs one factor matrix per mode");
-    for (int m = 0; m < order; ++m)
-        if (m != mode && (factors[static_cast<std::size_t>(m)].rows != dims[static_cast<std::size_t>(m)] || factors[static_cast<std::size_t>(m)].cols == 0))
-            throw InputError("factor matrix of mode " + std::to_string(m + 1) + " must have " + std::to_string(dims[static_cast<std::size_t>(m)]) + " rows");
-    if (out.rows != dims[static_cast<std::size_t>(mode)] || out.cols != ttmc_columns(factors, mode))
-        throw InputError("the TTMc output must be " + std::to_string(dims[static_cast<std::size_t>(mode)]) + " x " +
-                         std::to_string(ttmc_columns(factors, mode)));
-    control.check();
-    switch (backend) {
-    case Backend::CpuRef: ttmc_reference(format.to_coo(), mode, factors, out); return;
-    case Backend::Omp: {
-        out.fill(0.0);
-        const bool done = try_ttmc<std::uint32_t, double>(format, mode, factors, out) ||
-                          try_ttmc<std::uint32_t, float>(format, mode, factors, out) ||
-                          try_ttmc<std::uint64_t, double>(format, mode, factors, out) ||
-                          try_ttmc<std::uint64_t, float>(format, mode, factors, out);
-        if (!done) throw InputError("TTMc has no omp kernel for " + format.name());
-        control.check();
-        return;
-    }
-    case Backend::Cuda: {
-        const GpuInfo gpu = query_gpu();
-        if (!gpu.available) throw Error(gpu.reason);
-        if (detail::hls_cuda(format, mode, true, factors, out, timing)) return;  // tensor cores (hls Alg. 1)
-        const bool done = ttmc_cuda<std::uint32_t, double>(format, mode, factors, out, timing) ||
-                          ttmc_cuda<std::uint32_t, float>(format, mode, factors, out, timing) ||
-                          ttmc_cuda<std::uint64_t, double>(format, mode, factors, out, timing) ||
-                          ttmc_cuda<std::uint64_t, float>(format, mode, factors, out, timing);
-        if (!done) throw InputError("TTMc has no CUDA kernel for " + format.name() + " (COO and HLS)");
-        return;
-    }
-    }
+void ttmc_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+    out.fill(0.0);
+    visit_format(format, overloaded{
+        [&]<class I, class V>(const CooFormat<I, V>& f) { coo_ttmc(f, mode, factors, out); },
+        [&]<class I, class V>(const CsfFormat<I, V>& f) { csf_ttmc(f, mode, factors, out); },
+        [&]<class I, class V>(const HlsFormat<I, V>& f) { hls_ttmc(f, mode, factors, out); },
+        [&](const SparseFormat& f) { throw InputError("TTMc has no omp kernel for " + f.name()); }});
 }
 
 }  // namespace tscope

@@ -1,6 +1,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_util.cuh"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 
 namespace tscope {
@@ -44,15 +45,13 @@ std::uint64_t gpu_free_memory() {
 }
 
 void gpu_try_allocate(std::uint64_t bytes) {
-    const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);
+    require_gpu();
     gpu::use_device();
     gpu::DeviceArray<unsigned char> block(bytes);
 }
 
 GpuReservation::GpuReservation(std::uint64_t bytes) {
-    const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);
+    require_gpu();
     gpu::use_device();
     if (bytes) gpu::check(cudaMalloc(&ptr_, bytes), "reserving device memory");
 }

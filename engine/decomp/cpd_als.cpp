@@ -31,7 +31,7 @@ double squared_norm(const CooTensor& t) {
 // One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
 // otherwise (MM-CSF, HiCOO).
 std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, const CpdOptions& o, RunControl& control) {
-    if (!mttkrp_supports(o.backend, o.format))
+    if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
         throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
     std::vector<std::unique_ptr<SparseFormat>> formats;
     for (int m = 0; m < (format_is_per_mode(o.format) ? t.order() : 1); ++m) {
@@ -60,6 +60,8 @@ double inner_with_model(const DenseMatrix& mttkrp_out, const DenseMatrix& a, con
 }
 
 }  // namespace
+
+std::vector<FormatKind> cpd_formats(Backend backend) { return kernel_formats(KernelKind::MTTKRP, backend); }
 
 CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
     if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");

@@ -19,7 +19,8 @@
 #include "faster_tucker_rows.hpp"
 #include "kernels/csf_flatten.hpp"
 #include "tscope/cuda/device.hpp"
-#include "tscope/formats/balanced_formats.hpp"
+#include "tscope/checks.hpp"
+#include "tscope/formats/format_visit.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -230,17 +231,10 @@ void split(const CooTensor& t, double fraction, std::uint64_t seed, CooTensor& t
     }
 }
 
-template <class I, class V>
-const CsfFormat<I, V>* tree_of(const SparseFormat& f) {
-    const auto* b = dynamic_cast<const BcsfFormat<I, V>*>(&f);
-    return b ? &b->csf : nullptr;
-}
-
 template <class Fn>
 void with_tree(const SparseFormat& f, Fn&& fn) {
-    if (auto* t = tree_of<std::uint32_t, double>(f)) return fn(*t);
-    if (auto* t = tree_of<std::uint64_t, double>(f)) return fn(*t);
-    throw Error("FasterTucker expected a B-CSF tree of doubles");
+    visit_format(f, overloaded{[&]<class I>(const BcsfFormat<I, double>& b) { fn(b.csf); },
+                               [](const SparseFormat&) { throw Error("FasterTucker expected a B-CSF tree of doubles"); }});
 }
 
 // The cuda backend: the same trees, split and start, on the device (fp32); errors are summed
@@ -248,8 +242,7 @@ void with_tree(const SparseFormat& f, Fn&& fn) {
 void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const std::vector<ft_rows::RowOrder>& rows,
                 const CooTensor& train, const CooTensor& test, Model& model, const FasterTuckerOptions& o, FasterTuckerResult& res, const IterationCallback& on_iteration, RunControl& control,
                 Clock::time_point start) {
-    const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);
+    require_gpu();
     for (auto d : train.dims())
         if (d >= (1ull << 32)) throw InputError("FasterTucker on the GPU needs every mode shorter than 2^32");
     std::vector<csf_flat::FlatTree> flat;

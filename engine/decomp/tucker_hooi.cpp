@@ -12,6 +12,7 @@
 #include "dense_linalg.hpp"
 #include "fit_loop.hpp"
 #include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/spttm.hpp"
 
 namespace tscope {
@@ -49,15 +50,15 @@ public:
         for (std::size_t s = 0; s < plans_.size(); ++s) plans_[s].compute(factors[static_cast<std::size_t>(modes_[s])], control);
         const SparseFormat& y = plans_.back().result();
         DenseMatrix out;
-        if (!unfold<std::uint64_t>(y, out) && !unfold<std::uint32_t>(y, out)) throw Error("the TTM chain returned an unexpected format");
+        visit_format(y, overloaded{[&]<class I>(const ScooFormat<I, double>& f) { unfold(f, out); },
+                                   [](const SparseFormat&) { throw Error("the TTM chain returned an unexpected format"); }});
         return out;
     }
 
 private:
     template <class I>
-    bool unfold(const SparseFormat& f, DenseMatrix& out) const {
-        const auto* y = dynamic_cast<const ScooFormat<I, double>*>(&f);
-        if (!y) return false;
+    void unfold(const ScooFormat<I, double>& f, DenseMatrix& out) const {
+        const auto* y = &f;
         if (y->sparse_modes.size() != 1 || y->sparse_modes.front() != mode_) throw Error("the TTM chain left more than one sparse mode");
         const std::uint64_t cols = y->chunk_size();
         out = DenseMatrix(rows_, cols);
@@ -66,7 +67,6 @@ private:
             const std::uint64_t row = y->idx.front()[c];
             for (std::uint64_t j = 0; j < cols; ++j) out.at(row, j) = y->vals[c * cols + j];
         }
-        return true;
     }
 
     int mode_;

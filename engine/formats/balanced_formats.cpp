@@ -19,7 +19,7 @@ namespace {
 
 template <class I, class V>
 CsfFormat<I, V> take_csf(std::unique_ptr<SparseFormat> f, const std::vector<std::uint64_t>& dims) {
-    auto* csf = dynamic_cast<CsfFormat<I, V>*>(f.get());
+    auto* csf = static_cast<CsfFormat<I, V>*>(f.get());  // build_csf<I, V> made it
     CsfFormat<I, V> out = std::move(*csf);
     out.set_dims(dims);
     return out;
@@ -212,7 +212,7 @@ template <class I, class V>
 CooTensor MmcsfFormat<I, V>::to_coo() const {
     std::uint64_t nnz = 0;
     for (const auto& p : partitions) nnz += p.vals.size();
-    detail::CooWriter<V> w(dims_, nnz);
+    detail::CooWriter<V> w(this->dims_, nnz);
     std::uint64_t at = 0;
     for (const auto& p : partitions) {
         const CooTensor part = p.to_coo();
@@ -276,7 +276,7 @@ StorageReport HicooFormat<I, V>::storage() const {
 
 template <class I, class V>
 CooTensor HicooFormat<I, V>::to_coo() const {
-    detail::CooWriter<V> w(dims_, vals.size());
+    detail::CooWriter<V> w(this->dims_, vals.size());
     for (std::uint64_t b = 0; b < blocks(); ++b)
         for (std::uint64_t n = bptr[b]; n < bptr[b + 1]; ++n) {
             for (std::size_t m = 0; m < binds.size(); ++m)

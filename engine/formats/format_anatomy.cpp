@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "tscope/error.hpp"
-#include "tscope/formats/balanced_formats.hpp"
-#include "tscope/formats/paper_formats.hpp"
+#include "tscope/formats/format_registry.hpp"
+#include "tscope/formats/format_visit.hpp"
 
 namespace tscope {
 
@@ -34,9 +34,9 @@ std::uint32_t add(FormatAnatomy& out, AnatomyArray a) {
 }
 
 template <class I, class V>
-bool coo(const SparseFormat& f, FormatAnatomy& out) {
-    const auto* x = dynamic_cast<const CooFormat<I, V>*>(&f);
-    if (!x) return false;
+void lay_out(const CooFormat<I, V>& format, FormatAnatomy& out) {
+    const SparseFormat& f = format;
+    const auto* x = &format;
     const std::size_t n = x->idx.size();
     std::vector<std::uint32_t> ids;
     for (int m : x->order) ids.push_back(add(out, column("T_" + std::to_string(m + 1), "index of mode " + std::to_string(m + 1), x->idx[static_cast<std::size_t>(m)])));
@@ -50,13 +50,12 @@ bool coo(const SparseFormat& f, FormatAnatomy& out) {
         e.cells.emplace_back(v, z);
         out.entries.push_back(std::move(e));
     }
-    return true;
 }
 
 template <class I, class V>
-bool hocsr(const SparseFormat& f, FormatAnatomy& out) {
-    const auto* x = dynamic_cast<const HocsrFormat<I, V>*>(&f);
-    if (!x) return false;
+void lay_out(const HocsrFormat<I, V>& format, FormatAnatomy& out) {
+    const SparseFormat& f = format;
+    const auto* x = &format;
     const std::uint32_t rp = add(out, column("row_ptr", "start of each unfolded row: every index tuple of the other modes", x->row_ptr));
     const std::uint32_t cl = add(out, column("col", "index of mode " + std::to_string(x->order.back() + 1), x->col));
     const std::uint32_t v = add(out, column("T_v", "value per nonzero", x->vals));
@@ -77,13 +76,12 @@ bool hocsr(const SparseFormat& f, FormatAnatomy& out) {
             e.cells = {{rp, row}, {rp, row + 1}, {cl, z}, {v, z}};
             out.entries.push_back(std::move(e));
         }
-    return true;
 }
 
 template <class I, class V>
-bool cfb(const SparseFormat& f, FormatAnatomy& out) {
-    const auto* x = dynamic_cast<const CfbFormat<I, V>*>(&f);
-    if (!x) return false;
+void lay_out(const CfbFormat<I, V>& format, FormatAnatomy& out) {
+    const SparseFormat& f = format;
+    const auto* x = &format;
     const std::uint32_t tb = add(out, column("Tb", "linear index of each fiber's other modes", x->fiber_id));
     const std::uint32_t tn = add(out, column("Tn", "nonzeros per fiber", x->fiber_nnz));
     const std::uint32_t fi = add(out, column("fibers.idx", "index of mode " + std::to_string(x->fiber_mode + 1), x->idx));
@@ -104,13 +102,12 @@ bool cfb(const SparseFormat& f, FormatAnatomy& out) {
             e.cells = {{tb, q}, {tn, q}, {fi, z}, {fv, z}};
             out.entries.push_back(std::move(e));
         }
-    return true;
 }
 
 template <class I, class V>
-bool hocfs(const SparseFormat& f, FormatAnatomy& out) {
-    const auto* x = dynamic_cast<const HocfsFormat<I, V>*>(&f);
-    if (!x) return false;
+void lay_out(const HocfsFormat<I, V>& format, FormatAnatomy& out) {
+    const SparseFormat& f = format;
+    const auto* x = &format;
     const int levels = static_cast<int>(x->level_idx.size());
     std::vector<std::uint32_t> idx_id, num_id;
     for (int l = 0; l < levels; ++l) {
@@ -167,7 +164,6 @@ bool hocfs(const SparseFormat& f, FormatAnatomy& out) {
             out.entries.push_back(std::move(e));
         }
     }
-    return true;
 }
 
 // A CSF tree (also B-CSF's and each MM-CSF partition's): prefix names the tree.
@@ -206,27 +202,25 @@ void csf_tree(const CsfFormat<I, V>& x, const std::string& prefix, const std::ve
 }
 
 template <class I, class V>
-bool trees(const SparseFormat& f, FormatAnatomy& out) {
-    if (const auto* x = dynamic_cast<const CsfFormat<I, V>*>(&f)) {
-        csf_tree(*x, "", f.dims(), out);
-        return true;
-    }
-    if (const auto* x = dynamic_cast<const BcsfFormat<I, V>*>(&f)) {
-        csf_tree(x->csf, "", f.dims(), out);
-        return true;
-    }
-    if (const auto* x = dynamic_cast<const MmcsfFormat<I, V>*>(&f)) {
-        for (std::size_t p = 0; p < x->partitions.size(); ++p)
-            csf_tree(x->partitions[p], "P" + std::to_string(p + 1) + " (leaf mode " + std::to_string(x->leaf_mode[p] + 1) + ") ", f.dims(), out);
-        return true;
-    }
-    return false;
+void lay_out(const CsfFormat<I, V>& x, FormatAnatomy& out) {
+    csf_tree(x, "", x.dims(), out);
 }
 
 template <class I, class V>
-bool hicoo(const SparseFormat& f, FormatAnatomy& out) {
-    const auto* x = dynamic_cast<const HicooFormat<I, V>*>(&f);
-    if (!x) return false;
+void lay_out(const BcsfFormat<I, V>& x, FormatAnatomy& out) {
+    csf_tree(x.csf, "", x.dims(), out);
+}
+
+template <class I, class V>
+void lay_out(const MmcsfFormat<I, V>& x, FormatAnatomy& out) {
+    for (std::size_t p = 0; p < x.partitions.size(); ++p)
+        csf_tree(x.partitions[p], "P" + std::to_string(p + 1) + " (leaf mode " + std::to_string(x.leaf_mode[p] + 1) + ") ", x.dims(), out);
+}
+
+template <class I, class V>
+void lay_out(const HicooFormat<I, V>& format, FormatAnatomy& out) {
+    const SparseFormat& f = format;
+    const auto* x = &format;
     const std::size_t n = f.dims().size();
     const std::uint32_t bp = add(out, column("bptr", "first nonzero of each block", x->bptr));
     std::vector<std::uint32_t> bi, ei;
@@ -248,27 +242,19 @@ bool hicoo(const SparseFormat& f, FormatAnatomy& out) {
             e.cells.emplace_back(v, z);
             out.entries.push_back(std::move(e));
         }
-    return true;
-}
-
-template <class I, class V>
-bool any(const SparseFormat& f, FormatAnatomy& out) {
-    return coo<I, V>(f, out) || hocsr<I, V>(f, out) || cfb<I, V>(f, out) || hocfs<I, V>(f, out) || trees<I, V>(f, out) ||
-           hicoo<I, V>(f, out);
 }
 
 }  // namespace
 
 FormatAnatomy format_anatomy(const SparseFormat& format, std::uint64_t max_nnz) {
-    if (format.kind() == FormatKind::HLS || format.kind() == FormatKind::sCOO)
+    if (!format_entry(format.kind()).teaching_view)
         throw InputError(format.name() + " is not in the teaching view: its dense tiles / chunks are not cells of a small example");
     if (const std::uint64_t nnz = format.to_coo().nnz(); nnz > max_nnz)  // before any text is made
         throw InputError("the teaching view shows up to " + std::to_string(max_nnz) + " nonzeros; this tensor has " + std::to_string(nnz));
     FormatAnatomy out;
     out.format = format.name();
-    const bool done = any<std::uint32_t, double>(format, out) || any<std::uint32_t, float>(format, out) ||
-                      any<std::uint64_t, double>(format, out) || any<std::uint64_t, float>(format, out);
-    if (!done) throw InputError("no teaching layout for " + format.name());
+    visit_format(format, overloaded{[&](const auto& f) -> decltype(lay_out(f, out)) { lay_out(f, out); },
+                                    [&](const SparseFormat& f) { throw InputError("no teaching layout for " + f.name()); }});
     return out;
 }
 

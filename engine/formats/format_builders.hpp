@@ -34,4 +34,18 @@ std::unique_ptr<SparseFormat> build_hicoo(const CooTensor& t, const FormatOption
 template <class I, class V>
 std::unique_ptr<SparseFormat> build_hls(const CooTensor& t, const FormatOptions& o, RunControl& control);
 
+// The registry's builders all take (tensor, options, control); these name the variants above.
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_hocfs_csr(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    return build_hocfs<I, V>(t, o, false, control);
+}
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_hocfs_ell(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    return build_hocfs<I, V>(t, o, true, control);
+}
+template <class I, class V>
+std::unique_ptr<SparseFormat> build_csf_tree(const CooTensor& t, const FormatOptions& o, RunControl& control) {
+    return build_csf<I, V>(t, o, control);
+}
+
 }  // namespace tscope::detail

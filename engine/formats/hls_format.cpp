@@ -84,13 +84,13 @@ void HlsFormat<I, V>::expand_tile(std::uint64_t q, double* cells, std::array<std
     const auto origin = hls_unpack(b_inds[q], b_linear_bits);
     for (std::size_t m = 0; m < 3; ++m) {
         lo[m] = origin[m] * kHlsTile;
-        span[m] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, dims_[m] - lo[m]));
+        span[m] = static_cast<int>(std::min<std::uint64_t>(kHlsTile, this->dims_[m] - lo[m]));
     }
 }
 
 template <class I, class V>
 CooTensor HlsFormat<I, V>::to_coo() const {
-    detail::CooWriter<V> w(dims_, nnz_vals.size() + b_vals.size());
+    detail::CooWriter<V> w(this->dims_, nnz_vals.size() + b_vals.size());
     std::uint64_t out = 0;
     for (std::uint64_t n = 0; n < nnz_inds.size(); ++n, ++out) {
         const auto c = hls_unpack(nnz_inds[n], nnz_linear_bits);

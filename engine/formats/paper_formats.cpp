@@ -61,7 +61,7 @@ StorageReport CooFormat<I, V>::storage() const {
 
 template <class I, class V>
 CooTensor CooFormat<I, V>::to_coo() const {
-    detail::CooWriter<V> w(dims_, vals.size());
+    detail::CooWriter<V> w(this->dims_, vals.size());
     for (std::uint64_t n = 0; n < vals.size(); ++n) {
         for (std::size_t m = 0; m < idx.size(); ++m) w.index(n, static_cast<int>(m), idx[m][n]);
         w.value(n, vals[n]);
@@ -98,7 +98,7 @@ StorageReport HocsrFormat<I, V>::storage() const {
 
 template <class I, class V>
 CooTensor HocsrFormat<I, V>::to_coo() const {
-    detail::CooWriter<V> w(dims_, vals.size());
+    detail::CooWriter<V> w(this->dims_, vals.size());
     const int n = static_cast<int>(order.size());
     std::vector<std::uint64_t> coord(static_cast<std::size_t>(n - 1));
     for (std::uint64_t row = 0; row < rows(); ++row) {
@@ -106,7 +106,7 @@ CooTensor HocsrFormat<I, V>::to_coo() const {
         // unlinearise the row into the first N-1 modes of the order
         std::uint64_t rest = row;
         for (int l = n - 2; l >= 0; --l) {
-            const std::uint64_t d = dims_[static_cast<std::size_t>(order[static_cast<std::size_t>(l)])];
+            const std::uint64_t d = this->dims_[static_cast<std::size_t>(order[static_cast<std::size_t>(l)])];
             coord[static_cast<std::size_t>(l)] = rest % d;
             rest /= d;
         }
@@ -160,14 +160,14 @@ StorageReport CfbFormat<I, V>::storage() const {
 
 template <class I, class V>
 CooTensor CfbFormat<I, V>::to_coo() const {
-    detail::CooWriter<V> w(dims_, vals.size());
+    detail::CooWriter<V> w(this->dims_, vals.size());
     std::uint64_t e = 0;
     for (std::uint64_t f = 0; f < fiber_id.size(); ++f) {
         std::vector<std::uint64_t> coord(others.size());
         std::uint64_t rest = fiber_id[f];
         for (std::size_t l = others.size(); l-- > 0;) {
-            coord[l] = rest % dims_[static_cast<std::size_t>(others[l])];
-            rest /= dims_[static_cast<std::size_t>(others[l])];
+            coord[l] = rest % this->dims_[static_cast<std::size_t>(others[l])];
+            rest /= this->dims_[static_cast<std::size_t>(others[l])];
         }
         for (I k = 0; k < fiber_nnz[f]; ++k, ++e) {
             for (std::size_t l = 0; l < others.size(); ++l) w.index(e, others[l], coord[l]);
@@ -250,7 +250,7 @@ std::vector<std::pair<std::string, std::string>> HocfsFormat<I, V>::parameters()
 template <class I, class V>
 CooTensor HocfsFormat<I, V>::to_coo() const {
     const int levels = static_cast<int>(level_idx.size());
-    detail::CooWriter<V> w(dims_, av.size());  // ELL padding makes this an upper bound: trimmed below
+    detail::CooWriter<V> w(this->dims_, av.size());  // ELL padding makes this an upper bound: trimmed below
     std::uint64_t out = 0;
     std::vector<std::uint64_t> coord(order.size());
     // Walk the tree: recursion over levels, leaves through Ap.
@@ -392,7 +392,7 @@ std::vector<std::pair<std::string, std::string>> CsfFormat<I, V>::parameters() c
 template <class I, class V>
 CooTensor CsfFormat<I, V>::to_coo() const {
     const int n = static_cast<int>(order.size());
-    detail::CooWriter<V> w(dims_, vals.size());
+    detail::CooWriter<V> w(this->dims_, vals.size());
     // Every leaf's ancestors: walk down with one cursor per level.
     std::vector<std::uint64_t> node(static_cast<std::size_t>(n), 0);
     for (std::uint64_t e = 0; e < vals.size(); ++e) {
@@ -442,7 +442,7 @@ std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const Format
 template <class I, class V>
 std::uint64_t ScooFormat<I, V>::chunk_size() const {
     std::uint64_t size = 1;
-    for (int m : dense_modes) size *= dims_[static_cast<std::size_t>(m)];
+    for (int m : dense_modes) size *= this->dims_[static_cast<std::size_t>(m)];
     return size;
 }
 
@@ -466,7 +466,7 @@ CooTensor ScooFormat<I, V>::entries(bool keep_zeros) const {
     std::uint64_t count = keep_zeros ? vals.size() : 0;
     if (!keep_zeros)
         for (V x : vals) count += x != V{0};
-    detail::CooWriter<V> w(dims_, count);
+    detail::CooWriter<V> w(this->dims_, count);
     std::uint64_t out = 0;
     for (std::uint64_t c = 0; c < chunks(); ++c)
         for (std::uint64_t p = 0; p < size; ++p) {
@@ -475,7 +475,7 @@ CooTensor ScooFormat<I, V>::entries(bool keep_zeros) const {
             for (std::size_t k = 0; k < sparse_modes.size(); ++k) w.index(out, sparse_modes[k], idx[k][c]);
             std::uint64_t rest = p;  // row-major over the dense modes, the last fastest
             for (std::size_t k = dense_modes.size(); k-- > 0;) {
-                const std::uint64_t d = dims_[static_cast<std::size_t>(dense_modes[k])];
+                const std::uint64_t d = this->dims_[static_cast<std::size_t>(dense_modes[k])];
                 w.index(out, dense_modes[k], rest % d);
                 rest /= d;
             }

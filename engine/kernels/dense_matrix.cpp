@@ -7,7 +7,6 @@
 
 #include "tensor/random.hpp"
 #include "tscope/error.hpp"
-#include "tscope/kernels/backend.hpp"
 
 namespace tscope {
 
@@ -75,21 +74,6 @@ void write_matrix(const DenseMatrix& m, const std::string& path) {
         out << '\n';
     }
     if (!out) throw Error("cannot write '" + path + "'");
-}
-
-const char* backend_name(Backend b) {
-    switch (b) {
-    case Backend::CpuRef: return "cpu-ref";
-    case Backend::Omp: return "omp";
-    case Backend::Cuda: return "cuda";
-    }
-    return "?";
-}
-
-Backend parse_backend(const std::string& name) {
-    for (Backend b : {Backend::CpuRef, Backend::Omp, Backend::Cuda})
-        if (name == backend_name(b)) return b;
-    throw InputError("unknown backend '" + name + "' (known: cpu-ref, omp, cuda)");
 }
 
 double smape_percent(const DenseMatrix& a, const DenseMatrix& reference) {

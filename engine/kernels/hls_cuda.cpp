@@ -2,16 +2,16 @@
 
 #include "cuda/gpu_hls.hpp"
 #include "tscope/error.hpp"
-#include "tscope/formats/hls_format.hpp"
+#include "tscope/formats/format_visit.hpp"
 
 namespace tscope::detail {
 
 namespace {
 
 template <class I, class V>
-bool run(const SparseFormat& format, int mode, bool kron, const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
-    const auto* f = dynamic_cast<const HlsFormat<I, V>*>(&format);
-    if (!f) return false;
+void run(const HlsFormat<I, V>& hls, int mode, bool kron, const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
+    const SparseFormat& format = hls;
+    const auto* f = &hls;
     const std::uint64_t tiles = f->tiles(), nnz = f->nnz_vals.size();
     // the tiles go to the device expanded (16 KiB each): a low threshold on a tensor without
     // dense regions makes every non-empty tile "dense" (measured: threshold 1 on a uniform 10M
@@ -56,7 +56,6 @@ bool run(const SparseFormat& format, int mode, bool kron, const std::vector<Dens
     gpu::hls_multiply(x, mode, kron, fp, ranks, result.data(), t);
     for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
     if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
-    return true;
 }
 
 }  // namespace
@@ -66,8 +65,11 @@ bool hls_cuda(const SparseFormat& format, int mode, bool kron, const std::vector
     if (format.kind() != FormatKind::HLS) return false;
     for (auto d : format.dims())
         if (d >= (1ull << 32)) throw InputError("HLS on the GPU needs every mode shorter than 2^32");
-    return run<std::uint32_t, double>(format, mode, kron, factors, out, timing) || run<std::uint32_t, float>(format, mode, kron, factors, out, timing) ||
-           run<std::uint64_t, double>(format, mode, kron, factors, out, timing) || run<std::uint64_t, float>(format, mode, kron, factors, out, timing);
+    return visit_format(format, overloaded{[&]<class I, class V>(const HlsFormat<I, V>& f) {
+                                               run(f, mode, kron, factors, out, timing);
+                                               return true;
+                                           },
+                                           [](const SparseFormat&) { return false; }});
 }
 
 }  // namespace tscope::detail

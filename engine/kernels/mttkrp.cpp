@@ -1,7 +1,9 @@
+#include "tscope/checks.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/hls_cuda.hpp"
+#include "kernels/kernel_registrations.hpp"
 
 #include "cpu/cpu_kernels.hpp"
 #include "tscope/cuda/device.hpp"
@@ -14,8 +16,7 @@ namespace {
 void check_shapes(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, const DenseMatrix& out) {
     const auto& dims = format.dims();
     const int order = static_cast<int>(dims.size());
-    if (mode < 0 || mode >= order)
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(order) + " modes");
+    check_mode(mode, order);
     if (static_cast<int>(factors.size()) != order)
         throw InputError("MTTKRP needs one factor matrix per mode (" + std::to_string(order) + "), got " +
                          std::to_string(factors.size()));
@@ -51,8 +52,7 @@ void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::ve
     }
     case Backend::Omp: mttkrp_omp(format, mode, factors, out, control); return;
     case Backend::Cuda: {
-        const GpuInfo gpu = query_gpu();
-        if (!gpu.available) throw Error(gpu.reason);
+        require_gpu();
         control.check();
         if (detail::hls_cuda(format, mode, false, factors, out, timing)) return;  // tensor cores (hls Alg. 2)
         mttkrp_cuda(format, mode, factors, out, timing);
@@ -67,8 +67,7 @@ struct MttkrpPlan::Resident {
 
 MttkrpPlan::MttkrpPlan(Backend backend, const SparseFormat& format) : backend_(backend), format_(&format) {
     if (backend != Backend::Cuda || format.kind() == FormatKind::HLS) return;  // HLS: one call at a time
-    const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);
+    require_gpu();
     resident_ = std::make_unique<Resident>(Resident{mttkrp_cuda_upload(format)});
 }
 
@@ -84,6 +83,13 @@ void MttkrpPlan::compute(int mode, const std::vector<DenseMatrix>& factors, Dens
     check_shapes(*format_, mode, factors, out);
     control.check();
     mttkrp_cuda_resident(*resident_->tensor, *format_, mode, factors, out, timing);
+}
+
+void detail::register_mttkrp_kernels(KernelRegistry& r) {
+    using enum FormatKind;
+    r.oracle(KernelKind::MTTKRP);
+    r.add(KernelKind::MTTKRP, Backend::Omp, {COO, CSF, BCSF, MMCSF, HiCOO, HLS});  // cpu/mttkrp_cpu.cpp
+    r.add(KernelKind::MTTKRP, Backend::Cuda, {COO, CSF, BCSF, MMCSF, HLS});        // kernels/mttkrp_cuda.cpp, hls_cuda.cpp
 }
 
 }  // namespace tscope

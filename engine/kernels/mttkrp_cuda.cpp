@@ -5,7 +5,8 @@
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/csf_flatten.hpp"
-#include "tscope/formats/balanced_formats.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
 namespace tscope {
@@ -15,17 +16,8 @@ namespace {
 using csf_flat::FlatTree;
 using csf_flat::flatten;
 
-// The tensor on the device, or null when `format` is not one of this type pair's formats.
 template <class I, class V>
-std::shared_ptr<gpu::ResidentTensor> upload_typed(const SparseFormat& format) {
-    if (const auto* f = dynamic_cast<const CooFormat<I, V>*>(&format))
-        return std::make_shared<gpu::ResidentTensor>(flatten(*f).view());
-    std::vector<const CsfFormat<I, V>*> trees;
-    if (const auto* f = dynamic_cast<const CsfFormat<I, V>*>(&format)) trees.push_back(f);
-    if (const auto* f = dynamic_cast<const BcsfFormat<I, V>*>(&format)) trees.push_back(&f->csf);
-    if (const auto* f = dynamic_cast<const MmcsfFormat<I, V>*>(&format))
-        for (const auto& p : f->partitions) trees.push_back(&p);
-    if (trees.empty()) return nullptr;
+std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees) {
     std::vector<FlatTree> flat;
     for (const auto* t : trees) flat.push_back(flatten(*t));
     std::vector<gpu::Fibers> parts;
@@ -38,12 +30,17 @@ std::shared_ptr<gpu::ResidentTensor> upload_typed(const SparseFormat& format) {
 std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format) {
     for (auto d : format.dims())
         if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA MTTKRP needs every mode shorter than 2^32");
-    std::shared_ptr<gpu::ResidentTensor> t = upload_typed<std::uint32_t, double>(format);
-    if (!t) t = upload_typed<std::uint32_t, float>(format);
-    if (!t) t = upload_typed<std::uint64_t, double>(format);
-    if (!t) t = upload_typed<std::uint64_t, float>(format);
-    if (!t) throw InputError("MTTKRP has no CUDA kernel for " + format.name());
-    return t;
+    using Resident = std::shared_ptr<gpu::ResidentTensor>;
+    return visit_format(format, overloaded{
+        [&]<class I, class V>(const CooFormat<I, V>& f) { return std::make_shared<gpu::ResidentTensor>(flatten(f).view()); },
+        [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}); },
+        [&]<class I, class V>(const BcsfFormat<I, V>& f) { return upload_trees<I, V>({&f.csf}); },
+        [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
+            std::vector<const CsfFormat<I, V>*> trees;
+            for (const auto& p : f.partitions) trees.push_back(&p);
+            return upload_trees(trees);
+        },
+        [&](const SparseFormat& f) -> Resident { throw InputError("MTTKRP has no CUDA kernel for " + f.name()); }});
 }
 
 void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,

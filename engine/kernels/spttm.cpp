@@ -1,11 +1,25 @@
 #include "tscope/kernels/spttm.hpp"
 
-#include "tscope/cuda/device.hpp"
+#include <limits>
+
+#include "cpu/cpu_kernels.hpp"
+#include "kernels/kernel_registrations.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope {
 
-std::unique_ptr<SparseFormat> spttm_omp(const SparseFormat& x, int mode, const DenseMatrix& u, RunControl& control);
+namespace {
+
+void check_u(const SparseFormat& x, int mode, const DenseMatrix& u) {
+    const auto& dims = x.dims();
+    check_mode(mode, static_cast<int>(dims.size()));
+    if (u.rows != dims[static_cast<std::size_t>(mode)] || u.cols == 0)
+        throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
+                         std::to_string(dims[static_cast<std::size_t>(mode)]) + " x R");
+}
+
+}  // namespace
 
 const char* spttm_variant_name(SpttmVariant v) {
     switch (v) {
@@ -22,12 +36,6 @@ SpttmVariant parse_spttm_variant(const std::string& name) {
     for (SpttmVariant v : kSpttmVariants)
         if (name == spttm_variant_name(v)) return v;
     throw InputError("unknown SpTTM variant '" + name + "' (known: naive, fg, mc, rb, sm)");
-}
-
-bool spttm_supports(Backend backend, FormatKind kind) {
-    if (backend == Backend::CpuRef) return true;
-    return (backend == Backend::Omp || (backend == Backend::Cuda && cuda_built())) &&
-           (kind == FormatKind::COO || kind == FormatKind::sCOO);
 }
 
 FormatOptions spttm_options(int order, int mode) {
@@ -47,16 +55,58 @@ std::unique_ptr<SparseFormat> spttm(Backend backend, const SparseFormat& x, int 
             throw InputError("SpTTM: bad mode or matrix shape");
         return spttm_reference(x.to_coo(), mode, u);
     }
-    case Backend::Omp: return spttm_omp(x, mode, u, control);
+    case Backend::Omp: {
+        check_u(x, mode, u);
+        SpttmPlan plan = SpttmPlan::prepare(x, mode, u.cols);
+        plan.compute(u, control);
+        return plan.take_result();
+    }
     case Backend::Cuda: {
-        const GpuInfo gpu = query_gpu();
-        if (!gpu.available) throw Error(gpu.reason);
+        require_gpu();
         SpttmPlan plan = SpttmPlan::prepare(x, mode, u.cols, Backend::Cuda);
         plan.compute(u, control);
         return plan.take_result();
     }
     }
     return nullptr;
+}
+
+SpttmPlan SpttmPlan::prepare(const SparseFormat& x, int mode, std::uint64_t rank, Backend backend, SpttmVariant variant) {
+    const auto& dims = x.dims();
+    check_mode(mode, static_cast<int>(dims.size()));
+    if (rank == 0) throw InputError("the TTM rank must be at least 1");
+    if (backend == Backend::CpuRef) throw InputError("SpttmPlan runs on omp or cuda; cpu-ref is spttm_reference");
+    if (backend == Backend::Cuda) {
+        require_gpu();
+        for (auto d : dims)
+            if (d >= std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA SpTTM needs every mode shorter than 2^32 - 1");
+    }
+    SpttmPrepared p = spttm_prepare(x, mode, rank, {backend, variant});
+    SpttmPlan plan;
+    plan.result_ = std::move(p.result);
+    plan.compute_ = std::move(p.compute);
+    plan.bytes_ = p.bytes;
+    plan.rows_ = dims[static_cast<std::size_t>(mode)];
+    plan.rank_ = rank;
+    return plan;
+}
+
+void SpttmPlan::compute(const DenseMatrix& u, RunControl& control, DeviceTiming* timing) {
+    if (!result_) throw Error("SpttmPlan: the result was taken");
+    if (u.rows != rows_ || u.cols != rank_)
+        throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
+                         std::to_string(rows_) + " x " + std::to_string(rank_));
+    control.check();
+    compute_(u, timing);
+}
+
+// SpTTM runs on COO (Alg. 1) and SspTTM on sCOO (Alg. 5), the oracle included: its input is the
+// COO or sCOO a TTM chain hands it.
+void detail::register_spttm_kernels(KernelRegistry& r) {
+    using enum FormatKind;
+    r.add(KernelKind::SpTTM, Backend::CpuRef, {COO, sCOO});
+    r.add(KernelKind::SpTTM, Backend::Omp, {COO, sCOO});   // cpu/spttm_cpu.cpp
+    r.add(KernelKind::SpTTM, Backend::Cuda, {COO, sCOO});  // kernels/spttm_cuda.cpp
 }
 
 }  // namespace tscope

@@ -1,21 +1,14 @@
+#include "tscope/checks.hpp"
 #include "tscope/kernels/sptv.hpp"
 
 #include "cpu/cpu_kernels.hpp"
+#include "kernels/kernel_registrations.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope {
 
 CooTensor sptv_cuda(const SparseFormat& format, int mode, const std::vector<double>& v, DeviceTiming* timing);
-
-bool sptv_supports(Backend backend, FormatKind kind) {
-    if (backend == Backend::CpuRef) return true;
-    if (backend == Backend::Omp)
-        return kind == FormatKind::COO || kind == FormatKind::HOCSR || kind == FormatKind::CFB ||
-               kind == FormatKind::HOCFS_CSR || kind == FormatKind::HOCFS_ELL || kind == FormatKind::CSF;
-    return cuda_built() && (kind == FormatKind::COO || kind == FormatKind::HOCSR || kind == FormatKind::CFB ||
-                            kind == FormatKind::HOCFS_CSR || kind == FormatKind::HOCFS_ELL || kind == FormatKind::CSF);
-}
 
 FormatOptions sptv_options(FormatKind kind, int order, int mode) {
     FormatOptions o;
@@ -31,23 +24,56 @@ FormatOptions sptv_options(FormatKind kind, int order, int mode) {
 CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std::vector<double>& v, RunControl& control,
                DeviceTiming* timing) {
     const auto& dims = format.dims();
-    if (mode < 0 || mode >= static_cast<int>(dims.size()))
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " + std::to_string(dims.size()) + " modes");
+    check_mode(mode, static_cast<int>(dims.size()));
     if (dims.size() < 2) throw InputError("SpTV needs a tensor of order 2 or more");
     if (v.size() != dims[static_cast<std::size_t>(mode)])
         throw InputError("the SpTV vector has " + std::to_string(v.size()) + " entries, mode " + std::to_string(mode + 1) +
                          " has length " + std::to_string(dims[static_cast<std::size_t>(mode)]));
     switch (backend) {
     case Backend::CpuRef: return sptv_reference(format.to_coo(), mode, v);
-    case Backend::Omp: return sptv_omp(format, mode, v, control);
+    case Backend::Omp: {
+        control.check();
+        SptvPlan plan = SptvPlan::prepare(format, mode);
+        plan.compute(v, control);
+        return plan.take_result();
+    }
     case Backend::Cuda: {
-        const GpuInfo gpu = query_gpu();
-        if (!gpu.available) throw Error(gpu.reason);
+        require_gpu();
         control.check();
         return sptv_cuda(format, mode, v, timing);
     }
     }
     return {};
+}
+
+SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode) {
+    SptvPrepared p = sptv_prepare_omp(format, mode);
+    SptvPlan plan;
+    plan.result_ = std::move(p.layout);
+    plan.values_ = std::move(p.values);
+    plan.bytes_ = p.bytes;
+    plan.length_ = format.dims()[static_cast<std::size_t>(mode)];
+    return plan;
+}
+
+void SptvPlan::compute(const std::vector<double>& v, RunControl& control) {
+    if (!values_) throw Error("SptvPlan: not prepared, or its result was taken");
+    if (v.size() != length_)
+        throw InputError("the SpTV vector has " + std::to_string(v.size()) + " entries, the mode has length " + std::to_string(length_));
+    control.check();
+    values_(v.data(), result_.values<double>().data());
+}
+
+CooTensor SptvPlan::take_result() {
+    values_ = nullptr;
+    return std::move(result_);
+}
+
+void detail::register_sptv_kernels(KernelRegistry& r) {
+    using enum FormatKind;
+    r.oracle(KernelKind::SpTV);
+    r.add(KernelKind::SpTV, Backend::Omp, {COO, HOCSR, CFB, HOCFS_CSR, HOCFS_ELL, CSF});   // cpu/sptv_cpu.cpp
+    r.add(KernelKind::SpTV, Backend::Cuda, {COO, HOCSR, CFB, HOCFS_CSR, HOCFS_ELL, CSF});  // kernels/sptv_cuda.cpp
 }
 
 }  // namespace tscope

@@ -10,92 +10,17 @@
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/gpu_pipeline.hpp"
+#include "kernels/sptv_flatten.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
-#include "tscope/formats/paper_formats.hpp"
 #include "tscope/pipeline/pipeline_sptv.hpp"
 
 namespace tscope {
 
 namespace {
 
-// A unit that a chunk never splits: a slice (HOCFS-CSR), an ELL block (HOCFS-ELL, the
-// fibers' parent nodes) or a fiber bucket (CFB).
-struct Unit {
-    std::uint64_t row_end, entry_end;  // exclusive ends; a unit starts where the one before ends
-};
-
-struct Flattened {
-    std::unique_ptr<gpu::PinnedSptv> pinned;
-    std::vector<Unit> units;
-};
-
-template <class I, class V>
-bool flatten_hocfs(const SparseFormat& format, Flattened& out) {
-    const auto* f = dynamic_cast<const HocfsFormat<I, V>*>(&format);
-    if (!f) return false;
-    const std::uint64_t rows = f->fibers(), entries = f->aj.size();
-    const int levels = static_cast<int>(f->level_idx.size());
-    if (f->ell) {
-        const std::uint64_t blocks = f->ap.size() - 1;
-        auto x = std::make_unique<gpu::PinnedSptv>(true, rows, blocks, entries);
-        for (std::uint64_t b = 0; b <= blocks; ++b) {
-            x->first[b] = f->block_first(b);
-            x->ap[b] = f->ap[b];
-        }
-#pragma omp parallel for schedule(static)
-        for (std::uint64_t b = 0; b < blocks; ++b)
-            for (std::uint64_t q = x->first[b]; q < x->first[b + 1]; ++q) x->fiber_slice[q] = static_cast<std::uint32_t>(b);
-        for (std::uint64_t b = 0; b < blocks; ++b) out.units.push_back({x->first[b + 1], x->ap[b + 1]});
-        out.pinned = std::move(x);
-    } else {
-        auto x = std::make_unique<gpu::PinnedSptv>(false, rows, f->slices(), entries);
-#pragma omp parallel for schedule(static)
-        for (std::uint64_t q = 0; q <= rows; ++q) x->ptr[q] = f->ap[q];
-        for (std::uint64_t s = 0; s < f->slices(); ++s) {
-            std::uint64_t end = s + 1;  // the slice's last descendant fiber, through the levels
-            for (int l = 0; l + 1 < levels; ++l) end = f->level_ptr[static_cast<std::size_t>(l)][end];
-            out.units.push_back({end, x->ptr[end]});
-        }
-        out.pinned = std::move(x);
-    }
-    auto& x = *out.pinned;
-#pragma omp parallel for schedule(static)
-    for (std::uint64_t e = 0; e < entries; ++e) {  // ELL pads (all ones) become the device's pad
-        x.col[e] = f->aj[e] == HocfsFormat<I, V>::kEllPad ? 0xffffffffu : static_cast<std::uint32_t>(f->aj[e]);
-        x.val[e] = static_cast<float>(f->av[e]);
-    }
-    return true;
-}
-
-template <class I, class V>
-bool flatten_cfb(const SparseFormat& format, Flattened& out) {
-    const auto* f = dynamic_cast<const CfbFormat<I, V>*>(&format);
-    if (!f) return false;
-    const std::uint64_t rows = f->fiber_nnz.size(), entries = f->idx.size();
-    auto x = std::make_unique<gpu::PinnedSptv>(false, rows, rows, entries);
-    x->ptr[0] = 0;
-    for (std::uint64_t q = 0; q < rows; ++q) {
-        x->ptr[q + 1] = x->ptr[q] + f->fiber_nnz[q];
-        out.units.push_back({q + 1, x->ptr[q + 1]});
-    }
-#pragma omp parallel for schedule(static)
-    for (std::uint64_t e = 0; e < entries; ++e) {
-        x->col[e] = static_cast<std::uint32_t>(f->idx[e]);
-        x->val[e] = static_cast<float>(f->vals[e]);
-    }
-    out.pinned = std::move(x);
-    return true;
-}
-
-Flattened flatten(const SparseFormat& format) {
-    Flattened out;
-    const bool done = flatten_hocfs<std::uint32_t, double>(format, out) || flatten_hocfs<std::uint32_t, float>(format, out) ||
-                      flatten_hocfs<std::uint64_t, double>(format, out) || flatten_hocfs<std::uint64_t, float>(format, out) ||
-                      flatten_cfb<std::uint32_t, double>(format, out) || flatten_cfb<std::uint32_t, float>(format, out) ||
-                      flatten_cfb<std::uint64_t, double>(format, out) || flatten_cfb<std::uint64_t, float>(format, out);
-    if (!done) throw InputError("the pipeline streams HOCFS-CSR, HOCFS-ELL or CFB tensors, not " + format.name());
-    return out;
-}
+using detail::Flattened;
+using detail::Unit;
 
 // What a chunk of rows/entries/units copies in.
 std::uint64_t bytes_in(bool ell, std::uint64_t rows, std::uint64_t entries, std::uint64_t units) {
@@ -157,8 +82,7 @@ std::vector<std::pair<int, std::uint64_t>> pipeline_sweep_settings() {
 
 PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::vector<double>& v, const PipelineOptions& options,
                              RunControl& control) {
-    const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);
+    require_gpu();
     if (options.streams < 0 || options.streams > 8) throw InputError("--streams must be 1 to 8 (or auto)");
     for (auto d : format.dims())
         if (d >= std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA SpTV needs every mode shorter than 2^32 - 1");
@@ -168,7 +92,7 @@ PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::ve
     report.result = sptv_layout(format, mode);  // also refuses a format built for another mode
     control.stage("flattening into pinned memory");
     const auto t0 = std::chrono::steady_clock::now();
-    Flattened flat = flatten(format);
+    Flattened flat = detail::flatten_for_sptv(format);
     report.prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     gpu::PinnedSptv& x = *flat.pinned;
     if (x.rows != report.result.nnz()) throw Error("the pipeline's fibers do not match SpTV's layout");

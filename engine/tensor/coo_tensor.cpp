@@ -1,3 +1,4 @@
+#include "tscope/checks.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 #include <cmath>
@@ -55,9 +56,7 @@ void CooTensor::resize(std::uint64_t nnz) {
 }
 
 void CooTensor::check_mode(int mode) const {
-    if (mode < 0 || mode >= order())
-        throw InputError("mode " + std::to_string(mode + 1) + " is out of range: the tensor has " +
-                         std::to_string(order()) + " modes");
+    tscope::check_mode(mode, order());
 }
 
 std::uint64_t CooTensor::index(int mode, std::uint64_t n) const {

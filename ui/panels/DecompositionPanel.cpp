@@ -66,8 +66,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     iters_->setValue(20);
     row->addWidget(iters_);
     format_ = new QComboBox(this);
-    for (const char* f : {"CSF", "B-CSF", "MM-CSF", "COO", "HiCOO"}) format_->addItem(QString::fromLatin1(f));
-    format_->setToolTip(tr("CPD's MTTKRP format"));
+    format_->setToolTip(tr("CPD's MTTKRP format: those the chosen backend runs MTTKRP on"));
     row->addWidget(format_);
     lrA_ = new QDoubleSpinBox(this);
     lrA_->setDecimals(5);
@@ -95,6 +94,8 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     }
     backend_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     row->addWidget(backend_);
+    fillCpdFormats();
+    connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::fillCpdFormats);
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("decompRun"));
     cancel_ = new QPushButton(tr("Cancel"), this);
@@ -313,6 +314,17 @@ void DecompositionPanel::replot() {
         }
         p->replot();
     }
+}
+
+// The formats CPD can run its MTTKRPs on with the chosen backend (the kernel registry's), CSF
+// first chosen; the user's choice stays where the new backend runs it too.
+void DecompositionPanel::fillCpdFormats() {
+    const QString previous = format_->currentText();
+    const auto backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
+    format_->clear();
+    for (tscope::FormatKind f : tscope::cpd_formats(backend)) format_->addItem(QString::fromLatin1(tscope::format_name(f)));
+    const int keep = format_->findText(previous.isEmpty() ? QStringLiteral("CSF") : previous);
+    format_->setCurrentIndex(keep >= 0 ? keep : std::max(0, format_->findText(QStringLiteral("CSF"))));
 }
 
 }  // namespace tsui

@@ -42,6 +42,7 @@ private:
     void settle(const QString& outcome);
     void replot();
     void methodChanged();
+    void fillCpdFormats();
 
     DatasetPtr dataset_;
     EngineJob job_;

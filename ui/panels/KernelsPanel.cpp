@@ -22,10 +22,7 @@
 #include "plots/PlotExport.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
-#include "tscope/kernels/mttkrp.hpp"
-#include "tscope/kernels/spttm.hpp"
-#include "tscope/kernels/sptv.hpp"
-#include "tscope/kernels/ttmc.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -34,16 +31,6 @@ namespace tsui {
 namespace {
 
 const QColor kBackendColours[] = {QColor(120, 120, 120), QColor(0, 114, 178), QColor(213, 94, 0)};  // cpu-ref, omp, cuda
-
-bool supports(tscope::KernelKind k, tscope::Backend b, tscope::FormatKind f) {
-    switch (k) {
-    case tscope::KernelKind::MTTKRP: return tscope::mttkrp_supports(b, f);
-    case tscope::KernelKind::SpTV: return tscope::sptv_supports(b, f);
-    case tscope::KernelKind::SpTTM: return tscope::spttm_supports(b, f);
-    case tscope::KernelKind::TTMc: return tscope::ttmc_supports(b, f);
-    }
-    return false;
-}
 
 }  // namespace
 
@@ -54,10 +41,9 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     auto* form = new QFormLayout(side);
     kernel_ = new QComboBox(side);
     kernel_->setObjectName(QStringLiteral("kernelChoice"));
-    kernel_->addItem(tr("MTTKRP"), static_cast<int>(tscope::KernelKind::MTTKRP));
-    kernel_->addItem(tr("SpTV"), static_cast<int>(tscope::KernelKind::SpTV));
-    kernel_->addItem(tr("SpTTM / SspTTM"), static_cast<int>(tscope::KernelKind::SpTTM));
-    kernel_->addItem(tr("TTMc"), static_cast<int>(tscope::KernelKind::TTMc));
+    for (tscope::KernelKind k : tscope::all_kernels())  // the registry's kernels; MTTKRP first chosen
+        kernel_->addItem(QString::fromLatin1(tscope::kernel_title(k)), static_cast<int>(k));
+    kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(tscope::KernelKind::MTTKRP)));
     form->addRow(tr("Kernel:"), kernel_);
     formats_ = new QListWidget(side);
     formats_->setObjectName(QStringLiteral("kernelFormats"));
@@ -181,7 +167,8 @@ void KernelsPanel::fillFormats() {
     formats_->clear();
     const auto k = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
     for (tscope::FormatKind f : tscope::available_formats()) {
-        const bool any = supports(k, tscope::Backend::Omp, f) || (cuda_->isEnabled() && supports(k, tscope::Backend::Cuda, f));
+        const bool any = tscope::kernel_supports(k, tscope::Backend::Omp, f) ||
+                         (cuda_->isEnabled() && tscope::kernel_supports(k, tscope::Backend::Cuda, f));
         if (!any) continue;
         auto* item = new QListWidgetItem(QString::fromLatin1(tscope::format_name(f)), formats_);
         const bool on = first ? (f == tscope::FormatKind::COO || f == tscope::FormatKind::CSF) : checked.contains(item->text());

@@ -12,6 +12,7 @@
 #include "views/TableExport.hpp"
 
 #include "tscope/error.hpp"
+#include "tscope/formats/format_registry.hpp"
 
 namespace tsui {
 
@@ -30,8 +31,8 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     top->addWidget(new QLabel(tr("Format:"), this));
     format_ = new QComboBox(this);
     format_->setObjectName(QStringLiteral("teachFormat"));
-    for (tscope::FormatKind k : tscope::available_formats())
-        if (k != tscope::FormatKind::HLS && k != tscope::FormatKind::sCOO) format_->addItem(QString::fromLatin1(tscope::format_name(k)));
+    for (const tscope::FormatEntry& e : tscope::format_registry())
+        if (e.teaching_view) format_->addItem(QString::fromLatin1(e.name));
     format_->setCurrentText(QStringLiteral("HOCFS-CSR"));  // the paper's own format first
     top->addWidget(format_);
     top->addWidget(new QLabel(tr("built for mode:"), this));

@@ -11,15 +11,13 @@ using namespace tscope;
 
 namespace {
 
-const FormatKind kKinds[] = {FormatKind::COO,       FormatKind::HOCSR,     FormatKind::CFB,
-                             FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL, FormatKind::CSF};
 
 void check_against_oracle(const CooTensor& t) {
     for (int mode = 0; mode < t.order(); ++mode) {
         const DenseMatrix vm = random_matrix(t.dim(mode), 1, 70 + std::uint64_t(mode));
         const std::vector<double> v(vm.data.begin(), vm.data.end());
         const CooTensor ref = sptv_reference(t, mode, v);
-        for (FormatKind kind : kKinds) {
+        for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {  // the registry's
             std::unique_ptr<SparseFormat> f;
             try {
                 f = build_format(kind, t, sptv_options(kind, t.order(), mode));

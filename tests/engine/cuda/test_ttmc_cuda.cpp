@@ -51,8 +51,8 @@ private Q_SLOTS:
     }
 
     void onlyCooRunsOnTheGpu() {
-        QVERIFY(ttmc_supports(Backend::Cuda, FormatKind::COO));
-        QVERIFY(!ttmc_supports(Backend::Cuda, FormatKind::CSF));
+        QVERIFY(kernel_supports(KernelKind::TTMc, Backend::Cuda, FormatKind::COO));
+        QVERIFY(!kernel_supports(KernelKind::TTMc, Backend::Cuda, FormatKind::CSF));
         const CooTensor t = tstest::random_tensor({8, 8, 8}, 50, 1);
         const auto factors = tstest::random_factors(t, {2}, 1);
         DenseMatrix out(8, 4);

@@ -32,8 +32,7 @@ void check_against_oracle(const CooTensor& t, std::uint64_t rank, FormatOptions 
     for (int mode = 0; mode < t.order(); ++mode) {
         DenseMatrix ref(t.dim(mode), rank);
         mttkrp_reference(t, mode, factors, ref);
-        for (FormatKind kind : {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HiCOO,
-                                FormatKind::HLS}) {
+        for (FormatKind kind : kernel_formats(KernelKind::MTTKRP, Backend::Omp)) {  // the registry's: new entries are tested
             if (kind == FormatKind::HLS && t.order() != 3) continue;  // HLS is third-order only
             for (int built_for = 0; built_for < t.order(); ++built_for) {  // every tree, target at every level
                 if (!format_is_per_mode(kind) && built_for > 0) break;
@@ -158,7 +157,7 @@ private Q_SLOTS:
         factors = random_factors(t, 4, 1);
         const auto cfb = build_format(FormatKind::CFB, t, {});
         QVERIFY_THROWS_EXCEPTION(InputError, mttkrp(Backend::Omp, *cfb, 0, factors, out));  // no MTTKRP on CFB
-        QVERIFY(!mttkrp_supports(Backend::Omp, FormatKind::CFB));
+        QVERIFY(!kernel_supports(KernelKind::MTTKRP, Backend::Omp, FormatKind::CFB));
         // cuda: the product where there is a device (test_mttkrp_cuda checks it in depth), else an
         // error that names CUDA
         if (query_gpu().available) {

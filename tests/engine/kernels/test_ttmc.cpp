@@ -20,7 +20,7 @@ void check_against_oracle(const CooTensor& t, const std::vector<std::uint64_t>& 
     for (int mode = 0; mode < t.order(); ++mode) {
         DenseMatrix ref(t.dim(mode), ttmc_columns(factors, mode));
         ttmc_reference(t, mode, factors, ref);
-        for (FormatKind kind : {FormatKind::COO, FormatKind::CSF, FormatKind::HLS}) {
+        for (FormatKind kind : kernel_formats(KernelKind::TTMc, Backend::Omp)) {  // the registry's
             if (kind == FormatKind::HLS && t.order() != 3) continue;
             FormatOptions o = kind == FormatKind::CSF ? ttmc_options(t.order(), mode) : extra;
             const auto f = build_format(kind, t, o);

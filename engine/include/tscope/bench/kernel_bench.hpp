@@ -11,14 +11,11 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/kernels/spttm.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
-
-enum class KernelKind { SpTV, SpTTM, MTTKRP, TTMc };
-const char* kernel_name(KernelKind k);        // sptv, spttm, mttkrp, ttmc
-KernelKind parse_kernel(const std::string& name);
 
 struct BenchRequest {
     KernelKind kernel = KernelKind::MTTKRP;

@@ -22,7 +22,7 @@ struct CpdOptions {
     int max_iters = 50;
     double tolerance = 1e-5;   // stop when the fit changes by less
     std::uint64_t seed = 1;    // the random initial factors
-    FormatKind format = FormatKind::CSF;  // MTTKRP's format: COO, CSF, B-CSF, MM-CSF, HiCOO
+    FormatKind format = FormatKind::CSF;  // MTTKRP's format: one of cpd_formats(backend)
     Backend backend = Backend::Omp;
 };
 
@@ -35,6 +35,9 @@ struct CpdResult {
     int pseudo_inverse_solves = 0;     // solves where Cholesky failed
     double setup_seconds = 0;          // format build
 };
+
+// The formats CPD-ALS can run its MTTKRPs on with a backend: the kernel registry's MTTKRP entries.
+std::vector<FormatKind> cpd_formats(Backend backend);
 
 CpdResult cpd_als(const CooTensor& t, const CpdOptions& options, const IterationCallback& on_iteration = {},
                   RunControl& control = no_control());

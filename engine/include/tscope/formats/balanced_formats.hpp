@@ -12,7 +12,7 @@ namespace tscope {
 // into bins by their nonzero count (bin b: 2^b <= nnz < 2^(b+1)) so that a GPU can give
 // heavy slices more threads.
 template <class I, class V>
-class BcsfFormat : public SparseFormat {
+class BcsfFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::BCSF; }
     int mode() const override { return csf.order.front(); }
@@ -39,7 +39,7 @@ std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8
 // partition p is a CSF whose leaf mode is p, the others ordered by increasing length. One copy
 // serves MTTKRP on every mode (slice, fiber or nonzero algorithm per partition, Alg. 6-8).
 template <class I, class V>
-class MmcsfFormat : public SparseFormat {
+class MmcsfFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::MMCSF; }
     int mode() const override { return -1; }
@@ -55,7 +55,7 @@ public:
 // coordinates once and each nonzero only its offsets inside the block (1 byte for b <= 8,
 // 2 bytes for b <= 16). Blocks are in lexicographic order of block coordinates.
 template <class I, class V>
-class HicooFormat : public SparseFormat {
+class HicooFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::HiCOO; }
     int mode() const override { return -1; }

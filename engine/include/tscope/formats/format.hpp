@@ -15,18 +15,25 @@
 #include <utility>
 #include <vector>
 
+#include "tscope/formats/format_list.hpp"
 #include "tscope/run_control.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
 
-enum class FormatKind { COO, HOCSR, CFB, HOCFS_CSR, HOCFS_ELL, CSF, BCSF, MMCSF, HiCOO, HLS, sCOO };
+// One value per row of format_list.hpp, in its order.
+enum class FormatKind {
+#define TSCOPE_FORMAT_ENUM(kind, ...) kind,
+    TSCOPE_FORMATS(TSCOPE_FORMAT_ENUM)
+#undef TSCOPE_FORMAT_ENUM
+};
 
+// The registry's answers (format_registry.hpp has the whole rows).
 // DESIGN.md's names: COO, HOCSR, CFB, HOCFS-CSR, HOCFS-ELL, CSF, B-CSF, MM-CSF, HiCOO, HLS, sCOO.
 const char* format_name(FormatKind kind);
 // Parses a name (case-insensitive); InputError listing the known names otherwise.
 FormatKind parse_format(const std::string& name);
-// False for formats that hold every mode in one copy (MM-CSF, HiCOO): they are built once.
+// False for formats that hold every mode in one copy (MM-CSF, HiCOO, HLS): they are built once.
 bool format_is_per_mode(FormatKind kind);
 // The formats this build can construct, in display order.
 std::vector<FormatKind> available_formats();
@@ -59,10 +66,14 @@ struct FormatOptions {
     std::uint64_t hls_threshold = 78;      // HLS: nonzeros that make a 16^3 tile dense
 };
 
+// Concrete formats derive from TypedFormat<I, V>, which answers the two type questions below;
+// visit_format (format_visit.hpp) uses them with kind() to reach the concrete class.
 class SparseFormat {
 public:
     virtual ~SparseFormat() = default;
     virtual FormatKind kind() const = 0;
+    virtual bool wide_indices() const = 0;  // 64-bit index/pointer arrays (else 32-bit)
+    virtual bool float_values() const = 0;  // fp32 values (else fp64)
     std::string name() const { return format_name(kind()); }
     // The mode it was built for (0-based); -1 for formats that serve every mode at once.
     virtual int mode() const = 0;
@@ -79,6 +90,15 @@ public:
 protected:
     std::vector<std::uint64_t> dims_;
     double build_seconds_ = 0;
+};
+
+template <class I, class V>
+class TypedFormat : public SparseFormat {
+public:
+    using Index = I;
+    using Value = V;
+    bool wide_indices() const final { return sizeof(I) == 8; }
+    bool float_values() const final { return sizeof(V) == 4; }
 };
 
 // Checks the parameters against the tensor (mode range, CSF order a permutation, thresholds

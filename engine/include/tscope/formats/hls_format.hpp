@@ -19,7 +19,7 @@ inline constexpr int kHlsTileCells = kHlsTile * kHlsTile * kHlsTile;  // 4096
 inline constexpr int kHlsBitmapWords = kHlsTileCells / 64;           // 64 words of 64 bits
 
 template <class I, class V>
-class HlsFormat : public SparseFormat {
+class HlsFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::HLS; }
     int mode() const override { return -1; }

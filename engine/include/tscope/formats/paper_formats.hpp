@@ -9,7 +9,7 @@ namespace tscope {
 
 // HOCOO (Sec. 5.1): the coordinate lists, sorted with the chosen mode first.
 template <class I, class V>
-class CooFormat : public SparseFormat {
+class CooFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::COO; }
     int mode() const override { return order.front(); }
@@ -24,7 +24,7 @@ public:
 // HOCSR (Sec. 5.2): the tensor unfolded into a matrix whose rows are all index tuples of the
 // first N-1 modes of `order` (I*J rows for order 3) and whose columns are the last mode.
 template <class I, class V>
-class HocsrFormat : public SparseFormat {
+class HocsrFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::HOCSR; }
     int mode() const override { return order.front(); }
@@ -41,7 +41,7 @@ public:
 // CFB (Sec. 5.3): the mode-n fibers as buckets, each named by the linear index of its other
 // modes (j*K + k for order 3) with its nonzero count.
 template <class I, class V>
-class CfbFormat : public SparseFormat {
+class CfbFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::CFB; }
     int mode() const override { return fiber_mode; }
@@ -61,7 +61,7 @@ public:
 // longest fiber, column-major; Ap: one start per slice). Orders above 3 add levels between
 // the slices and the fibers, each with its indices and child counts (Alg. 2's recursion).
 template <class I, class V>
-class HocfsFormat : public SparseFormat {
+class HocfsFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return ell ? FormatKind::HOCFS_ELL : FormatKind::HOCFS_CSR; }
     int mode() const override { return order.front(); }
@@ -91,7 +91,7 @@ public:
 // CSF (mm-csf Sec. 3, SPLATT): a tree per mode order; level l holds the distinct prefixes of
 // length l+1 (fids) and where each one's children start (fptr).
 template <class I, class V>
-class CsfFormat : public SparseFormat {
+class CsfFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::CSF; }
     int mode() const override { return order.front(); }
@@ -114,7 +114,7 @@ public:
 // whose new dense mode has the rank as its length. Explicit zeros of the input can't be told
 // from the padding, so to_coo() drops zero values (entries(true) keeps them).
 template <class I, class V>
-class ScooFormat : public SparseFormat {
+class ScooFormat : public TypedFormat<I, V> {
 public:
     FormatKind kind() const override { return FormatKind::sCOO; }
     int mode() const override { return dense_modes.empty() ? -1 : dense_modes.front(); }

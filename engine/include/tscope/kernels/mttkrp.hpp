@@ -9,6 +9,7 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
@@ -42,7 +43,5 @@ private:
     std::unique_ptr<Resident> resident_;
 };
 
-// Whether a backend implements MTTKRP on a format (the bench skips the other pairs).
-bool mttkrp_supports(Backend backend, FormatKind kind);
 
 }  // namespace tscope

@@ -13,6 +13,7 @@
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
@@ -58,7 +59,6 @@ private:
 // prepare + compute, for one-off products.
 std::unique_ptr<SparseFormat> spttm(Backend backend, const SparseFormat& x, int mode, const DenseMatrix& u,
                                     RunControl& control = no_control());
-bool spttm_supports(Backend backend, FormatKind kind);
 FormatOptions spttm_options(int order, int mode);
 
 // Max relative error between two semi-sparse results holding the same entries (zeros

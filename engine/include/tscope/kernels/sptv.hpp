@@ -11,6 +11,7 @@
 
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
@@ -43,7 +44,6 @@ private:
     std::uint64_t length_ = 0, bytes_ = 0;
 };
 
-bool sptv_supports(Backend backend, FormatKind kind);
 // How to build `kind` so that it contracts `mode`: the other modes first, the mode last
 // (HOCSR's columns, HOCFS's Aj, CSF's leaves; COO sorted so its fibers are contiguous).
 FormatOptions sptv_options(FormatKind kind, int order, int mode);

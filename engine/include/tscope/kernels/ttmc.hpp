@@ -11,6 +11,7 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
@@ -22,7 +23,6 @@ void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>
 // cuda: COO only; timing (optional) gets its transfers and kernel apart.
 void ttmc(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
           DenseMatrix& out, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
-bool ttmc_supports(Backend backend, FormatKind kind);
 FormatOptions ttmc_options(int order, int mode);
 std::uint64_t ttmc_columns(const std::vector<DenseMatrix>& factors, int mode);
 

@@ -1,0 +1,22 @@
+// The one list of storage formats. Everything that enumerates formats expands it: the FormatKind
+// enum, the registry's rows (names, builders, parameters), and visit_format's switch. Adding a
+// format is one line here plus its own files (docs/ARCHITECTURE.md, "Adding a format").
+//
+// Columns: enum name, display name (DESIGN.md's), class template (on index type I, value type
+// V), built once per mode (false: one copy serves every mode), builder in tscope::detail
+// (format_builders.hpp), the FormatOptions it reads (CLI option names), whether the teaching
+// view can show its arrays (format_anatomy).
+#pragma once
+
+#define TSCOPE_FORMATS(X)                                                                                  \
+    X(COO, "COO", CooFormat, true, build_coo, "mode-order", true)                                          \
+    X(HOCSR, "HOCSR", HocsrFormat, true, build_hocsr, "mode-order", true)                                  \
+    X(CFB, "CFB", CfbFormat, true, build_cfb, "", true)                                                    \
+    X(HOCFS_CSR, "HOCFS-CSR", HocfsFormat, true, build_hocfs_csr, "mode-order", true)                      \
+    X(HOCFS_ELL, "HOCFS-ELL", HocfsFormat, true, build_hocfs_ell, "mode-order", true)                      \
+    X(CSF, "CSF", CsfFormat, true, build_csf_tree, "mode-order", true)                                     \
+    X(BCSF, "B-CSF", BcsfFormat, true, build_bcsf, "mode-order,fiber-threshold", true)                     \
+    X(MMCSF, "MM-CSF", MmcsfFormat, false, build_mmcsf, "", true)                                          \
+    X(HiCOO, "HiCOO", HicooFormat, false, build_hicoo, "hicoo-bits", true)                                 \
+    X(HLS, "HLS", HlsFormat, false, build_hls, "hls-threshold", false)                                     \
+    X(sCOO, "sCOO", ScooFormat, true, build_scoo, "", false)
