@@ -1,5 +1,9 @@
 #include "args.hpp"
 
+#include <algorithm>
+#include <climits>
+
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/text_parse.hpp"
 
@@ -64,6 +68,16 @@ std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std
         throw InputError(command_ + ": " + name + " must be between " + std::to_string(lo) + " and " +
                          std::to_string(hi) + ", got " + *v);
     return x;
+}
+
+std::vector<int> parse_modes(const std::string& text, int order) {
+    if (text == "all") return {};
+    std::vector<int> modes;
+    for (std::uint64_t m : parse_count_list(text, "--mode")) {
+        if (m > static_cast<std::uint64_t>(order)) check_mode(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1, order, "--mode");
+        modes.push_back(static_cast<int>(m) - 1);
+    }
+    return modes;
 }
 
 }  // namespace tscope::cli

@@ -53,4 +53,8 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
     return out;
 }
 
+// "--mode 1,3" -> {0, 2} for a tensor of `order` modes; "all" -> {} (every mode). InputError
+// naming the mode out of range.
+std::vector<int> parse_modes(const std::string& text, int order);
+
 }  // namespace tscope::cli

@@ -2,7 +2,6 @@
 //                 [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR]
 //                 [--write DIR] [--json] [--csf-order ..] [--fiber-threshold T] [--variant V[,V..]|all]
 #include <algorithm>
-#include <climits>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -12,7 +11,6 @@
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
-#include "tscope/checks.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -47,11 +45,7 @@ int run_bench(int argc, char** argv) {
     request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
     request.backends = parse_names<Backend>(args.value_or("--backend", "omp"), parse_backend);
     if (request.backends.empty()) request.backends = {Backend::CpuRef, Backend::Omp, Backend::Cuda};
-    if (const std::string modes = args.value_or("--mode", "all"); modes != "all")
-        for (std::uint64_t m : parse_count_list(modes, "--mode")) {
-            if (m > static_cast<std::uint64_t>(t.order())) check_mode(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1, t.order(), "--mode");
-            request.modes.push_back(static_cast<int>(m) - 1);
-        }
+    request.modes = parse_modes(args.value_or("--mode", "all"), t.order());
     request.rank = args.integer("--rank", 32, 1, 4096);
     request.repeat = static_cast<int>(args.integer("--repeat", 5, 1, 100000));
     request.check = args.flag("--check");

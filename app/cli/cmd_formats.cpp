@@ -1,6 +1,5 @@
 // tensorscope-cli formats FILE [--mode M|all] [--format F|all] [--verify] [--json]
 //                 [--csf-order 1,2,3]
-#include <climits>
 #include <iostream>
 #include <map>
 
@@ -9,7 +8,6 @@
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
-#include "tscope/checks.hpp"
 #include "tscope/formats/format_survey.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
@@ -17,16 +15,6 @@
 namespace tscope::cli {
 
 namespace {
-
-std::vector<int> parse_modes(const std::string& text, int order) {
-    if (text == "all") return {};
-    std::vector<int> modes;
-    for (std::uint64_t m : parse_count_list(text, "--mode")) {
-        if (m > static_cast<std::uint64_t>(order)) check_mode(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1, order, "--mode");
-        modes.push_back(static_cast<int>(m) - 1);
-    }
-    return modes;
-}
 
 // The COO bytes of each mode, for the ratio column (COO is mode-independent in size).
 std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }

@@ -1,4 +1,7 @@
+#include <algorithm>
 #include <iostream>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "commands.hpp"
@@ -15,6 +18,25 @@ std::string all_format_names() {
     std::string names;
     for (const auto& e : format_registry()) names += std::string(names.empty() ? "" : " ") + e.name;
     return names;
+}
+
+// "--mode-order (COO, HOCSR, ...), --fiber-threshold (B-CSF), ...": which format reads which option.
+std::string format_parameters() {
+    std::vector<std::pair<std::string, std::string>> options;  // option, formats; in first-use order
+    for (const auto& e : format_registry()) {
+        const std::string list = e.parameters;
+        for (std::size_t start = 0; start < list.size();) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            const std::string option = "--" + list.substr(start, comma - start);
+            auto it = std::find_if(options.begin(), options.end(), [&](const auto& o) { return o.first == option; });
+            if (it == options.end()) it = options.insert(options.end(), {option, ""});
+            it->second += (it->second.empty() ? "" : ", ") + std::string(e.name);
+            start = comma + 1;
+        }
+    }
+    std::string text;
+    for (const auto& [option, formats] : options) text += (text.empty() ? "" : "; ") + option + ": " + formats;
+    return text;
 }
 
 std::string runs_on(KernelKind k) {
@@ -38,6 +60,7 @@ void print_usage(bool to_stderr) {
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
       --verify converts each back to COO and compares exactly
       formats: )" + all_format_names() + R"(
+      options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
         [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm|all]

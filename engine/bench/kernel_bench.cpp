@@ -1,4 +1,3 @@
-#include "tscope/checks.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"

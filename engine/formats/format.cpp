@@ -1,10 +1,10 @@
-#include "tscope/checks.hpp"
 #include "tscope/formats/format.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <limits>
 
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
 

@@ -1,4 +1,3 @@
-#include "tscope/checks.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
 #include "cuda/gpu_mttkrp.hpp"
@@ -6,6 +5,7 @@
 #include "kernels/kernel_registrations.hpp"
 
 #include "cpu/cpu_kernels.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 

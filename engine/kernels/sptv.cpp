@@ -1,8 +1,8 @@
-#include "tscope/checks.hpp"
 #include "tscope/kernels/sptv.hpp"
 
 #include "cpu/cpu_kernels.hpp"
 #include "kernels/kernel_registrations.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 

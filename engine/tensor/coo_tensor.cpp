@@ -1,8 +1,9 @@
-#include "tscope/checks.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 #include <cmath>
 #include <limits>
+
+#include "tscope/checks.hpp"
 
 namespace tscope {
 
