@@ -9,6 +9,7 @@
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
+#include "tscope/bench/machine.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
@@ -37,6 +38,8 @@ double real(const Args& args, const std::string& name, double fallback) {
 Json iteration_json(const IterationReport& r) {
     Json j{{"iter", r.iter}, {"seconds", r.seconds}, {"iter_seconds", r.iter_seconds}};
     if (!std::isnan(r.fit)) j["fit"] = r.fit;
+    if (!std::isnan(r.mttkrp_seconds))
+        j["mttkrp_s"] = r.mttkrp_seconds, j["dense_s"] = r.dense_seconds, j["fit_s"] = r.fit_seconds;
     if (!std::isnan(r.train_rmse)) {
         j["train_rmse"] = r.train_rmse, j["test_rmse"] = std::isnan(r.test_rmse) ? Json(nullptr) : Json(r.test_rmse);
         j["train_mae"] = r.train_mae, j["test_mae"] = std::isnan(r.test_mae) ? Json(nullptr) : Json(r.test_mae);
@@ -47,6 +50,9 @@ Json iteration_json(const IterationReport& r) {
 void print_iteration(const IterationReport& r) {
     std::cout << "iter " << r.iter << "  " << number(r.iter_seconds) << " s";
     if (!std::isnan(r.fit)) std::cout << "  fit " << number(r.fit, 6);
+    if (!std::isnan(r.mttkrp_seconds))
+        std::cout << "  (MTTKRP " << number(r.mttkrp_seconds) << " s, dense " << number(r.dense_seconds) << " s, fit "
+                  << number(r.fit_seconds) << " s; host peak " << human_bytes(peak_host_memory_bytes()) << ")";
     if (!std::isnan(r.train_rmse))
         std::cout << "  train RMSE " << number(r.train_rmse, 4) << " MAE " << number(r.train_mae, 4) << "  test RMSE "
                   << number(r.test_rmse, 4) << " MAE " << number(r.test_mae, 4);
@@ -71,7 +77,10 @@ int run_decompose(int argc, char** argv) {
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
-    const LoadedTensor loaded = load_tensor(path);
+    LoadOptions load;
+    // the device CPD computes in fp32: a --float .tsb stays fp32 in host memory too
+    load.keep_stored_values = method == DecompMethod::Cpd && backend == Backend::Cuda;
+    const LoadedTensor loaded = load_tensor(path, load);
     const CooTensor& t = loaded.tensor;
     IterationCallback report = json ? IterationCallback{} : IterationCallback(print_iteration);
     if (!json)
@@ -94,8 +103,16 @@ int run_decompose(int argc, char** argv) {
         iterations = r.iterations;
         doc["rank"] = o.rank, doc["format"] = format_name(o.format), doc["fit"] = r.fit, doc["converged"] = r.converged;
         doc["setup_seconds"] = r.setup_seconds, doc["pseudo_inverse_solves"] = r.pseudo_inverse_solves, doc["lambda"] = r.lambda;
+        doc["setup"] = Json{{"read_s", loaded.info.load_seconds}, {"build_s", r.build_seconds}, {"upload_s", r.upload_seconds},
+                            {"built_on", r.built_on_device ? "device" : "host"}};
+        doc["peak_device_bytes"] = r.peak_device_bytes;
         if (auto dir = args.value("--write")) write_cpd(r, *dir);
-        if (!json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
+        if (!json)
+            std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << "; setup: read "
+                      << number(loaded.info.load_seconds) << " s, build " << number(r.build_seconds) << " s ("
+                      << (r.built_on_device ? "on the GPU" : "on the host") << "), upload " << number(r.upload_seconds)
+                      << " s; peak memory: host " << human_bytes(peak_host_memory_bytes()) << ", device "
+                      << human_bytes(r.peak_device_bytes) << std::endl;
         break;
     }
     case DecompMethod::Tucker: {
@@ -143,6 +160,7 @@ int run_decompose(int argc, char** argv) {
         Json its = Json::array();
         for (const IterationReport& r : iterations) its.push_back(iteration_json(r));
         doc["iterations"] = its;
+        doc["peak_host_bytes"] = peak_host_memory_bytes();
         doc["machine"] = to_json(describe_machine());
         std::cout << doc.dump(1) << "\n";
     }

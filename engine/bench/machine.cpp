@@ -1,5 +1,7 @@
 #include "tscope/bench/machine.hpp"
 
+#include <sys/resource.h>
+
 #include <fstream>
 #include <thread>
 
@@ -30,6 +32,12 @@ MachineInfo describe_machine() {
     const GpuInfo gpu = query_gpu();
     info.gpu = gpu.available ? gpu.name : gpu.reason;
     return info;
+}
+
+std::uint64_t peak_host_memory_bytes() {
+    rusage u{};
+    if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+    return static_cast<std::uint64_t>(u.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
 }  // namespace tscope

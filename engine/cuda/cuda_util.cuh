@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -20,24 +21,41 @@ inline void check(cudaError_t err, const char* what) {
     throw Error(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(err));
 }
 
+// What the engine's DeviceArrays hold now and at most, process-wide (the runs report the peak).
+struct DeviceBytes {
+    std::atomic<std::uint64_t> now{0}, peak{0};
+    void add(std::uint64_t b) {
+        const std::uint64_t n = now += b;
+        std::uint64_t p = peak.load();
+        while (n > p && !peak.compare_exchange_weak(p, n)) {
+        }
+    }
+    void sub(std::uint64_t b) { now -= b; }
+};
+inline DeviceBytes& device_bytes() {
+    static DeviceBytes counter;
+    return counter;
+}
+
 // Owns device memory; frees it on every path, never throws from the destructor.
 template <class T>
 class DeviceArray {
 public:
     DeviceArray() = default;
     explicit DeviceArray(std::uint64_t n) : n_(n) {
-        if (n) check(cudaMalloc(&ptr_, n * sizeof(T)), "allocating device memory");
+        if (n) {
+            check(cudaMalloc(&ptr_, n * sizeof(T)), "allocating device memory");
+            device_bytes().add(n * sizeof(T));
+        }
     }
     DeviceArray(const T* host, std::uint64_t n) : DeviceArray(n) {
         if (n) check(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
     }
-    ~DeviceArray() {
-        if (ptr_) cudaFree(ptr_);
-    }
+    ~DeviceArray() { release(); }
     DeviceArray(DeviceArray&& o) noexcept : ptr_(o.ptr_), n_(o.n_) { o.ptr_ = nullptr; o.n_ = 0; }
     DeviceArray& operator=(DeviceArray&& o) noexcept {
         if (this != &o) {
-            if (ptr_) cudaFree(ptr_);
+            release();
             ptr_ = o.ptr_, n_ = o.n_;
             o.ptr_ = nullptr, o.n_ = 0;
         }
@@ -57,6 +75,12 @@ public:
     }
 
 private:
+    void release() noexcept {
+        if (!ptr_) return;
+        cudaFree(ptr_);
+        device_bytes().sub(n_ * sizeof(T));
+        ptr_ = nullptr;
+    }
     T* ptr_ = nullptr;
     std::uint64_t n_ = 0;
 };

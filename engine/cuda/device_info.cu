@@ -35,6 +35,9 @@ GpuInfo query_gpu() {
     return info;
 }
 
+std::uint64_t gpu_memory_peak_bytes() { return gpu::device_bytes().peak.load(); }
+void gpu_memory_reset_peak() { gpu::device_bytes().peak.store(gpu::device_bytes().now.load()); }
+
 std::uint64_t gpu_free_memory() {
     std::size_t free_bytes = 0, total = 0;
     if (!query_gpu().available || cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {

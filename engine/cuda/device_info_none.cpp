@@ -13,6 +13,8 @@ GpuInfo query_gpu() {
 }
 
 std::uint64_t gpu_free_memory() { return 0; }
+std::uint64_t gpu_memory_peak_bytes() { return 0; }
+void gpu_memory_reset_peak() {}
 
 void gpu_try_allocate(std::uint64_t) { throw Error(query_gpu().reason); }
 

@@ -7,6 +7,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
+#include "resident_tensor.cuh"
 
 namespace tscope::gpu {
 
@@ -255,21 +256,6 @@ double copy_bandwidth_gbps() {
     return best;
 }
 
-struct ResidentTensor::Impl {
-    bool coo = false;
-    std::uint64_t nnz = 0;
-    std::vector<DeviceArray<std::uint32_t>> idx;  // COO
-    DeviceArray<float> vals;                      // COO
-    struct Part {
-        Fibers meta;  // host pointers cleared; sizes and level modes kept
-        std::vector<DeviceArray<std::uint32_t>> anc;
-        DeviceArray<std::uint64_t> fiber_ptr;
-        DeviceArray<std::uint32_t> leaf;
-        DeviceArray<float> vals;
-    };
-    std::vector<Part> parts;
-};
-
 ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
     use_device();
     Event t0, t1;
@@ -301,61 +287,101 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
     upload_s_ = Event::seconds(t0, t1);
 }
 
+ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ResidentTensor::~ResidentTensor() = default;
+ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
+
+std::uint64_t ResidentTensor::device_bytes() const {
+    std::uint64_t b = impl_->vals.size() * 4;
+    for (const auto& i : impl_->idx) b += i.size() * 4;
+    for (const Impl::Part& p : impl_->parts) {
+        b += p.fiber_ptr.size() * 8 + p.leaf.size() * 4 + p.vals.size() * 4;
+        for (const auto& a : p.anc) b += a.size() * 4;
+    }
+    return b;
+}
+
+std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
+    std::vector<HostCopy> out;
+    for (const Impl::Part& p : impl_->parts) {
+        HostCopy h;
+        h.fiber_ptr.resize(p.fiber_ptr.size());
+        p.fiber_ptr.download(h.fiber_ptr.data());
+        for (const auto& a : p.anc) {
+            h.anc.emplace_back(a.size());
+            a.download(h.anc.back().data());
+        }
+        h.leaf.resize(p.leaf.size());
+        p.leaf.download(h.leaf.data());
+        h.vals.resize(p.vals.size());
+        p.vals.download(h.vals.data());
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
+    if (impl_->coo) {
+        IndexPtrs ip{};
+        FactorPtrs fp{};
+        for (std::size_t m = 0; m < impl_->idx.size(); ++m) ip.p[m] = impl_->idx[m].get(), fp.f[m] = factors[m];
+        if (impl_->nnz)
+            coo_kernel<<<grid_for(impl_->nnz * 32), 256>>>(impl_->nnz, static_cast<int>(impl_->idx.size()), mode, R, ip,
+                                                          impl_->vals.get(), fp, out_d);
+        check(cudaGetLastError(), "launching the COO MTTKRP kernel");
+        return;
+    }
+    for (const Impl::Part& p : impl_->parts) {
+        if (p.meta.fibers == 0) continue;
+        IndexPtrs ap{};
+        FactorPtrs lf{};
+        int target = p.meta.levels;
+        for (int l = 0; l <= p.meta.levels; ++l) {
+            const int m = p.meta.level_mode[static_cast<std::size_t>(l)];
+            lf.f[l] = factors[m];
+            if (m == mode) target = l;
+        }
+        for (int l = 0; l < p.meta.levels; ++l) ap.p[l] = p.anc[static_cast<std::size_t>(l)].get();
+        if (use_team(R)) {
+            Factor4Ptrs lf4{};
+            for (int l = 0; l <= p.meta.levels; ++l) lf4.f[l] = reinterpret_cast<const float4*>(lf.f[l]);
+            launch_team_kernel(p.meta, kTeamGroup, target, R, ap, lf4, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out_f);
+            check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+            continue;
+        }
+        fiber_kernel<<<grid_for((p.meta.fibers + kGroup - 1) / kGroup * 32), 256>>>(
+            p.meta.fibers, p.meta.levels, target, R, ap, lf, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out_f);
+        check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+    }
+}
+
+bool ResidentTensor::accumulates_in_double() const { return impl_->coo; }
 
 void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     use_device();
     Event t0, t1, t2, t3;
     t0.record();
     std::vector<DeviceArray<float>> factors = upload_factors(d);
+    std::vector<const float*> fp;
+    for (const auto& f : factors) fp.push_back(f.get());
     const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
+    // COO: fp64, millions of atomic adds go into one heavy row; fibers: fp32, the groups flush
+    // rarely, so fp32 atomics stay accurate
+    DeviceArray<double> out_d(impl_->coo ? out_n : 0);
+    DeviceArray<float> out_f(impl_->coo ? 0 : out_n);
+    out_d.zero();
+    out_f.zero();
+    t1.record();
+    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
+    t2.record();
     if (impl_->coo) {
-        DeviceArray<double> out(out_n);  // fp64: millions of atomic adds into one heavy row
-        out.zero();
-        t1.record();
-        IndexPtrs ip{};
-        FactorPtrs fp{};
-        for (std::size_t m = 0; m < impl_->idx.size(); ++m) ip.p[m] = impl_->idx[m].get(), fp.f[m] = factors[m].get();
-        if (impl_->nnz)
-            coo_kernel<<<grid_for(impl_->nnz * 32), 256>>>(impl_->nnz, static_cast<int>(impl_->idx.size()), d.mode, d.rank, ip,
-                                                          impl_->vals.get(), fp, out.get());
-        check(cudaGetLastError(), "launching the COO MTTKRP kernel");
-        t2.record();
-        out.download(d.out);
-        t3.record();
+        out_d.download(d.out);
     } else {
-        DeviceArray<float> out(out_n);  // fp32: the groups flush rarely, so fp32 atomics stay accurate
-        out.zero();
-        t1.record();
-        for (const Impl::Part& p : impl_->parts) {
-            if (p.meta.fibers == 0) continue;
-            IndexPtrs ap{};
-            FactorPtrs lf{};
-            int target = p.meta.levels;
-            for (int l = 0; l <= p.meta.levels; ++l) {
-                const int m = p.meta.level_mode[static_cast<std::size_t>(l)];
-                lf.f[l] = factors[static_cast<std::size_t>(m)].get();
-                if (m == d.mode) target = l;
-            }
-            for (int l = 0; l < p.meta.levels; ++l) ap.p[l] = p.anc[static_cast<std::size_t>(l)].get();
-            if (use_team(d.rank)) {
-                Factor4Ptrs lf4{};
-                for (int l = 0; l <= p.meta.levels; ++l) lf4.f[l] = reinterpret_cast<const float4*>(lf.f[l]);
-                launch_team_kernel(p.meta, kTeamGroup, target, d.rank, ap, lf4, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(),
-                                   out.get());
-                check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-                continue;
-            }
-            fiber_kernel<<<grid_for((p.meta.fibers + kGroup - 1) / kGroup * 32), 256>>>(
-                p.meta.fibers, p.meta.levels, target, d.rank, ap, lf, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out.get());
-            check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-        }
-        t2.record();
         std::vector<float> result(out_n);
-        out.download(result.data());
-        t3.record();
+        out_f.download(result.data());
         for (std::uint64_t i = 0; i < out_n; ++i) d.out[i] = result[i];
     }
+    t3.record();
     timing.upload_s = Event::seconds(t0, t1);
     timing.kernel_s = Event::seconds(t1, t2);
     timing.download_s = Event::seconds(t2, t3);

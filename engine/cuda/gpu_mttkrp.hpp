@@ -51,21 +51,75 @@ double copy_bandwidth_gbps();
 void mttkrp_coo(const Coo& coo, const Dense& dense, Timing& timing);
 void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& dense, Timing& timing);
 
+// A COO on the host as it is stored there: 32- or 64-bit indices, fp32 or fp64 values. The
+// upload narrows them on the device, in chunks, so the host never holds a second copy.
+struct HostCoo {
+    std::uint64_t nnz = 0;
+    std::vector<std::uint64_t> dims;
+    std::vector<const void*> idx;  // per mode
+    bool idx64 = false;
+    const void* vals = nullptr;
+    bool vals64 = false;
+};
+
+// A COO in device memory (32-bit indices, fp32 values): what the device format builds start
+// from. Freed with the object.
+class DeviceCoo {
+public:
+    explicit DeviceCoo(const HostCoo& host);  // throws Error (out of GPU memory included)
+    ~DeviceCoo();
+    DeviceCoo(const DeviceCoo&) = delete;
+    DeviceCoo& operator=(const DeviceCoo&) = delete;
+    std::uint64_t nnz() const;
+    int order() const;
+    double upload_seconds() const { return upload_s_; }
+    struct Impl;
+    const Impl& impl() const { return *impl_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
+    double upload_s_ = 0;
+};
+
 // The tensor side of repeated MTTKRPs kept on the device (CPD-ALS runs N of them per iteration
-// on one tensor): uploaded once, freed with the object. mttkrp() uploads only the factors;
-// timing.upload_s is theirs alone.
+// on one tensor): uploaded or built once, freed with the object. mttkrp() uploads only the
+// factors (timing.upload_s is theirs alone); launch() takes them already on the device.
 class ResidentTensor {
 public:
     explicit ResidentTensor(const Coo& coo);
     explicit ResidentTensor(const std::vector<Fibers>& parts);
+    // A copy of a device COO (the COO format; no sort needed by its kernel).
+    explicit ResidentTensor(const DeviceCoo& coo);
+    // Built on the device from a device COO (CUB radix sorts, a scan and a compaction): one CSF
+    // tree whose levels are the modes in `order` (root first, leaves last) in the fiber layout of
+    // Fibers; fibers longer than `split` nonzeros become several (B-CSF; 0 keeps them whole).
+    static ResidentTensor build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split);
     ~ResidentTensor();
+    ResidentTensor(ResidentTensor&&) noexcept;
     ResidentTensor(const ResidentTensor&) = delete;
     ResidentTensor& operator=(const ResidentTensor&) = delete;
     void mttkrp(const Dense& dense, Timing& timing) const;
+    // Launches the kernels on the default stream: factors[m] (device, rows x R fp32; the mode's
+    // own may be null) into out_d (COO, fp64) or out_f (fibers, fp32), which the caller zeroed.
+    void launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const;
+    bool accumulates_in_double() const;  // which of launch()'s outputs it writes
     double upload_seconds() const { return upload_s_; }
+    // Device bytes of the tensor's arrays.
+    std::uint64_t device_bytes() const;
+    // The fiber layout back on the host, for tests against the host builds: per part, its
+    // fiber_ptr, each ancestor level's indices, the leaf indices and the values.
+    struct HostCopy {
+        std::vector<std::uint64_t> fiber_ptr;
+        std::vector<std::vector<std::uint32_t>> anc;
+        std::vector<std::uint32_t> leaf;
+        std::vector<float> vals;
+    };
+    std::vector<HostCopy> download() const;
+
+    struct Impl;
+    explicit ResidentTensor(std::unique_ptr<Impl> impl);
 
 private:
-    struct Impl;
     std::unique_ptr<Impl> impl_;
     double upload_s_ = 0;
 };

@@ -4,6 +4,10 @@
 
 namespace tscope::gpu {
 
+namespace {
+[[noreturn]] void none() { throw Error("no CUDA device (this build has no CUDA backend)"); }
+}  // namespace
+
 double copy_bandwidth_gbps() { return 0; }
 
 void mttkrp_coo(const Coo&, const Dense&, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
@@ -14,7 +18,21 @@ void mttkrp_fibers(const std::vector<Fibers>&, const Dense&, Timing&) {
 struct ResidentTensor::Impl {};
 ResidentTensor::ResidentTensor(const Coo&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 ResidentTensor::ResidentTensor(const std::vector<Fibers>&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+ResidentTensor::ResidentTensor(const DeviceCoo&) { none(); }
+ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t) { none(); }
 ResidentTensor::~ResidentTensor() = default;
-void ResidentTensor::mttkrp(const Dense&, Timing&) const { throw Error("no CUDA device (this build has no CUDA backend)"); }
+ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
+void ResidentTensor::mttkrp(const Dense&, Timing&) const { none(); }
+void ResidentTensor::launch(int, std::uint64_t, const float* const*, float*, double*) const { none(); }
+bool ResidentTensor::accumulates_in_double() const { return false; }
+std::uint64_t ResidentTensor::device_bytes() const { return 0; }
+std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const { none(); }
+
+struct DeviceCoo::Impl {};
+DeviceCoo::DeviceCoo(const HostCoo&) { none(); }
+DeviceCoo::~DeviceCoo() = default;
+std::uint64_t DeviceCoo::nnz() const { return 0; }
+int DeviceCoo::order() const { return 0; }
 
 }  // namespace tscope::gpu

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "dense_linalg.hpp"
+#include "cpd_device.hpp"
 #include "fit_loop.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
@@ -22,17 +23,21 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+// ||X||^2 in parallel: on a billion nonzeros a serial pass is seconds of setup.
 double squared_norm(const CooTensor& t) {
-    double s = 0;
-    for (std::uint64_t n = 0; n < t.nnz(); ++n) s += t.value(n) * t.value(n);
-    return s;
+    return t.visit([&](auto, auto value) {
+        const auto& vals = t.values<typename decltype(value)::type>();
+        double s = 0;
+        const auto n = static_cast<std::int64_t>(vals.size());
+#pragma omp parallel for reduction(+ : s) schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) s += static_cast<double>(vals[static_cast<std::size_t>(i)]) * static_cast<double>(vals[static_cast<std::size_t>(i)]);
+        return s;
+    });
 }
 
 // One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
 // otherwise (MM-CSF, HiCOO).
 std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, const CpdOptions& o, RunControl& control) {
-    if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
-        throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
     std::vector<std::unique_ptr<SparseFormat>> formats;
     for (int m = 0; m < (format_is_per_mode(o.format) ? t.order() : 1); ++m) {
         FormatOptions fo;
@@ -66,6 +71,10 @@ std::vector<FormatKind> cpd_formats(Backend backend) { return kernel_formats(Ker
 CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
     if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");
     if (o.rank == 0 || o.max_iters < 1) throw InputError("CPD needs a rank and at least one iteration");
+    if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
+        throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
+    if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))
+        return detail::cpd_als_device(t, o, squared_norm(t), on_iteration, control);
     const auto start = Clock::now();
     control.stage("building " + std::string(format_name(o.format)));
     const auto formats = build_formats(t, o, control);
@@ -73,6 +82,7 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     for (const auto& f : formats) plans.emplace_back(o.backend, *f);
     CpdResult r;
     r.setup_seconds = since(start);
+    r.build_seconds = r.setup_seconds;
     const int order = t.order();
     const double norm_x = squared_norm(t);
     for (int m = 0; m < order; ++m) r.factors.push_back(random_matrix(t.dim(m), o.rank, o.seed + 17 * std::uint64_t(m)));
@@ -88,10 +98,15 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     for (int it = 1; it <= o.max_iters; ++it) {
         control.check();
         const auto t0 = Clock::now();
+        IterationReport parts;
+        parts.mttkrp_seconds = parts.dense_seconds = 0;
         for (int n = 0; n < order; ++n) {
             MttkrpPlan& plan = plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(n)];
+            auto t1 = Clock::now();
             m_out = DenseMatrix(t.dim(n), o.rank);
             plan.compute(n, r.factors, m_out, control);
+            parts.mttkrp_seconds += since(t1);
+            t1 = Clock::now();
             DenseMatrix v(o.rank, o.rank);
             v.fill(1.0);
             for (int m = 0; m < order; ++m)
@@ -101,12 +116,15 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
             r.lambda = linalg::normalize_columns(a);
             r.factors[static_cast<std::size_t>(n)] = std::move(a);
             grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)], dense);
+            parts.dense_seconds += since(t1);
         }
+        const auto t2 = Clock::now();
         // m_out is the last mode's MTTKRP, taken with every other factor current
         const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
         const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * inner;
         r.fit = detail::fit_from(norm_x, residual);
-        if (loop.converged(it, t0, r.fit, r.iterations)) {
+        parts.fit_seconds = since(t2);
+        if (loop.converged(it, t0, r.fit, r.iterations, parts)) {
             r.converged = true;
             break;
         }

@@ -68,27 +68,32 @@ void eigen(DenseMatrix& q, std::vector<double>& w, Where where) {
 
 }  // namespace
 
-bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
-    const int r = as_int(v.rows);
-    if (where == Where::Gpu && gpu::dense_solve_spd_right(m.data.data(), m.rows, v.data.data(), v.rows)) return true;
-    DenseMatrix f = v;
-    // m is rows x r row-major, i.e. m^T column-major with leading dimension r: solve V m^T = m^T
-    // the 1-norm, for the condition estimate: a Cholesky of a numerically singular V succeeds
-    // with tiny pivots and would return huge factors
+namespace {
+
+// The 1-norm, for the condition estimate: a Cholesky of a numerically singular V succeeds with
+// tiny pivots and would return huge factors.
+double one_norm(const DenseMatrix& v) {
     double anorm = 0;
     for (std::uint64_t j = 0; j < v.cols; ++j) {
         double col = 0;
         for (std::uint64_t i = 0; i < v.rows; ++i) col += std::fabs(v.at(i, j));
         anorm = std::max(anorm, col);
     }
+    return anorm;
+}
+
+// A Cholesky factor of v (lower, column-major) when v is positive definite and rcond > 1e-12.
+bool well_conditioned_cholesky(DenseMatrix& f) {
+    const int r = as_int(f.rows);
+    const double anorm = one_norm(f);  // of V, before potrf overwrites it
     double rcond = 0;
-    if (where == Where::Host && LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) == 0 &&
-        LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r, anorm, &rcond) == 0 && rcond > 1e-12) {
-        if (m.rows && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(m.rows), f.data.data(), r, m.data.data(), r) != 0)
-            throw Error("the Cholesky solve failed");
-        return true;
-    }
-    // V = Q diag(w) Q^T; V^+ = Q diag(1/w, small w dropped) Q^T
+    return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) == 0 &&
+           LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r, anorm, &rcond) == 0 && rcond > 1e-12;
+}
+
+// V^+ = Q diag(1/w, small w dropped) Q^T from V = Q diag(w) Q^T.
+DenseMatrix pseudo_inverse(const DenseMatrix& v, Where where) {
+    const int r = as_int(v.rows);
     DenseMatrix q = v;
     std::vector<double> w;
     eigen(q, w, where);
@@ -97,7 +102,34 @@ bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
     DenseMatrix scaled = q;  // Q diag(1/w)
     for (std::uint64_t i = 0; i < v.rows; ++i)
         for (std::uint64_t j = 0; j < v.cols; ++j) scaled.at(i, j) = std::fabs(w[j]) > cutoff ? q.at(i, j) / w[j] : 0.0;
-    m = multiply(m, false, multiply(scaled, false, q, true), false);
+    return multiply(scaled, false, q, true);
+}
+
+}  // namespace
+
+DenseMatrix spd_inverse(const DenseMatrix& v, bool* exact) {
+    DenseMatrix f = v;
+    const bool ok = well_conditioned_cholesky(f);
+    if (exact) *exact = ok;
+    if (!ok) return pseudo_inverse(v, Where::Host);
+    const int r = as_int(v.rows);
+    if (LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) != 0) throw Error("the Cholesky inverse failed");
+    for (int i = 0; i < r; ++i)  // potri fills the lower triangle (column-major): mirror it
+        for (int j = i + 1; j < r; ++j) f.data[static_cast<std::size_t>(j) * r + i] = f.data[static_cast<std::size_t>(i) * r + j];
+    return f;
+}
+
+bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
+    if (where == Where::Gpu && gpu::dense_solve_spd_right(m.data.data(), m.rows, v.data.data(), v.rows)) return true;
+    // m is rows x r row-major, i.e. m^T column-major with leading dimension r: solve V m^T = m^T
+    DenseMatrix f = v;
+    if (where == Where::Host && well_conditioned_cholesky(f)) {
+        const int r = as_int(v.rows);
+        if (m.rows && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(m.rows), f.data.data(), r, m.data.data(), r) != 0)
+            throw Error("the Cholesky solve failed");
+        return true;
+    }
+    m = multiply(m, false, pseudo_inverse(v, where), false);
     return false;
 }
 

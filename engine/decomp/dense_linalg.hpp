@@ -22,6 +22,10 @@ DenseMatrix multiply(const DenseMatrix& a, bool transpose_a, const DenseMatrix& 
 // m <- m V^{-1} for a symmetric V (R x R): Cholesky (potrf/potrs); when V is not positive
 // definite, m V^+ through V's eigendecomposition (syevd). Returns false when it fell back.
 bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where = Where::Host);
+// V^{-1} of a symmetric R x R V on the host: Cholesky (potrf, potri) where V is positive definite
+// and not near singular; V's pseudo-inverse through its eigendecomposition otherwise (*exact is
+// then false). What the device CPD sends back for A = M V^{-1}.
+DenseMatrix spd_inverse(const DenseMatrix& v, bool* exact = nullptr);
 // Divides each column by its 2-norm; returns the norms (a zero column keeps norm 0).
 std::vector<double> normalize_columns(DenseMatrix& a);
 // The k leading left singular vectors of y (rows x cols, k <= min(rows, cols)): eigenvectors

@@ -22,10 +22,11 @@ public:
     FitLoop(Clock::time_point start, int max_iters, double tolerance, const IterationCallback& on_iteration, RunControl& control)
         : start_(start), max_iters_(max_iters), tolerance_(tolerance), on_iteration_(on_iteration), control_(control) {}
 
-    // Reports iteration `it` (begun at t0) with its fit; true when the fit moved less than the
-    // tolerance since the iteration before.
-    bool converged(int it, Clock::time_point t0, double fit, std::vector<IterationReport>& log) {
-        IterationReport rep;
+    // Reports iteration `it` (begun at t0) with its fit (and `parts`' split of its time, where
+    // the method measures one); true when the fit moved less than the tolerance since the
+    // iteration before.
+    bool converged(int it, Clock::time_point t0, double fit, std::vector<IterationReport>& log, IterationReport parts = {}) {
+        IterationReport rep = parts;
         rep.iter = it;
         rep.iter_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         rep.seconds = std::chrono::duration<double>(Clock::now() - start_).count();

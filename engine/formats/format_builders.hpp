@@ -8,6 +8,11 @@
 
 #include "tscope/formats/format.hpp"
 
+namespace tscope {
+// SPLATT's CSF order: the mode at the root, the others by increasing length (paper_formats.cpp).
+std::vector<int> default_mode_order(const CooTensor& t, int mode);
+}  // namespace tscope
+
 namespace tscope::detail {
 
 template <class I, class V>

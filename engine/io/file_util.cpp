@@ -50,17 +50,24 @@ void ByteBuffer::release() {
     mapped_ = false;
 }
 
-ByteBuffer ByteBuffer::map(int fd, std::size_t size) {
+ByteBuffer ByteBuffer::map(int fd, std::size_t size, bool populate) {
     ByteBuffer buf;
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     if (size == 0 || size % page == 0) return buf;
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
     if (p == MAP_FAILED) return buf;
     ::madvise(p, size, MADV_SEQUENTIAL);
     buf.data_ = static_cast<char*>(p);
     buf.size_ = buf.capacity_ = size;
     buf.mapped_ = true;
     return buf;
+}
+
+void ByteBuffer::drop_pages(std::size_t offset, std::size_t bytes) const {
+    if (!mapped_ || bytes == 0) return;
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t first = (offset + page - 1) / page * page, end = (offset + bytes) / page * page;
+    if (end > first) ::madvise(data_ + first, end - first, MADV_DONTNEED);
 }
 
 void ByteBuffer::reserve(std::size_t capacity) {
@@ -126,13 +133,13 @@ std::string read_prefix(const std::string& path, std::size_t n) {
     return out;
 }
 
-ByteBuffer read_file(const std::string& path, RunControl& control) {
+ByteBuffer read_file(const std::string& path, RunControl& control, bool populate) {
     Fd f(open_for_reading(path));
     struct stat st {};
     ::fstat(f.fd, &st);
     const auto size = static_cast<std::size_t>(st.st_size);
     control.check();
-    if (ByteBuffer mapped = ByteBuffer::map(f.fd, size); mapped.mapped()) {
+    if (ByteBuffer mapped = ByteBuffer::map(f.fd, size, populate); mapped.mapped()) {
         control.progress(size, size);
         return mapped;
     }

@@ -26,7 +26,12 @@ public:
 
     // Maps `size` bytes of fd; returns an empty buffer when the sentinel can't be guaranteed
     // (size a multiple of the page size) or mapping fails, so callers fall back to read().
-    static ByteBuffer map(int fd, std::size_t size);
+    // populate: fault every page in now (text parsing reads it all at once); without it, pages
+    // come in as they are read and drop_pages() can let them go again.
+    static ByteBuffer map(int fd, std::size_t size, bool populate = true);
+    // A mapped file: gives the whole pages inside [offset, offset + bytes) back (they stay in the
+    // page cache, not in this process's memory). Nothing for heap memory.
+    void drop_pages(std::size_t offset, std::size_t bytes) const;
 
     char* data() { return data_; }
     const char* data() const { return data_; }
@@ -51,8 +56,9 @@ private:
 std::uint64_t regular_file_size(const std::string& path);
 // Up to n first bytes of a file.
 std::string read_prefix(const std::string& path, std::size_t n);
-// Whole file, read in pieces that report progress and honour cancellation.
-ByteBuffer read_file(const std::string& path, RunControl& control);
+// Whole file, mapped (populated unless `populate` is false) or read in pieces that report
+// progress and honour cancellation.
+ByteBuffer read_file(const std::string& path, RunControl& control, bool populate = true);
 // Whole gzip file, inflated; a truncated or corrupt stream is an InputError.
 ByteBuffer gunzip_file(const std::string& path, RunControl& control);
 

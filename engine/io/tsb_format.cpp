@@ -57,6 +57,7 @@ public:
             if (control.cancelled()) continue;
             Piece& piece = pieces_[static_cast<std::size_t>(i)];
             std::memcpy(piece.dst, file_.data() + piece.src, piece.bytes);
+            file_.drop_pages(piece.src, piece.bytes);  // the copy is what stays: one copy in memory, not two
             piece.crc = crc_update(0, piece.dst, piece.bytes);
             control.progress(done += piece.bytes, pos_);
         }
@@ -128,7 +129,9 @@ void write_tsb(const CooTensor& t, const std::string& path, RunControl& control)
 LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunControl& control) {
     const auto start = Clock::now();
     control.stage("reading");
-    const detail::ByteBuffer file = detail::read_file(path, control);
+    // mapped page by page and each piece let go once copied: the file and the tensor are never
+    // both in memory (a billion nonzeros are 16 GB each)
+    const detail::ByteBuffer file = detail::read_file(path, control, false);
     const auto read_done = Clock::now();
     const char* p = file.data();
     if (file.size() < kFixedHeader || std::memcmp(p, kTsbMagic, sizeof kTsbMagic) != 0)
@@ -188,7 +191,7 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
         const auto it = std::find_if(vals.begin(), vals.end(), [](V v) { return !std::isfinite(v); });
         if (it != vals.end()) throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has a non-finite value");
     });
-    if (options.values != stored) t = t.with_value_type(options.values);
+    if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);
 
     LoadedTensor out{std::move(t), {}};
     out.info.path = path;

@@ -3,6 +3,7 @@
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/hls_cuda.hpp"
 #include "kernels/kernel_registrations.hpp"
+#include "kernels/mttkrp_cuda.hpp"
 
 #include "cpu/cpu_kernels.hpp"
 #include "tscope/checks.hpp"
@@ -34,12 +35,6 @@ void check_shapes(const SparseFormat& format, int mode, const std::vector<DenseM
 }
 
 }  // namespace
-
-void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
-                 DeviceTiming* timing);
-std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format);
-void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,
-                          const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing);
 
 void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
             DenseMatrix& out, RunControl& control, DeviceTiming* timing) {

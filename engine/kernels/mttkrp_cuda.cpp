@@ -5,6 +5,7 @@
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/csf_flatten.hpp"
+#include "kernels/mttkrp_cuda.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/mttkrp.hpp"

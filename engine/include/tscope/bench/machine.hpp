@@ -1,6 +1,7 @@
 // A description of the machine a result was measured on, stored with every benchmark.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace tscope {
@@ -13,5 +14,8 @@ struct MachineInfo {
 };
 
 MachineInfo describe_machine();
+
+// The process's peak resident host memory so far (getrusage's maxrss), in bytes.
+std::uint64_t peak_host_memory_bytes();
 
 }  // namespace tscope

@@ -23,6 +23,11 @@ bool cuda_built();
 GpuInfo query_gpu();
 // Free device memory now, in bytes (0 without a GPU); never throws.
 std::uint64_t gpu_free_memory();
+// The most device memory the engine's own arrays held at once since the last reset (cuBLAS's
+// and CUB's workspaces that they allocate themselves aside); 0 without CUDA. Never throws.
+std::uint64_t gpu_memory_peak_bytes();
+void gpu_memory_reset_peak();
+
 // Allocates `bytes` on the device through the kernels' own RAII owner and frees them again.
 // Throws Error("out of GPU memory ...") when they do not fit, Error("no CUDA device") without
 // a GPU. Tests use it to show that a failed allocation leaves the device usable.

@@ -33,7 +33,11 @@ struct CpdResult {
     double fit = 0;
     bool converged = false;
     int pseudo_inverse_solves = 0;     // solves where Cholesky failed
-    double setup_seconds = 0;          // format build
+    double setup_seconds = 0;          // format build (and, on the GPU, the upload)
+    double build_seconds = 0;          // the formats alone
+    double upload_seconds = 0;         // cuda: the tensor to the device
+    bool built_on_device = false;      // cuda: the formats were built on the GPU (COO, CSF, B-CSF)
+    std::uint64_t peak_device_bytes = 0;  // cuda: the engine's device arrays at their peak
 };
 
 // The formats CPD-ALS can run its MTTKRPs on with a backend: the kernel registry's MTTKRP entries.

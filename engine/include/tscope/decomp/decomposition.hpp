@@ -20,6 +20,8 @@ struct IterationReport {
     double iter_seconds = 0;  // this iteration alone
     // CPD and Tucker: the fit 1 - ||X - X^|| / ||X||. NaN where it does not apply.
     double fit = NAN;
+    // CPD: where the iteration went (MTTKRPs; dense steps: solves, normalisation, Grams; the fit).
+    double mttkrp_seconds = NAN, dense_seconds = NAN, fit_seconds = NAN;
     // FasterTucker: errors over the observed entries of the training and test sets.
     double train_rmse = NAN, test_rmse = NAN, train_mae = NAN, test_mae = NAN;
 };

@@ -13,6 +13,9 @@ namespace tscope {
 
 struct LoadOptions {
     ValueType values = ValueType::F64;
+    // A .tsb keeps the value type it was stored with (a --float cache stays fp32, half the memory
+    // of converting it); `values` then applies to text files only.
+    bool keep_stored_values = false;
 };
 
 // What happened while loading: shown by `info` and the GUI's overview.

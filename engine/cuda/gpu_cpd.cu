@@ -1,0 +1,188 @@
+// CPD-ALS's dense steps on the device: cuBLAS for A = M V^-1 (Dgemm) and the Grams (Dsyrk), and
+// three small kernels (fp64 copy of the fp32 MTTKRP output, column norms with the division, and
+// the fit's inner product), so nothing of size I x R crosses the bus during the run.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cuda_util.cuh"
+#include "gpu_cpd.hpp"
+
+namespace tscope::gpu {
+
+namespace {
+
+void check_blas(cublasStatus_t s, const char* what) {
+    if (s != CUBLAS_STATUS_SUCCESS)
+        throw Error(std::string("cuBLAS failed while ") + what + " (status " + std::to_string(static_cast<int>(s)) + ")");
+}
+
+__global__ void widen_kernel(const float* in, double* out, std::uint64_t n) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        out[i] = in[i];
+}
+
+// Column sums of a .* b (a, b: rows x R row-major) into sums (R, zeroed). Each thread keeps one
+// column: the grid-stride is a multiple of R. Shared partials, then one atomic per column and block.
+__global__ void column_dot_kernel(const double* a, const double* b, std::uint64_t n, int R, double* sums) {
+    extern __shared__ double part[];
+    for (int r = threadIdx.x; r < R; r += blockDim.x) part[r] = 0;
+    __syncthreads();
+    const std::uint64_t threads = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    const std::uint64_t stride = threads / R * R;
+    const std::uint64_t t = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (t < stride) {
+        double s = 0;
+        for (std::uint64_t e = t; e < n; e += stride) s += a[e] * b[e];
+        atomicAdd(&part[t % R], s);
+    }
+    __syncthreads();
+    for (int r = threadIdx.x; r < R; r += blockDim.x) atomicAdd(&sums[r], part[r]);
+}
+
+// a /= norms (sqrt of the sums of squares; zero columns stay), and its fp32 copy.
+__global__ void scale_kernel(double* a, float* a32, std::uint64_t n, int R, const double* sumsq) {
+    for (std::uint64_t e = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; e < n;
+         e += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
+        const double norm = sqrt(sumsq[e % R]);
+        const double v = norm > 0 ? a[e] / norm : a[e];
+        a[e] = v;
+        a32[e] = static_cast<float>(v);
+    }
+}
+
+__global__ void narrow_kernel(const double* in, float* out, std::uint64_t n) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        out[i] = static_cast<float>(in[i]);
+}
+
+}  // namespace
+
+struct CpdDevice::Impl {
+    std::vector<std::uint64_t> dims;
+    int R = 0;
+    cublasHandle_t blas{};
+    std::vector<DeviceArray<double>> a;   // factors, fp64
+    std::vector<DeviceArray<float>> a32;  // their fp32 copies, for the MTTKRP kernels
+    DeviceArray<double> m;                // the last MTTKRP (max dim x R)
+    DeviceArray<float> m32;               // the fiber kernels' fp32 output
+    DeviceArray<double> vinv, sums, g;    // R x R, R, R x R
+    int last_mode = -1;
+    std::uint64_t n(int mode) const { return dims[static_cast<std::size_t>(mode)] * static_cast<std::uint64_t>(R); }
+    int column_blocks(std::uint64_t items) const { return std::max(1, grid_for(items)); }
+};
+
+CpdDevice::CpdDevice(const std::vector<std::uint64_t>& dims, std::uint64_t rank) : impl_(std::make_unique<Impl>()) {
+    use_device();
+    if (rank == 0 || rank > 1024) throw Error("the device CPD takes ranks 1 to 1024");
+    impl_->dims = dims;
+    impl_->R = static_cast<int>(rank);
+    check_blas(cublasCreate(&impl_->blas), "starting cuBLAS");
+    std::uint64_t largest = 0;
+    for (std::uint64_t d : dims) {
+        impl_->a.emplace_back(d * rank);
+        impl_->a32.emplace_back(d * rank);
+        largest = std::max(largest, d);
+    }
+    impl_->m = DeviceArray<double>(largest * rank);
+    impl_->m32 = DeviceArray<float>(largest * rank);
+    impl_->vinv = DeviceArray<double>(rank * rank);
+    impl_->sums = DeviceArray<double>(rank);
+    impl_->g = DeviceArray<double>(rank * rank);
+}
+
+CpdDevice::~CpdDevice() {
+    if (impl_ && impl_->blas) cublasDestroy(impl_->blas);
+}
+
+void CpdDevice::set_factor(int mode, const double* host) {
+    const auto k = static_cast<std::size_t>(mode);
+    impl_->a[k].upload(host);
+    const std::uint64_t n = impl_->n(mode);
+    narrow_kernel<<<grid_for(n), 256>>>(impl_->a[k].get(), impl_->a32[k].get(), n);
+    check(cudaGetLastError(), "copying a factor to fp32");
+}
+
+void CpdDevice::get_factor(int mode, double* host) const { impl_->a[static_cast<std::size_t>(mode)].download(host); }
+
+void CpdDevice::mttkrp(const ResidentTensor& tensor, int mode) {
+    const std::uint64_t n = impl_->n(mode);
+    std::vector<const float*> f;
+    for (const auto& x : impl_->a32) f.push_back(x.get());
+    const bool wide = tensor.accumulates_in_double();
+    check(cudaMemset(wide ? static_cast<void*>(impl_->m.get()) : static_cast<void*>(impl_->m32.get()), 0,
+                     n * (wide ? sizeof(double) : sizeof(float))),
+          "clearing the MTTKRP output");
+    tensor.launch(mode, static_cast<std::uint64_t>(impl_->R), f.data(), impl_->m32.get(), impl_->m.get());
+    if (!wide) {
+        widen_kernel<<<grid_for(n), 256>>>(impl_->m32.get(), impl_->m.get(), n);
+        check(cudaGetLastError(), "widening the MTTKRP output");
+    }
+    impl_->last_mode = mode;
+}
+
+void CpdDevice::solve_and_normalize(int mode, const double* vinv, double* norms) {
+    const auto k = static_cast<std::size_t>(mode);
+    const int R = impl_->R;
+    const std::uint64_t rows = impl_->dims[k], n = impl_->n(mode);
+    if (rows > 0x7fffffffULL) throw Error("the device CPD needs every mode shorter than 2^31");
+    impl_->vinv.upload(vinv);
+    // row-major A (rows x R) is column-major A^T (R x rows): A^T = Vinv^T M^T, and the row-major
+    // vinv read column-major is Vinv^T
+    const double one = 1.0, zero = 0.0;
+    check_blas(cublasDgemm(impl_->blas, CUBLAS_OP_N, CUBLAS_OP_N, R, static_cast<int>(rows), R, &one, impl_->vinv.get(), R,
+                           impl_->m.get(), R, &zero, impl_->a[k].get(), R),
+               "solving for a factor");
+    impl_->sums.zero();
+    const int blocks = impl_->column_blocks(n);
+    column_dot_kernel<<<blocks, 256, static_cast<std::size_t>(R) * sizeof(double)>>>(impl_->a[k].get(), impl_->a[k].get(), n, R,
+                                                                                     impl_->sums.get());
+    scale_kernel<<<grid_for(n), 256>>>(impl_->a[k].get(), impl_->a32[k].get(), n, R, impl_->sums.get());
+    check(cudaGetLastError(), "normalising a factor");
+    impl_->sums.download(norms);
+    for (int r = 0; r < R; ++r) norms[r] = std::sqrt(norms[r]);
+}
+
+void CpdDevice::gram(int mode, double* g) const {
+    const auto k = static_cast<std::size_t>(mode);
+    const int R = impl_->R;
+    const std::uint64_t rows = impl_->dims[k];
+    DeviceArray<double>& dg = impl_->g;
+    dg.zero();
+    const double one = 1.0, zero = 0.0;
+    if (rows)
+        check_blas(cublasDsyrk(impl_->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, R, static_cast<int>(rows), &one, impl_->a[k].get(), R,
+                               &zero, dg.get(), R),
+                   "forming a Gram matrix");
+    dg.download(g);
+    // column-major upper = row-major lower: mirror it
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < i; ++j) g[j * R + i] = g[i * R + j];
+}
+
+void CpdDevice::inner(int mode, double* per_column) const {
+    if (mode != impl_->last_mode) throw Error("the device CPD's inner product needs that mode's MTTKRP");
+    const int R = impl_->R;
+    const std::uint64_t n = impl_->n(mode);
+    impl_->sums.zero();
+    column_dot_kernel<<<impl_->column_blocks(n), 256, static_cast<std::size_t>(R) * sizeof(double)>>>(
+        impl_->m.get(), impl_->a[static_cast<std::size_t>(mode)].get(), n, R, impl_->sums.get());
+    check(cudaGetLastError(), "the fit's inner product");
+    impl_->sums.download(per_column);
+}
+
+void CpdDevice::synchronize() { check(cudaDeviceSynchronize(), "waiting for the device"); }
+
+std::uint64_t CpdDevice::device_bytes() const {
+    std::uint64_t b = impl_->m.size() * 8 + impl_->m32.size() * 4;
+    for (std::size_t k = 0; k < impl_->a.size(); ++k) b += impl_->a[k].size() * 12;
+    return b;
+}
+
+}  // namespace tscope::gpu

@@ -1,0 +1,23 @@
+// The CPU-only build's device CPD: there is none.
+#include "gpu_cpd.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope::gpu {
+
+namespace {
+[[noreturn]] void none() { throw Error("no CUDA device (this build has no CUDA backend)"); }
+}  // namespace
+
+struct CpdDevice::Impl {};
+CpdDevice::CpdDevice(const std::vector<std::uint64_t>&, std::uint64_t) { none(); }
+CpdDevice::~CpdDevice() = default;
+void CpdDevice::set_factor(int, const double*) { none(); }
+void CpdDevice::get_factor(int, double*) const { none(); }
+void CpdDevice::mttkrp(const ResidentTensor&, int) { none(); }
+void CpdDevice::solve_and_normalize(int, const double*, double*) { none(); }
+void CpdDevice::gram(int, double*) const { none(); }
+void CpdDevice::inner(int, double*) const { none(); }
+void CpdDevice::synchronize() {}
+std::uint64_t CpdDevice::device_bytes() const { return 0; }
+
+}  // namespace tscope::gpu

@@ -1,0 +1,28 @@
+// What a ResidentTensor holds on the device: a COO, or the fiber layout of one or more CSF
+// trees (gpu_mttkrp.hpp's Fibers, the arrays in device memory). Shared by the MTTKRP kernels
+// and the device format builds. Private to engine/cuda.
+#pragma once
+
+#include <vector>
+
+#include "cuda_util.cuh"
+#include "gpu_mttkrp.hpp"
+
+namespace tscope::gpu {
+
+struct ResidentTensor::Impl {
+    bool coo = false;
+    std::uint64_t nnz = 0;
+    std::vector<DeviceArray<std::uint32_t>> idx;  // COO
+    DeviceArray<float> vals;                      // COO
+    struct Part {
+        Fibers meta;  // host pointers cleared; sizes and level modes kept
+        std::vector<DeviceArray<std::uint32_t>> anc;
+        DeviceArray<std::uint64_t> fiber_ptr;
+        DeviceArray<std::uint32_t> leaf;
+        DeviceArray<float> vals;
+    };
+    std::vector<Part> parts;
+};
+
+}  // namespace tscope::gpu

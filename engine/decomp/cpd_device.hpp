@@ -1,0 +1,14 @@
+// CPD-ALS with everything resident on the GPU (cpd_device.cpp). Private to engine/decomp.
+#pragma once
+
+#include "tscope/decomp/cpd_als.hpp"
+
+namespace tscope::detail {
+
+// The formats the device CPD runs: COO, CSF and B-CSF built on the GPU, MM-CSF uploaded.
+bool cpd_runs_on_device(FormatKind format);
+// norm_x: ||X||^2, which the caller computed in the host's precision.
+CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,
+                         RunControl& control);
+
+}  // namespace tscope::detail

@@ -1,0 +1,105 @@
+// The formats built on the GPU (issue 27) against the host builds they replace: the device's
+// CSF and B-CSF fiber layout must equal the host CSF/B-CSF flattened for the kernels, array for
+// array, on random tensors of orders 3-5 and the real ones; the device COO holds the same
+// nonzeros. A white-box suite: it includes the engine's private headers (see tests/CMakeLists).
+#include "test_support.hpp"
+
+#include "cuda/gpu_mttkrp.hpp"
+#include "kernels/csf_flatten.hpp"
+#include "tscope/formats/balanced_formats.hpp"
+#include "tscope/io/tensor_io.hpp"
+
+using namespace tscope;
+
+namespace {
+
+gpu::HostCoo view(const CooTensor& t) {
+    gpu::HostCoo h;
+    h.nnz = t.nnz();
+    h.dims = t.dims();
+    h.idx64 = t.index_width() == IndexWidth::U64;
+    for (int m = 0; m < t.order(); ++m)
+        h.idx.push_back(h.idx64 ? static_cast<const void*>(t.indices<std::uint64_t>(m).data())
+                                : static_cast<const void*>(t.indices<std::uint32_t>(m).data()));
+    h.vals64 = t.value_type() == ValueType::F64;
+    h.vals = h.vals64 ? static_cast<const void*>(t.values<double>().data()) : static_cast<const void*>(t.values<float>().data());
+    return h;
+}
+
+template <class I, class V>
+void same_tree(const CsfFormat<I, V>& host, const gpu::ResidentTensor& device, const QString& what) {
+    const csf_flat::FlatTree want = csf_flat::flatten(host);
+    const auto got = device.download();
+    QCOMPARE(got.size(), std::size_t{1});
+    QVERIFY2(got[0].fiber_ptr == want.fiber_ptr, qPrintable(what + ": fiber_ptr differs"));
+    QVERIFY2(got[0].anc == want.anc, qPrintable(what + ": ancestor indices differ"));
+    QVERIFY2(got[0].leaf == want.leaf, qPrintable(what + ": leaf indices differ"));
+    QVERIFY2(got[0].vals == want.vals, qPrintable(what + ": values differ"));
+}
+
+// Every mode's CSF and B-CSF (threshold 3: many splits) from one uploaded COO.
+void check(const CooTensor& t, const QString& name) {
+    const gpu::DeviceCoo coo(view(t));
+    QCOMPARE(coo.nnz(), t.nnz());
+    for (int mode = 0; mode < t.order(); ++mode) {
+        FormatOptions o;
+        o.mode = mode;
+        o.bcsf_fiber_threshold = 3;
+        const auto csf = build_format(FormatKind::CSF, t, o);
+        const auto bcsf = build_format(FormatKind::BCSF, t, o);
+        t.visit([&](auto, auto value) {
+            using V = typename decltype(value)::type;
+            // the host formats use 32-bit indices for these tensors
+            const auto& c = static_cast<const CsfFormat<std::uint32_t, V>&>(*csf);
+            const auto& b = static_cast<const BcsfFormat<std::uint32_t, V>&>(*bcsf);
+            same_tree(c, gpu::ResidentTensor::build(coo, c.order, 0), QString("%1 CSF mode %2").arg(name).arg(mode + 1));
+            same_tree(b.csf, gpu::ResidentTensor::build(coo, c.order, 3), QString("%1 B-CSF mode %2").arg(name).arg(mode + 1));
+        });
+        if (QTest::currentTestFailed()) return;
+    }
+    const gpu::ResidentTensor dcoo(coo);
+    QCOMPARE(dcoo.device_bytes(), t.nnz() * 4 * (static_cast<std::uint64_t>(t.order()) + 1));
+}
+
+}  // namespace
+
+class TestFormatBuildCuda : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { TS_REQUIRE_GPU(); }
+
+    void randomTensors_data() {
+        QTest::addColumn<int>("order");
+        for (int order : {3, 4, 5}) QTest::addRow("order %d", order) << order;
+    }
+    void randomTensors() {
+        QFETCH(int, order);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 12);
+        dims[0] = 300;
+        check(tstest::random_tensor(dims, 9000, 40 + std::uint64_t(order), Distribution::PowerLaw), QString("order %1").arg(order));
+    }
+
+    void realTensors() {
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (path.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
+            check(load_tensor(path).tensor, name);
+            if (QTest::currentTestFailed()) return;
+        }
+    }
+
+    // One nonzero, and 64-bit indices narrowed on the way up.
+    void edgeCases() {
+        check(tstest::one_nonzero_tensor(), "one nonzero");
+        CooTensor wide({5, 7, 3}, IndexWidth::U64, ValueType::F64);
+        wide.resize(3);
+        wide.set(0, std::vector<std::uint64_t>{4, 6, 2}, 1.5);
+        wide.set(1, std::vector<std::uint64_t>{0, 0, 0}, -2.0);
+        wide.set(2, std::vector<std::uint64_t>{4, 0, 2}, 3.0);
+        check(wide, "64-bit indices");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFormatBuildCuda)
+#include "test_format_build_cuda.moc"
