@@ -106,6 +106,8 @@ int run_decompose(int argc, char** argv) {
         doc["setup"] = Json{{"read_s", loaded.info.load_seconds}, {"build_s", r.build_seconds}, {"upload_s", r.upload_seconds},
                             {"built_on", r.built_on_device ? "device" : "host"}};
         doc["peak_device_bytes"] = r.peak_device_bytes;
+        if (r.built_on_device || backend == Backend::Cuda)
+            doc["dense_parts_s"] = Json{{"solve", r.solve_seconds}, {"normalize", r.normalize_seconds}, {"gram", r.gram_seconds}};
         if (auto dir = args.value("--write")) write_cpd(r, *dir);
         if (!json)
             std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << "; setup: read "

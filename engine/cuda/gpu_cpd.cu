@@ -56,6 +56,37 @@ __global__ void scale_kernel(double* a, float* a32, std::uint64_t n, int R, cons
     }
 }
 
+// g += a^T a for row-major a (rows x R), R <= kGramMaxRank: each block stages kGramTile rows
+// in shared memory and each thread keeps up to kGramPairs (p, q) sums in registers. cuBLAS's
+// syrk for k = millions of rows and n = 16 runs one output tile at a time.
+constexpr int kGramTile = 32, kGramThreads = 256, kGramPairs = 16;
+constexpr int kGramMaxRank = 64;  // 64 x 64 pairs = 16 per thread
+
+__global__ void gram_kernel(const double* a, std::uint64_t rows, int R, double* g) {
+    extern __shared__ double tile[];  // kGramTile x R
+    double acc[kGramPairs] = {};
+    const int pairs = R * R;
+    for (std::uint64_t base = blockIdx.x * static_cast<std::uint64_t>(kGramTile); base < rows;
+         base += gridDim.x * static_cast<std::uint64_t>(kGramTile)) {
+        const int n = static_cast<int>(min(static_cast<std::uint64_t>(kGramTile), rows - base));
+        for (int e = threadIdx.x; e < n * R; e += blockDim.x) tile[e] = a[base * R + e];
+        __syncthreads();
+        for (int k = 0; k < kGramPairs; ++k) {
+            const int p = threadIdx.x + k * blockDim.x;
+            if (p >= pairs) break;
+            const int i = p / R, j = p % R;
+            double s = 0;
+            for (int r = 0; r < n; ++r) s += tile[r * R + i] * tile[r * R + j];
+            acc[k] += s;
+        }
+        __syncthreads();
+    }
+    for (int k = 0; k < kGramPairs; ++k) {
+        const int p = threadIdx.x + k * blockDim.x;
+        if (p < pairs) atomicAdd(&g[p], acc[k]);
+    }
+}
+
 __global__ void narrow_kernel(const double* in, float* out, std::uint64_t n) {
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
@@ -74,6 +105,7 @@ struct CpdDevice::Impl {
     DeviceArray<float> m32;               // the fiber kernels' fp32 output
     DeviceArray<double> vinv, sums, g;    // R x R, R, R x R
     int last_mode = -1;
+    CpdDevice::StepSeconds seconds;
     std::uint64_t n(int mode) const { return dims[static_cast<std::size_t>(mode)] * static_cast<std::uint64_t>(R); }
     int column_blocks(std::uint64_t items) const { return std::max(1, grid_for(items)); }
 };
@@ -95,6 +127,14 @@ CpdDevice::CpdDevice(const std::vector<std::uint64_t>& dims, std::uint64_t rank)
     impl_->vinv = DeviceArray<double>(rank * rank);
     impl_->sums = DeviceArray<double>(rank);
     impl_->g = DeviceArray<double>(rank * rank);
+    // cuBLAS loads its GEMM kernels on the first call (40 ms on an H200): take that in the setup,
+    // not in the first iteration
+    impl_->vinv.zero();
+    impl_->m.zero();
+    const double one = 1.0, zero = 0.0;
+    check_blas(cublasDgemm(impl_->blas, CUBLAS_OP_N, CUBLAS_OP_N, impl_->R, 1, impl_->R, &one, impl_->vinv.get(), impl_->R,
+                           impl_->m.get(), impl_->R, &zero, impl_->m.get() + rank, impl_->R),
+               "warming cuBLAS up");
 }
 
 CpdDevice::~CpdDevice() {
@@ -133,19 +173,25 @@ void CpdDevice::solve_and_normalize(int mode, const double* vinv, double* norms)
     const std::uint64_t rows = impl_->dims[k], n = impl_->n(mode);
     if (rows > 0x7fffffffULL) throw Error("the device CPD needs every mode shorter than 2^31");
     impl_->vinv.upload(vinv);
+    Event t0, t1, t2;
+    t0.record();
     // row-major A (rows x R) is column-major A^T (R x rows): A^T = Vinv^T M^T, and the row-major
     // vinv read column-major is Vinv^T
     const double one = 1.0, zero = 0.0;
     check_blas(cublasDgemm(impl_->blas, CUBLAS_OP_N, CUBLAS_OP_N, R, static_cast<int>(rows), R, &one, impl_->vinv.get(), R,
                            impl_->m.get(), R, &zero, impl_->a[k].get(), R),
                "solving for a factor");
+    t1.record();
     impl_->sums.zero();
     const int blocks = impl_->column_blocks(n);
     column_dot_kernel<<<blocks, 256, static_cast<std::size_t>(R) * sizeof(double)>>>(impl_->a[k].get(), impl_->a[k].get(), n, R,
                                                                                      impl_->sums.get());
     scale_kernel<<<grid_for(n), 256>>>(impl_->a[k].get(), impl_->a32[k].get(), n, R, impl_->sums.get());
     check(cudaGetLastError(), "normalising a factor");
+    t2.record();
     impl_->sums.download(norms);
+    impl_->seconds.solve += Event::seconds(t0, t1);
+    impl_->seconds.normalize += Event::seconds(t1, t2);
     for (int r = 0; r < R; ++r) norms[r] = std::sqrt(norms[r]);
 }
 
@@ -155,12 +201,22 @@ void CpdDevice::gram(int mode, double* g) const {
     const std::uint64_t rows = impl_->dims[k];
     DeviceArray<double>& dg = impl_->g;
     dg.zero();
-    const double one = 1.0, zero = 0.0;
-    if (rows)
-        check_blas(cublasDsyrk(impl_->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, R, static_cast<int>(rows), &one, impl_->a[k].get(), R,
-                               &zero, dg.get(), R),
+    Event t0, t1;
+    t0.record();
+    if (rows && R <= kGramMaxRank) {  // both triangles, row-major
+        gram_kernel<<<grid_for((rows + kGramTile - 1) / kGramTile, 1), kGramThreads,
+                      static_cast<std::size_t>(kGramTile) * R * sizeof(double)>>>(impl_->a[k].get(), rows, R, dg.get());
+        check(cudaGetLastError(), "forming a Gram matrix");
+    } else if (rows) {
+        const double one = 1.0, zero = 0.0;
+        check_blas(cublasDsyrk(impl_->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, R, static_cast<int>(rows), &one, impl_->a[k].get(),
+                               R, &zero, dg.get(), R),
                    "forming a Gram matrix");
+    }
+    t1.record();
     dg.download(g);
+    impl_->seconds.gram += Event::seconds(t0, t1);
+    if (R <= kGramMaxRank) return;
     // column-major upper = row-major lower: mirror it
     for (int i = 0; i < R; ++i)
         for (int j = 0; j < i; ++j) g[j * R + i] = g[i * R + j];
@@ -178,6 +234,8 @@ void CpdDevice::inner(int mode, double* per_column) const {
 }
 
 void CpdDevice::synchronize() { check(cudaDeviceSynchronize(), "waiting for the device"); }
+
+CpdDevice::StepSeconds CpdDevice::step_seconds() const { return impl_->seconds; }
 
 std::uint64_t CpdDevice::device_bytes() const {
     std::uint64_t b = impl_->m.size() * 8 + impl_->m32.size() * 4;

@@ -31,6 +31,11 @@ public:
     void gram(int mode, double* g) const;
     // per_column[r] = sum_i M(i, r) A_mode(i, r), with M the last MTTKRP.
     void inner(int mode, double* per_column) const;
+    // Device time of the dense steps so far (events): A = M V^-1, the normalisation, the Grams.
+    struct StepSeconds {
+        double solve = 0, normalize = 0, gram = 0;
+    };
+    StepSeconds step_seconds() const;
     // Waits for the device (for the callers' clocks).
     static void synchronize();
     std::uint64_t device_bytes() const;

@@ -19,5 +19,6 @@ void CpdDevice::gram(int, double*) const { none(); }
 void CpdDevice::inner(int, double*) const { none(); }
 void CpdDevice::synchronize() {}
 std::uint64_t CpdDevice::device_bytes() const { return 0; }
+CpdDevice::StepSeconds CpdDevice::step_seconds() const { return {}; }
 
 }  // namespace tscope::gpu

@@ -38,6 +38,8 @@ struct CpdResult {
     double upload_seconds = 0;         // cuda: the tensor to the device
     bool built_on_device = false;      // cuda: the formats were built on the GPU (COO, CSF, B-CSF)
     std::uint64_t peak_device_bytes = 0;  // cuda: the engine's device arrays at their peak
+    // cuda: the dense steps' device time over the run: A = M V^-1, normalisation, Grams
+    double solve_seconds = 0, normalize_seconds = 0, gram_seconds = 0;
 };
 
 // The formats CPD-ALS can run its MTTKRPs on with a backend: the kernel registry's MTTKRP entries.
