@@ -25,6 +25,7 @@ struct DecompRun {
     int id = 0;
     QString label;   // "CPD r16 CSF/omp #1"
     tscope::DecompMethod method = tscope::DecompMethod::Cpd;
+    int rank = 0;
     QString format;   // CPD: MTTKRP's format
     QString backend;  // "omp", "cuda"
     QColor colour;

@@ -253,6 +253,7 @@ void DecompositionPanel::run() {
     DecompRun r;
     r.id = static_cast<int>(model_->runs().size()) + 1;
     r.method = method;
+    r.rank = rank;
     r.format = method == tscope::DecompMethod::Cpd ? format : QString();
     r.backend = QString::fromLatin1(tscope::backend_name(backend));
     r.colour = kRunColours[static_cast<std::size_t>(r.id - 1) % std::size(kRunColours)];
@@ -421,6 +422,7 @@ void DecompositionPanel::buildSplitPlot(QWidget* parent) {
         rect->axis(QCPAxis::atBottom)->setRangeLower(0);
     }
     iterRect_->axis(QCPAxis::atLeft)->setTickLabels(false);
+    iterRect_->axis(QCPAxis::atLeft)->setTickLength(0, 0);
     setupRect_->axis(QCPAxis::atBottom)->setLabel(tr("setup, once per run (seconds)"));
     iterRect_->axis(QCPAxis::atBottom)->setLabel(tr("mean iteration (seconds)"));
 
@@ -467,7 +469,7 @@ void DecompositionPanel::replotSplit() {
     for (int i = 0; i < n; ++i) {
         const DecompRun& r = *cpd[static_cast<std::size_t>(i)];
         keys << i + 1;
-        ticker->addTick(i + 1, tr("run %1 · %2 · %3").arg(r.id).arg(r.format, r.backend));
+        ticker->addTick(i + 1, tr("run %1 · %2 · %3 · r%4").arg(r.id).arg(r.format, r.backend).arg(r.rank));
         const CpdSetup s = r.setup.value_or(CpdSetup{});  // the setup parts arrive when the run ends
         setup[0].push_back(s.readSeconds);
         setup[1].push_back(s.buildSeconds);
@@ -496,19 +498,22 @@ void DecompositionPanel::replotSplit() {
             label->position->setCoords(total, i + 1);
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             label->setPadding(QMargins(4, 0, 0, 0));
-            label->setText(perIteration ? tr("%1 × %n", nullptr, static_cast<int>(r.iterations.size())).arg(secondsText(total))
+            const int its = static_cast<int>(r.iterations.size());
+            label->setText(perIteration ? tr("%1 × %2 = %3").arg(secondsText(total)).arg(its).arg(secondsText(total * its))
                                         : secondsText(total));
         }
         for (std::size_t b = 0; b < bars.size(); ++b)
             bars[b]->setData(keys, QVector<double>(values[b].begin(), values[b].end()), true);
         QCPAxis* key = rect->axis(QCPAxis::atLeft);
         key->setTicker(ticker);
-        key->setRange(0.4, std::max(n, 2) + 0.6);  // one run is a bar, not a wall
-        rect->axis(QCPAxis::atBottom)->setRange(0, most > 0 ? most * 1.35 : 1.0);  // room for the total
+        const double pad = 0.5 * std::max(0, 3 - n);  // one run is a bar, not a wall
+        key->setRange(0.5 - pad, n + 0.5 + pad);
+        // room for the total beside the longest stack
+        rect->axis(QCPAxis::atBottom)->setRange(0, most > 0 ? most * (perIteration ? 1.6 : 1.3) : 1.0);
     };
     fill(setupRect_, setupBars_, setup, false);
     fill(iterRect_, iterBars_, iter, true);
-    splitPlot_->replot();
+    if (!cpd.empty()) splitPlot_->replot();  // hidden, it has no size to paint at
 }
 
 // The formats CPD can run its MTTKRPs on with the chosen backend (the kernel registry's), CSF

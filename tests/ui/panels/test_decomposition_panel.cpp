@@ -199,7 +199,7 @@ private Q_SLOTS:
         const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(plot->axisRect()->axis(QCPAxis::atLeft)->ticker());
         QVERIFY(ticks);
         QCOMPARE(ticks->ticks().size(), 2);
-        QVERIFY(ticks->ticks().value(2).startsWith(QStringLiteral("run 3 · CSF · omp")));
+        QVERIFY(ticks->ticks().value(2).startsWith(QStringLiteral("run 3 · CSF · omp · r2")));
     }
 
     void cancelStopsBetweenIterations() {
