@@ -319,7 +319,8 @@ void DecompositionPanel::onIteration(int run, const tscope::IterationReport& rep
 void DecompositionPanel::settle(const QString& outcome) {
     model_->setOutcome(running_, outcome);
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
-    QString text = tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
+    QString text =
+        tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
     if (r.setup) {  // the memory peaks, in words: the host's is the whole process's so far
         const QString device = r.backend == QLatin1String("cuda")
                                    ? tr("%1 on the GPU").arg(humanBytes(r.setup->peakDeviceBytes))
@@ -483,8 +484,8 @@ void DecompositionPanel::replotSplit() {
         iter[2].push_back(fit);
         iter[3].push_back(std::max(0.0, whole - mttkrp - dense - fit));  // so the stack is the whole iteration
     }
-    auto fill = [&](QCPAxisRect* rect, const std::vector<QCPBars*>& bars, const std::vector<std::vector<double>>& values,
-                    bool perIteration) {
+    auto fill = [&](QCPAxisRect* rect, const std::vector<QCPBars*>& bars,
+                    const std::vector<std::vector<double>>& values, bool perIteration) {
         double most = 0;
         for (int i = 0; i < n; ++i) {
             double total = 0;
@@ -499,8 +500,9 @@ void DecompositionPanel::replotSplit() {
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             label->setPadding(QMargins(4, 0, 0, 0));
             const int its = static_cast<int>(r.iterations.size());
-            label->setText(perIteration ? tr("%1 × %2 = %3").arg(secondsText(total)).arg(its).arg(secondsText(total * its))
-                                        : secondsText(total));
+            label->setText(perIteration
+                               ? tr("%1 × %2 = %3").arg(secondsText(total)).arg(its).arg(secondsText(total * its))
+                               : secondsText(total));
         }
         for (std::size_t b = 0; b < bars.size(); ++b)
             bars[b]->setData(keys, QVector<double>(values[b].begin(), values[b].end()), true);

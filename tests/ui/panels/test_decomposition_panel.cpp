@@ -196,7 +196,8 @@ private Q_SLOTS:
         QCOMPARE(p->model()->runs().size(), std::size_t{3});
         for (QCPBars* b : {read, build, upload, mttkrp, dense, fit, rest}) QCOMPARE(b->dataCount(), 2);
         QVERIFY(valueAt(mttkrp, 2) > 0 && valueAt(build, 2) > 0);
-        const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(plot->axisRect()->axis(QCPAxis::atLeft)->ticker());
+        const auto ticks =
+            qSharedPointerDynamicCast<QCPAxisTickerText>(plot->axisRect()->axis(QCPAxis::atLeft)->ticker());
         QVERIFY(ticks);
         QCOMPARE(ticks->ticks().size(), 2);
         QVERIFY(ticks->ticks().value(2).startsWith(QStringLiteral("run 3 · CSF · omp · r2")));
