@@ -26,6 +26,10 @@ void DecompRunsModel::setOutcome(int run, const QString& outcome) {
     if (run >= 0 && run < static_cast<int>(runs_.size())) runs_[static_cast<std::size_t>(run)].outcome = outcome;
 }
 
+void DecompRunsModel::setSetup(int run, const CpdSetup& setup) {
+    if (run >= 0 && run < static_cast<int>(runs_.size())) runs_[static_cast<std::size_t>(run)].setup = setup;
+}
+
 void DecompRunsModel::clear() {
     beginResetModel();
     runs_.clear();

@@ -4,19 +4,34 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tscope/decomp/decomposition.hpp"
 
 namespace tsui {
 
+// What a CPD run spent once, before its first iteration, and the memory it peaked at.
+struct CpdSetup {
+    double readSeconds = 0;    // loading the dataset (0 for a generated one)
+    double buildSeconds = 0;   // the MTTKRP formats
+    double uploadSeconds = 0;  // cuda: the tensor to the GPU
+    bool builtOnDevice = false;
+    std::uint64_t peakDeviceBytes = 0;
+};
+
 struct DecompRun {
     int id = 0;
     QString label;   // "CPD r16 CSF/omp #1"
     tscope::DecompMethod method = tscope::DecompMethod::Cpd;
+    int rank = 0;
+    QString format;   // CPD: MTTKRP's format
+    QString backend;  // "omp", "cuda"
     QColor colour;
     std::vector<tscope::IterationReport> iterations;
     QString outcome;  // "converged", "cancelled", "failed: ...", "" while running
+    std::optional<CpdSetup> setup;  // CPD, once the run has ended with a result
 };
 
 class DecompRunsModel : public QAbstractTableModel {
@@ -29,6 +44,7 @@ public:
     int addRun(DecompRun run);  // returns its index
     void addIteration(int run, const tscope::IterationReport& report);
     void setOutcome(int run, const QString& outcome);
+    void setSetup(int run, const CpdSetup& setup);
     void clear();
     const std::vector<DecompRun>& runs() const { return runs_; }
 

@@ -12,18 +12,22 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <cmath>
+#include <optional>
 #include <qcustomplot.h>
 
 #include "plots/PlotExport.hpp"
+#include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
 #include "tscope/decomp/faster_tucker.hpp"
 #include "tscope/decomp/tucker_hooi.hpp"
 #include "tscope/error.hpp"
 #include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
 
 namespace tsui {
 
@@ -31,6 +35,43 @@ namespace {
 
 const QColor kRunColours[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
                               QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0)};
+
+// What a run's work hands back: whether it converged before its last iteration, and for CPD
+// what it spent once before the first (the dataset's load time is the read part).
+struct RunEnd {
+    bool converged = false;
+    std::optional<CpdSetup> setup;
+};
+
+// The split's parts, bottom to top of each stack, in Okabe-Ito colours (distinct under the
+// common colour-vision deficiencies); grey is the unattributed rest.
+struct SplitPart {
+    const char* name;
+    QColor colour;
+};
+const SplitPart kSetupParts[] = {{QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "read (load)"), QColor(86, 180, 233)},
+                                 {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "build formats"), QColor(0, 114, 178)},
+                                 {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "upload to GPU"), QColor(0, 158, 115)}};
+const SplitPart kIterParts[] = {{QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "MTTKRP"), QColor(213, 94, 0)},
+                                {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "dense steps"), QColor(230, 159, 0)},
+                                {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "fit"), QColor(204, 121, 167)},
+                                {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "rest"), QColor(170, 170, 170)}};
+
+// Seconds in the unit that keeps three digits readable: "1.23 s", "45.6 ms", "789 µs".
+QString secondsText(double s) {
+    if (s >= 1 || s <= 0) return shortNumber(s) + QStringLiteral(" s");
+    if (s >= 1e-3) return shortNumber(s * 1e3) + QStringLiteral(" ms");
+    return shortNumber(s * 1e6) + QStringLiteral(" µs");
+}
+
+// The mean of one part over a run's iterations, skipping those that did not measure it.
+double meanOf(const std::vector<tscope::IterationReport>& its, double tscope::IterationReport::*part) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& it : its)
+        if (!std::isnan(it.*part)) sum += it.*part, ++n;
+    return n > 0 ? sum / n : 0.0;
+}
 
 QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
     auto* plot = new QCustomPlot(parent);
@@ -116,6 +157,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     errorMetric_->addItems({tr("RMSE"), tr("MAE")});
     row2->addWidget(errorMetric_);
     status_ = new QLabel(tr("Open a tensor, choose a method, Run. Runs stay overlaid until cleared."), this);
+    status_->setObjectName(QStringLiteral("decompStatus"));
     status_->setWordWrap(true);
     row2->addWidget(status_, 1);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
@@ -130,6 +172,8 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     plots->addWidget(fitPlot_);
     plots->addWidget(errorPlot_);
     split->addWidget(plots);
+    buildSplitPlot(split);
+    split->addWidget(splitStack_);
     model_ = new DecompRunsModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
@@ -146,7 +190,8 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 1);
     layout->addWidget(split, 1);
 
     connect(method_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::methodChanged);
@@ -208,6 +253,9 @@ void DecompositionPanel::run() {
     DecompRun r;
     r.id = static_cast<int>(model_->runs().size()) + 1;
     r.method = method;
+    r.rank = rank;
+    r.format = method == tscope::DecompMethod::Cpd ? format : QString();
+    r.backend = QString::fromLatin1(tscope::backend_name(backend));
     r.colour = kRunColours[static_cast<std::size_t>(r.id - 1) % std::size(kRunColours)];
     r.label = QStringLiteral("#%1 %2 r%3%4/%5")
                   .arg(r.id)
@@ -227,32 +275,40 @@ void DecompositionPanel::run() {
     clear_->setEnabled(false);
     cancel_->setEnabled(true);
     status_->setText(tr("Running %1…").arg(r.label));
-    // the work's result: whether it converged before its last iteration
     auto work = [dataset, method, backend, rank, iters, format, lrA, schedule, report](tscope::RunControl& control) {
         const tscope::CooTensor& t = dataset->tensor;
+        RunEnd end;
         switch (method) {
         case tscope::DecompMethod::Cpd: {
             tscope::CpdOptions o;
             o.rank = static_cast<std::uint64_t>(rank), o.max_iters = iters, o.backend = backend;
             o.format = tscope::parse_format(format.toStdString());
-            return tscope::cpd_als(t, o, report, control).converged;
+            const tscope::CpdResult r = tscope::cpd_als(t, o, report, control);
+            end.converged = r.converged;
+            end.setup = CpdSetup{dataset->load.load_seconds, r.build_seconds, r.upload_seconds, r.built_on_device,
+                                 r.peak_device_bytes};
+            break;
         }
         case tscope::DecompMethod::Tucker: {
             tscope::TuckerOptions o;
             o.ranks = {static_cast<std::uint64_t>(rank)}, o.max_iters = iters, o.backend = backend;
-            return tscope::tucker_hooi(t, o, report, control).converged;
+            end.converged = tscope::tucker_hooi(t, o, report, control).converged;
+            break;
         }
         case tscope::DecompMethod::FasterTucker: {
             tscope::FasterTuckerOptions o;
             o.r_rank = static_cast<std::uint64_t>(rank), o.j_ranks = {static_cast<std::uint64_t>(rank)};
             o.epochs = iters, o.backend = backend, o.lr_a = lrA, o.schedule = schedule;
             tscope::faster_tucker(t, o, report, control);
-            return false;
+            break;
         }
         }
-        return false;
+        return end;
     };
-    job_.start(work, [this](bool converged) { settle(converged ? QStringLiteral("converged") : QStringLiteral("done")); });
+    job_.start(work, [this](const RunEnd& end) {
+        if (end.setup) model_->setSetup(running_, *end.setup);
+        settle(end.converged ? QStringLiteral("converged") : QStringLiteral("done"));
+    });
 }
 
 void DecompositionPanel::onIteration(int run, const tscope::IterationReport& report) {
@@ -263,7 +319,16 @@ void DecompositionPanel::onIteration(int run, const tscope::IterationReport& rep
 void DecompositionPanel::settle(const QString& outcome) {
     model_->setOutcome(running_, outcome);
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
-    status_->setText(tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome));
+    QString text =
+        tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
+    if (r.setup) {  // the memory peaks, in words: the host's is the whole process's so far
+        const QString device = r.backend == QLatin1String("cuda")
+                                   ? tr("%1 on the GPU").arg(humanBytes(r.setup->peakDeviceBytes))
+                                   : tr("no GPU memory (%1 backend)").arg(r.backend);
+        text += QLatin1Char(' ') + tr("Peak memory: %1 on the host (this program so far), %2.")
+                                       .arg(humanBytes(tscope::peak_host_memory_bytes()), device);
+    }
+    status_->setText(text);
     run_->setEnabled(true);
     clear_->setEnabled(true);
     cancel_->setEnabled(false);
@@ -314,6 +379,143 @@ void DecompositionPanel::replot() {
         }
         p->replot();
     }
+    replotSplit();
+}
+
+// Two stacks per run, side by side on their own scales: the setup, paid once, and the mean
+// iteration, paid every iteration. One stack of both would add seconds of different kinds (its
+// length would mean nothing), and on one scale a second of setup hides milliseconds of MTTKRP.
+void DecompositionPanel::buildSplitPlot(QWidget* parent) {
+    splitStack_ = new QStackedWidget(parent);
+    splitHint_ = new QLabel(tr("Run CPD to see where its iterations go: the setup it pays once (read, format build, "
+                               "upload) and its mean iteration (MTTKRP, dense steps, fit), one bar per run."),
+                            splitStack_);
+    splitHint_->setObjectName(QStringLiteral("decompSplitHint"));
+    splitHint_->setAlignment(Qt::AlignCenter);
+    splitHint_->setWordWrap(true);
+    splitStack_->addWidget(splitHint_);
+
+    splitPlot_ = new QCustomPlot(splitStack_);
+    splitPlot_->setObjectName(QStringLiteral("decompSplitPlot"));
+    splitPlot_->setMinimumSize(300, 200);
+    enablePlotExport(splitPlot_);
+    QCPLayoutGrid* top = splitPlot_->plotLayout();
+    setupRect_ = splitPlot_->axisRect();
+    top->take(setupRect_);
+    top->simplify();
+    const QFont bold(splitPlot_->font().family(), splitPlot_->font().pointSize(), QFont::Bold);
+    top->addElement(0, 0, new QCPTextElement(splitPlot_, tr("CPD: where a run's time goes"), bold));
+    auto* rects = new QCPLayoutGrid;
+    top->addElement(1, 0, rects);
+    iterRect_ = new QCPAxisRect(splitPlot_);
+    rects->addElement(0, 0, setupRect_);
+    rects->addElement(0, 1, iterRect_);
+    auto* margins = new QCPMarginGroup(splitPlot_);
+    for (QCPAxisRect* rect : {setupRect_, iterRect_}) {
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+        rect->axis(QCPAxis::atTop)->setVisible(false);
+        rect->axis(QCPAxis::atRight)->setVisible(false);
+        QCPAxis* key = rect->axis(QCPAxis::atLeft);
+        key->setRangeReversed(true);  // the first run on top, as in the table
+        key->setSubTicks(false);
+        key->setTickLength(0, 3);
+        key->grid()->setVisible(false);
+        rect->axis(QCPAxis::atBottom)->setRangeLower(0);
+    }
+    iterRect_->axis(QCPAxis::atLeft)->setTickLabels(false);
+    iterRect_->axis(QCPAxis::atLeft)->setTickLength(0, 0);
+    setupRect_->axis(QCPAxis::atBottom)->setLabel(tr("setup, once per run (seconds)"));
+    iterRect_->axis(QCPAxis::atBottom)->setLabel(tr("mean iteration (seconds)"));
+
+    auto stack = [this](QCPAxisRect* rect, const auto& parts, std::vector<QCPBars*>& bars) {
+        QCPBars* below = nullptr;
+        for (const SplitPart& part : parts) {
+            auto* b = new QCPBars(rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom));
+            b->setName(tr(part.name));
+            b->setBrush(part.colour);
+            b->setPen(QPen(Qt::white, 1));  // a seam between neighbouring parts
+            b->setWidth(0.6);
+            if (below) b->moveAbove(below);
+            below = b;
+            bars.push_back(b);
+        }
+    };
+    stack(setupRect_, kSetupParts, setupBars_);
+    stack(iterRect_, kIterParts, iterBars_);
+
+    // the legend below both rects, outside the data, in one row
+    QCPLegend* legend = splitPlot_->legend;
+    setupRect_->insetLayout()->take(legend);
+    top->addElement(2, 0, legend);
+    legend->setVisible(true);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(static_cast<int>(std::size(kSetupParts) + std::size(kIterParts)));
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    top->setRowStretchFactor(0, 0.001);
+    top->setRowStretchFactor(2, 0.001);
+    splitStack_->addWidget(splitPlot_);
+}
+
+void DecompositionPanel::replotSplit() {
+    std::vector<const DecompRun*> cpd;
+    for (const DecompRun& r : model_->runs())
+        if (r.method == tscope::DecompMethod::Cpd) cpd.push_back(&r);
+    splitStack_->setCurrentWidget(cpd.empty() ? static_cast<QWidget*>(splitHint_) : splitPlot_);
+    splitPlot_->clearItems();
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int n = static_cast<int>(cpd.size());
+    std::vector<std::vector<double>> setup(setupBars_.size()), iter(iterBars_.size());
+    QVector<double> keys;
+    for (int i = 0; i < n; ++i) {
+        const DecompRun& r = *cpd[static_cast<std::size_t>(i)];
+        keys << i + 1;
+        ticker->addTick(i + 1, tr("run %1 · %2 · %3 · r%4").arg(r.id).arg(r.format, r.backend).arg(r.rank));
+        const CpdSetup s = r.setup.value_or(CpdSetup{});  // the setup parts arrive when the run ends
+        setup[0].push_back(s.readSeconds);
+        setup[1].push_back(s.buildSeconds);
+        setup[2].push_back(s.uploadSeconds);
+        const double mttkrp = meanOf(r.iterations, &tscope::IterationReport::mttkrp_seconds);
+        const double dense = meanOf(r.iterations, &tscope::IterationReport::dense_seconds);
+        const double fit = meanOf(r.iterations, &tscope::IterationReport::fit_seconds);
+        const double whole = meanOf(r.iterations, &tscope::IterationReport::iter_seconds);
+        iter[0].push_back(mttkrp);
+        iter[1].push_back(dense);
+        iter[2].push_back(fit);
+        iter[3].push_back(std::max(0.0, whole - mttkrp - dense - fit));  // so the stack is the whole iteration
+    }
+    auto fill = [&](QCPAxisRect* rect, const std::vector<QCPBars*>& bars,
+                    const std::vector<std::vector<double>>& values, bool perIteration) {
+        double most = 0;
+        for (int i = 0; i < n; ++i) {
+            double total = 0;
+            for (const auto& v : values) total += v[static_cast<std::size_t>(i)];
+            most = std::max(most, total);
+            const DecompRun& r = *cpd[static_cast<std::size_t>(i)];
+            if (!perIteration && !r.setup) continue;  // still running, or ended without a result
+            auto* label = new QCPItemText(splitPlot_);
+            label->setClipAxisRect(rect);
+            label->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            label->position->setCoords(total, i + 1);
+            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            label->setPadding(QMargins(4, 0, 0, 0));
+            const int its = static_cast<int>(r.iterations.size());
+            label->setText(perIteration
+                               ? tr("%1 × %2 = %3").arg(secondsText(total)).arg(its).arg(secondsText(total * its))
+                               : secondsText(total));
+        }
+        for (std::size_t b = 0; b < bars.size(); ++b)
+            bars[b]->setData(keys, QVector<double>(values[b].begin(), values[b].end()), true);
+        QCPAxis* key = rect->axis(QCPAxis::atLeft);
+        key->setTicker(ticker);
+        const double pad = 0.5 * std::max(0, 3 - n);  // one run is a bar, not a wall
+        key->setRange(0.5 - pad, n + 0.5 + pad);
+        // room for the total beside the longest stack
+        rect->axis(QCPAxis::atBottom)->setRange(0, most > 0 ? most * (perIteration ? 1.6 : 1.3) : 1.0);
+    };
+    fill(setupRect_, setupBars_, setup, false);
+    fill(iterRect_, iterBars_, iter, true);
+    if (!cpd.empty()) splitPlot_->replot();  // hidden, it has no size to paint at
 }
 
 // The formats CPD can run its MTTKRPs on with the chosen backend (the kernel registry's), CSF

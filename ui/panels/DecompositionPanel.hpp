@@ -1,7 +1,8 @@
 // The Decompositions tab: CPD-ALS, Tucker-HOOI or FasterTucker on the loaded tensor, run in the
 // background; convergence curves grow as each iteration reports (fit, or train/test RMSE and
 // MAE), against iteration or time; several runs stay overlaid for comparison; cancel stops a
-// run between iterations.
+// run between iterations. A third plot splits each CPD run's time: its setup (read, build,
+// upload) and its mean iteration (MTTKRP, dense steps, fit, the rest).
 #pragma once
 
 #include "jobs/EngineJob.hpp"
@@ -11,11 +12,14 @@
 
 class QCheckBox;
 class QComboBox;
+class QCPAxisRect;
+class QCPBars;
 class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QStackedWidget;
 class QTableView;
 
 namespace tsui {
@@ -35,12 +39,17 @@ public:
     DecompRunsModel* model() const { return model_; }
     QCustomPlot* fitPlot() const { return fitPlot_; }
     QCustomPlot* errorPlot() const { return errorPlot_; }
+    // Where each CPD run's time went; hidden behind splitHint() until a CPD run exists.
+    QCustomPlot* splitPlot() const { return splitPlot_; }
+    QLabel* splitHint() const { return splitHint_; }
 
 private:
     void onIteration(int run, const tscope::IterationReport& report);
     // The running run ended: outcome is "converged", "done", "cancelled", or "failed: ...".
     void settle(const QString& outcome);
     void replot();
+    void replotSplit();
+    void buildSplitPlot(QWidget* parent);
     void methodChanged();
     void fillCpdFormats();
 
@@ -62,6 +71,13 @@ private:
     QLabel* status_;
     QCustomPlot* fitPlot_;
     QCustomPlot* errorPlot_;
+    QStackedWidget* splitStack_;
+    QLabel* splitHint_;
+    QCustomPlot* splitPlot_;
+    QCPAxisRect* setupRect_;
+    QCPAxisRect* iterRect_;
+    std::vector<QCPBars*> setupBars_;  // read, build, upload: bottom to top of the stack
+    std::vector<QCPBars*> iterBars_;   // MTTKRP, dense, fit, other
     DecompRunsModel* model_;
     QTableView* table_;
 };

@@ -1,8 +1,10 @@
 // The Decompositions tab: its runs model (QAbstractItemModelTester while rows stream in),
 // a CPD run and a FasterTucker run on the JF17K sample overlaid with curves that hold every
-// reported iteration, and cancel stopping a long run between iterations.
+// reported iteration, and cancel stopping a long run between iterations; the split of each CPD
+// run's time (setup once, mean iteration) as stacked bars that fill live.
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QLabel>
 #include <qcustomplot.h>
 
 #include "models/DecompRunsModel.hpp"
@@ -10,6 +12,39 @@
 #include "ui_test_support.hpp"
 
 using namespace tsui;
+
+namespace {
+
+QCPBars* barsNamed(QCustomPlot* plot, const QString& name) {
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* b = qobject_cast<QCPBars*>(plot->plottable(i)); b && b->name() == name) return b;
+    return nullptr;
+}
+
+// The value of the bar at `key` (0 when it has none there).
+double valueAt(const QCPBars* bars, double key) {
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+        if (it->key == key) return it->value;
+    return 0;
+}
+
+// The stack `part` belongs to, from its top down through barBelow(): its parts' count and the
+// stack's length at `key`, what the drawn stack reaches.
+std::pair<int, double> stackAt(QCPBars* part, double key) {
+    while (part->barAbove()) part = part->barAbove();
+    int parts = 0;
+    double total = 0;
+    for (QCPBars* b = part; b; b = b->barBelow()) ++parts, total += valueAt(b, key);
+    return {parts, total};
+}
+
+double mean(const std::vector<tscope::IterationReport>& its, double tscope::IterationReport::*part) {
+    double sum = 0;
+    for (const auto& it : its) sum += it.*part;
+    return its.empty() ? 0 : sum / static_cast<double>(its.size());
+}
+
+}  // namespace
 
 class TestDecompositionPanel : public QObject {
     Q_OBJECT
@@ -70,6 +105,102 @@ private Q_SLOTS:
         QCOMPARE(p->errorPlot()->graph(2)->dataCount(), 3);
         p->configure(tscope::DecompMethod::Cpd, 3, 2);
         QVERIFY(!ordered->isVisible());
+    }
+
+    void splitHintBeforeAnyCpdRun() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        DecompositionPanel* p = w.decompositions();
+        QVERIFY(p->splitHint()->isVisible());
+        QVERIFY(p->splitHint()->text().startsWith(QStringLiteral("Run CPD to see where its iterations go")));
+        QVERIFY(!p->splitPlot()->isVisible());
+        QCOMPARE(p->splitPlot()->objectName(), QStringLiteral("decompSplitPlot"));
+        // a Tucker run has no split: the hint stays
+        p->configure(tscope::DecompMethod::Tucker, 3, 2);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QCOMPARE(p->model()->runs().size(), std::size_t{1});
+        QVERIFY(p->splitHint()->isVisible());
+        QVERIFY(!p->splitPlot()->isVisible());
+    }
+
+    void splitBarsPerCpdRun() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        DecompositionPanel* p = w.decompositions();
+        QCustomPlot* plot = p->splitPlot();
+        QCPBars* read = barsNamed(plot, QStringLiteral("read (load)"));
+        QCPBars* build = barsNamed(plot, QStringLiteral("build formats"));
+        QCPBars* upload = barsNamed(plot, QStringLiteral("upload to GPU"));
+        QCPBars* mttkrp = barsNamed(plot, QStringLiteral("MTTKRP"));
+        QCPBars* dense = barsNamed(plot, QStringLiteral("dense steps"));
+        QCPBars* fit = barsNamed(plot, QStringLiteral("fit"));
+        QCPBars* rest = barsNamed(plot, QStringLiteral("rest"));
+        QVERIFY(read && build && upload && mttkrp && dense && fit && rest);
+        // the legend sits outside the data: in the plot's layout, not in an axis rect's inset
+        QCOMPARE(plot->legend->layout(), static_cast<QCPLayout*>(plot->plotLayout()));
+        QCOMPARE(plot->legend->itemCount(), 7);
+
+        // live: while iterations arrive, the iteration parts grow and the setup waits for the end
+        double liveMttkrp = -1, liveBuild = -1;
+        const auto live = connect(p->model(), &QAbstractItemModel::rowsInserted, p, [&] {
+            if (p->model()->rowCount() == 3 && p->isBusy()) {  // the plot holds the first two iterations
+                liveMttkrp = valueAt(mttkrp, 1);
+                liveBuild = valueAt(build, 1);
+            }
+        });
+        p->configure(tscope::DecompMethod::Cpd, 3, 6);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        disconnect(live);
+        QVERIFY(liveMttkrp > 0);
+        QCOMPARE(liveBuild, 0.0);
+        QVERIFY(!p->splitHint()->isVisible());
+        QVERIFY(plot->isVisible());
+
+        const DecompRun& run = p->model()->runs().front();
+        QVERIFY(run.setup.has_value());
+        for (QCPBars* b : {read, build, upload, mttkrp, dense, fit, rest}) QCOMPARE(b->dataCount(), 1);
+        QVERIFY(valueAt(mttkrp, 1) > 0);
+        QVERIFY(valueAt(build, 1) > 0);
+        QCOMPARE(valueAt(build, 1), run.setup->buildSeconds);
+        QCOMPARE(valueAt(upload, 1), 0.0);  // omp uploads nothing
+        QCOMPARE(valueAt(mttkrp, 1), mean(run.iterations, &tscope::IterationReport::mttkrp_seconds));
+        // each stack is chained through moveAbove, and its length is its parts' sum
+        const auto [setupParts, setupTotal] = stackAt(read, 1);
+        QCOMPARE(setupParts, 3);
+        QVERIFY(qFuzzyCompare(setupTotal, run.setup->readSeconds + run.setup->buildSeconds + run.setup->uploadSeconds));
+        const auto [iterParts, iterTotal] = stackAt(mttkrp, 1);
+        QCOMPARE(iterParts, 4);
+        QVERIFY(qFuzzyCompare(iterTotal, valueAt(mttkrp, 1) + valueAt(dense, 1) + valueAt(fit, 1) + valueAt(rest, 1)));
+        // ... and the whole mean iteration: the parts plus the unattributed rest
+        QVERIFY(qFuzzyCompare(iterTotal, mean(run.iterations, &tscope::IterationReport::iter_seconds)));
+        QVERIFY(valueAt(rest, 1) < 0.5 * iterTotal);  // the measured parts are most of it
+        auto* status = p->findChild<QLabel*>(QStringLiteral("decompStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("Peak memory")), qPrintable(status->text()));
+        QVERIFY(status->text().contains(QStringLiteral("on the host")));
+
+        // a Tucker run adds no bar; a second CPD run adds one
+        p->configure(tscope::DecompMethod::Tucker, 3, 2);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        for (QCPBars* b : {read, build, mttkrp, rest}) QCOMPARE(b->dataCount(), 1);
+        p->configure(tscope::DecompMethod::Cpd, 2, 3);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QCOMPARE(p->model()->runs().size(), std::size_t{3});
+        for (QCPBars* b : {read, build, upload, mttkrp, dense, fit, rest}) QCOMPARE(b->dataCount(), 2);
+        QVERIFY(valueAt(mttkrp, 2) > 0 && valueAt(build, 2) > 0);
+        const auto ticks =
+            qSharedPointerDynamicCast<QCPAxisTickerText>(plot->axisRect()->axis(QCPAxis::atLeft)->ticker());
+        QVERIFY(ticks);
+        QCOMPARE(ticks->ticks().size(), 2);
+        QVERIFY(ticks->ticks().value(2).startsWith(QStringLiteral("run 3 · CSF · omp · r2")));
     }
 
     void cancelStopsBetweenIterations() {
