@@ -1,5 +1,5 @@
 // tensorscope-cli: the headless front end. Errors go to stderr; exit status 2 for bad input,
-// 1 for any other failure (DESIGN.md, CLI contract).
+// 1 for any other failure (README, "The CLI").
 #include <cstring>
 #include <iostream>
 #include <new>

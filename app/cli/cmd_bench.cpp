@@ -78,13 +78,13 @@ int run_bench(int argc, char** argv) {
             ++s.second;
         }
     // --backend cuda without a device: the other backends' rows still run and print, the
-    // status says the request was not met (issue 5: exit 1, "no CUDA device")
+    // status says the request was not met (exit 1, "no CUDA device")
     const GpuInfo gpu = query_gpu();
     const bool cuda_missing =
         !gpu.available && std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
     if (cuda_missing) std::cerr << "error: " << gpu.reason << "\n";
     bool failed = cuda_missing;
-    // fp32 on the GPU: 1e-4 (issue 5); fp16 tensor cores (HLS on cuda): 1e-2, their accuracy is
+    // fp32 on the GPU: 1e-4; fp16 tensor cores (HLS on cuda): 1e-2, their accuracy is
     // judged by the SMAPE of hls Eq. 17 in the test suite; fp64 on the CPU: 1e-8
     for (const BenchResult& r : results) {
         const double limit = r.backend != Backend::Cuda ? 1e-8 : r.format == FormatKind::HLS ? 1e-2 : 1e-4;

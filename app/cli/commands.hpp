@@ -1,4 +1,4 @@
-// The subcommands of tensorscope-cli (DESIGN.md, "CLI contract"). Each returns the process
+// The subcommands of tensorscope-cli (README, "The CLI"). Each returns the process
 // exit status and throws tscope errors for main() to report.
 #pragma once
 

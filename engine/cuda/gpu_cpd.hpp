@@ -1,4 +1,4 @@
-// The dense side of CPD-ALS kept on the device for the whole run (issue 27): the factors (fp64,
+// The dense side of CPD-ALS kept on the device for the whole run: the factors (fp64,
 // with the fp32 copies the MTTKRP kernels read), the MTTKRP output, and the small reductions
 // that leave the device: R x R Grams, R column norms, R inner products. The host sees O(R^2)
 // numbers per mode and the factors once at the end. Plain arrays only; private to the engine.

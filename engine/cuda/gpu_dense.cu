@@ -1,4 +1,4 @@
-// cuBLAS / cuSOLVER for the decompositions (issue 7: "cuSOLVER/cuBLAS on the GPU").
+// cuBLAS / cuSOLVER for the decompositions' dense steps on the GPU.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 

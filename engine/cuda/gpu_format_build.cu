@@ -1,4 +1,4 @@
-// Formats built where the work is (issue 27): the COO goes up once, narrowed to 32-bit indices
+// Formats built where the work is: the COO goes up once, narrowed to 32-bit indices
 // and fp32 values on the device, and each CSF tree (or B-CSF, its fibers split) is built there
 // in the kernels' fiber layout. A lexicographic sort by the tree's levels is one stable CUB
 // radix sort per level, least significant first, of a permutation keyed by that level's index

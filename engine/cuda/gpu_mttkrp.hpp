@@ -22,7 +22,7 @@ struct Dense {
     double* out = nullptr;              // rows[mode] x rank, written on return (fp64 accumulation)
 };
 
-// COO with one warp per nonzero group and atomics on the output (issue 5: "COO with atomics").
+// COO with one warp per nonzero group and atomics on the output.
 struct Coo {
     std::uint64_t nnz = 0;
     std::vector<const std::uint32_t*> idx;  // per mode

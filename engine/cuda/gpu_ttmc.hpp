@@ -1,4 +1,4 @@
-// TTMc on the GPU from COO (issue 5: "TTMc ... and COO"): one warp per nonzero; each lane
+// TTMc on the GPU from COO: one warp per nonzero; each lane
 // takes columns of the Kronecker product of the other modes' rows and adds val x their product
 // into the output row with fp64 atomics (rows of heavy slices take millions of adds).
 // Private; plain arrays only.

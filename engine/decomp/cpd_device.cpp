@@ -1,4 +1,4 @@
-// CPD-ALS on the device (issue 27): mm-csf Alg. 1 with the tensor, the factors, their Grams'
+// CPD-ALS on the device: mm-csf Alg. 1 with the tensor, the factors, their Grams'
 // inputs and the MTTKRP output resident on the GPU for the whole run. Per mode the host gets the
 // R x R Gram and R norms, forms V (the Hadamard product of the other Grams) and its inverse
 // (R x R, LAPACK), and sends that back; the fit needs R inner products more. The formats are

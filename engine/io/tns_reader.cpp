@@ -3,7 +3,7 @@
 // Once every block is parsed, the per-mode base (0- or 1-based) and the dims are known, and
 // the entries are scattered into the tensor's compact columns in parallel.
 //
-// Speed matters (issue 2: >= 150 MB/s per core): indices are parsed by hand, values take a
+// Speed matters (at least 150 MB/s of text per core): indices are parsed by hand, values take a
 // fast path for plain integers and std::from_chars otherwise, and the text ends in a NUL
 // sentinel so the inner loops need no end-of-buffer tests. Error positions are computed only
 // when an error happens, by counting newlines up to it.

@@ -201,7 +201,7 @@ private Q_SLOTS:
     }
 
     // Pipelined SpTV: bad requests are bad input (2); without a GPU, "no CUDA device" (1); with
-    // one, the JSON holds the DESIGN.md keys and the result matches cpu-ref.
+    // one, the JSON holds the keys README documents and the result matches cpu-ref.
     void pipeline() {
         QTemporaryDir dir;
         const QString file = dir.filePath("p.tns");

@@ -54,7 +54,7 @@ inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uin
     return tscope::generate_tensor(spec);
 }
 
-// The kernels' edge cases (issue 4): a single nonzero in a corner, and a tensor whose first
+// The kernels' edge cases: a single nonzero in a corner, and a tensor whose first
 // mode is mostly empty slices (3 nonzeros over 300 slices, two sharing a fiber of mode 1).
 inline tscope::CooTensor one_nonzero_tensor() {
     tscope::CooTensor t({5, 6, 7});

@@ -1,4 +1,4 @@
-// The formats built on the GPU (issue 27) against the host builds they replace: the device's
+// The formats built on the GPU against the host builds they replace: the device's
 // CSF and B-CSF fiber layout must equal the host CSF/B-CSF flattened for the kernels, array for
 // array, on random tensors of orders 3-5 and the real ones; the device COO holds the same
 // nonzeros. A white-box suite: it includes the engine's private headers (see tests/CMakeLists).

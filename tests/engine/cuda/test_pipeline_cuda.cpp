@@ -130,7 +130,7 @@ private Q_SLOTS:
                 QVERIFY2(std::string(e.what()).find("pipeline") != std::string::npos, e.what());
             }
             const PipelineReport r = pipeline_sptv(*f, mode, v, probe_options);
-            QVERIFY2(r.gpu_free_bytes * 3 / 2 <= r.one_shot_bytes,  // issue 6: at least 1.5x the free memory
+            QVERIFY2(r.gpu_free_bytes * 3 / 2 <= r.one_shot_bytes,  // at least 1.5x the free memory
                      qPrintable(QString("free %1, tensor %2").arg(r.gpu_free_bytes).arg(r.one_shot_bytes)));
             QVERIFY(sparse_max_relative_error(r.result, sptv(Backend::Omp, *f, mode, v)) <= 1e-4);
             check_runs(r, "larger than free memory");

@@ -1,4 +1,4 @@
-// The GUI binary's command line: FILE --tab NAME --screenshot PNG (DESIGN.md).
+// The GUI binary's command line: FILE --tab NAME --screenshot PNG (README, "The GUI").
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>

@@ -29,7 +29,8 @@ enum class FormatKind {
 };
 
 // The registry's answers (format_registry.hpp has the whole rows).
-// DESIGN.md's names: COO, HOCSR, CFB, HOCFS-CSR, HOCFS-ELL, CSF, B-CSF, MM-CSF, HiCOO, HLS, sCOO.
+// The names the CLI, the JSON and the GUI use (format_list.hpp): COO, HOCSR, CFB, HOCFS-CSR,
+// HOCFS-ELL, CSF, B-CSF, MM-CSF, HiCOO, HLS, sCOO.
 const char* format_name(FormatKind kind);
 // Parses a name (case-insensitive); InputError listing the known names otherwise.
 FormatKind parse_format(const std::string& name);

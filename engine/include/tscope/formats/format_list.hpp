@@ -2,7 +2,7 @@
 // enum, the registry's rows (names, builders, parameters), and visit_format's switch. Adding a
 // format is one line here plus its own files (docs/ARCHITECTURE.md, "Adding a format").
 //
-// Columns: enum name, display name (DESIGN.md's), class template (on index type I, value type
+// Columns: enum name, display name (as the CLI, JSON and GUI spell it), class template (on index type I, value type
 // V), built once per mode (false: one copy serves every mode), builder in tscope::detail
 // (format_builders.hpp), the FormatOptions it reads (CLI option names), whether the teaching
 // view can show its arrays (format_anatomy).

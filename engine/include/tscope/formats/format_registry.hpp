@@ -15,7 +15,7 @@ struct FormatEntry {
     using Builder = std::unique_ptr<SparseFormat> (*)(const CooTensor&, const FormatOptions&, RunControl&);
 
     FormatKind kind;
-    const char* name;         // DESIGN.md's spelling
+    const char* name;         // as the CLI, the JSON and the GUI spell it
     bool per_mode;            // built once per mode; false: one copy serves every mode
     // The FormatOptions it reads, as the CLI's option names ("mode-order,fiber-threshold").
     const char* parameters;

@@ -23,7 +23,7 @@ enum class ValueType : std::uint8_t { F32 = 4, F64 = 8 };
 
 const char* to_string(ValueType type);
 
-// The most modes a tensor may have. DESIGN.md asks for at least 8.
+// The most modes a tensor may have (README: any order from 1 to 16).
 inline constexpr int kMaxOrder = 16;
 
 template <class T> struct TypeTag { using type = T; };
