@@ -4,7 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "tscope/formats/format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -67,25 +72,62 @@ struct Levels {
     std::uint64_t nodes(int l) const { return fids[static_cast<std::size_t>(l)].size(); }
 };
 
+// Entry p opens a node at every level from its first difference down; node k of level l has
+// its first child where the next node of level l+1 (or the next nonzero, for the last level)
+// will go. Built in parallel: the nonzeros are cut into one chunk per thread, each chunk counts
+// the nodes it opens per level, an exclusive scan of those counts tells every chunk where its
+// nodes go, and a second pass writes them. Same arrays as one serial pass, for any thread count.
 template <class I, class V>
 Levels<I> build_levels(const SortedView<I, V>& v, int levels) {
     Levels<I> out;
-    out.fids.resize(static_cast<std::size_t>(levels));
-    out.ptr.resize(static_cast<std::size_t>(levels));
+    const auto L = static_cast<std::size_t>(levels);
+    out.fids.resize(L);
+    out.ptr.resize(L);
     const std::uint64_t n = v.nnz();
-    for (std::uint64_t p = 0; p < n; ++p) {
-        // Entry p opens a node at every level from its first difference down; each node's
-        // first child is the one opened next at the level below, in this same pass.
-        for (int l = first_difference(v, p, levels); l < levels; ++l) {
-            const auto ll = static_cast<std::size_t>(l);
-            out.fids[ll].push_back(v.idx[ll][p]);
-            out.ptr[ll].push_back(static_cast<I>(l + 1 < levels ? out.fids[ll + 1].size() : p));
+    int threads = 1;
+#ifdef _OPENMP
+    threads = n < (1u << 16) ? 1 : omp_get_max_threads();
+#endif
+    const auto T = static_cast<std::size_t>(threads);
+    std::vector<std::uint64_t> start(T * L + L, 0);  // start[t * L + l]: chunk t's first node of level l; the last row: totals
+    auto chunk = [&](std::size_t t) {
+        return std::pair<std::uint64_t, std::uint64_t>{n / T * t, t + 1 == T ? n : n / T * (t + 1)};
+    };
+#pragma omp parallel num_threads(threads)
+    {
+#ifdef _OPENMP
+        const auto t = static_cast<std::size_t>(omp_get_thread_num());
+#else
+        const std::size_t t = 0;
+#endif
+        const auto [lo, hi] = chunk(t);
+        std::vector<std::uint64_t> count(L, 0);
+        for (std::uint64_t p = lo; p < hi; ++p)
+            for (int l = first_difference(v, p, levels); l < levels; ++l) ++count[static_cast<std::size_t>(l)];
+        for (std::size_t l = 0; l < L; ++l) start[(t + 1) * L + l] = count[l];
+#pragma omp barrier
+#pragma omp single
+        {
+            for (std::size_t c = 1; c <= T; ++c)
+                for (std::size_t l = 0; l < L; ++l) start[c * L + l] += start[(c - 1) * L + l];
+            for (std::size_t l = 0; l < L; ++l) {
+                out.fids[l].resize(start[T * L + l]);
+                out.ptr[l].resize(start[T * L + l] + 1);
+            }
         }
+        std::vector<std::uint64_t> at(start.begin() + static_cast<std::ptrdiff_t>(t * L),
+                                      start.begin() + static_cast<std::ptrdiff_t>((t + 1) * L));
+        for (std::uint64_t p = lo; p < hi; ++p)
+            for (int l = first_difference(v, p, levels); l < levels; ++l) {
+                const auto ll = static_cast<std::size_t>(l);
+                out.fids[ll][at[ll]] = v.idx[ll][p];
+                // the next node of the level below is the one this entry opens there, if any
+                out.ptr[ll][at[ll]] = static_cast<I>(l + 1 < levels ? at[ll + 1] : p);
+                ++at[ll];
+            }
     }
-    for (int l = 0; l < levels; ++l) {
-        const auto ll = static_cast<std::size_t>(l);
-        out.ptr[ll].push_back(static_cast<I>(l + 1 < levels ? out.fids[ll + 1].size() : n));
-    }
+    for (std::size_t l = 0; l < L; ++l)
+        out.ptr[l][out.ptr[l].size() - 1] = static_cast<I>(l + 1 < L ? out.fids[l + 1].size() : n);
     return out;
 }
 

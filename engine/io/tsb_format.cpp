@@ -188,8 +188,12 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
                                 std::to_string(m + 1) + " beyond its dimension " + std::to_string(dims[m]));
         }
         const auto& vals = t.values<V>();
+        std::uint64_t finite = 0;  // counted in parallel; the first bad entry is looked for only if one exists
+#pragma omp parallel for reduction(+ : finite) schedule(static)
+        for (std::uint64_t i = 0; i < nnz; ++i) finite += std::isfinite(vals[i]) ? 1 : 0;
+        if (finite == nnz) return;
         const auto it = std::find_if(vals.begin(), vals.end(), [](V v) { return !std::isfinite(v); });
-        if (it != vals.end()) throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has a non-finite value");
+        throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has a non-finite value");
     });
     if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);
 

@@ -1,6 +1,10 @@
 // B-CSF, MM-CSF and HiCOO: the paper's partitioning example, splitting and binning, blocks.
 #include <set>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "test_support.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -27,6 +31,38 @@ class TestBalancedFormats : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The tree levels and B-CSF's fiber split are built in parallel chunks (above 65,536
+    // nonzeros): any thread count gives the arrays a single thread gives.
+    void treesAreTheSameOnAnyThreadCount() {
+        const CooTensor t = tstest::random_tensor({3000, 500, 40, 30}, 150000, 21, Distribution::PowerLaw);
+        auto build = [&](int threads) {
+#ifdef _OPENMP
+            omp_set_num_threads(threads);
+#endif
+            FormatOptions o;
+            o.mode = 1;
+            o.bcsf_fiber_threshold = 2;
+            return build_format(FormatKind::BCSF, t, o);
+        };
+        const auto one = build(1), three = build(3);
+#ifdef _OPENMP
+        omp_set_num_threads(2);
+#endif
+        const auto& a = static_cast<const BcsfFormat<std::uint32_t, double>&>(*one);
+        const auto& b = static_cast<const BcsfFormat<std::uint32_t, double>&>(*three);
+        QVERIFY(a.fibers_before_split < a.csf.nodes(2));  // fibers (level 2 of 4) were split
+        QCOMPARE(a.csf.fids.size(), b.csf.fids.size());
+        for (std::size_t l = 0; l < a.csf.fids.size(); ++l) QVERIFY2(a.csf.fids[l] == b.csf.fids[l], qPrintable(QString("fids[%1]").arg(l)));
+        for (std::size_t l = 0; l < a.csf.fptr.size(); ++l) QVERIFY2(a.csf.fptr[l] == b.csf.fptr[l], qPrintable(QString("fptr[%1]").arg(l)));
+        QVERIFY(a.bin_slices == b.bin_slices);
+        CooTensor back = three->to_coo(), want = t;
+        sort_lexicographic(back);
+        sort_lexicographic(want);
+        QCOMPARE(back.nnz(), want.nnz());
+        for (std::uint64_t z = 0; z < want.nnz(); z += 97)
+            for (int m = 0; m < 4; ++m) QCOMPARE(back.index(m, z), want.index(m, z));
+    }
+
     // mm-csf Fig. 4: the eight nonzeros (i,j,k), in the figure's order. The static strategy puts
     // X(0,1,2) with fiber <1,2> (pre-computed length 3 beats <0,1>'s 2) and ends with 4 fibers;
     // the dynamic one sees <1,2> shrink to 1 as its other nonzeros go to mode-3 fibers, keeps
