@@ -74,21 +74,29 @@ std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int>
         return keys;  // now the permutation, in place
     }
     std::vector<std::uint64_t> perm(count);
+#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
     for (std::uint64_t i = 0; i < count; ++i) perm[i] = entry(i);
     if (layout.fits) {
         detail::radix_sort_pairs(keys, perm, layout.bits);
         return perm;
     }
-    t.visit([&](auto itag, auto) {
-        using I = typename decltype(itag)::type;
-        std::vector<const I*> cols;
-        for (int m : modes) cols.push_back(t.indices<I>(m).data());
-        std::stable_sort(perm.begin(), perm.end(), [&](std::uint64_t a, std::uint64_t b) {
-            for (const I* c : cols)
-                if (c[a] != c[b]) return c[a] < c[b];
-            return false;
-        });
-    });
+    // Keys wider than 64 bits: the modes in groups whose keys fit, least significant group
+    // first, each a stable radix sort of the permutation so far (LSD over the groups).
+    std::vector<std::vector<int>> groups(1);
+    for (auto m = modes.rbegin(); m != modes.rend(); ++m) {
+        std::vector<int> wider{*m};
+        wider.insert(wider.end(), groups.back().begin(), groups.back().end());
+        if (!groups.back().empty() && !key_layout(t, wider).fits) {
+            groups.push_back({*m});
+            continue;
+        }
+        groups.back() = std::move(wider);
+    }
+    for (const std::vector<int>& group : groups) {
+        const KeyLayout g = key_layout(t, group);
+        keys = keys_of(t, g, count, [&](std::uint64_t i) { return perm[i]; });
+        detail::radix_sort_pairs(keys, perm, g.bits);
+    }
     return perm;
 }
 

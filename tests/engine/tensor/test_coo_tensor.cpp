@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 #include "test_support.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -12,6 +13,33 @@ class TestCooTensor : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Keys wider than 64 bits (here 2^90 cells) sort by stable radix passes over groups of
+    // modes: the order must be lexicographic, ties in input order, and a permutation.
+    void sortsKeysWiderThan64Bits() {
+        const std::uint64_t D = std::uint64_t{1} << 30;
+        CooTensor t({D, D, D});
+        const std::uint64_t n = 200000;  // above the parallel threshold
+        t.resize(n);
+        std::mt19937_64 rng(5);
+        for (std::uint64_t z = 0; z < n; ++z)  // few distinct leading indices: many ties below them
+            t.set(z, std::vector<std::uint64_t>{rng() % 7, rng() % D, rng() % 3}, static_cast<double>(z));
+        const std::vector<int> modes{0, 2, 1};
+        QVERIFY(!key_layout(t, modes).fits);
+        const std::vector<std::uint64_t> perm = sorted_order(t, modes);
+        QCOMPARE(perm.size(), std::size_t(n));
+        std::vector<bool> seen(n, false);
+        for (std::uint64_t p : perm) {
+            QVERIFY(p < n && !seen[p]);
+            seen[p] = true;
+        }
+        for (std::uint64_t i = 1; i < n; ++i) {
+            const std::uint64_t a = perm[i - 1], b = perm[i];
+            const auto ka = std::make_tuple(t.index(0, a), t.index(2, a), t.index(1, a));
+            const auto kb = std::make_tuple(t.index(0, b), t.index(2, b), t.index(1, b));
+            QVERIFY(ka < kb || (ka == kb && a < b));
+        }
+    }
+
     void indexWidthFollowsDims() {
         QCOMPARE(CooTensor::width_for({10, 20, 30}), IndexWidth::U32);
         QCOMPARE(CooTensor::width_for({10, (1ULL << 32), 30}), IndexWidth::U32);  // indices < 2^32
