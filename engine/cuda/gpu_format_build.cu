@@ -126,14 +126,11 @@ int bits_for(std::uint64_t length) {
     return bits;
 }
 
-// Sorts the permutation `perm` so that the nonzeros it lists are in lexicographic order of the
-// modes in `order` (root first). keys/keys_alt/perm_alt are scratch of n entries.
-std::uint32_t* sort_permutation(const DeviceCoo::Impl& c, const std::vector<int>& order, DeviceArray<std::uint32_t>& perm,
-                                DeviceArray<std::uint32_t>& perm_alt, DeviceArray<std::uint32_t>& keys,
-                                DeviceArray<std::uint32_t>& keys_alt) {
-    const std::uint64_t n = c.nnz;
-    iota_kernel<<<grid_for(n), 256>>>(perm.get(), n);
-    check(cudaGetLastError(), "numbering the nonzeros");
+// Sorts the n nonzeros that `perm` lists so that they are in lexicographic order of the modes
+// in `order` (root first). keys/keys_alt/perm_alt are scratch of n entries.
+std::uint32_t* sort_permutation(const DeviceCoo::Impl& c, const std::vector<int>& order, std::uint64_t n,
+                                DeviceArray<std::uint32_t>& perm, DeviceArray<std::uint32_t>& perm_alt,
+                                DeviceArray<std::uint32_t>& keys, DeviceArray<std::uint32_t>& keys_alt) {
     cub::DoubleBuffer<std::uint32_t> k(keys.get(), keys_alt.get()), v(perm.get(), perm_alt.get());
     DeviceArray<unsigned char> temp;
     for (int l = static_cast<int>(order.size()) - 1; l >= 0; --l) {
@@ -190,16 +187,14 @@ ResidentTensor::ResidentTensor(const DeviceCoo& coo) : impl_(std::make_unique<Im
     check(cudaMemcpy(impl_->vals.get(), c.vals.get(), c.nnz * 4, cudaMemcpyDeviceToDevice), "copying the COO");
 }
 
-ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split) {
-    use_device();
-    const DeviceCoo::Impl& c = coo.impl();
-    const std::uint64_t n = c.nnz;
+namespace {
+
+// One CSF tree over the nonzeros `perm` lists (n of them; perm is consumed as scratch), its
+// levels the modes in `order`, fibers split every `split` nonzeros (0: never).
+ResidentTensor::Impl::Part build_part(const DeviceCoo::Impl& c, const std::vector<int>& order, std::uint64_t split,
+                                      DeviceArray<std::uint32_t>& perm, std::uint64_t n) {
     const int N = static_cast<int>(order.size());
-    if (N != static_cast<int>(c.idx.size()) || N < 2) throw Error("a device CSF build needs every mode once, and two at least");
-    if (n >= std::numeric_limits<std::uint32_t>::max()) throw Error("the device build takes fewer than 2^32 - 1 nonzeros");
-    auto impl = std::make_unique<Impl>();
-    impl->nnz = n;
-    Impl::Part part;
+    ResidentTensor::Impl::Part part;
     part.meta.levels = N - 1;
     part.meta.level_mode = order;
     part.meta.nnz = n;
@@ -207,11 +202,10 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
         part.fiber_ptr = DeviceArray<std::uint64_t>(1);
         part.fiber_ptr.zero();
         part.anc.resize(static_cast<std::size_t>(N - 1));
-        impl->parts.push_back(std::move(part));
-        return ResidentTensor(std::move(impl));
+        return part;
     }
-    DeviceArray<std::uint32_t> perm(n), perm_alt(n), keys(n), keys_alt(n);
-    const std::uint32_t* sorted = sort_permutation(c, order, perm, perm_alt, keys, keys_alt);
+    DeviceArray<std::uint32_t> perm_alt(n), keys(n), keys_alt(n);
+    const std::uint32_t* sorted = sort_permutation(c, order, n, perm, perm_alt, keys, keys_alt);
     DeviceArray<std::uint32_t>& free_perm = sorted == perm.get() ? perm_alt : perm;
 
     LevelPtrs levels{};
@@ -259,7 +253,62 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
     gather_kernel<<<grid_for(n), 256>>>(c.vals.get(), sorted, part.vals.get(), n);
     check(cudaGetLastError(), "gathering the leaves");
     check(cudaDeviceSynchronize(), "building the format on the device");
-    impl->parts.push_back(std::move(part));
+    return part;
+}
+
+void check_buildable(const DeviceCoo::Impl& c, std::size_t order_size) {
+    if (order_size != c.idx.size() || order_size < 2) throw Error("a device CSF build needs every mode once, and two at least");
+    if (c.nnz >= std::numeric_limits<std::uint32_t>::max()) throw Error("the device build takes fewer than 2^32 - 1 nonzeros");
+}
+
+__global__ void label_flag_kernel(const std::uint8_t* labels, std::uint8_t want, std::uint8_t* flag, std::uint64_t n) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        flag[i] = labels[i] == want;
+}
+
+}  // namespace
+
+ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split) {
+    use_device();
+    const DeviceCoo::Impl& c = coo.impl();
+    check_buildable(c, order.size());
+    auto impl = std::make_unique<Impl>();
+    impl->nnz = c.nnz;
+    DeviceArray<std::uint32_t> perm(c.nnz);
+    if (c.nnz) {
+        iota_kernel<<<grid_for(c.nnz), 256>>>(perm.get(), c.nnz);
+        check(cudaGetLastError(), "numbering the nonzeros");
+    }
+    impl->parts.push_back(build_part(c, order, split, perm, c.nnz));
+    return ResidentTensor(std::move(impl));
+}
+
+ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
+                                                 const std::vector<std::vector<int>>& orders) {
+    use_device();
+    const DeviceCoo::Impl& c = coo.impl();
+    auto impl = std::make_unique<Impl>();
+    impl->nnz = c.nnz;
+    DeviceArray<std::uint8_t> dlabels(labels, c.nnz), flag(c.nnz);
+    DeviceArray<std::uint64_t> count(1);
+    for (std::size_t p = 0; p < orders.size(); ++p) {
+        if (orders[p].empty()) continue;
+        check_buildable(c, orders[p].size());
+        // the nonzeros labelled p, in input order: the partition's permutation to sort
+        label_flag_kernel<<<grid_for(c.nnz), 256>>>(dlabels.get(), static_cast<std::uint8_t>(p), flag.get(), c.nnz);
+        check(cudaGetLastError(), "selecting a partition");
+        DeviceArray<std::uint32_t> members(c.nnz);
+        thrust::counting_iterator<std::uint32_t> positions(0);
+        std::size_t bytes = 0;
+        check(cub::DeviceSelect::Flagged(nullptr, bytes, positions, flag.get(), members.get(), count.get(), c.nnz), "sizing the selection");
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceSelect::Flagged(temp.get(), bytes, positions, flag.get(), members.get(), count.get(), c.nnz), "selecting a partition");
+        std::uint64_t n = 0;
+        count.download(&n);
+        if (n == 0) continue;
+        impl->parts.push_back(build_part(c, orders[p], 0, members, n));
+    }
     return ResidentTensor(std::move(impl));
 }
 

@@ -94,6 +94,11 @@ public:
     // tree whose levels are the modes in `order` (root first, leaves last) in the fiber layout of
     // Fibers; fibers longer than `split` nonzeros become several (B-CSF; 0 keeps them whole).
     static ResidentTensor build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split);
+    // MM-CSF (mm-csf Sec. 4): one tree per partition; labels[z] (host, one per nonzero) names
+    // the partition of nonzero z, orders[p] its tree's levels (empty: no partition p). The
+    // partitions keep the order of orders; empty ones are left out.
+    static ResidentTensor build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
+                                            const std::vector<std::vector<int>>& orders);
     ~ResidentTensor();
     ResidentTensor(ResidentTensor&&) noexcept;
     ResidentTensor(const ResidentTensor&) = delete;

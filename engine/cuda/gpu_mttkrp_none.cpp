@@ -21,6 +21,9 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>&) { throw Error("no CUD
 ResidentTensor::ResidentTensor(const DeviceCoo&) { none(); }
 ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t) { none(); }
+ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo&, const std::uint8_t*, const std::vector<std::vector<int>>&) {
+    none();
+}
 ResidentTensor::~ResidentTensor() = default;
 ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
 void ResidentTensor::mttkrp(const Dense&, Timing&) const { none(); }

@@ -2,8 +2,8 @@
 // inputs and the MTTKRP output resident on the GPU for the whole run. Per mode the host gets the
 // R x R Gram and R norms, forms V (the Hadamard product of the other Grams) and its inverse
 // (R x R, LAPACK), and sends that back; the fit needs R inner products more. The formats are
-// built on the device from an uploaded COO (COO, CSF, B-CSF), so host memory holds the loaded
-// tensor and nothing of its size besides; MM-CSF is built on the host and uploaded.
+// built on the device from an uploaded COO (COO, CSF, B-CSF, and MM-CSF's partitions), so host
+// memory holds the loaded tensor and, for MM-CSF, one byte per nonzero (its partition labels).
 #include "decomp/cpd_device.hpp"
 
 #include <chrono>
@@ -14,7 +14,7 @@
 #include "decomp/dense_linalg.hpp"
 #include "decomp/fit_loop.hpp"
 #include "formats/format_builders.hpp"
-#include "kernels/mttkrp_cuda.hpp"
+#include "tscope/formats/balanced_formats.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -56,6 +56,16 @@ DeviceFormats build_on_device(const CooTensor& t, const CpdOptions& o, CpdResult
     const auto start = Clock::now();
     if (o.format == FormatKind::COO) {
         out.per_mode.push_back(std::make_shared<gpu::ResidentTensor>(coo));
+    } else if (o.format == FormatKind::MMCSF) {
+        // Alg. 5's dynamic partitioning is one pass in nonzero order on the host (its rule reads
+        // the counts the nonzeros before it left); each partition's tree is built on the device
+        control.stage("partitioning the nonzeros (MM-CSF, Alg. 5)");
+        const std::vector<std::uint8_t> labels = mmcsf_partition(t, true);
+        std::vector<std::vector<int>> orders;
+        for (int p = 0; p < t.order(); ++p) orders.push_back(mmcsf_partition_order(t, p));
+        control.stage("building MM-CSF on the GPU");
+        out.per_mode.push_back(
+            std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders)));
     } else {
         const std::uint64_t split = o.format == FormatKind::BCSF ? FormatOptions{}.bcsf_fiber_threshold : 0;
         for (int m = 0; m < t.order(); ++m) {
@@ -68,20 +78,6 @@ DeviceFormats build_on_device(const CooTensor& t, const CpdOptions& o, CpdResult
     gpu::CpdDevice::synchronize();
     r.build_seconds = since(start);
     r.built_on_device = true;
-    return out;
-}
-
-// MM-CSF: Alg. 5's partitioning is a pass in nonzero order; it stays on the host, and the one
-// copy goes up flattened.
-DeviceFormats build_on_host(const CooTensor& t, const CpdOptions& o, CpdResult& r, RunControl& control) {
-    DeviceFormats out;
-    control.stage("building " + std::string(format_name(o.format)));
-    const auto start = Clock::now();
-    const auto format = build_format(o.format, t, FormatOptions{}, control);
-    r.build_seconds = since(start);
-    const auto up = Clock::now();
-    out.per_mode.push_back(mttkrp_cuda_upload(*format));
-    r.upload_seconds = since(up);
     return out;
 }
 
@@ -107,8 +103,7 @@ CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x,
     gpu_memory_reset_peak();
     const auto start = Clock::now();
     CpdResult r;
-    const bool device_build = o.format != FormatKind::MMCSF;
-    const DeviceFormats formats = device_build ? build_on_device(t, o, r, control) : build_on_host(t, o, r, control);
+    const DeviceFormats formats = build_on_device(t, o, r, control);
     const int order = t.order();
     const std::uint64_t R = o.rank;
     gpu::CpdDevice dev(t.dims(), R);

@@ -5,7 +5,7 @@
 
 namespace tscope::detail {
 
-// The formats the device CPD runs: COO, CSF and B-CSF built on the GPU, MM-CSF uploaded.
+// The formats the device CPD builds on the GPU: COO, CSF, B-CSF and MM-CSF.
 bool cpd_runs_on_device(FormatKind format);
 // norm_x: ||X||^2, which the caller computed in the host's precision.
 CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,

@@ -278,6 +278,15 @@ std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters()
     return {{"nonzeros per partition (by leaf mode)", text}, {"strategy", "dynamic (Fig. 4)"}};
 }
 
+std::vector<int> mmcsf_partition_order(const CooTensor& t, int p) {
+    std::vector<int> order;
+    for (int m = 0; m < t.order(); ++m)
+        if (m != p) order.push_back(m);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
+    order.push_back(p);
+    return order;
+}
+
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const FormatOptions& o, RunControl& control) {
     auto f = std::make_unique<MmcsfFormat<I, V>>();
@@ -288,14 +297,9 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
         for (std::uint64_t z = 0; z < t.nnz(); ++z)
             if (part[z] == p) members.push_back(z);
         if (members.empty()) continue;
-        // leaf: mode p; above it the other modes by increasing length (SPLATT's choice)
         FormatOptions po = o;
         po.mode = p;
-        po.mode_order.clear();
-        for (int m = 0; m < t.order(); ++m)
-            if (m != p) po.mode_order.push_back(m);
-        std::stable_sort(po.mode_order.begin(), po.mode_order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
-        po.mode_order.push_back(p);
+        po.mode_order = mmcsf_partition_order(t, p);
         f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(t, po, control, &members), t.dims()));
         f->leaf_mode.push_back(p);
     }

@@ -35,7 +35,6 @@ std::uint32_t add(FormatAnatomy& out, AnatomyArray a) {
 
 template <class I, class V>
 void lay_out(const CooFormat<I, V>& format, FormatAnatomy& out) {
-    const SparseFormat& f = format;
     const auto* x = &format;
     const std::size_t n = x->idx.size();
     std::vector<std::uint32_t> ids;

@@ -63,7 +63,7 @@ private Q_SLOTS:
         const CpdResult gpu = cpd_als(t, o);
         QCOMPARE(gpu.iterations.size(), std::size_t{10});
         QVERIFY2(std::fabs(cpu.fit - gpu.fit) <= 1e-4, qPrintable(QString("fit after 10: cpu %1 gpu %2").arg(cpu.fit, 0, 'g', 10).arg(gpu.fit, 0, 'g', 10)));
-        QCOMPARE(gpu.built_on_device, o.format != FormatKind::MMCSF);
+        QVERIFY(gpu.built_on_device);
         QVERIFY(gpu.peak_device_bytes > 0);
         for (const IterationReport& r : gpu.iterations)
             QVERIFY(r.mttkrp_seconds > 0 && r.dense_seconds > 0 && r.fit_seconds >= 0 && r.mttkrp_seconds + r.dense_seconds <= r.iter_seconds);

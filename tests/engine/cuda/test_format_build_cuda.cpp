@@ -1,7 +1,7 @@
 // The formats built on the GPU against the host builds they replace: the device's
-// CSF and B-CSF fiber layout must equal the host CSF/B-CSF flattened for the kernels, array for
-// array, on random tensors of orders 3-5 and the real ones; the device COO holds the same
-// nonzeros. A white-box suite: it includes the engine's private headers (see tests/CMakeLists).
+// CSF, B-CSF and MM-CSF (partition by partition) fiber layouts must equal the host formats
+// flattened for the kernels, array for array, on random tensors of orders 3-5 and the real
+// ones; the device COO holds the same nonzeros. A white-box suite: it includes the engine's private headers (see tests/CMakeLists).
 #include "test_support.hpp"
 
 #include "cuda/gpu_mttkrp.hpp"
@@ -57,6 +57,24 @@ void check(const CooTensor& t, const QString& name) {
         });
         if (QTest::currentTestFailed()) return;
     }
+    // MM-CSF: the host's partitions, in their order, each flattened, against the device's
+    const auto mm = build_format(FormatKind::MMCSF, t, {});
+    const std::vector<std::uint8_t> labels = mmcsf_partition(t, true);
+    std::vector<std::vector<int>> orders;
+    for (int p = 0; p < t.order(); ++p) orders.push_back(mmcsf_partition_order(t, p));
+    const auto got = gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders).download();
+    t.visit([&](auto, auto value) {
+        using V = typename decltype(value)::type;
+        const auto& host = static_cast<const MmcsfFormat<std::uint32_t, V>&>(*mm);
+        QCOMPARE(got.size(), host.partitions.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            const csf_flat::FlatTree want = csf_flat::flatten(host.partitions[k]);
+            const QString what = QString("%1 MM-CSF partition %2").arg(name).arg(k + 1);
+            QVERIFY2(got[k].fiber_ptr == want.fiber_ptr && got[k].anc == want.anc, qPrintable(what + ": the fibers differ"));
+            QVERIFY2(got[k].leaf == want.leaf && got[k].vals == want.vals, qPrintable(what + ": the nonzeros differ"));
+        }
+    });
+    if (QTest::currentTestFailed()) return;
     const gpu::ResidentTensor dcoo(coo);
     QCOMPARE(dcoo.device_bytes(), t.nnz() * 4 * (static_cast<std::uint64_t>(t.order()) + 1));
 }

@@ -32,6 +32,9 @@ public:
 // nonzero is placed (Sec. 4.1, Fig. 4); static uses the precomputed lengths. Ties go to the
 // orientation with the higher average fiber length, then to the lower mode.
 std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic);
+// The tree order of partition p: the leaf is mode p, above it the other modes by increasing
+// length (SPLATT's choice), root first.
+std::vector<int> mmcsf_partition_order(const CooTensor& t, int p);
 // Fibers (distinct prefixes above the leaf) summed over the partitions: what Fig. 4 counts.
 std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8_t>& partition);
 
