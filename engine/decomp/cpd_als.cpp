@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 
+#include "cpd_fit.hpp"
 #include "dense_linalg.hpp"
 #include "cpd_device.hpp"
 #include "fit_loop.hpp"
@@ -45,16 +46,6 @@ std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, con
         formats.push_back(build_format(o.format, t, fo, control));
     }
     return formats;
-}
-
-// lambda^T (*_m G_m) lambda
-double model_norm_squared(const std::vector<DenseMatrix>& grams, const std::vector<double>& lambda) {
-    DenseMatrix all = grams.front();
-    for (std::size_t m = 1; m < grams.size(); ++m) linalg::hadamard(all, grams[m]);
-    double s = 0;
-    for (std::uint64_t i = 0; i < all.rows; ++i)
-        for (std::uint64_t j = 0; j < all.cols; ++j) s += lambda[i] * all.at(i, j) * lambda[j];
-    return s;
 }
 
 double inner_with_model(const DenseMatrix& mttkrp_out, const DenseMatrix& a, const std::vector<double>& lambda) {
@@ -107,10 +98,7 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
             plan.compute(n, r.factors, m_out, control);
             parts.mttkrp_seconds += since(t1);
             t1 = Clock::now();
-            DenseMatrix v(o.rank, o.rank);
-            v.fill(1.0);
-            for (int m = 0; m < order; ++m)
-                if (m != n) linalg::hadamard(v, grams[static_cast<std::size_t>(m)]);
+            const DenseMatrix v = detail::hadamard_of_others(grams, n);
             DenseMatrix a = m_out;
             if (!linalg::solve_spd_right(a, v, dense)) ++r.pseudo_inverse_solves;
             r.lambda = linalg::normalize_columns(a);
@@ -121,7 +109,7 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
         const auto t2 = Clock::now();
         // m_out is the last mode's MTTKRP, taken with every other factor current
         const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
-        const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * inner;
+        const double residual = norm_x + detail::model_norm_squared(grams, r.lambda) - 2 * inner;
         r.fit = detail::fit_from(norm_x, residual);
         parts.fit_seconds = since(t2);
         if (loop.converged(it, t0, r.fit, r.iterations, parts)) {

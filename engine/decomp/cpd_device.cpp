@@ -11,9 +11,11 @@
 #include <memory>
 
 #include "cuda/gpu_cpd.hpp"
+#include "decomp/cpd_fit.hpp"
 #include "decomp/dense_linalg.hpp"
 #include "decomp/fit_loop.hpp"
 #include "formats/format_builders.hpp"
+#include "kernels/csf_flatten.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
@@ -26,20 +28,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// The loaded tensor as the upload takes it: its own columns, no copy.
-gpu::HostCoo host_view(const CooTensor& t) {
-    gpu::HostCoo h;
-    h.nnz = t.nnz();
-    h.dims = t.dims();
-    h.idx64 = t.index_width() == IndexWidth::U64;
-    for (int m = 0; m < t.order(); ++m)
-        h.idx.push_back(h.idx64 ? static_cast<const void*>(t.indices<std::uint64_t>(m).data())
-                                : static_cast<const void*>(t.indices<std::uint32_t>(m).data()));
-    h.vals64 = t.value_type() == ValueType::F64;
-    h.vals = h.vals64 ? static_cast<const void*>(t.values<double>().data()) : static_cast<const void*>(t.values<float>().data());
-    return h;
-}
-
 // One resident tensor per mode for the per-mode formats, one for all modes otherwise.
 struct DeviceFormats {
     std::vector<std::shared_ptr<gpu::ResidentTensor>> per_mode;
@@ -50,8 +38,15 @@ struct DeviceFormats {
 
 DeviceFormats build_on_device(const CooTensor& t, const CpdOptions& o, CpdResult& r, RunControl& control) {
     DeviceFormats out;
+    // the COO (4 bytes an index, 4 a value) and the sort's scratch (16 bytes a nonzero) at least,
+    // before the formats themselves: refuse in words rather than fail in an allocation
+    const std::uint64_t least = t.nnz() * (4 * static_cast<std::uint64_t>(t.order()) + 4 + 16);
+    if (const std::uint64_t free = gpu_free_memory(); free && least > free)
+        throw Error("CPD on the GPU needs at least " + std::to_string(least >> 30) + " GiB of device memory to build " +
+                    format_name(o.format) + " there (the tensor and its sort), and " + std::to_string(free >> 30) +
+                    " GiB are free");
     control.stage("copying the tensor to the GPU");
-    const gpu::DeviceCoo coo(host_view(t));
+    const gpu::DeviceCoo coo(csf_flat::host_view(t));
     r.upload_seconds = coo.upload_seconds();
     const auto start = Clock::now();
     if (o.format == FormatKind::COO) {
@@ -79,16 +74,6 @@ DeviceFormats build_on_device(const CooTensor& t, const CpdOptions& o, CpdResult
     r.build_seconds = since(start);
     r.built_on_device = true;
     return out;
-}
-
-// lambda^T (*_m G_m) lambda
-double model_norm_squared(const std::vector<DenseMatrix>& grams, const std::vector<double>& lambda) {
-    DenseMatrix all = grams.front();
-    for (std::size_t m = 1; m < grams.size(); ++m) linalg::hadamard(all, grams[m]);
-    double s = 0;
-    for (std::uint64_t i = 0; i < all.rows; ++i)
-        for (std::uint64_t j = 0; j < all.cols; ++j) s += lambda[i] * all.at(i, j) * lambda[j];
-    return s;
 }
 
 }  // namespace
@@ -130,12 +115,8 @@ CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x,
             gpu::CpdDevice::synchronize();
             parts.mttkrp_seconds += since(t1);
             t1 = Clock::now();
-            DenseMatrix v(R, R);
-            v.fill(1.0);
-            for (int m = 0; m < order; ++m)
-                if (m != n) linalg::hadamard(v, grams[static_cast<std::size_t>(m)]);
             bool exact = true;
-            const DenseMatrix vinv = linalg::spd_inverse(v, &exact);
+            const DenseMatrix vinv = linalg::spd_inverse(hadamard_of_others(grams, n), &exact);
             if (!exact) ++r.pseudo_inverse_solves;
             dev.solve_and_normalize(n, vinv.data.data(), r.lambda.data());
             dev.gram(n, grams[static_cast<std::size_t>(n)].data.data());

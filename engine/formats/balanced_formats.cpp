@@ -1,9 +1,6 @@
 // B-CSF, MM-CSF and HiCOO: builders, storage accounting and to_coo().
 #include "tscope/formats/balanced_formats.hpp"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include <algorithm>
 #include <bit>
@@ -24,20 +21,12 @@ namespace {
 // x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.
 void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
     const std::uint64_t n = x.size();
-    int threads = 1;
-#ifdef _OPENMP
-    threads = n < (1u << 16) ? 1 : omp_get_max_threads();
-#endif
+    const int threads = detail::threads_for(n);
     std::vector<std::uint64_t> total(static_cast<std::size_t>(threads) + 1, 0);
 #pragma omp parallel num_threads(threads)
     {
-#ifdef _OPENMP
-        const auto t = static_cast<std::uint64_t>(omp_get_thread_num());
-#else
-        const std::uint64_t t = 0;
-#endif
-        const auto T = static_cast<std::uint64_t>(threads);
-        const std::uint64_t lo = n / T * t, hi = t + 1 == T ? n : n / T * (t + 1);
+        const auto t = static_cast<std::uint64_t>(detail::thread_index());
+        const auto [lo, hi] = detail::thread_chunk(n, threads);
         for (std::uint64_t i = lo + 1; i < hi; ++i) x[i] += x[i - 1];
         if (hi > lo) total[t + 1] = x[hi - 1];
 #pragma omp barrier

@@ -7,11 +7,8 @@
 #include <utility>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "tscope/formats/format.hpp"
+#include "tensor/radix_sort.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope::detail {
@@ -84,23 +81,13 @@ Levels<I> build_levels(const SortedView<I, V>& v, int levels) {
     out.fids.resize(L);
     out.ptr.resize(L);
     const std::uint64_t n = v.nnz();
-    int threads = 1;
-#ifdef _OPENMP
-    threads = n < (1u << 16) ? 1 : omp_get_max_threads();
-#endif
+    const int threads = threads_for(n);
     const auto T = static_cast<std::size_t>(threads);
     std::vector<std::uint64_t> start(T * L + L, 0);  // start[t * L + l]: chunk t's first node of level l; the last row: totals
-    auto chunk = [&](std::size_t t) {
-        return std::pair<std::uint64_t, std::uint64_t>{n / T * t, t + 1 == T ? n : n / T * (t + 1)};
-    };
 #pragma omp parallel num_threads(threads)
     {
-#ifdef _OPENMP
-        const auto t = static_cast<std::size_t>(omp_get_thread_num());
-#else
-        const std::size_t t = 0;
-#endif
-        const auto [lo, hi] = chunk(t);
+        const auto t = static_cast<std::size_t>(thread_index());
+        const auto [lo, hi] = thread_chunk(n, threads);
         std::vector<std::uint64_t> count(L, 0);
         for (std::uint64_t p = lo; p < hi; ++p)
             for (int l = first_difference(v, p, levels); l < levels; ++l) ++count[static_cast<std::size_t>(l)];

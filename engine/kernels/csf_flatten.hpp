@@ -60,6 +60,20 @@ inline FlatCoo flatten(const CooTensor& t) {
     return c;
 }
 
+// The tensor's own columns as the device upload takes them (narrowed there): no host copy.
+inline gpu::HostCoo host_view(const CooTensor& t) {
+    gpu::HostCoo h;
+    h.nnz = t.nnz();
+    h.dims = t.dims();
+    h.idx64 = t.index_width() == IndexWidth::U64;
+    for (int m = 0; m < t.order(); ++m)
+        h.idx.push_back(h.idx64 ? static_cast<const void*>(t.indices<std::uint64_t>(m).data())
+                                : static_cast<const void*>(t.indices<std::uint32_t>(m).data()));
+    h.vals64 = t.value_type() == ValueType::F64;
+    h.vals = h.vals64 ? static_cast<const void*>(t.values<double>().data()) : static_cast<const void*>(t.values<float>().data());
+    return h;
+}
+
 struct FlatTree {
     std::vector<std::vector<std::uint32_t>> anc;
     std::vector<std::uint64_t> fiber_ptr;

@@ -21,6 +21,20 @@ int threads_for(std::uint64_t n) {
 #endif
 }
 
+int thread_index() {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+std::pair<std::uint64_t, std::uint64_t> thread_chunk(std::uint64_t n, int threads) {
+    const auto T = static_cast<std::uint64_t>(threads < 1 ? 1 : threads);
+    const auto t = static_cast<std::uint64_t>(thread_index());
+    return {n / T * t, t + 1 == T ? n : n / T * (t + 1)};
+}
+
 namespace {
 
 // One LSD pass structure shared by the key-only and key+payload sorts. Each thread owns a

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace tscope::detail {
@@ -17,5 +18,10 @@ unsigned bit_width_of(std::uint64_t x);
 
 // Threads to use for a loop over n items: 1 inside a parallel region or for small n.
 int threads_for(std::uint64_t n);
+// The calling thread's contiguous share [first, second) of n items cut into `threads` chunks
+// (inside `#pragma omp parallel num_threads(threads)`; the whole range outside one).
+std::pair<std::uint64_t, std::uint64_t> thread_chunk(std::uint64_t n, int threads);
+// Which chunk the calling thread owns (omp_get_thread_num(), 0 without OpenMP).
+int thread_index();
 
 }  // namespace tscope::detail

@@ -13,19 +13,6 @@ using namespace tscope;
 
 namespace {
 
-gpu::HostCoo view(const CooTensor& t) {
-    gpu::HostCoo h;
-    h.nnz = t.nnz();
-    h.dims = t.dims();
-    h.idx64 = t.index_width() == IndexWidth::U64;
-    for (int m = 0; m < t.order(); ++m)
-        h.idx.push_back(h.idx64 ? static_cast<const void*>(t.indices<std::uint64_t>(m).data())
-                                : static_cast<const void*>(t.indices<std::uint32_t>(m).data()));
-    h.vals64 = t.value_type() == ValueType::F64;
-    h.vals = h.vals64 ? static_cast<const void*>(t.values<double>().data()) : static_cast<const void*>(t.values<float>().data());
-    return h;
-}
-
 template <class I, class V>
 void same_tree(const CsfFormat<I, V>& host, const gpu::ResidentTensor& device, const QString& what) {
     const csf_flat::FlatTree want = csf_flat::flatten(host);
@@ -39,7 +26,7 @@ void same_tree(const CsfFormat<I, V>& host, const gpu::ResidentTensor& device, c
 
 // Every mode's CSF and B-CSF (threshold 3: many splits) from one uploaded COO.
 void check(const CooTensor& t, const QString& name) {
-    const gpu::DeviceCoo coo(view(t));
+    const gpu::DeviceCoo coo(csf_flat::host_view(t));
     QCOMPARE(coo.nnz(), t.nnz());
     for (int mode = 0; mode < t.order(); ++mode) {
         FormatOptions o;
