@@ -36,6 +36,32 @@ void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
     }
 }
 
+// The positions z with labels[z] == want, ascending: counted per thread, offset, written.
+std::vector<std::uint64_t> positions_of(const std::vector<std::uint8_t>& labels, std::uint8_t want) {
+    const std::uint64_t n = labels.size();
+    const int threads = detail::threads_for(n);
+    std::vector<std::uint64_t> offset(static_cast<std::size_t>(threads) + 1, 0);
+    std::vector<std::uint64_t> out;
+#pragma omp parallel num_threads(threads)
+    {
+        const auto t = static_cast<std::size_t>(detail::thread_index());
+        const auto [lo, hi] = detail::thread_chunk(n, threads);
+        std::uint64_t count = 0;
+        for (std::uint64_t z = lo; z < hi; ++z) count += labels[z] == want;
+        offset[t + 1] = count;
+#pragma omp barrier
+#pragma omp single
+        {
+            for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
+            out.resize(offset.back());
+        }
+        std::uint64_t at = offset[t];
+        for (std::uint64_t z = lo; z < hi; ++z)
+            if (labels[z] == want) out[at++] = z;
+    }
+    return out;
+}
+
 template <class I, class V>
 CsfFormat<I, V> take_csf(std::unique_ptr<SparseFormat> f, const std::vector<std::uint64_t>& dims) {
     auto* csf = static_cast<CsfFormat<I, V>*>(f.get());  // build_csf<I, V> made it
@@ -71,6 +97,8 @@ struct FiberIds {
     std::vector<std::vector<std::uint32_t>> len;
 };
 
+// Fiber ids in parallel: flag where a fiber starts in the sorted order, scan the flags into
+// numbers, and take each fiber's length from where the next one starts.
 template <class TI>
 void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len) {
     std::vector<int> others;
@@ -79,14 +107,28 @@ void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fi
     const auto perm = sorted_order(t, others);
     std::vector<const TI*> cols;
     for (int o : others) cols.push_back(t.indices<TI>(o).data());
-    fid.resize(t.nnz());
-    for (std::uint64_t n = 0; n < perm.size(); ++n) {
-        bool same = n > 0;
-        for (std::size_t k = 0; k < cols.size() && same; ++k) same = cols[k][perm[n]] == cols[k][perm[n - 1]];
-        if (!same) len.push_back(0);
-        fid[perm[n]] = static_cast<std::uint32_t>(len.size() - 1);
-        ++len.back();
+    const std::uint64_t n = perm.size();
+    const auto ni = static_cast<std::int64_t>(n);
+    std::vector<std::uint64_t> number(n);  // 1 + the fiber of sorted position i, once scanned
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < ni; ++i) {
+        const auto u = static_cast<std::uint64_t>(i);
+        bool same = u > 0;
+        for (std::size_t k = 0; k < cols.size() && same; ++k) same = cols[k][perm[u]] == cols[k][perm[u - 1]];
+        number[u] = same ? 0 : 1;
     }
+    parallel_inclusive_scan(number);
+    const std::uint64_t fibers = n ? number[n - 1] : 0;
+    fid.resize(n);
+    std::vector<std::uint64_t> end(fibers);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < ni; ++i) {
+        const auto u = static_cast<std::uint64_t>(i);
+        fid[perm[u]] = static_cast<std::uint32_t>(number[u] - 1);
+        if (u + 1 == n || number[u + 1] != number[u]) end[number[u] - 1] = u + 1;
+    }
+    len.resize(fibers);
+    for (std::uint64_t f = 0; f < fibers; ++f) len[f] = static_cast<std::uint32_t>(end[f] - (f ? end[f - 1] : 0));
 }
 
 FiberIds fiber_ids(const CooTensor& t) {
@@ -282,9 +324,7 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
     const std::vector<std::uint8_t> part = mmcsf_partition(t, true);
     control.check();
     for (int p = 0; p < t.order(); ++p) {
-        std::vector<std::uint64_t> members;
-        for (std::uint64_t z = 0; z < t.nnz(); ++z)
-            if (part[z] == p) members.push_back(z);
+        const std::vector<std::uint64_t> members = positions_of(part, static_cast<std::uint8_t>(p));
         if (members.empty()) continue;
         FormatOptions po = o;
         po.mode = p;
