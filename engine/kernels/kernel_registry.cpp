@@ -87,10 +87,4 @@ std::string kernel_formats_text(KernelKind kernel, Backend backend) {
     return text;
 }
 
-void require_kernel(KernelKind kernel, Backend backend, FormatKind format) {
-    if (!kernel_supports(kernel, backend, format))
-        throw InputError(std::string(backend_name(backend)) + " has no " + kernel_name(kernel) + " kernel for " +
-                         format_name(format));
-}
-
 }  // namespace tscope

@@ -59,7 +59,5 @@ bool kernel_supports(KernelKind kernel, Backend backend, FormatKind format);
 std::vector<FormatKind> kernel_formats(KernelKind kernel, Backend backend);
 // The same as "COO, CSF, B-CSF" (for usage texts and messages).
 std::string kernel_formats_text(KernelKind kernel, Backend backend);
-// InputError "<backend> has no <kernel> kernel for <format>" unless the triple is registered.
-void require_kernel(KernelKind kernel, Backend backend, FormatKind format);
 
 }  // namespace tscope
