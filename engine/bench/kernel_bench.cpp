@@ -210,13 +210,12 @@ private:
 class SpttmCase : public KernelCase {
 public:
     using KernelCase::KernelCase;
-    bool supports(Backend b, FormatKind k) const override {
-        return (k != FormatKind::sCOO || t_.order() >= 2) && kernel_supports(KernelKind::SpTTM, b, k);
-    }
+    bool supports(Backend b, FormatKind k) const override { return kernel_supports(KernelKind::SpTTM, b, k); }
     FormatOptions options(FormatKind, int mode) const override { return spttm_options(t_.order(), mode); }
     bool per_mode_build(FormatKind) const override { return true; }
     std::unique_ptr<SparseFormat> build(FormatKind kind, int mode, RunControl& c) const override {
         if (kind != FormatKind::sCOO) return KernelCase::build(kind, mode, c);
+        if (t_.order() < 2) throw InputError("SspTTM on sCOO needs a tensor of order 2 or more (the product of a TTM chain)");
         const auto start = Clock::now();
         const int first = chain_mode(mode);
         // X sorted (others, mode, first): the chunks of X x_first U come out sorted with `mode`

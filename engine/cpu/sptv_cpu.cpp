@@ -356,6 +356,7 @@ Prepared prepare_any(const SparseFormat& format, int mode, bool values = true) {
 }  // namespace
 
 CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>& v) {
+    if (t.order() < 2) throw InputError("SpTV needs a tensor of order 2 or more");  // its result has order N - 1
     std::map<std::vector<std::uint64_t>, double> fibers;
     std::vector<std::uint64_t> key;
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {

@@ -49,6 +49,10 @@ std::unique_ptr<SparseFormat> build_format(FormatKind kind, const CooTensor& t, 
                                            RunControl& control) {
     validate_options(t, options);
     if (t.nnz() == 0) throw InputError(std::string(format_name(kind)) + ": the tensor has no nonzeros");
+    const FormatEntry& entry = format_entry(kind);
+    if (t.order() < entry.min_order)
+        throw InputError(std::string(entry.name) + " needs a tensor of order " + std::to_string(entry.min_order) +
+                         " or more; this one has order " + std::to_string(t.order()));
     const auto start = std::chrono::steady_clock::now();
     std::unique_ptr<SparseFormat> f = format_entry(kind).build(t, options, control);
     f->set_dims(t.dims());

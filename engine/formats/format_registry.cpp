@@ -11,8 +11,8 @@ namespace tscope {
 
 namespace {
 
-#define TSCOPE_FORMAT_ROW(kind, name, cls, per_mode, builder, parameters, teaching)                       \
-    FormatEntry{FormatKind::kind, name, per_mode, parameters, teaching,                                    \
+#define TSCOPE_FORMAT_ROW(kind, name, cls, per_mode, builder, parameters, teaching, min_order)            \
+    FormatEntry{FormatKind::kind, name, per_mode, parameters, teaching, min_order,                         \
                 [](const CooTensor& t, const FormatOptions& o, RunControl& c) -> std::unique_ptr<SparseFormat> { \
                     return with_format_types(t, [&](auto i, auto v) {                                      \
                         return detail::builder<decltype(i), decltype(v)>(t, o, c);                         \

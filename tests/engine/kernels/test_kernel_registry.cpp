@@ -112,6 +112,34 @@ private Q_SLOTS:
         QVERIFY(entries >= 20);
     }
 
+    // A vector (order 1): every entry either runs and matches cpu-ref or refuses in words (the
+    // tree formats need order 2, HLS order 3); none crashes (they did: CFB's and B-CSF's builds,
+    // TTMc's buffer).
+    void orderOneTensor() {
+        CooTensor t({9});
+        t.resize(3);
+        t.set(0, std::vector<std::uint64_t>{2}, 1.5);
+        t.set(1, std::vector<std::uint64_t>{0}, 2.0);
+        t.set(2, std::vector<std::uint64_t>{6}, -1.0);
+        int ran = 0, refused = 0;
+        for (const KernelEntry& e : kernel_entries()) {
+            if (!runnable_here(e)) continue;
+            BenchRequest r;
+            r.kernel = e.kernel, r.formats = {e.format}, r.backends = {e.backend}, r.rank = 3, r.repeat = 1, r.check = true;
+            for (const BenchResult& row : run_bench(t, r)) {
+                const QString where = QString("%1 %2 on %3").arg(kernel_name(e.kernel), backend_name(e.backend), format_name(e.format));
+                if (row.ran) {
+                    ++ran;
+                    QVERIFY2(row.max_rel_error && *row.max_rel_error <= tolerance(e), qPrintable(where));
+                } else {
+                    ++refused;
+                    QVERIFY2(row.error.find("order") != std::string::npos, qPrintable(where + ": " + row.error.c_str()));
+                }
+            }
+        }
+        QVERIFY(ran > 0 && refused > 0);
+    }
+
     // The real tensors too (the omp and cuda entries; the oracle against itself says nothing).
     void realTensors() {
         TS_REQUIRE_SHARED(path, "jf17k-4d.tns");

@@ -85,6 +85,28 @@ private Q_SLOTS:
         QVERIFY(w.recentFiles().first().endsWith(QStringLiteral("jf17k-4d.tns.gz")));
     }
 
+    // A vector (order 1) opens and every tab takes it: formats that need order 2 say so in their
+    // rows instead of crashing the window (it did, building CFB and B-CSF on load).
+    void opensAnOrderOneTensor() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("vector.tns"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("3 1.5\n1 2.0\n7 -1.0\n");
+        }
+        MainWindow w;
+        w.show();
+        w.openFile(path);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("order")), QStringLiteral("1"));
+        for (const QString& tab : w.tabNames()) {
+            QVERIFY(w.showTab(tab));
+            QVERIFY(waitIdle(w));
+        }
+        QVERIFY(w.errorText().isEmpty());
+    }
+
     void opensSharedMovieLens() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         MainWindow w;

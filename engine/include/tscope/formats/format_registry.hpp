@@ -20,6 +20,7 @@ struct FormatEntry {
     // The FormatOptions it reads, as the CLI's option names ("mode-order,fiber-threshold").
     const char* parameters;
     bool teaching_view;       // format_anatomy can show its arrays
+    int min_order;            // build_format refuses lower orders in words
     // Builds it with the index width and value type the tensor needs (format_uses_32bit, the
     // tensor's value type). build_format() checks the options and times the build around it.
     Builder build;
