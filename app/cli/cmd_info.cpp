@@ -36,6 +36,7 @@ void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& sta
               << "indices     " << (load.format == "tsb" ? "binary" : "per mode, base " + bases)
               << (load.header ? ", dims from the file's header" : "") << "\n"
               << "duplicates  " << grouped(load.duplicates_summed) << " summed\n"
+              << "zeros       " << grouped(load.zeros_dropped) << " left out (entries of value 0)\n"
               << "load        " << number(load.load_seconds) << " s";
     if (load.text_bytes && load.parse_seconds > 0)
         std::cout << " (parse " << number(static_cast<double>(load.text_bytes) / 1e6 / load.parse_seconds) << " MB/s)";

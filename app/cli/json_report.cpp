@@ -35,6 +35,7 @@ Json info_json(const CooTensor& t, const LoadInfo& load, const TensorStats& stat
                 {"value_type", to_string(t.value_type())},
                 {"header", load.header},
                 {"duplicates_summed", load.duplicates_summed},
+                {"zeros_dropped", load.zeros_dropped},
                 {"file_bytes", load.file_bytes},
                 {"text_bytes", load.text_bytes},
                 {"lines", load.lines},

@@ -649,6 +649,7 @@ LoadedTensor detail::parse_tns_buffer(const ByteBuffer& buffer, const std::strin
                                                    : build_any_width<double>(blocks, pre, text, name, info, control);
     control.stage("summing duplicates");
     info.duplicates_summed = sum_duplicates(t, control);
+    info.zeros_dropped = drop_zeros(t);
     info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return {std::move(t), std::move(info)};
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "file_util.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
 
@@ -196,8 +197,10 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
         throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has a non-finite value");
     });
     if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);
+    const std::uint64_t zeros = drop_zeros(t);  // as the text reader does
 
     LoadedTensor out{std::move(t), {}};
+    out.info.zeros_dropped = zeros;
     out.info.path = path;
     out.info.format = "tsb";
     out.info.file_bytes = file.size();

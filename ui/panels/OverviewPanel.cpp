@@ -22,7 +22,7 @@ namespace {
 const char* kFields[][2] = {{"source", "Source"},   {"format", "Format"},     {"order", "Order"},
                             {"dims", "Dimensions"}, {"nnz", "Nonzeros"},      {"density", "Density"},
                             {"storage", "In memory"}, {"base", "Index base"}, {"duplicates", "Duplicates summed"},
-                            {"load", "Load time"},  {"stats", "Statistics time"}};
+                            {"zeros", "Zeros left out"}, {"load", "Load time"},  {"stats", "Statistics time"}};
 
 }  // namespace
 
@@ -110,6 +110,7 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
                         .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
         {"base", load.format == "tsb" || dataset->generated ? tr("stored 0-based") : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},
         {"duplicates", grouped(load.duplicates_summed)},
+        {"zeros", grouped(load.zeros_dropped)},
         {"load", loadText},
         {"stats", tr("%1 s").arg(shortNumber(dataset->stats.seconds))}};
     for (auto& [key, label] : fields_) label->setText(values.value(key));

@@ -1,9 +1,11 @@
 // The FROSTT .tns reader on well-formed input: every accepted variant, and big parallel input.
+#include <QTemporaryDir>
 #include <sstream>
 
 #include "test_support.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tns_format.hpp"
+#include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 #ifdef _OPENMP
@@ -22,6 +24,32 @@ class TestTnsReader : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Zeros, written so or summed to, are left out and counted (issue 24, item 3): every format
+    // then holds what the tensor holds (sCOO cannot tell a stored zero from its padding).
+    void zerosAreLeftOutAndCounted() {
+        const auto r = parse("1 1 1 1.0\n2 2 2 0.0\n2 1 2 3.0\n1 2 1 2.0\n1 2 1 -2.0\n2 2 1 -0.0\n");
+        QCOMPARE(r.tensor.nnz(), std::uint64_t{2});
+        QCOMPARE(r.info.duplicates_summed, std::uint64_t{1});
+        QCOMPARE(r.info.zeros_dropped, std::uint64_t{3});
+        const auto m = tstest::as_map(r.tensor);
+        QCOMPARE(m.at({0, 0, 0}), 1.0);
+        QCOMPARE(m.at({1, 0, 1}), 3.0);
+        QCOMPARE(r.tensor.dims(), (std::vector<std::uint64_t>{2, 2, 2}));  // the dims stay the file's
+        // the binary cache reads the same way
+        QTemporaryDir dir;
+        CooTensor z({3, 3});
+        z.resize(3);
+        z.set(0, std::vector<std::uint64_t>{0, 1}, 0.0);
+        z.set(1, std::vector<std::uint64_t>{2, 2}, 4.0);
+        z.set(2, std::vector<std::uint64_t>{1, 0}, 0.0);
+        const std::string path = dir.filePath("z.tsb").toStdString();
+        write_tsb(z, path);
+        const LoadedTensor back = read_tsb(path);
+        QCOMPARE(back.tensor.nnz(), std::uint64_t{1});
+        QCOMPARE(back.info.zeros_dropped, std::uint64_t{2});
+        QCOMPARE(back.tensor.value(0), 4.0);
+    }
+
     void plainFile() {
         const auto r = parse("# comment\n1 1 1 1.5\n2 3 1 -2\n\n1 2 4 3e2\n");
         const CooTensor& t = r.tensor;

@@ -28,6 +28,7 @@ struct LoadInfo {
     bool header = false;             // the file gave its dims (order/dims header or "# dims:")
     std::vector<bool> zero_based;    // per mode: indices were 0-based (SPLATT's rule: a 0 seen)
     std::uint64_t duplicates_summed = 0;  // entries merged into others
+    std::uint64_t zeros_dropped = 0;      // entries of value zero (stored so, or summed to it), left out
     double read_seconds = 0;         // reading (and gunzip) the bytes
     double parse_seconds = 0;        // parsing, building the tensor, summing duplicates
     double load_seconds = 0;         // all of it

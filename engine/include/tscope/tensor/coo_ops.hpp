@@ -43,6 +43,11 @@ bool is_sorted_lexicographic(const CooTensor& t);
 // sorted lexicographically.
 std::uint64_t sum_duplicates(CooTensor& t, RunControl& control = no_control());
 
+// Removes the entries whose value is zero (written so in the file, or summed to it), keeping
+// the others in their order. Returns how many went. The readers call it so that every format
+// holds what the tensor holds: sCOO cannot tell a stored zero from its padding.
+std::uint64_t drop_zeros(CooTensor& t);
+
 // Exact, order-independent comparison of two tensors: same dims and the same set of
 // (coordinate, value) pairs. On a mismatch, says where in *why (if given).
 bool same_entries(const CooTensor& a, const CooTensor& b, std::string* why = nullptr);
