@@ -1,7 +1,11 @@
 #include "args.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <climits>
+#include <filesystem>
+#include <fstream>
 
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
@@ -68,6 +72,29 @@ std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std
         throw InputError(command_ + ": " + name + " must be between " + std::to_string(lo) + " and " +
                          std::to_string(hi) + ", got " + *v);
     return x;
+}
+
+FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
+    FormatOptions o;
+    if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
+        for (std::uint64_t m : parse_count_list(*order, "--mode-order")) o.mode_order.push_back(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1);
+    o.bcsf_fiber_threshold = args.integer("--fiber-threshold", o.bcsf_fiber_threshold, 1);
+    o.hicoo_bits = static_cast<int>(args.integer("--hicoo-bits", static_cast<std::uint64_t>(o.hicoo_bits), 1, 16));
+    o.hls_threshold = args.integer("--hls-threshold", o.hls_threshold, 1);
+    validate_options(t, o);
+    return o;
+}
+
+void check_output_dir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw InputError("--write " + dir + ": cannot create it (" + ec.message() + ")");
+    const std::filesystem::path probe = std::filesystem::path(dir) / (".tensorscope-write-test-" + std::to_string(::getpid()));
+    {
+        std::ofstream f(probe);
+        if (!f) throw InputError("--write " + dir + ": cannot write there");
+    }
+    std::filesystem::remove(probe, ec);
 }
 
 std::vector<int> parse_modes(const std::string& text, int order) {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tscope/formats/format.hpp"
+
 namespace tscope::cli {
 
 class Args {
@@ -52,6 +54,14 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
     }
     return out;
 }
+
+// The format options that formats, bench and decompose share (--mode-order/--csf-order,
+// --fiber-threshold, --hicoo-bits, --hls-threshold), each checked against its range and, with
+// the tensor, by validate_options: one validator, so no command lets through what another refuses.
+FormatOptions parse_format_options(const Args& args, const CooTensor& t);
+// Creates DIR if needed and proves it writable with a temporary file, before any work: a bad
+// --write destination is exit 2 at once, not a failure after the run.
+void check_output_dir(const std::string& dir);
 
 // "--mode 1,3" -> {0, 2} for a tensor of `order` modes; "all" -> {} (every mode). InputError
 // naming the mode out of range.

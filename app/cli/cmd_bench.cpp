@@ -37,6 +37,7 @@ int run_bench(int argc, char** argv) {
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
+    if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
     const LoadedTensor loaded = load_tensor(path);
     const CooTensor& t = loaded.tensor;
 
@@ -50,10 +51,7 @@ int run_bench(int argc, char** argv) {
     request.repeat = static_cast<int>(args.integer("--repeat", 5, 1, 100000));
     request.check = args.flag("--check");
     request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
-    request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
-    request.options.hls_threshold = args.integer("--hls-threshold", 78, 1);
-    if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
-        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);
+    request.options = parse_format_options(args, t);
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m)
             request.factors.push_back(read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));

@@ -77,6 +77,7 @@ int run_decompose(int argc, char** argv) {
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
+    if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the run
     LoadOptions load;
     // the device CPD computes in fp32: a --float .tsb stays fp32 in host memory too
     load.keep_stored_values = method == DecompMethod::Cpd && backend == Backend::Cuda;

@@ -34,11 +34,7 @@ int run_formats(int argc, char** argv) {
     request.modes = parse_modes(args.value_or("--mode", "all"), t.order());
     request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
     request.verify = args.flag("--verify");
-    if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
-        for (std::uint64_t m : parse_count_list(*order, "--csf-order")) request.options.mode_order.push_back(static_cast<int>(m) - 1);
-    request.options.bcsf_fiber_threshold = args.integer("--fiber-threshold", 128);
-    request.options.hicoo_bits = static_cast<int>(args.integer("--hicoo-bits", 7));
-    request.options.hls_threshold = args.integer("--hls-threshold", 78);
+    request.options = parse_format_options(args, t);
     const std::vector<FormatRow> rows = survey_formats(t, request);
 
     // the smallest built format of each mode, by bytes

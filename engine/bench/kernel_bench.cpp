@@ -336,6 +336,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
     for (int m : modes)
         check_mode(m, t.order());
+    check_factors_fit(t.dims(), request.rank);  // the factors and a mode's output, before any allocation
+    validate_options(t, request.options);     // what `formats` refuses, bench refuses too
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));

@@ -14,6 +14,7 @@
 #include "dense_linalg.hpp"
 #include "cpd_device.hpp"
 #include "fit_loop.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
@@ -62,6 +63,7 @@ std::vector<FormatKind> cpd_formats(Backend backend) { return kernel_formats(Ker
 CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
     if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");
     if (o.rank == 0 || o.max_iters < 1) throw InputError("CPD needs a rank and at least one iteration");
+    check_factors_fit(t.dims(), o.rank);
     if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
         throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
     if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))

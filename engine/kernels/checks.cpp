@@ -1,5 +1,10 @@
 #include "tscope/checks.hpp"
 
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 
@@ -14,6 +19,35 @@ void check_mode(int mode, int order, const std::string& label) {
 void require_gpu() {
     const GpuInfo gpu = query_gpu();
     if (!gpu.available) throw Error(gpu.reason);
+}
+
+namespace {
+
+std::string in_words(long double bytes) {
+    const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 8) bytes /= 1000, ++u;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3Lg %s", bytes, units[u]);
+    return buf;
+}
+
+}  // namespace
+
+void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what) {
+    const long double bytes = static_cast<long double>(rows) * static_cast<long double>(cols) * 8.0L;
+    const long double memory = static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<long double>(::sysconf(_SC_PAGESIZE));
+    if (bytes > memory || bytes > static_cast<long double>(PTRDIFF_MAX))
+        throw InputError(what + " would need " + in_words(bytes) + " of memory; this machine has " + in_words(memory));
+}
+
+void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank) {
+    for (std::size_t m = 0; m < dims.size(); ++m) {
+        char count[32];
+        std::snprintf(count, sizeof count, "%.3g", static_cast<double>(dims[m]));
+        check_dense_fits(dims[m], rank, "mode " + std::to_string(m + 1) + " has " + count + " indices; its rank-" +
+                                            std::to_string(rank) + " factor");
+    }
 }
 
 }  // namespace tscope

@@ -193,6 +193,38 @@ private Q_SLOTS:
         QCOMPARE(cli({"bench", file, "--kernel", "spmv"}).status, 2);
         QCOMPARE(cli({"bench", file, "--backend", "tpu"}).status, 2);
         QCOMPARE(cli({"bench", file, "--mode", "4"}).status, 2);
+        // what `formats` refuses, bench refuses too, before any work (issue 24, item 4)
+        QCOMPARE(cli({"bench", file, "--mode-order", "1,1,1"}).status, 2);
+        QCOMPARE(cli({"bench", file, "--fiber-threshold", "0"}).status, 2);
+        const Run bits = cli({"formats", file, "--hicoo-bits", "4294967297"});
+        QCOMPARE(bits.status, 2);  // was truncated to 1 silently
+        QVERIFY(bits.err.contains("between 1 and 16"));
+        // a destination that cannot be written is bad input at once, not after the run (item 5)
+        const Run dest = cli({"bench", file, "--write", "/proc/no/such/dir"});
+        QCOMPARE(dest.status, 2);
+        QVERIFY(dest.out.isEmpty());
+        QCOMPARE(cli({"decompose", file, "--method", "cpd", "--write", "/proc/no/such/dir"}).status, 2);
+        // a mode near 2^63: the factor's size in words, before any allocation (item 2)
+        const QString huge = dir.filePath("huge.tns");
+        {
+            QFile f(huge);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("1 1 9223372036854775000 1.0\n");
+        }
+        const Run big = cli({"bench", huge, "--kernel", "mttkrp", "--rank", "8"});
+        QCOMPARE(big.status, 2);
+        QVERIFY2(big.err.contains("mode 3 has 9.22e+18 indices") && big.err.contains("EB"), big.err.constData());
+        QCOMPARE(cli({"decompose", huge, "--method", "cpd", "--rank", "8"}).status, 2);
+        // a vector (order 1): rows that need order 2 say so, nothing crashes (item 1)
+        const QString vec = dir.filePath("vec.tns");
+        {
+            QFile f(vec);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("3 1.5\n1 2.0\n7 -1.0\n");
+        }
+        for (const char* k : {"mttkrp", "sptv", "ttmc", "spttm"})
+            QCOMPARE(cli({"bench", vec, "--kernel", k, "--format", "all", "--backend", "cpu-ref,omp", "--check"}).status, 0);
+        QCOMPARE(cli({"formats", vec, "--verify"}).status, 0);
         if (tscope::query_gpu().available) return;  // the rest is about a machine without one
         const Run cuda = cli({"bench", file, "--backend", "cuda", "--format", "COO", "--json"});
         QCOMPARE(cuda.status, 1);  // no device: exit 1, rows carry the reason, nothing crashes

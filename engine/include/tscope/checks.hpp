@@ -2,7 +2,9 @@
 // say the same thing everywhere.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tscope {
 
@@ -11,5 +13,11 @@ namespace tscope {
 void check_mode(int mode, int order, const std::string& label = "mode");
 // Error with query_gpu()'s reason where this process has no usable GPU.
 void require_gpu();
+// InputError, before any allocation, when a rows x cols matrix of doubles cannot be held: its
+// size overflows or passes this machine's memory. `what` starts the message ("mode 3 has
+// 9.2e18 indices; its rank-8 factor"), which goes on "would need 590 EB".
+void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what);
+// The same for each mode's factor of a tensor at a rank.
+void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank);
 
 }  // namespace tscope
