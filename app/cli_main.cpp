@@ -6,9 +6,11 @@
 
 #include "cli/commands.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/temp_cleanup.hpp"
 
 int main(int argc, char** argv) {
     using namespace tscope::cli;
+    tscope::install_temp_cleanup_on_signals();  // a killed convert leaves no .tmp behind
     if (argc < 2) {
         print_usage(true);
         return 2;

@@ -7,8 +7,10 @@
 
 #include "views/MainWindow.hpp"
 #include "views/SafeApplication.hpp"
+#include "tscope/io/temp_cleanup.hpp"
 
 int main(int argc, char** argv) {
+    tscope::install_temp_cleanup_on_signals();
     tsui::SafeApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Tensorscope"));
     QApplication::setApplicationName(QStringLiteral("Tensorscope"));

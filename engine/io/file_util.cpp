@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "tscope/error.hpp"
+#include "tscope/io/temp_cleanup.hpp"
 
 namespace tscope::detail {
 
@@ -208,13 +209,18 @@ ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     static std::atomic<unsigned> counter{0};
     temp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    slot_ = list_temp(temp_.c_str());  // listed before it exists: a signal never misses it
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError("cannot write '" + path_ + "': " + errno_text(errno));
+    if (fd_ < 0) {
+        release_temp(slot_);
+        throw InputError("cannot write '" + path_ + "': " + errno_text(errno));
+    }
 }
 
 AtomicFile::~AtomicFile() {
     if (fd_ >= 0) ::close(fd_);
     if (!committed_) ::unlink(temp_.c_str());
+    release_temp(slot_);
 }
 
 void AtomicFile::write(const void* data, std::size_t size) {
@@ -230,15 +236,25 @@ void AtomicFile::write(const void* data, std::size_t size) {
 
 void AtomicFile::commit() {
     if (fd_ >= 0) {
-        if (::close(fd_) != 0) {
+        const bool synced = ::fsync(fd_) == 0;
+        const int err = errno;
+        if (::close(fd_) != 0 || !synced) {
             fd_ = -1;
-            throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+            throw Error("cannot write '" + path_ + "': " + errno_text(synced ? errno : err));
         }
         fd_ = -1;
     }
     if (::rename(temp_.c_str(), path_.c_str()) != 0)
         throw Error("cannot write '" + path_ + "': " + errno_text(errno));
     committed_ = true;
+    release_temp(slot_);
+    slot_ = -1;
+    // the rename is durable once the directory is flushed too
+    const std::string dir = path_.find('/') == std::string::npos ? "." : path_.substr(0, path_.rfind('/') + 1);
+    if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+        ::fsync(d);
+        ::close(d);
+    }
 }
 
 }  // namespace tscope::detail

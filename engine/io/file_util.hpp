@@ -74,13 +74,15 @@ public:
     const std::string& temp_path() const { return temp_; }
     // Appends to the temporary file (plain binary writes).
     void write(const void* data, std::size_t size);
-    // Closes the plain stream if open and renames the temporary file onto the target.
+    // Flushes the data to the disk (fsync), renames the temporary file onto the target, and
+    // flushes the directory, so a crash leaves the old file or the whole new one.
     void commit();
 
 private:
     std::string path_;
     std::string temp_;
     int fd_ = -1;
+    int slot_ = -1;  // in temp_cleanup's list while the temporary exists
     bool committed_ = false;
 };
 

@@ -1,4 +1,5 @@
 // tensorscope-cli as a user runs it: exit statuses, JSON keys, errors on stderr.
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -113,6 +114,27 @@ private Q_SLOTS:
         QFile f(tns);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), before);
+    }
+
+    // A convert killed by SIGTERM (or SIGINT) leaves neither its temporary nor a partial target
+    // (issue 24, item 6): the engine lists its temporaries and the handler removes them.
+    void killedConvertLeavesNothing() {
+        QTemporaryDir dir;
+        const QString in = dir.filePath("in.tsb"), out = dir.filePath("out.tns.gz");
+        QCOMPARE(cli({"generate", "--dims", "2000,2000,2000", "--nnz", "6000000", "-o", in}).status, 0);
+        QProcess p;
+        p.start(TS_BIN_DIR "/tensorscope-cli", {"convert", in, out});
+        QVERIFY(p.waitForStarted());
+        bool seen = false;  // the gzip text takes seconds: wait for its temporary to appear
+        for (int i = 0; i < 400 && !seen && p.state() == QProcess::Running; ++i) {
+            QTest::qWait(25);
+            seen = !QDir(dir.path()).entryList({"out.tns.gz.tmp-*"}).isEmpty();
+        }
+        if (!seen) QSKIP("the convert finished before its temporary could be seen");
+        p.terminate();  // SIGTERM
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QVERIFY2(QDir(dir.path()).entryList({"out.tns.gz*"}).isEmpty(), "a temporary or a partial target was left");
     }
 
     void formatsJsonAndVerify() {

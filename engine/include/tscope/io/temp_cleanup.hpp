@@ -1,0 +1,19 @@
+// Temporary files never outlive the process, whatever signal ends it: every AtomicFile lists
+// its temporary name here while it is open, and the handlers installed below unlink what is
+// listed (async-signal-safe: fixed slots, unlink only) before the signal's default action.
+#pragma once
+
+namespace tscope {
+
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove the listed temporaries, then die of the signal.
+// Call once, early in main (the CLI and the GUI do).
+void install_temp_cleanup_on_signals();
+
+namespace detail {
+// Returns the slot that lists `path` (-1 when all are taken: the file then relies on its
+// destructor alone); unlisted again by release_temp(slot).
+int list_temp(const char* path);
+void release_temp(int slot);
+}  // namespace detail
+
+}  // namespace tscope

@@ -1,0 +1,57 @@
+#include "tscope/io/temp_cleanup.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+namespace tscope {
+
+namespace {
+
+constexpr int kSlots = 64;
+constexpr std::size_t kPath = 4096;
+char g_paths[kSlots][kPath];
+std::atomic<bool> g_used[kSlots];  // lock-free on every platform we build for
+
+void on_signal(int sig) {
+    for (int i = 0; i < kSlots; ++i)
+        if (g_used[i].load()) ::unlink(g_paths[i]);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+}  // namespace
+
+void install_temp_cleanup_on_signals() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+        struct sigaction sa {};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
+namespace detail {
+
+int list_temp(const char* path) {
+    if (std::strlen(path) >= kPath) return -1;
+    for (int i = 0; i < kSlots; ++i) {
+        bool expected = false;
+        if (g_used[i].load() || !g_used[i].compare_exchange_strong(expected, true)) continue;
+        // written while the slot reads as used: a signal now may unlink a prefix, never a
+        // path of someone else (the name is unique to this process and file)
+        std::strcpy(g_paths[i], path);
+        return i;
+    }
+    return -1;
+}
+
+void release_temp(int slot) {
+    if (slot >= 0 && slot < kSlots) g_used[slot].store(false);
+}
+
+}  // namespace detail
+
+}  // namespace tscope
