@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cmath>
 
 namespace tsui {
 
@@ -31,6 +32,27 @@ std::vector<tscope::PipelineChunk> chunksFrom(const QJsonValue& v) {
     std::vector<tscope::PipelineChunk> out;
     for (const QJsonValue& c : v.toArray()) out.push_back(chunkFrom(c.toObject()));
     return out;
+}
+
+// A recording is input like any file: every chunk on a stream the run has, its stage times
+// finite, non-negative and in order. The first fault is named (run, list, chunk, what).
+bool chunksAreSound(const std::vector<tscope::PipelineChunk>& chunks, int streams, int run, const char* list, QString* error) {
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        const tscope::PipelineChunk& c = chunks[i];
+        QString fault;
+        if (c.stream < 0 || c.stream >= streams)
+            fault = QObject::tr("stream %1, but the run has %2 stream(s)").arg(c.stream).arg(streams);
+        const double t[] = {c.in_start, c.in_end, c.kernel_start, c.kernel_end, c.out_start, c.out_end};
+        for (double x : t)
+            if (fault.isEmpty() && (!std::isfinite(x) || x < 0)) fault = QObject::tr("a stage time of %1 s").arg(x);
+        if (fault.isEmpty() && (c.in_end < c.in_start || c.kernel_end < c.kernel_start || c.out_end < c.out_start))
+            fault = QObject::tr("a stage that ends before it starts");
+        if (!fault.isEmpty()) {
+            if (error) *error = QObject::tr("run %1, %2 chunk %3: %4").arg(run + 1).arg(QString::fromLatin1(list)).arg(i + 1).arg(fault);
+            return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace
@@ -77,6 +99,10 @@ std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString*
             if (error) *error = QObject::tr("a run without streams or chunks");
             return std::nullopt;
         }
+        const int index = static_cast<int>(r.runs.size());
+        if (!chunksAreSound(run.chunks, run.streams, index, "pipelined", error) ||
+            !chunksAreSound(run.sync_chunks, 1, index, "one-stream", error))
+            return std::nullopt;
         if (r.runs.empty() || run.t_pipe < r.runs[r.best].t_pipe) r.best = r.runs.size();
         r.runs.push_back(std::move(run));
     }

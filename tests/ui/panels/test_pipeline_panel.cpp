@@ -72,6 +72,27 @@ private Q_SLOTS:
         QVERIFY(!p.openRecording(dir.filePath("missing.json"), &error));
         QVERIFY(!parseRecording("not json", &error).has_value());
     }
+
+    // A recording is input like any file (issue 24, item 13): chunks on streams the run does not
+    // have, or with stage times that go backwards, are refused with where and why.
+    void recordingsWithImpossibleChunksAreRefused() {
+        auto recording = [](int stream, double kernel_end) {
+            return QStringLiteral("{\"device\": \"x\", \"pipeline\": [{\"streams\": 4, \"chunks\": ["
+                                  "{\"stream\": 0, \"in_start\": 0, \"in_end\": 1, \"kernel_start\": 1, \"kernel_end\": 2, \"out_start\": 2, \"out_end\": 3},"
+                                  "{\"stream\": %1, \"in_start\": 1, \"in_end\": 2, \"kernel_start\": 2, \"kernel_end\": %2, \"out_start\": 3, \"out_end\": 4}]}]}")
+                .arg(stream)
+                .arg(kernel_end)
+                .toUtf8();
+        };
+        QString error;
+        QVERIFY(parseRecording(recording(3, 3), &error).has_value());
+        QVERIFY(!parseRecording(recording(7, 3), &error).has_value());
+        QVERIFY2(error.contains(QStringLiteral("chunk 2")) && error.contains(QStringLiteral("stream 7")), qPrintable(error));
+        QVERIFY(!parseRecording(recording(-5, 3), &error).has_value());
+        QVERIFY2(error.contains(QStringLiteral("stream -5")), qPrintable(error));
+        QVERIFY(!parseRecording(recording(1, 1.5), &error).has_value());
+        QVERIFY2(error.contains(QStringLiteral("ends before it starts")), qPrintable(error));
+    }
 };
 
 QTEST_MAIN(TestPipelinePanel)
