@@ -154,6 +154,10 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
         throw bad(path, "index or value width is not 4 or 8 bytes");
     std::vector<std::uint64_t> dims(order);
     for (std::uint32_t m = 0; m < order; ++m) dims[m] = get<std::uint64_t>(p + kFixedHeader + 8 * m);
+    for (std::uint32_t m = 0; m < order; ++m)  // a header that contradicts itself is not read on
+        if (ibytes == 4 && dims[m] > (std::uint64_t{1} << 32))
+            throw bad(path, "its header gives mode " + std::to_string(m + 1) + " " + std::to_string(dims[m]) +
+                                " indices but stores 32-bit indices");
     const unsigned __int128 payload = static_cast<unsigned __int128>(nnz) * (order * ibytes + vbytes);
     if (static_cast<unsigned __int128>(file.size()) != header_size + payload + 4)
         throw bad(path, "its size (" + std::to_string(file.size()) + " bytes) does not match its header (" +

@@ -3,8 +3,11 @@
 #include <QTemporaryDir>
 #include <filesystem>
 #include <fstream>
+#include <cstring>
+#include <zlib.h>
 
 #include "test_support.hpp"
+#include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tns_format.hpp"
 #include "tscope/io/tsb_format.hpp"
@@ -16,6 +19,34 @@ class TestTensorFiles : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // A .tsb header that contradicts itself (32-bit indices for a mode of 2^33) is bad input,
+    // even with a right checksum (issue 24).
+    void tsbHeaderThatContradictsItself() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("c.tsb").toStdString();
+        write_tsb(tstest::random_tensor({5, 5, 5}, 10, 1), path);
+        std::string bytes;
+        {
+            std::ifstream in(path, std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        const std::uint64_t huge = std::uint64_t{1} << 33;
+        std::memcpy(bytes.data() + 32, &huge, 8);  // mode 1's dim: magic 8, four u32, nnz 8
+        const std::size_t header = 32 + 3 * 8 + 4;
+        const auto crc = static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), header - 4));
+        std::memcpy(bytes.data() + header - 4, &crc, 4);
+        {
+            std::ofstream out(path, std::ios::binary | std::ios::trunc);
+            out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        }
+        try {
+            read_tsb(path);
+            QFAIL("a contradictory header was read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("32-bit indices") != std::string::npos, e.what());
+        }
+    }
+
     void roundTrip_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("floats");
