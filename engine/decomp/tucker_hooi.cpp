@@ -11,6 +11,7 @@
 #include "../tensor/random.hpp"
 #include "dense_linalg.hpp"
 #include "fit_loop.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/spttm.hpp"
@@ -125,8 +126,19 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     if (t.order() < 3) throw InputError("Tucker-HOOI needs a tensor of order 3 or more");
     if (o.max_iters < 1) throw InputError("Tucker needs at least one iteration");
     const std::vector<std::uint64_t> ranks = ranks_for(t, o.ranks);
-    const auto start = Clock::now();
     const int order = t.order();
+    // Each mode's TTM chain ends in a dims[n] x prod(other ranks) matrix, held twice (the
+    // semi-sparse product and its unfolding): refuse, in words, what cannot be held, before
+    // anything runs (JF17K at rank 64 would need 2 x 24 GB)
+    for (int n = 0; n < order; ++n) {
+        long double width = 1;
+        for (int m = 0; m < order; ++m)
+            if (m != n) width *= static_cast<long double>(ranks[static_cast<std::size_t>(m)]);
+        const auto cols = width > 1e18L ? std::uint64_t{1} << 60 : static_cast<std::uint64_t>(width);
+        check_dense_fits(t.dim(n), 2 * cols, "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) +
+                                                  " x " + std::to_string(cols) + ", held twice)");
+    }
+    const auto start = Clock::now();
     TuckerResult r;
     control.stage("preparing the TTM chains");
     std::vector<TtmChain> chains;

@@ -1,5 +1,6 @@
 // tensorscope-cli as a user runs it: exit statuses, JSON keys, errors on stderr.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -310,6 +311,18 @@ private Q_SLOTS:
         QCOMPARE(o1["iterations"].toArray()[1].toObject()["train_rmse"].toDouble(),
                  o2["iterations"].toArray()[1].toObject()["train_rmse"].toDouble());
         QCOMPARE(cli({"decompose", file, "--method", "fastertucker", "--schedule", "sorted"}).status, 2);
+    }
+
+    // Tucker on JF17K (order 4) at rank 64 needs 2 x 24 GB for one TTM chain: refused in
+    // words at once (issue 24, item 11; it used to try a 512 GiB Gram).
+    void tuckerRefusesWhatCannotBeHeld() {
+        TS_REQUIRE_SHARED(path, "jf17k-4d.tns");
+        QElapsedTimer clock;
+        clock.start();
+        const Run r = cli({"decompose", QString::fromStdString(path), "--method", "tucker", "--rank", "64", "--iters", "1"});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("TTM chain for mode") && r.err.contains("GB"), r.err.constData());
+        QVERIFY(clock.elapsed() < 20000);
     }
 
     void movieLensAcceptance() {
