@@ -36,32 +36,6 @@ void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
     }
 }
 
-// The positions z with labels[z] == want, ascending: counted per thread, offset, written.
-std::vector<std::uint64_t> positions_of(const std::vector<std::uint8_t>& labels, std::uint8_t want) {
-    const std::uint64_t n = labels.size();
-    const int threads = detail::threads_for(n);
-    std::vector<std::uint64_t> offset(static_cast<std::size_t>(threads) + 1, 0);
-    std::vector<std::uint64_t> out;
-#pragma omp parallel num_threads(threads)
-    {
-        const auto t = static_cast<std::size_t>(detail::thread_index());
-        const auto [lo, hi] = detail::thread_chunk(n, threads);
-        std::uint64_t count = 0;
-        for (std::uint64_t z = lo; z < hi; ++z) count += labels[z] == want;
-        offset[t + 1] = count;
-#pragma omp barrier
-#pragma omp single
-        {
-            for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
-            out.resize(offset.back());
-        }
-        std::uint64_t at = offset[t];
-        for (std::uint64_t z = lo; z < hi; ++z)
-            if (labels[z] == want) out[at++] = z;
-    }
-    return out;
-}
-
 template <class I, class V>
 CsfFormat<I, V> take_csf(std::unique_ptr<SparseFormat> f, const std::vector<std::uint64_t>& dims) {
     auto* csf = static_cast<CsfFormat<I, V>*>(f.get());  // build_csf<I, V> made it
@@ -324,7 +298,8 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
     const std::vector<std::uint8_t> part = mmcsf_partition(t, true);
     control.check();
     for (int p = 0; p < t.order(); ++p) {
-        const std::vector<std::uint64_t> members = positions_of(part, static_cast<std::uint8_t>(p));
+        const std::vector<std::uint64_t> members =
+            detail::positions_where(part.size(), [&](std::uint64_t z) { return part[z] == p; });
         if (members.empty()) continue;
         FormatOptions po = o;
         po.mode = p;

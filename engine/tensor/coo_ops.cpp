@@ -252,21 +252,8 @@ std::uint64_t drop_zeros(CooTensor& t) {
 #pragma omp parallel for num_threads(threads_for(n)) reduction(+ : zeros) schedule(static)
         for (std::uint64_t i = 0; i < n; ++i) zeros += vals[i] == V{0};
         if (zeros == 0) return 0;
-        // the kept entries' positions, per thread in order, then a gather of every column
-        const int threads = threads_for(n);
-        std::vector<std::uint64_t> offset(static_cast<std::size_t>(threads) + 1, 0), keep(n - zeros);
-#pragma omp parallel num_threads(threads)
-        {
-            const auto [lo, hi] = detail::thread_chunk(n, threads);
-            const auto k = static_cast<std::size_t>(detail::thread_index());
-            for (std::uint64_t i = lo; i < hi; ++i) offset[k + 1] += vals[i] != V{0};
-#pragma omp barrier
-#pragma omp single
-            for (std::size_t c = 1; c < offset.size(); ++c) offset[c] += offset[c - 1];
-            std::uint64_t at = offset[k];
-            for (std::uint64_t i = lo; i < hi; ++i)
-                if (vals[i] != V{0}) keep[at++] = i;
-        }
+        // the kept entries' positions, in order, then a gather of every column
+        const std::vector<std::uint64_t> keep = detail::positions_where(n, [&](std::uint64_t i) { return vals[i] != V{0}; });
         auto gather = [&](auto& column) {
             std::remove_reference_t<decltype(column)> out(keep.size());
 #pragma omp parallel for num_threads(threads_for(keep.size())) schedule(static)

@@ -24,4 +24,28 @@ std::pair<std::uint64_t, std::uint64_t> thread_chunk(std::uint64_t n, int thread
 // Which chunk the calling thread owns (omp_get_thread_num(), 0 without OpenMP).
 int thread_index();
 
+// The positions i < n where keep(i) holds, ascending, found in parallel: each thread counts its
+// chunk, the counts become offsets, each thread writes its positions there.
+template <class Keep>
+std::vector<std::uint64_t> positions_where(std::uint64_t n, Keep keep) {
+    const int threads = threads_for(n);
+    std::vector<std::uint64_t> offset(static_cast<std::size_t>(threads) + 1, 0), out;
+#pragma omp parallel num_threads(threads)
+    {
+        const auto t = static_cast<std::size_t>(thread_index());
+        const auto [lo, hi] = thread_chunk(n, threads);
+        for (std::uint64_t i = lo; i < hi; ++i) offset[t + 1] += keep(i) ? 1 : 0;
+#pragma omp barrier
+#pragma omp single
+        {
+            for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
+            out.resize(offset.back());
+        }
+        std::uint64_t at = offset[t];
+        for (std::uint64_t i = lo; i < hi; ++i)
+            if (keep(i)) out[at++] = i;
+    }
+    return out;
+}
+
 }  // namespace tscope::detail
