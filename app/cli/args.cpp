@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +106,29 @@ std::vector<int> parse_modes(const std::string& text, int order) {
         modes.push_back(static_cast<int>(m) - 1);
     }
     return modes;
+}
+
+// "64M", "1G", "65536"; "auto" -> 0.
+std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
+    if (text == "auto") return 0;
+    std::string digits = text;
+    std::uint64_t scale = 1;
+    if (!digits.empty()) {
+        const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
+        if (unit == 'K' || unit == 'M' || unit == 'G') {
+            scale = unit == 'K' ? 1ull << 10 : unit == 'M' ? 1ull << 20 : 1ull << 30;
+            digits.pop_back();
+        }
+    }
+    const std::uint64_t n = parse_count(digits, what);
+    if (n == 0) throw InputError(what + " must be positive (or auto)");
+    return n * scale;
+}
+
+int parse_gpus(const Args& args) {
+    const std::string v = args.value_or("--gpus", "1");
+    if (v == "all") return 0;
+    return static_cast<int>(args.integer("--gpus", 1, 1, 64));
 }
 
 }  // namespace tscope::cli

@@ -66,5 +66,9 @@ void check_output_dir(const std::string& dir);
 // "--mode 1,3" -> {0, 2} for a tensor of `order` modes; "all" -> {} (every mode). InputError
 // naming the mode out of range.
 std::vector<int> parse_modes(const std::string& text, int order);
+// "64M", "1G", "65536"; "auto" -> 0.
+std::uint64_t parse_bytes(const std::string& text, const std::string& what);
+// --gpus N|all: a count of at least 1, or 0 for all.
+int parse_gpus(const Args& args);
 
 }  // namespace tscope::cli

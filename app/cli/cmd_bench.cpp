@@ -32,12 +32,14 @@ std::string label(const BenchResult& r) {
 int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
-               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold"},
+               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus"},
               {"--check", "--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
     if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
+    if (args.value("--gpus") && (args.value_or("--backend", "omp") != "cuda" || args.value_or("--kernel", "mttkrp") != "mttkrp"))
+        throw InputError("--gpus applies to --kernel mttkrp --backend cuda");
     const LoadedTensor loaded = load_tensor(path);
     const CooTensor& t = loaded.tensor;
 
@@ -52,6 +54,7 @@ int run_bench(int argc, char** argv) {
     request.check = args.flag("--check");
     request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
     request.options = parse_format_options(args, t);
+    if (args.value("--gpus")) request.gpus = parse_gpus(args);
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m)
             request.factors.push_back(read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
@@ -101,6 +104,10 @@ int run_bench(int argc, char** argv) {
                      {"device", r.device}};
             row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
             if (!r.error.empty()) row["error"] = r.error;
+            if (r.gpus) {
+                row["gpus"] = r.gpus, row["per_gpu_nnz"] = r.per_gpu_nnz;
+                row["kernel_s"] = r.kernel_s, row["collective_s"] = r.collective_s;
+            }
             rows.push_back(row);
         }
         Json sweep_rows = Json::array();
@@ -128,6 +135,12 @@ int run_bench(int argc, char** argv) {
                    std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
                    number(r.gflops), number(r.gbps), r.max_rel_error ? number(*r.max_rel_error, 2) : "-",
                    number(r.build_seconds)});
+        if (r.gpus) {
+            std::string parts;
+            for (std::uint64_t n : r.per_gpu_nnz) parts += (parts.empty() ? "" : " ") + grouped(n);
+            table.add({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
+                       "collectives " + number(r.collective_s), "", "", "", "nonzeros " + parts});
+        }
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
               << "; copy bandwidth " << number(copy_gbps) << " GB/s\n\n"

@@ -1,6 +1,7 @@
 // tensorscope-cli decompose FILE --method cpd|tucker|fastertucker [--rank R] [--iters N]
 //                 [--backend omp|cuda] [--threads T] [--seed S] [--json] [--write DIR] ...
 // Runs a decomposition, printing each iteration as it completes (or one JSON document).
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -59,14 +60,77 @@ void print_iteration(const IterationReport& r) {
     std::cout << std::endl;
 }
 
+void read_gpu_options(const Args& args, CpdOptions& o) {
+    o.gpus = parse_gpus(args);
+    if (auto v = args.value("--limit-gpu-memory")) o.gpu_memory_limit = parse_bytes(*v, "--limit-gpu-memory");
+    if (auto v = args.value("--chunk-bytes")) o.chunk_bytes = parse_bytes(*v, "--chunk-bytes");
+    o.streams = static_cast<int>(args.integer("--streams", 4, 1, 16));
+    o.stream = args.flag("--stream");
+}
+
+// gpus, the nonzeros of each part, the collectives' time; for a streamed run its copies and
+// kernels, and the last MTTKRP's timeline as a "pipeline" run the GUI's Pipeline view opens.
+void add_gpu_report(Json& doc, const CpdResult& r) {
+    doc["device"] = query_gpu().name;
+    doc["gpus"] = r.gpus, doc["gpu_devices"] = r.gpu_devices, doc["per_gpu_nnz"] = r.gpu_nnz;
+    doc["collective_s"] = r.collective_seconds;
+    doc["gpu_memory_limit"] = r.gpu_memory_limit;
+    if (!r.streaming) return;
+    const CpdStreaming& s = *r.streaming;
+    const double lower = s.copy_rate > 0 ? static_cast<double>(s.bytes_per_iteration) / s.copy_rate : 0;
+    doc["streaming"] = Json{{"reason", s.reason},
+                            {"streams", s.streams},
+                            {"chunk_bytes", s.chunk_bytes},
+                            {"chunks_per_iteration", s.chunks},
+                            {"tensor_bytes", s.tensor_bytes},
+                            {"bytes_per_iteration", s.bytes_per_iteration},
+                            {"pinned", s.pinned},
+                            {"copy_rate_bytes_per_s", s.copy_rate},
+                            {"copy_lower_bound_s", lower},
+                            {"copy_s", s.copy_s},
+                            {"kernel_s", s.kernel_s},
+                            {"pipeline_s", s.pipeline_s},
+                            {"copy_hidden", s.copy_hidden},
+                            {"overlap_of_possible", s.overlap_of_possible}};
+    Json chunks = Json::array();
+    double copy = 0, kernel = 0, span = 0;
+    for (const PipelineChunk& c : s.timeline) {
+        chunks.push_back(to_json(c));
+        copy += c.in_end - c.in_start, kernel += c.kernel_end - c.kernel_start, span = std::max(span, c.out_end);
+    }
+    doc["bytes_in"] = s.tensor_bytes;
+    doc["pipeline"] = Json::array({Json{{"streams", s.streams}, {"chunk_bytes", s.chunk_bytes}, {"t_pipe", span},
+                                        {"overlap", s.copy_hidden}, {"overlap_of_possible", s.overlap_of_possible},
+                                        {"transfer_s", copy}, {"kernel_s", kernel}, {"chunks", chunks}}});
+}
+
+void print_gpu_report(const CpdResult& r) {
+    if (r.gpus > 1) {
+        std::cout << r.gpus << " GPU parts; nonzeros per part:";
+        for (const auto& per : r.gpu_nnz) {
+            std::cout << " [";
+            for (std::size_t g = 0; g < per.size(); ++g) std::cout << (g ? " " : "") << grouped(per[g]);
+            std::cout << "]";
+        }
+        std::cout << "; collectives " << number(r.collective_seconds) << " s" << std::endl;
+    }
+    if (!r.streaming) return;
+    const CpdStreaming& s = *r.streaming;
+    const double lower = s.copy_rate > 0 ? static_cast<double>(s.bytes_per_iteration) / s.copy_rate : 0;
+    std::cout << "streamed (" << s.reason << "): " << human_bytes(s.bytes_per_iteration) << " an iteration in " << s.chunks
+              << " chunks over " << s.streams << " streams; copy rate " << number(s.copy_rate / 1e9) << " GB/s, so at least "
+              << number(lower) << " s an iteration; copies " << number(s.copy_s) << " s, kernels " << number(s.kernel_s)
+              << " s, " << number(s.copy_hidden * 100) << "% of the copy hidden" << std::endl;
+}
+
 }  // namespace
 
 int run_decompose(int argc, char** argv) {
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
                "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",
-               "--schedule"},
-              {"--json"});
+               "--schedule", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes"},
+              {"--json", "--stream"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
@@ -74,6 +138,9 @@ int run_decompose(int argc, char** argv) {
     const Backend backend = parse_backend(args.value_or("--backend", "omp"));
     if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
     if (backend == Backend::Cuda) require_gpu();
+    for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream"})
+        if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
+            throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
@@ -100,6 +167,7 @@ int run_decompose(int argc, char** argv) {
         o.seed = seed;
         o.backend = backend;
         o.format = parse_format(args.value_or("--format", "CSF"));
+        read_gpu_options(args, o);
         const CpdResult r = cpd_als(t, o, report);
         iterations = r.iterations;
         doc["rank"] = o.rank, doc["format"] = format_name(o.format), doc["fit"] = r.fit, doc["converged"] = r.converged;
@@ -109,7 +177,9 @@ int run_decompose(int argc, char** argv) {
         doc["peak_device_bytes"] = r.peak_device_bytes;
         if (r.built_on_device || backend == Backend::Cuda)
             doc["dense_parts_s"] = Json{{"solve", r.solve_seconds}, {"normalize", r.normalize_seconds}, {"gram", r.gram_seconds}};
+        if (backend == Backend::Cuda) add_gpu_report(doc, r);
         if (auto dir = args.value("--write")) write_cpd(r, *dir);
+        if (!json && backend == Backend::Cuda) print_gpu_report(r);
         if (!json)
             std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << "; setup: read "
                       << number(loaded.info.load_seconds) << " s, build " << number(r.build_seconds) << " s ("

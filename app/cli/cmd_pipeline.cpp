@@ -31,34 +31,10 @@ FormatKind pipeline_format(std::string name) {
     throw InputError("--format must be hocfs (HOCFS-CSR), hocfs-ell or cfb, not '" + name + "'");
 }
 
-// "64M", "1G", "65536"; "auto" -> 0.
-std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
-    if (text == "auto") return 0;
-    std::string digits = text;
-    std::uint64_t scale = 1;
-    if (!digits.empty()) {
-        const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
-        if (unit == 'K' || unit == 'M' || unit == 'G') {
-            scale = unit == 'K' ? 1ull << 10 : unit == 'M' ? 1ull << 20 : 1ull << 30;
-            digits.pop_back();
-        }
-    }
-    const std::uint64_t n = parse_count(digits, what);
-    if (n == 0) throw InputError(what + " must be positive (or auto)");
-    return n * scale;
-}
-
-Json chunk_json(const PipelineChunk& c) {
-    return Json{{"stream", c.stream},        {"slices", c.slices},       {"fibers", c.fibers},
-                {"entries", c.entries},      {"bytes_in", c.bytes_in},   {"bytes_out", c.bytes_out},
-                {"in_start", c.in_start},    {"in_end", c.in_end},       {"kernel_start", c.kernel_start},
-                {"kernel_end", c.kernel_end}, {"out_start", c.out_start}, {"out_end", c.out_end}};
-}
-
 Json run_json(const PipelineRun& r) {
     Json chunks = Json::array(), sync = Json::array();
-    for (const PipelineChunk& c : r.chunks) chunks.push_back(chunk_json(c));
-    for (const PipelineChunk& c : r.sync_chunks) sync.push_back(chunk_json(c));
+    for (const PipelineChunk& c : r.chunks) chunks.push_back(to_json(c));
+    for (const PipelineChunk& c : r.sync_chunks) sync.push_back(to_json(c));
     return Json{{"streams", r.streams},         {"chunk_bytes", r.chunk_bytes}, {"t_sync", r.t_sync},
                 {"t_pipe", r.t_pipe},           {"t_model", r.t_model},         {"overlap", r.overlap},
                 {"overlap_of_possible", r.overlap_of_possible},

@@ -7,6 +7,13 @@ Json to_json(const CountDistribution& d) {
                 {"min", d.min},     {"max", d.max},    {"log2_histogram", d.log2_histogram}};
 }
 
+Json to_json(const PipelineChunk& c) {
+    return Json{{"stream", c.stream},        {"slices", c.slices},       {"fibers", c.fibers},
+                {"entries", c.entries},      {"bytes_in", c.bytes_in},   {"bytes_out", c.bytes_out},
+                {"in_start", c.in_start},    {"in_end", c.in_end},       {"kernel_start", c.kernel_start},
+                {"kernel_end", c.kernel_end}, {"out_start", c.out_start}, {"out_end", c.out_end}};
+}
+
 Json to_json(const MachineInfo& m) {
     return Json{{"cpu", m.cpu_model}, {"hardware_threads", m.hardware_threads}, {"threads", m.omp_threads},
                 {"gpu", m.gpu}};

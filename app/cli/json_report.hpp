@@ -5,6 +5,7 @@
 
 #include "tscope/bench/machine.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/pipeline/pipeline_sptv.hpp"
 #include "tscope/tensor/tensor_stats.hpp"
 
 namespace tscope::cli {
@@ -13,6 +14,7 @@ using Json = nlohmann::ordered_json;
 
 Json to_json(const CountDistribution& d);
 Json to_json(const MachineInfo& m);
+Json to_json(const PipelineChunk& c);
 // The `info` document: shape, load report and per-mode statistics.
 Json info_json(const CooTensor& t, const LoadInfo& load, const TensorStats& stats);
 

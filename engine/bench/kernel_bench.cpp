@@ -11,6 +11,7 @@
 #include <omp.h>
 #endif
 
+#include "bench/multi_gpu_bench.hpp"
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/checks.hpp"
@@ -341,6 +342,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
+    if (request.gpus || !request.gpu_slots.empty()) return detail::run_multi_gpu_bench(t, request, modes, factors, control);
     const std::unique_ptr<KernelCase> kernel = make_case(t, request, factors);
 
     std::vector<FormatKind> kinds = request.formats;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "device_scope.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope::gpu {
@@ -104,17 +105,32 @@ private:
     cudaEvent_t e_{};
 };
 
-// Blocks of `threads` for `items` work items, capped at a few waves of the chip (kernels are
-// grid-stride loops).
+inline void use_device() { check(cudaSetDevice(engine_device()), "selecting the GPU"); }
+using DeviceScope = OnDevice;
+
+// Blocks of `threads` for `items` work items, capped at a few waves of the current chip
+// (kernels are grid-stride loops).
 inline int grid_for(std::uint64_t items, int threads = 256) {
-    int sms = 0;
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "reading the device");
+    int sms = 0, device = 0;
+    check(cudaGetDevice(&device), "reading the device");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
     const std::uint64_t blocks = (items + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
     const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 32;
     return static_cast<int>(blocks < cap ? (blocks ? blocks : 1) : cap);
 }
 
-inline void use_device() { check(cudaSetDevice(0), "selecting the GPU"); }
+// A non-blocking CUDA stream, destroyed with the object.
+class Stream {
+public:
+    Stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "creating a stream"); }
+    ~Stream() { cudaStreamDestroy(s_); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    cudaStream_t get() const { return s_; }
+
+private:
+    cudaStream_t s_{};
+};
 
 // Refuses, before any allocation, work that needs more device memory at once than is free.
 inline void require_free(std::uint64_t bytes, const char* what) {

@@ -8,6 +8,21 @@ namespace tscope {
 
 bool cuda_built() { return true; }
 
+int& gpu::engine_device() {
+    thread_local int device = 0;
+    return device;
+}
+
+gpu::OnDevice::OnDevice(int device) : saved_(engine_device()) {
+    engine_device() = device;
+    use_device();
+}
+
+gpu::OnDevice::~OnDevice() {
+    engine_device() = saved_;
+    cudaSetDevice(saved_);
+}
+
 GpuInfo query_gpu() {
     GpuInfo info;
     int count = 0;

@@ -1,10 +1,18 @@
 // The CPU-only build's answer to "is there a GPU?".
+#include "cuda/device_scope.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope {
 
 bool cuda_built() { return false; }
+
+int& gpu::engine_device() {
+    thread_local int device = 0;
+    return device;
+}
+gpu::OnDevice::OnDevice(int) {}
+gpu::OnDevice::~OnDevice() = default;
 
 GpuInfo query_gpu() {
     GpuInfo info;

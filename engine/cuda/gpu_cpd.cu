@@ -96,6 +96,8 @@ __global__ void narrow_kernel(const double* in, float* out, std::uint64_t n) {
 }  // namespace
 
 struct CpdDevice::Impl {
+    int device = engine_device();
+    bool wide = false;  // the MTTKRP in flight writes fp64
     std::vector<std::uint64_t> dims;
     int R = 0;
     cublasHandle_t blas{};
@@ -142,6 +144,7 @@ CpdDevice::~CpdDevice() {
 }
 
 void CpdDevice::set_factor(int mode, const double* host) {
+    DeviceScope on(impl_->device);
     const auto k = static_cast<std::size_t>(mode);
     impl_->a[k].upload(host);
     const std::uint64_t n = impl_->n(mode);
@@ -149,25 +152,50 @@ void CpdDevice::set_factor(int mode, const double* host) {
     check(cudaGetLastError(), "copying a factor to fp32");
 }
 
-void CpdDevice::get_factor(int mode, double* host) const { impl_->a[static_cast<std::size_t>(mode)].download(host); }
+void CpdDevice::get_factor(int mode, double* host) const {
+    DeviceScope on(impl_->device);
+    impl_->a[static_cast<std::size_t>(mode)].download(host);
+}
 
-void CpdDevice::mttkrp(const ResidentTensor& tensor, int mode) {
+void CpdDevice::begin_mttkrp(int mode, bool wide, const Launcher& launch) {
+    DeviceScope on(impl_->device);
     const std::uint64_t n = impl_->n(mode);
     std::vector<const float*> f;
     for (const auto& x : impl_->a32) f.push_back(x.get());
-    const bool wide = tensor.accumulates_in_double();
+    impl_->wide = wide;
     check(cudaMemset(wide ? static_cast<void*>(impl_->m.get()) : static_cast<void*>(impl_->m32.get()), 0,
                      n * (wide ? sizeof(double) : sizeof(float))),
           "clearing the MTTKRP output");
-    tensor.launch(mode, static_cast<std::uint64_t>(impl_->R), f.data(), impl_->m32.get(), impl_->m.get());
-    if (!wide) {
-        widen_kernel<<<grid_for(n), 256>>>(impl_->m32.get(), impl_->m.get(), n);
-        check(cudaGetLastError(), "widening the MTTKRP output");
-    }
+    launch(f.data(), impl_->m32.get(), impl_->m.get());
     impl_->last_mode = mode;
 }
 
+void CpdDevice::finish_mttkrp(int mode) {
+    DeviceScope on(impl_->device);
+    const std::uint64_t n = impl_->n(mode);
+    if (impl_->wide) return;
+    widen_kernel<<<grid_for(n), 256>>>(impl_->m32.get(), impl_->m.get(), n);
+    check(cudaGetLastError(), "widening the MTTKRP output");
+}
+
+void* CpdDevice::output() const { return impl_->wide ? static_cast<void*>(impl_->m.get()) : static_cast<void*>(impl_->m32.get()); }
+int CpdDevice::device() const { return impl_->device; }
+
+void CpdDevice::get_mttkrp(int mode, double* host) const {
+    DeviceScope on(impl_->device);
+    const std::uint64_t n = impl_->n(mode);
+    if (n) check(cudaMemcpy(host, impl_->m.get(), n * sizeof(double), cudaMemcpyDeviceToHost), "copying the MTTKRP back");
+}
+
+void CpdDevice::mttkrp(const ResidentTensor& tensor, int mode) {
+    const std::uint64_t R = static_cast<std::uint64_t>(impl_->R);
+    begin_mttkrp(mode, tensor.accumulates_in_double(),
+                 [&](const float* const* f, float* out_f, double* out_d) { tensor.launch(mode, R, f, out_f, out_d); });
+    finish_mttkrp(mode);
+}
+
 void CpdDevice::solve_and_normalize(int mode, const double* vinv, double* norms) {
+    DeviceScope on(impl_->device);
     const auto k = static_cast<std::size_t>(mode);
     const int R = impl_->R;
     const std::uint64_t rows = impl_->dims[k], n = impl_->n(mode);
@@ -196,6 +224,7 @@ void CpdDevice::solve_and_normalize(int mode, const double* vinv, double* norms)
 }
 
 void CpdDevice::gram(int mode, double* g) const {
+    DeviceScope on(impl_->device);
     const auto k = static_cast<std::size_t>(mode);
     const int R = impl_->R;
     const std::uint64_t rows = impl_->dims[k];
@@ -223,6 +252,7 @@ void CpdDevice::gram(int mode, double* g) const {
 }
 
 void CpdDevice::inner(int mode, double* per_column) const {
+    DeviceScope on(impl_->device);
     if (mode != impl_->last_mode) throw Error("the device CPD's inner product needs that mode's MTTKRP");
     const int R = impl_->R;
     const std::uint64_t n = impl_->n(mode);
@@ -234,6 +264,11 @@ void CpdDevice::inner(int mode, double* per_column) const {
 }
 
 void CpdDevice::synchronize() { check(cudaDeviceSynchronize(), "waiting for the device"); }
+
+void CpdDevice::wait() const {
+    DeviceScope on(impl_->device);
+    synchronize();
+}
 
 CpdDevice::StepSeconds CpdDevice::step_seconds() const { return impl_->seconds; }
 

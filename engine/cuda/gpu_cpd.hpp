@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,17 @@ public:
     void get_factor(int mode, double* host) const;
     // M = the MTTKRP of `mode` with the current factors, kept on the device (fp64).
     void mttkrp(const ResidentTensor& tensor, int mode);
+    // The same in two steps, for tensors that are not one resident tensor (streamed, or split
+    // over GPUs): begin_mttkrp clears the output (fp64 when `wide`, else fp32) and calls
+    // launch(factors, out_f, out_d) to fill it; finish_mttkrp widens an fp32 output into M.
+    // Between the two, output() is the raw buffer (for the collectives).
+    using Launcher = std::function<void(const float* const* factors, float* out_f, double* out_d)>;
+    void begin_mttkrp(int mode, bool wide, const Launcher& launch);
+    void finish_mttkrp(int mode);
+    void* output() const;
+    // M (dims[mode] x R, row-major fp64) of the last MTTKRP, back on the host.
+    void get_mttkrp(int mode, double* host) const;
+    int device() const;
     // A_mode = M vinv (vinv: R x R, row-major, from the host), its columns divided by their 2-norms:
     // norms (R) come back, a zero column keeps norm 0.
     void solve_and_normalize(int mode, const double* vinv, double* norms);
@@ -36,8 +48,9 @@ public:
         double solve = 0, normalize = 0, gram = 0;
     };
     StepSeconds step_seconds() const;
-    // Waits for the device (for the callers' clocks).
+    // Waits for the current device (for the callers' clocks); wait() for this object's.
     static void synchronize();
+    void wait() const;
     std::uint64_t device_bytes() const;
 
 private:

@@ -14,6 +14,12 @@ CpdDevice::~CpdDevice() = default;
 void CpdDevice::set_factor(int, const double*) { none(); }
 void CpdDevice::get_factor(int, double*) const { none(); }
 void CpdDevice::mttkrp(const ResidentTensor&, int) { none(); }
+void CpdDevice::begin_mttkrp(int, bool, const Launcher&) { none(); }
+void CpdDevice::finish_mttkrp(int) { none(); }
+void* CpdDevice::output() const { return nullptr; }
+void CpdDevice::get_mttkrp(int, double*) const { none(); }
+int CpdDevice::device() const { return 0; }
+void CpdDevice::wait() const {}
 void CpdDevice::solve_and_normalize(int, const double*, double*) { none(); }
 void CpdDevice::gram(int, double*) const { none(); }
 void CpdDevice::inner(int, double*) const { none(); }

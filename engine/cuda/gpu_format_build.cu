@@ -25,6 +25,7 @@
 namespace tscope::gpu {
 
 struct DeviceCoo::Impl {
+    int device = engine_device();
     std::uint64_t nnz = 0;
     std::vector<std::uint64_t> dims;
     std::vector<DeviceArray<std::uint32_t>> idx;
@@ -174,17 +175,20 @@ DeviceCoo::~DeviceCoo() = default;
 std::uint64_t DeviceCoo::nnz() const { return impl_->nnz; }
 int DeviceCoo::order() const { return static_cast<int>(impl_->idx.size()); }
 
-ResidentTensor::ResidentTensor(const DeviceCoo& coo) : impl_(std::make_unique<Impl>()) {
+ResidentTensor::ResidentTensor(const DeviceCoo& coo, std::uint64_t first, std::uint64_t last) : impl_(std::make_unique<Impl>()) {
     use_device();
     const DeviceCoo::Impl& c = coo.impl();
+    last = std::min(last, c.nnz);
+    first = std::min(first, last);
+    const std::uint64_t n = last - first;
     impl_->coo = true;
-    impl_->nnz = c.nnz;
+    impl_->nnz = n;
     for (const auto& col : c.idx) {
-        impl_->idx.emplace_back(c.nnz);
-        check(cudaMemcpy(impl_->idx.back().get(), col.get(), c.nnz * 4, cudaMemcpyDeviceToDevice), "copying the COO");
+        impl_->idx.emplace_back(n);
+        if (n) check(cudaMemcpy(impl_->idx.back().get(), col.get() + first, n * 4, cudaMemcpyDeviceToDevice), "copying the COO");
     }
-    impl_->vals = DeviceArray<float>(c.nnz);
-    check(cudaMemcpy(impl_->vals.get(), c.vals.get(), c.nnz * 4, cudaMemcpyDeviceToDevice), "copying the COO");
+    impl_->vals = DeviceArray<float>(n);
+    if (n) check(cudaMemcpy(impl_->vals.get(), c.vals.get() + first, n * 4, cudaMemcpyDeviceToDevice), "copying the COO");
 }
 
 namespace {
@@ -261,52 +265,69 @@ void check_buildable(const DeviceCoo::Impl& c, std::size_t order_size) {
     if (c.nnz >= std::numeric_limits<std::uint32_t>::max()) throw Error("the device build takes fewer than 2^32 - 1 nonzeros");
 }
 
-__global__ void label_flag_kernel(const std::uint8_t* labels, std::uint8_t want, std::uint8_t* flag, std::uint64_t n) {
+// flag[i]: nonzero i is labelled `want` (labels null: every one is) and its index in the
+// filter's mode is in the filter's range (no mode: any).
+__global__ void member_flag_kernel(const std::uint8_t* labels, std::uint8_t want, const std::uint32_t* rows, std::uint64_t lo,
+                                   std::uint64_t hi, std::uint8_t* flag, std::uint64_t n) {
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
-        flag[i] = labels[i] == want;
+        flag[i] = (!labels || labels[i] == want) && (!rows || (rows[i] >= lo && rows[i] < hi));
+}
+
+// The positions of the nonzeros member_flag_kernel flags, in input order, into `members`;
+// returns their count.
+std::uint64_t select_members(const DeviceCoo::Impl& c, const std::uint8_t* labels, std::uint8_t want, const RowFilter& filter,
+                             DeviceArray<std::uint8_t>& flag, DeviceArray<std::uint32_t>& members) {
+    const std::uint32_t* rows = filter.mode >= 0 ? c.idx[static_cast<std::size_t>(filter.mode)].get() : nullptr;
+    member_flag_kernel<<<grid_for(c.nnz), 256>>>(labels, want, rows, filter.lo, filter.hi, flag.get(), c.nnz);
+    check(cudaGetLastError(), "selecting nonzeros");
+    DeviceArray<std::uint64_t> count(1);
+    thrust::counting_iterator<std::uint32_t> positions(0);
+    std::size_t bytes = 0;
+    check(cub::DeviceSelect::Flagged(nullptr, bytes, positions, flag.get(), members.get(), count.get(), c.nnz), "sizing the selection");
+    DeviceArray<unsigned char> temp(bytes);
+    check(cub::DeviceSelect::Flagged(temp.get(), bytes, positions, flag.get(), members.get(), count.get(), c.nnz), "selecting nonzeros");
+    std::uint64_t n = 0;
+    count.download(&n);
+    return n;
 }
 
 }  // namespace
 
-ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split) {
+ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split, RowFilter filter) {
     use_device();
     const DeviceCoo::Impl& c = coo.impl();
     check_buildable(c, order.size());
     auto impl = std::make_unique<Impl>();
-    impl->nnz = c.nnz;
     DeviceArray<std::uint32_t> perm(c.nnz);
-    if (c.nnz) {
+    std::uint64_t n = c.nnz;
+    if (filter.mode >= 0 && c.nnz) {
+        DeviceArray<std::uint8_t> flag(c.nnz);
+        n = select_members(c, nullptr, 0, filter, flag, perm);
+    } else if (c.nnz) {
         iota_kernel<<<grid_for(c.nnz), 256>>>(perm.get(), c.nnz);
         check(cudaGetLastError(), "numbering the nonzeros");
     }
-    impl->parts.push_back(build_part(c, order, split, perm, c.nnz));
+    impl->nnz = n;
+    impl->parts.push_back(build_part(c, order, split, perm, n));
     return ResidentTensor(std::move(impl));
 }
 
 ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
-                                                 const std::vector<std::vector<int>>& orders) {
+                                                 const std::vector<std::vector<int>>& orders, const std::vector<RowFilter>& filters) {
     use_device();
     const DeviceCoo::Impl& c = coo.impl();
     auto impl = std::make_unique<Impl>();
-    impl->nnz = c.nnz;
     DeviceArray<std::uint8_t> dlabels(labels, c.nnz), flag(c.nnz);
-    DeviceArray<std::uint64_t> count(1);
     for (std::size_t p = 0; p < orders.size(); ++p) {
         if (orders[p].empty()) continue;
         check_buildable(c, orders[p].size());
-        // the nonzeros labelled p, in input order: the partition's permutation to sort
-        label_flag_kernel<<<grid_for(c.nnz), 256>>>(dlabels.get(), static_cast<std::uint8_t>(p), flag.get(), c.nnz);
-        check(cudaGetLastError(), "selecting a partition");
+        // the nonzeros labelled p (and in this part's slices), in input order: the permutation to sort
         DeviceArray<std::uint32_t> members(c.nnz);
-        thrust::counting_iterator<std::uint32_t> positions(0);
-        std::size_t bytes = 0;
-        check(cub::DeviceSelect::Flagged(nullptr, bytes, positions, flag.get(), members.get(), count.get(), c.nnz), "sizing the selection");
-        DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceSelect::Flagged(temp.get(), bytes, positions, flag.get(), members.get(), count.get(), c.nnz), "selecting a partition");
-        std::uint64_t n = 0;
-        count.download(&n);
+        const RowFilter filter = p < filters.size() ? filters[p] : RowFilter{};
+        const std::uint64_t n = select_members(c, dlabels.get(), static_cast<std::uint8_t>(p), filter, flag, members);
         if (n == 0) continue;
+        impl->nnz += n;
         impl->parts.push_back(build_part(c, orders[p], 0, members, n));
     }
     return ResidentTensor(std::move(impl));

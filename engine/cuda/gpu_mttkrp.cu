@@ -7,6 +7,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
+#include "mttkrp_launch.cuh"
 #include "resident_tensor.cuh"
 
 namespace tscope::gpu {
@@ -49,7 +50,7 @@ constexpr int kGroup = 16;
 constexpr int kMaxRank = 128;
 
 __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::uint64_t R, IndexPtrs anc,
-                             FactorPtrs level_factor, const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
+                             FactorPtrs level_factor, const std::uint64_t* fiber_ptr, std::uint64_t base, const std::uint32_t* leaf,
                              const float* vals, float* out) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
     const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
@@ -65,7 +66,7 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
         for (int c = 0; c < kMaxRank / 32; ++c) acc[c] = 0.0f;
         std::uint64_t row = ~std::uint64_t{0};
         for (std::uint64_t f = first; f < last; ++f) {
-            const std::uint64_t lo = fiber_ptr[f], hi = fiber_ptr[f + 1];
+            const std::uint64_t lo = fiber_ptr[f] - base, hi = fiber_ptr[f + 1] - base;
             if (target == levels) {  // nonzero algorithm
 #pragma unroll
                 for (int c = 0; c < kMaxRank / 32; ++c) {
@@ -161,7 +162,7 @@ struct Factor4Ptrs {
 template <int TEAM>
 __global__ void __launch_bounds__(256) fiber_team_kernel(std::uint64_t fibers, std::uint64_t group, int levels, int target,
                                                          std::uint32_t R4, IndexPtrs anc, Factor4Ptrs level_factor,
-                                                         const std::uint64_t* __restrict__ fiber_ptr,
+                                                         const std::uint64_t* __restrict__ fiber_ptr, std::uint64_t base,
                                                          const std::uint32_t* __restrict__ leaf,
                                                          const float* __restrict__ vals, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -177,7 +178,7 @@ __global__ void __launch_bounds__(256) fiber_team_kernel(std::uint64_t fibers, s
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
         std::uint64_t row = ~std::uint64_t{0};
         for (std::uint64_t f = first; f < last; ++f) {
-            const std::uint64_t lo = fiber_ptr[f], hi = fiber_ptr[f + 1];
+            const std::uint64_t lo = fiber_ptr[f] - base, hi = fiber_ptr[f + 1] - base;
             float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
             for (int l = 0; l < levels; ++l)
                 if (l != target) prefix = prefix * level_factor.f[l][static_cast<std::uint64_t>(anc.p[l][f]) * R4 + col];
@@ -204,15 +205,15 @@ __global__ void __launch_bounds__(256) fiber_team_kernel(std::uint64_t fibers, s
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4.
 void launch_team_kernel(const Fibers& meta, std::uint64_t group, int target, std::uint64_t R, const IndexPtrs& anc,
-                        const Factor4Ptrs& lf, const std::uint64_t* fiber_ptr, const std::uint32_t* leaf, const float* vals,
-                        float* out) {
+                        const Factor4Ptrs& lf, const std::uint64_t* fiber_ptr, std::uint64_t base, const std::uint32_t* leaf,
+                        const float* vals, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = (meta.fibers + group - 1) / group;
     auto* out4 = reinterpret_cast<float4*>(out);
     auto go = [&](auto team_tag) {
         constexpr int team = decltype(team_tag)::value;
-        fiber_team_kernel<team><<<grid_for(groups * team), 256>>>(meta.fibers, group, meta.levels, target, R4, anc, lf, fiber_ptr,
-                                                                 leaf, vals, out4);
+        fiber_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(meta.fibers, group, meta.levels, target, R4, anc, lf,
+                                                                            fiber_ptr, base, leaf, vals, out4);
     };
     if (R4 <= 1) go(std::integral_constant<int, 1>{});
     else if (R4 <= 2) go(std::integral_constant<int, 2>{});
@@ -301,6 +302,13 @@ std::uint64_t ResidentTensor::device_bytes() const {
     return b;
 }
 
+std::uint64_t ResidentTensor::nnz() const {
+    if (impl_->coo || impl_->nnz) return impl_->nnz;
+    std::uint64_t n = 0;  // uploaded trees
+    for (const Impl::Part& p : impl_->parts) n += p.meta.nnz;
+    return n;
+}
+
 std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
     std::vector<HostCopy> out;
     for (const Impl::Part& p : impl_->parts) {
@@ -320,38 +328,51 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
     return out;
 }
 
+void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode, std::uint64_t R,
+                       const float* const* factors, double* out, cudaStream_t stream) {
+    IndexPtrs ip{};
+    FactorPtrs fp{};
+    for (int m = 0; m < order; ++m) ip.p[m] = idx[m], fp.f[m] = factors[m];
+    if (nnz) coo_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(nnz, order, mode, R, ip, vals, fp, out);
+    check(cudaGetLastError(), "launching the COO MTTKRP kernel");
+}
+
+void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
+                         const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R, const float* const* factors,
+                         float* out, cudaStream_t stream) {
+    if (meta.fibers == 0) return;
+    IndexPtrs ap{};
+    FactorPtrs lf{};
+    int target = meta.levels;
+    for (int l = 0; l <= meta.levels; ++l) {
+        const int m = meta.level_mode[static_cast<std::size_t>(l)];
+        lf.f[l] = factors[m];
+        if (m == mode) target = l;
+    }
+    for (int l = 0; l < meta.levels; ++l) ap.p[l] = anc[l];
+    if (use_team(R)) {
+        Factor4Ptrs lf4{};
+        for (int l = 0; l <= meta.levels; ++l) lf4.f[l] = reinterpret_cast<const float4*>(lf.f[l]);
+        launch_team_kernel(meta, kTeamGroup, target, R, ap, lf4, fiber_ptr, base, leaf, vals, out, stream);
+    } else {
+        fiber_kernel<<<grid_for((meta.fibers + kGroup - 1) / kGroup * 32), 256, 0, stream>>>(meta.fibers, meta.levels, target, R, ap, lf,
+                                                                                           fiber_ptr, base, leaf, vals, out);
+    }
+    check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+}
+
 void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
+    DeviceScope on(impl_->device);
     if (impl_->coo) {
-        IndexPtrs ip{};
-        FactorPtrs fp{};
-        for (std::size_t m = 0; m < impl_->idx.size(); ++m) ip.p[m] = impl_->idx[m].get(), fp.f[m] = factors[m];
-        if (impl_->nnz)
-            coo_kernel<<<grid_for(impl_->nnz * 32), 256>>>(impl_->nnz, static_cast<int>(impl_->idx.size()), mode, R, ip,
-                                                          impl_->vals.get(), fp, out_d);
-        check(cudaGetLastError(), "launching the COO MTTKRP kernel");
+        std::vector<const std::uint32_t*> idx;
+        for (const auto& i : impl_->idx) idx.push_back(i.get());
+        launch_coo_mttkrp(impl_->nnz, static_cast<int>(idx.size()), idx.data(), impl_->vals.get(), mode, R, factors, out_d, nullptr);
         return;
     }
     for (const Impl::Part& p : impl_->parts) {
-        if (p.meta.fibers == 0) continue;
-        IndexPtrs ap{};
-        FactorPtrs lf{};
-        int target = p.meta.levels;
-        for (int l = 0; l <= p.meta.levels; ++l) {
-            const int m = p.meta.level_mode[static_cast<std::size_t>(l)];
-            lf.f[l] = factors[m];
-            if (m == mode) target = l;
-        }
-        for (int l = 0; l < p.meta.levels; ++l) ap.p[l] = p.anc[static_cast<std::size_t>(l)].get();
-        if (use_team(R)) {
-            Factor4Ptrs lf4{};
-            for (int l = 0; l <= p.meta.levels; ++l) lf4.f[l] = reinterpret_cast<const float4*>(lf.f[l]);
-            launch_team_kernel(p.meta, kTeamGroup, target, R, ap, lf4, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out_f);
-            check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-            continue;
-        }
-        fiber_kernel<<<grid_for((p.meta.fibers + kGroup - 1) / kGroup * 32), 256>>>(
-            p.meta.fibers, p.meta.levels, target, R, ap, lf, p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), out_f);
-        check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+        std::vector<const std::uint32_t*> anc;
+        for (const auto& a : p.anc) anc.push_back(a.get());
+        launch_fiber_mttkrp(p.meta, anc.data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
     }
 }
 

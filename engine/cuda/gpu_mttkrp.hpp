@@ -81,6 +81,13 @@ private:
     double upload_s_ = 0;
 };
 
+// Which nonzeros a device build takes: those whose index in `mode` lies in [lo, hi); mode -1
+// takes them all. A multi-GPU part is the slices [lo, hi) of its tree's root.
+struct RowFilter {
+    int mode = -1;
+    std::uint64_t lo = 0, hi = 0;
+};
+
 // The tensor side of repeated MTTKRPs kept on the device (CPD-ALS runs N of them per iteration
 // on one tensor): uploaded or built once, freed with the object. mttkrp() uploads only the
 // factors (timing.upload_s is theirs alone); launch() takes them already on the device.
@@ -88,17 +95,20 @@ class ResidentTensor {
 public:
     explicit ResidentTensor(const Coo& coo);
     explicit ResidentTensor(const std::vector<Fibers>& parts);
-    // A copy of a device COO (the COO format; no sort needed by its kernel).
-    explicit ResidentTensor(const DeviceCoo& coo);
+    // A copy of a device COO (the COO format; no sort needed by its kernel): its nonzeros
+    // [first, last), all by default.
+    explicit ResidentTensor(const DeviceCoo& coo, std::uint64_t first = 0, std::uint64_t last = ~std::uint64_t{0});
     // Built on the device from a device COO (CUB radix sorts, a scan and a compaction): one CSF
     // tree whose levels are the modes in `order` (root first, leaves last) in the fiber layout of
     // Fibers; fibers longer than `split` nonzeros become several (B-CSF; 0 keeps them whole).
-    static ResidentTensor build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split);
+    static ResidentTensor build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split, RowFilter filter = {});
     // MM-CSF (mm-csf Sec. 4): one tree per partition; labels[z] (host, one per nonzero) names
     // the partition of nonzero z, orders[p] its tree's levels (empty: no partition p). The
-    // partitions keep the order of orders; empty ones are left out.
+    // partitions keep the order of orders; empty ones are left out. filters[p], where given,
+    // keeps a part of partition p.
     static ResidentTensor build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
-                                            const std::vector<std::vector<int>>& orders);
+                                            const std::vector<std::vector<int>>& orders,
+                                            const std::vector<RowFilter>& filters = {});
     ~ResidentTensor();
     ResidentTensor(ResidentTensor&&) noexcept;
     ResidentTensor(const ResidentTensor&) = delete;
@@ -111,6 +121,7 @@ public:
     double upload_seconds() const { return upload_s_; }
     // Device bytes of the tensor's arrays.
     std::uint64_t device_bytes() const;
+    std::uint64_t nnz() const;
     // The fiber layout back on the host, for tests against the host builds: per part, its
     // fiber_ptr, each ancestor level's indices, the leaf indices and the values.
     struct HostCopy {

@@ -18,10 +18,11 @@ void mttkrp_fibers(const std::vector<Fibers>&, const Dense&, Timing&) {
 struct ResidentTensor::Impl {};
 ResidentTensor::ResidentTensor(const Coo&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 ResidentTensor::ResidentTensor(const std::vector<Fibers>&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
-ResidentTensor::ResidentTensor(const DeviceCoo&) { none(); }
+ResidentTensor::ResidentTensor(const DeviceCoo&, std::uint64_t, std::uint64_t) { none(); }
 ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t) { none(); }
-ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo&, const std::uint8_t*, const std::vector<std::vector<int>>&) {
+ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t, RowFilter) { none(); }
+ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo&, const std::uint8_t*, const std::vector<std::vector<int>>&,
+                                                 const std::vector<RowFilter>&) {
     none();
 }
 ResidentTensor::~ResidentTensor() = default;
@@ -30,6 +31,7 @@ void ResidentTensor::mttkrp(const Dense&, Timing&) const { none(); }
 void ResidentTensor::launch(int, std::uint64_t, const float* const*, float*, double*) const { none(); }
 bool ResidentTensor::accumulates_in_double() const { return false; }
 std::uint64_t ResidentTensor::device_bytes() const { return 0; }
+std::uint64_t ResidentTensor::nnz() const { return 0; }
 std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const { none(); }
 
 struct DeviceCoo::Impl {};

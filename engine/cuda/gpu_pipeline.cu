@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "chunk_pipeline.cuh"
 #include "cuda_util.cuh"
 #include "gpu_pipeline.hpp"
 #include "sptv_kernels.cuh"
@@ -13,18 +14,6 @@ namespace tscope::gpu {
 namespace {
 
 std::uint64_t align_up(std::uint64_t n) { return (n + 255) / 256 * 256; }
-
-class Stream {
-public:
-    Stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "creating a stream"); }
-    ~Stream() { cudaStreamDestroy(s_); }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    cudaStream_t get() const { return s_; }
-
-private:
-    cudaStream_t s_{};
-};
 
 // The largest chunk, per array: every stream's buffers are this big.
 struct ChunkMax {
@@ -61,17 +50,10 @@ void copy_in(T* dst, const T* src, std::uint64_t n, cudaStream_t s) {
     if (n) check(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyHostToDevice, s), "copying a chunk to the device");
 }
 
-// The three stages of one chunk, each after the same stage of the chunk before (`prev`).
-struct ChunkEvents {
-    Event in_start, in_end, kernel_start, kernel_end, out_start, out_end;
-};
-
-void issue_chunk(PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, const float* dv, cudaStream_t s, ChunkEvents& e,
-                 const ChunkEvents* prev) {
+// Chunk c's stages on stream s with buffers b (run_chunk_pipeline orders them).
+void sptv_copy_in(PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, cudaStream_t s) {
     const std::uint64_t rows = c.row_end - c.row_begin, entries = c.entry_end - c.entry_begin;
     const std::uint64_t slices = c.slice_end - c.slice_begin;
-    if (prev) check(cudaStreamWaitEvent(s, prev->in_end.get(), 0), "ordering the copies");
-    e.in_start.record(s);
     if (x.ell) {
         copy_in(b.first.get(), x.first + c.slice_begin, slices + 1, s);
         copy_in(b.ap.get(), x.ap + c.slice_begin, slices + 1, s);
@@ -81,31 +63,23 @@ void issue_chunk(PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, const flo
     }
     copy_in(b.col.get(), x.col + c.entry_begin, entries, s);
     copy_in(b.val.get(), x.val + c.entry_begin, entries, s);
-    e.in_end.record(s);
+}
 
-    if (prev) check(cudaStreamWaitEvent(s, prev->kernel_end.get(), 0), "ordering the kernels");
-    e.kernel_start.record(s);
+void sptv_kernel(const PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, const float* dv, cudaStream_t s) {
+    const std::uint64_t rows = c.row_end - c.row_begin;
     if (rows && x.ell)
         sptv_ell_kernel<<<grid_for(rows), 256, 0, s>>>(rows, c.row_begin, c.entry_begin, static_cast<std::uint32_t>(c.slice_begin),
                                                       b.first.get(), b.ap.get(), b.fiber_slice.get(), b.col.get(), b.val.get(), dv,
                                                       b.out.get());
     else if (rows)
         sptv_rows_kernel<<<grid_for(rows), 256, 0, s>>>(rows, c.entry_begin, b.ptr.get(), b.col.get(), b.val.get(), dv, b.out.get());
-    check(cudaGetLastError(), "launching a chunk's SpTV kernel");
-    e.kernel_end.record(s);
+}
 
-    if (prev) check(cudaStreamWaitEvent(s, prev->out_end.get(), 0), "ordering the copies back");
-    e.out_start.record(s);
+void sptv_copy_out(PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, cudaStream_t s) {
+    const std::uint64_t rows = c.row_end - c.row_begin;
     if (rows)
         check(cudaMemcpyAsync(x.out + c.row_begin, b.out.get(), rows * sizeof(float), cudaMemcpyDeviceToHost, s),
               "copying a chunk's result back");
-    e.out_end.record(s);
-}
-
-double since(const Event& t0, const Event& e) {
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, t0.get(), e.get()), "reading the timeline");
-    return ms / 1000.0;
 }
 
 }  // namespace
@@ -160,35 +134,13 @@ StreamRun sptv_streamed(PinnedSptv& x, const std::vector<ChunkRange>& chunks, co
     run.vector_upload_s = Event::seconds(v0, v1);
 
     const ChunkMax m = largest(chunks);
-    std::vector<std::unique_ptr<Stream>> lanes;
+    const auto lanes = make_lanes(streams);
     std::vector<std::unique_ptr<StreamBuffers>> buffers;
-    for (int s = 0; s < streams; ++s) {
-        lanes.push_back(std::make_unique<Stream>());
-        buffers.push_back(std::make_unique<StreamBuffers>(x.ell, m));
-    }
-    std::vector<std::unique_ptr<ChunkEvents>> events;
-    for (std::size_t i = 0; i < chunks.size(); ++i) events.push_back(std::make_unique<ChunkEvents>());
-
-    check(cudaDeviceSynchronize(), "preparing the pipeline");
-    Event t0;
-    t0.record(lanes[0]->get());
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const int s = static_cast<int>(i % static_cast<std::size_t>(streams));
-        issue_chunk(x, chunks[i], *buffers[static_cast<std::size_t>(s)], dv.get(), lanes[static_cast<std::size_t>(s)]->get(),
-                    *events[i], i ? events[i - 1].get() : nullptr);
-    }
-    check(cudaDeviceSynchronize(), "running the pipeline");
-
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const ChunkEvents& e = *events[i];
-        ChunkTimes t;
-        t.stream = static_cast<int>(i % static_cast<std::size_t>(streams));
-        t.in_start = since(t0, e.in_start), t.in_end = since(t0, e.in_end);
-        t.kernel_start = since(t0, e.kernel_start), t.kernel_end = since(t0, e.kernel_end);
-        t.out_start = since(t0, e.out_start), t.out_end = since(t0, e.out_end);
-        run.total_s = std::max(run.total_s, t.out_end);
-        run.chunks.push_back(t);
-    }
+    for (int s = 0; s < streams; ++s) buffers.push_back(std::make_unique<StreamBuffers>(x.ell, m));
+    run.chunks = run_chunk_pipeline(
+        chunks.size(), lanes, [&](std::size_t i, std::size_t lane, cudaStream_t s) { sptv_copy_in(x, chunks[i], *buffers[lane], s); },
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) { sptv_kernel(x, chunks[i], *buffers[lane], dv.get(), s); },
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) { sptv_copy_out(x, chunks[i], *buffers[lane], s); }, &run.total_s);
     return run;
 }
 

@@ -11,6 +11,7 @@
 namespace tscope::gpu {
 
 struct ResidentTensor::Impl {
+    int device = engine_device();  // where the arrays live
     bool coo = false;
     std::uint64_t nnz = 0;
     std::vector<DeviceArray<std::uint32_t>> idx;  // COO

@@ -1,25 +1,34 @@
-// CPD-ALS on the device: mm-csf Alg. 1 with the tensor, the factors, their Grams'
-// inputs and the MTTKRP output resident on the GPU for the whole run. Per mode the host gets the
-// R x R Gram and R norms, forms V (the Hadamard product of the other Grams) and its inverse
-// (R x R, LAPACK), and sends that back; the fit needs R inner products more. The formats are
-// built on the device from an uploaded COO (COO, CSF, B-CSF, and MM-CSF's partitions), so host
-// memory holds the loaded tensor and, for MM-CSF, one byte per nonzero (its partition labels).
+// CPD-ALS on the device: mm-csf Alg. 1 with the factors, their Grams' inputs and the MTTKRP
+// output resident on the GPU for the whole run. Per mode the host gets the R x R Gram and R
+// norms, forms V (the Hadamard product of the other Grams) and its inverse (R x R, LAPACK),
+// and sends that back; the fit needs R inner products more.
+//
+// The tensor side is one of two:
+// - resident (gpu_slots.hpp): the formats built on the GPU from an uploaded COO (COO, CSF,
+//   B-CSF, and MM-CSF's partitions), over N parts, one per GPU. The factors are replicated:
+//   each part's MTTKRP is combined with NCCL (a gather of the rows a part owns, or a sum), and
+//   every GPU then takes the same dense steps on the same M, so the factors stay equal without
+//   another exchange; the R x R solve is done once, on the host;
+// - streamed (cpd_streamed.hpp): a tensor larger than the GPU memory the run may use, built on
+//   the host and copied through the GPU in chunks for every MTTKRP.
 #include "decomp/cpd_device.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 
+#include "cuda/device_scope.hpp"
 #include "cuda/gpu_cpd.hpp"
 #include "decomp/cpd_fit.hpp"
+#include "decomp/cpd_streamed.hpp"
 #include "decomp/dense_linalg.hpp"
 #include "decomp/fit_loop.hpp"
-#include "formats/format_builders.hpp"
-#include "kernels/csf_flatten.hpp"
-#include "tscope/formats/balanced_formats.hpp"
+#include "kernels/mttkrp_slots.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/pipeline/pipeline_sptv.hpp"
 
 namespace tscope::detail {
 
@@ -28,52 +37,69 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// One resident tensor per mode for the per-mode formats, one for all modes otherwise.
-struct DeviceFormats {
-    std::vector<std::shared_ptr<gpu::ResidentTensor>> per_mode;
-    const gpu::ResidentTensor& of(int mode) const {
-        return *per_mode[per_mode.size() == 1 ? 0 : static_cast<std::size_t>(mode)];
-    }
+// The least the resident build needs at once: the COO (4 bytes an index, 4 a value) and the
+// sort's scratch (16 bytes a nonzero), before the formats themselves.
+std::uint64_t resident_least(const CooTensor& t) { return t.nnz() * (4 * static_cast<std::uint64_t>(t.order()) + 4 + 16); }
+
+bool out_of_memory(const Error& e) { return std::string(e.what()).find("out of GPU memory") != std::string::npos; }
+
+// The dense side's device bytes (the factors in fp64 and fp32, M in fp64 and fp32) and some
+// room for cuBLAS's workspace.
+std::uint64_t dense_bytes(const CooTensor& t, std::uint64_t R) {
+    std::uint64_t rows = 0, largest = 0;
+    for (std::uint64_t d : t.dims()) rows += d, largest = std::max(largest, d);
+    return (rows + largest) * R * 12 + (64ull << 20);
+}
+
+// The tensor side of the run, resident over parts or streamed.
+struct TensorSide {
+    std::optional<GpuSlots> slots;
+    std::unique_ptr<StreamedCpdTensor> streamed;
+    CpdStreaming stream_stats;
 };
 
-DeviceFormats build_on_device(const CooTensor& t, const CpdOptions& o, CpdResult& r, RunControl& control) {
-    DeviceFormats out;
-    // the COO (4 bytes an index, 4 a value) and the sort's scratch (16 bytes a nonzero) at least,
-    // before the formats themselves: refuse in words rather than fail in an allocation
-    const std::uint64_t least = t.nnz() * (4 * static_cast<std::uint64_t>(t.order()) + 4 + 16);
-    if (const std::uint64_t free = gpu_free_memory(); free && least > free)
-        throw Error("CPD on the GPU needs at least " + std::to_string(least >> 30) + " GiB of device memory to build " +
-                    format_name(o.format) + " there (the tensor and its sort), and " + std::to_string(free >> 30) +
-                    " GiB are free");
-    control.stage("copying the tensor to the GPU");
-    const gpu::DeviceCoo coo(csf_flat::host_view(t));
-    r.upload_seconds = coo.upload_seconds();
-    const auto start = Clock::now();
-    if (o.format == FormatKind::COO) {
-        out.per_mode.push_back(std::make_shared<gpu::ResidentTensor>(coo));
-    } else if (o.format == FormatKind::MMCSF) {
-        // Alg. 5's dynamic partitioning is one pass in nonzero order on the host (its rule reads
-        // the counts the nonzeros before it left); each partition's tree is built on the device
-        control.stage("partitioning the nonzeros (MM-CSF, Alg. 5)");
-        const std::vector<std::uint8_t> labels = mmcsf_partition(t, true);
-        std::vector<std::vector<int>> orders;
-        for (int p = 0; p < t.order(); ++p) orders.push_back(mmcsf_partition_order(t, p));
-        control.stage("building MM-CSF on the GPU");
-        out.per_mode.push_back(
-            std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders)));
-    } else {
-        const std::uint64_t split = o.format == FormatKind::BCSF ? FormatOptions{}.bcsf_fiber_threshold : 0;
-        for (int m = 0; m < t.order(); ++m) {
-            control.check();
-            control.stage("building " + std::string(format_name(o.format)) + " for mode " + std::to_string(m + 1) + " on the GPU");
-            out.per_mode.push_back(
-                std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build(coo, default_mode_order(t, m), split)));
+std::string gib(std::uint64_t b) { return std::to_string(static_cast<double>(b) / (1ull << 30)).substr(0, 5) + " GiB"; }
+
+TensorSide prepare_tensor(const CooTensor& t, const CpdOptions& o, const std::vector<int>& devices, CpdResult& r, RunControl& control) {
+    TensorSide side;
+    const std::uint64_t free = gpu_free_memory();
+    std::string reason;
+    if (o.stream) reason = "asked for (--stream)";
+    else if (free && resident_least(t) > free)
+        reason = "the tensor and its sort need " + gib(resident_least(t)) + " on the GPU, " + gib(free) + " may be used";
+    if (reason.empty()) {
+        try {
+            side.slots = build_gpu_slots(t, o.format, devices, control);
+            r.upload_seconds = side.slots->upload_seconds;
+            r.build_seconds = side.slots->build_seconds;
+            r.built_on_device = true;
+            return side;
+        } catch (const Error& e) {
+            if (!out_of_memory(e) || devices.size() > 1) throw;
+            side.slots.reset();
+            reason = "the formats did not fit in the " + gib(free) + " the GPU had free (" + e.what() + ")";
         }
     }
-    gpu::CpdDevice::synchronize();
-    r.build_seconds = since(start);
-    r.built_on_device = true;
-    return out;
+    if (devices.size() > 1)
+        throw InputError("the tensor does not fit on the GPUs (" + reason + "), and streaming runs on one GPU: use --gpus 1");
+    const std::uint64_t dense = dense_bytes(t, o.rank);
+    const std::uint64_t left = gpu_free_memory();
+    if (left <= dense)
+        throw Error("the factors of rank " + std::to_string(o.rank) + " need " + gib(dense) + " on the GPU, " + gib(left) + " are free");
+    side.streamed = std::make_unique<StreamedCpdTensor>(t, o, left - dense, control);
+    side.stream_stats.reason = reason;
+    control.stage("measuring the host-to-device copy rate");
+    side.streamed->describe(side.stream_stats);
+    r.build_seconds = side.streamed->build_seconds();
+    return side;
+}
+
+// Holds everything above `limit` of the free device memory for the run.
+std::unique_ptr<GpuReservation> limit_memory(std::uint64_t limit) {
+    if (!limit) return nullptr;
+    const std::uint64_t free = gpu_free_memory();
+    if (free <= limit) return nullptr;
+    return std::make_unique<GpuReservation>(free - limit);
 }
 
 }  // namespace
@@ -85,63 +111,99 @@ bool cpd_runs_on_device(FormatKind format) {
 CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,
                          RunControl& control) {
     require_gpu();
+    const std::vector<int> devices = resolve_gpu_slots(o.gpus, o.gpu_slots);
+    if (o.streams < 1 || o.streams > 16) throw InputError("--streams takes 1 to 16");
+    if (o.gpu_memory_limit && devices.size() > 1) throw InputError("--limit-gpu-memory applies to one GPU: use --gpus 1");
     gpu_memory_reset_peak();
     const auto start = Clock::now();
     CpdResult r;
-    const DeviceFormats formats = build_on_device(t, o, r, control);
+    r.gpus = static_cast<int>(devices.size());
+    r.gpu_devices = devices;
+    r.gpu_memory_limit = o.gpu_memory_limit;
+    const std::unique_ptr<GpuReservation> held = limit_memory(o.gpu_memory_limit);
+    TensorSide side = prepare_tensor(t, o, devices, r, control);
+    if (side.slots) r.gpu_nnz = side.slots->nnz();
+
     const int order = t.order();
     const std::uint64_t R = o.rank;
-    gpu::CpdDevice dev(t.dims(), R);
+    const int parts = static_cast<int>(devices.size());
+    std::vector<std::unique_ptr<gpu::CpdDevice>> devs;
+    for (int g = 0; g < parts; ++g) {
+        const gpu::OnDevice on(devices[static_cast<std::size_t>(g)]);
+        devs.push_back(std::make_unique<gpu::CpdDevice>(t.dims(), R));
+    }
     std::vector<DenseMatrix> grams(static_cast<std::size_t>(order), DenseMatrix(R, R));
     for (int m = 0; m < order; ++m) {  // the host backend's starting point, seed for seed
         const DenseMatrix a = random_matrix(t.dim(m), R, o.seed + 17 * std::uint64_t(m));
-        dev.set_factor(m, a.data.data());
-        dev.gram(m, grams[static_cast<std::size_t>(m)].data.data());
+        for (auto& d : devs) d->set_factor(m, a.data.data());
+        devs[0]->gram(m, grams[static_cast<std::size_t>(m)].data.data());
     }
     r.lambda.assign(R, 1.0);
     r.setup_seconds = since(start);
 
-    control.stage("CPD-ALS on the GPU");
+    control.stage(parts > 1 ? "CPD-ALS on " + std::to_string(parts) + " GPU parts" : side.streamed ? "CPD-ALS on the GPU, streaming the tensor"
+                                                                                                  : "CPD-ALS on the GPU");
     FitLoop loop(start, o.max_iters, o.tolerance, on_iteration, control);
     std::vector<double> inner(R);
+    // every part's own lambda and Gram (equal on every GPU; part 0's are used)
+    std::vector<std::vector<double>> lambdas(static_cast<std::size_t>(parts), std::vector<double>(R));
+    std::vector<DenseMatrix> part_grams(static_cast<std::size_t>(parts), DenseMatrix(R, R));
     for (int it = 1; it <= o.max_iters; ++it) {
         control.check();
         const auto t0 = Clock::now();
-        IterationReport parts;
-        parts.mttkrp_seconds = parts.dense_seconds = 0;
+        IterationReport rep;
+        rep.mttkrp_seconds = rep.dense_seconds = 0;
         for (int n = 0; n < order; ++n) {
-            auto t1 = Clock::now();
-            dev.mttkrp(formats.of(n), n);
-            gpu::CpdDevice::synchronize();
-            parts.mttkrp_seconds += since(t1);
-            t1 = Clock::now();
+            const auto t1 = Clock::now();
+            if (side.slots) {
+                double kernel = 0;
+                slots_mttkrp(*side.slots, devs, n, R, t.dims(), kernel, r.collective_seconds);
+            } else {
+                side.streamed->mttkrp(*devs[0], n, R, side.stream_stats);
+            }
+            devs[0]->wait();
+            rep.mttkrp_seconds += since(t1);
+            const auto t2 = Clock::now();
             bool exact = true;
             const DenseMatrix vinv = linalg::spd_inverse(hadamard_of_others(grams, n), &exact);
             if (!exact) ++r.pseudo_inverse_solves;
-            dev.solve_and_normalize(n, vinv.data.data(), r.lambda.data());
-            dev.gram(n, grams[static_cast<std::size_t>(n)].data.data());
-            parts.dense_seconds += since(t1);
+            auto dense_step = [&](int g) {
+                const auto k = static_cast<std::size_t>(g);
+                devs[k]->solve_and_normalize(n, vinv.data.data(), lambdas[k].data());
+                devs[k]->gram(n, part_grams[k].data.data());
+            };
+            if (side.slots) for_each_slot(*side.slots->group, dense_step);
+            else dense_step(0);
+            r.lambda = lambdas[0];
+            grams[static_cast<std::size_t>(n)] = part_grams[0];
+            rep.dense_seconds += since(t2);
         }
-        const auto t2 = Clock::now();
+        const auto t3 = Clock::now();
         // the last mode's MTTKRP, taken with every other factor current
-        dev.inner(order - 1, inner.data());
+        devs[0]->inner(order - 1, inner.data());
         double in = 0;
         for (std::uint64_t c = 0; c < R; ++c) in += inner[c] * r.lambda[c];
         const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * in;
         r.fit = fit_from(norm_x, residual);
-        parts.fit_seconds = since(t2);
-        if (loop.converged(it, t0, r.fit, r.iterations, parts)) {
+        rep.fit_seconds = since(t3);
+        if (loop.converged(it, t0, r.fit, r.iterations, rep)) {
             r.converged = true;
             break;
         }
     }
     for (int m = 0; m < order; ++m) {
         r.factors.emplace_back(t.dim(m), R);
-        dev.get_factor(m, r.factors.back().data.data());
+        devs[0]->get_factor(m, r.factors.back().data.data());
     }
     r.peak_device_bytes = gpu_memory_peak_bytes();
-    const auto steps = dev.step_seconds();
+    const auto steps = devs[0]->step_seconds();
     r.solve_seconds = steps.solve, r.normalize_seconds = steps.normalize, r.gram_seconds = steps.gram;
+    if (side.streamed) {
+        CpdStreaming& s = side.stream_stats;
+        s.copy_hidden = pipeline_overlap(s.timeline);
+        s.overlap_of_possible = pipeline_overlap_of_possible(s.timeline);
+        r.streaming = std::move(s);
+    }
     return r;
 }
 

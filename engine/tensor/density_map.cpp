@@ -17,13 +17,6 @@ std::uint64_t per_bin(std::uint64_t length, std::uint64_t max_bins) { return (le
 
 }  // namespace
 
-std::vector<std::uint64_t> slice_counts(const CooTensor& t, int mode) {
-    if (mode < 0 || mode >= t.order()) throw InputError("mode out of range");
-    std::vector<std::uint64_t> counts(t.dim(mode), 0);
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) ++counts[t.index(mode, z)];
-    return counts;
-}
-
 DensityMap density_map(const CooTensor& t, int a, int b, std::uint64_t max_bins, RunControl& control) {
     check_modes(t, a, b);
     DensityMap m;

@@ -28,6 +28,11 @@ struct BenchRequest {
     FormatOptions options;            // mode overridden per row
     std::vector<DenseMatrix> factors; // empty: random, seeded per mode
     std::vector<SpttmVariant> spttm_variants;  // cuda SpTTM on COO: the GPU kernels to run (empty: all five)
+    // MTTKRP on cuda over parts, one per GPU (mttkrp_multi_gpu.hpp): the part count (0: every
+    // GPU), and where given the GPU of each part. Unset: the single-GPU kernels on a host-built
+    // format.
+    std::optional<int> gpus;
+    std::vector<int> gpu_slots;
 };
 
 struct BenchResult {
@@ -49,6 +54,11 @@ struct BenchResult {
     std::optional<double> max_rel_error;
     std::string device;
     DenseMatrix output;  // of the last repeat (for --write)
+    // multi-GPU rows: the parts, each part's nonzeros (this mode's format), and the medians of
+    // the kernels (all GPUs together) and of the collectives apart; median_s is their sum
+    int gpus = 0;
+    std::vector<std::uint64_t> per_gpu_nnz;
+    double kernel_s = 0, collective_s = 0;
 };
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control = no_control());

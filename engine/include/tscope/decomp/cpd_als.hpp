@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/pipeline/pipeline_sptv.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope {
@@ -24,6 +26,32 @@ struct CpdOptions {
     std::uint64_t seed = 1;    // the random initial factors
     FormatKind format = FormatKind::CSF;  // MTTKRP's format: one of cpd_formats(backend)
     Backend backend = Backend::Omp;
+    // cuda only. gpus: the parts the nonzeros are split into, one per GPU (0: every GPU this
+    // machine has). gpu_slots: the GPU of each part, where given (tests put N parts on one GPU).
+    int gpus = 1;
+    std::vector<int> gpu_slots;
+    // The device memory the run may use (0: what is free); the rest is held during the run,
+    // as other users of a shared GPU would. A tensor that does not fit is streamed.
+    std::uint64_t gpu_memory_limit = 0;
+    bool stream = false;                   // stream the tensor even where it would fit
+    int streams = 4;                       // CUDA streams of a streamed run
+    std::uint64_t chunk_bytes = 0;         // a streamed chunk (0: 64 MiB, less where memory is short)
+};
+
+// How a streamed CPD went (cuda, tensors larger than the GPU memory it may use).
+struct CpdStreaming {
+    std::string reason;                   // why it streamed
+    int streams = 0;
+    std::uint64_t chunk_bytes = 0, chunks = 0;  // per MTTKRP sweep over all modes
+    std::uint64_t bytes_per_iteration = 0;      // host to device, every mode's MTTKRP
+    std::uint64_t tensor_bytes = 0;             // the format in host memory
+    bool pinned = true;                         // the host page-locked the format
+    double copy_rate = 0;                       // host to device, bytes/s, measured in the run
+    double copy_s = 0, kernel_s = 0, pipeline_s = 0;  // over the run: copies, kernels, the timelines' spans
+    double copy_hidden = 0;                     // share of the copy time under kernels
+    double overlap_of_possible = 0;             // hidden / min(copy, kernel)
+    // The last MTTKRP's timeline, in the Pipeline view's terms (out_* = the kernel's end).
+    std::vector<PipelineChunk> timeline;
 };
 
 struct CpdResult {
@@ -40,6 +68,14 @@ struct CpdResult {
     std::uint64_t peak_device_bytes = 0;  // cuda: the engine's device arrays at their peak
     // cuda: the dense steps' device time over the run: A = M V^-1, normalisation, Grams
     double solve_seconds = 0, normalize_seconds = 0, gram_seconds = 0;
+    // cuda: the parts and their GPUs; per structure (each mode's format for the per-mode
+    // formats, else one) the nonzeros of each part; the time in collectives over the run
+    int gpus = 1;
+    std::vector<int> gpu_devices;
+    std::vector<std::vector<std::uint64_t>> gpu_nnz;
+    double collective_seconds = 0;
+    std::uint64_t gpu_memory_limit = 0;
+    std::optional<CpdStreaming> streaming;  // set where the tensor was streamed
 };
 
 // The formats CPD-ALS can run its MTTKRPs on with a backend: the kernel registry's MTTKRP entries.

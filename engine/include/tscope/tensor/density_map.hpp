@@ -7,11 +7,10 @@
 
 #include "tscope/run_control.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
+#include "tscope/tensor/nnz_split.hpp"  // slice_counts
 
 namespace tscope {
 
-// Nonzeros in each mode-m slice, in index order (dim(m) entries).
-std::vector<std::uint64_t> slice_counts(const CooTensor& t, int mode);
 
 // A map over two modes, binned so that it has at most max_bins per side: bin (x, y) covers
 // cells_x x cells_y index pairs (one pixel holds that many cells).

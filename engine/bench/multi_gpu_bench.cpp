@@ -1,0 +1,97 @@
+#include "bench/multi_gpu_bench.hpp"
+
+#include <algorithm>
+
+#include "tscope/bench/machine.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+#include "tscope/kernels/mttkrp_multi_gpu.hpp"
+
+namespace tscope::detail {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// One row: warm-up, then `repeat` timed runs of the mode's MTTKRP over the parts.
+BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuMttkrp& mg, FormatKind kind, int mode,
+                      const std::vector<DenseMatrix>& factors, const std::string& device) {
+    BenchResult row;
+    row.kernel = KernelKind::MTTKRP, row.format = kind, row.backend = Backend::Cuda, row.mode = mode, row.rank = request.rank;
+    row.gpus = mg.parts();
+    row.device = device;
+    row.build_seconds = mg.build_seconds();
+    const auto nnz = mg.part_nnz();
+    row.per_gpu_nnz = nnz[nnz.size() == 1 ? 0 : static_cast<std::size_t>(mode)];
+    DenseMatrix out(t.dim(mode), request.rank);
+    MultiGpuTiming timing;
+    mg.run(mode, factors, out, &timing);  // warm-up
+    std::vector<double> kernels, collectives, transfers;
+    for (int r = 0; r < request.repeat; ++r) {
+        mg.run(mode, factors, out, &timing);
+        row.seconds.push_back(timing.kernel_s + timing.collective_s);
+        kernels.push_back(timing.kernel_s);
+        collectives.push_back(timing.collective_s);
+        transfers.push_back(timing.upload_s + timing.download_s);
+    }
+    row.median_s = median_of(row.seconds);
+    row.kernel_s = median_of(kernels);
+    row.collective_s = median_of(collectives);
+    row.transfer_s = median_of(transfers);
+    row.gflops = 3.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / row.median_s / 1e9;
+    row.bytes_moved = mg.device_bytes(mode);
+    for (int m = 0; m < t.order(); ++m) row.bytes_moved += t.dim(m) * request.rank * 4;
+    row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
+    if (request.check) {
+        DenseMatrix ref(t.dim(mode), request.rank);
+        mttkrp_reference(t, mode, factors, ref);
+        row.max_rel_error = max_relative_error(out, ref);
+    }
+    row.output = std::move(out);
+    row.ran = true;
+    return row;
+}
+
+}  // namespace
+
+std::vector<BenchResult> run_multi_gpu_bench(const CooTensor& t, const BenchRequest& request, const std::vector<int>& modes,
+                                             const std::vector<DenseMatrix>& factors, RunControl& control) {
+    if (request.kernel != KernelKind::MTTKRP) throw InputError("--gpus applies to the MTTKRP benchmark");
+    if (request.backends.size() != 1 || request.backends[0] != Backend::Cuda) throw InputError("--gpus needs --backend cuda alone");
+    const GpuInfo gpu = query_gpu();
+    if (!gpu.available) throw Error(gpu.reason);
+    std::vector<FormatKind> kinds = request.formats;
+    if (kinds.empty()) kinds = {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF};
+    std::vector<BenchResult> rows;
+    for (FormatKind kind : kinds) {
+        control.check();
+        try {
+            MultiGpuMttkrp mg(t, kind, request.gpus.value_or(1), request.gpu_slots, control);
+            const std::vector<int> devices = mg.devices();
+            const bool shared = devices.size() > 1 && std::count(devices.begin(), devices.end(), devices[0]) == static_cast<long>(devices.size());
+            const std::string device = std::to_string(devices.size()) + (shared ? " parts on one " : " x ") + gpu.name;
+            for (int mode : modes) {
+                control.check();
+                rows.push_back(time_mode(t, request, mg, kind, mode, factors, device));
+            }
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const InputError&) {
+            throw;
+        } catch (const Error& e) {  // out of GPU memory for this format, ...
+            BenchResult row;
+            row.kernel = KernelKind::MTTKRP, row.format = kind, row.backend = Backend::Cuda, row.rank = request.rank;
+            row.gpus = request.gpus.value_or(1);
+            row.error = e.what();
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+}  // namespace tscope::detail

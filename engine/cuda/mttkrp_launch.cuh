@@ -1,0 +1,22 @@
+// The MTTKRP kernels' launchers, on arrays already in device memory: what the resident tensors
+// and the streamed ones (a chunk at a time) share. Private to engine/cuda.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "gpu_mttkrp.hpp"
+
+namespace tscope::gpu {
+
+// COO: idx[order] and vals hold nnz nonzeros; out (fp64) accumulates.
+void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode, std::uint64_t R,
+                       const float* const* factors, double* out, cudaStream_t stream);
+
+// meta.fibers fibers of a tree in the fiber layout (meta's level modes and counts; its pointers
+// unused): anc[levels] and fiber_ptr (fibers + 1) in device memory, fiber f's nonzeros at
+// leaf/vals[fiber_ptr[f] - base, fiber_ptr[f + 1] - base). out (fp32) accumulates.
+void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
+                         const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R, const float* const* factors,
+                         float* out, cudaStream_t stream);
+
+}  // namespace tscope::gpu

@@ -1,0 +1,38 @@
+// CPD's tensor side when the tensor does not fit in the GPU memory the run may use: the format
+// built on the host, flattened into the kernels' layout, page-locked, and streamed through the
+// GPU in chunks over k CUDA streams for every MTTKRP (gpu_streamed.hpp). The factors and the
+// MTTKRP output stay on the device. Private to engine/decomp.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "cuda/gpu_cpd.hpp"
+#include "cuda/gpu_streamed.hpp"
+#include "kernels/csf_flatten.hpp"
+#include "tscope/decomp/cpd_als.hpp"
+
+namespace tscope::detail {
+
+class StreamedCpdTensor {
+public:
+    // Builds the format (COO, CSF, B-CSF or MM-CSF) on the host; its chunks and the streams'
+    // buffers take at most `device_budget` bytes (Error when that is too little for any chunk).
+    StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, std::uint64_t device_budget, RunControl& control);
+    // Mode `mode`'s MTTKRP into dev (M, fp64); the timeline's totals go into `stats`.
+    void mttkrp(gpu::CpdDevice& dev, int mode, std::uint64_t rank, CpdStreaming& stats);
+    // Fills stats' setup fields: chunks, bytes, the measured copy rate.
+    void describe(CpdStreaming& stats);
+    double build_seconds() const { return build_s_; }
+
+private:
+    gpu::StreamedTensor& of(int mode) { return *streamed_[per_mode_ ? static_cast<std::size_t>(mode) : 0]; }
+    bool per_mode_ = false;
+    std::vector<csf_flat::FlatTree> trees_;  // the host arrays the streams read
+    std::vector<std::vector<int>> orders_;
+    csf_flat::FlatCoo coo_;
+    std::vector<std::unique_ptr<gpu::StreamedTensor>> streamed_;
+    double build_s_ = 0;
+};
+
+}  // namespace tscope::detail

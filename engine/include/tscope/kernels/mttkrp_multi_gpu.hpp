@@ -1,0 +1,52 @@
+// MTTKRP over several GPUs (or N parts on fewer GPUs): the nonzeros cut into balanced parts on
+// slice boundaries (by position for COO), each part's format (COO, CSF, B-CSF, MM-CSF) built
+// on its GPU, every part's partial result combined with NCCL (a gather where the parts own
+// their output rows, a sum where they overlap). What `bench --gpus N` runs and CPD's
+// multi-GPU run is made of.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tscope/formats/format.hpp"
+#include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/run_control.hpp"
+
+namespace tscope {
+
+struct MultiGpuTiming {
+    double upload_s = 0;      // the factors to every GPU
+    double kernel_s = 0;      // every part's kernels, the GPUs running together
+    double collective_s = 0;  // combining the parts
+    double download_s = 0;    // the result back
+};
+
+class MultiGpuMttkrp {
+public:
+    // gpus: parts, one per GPU (0: all); slots, where given, the GPU of each part (parts may
+    // share one). Throws InputError for too few GPUs or a format without a GPU build, Error
+    // without a GPU or NCCL.
+    MultiGpuMttkrp(const CooTensor& t, FormatKind format, int gpus, const std::vector<int>& slots = {},
+                   RunControl& control = no_control());
+    ~MultiGpuMttkrp();
+    MultiGpuMttkrp(const MultiGpuMttkrp&) = delete;
+    MultiGpuMttkrp& operator=(const MultiGpuMttkrp&) = delete;
+
+    // out (dims[mode] x R) = the MTTKRP of `mode` with `factors` (each dims[m] x R).
+    void run(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, MultiGpuTiming* timing = nullptr);
+    int parts() const;
+    std::vector<int> devices() const;
+    // [structure][part]: each mode's format for the per-mode formats (CSF, B-CSF), else one.
+    std::vector<std::vector<std::uint64_t>> part_nnz() const;
+    double build_seconds() const;
+    // Device bytes of the parts' formats that serve `mode`.
+    std::uint64_t device_bytes(int mode) const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tscope

@@ -1,0 +1,224 @@
+// Multi-GPU parts: mm-csf's formats built per part on the part's GPU, MTTKRPs combined with
+// NCCL (or, for parts sharing a GPU, with copies on it).
+#include "kernels/mttkrp_slots.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "formats/format_builders.hpp"
+#include "cuda/device_scope.hpp"
+#include "kernels/csf_flatten.hpp"
+#include "tscope/checks.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/balanced_formats.hpp"
+#include "tscope/tensor/nnz_split.hpp"
+
+namespace tscope::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+bool own_gpus(const gpu::DeviceGroup& g) { return g.size() > 1 && g.device(0) != g.device(1); }
+
+// Part `slot` of every structure, on the slot's GPU, from that GPU's copy of the COO.
+std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t, FormatKind format, const gpu::DeviceCoo& coo,
+                                                             int slot, int parts, const std::vector<std::vector<std::uint64_t>>& cuts,
+                                                             const std::vector<std::uint8_t>& labels) {
+    std::vector<std::shared_ptr<gpu::ResidentTensor>> out;
+    const auto g = static_cast<std::size_t>(slot);
+    auto filter = [&](std::size_t s, int mode) {
+        return parts == 1 ? gpu::RowFilter{} : gpu::RowFilter{mode, cuts[s][g], cuts[s][g + 1]};
+    };
+    if (format == FormatKind::COO) {
+        out.push_back(std::make_shared<gpu::ResidentTensor>(coo, cuts[0][g], cuts[0][g + 1]));
+    } else if (format == FormatKind::MMCSF) {
+        std::vector<std::vector<int>> orders;
+        std::vector<gpu::RowFilter> filters;
+        for (int p = 0; p < t.order(); ++p) {
+            orders.push_back(mmcsf_partition_order(t, p));
+            filters.push_back(filter(static_cast<std::size_t>(p), orders.back()[0]));
+        }
+        out.push_back(std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters)));
+    } else {
+        const std::uint64_t split = format == FormatKind::BCSF ? FormatOptions{}.bcsf_fiber_threshold : 0;
+        for (int m = 0; m < t.order(); ++m)
+            out.push_back(std::make_shared<gpu::ResidentTensor>(
+                gpu::ResidentTensor::build(coo, default_mode_order(t, m), split, filter(static_cast<std::size_t>(m), m))));
+    }
+    gpu::CpdDevice::synchronize();
+    return out;
+}
+
+}  // namespace
+
+std::vector<int> resolve_gpu_slots(int gpus, const std::vector<int>& slots) {
+    const GpuInfo info = query_gpu();
+    if (!info.available) throw Error(info.reason);
+    if (!slots.empty()) {
+        for (int d : slots)
+            if (d < 0 || d >= info.count)
+                throw InputError("no GPU " + std::to_string(d) + ": this machine has " + std::to_string(info.count));
+        return slots;
+    }
+    if (gpus < 0) throw InputError("--gpus takes a count of at least 1, or all");
+    const int n = gpus == 0 ? info.count : gpus;
+    if (n > info.count)
+        throw InputError("--gpus " + std::to_string(n) + ": this machine has " + std::to_string(info.count) + " GPU" +
+                         (info.count == 1 ? "" : "s"));
+    if (n > 1 && !gpu::nccl_built()) throw InputError("--gpus " + std::to_string(n) + " needs NCCL, and this build has none");
+    std::vector<int> out;
+    for (int d = 0; d < n; ++d) out.push_back(d);
+    return out;
+}
+
+void for_each_slot(const gpu::DeviceGroup& group, const std::function<void(int)>& fn) {
+    if (!own_gpus(group)) {
+        for (int g = 0; g < group.size(); ++g) fn(g);
+        return;
+    }
+    std::exception_ptr first;
+    std::mutex lock;
+    std::vector<std::thread> threads;
+    for (int g = 0; g < group.size(); ++g)
+        threads.emplace_back([&, g] {
+            try {
+                fn(g);
+            } catch (...) {
+                const std::lock_guard<std::mutex> hold(lock);
+                if (!first) first = std::current_exception();
+            }
+        });
+    for (auto& th : threads) th.join();
+    if (first) std::rethrow_exception(first);
+}
+
+std::vector<std::vector<std::uint64_t>> GpuSlots::nnz() const {
+    std::vector<std::vector<std::uint64_t>> out(tensors.empty() ? 0 : tensors[0].size());
+    for (const auto& slot : tensors)
+        for (std::size_t s = 0; s < slot.size(); ++s) out[s].push_back(slot[s]->nnz());
+    return out;
+}
+
+std::uint64_t GpuSlots::device_bytes() const {
+    std::uint64_t b = 0;
+    for (const auto& slot : tensors)
+        for (const auto& t : slot) b += t->device_bytes();
+    return b;
+}
+
+GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control) {
+    GpuSlots s;
+    s.group = std::make_unique<gpu::DeviceGroup>(devices);
+    s.per_mode = format == FormatKind::CSF || format == FormatKind::BCSF;
+    const int parts = s.group->size();
+    // the cuts: per mode (per-mode trees, rooted there), per MM-CSF partition (its root), or
+    // by position (COO)
+    std::vector<std::vector<std::uint64_t>> cuts;
+    std::vector<std::uint8_t> labels;
+    if (format == FormatKind::MMCSF) {
+        control.stage("partitioning the nonzeros (MM-CSF, Alg. 5)");
+        labels = mmcsf_partition(t, true);
+    }
+    if (parts > 1) control.stage("cutting the nonzeros into " + std::to_string(parts) + " balanced parts");
+    if (format == FormatKind::COO) {
+        cuts.push_back(even_cuts(t.nnz(), parts));
+    } else if (parts > 1) {
+        for (int m = 0; m < t.order(); ++m) {
+            const int root = format == FormatKind::MMCSF ? mmcsf_partition_order(t, m)[0] : m;
+            cuts.push_back(balanced_cuts(format == FormatKind::MMCSF ? slice_counts(t, root, labels.data(), static_cast<std::uint8_t>(m))
+                                                                     : slice_counts(t, m),
+                                         parts));
+        }
+    }
+    if (s.per_mode)
+        for (int m = 0; m < t.order(); ++m) s.row_cuts.push_back(parts > 1 ? cuts[static_cast<std::size_t>(m)] : std::vector<std::uint64_t>{});
+    else
+        s.row_cuts.emplace_back();
+
+    // one COO upload per GPU; the parts on it are built from that copy
+    s.tensors.resize(static_cast<std::size_t>(parts));
+    const std::set<int> gpus(devices.begin(), devices.end());
+    std::vector<int> first_slot_of;  // one representative slot per GPU
+    for (int d : gpus)
+        for (int g = 0; g < parts; ++g)
+            if (devices[static_cast<std::size_t>(g)] == d) {
+                first_slot_of.push_back(g);
+                break;
+            }
+    control.stage(parts > 1 ? "building " + std::string(format_name(format)) + " on " + std::to_string(gpus.size()) + " GPU(s), " +
+                                  std::to_string(parts) + " parts"
+                            : "copying the tensor to the GPU and building " + std::string(format_name(format)) + " there");
+    std::mutex timing;
+    gpu::DeviceGroup& group = *s.group;
+    auto build_on = [&](int rep) {
+        gpu::OnDevice on(group.device(rep));
+        const gpu::DeviceCoo coo(csf_flat::host_view(t));
+        const auto start = Clock::now();
+        for (int g = 0; g < parts; ++g)
+            if (group.device(g) == group.device(rep)) {
+                control.check();
+                s.tensors[static_cast<std::size_t>(g)] = build_part(t, format, coo, g, parts, cuts, labels);
+            }
+        const std::lock_guard<std::mutex> hold(timing);
+        s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());
+        s.build_seconds = std::max(s.build_seconds, since(start));
+    };
+    if (first_slot_of.size() == 1) {
+        build_on(first_slot_of[0]);
+    } else {
+        std::exception_ptr first;
+        std::vector<std::thread> threads;
+        for (int rep : first_slot_of)
+            threads.emplace_back([&, rep] {
+                try {
+                    build_on(rep);
+                } catch (...) {
+                    const std::lock_guard<std::mutex> hold(timing);
+                    if (!first) first = std::current_exception();
+                }
+            });
+        for (auto& th : threads) th.join();
+        if (first) std::rethrow_exception(first);
+    }
+    return s;
+}
+
+void slots_mttkrp(GpuSlots& s, const std::vector<std::unique_ptr<gpu::CpdDevice>>& devs, int mode, std::uint64_t rank,
+                  const std::vector<std::uint64_t>& dims, double& kernel_seconds, double& collective_seconds) {
+    gpu::DeviceGroup& group = *s.group;
+    const int parts = group.size();
+    const bool wide = s.of(0, mode).accumulates_in_double();
+    auto start = Clock::now();
+    for (int g = 0; g < parts; ++g) {  // launches return at once: the GPUs run together
+        const gpu::ResidentTensor& part = s.of(g, mode);
+        devs[static_cast<std::size_t>(g)]->begin_mttkrp(
+            mode, wide, [&](const float* const* f, float* out_f, double* out_d) { part.launch(mode, rank, f, out_f, out_d); });
+    }
+    group.synchronize();
+    kernel_seconds += since(start);
+    if (parts > 1) {
+        start = Clock::now();
+        std::vector<void*> outputs;
+        for (const auto& d : devs) outputs.push_back(d->output());
+        const auto& cuts = s.row_cuts[static_cast<std::size_t>(s.structure(mode))];
+        if (cuts.empty()) {
+            group.allreduce(outputs, dims[static_cast<std::size_t>(mode)] * rank, wide);
+        } else {
+            std::vector<std::uint64_t> offsets;
+            for (std::uint64_t c : cuts) offsets.push_back(c * rank);
+            group.allgather(outputs, offsets, wide);
+        }
+        collective_seconds += since(start);
+    }
+    for (const auto& d : devs) d->finish_mttkrp(mode);
+}
+
+}  // namespace tscope::detail

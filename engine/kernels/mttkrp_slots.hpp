@@ -1,0 +1,55 @@
+// The tensor side of a CPD (or a benchmark's MTTKRPs) over the parts of a multi-GPU run: the
+// nonzeros cut into balanced parts (nnz_split.hpp), each part's format built on its GPU from
+// the uploaded COO, and every MTTKRP combined with the group's collectives. One part is the
+// single-GPU run. Private to the engine.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "cuda/gpu_collective.hpp"
+#include "cuda/gpu_cpd.hpp"
+#include "cuda/gpu_mttkrp.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/run_control.hpp"
+
+namespace tscope::detail {
+
+// The GPU of each part: `slots` where given (checked against the machine), else 0..gpus-1
+// (gpus 0: all of them). InputError where the machine has fewer GPUs than asked.
+std::vector<int> resolve_gpu_slots(int gpus, const std::vector<int>& slots);
+
+// Runs fn(slot) for every slot: on one thread per slot where the slots have GPUs of their own,
+// in turn where they share one. The first exception is rethrown once all have returned.
+void for_each_slot(const gpu::DeviceGroup& group, const std::function<void(int)>& fn);
+
+struct GpuSlots {
+    std::unique_ptr<gpu::DeviceGroup> group;
+    bool per_mode = false;  // one structure per mode (CSF, B-CSF), else one for all
+    // [slot][structure]
+    std::vector<std::vector<std::shared_ptr<gpu::ResidentTensor>>> tensors;
+    // [structure]: the output-row cuts where each part owns its rows (trees rooted at the mode:
+    // a gather combines them); empty where the parts' rows overlap (a sum combines them)
+    std::vector<std::vector<std::uint64_t>> row_cuts;
+    double upload_seconds = 0, build_seconds = 0;
+
+    int structure(int mode) const { return per_mode ? mode : 0; }
+    const gpu::ResidentTensor& of(int slot, int mode) const {
+        return *tensors[static_cast<std::size_t>(slot)][static_cast<std::size_t>(structure(mode))];
+    }
+    // [structure][slot]
+    std::vector<std::vector<std::uint64_t>> nnz() const;
+    std::uint64_t device_bytes() const;
+};
+
+// Builds the format (COO, CSF, B-CSF or MM-CSF) of every part on its GPU.
+GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control);
+
+// Mode `mode`'s MTTKRP: every slot's part into its CpdDevice (devs[slot]), then combined so
+// that every slot holds the whole result (M, fp64). Adds the kernels' time (all GPUs at once)
+// and the collectives' time to the two counters.
+void slots_mttkrp(GpuSlots& slots, const std::vector<std::unique_ptr<gpu::CpdDevice>>& devs, int mode, std::uint64_t rank,
+                  const std::vector<std::uint64_t>& dims, double& kernel_seconds, double& collective_seconds);
+
+}  // namespace tscope::detail
