@@ -186,15 +186,18 @@ void copy_chunk(const StreamedTensor::Impl& t, bool coo, const StreamChunk& c, S
 
 }  // namespace
 
-StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) {
+StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d, int part) {
     DeviceScope on(impl_->device);
     Impl& t = *impl_;
+    std::vector<const StreamChunk*> todo;
+    for (const StreamChunk& c : chunks_)
+        if (part < 0 || c.part == static_cast<std::size_t>(part)) todo.push_back(&c);
     StreamRun run;
     run.device_bytes = device_bytes();
     run.chunks = run_chunk_pipeline(
-        chunks_.size(), t.lanes, [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, chunks_[i], t.buffers[lane], s); },
+        todo.size(), t.lanes, [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, *todo[i], t.buffers[lane], s); },
         [&](std::size_t i, std::size_t lane, cudaStream_t s) {
-            const StreamChunk& c = chunks_[i];
+            const StreamChunk& c = *todo[i];
             Impl::Lane& b = t.buffers[lane];
             std::vector<const std::uint32_t*> arrays;
             for (const auto& a : b.anc) arrays.push_back(a.get());
@@ -206,7 +209,7 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
             meta.fibers = c.last - c.first;
             launch_fiber_mttkrp(meta, arrays.data(), b.fiber_ptr.get(), c.nz_first, b.leaf.get(), b.vals.get(), mode, R, factors, out_f, s);
         },
-        [](std::size_t, std::size_t, cudaStream_t) {}, &run.total_s);
+        [](std::size_t, std::size_t, cudaStream_t) {}, &run.total_s, false);
     return run;
 }
 

@@ -34,13 +34,15 @@ public:
     StreamedTensor& operator=(const StreamedTensor&) = delete;
 
     // Runs the MTTKRP of `mode` chunk by chunk into out_f (fibers, fp32) or out_d (COO, fp64),
-    // device arrays the caller zeroed; factors are device arrays. Returns the timeline.
-    StreamRun mttkrp(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d);
+    // device arrays the caller zeroed; factors are device arrays. `part` >= 0 streams that part
+    // alone (per-mode trees share one set of streams and buffers), -1 every part. Returns the
+    // timeline of the chunks it ran.
+    StreamRun mttkrp(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d, int part = -1);
     // Copies every chunk in, as mttkrp() does, with no kernels: this machine's host-to-device
     // rate for these chunks (bytes per second), the copy lower bound's denominator.
     double copy_rate();
     bool accumulates_in_double() const { return coo_; }
-    std::uint64_t bytes() const { return bytes_; }            // streamed per MTTKRP
+    std::uint64_t bytes() const { return bytes_; }            // every part's chunks
     std::uint64_t device_bytes() const;                       // the streams' buffers
     const std::vector<StreamChunk>& chunks() const { return chunks_; }
     int streams() const { return streams_; }

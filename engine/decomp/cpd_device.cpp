@@ -43,18 +43,10 @@ std::uint64_t resident_least(const CooTensor& t) { return t.nnz() * (4 * static_
 
 bool out_of_memory(const Error& e) { return std::string(e.what()).find("out of GPU memory") != std::string::npos; }
 
-// The dense side's device bytes (the factors in fp64 and fp32, M in fp64 and fp32) and some
-// room for cuBLAS's workspace.
-std::uint64_t dense_bytes(const CooTensor& t, std::uint64_t R) {
-    std::uint64_t rows = 0, largest = 0;
-    for (std::uint64_t d : t.dims()) rows += d, largest = std::max(largest, d);
-    return (rows + largest) * R * 12 + (64ull << 20);
-}
-
 // The tensor side of the run, resident over parts or streamed.
 struct TensorSide {
-    std::optional<GpuSlots> slots;
-    std::unique_ptr<StreamedCpdTensor> streamed;
+    std::optional<GpuSlots> slots;                 // resident
+    std::unique_ptr<StreamedCpdTensor> streamed;   // or streamed
     CpdStreaming stream_stats;
 };
 
@@ -82,16 +74,23 @@ TensorSide prepare_tensor(const CooTensor& t, const CpdOptions& o, const std::ve
     }
     if (devices.size() > 1)
         throw InputError("the tensor does not fit on the GPUs (" + reason + "), and streaming runs on one GPU: use --gpus 1");
-    const std::uint64_t dense = dense_bytes(t, o.rank);
-    const std::uint64_t left = gpu_free_memory();
-    if (left <= dense)
-        throw Error("the factors of rank " + std::to_string(o.rank) + " need " + gib(dense) + " on the GPU, " + gib(left) + " are free");
-    side.streamed = std::make_unique<StreamedCpdTensor>(t, o, left - dense, control);
     side.stream_stats.reason = reason;
+    return side;  // built by stream_tensor once the dense side holds its memory
+}
+
+// Device memory kept free beside the streams' buffers: the kernels' code, loaded on first use.
+constexpr std::uint64_t kStreamMargin = 48ull << 20;
+
+// The streamed tensor, sized to what the device has left once the dense side is allocated.
+void stream_tensor(TensorSide& side, const CooTensor& t, const CpdOptions& o, CpdResult& r, RunControl& control) {
+    const std::uint64_t left = gpu_free_memory();
+    if (left <= kStreamMargin)
+        throw Error("streaming needs device memory beside the factors of rank " + std::to_string(o.rank) + ", and " + gib(left) +
+                    " are free");
+    side.streamed = std::make_unique<StreamedCpdTensor>(t, o, left - kStreamMargin, control);
     control.stage("measuring the host-to-device copy rate");
     side.streamed->describe(side.stream_stats);
     r.build_seconds = side.streamed->build_seconds();
-    return side;
 }
 
 // Holds everything above `limit` of the free device memory for the run.
@@ -132,6 +131,7 @@ CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x,
         const gpu::OnDevice on(devices[static_cast<std::size_t>(g)]);
         devs.push_back(std::make_unique<gpu::CpdDevice>(t.dims(), R));
     }
+    if (!side.slots) stream_tensor(side, t, o, r, control);
     std::vector<DenseMatrix> grams(static_cast<std::size_t>(order), DenseMatrix(R, R));
     for (int m = 0; m < order; ++m) {  // the host backend's starting point, seed for seed
         const DenseMatrix a = random_matrix(t.dim(m), R, o.seed + 17 * std::uint64_t(m));

@@ -21,19 +21,19 @@ constexpr std::uint64_t kSmallestChunk = 1ull << 20;
 std::uint64_t chunk_size(const CpdOptions& o, std::uint64_t budget) {
     // each stream holds one chunk; a chunk's buffers may exceed it by a fiber, hence the slack
     const std::uint64_t fits = budget / static_cast<std::uint64_t>(o.streams) * 3 / 4;
-    const std::uint64_t chunk = std::min(o.chunk_bytes ? o.chunk_bytes : kDefaultChunk, fits);
-    if (chunk < kSmallestChunk)
+    if (fits < kSmallestChunk)
         throw Error("streaming the tensor over " + std::to_string(o.streams) + " streams needs at least " +
                     std::to_string((kSmallestChunk * static_cast<std::uint64_t>(o.streams) * 4 / 3) >> 20) +
                     " MiB of device memory beside the factors, and " + std::to_string(budget >> 20) + " MiB are left");
-    return chunk;
+    return std::min(o.chunk_bytes ? std::max<std::uint64_t>(o.chunk_bytes, 4096) : kDefaultChunk, fits);
 }
 
 }  // namespace
 
 StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, std::uint64_t budget, RunControl& control) {
     const auto start = Clock::now();
-    per_mode_ = format_is_per_mode(o.format);
+    // CSF and B-CSF: a tree rooted at each mode; COO and MM-CSF: one structure for every mode
+    per_mode_ = o.format == FormatKind::CSF || o.format == FormatKind::BCSF;
     for (int m = 0; m < (per_mode_ ? t.order() : 1); ++m) {
         control.check();
         control.stage("building " + std::string(format_name(o.format)) + (per_mode_ ? " for mode " + std::to_string(m + 1) : "") +
@@ -57,47 +57,46 @@ StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, st
     const std::uint64_t chunk = chunk_size(o, budget);
     control.stage("page-locking the format for streaming");
     if (o.format == FormatKind::COO) {
-        streamed_.push_back(std::make_unique<gpu::StreamedTensor>(coo_.view(), chunk, o.streams));
-    } else if (per_mode_) {
-        for (std::size_t m = 0; m < trees_.size(); ++m)
-            streamed_.push_back(std::make_unique<gpu::StreamedTensor>(std::vector<gpu::Fibers>{trees_[m].view(orders_[m])}, chunk, o.streams));
+        streamed_ = std::make_unique<gpu::StreamedTensor>(coo_.view(), chunk, o.streams);
     } else {
         std::vector<gpu::Fibers> parts;
         for (std::size_t k = 0; k < trees_.size(); ++k) parts.push_back(trees_[k].view(orders_[k]));
-        streamed_.push_back(std::make_unique<gpu::StreamedTensor>(parts, chunk, o.streams));
+        streamed_ = std::make_unique<gpu::StreamedTensor>(parts, chunk, o.streams);
     }
-    for (const auto& s : streamed_)
-        if (s->device_bytes() > budget)
-            throw Error("the streams' buffers need " + std::to_string(s->device_bytes() >> 20) + " MiB (a fiber longer than a chunk), " +
-                        std::to_string(budget >> 20) + " MiB are left: use fewer streams or B-CSF");
+    if (streamed_->device_bytes() > budget)
+        throw Error("the streams' buffers need " + std::to_string(streamed_->device_bytes() >> 20) + " MiB (a fiber longer than a chunk), " +
+                    std::to_string(budget >> 20) + " MiB are left: use fewer streams or B-CSF");
     build_s_ = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 void StreamedCpdTensor::describe(CpdStreaming& stats) {
-    stats.streams = streamed_[0]->streams();
+    const gpu::StreamedTensor& t = *streamed_;
+    // per-mode trees: each streamed once an iteration; one structure: once per mode
+    const std::uint64_t sweeps = per_mode_ ? 1 : static_cast<std::uint64_t>(trees_.empty() ? coo_.idx.size() : orders_[0].size());
+    stats.streams = t.streams();
+    stats.chunks = t.chunks().size() * sweeps;
+    stats.tensor_bytes = t.bytes();
+    stats.bytes_per_iteration = t.bytes() * sweeps;
+    stats.pinned = t.pinned();
     stats.chunk_bytes = 0;
-    stats.chunks = stats.bytes_per_iteration = stats.tensor_bytes = 0;
-    const int sweeps = per_mode_ ? 1 : static_cast<int>(trees_.empty() ? coo_.idx.size() : orders_[0].size());
-    for (const auto& s : streamed_) {
-        stats.chunks += s->chunks().size() * static_cast<std::uint64_t>(sweeps);
-        stats.bytes_per_iteration += s->bytes() * static_cast<std::uint64_t>(sweeps);
-        stats.tensor_bytes += s->bytes();
-        stats.pinned = stats.pinned && s->pinned();
-        for (const auto& c : s->chunks()) stats.chunk_bytes = std::max(stats.chunk_bytes, c.bytes);
-    }
-    stats.copy_rate = streamed_[0]->copy_rate();
+    for (const auto& c : t.chunks()) stats.chunk_bytes = std::max(stats.chunk_bytes, c.bytes);
+    stats.copy_rate = streamed_->copy_rate();
 }
 
 void StreamedCpdTensor::mttkrp(gpu::CpdDevice& dev, int mode, std::uint64_t rank, CpdStreaming& stats) {
-    gpu::StreamedTensor& t = of(mode);
+    gpu::StreamedTensor& t = *streamed_;
+    const int part = per_mode_ ? mode : -1;
+    std::vector<const gpu::StreamChunk*> ranges;
+    for (const auto& c : t.chunks())
+        if (part < 0 || c.part == static_cast<std::size_t>(part)) ranges.push_back(&c);
     gpu::StreamRun run;
     dev.begin_mttkrp(mode, t.accumulates_in_double(),
-                     [&](const float* const* f, float* out_f, double* out_d) { run = t.mttkrp(mode, rank, f, out_f, out_d); });
+                     [&](const float* const* f, float* out_f, double* out_d) { run = t.mttkrp(mode, rank, f, out_f, out_d, part); });
     dev.finish_mttkrp(mode);
     std::vector<PipelineChunk> timeline;
     for (std::size_t i = 0; i < run.chunks.size(); ++i) {
         const gpu::ChunkTimes& c = run.chunks[i];
-        const gpu::StreamChunk& range = t.chunks()[i];
+        const gpu::StreamChunk& range = *ranges[i];
         PipelineChunk p;
         p.stream = c.stream;
         p.fibers = range.last - range.first;

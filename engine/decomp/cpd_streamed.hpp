@@ -26,12 +26,11 @@ public:
     double build_seconds() const { return build_s_; }
 
 private:
-    gpu::StreamedTensor& of(int mode) { return *streamed_[per_mode_ ? static_cast<std::size_t>(mode) : 0]; }
-    bool per_mode_ = false;
+    bool per_mode_ = false;  // part m is mode m's tree; else every part serves every mode
     std::vector<csf_flat::FlatTree> trees_;  // the host arrays the streams read
     std::vector<std::vector<int>> orders_;
     csf_flat::FlatCoo coo_;
-    std::vector<std::unique_ptr<gpu::StreamedTensor>> streamed_;
+    std::unique_ptr<gpu::StreamedTensor> streamed_;  // one set of streams and buffers for all parts
     double build_s_ = 0;
 };
 

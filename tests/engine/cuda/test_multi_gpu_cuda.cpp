@@ -1,0 +1,210 @@
+// Issue 15 on whatever GPUs this machine has. N parts on one GPU run the multi-GPU code as on
+// N GPUs (the same cuts, builds and combination, with copies where NCCL would move the data);
+// where the machine has two GPUs or more, the same checks run through NCCL. Then CPD over
+// parts against one part, and the streamed CPD (a tensor copied through the GPU in chunks)
+// against the resident one. Skips, saying why, without a GPU.
+#include "test_support.hpp"
+#include "tscope/decomp/cpd_als.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/mttkrp.hpp"
+#include "tscope/kernels/mttkrp_multi_gpu.hpp"
+
+using namespace tscope;
+
+namespace {
+
+const char* kFormats[] = {"COO", "CSF", "B-CSF", "MM-CSF"};
+
+std::vector<DenseMatrix> factors_for(const CooTensor& t, std::uint64_t R) {
+    std::vector<DenseMatrix> f;
+    for (int m = 0; m < t.order(); ++m) f.push_back(random_matrix(t.dim(m), R, 7 + std::uint64_t(m)));
+    return f;
+}
+
+// Every mode's MTTKRP over `parts_on` against cpu-ref and against one part (fp32: 1e-4).
+void check_mttkrp(const CooTensor& t, FormatKind format, const std::vector<int>& parts_on) {
+    const std::uint64_t R = 16;
+    const auto factors = factors_for(t, R);
+    MultiGpuMttkrp one(t, format, 1);
+    MultiGpuMttkrp many(t, format, 0, parts_on);
+    QCOMPARE(many.parts(), int(parts_on.size()));
+    for (const auto& per : many.part_nnz()) {  // every nonzero in one part
+        std::uint64_t sum = 0;
+        for (auto n : per) sum += n;
+        QCOMPARE(sum, t.nnz());
+    }
+    for (int m = 0; m < t.order(); ++m) {
+        DenseMatrix ref(t.dim(m), R), a(t.dim(m), R), b(t.dim(m), R);
+        mttkrp_reference(t, m, factors, ref);
+        MultiGpuTiming timing;
+        one.run(m, factors, a);
+        many.run(m, factors, b, &timing);
+        QVERIFY2(max_relative_error(b, ref) <= 1e-4, qPrintable(QString("mode %1 against cpu-ref: %2").arg(m + 1).arg(max_relative_error(b, ref))));
+        QVERIFY2(max_relative_error(b, a) <= 1e-4, qPrintable(QString("mode %1 against one part: %2").arg(m + 1).arg(max_relative_error(b, a))));
+        QVERIFY(timing.kernel_s > 0);
+        if (parts_on.size() > 1) QVERIFY(timing.collective_s > 0);
+    }
+}
+
+std::vector<int> own_gpus(int n) {
+    std::vector<int> s;
+    for (int d = 0; d < n; ++d) s.push_back(d);
+    return s;
+}
+
+}  // namespace
+
+class TestMultiGpuCuda : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { TS_REQUIRE_GPU(); }
+
+    void partsOnOneGpu_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("parts");
+        QTest::addColumn<QString>("format");
+        for (int order : {3, 4, 5})
+            for (int parts : {2, 3})
+                for (const char* f : kFormats) QTest::addRow("order %d, %d parts, %s", order, parts, f) << order << parts << QString(f);
+    }
+    void partsOnOneGpu() {
+        QFETCH(int, order);
+        QFETCH(int, parts);
+        QFETCH(QString, format);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 25);
+        dims[0] = 300;
+        const CooTensor t = tstest::random_tensor(dims, 20000, std::uint64_t(order * 11 + parts), Distribution::PowerLaw);
+        check_mttkrp(t, parse_format(format.toStdString()), std::vector<int>(std::size_t(parts), 0));
+    }
+
+    void partsOnTheSharedTensors_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        for (const char* file : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"})
+            for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
+    }
+    void partsOnTheSharedTensors() {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        const std::string path = tstest::shared_tensor(file.toStdString().c_str());
+        if (path.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
+        const CooTensor t = load_tensor(path).tensor;
+        check_mttkrp(t, parse_format(format.toStdString()), {0, 0, 0});
+        if (query_gpu().count >= 2) check_mttkrp(t, parse_format(format.toStdString()), own_gpus(query_gpu().count));
+    }
+
+    void partsOnTheirOwnGpus_data() {
+        QTest::addColumn<QString>("format");
+        for (const char* f : kFormats) QTest::addRow("%s", f) << QString(f);
+    }
+    void partsOnTheirOwnGpus() {
+        QFETCH(QString, format);
+        if (query_gpu().count < 2) QSKIP("one GPU here: NCCL across GPUs needs two (the parts-on-one-GPU cases ran)");
+        for (int order : {3, 4, 5}) {
+            std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 25);
+            dims[0] = 300;
+            const CooTensor t = tstest::random_tensor(dims, 20000, std::uint64_t(order), Distribution::PowerLaw);
+            check_mttkrp(t, parse_format(format.toStdString()), own_gpus(query_gpu().count));
+        }
+    }
+
+    void tooManyGpusIsRefused() {
+        const CooTensor t = tstest::random_tensor({30, 30, 30}, 500, 1);
+        const int n = query_gpu().count;
+        QVERIFY_THROWS_EXCEPTION(InputError, MultiGpuMttkrp(t, FormatKind::CSF, n + 1));
+        QVERIFY_THROWS_EXCEPTION(InputError, MultiGpuMttkrp(t, FormatKind::CSF, 0, {0, n}));
+        QVERIFY_THROWS_EXCEPTION(InputError, MultiGpuMttkrp(t, FormatKind::HiCOO, 1));
+        CpdOptions o;
+        o.backend = Backend::Cuda, o.gpus = n + 1;
+        QVERIFY_THROWS_EXCEPTION(InputError, cpd_als(t, o));
+    }
+
+    // N-part CPD against one part: the same fit within 1e-5 after 10 iterations, same seed.
+    void cpdOverParts_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        for (const char* file : {"movielens-100k.tns", "jf17k-4d.tns"})
+            for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
+    }
+    void cpdOverParts() {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        const std::string path = tstest::shared_tensor(file.toStdString().c_str());
+        if (path.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
+        const CooTensor t = load_tensor(path).tensor;
+        CpdOptions o;
+        o.rank = 16, o.max_iters = 10, o.tolerance = 0, o.backend = Backend::Cuda, o.format = parse_format(format.toStdString());
+        const CpdResult one = cpd_als(t, o);
+        std::vector<std::vector<int>> layouts{{0, 0}, {0, 0, 0}};
+        if (query_gpu().count >= 2) layouts.push_back(own_gpus(query_gpu().count));
+        for (const auto& parts_on : layouts) {
+            o.gpu_slots = parts_on;
+            const CpdResult many = cpd_als(t, o);
+            QCOMPARE(many.gpus, int(parts_on.size()));
+            QCOMPARE(many.iterations.size(), std::size_t{10});
+            QVERIFY2(std::fabs(many.fit - one.fit) <= 1e-5,
+                     qPrintable(QString("%1 parts: fit %2, one part %3").arg(parts_on.size()).arg(many.fit, 0, 'g', 10).arg(one.fit, 0, 'g', 10)));
+            for (const auto& per : many.gpu_nnz) {
+                std::uint64_t sum = 0;
+                for (auto n : per) sum += n;
+                QCOMPARE(sum, t.nnz());
+            }
+            QVERIFY(many.collective_seconds > 0);
+        }
+    }
+
+    // The streamed CPD (forced, in small chunks so that there are many) against the resident
+    // one: the same fit within 1e-5 after 10 iterations, the timeline measured.
+    void streamedCpd_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        for (const char* file : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"})
+            for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
+    }
+    void streamedCpd() {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        const std::string path = tstest::shared_tensor(file.toStdString().c_str());
+        if (path.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
+        const CooTensor t = load_tensor(path).tensor;
+        CpdOptions o;
+        o.rank = 16, o.max_iters = 10, o.tolerance = 0, o.backend = Backend::Cuda, o.format = parse_format(format.toStdString());
+        const CpdResult resident = cpd_als(t, o);
+        QVERIFY(!resident.streaming);
+        o.stream = true, o.streams = 3, o.chunk_bytes = 64 << 10;
+        const CpdResult streamed = cpd_als(t, o);
+        QVERIFY(streamed.streaming.has_value());
+        const CpdStreaming& s = *streamed.streaming;
+        QVERIFY2(std::fabs(streamed.fit - resident.fit) <= 1e-5,
+                 qPrintable(QString("streamed fit %1, resident %2").arg(streamed.fit, 0, 'g', 10).arg(resident.fit, 0, 'g', 10)));
+        QVERIFY(s.chunks > std::uint64_t(t.order()));
+        QVERIFY(s.bytes_per_iteration >= s.tensor_bytes);
+        QVERIFY(s.copy_rate > 0 && s.copy_s > 0 && s.kernel_s > 0);
+        QVERIFY(!s.timeline.empty());
+        for (const PipelineChunk& c : s.timeline) QVERIFY(c.in_start <= c.in_end && c.in_end <= c.kernel_end);
+    }
+
+    // A memory limit below what the resident build needs makes the run stream by itself.
+    void aMemoryLimitStreams() {
+        const CooTensor t = tstest::random_tensor({20000, 3000, 2000}, 12000000, 5, Distribution::PowerLaw);
+        CpdOptions o;
+        o.rank = 16, o.max_iters = 3, o.tolerance = 0, o.backend = Backend::Cuda, o.format = FormatKind::BCSF;
+        const CpdResult resident = cpd_als(t, o);
+        o.gpu_memory_limit = 320ull << 20;  // the COO and its sort alone take 432 MB
+        CpdResult streamed;
+        try {
+            streamed = cpd_als(t, o);
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QVERIFY(streamed.streaming.has_value());
+        QVERIFY(!streamed.streaming->reason.empty());
+        QVERIFY2(std::fabs(streamed.fit - resident.fit) <= 1e-5,
+                 qPrintable(QString("streamed fit %1, resident %2").arg(streamed.fit, 0, 'g', 10).arg(resident.fit, 0, 'g', 10)));
+        QVERIFY(streamed.peak_device_bytes <= o.gpu_memory_limit);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMultiGpuCuda)
+#include "test_multi_gpu_cuda.moc"
