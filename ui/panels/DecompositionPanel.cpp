@@ -124,19 +124,21 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
                             "number of threads, and CPU and GPU agree within rounding."));
     row->addWidget(ordered_);
     backend_ = new QComboBox(this);
+    backend_->setObjectName(QStringLiteral("decompBackend"));
     backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
     backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
-    const tscope::GpuInfo gpu = tscope::query_gpu();
-    if (!gpu.available) {  // the cuda entry stays listed, greyed, with the reason
-        auto* m = qobject_cast<QStandardItemModel*>(backend_->model());
-        if (m) m->item(1)->setEnabled(false);
-        backend_->setItemData(1, QString::fromStdString(gpu.reason), Qt::ToolTipRole);
-        backend_->setItemText(1, tr("cuda (no device)"));
-    }
     backend_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     row->addWidget(backend_);
-    fillCpdFormats();
+    gpusLabel_ = new QLabel(tr("GPUs"), this);
+    row->addWidget(gpusLabel_);
+    gpus_ = new QSpinBox(this);
+    gpus_->setObjectName(QStringLiteral("decompGpus"));
+    gpus_->setRange(1, 1);
+    row->addWidget(gpus_);
+    gpu_ = tscope::query_gpu();
+    setGpuCount(gpu_.available ? gpu_.count : 0);
     connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::fillCpdFormats);
+    connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::updateGpus);
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("decompRun"));
     cancel_ = new QPushButton(tr("Cancel"), this);
@@ -195,6 +197,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     layout->addWidget(split, 1);
 
     connect(method_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::methodChanged);
+    connect(method_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::updateGpus);
     connect(run_, &QPushButton::clicked, this, &DecompositionPanel::run);
     connect(cancel_, &QPushButton::clicked, this, &DecompositionPanel::cancel);
     connect(clear_, &QPushButton::clicked, this, [this] {
@@ -214,6 +217,49 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     });
     methodChanged();
     replot();
+}
+
+void DecompositionPanel::setGpuCount(int count) {
+    gpuCount_ = std::max(0, count);
+    auto* m = qobject_cast<QStandardItemModel*>(backend_->model());
+    if (m) m->item(1)->setEnabled(gpuCount_ > 0);
+    if (gpuCount_ > 0) {
+        backend_->setItemData(1, QVariant(), Qt::ToolTipRole);
+        backend_->setItemText(1, gpuCount_ > 1 ? tr("cuda (%n GPUs)", nullptr, gpuCount_) : QStringLiteral("cuda"));
+    } else {  // the cuda entry stays listed, greyed, with the reason
+        backend_->setItemData(1, QString::fromStdString(gpu_.available ? std::string("no CUDA device") : gpu_.reason),
+                              Qt::ToolTipRole);
+        backend_->setItemText(1, tr("cuda (no device)"));
+        if (backend_->currentIndex() == 1) backend_->setCurrentIndex(0);
+    }
+    gpus_->setRange(1, std::max(1, gpuCount_));
+    gpusLabel_->setVisible(gpuCount_ > 1);  // one GPU: nothing to choose, no box
+    gpus_->setVisible(gpuCount_ > 1);
+    fillCpdFormats();
+    updateGpus();
+}
+
+// The GPUs box applies to CPD on cuda (the engine splits its nonzeros over the GPUs); elsewhere
+// it stays in place, greyed, saying why.
+void DecompositionPanel::updateGpus() {
+    const bool applies =
+        static_cast<tscope::DecompMethod>(method_->currentData().toInt()) == tscope::DecompMethod::Cpd &&
+        static_cast<tscope::Backend>(backend_->currentData().toInt()) == tscope::Backend::Cuda;
+    gpus_->setEnabled(applies);
+    gpusLabel_->setEnabled(applies);
+    gpus_->setToolTip(applies ? tr("CPD's nonzeros split into this many balanced parts, one per GPU; each MTTKRP's "
+                                   "parts combined with NCCL")
+                              : tr("Applies to CPD-ALS on the cuda backend"));
+}
+
+tscope::CpdOptions DecompositionPanel::cpdOptions() const {
+    tscope::CpdOptions o;
+    o.rank = static_cast<std::uint64_t>(rank_->value()), o.max_iters = iters_->value();
+    o.backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
+    // the list holds the registry's names only; run() refuses an empty one before asking here
+    if (!format_->currentText().isEmpty()) o.format = tscope::parse_format(format_->currentText().toStdString());
+    if (gpus_->isEnabled()) o.gpus = gpus_->value();
+    return o;
 }
 
 void DecompositionPanel::methodChanged() {
@@ -248,6 +294,12 @@ void DecompositionPanel::run() {
     const auto backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
     const int rank = rank_->value(), iters = iters_->value();
     const QString format = format_->currentText();
+    if (method == tscope::DecompMethod::Cpd && format.isEmpty()) {
+        status_->setText(tr("No format runs CPD's MTTKRP on the %1 backend in this build.")
+                             .arg(QString::fromLatin1(tscope::backend_name(backend))));
+        return;
+    }
+    const tscope::CpdOptions cpd = method == tscope::DecompMethod::Cpd ? cpdOptions() : tscope::CpdOptions{};
     const double lrA = lrA_->value();
     const auto schedule = ordered_->isChecked() ? tscope::FtSchedule::Ordered : tscope::FtSchedule::Hogwild;
     DecompRun r;
@@ -263,6 +315,7 @@ void DecompositionPanel::run() {
                   .arg(rank)
                   .arg(method == tscope::DecompMethod::Cpd ? QStringLiteral(" ") + format : QString())
                   .arg(QString::fromLatin1(tscope::backend_name(backend)));
+    if (method == tscope::DecompMethod::Cpd && cpd.gpus > 1) r.label += tr(" ×%1 GPUs").arg(cpd.gpus);
     if (method == tscope::DecompMethod::FasterTucker && schedule == tscope::FtSchedule::Ordered) r.label += tr(" ordered");
     running_ = model_->addRun(r);
     const DatasetPtr dataset = dataset_;
@@ -275,15 +328,12 @@ void DecompositionPanel::run() {
     clear_->setEnabled(false);
     cancel_->setEnabled(true);
     status_->setText(tr("Running %1…").arg(r.label));
-    auto work = [dataset, method, backend, rank, iters, format, lrA, schedule, report](tscope::RunControl& control) {
+    auto work = [dataset, method, backend, rank, iters, cpd, lrA, schedule, report](tscope::RunControl& control) {
         const tscope::CooTensor& t = dataset->tensor;
         RunEnd end;
         switch (method) {
         case tscope::DecompMethod::Cpd: {
-            tscope::CpdOptions o;
-            o.rank = static_cast<std::uint64_t>(rank), o.max_iters = iters, o.backend = backend;
-            o.format = tscope::parse_format(format.toStdString());
-            const tscope::CpdResult r = tscope::cpd_als(t, o, report, control);
+            const tscope::CpdResult r = tscope::cpd_als(t, cpd, report, control);
             end.converged = r.converged;
             end.setup = CpdSetup{dataset->load.load_seconds, r.build_seconds, r.upload_seconds, r.built_on_device,
                                  r.peak_device_bytes};

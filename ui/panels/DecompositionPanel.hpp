@@ -2,13 +2,16 @@
 // background; convergence curves grow as each iteration reports (fit, or train/test RMSE and
 // MAE), against iteration or time; several runs stay overlaid for comparison; cancel stops a
 // run between iterations. A third plot splits each CPD run's time: its setup (read, build,
-// upload) and its mean iteration (MTTKRP, dense steps, fit, the rest).
+// upload) and its mean iteration (MTTKRP, dense steps, fit, the rest). Where the machine has
+// several GPUs, a GPUs box splits a cuda CPD run over that many.
 #pragma once
 
 #include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/DecompRunsModel.hpp"
 #include "panels/Panel.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/decomp/cpd_als.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -42,6 +45,13 @@ public:
     // Where each CPD run's time went; hidden behind splitHint() until a CPD run exists.
     QCustomPlot* splitPlot() const { return splitPlot_; }
     QLabel* splitHint() const { return splitHint_; }
+    // The GPUs this panel offers: query_gpu()'s count, set by the constructor. Tests fake a
+    // count here; with count > 0 the cuda backend is choosable (on a machine without a GPU its
+    // runs then fail in words), with count > 1 the GPUs box (object name "decompGpus") shows.
+    void setGpuCount(int count);
+    // The options a CPD run would start with (method aside): rank, iterations, backend, format,
+    // and the GPUs box's count where cuda runs it.
+    tscope::CpdOptions cpdOptions() const;
 
 private:
     void onIteration(int run, const tscope::IterationReport& report);
@@ -52,14 +62,19 @@ private:
     void buildSplitPlot(QWidget* parent);
     void methodChanged();
     void fillCpdFormats();
+    void updateGpus();
 
     DatasetPtr dataset_;
+    tscope::GpuInfo gpu_;
+    int gpuCount_ = 0;
     EngineJob job_;
     int running_ = -1;
     QComboBox* method_;
     QSpinBox* rank_;
     QSpinBox* iters_;
     QComboBox* backend_;
+    QLabel* gpusLabel_;
+    QSpinBox* gpus_;
     QComboBox* format_;
     QComboBox* xAxis_;
     QComboBox* errorMetric_;

@@ -14,12 +14,14 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <map>
 #include <qcustomplot.h>
 
 #include "plots/PlotExport.hpp"
+#include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
@@ -32,13 +34,49 @@ namespace {
 
 const QColor kBackendColours[] = {QColor(120, 120, 120), QColor(0, 114, 178), QColor(213, 94, 0)};  // cpu-ref, omp, cuda
 
+// Runs the requests one after the other. The multi-GPU run stops at the first format it refuses
+// (one without a GPU build, too few GPUs, no device): it runs one format at a time, so that a
+// refusal becomes that format's row, in the engine's words, as the single-GPU rows report theirs,
+// and the other formats and backends still show.
+std::vector<tscope::BenchResult> runRequests(const tscope::CooTensor& t,
+                                             const std::vector<tscope::BenchRequest>& requests,
+                                             tscope::RunControl& control) {
+    std::vector<tscope::BenchResult> rows;
+    auto append = [&rows](std::vector<tscope::BenchResult> more) {
+        for (auto& r : more) rows.push_back(std::move(r));
+    };
+    for (const tscope::BenchRequest& request : requests) {
+        if (!request.gpus) {
+            append(tscope::run_bench(t, request, control));
+            continue;
+        }
+        for (tscope::FormatKind f : request.formats) {
+            tscope::BenchRequest one = request;
+            one.formats = {f};
+            try {
+                append(tscope::run_bench(t, one, control));
+            } catch (const tscope::Cancelled&) {
+                throw;
+            } catch (const tscope::Error& e) {
+                tscope::BenchResult row;
+                row.kernel = request.kernel, row.format = f, row.backend = tscope::Backend::Cuda,
+                row.rank = request.rank;
+                row.gpus = *request.gpus;
+                row.error = e.what();
+                rows.push_back(std::move(row));
+            }
+        }
+    }
+    return rows;
+}
+
 }  // namespace
 
 KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QHBoxLayout(this);
     auto* side = new QWidget(this);
     side->setMaximumWidth(270);
-    auto* form = new QFormLayout(side);
+    auto* form = form_ = new QFormLayout(side);
     kernel_ = new QComboBox(side);
     kernel_->setObjectName(QStringLiteral("kernelChoice"));
     for (tscope::KernelKind k : tscope::all_kernels())  // the registry's kernels; MTTKRP first chosen
@@ -56,14 +94,7 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     omp_ = new QCheckBox(tr("omp (OpenMP)"), backends);
     omp_->setChecked(true);
     cuda_ = new QCheckBox(tr("cuda"), backends);
-    const tscope::GpuInfo gpu = tscope::query_gpu();
-    if (gpu.available) {
-        cuda_->setText(tr("cuda (%1)").arg(QString::fromStdString(gpu.name)));
-    } else {
-        cuda_->setEnabled(false);
-        cuda_->setToolTip(QString::fromStdString(gpu.reason));
-        cuda_->setText(tr("cuda (no device; hover for why)"));
-    }
+    gpu_ = tscope::query_gpu();
     bl->addWidget(cpuRef_);
     bl->addWidget(omp_);
     bl->addWidget(cuda_);
@@ -78,6 +109,10 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     repeat_->setRange(1, 100);
     repeat_->setValue(3);
     form->addRow(tr("Repeats:"), repeat_);
+    gpus_ = new QSpinBox(side);
+    gpus_->setObjectName(QStringLiteral("kernelGpus"));
+    gpus_->setRange(1, 1);
+    form->addRow(tr("GPUs:"), gpus_);
     check_ = new QCheckBox(tr("compare with cpu-ref"), side);
     check_->setChecked(true);
     form->addRow(QString(), check_);
@@ -99,7 +134,9 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     layout->addWidget(side);
 
     auto* right = new QSplitter(Qt::Vertical, this);
-    auto* chartBox = new QWidget(right);
+    chartTabs_ = new QTabWidget(right);
+    chartTabs_->setObjectName(QStringLiteral("kernelChartTabs"));
+    auto* chartBox = new QWidget(chartTabs_);
     auto* cl = new QVBoxLayout(chartBox);
     cl->setContentsMargins(0, 0, 0, 0);
     auto* chartTop = new QHBoxLayout;
@@ -117,7 +154,12 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     chart_->legend->setVisible(true);
     enablePlotExport(chart_);
     cl->addWidget(chart_, 1);
-    right->addWidget(chartBox);
+    chartTabs_->addTab(chartBox, tr("Results"));
+    scaling_ = new ScalingPlot(chartTabs_);
+    chartTabs_->addTab(scaling_, tr("GPU scaling (recorded)"));
+    chartTabs_->setTabToolTip(1, tr("Seconds per MTTKRP sweep against the GPU count, from recordings of "
+                                    "tensorscope-cli bench --gpus N --json"));
+    right->addWidget(chartTabs_);
     model_ = new KernelResultsModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
@@ -137,6 +179,8 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
 
     connect(kernel_, &QComboBox::currentIndexChanged, this, &KernelsPanel::fillFormats);
     for (QCheckBox* b : {cpuRef_, omp_, cuda_}) connect(b, &QCheckBox::toggled, this, &KernelsPanel::fillFormats);
+    connect(kernel_, &QComboBox::currentIndexChanged, this, &KernelsPanel::updateGpus);
+    connect(cuda_, &QCheckBox::toggled, this, &KernelsPanel::updateGpus);
     connect(run_, &QPushButton::clicked, this, &KernelsPanel::run);
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(measure_, &QComboBox::currentIndexChanged, this, &KernelsPanel::replot);
@@ -152,8 +196,39 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(tr("Failed: %1").arg(message)); });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
-    fillFormats();
+    setGpuCount(gpu_.available ? gpu_.count : 0);
 }
+
+void KernelsPanel::setGpuCount(int count) {
+    gpuCount_ = std::max(0, count);
+    cuda_->setEnabled(gpuCount_ > 0);
+    if (gpuCount_ > 0) {
+        const QString name = gpu_.name.empty() ? tr("GPU") : QString::fromStdString(gpu_.name);
+        cuda_->setText(gpuCount_ > 1 ? tr("cuda (%1 × %2)").arg(gpuCount_).arg(name) : tr("cuda (%1)").arg(name));
+        cuda_->setToolTip(QString());
+    } else {
+        cuda_->setText(tr("cuda (no device; hover for why)"));
+        cuda_->setToolTip(QString::fromStdString(gpu_.available ? std::string("no CUDA device") : gpu_.reason));
+    }
+    gpus_->setRange(1, std::max(1, gpuCount_));
+    form_->setRowVisible(gpus_, gpuCount_ > 1);  // one GPU: nothing to choose, no box
+    fillFormats();
+    updateGpus();
+}
+
+// The GPUs box applies to cuda's MTTKRP only (the engine's multi-GPU run); elsewhere it stays
+// in place, greyed, saying why.
+void KernelsPanel::updateGpus() {
+    const bool mttkrp = static_cast<tscope::KernelKind>(kernel_->currentData().toInt()) == tscope::KernelKind::MTTKRP;
+    const bool applies = mttkrp && cuda_->isEnabled() && cuda_->isChecked();
+    gpus_->setEnabled(applies);
+    gpus_->setToolTip(applies ? tr("cuda's MTTKRP over this many GPUs: the nonzeros split into balanced parts, one per "
+                                   "GPU, the parts' results combined with NCCL. Runs on COO, CSF, B-CSF and MM-CSF; "
+                                   "the other backends run apart, as before.")
+                              : tr("Applies to MTTKRP on the cuda backend: tick cuda and choose MTTKRP."));
+}
+
+void KernelsPanel::showScalingPlot() { chartTabs_->setCurrentWidget(scaling_); }
 
 QCheckBox* KernelsPanel::backendBox(tscope::Backend b) const {
     return b == tscope::Backend::CpuRef ? cpuRef_ : b == tscope::Backend::Omp ? omp_ : cuda_;
@@ -198,8 +273,7 @@ bool KernelsPanel::runOwnWork() {
     return true;
 }
 
-void KernelsPanel::run() {
-    if (!dataset_ || job_.isBusy()) return;
+std::vector<tscope::BenchRequest> KernelsPanel::requests(QString* why) const {
     tscope::BenchRequest request;
     request.kernel = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
     for (int i = 0; i < formats_->count(); ++i)
@@ -208,21 +282,41 @@ void KernelsPanel::run() {
     for (tscope::Backend b : {tscope::Backend::CpuRef, tscope::Backend::Omp, tscope::Backend::Cuda})
         if (backendBox(b)->isEnabled() && backendBox(b)->isChecked()) request.backends.push_back(b);
     if (request.formats.empty() || request.backends.empty()) {
-        status_->setText(tr("Choose at least one format and one backend."));
-        return;
+        if (why) *why = tr("Choose at least one format and one backend.");
+        return {};
     }
-    if (mode_->currentData().toInt() >= 0) request.modes = {mode_->currentData().toInt()};
+    if (mode_->currentData().isValid() && mode_->currentData().toInt() >= 0)
+        request.modes = {mode_->currentData().toInt()};
     request.rank = static_cast<std::uint64_t>(rank_->value());
     request.repeat = repeat_->value();
     request.check = check_->isChecked();
+    const auto cuda = std::find(request.backends.begin(), request.backends.end(), tscope::Backend::Cuda);
+    if (!gpus_->isEnabled() || gpus_->value() < 2 || cuda == request.backends.end()) return {request};
+    tscope::BenchRequest multi = request;
+    multi.backends = {tscope::Backend::Cuda};
+    multi.gpus = gpus_->value();
+    request.backends.erase(cuda);
+    if (request.backends.empty()) return {multi};
+    return {request, multi};
+}
+
+void KernelsPanel::run() {
+    if (!dataset_ || job_.isBusy()) return;
+    QString why;
+    const std::vector<tscope::BenchRequest> requests = this->requests(&why);
+    if (requests.empty()) {
+        status_->setText(why);
+        return;
+    }
     const DatasetPtr dataset = dataset_;
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     progress_->setValue(0);
     progress_->show();
     status_->setText(tr("Running…"));
-    job_.start([dataset, request](tscope::RunControl& control) { return tscope::run_bench(dataset->tensor, request, control); },
-               [this](std::vector<tscope::BenchResult> results) { showResults(std::move(results)); });
+    job_.start(
+        [dataset, requests](tscope::RunControl& control) { return runRequests(dataset->tensor, requests, control); },
+        [this](std::vector<tscope::BenchResult> results) { showResults(std::move(results)); });
 }
 
 void KernelsPanel::settle(const QString& status) {

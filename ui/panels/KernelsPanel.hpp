@@ -1,25 +1,31 @@
 // The Kernels tab: choose kernel x formats x backends x mode x rank, run the benchmark harness
 // in the background (progress, cancel), read a sortable results table (time, GFLOP/s, GB/s,
 // error against cpu-ref) and a chart comparing formats and backends. CUDA is disabled, with
-// the reason, where there is no device.
+// the reason, where there is no device. Where the machine has several GPUs, a GPUs box runs
+// cuda's MTTKRP over that many GPU parts; a second chart tab shows recorded multi-GPU scaling.
 #pragma once
 
 #include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/KernelResultsModel.hpp"
 #include "panels/Panel.hpp"
+#include "tscope/cuda/device.hpp"
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QFormLayout;
 class QLabel;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTabWidget;
 
 namespace tsui {
+
+class ScalingPlot;
 
 class KernelsPanel : public Panel {
     Q_OBJECT
@@ -36,6 +42,16 @@ public:
     QCheckBox* backendBox(tscope::Backend b) const;
     // Selects kernel, formats (names), rank and repeats, for tests and --run.
     void configure(tscope::KernelKind kernel, const QStringList& formats, std::uint64_t rank, int repeat);
+    // The GPUs this panel offers: query_gpu()'s count, set by the constructor. Tests fake a
+    // count here; with count > 0 the cuda backend is choosable (on a machine without a GPU its
+    // runs then fail in words), with count > 1 the GPUs box (object name "kernelGpus") shows.
+    void setGpuCount(int count);
+    // What Run starts: one bench request, or two where the GPUs box asks for several GPUs and
+    // cuda runs MTTKRP (the multi-GPU run takes cuda alone: the other backends go first, apart).
+    // Empty, with *why, where nothing is chosen.
+    std::vector<tscope::BenchRequest> requests(QString* why = nullptr) const;
+    ScalingPlot* scalingPlot() const { return scaling_; }
+    void showScalingPlot();
 
 private:
     void fillFormats();
@@ -43,8 +59,12 @@ private:
     void settle(const QString& status);
     void showResults(std::vector<tscope::BenchResult> results);
     void replot();
+    void updateGpus();
 
     DatasetPtr dataset_;
+    tscope::GpuInfo gpu_;
+    int gpuCount_ = 0;
+    QFormLayout* form_;
     EngineJob job_;
     QComboBox* kernel_;
     QListWidget* formats_;
@@ -54,6 +74,7 @@ private:
     QComboBox* mode_;
     QSpinBox* rank_;
     QSpinBox* repeat_;
+    QSpinBox* gpus_;
     QCheckBox* check_;
     QComboBox* measure_;
     QPushButton* run_;
@@ -63,6 +84,8 @@ private:
     KernelResultsModel* model_;
     QTableView* table_;
     QCustomPlot* chart_;
+    QTabWidget* chartTabs_;
+    ScalingPlot* scaling_;
 };
 
 }  // namespace tsui

@@ -1,10 +1,13 @@
 // The Decompositions tab: its runs model (QAbstractItemModelTester while rows stream in),
 // a CPD run and a FasterTucker run on the JF17K sample overlaid with curves that hold every
 // reported iteration, and cancel stopping a long run between iterations; the split of each CPD
-// run's time (setup once, mean iteration) as stacked bars that fill live.
+// run's time (setup once, mean iteration) as stacked bars that fill live. The GPUs box: hidden
+// with one GPU, shown with a faked two, its count reaching CPD's options on the cuda backend.
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
+#include <QSpinBox>
 #include <qcustomplot.h>
 
 #include "models/DecompRunsModel.hpp"
@@ -105,6 +108,35 @@ private Q_SLOTS:
         QCOMPARE(p->errorPlot()->graph(2)->dataCount(), 3);
         p->configure(tscope::DecompMethod::Cpd, 3, 2);
         QVERIFY(!ordered->isVisible());
+    }
+
+    void gpusBoxReachesCpdOptions() {
+        DecompositionPanel p;
+        auto* gpus = p.findChild<QSpinBox*>(QStringLiteral("decompGpus"));
+        auto* backend = p.findChild<QComboBox*>(QStringLiteral("decompBackend"));
+        QVERIFY(gpus && backend);
+        p.setGpuCount(1);
+        QVERIFY(!gpus->isVisibleTo(&p));
+        QCOMPARE(p.cpdOptions().gpus, 1);
+        p.setGpuCount(2);
+        QVERIFY(gpus->isVisibleTo(&p));
+        QCOMPARE(gpus->maximum(), 2);
+        p.configure(tscope::DecompMethod::Cpd, 3, 2);
+        QVERIFY(!gpus->isEnabled());  // omp: the box does not apply
+        gpus->setValue(2);
+        QCOMPARE(p.cpdOptions().gpus, 1);
+        backend->setCurrentIndex(backend->findData(static_cast<int>(tscope::Backend::Cuda)));
+        QVERIFY(gpus->isEnabled());
+        const tscope::CpdOptions o = p.cpdOptions();
+        QCOMPARE(o.gpus, 2);
+        QCOMPARE(o.backend, tscope::Backend::Cuda);
+        QCOMPARE(o.rank, std::uint64_t{3});
+        QCOMPARE(o.max_iters, 2);
+        p.configure(tscope::DecompMethod::Tucker, 3, 2);
+        QVERIFY(!gpus->isEnabled());  // CPD only
+        p.setGpuCount(0);
+        QVERIFY(!gpus->isVisibleTo(&p));
+        QCOMPARE(backend->currentIndex(), 0);  // cuda not choosable: back on omp
     }
 
     void splitHintBeforeAnyCpdRun() {

@@ -1,12 +1,18 @@
 // The Kernels tab: its results model (QAbstractItemModelTester), a background MTTKRP run on
 // the JF17K sample with every row checked against cpu-ref, the chart, and CUDA greyed out
-// with its reason where there is no device.
+// with its reason where there is no device. The GPUs box: hidden with one GPU, shown with a
+// faked two, its count reaching the bench request (cuda's MTTKRP alone; the other backends in a
+// request of their own), and a run with it ending in rows, not a crash, where no GPUs exist. The
+// scaling chart sits in a tab beside the results chart.
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <qcustomplot.h>
 
 #include "models/KernelResultsModel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "ui_test_support.hpp"
 #include "views/TableExport.hpp"
@@ -58,6 +64,120 @@ private Q_SLOTS:
             QVERIFY(!p->backendBox(tscope::Backend::Cuda)->isEnabled());
             QVERIFY(p->backendBox(tscope::Backend::Cuda)->toolTip().contains(QStringLiteral("no CUDA device")));
         }
+    }
+
+    void gpusBoxOnlyWithSeveralGpus() {
+        KernelsPanel p;
+        auto* gpus = p.findChild<QSpinBox*>(QStringLiteral("kernelGpus"));
+        QVERIFY(gpus);
+        p.setGpuCount(1);
+        QVERIFY(!gpus->isVisibleTo(&p));
+        p.setGpuCount(2);
+        QVERIFY(gpus->isVisibleTo(&p));
+        QCOMPARE(gpus->minimum(), 1);
+        QCOMPARE(gpus->maximum(), 2);
+        QCOMPARE(gpus->value(), 1);  // one GPU unless asked
+        p.setGpuCount(0);
+        QVERIFY(!gpus->isVisibleTo(&p));
+        QVERIFY(!p.backendBox(tscope::Backend::Cuda)->isEnabled());
+    }
+
+    void gpusReachTheRequest() {
+        KernelsPanel p;
+        p.setGpuCount(2);
+        auto* gpus = p.findChild<QSpinBox*>(QStringLiteral("kernelGpus"));
+        p.configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 4, 1);
+        p.backendBox(tscope::Backend::Cuda)->setChecked(true);  // omp stays ticked
+        QVERIFY(gpus->isEnabled());
+        // one GPU: one request as before, gpus unset
+        std::vector<tscope::BenchRequest> rs = p.requests();
+        QCOMPARE(rs.size(), std::size_t{1});
+        QVERIFY(!rs[0].gpus);
+        QCOMPARE(rs[0].backends.size(), std::size_t{2});
+        // two GPUs: omp apart, then cuda alone over two GPUs, the same formats and rank
+        gpus->setValue(2);
+        rs = p.requests();
+        QCOMPARE(rs.size(), std::size_t{2});
+        QVERIFY(!rs[0].gpus);
+        QVERIFY(rs[0].backends == std::vector<tscope::Backend>{tscope::Backend::Omp});
+        QVERIFY(rs[1].gpus == 2);
+        QVERIFY(rs[1].backends == std::vector<tscope::Backend>{tscope::Backend::Cuda});
+        QVERIFY((rs[1].formats == std::vector<tscope::FormatKind>{tscope::FormatKind::COO, tscope::FormatKind::CSF}));
+        QCOMPARE(rs[1].rank, std::uint64_t{4});
+        p.backendBox(tscope::Backend::Omp)->setChecked(false);
+        rs = p.requests();
+        QCOMPARE(rs.size(), std::size_t{1});
+        QVERIFY(rs[0].gpus == 2);
+        // not MTTKRP, or not cuda: the box does not apply and the request has no gpus
+        p.configure(tscope::KernelKind::SpTV, {QStringLiteral("COO")}, 4, 1);
+        QVERIFY(!gpus->isEnabled());
+        rs = p.requests();
+        QCOMPARE(rs.size(), std::size_t{1});
+        QVERIFY(!rs[0].gpus);
+        p.configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 4, 1);
+        p.backendBox(tscope::Backend::Omp)->setChecked(true);
+        p.backendBox(tscope::Backend::Cuda)->setChecked(false);
+        QVERIFY(!gpus->isEnabled());
+        rs = p.requests();
+        QCOMPARE(rs.size(), std::size_t{1});
+        QVERIFY(!rs[0].gpus);
+    }
+
+    void aMultiGpuRunEndsInRows() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        KernelsPanel* p = w.kernels();
+        const int real = tscope::query_gpu().available ? tscope::query_gpu().count : 0;
+        p->setGpuCount(std::max(2, real));
+        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 4, 1);
+        p->backendBox(tscope::Backend::Cuda)->setChecked(true);
+        p->findChild<QSpinBox*>(QStringLiteral("kernelGpus"))->setValue(2);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        // omp: two formats x four modes, run; cuda over two GPUs: its rows, each run or saying
+        // why not (no device, too few GPUs)
+        const auto& rows = p->model()->results();
+        int omp = 0, multi = 0;
+        for (const tscope::BenchResult& r : rows) {
+            if (r.backend == tscope::Backend::Omp) {
+                QVERIFY(r.ran);
+                ++omp;
+            }
+            if (r.backend == tscope::Backend::Cuda) {
+                QCOMPARE(r.gpus, 2);
+                QVERIFY2(r.ran || !r.error.empty(), "a cuda row that did not run says why");
+                ++multi;
+            }
+        }
+        QCOMPARE(omp, 8);
+        QVERIFY(multi >= 2);  // at least a row per format
+        p->setGpuCount(real);
+    }
+
+    void scalingChartBesideTheResults() {
+        KernelsPanel p;
+        auto* tabs = p.findChild<QTabWidget*>(QStringLiteral("kernelChartTabs"));
+        QVERIFY(tabs);
+        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(tabs->currentIndex(), 0);  // the results chart first
+        p.showScalingPlot();
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(p.scalingPlot()));
+        QCOMPARE(p.scalingPlot()->showsChart(), !bundledScalingRecordings().empty());
+    }
+
+    // For docs/screenshots/kernels-scaling.png: TS_SCREENSHOT_DIR=DIR saves the window there.
+    void screenshotOfTheScalingTab() {
+        const QString dir = qEnvironmentVariable("TS_SCREENSHOT_DIR");
+        if (dir.isEmpty()) QSKIP("set TS_SCREENSHOT_DIR to save a screenshot of the Kernels tab's scaling chart");
+        MainWindow w;
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        w.kernels()->showScalingPlot();
+        QVERIFY(w.grab().save(dir + QStringLiteral("/kernels-scaling.png")));
     }
 };
 

@@ -1,0 +1,144 @@
+#include "plots/ScalingPlot.hpp"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <set>
+#include <qcustomplot.h>
+
+#include "plots/PlotExport.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+// Okabe-Ito: distinct under the common colour-vision deficiencies.
+const QColor kLineColours[] = {QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115), QColor(204, 121, 167),
+                               QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0)};
+
+}  // namespace
+
+ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QHBoxLayout;
+    sources_ = new QLabel(this);
+    sources_->setObjectName(QStringLiteral("scalingSources"));
+    sources_->setWordWrap(true);
+    top->addWidget(sources_, 1);
+    auto* open = new QPushButton(tr("Open recording…"), this);
+    open->setObjectName(QStringLiteral("scalingOpen"));
+    open->setToolTip(tr("A JSON file written by tensorscope-cli bench --gpus N --json (or a JSON list of them)"));
+    top->addWidget(open);
+    layout->addLayout(top);
+
+    stack_ = new QStackedWidget(this);
+    hint_ = new QLabel(stack_);
+    hint_->setObjectName(QStringLiteral("scalingHint"));
+    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setWordWrap(true);
+    hint_->setTextInteractionFlags(Qt::TextSelectableByMouse);  // the command can be copied
+    stack_->addWidget(hint_);
+    plot_ = new QCustomPlot(stack_);
+    plot_->setObjectName(QStringLiteral("scalingPlot"));
+    plot_->setMinimumHeight(220);
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot_->xAxis->setLabel(tr("GPUs"));
+    plot_->yAxis->setLabel(tr("seconds per MTTKRP sweep (all modes; kernels + collectives)"));
+    enablePlotExport(plot_);
+    stack_->addWidget(plot_);
+    layout->addWidget(stack_, 1);
+
+    connect(open, &QPushButton::clicked, this, &ScalingPlot::openRecording);
+    recordings_ = bundledScalingRecordings(&bundledErrors_);
+    replot();
+}
+
+void ScalingPlot::setRecordings(std::vector<ScalingRecording> recordings) {
+    recordings_ = std::move(recordings);
+    bundledErrors_.clear();
+    replot();
+}
+
+bool ScalingPlot::addRecordingFile(const QString& path, QString* error) {
+    auto r = readScalingRecording(path, error);
+    if (!r) return false;
+    r->title = tr("Opened: %1").arg(r->title);
+    recordings_.push_back(std::move(*r));
+    replot();
+    return true;
+}
+
+bool ScalingPlot::showsChart() const { return stack_->currentWidget() == plot_; }
+
+void ScalingPlot::openRecording() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open a scaling recording"), QString(), tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!addRecordingFile(path, &error)) QMessageBox::warning(this, tr("Open recording"), error);
+}
+
+void ScalingPlot::replot() {
+    QStringList titles;
+    for (const ScalingRecording& r : recordings_) titles << r.title;
+    QString sources = titles.isEmpty() ? tr("Scaling recordings: none loaded.")
+                                       : tr("Scaling recordings: %1.").arg(titles.join(QStringLiteral("; ")));
+    if (!bundledErrors_.isEmpty())
+        sources += QLatin1Char(' ') + tr("Not read: %1").arg(bundledErrors_.join(QStringLiteral("; ")));
+    sources_->setText(sources);
+
+    const std::vector<ScalingLine> lines = scalingLines(recordings_);
+    if (lines.empty()) {
+        hint_->setText(
+            tr("No scaling recordings yet; run tensorscope-cli bench FILE --kernel mttkrp --backend cuda "
+               "--gpus N --json on a machine with several GPUs (once per N), then open its output here."));
+        stack_->setCurrentWidget(hint_);
+        return;
+    }
+    stack_->setCurrentWidget(plot_);
+    plot_->clearGraphs();
+    std::set<QString> tensors;
+    for (const ScalingLine& line : lines) tensors.insert(line.tensor);
+    std::set<int> counts;
+    double most = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const ScalingLine& line = lines[i];
+        QString name = QStringLiteral("%1 · %2").arg(line.format, line.device);
+        if (tensors.size() > 1) name += QStringLiteral(" · ") + line.tensor;
+        const ScalingPoint& first = line.points.front();
+        const ScalingPoint& last = line.points.back();
+        if (line.points.size() > 1 && last.seconds > 0)
+            name += tr(" (%1 → %2 GPUs: %3× faster)")
+                        .arg(first.gpus)
+                        .arg(last.gpus)
+                        .arg(shortNumber(first.seconds / last.seconds));
+        if (line.sharedGpu) name += tr(" [parts on one GPU]");
+        if (line.modesDiffer()) name += tr(" [mode counts differ]");
+        QCPGraph* g = plot_->addGraph();
+        g->setName(name);
+        const QColor colour = kLineColours[i % std::size(kLineColours)];
+        g->setPen(QPen(colour, 2, line.sharedGpu ? Qt::DashLine : Qt::SolidLine));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, colour, 6));
+        for (const ScalingPoint& p : line.points) {
+            g->addData(p.gpus, p.seconds);
+            counts.insert(p.gpus);
+            most = std::max(most, p.seconds);
+        }
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int c : counts) ticker->addTick(c, QString::number(c));
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(*counts.begin() - 0.5, *counts.rbegin() + 0.5);
+    plot_->yAxis->setRange(0, most > 0 ? most * 1.25 : 1.0);  // from zero: the drop reads as a share
+    plot_->replot();
+}
+
+}  // namespace tsui
