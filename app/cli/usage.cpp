@@ -63,18 +63,24 @@ void print_usage(bool to_stderr) {
       options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
-        [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm|all]
+        [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm|all] [--gpus N|all]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
       --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); the cuda backend's time is its
       kernels alone, transfers apart; MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;
       SpTV (2 nnz flops) on )" + runs_on(KernelKind::SpTV) + R"(, each built to contract the mode;
       SpTTM (2 nnz R flops) on COO sorted with the mode last, producing sCOO (cuda: the five GPU kernels of spttm
       Sec. 4.2, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
-      TTMc (2 nnz R^(N-1) flops, every other mode's factor) on )" + runs_on(KernelKind::TTMc) + R"(, CSF rooted at the mode
+      TTMc (2 nnz R^(N-1) flops, every other mode's factor) on )" + runs_on(KernelKind::TTMc) + R"(, CSF rooted at the mode;
+      --gpus N (MTTKRP, cuda): the nonzeros in N balanced parts, one per GPU, combined with NCCL; a row's
+      median is kernels plus collectives, each reported apart, with every part's nonzeros
   decompose FILE --method cpd|tucker|fastertucker [--rank R] [--iters N] [--backend omp|cuda] [--threads T]
             [--seed S] [--tol X] [--json] [--write DIR]
+            cpd on cuda: [--gpus N|all] [--limit-gpu-memory B] [--stream] [--streams K] [--chunk-bytes B]
       cpd: CPD-ALS (mm-csf Alg. 1), MTTKRP through --format (default CSF; omp: )" + kernel_formats_text(KernelKind::MTTKRP, Backend::Omp) + R"(),
-           fit per iteration;
+           fit per iteration; on cuda (COO, CSF, B-CSF, MM-CSF) --gpus N splits the nonzeros over N GPUs
+           (NCCL), factors replicated; a tensor that does not fit in the free device memory, or in
+           --limit-gpu-memory B, is built on the host and streamed through the GPU in chunks (64M) over
+           K streams (4) for every MTTKRP (--stream forces it); the report gives the copy rate and bound;
            --write DIR: mode1.mat .. modeN.mat and lambda.mat
       tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
            --write DIR: modeN.mat and core.tns

@@ -48,6 +48,36 @@ class TestCli : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Issue 15's options: GPU-only options elsewhere, and bad values, are bad options (exit 2),
+    // refused before anything is loaded or run.
+    void multiGpuAndStreamingOptionsAreChecked() {
+        const QString sample = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
+        struct Case {
+            QStringList args;
+            const char* says;
+        };
+        const Case cases[] = {
+            {{"decompose", sample, "--gpus", "2"}, "--gpus applies to --method cpd --backend cuda"},
+            {{"decompose", sample, "--method", "tucker", "--stream"}, "--stream applies to --method cpd --backend cuda"},
+            {{"decompose", sample, "--limit-gpu-memory", "1G"}, "--limit-gpu-memory applies to --method cpd --backend cuda"},
+            {{"bench", sample, "--gpus", "2"}, "--gpus applies to --kernel mttkrp --backend cuda"},
+            {{"bench", sample, "--backend", "cuda", "--kernel", "sptv", "--gpus", "2"}, "--gpus applies to --kernel mttkrp --backend cuda"},
+        };
+        for (const Case& c : cases) {
+            const Run r = cli(c.args);
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(c.says), r.err.constData());
+        }
+        if (!tscope::query_gpu().available) return;  // the rest needs a device to get past require_gpu
+        const Run many = cli({"decompose", sample, "--backend", "cuda", "--gpus", QString::number(tscope::query_gpu().count + 1)});
+        QCOMPARE(many.status, 2);
+        QVERIFY2(many.err.contains("this machine has"), many.err.constData());
+        const Run bad = cli({"decompose", sample, "--backend", "cuda", "--limit-gpu-memory", "12X"});
+        QCOMPARE(bad.status, 2);
+        const Run zero = cli({"decompose", sample, "--backend", "cuda", "--gpus", "0"});
+        QCOMPARE(zero.status, 2);
+    }
+
     void usageAndUnknownThings() {
         QCOMPARE(cli({}).status, 2);
         const Run help = cli({"help"});

@@ -54,7 +54,8 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     run_->setToolTip(tr("The settings this recording tried; the fastest is chosen first"));
     sourceRow->addWidget(run_, 1);
     auto* open = new QPushButton(tr("Open recording…"), this);
-    open->setToolTip(tr("A JSON file written by `tensorscope-cli pipeline … --json`"));
+    open->setToolTip(tr("A JSON file written by `tensorscope-cli pipeline … --json`, or by a CPD that streamed its tensor "
+                        "(`decompose … --backend cuda --limit-gpu-memory B --json`)"));
     sourceRow->addWidget(open);
     layout->addLayout(sourceRow);
 

@@ -73,6 +73,29 @@ private Q_SLOTS:
         QVERIFY(!parseRecording("not json", &error).has_value());
     }
 
+    // Issue 15: a CPD that streamed its tensor (`decompose --limit-gpu-memory B --json`, here a
+    // real H100 run) carries its last MTTKRP's timeline in the same terms; the view opens it and
+    // draws its chunks (no one-stream run to compare with: the copies stay on the device side).
+    void aStreamedCpdOpensAsARecording() {
+        const QString path = QStringLiteral(TS_TEST_DATA_DIR "/recordings/h100-cpd-streamed-nell2-bcsf.json");
+        QString error;
+        const auto rec = readRecording(path, &error);
+        QVERIFY2(rec.has_value(), qPrintable(error));
+        QVERIFY(rec->device.contains(QStringLiteral("H100")));
+        QCOMPARE(rec->format, QStringLiteral("B-CSF"));
+        QCOMPARE(rec->nnz, std::uint64_t{76900000});
+        const tscope::PipelineRun& run = rec->runs[rec->best];
+        QCOMPARE(run.streams, 4);
+        QVERIFY(run.chunks.size() > 4);
+        QVERIFY(run.t_pipe > 0 && run.kernel_s > 0 && run.transfer_s > run.kernel_s);  // copy-bound, as measured
+        PipelinePanel p;
+        p.resize(1200, 700);
+        p.show();
+        QVERIFY2(p.openRecording(path, &error), qPrintable(error));
+        QCOMPARE(p.currentRun()->chunks.size(), run.chunks.size());
+        QCOMPARE(p.timeline()->itemCount(), int(3 * run.chunks.size()));
+    }
+
     // A recording is input like any file (issue 24, item 13): chunks on streams the run does not
     // have, or with stage times that go backwards, are refused with where and why.
     void recordingsWithImpossibleChunksAreRefused() {
