@@ -48,12 +48,12 @@ bool nccl_built() { return false; }
 struct DeviceGroup::Impl {};
 #endif
 
-DeviceGroup::DeviceGroup(const std::vector<int>& devices) : devices_(devices), impl_(std::make_unique<Impl>()) {
+DeviceGroup::DeviceGroup(const std::vector<int>& devices, bool nccl_alone) : devices_(devices), impl_(std::make_unique<Impl>()) {
     if (devices.empty()) throw Error("a multi-GPU run needs at least one slot");
     const std::set<int> distinct(devices.begin(), devices.end());
     if (distinct.size() == 1 && devices.size() > 1) return;  // parts sharing one GPU
     if (distinct.size() != devices.size()) throw Error("the slots of a multi-GPU run share some GPUs but not all");
-    if (devices.size() == 1) return;
+    if (devices.size() == 1 && !nccl_alone) return;
 #if TS_WITH_NCCL
     // NVLink multicast (NVLS) can take a shared host's GPUs out of service: off unless the user
     // said otherwise

@@ -18,8 +18,9 @@ bool nccl_built();
 class DeviceGroup {
 public:
     // devices[g]: the GPU of slot g. All the same: one GPU, no NCCL. All distinct: NCCL (Error
-    // without it). Anything else is refused.
-    explicit DeviceGroup(const std::vector<int>& devices);
+    // without it). Anything else is refused. nccl_alone: a single slot through NCCL too (a
+    // one-rank communicator; the tests' way to run the NCCL calls on a one-GPU machine).
+    explicit DeviceGroup(const std::vector<int>& devices, bool nccl_alone = false);
     ~DeviceGroup();
     DeviceGroup(const DeviceGroup&) = delete;
     DeviceGroup& operator=(const DeviceGroup&) = delete;

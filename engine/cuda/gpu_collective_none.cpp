@@ -7,7 +7,7 @@ namespace tscope::gpu {
 struct DeviceGroup::Impl {};
 bool nccl_built() { return false; }
 
-DeviceGroup::DeviceGroup(const std::vector<int>&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+DeviceGroup::DeviceGroup(const std::vector<int>&, bool) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 DeviceGroup::~DeviceGroup() = default;
 void DeviceGroup::allreduce(const std::vector<void*>&, std::uint64_t, bool) {}
 void DeviceGroup::allgather(const std::vector<void*>&, const std::vector<std::uint64_t>&, bool) {}
