@@ -28,6 +28,29 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 bool own_gpus(const gpu::DeviceGroup& g) { return g.size() > 1 && g.device(0) != g.device(1); }
 
+// fn(0) .. fn(n - 1) on a thread each (one per GPU: each thread selects its own); the first
+// exception is rethrown once every thread has returned.
+void on_threads(int n, const std::function<void(int)>& fn) {
+    if (n == 1) {
+        fn(0);
+        return;
+    }
+    std::exception_ptr first;
+    std::mutex lock;
+    std::vector<std::thread> threads;
+    for (int k = 0; k < n; ++k)
+        threads.emplace_back([&, k] {
+            try {
+                fn(k);
+            } catch (...) {
+                const std::lock_guard<std::mutex> hold(lock);
+                if (!first) first = std::current_exception();
+            }
+        });
+    for (auto& th : threads) th.join();
+    if (first) std::rethrow_exception(first);
+}
+
 // Part `slot` of every structure, on the slot's GPU, from that GPU's copy of the COO.
 std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t, FormatKind format, const gpu::DeviceCoo& coo,
                                                              int slot, int parts, const std::vector<std::vector<std::uint64_t>>& cuts,
@@ -80,24 +103,8 @@ std::vector<int> resolve_gpu_slots(int gpus, const std::vector<int>& slots) {
 }
 
 void for_each_slot(const gpu::DeviceGroup& group, const std::function<void(int)>& fn) {
-    if (!own_gpus(group)) {
-        for (int g = 0; g < group.size(); ++g) fn(g);
-        return;
-    }
-    std::exception_ptr first;
-    std::mutex lock;
-    std::vector<std::thread> threads;
-    for (int g = 0; g < group.size(); ++g)
-        threads.emplace_back([&, g] {
-            try {
-                fn(g);
-            } catch (...) {
-                const std::lock_guard<std::mutex> hold(lock);
-                if (!first) first = std::current_exception();
-            }
-        });
-    for (auto& th : threads) th.join();
-    if (first) std::rethrow_exception(first);
+    if (own_gpus(group)) return on_threads(group.size(), fn);
+    for (int g = 0; g < group.size(); ++g) fn(g);
 }
 
 std::vector<std::vector<std::uint64_t>> GpuSlots::nnz() const {
@@ -171,23 +178,7 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
         s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());
         s.build_seconds = std::max(s.build_seconds, since(start));
     };
-    if (first_slot_of.size() == 1) {
-        build_on(first_slot_of[0]);
-    } else {
-        std::exception_ptr first;
-        std::vector<std::thread> threads;
-        for (int rep : first_slot_of)
-            threads.emplace_back([&, rep] {
-                try {
-                    build_on(rep);
-                } catch (...) {
-                    const std::lock_guard<std::mutex> hold(timing);
-                    if (!first) first = std::current_exception();
-                }
-            });
-        for (auto& th : threads) th.join();
-        if (first) std::rethrow_exception(first);
-    }
+    on_threads(static_cast<int>(first_slot_of.size()), [&](int k) { build_on(first_slot_of[static_cast<std::size_t>(k)]); });
     return s;
 }
 

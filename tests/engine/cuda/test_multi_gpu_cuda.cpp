@@ -46,6 +46,14 @@ void check_mttkrp(const CooTensor& t, FormatKind format, const std::vector<int>&
     }
 }
 
+// Data rows: every shared tensor with every format.
+void shared_rows(std::initializer_list<const char*> files) {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("format");
+    for (const char* file : files)
+        for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
+}
+
 std::vector<int> own_gpus(int n) {
     std::vector<int> s;
     for (int d = 0; d < n; ++d) s.push_back(d);
@@ -78,12 +86,7 @@ private Q_SLOTS:
         check_mttkrp(t, parse_format(format.toStdString()), std::vector<int>(std::size_t(parts), 0));
     }
 
-    void partsOnTheSharedTensors_data() {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("format");
-        for (const char* file : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"})
-            for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
-    }
+    void partsOnTheSharedTensors_data() { shared_rows({"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}); }
     void partsOnTheSharedTensors() {
         QFETCH(QString, file);
         QFETCH(QString, format);
@@ -121,12 +124,7 @@ private Q_SLOTS:
     }
 
     // N-part CPD against one part: the same fit within 1e-5 after 10 iterations, same seed.
-    void cpdOverParts_data() {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("format");
-        for (const char* file : {"movielens-100k.tns", "jf17k-4d.tns"})
-            for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
-    }
+    void cpdOverParts_data() { shared_rows({"movielens-100k.tns", "jf17k-4d.tns"}); }
     void cpdOverParts() {
         QFETCH(QString, file);
         QFETCH(QString, format);
@@ -156,12 +154,7 @@ private Q_SLOTS:
 
     // The streamed CPD (forced, in small chunks so that there are many) against the resident
     // one: the same fit within 1e-5 after 10 iterations, the timeline measured.
-    void streamedCpd_data() {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("format");
-        for (const char* file : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"})
-            for (const char* f : kFormats) QTest::addRow("%s %s", file, f) << QString(file) << QString(f);
-    }
+    void streamedCpd_data() { shared_rows({"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}); }
     void streamedCpd() {
         QFETCH(QString, file);
         QFETCH(QString, format);
