@@ -119,8 +119,8 @@ void print_gpu_report(const CpdResult& r) {
     const double lower = s.copy_rate > 0 ? static_cast<double>(s.bytes_per_iteration) / s.copy_rate : 0;
     std::cout << "streamed (" << s.reason << "): " << human_bytes(s.bytes_per_iteration) << " an iteration in " << s.chunks
               << " chunks over " << s.streams << " streams; copy rate " << number(s.copy_rate / 1e9) << " GB/s, so at least "
-              << number(lower) << " s an iteration; copies " << number(s.copy_s) << " s, kernels " << number(s.kernel_s)
-              << " s, " << number(s.copy_hidden * 100) << "% of the copy hidden" << std::endl;
+              << number(lower) << " s an iteration; over the run, copies " << number(s.copy_s) << " s and kernels "
+              << number(s.kernel_s) << " s; " << number(s.copy_hidden * 100) << "% of the last MTTKRP's copy hidden" << std::endl;
 }
 
 }  // namespace

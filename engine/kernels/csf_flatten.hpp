@@ -13,16 +13,24 @@
 
 namespace tscope::csf_flat {
 
+// Element-wise copies on every thread: a streamed CPD flattens billions of nonzeros.
+template <class To, class Source>
+std::vector<To> convert_all(const Source& c) {
+    std::vector<To> out(c.size());
+    const auto n = static_cast<std::int64_t>(c.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = static_cast<To>(c[static_cast<std::size_t>(i)]);
+    return out;
+}
+
 template <class I>
 std::vector<std::uint32_t> narrow(const Column<I>& c) {
-    std::vector<std::uint32_t> out(c.size());
-    for (std::size_t i = 0; i < c.size(); ++i) out[i] = static_cast<std::uint32_t>(c[i]);
-    return out;
+    return convert_all<std::uint32_t>(c);
 }
 
 template <class V>
 std::vector<float> to_float(const Column<V>& c) {
-    return std::vector<float>(c.begin(), c.end());
+    return convert_all<float>(c);
 }
 
 // A COO format as the GPU kernels take it (gpu::Coo): 32-bit indices, fp32 values.
@@ -100,21 +108,30 @@ FlatTree flatten(const CsfFormat<I, V>& c) {
     FlatTree t;
     const std::uint64_t fibers = c.nodes(fl);
     // node of each level above every fiber, walking the parents up
+    const auto nf = static_cast<std::int64_t>(fibers);
     std::vector<std::uint64_t> node(fibers);
-    for (std::uint64_t f = 0; f < fibers; ++f) node[f] = f;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t f = 0; f < nf; ++f) node[static_cast<std::size_t>(f)] = static_cast<std::uint64_t>(f);
     t.anc.resize(static_cast<std::size_t>(levels));
     for (int l = fl; l >= 0; --l) {
         auto& a = t.anc[static_cast<std::size_t>(l)];
         a.resize(fibers);
-        for (std::uint64_t f = 0; f < fibers; ++f) a[f] = static_cast<std::uint32_t>(c.fids[static_cast<std::size_t>(l)][node[f]]);
+        const auto& ids = c.fids[static_cast<std::size_t>(l)];
+#pragma omp parallel for schedule(static)
+        for (std::int64_t f = 0; f < nf; ++f)
+            a[static_cast<std::size_t>(f)] = static_cast<std::uint32_t>(ids[node[static_cast<std::size_t>(f)]]);
         if (l == 0) break;
         std::vector<std::uint64_t> parent(c.nodes(l));
         const auto& ptr = c.fptr[static_cast<std::size_t>(l) - 1];
-        for (std::uint64_t k = 0; k + 1 < ptr.size(); ++k)
-            for (std::uint64_t ch = ptr[k]; ch < ptr[k + 1]; ++ch) parent[ch] = k;
-        for (auto& n : node) n = parent[n];
+        const auto parents = static_cast<std::int64_t>(ptr.size()) - 1;
+#pragma omp parallel for schedule(static)
+        for (std::int64_t k = 0; k < parents; ++k)
+            for (std::uint64_t ch = ptr[static_cast<std::size_t>(k)]; ch < ptr[static_cast<std::size_t>(k) + 1]; ++ch)
+                parent[ch] = static_cast<std::uint64_t>(k);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t f = 0; f < nf; ++f) node[static_cast<std::size_t>(f)] = parent[node[static_cast<std::size_t>(f)]];
     }
-    t.fiber_ptr.assign(c.fptr[static_cast<std::size_t>(fl)].begin(), c.fptr[static_cast<std::size_t>(fl)].end());
+    t.fiber_ptr = convert_all<std::uint64_t>(c.fptr[static_cast<std::size_t>(fl)]);
     t.leaf = narrow(c.fids.back());
     t.vals = to_float(c.vals);
     return t;
