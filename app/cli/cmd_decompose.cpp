@@ -49,6 +49,7 @@ Json iteration_json(const IterationReport& r) {
 }
 
 void print_iteration(const IterationReport& r) {
+    if (r.start > 0 && r.iter == 1) std::cout << "start " << r.start + 1 << std::endl;
     std::cout << "iter " << r.iter << "  " << number(r.iter_seconds) << " s";
     if (!std::isnan(r.fit)) std::cout << "  fit " << number(r.fit, 6);
     if (!std::isnan(r.mttkrp_seconds))
@@ -129,7 +130,7 @@ int run_decompose(int argc, char** argv) {
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
                "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",
-               "--schedule", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes"},
+               "--schedule", "--restarts", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes"},
               {"--json", "--stream"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -167,6 +168,8 @@ int run_decompose(int argc, char** argv) {
         o.seed = seed;
         o.backend = backend;
         o.format = parse_format(args.value_or("--format", "CSF"));
+        o.init = parse_cpd_init(args.value_or("--init", "random"));
+        o.restarts = static_cast<int>(args.integer("--restarts", 1, 1, 1000));
         read_gpu_options(args, o);
         const CpdResult r = cpd_als(t, o, report);
         iterations = r.iterations;
@@ -177,9 +180,24 @@ int run_decompose(int argc, char** argv) {
         doc["peak_device_bytes"] = r.peak_device_bytes;
         if (r.built_on_device || backend == Backend::Cuda)
             doc["dense_parts_s"] = Json{{"solve", r.solve_seconds}, {"normalize", r.normalize_seconds}, {"gram", r.gram_seconds}};
+        doc["init"] = cpd_init_name(o.init), doc["restarts"] = o.restarts;
+        if (o.restarts > 1) {
+            Json starts = Json::array();
+            for (std::size_t k = 0; k < r.starts.size(); ++k) {
+                Json its = Json::array();
+                for (const IterationReport& it : r.starts[k]) its.push_back(iteration_json(it));
+                starts.push_back(Json{{"start", k}, {"fit", r.start_fits[k]}, {"iterations", its}});
+            }
+            doc["starts"] = starts, doc["best_start"] = r.best_start;
+        }
         if (backend == Backend::Cuda) add_gpu_report(doc, r);
         if (auto dir = args.value("--write")) write_cpd(r, *dir);
         if (!json && backend == Backend::Cuda) print_gpu_report(r);
+        if (!json && o.restarts > 1) {
+            std::cout << "starts:";
+            for (std::size_t k = 0; k < r.start_fits.size(); ++k) std::cout << " " << number(r.start_fits[k], 6);
+            std::cout << "; kept start " << r.best_start + 1 << std::endl;
+        }
         if (!json)
             std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << "; setup: read "
                       << number(loaded.info.load_seconds) << " s, build " << number(r.build_seconds) << " s ("

@@ -77,7 +77,8 @@ void print_usage(bool to_stderr) {
             [--seed S] [--tol X] [--json] [--write DIR]
             cpd on cuda: [--gpus N|all] [--limit-gpu-memory B] [--stream] [--streams K] [--chunk-bytes B]
       cpd: CPD-ALS (mm-csf Alg. 1), MTTKRP through --format (default CSF; omp: )" + kernel_formats_text(KernelKind::MTTKRP, Backend::Omp) + R"(),
-           fit per iteration; on cuda (COO, CSF, B-CSF, MM-CSF) --gpus N splits the nonzeros over N GPUs
+           fit per iteration; --init random|nvecs (each unfolding's leading singular vectors, from the
+           nonzeros), --restarts K (K starts, the first --init's, the others random; the best fit kept); on cuda (COO, CSF, B-CSF, MM-CSF) --gpus N splits the nonzeros over N GPUs
            (NCCL), factors replicated; a tensor that does not fit in the free device memory, or in
            --limit-gpu-memory B, is built on the host and streamed through the GPU in chunks (64M) over
            K streams (4) for every MTTKRP (--stream forces it); the report gives the copy rate and bound;

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cpd_fit.hpp"
+#include "cpd_init.hpp"
 #include "dense_linalg.hpp"
 #include "cpd_device.hpp"
 #include "fit_loop.hpp"
@@ -60,12 +61,18 @@ double inner_with_model(const DenseMatrix& mttkrp_out, const DenseMatrix& a, con
 
 std::vector<FormatKind> cpd_formats(Backend backend) { return kernel_formats(KernelKind::MTTKRP, backend); }
 
-CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
-    if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");
-    if (o.rank == 0 || o.max_iters < 1) throw InputError("CPD needs a rank and at least one iteration");
-    check_factors_fit(t.dims(), o.rank);
-    if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
-        throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
+const char* cpd_init_name(CpdInit init) { return init == CpdInit::Nvecs ? "nvecs" : "random"; }
+
+CpdInit parse_cpd_init(const std::string& name) {
+    if (name == "random") return CpdInit::Random;
+    if (name == "nvecs") return CpdInit::Nvecs;
+    throw InputError("--init for cpd must be random or nvecs, not '" + name + "'");
+}
+
+namespace {
+
+// One start of CPD-ALS, from o.init's factors with o.seed.
+CpdResult cpd_one_start(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
     if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))
         return detail::cpd_als_device(t, o, squared_norm(t), on_iteration, control);
     const auto start = Clock::now();
@@ -78,7 +85,8 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     r.build_seconds = r.setup_seconds;
     const int order = t.order();
     const double norm_x = squared_norm(t);
-    for (int m = 0; m < order; ++m) r.factors.push_back(random_matrix(t.dim(m), o.rank, o.seed + 17 * std::uint64_t(m)));
+    control.stage(o.init == CpdInit::Nvecs ? "nvecs: each unfolding's leading singular vectors" : "random starting factors");
+    r.factors = detail::cpd_initial_factors(t, o.init, o.rank, o.seed);
     // the cuda backend does its dense steps with cuBLAS and cuSOLVER as well
     const linalg::Where dense = o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host;
     std::vector<DenseMatrix> grams;
@@ -120,6 +128,43 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
         }
     }
     return r;
+}
+
+}  // namespace
+
+CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
+    if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");
+    if (o.rank == 0 || o.max_iters < 1) throw InputError("CPD needs a rank and at least one iteration");
+    if (o.restarts < 1) throw InputError("--restarts must be at least 1");
+    check_factors_fit(t.dims(), o.rank);
+    if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
+        throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
+    if (o.restarts == 1) return cpd_one_start(t, o, on_iteration, control);
+    CpdResult best;
+    std::vector<std::vector<IterationReport>> starts;
+    std::vector<double> fits;
+    for (int k = 0; k < o.restarts; ++k) {
+        control.check();
+        CpdOptions one = o;
+        if (k > 0) one.init = CpdInit::Random, one.seed = o.seed + static_cast<std::uint64_t>(k);
+        const IterationCallback tagged = on_iteration ? IterationCallback([&, k](const IterationReport& rep) {
+            IterationReport r = rep;
+            r.start = k;
+            on_iteration(r);
+        })
+                                                      : IterationCallback{};
+        CpdResult r = cpd_one_start(t, one, tagged, control);
+        for (IterationReport& rep : r.iterations) rep.start = k;
+        starts.push_back(r.iterations);
+        fits.push_back(r.fit);
+        if (k == 0 || r.fit > best.fit) {
+            best = std::move(r);
+            best.best_start = k;
+        }
+    }
+    best.starts = std::move(starts);
+    best.start_fits = std::move(fits);
+    return best;
 }
 
 double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors, const std::vector<double>& lambda) {

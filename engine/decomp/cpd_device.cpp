@@ -21,6 +21,7 @@
 #include "cuda/device_scope.hpp"
 #include "cuda/gpu_cpd.hpp"
 #include "decomp/cpd_fit.hpp"
+#include "decomp/cpd_init.hpp"
 #include "decomp/cpd_streamed.hpp"
 #include "decomp/dense_linalg.hpp"
 #include "decomp/fit_loop.hpp"
@@ -133,8 +134,9 @@ CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x,
     }
     if (!side.slots) stream_tensor(side, t, o, r, control);
     std::vector<DenseMatrix> grams(static_cast<std::size_t>(order), DenseMatrix(R, R));
-    for (int m = 0; m < order; ++m) {  // the host backend's starting point, seed for seed
-        const DenseMatrix a = random_matrix(t.dim(m), R, o.seed + 17 * std::uint64_t(m));
+    const std::vector<DenseMatrix> start_factors = cpd_initial_factors(t, o.init, R, o.seed);  // the host backend's, seed for seed
+    for (int m = 0; m < order; ++m) {
+        const DenseMatrix& a = start_factors[static_cast<std::size_t>(m)];
         for (auto& d : devs) d->set_factor(m, a.data.data());
         devs[0]->gram(m, grams[static_cast<std::size_t>(m)].data.data());
     }

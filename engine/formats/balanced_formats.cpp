@@ -122,6 +122,14 @@ FiberIds fiber_ids(const CooTensor& t) {
 
 }  // namespace
 
+std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uint64_t* count) {
+    if (t.nnz() >= std::numeric_limits<std::uint32_t>::max()) throw InputError("fiber ids support up to 2^32 nonzeros");
+    std::vector<std::uint32_t> fid, len;
+    t.visit([&](auto itag, auto) { fiber_ids_of_mode<typename decltype(itag)::type>(t, mode, fid, len); });
+    if (count) *count = len.size();
+    return fid;
+}
+
 // ---- B-CSF ---------------------------------------------------------------------------------
 
 template <class I, class V>

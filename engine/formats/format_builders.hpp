@@ -11,6 +11,9 @@
 namespace tscope {
 // SPLATT's CSF order: the mode at the root, the others by increasing length (paper_formats.cpp).
 std::vector<int> default_mode_order(const CooTensor& t, int mode);
+// The mode-`mode` fiber through every nonzero (the column of the unfolding X_(mode) it lies in),
+// numbered 0.. in sorted order; *count gets the number of fibers. Parallel; fewer than 2^32 nonzeros.
+std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uint64_t* count);
 }  // namespace tscope
 
 namespace tscope::detail {

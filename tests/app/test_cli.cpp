@@ -61,6 +61,8 @@ private Q_SLOTS:
             {{"decompose", sample, "--method", "tucker", "--stream"}, "--stream applies to --method cpd --backend cuda"},
             {{"decompose", sample, "--limit-gpu-memory", "1G"}, "--limit-gpu-memory applies to --method cpd --backend cuda"},
             {{"bench", sample, "--gpus", "2"}, "--gpus applies to --kernel mttkrp --backend cuda"},
+            {{"decompose", sample, "--init", "hosvd"}, "--init for cpd must be random or nvecs"},
+            {{"decompose", sample, "--restarts", "0"}, "--restarts"},
             {{"bench", sample, "--backend", "cuda", "--kernel", "sptv", "--gpus", "2"}, "--gpus applies to --kernel mttkrp --backend cuda"},
         };
         for (const Case& c : cases) {

@@ -19,6 +19,7 @@ struct CpdSetup {
     double uploadSeconds = 0;  // cuda: the tensor to the GPU
     bool builtOnDevice = false;
     std::uint64_t peakDeviceBytes = 0;
+    int bestStart = 0;         // with restarts: the start kept (0-based)
 };
 
 struct DecompRun {

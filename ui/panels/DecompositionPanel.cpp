@@ -109,6 +109,20 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     format_ = new QComboBox(this);
     format_->setToolTip(tr("CPD's MTTKRP format: those the chosen backend runs MTTKRP on"));
     row->addWidget(format_);
+    cpdInit_ = new QComboBox(this);
+    cpdInit_->setObjectName(QStringLiteral("decompCpdInit"));
+    cpdInit_->addItem(tr("random start"), static_cast<int>(tscope::CpdInit::Random));
+    cpdInit_->addItem(tr("nvecs start"), static_cast<int>(tscope::CpdInit::Nvecs));
+    cpdInit_->setToolTip(tr("CPD's starting factors: random (seeded), or nvecs, each unfolding's leading left singular "
+                            "vectors, computed from the nonzeros"));
+    row->addWidget(cpdInit_);
+    restarts_ = new QSpinBox(this);
+    restarts_->setObjectName(QStringLiteral("decompRestarts"));
+    restarts_->setRange(1, 20);
+    restarts_->setPrefix(tr("starts "));
+    restarts_->setToolTip(tr("CPD from this many starts (the first as chosen, the others random), the best fit kept; "
+                             "every start's curve is drawn, the kept one solid"));
+    row->addWidget(restarts_);
     lrA_ = new QDoubleSpinBox(this);
     lrA_->setDecimals(5);
     lrA_->setRange(0.00001, 1);
@@ -259,12 +273,16 @@ tscope::CpdOptions DecompositionPanel::cpdOptions() const {
     // the list holds the registry's names only; run() refuses an empty one before asking here
     if (!format_->currentText().isEmpty()) o.format = tscope::parse_format(format_->currentText().toStdString());
     if (gpus_->isEnabled()) o.gpus = gpus_->value();
+    o.init = static_cast<tscope::CpdInit>(cpdInit_->currentData().toInt());
+    o.restarts = restarts_->value();
     return o;
 }
 
 void DecompositionPanel::methodChanged() {
     const auto m = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
     format_->setVisible(m == tscope::DecompMethod::Cpd);
+    cpdInit_->setVisible(m == tscope::DecompMethod::Cpd);
+    restarts_->setVisible(m == tscope::DecompMethod::Cpd);
     lrA_->setVisible(m == tscope::DecompMethod::FasterTucker);
     ordered_->setVisible(m == tscope::DecompMethod::FasterTucker);
     if (m == tscope::DecompMethod::FasterTucker && iters_->value() < 30) iters_->setValue(30);
@@ -336,7 +354,7 @@ void DecompositionPanel::run() {
             const tscope::CpdResult r = tscope::cpd_als(t, cpd, report, control);
             end.converged = r.converged;
             end.setup = CpdSetup{dataset->load.load_seconds, r.build_seconds, r.upload_seconds, r.built_on_device,
-                                 r.peak_device_bytes};
+                                 r.peak_device_bytes, r.best_start};
             break;
         }
         case tscope::DecompMethod::Tucker: {
@@ -397,11 +415,18 @@ void DecompositionPanel::replot() {
     for (const DecompRun& r : model_->runs()) {
         auto x = [&](const tscope::IterationReport& it) { return bySeconds ? it.seconds : static_cast<double>(it.iter); };
         if (r.method != tscope::DecompMethod::FasterTucker) {
-            QCPGraph* g = fitPlot_->addGraph();
-            g->setName(r.label);
-            g->setPen(QPen(r.colour, 2));
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
-            for (const auto& it : r.iterations) g->addData(x(it), it.fit);
+            // one curve per CPD start (restarts), the kept one solid, the others dashed
+            int starts = 0;
+            for (const auto& it : r.iterations) starts = std::max(starts, it.start + 1);
+            for (int k = 0; k < starts; ++k) {
+                QCPGraph* g = fitPlot_->addGraph();
+                const bool kept = starts == 1 || (r.setup && k == r.setup->bestStart);
+                g->setName(starts == 1 ? r.label : tr("%1, start %2%3").arg(r.label).arg(k + 1).arg(kept ? tr(" (kept)") : QString()));
+                g->setPen(QPen(r.colour, kept ? 2 : 1.2, kept ? Qt::SolidLine : Qt::DashLine));
+                g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kept ? 4 : 2));
+                for (const auto& it : r.iterations)
+                    if (it.start == k) g->addData(x(it), it.fit);
+            }
             continue;
         }
         QCPGraph* test = errorPlot_->addGraph();

@@ -76,6 +76,8 @@ private:
     QLabel* gpusLabel_;
     QSpinBox* gpus_;
     QComboBox* format_;
+    QComboBox* cpdInit_;     // CPD's start: random or nvecs
+    QSpinBox* restarts_;     // CPD's starts, the best kept
     QComboBox* xAxis_;
     QComboBox* errorMetric_;
     QDoubleSpinBox* lrA_;

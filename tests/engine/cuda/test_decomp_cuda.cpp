@@ -72,6 +72,24 @@ private Q_SLOTS:
         for (int m = 0; m < t.order(); ++m) QCOMPARE(gpu.factors[std::size_t(m)].rows, t.dim(m));
     }
 
+    // Issue 20: the nvecs start and restarts on the device take the host's starting factors and
+    // keep the best start, as the host does.
+    void nvecsAndRestartsOnTheGpu() {
+        const CooTensor t = tstest::low_rank_tensor({300, 250, 200}, 70000, 5, 3);
+        CpdOptions o;
+        o.rank = 5, o.max_iters = 60, o.seed = 2, o.init = CpdInit::Nvecs, o.format = FormatKind::BCSF;
+        const CpdResult cpu = cpd_als(t, o);
+        o.backend = Backend::Cuda;
+        const CpdResult gpu = cpd_als(t, o);
+        QVERIFY2(std::fabs(cpu.iterations[0].fit - gpu.iterations[0].fit) <= 1e-4,
+                 qPrintable(QString("first iteration from nvecs: cpu %1 gpu %2").arg(cpu.iterations[0].fit).arg(gpu.iterations[0].fit)));
+        QVERIFY2(gpu.fit >= 0.99, qPrintable(QString("gpu nvecs fit %1").arg(gpu.fit)));
+        o.init = CpdInit::Random, o.restarts = 3;
+        const CpdResult many = cpd_als(t, o);
+        QCOMPARE(many.starts.size(), std::size_t{3});
+        QVERIFY2(many.fit >= 0.99, qPrintable(QString("gpu, 3 starts: fit %1").arg(many.fit)));
+    }
+
     // The Cholesky of the R x R system refuses the singular one, and the pseudo-inverse takes
     // over, as on the CPU; the factors on the device then give the fit the run reports.
     void singularSystemOnTheGpu() {

@@ -73,6 +73,36 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // Issue 20: CPD's start (random or nvecs) and restarts reach the options; every start's
+    // curve is drawn, the kept one named.
+    void restartsDrawEveryStart() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        DecompositionPanel* p = w.decompositions();
+        p->configure(tscope::DecompMethod::Cpd, 3, 4);
+        auto* init = p->findChild<QComboBox*>(QStringLiteral("decompCpdInit"));
+        auto* restarts = p->findChild<QSpinBox*>(QStringLiteral("decompRestarts"));
+        QVERIFY(init && restarts && init->isVisible() && restarts->isVisible());
+        init->setCurrentIndex(init->findData(static_cast<int>(tscope::CpdInit::Nvecs)));
+        restarts->setValue(3);
+        const tscope::CpdOptions o = p->cpdOptions();
+        QCOMPARE(o.init, tscope::CpdInit::Nvecs);
+        QCOMPARE(o.restarts, 3);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QCOMPARE(p->fitPlot()->graphCount(), 3);
+        int kept = 0;
+        for (int g = 0; g < 3; ++g) {
+            QVERIFY(p->fitPlot()->graph(g)->dataCount() >= 1);
+            kept += p->fitPlot()->graph(g)->name().contains(QStringLiteral("(kept)"));
+        }
+        QCOMPARE(kept, 1);
+        p->configure(tscope::DecompMethod::Tucker, 3, 2);
+        QVERIFY(!init->isVisible() && !restarts->isVisible());
+    }
+
     void runsOverlayAndGrowLive() {
         MainWindow w;
         w.show();

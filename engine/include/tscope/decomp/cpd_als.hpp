@@ -19,11 +19,22 @@
 
 namespace tscope {
 
+// How CPD-ALS starts: random factors (seeded), or nvecs, each mode's R leading left singular
+// vectors of its unfolding (Kolda & Bader's HOSVD start for CP; SPLATT's and Tensor Toolbox's
+// "nvecs"), computed from the nonzeros alone.
+enum class CpdInit { Random, Nvecs };
+const char* cpd_init_name(CpdInit init);          // random, nvecs
+CpdInit parse_cpd_init(const std::string& name);  // InputError naming the choices
+
 struct CpdOptions {
     std::uint64_t rank = 16;
     int max_iters = 50;
     double tolerance = 1e-5;   // stop when the fit changes by less
     std::uint64_t seed = 1;    // the random initial factors
+    CpdInit init = CpdInit::Random;
+    // Starts to run (1: one); the best fit is kept. The first start is `init`'s, the others
+    // random with seeds seed + 1, seed + 2, ...: one random start can settle in a poor minimum.
+    int restarts = 1;
     FormatKind format = FormatKind::CSF;  // MTTKRP's format: one of cpd_formats(backend)
     Backend backend = Backend::Omp;
     // cuda only. gpus: the parts the nonzeros are split into, one per GPU (0: every GPU this
@@ -76,6 +87,11 @@ struct CpdResult {
     double collective_seconds = 0;
     std::uint64_t gpu_memory_limit = 0;
     std::optional<CpdStreaming> streaming;  // set where the tensor was streamed
+    // With restarts: every start's iterations (iterations above are the kept one's), its final
+    // fit, and which start was kept (0-based).
+    std::vector<std::vector<IterationReport>> starts;
+    std::vector<double> start_fits;
+    int best_start = 0;
 };
 
 // The formats CPD-ALS can run its MTTKRPs on with a backend: the kernel registry's MTTKRP entries.

@@ -15,6 +15,7 @@ const char* decomp_method_name(DecompMethod m);  // cpd, tucker, fastertucker
 DecompMethod parse_decomp_method(const std::string& name);  // InputError listing the names
 
 struct IterationReport {
+    int start = 0;         // CPD with restarts: which start (0-based)
     int iter = 0;          // 1-based
     double seconds = 0;    // since the method started (setup included), at this iteration's end
     double iter_seconds = 0;  // this iteration alone
