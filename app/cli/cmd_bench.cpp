@@ -128,7 +128,7 @@ int run_bench(int argc, char** argv) {
     for (const BenchResult& r : results) {
         if (!r.ran) {
             table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                       std::to_string(r.rank), "-", "-", "-", "-", "-", "(" + r.error + ")"});
+                       std::to_string(r.rank), "-", "-", "-", "-", "-", "not run " + table.note(r.error)});
             continue;
         }
         table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),

@@ -79,7 +79,7 @@ int run_formats(int argc, char** argv) {
         if (!r.built) {
             line.insert(line.end(), {"-", "-", "-", "-"});
             if (request.verify) line.push_back("-");
-            line.back() += "  (not built: " + r.error + ")";
+            line.back() = "not built " + table.note(r.error);
         } else {
             const bool best = smallest[r.mode] == r.storage.bytes();
             line.push_back(grouped(r.storage.units()));

@@ -36,6 +36,11 @@ std::string number(double x, int digits) {
     return buf;
 }
 
+std::string TextTable::note(std::string text) {
+    notes_.push_back(std::move(text));
+    return "[" + std::to_string(notes_.size()) + "]";
+}
+
 std::string TextTable::render() const {
     std::vector<std::size_t> width;
     for (const auto& row : rows_) {
@@ -60,6 +65,8 @@ std::string TextTable::render() const {
         out += line;
         out += '\n';
     }
+    if (!notes_.empty()) out += '\n';
+    for (std::size_t k = 0; k < notes_.size(); ++k) out += "[" + std::to_string(k + 1) + "] " + notes_[k] + '\n';
     return out;
 }
 

@@ -18,11 +18,16 @@ class TextTable {
 public:
     explicit TextTable(std::vector<std::string> header) : rows_{std::move(header)} {}
     void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-    // Columns padded to their widest cell; the first column left-aligned, the rest right.
+    // A long text (a refusal's reason) printed under the table, so that it does not widen a
+    // column: returns the marker to put in the cell, "[1]", "[2]", ...
+    std::string note(std::string text);
+    // Columns padded to their widest cell; the first column left-aligned, the rest right; the
+    // notes below.
     std::string render() const;
 
 private:
     std::vector<std::vector<std::string>> rows_;
+    std::vector<std::string> notes_;
 };
 
 }  // namespace tscope::cli

@@ -128,8 +128,13 @@ std::unique_ptr<SparseFormat> detail::build_hocsr(const CooTensor& t, const Form
     // The dense row array is the point of HOCSR (and its weakness): refuse what can't be held.
     constexpr std::uint64_t kMaxRows = std::uint64_t{1} << 28;
     if (rows > kMaxRows)
-        throw InputError("HOCSR for mode " + std::to_string(o.mode + 1) + " would need " + count_text(rows) + " row pointers (one per index tuple of modes " +
-                         "other than the last); the limit is 2^28");
+    {
+        std::string rows_of;  // in the user's numbering: the modes that make up a row, and the last one
+        for (int m : row_modes) rows_of += (rows_of.empty() ? "" : ",") + std::to_string(m + 1);
+        throw InputError("HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(f->order.back() + 1) +
+                         " last) would need " + count_text(rows) + " row pointers, one per index tuple of modes " + rows_of +
+                         "; the limit is 2^28");
+    }
     SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
     const std::uint64_t nnz = v.nnz();
     f->row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);

@@ -80,7 +80,8 @@ void validate(const GeneratorSpec& spec) {
     if (spec.distribution == Distribution::LowRank && spec.rank == 0) throw InputError("generate: lowrank needs a rank of at least 1");
     if (static_cast<long double>(spec.nnz) > capacity)
         throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
-                         std::to_string(static_cast<double>(capacity)) + " cells");
+                         (capacity < 1e19L ? std::to_string(static_cast<std::uint64_t>(capacity)) : std::string("more than 10^19")) +
+                         " cells");
 }
 
 Sampler make_sampler(const GeneratorSpec& spec) {

@@ -80,6 +80,18 @@ private Q_SLOTS:
         QCOMPARE(zero.status, 2);
     }
 
+    // Issue 20: a refusal's reason goes under the table, marked in its row, instead of widening
+    // the last column for every row.
+    void refusalsAreNotesUnderTheTable() {
+        const QString jf17k = QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz");
+        const Run r = cli({"bench", jf17k, "--kernel", "sptv", "--mode", "1", "--format", "HOCSR,CSF", "--repeat", "1"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("not run [1]"), r.out.constData());
+        QVERIFY2(r.out.contains("\n[1] HOCSR with its rows over modes 2,3,4 (mode 1 last)"), r.out.constData());
+        for (const QByteArray& line : r.out.split('\n'))
+            if (line.startsWith("sptv")) QVERIFY2(line.size() < 120, line.constData());
+    }
+
     void usageAndUnknownThings() {
         QCOMPARE(cli({}).status, 2);
         const Run help = cli({"help"});

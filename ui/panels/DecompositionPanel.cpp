@@ -20,6 +20,7 @@
 #include <qcustomplot.h>
 
 #include "plots/PlotExport.hpp"
+#include "plots/PlotHint.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
@@ -442,7 +443,8 @@ void DecompositionPanel::replot() {
     }
     for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
         const bool empty = p->graphCount() == 0;
-        p->legend->setVisible(!empty);
+        showPlotHint(p, empty, p == fitPlot_ ? tr("Choose CPD or Tucker, a rank and iterations; press Run")
+                                             : tr("FasterTucker's train and test errors: choose it and press Run"));
         if (empty) {  // an honest empty frame: no invented scale
             p->xAxis->setRange(0, 1);
             p->yAxis->setRange(0, 1);

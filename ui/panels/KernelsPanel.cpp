@@ -21,6 +21,7 @@
 #include <qcustomplot.h>
 
 #include "plots/PlotExport.hpp"
+#include "plots/PlotHint.hpp"
 #include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -197,6 +198,7 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
     setGpuCount(gpu_.available ? gpu_.count : 0);
+    replot();  // the hint until the first run
 }
 
 void KernelsPanel::setGpuCount(int count) {
@@ -391,6 +393,7 @@ void KernelsPanel::replot() {
     }
     chart_->yAxis->setLabel((time ? tr("seconds over the modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
                             (log ? tr(", log scale") : QString()));
+    showPlotHint(chart_, labels.empty(), tr("Choose a kernel, formats and backends, and press Run"));
     chart_->replot();
 }
 

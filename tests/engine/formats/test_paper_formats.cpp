@@ -1,6 +1,7 @@
 // The formats of hocfs Sec. 5, CSF and sCOO: the paper's 4x5x4 example reproduced array by
 // array, the storage formulas on the real tensors, and exact round trips.
 #include "test_support.hpp"
+#include "tscope/kernels/sptv.hpp"
 #include "tscope/formats/paper_formats.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -85,6 +86,18 @@ class TestPaperFormats : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Issue 20: HOCSR's refusal names its rows' modes in the user's numbering, whatever the
+    // kernel asked for (SpTV of mode 1 builds it with mode 1 last and used to say "for mode 2").
+    void hocsrRefusalNamesItsModes() {
+        const CooTensor t = tstest::random_tensor({100000, 100000, 100000}, 100, 3);
+        try {
+            build_format(FormatKind::HOCSR, t, sptv_options(FormatKind::HOCSR, 3, 0));
+            QFAIL("a HOCSR of 10^10 rows was built");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("rows over modes 2,3 (mode 1 last)") != std::string::npos, e.what());
+        }
+    }
+
     // hocfs Sec. 5.1. The paper's T_i lists 20 entries (8 ones, 6 threes, 6 fours) for 21
     // nonzeros: slice 4 holds 7 nonzeros, so T_i has 7 fours. T_j, T_k and T_v are as printed.
     void hocooMatchesSection5_1() {

@@ -89,8 +89,13 @@ private Q_SLOTS:
     void badSpecsAreInputErrors() {
         GeneratorSpec spec;
         spec.dims = {4, 4};
-        spec.nnz = 17;  // more than 16 cells
-        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        spec.nnz = 17;  // more than 16 cells, said as a count (issue 20: it said "16.000000 cells")
+        try {
+            generate_tensor(spec);
+            QFAIL("17 nonzeros in 16 cells were generated");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("fit in 16 cells") != std::string::npos, e.what());
+        }
         spec.nnz = 0;
         QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
         QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("zipf:2", spec));

@@ -1,0 +1,15 @@
+// A plot with nothing to draw yet says what to do instead of showing empty axes and a stray
+// legend box: a centred line of text, gone once there is data.
+#pragma once
+
+#include <QString>
+
+class QCustomPlot;
+
+namespace tsui {
+
+// Shows `hint` in the middle of the plot while `empty`, and hides it (and shows the legend)
+// otherwise. Call before replot().
+void showPlotHint(QCustomPlot* plot, bool empty, const QString& hint);
+
+}  // namespace tsui
