@@ -125,6 +125,11 @@ std::uint64_t regular_file_size(const std::string& path) {
     return static_cast<std::uint64_t>(st.st_size);
 }
 
+bool is_regular_file(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+}
+
 std::string read_prefix(const std::string& path, std::size_t n) {
     Fd f(open_for_reading(path));
     std::string out(n, '\0');
@@ -202,6 +207,73 @@ ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
     }
     buf.set_size(size);
     return buf;
+}
+
+// ---- TextStream ----------------------------------------------------------------------------
+
+TextStream::TextStream(const std::string& path) : path_(path) {
+    int fd = -1;
+    if (path == "-") {
+        fd = ::fcntl(0, F_DUPFD_CLOEXEC, 3);  // gzclose closes it; stdin stays open
+        if (fd < 0) throw InputError("cannot read stdin: " + errno_text(errno));
+    } else {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw InputError("cannot open '" + path + "': " + errno_text(errno));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        throw InputError("cannot read '" + path + "': " + (S_ISDIR(st.st_mode) ? "it is a directory" : errno_text(errno)));
+    }
+    regular_ = S_ISREG(st.st_mode);
+    disk_bytes_ = regular_ ? static_cast<std::uint64_t>(st.st_size) : 0;
+    gzFile gz = gzdopen(fd, "rb");
+    if (!gz) {
+        ::close(fd);
+        throw InputError("cannot read '" + path + "': out of memory");
+    }
+    gzbuffer(gz, 1u << 18);
+    gz_ = gz;
+}
+
+TextStream::~TextStream() {
+    if (gz_) gzclose(static_cast<gzFile>(gz_));
+}
+
+std::size_t TextStream::read(char* dst, std::size_t n) {
+    auto gz = static_cast<gzFile>(gz_);
+    std::size_t done = 0;
+    while (done < n && !ended_) {
+        const auto want = static_cast<unsigned>(std::min<std::size_t>(n - done, std::size_t{1} << 30));
+        const int got = gzread(gz, dst + done, want);
+        if (got < 0) {
+            int code = 0;
+            const char* msg = gzerror(gz, &code);
+            if (code == Z_ERRNO) msg = std::strerror(errno);
+            throw InputError("cannot " + std::string(gzip() ? "decompress" : "read") + " '" + path_ + "': " +
+                             (msg && *msg ? msg : "corrupt gzip data") + " (after " +
+                             std::to_string(text_bytes_ + done) + " bytes of text)");
+        }
+        if (got == 0) {
+            ended_ = true;
+            // zlib reports a stream cut short only as a soft error after the last read.
+            int code = Z_OK;
+            gzerror(gz, &code);
+            truncated_ = code != Z_OK;
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    text_bytes_ += done;
+    return done;
+}
+
+bool TextStream::gzip() const { return gz_ && gzdirect(static_cast<gzFile>(gz_)) == 0; }
+
+std::uint64_t TextStream::disk_offset() const {
+    if (!regular_) return 0;
+    const auto off = gzoffset(static_cast<gzFile>(gz_));
+    return off < 0 ? 0 : static_cast<std::uint64_t>(off);
 }
 
 // ---- AtomicFile ----------------------------------------------------------------------------

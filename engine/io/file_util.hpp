@@ -54,6 +54,9 @@ private:
 
 // Size of a regular file; InputError naming the path when it can't be opened or isn't a file.
 std::uint64_t regular_file_size(const std::string& path);
+// Whether path names a regular file (following links); false when it can't be stat'ed, so that
+// the caller's open names the error.
+bool is_regular_file(const std::string& path);
 // Up to n first bytes of a file.
 std::string read_prefix(const std::string& path, std::size_t n);
 // Whole file, mapped (populated unless `populate` is false) or read in pieces that report
@@ -61,6 +64,41 @@ std::string read_prefix(const std::string& path, std::size_t n);
 ByteBuffer read_file(const std::string& path, RunControl& control, bool populate = true);
 // Whole gzip file, inflated; a truncated or corrupt stream is an InputError.
 ByteBuffer gunzip_file(const std::string& path, RunControl& control);
+
+// Bytes read in one pass from a file, a pipe, a FIFO or stdin: gzip (recognised by its magic
+// bytes 0x1f 0x8b, as zlib's gzread does) is inflated as it is read, anything else is passed
+// through. Nothing is held beyond zlib's own buffer.
+class TextStream {
+public:
+    // Opens `path` ("-" is stdin). Regular files, pipes, FIFOs, character devices and sockets are
+    // fine; a directory or a missing file is an InputError.
+    explicit TextStream(const std::string& path);
+    ~TextStream();
+    TextStream(const TextStream&) = delete;
+    TextStream& operator=(const TextStream&) = delete;
+
+    // Up to n bytes of text; fewer only at the end, 0 once the end is reached. Corrupt gzip
+    // data is an InputError.
+    std::size_t read(char* dst, std::size_t n);
+    // Whether the bytes are gzip (known after the first read).
+    bool gzip() const;
+    // After the end: the gzip data stopped before its trailer (a truncated download).
+    bool truncated() const { return truncated_; }
+    // Whether the input is a regular file, and its size on disk (0 for pipes).
+    bool regular() const { return regular_; }
+    std::uint64_t disk_bytes() const { return disk_bytes_; }
+    // Compressed bytes consumed so far, where the input can tell (0 for pipes).
+    std::uint64_t disk_offset() const;
+
+private:
+    std::string path_;
+    void* gz_ = nullptr;  // gzFile
+    bool regular_ = false;
+    bool truncated_ = false;
+    bool ended_ = false;
+    std::uint64_t disk_bytes_ = 0;
+    std::uint64_t text_bytes_ = 0;
+};
 
 // Writes a file under a temporary name next to the target and renames it on commit(), so a
 // failed or cancelled write never leaves a partial file (nor clobbers an existing one).

@@ -22,18 +22,36 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }  // namespace
 
 LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, RunControl& control) {
+    const auto start = Clock::now();
+    if (path == "-" || !detail::is_regular_file(path)) {
+        // stdin, a pipe or a FIFO: one pass, whatever it holds
+        detail::TextStream in(path);
+        control.stage("reading and parsing");
+        LoadedTensor out = detail::parse_tns_stream(in, path, options, control, options.stream_block_bytes);
+        out.info.format = in.gzip() ? "tns.gz" : "tns";
+        out.info.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return out;
+    }
     const std::string magic = detail::read_prefix(path, sizeof kTsbMagic);
     if (magic.size() == sizeof kTsbMagic && std::memcmp(magic.data(), kTsbMagic, sizeof kTsbMagic) == 0)
         return read_tsb(path, options, control);
 
-    const auto start = Clock::now();
     const bool gzip = magic.size() >= 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
                       static_cast<unsigned char>(magic[1]) == 0x8b;
-    control.stage(gzip ? "decompressing" : "reading");
-    const detail::ByteBuffer text = gzip ? detail::gunzip_file(path, control) : detail::read_file(path, control);
+    if (gzip) {
+        // inflated and parsed block by block: never the whole text in memory
+        detail::TextStream in(path);
+        control.stage("decompressing and parsing");
+        LoadedTensor out = detail::parse_tns_stream(in, path, options, control, options.stream_block_bytes);
+        out.info.format = "tns.gz";
+        out.info.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return out;
+    }
+    control.stage("reading");
+    const detail::ByteBuffer text = detail::read_file(path, control);
     const auto read_done = Clock::now();
     LoadedTensor out = detail::parse_tns_buffer(text, path, options, control);
-    out.info.format = gzip ? "tns.gz" : "tns";
+    out.info.format = "tns";
     out.info.file_bytes = detail::regular_file_size(path);
     out.info.read_seconds = std::chrono::duration<double>(read_done - start).count();
     out.info.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -24,6 +24,7 @@
 
 #include "file_util.hpp"
 #include "tns_reader.hpp"
+#include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 #ifdef _OPENMP
@@ -253,9 +254,9 @@ const char* find_nul(const Text& text) {
     return static_cast<const char*>(z);
 }
 
-Preamble read_preamble(const Text& text, Failure& fail) {
+Preamble read_preamble(const Text& text, Failure& fail, bool check_nul = true) {
     Preamble pre;
-    if (const char* z = find_nul(text)) {
+    if (const char* z = check_nul ? find_nul(text) : nullptr) {
         fail = {z, "found a NUL byte: this is not a text .tns file"};
         return pre;
     }
@@ -463,9 +464,10 @@ void parse_block(Block& blk, int order, I* const* cols, V* vals, const Text& tex
 
 // ---- error positions -----------------------------------------------------------------------
 
-[[noreturn]] void raise(const Failure& fail, const Text& text, const std::string& name) {
+// line_base: lines of the input before text (when the text is one block of a stream).
+[[noreturn]] void raise(const Failure& fail, const Text& text, const std::string& name, std::uint64_t line_base = 0) {
     const char* pos = fail.pos;
-    const std::uint64_t line = static_cast<std::uint64_t>(std::count(text.begin, pos, '\n')) + 1;
+    const std::uint64_t line = line_base + static_cast<std::uint64_t>(std::count(text.begin, pos, '\n')) + 1;
     const char* line_start = pos;
     while (line_start > text.begin && line_start[-1] != '\n') --line_start;
     throw ParseError(name, line, static_cast<std::uint64_t>(pos - line_start) + 1, fail.what);
@@ -524,7 +526,7 @@ void check_bounds(const std::vector<Block>& blocks, const std::vector<Column<I>>
 // an index needs 64 bits (and I is 32-bit).
 template <class I, class V>
 bool parse_all(std::vector<Block>& blocks, int order, std::vector<Column<I>>& cols, Column<V>& vals, const Text& text,
-               const std::string& name, RunControl& control) {
+               const std::string& name, RunControl& control, std::uint64_t line_base = 0, bool report = true) {
     std::vector<I*> ptrs;
     for (auto& c : cols) ptrs.push_back(c.data());
     const auto total = static_cast<std::uint64_t>(text.end - blocks.front().begin);
@@ -540,11 +542,12 @@ bool parse_all(std::vector<Block>& blocks, int order, std::vector<Column<I>>& co
         Block& blk = blocks[static_cast<std::size_t>(b)];
         parse_block<I, V>(blk, order, ptrs.data(), vals.data(), text);
         if (blk.fail || blk.too_wide) stop = true;  // later blocks can't hold an earlier error
-        control.progress(parsed += static_cast<std::uint64_t>(blk.end - blk.begin), total);
+        const std::uint64_t done = parsed += static_cast<std::uint64_t>(blk.end - blk.begin);
+        if (report) control.progress(done, total);
     }
     control.check();
     for (const Block& blk : blocks) {
-        if (blk.fail) raise(blk.fail, text, name);
+        if (blk.fail) raise(blk.fail, text, name, line_base);
         if (blk.too_wide) return false;
     }
     return true;
@@ -652,6 +655,350 @@ LoadedTensor detail::parse_tns_buffer(const ByteBuffer& buffer, const std::strin
     info.zeros_dropped = drop_zeros(t);
     info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return {std::move(t), std::move(info)};
+}
+
+// ---- streaming: text read in blocks (gzip inflated as it comes, pipes, stdin) ----------------
+//
+// The text comes in blocks of about block_bytes, each cut at its last newline (the partial
+// line is carried into the next block) and parsed with the same block parser as above, in
+// parallel, into columns that grow block by block. The per-mode base is only known at the
+// end, so the bounds that depend on it are checked then, from the first candidates of each
+// mode noted (with their positions) while their block was still in memory.
+
+namespace {
+
+struct BoundCandidate {
+    std::uint64_t entry = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t value = 0, line = 0, column = 0;
+};
+
+template <class V>
+struct StreamColumns {
+    int order = 0;
+    bool wide = false;  // an index needed 64 bits
+    std::vector<Column<std::uint32_t>> c32;
+    std::vector<Column<std::uint64_t>> c64;
+    Column<V> vals;
+    std::uint64_t nnz = 0;
+    std::array<std::uint64_t, kMaxOrder> lo{}, hi{};
+    std::array<std::uint64_t, kMaxOrder> limit{};  // the header's dims, else 2^64-1
+    // per mode: the first index above its limit, and the first equal to it (an error when the
+    // mode turns out 0-based)
+    std::array<BoundCandidate, kMaxOrder> above, equal;
+};
+
+void position_of(const char* pos, const Text& text, std::uint64_t line_base, std::uint64_t& line,
+                 std::uint64_t& column) {
+    line = line_base + static_cast<std::uint64_t>(std::count(text.begin, pos, '\n')) + 1;
+    const char* line_start = pos;
+    while (line_start > text.begin && line_start[-1] != '\n') --line_start;
+    column = static_cast<std::uint64_t>(pos - line_start) + 1;
+}
+
+template <class V>
+void widen(StreamColumns<V>& s) {
+    s.c64.resize(static_cast<std::size_t>(s.order));
+    for (std::size_t m = 0; m < s.c64.size(); ++m) {
+        s.c64[m].resize(s.nnz);
+        const std::uint32_t* from = s.c32[m].data();
+        std::uint64_t* to = s.c64[m].data();
+        for (std::uint64_t i = 0; i < s.nnz; ++i) to[i] = from[i];
+        Column<std::uint32_t>().swap(s.c32[m]);
+    }
+    s.c32.clear();
+    s.wide = true;
+}
+
+template <class I, class V>
+void note_candidates(const std::vector<Block>& blocks, const std::vector<Column<I>>& cols, StreamColumns<V>& s,
+                     const Text& text, std::uint64_t line_base) {
+    constexpr auto kNone = std::numeric_limits<std::uint64_t>::max();
+    for (const Block& blk : blocks) {
+        if (blk.count == 0) continue;
+        for (int m = 0; m < s.order; ++m) {
+            const auto mm = static_cast<std::size_t>(m);
+            const std::uint64_t lim = s.limit[mm];
+            if (blk.max[mm] < lim) continue;
+            bool need_above = s.above[mm].entry == kNone && lim != kNone;
+            bool need_equal = s.equal[mm].entry == kNone;
+            for (std::uint64_t e = 0; e < blk.count && (need_above || need_equal); ++e) {
+                const std::uint64_t c = cols[mm][blk.offset + e];
+                BoundCandidate* hit = nullptr;
+                if (c > lim && need_above) {
+                    hit = &s.above[mm];
+                    need_above = false;
+                } else if (c == lim && need_equal) {
+                    hit = &s.equal[mm];
+                    need_equal = false;
+                }
+                if (!hit) continue;
+                hit->entry = blk.offset + e;
+                hit->value = c;
+                position_of(locate_index(blk, e, m, text), text, line_base, hit->line, hit->column);
+            }
+        }
+    }
+}
+
+template <class I, class V>
+bool parse_chunk_as(std::vector<Block>& blocks, std::vector<Column<I>>& cols, StreamColumns<V>& s,
+                    std::uint64_t count, const Text& text, const std::string& name, RunControl& control,
+                    std::uint64_t line_base) {
+    for (auto& c : cols) c.resize(s.nnz + count);
+    s.vals.resize(s.nnz + count);
+    return parse_all<I, V>(blocks, s.order, cols, s.vals, text, name, control, line_base, false);
+}
+
+// Parses the entries of one block of the stream, [from, text.end), onto the columns.
+template <class V>
+void parse_chunk(const char* from, const Text& text, StreamColumns<V>& s, const std::string& name,
+                 RunControl& control, std::uint64_t line_base) {
+    std::vector<Block> blocks = cut_blocks(from, text);
+    const auto nb = static_cast<std::int64_t>(blocks.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < nb; ++b) count_block(blocks[static_cast<std::size_t>(b)], text);
+    control.check();
+    std::uint64_t count = 0;
+    for (Block& blk : blocks) {
+        blk.offset = s.nnz + count;
+        count += blk.count;
+    }
+    if (count == 0) return;
+    if (!s.wide && !parse_chunk_as<std::uint32_t, V>(blocks, s.c32, s, count, text, name, control, line_base)) {
+        widen(s);
+        for (Block& blk : blocks) {
+            blk.too_wide = false;
+            blk.fail = {};
+        }
+    }
+    if (s.wide) parse_chunk_as<std::uint64_t, V>(blocks, s.c64, s, count, text, name, control, line_base);
+    for (const Block& blk : blocks) {
+        if (blk.count == 0) continue;
+        for (std::size_t m = 0; m < static_cast<std::size_t>(s.order); ++m) {
+            s.lo[m] = std::min(s.lo[m], blk.min[m]);
+            s.hi[m] = std::max(s.hi[m], blk.max[m]);
+        }
+    }
+    if (s.wide)
+        note_candidates(blocks, s.c64, s, text, line_base);
+    else
+        note_candidates(blocks, s.c32, s, text, line_base);
+    s.nnz += count;
+}
+
+template <class I, class V>
+CooTensor assemble(std::vector<Column<I>>& cols, StreamColumns<V>& s, std::vector<std::uint64_t> dims,
+                   const std::vector<std::uint64_t>& base) {
+    for (std::size_t m = 0; m < base.size(); ++m) {
+        if (base[m] == 0) continue;
+        I* c = cols[m].data();
+        const std::uint64_t nnz = s.nnz;
+#pragma omp parallel for schedule(static)
+        for (std::uint64_t i = 0; i < nnz; ++i) c[i] -= 1;
+    }
+    return CooTensor::from_columns(std::move(dims), std::move(cols), std::move(s.vals));
+}
+
+// The bases, dims and bounds once every block is in (as build() does for a whole buffer).
+template <class V>
+CooTensor finish(StreamColumns<V>& s, const Preamble& pre, const std::string& name, LoadInfo& info) {
+    const auto order = static_cast<std::size_t>(s.order);
+    std::vector<std::uint64_t> base(order);
+    for (std::size_t m = 0; m < order; ++m) {
+        info.zero_based.push_back(s.lo[m] == 0);
+        base[m] = s.lo[m] == 0 ? 0 : 1;
+    }
+    std::vector<std::uint64_t> dims = pre.dims;
+    if (dims.empty()) {
+        dims.resize(order);
+        for (std::size_t m = 0; m < order; ++m)
+            dims[m] = (base[m] == 0 && s.hi[m] == std::numeric_limits<std::uint64_t>::max()) ? s.hi[m]
+                                                                                            : s.hi[m] - base[m] + 1;
+    }
+    // The first entry (in file order) with an index beyond its mode's dimension.
+    const BoundCandidate* worst = nullptr;
+    std::size_t worst_mode = 0;
+    for (std::size_t m = 0; m < order; ++m) {
+        const BoundCandidate* c = &s.above[m];
+        if (base[m] == 0 && s.equal[m].entry < c->entry) c = &s.equal[m];
+        if (c->entry == std::numeric_limits<std::uint64_t>::max()) continue;
+        if (!worst || c->entry < worst->entry) worst = c, worst_mode = m;
+    }
+    if (worst) {
+        std::string what = "index " + std::to_string(worst->value) + " of mode " + std::to_string(worst_mode + 1) +
+                           " is beyond the dimension " + std::to_string(dims[worst_mode]);
+        what += pre.header ? " given in the header" : "";
+        if (base[worst_mode] == 0 && worst->value == dims[worst_mode])
+            what += " (this mode holds a 0, so its indices are read as 0-based)";
+        throw ParseError(name, worst->line, worst->column, what);
+    }
+    if (!s.wide && CooTensor::width_for(dims) == IndexWidth::U64) widen(s);
+    return s.wide ? assemble(s.c64, s, std::move(dims), base) : assemble(s.c32, s, std::move(dims), base);
+}
+
+template <class V>
+LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunControl& control,
+                          std::size_t block_bytes) {
+    const auto start = Clock::now();
+    double read_seconds = 0;
+    block_bytes = std::max<std::size_t>(block_bytes, 16);
+    // Not zero-filled, and grown as text arrives: a small input never touches 64 MiB.
+    std::unique_ptr<char[]> buf;
+    std::size_t capacity = 0;     // of buf, the sentinel's byte included
+    std::size_t have = 0;         // bytes in buf: the carried partial line, then new text
+    auto grow = [&](std::size_t want) {
+        if (want <= capacity) return;
+        std::unique_ptr<char[]> bigger(new char[want]);
+        if (have) std::memcpy(bigger.get(), buf.get(), have);
+        buf = std::move(bigger);
+        capacity = want;
+    };
+    std::size_t target = block_bytes;  // grows only for a line longer than a block
+    std::uint64_t line_base = 0;  // newlines in the text already consumed
+    std::uint64_t text_bytes = 0;
+    char last = '\n';
+    bool first = true, eof = false, have_pre = false;
+    Preamble pre;
+    std::vector<std::uint64_t> comment_dims;  // a "# dims:" comment before the first data line
+    std::uint64_t comment_line = 0, comment_column = 0;
+    StreamColumns<V> s;
+    // Drops the first n bytes of buf (parsed or skipped), counting their lines.
+    auto consume = [&](std::size_t n) {
+        if (n == 0) return;
+        line_base += static_cast<std::uint64_t>(std::count(buf.get(), buf.get() + n, '\n'));
+        last = buf[n - 1];
+        std::memmove(buf.get(), buf.get() + n, have - n);
+        have -= n;
+    };
+    for (;;) {
+        control.check();
+        while (!eof && have < target) {
+            if (have + 1 >= capacity) grow(std::min(target, std::max<std::size_t>(capacity * 2, std::size_t{1} << 20)) + 1);
+            const auto t0 = Clock::now();
+            const std::size_t want = capacity - 1 - have;
+            const std::size_t got = in.read(buf.get() + have, want);
+            read_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+            have += got;
+            text_bytes += got;
+            eof = got < want;
+            if (in.regular()) control.progress(in.disk_offset(), in.disk_bytes());
+        }
+        grow(have + 1);
+        if (first && !in.gzip() && have >= sizeof kTsbMagic && std::memcmp(buf.get(), kTsbMagic, sizeof kTsbMagic) == 0)
+            throw InputError("cannot read '" + name +
+                             "': it is a .tsb file, which needs random access and cannot be read from a pipe or "
+                             "stdin; give its path instead");
+        std::size_t cut = have;
+        if (!eof) {
+            const void* nl = have ? ::memrchr(buf.get(), '\n', have) : nullptr;
+            if (!nl) {  // a line longer than the block: read on
+                target *= 2;
+                continue;
+            }
+            cut = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.get()) + 1;
+        }
+        const char saved = buf[cut];
+        buf[cut] = '\0';
+        const Text text{buf.get(), buf.get() + cut};
+        if (eof && in.truncated())
+            raise(Failure{text.end, "the gzip data ends early (a truncated download?) after " +
+                                        std::to_string(text_bytes) + " bytes of text"},
+                  text, name, line_base);
+        if (first) {
+            if (const char* z = find_nul(text)) raise(Failure{z, "found a NUL byte: this is not a text .tns file"}, text, name);
+            first = false;
+        }
+        const char* data_from = nullptr;
+        std::size_t keep_from = cut;  // bytes before it are done with
+        if (have_pre) {
+            data_from = text.begin;
+        } else {
+            // comment and blank lines before the first other line
+            const char* p = text.begin;
+            while (!text.at_end(p)) {
+                const char* q = skip_blanks(p);
+                if (*q == '\n') {
+                    p = q + 1;
+                    continue;
+                }
+                if (*q != '#') {
+                    p = q;
+                    break;
+                }
+                Failure fail;
+                std::vector<std::uint64_t> dims;
+                if (dims_comment(q, text, dims, fail)) {
+                    if (fail) raise(fail, text, name, line_base);
+                    comment_dims = std::move(dims);
+                    position_of(q, text, line_base, comment_line, comment_column);
+                }
+                p = next_line(q, text);
+            }
+            if (!text.at_end(p)) {
+                Failure fail;
+                const Text rest{p, text.end};
+                Preamble got = read_preamble(rest, fail, false);
+                if (!got.data && !eof && fail && fail.pos == rest.end && !got.header) {
+                    // an order line whose dims line is not in this block yet: keep it, read on
+                    buf[cut] = saved;
+                    consume(static_cast<std::size_t>(p - text.begin));
+                    target = have + block_bytes;
+                    continue;
+                }
+                if (fail && !(got.header && !got.data && fail.pos == rest.end && !eof)) raise(fail, text, name, line_base);
+                if (!got.header && !comment_dims.empty()) {
+                    if (comment_dims.size() != static_cast<std::size_t>(got.order))
+                        throw ParseError(name, comment_line, comment_column,
+                                         "the '# dims:' comment gives " + std::to_string(comment_dims.size()) +
+                                             " dims but the entries have " + std::to_string(got.order) + " indices");
+                    got.dims = comment_dims;
+                    got.header = true;
+                }
+                pre = std::move(got);
+                have_pre = true;
+                data_from = pre.data;  // null after a header followed by comments only so far
+                s.order = pre.order;
+                s.lo.fill(std::numeric_limits<std::uint64_t>::max());
+                s.limit.fill(std::numeric_limits<std::uint64_t>::max());
+                for (std::size_t m = 0; m < pre.dims.size(); ++m) s.limit[m] = pre.dims[m];
+                s.c32.resize(static_cast<std::size_t>(s.order));
+            } else if (eof) {
+                raise(Failure{text.end, text_bytes == 0
+                                            ? "the file is empty: expected lines of indices and a value"
+                                            : "no nonzeros: expected lines of indices and a value after the comments"},
+                      text, name, line_base);
+            }
+        }
+        if (data_from) parse_chunk(data_from, text, s, name, control, line_base);
+        if (eof && s.nnz == 0)
+            raise(Failure{text.end, "no nonzeros: expected lines of indices and a value"}, text, name, line_base);
+        buf[cut] = saved;
+        consume(keep_from);
+        target = block_bytes;
+        if (eof) break;
+    }
+    LoadInfo info;
+    info.path = name;
+    info.text_bytes = text_bytes;
+    info.header = pre.header;
+    info.lines = line_base + (text_bytes > 0 && last != '\n' ? 1 : 0);
+    info.file_bytes = in.disk_bytes();
+    CooTensor t = finish(s, pre, name, info);
+    control.stage("summing duplicates");
+    info.duplicates_summed = sum_duplicates(t, control);
+    info.zeros_dropped = drop_zeros(t);
+    info.read_seconds = read_seconds;
+    info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count() - read_seconds;
+    return {std::move(t), std::move(info)};
+}
+
+}  // namespace
+
+LoadedTensor detail::parse_tns_stream(TextStream& in, const std::string& name, const LoadOptions& options,
+                                      RunControl& control, std::size_t block_bytes) {
+    if (block_bytes == 0) block_bytes = kStreamBlockBytes;
+    return options.values == ValueType::F32 ? parse_stream<float>(in, name, control, block_bytes)
+                                            : parse_stream<double>(in, name, control, block_bytes);
 }
 
 }  // namespace tscope

@@ -1,12 +1,18 @@
 // tensorscope-cli as a user runs it: exit statuses, JSON keys, errors on stderr.
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <thread>
 
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"
@@ -27,6 +33,26 @@ Run cli(const QStringList& args) {
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+// Runs the CLI with `input` on its stdin.
+Run cli_stdin(const QStringList& args, const QByteArray& input) {
+    QProcess p;
+    p.start(TS_BIN_DIR "/tensorscope-cli", args);
+    if (!p.waitForStarted()) return {};
+    p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(300000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QByteArray file_bytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 QJsonObject json(const Run& r) {
@@ -139,6 +165,48 @@ private Q_SLOTS:
         QCOMPARE(cli({"info", "/nonexistent.tns"}).status, 2);
         QCOMPARE(cli({"generate", "--dims", "4,4", "--nnz", "100", "-o", "/tmp/never.tns"}).status, 2);
         QCOMPARE(cli({"generate", "--dims", "4,x", "--nnz", "1", "-o", "/tmp/never.tns"}).status, 2);
+    }
+
+    // Issue 24, item 9: `-` (stdin) and a FIFO are read in one pass, gzip recognised by its
+    // magic bytes; a .tsb there is refused in words (exit 2).
+    void stdinAndPipes() {
+        QTemporaryDir dir;
+        const QString tns = dir.filePath("a.tns"), gz = dir.filePath("a.tns.gz"), tsb = dir.filePath("a.tsb");
+        QCOMPARE(cli({"generate", "--dims", "40,30,20", "--nnz", "3000", "--seed", "5", "-o", tns}).status, 0);
+        QCOMPARE(cli({"convert", tns, gz}).status, 0);
+        QCOMPARE(cli({"convert", tns, tsb}).status, 0);
+        const QJsonObject ref = json(cli({"info", tns, "--json"}));
+
+        const Run gz_in = cli_stdin({"info", "-", "--json"}, file_bytes(gz));
+        QVERIFY2(gz_in.status == 0, gz_in.err.constData());
+        QCOMPARE(json(gz_in)["format"].toString(), QString("tns.gz"));
+        QCOMPARE(json(gz_in)["nnz"].toInteger(), 3000);
+        QCOMPARE(json(gz_in)["modes"], ref["modes"]);
+
+        const QString out = dir.filePath("from-stdin.tns");
+        const Run conv = cli_stdin({"convert", "-", out}, file_bytes(tns));
+        QVERIFY2(conv.status == 0, conv.err.constData());
+        QCOMPARE(json(cli({"info", out, "--json"}))["modes"], ref["modes"]);
+
+        const Run bad = cli_stdin({"info", "-"}, "3 3 1.0\n1 2 x\n");
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains("-:2:5: expected a number value"), bad.err.constData());
+        const Run tsb_in = cli_stdin({"info", "-"}, file_bytes(tsb));
+        QCOMPARE(tsb_in.status, 2);
+        QVERIFY2(tsb_in.err.contains("random access"), tsb_in.err.constData());
+
+        const std::string fifo = dir.filePath("fifo").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const QByteArray bytes = file_bytes(gz);
+        std::thread writer([&] {
+            std::ofstream f(fifo, std::ios::binary);
+            f.write(bytes.constData(), bytes.size());
+        });
+        const Run piped = cli({"info", QString::fromStdString(fifo), "--json"});
+        writer.join();
+        QVERIFY2(piped.status == 0, piped.err.constData());
+        QCOMPARE(json(piped)["nnz"].toInteger(), 3000);
+        QCOMPARE(json(piped)["modes"], ref["modes"]);
     }
 
     void convertRoundTripAndRefusesToOverwriteInput() {

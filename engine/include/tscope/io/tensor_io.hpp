@@ -2,6 +2,7 @@
 // file's first bytes (a .tsb magic, a gzip magic, else FROSTT text), never from its name.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ struct LoadOptions {
     // A .tsb keeps the value type it was stored with (a --float cache stays fp32, half the memory
     // of converting it); `values` then applies to text files only.
     bool keep_stored_values = false;
+    // Text read as a stream (.tns.gz, pipes, stdin) is parsed in blocks of this many bytes
+    // (0: 64 MiB). Tests set it small to cross many block boundaries.
+    std::size_t stream_block_bytes = 0;
 };
 
 // What happened while loading: shown by `info` and the GUI's overview.
@@ -39,6 +43,9 @@ struct LoadedTensor {
     LoadInfo info;
 };
 
+// `path` may be "-" (stdin), a pipe or a FIFO: read once, front to back (gzip recognised by its
+// magic bytes, else text; a .tsb needs a real file). A .tns.gz is inflated and parsed block by
+// block, so memory holds one block of text plus the nonzeros kept.
 LoadedTensor load_tensor(const std::string& path, const LoadOptions& options = {},
                          RunControl& control = no_control());
 
