@@ -4,12 +4,21 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <qcustomplot.h>
 
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "views/MainWindow.hpp"
 
 namespace tstest {
+
+// A plot's hint text (ui/plots/PlotHint.hpp), "" when hidden or absent.
+inline QString plotHint(QCustomPlot* plot) {
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->objectName() == QLatin1String("tsui-plot-hint"))
+            return t->visible() ? t->text() : QString();
+    return {};
+}
 
 inline void sandboxSettings(const char* suite) {
     QStandardPaths::setTestModeEnabled(true);

@@ -17,13 +17,6 @@
 using namespace tsui;
 
 namespace {
-// The plot's hint text (PlotHint.hpp), "" when hidden or absent.
-inline QString plotHint(QCustomPlot* plot) {
-    for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->objectName() == QLatin1String("tsui-plot-hint"))
-            return t->visible() ? t->text() : QString();
-    return {};
-}
 
 
 QCPBars* barsNamed(QCustomPlot* plot, const QString& name) {
@@ -118,12 +111,12 @@ private Q_SLOTS:
         QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
         DecompositionPanel* p = w.decompositions();
         QAbstractItemModelTester tester(p->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(plotHint(p->fitPlot()).contains(QStringLiteral("press Run")));  // issue 20: a hint, no stray legend
+        QVERIFY(tstest::plotHint(p->fitPlot()).contains(QStringLiteral("press Run")));  // issue 20: a hint, no stray legend
         QVERIFY(!p->fitPlot()->legend->visible());
         p->configure(tscope::DecompMethod::Cpd, 3, 6);
         p->run();
         QVERIFY(tstest::waitIdle(w));
-        QVERIFY(plotHint(p->fitPlot()).isEmpty());
+        QVERIFY(tstest::plotHint(p->fitPlot()).isEmpty());
         QCOMPARE(p->model()->rowCount(), 6);
         QCOMPARE(p->fitPlot()->graphCount(), 1);
         QCOMPARE(p->fitPlot()->graph(0)->dataCount(), 6);

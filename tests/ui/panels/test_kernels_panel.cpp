@@ -19,13 +19,6 @@
 
 using namespace tsui;
 
-// The plot's hint text (PlotHint.hpp), "" when hidden or absent.
-inline QString plotHint(QCustomPlot* plot) {
-    for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->objectName() == QLatin1String("tsui-plot-hint"))
-            return t->visible() ? t->text() : QString();
-    return {};
-}
 
 
 class TestKernelsPanel : public QObject {
@@ -58,7 +51,7 @@ private Q_SLOTS:
         QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
         KernelsPanel* p = w.kernels();
         // issue 20: before the first run the chart says what to do, with no legend box
-        QVERIFY(plotHint(p->chart()).contains(QStringLiteral("press Run")));
+        QVERIFY(tstest::plotHint(p->chart()).contains(QStringLiteral("press Run")));
         QVERIFY(!p->chart()->legend->visible());
         p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 4, 1);
         p->run();
@@ -71,7 +64,7 @@ private Q_SLOTS:
             QVERIFY(m->data(m->index(r, KernelResultsModel::Error), Qt::UserRole).toDouble() < 1e-8);
         }
         QCOMPARE(p->chart()->plottableCount(), 1);  // one backend: one bar series
-        QVERIFY(plotHint(p->chart()).isEmpty());
+        QVERIFY(tstest::plotHint(p->chart()).isEmpty());
         QVERIFY(p->chart()->legend->visible());
         QCOMPARE(qobject_cast<QCPBars*>(p->chart()->plottable(0))->dataCount(), 2);
         if (!tscope::query_gpu().available) {
