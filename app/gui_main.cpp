@@ -1,33 +1,61 @@
-// tensorscope [FILE] [--tab NAME] [--run] [--screenshot PNG]
+// tensorscope [FILE] [--tab NAME] [--run] [--screenshot PNG] [--help] [--version]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
-// window as PNG and exits (status 0, or 2 when the file could not be loaded).
+// window as PNG and exits (status 0, or 2 when the file could not be loaded). --help and
+// --version answer without a display.
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 
 #include "views/MainWindow.hpp"
 #include "views/SafeApplication.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 
-int main(int argc, char** argv) {
-    tscope::install_temp_cleanup_on_signals();
-    tsui::SafeApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Tensorscope"));
-    QApplication::setApplicationName(QStringLiteral("Tensorscope"));
+namespace {
 
-    QCommandLineParser parser;
+const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("The tab to show"), QStringLiteral("name"));
+const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Wait for the work to finish, save the window as PNG, exit"),
+                              QStringLiteral("png"));
+const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the tab's work once FILE is loaded (Kernels: a benchmark, "
+                                                                   "Decompositions: a run, Pipeline: a live GPU run)"));
+
+void describe(QCommandLineParser& parser) {
+    QCoreApplication::setOrganizationName(QStringLiteral("Tensorscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("Tensorscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TS_VERSION));
     parser.setApplicationDescription(QStringLiteral("Tensorscope: an explorer for sparse tensor formats and kernels"));
     parser.addHelpOption();
+    parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .tns, .tns.gz or .tsb tensor to open"));
-    QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("The tab to show"), QStringLiteral("name"));
-    QCommandLineOption shot(QStringLiteral("screenshot"),
-                            QStringLiteral("Wait for the work to finish, save the window as PNG, exit"),
-                            QStringLiteral("png"));
-    QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the tab's work once FILE is loaded (Kernels: a benchmark, "
-                                                             "Decompositions: a run, Pipeline: a live GPU run)"));
     parser.addOption(tab);
     parser.addOption(shot);
     parser.addOption(run);
+}
+
+// --help and --version print and exit 0 before any window system is opened (QApplication
+// aborts without a display).
+bool asks_only_for_text(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        for (const char* a : {"-h", "--help", "-?", "--help-all", "-v", "--version"})
+            if (std::strcmp(argv[i], a) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    tscope::install_temp_cleanup_on_signals();
+    if (asks_only_for_text(argc, argv)) {
+        QCoreApplication text_only(argc, argv);
+        QCommandLineParser parser;
+        describe(parser);
+        parser.process(text_only);  // prints, exits 0
+        return 0;
+    }
+    tsui::SafeApplication app(argc, argv);
+    QCommandLineParser parser;
+    describe(parser);
     parser.process(app);
 
     tsui::MainWindow window;

@@ -41,6 +41,7 @@ const QColor kRunColours[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0,
 // what it spent once before the first (the dataset's load time is the read part).
 struct RunEnd {
     bool converged = false;
+    bool atLimit = false;  // CPD, Tucker: the iteration cap stopped it, the fit still moving
     std::optional<CpdSetup> setup;
 };
 
@@ -354,6 +355,7 @@ void DecompositionPanel::run() {
         case tscope::DecompMethod::Cpd: {
             const tscope::CpdResult r = tscope::cpd_als(t, cpd, report, control);
             end.converged = r.converged;
+            end.atLimit = !r.converged;
             end.setup = CpdSetup{dataset->load.load_seconds, r.build_seconds, r.upload_seconds, r.built_on_device,
                                  r.peak_device_bytes, r.best_start};
             break;
@@ -362,6 +364,7 @@ void DecompositionPanel::run() {
             tscope::TuckerOptions o;
             o.ranks = {static_cast<std::uint64_t>(rank)}, o.max_iters = iters, o.backend = backend;
             end.converged = tscope::tucker_hooi(t, o, report, control).converged;
+            end.atLimit = !end.converged;
             break;
         }
         case tscope::DecompMethod::FasterTucker: {
@@ -376,7 +379,7 @@ void DecompositionPanel::run() {
     };
     job_.start(work, [this](const RunEnd& end) {
         if (end.setup) model_->setSetup(running_, *end.setup);
-        settle(end.converged ? QStringLiteral("converged") : QStringLiteral("done"));
+        settle(end.converged ? tr("converged") : end.atLimit ? tr("stopped at the iteration limit, the fit still moving") : tr("done"));
     });
 }
 

@@ -104,6 +104,21 @@ private Q_SLOTS:
         QVERIFY(!init->isVisible() && !restarts->isVisible());
     }
 
+    // Issue 22: a run the iteration cap stopped says so, apart from one that converged.
+    void theIterationLimitIsToldApartFromConvergence() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        DecompositionPanel* p = w.decompositions();
+        p->configure(tscope::DecompMethod::Cpd, 3, 2);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        auto* status = p->findChild<QLabel*>(QStringLiteral("decompStatus"));
+        QVERIFY2(status->text().contains(QStringLiteral("stopped at the iteration limit")), qPrintable(status->text()));
+        QVERIFY(!status->text().contains(QStringLiteral("converged")));
+    }
+
     void runsOverlayAndGrowLive() {
         MainWindow w;
         w.show();

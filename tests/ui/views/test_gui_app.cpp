@@ -2,6 +2,7 @@
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <cstring>
 
 #include "test_support.hpp"
 
@@ -46,6 +47,24 @@ private Q_SLOTS:
         QCOMPARE(runGui({QString::fromStdString(tstest::test_data("bad/negative_index.tns")), QStringLiteral("--screenshot"), png}, &err), 2);
         QVERIFY(err.contains("negative_index.tns:2:3"));
         QVERIFY(!QImage(png).isNull());
+    }
+
+    // Issue 22: --help and --version answer with no display at all (QApplication aborted, 134).
+    void helpAndVersionWithoutADisplay() {
+        for (const char* option : {"--help", "--version"}) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.remove(QStringLiteral("DISPLAY"));
+            env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+            env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+            p.setProcessEnvironment(env);
+            p.start(TS_BIN_DIR "/tensorscope", {QString::fromLatin1(option)});
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 0);
+            const QByteArray out = p.readAllStandardOutput();
+            QVERIFY2(out.contains(std::strcmp(option, "--help") == 0 ? "--screenshot" : "Tensorscope 0."), out.constData());
+        }
     }
 
     void unknownTabIsAnError() {
