@@ -151,6 +151,7 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
 void PipelinePanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
     if (gpuReason_.isEmpty() && dataset_) status_->setText(tr("Ready to stream %1.").arg(dataset_->title));
+    if (current()) showRun(run_->currentIndex() < 0 ? 0 : run_->currentIndex());  // the summary names the tensor it is of
 }
 
 void PipelinePanel::addRecording(PipelineRecording recording) {
@@ -191,6 +192,14 @@ void PipelinePanel::showRecording(int index) {
     showRun(static_cast<int>(r.best));
 }
 
+// A recording of another tensor than the loaded one says so plainly (a user with MovieLens open
+// must not read a 100M-nonzero recording as MovieLens's timeline).
+QString PipelinePanel::otherTensorNote(const PipelineRecording& r) const {
+    if (!dataset_ || r.nnz == dataset_->tensor.nnz()) return {};
+    return tr("<br><b>This is a recording of another tensor</b> (%1 nonzeros), not of the loaded %2 (%3 nonzeros).")
+        .arg(grouped(r.nnz), dataset_->title.toHtmlEscaped(), grouped(dataset_->tensor.nnz()));
+}
+
 void PipelinePanel::showRun(int index) {
     const PipelineRecording* r = current();
     if (!r || index < 0 || index >= static_cast<int>(r->runs.size())) return;
@@ -209,7 +218,7 @@ void PipelinePanel::showRun(int index) {
             .arg(QStringLiteral("%1%").arg(run.overlap * 100, 0, 'f', 1))
             .arg(QStringLiteral("%1%").arg(run.transfer_s > 0 ? run.kernel_s / run.transfer_s * 100 : 0, 0, 'f', 1))
             .arg(QStringLiteral("%1%").arg(run.overlap_of_possible * 100, 0, 'f', 0)) +
-        (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))));
+        (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))) + otherTensorNote(*r));
     drawTimeline(run);
     drawComparison(run);
 }

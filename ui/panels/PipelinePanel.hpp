@@ -41,6 +41,7 @@ public:
     void runLive();
 
 private:
+    QString otherTensorNote(const PipelineRecording& r) const;
     static tscope::PipelineReport stream(const tscope::CooTensor& t, tscope::FormatKind kind,
                                          const tscope::PipelineOptions& options, tscope::RunControl& control);
     void showRecording(int index);

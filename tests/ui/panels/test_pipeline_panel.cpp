@@ -2,6 +2,7 @@
 // draw one rectangle per chunk stage and lane; recordings open from files, bad ones say why;
 // without a GPU the live run is disabled with the reason.
 #include <QFile>
+#include <QLabel>
 #include <QPushButton>
 #include <qcustomplot.h>
 
@@ -71,6 +72,20 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("pipeline")), qPrintable(error));
         QVERIFY(!p.openRecording(dir.filePath("missing.json"), &error));
         QVERIFY(!parseRecording("not json", &error).has_value());
+    }
+
+    // Issue 22: with a tensor loaded, a recording of another one says so in its summary.
+    void aRecordingOfAnotherTensorSaysSo() {
+        PipelinePanel p;
+        QVERIFY(p.currentRun());
+        auto data = std::make_shared<Dataset>();
+        data->title = QStringLiteral("small.tns");
+        data->tensor = tstest::random_tensor({20, 20, 20}, 300, 1);
+        p.setDataset(data);
+        auto* summary = p.findChild<QLabel*>(QStringLiteral("pipelineSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QStringLiteral("recording of another tensor")) && summary->text().contains(QStringLiteral("small.tns")),
+                 qPrintable(summary->text()));
     }
 
     // Issue 15: a CPD that streamed its tensor (`decompose --limit-gpu-memory B --json`, here a
