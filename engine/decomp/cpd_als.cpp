@@ -71,63 +71,74 @@ CpdInit parse_cpd_init(const std::string& name) {
 
 namespace {
 
-// One start of CPD-ALS, from o.init's factors with o.seed.
-CpdResult cpd_one_start(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
-    if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))
-        return detail::cpd_als_device(t, o, squared_norm(t), on_iteration, control);
+// Every start of CPD-ALS on the host backends' formats, built once.
+std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
     const auto start = Clock::now();
     control.stage("building " + std::string(format_name(o.format)));
     const auto formats = build_formats(t, o, control);
     std::vector<MttkrpPlan> plans;  // cuda: each format goes to the device once
     for (const auto& f : formats) plans.emplace_back(o.backend, *f);
-    CpdResult r;
-    r.setup_seconds = since(start);
-    r.build_seconds = r.setup_seconds;
+    const double build_seconds = since(start);
     const int order = t.order();
     const double norm_x = squared_norm(t);
-    control.stage(o.init == CpdInit::Nvecs ? "nvecs: each unfolding's leading singular vectors" : "random starting factors");
-    r.factors = detail::cpd_initial_factors(t, o.init, o.rank, o.seed);
     // the cuda backend does its dense steps with cuBLAS and cuSOLVER as well
     const linalg::Where dense = o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host;
-    std::vector<DenseMatrix> grams;
-    for (const DenseMatrix& a : r.factors) grams.push_back(linalg::gram(a, dense));
-    r.lambda.assign(o.rank, 1.0);
 
-    control.stage("CPD-ALS");
-    detail::FitLoop loop(start, o.max_iters, o.tolerance, on_iteration, control);
-    DenseMatrix m_out;
-    for (int it = 1; it <= o.max_iters; ++it) {
+    auto run_start = [&](int k, Clock::time_point began) {
+        const CpdOptions so = detail::start_options(o, k);
+        CpdResult r;
+        r.build_seconds = build_seconds;
+        control.stage(so.init == CpdInit::Nvecs ? "nvecs: each unfolding's leading singular vectors" : "random starting factors");
+        r.factors = detail::cpd_initial_factors(t, so.init, o.rank, so.seed);
+        std::vector<DenseMatrix> grams;
+        for (const DenseMatrix& a : r.factors) grams.push_back(linalg::gram(a, dense));
+        r.lambda.assign(o.rank, 1.0);
+        r.setup_seconds = since(began);
+
+        control.stage("CPD-ALS");
+        detail::FitLoop loop(began, o.max_iters, o.tolerance, on_iteration, control);
+        DenseMatrix m_out;
+        for (int it = 1; it <= o.max_iters; ++it) {
+            control.check();
+            const auto t0 = Clock::now();
+            IterationReport parts;
+            parts.start = k;
+            parts.mttkrp_seconds = parts.dense_seconds = 0;
+            for (int n = 0; n < order; ++n) {
+                MttkrpPlan& plan = plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(n)];
+                auto t1 = Clock::now();
+                m_out = DenseMatrix(t.dim(n), o.rank);
+                plan.compute(n, r.factors, m_out, control);
+                parts.mttkrp_seconds += since(t1);
+                t1 = Clock::now();
+                const DenseMatrix v = detail::hadamard_of_others(grams, n);
+                DenseMatrix a = m_out;
+                if (!linalg::solve_spd_right(a, v, dense)) ++r.pseudo_inverse_solves;
+                r.lambda = linalg::normalize_columns(a);
+                r.factors[static_cast<std::size_t>(n)] = std::move(a);
+                grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)], dense);
+                parts.dense_seconds += since(t1);
+            }
+            const auto t2 = Clock::now();
+            // m_out is the last mode's MTTKRP, taken with every other factor current
+            const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
+            const double residual = norm_x + detail::model_norm_squared(grams, r.lambda) - 2 * inner;
+            r.fit = detail::fit_from(norm_x, residual);
+            parts.fit_seconds = since(t2);
+            if (loop.converged(it, t0, r.fit, r.iterations, parts)) {
+                r.converged = true;
+                break;
+            }
+        }
+        return r;
+    };
+
+    std::vector<CpdResult> results;
+    for (int k = 0; k < o.restarts; ++k) {
         control.check();
-        const auto t0 = Clock::now();
-        IterationReport parts;
-        parts.mttkrp_seconds = parts.dense_seconds = 0;
-        for (int n = 0; n < order; ++n) {
-            MttkrpPlan& plan = plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(n)];
-            auto t1 = Clock::now();
-            m_out = DenseMatrix(t.dim(n), o.rank);
-            plan.compute(n, r.factors, m_out, control);
-            parts.mttkrp_seconds += since(t1);
-            t1 = Clock::now();
-            const DenseMatrix v = detail::hadamard_of_others(grams, n);
-            DenseMatrix a = m_out;
-            if (!linalg::solve_spd_right(a, v, dense)) ++r.pseudo_inverse_solves;
-            r.lambda = linalg::normalize_columns(a);
-            r.factors[static_cast<std::size_t>(n)] = std::move(a);
-            grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)], dense);
-            parts.dense_seconds += since(t1);
-        }
-        const auto t2 = Clock::now();
-        // m_out is the last mode's MTTKRP, taken with every other factor current
-        const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
-        const double residual = norm_x + detail::model_norm_squared(grams, r.lambda) - 2 * inner;
-        r.fit = detail::fit_from(norm_x, residual);
-        parts.fit_seconds = since(t2);
-        if (loop.converged(it, t0, r.fit, r.iterations, parts)) {
-            r.converged = true;
-            break;
-        }
+        results.push_back(run_start(k, k == 0 ? start : Clock::now()));
     }
-    return r;
+    return results;
 }
 
 }  // namespace
@@ -139,32 +150,10 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     check_factors_fit(t.dims(), o.rank);
     if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
         throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
-    if (o.restarts == 1) return cpd_one_start(t, o, on_iteration, control);
-    CpdResult best;
-    std::vector<std::vector<IterationReport>> starts;
-    std::vector<double> fits;
-    for (int k = 0; k < o.restarts; ++k) {
-        control.check();
-        CpdOptions one = o;
-        if (k > 0) one.init = CpdInit::Random, one.seed = o.seed + static_cast<std::uint64_t>(k);
-        const IterationCallback tagged = on_iteration ? IterationCallback([&, k](const IterationReport& rep) {
-            IterationReport r = rep;
-            r.start = k;
-            on_iteration(r);
-        })
-                                                      : IterationCallback{};
-        CpdResult r = cpd_one_start(t, one, tagged, control);
-        for (IterationReport& rep : r.iterations) rep.start = k;
-        starts.push_back(r.iterations);
-        fits.push_back(r.fit);
-        if (k == 0 || r.fit > best.fit) {
-            best = std::move(r);
-            best.best_start = k;
-        }
-    }
-    best.starts = std::move(starts);
-    best.start_fits = std::move(fits);
-    return best;
+    // the tensor side (formats, uploads, GPUs) is set up once, every start runs on it
+    if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))
+        return detail::keep_best(detail::cpd_als_device(t, o, squared_norm(t), on_iteration, control));
+    return detail::keep_best(cpd_host(t, o, on_iteration, control));
 }
 
 double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors, const std::vector<double>& lambda) {

@@ -29,6 +29,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/kernels/mttkrp_multi_gpu.hpp"
 #include "tscope/pipeline/pipeline_sptv.hpp"
 
 namespace tscope::detail {
@@ -104,25 +105,23 @@ std::unique_ptr<GpuReservation> limit_memory(std::uint64_t limit) {
 
 }  // namespace
 
-bool cpd_runs_on_device(FormatKind format) {
-    return format == FormatKind::COO || format == FormatKind::CSF || format == FormatKind::BCSF || format == FormatKind::MMCSF;
-}
+bool cpd_runs_on_device(FormatKind format) { return multi_gpu_supports(format); }
 
-CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,
-                         RunControl& control) {
+std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,
+                                      RunControl& control) {
     require_gpu();
     const std::vector<int> devices = resolve_gpu_slots(o.gpus, o.gpu_slots);
     if (o.streams < 1 || o.streams > 16) throw InputError("--streams takes 1 to 16");
     if (o.gpu_memory_limit && devices.size() > 1) throw InputError("--limit-gpu-memory applies to one GPU: use --gpus 1");
     gpu_memory_reset_peak();
     const auto start = Clock::now();
-    CpdResult r;
-    r.gpus = static_cast<int>(devices.size());
-    r.gpu_devices = devices;
-    r.gpu_memory_limit = o.gpu_memory_limit;
+    CpdResult setup;  // what every start shares: the tensor side and the GPUs
+    setup.gpus = static_cast<int>(devices.size());
+    setup.gpu_devices = devices;
+    setup.gpu_memory_limit = o.gpu_memory_limit;
     const std::unique_ptr<GpuReservation> held = limit_memory(o.gpu_memory_limit);
-    TensorSide side = prepare_tensor(t, o, devices, r, control);
-    if (side.slots) r.gpu_nnz = side.slots->nnz();
+    TensorSide side = prepare_tensor(t, o, devices, setup, control);
+    if (side.slots) setup.gpu_nnz = side.slots->nnz();
 
     const int order = t.order();
     const std::uint64_t R = o.rank;
@@ -132,81 +131,97 @@ CpdResult cpd_als_device(const CooTensor& t, const CpdOptions& o, double norm_x,
         const gpu::OnDevice on(devices[static_cast<std::size_t>(g)]);
         devs.push_back(std::make_unique<gpu::CpdDevice>(t.dims(), R));
     }
-    if (!side.slots) stream_tensor(side, t, o, r, control);
-    std::vector<DenseMatrix> grams(static_cast<std::size_t>(order), DenseMatrix(R, R));
-    const std::vector<DenseMatrix> start_factors = cpd_initial_factors(t, o.init, R, o.seed);  // the host backend's, seed for seed
-    for (int m = 0; m < order; ++m) {
-        const DenseMatrix& a = start_factors[static_cast<std::size_t>(m)];
-        for (auto& d : devs) d->set_factor(m, a.data.data());
-        devs[0]->gram(m, grams[static_cast<std::size_t>(m)].data.data());
-    }
-    r.lambda.assign(R, 1.0);
-    r.setup_seconds = since(start);
-
-    control.stage(parts > 1 ? "CPD-ALS on " + std::to_string(parts) + " GPU parts" : side.streamed ? "CPD-ALS on the GPU, streaming the tensor"
-                                                                                                  : "CPD-ALS on the GPU");
-    FitLoop loop(start, o.max_iters, o.tolerance, on_iteration, control);
+    if (!side.slots) stream_tensor(side, t, o, setup, control);
     std::vector<double> inner(R);
     // every part's own lambda and Gram (equal on every GPU; part 0's are used)
     std::vector<std::vector<double>> lambdas(static_cast<std::size_t>(parts), std::vector<double>(R));
     std::vector<DenseMatrix> part_grams(static_cast<std::size_t>(parts), DenseMatrix(R, R));
-    for (int it = 1; it <= o.max_iters; ++it) {
-        control.check();
-        const auto t0 = Clock::now();
-        IterationReport rep;
-        rep.mttkrp_seconds = rep.dense_seconds = 0;
-        for (int n = 0; n < order; ++n) {
-            const auto t1 = Clock::now();
-            if (side.slots) {
-                double kernel = 0;
-                slots_mttkrp(*side.slots, devs, n, R, t.dims(), kernel, r.collective_seconds);
-            } else {
-                side.streamed->mttkrp(*devs[0], n, R, side.stream_stats);
+
+    // One start: its factors to every GPU, then the ALS loop on the tensor side set up above.
+    auto run_start = [&](int k, Clock::time_point began) {
+        const CpdOptions so = start_options(o, k);
+        CpdResult r = setup;
+        std::vector<DenseMatrix> grams(static_cast<std::size_t>(order), DenseMatrix(R, R));
+        const std::vector<DenseMatrix> start_factors = cpd_initial_factors(t, so.init, R, so.seed);  // the host's, seed for seed
+        for (int m = 0; m < order; ++m) {
+            const DenseMatrix& a = start_factors[static_cast<std::size_t>(m)];
+            for (auto& d : devs) d->set_factor(m, a.data.data());
+            devs[0]->gram(m, grams[static_cast<std::size_t>(m)].data.data());
+        }
+        r.lambda.assign(R, 1.0);
+        r.setup_seconds = since(began);
+        control.stage(parts > 1 ? "CPD-ALS on " + std::to_string(parts) + " GPU parts"
+                                : side.streamed ? "CPD-ALS on the GPU, streaming the tensor" : "CPD-ALS on the GPU");
+        FitLoop loop(began, o.max_iters, o.tolerance, on_iteration, control);
+        for (int it = 1; it <= o.max_iters; ++it) {
+            control.check();
+            const auto t0 = Clock::now();
+            IterationReport rep;
+            rep.start = k;
+            rep.mttkrp_seconds = rep.dense_seconds = 0;
+            for (int n = 0; n < order; ++n) {
+                const auto t1 = Clock::now();
+                if (side.slots) {
+                    double kernel = 0;  // the host clock below counts the same span
+                    slots_mttkrp(*side.slots, devs, n, R, t.dims(), kernel, r.collective_seconds);
+                } else {
+                    side.streamed->mttkrp(*devs[0], n, R, side.stream_stats);
+                }
+                devs[0]->wait();
+                rep.mttkrp_seconds += since(t1);
+                const auto t2 = Clock::now();
+                bool exact = true;
+                const DenseMatrix vinv = linalg::spd_inverse(hadamard_of_others(grams, n), &exact);
+                if (!exact) ++r.pseudo_inverse_solves;
+                auto dense_step = [&](int g) {
+                    const auto s = static_cast<std::size_t>(g);
+                    devs[s]->solve_and_normalize(n, vinv.data.data(), lambdas[s].data());
+                    devs[s]->gram(n, part_grams[s].data.data());
+                };
+                if (side.slots) for_each_slot(*side.slots->group, dense_step);
+                else dense_step(0);
+                r.lambda = lambdas[0];
+                grams[static_cast<std::size_t>(n)] = part_grams[0];
+                rep.dense_seconds += since(t2);
             }
-            devs[0]->wait();
-            rep.mttkrp_seconds += since(t1);
-            const auto t2 = Clock::now();
-            bool exact = true;
-            const DenseMatrix vinv = linalg::spd_inverse(hadamard_of_others(grams, n), &exact);
-            if (!exact) ++r.pseudo_inverse_solves;
-            auto dense_step = [&](int g) {
-                const auto k = static_cast<std::size_t>(g);
-                devs[k]->solve_and_normalize(n, vinv.data.data(), lambdas[k].data());
-                devs[k]->gram(n, part_grams[k].data.data());
-            };
-            if (side.slots) for_each_slot(*side.slots->group, dense_step);
-            else dense_step(0);
-            r.lambda = lambdas[0];
-            grams[static_cast<std::size_t>(n)] = part_grams[0];
-            rep.dense_seconds += since(t2);
+            const auto t3 = Clock::now();
+            // the last mode's MTTKRP, taken with every other factor current
+            devs[0]->inner(order - 1, inner.data());
+            double in = 0;
+            for (std::uint64_t c = 0; c < R; ++c) in += inner[c] * r.lambda[c];
+            const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * in;
+            r.fit = fit_from(norm_x, residual);
+            rep.fit_seconds = since(t3);
+            if (loop.converged(it, t0, r.fit, r.iterations, rep)) {
+                r.converged = true;
+                break;
+            }
         }
-        const auto t3 = Clock::now();
-        // the last mode's MTTKRP, taken with every other factor current
-        devs[0]->inner(order - 1, inner.data());
-        double in = 0;
-        for (std::uint64_t c = 0; c < R; ++c) in += inner[c] * r.lambda[c];
-        const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * in;
-        r.fit = fit_from(norm_x, residual);
-        rep.fit_seconds = since(t3);
-        if (loop.converged(it, t0, r.fit, r.iterations, rep)) {
-            r.converged = true;
-            break;
+        for (int m = 0; m < order; ++m) {
+            r.factors.emplace_back(t.dim(m), R);
+            devs[0]->get_factor(m, r.factors.back().data.data());
         }
+        return r;
+    };
+
+    std::vector<CpdResult> results;
+    for (int k = 0; k < o.restarts; ++k) {
+        control.check();
+        results.push_back(run_start(k, k == 0 ? start : Clock::now()));
     }
-    for (int m = 0; m < order; ++m) {
-        r.factors.emplace_back(t.dim(m), R);
-        devs[0]->get_factor(m, r.factors.back().data.data());
-    }
-    r.peak_device_bytes = gpu_memory_peak_bytes();
+    // over every start: the memory peak, the dense steps' device time, the streamed copies
     const auto steps = devs[0]->step_seconds();
-    r.solve_seconds = steps.solve, r.normalize_seconds = steps.normalize, r.gram_seconds = steps.gram;
+    for (CpdResult& r : results) {
+        r.peak_device_bytes = gpu_memory_peak_bytes();
+        r.solve_seconds = steps.solve, r.normalize_seconds = steps.normalize, r.gram_seconds = steps.gram;
+    }
     if (side.streamed) {
         CpdStreaming& s = side.stream_stats;
         s.copy_hidden = pipeline_overlap(s.timeline);
         s.overlap_of_possible = pipeline_overlap_of_possible(s.timeline);
-        r.streaming = std::move(s);
+        for (CpdResult& r : results) r.streaming = s;
     }
-    return r;
+    return results;
 }
 
 }  // namespace tscope::detail

@@ -62,4 +62,25 @@ std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, s
     return f;
 }
 
+CpdOptions start_options(const CpdOptions& o, int k) {
+    CpdOptions s = o;
+    if (k > 0) s.init = CpdInit::Random, s.seed = o.seed + static_cast<std::uint64_t>(k);
+    return s;
+}
+
+CpdResult keep_best(std::vector<CpdResult> starts) {
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < starts.size(); ++k)
+        if (starts[k].fit > starts[best].fit) best = k;
+    if (starts.size() == 1) return std::move(starts.front());
+    std::vector<std::vector<IterationReport>> curves;
+    std::vector<double> fits;
+    for (const CpdResult& r : starts) curves.push_back(r.iterations), fits.push_back(r.fit);
+    CpdResult kept = std::move(starts[best]);
+    kept.starts = std::move(curves);
+    kept.start_fits = std::move(fits);
+    kept.best_start = static_cast<int>(best);
+    return kept;
+}
+
 }  // namespace tscope::detail

@@ -1,4 +1,5 @@
-// CPD-ALS's starting factors (shared by the host and the device CPD). Private to engine/decomp.
+// CPD-ALS's starts (shared by the host and the device CPD, which set their tensor side up once
+// and run every start on it). Private to engine/decomp.
 #pragma once
 
 #include <vector>
@@ -10,5 +11,12 @@ namespace tscope::detail {
 // One I_n x R matrix per mode: random (seeded per mode), or nvecs, the R leading left singular
 // vectors of each unfolding X_(n) (columns past min(R, I_n, X_(n)'s columns) random).
 std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, std::uint64_t rank, std::uint64_t seed);
+
+// Start k of o.restarts: o's own for k = 0, random with seed o.seed + k after.
+CpdOptions start_options(const CpdOptions& o, int k);
+
+// The best fit of the starts' results (in start order), with every start's iterations and fit
+// recorded in it where there were several.
+CpdResult keep_best(std::vector<CpdResult> starts);
 
 }  // namespace tscope::detail
