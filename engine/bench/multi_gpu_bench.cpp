@@ -6,6 +6,7 @@
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "kernels/mttkrp_slots.hpp"
 #include "tscope/kernels/mttkrp_multi_gpu.hpp"
 
 namespace tscope::detail {
@@ -64,31 +65,45 @@ std::vector<BenchResult> run_multi_gpu_bench(const CooTensor& t, const BenchRequ
     if (request.kernel != KernelKind::MTTKRP) throw InputError("--gpus applies to the MTTKRP benchmark");
     if (request.backends.size() != 1 || request.backends[0] != Backend::Cuda) throw InputError("--gpus needs --backend cuda alone");
     const GpuInfo gpu = query_gpu();
-    if (!gpu.available) throw Error(gpu.reason);
     std::vector<FormatKind> kinds = request.formats;
-    if (kinds.empty()) kinds = {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF};
+    if (kinds.empty()) kinds = multi_gpu_formats();
     std::vector<BenchResult> rows;
+    // a format that does not run gets a row per mode saying why, as the single-GPU rows do
+    auto refused = [&](FormatKind kind, int gpus, const std::string& why, std::size_t from = 0) {
+        for (std::size_t k = from; k < modes.size(); ++k) {
+            const int mode = modes[k];
+            BenchResult row;
+            row.kernel = KernelKind::MTTKRP, row.format = kind, row.backend = Backend::Cuda, row.mode = mode, row.rank = request.rank;
+            row.gpus = gpus;
+            row.error = why;
+            rows.push_back(std::move(row));
+        }
+    };
+    if (!gpu.available) {
+        for (FormatKind kind : kinds) refused(kind, request.gpus.value_or(1), gpu.reason);
+        return rows;
+    }
+    const std::vector<int> devices = resolve_gpu_slots(request.gpus.value_or(1), request.gpu_slots);  // InputError: exit 2
+    const bool shared = devices.size() > 1 && std::count(devices.begin(), devices.end(), devices[0]) == static_cast<long>(devices.size());
+    const std::string device = std::to_string(devices.size()) + (shared ? " parts on one " : " x ") + gpu.name;
+    const int parts = static_cast<int>(devices.size());
     for (FormatKind kind : kinds) {
         control.check();
+        if (!multi_gpu_supports(kind)) {
+            refused(kind, parts, std::string("no multi-GPU build for ") + format_name(kind) + " (COO, CSF, B-CSF and MM-CSF have one)");
+            continue;
+        }
+        std::size_t done = 0;  // the modes timed before a failure keep their rows
         try {
-            MultiGpuMttkrp mg(t, kind, request.gpus.value_or(1), request.gpu_slots, control);
-            const std::vector<int> devices = mg.devices();
-            const bool shared = devices.size() > 1 && std::count(devices.begin(), devices.end(), devices[0]) == static_cast<long>(devices.size());
-            const std::string device = std::to_string(devices.size()) + (shared ? " parts on one " : " x ") + gpu.name;
-            for (int mode : modes) {
+            MultiGpuMttkrp mg(t, kind, 0, devices, control);
+            for (; done < modes.size(); ++done) {
                 control.check();
-                rows.push_back(time_mode(t, request, mg, kind, mode, factors, device));
+                rows.push_back(time_mode(t, request, mg, kind, modes[done], factors, device));
             }
         } catch (const Cancelled&) {
             throw;
-        } catch (const InputError&) {
-            throw;
         } catch (const Error& e) {  // out of GPU memory for this format, ...
-            BenchResult row;
-            row.kernel = KernelKind::MTTKRP, row.format = kind, row.backend = Backend::Cuda, row.rank = request.rank;
-            row.gpus = request.gpus.value_or(1);
-            row.error = e.what();
-            rows.push_back(std::move(row));
+            refused(kind, parts, e.what(), done);
         }
     }
     return rows;

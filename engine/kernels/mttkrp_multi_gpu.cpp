@@ -1,5 +1,6 @@
 #include "tscope/kernels/mttkrp_multi_gpu.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "cuda/device_scope.hpp"
@@ -14,6 +15,13 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 }  // namespace
 
+std::vector<FormatKind> multi_gpu_formats() { return {FormatKind::COO, FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF}; }
+
+bool multi_gpu_supports(FormatKind format) {
+    const auto all = multi_gpu_formats();
+    return std::find(all.begin(), all.end(), format) != all.end();
+}
+
 // The parts, and per part a CpdDevice as the dense side: its fp32 factor copies and its output.
 struct MultiGpuMttkrp::Impl {
     std::vector<std::uint64_t> dims;
@@ -24,7 +32,7 @@ struct MultiGpuMttkrp::Impl {
 
 MultiGpuMttkrp::MultiGpuMttkrp(const CooTensor& t, FormatKind format, int gpus, const std::vector<int>& slots, RunControl& control)
     : impl_(std::make_unique<Impl>()) {
-    if (format != FormatKind::COO && format != FormatKind::CSF && format != FormatKind::BCSF && format != FormatKind::MMCSF)
+    if (!multi_gpu_supports(format))
         throw InputError(std::string("the multi-GPU MTTKRP runs on COO, CSF, B-CSF and MM-CSF, not ") + format_name(format));
     impl_->dims = t.dims();
     impl_->slots = detail::build_gpu_slots(t, format, detail::resolve_gpu_slots(gpus, slots), control);

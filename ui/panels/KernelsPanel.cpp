@@ -26,6 +26,7 @@
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
+#include "tscope/kernels/mttkrp_multi_gpu.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -35,40 +36,22 @@ namespace {
 
 const QColor kBackendColours[] = {QColor(120, 120, 120), QColor(0, 114, 178), QColor(213, 94, 0)};  // cpu-ref, omp, cuda
 
-// Runs the requests one after the other. The multi-GPU run stops at the first format it refuses
-// (one without a GPU build, too few GPUs, no device): it runs one format at a time, so that a
-// refusal becomes that format's row, in the engine's words, as the single-GPU rows report theirs,
-// and the other formats and backends still show.
-std::vector<tscope::BenchResult> runRequests(const tscope::CooTensor& t,
-                                             const std::vector<tscope::BenchRequest>& requests,
+// Runs the requests one after the other (the multi-GPU one reports a format it refuses as that
+// format's row, as the single-GPU runs do).
+std::vector<tscope::BenchResult> runRequests(const tscope::CooTensor& t, const std::vector<tscope::BenchRequest>& requests,
                                              tscope::RunControl& control) {
     std::vector<tscope::BenchResult> rows;
-    auto append = [&rows](std::vector<tscope::BenchResult> more) {
-        for (auto& r : more) rows.push_back(std::move(r));
-    };
-    for (const tscope::BenchRequest& request : requests) {
-        if (!request.gpus) {
-            append(tscope::run_bench(t, request, control));
-            continue;
-        }
-        for (tscope::FormatKind f : request.formats) {
-            tscope::BenchRequest one = request;
-            one.formats = {f};
-            try {
-                append(tscope::run_bench(t, one, control));
-            } catch (const tscope::Cancelled&) {
-                throw;
-            } catch (const tscope::Error& e) {
-                tscope::BenchResult row;
-                row.kernel = request.kernel, row.format = f, row.backend = tscope::Backend::Cuda,
-                row.rank = request.rank;
-                row.gpus = *request.gpus;
-                row.error = e.what();
-                rows.push_back(std::move(row));
-            }
-        }
-    }
+    for (const tscope::BenchRequest& request : requests)
+        for (tscope::BenchResult& r : tscope::run_bench(t, request, control)) rows.push_back(std::move(r));
     return rows;
+}
+
+// "COO, CSF, B-CSF and MM-CSF": the engine's list, in words.
+QString multiGpuFormatsText() {
+    QStringList names;
+    for (tscope::FormatKind f : tscope::multi_gpu_formats()) names << QString::fromLatin1(tscope::format_name(f));
+    const QString last = names.takeLast();
+    return names.isEmpty() ? last : QObject::tr("%1 and %2").arg(names.join(QStringLiteral(", ")), last);
 }
 
 }  // namespace
@@ -225,8 +208,9 @@ void KernelsPanel::updateGpus() {
     const bool applies = mttkrp && cuda_->isEnabled() && cuda_->isChecked();
     gpus_->setEnabled(applies);
     gpus_->setToolTip(applies ? tr("cuda's MTTKRP over this many GPUs: the nonzeros split into balanced parts, one per "
-                                   "GPU, the parts' results combined with NCCL. Runs on COO, CSF, B-CSF and MM-CSF; "
-                                   "the other backends run apart, as before.")
+                                   "GPU, the parts' results combined with NCCL. Runs on %1; the other backends run apart, "
+                                   "as before.")
+                                    .arg(multiGpuFormatsText())
                               : tr("Applies to MTTKRP on the cuda backend: tick cuda and choose MTTKRP."));
 }
 

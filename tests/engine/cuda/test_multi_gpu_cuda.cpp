@@ -4,6 +4,7 @@
 // parts against one part, and the streamed CPD (a tensor copied through the GPU in chunks)
 // against the resident one. Skips, saying why, without a GPU.
 #include "test_support.hpp"
+#include "tscope/bench/kernel_bench.hpp"
 #include "tscope/decomp/cpd_als.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/mttkrp.hpp"
@@ -109,6 +110,26 @@ private Q_SLOTS:
             dims[0] = 300;
             const CooTensor t = tstest::random_tensor(dims, 20000, std::uint64_t(order), Distribution::PowerLaw);
             check_mttkrp(t, parse_format(format.toStdString()), own_gpus(query_gpu().count));
+        }
+    }
+
+    // bench --gpus: a format without a multi-GPU build is its own row, the others run.
+    void benchRefusesAFormatInItsRow() {
+        const CooTensor t = tstest::random_tensor({60, 50, 40}, 3000, 2);
+        BenchRequest request;
+        request.backends = {Backend::Cuda};
+        request.formats = {FormatKind::HiCOO, FormatKind::CSF};
+        request.rank = 8, request.repeat = 1, request.check = true, request.gpus = 1;
+        const std::vector<BenchResult> rows = run_bench(t, request);
+        QCOMPARE(rows.size(), std::size_t{6});
+        for (const BenchResult& r : rows) {
+            QCOMPARE(r.gpus, 1);
+            if (r.format == FormatKind::HiCOO) {
+                QVERIFY(!r.ran);
+                QVERIFY2(r.error.find("no multi-GPU build for HiCOO") != std::string::npos, r.error.c_str());
+            } else {
+                QVERIFY2(r.ran && r.max_rel_error && *r.max_rel_error <= 1e-4, r.error.c_str());
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "test_support.hpp"
+#include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -56,6 +57,24 @@ class TestMttkrp : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // bench --gpus without a GPU: a row per format and mode saying why, as the single-GPU cuda
+    // rows do, rather than one error for the whole request (the GUI shows rows).
+    void multiGpuBenchWithoutAGpuGivesRows() {
+        if (query_gpu().available) QSKIP("this machine has a GPU: the rows run there (test_multi_gpu_cuda)");
+        const CooTensor t = tstest::random_tensor({20, 15, 10}, 300, 3);
+        BenchRequest request;
+        request.backends = {Backend::Cuda};
+        request.formats = {FormatKind::CSF, FormatKind::HiCOO};
+        request.rank = 4, request.repeat = 1, request.gpus = 2;
+        const std::vector<BenchResult> rows = run_bench(t, request);
+        QCOMPARE(rows.size(), std::size_t{2 * 3});
+        for (const BenchResult& r : rows) {
+            QVERIFY(!r.ran);
+            QCOMPARE(r.gpus, 2);
+            QVERIFY2(r.error.find("no CUDA device") != std::string::npos, r.error.c_str());
+        }
+    }
+
     // X(0,0,0) = 1, X(1,0,1) = 2, X(1,1,1) = 3 with A, B, C below, rank 2:
     // mode 1: row 0 = 1*B0.*C0 = [1 0]; row 1 = 2*B0.*C1 + 3*B1.*C1 = [0 0] + [0 6]
     // mode 3: row 0 = 1*A0.*B0 = [1 0]; row 1 = 2*A1.*B0 + 3*A1.*B1 = [6 0] + [18 12]

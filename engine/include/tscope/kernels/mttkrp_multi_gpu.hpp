@@ -15,6 +15,10 @@
 
 namespace tscope {
 
+// The formats with a multi-GPU build: COO, CSF, B-CSF and MM-CSF.
+bool multi_gpu_supports(FormatKind format);
+std::vector<FormatKind> multi_gpu_formats();
+
 struct MultiGpuTiming {
     double upload_s = 0;      // the factors to every GPU
     double kernel_s = 0;      // every part's kernels, the GPUs running together
