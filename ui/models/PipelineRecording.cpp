@@ -1,5 +1,7 @@
 #include "models/PipelineRecording.hpp"
 
+#include "models/RecordingFiles.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -58,13 +60,9 @@ bool chunksAreSound(const std::vector<tscope::PipelineChunk>& chunks, int stream
 }  // namespace
 
 std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString* error) {
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
-    if (doc.isNull()) {
-        if (error) *error = QObject::tr("not JSON: %1 at offset %2").arg(pe.errorString()).arg(pe.offset);
-        return std::nullopt;
-    }
-    const QJsonObject o = doc.object();
+    const std::optional<QJsonDocument> doc = parseJsonDocument(json, error);
+    if (!doc) return std::nullopt;
+    const QJsonObject o = doc->object();
     const QJsonArray runs = o.value(QStringLiteral("pipeline")).toArray();
     if (runs.isEmpty()) {
         if (error) *error = QObject::tr("no \"pipeline\" runs in it (is it `tensorscope-cli pipeline --json` output?)");
@@ -115,14 +113,7 @@ std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString*
 }
 
 std::optional<PipelineRecording> readRecording(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QObject::tr("cannot open %1: %2").arg(path, f.errorString());
-        return std::nullopt;
-    }
-    auto r = parseRecording(f.readAll(), error);
-    if (!r && error) *error = path + QStringLiteral(": ") + *error;
-    return r;
+    return readRecordingFile<PipelineRecording>(path, error, parseRecording);
 }
 
 PipelineRecording fromReport(const tscope::PipelineReport& report, const QString& device, const QString& tensor) {
@@ -139,16 +130,7 @@ PipelineRecording fromReport(const tscope::PipelineReport& report, const QString
 }
 
 std::vector<PipelineRecording> bundledRecordings() {
-    std::vector<PipelineRecording> out;
-    const QDir dir(QStringLiteral(":/recordings"));
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        QString error;
-        if (auto r = readRecording(dir.filePath(name), &error)) {
-            r->title = QObject::tr("Recorded: %1").arg(r->title);
-            out.push_back(std::move(*r));
-        }
-    }
-    return out;
+    return bundledRecordingFiles<PipelineRecording>(QStringLiteral(":/recordings"), QStringLiteral("*.json"), readRecording);
 }
 
 }  // namespace tsui

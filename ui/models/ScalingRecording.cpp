@@ -13,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "models/RecordingFiles.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -115,12 +116,9 @@ bool ScalingLine::modesDiffer() const {
 }
 
 std::optional<ScalingRecording> parseScalingRecording(const QByteArray& json, QString* error) {
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
-    if (doc.isNull()) {
-        if (error) *error = QObject::tr("not JSON: %1 at offset %2").arg(pe.errorString()).arg(pe.offset);
-        return std::nullopt;
-    }
+    const std::optional<QJsonDocument> parsed = parseJsonDocument(json, error);
+    if (!parsed) return std::nullopt;
+    const QJsonDocument& doc = *parsed;
     std::vector<QJsonObject> docs;
     if (doc.isObject()) {
         docs.push_back(doc.object());
@@ -166,14 +164,7 @@ std::optional<ScalingRecording> parseScalingRecording(const QByteArray& json, QS
 }
 
 std::optional<ScalingRecording> readScalingRecording(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QObject::tr("cannot open %1: %2").arg(path, f.errorString());
-        return std::nullopt;
-    }
-    auto r = parseScalingRecording(f.readAll(), error);
-    if (!r && error) *error = path + QStringLiteral(": ") + *error;
-    return r;
+    return readRecordingFile<ScalingRecording>(path, error, parseScalingRecording);
 }
 
 std::vector<ScalingLine> scalingLines(const std::vector<ScalingRecording>& recordings) {
@@ -208,18 +199,8 @@ std::vector<ScalingLine> scalingLines(const std::vector<ScalingRecording>& recor
 }
 
 std::vector<ScalingRecording> bundledScalingRecordings(QStringList* errors) {
-    std::vector<ScalingRecording> out;
-    const QDir dir(QStringLiteral(":/recordings/scaling"));
-    for (const QString& name : dir.entryList({QStringLiteral("*-scaling-*.json")}, QDir::Files, QDir::Name)) {
-        QString error;
-        if (auto r = readScalingRecording(dir.filePath(name), &error)) {
-            r->title = QObject::tr("Recorded: %1").arg(r->title);
-            out.push_back(std::move(*r));
-        } else if (errors) {
-            *errors << error;
-        }
-    }
-    return out;
+    return bundledRecordingFiles<ScalingRecording>(QStringLiteral(":/recordings/scaling"), QStringLiteral("*-scaling-*.json"),
+                                                   readScalingRecording, errors);
 }
 
 }  // namespace tsui
