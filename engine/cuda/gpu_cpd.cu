@@ -17,6 +17,7 @@ namespace tscope::gpu {
 namespace {
 
 void check_blas(cublasStatus_t s, const char* what) {
+    if (s == CUBLAS_STATUS_ALLOC_FAILED) throw Error(std::string("out of GPU memory while ") + what);
     if (s != CUBLAS_STATUS_SUCCESS)
         throw Error(std::string("cuBLAS failed while ") + what + " (status " + std::to_string(static_cast<int>(s)) + ")");
 }

@@ -186,12 +186,17 @@ void copy_chunk(const StreamedTensor::Impl& t, bool coo, const StreamChunk& c, S
 
 }  // namespace
 
+std::vector<const StreamChunk*> StreamedTensor::chunks_of(int part) const {
+    std::vector<const StreamChunk*> out;
+    for (const StreamChunk& c : chunks_)
+        if (part < 0 || c.part == static_cast<std::size_t>(part)) out.push_back(&c);
+    return out;
+}
+
 StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d, int part) {
     DeviceScope on(impl_->device);
     Impl& t = *impl_;
-    std::vector<const StreamChunk*> todo;
-    for (const StreamChunk& c : chunks_)
-        if (part < 0 || c.part == static_cast<std::size_t>(part)) todo.push_back(&c);
+    const std::vector<const StreamChunk*> todo = chunks_of(part);
     StreamRun run;
     run.device_bytes = device_bytes();
     run.chunks = run_chunk_pipeline(

@@ -45,6 +45,8 @@ public:
     std::uint64_t bytes() const { return bytes_; }            // every part's chunks
     std::uint64_t device_bytes() const;                       // the streams' buffers
     const std::vector<StreamChunk>& chunks() const { return chunks_; }
+    // The chunks mttkrp(..., part) runs, in its timeline's order (part -1: all).
+    std::vector<const StreamChunk*> chunks_of(int part) const;
     int streams() const { return streams_; }
     bool pinned() const { return pinned_; }                   // false: the host refused to page-lock
 

@@ -16,5 +16,6 @@ StreamedTensor::~StreamedTensor() = default;
 StreamRun StreamedTensor::mttkrp(int, std::uint64_t, const float* const*, float*, double*, int) { none(); }
 double StreamedTensor::copy_rate() { none(); }
 std::uint64_t StreamedTensor::device_bytes() const { return 0; }
+std::vector<const StreamChunk*> StreamedTensor::chunks_of(int) const { return {}; }
 
 }  // namespace tscope::gpu

@@ -34,6 +34,7 @@ StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, st
     const auto start = Clock::now();
     // CSF and B-CSF: a tree rooted at each mode; COO and MM-CSF: one structure for every mode
     per_mode_ = o.format == FormatKind::CSF || o.format == FormatKind::BCSF;
+    order_ = t.order();
     for (int m = 0; m < (per_mode_ ? t.order() : 1); ++m) {
         control.check();
         control.stage("building " + std::string(format_name(o.format)) + (per_mode_ ? " for mode " + std::to_string(m + 1) : "") +
@@ -72,7 +73,7 @@ StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, st
 void StreamedCpdTensor::describe(CpdStreaming& stats) {
     const gpu::StreamedTensor& t = *streamed_;
     // per-mode trees: each streamed once an iteration; one structure: once per mode
-    const std::uint64_t sweeps = per_mode_ ? 1 : static_cast<std::uint64_t>(trees_.empty() ? coo_.idx.size() : orders_[0].size());
+    const std::uint64_t sweeps = per_mode_ ? 1 : static_cast<std::uint64_t>(order_);
     stats.streams = t.streams();
     stats.chunks = t.chunks().size() * sweeps;
     stats.tensor_bytes = t.bytes();
@@ -86,9 +87,7 @@ void StreamedCpdTensor::describe(CpdStreaming& stats) {
 void StreamedCpdTensor::mttkrp(gpu::CpdDevice& dev, int mode, std::uint64_t rank, CpdStreaming& stats) {
     gpu::StreamedTensor& t = *streamed_;
     const int part = per_mode_ ? mode : -1;
-    std::vector<const gpu::StreamChunk*> ranges;
-    for (const auto& c : t.chunks())
-        if (part < 0 || c.part == static_cast<std::size_t>(part)) ranges.push_back(&c);
+    const std::vector<const gpu::StreamChunk*> ranges = t.chunks_of(part);
     gpu::StreamRun run;
     dev.begin_mttkrp(mode, t.accumulates_in_double(),
                      [&](const float* const* f, float* out_f, double* out_d) { run = t.mttkrp(mode, rank, f, out_f, out_d, part); });

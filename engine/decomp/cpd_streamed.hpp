@@ -27,6 +27,7 @@ public:
 
 private:
     bool per_mode_ = false;  // part m is mode m's tree; else every part serves every mode
+    int order_ = 0;
     std::vector<csf_flat::FlatTree> trees_;  // the host arrays the streams read
     std::vector<std::vector<int>> orders_;
     csf_flat::FlatCoo coo_;
