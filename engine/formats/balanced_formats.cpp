@@ -18,24 +18,6 @@ using detail::array_info;
 
 namespace {
 
-// x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.
-void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
-    const std::uint64_t n = x.size();
-    const int threads = detail::threads_for(n);
-    std::vector<std::uint64_t> total(static_cast<std::size_t>(threads) + 1, 0);
-#pragma omp parallel num_threads(threads)
-    {
-        const auto t = static_cast<std::uint64_t>(detail::thread_index());
-        const auto [lo, hi] = detail::thread_chunk(n, threads);
-        for (std::uint64_t i = lo + 1; i < hi; ++i) x[i] += x[i - 1];
-        if (hi > lo) total[t + 1] = x[hi - 1];
-#pragma omp barrier
-#pragma omp single
-        for (std::size_t k = 1; k < total.size(); ++k) total[k] += total[k - 1];
-        for (std::uint64_t i = lo; i < hi; ++i) x[i] += total[t];
-    }
-}
-
 template <class I, class V>
 CsfFormat<I, V> take_csf(std::unique_ptr<SparseFormat> f, const std::vector<std::uint64_t>& dims) {
     auto* csf = static_cast<CsfFormat<I, V>*>(f.get());  // build_csf<I, V> made it
@@ -65,70 +47,7 @@ std::vector<std::uint64_t> slice_leaf_starts(const CsfFormat<I, V>& csf) {
     return out;
 }
 
-// Fiber ids of every orientation: fid[m][z] names the mode-m fiber through nonzero z.
-struct FiberIds {
-    std::vector<std::vector<std::uint32_t>> fid;
-    std::vector<std::vector<std::uint32_t>> len;
-};
-
-// Fiber ids in parallel: flag where a fiber starts in the sorted order, scan the flags into
-// numbers, and take each fiber's length from where the next one starts.
-template <class TI>
-void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len) {
-    std::vector<int> others;
-    for (int o = 0; o < t.order(); ++o)
-        if (o != m) others.push_back(o);
-    const auto perm = sorted_order(t, others);
-    std::vector<const TI*> cols;
-    for (int o : others) cols.push_back(t.indices<TI>(o).data());
-    const std::uint64_t n = perm.size();
-    const auto ni = static_cast<std::int64_t>(n);
-    std::vector<std::uint64_t> number(n);  // 1 + the fiber of sorted position i, once scanned
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < ni; ++i) {
-        const auto u = static_cast<std::uint64_t>(i);
-        bool same = u > 0;
-        for (std::size_t k = 0; k < cols.size() && same; ++k) same = cols[k][perm[u]] == cols[k][perm[u - 1]];
-        number[u] = same ? 0 : 1;
-    }
-    parallel_inclusive_scan(number);
-    const std::uint64_t fibers = n ? number[n - 1] : 0;
-    fid.resize(n);
-    std::vector<std::uint64_t> end(fibers);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < ni; ++i) {
-        const auto u = static_cast<std::uint64_t>(i);
-        fid[perm[u]] = static_cast<std::uint32_t>(number[u] - 1);
-        if (u + 1 == n || number[u + 1] != number[u]) end[number[u] - 1] = u + 1;
-    }
-    len.resize(fibers);
-    for (std::uint64_t f = 0; f < fibers; ++f) len[f] = static_cast<std::uint32_t>(end[f] - (f ? end[f - 1] : 0));
-}
-
-FiberIds fiber_ids(const CooTensor& t) {
-    if (t.nnz() >= std::numeric_limits<std::uint32_t>::max())
-        throw InputError("MM-CSF partitioning supports up to 2^32 nonzeros");
-    FiberIds out;
-    const int order = t.order();
-    out.fid.resize(static_cast<std::size_t>(order));
-    out.len.resize(static_cast<std::size_t>(order));
-    for (int m = 0; m < order; ++m)  // one at a time: one sort's scratch memory at a time
-        t.visit([&](auto itag, auto) {
-            fiber_ids_of_mode<typename decltype(itag)::type>(t, m, out.fid[static_cast<std::size_t>(m)],
-                                                             out.len[static_cast<std::size_t>(m)]);
-        });
-    return out;
-}
-
 }  // namespace
-
-std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uint64_t* count) {
-    if (t.nnz() >= std::numeric_limits<std::uint32_t>::max()) throw InputError("fiber ids support up to 2^32 nonzeros");
-    std::vector<std::uint32_t> fid, len;
-    t.visit([&](auto itag, auto) { fiber_ids_of_mode<typename decltype(itag)::type>(t, mode, fid, len); });
-    if (count) *count = len.size();
-    return fid;
-}
 
 // ---- B-CSF ---------------------------------------------------------------------------------
 
@@ -177,7 +96,7 @@ std::unique_ptr<SparseFormat> detail::build_bcsf(const CooTensor& t, const Forma
         const std::uint64_t len = static_cast<std::uint64_t>(c.fptr[flu][static_cast<std::uint64_t>(q) + 1]) - c.fptr[flu][static_cast<std::uint64_t>(q)];
         first_piece[static_cast<std::uint64_t>(q) + 1] = (len + T - 1) / T;
     }
-    parallel_inclusive_scan(first_piece);
+    detail::parallel_inclusive_scan(first_piece);
     Column<I> fids(first_piece[F]), fptr(first_piece[F] + 1);
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < Fi; ++q) {
@@ -215,43 +134,6 @@ std::unique_ptr<SparseFormat> detail::build_bcsf(const CooTensor& t, const Forma
 }
 
 // ---- MM-CSF --------------------------------------------------------------------------------
-
-std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic) {
-    FiberIds f = fiber_ids(t);
-    const int order = t.order();
-    std::vector<double> average(static_cast<std::size_t>(order));
-    for (int m = 0; m < order; ++m)
-        average[static_cast<std::size_t>(m)] = static_cast<double>(t.nnz()) / static_cast<double>(f.len[static_cast<std::size_t>(m)].size());
-    std::vector<std::uint8_t> part(t.nnz());
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) {  // Alg. 5, line 2: in input order
-        int best = 0;
-        for (int m = 1; m < order; ++m) {
-            const auto lm = f.len[static_cast<std::size_t>(m)][f.fid[static_cast<std::size_t>(m)][z]];
-            const auto lb = f.len[static_cast<std::size_t>(best)][f.fid[static_cast<std::size_t>(best)][z]];
-            if (lm > lb || (lm == lb && average[static_cast<std::size_t>(m)] > average[static_cast<std::size_t>(best)])) best = m;
-        }
-        part[z] = static_cast<std::uint8_t>(best);
-        if (dynamic)  // the nonzero no longer lengthens the fibers it was not given to
-            for (int m = 0; m < order; ++m)
-                if (m != best) --f.len[static_cast<std::size_t>(m)][f.fid[static_cast<std::size_t>(m)][z]];
-    }
-    return part;
-}
-
-std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8_t>& partition) {
-    const FiberIds f = fiber_ids(t);
-    std::uint64_t total = 0;
-    for (int p = 0; p < t.order(); ++p) {
-        std::vector<bool> seen(f.len[static_cast<std::size_t>(p)].size(), false);
-        for (std::uint64_t z = 0; z < t.nnz(); ++z) {
-            if (partition[z] != p) continue;
-            const auto id = f.fid[static_cast<std::size_t>(p)][z];
-            total += !seen[id];
-            seen[id] = true;
-        }
-    }
-    return total;
-}
 
 template <class I, class V>
 StorageReport MmcsfFormat<I, V>::storage() const {

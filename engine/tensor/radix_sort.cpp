@@ -122,4 +122,22 @@ void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_
     radix_impl<true>(keys, &payload, bits);
 }
 
+// x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.
+void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
+    const std::uint64_t n = x.size();
+    const int threads = threads_for(n);
+    std::vector<std::uint64_t> total(static_cast<std::size_t>(threads) + 1, 0);
+#pragma omp parallel num_threads(threads)
+    {
+        const auto t = static_cast<std::uint64_t>(thread_index());
+        const auto [lo, hi] = thread_chunk(n, threads);
+        for (std::uint64_t i = lo + 1; i < hi; ++i) x[i] += x[i - 1];
+        if (hi > lo) total[t + 1] = x[hi - 1];
+#pragma omp barrier
+#pragma omp single
+        for (std::size_t k = 1; k < total.size(); ++k) total[k] += total[k - 1];
+        for (std::uint64_t i = lo; i < hi; ++i) x[i] += total[t];
+    }
+}
+
 }  // namespace tscope::detail

@@ -24,6 +24,9 @@ std::pair<std::uint64_t, std::uint64_t> thread_chunk(std::uint64_t n, int thread
 // Which chunk the calling thread owns (omp_get_thread_num(), 0 without OpenMP).
 int thread_index();
 
+// x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.
+void parallel_inclusive_scan(std::vector<std::uint64_t>& x);
+
 // The positions i < n where keep(i) holds, ascending, found in parallel: each thread counts its
 // chunk, the counts become offsets, each thread writes its positions there.
 template <class Keep>

@@ -6,8 +6,11 @@
 #include <QString>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -52,6 +55,22 @@ inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uin
     if (dist == tscope::Distribution::PowerLaw) spec.zipf = {1.2};
     if (dist == tscope::Distribution::Blocks) spec.blocks = 24, spec.block_edge = 4;
     return tscope::generate_tensor(spec);
+}
+
+// The same entries in a random (seeded) order: input order matters to MM-CSF's partitioning.
+inline tscope::CooTensor shuffled(const tscope::CooTensor& t, std::uint64_t seed) {
+    std::vector<std::uint64_t> perm(t.nnz());
+    std::iota(perm.begin(), perm.end(), std::uint64_t{0});
+    std::mt19937_64 rng(seed);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    tscope::CooTensor out(t.dims());
+    out.resize(t.nnz());
+    std::vector<std::uint64_t> at(static_cast<std::size_t>(t.order()));
+    for (std::uint64_t n = 0; n < t.nnz(); ++n) {
+        for (int m = 0; m < t.order(); ++m) at[static_cast<std::size_t>(m)] = t.index(m, perm[n]);
+        out.set(n, at, t.value(perm[n]));
+    }
+    return out;
 }
 
 // The kernels' edge cases: a single nonzero in a corner, and a tensor whose first

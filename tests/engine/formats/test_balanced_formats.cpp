@@ -7,6 +7,7 @@
 
 #include "test_support.hpp"
 #include "tscope/formats/balanced_formats.hpp"
+#include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
@@ -94,6 +95,57 @@ private Q_SLOTS:
         QCOMPARE(total, t.nnz());
         // mixed modes compress at least as well as the static choice
         QVERIFY(mmcsf_fiber_count(t, mmcsf_partition(t, true)) <= mmcsf_fiber_count(t, mmcsf_partition(t, false)));
+    }
+
+    // The parallel dynamic pass gives the paper's serial labels exactly: shapes and orders,
+    // input sorted (long runs in one fiber) and shuffled, blocks from tiny to one, and sweep
+    // caps low enough that blocks do not settle and their rest moves on.
+    void parallelPartitionIsTheSerialOne_data() {
+        QTest::addColumn<int>("dist");
+        QTest::addColumn<int>("order");
+        QTest::addColumn<bool>("shuffled");
+        for (int d : {int(Distribution::Uniform), int(Distribution::PowerLaw), int(Distribution::Blocks)})
+            for (int order : {3, 4, 5})
+                for (bool shuffled : {false, true})
+                    QTest::addRow("dist%d-order%d-%s", d, order, shuffled ? "shuffled" : "sorted") << d << order << shuffled;
+    }
+    void parallelPartitionIsTheSerialOne() {
+        QFETCH(int, dist);
+        QFETCH(int, order);
+        QFETCH(bool, shuffled);
+        const std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), order == 3 ? 60 : 14);
+        const std::uint64_t nnz = dist == int(Distribution::Blocks) ? 1500 : 12000;
+        CooTensor t = tstest::random_tensor(dims, nnz, 40 + static_cast<std::uint64_t>(order), Distribution(dist));
+        if (shuffled) t = tstest::shuffled(t, 5);
+        const auto want = mmcsf_partition_serial(t, true);
+        for (std::uint64_t block : {std::uint64_t{37}, std::uint64_t{4096}, std::uint64_t{1} << 22})
+            for (int sweeps : {1, 3, 12}) {
+                MmcsfPartitionStats stats;
+                const auto got = mmcsf_partition(t, true, {block, sweeps}, &stats);
+                if (got != want) QFAIL(qPrintable(QString("block %1, %2 sweeps: labels differ").arg(block).arg(sweeps)));
+                QVERIFY(stats.sweeps >= stats.blocks);
+            }
+        QVERIFY(mmcsf_partition(t, false) == mmcsf_partition_serial(t, false));
+    }
+
+    void parallelPartitionOnTheRealTensors_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) QTest::addRow("%s", n) << QString(n);
+    }
+    void parallelPartitionOnTheRealTensors() {
+        QFETCH(QString, name);
+        const std::string path = tstest::shared_tensor(qPrintable(name));
+        if (path.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
+        const CooTensor t = load_tensor(path).tensor;
+        const auto want = mmcsf_partition_serial(t, true);
+        for (std::uint64_t block : {std::uint64_t{1000}, std::uint64_t{1} << 22}) {
+            MmcsfPartitionStats stats;
+            QVERIFY(mmcsf_partition(t, true, {block, 12}, &stats) == want);
+            QCOMPARE(stats.serial_nonzeros, std::uint64_t{0});  // every block settled in parallel
+            qInfo("%s, blocks of %llu: %llu blocks, %llu sweeps, %llu nonzeros left to the serial loop", qPrintable(name),
+                  (unsigned long long)block, (unsigned long long)stats.blocks, (unsigned long long)stats.sweeps,
+                  (unsigned long long)stats.serial_nonzeros);
+        }
     }
 
     void bcsfSplitsLongFibersAndBinsSlices() {

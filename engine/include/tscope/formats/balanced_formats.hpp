@@ -29,9 +29,23 @@ public:
 
 // Which partition each nonzero of an order-N tensor goes to under MM-CSF's rule: the mode whose
 // fiber through it is longest (Alg. 5). `dynamic` lowers the other fibers' lengths as each
-// nonzero is placed (Sec. 4.1, Fig. 4); static uses the precomputed lengths. Ties go to the
-// orientation with the higher average fiber length, then to the lower mode.
-std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic);
+// nonzero is placed, in input order (Sec. 4.1, Fig. 4); static uses the precomputed lengths. Ties
+// go to the orientation with the higher average fiber length, then to the lower mode.
+// mmcsf_partition_serial is the paper's loop, one nonzero at a time: the reference.
+// mmcsf_partition gives the same labels on every thread (blocks in input order, each solved by
+// parallel sweeps; mmcsf_partition.cpp says why that is exact).
+struct MmcsfPartitionOptions {
+    std::uint64_t block = std::uint64_t{1} << 22;  // nonzeros solved together
+    int max_sweeps = 12;                           // before a block's unsettled rest moves on
+};
+// How the dynamic pass went: blocks solved, sweeps over them, nonzeros left to the serial loop
+// (the rest of a block that settled less than an eighth of itself in max_sweeps).
+struct MmcsfPartitionStats {
+    std::uint64_t blocks = 0, sweeps = 0, serial_nonzeros = 0;
+};
+std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic, const MmcsfPartitionOptions& options = {},
+                                          MmcsfPartitionStats* stats = nullptr);
+std::vector<std::uint8_t> mmcsf_partition_serial(const CooTensor& t, bool dynamic);
 // The tree order of partition p: the leaf is mode p, above it the other modes by increasing
 // length (SPLATT's choice), root first.
 std::vector<int> mmcsf_partition_order(const CooTensor& t, int p);

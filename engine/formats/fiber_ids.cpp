@@ -1,0 +1,82 @@
+// Fiber ids of every orientation: a sort per mode by the other modes' indices, then numbering.
+#include "fiber_ids.hpp"
+
+#include <limits>
+
+#include "format_builders.hpp"
+#include "tensor/radix_sort.hpp"
+#include "tscope/error.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+namespace {
+
+// Flag where a fiber starts in the sorted order, scan the flags into numbers, and take each
+// fiber's length from where the next one starts; every pass parallel.
+template <class TI>
+void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len) {
+    std::vector<int> others;
+    for (int o = 0; o < t.order(); ++o)
+        if (o != m) others.push_back(o);
+    const auto perm = sorted_order(t, others);
+    std::vector<const TI*> cols;
+    for (int o : others) cols.push_back(t.indices<TI>(o).data());
+    const std::uint64_t n = perm.size();
+    const auto ni = static_cast<std::int64_t>(n);
+    std::vector<std::uint64_t> number(n);  // 1 + the fiber of sorted position i, once scanned
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < ni; ++i) {
+        const auto u = static_cast<std::uint64_t>(i);
+        bool same = u > 0;
+        for (std::size_t k = 0; k < cols.size() && same; ++k) same = cols[k][perm[u]] == cols[k][perm[u - 1]];
+        number[u] = same ? 0 : 1;
+    }
+    detail::parallel_inclusive_scan(number);
+    const std::uint64_t fibers = n ? number[n - 1] : 0;
+    fid.resize(n);
+    std::vector<std::uint64_t> end(fibers);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < ni; ++i) {
+        const auto u = static_cast<std::uint64_t>(i);
+        fid[perm[u]] = static_cast<std::uint32_t>(number[u] - 1);
+        if (u + 1 == n || number[u + 1] != number[u]) end[number[u] - 1] = u + 1;
+    }
+    len.resize(fibers);
+    const auto fi = static_cast<std::int64_t>(fibers);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t f = 0; f < fi; ++f) {
+        const auto u = static_cast<std::uint64_t>(f);
+        len[u] = static_cast<std::uint32_t>(end[u] - (u ? end[u - 1] : 0));
+    }
+}
+
+void check_fiber_id_range(const CooTensor& t) {
+    if (t.nnz() >= std::numeric_limits<std::uint32_t>::max())
+        throw InputError("fiber ids support up to 2^32 nonzeros; this tensor has " + std::to_string(t.nnz()));
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uint64_t* count) {
+    check_fiber_id_range(t);
+    std::vector<std::uint32_t> fid, len;
+    t.visit([&](auto itag, auto) { fiber_ids_of_mode<typename decltype(itag)::type>(t, mode, fid, len); });
+    if (count) *count = len.size();
+    return fid;
+}
+
+detail::FiberIds detail::fiber_ids(const CooTensor& t) {
+    check_fiber_id_range(t);
+    FiberIds out;
+    const auto order = static_cast<std::size_t>(t.order());
+    out.fid.resize(order);
+    out.len.resize(order);
+    for (std::size_t m = 0; m < order; ++m)
+        t.visit([&](auto itag, auto) {
+            fiber_ids_of_mode<typename decltype(itag)::type>(t, static_cast<int>(m), out.fid[m], out.len[m]);
+        });
+    return out;
+}
+
+}  // namespace tscope
