@@ -15,7 +15,8 @@ namespace {
 // Flag where a fiber starts in the sorted order, scan the flags into numbers, and take each
 // fiber's length from where the next one starts; every pass parallel.
 template <class TI>
-void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len) {
+void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len,
+                       detail::FiberIds* members = nullptr) {
     std::vector<int> others;
     for (int o = 0; o < t.order(); ++o)
         if (o != m) others.push_back(o);
@@ -49,6 +50,25 @@ void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fi
         const auto u = static_cast<std::uint64_t>(f);
         len[u] = static_cast<std::uint32_t>(end[u] - (u ? end[u - 1] : 0));
     }
+    if (!members) return;
+    const auto mu = static_cast<std::size_t>(m);
+    auto& by_fiber = members->members[mu];
+    auto& position = members->position[mu];
+    auto& start = members->start[mu];
+    by_fiber.resize(n);
+    position.resize(n);
+    start.resize(fibers + 1);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < ni; ++i) {
+        const auto u = static_cast<std::uint64_t>(i);
+        by_fiber[u] = static_cast<std::uint32_t>(perm[u]);
+        position[perm[u]] = static_cast<std::uint32_t>(u);
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t f = 0; f <= fi; ++f) {
+        const auto u = static_cast<std::uint64_t>(f);
+        start[u] = static_cast<std::uint32_t>(u ? end[u - 1] : 0);
+    }
 }
 
 void check_fiber_id_range(const CooTensor& t) {
@@ -66,15 +86,21 @@ std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uin
     return fid;
 }
 
-detail::FiberIds detail::fiber_ids(const CooTensor& t) {
+detail::FiberIds detail::fiber_ids(const CooTensor& t, bool with_members) {
     check_fiber_id_range(t);
     FiberIds out;
     const auto order = static_cast<std::size_t>(t.order());
     out.fid.resize(order);
     out.len.resize(order);
+    if (with_members) {
+        out.members.resize(order);
+        out.start.resize(order);
+        out.position.resize(order);
+    }
     for (std::size_t m = 0; m < order; ++m)
         t.visit([&](auto itag, auto) {
-            fiber_ids_of_mode<typename decltype(itag)::type>(t, static_cast<int>(m), out.fid[m], out.len[m]);
+            fiber_ids_of_mode<typename decltype(itag)::type>(t, static_cast<int>(m), out.fid[m], out.len[m],
+                                                             with_members ? &out : nullptr);
         });
     return out;
 }

@@ -14,10 +14,13 @@ namespace tscope::detail {
 struct FiberIds {
     std::vector<std::vector<std::uint32_t>> fid;
     std::vector<std::vector<std::uint32_t>> len;
+    // Only `with_members`: per mode, the nonzeros fiber by fiber (input order inside each: the
+    // sort is stable), where each fiber starts among them (+ the end), and where each nonzero is.
+    std::vector<std::vector<std::uint32_t>> members, start, position;
 };
 
 // Every orientation, one at a time (one sort's scratch memory at a time). Parallel; fewer than
 // 2^32 nonzeros (InputError otherwise).
-FiberIds fiber_ids(const CooTensor& t);
+FiberIds fiber_ids(const CooTensor& t, bool with_members = false);
 
 }  // namespace tscope::detail

@@ -54,7 +54,9 @@ void place_serially(FiberIds& f, const std::vector<double>& average, std::uint64
         if (m != best) --f.len[static_cast<std::size_t>(m)][f.fid[static_cast<std::size_t>(m)][z]];
 }
 
-// One block of the dynamic pass, solved in parallel (see the top of the file).
+// One block of the dynamic pass, solved in parallel (see the top of the file). A fiber's
+// members in the block are a run of its members in input order (FiberIds::members), so the
+// block is grouped without sorting it.
 class DynamicBlock {
 public:
     DynamicBlock(FiberIds& f, const std::vector<double>& average) : f_(f), average_(average), order_(static_cast<int>(f.fid.size())) {}
@@ -65,8 +67,11 @@ public:
     std::uint64_t solve(std::uint64_t lo, std::uint64_t n, int max_sweeps, std::uint8_t* part, MmcsfPartitionStats& stats);
 
 private:
-    void group(std::size_t m);
-    void count_lengths(std::size_t m, bool first_sweep);
+    struct Run {  // a fiber's members in the block: [first, end) of FiberIds::members
+        std::uint32_t first, end;
+    };
+    void find_runs(std::size_t m);
+    void count_lengths(std::size_t m);
     std::uint64_t decide_and_compare();
     void commit(std::size_t m, std::uint64_t count);
 
@@ -74,55 +79,62 @@ private:
     const std::vector<double>& average_;
     const int order_;
     std::uint64_t lo_ = 0, n_ = 0;
-    std::vector<std::vector<std::uint32_t>> members_;     // per mode: the block by fiber, input order inside
-    std::vector<std::vector<std::uint64_t>> group_start_;  // per mode: where each fiber's members start (+ n)
-    std::vector<std::vector<std::uint64_t>> shared_;       // per mode: the groups of more than one member
-    std::vector<std::vector<std::uint32_t>> cur_;          // per mode: each nonzero's fiber length now
+    std::vector<std::vector<Run>> runs_;              // per mode: fibers with several members in the block
+    std::vector<std::vector<std::uint8_t>> alone_;    // per mode: the nonzero is its fiber's only member here
+    std::vector<std::vector<std::uint32_t>> cur_;     // per mode: each nonzero's fiber length now
     std::vector<std::uint8_t> guess_, next_;
-    std::vector<std::uint64_t> keys_, positions_;  // group()'s sort, kept between blocks
 };
 
-// The block's nonzeros by mode-m fiber: a stable sort of the fiber ids carrying the positions,
-// so each fiber's members stay in input order.
-void DynamicBlock::group(std::size_t m) {
-    const std::uint32_t* fid = f_.fid[m].data() + lo_;
-    keys_.resize(n_);
-    positions_.resize(n_);
-    const auto ni = static_cast<std::int64_t>(n_);
-    std::uint32_t top = 0;
-#pragma omp parallel for schedule(static) reduction(max : top)
-    for (std::int64_t i = 0; i < ni; ++i) {
-        keys_[static_cast<std::size_t>(i)] = fid[i];
-        positions_[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(i);
-        top = std::max(top, fid[i]);
+// A nonzero whose predecessor in its fiber lies before the block starts a run; the run goes on
+// while the members stay inside the block. A lone member's length is the fiber's, whatever
+// the labels; only runs are walked by the sweeps.
+void DynamicBlock::find_runs(std::size_t m) {
+    const auto& members = f_.members[m];
+    const auto& start = f_.start[m];
+    const auto& position = f_.position[m];
+    const auto& fid = f_.fid[m];
+    const std::uint64_t hi = lo_ + n_;
+    auto& alone = alone_[m];
+    alone.resize(n_);
+    auto& cur = cur_[m];
+    std::vector<std::vector<Run>> found(static_cast<std::size_t>(detail::threads_for(n_)));
+    const int threads = static_cast<int>(found.size());
+#pragma omp parallel num_threads(threads)
+    {
+        auto& mine = found[static_cast<std::size_t>(detail::thread_index())];
+        const auto [first, last] = detail::thread_chunk(n_, threads);
+        for (std::uint64_t i = first; i < last; ++i) {
+            const std::uint64_t z = lo_ + i;
+            const std::uint32_t p = position[z], f = fid[z];
+            alone[i] = 0;
+            if (p != start[f] && members[p - 1] >= lo_) continue;  // not the first in the block
+            cur[i] = f_.len[m][f];
+            std::uint32_t e = p + 1;
+            while (e < start[f + 1] && members[e] < hi) ++e;
+            if (e == p + 1)
+                alone[i] = 1;
+            else
+                mine.push_back({p, e});
+        }
     }
-    detail::radix_sort_pairs(keys_, positions_, detail::bit_width_of(top));
-    auto& members = members_[m];
-    members.resize(n_);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < ni; ++i) members[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(positions_[static_cast<std::size_t>(i)]);
-    group_start_[m] = detail::positions_where(n_, [&](std::uint64_t i) { return i == 0 || keys_[i] != keys_[i - 1]; });
-    group_start_[m].push_back(n_);
-    const auto& starts = group_start_[m];
-    shared_[m] = detail::positions_where(starts.size() - 1, [&](std::uint64_t g) { return starts[g + 1] - starts[g] > 1; });
+    auto& runs = runs_[m];
+    runs.clear();
+    for (const auto& v : found) runs.insert(runs.end(), v.begin(), v.end());
 }
 
-// cur_[m][i]: the mode-m fiber's length at the block's start, less the earlier members of the
-// block that the guess sends elsewhere. A fiber's first member in the block sees its length
-// whatever the guess, so after the first sweep only fibers with several members are walked.
-void DynamicBlock::count_lengths(std::size_t m, bool first_sweep) {
-    const auto& starts = group_start_[m];
-    const auto& members = members_[m];
-    const auto& shared = shared_[m];
-    const auto groups = static_cast<std::int64_t>(first_sweep ? starts.size() - 1 : shared.size());
+// cur_[m][i] along each run: the fiber's length at the block's start, less the earlier members
+// of the block that the guess sends elsewhere.
+void DynamicBlock::count_lengths(std::size_t m) {
+    const auto& members = f_.members[m];
+    const auto& runs = runs_[m];
     auto& cur = cur_[m];
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (std::int64_t q = 0; q < groups; ++q) {
-        const std::uint64_t g = first_sweep ? static_cast<std::uint64_t>(q) : shared[static_cast<std::size_t>(q)];
-        const auto s = starts[g], e = starts[g + 1];
-        std::uint32_t length = f_.len[m][f_.fid[m][lo_ + members[s]]];
-        for (std::uint64_t k = s; k < e; ++k) {
-            const std::uint32_t i = members[k];
+    const auto count = static_cast<std::int64_t>(runs.size());
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::int64_t r = 0; r < count; ++r) {
+        const Run run = runs[static_cast<std::size_t>(r)];
+        std::uint32_t length = cur[members[run.first] - lo_];  // the run's first member keeps the fiber's length
+        for (std::uint32_t q = run.first; q < run.end; ++q) {
+            const std::uint64_t i = members[q] - lo_;
             cur[i] = length;
             if (guess_[i] != m) --length;
         }
@@ -144,28 +156,34 @@ std::uint64_t DynamicBlock::decide_and_compare() {
 
 // Shortens each mode-m fiber by its members among the first `count` that went elsewhere.
 void DynamicBlock::commit(std::size_t m, std::uint64_t count) {
-    const auto& starts = group_start_[m];
-    const auto& members = members_[m];
-    const auto groups = static_cast<std::int64_t>(starts.size()) - 1;
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (std::int64_t g = 0; g < groups; ++g) {
-        const auto s = starts[static_cast<std::size_t>(g)], e = starts[static_cast<std::size_t>(g) + 1];
+    const auto& members = f_.members[m];
+    const auto& fid = f_.fid[m];
+    auto& len = f_.len[m];
+    const auto& runs = runs_[m];
+    const auto& alone = alone_[m];
+    const auto nr = static_cast<std::int64_t>(runs.size());
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::int64_t r = 0; r < nr; ++r) {
+        const Run run = runs[static_cast<std::size_t>(r)];
         std::uint32_t away = 0;
-        for (std::uint64_t k = s; k < e && members[k] < count; ++k) away += guess_[members[k]] != m;
-        f_.len[m][f_.fid[m][lo_ + members[s]]] -= away;
+        for (std::uint32_t q = run.first; q < run.end && members[q] - lo_ < count; ++q) away += guess_[members[q] - lo_] != m;
+        len[fid[members[run.first]]] -= away;
     }
+    const auto ni = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < ni; ++i)
+        if (alone[static_cast<std::size_t>(i)] && guess_[static_cast<std::size_t>(i)] != m) --len[fid[lo_ + static_cast<std::uint64_t>(i)]];
 }
 
 std::uint64_t DynamicBlock::solve(std::uint64_t lo, std::uint64_t n, int max_sweeps, std::uint8_t* part, MmcsfPartitionStats& stats) {
     lo_ = lo;
     n_ = n;
     const auto order = static_cast<std::size_t>(order_);
-    members_.resize(order);
-    group_start_.resize(order);
-    shared_.resize(order);
+    runs_.resize(order);
+    alone_.resize(order);
     cur_.resize(order);
     for (auto& c : cur_) c.resize(n);
-    for (std::size_t m = 0; m < order; ++m) group(m);
+    for (std::size_t m = 0; m < order; ++m) find_runs(m);
     // first guess: the static choice at the block's start (as if the block's other nonzeros all
     // stayed in their fibers): right for most nonzeros, so few sweeps change anything
     guess_.resize(n);
@@ -178,7 +196,7 @@ std::uint64_t DynamicBlock::solve(std::uint64_t lo, std::uint64_t n, int max_swe
     next_.resize(n);
     std::uint64_t fixed = 0;  // labels [0, fixed) are final
     for (int sweep = 0; sweep < max_sweeps && fixed < n; ++sweep) {
-        for (std::size_t m = 0; m < order; ++m) count_lengths(m, sweep == 0);
+        for (std::size_t m = 0; m < order; ++m) count_lengths(m);
         const std::uint64_t first = decide_and_compare();
         guess_.swap(next_);
         ++stats.sweeps;
@@ -208,7 +226,7 @@ std::vector<std::uint8_t> mmcsf_partition_serial(const CooTensor& t, bool dynami
 
 std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic, const MmcsfPartitionOptions& options,
                                           MmcsfPartitionStats* stats) {
-    FiberIds f = detail::fiber_ids(t);
+    FiberIds f = detail::fiber_ids(t, dynamic);
     const std::vector<double> average = average_lengths(t, f);
     const int order = t.order();
     std::vector<std::uint8_t> part(t.nnz());
