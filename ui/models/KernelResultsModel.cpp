@@ -13,6 +13,14 @@ void KernelResultsModel::setResults(std::vector<tscope::BenchResult> results) {
     endResetModel();
 }
 
+void KernelResultsModel::addResult(tscope::BenchResult result) {
+    const int row = static_cast<int>(results_.size());
+    beginInsertRows({}, row, row);
+    result.output = {};
+    results_.push_back(std::move(result));
+    endInsertRows();
+}
+
 int KernelResultsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(results_.size()); }
 int KernelResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -21,7 +29,8 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     const tscope::BenchResult& r = results_[static_cast<std::size_t>(index.row())];
     const bool raw = role == Qt::UserRole;
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Mode && index.column() <= Error ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() >= Mode && index.column() <= Rank && index.column() != Kernel ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                                                          : QVariant();
     if (role == Qt::ToolTipRole && !r.ran) return QString::fromStdString(r.error);
     if (role != Qt::DisplayRole && !raw) return {};
     auto num = [&](double x) -> QVariant { return raw ? QVariant(x) : QVariant(r.ran ? shortNumber(x) : QStringLiteral("–")); };
@@ -41,13 +50,15 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     case Gbps: return num(r.gbps);
     case Error:
         if (!r.max_rel_error) return raw ? QVariant() : QVariant(QStringLiteral("–"));
-        return raw ? QVariant(*r.max_rel_error) : QVariant(QString::number(*r.max_rel_error, 'g', 2));
+        return raw ? QVariant(*r.max_rel_error) : QVariant(engineering(*r.max_rel_error));
     case Note: return r.ran ? QString::fromStdString(r.device) : QString::fromStdString(r.error);
     }
     return {};
 }
 
 QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Error)
+        return tr("The largest relative error of the result against the serial oracle (cpu-ref)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Kernel: return tr("kernel");
@@ -59,7 +70,7 @@ QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation
     case Transfer: return tr("transfer s");
     case Gflops: return tr("GFLOP/s");
     case Gbps: return tr("GB/s");
-    case Error: return tr("error vs cpu-ref");
+    case Error: return tr("error vs ref");
     case Note: return tr("device / why not run");
     }
     return {};

@@ -13,10 +13,14 @@ class KernelResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Kernel, Format, Backend, Mode, Rank, Median, Transfer, Gflops, Gbps, Error, Note, ColumnCount };
+    // What a reader compares first comes first: the error against cpu-ref sat past the edge
+    // of the tab, after the transfer column (empty without a GPU).
+    enum Column { Format, Backend, Mode, Median, Error, Gflops, Gbps, Transfer, Kernel, Rank, Note, ColumnCount };
 
     explicit KernelResultsModel(QObject* parent = nullptr);
     void setResults(std::vector<tscope::BenchResult> results);
+    // One more row (a result as it arrives from a running benchmark).
+    void addResult(tscope::BenchResult result);
     const std::vector<tscope::BenchResult>& results() const { return results_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
