@@ -29,8 +29,7 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     const tscope::BenchResult& r = results_[static_cast<std::size_t>(index.row())];
     const bool raw = role == Qt::UserRole;
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Mode && index.column() <= Rank && index.column() != Kernel ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                                                          : QVariant();
+        return index.column() >= Mode && index.column() <= Error ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     if (role == Qt::ToolTipRole && !r.ran) return QString::fromStdString(r.error);
     if (role != Qt::DisplayRole && !raw) return {};
     auto num = [&](double x) -> QVariant { return raw ? QVariant(x) : QVariant(r.ran ? shortNumber(x) : QStringLiteral("–")); };

@@ -13,9 +13,8 @@ class KernelResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    // What a reader compares first comes first: the error against cpu-ref sat past the edge
-    // of the tab, after the transfer column (empty without a GPU).
-    enum Column { Format, Backend, Mode, Median, Error, Gflops, Gbps, Transfer, Kernel, Rank, Note, ColumnCount };
+    // The CSV's column order; the Kernels tab shows them in its own (see KernelsPanel).
+    enum Column { Kernel, Format, Backend, Mode, Rank, Median, Transfer, Gflops, Gbps, Error, Note, ColumnCount };
 
     explicit KernelResultsModel(QObject* parent = nullptr);
     void setResults(std::vector<tscope::BenchResult> results);

@@ -171,6 +171,13 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     // the reason a run did not happen wraps in the last column instead of widening the table
     table_->horizontalHeader()->setSectionResizeMode(KernelResultsModel::Note, QHeaderView::Stretch);
     table_->setWordWrap(true);
+    // what a reader compares first, first: the error against cpu-ref sat past the tab's edge,
+    // behind the transfer column (empty without a GPU); the CSV keeps the model's order
+    QHeaderView* header = table_->horizontalHeader();
+    header->moveSection(header->visualIndex(KernelResultsModel::Error), header->visualIndex(KernelResultsModel::Median) + 1);
+    header->moveSection(header->visualIndex(KernelResultsModel::Kernel), header->count() - 2);
+    header->moveSection(header->visualIndex(KernelResultsModel::Rank), header->count() - 2);
+    header->setSectionHidden(KernelResultsModel::Transfer, gpu_.available ? false : true);
     connect(model_, &QAbstractItemModel::rowsInserted, table_, &QTableView::resizeRowsToContents);
     connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
     right->addWidget(table_);
