@@ -139,6 +139,7 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     arrays_->verticalHeader()->hide();
     arrays_->horizontalHeader()->setStretchLastSection(true);
     arrays_->setWordWrap(true);  // the meaning column wraps rather than clips
+    arrays_->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
     al->addWidget(arrays_, 1);
     bottom->addWidget(arraysBox);
     bottom->setStretchFactor(0, 3);
@@ -288,7 +289,8 @@ void FormatsPanel::showArrays(int surveyRow) {
             arrays_->setItem(static_cast<int>(i), c, item);
         }
     }
-    arrays_->resizeColumnsToContents();
+    for (int c = 0; c < arrays_->columnCount() - 1; ++c) arrays_->resizeColumnToContents(c);
+    arrays_->resizeRowsToContents();  // the meaning wraps within the pane's width
 }
 
 void FormatsPanel::replot() {

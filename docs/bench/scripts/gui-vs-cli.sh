@@ -31,7 +31,7 @@ for r in cli["results"]:
 for r in gui["rows"]:
     results.append({"kernel": "mttkrp", "format": r["format"], "backend": "omp", "mode": r["mode"], "rank": 16, "median_s": r["median_s"], "source": "gui"})
 doc = {
-    "device": cli["results"][0].get("device", platform.processor()) + f", {os.cpu_count()} cores",
+    "device": cli["results"][0].get("device", platform.processor()),
     "commit": commit,
     "command": "docs/bench/scripts/gui-vs-cli.sh (tensorscope-cli " + " ".join(["bench", "pl5m.tsb", "--kernel", "mttkrp", "--format", "COO,CSF", "--backend", "omp", "--rank", "16", "--repeat", "3", "--check", "--json"]) + "; the same in the Kernels tab, started while the Formats survey builds)",
     "nnz": 5000000,
