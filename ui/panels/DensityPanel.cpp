@@ -364,10 +364,10 @@ void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, std::
     cmap->setGradient(gradient);
     if (logScale) {
         scale->setDataScaleType(QCPAxis::stLogarithmic);
-        scale->axis()->setTicker(QSharedPointer<LogTicker>(new LogTicker(AxisUnit::Count)));  // 1, 2, 5 where it spans one decade
+        setLogAxis(scale->axis(), AxisUnit::Count);  // 1, 2, 5 where it spans one decade
         cmap->setDataRange(QCPRange(1, std::max(2.0, m.max_value)));
     } else {
-        scale->axis()->setTicker(QSharedPointer<UnitTicker>(new UnitTicker(AxisUnit::Plain)));
+        setLinearAxis(scale->axis(), AxisUnit::Plain);
         cmap->setDataRange(QCPRange(0, std::max(1e-6, m.max_value)));
     }
     scale->axis()->setLabel(what);

@@ -65,11 +65,13 @@ QString UnitTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
 }
 
 void setLogAxis(QCPAxis* axis, AxisUnit unit) {
+    axis->setNumberFormat(QStringLiteral("g"));  // no 'b': QCustomPlot would redraw "8e-3" as 8·10⁻³
     axis->setScaleType(QCPAxis::stLogarithmic);
     axis->setTicker(QSharedPointer<LogTicker>(new LogTicker(unit)));
 }
 
 void setLinearAxis(QCPAxis* axis, AxisUnit unit) {
+    axis->setNumberFormat(QStringLiteral("g"));
     axis->setScaleType(QCPAxis::stLinear);
     axis->setTicker(QSharedPointer<UnitTicker>(new UnitTicker(unit)));
 }
