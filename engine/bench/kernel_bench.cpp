@@ -353,6 +353,10 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 kinds.push_back(k);
 
     std::vector<BenchResult> results;
+    const auto keep = [&](BenchResult&& row) {
+        results.push_back(std::move(row));
+        if (request.on_result) request.on_result(results.back());
+    };
     for (FormatKind kind : kinds) {
         std::unique_ptr<SparseFormat> format;
         int built_for = -1;
@@ -371,13 +375,13 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 row.device = device_of(backend);
                 if (backend == Backend::Cuda && !query_gpu().available) {  // say so, whatever the format
                     row.error = query_gpu().reason;
-                    results.push_back(std::move(row));
+                    keep(std::move(row));
                     continue;
                 }
                 if (!kernel->supports(backend, kind)) {
                     row.error = std::string(backend_name(backend)) + " has no " + kernel_name(request.kernel) +
                                 " kernel for " + format_name(kind);
-                    results.push_back(std::move(row));
+                    keep(std::move(row));
                     continue;
                 }
                 try {
@@ -392,6 +396,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     DeviceTiming timing;
                     run(timing);  // warm-up
                     for (int r = 0; r < request.repeat; ++r) {
+                        control.check();  // a cancel waits one run at most, not the row's repeats
                         const auto start = Clock::now();
                         run(timing);
                         row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
@@ -415,7 +420,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 } catch (const Error& e) {  // a shape the format refuses, no device, ...
                     row.error = e.what();
                 }
-                results.push_back(std::move(row));
+                keep(std::move(row));
             }
         }
     }

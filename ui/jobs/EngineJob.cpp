@@ -3,9 +3,24 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <new>
 
+#include "jobs/UserWork.hpp"
 #include "tscope/error.hpp"
 
 namespace tsui {
+
+namespace {
+
+// Background work's control: each check first waits while user work runs, so a survey
+// stops taking cores from a benchmark between two of its steps (and still sees a cancel).
+class YieldingRunControl : public tscope::AtomicRunControl {
+public:
+    bool cancelled() const override {
+        UserWork::waitUntilNone([this] { return AtomicRunControl::cancelled(); });
+        return AtomicRunControl::cancelled();
+    }
+};
+
+}  // namespace
 
 EngineJob::EngineJob(QObject* parent) : QObject(parent), activity_(QStringLiteral("running")) {
     connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &EngineJob::onDone);
@@ -25,9 +40,13 @@ void EngineJob::cancel() {
 void EngineJob::launch(std::function<Value(tscope::RunControl&)> work, std::function<void(Value)> deliver) {
     busy_ = true;
     deliver_ = std::move(deliver);
-    control_ = std::make_shared<tscope::AtomicRunControl>();
+    ++generation_;
+    const bool user = lane_ == Lane::User;
+    control_ = user ? std::make_shared<tscope::AtomicRunControl>() : std::make_shared<YieldingRunControl>();
     auto control = control_;  // the worker keeps its control alive whatever we start next
-    watcher_.setFuture(QtConcurrent::run([work = std::move(work), control, activity = activity_] {
+    watcher_.setFuture(QtConcurrent::run(workPool(lane_), [work = std::move(work), control, activity = activity_, user] {
+        if (!user) return guarded(work, *control, activity);
+        const UserWork::Scope scope;  // background work steps aside meanwhile
         return guarded(work, *control, activity);
     }));
     poll_.start();

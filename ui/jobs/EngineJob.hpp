@@ -16,6 +16,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "jobs/WorkPools.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tsui {
@@ -38,6 +39,14 @@ public:
     // True from start() until the outcome has been delivered.
     bool isBusy() const { return busy_; }
     void setPollInterval(int ms) { poll_.setInterval(ms); }
+    // The pool the next start() runs on; User unless set.
+    void setLane(Lane lane) { lane_ = lane; }
+    Lane lane() const { return lane_; }
+    // A function the next start()'s work may call from its thread, any number of times, to
+    // hand a partial result to onPartial on this object's thread (a chart that fills as each
+    // result arrives). Calls that arrive after the job ended are dropped.
+    template <class T, class OnPartial>
+    std::function<void(T)> relay(OnPartial onPartial);
     // What the job does, for the messages of failures the engine did not word itself
     // ("out of memory while loading x.tns").
     void setActivity(const QString& activity) { activity_ = activity; }
@@ -70,6 +79,8 @@ private:
     QTimer poll_;
     QString activity_;
     bool busy_ = false;
+    Lane lane_ = Lane::User;
+    std::uint64_t generation_ = 0;  // counts launches, so that late partial results are dropped
 };
 
 template <class Work, class OnFinished>
@@ -84,6 +95,20 @@ bool EngineJob::start(Work work, OnFinished onFinished) {
                onFinished(std::move(*std::static_pointer_cast<Result>(value)));
            });
     return true;
+}
+
+template <class T, class OnPartial>
+std::function<void(T)> EngineJob::relay(OnPartial onPartial) {
+    const std::uint64_t generation = generation_ + 1;  // the job start() launches next
+    auto handler = std::make_shared<OnPartial>(std::move(onPartial));
+    return [this, generation, handler](T value) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, handler, value = std::move(value)]() mutable {
+                if (busy_ && generation_ == generation) (*handler)(std::move(value));
+            },
+            Qt::QueuedConnection);
+    };
 }
 
 }  // namespace tsui

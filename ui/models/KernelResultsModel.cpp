@@ -13,6 +13,14 @@ void KernelResultsModel::setResults(std::vector<tscope::BenchResult> results) {
     endResetModel();
 }
 
+void KernelResultsModel::addResult(tscope::BenchResult result) {
+    const int row = static_cast<int>(results_.size());
+    beginInsertRows({}, row, row);
+    result.output = {};
+    results_.push_back(std::move(result));
+    endInsertRows();
+}
+
 int KernelResultsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(results_.size()); }
 int KernelResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -41,13 +49,15 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     case Gbps: return num(r.gbps);
     case Error:
         if (!r.max_rel_error) return raw ? QVariant() : QVariant(QStringLiteral("–"));
-        return raw ? QVariant(*r.max_rel_error) : QVariant(QString::number(*r.max_rel_error, 'g', 2));
+        return raw ? QVariant(*r.max_rel_error) : QVariant(engineering(*r.max_rel_error));
     case Note: return r.ran ? QString::fromStdString(r.device) : QString::fromStdString(r.error);
     }
     return {};
 }
 
 QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Error)
+        return tr("The largest relative error of the result against the serial oracle (cpu-ref)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Kernel: return tr("kernel");
@@ -59,7 +69,7 @@ QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation
     case Transfer: return tr("transfer s");
     case Gflops: return tr("GFLOP/s");
     case Gbps: return tr("GB/s");
-    case Error: return tr("error vs cpu-ref");
+    case Error: return tr("error vs ref");
     case Note: return tr("device / why not run");
     }
     return {};

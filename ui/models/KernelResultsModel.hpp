@@ -13,10 +13,13 @@ class KernelResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
+    // The CSV's column order; the Kernels tab shows them in its own (see KernelsPanel).
     enum Column { Kernel, Format, Backend, Mode, Rank, Median, Transfer, Gflops, Gbps, Error, Note, ColumnCount };
 
     explicit KernelResultsModel(QObject* parent = nullptr);
     void setResults(std::vector<tscope::BenchResult> results);
+    // One more row (a result as it arrives from a running benchmark).
+    void addResult(tscope::BenchResult result);
     const std::vector<tscope::BenchResult>& results() const { return results_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -19,8 +19,10 @@
 #include <optional>
 #include <qcustomplot.h>
 
+#include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
+#include "plots/PlotInspector.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
@@ -189,6 +191,8 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     errorPlot_ = makePlot(plots, QStringLiteral("decompError"), tr("FasterTucker: train (dashed) and test (solid)"));
     plots->addWidget(fitPlot_);
     plots->addWidget(errorPlot_);
+    PlotInspector::attach(fitPlot_, [this](QPointF pixel) { return describePoint(fitPlot_, pixel); });
+    PlotInspector::attach(errorPlot_, [this](QPointF pixel) { return describePoint(errorPlot_, pixel); });
     split->addWidget(plots);
     buildSplitPlot(split);
     split->addWidget(splitStack_);
@@ -223,7 +227,10 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     });
     connect(xAxis_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
     connect(errorMetric_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
-    connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(QStringLiteral("failed: ") + message); });
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        settle(QStringLiteral("failed: ") + message);
+        Q_EMIT failed(message);
+    });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(QStringLiteral("cancelled")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
     connect(exportCsv, &QPushButton::clicked, this, [this] {
@@ -288,6 +295,17 @@ void DecompositionPanel::methodChanged() {
     lrA_->setVisible(m == tscope::DecompMethod::FasterTucker);
     ordered_->setVisible(m == tscope::DecompMethod::FasterTucker);
     if (m == tscope::DecompMethod::FasterTucker && iters_->value() < 30) iters_->setValue(30);
+    showApplicablePlots();
+}
+
+// A plot that the chosen method does not draw and no earlier run filled would stay empty
+// beside the live one (FasterTucker's errors during a CPD): it gives its room to the other.
+void DecompositionPanel::showApplicablePlots() {
+    const auto m = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
+    bool fits = m != tscope::DecompMethod::FasterTucker, errors = !fits;
+    for (const DecompRun& r : model_->runs()) (r.method == tscope::DecompMethod::FasterTucker ? errors : fits) = true;
+    fitPlot_->setVisible(fits);
+    errorPlot_->setVisible(errors);
 }
 
 void DecompositionPanel::configure(tscope::DecompMethod method, int rank, int iterations) {
@@ -444,6 +462,7 @@ void DecompositionPanel::replot() {
             train->addData(x(it), mae ? it.train_mae : it.train_rmse);
         }
     }
+    showApplicablePlots();
     for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
         const bool empty = p->graphCount() == 0;
         showPlotHint(p, empty, p == fitPlot_ ? tr("Choose CPD or Tucker, a rank and iterations; press Run")
@@ -457,6 +476,7 @@ void DecompositionPanel::replot() {
             p->xAxis->setRange(x.lower - 0.03 * x.size(), x.upper + 0.03 * x.size() + 1e-9);
             p->yAxis->setRange(y.lower - 0.05 * y.size() - 1e-9, y.upper + 0.05 * y.size() + 1e-9);
         }
+        PlotInspector::of(p)->rememberHome();
         p->replot();
     }
     replotSplit();
@@ -535,6 +555,25 @@ void DecompositionPanel::buildSplitPlot(QWidget* parent) {
     top->setRowStretchFactor(0, 0.001);
     top->setRowStretchFactor(2, 0.001);
     splitStack_->addWidget(splitPlot_);
+    PlotInspector::attach(splitPlot_, [this](QPointF pixel) -> QString {
+        const auto hit = barAt(splitPlot_, pixel);
+        if (!hit) return {};
+        const QString run = categoryAt(hit->bars->keyAxis(), hit->key);
+        const bool setup = hit->bars->keyAxis()->axisRect() == setupRect_;
+        return setup ? tr("%1: %2 %3, once").arg(run, hit->bars->name(), secondsText(hit->value))
+                     : tr("%1: %2 %3 per iteration (mean)").arg(run, hit->bars->name(), secondsText(hit->value));
+    });
+}
+
+// The iteration under the cursor: its run, number, time and value.
+QString DecompositionPanel::describePoint(QCustomPlot* plot, QPointF pixel) const {
+    const auto hit = pointAt(plot, pixel);
+    if (!hit) return {};
+    const bool bySeconds = xAxis_->currentIndex() == 1;
+    const QString where = bySeconds ? tr("at %1").arg(secondsText(hit->key))
+                                    : tr("iteration %1").arg(static_cast<long long>(std::llround(hit->key)));
+    const QString what = plot == fitPlot_ ? tr("fit") : errorMetric_->currentText();
+    return tr("%1, %2: %3 %4").arg(hit->graph->name(), where, what, shortNumber(hit->value));
 }
 
 void DecompositionPanel::replotSplit() {

@@ -6,6 +6,8 @@
 // several GPUs, a GPUs box splits a cuda CPD run over that many.
 #pragma once
 
+#include <QPointF>
+
 #include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/DecompRunsModel.hpp"
@@ -58,6 +60,8 @@ private:
     // The running run ended: outcome is "converged", "done", "cancelled", or "failed: ...".
     void settle(const QString& outcome);
     void replot();
+    void showApplicablePlots();
+    QString describePoint(QCustomPlot* plot, QPointF pixel) const;
     void replotSplit();
     void buildSplitPlot(QWidget* parent);
     void methodChanged();

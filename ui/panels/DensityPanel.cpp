@@ -10,7 +10,10 @@
 #include <cmath>
 #include <qcustomplot.h>
 
+#include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
+#include "plots/PlotInspector.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "views/TextFormat.hpp"
 
@@ -25,16 +28,16 @@ QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title
     plot->plotLayout()->insertRow(0);
     auto* heading = new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
     plot->plotLayout()->addElement(0, 0, heading);
-    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     enablePlotExport(plot);
     return plot;
 }
 
-void logAxis(QCPAxis* axis) {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    axis->setNumberFormat(QStringLiteral("eb"));
-    axis->setNumberPrecision(0);
+// Map cells drawn per bin along an axis: 2 where the axis has a single bin (see drawMap).
+int cellSplit(std::uint64_t bins) { return bins == 1 ? 2 : 1; }
+
+// "12–15" for a bin of several indices, "12" for one (1-based, as in the file).
+QString indexSpan(std::uint64_t first, std::uint64_t last) {
+    return first == last ? grouped(first) : QStringLiteral("%1–%2").arg(grouped(first), grouped(last));
 }
 
 }  // namespace
@@ -78,6 +81,7 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     grid->addLayout(mapBox, 1, 0);
     grid->addLayout(tileBox, 1, 1);
     layout->addLayout(grid, 1);
+    attachReadouts();
 
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
         if (!mode_->signalsBlocked()) start();
@@ -87,12 +91,58 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     });
     connect(sorted_, &QCheckBox::toggled, this, &DensityPanel::drawSlices);
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
-        if (settle()) status_->setText(tr("Failed: %1").arg(message));
+        if (!settle()) return;
+        status_->setText(tr("Failed: see the message above."));
+        Q_EMIT failed(message);
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
         if (settle()) status_->setText(tr("Cancelled."));
     });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
+}
+
+// What lies under the cursor, in the file's 1-based indices.
+void DensityPanel::attachReadouts() {
+    PlotInspector::attach(slices_, [this](QPointF pixel) -> QString {
+        const auto hit = pointAt(slices_, pixel);
+        if (!hit) return {};
+        const auto key = static_cast<std::uint64_t>(std::llround(hit->key));
+        const QString count = tr("%1 nonzeros").arg(grouped(static_cast<std::uint64_t>(hit->value)));
+        return sorted_->isChecked() ? tr("slice ranked %1: %2").arg(grouped(key), count)
+                                    : tr("mode-%1 slice %2: %3").arg(result_.mode + 1).arg(grouped(key)).arg(count);
+    });
+    PlotInspector::attach(fibers_, [this](QPointF pixel) -> QString {
+        const auto hit = barAt(fibers_, pixel);
+        if (!hit) return {};
+        const int b = static_cast<int>(std::lround(hit->key));
+        const std::uint64_t first = std::uint64_t{1} << b, last = (std::uint64_t{1} << (b + 1)) - 1;
+        return tr("%1 mode-%2 fibers of length %3").arg(grouped(static_cast<std::uint64_t>(hit->value))).arg(result_.mode + 1).arg(indexSpan(first, last));
+    });
+    PlotInspector::attach(map_, [this](QPointF pixel) { return describeCell(map_, result_.map, 1, pixel, tr("nonzeros")); });
+    PlotInspector::attach(tiles_, [this](QPointF pixel) {
+        return result_.tiles ? describeCell(tiles_, result_.tiles->map, 16, pixel, tr("of its 4,096 cells filled in the fullest tile"))
+                             : QString();
+    });
+}
+
+QString DensityPanel::describeCell(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t indicesPerCell, QPointF pixel,
+                                   const QString& what) const {
+    const auto hit = cellAt(plot, pixel);
+    if (!hit || !dataset_) return {};
+    // keys across are mode_y's bins, values down mode_x's (as drawMap lays them out)
+    const std::uint64_t across = m.cells_y * indicesPerCell, down = m.cells_x * indicesPerCell;
+    const auto span = [&](int bin, std::uint64_t per, int mode) {
+        const std::uint64_t first = static_cast<std::uint64_t>(bin) * per + 1;
+        return indexSpan(first, std::min(first + per - 1, dataset_->tensor.dim(mode)));
+    };
+    const QString where = tr("mode-%1 %2 × mode-%3 %4")
+                              .arg(m.mode_x + 1)
+                              .arg(span(hit->valueCell / cellSplit(m.bins_x), down, m.mode_x))
+                              .arg(m.mode_y + 1)
+                              .arg(span(hit->keyCell / cellSplit(m.bins_y), across, m.mode_y));
+    const double v = std::isnan(hit->value) ? 0.0 : hit->value;
+    const QString value = indicesPerCell == 1 ? grouped(static_cast<std::uint64_t>(v)) : QStringLiteral("%1%").arg(shortNumber(100.0 * v));
+    return tr("%1: %2 %3").arg(where, value, what);
 }
 
 QString DensityPanel::mapCaption() const { return mapCaption_->text(); }
@@ -146,12 +196,17 @@ void DensityPanel::start() {
 DensityPanel::Result DensityPanel::count(const tscope::CooTensor& t, int mode, QPoint pair, tscope::RunControl& control) {
     Result r;
     r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
+    // one 8-byte count per slice: a mode of 10^11 indices is refused in words, not bad_alloc
+    tscope::check_dense_fits(t.dim(mode), 1,
+                             QObject::tr("counting the nonzeros of each of mode %1's %2 slices").arg(mode + 1).arg(grouped(t.dim(mode))).toStdString());
     r.sliceCounts = tscope::slice_counts(t, mode);
     if (t.order() >= 2) r.map = tscope::density_map(t, r.mapX, r.mapY, 256, control);
     if (t.order() == 3)
         r.tiles = std::make_shared<tscope::TileMap>(tscope::hls_tile_map(t, r.mapX, r.mapY, 78, 256, control));
     else
-        r.tileNote = QObject::tr("HLS tiles are 16³: order-3 tensors only (this one has order %1).").arg(t.order());
+        r.tileNote = QObject::tr("No tile map: HLS cuts order-3 tensors into 16³ tiles, and this tensor has order %1. "
+                                 "The map over two modes (left) shows how its nonzeros cluster.")
+                         .arg(t.order());
     return r;
 }
 
@@ -168,7 +223,7 @@ void DensityPanel::showCounts(Result r) {
     status_->setText(QString());
     drawSlices();
     drawFibers();
-    drawMap(map_, result_.map, true, tr("nonzeros"));
+    drawMap(map_, result_.map, 1, true, tr("nonzeros"));
     const tscope::DensityMap& m = result_.map;
     mapCaption_->setText(tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
                              .arg(m.mode_x + 1)
@@ -177,7 +232,10 @@ void DensityPanel::showCounts(Result r) {
                              .arg(grouped(static_cast<std::uint64_t>(m.max_value))));
     if (result_.tiles) {
         const tscope::TileMap& tm = *result_.tiles;
-        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile"));
+        tiles_->show();
+        tileCaption_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        tileCaption_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+        drawMap(tiles_, tm.map, 16, false, tr("fill of the fullest tile"));
         tileCaption_->setText(tr("%1 non-empty tiles; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
                                  "One pixel: %6 × %7 indices.")
                                   .arg(grouped(tm.tiles), grouped(tm.dense_tiles))
@@ -187,7 +245,9 @@ void DensityPanel::showCounts(Result r) {
                                   .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
     } else {
         tiles_->clearPlottables();
-        tiles_->replot();
+        tiles_->hide();  // a blank grid would suggest an empty tensor: the reason takes its place
+        tileCaption_->setAlignment(Qt::AlignCenter);
+        tileCaption_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
         tileCaption_->setText(result_.tileNote);
     }
 }
@@ -203,20 +263,25 @@ void DensityPanel::drawSlices() {
     if (sorted) std::sort(counts.begin(), counts.end(), std::greater<>());
     QVector<double> x, y;
     for (std::size_t i = 0; i < counts.size(); ++i)
-        if (counts[i] > 0) x << static_cast<double>(i + (sorted ? 1 : 0)), y << static_cast<double>(counts[i]);
+        if (counts[i] > 0) x << static_cast<double>(i + 1), y << static_cast<double>(counts[i]);  // 1-based, as in the file
     auto* g = slices_->addGraph();
     g->setData(x, y, true);
     g->setPen(QPen(QColor(0, 114, 178)));
     g->setLineStyle(sorted ? QCPGraph::lsLine : QCPGraph::lsImpulse);
     slices_->xAxis->setScaleType(QCPAxis::stLinear);
-    slices_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    slices_->xAxis->setNumberFormat(QStringLiteral("gb"));
-    if (sorted) logAxis(slices_->xAxis);
-    logAxis(slices_->yAxis);
+    slices_->xAxis->setTicker(QSharedPointer<IndexTicker>(new IndexTicker));
+    if (sorted) setLogAxis(slices_->xAxis, AxisUnit::Count);
+    setLogAxis(slices_->yAxis, AxisUnit::Count);
     slices_->xAxis->setLabel(sorted ? tr("slice rank (largest first), log scale") : tr("mode-%1 index").arg(result_.mode + 1));
     slices_->yAxis->setLabel(tr("nonzeros, log scale"));
     slices_->rescaleAxes();
-    slices_->yAxis->setRangeLower(0.8);
+    const double slices = static_cast<double>(counts.size());
+    if (sorted)
+        slices_->xAxis->setRange(0.8, slices * 1.25);
+    else
+        slices_->xAxis->setRange(0.5, slices + 0.5);  // every slice, 1 to I, in view
+    slices_->yAxis->setRange(0.8, slices_->yAxis->range().upper * 1.5);  // the tallest slice inside the frame
+    PlotInspector::of(slices_)->rememberHome();
     slices_->replot();
 }
 
@@ -234,24 +299,27 @@ void DensityPanel::drawFibers() {
     bars->setPen(QPen(QColor(230, 159, 0).darker(140)));
     bars->setWidthType(QCPBars::wtPlotCoords);
     bars->setWidth(0.8);
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    // one label per bin while they fit, every second or fourth past that: "2¹⁰" labels
+    // written side by side ran together ("2^92^102^11")
+    const std::size_t every = hist.size() <= 12 ? 1 : hist.size() <= 24 ? 2 : 4;
+    QStringList labels;
     double top = 1;
     for (std::size_t b = 0; b < hist.size(); ++b) {
         if (hist[b]) bars->addData(static_cast<double>(b), static_cast<double>(hist[b]));
         top = std::max(top, static_cast<double>(hist[b]));
-        ticker->addTick(static_cast<double>(b), b == 0 ? QStringLiteral("1") : QStringLiteral("2^%1").arg(b));
+        labels << (b % every == 0 ? powerLabel(2, static_cast<int>(b)) : QString());
     }
-    fibers_->xAxis->setTicker(ticker);
-    fibers_->xAxis->setRange(-0.7, static_cast<double>(hist.size()) - 0.3);
+    setCategoryAxis(fibers_->xAxis, labels);
     fibers_->xAxis->setLabel(tr("mode-%1 fiber length (log₂ bins)").arg(result_.mode + 1));
-    logAxis(fibers_->yAxis);
+    setLogAxis(fibers_->yAxis, AxisUnit::Count);
     fibers_->yAxis->setLabel(tr("fibers, log scale"));
     fibers_->yAxis->setRange(0.8, top * 2);
     bars->setBaseValue(0.8);
+    PlotInspector::of(fibers_)->rememberHome();
     fibers_->replot();
 }
 
-void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool logScale, const QString& what) {
+void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t indicesPerCell, bool logScale, const QString& what) {
     plot->clearPlottables();
     for (int i = plot->plotLayout()->elementCount() - 1; i >= 0; --i)
         if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(i))) plot->plotLayout()->remove(scale);
@@ -262,12 +330,24 @@ void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool 
     }
     auto* cmap = new QCPColorMap(plot->xAxis, plot->yAxis);
     // x across = mode_y, y down = mode_x (index 0 at the top, as in a matrix)
-    cmap->data()->setSize(static_cast<int>(m.bins_y), static_cast<int>(m.bins_x));
-    cmap->data()->setRange(QCPRange(0, static_cast<double>(m.bins_y * m.cells_y)), QCPRange(0, static_cast<double>(m.bins_x * m.cells_x)));
+    // QCPColorMap cannot draw an axis of one cell (its cell width comes from the distance of
+    // the first and last centres): a single bin is drawn as two halves of the same value.
+    const int kx = cellSplit(m.bins_y), ky = cellSplit(m.bins_x);
+    cmap->data()->setSize(static_cast<int>(m.bins_y) * kx, static_cast<int>(m.bins_x) * ky);
+    // Ranges of the cells' centres in 1-based indices: bin b covers indices b*w+1 .. (b+1)*w,
+    // so every cell is w indices wide and its edges fall on half indices (equal cells, whole
+    // index ticks). The axes end at the last index: a last bin holding fewer is cut there.
+    const double across = static_cast<double>(m.cells_y * indicesPerCell) / kx, down = static_cast<double>(m.cells_x * indicesPerCell) / ky;
+    const auto centres = [](std::uint64_t cells, double w) {
+        return QCPRange(0.5 + w / 2, 0.5 + w / 2 + static_cast<double>(cells - 1) * w);
+    };
+    cmap->data()->setRange(centres(m.bins_y * kx, across), centres(m.bins_x * ky, down));
     for (std::uint64_t x = 0; x < m.bins_x; ++x)
         for (std::uint64_t y = 0; y < m.bins_y; ++y) {
             const double v = m.values[x * m.bins_y + y];
-            cmap->data()->setCell(static_cast<int>(y), static_cast<int>(x), v > 0 ? v : qQNaN());
+            for (int i = 0; i < kx; ++i)
+                for (int j = 0; j < ky; ++j)
+                    cmap->data()->setCell(static_cast<int>(y) * kx + i, static_cast<int>(x) * ky + j, v > 0 ? v : qQNaN());
         }
     cmap->setInterpolate(false);
     auto* scale = new QCPColorScale(plot);
@@ -284,8 +364,10 @@ void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool 
     cmap->setGradient(gradient);
     if (logScale) {
         scale->setDataScaleType(QCPAxis::stLogarithmic);
+        setLogAxis(scale->axis(), AxisUnit::Count);  // 1, 2, 5 where it spans one decade
         cmap->setDataRange(QCPRange(1, std::max(2.0, m.max_value)));
     } else {
+        setLinearAxis(scale->axis(), AxisUnit::Plain);
         cmap->setDataRange(QCPRange(0, std::max(1e-6, m.max_value)));
     }
     scale->axis()->setLabel(what);
@@ -295,7 +377,10 @@ void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool 
     plot->xAxis->setLabel(tr("mode-%1 index").arg(m.mode_y + 1));
     plot->yAxis->setLabel(tr("mode-%1 index").arg(m.mode_x + 1));
     plot->yAxis->setRangeReversed(true);
-    plot->rescaleAxes();
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) axis->setTicker(QSharedPointer<IndexTicker>(new IndexTicker));
+    plot->xAxis->setRange(0.5, static_cast<double>(dataset_->tensor.dim(m.mode_y)) + 0.5);
+    plot->yAxis->setRange(0.5, static_cast<double>(dataset_->tensor.dim(m.mode_x)) + 0.5);
+    PlotInspector::of(plot)->rememberHome();
     plot->replot();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QPoint>
+#include <QPointF>
 #include <memory>
 
 #include "jobs/EngineJob.hpp"
@@ -55,7 +56,11 @@ private:
     void showCounts(Result result);
     void drawSlices();
     void drawFibers();
-    void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, bool logScale, const QString& what);
+    // indicesPerCell: 1 for the nonzero map, 16 for the tile map (a cell is a tile)
+    void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, std::uint64_t indicesPerCell, bool logScale, const QString& what);
+    void attachReadouts();
+    QString describeCell(QCustomPlot* plot, const tscope::DensityMap& map, std::uint64_t indicesPerCell, QPointF pixel,
+                         const QString& what) const;
     void fillModeChoices();
 
     DatasetPtr dataset_;

@@ -16,7 +16,12 @@
 #include <map>
 #include <qcustomplot.h>
 
+#include "plots/PlotAxes.hpp"
+#include "plots/PlotExport.hpp"
+#include "plots/PlotHint.hpp"
+#include "plots/PlotInspector.hpp"
 #include "tscope/error.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -28,6 +33,36 @@ namespace {
 const QColor kModeColours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
                                QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(0, 0, 0)};
 
+enum Measure { Bytes, Units, RatioToCoo };
+
+// Reports one (format, mode) build of the survey as a step of the whole: the survey is run
+// one row at a time so that the chart fills as each row arrives.
+class StepControl : public tscope::RunControl {
+public:
+    StepControl(tscope::RunControl& whole, std::uint64_t step, std::uint64_t steps) : whole_(whole), step_(step), steps_(steps) {}
+    void progress(std::uint64_t, std::uint64_t) override { whole_.progress(step_ + 1, steps_); }
+    void stage(const std::string& name) override { whole_.stage(name); }
+    bool cancelled() const override { return whole_.cancelled(); }  // where background work yields
+
+private:
+    tscope::RunControl& whole_;
+    std::uint64_t step_, steps_;
+};
+
+// Every (format, mode) the survey builds, in the engine's survey order; formats that serve
+// every mode once (their row says mode -1).
+std::vector<std::pair<tscope::FormatKind, int>> surveySteps(int order) {
+    std::vector<std::pair<tscope::FormatKind, int>> steps;
+    for (tscope::FormatKind kind : tscope::available_formats()) {
+        if (!tscope::format_is_per_mode(kind)) {
+            steps.emplace_back(kind, 0);
+            continue;
+        }
+        for (int mode : tscope::natural_modes(order)) steps.emplace_back(kind, mode);
+    }
+    return steps;
+}
+
 }  // namespace
 
 FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
@@ -35,7 +70,12 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show:"), this));
     measure_ = new QComboBox(this);
-    measure_->addItems({tr("Bytes (real index widths)"), tr("Storage units (papers' words)")});
+    measure_->setObjectName(QStringLiteral("formatsMeasure"));
+    measure_->addItems({tr("Bytes (real index widths), log scale"), tr("Storage units (papers' words), log scale"),
+                        tr("Ratio to COO's bytes, linear")});
+    measure_->setItemData(RatioToCoo, tr("Each format's bytes over COO's: 64 MB and 100 MB look alike on a log scale, "
+                                         "0.64× and 1.0× do not"),
+                          Qt::ToolTipRole);
     top->addWidget(measure_);
     status_ = new QLabel(tr("Open a tensor to compare its storage formats."), this);
     top->addWidget(status_, 1);
@@ -62,7 +102,9 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     plot_->setObjectName(QStringLiteral("formatsPlot"));
     plot_->setMinimumHeight(260);
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendAbove(plot_);  // inside the axis rect it covered the tallest (HOCSR) bars
+    enablePlotExport(plot_);
+    PlotInspector::attach(plot_, [this](QPointF pixel) { return describeBar(pixel); });
     split->addWidget(plot_);
     model_ = new FormatTableModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
@@ -77,7 +119,10 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // the reasons a format was not built wrap in the last column instead of running off it
+    table_->horizontalHeader()->setSectionResizeMode(FormatTableModel::Status, QHeaderView::Stretch);
+    table_->setWordWrap(true);
+    connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
     auto* bottom = new QSplitter(Qt::Horizontal, split);
     bottom->addWidget(table_);
     auto* arraysBox = new QWidget(bottom);
@@ -93,6 +138,8 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     arrays_->verticalHeader()->hide();
     arrays_->horizontalHeader()->setStretchLastSection(true);
+    arrays_->setWordWrap(true);  // the meaning column wraps rather than clips
+    arrays_->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
     al->addWidget(arrays_, 1);
     bottom->addWidget(arraysBox);
     bottom->setStretchFactor(0, 3);
@@ -109,16 +156,29 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(&job_, &EngineJob::progress, progress_, &QProgressBar::setValue);
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
-        if (settle()) status_->setText(tr("Failed: %1").arg(message));
+        if (!settle()) return;
+        status_->setText(tr("Failed: see the message above."));
+        Q_EMIT failed(message);
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
-        if (settle()) status_->setText(tr("Cancelled."));
+        if (!settle()) return;
+        surveyed_ = true;  // the user stopped it: not again for this tensor
+        status_->setText(tr("Cancelled: the chart shows the formats built before."));
     });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
+    // the survey is work nobody asked for: it runs on the background lane and pauses between
+    // two builds while a benchmark or another run the user started goes on
+    job_.setLane(Lane::Background);
+    replot();  // the hint until the first row
 }
 
 void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
+    surveyed_ = false;
+    survey_.reset();
+    model_->setSurvey(nullptr, 0);
+    arrays_->setRowCount(0);
+    replot();
     if (job_.isBusy()) {
         job_.cancel();  // settle() starts the survey of the new dataset
         return;
@@ -126,20 +186,50 @@ void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     start();
 }
 
+void FormatsPanel::showEvent(QShowEvent* event) {
+    Panel::showEvent(event);
+    if (!surveyed_ && !job_.isBusy()) start();
+}
+
 void FormatsPanel::start() {
-    if (!dataset_) return;
+    if (!dataset_ || surveyed_) return;
+    if (!isVisible()) {  // building every format takes the cores: only for someone looking
+        status_->setText(tr("The formats are built when this tab is shown."));
+        return;
+    }
     const DatasetPtr dataset = dataset_;
     runningFor_ = dataset_;
     status_->setText(tr("Building every format for every mode…"));
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
+    auto partial = std::make_shared<std::vector<tscope::FormatRow>>();
+    const auto arrived = job_.relay<tscope::FormatRow>([this, partial, dataset](tscope::FormatRow row) {
+        if (dataset != dataset_) return;  // a survey being cancelled for a newer tensor
+        partial->push_back(std::move(row));
+        showRows(std::make_shared<const std::vector<tscope::FormatRow>>(*partial), false);
+    });
     job_.start(
-        [dataset](tscope::RunControl& control) {
-            return std::make_shared<const std::vector<tscope::FormatRow>>(tscope::survey_formats(dataset->tensor, {}, control));
+        [dataset, arrived](tscope::RunControl& control) {
+            const auto steps = surveySteps(dataset->tensor.order());
+            auto rows = std::make_shared<std::vector<tscope::FormatRow>>();
+            control.stage("building formats");
+            for (std::size_t i = 0; i < steps.size(); ++i) {
+                StepControl step(control, i, steps.size());
+                tscope::SurveyRequest request;
+                request.formats = {steps[i].first};
+                request.modes = {steps[i].second};
+                for (tscope::FormatRow& row : tscope::survey_formats(dataset->tensor, request, step)) {
+                    arrived(row);
+                    rows->push_back(std::move(row));
+                }
+            }
+            return SurveyPtr(std::move(rows));
         },
         [this](SurveyPtr rows) {
-            if (settle()) showSurvey(std::move(rows));
+            if (!settle()) return;
+            surveyed_ = true;
+            showRows(std::move(rows), true);
         });
 }
 
@@ -151,17 +241,19 @@ bool FormatsPanel::settle() {
     return false;
 }
 
-void FormatsPanel::showSurvey(SurveyPtr rows) {
+void FormatsPanel::showRows(SurveyPtr rows, bool complete) {
+    const int selected = table_->currentIndex().isValid() ? table_->currentIndex().row() : 0;
     survey_ = std::move(rows);
     model_->setSurvey(survey_, dataset_->tensor.bytes());
+    replot();
+    selectRow(selected);  // the arrays pane shows something from the first row on
+    if (!complete) return;
     std::uint64_t built = 0;
     for (const auto& r : *survey_) built += r.built;
-    status_->setText(tr("%1 of %2 formats × modes built (hover a \"not built\" row for the reason); COO holds %3.")
+    status_->setText(tr("%1 of %2 formats × modes built (a \"not built\" row says why); COO holds %3.")
                          .arg(built)
                          .arg(survey_->size())
                          .arg(humanBytes(dataset_->tensor.bytes())));
-    replot();
-    selectRow(0);  // the arrays pane shows something from the start
 }
 
 void FormatsPanel::selectRow(int row) {
@@ -197,25 +289,30 @@ void FormatsPanel::showArrays(int surveyRow) {
             arrays_->setItem(static_cast<int>(i), c, item);
         }
     }
-    arrays_->resizeColumnsToContents();
+    for (int c = 0; c < arrays_->columnCount() - 1; ++c) arrays_->resizeColumnToContents(c);
+    arrays_->resizeRowsToContents();  // the meaning wraps within the pane's width
 }
 
 void FormatsPanel::replot() {
     plot_->clearPlottables();
-    if (!survey_ || survey_->empty()) {
+    const bool empty = !survey_ || survey_->empty();
+    showPlotHint(plot_, empty, dataset_ ? tr("Building the formats: the bars appear as each one is built")
+                                        : tr("Open a tensor to compare its storage formats"));
+    if (empty) {
         plot_->replot();
         return;
     }
-    const bool units = measure_->currentIndex() == 1;
+    const auto measure = static_cast<Measure>(measure_->currentIndex());
     // x positions: the formats in survey order
     std::vector<tscope::FormatKind> kinds;
+    QStringList labels;
     for (const auto& r : *survey_)
-        if (std::find(kinds.begin(), kinds.end(), r.kind) == kinds.end()) kinds.push_back(r.kind);
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (std::size_t i = 0; i < kinds.size(); ++i) ticker->addTick(static_cast<double>(i), QString::fromLatin1(tscope::format_name(kinds[i])));
-    plot_->xAxis->setTicker(ticker);
+        if (std::find(kinds.begin(), kinds.end(), r.kind) == kinds.end()) {
+            kinds.push_back(r.kind);
+            labels << QString::fromLatin1(tscope::format_name(r.kind));
+        }
+    setCategoryAxis(plot_->xAxis, labels);
     plot_->xAxis->setTickLabelRotation(30);
-    plot_->xAxis->setRange(-0.7, static_cast<double>(kinds.size()) - 0.3);
     plot_->xAxis->setLabel(tr("format"));
     // One bar series per mode, placed side by side at each format's tick (explicit offsets, so
     // a format with fewer bars keeps them on its own tick); formats that serve every mode get
@@ -233,22 +330,51 @@ void FormatsPanel::replot() {
             const QColor c = r.mode < 0 ? QColor(120, 120, 120) : kModeColours[r.mode % 8];
             bars->setBrush(c);
             bars->setPen(QPen(c.darker(130)));
-            bars->setWidth(slot * 0.9);
+            bars->setWidth(r.mode < 0 ? 0.8 * 0.9 : slot * 0.9);
         }
-        const double value = static_cast<double>(units ? r.storage.units() : r.storage.bytes());
+        const double value = barValue(r);
         const auto tick = static_cast<double>(std::find(kinds.begin(), kinds.end(), r.kind) - kinds.begin());
         const double offset = r.mode < 0 ? 0.0 : (static_cast<double>(r.mode) - (order - 1) / 2.0) * slot;
         bars->addData(tick + offset, value);
         lo = std::min(lo, value);
         hi = std::max(hi, value);
     }
-    plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    plot_->yAxis->setNumberFormat(QStringLiteral("eb"));
-    plot_->yAxis->setNumberPrecision(0);
-    plot_->yAxis->setLabel(units ? tr("storage units (words), log scale") : tr("bytes, log scale"));
-    if (hi > 0) plot_->yAxis->setRange(lo / 2, hi * 30);  // headroom for the legend
+    if (measure == RatioToCoo) {
+        setLinearAxis(plot_->yAxis, AxisUnit::Plain);
+        plot_->yAxis->setLabel(tr("bytes ÷ COO's bytes (1 = as large as COO)"));
+        plot_->yAxis->setRange(0, std::max(1.1, hi * 1.08));
+    } else {
+        setLogAxis(plot_->yAxis, measure == Units ? AxisUnit::Count : AxisUnit::Bytes);
+        plot_->yAxis->setLabel(measure == Units ? tr("storage units (words), log scale") : tr("bytes, log scale"));
+        if (hi > 0) plot_->yAxis->setRange(lo / 2, hi * 2);  // the legend sits above, not in the data
+        for (auto& [mode, bars] : series) bars->setBaseValue(lo / 2);
+    }
+    PlotInspector::of(plot_)->rememberHome();
     plot_->replot();
+}
+
+double FormatsPanel::barValue(const tscope::FormatRow& r) const {
+    switch (static_cast<Measure>(measure_->currentIndex())) {
+    case Units: return static_cast<double>(r.storage.units());
+    case RatioToCoo: return static_cast<double>(r.storage.bytes()) / static_cast<double>(std::max<std::uint64_t>(1, dataset_->tensor.bytes()));
+    case Bytes: break;
+    }
+    return static_cast<double>(r.storage.bytes());
+}
+
+QString FormatsPanel::describeBar(QPointF pixel) const {
+    const auto hit = barAt(plot_, pixel);
+    if (!hit || !survey_) return {};
+    const QString format = categoryAt(plot_->xAxis, hit->key);
+    for (const tscope::FormatRow& r : *survey_) {
+        if (!r.built || QString::fromLatin1(tscope::format_name(r.kind)) != format) continue;
+        const QString mode = r.mode < 0 ? tr("every mode") : tr("mode %1").arg(r.mode + 1);
+        if ((r.mode < 0 ? tr("all modes (one copy)") : tr("mode %1").arg(r.mode + 1)) != hit->bars->name()) continue;
+        const double ratio = static_cast<double>(r.storage.bytes()) / static_cast<double>(std::max<std::uint64_t>(1, dataset_->tensor.bytes()));
+        return tr("%1, %2: %3 (%4 storage units), %5× COO, built in %6")
+            .arg(format, mode, humanBytes(r.storage.bytes()), grouped(r.storage.units()), shortNumber(ratio), humanSeconds(r.build_seconds));
+    }
+    return {};
 }
 
 }  // namespace tsui

@@ -1,9 +1,13 @@
 // The Formats tab: what every storage format costs for the loaded tensor, for every mode, as
-// grouped bars (bytes or the papers' storage units, log scale) and as a table. The formats are
-// built on a worker thread, with progress and cancel.
+// grouped bars (bytes or the papers' storage units on a log scale, or the ratio to COO on a
+// linear one) and as a table. The formats are built in the background while the tab is
+// visible, one at a time, the chart filling as each arrives; the building pauses while work
+// the user started runs (a benchmark would otherwise share its cores).
 #pragma once
 
 #include "jobs/EngineJob.hpp"
+#include <QPointF>
+
 #include "models/Dataset.hpp"
 #include "models/FormatTableModel.hpp"
 #include "panels/Panel.hpp"
@@ -32,17 +36,24 @@ public:
     void selectRow(int row);
     QCustomPlot* plot() const { return plot_; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void start();
     // The survey ended: false when it was for an older dataset and the current one's started.
     bool settle();
-    void showSurvey(SurveyPtr rows);
+    // The rows so far (complete: the whole survey).
+    void showRows(SurveyPtr rows, bool complete);
     void replot();
     void showArrays(int surveyRow);
+    double barValue(const tscope::FormatRow& row) const;
+    QString describeBar(QPointF pixel) const;
 
     DatasetPtr dataset_;
     DatasetPtr runningFor_;  // the dataset the running (or last) survey is for
     SurveyPtr survey_;
+    bool surveyed_ = false;  // the current dataset's survey is complete
     EngineJob job_;
     QComboBox* measure_;
     QLabel* status_;

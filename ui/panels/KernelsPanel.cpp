@@ -20,8 +20,10 @@
 #include <map>
 #include <qcustomplot.h>
 
+#include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
+#include "plots/PlotInspector.hpp"
 #include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -38,11 +40,18 @@ const QColor kBackendColours[] = {QColor(120, 120, 120), QColor(0, 114, 178), QC
 
 // Runs the requests one after the other (the multi-GPU one reports a format it refuses as that
 // format's row, as the single-GPU runs do).
-std::vector<tscope::BenchResult> runRequests(const tscope::CooTensor& t, const std::vector<tscope::BenchRequest>& requests,
-                                             tscope::RunControl& control) {
+// Each row also goes to `arrived` as soon as it is measured, without its output matrix.
+std::vector<tscope::BenchResult> runRequests(const tscope::CooTensor& t, std::vector<tscope::BenchRequest> requests,
+                                             const std::function<void(tscope::BenchResult)>& arrived, tscope::RunControl& control) {
     std::vector<tscope::BenchResult> rows;
-    for (const tscope::BenchRequest& request : requests)
+    for (tscope::BenchRequest& request : requests) {
+        request.on_result = [&arrived](const tscope::BenchResult& r) {
+            tscope::BenchResult copy = r;
+            copy.output = {};  // the table never shows it; it may be large
+            arrived(std::move(copy));
+        };
         for (tscope::BenchResult& r : tscope::run_bench(t, request, control)) rows.push_back(std::move(r));
+    }
     return rows;
 }
 
@@ -136,7 +145,9 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     chart_->setObjectName(QStringLiteral("kernelChart"));
     chart_->setMinimumHeight(240);
     chart_->legend->setVisible(true);
+    placeLegendAbove(chart_);
     enablePlotExport(chart_);
+    PlotInspector::attach(chart_, [this](QPointF pixel) { return describeBar(pixel); });
     cl->addWidget(chart_, 1);
     chartTabs_->addTab(chartBox, tr("Results"));
     scaling_ = new ScalingPlot(chartTabs_);
@@ -157,7 +168,18 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // the reason a run did not happen wraps in the last column instead of widening the table
+    table_->horizontalHeader()->setSectionResizeMode(KernelResultsModel::Note, QHeaderView::Stretch);
+    table_->setWordWrap(true);
+    // what a reader compares first, first: the error against cpu-ref sat past the tab's edge,
+    // behind the transfer column (empty without a GPU); the CSV keeps the model's order
+    QHeaderView* header = table_->horizontalHeader();
+    header->moveSection(header->visualIndex(KernelResultsModel::Error), header->visualIndex(KernelResultsModel::Median) + 1);
+    header->moveSection(header->visualIndex(KernelResultsModel::Kernel), header->count() - 2);
+    header->moveSection(header->visualIndex(KernelResultsModel::Rank), header->count() - 2);
+    header->setSectionHidden(KernelResultsModel::Transfer, gpu_.available ? false : true);
+    connect(model_, &QAbstractItemModel::rowsInserted, table_, &QTableView::resizeRowsToContents);
+    connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
     right->addWidget(table_);
     layout->addWidget(right, 1);
 
@@ -177,7 +199,10 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
         progress_->setValue(permille);
         progress_->setFormat(stage + QStringLiteral(" %p%"));
     });
-    connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(tr("Failed: %1").arg(message)); });
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        settle(tr("Failed: see the message above."));
+        Q_EMIT failed(message);
+    });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
     setGpuCount(gpu_.available ? gpu_.count : 0);
@@ -300,8 +325,14 @@ void KernelsPanel::run() {
     progress_->setValue(0);
     progress_->show();
     status_->setText(tr("Running…"));
+    model_->setResults({});
+    replot();
+    const auto arrived = job_.relay<tscope::BenchResult>([this](tscope::BenchResult r) {
+        model_->addResult(std::move(r));  // the chart fills as each result arrives
+        replot();
+    });
     job_.start(
-        [dataset, requests](tscope::RunControl& control) { return runRequests(dataset->tensor, requests, control); },
+        [dataset, requests, arrived](tscope::RunControl& control) { return runRequests(dataset->tensor, requests, arrived, control); },
         [this](std::vector<tscope::BenchResult> results) { showResults(std::move(results)); });
 }
 
@@ -334,11 +365,8 @@ void KernelsPanel::replot() {
         v.first += time ? r.median_s : r.gflops;
         ++v.second;
     }
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (std::size_t i = 0; i < labels.size(); ++i) ticker->addTick(static_cast<double>(i), labels[i]);
-    chart_->xAxis->setTicker(ticker);
+    setCategoryAxis(chart_->xAxis, QStringList(labels.begin(), labels.end()));
     chart_->xAxis->setTickLabelRotation(labels.size() > 5 ? 30 : 0);
-    chart_->xAxis->setRange(-0.7, static_cast<double>(labels.size()) - 0.3);
     const double slot = 0.8 / 3;
     double hi = 0, lo = 1e300;
     for (int b = 0; b < 3; ++b) {
@@ -360,25 +388,36 @@ void KernelsPanel::replot() {
     }
     // a log axis only when the bars span more than a factor 50 (a linear one reads better)
     const bool log = hi > 0 && hi / std::max(lo, 1e-300) > 50;
+    const AxisUnit unit = time ? AxisUnit::Seconds : AxisUnit::Plain;
     if (log) {
-        chart_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        chart_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-        chart_->yAxis->setNumberFormat(QStringLiteral("eb"));
-        chart_->yAxis->setNumberPrecision(0);
-        chart_->yAxis->setRange(lo / 3, hi * 10);
+        setLogAxis(chart_->yAxis, unit);
+        chart_->yAxis->setRange(lo / 3, hi * 3);
         for (int i = 0; i < chart_->plottableCount(); ++i)
             if (auto* b = qobject_cast<QCPBars*>(chart_->plottable(i))) b->setBaseValue(lo / 3);
     } else {
-        chart_->yAxis->setScaleType(QCPAxis::stLinear);
-        chart_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        chart_->yAxis->setNumberFormat(QStringLiteral("gb"));
-        chart_->yAxis->setNumberPrecision(3);
-        chart_->yAxis->setRange(0, hi * 1.25);
+        setLinearAxis(chart_->yAxis, unit);
+        chart_->yAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);
     }
     chart_->yAxis->setLabel((time ? tr("seconds over the modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
                             (log ? tr(", log scale") : QString()));
-    showPlotHint(chart_, labels.empty(), tr("Choose a kernel, formats and backends, and press Run"));
+    showPlotHint(chart_, labels.empty(),
+                 job_.isBusy() ? tr("Running: the bars appear as each result arrives") : tr("Choose a kernel, formats and backends, and press Run"));
+    PlotInspector::of(chart_)->rememberHome();
     chart_->replot();
+}
+
+QString KernelsPanel::describeBar(QPointF pixel) const {
+    const auto hit = barAt(chart_, pixel);
+    if (!hit) return {};
+    const bool time = measure_->currentIndex() == 0;
+    const QString label = categoryAt(chart_->xAxis, hit->key);
+    int modes = 0;
+    for (const tscope::BenchResult& r : model_->results())
+        if (r.ran && QString::fromLatin1(tscope::backend_name(r.backend)) == hit->bars->name() &&
+            label.startsWith(QString::fromLatin1(tscope::format_name(r.format))))
+            ++modes;
+    return time ? tr("%1 on %2: %3 over %4 mode(s)").arg(label, hit->bars->name(), humanSeconds(hit->value)).arg(modes)
+                : tr("%1 on %2: %3 GFLOP/s, mean of %4 mode(s)").arg(label, hit->bars->name(), shortNumber(hit->value)).arg(modes);
 }
 
 }  // namespace tsui

@@ -5,6 +5,8 @@
 // cuda's MTTKRP over that many GPU parts; a second chart tab shows recorded multi-GPU scaling.
 #pragma once
 
+#include <QPointF>
+
 #include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/KernelResultsModel.hpp"
@@ -60,6 +62,7 @@ private:
     void showResults(std::vector<tscope::BenchResult> results);
     void replot();
     void updateGpus();
+    QString describeBar(QPointF pixel) const;
 
     DatasetPtr dataset_;
     tscope::GpuInfo gpu_;

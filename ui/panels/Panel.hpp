@@ -27,6 +27,9 @@ public:
 Q_SIGNALS:
     // The tab's background work has ended (finished, failed or cancelled) and none follows.
     void idle();
+    // A failure the user caused or should know of, in plain words ("Density: counting the
+    // slices of mode 1 needs 800 GB..."): the window shows it in its banner.
+    void failed(const QString& message);
 };
 
 }  // namespace tsui

@@ -6,10 +6,12 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
 
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
@@ -67,7 +69,16 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    // where the arrays cannot be shown, the reason takes their place instead of blank panes
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(split);
+    why_ = new QLabel(pages_);
+    why_->setObjectName(QStringLiteral("teachWhy"));
+    why_->setAlignment(Qt::AlignCenter);
+    why_->setWordWrap(true);
+    why_->setMargin(40);
+    pages_->addWidget(why_);
+    layout->addWidget(pages_, 1);
 
     connect(format_, &QComboBox::currentIndexChanged, this, &TeachingPanel::rebuild);
     connect(mode_, &QComboBox::currentIndexChanged, this, &TeachingPanel::rebuild);
@@ -75,6 +86,13 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
 }
 
 QString TeachingPanel::statusText() const { return status_->text(); }
+
+QString TeachingPanel::whyText() const { return pages_->currentWidget() == why_ ? why_->text() : QString(); }
+
+void TeachingPanel::showWhy(const QString& text) {
+    why_->setText(text);
+    pages_->setCurrentWidget(why_);
+}
 
 void TeachingPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
@@ -101,10 +119,11 @@ void TeachingPanel::rebuild() {
     if (!dataset_) return;
     const tscope::CooTensor& t = dataset_->tensor;
     if (t.nnz() > kMaxNonzeros) {
-        status_->setText(tr("The teaching view is for small tensors (up to %1 nonzeros); this one has %2. "
-                            "Try File ▸ Samples ▸ the 4×5×4 example.")
-                             .arg(kMaxNonzeros)
-                             .arg(t.nnz()));
+        status_->setText(tr("This tensor is too large to teach with."));
+        showWhy(tr("The teaching view lays out every array cell by cell, which reads for small tensors only "
+                   "(up to %1 nonzeros); this one has %2.\n\nOpen File ▸ Samples ▸ the 4×5×4 example of hocfs "
+                   "Sec. 5, or generate a small tensor; the Formats tab shows what each format costs for this one.")
+                    .arg(grouped(kMaxNonzeros), grouped(t.nnz())));
         showSlices();
         return;
     }
@@ -114,10 +133,12 @@ void TeachingPanel::rebuild() {
         const auto f = tscope::build_format(tscope::parse_format(format_->currentText().toStdString()), t, o);
         anatomy_ = std::make_unique<tscope::FormatAnatomy>(tscope::format_anatomy(*f, kMaxNonzeros));
     } catch (const std::exception& e) {
-        status_->setText(QString::fromStdString(e.what()));
+        status_->setText(tr("%1 cannot be built here.").arg(format_->currentText()));
+        showWhy(tr("%1 for %2: %3").arg(format_->currentText(), mode_->currentText(), QString::fromStdString(e.what())));
         showSlices();
         return;
     }
+    pages_->setCurrentIndex(0);
     std::size_t widest = 0;
     for (const auto& a : anatomy_->arrays) widest = std::max(widest, a.cells.size());
     arrays_->setRowCount(static_cast<int>(anatomy_->arrays.size()));

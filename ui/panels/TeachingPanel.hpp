@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QStackedWidget;
 class QTableWidget;
 class QVBoxLayout;
 
@@ -33,6 +34,8 @@ public:
     // The (array, position) cells highlighted now.
     std::vector<std::pair<int, int>> highlightedCells() const;
     QString statusText() const;
+    // Why the arrays are not shown, in their place; "" while they are.
+    QString whyText() const;
 
 private:
     void rebuild();
@@ -40,6 +43,7 @@ private:
     void highlightEntry(int entry);
     void highlightCell(int array, int position);
     void clearHighlights();
+    void showWhy(const QString& text);
 
     DatasetPtr dataset_;
     std::unique_ptr<tscope::FormatAnatomy> anatomy_;
@@ -52,6 +56,8 @@ private:
     QWidget* slicesScroll_;
     std::vector<std::uint64_t> selected_;  // the highlighted nonzero, kept across formats
     QTableWidget* arrays_;
+    QStackedWidget* pages_;
+    QLabel* why_;
 };
 
 }  // namespace tsui

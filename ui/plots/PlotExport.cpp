@@ -6,6 +6,8 @@
 #include <QMessageBox>
 #include <qcustomplot.h>
 
+#include "plots/PlotInspector.hpp"
+
 namespace tsui {
 
 bool savePlot(QCustomPlot* plot, const QString& path, QString* error) {
@@ -32,8 +34,12 @@ void enablePlotExport(QCustomPlot* plot) {
         QAction* reset = menu.addAction(QObject::tr("Reset zoom"));
         QAction* chosen = menu.exec(plot->mapToGlobal(at));
         if (chosen == reset) {
-            plot->rescaleAxes();
-            plot->replot();
+            if (PlotInspector* inspector = PlotInspector::of(plot))
+                inspector->resetZoom();  // the ranges the panel drew, padding and all
+            else {
+                plot->rescaleAxes();
+                plot->replot();
+            }
             return;
         }
         if (chosen != png && chosen != pdf) return;

@@ -11,7 +11,9 @@
 #include <set>
 #include <qcustomplot.h>
 
+#include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
+#include "plots/PlotInspector.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -49,7 +51,13 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     plot_->setObjectName(QStringLiteral("scalingPlot"));
     plot_->setMinimumHeight(220);
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(plot_);
+    plot_->legend->setWrap(2);  // the names are long
+    PlotInspector::attach(plot_, [this](QPointF pixel) -> QString {
+        const auto hit = pointAt(plot_, pixel);
+        if (!hit) return {};
+        return tr("%1: %2 GPU(s), %3 per sweep").arg(hit->graph->name()).arg(std::lround(hit->key)).arg(humanSeconds(hit->value));
+    });
     plot_->xAxis->setLabel(tr("GPUs"));
     plot_->yAxis->setLabel(tr("seconds per MTTKRP sweep (all modes; kernels + collectives)"));
     enablePlotExport(plot_);
@@ -138,6 +146,8 @@ void ScalingPlot::replot() {
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(*counts.begin() - 0.5, *counts.rbegin() + 0.5);
     plot_->yAxis->setRange(0, most > 0 ? most * 1.25 : 1.0);  // from zero: the drop reads as a share
+    setLinearAxis(plot_->yAxis, AxisUnit::Seconds);
+    PlotInspector::of(plot_)->rememberHome();
     plot_->replot();
 }
 

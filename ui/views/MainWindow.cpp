@@ -89,7 +89,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
         if (!isBusy()) Q_EMIT idle();
     };
     connect(job_, &DatasetJob::idle, this, maybe_idle);
-    for (Panel* p : panels_) connect(p, &Panel::idle, this, maybe_idle);
+    for (Panel* p : panels_) {
+        connect(p, &Panel::idle, this, maybe_idle);
+        connect(p, &Panel::failed, this, [this, p](const QString& message) { showError(tr("%1: %2").arg(p->title(), message)); });
+    }
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());

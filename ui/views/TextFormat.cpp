@@ -5,21 +5,60 @@
 
 namespace tsui {
 
-QString grouped(std::uint64_t n) {
-    QLocale c(QLocale::English);
-    return c.toString(static_cast<qulonglong>(n));
+namespace {
+
+QLocale english() { return QLocale(QLocale::English); }
+
+// Three significant digits without an exponent (0.0589, 12.3, 100).
+QString threeDigits(double x) {
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    const int decimals = std::max(0, 2 - magnitude);
+    QString s = QString::number(x, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {  // 0.500 -> 0.5, 2.00 -> 2
+        while (s.endsWith(QLatin1Char('0'))) s.chop(1);
+        if (s.endsWith(QLatin1Char('.'))) s.chop(1);
+    }
+    return s;
 }
 
+}  // namespace
+
+QString grouped(std::uint64_t n) { return english().toString(static_cast<qulonglong>(n)); }
+
 QString humanBytes(std::uint64_t bytes) {
-    return QLocale(QLocale::English).formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
+    return english().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
+}
+
+QString engineering(double x) {
+    if (x == 0 || !std::isfinite(x)) return QString::number(x);
+    int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    exponent = exponent >= 0 ? exponent / 3 * 3 : -((-exponent + 2) / 3 * 3);
+    double mantissa = x / std::pow(10.0, exponent);
+    if (std::fabs(std::stod(threeDigits(mantissa).toStdString())) >= 1000) {  // 999.6e-6 rounds to 1e-3
+        mantissa /= 1000;
+        exponent += 3;
+    }
+    const QString m = threeDigits(mantissa);
+    return exponent == 0 ? m : QStringLiteral("%1e%2").arg(m).arg(exponent);
 }
 
 QString shortNumber(double x) {
     const double a = std::fabs(x);
     if (x == 0) return QStringLiteral("0");
-    if (a >= 1000 && a < 1e9) return QLocale(QLocale::English).toString(x, 'f', 0);  // 1,188
-    if (a >= 1e-3 && a < 1000) return QString::number(x, 'g', 3);
-    return QString::number(x, 'e', 2);
+    if (!std::isfinite(x)) return QString::number(x);
+    if (a >= 1e15) return engineering(x);
+    if (a >= 999.5) return english().toString(x, 'f', 0);  // 1,188
+    if (a >= 0.01) return threeDigits(x);
+    return engineering(x);
+}
+
+QString humanSeconds(double seconds) {
+    const double a = std::fabs(seconds);
+    if (seconds == 0) return QStringLiteral("0 s");
+    if (a >= 1) return shortNumber(seconds) + QStringLiteral(" s");
+    if (a >= 1e-3) return threeDigits(seconds * 1e3) + QStringLiteral(" ms");
+    if (a >= 1e-6) return threeDigits(seconds * 1e6) + QStringLiteral(" µs");
+    return threeDigits(seconds * 1e9) + QStringLiteral(" ns");
 }
 
 QString dimsText(const std::vector<std::uint64_t>& dims) {

@@ -1,4 +1,7 @@
-// Number formatting for labels and tables: grouped integers, sizes, short decimals.
+// The one number format of labels, tables, tooltips and hover readouts: integers with
+// thousands separators (100,000), three significant digits in between (0.589, 12.3), and
+// engineering notation for small values (5.89e-3, 806e-6: exponents in steps of three, so
+// that values of one column compare at a glance).
 #pragma once
 
 #include <QString>
@@ -9,8 +12,12 @@ namespace tsui {
 
 QString grouped(std::uint64_t n);
 QString humanBytes(std::uint64_t bytes);
-// Three significant digits, switching to scientific notation for tiny or huge values.
+// 1,188 for |x| >= 1000; 12.3 or 0.0589 down to 0.01; 5.89e-3 or 806e-6 below.
 QString shortNumber(double x);
+// Three significant digits, the exponent a multiple of three: 806e-6, 5.89e-3, 12.3.
+QString engineering(double x);
+// Seconds in the unit that keeps the digits few: 1.11 s, 5.89 ms, 806 µs, 12 ns.
+QString humanSeconds(double seconds);
 QString dimsText(const std::vector<std::uint64_t>& dims);
 
 }  // namespace tsui

@@ -45,7 +45,11 @@ private Q_SLOTS:
         w.openFile(QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"));
         QVERIFY(idle.wait(120000));
         QVERIFY(!w.isBusy());
+        // the survey waits until someone looks at the tab
+        QCOMPARE(w.formats()->model()->rowCount(), 0);
         QVERIFY(w.showTab(QStringLiteral("Formats")));
+        QVERIFY(w.formats()->isBusy());
+        QVERIFY(idle.wait(120000));
         FormatTableModel* model = w.formats()->model();
         // order 4: 8 per-mode formats x 4 modes, plus MM-CSF, HiCOO and HLS once each
         QCOMPARE(model->rowCount(), 8 * 4 + 3);

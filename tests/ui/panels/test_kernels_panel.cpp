@@ -5,6 +5,11 @@
 // request of their own), and a run with it ending in rows, not a crash, where no GPUs exist. The
 // scaling chart sits in a tab beside the results chart.
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QCheckBox>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -15,6 +20,8 @@
 #include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "ui_test_support.hpp"
+#include "models/FormatTableModel.hpp"
+#include "panels/FormatsPanel.hpp"
 #include "views/TableExport.hpp"
 
 using namespace tsui;
@@ -26,6 +33,45 @@ class TestKernelsPanel : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { tstest::sandboxSettings("test_kernels_panel"); }
+
+    // Not a timed test: with TS_GUI_BENCH_FILE (a tensor) and TS_GUI_BENCH_OUT (a JSON path)
+    // set, runs what docs/bench/scripts/gui-vs-cli.sh compares with `tensorscope-cli bench`:
+    // MTTKRP on COO and CSF, omp, rank 16, 3 repeats, checked, every mode, started while the
+    // Formats survey runs, and writes each row's median and the run's wall time.
+    void measureAgainstTheCli() {
+        const QString file = qEnvironmentVariable("TS_GUI_BENCH_FILE"), out = qEnvironmentVariable("TS_GUI_BENCH_OUT");
+        if (file.isEmpty() || out.isEmpty()) QSKIP("set TS_GUI_BENCH_FILE and TS_GUI_BENCH_OUT to measure");
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Formats")));
+        QSignalSpy loaded(&w, &MainWindow::datasetChanged);
+        w.openFile(file);
+        QVERIFY(loaded.wait(300000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.formats()->model()->rowCount() >= 1, 120000);
+        const bool surveyRunning = w.formats()->isBusy();
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        KernelsPanel* p = w.kernels();
+        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 16, 3);
+        QSignalSpy idle(p, &Panel::idle);
+        QElapsedTimer wall;
+        wall.start();
+        p->run();
+        QVERIFY(idle.wait(600000));
+        const double seconds = static_cast<double>(wall.elapsed()) / 1000;
+        QJsonArray rows;
+        for (const tscope::BenchResult& r : p->model()->results())
+            rows.append(QJsonObject{{QStringLiteral("format"), QString::fromLatin1(tscope::format_name(r.format))},
+                                    {QStringLiteral("mode"), r.mode + 1},
+                                    {QStringLiteral("median_s"), r.median_s},
+                                    {QStringLiteral("build_s"), r.build_seconds}});
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("rows"), rows},
+                                          {QStringLiteral("wall_s"), seconds},
+                                          {QStringLiteral("survey_running_at_start"), surveyRunning}})
+                    .toJson());
+    }
 
     void modelStructure() {
         KernelResultsModel model;

@@ -10,8 +10,17 @@
 
 #include "jobs/DatasetJob.hpp"
 #include "models/ModeStatsModel.hpp"
+#include <QLabel>
+#include <QPushButton>
+#include <QFile>
+#include <QTextStream>
+
 #include "panels/DatasetPanel.hpp"
+#include "panels/DecompositionPanel.hpp"
+#include "panels/FormatsPanel.hpp"
+#include "panels/KernelsPanel.hpp"
 #include "panels/OverviewPanel.hpp"
+#include "models/FormatTableModel.hpp"
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
@@ -187,6 +196,106 @@ private Q_SLOTS:
         QCOMPARE(w.overview()->summaryText(QStringLiteral("nnz")), QStringLiteral("5,000,000"));
         qInfo("longest event-loop stall while loading 5M nonzeros: %lld ms", longest);
         QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longest)));
+    }
+
+    // Issue 22: a Kernels run and the Formats survey on a 5M-nonzero tensor, both under way,
+    // never block the event loop for 100 ms (Qt's painting waits on Qt's global pool, which
+    // engine work no longer fills), and Cancel ends the run within 0.5 s.
+    void eventLoopStaysResponsiveDuringKernelsAndSurvey() {
+        tscope::GeneratorSpec spec;
+        spec.dims = {100000, 80000, 60000};
+        spec.nnz = 5000000;
+        tscope::parse_distribution("powerlaw:1.1", spec);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::datasetChanged);
+        w.openRequest(DatasetRequest::generate(spec, QStringLiteral("pl5m")));
+        QVERIFY(loaded.wait(180000));
+
+        QElapsedTimer clock;
+        qint64 last = 0, longest = 0;
+        QTimer tick;
+        tick.setInterval(1);
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            const qint64 now = clock.elapsed();
+            longest = std::max(longest, now - last);
+            last = now;
+        });
+        clock.start();
+        tick.start();
+        QVERIFY(w.showTab(QStringLiteral("Formats")));  // the survey starts
+        QTRY_VERIFY_WITH_TIMEOUT(w.formats()->model()->rowCount() >= 1, 60000);  // a build in progress meanwhile
+        QVERIFY(w.formats()->isBusy());
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        KernelsPanel* k = w.kernels();
+        k->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 16, 1);
+        QSignalSpy kernelsIdle(k, &Panel::idle);
+        k->run();
+        QVERIFY(kernelsIdle.wait(300000));
+        QVERIFY(k->model()->rowCount() > 0);
+        QTest::qWait(300);
+        tick.stop();
+        qInfo("longest event-loop stall during a Kernels run beside the Formats survey (5M nonzeros): %lld ms", longest);
+        QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longest)));
+
+        // Cancel, a second into another run
+        kernelsIdle.clear();
+        k->run();
+        QTest::qWait(1000);
+        QVERIFY(k->isBusy());
+        QElapsedTimer cancel;
+        cancel.start();
+        QPushButton* button = nullptr;
+        for (QPushButton* b : k->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Cancel") && b->isEnabled()) button = b;
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(kernelsIdle.wait(10000));
+        qInfo("Cancel took effect after %lld ms", cancel.elapsed());
+        QVERIFY2(cancel.elapsed() < 500, qPrintable(QString("Cancel took %1 ms").arg(cancel.elapsed())));
+    }
+
+    // Issue 22: a tensor with a 99,999,999,999-long mode loads; what cannot be held for it is
+    // refused in words, in the window's banner (not "std::bad_alloc" in a tab's status line).
+    void hugeModeFailsInWordsInTheBanner() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("huge.tns"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
+            QTextStream(&f) << "1 1 1 1.0\n99999999999 2 3 2.0\n";
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Overview")));
+        QSignalSpy loaded(&w, &MainWindow::datasetChanged);
+        w.openFile(path);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(w.errorText().isEmpty());
+
+        QVERIFY(w.showTab(QStringLiteral("Density")));  // counting per slice needs 800 GB
+        QTRY_VERIFY_WITH_TIMEOUT(!w.errorText().isEmpty(), 30000);
+        QVERIFY2(w.errorText().startsWith(QStringLiteral("Density: ")) && w.errorText().contains(QStringLiteral("99,999,999,999 slices")) &&
+                     w.errorText().contains(QStringLiteral("would need 800 GB")),
+                 qPrintable(w.errorText()));
+        QVERIFY(!w.errorText().contains(QStringLiteral("bad_alloc")));
+
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        w.kernels()->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 16, 1);
+        QSignalSpy kernelsIdle(w.kernels(), &Panel::idle);
+        w.kernels()->run();
+        QVERIFY(kernelsIdle.wait(30000));
+        QVERIFY2(w.errorText().startsWith(QStringLiteral("Kernels: ")) && w.errorText().contains(QStringLiteral("would need")),
+                 qPrintable(w.errorText()));
+
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        w.decompositions()->configure(tscope::DecompMethod::Cpd, 4, 2);
+        QSignalSpy decompIdle(w.decompositions(), &Panel::idle);
+        w.decompositions()->run();
+        QVERIFY(decompIdle.wait(30000));
+        QVERIFY2(w.errorText().startsWith(QStringLiteral("Decompositions: ")) && w.errorText().contains(QStringLiteral("would need")),
+                 qPrintable(w.errorText()));
     }
 
     void newerRequestSupersedesRunningOne() {

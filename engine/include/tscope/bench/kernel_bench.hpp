@@ -4,6 +4,7 @@
 // max relative error against cpu-ref.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "tscope/run_control.hpp"
 
 namespace tscope {
+
+struct BenchResult;
 
 struct BenchRequest {
     KernelKind kernel = KernelKind::MTTKRP;
@@ -33,6 +36,9 @@ struct BenchRequest {
     // format.
     std::optional<int> gpus;
     std::vector<int> gpu_slots;
+    // Called with each row as soon as it is complete (a GUI fills its chart meanwhile); the
+    // row's output matrix is still attached. Runs on the benchmarking thread.
+    std::function<void(const BenchResult&)> on_result;
 };
 
 struct BenchResult {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's screenshots: every tab on three tensors (MovieLens 100K and Last.fm tags, order
+# 3; JF17K, order 4), the Kernels and Decompositions tabs after a run with their defaults.
+# Usage: docs/screenshots/make.sh [BUILD_DIR]  (offscreen; no display needed)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+data=${TS_SHARED_DATA:-$root/../shared/data}
+declare -A tensors=([movielens]="$data/movielens-100k.tns" [lastfm]="$data/lastfm-tags.tns"
+                    [jf17k]="$root/resources/samples/jf17k-4d.tns.gz")
+for name in movielens lastfm jf17k; do
+    for tab in Overview Density Formats Teaching Kernels Pipeline Decompositions; do
+        run=()
+        [[ $tab == Kernels || $tab == Decompositions ]] && run=(--run)
+        out="$root/docs/screenshots/$(echo "$tab" | tr 'A-Z' 'a-z')-$name.png"
+        QT_QPA_PLATFORM=offscreen "$build/bin/tensorscope" "${tensors[$name]}" --tab "$tab" "${run[@]}" --screenshot "$out" 2>/dev/null
+        echo "$out"
+    done
+done

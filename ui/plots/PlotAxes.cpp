@@ -1,0 +1,116 @@
+#include "plots/PlotAxes.hpp"
+
+#include <cmath>
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+QString superscript(int n) {
+    static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
+                                   QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
+    QString out = n < 0 ? QString(QChar(0x207B)) : QString();
+    for (const QChar c : QString::number(std::abs(n))) out += digits[c.digitValue()];
+    return out;
+}
+
+QString unitLabel(double value, AxisUnit unit) {
+    switch (unit) {
+    case AxisUnit::Bytes: return value < 0 ? QString() : humanBytes(static_cast<std::uint64_t>(std::llround(value)));
+    case AxisUnit::Seconds: return humanSeconds(value);
+    case AxisUnit::Count:
+    case AxisUnit::Plain: break;
+    }
+    return shortNumber(value);
+}
+
+}  // namespace
+
+QString powerLabel(int base, int exponent) {
+    if (exponent == 0) return QStringLiteral("1");
+    return QString::number(base) + superscript(exponent);
+}
+
+QVector<double> LogTicker::createTickVector(double tickStep, const QCPRange& range) {
+    if (range.lower <= 0 || range.upper / range.lower >= 100) return QCPAxisTickerLog::createTickVector(tickStep, range);
+    QVector<double> ticks;
+    const int first = static_cast<int>(std::floor(std::log10(range.lower)));
+    const int last = static_cast<int>(std::ceil(std::log10(range.upper)));
+    for (int e = first; e <= last; ++e)
+        for (double m : {1.0, 2.0, 5.0}) ticks << m * std::pow(10.0, e);
+    return ticks;
+}
+
+QString LogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    const double exponent = std::log10(tick);
+    const bool decade = std::fabs(exponent - std::round(exponent)) < 1e-9;
+    // big decades of counts as powers of ten: 1,000,000,000 is too wide for a log axis
+    if (unit_ == AxisUnit::Count && decade && tick >= 1e5) return powerLabel(10, static_cast<int>(std::lround(exponent)));
+    return unitLabel(tick, unit_);
+}
+
+double IndexTicker::getTickStep(const QCPRange& range) {
+    return std::max(1.0, std::round(QCPAxisTicker::getTickStep(range)));
+}
+
+QString IndexTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    return tick < 0 ? QString::number(std::llround(tick)) : grouped(static_cast<std::uint64_t>(std::llround(tick)));
+}
+
+QString UnitTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    if (std::fabs(tick) < 1e-12) return QStringLiteral("0");
+    return unitLabel(tick, unit_);
+}
+
+void setLogAxis(QCPAxis* axis, AxisUnit unit) {
+    axis->setNumberFormat(QStringLiteral("g"));  // no 'b': QCustomPlot would redraw "8e-3" as 8·10⁻³
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<LogTicker>(new LogTicker(unit)));
+}
+
+void setLinearAxis(QCPAxis* axis, AxisUnit unit) {
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setScaleType(QCPAxis::stLinear);
+    axis->setTicker(QSharedPointer<UnitTicker>(new UnitTicker(unit)));
+}
+
+void setCategoryAxis(QCPAxis* axis, const QStringList& labels) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
+    axis->setScaleType(QCPAxis::stLinear);
+    axis->setTicker(ticker);
+    axis->setSubTicks(false);
+    axis->grid()->setVisible(false);
+    axis->grid()->setZeroLinePen(Qt::NoPen);
+    axis->setRange(-0.6, static_cast<double>(labels.size()) - 0.4);
+}
+
+QString categoryAt(QCPAxis* axis, double key) {
+    auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker || ticker->ticks().isEmpty()) return {};
+    const auto& ticks = ticker->ticks();
+    auto best = ticks.constBegin();
+    for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it)
+        if (std::fabs(it.key() - key) < std::fabs(best.key() - key)) best = it;
+    return best.value();
+}
+
+void placeLegendAbove(QCustomPlot* plot) {
+    QCPLayoutGrid* grid = plot->plotLayout();
+    if (plot->legend->layout() == grid) return;  // already there
+    if (QCPLayoutInset* inset = plot->axisRect()->insetLayout(); inset->take(plot->legend)) inset->simplify();
+    int row = 0, column = 0;
+    for (int i = 0; i < grid->elementCount(); ++i)
+        if (grid->elementAt(i) == plot->axisRect()) grid->indexToRowCol(i, row, column);
+    grid->insertRow(row);  // directly above the data
+    grid->addElement(row, column, plot->legend);
+    grid->setRowStretchFactor(row, 0.001);  // as tall as its entries, no more
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setWrap(5);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setMargins(QMargins(4, 2, 4, 0));
+}
+
+}  // namespace tsui

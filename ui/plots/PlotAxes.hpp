@@ -1,0 +1,64 @@
+// Axes that read well: decades and their 1-2-5 steps on log scales (colour bars included),
+// whole 1-based indices on index axes, category axes without a zero line, and the legend in a
+// row of its own above the data, where it cannot hide a bar. Labels use the one number format
+// of views/TextFormat.hpp.
+#pragma once
+
+#include <QSharedPointer>
+#include <QStringList>
+#include <qcustomplot.h>
+
+namespace tsui {
+
+// What the numbers on an axis count, for their labels.
+enum class AxisUnit { Count, Bytes, Seconds, Plain };
+
+// Log ticks at every decade; where the range spans less than two decades, also at 2 and 5 of
+// each (a colour bar of 1..7 reads 1, 2, 5 rather than a lone 1). Labels in the unit's words
+// (1 kB, 10 MB; 1 ms; 10⁶).
+class LogTicker : public QCPAxisTickerLog {
+public:
+    explicit LogTicker(AxisUnit unit = AxisUnit::Count) : unit_(unit) {}
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    AxisUnit unit_;
+};
+
+// Whole-number ticks (no 2.5 on an index axis), labelled with thousands separators.
+class IndexTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
+// Linear ticks labelled in the unit's words.
+class UnitTicker : public QCPAxisTicker {
+public:
+    explicit UnitTicker(AxisUnit unit) : unit_(unit) {}
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    AxisUnit unit_;
+};
+
+// A log axis with LogTicker labels.
+void setLogAxis(QCPAxis* axis, AxisUnit unit = AxisUnit::Count);
+// A linear axis with UnitTicker labels.
+void setLinearAxis(QCPAxis* axis, AxisUnit unit = AxisUnit::Plain);
+// One labelled tick per category at 0, 1, 2...; no grid, no zero line (it read as an error
+// whisker over the first bar), the range padded half a slot on each side.
+void setCategoryAxis(QCPAxis* axis, const QStringList& labels);
+// The label of the category tick nearest `key` ("" when there is none).
+QString categoryAt(QCPAxis* axis, double key);
+// Moves the legend out of the data into a row above the axis rect, its entries side by side.
+void placeLegendAbove(QCustomPlot* plot);
+// "2⁹": powers of two (and of ten) short enough that neighbouring ticks stay apart.
+QString powerLabel(int base, int exponent);
+
+}  // namespace tsui
