@@ -29,6 +29,7 @@ Json advice_json(const Advice& a) {
                                      {"predicted_s", m.seconds},
                                      {"bytes_moved", m.bytes_moved},
                                      {"stream_bytes", m.traffic.stream_bytes},
+                                     {"cached_bytes", m.traffic.cached_bytes},
                                      {"compute_bytes", m.traffic.compute_bytes},
                                      {"miss_bytes", m.traffic.miss_bytes},
                                      {"nodes", m.traffic.nodes},

@@ -48,7 +48,7 @@ struct Terms {
 
 Terms terms_of(const Traffic& t, const Weights& w, double bandwidth_gbps) {
     const double bps = bandwidth_gbps * 1e9;
-    return {t.stream_bytes / bps, w.compute * t.compute_bytes / bps, w.miss * t.miss_bytes / bps, w.node * t.nodes / bps,
+    return {(t.stream_bytes - t.cached_bytes + w.compute * t.cached_bytes) / bps, w.compute * t.compute_bytes / bps, w.miss * t.miss_bytes / bps, w.node * t.nodes / bps,
             w.step * t.steps / bps, w.cell * t.cells / bps};
 }
 

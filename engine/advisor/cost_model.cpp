@@ -5,7 +5,7 @@
 //            output), counted per loop as the kernels write them; SpTV's multiply-add per nonzero;
 //   miss:    the rows of those passes that come from a matrix larger than half the last-level
 //            cache (the other half holds the streams), at their share of the matrix beyond it;
-//   (streams that fit in half the cache move to compute: they are re-read from the cache)
+//   cached:  the share of the streams that fits in half the cache (charged as cached work)
 //   nodes:   tree nodes a recursive walk visits (calls, scratch set-up, pointer loads);
 //   steps:   iterations of a flat loop that set up work (SpTV fibers, HiCOO blocks, HLS tiles);
 //   cells:   the 16^3 cells HLS expands and tests per dense tile, zeros included.
@@ -57,9 +57,7 @@ public:
     // the benches run, and as a CPD sweep or power iteration re-reads them): that share is
     // charged as cached work, not at the memory's copy rate.
     Traffic take() {
-        const double cached = t_.stream_bytes * (1 - miss_fraction(t_.stream_bytes));
-        t_.stream_bytes -= cached;
-        t_.compute_bytes += cached;
+        t_.cached_bytes = t_.stream_bytes * (1 - miss_fraction(t_.stream_bytes));
         return t_;
     }
     double row() const { return row_; }

@@ -3,7 +3,7 @@
 
 Reads a record written by advisor_eval.py and, over the per-mode rows of the tensors marked
 "fit" (MTTKRP and SpTV), solves
-    measured_s * bandwidth = stream + w_compute * compute + w_miss * miss + w_node * nodes + w_step * steps + w_cell * cells
+    measured_s * bandwidth = (stream - cached) + w_compute * (compute + cached) + w_miss * miss + w_node * nodes + w_step * steps + w_cell * cells
 for non-negative weights, minimising the relative error of each row (every row counts alike,
 whatever its size). A weight whose term is zero on every row (no matrix beyond the cache, no
 dense HLS tile) keeps its prior. Prints the weights to paste into advisor.cpp.
@@ -43,7 +43,9 @@ def main():
             for f in formats:
                 for m in f["modes"]:
                     y = m["measured_s"] * bw[(t["name"], k)]
-                    rows.append(([m[x] / y for x in TERMS], 1 - m["stream_bytes"] / y))
+                    cached = m.get("cached_bytes", 0)  # streams re-read from the cache count as compute
+                    feature = {x: m[x] + (cached if x == "compute_bytes" else 0) for x in TERMS}
+                    rows.append(([feature[x] / y for x in TERMS], 1 - (m["stream_bytes"] - cached) / y))
     active = [i for i, x in enumerate(TERMS) if any(r[0][i] > 0 for r in rows)]
     best = None
     for size in range(len(active), 0, -1):  # NNLS by trying every support (four terms at most)

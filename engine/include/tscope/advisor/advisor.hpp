@@ -81,6 +81,7 @@ MachineFigures machine_figures(Backend backend);
 // What one run costs, split by how it is paid for (the model's terms).
 struct Traffic {
     double stream_bytes = 0;   // read or written in order: the format's arrays, the outputs
+    double cached_bytes = 0;   // the part of stream_bytes a repeated run finds in the cache
     double compute_bytes = 0;  // vector work on data in cache: each pass over a factor row (R doubles)
                                // or, for SpTV, each nonzero's multiply-add (8 bytes)
     double miss_bytes = 0;     // rows read or added into at random from matrices larger than the cache
