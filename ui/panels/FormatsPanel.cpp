@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <map>
@@ -31,7 +32,14 @@ const QColor kModeColours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(
 }  // namespace
 
 FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
-    auto* layout = new QVBoxLayout(this);
+    // two pages: the storage survey, and the advisor's ranking of the formats per kernel
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("formatsPages"));
+    outer->addWidget(tabs_);
+    auto* storagePage = new QWidget(tabs_);
+    auto* layout = new QVBoxLayout(storagePage);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show:"), this));
     measure_ = new QComboBox(this);
@@ -101,6 +109,13 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
+    tabs_->addTab(storagePage, tr("Storage"));
+    advisor_ = new AdvisorView(tabs_);
+    advisor_->setObjectName(QStringLiteral("advisorView"));
+    tabs_->addTab(advisor_, tr("Advisor"));
+    connect(advisor_, &AdvisorView::idle, this, [this] {
+        if (!job_.isBusy()) Q_EMIT idle();
+    });
 
     connect(measure_, &QComboBox::currentIndexChanged, this, &FormatsPanel::replot);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, proxy](const QModelIndex& current) {
@@ -114,16 +129,25 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::cancelled, this, [this] {
         if (settle()) status_->setText(tr("Cancelled."));
     });
-    connect(&job_, &EngineJob::idle, this, &Panel::idle);
+    connect(&job_, &EngineJob::idle, this, [this] {
+        if (!advisor_->isBusy()) Q_EMIT idle();
+    });
 }
 
 void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
+    advisor_->setDataset(dataset);
     if (job_.isBusy()) {
         job_.cancel();  // settle() starts the survey of the new dataset
         return;
     }
     start();
+}
+
+bool FormatsPanel::runOwnWork() {
+    tabs_->setCurrentWidget(advisor_);
+    advisor_->measureWhenPredicted();
+    return true;
 }
 
 void FormatsPanel::start() {
