@@ -62,17 +62,21 @@ Json advice_json(const Advice& a) {
 void print_text(const Advice& a) {
     std::cout << kernel_title(a.request.kernel) << " on " << backend_name(a.request.backend) << " (" << a.machine.device << ", "
               << number(a.machine.bandwidth_gbps) << " GB/s copy, " << a.machine.source << ")\n";
-    TextTable table({"#", "format", "storage", "moves", "predicted s", "reason"});
+    TextTable table({"#", "format", "storage", "moves", "predicted s"});
+    std::string reasons;  // under the table: a sentence does not fit a column
     int place = 0;
     for (const FormatAdvice& f : a.ranking) {
+        const std::string tag = f.supported ? std::to_string(++place) : "-";
+        const std::string name = format_name(f.format);
+        reasons += "  " + tag + " " + (f.reason.rfind(name, 0) == 0 ? "" : name + ": ") + f.reason + "\n";
         if (!f.supported) {
-            table.add({"-", format_name(f.format), "-", "-", "-", f.reason});
+            table.add({tag, format_name(f.format), "-", "-", "-"});
             continue;
         }
-        table.add({std::to_string(++place), format_name(f.format), human_bytes(f.storage_bytes) + (f.storage_exact ? "" : " ~"),
-                   human_bytes(static_cast<std::uint64_t>(f.bytes_moved)), number(f.seconds), f.reason});
+        table.add({tag, format_name(f.format), human_bytes(f.storage_bytes) + (f.storage_exact ? "" : " ~"),
+                   human_bytes(static_cast<std::uint64_t>(f.bytes_moved)), number(f.seconds)});
     }
-    std::cout << table.render() << "\n";
+    std::cout << table.render() << "why:\n" << reasons << "\n";
 }
 
 }  // namespace

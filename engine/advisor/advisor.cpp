@@ -151,14 +151,21 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
     case FormatKind::MMCSF: {
         std::string parts;
         for (const TreeCounts& c : p.mmcsf_parts)
-            parts += (parts.empty() ? "" : ", ") + fmt("%.0f%%", 100.0 * static_cast<double>(c.nnz) / static_cast<double>(p.nnz)) +
-                     " with mode " + std::to_string(c.order.back() + 1) + " at the leaves";
+        {
+            const double share = 100.0 * static_cast<double>(c.nnz) / static_cast<double>(p.nnz);
+            parts += (parts.empty() ? "" : ", ") + (share < 0.5 ? std::string("<1%") : fmt("%.0f%%", share)) + " with mode " +
+                     std::to_string(c.order.back() + 1) + " at the leaves";
+        }
         return "MM-CSF keeps one copy (" + parts + "): for most modes the mode sits below the root, so its rows are shared, "
                "added per node and summed from per-thread copies";
     }
     case FormatKind::HLS: {
         const double share = p.nnz ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.nnz) : 0;
         const double per_tile = p.hls_dense_tiles ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.hls_dense_tiles) : 0;
+        if (p.hls_dense_tiles == 0)
+            return "HLS: no 16^3 tile holds " + std::to_string(p.options.hls_threshold) +
+                   " nonzeros, so every nonzero goes element-wise, in one fused pass per nonzero (COO makes " +
+                   std::to_string(p.order() + 1) + ")";
         return "HLS: " + fmt("%.0f%%", 100 * share) + " of the nonzeros lie in " + std::to_string(p.hls_dense_tiles) +
                " dense 16^3 tiles (" + fmt("%.0f", per_tile) + " per tile, each walked as 4096 cells); the rest go element-wise as in COO";
     }

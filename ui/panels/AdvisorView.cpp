@@ -334,7 +334,7 @@ void AdvisorView::replot() {
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     plot_->yAxis->setNumberFormat(QStringLiteral("eb"));
     plot_->yAxis->setNumberPrecision(0);
-    plot_->yAxis->setLabel(tr("seconds per sweep over the modes, log scale"));
+    plot_->yAxis->setLabel(tr("s per sweep (log)"));
     if (hi > 0) plot_->yAxis->setRange(lo / 3, hi * 20);  // headroom for the legend
     plot_->replot();
 }
