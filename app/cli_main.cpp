@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         if (command == "bench") return run_bench(argc, argv);
         if (command == "pipeline") return run_pipeline(argc, argv);
         if (command == "decompose") return run_decompose(argc, argv);
+        if (command == "advise") return run_advise(argc, argv);
         if (command == "help" || command == "--help" || command == "-h") {
             print_usage(false);
             return 0;

@@ -98,6 +98,11 @@ void print_usage(bool to_stderr) {
       the run, as other users of a shared GPU would hold it)
   convert IN OUT [--float]
       between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension)
+  advise FILE [--kernel K[,K..]|all] [--backend omp|cuda|all] [--mode M|all] [--rank R] [--json]
+         [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
+      the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's
+      storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
+      else the recorded H100 figures), ranked over a sweep of the modes, with the reason in a sentence
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
 Exit status: 0 success, 2 bad input, 1 other failures.

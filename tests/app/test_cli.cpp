@@ -286,6 +286,54 @@ private Q_SLOTS:
         QCOMPARE(cli({"formats", file, "--csf-order", "1,1,2", "--format", "CSF"}).status, 2);
     }
 
+    // advise: the ranking per kernel with its keys; bad options exit 2 before the tensor is read.
+    void adviseJsonAndExitCodes() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("a.tns");
+        QCOMPARE(cli({"generate", "--dims", "60,50,40", "--nnz", "5000", "--dist", "powerlaw:1.0", "-o", file}).status, 0);
+        const Run r = cli({"advise", file, "--kernel", "mttkrp,sptv", "--json", "--threads", "1"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject o = json(r);
+        QCOMPARE(o["nnz"].toInteger(), 5000);
+        const QJsonArray advice = o["advice"].toArray();
+        QCOMPARE(advice.size(), 2);
+        for (const auto& v : advice) {
+            const QJsonObject a = v.toObject();
+            for (const char* key : {"kernel", "backend", "rank", "modes", "device", "bandwidth_gbps", "summary", "ranking"})
+                QVERIFY2(a.contains(key), key);
+            QVERIFY(a["bandwidth_gbps"].toDouble() > 0);
+            double last = 0;
+            int place = 0;
+            for (const auto& f : a["ranking"].toArray()) {
+                const QJsonObject row = f.toObject();
+                QVERIFY(row["supported"].toBool());  // every omp format runs on this order-3 tensor
+                QCOMPARE(row["place"].toInt(), ++place);
+                QVERIFY(row["predicted_s"].toDouble() >= last);
+                last = row["predicted_s"].toDouble();
+                QVERIFY(row["storage_bytes"].toInteger() > 0);
+                QVERIFY(row["bytes_moved"].toDouble() > 0);
+                QVERIFY(!row["reason"].toString().isEmpty());
+                QCOMPARE(row["modes"].toArray().size(), 3);
+            }
+            QCOMPARE(place, 6);  // MTTKRP: COO CSF B-CSF MM-CSF HiCOO HLS; SpTV: COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF
+        }
+        // the text form names the kernel and the formats
+        const Run text = cli({"advise", file, "--kernel", "sptv", "--threads", "1"});
+        QCOMPARE(text.status, 0);
+        QVERIFY(text.out.contains("SpTV on omp"));
+        QVERIFY(text.out.contains("HOCFS-ELL"));
+        // bad input: exit 2 with one line on stderr, before any work
+        for (const QStringList& bad : {QStringList{"advise", file, "--kernel", "spmv"}, QStringList{"advise", file, "--backend", "cpu-ref"},
+                                       QStringList{"advise", file, "--backend", "gpu"}, QStringList{"advise", file, "--mode", "4"},
+                                       QStringList{"advise", file, "--rank", "0"}, QStringList{"advise", dir.filePath("missing.tns")},
+                                       QStringList{"advise", file, "--format", "CSF"}, QStringList{"advise"}}) {
+            const Run b = cli(bad);
+            QVERIFY2(b.status == 2, qPrintable(bad.join(' ') + ": " + QString::number(b.status)));
+            QVERIFY2(b.out.isEmpty(), qPrintable(bad.join(' ')));
+            QVERIFY2(b.err.trimmed().count('\n') == 0 && !b.err.isEmpty(), b.err.constData());
+        }
+    }
+
     void benchEveryKernelChecksAgainstTheOracle_data() {
         QTest::addColumn<QString>("kernel");
         QTest::addColumn<QStringList>("formats");

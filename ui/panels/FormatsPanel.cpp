@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <map>
@@ -66,7 +67,14 @@ std::vector<std::pair<tscope::FormatKind, int>> surveySteps(int order) {
 }  // namespace
 
 FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
-    auto* layout = new QVBoxLayout(this);
+    // two pages: the storage survey, and the advisor's ranking of the formats per kernel
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("formatsPages"));
+    outer->addWidget(tabs_);
+    auto* storagePage = new QWidget(tabs_);
+    auto* layout = new QVBoxLayout(storagePage);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show:"), this));
     measure_ = new QComboBox(this);
@@ -148,6 +156,13 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
+    tabs_->addTab(storagePage, tr("Storage"));
+    advisor_ = new AdvisorView(tabs_);
+    advisor_->setObjectName(QStringLiteral("advisorView"));
+    tabs_->addTab(advisor_, tr("Advisor"));
+    connect(advisor_, &AdvisorView::idle, this, [this] {
+        if (!job_.isBusy()) Q_EMIT idle();
+    });
 
     connect(measure_, &QComboBox::currentIndexChanged, this, &FormatsPanel::replot);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, proxy](const QModelIndex& current) {
@@ -165,7 +180,9 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
         surveyed_ = true;  // the user stopped it: not again for this tensor
         status_->setText(tr("Cancelled: the chart shows the formats built before."));
     });
-    connect(&job_, &EngineJob::idle, this, &Panel::idle);
+    connect(&job_, &EngineJob::idle, this, [this] {
+        if (!advisor_->isBusy()) Q_EMIT idle();
+    });
     // the survey is work nobody asked for: it runs on the background lane and pauses between
     // two builds while a benchmark or another run the user started goes on
     job_.setLane(Lane::Background);
@@ -179,6 +196,7 @@ void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     model_->setSurvey(nullptr, 0);
     arrays_->setRowCount(0);
     replot();
+    advisor_->setDataset(dataset);
     if (job_.isBusy()) {
         job_.cancel();  // settle() starts the survey of the new dataset
         return;
@@ -189,6 +207,12 @@ void FormatsPanel::setDataset(const DatasetPtr& dataset) {
 void FormatsPanel::showEvent(QShowEvent* event) {
     Panel::showEvent(event);
     if (!surveyed_ && !job_.isBusy()) start();
+}
+
+bool FormatsPanel::runOwnWork() {
+    tabs_->setCurrentWidget(advisor_);
+    advisor_->measureWhenPredicted();
+    return true;
 }
 
 void FormatsPanel::start() {

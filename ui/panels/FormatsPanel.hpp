@@ -2,7 +2,9 @@
 // grouped bars (bytes or the papers' storage units on a log scale, or the ratio to COO on a
 // linear one) and as a table. The formats are built in the background while the tab is
 // visible, one at a time, the chart filling as each arrives; the building pauses while work
-// the user started runs (a benchmark would otherwise share its cores).
+// the user started runs (a benchmark would otherwise share its cores). A second page, the
+// Advisor, ranks the formats for a kernel from the statistics and measures them on request
+// (AdvisorView).
 #pragma once
 
 #include "jobs/EngineJob.hpp"
@@ -10,6 +12,7 @@
 
 #include "models/Dataset.hpp"
 #include "models/FormatTableModel.hpp"
+#include "panels/AdvisorView.hpp"
 #include "panels/Panel.hpp"
 
 class QComboBox;
@@ -19,6 +22,7 @@ class QProgressBar;
 class QPushButton;
 class QTableView;
 class QTableWidget;
+class QTabWidget;
 
 namespace tsui {
 
@@ -29,12 +33,17 @@ public:
     explicit FormatsPanel(QWidget* parent = nullptr);
     QString title() const override { return tr("Formats"); }
     void setDataset(const DatasetPtr& dataset) override;
-    bool isBusy() const override { return job_.isBusy(); }
+    bool isBusy() const override { return job_.isBusy() || advisor_->isBusy(); }
+    // The tab's own work: the Advisor page, measuring its formats once predicted (--run).
+    bool runOwnWork() override;
     FormatTableModel* model() const { return model_; }
     // The per-array breakdown of the selected row (one row per array).
     QTableWidget* arrayTable() const { return arrays_; }
     void selectRow(int row);
     QCustomPlot* plot() const { return plot_; }
+    // The Advisor page (its ranking, reasons and predicted-against-measured plot).
+    AdvisorView* advisor() const { return advisor_; }
+    QTabWidget* pages() const { return tabs_; }
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -64,6 +73,8 @@ private:
     QTableView* table_;
     QTableWidget* arrays_;
     QLabel* arraysTitle_;
+    QTabWidget* tabs_;
+    AdvisorView* advisor_;
 };
 
 }  // namespace tsui

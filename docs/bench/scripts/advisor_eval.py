@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""The format advisor's evaluation (issue 20): does `advise` rank the formats as `bench` measures them?
+
+For each tensor (the shared real ones, and generated ones: uniform, power-law and blocks of order
+3 to 5) it runs `advise --json` and `bench --json` for MTTKRP and SpTV on the omp backend, and
+compares each format's sweep time (the sum over the modes) predicted against measured:
+  - Kendall's tau-b between the two rankings, strictly, and with times within TIE (5%) of each
+    other counted as tied on both sides (the kernels of several formats are the same loop over
+    the same bytes; their measured order is the noise of this shared machine);
+  - best ratio: the measured time of the predicted best over the measured best (target <= 1.2).
+The machine is a shared 2-core VM: each bench runs ROUNDS times, alternating with the others,
+and a format's measured time is the smallest of its rounds' medians (the least disturbed).
+
+usage: docs/bench/scripts/advisor_eval.py [--bin build/bin] [--out docs/bench/cpu-advisor.json]
+                                          [--threads T] [--rounds K] [--repeat K] [--only NAME,..]
+Writes the record with every per-mode prediction and measurement, so that advisor_fit.py can
+refit the model's weights from it.
+"""
+import argparse, json, math, os, subprocess, sys, tempfile, time
+
+TIE = 0.05
+# name, generator arguments (None: a shared real tensor), used to fit the model's weights
+TENSORS = [
+    ("uniform-3d", "--dims 4000,3000,2000 --nnz 600000 --dist uniform --seed 1", True),
+    ("powerlaw-3d", "--dims 20000,8000,3000 --nnz 600000 --dist powerlaw:1.2 --seed 2", True),
+    ("blocks-4d", "--dims 600,500,400,300 --nnz 400000 --dist blocks:60 --seed 3", True),
+    ("blocks-3d", "--dims 3000,3000,3000 --nnz 600000 --dist blocks:40:32 --seed 4", False),
+    ("powerlaw-3d-steep", "--dims 50000,2000,500 --nnz 400000 --dist powerlaw:1.5 --seed 5", False),
+    ("uniform-4d", "--dims 300,300,300,300 --nnz 400000 --dist uniform --seed 6", False),
+    ("powerlaw-4d", "--dims 5000,3000,2000,100 --nnz 400000 --dist powerlaw:1.1 --seed 7", False),
+    ("uniform-5d", "--dims 100,80,60,40,30 --nnz 300000 --dist uniform --seed 8", False),
+    ("powerlaw-5d", "--dims 2000,1000,500,200,50 --nnz 300000 --dist powerlaw:1.2 --seed 9", False),
+    ("blocks-5d", "--dims 200,200,100,100,50 --nnz 300000 --dist blocks:30 --seed 10", False),
+    ("movielens-100k", None, False),
+    ("lastfm-tags", None, False),
+    ("jf17k-4d", None, False),
+]
+KERNELS = ["mttkrp", "sptv"]
+
+
+def run(cmd):
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("failed (%d): %s\n%s" % (out.returncode, " ".join(cmd), out.stderr))
+    return out.stdout
+
+
+def kendall(a, b, tol):
+    """tau-b; pairs within tol (relative) of each other are ties."""
+    def sign(x, y):
+        if abs(x - y) <= tol * max(abs(x), abs(y)):
+            return 0
+        return -1 if x < y else 1
+    n = len(a)
+    c = d = ta = tb = pairs = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            sa, sb = sign(a[i], a[j]), sign(b[i], b[j])
+            pairs += 1
+            ta += sa == 0
+            tb += sb == 0
+            c += sa * sb > 0
+            d += sa * sb < 0
+    den = math.sqrt((pairs - ta) * (pairs - tb))
+    if den == 0:
+        return 1.0 if ta == pairs and tb == pairs else 0.0
+    return (c - d) / den
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--out", default="docs/bench/cpu-advisor.json")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rank", type=int, default=32)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--data", default=os.environ.get("TS_SHARED_DATA", "../shared/data"))
+    args = ap.parse_args()
+    cli = os.path.join(args.bin, "tensorscope-cli")
+    only = set(filter(None, args.only.split(",")))
+    commit = run(["git", "rev-parse", "--short", "HEAD"]).strip()
+    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).strip() != ""
+    tmp = tempfile.mkdtemp(prefix="advisor-eval-")
+    threads = ["--threads", str(args.threads)]
+    doc = {"device": None, "commit": commit + ("+dirty" if dirty else ""),
+           "command": "docs/bench/scripts/advisor_eval.py " + " ".join(sys.argv[1:]),
+           "threads": args.threads, "rounds": args.rounds, "repeat": args.repeat, "rank": args.rank, "tie_tolerance": TIE,
+           "note": ("measured = the smallest of ROUNDS bench medians per (format, mode), benches alternating; sweep = the sum "
+                    "over the modes; tau_b_strict counts no ties; tau_b counts times within tie_tolerance as tied on both sides; "
+                    "best_ratio = measured time of the predicted best / measured best. 'fit' marks the tensors the CPU weights "
+                    "were fitted on (engine/advisor/advisor.cpp)."),
+           "results": [], "tensors": []}
+    started = time.time()
+    for name, gen, fit in TENSORS:
+        if only and name not in only:
+            continue
+        if gen is None:
+            path = os.path.join(args.data, name + ".tns")
+            if not os.path.exists(path):
+                print("skip", name, "(absent)", flush=True)
+                continue
+        else:
+            path = os.path.join(tmp, name + ".tsb")
+            run([cli, "generate", *gen.split(), "-o", path])
+        entry = {"name": name, "generator": gen and ("tensorscope-cli generate " + gen), "fit": fit, "kernels": {}}
+        advice = json.loads(run([cli, "advise", path, "--kernel", ",".join(KERNELS), "--backend", "omp",
+                                 "--rank", str(args.rank), "--json", *threads]))
+        entry["nnz"], entry["dims"] = advice["nnz"], advice["dims"]
+        entry["profile_seconds"] = advice["profile_seconds"]
+        measured = {k: {} for k in KERNELS}  # kernel -> (format, mode) -> [medians]
+        for r in range(args.rounds):
+            for k in KERNELS:
+                bench = json.loads(run([cli, "bench", path, "--kernel", k, "--format", "all", "--backend", "omp",
+                                        "--rank", str(args.rank), "--repeat", str(args.repeat), "--json", *threads]))
+                doc["device"] = "%s, %d hardware threads, --threads %d" % (
+                    bench["machine"]["cpu"], bench["machine"]["hardware_threads"], args.threads)
+                for row in bench["results"]:
+                    if row.get("ran"):
+                        measured[k].setdefault((row["format"], row["mode"]), []).append(row["median_s"])
+        for a in advice["advice"]:
+            k = a["kernel"]
+            formats = []
+            for f in a["ranking"]:
+                if not f["supported"]:
+                    continue
+                modes = []
+                for m in f["modes"]:
+                    runs = measured[k].get((f["format"], m["mode"]))
+                    if not runs:
+                        break
+                    modes.append(dict(m, measured_s=min(runs), measured_rounds=runs))
+                if len(modes) != len(f["modes"]):
+                    continue  # bench refused it: left out of both rankings
+                formats.append({"format": f["format"], "predicted_s": f["predicted_s"],
+                                "measured_s": sum(m["measured_s"] for m in modes),
+                                "storage_bytes": f["storage_bytes"], "bytes_moved": f["bytes_moved"],
+                                "reason": f["reason"], "modes": modes})
+            pred = [f["predicted_s"] for f in formats]
+            meas = [f["measured_s"] for f in formats]
+            best_pred = min(formats, key=lambda f: f["predicted_s"])
+            best_meas = min(formats, key=lambda f: f["measured_s"])
+            res = {"tensor": name, "kernel": k, "backend": "omp", "fit": fit, "formats": len(formats),
+                   "tau_b": kendall(pred, meas, TIE), "tau_b_strict": kendall(pred, meas, 0.0),
+                   "predicted_best": best_pred["format"], "measured_best": best_meas["format"],
+                   "best_ratio": best_pred["measured_s"] / best_meas["measured_s"],
+                   "predicted_order": [f["format"] for f in sorted(formats, key=lambda f: f["predicted_s"])],
+                   "measured_order": [f["format"] for f in sorted(formats, key=lambda f: f["measured_s"])],
+                   "bandwidth_gbps": a["bandwidth_gbps"]}
+            entry["kernels"][k] = formats
+            doc["results"].append(res)
+            print("%-18s %-6s tau_b %5.2f (strict %5.2f)  best ratio %.2f  predicted %s, measured %s" % (
+                name, k, res["tau_b"], res["tau_b_strict"], res["best_ratio"], " < ".join(res["predicted_order"]),
+                " < ".join(res["measured_order"])), flush=True)
+        doc["tensors"].append(entry)
+    held = [r for r in doc["results"] if not r["fit"]]
+    for group, rows in (("all", doc["results"]), ("held_out", held)):
+        for k in KERNELS:
+            rk = [r for r in rows if r["kernel"] == k]
+            if rk:
+                doc.setdefault("summary", {})["%s %s" % (group, k)] = {
+                    "tensors": len(rk),
+                    "tau_b_min": min(r["tau_b"] for r in rk), "tau_b_mean": sum(r["tau_b"] for r in rk) / len(rk),
+                    "tau_b_at_least_0.8": sum(r["tau_b"] >= 0.8 for r in rk),
+                    "best_ratio_max": max(r["best_ratio"] for r in rk),
+                    "best_ratio_within_1.2": sum(r["best_ratio"] <= 1.2 for r in rk)}
+    doc["seconds"] = time.time() - started
+    with open(args.out, "w") as f:
+        json.dump(doc, f, indent=1)
+    print(json.dumps(doc.get("summary", {}), indent=1))
+    print("wrote", args.out, "in %.0f s" % doc["seconds"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,277 @@
+// The advisor: turns each format's traffic (cost_model.cpp) into seconds with the machine's
+// bandwidth and a few weights, ranks the formats, and says why in a sentence.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "cost_model.hpp"
+#include "tscope/advisor/advisor.hpp"
+#include "tscope/checks.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_registry.hpp"
+#include "tscope/tensor/coo_ops.hpp"
+
+namespace tscope {
+
+namespace {
+
+// What each term costs in streamed bytes (a streamed byte costs 1 at the measured copy
+// bandwidth): a byte of vector work on cached rows, a byte from a matrix beyond the cache, a
+// step of a recursive tree walk, a step of a flat loop, an HLS cell.
+struct Weights {
+    double compute;
+    double miss;
+    double node;
+    double step;
+    double cell;
+};
+
+// CPU (omp): fitted once by non-negative least squares on relative error
+// (docs/bench/scripts/advisor_fit.py) over the per-mode omp MTTKRP and SpTV rows of the three
+// tensors marked "fit" in docs/bench/cpu-advisor.json (uniform order 3, power-law order 3,
+// blocks order 4: 113 rows), measured on this project's shared 2-core AMD EPYC VM with one
+// thread (3 rounds, 10 repeats). The fit gave compute 0.65, node 610, step 1.3; no fitting
+// tensor has a factor beyond the cache or a dense HLS tile, so miss (4) and cell (2) are priors.
+// The evaluation in the same file covers ten tensors that were not used for fitting.
+constexpr Weights kCpuWeights{0.65, 4.0, 610.0, 1.3, 2.0};
+// GPU (cuda): not fitted (no GPU session measured it): cached rows at the copy rate, a miss
+// four times a streamed byte (scattered sectors), a walk step one 32-byte sector, a cell a byte.
+constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0};
+
+const Weights& weights_for(Backend b) { return b == Backend::Cuda ? kGpuWeights : kCpuWeights; }
+
+// The term-by-term seconds of a traffic (the reasons compare them).
+struct Terms {
+    double stream = 0, compute = 0, miss = 0, nodes = 0, steps = 0, cells = 0;
+    double total() const { return stream + compute + miss + nodes + steps + cells; }
+};
+
+Terms terms_of(const Traffic& t, const Weights& w, double bandwidth_gbps) {
+    const double bps = bandwidth_gbps * 1e9;
+    return {(t.stream_bytes - t.cached_bytes + w.compute * t.cached_bytes) / bps, w.compute * t.compute_bytes / bps, w.miss * t.miss_bytes / bps, w.node * t.nodes / bps,
+            w.step * t.steps / bps, w.cell * t.cells / bps};
+}
+
+std::string fmt(const char* f, double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, x);
+    return buf;
+}
+std::string mb(double bytes) { return bytes >= 1e9 ? fmt("%.2f GB", bytes / 1e9) : bytes >= 1e6 ? fmt("%.1f MB", bytes / 1e6) : fmt("%.0f kB", bytes / 1e3); }
+
+// Why a format cannot run for this tensor (its builder's refusals, from the counts), or "".
+std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, FormatKind kind, const std::vector<int>& modes) {
+    if (!kernel_supports(kernel, backend, kind))
+        return std::string(backend_name(backend)) + " has no " + kernel_name(kernel) + " kernel for " + format_name(kind);
+    const FormatEntry& e = format_entry(kind);
+    if (p.order() < e.min_order) return std::string(e.name) + " needs a tensor of order " + std::to_string(e.min_order) + " or more";
+    if (kind == FormatKind::HLS && !p.hls_defined)
+        return "HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V); this tensor has " + std::to_string(p.order()) + " modes";
+    for (int m : modes) {
+        const auto mu = static_cast<std::size_t>(m);
+        if (kind == FormatKind::HOCSR && kernel == KernelKind::SpTV) {
+            long double rows = 1;
+            for (int k = 0; k < p.order(); ++k)
+                if (k != m) rows *= static_cast<long double>(p.dims[static_cast<std::size_t>(k)]);
+            if (rows > static_cast<long double>(std::uint64_t{1} << 28))
+                return "HOCSR for mode " + std::to_string(m + 1) + " would need a row pointer per index tuple of the other modes (over 2^28)";
+        }
+        if (kind == FormatKind::HOCFS_ELL) {
+            const std::uint64_t cells = p.sptv_trees[mu].ell_cells;
+            if (cells > std::max<std::uint64_t>(16 * p.nnz, 1u << 20))
+                return "HOCFS-ELL for mode " + std::to_string(m + 1) + " would pad " + std::to_string(p.nnz) + " nonzeros to " +
+                       std::to_string(cells) + " entries (over 16x: the builder refuses)";
+        }
+    }
+    return "";
+}
+
+// ---- reasons ----------------------------------------------------------------------------------
+
+double mean_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
+    double s = 0;
+    for (int m : modes) s += p.stats.modes[static_cast<std::size_t>(m)].fiber_nnz.mean;
+    return modes.empty() ? 0 : s / static_cast<double>(modes.size());
+}
+
+// nonzeros per node of CSF's fiber level (the trees MTTKRP walks), averaged over the modes
+double csf_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
+    double s = 0;
+    for (int m : modes) {
+        const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
+        s += static_cast<double>(c.nnz) / static_cast<double>(std::max<std::uint64_t>(1, c.nodes[c.nodes.size() - 2]));
+    }
+    return modes.empty() ? 0 : s / static_cast<double>(modes.size());
+}
+
+std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const FormatAdvice& best, const std::vector<int>& modes,
+                        bool is_best) {
+    const std::string fibers = "fibers average " + fmt("%.3g", mean_fiber_nnz(p, modes)) + " nonzeros";
+    const std::string name = format_name(f.format);
+    if (f.format == FormatKind::HOCFS_ELL) {
+        std::uint64_t cells = 0;
+        for (int m : modes) cells += p.sptv_trees[static_cast<std::size_t>(m)].ell_cells;
+        const double pad = static_cast<double>(cells) / (static_cast<double>(p.nnz) * static_cast<double>(modes.size())) - 1;
+        return "ELL pads each slice's fibers to the slice's longest (" + fmt("%.0f%%", 100 * pad) +
+               " padding) and keeps 32 bytes of row bookkeeping per fiber: " + fibers + ", so it moves " +
+               mb(f.bytes_moved) + (is_best ? "" : " against " + mb(best.bytes_moved) + " for " + format_name(best.format));
+    }
+    const bool narrow = f.format == FormatKind::CSF || f.format == FormatKind::HOCFS_CSR;
+    if (is_best || narrow)
+        return fibers + ": " + name + " keeps one " + std::to_string(p.index_bytes * 8) +
+               "-bit pointer per fiber next to an index and a value per nonzero, " + mb(f.bytes_moved) + " per sweep" +
+               (is_best ? ", the least" : "; the same kernel as " + std::string(format_name(best.format)) + ", within noise of it");
+    return fibers + ": " + name + "'s kernel walks 64-bit fiber starts, " + mb(f.bytes_moved - best.bytes_moved) +
+           " more than " + format_name(best.format) + "'s " + std::to_string(p.index_bytes * 8) + "-bit pointers (" +
+           fmt("%+.0f%%", 100 * (f.seconds / best.seconds - 1)) + ")";
+}
+
+std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vector<int>& modes) {
+    const std::string fibers = "CSF's fibers average " + fmt("%.3g", csf_fiber_nnz(p, modes)) + " nonzeros";
+    switch (k) {
+    case FormatKind::COO:
+        return "COO reads " + std::to_string(p.order() - 1) + " factor rows and adds one output row per nonzero (" + fibers +
+               ": a tree would read one row per fiber instead of per nonzero for its upper modes)";
+    case FormatKind::HiCOO: {
+        const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
+        return "HiCOO's " + std::to_string(p.hicoo_blocks) + " blocks hold " + fmt("%.3g", per_block) +
+               " nonzeros each, " + (per_block < 8 ? "too few to reuse factor rows" : "reusing rows within a block") +
+               ", and it still adds one output row per nonzero";
+    }
+    case FormatKind::CSF:
+    case FormatKind::BCSF: {
+        // short fibers: the walk pays a node (a call, a zeroed sum, a product) for about every
+        // nonzero, which costs more than sharing the upper rows saves
+        const bool short_fibers = csf_fiber_nnz(p, modes) < 2;
+        const std::string name = k == FormatKind::CSF ? "CSF" : "B-CSF (CSF with fibers over " +
+                                                                    std::to_string(p.options.bcsf_fiber_threshold) + " split)";
+        return fibers + (short_fibers ? ": " + name + "'s fiber level costs more than it saves (a tree node per nonzero or so)"
+                                      : ": " + name + " rooted at each mode reads an upper factor row once per fiber, not per nonzero");
+    }
+    case FormatKind::MMCSF: {
+        std::string parts;
+        for (const TreeCounts& c : p.mmcsf_parts)
+        {
+            const double share = 100.0 * static_cast<double>(c.nnz) / static_cast<double>(p.nnz);
+            parts += (parts.empty() ? "" : ", ") + (share < 0.5 ? std::string("<1%") : fmt("%.0f%%", share)) + " with mode " +
+                     std::to_string(c.order.back() + 1) + " at the leaves";
+        }
+        return "MM-CSF keeps one copy (" + parts + "): for most modes the mode sits below the root, so its rows are shared, "
+               "added per node and summed from per-thread copies";
+    }
+    case FormatKind::HLS: {
+        const double share = p.nnz ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.nnz) : 0;
+        const double per_tile = p.hls_dense_tiles ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.hls_dense_tiles) : 0;
+        if (p.hls_dense_tiles == 0)
+            return "HLS: no 16^3 tile holds " + std::to_string(p.options.hls_threshold) +
+                   " nonzeros, so every nonzero goes element-wise, in one fused pass per nonzero (COO makes " +
+                   std::to_string(p.order() + 1) + ")";
+        return "HLS: " + fmt("%.0f%%", 100 * share) + " of the nonzeros lie in " + std::to_string(p.hls_dense_tiles) +
+               " dense 16^3 tiles (" + fmt("%.0f", per_tile) + " per tile, each walked as 4096 cells); the rest go element-wise as in COO";
+    }
+    default: return format_name(k);
+    }
+}
+
+std::string mttkrp_reason(const TensorProfile& p, const FormatAdvice& f, const FormatAdvice& best, const std::vector<int>& modes,
+                          bool is_best) {
+    const std::string phrase = mttkrp_phrase(p, f.format, modes);
+    if (is_best) return phrase + "; predicted fastest";
+    return phrase + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
+}
+
+std::string reason_for(const TensorProfile& p, KernelKind kernel, const FormatAdvice& f, const FormatAdvice& best,
+                       const std::vector<int>& modes) {
+    const bool is_best = &f == &best;
+    if (kernel == KernelKind::SpTV) return sptv_reason(p, f, best, modes, is_best);
+    if (kernel == KernelKind::MTTKRP) return mttkrp_reason(p, f, best, modes, is_best);
+    const std::string moved = format_name(f.format) + std::string(" moves ") + mb(f.bytes_moved);
+    if (is_best) return moved + ", the least; predicted fastest (a rough model for " + kernel_title(kernel) + ")";
+    return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
+           fmt("%.2gx", f.seconds / best.seconds) + " its time";
+}
+
+}  // namespace
+
+Advice advise(const TensorProfile& profile, const AdviceRequest& request, const MachineFigures& machine) {
+    if (request.backend == Backend::CpuRef)
+        throw InputError("advise: cpu-ref times the serial oracle on the coordinates, whatever the format; ask for omp or cuda");
+    if (request.rank == 0) throw InputError("--rank must be at least 1");
+    const std::vector<int> modes = request.modes.empty() ? natural_modes(profile.order()) : request.modes;
+    for (int m : modes) check_mode(m, profile.order());
+    Advice advice;
+    advice.request = request;
+    advice.request.modes = modes;
+    advice.machine = machine;
+    const Weights& w = weights_for(request.backend);
+    for (FormatKind kind : available_formats()) {
+        if (!kernel_supports(request.kernel, request.backend, kind)) continue;
+        FormatAdvice f;
+        f.format = kind;
+        f.refusal = refusal(profile, request.kernel, request.backend, kind, modes);
+        f.supported = f.refusal.empty();
+        if (f.supported) {
+            std::uint64_t storage = 0;
+            for (int m : modes) {
+                bool exact = true;
+                storage += predicted_storage(profile, request.kernel, kind, m, &exact);
+                f.storage_exact = f.storage_exact && exact;
+                if (!format_is_per_mode(kind)) break;  // one copy serves every mode
+                if (kind == FormatKind::COO && request.kernel == KernelKind::MTTKRP) break;  // the bench builds it once
+            }
+            f.storage_bytes = storage;
+            for (int m : modes) {
+                ModePrediction mp;
+                mp.mode = m;
+                mp.traffic = detail::kernel_traffic({profile, request.kernel, kind, m, request.rank, machine});
+                mp.bytes_moved = mp.traffic.stream_bytes + mp.traffic.miss_bytes;  // what crosses the memory bus
+                mp.seconds = terms_of(mp.traffic, w, machine.bandwidth_gbps).total();
+                f.bytes_moved += mp.bytes_moved;
+                f.seconds += mp.seconds;
+                f.modes.push_back(mp);
+            }
+        }
+        advice.ranking.push_back(std::move(f));
+    }
+    std::stable_sort(advice.ranking.begin(), advice.ranking.end(), [](const FormatAdvice& a, const FormatAdvice& b) {
+        if (a.supported != b.supported) return a.supported;
+        return a.supported && a.seconds < b.seconds;
+    });
+    if (advice.ranking.empty() || !advice.ranking.front().supported) {
+        advice.summary = std::string("no format runs ") + kernel_title(request.kernel) + " on " + backend_name(request.backend) +
+                         " for this tensor";
+        for (FormatAdvice& f : advice.ranking) f.reason = f.refusal;
+        return advice;
+    }
+    const FormatAdvice& best = advice.ranking.front();
+    for (FormatAdvice& f : advice.ranking) f.reason = f.supported ? reason_for(profile, request.kernel, f, best, modes) : f.refusal;
+    advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
+                     backend_name(request.backend) + ": " + best.reason;
+    return advice;
+}
+
+double kendall_tau(const std::vector<double>& a, const std::vector<double>& b, double tolerance) {
+    if (a.size() != b.size()) throw InputError("kendall_tau: lists of different lengths");
+    const std::size_t n = a.size();
+    if (n < 2) return 1;
+    auto sign = [&](double x, double y) {
+        const double scale = std::max(std::fabs(x), std::fabs(y));
+        if (std::fabs(x - y) <= tolerance * scale) return 0;
+        return x < y ? -1 : 1;
+    };
+    double concordant = 0, discordant = 0, pairs = 0, ties_a = 0, ties_b = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const int sa = sign(a[i], a[j]), sb = sign(b[i], b[j]);
+            pairs += 1;
+            ties_a += sa == 0;
+            ties_b += sb == 0;
+            if (sa * sb > 0) concordant += 1;
+            if (sa * sb < 0) discordant += 1;
+        }
+    const double denom = std::sqrt((pairs - ties_a) * (pairs - ties_b));
+    if (denom == 0) return ties_a == pairs && ties_b == pairs ? 1.0 : 0.0;
+    return (concordant - discordant) / denom;
+}
+
+}  // namespace tscope

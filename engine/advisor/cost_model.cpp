@@ -1,0 +1,274 @@
+// What a kernel costs, per format, counted as the engine's kernels do the work (cpu/*_cpu.cpp):
+//   stream:  the format's arrays read in order (its storage, predicted_storage), the output
+//            written, per-thread output copies zeroed and summed (OutputRows);
+//   compute: passes over factor rows (R doubles each: a gather-multiply, a sum, an add into the
+//            output), counted per loop as the kernels write them; SpTV's multiply-add per nonzero;
+//   miss:    the rows of those passes that come from a matrix larger than half the last-level
+//            cache (the other half holds the streams), at their share of the matrix beyond it;
+//   cached:  the share of the streams that fits in half the cache (charged as cached work)
+//   nodes:   tree nodes a recursive walk visits (calls, scratch set-up, pointer loads);
+//   steps:   iterations of a flat loop that set up work (SpTV fibers, HiCOO blocks, HLS tiles);
+//   cells:   the 16^3 cells HLS expands and tests per dense tile, zeros included.
+#include "cost_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tscope/formats/hls_format.hpp"
+
+namespace tscope::detail {
+
+namespace {
+
+class Ledger {
+public:
+    explicit Ledger(const TrafficInput& in) : in_(in), p_(in.profile), row_(static_cast<double>(in.rank) * 8.0) {}
+
+    // `passes` vector passes over rows of `mode`'s factor (or output), `random` of them reaching
+    // rows at random (the rest re-use a row already in cache).
+    void rows(int mode, double passes, double random) {
+        t_.compute_bytes += passes * row_;
+        t_.miss_bytes += random * row_ * miss_fraction(factor_bytes(mode) * copies_);
+    }
+    // Adds into output rows (a read and a write each; `random` of them not in cache, all by
+    // default), in each thread's copy when shared.
+    void scatter(int mode, double rows_added, bool private_copies, double random = -1) {
+        const double saved = copies_;
+        copies_ = private_copies ? static_cast<double>(std::max(1, in_.machine.threads)) : 1.0;
+        rows(mode, rows_added, random < 0 ? 2 * rows_added : random);
+        copies_ = saved;
+    }
+    void hot(double passes) { t_.compute_bytes += passes * row_; }
+    void stream(double bytes) { t_.stream_bytes += bytes; }
+    // The output matrix zeroed, and with private copies each thread's copy zeroed and summed in.
+    void output(int mode, bool private_copies) {
+        stream(factor_bytes(mode));
+        if (private_copies && in_.machine.threads > 1) stream(2.0 * in_.machine.threads * factor_bytes(mode));
+    }
+    void nodes(double n) { t_.nodes += n; }
+    void steps(double n) { t_.steps += n; }
+    void cells(double n) { t_.cells += n; }
+    void flops(double n) { t_.flops += n; }
+    void elements(double n, double matrix_bytes) {  // SpTV: a multiply-add per entry, v gathered
+        t_.compute_bytes += 8 * n;
+        t_.miss_bytes += 8 * n * miss_fraction(matrix_bytes);
+    }
+    // A run whose streams fit in half the cache reads them from the cache on every repeat (as
+    // the benches run, and as a CPD sweep or power iteration re-reads them): that share is
+    // charged as cached work, not at the memory's copy rate.
+    Traffic take() {
+        t_.cached_bytes = t_.stream_bytes * (1 - miss_fraction(t_.stream_bytes));
+        return t_;
+    }
+    double row() const { return row_; }
+    double factor_bytes(int mode) const { return static_cast<double>(p_.dims[static_cast<std::size_t>(mode)]) * row_; }
+
+private:
+    double miss_fraction(double matrix_bytes) const {
+        const double cache = 0.5 * static_cast<double>(in_.machine.cache_bytes);
+        return matrix_bytes <= cache ? 0.0 : 1.0 - cache / matrix_bytes;
+    }
+
+    const TrafficInput& in_;
+    const TensorProfile& p_;
+    double row_;
+    double copies_ = 1;
+    Traffic t_;
+};
+
+double storage(const TrafficInput& in) {
+    return static_cast<double>(predicted_storage(in.profile, in.kernel, in.format, in.mode));
+}
+
+// ---- MTTKRP (cpu/mttkrp_cpu.cpp) --------------------------------------------------------------
+
+// CsfMttkrp computing `mode` at its level L of a tree: nodes above L pass their prefix product
+// down (one pass each: the row times the prefix); below L each inner node zeroes its sum, takes
+// its children's and multiplies in its row (three passes), each nonzero adds value x row (one);
+// level L's nodes add their row into the output: owned by the root's thread at L = 0, shared
+// below (into per-thread copies). Every node is a step of the walk.
+void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_nodes, bool private_copies) {
+    const int n = static_cast<int>(c.order.size());
+    const int L = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
+    for (int l = 0; l < n; ++l) {
+        const double nodes = static_cast<double>(l == n - 2 ? fiber_nodes : c.nodes[static_cast<std::size_t>(l)]);
+        const int m = c.order[static_cast<std::size_t>(l)];
+        if (l < n - 1) g.nodes(nodes);
+        if (l == L) {
+            if (L == 0)
+                g.hot(2 * nodes), g.stream(nodes * g.row());  // zero, add its own row once
+            else if (L == n - 1)
+                g.scatter(mode, nodes, private_copies);  // value x prefix into the row
+            else
+                g.hot(2 * nodes), g.scatter(mode, nodes, private_copies);
+        } else if (l < L) {
+            g.rows(m, nodes, nodes);
+        } else if (l == n - 1) {
+            g.rows(m, 0.5 * nodes, nodes);  // the fiber's sum stays in registers: loads, no stores
+        } else {
+            g.rows(m, 3 * nodes, nodes);
+        }
+    }
+}
+
+void mttkrp(Ledger& g, const TrafficInput& in) {
+    const TensorProfile& p = in.profile;
+    const int N = p.order(), m = in.mode;
+    const auto Z = static_cast<double>(p.nnz);
+    g.stream(storage(in));
+    g.flops(3.0 * Z * static_cast<double>(in.rank));
+    switch (in.format) {
+    case FormatKind::COO:  // per nonzero: v = x, times N-1 rows, added into the output row
+        g.hot(Z);
+        for (int k = 0; k < N; ++k)
+            if (k != m) g.rows(k, Z, Z);
+        g.scatter(m, Z, true);
+        g.output(m, true);
+        return;
+    case FormatKind::HiCOO: {
+        // COO's loop per nonzero, block by block: a block's nonzeros share at most 2^b rows per
+        // mode, so only the first touch of a row in a block goes to memory
+        const double blocks = static_cast<double>(p.hicoo_blocks), edge = std::ldexp(1.0, p.options.hicoo_bits);
+        g.steps(blocks);
+        g.hot(Z);
+        for (int k = 0; k < N; ++k) {
+            const double first = std::min(Z, blocks * std::min(edge, static_cast<double>(p.dims[static_cast<std::size_t>(k)])));
+            if (k == m) {
+                g.scatter(m, Z, true, 2 * first);
+            } else {
+                g.rows(k, Z, first);
+            }
+        }
+        g.output(m, true);
+        return;
+    }
+    case FormatKind::CSF: {  // rooted at the mode (SPLATT-ALL): the slice algorithm
+        const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
+        tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);
+        g.output(m, false);
+        return;
+    }
+    case FormatKind::BCSF: {
+        const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
+        tree_mttkrp(g, c, m, c.split_fibers, false);
+        g.output(m, false);
+        return;
+    }
+    case FormatKind::MMCSF: {  // every partition, the mode at whatever level it sits
+        bool shared = false;
+        for (const TreeCounts& c : p.mmcsf_parts) shared = shared || c.order.front() != m;
+        for (const TreeCounts& c : p.mmcsf_parts) tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], shared);
+        g.output(m, shared);
+        return;
+    }
+    case FormatKind::HLS: {
+        // sparse nonzeros in one fused pass (v = x ra rb) and an add; each dense tile expanded
+        // and tested cell by cell, its nonzeros adding x B-row into a 16-row buffer, and each
+        // non-empty slice of the tile reducing 16 rows against A's and adding one output row
+        const double dense = static_cast<double>(p.hls_dense_nnz), tiles = static_cast<double>(p.hls_dense_tiles);
+        const double sparse = Z - dense;
+        g.hot(sparse);
+        for (int k = 0; k < N; ++k)
+            if (k != m) g.rows(k, 0, sparse);
+        g.scatter(m, sparse, true);
+        const double slices = tiles > 0 ? tiles * std::min(16.0, dense / tiles) : 0;
+        g.cells(2.0 * tiles * kHlsTileCells);
+        g.steps(tiles);
+        g.hot(dense + 16 * slices);
+        g.scatter(m, slices, true);
+        g.output(m, true);
+        return;
+    }
+    default: return;
+    }
+}
+
+// ---- SpTV (cpu/sptv_cpu.cpp: the plan's values kernel) --------------------------------------
+
+void sptv(Ledger& g, const TrafficInput& in) {
+    const TensorProfile& p = in.profile;
+    const auto m = static_cast<std::size_t>(in.mode);
+    const double Z = static_cast<double>(p.nnz), I = p.index_bytes, V = p.value_bytes;
+    const double F = static_cast<double>(p.stats.modes[m].fibers);
+    const double vector = static_cast<double>(p.dims[m]) * 8;
+    g.flops(2 * Z);
+    if (in.format == FormatKind::HOCFS_ELL) {
+        // per fiber: its block, first row and row count (3 x 8 bytes), a division for the block's
+        // width, its result; per padded cell an index, a value and the padding test
+        const TreeCounts& c = p.sptv_trees[m];
+        g.stream(F * 32 + static_cast<double>(c.ell_cells) * (I + V) + static_cast<double>(c.ell_blocks + 1) * I);
+        g.elements(static_cast<double>(c.ell_cells), vector);
+        g.steps(2 * F);  // a fiber's sum and store, and the division for its block's width
+        return;
+    }
+    // fiber_sums: a fiber pointer (64-bit where the plan made it: COO's starts, HOCSR's compacted
+    // rows, CFB's offsets; the index width where the format holds it: HOCFS-CSR's Ap, CSF's
+    // fptr), an index and a value per nonzero, a result per fiber
+    // The narrow pointers save F x 4 bytes of the stream, but the measurements of the fitting
+    // tensors show those loops no faster (3-6% slower: the 32-bit bound is widened per fiber), so
+    // the time charges every variant the 64-bit pointer; storage keeps the real width.
+    (void)I;
+    g.stream((F + 1) * 8 + Z * (p.index_bytes + V) + F * 8);
+    g.elements(Z, vector);
+    g.steps(F);  // a fiber's range, sum and store
+}
+
+// ---- SpTTM and TTMc (rougher: not part of the evaluation) -------------------------------------
+
+void spttm(Ledger& g, const TrafficInput& in) {
+    const TensorProfile& p = in.profile;
+    const auto m = static_cast<std::size_t>(in.mode);
+    const double Z = static_cast<double>(p.nnz), R = static_cast<double>(in.rank), I = p.index_bytes;
+    const double F = static_cast<double>(p.stats.modes[m].fibers);
+    if (in.format == FormatKind::sCOO) {
+        // SspTTM: the input holds a chunk of R values per fiber of the chain's first mode; each
+        // chunk meets a row of U (R passes of R); the result is about as many R x R chunks
+        const int first = in.mode == p.order() - 1 ? p.order() - 2 : p.order() - 1;
+        const double chunks = static_cast<double>(p.stats.modes[static_cast<std::size_t>(first)].fibers);
+        g.stream(chunks * (R * 8 + (p.order() - 1) * I) + chunks * R * R * 8);
+        g.rows(in.mode, chunks * R, chunks);
+        g.steps(chunks);
+        g.flops(2 * chunks * R * R);
+        return;
+    }
+    g.stream(storage(in) + F * (R * 8 + (p.order() - 1) * I));  // X, then one dense fiber of R per mode-n fiber
+    g.rows(in.mode, Z, Z);
+    g.steps(F);
+    g.flops(2 * Z * R);
+}
+
+void ttmc(Ledger& g, const TrafficInput& in) {
+    const TensorProfile& p = in.profile;
+    const int N = p.order(), m = in.mode;
+    const double Z = static_cast<double>(p.nnz), R = static_cast<double>(in.rank);
+    const double width = std::pow(R, N - 1);  // the output's columns: R^(N-1)
+    const double out = static_cast<double>(p.dims[static_cast<std::size_t>(m)]) * width * 8;
+    g.stream(storage(in) + out);
+    g.flops(2 * Z * width);
+    if (in.format == FormatKind::CSF) {
+        // the Kronecker products are built once per tree node: level l's nodes touch R^(N-l) values
+        const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
+        for (int l = 1; l < N; ++l) g.hot(static_cast<double>(c.nodes[static_cast<std::size_t>(l)]) * std::pow(R, N - l) / R);
+        for (int l = 0; l + 1 < N; ++l) g.nodes(static_cast<double>(c.nodes[static_cast<std::size_t>(l)]));
+        return;
+    }
+    // COO (and HLS, whose omp TTMc walks its nonzeros likewise): a Kronecker row per nonzero
+    for (int k = 0; k < N; ++k)
+        if (k != m) g.rows(k, 0, Z);
+    g.hot(2 * Z * width / R);
+}
+
+}  // namespace
+
+Traffic kernel_traffic(const TrafficInput& in) {
+    Ledger g(in);
+    switch (in.kernel) {
+    case KernelKind::MTTKRP: mttkrp(g, in); break;
+    case KernelKind::SpTV: sptv(g, in); break;
+    case KernelKind::SpTTM: spttm(g, in); break;
+    case KernelKind::TTMc: ttmc(g, in); break;
+    }
+    return g.take();
+}
+
+}  // namespace tscope::detail

@@ -1,0 +1,216 @@
+// The format advisor: its counts against the built formats, its rankings where the answer is
+// known from the kernels' structure, its reasons, and its refusals.
+#include <QtTest>
+
+#include <algorithm>
+
+#include "test_support.hpp"
+#include "tscope/advisor/advisor.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_registry.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/sptv.hpp"
+#include "tscope/tensor/generator.hpp"
+
+using namespace tscope;
+
+namespace {
+
+// Figures fixed in the test so that rankings do not depend on this machine's load.
+MachineFigures test_machine() {
+    MachineFigures m;
+    m.backend = Backend::Omp;
+    m.device = "test machine";
+    m.bandwidth_gbps = 20;
+    m.cache_bytes = std::uint64_t{32} << 20;
+    m.threads = 1;
+    return m;
+}
+
+const FormatAdvice& line_of(const Advice& a, FormatKind k) {
+    for (const FormatAdvice& f : a.ranking)
+        if (f.format == k) return f;
+    throw Error(std::string("no line for ") + format_name(k));
+}
+
+int place_of(const Advice& a, FormatKind k) {
+    for (std::size_t i = 0; i < a.ranking.size(); ++i)
+        if (a.ranking[i].format == k) return static_cast<int>(i);
+    return -1;
+}
+
+// How `kernel`'s bench builds `kind` for `mode` (kernel_bench.cpp's cases).
+FormatOptions bench_options(KernelKind kernel, FormatKind kind, int order, int mode) {
+    if (kernel == KernelKind::SpTV) return sptv_options(kind, order, mode);
+    FormatOptions o;
+    o.mode = mode;
+    return o;
+}
+
+// Fibers of about one nonzero in every orientation: 20000 uniform nonzeros over 3000^3.
+CooTensor single_nonzero_fibers() { return tstest::random_tensor({3000, 3000, 3000}, 20000, 11); }
+
+}  // namespace
+
+class TestAdvisor : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // The predicted storage is the built format's, byte for byte, for every format and mode the
+    // MTTKRP and SpTV benches build, on tensors of order 3 to 5 and three distributions.
+    void storageEqualsTheBuiltFormats_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("dist");
+        for (int order : {3, 4, 5})
+            for (int dist : {0, 1, 2})
+                QTest::addRow("order %d dist %d", order, dist) << order << dist;
+    }
+    void storageEqualsTheBuiltFormats() {
+        QFETCH(int, order);
+        QFETCH(int, dist);
+        std::vector<std::uint64_t> dims{40, 30, 20, 12, 9};
+        dims.resize(static_cast<std::size_t>(order));
+        const std::uint64_t nnz = dist == 2 ? 1000 : 4000;  // 24 blocks of edge 4 hold 1536 cells in order 3
+        const CooTensor t = tstest::random_tensor(dims, nnz, 7 + static_cast<std::uint64_t>(order), static_cast<Distribution>(dist));
+        const TensorProfile p = profile_tensor(t);
+        int compared = 0;
+        for (KernelKind kernel : {KernelKind::MTTKRP, KernelKind::SpTV})
+            for (FormatKind kind : kernel_formats(kernel, Backend::Omp))
+                for (int m = 0; m < order; ++m) {
+                    if (kind == FormatKind::HLS && order != 3) continue;
+                    bool exact = false;
+                    const std::uint64_t predicted = predicted_storage(p, kernel, kind, m, &exact);
+                    const auto built = build_format(kind, t, bench_options(kernel, kind, order, m));
+                    QVERIFY2(exact, format_name(kind));
+                    QVERIFY2(predicted == built->storage().bytes(),
+                             qPrintable(QString("%1 %2 mode %3: predicted %4, built %5")
+                                            .arg(kernel_name(kernel), format_name(kind)).arg(m + 1)
+                                            .arg(predicted).arg(built->storage().bytes())));
+                    ++compared;
+                }
+        QVERIFY(compared >= 11 * order - (order != 3 ? order : 0));
+    }
+
+    // The tree counts agree with tensor_stats where both count the same thing (order 3: CSF's
+    // fiber level is the last mode's fibers; SpTV's tree has the mode's fibers above the leaves).
+    void treeCountsAgreeWithTheStatistics() {
+        const CooTensor t = tstest::random_tensor({50, 40, 30}, 5000, 3, Distribution::PowerLaw);
+        const TensorProfile p = profile_tensor(t);
+        for (int m = 0; m < 3; ++m) {
+            const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
+            QCOMPARE(c.nodes[0], p.stats.modes[static_cast<std::size_t>(m)].slices);
+            QCOMPARE(c.nodes[1], p.stats.modes[static_cast<std::size_t>(c.order.back())].fibers);
+            QCOMPARE(c.nodes[2], t.nnz());
+            QCOMPARE(p.sptv_trees[static_cast<std::size_t>(m)].nodes[1], p.stats.modes[static_cast<std::size_t>(m)].fibers);
+        }
+        std::uint64_t parts = 0;
+        for (const TreeCounts& c : p.mmcsf_parts) parts += c.nnz;
+        QCOMPARE(parts, t.nnz());
+    }
+
+    // Fibers of one nonzero: CSF's tree walk has a node per nonzero on top of the nonzero, so
+    // for MTTKRP it costs more than it saves and COO, HiCOO and HLS come first; the reason says so.
+    void singleNonzeroFibersPutCsfBehindCoo() {
+        const CooTensor t = single_nonzero_fibers();
+        const TensorProfile p = profile_tensor(t);
+        QVERIFY(p.stats.modes[0].fiber_nnz.mean < 1.05);
+        const Advice a = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 32}, test_machine());
+        QVERIFY(place_of(a, FormatKind::COO) < place_of(a, FormatKind::CSF));
+        QVERIFY(place_of(a, FormatKind::HLS) < place_of(a, FormatKind::CSF));
+        const std::string& why = line_of(a, FormatKind::CSF).reason;
+        QVERIFY2(why.find("fibers average 1 ") != std::string::npos, why.c_str());
+        QVERIFY2(why.find("costs more than it saves") != std::string::npos, why.c_str());
+    }
+
+    // Long fibers: a tree reads a factor row per fiber instead of per nonzero, so CSF beats COO.
+    void longFibersPutTreesFirst() {
+        const CooTensor t = tstest::random_tensor({30, 30, 30}, 20000, 5);  // 74% dense: fibers of ~22
+        const Advice a = advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::Omp, {}, 32}, test_machine());
+        QVERIFY(place_of(a, FormatKind::CSF) < place_of(a, FormatKind::COO));
+        QVERIFY(place_of(a, FormatKind::CSF) < place_of(a, FormatKind::HiCOO));
+    }
+
+    // HOCFS-ELL pads each slice's fibers to its longest: with one long fiber per slice, it moves
+    // far more than the CSR-like formats and comes last for SpTV; its reason names the padding.
+    void ellPaddingRanksItLastForSptv() {
+        CooTensor t({20, 50, 60});
+        std::vector<std::vector<std::uint64_t>> coords;
+        for (std::uint64_t i = 0; i < 20; ++i) {
+            for (std::uint64_t k = 0; k < 60; ++k) coords.push_back({i, 0, k});      // one long fiber per slice
+            for (std::uint64_t j = 1; j < 50; ++j) coords.push_back({i, j, j % 60});  // the rest of length 1
+        }
+        t.resize(coords.size());
+        for (std::uint64_t z = 0; z < coords.size(); ++z) t.set(z, coords[z], 1.0);
+        const Advice a = advise(profile_tensor(t), {KernelKind::SpTV, Backend::Omp, {2}, 1}, test_machine());
+        QCOMPARE(a.ranking.back().format, FormatKind::HOCFS_ELL);
+        QVERIFY(line_of(a, FormatKind::HOCFS_ELL).bytes_moved > 2 * line_of(a, FormatKind::CSF).bytes_moved);
+        QVERIFY2(a.ranking.back().reason.find("padding") != std::string::npos, a.ranking.back().reason.c_str());
+        QVERIFY(a.ranking.front().reason.find("fibers average") != std::string::npos);
+    }
+
+    // Order 4: HLS is refused in words and listed after the formats that run; the others are
+    // ranked by time, and each supported line has a reason and per-mode predictions.
+    void refusalsAndShape() {
+        const CooTensor t = tstest::random_tensor({20, 20, 20, 20}, 3000, 9);
+        const Advice a = advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::Omp, {}, 16}, test_machine());
+        QCOMPARE(a.ranking.back().format, FormatKind::HLS);
+        QVERIFY(!a.ranking.back().supported);
+        QVERIFY(a.ranking.back().reason.find("third-order") != std::string::npos);
+        for (std::size_t i = 0; i + 1 < a.ranking.size(); ++i) {
+            QVERIFY(a.ranking[i].supported);
+            QCOMPARE(a.ranking[i].modes.size(), std::size_t{4});
+            QVERIFY(!a.ranking[i].reason.empty());
+            if (i > 0) QVERIFY(a.ranking[i - 1].seconds <= a.ranking[i].seconds);
+        }
+        QVERIFY(a.summary.find(format_name(a.ranking.front().format)) != std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(InputError, advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::CpuRef, {}, 16}, test_machine()));
+        QVERIFY_THROWS_EXCEPTION(InputError, advise(profile_tensor(t), {KernelKind::SpTV, Backend::Omp, {4}, 1}, test_machine()));
+    }
+
+    // More rank, more time; more bandwidth, less: the model scales as its terms say.
+    void scalesWithRankAndBandwidth() {
+        const TensorProfile p = profile_tensor(tstest::random_tensor({60, 50, 40}, 8000, 4));
+        MachineFigures fast = test_machine();
+        fast.bandwidth_gbps *= 2;
+        const Advice a16 = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 16}, test_machine());
+        const Advice a64 = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 64}, test_machine());
+        const Advice fast16 = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 16}, fast);
+        QVERIFY(line_of(a64, FormatKind::COO).seconds > 3 * line_of(a16, FormatKind::COO).seconds);
+        QVERIFY(std::abs(line_of(fast16, FormatKind::CSF).seconds * 2 - line_of(a16, FormatKind::CSF).seconds) <
+                1e-12 + 1e-9 * line_of(a16, FormatKind::CSF).seconds);
+    }
+
+    void kendallTau() {
+        QCOMPARE(kendall_tau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+        QCOMPARE(kendall_tau({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+        QVERIFY(std::abs(kendall_tau({1, 2, 3}, {1, 3, 2}) - 1.0 / 3) < 1e-12);
+        // within the tolerance on both sides: tied, the rest concordant
+        QCOMPARE(kendall_tau({1.0, 1.01, 2.0}, {5.0, 4.99, 9.0}, 0.05), 1.0);
+        QVERIFY(kendall_tau({1.0, 1.01, 2.0}, {5.0, 4.99, 9.0}, 0.0) < 1.0);
+        QVERIFY_THROWS_EXCEPTION(InputError, kendall_tau({1, 2}, {1}));
+    }
+
+    // The shared real tensors: every kernel gets a ranking of the formats it runs, HLS refused
+    // for the order-4 JF17K, and the reasons carry the statistics.
+    void realTensors() {
+        TS_REQUIRE_SHARED(movielens, "movielens-100k.tns");
+        TS_REQUIRE_SHARED(jf17k, "jf17k-4d.tns");
+        for (const std::string& path : {movielens, jf17k}) {
+            const CooTensor t = load_tensor(path).tensor;
+            const TensorProfile p = profile_tensor(t);
+            for (KernelKind k : all_kernels()) {
+                const Advice a = advise(p, {k, Backend::Omp, {}, 16}, test_machine());
+                QCOMPARE(a.ranking.size(), kernel_formats(k, Backend::Omp).size());
+                QVERIFY(a.ranking.front().supported);
+                QVERIFY(a.ranking.front().seconds > 0);
+            }
+            const Advice sptv = advise(p, {KernelKind::SpTV, Backend::Omp, {}, 1}, test_machine());
+            QVERIFY(sptv.ranking.front().reason.find("fibers average") != std::string::npos);
+            const Advice mttkrp = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 16}, test_machine());
+            QCOMPARE(line_of(mttkrp, FormatKind::HLS).supported, t.order() == 3);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdvisor)
+#include "test_advisor.moc"

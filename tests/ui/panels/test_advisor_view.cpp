@@ -1,0 +1,117 @@
+// The Advisor page of the Formats tab: the ranking and reasons it shows, Measure's bench and
+// the predicted-against-measured plot, Cancel, and the kernel switch; all work off the GUI thread.
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "panels/AdvisorView.hpp"
+#include "panels/FormatsPanel.hpp"
+#include "test_support.hpp"
+#include "ui_test_support.hpp"
+
+using namespace tsui;
+
+namespace {
+
+DatasetPtr dataset_of(tscope::CooTensor t) {
+    auto d = std::make_shared<Dataset>();
+    d->title = QStringLiteral("generated");
+    d->generated = true;
+    d->stats = tscope::compute_stats(t);
+    d->tensor = std::move(t);
+    return d;
+}
+
+int bars_with_data(QCustomPlot* plot) {
+    int n = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* bars = qobject_cast<QCPBars*>(plot->plottable(i))) n += bars->data()->size();
+    return n;
+}
+
+}  // namespace
+
+class TestAdvisorView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { tstest::sandboxSettings("test_advisor_view"); }
+
+    void ranksMeasuresAndPlots() {
+        AdvisorView view;
+        QSignalSpy idle(&view, &AdvisorView::idle);
+        view.setDataset(dataset_of(tstest::random_tensor({40, 30, 20}, 3000, 5, tscope::Distribution::PowerLaw)));
+        QCOMPARE(view.table()->rowCount(), 0);  // nothing runs for a page not shown
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(idle.wait(60000));
+        QVERIFY(view.advice().has_value());
+        // MTTKRP on omp: COO, CSF, B-CSF, MM-CSF, HiCOO, HLS, fastest first, each with a reason
+        QCOMPARE(view.table()->rowCount(), 6);
+        for (int r = 0; r < 6; ++r) {
+            QCOMPARE(view.table()->item(r, 0)->text(), QString::number(r + 1));
+            QVERIFY(!view.table()->item(r, 6)->text().isEmpty());
+            QCOMPARE(view.table()->item(r, 5)->text(), QStringLiteral("-"));  // not measured yet
+        }
+        QVERIFY(view.summary()->text().contains(view.table()->item(0, 1)->text()));
+        QCOMPARE(bars_with_data(view.plot()), 6);  // predicted bars only
+        QVERIFY(tstest::plotHint(view.plot()).isEmpty());
+        // Measure: the bench runs in the background; one measured bar per format follows
+        QVERIFY(view.measureButton()->isEnabled());
+        view.measureButton()->click();
+        QVERIFY(!view.measureButton()->isEnabled());
+        QVERIFY(idle.wait(120000));
+        QCOMPARE(view.measured().size(), std::size_t{6});
+        for (double s : view.measured()) QVERIFY(std::isfinite(s) && s > 0);
+        for (int r = 0; r < 6; ++r) QVERIFY(view.table()->item(r, 5)->text() != QStringLiteral("-"));
+        QCOMPARE(bars_with_data(view.plot()), 12);
+        QVERIFY(view.findChildren<QLabel*>().size() > 0);
+        bool verdict = false;
+        for (QLabel* l : view.findChildren<QLabel*>()) verdict = verdict || l->text().contains(QStringLiteral("Kendall tau"));
+        QVERIFY(verdict);
+        // another kernel: a new prediction, the measurement dropped
+        view.kernelBox()->setCurrentIndex(view.kernelBox()->findText(QStringLiteral("SpTV")));
+        QVERIFY(idle.wait(60000));
+        QCOMPARE(view.advice()->request.kernel, tscope::KernelKind::SpTV);
+        QCOMPARE(view.table()->rowCount(), 6);  // COO HOCSR CFB HOCFS-CSR HOCFS-ELL CSF
+        QVERIFY(view.measured().empty());
+        QCOMPARE(bars_with_data(view.plot()), 6);
+    }
+
+    void cancelStopsTheBench() {
+        AdvisorView view;
+        QSignalSpy idle(&view, &AdvisorView::idle);
+        view.show();
+        view.setDataset(dataset_of(tstest::random_tensor({400, 300, 200}, 400000, 6)));
+        QVERIFY(idle.wait(60000));
+        QVERIFY(view.measure());
+        QVERIFY(!view.measure());  // one job at a time
+        QTest::qWait(50);
+        QPushButton* cancel = nullptr;
+        for (QPushButton* b : view.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Cancel")) cancel = b;
+        QVERIFY(cancel && cancel->isVisible());
+        cancel->click();
+        QVERIFY(idle.wait(60000));
+        QVERIFY(!view.isBusy());
+        QVERIFY(view.measured().empty());
+        QVERIFY(view.measureButton()->isEnabled());  // the prediction stays; Measure can run again
+    }
+
+    // The page sits in the Formats tab, next to the storage survey.
+    void insideTheFormatsTab() {
+        FormatsPanel panel;
+        QTabWidget* pages = panel.pages();
+        QCOMPARE(pages->count(), 2);
+        QCOMPARE(pages->tabText(1), QStringLiteral("Advisor"));
+        QCOMPARE(pages->widget(1), static_cast<QWidget*>(panel.advisor()));
+    }
+};
+
+QTEST_MAIN(TestAdvisorView)
+#include "test_advisor_view.moc"

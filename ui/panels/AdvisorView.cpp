@@ -1,0 +1,342 @@
+#include "panels/AdvisorView.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QShowEvent>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <limits>
+#include <qcustomplot.h>
+
+#include "plots/PlotExport.hpp"
+#include "plots/PlotHint.hpp"
+#include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+struct Predicted {
+    std::shared_ptr<const tscope::TensorProfile> profile;
+    tscope::Advice advice;
+};
+
+const QColor kPredicted(0, 114, 178), kMeasured(230, 159, 0);  // Okabe-Ito blue and orange
+
+enum Column { Place, Format, Storage, Moves, PredictedS, MeasuredS, Reason, Columns };
+
+}  // namespace
+
+AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Kernel:"), this));
+    kernel_ = new QComboBox(this);
+    kernel_->setObjectName(QStringLiteral("advisorKernel"));
+    for (tscope::KernelKind k : tscope::all_kernels())
+        kernel_->addItem(QString::fromLatin1(tscope::kernel_title(k)), static_cast<int>(k));
+    kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(tscope::KernelKind::MTTKRP)));
+    top->addWidget(kernel_);
+    top->addWidget(new QLabel(tr("Backend:"), this));
+    backend_ = new QComboBox(this);
+    backend_->setObjectName(QStringLiteral("advisorBackend"));
+    backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
+    backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
+    backend_->setToolTip(tr("cuda without a GPU predicts with the recorded H100 figures; Measure then says there is no device"));
+    top->addWidget(backend_);
+    top->addWidget(new QLabel(tr("Rank:"), this));
+    rank_ = new QSpinBox(this);
+    rank_->setRange(1, 256);
+    rank_->setValue(32);
+    top->addWidget(rank_);
+    measureButton_ = new QPushButton(tr("Measure"), this);
+    measureButton_->setObjectName(QStringLiteral("advisorMeasure"));
+    measureButton_->setToolTip(tr("Run the bench on these formats (every mode, median of 3) and plot predicted against measured time"));
+    measureButton_->setEnabled(false);
+    top->addWidget(measureButton_);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(180);
+    progress_->hide();
+    top->addWidget(progress_);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+    top->addWidget(cancel_);
+    status_ = new QLabel(tr("Open a tensor for the advisor's ranking."), this);
+    top->addWidget(status_, 1);
+    layout->addLayout(top);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("advisorSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    table_ = new QTableWidget(0, Columns, split);
+    table_->setObjectName(QStringLiteral("advisorTable"));
+    enableTableExport(table_);
+    table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage"), tr("moves"), tr("predicted s"), tr("measured s"), tr("why")});
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setWordWrap(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    split->addWidget(table_);
+    plot_ = new QCustomPlot(split);
+    plot_->setObjectName(QStringLiteral("advisorPlot"));
+    plot_->setMinimumHeight(220);
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    enablePlotExport(plot_);
+    split->addWidget(plot_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+
+    auto again = [this] {
+        if (dataset_) predict();
+    };
+    connect(kernel_, &QComboBox::currentIndexChanged, this, again);
+    connect(backend_, &QComboBox::currentIndexChanged, this, again);
+    connect(rank_, &QSpinBox::valueChanged, this, again);
+    connect(measureButton_, &QPushButton::clicked, this, &AdvisorView::measure);
+    connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
+    connect(&job_, &EngineJob::progress, progress_, &QProgressBar::setValue);
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        setRunning(false, tr("Failed: %1").arg(message));
+    });
+    connect(&job_, &EngineJob::cancelled, this, [this] { setRunning(false, tr("Cancelled.")); });
+    connect(&job_, &EngineJob::idle, this, [this] {
+        if (predictAgain_) return predict();  // a setting changed while the job ran
+        if (measureWhenPredicted_ && advice_) {
+            measureWhenPredicted_ = false;
+            if (measure()) return;
+        }
+        Q_EMIT idle();
+    });
+    replot();
+}
+
+void AdvisorView::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    advice_.reset();
+    measured_.clear();
+    fillTable();
+    replot();
+    if (isVisible() || job_.isBusy()) predict();
+}
+
+void AdvisorView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (dataset_ && !advice_ && !job_.isBusy()) predict();
+}
+
+tscope::AdviceRequest AdvisorView::request() const {
+    tscope::AdviceRequest r;
+    r.kernel = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
+    r.backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
+    r.rank = static_cast<std::uint64_t>(rank_->value());
+    return r;
+}
+
+void AdvisorView::setRunning(bool running, const QString& what) {
+    progress_->setVisible(running);
+    cancel_->setVisible(running);
+    progress_->setValue(0);
+    measureButton_->setEnabled(!running && advice_.has_value());
+    status_->setText(what);
+}
+
+void AdvisorView::predict() {
+    predictAgain_ = false;
+    if (!dataset_) return;
+    if (job_.isBusy()) {  // once the running job has ended
+        predictAgain_ = true;
+        job_.cancel();
+        return;
+    }
+    advice_.reset();
+    measured_.clear();
+    if (profiledFor_ != dataset_) profile_.reset();
+    const DatasetPtr dataset = dataset_;
+    const ProfilePtr profile = profile_;
+    const tscope::AdviceRequest req = request();
+    setRunning(true, profile ? tr("Predicting…") : tr("Counting slices, fibers, tiles and tree levels…"));
+    fillTable();
+    replot();
+    job_.setActivity(tr("predicting format costs"));
+    job_.start(
+        [dataset, profile, req](tscope::RunControl& control) {
+            Predicted out;
+            out.profile = profile ? profile : std::make_shared<const tscope::TensorProfile>(
+                                                   tscope::profile_tensor(dataset->tensor, {}, control));
+            out.advice = tscope::advise(*out.profile, req, tscope::machine_figures(req.backend));
+            return out;
+        },
+        [this, dataset](Predicted p) {
+            if (dataset != dataset_) return;  // a newer tensor's prediction follows (idle)
+            profile_ = p.profile;
+            profiledFor_ = dataset;
+            showAdvice(std::move(p.advice));
+        });
+}
+
+void AdvisorView::showAdvice(tscope::Advice advice) {
+    advice_ = std::move(advice);
+    summary_->setText(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(advice_->summary).toHtmlEscaped()));
+    setRunning(false, tr("Predicted from the statistics (%1 s) at %2 GB/s copy bandwidth (%3). Measure to compare.")
+                          .arg(shortNumber(profile_->seconds))
+                          .arg(shortNumber(advice_->machine.bandwidth_gbps))
+                          .arg(QString::fromStdString(advice_->machine.source)));
+    fillTable();
+    replot();
+}
+
+void AdvisorView::measureWhenPredicted() {
+    measureWhenPredicted_ = true;
+    if (advice_ && !job_.isBusy()) {
+        measureWhenPredicted_ = false;
+        measure();
+    }
+}
+
+bool AdvisorView::measure() {
+    if (job_.isBusy() || !advice_ || !dataset_) return false;
+    tscope::BenchRequest bench;
+    bench.kernel = advice_->request.kernel;
+    bench.backends = {advice_->request.backend};
+    bench.rank = advice_->request.rank;
+    bench.repeat = 3;
+    for (const tscope::FormatAdvice& f : advice_->ranking)
+        if (f.supported) bench.formats.push_back(f.format);
+    if (bench.formats.empty()) return false;
+    const DatasetPtr dataset = dataset_;
+    setRunning(true, tr("Measuring %1 formats on every mode…").arg(bench.formats.size()));
+    job_.setActivity(tr("measuring the formats"));
+    return job_.start([dataset, bench](tscope::RunControl& control) { return tscope::run_bench(dataset->tensor, bench, control); },
+                      [this, dataset](std::vector<tscope::BenchResult> rows) {
+                          if (dataset == dataset_ && advice_) showMeasured(rows);
+                      });
+}
+
+void AdvisorView::showMeasured(const std::vector<tscope::BenchResult>& rows) {
+    measured_.assign(advice_->ranking.size(), std::numeric_limits<double>::quiet_NaN());
+    QStringList refused;
+    for (std::size_t i = 0; i < advice_->ranking.size(); ++i) {
+        double sum = 0;
+        bool all = advice_->ranking[i].supported;
+        for (const tscope::BenchResult& r : rows) {
+            if (r.format != advice_->ranking[i].format) continue;
+            if (!r.ran) all = false, refused << QStringLiteral("%1: %2").arg(tscope::format_name(r.format), QString::fromStdString(r.error));
+            sum += r.median_s;
+        }
+        if (all) measured_[i] = sum;
+    }
+    // the model's ranking against the measured one, over the formats both have
+    std::vector<double> predicted, measured;
+    std::size_t best_predicted = 0, best_measured = 0;
+    for (std::size_t i = 0; i < measured_.size(); ++i) {
+        if (std::isnan(measured_[i])) continue;
+        predicted.push_back(advice_->ranking[i].seconds);
+        measured.push_back(measured_[i]);
+        if (std::isnan(measured_[best_predicted])) best_predicted = i;
+        if (std::isnan(measured_[best_measured]) || measured_[i] < measured_[best_measured]) best_measured = i;
+    }
+    QString verdict = tr("No format ran.");
+    if (!measured.empty()) {
+        verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted best, %2, "
+                     "took %3x the measured best's time (%4).")
+                      .arg(shortNumber(tscope::kendall_tau(predicted, measured, 0.05)))
+                      .arg(QString::fromLatin1(tscope::format_name(advice_->ranking[best_predicted].format)))
+                      .arg(shortNumber(measured_[best_predicted] / measured_[best_measured]))
+                      .arg(QString::fromLatin1(tscope::format_name(advice_->ranking[best_measured].format)));
+    }
+    if (!refused.isEmpty()) verdict += QLatin1Char(' ') + tr("Not run: %1.").arg(refused.join(QStringLiteral("; ")));
+    setRunning(false, verdict);
+    fillTable();
+    replot();
+}
+
+void AdvisorView::fillTable() {
+    table_->setRowCount(0);
+    if (!advice_) return;
+    table_->setRowCount(static_cast<int>(advice_->ranking.size()));
+    int place = 0;
+    for (std::size_t i = 0; i < advice_->ranking.size(); ++i) {
+        const tscope::FormatAdvice& f = advice_->ranking[i];
+        const bool measured = i < measured_.size() && !std::isnan(measured_[i]);
+        const QStringList cells = {
+            f.supported ? QString::number(++place) : QStringLiteral("-"),
+            QString::fromLatin1(tscope::format_name(f.format)),
+            f.supported ? humanBytes(f.storage_bytes) + (f.storage_exact ? QString() : QStringLiteral(" ~")) : QStringLiteral("-"),
+            f.supported ? humanBytes(static_cast<std::uint64_t>(f.bytes_moved)) : QStringLiteral("-"),
+            f.supported ? shortNumber(f.seconds) : QStringLiteral("-"),
+            measured ? shortNumber(measured_[i]) : QStringLiteral("-"),
+            QString::fromStdString(f.reason)};
+        for (int c = 0; c < Columns; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c == Reason) item->setToolTip(cells[c]);
+            if (c != Format && c != Reason) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (!f.supported) item->setForeground(QColor(120, 120, 120));
+            table_->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    table_->resizeColumnsToContents();
+    table_->resizeRowsToContents();
+}
+
+void AdvisorView::replot() {
+    plot_->clearPlottables();
+    std::vector<std::size_t> shown;
+    if (advice_)
+        for (std::size_t i = 0; i < advice_->ranking.size(); ++i)
+            if (advice_->ranking[i].supported) shown.push_back(i);
+    showPlotHint(plot_, shown.empty(), advice_ ? tr("No format runs this kernel here") : tr("Open a tensor: the advisor ranks its formats"));
+    if (shown.empty()) {
+        plot_->replot();
+        return;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    auto* predicted = new QCPBars(plot_->xAxis, plot_->yAxis);
+    predicted->setName(tr("predicted"));
+    predicted->setBrush(kPredicted);
+    predicted->setPen(QPen(kPredicted.darker(130)));
+    predicted->setWidth(0.38);
+    auto* measured = new QCPBars(plot_->xAxis, plot_->yAxis);
+    measured->setName(measured_.empty() ? tr("measured (press Measure)") : tr("measured (bench, median of 3 per mode)"));
+    measured->setBrush(kMeasured);
+    measured->setPen(QPen(kMeasured.darker(130)));
+    measured->setWidth(0.38);
+    double lo = 1e300, hi = 0;
+    for (std::size_t x = 0; x < shown.size(); ++x) {
+        const tscope::FormatAdvice& f = advice_->ranking[shown[x]];
+        ticker->addTick(static_cast<double>(x), QString::fromLatin1(tscope::format_name(f.format)));
+        predicted->addData(static_cast<double>(x) - 0.2, f.seconds);
+        lo = std::min(lo, f.seconds), hi = std::max(hi, f.seconds);
+        if (shown[x] < measured_.size() && !std::isnan(measured_[shown[x]])) {
+            measured->addData(static_cast<double>(x) + 0.2, measured_[shown[x]]);
+            lo = std::min(lo, measured_[shown[x]]), hi = std::max(hi, measured_[shown[x]]);
+        }
+    }
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTickLabelRotation(30);
+    plot_->xAxis->setRange(-0.7, static_cast<double>(shown.size()) - 0.3);
+    plot_->xAxis->setLabel(tr("format, in the predicted order (fastest first)"));
+    plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot_->yAxis->setNumberFormat(QStringLiteral("eb"));
+    plot_->yAxis->setNumberPrecision(0);
+    plot_->yAxis->setLabel(tr("s per sweep (log)"));
+    if (hi > 0) plot_->yAxis->setRange(lo / 3, hi * 20);  // headroom for the legend
+    plot_->replot();
+}
+
+}  // namespace tsui
