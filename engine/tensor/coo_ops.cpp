@@ -139,8 +139,8 @@ void sort_lexicographic(CooTensor& t, std::span<const int> modes) {
 
 namespace {
 
-// One streaming pass: is the tensor sorted lexicographically, and how many neighbours share
-// their coordinates (the duplicates, when it is sorted).
+// One pass, on every thread: is the tensor sorted lexicographically, and how many neighbours
+// share their coordinates (the duplicates, when it is sorted).
 struct OrderScan {
     bool sorted = true;
     std::uint64_t equal_neighbours = 0;
@@ -148,23 +148,23 @@ struct OrderScan {
 
 template <class I>
 OrderScan scan_order(const CooTensor& t) {
-    OrderScan scan;
     const int order = t.order();
     std::vector<const I*> cols;
     for (int m = 0; m < order; ++m) cols.push_back(t.indices<I>(m).data());
-    for (std::uint64_t n = 1; n < t.nnz(); ++n) {
+    const auto n = static_cast<std::int64_t>(t.nnz());
+    std::uint64_t equal = 0, descents = 0;
+#pragma omp parallel for num_threads(threads_for(t.nnz())) schedule(static) reduction(+ : equal, descents)
+    for (std::int64_t k = 1; k < n; ++k) {
+        const auto u = static_cast<std::uint64_t>(k);
         int cmp = 0;
         for (int m = 0; m < order && cmp == 0; ++m) {
-            const I a = cols[static_cast<std::size_t>(m)][n - 1], b = cols[static_cast<std::size_t>(m)][n];
+            const I a = cols[static_cast<std::size_t>(m)][u - 1], b = cols[static_cast<std::size_t>(m)][u];
             cmp = (a < b) ? -1 : (a > b) ? 1 : 0;
         }
-        if (cmp > 0) {
-            scan.sorted = false;
-            return scan;
-        }
-        scan.equal_neighbours += cmp == 0;
+        descents += cmp > 0;
+        equal += cmp == 0;
     }
-    return scan;
+    return {descents == 0, descents == 0 ? equal : 0};
 }
 
 OrderScan scan_order(const CooTensor& t) {
@@ -180,12 +180,15 @@ namespace {
 // Counts equal neighbours in a sorted key list.
 std::uint64_t adjacent_equal(const std::vector<std::uint64_t>& sorted) {
     std::uint64_t dups = 0;
-    for (std::size_t i = 1; i < sorted.size(); ++i) dups += sorted[i] == sorted[i - 1];
+    const auto n = static_cast<std::int64_t>(sorted.size());
+#pragma omp parallel for num_threads(threads_for(sorted.size())) schedule(static) reduction(+ : dups)
+    for (std::int64_t i = 1; i < n; ++i) dups += sorted[static_cast<std::size_t>(i)] == sorted[static_cast<std::size_t>(i) - 1];
     return dups;
 }
 
 // Builds the merged tensor from a lexicographic permutation: runs of equal coordinates become
-// one entry whose value is the run's sum.
+// one entry whose value is the run's sum. The runs' starts are found, and each run summed, in
+// parallel; a run is summed in its own order, so the sums do not depend on the thread count.
 template <class I, class V>
 std::uint64_t merge_sorted_runs(CooTensor& t, const std::vector<std::uint64_t>& perm) {
     const int order = t.order();
@@ -195,20 +198,21 @@ std::uint64_t merge_sorted_runs(CooTensor& t, const std::vector<std::uint64_t>& 
             if (t.indices<I>(m)[a] != t.indices<I>(m)[b]) return false;
         return true;
     };
+    std::vector<std::uint64_t> starts = detail::positions_where(n, [&](std::uint64_t i) { return i == 0 || !same(perm[i - 1], perm[i]); });
+    const std::uint64_t w = starts.size();
+    starts.push_back(n);
     CooTensor out(t.dims(), t.index_width(), t.value_type());
-    out.resize(n);
-    std::uint64_t w = 0;
-    for (std::uint64_t i = 0; i < n;) {
-        const std::uint64_t first = perm[i];
-        V sum = t.values<V>()[first];
-        std::uint64_t j = i + 1;
-        for (; j < n && same(first, perm[j]); ++j) sum += t.values<V>()[perm[j]];
-        for (int m = 0; m < order; ++m) out.indices<I>(m)[w] = t.indices<I>(m)[first];
-        out.values<V>()[w] = sum;
-        ++w;
-        i = j;
-    }
     out.resize(w);
+    const auto runs = static_cast<std::int64_t>(w);
+#pragma omp parallel for num_threads(threads_for(w)) schedule(static)
+    for (std::int64_t r = 0; r < runs; ++r) {
+        const auto u = static_cast<std::uint64_t>(r);
+        const std::uint64_t first = perm[starts[u]];
+        V sum = t.values<V>()[first];
+        for (std::uint64_t j = starts[u] + 1; j < starts[u + 1]; ++j) sum += t.values<V>()[perm[j]];
+        for (int m = 0; m < order; ++m) out.indices<I>(m)[u] = t.indices<I>(m)[first];
+        out.values<V>()[u] = sum;
+    }
     const std::uint64_t merged = n - w;
     t = std::move(out);
     return merged;
