@@ -37,6 +37,31 @@ bool waitIdle(MainWindow& w, int ms = 60000) {
     return idle.wait(ms);
 }
 
+// A 1 ms timer on the GUI thread: the longest gap between its ticks is the longest the event
+// loop was blocked.
+class StallMeter {
+public:
+    StallMeter() {
+        tick_.setInterval(1);
+        QObject::connect(&tick_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.elapsed();
+            longest_ = std::max(longest_, now - last_);
+            last_ = now;
+        });
+        clock_.start();
+        tick_.start();
+    }
+    qint64 stop() {
+        tick_.stop();
+        return longest_;
+    }
+
+private:
+    QElapsedTimer clock_;
+    QTimer tick_;
+    qint64 last_ = 0, longest_ = 0;
+};
+
 }  // namespace
 
 class TestMainWindow : public QObject {
@@ -177,21 +202,11 @@ private Q_SLOTS:
 
         MainWindow w;
         w.show();
-        QElapsedTimer clock;
-        qint64 last = 0, longest = 0;
-        QTimer tick;
-        tick.setInterval(1);
-        QObject::connect(&tick, &QTimer::timeout, [&] {
-            const qint64 now = clock.elapsed();
-            longest = std::max(longest, now - last);
-            last = now;
-        });
-        clock.start();
-        tick.start();
+        StallMeter meter;
         w.openFile(path);
         QVERIFY(waitIdle(w, 120000));
         QTest::qWait(500);  // what the GUI thread does with the result: models, tables, plots
-        tick.stop();
+        const qint64 longest = meter.stop();
         QVERIFY(w.dataset());
         QCOMPARE(w.overview()->summaryText(QStringLiteral("nnz")), QStringLiteral("5,000,000"));
         qInfo("longest event-loop stall while loading 5M nonzeros: %lld ms", longest);
@@ -213,17 +228,7 @@ private Q_SLOTS:
         w.openRequest(DatasetRequest::generate(spec, QStringLiteral("pl5m")));
         QVERIFY(loaded.wait(180000));
 
-        QElapsedTimer clock;
-        qint64 last = 0, longest = 0;
-        QTimer tick;
-        tick.setInterval(1);
-        QObject::connect(&tick, &QTimer::timeout, [&] {
-            const qint64 now = clock.elapsed();
-            longest = std::max(longest, now - last);
-            last = now;
-        });
-        clock.start();
-        tick.start();
+        StallMeter meter;
         QVERIFY(w.showTab(QStringLiteral("Formats")));  // the survey starts
         QTRY_VERIFY_WITH_TIMEOUT(w.formats()->model()->rowCount() >= 1, 60000);  // a build in progress meanwhile
         QVERIFY(w.formats()->isBusy());
@@ -235,7 +240,7 @@ private Q_SLOTS:
         QVERIFY(kernelsIdle.wait(300000));
         QVERIFY(k->model()->rowCount() > 0);
         QTest::qWait(300);
-        tick.stop();
+        const qint64 longest = meter.stop();
         qInfo("longest event-loop stall during a Kernels run beside the Formats survey (5M nonzeros): %lld ms", longest);
         QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longest)));
 
