@@ -7,9 +7,9 @@
 // (AdvisorView).
 #pragma once
 
-#include "jobs/EngineJob.hpp"
 #include <QPointF>
 
+#include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/FormatTableModel.hpp"
 #include "panels/AdvisorView.hpp"
