@@ -23,7 +23,16 @@ struct Flattened {
     std::vector<Unit> units;
 };
 
+// The shape of the flattening without its arrays: what a chunk cut needs (the pipeline's
+// prediction cuts a tensor this way on a machine without a GPU, where no pinned memory exists).
+struct SptvUnits {
+    bool ell = false;
+    std::uint64_t rows = 0, entries = 0;
+    std::vector<Unit> units;
+};
+
 // InputError for any format but HOCFS-CSR, HOCFS-ELL and CFB.
 Flattened flatten_for_sptv(const SparseFormat& format);
+SptvUnits sptv_units(const SparseFormat& format);
 
 }  // namespace tscope::detail

@@ -11,6 +11,7 @@
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/gpu_pipeline.hpp"
 #include "kernels/sptv_flatten.hpp"
+#include "pipeline/pipeline_chunking.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/pipeline/pipeline_sptv.hpp"
@@ -22,28 +23,12 @@ namespace {
 using detail::Flattened;
 using detail::Unit;
 
-// What a chunk of rows/entries/units copies in.
 std::uint64_t bytes_in(bool ell, std::uint64_t rows, std::uint64_t entries, std::uint64_t units) {
-    return entries * 8 + (ell ? rows * 4 + 16 * (units + 1) : 8 * (rows + 1));
+    return detail::chunk_bytes_in(ell, rows, entries, units);
 }
 
-// Greedy: whole units until the next would pass `chunk_bytes` (a larger unit is a chunk alone).
 std::vector<gpu::ChunkRange> cut(const Flattened& f, std::uint64_t chunk_bytes) {
-    std::vector<gpu::ChunkRange> chunks;
-    gpu::ChunkRange c;
-    std::uint64_t u0 = 0;
-    for (std::uint64_t u = 0; u < f.units.size(); ++u) {
-        const Unit& unit = f.units[u];
-        const bool empty = u == u0;
-        if (!empty && bytes_in(f.pinned->ell, unit.row_end - c.row_begin, unit.entry_end - c.entry_begin, u + 1 - u0) > chunk_bytes) {
-            chunks.push_back(c);
-            c = {c.row_end, c.row_end, u, u, c.entry_end, c.entry_end};
-            u0 = u;
-        }
-        c.row_end = unit.row_end, c.entry_end = unit.entry_end, c.slice_end = u + 1;
-    }
-    if (c.slice_end > c.slice_begin) chunks.push_back(c);
-    return chunks;
+    return detail::cut_chunks(f.pinned->ell, f.units, chunk_bytes);
 }
 
 std::vector<PipelineChunk> to_chunks(const gpu::StreamRun& run, const std::vector<gpu::ChunkRange>& ranges, bool ell) {

@@ -1,5 +1,6 @@
 #include "panels/PipelinePanel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -9,11 +10,14 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
+#include "plots/PlotInspector.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 #include "tscope/kernels/sptv.hpp"
+#include "tscope/pipeline/pipeline_prediction.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -25,8 +29,8 @@ const QColor kIn(0, 114, 178), kKernel(230, 159, 0), kOut(0, 158, 115);
 
 void addStage(QCustomPlot* plot, double lane, double from, double to, const QColor& colour) {
     auto* rect = new QCPItemRect(plot);
-    rect->topLeft->setCoords(from * 1e3, lane + 0.35);
-    rect->bottomRight->setCoords(to * 1e3, lane - 0.35);
+    rect->topLeft->setCoords(from, lane + 0.35);
+    rect->bottomRight->setCoords(to, lane - 0.35);
     rect->setBrush(colour);
     rect->setPen(QPen(colour.darker(140), 0.5));
 }
@@ -38,7 +42,18 @@ void addLegendEntry(QCustomPlot* plot, const QString& name, const QColor& colour
     bars->setPen(QPen(colour.darker(140)));
 }
 
-QString ms(double seconds) { return QObject::tr("%1 ms").arg(seconds * 1e3, 0, 'f', 2); }
+QString ms(double seconds) { return humanSeconds(seconds); }
+
+const char* const kStageNames[] = {QT_TRANSLATE_NOOP("PipelinePanel", "copy in"), QT_TRANSLATE_NOOP("PipelinePanel", "kernel"),
+                                   QT_TRANSLATE_NOOP("PipelinePanel", "copy out")};
+
+// The formats the pipelined SpTV streams; a prediction from another recording (a streamed
+// CPD's B-CSF) cuts the tensor as HOCFS-CSR.
+QString streamedFormat(const QString& recorded) {
+    for (const char* f : {"HOCFS-CSR", "HOCFS-ELL", "CFB"})
+        if (recorded == QLatin1String(f)) return recorded;
+    return QStringLiteral("HOCFS-CSR");
+}
 
 }  // namespace
 
@@ -91,6 +106,18 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
 
+    predict_ = new QCheckBox(tr("Predict the loaded tensor from this recording's device figures (Sec. 6.2 model)"), this);
+    predict_->setObjectName(QStringLiteral("pipelinePredict"));
+    predict_->setToolTip(tr("Cuts the loaded tensor into chunks as a live run would, times each chunk's copies and kernel with the "
+                            "bandwidths and kernel time per entry measured in the chosen recording, and lays them out over its streams"));
+    layout->addWidget(predict_);
+    predictionLabel_ = new QLabel(this);
+    predictionLabel_->setObjectName(QStringLiteral("pipelinePrediction"));
+    predictionLabel_->setWordWrap(true);
+    predictionLabel_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; padding: 4px; }"));
+    predictionLabel_->hide();
+    layout->addWidget(predictionLabel_);
+
     auto* split = new QSplitter(Qt::Horizontal, this);
     timeline_ = new QCustomPlot(split);
     timeline_->setObjectName(QStringLiteral("pipelineTimeline"));
@@ -98,7 +125,8 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     timeline_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     timeline_->axisRect()->setRangeDrag(Qt::Horizontal);
     timeline_->axisRect()->setRangeZoom(Qt::Horizontal);
-    timeline_->xAxis->setLabel(tr("time since the first copy-in (ms) — drag to pan, wheel to zoom"));
+    timeline_->xAxis->setLabel(tr("time since the first copy-in — drag to pan, wheel to zoom"));
+    setLinearAxis(timeline_->xAxis, AxisUnit::Seconds);
     // the legend in a row above the lanes, where it hides no chunk
     timeline_->legend->setVisible(true);
     timeline_->legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -106,11 +134,18 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     timeline_->plotLayout()->addElement(0, 0, timeline_->legend);
     timeline_->plotLayout()->setRowStretchFactor(0, 0.001);
     timeline_->legend->setBorderPen(Qt::NoPen);
+    // a title row above the legend, shown only for a prediction: no one may read it as measured
+    timeline_->plotLayout()->insertRow(0);
+    timelineTitle_ = new QCPTextElement(timeline_, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    timelineTitle_->setTextColor(QColor(150, 60, 0));
+    timeline_->plotLayout()->addElement(0, 0, timelineTitle_);
+    timelineTitle_->setVisible(false);
     enablePlotExport(timeline_);
     compare_ = new QCustomPlot(split);
     compare_->setObjectName(QStringLiteral("pipelineComparison"));
     compare_->setMinimumWidth(220);
-    compare_->yAxis->setLabel(tr("ms: one stream, pipelined, predicted"));
+    compare_->yAxis->setLabel(tr("time: one stream, pipelined, Sec. 6.2 model"));
+    setLinearAxis(compare_->yAxis, AxisUnit::Seconds);
     enablePlotExport(compare_);
     split->addWidget(timeline_);
     split->addWidget(compare_);
@@ -138,6 +173,16 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(tr("Failed: %1").arg(message)); });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
+    connect(&predictJob_, &EngineJob::failed, this, [this](const QString& message) {
+        predictionError_ = message;
+        status_->setText(tr("No prediction: %1").arg(message));
+        setPredicted(false);
+    });
+    connect(&predictJob_, &EngineJob::idle, this, [this] {
+        if (!job_.isBusy()) Q_EMIT idle();
+    });
+    connect(predict_, &QCheckBox::toggled, this, &PipelinePanel::setPredicted);
+    attachReadouts();
 
     for (PipelineRecording& r : bundledRecordings()) addRecording(std::move(r));
     // open on the recording with the most streams: the one where overlap can show
@@ -146,11 +191,15 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
         if (recordings_[i].runs[recordings_[i].best].streams > recordings_[static_cast<std::size_t>(most)].runs[recordings_[static_cast<std::size_t>(most)].best].streams)
             most = static_cast<int>(i);
     if (!recordings_.empty()) source_->setCurrentIndex(most);
+    // without a GPU the loaded tensor's own (predicted) timeline is the useful default
+    QSignalBlocker block(predict_);
+    predict_->setChecked(!gpu.available);
 }
 
 void PipelinePanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
     if (gpuReason_.isEmpty() && dataset_) status_->setText(tr("Ready to stream %1.").arg(dataset_->title));
+    predictionError_.clear();
     if (current()) showRun(run_->currentIndex() < 0 ? 0 : run_->currentIndex());  // the summary names the tensor it is of
 }
 
@@ -203,6 +252,11 @@ QString PipelinePanel::otherTensorNote(const PipelineRecording& r) const {
 void PipelinePanel::showRun(int index) {
     const PipelineRecording* r = current();
     if (!r || index < 0 || index >= static_cast<int>(r->runs.size())) return;
+    if (predict_->isChecked() && dataset_ && predictionError_.isEmpty()) {
+        updatePrediction();
+        return;
+    }
+    predictionLabel_->hide();
     const tscope::PipelineRun& run = r->runs[static_cast<std::size_t>(index)];
     summary_->setText(
         tr("<b>%1</b> on <b>%2</b>, %3 nonzeros (%4 copied in)%5<br>"
@@ -219,11 +273,15 @@ void PipelinePanel::showRun(int index) {
             .arg(QStringLiteral("%1%").arg(run.transfer_s > 0 ? run.kernel_s / run.transfer_s * 100 : 0, 0, 'f', 1))
             .arg(QStringLiteral("%1%").arg(run.overlap_of_possible * 100, 0, 'f', 0)) +
         (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))) + otherTensorNote(*r));
-    drawTimeline(run);
+    drawTimeline(run, false);
     drawComparison(run);
 }
 
-void PipelinePanel::drawTimeline(const tscope::PipelineRun& run) {
+void PipelinePanel::drawTimeline(const tscope::PipelineRun& run, bool predicted) {
+    drawn_.clear();
+    drawnPredicted_ = predicted;
+    timelineTitle_->setVisible(predicted);
+    timelineTitle_->setText(predicted ? tr("PREDICTED from %1's device figures — not measured").arg(predictedFrom_) : QString());
     timeline_->clearItems();
     timeline_->clearPlottables();
     addLegendEntry(timeline_, tr("copy in (host → GPU)"), kIn);
@@ -234,25 +292,25 @@ void PipelinePanel::drawTimeline(const tscope::PipelineRun& run) {
     auto laneOf = [&](int stream) { return static_cast<double>(lanes - 1 - stream - 1); };
     const double syncLane = static_cast<double>(lanes - 1);
     double end = 0;
-    for (const tscope::PipelineChunk& c : run.sync_chunks) {
-        addStage(timeline_, syncLane, c.in_start, c.in_end, kIn);
-        addStage(timeline_, syncLane, c.kernel_start, c.kernel_end, kKernel);
-        addStage(timeline_, syncLane, c.out_start, c.out_end, kOut);
+    auto draw = [&](const tscope::PipelineChunk& c, int chunk, double lane, int stream) {
+        addStage(timeline_, lane, c.in_start, c.in_end, kIn);
+        addStage(timeline_, lane, c.kernel_start, c.kernel_end, kKernel);
+        addStage(timeline_, lane, c.out_start, c.out_end, kOut);
+        drawn_.push_back({lane, c.in_start, c.in_end, chunk, stream, 0});
+        drawn_.push_back({lane, c.kernel_start, c.kernel_end, chunk, stream, 1});
+        drawn_.push_back({lane, c.out_start, c.out_end, chunk, stream, 2});
         end = std::max(end, c.out_end);
-    }
-    for (const tscope::PipelineChunk& c : run.chunks) {
-        addStage(timeline_, laneOf(c.stream), c.in_start, c.in_end, kIn);
-        addStage(timeline_, laneOf(c.stream), c.kernel_start, c.kernel_end, kKernel);
-        addStage(timeline_, laneOf(c.stream), c.out_start, c.out_end, kOut);
-        end = std::max(end, c.out_end);
-    }
+    };
+    for (std::size_t i = 0; i < run.sync_chunks.size(); ++i) draw(run.sync_chunks[i], static_cast<int>(i), syncLane, -1);
+    for (std::size_t i = 0; i < run.chunks.size(); ++i) draw(run.chunks[i], static_cast<int>(i), laneOf(run.chunks[i].stream), run.chunks[i].stream);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     ticker->addTick(syncLane, run.sync_chunks.empty() ? tr("(sync not recorded)") : tr("synchronous"));
     for (int s = 0; s < run.streams; ++s) ticker->addTick(laneOf(s), tr("stream %1").arg(s + 1));
     timeline_->yAxis->setTicker(ticker);
     timeline_->yAxis->setRange(-0.7, lanes - 0.3);
     timeline_->yAxis->grid()->setVisible(false);
-    timeline_->xAxis->setRange(0, end * 1e3 * 1.02);
+    timeline_->xAxis->setRange(0, end * 1.02);
+    if (PlotInspector* inspector = PlotInspector::of(timeline_)) inspector->rememberHome();
     timeline_->replot();
 }
 
@@ -261,15 +319,130 @@ void PipelinePanel::drawComparison(const tscope::PipelineRun& run) {
     auto* bars = new QCPBars(compare_->xAxis, compare_->yAxis);
     bars->setBrush(QColor(0, 114, 178, 180));
     bars->setPen(QPen(QColor(0, 114, 178).darker(130)));
-    bars->setData({1, 2, 3}, {run.t_sync * 1e3, run.t_pipe * 1e3, run.t_model * 1e3});
+    bars->setData({1, 2, 3}, {run.t_sync, run.t_pipe, run.t_model});
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     ticker->addTick(1, tr("T_s"));
     ticker->addTick(2, tr("T_p"));
     ticker->addTick(3, tr("model"));
     compare_->xAxis->setTicker(ticker);
     compare_->xAxis->setRange(0.4, 3.6);
-    compare_->yAxis->setRange(0, std::max({run.t_sync, run.t_pipe, run.t_model}) * 1e3 * 1.15);
+    compare_->yAxis->setRange(0, std::max({run.t_sync, run.t_pipe, run.t_model}) * 1.15);
+    if (PlotInspector* inspector = PlotInspector::of(compare_)) inspector->rememberHome();
     compare_->replot();
+}
+
+// --- the predicted timeline (hocfs-sptv-pipeline Sec. 6.2 without a GPU) ---
+
+bool PipelinePanel::showingPrediction() const { return drawnPredicted_ && predict_->isChecked(); }
+
+QString PipelinePanel::predictionText() const { return predictionLabel_->isHidden() ? QString() : predictionLabel_->text(); }
+
+void PipelinePanel::setPredicted(bool on) {
+    if (predict_->isChecked() != on) {
+        QSignalBlocker block(predict_);
+        predict_->setChecked(on);
+    }
+    if (on) predictionError_.clear();
+    if (current()) showRun(run_->currentIndex() < 0 ? 0 : run_->currentIndex());
+}
+
+// Cutting the tensor needs its format built: long work, so it runs on a worker; timing the
+// chunks is a few multiplications per chunk and runs here. The job's end calls back in here,
+// so a recording or run chosen meanwhile is predicted with the plan it needs.
+void PipelinePanel::updatePrediction() {
+    const PipelineRecording* r = current();
+    const tscope::PipelineRun* run = currentRun();
+    if (!r || !run || !dataset_) return;
+    const QString format = streamedFormat(r->format);
+    const std::uint64_t chunkBytes = run->chunk_bytes ? run->chunk_bytes : 64ull << 20;
+    if (plan_.dataset.lock() == dataset_ && plan_.format == format && plan_.chunkBytes == chunkBytes) {
+        showPrediction(*r, *run);
+        return;
+    }
+    if (predictJob_.isBusy()) return;
+    status_->setText(tr("Cutting %1 into %2 chunks for the prediction…").arg(dataset_->title, format));
+    const DatasetPtr dataset = dataset_;
+    const tscope::FormatKind kind = tscope::parse_format(format.toStdString());
+    predictJob_.setActivity(tr("cutting %1 into chunks").arg(dataset->title));
+    predictJob_.start(
+        [dataset, kind, chunkBytes](tscope::RunControl& control) {
+            const tscope::CooTensor& t = dataset->tensor;
+            const int mode = t.order() - 1;  // as a live run contracts it
+            const auto f = tscope::build_format(kind, t, tscope::sptv_options(kind, t.order(), mode), control);
+            return tscope::pipeline_chunk_plan(*f, chunkBytes);
+        },
+        [this, dataset, format, chunkBytes](std::vector<tscope::PipelineChunk> chunks) {
+            plan_ = {dataset, format, chunkBytes, std::move(chunks)};
+            if (predict_->isChecked()) updatePrediction();
+        });
+}
+
+void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::PipelineRun& measured) {
+    tscope::DeviceFigures figures;
+    try {
+        figures = tscope::device_figures(measured);
+        predicted_ = tscope::predict_pipeline(plan_.chunks, figures, measured.streams, plan_.chunkBytes);
+    } catch (const std::exception& e) {  // a recording without sizes: say so, show it as measured
+        predictionError_ = QString::fromStdString(e.what());
+        status_->setText(tr("No prediction from this recording: %1").arg(predictionError_));
+        drawnPredicted_ = false;
+        showRun(run_->currentIndex());
+        return;
+    }
+    const QString device = from.device.isEmpty() ? tr("an unknown GPU") : from.device;
+    predictedFrom_ = device;
+    const tscope::PipelineRun& p = predicted_;
+    predictionLabel_->setText(tr("<b>Predicted, not measured:</b> %1 timed with the device figures of the recording “%2” "
+                                 "(copy in %3 GB/s, copy out %4 GB/s, kernel %5 per stored entry).")
+                                  .arg(dataset_->title.toHtmlEscaped(), from.title.toHtmlEscaped(), shortNumber(figures.h2d_bytes_per_s / 1e9),
+                                       shortNumber(figures.d2h_bytes_per_s / 1e9), humanSeconds(figures.kernel_s_per_entry)));
+    predictionLabel_->show();
+    summary_->setText(tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunks of at most %5 over %6 stream(s) on "
+                         "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
+                         "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
+                         "come out faster than a GPU would run them.")
+                          .arg(dataset_->title.toHtmlEscaped(), grouped(dataset_->tensor.nnz()), plan_.format)
+                          .arg(grouped(p.chunks.size()))
+                          .arg(humanBytes(plan_.chunkBytes))
+                          .arg(p.streams)
+                          .arg(device, ms(p.t_sync), ms(p.t_pipe), ms(p.t_model), shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
+    status_->setText(gpuReason_.isEmpty() ? tr("Showing a prediction; untick it to see the recording.")
+                                          : tr("No live runs here (%1); showing %2's predicted timeline.").arg(gpuReason_, dataset_->title));
+    drawTimeline(predicted_, true);
+    drawComparison(predicted_);
+}
+
+// --- hover readouts ---
+
+QString PipelinePanel::timelineTextAt(QPointF pixel) const {
+    if (!timeline_->axisRect()->rect().contains(pixel.toPoint())) return {};
+    const double lane = timeline_->yAxis->pixelToCoord(pixel.y());
+    const DrawnStage* best = nullptr;
+    double bestGap = 3;  // pixels: a stage narrower than a pixel can still be pointed at
+    for (const DrawnStage& d : drawn_) {
+        if (std::abs(lane - d.lane) > 0.35) continue;
+        const double x0 = timeline_->xAxis->coordToPixel(d.from), x1 = timeline_->xAxis->coordToPixel(d.to);
+        const double gap = pixel.x() < x0 ? x0 - pixel.x() : pixel.x() > x1 ? pixel.x() - x1 : 0;
+        if (gap < bestGap || (gap == 0 && best && d.to - d.from < best->to - best->from)) best = &d, bestGap = gap;
+    }
+    if (!best) return {};
+    const QString where = best->stream < 0 ? tr("one-stream run") : tr("stream %1").arg(best->stream + 1);
+    return tr("chunk %1, %2: %3, start %4, duration %5%6")
+        .arg(grouped(static_cast<std::uint64_t>(best->chunk) + 1))
+        .arg(where, tr(kStageNames[best->stage]), humanSeconds(best->from), humanSeconds(best->to - best->from),
+             drawnPredicted_ ? tr(" (predicted)") : QString());
+}
+
+void PipelinePanel::attachReadouts() {
+    PlotInspector::attach(timeline_, [this](QPointF pixel) { return timelineTextAt(pixel); });
+    PlotInspector::attach(compare_, [this](QPointF pixel) -> QString {
+        const auto hit = barAt(compare_, pixel);
+        if (!hit) return {};
+        static const char* const names[] = {"", "T_s (one stream)", "T_p (pipelined)", "Sec. 6.2 model"};
+        const int k = static_cast<int>(std::lround(hit->key));
+        if (k < 1 || k > 3) return {};
+        return tr("%1: %2%3").arg(QString::fromLatin1(names[k]), humanSeconds(hit->value), drawnPredicted_ ? tr(" (predicted)") : QString());
+    });
 }
 
 bool PipelinePanel::runOwnWork() {
@@ -293,6 +466,7 @@ void PipelinePanel::runLive() {
     cancel_->show();
     job_.start([dataset, kind, options](tscope::RunControl& control) { return stream(dataset->tensor, kind, options, control); },
                [this](const tscope::PipelineReport& report) {
+                   setPredicted(false);  // a measured run is shown as measured
                    addRecording(fromReport(report, QString::fromStdString(tscope::query_gpu().name), dataset_ ? dataset_->title : QString()));
                    settle(tr("Done."));
                });

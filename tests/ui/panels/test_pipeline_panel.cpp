@@ -7,6 +7,10 @@
 #include <qcustomplot.h>
 
 #include "models/PipelineRecording.hpp"
+#include "plots/PlotInspector.hpp"
+#include "tscope/kernels/sptv.hpp"
+#include "tscope/pipeline/pipeline_prediction.hpp"
+#include "views/TextFormat.hpp"
 #include "panels/PipelinePanel.hpp"
 #include "tscope/cuda/device.hpp"
 #include "ui_test_support.hpp"
@@ -48,7 +52,7 @@ private Q_SLOTS:
         QVERIFY(p.summaryText().contains(QStringLiteral("Sec. 6.2")));
         auto* bars = qobject_cast<QCPBars*>(p.comparison()->plottable(0));
         QVERIFY(bars && bars->dataCount() == 3);
-        QCOMPARE(bars->data()->at(1)->value, run->t_pipe * 1e3);
+        QCOMPARE(bars->data()->at(1)->value, run->t_pipe);
         if (!tscope::query_gpu().available)
             QVERIFY(!p.findChild<QPushButton*>(QStringLiteral("pipelineRunButton"))->isEnabled());
     }
@@ -81,6 +85,7 @@ private Q_SLOTS:
         auto data = std::make_shared<Dataset>();
         data->title = QStringLiteral("small.tns");
         data->tensor = tstest::random_tensor({20, 20, 20}, 300, 1);
+        p.setPredicted(false);  // the recording itself, not the prediction from it
         p.setDataset(data);
         auto* summary = p.findChild<QLabel*>(QStringLiteral("pipelineSummary"));
         QVERIFY(summary);
@@ -130,6 +135,81 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("stream -5")), qPrintable(error));
         QVERIFY(!parseRecording(recording(1, 1.5), &error).has_value());
         QVERIFY2(error.contains(QStringLiteral("ends before it starts")), qPrintable(error));
+    }
+
+    // Issue 22: with no GPU the tab draws the loaded tensor's timeline predicted from a
+    // recording's device figures (Sec. 6.2), says so, and reads out each stage under the cursor.
+    void theLoadedTensorsTimelineIsPredictedAndSaysSo() {
+        PipelinePanel p;
+        p.resize(1200, 700);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        // a recording with small chunks, so that the small tensor is cut into several
+        PipelineRecording rec;
+        rec.title = QStringLiteral("test device run");
+        rec.device = QStringLiteral("Test GPU");
+        rec.format = QStringLiteral("HOCFS-CSR");
+        rec.nnz = 4000;
+        tscope::PipelineRun run;
+        run.streams = 3;
+        run.chunk_bytes = 16 << 10;
+        tscope::PipelineChunk c;
+        c.bytes_in = 16000, c.bytes_out = 400, c.entries = 2000;
+        c.in_start = 0, c.in_end = 1e-3, c.kernel_start = 1e-3, c.kernel_end = 1.2e-3, c.out_start = 1.2e-3, c.out_end = 1.25e-3;
+        run.sync_chunks = run.chunks = {c};
+        run.t_sync = run.t_pipe = run.t_model = 1.25e-3;
+        rec.runs = {run};
+        p.addRecording(rec);
+        QVERIFY(p.currentRun() && p.currentRun()->chunk_bytes == run.chunk_bytes);
+
+        auto data = std::make_shared<Dataset>();
+        data->title = QStringLiteral("loaded.tns");
+        data->tensor = tstest::random_tensor({200, 90, 70}, 30000, 4);
+        p.setDataset(data);
+        p.setPredicted(true);  // the default without a GPU; with one the user ticks it
+        QTRY_VERIFY_WITH_TIMEOUT(p.predictedRun() != nullptr, 30000);
+        const tscope::PipelineRun& pr = *p.predictedRun();
+
+        // the chunks are the engine's cut of the loaded tensor, over the recording's streams
+        const auto kind = tscope::FormatKind::HOCFS_CSR;
+        const auto f = tscope::build_format(kind, data->tensor, tscope::sptv_options(kind, 3, 2));
+        QCOMPARE(pr.chunks.size(), tscope::pipeline_chunk_plan(*f, run.chunk_bytes).size());
+        QVERIFY(pr.chunks.size() > 3);
+        QCOMPARE(pr.streams, 3);
+        QVERIFY(pr.t_pipe < pr.t_sync);
+        // at 16 MB/s in, each chunk's copy-in takes its bytes / 16e6 s
+        QCOMPARE(pr.chunks[0].in_end - pr.chunks[0].in_start, double(pr.chunks[0].bytes_in) / 16e6);
+
+        // labelled as predicted, in the tab and on the plot, with T_s, T_p and the speedup
+        QVERIFY2(p.predictionText().contains(QStringLiteral("Predicted, not measured")) && p.predictionText().contains(rec.title),
+                 qPrintable(p.predictionText()));
+        QVERIFY(p.findChild<QLabel*>(QStringLiteral("pipelinePrediction"))->isVisible());
+        QVERIFY2(p.summaryText().contains(QStringLiteral("predicted")) && p.summaryText().contains(QStringLiteral("speedup")) &&
+                     p.summaryText().contains(humanSeconds(pr.t_pipe)),
+                 qPrintable(p.summaryText()));
+        auto* title = qobject_cast<QCPTextElement*>(p.timeline()->plotLayout()->element(0, 0));
+        QVERIFY(title && title->visible() && title->text().contains(QStringLiteral("PREDICTED")));
+        QCOMPARE(p.timeline()->itemCount(), int(3 * (pr.chunks.size() + pr.sync_chunks.size())));
+
+        // the hover readout over the second chunk's kernel, on stream 2
+        p.timeline()->replot();
+        const tscope::PipelineChunk& k = pr.chunks[1];
+        QCOMPARE(k.stream, 1);
+        const double lane = pr.streams - 1 - k.stream;  // lanes: the one-stream run on top, then streams 1..s
+        const QPointF at(p.timeline()->xAxis->coordToPixel((k.kernel_start + k.kernel_end) / 2), p.timeline()->yAxis->coordToPixel(lane));
+        const QString text = PlotInspector::of(p.timeline())->textAt(at);
+        QVERIFY2(text.contains(QStringLiteral("chunk 2")) && text.contains(QStringLiteral("stream 2")) &&
+                     text.contains(QStringLiteral("kernel")) && text.contains(humanSeconds(k.kernel_start)) &&
+                     text.contains(humanSeconds(k.kernel_end - k.kernel_start)) && text.contains(QStringLiteral("predicted")),
+                 qPrintable(text));
+        QVERIFY(PlotInspector::of(p.timeline())->textAt(QPointF(2, 2)).isEmpty());  // off the chunks: nothing
+
+        // unticked, the recording shows as measured again
+        p.setPredicted(false);
+        QVERIFY(p.predictedRun() == nullptr);
+        QVERIFY(p.predictionText().isEmpty());
+        QVERIFY(!title->visible());
+        QCOMPARE(p.timeline()->itemCount(), 3 * 2);
     }
 };
 
