@@ -167,6 +167,10 @@ private Q_SLOTS:
         QCOMPARE(cli({"info", "/nonexistent.tns"}).status, 2);
         QCOMPARE(cli({"generate", "--dims", "4,4", "--nnz", "100", "-o", "/tmp/never.tns"}).status, 2);
         QCOMPARE(cli({"generate", "--dims", "4,x", "--nnz", "1", "-o", "/tmp/never.tns"}).status, 2);
+        // found by fuzz_cli_options: was exit 1 with "error: stoull"
+        const Run big = cli({"generate", "--dims", "5,5", "--nnz", "3", "--dist", "lowrank:23333333333333333333333", "-o", "/tmp/never.tns"});
+        QCOMPARE(big.status, 2);
+        QVERIFY2(big.err.contains("too large"), big.err.constData());
     }
 
     // Issue 24, item 9: `-` (stdin) and a FIFO are read in one pass, gzip recognised by its
