@@ -160,6 +160,31 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 24: a double .tsb read as float refuses a value beyond float's range, as the text
+    // reader does (1e300 used to load as an infinite nonzero); tiny values become 0 and are left
+    // out, as in text.
+    void tsbValueBeyondFloatIsBadInputWithFloat() {
+        QTemporaryDir dir;
+        const std::string path =
+            write_bytes(dir, "big.tsb", tsb_bytes(4, 3, {3, 3, 3}, {{0, 1, 2}, {0, 1, 2}, {0, 1, 2}}, {1, 1e300, 1e-50}));
+        LoadOptions f32;
+        f32.values = ValueType::F32;
+        try {
+            load_tensor(path, f32);
+            QFAIL("1e300 was narrowed to a float");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(path) != std::string::npos && what.find("entry 1") != std::string::npos &&
+                         what.find("does not fit a float") != std::string::npos,
+                     e.what());
+        }
+        QCOMPARE(load_tensor(path).tensor.nnz(), std::uint64_t{3});  // as double: all three
+        const std::string small = write_bytes(dir, "small.tsb", tsb_bytes(4, 2, {3, 3, 3}, {{0, 1}, {0, 1}, {0, 1}}, {1, 1e-50}));
+        const LoadedTensor narrowed = load_tensor(small, f32);
+        QCOMPARE(narrowed.tensor.nnz(), std::uint64_t{1});
+        QCOMPARE(narrowed.info.zeros_dropped, std::uint64_t{1});
+    }
+
     void roundTrip_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("floats");
