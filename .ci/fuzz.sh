@@ -34,7 +34,7 @@ for ((i = 0; i < ${#targets[@]}; i += 2)); do
     wait
 done
 for t in "${targets[@]}"; do
-    crashes=$(find "$build/fuzz/$t" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' -o -maxdepth 1 -name 'timeout-*' | wc -l)
+    crashes=$(find "$build/fuzz/$t" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'oom-*' -o -name 'timeout-*' \) | wc -l)
     reports=$(grep -c "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:\|ERROR: libFuzzer" "$build/fuzz/$t.log")
     echo "fuzz_$t: findings written: $crashes, sanitizer/libFuzzer reports: $reports"
     [ "$crashes" -eq 0 ] && [ "$reports" -eq 0 ] || status=1
