@@ -1,7 +1,8 @@
 // tensorscope [FILE] [--tab NAME] [--run] [--screenshot PNG] [--help] [--version]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
 // window as PNG and exits (status 0, or 2 when the file could not be loaded). --help and
-// --version answer without a display.
+// --version answer without a display. SIGINT, SIGTERM and SIGHUP cancel the running work and
+// quit (exit status 128 + the signal's number) with no temporary left behind.
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTimer>
@@ -10,6 +11,7 @@
 
 #include "views/MainWindow.hpp"
 #include "views/SafeApplication.hpp"
+#include "views/SignalQuit.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 
 namespace {
@@ -58,7 +60,16 @@ int main(int argc, char** argv) {
     describe(parser);
     parser.process(app);
 
+    // SIGINT, SIGTERM, SIGHUP: cancel the running work and quit through the event loop, so that
+    // the jobs stop and remove what they were writing as the window below is destroyed (it is
+    // declared after this, so destroyed first, while a second signal still ends it at once).
+    tsui::SignalQuit signalQuit;
     tsui::MainWindow window;
+    QObject::connect(&signalQuit, &tsui::SignalQuit::received, &window, [&window](int sig) {
+        std::fprintf(stderr, "tensorscope: %s: cancelling the running work and quitting\n", strsignal(sig));
+        window.job()->cancel();
+        QApplication::exit(tsui::SignalQuit::exitStatus(sig));
+    });
     window.show();
     if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
         std::fprintf(stderr, "tensorscope: no tab named '%s' (tabs: %s)\n", qPrintable(parser.value(tab)),

@@ -122,6 +122,8 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
     }
     const std::uint64_t n = parse_count(digits, what);
     if (n == 0) throw InputError(what + " must be positive (or auto)");
+    // sizes past 2^64 wrapped silently: 17179869184G was 0, which reads as auto
+    if (n > UINT64_MAX / scale) throw InputError(what + ": '" + text + "' is too large");
     return n * scale;
 }
 

@@ -15,14 +15,22 @@ constexpr std::size_t kPath = 4096;
 char g_paths[kSlots][kPath];
 std::atomic<bool> g_used[kSlots];  // lock-free on every platform we build for
 
-void on_signal(int sig) {
+void on_signal(int sig) { remove_temps_and_die(sig); }
+
+}  // namespace
+
+void remove_temps_and_die(int sig) {
     for (int i = 0; i < kSlots; ++i)
         if (g_used[i].load()) ::unlink(g_paths[i]);
     ::signal(sig, SIG_DFL);
+    // unblocked first: called from a handler, the signal is blocked until the handler returns
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
     ::raise(sig);
+    ::_exit(128 + sig);  // for a signal whose default action does not end the process
 }
-
-}  // namespace
 
 void install_temp_cleanup_on_signals() {
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {

@@ -652,6 +652,7 @@ LoadedTensor detail::parse_tns_buffer(const ByteBuffer& buffer, const std::strin
                                                    : build_any_width<double>(blocks, pre, text, name, info, control);
     control.stage("summing duplicates");
     info.duplicates_summed = sum_duplicates(t, control);
+    detail::check_summed_values(t, info.duplicates_summed, info, name);
     info.zeros_dropped = drop_zeros(t);
     info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return {std::move(t), std::move(info)};
@@ -986,6 +987,7 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
     CooTensor t = finish(s, pre, name, info);
     control.stage("summing duplicates");
     info.duplicates_summed = sum_duplicates(t, control);
+    detail::check_summed_values(t, info.duplicates_summed, info, name);
     info.zeros_dropped = drop_zeros(t);
     info.read_seconds = read_seconds;
     info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count() - read_seconds;
@@ -993,6 +995,25 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
 }
 
 }  // namespace
+
+void detail::check_summed_values(const CooTensor& t, std::uint64_t summed, const LoadInfo& info, const std::string& name) {
+    if (summed == 0) return;  // every value was checked finite as it was read
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        const auto& vals = t.values<V>();
+        const auto it = std::find_if(vals.begin(), vals.end(), [](V v) { return !std::isfinite(v); });
+        if (it == vals.end()) return;
+        const auto at = static_cast<std::uint64_t>(it - vals.begin());
+        std::string where;
+        for (int m = 0; m < t.order(); ++m) {
+            const bool zero = static_cast<std::size_t>(m) < info.zero_based.size() && info.zero_based[static_cast<std::size_t>(m)];
+            where += (m ? ", " : "") + std::to_string(static_cast<std::uint64_t>(t.indices<I>(m)[at]) + (zero ? 0 : 1));
+        }
+        throw InputError(name + ": the duplicates of entry (" + where + ") sum to a value beyond the range of " +
+                         (sizeof(V) == 4 ? "float" : "double"));
+    });
+}
 
 LoadedTensor detail::parse_tns_stream(TextStream& in, const std::string& name, const LoadOptions& options,
                                       RunControl& control, std::size_t block_bytes) {

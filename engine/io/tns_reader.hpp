@@ -19,4 +19,9 @@ inline constexpr std::size_t kStreamBlockBytes = std::size_t{64} << 20;
 LoadedTensor parse_tns_stream(TextStream& in, const std::string& name, const LoadOptions& options,
                               RunControl& control, std::size_t block_bytes = 0);
 
+// After duplicates were summed (`summed` > 0): InputError naming the file and the coordinate
+// (as the file numbers it) when a sum left the value type's range (two 1e308 make inf; one
+// stored inf is refused as it is read). Shared by the text and the .tsb readers.
+void check_summed_values(const CooTensor& t, std::uint64_t summed, const LoadInfo& info, const std::string& name);
+
 }  // namespace tscope::detail

@@ -10,7 +10,9 @@
 #include <QTemporaryDir>
 
 #include <sys/stat.h>
+#include <zlib.h>
 
+#include <cstring>
 #include <fstream>
 #include <thread>
 
@@ -165,6 +167,10 @@ private Q_SLOTS:
         QCOMPARE(cli({"info", "/nonexistent.tns"}).status, 2);
         QCOMPARE(cli({"generate", "--dims", "4,4", "--nnz", "100", "-o", "/tmp/never.tns"}).status, 2);
         QCOMPARE(cli({"generate", "--dims", "4,x", "--nnz", "1", "-o", "/tmp/never.tns"}).status, 2);
+        // found by fuzz_cli_options: was exit 1 with "error: stoull"
+        const Run big = cli({"generate", "--dims", "5,5", "--nnz", "3", "--dist", "lowrank:23333333333333333333333", "-o", "/tmp/never.tns"});
+        QCOMPARE(big.status, 2);
+        QVERIFY2(big.err.contains("too large"), big.err.constData());
     }
 
     // Issue 24, item 9: `-` (stdin) and a FIFO are read in one pass, gzip recognised by its
@@ -231,6 +237,46 @@ private Q_SLOTS:
 
     // A convert killed by SIGTERM (or SIGINT) leaves neither its temporary nor a partial target
     // (issue 24, item 6): the engine lists its temporaries and the handler removes them.
+    // Issue 24: a size with a unit that does not fit in 64 bits is refused (17179869184G wrapped
+    // to 0, which reads as auto), before any device is looked for.
+    void byteSizesThatOverflowAreRefused() {
+        for (const char* size : {"17179869184G", "18014398509481984K", "99999999999999999M"}) {
+            const Run r = cli({"pipeline", "nonexistent.tns", "--chunk-bytes", size});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains("too large"), r.err.constData());
+        }
+    }
+
+    // Issue 24: a .tsb header that contradicts itself (32-bit indices for a mode of 2^33) or
+    // claims more nonzeros than the file holds is exit 2, saying so.
+    void contradictoryTsbHeaderExitsTwo() {
+        QTemporaryDir dir;
+        const QString tsb = dir.filePath("t.tsb");
+        QCOMPARE(cli({"generate", "--dims", "5,5,5", "--nnz", "10", "-o", tsb}).status, 0);
+        QFile f(tsb);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray good = f.readAll();
+        f.close();
+        auto patched = [&good](int at, quint64 value) {
+            QByteArray b = good;
+            std::memcpy(b.data() + at, &value, 8);
+            const int header = 32 + 3 * 8 + 4;
+            const quint32 crc = static_cast<quint32>(crc32_z(0, reinterpret_cast<const Bytef*>(b.constData()), header - 4));
+            std::memcpy(b.data() + header - 4, &crc, 4);
+            return b;
+        };
+        for (const auto& [bytes, fragment] : {std::pair{patched(32, quint64{1} << 33), QByteArray("32-bit indices")},
+                                              std::pair{patched(24, quint64{1} << 40), QByteArray("does not match its header")}}) {
+            QFile out(tsb);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(bytes);
+            out.close();
+            const Run r = cli({"info", tsb});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(fragment) && r.err.contains("t.tsb"), r.err.constData());
+        }
+    }
+
     void killedConvertLeavesNothing() {
         QTemporaryDir dir;
         const QString in = dir.filePath("in.tsb"), out = dir.filePath("out.tns.gz");

@@ -15,6 +15,34 @@
 
 using namespace tscope;
 
+namespace {
+
+// A .tsb written byte by byte, with right checksums, whatever its header claims: how a buggy
+// or foreign writer's file looks (ours never stores duplicates or lies in its header).
+std::string tsb_bytes(std::uint32_t ibytes, std::uint64_t nnz, const std::vector<std::uint64_t>& dims,
+                      const std::vector<std::vector<std::uint64_t>>& idx, const std::vector<double>& vals) {
+    std::string out(kTsbMagic, sizeof kTsbMagic);
+    auto put = [&out](auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(kTsbVersion), put(static_cast<std::uint32_t>(dims.size())), put(ibytes), put(std::uint32_t{8}), put(nnz);
+    for (auto d : dims) put(d);
+    put(static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(out.data()), out.size())));
+    const std::size_t payload = out.size();
+    for (const auto& col : idx)
+        for (auto i : col) ibytes == 4 ? put(static_cast<std::uint32_t>(i)) : put(i);
+    for (double v : vals) put(v);
+    put(static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(out.data() + payload), out.size() - payload)));
+    return out;
+}
+
+std::string write_bytes(const QTemporaryDir& dir, const char* name, const std::string& bytes) {
+    const std::string path = dir.filePath(name).toStdString();
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+}  // namespace
+
 class TestTensorFiles : public QObject {
     Q_OBJECT
 
@@ -45,6 +73,116 @@ private Q_SLOTS:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("32-bit indices") != std::string::npos, e.what());
         }
+    }
+
+    // Issue 24: a .tsb with a coordinate stored twice reads as the same text does: the values
+    // summed, the merges counted, a sum of zero left out.
+    void tsbDuplicatesGetTheTextReadersSemantics() {
+        QTemporaryDir dir;
+        const std::vector<std::vector<std::uint64_t>> idx{{0, 1, 0, 2, 2}, {0, 1, 0, 2, 2}, {0, 1, 0, 2, 2}};
+        const std::vector<double> vals{1, 2, 3, 5, -5};
+        for (std::uint32_t ibytes : {4u, 8u}) {
+            const LoadedTensor tsb = load_tensor(write_bytes(dir, "dup.tsb", tsb_bytes(ibytes, 5, {3, 3, 3}, idx, vals)));
+            const LoadedTensor tns = load_tensor(write_bytes(dir, "dup.tns", "# dims: 3 3 3\n1 1 1 1\n2 2 2 2\n1 1 1 3\n3 3 3 5\n3 3 3 -5\n"));
+            QCOMPARE(tsb.info.duplicates_summed, std::uint64_t{2});
+            QCOMPARE(tsb.info.zeros_dropped, std::uint64_t{1});
+            QCOMPARE(tsb.info.duplicates_summed, tns.info.duplicates_summed);
+            QCOMPARE(tsb.info.zeros_dropped, tns.info.zeros_dropped);
+            std::string why;
+            QVERIFY2(same_entries(tsb.tensor, tns.tensor, &why), why.c_str());
+            QCOMPARE(tsb.tensor.nnz(), std::uint64_t{2});
+            QCOMPARE(tsb.tensor.value(0), 4.0);  // (1,1,1): 1 + 3
+        }
+    }
+
+    // Issue 24: duplicates whose sum leaves the value type's range are refused in words, in text
+    // and in a .tsb (two 1e308 used to load as an infinite nonzero).
+    void duplicatesSummingPastTheRangeAreBadInput() {
+        QTemporaryDir dir;
+        const std::string text = write_bytes(dir, "inf.tns", "1 2 3 1e308\n2 2 2 1\n1 2 3 1e308\n");
+        const std::string tsb = write_bytes(dir, "inf.tsb", tsb_bytes(4, 2, {1, 2, 3}, {{0, 0}, {1, 1}, {2, 2}}, {1e308, 1e308}));
+        LoadOptions f32;
+        f32.values = ValueType::F32;
+        const std::string text32 = write_bytes(dir, "inf32.tns", "1 2 3 3e38\n1 2 3 3e38\n");
+        for (const auto& [path, options] : {std::pair{text, LoadOptions{}}, std::pair{tsb, LoadOptions{}}, std::pair{text32, f32}}) {
+            try {
+                load_tensor(path, options);
+                QFAIL(path.c_str());
+            } catch (const InputError& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.find(path) != std::string::npos && what.find("(1, 2, 3)") != std::string::npos &&
+                             what.find("beyond the range of") != std::string::npos,
+                         e.what());
+            }
+        }
+        // a gzip stream goes through the streaming reader: same refusal
+        const std::string gz = dir.filePath("inf.tns.gz").toStdString();
+        {
+            gzFile f = gzopen(gz.c_str(), "wb");
+            gzputs(f, "1 2 3 1e308\n1 2 3 1e308\n");
+            gzclose(f);
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, load_tensor(gz));
+    }
+
+    // Issue 24: a header whose nnz the file cannot hold is refused before anything is allocated
+    // for it (2^40 nonzeros would be 20 TB), with a right header checksum.
+    void tsbNnzLargerThanTheFileIsBadInput() {
+        QTemporaryDir dir;
+        const std::vector<std::vector<std::uint64_t>> idx{{0, 1}, {0, 1}, {0, 1}};
+        for (std::uint64_t nnz : {std::uint64_t{3}, std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
+            std::string bytes = tsb_bytes(4, 2, {3, 3, 3}, idx, {1, 2});
+            std::memcpy(bytes.data() + 24, &nnz, 8);
+            const std::size_t header = 32 + 3 * 8 + 4;
+            const auto crc = static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), header - 4));
+            std::memcpy(bytes.data() + header - 4, &crc, 4);
+            const std::string path = write_bytes(dir, "nnz.tsb", bytes);
+            try {
+                load_tensor(path);
+                QFAIL("a header with more nonzeros than the file holds was read");
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("does not match its header") != std::string::npos, e.what());
+            }
+        }
+    }
+
+    // Found by fuzz_tsb: a header with a mode of length 0 was refused by CooTensor's own check,
+    // whose message does not name the file.
+    void tsbModeOfLengthZeroNamesTheFile() {
+        QTemporaryDir dir;
+        const std::string path = write_bytes(dir, "zero.tsb", tsb_bytes(4, 0, {3, 0, 4}, {{}, {}, {}}, {}));
+        try {
+            load_tensor(path);
+            QFAIL("a mode of length 0 was read");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(path) != std::string::npos && what.find("mode 2 length 0") != std::string::npos, e.what());
+        }
+    }
+
+    // Issue 24: a double .tsb read as float refuses a value beyond float's range, as the text
+    // reader does (1e300 used to load as an infinite nonzero); tiny values become 0 and are left
+    // out, as in text.
+    void tsbValueBeyondFloatIsBadInputWithFloat() {
+        QTemporaryDir dir;
+        const std::string path =
+            write_bytes(dir, "big.tsb", tsb_bytes(4, 3, {3, 3, 3}, {{0, 1, 2}, {0, 1, 2}, {0, 1, 2}}, {1, 1e300, 1e-50}));
+        LoadOptions f32;
+        f32.values = ValueType::F32;
+        try {
+            load_tensor(path, f32);
+            QFAIL("1e300 was narrowed to a float");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(path) != std::string::npos && what.find("entry 1") != std::string::npos &&
+                         what.find("does not fit a float") != std::string::npos,
+                     e.what());
+        }
+        QCOMPARE(load_tensor(path).tensor.nnz(), std::uint64_t{3});  // as double: all three
+        const std::string small = write_bytes(dir, "small.tsb", tsb_bytes(4, 2, {3, 3, 3}, {{0, 1}, {0, 1}, {0, 1}}, {1, 1e-50}));
+        const LoadedTensor narrowed = load_tensor(small, f32);
+        QCOMPARE(narrowed.tensor.nnz(), std::uint64_t{1});
+        QCOMPARE(narrowed.info.zeros_dropped, std::uint64_t{1});
     }
 
     void roundTrip_data() {

@@ -101,6 +101,9 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("zipf:2", spec));
         QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("powerlaw:abc", spec));
         QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution("blocks:0x", spec));
+        // found by fuzz_cli_options: counts past 64 bits threw std::out_of_range (CLI exit 1)
+        for (const char* big : {"lowrank:23333333333333333333333", "blocks:99999999999999999999", "blocks:4:18446744073709551616"})
+            QVERIFY_THROWS_EXCEPTION(InputError, parse_distribution(big, spec));
         spec.nnz = 10;
         parse_distribution("powerlaw:1,2,3", spec);  // 3 exponents for 2 modes
         QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));

@@ -2,7 +2,9 @@
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <csignal>
 #include <cstring>
+#include <sys/types.h>
 
 #include "test_support.hpp"
 
@@ -65,6 +67,41 @@ private Q_SLOTS:
             const QByteArray out = p.readAllStandardOutput();
             QVERIFY2(out.contains(std::strcmp(option, "--help") == 0 ? "--screenshot" : "Tensorscope 0."), out.constData());
         }
+    }
+
+    // Issue 24: SIGTERM and SIGINT while a tensor loads cancel the load and quit through the
+    // event loop (exit status 128 + the signal), not a crash; nothing is left in the folder.
+    void signalsCancelTheWorkAndQuit_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+    }
+    void signalsCancelTheWorkAndQuit() {
+        QFETCH(int, sig);
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.tns"));
+        QProcess gen;  // seconds of parsing, so that the signal comes while the load runs
+        gen.start(TS_BIN_DIR "/tensorscope-cli", {QStringLiteral("generate"), QStringLiteral("--dims"), QStringLiteral("3000,3000,3000"),
+                                                 QStringLiteral("--nnz"), QStringLiteral("4000000"), QStringLiteral("-o"), big});
+        QVERIFY(gen.waitForFinished(300000));
+        QCOMPARE(gen.exitCode(), 0);
+
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/tensorscope-test-config"));
+        p.setProcessEnvironment(env);
+        p.start(TS_BIN_DIR "/tensorscope", {big});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(1500);  // the window is up and the load under way
+        QVERIFY(p.state() == QProcess::Running);
+        ::kill(static_cast<pid_t>(p.processId()), sig);
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + sig);
+        QVERIFY2(err.contains("cancelling the running work and quitting"), err.constData());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("big.tns")});
     }
 
     void unknownTabIsAnError() {

@@ -9,6 +9,11 @@ namespace tscope {
 // Call once, early in main (the CLI and the GUI do).
 void install_temp_cleanup_on_signals();
 
+// Async-signal-safe: unlinks every listed temporary, restores the signal's default action and
+// raises it again. What the handlers above do at once; the GUI's own handler (it first asks the
+// window to cancel its work and quit) calls it on a second signal that comes before it is done.
+[[noreturn]] void remove_temps_and_die(int sig);
+
 namespace detail {
 // Returns the slot that lists `path` (-1 when all are taken: the file then relies on its
 // destructor alone); unlisted again by release_temp(slot).
