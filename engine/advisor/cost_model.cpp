@@ -209,14 +209,14 @@ void sptv(Ledger& g, const TrafficInput& in) {
     // its fiber counts), the index width where the format holds it (HOCFS-CSR's Ap, CSF's fptr;
     // hocfs Table 5-6 count them as NNZ-sized and fiber-sized arrays). GCC 12 at -O3
     // -march=x86-64-v3 compiles every instance to the same six-instruction inner loop (a
-    // 32-bit bound adds a subtraction and two address computations per fiber). Measured
-    // alone with one thread (bench --format F, fastest of 3 rounds, blocks-3d, blocks-4d,
-    // uniform-4d, powerlaw-3d of advisor_eval.py) the five sweeps lie within 4% of each other,
-    // the narrow ones neither faster at one nonzero per fiber (where the pointer is a seventh
-    // of the stream) nor slower; an earlier build's record showed the narrow two 10-15% slower
-    // on every tensor with the same source: the placement of the loops in that binary, not the
-    // format. So the time charges every variant the same 8-byte pointer and predicts them tied
-    // (the evaluation's 5% tie rule then compares them as tied); storage keeps the real width.
+    // 32-bit bound adds a subtraction and two address computations per fiber). Which of the two
+    // groups runs faster changes with the binary, not the format: the record of c25d081 had the
+    // narrow two 10-15% slower on every tensor, 0c1271c's record (cpu-advisor.json) 2-10%
+    // slower and 1.3-2x on jf17k's short fibers in cache; with the bounds widened to 64 bits so
+    // that both compile to one loop (tried, not kept), jf17k turned round: COO and CFB 1.74x
+    // slower than HOCFS-CSR and CSF; alone (bench --format F) blocks-3d ran the narrow two 2%
+    // faster. So the time charges every variant the same 8-byte pointer and predicts them tied
+    // (the evaluation's 5% tie rule compares them as tied); storage keeps the real width.
     g.stream((F + 1) * 8 + Z * (p.index_bytes + V) + F * 8);
     g.elements(Z, vector);
     g.steps(F);  // a fiber's range, sum and store
