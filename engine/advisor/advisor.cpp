@@ -116,14 +116,15 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
                " padding) and keeps 32 bytes of row bookkeeping per fiber: " + fibers + ", so it moves " +
                mb(f.bytes_moved) + (is_best ? "" : " against " + mb(best.bytes_moved) + " for " + format_name(best.format));
     }
+    // the other five run one loop (fiber_sums) over the same index and value arrays; only the
+    // fiber pointer's width differs, which the measurements show no faster (cost_model.cpp)
     const bool narrow = f.format == FormatKind::CSF || f.format == FormatKind::HOCFS_CSR;
-    if (is_best || narrow)
-        return fibers + ": " + name + " keeps one " + std::to_string(p.index_bytes * 8) +
-               "-bit pointer per fiber next to an index and a value per nonzero, " + mb(f.bytes_moved) + " per sweep" +
-               (is_best ? ", the least" : "; the same kernel as " + std::string(format_name(best.format)) + ", within noise of it");
-    return fibers + ": " + name + "'s kernel walks 64-bit fiber starts, " + mb(f.bytes_moved - best.bytes_moved) +
-           " more than " + format_name(best.format) + "'s " + std::to_string(p.index_bytes * 8) + "-bit pointers (" +
-           fmt("%+.0f%%", 100 * (f.seconds / best.seconds - 1)) + ")";
+    const std::string pointer = (narrow ? std::to_string(p.index_bytes * 8) : std::string("64")) + "-bit fiber pointer";
+    const std::string loop = fibers + ": " + name + " runs the CSR loop over an index and a value per nonzero and a " + pointer +
+                             " and a result per fiber, " + mb(f.bytes_moved) + " per sweep";
+    if (is_best) return loop + "; COO, HOCSR, CFB, HOCFS-CSR and CSF run the same loop and are predicted tied";
+    if (f.seconds <= best.seconds * 1.0001) return loop + "; the same loop as " + std::string(format_name(best.format)) + ", predicted tied";
+    return loop + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
 }
 
 std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vector<int>& modes) {

@@ -148,6 +148,25 @@ private Q_SLOTS:
         QVERIFY(a.ranking.front().reason.find("fibers average") != std::string::npos);
     }
 
+    // The five CSR-loop formats run one kernel (fiber_sums) over the same index and value
+    // arrays; measured within 4% of each other (cost_model.cpp), so they are predicted tied, to
+    // the last bit, on every mode, and each reason says so. HOCFS-ELL's padded walk costs more.
+    void sptvCsrLoopFormatsPredictedTied() {
+        const CooTensor t = tstest::random_tensor({40, 30, 50}, 6000, 11);
+        const Advice a = advise(profile_tensor(t), {KernelKind::SpTV, Backend::Omp, {}, 1}, test_machine());
+        const FormatKind same[] = {FormatKind::COO, FormatKind::HOCSR, FormatKind::CFB, FormatKind::HOCFS_CSR, FormatKind::CSF};
+        const FormatAdvice& coo = line_of(a, FormatKind::COO);
+        for (FormatKind k : same) {
+            const FormatAdvice& f = line_of(a, k);
+            QVERIFY(f.supported);
+            QCOMPARE(f.modes.size(), coo.modes.size());
+            for (std::size_t m = 0; m < f.modes.size(); ++m) QCOMPARE(f.modes[m].seconds, coo.modes[m].seconds);
+            QVERIFY2(f.reason.find("tied") != std::string::npos, f.reason.c_str());
+        }
+        QVERIFY(line_of(a, FormatKind::HOCFS_ELL).seconds > coo.seconds);
+        QCOMPARE(a.ranking.back().format, FormatKind::HOCFS_ELL);
+    }
+
     // Order 4: HLS is refused in words and listed after the formats that run; the others are
     // ranked by time, and each supported line has a reason and per-mode predictions.
     void refusalsAndShape() {
