@@ -9,6 +9,7 @@
 
 #include "cuda/gpu_pipeline.hpp"
 #include "kernels/sptv_flatten.hpp"
+#include "tscope/pipeline/pipeline_sptv.hpp"
 
 namespace tscope::detail {
 
@@ -17,5 +18,12 @@ std::uint64_t chunk_bytes_in(bool ell, std::uint64_t rows, std::uint64_t entries
 
 // Greedy: whole units until the next would pass `chunk_bytes` (a larger unit is a chunk alone).
 std::vector<gpu::ChunkRange> cut_chunks(bool ell, const std::vector<Unit>& units, std::uint64_t chunk_bytes);
+
+// One stage's time summed over the chunks (e.g. &PipelineChunk::in_start, &PipelineChunk::in_end).
+inline double stage_seconds(const std::vector<PipelineChunk>& chunks, double PipelineChunk::*start, double PipelineChunk::*end) {
+    double s = 0;
+    for (const PipelineChunk& c : chunks) s += c.*end - c.*start;
+    return s;
+}
 
 }  // namespace tscope::detail

@@ -48,12 +48,6 @@ double lay_out(std::vector<PipelineChunk>& chunks, int streams) {
     return end;
 }
 
-double sum_of(const std::vector<PipelineChunk>& cs, double PipelineChunk::*start, double PipelineChunk::*end) {
-    double s = 0;
-    for (const PipelineChunk& c : cs) s += c.*end - c.*start;
-    return s;
-}
-
 }  // namespace
 
 DeviceFigures device_figures(const PipelineRun& run) {
@@ -102,9 +96,9 @@ PipelineRun predict_pipeline(const std::vector<PipelineChunk>& plan, const Devic
     run.t_model = streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
     run.overlap = pipeline_overlap(run.chunks);
     run.overlap_of_possible = pipeline_overlap_of_possible(run.chunks);
-    run.transfer_s = sum_of(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
-                     sum_of(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
-    run.kernel_s = sum_of(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
+    run.transfer_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
+                     detail::stage_seconds(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
+    run.kernel_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
     return run;
 }
 

@@ -50,12 +50,6 @@ std::vector<PipelineChunk> to_chunks(const gpu::StreamRun& run, const std::vecto
     return out;
 }
 
-double sum_of(const std::vector<PipelineChunk>& cs, double PipelineChunk::*start, double PipelineChunk::*end) {
-    double s = 0;
-    for (const PipelineChunk& c : cs) s += c.*end - c.*start;
-    return s;
-}
-
 }  // namespace
 
 std::vector<std::pair<int, std::uint64_t>> pipeline_sweep_settings() {
@@ -120,9 +114,9 @@ PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::ve
         run.t_model = streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
         run.overlap = pipeline_overlap(run.chunks);
         run.overlap_of_possible = pipeline_overlap_of_possible(run.chunks);
-        run.transfer_s = sum_of(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
-                         sum_of(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
-        run.kernel_s = sum_of(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
+        run.transfer_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
+                         detail::stage_seconds(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
+        run.kernel_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
         run.vector_upload_s = piped.vector_upload_s;
         run.device_bytes = piped.device_bytes;
         if (report.runs.empty() || run.t_pipe < report.runs[report.best].t_pipe) {
