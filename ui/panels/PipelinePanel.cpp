@@ -260,7 +260,7 @@ void PipelinePanel::showRun(int index) {
     const tscope::PipelineRun& run = r->runs[static_cast<std::size_t>(index)];
     summary_->setText(
         tr("<b>%1</b> on <b>%2</b>, %3 nonzeros (%4 copied in)%5<br>"
-           "%6 chunks over %7 stream(s): T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
+           "%6 chunk(s) over %7 stream(s): T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
            "T<sub>s</sub>/T<sub>p</sub> = %11. Copies hidden under kernels: %12 of the copy time; "
            "kernels take %13 of the copy time, so at most that much can hide (%14 of it did).")
             .arg(r->format, r->device.isEmpty() ? tr("an unknown GPU") : r->device, grouped(r->nnz), humanBytes(r->bytesIn),
@@ -397,7 +397,7 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
                                   .arg(dataset_->title.toHtmlEscaped(), from.title.toHtmlEscaped(), shortNumber(figures.h2d_bytes_per_s / 1e9),
                                        shortNumber(figures.d2h_bytes_per_s / 1e9), humanSeconds(figures.kernel_s_per_entry)));
     predictionLabel_->show();
-    summary_->setText(tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunks of at most %5 over %6 stream(s) on "
+    summary_->setText(tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunk(s) of at most %5 over %6 stream(s) on "
                          "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
                          "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
                          "come out faster than a GPU would run them.")
