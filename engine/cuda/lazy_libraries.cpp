@@ -1,0 +1,141 @@
+// The cuBLAS, cuSOLVER and NCCL entry points the engine calls, bound when first called: the
+// libraries are opened (dlopen) at that moment instead of at start. Loading them costs about
+// 260 MB of resident memory (cuBLASLt and cuSOLVER's own dependencies), which every command
+// paid, `info` on a small file and machines without a GPU included (issue 24, item 8). Only
+// the CUDA runtime, a few MB, is still linked.
+//
+// Each function below has the signature of the header's declaration it defines; it looks its
+// real counterpart up once and calls it. A library that cannot be opened is an Error naming it
+// and the loader's reason, raised where the GPU work that needs it starts.
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+#if TS_WITH_NCCL
+#include <nccl.h>
+#endif
+
+#include "tscope/error.hpp"
+
+namespace tscope::gpu {
+
+namespace {
+
+class LazyLibrary {
+public:
+    LazyLibrary(std::string file, std::string fallback_dir, const char* purpose)
+        : file_(std::move(file)), fallback_dir_(std::move(fallback_dir)), purpose_(purpose) {}
+
+    void* symbol(const char* name) {
+        std::call_once(opened_, [this] { open(); });
+        if (!handle_) throw Error("cannot load " + file_ + " (" + purpose_ + "): " + error_);
+        void* f = ::dlsym(handle_, name);
+        if (!f) throw Error(file_ + " has no " + name + " (" + purpose_ + "): a different version than the one built against?");
+        return f;
+    }
+
+private:
+    void open() {
+        // the loader's search first (LD_LIBRARY_PATH, the executable's run path), then where
+        // the build found the toolkit
+        handle_ = ::dlopen(file_.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (handle_) return;
+        error_ = ::dlerror();
+        if (!fallback_dir_.empty()) handle_ = ::dlopen((fallback_dir_ + "/" + file_).c_str(), RTLD_NOW | RTLD_LOCAL);
+    }
+
+    const std::string file_, fallback_dir_, purpose_;
+    std::once_flag opened_;
+    void* handle_ = nullptr;
+    std::string error_;
+};
+
+#ifndef TS_CUDA_LIBRARY_DIR
+#define TS_CUDA_LIBRARY_DIR ""
+#endif
+#ifndef TS_NCCL_LIBRARY_DIR
+#define TS_NCCL_LIBRARY_DIR ""
+#endif
+
+LazyLibrary& cublas() {
+    static LazyLibrary lib("libcublas.so." + std::to_string(CUBLAS_VER_MAJOR), TS_CUDA_LIBRARY_DIR, "cuBLAS, the GPU's dense products");
+    return lib;
+}
+LazyLibrary& cusolver() {
+    static LazyLibrary lib("libcusolver.so." + std::to_string(CUSOLVER_VER_MAJOR), TS_CUDA_LIBRARY_DIR,
+                           "cuSOLVER, the GPU's dense solves");
+    return lib;
+}
+#if TS_WITH_NCCL
+LazyLibrary& nccl() {
+    static LazyLibrary lib("libnccl.so." + std::to_string(NCCL_MAJOR), TS_NCCL_LIBRARY_DIR, "NCCL, the collectives between GPUs");
+    return lib;
+}
+#endif
+
+}  // namespace
+
+}  // namespace tscope::gpu
+
+// The real function of the same name, looked up once.
+#define TS_FORWARD(library, name, ...)                                                                   \
+    static const auto real = reinterpret_cast<decltype(&name)>(tscope::gpu::library().symbol(#name)); \
+    return real(__VA_ARGS__)
+
+extern "C" {
+
+cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t* handle) { TS_FORWARD(cublas, cublasCreate_v2, handle); }
+cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle) { TS_FORWARD(cublas, cublasDestroy_v2, handle); }
+cublasStatus_t CUBLASWINAPI cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                                           int k, const double* alpha, const double* A, int lda, const double* B, int ldb,
+                                           const double* beta, double* C, int ldc) {
+    TS_FORWARD(cublas, cublasDgemm_v2, handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+cublasStatus_t CUBLASWINAPI cublasDsyrk_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k,
+                                           const double* alpha, const double* A, int lda, const double* beta, double* C, int ldc) {
+    TS_FORWARD(cublas, cublasDsyrk_v2, handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+cusolverStatus_t CUSOLVERAPI cusolverDnCreate(cusolverDnHandle_t* handle) { TS_FORWARD(cusolver, cusolverDnCreate, handle); }
+cusolverStatus_t CUSOLVERAPI cusolverDnDestroy(cusolverDnHandle_t handle) { TS_FORWARD(cusolver, cusolverDnDestroy, handle); }
+cusolverStatus_t CUSOLVERAPI cusolverDnDpotrf_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, double* A, int lda,
+                                                         int* Lwork) {
+    TS_FORWARD(cusolver, cusolverDnDpotrf_bufferSize, handle, uplo, n, A, lda, Lwork);
+}
+cusolverStatus_t CUSOLVERAPI cusolverDnDpotrf(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, double* A, int lda,
+                                              double* Workspace, int Lwork, int* devInfo) {
+    TS_FORWARD(cusolver, cusolverDnDpotrf, handle, uplo, n, A, lda, Workspace, Lwork, devInfo);
+}
+cusolverStatus_t CUSOLVERAPI cusolverDnDpotrs(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int nrhs, const double* A,
+                                              int lda, double* B, int ldb, int* devInfo) {
+    TS_FORWARD(cusolver, cusolverDnDpotrs, handle, uplo, n, nrhs, A, lda, B, ldb, devInfo);
+}
+cusolverStatus_t CUSOLVERAPI cusolverDnDsyevd_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
+                                                         const double* A, int lda, const double* W, int* lwork) {
+    TS_FORWARD(cusolver, cusolverDnDsyevd_bufferSize, handle, jobz, uplo, n, A, lda, W, lwork);
+}
+cusolverStatus_t CUSOLVERAPI cusolverDnDsyevd(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, double* A,
+                                              int lda, double* W, double* work, int lwork, int* info) {
+    TS_FORWARD(cusolver, cusolverDnDsyevd, handle, jobz, uplo, n, A, lda, W, work, lwork, info);
+}
+
+#if TS_WITH_NCCL
+ncclResult_t ncclGroupStart() { TS_FORWARD(nccl, ncclGroupStart); }
+ncclResult_t ncclGroupEnd() { TS_FORWARD(nccl, ncclGroupEnd); }
+const char* ncclGetErrorString(ncclResult_t result) { TS_FORWARD(nccl, ncclGetErrorString, result); }
+ncclResult_t ncclCommInitAll(ncclComm_t* comm, int ndev, const int* devlist) { TS_FORWARD(nccl, ncclCommInitAll, comm, ndev, devlist); }
+ncclResult_t ncclCommDestroy(ncclComm_t comm) { TS_FORWARD(nccl, ncclCommDestroy, comm); }
+ncclResult_t ncclBroadcast(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
+                           cudaStream_t stream) {
+    TS_FORWARD(nccl, ncclBroadcast, sendbuff, recvbuff, count, datatype, root, comm, stream);
+}
+ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+                           cudaStream_t stream) {
+    TS_FORWARD(nccl, ncclAllReduce, sendbuff, recvbuff, count, datatype, op, comm, stream);
+}
+#endif
+
+}  // extern "C"
