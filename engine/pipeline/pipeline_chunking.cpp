@@ -24,4 +24,24 @@ std::vector<gpu::ChunkRange> cut_chunks(bool ell, const std::vector<Unit>& units
     return chunks;
 }
 
+namespace {
+
+double stage_seconds(const std::vector<PipelineChunk>& chunks, double PipelineChunk::*start, double PipelineChunk::*end) {
+    double s = 0;
+    for (const PipelineChunk& c : chunks) s += c.*end - c.*start;
+    return s;
+}
+
+}  // namespace
+
+void derive_run_figures(PipelineRun& run) {
+    // with one stream nothing can overlap: the model is the synchronous sum
+    run.t_model = run.streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
+    run.overlap = pipeline_overlap(run.chunks);
+    run.overlap_of_possible = pipeline_overlap_of_possible(run.chunks);
+    run.transfer_s = stage_seconds(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
+                     stage_seconds(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
+    run.kernel_s = stage_seconds(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
+}
+
 }  // namespace tscope::detail

@@ -19,11 +19,9 @@ std::uint64_t chunk_bytes_in(bool ell, std::uint64_t rows, std::uint64_t entries
 // Greedy: whole units until the next would pass `chunk_bytes` (a larger unit is a chunk alone).
 std::vector<gpu::ChunkRange> cut_chunks(bool ell, const std::vector<Unit>& units, std::uint64_t chunk_bytes);
 
-// One stage's time summed over the chunks (e.g. &PipelineChunk::in_start, &PipelineChunk::in_end).
-inline double stage_seconds(const std::vector<PipelineChunk>& chunks, double PipelineChunk::*start, double PipelineChunk::*end) {
-    double s = 0;
-    for (const PipelineChunk& c : chunks) s += c.*end - c.*start;
-    return s;
-}
+// A run's derived figures from its timelines (chunks, sync_chunks, streams set): the Sec. 6.2
+// model time, the overlap, and the copy and kernel time of the synchronous run. Shared by the
+// live run and the prediction, so that both report the same quantities the same way.
+void derive_run_figures(PipelineRun& run);
 
 }  // namespace tscope::detail

@@ -93,12 +93,7 @@ PipelineRun predict_pipeline(const std::vector<PipelineChunk>& plan, const Devic
     run.chunks = std::move(timed);
     run.t_sync = lay_out(run.sync_chunks, 1);  // Sec. 6.2's T_s: every stage in a row
     run.t_pipe = lay_out(run.chunks, streams);
-    run.t_model = streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
-    run.overlap = pipeline_overlap(run.chunks);
-    run.overlap_of_possible = pipeline_overlap_of_possible(run.chunks);
-    run.transfer_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
-                     detail::stage_seconds(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
-    run.kernel_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
+    detail::derive_run_figures(run);
     return run;
 }
 

@@ -110,13 +110,7 @@ PipelineReport pipeline_sptv(const SparseFormat& format, int mode, const std::ve
         run.chunks = to_chunks(piped, ranges, x.ell);
         run.t_sync = sync_runs.at(chunk_bytes).total_s;
         run.t_pipe = piped.total_s;
-        // with one stream nothing can overlap: the model is the synchronous sum
-        run.t_model = streams == 1 ? pipeline_sync_time(run.sync_chunks) : pipeline_model_time(run.sync_chunks);
-        run.overlap = pipeline_overlap(run.chunks);
-        run.overlap_of_possible = pipeline_overlap_of_possible(run.chunks);
-        run.transfer_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::in_start, &PipelineChunk::in_end) +
-                         detail::stage_seconds(run.sync_chunks, &PipelineChunk::out_start, &PipelineChunk::out_end);
-        run.kernel_s = detail::stage_seconds(run.sync_chunks, &PipelineChunk::kernel_start, &PipelineChunk::kernel_end);
+        detail::derive_run_figures(run);
         run.vector_upload_s = piped.vector_upload_s;
         run.device_bytes = piped.device_bytes;
         if (report.runs.empty() || run.t_pipe < report.runs[report.best].t_pipe) {
