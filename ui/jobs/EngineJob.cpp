@@ -3,8 +3,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <new>
 
+#include "jobs/FailedAllocation.hpp"
 #include "jobs/UserWork.hpp"
 #include "tscope/error.hpp"
+#include "views/TextFormat.hpp"
 
 namespace tsui {
 
@@ -63,7 +65,10 @@ EngineJob::Outcome EngineJob::guarded(const std::function<Value(tscope::RunContr
         out.kind = Outcome::Kind::Cancelled;
         return out;
     } catch (const std::bad_alloc&) {
-        out.message = QStringLiteral("out of memory while %1").arg(activity);
+        const std::size_t asked = takeFailedAllocationSize();
+        out.message = asked ? QStringLiteral("out of memory while %1: it needed %2 more at once, which this machine could not give")
+                                  .arg(activity, humanBytes(asked))
+                            : QStringLiteral("out of memory while %1").arg(activity);
     } catch (const std::exception& e) {
         out.message = QString::fromStdString(e.what());
     } catch (...) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jobs/EngineJob.hpp"
+#include "views/TextFormat.hpp"
 #include "tscope/error.hpp"
 
 using namespace tsui;
@@ -79,6 +80,43 @@ private Q_SLOTS:
         QCOMPARE(failed.front().front().toString(), QStringLiteral("mode 4 does not exist"));
         QCOMPARE(cancelled.count(), 0);
         QVERIFY(!finished);
+    }
+
+    // Issue 22: an allocation that fails says how much it asked for (1 PiB: more than any
+    // address space here), not only "out of memory".
+    void failedAllocationSaysHowMuch() {
+        EngineJob job;
+        job.setActivity(QStringLiteral("testing"));
+        QSignalSpy failed(&job, &EngineJob::failed), idle(&job, &EngineJob::idle);
+        QVERIFY(job.start(
+            [](tscope::RunControl&) -> int {
+                std::vector<char> huge(std::size_t{1} << 50);
+                return static_cast<int>(huge.size());
+            },
+            [](int) {}));
+        QVERIFY(idle.wait(10000));
+        QCOMPARE(failed.count(), 1);
+        const QString message = failed.front().front().toString();
+        QVERIFY2(message.startsWith(QStringLiteral("out of memory while testing: it needed ")), qPrintable(message));
+        QVERIFY2(message.contains(humanBytes(std::uint64_t{1} << 50)), qPrintable(message));
+    }
+
+    // ... also for the engine's aligned columns (a tensor's index and value arrays)
+    void failedAlignedAllocationSaysHowMuch() {
+        EngineJob job;
+        job.setActivity(QStringLiteral("testing"));
+        QSignalSpy failed(&job, &EngineJob::failed), idle(&job, &EngineJob::idle);
+        QVERIFY(job.start(
+            [](tscope::RunControl&) -> int {
+                void* p = ::operator new(std::size_t{1} << 50, std::align_val_t{64});
+                ::operator delete(p, std::align_val_t{64});
+                return 0;
+            },
+            [](int) {}));
+        QVERIFY(idle.wait(10000));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(failed.front().front().toString().contains(humanBytes(std::uint64_t{1} << 50)),
+                 qPrintable(failed.front().front().toString()));
     }
 
     void nonStdExceptionBecomesFailed() {

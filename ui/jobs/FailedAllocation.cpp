@@ -1,0 +1,63 @@
+// Replaces the global operator new / new[] (throwing forms, plain and aligned) of the program
+// that links the UI: the same malloc / aligned_alloc the library's would call, plus a note of
+// the size when it fails. The library's operator delete (free) releases what these return.
+#include "jobs/FailedAllocation.hpp"
+
+#include <cstdlib>
+#include <new>
+
+namespace {
+
+thread_local std::size_t failed_size = 0;
+
+void* allocate(std::size_t size) {
+    if (size == 0) size = 1;
+    for (;;) {
+        if (void* p = std::malloc(size)) return p;
+        // as the standard's operator new does: a new-handler may free memory and retry
+        if (std::new_handler handler = std::get_new_handler()) {
+            handler();
+            continue;
+        }
+        failed_size = size;
+        throw std::bad_alloc();
+    }
+}
+
+// The engine's columns are aligned (tensor/column.cpp): the same, through aligned_alloc, whose
+// size must be a multiple of the alignment.
+void* allocate_aligned(std::size_t size, std::align_val_t alignment) {
+    const auto align = static_cast<std::size_t>(alignment);
+    if (size == 0) size = 1;
+    if (size > static_cast<std::size_t>(-1) - align) {
+        failed_size = size;
+        throw std::bad_alloc();
+    }
+    const std::size_t rounded = (size + align - 1) / align * align;
+    for (;;) {
+        if (void* p = std::aligned_alloc(align, rounded)) return p;
+        if (std::new_handler handler = std::get_new_handler()) {
+            handler();
+            continue;
+        }
+        failed_size = size;
+        throw std::bad_alloc();
+    }
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) { return allocate(size); }
+void* operator new[](std::size_t size) { return allocate(size); }
+void* operator new(std::size_t size, std::align_val_t alignment) { return allocate_aligned(size, alignment); }
+void* operator new[](std::size_t size, std::align_val_t alignment) { return allocate_aligned(size, alignment); }
+
+namespace tsui {
+
+std::size_t takeFailedAllocationSize() {
+    const std::size_t size = failed_size;
+    failed_size = 0;
+    return size;
+}
+
+}  // namespace tsui
