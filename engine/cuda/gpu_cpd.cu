@@ -10,17 +10,12 @@
 #include <vector>
 
 #include "cuda_util.cuh"
+#include "dense_status.cuh"
 #include "gpu_cpd.hpp"
 
 namespace tscope::gpu {
 
 namespace {
-
-void check_blas(cublasStatus_t s, const char* what) {
-    if (s == CUBLAS_STATUS_ALLOC_FAILED) throw Error(std::string("out of GPU memory while ") + what);
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw Error(std::string("cuBLAS failed while ") + what + " (status " + std::to_string(static_cast<int>(s)) + ")");
-}
 
 __global__ void widen_kernel(const float* in, double* out, std::uint64_t n) {
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;

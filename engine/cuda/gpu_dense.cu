@@ -7,19 +7,12 @@
 #include <vector>
 
 #include "cuda_util.cuh"
+#include "dense_status.cuh"
 #include "gpu_dense.hpp"
 
 namespace tscope::gpu {
 
 namespace {
-
-void check_blas(cublasStatus_t s, const char* what) {
-    if (s != CUBLAS_STATUS_SUCCESS) throw Error(std::string("cuBLAS failed while ") + what + " (status " + std::to_string(static_cast<int>(s)) + ")");
-}
-void check_solver(cusolverStatus_t s, const char* what) {
-    if (s != CUSOLVER_STATUS_SUCCESS)
-        throw Error(std::string("cuSOLVER failed while ") + what + " (status " + std::to_string(static_cast<int>(s)) + ")");
-}
 
 class Blas {
 public:
