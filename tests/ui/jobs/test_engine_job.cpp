@@ -6,6 +6,7 @@
 #include <QTest>
 #include <QThread>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,6 +35,16 @@ auto untilCancelled(std::shared_ptr<std::atomic<int>> exits = nullptr) {
             QThread::msleep(1);
         }
     };
+}
+
+// Runs `work` on a job whose activity is "testing"; the message of its one failure, or "" when
+// it did not fail exactly once.
+QString failureOf(std::function<int(tscope::RunControl&)> work) {
+    EngineJob job;
+    job.setActivity(QStringLiteral("testing"));
+    QSignalSpy failed(&job, &EngineJob::failed), idle(&job, &EngineJob::idle);
+    if (!job.start(std::move(work), [](int) {}) || !idle.wait(10000) || failed.count() != 1) return {};
+    return failed.front().front().toString();
 }
 
 }  // namespace
@@ -85,38 +96,22 @@ private Q_SLOTS:
     // Issue 22: an allocation that fails says how much it asked for (1 PiB: more than any
     // address space here), not only "out of memory".
     void failedAllocationSaysHowMuch() {
-        EngineJob job;
-        job.setActivity(QStringLiteral("testing"));
-        QSignalSpy failed(&job, &EngineJob::failed), idle(&job, &EngineJob::idle);
-        QVERIFY(job.start(
-            [](tscope::RunControl&) -> int {
-                std::vector<char> huge(std::size_t{1} << 50);
-                return static_cast<int>(huge.size());
-            },
-            [](int) {}));
-        QVERIFY(idle.wait(10000));
-        QCOMPARE(failed.count(), 1);
-        const QString message = failed.front().front().toString();
+        const QString message = failureOf([](tscope::RunControl&) -> int {
+            std::vector<char> huge(std::size_t{1} << 50);
+            return static_cast<int>(huge.size());
+        });
         QVERIFY2(message.startsWith(QStringLiteral("out of memory while testing: it needed ")), qPrintable(message));
         QVERIFY2(message.contains(humanBytes(std::uint64_t{1} << 50)), qPrintable(message));
     }
 
     // ... also for the engine's aligned columns (a tensor's index and value arrays)
     void failedAlignedAllocationSaysHowMuch() {
-        EngineJob job;
-        job.setActivity(QStringLiteral("testing"));
-        QSignalSpy failed(&job, &EngineJob::failed), idle(&job, &EngineJob::idle);
-        QVERIFY(job.start(
-            [](tscope::RunControl&) -> int {
-                void* p = ::operator new(std::size_t{1} << 50, std::align_val_t{64});
-                ::operator delete(p, std::align_val_t{64});
-                return 0;
-            },
-            [](int) {}));
-        QVERIFY(idle.wait(10000));
-        QCOMPARE(failed.count(), 1);
-        QVERIFY2(failed.front().front().toString().contains(humanBytes(std::uint64_t{1} << 50)),
-                 qPrintable(failed.front().front().toString()));
+        const QString message = failureOf([](tscope::RunControl&) -> int {
+            void* p = ::operator new(std::size_t{1} << 50, std::align_val_t{64});
+            ::operator delete(p, std::align_val_t{64});
+            return 0;
+        });
+        QVERIFY2(message.contains(humanBytes(std::uint64_t{1} << 50)), qPrintable(message));
     }
 
     void nonStdExceptionBecomesFailed() {
