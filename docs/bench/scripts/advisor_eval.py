@@ -141,7 +141,7 @@ def main():
             meas = [f["measured_s"] for f in formats]
             best_pred = min(formats, key=lambda f: f["predicted_s"])
             best_meas = min(formats, key=lambda f: f["measured_s"])
-            res = {"tensor": name, "kernel": k, "backend": "omp", "fit": fit, "formats": len(formats),
+            res = {"tensor": name, "nnz": entry["nnz"], "kernel": k, "backend": "omp", "fit": fit, "formats": len(formats),
                    "tau_b": kendall(pred, meas, TIE), "tau_b_strict": kendall(pred, meas, 0.0),
                    "predicted_best": best_pred["format"], "measured_best": best_meas["format"],
                    "best_ratio": best_pred["measured_s"] / best_meas["measured_s"],
