@@ -24,7 +24,8 @@ struct IndexPtrs {
     const std::uint32_t* p[kMaxModes];
 };
 
-// One warp per nonzero (grid-stride); lane r handles columns r, r+32, ...
+// COO for ranks the team kernel below cannot take (R % 4 != 0): one warp per nonzero
+// (grid-stride), lane r handles columns r, r+32, ...
 __global__ void coo_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t R, IndexPtrs idx, const float* vals,
                            FactorPtrs factors, double* out) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
@@ -159,68 +160,203 @@ struct Factor4Ptrs {
     const float4* f[kMaxModes];
 };
 
+// One tree's arrays on the device, as the team kernels read them.
+struct TeamTree {
+    std::uint64_t fibers = 0, base = 0;
+    int levels = 0, target = 0;
+    IndexPtrs anc{};
+    Factor4Ptrs level_factor{};
+    const std::uint64_t* fiber_ptr = nullptr;
+    const std::uint32_t* leaf = nullptr;
+    const float* vals = nullptr;
+};
+
+// Fiber group g of tree t (`group` consecutive fibers) for the team lane owning column col.
+__device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint64_t group, std::uint32_t R4, std::uint32_t col,
+                                        float4* out) {
+    const float4* __restrict__ leaf_factor = t.level_factor.f[t.levels];
+    const std::uint64_t first = g * group;
+    const std::uint64_t last = first + group < t.fibers ? first + group : t.fibers;
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    std::uint64_t row = ~std::uint64_t{0};
+    for (std::uint64_t f = first; f < last; ++f) {
+        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
+        for (int l = 0; l < t.levels; ++l)
+            if (l != t.target) prefix = prefix * t.level_factor.f[l][static_cast<std::uint64_t>(t.anc.p[l][f]) * R4 + col];
+        if (t.target == t.levels) {  // nonzero algorithm: one vector atomic per nonzero
+            for (std::uint64_t z = lo; z < hi; ++z)
+                atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
+            continue;
+        }
+        const std::uint64_t target_row = t.anc.p[t.target][f];
+        if (target_row != row) {
+            if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+            acc = make_float4(0.f, 0.f, 0.f, 0.f);
+            row = target_row;
+        }
+        float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 4
+        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+        add4(acc, sum * prefix);
+    }
+    if (t.target < t.levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+}
+
 template <int TEAM>
-__global__ void __launch_bounds__(256) fiber_team_kernel(std::uint64_t fibers, std::uint64_t group, int levels, int target,
-                                                         std::uint32_t R4, IndexPtrs anc, Factor4Ptrs level_factor,
-                                                         const std::uint64_t* __restrict__ fiber_ptr, std::uint64_t base,
-                                                         const std::uint32_t* __restrict__ leaf,
-                                                         const float* __restrict__ vals, float4* out) {
+__global__ void __launch_bounds__(256) fiber_team_kernel(TeamTree tree, std::uint64_t group, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t team = thread / TEAM;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
-    if (col >= R4) return;  // no shuffles below, so idle lanes may leave
-    const float4* leaf_factor = level_factor.f[levels];
-    const std::uint64_t groups = (fibers + group - 1) / group;
-    for (std::uint64_t g = team; g < groups; g += teams) {
-        const std::uint64_t first = g * group;
-        const std::uint64_t last = first + group < fibers ? first + group : fibers;
-        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-        std::uint64_t row = ~std::uint64_t{0};
-        for (std::uint64_t f = first; f < last; ++f) {
-            const std::uint64_t lo = fiber_ptr[f] - base, hi = fiber_ptr[f + 1] - base;
-            float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
-            for (int l = 0; l < levels; ++l)
-                if (l != target) prefix = prefix * level_factor.f[l][static_cast<std::uint64_t>(anc.p[l][f]) * R4 + col];
-            if (target == levels) {  // nonzero algorithm: one vector atomic per nonzero
-                for (std::uint64_t z = lo; z < hi; ++z)
-                    atomic_add4(out + static_cast<std::uint64_t>(leaf[z]) * R4 + col, vals[z] * prefix);
-                continue;
-            }
-            const std::uint64_t target_row = anc.p[target][f];
-            if (target_row != row) {
-                if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
-                acc = make_float4(0.f, 0.f, 0.f, 0.f);
-                row = target_row;
-            }
-            float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 4
-            for (std::uint64_t z = lo; z < hi; ++z)
-                fma4(sum, vals[z], leaf_factor[static_cast<std::uint64_t>(leaf[z]) * R4 + col]);
-            add4(acc, sum * prefix);
-        }
-        if (target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+    if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
+    const std::uint64_t groups = (tree.fibers + group - 1) / group;
+    for (std::uint64_t g = thread / TEAM; g < groups; g += teams) team_fiber_group(tree, g, group, R4, col, out);
+}
+
+// MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
+// another and the teams stride over all of them, so a small partition does not leave the GPU
+// idle while the next launch waits behind it, and the partitions' work is balanced across the
+// whole grid (mm-csf Sec. 5: every partition runs its own algorithm, slice, fiber or nonzero,
+// by where the mode sits in its tree).
+constexpr int kMaxTrees = 8;
+struct TeamTrees {
+    int count = 0;
+    std::uint64_t first_group[kMaxTrees + 1] = {};
+    TeamTree tree[kMaxTrees];
+};
+
+template <int TEAM>
+__global__ void __launch_bounds__(256) trees_team_kernel(TeamTrees trees, std::uint64_t group, std::uint32_t R4, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
+    const std::uint32_t col = threadIdx.x % TEAM;
+    if (col >= R4) return;
+    int t = 0;
+    for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
+        while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
+        team_fiber_group(trees.tree[t], g - trees.first_group[t], group, R4, col, out);
     }
 }
 
-// Launches the team kernel whose TEAM is the smallest power of two >= R / 4.
-void launch_team_kernel(const Fibers& meta, std::uint64_t group, int target, std::uint64_t R, const IndexPtrs& anc,
-                        const Factor4Ptrs& lf, const std::uint64_t* fiber_ptr, std::uint64_t base, const std::uint32_t* leaf,
-                        const float* vals, float* out, cudaStream_t stream) {
-    const auto R4 = static_cast<std::uint32_t>(R / 4);
-    const std::uint64_t groups = (meta.fibers + group - 1) / group;
-    auto* out4 = reinterpret_cast<float4*>(out);
-    auto go = [&](auto team_tag) {
-        constexpr int team = decltype(team_tag)::value;
-        fiber_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(meta.fibers, group, meta.levels, target, R4, anc, lf,
-                                                                            fiber_ptr, base, leaf, vals, out4);
-    };
+// COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
+// float4 of every row (as the fiber teams above). The team sums in registers while the output
+// row repeats and adds to the output only when it changes: a COO sorted with the output mode
+// first repeats it for a whole slice, the next mode for a fiber, so the heavy rows of a
+// power-law tensor take one atomic per run instead of one per nonzero. The output stays fp64
+// (millions of adds into one row of the last sorted mode). A flush goes through shared memory
+// so that the team's fp64 atomics cover consecutive columns: lane c adds columns c, c + TEAM,
+// ..., four instructions of TEAM neighbouring doubles each, instead of four instructions whose
+// lanes sit 32 bytes apart (which made the mode without runs 2.4x slower than a warp per
+// nonzero).
+template <int TEAM>
+__device__ inline void flush_row(double* out, std::uint64_t row, std::uint64_t R, std::uint32_t col, float4 acc, float4* stage,
+                                 unsigned mask) {
+    stage[col] = acc;
+    __syncwarp(mask);
+    const float* cols = reinterpret_cast<const float*>(stage);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const std::uint64_t c = static_cast<std::uint64_t>(k) * TEAM + col;
+        if (c < R) atomicAdd(out + row * R + c, static_cast<double>(cols[c]));
+    }
+    __syncwarp(mask);
+}
+
+template <int TEAM>
+__global__ void __launch_bounds__(256) coo_team_kernel(std::uint64_t nnz, std::uint64_t group, int order, int mode, std::uint32_t R4,
+                                                       IndexPtrs idx, const float* __restrict__ vals, Factor4Ptrs factors,
+                                                       double* out) {
+    __shared__ float4 stage_all[256];
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t team = thread / TEAM;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
+    const std::uint32_t col = threadIdx.x % TEAM;
+    float4* stage = stage_all + (threadIdx.x - col);
+    const unsigned mask = TEAM == 32 ? 0xffffffffu : ((1u << TEAM) - 1u) << (threadIdx.x % 32 - col);
+    const bool active = col < R4;  // the others only help flush the columns of the active ones
+    const std::uint64_t R = 4ull * R4;
+    const std::uint32_t* __restrict__ out_idx = idx.p[mode];
+    const std::uint64_t groups = (nnz + group - 1) / group;
+    for (std::uint64_t g = team; g < groups; g += teams) {
+        const std::uint64_t first = g * group;
+        const std::uint64_t last = first + group < nnz ? first + group : nnz;
+        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        std::uint64_t row = out_idx[first];
+#pragma unroll 4
+        for (std::uint64_t z = first; z < last; ++z) {
+            float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+            if (active) {
+                v = make_float4(vals[z], vals[z], vals[z], vals[z]);
+                for (int m = 0; m < order; ++m)
+                    if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
+            }
+            const std::uint64_t r = out_idx[z];
+            if (r != row) {
+                flush_row<TEAM>(out, row, R, col, acc, stage, mask);
+                acc = make_float4(0.f, 0.f, 0.f, 0.f);
+                row = r;
+            }
+            add4(acc, v);
+        }
+        flush_row<TEAM>(out, row, R, col, acc, stage, mask);
+    }
+}
+
+// Picks the team kernel's TEAM, the smallest power of two >= R4, and calls go(team_tag).
+template <class Go>
+void with_team_size(std::uint32_t R4, Go&& go) {
     if (R4 <= 1) go(std::integral_constant<int, 1>{});
     else if (R4 <= 2) go(std::integral_constant<int, 2>{});
     else if (R4 <= 4) go(std::integral_constant<int, 4>{});
     else if (R4 <= 8) go(std::integral_constant<int, 8>{});
     else if (R4 <= 16) go(std::integral_constant<int, 16>{});
     else go(std::integral_constant<int, 32>{});
+}
+
+// The team kernel wherever the rows are whole float4s; the warp kernel otherwise. Groups of 8
+// fibers per team: on the nell-2 shape (rank 32, H100) groups of 4 and 8 ran within 3% of each
+// other, 16 about 7% slower, 32 and 64 20-30% slower (docs/bench/logs/h100-mttkrp-team-groups.json).
+bool use_team(std::uint64_t R) { return R % 4 == 0 && R <= kMaxRank; }
+constexpr std::uint64_t kTeamGroup = 8;
+// Nonzeros per COO team: on the nell-2 shape (rank 32, H100) groups of 8 / 16 / 64 / 128 took
+// 14.5 / 8.2 / 4.5 / 3.6 ms for the first mode and 19.4 / 12.8 / 8.1 / 7.3 ms for the second
+// (runs of one row get longer in one team's registers); a slice still spreads over many teams.
+constexpr std::uint64_t kCooGroup = 128;
+
+// A tree's device arrays and the MTTKRP mode's level in it (levels when the mode is the leaves).
+TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
+                   const std::uint32_t* leaf, const float* vals, int mode, const float* const* factors) {
+    TeamTree t;
+    t.fibers = meta.fibers, t.base = base, t.levels = meta.levels, t.target = meta.levels;
+    for (int l = 0; l <= meta.levels; ++l) {
+        const int m = meta.level_mode[static_cast<std::size_t>(l)];
+        t.level_factor.f[l] = reinterpret_cast<const float4*>(factors[m]);
+        if (m == mode) t.target = l;
+    }
+    for (int l = 0; l < meta.levels; ++l) t.anc.p[l] = anc[l];
+    t.fiber_ptr = fiber_ptr, t.leaf = leaf, t.vals = vals;
+    return t;
+}
+
+// Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
+// several in one launch.
+void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
+    const auto R4 = static_cast<std::uint32_t>(R / 4);
+    const std::uint64_t groups = (tree.fibers + kTeamGroup - 1) / kTeamGroup;
+    with_team_size(R4, [&](auto team_tag) {
+        constexpr int team = decltype(team_tag)::value;
+        fiber_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(tree, kTeamGroup, R4, reinterpret_cast<float4*>(out));
+    });
+}
+
+void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
+    const auto R4 = static_cast<std::uint32_t>(R / 4);
+    const std::uint64_t groups = trees.first_group[trees.count];
+    if (groups == 0) return;
+    with_team_size(R4, [&](auto team_tag) {
+        constexpr int team = decltype(team_tag)::value;
+        trees_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(trees, kTeamGroup, R4, reinterpret_cast<float4*>(out));
+    });
 }
 
 // Uploads the factors; returns the device copies (null for the output mode).
@@ -232,11 +368,6 @@ std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     return out;
 }
 
-// The team kernel wherever the rows are whole float4s; the warp kernel otherwise. Groups of 8
-// fibers per team: on the nell-2 shape (rank 32, H100) groups of 4 and 8 ran within 3% of each
-// other, 16 about 7% slower, 32 and 64 20-30% slower (docs/bench/logs/h100-mttkrp-team-groups.json).
-bool use_team(std::uint64_t R) { return R % 4 == 0 && R <= kMaxRank; }
-constexpr std::uint64_t kTeamGroup = 8;
 
 }  // namespace
 
@@ -333,7 +464,19 @@ void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const*
     IndexPtrs ip{};
     FactorPtrs fp{};
     for (int m = 0; m < order; ++m) ip.p[m] = idx[m], fp.f[m] = factors[m];
-    if (nnz) coo_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(nnz, order, mode, R, ip, vals, fp, out);
+    if (nnz == 0) return;
+    if (use_team(R)) {
+        Factor4Ptrs fp4{};
+        for (int m = 0; m < order; ++m) fp4.f[m] = reinterpret_cast<const float4*>(factors[m]);
+        const auto R4 = static_cast<std::uint32_t>(R / 4);
+        const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
+        with_team_size(R4, [&](auto team_tag) {
+            constexpr int team = decltype(team_tag)::value;
+            coo_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(nnz, kCooGroup, order, mode, R4, ip, vals, fp4, out);
+        });
+    } else {
+        coo_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(nnz, order, mode, R, ip, vals, fp, out);
+    }
     check(cudaGetLastError(), "launching the COO MTTKRP kernel");
 }
 
@@ -351,9 +494,7 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
     }
     for (int l = 0; l < meta.levels; ++l) ap.p[l] = anc[l];
     if (use_team(R)) {
-        Factor4Ptrs lf4{};
-        for (int l = 0; l <= meta.levels; ++l) lf4.f[l] = reinterpret_cast<const float4*>(lf.f[l]);
-        launch_team_kernel(meta, kTeamGroup, target, R, ap, lf4, fiber_ptr, base, leaf, vals, out, stream);
+        launch_team_kernel(team_tree(meta, anc, fiber_ptr, base, leaf, vals, mode, factors), R, out, stream);
     } else {
         fiber_kernel<<<grid_for((meta.fibers + kGroup - 1) / kGroup * 32), 256, 0, stream>>>(meta.fibers, meta.levels, target, R, ap, lf,
                                                                                            fiber_ptr, base, leaf, vals, out);
@@ -367,6 +508,19 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         std::vector<const std::uint32_t*> idx;
         for (const auto& i : impl_->idx) idx.push_back(i.get());
         launch_coo_mttkrp(impl_->nnz, static_cast<int>(idx.size()), idx.data(), impl_->vals.get(), mode, R, factors, out_d, nullptr);
+        return;
+    }
+    if (impl_->parts.size() > 1 && impl_->parts.size() <= kMaxTrees && use_team(R)) {  // MM-CSF: one launch
+        TeamTrees trees;
+        for (const Impl::Part& p : impl_->parts) {
+            std::vector<const std::uint32_t*> anc;
+            for (const auto& a : p.anc) anc.push_back(a.get());
+            trees.tree[trees.count] = team_tree(p.meta, anc.data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
+            trees.first_group[trees.count + 1] = trees.first_group[trees.count] + (p.meta.fibers + kTeamGroup - 1) / kTeamGroup;
+            ++trees.count;
+        }
+        launch_team_kernel(trees, R, out_f, nullptr);
+        check(cudaGetLastError(), "launching the MM-CSF MTTKRP kernel");
         return;
     }
     for (const Impl::Part& p : impl_->parts) {

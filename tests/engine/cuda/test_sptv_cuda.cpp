@@ -53,6 +53,20 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor(dims, 1, 5, Distribution::Uniform));  // one nonzero
     }
 
+    // The one-shot kernels split the nonzeros into tiles of 1024 whatever the fibers: a fiber
+    // of 5000 nonzeros crosses five tile edges, a run of single-nonzero fibers fills tiles with
+    // hundreds of rows, the empty slices leave rows without nonzeros, and 7001 nonzeros leave
+    // the last tile partial.
+    void fibersAcrossTiles() {
+        CooTensor t({40, 3, 6000});
+        t.resize(7001);
+        std::uint64_t z = 0;
+        for (std::uint64_t k = 0; k < 5000; ++k) t.set(z++, std::vector<std::uint64_t>{7, 1, k}, 1.0 + double(k % 13) / 8);
+        for (std::uint64_t q = 0; z < 7001; ++q) t.set(z++, std::vector<std::uint64_t>{8 + (q * 7) % 32, q % 3, (q * 131) % 6000}, -0.5 + double(q % 5));
+        t = tstest::shuffled(t, 3);
+        check_against_oracle(t);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
