@@ -202,6 +202,7 @@ ResidentTensor::Impl::Part build_part(const DeviceCoo::Impl& c, const std::vecto
     part.meta.levels = N - 1;
     part.meta.level_mode = order;
     part.meta.nnz = n;
+    part.meta.split_fibers = split > 0;
     if (n == 0) {
         part.fiber_ptr = DeviceArray<std::uint64_t>(1);
         part.fiber_ptr.zero();

@@ -160,27 +160,47 @@ struct Factor4Ptrs {
     const float4* f[kMaxModes];
 };
 
-// One tree's arrays on the device, as the team kernels read them.
+// One tree's arrays on the device, as the team kernels read them, and how its work is cut into
+// team groups: `group` consecutive fibers each, or (group_fiber set) `group` consecutive
+// nonzeros each, group g starting in fiber group_fiber[g]. Fiber groups leave one team with a
+// CSF's fiber of 100,000 nonzeros while its neighbours hold a few; nonzero groups clip every
+// fiber to the group's range, so a long fiber is shared by several teams (each adds its part
+// of the fiber's sum to the output row, as a B-CSF split fiber does) and every team gets the
+// same number of nonzeros.
 struct TeamTree {
-    std::uint64_t fibers = 0, base = 0;
+    std::uint64_t fibers = 0, nnz = 0, base = 0;
     int levels = 0, target = 0;
     IndexPtrs anc{};
     Factor4Ptrs level_factor{};
     const std::uint64_t* fiber_ptr = nullptr;
     const std::uint32_t* leaf = nullptr;
     const float* vals = nullptr;
+    std::uint64_t group = 0, groups = 0;
+    const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
 };
 
-// Fiber group g of tree t (`group` consecutive fibers) for the team lane owning column col.
-__device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint64_t group, std::uint32_t R4, std::uint32_t col,
-                                        float4* out) {
+// Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
+// nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
+// loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
+// the clipping loop on the same fiber groups (H100; 2.4-2.6 against 3.0-3.2 ms per mode).
+template <bool CLIP>
+__device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const float4* __restrict__ leaf_factor = t.level_factor.f[t.levels];
-    const std::uint64_t first = g * group;
-    const std::uint64_t last = first + group < t.fibers ? first + group : t.fibers;
+    std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
+    std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
+    if (CLIP && t.group_fiber) {
+        z_begin = g * t.group;
+        z_end = z_begin + t.group < t.nnz ? z_begin + t.group : t.nnz;
+        first = t.group_fiber[g], last = t.fibers;
+    }
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     std::uint64_t row = ~std::uint64_t{0};
     for (std::uint64_t f = first; f < last; ++f) {
-        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        if constexpr (CLIP) {
+            if (lo >= z_end) break;
+            lo = lo > z_begin ? lo : z_begin, hi = hi < z_end ? hi : z_end;
+        }
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
         for (int l = 0; l < t.levels; ++l)
             if (l != t.target) prefix = prefix * t.level_factor.f[l][static_cast<std::uint64_t>(t.anc.p[l][f]) * R4 + col];
@@ -203,14 +223,29 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
     if (t.target < t.levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
 }
 
-template <int TEAM>
-__global__ void __launch_bounds__(256) fiber_team_kernel(TeamTree tree, std::uint64_t group, std::uint32_t R4, float4* out) {
+// group_fiber[g] = the fiber holding nonzero g * group (the last f with fiber_ptr[f] - base <=
+// g * group).
+__global__ void group_fibers_kernel(std::uint64_t groups, std::uint64_t group, std::uint64_t fibers, const std::uint64_t* fiber_ptr,
+                                    std::uint64_t base, std::uint64_t* group_fiber) {
+    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (g >= groups) return;
+    const std::uint64_t pos = base + g * group;
+    std::uint64_t lo = 0, hi = fibers;
+    while (hi - lo > 1) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (fiber_ptr[mid] <= pos) lo = mid;
+        else hi = mid;
+    }
+    group_fiber[g] = lo;
+}
+
+template <int TEAM, bool CLIP>
+__global__ void __launch_bounds__(256) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
-    const std::uint64_t groups = (tree.fibers + group - 1) / group;
-    for (std::uint64_t g = thread / TEAM; g < groups; g += teams) team_fiber_group(tree, g, group, R4, col, out);
+    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_fiber_group<CLIP>(tree, g, R4, col, out);
 }
 
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
@@ -226,7 +261,7 @@ struct TeamTrees {
 };
 
 template <int TEAM>
-__global__ void __launch_bounds__(256) trees_team_kernel(TeamTrees trees, std::uint64_t group, std::uint32_t R4, float4* out) {
+__global__ void __launch_bounds__(256) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
@@ -234,7 +269,7 @@ __global__ void __launch_bounds__(256) trees_team_kernel(TeamTrees trees, std::u
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_fiber_group(trees.tree[t], g - trees.first_group[t], group, R4, col, out);
+        team_fiber_group<true>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -323,7 +358,8 @@ constexpr std::uint64_t kTeamGroup = 8;
 // (runs of one row get longer in one team's registers); a slice still spreads over many teams.
 constexpr std::uint64_t kCooGroup = 128;
 
-// A tree's device arrays and the MTTKRP mode's level in it (levels when the mode is the leaves).
+// A tree's device arrays and the MTTKRP mode's level in it (levels when the mode is the leaves),
+// cut into groups of kTeamGroup fibers.
 TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
                    const std::uint32_t* leaf, const float* vals, int mode, const float* const* factors) {
     TeamTree t;
@@ -335,27 +371,53 @@ TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const st
     }
     for (int l = 0; l < meta.levels; ++l) t.anc.p[l] = anc[l];
     t.fiber_ptr = fiber_ptr, t.leaf = leaf, t.vals = vals;
+    t.group = kTeamGroup, t.groups = (t.fibers + kTeamGroup - 1) / kTeamGroup;
     return t;
+}
+
+// Cuts a resident tree of nnz nonzeros into nonzero groups of kNonzeroGroupFibers mean fibers'
+// worth, their first fibers found into stream-ordered pool memory (returned; the caller frees
+// it after the kernel). On the nell-2 shape (H100, rank 32) groups of 8 mean fibers ran CSF
+// and MM-CSF 0-10% faster than groups of 32 but flushed into the heavy rows often enough for
+// fp32 errors of 1.1-1.3e-5 against cpu-ref; groups of 32 stayed at or below 8e-6.
+constexpr std::uint64_t kNonzeroGroupFibers = 32;
+
+std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stream) {
+    if (t.fibers == 0 || nnz == 0) return nullptr;
+    t.nnz = nnz;
+    t.group = kNonzeroGroupFibers * ((nnz + t.fibers - 1) / t.fibers);
+    t.groups = (nnz + t.group - 1) / t.group;
+    void* p = nullptr;
+    check(cudaMallocAsync(&p, t.groups * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
+    auto* group_fiber = static_cast<std::uint64_t*>(p);
+    group_fibers_kernel<<<static_cast<unsigned>((t.groups + 255) / 256), 256, 0, stream>>>(t.groups, t.group, t.fibers, t.fiber_ptr, t.base,
+                                                                                         group_fiber);
+    t.group_fiber = group_fiber;
+    return group_fiber;
 }
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
 // several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
-    const std::uint64_t groups = (tree.fibers + kTeamGroup - 1) / kTeamGroup;
+    if (tree.groups == 0) return;
     with_team_size(R4, [&](auto team_tag) {
         constexpr int team = decltype(team_tag)::value;
-        fiber_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(tree, kTeamGroup, R4, reinterpret_cast<float4*>(out));
+        auto* out4 = reinterpret_cast<float4*>(out);
+        if (tree.group_fiber) fiber_team_kernel<team, true><<<grid_for(tree.groups * team), 256, 0, stream>>>(tree, R4, out4);
+        else fiber_team_kernel<team, false><<<grid_for(tree.groups * team), 256, 0, stream>>>(tree, R4, out4);
     });
 }
 
+// MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
+// device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
 void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
     with_team_size(R4, [&](auto team_tag) {
         constexpr int team = decltype(team_tag)::value;
-        trees_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(trees, kTeamGroup, R4, reinterpret_cast<float4*>(out));
+        trees_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(trees, R4, reinterpret_cast<float4*>(out));
     });
 }
 
@@ -510,24 +572,32 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         launch_coo_mttkrp(impl_->nnz, static_cast<int>(idx.size()), idx.data(), impl_->vals.get(), mode, R, factors, out_d, nullptr);
         return;
     }
-    if (impl_->parts.size() > 1 && impl_->parts.size() <= kMaxTrees && use_team(R)) {  // MM-CSF: one launch
-        TeamTrees trees;
-        for (const Impl::Part& p : impl_->parts) {
-            std::vector<const std::uint32_t*> anc;
-            for (const auto& a : p.anc) anc.push_back(a.get());
-            trees.tree[trees.count] = team_tree(p.meta, anc.data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            trees.first_group[trees.count + 1] = trees.first_group[trees.count] + (p.meta.fibers + kTeamGroup - 1) / kTeamGroup;
-            ++trees.count;
-        }
-        launch_team_kernel(trees, R, out_f, nullptr);
-        check(cudaGetLastError(), "launching the MM-CSF MTTKRP kernel");
-        return;
-    }
-    for (const Impl::Part& p : impl_->parts) {
+    auto anc_of = [](const Impl::Part& p) {
         std::vector<const std::uint32_t*> anc;
         for (const auto& a : p.anc) anc.push_back(a.get());
-        launch_fiber_mttkrp(p.meta, anc.data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
+        return anc;
+    };
+    if (impl_->parts.size() <= kMaxTrees && use_team(R)) {
+        // the trees (MM-CSF's partitions) in one launch; groups of nonzeros where fibers were
+        // not already cut to a bounded length
+        TeamTrees trees;
+        std::vector<std::uint64_t*> scratch;
+        for (const Impl::Part& p : impl_->parts) {
+            TeamTree& t = trees.tree[trees.count];
+            t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
+            if (!p.meta.split_fibers)
+                if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
+            trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
+            ++trees.count;
+        }
+        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
+        else launch_team_kernel(trees, R, out_f, nullptr);
+        check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+        for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
+        return;
     }
+    for (const Impl::Part& p : impl_->parts)
+        launch_fiber_mttkrp(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
 }
 
 bool ResidentTensor::accumulates_in_double() const { return impl_->coo; }

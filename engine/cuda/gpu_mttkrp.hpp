@@ -37,6 +37,7 @@ struct Fibers {
     int levels = 0;                              // tree levels above the nonzeros (N - 1)
     std::vector<int> level_mode;                 // N entries: mode of each level, leaves last
     std::uint64_t fibers = 0, nnz = 0;
+    bool split_fibers = false;                   // fibers cut to a bounded length (B-CSF): no long ones
     std::vector<const std::uint32_t*> anc;       // levels arrays of `fibers` indices
     const std::uint64_t* fiber_ptr = nullptr;    // fibers + 1
     const std::uint32_t* leaf = nullptr;         // nnz

@@ -17,12 +17,16 @@ namespace {
 using csf_flat::FlatTree;
 using csf_flat::flatten;
 
+// split: the trees' fibers are cut to a bounded length (B-CSF), so the kernel need not balance them.
 template <class I, class V>
-std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees) {
+std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false) {
     std::vector<FlatTree> flat;
     for (const auto* t : trees) flat.push_back(flatten(*t));
     std::vector<gpu::Fibers> parts;
-    for (std::size_t k = 0; k < trees.size(); ++k) parts.push_back(flat[k].view(trees[k]->order));
+    for (std::size_t k = 0; k < trees.size(); ++k) {
+        parts.push_back(flat[k].view(trees[k]->order));
+        parts.back().split_fibers = split;
+    }
     return std::make_shared<gpu::ResidentTensor>(parts);
 }
 
@@ -35,7 +39,7 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
     return visit_format(format, overloaded{
         [&]<class I, class V>(const CooFormat<I, V>& f) { return std::make_shared<gpu::ResidentTensor>(flatten(f).view()); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}); },
-        [&]<class I, class V>(const BcsfFormat<I, V>& f) { return upload_trees<I, V>({&f.csf}); },
+        [&]<class I, class V>(const BcsfFormat<I, V>& f) { return upload_trees<I, V>({&f.csf}, true); },
         [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
             std::vector<const CsfFormat<I, V>*> trees;
             for (const auto& p : f.partitions) trees.push_back(&p);

@@ -91,7 +91,11 @@ private Q_SLOTS:
     }
 
     // The Cholesky of the R x R system refuses the singular one, and the pseudo-inverse takes
-    // over, as on the CPU; the factors on the device then give the fit the run reports.
+    // over, as on the CPU; the factors on the device then give the fit the run reports. Within
+    // 1e-3, not 1e-4: this tensor is fitted almost exactly, and the reported fit is
+    // 1 - sqrt(|X|^2 + |M|^2 - 2 <X, M>) / |X| with <X, M> from the fp32 MTTKRP; a relative
+    // error e of that inner product moves the fit by up to sqrt(2 e) near a fit of 1, about
+    // 4.5e-4 for e = 1e-7 (an H100 run reported 0.99987 for factors whose fit is 0.9999998).
     void singularSystemOnTheGpu() {
         const CooTensor t = tstest::random_tensor({2, 2, 30}, 100, 6);
         CpdOptions o;
@@ -99,7 +103,7 @@ private Q_SLOTS:
         const CpdResult r = cpd_als(t, o);
         QVERIFY(r.pseudo_inverse_solves > 0);
         const double dense = cpd_dense_fit(t, r.factors, r.lambda);
-        QVERIFY2(std::fabs(r.fit - dense) < 1e-4, qPrintable(QString("reported fit %1, the factors' fit %2, %3 pseudo-inverse solves")
+        QVERIFY2(std::fabs(r.fit - dense) < 1e-3, qPrintable(QString("reported fit %1, the factors' fit %2, %3 pseudo-inverse solves")
                                                                  .arg(r.fit, 0, 'g', 10).arg(dense, 0, 'g', 10).arg(r.pseudo_inverse_solves)));
     }
 
