@@ -12,6 +12,7 @@ int run_bench(int argc, char** argv);
 int run_pipeline(int argc, char** argv);
 int run_decompose(int argc, char** argv);
 int run_advise(int argc, char** argv);
+int run_fetch(int argc, char** argv);
 
 void print_usage(bool to_stderr);
 

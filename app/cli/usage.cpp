@@ -103,6 +103,10 @@ void print_usage(bool to_stderr) {
       the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's
       storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
       else the recorded H100 figures), ranked over a sweep of the modes, with the reason in a sentence
+  fetch --list | NAME [--json] [--cache DIR] [--catalog FILE]
+      the dataset catalog (every FROSTT tensor: order, dims, nonzeros, files, licence) and what the cache
+      folder (TENSORSCOPE_CACHE, else ~/.cache/tensorscope) holds of each: ready, partial or not fetched;
+      NAME not yet downloaded: where it is and how to convert it (downloads are not in this build yet)
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
 Exit status: 0 success, 2 bad input, 1 other failures.

@@ -120,6 +120,27 @@ private Q_SLOTS:
             if (line.startsWith("sptv")) QVERIFY2(line.size() < 120, line.constData());
     }
 
+    // Issue 18: the catalog lists every FROSTT tensor with the cache's state; an unknown name
+    // is a bad input that names the closest ones.
+    void fetchListsTheCatalog() {
+        QTemporaryDir cache;
+        const Run list = cli({"fetch", "--list", "--json", "--cache", cache.path()});
+        QCOMPARE(list.status, 0);
+        const QJsonArray sets = json(list)["datasets"].toArray();
+        QVERIFY(sets.size() >= 15);
+        bool nell2 = false;
+        for (const auto& v : sets) {
+            const QJsonObject o = v.toObject();
+            QCOMPARE(o["state"].toString(), QString("not fetched"));
+            if (o["name"].toString() == "nell-2") nell2 = o["nnz"].toInteger() == 76879419 && dims(o) == QList<qint64>({12092, 9184, 28818});
+        }
+        QVERIFY(nell2);
+        const Run unknown = cli({"fetch", "nel-2", "--cache", cache.path()});
+        QCOMPARE(unknown.status, 2);
+        QVERIFY2(unknown.err.contains("closest: nell-2"), unknown.err.constData());
+        QCOMPARE(cli({"fetch", "--cache", cache.path()}).status, 2);  // neither a NAME nor --list
+    }
+
     void usageAndUnknownThings() {
         QCOMPARE(cli({}).status, 2);
         const Run help = cli({"help"});

@@ -1,0 +1,53 @@
+// The catalog of public datasets (resources/catalog/frostt.json: every FROSTT tensor with its
+// order, dims, nonzeros, files, citation and licence note), and what a local cache folder holds
+// of each. Qt-free: the CLI's `fetch` and the GUI's dataset dialog read it alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tscope {
+
+struct CatalogFile {
+    std::string url;
+    std::string what;  // as the catalog describes the file
+};
+
+struct CatalogEntry {
+    std::string name, title, description, citation, licence;
+    int order = 0;
+    std::vector<std::uint64_t> dims;
+    std::uint64_t nnz = 0;
+    std::vector<CatalogFile> tensors;      // the .tns(.gz) files; the first has dims and nnz above
+    std::vector<CatalogFile> other_files;  // index maps and dictionaries
+};
+
+struct DatasetCatalog {
+    std::string source, note;
+    std::vector<CatalogEntry> entries;
+};
+
+// Reads and checks a catalog file; InputError naming the file and the entry on anything missing
+// or inconsistent (dims that do not match the order, an entry without a tensor file, ...).
+DatasetCatalog read_catalog(const std::string& path);
+
+// The entry called `name`; InputError listing the closest names when there is none.
+const CatalogEntry& find_entry(const DatasetCatalog& catalog, const std::string& name);
+
+// What a cache folder holds of an entry: its converted .tsb (ready), a download in progress or
+// interrupted (NAME.tns.gz.part: partial), or nothing.
+enum class CacheState { NotFetched, Partial, Ready };
+CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir);
+const char* cache_state_name(CacheState s);
+std::string cached_tensor_path(const CatalogEntry& entry, const std::string& cache_dir);   // NAME.tsb
+std::string partial_download_path(const CatalogEntry& entry, const std::string& cache_dir);  // NAME.tns.gz.part
+
+// The default cache folder: $TENSORSCOPE_CACHE, else $XDG_CACHE_HOME/tensorscope, else
+// ~/.cache/tensorscope.
+std::string default_cache_dir();
+
+// The catalog installed beside an executable in `bin_dir` (../share/tensorscope/catalog/frostt.json).
+std::string installed_catalog_path(const std::string& bin_dir);
+
+}  // namespace tscope
