@@ -85,6 +85,44 @@ void last_mode_fibers_of_sorted(const CooTensor& t, ModeStats& out) {
     out.fibers = out.fiber_nnz.count;
 }
 
+// A mode short enough for an array indexed by it (the bound slice_stats uses).
+bool countable(const CooTensor& t, int mode) { return t.dim(mode) <= std::max<std::uint64_t>(4 * t.nnz(), 1u << 20); }
+
+// Fibers keyed by two modes (order 3): bucket the nonzeros by `a` with a counting sort of
+// their `b` indices, then count each bucket's distinct `b` with a stamped count array. Two
+// streaming passes over nnz instead of building and radix-sorting nnz 64-bit keys.
+template <class I>
+void fibers_by_two_modes(const CooTensor& t, int a, int b, ModeStats& out) {
+    const auto& ia = t.indices<I>(a);
+    const auto& ib = t.indices<I>(b);
+    const std::uint64_t nnz = t.nnz();
+    std::vector<std::uint64_t> start(t.dim(a) + 1, 0);
+    for (I i : ia) ++start[static_cast<std::size_t>(i) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<I> by_a(nnz);
+    {
+        std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
+        for (std::uint64_t n = 0; n < nnz; ++n) by_a[next[ia[n]]++] = ib[n];
+    }
+    std::vector<std::uint64_t> stamp(t.dim(b), 0), count(t.dim(b), 0);
+    std::vector<I> touched;
+    for (std::uint64_t slot = 0; slot + 1 < start.size(); ++slot) {
+        for (std::uint64_t n = start[slot]; n < start[slot + 1]; ++n) {
+            const I v = by_a[n];
+            if (stamp[v] != slot + 1) {  // the first of this fiber in the bucket
+                stamp[v] = slot + 1;
+                count[v] = 0;
+                touched.push_back(v);
+            }
+            ++count[v];
+        }
+        for (I v : touched) out.fiber_nnz.add(count[v]);
+        touched.clear();
+    }
+    out.fiber_nnz.finish();
+    out.fibers = out.fiber_nnz.count;
+}
+
 // Mode-m fibers: group the nonzeros by every index except m.
 template <class I>
 void fiber_stats(const CooTensor& t, int mode, ModeStats& out, bool sorted) {
@@ -95,6 +133,12 @@ void fiber_stats(const CooTensor& t, int mode, ModeStats& out, bool sorted) {
     std::vector<int> others;
     for (int m = 0; m < t.order(); ++m)
         if (m != mode) others.push_back(m);
+    if (others.size() == 2 && countable(t, others[0]) && countable(t, others[1])) {
+        // bucket by the shorter mode: fewer, longer buckets
+        const bool swap = t.dim(others[1]) < t.dim(others[0]);
+        fibers_by_two_modes<I>(t, others[swap ? 1 : 0], others[swap ? 0 : 1], out);
+        return;
+    }
     if (others.empty()) {  // order 1: the whole vector is one fiber
         out.fiber_nnz.add(t.nnz());
         out.fiber_nnz.finish();
