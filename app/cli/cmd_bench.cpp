@@ -132,35 +132,43 @@ int run_bench(int argc, char** argv) {
                   << "\n";
         return failed ? 1 : 0;
     }
-    TextTable table({"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s", "flop/B",
-                     "bound s", "of bound", "max rel err", "build s"});
+    // the transfer column only where a cuda row ran: the CPU-only table stays narrow
+    const bool transfers = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.ran && r.backend == Backend::Cuda; });
+    std::vector<std::string> header{"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s",
+                                    "min bytes", "flop/B", "of bound", "max rel err", "build s"};
+    const auto cells = [&](std::vector<std::string> row) {
+        if (!transfers) row.erase(row.begin() + 6);
+        return row;
+    };
+    TextTable table(cells(header));
     std::string gpu_line;  // the cuda rows' bandwidth, where any ran
     for (const BenchResult& r : results)
-        if (r.ran && r.backend == Backend::Cuda && gpu_line.empty()) gpu_line = "; GPU copy bandwidth " + number(r.copy_gbps) + " GB/s, peak " +
+        if (r.ran && r.backend == Backend::Cuda && gpu_line.empty())
+            gpu_line = "; GPU copy bandwidth " + number(r.copy_gbps) + " GB/s, peak " +
                        (r.peak_gflops > 0 ? number(r.peak_gflops) + " GFLOP/s (" : "not known (") + r.peak_source + ")";
     for (const BenchResult& r : results) {
         if (!r.ran) {
-            table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                       std::to_string(r.rank), "-", "-", "-", "-", "-", "-", "-", "-", "not run " + table.note(r.error)});
+            table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                             std::to_string(r.rank), "-", "-", "-", "-", "-", "-", "-", "-", "not run " + table.note(r.error)}));
             continue;
         }
-        table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                   std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
-                   number(r.gflops), number(r.gbps), number(r.intensity), r.bound_s > 0 ? number(r.bound_s) : "-",
-                   r.bound_s > 0 ? number(100 * r.share_of_bound) + "%" : "-", r.max_rel_error ? number(*r.max_rel_error, 2) : "-",
-                   number(r.build_seconds)});
+        table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                         std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
+                         number(r.gflops), number(r.gbps), human_bytes(r.bytes_moved), number(r.intensity),
+                         r.bound_s > 0 ? number(100 * r.share_of_bound) + "%" : "-",
+                         r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)}));
         if (r.gpus) {
             std::string parts;
             for (std::uint64_t n : r.per_gpu_nnz) parts += (parts.empty() ? "" : " ") + grouped(n);
-            table.add({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
-                       "collectives " + number(r.collective_s), "", "", "", "", "", "", "nonzeros " + parts});
+            table.add(cells({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
+                             "collectives " + number(r.collective_s), "", "", "", "", "", "", "nonzeros " + parts}));
         }
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
               << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
               << cpu_peak().source << ")" << gpu_line << "\n"
-              << "roofline: minimum bytes (format arrays, each distinct factor row once, the result), bound = those bytes "
-                 "at the copy bandwidth; of bound = bound / median\n\n"
+              << "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
+                 "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound)\n\n"
               << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";
