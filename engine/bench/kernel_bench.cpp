@@ -363,6 +363,13 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         return rows;
     }
     const std::unique_ptr<KernelCase> kernel = make_case(t, request, factors);
+    // the roofline's machine figures, measured (once per process) before any kernel runs, not
+    // between the rows they judge
+    for (Backend b : request.backends) {
+        if (b == Backend::Cuda && !query_gpu().available) continue;
+        copy_bandwidth_for(b);
+        if (b != Backend::Cuda) cpu_peak();
+    }
 
     std::vector<FormatKind> kinds = request.formats;
     if (kinds.empty())  // "all": the formats that some requested backend runs this kernel on
