@@ -12,6 +12,7 @@
 #include "text_table.hpp"
 #include "threads.hpp"
 #include "tscope/bench/kernel_bench.hpp"
+#include "tscope/bench/roofline.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
@@ -58,7 +59,7 @@ int run_bench(int argc, char** argv) {
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m)
             request.factors.push_back(read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
-    const double copy_gbps = measure_copy_bandwidth();
+    const double copy_gbps = copy_bandwidth_for(Backend::Omp);  // the one the CPU rows' roofline uses
     const std::vector<BenchResult> results = run_bench(t, request);
 
     if (auto dir = args.value("--write")) {  // the first result of each mode, SPLATT-style text
@@ -100,7 +101,10 @@ int run_bench(int argc, char** argv) {
                      {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
                      {"median_s", r.median_s},           {"transfer_s", r.transfer_s},     {"gflops", r.gflops},
                      {"gbps", r.gbps},
-                     {"bytes_moved", r.bytes_moved},     {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
+                     {"bytes_moved", r.bytes_moved},     {"min_bytes", r.bytes_moved},       {"intensity", r.intensity},
+                     {"copy_gbps", r.copy_gbps},         {"bound_s", r.bound_s},             {"share_of_bound", r.share_of_bound},
+                     {"peak_gflops", r.peak_gflops},     {"peak_source", r.peak_source},
+                     {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
                      {"device", r.device}};
             row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
             if (!r.error.empty()) row["error"] = r.error;
@@ -115,35 +119,56 @@ int run_bench(int argc, char** argv) {
             sweep_rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
         Json machine = to_json(describe_machine());
         machine["copy_gbps"] = copy_gbps;
-        if (std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end())
-            machine["gpu_copy_gbps"] = measure_gpu_copy_bandwidth();
+        const PeakFigure peak = cpu_peak();
+        machine["peak_gflops"] = peak.gflops, machine["peak_source"] = peak.source;
+        if (std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end()) {
+            machine["gpu_copy_gbps"] = copy_bandwidth_for(Backend::Cuda);
+            const PeakFigure gpu_peak_figure = gpu_peak();
+            machine["gpu_peak_gflops"] = gpu_peak_figure.gflops, machine["gpu_peak_source"] = gpu_peak_figure.source;
+        }
         std::cout << Json{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
                           {"sweeps", sweep_rows}, {"machine", machine}}
                          .dump(2)
                   << "\n";
         return failed ? 1 : 0;
     }
-    TextTable table({"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s", "max rel err",
-                     "build s"});
+    // the transfer column only where a cuda row ran: the CPU-only table stays narrow
+    const bool transfers = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.ran && r.backend == Backend::Cuda; });
+    std::vector<std::string> header{"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s",
+                                    "min bytes", "flop/B", "of bound", "max rel err", "build s"};
+    const auto cells = [&](std::vector<std::string> row) {
+        if (!transfers) row.erase(row.begin() + 6);
+        return row;
+    };
+    TextTable table(cells(header));
+    std::string gpu_line;  // the cuda rows' bandwidth, where any ran
+    for (const BenchResult& r : results)
+        if (r.ran && r.backend == Backend::Cuda && gpu_line.empty())
+            gpu_line = "; GPU copy bandwidth " + number(r.copy_gbps) + " GB/s, peak " +
+                       (r.peak_gflops > 0 ? number(r.peak_gflops) + " GFLOP/s (" : "not known (") + r.peak_source + ")";
     for (const BenchResult& r : results) {
         if (!r.ran) {
-            table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                       std::to_string(r.rank), "-", "-", "-", "-", "-", "not run " + table.note(r.error)});
+            table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                             std::to_string(r.rank), "-", "-", "-", "-", "-", "-", "-", "-", "not run " + table.note(r.error)}));
             continue;
         }
-        table.add({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                   std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
-                   number(r.gflops), number(r.gbps), r.max_rel_error ? number(*r.max_rel_error, 2) : "-",
-                   number(r.build_seconds)});
+        table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                         std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
+                         number(r.gflops), number(r.gbps), human_bytes(r.bytes_moved), number(r.intensity),
+                         r.bound_s > 0 ? number(100 * r.share_of_bound) + "%" : "-",
+                         r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)}));
         if (r.gpus) {
             std::string parts;
             for (std::uint64_t n : r.per_gpu_nnz) parts += (parts.empty() ? "" : " ") + grouped(n);
-            table.add({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
-                       "collectives " + number(r.collective_s), "", "", "", "nonzeros " + parts});
+            table.add(cells({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
+                             "collectives " + number(r.collective_s), "", "", "", "", "", "", "nonzeros " + parts}));
         }
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
-              << "; copy bandwidth " << number(copy_gbps) << " GB/s\n\n"
+              << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
+              << cpu_peak().source << ")" << gpu_line << "\n"
+              << "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
+                 "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound)\n\n"
               << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";

@@ -14,6 +14,7 @@
 #include "bench/multi_gpu_bench.hpp"
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
+#include "tscope/bench/roofline.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -113,12 +114,23 @@ protected:
     std::string variant_;
     const std::vector<DenseMatrix>& factors_;
     const DenseMatrix& u(int mode) const { return factors_[static_cast<std::size_t>(mode)]; }
-    std::uint64_t factor_bytes(int except) const {
+    // The rows of `mode`'s dense operand (factor, vector) a kernel must read at least: one per
+    // distinct index, counted once per tensor and mode.
+    std::uint64_t row_bytes(int mode, std::uint64_t cols) const {
+        auto it = distinct_.find(mode);
+        if (it == distinct_.end()) it = distinct_.emplace(mode, distinct_indices(t_, mode)).first;
+        return it->second * cols * sizeof(double);
+    }
+    // Every factor but `except`'s, gathered row by row.
+    std::uint64_t factor_row_bytes(int except) const {
         std::uint64_t b = 0;
         for (int m = 0; m < t_.order(); ++m)
-            if (m != except) b += t_.dim(m) * req_.rank * sizeof(double);
+            if (m != except) b += row_bytes(m, req_.rank);
         return b;
     }
+
+private:
+    mutable std::map<int, std::uint64_t> distinct_;
 };
 
 class MttkrpCase : public KernelCase {
@@ -141,7 +153,10 @@ public:
         return [this, &f, mode, b, &c](DeviceTiming& timing) { mttkrp(b, f, mode, factors_, out_, c, &timing); };
     }
     double flops(int) const override { return 3.0 * static_cast<double>(t_.nnz()) * static_cast<double>(req_.rank); }
-    std::uint64_t bytes(const SparseFormat& f, int) const override { return f.storage().bytes() + factor_bytes(-1); }
+    // the format, the other modes' factor rows, the whole output written
+    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
+        return f.storage().bytes() + factor_row_bytes(mode) + t_.dim(mode) * req_.rank * sizeof(double);
+    }
     double error(int mode) override {
         auto& ref = refs_[mode];  // one oracle run per mode, whatever the formats and backends
         if (ref.data.empty()) {
@@ -187,7 +202,7 @@ public:
     // omp: what the plan's values kernel walks, the vector and the result's values (the layout
     // is prepared); otherwise the format, the vector and the whole result
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        const std::uint64_t vector = t_.dim(mode) * sizeof(double);
+        const std::uint64_t vector = row_bytes(mode, 1);
         return plan_ ? plan_->bytes_per_compute() + vector : f.storage().bytes() + vector + result().bytes();
     }
     double error(int mode) override {
@@ -255,7 +270,7 @@ public:
     double flops(int) const override { return 2.0 * static_cast<double>(input_values_) * static_cast<double>(req_.rank); }
     // omp: what the plan's kernel walks and writes, and U; cuda: the format, U, the result
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        const std::uint64_t u_bytes = t_.dim(mode) * req_.rank * sizeof(double);
+        const std::uint64_t u_bytes = row_bytes(mode, req_.rank);
         if (plan_ && plan_->bytes_per_compute()) return plan_->bytes_per_compute() + u_bytes;
         return f.storage().bytes() + u_bytes + result().storage().bytes();
     }
@@ -302,7 +317,7 @@ public:
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(out_.cols); }
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        return f.storage().bytes() + out_.data.size() * sizeof(double) + factor_bytes(mode);
+        return f.storage().bytes() + out_.data.size() * sizeof(double) + factor_row_bytes(mode);
     }
     double error(int mode) override {
         auto& ref = refs_[mode];
@@ -342,8 +357,19 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
-    if (request.gpus || !request.gpu_slots.empty()) return detail::run_multi_gpu_bench(t, request, modes, factors, control);
+    if (request.gpus || !request.gpu_slots.empty()) {
+        auto rows = detail::run_multi_gpu_bench(t, request, modes, factors, control);
+        for (BenchResult& row : rows) fill_roofline(row);
+        return rows;
+    }
     const std::unique_ptr<KernelCase> kernel = make_case(t, request, factors);
+    // the roofline's machine figures, measured (once per process) before any kernel runs, not
+    // between the rows they judge
+    for (Backend b : request.backends) {
+        if (b == Backend::Cuda && !query_gpu().available) continue;
+        copy_bandwidth_for(b);
+        if (b != Backend::Cuda) cpu_peak();
+    }
 
     std::vector<FormatKind> kinds = request.formats;
     if (kinds.empty())  // "all": the formats that some requested backend runs this kernel on
@@ -415,6 +441,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     if (request.check) row.max_rel_error = kernel->error(mode);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;
                     row.ran = true;
+                    fill_roofline(row);  // after the timings: its first call may measure the machine
                 } catch (const Cancelled&) {
                     throw;
                 } catch (const Error& e) {  // a shape the format refuses, no device, ...

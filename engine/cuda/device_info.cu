@@ -47,6 +47,10 @@ GpuInfo query_gpu() {
     info.cc_minor = prop.minor;
     info.total_memory = prop.totalGlobalMem;
     info.multiprocessors = prop.multiProcessorCount;
+    if (cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, 0) != cudaSuccess) {
+        info.clock_khz = 0;  // the roofline then says the peak is not known
+        cudaGetLastError();
+    }
     return info;
 }
 

@@ -85,6 +85,68 @@ void last_mode_fibers_of_sorted(const CooTensor& t, ModeStats& out) {
     out.fibers = out.fiber_nnz.count;
 }
 
+// A mode short enough for an array indexed by it (the bound slice_stats uses).
+bool countable(const CooTensor& t, int mode) { return t.dim(mode) <= std::max<std::uint64_t>(4 * t.nnz(), 1u << 20); }
+
+// Fibers keyed by two modes (order 3): bucket the nonzeros by `a` with a counting sort of
+// their `b` indices, then count each bucket's distinct `b` with a stamped count array. Two
+// streaming passes over nnz instead of building and radix-sorting nnz 64-bit keys.
+// Where `a` is the first mode of a sorted tensor its buckets are already its runs: no copy.
+template <class I>
+class FiberBuckets {
+public:
+    FiberBuckets(const CooTensor& t, int b) : stamp_(t.dim(b), 0), count_(t.dim(b), 0) {}
+    // One bucket's `b` indices: each distinct one is a fiber, its count the fiber's length.
+    void count(const I* begin, const I* end, ModeStats& out) {
+        ++bucket_;
+        for (const I* p = begin; p < end; ++p) {
+            const I v = *p;
+            if (stamp_[v] != bucket_) {  // the first of this fiber in the bucket
+                stamp_[v] = bucket_;
+                count_[v] = 0;
+                touched_.push_back(v);
+            }
+            ++count_[v];
+        }
+        for (I v : touched_) out.fiber_nnz.add(count_[v]);
+        touched_.clear();
+    }
+
+private:
+    std::vector<std::uint64_t> stamp_, count_;
+    std::vector<I> touched_;
+    std::uint64_t bucket_ = 0;
+};
+
+template <class I>
+void fibers_by_two_modes(const CooTensor& t, int a, int b, bool a_sorted, ModeStats& out) {
+    const auto& ia = t.indices<I>(a);
+    const auto& ib = t.indices<I>(b);
+    const std::uint64_t nnz = t.nnz();
+    FiberBuckets<I> buckets(t, b);
+    if (a_sorted) {
+        for (std::uint64_t lo = 0; lo < nnz;) {
+            std::uint64_t hi = lo + 1;
+            while (hi < nnz && ia[hi] == ia[lo]) ++hi;
+            buckets.count(ib.data() + lo, ib.data() + hi, out);
+            lo = hi;
+        }
+    } else {
+        std::vector<std::uint64_t> start(t.dim(a) + 1, 0);
+        for (I i : ia) ++start[static_cast<std::size_t>(i) + 1];
+        std::partial_sum(start.begin(), start.end(), start.begin());
+        Column<I> by_a(nnz);
+        {
+            std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
+            for (std::uint64_t n = 0; n < nnz; ++n) by_a[next[ia[n]]++] = ib[n];
+        }
+        for (std::uint64_t slot = 0; slot + 1 < start.size(); ++slot)
+            buckets.count(by_a.data() + start[slot], by_a.data() + start[slot + 1], out);
+    }
+    out.fiber_nnz.finish();
+    out.fibers = out.fiber_nnz.count;
+}
+
 // Mode-m fibers: group the nonzeros by every index except m.
 template <class I>
 void fiber_stats(const CooTensor& t, int mode, ModeStats& out, bool sorted) {
@@ -95,6 +157,16 @@ void fiber_stats(const CooTensor& t, int mode, ModeStats& out, bool sorted) {
     std::vector<int> others;
     for (int m = 0; m < t.order(); ++m)
         if (m != mode) others.push_back(m);
+    if (others.size() == 2 && sorted && others[0] == 0 && countable(t, others[1])) {
+        fibers_by_two_modes<I>(t, 0, others[1], true, out);  // mode 0's runs are the buckets
+        return;
+    }
+    if (others.size() == 2 && countable(t, others[0]) && countable(t, others[1])) {
+        // bucket by the shorter mode: fewer, longer buckets
+        const bool swap = t.dim(others[1]) < t.dim(others[0]);
+        fibers_by_two_modes<I>(t, others[swap ? 1 : 0], others[swap ? 0 : 1], false, out);
+        return;
+    }
     if (others.empty()) {  // order 1: the whole vector is one fiber
         out.fiber_nnz.add(t.nnz());
         out.fiber_nnz.finish();

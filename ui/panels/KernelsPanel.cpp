@@ -24,6 +24,7 @@
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
 #include "plots/PlotInspector.hpp"
+#include "plots/RooflinePlot.hpp"
 #include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -150,9 +151,14 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     PlotInspector::attach(chart_, [this](QPointF pixel) { return describeBar(pixel); });
     cl->addWidget(chart_, 1);
     chartTabs_->addTab(chartBox, tr("Results"));
+    roofline_ = new RooflinePlot(chartTabs_);
+    chartTabs_->addTab(roofline_, tr("Roofline"));
+    chartTabs_->setTabToolTip(chartTabs_->indexOf(roofline_),
+                              tr("GFLOP/s against flops per minimum byte, under the copy bandwidth measured in the run and "
+                                 "the peak"));
     scaling_ = new ScalingPlot(chartTabs_);
     chartTabs_->addTab(scaling_, tr("GPU scaling (recorded)"));
-    chartTabs_->setTabToolTip(1, tr("Seconds per MTTKRP sweep against the GPU count, from recordings of "
+    chartTabs_->setTabToolTip(chartTabs_->indexOf(scaling_), tr("Seconds per MTTKRP sweep against the GPU count, from recordings of "
                                     "tensorscope-cli bench --gpus N --json"));
     right->addWidget(chartTabs_);
     model_ = new KernelResultsModel(this);
@@ -352,6 +358,7 @@ void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
 }
 
 void KernelsPanel::replot() {
+    roofline_->setResults(model_->results());
     chart_->clearPlottables();
     const bool time = measure_->currentIndex() == 0;
     std::vector<QString> labels;

@@ -1,6 +1,6 @@
 // The Kernels tab: choose kernel x formats x backends x mode x rank, run the benchmark harness
 // in the background (progress, cancel), read a sortable results table (time, GFLOP/s, GB/s,
-// error against cpu-ref) and a chart comparing formats and backends. CUDA is disabled, with
+// error against cpu-ref), a chart comparing formats and backends, and the runs on a roofline. CUDA is disabled, with
 // the reason, where there is no device. Where the machine has several GPUs, a GPUs box runs
 // cuda's MTTKRP over that many GPU parts; a second chart tab shows recorded multi-GPU scaling.
 #pragma once
@@ -27,6 +27,7 @@ class QTabWidget;
 
 namespace tsui {
 
+class RooflinePlot;
 class ScalingPlot;
 
 class KernelsPanel : public Panel {
@@ -53,6 +54,7 @@ public:
     // Empty, with *why, where nothing is chosen.
     std::vector<tscope::BenchRequest> requests(QString* why = nullptr) const;
     ScalingPlot* scalingPlot() const { return scaling_; }
+    RooflinePlot* rooflinePlot() const { return roofline_; }
     void showScalingPlot();
 
 private:
@@ -89,6 +91,7 @@ private:
     QCustomPlot* chart_;
     QTabWidget* chartTabs_;
     ScalingPlot* scaling_;
+    RooflinePlot* roofline_;
 };
 
 }  // namespace tsui

@@ -1,4 +1,5 @@
 // Slice and fiber statistics against a brute-force count, and on a hand-computed tensor.
+#include <bit>
 #include <cmath>
 #include <set>
 
@@ -37,6 +38,18 @@ void check_against_brute_force(const CooTensor& t) {
         QCOMPARE(ms.fiber_nnz.max, max_fiber);
         QCOMPARE(sum, t.nnz());
         QVERIFY(std::fabs(ms.fiber_nnz.mean - double(t.nnz()) / double(fibers.size())) < 1e-9);
+        // the whole distribution of fiber lengths, whichever way the fibers were grouped
+        std::vector<std::uint64_t> hist;
+        double sq = 0;
+        for (auto& [k, c] : fibers) {
+            const auto bin = static_cast<std::size_t>(std::bit_width(c) - 1);
+            if (hist.size() <= bin) hist.resize(bin + 1, 0);
+            ++hist[bin];
+            sq += double(c) * double(c);
+        }
+        QCOMPARE(ms.fiber_nnz.log2_histogram, hist);
+        const double mean = double(t.nnz()) / double(fibers.size());
+        QVERIFY(std::fabs(ms.fiber_nnz.std - std::sqrt(std::max(0.0, sq / double(fibers.size()) - mean * mean))) < 1e-9);
         std::uint64_t hist_total = 0;
         for (auto h : ms.slice_nnz.log2_histogram) hist_total += h;
         QCOMPARE(hist_total, ms.slices);

@@ -11,12 +11,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QCheckBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <qcustomplot.h>
 
 #include "models/KernelResultsModel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "plots/RooflinePlot.hpp"
 #include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "ui_test_support.hpp"
@@ -99,6 +101,7 @@ private Q_SLOTS:
         // issue 20: before the first run the chart says what to do, with no legend box
         QVERIFY(tstest::plotHint(p->chart()).contains(QStringLiteral("press Run")));
         QVERIFY(!p->chart()->legend->visible());
+        QVERIFY(tstest::plotHint(p->rooflinePlot()->plot()).contains(QStringLiteral("press Run")));
         p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 4, 1);
         p->run();
         QVERIFY(p->isBusy() || p->model()->rowCount() > 0);
@@ -113,10 +116,82 @@ private Q_SLOTS:
         QVERIFY(tstest::plotHint(p->chart()).isEmpty());
         QVERIFY(p->chart()->legend->visible());
         QCOMPARE(qobject_cast<QCPBars*>(p->chart()->plottable(0))->dataCount(), 2);
+        checkRoofline(p->rooflinePlot(), m->results(), w.dataset()->tensor.nnz());
         if (!tscope::query_gpu().available) {
             QVERIFY(!p->backendBox(tscope::Backend::Cuda)->isEnabled());
             QVERIFY(p->backendBox(tscope::Backend::Cuda)->toolTip().contains(QStringLiteral("no CUDA device")));
         }
+    }
+
+    // Issue 19: every run is a point at (flops / minimum bytes, GFLOP/s), labelled
+    // format/backend and mode; one CPU bandwidth line through (1, copy GB/s) and the measured
+    // FMA peak line; log axes.
+    static void checkRoofline(RooflinePlot* roof, const std::vector<tscope::BenchResult>& rows, std::uint64_t nnz) {
+        QVERIFY(tstest::plotHint(roof->plot()).isEmpty());
+        QCOMPARE(roof->plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(roof->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(roof->plot()->xAxis->label().contains(QStringLiteral("intensity")));
+        QVERIFY(roof->plot()->legend->visible());
+        QCOMPARE(roof->pointGraphs().size(), std::size_t{1});
+        QCPGraph* points = roof->pointGraphs().front();
+        QCOMPARE(points->name(), QStringLiteral("omp"));
+        QCOMPARE(points->dataCount(), int(rows.size()));
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const tscope::BenchResult& r = rows[i];
+            // MTTKRP: 3 nnz R flops over the row's minimum bytes
+            const double intensity = 3.0 * double(nnz) * double(r.rank) / double(r.bytes_moved);
+            bool drawn = false;  // the graph keeps its points sorted by key, not in row order
+            for (int k = 0; k < points->dataCount(); ++k)
+                drawn = drawn || (std::fabs(points->data()->at(k)->key - intensity) < 1e-9 * intensity &&
+                                  std::fabs(points->data()->at(k)->value - r.gflops) < 1e-9 * r.gflops);
+            QVERIFY2(drawn, qPrintable(QStringLiteral("row %1 is not on the roofline").arg(i)));
+            QVERIFY(r.copy_gbps > 0 && r.bound_s > 0);
+            QVERIFY(std::fabs(r.share_of_bound - r.bound_s / r.median_s) < 1e-12);
+        }
+        QVERIFY(roof->pointLabels().contains(QStringLiteral("COO/omp m1")));
+        QVERIFY(roof->pointLabels().contains(QStringLiteral("CSF/omp m4")));
+        QStringList written;  // on the chart, once per format/backend
+        for (int i = 0; i < roof->plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(roof->plot()->item(i)); t && t->visible()) written << t->text();
+        written.sort();
+        QCOMPARE(written, QStringList({QStringLiteral("COO/omp"), QStringLiteral("CSF/omp")}));
+        QVERIFY(roof->sources()->text().contains(QStringLiteral("FMA loop")));
+        QCOMPARE(roof->bandwidthLines().size(), std::size_t{1});
+        QCPGraph* bw = roof->bandwidthLines().front();
+        const auto a = bw->data()->at(0), b = bw->data()->at(1);
+        QVERIFY(std::fabs(a->value / a->key - rows.front().copy_gbps) < 1e-9 * rows.front().copy_gbps);
+        QVERIFY(std::fabs(b->value / b->key - rows.front().copy_gbps) < 1e-9 * rows.front().copy_gbps);
+        QVERIFY(bw->name().contains(QStringLiteral("CPU copy bandwidth")));
+        QCOMPARE(roof->peakLines().size(), std::size_t{1});
+        QVERIFY(roof->peakLines().front()->name().contains(QStringLiteral("(measured)")));
+        QVERIFY(roof->peakLines().front()->data()->at(0)->value == rows.front().peak_gflops);
+        QVERIFY(rows.front().peak_gflops > 0);
+    }
+
+    // Rows of two devices: a roof each, a point series per backend; a row without a known
+    // peak draws no peak line, and a row that did not run no point.
+    void rooflineDrawsARoofPerDevice() {
+        RooflinePlot roof;
+        auto row = [](tscope::Backend b, double intensity, double gflops, double gbps, double peak) {
+            tscope::BenchResult r{};
+            r.kernel = tscope::KernelKind::SpTV, r.format = tscope::FormatKind::COO, r.backend = b;
+            r.ran = true, r.intensity = intensity, r.gflops = gflops, r.copy_gbps = gbps, r.peak_gflops = peak;
+            r.peak_source = peak > 0 ? "measured" : "not known";
+            return r;
+        };
+        tscope::BenchResult failed = row(tscope::Backend::Omp, 1, 1, 1, 1);
+        failed.ran = false;
+        roof.setResults({row(tscope::Backend::Omp, 0.1, 2, 20, 100), row(tscope::Backend::Cuda, 0.2, 300, 3000, 0),
+                         row(tscope::Backend::CpuRef, 0.1, 0.5, 20, 100), failed});
+        QCOMPARE(roof.pointGraphs().size(), std::size_t{3});
+        QCOMPARE(roof.bandwidthLines().size(), std::size_t{2});
+        QCOMPARE(roof.peakLines().size(), std::size_t{1});
+        QCOMPARE(roof.pointLabels(), QStringList({QStringLiteral("COO/omp"), QStringLiteral("COO/cuda"), QStringLiteral("COO/cpu-ref")}));
+        // every point and the CPU ridge (100 / 20 = 5 flop/B) in view
+        QVERIFY(roof.plot()->xAxis->range().contains(5) && roof.plot()->xAxis->range().contains(0.1));
+        QVERIFY(roof.plot()->yAxis->range().contains(300) && roof.plot()->yAxis->range().contains(0.5));
+        roof.setResults({});
+        QVERIFY(tstest::plotHint(roof.plot()).contains(QStringLiteral("press Run")));
     }
 
     void gpusBoxOnlyWithSeveralGpus() {
@@ -213,11 +288,31 @@ private Q_SLOTS:
         KernelsPanel p;
         auto* tabs = p.findChild<QTabWidget*>(QStringLiteral("kernelChartTabs"));
         QVERIFY(tabs);
-        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(tabs->count(), 3);
+        QCOMPARE(tabs->widget(1), static_cast<QWidget*>(p.rooflinePlot()));
         QCOMPARE(tabs->currentIndex(), 0);  // the results chart first
         p.showScalingPlot();
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(p.scalingPlot()));
         QCOMPARE(p.scalingPlot()->showsChart(), !bundledScalingRecordings().empty());
+    }
+
+    // For a look at the roofline chart: TS_SCREENSHOT_DIR=DIR saves kernels-roofline.png there
+    // (MTTKRP on COO, CSF and HiCOO, omp and cpu-ref, mode 1, on the JF17K sample).
+    void screenshotOfTheRoofline() {
+        const QString dir = qEnvironmentVariable("TS_SCREENSHOT_DIR");
+        if (dir.isEmpty()) QSKIP("set TS_SCREENSHOT_DIR to save a screenshot of the Kernels tab's roofline");
+        MainWindow w;
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        KernelsPanel* p = w.kernels();
+        p->backendBox(tscope::Backend::CpuRef)->setChecked(true);
+        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("HiCOO")}, 16, 3);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        p->findChild<QTabWidget*>(QStringLiteral("kernelChartTabs"))->setCurrentWidget(p->rooflinePlot());
+        QVERIFY(w.grab().save(dir + QStringLiteral("/kernels-roofline.png")));
     }
 
     // For docs/screenshots/kernels-scaling.png: TS_SCREENSHOT_DIR=DIR saves the window there.

@@ -1,7 +1,8 @@
 // The benchmark harness behind `tensorscope-cli bench` (and the GUI's Kernels tab): builds each
 // format, warms up, times repeats, reports the median, GFLOP/s on the COO basis (mm-csf: MTTKRP
-// 3 nnz R per mode), GB/s over the bytes the kernel must move at least once, and with check the
-// max relative error against cpu-ref.
+// 3 nnz R per mode), GB/s over the bytes the kernel must move at least once, the roofline that
+// follows from them and the measured copy bandwidth, and with check the max relative error
+// against cpu-ref.
 #pragma once
 
 #include <functional>
@@ -56,7 +57,18 @@ struct BenchResult {
     double transfer_s = 0;      // GPU: median of upload + download (0 on the CPU)
     double gflops = 0;
     double gbps = 0;
+    // The roofline (bench/roofline.hpp): the bytes the kernel must move at least (the format's
+    // arrays, each distinct factor or vector row gathered once, the result written), the copy
+    // bandwidth of the row's backend measured in this process, the time those bytes take at it,
+    // and bound_s / median_s; intensity is flops per minimum byte.
     std::uint64_t bytes_moved = 0;
+    double intensity = 0;
+    double copy_gbps = 0;
+    double bound_s = 0;
+    double share_of_bound = 0;
+    // The compute roof of the row's backend (roofline.hpp: cpu_peak(), gpu_peak()); 0: not known.
+    double peak_gflops = 0;
+    std::string peak_source;
     std::optional<double> max_rel_error;
     std::string device;
     DenseMatrix output;  // of the last repeat (for --write)

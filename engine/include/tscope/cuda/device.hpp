@@ -15,6 +15,7 @@ struct GpuInfo {
     int cc_major = 0, cc_minor = 0;
     std::uint64_t total_memory = 0;
     int multiprocessors = 0;
+    int clock_khz = 0;   // the SMs' peak clock (the roofline's compute peak)
 };
 
 // True when this build has the CUDA backend compiled in.

@@ -1,0 +1,44 @@
+// The roofline of a benchmark row: the bytes a kernel must move at least, the time that many
+// bytes take at the copy bandwidth measured in the same process, and how close a run came to
+// it; plus the compute roof (the peak) that the Kernels tab draws above the bandwidth line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tscope/kernels/backend.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
+
+namespace tscope {
+
+struct BenchResult;
+
+// How many distinct indices mode `mode` holds: the rows of that mode's factor a kernel gathers
+// at least once (the non-empty slices).
+std::uint64_t distinct_indices(const CooTensor& t, int mode);
+
+// The copy bandwidth a backend's rows are judged against: measure_copy_bandwidth() with the
+// current OpenMP thread count (cpu-ref and omp alike), measure_gpu_copy_bandwidth() for cuda;
+// measured once per process (per thread count), later calls reuse it. 0 where not measurable.
+double copy_bandwidth_for(Backend backend);
+
+
+// The compute roof. `source` says where the number comes from.
+struct PeakFigure {
+    double gflops = 0;  // 0: not known
+    std::string source;
+};
+// FP64 fused multiply-adds on the OpenMP threads (independent vector chains, as compiled for
+// this binary's -march), median of five after a warm-up; once per process per thread count.
+PeakFigure cpu_peak();
+// The GPU's from its properties where they say enough; else gflops 0 and the reason.
+PeakFigure gpu_peak();
+
+// Fills a run row's roofline from its flops (gflops x median_s), bytes_moved, `copy_gbps` and
+// `peak`: intensity = flops / bytes, bound_s = bytes / bandwidth, share_of_bound = bound_s /
+// median_s.
+void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak);
+// The same with the backend's measured bandwidth and peak (copy_bandwidth_for, cpu/gpu_peak).
+void fill_roofline(BenchResult& row);
+
+}  // namespace tscope

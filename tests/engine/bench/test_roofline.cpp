@@ -1,0 +1,111 @@
+// The bench's roofline: distinct rows counted as a set would, the minimum bytes of an MTTKRP
+// and an SpTV row rebuilt here from their parts, and the bound and share that follow from the
+// copy bandwidth measured in the same process; the peak measured, not assumed.
+#include <QtTest>
+#include <cmath>
+#include <set>
+
+#include "test_support.hpp"
+#include "tscope/bench/kernel_bench.hpp"
+#include "tscope/bench/roofline.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/kernels/sptv.hpp"
+
+using namespace tscope;
+
+namespace {
+
+std::uint64_t distinct_by_set(const CooTensor& t, int mode) {
+    std::set<std::uint64_t> s;
+    for (std::uint64_t n = 0; n < t.nnz(); ++n) s.insert(t.index(mode, n));
+    return s.size();
+}
+
+void check_bound(const BenchResult& r) {
+    QVERIFY(r.ran);
+    QVERIFY(r.copy_gbps > 0);
+    QVERIFY(std::fabs(r.bound_s - double(r.bytes_moved) / (r.copy_gbps * 1e9)) <= 1e-12 * r.bound_s);
+    QVERIFY(std::fabs(r.share_of_bound - r.bound_s / r.median_s) <= 1e-12 * r.share_of_bound);
+    QVERIFY(r.peak_gflops > 0);
+    QVERIFY(QString::fromStdString(r.peak_source).contains(QStringLiteral("FMA")));
+}
+
+}  // namespace
+
+class TestRoofline : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void distinctIndicesAsASetCounts() {
+        const CooTensor t = tstest::random_tensor({300, 40, 7000}, 2000, 5, Distribution::PowerLaw);
+        for (int m = 0; m < 3; ++m) QCOMPARE(distinct_indices(t, m), distinct_by_set(t, m));
+        CooTensor huge({1ULL << 40, 3});  // a mode far longer than the nonzeros: sorted, not marked
+        huge.resize(3);
+        huge.set(0, std::vector<std::uint64_t>{(1ULL << 40) - 1, 0}, 1);
+        huge.set(1, std::vector<std::uint64_t>{5, 1}, 1);
+        huge.set(2, std::vector<std::uint64_t>{(1ULL << 40) - 1, 2}, 1);
+        QCOMPARE(distinct_indices(huge, 0), std::uint64_t{2});
+        QCOMPARE(distinct_indices(huge, 1), std::uint64_t{3});
+    }
+
+    // MTTKRP: the format's bytes, each distinct row of the other factors once, the output.
+    void mttkrpMinimumBytes() {
+        const CooTensor t = tstest::random_tensor({500, 60, 9000}, 3000, 7, Distribution::PowerLaw);
+        BenchRequest req;
+        req.kernel = KernelKind::MTTKRP;
+        req.formats = {FormatKind::COO, FormatKind::CSF};
+        req.modes = {0, 2};
+        req.rank = 8;
+        req.repeat = 2;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{4});
+        for (const BenchResult& r : rows) {
+            check_bound(r);
+            FormatOptions o;
+            o.mode = r.mode;
+            const std::uint64_t format = build_format(r.format, t, o)->storage().bytes();
+            std::uint64_t factors = 0;
+            for (int m = 0; m < 3; ++m)
+                if (m != r.mode) factors += distinct_by_set(t, m) * 8 * sizeof(double);
+            QCOMPARE(r.bytes_moved, format + factors + t.dim(r.mode) * 8 * sizeof(double));
+            const double flops = 3.0 * double(t.nnz()) * 8;
+            QVERIFY(std::fabs(r.intensity - flops / double(r.bytes_moved)) <= 1e-12 * r.intensity);
+        }
+    }
+
+    // SpTV on cpu-ref: the format, the vector's distinct entries, the whole result.
+    void sptvMinimumBytes() {
+        const CooTensor t = tstest::random_tensor({50, 6000, 80}, 1500, 9);
+        BenchRequest req;
+        req.kernel = KernelKind::SpTV;
+        req.formats = {FormatKind::COO};
+        req.backends = {Backend::CpuRef};
+        req.modes = {1};
+        req.repeat = 1;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{1});
+        const BenchResult& r = rows.front();
+        check_bound(r);
+        const std::uint64_t format = build_format(FormatKind::COO, t, sptv_options(FormatKind::COO, 3, 1))->storage().bytes();
+        const std::uint64_t result = sptv_reference(t, 1, std::vector<double>(t.dim(1), 1.0)).bytes();
+        QCOMPARE(r.bytes_moved, format + distinct_by_set(t, 1) * sizeof(double) + result);
+    }
+
+    void rowsThatDidNotRunStayEmpty() {
+        BenchResult r{};
+        r.ran = false;
+        fill_roofline(r, 10, PeakFigure{5, "measured"});
+        QCOMPARE(r.intensity, 0.0);
+        QCOMPARE(r.bound_s, 0.0);
+        QCOMPARE(r.share_of_bound, 0.0);
+    }
+
+    void cpuPeakIsMeasured() {
+        const PeakFigure p = cpu_peak();
+        QVERIFY(p.gflops > 0);
+        QVERIFY(QString::fromStdString(p.source).startsWith(QStringLiteral("measured")));
+    }
+};
+
+QTEST_MAIN(TestRoofline)
+#include "test_roofline.moc"

@@ -1,0 +1,161 @@
+#include "plots/RooflinePlot.hpp"
+
+#include <QLabel>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <qcustomplot.h>
+
+#include "plots/PlotAxes.hpp"
+#include "plots/PlotExport.hpp"
+#include "plots/PlotHint.hpp"
+#include "plots/PlotInspector.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+const QColor kBackendColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c)};
+
+bool onGpu(const tscope::BenchResult& r) { return r.backend == tscope::Backend::Cuda; }
+
+// A run the chart can place: it ran and has a positive intensity and rate (log axes).
+bool placeable(const tscope::BenchResult& r) { return r.ran && r.intensity > 0 && r.gflops > 0; }
+
+// One device's roof: the bandwidth and peak of its rows (the same for every row of a run).
+struct Roof {
+    double gbps = 0, peak = 0;
+    QString peakSource;
+};
+
+QString pointLabel(const tscope::BenchResult& r, bool severalModes) {
+    QString s = QStringLiteral("%1/%2").arg(QString::fromLatin1(tscope::format_name(r.format)),
+                                            QString::fromLatin1(tscope::backend_name(r.backend)));
+    if (!r.variant.empty()) s += QStringLiteral(" [%1]").arg(QString::fromStdString(r.variant));
+    if (severalModes) s += QObject::tr(" m%1").arg(r.mode + 1);
+    return s;
+}
+
+}  // namespace
+
+RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("rooflinePlot"));
+    plot_->setMinimumHeight(240);
+    plot_->legend->setVisible(true);
+    placeLegendAbove(plot_);
+    plot_->legend->setWrap(2);  // the roof names are long
+    setLogAxis(plot_->xAxis, AxisUnit::Plain);
+    setLogAxis(plot_->yAxis, AxisUnit::Plain);
+    plot_->xAxis->setLabel(tr("arithmetic intensity (flop per minimum byte)"));
+    plot_->yAxis->setLabel(tr("GFLOP/s"));
+    enablePlotExport(plot_);
+    PlotInspector::attach(plot_, [this](QPointF pixel) -> QString {
+        const auto hit = pointAt(plot_, pixel);
+        if (!hit) return {};
+        for (const Point& p : drawn_)
+            if (p.graph == hit->graph && p.intensity == hit->key && p.gflops == hit->value)
+                return tr("%1: %2 flop/B, %3 GFLOP/s").arg(p.label, shortNumber(p.intensity), shortNumber(p.gflops));
+        return hit->graph->name();  // a roof
+    });
+    layout->addWidget(plot_, 1);
+    sources_ = new QLabel(this);
+    sources_->setObjectName(QStringLiteral("rooflineSources"));
+    sources_->setWordWrap(true);
+    layout->addWidget(sources_);
+    setResults({});
+}
+
+void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
+    plot_->clearGraphs();
+    plot_->clearItems();
+    points_.clear(), bandwidth_.clear(), peaks_.clear(), labels_.clear(), drawn_.clear();
+    QStringList sources;
+    std::set<int> modes;
+    std::map<bool, Roof> roofs;  // by device: false the CPU, true the GPU
+    double xlo = HUGE_VAL, xhi = 0, ylo = HUGE_VAL, yhi = 0;
+    for (const tscope::BenchResult& r : results) {
+        if (!placeable(r)) continue;
+        modes.insert(r.mode);
+        Roof& roof = roofs[onGpu(r)];
+        roof.gbps = std::max(roof.gbps, r.copy_gbps);
+        if (r.peak_gflops > roof.peak) roof.peak = r.peak_gflops, roof.peakSource = QString::fromStdString(r.peak_source);
+        xlo = std::min(xlo, r.intensity), xhi = std::max(xhi, r.intensity);
+        ylo = std::min(ylo, r.gflops), yhi = std::max(yhi, r.gflops);
+    }
+    showPlotHint(plot_, roofs.empty(), tr("Run a kernel (press Run) to place it on the roofline"));
+    if (roofs.empty()) {
+        sources_->clear();
+        plot_->replot();
+        return;
+    }
+    // the ridge points (peak / bandwidth) and the roofs themselves stay in view
+    for (const auto& [gpu, roof] : roofs) {
+        if (roof.gbps > 0 && roof.peak > 0) xhi = std::max(xhi, roof.peak / roof.gbps);
+        yhi = std::max(yhi, roof.peak);
+    }
+    xlo /= 4, xhi *= 4, ylo /= 4, yhi *= 2;
+    for (const auto& [gpu, roof] : roofs) {
+        const QString device = gpu ? tr("GPU") : tr("CPU");
+        const QColor ink = gpu ? QColor(0x55, 0x55, 0x55) : QColor(0x22, 0x22, 0x22);
+        if (roof.gbps > 0) {
+            QCPGraph* g = plot_->addGraph();
+            g->setName(tr("%1 copy bandwidth %2 GB/s (measured)").arg(device, shortNumber(roof.gbps)));
+            g->setPen(QPen(ink, 1.5, gpu ? Qt::DashDotLine : Qt::SolidLine));
+            g->addData(xlo, roof.gbps * xlo);
+            g->addData(xhi, roof.gbps * xhi);
+            bandwidth_.push_back(g);
+            ylo = std::min(ylo, roof.gbps * xlo);
+        }
+        if (roof.peak > 0) {
+            QCPGraph* g = plot_->addGraph();
+            g->setName(tr("%1 peak %2 GFLOP/s (%3)").arg(device, shortNumber(roof.peak), roof.peakSource.section(QLatin1Char(':'), 0, 0)));
+            g->setPen(QPen(ink, 1.5, Qt::DashLine));
+            g->addData(xlo, roof.peak);
+            g->addData(xhi, roof.peak);
+            peaks_.push_back(g);
+        }
+        sources << tr("%1: bandwidth from a copy measured in the same run; peak %2")
+                       .arg(device, roof.peak > 0 ? roof.peakSource : tr("not known (%1)").arg(roof.peakSource));
+    }
+    sources_->setText(sources.join(QStringLiteral(". ")) + QLatin1Char('.'));
+    std::map<tscope::Backend, QCPGraph*> byBackend;
+    std::set<QString> named;
+    for (const tscope::BenchResult& r : results) {
+        if (!placeable(r)) continue;
+        QCPGraph*& g = byBackend[r.backend];
+        if (!g) {
+            const QColor colour = kBackendColours[static_cast<std::size_t>(byBackend.size() - 1) % std::size(kBackendColours)];
+            g = plot_->addGraph();
+            g->setName(QString::fromLatin1(tscope::backend_name(r.backend)));
+            g->setLineStyle(QCPGraph::lsNone);
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 8));
+            points_.push_back(g);
+        }
+        g->addData(r.intensity, r.gflops);
+        const QString label = pointLabel(r, modes.size() > 1);
+        labels_ << label;
+        drawn_.push_back({g, r.intensity, r.gflops, label});
+        // one label per format/backend (at its first run): a label per mode piles up unreadably
+        if (!named.insert(pointLabel(r, false)).second) continue;
+        auto* text = new QCPItemText(plot_);
+        text->setText(pointLabel(r, false));
+        text->position->setCoords(r.intensity, r.gflops);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        // neighbours (formats of one backend sit close) step up a line each, three deep
+        text->setPadding(QMargins(5, 0, 0, 3 + 13 * static_cast<int>((named.size() - 1) % 3)));
+        QFont small = text->font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        text->setFont(small);
+    }
+    plot_->xAxis->setRange(xlo, xhi);
+    plot_->yAxis->setRange(ylo, yhi);
+    plot_->replot();
+}
+
+}  // namespace tsui

@@ -1,0 +1,51 @@
+// The roofline chart of the Kernels tab: each benchmark run as a point at its arithmetic
+// intensity (flops per minimum byte, x, log) and GFLOP/s (y, log), labelled format/backend;
+// per device (CPU, GPU) the line of the copy bandwidth measured in the same run (GFLOP/s =
+// GB/s x flop/B) and the peak line, each named with where its number comes from (the CPU's
+// measured by an FMA loop, the GPU's from the device's properties). The rows carry all of it
+// (BenchResult's roofline fields), so the chart draws on the GUI thread without measuring.
+// Each format/backend is labelled once, at its first run; hovering any point names it.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+#include "tscope/bench/kernel_bench.hpp"
+
+class QCustomPlot;
+class QCPGraph;
+class QLabel;
+
+namespace tsui {
+
+class RooflinePlot : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RooflinePlot(QWidget* parent = nullptr);
+    void setResults(const std::vector<tscope::BenchResult>& results);
+    QCustomPlot* plot() const { return plot_; }
+    // What is drawn, for tests: the run points' graphs (one per backend), the bandwidth and
+    // peak lines, and the points' labels in drawing order.
+    std::vector<QCPGraph*> pointGraphs() const { return points_; }
+    std::vector<QCPGraph*> bandwidthLines() const { return bandwidth_; }
+    std::vector<QCPGraph*> peakLines() const { return peaks_; }
+    QStringList pointLabels() const { return labels_; }
+    // The line under the chart that says where each roof's numbers come from, in full.
+    QLabel* sources() const { return sources_; }
+
+private:
+    QCustomPlot* plot_;
+    QLabel* sources_;
+    struct Point {
+        QCPGraph* graph;
+        double intensity, gflops;
+        QString label;
+    };
+    std::vector<QCPGraph*> points_, bandwidth_, peaks_;
+    std::vector<Point> drawn_;
+    QStringList labels_;
+};
+
+}  // namespace tsui
