@@ -159,7 +159,10 @@ int run_bench(int argc, char** argv) {
                          r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)}));
         if (r.gpus) {
             std::string parts;
-            for (std::uint64_t n : r.per_gpu_nnz) parts += (parts.empty() ? "" : " ") + grouped(n);
+            for (std::uint64_t n : r.per_gpu_nnz) {
+                if (!parts.empty()) parts += ' ';
+                parts += grouped(n);
+            }
             table.add(cells({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
                              "collectives " + number(r.collective_s), "", "", "", "", "", "", "nonzeros " + parts}));
         }
