@@ -2,7 +2,7 @@
 # configure and build. Safe to run again: installs nothing and rebuilds only what changed.
 
 TS_PACKAGES=(build-essential cmake qt6-base-dev libgl-dev libqcustomplot-dev libopenblas-dev liblapacke-dev
-             zlib1g-dev nlohmann-json3-dev xvfb xauth)
+             zlib1g-dev nlohmann-json3-dev xvfb xauth libopenmpi-dev openmpi-bin)
 
 ts_install_missing() {
     local missing=()

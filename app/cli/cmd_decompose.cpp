@@ -61,6 +61,21 @@ void print_iteration(const IterationReport& r) {
     std::cout << std::endl;
 }
 
+// --distributed is refused before any work, in words that say why: a build without MPI cannot
+// run it, and this version has only the grid (tscope/tensor/rank_grid.hpp), not the run itself.
+void check_distributed(const Args& args, DecompMethod method) {
+    const bool distributed = args.flag("--distributed");
+    if (args.value("--grid") && !distributed) throw InputError("--grid applies to --distributed");
+    if (!distributed) return;
+    if (method != DecompMethod::Cpd) throw InputError("--distributed applies to --method cpd");
+#ifdef TS_WITH_MPI
+    throw InputError("--distributed: the distributed CPD-ALS over MPI is not implemented in this version yet");
+#else
+    throw InputError("--distributed needs MPI: this tensorscope-cli was built without it (configure with -DTS_WITH_MPI=ON "
+                     "and libopenmpi-dev installed)");
+#endif
+}
+
 void read_gpu_options(const Args& args, CpdOptions& o) {
     o.gpus = parse_gpus(args);
     if (auto v = args.value("--limit-gpu-memory")) o.gpu_memory_limit = parse_bytes(*v, "--limit-gpu-memory");
@@ -130,8 +145,8 @@ int run_decompose(int argc, char** argv) {
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
                "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",
-               "--schedule", "--restarts", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes"},
-              {"--json", "--stream"});
+               "--schedule", "--restarts", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--grid"},
+              {"--json", "--stream", "--distributed"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
@@ -142,6 +157,7 @@ int run_decompose(int argc, char** argv) {
     for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream"})
         if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
             throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
+    check_distributed(args, method);
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");

@@ -538,6 +538,15 @@ private Q_SLOTS:
         QCOMPARE(o1["iterations"].toArray()[1].toObject()["train_rmse"].toDouble(),
                  o2["iterations"].toArray()[1].toObject()["train_rmse"].toDouble());
         QCOMPARE(cli({"decompose", file, "--method", "fastertucker", "--schedule", "sorted"}).status, 2);
+        // --distributed is refused before any work: nothing printed on stdout, one line saying why
+        const Run dist = cli({"decompose", file, "--method", "cpd", "--distributed", "--json"});
+        QCOMPARE(dist.status, 2);
+        QVERIFY(dist.out.isEmpty());
+        QVERIFY2(dist.err.contains("--distributed"), dist.err.constData());
+        QCOMPARE(cli({"decompose", file, "--method", "tucker", "--distributed"}).status, 2);
+        const Run grid = cli({"decompose", file, "--method", "cpd", "--grid", "2x1x1"});
+        QCOMPARE(grid.status, 2);
+        QVERIFY2(grid.err.contains("--grid applies to --distributed"), grid.err.constData());
     }
 
     // Tucker on JF17K (order 4) at rank 64 needs 2 x 24 GB for one TTM chain: refused in
