@@ -38,7 +38,10 @@ std::string number(double x, int digits) {
 
 std::string TextTable::note(std::string text) {
     notes_.push_back(std::move(text));
-    return "[" + std::to_string(notes_.size()) + "]";
+    std::string marker = "[";  // appended, not "[" + ...: GCC 12 warns (-Wrestrict) on that temporary
+    marker += std::to_string(notes_.size());
+    marker += ']';
+    return marker;
 }
 
 std::string TextTable::render() const {
@@ -66,7 +69,13 @@ std::string TextTable::render() const {
         out += '\n';
     }
     if (!notes_.empty()) out += '\n';
-    for (std::size_t k = 0; k < notes_.size(); ++k) out += "[" + std::to_string(k + 1) + "] " + notes_[k] + '\n';
+    for (std::size_t k = 0; k < notes_.size(); ++k) {
+        out += '[';
+        out += std::to_string(k + 1);
+        out += "] ";
+        out += notes_[k];
+        out += '\n';
+    }
     return out;
 }
 
