@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
         if (command == "decompose") return run_decompose(argc, argv);
         if (command == "advise") return run_advise(argc, argv);
         if (command == "fetch") return run_fetch(argc, argv);
+        if (command == "reorder") return run_reorder(argc, argv);
         if (command == "help" || command == "--help" || command == "-h") {
             print_usage(false);
             return 0;

@@ -13,6 +13,7 @@ int run_pipeline(int argc, char** argv);
 int run_decompose(int argc, char** argv);
 int run_advise(int argc, char** argv);
 int run_fetch(int argc, char** argv);
+int run_reorder(int argc, char** argv);
 
 void print_usage(bool to_stderr);
 

@@ -18,6 +18,7 @@
 
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"
+#include "tscope/io/tensor_io.hpp"
 
 namespace {
 
@@ -139,6 +140,38 @@ private Q_SLOTS:
         QCOMPARE(unknown.status, 2);
         QVERIFY2(unknown.err.contains("closest: nell-2"), unknown.err.constData());
         QCOMPARE(cli({"fetch", "--cache", cache.path()}).status, 2);  // neither a NAME nor --list
+    }
+
+    // Issue 25: reorder writes the relabelled tensor and, per mode, the original id of every new
+    // index; through those files every entry maps back onto the input's. Bad methods and an
+    // output onto the input are refused before any work.
+    void reorderWritesTensorAndPermutations() {
+        QTemporaryDir dir;
+        const QString in = TS_SAMPLES_DIR "/jf17k-4d.tns.gz", out = dir.filePath("r.tsb"), perms = dir.filePath("perms");
+        const Run r = cli({"reorder", in, out, "--method", "degree", "--perm-out", perms, "--json"});
+        QCOMPARE(r.status, 0);
+        QCOMPARE(json(r)["method"].toString(), QString("degree"));
+        const tscope::CooTensor before = tscope::load_tensor(in.toStdString()).tensor;
+        const tscope::CooTensor after = tscope::load_tensor(out.toStdString()).tensor;
+        std::vector<std::vector<std::uint64_t>> old_of_new(std::size_t(after.order()));
+        for (int m = 0; m < after.order(); ++m) {
+            std::ifstream f(QString("%1/mode%2.perm").arg(perms).arg(m + 1).toStdString());
+            for (std::uint64_t id; f >> id;) old_of_new[std::size_t(m)].push_back(id - 1);
+            QCOMPARE(old_of_new[std::size_t(m)].size(), std::size_t(after.dim(m)));
+        }
+        std::map<std::vector<std::uint64_t>, double> mapped;
+        for (const auto& [coord, value] : tstest::as_map(after)) {
+            std::vector<std::uint64_t> old = coord;
+            for (std::size_t m = 0; m < old.size(); ++m) old[m] = old_of_new[m][coord[m]];
+            mapped[old] = value;
+        }
+        QVERIFY(mapped == tstest::as_map(before));
+        QCOMPARE(cli({"reorder", in, dir.filePath("x.tsb"), "--method", "sorted"}).status, 2);
+        const Run lexi = cli({"reorder", in, dir.filePath("x.tsb"), "--method", "lexi"});
+        QCOMPARE(lexi.status, 2);
+        QVERIFY2(lexi.err.contains("not in this version yet"), lexi.err.constData());
+        QCOMPARE(cli({"reorder", out, out}).status, 2);
+        QVERIFY(!QFile::exists(dir.filePath("x.tsb")));
     }
 
     void usageAndUnknownThings() {

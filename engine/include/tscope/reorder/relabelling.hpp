@@ -1,0 +1,39 @@
+// Reordering a tensor's indices (issue 25): a permutation per mode, applied to a CooTensor in
+// place, kept so that every result can be mapped back to the original ids. Methods so far:
+// `random` (the baseline that destroys locality) and `degree` (each mode's indices by
+// descending nonzero count). Lexi-Order and BFS-MCS (Li et al., ICS 2019) are to come.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
+
+namespace tscope {
+
+enum class ReorderMethod { Random, Degree };
+
+ReorderMethod parse_reorder_method(const std::string& name);  // InputError naming the choices
+const char* reorder_method_name(ReorderMethod m);
+
+struct Relabelling {
+    ReorderMethod method = ReorderMethod::Degree;
+    // Per mode: new_id[old] and old_id[new], each a permutation of [0, dim).
+    std::vector<std::vector<std::uint64_t>> new_id, old_id;
+    double seconds = 0;
+    int iterations = 1;
+};
+
+// The permutation of every mode by `method` (seed: random's generator).
+Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed = 1);
+
+// Rewrites every index column through new_id, in place (no second copy of the tensor).
+void apply_relabelling(CooTensor& t, const Relabelling& r);
+
+// A dims[mode] x R matrix indexed by the new ids (a factor or an MTTKRP result
+// computed on the relabelled tensor), its rows moved back to the original ids.
+DenseMatrix rows_to_original(const Relabelling& r, int mode, const DenseMatrix& rows);
+
+}  // namespace tscope

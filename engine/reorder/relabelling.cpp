@@ -1,0 +1,87 @@
+#include "tscope/reorder/relabelling.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+
+#include "tensor/random.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope {
+
+namespace {
+
+std::vector<std::uint64_t> counts(const CooTensor& t, int mode) {
+    std::vector<std::uint64_t> c(t.dim(mode), 0);
+    for (std::uint64_t n = 0; n < t.nnz(); ++n) ++c[t.index(mode, n)];
+    return c;
+}
+
+// Indices by descending nonzero count, ties by old id (stable, so the result is deterministic).
+std::vector<std::uint64_t> by_degree(const CooTensor& t, int mode) {
+    const std::vector<std::uint64_t> c = counts(t, mode);
+    std::vector<std::uint64_t> order(c.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) { return c[a] > c[b]; });
+    return order;
+}
+
+std::vector<std::uint64_t> shuffled(std::uint64_t n, detail::Rng& rng) {
+    std::vector<std::uint64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    for (std::uint64_t k = n; k > 1; --k) std::swap(order[k - 1], order[rng.next() % k]);  // Fisher-Yates
+    return order;
+}
+
+}  // namespace
+
+ReorderMethod parse_reorder_method(const std::string& name) {
+    if (name == "random") return ReorderMethod::Random;
+    if (name == "degree") return ReorderMethod::Degree;
+    if (name == "lexi" || name == "bfs-mcs")
+        throw InputError("reorder method '" + name + "' is not in this version yet (available: degree, random)");
+    throw InputError("unknown reorder method '" + name + "' (expected degree or random)");
+}
+
+const char* reorder_method_name(ReorderMethod m) { return m == ReorderMethod::Random ? "random" : "degree"; }
+
+Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed) {
+    const auto start = std::chrono::steady_clock::now();
+    Relabelling r;
+    r.method = method;
+    detail::Rng rng(seed * 0x9e3779b97f4a7c15ULL + 5);
+    for (int m = 0; m < t.order(); ++m) {
+        r.old_id.push_back(method == ReorderMethod::Random ? shuffled(t.dim(m), rng) : by_degree(t, m));
+        std::vector<std::uint64_t> inverse(t.dim(m));
+        for (std::uint64_t k = 0; k < inverse.size(); ++k) inverse[r.old_id.back()[k]] = k;
+        r.new_id.push_back(std::move(inverse));
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+void apply_relabelling(CooTensor& t, const Relabelling& r) {
+    if (static_cast<int>(r.new_id.size()) != t.order()) throw InputError("a relabelling of another order than the tensor's");
+    auto relabel = [&]<class I>(TypeTag<I>) {
+        for (int m = 0; m < t.order(); ++m) {
+            if (r.new_id[static_cast<std::size_t>(m)].size() != t.dim(m)) throw InputError("a relabelling of other dims than the tensor's");
+            Column<I>& idx = t.indices<I>(m);
+            const std::vector<std::uint64_t>& to = r.new_id[static_cast<std::size_t>(m)];
+#pragma omp parallel for schedule(static)
+            for (std::uint64_t n = 0; n < t.nnz(); ++n) idx[n] = static_cast<I>(to[idx[n]]);
+        }
+    };
+    if (t.index_width() == IndexWidth::U32) relabel(TypeTag<std::uint32_t>{});
+    else relabel(TypeTag<std::uint64_t>{});
+}
+
+DenseMatrix rows_to_original(const Relabelling& r, int mode, const DenseMatrix& rows) {
+    const std::vector<std::uint64_t>& old_id = r.old_id.at(static_cast<std::size_t>(mode));
+    if (rows.rows != old_id.size()) throw InputError("rows_to_original: the matrix has another row count than the mode's dim");
+    DenseMatrix out(rows.rows, rows.cols);
+    for (std::uint64_t k = 0; k < rows.rows; ++k)
+        for (std::uint64_t c = 0; c < rows.cols; ++c) out.at(old_id[k], c) = rows.at(k, c);
+    return out;
+}
+
+}  // namespace tscope
