@@ -7,6 +7,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "decompose_report.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
@@ -20,21 +21,6 @@
 #include "tscope/text_parse.hpp"
 
 namespace tscope::cli {
-
-namespace {
-
-double real(const Args& args, const std::string& name, double fallback) {
-    const auto v = args.value(name);
-    if (!v) return fallback;
-    try {
-        std::size_t used = 0;
-        const double x = std::stod(*v, &used);
-        if (used != v->size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(*v);
-        return x;
-    } catch (const std::exception&) {
-        throw InputError(name + " expects a non-negative number, not '" + *v + "'");
-    }
-}
 
 Json iteration_json(const IterationReport& r) {
     Json j{{"iter", r.iter}, {"seconds", r.seconds}, {"iter_seconds", r.iter_seconds}};
@@ -61,19 +47,23 @@ void print_iteration(const IterationReport& r) {
     std::cout << std::endl;
 }
 
-// --distributed is refused before any work, in words that say why: a build without MPI cannot
-// run it, and this version has only the grid (tscope/tensor/rank_grid.hpp), not the run itself.
-void check_distributed(const Args& args, DecompMethod method) {
-    const bool distributed = args.flag("--distributed");
-    if (args.value("--grid") && !distributed) throw InputError("--grid applies to --distributed");
-    if (!distributed) return;
-    if (method != DecompMethod::Cpd) throw InputError("--distributed applies to --method cpd");
-#ifdef TS_WITH_MPI
-    throw InputError("--distributed: the distributed CPD-ALS over MPI is not implemented in this version yet");
-#else
-    throw InputError("--distributed needs MPI: this tensorscope-cli was built without it (configure with -DTS_WITH_MPI=ON "
-                     "and libopenmpi-dev installed)");
-#endif
+namespace {
+
+double real(const Args& args, const std::string& name, double fallback) {
+    const auto v = args.value(name);
+    if (!v) return fallback;
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(*v, &used);
+        if (used != v->size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(*v);
+        return x;
+    } catch (const std::exception&) {
+        throw InputError(name + " expects a non-negative number, not '" + *v + "'");
+    }
+}
+
+void check_distributed(const Args& args) {
+    if (args.value("--grid")) throw InputError("--grid applies to --distributed");
 }
 
 void read_gpu_options(const Args& args, CpdOptions& o) {
@@ -142,6 +132,8 @@ void print_gpu_report(const CpdResult& r) {
 }  // namespace
 
 int run_decompose(int argc, char** argv) {
+    for (int i = 2; i < argc; ++i)  // MPI starts before the arguments are read: one rank reports them
+        if (std::string(argv[i]) == "--distributed") return run_decompose_distributed(argc, argv);
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
                "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",
@@ -157,7 +149,7 @@ int run_decompose(int argc, char** argv) {
     for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream"})
         if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
             throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
-    check_distributed(args, method);
+    check_distributed(args);
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");

@@ -53,12 +53,18 @@ DenseMatrix nvecs(const CooTensor& t, int mode, std::uint64_t rank, std::uint64_
 
 }  // namespace
 
+namespace {
+std::uint64_t mode_seed(std::uint64_t seed, int mode) { return seed + 17 * std::uint64_t(mode); }
+}  // namespace
+
+DenseMatrix random_initial_factor(std::uint64_t dim, std::uint64_t rank, std::uint64_t seed, int mode) {
+    return random_matrix(dim, rank, mode_seed(seed, mode));  // the random start, seed for seed on every backend
+}
+
 std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, std::uint64_t rank, std::uint64_t seed) {
     std::vector<DenseMatrix> f;
-    for (int m = 0; m < t.order(); ++m) {
-        const std::uint64_t s = seed + 17 * std::uint64_t(m);  // the random start, seed for seed on every backend
-        f.push_back(init == CpdInit::Nvecs ? nvecs(t, m, rank, s) : random_matrix(t.dim(m), rank, s));
-    }
+    for (int m = 0; m < t.order(); ++m)
+        f.push_back(init == CpdInit::Nvecs ? nvecs(t, m, rank, mode_seed(seed, m)) : random_initial_factor(t.dim(m), rank, seed, m));
     return f;
 }
 

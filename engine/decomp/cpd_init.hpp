@@ -12,6 +12,10 @@ namespace tscope::detail {
 // vectors of each unfolding X_(n) (columns past min(R, I_n, X_(n)'s columns) random).
 std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, std::uint64_t rank, std::uint64_t seed);
 
+// The random start of one mode, seeded as cpd_initial_factors seeds it (the distributed CPD
+// draws the same matrices, so its fits match the single process's).
+DenseMatrix random_initial_factor(std::uint64_t dim, std::uint64_t rank, std::uint64_t seed, int mode);
+
 // Start k of o.restarts: o's own for k = 0, random with seed o.seed + k after.
 CpdOptions start_options(const CpdOptions& o, int k);
 

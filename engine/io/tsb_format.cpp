@@ -13,6 +13,7 @@
 
 #include "file_util.hpp"
 #include "tns_reader.hpp"
+#include "tsb_internal.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -85,10 +86,14 @@ private:
     std::vector<Piece> pieces_;
 };
 
-InputError bad(const std::string& path, const std::string& what) {
+}  // namespace
+
+InputError bad_tsb(const std::string& path, const std::string& what) {
     return InputError(path + ": not a valid .tsb file: " + what);
 }
 
+namespace {
+InputError bad(const std::string& path, const std::string& what) { return bad_tsb(path, what); }
 }  // namespace
 
 void write_tsb(const CooTensor& t, const std::string& path, RunControl& control) {
@@ -130,15 +135,8 @@ void write_tsb(const CooTensor& t, const std::string& path, RunControl& control)
     file.commit();
 }
 
-LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunControl& control) {
-    const auto start = Clock::now();
-    control.stage("reading");
-    // mapped page by page and each piece let go once copied: the file and the tensor are never
-    // both in memory (a billion nonzeros are 16 GB each)
-    const detail::ByteBuffer file = detail::read_file(path, control, false);
-    const auto read_done = Clock::now();
-    const char* p = file.data();
-    if (file.size() < kFixedHeader || std::memcmp(p, kTsbMagic, sizeof kTsbMagic) != 0)
+TsbHeader parse_tsb_header(const std::string& path, const char* p, std::size_t available, std::uint64_t file_bytes) {
+    if (available < kFixedHeader || std::memcmp(p, kTsbMagic, sizeof kTsbMagic) != 0)
         throw bad(path, "the file does not start with the .tsb magic");
     const auto version = get<std::uint32_t>(p + 8);
     if (version != kTsbVersion)
@@ -150,32 +148,104 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
     const auto nnz = get<std::uint64_t>(p + 24);
     if (order < 1 || order > static_cast<std::uint32_t>(kMaxOrder)) throw bad(path, "order " + std::to_string(order));
     const std::size_t header_size = kFixedHeader + 8 * order + 4;
-    if (file.size() < header_size) throw bad(path, "the header is truncated");
+    if (available < header_size) throw bad(path, "the header is truncated");
     if (get<std::uint32_t>(p + header_size - 4) != crc_update(0, p, header_size - 4))
         throw bad(path, "the header checksum does not match (the file is corrupt)");
     if ((ibytes != 4 && ibytes != 8) || (vbytes != 4 && vbytes != 8))
         throw bad(path, "index or value width is not 4 or 8 bytes");
-    std::vector<std::uint64_t> dims(order);
-    for (std::uint32_t m = 0; m < order; ++m) dims[m] = get<std::uint64_t>(p + kFixedHeader + 8 * m);
+    TsbHeader h;
+    h.dims.resize(order);
+    for (std::uint32_t m = 0; m < order; ++m) h.dims[m] = get<std::uint64_t>(p + kFixedHeader + 8 * m);
     for (std::uint32_t m = 0; m < order; ++m) {  // a header that contradicts itself is not read on
         // found by fuzz_tsb: a mode of length 0 got CooTensor's message, without the file's name
-        if (dims[m] == 0) throw bad(path, "its header gives mode " + std::to_string(m + 1) + " length 0");
-        if (ibytes == 4 && dims[m] > (std::uint64_t{1} << 32))
-            throw bad(path, "its header gives mode " + std::to_string(m + 1) + " " + std::to_string(dims[m]) +
+        if (h.dims[m] == 0) throw bad(path, "its header gives mode " + std::to_string(m + 1) + " length 0");
+        if (ibytes == 4 && h.dims[m] > (std::uint64_t{1} << 32))
+            throw bad(path, "its header gives mode " + std::to_string(m + 1) + " " + std::to_string(h.dims[m]) +
                                 " indices but stores 32-bit indices");
     }
     const unsigned __int128 payload = static_cast<unsigned __int128>(nnz) * (order * ibytes + vbytes);
-    if (static_cast<unsigned __int128>(file.size()) != header_size + payload + 4)
-        throw bad(path, "its size (" + std::to_string(file.size()) + " bytes) does not match its header (" +
+    if (static_cast<unsigned __int128>(file_bytes) != header_size + payload + 4)
+        throw bad(path, "its size (" + std::to_string(file_bytes) + " bytes) does not match its header (" +
                             std::to_string(static_cast<std::uint64_t>(header_size + payload + 4)) +
                             " bytes): truncated or with trailing data");
+    h.width = ibytes == 4 ? IndexWidth::U32 : IndexWidth::U64;
+    h.values = vbytes == 4 ? ValueType::F32 : ValueType::F64;
+    h.nnz = nnz;
+    h.header_bytes = header_size;
+    h.file_bytes = file_bytes;
+    return h;
+}
+
+void check_tsb_contents(const CooTensor& t, const std::string& path, std::uint64_t first_entry) {
+    const std::uint64_t nnz = t.nnz();
+    t.visit([&](auto itag, auto vtag) {
+        using I = typename decltype(itag)::type;
+        using V = typename decltype(vtag)::type;
+        for (int m = 0; m < t.order(); ++m) {
+            const I* col = t.indices<I>(m).data();
+            I top = 0;
+#pragma omp parallel for reduction(max : top) schedule(static)
+            for (std::uint64_t i = 0; i < nnz; ++i) top = std::max(top, col[i]);
+            if (nnz == 0 || top < t.dim(m)) continue;
+            const auto at = std::find_if(col, col + nnz, [&](I i) { return i >= t.dim(m); }) - col;
+            throw bad(path, "entry " + std::to_string(first_entry + at) + " has index " + std::to_string(col[at] + 1) +
+                                " in mode " + std::to_string(m + 1) + " beyond its dimension " + std::to_string(t.dim(m)));
+        }
+        const auto& vals = t.values<V>();
+        std::uint64_t finite = 0;  // counted in parallel; the first bad entry is looked for only if one exists
+#pragma omp parallel for reduction(+ : finite) schedule(static)
+        for (std::uint64_t i = 0; i < nnz; ++i) finite += std::isfinite(vals[i]) ? 1 : 0;
+        if (finite == nnz) return;
+        const auto it = std::find_if(vals.begin(), vals.end(), [](V v) { return !std::isfinite(v); });
+        throw bad(path, "entry " + std::to_string(first_entry + (it - vals.begin())) + " has a non-finite value");
+    });
+}
+
+void convert_tsb_values(CooTensor& t, const LoadOptions& options, const std::string& path, std::uint64_t first_entry) {
+    const ValueType stored = t.value_type();
+    if (!options.keep_stored_values && options.values == ValueType::F32 && stored == ValueType::F64) {
+        // as the text reader: a value beyond float's range is refused, not narrowed to inf
+        // (a double .tsb read with --float loaded 1e300 as an infinite nonzero)
+        const auto& vals = t.values<double>();
+        const std::uint64_t nnz = t.nnz();
+        std::uint64_t fits = 0;
+#pragma omp parallel for reduction(+ : fits) schedule(static)
+        for (std::uint64_t i = 0; i < nnz; ++i) fits += std::fabs(vals[i]) <= std::numeric_limits<float>::max() ? 1 : 0;
+        if (fits != nnz) {
+            const auto it = std::find_if(vals.begin(), vals.end(),
+                                         [](double v) { return std::fabs(v) > std::numeric_limits<float>::max(); });
+            std::ostringstream value;
+            value << *it;
+            throw bad(path, "entry " + std::to_string(first_entry + (it - vals.begin())) + " has the value " + value.str() +
+                                ", which does not fit a float");
+        }
+    }
+    if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);
+}
+
+TsbHeader read_tsb_header(const std::string& path) {
+    const std::uint64_t size = detail::regular_file_size(path);
+    const std::string prefix = detail::read_prefix(path, kFixedHeader + 8 * kMaxOrder + 4);
+    return parse_tsb_header(path, prefix.data(), prefix.size(), size);
+}
+
+std::uint32_t tsb_crc(std::uint32_t crc, const void* data, std::size_t bytes) { return crc_update(crc, data, bytes); }
+
+LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunControl& control) {
+    const auto start = Clock::now();
+    control.stage("reading");
+    // mapped page by page and each piece let go once copied: the file and the tensor are never
+    // both in memory (a billion nonzeros are 16 GB each)
+    const detail::ByteBuffer file = detail::read_file(path, control, false);
+    const auto read_done = Clock::now();
+    const TsbHeader h = parse_tsb_header(path, file.data(), file.size(), file.size());
+    const auto order = static_cast<std::uint32_t>(h.dims.size());
+    const std::uint64_t nnz = h.nnz;
 
     control.stage("checking");
-    const auto width = ibytes == 4 ? IndexWidth::U32 : IndexWidth::U64;
-    const auto stored = vbytes == 4 ? ValueType::F32 : ValueType::F64;
-    CooTensor t(dims, width, stored);
+    CooTensor t(h.dims, h.width, h.values);
     t.resize(nnz);
-    PayloadReader reader(file, header_size);
+    PayloadReader reader(file, h.header_bytes);
     t.visit([&](auto itag, auto vtag) {
         using I = typename decltype(itag)::type;
         using V = typename decltype(vtag)::type;
@@ -185,48 +255,8 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
     if (get<std::uint32_t>(file.data() + reader.pos()) != reader.run(control))
         throw bad(path, "the data checksum does not match (the file is corrupt)");
     // A file with a right checksum may still come from a buggy writer: check the contents.
-    t.visit([&](auto itag, auto vtag) {
-        using I = typename decltype(itag)::type;
-        using V = typename decltype(vtag)::type;
-        for (std::uint32_t m = 0; m < order; ++m) {
-            const I* col = t.indices<I>(static_cast<int>(m)).data();
-            I top = 0;
-#pragma omp parallel for reduction(max : top) schedule(static)
-            for (std::uint64_t i = 0; i < nnz; ++i) top = std::max(top, col[i]);
-            if (nnz == 0 || top < dims[m]) continue;
-            const auto at = std::find_if(col, col + nnz, [&](I i) { return i >= dims[m]; }) - col;
-            throw bad(path, "entry " + std::to_string(at) + " has index " + std::to_string(col[at] + 1) + " in mode " +
-                                std::to_string(m + 1) + " beyond its dimension " + std::to_string(dims[m]));
-        }
-        const auto& vals = t.values<V>();
-        std::uint64_t finite = 0;  // counted in parallel; the first bad entry is looked for only if one exists
-#pragma omp parallel for reduction(+ : finite) schedule(static)
-        for (std::uint64_t i = 0; i < nnz; ++i) finite += std::isfinite(vals[i]) ? 1 : 0;
-        if (finite == nnz) return;
-        const auto it = std::find_if(vals.begin(), vals.end(), [](V v) { return !std::isfinite(v); });
-        throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has a non-finite value");
-    });
-    if (!options.keep_stored_values && options.values == ValueType::F32 && stored == ValueType::F64) {
-        // as the text reader: a value beyond float's range is refused, not narrowed to inf
-        // (a double .tsb read with --float loaded 1e300 as an infinite nonzero)
-        const auto& vals = t.values<double>();
-        std::uint64_t fits = 0;
-#pragma omp parallel for reduction(+ : fits) schedule(static)
-        for (std::uint64_t i = 0; i < nnz; ++i) fits += std::fabs(vals[i]) <= std::numeric_limits<float>::max() ? 1 : 0;
-        if (fits != nnz) {
-            const auto it = std::find_if(vals.begin(), vals.end(),
-                                         [](double v) { return std::fabs(v) > std::numeric_limits<float>::max(); });
-            std::ostringstream value;
-            value << *it;
-            throw bad(path, "entry " + std::to_string(it - vals.begin()) + " has the value " + value.str() +
-                                ", which does not fit a float");
-        }
-    }
-    if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);
-    // The text reader's semantics (issue 24): a coordinate stored twice is one nonzero whose
-    // value is the sum, counted in the report; then zeros (stored so, or summed to it) are left
-    // out. Our writer never stores duplicates, but a .tsb may come from elsewhere, and every
-    // format and kernel assumes distinct coordinates. In sorted files (ours) this is one pass.
+    check_tsb_contents(t, path, 0);
+    convert_tsb_values(t, options, path, 0);
     control.stage("summing duplicates");
     const std::uint64_t duplicates = sum_duplicates(t, control);
     LoadInfo where;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tscope/io/tensor_io.hpp"
 
@@ -16,6 +17,17 @@ namespace tscope {
 
 inline constexpr std::uint32_t kTsbVersion = 1;
 inline constexpr char kTsbMagic[8] = {'\x89', 'T', 'S', 'B', '\r', '\n', '\x1a', '\n'};
+
+// A .tsb file's header, checked (magic, version, CRC, widths, dims, and the file's size against it).
+struct TsbHeader {
+    std::vector<std::uint64_t> dims;
+    IndexWidth width = IndexWidth::U32;
+    ValueType values = ValueType::F64;
+    std::uint64_t nnz = 0;
+    std::size_t header_bytes = 0;   // where the payload starts
+    std::uint64_t file_bytes = 0;
+};
+TsbHeader read_tsb_header(const std::string& path);
 
 LoadedTensor read_tsb(const std::string& path, const LoadOptions& options = {}, RunControl& control = no_control());
 void write_tsb(const CooTensor& t, const std::string& path, RunControl& control = no_control());

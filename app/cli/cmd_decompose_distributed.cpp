@@ -1,0 +1,161 @@
+// tensorscope-cli decompose FILE.tsb --method cpd --distributed [--grid AxBxC] [--backend omp|cuda]
+//                 [--rank R] [--iters N] [--tol T] [--seed S] [--format F] [--threads T] [--write DIR] [--json]
+// Under `mpirun -np P`: the medium-grained CPD-ALS of tscope/decomp/cpd_distributed.hpp. Rank 0
+// prints (the iterations as they complete, or one JSON document); the other ranks stay quiet.
+// Any error ends every rank with the same exit status and one message, from rank 0.
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+#include "args.hpp"
+#include "decompose_report.hpp"
+#include "text_table.hpp"
+#include "threads.hpp"
+#include "tscope/bench/machine.hpp"
+#include "tscope/decomp/cpd_distributed.hpp"
+#include "tscope/kernels/backend.hpp"
+#include "tscope/tensor/rank_grid.hpp"
+#include "tscope/text_parse.hpp"
+
+namespace tscope::cli {
+
+namespace {
+
+struct Spread {
+    double max = 0, avg = 0;
+};
+
+template <class F> Spread spread(const std::vector<RankReport>& ranks, F field) {
+    Spread s;
+    for (const RankReport& r : ranks) {
+        const double v = static_cast<double>(field(r));
+        s.max = std::max(s.max, v), s.avg += v / static_cast<double>(ranks.size());
+    }
+    return s;
+}
+
+Json spread_json(const Spread& s) { return Json{{"max", s.max}, {"avg", s.avg}}; }
+
+DistributedCpdOptions read_options(const Args& args) {
+    const std::string method = args.value_or("--method", "cpd");
+    if (method != "cpd") throw InputError("--distributed applies to --method cpd");
+    for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream", "--restarts"})
+        if (args.value(gpu_only) || args.flag(gpu_only))
+            throw InputError(std::string(gpu_only) + " does not apply to --distributed (one GPU per rank)");
+    DistributedCpdOptions d;
+    CpdOptions& o = d.cpd;
+    o.rank = args.integer("--rank", 16, 1, 4096);
+    o.max_iters = static_cast<int>(args.integer("--iters", 50, 1, 100000));
+    if (auto tol = args.value("--tol")) {
+        std::size_t used = 0;
+        try {
+            o.tolerance = std::stod(*tol, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != tol->size() || !(o.tolerance >= 0)) throw InputError("--tol expects a non-negative number, not '" + *tol + "'");
+    }
+    o.seed = args.integer("--seed", 1);
+    o.backend = parse_backend(args.value_or("--backend", "omp"));
+    if (o.backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
+    o.format = parse_format(args.value_or("--format", "CSF"));
+    o.init = parse_cpd_init(args.value_or("--init", "random"));
+    d.grid_text = args.value_or("--grid", "");
+    d.gather_factors = args.value("--write").has_value();
+    return d;
+}
+
+void print_summary(const std::string& path, const DistributedCpdResult& r) {
+    const auto nnz = spread(r.per_rank, [](const RankReport& x) { return x.nnz; });
+    const auto rows = spread(r.per_rank, [](const RankReport& x) { return x.rows_sent; });
+    const auto comm = spread(r.per_rank, [](const RankReport& x) { return x.comm_s; });
+    const auto compute = spread(r.per_rank, [](const RankReport& x) { return x.compute_s; });
+    std::cout << "fit " << number(r.cpd.fit, 6) << (r.cpd.converged ? " (converged)" : "") << "; " << path << " over " << r.ranks
+              << " ranks, grid " << grid_name(r.grid) << "\n";
+    std::cout << "nonzeros per rank: max " << grouped(static_cast<std::uint64_t>(nnz.max)) << ", avg "
+              << grouped(static_cast<std::uint64_t>(nnz.avg)) << " (imbalance " << number(nnz.avg > 0 ? nnz.max / nnz.avg : 1) << ")\n";
+    std::cout << "factor rows sent per iteration (as many received): max " << grouped(static_cast<std::uint64_t>(rows.max))
+              << ", avg " << grouped(static_cast<std::uint64_t>(rows.avg)) << "\n";
+    std::cout << "communication " << number(comm.max) << " s max, " << number(comm.avg) << " s avg; computation "
+              << number(compute.max) << " s max, " << number(compute.avg) << " s avg; setup " << number(r.setup_seconds) << " s"
+              << std::endl;
+}
+
+Json report_json(const std::string& path, const DistributedCpdOptions& d, const DistributedCpdResult& r) {
+    const CpdResult& c = r.cpd;
+    Json doc{{"file", path}, {"method", "cpd"}, {"backend", backend_name(d.cpd.backend)}, {"dims", r.dims}, {"nnz", r.nnz},
+             {"duplicates_summed", r.duplicates_summed}, {"distributed", true}, {"ranks", r.ranks}, {"grid", grid_name(r.grid)},
+             {"rank", d.cpd.rank}, {"format", format_name(d.cpd.format)}, {"fit", c.fit}, {"converged", c.converged},
+             {"lambda", c.lambda}, {"pseudo_inverse_solves", c.pseudo_inverse_solves}, {"setup_seconds", r.setup_seconds},
+             {"init", cpd_init_name(d.cpd.init)}, {"seed", d.cpd.seed}};
+    doc["nnz_per_rank"] = spread_json(spread(r.per_rank, [](const RankReport& x) { return x.nnz; }));
+    doc["rows_sent_per_iteration"] = spread_json(spread(r.per_rank, [](const RankReport& x) { return x.rows_sent; }));
+    doc["rows_received_per_iteration"] = spread_json(spread(r.per_rank, [](const RankReport& x) { return x.rows_received; }));
+    doc["comm_s"] = spread_json(spread(r.per_rank, [](const RankReport& x) { return x.comm_s; }));
+    doc["compute_s"] = spread_json(spread(r.per_rank, [](const RankReport& x) { return x.compute_s; }));
+    Json ranks = Json::array();
+    for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
+        const RankReport& x = r.per_rank[q];
+        Json j{{"rank", q}, {"nnz", x.nnz}, {"rows_sent", x.rows_sent}, {"rows_received", x.rows_received},
+               {"rows_touched", x.rows_touched}, {"rows_owned", x.rows_owned}, {"comm_s", x.comm_s}, {"compute_s", x.compute_s},
+               {"read_s", x.read_s}, {"distribute_s", x.distribute_s}, {"build_s", x.build_s}};
+        if (x.gpu >= 0) j["gpu"] = x.gpu;
+        ranks.push_back(j);
+    }
+    doc["per_rank"] = ranks;
+    Json its = Json::array();
+    for (const IterationReport& it : c.iterations) its.push_back(iteration_json(it));
+    doc["iterations"] = its;
+    doc["machine"] = to_json(describe_machine());
+    return doc;
+}
+
+int run(MpiSession& mpi, int argc, char** argv) {
+    std::optional<Args> args;
+    DistributedCpdOptions d;
+    std::string path;
+    agreed_on_all_ranks([&] {
+        args.emplace(argc, argv, 2, "decompose",
+                     std::set<std::string>{"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format",
+                                           "--init", "--write", "--grid", "--restarts", "--gpus", "--limit-gpu-memory", "--streams",
+                                           "--chunk-bytes"},
+                     std::set<std::string>{"--json", "--distributed", "--stream"});
+        path = args->positional(0, "the tensor FILE");
+        args->expect_positionals(1);
+        apply_threads(*args);
+        d = read_options(*args);
+        if (auto dir = args->value("--write"); dir && mpi.rank() == 0) check_output_dir(*dir);
+    });
+    const bool json = args->flag("--json");
+    const bool talk = mpi.rank() == 0;
+    if (talk && !json)
+        std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over " << mpi.size() << " MPI ranks" << std::endl;
+    const DistributedCpdResult r = cpd_als_distributed(path, d, json ? IterationCallback{} : IterationCallback(print_iteration));
+    if (auto dir = args->value("--write"))
+        agreed_on_all_ranks([&] {
+            if (talk) write_cpd(r.cpd, *dir);
+        });
+    if (!talk) return 0;
+    if (json)
+        std::cout << report_json(path, d, r).dump(1) << "\n";
+    else
+        print_summary(path, r);
+    return 0;
+}
+
+}  // namespace
+
+int run_decompose_distributed(int argc, char** argv) {
+    MpiSession mpi(argc, argv);  // without MPI in the build: an InputError (exit 2) from every process
+    try {
+        return run(mpi, argc, argv);
+    } catch (const InputError& e) {  // every rank holds the same error: rank 0 says it
+        if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace tscope::cli
