@@ -1,0 +1,179 @@
+// decompose --distributed under mpirun (issue 16): the distributed fit and the gathered factors
+// equal the single-process CPD's (same seed, 10 iterations) on MovieLens, JF17K (order 4) and a
+// generated order-5 tensor for P = 2, 3 and 4 ranks (4 oversubscribed on a 2-core machine), the
+// report carries ranks, grid, nonzeros and rows exchanged per rank, and errors end every rank
+// with one message and exit 2, never a hang.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <fstream>
+
+#include "test_support.hpp"
+#include "tscope/decomp/cpd_als.hpp"
+#include "tscope/decomp/cpd_distributed.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/io/tsb_format.hpp"
+
+using namespace tscope;
+
+namespace {
+
+struct Run {
+    int status = -1;
+    QByteArray out, err;
+};
+
+Run mpirun(int ranks, const QStringList& args) {
+    QProcess p;
+    QStringList all{"-np", QString::number(ranks), "--oversubscribe", TS_BIN_DIR "/tensorscope-cli"};
+    all += args;
+    p.start(TS_MPIEXEC, all);
+    if (!p.waitForFinished(240000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+int error_lines(const QByteArray& err) { return static_cast<int>(err.count("error:")); }
+
+// The single process's CPD of the same file, as decompose runs it.
+CpdResult single(const std::string& tsb) {
+    const CooTensor t = load_tensor(tsb).tensor;
+    CpdOptions o;
+    o.rank = 8, o.max_iters = 10, o.tolerance = 0, o.seed = 3;
+    return cpd_als(t, o);
+}
+
+}  // namespace
+
+class TestCliDistributed : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        if (!mpi_built()) QSKIP("this build has no MPI (TS_WITH_MPI off): the distributed CPD is not built");
+        QVERIFY(dir_.isValid());
+    }
+
+    void equalsTheSingleProcess_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("ranks");
+        for (const char* name : {"movielens-100k", "jf17k-4d", "order5"})
+            for (int p : {2, 3, 4}) QTest::newRow(qPrintable(QString("%1 P=%2").arg(name).arg(p))) << QString(name) << p;
+    }
+
+    void equalsTheSingleProcess() {
+        QFETCH(QString, name);
+        QFETCH(int, ranks);
+        const std::string tsb = tensor_file(name);
+        if (tsb.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
+        const CpdResult reference = single(tsb);
+        const QString out = dir_.filePath(QString("%1-%2").arg(name).arg(ranks));
+        const Run r = mpirun(ranks, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "8", "--iters", "10",
+                                     "--tol", "0", "--seed", "3", "--write", out, "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(!doc.isEmpty(), r.out.constData());  // one document: rank 0 alone prints
+        QVERIFY2(std::fabs(doc["fit"].toDouble() - reference.fit) < 1e-6,
+                 qPrintable(QString("fit %1 vs %2").arg(doc["fit"].toDouble()).arg(reference.fit)));
+        QCOMPARE(doc["iterations"].toArray().size(), 10);
+        QCOMPARE(doc["ranks"].toInt(), ranks);
+        const QJsonArray per = doc["per_rank"].toArray();
+        QCOMPARE(per.size(), ranks);
+        double nnz = 0, max_nnz = 0;
+        for (const auto& x : per) nnz += x.toObject()["nnz"].toDouble(), max_nnz = std::max(max_nnz, x.toObject()["nnz"].toDouble());
+        QCOMPARE(nnz, doc["nnz"].toDouble());
+        QCOMPARE(doc["nnz_per_rank"].toObject()["max"].toDouble(), max_nnz);
+        QVERIFY(doc["rows_sent_per_iteration"].toObject()["max"].toDouble() > 0);  // P > 1: rows do travel
+        QVERIFY(doc["grid"].toString().split('x').size() == static_cast<int>(reference.factors.size()));
+        for (std::size_t m = 0; m < reference.factors.size(); ++m) {
+            const DenseMatrix& a = reference.factors[m];
+            const DenseMatrix b = read_matrix(QString("%1/mode%2.mat").arg(out).arg(m + 1).toStdString(), a.rows, a.cols);
+            double diff = 0;
+            for (std::uint64_t i = 0; i < a.rows * a.cols; ++i) diff = std::max(diff, std::fabs(a.data[i] - b.data[i]));
+            QVERIFY2(diff < 1e-6, qPrintable(QString("mode %1 differs by %2").arg(m + 1).arg(diff)));
+        }
+        const DenseMatrix lambda = read_matrix(QString("%1/lambda.mat").arg(out).toStdString(), 8, 1);
+        for (std::size_t r = 0; r < 8; ++r)
+            QVERIFY(std::fabs(lambda.data[r] - reference.lambda[r]) <= 1e-6 * std::max(1.0, std::fabs(reference.lambda[r])));
+    }
+
+    void aGivenGridIsUsed() {
+        const std::string tsb = tensor_file("order5");
+        const Run r = mpirun(2, {"decompose", QString::fromStdString(tsb), "--distributed", "--grid", "1x1x2x1x1", "--rank", "4",
+                                 "--iters", "3", "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object()["grid"].toString(), QStringLiteral("1x1x2x1x1"));
+        // text: rank 0's lines only (one summary)
+        const Run text = mpirun(2, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "4", "--iters", "3", "--tol", "0"});
+        QVERIFY2(text.status == 0, text.err.constData());
+        QCOMPARE(static_cast<int>(text.out.count("nonzeros per rank")), 1);
+        QCOMPARE(static_cast<int>(text.out.count("iter 3")), 1);
+    }
+
+    void errorsEndEveryRankWithOneMessage() {
+        const std::string tsb = tensor_file("order5");
+        struct Case {
+            QStringList args;
+            const char* words;
+        };
+        const std::string corrupt = dir_.filePath("corrupt.tsb").toStdString();
+        std::filesystem::copy_file(tsb, corrupt, std::filesystem::copy_options::overwrite_existing);
+        {
+            const TsbHeader h = read_tsb_header(corrupt);
+            std::fstream f(corrupt, std::ios::in | std::ios::out | std::ios::binary);
+            const auto at = static_cast<std::streamoff>(h.header_bytes + 5 * h.nnz * 4 + 8 * 100);  // a value's low byte
+            f.seekg(at);
+            char c = 0;
+            f.read(&c, 1);
+            c = static_cast<char>(c ^ 1);
+            f.seekp(at);
+            f.write(&c, 1);
+        }
+        const QString file = QString::fromStdString(tsb);
+        const std::vector<Case> cases{
+            {{"decompose", dir_.filePath("missing.tsb"), "--distributed"}, "missing.tsb"},
+            {{"decompose", TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns", "--distributed"}, "convert it first"},
+            {{"decompose", QString::fromStdString(corrupt), "--distributed"}, "checksum does not match"},
+            {{"decompose", file, "--distributed", "--grid", "3x1x1x1x1"}, "--grid '3x1x1x1x1'"},
+            {{"decompose", file, "--distributed", "--init", "nvecs"}, "random factors"},
+            {{"decompose", file, "--distributed", "--method", "tucker"}, "--method cpd"},
+            {{"decompose", file, "--distributed", "--rank", "0"}, "--rank"},
+            {{"decompose", file, "--distributed", "--bogus"}, "--bogus"},
+        };
+        for (const Case& c : cases) {
+            const Run r = mpirun(2, c.args);
+            QVERIFY2(r.status == 2, qPrintable(c.args.join(' ') + " -> " + QString::number(r.status) + ": " + r.err));
+            QVERIFY2(r.err.contains(c.words), qPrintable(c.args.join(' ') + ": " + r.err));
+            QVERIFY2(error_lines(r.err) == 1, qPrintable(c.args.join(' ') + ": " + r.err));
+            QVERIFY(r.out.isEmpty() || !r.out.contains("fit"));
+        }
+    }
+
+private:
+    // The named tensor as a .tsb in the test's folder (made once): a shared tensor converted, or
+    // the order-5 one generated.
+    std::string tensor_file(const QString& name) {
+        const std::string path = dir_.filePath(name + ".tsb").toStdString();
+        if (std::filesystem::exists(path)) return path;
+        if (name == "order5") {
+            save_tensor(tstest::random_tensor({30, 40, 20, 25, 35}, 20000, 5), path);
+            return path;
+        }
+        const std::string tns = tstest::shared_tensor(qPrintable(name + ".tns"));
+        if (tns.empty()) return {};
+        save_tensor(load_tensor(tns).tensor, path);
+        return path;
+    }
+
+    QTemporaryDir dir_;
+};
+
+QTEST_GUILESS_MAIN(TestCliDistributed)
+#include "test_cli_distributed.moc"
