@@ -1,4 +1,4 @@
-// tensorscope [FILE] [--tab NAME] [--run] [--screenshot PNG] [--help] [--version]
+// tensorscope [FILE] [--tab NAME] [--run] [--open-run JSON] [--screenshot PNG] [--help] [--version]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
 // window as PNG and exits (status 0, or 2 when the file could not be loaded). --help and
 // --version answer without a display. SIGINT, SIGTERM and SIGHUP cancel the running work and
@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "panels/DecompositionPanel.hpp"
 #include "views/MainWindow.hpp"
 #include "views/SafeApplication.hpp"
 #include "views/SignalQuit.hpp"
@@ -22,6 +23,11 @@ const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Wait
 const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the tab's work once FILE is loaded (Kernels: a benchmark, "
                                                                    "Decompositions: a run, Pipeline: a live GPU run)"));
 
+const QCommandLineOption openRun(QStringLiteral("open-run"),
+                                 QStringLiteral("Open a decompose run's JSON (tensorscope-cli decompose ... --json, a distributed "
+                                                "run's too) in Decompositions"),
+                                 QStringLiteral("json"));
+
 void describe(QCommandLineParser& parser) {
     QCoreApplication::setOrganizationName(QStringLiteral("Tensorscope"));
     QCoreApplication::setApplicationName(QStringLiteral("Tensorscope"));
@@ -33,6 +39,7 @@ void describe(QCommandLineParser& parser) {
     parser.addOption(tab);
     parser.addOption(shot);
     parser.addOption(run);
+    parser.addOption(openRun);
 }
 
 // --help and --version print and exit 0 before any window system is opened (QApplication
@@ -80,6 +87,14 @@ int main(int argc, char** argv) {
     if (files.size() > 1) {
         std::fprintf(stderr, "tensorscope: give one file at most\n");
         return 2;
+    }
+    if (parser.isSet(openRun)) {
+        QString error;
+        if (!window.decompositions()->openRunFile(parser.value(openRun), &error)) {
+            std::fprintf(stderr, "tensorscope: %s\n", qPrintable(error));
+            return 2;
+        }
+        if (!parser.isSet(tab)) window.showTab(QStringLiteral("Decompositions"));
     }
     if (parser.isSet(run)) window.runCurrentTabWhenLoaded();
     if (!files.isEmpty()) window.openFile(files.first());

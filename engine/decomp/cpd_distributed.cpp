@@ -143,6 +143,7 @@ public:
 
     DistributedCpdResult run(bool gather) {
         CpdResult& r = result_.cpd;
+        report_.comm_s = 0;  // the setup's collectives are in its read and distribute times
         const IterationCallback report = rank0_callback();  // FitLoop keeps a reference to it
         detail::FitLoop loop(start_, o_.max_iters, o_.tolerance, report, no_control());
         for (int it = 1; it <= o_.max_iters; ++it) {

@@ -91,6 +91,12 @@ private slots:
         QCOMPARE(nnz, doc["nnz"].toDouble());
         QCOMPARE(doc["nnz_per_rank"].toObject()["max"].toDouble(), max_nnz);
         QVERIFY(doc["rows_sent_per_iteration"].toObject()["max"].toDouble() > 0);  // P > 1: rows do travel
+        double volume = 0;
+        for (const auto& x : per) {  // every row out comes back: the two directions match per rank
+            QCOMPARE(x.toObject()["rows_sent"].toDouble(), x.toObject()["rows_received"].toDouble());
+            volume = std::max(volume, 2 * x.toObject()["rows_sent"].toDouble());
+        }
+        QCOMPARE(doc["comm_volume_rows"].toObject()["max"].toDouble(), volume);
         QVERIFY(doc["grid"].toString().split('x').size() == static_cast<int>(reference.factors.size()));
         for (std::size_t m = 0; m < reference.factors.size(); ++m) {
             const DenseMatrix& a = reference.factors[m];

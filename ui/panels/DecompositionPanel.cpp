@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -180,6 +181,11 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     status_->setObjectName(QStringLiteral("decompStatus"));
     status_->setWordWrap(true);
     row2->addWidget(status_, 1);
+    auto* openRun = new QPushButton(tr("Open run…"), this);
+    openRun->setObjectName(QStringLiteral("decompOpen"));
+    openRun->setToolTip(tr("A run from tensorscope-cli decompose … --json: its curves, and for a distributed run "
+                           "(--distributed under mpirun) its ranks' nonzeros and communication"));
+    row2->addWidget(openRun);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
     row2->addWidget(exportCsv);
     layout->addLayout(row2);
@@ -194,6 +200,10 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     PlotInspector::attach(fitPlot_, [this](QPointF pixel) { return describePoint(fitPlot_, pixel); });
     PlotInspector::attach(errorPlot_, [this](QPointF pixel) { return describePoint(errorPlot_, pixel); });
     split->addWidget(plots);
+    auto* rankPlot = makePlot(split, QStringLiteral("decompRanks"), tr("Ranks"));
+    ranks_ = std::make_unique<RankBarsPlot>(rankPlot);
+    rankPlot->setVisible(false);
+    split->addWidget(rankPlot);
     buildSplitPlot(split);
     split->addWidget(splitStack_);
     model_ = new DecompRunsModel(this);
@@ -223,6 +233,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     connect(clear_, &QPushButton::clicked, this, [this] {
         if (job_.isBusy()) return;
         model_->clear();
+        ranks_->plot()->setVisible(false);
         replot();
     });
     connect(xAxis_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::replot);
@@ -233,6 +244,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(QStringLiteral("cancelled")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
+    connect(openRun, &QPushButton::clicked, this, &DecompositionPanel::openRun);
     connect(exportCsv, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export iterations"), QStringLiteral("convergence.csv"), tr("CSV (*.csv)"));
         QString error;
@@ -240,6 +252,47 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     });
     methodChanged();
     replot();
+}
+
+QCustomPlot* DecompositionPanel::rankPlot() const { return ranks_->plot(); }
+
+void DecompositionPanel::openRun() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a decompose run"), QString(), tr("JSON (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !openRunFile(path, &error)) QMessageBox::warning(this, tr("Open run"), error);
+}
+
+bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
+    if (job_.isBusy()) {  // the running run's reports go to the last row of the model
+        if (error) *error = tr("a run is in progress: open the file when it has ended");
+        return false;
+    }
+    std::optional<DecompRunFile> f = readDecompRunFile(path, error);
+    if (!f) return false;
+    DecompRun r = std::move(f->run);
+    r.id = static_cast<int>(model_->runs().size()) + 1;
+    r.colour = kRunColours[static_cast<std::size_t>(r.id - 1) % std::size(kRunColours)];
+    const QString where = f->ranks > 1 ? tr(", %1 ranks %2").arg(f->ranks).arg(f->grid) : QString();
+    r.label = QStringLiteral("#%1 %2 r%3%4/%5%6")
+                  .arg(r.id)
+                  .arg(QString::fromLatin1(tscope::decomp_method_name(r.method)).toUpper())
+                  .arg(r.rank)
+                  .arg(r.format.isEmpty() ? QString() : QStringLiteral(" ") + r.format)
+                  .arg(r.backend, where);
+    const std::vector<tscope::IterationReport> its = std::move(r.iterations);
+    r.iterations.clear();
+    const QString outcome = r.outcome;
+    const int run = model_->addRun(r);
+    for (const auto& it : its) model_->addIteration(run, it);
+    model_->setOutcome(run, outcome);
+    if (!f->perRank.empty()) {
+        ranks_->show(tr("%1: each rank's nonzeros and communication (%2)").arg(r.label, QFileInfo(f->file).fileName()), f->perRank);
+        ranks_->plot()->setVisible(true);
+    }
+    replot();
+    status_->setText(tr("Opened %1 (%2): %3 after %n iteration(s).", nullptr, static_cast<int>(its.size()))
+                         .arg(r.label, QFileInfo(path).fileName(), outcome));
+    return true;
 }
 
 void DecompositionPanel::setGpuCount(int count) {

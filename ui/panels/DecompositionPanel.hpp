@@ -3,14 +3,18 @@
 // MAE), against iteration or time; several runs stay overlaid for comparison; cancel stops a
 // run between iterations. A third plot splits each CPD run's time: its setup (read, build,
 // upload) and its mean iteration (MTTKRP, dense steps, fit, the rest). Where the machine has
-// several GPUs, a GPUs box splits a cuda CPD run over that many.
+// several GPUs, a GPUs box splits a cuda CPD run over that many. "Open run…" adds a run from
+// `tensorscope-cli decompose --json` (a cluster job's, under mpirun, with a bar chart of its
+// ranks' nonzeros and communication).
 #pragma once
 
 #include <QPointF>
+#include <memory>
 
 #include "jobs/EngineJob.hpp"
 #include "models/Dataset.hpp"
 #include "models/DecompRunsModel.hpp"
+#include "plots/RankBarsPlot.hpp"
 #include "panels/Panel.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
@@ -54,6 +58,11 @@ public:
     // The options a CPD run would start with (method aside): rank, iterations, backend, format,
     // and the GPUs box's count where cuda runs it.
     tscope::CpdOptions cpdOptions() const;
+    // Adds the run in a decompose JSON file to the plots and the table (a distributed run's
+    // ranks to the rank chart); false with *error naming the file otherwise.
+    bool openRunFile(const QString& path, QString* error);
+    // The distributed runs' ranks (object name "decompRanks"), hidden until one is opened.
+    QCustomPlot* rankPlot() const;
 
 private:
     void onIteration(int run, const tscope::IterationReport& report);
@@ -67,6 +76,7 @@ private:
     void methodChanged();
     void fillCpdFormats();
     void updateGpus();
+    void openRun();
 
     DatasetPtr dataset_;
     tscope::GpuInfo gpu_;
@@ -101,6 +111,7 @@ private:
     std::vector<QCPBars*> iterBars_;   // MTTKRP, dense, fit, other
     DecompRunsModel* model_;
     QTableView* table_;
+    std::unique_ptr<RankBarsPlot> ranks_;
 };
 
 }  // namespace tsui

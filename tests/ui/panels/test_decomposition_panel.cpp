@@ -7,7 +7,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <qcustomplot.h>
 
 #include "models/DecompRunsModel.hpp"
@@ -282,6 +286,51 @@ private Q_SLOTS:
         QVERIFY(ticks);
         QCOMPARE(ticks->ticks().size(), 2);
         QVERIFY(ticks->ticks().value(2).startsWith(QStringLiteral("run 3 · CSF · omp · r2")));
+    }
+
+    // A cluster run's JSON (mpirun -np 4 tensorscope-cli decompose jf17k-4d.tsb --distributed
+    // --json, recorded) opens as a run: its curve holds every iteration, and the rank chart shows
+    // each rank's nonzeros and rows exchanged as the file gives them.
+    void opensADistributedRun() {
+        DecompositionPanel panel;
+        panel.resize(1200, 900);
+        panel.show();
+        QVERIFY(!panel.rankPlot()->isVisible());
+        const QString path = QStringLiteral(TS_TEST_DATA_DIR "/runs/jf17k-cpd-4-ranks.json");
+        QString error;
+        QVERIFY2(panel.openRunFile(path, &error), qPrintable(error));
+        QCOMPARE(panel.model()->runs().size(), std::size_t(1));
+        const DecompRun& r = panel.model()->runs().front();
+        QCOMPARE(r.iterations.size(), std::size_t(15));
+        QVERIFY2(r.label.contains(QStringLiteral("4 ranks 1x2x2x1")), qPrintable(r.label));
+        QCOMPARE(panel.model()->rowCount(), 15);
+        QCOMPARE(panel.fitPlot()->graphCount(), 1);
+        QCOMPARE(panel.fitPlot()->graph(0)->dataCount(), 15);
+        QVERIFY(panel.rankPlot()->isVisible());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray per = QJsonDocument::fromJson(f.readAll()).object()["per_rank"].toArray();
+        QCOMPARE(per.size(), 4);
+        auto* nnz = barsNamed(panel.rankPlot(), QObject::tr("nonzeros (left)"));
+        auto* volume = barsNamed(panel.rankPlot(), QObject::tr("factor rows sent + received per iteration (right)"));
+        QVERIFY(nnz && volume);
+        for (int q = 0; q < 4; ++q) {
+            const QJsonObject x = per[q].toObject();
+            QCOMPARE(valueAt(nnz, q), x["nnz"].toDouble());
+            QCOMPARE(valueAt(volume, q), x["rows_sent"].toDouble() + x["rows_received"].toDouble());
+        }
+        // a file that is no run says so, naming itself; nothing is added
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bench.json"));
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"results": []})");
+        out.close();
+        QVERIFY(!panel.openRunFile(bad, &error));
+        QVERIFY2(error.startsWith(bad) && error.contains(QStringLiteral("not a decompose run")), qPrintable(error));
+        QVERIFY(!panel.openRunFile(dir.filePath(QStringLiteral("missing.json")), &error));
+        QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
+        QCOMPARE(panel.model()->runs().size(), std::size_t(1));
     }
 
     void cancelStopsBetweenIterations() {

@@ -52,7 +52,9 @@ struct DistributedCpdOptions {
 // What each rank did, gathered on rank 0.
 struct RankReport {
     std::uint64_t nnz = 0;                 // the nonzeros of its block
-    std::uint64_t rows_sent = 0, rows_received = 0;  // factor rows per iteration, all modes
+    // Factor rows per iteration over all modes, each way: partial rows to owners and owned rows
+    // back out; their sum is SPLATT's "communication volume" of the same rank.
+    std::uint64_t rows_sent = 0, rows_received = 0;
     std::uint64_t rows_touched = 0, rows_owned = 0;  // over all modes
     int gpu = -1;                          // cuda: its GPU
     double read_s = 0, distribute_s = 0, build_s = 0;  // setup: its part of the file, the all-to-all, its formats

@@ -1,0 +1,54 @@
+#include "plots/RankBarsPlot.hpp"
+
+#include <algorithm>
+#include <qcustomplot.h>
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+RankBarsPlot::RankBarsPlot(QCustomPlot* plot) : plot_(plot) {
+    auto* group = new QCPBarsGroup(plot_);
+    nnz_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    volume_ = new QCPBars(plot_->xAxis, plot_->yAxis2);
+    nnz_->setName(QObject::tr("nonzeros (left)"));
+    volume_->setName(QObject::tr("factor rows sent + received per iteration (right)"));
+    nnz_->setBrush(QColor(0, 114, 178)), nnz_->setPen(Qt::NoPen);
+    volume_->setBrush(QColor(230, 159, 0)), volume_->setPen(Qt::NoPen);
+    for (QCPBars* b : {nnz_, volume_}) b->setWidth(0.38), b->setBarsGroup(group);
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis->setLabel(QObject::tr("nonzeros"));
+    plot_->yAxis2->setLabel(QObject::tr("rows per iteration"));
+    plot_->xAxis->setLabel(QObject::tr("MPI rank"));
+    // the legend in a row of its own under the axes: over the bars it hid the tallest ones
+    plot_->legend->setVisible(true);
+    if (plot_->axisRect()->insetLayout()->take(plot_->legend)) {
+        plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, plot_->legend);
+        plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        plot_->plotLayout()->setRowStretchFactor(plot_->plotLayout()->rowCount() - 1, 0.001);
+    }
+}
+
+void RankBarsPlot::show(const QString& title, const std::vector<RankShare>& ranks) {
+    QVector<double> x, nnz, volume;
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    double top = 0, topVolume = 0;
+    for (std::size_t q = 0; q < ranks.size(); ++q) {
+        x << static_cast<double>(q);
+        nnz << ranks[q].nnz;
+        volume << ranks[q].rowsSent + ranks[q].rowsReceived;
+        top = std::max(top, ranks[q].nnz), topVolume = std::max(topVolume, volume.back());
+        // the rank's time in MPI calls under its number: waiting shows here too
+        ticks->addTick(static_cast<double>(q), QObject::tr("%1\nMPI %2 s").arg(q).arg(shortNumber(ranks[q].commSeconds)));
+    }
+    nnz_->setData(x, nnz);
+    volume_->setData(x, volume);
+    plot_->xAxis->setTicker(ticks);
+    plot_->xAxis->setRange(-0.6, static_cast<double>(ranks.size()) - 0.4);
+    plot_->yAxis->setRange(0, std::max(1.0, top * 1.1));
+    plot_->yAxis2->setRange(0, std::max(1.0, topVolume * 1.1));
+    if (auto* t = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) t->setText(title);
+    plot_->replot();
+}
+
+}  // namespace tsui
