@@ -9,6 +9,10 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <sched.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "cuda/device_scope.hpp"
 #include "decomp/cpd_fit.hpp"
@@ -115,6 +119,20 @@ std::vector<int> as_counts(const std::vector<std::vector<std::uint64_t>>& lists)
     std::vector<int> counts;
     for (const auto& l : lists) counts.push_back(static_cast<int>(l.size()));
     return counts;
+}
+
+int bound_cores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
+int omp_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
 }
 
 class DistributedCpd {
@@ -370,11 +388,12 @@ private:
     }
 
     void gather_reports() {
-        constexpr int kFields = 12;
+        constexpr int kFields = 13;
         const double mine[kFields] = {static_cast<double>(report_.nnz), static_cast<double>(report_.rows_sent),
                                       static_cast<double>(report_.rows_received), static_cast<double>(report_.rows_touched),
                                       static_cast<double>(report_.rows_owned), static_cast<double>(report_.gpu),
-                                      report_.read_s, report_.distribute_s, report_.build_s, report_.compute_s, report_.comm_s, 0};
+                                      report_.read_s, report_.distribute_s, report_.build_s, report_.compute_s, report_.comm_s,
+                                      static_cast<double>(bound_cores()), static_cast<double>(omp_threads())};
         std::vector<double> all(static_cast<std::size_t>(kFields * world_.size()));
         MPI_Gather(mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (world_.rank() != 0) return;
@@ -385,6 +404,7 @@ private:
             rr.rows_received = static_cast<std::uint64_t>(f[2]), rr.rows_touched = static_cast<std::uint64_t>(f[3]);
             rr.rows_owned = static_cast<std::uint64_t>(f[4]), rr.gpu = static_cast<int>(f[5]);
             rr.read_s = f[6], rr.distribute_s = f[7], rr.build_s = f[8], rr.compute_s = f[9], rr.comm_s = f[10];
+            rr.cores = static_cast<int>(f[11]), rr.threads = static_cast<int>(f[12]);
             result_.per_rank.push_back(rr);
         }
     }

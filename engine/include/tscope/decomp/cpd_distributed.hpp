@@ -57,6 +57,9 @@ struct RankReport {
     std::uint64_t rows_sent = 0, rows_received = 0;
     std::uint64_t rows_touched = 0, rows_owned = 0;  // over all modes
     int gpu = -1;                          // cuda: its GPU
+    // The cores the rank may run on (its affinity mask) and its OpenMP threads: mpirun binds
+    // each rank to one core by default, and more threads than cores then share it.
+    int cores = 0, threads = 0;
     double read_s = 0, distribute_s = 0, build_s = 0;  // setup: its part of the file, the all-to-all, its formats
     double compute_s = 0, comm_s = 0;      // over the iterations: MTTKRP and dense work, and MPI calls
 };
