@@ -1,4 +1,4 @@
-// tensorscope-cli reorder IN OUT --method degree|random [--seed S] [--perm-out DIR] [--json]
+// tensorscope-cli reorder IN OUT --method lexi|bfs-mcs|degree|random [--iters K] [--seed S] [--perm-out DIR] [--json]
 // Relabels every mode's indices (issue 25) and writes the reordered tensor; --perm-out writes,
 // per mode, DIR/modeN.perm: line k holds the original (1-based) id of new index k.
 #include <filesystem>
@@ -30,20 +30,21 @@ void write_permutations(const Relabelling& r, const std::string& dir) {
 }  // namespace
 
 int run_reorder(int argc, char** argv) {
-    Args args(argc, argv, 2, "reorder", {"--method", "--seed", "--perm-out", "--threads"}, {"--json"});
+    Args args(argc, argv, 2, "reorder", {"--method", "--seed", "--perm-out", "--threads", "--iters"}, {"--json"});
     const std::string in = args.positional(0, "the input FILE");
     const std::string out = args.positional(1, "the output FILE");
     args.expect_positionals(2);
     apply_threads(args);
     const ReorderMethod method = parse_reorder_method(args.value_or("--method", "degree"));
     const std::uint64_t seed = args.integer("--seed", 1);
+    const int iters = static_cast<int>(args.integer("--iters", kLexiIterations, 1, 1000));
     std::error_code ec;
     if (std::filesystem::equivalent(in, out, ec))
         throw InputError("reorder: the output '" + out + "' is the input file; refusing to overwrite it");
     const auto perm_dir = args.value("--perm-out");
     if (perm_dir) check_output_dir(*perm_dir);  // before the load
     LoadedTensor loaded = load_tensor(in);
-    const Relabelling r = compute_relabelling(loaded.tensor, method, seed);
+    const Relabelling r = compute_relabelling(loaded.tensor, method, seed, iters);
     apply_relabelling(loaded.tensor, r);
     save_tensor(loaded.tensor, out);
     if (perm_dir) write_permutations(r, *perm_dir);
@@ -53,7 +54,8 @@ int run_reorder(int argc, char** argv) {
                          .dump(2)
                   << "\n";
     } else {
-        std::cerr << "reordered " << in << " by " << reorder_method_name(method) << " in " << number(r.seconds) << " s: wrote " << out
+        std::cerr << "reordered " << in << " by " << reorder_method_name(method) << " in " << number(r.seconds) << " s"
+                  << (method == ReorderMethod::Lexi ? " (" + std::to_string(r.iterations) + " rounds)" : std::string()) << ": wrote " << out
                   << (perm_dir ? " and the permutations in " + *perm_dir : std::string()) << "\n";
     }
     return 0;

@@ -104,8 +104,9 @@ void print_usage(bool to_stderr) {
       the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's
       storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
       else the recorded H100 figures), ranked over a sweep of the modes, with the reason in a sentence
-  reorder IN OUT [--method degree|random] [--seed S] [--perm-out DIR] [--json]
-      relabels every mode's indices (degree: by descending nonzero count; random: shuffled) and writes the
+  reorder IN OUT [--method lexi|bfs-mcs|degree|random] [--iters K] [--seed S] [--perm-out DIR] [--json]
+      relabels every mode's indices (lexi: Lexi-Order, up to K rounds, default 5; bfs-mcs: maximum
+      cardinality search; degree: by descending nonzero count; random: shuffled) and writes the
       reordered tensor; --perm-out DIR writes DIR/modeN.perm, line k the original id of new index k
   fetch --list | NAME [--json] [--cache DIR] [--catalog FILE]
       the dataset catalog (every FROSTT tensor: order, dims, nonzeros, files, licence) and what the cache

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <numeric>
 
+#include "reorder/reorder_methods.hpp"
 #include "tensor/random.hpp"
 #include "tscope/error.hpp"
 
@@ -38,22 +39,34 @@ std::vector<std::uint64_t> shuffled(std::uint64_t n, detail::Rng& rng) {
 ReorderMethod parse_reorder_method(const std::string& name) {
     if (name == "random") return ReorderMethod::Random;
     if (name == "degree") return ReorderMethod::Degree;
-    if (name == "lexi" || name == "bfs-mcs")
-        throw InputError("reorder method '" + name + "' is not in this version yet (available: degree, random)");
-    throw InputError("unknown reorder method '" + name + "' (expected degree or random)");
+    if (name == "lexi") return ReorderMethod::Lexi;
+    if (name == "bfs-mcs") return ReorderMethod::BfsMcs;
+    throw InputError("unknown reorder method '" + name + "' (expected lexi, bfs-mcs, degree or random)");
 }
 
-const char* reorder_method_name(ReorderMethod m) { return m == ReorderMethod::Random ? "random" : "degree"; }
+const char* reorder_method_name(ReorderMethod m) {
+    switch (m) {
+    case ReorderMethod::Random: return "random";
+    case ReorderMethod::Degree: return "degree";
+    case ReorderMethod::Lexi: return "lexi";
+    case ReorderMethod::BfsMcs: return "bfs-mcs";
+    }
+    return "?";
+}
 
-Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed) {
+Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed, int max_iters) {
+    if (max_iters < 1) throw InputError("--iters for reordering must be at least 1");
     const auto start = std::chrono::steady_clock::now();
     Relabelling r;
     r.method = method;
     detail::Rng rng(seed * 0x9e3779b97f4a7c15ULL + 5);
+    if (method == ReorderMethod::Lexi) r.old_id = detail::lexi_order(t, max_iters, &r.iterations);
+    if (method == ReorderMethod::BfsMcs) r.old_id = detail::bfs_mcs(t);
     for (int m = 0; m < t.order(); ++m) {
-        r.old_id.push_back(method == ReorderMethod::Random ? shuffled(t.dim(m), rng) : by_degree(t, m));
+        if (method == ReorderMethod::Random) r.old_id.push_back(shuffled(t.dim(m), rng));
+        if (method == ReorderMethod::Degree) r.old_id.push_back(by_degree(t, m));
         std::vector<std::uint64_t> inverse(t.dim(m));
-        for (std::uint64_t k = 0; k < inverse.size(); ++k) inverse[r.old_id.back()[k]] = k;
+        for (std::uint64_t k = 0; k < inverse.size(); ++k) inverse[r.old_id[static_cast<std::size_t>(m)][k]] = k;
         r.new_id.push_back(std::move(inverse));
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

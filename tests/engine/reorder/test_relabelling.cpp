@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <map>
 
+#include <random>
+
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/reorder/relabelling.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
 
@@ -77,7 +80,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("method");
         for (int order : {3, 4, 5})
-            for (ReorderMethod m : {ReorderMethod::Degree, ReorderMethod::Random})
+            for (ReorderMethod m : {ReorderMethod::Degree, ReorderMethod::Random, ReorderMethod::Lexi, ReorderMethod::BfsMcs})
                 QTest::addRow("order %d %s", order, reorder_method_name(m)) << order << int(m);
     }
     void randomTensors() {
@@ -89,12 +92,12 @@ private Q_SLOTS:
     }
 
     void realTensors() {
-        for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
+        for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns", "lastfm-tags.tns"}) {
             const std::string path = tstest::shared_tensor(name);
             if (path.empty()) QSKIP("../shared/data is absent: skipped");
             const CooTensor t = load_tensor(path).tensor;
-            check_method(t, ReorderMethod::Degree);
-            check_method(t, ReorderMethod::Random);
+            for (ReorderMethod m : {ReorderMethod::Degree, ReorderMethod::Random, ReorderMethod::Lexi, ReorderMethod::BfsMcs})
+                check_method(t, m);
         }
     }
 
@@ -105,10 +108,72 @@ private Q_SLOTS:
         QCOMPARE(compute_relabelling(t, ReorderMethod::Degree, 3).old_id, compute_relabelling(t, ReorderMethod::Degree, 9).old_id);
     }
 
+    // Lexi-Order run to its fixed point: in every mode, each row of the unfolding (its nonzero
+    // columns, as the other modes' new ids, ascending) comes lexically no later than the next
+    // one: the earlier first column first, a row that extends another first.
+    void lexiOrderReachesADoublyLexicalOrder() {
+        const CooTensor t = tstest::random_tensor({25, 18, 12}, 400, 6, Distribution::PowerLaw);
+        const Relabelling r = compute_relabelling(t, ReorderMethod::Lexi, 1, 100);
+        QVERIFY2(r.iterations < 100, "Lexi-Order did not settle in 100 rounds");
+        QVERIFY(r.iterations >= 2);  // the last round is the one that changed nothing
+        for (int n = 0; n < t.order(); ++n) {
+            std::vector<std::vector<std::vector<std::uint64_t>>> rows(t.dim(n));
+            for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+                std::vector<std::uint64_t> col;
+                for (int m = 0; m < t.order(); ++m)
+                    if (m != n) col.push_back(r.new_id[std::size_t(m)][t.index(m, z)]);
+                rows[r.new_id[std::size_t(n)][t.index(n, z)]].push_back(col);
+            }
+            for (auto& row : rows) std::sort(row.begin(), row.end());
+            for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
+                const auto& a = rows[k];
+                const auto& b = rows[k + 1];
+                const std::size_t common = std::min(a.size(), b.size());
+                std::size_t d = 0;
+                while (d < common && a[d] == b[d]) ++d;
+                const bool in_order = d < common ? a[d] < b[d] : a.size() >= b.size();
+                QVERIFY2(in_order, qPrintable(QString("mode %1: rows %2 and %3 out of lexical order").arg(n + 1).arg(k).arg(k + 1)));
+            }
+        }
+    }
+
+    // Two blocks of nonzeros with interleaved ids (block A on even indices, B on odd) and no
+    // nonzero between them: BFS-MCS numbers one block before it reaches the other, so each
+    // block's indices get one run of consecutive ids in every mode.
+    void bfsMcsKeepsConnectedPartsTogether() {
+        CooTensor t({40, 30, 20}, ValueType::F64);
+        std::uint64_t n = 0;
+        t.resize(600);
+        std::mt19937_64 rng(3);
+        for (int block = 0; block < 2; ++block)
+            for (int k = 0; k < 300; ++k) {
+                const std::uint64_t c[3] = {2 * (rng() % 20) + std::uint64_t(block), 2 * (rng() % 15) + std::uint64_t(block),
+                                            2 * (rng() % 10) + std::uint64_t(block)};
+                t.set(n++, c, 1.0 + double(k));
+            }
+        sum_duplicates(t);
+        const Relabelling r = compute_relabelling(t, ReorderMethod::BfsMcs);
+        for (int m = 0; m < 3; ++m) {
+            // the parity (block) of old ids along the new order changes once, unused indices aside
+            std::vector<std::uint64_t> used(t.dim(m), 0);
+            for (std::uint64_t z = 0; z < t.nnz(); ++z) ++used[t.index(m, z)];
+            int changes = 0, last = -1;
+            for (std::uint64_t old : r.old_id[std::size_t(m)]) {
+                if (!used[old]) continue;
+                const int parity = int(old % 2);
+                if (last >= 0 && parity != last) ++changes;
+                last = parity;
+            }
+            QCOMPARE(changes, 1);
+        }
+    }
+
     void namesAreChecked() {
         QCOMPARE(parse_reorder_method("degree"), ReorderMethod::Degree);
         QCOMPARE(parse_reorder_method("random"), ReorderMethod::Random);
-        for (const char* bad : {"lexi", "bfs-mcs", "sorted"}) {
+        QCOMPARE(parse_reorder_method("lexi"), ReorderMethod::Lexi);
+        QCOMPARE(parse_reorder_method("bfs-mcs"), ReorderMethod::BfsMcs);
+        for (const char* bad : {"lexi-order", "bfs", "sorted", ""}) {
             try {
                 parse_reorder_method(bad);
                 QFAIL("a bad method name was accepted");

@@ -1,7 +1,7 @@
 // Reordering a tensor's indices (issue 25): a permutation per mode, applied to a CooTensor in
-// place, kept so that every result can be mapped back to the original ids. Methods so far:
-// `random` (the baseline that destroys locality) and `degree` (each mode's indices by
-// descending nonzero count). Lexi-Order and BFS-MCS (Li et al., ICS 2019) are to come.
+// place, kept so that every result can be mapped back to the original ids. Methods: `random`
+// (the baseline that destroys locality), `degree` (each mode's indices by descending nonzero
+// count), `lexi` (Lexi-Order) and `bfs-mcs` (Li, Uçar, Çatalyürek, Sun, Barker, Vuduc, ICS 2019).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace tscope {
 
-enum class ReorderMethod { Random, Degree };
+enum class ReorderMethod { Random, Degree, Lexi, BfsMcs };
 
 ReorderMethod parse_reorder_method(const std::string& name);  // InputError naming the choices
 const char* reorder_method_name(ReorderMethod m);
@@ -23,11 +23,13 @@ struct Relabelling {
     // Per mode: new_id[old] and old_id[new], each a permutation of [0, dim).
     std::vector<std::vector<std::uint64_t>> new_id, old_id;
     double seconds = 0;
-    int iterations = 1;
+    int iterations = 1;  // Lexi-Order's rounds over the modes; 1 for the others
 };
 
-// The permutation of every mode by `method` (seed: random's generator).
-Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed = 1);
+// The permutation of every mode by `method` (seed: random's generator; max_iters: Lexi-Order's
+// rounds at most, it stops early when a round changes nothing).
+inline constexpr int kLexiIterations = 5;
+Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed = 1, int max_iters = kLexiIterations);
 
 // Rewrites every index column through new_id, in place (no second copy of the tensor).
 void apply_relabelling(CooTensor& t, const Relabelling& r);

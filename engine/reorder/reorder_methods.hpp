@@ -1,0 +1,29 @@
+// The reordering heuristics behind compute_relabelling (Li, Uçar, Çatalyürek, Sun, Barker,
+// Vuduc, "Efficient and effective sparse tensor reordering", ICS 2019). Each returns, per mode,
+// old_id[new]: the original index that gets new id `new`. Private to engine/reorder.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tscope/tensor/coo_tensor.hpp"
+
+namespace tscope::detail {
+
+using ModeOrders = std::vector<std::vector<std::uint64_t>>;
+
+// Lexi-Order: the doubly lexical ordering of a matrix extended to tensors. One step orders
+// mode n's indices (the rows of the unfolding X_(n), whose columns are the other modes' indices
+// under their current order) lexically by their nonzero columns: the row whose first nonzero
+// column comes earliest first, ties by the next column, a row that extends another first. The
+// modes take turns; up to `max_iters` rounds, fewer when a round changes nothing.
+// *iterations: the rounds run.
+ModeOrders lexi_order(const CooTensor& t, int max_iters, int* iterations);
+
+// BFS-MCS: the tensor as a hypergraph (each mode's indices are vertices, each nonzero a hyperedge
+// over its N indices), numbered by a maximum-cardinality search: from the densest index, the next
+// vertex numbered is the one most connected (by nonzeros already reached) to the numbered ones;
+// each mode's vertices get its new ids in the order they are numbered.
+ModeOrders bfs_mcs(const CooTensor& t);
+
+}  // namespace tscope::detail
