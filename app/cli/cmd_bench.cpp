@@ -7,6 +7,7 @@
 #include <map>
 
 #include "args.hpp"
+#include "reorder_option.hpp"
 #include "commands.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
@@ -33,7 +34,8 @@ std::string label(const BenchResult& r) {
 int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
-               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus"},
+               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus", kReorderOption,
+               kReorderItersOption},
               {"--check", "--json"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -41,7 +43,8 @@ int run_bench(int argc, char** argv) {
     if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
     if (args.value("--gpus") && (args.value_or("--backend", "omp") != "cuda" || args.value_or("--kernel", "mttkrp") != "mttkrp"))
         throw InputError("--gpus applies to --kernel mttkrp --backend cuda");
-    const LoadedTensor loaded = load_tensor(path);
+    LoadedTensor loaded = load_tensor(path);
+    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;
 
     BenchRequest request;
@@ -58,7 +61,8 @@ int run_bench(int argc, char** argv) {
     if (args.value("--gpus")) request.gpus = parse_gpus(args);
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m)
-            request.factors.push_back(read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
+            request.factors.push_back(reorder ? rows_to_new(*reorder, m, read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank))
+                                              : read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
     const double copy_gbps = copy_bandwidth_for(Backend::Omp);  // the one the CPU rows' roofline uses
     const std::vector<BenchResult> results = run_bench(t, request);
 
@@ -67,7 +71,10 @@ int run_bench(int argc, char** argv) {
         std::map<int, bool> written;
         for (const BenchResult& r : results)
             if (r.ran && !written[r.mode]) {
-                write_matrix(r.output, *dir + "/" + kernel_name(r.kernel) + "_mode" + std::to_string(r.mode + 1) + ".mat");
+                // the output's rows are the mode's indices (MTTKRP, SpTTM, TTMc): back to the original ids
+                const bool rows_are_ids = reorder && r.output.rows == t.dim(r.mode);
+                write_matrix(rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output,
+                             *dir + "/" + kernel_name(r.kernel) + "_mode" + std::to_string(r.mode + 1) + ".mat");
                 written[r.mode] = true;
             }
     }
@@ -126,10 +133,10 @@ int run_bench(int argc, char** argv) {
             const PeakFigure gpu_peak_figure = gpu_peak();
             machine["gpu_peak_gflops"] = gpu_peak_figure.gflops, machine["gpu_peak_source"] = gpu_peak_figure.source;
         }
-        std::cout << Json{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
-                          {"sweeps", sweep_rows}, {"machine", machine}}
-                         .dump(2)
-                  << "\n";
+        Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
+                 {"sweeps", sweep_rows}, {"machine", machine}};
+        if (reorder) doc["reorder"] = reorder_json(*reorder);
+        std::cout << doc.dump(2) << "\n";
         return failed ? 1 : 0;
     }
     // the transfer column only where a cuda row ran: the CPU-only table stays narrow

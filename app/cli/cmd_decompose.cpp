@@ -8,6 +8,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "decompose_report.hpp"
+#include "reorder_option.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
@@ -60,6 +61,12 @@ double real(const Args& args, const std::string& name, double fallback) {
     } catch (const std::exception&) {
         throw InputError(name + " expects a non-negative number, not '" + *v + "'");
     }
+}
+
+// A result's factors with their rows back in the tensor's original ids (--reorder).
+template <class Result> Result in_original_ids(Result r, const Relabelling& relabelling) {
+    for (std::size_t m = 0; m < r.factors.size(); ++m) r.factors[m] = rows_to_original(relabelling, static_cast<int>(m), r.factors[m]);
+    return r;
 }
 
 void check_distributed(const Args& args) {
@@ -137,7 +144,8 @@ int run_decompose(int argc, char** argv) {
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
                "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",
-               "--schedule", "--restarts", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--grid"},
+               "--schedule", "--restarts", "--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--grid", kReorderOption,
+               kReorderItersOption},
               {"--json", "--stream", "--distributed"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
@@ -157,7 +165,8 @@ int run_decompose(int argc, char** argv) {
     LoadOptions load;
     // the device CPD computes in fp32: a --float .tsb stays fp32 in host memory too
     load.keep_stored_values = method == DecompMethod::Cpd && backend == Backend::Cuda;
-    const LoadedTensor loaded = load_tensor(path, load);
+    LoadedTensor loaded = load_tensor(path, load);
+    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, json);
     const CooTensor& t = loaded.tensor;
     IterationCallback report = json ? IterationCallback{} : IterationCallback(print_iteration);
     if (!json)
@@ -199,7 +208,7 @@ int run_decompose(int argc, char** argv) {
             doc["starts"] = starts, doc["best_start"] = r.best_start;
         }
         if (backend == Backend::Cuda) add_gpu_report(doc, r);
-        if (auto dir = args.value("--write")) write_cpd(r, *dir);
+        if (auto dir = args.value("--write")) write_cpd(reorder ? in_original_ids(r, *reorder) : r, *dir);
         if (!json && backend == Backend::Cuda) print_gpu_report(r);
         if (!json && o.restarts > 1) {
             std::cout << "starts:";
@@ -228,7 +237,7 @@ int run_decompose(int argc, char** argv) {
         iterations = r.iterations;
         doc["ranks"] = r.core_dims, doc["init"] = init, doc["fit"] = r.fit, doc["converged"] = r.converged;
         doc["setup_seconds"] = r.setup_seconds;
-        if (auto dir = args.value("--write")) write_tucker(r, *dir);
+        if (auto dir = args.value("--write")) write_tucker(reorder ? in_original_ids(r, *reorder) : r, *dir);
         if (!json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
         break;
     }
@@ -255,6 +264,7 @@ int run_decompose(int argc, char** argv) {
         break;
     }
     }
+    if (reorder) doc["reorder"] = reorder_json(*reorder);
     if (json) {
         Json its = Json::array();
         for (const IterationReport& r : iterations) its.push_back(iteration_json(r));

@@ -53,9 +53,9 @@ void warn_about_binding(const DistributedCpdResult& r) {
 DistributedCpdOptions read_options(const Args& args) {
     const std::string method = args.value_or("--method", "cpd");
     if (method != "cpd") throw InputError("--distributed applies to --method cpd");
-    for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream", "--restarts"})
+    for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream", "--restarts", "--reorder"})
         if (args.value(gpu_only) || args.flag(gpu_only))
-            throw InputError(std::string(gpu_only) + " does not apply to --distributed (one GPU per rank)");
+            throw InputError(std::string(gpu_only) + " does not apply to --distributed");
     DistributedCpdOptions d;
     CpdOptions& o = d.cpd;
     o.rank = args.integer("--rank", 16, 1, 4096);
@@ -135,7 +135,7 @@ int run(MpiSession& mpi, int argc, char** argv) {
         args.emplace(argc, argv, 2, "decompose",
                      std::set<std::string>{"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format",
                                            "--init", "--write", "--grid", "--restarts", "--gpus", "--limit-gpu-memory", "--streams",
-                                           "--chunk-bytes"},
+                                           "--chunk-bytes", "--reorder"},
                      std::set<std::string>{"--json", "--distributed", "--stream"});
         path = args->positional(0, "the tensor FILE");
         args->expect_positionals(1);

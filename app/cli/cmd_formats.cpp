@@ -4,6 +4,7 @@
 #include <map>
 
 #include "args.hpp"
+#include "reorder_option.hpp"
 #include "commands.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
@@ -23,12 +24,14 @@ std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }
 
 int run_formats(int argc, char** argv) {
     Args args(argc, argv, 2, "formats",
-              {"--mode", "--format", "--threads", "--csf-order", "--mode-order", "--fiber-threshold", "--hicoo-bits", "--hls-threshold"},
+              {"--mode", "--format", "--threads", "--csf-order", "--mode-order", "--fiber-threshold", "--hicoo-bits", "--hls-threshold",
+               kReorderOption, kReorderItersOption},
               {"--json", "--verify"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
-    const LoadedTensor loaded = load_tensor(path);
+    LoadedTensor loaded = load_tensor(path);
+    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;
     SurveyRequest request;
     request.modes = parse_modes(args.value_or("--mode", "all"), t.order());
@@ -65,10 +68,10 @@ int run_formats(int argc, char** argv) {
             if (!r.roundtrip_error.empty()) row["roundtrip_error"] = r.roundtrip_error;
             list.push_back(row);
         }
-        std::cout << Json{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()},
-                          {"coo_bytes", coo_bytes(t)}, {"formats", list}, {"machine", to_json(describe_machine())}}
-                         .dump(2)
-                  << "\n";
+        Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()},
+                 {"coo_bytes", coo_bytes(t)}, {"formats", list}, {"machine", to_json(describe_machine())}};
+        if (reorder) doc["reorder"] = reorder_json(*reorder);
+        std::cout << doc.dump(2) << "\n";
         return 0;
     }
     std::vector<std::string> header{"format", "mode", "storage units", "bytes", "vs COO", "build s"};

@@ -107,7 +107,9 @@ void print_usage(bool to_stderr) {
   reorder IN OUT [--method lexi|bfs-mcs|degree|random] [--iters K] [--seed S] [--perm-out DIR] [--json]
       relabels every mode's indices (lexi: Lexi-Order, up to K rounds, default 5; bfs-mcs: maximum
       cardinality search; degree: by descending nonzero count; random: shuffled) and writes the
-      reordered tensor; --perm-out DIR writes DIR/modeN.perm, line k the original id of new index k
+      reordered tensor; --perm-out DIR writes DIR/modeN.perm, line k the original id of new index k.
+      formats, bench and decompose take --reorder METHOD [--reorder-iters K]: they work on the relabelled
+      tensor and show and write everything in the original ids (bench reads --factors in them too)
   fetch --list | NAME [--json] [--cache DIR] [--catalog FILE]
       the dataset catalog (every FROSTT tensor: order, dims, nonzeros, files, licence) and what the cache
       folder (TENSORSCOPE_CACHE, else ~/.cache/tensorscope) holds of each: ready, partial or not fetched;

@@ -12,13 +12,16 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <thread>
 
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"
+#include "tscope/decomp/cpd_als.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/mttkrp.hpp"
 
 namespace {
 
@@ -167,11 +170,47 @@ private Q_SLOTS:
         }
         QVERIFY(mapped == tstest::as_map(before));
         QCOMPARE(cli({"reorder", in, dir.filePath("x.tsb"), "--method", "sorted"}).status, 2);
-        const Run lexi = cli({"reorder", in, dir.filePath("x.tsb"), "--method", "lexi"});
-        QCOMPARE(lexi.status, 2);
-        QVERIFY2(lexi.err.contains("not in this version yet"), lexi.err.constData());
+        const Run lexi = cli({"reorder", in, dir.filePath("lexi.tsb"), "--method", "lexi", "--iters", "3", "--json"});
+        QVERIFY2(lexi.status == 0, lexi.err.constData());
+        QVERIFY(json(lexi)["iterations"].toInt() >= 1 && json(lexi)["iterations"].toInt() <= 3);
+        QCOMPARE(cli({"reorder", in, dir.filePath("x.tsb"), "--method", "lexi", "--iters", "0"}).status, 2);
         QCOMPARE(cli({"reorder", out, out}).status, 2);
         QVERIFY(!QFile::exists(dir.filePath("x.tsb")));
+    }
+
+    // --reorder on decompose, bench and formats (issue 25): the work runs on the relabelled
+    // tensor, and what is written is in the original ids: decompose's factors give the reported
+    // fit on the original tensor, bench reads --factors and writes its MTTKRP in original ids.
+    void reorderOptionKeepsTheOriginalIds() {
+        QTemporaryDir dir;
+        const tscope::CooTensor t = tstest::random_tensor({14, 11, 9}, 400, 7, tscope::Distribution::PowerLaw);
+        const QString file = dir.filePath("t.tns"), cp = dir.filePath("cpd");
+        tscope::save_tensor(t, file.toStdString());
+        const Run d = cli({"decompose", file, "--method", "cpd", "--rank", "3", "--iters", "8", "--tol", "0", "--reorder", "lexi",
+                           "--write", cp, "--json"});
+        QVERIFY2(d.status == 0, d.err.constData());
+        QCOMPARE(json(d)["reorder"].toObject()["method"].toString(), QString("lexi"));
+        std::vector<tscope::DenseMatrix> factors;
+        for (int m = 0; m < 3; ++m)
+            factors.push_back(tscope::read_matrix(QString("%1/mode%2.mat").arg(cp).arg(m + 1).toStdString(), t.dim(m), 3));
+        const tscope::DenseMatrix lambda = tscope::read_matrix((cp + "/lambda.mat").toStdString(), 3, 1);
+        const double fit = tscope::cpd_dense_fit(t, factors, {lambda.data[0], lambda.data[1], lambda.data[2]});
+        QVERIFY2(std::fabs(fit - json(d)["fit"].toDouble()) < 1e-9,
+                 qPrintable(QString("fit on the original %1, reported %2").arg(fit).arg(json(d)["fit"].toDouble())));
+        // bench: --factors in original ids in, the MTTKRP of mode 2 in original ids out
+        const QString out = dir.filePath("bench");
+        const Run b = cli({"bench", file, "--kernel", "mttkrp", "--format", "CSF", "--backend", "omp", "--mode", "2", "--rank", "3",
+                           "--repeat", "1", "--reorder", "bfs-mcs", "--factors", cp, "--write", out, "--json"});
+        QVERIFY2(b.status == 0, b.err.constData());
+        tscope::DenseMatrix expected(t.dim(1), 3);
+        tscope::mttkrp_reference(t, 1, factors, expected);
+        const tscope::DenseMatrix got = tscope::read_matrix((out + "/mttkrp_mode2.mat").toStdString(), t.dim(1), 3);
+        QVERIFY2(tscope::max_relative_error(got, expected) < 1e-9, "bench --reorder wrote rows in relabelled ids");
+        const Run f = cli({"formats", file, "--format", "HiCOO", "--reorder", "degree", "--json"});
+        QCOMPARE(f.status, 0);
+        QCOMPARE(json(f)["reorder"].toObject()["method"].toString(), QString("degree"));
+        QCOMPARE(cli({"formats", file, "--reorder", "sorted"}).status, 2);
+        QCOMPARE(cli({"formats", file, "--reorder-iters", "3"}).status, 2);
     }
 
     void usageAndUnknownThings() {

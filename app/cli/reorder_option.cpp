@@ -1,0 +1,38 @@
+#include "reorder_option.hpp"
+
+#include <iostream>
+
+#include "text_table.hpp"
+
+namespace tscope::cli {
+
+std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, bool quiet) {
+    const auto method = args.value(kReorderOption);
+    if (!method) {
+        if (args.value(kReorderItersOption)) throw InputError("--reorder-iters applies to --reorder lexi");
+        return std::nullopt;
+    }
+    const ReorderMethod m = parse_reorder_method(*method);
+    const int iters = static_cast<int>(args.integer(kReorderItersOption, kLexiIterations, 1, 1000));
+    Relabelling r = compute_relabelling(t, m, 1, iters);
+    apply_relabelling(t, r);
+    if (!quiet)
+        std::cerr << "reordered by " << reorder_method_name(m) << " in " << number(r.seconds) << " s"
+                  << (m == ReorderMethod::Lexi ? " (" + std::to_string(r.iterations) + " rounds)" : std::string())
+                  << "; results are shown in the original ids" << std::endl;
+    return r;
+}
+
+Json reorder_json(const Relabelling& r) {
+    return Json{{"method", reorder_method_name(r.method)}, {"seconds", r.seconds}, {"iterations", r.iterations}};
+}
+
+DenseMatrix rows_to_new(const Relabelling& r, int mode, const DenseMatrix& rows) {
+    const std::vector<std::uint64_t>& old_id = r.old_id.at(static_cast<std::size_t>(mode));
+    DenseMatrix out(rows.rows, rows.cols);
+    for (std::uint64_t k = 0; k < rows.rows; ++k)
+        for (std::uint64_t c = 0; c < rows.cols; ++c) out.at(k, c) = rows.at(old_id[k], c);
+    return out;
+}
+
+}  // namespace tscope::cli

@@ -1,0 +1,26 @@
+// --reorder METHOD [--reorder-iters K] on formats, bench and decompose (issue 25): the loaded
+// tensor is relabelled before the work, and everything a user sees or gets in a file is in the
+// original ids again (a user never sees permuted rows).
+#pragma once
+
+#include <optional>
+
+#include "args.hpp"
+#include "json_report.hpp"
+#include "tscope/reorder/relabelling.hpp"
+
+namespace tscope::cli {
+
+// The options' names, for the commands' lists of what they accept.
+inline constexpr const char* kReorderOption = "--reorder";
+inline constexpr const char* kReorderItersOption = "--reorder-iters";
+
+// Relabels `t` when --reorder is given (one line on stderr unless quiet), else nothing.
+std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, bool quiet);
+// {"method", "seconds", "iterations"}
+Json reorder_json(const Relabelling& r);
+// Rows of a per-mode matrix between the ids: to the relabelled ones (inputs such as --factors)
+// and back to the original ones (outputs).
+DenseMatrix rows_to_new(const Relabelling& r, int mode, const DenseMatrix& rows);
+
+}  // namespace tscope::cli
