@@ -105,7 +105,7 @@ void print_usage(bool to_stderr) {
       storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
       else the recorded H100 figures), ranked over a sweep of the modes, with the reason in a sentence
   reorder IN OUT [--method lexi|bfs-mcs|degree|random] [--iters K] [--seed S] [--perm-out DIR] [--json]
-      relabels every mode's indices (lexi: Lexi-Order, up to K rounds, default 5; bfs-mcs: maximum
+      relabels every mode's indices (lexi: Lexi-Order, up to K rounds, default 2; bfs-mcs: maximum
       cardinality search; degree: by descending nonzero count; random: shuffled) and writes the
       reordered tensor; --perm-out DIR writes DIR/modeN.perm, line k the original id of new index k.
       formats, bench and decompose take --reorder METHOD [--reorder-iters K]: they work on the relabelled

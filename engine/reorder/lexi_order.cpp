@@ -38,7 +38,10 @@ template <class Key> Rows<Key> unfold(const CooTensor& t, int n, const std::vect
     const std::uint64_t nnz = t.nnz(), rows = t.dim(n);
     Rows<Key> u;
     u.start.assign(rows + 1, 0);
-    for (std::uint64_t z = 0; z < nnz; ++z) ++u.start[t.index(n, z) + 1];
+    t.visit([&](auto itag, auto) {
+        const auto& rows_of = t.indices<typename decltype(itag)::type>(n);
+        for (std::uint64_t z = 0; z < nnz; ++z) ++u.start[rows_of[z] + 1];
+    });
     std::partial_sum(u.start.begin(), u.start.end(), u.start.begin());
     std::vector<unsigned> shift(static_cast<std::size_t>(t.order()), 0);
     unsigned used = 0;

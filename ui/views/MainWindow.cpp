@@ -28,6 +28,7 @@
 #include "panels/KernelsPanel.hpp"
 #include "panels/OverviewPanel.hpp"
 #include "panels/PipelinePanel.hpp"
+#include "panels/ReorderPanel.hpp"
 #include "panels/TeachingPanel.hpp"
 #include "tscope/cuda/device.hpp"
 #include "views/GenerateDialog.hpp"
@@ -52,6 +53,7 @@ const PanelFactory kTabs[] = {
     makePanel<OverviewPanel>,
     makePanel<DensityPanel>,
     makePanel<FormatsPanel>,
+    makePanel<ReorderPanel>,
     makePanel<TeachingPanel>,
     makePanel<KernelsPanel>,
     makePanel<PipelinePanel>,

@@ -104,7 +104,7 @@ private Q_SLOTS:
     void tabsInTheirDeclaredOrder() {
         MainWindow w;
         const QStringList expected = {QStringLiteral("Overview"), QStringLiteral("Density"), QStringLiteral("Formats"),
-                                      QStringLiteral("Teaching"), QStringLiteral("Kernels"), QStringLiteral("Pipeline"),
+                                      QStringLiteral("Reorder"), QStringLiteral("Teaching"), QStringLiteral("Kernels"), QStringLiteral("Pipeline"),
                                       QStringLiteral("Decompositions")};
         QCOMPARE(w.tabNames(), expected);
         QCOMPARE(static_cast<int>(w.panels().size()), expected.size());

@@ -28,7 +28,7 @@ struct Relabelling {
 
 // The permutation of every mode by `method` (seed: random's generator; max_iters: Lexi-Order's
 // rounds at most, it stops early when a round changes nothing).
-inline constexpr int kLexiIterations = 5;
+inline constexpr int kLexiIterations = 2;  // docs/bench/cpu-reorder.json: more rounds cost time for few blocks
 Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed = 1, int max_iters = kLexiIterations);
 
 // Rewrites every index column through new_id, in place (no second copy of the tensor).

@@ -1,0 +1,260 @@
+#include "panels/ReorderPanel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "plots/DensityMapPlot.hpp"
+#include "plots/PlotAxes.hpp"
+#include "plots/PlotExport.hpp"
+#include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
+    auto* plot = new QCustomPlot(parent);
+    plot->setObjectName(name);
+    plot->setMinimumSize(300, 240);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold)));
+    enablePlotExport(plot);
+    return plot;
+}
+
+void setTitle(QCustomPlot* plot, const QString& title) {
+    if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0))) t->setText(title);
+}
+
+QTableWidgetItem* cell(const QString& text, double sortValue = 0) {
+    auto* item = new QTableWidgetItem(text);
+    item->setData(Qt::UserRole, sortValue);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+// "−52%" / "+3.1%": the after side against the before side
+QString change(double before, double after) {
+    if (before <= 0) return QStringLiteral("–");
+    const double pct = 100.0 * (after - before) / before;
+    return (pct > 0 ? QStringLiteral("+") : QString()) + shortNumber(pct) + QStringLiteral("%");
+}
+
+const tscope::FormatRow* rowOf(const tscope::ReorderSide& side, tscope::FormatKind kind) {
+    for (const auto& r : side.storage)
+        if (r.kind == kind && r.built) return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Relabel by"), this));
+    method_ = new QComboBox(this);
+    method_->setObjectName(QStringLiteral("reorderMethod"));
+    for (auto m : {tscope::ReorderMethod::Lexi, tscope::ReorderMethod::BfsMcs, tscope::ReorderMethod::Degree, tscope::ReorderMethod::Random})
+        method_->addItem(QString::fromLatin1(tscope::reorder_method_name(m)), static_cast<int>(m));
+    method_->setToolTip(tr("lexi: Lexi-Order (doubly lexical rows of every unfolding); bfs-mcs: maximum cardinality search "
+                           "over the tensor's hypergraph; degree: indices by descending nonzero count; random: shuffled "
+                           "(the baseline that destroys locality)"));
+    row->addWidget(method_);
+    row->addWidget(new QLabel(tr("map over"), this));
+    pair_ = new QComboBox(this);
+    pair_->setObjectName(QStringLiteral("reorderPair"));
+    pair_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    row->addWidget(pair_);
+    row->addWidget(new QLabel(tr("MTTKRP on"), this));
+    for (auto kind : {tscope::FormatKind::HiCOO, tscope::FormatKind::CSF, tscope::FormatKind::BCSF, tscope::FormatKind::COO}) {
+        auto* box = new QCheckBox(QString::fromLatin1(tscope::format_name(kind)), this);
+        box->setChecked(kind != tscope::FormatKind::COO);
+        row->addWidget(box);
+        mttkrpFormats_.emplace_back(kind, box);
+    }
+    run_ = new QPushButton(tr("Compare"), this);
+    run_->setObjectName(QStringLiteral("reorderRun"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setEnabled(false);
+    row->addWidget(run_);
+    row->addWidget(cancel_);
+    row->addStretch(1);
+    layout->addLayout(row);
+    status_ = new QLabel(tr("Open a tensor, pick a method and press Compare: the file's order and the relabelled one side "
+                            "by side."), this);
+    status_->setObjectName(QStringLiteral("reorderStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* maps = new QSplitter(Qt::Horizontal, split);
+    before_ = makePlot(maps, QStringLiteral("reorderBefore"), tr("File order"));
+    after_ = makePlot(maps, QStringLiteral("reorderAfter"), tr("Relabelled"));
+    maps->addWidget(before_);
+    maps->addWidget(after_);
+    split->addWidget(maps);
+    auto* lower = new QSplitter(Qt::Horizontal, split);
+    table_ = new QTableWidget(0, 7, lower);
+    table_->setObjectName(QStringLiteral("reorderStorage"));
+    table_->setHorizontalHeaderLabels({tr("format"), tr("bytes, file order"), tr("bytes, relabelled"), tr("change"),
+                                       tr("units, file order"), tr("units, relabelled"), tr("what changed")});
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    enableTableExport(table_);
+    bars_ = makePlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
+    lower->addWidget(table_);
+    lower->addWidget(bars_);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+
+    connect(run_, &QPushButton::clicked, this, &ReorderPanel::compare);
+    connect(cancel_, &QPushButton::clicked, this, &ReorderPanel::cancel);
+    connect(&job_, &EngineJob::progress, this, [this](int permille, const QString& stage) {
+        status_->setText(permille > 0 ? tr("%1… %2%").arg(stage).arg(permille / 10) : tr("%1…").arg(stage));
+    });
+    connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        status_->setText(tr("Failed: %1").arg(message));
+        run_->setEnabled(true), cancel_->setEnabled(false);
+        Q_EMIT failed(tr("Reorder: %1").arg(message));
+    });
+    connect(&job_, &EngineJob::cancelled, this, [this] {
+        status_->setText(tr("Cancelled: the last comparison stays shown."));
+        run_->setEnabled(true), cancel_->setEnabled(false);
+    });
+    connect(&job_, &EngineJob::idle, this, &Panel::idle);
+}
+
+void ReorderPanel::setDataset(const DatasetPtr& dataset) {
+    dataset_ = dataset;
+    fillPairs();
+    if (dataset_) status_->setText(tr("Ready: %1. Pick a method and press Compare.").arg(dataset_->title));
+}
+
+void ReorderPanel::fillPairs() {
+    pair_->clear();
+    if (!dataset_) return;
+    const int order = dataset_->tensor.order();
+    for (int x = 0; x < order; ++x)
+        for (int y = x + 1; y < order; ++y) pair_->addItem(tr("modes %1 × %2").arg(x + 1).arg(y + 1), QPoint(x, y));
+}
+
+void ReorderPanel::setMethod(tscope::ReorderMethod method) { method_->setCurrentIndex(method_->findData(static_cast<int>(method))); }
+
+bool ReorderPanel::runOwnWork() {
+    compare();
+    return true;
+}
+
+void ReorderPanel::cancel() { job_.cancel(); }
+
+void ReorderPanel::compare() {
+    if (!dataset_ || job_.isBusy()) return;
+    if (dataset_->tensor.order() < 2) {
+        status_->setText(tr("Reordering compares two-mode maps: this tensor has one mode."));
+        return;
+    }
+    tscope::ReorderCompareRequest request;
+    request.method = static_cast<tscope::ReorderMethod>(method_->currentData().toInt());
+    const QPoint pair = pair_->currentData().toPoint();
+    request.map_x = pair.x(), request.map_y = pair.y();
+    for (const auto& [kind, box] : mttkrpFormats_)
+        if (box->isChecked()) request.mttkrp_formats.push_back(kind);
+    const DatasetPtr dataset = dataset_;
+    run_->setEnabled(false), cancel_->setEnabled(true);
+    status_->setText(tr("Comparing the file's order with %1…").arg(method_->currentText()));
+    job_.setActivity(tr("comparing orders of %1").arg(dataset->title));
+    job_.start([dataset, request](tscope::RunControl& control) {
+        return std::make_shared<tscope::ReorderComparison>(tscope::compare_reordering(dataset->tensor, request, control));
+    },
+               [this, request](std::shared_ptr<tscope::ReorderComparison> c) { show(std::move(c), request); });
+}
+
+void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request) {
+    run_->setEnabled(true), cancel_->setEnabled(false);
+    shown_ = std::move(c);
+    const tscope::ReorderComparison& r = *shown_;
+    const QString method = QString::fromLatin1(tscope::reorder_method_name(request.method));
+    const tscope::CooTensor& t = dataset_->tensor;
+    drawDensityMap(before_, r.before.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
+    drawDensityMap(after_, r.after.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
+    setTitle(before_, tr("File order"));
+    setTitle(after_, request.method == tscope::ReorderMethod::Lexi
+                         ? tr("Relabelled by lexi (%n round(s))", nullptr, r.relabelling.iterations)
+                         : tr("Relabelled by %1").arg(method));
+    before_->replot(), after_->replot();
+    fillTable(r);
+    drawBars(r, method);
+    QString text = tr("%1 took %2 s.").arg(method, shortNumber(r.relabelling.seconds));
+    if (r.before.hicoo_blocks && r.after.hicoo_blocks)
+        text += QLatin1Char(' ') + tr("HiCOO blocks: %1 → %2 (%3).")
+                                       .arg(grouped(*r.before.hicoo_blocks), grouped(*r.after.hicoo_blocks))
+                                       .arg(change(double(*r.before.hicoo_blocks), double(*r.after.hicoo_blocks)));
+    text += QLatin1Char(' ') + tr("Results in other tabs stay in the file's order.");
+    status_->setText(text);
+}
+
+void ReorderPanel::fillTable(const tscope::ReorderComparison& c) {
+    table_->setSortingEnabled(false);
+    table_->setRowCount(0);
+    for (const tscope::FormatRow& b : c.before.storage) {
+        const tscope::FormatRow* a = rowOf(c.after, b.kind);
+        if (!b.built || !a) continue;
+        const int row = table_->rowCount();
+        table_->insertRow(row);
+        table_->setItem(row, 0, new QTableWidgetItem(QString::fromLatin1(tscope::format_name(b.kind))));
+        table_->setItem(row, 1, cell(humanBytes(b.storage.bytes()), double(b.storage.bytes())));
+        table_->setItem(row, 2, cell(humanBytes(a->storage.bytes()), double(a->storage.bytes())));
+        table_->setItem(row, 3, cell(change(double(b.storage.bytes()), double(a->storage.bytes()))));
+        table_->setItem(row, 4, cell(grouped(b.storage.units()), double(b.storage.units())));
+        table_->setItem(row, 5, cell(grouped(a->storage.units()), double(a->storage.units())));
+        QString note;
+        if (b.kind == tscope::FormatKind::HiCOO && c.before.hicoo_blocks && c.after.hicoo_blocks)
+            note = tr("128ᴺ blocks %1 → %2").arg(grouped(*c.before.hicoo_blocks), grouped(*c.after.hicoo_blocks));
+        if (b.kind == tscope::FormatKind::HLS && c.before.hls_dense_tiles && c.after.hls_dense_tiles)
+            note = tr("dense 16³ tiles %1 → %2").arg(grouped(*c.before.hls_dense_tiles), grouped(*c.after.hls_dense_tiles));
+        if (b.kind == tscope::FormatKind::COO) note = tr("the same: COO stores every nonzero however it is numbered");
+        table_->setItem(row, 6, new QTableWidgetItem(note));
+    }
+}
+
+void ReorderPanel::drawBars(const tscope::ReorderComparison& c, const QString& method) {
+    bars_->clearPlottables();
+    bars_->legend->setVisible(true);
+    auto* group = new QCPBarsGroup(bars_);
+    auto* before = new QCPBars(bars_->xAxis, bars_->yAxis);
+    auto* after = new QCPBars(bars_->xAxis, bars_->yAxis);
+    before->setName(tr("file order")), after->setName(tr("relabelled by %1").arg(method));
+    before->setBrush(QColor(170, 170, 170)), after->setBrush(QColor(0, 114, 178));
+    QStringList labels;
+    double top = 0;
+    for (const auto& [kind, seconds] : c.before.mttkrp_sweep_s) {
+        double relabelled = 0;
+        for (const auto& [k, s] : c.after.mttkrp_sweep_s)
+            if (k == kind) relabelled = s;
+        const double x = labels.size();
+        before->addData(x, seconds * 1e3), after->addData(x, relabelled * 1e3);
+        labels << QString::fromLatin1(tscope::format_name(kind));
+        top = std::max({top, seconds * 1e3, relabelled * 1e3});
+    }
+    for (QCPBars* b : {before, after}) b->setWidth(0.35), b->setBarsGroup(group), b->setPen(Qt::NoPen);
+    setCategoryAxis(bars_->xAxis, labels);
+    bars_->xAxis->setRange(-0.6, std::max(0.6, labels.size() - 0.4));
+    bars_->yAxis->setLabel(tr("milliseconds per sweep (median per mode)"));
+    bars_->yAxis->setRange(0, std::max(1e-3, top * 1.3));
+    bars_->replot();
+}
+
+}  // namespace tsui
