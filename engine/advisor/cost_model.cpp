@@ -125,6 +125,13 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         g.scatter(m, Z, true);
         g.output(m, true);
         return;
+    case FormatKind::ALTO:  // COO's work per nonzero from one linearized index; partitions write their own rows
+        g.hot(Z);
+        for (int k = 0; k < N; ++k)
+            if (k != m) g.rows(k, Z, Z);
+        g.scatter(m, Z, false);
+        g.output(m, false);
+        return;
     case FormatKind::HiCOO: {
         // COO's loop per nonzero, block by block: a block's nonzeros share at most 2^b rows per
         // mode, so only the first touch of a row in a block goes to memory

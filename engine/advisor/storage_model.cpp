@@ -1,6 +1,7 @@
 // Each format's storage from the profile's counts: the arrays its storage() reports (hocfs Tables
 // 4-6 in words, with the real widths as in format.hpp), one formula per format. The tests build
 // every format and compare: they agree byte for byte where `exact` is set.
+#include "tscope/formats/alto_format.hpp"
 #include <algorithm>
 #include <bit>
 
@@ -54,6 +55,11 @@ std::uint64_t predicted_storage(const TensorProfile& p, KernelKind kernel, Forma
     const auto m = static_cast<std::size_t>(mode);
     switch (kind) {
     case FormatKind::COO: return Z * (static_cast<std::uint64_t>(N) * I + V);
+    case FormatKind::ALTO: {  // a 64-bit linearized index and the value per nonzero; per partition (one per
+        // thread) its first nonzero and an interval per mode; a mask per mode
+        const std::uint64_t P = static_cast<std::uint64_t>(alto_partitions());
+        return Z * (8 + V) + (P + 1) * 8 + 2 * static_cast<std::uint64_t>(N) * P * 8 + static_cast<std::uint64_t>(N) * 8;
+    }
     case FormatKind::HOCSR: {  // row_ptr over every index tuple of the first N-1 modes of its order
         std::vector<std::uint64_t> order_dims;
         if (kernel != KernelKind::SpTV) order_dims.push_back(p.dims[m]);  // SpTV: the mode is the column

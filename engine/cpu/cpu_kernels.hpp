@@ -13,6 +13,13 @@ namespace tscope {
 void mttkrp_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                 RunControl& control);
 
+template <class I, class V> class AltoFormat;
+namespace detail {
+// cpu/mttkrp_alto.cpp: ALTO's MTTKRP (out zeroed by the caller).
+template <class I, class V>
+void alto_mttkrp(const AltoFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control);
+}  // namespace detail
+
 void ttmc_omp(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out);
 
 // SpTV on one format prepared for SptvPlan: the result's layout (values zero), the values

@@ -355,6 +355,7 @@ void mttkrp_omp(const SparseFormat& format, int mode, const std::vector<DenseMat
         },
         [&]<class I, class V>(const HicooFormat<I, V>& f) { hicoo_mttkrp(f, mode, factors, out, control); },
         [&]<class I, class V>(const HlsFormat<I, V>& f) { hls_mttkrp(f, mode, factors, out, control); },
+        [&]<class I, class V>(const AltoFormat<I, V>& f) { detail::alto_mttkrp(f, mode, factors, out, control); },
         [&](const SparseFormat& f) { throw InputError(std::string("MTTKRP has no omp kernel for ") + f.name()); }});
 }
 

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "tscope/error.hpp"
+#include "tscope/formats/alto_format.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/formats/hls_format.hpp"
 #include "tscope/formats/paper_formats.hpp"
