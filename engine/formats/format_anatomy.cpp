@@ -2,6 +2,7 @@
 // do (to_coo), recording for each nonzero the cells that locate it.
 #include "tscope/formats/format_anatomy.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tscope/error.hpp"
@@ -241,6 +242,59 @@ void lay_out(const HicooFormat<I, V>& format, FormatAnatomy& out) {
             e.cells.emplace_back(v, z);
             out.entries.push_back(std::move(e));
         }
+}
+
+// ALTO, bit by bit (Helal et al., ICS 2021, Fig. 2): which mode each bit of the linearized index
+// carries, each mode's mask, and every nonzero's index in binary with its bits labelled by the
+// mode and bit they come from (i1 = bit 1 of mode 1's index), most significant first.
+template <class I, class V>
+void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
+    const std::size_t n = x.masks.size();
+    unsigned bits = 0;
+    for (std::uint64_t m : x.masks) bits += static_cast<unsigned>(__builtin_popcountll(m));
+    const std::string letters = "ijklmnopqrstuvwx";
+    auto name = [&](std::size_t m) { return n <= letters.size() ? std::string(1, letters[m]) : "m" + std::to_string(m + 1) + "_"; };
+    // bit b of the linearized index: mode m's bit k
+    std::vector<std::string> origin(bits);
+    for (std::size_t m = 0; m < n; ++m) {
+        unsigned k = 0;
+        for (unsigned b = 0; b < bits; ++b)
+            if (x.masks[m] >> b & 1) origin[b] = name(m) + std::to_string(k++);
+    }
+    AnatomyArray layout{"bits", "what each bit of the linearized index holds, from bit 0 (least significant) up", {}};
+    for (unsigned b = 0; b < bits; ++b) layout.cells.push_back("b" + std::to_string(b) + ": " + origin[b]);
+    const std::uint32_t lay = add(out, std::move(layout));
+    AnatomyArray masks{"masks", "each mode's bits in the linearized index (binary, most significant first)", {}};
+    for (std::size_t m = 0; m < n; ++m) {
+        std::string text = name(m) + ": ";
+        for (unsigned b = bits; b-- > 0;) text += (x.masks[m] >> b & 1) ? '1' : '0';
+        masks.cells.push_back(text);
+    }
+    const std::uint32_t mk = add(out, std::move(masks));
+    AnatomyArray lin{"lidx", "linearized index per nonzero, ascending: its value, then its bits labelled by origin", {}};
+    for (std::uint64_t z = 0; z < x.vals.size(); ++z) {
+        std::string text = std::to_string(x.lidx[z]) + " = ";
+        for (unsigned b = bits; b-- > 0;) text += (x.lidx[z] >> b & 1) ? '1' : '0';
+        text += " (";
+        for (unsigned b = bits; b-- > 0;) text += origin[b] + (b ? " " : "");
+        lin.cells.push_back(text + ")");
+    }
+    const std::uint32_t li = add(out, std::move(lin));
+    const std::uint32_t v = add(out, column("vals", "value per nonzero", x.vals));
+    const std::uint32_t pp = add(out, column("part_ptr", "first nonzero of each partition (one per thread)", x.part_ptr));
+    for (std::uint64_t z = 0; z < x.vals.size(); ++z) {
+        AnatomyEntry e;
+        for (std::size_t m = 0; m < n; ++m) e.coord.push_back(x.index(static_cast<int>(m), z));
+        e.value = static_cast<double>(x.vals[z]);
+        e.cells.emplace_back(li, z);
+        for (std::size_t m = 0; m < n; ++m) e.cells.emplace_back(mk, m);
+        for (unsigned b = 0; b < bits; ++b)
+            if (x.lidx[z] >> b & 1) e.cells.emplace_back(lay, b);  // the bits this nonzero sets
+        e.cells.emplace_back(v, z);
+        const auto part = std::upper_bound(x.part_ptr.begin(), x.part_ptr.end(), z) - x.part_ptr.begin() - 1;
+        e.cells.emplace_back(pp, static_cast<std::uint64_t>(part));
+        out.entries.push_back(std::move(e));
+    }
 }
 
 }  // namespace
