@@ -205,8 +205,16 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     advice.request.modes = modes;
     advice.machine = machine;
     const Weights& w = weights_for(request.backend);
+    bool alto_left_out = false;
     for (FormatKind kind : available_formats()) {
         if (!kernel_supports(request.kernel, request.backend, kind)) continue;
+        // ALTO (issue 26) is not in the cost model yet: modelled as COO's or HiCOO's loop it came
+        // out slower than both, while measured it was the fastest omp MTTKRP on 12 of the 13
+        // tensors of docs/bench/cpu-advisor.json; ranked on that model it would be wrong.
+        if (kind == FormatKind::ALTO) {
+            alto_left_out = true;
+            continue;
+        }
         FormatAdvice f;
         f.format = kind;
         f.refusal = refusal(profile, request.kernel, request.backend, kind, modes);
@@ -248,6 +256,9 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     for (FormatAdvice& f : advice.ranking) f.reason = f.supported ? reason_for(profile, request.kernel, f, best, modes) : f.refusal;
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
+    if (alto_left_out)
+        advice.summary += " (ALTO is not ranked: the model does not cover it yet; measured, it is often the fastest here: "
+                          "bench it with --format ALTO)";
     return advice;
 }
 

@@ -290,9 +290,9 @@ void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
         for (std::size_t m = 0; m < n; ++m) e.cells.emplace_back(mk, m);
         for (unsigned b = 0; b < bits; ++b)
             if (x.lidx[z] >> b & 1) e.cells.emplace_back(lay, b);  // the bits this nonzero sets
-        e.cells.emplace_back(v, z);
         const auto part = std::upper_bound(x.part_ptr.begin(), x.part_ptr.end(), z) - x.part_ptr.begin() - 1;
         e.cells.emplace_back(pp, static_cast<std::uint64_t>(part));
+        e.cells.emplace_back(v, z);  // the value cell last, as in every layout
         out.entries.push_back(std::move(e));
     }
 }

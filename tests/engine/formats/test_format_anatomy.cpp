@@ -4,6 +4,7 @@
 #include <set>
 
 #include "test_support.hpp"
+#include "tscope/formats/alto_format.hpp"
 #include "tscope/formats/format_anatomy.hpp"
 #include "tscope/io/tensor_io.hpp"
 
@@ -19,7 +20,7 @@ private Q_SLOTS:
         std::set<std::pair<std::vector<std::uint64_t>, double>> truth;
         for (std::uint64_t z = 0; z < t.nnz(); ++z) truth.insert({{t.index(0, z), t.index(1, z), t.index(2, z)}, t.value(z)});
         for (FormatKind kind : {FormatKind::COO, FormatKind::HOCSR, FormatKind::CFB, FormatKind::HOCFS_CSR, FormatKind::HOCFS_ELL,
-                                FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HiCOO})
+                                FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HiCOO, FormatKind::ALTO})
             for (int mode = 0; mode < 3; ++mode) {
                 FormatOptions o;
                 o.mode = mode;
@@ -40,6 +41,23 @@ private Q_SLOTS:
                 }
                 QVERIFY2(seen == truth, qPrintable(what));
             }
+    }
+
+    // ALTO on the 4x5x4 example: 2 + 3 + 2 bits, each named once, the shorter modes first in
+    // each round; every nonzero's index is its coordinates' bits deposited, shown in binary.
+    void altoShowsTheLinearizedIndexBitByBit() {
+        const CooTensor t = load_tensor(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns").tensor;
+        const FormatAnatomy a = format_anatomy(*build_format(FormatKind::ALTO, t, FormatOptions{}));
+        QCOMPARE(a.arrays[0].name, std::string("bits"));
+        QCOMPARE(a.arrays[0].cells, (std::vector<std::string>{"b0: i0", "b1: k0", "b2: j0", "b3: i1", "b4: k1", "b5: j1", "b6: j2"}));
+        const auto masks = alto_masks(t.dims());
+        for (const AnatomyEntry& e : a.entries) {
+            std::uint64_t lin = 0;
+            for (std::size_t m = 0; m < 3; ++m) lin |= alto_deposit(e.coord[m], masks[m]);
+            const std::string& cell = a.arrays[e.cells.front().first].cells[e.cells.front().second];
+            QVERIFY2(cell.rfind(std::to_string(lin) + " = ", 0) == 0, cell.c_str());
+            QVERIFY2(cell.find("(j2 j1 k1 i1 j0 k0 i0)") != std::string::npos, cell.c_str());
+        }
     }
 
     void refusesWhatItCannotTeach() {
