@@ -111,6 +111,20 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
     }
 }
 
+// The rows a loop over nonzeros in HiCOO's block order touches: every nonzero reads N-1 factor
+// rows and adds into one output row, but only a row's first touch in each 2^b block misses.
+void blocked_rows(Ledger& g, const TensorProfile& p, int m, double Z, bool private_copies) {
+    const double blocks = static_cast<double>(p.hicoo_blocks), edge = std::ldexp(1.0, p.options.hicoo_bits);
+    for (int k = 0; k < p.order(); ++k) {
+        const double first = std::min(Z, blocks * std::min(edge, static_cast<double>(p.dims[static_cast<std::size_t>(k)])));
+        if (k == m)
+            g.scatter(m, Z, private_copies, 2 * first);
+        else
+            g.rows(k, Z, first);
+    }
+    g.output(m, private_copies);
+}
+
 void mttkrp(Ledger& g, const TrafficInput& in) {
     const TensorProfile& p = in.profile;
     const int N = p.order(), m = in.mode;
@@ -125,45 +139,23 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         g.scatter(m, Z, true);
         g.output(m, true);
         return;
-    case FormatKind::ALTO: {
+    case FormatKind::ALTO:
         // COO's loop per nonzero, in the order of a Z-curve over all modes: nonzeros that follow
         // each other share their indices' high bits, so, as for HiCOO's 2^b blocks (the same
-        // curve cut at 2^b), only a row's first touch in each block goes to memory; the
-        // partitions add into private interval buffers (Helal et al. Sec. 4.2) without a block
-        // loop or per-block coordinates
-        // At order 3 the kernel adds x * a .* b straight into the output row: no pass to start
-        // a product. One thread (one partition) writes its rows directly.
-        const double blocks = static_cast<double>(p.hicoo_blocks), edge = std::ldexp(1.0, p.options.hicoo_bits);
-        const bool buffers = in.machine.threads > 1;
+        // curve cut at 2^b), only a row's first touch in each block goes to memory; no block
+        // loop; at order 3 the product goes straight into the output row (no pass to start it);
+        // one thread writes its rows directly, more add into interval buffers (Sec. 4.2).
+        // (Not used for ranking yet: advisor.cpp says why.)
         if (N != 3) g.hot(Z);
-        for (int k = 0; k < N; ++k) {
-            const double first = std::min(Z, blocks * std::min(edge, static_cast<double>(p.dims[static_cast<std::size_t>(k)])));
-            if (k == m) {
-                g.scatter(m, Z, buffers, 2 * first);
-            } else {
-                g.rows(k, Z, first);
-            }
-        }
-        g.output(m, buffers);
+        blocked_rows(g, p, m, Z, in.machine.threads > 1);
         return;
-    }
-    case FormatKind::HiCOO: {
+    case FormatKind::HiCOO:
         // COO's loop per nonzero, block by block: a block's nonzeros share at most 2^b rows per
         // mode, so only the first touch of a row in a block goes to memory
-        const double blocks = static_cast<double>(p.hicoo_blocks), edge = std::ldexp(1.0, p.options.hicoo_bits);
-        g.steps(blocks);
+        g.steps(static_cast<double>(p.hicoo_blocks));
         g.hot(Z);
-        for (int k = 0; k < N; ++k) {
-            const double first = std::min(Z, blocks * std::min(edge, static_cast<double>(p.dims[static_cast<std::size_t>(k)])));
-            if (k == m) {
-                g.scatter(m, Z, true, 2 * first);
-            } else {
-                g.rows(k, Z, first);
-            }
-        }
-        g.output(m, true);
+        blocked_rows(g, p, m, Z, true);
         return;
-    }
     case FormatKind::CSF: {  // rooted at the mode (SPLATT-ALL): the slice algorithm
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
         tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);

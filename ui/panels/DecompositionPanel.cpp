@@ -24,6 +24,7 @@
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
 #include "plots/PlotInspector.hpp"
+#include "plots/TitledPlot.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
@@ -79,14 +80,9 @@ double meanOf(const std::vector<tscope::IterationReport>& its, double tscope::It
 }
 
 QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
-    auto* plot = new QCustomPlot(parent);
-    plot->setObjectName(name);
-    plot->setMinimumSize(300, 240);
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold)));
+    QCustomPlot* plot = makeTitledPlot(parent, name, title);
     plot->legend->setVisible(true);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    enablePlotExport(plot);
     return plot;
 }
 

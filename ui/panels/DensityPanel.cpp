@@ -14,6 +14,7 @@
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotInspector.hpp"
+#include "plots/TitledPlot.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "views/TextFormat.hpp"
@@ -23,14 +24,7 @@ namespace tsui {
 namespace {
 
 QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
-    auto* plot = new QCustomPlot(parent);
-    plot->setObjectName(name);
-    plot->setMinimumSize(320, 220);
-    plot->plotLayout()->insertRow(0);
-    auto* heading = new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold));
-    plot->plotLayout()->addElement(0, 0, heading);
-    enablePlotExport(plot);
-    return plot;
+    return makeTitledPlot(parent, name, title, QSize(320, 220));
 }
 
 // "12–15" for a bin of several indices, "12" for one (1-based, as in the file).

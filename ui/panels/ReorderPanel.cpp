@@ -13,27 +13,13 @@
 
 #include "plots/DensityMapPlot.hpp"
 #include "plots/PlotAxes.hpp"
-#include "plots/PlotExport.hpp"
+#include "plots/TitledPlot.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
 
 namespace {
-
-QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
-    auto* plot = new QCustomPlot(parent);
-    plot->setObjectName(name);
-    plot->setMinimumSize(300, 240);
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), plot->font().pointSize(), QFont::Bold)));
-    enablePlotExport(plot);
-    return plot;
-}
-
-void setTitle(QCustomPlot* plot, const QString& title) {
-    if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0))) t->setText(title);
-}
 
 QTableWidgetItem* cell(const QString& text, double sortValue = 0) {
     auto* item = new QTableWidgetItem(text);
@@ -97,8 +83,8 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
 
     auto* split = new QSplitter(Qt::Vertical, this);
     auto* maps = new QSplitter(Qt::Horizontal, split);
-    before_ = makePlot(maps, QStringLiteral("reorderBefore"), tr("File order"));
-    after_ = makePlot(maps, QStringLiteral("reorderAfter"), tr("Relabelled"));
+    before_ = makeTitledPlot(maps, QStringLiteral("reorderBefore"), tr("File order"));
+    after_ = makeTitledPlot(maps, QStringLiteral("reorderAfter"), tr("Relabelled"));
     maps->addWidget(before_);
     maps->addWidget(after_);
     split->addWidget(maps);
@@ -112,7 +98,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     enableTableExport(table_);
-    bars_ = makePlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
+    bars_ = makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
     lower->addWidget(table_);
     lower->addWidget(bars_);
     split->addWidget(lower);
@@ -190,8 +176,8 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     const tscope::CooTensor& t = dataset_->tensor;
     drawDensityMap(before_, r.before.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
     drawDensityMap(after_, r.after.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
-    setTitle(before_, tr("File order"));
-    setTitle(after_, request.method == tscope::ReorderMethod::Lexi
+    setPlotTitle(before_, tr("File order"));
+    setPlotTitle(after_, request.method == tscope::ReorderMethod::Lexi
                          ? tr("Relabelled by lexi (%n round(s))", nullptr, r.relabelling.iterations)
                          : tr("Relabelled by %1").arg(method));
     before_->replot(), after_->replot();

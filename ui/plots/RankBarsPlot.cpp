@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <qcustomplot.h>
 
+#include "plots/TitledPlot.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -47,7 +48,7 @@ void RankBarsPlot::show(const QString& title, const std::vector<RankShare>& rank
     plot_->xAxis->setRange(-0.6, static_cast<double>(ranks.size()) - 0.4);
     plot_->yAxis->setRange(0, std::max(1.0, top * 1.1));
     plot_->yAxis2->setRange(0, std::max(1.0, topVolume * 1.1));
-    if (auto* t = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) t->setText(title);
+    setPlotTitle(plot_, title);
     plot_->replot();
 }
 
