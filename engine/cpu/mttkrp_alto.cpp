@@ -45,62 +45,77 @@ public:
                 buffers[std::size_t(p)].assign((f_.hi[std::size_t(mode_)][std::size_t(p)] - lo) * R_, 0.0);
                 base = buffers[std::size_t(p)].data(), offset = lo;
             }
-            if (how == AltoConflict::Atomics) walk<true>(p, base, offset, stop, control);
-            else walk<false>(p, base, offset, stop, control);
+            const bool atomics = how == AltoConflict::Atomics, wide = f_.layout.wide();
+            if (atomics && wide) walk<true, true>(p, base, offset, stop, control);
+            else if (atomics) walk<true, false>(p, base, offset, stop, control);
+            else if (wide) walk<false, true>(p, base, offset, stop, control);
+            else walk<false, false>(p, base, offset, stop, control);
         }
         control.check();
         if (how == AltoConflict::Buffers) pull(buffers);
     }
 
 private:
+    // One mode's index of a nonzero: one pext for a 64-bit index, two for a 128-bit one.
+    template <bool kWide> struct Key {
+        std::uint64_t lo, hi;
+        std::uint64_t operator()(std::uint64_t mask_lo, std::uint64_t mask_hi) const {
+            if constexpr (kWide) return alto_extract_wide(lo, hi, mask_lo, mask_hi);
+            return alto_extract(lo, mask_lo);
+        }
+    };
+
     // The partition's nonzeros, in order, added into base's rows (row - offset).
-    template <bool kAtomic>
+    template <bool kAtomic, bool kWide>
     void walk(std::int64_t p, double* base, std::uint64_t offset, std::atomic<bool>& stop, RunControl& control) const {
-        const int order = static_cast<int>(f_.masks.size());
-        const std::uint64_t out_mask = f_.masks[std::size_t(mode_)];
+        const int order = f_.order();
+        const std::uint64_t out_lo = f_.layout.lo[std::size_t(mode_)], out_hi = f_.layout.hi[std::size_t(mode_)];
         // the other modes' masks and factors, in a fixed small array: no lookups per nonzero
-        std::uint64_t masks[kMaxOrder];
+        std::uint64_t mlo[kMaxOrder], mhi[kMaxOrder];
         const double* rows[kMaxOrder];
         int others = 0;
         for (int m = 0; m < order; ++m)
-            if (m != mode_) masks[others] = f_.masks[std::size_t(m)], rows[others++] = factors_[std::size_t(m)].data.data();
+            if (m != mode_) mlo[others] = f_.layout.lo[std::size_t(m)], mhi[others] = f_.layout.hi[std::size_t(m)], rows[others++] = factors_[std::size_t(m)].data.data();
         alignas(64) double fixed[kR ? kR : 1];
         std::vector<double> wide(kR ? 0 : R_);
         double* q = kR ? fixed : wide.data();
         const std::uint64_t begin = f_.part_ptr[std::size_t(p)], end = f_.part_ptr[std::size_t(p) + 1];
         const std::uint64_t* const lidx = f_.lidx.data();
+        const std::uint64_t* const lidx_hi = kWide ? f_.lidx_hi.data() : nullptr;
         const V* const vals = f_.vals.data();
+        auto key = [&](std::uint64_t z) { return Key<kWide>{lidx[z], kWide ? lidx_hi[z] : 0}; };
         for (std::uint64_t z = begin; z < end; ++z) {
             if (((z - begin) & 0xffff) == 0 && (stop || (control.cancelled() && (stop = true)))) return;
             if (z + kAhead < end) {  // ask for the rows a few nonzeros ahead: the loop waits on memory
-                const std::uint64_t next = lidx[z + kAhead];
-                for (int k = 0; k < others; ++k) __builtin_prefetch(rows[k] + alto_extract(next, masks[k]) * R());
-                __builtin_prefetch(base + (alto_extract(next, out_mask) - offset) * R(), 1);
+                const Key<kWide> next = key(z + kAhead);
+                for (int k = 0; k < others; ++k) __builtin_prefetch(rows[k] + next(mlo[k], mhi[k]) * R());
+                __builtin_prefetch(base + (next(out_lo, out_hi) - offset) * R(), 1);
             }
-            const std::uint64_t lin = lidx[z];
+            const Key<kWide> lin = key(z);
             const double x = static_cast<double>(vals[z]);
+            double* const dst = base + (lin(out_lo, out_hi) - offset) * R();
             // the Khatri-Rao row of this nonzero, scaled by its value
             if (others == 0) {  // order 1: the product of no rows is all ones
                 for (std::uint64_t r = 0; r < R(); ++r) q[r] = x;
-                flush<kAtomic>(base + (alto_extract(lin, out_mask) - offset) * R(), q);
+                flush<kAtomic>(dst, q);
                 continue;
             }
-            const double* a = rows[0] + alto_extract(lin, masks[0]) * R();
+            const double* a = rows[0] + lin(mlo[0], mhi[0]) * R();
             if (others == 2) {  // order 3, the common case: both rows in one pass
-                const double* b = rows[1] + alto_extract(lin, masks[1]) * R();
+                const double* b = rows[1] + lin(mlo[1], mhi[1]) * R();
                 if constexpr (!kAtomic) {  // straight into the row: no product kept between loops
-                    add_product(base + (alto_extract(lin, out_mask) - offset) * R(), x, a, b);
+                    add_product(dst, x, a, b);
                     continue;
                 }
                 for (std::uint64_t r = 0; r < R(); ++r) q[r] = x * a[r] * b[r];
             } else {
                 for (std::uint64_t r = 0; r < R(); ++r) q[r] = x * a[r];
                 for (int k = 1; k < others; ++k) {
-                    const double* b = rows[k] + alto_extract(lin, masks[k]) * R();
+                    const double* b = rows[k] + lin(mlo[k], mhi[k]) * R();
                     for (std::uint64_t r = 0; r < R(); ++r) q[r] *= b[r];
                 }
             }
-            flush<kAtomic>(base + (alto_extract(lin, out_mask) - offset) * R(), q);
+            flush<kAtomic>(dst, q);
         }
     }
 

@@ -23,23 +23,26 @@ unsigned bits_for(std::uint64_t dim) {
 
 }  // namespace
 
-std::vector<std::uint64_t> alto_masks(const std::vector<std::uint64_t>& dims) {
+AltoLayout alto_layout(const std::vector<std::uint64_t>& dims) {
     std::vector<unsigned> left;
-    unsigned total = 0;
-    for (std::uint64_t d : dims) left.push_back(bits_for(d)), total += left.back();
-    if (total > 64)
-        throw InputError("ALTO: the modes need " + std::to_string(total) +
-                         " bits of linearized index together; this version stores 64 (a 128-bit index is not built yet)");
-    // Sec. 3.1: round robin from the least significant bit over the modes that still have bits
-    // within a round the shorter modes come first (their bits run out first)
+    AltoLayout l;
+    for (std::uint64_t d : dims) left.push_back(bits_for(d)), l.bits += left.back();
+    if (l.bits > 128)
+        throw InputError("ALTO: the modes need " + std::to_string(l.bits) + " bits of linearized index together; at most 128 are stored");
+    // Sec. 3.1: round robin from the least significant bit over the modes that still have bits,
+    // the shorter modes first within a round (their bits run out first)
     std::vector<std::size_t> turn(dims.size());
     std::iota(turn.begin(), turn.end(), 0);
     std::stable_sort(turn.begin(), turn.end(), [&](std::size_t a, std::size_t b) { return left[a] < left[b]; });
-    std::vector<std::uint64_t> masks(dims.size(), 0);
-    for (unsigned bit = 0; bit < total;)
+    l.lo.assign(dims.size(), 0);
+    l.hi.assign(dims.size(), 0);
+    for (unsigned bit = 0; bit < l.bits;)
         for (std::size_t m : turn)
-            if (bit < total && left[m] > 0) masks[m] |= std::uint64_t{1} << bit++, --left[m];
-    return masks;
+            if (bit < l.bits && left[m] > 0) {
+                (bit < 64 ? l.lo[m] : l.hi[m]) |= std::uint64_t{1} << (bit % 64);
+                ++bit, --left[m];
+            }
+    return l;
 }
 
 int alto_partitions() {
@@ -55,12 +58,16 @@ StorageReport AltoFormat<I, V>::storage() const {
     StorageReport r;
     r.arrays.push_back(detail::array_info("lidx", "linearized index per nonzero (the modes' bits interleaved)", lidx.size(), 8,
                                           lidx.size()));
+    if (layout.wide())
+        r.arrays.push_back(detail::array_info("lidx_hi", "the linearized index's high word (the modes need over 64 bits)", lidx_hi.size(), 8,
+                                              lidx_hi.size()));
     r.arrays.push_back(detail::array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     r.arrays.push_back(detail::array_info("part_ptr", "first nonzero of each partition", part_ptr.size(), 8, part_ptr.size()));
     std::uint64_t bounds = 0;
     for (const auto& l : lo) bounds += l.size();
     r.arrays.push_back(detail::array_info("intervals", "each partition's index interval per mode (lo, hi)", 2 * bounds, 8, 2 * bounds));
-    r.arrays.push_back(detail::array_info("masks", "each mode's bits in the linearized index", masks.size(), 8, masks.size()));
+    const std::uint64_t words = layout.lo.size() * (layout.wide() ? 2 : 1);
+    r.arrays.push_back(detail::array_info("masks", "each mode's bits in the linearized index", words, 8, words));
     return r;
 }
 
@@ -68,7 +75,7 @@ template <class I, class V>
 CooTensor AltoFormat<I, V>::to_coo() const {
     detail::CooWriter<V> w(this->dims_, vals.size());
     for (std::uint64_t z = 0; z < vals.size(); ++z) {
-        for (std::size_t m = 0; m < masks.size(); ++m) w.index(z, static_cast<int>(m), alto_extract(lidx[z], masks[m]));
+        for (int m = 0; m < order(); ++m) w.index(z, m, index(m, z));
         w.value(z, vals[z]);
     }
     return w.finish(vals.size());
@@ -76,9 +83,7 @@ CooTensor AltoFormat<I, V>::to_coo() const {
 
 template <class I, class V>
 std::vector<std::pair<std::string, std::string>> AltoFormat<I, V>::parameters() const {
-    unsigned bits = 0;
-    for (std::uint64_t m : masks) bits += static_cast<unsigned>(__builtin_popcountll(m));
-    return {{"index bits", std::to_string(bits)}, {"partitions", std::to_string(partitions())}};
+    return {{"index bits", std::to_string(layout.bits)}, {"partitions", std::to_string(partitions())}};
 }
 
 template <class I, class V>
@@ -101,26 +106,40 @@ bool AltoFormat<I, V>::intervals_overlap(int mode) const {
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_alto(const CooTensor& t, const FormatOptions&, RunControl& control) {
     auto f = std::make_unique<AltoFormat<I, V>>();
-    f->masks = alto_masks(t.dims());
+    f->layout = alto_layout(t.dims());
+    const AltoLayout& l = f->layout;
     const std::uint64_t nnz = t.nnz();
     const int order = t.order();
-    std::vector<std::uint64_t> keys(nnz), perm(nnz);
+    std::vector<std::uint64_t> keys(nnz), high(l.wide() ? nnz : 0), perm(nnz);
     t.visit([&](auto itag, auto) {
         using J = typename decltype(itag)::type;
         const auto n = static_cast<std::int64_t>(nnz);
 #pragma omp parallel for schedule(static)
         for (std::int64_t z = 0; z < n; ++z) {
-            std::uint64_t k = 0;
-            for (int m = 0; m < order; ++m) k |= alto_deposit(t.indices<J>(m)[std::size_t(z)], f->masks[static_cast<std::size_t>(m)]);
-            keys[std::size_t(z)] = k, perm[std::size_t(z)] = std::uint64_t(z);
+            std::uint64_t lo = 0, hi = 0;
+            for (int m = 0; m < order; ++m) {
+                const std::uint64_t i = t.indices<J>(m)[std::size_t(z)];
+                if (l.wide()) alto_deposit_wide(i, l.lo[std::size_t(m)], l.hi[std::size_t(m)], lo, hi);
+                else lo |= alto_deposit(i, l.lo[std::size_t(m)]);
+            }
+            keys[std::size_t(z)] = lo, perm[std::size_t(z)] = std::uint64_t(z);
+            if (l.wide()) high[std::size_t(z)] = hi;
         }
     });
     control.check();
-    unsigned bits = 0;
-    for (std::uint64_t m : f->masks) bits += static_cast<unsigned>(__builtin_popcountll(m));
-    radix_sort_pairs(keys, perm, std::max(1u, bits));
+    // LSD over the two words: by the low word, then stably by the high one
+    radix_sort_pairs(keys, perm, std::max(1u, std::min(l.bits, 64u)));
+    if (l.wide()) {
+        std::vector<std::uint64_t> hi_sorted(nnz), pos(nnz);
+        for (std::uint64_t z = 0; z < nnz; ++z) hi_sorted[z] = high[perm[z]], pos[z] = z;
+        radix_sort_pairs(hi_sorted, pos, l.bits - 64);
+        std::vector<std::uint64_t> lo_sorted(nnz), final_perm(nnz);
+        for (std::uint64_t z = 0; z < nnz; ++z) lo_sorted[z] = keys[pos[z]], final_perm[z] = perm[pos[z]];
+        keys = std::move(lo_sorted), perm = std::move(final_perm), high = std::move(hi_sorted);
+    }
     control.check();
     f->lidx = Column<std::uint64_t>(nnz);
+    if (l.wide()) f->lidx_hi = Column<std::uint64_t>(high.begin(), high.end());
     f->vals = Column<V>(nnz);
     t.visit([&](auto, auto vtag) {
         using W = typename decltype(vtag)::type;
@@ -137,7 +156,7 @@ std::unique_ptr<SparseFormat> detail::build_alto(const CooTensor& t, const Forma
         for (int m = 0; m < order; ++m) {
             std::uint64_t low = ~std::uint64_t{0}, high = 0;
             for (std::uint64_t z = f->part_ptr[std::size_t(p)]; z < f->part_ptr[std::size_t(p) + 1]; ++z) {
-                const std::uint64_t i = alto_extract(f->lidx[z], f->masks[std::size_t(m)]);
+                const std::uint64_t i = f->index(m, z);
                 low = std::min(low, i), high = std::max(high, i + 1);
             }
             f->lo[std::size_t(m)][std::size_t(p)] = high ? low : 0;

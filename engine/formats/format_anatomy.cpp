@@ -249,9 +249,10 @@ void lay_out(const HicooFormat<I, V>& format, FormatAnatomy& out) {
 // mode and bit they come from (i1 = bit 1 of mode 1's index), most significant first.
 template <class I, class V>
 void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
-    const std::size_t n = x.masks.size();
-    unsigned bits = 0;
-    for (std::uint64_t m : x.masks) bits += static_cast<unsigned>(__builtin_popcountll(m));
+    const std::size_t n = x.layout.lo.size();
+    const unsigned bits = x.layout.bits;
+    // bit b of a two-word value (the high word past bit 63)
+    auto bit_of = [](std::uint64_t lo, std::uint64_t hi, unsigned b) { return ((b < 64 ? lo >> b : hi >> (b - 64)) & 1) != 0; };
     const std::string letters = "ijklmnopqrstuvwx";
     auto name = [&](std::size_t m) { return n <= letters.size() ? std::string(1, letters[m]) : "m" + std::to_string(m + 1) + "_"; };
     // bit b of the linearized index: mode m's bit k
@@ -259,7 +260,7 @@ void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
     for (std::size_t m = 0; m < n; ++m) {
         unsigned k = 0;
         for (unsigned b = 0; b < bits; ++b)
-            if (x.masks[m] >> b & 1) origin[b] = name(m) + std::to_string(k++);
+            if (bit_of(x.layout.lo[m], x.layout.hi[m], b)) origin[b] = name(m) + std::to_string(k++);
     }
     AnatomyArray layout{"bits", "what each bit of the linearized index holds, from bit 0 (least significant) up", {}};
     for (unsigned b = 0; b < bits; ++b) layout.cells.push_back("b" + std::to_string(b) + ": " + origin[b]);
@@ -267,14 +268,15 @@ void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
     AnatomyArray masks{"masks", "each mode's bits in the linearized index (binary, most significant first)", {}};
     for (std::size_t m = 0; m < n; ++m) {
         std::string text = name(m) + ": ";
-        for (unsigned b = bits; b-- > 0;) text += (x.masks[m] >> b & 1) ? '1' : '0';
+        for (unsigned b = bits; b-- > 0;) text += bit_of(x.layout.lo[m], x.layout.hi[m], b) ? '1' : '0';
         masks.cells.push_back(text);
     }
     const std::uint32_t mk = add(out, std::move(masks));
     AnatomyArray lin{"lidx", "linearized index per nonzero, ascending: its value, then its bits labelled by origin", {}};
     for (std::uint64_t z = 0; z < x.vals.size(); ++z) {
-        std::string text = std::to_string(x.lidx[z]) + " = ";
-        for (unsigned b = bits; b-- > 0;) text += (x.lidx[z] >> b & 1) ? '1' : '0';
+        const std::uint64_t hi = x.layout.wide() ? x.lidx_hi[z] : 0;
+        std::string text = (x.layout.wide() ? std::string() : std::to_string(x.lidx[z]) + " = ");
+        for (unsigned b = bits; b-- > 0;) text += bit_of(x.lidx[z], hi, b) ? '1' : '0';
         text += " (";
         for (unsigned b = bits; b-- > 0;) text += origin[b] + (b ? " " : "");
         lin.cells.push_back(text + ")");
@@ -289,7 +291,7 @@ void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
         e.cells.emplace_back(li, z);
         for (std::size_t m = 0; m < n; ++m) e.cells.emplace_back(mk, m);
         for (unsigned b = 0; b < bits; ++b)
-            if (x.lidx[z] >> b & 1) e.cells.emplace_back(lay, b);  // the bits this nonzero sets
+            if (bit_of(x.lidx[z], x.layout.wide() ? x.lidx_hi[z] : 0, b)) e.cells.emplace_back(lay, b);  // the bits this nonzero sets
         const auto part = std::upper_bound(x.part_ptr.begin(), x.part_ptr.end(), z) - x.part_ptr.begin() - 1;
         e.cells.emplace_back(pp, static_cast<std::uint64_t>(part));
         e.cells.emplace_back(v, z);  // the value cell last, as in every layout

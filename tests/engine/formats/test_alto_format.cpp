@@ -48,7 +48,10 @@ class TestAltoFormat : public QObject {
 private Q_SLOTS:
     void masksDealTheBitsAdaptively() {
         // 100000 x 80000 x 60000 need 17, 17 and 16 bits: 50 in all, each mode its own
-        const std::vector<std::uint64_t> masks = alto_masks({100000, 80000, 60000});
+        const AltoLayout l = alto_layout({100000, 80000, 60000});
+        const std::vector<std::uint64_t>& masks = l.lo;
+        QCOMPARE(l.bits, 50u);
+        QVERIFY(!l.wide());
         QCOMPARE(std::popcount(masks[0]), 17);
         QCOMPARE(std::popcount(masks[1]), 17);
         QCOMPARE(std::popcount(masks[2]), 16);
@@ -62,27 +65,60 @@ private Q_SLOTS:
         QVERIFY(masks[0] & (std::uint64_t(1) << 48));
         QVERIFY(masks[1] & (std::uint64_t(1) << 49));
         // a mode of length 1 needs no bit at all; a 2 x 1000 tensor spends 1 + 10
-        const auto thin = alto_masks({2, 1, 1000});
-        QCOMPARE(thin[1], std::uint64_t(0));
-        QCOMPARE(std::popcount(thin[0]) + std::popcount(thin[2]), 11);
+        const auto thin = alto_layout({2, 1, 1000});
+        QCOMPARE(thin.lo[1], std::uint64_t(0));
+        QCOMPARE(std::popcount(thin.lo[0]) + std::popcount(thin.lo[2]), 11);
+        // 70 bits: the index takes a second word, each mode's bits split over the two
+        const AltoLayout w = alto_layout({1ull << 30, 1ull << 30, 1ull << 10});
+        QVERIFY(w.wide());
+        QCOMPARE(w.bits, 70u);
+        int in_lo = 0, in_hi = 0;
+        for (std::size_t m = 0; m < 3; ++m) in_lo += std::popcount(w.lo[m]), in_hi += std::popcount(w.hi[m]);
+        QCOMPARE(in_lo, 64);
+        QCOMPARE(in_hi, 6);
+        QCOMPARE(std::popcount(w.lo[0]) + std::popcount(w.hi[0]), 30);
         try {
-            alto_masks({1ull << 30, 1ull << 30, 1ull << 10});
-            QFAIL("70 bits were accepted");
+            alto_layout({1ull << 60, 1ull << 60, 1ull << 10});
+            QFAIL("130 bits were accepted");
         } catch (const InputError& e) {
-            QVERIFY2(QString(e.what()).contains("70 bits"), e.what());
+            QVERIFY2(QString(e.what()).contains("130 bits"), e.what());
         }
     }
 
     void depositAndExtractRoundTrip() {
-        const std::vector<std::uint64_t> dims{37, 1000, 5, 129, 3};  // none a power of two
-        const auto masks = alto_masks(dims);
         std::mt19937_64 rng(1);
-        for (int k = 0; k < 2000; ++k) {
-            std::uint64_t lin = 0;
-            std::vector<std::uint64_t> c;
-            for (std::size_t m = 0; m < dims.size(); ++m) c.push_back(rng() % dims[m]), lin |= alto_deposit(c.back(), masks[m]);
-            for (std::size_t m = 0; m < dims.size(); ++m) QCOMPARE(alto_extract(lin, masks[m]), c[m]);
+        for (const std::vector<std::uint64_t>& dims : {std::vector<std::uint64_t>{37, 1000, 5, 129, 3},  // none a power of two
+                                                      std::vector<std::uint64_t>{1000003, 70001, 900001, 20011, 3001}}) {  // 80 bits
+            const AltoLayout l = alto_layout(dims);
+            for (int k = 0; k < 2000; ++k) {
+                std::uint64_t lo = 0, hi = 0;
+                std::vector<std::uint64_t> c;
+                for (std::size_t m = 0; m < dims.size(); ++m) {
+                    c.push_back(rng() % dims[m]);
+                    alto_deposit_wide(c.back(), l.lo[m], l.hi[m], lo, hi);
+                }
+                QCOMPARE(hi == 0 || l.wide(), true);
+                for (std::size_t m = 0; m < dims.size(); ++m) QCOMPARE(alto_extract_wide(lo, hi, l.lo[m], l.hi[m]), c[m]);
+            }
         }
+    }
+
+    // Modes that need 75 bits together: the 128-bit index sorts, round-trips and runs MTTKRP
+    // under each resolution as the 64-bit one does.
+    void wideIndexWorksToo() {
+        const CooTensor t = tstest::random_tensor({30000, 20000, 25000, 22000, 31000}, 6000, 8, Distribution::PowerLaw);
+        const auto f = build_format(FormatKind::ALTO, t, {});
+        QVERIFY(tstest::as_map(f->to_coo()) == tstest::as_map(t));
+        with_alto(*f, [&](const auto& a) {
+            QVERIFY(a.layout.wide());
+            QCOMPARE(a.lidx_hi.size(), std::size_t(t.nnz()));
+            for (std::uint64_t z = 1; z < t.nnz(); ++z)  // ascending as 128-bit numbers
+                QVERIFY(a.lidx_hi[z - 1] < a.lidx_hi[z] || (a.lidx_hi[z - 1] == a.lidx_hi[z] && a.lidx[z - 1] < a.lidx[z]));
+        });
+        omp_set_num_threads(1);
+        check_mttkrp(t, 16);
+        omp_set_num_threads(2);
+        check_mttkrp(t, 32);
     }
 
     void orderPartitionsAndIntervals() {

@@ -50,10 +50,10 @@ private Q_SLOTS:
         const FormatAnatomy a = format_anatomy(*build_format(FormatKind::ALTO, t, FormatOptions{}));
         QCOMPARE(a.arrays[0].name, std::string("bits"));
         QCOMPARE(a.arrays[0].cells, (std::vector<std::string>{"b0: i0", "b1: k0", "b2: j0", "b3: i1", "b4: k1", "b5: j1", "b6: j2"}));
-        const auto masks = alto_masks(t.dims());
+        const AltoLayout l = alto_layout(t.dims());
         for (const AnatomyEntry& e : a.entries) {
             std::uint64_t lin = 0;
-            for (std::size_t m = 0; m < 3; ++m) lin |= alto_deposit(e.coord[m], masks[m]);
+            for (std::size_t m = 0; m < 3; ++m) lin |= alto_deposit(e.coord[m], l.lo[m]);
             const std::string& cell = a.arrays[e.cells.front().first].cells[e.cells.front().second];
             QVERIFY2(cell.rfind(std::to_string(lin) + " = ", 0) == 0, cell.c_str());
             QVERIFY2(cell.find("(j2 j1 k1 i1 j0 k0 i0)") != std::string::npos, cell.c_str());

@@ -22,10 +22,15 @@
 
 namespace tscope {
 
-// The bits of the linearized index that hold each mode's index, one mask per mode; an
-// InputError where the modes need more than 64 bits together (this version stores 64-bit
-// linearized indices).
-std::vector<std::uint64_t> alto_masks(const std::vector<std::uint64_t>& dims);
+// The bits of the linearized index that hold each mode's index, one mask per mode, as a low and
+// a high 64-bit word: the index is 64 bits wide where the modes need no more together, else 128
+// (Sec. 3.1: "at the width the dims need"). An InputError beyond 128 bits.
+struct AltoLayout {
+    std::vector<std::uint64_t> lo, hi;  // per mode: its bits in the low and the high word
+    unsigned bits = 0;                  // the modes' bits together
+    bool wide() const { return bits > 64; }
+};
+AltoLayout alto_layout(const std::vector<std::uint64_t>& dims);
 // Scatters / gathers one mode's index into / out of the linearized index (BMI2's pdep and
 // pext where the build has them: one instruction each, on every nonzero of every MTTKRP).
 inline std::uint64_t alto_deposit(std::uint64_t index, std::uint64_t mask) {
@@ -49,6 +54,18 @@ inline std::uint64_t alto_extract(std::uint64_t linear, std::uint64_t mask) {
 #endif
 }
 
+// One mode's index into / out of a 128-bit linearized index held as two words.
+inline void alto_deposit_wide(std::uint64_t index, std::uint64_t mask_lo, std::uint64_t mask_hi, std::uint64_t& lo, std::uint64_t& hi) {
+    const int low_bits = __builtin_popcountll(mask_lo);
+    lo |= alto_deposit(index, mask_lo);
+    if (low_bits < 64) hi |= alto_deposit(index >> low_bits, mask_hi);
+}
+inline std::uint64_t alto_extract_wide(std::uint64_t lo, std::uint64_t hi, std::uint64_t mask_lo, std::uint64_t mask_hi) {
+    const int low_bits = __builtin_popcountll(mask_lo);
+    const std::uint64_t high = alto_extract(hi, mask_hi);
+    return alto_extract(lo, mask_lo) | (low_bits < 64 ? high << low_bits : 0);
+}
+
 // The partitions a build makes now: one per OpenMP thread.
 int alto_partitions();
 
@@ -61,8 +78,9 @@ public:
     CooTensor to_coo() const override;
     std::vector<std::pair<std::string, std::string>> parameters() const override;
 
-    std::vector<std::uint64_t> masks;   // per mode, the bits of its index in `lidx`
-    Column<std::uint64_t> lidx;         // per nonzero, the linearized index, ascending
+    AltoLayout layout;                  // per mode, the bits of its index in the linearized index
+    Column<std::uint64_t> lidx;         // per nonzero, the linearized index (its low word), ascending
+    Column<std::uint64_t> lidx_hi;      // its high word where the layout is wide, else empty
     Column<V> vals;
     // Partitions: nonzeros [part_ptr[p], part_ptr[p + 1]), equal counts; per mode and partition
     // the indices it touches lie in [lo[m][p], hi[m][p]) (hi = lo when it has no nonzeros).
@@ -70,7 +88,11 @@ public:
     std::vector<std::vector<std::uint64_t>> lo, hi;
 
     std::uint64_t partitions() const { return part_ptr.empty() ? 0 : part_ptr.size() - 1; }
-    std::uint64_t index(int mode, std::uint64_t z) const { return alto_extract(lidx[z], masks[static_cast<std::size_t>(mode)]); }
+    std::uint64_t index(int mode, std::uint64_t z) const {
+        const auto m = static_cast<std::size_t>(mode);
+        return layout.wide() ? alto_extract_wide(lidx[z], lidx_hi[z], layout.lo[m], layout.hi[m]) : alto_extract(lidx[z], layout.lo[m]);
+    }
+    int order() const { return static_cast<int>(layout.lo.size()); }
     // Whether some two partitions' intervals overlap in `mode` (then they may write the same rows).
     bool intervals_overlap(int mode) const;
 };
