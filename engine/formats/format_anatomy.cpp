@@ -272,14 +272,12 @@ void lay_out(const AltoFormat<I, V>& x, FormatAnatomy& out) {
         masks.cells.push_back(text);
     }
     const std::uint32_t mk = add(out, std::move(masks));
-    AnatomyArray lin{"lidx", "linearized index per nonzero, ascending: its value, then its bits labelled by origin", {}};
+    AnatomyArray lin{"lidx", "linearized index per nonzero, ascending: its value and its bits, most significant first", {}};
     for (std::uint64_t z = 0; z < x.vals.size(); ++z) {
         const std::uint64_t hi = x.layout.wide() ? x.lidx_hi[z] : 0;
         std::string text = (x.layout.wide() ? std::string() : std::to_string(x.lidx[z]) + " = ");
         for (unsigned b = bits; b-- > 0;) text += bit_of(x.lidx[z], hi, b) ? '1' : '0';
-        text += " (";
-        for (unsigned b = bits; b-- > 0;) text += origin[b] + (b ? " " : "");
-        lin.cells.push_back(text + ")");
+        lin.cells.push_back(text);  // which mode each bit carries: the "bits" array
     }
     const std::uint32_t li = add(out, std::move(lin));
     const std::uint32_t v = add(out, column("vals", "value per nonzero", x.vals));

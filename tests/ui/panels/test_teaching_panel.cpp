@@ -21,7 +21,7 @@ private Q_SLOTS:
         QVERIFY(w.showTab(QStringLiteral("Teaching")));
         QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns")));
         TeachingPanel* p = w.teaching();
-        for (const char* f : {"COO", "HOCSR", "CFB", "HOCFS-CSR", "HOCFS-ELL", "CSF", "B-CSF", "MM-CSF", "HiCOO"}) {
+        for (const char* f : {"COO", "HOCSR", "CFB", "HOCFS-CSR", "HOCFS-ELL", "CSF", "B-CSF", "MM-CSF", "HiCOO", "ALTO"}) {
             p->selectFormat(QString::fromLatin1(f), 1);
             QVERIFY2(p->anatomy(), f);
             QCOMPARE(p->arraysTable()->rowCount(), int(p->anatomy()->arrays.size()));
@@ -40,6 +40,15 @@ private Q_SLOTS:
             std::sort(shown.begin(), shown.end());
             QVERIFY2(shown == expected, f);
             QVERIFY(p->statusText().contains(QStringLiteral("X(3, 3, 1) = 5")));
+        }
+        // ALTO, the last shown: its bit layout row names each bit's origin; README's screenshot
+        // is this window (TS_SCREENSHOT_DIR set)
+        QCOMPARE(QString::fromStdString(p->anatomy()->format), QStringLiteral("ALTO"));
+        QCOMPARE(p->arraysTable()->item(0, 0)->text(), QStringLiteral("b0: i0"));
+        if (qEnvironmentVariableIsSet("TS_SCREENSHOT_DIR")) {
+            w.resize(1400, 800);
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(qEnvironmentVariable("TS_SCREENSHOT_DIR") + QStringLiteral("/teaching-alto.png")));
         }
         QVERIFY(!p->selectNonzero({1, 0, 0}));  // slice 2 is empty
         // the arrays export with their names as the first column
