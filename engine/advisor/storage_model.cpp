@@ -55,10 +55,10 @@ std::uint64_t predicted_storage(const TensorProfile& p, KernelKind kernel, Forma
     const auto m = static_cast<std::size_t>(mode);
     switch (kind) {
     case FormatKind::COO: return Z * (static_cast<std::uint64_t>(N) * I + V);
-    case FormatKind::ALTO: {  // a 64-bit linearized index and the value per nonzero; per partition (one per
-        // thread) its first nonzero and an interval per mode; a mask per mode
-        const std::uint64_t P = static_cast<std::uint64_t>(alto_partitions());
-        return Z * (8 + V) + (P + 1) * 8 + 2 * static_cast<std::uint64_t>(N) * P * 8 + static_cast<std::uint64_t>(N) * 8;
+    case FormatKind::ALTO: {  // a linearized index (one or two words) and the value per nonzero; per
+        // partition (one per thread) its first nonzero and an interval per mode; a mask per mode and word
+        const std::uint64_t P = static_cast<std::uint64_t>(alto_partitions()), words = alto_layout(p.dims).wide() ? 2 : 1;
+        return Z * (8 * words + V) + (P + 1) * 8 + 2 * static_cast<std::uint64_t>(N) * P * 8 + static_cast<std::uint64_t>(N) * 8 * words;
     }
     case FormatKind::HOCSR: {  // row_ptr over every index tuple of the first N-1 modes of its order
         std::vector<std::uint64_t> order_dims;

@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "test_support.hpp"
+#include "tscope/advisor/advisor.hpp"
 #include "tscope/formats/alto_format.hpp"
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -119,6 +120,11 @@ private Q_SLOTS:
         check_mttkrp(t, 16);
         omp_set_num_threads(2);
         check_mttkrp(t, 32);
+        // the advisor's storage model counts the second word
+        const auto built = build_format(FormatKind::ALTO, t, {});
+        bool exact = false;
+        QCOMPARE(predicted_storage(profile_tensor(t), KernelKind::MTTKRP, FormatKind::ALTO, 0, &exact), built->storage().bytes());
+        QVERIFY(exact);
     }
 
     void orderPartitionsAndIntervals() {
