@@ -60,6 +60,9 @@ std::uint64_t predicted_storage(const TensorProfile& p, KernelKind kernel, Forma
         const std::uint64_t P = static_cast<std::uint64_t>(alto_partitions()), words = alto_layout(p.dims).wide() ? 2 : 1;
         return Z * (8 * words + V) + (P + 1) * 8 + 2 * static_cast<std::uint64_t>(N) * P * 8 + static_cast<std::uint64_t>(N) * 8 * words;
     }
+    case FormatKind::BLCO:  // a 64-bit key and the value per nonzero; its blocks' pointers and high bits aside
+        if (exact) *exact = false;
+        return Z * (8 + V);
     case FormatKind::HOCSR: {  // row_ptr over every index tuple of the first N-1 modes of its order
         std::vector<std::uint64_t> order_dims;
         if (kernel != KernelKind::SpTV) order_dims.push_back(p.dims[m]);  // SpTV: the mode is the column

@@ -43,6 +43,9 @@ template <class I, class V>
 std::unique_ptr<SparseFormat> build_alto(const CooTensor& t, const FormatOptions& o, RunControl& control);
 
 template <class I, class V>
+std::unique_ptr<SparseFormat> build_blco(const CooTensor& t, const FormatOptions& o, RunControl& control);
+
+template <class I, class V>
 std::unique_ptr<SparseFormat> build_hls(const CooTensor& t, const FormatOptions& o, RunControl& control);
 
 // The registry's builders all take (tensor, options, control); these name the variants above.

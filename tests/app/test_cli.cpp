@@ -397,7 +397,7 @@ private Q_SLOTS:
         QVERIFY2(r.status == 0, r.err.constData());
         const QJsonObject o = json(r);
         const QJsonArray rows = o["formats"].toArray();
-        QCOMPARE(rows.size(), 8 * 3 + 4);  // every per-mode format x every mode; MM-CSF, HiCOO, HLS and ALTO once
+        QCOMPARE(rows.size(), 8 * 3 + 5);  // every per-mode format x every mode; MM-CSF, HiCOO, HLS, ALTO and BLCO once
         int smallest = 0;
         for (const auto& v : rows) {
             const QJsonObject row = v.toObject();

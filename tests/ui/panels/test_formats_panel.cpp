@@ -51,8 +51,8 @@ private Q_SLOTS:
         QVERIFY(w.formats()->isBusy());
         QVERIFY(idle.wait(120000));
         FormatTableModel* model = w.formats()->model();
-        // order 4: 8 per-mode formats x 4 modes, plus MM-CSF, HiCOO, HLS and ALTO once each
-        QCOMPARE(model->rowCount(), 8 * 4 + 4);
+        // order 4: 8 per-mode formats x 4 modes, plus MM-CSF, HiCOO, HLS, ALTO and BLCO once each
+        QCOMPARE(model->rowCount(), 8 * 4 + 5);
         int built = 0, hls_refused = 0;
         for (int r = 0; r < model->rowCount(); ++r) {
             const QString status = model->data(model->index(r, FormatTableModel::Status)).toString();

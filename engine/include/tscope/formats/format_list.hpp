@@ -21,4 +21,5 @@
     X(HiCOO, "HiCOO", HicooFormat, false, build_hicoo, "hicoo-bits", true, 1)                                 \
     X(HLS, "HLS", HlsFormat, false, build_hls, "hls-threshold", false, 1)                                     \
     X(ALTO, "ALTO", AltoFormat, false, build_alto, "", true, 1)                                               \
+    X(BLCO, "BLCO", BlcoFormat, false, build_blco, "", false, 1)                                              \
     X(sCOO, "sCOO", ScooFormat, true, build_scoo, "", false, 2)

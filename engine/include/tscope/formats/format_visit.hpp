@@ -17,6 +17,7 @@
 #include "tscope/error.hpp"
 #include "tscope/formats/alto_format.hpp"
 #include "tscope/formats/balanced_formats.hpp"
+#include "tscope/formats/blco_format.hpp"
 #include "tscope/formats/hls_format.hpp"
 #include "tscope/formats/paper_formats.hpp"
 
