@@ -337,6 +337,96 @@ __global__ void __launch_bounds__(256) coo_team_kernel(std::uint64_t nnz, std::u
     }
 }
 
+// BLCO (Nguyen et al., ICS 2022, Sec. 4): the COO team kernel's walk over groups of nonzeros in
+// BLCO's order, each index recovered from the nonzero's key by a shift and a mask (and its
+// block's high bits): one copy of the tensor serves every mode. Runs of one output row are
+// summed in the team's registers before the staged fp64 flush (the paper's reduction of equal
+// output rows before the atomics).
+struct BlcoView {
+    std::uint64_t nnz = 0, blocks = 0;
+    const std::uint64_t* keys = nullptr;
+    const float* vals = nullptr;
+    const std::uint64_t* block_ptr = nullptr;
+    const std::uint64_t* high[kMaxModes] = {};
+    unsigned shift[kMaxModes] = {}, width[kMaxModes] = {};
+};
+
+__device__ inline std::uint64_t blco_index(const BlcoView& v, int m, std::uint64_t key, std::uint64_t block) {
+    const unsigned w = v.width[m];
+    if (w == 64) return key;
+    return (v.high[m][block] << w) | ((key >> v.shift[m]) & ((std::uint64_t{1} << w) - 1));
+}
+
+// Ranks the team kernel cannot take (R % 4 != 0): one warp per nonzero, its block found by a
+// binary search, an fp64 atomic per column.
+__global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, FactorPtrs factors, double* out) {
+    const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
+    const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    for (std::uint64_t z = warp; z < v.nnz; z += warps) {
+        std::uint64_t lo = 0, hi = v.blocks;
+        while (hi - lo > 1) {
+            const std::uint64_t mid = (lo + hi) / 2;
+            if (v.block_ptr[mid] <= z) lo = mid;
+            else hi = mid;
+        }
+        const std::uint64_t key = v.keys[z];
+        const float x = v.vals[z];
+        for (std::uint64_t r = lane; r < R; r += 32) {
+            float p = x;
+            for (int m = 0; m < order; ++m)
+                if (m != mode) p *= factors.f[m][blco_index(v, m, key, lo) * R + r];
+            atomicAdd(&out[blco_index(v, mode, key, lo) * R + r], static_cast<double>(p));
+        }
+    }
+}
+
+template <int TEAM>
+__global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_t group, int order, int mode, std::uint32_t R4,
+                                                        Factor4Ptrs factors, double* out) {
+    __shared__ float4 stage_all[256];
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t team = thread / TEAM;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
+    const std::uint32_t col = threadIdx.x % TEAM;
+    float4* stage = stage_all + (threadIdx.x - col);
+    const unsigned mask = TEAM == 32 ? 0xffffffffu : ((1u << TEAM) - 1u) << (threadIdx.x % 32 - col);
+    const bool active = col < R4;
+    const std::uint64_t R = 4ull * R4;
+    const std::uint64_t groups = (v.nnz + group - 1) / group;
+    for (std::uint64_t g = team; g < groups; g += teams) {
+        const std::uint64_t first = g * group;
+        const std::uint64_t last = first + group < v.nnz ? first + group : v.nnz;
+        std::uint64_t lo = 0, hi = v.blocks;  // the block holding `first`: block_ptr[b] <= first < block_ptr[b + 1]
+        while (hi - lo > 1) {
+            const std::uint64_t mid = (lo + hi) / 2;
+            if (v.block_ptr[mid] <= first) lo = mid;
+            else hi = mid;
+        }
+        std::uint64_t b = lo;
+        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        std::uint64_t row = blco_index(v, mode, v.keys[first], b);
+        for (std::uint64_t z = first; z < last; ++z) {
+            while (z >= v.block_ptr[b + 1]) ++b;
+            const std::uint64_t key = v.keys[z];
+            float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
+            if (active) {
+                p = make_float4(v.vals[z], v.vals[z], v.vals[z], v.vals[z]);
+                for (int m = 0; m < order; ++m)
+                    if (m != mode) p = p * factors.f[m][blco_index(v, m, key, b) * R4 + col];
+            }
+            const std::uint64_t r = blco_index(v, mode, key, b);
+            if (r != row) {
+                flush_row<TEAM>(out, row, R, col, acc, stage, mask);
+                acc = make_float4(0.f, 0.f, 0.f, 0.f);
+                row = r;
+            }
+            add4(acc, p);
+        }
+        flush_row<TEAM>(out, row, R, col, acc, stage, mask);
+    }
+}
+
 // Picks the team kernel's TEAM, the smallest power of two >= R4, and calls go(team_tag).
 template <class Go>
 void with_team_size(std::uint32_t R4, Go&& go) {
@@ -481,6 +571,22 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
     upload_s_ = Event::seconds(t0, t1);
 }
 
+ResidentTensor::ResidentTensor(const Blco& b) : impl_(std::make_unique<Impl>()) {
+    use_device();
+    Event t0, t1;
+    t0.record();
+    impl_->nnz = b.nnz;
+    auto a = std::make_unique<Impl::BlcoArrays>();
+    a->keys = DeviceArray<std::uint64_t>(b.keys, b.nnz);
+    a->vals = DeviceArray<float>(b.vals, b.nnz);
+    a->block_ptr = DeviceArray<std::uint64_t>(b.block_ptr, b.blocks + 1);
+    for (const std::uint64_t* h : b.high) a->high.emplace_back(h, b.blocks);
+    a->blocks = b.blocks, a->shift = b.shift, a->width = b.width;
+    impl_->blco = std::move(a);
+    t1.record();
+    upload_s_ = Event::seconds(t0, t1);
+}
+
 ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ResidentTensor::~ResidentTensor() = default;
 ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
@@ -488,6 +594,10 @@ ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
 std::uint64_t ResidentTensor::device_bytes() const {
     std::uint64_t b = impl_->vals.size() * 4;
     for (const auto& i : impl_->idx) b += i.size() * 4;
+    if (const auto& a = impl_->blco) {
+        b += a->keys.size() * 8 + a->vals.size() * 4 + a->block_ptr.size() * 8;
+        for (const auto& h : a->high) b += h.size() * 8;
+    }
     for (const Impl::Part& p : impl_->parts) {
         b += p.fiber_ptr.size() * 8 + p.leaf.size() * 4 + p.vals.size() * 4;
         for (const auto& a : p.anc) b += a.size() * 4;
@@ -564,8 +674,43 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
     check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
 }
 
+namespace {
+
+void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors,
+                 double* out) {
+    if (nnz == 0) return;
+    BlcoView v;
+    v.nnz = nnz, v.blocks = a.blocks, v.keys = a.keys.get(), v.vals = a.vals.get(), v.block_ptr = a.block_ptr.get();
+    const int order = static_cast<int>(a.width.size());
+    Factor4Ptrs fp4{};
+    for (int m = 0; m < order; ++m) {
+        v.high[m] = a.high[static_cast<std::size_t>(m)].get(), v.shift[m] = a.shift[static_cast<std::size_t>(m)];
+        v.width[m] = a.width[static_cast<std::size_t>(m)];
+        fp4.f[m] = reinterpret_cast<const float4*>(factors[m]);
+    }
+    if (!use_team(R)) {
+        FactorPtrs fp{};
+        for (int m = 0; m < order; ++m) fp.f[m] = factors[m];
+        blco_kernel<<<grid_for(nnz * 32), 256>>>(v, order, mode, R, fp, out);
+    } else {
+        const auto R4 = static_cast<std::uint32_t>(R / 4);
+        const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
+        with_team_size(R4, [&](auto team_tag) {
+            constexpr int team = decltype(team_tag)::value;
+            blco_team_kernel<team><<<grid_for(groups * team), 256>>>(v, kCooGroup, order, mode, R4, fp4, out);
+        });
+    }
+    check(cudaGetLastError(), "launching the BLCO MTTKRP kernel");
+}
+
+}  // namespace
+
 void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
     DeviceScope on(impl_->device);
+    if (const auto& a = impl_->blco) {
+        launch_blco(*a, impl_->nnz, mode, R, factors, out_d);
+        return;
+    }
     if (impl_->coo) {
         std::vector<const std::uint32_t*> idx;
         for (const auto& i : impl_->idx) idx.push_back(i.get());
@@ -600,7 +745,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         launch_fiber_mttkrp(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
 }
 
-bool ResidentTensor::accumulates_in_double() const { return impl_->coo; }
+bool ResidentTensor::accumulates_in_double() const { return impl_->coo || impl_->blco; }
 
 void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     use_device();
@@ -612,14 +757,15 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
     // COO: fp64, millions of atomic adds go into one heavy row; fibers: fp32, the groups flush
     // rarely, so fp32 atomics stay accurate
-    DeviceArray<double> out_d(impl_->coo ? out_n : 0);
-    DeviceArray<float> out_f(impl_->coo ? 0 : out_n);
+    const bool in_double = accumulates_in_double();
+    DeviceArray<double> out_d(in_double ? out_n : 0);
+    DeviceArray<float> out_f(in_double ? 0 : out_n);
     out_d.zero();
     out_f.zero();
     t1.record();
     launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
     t2.record();
-    if (impl_->coo) {
+    if (in_double) {
         out_d.download(d.out);
     } else {
         std::vector<float> result(out_n);

@@ -63,6 +63,17 @@ struct HostCoo {
     bool vals64 = false;
 };
 
+// BLCO (tscope/formats/blco_format.hpp) on the host, fp32 values: each nonzero's 64-bit key
+// holds every mode's low bits at shift[m] (width[m] bits); high[m][b] the high bits of block b.
+struct Blco {
+    std::uint64_t nnz = 0, blocks = 0;
+    const std::uint64_t* keys = nullptr;
+    const float* vals = nullptr;
+    const std::uint64_t* block_ptr = nullptr;  // blocks + 1
+    std::vector<const std::uint64_t*> high;    // per mode, blocks entries
+    std::vector<unsigned> shift, width;
+};
+
 // A COO in device memory (32-bit indices, fp32 values): what the device format builds start
 // from. Freed with the object.
 class DeviceCoo {
@@ -96,6 +107,7 @@ class ResidentTensor {
 public:
     explicit ResidentTensor(const Coo& coo);
     explicit ResidentTensor(const std::vector<Fibers>& parts);
+    explicit ResidentTensor(const Blco& blco);
     // A copy of a device COO (the COO format; no sort needed by its kernel): its nonzeros
     // [first, last), all by default.
     explicit ResidentTensor(const DeviceCoo& coo, std::uint64_t first = 0, std::uint64_t last = ~std::uint64_t{0});

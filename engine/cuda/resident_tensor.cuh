@@ -3,6 +3,7 @@
 // and the device format builds. Private to engine/cuda.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "cuda_util.cuh"
@@ -24,6 +25,14 @@ struct ResidentTensor::Impl {
         DeviceArray<float> vals;
     };
     std::vector<Part> parts;
+    struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields
+        DeviceArray<std::uint64_t> keys, block_ptr;
+        std::vector<DeviceArray<std::uint64_t>> high;
+        DeviceArray<float> vals;
+        std::uint64_t blocks = 0;
+        std::vector<unsigned> shift, width;
+    };
+    std::unique_ptr<BlcoArrays> blco;
 };
 
 }  // namespace tscope::gpu

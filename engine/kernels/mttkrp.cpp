@@ -84,7 +84,7 @@ void detail::register_mttkrp_kernels(KernelRegistry& r) {
     using enum FormatKind;
     r.oracle(KernelKind::MTTKRP);
     r.add(KernelKind::MTTKRP, Backend::Omp, {COO, CSF, BCSF, MMCSF, HiCOO, HLS, ALTO});  // cpu/mttkrp_cpu.cpp, mttkrp_alto.cpp
-    r.add(KernelKind::MTTKRP, Backend::Cuda, {COO, CSF, BCSF, MMCSF, HLS});        // kernels/mttkrp_cuda.cpp, hls_cuda.cpp
+    r.add(KernelKind::MTTKRP, Backend::Cuda, {COO, CSF, BCSF, MMCSF, HLS, BLCO});  // kernels/mttkrp_cuda.cpp, hls_cuda.cpp
 }
 
 }  // namespace tscope

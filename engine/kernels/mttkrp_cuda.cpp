@@ -45,6 +45,14 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
             for (const auto& p : f.partitions) trees.push_back(&p);
             return upload_trees(trees);
         },
+        [&]<class I, class V>(const BlcoFormat<I, V>& f) {
+            std::vector<float> vals(f.vals.begin(), f.vals.end());
+            gpu::Blco b;
+            b.nnz = f.vals.size(), b.blocks = f.blocks(), b.keys = f.keys.data(), b.vals = vals.data(), b.block_ptr = f.block_ptr.data();
+            for (const auto& h : f.block_high) b.high.push_back(h.data());
+            b.shift = f.shift, b.width = f.width;
+            return std::make_shared<gpu::ResidentTensor>(b);
+        },
         [&](const SparseFormat& f) -> Resident { throw InputError("MTTKRP has no CUDA kernel for " + f.name()); }});
 }
 

@@ -47,6 +47,25 @@ class TestMttkrpCuda : public QObject {
 private Q_SLOTS:
     void initTestCase() { TS_REQUIRE_GPU(); }
 
+    // BLCO with blocks: five modes of 15 bits need 75, so 11 high bits go to the blocks; the
+    // kernels find each nonzero's block (the team kernel once per group, the warp kernel per
+    // nonzero) and agree with the oracle.
+    void blcoBlocksOnTheGpu() {
+        const CooTensor t = tstest::random_tensor({30000, 20000, 25000, 22000, 31000}, 20000, 8, Distribution::PowerLaw);
+        const auto f = build_format(FormatKind::BLCO, t, {});
+        QVERIFY(f->parameters().back().second != "1");  // several blocks
+        for (std::uint64_t rank : {16, 7}) {
+            std::vector<DenseMatrix> factors;
+            for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), rank, 90 + std::uint64_t(m)));
+            for (int mode = 0; mode < t.order(); ++mode) {
+                DenseMatrix ref(t.dim(mode), rank), out(t.dim(mode), rank);
+                mttkrp_reference(t, mode, factors, ref);
+                mttkrp(Backend::Cuda, *f, mode, factors, out);
+                QVERIFY2(max_relative_error(out, ref) <= 1e-4, qPrintable(QString("mode %1 rank %2").arg(mode + 1).arg(rank)));
+            }
+        }
+    }
+
     void randomTensors_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("rank");
