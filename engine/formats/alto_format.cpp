@@ -13,20 +13,16 @@
 
 namespace tscope {
 
-namespace {
-
-unsigned bits_for(std::uint64_t dim) {
+unsigned alto_bits_for(std::uint64_t dim) {
     unsigned b = 0;
     while (b < 64 && (std::uint64_t{1} << b) < dim) ++b;
     return b;
 }
 
-}  // namespace
-
 AltoLayout alto_layout(const std::vector<std::uint64_t>& dims) {
     std::vector<unsigned> left;
     AltoLayout l;
-    for (std::uint64_t d : dims) left.push_back(bits_for(d)), l.bits += left.back();
+    for (std::uint64_t d : dims) left.push_back(alto_bits_for(d)), l.bits += left.back();
     if (l.bits > 128)
         throw InputError("ALTO: the modes need " + std::to_string(l.bits) + " bits of linearized index together; at most 128 are stored");
     // Sec. 3.1: round robin from the least significant bit over the modes that still have bits,

@@ -9,20 +9,10 @@
 
 namespace tscope {
 
-namespace {
-
-unsigned bits_for(std::uint64_t dim) {
-    unsigned b = 0;
-    while (b < 64 && (std::uint64_t{1} << b) < dim) ++b;
-    return b;
-}
-
-}  // namespace
-
 std::pair<std::vector<unsigned>, std::vector<unsigned>> blco_fields(const std::vector<std::uint64_t>& dims) {
     std::vector<unsigned> width;
     unsigned total = 0;
-    for (std::uint64_t d : dims) width.push_back(bits_for(d)), total += width.back();
+    for (std::uint64_t d : dims) width.push_back(alto_bits_for(d)), total += width.back();
     while (total > 64) {  // the longest mode's top bit moves to the blocks
         const auto longest = std::max_element(width.begin(), width.end()) - width.begin();
         --width[static_cast<std::size_t>(longest)], --total;
@@ -74,7 +64,7 @@ std::unique_ptr<SparseFormat> detail::build_blco(const CooTensor& t, const Forma
     std::vector<unsigned> high_bits(static_cast<std::size_t>(order)), high_shift(static_cast<std::size_t>(order), 0);
     unsigned block_key_bits = 0;
     for (int m = 0; m < order; ++m) {
-        high_bits[std::size_t(m)] = bits_for(t.dim(m)) - f->width[std::size_t(m)];
+        high_bits[std::size_t(m)] = alto_bits_for(t.dim(m)) - f->width[std::size_t(m)];
         high_shift[std::size_t(m)] = block_key_bits;
         block_key_bits += high_bits[std::size_t(m)];
     }

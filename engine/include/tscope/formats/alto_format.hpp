@@ -25,6 +25,9 @@ namespace tscope {
 // The bits of the linearized index that hold each mode's index, one mask per mode, as a low and
 // a high 64-bit word: the index is 64 bits wide where the modes need no more together, else 128
 // (Sec. 3.1: "at the width the dims need"). An InputError beyond 128 bits.
+// The bits a mode of length `dim` needs: ceil(log2(dim)), 0 for a length of 1.
+unsigned alto_bits_for(std::uint64_t dim);
+
 struct AltoLayout {
     std::vector<std::uint64_t> lo, hi;  // per mode: its bits in the low and the high word
     unsigned bits = 0;                  // the modes' bits together
