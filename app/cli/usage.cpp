@@ -82,8 +82,9 @@ void print_usage(bool to_stderr) {
            (NCCL), factors replicated; a tensor that does not fit in the free device memory, or in
            --limit-gpu-memory B, is built on the host and streamed through the GPU in chunks (64M) over
            K streams (4) for every MTTKRP (--stream forces it); the report gives the copy rate and bound;
-           --write DIR: mode1.mat .. modeN.mat and lambda.mat; --distributed [--grid AxBxC] (MPI):
-           not implemented yet, refused (exit 2) with the reason
+           --write DIR: mode1.mat .. modeN.mat and lambda.mat; --distributed [--grid AxBxC] under
+           mpirun -np P, on a .tsb: the medium-grained CPD over P ranks (rank 0 reports ranks, grid,
+           nonzeros and factor rows exchanged per rank, MPI time; --backend cuda: one GPU per rank)
       tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
            --write DIR: modeN.mat and core.tns
       fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J (factor width),
