@@ -8,7 +8,11 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
+#include "distinct_keys.hpp"
 #include "random.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -17,6 +21,23 @@ namespace {
 
 constexpr std::uint64_t kChunk = 1u << 16;
 constexpr int kMaxRounds = 64;
+constexpr std::uint64_t kWindow = std::uint64_t{1} << 26;  // positions filtered at once (64M: 576 MB of scratch)
+
+int omp_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+int omp_thread() {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
 
 std::uint64_t mix(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
     std::uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL) ^ (c * 0xc2b2ae3d27d4eb4fULL);
@@ -233,29 +254,6 @@ std::string describe(const GeneratorSpec& spec) {
 
 namespace {
 
-// Open-addressing set of linear keys, stored +1 so that 0 marks an empty slot.
-class KeySet {
-public:
-    explicit KeySet(std::uint64_t expected) : slots_(std::bit_ceil(expected * 2 + 16), 0) {
-        mask_ = slots_.size() - 1;
-    }
-    bool insert(std::uint64_t key) {
-        const std::uint64_t stored = key + 1;
-        std::uint64_t mixed = stored;
-        for (std::size_t h = detail::splitmix64(mixed) & mask_;; h = (h + 1) & mask_) {
-            if (slots_[h] == stored) return false;
-            if (slots_[h] == 0) {
-                slots_[h] = stored;
-                return true;
-            }
-        }
-    }
-
-private:
-    std::vector<std::uint64_t> slots_;
-    std::size_t mask_ = 0;
-};
-
 // Whether coordinates linearize into 64-bit keys with room for the +1 of KeySet.
 bool keys_fit(const std::vector<std::uint64_t>& dims) {
     unsigned __int128 cells = 1;
@@ -266,18 +264,51 @@ bool keys_fit(const std::vector<std::uint64_t>& dims) {
     return true;
 }
 
+// Copies the kept entries of in[from, from + n) to out from position `have` on, in order, up
+// to `limit` entries in all; returns the new count. Each thread takes one contiguous range.
+template <class I, class V>
+std::uint64_t compact_kept(const std::vector<const I*>& in, const V* in_vals, std::uint64_t from, std::uint64_t n,
+                           const std::uint8_t* keep, const std::vector<I*>& out, V* out_vals, std::uint64_t have, std::uint64_t limit) {
+    const int threads = omp_threads();
+    std::vector<std::uint64_t> before(static_cast<std::size_t>(threads) + 1, 0);
+    const std::size_t order = in.size();
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp_thread();
+        const std::uint64_t lo = n * static_cast<std::uint64_t>(t) / static_cast<std::uint64_t>(threads);
+        const std::uint64_t hi = n * static_cast<std::uint64_t>(t + 1) / static_cast<std::uint64_t>(threads);
+        std::uint64_t kept = 0;
+        for (std::uint64_t i = lo; i < hi; ++i) kept += keep[i];
+        before[static_cast<std::size_t>(t) + 1] = kept;
+#pragma omp barrier
+#pragma omp single
+        for (int u = 0; u < threads; ++u) before[static_cast<std::size_t>(u) + 1] += before[static_cast<std::size_t>(u)];
+        std::uint64_t at = have + before[static_cast<std::size_t>(t)];
+        for (std::uint64_t i = lo; i < hi && at < limit; ++i)
+            if (keep[i]) {
+                for (std::size_t m = 0; m < order; ++m) out[m][at] = in[m][from + i];
+                out_vals[at++] = in_vals[from + i];
+            }
+    }
+    return std::min(limit, have + before.back());
+}
+
 // Draws batches in parallel (each batch a function of seed and batch number only) and keeps,
 // in draw order, the first occurrence of each coordinate until nnz are kept: the result is the
-// same whatever the thread count.
+// same whatever the thread count. Batches are filtered window by window, each window on every
+// thread (keys, the sharded duplicate filter, an ordered compaction).
 template <class I, class V>
 void fill_distinct(const GeneratorSpec& spec, const Sampler& sampler, CooTensor& t, RunControl& control) {
     const int order = t.order();
-    KeySet seen(spec.nnz);
+    detail::DistinctKeys seen(spec.nnz + spec.nnz / 8 + 1024);
     t.resize(spec.nnz);
     std::vector<I*> out;
     for (int m = 0; m < order; ++m) out.push_back(t.indices<I>(m).data());
     V* out_vals = t.values<V>().data();
     std::uint64_t have = 0;
+    const std::uint64_t window = std::min<std::uint64_t>(kWindow, spec.nnz + spec.nnz / 8 + 1024);
+    std::vector<std::uint64_t> keys(window);
+    std::vector<std::uint8_t> keep(window);
     for (int batch_no = 0; have < spec.nnz; ++batch_no) {
         if (batch_no == kMaxRounds)
             throw InputError("generate: only " + std::to_string(have) + " distinct nonzeros after " +
@@ -290,12 +321,16 @@ void fill_distinct(const GeneratorSpec& spec, const Sampler& sampler, CooTensor&
         std::vector<const I*> in;
         for (int m = 0; m < order; ++m) in.push_back(batch.indices<I>(m).data());
         const V* in_vals = batch.values<V>().data();
-        for (std::uint64_t n = 0; n < batch.nnz() && have < spec.nnz; ++n) {
-            std::uint64_t key = 0;
-            for (int m = 0; m < order; ++m) key = key * spec.dims[static_cast<std::size_t>(m)] + in[static_cast<std::size_t>(m)][n];
-            if (!seen.insert(key)) continue;
-            for (int m = 0; m < order; ++m) out[static_cast<std::size_t>(m)][have] = in[static_cast<std::size_t>(m)][n];
-            out_vals[have++] = in_vals[n];
+        for (std::uint64_t from = 0; from < batch.nnz() && have < spec.nnz; from += window) {
+            const auto n = static_cast<std::int64_t>(std::min(window, batch.nnz() - from));
+#pragma omp parallel for schedule(static)
+            for (std::int64_t i = 0; i < n; ++i) {
+                std::uint64_t key = 0;
+                for (int m = 0; m < order; ++m) key = key * spec.dims[static_cast<std::size_t>(m)] + in[static_cast<std::size_t>(m)][from + i];
+                keys[static_cast<std::size_t>(i)] = key;
+            }
+            seen.mark_new(keys.data(), static_cast<std::uint64_t>(n), keep.data());
+            have = compact_kept<I, V>(in, in_vals, from, static_cast<std::uint64_t>(n), keep.data(), out, out_vals, have, spec.nnz);
         }
         control.progress(have, spec.nnz);
         control.check();

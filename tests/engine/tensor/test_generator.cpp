@@ -56,8 +56,13 @@ private Q_SLOTS:
         omp_set_num_threads(2);
 #endif
         const CooTensor two = generate_tensor(spec);
+#ifdef _OPENMP
+        omp_set_num_threads(5);  // the duplicate filter's shards split unevenly over the threads
+#endif
+        const CooTensor five = generate_tensor(spec);
         std::string why;
         QVERIFY2(same_entries(one, two, &why), why.c_str());
+        QVERIFY2(same_entries(one, five, &why), why.c_str());
         spec.seed = 43;
         QVERIFY(!same_entries(one, generate_tensor(spec)));
     }
