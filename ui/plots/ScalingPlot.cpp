@@ -1,5 +1,6 @@
 #include "plots/ScalingPlot.hpp"
 
+#include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,6 +35,12 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     sources_->setObjectName(QStringLiteral("scalingSources"));
     sources_->setWordWrap(true);
     top->addWidget(sources_, 1);
+    tensorBox_ = new QComboBox(this);
+    tensorBox_->setObjectName(QStringLiteral("scalingTensor"));
+    tensorBox_->setToolTip(tr("The tensor whose recordings are drawn"));
+    tensorBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    tensorBox_->hide();
+    top->addWidget(tensorBox_);
     auto* open = new QPushButton(tr("Open recording…"), this);
     open->setObjectName(QStringLiteral("scalingOpen"));
     open->setToolTip(tr("A JSON file written by tensorscope-cli bench --gpus N --json (or a JSON list of them)"));
@@ -59,12 +66,13 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
         return tr("%1: %2 GPU(s), %3 per sweep").arg(hit->graph->name()).arg(std::lround(hit->key)).arg(humanSeconds(hit->value));
     });
     plot_->xAxis->setLabel(tr("GPUs"));
-    plot_->yAxis->setLabel(tr("seconds per MTTKRP sweep (all modes; kernels + collectives)"));
+    plot_->yAxis->setLabel(tr("seconds per MTTKRP sweep"));  // what a sweep is: in the sources line
     enablePlotExport(plot_);
     stack_->addWidget(plot_);
     layout->addWidget(stack_, 1);
 
     connect(open, &QPushButton::clicked, this, &ScalingPlot::openRecording);
+    connect(tensorBox_, &QComboBox::currentIndexChanged, this, [this] { replot(); });
     recordings_ = bundledScalingRecordings(&bundledErrors_);
     replot();
 }
@@ -98,12 +106,18 @@ void ScalingPlot::replot() {
     QStringList titles;
     for (const ScalingRecording& r : recordings_) titles << r.title;
     QString sources = titles.isEmpty() ? tr("Scaling recordings: none loaded.")
-                                       : tr("Scaling recordings: %1.").arg(titles.join(QStringLiteral("; ")));
+                                       : tr("A sweep is every mode's MTTKRP once (medians, kernels plus collectives). "
+                                            "Scaling recordings: %1.")
+                                             .arg(titles.join(QStringLiteral("; ")));
     if (!bundledErrors_.isEmpty())
         sources += QLatin1Char(' ') + tr("Not read: %1").arg(bundledErrors_.join(QStringLiteral("; ")));
     sources_->setText(sources);
 
-    const std::vector<ScalingLine> lines = scalingLines(recordings_);
+    const std::vector<ScalingLine> all = scalingLines(recordings_);
+    refillTensors(all);
+    std::vector<ScalingLine> lines;
+    for (const ScalingLine& line : all)
+        if (tensorBox_->count() < 2 || line.tensor == tensorBox_->currentText()) lines.push_back(line);
     if (lines.empty()) {
         hint_->setText(
             tr("No scaling recordings yet; run tensorscope-cli bench FILE --kernel mttkrp --backend cuda "
@@ -113,14 +127,11 @@ void ScalingPlot::replot() {
     }
     stack_->setCurrentWidget(plot_);
     plot_->clearGraphs();
-    std::set<QString> tensors;
-    for (const ScalingLine& line : lines) tensors.insert(line.tensor);
     std::set<int> counts;
     double most = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const ScalingLine& line = lines[i];
         QString name = QStringLiteral("%1 · %2").arg(line.format, line.device);
-        if (tensors.size() > 1) name += QStringLiteral(" · ") + line.tensor;
         const ScalingPoint& first = line.points.front();
         const ScalingPoint& last = line.points.back();
         if (line.points.size() > 1 && last.seconds > 0)
@@ -149,6 +160,22 @@ void ScalingPlot::replot() {
     setLinearAxis(plot_->yAxis, AxisUnit::Seconds);
     PlotInspector::of(plot_)->rememberHome();
     plot_->replot();
+}
+
+void ScalingPlot::refillTensors(const std::vector<ScalingLine>& lines) {
+    QStringList tensors;  // in the lines' order: the first recording's tensor first
+    for (const ScalingLine& line : lines)
+        if (!tensors.contains(line.tensor)) tensors << line.tensor;
+    QStringList shown;
+    for (int i = 0; i < tensorBox_->count(); ++i) shown << tensorBox_->itemText(i);
+    if (shown != tensors) {
+        const QString keep = shown.size() > 1 ? tensorBox_->currentText() : QString();  // a choice the user could make
+        const QSignalBlocker quiet(tensorBox_);
+        tensorBox_->clear();
+        tensorBox_->addItems(tensors);
+        if (tensors.contains(keep)) tensorBox_->setCurrentText(keep);
+    }
+    tensorBox_->setVisible(tensors.size() > 1);
 }
 
 }  // namespace tsui

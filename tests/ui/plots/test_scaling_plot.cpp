@@ -1,6 +1,7 @@
 // The scaling plot: words instead of an empty chart while there is no recording; one line per
 // format with a point per GPU count once there are, on axes labelled "GPUs" and "seconds per
 // MTTKRP sweep"; a recording opened from a file adds its lines; a bad file is refused in words.
+#include <QComboBox>
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,9 +13,9 @@ using namespace tsui;
 
 namespace {
 
-ScalingRow row(const QString& format, int gpus, int mode, double seconds) {
+ScalingRow row(const QString& format, int gpus, int mode, double seconds, const QString& tensor = QStringLiteral("nell2.tsb")) {
     ScalingRow r;
-    r.device = QStringLiteral("NVIDIA H200"), r.tensor = QStringLiteral("nell2.tsb"), r.format = format;
+    r.device = QStringLiteral("NVIDIA H200"), r.tensor = tensor, r.format = format;
     r.gpus = gpus, r.mode = mode, r.seconds = seconds;
     return r;
 }
@@ -67,6 +68,30 @@ private Q_SLOTS:
         QCOMPARE(valueAt(p->graph(1), 1), 0.5);
         QCOMPARE(valueAt(p->graph(1), 2), 0.375);
         QVERIFY(p->yAxis->range().lower == 0 && p->yAxis->range().upper >= 3.0);
+    }
+
+    // Recordings of two tensors: a Tensor box picks one, and only its lines are drawn (their
+    // seconds differ by orders of magnitude); one tensor alone needs no box.
+    void aTensorBoxPicksTheTensorDrawn() {
+        ScalingRecording small, big;
+        small.rows = {row(QStringLiteral("COO"), 1, 1, 0.01), row(QStringLiteral("COO"), 2, 1, 0.006)};
+        big.rows = {row(QStringLiteral("COO"), 1, 1, 0.8, QStringLiteral("amz1b.tsb")), row(QStringLiteral("COO"), 2, 1, 0.4, QStringLiteral("amz1b.tsb")),
+                    row(QStringLiteral("CSF"), 1, 1, 0.2, QStringLiteral("amz1b.tsb")), row(QStringLiteral("CSF"), 4, 1, 0.06, QStringLiteral("amz1b.tsb"))};
+        ScalingPlot plot;
+        plot.setRecordings({small});
+        QVERIFY(plot.tensorBox()->isHidden());
+        QCOMPARE(plot.plot()->graphCount(), 1);
+        plot.setRecordings({big, small});
+        QVERIFY(!plot.tensorBox()->isHidden());
+        QCOMPARE(plot.tensorBox()->count(), 2);
+        QCOMPARE(plot.tensorBox()->currentText(), QStringLiteral("amz1b.tsb"));  // the first recording's
+        QCOMPARE(plot.plot()->graphCount(), 2);
+        QCOMPARE(valueAt(plot.plot()->graph(0), 1), 0.8);
+        QVERIFY(plot.plot()->yAxis->range().upper < 1.5);
+        plot.tensorBox()->setCurrentText(QStringLiteral("nell2.tsb"));
+        QCOMPARE(plot.plot()->graphCount(), 1);
+        QCOMPARE(valueAt(plot.plot()->graph(0), 2), 0.006);
+        QVERIFY(plot.plot()->yAxis->range().upper < 0.02);  // the axis follows the tensor drawn
     }
 
     void opensARecordingFromAFile() {
