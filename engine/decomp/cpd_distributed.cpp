@@ -115,6 +115,37 @@ DenseMatrix host_gram(const DenseMatrix& a, std::uint64_t rank) {
     return linalg::gram(a);
 }
 
+// The rows `lists` name (one list per peer, in order), packed back to back for the exchange.
+std::vector<double> pack_rows(const DenseMatrix& m, const std::vector<std::vector<std::uint64_t>>& lists) {
+    std::uint64_t total = 0;
+    for (const auto& rows : lists) total += rows.size();
+    std::vector<double> out(total * m.cols);
+    double* dst = out.data();
+    for (const auto& rows : lists) {
+        const auto count = static_cast<std::int64_t>(rows.size());
+#pragma omp parallel for schedule(static)
+        for (std::int64_t j = 0; j < count; ++j)
+            std::copy(m.row(rows[static_cast<std::size_t>(j)]), m.row(rows[static_cast<std::size_t>(j)]) + m.cols, dst + static_cast<std::uint64_t>(j) * m.cols);
+        dst += rows.size() * m.cols;
+    }
+    return out;
+}
+
+// Each column's sum of squares, the rows split over the threads.
+std::vector<double> column_squares(const DenseMatrix& m) {
+    std::vector<double> total(m.cols, 0.0);
+#pragma omp parallel
+    {
+        std::vector<double> mine(m.cols, 0.0);
+#pragma omp for schedule(static) nowait
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(m.rows); ++i)
+            for (std::uint64_t c = 0; c < m.cols; ++c) mine[c] += m.at(static_cast<std::uint64_t>(i), c) * m.at(static_cast<std::uint64_t>(i), c);
+#pragma omp critical
+        for (std::uint64_t c = 0; c < m.cols; ++c) total[c] += mine[c];
+    }
+    return total;
+}
+
 std::vector<int> as_counts(const std::vector<std::vector<std::uint64_t>>& lists) {
     std::vector<int> counts;
     for (const auto& l : lists) counts.push_back(static_cast<int>(l.size()));
@@ -292,24 +323,30 @@ private:
 
         // reduce: partial rows to their owners
         const detail::RowExchange& x = mode.x;
-        std::vector<double> out;
-        for (const auto& rows : x.send)
-            for (std::uint64_t pos : rows) out.insert(out.end(), m_local.row(pos), m_local.row(pos) + R);
-        const std::vector<double> in = layer.exchange_rows(out, mode.partials_out, mode.partials_in, R);
+        const std::vector<double> in = layer.exchange_rows(pack_rows(m_local, x.send), mode.partials_out, mode.partials_in, R);
 
         t = Clock::now();
         DenseMatrix own(x.owned.size(), R);
         own.fill(0.0);
-        for (std::size_t k = 0; k < x.owned.size(); ++k)
-            if (x.owned_local[k] >= 0) std::copy(m_local.row(static_cast<std::uint64_t>(x.owned_local[k])),
-                                                 m_local.row(static_cast<std::uint64_t>(x.owned_local[k])) + R, own.row(k));
+        const auto owned = static_cast<std::int64_t>(x.owned.size());
+#pragma omp parallel for schedule(static)
+        for (std::int64_t k = 0; k < owned; ++k) {
+            const std::int64_t from = x.owned_local[static_cast<std::size_t>(k)];
+            if (from >= 0) std::copy(m_local.row(static_cast<std::uint64_t>(from)), m_local.row(static_cast<std::uint64_t>(from)) + R,
+                                     own.row(static_cast<std::uint64_t>(k)));
+        }
+        // a peer's partial rows are distinct, so each peer's block is added on every thread
         const double* src = in.data();
-        for (const auto& rows : x.receive)
-            for (std::uint64_t k : rows) {
-                double* dst = own.row(k);
-                for (std::uint64_t c = 0; c < R; ++c) dst[c] += src[c];
-                src += R;
+        for (const auto& rows : x.receive) {
+            const auto count = static_cast<std::int64_t>(rows.size());
+#pragma omp parallel for schedule(static)
+            for (std::int64_t j = 0; j < count; ++j) {
+                double* dst = own.row(rows[static_cast<std::size_t>(j)]);
+                const double* from = src + static_cast<std::uint64_t>(j) * R;
+                for (std::uint64_t c = 0; c < R; ++c) dst[c] += from[c];
             }
+            src += rows.size() * R;
+        }
         DenseMatrix m_own = n == order() - 1 ? own : DenseMatrix();
         // solve: every rank holds the same V, so every rank takes the same path (Cholesky or not)
         const DenseMatrix v = detail::hadamard_of_others(grams_, n);
@@ -320,16 +357,16 @@ private:
             exact = own.rows ? linalg::solve_spd_right(own, v) : linalg::solve_spd_right(probe, v);
         });
         if (!exact) ++result_.cpd.pseudo_inverse_solves;
-        std::vector<double> norms(R, 0.0);
-        for (std::uint64_t i = 0; i < own.rows; ++i)
-            for (std::uint64_t c = 0; c < R; ++c) norms[c] += own.at(i, c) * own.at(i, c);
+        std::vector<double> norms = column_squares(own);
         double dense = since(t);
         world_.sum(norms.data(), static_cast<int>(R));
         t = Clock::now();
         for (double& s : norms) s = std::sqrt(s);
-        for (std::uint64_t i = 0; i < own.rows; ++i)
+        const auto own_rows = static_cast<std::int64_t>(own.rows);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < own_rows; ++i)
             for (std::uint64_t c = 0; c < R; ++c)
-                if (norms[c] > 0) own.at(i, c) /= norms[c];
+                if (norms[c] > 0) own.at(static_cast<std::uint64_t>(i), c) /= norms[c];
         result_.cpd.lambda = norms;
         DenseMatrix g = host_gram(own, R);
         dense += since(t);
@@ -337,21 +374,29 @@ private:
         grams_[um(n)] = std::move(g);
 
         // expand: the owners' updated rows back to the ranks that touch them
-        out.clear();
-        for (const auto& rows : x.receive)
-            for (std::uint64_t k : rows) out.insert(out.end(), own.row(k), own.row(k) + R);
-        const std::vector<double> back = layer.exchange_rows(out, mode.partials_in, mode.partials_out, R);
+        const std::vector<double> back = layer.exchange_rows(pack_rows(own, x.receive), mode.partials_in, mode.partials_out, R);
         t = Clock::now();
         DenseMatrix& a = factors_[um(n)];
-        for (std::size_t k = 0; k < x.owned.size(); ++k)
-            if (x.owned_local[k] >= 0) std::copy(own.row(k), own.row(k) + R, a.row(static_cast<std::uint64_t>(x.owned_local[k])));
+#pragma omp parallel for schedule(static)
+        for (std::int64_t k = 0; k < owned; ++k) {
+            const std::int64_t to = x.owned_local[static_cast<std::size_t>(k)];
+            if (to >= 0) std::copy(own.row(static_cast<std::uint64_t>(k)), own.row(static_cast<std::uint64_t>(k)) + R, a.row(static_cast<std::uint64_t>(to)));
+        }
         src = back.data();
-        for (const auto& rows : x.send)
-            for (std::uint64_t pos : rows) std::copy(src, src + R, a.row(pos)), src += R;
+        for (const auto& rows : x.send) {
+            const auto count = static_cast<std::int64_t>(rows.size());
+#pragma omp parallel for schedule(static)
+            for (std::int64_t j = 0; j < count; ++j)
+                std::copy(src + static_cast<std::uint64_t>(j) * R, src + static_cast<std::uint64_t>(j + 1) * R, a.row(rows[static_cast<std::size_t>(j)]));
+            src += rows.size() * R;
+        }
         if (n == order() - 1) {  // <X, X^> from the last mode's MTTKRP (cpd_als.cpp's fit)
-            last_inner_ = 0;
-            for (std::uint64_t i = 0; i < own.rows; ++i)
-                for (std::uint64_t c = 0; c < R; ++c) last_inner_ += m_own.at(i, c) * own.at(i, c) * norms[c];
+            double sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+            for (std::int64_t i = 0; i < own_rows; ++i)
+                for (std::uint64_t c = 0; c < R; ++c)
+                    sum += m_own.at(static_cast<std::uint64_t>(i), c) * own.at(static_cast<std::uint64_t>(i), c) * norms[c];
+            last_inner_ = sum;
         }
         dense += since(t);
         parts.dense_seconds += dense;

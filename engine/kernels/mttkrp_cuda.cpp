@@ -56,6 +56,20 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
         [&](const SparseFormat& f) -> Resident { throw InputError("MTTKRP has no CUDA kernel for " + f.name()); }});
 }
 
+namespace {
+
+// The GPU's fp32 copy of a factor, converted on every thread (factors reach GBs at scale).
+template <class Doubles>
+std::vector<float> to_float(const Doubles& v) {
+    std::vector<float> out(v.size());
+    const auto n = static_cast<std::int64_t>(v.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = static_cast<float>(v[static_cast<std::size_t>(i)]);
+    return out;
+}
+
+}  // namespace
+
 void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,
                           const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
     if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
@@ -65,14 +79,16 @@ void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat&
     dense.mode = mode;
     for (std::size_t m = 0; m < factors.size(); ++m) {
         dense.rows.push_back(format.dims()[m]);
-        if (static_cast<int>(m) != mode) host_factors[m].assign(factors[m].data.begin(), factors[m].data.end());
+        if (static_cast<int>(m) != mode) host_factors[m] = to_float(factors[m].data);
         dense.factors.push_back(host_factors[m].empty() ? nullptr : host_factors[m].data());
     }
     std::vector<double> result(out.rows * out.cols);
     dense.out = result.data();
     gpu::Timing t;
     tensor.mttkrp(dense, t);
-    for (std::size_t i = 0; i < result.size(); ++i) out.data[i] = result[i];
+    const auto n = static_cast<std::int64_t>(result.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) out.data[static_cast<std::size_t>(i)] = result[static_cast<std::size_t>(i)];
     if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
 }
 
