@@ -1,0 +1,177 @@
+// The dataset download against a local HTTP server that this test starts on 127.0.0.1 and
+// stops: a whole file, a transfer cut off and then resumed with a Range request, a server error,
+// a size that differs from the catalog's, and a cancel. Nothing leaves the machine.
+#include <QFile>
+#include <QNetworkProxy>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "models/DatasetDownload.hpp"
+
+using namespace tsui;
+
+namespace {
+
+// A one-file HTTP/1.1 server: GET /file (Range honoured unless told otherwise), /missing (404),
+// /broken (500). cutAfter > 0 closes the connection after that many body bytes.
+class LocalServer : public QTcpServer {
+public:
+    explicit LocalServer(QByteArray body) : body_(std::move(body)) {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* s = nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, this, [this, s] { serve(s); });
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            }
+        });
+        listen(QHostAddress::LocalHost, 0);
+    }
+    QUrl url(const QString& path) const { return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(serverPort()).arg(path)); }
+    qint64 cutAfter = 0;
+    QList<QByteArray> ranges;  // the Range header of each request ("" where none)
+
+private:
+    void serve(QTcpSocket* s) {
+        request_ += s->readAll();
+        if (!request_.contains("\r\n\r\n")) return;
+        const QByteArray head = request_;
+        request_.clear();
+        const QByteArray path = head.split(' ').value(1);
+        QByteArray range;
+        for (const QByteArray& line : head.split('\n'))
+            if (line.toLower().startsWith("range:")) range = line.mid(6).trimmed();
+        ranges << range;
+        if (path != "/file") {
+            const QByteArray status = path == "/broken" ? "500 Internal Server Error" : "404 Not Found";
+            s->write("HTTP/1.1 " + status + "\r\nContent-Length: 5\r\nConnection: close\r\n\r\noops!");
+            s->disconnectFromHost();
+            return;
+        }
+        qint64 from = 0;
+        if (range.startsWith("bytes=")) from = range.mid(6, range.indexOf('-') - 6).toLongLong();
+        const QByteArray part = body_.mid(from);
+        QByteArray reply = from > 0 ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes " + QByteArray::number(from) + "-" +
+                                          QByteArray::number(body_.size() - 1) + "/" + QByteArray::number(body_.size()) + "\r\n"
+                                    : QByteArray("HTTP/1.1 200 OK\r\n");
+        reply += "Content-Length: " + QByteArray::number(part.size()) + "\r\nConnection: close\r\n\r\n";
+        s->write(reply);
+        s->write(cutAfter > 0 ? part.left(cutAfter) : part);
+        s->flush();
+        s->disconnectFromHost();
+    }
+    QByteArray body_, request_;
+};
+
+QByteArray sampleBody() {
+    QByteArray b;
+    for (int i = 0; i < 300000; ++i) b.append(static_cast<char>('a' + (i * 7 + i / 13) % 26));
+    return b;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Runs one download to its end; returns its error ("" on success).
+QString fetch(DatasetDownload& d, const QUrl& url, const QString& target, qint64 expected, QList<DownloadProgress>* seen = nullptr) {
+    QSignalSpy done(&d, &DatasetDownload::finished);
+    QMetaObject::Connection c;
+    if (seen) c = QObject::connect(&d, &DatasetDownload::progress, [seen](const DownloadProgress& p) { seen->append(p); });
+    d.start(url, target, expected);
+    if (done.isEmpty() && !done.wait(10000)) return QStringLiteral("(no finished signal in 10 s)");
+    QObject::disconnect(c);
+    return done.takeFirst().at(0).toString();
+}
+
+}  // namespace
+
+class TestDatasetDownload : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QNetworkProxy::setApplicationProxy(QNetworkProxy::NoProxy); }  // 127.0.0.1 directly, whatever the CI's proxy
+
+    void fetchesAWholeFile() {
+        const QByteArray body = sampleBody();
+        LocalServer server(body);
+        QVERIFY(server.isListening());
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        DatasetDownload d;
+        QList<DownloadProgress> seen;
+        const QString error = fetch(d, server.url(QStringLiteral("/file")), target, body.size(), &seen);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(readAll(target), body);
+        QVERIFY(!QFile::exists(DatasetDownload::partPath(target)));
+        QVERIFY(!seen.isEmpty());
+        QCOMPARE(seen.last().received, qint64(body.size()));
+        QCOMPARE(seen.last().total, qint64(body.size()));
+        QCOMPARE(server.ranges.value(0), QByteArray());
+    }
+
+    void resumesACutTransfer() {
+        const QByteArray body = sampleBody();
+        LocalServer server(body);
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        DatasetDownload d;
+        server.cutAfter = 100000;
+        QString error = fetch(d, server.url(QStringLiteral("/file")), target, body.size());
+        QVERIFY2(error.contains(QStringLiteral("closed after 100,000 of 300,000 bytes")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("fetch again to resume")), qPrintable(error));
+        QVERIFY(!QFile::exists(target));
+        QCOMPARE(readAll(DatasetDownload::partPath(target)), body.left(100000));
+
+        server.cutAfter = 0;
+        error = fetch(d, server.url(QStringLiteral("/file")), target, body.size());
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(server.ranges.last(), QByteArray("bytes=100000-"));  // only the rest was asked for
+        QCOMPARE(readAll(target), body);
+        QVERIFY(!QFile::exists(DatasetDownload::partPath(target)));
+    }
+
+    void aServerErrorSaysSoAndWritesNothing() {
+        LocalServer server(sampleBody());
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        DatasetDownload d;
+        const QString error = fetch(d, server.url(QStringLiteral("/broken")), target, -1);
+        QVERIFY2(error.contains(QStringLiteral("HTTP 500")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("/broken")), qPrintable(error));
+        QVERIFY(!QFile::exists(target));
+        QVERIFY(readAll(DatasetDownload::partPath(target)).isEmpty());  // no error page stored as data
+    }
+
+    void aSizeOtherThanTheCatalogsIsRefused() {
+        const QByteArray body = sampleBody();
+        LocalServer server(body);
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        DatasetDownload d;
+        const QString error = fetch(d, server.url(QStringLiteral("/file")), target, body.size() + 1);
+        QVERIFY2(error.contains(QStringLiteral("catalog says 300,001 bytes")), qPrintable(error));
+        QVERIFY(!QFile::exists(target));
+        QVERIFY(!QFile::exists(DatasetDownload::partPath(target)));
+    }
+
+    void aCancelKeepsThePartAndSaysSo() {
+        LocalServer server(sampleBody());
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        DatasetDownload d;
+        QSignalSpy done(&d, &DatasetDownload::finished);
+        d.start(server.url(QStringLiteral("/file")), target, -1);
+        QVERIFY(d.running());
+        d.cancel();
+        QVERIFY(!done.isEmpty() || done.wait(10000));  // abort() may report at once
+        QVERIFY2(done.first().at(0).toString().startsWith(QStringLiteral("cancelled")), qPrintable(done.first().at(0).toString()));
+        QVERIFY(!QFile::exists(target));
+        QVERIFY(!d.running());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDatasetDownload)
+#include "test_dataset_download.moc"

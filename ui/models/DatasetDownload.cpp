@@ -1,0 +1,194 @@
+#include "models/DatasetDownload.hpp"
+
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QRegularExpression>
+
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+QString bytesText(qint64 b) { return grouped(static_cast<std::uint64_t>(std::max<qint64>(b, 0))) + QStringLiteral(" bytes"); }
+
+// "bytes 100-999/1000" -> 1000; -1 where absent or unreadable.
+qint64 totalFromContentRange(const QByteArray& header) {
+    static const QRegularExpression form(QStringLiteral("^bytes (\\d+)-(\\d+)/(\\d+)$"));
+    const auto m = form.match(QString::fromLatin1(header).trimmed());
+    return m.hasMatch() ? m.captured(3).toLongLong() : -1;
+}
+
+qint64 startFromContentRange(const QByteArray& header) {
+    static const QRegularExpression form(QStringLiteral("^bytes (\\d+)-"));
+    const auto m = form.match(QString::fromLatin1(header).trimmed());
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+}  // namespace
+
+DatasetDownload::DatasetDownload(QObject* parent) : QObject(parent), net_(new QNetworkAccessManager(this)) {
+    qRegisterMetaType<tsui::DownloadProgress>();
+}
+
+DatasetDownload::~DatasetDownload() {
+    if (reply_) {
+        reply_->disconnect(this);
+        reply_->abort();
+    }
+}
+
+void DatasetDownload::start(const QUrl& url, const QString& target, qint64 expectedBytes) {
+    Q_ASSERT(!reply_);
+    url_ = url, target_ = target, expected_ = expectedBytes, total_ = expectedBytes;
+    cancelled_ = failed_ = false;
+    part_.close();
+    part_.setFileName(partPath(target));
+    if (!part_.open(QIODevice::ReadWrite)) {  // kept if it exists: the resume
+        fail(tr("cannot write %1: %2").arg(part_.fileName(), part_.errorString()), false);
+        return;
+    }
+    resumedFrom_ = part_.size();
+    if (expected_ >= 0 && resumedFrom_ > expected_) {  // not a prefix of this file: start again
+        part_.resize(0);
+        resumedFrom_ = 0;
+    }
+    part_.seek(resumedFrom_);
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    if (resumedFrom_ > 0) request.setRawHeader("Range", "bytes=" + QByteArray::number(resumedFrom_) + "-");
+    clock_.start();
+    reply_ = net_->get(request);
+    connect(reply_, &QNetworkReply::metaDataChanged, this, &DatasetDownload::onMetaData);
+    connect(reply_, &QNetworkReply::readyRead, this, &DatasetDownload::onReadyRead);
+    connect(reply_, &QNetworkReply::finished, this, &DatasetDownload::onFinished);
+}
+
+void DatasetDownload::cancel() {
+    if (!reply_) return;
+    cancelled_ = true;
+    reply_->abort();  // finished() follows, which reports the cancel
+}
+
+// The status decides what the body is: a 206 continues the part, a 200 replaces it.
+void DatasetDownload::onMetaData() {
+    if (!reply_ || failed_) return;
+    const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status == 206) {
+        const qint64 from = startFromContentRange(reply_->rawHeader("Content-Range"));
+        if (from != resumedFrom_) {
+            fail(tr("the server resumed %1 at byte %2, not at %3").arg(url_.toString()).arg(from).arg(resumedFrom_), false);
+            return;
+        }
+        const qint64 whole = totalFromContentRange(reply_->rawHeader("Content-Range"));
+        if (whole >= 0) total_ = whole;
+    } else if (status == 200) {
+        if (resumedFrom_ > 0) {  // no range support: the whole file again
+            part_.resize(0);
+            part_.seek(0);
+            resumedFrom_ = 0;
+        }
+        const QVariant length = reply_->header(QNetworkRequest::ContentLengthHeader);
+        if (length.isValid()) total_ = length.toLongLong();
+    }
+    if (expected_ >= 0 && total_ >= 0 && total_ != expected_)
+        fail(tr("%1 is %2 on the server, but the catalog says %3: not the file expected, nothing kept")
+                 .arg(url_.toString(), bytesText(total_), bytesText(expected_)),
+             false);
+}
+
+void DatasetDownload::onReadyRead() {
+    if (reply_ && !failed_) append(reply_);
+}
+
+void DatasetDownload::append(QNetworkReply* reply) {
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status != 200 && status != 206) return;  // an error page is not the file
+    const QByteArray chunk = reply->readAll();
+    if (part_.write(chunk) != chunk.size()) {
+        fail(tr("cannot write %1: %2").arg(part_.fileName(), part_.errorString()), true);
+        return;
+    }
+    Q_EMIT progress(current());
+}
+
+DownloadProgress DatasetDownload::current() const {
+    DownloadProgress p;
+    p.received = part_.pos();
+    p.total = total_;
+    const double seconds = clock_.elapsed() / 1000.0;
+    if (seconds > 0) p.bytesPerSecond = static_cast<double>(p.received - resumedFrom_) / seconds;
+    if (p.total >= 0 && p.bytesPerSecond > 0) p.secondsLeft = static_cast<double>(p.total - p.received) / p.bytesPerSecond;
+    return p;
+}
+
+void DatasetDownload::onFinished() {
+    if (!reply_) return;
+    QNetworkReply* reply = reply_;
+    reply_ = nullptr;
+    reply->deleteLater();
+    if (failed_) return;  // already reported
+    if (cancelled_) {
+        part_.close();
+        Q_EMIT finished(tr("cancelled; the %1 fetched so far are kept for a resume").arg(bytesText(QFileInfo(part_.fileName()).size())));
+        return;
+    }
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status == 416) {
+        // the part is already whole (or longer than the file): let the size check decide
+        if (expected_ < 0 || part_.size() != expected_) {
+            fail(tr("%1 refused to resume at byte %2 (HTTP 416)").arg(url_.toString()).arg(resumedFrom_), false);
+            return;
+        }
+    } else if (status != 200 && status != 206) {
+        fail(status ? tr("%1: HTTP %2 %3").arg(url_.toString()).arg(status).arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString())
+                    : tr("%1: %2").arg(url_.toString(), reply->errorString()),
+             true);
+        return;
+    }
+    if (reply->bytesAvailable() > 0) {  // anything still buffered
+        append(reply);
+        if (failed_) return;
+    }
+    part_.flush();
+    const qint64 have = part_.size();
+    if (total_ >= 0 && have < total_) {
+        fail(tr("%1: the connection closed after %2 of %3").arg(url_.toString(), grouped(static_cast<std::uint64_t>(have)), bytesText(total_)), true);
+        return;
+    }
+    if (reply->error() != QNetworkReply::NoError && status != 416) {
+        fail(tr("%1: %2").arg(url_.toString(), reply->errorString()), true);
+        return;
+    }
+    if ((expected_ >= 0 && have != expected_) || (total_ >= 0 && have != total_)) {
+        fail(tr("%1 arrived as %2, expected %3: nothing kept").arg(url_.toString(), bytesText(have), bytesText(expected_ >= 0 ? expected_ : total_)),
+             false);
+        return;
+    }
+    part_.close();
+    QFile::remove(target_);
+    if (!QFile::rename(part_.fileName(), target_)) {
+        fail(tr("cannot rename %1 to %2").arg(part_.fileName(), target_), true);
+        return;
+    }
+    Q_EMIT finished(QString());
+}
+
+void DatasetDownload::fail(const QString& why, bool keepPart) {
+    failed_ = true;
+    const qint64 kept = keepPart ? part_.size() : 0;
+    part_.close();
+    if (!keepPart) QFile::remove(part_.fileName());
+    if (reply_) {
+        QNetworkReply* reply = reply_;
+        reply_ = nullptr;
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+    Q_EMIT finished(keepPart && kept > 0 ? tr("%1 (the %2 fetched are kept: fetch again to resume)").arg(why, bytesText(kept)) : why);
+}
+
+}  // namespace tsui

@@ -1,0 +1,64 @@
+// One dataset file fetched over HTTP(S) with Qt Network into the cache: written to FILE.part as
+// it arrives, resumed from there with a Range request after an interruption, checked against
+// the catalog's size before it is renamed to FILE, cancellable at any time. Runs on the event
+// loop of the thread that owns it (a worker's in the GUI), so the window never waits on it.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QNetworkReply>
+#include <QObject>
+#include <QPointer>
+#include <QUrl>
+
+class QNetworkAccessManager;
+
+namespace tsui {
+
+struct DownloadProgress {
+    qint64 received = 0;        // bytes in FILE.part, the resumed ones included
+    qint64 total = -1;          // -1 while unknown
+    double bytesPerSecond = 0;  // over this transfer (not the resumed part)
+    double secondsLeft = -1;    // -1 while unknown
+};
+
+class DatasetDownload : public QObject {
+    Q_OBJECT
+
+public:
+    explicit DatasetDownload(QObject* parent = nullptr);
+    ~DatasetDownload() override;
+    // Fetches url into target (via target + ".part"). expectedBytes < 0: the size is not known
+    // beforehand, and the server's length is trusted.
+    void start(const QUrl& url, const QString& target, qint64 expectedBytes = -1);
+    void cancel();
+    bool running() const { return reply_ != nullptr; }
+    static QString partPath(const QString& target) { return target + QStringLiteral(".part"); }
+
+Q_SIGNALS:
+    void progress(const tsui::DownloadProgress& p);
+    // error is empty on success; otherwise it names the URL and what went wrong, and says
+    // whether the part already fetched was kept for a resume.
+    void finished(const QString& error);
+
+private:
+    void onMetaData();
+    void onReadyRead();
+    void append(QNetworkReply* reply);
+    void onFinished();
+    void fail(const QString& why, bool keepPart);
+    DownloadProgress current() const;
+
+    QNetworkAccessManager* net_;
+    QPointer<QNetworkReply> reply_;
+    QUrl url_;
+    QString target_;
+    QFile part_;
+    qint64 expected_ = -1, total_ = -1, resumedFrom_ = 0;
+    bool cancelled_ = false, failed_ = false;
+    QElapsedTimer clock_;
+};
+
+}  // namespace tsui
+
+Q_DECLARE_METATYPE(tsui::DownloadProgress)
