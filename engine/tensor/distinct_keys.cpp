@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#include "radix_sort.hpp"
 #include "random.hpp"
 #include "tscope/error.hpp"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace tscope::detail {
 
@@ -16,22 +14,6 @@ namespace {
 std::uint64_t hash_of(std::uint64_t key) {
     std::uint64_t s = key + 1;
     return splitmix64(s);
-}
-
-int thread_count() {
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-int thread_index() {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
 }
 
 }  // namespace
@@ -75,7 +57,7 @@ void DistinctKeys::fill_marks(const std::uint64_t* keys, std::uint64_t n, std::u
     }
     // the batch's positions bucketed by shard, stably (each thread takes one contiguous range,
     // in order), so that each shard sees its keys in batch order
-    const int threads = std::max(1, thread_count());
+    const int threads = threads_for(n);
     const int shift = 64 - shard_bits_;
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(threads) * shards, 0);
     std::vector<std::uint64_t> bucketed(n);
@@ -83,8 +65,7 @@ void DistinctKeys::fill_marks(const std::uint64_t* keys, std::uint64_t n, std::u
 #pragma omp parallel num_threads(threads)
     {
         const int t = thread_index();
-        const std::uint64_t lo = n * static_cast<std::uint64_t>(t) / static_cast<std::uint64_t>(threads);
-        const std::uint64_t hi = n * static_cast<std::uint64_t>(t + 1) / static_cast<std::uint64_t>(threads);
+        const auto [lo, hi] = thread_chunk(n, threads);
         std::uint64_t* mine = counts.data() + static_cast<std::size_t>(t) * shards;
         for (std::uint64_t i = lo; i < hi; ++i) ++mine[hash_of(keys[i]) >> shift];
 #pragma omp barrier

@@ -8,11 +8,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "distinct_keys.hpp"
+#include "radix_sort.hpp"
 #include "random.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -22,22 +20,6 @@ namespace {
 constexpr std::uint64_t kChunk = 1u << 16;
 constexpr int kMaxRounds = 64;
 constexpr std::uint64_t kWindow = std::uint64_t{1} << 26;  // positions filtered at once (64M: 576 MB of scratch)
-
-int omp_threads() {
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-int omp_thread() {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
 
 std::uint64_t mix(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
     std::uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL) ^ (c * 0xc2b2ae3d27d4eb4fULL);
@@ -269,14 +251,13 @@ bool keys_fit(const std::vector<std::uint64_t>& dims) {
 template <class I, class V>
 std::uint64_t compact_kept(const std::vector<const I*>& in, const V* in_vals, std::uint64_t from, std::uint64_t n,
                            const std::uint8_t* keep, const std::vector<I*>& out, V* out_vals, std::uint64_t have, std::uint64_t limit) {
-    const int threads = omp_threads();
+    const int threads = detail::threads_for(n);
     std::vector<std::uint64_t> before(static_cast<std::size_t>(threads) + 1, 0);
     const std::size_t order = in.size();
 #pragma omp parallel num_threads(threads)
     {
-        const int t = omp_thread();
-        const std::uint64_t lo = n * static_cast<std::uint64_t>(t) / static_cast<std::uint64_t>(threads);
-        const std::uint64_t hi = n * static_cast<std::uint64_t>(t + 1) / static_cast<std::uint64_t>(threads);
+        const int t = detail::thread_index();
+        const auto [lo, hi] = detail::thread_chunk(n, threads);
         std::uint64_t kept = 0;
         for (std::uint64_t i = lo; i < hi; ++i) kept += keep[i];
         before[static_cast<std::size_t>(t) + 1] = kept;
