@@ -180,7 +180,7 @@ void DatasetDownload::fail(const QString& why, bool keepPart) {
     failed_ = true;
     const qint64 kept = keepPart ? part_.size() : 0;
     part_.close();
-    if (!keepPart) QFile::remove(part_.fileName());
+    if (!keepPart || kept == 0) QFile::remove(part_.fileName());  // an empty part is no resume
     if (reply_) {
         QNetworkReply* reply = reply_;
         reply_ = nullptr;

@@ -31,6 +31,7 @@
 #include "panels/ReorderPanel.hpp"
 #include "panels/TeachingPanel.hpp"
 #include "tscope/cuda/device.hpp"
+#include "views/DatasetDialog.hpp"
 #include "views/GenerateDialog.hpp"
 #include "views/TextFormat.hpp"
 
@@ -154,6 +155,8 @@ void MainWindow::buildMenus() {
         const DatasetRequest request = s.request;
         connect(a, &QAction::triggered, this, [this, request] { openRequest(request); });
     }
+    file->addAction(tr("Open &dataset…"), this, &MainWindow::chooseDataset)
+        ->setToolTip(tr("The FROSTT tensors: download one into the cache folder, converted once to .tsb"));
     file->addAction(tr("&Generate…"), this, &MainWindow::chooseGenerate);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -207,6 +210,11 @@ void MainWindow::chooseFile() {
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
     openFile(path);
+}
+
+void MainWindow::chooseDataset() {
+    DatasetDialog dialog(DatasetDialog::defaultCatalogPath(), DatasetDialog::defaultCacheDir(), this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.chosenPath().isEmpty()) openFile(dialog.chosenPath());
 }
 
 void MainWindow::chooseGenerate() {

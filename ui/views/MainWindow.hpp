@@ -86,6 +86,7 @@ private:
     QWidget* buildCentre();
     void chooseFile();
     void chooseGenerate();
+    void chooseDataset();
     void onStarted(const QString& what);
     void onProgress(int permille, const QString& stage);
     void onFinished(DatasetPtr dataset);

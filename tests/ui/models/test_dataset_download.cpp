@@ -4,64 +4,20 @@
 #include <QFile>
 #include <QNetworkProxy>
 #include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "local_http_server.hpp"
 #include "models/DatasetDownload.hpp"
 
 using namespace tsui;
 
 namespace {
 
-// A one-file HTTP/1.1 server: GET /file (Range honoured unless told otherwise), /missing (404),
-// /broken (500). cutAfter > 0 closes the connection after that many body bytes.
-class LocalServer : public QTcpServer {
+// The test's server: /file is the body below.
+class LocalServer : public tstest::LocalHttpServer {
 public:
-    explicit LocalServer(QByteArray body) : body_(std::move(body)) {
-        connect(this, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* s = nextPendingConnection()) {
-                connect(s, &QTcpSocket::readyRead, this, [this, s] { serve(s); });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
-        listen(QHostAddress::LocalHost, 0);
-    }
-    QUrl url(const QString& path) const { return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(serverPort()).arg(path)); }
-    qint64 cutAfter = 0;
-    QList<QByteArray> ranges;  // the Range header of each request ("" where none)
-
-private:
-    void serve(QTcpSocket* s) {
-        request_ += s->readAll();
-        if (!request_.contains("\r\n\r\n")) return;
-        const QByteArray head = request_;
-        request_.clear();
-        const QByteArray path = head.split(' ').value(1);
-        QByteArray range;
-        for (const QByteArray& line : head.split('\n'))
-            if (line.toLower().startsWith("range:")) range = line.mid(6).trimmed();
-        ranges << range;
-        if (path != "/file") {
-            const QByteArray status = path == "/broken" ? "500 Internal Server Error" : "404 Not Found";
-            s->write("HTTP/1.1 " + status + "\r\nContent-Length: 5\r\nConnection: close\r\n\r\noops!");
-            s->disconnectFromHost();
-            return;
-        }
-        qint64 from = 0;
-        if (range.startsWith("bytes=")) from = range.mid(6, range.indexOf('-') - 6).toLongLong();
-        const QByteArray part = body_.mid(from);
-        QByteArray reply = from > 0 ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes " + QByteArray::number(from) + "-" +
-                                          QByteArray::number(body_.size() - 1) + "/" + QByteArray::number(body_.size()) + "\r\n"
-                                    : QByteArray("HTTP/1.1 200 OK\r\n");
-        reply += "Content-Length: " + QByteArray::number(part.size()) + "\r\nConnection: close\r\n\r\n";
-        s->write(reply);
-        s->write(cutAfter > 0 ? part.left(cutAfter) : part);
-        s->flush();
-        s->disconnectFromHost();
-    }
-    QByteArray body_, request_;
+    explicit LocalServer(const QByteArray& body) { serve("/file", body); }
 };
 
 QByteArray sampleBody() {

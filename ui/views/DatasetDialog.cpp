@@ -1,0 +1,218 @@
+#include "views/DatasetDialog.hpp"
+
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "jobs/DatasetFetch.hpp"
+#include "tscope/error.hpp"
+#include "views/TextFormat.hpp"
+
+namespace tsui {
+
+namespace {
+
+const QString kCacheSetting = QStringLiteral("datasets/cacheDir");
+
+QString dimsText(const tscope::CatalogEntry& e) {
+    QStringList parts;
+    for (std::uint64_t d : e.dims) parts << grouped(d);
+    return parts.join(QStringLiteral(" × "));
+}
+
+QString stateText(tscope::CacheState s) {
+    switch (s) {
+    case tscope::CacheState::Ready: return QObject::tr("ready");
+    case tscope::CacheState::Partial: return QObject::tr("partial (resumes)");
+    case tscope::CacheState::NotFetched: break;
+    }
+    return QObject::tr("not fetched");
+}
+
+}  // namespace
+
+QString DatasetDialog::defaultCatalogPath() {
+    const QString installed = QString::fromStdString(tscope::installed_catalog_path(QCoreApplication::applicationDirPath().toStdString()));
+    return QFileInfo::exists(installed) ? installed : QStringLiteral(TS_SOURCE_CATALOG_FILE);
+}
+
+QString DatasetDialog::defaultCacheDir() {
+    return QSettings().value(kCacheSetting, QString::fromStdString(tscope::default_cache_dir())).toString();
+}
+
+DatasetDialog::DatasetDialog(const QString& catalogPath, const QString& cacheDir, QWidget* parent)
+    : QDialog(parent), cacheDir_(cacheDir), fetcher_(new DatasetFetch(this)) {
+    setWindowTitle(tr("Open dataset"));
+    resize(980, 620);
+    auto* layout = new QVBoxLayout(this);
+    table_ = new QTableWidget(0, 5, this);
+    table_->setObjectName(QStringLiteral("datasetTable"));
+    table_->setHorizontalHeaderLabels({tr("dataset"), tr("order"), tr("dims"), tr("nonzeros"), tr("in the cache")});
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(table_, 3);
+    details_ = new QLabel(this);
+    details_->setObjectName(QStringLiteral("datasetDetails"));
+    details_->setWordWrap(true);
+    details_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    details_->setOpenExternalLinks(true);
+    details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    layout->addWidget(details_, 2);
+
+    auto* cacheRow = new QHBoxLayout;
+    cacheLabel_ = new QLabel(this);
+    cacheRow->addWidget(cacheLabel_, 1);
+    changeCache_ = new QPushButton(tr("Change…"), this);
+    changeCache_->setToolTip(tr("The folder that holds downloaded and converted datasets"));
+    cacheRow->addWidget(changeCache_);
+    layout->addLayout(cacheRow);
+
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("datasetStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(status_);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->hide();
+    layout->addWidget(progress_);
+
+    auto* buttons = new QDialogButtonBox(this);
+    fetch_ = buttons->addButton(tr("Download and open"), QDialogButtonBox::AcceptRole);
+    fetch_->setObjectName(QStringLiteral("datasetFetch"));
+    cancel_ = buttons->addButton(tr("Cancel download"), QDialogButtonBox::ActionRole);
+    cancel_->setObjectName(QStringLiteral("datasetCancel"));
+    close_ = buttons->addButton(QDialogButtonBox::Close);
+    layout->addWidget(buttons);
+
+    try {
+        catalog_ = tscope::read_catalog(catalogPath.toStdString());
+    } catch (const tscope::Error& e) {
+        status_->setText(tr("The catalog could not be read: %1").arg(QString::fromStdString(e.what())));
+    }
+    fillTable();
+    connect(table_, &QTableWidget::itemSelectionChanged, this, &DatasetDialog::showDetails);
+    connect(table_, &QTableWidget::cellDoubleClicked, this, &DatasetDialog::fetchOrOpen);
+    connect(fetch_, &QPushButton::clicked, this, &DatasetDialog::fetchOrOpen);
+    connect(cancel_, &QPushButton::clicked, fetcher_, &DatasetFetch::cancel);
+    connect(close_, &QPushButton::clicked, this, &QDialog::reject);
+    connect(changeCache_, &QPushButton::clicked, this, &DatasetDialog::chooseCache);
+    connect(fetcher_, &DatasetFetch::progress, this, [this](int permille, const QString& text) {
+        progress_->setRange(0, permille < 0 ? 0 : 1000);  // busy indicator while the size is unknown
+        if (permille >= 0) progress_->setValue(permille);
+        status_->setText(text);
+    });
+    connect(fetcher_, &DatasetFetch::finished, this, [this](const QString& tsb) {
+        setRunning(false);
+        fillTable();
+        chosen_ = tsb;
+        accept();
+    });
+    connect(fetcher_, &DatasetFetch::failed, this, [this](const QString& message) {
+        setRunning(false);
+        fillTable();
+        status_->setText(tr("Not fetched: %1").arg(message));
+    });
+    connect(fetcher_, &DatasetFetch::cancelled, this, [this] {
+        setRunning(false);
+        fillTable();
+        status_->setText(tr("Cancelled; what was downloaded is kept, and the next download resumes from it."));
+    });
+    setRunning(false);
+    if (table_->rowCount() > 0) table_->selectRow(0);
+}
+
+void DatasetDialog::fillTable() {
+    const QString keep = current() ? QString::fromStdString(current()->name) : QString();
+    cacheLabel_->setText(tr("Cache folder: %1").arg(cacheDir_));
+    table_->setRowCount(static_cast<int>(catalog_.entries.size()));
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        const tscope::CatalogEntry& e = catalog_.entries[static_cast<std::size_t>(r)];
+        const QStringList cells{QString::fromStdString(e.name), QString::number(e.order), dimsText(e), grouped(e.nnz),
+                                stateText(tscope::cache_state(e, cacheDir_.toStdString()))};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c == 1 || c == 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(r, c, item);
+        }
+    }
+    table_->resizeColumnsToContents();
+    if (!keep.isEmpty()) selectDataset(keep);
+    showDetails();
+}
+
+const tscope::CatalogEntry* DatasetDialog::current() const {
+    const int row = table_->currentRow();
+    if (row < 0 || row >= static_cast<int>(catalog_.entries.size()) || table_->selectedItems().isEmpty()) return nullptr;
+    return &catalog_.entries[static_cast<std::size_t>(row)];
+}
+
+void DatasetDialog::selectDataset(const QString& name) {
+    for (int r = 0; r < table_->rowCount(); ++r)
+        if (table_->item(r, 0)->text() == name) table_->selectRow(r);
+}
+
+void DatasetDialog::showDetails() {
+    const tscope::CatalogEntry* e = current();
+    if (!e) {
+        details_->setText(catalog_.entries.empty() ? QString() : tr("Choose a dataset."));
+        fetch_->setEnabled(false);
+        return;
+    }
+    const bool ready = tscope::cache_state(*e, cacheDir_.toStdString()) == tscope::CacheState::Ready;
+    fetch_->setText(ready ? tr("Open") : tr("Download and open"));
+    fetch_->setEnabled(!fetcher_->isBusy());
+    const QString url = QString::fromStdString(e->tensors.front().url);
+    QString html = QStringLiteral("<b>%1</b> — %2, order %3, %4 nonzeros<br>")
+                       .arg(QString::fromStdString(e->title).toHtmlEscaped(), dimsText(*e), QString::number(e->order), grouped(e->nnz));
+    html += QString::fromStdString(e->description).toHtmlEscaped() + QStringLiteral("<br>");
+    html += tr("File: <a href=\"%1\">%1</a>").arg(url.toHtmlEscaped());
+    if (!e->licence.empty()) html += QStringLiteral("<br>") + tr("Licence: %1").arg(QString::fromStdString(e->licence).toHtmlEscaped());
+    html += QStringLiteral("<br><small>%1</small>").arg(tr("Source: %1").arg(QString::fromStdString(catalog_.source).toHtmlEscaped()));
+    details_->setText(html);
+}
+
+void DatasetDialog::fetchOrOpen() {
+    const tscope::CatalogEntry* e = current();
+    if (!e || fetcher_->isBusy()) return;
+    if (tscope::cache_state(*e, cacheDir_.toStdString()) == tscope::CacheState::Ready) {
+        chosen_ = QString::fromStdString(tscope::cached_tensor_path(*e, cacheDir_.toStdString()));
+        accept();
+        return;
+    }
+    setRunning(true);
+    status_->clear();
+    fetcher_->start(*e, cacheDir_);
+}
+
+void DatasetDialog::chooseCache() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Cache folder for datasets"), cacheDir_);
+    if (dir.isEmpty()) return;
+    cacheDir_ = dir;
+    QSettings().setValue(kCacheSetting, dir);
+    fillTable();
+}
+
+void DatasetDialog::setRunning(bool running) {
+    progress_->setVisible(running);
+    if (running) progress_->setRange(0, 0);
+    cancel_->setVisible(running);
+    close_->setEnabled(!running);
+    changeCache_->setEnabled(!running);
+    table_->setEnabled(!running);
+    fetch_->setEnabled(!running && current());
+}
+
+}  // namespace tsui
