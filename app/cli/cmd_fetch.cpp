@@ -1,7 +1,7 @@
 // tensorscope-cli fetch --list [--json] [--cache DIR] [--catalog FILE]
 // tensorscope-cli fetch NAME [--json] [--cache DIR] [--catalog FILE]
-// The dataset catalog (every FROSTT tensor) and what the cache folder holds of each. Downloads
-// are not in this build yet: `fetch NAME` says where the tensor is and how to convert it.
+// The dataset catalog (every FROSTT tensor) and what the cache folder holds of each; `fetch NAME`
+// downloads a tensor not yet ready (resuming a partial download) and converts it once to .tsb.
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "fetch_download.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "tscope/error.hpp"
@@ -71,10 +72,16 @@ int run_fetch(int argc, char** argv) {
         else std::cout << e.name << ": ready at " << cached_tensor_path(e, cache) << "\n";
         return 0;
     }
-    std::cerr << "tensorscope-cli fetch: downloading is not in this build yet. " << e.name << " (" << dims_text(e) << ", "
-              << e.nnz << " nonzeros) is at " << e.tensors.front().url << "; download it, then run: tensorscope-cli convert "
-              << "FILE.tns.gz " << cached_tensor_path(e, cache) << "\n";
-    return 2;
+    if (!fetch_download_built()) {
+        std::cerr << "tensorscope-cli fetch: this build cannot download (no Qt Network). " << e.name << " (" << dims_text(e) << ", "
+                  << e.nnz << " nonzeros) is at " << e.tensors.front().url << "; download it, then run: tensorscope-cli convert "
+                  << "FILE.tns.gz " << cached_tensor_path(e, cache) << "\n";
+        return 2;
+    }
+    const std::string tsb = fetch_and_convert(e, cache, args.flag("--json"));
+    if (args.flag("--json")) std::cout << entry_json(e, cache).dump(2) << "\n";
+    else std::cout << e.name << ": ready at " << tsb << "\n";
+    return 0;
 }
 
 }  // namespace tscope::cli

@@ -114,7 +114,8 @@ void print_usage(bool to_stderr) {
   fetch --list | NAME [--json] [--cache DIR] [--catalog FILE]
       the dataset catalog (every FROSTT tensor: order, dims, nonzeros, files, licence) and what the cache
       folder (TENSORSCOPE_CACHE, else ~/.cache/tensorscope) holds of each: ready, partial or not fetched;
-      NAME not yet downloaded: where it is and how to convert it (downloads are not in this build yet)
+      NAME not yet ready: downloads it (resuming a partial download), checks it against the catalog and
+      converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead)
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
 Exit status: 0 success, 2 bad input, 1 other failures.

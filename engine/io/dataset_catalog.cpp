@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "tscope/error.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
 
@@ -145,6 +146,18 @@ std::string default_cache_dir() {
 
 std::string installed_catalog_path(const std::string& bin_dir) {
     return (fs::path(bin_dir) / ".." / "share" / "tensorscope" / "catalog" / "frostt.json").lexically_normal().string();
+}
+
+void check_against_catalog(const CooTensor& t, const CatalogEntry& e, const std::string& path) {
+    auto mismatch = [&](const std::string& what) {
+        throw InputError(path + " does not match the catalog's " + e.name + ": " + what);
+    };
+    if (t.order() != e.order) mismatch("order " + std::to_string(t.order()) + ", expected " + std::to_string(e.order));
+    if (t.nnz() != e.nnz) mismatch(std::to_string(t.nnz()) + " nonzeros, expected " + std::to_string(e.nnz));
+    for (int m = 0; m < t.order(); ++m)
+        if (t.dim(m) > e.dims[static_cast<std::size_t>(m)])
+            mismatch("mode " + std::to_string(m + 1) + " reaches " + std::to_string(t.dim(m)) + ", the catalog says " +
+                     std::to_string(e.dims[static_cast<std::size_t>(m)]));
 }
 
 }  // namespace tscope

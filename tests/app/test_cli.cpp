@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <sys/stat.h>
 #include <zlib.h>
@@ -18,6 +19,12 @@
 #include <thread>
 
 #include "test_support.hpp"
+#ifdef TS_FETCH_DOWNLOADS
+#include <QNetworkProxy>
+
+#include "local_http_server.hpp"
+#include "tscope/tensor/generator.hpp"
+#endif
 #include "tscope/cuda/device.hpp"
 #include "tscope/decomp/cpd_als.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -143,6 +150,68 @@ private Q_SLOTS:
         QCOMPARE(unknown.status, 2);
         QVERIFY2(unknown.err.contains("closest: nell-2"), unknown.err.constData());
         QCOMPARE(cli({"fetch", "--cache", cache.path()}).status, 2);  // neither a NAME nor --list
+    }
+
+    // Issue 18: `fetch NAME` downloads the catalog's file (from a server of this test's own on
+    // 127.0.0.1, on a thread of its own while the CLI runs), converts it once to NAME.tsb and
+    // removes the download; a second fetch finds it ready without a request; a server error is
+    // exit 1 naming the URL, with nothing ready.
+    void fetchDownloadsAndConverts() {
+#ifndef TS_FETCH_DOWNLOADS
+        QSKIP("this build has no Qt Network (the GUI is off), so fetch cannot download");
+#else
+        QTemporaryDir dir;
+        tscope::GeneratorSpec spec;
+        spec.dims = {30, 20, 10};
+        spec.nnz = 1500;
+        const tscope::CooTensor t = tscope::generate_tensor(spec);
+        tscope::save_tensor(t, dir.filePath("sample.tns.gz").toStdString());
+        const QByteArray gz = file_bytes(dir.filePath("sample.tns.gz"));
+
+        QThread thread;
+        QObject context;
+        context.moveToThread(&thread);
+        thread.start();
+        tstest::LocalHttpServer* server = nullptr;
+        QMetaObject::invokeMethod(&context, [&] {
+            server = new tstest::LocalHttpServer;
+            server->serve("/tiny.tns.gz", gz);
+        }, Qt::BlockingQueuedConnection);
+        auto entry = [&](const QString& name, const QString& path) {
+            return QString(R"({"name": "%1", "order": 3, "dims": [30, 20, 10], "nnz": %2, "tensors": [{"url": "%3"}]})")
+                .arg(name)
+                .arg(t.nnz())
+                .arg(server->url(path).toString());
+        };
+        const QString catalog = dir.filePath("catalog.json"), cache = dir.filePath("cache");
+        QFile f(catalog);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString(R"({"tensors": [%1, %2]})").arg(entry("tiny", "/tiny.tns.gz"), entry("broken", "/broken")).toUtf8());
+        f.close();
+
+        const Run fetched = cli({"fetch", "tiny", "--catalog", catalog, "--cache", cache});
+        QCOMPARE(fetched.status, 0);
+        QVERIFY2(fetched.out.contains("tiny: ready at"), fetched.out.constData());
+        QVERIFY2(fetched.err.contains("downloaded") || fetched.err.contains("fetching"), fetched.err.constData());
+        QCOMPARE(tscope::load_tensor(QDir(cache).filePath("tiny.tsb").toStdString()).tensor.nnz(), t.nnz());
+        QVERIFY(!QFile::exists(QDir(cache).filePath("tiny.tns.gz")));
+        const Run again = cli({"fetch", "tiny", "--catalog", catalog, "--cache", cache, "--json"});
+        QCOMPARE(again.status, 0);
+        QCOMPARE(json(again)["state"].toString(), QString("ready"));
+
+        const Run broken = cli({"fetch", "broken", "--catalog", catalog, "--cache", cache});
+        QCOMPARE(broken.status, 1);
+        QVERIFY2(broken.err.contains("/broken: HTTP 500"), broken.err.constData());
+        QVERIFY(!QFile::exists(QDir(cache).filePath("broken.tsb")));
+        int requests = 0;
+        QMetaObject::invokeMethod(&context, [&] {
+            requests = static_cast<int>(server->ranges.size());
+            delete server;
+        }, Qt::BlockingQueuedConnection);
+        QCOMPARE(requests, 2);  // the ready tensor asked for nothing
+        thread.quit();
+        thread.wait();
+#endif
     }
 
     // Issue 25: reorder writes the relabelled tensor and, per mode, the original id of every new
@@ -643,5 +712,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCli)
+QTEST_GUILESS_MAIN(TestCli)  // a QCoreApplication: the fetch test runs a server on a thread's event loop
 #include "test_cli.moc"

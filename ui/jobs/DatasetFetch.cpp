@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "jobs/EngineJob.hpp"
-#include "models/DatasetDownload.hpp"
+#include "net/DatasetDownload.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "views/TextFormat.hpp"
@@ -16,20 +16,6 @@ namespace tsui {
 namespace {
 
 QString bytes(qint64 b) { return humanBytes(static_cast<std::uint64_t>(std::max<qint64>(b, 0))); }
-
-// The loaded tensor against the catalog's facts: the file must be the dataset it names. Dims
-// read from a .tns are the largest index seen, so they may fall short of the catalog's.
-void checkAgainstCatalog(const tscope::CooTensor& t, const tscope::CatalogEntry& e, const std::string& path) {
-    auto mismatch = [&](const std::string& what) {
-        throw tscope::InputError(path + " does not match the catalog's " + e.name + ": " + what);
-    };
-    if (t.order() != e.order) mismatch("order " + std::to_string(t.order()) + ", expected " + std::to_string(e.order));
-    if (t.nnz() != e.nnz) mismatch(std::to_string(t.nnz()) + " nonzeros, expected " + std::to_string(e.nnz));
-    for (int m = 0; m < t.order(); ++m)
-        if (t.dim(m) > e.dims[static_cast<std::size_t>(m)])
-            mismatch("mode " + std::to_string(m + 1) + " reaches " + std::to_string(t.dim(m)) + ", the catalog says " +
-                     std::to_string(e.dims[static_cast<std::size_t>(m)]));
-}
 
 }  // namespace
 
@@ -117,7 +103,7 @@ void DatasetFetch::convert() {
     job_->start(
         [gz, tsb, entry](tscope::RunControl& control) {
             const tscope::LoadedTensor loaded = tscope::load_tensor(gz, {}, control);  // fp64: the values as published
-            checkAgainstCatalog(loaded.tensor, entry, gz);
+            tscope::check_against_catalog(loaded.tensor, entry, gz);
             tscope::save_tensor(loaded.tensor, tsb, control);
             return tsb;
         },

@@ -9,6 +9,8 @@
 
 namespace tscope {
 
+class CooTensor;
+
 struct CatalogFile {
     std::string url;
     std::string what;  // as the catalog describes the file
@@ -42,6 +44,11 @@ CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir);
 const char* cache_state_name(CacheState s);
 std::string cached_tensor_path(const CatalogEntry& entry, const std::string& cache_dir);   // NAME.tsb
 std::string partial_download_path(const CatalogEntry& entry, const std::string& cache_dir);  // NAME.tns.gz.part
+
+// A downloaded tensor against its entry: InputError naming `path` where its order, nonzero
+// count or a mode's length disagrees (a mode read from text may fall short of the catalog's
+// length, never exceed it).
+void check_against_catalog(const CooTensor& t, const CatalogEntry& entry, const std::string& path);
 
 // The default cache folder: $TENSORSCOPE_CACHE, else $XDG_CACHE_HOME/tensorscope, else
 // ~/.cache/tensorscope.

@@ -8,7 +8,7 @@
 #include <QTest>
 
 #include "local_http_server.hpp"
-#include "models/DatasetDownload.hpp"
+#include "net/DatasetDownload.hpp"
 
 using namespace tsui;
 

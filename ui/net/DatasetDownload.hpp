@@ -1,4 +1,5 @@
-// One dataset file fetched over HTTP(S) with Qt Network into the cache: written to FILE.part as
+// One dataset file fetched over HTTP(S) with Qt Network into the cache (tscope_net: Qt Core and
+// Network only, shared by the GUI's Open dataset and the CLI's `fetch NAME`): written to FILE.part as
 // it arrives, resumed from there with a Range request after an interruption, checked against
 // the catalog's size before it is renamed to FILE, cancellable at any time. Runs on the event
 // loop of the thread that owns it (a worker's in the GUI), so the window never waits on it.

@@ -1,18 +1,19 @@
-#include "models/DatasetDownload.hpp"
+#include "net/DatasetDownload.hpp"
 
 #include <QFileInfo>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QLocale>
 #include <QRegularExpression>
-
-#include "views/TextFormat.hpp"
 
 namespace tsui {
 
 namespace {
 
-QString bytesText(qint64 b) { return grouped(static_cast<std::uint64_t>(std::max<qint64>(b, 0))) + QStringLiteral(" bytes"); }
+// 1,234,567: the grouping of the rest of the tool, whatever the locale
+QString grouped(qint64 n) { return QLocale(QLocale::English).toString(n); }
+QString bytesText(qint64 b) { return grouped(std::max<qint64>(b, 0)) + QStringLiteral(" bytes"); }
 
 // "bytes 100-999/1000" -> 1000; -1 where absent or unreadable.
 qint64 totalFromContentRange(const QByteArray& header) {
@@ -155,7 +156,7 @@ void DatasetDownload::onFinished() {
     part_.flush();
     const qint64 have = part_.size();
     if (total_ >= 0 && have < total_) {
-        fail(tr("%1: the connection closed after %2 of %3").arg(url_.toString(), grouped(static_cast<std::uint64_t>(have)), bytesText(total_)), true);
+        fail(tr("%1: the connection closed after %2 of %3").arg(url_.toString(), grouped(have), bytesText(total_)), true);
         return;
     }
     if (reply->error() != QNetworkReply::NoError && status != 416) {

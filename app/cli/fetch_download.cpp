@@ -1,0 +1,91 @@
+#include "fetch_download.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QUrl>
+#include <cstdio>
+#include <memory>
+
+#include "net/DatasetDownload.hpp"
+#include "text_table.hpp"
+#include "tscope/error.hpp"
+#include "tscope/io/tensor_io.hpp"
+
+namespace tscope::cli {
+
+namespace {
+
+// A terminal line rewritten in place, at most 5 times a second.
+class ProgressLine {
+public:
+    explicit ProgressLine(bool quiet) : quiet_(quiet) { clock_.start(); }
+    void show(const tsui::DownloadProgress& p, bool force = false) {
+        if (quiet_ || (!force && clock_.elapsed() < 200)) return;
+        clock_.restart();
+        std::string line = "downloaded " + grouped(static_cast<std::uint64_t>(p.received));
+        if (p.total >= 0) line += " of " + grouped(static_cast<std::uint64_t>(p.total));
+        line += " bytes";
+        if (p.bytesPerSecond > 0) line += " at " + number(p.bytesPerSecond / 1e6) + " MB/s";
+        if (p.secondsLeft >= 0) line += ", " + number(p.secondsLeft) + " s left";
+        std::fprintf(stderr, "\r%-78s", line.c_str());
+        shown_ = true;
+    }
+    void end() {
+        if (shown_) std::fprintf(stderr, "\n");
+        shown_ = false;
+    }
+
+private:
+    bool quiet_, shown_ = false;
+    QElapsedTimer clock_;
+};
+
+// Runs the download on this thread's event loop (the CLI has no other work meanwhile).
+void download(const QUrl& url, const QString& target, bool quiet) {
+    std::unique_ptr<QCoreApplication> app;
+    if (!QCoreApplication::instance()) {
+        static int argc = 1;
+        static char name[] = "tensorscope-cli";
+        static char* argv[] = {name, nullptr};
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    }
+    tsui::DatasetDownload d;
+    ProgressLine line(quiet);
+    QString error;
+    QEventLoop loop;
+    QObject::connect(&d, &tsui::DatasetDownload::progress, [&](const tsui::DownloadProgress& p) { line.show(p); });
+    QObject::connect(&d, &tsui::DatasetDownload::finished, [&](const QString& e) {
+        error = e;
+        loop.quit();
+    });
+    d.start(url, target);
+    if (d.running()) loop.exec();
+    line.end();
+    if (!error.isEmpty()) throw Error(error.toStdString());
+}
+
+}  // namespace
+
+bool fetch_download_built() { return true; }
+
+std::string fetch_and_convert(const CatalogEntry& entry, const std::string& cache_dir, bool quiet) {
+    if (!QDir().mkpath(QString::fromStdString(cache_dir))) throw Error("cannot create the cache folder " + cache_dir);
+    std::string gz = partial_download_path(entry, cache_dir);
+    gz.resize(gz.size() - 5);  // NAME.tns.gz.part -> NAME.tns.gz
+    if (!QFile::exists(QString::fromStdString(gz))) {
+        if (!quiet) std::fprintf(stderr, "fetching %s\n", entry.tensors.front().url.c_str());
+        download(QUrl(QString::fromStdString(entry.tensors.front().url)), QString::fromStdString(gz), quiet);
+    }
+    if (!quiet) std::fprintf(stderr, "converting %s to .tsb\n", gz.c_str());
+    const LoadedTensor loaded = load_tensor(gz);  // fp64: the values as published
+    check_against_catalog(loaded.tensor, entry, gz);
+    const std::string tsb = cached_tensor_path(entry, cache_dir);
+    save_tensor(loaded.tensor, tsb);
+    QFile::remove(QString::fromStdString(gz));  // the .tsb holds it all now
+    return tsb;
+}
+
+}  // namespace tscope::cli
