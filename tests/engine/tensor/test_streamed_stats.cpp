@@ -1,0 +1,89 @@
+// Statistics of a .tsb read in parts: the slice figures equal those of the loaded tensor for
+// any part size (parts that split slices, one part, parts of one nonzero), orders 3-5, fp32 and
+// fp64; fibers are said to be left out; a damaged payload is refused by its checksum.
+#include <QTemporaryDir>
+
+#include "test_support.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/tensor/generator.hpp"
+#include "tscope/tensor/streamed_stats.hpp"
+
+using namespace tscope;
+
+class TestStreamedStats : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void slicesEqualTheLoadedTensors_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<bool>("floats");
+        QTest::addColumn<int>("part");
+        for (int order : {3, 4, 5})
+            for (int part : {1, 997, 0}) {
+                QTest::newRow(qPrintable(QString("order %1, part %2, fp64").arg(order).arg(part))) << order << false << part;
+                QTest::newRow(qPrintable(QString("order %1, part %2, fp32").arg(order).arg(part))) << order << true << part;
+            }
+    }
+    void slicesEqualTheLoadedTensors() {
+        QFETCH(int, order);
+        QFETCH(bool, floats);
+        QFETCH(int, part);
+        GeneratorSpec spec;
+        spec.dims.assign(static_cast<std::size_t>(order), 40);
+        spec.dims[0] = 300;
+        spec.nnz = part == 1 ? 3000 : 20000;
+        parse_distribution("powerlaw:1.2", spec);
+        if (floats) spec.values = ValueType::F32;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.tsb").toStdString();
+        save_tensor(generate_tensor(spec), path);
+
+        const TensorStats loaded = compute_stats(load_tensor(path).tensor);
+        const StreamedStats streamed = stream_tsb_stats(path, static_cast<std::uint64_t>(part));
+        QVERIFY(!streamed.fibers_computed);
+        QCOMPARE(streamed.nnz, spec.nnz);
+        QCOMPARE(streamed.parts, part == 0 ? std::uint64_t{1} : (spec.nnz + static_cast<std::uint64_t>(part) - 1) / static_cast<std::uint64_t>(part));
+        QCOMPARE(streamed.stats.density, loaded.density);
+        QCOMPARE(streamed.stats.modes.size(), loaded.modes.size());
+        for (std::size_t m = 0; m < loaded.modes.size(); ++m) {
+            const ModeStats& a = loaded.modes[m];
+            const ModeStats& b = streamed.stats.modes[m];
+            QCOMPARE(b.dim, a.dim);
+            QCOMPARE(b.slices, a.slices);
+            QCOMPARE(b.slice_nnz.count, a.slice_nnz.count);
+            QCOMPARE(b.slice_nnz.min, a.slice_nnz.min);
+            QCOMPARE(b.slice_nnz.max, a.slice_nnz.max);
+            QCOMPARE(b.slice_nnz.log2_histogram, a.slice_nnz.log2_histogram);
+            QVERIFY(std::abs(b.slice_nnz.mean - a.slice_nnz.mean) <= 1e-12 * a.slice_nnz.mean);
+            QVERIFY(std::abs(b.slice_nnz.std - a.slice_nnz.std) <= 1e-9 * (1 + a.slice_nnz.std));
+            QCOMPARE(b.fibers, std::uint64_t{0});
+        }
+    }
+
+    void aDamagedPayloadIsRefused() {
+        GeneratorSpec spec;
+        spec.dims = {50, 40, 30};
+        spec.nnz = 5000;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.tsb");
+        save_tensor(generate_tensor(spec), path.toStdString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 at = f.size() - 100;  // inside the values
+        f.seek(at);
+        char c = 0;
+        f.getChar(&c);
+        f.seek(at);
+        f.putChar(static_cast<char>(c ^ 0x10));
+        f.close();
+        try {
+            stream_tsb_stats(path.toStdString(), 1000);
+            QFAIL("a damaged file was read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("checksum") != std::string::npos, e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStreamedStats)
+#include "test_streamed_stats.moc"
