@@ -1,32 +1,158 @@
+// The .tsb is mapped read-only and walked in blocks of nonzeros; in each block every stored
+// array (each mode's indices, then the values) is one task: its running CRC-32, its checks, and
+// for a mode its slice counts. A mode's counters are touched by its task alone, so no atomics;
+// the payload CRC is the arrays' CRCs joined in file order (crc32_combine). A block's pages are
+// unmapped once read, so the mapping holds no more than a block, however large the file.
 #include "tscope/tensor/streamed_stats.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <mutex>
 
 #include "tscope/error.hpp"
-#include "tscope/io/tsb_part.hpp"
+#include "tscope/io/tsb_format.hpp"
 
 namespace tscope {
 
 namespace {
 
-constexpr std::uint64_t kDefaultPart = std::uint64_t{1} << 23;
+constexpr std::uint64_t kDefaultBlock = std::uint64_t{1} << 22;
+constexpr int kPieces = 8;  // CRC pieces per array and block
 
-// One part's nonzeros counted into the per-mode slice counters.
+InputError bad(const std::string& path, const std::string& what) { return InputError(path + ": " + what); }
+
+class Mapping {
+public:
+    explicit Mapping(const std::string& path, std::uint64_t bytes) : bytes_(bytes) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw Error("cannot open " + path);
+        void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+        ::close(fd);
+        if (p == MAP_FAILED) throw Error("cannot map " + path);
+        base_ = static_cast<const unsigned char*>(p);
+        ::madvise(p, bytes, MADV_SEQUENTIAL);
+    }
+    ~Mapping() { ::munmap(const_cast<unsigned char*>(base_), bytes_); }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    const unsigned char* at(std::uint64_t offset) const { return base_ + offset; }
+    // Gives back the pages of [from, to) (clean file pages: they stay in the page cache).
+    void release(std::uint64_t from, std::uint64_t to) const {
+        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        from = from / page * page;
+        to = to / page * page;
+        if (to > from) ::madvise(const_cast<unsigned char*>(base_) + from, to - from, MADV_DONTNEED);
+    }
+
+private:
+    const unsigned char* base_ = nullptr;
+    std::uint64_t bytes_;
+};
+
+// The first error a task finds, kept until the block ends (no exception leaves a thread).
+struct FirstError {
+    std::mutex lock;
+    std::uint64_t entry = ~std::uint64_t{0};
+    std::string what;
+    void note(std::uint64_t at, std::string message) {
+        const std::lock_guard<std::mutex> hold(lock);
+        if (at < entry) entry = at, what = std::move(message);
+    }
+};
+
+// The file's arrays start wherever the header ends (4-byte steps): loads go through memcpy,
+// which is one plain load on the machines we build for and defined behaviour everywhere.
+template <class T>
+T load(const unsigned char* p, std::uint64_t z) {
+    T v;
+    std::memcpy(&v, p + z * sizeof(T), sizeof(T));
+    return v;
+}
+
+template <class I>
+void mode_block(const unsigned char* col, std::uint64_t first, std::uint64_t n, std::uint64_t dim, int m, std::uint64_t* counts, FirstError& error) {
+    for (std::uint64_t z = 0; z < n; ++z) {
+        const I i = load<I>(col, z);
+        if (i >= dim) {
+            error.note(first + z, "entry " + std::to_string(first + z) + " has index " + std::to_string(std::uint64_t{i} + 1) +
+                                      " in mode " + std::to_string(m + 1) + " beyond its dimension " + std::to_string(dim));
+            return;
+        }
+        ++counts[i];
+    }
+}
+
+template <class V>
+void value_block(const unsigned char* vals, std::uint64_t first, std::uint64_t n, std::vector<std::uint64_t>& zeros, FirstError& error) {
+    for (std::uint64_t z = 0; z < n; ++z) {
+        const V v = load<V>(vals, z);
+        if (!std::isfinite(v)) {
+            error.note(first + z, "entry " + std::to_string(first + z) + " has a non-finite value");
+            return;
+        }
+        if (v == V(0)) zeros.push_back(z);
+    }
+}
+
 template <class I, class V>
-void count_part(const CooTensor& part, std::vector<std::vector<std::uint64_t>>& counts, std::uint64_t& nnz) {
-    const auto& vals = part.values<V>();
-    const auto n = static_cast<std::int64_t>(part.nnz());
-    std::uint64_t kept = 0;
-    for (std::int64_t z = 0; z < n; ++z) kept += vals[static_cast<std::size_t>(z)] != V(0);
-    nnz += kept;
-    // indices were checked against the dims by read_tsb_part; one thread per mode keeps the
-    // counters free of atomics
-#pragma omp parallel for schedule(static, 1)
-    for (int m = 0; m < part.order(); ++m) {
-        const auto& col = part.indices<I>(m);
-        std::uint64_t* c = counts[static_cast<std::size_t>(m)].data();
-        for (std::int64_t z = 0; z < n; ++z)
-            if (vals[static_cast<std::size_t>(z)] != V(0)) ++c[col[static_cast<std::size_t>(z)]];
+void walk(const Mapping& map, const TsbHeader& h, std::uint64_t block, std::vector<std::vector<std::uint64_t>>& counts,
+          std::vector<std::uint32_t>& crcs, StreamedStats& out, RunControl& control, const std::string& path) {
+    const int order = static_cast<int>(h.dims.size());
+    auto array_offset = [&](int a) {  // a = order: the values
+        return h.header_bytes + static_cast<std::uint64_t>(a) * h.nnz * sizeof(I);
+    };
+    std::vector<std::uint64_t> zeros;
+    const int arrays = order + 1;
+    auto width_of = [&](int a) -> std::uint64_t { return a < order ? sizeof(I) : sizeof(V); };
+    for (std::uint64_t first = 0; first < h.nnz; first += block) {
+        control.check();
+        const std::uint64_t n = std::min(block, h.nnz - first);
+        FirstError error;
+        zeros.clear();
+        // tasks: each array's checks (and a mode's counts) whole, then its CRC in kPieces
+        // pieces, so that the threads stay busy whatever the arrays' widths
+        std::vector<std::uint32_t> piece_crc(static_cast<std::size_t>(arrays * kPieces), 0);
+        auto piece = [&](int k) { return std::pair<std::uint64_t, std::uint64_t>{n * static_cast<std::uint64_t>(k) / kPieces,
+                                                                                    n * static_cast<std::uint64_t>(k + 1) / kPieces}; };
+        const int tasks = arrays + arrays * kPieces;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int task = 0; task < tasks; ++task) {
+            if (task < arrays) {
+                const unsigned char* p = map.at(array_offset(task) + first * width_of(task));
+                if (task < order)
+                    mode_block<I>(p, first, n, h.dims[static_cast<std::size_t>(task)], task, counts[static_cast<std::size_t>(task)].data(), error);
+                else
+                    value_block<V>(p, first, n, zeros, error);
+                continue;
+            }
+            const int a = (task - arrays) / kPieces, k = (task - arrays) % kPieces;
+            const auto [lo, hi] = piece(k);
+            const std::uint64_t w = width_of(a);
+            piece_crc[static_cast<std::size_t>(task - arrays)] =
+                static_cast<std::uint32_t>(crc32_z(0, map.at(array_offset(a) + (first + lo) * w), (hi - lo) * w));
+        }
+        for (int a = 0; a < arrays; ++a)
+            for (int k = 0; k < kPieces; ++k) {
+                const auto [lo, hi] = piece(k);
+                crcs[static_cast<std::size_t>(a)] = static_cast<std::uint32_t>(
+                    crc32_combine64(crcs[static_cast<std::size_t>(a)], piece_crc[static_cast<std::size_t>(a * kPieces + k)],
+                                    static_cast<z_off64_t>((hi - lo) * width_of(a))));
+            }
+        if (!error.what.empty()) throw bad(path, error.what);
+        for (std::uint64_t z : zeros)  // stored zeros are not nonzeros: take them back out
+            for (int m = 0; m < order; ++m)
+                --counts[static_cast<std::size_t>(m)][load<I>(map.at(array_offset(m)), first + z)];
+        out.nnz += n - zeros.size();
+        for (int a = 0; a < arrays; ++a) map.release(array_offset(a) + first * width_of(a), array_offset(a) + (first + n) * width_of(a));
+        ++out.parts;
+        control.progress(first + n, h.nnz);
     }
 }
 
@@ -34,45 +160,43 @@ void count_part(const CooTensor& part, std::vector<std::vector<std::uint64_t>>& 
 
 StreamedStats stream_tsb_stats(const std::string& path, std::uint64_t part_nnz, RunControl& control) {
     const auto start = std::chrono::steady_clock::now();
-    if (part_nnz == 0) part_nnz = kDefaultPart;
-    const TsbHeader header = read_tsb_header(path);
+    const std::uint64_t block = part_nnz ? part_nnz : kDefaultBlock;
+    const TsbHeader h = read_tsb_header(path);  // the header's own checks, and the file's size against it
     StreamedStats out;
     std::vector<std::vector<std::uint64_t>> counts;
-    for (std::uint64_t d : header.dims) counts.emplace_back(d, 0);
-    std::vector<std::vector<std::uint32_t>> crcs;
-    std::vector<std::uint64_t> sizes;
-    std::uint32_t stored = 0;
-    control.stage("reading " + path + " in parts");
-    LoadOptions keep;
-    keep.keep_stored_values = true;  // counted as stored: no conversion pass
-    for (std::uint64_t first = 0; first < header.nnz; first += part_nnz) {
-        control.check();
-        TsbPart part = read_tsb_part(path, first, part_nnz, keep);
-        part.tensor.visit([&](auto itag, auto vtag) {
-            count_part<typename decltype(itag)::type, typename decltype(vtag)::type>(part.tensor, counts, out.nnz);
-        });
-        crcs.push_back(std::move(part.crcs));
-        sizes.push_back(part.tensor.nnz());
-        stored = part.stored_crc;
-        ++out.parts;
-        control.progress(first + part.tensor.nnz(), header.nnz);
+    for (std::uint64_t d : h.dims) counts.emplace_back(d, 0);
+    std::vector<std::uint32_t> crcs(h.dims.size() + 1, 0);
+    control.stage("reading " + path + " in blocks");
+    const Mapping map(path, h.file_bytes);
+    const bool wide = h.width == IndexWidth::U64, single = h.values == ValueType::F32;
+    if (wide && single) walk<std::uint64_t, float>(map, h, block, counts, crcs, out, control, path);
+    else if (wide) walk<std::uint64_t, double>(map, h, block, counts, crcs, out, control, path);
+    else if (single) walk<std::uint32_t, float>(map, h, block, counts, crcs, out, control, path);
+    else walk<std::uint32_t, double>(map, h, block, counts, crcs, out, control, path);
+    // the payload CRC: the arrays' CRCs joined in file order, against the trailer
+    std::uint32_t crc = crcs[0];
+    for (std::size_t a = 1; a < crcs.size(); ++a) {
+        const std::uint64_t width = a < h.dims.size() ? (wide ? 8 : 4) : (single ? 4 : 8);
+        crc = static_cast<std::uint32_t>(crc32_combine64(crc, crcs[a], static_cast<z_off64_t>(h.nnz * width)));
     }
-    if (header.nnz > 0 && combine_tsb_part_crcs(header, crcs, sizes) != stored)
-        throw InputError(path + ": the payload checksum does not match (the file is damaged)");
+    std::uint32_t stored = 0;
+    std::copy_n(map.at(h.file_bytes - 4), 4, reinterpret_cast<unsigned char*>(&stored));
+    if (crc != stored) throw InputError(path + ": the payload checksum does not match (the file is damaged)");
+
     long double cells = 1;
-    for (std::size_t m = 0; m < header.dims.size(); ++m) {
+    for (std::size_t m = 0; m < h.dims.size(); ++m) {
         ModeStats ms;
         ms.mode = static_cast<int>(m);
-        ms.dim = header.dims[m];
+        ms.dim = h.dims[m];
         for (std::uint64_t c : counts[m])
             if (c) ms.slice_nnz.add(c);
         ms.slice_nnz.finish();
         ms.slices = ms.slice_nnz.count;
         out.stats.modes.push_back(std::move(ms));
-        cells *= static_cast<long double>(header.dims[m]);
+        cells *= static_cast<long double>(h.dims[m]);
     }
     out.stats.density = cells > 0 ? static_cast<double>(static_cast<long double>(out.nnz) / cells) : 0.0;
-    out.bytes_read = header.file_bytes;
+    out.bytes_read = h.file_bytes;
     out.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }

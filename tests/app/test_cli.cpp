@@ -152,6 +152,29 @@ private Q_SLOTS:
         QCOMPARE(cli({"fetch", "--cache", cache.path()}).status, 2);  // neither a NAME nor --list
     }
 
+    // Issue 18, item 2: info --streamed reads a .tsb in blocks and reports the loaded run's
+    // slice figures, without fibers; it refuses what is not a .tsb, and --part-nnz alone.
+    void infoStreamedMatchesTheLoadedFigures() {
+        QTemporaryDir dir;
+        const QString tsb = dir.filePath("t.tsb");
+        QCOMPARE(cli({"generate", "--dims", "300,200,100", "--nnz", "20000", "--dist", "powerlaw:1.1", "-o", tsb}).status, 0);
+        const Run loaded = cli({"info", tsb, "--json"});
+        const Run streamed = cli({"info", tsb, "--streamed", "--part-nnz", "777", "--json"});
+        QCOMPARE(streamed.status, 0);
+        const QJsonObject a = json(loaded), b = json(streamed);
+        QCOMPARE(b["nnz"].toInteger(), a["nnz"].toInteger());
+        QCOMPARE(b["parts"].toInteger(), qint64(26));
+        QCOMPARE(b["fibers_computed"].toBool(true), false);
+        for (int m = 0; m < 3; ++m) {
+            const QJsonObject ma = a["modes"].toArray()[m].toObject(), mb = b["modes"].toArray()[m].toObject();
+            QCOMPARE(mb["slices"].toInteger(), ma["slices"].toInteger());
+            QCOMPARE(mb["slice_nnz"].toObject()["max"].toInteger(), ma["slice_nnz"].toObject()["max"].toInteger());
+            QCOMPARE(mb["slice_nnz"].toObject()["log2_histogram"].toArray(), ma["slice_nnz"].toObject()["log2_histogram"].toArray());
+        }
+        QCOMPARE(cli({"info", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--streamed"}).status, 2);  // not a .tsb
+        QCOMPARE(cli({"info", tsb, "--part-nnz", "10"}).status, 2);
+    }
+
     // Issue 18: `fetch NAME` downloads the catalog's file (from a server of this test's own on
     // 127.0.0.1, on a thread of its own while the CLI runs), converts it once to NAME.tsb and
     // removes the download; a second fetch finds it ready without a request; a server error is
