@@ -51,6 +51,8 @@ void print_usage(bool to_stderr) {
 
   info FILE [--json] [--threads T] [--float]
       shape, nnz, density, load report and per-mode slice/fiber statistics
+  info FILE.tsb --streamed [--json] [--part-nnz N]
+      the exact slice statistics of a .tsb read in blocks, never loaded whole (no fibers)
   generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]|lowrank:R]
            [--seed S] [--float] -o FILE
       a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb); lowrank:R is a sum
