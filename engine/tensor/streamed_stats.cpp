@@ -1,8 +1,9 @@
-// The .tsb is mapped read-only and walked in blocks of nonzeros; in each block every stored
-// array (each mode's indices, then the values) is one task: its running CRC-32, its checks, and
-// for a mode its slice counts. A mode's counters are touched by its task alone, so no atomics;
-// the payload CRC is the arrays' CRCs joined in file order (crc32_combine). A block's pages are
-// unmapped once read, so the mapping holds no more than a block, however large the file.
+// The .tsb is walked in blocks of nonzeros, each block of each stored array (each mode's
+// indices, then the values) mapped read-only and unmapped once read, so the mappings hold no
+// more than a block, however large the file. In a block each array's checks (and a mode's slice
+// counts) are one task and its CRC-32 is computed in pieces; a mode's counters are touched by
+// its task alone, so no atomics; the payload CRC is the pieces' CRCs joined in file order
+// (crc32_combine).
 #include "tscope/tensor/streamed_stats.hpp"
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 #include "tscope/error.hpp"
@@ -28,32 +30,47 @@ constexpr int kPieces = 8;  // CRC pieces per array and block
 
 InputError bad(const std::string& path, const std::string& what) { return InputError(path + ": " + what); }
 
-class Mapping {
+// A read-only mapping of bytes [offset, offset + size) of a file (the start rounded down to a
+// page); only one block's ranges are mapped at a time, so neither the address space nor the
+// resident pages grow with the file.
+class FileRange {
 public:
-    explicit Mapping(const std::string& path, std::uint64_t bytes) : bytes_(bytes) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw Error("cannot open " + path);
-        void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-        ::close(fd);
-        if (p == MAP_FAILED) throw Error("cannot map " + path);
+    FileRange(int fd, std::uint64_t offset, std::uint64_t size) {
+        static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        const std::uint64_t start = offset / page * page;
+        bytes_ = offset - start + size;
+        if (bytes_ == 0) return;
+        void* p = ::mmap(nullptr, bytes_, PROT_READ, MAP_PRIVATE, fd, static_cast<off_t>(start));
+        if (p == MAP_FAILED) throw Error("cannot map part of the file (out of address space?)");
+        ::madvise(p, bytes_, MADV_SEQUENTIAL);
         base_ = static_cast<const unsigned char*>(p);
-        ::madvise(p, bytes, MADV_SEQUENTIAL);
+        data_ = base_ + (offset - start);
     }
-    ~Mapping() { ::munmap(const_cast<unsigned char*>(base_), bytes_); }
-    Mapping(const Mapping&) = delete;
-    Mapping& operator=(const Mapping&) = delete;
-    const unsigned char* at(std::uint64_t offset) const { return base_ + offset; }
-    // Gives back the pages of [from, to) (clean file pages: they stay in the page cache).
-    void release(std::uint64_t from, std::uint64_t to) const {
-        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-        from = from / page * page;
-        to = to / page * page;
-        if (to > from) ::madvise(const_cast<unsigned char*>(base_) + from, to - from, MADV_DONTNEED);
+    ~FileRange() {
+        if (base_) ::munmap(const_cast<unsigned char*>(base_), bytes_);
     }
+    FileRange(const FileRange&) = delete;
+    FileRange& operator=(const FileRange&) = delete;
+    const unsigned char* data() const { return data_; }
 
 private:
     const unsigned char* base_ = nullptr;
-    std::uint64_t bytes_;
+    const unsigned char* data_ = nullptr;
+    std::uint64_t bytes_ = 0;
+};
+
+class File {
+public:
+    explicit File(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+        if (fd_ < 0) throw Error("cannot open " + path);
+    }
+    ~File() { ::close(fd_); }
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
 };
 
 // The first error a task finds, kept until the block ends (no exception leaves a thread).
@@ -102,7 +119,7 @@ void value_block(const unsigned char* vals, std::uint64_t first, std::uint64_t n
 }
 
 template <class I, class V>
-void walk(const Mapping& map, const TsbHeader& h, std::uint64_t block, std::vector<std::vector<std::uint64_t>>& counts,
+void walk(const File& file, const TsbHeader& h, std::uint64_t block, std::vector<std::vector<std::uint64_t>>& counts,
           std::vector<std::uint32_t>& crcs, StreamedStats& out, RunControl& control, const std::string& path) {
     const int order = static_cast<int>(h.dims.size());
     auto array_offset = [&](int a) {  // a = order: the values
@@ -118,6 +135,9 @@ void walk(const Mapping& map, const TsbHeader& h, std::uint64_t block, std::vect
         zeros.clear();
         // tasks: each array's checks (and a mode's counts) whole, then its CRC in kPieces
         // pieces, so that the threads stay busy whatever the arrays' widths
+        std::vector<std::unique_ptr<FileRange>> ranges;  // this block of every array
+        for (int a = 0; a < arrays; ++a)
+            ranges.push_back(std::make_unique<FileRange>(file.fd(), array_offset(a) + first * width_of(a), n * width_of(a)));
         std::vector<std::uint32_t> piece_crc(static_cast<std::size_t>(arrays * kPieces), 0);
         auto piece = [&](int k) { return std::pair<std::uint64_t, std::uint64_t>{n * static_cast<std::uint64_t>(k) / kPieces,
                                                                                     n * static_cast<std::uint64_t>(k + 1) / kPieces}; };
@@ -125,7 +145,7 @@ void walk(const Mapping& map, const TsbHeader& h, std::uint64_t block, std::vect
 #pragma omp parallel for schedule(dynamic, 1)
         for (int task = 0; task < tasks; ++task) {
             if (task < arrays) {
-                const unsigned char* p = map.at(array_offset(task) + first * width_of(task));
+                const unsigned char* p = ranges[static_cast<std::size_t>(task)]->data();
                 if (task < order)
                     mode_block<I>(p, first, n, h.dims[static_cast<std::size_t>(task)], task, counts[static_cast<std::size_t>(task)].data(), error);
                 else
@@ -136,7 +156,7 @@ void walk(const Mapping& map, const TsbHeader& h, std::uint64_t block, std::vect
             const auto [lo, hi] = piece(k);
             const std::uint64_t w = width_of(a);
             piece_crc[static_cast<std::size_t>(task - arrays)] =
-                static_cast<std::uint32_t>(crc32_z(0, map.at(array_offset(a) + (first + lo) * w), (hi - lo) * w));
+                static_cast<std::uint32_t>(crc32_z(0, ranges[static_cast<std::size_t>(a)]->data() + lo * w, (hi - lo) * w));
         }
         for (int a = 0; a < arrays; ++a)
             for (int k = 0; k < kPieces; ++k) {
@@ -148,9 +168,8 @@ void walk(const Mapping& map, const TsbHeader& h, std::uint64_t block, std::vect
         if (!error.what.empty()) throw bad(path, error.what);
         for (std::uint64_t z : zeros)  // stored zeros are not nonzeros: take them back out
             for (int m = 0; m < order; ++m)
-                --counts[static_cast<std::size_t>(m)][load<I>(map.at(array_offset(m)), first + z)];
+                --counts[static_cast<std::size_t>(m)][load<I>(ranges[static_cast<std::size_t>(m)]->data(), z)];
         out.nnz += n - zeros.size();
-        for (int a = 0; a < arrays; ++a) map.release(array_offset(a) + first * width_of(a), array_offset(a) + (first + n) * width_of(a));
         ++out.parts;
         control.progress(first + n, h.nnz);
     }
@@ -167,12 +186,12 @@ StreamedStats stream_tsb_stats(const std::string& path, std::uint64_t part_nnz, 
     for (std::uint64_t d : h.dims) counts.emplace_back(d, 0);
     std::vector<std::uint32_t> crcs(h.dims.size() + 1, 0);
     control.stage("reading " + path + " in blocks");
-    const Mapping map(path, h.file_bytes);
+    const File file(path);
     const bool wide = h.width == IndexWidth::U64, single = h.values == ValueType::F32;
-    if (wide && single) walk<std::uint64_t, float>(map, h, block, counts, crcs, out, control, path);
-    else if (wide) walk<std::uint64_t, double>(map, h, block, counts, crcs, out, control, path);
-    else if (single) walk<std::uint32_t, float>(map, h, block, counts, crcs, out, control, path);
-    else walk<std::uint32_t, double>(map, h, block, counts, crcs, out, control, path);
+    if (wide && single) walk<std::uint64_t, float>(file, h, block, counts, crcs, out, control, path);
+    else if (wide) walk<std::uint64_t, double>(file, h, block, counts, crcs, out, control, path);
+    else if (single) walk<std::uint32_t, float>(file, h, block, counts, crcs, out, control, path);
+    else walk<std::uint32_t, double>(file, h, block, counts, crcs, out, control, path);
     // the payload CRC: the arrays' CRCs joined in file order, against the trailer
     std::uint32_t crc = crcs[0];
     for (std::size_t a = 1; a < crcs.size(); ++a) {
@@ -180,7 +199,10 @@ StreamedStats stream_tsb_stats(const std::string& path, std::uint64_t part_nnz, 
         crc = static_cast<std::uint32_t>(crc32_combine64(crc, crcs[a], static_cast<z_off64_t>(h.nnz * width)));
     }
     std::uint32_t stored = 0;
-    std::copy_n(map.at(h.file_bytes - 4), 4, reinterpret_cast<unsigned char*>(&stored));
+    {
+        const FileRange trailer(file.fd(), h.file_bytes - 4, 4);
+        std::memcpy(&stored, trailer.data(), 4);
+    }
     if (crc != stored) throw InputError(path + ": the payload checksum does not match (the file is damaged)");
 
     long double cells = 1;
