@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
+#include "tscope/bench/machine.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
@@ -66,7 +67,7 @@ int run_info_streamed(const Args& args, const std::string& path) {
                           {"order", header.dims.size()}, {"dims", header.dims}, {"nnz", s.nnz},
                           {"density", s.stats.density}, {"fibers_computed", s.fibers_computed}, {"parts", s.parts},
                           {"bytes_read", s.bytes_read}, {"seconds", s.stats.seconds}, {"gb_per_s", gbps},
-                          {"modes", modes}}.dump(2)
+                          {"peak_host_bytes", peak_host_memory_bytes()}, {"modes", modes}}.dump(2)
                   << "\n";
         return 0;
     }

@@ -15,7 +15,8 @@ struct MachineInfo {
 
 MachineInfo describe_machine();
 
-// The process's peak resident host memory so far (getrusage's maxrss), in bytes.
+// The process's peak resident host memory so far (VmHWM; getrusage's maxrss where /proc has
+// none), in bytes.
 std::uint64_t peak_host_memory_bytes();
 
 }  // namespace tscope
