@@ -36,8 +36,8 @@ run() {
 gen() {  # gen NAME DIMS NNZ SEED
     [ -f "$D/$1.tsb" ] || run "gen-$1" "$CLI" generate --dims "$2" --nnz "$3" --dist powerlaw:1.0 --seed "$4" --float -o "$D/$1.tsb"
 }
-bench() {  # bench TENSOR GPUS FORMATS
-    run "$1-bench-gpus$2" "$CLI" bench "$D/$1.tsb" --kernel mttkrp --backend cuda --format "$3" --rank 32 --gpus "$2" --json
+bench() {  # bench TENSOR GPUS FORMATS [NAME-SUFFIX]
+    run "$1-bench-gpus$2${4:-}" "$CLI" bench "$D/$1.tsb" --kernel mttkrp --backend cuda --format "$3" --rank 32 --gpus "$2" --json
 }
 cpd() {  # cpd TENSOR GPUS ITERS [more options]
     local t=$1 g=$2 it=$3
@@ -83,7 +83,8 @@ wait $GEN3
 for g in 4 2; do bench amz3b $g B-CSF; done
 for g in 4 2; do cpd amz3b $g 4; done
 cpd amz3b 1 3 --stream
-bench amz1b 4 MM-CSF
-bench amz1b 1 MM-CSF
+# (a suffix of their own: in session 11 these two overwrote the B-CSF/CSF/COO documents)
+bench amz1b 4 MM-CSF -mmcsf
+bench amz1b 1 MM-CSF -mmcsf
 step DONE
 touch "$R/DONE"
