@@ -4,6 +4,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "terminal_progress.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -21,8 +22,11 @@ int run_convert(int argc, char** argv) {
         throw InputError("convert: the output '" + out + "' is the input file; refusing to overwrite it");
     LoadOptions options;
     if (args.flag("--float")) options.values = ValueType::F32;
-    const LoadedTensor loaded = load_tensor(in, options);
-    save_tensor(loaded.tensor, out);
+    TerminalProgress progress;  // on a terminal: the stage, its share and the time left
+    const LoadedTensor loaded = load_tensor(in, options, progress);
+    progress.stage("writing " + out);
+    save_tensor(loaded.tensor, out, progress);
+    progress.finish();
     std::cerr << "converted " << in << " (" << loaded.info.format << ") to " << out << ": order "
               << loaded.tensor.order() << ", " << grouped(loaded.tensor.nnz()) << " nonzeros";
     if (loaded.info.duplicates_summed) std::cerr << ", " << grouped(loaded.info.duplicates_summed) << " duplicates summed";

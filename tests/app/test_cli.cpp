@@ -152,6 +152,25 @@ private Q_SLOTS:
         QCOMPARE(cli({"fetch", "--cache", cache.path()}).status, 2);  // neither a NAME nor --list
     }
 
+    // Issue 18, item 3 (progress): convert draws its stage, share and time left on stderr where
+    // that is a terminal (TS_PROGRESS=1 stands in for one here) and stays silent otherwise.
+    void convertShowsProgressOnATerminal() {
+        QTemporaryDir dir;
+        const QString in = TS_SAMPLES_DIR "/jf17k-4d.tns.gz";
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TS_PROGRESS", "1");
+        p.setProcessEnvironment(env);
+        p.start(TS_BIN_DIR "/tensorscope-cli", {"convert", in, dir.filePath("a.tsb")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("\r") && err.contains("100%"), err.constData());
+        const Run quiet = cli({"convert", in, dir.filePath("b.tsb")});  // stderr is a pipe: no progress
+        QCOMPARE(quiet.status, 0);
+        QVERIFY2(!quiet.err.contains("\r") && quiet.err.startsWith("converted "), quiet.err.constData());
+    }
+
     // Issue 18, item 2: info --streamed reads a .tsb in blocks and reports the loaded run's
     // slice figures, without fibers; it refuses what is not a .tsb, and --part-nnz alone.
     void infoStreamedMatchesTheLoadedFigures() {
