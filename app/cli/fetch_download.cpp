@@ -12,7 +12,6 @@
 #include "net/DatasetDownload.hpp"
 #include "text_table.hpp"
 #include "tscope/error.hpp"
-#include "tscope/io/tensor_io.hpp"
 
 namespace tscope::cli {
 
@@ -73,19 +72,13 @@ bool fetch_download_built() { return true; }
 
 std::string fetch_and_convert(const CatalogEntry& entry, const std::string& cache_dir, bool quiet) {
     if (!QDir().mkpath(QString::fromStdString(cache_dir))) throw Error("cannot create the cache folder " + cache_dir);
-    std::string gz = partial_download_path(entry, cache_dir);
-    gz.resize(gz.size() - 5);  // NAME.tns.gz.part -> NAME.tns.gz
+    const std::string gz = downloaded_path(entry, cache_dir);
     if (!QFile::exists(QString::fromStdString(gz))) {
         if (!quiet) std::fprintf(stderr, "fetching %s\n", entry.tensors.front().url.c_str());
         download(QUrl(QString::fromStdString(entry.tensors.front().url)), QString::fromStdString(gz), quiet);
     }
     if (!quiet) std::fprintf(stderr, "converting %s to .tsb\n", gz.c_str());
-    const LoadedTensor loaded = load_tensor(gz);  // fp64: the values as published
-    check_against_catalog(loaded.tensor, entry, gz);
-    const std::string tsb = cached_tensor_path(entry, cache_dir);
-    save_tensor(loaded.tensor, tsb);
-    QFile::remove(QString::fromStdString(gz));  // the .tsb holds it all now
-    return tsb;
+    return install_download(entry, cache_dir);
 }
 
 }  // namespace tscope::cli

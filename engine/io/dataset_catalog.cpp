@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "tscope/error.hpp"
+#include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
@@ -119,6 +120,20 @@ std::string cached_tensor_path(const CatalogEntry& entry, const std::string& cac
 
 std::string partial_download_path(const CatalogEntry& entry, const std::string& cache_dir) {
     return (fs::path(cache_dir) / (entry.name + ".tns.gz.part")).string();
+}
+
+std::string downloaded_path(const CatalogEntry& entry, const std::string& cache_dir) {
+    return (fs::path(cache_dir) / (entry.name + ".tns.gz")).string();
+}
+
+std::string install_download(const CatalogEntry& entry, const std::string& cache_dir, RunControl& control) {
+    const std::string gz = downloaded_path(entry, cache_dir), tsb = cached_tensor_path(entry, cache_dir);
+    const LoadedTensor loaded = load_tensor(gz, {}, control);
+    check_against_catalog(loaded.tensor, entry, gz);
+    save_tensor(loaded.tensor, tsb, control);
+    std::error_code ec;
+    fs::remove(gz, ec);  // the .tsb holds it all now
+    return tsb;
 }
 
 CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir) {

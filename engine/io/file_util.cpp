@@ -16,6 +16,13 @@
 
 namespace tscope::detail {
 
+ReadOnlyFile::ReadOnlyFile(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+}
+
+ReadOnlyFile::~ReadOnlyFile() { ::close(fd_); }
+
+
 ByteBuffer::ByteBuffer(std::size_t size) {
     reserve(size);
     set_size(size);

@@ -11,6 +11,20 @@
 
 namespace tscope::detail {
 
+// A file opened read-only for pread/mmap, closed when it goes; InputError naming the path when
+// it cannot be opened.
+class ReadOnlyFile {
+public:
+    explicit ReadOnlyFile(const std::string& path);
+    ~ReadOnlyFile();
+    ReadOnlyFile(const ReadOnlyFile&) = delete;
+    ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
 // Bytes with a NUL just past the end, so that parsers may stop on a sentinel instead of
 // testing the end pointer on every character. Either heap memory (not zero-filled) or a
 // read-only memory map of a file, whose last page is zero-padded by the kernel.

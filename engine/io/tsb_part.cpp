@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "file_util.hpp"
 #include "tsb_internal.hpp"
 
 namespace tscope {
@@ -26,20 +27,6 @@ void read_at(int fd, const std::string& path, std::uint64_t offset, void* dst, s
     }
 }
 
-class File {
-public:
-    explicit File(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-        if (fd_ < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
-    }
-    ~File() { ::close(fd_); }
-    File(const File&) = delete;
-    File& operator=(const File&) = delete;
-    int fd() const { return fd_; }
-
-private:
-    int fd_;
-};
-
 std::uint64_t element_bytes(const TsbHeader& h, std::size_t array) {
     return array < h.dims.size() ? static_cast<std::uint64_t>(h.width) : static_cast<std::uint64_t>(h.values);
 }
@@ -53,7 +40,7 @@ TsbPart read_tsb_part(const std::string& path, std::uint64_t first, std::uint64_
     first = std::min(first, h.nnz);
     count = std::min(count, h.nnz - first);
     part.first = first;
-    File file(path);
+    detail::ReadOnlyFile file(path);
     CooTensor t(h.dims, h.width, h.values);
     t.resize(count);
     // stored arrays one after the other: mode 1..N indices, then values, nnz entries each

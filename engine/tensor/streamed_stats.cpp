@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 
+#include "io/file_util.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tsb_format.hpp"
 
@@ -57,20 +58,6 @@ private:
     const unsigned char* base_ = nullptr;
     const unsigned char* data_ = nullptr;
     std::uint64_t bytes_ = 0;
-};
-
-class File {
-public:
-    explicit File(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-        if (fd_ < 0) throw Error("cannot open " + path);
-    }
-    ~File() { ::close(fd_); }
-    File(const File&) = delete;
-    File& operator=(const File&) = delete;
-    int fd() const { return fd_; }
-
-private:
-    int fd_;
 };
 
 // The first error a task finds, kept until the block ends (no exception leaves a thread).
@@ -119,7 +106,7 @@ void value_block(const unsigned char* vals, std::uint64_t first, std::uint64_t n
 }
 
 template <class I, class V>
-void walk(const File& file, const TsbHeader& h, std::uint64_t block, std::vector<std::vector<std::uint64_t>>& counts,
+void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t block, std::vector<std::vector<std::uint64_t>>& counts,
           std::vector<std::uint32_t>& crcs, StreamedStats& out, RunControl& control, const std::string& path) {
     const int order = static_cast<int>(h.dims.size());
     auto array_offset = [&](int a) {  // a = order: the values
@@ -186,7 +173,7 @@ StreamedStats stream_tsb_stats(const std::string& path, std::uint64_t part_nnz, 
     for (std::uint64_t d : h.dims) counts.emplace_back(d, 0);
     std::vector<std::uint32_t> crcs(h.dims.size() + 1, 0);
     control.stage("reading " + path + " in blocks");
-    const File file(path);
+    const detail::ReadOnlyFile file(path);
     const bool wide = h.width == IndexWidth::U64, single = h.values == ValueType::F32;
     if (wide && single) walk<std::uint64_t, float>(file, h, block, counts, crcs, out, control, path);
     else if (wide) walk<std::uint64_t, double>(file, h, block, counts, crcs, out, control, path);
@@ -195,7 +182,7 @@ StreamedStats stream_tsb_stats(const std::string& path, std::uint64_t part_nnz, 
     // the payload CRC: the arrays' CRCs joined in file order, against the trailer
     std::uint32_t crc = crcs[0];
     for (std::size_t a = 1; a < crcs.size(); ++a) {
-        const std::uint64_t width = a < h.dims.size() ? (wide ? 8 : 4) : (single ? 4 : 8);
+        const auto width = static_cast<std::uint64_t>(a < h.dims.size() ? static_cast<std::uint8_t>(h.width) : static_cast<std::uint8_t>(h.values));
         crc = static_cast<std::uint32_t>(crc32_combine64(crc, crcs[a], static_cast<z_off64_t>(h.nnz * width)));
     }
     std::uint32_t stored = 0;

@@ -8,7 +8,6 @@
 #include "jobs/EngineJob.hpp"
 #include "net/DatasetDownload.hpp"
 #include "tscope/error.hpp"
-#include "tscope/io/tensor_io.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -50,9 +49,7 @@ bool DatasetFetch::start(const tscope::CatalogEntry& entry, const QString& cache
     if (busy_) return false;
     entry_ = entry;
     cacheDir_ = cacheDir;
-    gzPath_ = QString::fromStdString(tscope::partial_download_path(entry, cacheDir.toStdString()));
-    gzPath_.chop(5);  // NAME.tns.gz.part -> NAME.tns.gz: the download's target
-    tsbPath_ = QString::fromStdString(tscope::cached_tensor_path(entry, cacheDir.toStdString()));
+    gzPath_ = QString::fromStdString(tscope::downloaded_path(entry, cacheDir.toStdString()));
     busy_ = true, cancelling_ = false;
     if (!QDir().mkpath(cacheDir)) {
         end();
@@ -98,20 +95,13 @@ void DatasetFetch::onDownloaded(const QString& error) {
 
 void DatasetFetch::convert() {
     Q_EMIT progress(0, tr("Converting %1 to .tsb…").arg(QString::fromStdString(entry_.name)));
-    const std::string gz = gzPath_.toStdString(), tsb = tsbPath_.toStdString();
+    const std::string cache = cacheDir_.toStdString();
     const tscope::CatalogEntry entry = entry_;
-    job_->start(
-        [gz, tsb, entry](tscope::RunControl& control) {
-            const tscope::LoadedTensor loaded = tscope::load_tensor(gz, {}, control);  // fp64: the values as published
-            tscope::check_against_catalog(loaded.tensor, entry, gz);
-            tscope::save_tensor(loaded.tensor, tsb, control);
-            return tsb;
-        },
-        [this](const std::string& tsb) {
-            QFile::remove(gzPath_);  // the .tsb holds it all now
-            end();
-            Q_EMIT finished(QString::fromStdString(tsb));
-        });
+    job_->start([cache, entry](tscope::RunControl& control) { return tscope::install_download(entry, cache, control); },
+                [this](const std::string& tsb) {
+                    end();
+                    Q_EMIT finished(QString::fromStdString(tsb));
+                });
 }
 
 void DatasetFetch::end() { busy_ = false; }

@@ -47,7 +47,7 @@ private:
     DatasetDownload* download_;  // lives on thread_
     EngineJob* job_;
     tscope::CatalogEntry entry_;
-    QString cacheDir_, gzPath_, tsbPath_;
+    QString cacheDir_, gzPath_;
     bool busy_ = false, cancelling_ = false;
 };
 

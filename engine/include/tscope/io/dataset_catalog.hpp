@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tscope/run_control.hpp"
+
 namespace tscope {
 
 class CooTensor;
@@ -44,6 +46,12 @@ CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir);
 const char* cache_state_name(CacheState s);
 std::string cached_tensor_path(const CatalogEntry& entry, const std::string& cache_dir);   // NAME.tsb
 std::string partial_download_path(const CatalogEntry& entry, const std::string& cache_dir);  // NAME.tns.gz.part
+std::string downloaded_path(const CatalogEntry& entry, const std::string& cache_dir);  // NAME.tns.gz, whole
+
+// A whole download made ready: read (fp64, the values as published), checked against the entry
+// (check_against_catalog), written once as NAME.tsb, the download removed. Returns the .tsb's
+// path. The CLI's `fetch` and the GUI's Open dataset share it.
+std::string install_download(const CatalogEntry& entry, const std::string& cache_dir, RunControl& control = no_control());
 
 // A downloaded tensor against its entry: InputError naming `path` where its order, nonzero
 // count or a mode's length disagrees (a mode read from text may fall short of the catalog's
