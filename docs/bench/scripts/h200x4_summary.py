@@ -123,6 +123,22 @@ for p in (1, 2):
 if os.path.exists(os.path.join(res, 'suites.txt')):
     doc['gpu_suites'] = [l for l in open(os.path.join(res, 'suites.txt')).read().splitlines() if l.startswith(('==', 'Totals'))]
 
+# the records' shape: one results[] of rows, each with its tensor, nnz and gpus or ranks
+results = []
+for t, formats in doc.pop('mttkrp_sweep').items():
+    for f, by_gpus in formats.items():
+        for g, row in by_gpus.items():
+            results.append({'kind': 'mttkrp-sweep', 'tensor': t, 'nnz': TENSORS[t][1], 'format': f, 'gpus': int(g), **row})
+for key, row in doc.pop('cpd').items():
+    t, _, g = key.split()[:3]
+    results.append({'kind': 'cpd-als' + (' streamed' if 'streamed' in key else ''), 'tensor': t, 'nnz': TENSORS[t][1],
+                    'format': 'B-CSF', 'gpus': int(g), **row})
+for key, row in doc.pop('distributed_cpd').items():
+    t, _, p = key.split()
+    results.append({'kind': 'cpd-als distributed', 'tensor': t, 'nnz': TENSORS[t][1], 'format': 'B-CSF', 'ranks': int(p),
+                    'gpus_per_rank': 1, **row})
+doc['nnz'] = {t: spec[1] for t, spec in TENSORS.items()}
+doc['results'] = results
 json.dump(doc, open(os.path.join(root, 'docs/bench/h200x4-scaling.json'), 'w'), indent=1)
 
 # the GUI's recordings: one list of bench documents per tensor, each with device/commit/command
