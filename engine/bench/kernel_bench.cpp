@@ -101,7 +101,8 @@ public:
     // flops of one run, bytes it must move, and (with check) the error of the last run.
     virtual double flops(int mode) const = 0;
     virtual std::uint64_t bytes(const SparseFormat& f, int mode) const = 0;
-    virtual double error(int mode) = 0;
+    // The oracle behind error() is serial: it checks `c` as it goes.
+    virtual double error(int mode, RunControl& c) = 0;
     // The dense result of the last run, for --write (none for sparse results).
     virtual const DenseMatrix* output() const { return nullptr; }
     // The GPU kernels to compare for a (backend, format), each run as its own row; {""}: one.
@@ -149,7 +150,7 @@ public:
     }
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
         out_ = DenseMatrix(t_.dim(mode), req_.rank);
-        if (b == Backend::CpuRef) return [this, mode](DeviceTiming&) { mttkrp_reference(t_, mode, factors_, out_); };
+        if (b == Backend::CpuRef) return [this, mode, &c](DeviceTiming&) { mttkrp_reference(t_, mode, factors_, out_, c); };
         return [this, &f, mode, b, &c](DeviceTiming& timing) { mttkrp(b, f, mode, factors_, out_, c, &timing); };
     }
     double flops(int) const override { return 3.0 * static_cast<double>(t_.nnz()) * static_cast<double>(req_.rank); }
@@ -157,11 +158,12 @@ public:
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {
         return f.storage().bytes() + factor_row_bytes(mode) + t_.dim(mode) * req_.rank * sizeof(double);
     }
-    double error(int mode) override {
+    double error(int mode, RunControl& c) override {
         auto& ref = refs_[mode];  // one oracle run per mode, whatever the formats and backends
         if (ref.data.empty()) {
-            ref = DenseMatrix(t_.dim(mode), req_.rank);
-            mttkrp_reference(t_, mode, factors_, ref);
+            DenseMatrix computed(t_.dim(mode), req_.rank);
+            mttkrp_reference(t_, mode, factors_, computed, c);  // a cancel leaves no half-made oracle
+            ref = std::move(computed);
         }
         return max_relative_error(out_, ref);
     }
@@ -205,7 +207,7 @@ public:
         const std::uint64_t vector = row_bytes(mode, 1);
         return plan_ ? plan_->bytes_per_compute() + vector : f.storage().bytes() + vector + result().bytes();
     }
-    double error(int mode) override {
+    double error(int mode, RunControl&) override {
         auto it = refs_.find(mode);
         if (it == refs_.end()) it = refs_.emplace(mode, sptv_reference(t_, mode, vectors_[static_cast<std::size_t>(mode)])).first;
         return sparse_max_relative_error(result(), it->second);
@@ -282,7 +284,7 @@ public:
             names.push_back(spttm_variant_name(v));
         return names;
     }
-    double error(int mode) override {
+    double error(int mode, RunControl&) override {
         const bool chained = input_->kind() == FormatKind::sCOO;
         auto& ref = (chained ? chain_refs_ : refs_)[mode];
         if (!ref) ref = spttm_reference(chained ? input_->to_coo() : t_, mode, u(mode));
@@ -312,18 +314,19 @@ public:
     bool per_mode_build(FormatKind kind) const override { return kind == FormatKind::CSF; }  // rooted at the mode
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
         out_ = DenseMatrix(t_.dim(mode), ttmc_columns(factors_, mode));
-        if (b == Backend::CpuRef) return [this, mode](DeviceTiming&) { ttmc_reference(t_, mode, factors_, out_); };
+        if (b == Backend::CpuRef) return [this, mode, &c](DeviceTiming&) { ttmc_reference(t_, mode, factors_, out_, c); };
         return [this, &f, mode, b, &c](DeviceTiming& timing) { ttmc(b, f, mode, factors_, out_, c, &timing); };
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(out_.cols); }
     std::uint64_t bytes(const SparseFormat& f, int mode) const override {
         return f.storage().bytes() + out_.data.size() * sizeof(double) + factor_row_bytes(mode);
     }
-    double error(int mode) override {
+    double error(int mode, RunControl& c) override {
         auto& ref = refs_[mode];
         if (ref.data.empty()) {
-            ref = DenseMatrix(t_.dim(mode), out_.cols);
-            ttmc_reference(t_, mode, factors_, ref);
+            DenseMatrix computed(t_.dim(mode), out_.cols);
+            ttmc_reference(t_, mode, factors_, computed, c);
+            ref = std::move(computed);
         }
         return max_relative_error(out_, ref);
     }
@@ -420,6 +423,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     const auto run = kernel->prepare(*format, mode, backend, control);
                     std::vector<double> kernel_times, transfer_times;
                     DeviceTiming timing;
+                    control.check();
                     run(timing);  // warm-up
                     for (int r = 0; r < request.repeat; ++r) {
                         control.check();  // a cancel waits one run at most, not the row's repeats
@@ -438,7 +442,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
                     row.bytes_moved = kernel->bytes(*format, mode);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
-                    if (request.check) row.max_rel_error = kernel->error(mode);
+                    if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;
                     row.ran = true;
                     fill_roofline(row);  // after the timings: its first call may measure the machine

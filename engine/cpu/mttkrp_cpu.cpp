@@ -316,11 +316,13 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
 
 }  // namespace
 
-void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                      RunControl& control) {
     const std::uint64_t R = out.cols;
     out.fill(0.0);
     std::vector<double> v(R);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        if ((z & 0xffff) == 0) control.check();
         for (std::uint64_t r = 0; r < R; ++r) v[r] = t.value(z);
         for (int m = 0; m < t.order(); ++m) {
             if (m == mode) continue;

@@ -167,11 +167,13 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
 
 }  // namespace
 
-void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
+void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                    RunControl& control) {
     out.fill(0.0);
     std::vector<double> v(out.cols), scratch;
     std::vector<std::uint64_t> idx(static_cast<std::size_t>(t.order()));
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        if ((z & 0xffff) == 0) control.check();
         for (int m = 0; m < t.order(); ++m) idx[static_cast<std::size_t>(m)] = t.index(m, z);
         kron_rows(factors, mode, idx.data(), t.value(z), v.data(), scratch);
         double* dst = out.row(idx[static_cast<std::size_t>(mode)]);

@@ -28,13 +28,13 @@ SortedView<I, V> sorted_view(const CooTensor& t, const std::vector<int>& order, 
                              const std::vector<std::uint64_t>* subset = nullptr) {
     SortedView<I, V> view;
     view.order = order;
-    const std::vector<std::uint64_t> perm = subset ? sorted_order(t, order, *subset) : sorted_order(t, order);
-    control.check();
+    const std::vector<std::uint64_t> perm = subset ? sorted_order(t, order, *subset, control) : sorted_order(t, order, control);
     const std::uint64_t n = perm.size();
     t.visit([&](auto itag, auto vtag) {
         using TI = typename decltype(itag)::type;
         using TV = typename decltype(vtag)::type;
         for (int m : order) {
+            control.check();
             const TI* src = t.indices<TI>(m).data();
             Column<I> col(n);
 #pragma omp parallel for schedule(static)

@@ -42,7 +42,7 @@ void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::ve
     switch (backend) {
     case Backend::CpuRef: {
         const CooTensor t = format.to_coo();  // the oracle works on coordinates, whatever the format
-        mttkrp_reference(t, mode, factors, out);
+        mttkrp_reference(t, mode, factors, out, control);
         return;
     }
     case Backend::Omp: mttkrp_omp(format, mode, factors, out, control); return;

@@ -60,14 +60,16 @@ namespace {
 //  - key and position as pairs: 32 bytes/nonzero;
 //  - keys wider than 64 bits: a comparison sort of tuples.
 template <class Entry>
-std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int> modes, std::uint64_t count, Entry entry) {
+std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int> modes, std::uint64_t count, Entry entry,
+                                        RunControl& control) {
     const KeyLayout layout = key_layout(t, modes);
     const unsigned pos_bits = detail::bit_width_of(count > 0 ? count - 1 : 0);
     std::vector<std::uint64_t> keys = layout.fits ? keys_of(t, layout, count, entry) : std::vector<std::uint64_t>(count, 0);
+    control.check();  // each step of the sort touches every entry: check between them
     if (layout.fits && layout.bits + pos_bits <= 64) {
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
         for (std::uint64_t i = 0; i < count; ++i) keys[i] = (pos_bits ? keys[i] << pos_bits : 0) | i;
-        detail::radix_sort(keys, layout.bits + pos_bits);  // positions break ties: stable
+        detail::radix_sort(keys, layout.bits + pos_bits, control);  // positions break ties: stable
         const std::uint64_t mask = pos_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << pos_bits) - 1;
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
         for (std::uint64_t i = 0; i < count; ++i) keys[i] = entry(keys[i] & mask);
@@ -76,8 +78,9 @@ std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int>
     std::vector<std::uint64_t> perm(count);
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
     for (std::uint64_t i = 0; i < count; ++i) perm[i] = entry(i);
+    control.check();
     if (layout.fits) {
-        detail::radix_sort_pairs(keys, perm, layout.bits);
+        detail::radix_sort_pairs(keys, perm, layout.bits, control);
         return perm;
     }
     // Keys wider than 64 bits: the modes in groups whose keys fit, least significant group
@@ -95,20 +98,20 @@ std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int>
     for (const std::vector<int>& group : groups) {
         const KeyLayout g = key_layout(t, group);
         keys = keys_of(t, g, count, [&](std::uint64_t i) { return perm[i]; });
-        detail::radix_sort_pairs(keys, perm, g.bits);
+        detail::radix_sort_pairs(keys, perm, g.bits, control);
     }
     return perm;
 }
 
 }  // namespace
 
-std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes) {
-    return sort_entries(t, modes, t.nnz(), [](std::uint64_t i) { return i; });
+std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes, RunControl& control) {
+    return sort_entries(t, modes, t.nnz(), [](std::uint64_t i) { return i; }, control);
 }
 
 std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes,
-                                        const std::vector<std::uint64_t>& subset) {
-    return sort_entries(t, modes, subset.size(), [&](std::uint64_t i) { return subset[i]; });
+                                        const std::vector<std::uint64_t>& subset, RunControl& control) {
+    return sort_entries(t, modes, subset.size(), [&](std::uint64_t i) { return subset[i]; }, control);
 }
 
 void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm) {

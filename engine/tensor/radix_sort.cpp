@@ -41,7 +41,7 @@ namespace {
 // contiguous range, so the scatter is stable. Passes whose digit is the same for every key
 // are skipped (common for the high digits of skewed keys).
 template <bool WithPayload>
-void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* payload, unsigned bits) {
+void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* payload, unsigned bits, RunControl& control) {
     const std::size_t n = keys.size();
     if (n < 2 || bits == 0) return;
     if (n < 256) {  // small: a comparison sort is faster than the histogram set-up
@@ -65,10 +65,12 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
     const int threads = threads_for(n);
 
     std::vector<std::uint64_t> tmp_keys(n);
+    control.check();
     std::vector<std::uint64_t> tmp_payload(WithPayload ? n : 0);
     std::vector<std::size_t> hist(static_cast<std::size_t>(threads) * buckets);
 
     for (unsigned pass = 0; pass < passes; ++pass) {
+        control.check();  // outside the parallel region: an exception must not leave a worker
         const unsigned shift = pass * digit;
         bool skip = false;
 #pragma omp parallel num_threads(threads)
@@ -116,10 +118,13 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
 
 }  // namespace
 
-void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits) { radix_impl<false>(keys, nullptr, bits); }
+void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits, RunControl& control) {
+    radix_impl<false>(keys, nullptr, bits, control);
+}
 
-void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits) {
-    radix_impl<true>(keys, &payload, bits);
+void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits,
+                      RunControl& control) {
+    radix_impl<true>(keys, &payload, bits, control);
 }
 
 // x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.

@@ -6,12 +6,16 @@
 #include <utility>
 #include <vector>
 
+#include "tscope/run_control.hpp"
+
 namespace tscope::detail {
 
 // Sorts keys ascending. Only the low `bits` bits are looked at: higher bits must be zero.
-void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits);
+// `control` is checked between passes (a pass of millions of keys is tens of milliseconds).
+void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits, RunControl& control = no_control());
 // Sorts (keys[i], payload[i]) by key, stable: equal keys keep their payload order.
-void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits);
+void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits,
+                      RunControl& control = no_control());
 
 // Number of bits needed to store x (0 for x == 0).
 unsigned bit_width_of(std::uint64_t x);

@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -16,10 +17,24 @@
 
 #include "tscope/cuda/device.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/run_control.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 #include "tscope/tensor/generator.hpp"
 
 namespace tstest {
+
+// Counts the cancel checks and cancels from the `cancel_at`-th on (0: never): shows that long
+// work looks at Cancel while it runs, without timing it.
+class CountingControl : public tscope::RunControl {
+public:
+    explicit CountingControl(std::uint64_t cancel_at = 0) : cancel_at_(cancel_at) {}
+    bool cancelled() const override { return ++checks_ >= cancel_at_ && cancel_at_ > 0; }
+    std::uint64_t checks() const { return checks_; }
+
+private:
+    std::uint64_t cancel_at_;
+    mutable std::atomic<std::uint64_t> checks_{0};
+};
 
 // A shared real tensor, or "" when ../shared/data is absent (callers QSKIP with the reason).
 // TS_SHARED_DATA in the environment points elsewhere (the GPU machine gets a carried copy).

@@ -211,6 +211,21 @@ private Q_SLOTS:
             QCOMPARE(e.line(), std::uint64_t{1});
         }
     }
+
+    // The serial oracle looks at Cancel every 64Ki nonzeros (the Kernels tab's "compare with
+    // cpu-ref" runs it on millions): cancelled at its third check, it stops there.
+    void oracleStopsOnCancel() {
+        const CooTensor t = tstest::random_tensor({500, 400, 300}, 300000, 9);
+        std::vector<DenseMatrix> f;
+        for (int m = 0; m < 3; ++m) f.push_back(random_matrix(t.dim(m), 4, 1 + std::uint64_t(m)));
+        DenseMatrix out(t.dim(0), 4);
+        tstest::CountingControl counting;
+        mttkrp_reference(t, 0, f, out, counting);
+        QCOMPARE(counting.checks(), std::uint64_t{(300000 + 65535) / 65536});
+        tstest::CountingControl cancel(3);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, mttkrp_reference(t, 0, f, out, cancel));
+        QCOMPARE(cancel.checks(), std::uint64_t{3});
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMttkrp)

@@ -174,6 +174,19 @@ private Q_SLOTS:
         QCOMPARE(f.bytes(), std::uint64_t{50 * (3 * 4 + 4)});
         for (std::uint64_t n = 0; n < a.nnz(); ++n) QCOMPARE(f.value(n), double(float(a.value(n))));
     }
+
+    // A sort of millions of entries looks at Cancel between its passes, not only before or
+    // after: a cancel in the Kernels tab waits one pass, not the whole build.
+    void sortChecksCancelBetweenPasses() {
+        const CooTensor t = tstest::random_tensor({100000, 80000, 60000}, 200000, 5);
+        tstest::CountingControl counting;
+        const auto perm = sorted_order(t, natural_modes(3), counting);
+        QCOMPARE(perm, sorted_order(t, natural_modes(3)));
+        QVERIFY2(counting.checks() >= 4, qPrintable(QString("%1 checks").arg(counting.checks())));  // keys, positions, passes
+        tstest::CountingControl cancelMidway(3);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, sorted_order(t, natural_modes(3), cancelMidway));
+        QCOMPARE(cancelMidway.checks(), std::uint64_t{3});
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCooTensor)

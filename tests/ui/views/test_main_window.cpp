@@ -37,8 +37,9 @@ bool waitIdle(MainWindow& w, int ms = 60000) {
     return idle.wait(ms);
 }
 
-// Cancel ends a run between two repeats of a kernel: 0.5 s in an optimised build. The
-// sanitizer build (.ci/sanitize.sh, -O1 with AddressSanitizer) runs the kernels several times
+// Cancel ends a run at the next check: between repeats, between a sort's passes, every 64Ki
+// nonzeros of the serial oracle. 0.5 s in an optimised build (CI once measured 545 ms when the
+// oracle and the sorts had no checks inside). The sanitizer build (.ci/sanitize.sh, -O1 with AddressSanitizer) runs the kernels several times
 // slower, so there the bound only says that Cancel works.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr qint64 kCancelBoundMs = 5000;

@@ -14,8 +14,10 @@
 
 namespace tscope {
 
-// The oracle: plain serial loop over the COO nonzeros, double accumulation.
-void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out);
+// The oracle: plain serial loop over the COO nonzeros, double accumulation. `control` is
+// checked every 64Ki nonzeros: a cancel waits milliseconds, not the whole serial pass.
+void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                      RunControl& control = no_control());
 
 // Where a GPU run spent its time (transfers kept apart from the kernels).
 

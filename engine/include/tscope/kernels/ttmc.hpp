@@ -16,7 +16,9 @@
 
 namespace tscope {
 
-void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out);
+// The oracle, serial over the COO nonzeros; `control` is checked every 64Ki nonzeros.
+void ttmc_reference(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
+                    RunControl& control = no_control());
 
 // Formats: COO; CSF built with ttmc_options (the mode at the root, the others ascending);
 // HLS (order 3). out must be dims[mode] x prod_{m != mode} factors[m].cols.

@@ -27,11 +27,12 @@ std::vector<std::uint64_t> linear_keys(const CooTensor& t, const KeyLayout& layo
 // The modes 0..order-1 in natural order, the usual lexicographic order.
 std::vector<int> natural_modes(int order);
 
-// The permutation that sorts the nonzeros lexicographically by `modes` (stable).
-std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes);
+// The permutation that sorts the nonzeros lexicographically by `modes` (stable). `control` is
+// checked between the sort's passes.
+std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes, RunControl& control = no_control());
 // The same for a subset of the nonzeros (their entry numbers): the subset, sorted.
 std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes,
-                                        const std::vector<std::uint64_t>& subset);
+                                        const std::vector<std::uint64_t>& subset, RunControl& control = no_control());
 // Reorders the nonzeros: entry n of the result is entry perm[n] of t.
 void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm);
 // Sorts nonzeros lexicographically by modes (default: natural order).
