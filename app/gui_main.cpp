@@ -1,4 +1,4 @@
-// tensorscope [FILE] [--tab NAME] [--run] [--open-run JSON] [--screenshot PNG] [--help] [--version]
+// tensorscope [FILE] [--tab NAME] [--run] [--open-run JSON] [--memory-limit B] [--screenshot PNG] [--help] [--version]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
 // window as PNG and exits (status 0, or 2 when the file could not be loaded). --help and
 // --version answer without a display. SIGINT, SIGTERM and SIGHUP cancel the running work and
@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTimer>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -28,6 +29,25 @@ const QCommandLineOption openRun(QStringLiteral("open-run"),
                                                 "run's too) in Decompositions"),
                                  QStringLiteral("json"));
 
+const QCommandLineOption memoryLimit(QStringLiteral("memory-limit"),
+                                     QStringLiteral("A .tsb whose tensor would take more than B bytes (K, M, G allowed) "
+                                                    "opens streamed: its Overview from a pass over the file, never "
+                                                    "loaded (default: half the memory)"),
+                                     QStringLiteral("B"));
+
+// "512M", "2G", "1048576": bytes; 0 when the text is none of these.
+std::uint64_t parse_bytes(const QString& text) {
+    QString t = text.trimmed().toUpper();
+    std::uint64_t unit = 1;
+    if (t.endsWith(QLatin1Char('K'))) unit = std::uint64_t{1} << 10;
+    if (t.endsWith(QLatin1Char('M'))) unit = std::uint64_t{1} << 20;
+    if (t.endsWith(QLatin1Char('G'))) unit = std::uint64_t{1} << 30;
+    if (unit > 1) t.chop(1);
+    bool ok = false;
+    const qulonglong n = t.toULongLong(&ok);
+    return ok ? n * unit : 0;
+}
+
 void describe(QCommandLineParser& parser) {
     QCoreApplication::setOrganizationName(QStringLiteral("Tensorscope"));
     QCoreApplication::setApplicationName(QStringLiteral("Tensorscope"));
@@ -40,6 +60,7 @@ void describe(QCommandLineParser& parser) {
     parser.addOption(shot);
     parser.addOption(run);
     parser.addOption(openRun);
+    parser.addOption(memoryLimit);
 }
 
 // --help and --version print and exit 0 before any window system is opened (QApplication
@@ -77,6 +98,15 @@ int main(int argc, char** argv) {
         window.job()->cancel();
         QApplication::exit(tsui::SignalQuit::exitStatus(sig));
     });
+    if (parser.isSet(memoryLimit)) {
+        const std::uint64_t bytes = parse_bytes(parser.value(memoryLimit));
+        if (bytes == 0) {
+            std::fprintf(stderr, "tensorscope: --memory-limit takes a size such as 512M or 2G, not '%s'\n",
+                         qPrintable(parser.value(memoryLimit)));
+            return 2;
+        }
+        window.setTensorMemoryLimit(bytes);
+    }
     window.show();
     if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
         std::fprintf(stderr, "tensorscope: no tab named '%s' (tabs: %s)\n", qPrintable(parser.value(tab)),

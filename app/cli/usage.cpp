@@ -100,8 +100,11 @@ void print_usage(bool to_stderr) {
       stream), T_p, the model's T_p and the share of copy time hidden under kernels; auto sweeps streams
       2,3,4,5,8 x chunks 16M,64M,256M; --limit-gpu-memory leaves only B bytes free (the rest is held during
       the run, as other users of a shared GPU would hold it)
-  convert IN OUT [--float]
-      between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension)
+  convert IN OUT [--float] [--memory B] [--in-memory] [--json]
+      between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension); text to .tsb is an
+      external sort in bounded memory: runs of at most B bytes of nonzeros (default a quarter of the
+      memory, at most 4G) sorted into temporary files next to OUT, then merged (duplicates summed in file
+      order, zeros dropped; the .tsb holds the nonzeros sorted); --in-memory loads the tensor whole instead
   advise FILE [--kernel K[,K..]|all] [--backend omp|cuda|all] [--mode M|all] [--rank R] [--json]
          [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's

@@ -289,7 +289,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     static std::atomic<unsigned> counter{0};
     temp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     slot_ = list_temp(temp_.c_str());  // listed before it exists: a signal never misses it
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd_ = ::open(temp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) {
         release_temp(slot_);
         throw InputError("cannot write '" + path_ + "': " + errno_text(errno));
@@ -311,6 +311,34 @@ void AtomicFile::write(const void* data, std::size_t size) {
         p += put;
         size -= static_cast<std::size_t>(put);
     }
+}
+
+void AtomicFile::write_at(std::uint64_t offset, const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        const ssize_t put = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
+        if (put < 0 && errno == EINTR) continue;
+        if (put < 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+        p += put;
+        offset += static_cast<std::uint64_t>(put);
+        size -= static_cast<std::size_t>(put);
+    }
+}
+
+void AtomicFile::read_at(std::uint64_t offset, void* data, std::size_t size) const {
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+        const ssize_t got = ::pread(fd_, p, size, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) throw Error("cannot read back '" + temp_ + "': " + (got < 0 ? errno_text(errno) : "it ended early"));
+        p += got;
+        offset += static_cast<std::uint64_t>(got);
+        size -= static_cast<std::size_t>(got);
+    }
+}
+
+void AtomicFile::truncate(std::uint64_t size) {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
 }
 
 void AtomicFile::commit() {

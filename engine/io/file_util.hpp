@@ -126,6 +126,12 @@ public:
     const std::string& temp_path() const { return temp_; }
     // Appends to the temporary file (plain binary writes).
     void write(const void* data, std::size_t size);
+    // Writes and reads at an offset (the bounded convert fills several arrays of one file, and
+    // reads back the sorted runs it wrote); the append position does not move.
+    void write_at(std::uint64_t offset, const void* data, std::size_t size);
+    void read_at(std::uint64_t offset, void* data, std::size_t size) const;
+    // Cuts (or extends, with zeros) the temporary file to `size` bytes.
+    void truncate(std::uint64_t size);
     // Flushes the data to the disk (fsync), renames the temporary file onto the target, and
     // flushes the directory, so a crash leaves the old file or the whole new one.
     void commit();

@@ -368,11 +368,19 @@ struct Block {
     Failure fail;
 };
 
+// Blocks of 4 MB, smaller where the text is short (a stream read under a small memory budget
+// comes in blocks of 1 MB): at least four per thread, so every thread gets some.
 std::vector<Block> cut_blocks(const char* data, const Text& text) {
     std::vector<Block> blocks;
     const char* b = data;
+#ifdef _OPENMP
+    const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+#else
+    const std::size_t threads = 1;
+#endif
+    const std::size_t piece = std::clamp<std::size_t>(static_cast<std::size_t>(text.end - b) / (4 * threads), 64 << 10, kBlockBytes);
     while (b < text.end) {
-        const char* e = (static_cast<std::size_t>(text.end - b) > kBlockBytes) ? b + kBlockBytes : text.end;
+        const char* e = (static_cast<std::size_t>(text.end - b) > piece) ? b + piece : text.end;
         if (e < text.end) e = next_line(e, text);
         Block block;
         block.begin = b;
@@ -680,7 +688,9 @@ struct StreamColumns {
     std::vector<Column<std::uint32_t>> c32;
     std::vector<Column<std::uint64_t>> c64;
     Column<V> vals;
-    std::uint64_t nnz = 0;
+    std::uint64_t nnz = 0;      // held now
+    std::uint64_t spilled = 0;  // handed over before (a spilling read): entry numbers go on from it
+    std::uint64_t room = 0;     // a spilling read's batch size: the columns are reserved for it
     std::array<std::uint64_t, kMaxOrder> lo{}, hi{};
     std::array<std::uint64_t, kMaxOrder> limit{};  // the header's dims, else 2^64-1
     // per mode: the first index above its limit, and the first equal to it (an error when the
@@ -733,7 +743,7 @@ void note_candidates(const std::vector<Block>& blocks, const std::vector<Column<
                     need_equal = false;
                 }
                 if (!hit) continue;
-                hit->entry = blk.offset + e;
+                hit->entry = s.spilled + blk.offset + e;
                 hit->value = c;
                 position_of(locate_index(blk, e, m, text), text, line_base, hit->line, hit->column);
             }
@@ -745,26 +755,38 @@ template <class I, class V>
 bool parse_chunk_as(std::vector<Block>& blocks, std::vector<Column<I>>& cols, StreamColumns<V>& s,
                     std::uint64_t count, const Text& text, const std::string& name, RunControl& control,
                     std::uint64_t line_base) {
-    for (auto& c : cols) c.resize(s.nnz + count);
-    s.vals.resize(s.nnz + count);
+    const std::uint64_t want = s.nnz + count;
+    if (s.room > 0) {  // a spilling read: reserved for the whole batch, no doubling past its budget
+        const std::uint64_t room = std::max(want, s.room);
+        for (auto& c : cols)
+            if (c.capacity() < want) c.reserve(room);
+        if (s.vals.capacity() < want) s.vals.reserve(room);
+    }
+    for (auto& c : cols) c.resize(want);
+    s.vals.resize(want);
     return parse_all<I, V>(blocks, s.order, cols, s.vals, text, name, control, line_base, false);
 }
 
 // Parses the entries of one block of the stream, [from, text.end), onto the columns.
+// make_room(count), when given, is told how many entries come before they are parsed (a
+// spilling read hands over what it holds first).
 template <class V>
 void parse_chunk(const char* from, const Text& text, StreamColumns<V>& s, const std::string& name,
-                 RunControl& control, std::uint64_t line_base) {
+                 RunControl& control, std::uint64_t line_base, const std::function<void(std::uint64_t)>& make_room = {}) {
     std::vector<Block> blocks = cut_blocks(from, text);
     const auto nb = static_cast<std::int64_t>(blocks.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < nb; ++b) count_block(blocks[static_cast<std::size_t>(b)], text);
     control.check();
     std::uint64_t count = 0;
-    for (Block& blk : blocks) {
-        blk.offset = s.nnz + count;
-        count += blk.count;
-    }
+    for (const Block& blk : blocks) count += blk.count;
     if (count == 0) return;
+    if (make_room) make_room(count);  // may hand over what is held: the offsets start after it
+    std::uint64_t at = s.nnz;
+    for (Block& blk : blocks) {
+        blk.offset = at;
+        at += blk.count;
+    }
     if (!s.wide && !parse_chunk_as<std::uint32_t, V>(blocks, s.c32, s, count, text, name, control, line_base)) {
         widen(s);
         for (Block& blk : blocks) {
@@ -800,11 +822,13 @@ CooTensor assemble(std::vector<Column<I>>& cols, StreamColumns<V>& s, std::vecto
     return CooTensor::from_columns(std::move(dims), std::move(cols), std::move(s.vals));
 }
 
-// The bases, dims and bounds once every block is in (as build() does for a whole buffer).
+// The bases and dims once every block is in, the bounds checked (as build() does for a whole
+// buffer). Returns the dims; `base` gets each mode's base.
 template <class V>
-CooTensor finish(StreamColumns<V>& s, const Preamble& pre, const std::string& name, LoadInfo& info) {
+std::vector<std::uint64_t> settle_shape(const StreamColumns<V>& s, const Preamble& pre, const std::string& name, LoadInfo& info,
+                                        std::vector<std::uint64_t>& base) {
     const auto order = static_cast<std::size_t>(s.order);
-    std::vector<std::uint64_t> base(order);
+    base.assign(order, 0);
     for (std::size_t m = 0; m < order; ++m) {
         info.zero_based.push_back(s.lo[m] == 0);
         base[m] = s.lo[m] == 0 ? 0 : 1;
@@ -833,13 +857,53 @@ CooTensor finish(StreamColumns<V>& s, const Preamble& pre, const std::string& na
             what += " (this mode holds a 0, so its indices are read as 0-based)";
         throw ParseError(name, worst->line, worst->column, what);
     }
+    return dims;
+}
+
+template <class V>
+CooTensor finish(StreamColumns<V>& s, const Preamble& pre, const std::string& name, LoadInfo& info) {
+    std::vector<std::uint64_t> base;
+    std::vector<std::uint64_t> dims = settle_shape(s, pre, name, info, base);
     if (!s.wide && CooTensor::width_for(dims) == IndexWidth::U64) widen(s);
     return s.wide ? assemble(s.c64, s, std::move(dims), base) : assemble(s.c32, s, std::move(dims), base);
 }
 
+// Hands the entries held to `spill` and starts empty columns for the next ones.
+template <class V>
+void spill_held(StreamColumns<V>& s, const std::function<void(detail::EntryBatch&&)>& spill, bool last = false) {
+    if (s.nnz == 0 && !last) return;
+    detail::EntryBatch batch;
+    batch.order = s.order;
+    batch.last = last;
+    batch.first_entry = s.spilled;
+    const auto order = static_cast<std::size_t>(s.order);
+    if (s.wide) {
+        batch.idx64 = std::move(s.c64);
+        s.c64.assign(order, {});
+    } else {
+        batch.idx32 = std::move(s.c32);
+        s.c32.assign(order, {});
+    }
+    if constexpr (std::is_same_v<V, float>)
+        batch.f32 = std::move(s.vals);
+    else
+        batch.f64 = std::move(s.vals);
+    s.vals = {};
+    s.spilled += s.nnz;
+    s.nnz = 0;
+    spill(std::move(batch));
+}
+
+// A spilling read (see parse_tns_stream_spilling): where to send the entries, and when.
+struct SpillTo {
+    const std::function<std::uint64_t(int)>* at = nullptr;
+    const std::function<void(detail::EntryBatch&&)>* spill = nullptr;
+    detail::StreamShape* shape = nullptr;  // filled at the end, instead of a tensor
+};
+
 template <class V>
 LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunControl& control,
-                          std::size_t block_bytes) {
+                          std::size_t block_bytes, const SpillTo& spill_to = {}) {
     const auto start = Clock::now();
     double read_seconds = 0;
     block_bytes = std::max<std::size_t>(block_bytes, 16);
@@ -863,6 +927,13 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
     std::vector<std::uint64_t> comment_dims;  // a "# dims:" comment before the first data line
     std::uint64_t comment_line = 0, comment_column = 0;
     StreamColumns<V> s;
+    // A spilling read hands its entries over before a block would take them past the batch size.
+    std::function<void(std::uint64_t)> make_room;
+    if (spill_to.spill)
+        make_room = [&](std::uint64_t count) {
+            s.room = (*spill_to.at)(s.order);
+            if (s.nnz > 0 && s.nnz + count > s.room) spill_held(s, *spill_to.spill);
+        };
     // Drops the first n bytes of buf (parsed or skipped), counting their lines.
     auto consume = [&](std::size_t n) {
         if (n == 0) return;
@@ -970,8 +1041,8 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
                       text, name, line_base);
             }
         }
-        if (data_from) parse_chunk(data_from, text, s, name, control, line_base);
-        if (eof && s.nnz == 0)
+        if (data_from) parse_chunk(data_from, text, s, name, control, line_base, make_room);
+        if (eof && s.nnz + s.spilled == 0)
             raise(Failure{text.end, "no nonzeros: expected lines of indices and a value"}, text, name, line_base);
         buf[cut] = saved;
         consume(keep_from);
@@ -984,6 +1055,14 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
     info.header = pre.header;
     info.lines = line_base + (text_bytes > 0 && last != '\n' ? 1 : 0);
     info.file_bytes = in.disk_bytes();
+    if (spill_to.spill && s.spilled > 0) {
+        spill_to.shape->dims = settle_shape(s, pre, name, info, spill_to.shape->base);
+        spill_held(s, *spill_to.spill, true);
+        info.read_seconds = read_seconds;
+        info.parse_seconds = std::chrono::duration<double>(Clock::now() - start).count() - read_seconds;
+        spill_to.shape->info = std::move(info);
+        return {};
+    }
     CooTensor t = finish(s, pre, name, info);
     control.stage("summing duplicates");
     info.duplicates_summed = sum_duplicates(t, control);
@@ -1013,6 +1092,23 @@ void detail::check_summed_values(const CooTensor& t, std::uint64_t summed, const
         throw InputError(name + ": the duplicates of entry (" + where + ") sum to a value beyond the range of " +
                          (sizeof(V) == 4 ? "float" : "double"));
     });
+}
+
+detail::StreamShape detail::parse_tns_stream_spilling(TextStream& in, const std::string& name, const LoadOptions& options,
+                                                      RunControl& control, const std::function<std::uint64_t(int)>& spill_at,
+                                                      const std::function<void(EntryBatch&&)>& spill, std::size_t block_bytes) {
+    if (block_bytes == 0) block_bytes = kStreamBlockBytes;
+    StreamShape shape;
+    const SpillTo to{&spill_at, &spill, &shape};
+    LoadedTensor whole = options.values == ValueType::F32 ? parse_stream<float>(in, name, control, block_bytes, to)
+                                                          : parse_stream<double>(in, name, control, block_bytes, to);
+    if (whole.tensor.order() > 0) {  // it fitted: nothing was spilled
+        shape.fitted = true;
+        shape.dims = whole.tensor.dims();
+        shape.info = std::move(whole.info);
+        shape.whole = std::move(whole.tensor);
+    }
+    return shape;
 }
 
 LoadedTensor detail::parse_tns_stream(TextStream& in, const std::string& name, const LoadOptions& options,

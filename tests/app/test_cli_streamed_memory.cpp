@@ -1,6 +1,7 @@
-// Issue 18's memory test, for the streamed statistics: `info FILE.tsb --streamed` on a tensor
-// of 120 MB in memory peaks below a quarter of that (its own report of its resident peak,
-// VmHWM), and its slice figures equal the loaded run's.
+// Issue 18's memory tests: `info FILE.tsb --streamed` on a tensor of 120 MB in memory peaks
+// below a quarter of that (its own report of its resident peak, VmHWM), and its slice figures
+// equal the loaded run's; `convert FILE.tns OUT.tsb --memory 8M` of the same tensor as text
+// stays under the quarter too, and writes the tensor the loader reads.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,6 +10,7 @@
 
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 #include "tscope/tensor/generator.hpp"
 
 namespace {
@@ -60,6 +62,37 @@ private Q_SLOTS:
             QCOMPARE(b["slice_nnz"].toObject()["max"].toInteger(), a["slice_nnz"].toObject()["max"].toInteger());
             QCOMPARE(b["slice_nnz"].toObject()["log2_histogram"].toArray(), a["slice_nnz"].toObject()["log2_histogram"].toArray());
         }
+    }
+
+    void convertStaysUnderAQuarterOfTheTensor() {
+        QTemporaryDir dir;
+        const QString tns = dir.filePath("t.tns"), tsb = dir.filePath("t.tsb");
+        tscope::GeneratorSpec spec;
+        spec.dims = {20000, 20000, 20000};
+        spec.nnz = 6000000;
+        tscope::parse_distribution("powerlaw:0.8", spec);
+        std::uint64_t in_memory = 0;
+        {
+            const tscope::CooTensor t = tscope::generate_tensor(spec);
+            in_memory = t.bytes();
+            tscope::save_tensor(t, tns.toStdString());
+        }
+        int status = -1;
+        const QJsonObject r = runCli({"convert", tns, tsb, "--memory", "8M", "--json"}, &status);
+        QCOMPARE(status, 0);
+        const auto peak = static_cast<std::uint64_t>(r["peak_host_bytes"].toInteger());
+        qInfo("bounded convert of a %llu-byte tensor: %lld runs, peak %llu bytes, %.2f s",
+              static_cast<unsigned long long>(in_memory), r["runs"].toInteger(), static_cast<unsigned long long>(peak),
+              r["seconds"].toDouble());
+        QVERIFY(r["runs"].toInteger() >= 10);
+        QVERIFY(peak > 0);
+        QVERIFY2(peak < in_memory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
+        QCOMPARE(static_cast<std::uint64_t>(r["nnz"].toInteger()), spec.nnz);  // the generator makes no duplicates
+
+        const tscope::LoadedTensor text = tscope::load_tensor(tns.toStdString());
+        const tscope::LoadedTensor converted = tscope::load_tensor(tsb.toStdString());
+        std::string why;
+        QVERIFY2(tscope::same_entries(text.tensor, converted.tensor, &why), why.c_str());
     }
 };
 

@@ -2,7 +2,14 @@
 
 #include <QFileInfo>
 
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/io/tsb_format.hpp"
+#include "tscope/tensor/streamed_stats.hpp"
 
 namespace tsui {
 
@@ -72,9 +79,60 @@ bool DatasetJob::launchPending() {
     return true;
 }
 
+namespace {
+
+std::uint64_t halfThePhysicalMemory() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2 : 0;
+}
+
+bool startsWithTsbMagic(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    char magic[sizeof tscope::kTsbMagic] = {};
+    return f.read(magic, sizeof magic) && std::memcmp(magic, tscope::kTsbMagic, sizeof magic) == 0;
+}
+
+// The bytes a .tsb's tensor takes once loaded, or 0 when `path` is no .tsb.
+std::uint64_t loadedBytes(const std::string& path, tscope::TsbHeader* header) {
+    if (!startsWithTsbMagic(path)) return 0;
+    *header = tscope::read_tsb_header(path);
+    const std::uint64_t index = header->width == tscope::IndexWidth::U32 ? 4 : 8;
+    const std::uint64_t value = header->values == tscope::ValueType::F32 ? 4 : 8;
+    return header->nnz * (header->dims.size() * index + value);
+}
+
+// The statistics of a .tsb read in parts, never whole.
+void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& header, std::uint64_t bytes,
+                std::uint64_t limit, tscope::RunControl& control) {
+    control.stage("statistics, streamed");
+    const tscope::StreamedStats s = tscope::stream_tsb_stats(path, 0, control);
+    ds.streamed = true;
+    ds.streamedNnz = s.nnz;
+    ds.streamedBytes = bytes;
+    ds.memoryLimit = limit;
+    ds.tensor = tscope::CooTensor(header.dims, header.width, header.values);
+    ds.stats = s.stats;
+    ds.load.path = path;
+    ds.load.format = "tsb";
+    ds.load.file_bytes = header.file_bytes;
+    ds.load.load_seconds = s.stats.seconds;
+}
+
+}  // namespace
+
 DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& control) {
     auto ds = std::make_shared<Dataset>();
     if (request.kind == DatasetRequest::Kind::File) {
+        const std::string path = request.path.toStdString();
+        tscope::TsbHeader header;
+        const std::uint64_t bytes = loadedBytes(path, &header);
+        const std::uint64_t limit = request.memoryLimit ? request.memoryLimit : halfThePhysicalMemory();
+        if (bytes > 0 && limit > 0 && bytes > limit) {
+            streamInto(*ds, path, header, bytes, limit, control);
+            ds->title = QFileInfo(request.path).fileName();
+            ds->source = QFileInfo(request.path).absoluteFilePath();
+            return ds;
+        }
         tscope::LoadedTensor loaded = tscope::load_tensor(request.path.toStdString(), {}, control);
         ds->tensor = std::move(loaded.tensor);
         ds->load = std::move(loaded.info);

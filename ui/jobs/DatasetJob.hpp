@@ -18,6 +18,9 @@ struct DatasetRequest {
     QString path;                // Kind::File
     tscope::GeneratorSpec spec;  // Kind::Generate
     QString title;               // shown for generated tensors
+    // A .tsb whose tensor would take more bytes than this is streamed, not loaded (0: half the
+    // physical memory).
+    std::uint64_t memoryLimit = 0;
 
     static DatasetRequest file(const QString& path);
     static DatasetRequest generate(const tscope::GeneratorSpec& spec, const QString& title);

@@ -18,6 +18,14 @@ struct Dataset {
     tscope::CooTensor tensor;
     tscope::LoadInfo load;
     tscope::TensorStats stats;
+    // A .tsb larger than the memory a loaded tensor may take (issue 18): never loaded. `tensor`
+    // then has the dims and types but no nonzeros; the statistics come from a streamed pass
+    // (exact slice figures; fibers not computed) and only the Overview can show it.
+    bool streamed = false;
+    std::uint64_t streamedNnz = 0;
+    std::uint64_t streamedBytes = 0;  // what loading it would take
+    std::uint64_t memoryLimit = 0;    // what a loaded tensor may take, which it exceeds
+    std::uint64_t nonzeros() const { return streamed ? streamedNnz : tensor.nnz(); }
 };
 
 using DatasetPtr = std::shared_ptr<const Dataset>;

@@ -63,8 +63,8 @@ void DatasetPanel::setDataset(const DatasetPtr& dataset) {
                           .arg(dataset->title.toHtmlEscaped())
                           .arg(t.order())
                           .arg(dimsText(t.dims()))
-                          .arg(grouped(t.nnz()))
-                          .arg(shortNumber(t.density()))
+                          .arg(grouped(dataset->nonzeros()))
+                          .arg(shortNumber(dataset->stats.density))
                           .arg(dataset->source.toHtmlEscaped()));
 }
 

@@ -22,7 +22,8 @@ namespace {
 const char* kFields[][2] = {{"source", "Source"},   {"format", "Format"},     {"order", "Order"},
                             {"dims", "Dimensions"}, {"nnz", "Nonzeros"},      {"density", "Density"},
                             {"storage", "In memory"}, {"base", "Index base"}, {"duplicates", "Duplicates summed"},
-                            {"zeros", "Zeros left out"}, {"load", "Load time"},  {"stats", "Statistics time"}};
+                            {"zeros", "Zeros left out"}, {"load", "Load time"},  {"stats", "Statistics time"},
+                            {"figures", "Figures"}};
 
 }  // namespace
 
@@ -102,12 +103,21 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
         {"format", dataset->generated ? tr("generated") : QStringLiteral("%1, %2 on disk").arg(QString::fromStdString(load.format), humanBytes(load.file_bytes))},
         {"order", QString::number(t.order())},
         {"dims", dimsText(t.dims())},
-        {"nnz", grouped(t.nnz())},
-        {"density", shortNumber(t.density())},
-        {"storage", tr("%1 (%2-bit indices, %3 values)")
-                        .arg(humanBytes(t.bytes()))
-                        .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
-                        .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
+        {"nnz", grouped(dataset->nonzeros())},
+        {"density", shortNumber(dataset->stats.density)},
+        {"storage", dataset->streamed ? tr("not loaded: it would take %1 (%2-bit indices, %3 values), more than the %4 a "
+                                           "tensor may take here")
+                                            .arg(humanBytes(dataset->streamedBytes))
+                                            .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
+                                            .arg(QString::fromLatin1(tscope::to_string(t.value_type())))
+                                            .arg(humanBytes(dataset->memoryLimit))
+                                      : tr("%1 (%2-bit indices, %3 values)")
+                                            .arg(humanBytes(t.bytes()))
+                                            .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
+                                            .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
+        {"figures", dataset->streamed ? tr("exact slice figures, from a pass over the file in parts; fiber figures not "
+                                           "computed (they need the nonzeros grouped, which a bounded pass cannot do)")
+                                      : tr("exact, from the tensor in memory")},
         {"base", load.format == "tsb" || dataset->generated ? tr("stored 0-based") : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},
         {"duplicates", grouped(load.duplicates_summed)},
         {"zeros", grouped(load.zeros_dropped)},

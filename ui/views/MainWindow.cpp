@@ -199,7 +199,9 @@ void MainWindow::openFile(const QString& path) { openRequest(DatasetRequest::fil
 void MainWindow::openRequest(const DatasetRequest& request) {
     banner_->hide();
     lastRequestedFile_ = request.kind == DatasetRequest::Kind::File ? request.path : QString();
-    job_->start(request);
+    DatasetRequest r = request;
+    if (!r.memoryLimit) r.memoryLimit = tensorMemoryLimit_;
+    job_->start(r);
 }
 
 void MainWindow::chooseFile() {
@@ -236,16 +238,22 @@ void MainWindow::onProgress(int permille, const QString& stage) {
 void MainWindow::onFinished(DatasetPtr dataset) {
     setBusy(false);
     dataset_ = std::move(dataset);
-    for (Panel* p : panels_) p->setDataset(dataset_);
+    enableTabsFor(*dataset_);
+    for (Panel* p : panels_) p->setDataset(dataset_->streamed && !qobject_cast<OverviewPanel*>(p) ? DatasetPtr() : dataset_);
     datasetPanel_->setDataset(dataset_);
     if (runWhenLoaded_) {
         runWhenLoaded_ = false;
         if (auto* tab = qobject_cast<Panel*>(tabs_->currentWidget())) tab->runOwnWork();
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
-    statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
-                             .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
-                                  shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
+    if (dataset_->streamed)
+        statusText_->setText(tr("Streamed %1: %2 nonzeros in %3 s, not loaded (it would take %4)")
+                                 .arg(dataset_->title, grouped(dataset_->nonzeros()), shortNumber(dataset_->stats.seconds),
+                                      humanBytes(dataset_->streamedBytes)));
+    else
+        statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
+                                 .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
+                                      shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
     if (!dataset_->generated) addRecent(dataset_->source);
     Q_EMIT datasetChanged(dataset_);
 }
@@ -259,6 +267,25 @@ void MainWindow::onFailed(const QString& message) {
 void MainWindow::onCancelled() {
     setBusy(false);
     statusText_->setText(dataset_ ? tr("Cancelled; still showing %1").arg(dataset_->title) : tr("Cancelled"));
+}
+
+void MainWindow::enableTabsFor(const Dataset& dataset) {
+    const QString why = tr("This tensor would take %1 in memory, more than the %2 a tensor may take here: it was "
+                           "read in parts for the Overview. Kernels, formats and decompositions need it in memory "
+                           "(the GPU's streamed CPD can take it: tensorscope-cli decompose --stream).")
+                            .arg(humanBytes(dataset.streamedBytes), humanBytes(dataset.memoryLimit));
+    for (int i = 0; i < tabs_->count(); ++i) {
+        const bool on = !dataset.streamed || qobject_cast<OverviewPanel*>(tabs_->widget(i));
+        tabs_->setTabEnabled(i, on);
+        tabs_->setTabToolTip(i, on ? QString() : why);
+    }
+    if (dataset.streamed) tabs_->setCurrentWidget(overview());
+}
+
+bool MainWindow::tabEnabled(const QString& name) const {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->tabText(i).remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0) return tabs_->isTabEnabled(i);
+    return false;
 }
 
 void MainWindow::showError(const QString& message) {

@@ -41,6 +41,11 @@ public:
     bool showTab(const QString& name);
     QStringList tabNames() const;
     bool saveScreenshot(const QString& path);
+    // A .tsb whose tensor would take more than this many bytes is opened streamed: its Overview
+    // only, from a pass over the file (0: half the physical memory; tests set it small).
+    void setTensorMemoryLimit(std::uint64_t bytes) { tensorMemoryLimit_ = bytes; }
+    // Whether the tab of that title can be chosen (a streamed tensor leaves the Overview only).
+    bool tabEnabled(const QString& name) const;
 
     DatasetPtr dataset() const { return dataset_; }
     DatasetJob* job() const { return job_; }
@@ -97,7 +102,11 @@ private:
     void addRecent(const QString& path);
     void refreshRecentMenu();
 
+    // Tabs other than the Overview need the tensor in memory: off for a streamed one.
+    void enableTabsFor(const Dataset& dataset);
+
     DatasetPtr dataset_;
+    std::uint64_t tensorMemoryLimit_ = 0;
     DatasetJob* job_;
     DatasetPanel* datasetPanel_;
     std::vector<Panel*> panels_;  // owned by tabs_

@@ -1,0 +1,88 @@
+// Issue 18, item 2 in the window: a .tsb whose tensor would take more than the memory a tensor
+// may take is opened streamed. Its Overview shows the exact slice figures of a pass over the
+// file (equal to the loaded tensor's), says that fibers were not counted and why, and the tabs
+// that need the tensor in memory are off with the reason; under the default limit the same
+// file loads as before.
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include "models/ModeStatsModel.hpp"
+#include "panels/OverviewPanel.hpp"
+#include "test_support.hpp"
+#include "tscope/io/tensor_io.hpp"
+#include "tscope/tensor/generator.hpp"
+#include "tscope/tensor/tensor_stats.hpp"
+#include "views/MainWindow.hpp"
+#include "views/TextFormat.hpp"
+
+using namespace tsui;
+
+class TestStreamedDataset : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TensorscopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_streamed_dataset"));
+        QSettings().clear();
+    }
+
+    void aTensorOverTheLimitIsStreamed() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.tsb"));
+        tscope::GeneratorSpec spec;
+        spec.dims = {3000, 2000, 1000};
+        spec.nnz = 300000;
+        tscope::parse_distribution("powerlaw:1.0", spec);
+        const tscope::CooTensor t = tscope::generate_tensor(spec);
+        tscope::save_tensor(t, path.toStdString());
+        const tscope::TensorStats loaded = tscope::compute_stats(t);
+
+        MainWindow w;
+        w.show();
+        w.setTensorMemoryLimit(t.bytes() / 4);  // a quarter of what it takes loaded
+        QSignalSpy changed(&w, &MainWindow::datasetChanged);
+        w.openFile(path);
+        QVERIFY(changed.wait(60000));
+        QVERIFY(w.errorText().isEmpty());
+        const DatasetPtr ds = w.dataset();
+        QVERIFY(ds && ds->streamed);
+        QCOMPARE(ds->tensor.nnz(), std::uint64_t{0});  // nothing loaded
+        QCOMPARE(ds->streamedBytes, t.bytes());
+
+        OverviewPanel* o = w.overview();
+        QCOMPARE(o->summaryText(QStringLiteral("nnz")), grouped(t.nnz()));
+        QCOMPARE(o->summaryText(QStringLiteral("dims")), dimsText(t.dims()));
+        QVERIFY(o->summaryText(QStringLiteral("storage")).startsWith(QStringLiteral("not loaded: it would take")));
+        QVERIFY(o->summaryText(QStringLiteral("figures")).contains(QStringLiteral("fiber figures not computed")));
+        const QAbstractItemModel* m = o->statsTable()->model();
+        QCOMPARE(m->rowCount(), 3);
+        for (int r = 0; r < 3; ++r) {
+            const int mode = m->data(m->index(r, ModeStatsModel::Mode)).toInt() - 1;
+            const tscope::ModeStats& want = loaded.modes[static_cast<std::size_t>(mode)];
+            QCOMPARE(m->data(m->index(r, ModeStatsModel::Slices), Qt::UserRole).toULongLong(), want.slices);
+            QCOMPARE(m->data(m->index(r, ModeStatsModel::SliceMax), Qt::UserRole).toULongLong(), want.slice_nnz.max);
+            QCOMPARE(m->data(m->index(r, ModeStatsModel::SliceMean), Qt::UserRole).toDouble(), want.slice_nnz.mean);
+            QCOMPARE(m->data(m->index(r, ModeStatsModel::Fibers)).toString(), QStringLiteral("—"));
+        }
+        QVERIFY(w.tabEnabled(QStringLiteral("Overview")));
+        for (const QString& tab : w.tabNames())
+            if (tab != QStringLiteral("Overview")) QVERIFY2(!w.tabEnabled(tab), qPrintable(tab));
+
+        // The default limit (half the memory): the same file loads, every tab comes back.
+        w.setTensorMemoryLimit(0);
+        changed.clear();
+        w.openFile(path);
+        QVERIFY(changed.wait(60000));
+        QVERIFY(!w.dataset()->streamed);
+        QCOMPARE(w.dataset()->tensor.nnz(), t.nnz());
+        QCOMPARE(o->summaryText(QStringLiteral("figures")), QStringLiteral("exact, from the tensor in memory"));
+        for (const QString& tab : w.tabNames()) QVERIFY2(w.tabEnabled(tab), qPrintable(tab));
+    }
+};
+
+QTEST_MAIN(TestStreamedDataset)
+#include "test_streamed_dataset.moc"
