@@ -7,6 +7,10 @@
 #include <cstring>
 #include <fstream>
 
+#include <QDir>
+#include <QFileInfo>
+
+#include "tscope/io/bounded_convert.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
@@ -118,6 +122,33 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
     ds.load.load_seconds = s.stats.seconds;
 }
 
+// What loading a text file would take at its peak, roughly: about one byte of tensor per byte of
+// text (a line of ~20 characters holds a ~20-byte nonzero), gzip about four times its size,
+// and twice that while parsing.
+std::uint64_t textLoadEstimate(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.isFile()) return 0;
+    const bool gz = path.endsWith(QStringLiteral(".gz"), Qt::CaseInsensitive);
+    return static_cast<std::uint64_t>(info.size()) * (gz ? 4 : 1) * 2;
+}
+
+// The cache's .tsb for a text file: NAME.tsb for NAME.tns[.gz], converted in bounded memory
+// unless a conversion newer than the file is there already. The user's file is only read.
+QString convertIntoCache(const QString& path, const QString& cacheDir, std::uint64_t limit, tscope::RunControl& control) {
+    if (!QDir().mkpath(cacheDir)) throw tscope::InputError("cannot create the cache folder " + cacheDir.toStdString());
+    QString name = QFileInfo(path).fileName();
+    for (const char* tail : {".gz", ".tns"})
+        if (name.endsWith(QLatin1String(tail), Qt::CaseInsensitive)) name.chop(static_cast<int>(std::strlen(tail)));
+    const QString tsb = QDir(cacheDir).filePath(name + QStringLiteral(".tsb"));
+    const QFileInfo cached(tsb);
+    if (cached.exists() && cached.lastModified() >= QFileInfo(path).lastModified()) return tsb;
+    control.stage("converting to .tsb in bounded memory");
+    tscope::BoundedConvertOptions options;
+    options.memory_bytes = std::max<std::uint64_t>(limit / 2, std::uint64_t{1} << 20);
+    tscope::convert_text_to_tsb(path.toStdString(), tsb.toStdString(), options, control);
+    return tsb;
+}
+
 }  // namespace
 
 DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& control) {
@@ -131,6 +162,25 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
             streamInto(*ds, path, header, bytes, limit, control);
             ds->title = QFileInfo(request.path).fileName();
             ds->source = QFileInfo(request.path).absoluteFilePath();
+            return ds;
+        }
+        if (bytes == 0 && limit > 0 && !request.cacheDir.isEmpty() && textLoadEstimate(request.path) > limit) {
+            const QString tsb = convertIntoCache(request.path, request.cacheDir, limit, control);
+            const std::uint64_t converted = loadedBytes(tsb.toStdString(), &header);
+            if (converted > limit) {
+                streamInto(*ds, tsb.toStdString(), header, converted, limit, control);
+                ds->convertedTo = tsb;
+                ds->title = QFileInfo(request.path).fileName();
+                ds->source = QFileInfo(request.path).absoluteFilePath();
+                return ds;
+            }
+            tscope::LoadedTensor loaded = tscope::load_tensor(tsb.toStdString(), {}, control);  // smaller than guessed
+            ds->tensor = std::move(loaded.tensor);
+            ds->load = std::move(loaded.info);
+            ds->convertedTo = tsb;
+            ds->title = QFileInfo(request.path).fileName();
+            ds->source = QFileInfo(request.path).absoluteFilePath();
+            ds->stats = tscope::compute_stats(ds->tensor, control);
             return ds;
         }
         tscope::LoadedTensor loaded = tscope::load_tensor(request.path.toStdString(), {}, control);

@@ -21,6 +21,9 @@ struct DatasetRequest {
     // A .tsb whose tensor would take more bytes than this is streamed, not loaded (0: half the
     // physical memory).
     std::uint64_t memoryLimit = 0;
+    // Where a text tensor too large to load is converted to .tsb first (in bounded memory), to
+    // be opened streamed; "" leaves such a file to the loader.
+    QString cacheDir;
 
     static DatasetRequest file(const QString& path);
     static DatasetRequest generate(const tscope::GeneratorSpec& spec, const QString& title);

@@ -25,6 +25,7 @@ struct Dataset {
     std::uint64_t streamedNnz = 0;
     std::uint64_t streamedBytes = 0;  // what loading it would take
     std::uint64_t memoryLimit = 0;    // what a loaded tensor may take, which it exceeds
+    QString convertedTo;              // a text file converted to this .tsb in the cache first
     std::uint64_t nonzeros() const { return streamed ? streamedNnz : tensor.nnz(); }
 };
 

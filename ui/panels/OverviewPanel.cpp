@@ -100,7 +100,10 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
         loadText += tr(" (parsing at %1 MB/s)").arg(shortNumber(double(load.text_bytes) / 1e6 / load.parse_seconds));
     const QMap<QString, QString> values{
         {"source", dataset->source},
-        {"format", dataset->generated ? tr("generated") : QStringLiteral("%1, %2 on disk").arg(QString::fromStdString(load.format), humanBytes(load.file_bytes))},
+        {"format", dataset->generated ? tr("generated")
+                   : !dataset->convertedTo.isEmpty()
+                       ? tr("text, converted in bounded memory to %1 (%2 on disk)").arg(dataset->convertedTo, humanBytes(load.file_bytes))
+                       : QStringLiteral("%1, %2 on disk").arg(QString::fromStdString(load.format), humanBytes(load.file_bytes))},
         {"order", QString::number(t.order())},
         {"dims", dimsText(t.dims())},
         {"nnz", grouped(dataset->nonzeros())},

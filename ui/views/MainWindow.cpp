@@ -201,6 +201,7 @@ void MainWindow::openRequest(const DatasetRequest& request) {
     lastRequestedFile_ = request.kind == DatasetRequest::Kind::File ? request.path : QString();
     DatasetRequest r = request;
     if (!r.memoryLimit) r.memoryLimit = tensorMemoryLimit_;
+    if (r.cacheDir.isEmpty()) r.cacheDir = DatasetDialog::defaultCacheDir();
     job_->start(r);
 }
 

@@ -3,6 +3,10 @@
 // file (equal to the loaded tensor's), says that fibers were not counted and why, and the tabs
 // that need the tensor in memory are off with the reason; under the default limit the same
 // file loads as before.
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -81,6 +85,55 @@ private Q_SLOTS:
         QCOMPARE(w.dataset()->tensor.nnz(), t.nnz());
         QCOMPARE(o->summaryText(QStringLiteral("figures")), QStringLiteral("exact, from the tensor in memory"));
         for (const QString& tab : w.tabNames()) QVERIFY2(w.tabEnabled(tab), qPrintable(tab));
+    }
+
+    // Item 3 in the window: a text file too large to load is converted in bounded memory into
+    // the cache folder, then opened streamed; the user's file is not touched, and a second open
+    // takes the cached .tsb without converting again.
+    void aLargeTextFileIsConvertedIntoTheCache() {
+        QTemporaryDir dir, cache;
+        QSettings().setValue(QStringLiteral("datasets/cacheDir"), cache.path());
+        const QString path = dir.filePath(QStringLiteral("big.tns"));
+        tscope::GeneratorSpec spec;
+        spec.dims = {3000, 2000, 1000};
+        spec.nnz = 200000;
+        tscope::parse_distribution("powerlaw:1.0", spec);
+        const tscope::CooTensor t = tscope::generate_tensor(spec);
+        tscope::save_tensor(t, path.toStdString());
+        const QDateTime written = QFileInfo(path).lastModified();
+        const qint64 size = QFileInfo(path).size();
+        const tscope::TensorStats loaded = tscope::compute_stats(t);
+
+        MainWindow w;
+        w.show();
+        w.setTensorMemoryLimit(std::uint64_t{2} << 20);  // a quarter of its text, which loads into about as much
+        QSignalSpy changed(&w, &MainWindow::datasetChanged);
+        w.openFile(path);
+        QVERIFY(changed.wait(60000));
+        QVERIFY2(w.errorText().isEmpty(), qPrintable(w.errorText()));
+        const DatasetPtr ds = w.dataset();
+        QVERIFY(ds && ds->streamed);
+        const QString tsb = QDir(cache.path()).filePath(QStringLiteral("big.tsb"));
+        QCOMPARE(ds->convertedTo, tsb);
+        QVERIFY(QFileInfo::exists(tsb));
+        QCOMPARE(ds->nonzeros(), t.nnz());
+        QVERIFY(w.overview()->summaryText(QStringLiteral("format")).startsWith(QStringLiteral("text, converted in bounded memory")));
+        const QAbstractItemModel* m = w.overview()->statsTable()->model();
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const int mode = m->data(m->index(r, ModeStatsModel::Mode)).toInt() - 1;
+            QCOMPARE(m->data(m->index(r, ModeStatsModel::Slices), Qt::UserRole).toULongLong(), loaded.modes[static_cast<std::size_t>(mode)].slices);
+        }
+        QCOMPARE(QFileInfo(path).lastModified(), written);  // the user's file, untouched
+        QCOMPARE(QFileInfo(path).size(), size);
+
+        const QDateTime converted = QFileInfo(tsb).lastModified();
+        QTest::qWait(20);
+        changed.clear();
+        w.openFile(path);
+        QVERIFY(changed.wait(60000));
+        QVERIFY(w.dataset()->streamed);
+        QCOMPARE(QFileInfo(tsb).lastModified(), converted);  // taken from the cache
+        QSettings().remove(QStringLiteral("datasets/cacheDir"));
     }
 };
 
