@@ -111,6 +111,7 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
     control.stage("statistics, streamed");
     const tscope::StreamedStats s = tscope::stream_tsb_stats(path, 0, control);
     ds.streamed = true;
+    ds.streamedFile = path;
     ds.streamedNnz = s.nnz;
     ds.streamedBytes = bytes;
     ds.memoryLimit = limit;

@@ -20,12 +20,13 @@ struct Dataset {
     tscope::TensorStats stats;
     // A .tsb larger than the memory a loaded tensor may take (issue 18): never loaded. `tensor`
     // then has the dims and types but no nonzeros; the statistics come from a streamed pass
-    // (exact slice figures; fibers not computed) and only the Overview can show it.
+    // (exact slice figures; fibers not computed); the Overview and Density show it, streamed.
     bool streamed = false;
     std::uint64_t streamedNnz = 0;
     std::uint64_t streamedBytes = 0;  // what loading it would take
     std::uint64_t memoryLimit = 0;    // what a loaded tensor may take, which it exceeds
     QString convertedTo;              // a text file converted to this .tsb in the cache first
+    std::string streamedFile;         // the .tsb read in parts
     std::uint64_t nonzeros() const { return streamed ? streamedNnz : tensor.nnz(); }
 };
 

@@ -17,6 +17,7 @@
 #include "plots/TitledPlot.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/tensor/streamed_density.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -179,7 +180,9 @@ void DensityPanel::start() {
     const int mode = std::max(0, mode_->currentData().toInt());
     const QPoint pair = pair_->currentData().toPoint();
     status_->setText(tr("Counting…"));
-    job_.start([dataset, mode, pair](tscope::RunControl& control) { return count(dataset->tensor, mode, pair, control); },
+    job_.start([dataset, mode, pair](tscope::RunControl& control) {
+                   return dataset->streamed ? countStreamed(*dataset, mode, pair, control) : count(dataset->tensor, mode, pair, control);
+               },
                [this](Result r) {
                    if (settle()) showCounts(std::move(r));
                });
@@ -199,6 +202,18 @@ DensityPanel::Result DensityPanel::count(const tscope::CooTensor& t, int mode, Q
         r.tileNote = QObject::tr("No tile map: HLS cuts order-3 tensors into 16³ tiles, and this tensor has order %1. "
                                  "The map over two modes (left) shows how its nonzeros cluster.")
                          .arg(t.order());
+    return r;
+}
+
+DensityPanel::Result DensityPanel::countStreamed(const Dataset& dataset, int mode, QPoint pair, tscope::RunControl& control) {
+    Result r;
+    r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
+    tscope::StreamedDensity s = tscope::stream_tsb_density(dataset.streamedFile, mode, r.mapX, r.mapY, 256, 0, control);
+    r.sliceCounts = std::move(s.slice_counts);
+    r.map = std::move(s.map);
+    r.tileNote = QObject::tr("No tile map: this tensor was read in parts, not loaded (it is larger than the memory a "
+                             "tensor may take), and HLS's tile map needs a counter for every non-empty 16³ tile, "
+                             "which can grow with the nonzeros. The slices and the map (left) are exact.");
     return r;
 }
 
@@ -285,6 +300,11 @@ void DensityPanel::drawFibers() {
     }
     // the load's statistics already hold the fiber lengths' log2 histogram: bin b counts
     // fibers of length in [2^b, 2^(b+1))
+    if (dataset_->streamed) {  // a pass in parts counts no fibers: say so on the empty plot
+        fibers_->xAxis->setLabel(tr("mode-%1 fiber lengths: not counted (read in parts, not loaded)").arg(result_.mode + 1));
+        fibers_->replot();
+        return;
+    }
     const auto& hist = dataset_->stats.modes[static_cast<std::size_t>(result_.mode)].fiber_nnz.log2_histogram;
     auto* bars = new QCPBars(fibers_->xAxis, fibers_->yAxis);
     bars->setBrush(QColor(230, 159, 0, 200));

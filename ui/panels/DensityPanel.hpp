@@ -49,6 +49,9 @@ private:
         QString tileNote;
     };
     static Result count(const tscope::CooTensor& t, int mode, QPoint pair, tscope::RunControl& control);
+    // The same for a tensor too large to load: the slices and the map summed over parts of its
+    // .tsb; no tile map.
+    static Result countStreamed(const Dataset& dataset, int mode, QPoint pair, tscope::RunControl& control);
     void start();
     // The counting ended: false when the choices or the tensor changed meanwhile and the
     // counting started again.

@@ -240,7 +240,7 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     setBusy(false);
     dataset_ = std::move(dataset);
     enableTabsFor(*dataset_);
-    for (Panel* p : panels_) p->setDataset(dataset_->streamed && !qobject_cast<OverviewPanel*>(p) ? DatasetPtr() : dataset_);
+    for (Panel* p : panels_) p->setDataset(dataset_->streamed && !streamable(p) ? DatasetPtr() : dataset_);
     datasetPanel_->setDataset(dataset_);
     if (runWhenLoaded_) {
         runWhenLoaded_ = false;
@@ -270,17 +270,22 @@ void MainWindow::onCancelled() {
     statusText_->setText(dataset_ ? tr("Cancelled; still showing %1").arg(dataset_->title) : tr("Cancelled"));
 }
 
+// The tabs that can show a tensor read in parts (Dataset::streamed).
+bool MainWindow::streamable(const QWidget* tab) {
+    return qobject_cast<const OverviewPanel*>(tab) || qobject_cast<const DensityPanel*>(tab);
+}
+
 void MainWindow::enableTabsFor(const Dataset& dataset) {
     const QString why = tr("This tensor would take %1 in memory, more than the %2 a tensor may take here: it was "
-                           "read in parts for the Overview. Kernels, formats and decompositions need it in memory "
+                           "read in parts for the Overview and Density. Kernels, formats and decompositions need it in memory "
                            "(the GPU's streamed CPD can take it: tensorscope-cli decompose --stream).")
                             .arg(humanBytes(dataset.streamedBytes), humanBytes(dataset.memoryLimit));
     for (int i = 0; i < tabs_->count(); ++i) {
-        const bool on = !dataset.streamed || qobject_cast<OverviewPanel*>(tabs_->widget(i));
+        const bool on = !dataset.streamed || streamable(tabs_->widget(i));
         tabs_->setTabEnabled(i, on);
         tabs_->setTabToolTip(i, on ? QString() : why);
     }
-    if (dataset.streamed) tabs_->setCurrentWidget(overview());
+    if (!tabs_->isTabEnabled(tabs_->currentIndex())) tabs_->setCurrentWidget(overview());
 }
 
 bool MainWindow::tabEnabled(const QString& name) const {

@@ -42,9 +42,9 @@ public:
     QStringList tabNames() const;
     bool saveScreenshot(const QString& path);
     // A .tsb whose tensor would take more than this many bytes is opened streamed: its Overview
-    // only, from a pass over the file (0: half the physical memory; tests set it small).
+    // and Density from passes over the file (0: half the physical memory; tests set it small).
     void setTensorMemoryLimit(std::uint64_t bytes) { tensorMemoryLimit_ = bytes; }
-    // Whether the tab of that title can be chosen (a streamed tensor leaves the Overview only).
+    // Whether the tab of that title can be chosen (a streamed tensor leaves Overview and Density).
     bool tabEnabled(const QString& name) const;
 
     DatasetPtr dataset() const { return dataset_; }
@@ -104,6 +104,7 @@ private:
 
     // Tabs other than the Overview need the tensor in memory: off for a streamed one.
     void enableTabsFor(const Dataset& dataset);
+    static bool streamable(const QWidget* tab);
 
     DatasetPtr dataset_;
     std::uint64_t tensorMemoryLimit_ = 0;

@@ -1,11 +1,14 @@
 // Statistics of a .tsb read in parts: the slice figures equal those of the loaded tensor for
 // any part size (parts of 7 and 997 nonzeros that split slices, one part), orders 3-5, fp32 and
-// fp64; fibers are said to be left out; a damaged payload is refused by its checksum.
+// fp64; fibers are said to be left out; a damaged payload is refused by its checksum. The
+// Density view's streamed counts (slices of a mode, the two-mode map) equal the loaded ones.
 #include <QTemporaryDir>
 
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
+#include "tscope/tensor/nnz_split.hpp"
+#include "tscope/tensor/streamed_density.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
 
 using namespace tscope;
@@ -57,6 +60,37 @@ private Q_SLOTS:
             QVERIFY(std::abs(b.slice_nnz.mean - a.slice_nnz.mean) <= 1e-12 * a.slice_nnz.mean);
             QVERIFY(std::abs(b.slice_nnz.std - a.slice_nnz.std) <= 1e-9 * (1 + a.slice_nnz.std));
             QCOMPARE(b.fibers, std::uint64_t{0});
+        }
+    }
+
+    void densityEqualsTheLoadedTensors_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("part");
+        for (int order : {2, 3, 4})
+            for (int part : {7, 997, 0}) QTest::newRow(qPrintable(QString("order %1, part %2").arg(order).arg(part))) << order << part;
+    }
+    void densityEqualsTheLoadedTensors() {
+        QFETCH(int, order);
+        QFETCH(int, part);
+        GeneratorSpec spec;
+        spec.dims.assign(static_cast<std::size_t>(order), 700);  // more indices than bins: several per pixel
+        spec.dims[1] = 90;
+        spec.nnz = 20000;
+        parse_distribution("powerlaw:1.1", spec);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.tsb").toStdString();
+        const CooTensor t = generate_tensor(spec);
+        save_tensor(t, path);
+        for (int mode = 0; mode < order; ++mode) {
+            const int x = mode, y = (mode + 1) % order;
+            const StreamedDensity s = stream_tsb_density(path, mode, x, y, 256, static_cast<std::uint64_t>(part));
+            QCOMPARE(s.slice_counts, slice_counts(t, mode));
+            const DensityMap want = density_map(t, x, y, 256);
+            QCOMPARE(s.map.bins_x, want.bins_x);
+            QCOMPARE(s.map.bins_y, want.bins_y);
+            QCOMPARE(s.map.cells_x, want.cells_x);
+            QCOMPARE(s.map.values, want.values);
+            QCOMPARE(s.map.max_value, want.max_value);
         }
     }
 

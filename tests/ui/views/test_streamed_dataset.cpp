@@ -13,9 +13,12 @@
 #include <QTemporaryDir>
 
 #include "models/ModeStatsModel.hpp"
+#include "panels/DensityPanel.hpp"
 #include "panels/OverviewPanel.hpp"
+#include <qcustomplot.h>
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/tensor/density_map.hpp"
 #include "tscope/tensor/generator.hpp"
 #include "tscope/tensor/tensor_stats.hpp"
 #include "views/MainWindow.hpp"
@@ -73,8 +76,19 @@ private Q_SLOTS:
             QCOMPARE(m->data(m->index(r, ModeStatsModel::Fibers)).toString(), QStringLiteral("—"));
         }
         QVERIFY(w.tabEnabled(QStringLiteral("Overview")));
+        QVERIFY(w.tabEnabled(QStringLiteral("Density")));
         for (const QString& tab : w.tabNames())
-            if (tab != QStringLiteral("Overview")) QVERIFY2(!w.tabEnabled(tab), qPrintable(tab));
+            if (tab != QStringLiteral("Overview") && tab != QStringLiteral("Density")) QVERIFY2(!w.tabEnabled(tab), qPrintable(tab));
+
+        // Density, streamed: the map's brightest bin and its caption as the loaded tensor's; no tile map, and why.
+        QVERIFY(w.showTab(QStringLiteral("Density")));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.density()->mapCaption().isEmpty(), 30000);
+        const tscope::DensityMap want = tscope::density_map(t, 0, 1, 256);
+        QVERIFY2(w.density()->mapCaption().contains(QStringLiteral("brightest: %1 nonzeros").arg(grouped(static_cast<std::uint64_t>(want.max_value)))),
+                 qPrintable(w.density()->mapCaption()));
+        QVERIFY(w.density()->tileCaption().contains(QStringLiteral("read in parts")));
+        QVERIFY(w.density()->tilePlot()->isHidden());
+        QVERIFY(w.showTab(QStringLiteral("Overview")));
 
         // The default limit (half the memory): the same file loads, every tab comes back.
         w.setTensorMemoryLimit(0);
