@@ -11,6 +11,7 @@
 #include <QFileInfo>
 
 #include "tscope/io/bounded_convert.hpp"
+#include "tscope/io/tsb_sample.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
@@ -32,7 +33,16 @@ DatasetRequest DatasetRequest::generate(const tscope::GeneratorSpec& spec, const
     return r;
 }
 
+DatasetRequest DatasetRequest::sample(const QString& tsb, const QString& name) {
+    DatasetRequest r;
+    r.kind = Kind::Sample;
+    r.path = tsb;
+    r.sampleOf = name;
+    return r;
+}
+
 QString DatasetRequest::describe() const {
+    if (kind == Kind::Sample) return QObject::tr("a sample of %1").arg(sampleOf);
     return kind == Kind::File ? QFileInfo(path).fileName() : title;
 }
 
@@ -154,6 +164,27 @@ QString convertIntoCache(const QString& path, const QString& cacheDir, std::uint
 
 DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& control) {
     auto ds = std::make_shared<Dataset>();
+    if (request.kind == DatasetRequest::Kind::Sample) {
+        const std::string path = request.path.toStdString();
+        const tscope::TsbHeader header = tscope::read_tsb_header(path);
+        const std::uint64_t perNnz = header.dims.size() * (header.width == tscope::IndexWidth::U32 ? 4 : 8) +
+                                     (header.values == tscope::ValueType::F32 ? 4 : 8);
+        const std::uint64_t limit = request.memoryLimit ? request.memoryLimit : halfThePhysicalMemory();
+        tscope::TsbSample sample = tscope::read_tsb_slice_sample(path, 0, std::max<std::uint64_t>(limit / perNnz, 1), control);
+        ds->tensor = std::move(sample.tensor);
+        ds->title = QObject::tr("%1, mode-1 slices 1-%2").arg(request.sampleOf).arg(sample.slices);
+        ds->source = QObject::tr("%1: the first %2 slices of mode 1 (%3 of its %4 nonzeros), the most that fit")
+                         .arg(request.path)
+                         .arg(sample.slices)
+                         .arg(ds->tensor.nnz())
+                         .arg(sample.file_nnz);
+        ds->generated = false;
+        ds->load.format = "tsb";
+        ds->load.path = path;
+        ds->load.file_bytes = header.file_bytes;
+        ds->stats = tscope::compute_stats(ds->tensor, control);
+        return ds;
+    }
     if (request.kind == DatasetRequest::Kind::File) {
         const std::string path = request.path.toStdString();
         tscope::TsbHeader header;

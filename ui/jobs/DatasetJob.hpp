@@ -13,9 +13,10 @@
 namespace tsui {
 
 struct DatasetRequest {
-    enum class Kind { File, Generate };
+    enum class Kind { File, Generate, Sample };
     Kind kind = Kind::File;
-    QString path;                // Kind::File
+    QString path;                // Kind::File; Kind::Sample: the .tsb too large to load
+    QString sampleOf;            // Kind::Sample: the name the user opened
     tscope::GeneratorSpec spec;  // Kind::Generate
     QString title;               // shown for generated tensors
     // A .tsb whose tensor would take more bytes than this is streamed, not loaded (0: half the
@@ -27,6 +28,8 @@ struct DatasetRequest {
 
     static DatasetRequest file(const QString& path);
     static DatasetRequest generate(const tscope::GeneratorSpec& spec, const QString& title);
+    // The first slices of mode 1 of a .tsb that fit `memoryLimit` (set by the window).
+    static DatasetRequest sample(const QString& tsb, const QString& name);
     QString describe() const;
 };
 

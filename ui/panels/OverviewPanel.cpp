@@ -53,6 +53,13 @@ OverviewPanel::OverviewPanel(QWidget* parent) : Panel(parent) {
         fields_ << qMakePair(QString::fromLatin1(f[0]), value);
     }
     layout->addLayout(form);
+    sample_ = new QPushButton(tr("Load a sample that fits: the first slices of mode 1"), page);
+    sample_->setObjectName(QStringLiteral("sampleButton"));
+    sample_->setToolTip(tr("Kernels, formats and decompositions need the tensor in memory: this loads the longest run "
+                           "of mode-1 slices, from the first, whose nonzeros fit the memory a tensor may take"));
+    sample_->hide();
+    layout->addWidget(sample_, 0, Qt::AlignLeft);
+    connect(sample_, &QPushButton::clicked, this, &OverviewPanel::sampleRequested);
 
     auto* heading = new QHBoxLayout;
     auto* title = new QLabel(tr("<b>Per mode</b> — slices and fibers count the non-empty ones; a mode-m fiber "
@@ -89,6 +96,7 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
         return;
     }
     stack_->setCurrentIndex(1);
+    sample_->setVisible(dataset->streamed);
     const auto& t = dataset->tensor;
     const auto& load = dataset->load;
     QString base;

@@ -6,6 +6,7 @@
 #include "panels/Panel.hpp"
 
 class QLabel;
+class QPushButton;
 class QTableView;
 class QStackedWidget;
 
@@ -24,6 +25,12 @@ public:
     QTableView* statsTable() const { return table_; }
     // Summary field text by key ("order", "dims", "nnz", ...), for tests.
     QString summaryText(const QString& key) const;
+    // "Load a sample that fits": shown for a tensor read in parts (Dataset::streamed).
+    QPushButton* sampleButton() const { return sample_; }
+
+Q_SIGNALS:
+    // The user asks for the first slices of the streamed tensor's first mode that fit in memory.
+    void sampleRequested();
 
 private:
     void exportCsv();
@@ -32,6 +39,7 @@ private:
     QList<QPair<QString, QLabel*>> fields_;
     ModeStatsModel* model_;
     QTableView* table_;
+    QPushButton* sample_;
 };
 
 }  // namespace tsui

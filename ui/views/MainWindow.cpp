@@ -96,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
         connect(p, &Panel::idle, this, maybe_idle);
         connect(p, &Panel::failed, this, [this, p](const QString& message) { showError(tr("%1: %2").arg(p->title(), message)); });
     }
+    connect(overview(), &OverviewPanel::sampleRequested, this, &MainWindow::openSampleOfStreamed);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -105,6 +106,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
 MainWindow::~MainWindow() = default;
 
 OverviewPanel* MainWindow::overview() const { return panel<OverviewPanel>(); }
+
+void MainWindow::openSampleOfStreamed() {
+    if (!dataset_ || !dataset_->streamed) return;
+    openRequest(DatasetRequest::sample(QString::fromStdString(dataset_->streamedFile), dataset_->title));
+}
 FormatsPanel* MainWindow::formats() const { return panel<FormatsPanel>(); }
 DensityPanel* MainWindow::density() const { return panel<DensityPanel>(); }
 KernelsPanel* MainWindow::kernels() const { return panel<KernelsPanel>(); }
@@ -255,7 +261,7 @@ void MainWindow::onFinished(DatasetPtr dataset) {
         statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
                                  .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
                                       shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
-    if (!dataset_->generated) addRecent(dataset_->source);
+    if (!dataset_->generated && QFileInfo::exists(dataset_->source)) addRecent(dataset_->source);
     Q_EMIT datasetChanged(dataset_);
 }
 

@@ -46,6 +46,8 @@ public:
     void setTensorMemoryLimit(std::uint64_t bytes) { tensorMemoryLimit_ = bytes; }
     // Whether the tab of that title can be chosen (a streamed tensor leaves Overview and Density).
     bool tabEnabled(const QString& name) const;
+    // For a streamed tensor: loads the first mode-1 slices that fit (the Overview's button).
+    void openSampleOfStreamed();
 
     DatasetPtr dataset() const { return dataset_; }
     DatasetJob* job() const { return job_; }

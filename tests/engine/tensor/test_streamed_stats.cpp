@@ -7,6 +7,8 @@
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
+#include "tscope/io/tsb_sample.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 #include "tscope/tensor/nnz_split.hpp"
 #include "tscope/tensor/streamed_density.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
@@ -92,6 +94,42 @@ private Q_SLOTS:
             QCOMPARE(s.map.values, want.values);
             QCOMPARE(s.map.max_value, want.max_value);
         }
+    }
+
+    // A sample that fits: the longest prefix of slices within the budget, exactly the entries
+    // of the loaded tensor in those slices.
+    void sliceSampleHoldsThePrefix() {
+        GeneratorSpec spec;
+        spec.dims = {500, 300, 200};
+        spec.nnz = 30000;
+        parse_distribution("powerlaw:1.0", spec);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.tsb").toStdString();
+        const CooTensor t = generate_tensor(spec);
+        save_tensor(t, path);
+        for (int mode : {0, 2}) {
+            const std::vector<std::uint64_t> counts = slice_counts(t, mode);
+            const TsbSample s = read_tsb_slice_sample(path, mode, 7000);
+            std::uint64_t want = 0, slices = 0;
+            while (slices < counts.size() && want + counts[slices] <= 7000) want += counts[slices++];
+            QCOMPARE(s.slices, slices);
+            QCOMPARE(s.tensor.nnz(), want);
+            QCOMPARE(s.file_nnz, t.nnz());
+            QCOMPARE(s.tensor.dim(mode), slices);
+            // the same entries as cutting the loaded tensor
+            CooTensor cut(s.tensor.dims(), t.index_width(), t.value_type());
+            cut.resize(want);
+            std::uint64_t k = 0;
+            for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+                if (t.index(mode, z) >= slices) continue;
+                std::vector<std::uint64_t> c;
+                for (int m = 0; m < 3; ++m) c.push_back(t.index(m, z));
+                cut.set(k++, c, t.value(z));
+            }
+            std::string why;
+            QVERIFY2(same_entries(s.tensor, cut, &why), why.c_str());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, read_tsb_slice_sample(path, 0, 1));  // the first slice alone is more
     }
 
     void aDamagedPayloadIsRefused() {

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -89,6 +90,24 @@ private Q_SLOTS:
         QVERIFY(w.density()->tileCaption().contains(QStringLiteral("read in parts")));
         QVERIFY(w.density()->tilePlot()->isHidden());
         QVERIFY(w.showTab(QStringLiteral("Overview")));
+
+        // "Load a sample that fits": the first mode-1 slices within the limit, loaded; every tab on.
+        QVERIFY(w.overview()->sampleButton()->isVisible());
+        changed.clear();
+        QTest::mouseClick(w.overview()->sampleButton(), Qt::LeftButton);
+        QVERIFY(changed.wait(60000));
+        QVERIFY2(w.errorText().isEmpty(), qPrintable(w.errorText()));
+        const DatasetPtr sample = w.dataset();
+        QVERIFY(!sample->streamed);
+        QVERIFY(!w.overview()->sampleButton()->isVisible());
+        const std::uint64_t perNnz = t.bytes() / t.nnz();
+        QVERIFY(sample->tensor.nnz() > 0);
+        QVERIFY(sample->tensor.nnz() <= t.bytes() / 4 / perNnz);
+        std::uint64_t inSlices = 0;
+        for (std::uint64_t z = 0; z < t.nnz(); ++z) inSlices += t.index(0, z) < sample->tensor.dim(0);
+        QCOMPARE(sample->tensor.nnz(), inSlices);
+        QVERIFY2(sample->title.contains(QStringLiteral("mode-1 slices 1-")), qPrintable(sample->title));
+        for (const QString& tab : w.tabNames()) QVERIFY2(w.tabEnabled(tab), qPrintable(tab));
 
         // The default limit (half the memory): the same file loads, every tab comes back.
         w.setTensorMemoryLimit(0);
