@@ -12,8 +12,6 @@ namespace tscope {
 
 namespace {
 
-constexpr std::uint64_t kPartNnz = std::uint64_t{4} << 20;
-
 // The entries of `part` whose index in `mode` is below `cut`, appended to the columns.
 template <class I, class V>
 void keep_below(const CooTensor& part, int mode, std::uint64_t cut, std::vector<Column<I>>& idx, Column<V>& vals) {
@@ -28,7 +26,9 @@ void keep_below(const CooTensor& part, int mode, std::uint64_t cut, std::vector<
 
 }  // namespace
 
-TsbSample read_tsb_slice_sample(const std::string& path, int mode, std::uint64_t max_nnz, RunControl& control) {
+TsbSample read_tsb_slice_sample(const std::string& path, int mode, std::uint64_t max_nnz, std::uint64_t part_nnz,
+                                RunControl& control) {
+    const std::uint64_t kPartNnz = part_nnz ? part_nnz : std::uint64_t{4} << 20;
     const TsbHeader header = read_tsb_header(path);
     const int order = static_cast<int>(header.dims.size());
     if (mode < 0 || mode >= order) throw InputError("mode " + std::to_string(mode + 1) + " is not a mode of " + path);

@@ -1,4 +1,5 @@
 // The GUI binary's command line: FILE --tab NAME --screenshot PNG (README, "The GUI").
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -102,6 +103,46 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 128 + sig);
         QVERIFY2(err.contains("cancelling the running work and quitting"), err.constData());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("big.tns")});
+    }
+
+    // Issue 18: the window opens a tensor four times the memory a tensor may take, shows its
+    // Overview and Density from passes over the file, and its own resident peak (VmHWM, read
+    // from /proc while it runs; its last value before the exit) stays under a quarter of what
+    // the tensor takes in memory. 24M nonzeros, 480 MB in memory; --memory-limit 64M.
+    void opensATensorLargerThanItsMemory() {
+        QTemporaryDir dir;
+        const QString tsb = dir.filePath(QStringLiteral("big.tsb"));
+        QProcess gen;
+        gen.start(TS_BIN_DIR "/tensorscope-cli", {QStringLiteral("generate"), QStringLiteral("--dims"), QStringLiteral("200000,150000,100000"),
+                                                 QStringLiteral("--nnz"), QStringLiteral("24000000"), QStringLiteral("-o"), tsb});
+        QVERIFY(gen.waitForFinished(300000));
+        QCOMPARE(gen.exitCode(), 0);
+        const std::uint64_t inMemory = std::uint64_t{24000000} * (3 * 4 + 8);
+
+        const QString png = dir.filePath(QStringLiteral("density.png"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/tensorscope-test-config"));
+        p.setProcessEnvironment(env);
+        p.start(TS_BIN_DIR "/tensorscope", {tsb, QStringLiteral("--memory-limit"), QStringLiteral("64M"), QStringLiteral("--tab"),
+                                            QStringLiteral("Density"), QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForStarted());
+        const QString status = QStringLiteral("/proc/%1/status").arg(p.processId());
+        std::uint64_t peak = 0;
+        while (!p.waitForFinished(20)) {
+            QFile f(status);
+            if (!f.open(QIODevice::ReadOnly)) continue;
+            for (const QByteArray& line : f.readAll().split('\n'))
+                if (line.startsWith("VmHWM:")) peak = line.mid(6).trimmed().split(' ').first().toULongLong() * 1024;
+        }
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(!QImage(png).isNull());
+        qInfo("the window's resident peak with a %llu-byte tensor streamed: %llu bytes", static_cast<unsigned long long>(inMemory),
+              static_cast<unsigned long long>(peak));
+        QVERIFY(peak > 0);
+        QVERIFY2(peak < inMemory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(inMemory / 4)));
     }
 
     void unknownTabIsAnError() {

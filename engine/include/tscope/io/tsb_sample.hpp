@@ -20,7 +20,9 @@ struct TsbSample {
 
 // Two passes over the file in parts: the nonzeros per slice of `mode`, then the entries of the
 // longest prefix of slices holding at most max_nnz (zeros left out, as the loader does). A
-// first slice alone over max_nnz is an InputError saying so.
-TsbSample read_tsb_slice_sample(const std::string& path, int mode, std::uint64_t max_nnz, RunControl& control = no_control());
+// first slice alone over max_nnz is an InputError saying so. part_nnz: nonzeros read at a time
+// (0: 4M).
+TsbSample read_tsb_slice_sample(const std::string& path, int mode, std::uint64_t max_nnz, std::uint64_t part_nnz = 0,
+                                RunControl& control = no_control());
 
 }  // namespace tscope
