@@ -1,7 +1,10 @@
 #include "net/DatasetDownload.hpp"
 
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkProxyFactory>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QLocale>
@@ -28,9 +31,44 @@ qint64 startFromContentRange(const QByteArray& header) {
     return m.hasMatch() ? m.captured(1).toLongLong() : -1;
 }
 
+// An environment variable in either case (curl and wget read both).
+QString envEither(const char* lower) {
+    const QByteArray upper = QByteArray(lower).toUpper();
+    const QString v = qEnvironmentVariable(lower);
+    return v.isEmpty() ? qEnvironmentVariable(upper.constData()) : v;
+}
+
+// no_proxy: "*", or host names and domain suffixes separated by commas.
+bool bypassed(const QString& host) {
+    for (QString entry : envEither("no_proxy").split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        entry = entry.trimmed();
+        if (entry == QStringLiteral("*")) return true;
+        if (entry.startsWith(QLatin1Char('.'))) entry.remove(0, 1);
+        if (host.compare(entry, Qt::CaseInsensitive) == 0 || host.endsWith(QLatin1Char('.') + entry, Qt::CaseInsensitive)) return true;
+    }
+    return false;
+}
+
+// The proxy a user behind one has set for every program (https_proxy / http_proxy, no_proxy,
+// as curl reads them); this machine's own addresses always directly (a proxy cannot reach
+// them). Qt's own system lookup depends on how it was built; this does not.
+class EnvironmentProxies : public QNetworkProxyFactory {
+public:
+    QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery& query) override {
+        const QString host = query.url().host();
+        if (host == QStringLiteral("localhost") || QHostAddress(host).isLoopback()) return {QNetworkProxy(QNetworkProxy::NoProxy)};
+        const QString setting = envEither(query.url().scheme() == QStringLiteral("https") ? "https_proxy" : "http_proxy");
+        const QUrl proxy = QUrl::fromUserInput(setting);
+        if (setting.isEmpty() || !proxy.isValid() || bypassed(query.url().host())) return {QNetworkProxy(QNetworkProxy::NoProxy)};
+        return {QNetworkProxy(QNetworkProxy::HttpProxy, proxy.host(), static_cast<quint16>(proxy.port(80)), proxy.userName(),
+                              proxy.password())};
+    }
+};
+
 }  // namespace
 
 DatasetDownload::DatasetDownload(QObject* parent) : QObject(parent), net_(new QNetworkAccessManager(this)) {
+    net_->setProxyFactory(new EnvironmentProxies);  // the manager owns it
     qRegisterMetaType<tsui::DownloadProgress>();
 }
 

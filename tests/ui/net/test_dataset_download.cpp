@@ -68,6 +68,42 @@ private Q_SLOTS:
         QCOMPARE(server.ranges.value(0), QByteArray());
     }
 
+    // Behind a proxy: with http_proxy set (and no proxy chosen by the application) the request
+    // goes to the proxy, in absolute form; the host in the URL does not even resolve.
+    void goesThroughTheSystemProxy() {
+        const QByteArray body = sampleBody();
+        tstest::LocalHttpServer proxy;
+        proxy.serve("http://datasets.invalid/file", body);
+        QVERIFY(proxy.isListening());
+        const QByteArray before = qgetenv("http_proxy");
+        qputenv("http_proxy", QStringLiteral("http://127.0.0.1:%1").arg(proxy.serverPort()).toLatin1());
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        DatasetDownload d;
+        const QString error = fetch(d, QUrl(QStringLiteral("http://datasets.invalid/file")), target, body.size());
+        if (before.isNull())
+            qunsetenv("http_proxy");
+        else
+            qputenv("http_proxy", before);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(readAll(target), body);
+    }
+
+    // no_proxy names the host: the request goes straight to it (and finds no such host).
+    void noProxyBypassesIt() {
+        tstest::LocalHttpServer proxy;
+        proxy.serve("http://datasets.invalid/file", sampleBody());
+        const QByteArray before = qgetenv("http_proxy"), beforeNo = qgetenv("no_proxy");
+        qputenv("http_proxy", QStringLiteral("http://127.0.0.1:%1").arg(proxy.serverPort()).toLatin1());
+        qputenv("no_proxy", "localhost,.invalid");
+        QTemporaryDir dir;
+        DatasetDownload d;
+        const QString error = fetch(d, QUrl(QStringLiteral("http://datasets.invalid/file")), dir.filePath(QStringLiteral("t.gz")), -1);
+        for (const auto& [name, value] : {std::pair<const char*, QByteArray>{"http_proxy", before}, {"no_proxy", beforeNo}})
+            if (value.isNull()) qunsetenv(name); else qputenv(name, value);
+        QVERIFY2(error.contains(QStringLiteral("not found")), qPrintable(error));
+    }
+
     void resumesACutTransfer() {
         const QByteArray body = sampleBody();
         LocalServer server(body);
