@@ -23,6 +23,19 @@ QJsonObject runCli(const QStringList& args, int* status) {
     return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
 }
 
+constexpr std::uint64_t kNnz = 6000000;
+
+// The tests' tensor (6M nonzeros, 120 MB in memory) written to `path`; returns its bytes in memory.
+std::uint64_t writeTensor(const QString& path) {
+    tscope::GeneratorSpec spec;
+    spec.dims = {20000, 20000, 20000};
+    spec.nnz = kNnz;
+    tscope::parse_distribution("powerlaw:0.8", spec);
+    const tscope::CooTensor t = tscope::generate_tensor(spec);
+    tscope::save_tensor(t, path.toStdString());
+    return t.bytes();
+}
+
 }  // namespace
 
 class TestCliStreamedMemory : public QObject {
@@ -32,16 +45,7 @@ private Q_SLOTS:
     void staysUnderAQuarterOfTheTensor() {
         QTemporaryDir dir;
         const QString tsb = dir.filePath("t.tsb");
-        tscope::GeneratorSpec spec;
-        spec.dims = {20000, 20000, 20000};
-        spec.nnz = 6000000;
-        tscope::parse_distribution("powerlaw:0.8", spec);
-        std::uint64_t in_memory = 0;
-        {
-            const tscope::CooTensor t = tscope::generate_tensor(spec);
-            in_memory = t.bytes();
-            tscope::save_tensor(t, tsb.toStdString());
-        }
+        const std::uint64_t in_memory = writeTensor(tsb);
         QVERIFY(in_memory >= 100'000'000);
 
         int status = -1;
@@ -67,16 +71,7 @@ private Q_SLOTS:
     void convertStaysUnderAQuarterOfTheTensor() {
         QTemporaryDir dir;
         const QString tns = dir.filePath("t.tns"), tsb = dir.filePath("t.tsb");
-        tscope::GeneratorSpec spec;
-        spec.dims = {20000, 20000, 20000};
-        spec.nnz = 6000000;
-        tscope::parse_distribution("powerlaw:0.8", spec);
-        std::uint64_t in_memory = 0;
-        {
-            const tscope::CooTensor t = tscope::generate_tensor(spec);
-            in_memory = t.bytes();
-            tscope::save_tensor(t, tns.toStdString());
-        }
+        const std::uint64_t in_memory = writeTensor(tns);
         int status = -1;
         const QJsonObject r = runCli({"convert", tns, tsb, "--memory", "8M", "--json"}, &status);
         QCOMPARE(status, 0);
@@ -87,7 +82,7 @@ private Q_SLOTS:
         QVERIFY(r["runs"].toInteger() >= 10);
         QVERIFY(peak > 0);
         QVERIFY2(peak < in_memory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
-        QCOMPARE(static_cast<std::uint64_t>(r["nnz"].toInteger()), spec.nnz);  // the generator makes no duplicates
+        QCOMPARE(static_cast<std::uint64_t>(r["nnz"].toInteger()), kNnz);  // the generator makes no duplicates
 
         const tscope::LoadedTensor text = tscope::load_tensor(tns.toStdString());
         const tscope::LoadedTensor converted = tscope::load_tensor(tsb.toStdString());

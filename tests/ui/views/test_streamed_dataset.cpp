@@ -27,6 +27,21 @@
 
 using namespace tsui;
 
+namespace {
+
+// A power-law tensor of 3000 x 2000 x 1000 written to `path` (.tsb or .tns by its name).
+tscope::CooTensor writeTensor(const QString& path, std::uint64_t nnz) {
+    tscope::GeneratorSpec spec;
+    spec.dims = {3000, 2000, 1000};
+    spec.nnz = nnz;
+    tscope::parse_distribution("powerlaw:1.0", spec);
+    tscope::CooTensor t = tscope::generate_tensor(spec);
+    tscope::save_tensor(t, path.toStdString());
+    return t;
+}
+
+}  // namespace
+
 class TestStreamedDataset : public QObject {
     Q_OBJECT
 
@@ -41,12 +56,7 @@ private Q_SLOTS:
     void aTensorOverTheLimitIsStreamed() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("big.tsb"));
-        tscope::GeneratorSpec spec;
-        spec.dims = {3000, 2000, 1000};
-        spec.nnz = 300000;
-        tscope::parse_distribution("powerlaw:1.0", spec);
-        const tscope::CooTensor t = tscope::generate_tensor(spec);
-        tscope::save_tensor(t, path.toStdString());
+        const tscope::CooTensor t = writeTensor(path, 300000);
         const tscope::TensorStats loaded = tscope::compute_stats(t);
 
         MainWindow w;
@@ -127,12 +137,7 @@ private Q_SLOTS:
         QTemporaryDir dir, cache;
         QSettings().setValue(QStringLiteral("datasets/cacheDir"), cache.path());
         const QString path = dir.filePath(QStringLiteral("big.tns"));
-        tscope::GeneratorSpec spec;
-        spec.dims = {3000, 2000, 1000};
-        spec.nnz = 200000;
-        tscope::parse_distribution("powerlaw:1.0", spec);
-        const tscope::CooTensor t = tscope::generate_tensor(spec);
-        tscope::save_tensor(t, path.toStdString());
+        const tscope::CooTensor t = writeTensor(path, 200000);
         const QDateTime written = QFileInfo(path).lastModified();
         const qint64 size = QFileInfo(path).size();
         const tscope::TensorStats loaded = tscope::compute_stats(t);
