@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -15,6 +16,7 @@
 #include "tscope/io/tsb_sample.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
+#include "tscope/tensor/fiber_sketch.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
 
 namespace tsui {
@@ -133,6 +135,14 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
     ds.streamedNnz = s.nnz;
     ds.streamedBytes = bytes;
     ds.stats = s.stats;
+    // fiber counts, estimated in a second pass (a HyperLogLog sketch per mode)
+    const tscope::FiberSketch sketch = tscope::sketch_tsb_fibers(path, ds.partNnz(), control);
+    for (std::size_t m = 0; m < sketch.fibers.size() && m < ds.stats.modes.size(); ++m) {
+        tscope::ModeStats& ms = ds.stats.modes[m];
+        ms.fibers = static_cast<std::uint64_t>(std::llround(sketch.fibers[m]));
+        ms.fiber_nnz.mean = ms.fibers ? static_cast<double>(s.nnz) / static_cast<double>(ms.fibers) : 0;
+    }
+    ds.fibersEstimated = true;
     ds.load.path = path;
     ds.load.format = "tsb";
     ds.load.file_bytes = header.file_bytes;

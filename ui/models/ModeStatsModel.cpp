@@ -28,8 +28,12 @@ QVariant ModeStatsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && !raw) return {};
     auto count = [&](std::uint64_t v) -> QVariant { return raw ? QVariant::fromValue<qulonglong>(v) : QVariant(grouped(v)); };
     auto real = [&](double v) -> QVariant { return raw ? QVariant(v) : QVariant(shortNumber(v)); };
-    const bool noFibers = dataset_->streamed && index.column() >= Fibers;  // a streamed pass counts no fibers
-    if (noFibers) return raw ? QVariant() : QVariant(QStringLiteral("—"));
+    if (dataset_->streamed && index.column() >= Fibers) {  // a streamed pass counts no fibers exactly
+        const bool sketched = dataset_->fibersEstimated && (index.column() == Fibers || index.column() == FiberMean);
+        if (!sketched) return raw ? QVariant() : QVariant(QStringLiteral("—"));
+        if (raw) return index.column() == Fibers ? QVariant::fromValue<qulonglong>(s.fibers) : QVariant(s.fiber_nnz.mean);
+        return QStringLiteral("≈ ") + (index.column() == Fibers ? grouped(s.fibers) : shortNumber(s.fiber_nnz.mean));
+    }
     switch (index.column()) {
     case Mode: return s.mode + 1;
     case Length: return count(s.dim);

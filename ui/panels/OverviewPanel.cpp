@@ -126,9 +126,12 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
                                             .arg(humanBytes(t.bytes()))
                                             .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
                                             .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
-        {"figures", dataset->streamed ? tr("exact slice figures, from a pass over the file in parts; fiber figures not "
-                                           "computed (they need the nonzeros grouped, which a bounded pass cannot do)")
-                                      : tr("exact, from the tensor in memory")},
+        {"figures", !dataset->streamed        ? tr("exact, from the tensor in memory")
+                    : dataset->fibersEstimated ? tr("exact slice figures, from a pass over the file in parts; fiber counts (≈) "
+                                                    "estimated by a HyperLogLog sketch (standard error 0.8%), their "
+                                                    "spread not computed (it needs the nonzeros grouped)")
+                                               : tr("exact slice figures, from a pass over the file in parts; fiber figures not "
+                                                    "computed (they need the nonzeros grouped, which a bounded pass cannot do)")},
         {"base", load.format == "tsb" || dataset->generated ? tr("stored 0-based") : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},
         {"duplicates", grouped(load.duplicates_summed)},
         {"zeros", grouped(load.zeros_dropped)},

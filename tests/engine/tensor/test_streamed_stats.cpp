@@ -8,6 +8,7 @@
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
 #include "tscope/io/tsb_sample.hpp"
+#include "tscope/tensor/fiber_sketch.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "tscope/tensor/nnz_split.hpp"
 #include "tscope/tensor/streamed_density.hpp"
@@ -94,6 +95,43 @@ private Q_SLOTS:
             QCOMPARE(s.map.values, want.values);
             QCOMPARE(s.map.max_value, want.max_value);
         }
+    }
+
+    // The fiber counts' sketch: within 4 standard errors (3.2%) of the exact counts on a tensor
+    // with 10^4 - 10^5 fibers a mode, whatever the part size; a few fibers are counted exactly.
+    void fiberSketchNearTheExactCounts() {
+        for (int order : {3, 4}) {
+            GeneratorSpec spec;
+            spec.dims.assign(static_cast<std::size_t>(order), 300);
+            spec.dims[0] = 5000;
+            spec.nnz = 150000;
+            parse_distribution("powerlaw:1.0", spec);
+            QTemporaryDir dir;
+            const std::string path = dir.filePath("t.tsb").toStdString();
+            const CooTensor t = generate_tensor(spec);
+            save_tensor(t, path);
+            const TensorStats exact = compute_stats(t);
+            for (std::uint64_t part : {std::uint64_t{997}, std::uint64_t{0}}) {
+                const FiberSketch s = sketch_tsb_fibers(path, part);
+                QCOMPARE(s.fibers.size(), static_cast<std::size_t>(order));
+                for (int m = 0; m < order; ++m) {
+                    const double want = static_cast<double>(exact.modes[static_cast<std::size_t>(m)].fibers);
+                    const double got = s.fibers[static_cast<std::size_t>(m)];
+                    QVERIFY2(std::abs(got - want) <= 4 * s.relative_error * want,
+                             qPrintable(QString("order %1 mode %2: %3 estimated, %4 exact").arg(order).arg(m + 1).arg(got).arg(want)));
+                }
+            }
+        }
+        GeneratorSpec small;  // 40 nonzeros: linear counting, all but exact
+        small.dims = {50, 50, 50};
+        small.nnz = 40;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("s.tsb").toStdString();
+        const CooTensor t = generate_tensor(small);
+        save_tensor(t, path);
+        const TensorStats exact = compute_stats(t);
+        const FiberSketch s = sketch_tsb_fibers(path);
+        for (int m = 0; m < 3; ++m) QVERIFY(std::abs(s.fibers[static_cast<std::size_t>(m)] - static_cast<double>(exact.modes[static_cast<std::size_t>(m)].fibers)) < 0.5);
     }
 
     // A sample that fits: the longest prefix of slices within the budget, exactly the entries

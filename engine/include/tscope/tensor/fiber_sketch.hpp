@@ -1,0 +1,36 @@
+// Fiber counts of a .tsb too large to load, estimated in bounded memory (issue 18, item 2:
+// "sketches where an exact count does not fit"). A mode-m fiber is the set of nonzeros sharing
+// every index but m's; counting the distinct ones exactly needs the nonzeros grouped. A
+// HyperLogLog sketch per mode (Flajolet et al. 2007; 2^14 one-byte registers, standard error
+// 1.04/128 = 0.8%) counts them in one pass over the file in parts, 16 KB a mode.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tscope/run_control.hpp"
+
+namespace tscope {
+
+class HyperLogLog {
+public:
+    static constexpr int kBits = 14;
+    void add(std::uint64_t hash);
+    void merge(const HyperLogLog& other);
+    double estimate() const;
+
+private:
+    std::array<std::uint8_t, std::size_t{1} << kBits> registers_{};
+};
+
+struct FiberSketch {
+    std::vector<double> fibers;  // per mode: the estimated number of non-empty fibers
+    double relative_error = 1.04 / 128;  // one standard error of each estimate
+};
+
+// part_nnz: nonzeros read at a time (0: 4M).
+FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz = 0, RunControl& control = no_control());
+
+}  // namespace tscope
