@@ -5,7 +5,6 @@
 
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "args.hpp"
@@ -26,15 +25,6 @@ namespace {
 bool ends_with(const std::string& s, const char* tail) {
     const std::size_t n = std::strlen(tail);
     return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
-}
-
-// A .tsb is recognised by its magic, as load_tensor does (stdin is text or gzip: a .tsb there is
-// the stream reader's error).
-bool is_tsb(const std::string& path) {
-    if (path == "-") return false;
-    std::ifstream f(path, std::ios::binary);
-    char magic[sizeof kTsbMagic] = {};
-    return f.read(magic, sizeof magic) && std::memcmp(magic, kTsbMagic, sizeof magic) == 0;
 }
 
 void print_summary(const std::string& in, const std::string& format, const std::string& out, int order,
@@ -94,7 +84,7 @@ int run_convert(int argc, char** argv) {
     std::error_code ec;
     if (std::filesystem::equivalent(in, out, ec))
         throw InputError("convert: the output '" + out + "' is the input file; refusing to overwrite it");
-    const bool bounded = ends_with(out, ".tsb") && !args.flag("--in-memory") && !is_tsb(in);
+    const bool bounded = ends_with(out, ".tsb") && !args.flag("--in-memory") && file_kind(in) != FileKind::Tsb;
     if (!bounded && args.value("--memory"))
         throw InputError("--memory applies to text converted to .tsb (without --in-memory)");
     if (!bounded && args.flag("--json")) throw InputError("--json applies to text converted to .tsb (without --in-memory)");

@@ -34,6 +34,11 @@ MachineInfo describe_machine() {
     return info;
 }
 
+std::uint64_t physical_memory_bytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
 std::uint64_t peak_host_memory_bytes() {
     // VmHWM is this program's own peak; ru_maxrss also keeps the peak of the process image that
     // exec replaced (a test that forks from a large process would see the test's size)

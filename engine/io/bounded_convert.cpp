@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -19,6 +18,7 @@
 #include "file_util.hpp"
 #include "tensor/radix_sort.hpp"
 #include "tns_reader.hpp"
+#include "tscope/bench/machine.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -364,23 +364,16 @@ std::uint64_t merge_runs(const std::vector<SortedRun>& runs, const MergePlan& pl
     return n;
 }
 
-// A regular file of at most `bytes`, not gzip (whose text may be ten times its size).
+// A plain text file of at most `bytes` (gzip's text may be ten times its size).
 bool plain_text_within(const std::string& path, std::uint64_t bytes) {
     struct stat st {};
-    if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-    if (static_cast<std::uint64_t>(st.st_size) > bytes) return false;
-    std::ifstream f(path, std::ios::binary);
-    unsigned char magic[2] = {};
-    f.read(reinterpret_cast<char*>(magic), 2);
-    return !(f.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
+    return file_kind(path) == FileKind::Text && ::stat(path.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) <= bytes;
 }
 
 }  // namespace
 
 std::uint64_t default_convert_memory() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    const std::uint64_t physical = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-    return std::clamp<std::uint64_t>(physical / 4, 64 * kMiB, 4096 * kMiB);
+    return std::clamp<std::uint64_t>(physical_memory_bytes() / 4, 64 * kMiB, 4096 * kMiB);
 }
 
 BoundedConvertReport convert_text_to_tsb(const std::string& in, const std::string& out, const BoundedConvertOptions& options,

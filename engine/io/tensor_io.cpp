@@ -21,9 +21,19 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+FileKind file_kind(const std::string& path) {
+    if (path == "-" || !detail::is_regular_file(path)) return FileKind::Stream;
+    const std::string magic = detail::read_prefix(path, sizeof kTsbMagic);
+    if (magic.size() == sizeof kTsbMagic && std::memcmp(magic.data(), kTsbMagic, sizeof kTsbMagic) == 0) return FileKind::Tsb;
+    if (magic.size() >= 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b)
+        return FileKind::Gzip;
+    return FileKind::Text;
+}
+
 LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, RunControl& control) {
     const auto start = Clock::now();
-    if (path == "-" || !detail::is_regular_file(path)) {
+    const FileKind kind = file_kind(path);
+    if (kind == FileKind::Stream) {
         // stdin, a pipe or a FIFO: one pass, whatever it holds
         detail::TextStream in(path);
         control.stage("reading and parsing");
@@ -32,13 +42,8 @@ LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, Ru
         out.info.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
         return out;
     }
-    const std::string magic = detail::read_prefix(path, sizeof kTsbMagic);
-    if (magic.size() == sizeof kTsbMagic && std::memcmp(magic.data(), kTsbMagic, sizeof kTsbMagic) == 0)
-        return read_tsb(path, options, control);
-
-    const bool gzip = magic.size() >= 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
-                      static_cast<unsigned char>(magic[1]) == 0x8b;
-    if (gzip) {
+    if (kind == FileKind::Tsb) return read_tsb(path, options, control);
+    if (kind == FileKind::Gzip) {
         // inflated and parsed block by block: never the whole text in memory
         detail::TextStream in(path);
         control.stage("decompressing and parsing");

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 
@@ -36,7 +37,7 @@ std::string in_words(long double bytes) {
 
 void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what) {
     const long double bytes = static_cast<long double>(rows) * static_cast<long double>(cols) * 8.0L;
-    const long double memory = static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<long double>(::sysconf(_SC_PAGESIZE));
+    const auto memory = static_cast<long double>(physical_memory_bytes());
     if (bytes > memory || bytes > static_cast<long double>(PTRDIFF_MAX))
         throw InputError(what + " would need " + in_words(bytes) + " of memory; this machine has " + in_words(memory));
 }

@@ -3,16 +3,14 @@
 #include <QFileInfo>
 
 #include <malloc.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 
 #include <QDir>
-#include <QFileInfo>
 
+#include "tscope/bench/machine.hpp"
 #include "tscope/io/bounded_convert.hpp"
 #include "tscope/io/tsb_sample.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -99,29 +97,20 @@ bool DatasetJob::launchPending() {
 
 namespace {
 
-std::uint64_t halfThePhysicalMemory() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2 : 0;
+// A tensor may take half the memory unless the request says otherwise.
+std::uint64_t limitOf(const DatasetRequest& request) {
+    return request.memoryLimit ? request.memoryLimit : tscope::physical_memory_bytes() / 2;
 }
 
-bool startsWithTsbMagic(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    char magic[sizeof tscope::kTsbMagic] = {};
-    return f.read(magic, sizeof magic) && std::memcmp(magic, tscope::kTsbMagic, sizeof magic) == 0;
-}
-
-// The bytes a .tsb's tensor takes once loaded, or 0 when `path` is no .tsb.
-std::uint64_t loadedBytes(const std::string& path, tscope::TsbHeader* header) {
-    if (!startsWithTsbMagic(path)) return 0;
-    *header = tscope::read_tsb_header(path);
-    const std::uint64_t index = header->width == tscope::IndexWidth::U32 ? 4 : 8;
-    const std::uint64_t value = header->values == tscope::ValueType::F32 ? 4 : 8;
-    return header->nnz * (header->dims.size() * index + value);
+// Nonzeros a pass in parts reads at a time: a quarter of the limit's worth, so the passes stay
+// well inside it (at least 64Ki).
+std::uint64_t partNnzFor(std::uint64_t limit, const tscope::TsbHeader& header) {
+    return std::max<std::uint64_t>(std::uint64_t{1} << 16, limit / 4 / header.bytes_per_nnz());
 }
 
 // The statistics of a .tsb read in parts, never whole.
-void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& header, std::uint64_t bytes,
-                std::uint64_t limit, tscope::RunControl& control) {
+void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& header, std::uint64_t limit,
+                tscope::RunControl& control) {
     // From here on memory matters more than allocation speed: blocks of 256 KiB and more come
     // from mmap and go back when freed. glibc otherwise raises that threshold as the parts are
     // freed and keeps the next ones in a heap that never shrinks (measured: a 400 MB tensor's
@@ -130,15 +119,16 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
     control.stage("statistics, streamed");
     ds.tensor = tscope::CooTensor(header.dims, header.width, header.values);
     ds.memoryLimit = limit;
-    const tscope::StreamedStats s = tscope::stream_tsb_stats(path, ds.partNnz(), control);
+    ds.partNnz = partNnzFor(limit, header);
+    const tscope::StreamedStats s = tscope::stream_tsb_stats(path, ds.partNnz, control);
     ds.streamed = true;
     ds.streamedFile = path;
     ds.streamedNnz = s.nnz;
-    ds.streamedBytes = bytes;
+    ds.streamedBytes = header.nnz * header.bytes_per_nnz();
     ds.stats = s.stats;
     // fiber counts, estimated in a second pass (a HyperLogLog sketch per mode), timed with the first
     const auto sketchStart = std::chrono::steady_clock::now();
-    const tscope::FiberSketch sketch = tscope::sketch_tsb_fibers(path, ds.partNnz(), control);
+    const tscope::FiberSketch sketch = tscope::sketch_tsb_fibers(path, ds.partNnz, control);
     ds.stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - sketchStart).count();
     for (std::size_t m = 0; m < sketch.fibers.size() && m < ds.stats.modes.size(); ++m) {
         tscope::ModeStats& ms = ds.stats.modes[m];
@@ -183,15 +173,12 @@ QString convertIntoCache(const QString& path, const QString& cacheDir, std::uint
 
 DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& control) {
     auto ds = std::make_shared<Dataset>();
+    const std::uint64_t limit = limitOf(request);
     if (request.kind == DatasetRequest::Kind::Sample) {
         const std::string path = request.path.toStdString();
         const tscope::TsbHeader header = tscope::read_tsb_header(path);
-        const std::uint64_t perNnz = header.dims.size() * (header.width == tscope::IndexWidth::U32 ? 4 : 8) +
-                                     (header.values == tscope::ValueType::F32 ? 4 : 8);
-        const std::uint64_t limit = request.memoryLimit ? request.memoryLimit : halfThePhysicalMemory();
-        const std::uint64_t sampleNnz = std::max<std::uint64_t>(limit / perNnz, 1);
-        const std::uint64_t partNnz = std::max<std::uint64_t>(std::uint64_t{1} << 16, limit / 4 / perNnz);
-        tscope::TsbSample sample = tscope::read_tsb_slice_sample(path, 0, sampleNnz, partNnz, control);
+        const std::uint64_t sampleNnz = std::max<std::uint64_t>(limit / header.bytes_per_nnz(), 1);
+        tscope::TsbSample sample = tscope::read_tsb_slice_sample(path, 0, sampleNnz, partNnzFor(limit, header), control);
         ds->tensor = std::move(sample.tensor);
         ds->title = QObject::tr("%1, mode-1 slices 1-%2").arg(request.sampleOf).arg(sample.slices);
         ds->source = QObject::tr("%1: the first %2 slices of mode 1 (%3 of its %4 nonzeros), the most that fit")
@@ -199,48 +186,30 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
                          .arg(sample.slices)
                          .arg(ds->tensor.nnz())
                          .arg(sample.file_nnz);
-        ds->generated = false;
         ds->load.format = "tsb";
         ds->load.path = path;
         ds->load.file_bytes = header.file_bytes;
-        ds->stats = tscope::compute_stats(ds->tensor, control);
-        return ds;
-    }
-    if (request.kind == DatasetRequest::Kind::File) {
-        const std::string path = request.path.toStdString();
-        tscope::TsbHeader header;
-        const std::uint64_t bytes = loadedBytes(path, &header);
-        const std::uint64_t limit = request.memoryLimit ? request.memoryLimit : halfThePhysicalMemory();
-        if (bytes > 0 && limit > 0 && bytes > limit) {
-            streamInto(*ds, path, header, bytes, limit, control);
-            ds->title = QFileInfo(request.path).fileName();
-            ds->source = QFileInfo(request.path).absoluteFilePath();
-            return ds;
-        }
-        if (bytes == 0 && limit > 0 && !request.cacheDir.isEmpty() && textLoadEstimate(request.path) > limit) {
-            const QString tsb = convertIntoCache(request.path, request.cacheDir, limit, control);
-            const std::uint64_t converted = loadedBytes(tsb.toStdString(), &header);
-            if (converted > limit) {
-                streamInto(*ds, tsb.toStdString(), header, converted, limit, control);
-                ds->convertedTo = tsb;
-                ds->title = QFileInfo(request.path).fileName();
-                ds->source = QFileInfo(request.path).absoluteFilePath();
-                return ds;
-            }
-            tscope::LoadedTensor loaded = tscope::load_tensor(tsb.toStdString(), {}, control);  // smaller than guessed
-            ds->tensor = std::move(loaded.tensor);
-            ds->load = std::move(loaded.info);
-            ds->convertedTo = tsb;
-            ds->title = QFileInfo(request.path).fileName();
-            ds->source = QFileInfo(request.path).absoluteFilePath();
-            ds->stats = tscope::compute_stats(ds->tensor, control);
-            return ds;
-        }
-        tscope::LoadedTensor loaded = tscope::load_tensor(request.path.toStdString(), {}, control);
-        ds->tensor = std::move(loaded.tensor);
-        ds->load = std::move(loaded.info);
+    } else if (request.kind == DatasetRequest::Kind::File) {
         ds->title = QFileInfo(request.path).fileName();
         ds->source = QFileInfo(request.path).absoluteFilePath();
+        // a text file too large to load is read from its .tsb in the cache, converted first
+        std::string path = request.path.toStdString();
+        const tscope::FileKind kind = tscope::file_kind(path);
+        if (kind != tscope::FileKind::Tsb && kind != tscope::FileKind::Stream && limit > 0 && !request.cacheDir.isEmpty() &&
+            textLoadEstimate(request.path) > limit) {
+            ds->convertedTo = convertIntoCache(request.path, request.cacheDir, limit, control);
+            path = ds->convertedTo.toStdString();
+        }
+        if (tscope::file_kind(path) == tscope::FileKind::Tsb) {
+            const tscope::TsbHeader header = tscope::read_tsb_header(path);
+            if (limit > 0 && header.nnz * header.bytes_per_nnz() > limit) {
+                streamInto(*ds, path, header, limit, control);
+                return ds;
+            }
+        }
+        tscope::LoadedTensor loaded = tscope::load_tensor(path, {}, control);
+        ds->tensor = std::move(loaded.tensor);
+        ds->load = std::move(loaded.info);
     } else {
         ds->tensor = tscope::generate_tensor(request.spec, control);
         ds->generated = true;

@@ -30,13 +30,8 @@ struct Dataset {
     QString convertedTo;              // a text file converted to this .tsb in the cache first
     std::string streamedFile;         // the .tsb read in parts
     std::uint64_t nonzeros() const { return streamed ? streamedNnz : tensor.nnz(); }
-    // Nonzeros a streamed pass reads at a time: a quarter of the limit's worth, so the passes stay
-    // well inside it (at least 64Ki).
-    std::uint64_t partNnz() const { return std::max<std::uint64_t>(std::uint64_t{1} << 16, memoryLimit / 4 / bytesPerNnz()); }
-    std::uint64_t bytesPerNnz() const {
-        return static_cast<std::uint64_t>(tensor.order()) * (tensor.index_width() == tscope::IndexWidth::U32 ? 4 : 8) +
-               (tensor.value_type() == tscope::ValueType::F32 ? 4 : 8);
-    }
+    // Nonzeros a streamed pass reads at a time (set with `streamed`).
+    std::uint64_t partNnz = 0;
 };
 
 using DatasetPtr = std::shared_ptr<const Dataset>;

@@ -208,7 +208,7 @@ DensityPanel::Result DensityPanel::count(const tscope::CooTensor& t, int mode, Q
 DensityPanel::Result DensityPanel::countStreamed(const Dataset& dataset, int mode, QPoint pair, tscope::RunControl& control) {
     Result r;
     r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
-    tscope::StreamedDensity s = tscope::stream_tsb_density(dataset.streamedFile, mode, r.mapX, r.mapY, 256, dataset.partNnz(), control);
+    tscope::StreamedDensity s = tscope::stream_tsb_density(dataset.streamedFile, mode, r.mapX, r.mapY, 256, dataset.partNnz, control);
     r.sliceCounts = std::move(s.slice_counts);
     r.map = std::move(s.map);
     r.tileNote = QObject::tr("No tile map: this tensor was read in parts, not loaded (it is larger than the memory a "

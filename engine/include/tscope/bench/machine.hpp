@@ -18,5 +18,7 @@ MachineInfo describe_machine();
 // The process's peak resident host memory so far (VmHWM; getrusage's maxrss where /proc has
 // none), in bytes.
 std::uint64_t peak_host_memory_bytes();
+// The machine's physical memory (0 where it cannot be told).
+std::uint64_t physical_memory_bytes();
 
 }  // namespace tscope

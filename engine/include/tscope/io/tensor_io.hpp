@@ -43,6 +43,11 @@ struct LoadedTensor {
     LoadInfo info;
 };
 
+// What a file holds, told from its first bytes as load_tensor tells it: a .tsb, gzip, plain
+// text; Stream for "-", pipes and FIFOs, which cannot be looked into without being consumed.
+enum class FileKind { Tsb, Gzip, Text, Stream };
+FileKind file_kind(const std::string& path);
+
 // `path` may be "-" (stdin), a pipe or a FIFO: read once, front to back (gzip recognised by its
 // magic bytes, else text; a .tsb needs a real file). A .tns.gz is inflated and parsed block by
 // block, so memory holds one block of text plus the nonzeros kept.

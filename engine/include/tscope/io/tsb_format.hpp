@@ -26,6 +26,10 @@ struct TsbHeader {
     std::uint64_t nnz = 0;
     std::size_t header_bytes = 0;   // where the payload starts
     std::uint64_t file_bytes = 0;
+    // What one nonzero takes once loaded: its indices and its value.
+    std::uint64_t bytes_per_nnz() const {
+        return dims.size() * (width == IndexWidth::U32 ? 4 : 8) + (values == ValueType::F32 ? 4 : 8);
+    }
 };
 TsbHeader read_tsb_header(const std::string& path);
 
