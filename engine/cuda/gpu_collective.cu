@@ -139,4 +139,43 @@ void DeviceGroup::allgather(const std::vector<void*>& buffers, const std::vector
     seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+void DeviceGroup::reduce_scatter(const std::vector<void*>& buffers, const std::vector<std::uint64_t>& offsets, bool wide) {
+    const auto start = Clock::now();
+    const std::size_t n = buffers.size();
+    const std::uint64_t width = wide ? 8 : 4;
+    auto at = [&](std::size_t g, std::size_t block) { return static_cast<char*>(buffers[g]) + offsets[block] * width; };
+    if (nccl_) {
+#if TS_WITH_NCCL
+        // NCCL's reduce-scatter takes equal blocks: one reduce per block, to its owner, in place
+        check_nccl(ncclGroupStart(), "grouping a reduce-scatter");
+        for (std::size_t root = 0; root < n; ++root) {
+            const std::uint64_t count = offsets[root + 1] - offsets[root];
+            if (count == 0) continue;
+            for (std::size_t g = 0; g < n; ++g) {
+                DeviceScope on(devices_[g]);
+                check_nccl(ncclReduce(at(g, root), at(g, root), count, wide ? ncclFloat64 : ncclFloat32, ncclSum, static_cast<int>(root),
+                                      impl_->comms[g], nullptr),
+                           "summing each part's rows");
+            }
+        }
+        check_nccl(ncclGroupEnd(), "summing each part's rows");
+#endif
+    } else if (n > 1) {
+        DeviceScope on(devices_[0]);
+        for (std::size_t root = 0; root < n; ++root) {
+            const std::uint64_t count = offsets[root + 1] - offsets[root];
+            for (std::size_t g = 0; g < n; ++g) {
+                if (g == root || count == 0) continue;
+                if (wide)
+                    add_kernel<<<grid_for(count), 256>>>(reinterpret_cast<double*>(at(root, root)), reinterpret_cast<const double*>(at(g, root)), count);
+                else
+                    add_kernel<<<grid_for(count), 256>>>(reinterpret_cast<float*>(at(root, root)), reinterpret_cast<const float*>(at(g, root)), count);
+                check(cudaGetLastError(), "summing each part's rows");
+            }
+        }
+    }
+    synchronize();
+    seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 }  // namespace tscope::gpu

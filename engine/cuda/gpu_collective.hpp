@@ -35,6 +35,10 @@ public:
     // Slot g's elements [offsets[g], offsets[g + 1]) go to every other slot's buffer at the same
     // place: a gather of disjoint blocks (rows a slot alone computed). Waits for the result.
     void allgather(const std::vector<void*>& buffers, const std::vector<std::uint64_t>& offsets, bool wide);
+    // Slot g's elements [offsets[g], offsets[g + 1]) become the element-wise sum of every slot's
+    // elements there: a reduce-scatter of unequal blocks (each slot keeps the sum of its own
+    // rows; the rest of its buffer is left as it was). Waits for the result.
+    void reduce_scatter(const std::vector<void*>& buffers, const std::vector<std::uint64_t>& offsets, bool wide);
     // Waits for every slot's GPU.
     void synchronize() const;
     // Seconds spent in the collectives so far (host clock, each call waited for).

@@ -11,6 +11,7 @@ DeviceGroup::DeviceGroup(const std::vector<int>&, bool) { throw Error("no CUDA d
 DeviceGroup::~DeviceGroup() = default;
 void DeviceGroup::allreduce(const std::vector<void*>&, std::uint64_t, bool) {}
 void DeviceGroup::allgather(const std::vector<void*>&, const std::vector<std::uint64_t>&, bool) {}
+void DeviceGroup::reduce_scatter(const std::vector<void*>&, const std::vector<std::uint64_t>&, bool) {}
 void DeviceGroup::synchronize() const {}
 
 }  // namespace tscope::gpu

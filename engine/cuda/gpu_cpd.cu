@@ -89,12 +89,30 @@ __global__ void narrow_kernel(const double* in, float* out, std::uint64_t n) {
         out[i] = static_cast<float>(in[i]);
 }
 
+// count Ts of page-locked host memory: the staging of the small arrays the dense steps send and
+// get back without waiting (cudaMemcpyAsync needs page-locked memory to stay asynchronous).
+template <class T>
+class PinnedArray {
+public:
+    explicit PinnedArray(std::uint64_t count) {
+        check(cudaMallocHost(reinterpret_cast<void**>(&p_), count * sizeof(T)), "allocating page-locked memory");
+    }
+    ~PinnedArray() { cudaFreeHost(p_); }
+    PinnedArray(const PinnedArray&) = delete;
+    PinnedArray& operator=(const PinnedArray&) = delete;
+    T* get() const { return p_; }
+
+private:
+    T* p_ = nullptr;
+};
+
 }  // namespace
 
 struct CpdDevice::Impl {
     int device = engine_device();
     bool wide = false;  // the MTTKRP in flight writes fp64
     std::vector<std::uint64_t> dims;
+    std::vector<std::uint64_t> first, last;  // per mode: the owned rows [first, last)
     int R = 0;
     cublasHandle_t blas{};
     std::vector<DeviceArray<double>> a;   // factors, fp64
@@ -104,7 +122,42 @@ struct CpdDevice::Impl {
     DeviceArray<double> vinv, sums, g;    // R x R, R, R x R
     int last_mode = -1;
     CpdDevice::StepSeconds seconds;
+    // the queued solve and normalisation: their staging and their events, read once they are done
+    std::unique_ptr<PinnedArray<double>> vinv_host, gram_host, sumsq_host;
+    Event solve_begin, solve_end, gram_end, normalize_begin, normalize_end;
+    bool solve_queued = false, normalize_queued = false;
+    int solve_mode = -1;
+    // g (zeroed first) += a^T a over `rows` rows of a, both triangles where the own kernel runs
+    void queue_gram(const double* rows_of_a, std::uint64_t rows) {
+        g.zero();
+        if (rows && R <= kGramMaxRank) {
+            gram_kernel<<<grid_for((rows + kGramTile - 1) / kGramTile, 1), kGramThreads,
+                          static_cast<std::size_t>(kGramTile) * R * sizeof(double)>>>(rows_of_a, rows, R, g.get());
+            check(cudaGetLastError(), "forming a Gram matrix");
+        } else if (rows) {
+            const double one = 1.0, zero = 0.0;
+            check_blas(cublasDsyrk(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, R, static_cast<int>(rows), &one, rows_of_a, R, &zero,
+                                   g.get(), R),
+                       "forming a Gram matrix");
+        }
+    }
+    // cuBLAS's syrk fills the column-major upper triangle = the row-major lower one: mirror it
+    void mirror_gram(double* out) const {
+        if (R <= kGramMaxRank) return;
+        for (int i = 0; i < R; ++i)
+            for (int j = 0; j < i; ++j) out[j * R + i] = out[i * R + j];
+    }
+    // adds the finished normalisation's device time (its events are complete once a later one is)
+    void count_normalize() {
+        if (!normalize_queued) return;
+        seconds.normalize += Event::seconds(normalize_begin, normalize_end);
+        normalize_queued = false;
+    }
     std::uint64_t n(int mode) const { return dims[static_cast<std::size_t>(mode)] * static_cast<std::uint64_t>(R); }
+    // the owned rows of mode's arrays: their first element and their element count
+    std::uint64_t at(int mode) const { return first[static_cast<std::size_t>(mode)] * static_cast<std::uint64_t>(R); }
+    std::uint64_t owned_rows(int mode) const { return last[static_cast<std::size_t>(mode)] - first[static_cast<std::size_t>(mode)]; }
+    std::uint64_t owned(int mode) const { return owned_rows(mode) * static_cast<std::uint64_t>(R); }
     int column_blocks(std::uint64_t items) const { return std::max(1, grid_for(items)); }
 };
 
@@ -112,6 +165,8 @@ CpdDevice::CpdDevice(const std::vector<std::uint64_t>& dims, std::uint64_t rank)
     use_device();
     if (rank == 0 || rank > 1024) throw Error("the device CPD takes ranks 1 to 1024");
     impl_->dims = dims;
+    impl_->first.assign(dims.size(), 0);
+    impl_->last = dims;
     impl_->R = static_cast<int>(rank);
     check_blas(cublasCreate(&impl_->blas), "starting cuBLAS");
     std::uint64_t largest = 0;
@@ -125,6 +180,9 @@ CpdDevice::CpdDevice(const std::vector<std::uint64_t>& dims, std::uint64_t rank)
     impl_->vinv = DeviceArray<double>(rank * rank);
     impl_->sums = DeviceArray<double>(rank);
     impl_->g = DeviceArray<double>(rank * rank);
+    impl_->vinv_host = std::make_unique<PinnedArray<double>>(rank * rank);
+    impl_->gram_host = std::make_unique<PinnedArray<double>>(rank * rank);
+    impl_->sumsq_host = std::make_unique<PinnedArray<double>>(rank);
     // cuBLAS loads its GEMM kernels on the first call (40 ms on an H200): take that in the setup,
     // not in the first iteration
     impl_->vinv.zero();
@@ -139,6 +197,12 @@ CpdDevice::~CpdDevice() {
     if (impl_ && impl_->blas) cublasDestroy(impl_->blas);
 }
 
+void CpdDevice::own_rows(int mode, std::uint64_t begin, std::uint64_t end) {
+    const auto k = static_cast<std::size_t>(mode);
+    if (begin > end || end > impl_->dims[k]) throw Error("the device CPD's owned rows lie outside the factor");
+    impl_->first[k] = begin, impl_->last[k] = end;
+}
+
 void CpdDevice::set_factor(int mode, const double* host) {
     DeviceScope on(impl_->device);
     const auto k = static_cast<std::size_t>(mode);
@@ -150,27 +214,33 @@ void CpdDevice::set_factor(int mode, const double* host) {
 
 void CpdDevice::get_factor(int mode, double* host) const {
     DeviceScope on(impl_->device);
-    impl_->a[static_cast<std::size_t>(mode)].download(host);
+    const std::uint64_t at = impl_->at(mode), n = impl_->owned(mode);
+    if (n)
+        check(cudaMemcpy(host + at, impl_->a[static_cast<std::size_t>(mode)].get() + at, n * sizeof(double), cudaMemcpyDeviceToHost),
+              "copying a factor back");
 }
 
-void CpdDevice::begin_mttkrp(int mode, bool wide, const Launcher& launch) {
+void* CpdDevice::factor32(int mode) const { return impl_->a32[static_cast<std::size_t>(mode)].get(); }
+
+void CpdDevice::begin_mttkrp(int mode, bool wide, const Launcher& launch, bool owned_only) {
     DeviceScope on(impl_->device);
-    const std::uint64_t n = impl_->n(mode);
+    const std::uint64_t at = owned_only ? impl_->at(mode) : 0, n = owned_only ? impl_->owned(mode) : impl_->n(mode);
     std::vector<const float*> f;
     for (const auto& x : impl_->a32) f.push_back(x.get());
     impl_->wide = wide;
-    check(cudaMemset(wide ? static_cast<void*>(impl_->m.get()) : static_cast<void*>(impl_->m32.get()), 0,
-                     n * (wide ? sizeof(double) : sizeof(float))),
-          "clearing the MTTKRP output");
+    if (n)
+        check(cudaMemset(wide ? static_cast<void*>(impl_->m.get() + at) : static_cast<void*>(impl_->m32.get() + at), 0,
+                         n * (wide ? sizeof(double) : sizeof(float))),
+              "clearing the MTTKRP output");
     launch(f.data(), impl_->m32.get(), impl_->m.get());
     impl_->last_mode = mode;
 }
 
 void CpdDevice::finish_mttkrp(int mode) {
     DeviceScope on(impl_->device);
-    const std::uint64_t n = impl_->n(mode);
-    if (impl_->wide) return;
-    widen_kernel<<<grid_for(n), 256>>>(impl_->m32.get(), impl_->m.get(), n);
+    const std::uint64_t at = impl_->at(mode), n = impl_->owned(mode);
+    if (impl_->wide || n == 0) return;
+    widen_kernel<<<grid_for(n), 256>>>(impl_->m32.get() + at, impl_->m.get() + at, n);
     check(cudaGetLastError(), "widening the MTTKRP output");
 }
 
@@ -190,72 +260,88 @@ void CpdDevice::mttkrp(const ResidentTensor& tensor, int mode) {
     finish_mttkrp(mode);
 }
 
-void CpdDevice::solve_and_normalize(int mode, const double* vinv, double* norms) {
+void CpdDevice::solve(int mode, const double* vinv) {
     DeviceScope on(impl_->device);
+    Impl& d = *impl_;
     const auto k = static_cast<std::size_t>(mode);
-    const int R = impl_->R;
-    const std::uint64_t rows = impl_->dims[k], n = impl_->n(mode);
+    const int R = d.R;
+    const std::uint64_t rows = d.owned_rows(mode), at = d.at(mode);
     if (rows > 0x7fffffffULL) throw Error("the device CPD needs every mode shorter than 2^31");
-    impl_->vinv.upload(vinv);
-    Event t0, t1, t2;
-    t0.record();
-    // row-major A (rows x R) is column-major A^T (R x rows): A^T = Vinv^T M^T, and the row-major
-    // vinv read column-major is Vinv^T
-    const double one = 1.0, zero = 0.0;
-    check_blas(cublasDgemm(impl_->blas, CUBLAS_OP_N, CUBLAS_OP_N, R, static_cast<int>(rows), R, &one, impl_->vinv.get(), R,
-                           impl_->m.get(), R, &zero, impl_->a[k].get(), R),
-               "solving for a factor");
-    t1.record();
-    impl_->sums.zero();
-    const int blocks = impl_->column_blocks(n);
-    column_dot_kernel<<<blocks, 256, static_cast<std::size_t>(R) * sizeof(double)>>>(impl_->a[k].get(), impl_->a[k].get(), n, R,
-                                                                                     impl_->sums.get());
-    scale_kernel<<<grid_for(n), 256>>>(impl_->a[k].get(), impl_->a32[k].get(), n, R, impl_->sums.get());
+    if (d.solve_queued) throw Error("the device CPD queued a solve before collecting the last one");
+    std::copy(vinv, vinv + static_cast<std::size_t>(R) * R, d.vinv_host->get());
+    check(cudaMemcpyAsync(d.vinv.get(), d.vinv_host->get(), d.vinv.size() * sizeof(double), cudaMemcpyHostToDevice, nullptr),
+          "copying the system to the device");
+    d.solve_begin.record();
+    if (rows) {
+        // row-major A (rows x R) is column-major A^T (R x rows): A^T = Vinv^T M^T, and the row-major
+        // vinv read column-major is Vinv^T
+        const double one = 1.0, zero = 0.0;
+        check_blas(cublasDgemm(d.blas, CUBLAS_OP_N, CUBLAS_OP_N, R, static_cast<int>(rows), R, &one, d.vinv.get(), R, d.m.get() + at,
+                               R, &zero, d.a[k].get() + at, R),
+                   "solving for a factor");
+    }
+    d.solve_end.record();
+    d.queue_gram(d.a[k].get() + at, rows);
+    d.gram_end.record();
+    check(cudaMemcpyAsync(d.gram_host->get(), d.g.get(), d.g.size() * sizeof(double), cudaMemcpyDeviceToHost, nullptr),
+          "copying a Gram matrix back");
+    d.solve_queued = true;
+    d.solve_mode = mode;
+}
+
+void CpdDevice::solved_gram(double* g) {
+    DeviceScope on(impl_->device);
+    Impl& d = *impl_;
+    if (!d.solve_queued) throw Error("the device CPD has no solve queued");
+    check(cudaStreamSynchronize(nullptr), "waiting for the device");
+    d.solve_queued = false;
+    d.seconds.solve += Event::seconds(d.solve_begin, d.solve_end);
+    d.seconds.gram += Event::seconds(d.solve_end, d.gram_end);
+    d.count_normalize();
+    std::copy(d.gram_host->get(), d.gram_host->get() + static_cast<std::size_t>(d.R) * d.R, g);
+    d.mirror_gram(g);
+}
+
+void CpdDevice::normalize(int mode, const double* sumsq) {
+    DeviceScope on(impl_->device);
+    Impl& d = *impl_;
+    const auto k = static_cast<std::size_t>(mode);
+    const std::uint64_t at = d.at(mode), n = d.owned(mode);
+    if (n == 0) return;
+    d.count_normalize();
+    std::copy(sumsq, sumsq + d.R, d.sumsq_host->get());
+    check(cudaMemcpyAsync(d.sums.get(), d.sumsq_host->get(), d.sums.size() * sizeof(double), cudaMemcpyHostToDevice, nullptr),
+          "copying the column norms to the device");
+    d.normalize_begin.record();
+    scale_kernel<<<grid_for(n), 256>>>(d.a[k].get() + at, d.a32[k].get() + at, n, d.R, d.sums.get());
     check(cudaGetLastError(), "normalising a factor");
-    t2.record();
-    impl_->sums.download(norms);
-    impl_->seconds.solve += Event::seconds(t0, t1);
-    impl_->seconds.normalize += Event::seconds(t1, t2);
-    for (int r = 0; r < R; ++r) norms[r] = std::sqrt(norms[r]);
+    d.normalize_end.record();
+    d.normalize_queued = true;
 }
 
 void CpdDevice::gram(int mode, double* g) const {
     DeviceScope on(impl_->device);
-    const auto k = static_cast<std::size_t>(mode);
-    const int R = impl_->R;
-    const std::uint64_t rows = impl_->dims[k];
-    DeviceArray<double>& dg = impl_->g;
-    dg.zero();
+    Impl& d = *impl_;
     Event t0, t1;
     t0.record();
-    if (rows && R <= kGramMaxRank) {  // both triangles, row-major
-        gram_kernel<<<grid_for((rows + kGramTile - 1) / kGramTile, 1), kGramThreads,
-                      static_cast<std::size_t>(kGramTile) * R * sizeof(double)>>>(impl_->a[k].get(), rows, R, dg.get());
-        check(cudaGetLastError(), "forming a Gram matrix");
-    } else if (rows) {
-        const double one = 1.0, zero = 0.0;
-        check_blas(cublasDsyrk(impl_->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, R, static_cast<int>(rows), &one, impl_->a[k].get(),
-                               R, &zero, dg.get(), R),
-                   "forming a Gram matrix");
-    }
+    d.queue_gram(d.a[static_cast<std::size_t>(mode)].get() + d.at(mode), d.owned_rows(mode));
     t1.record();
-    dg.download(g);
-    impl_->seconds.gram += Event::seconds(t0, t1);
-    if (R <= kGramMaxRank) return;
-    // column-major upper = row-major lower: mirror it
-    for (int i = 0; i < R; ++i)
-        for (int j = 0; j < i; ++j) g[j * R + i] = g[i * R + j];
+    d.g.download(g);
+    d.seconds.gram += Event::seconds(t0, t1);
+    d.mirror_gram(g);
 }
 
 void CpdDevice::inner(int mode, double* per_column) const {
     DeviceScope on(impl_->device);
     if (mode != impl_->last_mode) throw Error("the device CPD's inner product needs that mode's MTTKRP");
     const int R = impl_->R;
-    const std::uint64_t n = impl_->n(mode);
+    const std::uint64_t at = impl_->at(mode), n = impl_->owned(mode);
     impl_->sums.zero();
-    column_dot_kernel<<<impl_->column_blocks(n), 256, static_cast<std::size_t>(R) * sizeof(double)>>>(
-        impl_->m.get(), impl_->a[static_cast<std::size_t>(mode)].get(), n, R, impl_->sums.get());
-    check(cudaGetLastError(), "the fit's inner product");
+    if (n) {
+        column_dot_kernel<<<impl_->column_blocks(n), 256, static_cast<std::size_t>(R) * sizeof(double)>>>(
+            impl_->m.get() + at, impl_->a[static_cast<std::size_t>(mode)].get() + at, n, R, impl_->sums.get());
+        check(cudaGetLastError(), "the fit's inner product");
+    }
     impl_->sums.download(per_column);
 }
 
@@ -266,7 +352,11 @@ void CpdDevice::wait() const {
     synchronize();
 }
 
-CpdDevice::StepSeconds CpdDevice::step_seconds() const { return impl_->seconds; }
+CpdDevice::StepSeconds CpdDevice::step_seconds() const {
+    DeviceScope on(impl_->device);
+    impl_->count_normalize();
+    return impl_->seconds;
+}
 
 std::uint64_t CpdDevice::device_bytes() const {
     std::uint64_t b = impl_->m.size() * 8 + impl_->m32.size() * 4;

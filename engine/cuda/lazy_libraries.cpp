@@ -136,6 +136,10 @@ ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count, n
                            cudaStream_t stream) {
     TS_FORWARD(nccl, ncclAllReduce, sendbuff, recvbuff, count, datatype, op, comm, stream);
 }
+ncclResult_t ncclReduce(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root,
+                        ncclComm_t comm, cudaStream_t stream) {
+    TS_FORWARD(nccl, ncclReduce, sendbuff, recvbuff, count, datatype, op, root, comm, stream);
+}
 #endif
 
 }  // extern "C"

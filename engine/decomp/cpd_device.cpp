@@ -5,15 +5,18 @@
 //
 // The tensor side is one of two:
 // - resident (gpu_slots.hpp): the formats built on the GPU from an uploaded COO (COO, CSF,
-//   B-CSF, and MM-CSF's partitions), over N parts, one per GPU. The factors are replicated:
-//   each part's MTTKRP is combined with NCCL (a gather of the rows a part owns, or a sum), and
-//   every GPU then takes the same dense steps on the same M, so the factors stay equal without
-//   another exchange; the R x R solve is done once, on the host;
+//   B-CSF, and MM-CSF's partitions), over N parts, one per GPU. Each part owns a range of every
+//   factor's rows: the rows its trees are rooted at (CSF, B-CSF), or an even split where parts
+//   are summed (COO, MM-CSF: a reduce-scatter brings each part the sum of its rows). The dense
+//   steps run on the owned rows only, their R-sized and R x R partial sums (column norms, Gram,
+//   the fit's inner product) added on the host, and the fp32 factor rows are then gathered so
+//   every GPU's next MTTKRP reads the whole factor; the R x R solve is done once, on the host;
 // - streamed (cpd_streamed.hpp): a tensor larger than the GPU memory the run may use, built on
 //   the host and copied through the GPU in chunks for every MTTKRP.
 #include "decomp/cpd_device.hpp"
 
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -132,10 +135,48 @@ std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, d
         devs.push_back(std::make_unique<gpu::CpdDevice>(t.dims(), R));
     }
     if (!side.slots) stream_tensor(side, t, o, setup, control);
-    std::vector<double> inner(R);
-    // every part's own lambda and Gram (equal on every GPU; part 0's are used)
-    std::vector<std::vector<double>> lambdas(static_cast<std::size_t>(parts), std::vector<double>(R));
+    // the rows each part owns, per mode ([part], [part + 1])
+    std::vector<std::vector<std::uint64_t>> owned(static_cast<std::size_t>(order));
+    for (int m = 0; m < order; ++m) {
+        owned[static_cast<std::size_t>(m)] = side.slots ? owned_row_cuts(*side.slots, m, t.dim(m)) : std::vector<std::uint64_t>{0, t.dim(m)};
+        for (int g = 0; g < parts; ++g)
+            devs[static_cast<std::size_t>(g)]->own_rows(m, owned[static_cast<std::size_t>(m)][static_cast<std::size_t>(g)],
+                                                      owned[static_cast<std::size_t>(m)][static_cast<std::size_t>(g) + 1]);
+    }
+    // fn(part) on every part, on its GPU's thread
+    auto each_part = [&](const std::function<void(int)>& fn) {
+        if (side.slots) for_each_slot(*side.slots->group, fn);
+        else fn(0);
+    };
+    // the parts' R-sized partial sums (the fit's inner products), and their R x R Grams
+    std::vector<std::vector<double>> partial(static_cast<std::size_t>(parts), std::vector<double>(R));
     std::vector<DenseMatrix> part_grams(static_cast<std::size_t>(parts), DenseMatrix(R, R));
+    auto sum_partials = [&] {
+        std::vector<double> total(R, 0.0);
+        for (const auto& p : partial)
+            for (std::uint64_t c = 0; c < R; ++c) total[c] += p[c];
+        return total;
+    };
+    // the parts' Grams (filled by fn on each part), summed
+    auto summed_gram = [&](const std::function<void(int, double*)>& fn) {
+        for (int g = 0; g < parts; ++g) fn(g, part_grams[static_cast<std::size_t>(g)].data.data());
+        DenseMatrix sum(R, R);
+        sum.fill(0.0);
+        for (const DenseMatrix& p : part_grams)
+            for (std::size_t e = 0; e < sum.data.size(); ++e) sum.data[e] += p.data[e];
+        return sum;
+    };
+    // every part's fp32 rows of factor m to every other part
+    auto gather_factor = [&](int m, CpdResult& r) {
+        if (parts == 1) return;
+        const auto start_gather = Clock::now();
+        std::vector<void*> buffers;
+        for (const auto& d : devs) buffers.push_back(d->factor32(m));
+        std::vector<std::uint64_t> offsets;
+        for (std::uint64_t c : owned[static_cast<std::size_t>(m)]) offsets.push_back(c * R);
+        side.slots->group->allgather(buffers, offsets, false);
+        r.collective_seconds += since(start_gather);
+    };
 
     // One start: its factors to every GPU, then the ALS loop on the tensor side set up above.
     auto run_start = [&](int k, Clock::time_point began) {
@@ -146,7 +187,7 @@ std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, d
         for (int m = 0; m < order; ++m) {
             const DenseMatrix& a = start_factors[static_cast<std::size_t>(m)];
             for (auto& d : devs) d->set_factor(m, a.data.data());
-            devs[0]->gram(m, grams[static_cast<std::size_t>(m)].data.data());
+            grams[static_cast<std::size_t>(m)] = summed_gram([&](int g, double* out) { devs[static_cast<std::size_t>(g)]->gram(m, out); });
         }
         r.lambda.assign(R, 1.0);
         r.setup_seconds = since(began);
@@ -163,30 +204,36 @@ std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, d
                 const auto t1 = Clock::now();
                 if (side.slots) {
                     double kernel = 0;  // the host clock below counts the same span
-                    slots_mttkrp(*side.slots, devs, n, R, t.dims(), kernel, r.collective_seconds);
+                    slots_mttkrp(*side.slots, devs, n, R, t.dims(), kernel, r.collective_seconds, &owned[static_cast<std::size_t>(n)]);
                 } else {
                     side.streamed->mttkrp(*devs[0], n, R, side.stream_stats);
                 }
-                devs[0]->wait();
+                if (!side.slots) devs[0]->wait();  // (slots_mttkrp waits for its GPUs)
                 rep.mttkrp_seconds += since(t1);
                 const auto t2 = Clock::now();
                 bool exact = true;
                 const DenseMatrix vinv = linalg::spd_inverse(hadamard_of_others(grams, n), &exact);
                 if (!exact) ++r.pseudo_inverse_solves;
-                auto dense_step = [&](int g) {
-                    const auto s = static_cast<std::size_t>(g);
-                    devs[s]->solve_and_normalize(n, vinv.data.data(), lambdas[s].data());
-                    devs[s]->gram(n, part_grams[s].data.data());
-                };
-                if (side.slots) for_each_slot(*side.slots->group, dense_step);
-                else dense_step(0);
-                r.lambda = lambdas[0];
-                grams[static_cast<std::size_t>(n)] = part_grams[0];
+                // A's Gram before normalisation gives the column norms (its diagonal) and, scaled by
+                // them, the Gram after
+                // (queued on every GPU from this thread, then collected: the GPUs work at once)
+                DenseMatrix& gram = grams[static_cast<std::size_t>(n)];
+                for (auto& d : devs) d->solve(n, vinv.data.data());
+                gram = summed_gram([&](int g, double* out) { devs[static_cast<std::size_t>(g)]->solved_gram(out); });
+                std::vector<double> sumsq(R);
+                for (std::uint64_t c = 0; c < R; ++c) sumsq[c] = gram.at(c, c), r.lambda[c] = std::sqrt(sumsq[c]);
+                for (std::uint64_t i = 0; i < R; ++i)
+                    for (std::uint64_t j = 0; j < R; ++j)
+                        if (r.lambda[i] > 0 && r.lambda[j] > 0) gram.at(i, j) /= r.lambda[i] * r.lambda[j];
+                for (auto& d : devs) d->normalize(n, sumsq.data());
+                gather_factor(n, r);
+                if (parts == 1) devs[0]->wait();  // (the gather waits for every GPU)
                 rep.dense_seconds += since(t2);
             }
             const auto t3 = Clock::now();
             // the last mode's MTTKRP, taken with every other factor current
-            devs[0]->inner(order - 1, inner.data());
+            each_part([&](int g) { devs[static_cast<std::size_t>(g)]->inner(order - 1, partial[static_cast<std::size_t>(g)].data()); });
+            const std::vector<double> inner = sum_partials();
             double in = 0;
             for (std::uint64_t c = 0; c < R; ++c) in += inner[c] * r.lambda[c];
             const double residual = norm_x + model_norm_squared(grams, r.lambda) - 2 * in;
@@ -199,7 +246,7 @@ std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, d
         }
         for (int m = 0; m < order; ++m) {
             r.factors.emplace_back(t.dim(m), R);
-            devs[0]->get_factor(m, r.factors.back().data.data());
+            for (const auto& d : devs) d->get_factor(m, r.factors.back().data.data());  // each its own rows
         }
         return r;
     };

@@ -182,16 +182,25 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     return s;
 }
 
+std::vector<std::uint64_t> owned_row_cuts(const GpuSlots& s, int mode, std::uint64_t rows) {
+    const auto& cuts = s.row_cuts[static_cast<std::size_t>(s.structure(mode))];
+    return cuts.empty() ? even_cuts(rows, s.group->size()) : cuts;
+}
+
 void slots_mttkrp(GpuSlots& s, const std::vector<std::unique_ptr<gpu::CpdDevice>>& devs, int mode, std::uint64_t rank,
-                  const std::vector<std::uint64_t>& dims, double& kernel_seconds, double& collective_seconds) {
+                  const std::vector<std::uint64_t>& dims, double& kernel_seconds, double& collective_seconds,
+                  const std::vector<std::uint64_t>* owned) {
     gpu::DeviceGroup& group = *s.group;
     const int parts = group.size();
     const bool wide = s.of(0, mode).accumulates_in_double();
     auto start = Clock::now();
+    // a part whose trees are rooted at its own rows writes only those: only they need clearing
+    const bool own_rows_only = owned && !s.row_cuts[static_cast<std::size_t>(s.structure(mode))].empty();
     for (int g = 0; g < parts; ++g) {  // launches return at once: the GPUs run together
         const gpu::ResidentTensor& part = s.of(g, mode);
         devs[static_cast<std::size_t>(g)]->begin_mttkrp(
-            mode, wide, [&](const float* const* f, float* out_f, double* out_d) { part.launch(mode, rank, f, out_f, out_d); });
+            mode, wide, [&](const float* const* f, float* out_f, double* out_d) { part.launch(mode, rank, f, out_f, out_d); },
+            own_rows_only);
     }
     group.synchronize();
     kernel_seconds += since(start);
@@ -200,13 +209,12 @@ void slots_mttkrp(GpuSlots& s, const std::vector<std::unique_ptr<gpu::CpdDevice>
         std::vector<void*> outputs;
         for (const auto& d : devs) outputs.push_back(d->output());
         const auto& cuts = s.row_cuts[static_cast<std::size_t>(s.structure(mode))];
-        if (cuts.empty()) {
-            group.allreduce(outputs, dims[static_cast<std::size_t>(mode)] * rank, wide);
-        } else {
-            std::vector<std::uint64_t> offsets;
-            for (std::uint64_t c : cuts) offsets.push_back(c * rank);
-            group.allgather(outputs, offsets, wide);
-        }
+        std::vector<std::uint64_t> offsets;
+        for (std::uint64_t c : owned ? *owned : cuts) offsets.push_back(c * rank);
+        if (cuts.empty() && owned) group.reduce_scatter(outputs, offsets, wide);
+        else if (cuts.empty()) group.allreduce(outputs, dims[static_cast<std::size_t>(mode)] * rank, wide);
+        else if (!owned) group.allgather(outputs, offsets, wide);
+        // else: each part computed exactly its own rows, and keeps them
         collective_seconds += since(start);
     }
     for (const auto& d : devs) d->finish_mttkrp(mode);

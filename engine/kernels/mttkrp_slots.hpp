@@ -46,10 +46,16 @@ struct GpuSlots {
 // Builds the format (COO, CSF, B-CSF or MM-CSF) of every part on its GPU.
 GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control);
 
+// The rows of mode `mode` each slot owns in a CPD's row-split dense steps ([slot], [slot + 1]):
+// the structure's row cuts where the parts own their rows, else an even split of the rows.
+std::vector<std::uint64_t> owned_row_cuts(const GpuSlots& slots, int mode, std::uint64_t rows);
+
 // Mode `mode`'s MTTKRP: every slot's part into its CpdDevice (devs[slot]), then combined so
-// that every slot holds the whole result (M, fp64). Adds the kernels' time (all GPUs at once)
-// and the collectives' time to the two counters.
+// that every slot holds the whole result (M, fp64), or with `owned` (owned_row_cuts) only the
+// rows it owns: no exchange where the parts own their rows, a reduce-scatter where they are
+// summed. Adds the kernels' time (all GPUs at once) and the collectives' time to the counters.
 void slots_mttkrp(GpuSlots& slots, const std::vector<std::unique_ptr<gpu::CpdDevice>>& devs, int mode, std::uint64_t rank,
-                  const std::vector<std::uint64_t>& dims, double& kernel_seconds, double& collective_seconds);
+                  const std::vector<std::uint64_t>& dims, double& kernel_seconds, double& collective_seconds,
+                  const std::vector<std::uint64_t>* owned = nullptr);
 
 }  // namespace tscope::detail

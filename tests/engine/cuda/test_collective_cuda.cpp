@@ -1,5 +1,5 @@
-// The multi-GPU run's collectives alone (white-box: engine/cuda/gpu_collective.hpp): the sum and
-// the gather of disjoint blocks, for parts sharing one GPU (copies), through NCCL with a
+// The multi-GPU run's collectives alone (white-box: engine/cuda/gpu_collective.hpp): the sum,
+// the gather of disjoint blocks and the sum of each slot's own block, for parts sharing one GPU (copies), through NCCL with a
 // one-rank communicator (the NCCL calls on a one-GPU machine), and across GPUs where there are
 // two or more. Skips, saying why, without a GPU.
 #include "test_support.hpp"
@@ -74,14 +74,19 @@ void check_sum(const std::vector<int>& devices, bool nccl_alone) {
     QVERIFY(group.seconds() > 0);
 }
 
+// unequal blocks of n elements, one of them empty where there are three parts or more
+std::vector<std::uint64_t> unequal_blocks(std::size_t parts, std::uint64_t n) {
+    std::vector<std::uint64_t> offsets{0};
+    for (std::size_t g = 0; g < parts; ++g)
+        offsets.push_back(g + 1 == parts ? n : offsets.back() + (g == 1 ? 0 : n / (3 * parts) + 17 * g));
+    return offsets;
+}
+
 template <class T>
 void check_gather(const std::vector<int>& devices, bool nccl_alone) {
     gpu::DeviceGroup group(devices, nccl_alone);
     const std::uint64_t n = 50000;
-    // unequal blocks, one of them empty where there are three parts or more
-    std::vector<std::uint64_t> offsets{0};
-    for (std::size_t g = 0; g < devices.size(); ++g)
-        offsets.push_back(g + 1 == devices.size() ? n : offsets.back() + (g == 1 ? 0 : n / (3 * devices.size()) + 17 * g));
+    const std::vector<std::uint64_t> offsets = unequal_blocks(devices.size(), n);
     Buffers<T> b(devices, n, part_value<T>);
     group.allgather(b.ptrs(), offsets, sizeof(T) == 8);
     for (int g = 0; g < int(devices.size()); ++g) {
@@ -89,6 +94,26 @@ void check_gather(const std::vector<int>& devices, bool nccl_alone) {
         for (std::size_t owner = 0; owner < devices.size(); ++owner)
             for (std::uint64_t i = offsets[owner]; i < offsets[owner + 1]; i += 101)
                 QCOMPARE(got[i], part_value<T>(int(owner), i));
+    }
+}
+
+// each slot's own block holds the sum of every slot's block there; the rest of it is untouched
+template <class T>
+void check_reduce_scatter(const std::vector<int>& devices, bool nccl_alone) {
+    gpu::DeviceGroup group(devices, nccl_alone);
+    const std::uint64_t n = 50000;
+    const std::vector<std::uint64_t> offsets = unequal_blocks(devices.size(), n);
+    Buffers<T> b(devices, n, part_value<T>);
+    group.reduce_scatter(b.ptrs(), offsets, sizeof(T) == 8);
+    for (int g = 0; g < int(devices.size()); ++g) {
+        const std::vector<T> got = b.read(g);
+        for (std::uint64_t i = 0; i < n; i += 89) {
+            const bool own = i >= offsets[std::size_t(g)] && i < offsets[std::size_t(g) + 1];
+            T want = own ? 0 : part_value<T>(g, i);
+            if (own)
+                for (int k = 0; k < int(devices.size()); ++k) want += part_value<T>(k, i);
+            QCOMPARE(got[i], want);
+        }
     }
 }
 #endif
@@ -114,6 +139,8 @@ private Q_SLOTS:
             check_sum<double>(std::vector<int>(std::size_t(parts), 0), false);
             check_gather<float>(std::vector<int>(std::size_t(parts), 0), false);
             check_gather<double>(std::vector<int>(std::size_t(parts), 0), false);
+            check_reduce_scatter<float>(std::vector<int>(std::size_t(parts), 0), false);
+            check_reduce_scatter<double>(std::vector<int>(std::size_t(parts), 0), false);
         }
 #endif
     }
@@ -126,6 +153,7 @@ private Q_SLOTS:
         check_sum<float>({0}, true);
         check_sum<double>({0}, true);
         check_gather<float>({0}, true);
+        check_reduce_scatter<float>({0}, true);
 #endif
     }
 
@@ -137,6 +165,8 @@ private Q_SLOTS:
         check_sum<double>(all_gpus(), false);
         check_gather<float>(all_gpus(), false);
         check_gather<double>(all_gpus(), false);
+        check_reduce_scatter<float>(all_gpus(), false);
+        check_reduce_scatter<double>(all_gpus(), false);
 #endif
     }
 
