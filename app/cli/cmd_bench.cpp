@@ -35,14 +35,20 @@ int run_bench(int argc, char** argv) {
     Args args(argc, argv, 2, "bench",
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
                "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus", kReorderOption,
-               kReorderItersOption},
-              {"--check", "--json"});
+               kReorderItersOption, "--streams", "--chunk-bytes"},
+              {"--check", "--json", "--stream"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
     if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
     if (args.value("--gpus") && (args.value_or("--backend", "omp") != "cuda" || args.value_or("--kernel", "mttkrp") != "mttkrp"))
         throw InputError("--gpus applies to --kernel mttkrp --backend cuda");
+    const bool streamed = args.flag("--stream");
+    if ((streamed || args.value("--streams") || args.value("--chunk-bytes")) &&
+        (args.value_or("--backend", "omp") != "cuda" || args.value_or("--kernel", "mttkrp") != "mttkrp"))
+        throw InputError("--stream, --streams and --chunk-bytes apply to --kernel mttkrp --backend cuda");
+    if (!streamed && (args.value("--streams") || args.value("--chunk-bytes"))) throw InputError("--streams and --chunk-bytes need --stream");
+    if (streamed && args.value("--gpus")) throw InputError("--stream runs on one GPU: leave --gpus out");
     LoadedTensor loaded = load_tensor(path);
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;
@@ -59,6 +65,10 @@ int run_bench(int argc, char** argv) {
     request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
     request.options = parse_format_options(args, t);
     if (args.value("--gpus")) request.gpus = parse_gpus(args);
+    request.stream = streamed;
+    if (streamed && args.value_or("--format", "all") == "all") request.formats = {FormatKind::BLCO};
+    request.streams = static_cast<int>(args.integer("--streams", 4, 1, 16));
+    if (auto v = args.value("--chunk-bytes")) request.chunk_bytes = parse_bytes(*v, "--chunk-bytes");
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m)
             request.factors.push_back(reorder ? rows_to_new(*reorder, m, read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank))
@@ -119,6 +129,10 @@ int run_bench(int argc, char** argv) {
                 row["gpus"] = r.gpus, row["per_gpu_nnz"] = r.per_gpu_nnz;
                 row["kernel_s"] = r.kernel_s, row["collective_s"] = r.collective_s;
             }
+            if (r.streamed) {
+                row["streamed"] = true, row["bytes_streamed"] = r.bytes_streamed, row["h2d_gbps"] = r.h2d_gbps;
+                row["h2d_share_of_bound"] = r.h2d_share_of_bound, row["kernel_s"] = r.kernel_s;
+            }
             rows.push_back(row);
         }
         Json sweep_rows = Json::array();
@@ -173,6 +187,9 @@ int run_bench(int argc, char** argv) {
             table.add(cells({"", "  " + std::to_string(r.gpus) + " parts", "", "", "", "kernels " + number(r.kernel_s),
                              "collectives " + number(r.collective_s), "", "", "", "", "", "", "nonzeros " + parts}));
         }
+        if (r.streamed)
+            table.add(cells({"", "  streamed", "", "", "", "kernels " + number(r.kernel_s), "copies " + number(r.transfer_s), "",
+                             "", human_bytes(r.bytes_streamed), "", "", "", "at " + number(r.h2d_gbps) + " GB/s host to device"}));
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
               << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("

@@ -67,7 +67,11 @@ void print_usage(bool to_stderr) {
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
         [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm|all] [--gpus N|all]
+        [--stream [--streams K] [--chunk-bytes B]]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
+      --stream (MTTKRP on cuda; BLCO unless --format names COO, CSF, B-CSF or MM-CSF) keeps the format in host memory
+      and streams it through the GPU in chunks (default 64M) over K streams (default 4) for every run; its rows give
+      the bytes streamed, the host-to-device rate measured over the same chunks and the share of that bound reached;
       --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); the cuda backend's time is its
       kernels alone, transfers apart; MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;
       SpTV (2 nnz flops) on )" + runs_on(KernelKind::SpTV) + R"(, each built to contract the mode;

@@ -11,7 +11,9 @@
 #include <omp.h>
 #endif
 
+#include "bench/bench_median.hpp"
 #include "bench/multi_gpu_bench.hpp"
+#include "bench/streamed_bench.hpp"
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/bench/roofline.hpp"
@@ -30,12 +32,6 @@ namespace tscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 std::string device_of(Backend b) {
     const MachineInfo m = describe_machine();
@@ -360,6 +356,10 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), request.rank, std::uint64_t(m) + 1));
+    if (request.stream) {
+        if (request.gpus || !request.gpu_slots.empty()) throw InputError("--stream runs on one GPU: leave --gpus out");
+        return detail::run_streamed_bench(t, request, modes, factors, control);
+    }
     if (request.gpus || !request.gpu_slots.empty()) {
         auto rows = detail::run_multi_gpu_bench(t, request, modes, factors, control);
         for (BenchResult& row : rows) fill_roofline(row);
@@ -433,11 +433,11 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         kernel_times.push_back(timing.kernel_s);
                         transfer_times.push_back(timing.upload_s + timing.download_s);
                     }
-                    row.median_s = median(row.seconds);
+                    row.median_s = detail::median_of(row.seconds);
                     if (backend == Backend::Cuda) {  // kernels and transfers apart
                         row.seconds = kernel_times;
-                        row.median_s = median(kernel_times);
-                        row.transfer_s = median(transfer_times);
+                        row.median_s = detail::median_of(kernel_times);
+                        row.transfer_s = detail::median_of(transfer_times);
                     }
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
                     row.bytes_moved = kernel->bytes(*format, mode);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bench/bench_median.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -12,12 +13,6 @@
 namespace tscope::detail {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // One row: warm-up, then `repeat` timed runs of the mode's MTTKRP over the parts.
 BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuMttkrp& mg, FormatKind kind, int mode,

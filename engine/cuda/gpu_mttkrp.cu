@@ -347,6 +347,7 @@ __global__ void __launch_bounds__(256) coo_team_kernel(std::uint64_t nnz, std::u
 // 2e-9 for the COO kernel's staged fp64 flush (docs/bench/h100-blco.json).
 struct BlcoView {
     std::uint64_t nnz = 0, blocks = 0;
+    std::uint64_t base = 0;  // the tensor's nonzero number of keys[0] (a streamed chunk's first)
     const std::uint64_t* keys = nullptr;
     const float* vals = nullptr;
     const std::uint64_t* block_ptr = nullptr;
@@ -370,7 +371,7 @@ __global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, Fa
         std::uint64_t lo = 0, hi = v.blocks;
         while (hi - lo > 1) {
             const std::uint64_t mid = (lo + hi) / 2;
-            if (v.block_ptr[mid] <= z) lo = mid;
+            if (v.block_ptr[mid] <= z + v.base) lo = mid;
             else hi = mid;
         }
         const std::uint64_t key = v.keys[z];
@@ -399,14 +400,14 @@ __global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_
         std::uint64_t lo = 0, hi = v.blocks;  // the block holding `first`: block_ptr[b] <= first < block_ptr[b + 1]
         while (hi - lo > 1) {
             const std::uint64_t mid = (lo + hi) / 2;
-            if (v.block_ptr[mid] <= first) lo = mid;
+            if (v.block_ptr[mid] <= first + v.base) lo = mid;
             else hi = mid;
         }
         std::uint64_t b = lo;
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
         std::uint64_t row = blco_index(v, mode, v.keys[first], b);
         for (std::uint64_t z = first; z < last; ++z) {
-            while (z >= v.block_ptr[b + 1]) ++b;
+            while (z + v.base >= v.block_ptr[b + 1]) ++b;
             const std::uint64_t key = v.keys[z];
             float4 p = make_float4(v.vals[z], v.vals[z], v.vals[z], v.vals[z]);
             for (int m = 0; m < order; ++m)
@@ -670,33 +671,41 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
     check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
 }
 
-namespace {
-
-void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors,
-                 float* out_f) {
+void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
+                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream) {
     if (nnz == 0) return;
     BlcoView v;
-    v.nnz = nnz, v.blocks = a.blocks, v.keys = a.keys.get(), v.vals = a.vals.get(), v.block_ptr = a.block_ptr.get();
-    const int order = static_cast<int>(a.width.size());
+    v.nnz = nnz, v.base = base, v.blocks = table.blocks, v.keys = keys, v.vals = vals, v.block_ptr = table.block_ptr;
+    const int order = static_cast<int>(table.width.size());
     Factor4Ptrs fp4{};
     for (int m = 0; m < order; ++m) {
-        v.high[m] = a.high[static_cast<std::size_t>(m)].get(), v.shift[m] = a.shift[static_cast<std::size_t>(m)];
-        v.width[m] = a.width[static_cast<std::size_t>(m)];
+        const auto k = static_cast<std::size_t>(m);
+        v.high[m] = table.high[k], v.shift[m] = table.shift[k], v.width[m] = table.width[k];
         fp4.f[m] = reinterpret_cast<const float4*>(factors[m]);
     }
     if (!use_team(R)) {
         FactorPtrs fp{};
         for (int m = 0; m < order; ++m) fp.f[m] = factors[m];
-        blco_kernel<<<grid_for(nnz * 32), 256>>>(v, order, mode, R, fp, out_f);
+        blco_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(v, order, mode, R, fp, out);
     } else {
         const auto R4 = static_cast<std::uint32_t>(R / 4);
         const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
-            blco_team_kernel<team><<<grid_for(groups * team), 256>>>(v, kCooGroup, order, mode, R4, fp4, reinterpret_cast<float4*>(out_f));
+            blco_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, reinterpret_cast<float4*>(out));
         });
     }
     check(cudaGetLastError(), "launching the BLCO MTTKRP kernel");
+}
+
+namespace {
+
+void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors,
+                 float* out_f) {
+    BlcoTable table;
+    table.blocks = a.blocks, table.block_ptr = a.block_ptr.get(), table.shift = a.shift, table.width = a.width;
+    for (const auto& h : a.high) table.high.push_back(h.get());
+    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr);
 }
 
 }  // namespace

@@ -80,6 +80,11 @@ void cut_fibers(const Fibers& p, std::size_t part, std::uint64_t target, std::ve
 struct StreamedTensor::Impl {
     std::vector<Fibers> parts;  // host pointers
     Coo coo;
+    Blco blco;
+    // BLCO's block table, resident for the object's life
+    DeviceArray<std::uint64_t> block_ptr;
+    std::vector<DeviceArray<std::uint64_t>> high;
+    BlcoTable table;
     std::vector<std::unique_ptr<Pinned>> pins;
     std::vector<std::unique_ptr<Stream>> lanes;
     // per lane: fibers: fiber_ptr, anc[levels], leaf, vals; COO: idx[order], vals
@@ -88,6 +93,7 @@ struct StreamedTensor::Impl {
         std::vector<DeviceArray<std::uint32_t>> anc;  // COO: the index columns
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
+        DeviceArray<std::uint64_t> keys;  // BLCO
     };
     std::vector<Lane> buffers;
     int device = engine_device();
@@ -131,7 +137,7 @@ StreamedTensor::StreamedTensor(const std::vector<Fibers>& parts, std::uint64_t c
 }
 
 StreamedTensor::StreamedTensor(const Coo& coo, std::uint64_t chunk_bytes, int streams)
-    : coo_(true), streams_(streams), impl_(std::make_unique<Impl>()) {
+    : kind_(Kind::Coo), coo_(true), streams_(streams), impl_(std::make_unique<Impl>()) {
     use_device();
     if (streams < 1) throw Error("streaming needs at least one stream");
     impl_->coo = coo;
@@ -157,12 +163,44 @@ StreamedTensor::StreamedTensor(const Coo& coo, std::uint64_t chunk_bytes, int st
     }
 }
 
+StreamedTensor::StreamedTensor(const Blco& blco, std::uint64_t chunk_bytes, int streams)
+    : kind_(Kind::Blco), streams_(streams), impl_(std::make_unique<Impl>()) {
+    use_device();
+    if (streams < 1) throw Error("streaming needs at least one stream");
+    Impl& t = *impl_;
+    t.blco = blco;
+    t.block_ptr = DeviceArray<std::uint64_t>(blco.block_ptr, blco.blocks + 1);
+    for (const std::uint64_t* h : blco.high) t.high.emplace_back(h, blco.blocks);
+    t.table.blocks = blco.blocks, t.table.block_ptr = t.block_ptr.get(), t.table.shift = blco.shift, t.table.width = blco.width;
+    for (const auto& h : t.high) t.table.high.push_back(h.get());
+    const std::uint64_t per_nz = 8 + 4;  // a key and a value
+    const std::uint64_t step = std::max<std::uint64_t>(1, chunk_bytes / per_nz);
+    for (std::uint64_t z = 0; z < blco.nnz; z += step) {
+        StreamChunk c;
+        c.first = c.nz_first = z;
+        c.last = c.nz_last = std::min(blco.nnz, z + step);
+        c.bytes = (c.last - c.first) * per_nz;
+        bytes_ += c.bytes;
+        chunks_.push_back(c);
+    }
+    t.pin(blco.keys, blco.nnz * 8, pinned_);
+    t.pin(blco.vals, blco.nnz * 4, pinned_);
+    t.lanes = make_lanes(streams);
+    const std::uint64_t max_z = std::min(step, blco.nnz);
+    for (int s = 0; s < streams; ++s) {
+        Impl::Lane lane;
+        lane.keys = DeviceArray<std::uint64_t>(max_z);
+        lane.vals = DeviceArray<float>(max_z);
+        t.buffers.push_back(std::move(lane));
+    }
+}
+
 StreamedTensor::~StreamedTensor() = default;
 
 std::uint64_t StreamedTensor::device_bytes() const {
     std::uint64_t b = 0;
     for (const Impl::Lane& l : impl_->buffers) {
-        b += l.fiber_ptr.size() * 8 + l.leaf.size() * 4 + l.vals.size() * 4;
+        b += l.fiber_ptr.size() * 8 + l.leaf.size() * 4 + l.vals.size() * 4 + l.keys.size() * 8;
         for (const auto& a : l.anc) b += a.size() * 4;
     }
     return b;
@@ -170,7 +208,12 @@ std::uint64_t StreamedTensor::device_bytes() const {
 
 namespace {
 
-void copy_chunk(const StreamedTensor::Impl& t, bool coo, const StreamChunk& c, StreamedTensor::Impl::Lane& b, cudaStream_t s) {
+void copy_chunk(const StreamedTensor::Impl& t, bool coo, bool blco, const StreamChunk& c, StreamedTensor::Impl::Lane& b, cudaStream_t s) {
+    if (blco) {
+        copy_in(b.keys.get(), t.blco.keys + c.first, c.last - c.first, s);
+        copy_in(b.vals.get(), t.blco.vals + c.first, c.last - c.first, s);
+        return;
+    }
     if (coo) {
         for (std::size_t m = 0; m < t.coo.idx.size(); ++m) copy_in(b.anc[m].get(), t.coo.idx[m] + c.first, c.last - c.first, s);
         copy_in(b.vals.get(), t.coo.vals + c.first, c.last - c.first, s);
@@ -200,12 +243,17 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
     StreamRun run;
     run.device_bytes = device_bytes();
     run.chunks = run_chunk_pipeline(
-        todo.size(), t.lanes, [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, *todo[i], t.buffers[lane], s); },
+        todo.size(), t.lanes,
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, kind_ == Kind::Blco, *todo[i], t.buffers[lane], s); },
         [&](std::size_t i, std::size_t lane, cudaStream_t s) {
             const StreamChunk& c = *todo[i];
             Impl::Lane& b = t.buffers[lane];
             std::vector<const std::uint32_t*> arrays;
             for (const auto& a : b.anc) arrays.push_back(a.get());
+            if (kind_ == Kind::Blco) {
+                launch_blco_mttkrp(t.table, b.keys.get(), b.vals.get(), c.first, c.last - c.first, mode, R, factors, out_f, s);
+                return;
+            }
             if (coo_) {
                 launch_coo_mttkrp(c.last - c.first, static_cast<int>(arrays.size()), arrays.data(), b.vals.get(), mode, R, factors, out_d, s);
                 return;
@@ -223,7 +271,8 @@ double StreamedTensor::copy_rate() {
     Impl& t = *impl_;
     double total = 0;
     run_chunk_pipeline(
-        chunks_.size(), t.lanes, [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, chunks_[i], t.buffers[lane], s); },
+        chunks_.size(), t.lanes,
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, kind_ == Kind::Blco, chunks_[i], t.buffers[lane], s); },
         [](std::size_t, std::size_t, cudaStream_t) {}, [](std::size_t, std::size_t, cudaStream_t) {}, &total);
     return total > 0 ? static_cast<double>(bytes_) / total : 0;
 }

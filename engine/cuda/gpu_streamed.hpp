@@ -15,7 +15,7 @@
 
 namespace tscope::gpu {
 
-// One chunk: consecutive fibers [first, last) of part `part` (COO: nonzeros [first, last)).
+// One chunk: consecutive fibers [first, last) of part `part` (COO, BLCO: nonzeros [first, last)).
 struct StreamChunk {
     std::size_t part = 0;
     std::uint64_t first = 0, last = 0;
@@ -29,11 +29,15 @@ public:
     StreamedTensor(const std::vector<Fibers>& parts, std::uint64_t chunk_bytes, int streams);  // throws Error
     // A COO (host arrays), order = coo.idx.size().
     StreamedTensor(const Coo& coo, std::uint64_t chunk_bytes, int streams);
+    // A BLCO (host arrays; nnz keys and fp32 values): its block table goes to the device once,
+    // the keys and values are streamed (Nguyen et al., ICS 2022, Sec. 5: the out-of-memory
+    // MTTKRP, chunks of nonzeros over several streams under the kernels).
+    StreamedTensor(const Blco& blco, std::uint64_t chunk_bytes, int streams);
     ~StreamedTensor();
     StreamedTensor(const StreamedTensor&) = delete;
     StreamedTensor& operator=(const StreamedTensor&) = delete;
 
-    // Runs the MTTKRP of `mode` chunk by chunk into out_f (fibers, fp32) or out_d (COO, fp64),
+    // Runs the MTTKRP of `mode` chunk by chunk into out_f (fibers, BLCO: fp32) or out_d (COO, fp64),
     // device arrays the caller zeroed; factors are device arrays. `part` >= 0 streams that part
     // alone (per-mode trees share one set of streams and buffers), -1 every part. Returns the
     // timeline of the chunks it ran.
@@ -53,6 +57,8 @@ public:
     struct Impl;
 
 private:
+    enum class Kind { Fibers, Coo, Blco };
+    Kind kind_ = Kind::Fibers;
     bool coo_ = false;
     int streams_ = 1;
     bool pinned_ = true;

@@ -12,6 +12,7 @@ namespace {
 
 StreamedTensor::StreamedTensor(const std::vector<Fibers>&, std::uint64_t, int) { none(); }
 StreamedTensor::StreamedTensor(const Coo&, std::uint64_t, int) { none(); }
+StreamedTensor::StreamedTensor(const Blco&, std::uint64_t, int) { none(); }
 StreamedTensor::~StreamedTensor() = default;
 StreamRun StreamedTensor::mttkrp(int, std::uint64_t, const float* const*, float*, double*, int) { none(); }
 double StreamedTensor::copy_rate() { none(); }

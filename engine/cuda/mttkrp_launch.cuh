@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <vector>
+
 #include "gpu_mttkrp.hpp"
 
 namespace tscope::gpu {
@@ -18,5 +20,18 @@ void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const*
 void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
                          const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R, const float* const* factors,
                          float* out, cudaStream_t stream);
+
+// BLCO: the block table of the whole tensor (device arrays: block_ptr, blocks + 1 entries, and
+// each mode's high bits per block) and the key's fields; nnz nonzeros at keys/vals (device), the
+// first of them the tensor's nonzero `base` (a streamed chunk's offset: blocks are found by the
+// tensor's numbering). out (fp32) accumulates.
+struct BlcoTable {
+    std::uint64_t blocks = 0;
+    const std::uint64_t* block_ptr = nullptr;
+    std::vector<const std::uint64_t*> high;
+    std::vector<unsigned> shift, width;
+};
+void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
+                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream);
 
 }  // namespace tscope::gpu

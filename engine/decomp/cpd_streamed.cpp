@@ -41,7 +41,7 @@ StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, st
                       " on the host, to stream");
         FormatOptions fo;
         fo.mode = m;
-        const std::unique_ptr<SparseFormat> f = build_format(o.format, t, fo, control);
+        std::unique_ptr<SparseFormat> f = build_format(o.format, t, fo, control);
         auto add_tree = [&](const auto& csf) {
             trees_.push_back(csf_flat::flatten(csf));
             orders_.push_back(csf.order);
@@ -53,12 +53,23 @@ StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, st
             [&]<class I, class V>(const MmcsfFormat<I, V>& c) {
                 for (const auto& p : c.partitions) add_tree(p);
             },
-            [&](const SparseFormat& other) { throw InputError("CPD cannot stream " + other.name()); }});
+            [&]<class I, class V>(const BlcoFormat<I, V>& c) {
+                blco_vals_.assign(c.vals.begin(), c.vals.end());
+                gpu::Blco& b = blco_view_;
+                b.nnz = c.vals.size(), b.blocks = c.blocks(), b.keys = c.keys.data(), b.vals = blco_vals_.data();
+                b.block_ptr = c.block_ptr.data();
+                for (const auto& h : c.block_high) b.high.push_back(h.data());
+                b.shift = c.shift, b.width = c.width;
+            },
+            [&](const SparseFormat& other) { throw InputError("cannot stream " + other.name()); }});
+        if (o.format == FormatKind::BLCO) blco_ = std::move(f);  // the streams read its arrays
     }
     const std::uint64_t chunk = chunk_size(o, budget);
     control.stage("page-locking the format for streaming");
     if (o.format == FormatKind::COO) {
         streamed_ = std::make_unique<gpu::StreamedTensor>(coo_.view(), chunk, o.streams);
+    } else if (o.format == FormatKind::BLCO) {
+        streamed_ = std::make_unique<gpu::StreamedTensor>(blco_view_, chunk, o.streams);
     } else {
         std::vector<gpu::Fibers> parts;
         for (std::size_t k = 0; k < trees_.size(); ++k) parts.push_back(trees_[k].view(orders_[k]));

@@ -16,7 +16,7 @@ namespace tscope::detail {
 
 class StreamedCpdTensor {
 public:
-    // Builds the format (COO, CSF, B-CSF or MM-CSF) on the host; its chunks and the streams'
+    // Builds the format (COO, CSF, B-CSF, MM-CSF or BLCO) on the host; its chunks and the streams'
     // buffers take at most `device_budget` bytes (Error when that is too little for any chunk).
     StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, std::uint64_t device_budget, RunControl& control);
     // Mode `mode`'s MTTKRP into dev (M, fp64); the timeline's totals go into `stats`.
@@ -31,6 +31,9 @@ private:
     std::vector<csf_flat::FlatTree> trees_;  // the host arrays the streams read
     std::vector<std::vector<int>> orders_;
     csf_flat::FlatCoo coo_;
+    std::unique_ptr<SparseFormat> blco_;  // BLCO: the format itself (its keys are streamed as they are)
+    std::vector<float> blco_vals_;        // and its values in fp32
+    gpu::Blco blco_view_;
     std::unique_ptr<gpu::StreamedTensor> streamed_;  // one set of streams and buffers for all parts
     double build_s_ = 0;
 };

@@ -103,6 +103,12 @@ private Q_SLOTS:
             {{"decompose", sample, "--init", "hosvd"}, "--init for cpd must be random or nvecs"},
             {{"decompose", sample, "--restarts", "0"}, "--restarts"},
             {{"bench", sample, "--backend", "cuda", "--kernel", "sptv", "--gpus", "2"}, "--gpus applies to --kernel mttkrp --backend cuda"},
+            // issue 26's streamed MTTKRP
+            {{"bench", sample, "--stream"}, "--stream, --streams and --chunk-bytes apply to --kernel mttkrp --backend cuda"},
+            {{"bench", sample, "--backend", "cuda", "--streams", "2"}, "--streams and --chunk-bytes need --stream"},
+            {{"bench", sample, "--backend", "cuda", "--stream", "--gpus", "2"}, "--stream runs on one GPU"},
+            {{"bench", sample, "--backend", "cuda", "--stream", "--streams", "40"}, "--streams"},
+            {{"bench", sample, "--backend", "cuda", "--stream", "--chunk-bytes", "12X"}, "--chunk-bytes"},
         };
         for (const Case& c : cases) {
             const Run r = cli(c.args);

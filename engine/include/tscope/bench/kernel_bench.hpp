@@ -37,6 +37,12 @@ struct BenchRequest {
     // format.
     std::optional<int> gpus;
     std::vector<int> gpu_slots;
+    // MTTKRP on cuda streamed from host memory (bench/streamed_bench.hpp): the format (COO, CSF,
+    // B-CSF, MM-CSF, BLCO; BLCO where none is named) stays in page-locked host memory and goes
+    // through the GPU in chunks of chunk_bytes (0: 64 MiB) over `streams` CUDA streams.
+    bool stream = false;
+    int streams = 4;
+    std::uint64_t chunk_bytes = 0;
     // Called with each row as soon as it is complete (a GUI fills its chart meanwhile); the
     // row's output matrix is still attached. Runs on the benchmarking thread.
     std::function<void(const BenchResult&)> on_result;
@@ -77,6 +83,11 @@ struct BenchResult {
     int gpus = 0;
     std::vector<std::uint64_t> per_gpu_nnz;
     double kernel_s = 0, collective_s = 0;
+    // streamed rows: the bytes copied to the GPU per run, the host-to-device rate measured over
+    // the same chunks in this run (GB/s), and bytes / rate / median_s (1: the copy is all the time)
+    bool streamed = false;
+    std::uint64_t bytes_streamed = 0;
+    double h2d_gbps = 0, h2d_share_of_bound = 0;
 };
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control = no_control());
