@@ -211,9 +211,13 @@ DensityPanel::Result DensityPanel::countStreamed(const Dataset& dataset, int mod
     tscope::StreamedDensity s = tscope::stream_tsb_density(dataset.streamedFile, mode, r.mapX, r.mapY, 256, dataset.partNnz, control);
     r.sliceCounts = std::move(s.slice_counts);
     r.map = std::move(s.map);
-    r.tileNote = QObject::tr("No tile map: this tensor was read in parts, not loaded (it is larger than the memory a "
-                             "tensor may take), and HLS's tile map needs a counter for every non-empty 16³ tile, "
-                             "which can grow with the nonzeros. The slices and the map (left) are exact.");
+    if (s.tiles)
+        r.tiles = std::make_shared<tscope::TileMap>(std::move(*s.tiles));
+    else
+        r.tileNote = QObject::tr("No tile map: this tensor was read in parts, not loaded (it is larger than the memory a "
+                                 "tensor may take), and its tiles could not be counted a block of slices at a time: %1. "
+                                 "The slices and the map (left) are exact.")
+                         .arg(QString::fromStdString(s.tiles_unavailable));
     return r;
 }
 
@@ -248,7 +252,7 @@ void DensityPanel::showCounts(Result r) {
                                   .arg(grouped(tm.tiles), grouped(tm.dense_tiles))
                                   .arg(tm.threshold)
                                   .arg(grouped(tm.dense_nnz))
-                                  .arg(dataset_->tensor.nnz() ? 100.0 * tm.dense_nnz / dataset_->tensor.nnz() : 0, 0, 'f', 1)
+                                  .arg(dataset_->nonzeros() ? 100.0 * static_cast<double>(tm.dense_nnz) / static_cast<double>(dataset_->nonzeros()) : 0, 0, 'f', 1)
                                   .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
     } else {
         tiles_->clearPlottables();

@@ -1,7 +1,8 @@
 // Statistics of a .tsb read in parts: the slice figures equal those of the loaded tensor for
 // any part size (parts of 7 and 997 nonzeros that split slices, one part), orders 3-5, fp32 and
 // fp64; fibers are said to be left out; a damaged payload is refused by its checksum. The
-// Density view's streamed counts (slices of a mode, the two-mode map) equal the loaded ones.
+// Density view's streamed counts (slices of a mode, the two-mode map, HLS's tile map) equal the
+// loaded ones.
 #include <QTemporaryDir>
 
 #include "test_support.hpp"
@@ -94,7 +95,53 @@ private Q_SLOTS:
             QCOMPARE(s.map.cells_x, want.cells_x);
             QCOMPARE(s.map.values, want.values);
             QCOMPARE(s.map.max_value, want.max_value);
+            if (order != 3) {
+                QVERIFY(!s.tiles);
+                QVERIFY(s.tiles_unavailable.find("order") != std::string::npos);
+            }
         }
+    }
+
+    // HLS's tile map of a .tsb read in parts, counted a block of 16 first-mode slices at a time:
+    // equal to the loaded tensor's for every mode pair and part size, with parts that cut the
+    // blocks; left out, saying why, where a block outgrows its bound (4 parts) or the file is not
+    // in slice order.
+    void tileMapEqualsTheLoadedTensors() {
+        GeneratorSpec spec;
+        spec.dims = {700, 90, 500};
+        spec.nnz = 20000;
+        parse_distribution("powerlaw:1.1", spec);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.tsb").toStdString();
+        const CooTensor t = generate_tensor(spec);
+        save_tensor(t, path);
+        for (std::uint64_t part : {997, 5000, 0})
+            for (auto [x, y] : {std::pair{0, 1}, std::pair{1, 2}, std::pair{2, 0}}) {
+                const StreamedDensity s = stream_tsb_density(path, 0, x, y, 256, part);
+                QVERIFY2(s.tiles, s.tiles_unavailable.c_str());
+                const TileMap want = hls_tile_map(t, x, y, 78, 256);
+                QCOMPARE(s.tiles->tiles, want.tiles);
+                QCOMPARE(s.tiles->dense_tiles, want.dense_tiles);
+                QCOMPARE(s.tiles->dense_nnz, want.dense_nnz);
+                QCOMPARE(s.tiles->map.bins_x, want.map.bins_x);
+                QCOMPARE(s.tiles->map.values, want.map.values);
+                QCOMPARE(s.tiles->map.max_value, want.map.max_value);
+            }
+        // parts of 7: a block of 16 slices holds hundreds of nonzeros, over the bound of 28
+        const StreamedDensity small = stream_tsb_density(path, 0, 0, 1, 256, 7);
+        QVERIFY(!small.tiles);
+        QVERIFY(small.tiles_unavailable.find("16 slices") != std::string::npos);
+        // the same tensor stored backwards
+        CooTensor reversed = t;
+        std::vector<std::uint64_t> back(t.nnz());
+        for (std::uint64_t z = 0; z < t.nnz(); ++z) back[z] = t.nnz() - 1 - z;
+        apply_permutation(reversed, back);
+        const std::string rpath = dir.filePath("r.tsb").toStdString();
+        save_tensor(reversed, rpath);
+        const StreamedDensity unordered = stream_tsb_density(rpath, 0, 0, 1, 256, 997);
+        QVERIFY(!unordered.tiles);
+        QVERIFY(unordered.tiles_unavailable.find("slice order") != std::string::npos);
+        QCOMPARE(unordered.map.values, density_map(t, 0, 1, 256).values);  // the rest is still exact
     }
 
     // The fiber counts' sketch: within 4 standard errors (3.2%) of the exact counts on a tensor
