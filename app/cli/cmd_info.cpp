@@ -69,7 +69,10 @@ int run_info_streamed(const Args& args, const std::string& path) {
         for (const ModeStats& m : s.stats.modes)
             modes.push_back(Json{{"mode", m.mode + 1}, {"dim", m.dim}, {"slices", m.slices}, {"slice_nnz", to_json(m.slice_nnz)}});
         if (!sketch.fibers.empty())
-            for (std::size_t m = 0; m < sketch.fibers.size(); ++m) modes[m]["fibers_estimate"] = sketch.fibers[m];
+            for (std::size_t m = 0; m < sketch.fibers.size(); ++m) {
+                modes[m]["fibers_estimate"] = sketch.fibers[m];
+                if (sketch.exact[m]) modes[m]["fibers"] = sketch.fiber_nnz[m].count, modes[m]["fiber_nnz"] = to_json(sketch.fiber_nnz[m]);
+            }
         std::cout << Json{{"file", path},          {"format", "tsb"},       {"streamed", true},
                           {"order", header.dims.size()}, {"dims", header.dims}, {"nnz", s.nnz},
                           {"density", s.stats.density}, {"fibers_computed", s.fibers_computed}, {"parts", s.parts},
@@ -86,21 +89,29 @@ int run_info_streamed(const Args& args, const std::string& path) {
               << "density     " << number(s.stats.density) << "\n"
               << "statistics  " << number(s.stats.seconds) << " s (" << number(gbps) << " GB/s)\n\n";
     const bool sketched = !sketch.fibers.empty();
-    TextTable table(sketched ? std::vector<std::string>{"mode", "dim", "slices", "nnz/slice mean/std/max", "fibers (sketch)", "nnz/fiber mean"}
+    TextTable table(sketched ? std::vector<std::string>{"mode", "dim", "slices", "nnz/slice mean/std/max", "fibers", "nnz/fiber mean/std/max"}
                              : std::vector<std::string>{"mode", "dim", "slices", "nnz/slice mean/std/max"});
     for (const ModeStats& m : s.stats.modes) {
         std::vector<std::string> row{std::to_string(m.mode + 1), grouped(m.dim), grouped(m.slices), dist_text(m.slice_nnz)};
-        if (sketched) {
-            const double f = sketch.fibers[static_cast<std::size_t>(m.mode)];
+        const auto k = static_cast<std::size_t>(m.mode);
+        if (sketched && sketch.exact[k]) {
+            row.push_back(grouped(sketch.fiber_nnz[k].count));
+            row.push_back(dist_text(sketch.fiber_nnz[k]));
+        } else if (sketched) {
+            const double f = sketch.fibers[k];
             row.push_back("~" + grouped(static_cast<std::uint64_t>(std::llround(f))));
             row.push_back("~" + number(f > 0 ? static_cast<double>(s.nnz) / f : 0));
         }
         table.add(row);
     }
     std::cout << table.render();
-    std::cout << (sketched ? "\n(exact slice figures; fiber counts estimated by a HyperLogLog sketch, standard error 0.8%)\n"
-                           : "\n(exact slice figures; fibers need the nonzeros grouped and are left out of a streamed pass; --sketch-fibers "
-                             "estimates their counts)\n");
+    const bool all_exact = sketched && std::all_of(sketch.exact.begin() + 1, sketch.exact.end(), [](bool e) { return e; });
+    if (sketched)
+        std::cout << "\n(exact slice figures; fibers marked ~ estimated by a HyperLogLog sketch, standard error 0.8%"
+                  << (all_exact ? "; the others counted exactly, a slice of mode 1 at a time" : "; " + sketch.not_exact_why) << ")\n";
+    else
+        std::cout << "\n(exact slice figures; fibers need the nonzeros grouped and are left out of a streamed pass; --sketch-fibers "
+                     "counts them)\n";
     return 0;
 }
 

@@ -53,7 +53,8 @@ void print_usage(bool to_stderr) {
       shape, nnz, density, load report and per-mode slice/fiber statistics
   info FILE.tsb --streamed [--json] [--part-nnz N] [--sketch-fibers]
       the exact slice statistics of a .tsb read in blocks, never loaded whole (no fibers); --sketch-fibers
-      estimates each mode's non-empty fibers in a second pass (HyperLogLog, standard error 0.8%)
+      counts each mode's non-empty fibers in a second pass: mode 1's estimated (HyperLogLog, standard error
+      0.8%), the others' exactly with their lengths where the file is in slice order of mode 1
   generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]|lowrank:R]
            [--seed S] [--float] -o FILE
       a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb); lowrank:R is a sum

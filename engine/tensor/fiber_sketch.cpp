@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "tensor/radix_sort.hpp"
+#include "tensor/slice_fibers.hpp"
 #include "tscope/io/tsb_part.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -84,6 +85,7 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
     std::vector<std::vector<HyperLogLog>> per_thread(static_cast<std::size_t>(threads),
                                                      std::vector<HyperLogLog>(static_cast<std::size_t>(order)));
     FiberSketch out;
+    detail::SliceFiberCounter exact(header.dims, 4 * part_nnz);
     control.stage("fibers, sketched");
     for (std::uint64_t first = 0; first < header.nnz; first += part_nnz) {
         control.check();
@@ -91,6 +93,7 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
         part.tensor.visit([&](auto itag, auto vtag) {
             sketch_part<typename decltype(itag)::type, typename decltype(vtag)::type>(part.tensor, per_thread);
         });
+        exact.add(part.tensor);
         control.progress(std::min(first + part_nnz, header.nnz), header.nnz);
     }
     for (int m = 0; m < order; ++m) {
@@ -98,6 +101,10 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
         for (const auto& t : per_thread) all.merge(t[static_cast<std::size_t>(m)]);
         out.fibers.push_back(all.estimate());
     }
+    exact.finish();
+    out.exact = std::move(exact.exact);
+    out.fiber_nnz = std::move(exact.fiber_nnz);
+    out.not_exact_why = std::move(exact.why);
     return out;
 }
 

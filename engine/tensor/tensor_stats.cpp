@@ -24,6 +24,17 @@ void CountDistribution::add(std::uint64_t value) {
     ++log2_histogram[bin];
 }
 
+void CountDistribution::merge(const CountDistribution& other) {
+    if (other.count == 0) return;
+    if (count == 0 || other.min < min) min = other.min;
+    max = std::max(max, other.max);
+    count += other.count;
+    sum_ += other.sum_;
+    sum_sq_ += other.sum_sq_;
+    if (log2_histogram.size() < other.log2_histogram.size()) log2_histogram.resize(other.log2_histogram.size(), 0);
+    for (std::size_t b = 0; b < other.log2_histogram.size(); ++b) log2_histogram[b] += other.log2_histogram[b];
+}
+
 void CountDistribution::finish() {
     if (count == 0) return;
     mean = sum_ / static_cast<double>(count);

@@ -198,6 +198,16 @@ private Q_SLOTS:
         }
         QCOMPARE(cli({"info", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--streamed"}).status, 2);  // not a .tsb
         QCOMPARE(cli({"info", tsb, "--part-nnz", "10"}).status, 2);
+        // --sketch-fibers: mode 1's fibers estimated, the others' counted exactly (the file is in slice order)
+        const QJsonObject c = json(cli({"info", tsb, "--streamed", "--part-nnz", "777", "--sketch-fibers", "--json"}));
+        QVERIFY(!c["modes"].toArray()[0].toObject().contains("fibers"));
+        QVERIFY(c["modes"].toArray()[0].toObject().contains("fibers_estimate"));
+        for (int m = 1; m < 3; ++m) {
+            const QJsonObject ma = a["modes"].toArray()[m].toObject(), mc = c["modes"].toArray()[m].toObject();
+            QCOMPARE(mc["fibers"].toInteger(), ma["fibers"].toInteger());
+            QCOMPARE(mc["fiber_nnz"].toObject()["max"].toInteger(), ma["fiber_nnz"].toObject()["max"].toInteger());
+            QCOMPARE(mc["fiber_nnz"].toObject()["log2_histogram"].toArray(), ma["fiber_nnz"].toObject()["log2_histogram"].toArray());
+        }
     }
 
     // Issue 18: `fetch NAME` downloads the catalog's file (from a server of this test's own on

@@ -132,10 +132,17 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
     ds.stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - sketchStart).count();
     for (std::size_t m = 0; m < sketch.fibers.size() && m < ds.stats.modes.size(); ++m) {
         tscope::ModeStats& ms = ds.stats.modes[m];
+        if (sketch.exact[m]) {  // counted a slice of mode 1 at a time
+            ms.fiber_nnz = sketch.fiber_nnz[m];
+            ms.fibers = ms.fiber_nnz.count;
+            continue;
+        }
         ms.fibers = static_cast<std::uint64_t>(std::llround(sketch.fibers[m]));
         ms.fiber_nnz.mean = ms.fibers ? static_cast<double>(s.nnz) / static_cast<double>(ms.fibers) : 0;
     }
     ds.fibersEstimated = true;
+    ds.fibersExact = sketch.exact;
+    ds.fibersWhy = QString::fromStdString(sketch.not_exact_why);
     ds.load.path = path;
     ds.load.format = "tsb";
     ds.load.file_bytes = header.file_bytes;

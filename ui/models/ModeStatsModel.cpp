@@ -28,7 +28,9 @@ QVariant ModeStatsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && !raw) return {};
     auto count = [&](std::uint64_t v) -> QVariant { return raw ? QVariant::fromValue<qulonglong>(v) : QVariant(grouped(v)); };
     auto real = [&](double v) -> QVariant { return raw ? QVariant(v) : QVariant(shortNumber(v)); };
-    if (dataset_->streamed && index.column() >= Fibers) {  // a streamed pass counts no fibers exactly
+    const auto mode = static_cast<std::size_t>(index.row());
+    const bool exactFibers = dataset_->fibersEstimated && mode < dataset_->fibersExact.size() && dataset_->fibersExact[mode];
+    if (dataset_->streamed && index.column() >= Fibers && !exactFibers) {  // a sketch's count and mean, or nothing
         const bool sketched = dataset_->fibersEstimated && (index.column() == Fibers || index.column() == FiberMean);
         if (!sketched) return raw ? QVariant() : QVariant(QStringLiteral("—"));
         if (raw) return index.column() == Fibers ? QVariant::fromValue<qulonglong>(s.fibers) : QVariant(s.fiber_nnz.mean);

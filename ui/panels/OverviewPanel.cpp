@@ -1,5 +1,7 @@
 #include "panels/OverviewPanel.hpp"
 
+#include <algorithm>
+
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHeaderView>
@@ -24,6 +26,19 @@ const char* kFields[][2] = {{"source", "Source"},   {"format", "Format"},     {"
                             {"storage", "In memory"}, {"base", "Index base"}, {"duplicates", "Duplicates summed"},
                             {"zeros", "Zeros left out"}, {"load", "Load time"},  {"stats", "Statistics time"},
                             {"figures", "Figures"}};
+
+// What a streamed tensor's fiber figures are: mode 1's sketched, the others' exact where the
+// file's slice order let them be counted a slice at a time.
+QString fiberFigures(const Dataset& d) {
+    const bool othersExact = d.fibersExact.size() > 1 && std::all_of(d.fibersExact.begin() + 1, d.fibersExact.end(), [](bool e) { return e; });
+    const QString sketched = QObject::tr("estimated by a HyperLogLog sketch (standard error 0.8%), their spread not computed");
+    if (othersExact)
+        return QObject::tr("exact slice figures, from a pass over the file in parts; mode 1's fiber count (≈) %1 (its fibers "
+                           "cross every slice); the other modes' fibers counted exactly, a slice of mode 1 at a time")
+            .arg(sketched);
+    return QObject::tr("exact slice figures, from a pass over the file in parts; fiber counts (≈) %1 (%2)")
+        .arg(sketched, d.fibersWhy.isEmpty() ? QObject::tr("they need the nonzeros grouped") : d.fibersWhy);
+}
 
 }  // namespace
 
@@ -127,9 +142,7 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
                                             .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
                                             .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
         {"figures", !dataset->streamed        ? tr("exact, from the tensor in memory")
-                    : dataset->fibersEstimated ? tr("exact slice figures, from a pass over the file in parts; fiber counts (≈) "
-                                                    "estimated by a HyperLogLog sketch (standard error 0.8%), their "
-                                                    "spread not computed (it needs the nonzeros grouped)")
+                    : dataset->fibersEstimated ? fiberFigures(*dataset)
                                                : tr("exact slice figures, from a pass over the file in parts; fiber figures not "
                                                     "computed (they need the nonzeros grouped, which a bounded pass cannot do)")},
         {"base", load.format == "tsb" || dataset->generated ? tr("stored 0-based") : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},

@@ -181,6 +181,55 @@ private Q_SLOTS:
         for (int m = 0; m < 3; ++m) QVERIFY(std::abs(s.fibers[static_cast<std::size_t>(m)] - static_cast<double>(exact.modes[static_cast<std::size_t>(m)].fibers)) < 0.5);
     }
 
+    // The same pass counts every mode's fibers but the first's exactly, a slice of mode 1 at a
+    // time, where the file is in that slice order: counts and lengths equal the loaded tensor's,
+    // orders 3-5, parts that cut slices. Not in slice order, or a slice over the bound (4 parts):
+    // only the sketch, and why.
+    void fibersCountedASliceAtATime() {
+        for (int order : {3, 4, 5}) {
+            GeneratorSpec spec;
+            spec.dims.assign(static_cast<std::size_t>(order), 40);
+            spec.dims[0] = 3000;
+            spec.nnz = 60000;
+            parse_distribution("powerlaw:1.0", spec);
+            QTemporaryDir dir;
+            const std::string path = dir.filePath("t.tsb").toStdString();
+            const CooTensor t = generate_tensor(spec);
+            save_tensor(t, path);
+            const TensorStats want = compute_stats(t);
+            for (std::uint64_t part : {std::uint64_t{5003}, std::uint64_t{0}}) {  // 4 parts bound a slice at 20,012
+                const FiberSketch s = sketch_tsb_fibers(path, part);
+                QVERIFY(!s.exact[0]);
+                QVERIFY2(s.not_exact_why.empty(), s.not_exact_why.c_str());
+                for (int m = 1; m < order; ++m) {
+                    const auto k = static_cast<std::size_t>(m);
+                    QVERIFY(s.exact[k]);
+                    const CountDistribution& got = s.fiber_nnz[k];
+                    const CountDistribution& w = want.modes[k].fiber_nnz;
+                    QCOMPARE(got.count, want.modes[k].fibers);
+                    QCOMPARE(got.min, w.min);
+                    QCOMPARE(got.max, w.max);
+                    QCOMPARE(got.log2_histogram, w.log2_histogram);
+                    QVERIFY(std::abs(got.mean - w.mean) <= 1e-12 * w.mean);
+                    QVERIFY(std::abs(got.std - w.std) <= 1e-9 * (1 + w.std));
+                }
+            }
+            // a slice of mode 1 holds ~20 nonzeros on average and up to thousands: parts of 3 bound it at 12
+            const FiberSketch bounded = sketch_tsb_fibers(path, 3);
+            QVERIFY(!bounded.exact[1]);
+            QVERIFY(bounded.not_exact_why.find("slice of mode 1 holds more than") != std::string::npos);
+            CooTensor reversed = t;
+            std::vector<std::uint64_t> back(t.nnz());
+            for (std::uint64_t z = 0; z < t.nnz(); ++z) back[z] = t.nnz() - 1 - z;
+            apply_permutation(reversed, back);
+            const std::string rpath = dir.filePath("r.tsb").toStdString();
+            save_tensor(reversed, rpath);
+            const FiberSketch unordered = sketch_tsb_fibers(rpath, 997);
+            QVERIFY(!unordered.exact[1]);
+            QVERIFY(unordered.not_exact_why.find("slice order") != std::string::npos);
+        }
+    }
+
     // A sample that fits: the longest prefix of slices within the budget, exactly the entries
     // of the loaded tensor in those slices.
     void sliceSampleHoldsThePrefix() {

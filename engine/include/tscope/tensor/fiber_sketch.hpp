@@ -2,7 +2,10 @@
 // "sketches where an exact count does not fit"). A mode-m fiber is the set of nonzeros sharing
 // every index but m's; counting the distinct ones exactly needs the nonzeros grouped. A
 // HyperLogLog sketch per mode (Flajolet et al. 2007; 2^14 one-byte registers, standard error
-// 1.04/128 = 0.8%) counts them in one pass over the file in parts, 16 KB a mode.
+// 1.04/128 = 0.8%) counts them in one pass over the file in parts, 16 KB a mode. The same pass
+// counts the fibers of every mode but the first exactly, with their lengths, where the file is
+// in slice order of mode 1 (as .tsb files written here are): such a fiber lies whole within one
+// slice, and a slice's nonzeros fit the memory bound (4 parts).
 #pragma once
 
 #include <array>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "tscope/run_control.hpp"
+#include "tscope/tensor/tensor_stats.hpp"
 
 namespace tscope {
 
@@ -28,6 +32,10 @@ private:
 struct FiberSketch {
     std::vector<double> fibers;  // per mode: the estimated number of non-empty fibers
     double relative_error = 1.04 / 128;  // one standard error of each estimate
+    // per mode: counted exactly (fiber_nnz.count fibers, their lengths), or only estimated
+    std::vector<bool> exact;
+    std::vector<CountDistribution> fiber_nnz;
+    std::string not_exact_why;  // why a mode after the first is only estimated
 };
 
 // part_nnz: nonzeros read at a time (0: 4M).

@@ -24,6 +24,7 @@ struct CountDistribution {
     std::vector<std::uint64_t> log2_histogram;
 
     void add(std::uint64_t value);  // accumulate one group (finish() before use)
+    void merge(const CountDistribution& other);  // accumulate another's groups (both unfinished)
     void finish();
 
 private:
