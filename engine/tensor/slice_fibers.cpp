@@ -62,7 +62,7 @@ void SliceFiberCounter::end_slice() {
     starts_.push_back(slice_start_);
     slice_start_ = entries_.size();
     // a batch of whole slices as large as a bounded slice may be: count it
-    if (entries_.size() / static_cast<std::size_t>(order_ - 1) >= std::min<std::uint64_t>(cap_, std::uint64_t{1} << 20)) count_batch();
+    if (entries_.size() / static_cast<std::size_t>(order_ - 1) >= std::min<std::uint64_t>(cap_, std::uint64_t{1} << 18)) count_batch();
 }
 
 void SliceFiberCounter::count_batch() {
