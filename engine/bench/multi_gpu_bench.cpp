@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bench/bench_median.hpp"
+#include "bench/mttkrp_row.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
@@ -43,13 +44,7 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuM
     row.bytes_moved = mg.device_bytes(mode);
     for (int m = 0; m < t.order(); ++m) row.bytes_moved += t.dim(m) * request.rank * 4;
     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
-    if (request.check) {
-        DenseMatrix ref(t.dim(mode), request.rank);
-        mttkrp_reference(t, mode, factors, ref);
-        row.max_rel_error = max_relative_error(out, ref);
-    }
-    row.output = std::move(out);
-    row.ran = true;
+    finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }
 

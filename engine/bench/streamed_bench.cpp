@@ -3,6 +3,7 @@
 #include <string>
 
 #include "bench/bench_median.hpp"
+#include "bench/mttkrp_row.hpp"
 #include "cuda/device_scope.hpp"
 #include "cuda/gpu_cpd.hpp"
 #include "decomp/cpd_streamed.hpp"
@@ -61,13 +62,7 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, StreamedC
     row.intensity = 3.0 * static_cast<double>(t.nnz()) * static_cast<double>(request.rank) / static_cast<double>(row.bytes_streamed);
     DenseMatrix out(t.dim(mode), request.rank);
     dev.get_mttkrp(mode, out.data.data());
-    if (request.check) {
-        DenseMatrix ref(t.dim(mode), request.rank);
-        mttkrp_reference(t, mode, factors, ref);
-        row.max_rel_error = max_relative_error(out, ref);
-    }
-    row.output = std::move(out);
-    row.ran = true;
+    finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }
 

@@ -17,6 +17,19 @@
 
 using namespace tscope;
 
+namespace {
+
+// t with its nonzeros in the reverse of their order, as a .tsb: not in slice order of any mode.
+void save_backwards(const CooTensor& t, const std::string& path) {
+    CooTensor reversed = t;
+    std::vector<std::uint64_t> back(t.nnz());
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) back[z] = t.nnz() - 1 - z;
+    apply_permutation(reversed, back);
+    save_tensor(reversed, path);
+}
+
+}  // namespace
+
 class TestStreamedStats : public QObject {
     Q_OBJECT
 
@@ -131,13 +144,8 @@ private Q_SLOTS:
         const StreamedDensity small = stream_tsb_density(path, 0, 0, 1, 256, 7);
         QVERIFY(!small.tiles);
         QVERIFY(small.tiles_unavailable.find("16 slices") != std::string::npos);
-        // the same tensor stored backwards
-        CooTensor reversed = t;
-        std::vector<std::uint64_t> back(t.nnz());
-        for (std::uint64_t z = 0; z < t.nnz(); ++z) back[z] = t.nnz() - 1 - z;
-        apply_permutation(reversed, back);
         const std::string rpath = dir.filePath("r.tsb").toStdString();
-        save_tensor(reversed, rpath);
+        save_backwards(t, rpath);
         const StreamedDensity unordered = stream_tsb_density(rpath, 0, 0, 1, 256, 997);
         QVERIFY(!unordered.tiles);
         QVERIFY(unordered.tiles_unavailable.find("slice order") != std::string::npos);
@@ -218,12 +226,8 @@ private Q_SLOTS:
             const FiberSketch bounded = sketch_tsb_fibers(path, 3);
             QVERIFY(!bounded.exact[1]);
             QVERIFY(bounded.not_exact_why.find("slice of mode 1 holds more than") != std::string::npos);
-            CooTensor reversed = t;
-            std::vector<std::uint64_t> back(t.nnz());
-            for (std::uint64_t z = 0; z < t.nnz(); ++z) back[z] = t.nnz() - 1 - z;
-            apply_permutation(reversed, back);
             const std::string rpath = dir.filePath("r.tsb").toStdString();
-            save_tensor(reversed, rpath);
+            save_backwards(t, rpath);
             const FiberSketch unordered = sketch_tsb_fibers(rpath, 997);
             QVERIFY(!unordered.exact[1]);
             QVERIFY(unordered.not_exact_why.find("slice order") != std::string::npos);
