@@ -19,6 +19,17 @@ using namespace tscope;
 
 namespace {
 
+// A power-law tensor of `dims` (exponent `alpha`) with nnz nonzeros, saved as the .tsb `path`.
+CooTensor saved_power_law(std::vector<std::uint64_t> dims, std::uint64_t nnz, const char* alpha, const std::string& path) {
+    GeneratorSpec spec;
+    spec.dims = std::move(dims);
+    spec.nnz = nnz;
+    parse_distribution(std::string("powerlaw:") + alpha, spec);
+    CooTensor t = generate_tensor(spec);
+    save_tensor(t, path);
+    return t;
+}
+
 // t with its nonzeros in the reverse of their order, as a .tsb: not in slice order of any mode.
 void save_backwards(const CooTensor& t, const std::string& path) {
     CooTensor reversed = t;
@@ -89,15 +100,11 @@ private Q_SLOTS:
     void densityEqualsTheLoadedTensors() {
         QFETCH(int, order);
         QFETCH(int, part);
-        GeneratorSpec spec;
-        spec.dims.assign(static_cast<std::size_t>(order), 700);  // more indices than bins: several per pixel
-        spec.dims[1] = 90;
-        spec.nnz = 20000;
-        parse_distribution("powerlaw:1.1", spec);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 700);  // more indices than bins: several per pixel
+        dims[1] = 90;
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.tsb").toStdString();
-        const CooTensor t = generate_tensor(spec);
-        save_tensor(t, path);
+        const CooTensor t = saved_power_law(dims, 20000, "1.1", path);
         for (int mode = 0; mode < order; ++mode) {
             const int x = mode, y = (mode + 1) % order;
             const StreamedDensity s = stream_tsb_density(path, mode, x, y, 256, static_cast<std::uint64_t>(part));
@@ -120,14 +127,9 @@ private Q_SLOTS:
     // blocks; left out, saying why, where a block outgrows its bound (4 parts) or the file is not
     // in slice order.
     void tileMapEqualsTheLoadedTensors() {
-        GeneratorSpec spec;
-        spec.dims = {700, 90, 500};
-        spec.nnz = 20000;
-        parse_distribution("powerlaw:1.1", spec);
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.tsb").toStdString();
-        const CooTensor t = generate_tensor(spec);
-        save_tensor(t, path);
+        const CooTensor t = saved_power_law({700, 90, 500}, 20000, "1.1", path);
         for (std::uint64_t part : {997, 5000, 0})
             for (auto [x, y] : {std::pair{0, 1}, std::pair{1, 2}, std::pair{2, 0}}) {
                 const StreamedDensity s = stream_tsb_density(path, 0, x, y, 256, part);
@@ -156,15 +158,11 @@ private Q_SLOTS:
     // with 10^4 - 10^5 fibers a mode, whatever the part size; a few fibers are counted exactly.
     void fiberSketchNearTheExactCounts() {
         for (int order : {3, 4}) {
-            GeneratorSpec spec;
-            spec.dims.assign(static_cast<std::size_t>(order), 300);
-            spec.dims[0] = 5000;
-            spec.nnz = 150000;
-            parse_distribution("powerlaw:1.0", spec);
+            std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 300);
+            dims[0] = 5000;
             QTemporaryDir dir;
             const std::string path = dir.filePath("t.tsb").toStdString();
-            const CooTensor t = generate_tensor(spec);
-            save_tensor(t, path);
+            const CooTensor t = saved_power_law(dims, 150000, "1.0", path);
             const TensorStats exact = compute_stats(t);
             for (std::uint64_t part : {std::uint64_t{997}, std::uint64_t{0}}) {
                 const FiberSketch s = sketch_tsb_fibers(path, part);
@@ -195,15 +193,11 @@ private Q_SLOTS:
     // only the sketch, and why.
     void fibersCountedASliceAtATime() {
         for (int order : {3, 4, 5}) {
-            GeneratorSpec spec;
-            spec.dims.assign(static_cast<std::size_t>(order), 40);
-            spec.dims[0] = 3000;
-            spec.nnz = 60000;
-            parse_distribution("powerlaw:1.0", spec);
+            std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 40);
+            dims[0] = 3000;
             QTemporaryDir dir;
             const std::string path = dir.filePath("t.tsb").toStdString();
-            const CooTensor t = generate_tensor(spec);
-            save_tensor(t, path);
+            const CooTensor t = saved_power_law(dims, 60000, "1.0", path);
             const TensorStats want = compute_stats(t);
             for (std::uint64_t part : {std::uint64_t{5003}, std::uint64_t{0}}) {  // 4 parts bound a slice at 20,012
                 const FiberSketch s = sketch_tsb_fibers(path, part);
@@ -237,14 +231,9 @@ private Q_SLOTS:
     // A sample that fits: the longest prefix of slices within the budget, exactly the entries
     // of the loaded tensor in those slices.
     void sliceSampleHoldsThePrefix() {
-        GeneratorSpec spec;
-        spec.dims = {500, 300, 200};
-        spec.nnz = 30000;
-        parse_distribution("powerlaw:1.0", spec);
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.tsb").toStdString();
-        const CooTensor t = generate_tensor(spec);
-        save_tensor(t, path);
+        const CooTensor t = saved_power_law({500, 300, 200}, 30000, "1.0", path);
         for (int mode : {0, 2}) {
             const std::vector<std::uint64_t> counts = slice_counts(t, mode);
             const TsbSample s = read_tsb_slice_sample(path, mode, 7000);
