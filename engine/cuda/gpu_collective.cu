@@ -30,6 +30,23 @@ using Clock = std::chrono::steady_clock;
 void check_nccl(ncclResult_t r, const char* what) {
     if (r != ncclSuccess) throw Error(std::string("NCCL failed while ") + what + ": " + ncclGetErrorString(r));
 }
+
+// Collectives over unequal blocks (slot g owns [offsets[g], offsets[g + 1])): one NCCL call per
+// block and slot, rooted at the block's owner, all in one group. call(slot, owner, count) issues
+// it on the slot's GPU.
+template <class Call>
+void per_owned_block(const std::vector<int>& devices, const std::vector<std::uint64_t>& offsets, const char* what, Call call) {
+    check_nccl(ncclGroupStart(), what);
+    for (std::size_t root = 0; root < devices.size(); ++root) {
+        const std::uint64_t count = offsets[root + 1] - offsets[root];
+        if (count == 0) continue;
+        for (std::size_t g = 0; g < devices.size(); ++g) {
+            DeviceScope on(devices[g]);
+            check_nccl(call(g, root, count), what);
+        }
+    }
+    check_nccl(ncclGroupEnd(), what);
+}
 #endif
 
 }  // namespace
@@ -113,18 +130,10 @@ void DeviceGroup::allgather(const std::vector<void*>& buffers, const std::vector
     if (nccl_) {
 #if TS_WITH_NCCL
         // an all-gather of unequal blocks: each slot broadcasts its own block, in place
-        check_nccl(ncclGroupStart(), "grouping a gather");
-        for (std::size_t root = 0; root < n; ++root) {
-            const std::uint64_t count = offsets[root + 1] - offsets[root];
-            if (count == 0) continue;
-            for (std::size_t g = 0; g < n; ++g) {
-                DeviceScope on(devices_[g]);
-                check_nccl(ncclBroadcast(at(g, root), at(g, root), count, wide ? ncclFloat64 : ncclFloat32, static_cast<int>(root),
-                                         impl_->comms[g], nullptr),
-                           "gathering the parts");
-            }
-        }
-        check_nccl(ncclGroupEnd(), "gathering the parts");
+        per_owned_block(devices_, offsets, "gathering the parts", [&](std::size_t g, std::size_t root, std::uint64_t count) {
+            return ncclBroadcast(at(g, root), at(g, root), count, wide ? ncclFloat64 : ncclFloat32, static_cast<int>(root), impl_->comms[g],
+                                 nullptr);
+        });
 #endif
     } else if (n > 1) {
         DeviceScope on(devices_[0]);
@@ -147,18 +156,10 @@ void DeviceGroup::reduce_scatter(const std::vector<void*>& buffers, const std::v
     if (nccl_) {
 #if TS_WITH_NCCL
         // NCCL's reduce-scatter takes equal blocks: one reduce per block, to its owner, in place
-        check_nccl(ncclGroupStart(), "grouping a reduce-scatter");
-        for (std::size_t root = 0; root < n; ++root) {
-            const std::uint64_t count = offsets[root + 1] - offsets[root];
-            if (count == 0) continue;
-            for (std::size_t g = 0; g < n; ++g) {
-                DeviceScope on(devices_[g]);
-                check_nccl(ncclReduce(at(g, root), at(g, root), count, wide ? ncclFloat64 : ncclFloat32, ncclSum, static_cast<int>(root),
-                                      impl_->comms[g], nullptr),
-                           "summing each part's rows");
-            }
-        }
-        check_nccl(ncclGroupEnd(), "summing each part's rows");
+        per_owned_block(devices_, offsets, "summing each part's rows", [&](std::size_t g, std::size_t root, std::uint64_t count) {
+            return ncclReduce(at(g, root), at(g, root), count, wide ? ncclFloat64 : ncclFloat32, ncclSum, static_cast<int>(root),
+                              impl_->comms[g], nullptr);
+        });
 #endif
     } else if (n > 1) {
         DeviceScope on(devices_[0]);

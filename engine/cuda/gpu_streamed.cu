@@ -137,24 +137,14 @@ StreamedTensor::StreamedTensor(const std::vector<Fibers>& parts, std::uint64_t c
 }
 
 StreamedTensor::StreamedTensor(const Coo& coo, std::uint64_t chunk_bytes, int streams)
-    : kind_(Kind::Coo), coo_(true), streams_(streams), impl_(std::make_unique<Impl>()) {
+    : kind_(Kind::Coo), streams_(streams), impl_(std::make_unique<Impl>()) {
     use_device();
     if (streams < 1) throw Error("streaming needs at least one stream");
     impl_->coo = coo;
-    const std::uint64_t per_nz = 4 * coo.idx.size() + 4;
-    const std::uint64_t step = std::max<std::uint64_t>(1, chunk_bytes / per_nz);
-    for (std::uint64_t z = 0; z < coo.nnz; z += step) {
-        StreamChunk c;
-        c.first = c.nz_first = z;
-        c.last = c.nz_last = std::min(coo.nnz, z + step);
-        c.bytes = (c.last - c.first) * per_nz;
-        bytes_ += c.bytes;
-        chunks_.push_back(c);
-    }
+    const std::uint64_t max_z = cut_nonzeros(coo.nnz, 4 * coo.idx.size() + 4, chunk_bytes);
     for (const std::uint32_t* i : coo.idx) impl_->pin(i, coo.nnz * 4, pinned_);
     impl_->pin(coo.vals, coo.nnz * 4, pinned_);
     impl_->lanes = make_lanes(streams);
-    const std::uint64_t max_z = std::min(step, coo.nnz);
     for (int s = 0; s < streams; ++s) {
         Impl::Lane lane;
         for (std::size_t m = 0; m < coo.idx.size(); ++m) lane.anc.emplace_back(max_z);
@@ -173,20 +163,10 @@ StreamedTensor::StreamedTensor(const Blco& blco, std::uint64_t chunk_bytes, int 
     for (const std::uint64_t* h : blco.high) t.high.emplace_back(h, blco.blocks);
     t.table.blocks = blco.blocks, t.table.block_ptr = t.block_ptr.get(), t.table.shift = blco.shift, t.table.width = blco.width;
     for (const auto& h : t.high) t.table.high.push_back(h.get());
-    const std::uint64_t per_nz = 8 + 4;  // a key and a value
-    const std::uint64_t step = std::max<std::uint64_t>(1, chunk_bytes / per_nz);
-    for (std::uint64_t z = 0; z < blco.nnz; z += step) {
-        StreamChunk c;
-        c.first = c.nz_first = z;
-        c.last = c.nz_last = std::min(blco.nnz, z + step);
-        c.bytes = (c.last - c.first) * per_nz;
-        bytes_ += c.bytes;
-        chunks_.push_back(c);
-    }
+    const std::uint64_t max_z = cut_nonzeros(blco.nnz, 8 + 4, chunk_bytes);  // a key and a value each
     t.pin(blco.keys, blco.nnz * 8, pinned_);
     t.pin(blco.vals, blco.nnz * 4, pinned_);
     t.lanes = make_lanes(streams);
-    const std::uint64_t max_z = std::min(step, blco.nnz);
     for (int s = 0; s < streams; ++s) {
         Impl::Lane lane;
         lane.keys = DeviceArray<std::uint64_t>(max_z);
@@ -196,6 +176,19 @@ StreamedTensor::StreamedTensor(const Blco& blco, std::uint64_t chunk_bytes, int 
 }
 
 StreamedTensor::~StreamedTensor() = default;
+
+std::uint64_t StreamedTensor::cut_nonzeros(std::uint64_t nnz, std::uint64_t per_nz, std::uint64_t chunk_bytes) {
+    const std::uint64_t step = std::max<std::uint64_t>(1, chunk_bytes / per_nz);
+    for (std::uint64_t z = 0; z < nnz; z += step) {
+        StreamChunk c;
+        c.first = c.nz_first = z;
+        c.last = c.nz_last = std::min(nnz, z + step);
+        c.bytes = (c.last - c.first) * per_nz;
+        bytes_ += c.bytes;
+        chunks_.push_back(c);
+    }
+    return std::min(step, nnz);
+}
 
 std::uint64_t StreamedTensor::device_bytes() const {
     std::uint64_t b = 0;
@@ -208,13 +201,14 @@ std::uint64_t StreamedTensor::device_bytes() const {
 
 namespace {
 
-void copy_chunk(const StreamedTensor::Impl& t, bool coo, bool blco, const StreamChunk& c, StreamedTensor::Impl::Lane& b, cudaStream_t s) {
-    if (blco) {
+// The chunk's arrays, of whichever tensor the object holds (a BLCO or a COO has nonzeros; else fibers).
+void copy_chunk(const StreamedTensor::Impl& t, const StreamChunk& c, StreamedTensor::Impl::Lane& b, cudaStream_t s) {
+    if (t.blco.nnz) {
         copy_in(b.keys.get(), t.blco.keys + c.first, c.last - c.first, s);
         copy_in(b.vals.get(), t.blco.vals + c.first, c.last - c.first, s);
         return;
     }
-    if (coo) {
+    if (t.coo.nnz) {
         for (std::size_t m = 0; m < t.coo.idx.size(); ++m) copy_in(b.anc[m].get(), t.coo.idx[m] + c.first, c.last - c.first, s);
         copy_in(b.vals.get(), t.coo.vals + c.first, c.last - c.first, s);
         return;
@@ -244,7 +238,7 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
     run.device_bytes = device_bytes();
     run.chunks = run_chunk_pipeline(
         todo.size(), t.lanes,
-        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, kind_ == Kind::Blco, *todo[i], t.buffers[lane], s); },
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, *todo[i], t.buffers[lane], s); },
         [&](std::size_t i, std::size_t lane, cudaStream_t s) {
             const StreamChunk& c = *todo[i];
             Impl::Lane& b = t.buffers[lane];
@@ -254,7 +248,7 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
                 launch_blco_mttkrp(t.table, b.keys.get(), b.vals.get(), c.first, c.last - c.first, mode, R, factors, out_f, s);
                 return;
             }
-            if (coo_) {
+            if (kind_ == Kind::Coo) {
                 launch_coo_mttkrp(c.last - c.first, static_cast<int>(arrays.size()), arrays.data(), b.vals.get(), mode, R, factors, out_d, s);
                 return;
             }
@@ -272,7 +266,7 @@ double StreamedTensor::copy_rate() {
     double total = 0;
     run_chunk_pipeline(
         chunks_.size(), t.lanes,
-        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, coo_, kind_ == Kind::Blco, chunks_[i], t.buffers[lane], s); },
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, chunks_[i], t.buffers[lane], s); },
         [](std::size_t, std::size_t, cudaStream_t) {}, [](std::size_t, std::size_t, cudaStream_t) {}, &total);
     return total > 0 ? static_cast<double>(bytes_) / total : 0;
 }

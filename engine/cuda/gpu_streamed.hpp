@@ -45,7 +45,7 @@ public:
     // Copies every chunk in, as mttkrp() does, with no kernels: this machine's host-to-device
     // rate for these chunks (bytes per second), the copy lower bound's denominator.
     double copy_rate();
-    bool accumulates_in_double() const { return coo_; }
+    bool accumulates_in_double() const { return kind_ == Kind::Coo; }
     std::uint64_t bytes() const { return bytes_; }            // every part's chunks
     std::uint64_t device_bytes() const;                       // the streams' buffers
     const std::vector<StreamChunk>& chunks() const { return chunks_; }
@@ -59,12 +59,14 @@ public:
 private:
     enum class Kind { Fibers, Coo, Blco };
     Kind kind_ = Kind::Fibers;
-    bool coo_ = false;
     int streams_ = 1;
     bool pinned_ = true;
     std::uint64_t bytes_ = 0;
     std::vector<StreamChunk> chunks_;
     std::unique_ptr<Impl> impl_;
+    // Cuts nnz nonzeros of per_nz bytes each into chunks of about chunk_bytes (COO, BLCO);
+    // returns the largest chunk's nonzeros.
+    std::uint64_t cut_nonzeros(std::uint64_t nnz, std::uint64_t per_nz, std::uint64_t chunk_bytes);
 };
 
 }  // namespace tscope::gpu
