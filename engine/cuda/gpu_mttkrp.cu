@@ -1,4 +1,5 @@
 // CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
+#include <algorithm>
 #include <cstdlib>
 #include <cuda_runtime.h>
 
@@ -342,9 +343,10 @@ __global__ void __launch_bounds__(256) coo_team_kernel(std::uint64_t nnz, std::u
 // BLCO's order, each index recovered from the nonzero's key by a shift and a mask (and its
 // block's high bits): one copy of the tensor serves every mode. Runs of one output row are
 // summed in the team's registers before an atomic (the paper's reduction of equal output rows
-// before the atomics). The output is fp32, added with sm_90's vector atomics: on the nell-2
-// shape (H100, rank 32) 4.4-4.6 ms a mode with errors of 0.9-3.1e-5, against 9.0-11.3 ms and
-// 2e-9 for the COO kernel's staged fp64 flush (docs/bench/h100-blco.json).
+// before the atomics). The output is fp32, added with sm_90's vector atomics into copies that are
+// summed in fp64 (launch_blco): on the nell-2 shape (H100, rank 32) 4.3-4.7 ms a mode with errors
+// of 0.9-1.5e-6 (one output: 1.6-3.3e-5), against 9.0-11.3 ms and 2e-9 for the COO kernel's
+// staged fp64 flush (docs/bench/h100-blco.json, h100-blco-copies.json).
 struct BlcoView {
     std::uint64_t nnz = 0, blocks = 0;
     std::uint64_t base = 0;  // the tensor's nonzero number of keys[0] (a streamed chunk's first)
@@ -387,7 +389,8 @@ __global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, Fa
 
 template <int TEAM>
 __global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_t group, int order, int mode, std::uint32_t R4,
-                                                        Factor4Ptrs factors, float4* out) {
+                                                        Factor4Ptrs factors, float4* out_copies, unsigned copies,
+                                                        std::uint64_t copy_stride4) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t team = thread / TEAM;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
@@ -404,8 +407,11 @@ __global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_
             else hi = mid;
         }
         std::uint64_t b = lo;
+        float4* out = out_copies + (g % copies) * copy_stride4;
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
         std::uint64_t row = blco_index(v, mode, v.keys[first], b);
+        // Loading 2, 4 or 8 nonzeros ahead (all their rows before any add) ran 4%, 10% and 70%
+        // slower on the nell-2 shape (H100, rank 32; docs/bench/h100-blco-copies.json).
         for (std::uint64_t z = first; z < last; ++z) {
             while (z + v.base >= v.block_ptr[b + 1]) ++b;
             const std::uint64_t key = v.keys[z];
@@ -568,6 +574,52 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
     upload_s_ = Event::seconds(t0, t1);
 }
 
+namespace {
+
+// counts[i] = the nonzeros whose mode-`mode` index is i (counts zeroed).
+__global__ void blco_row_count_kernel(BlcoView v, int mode, unsigned* counts) {
+    for (std::uint64_t z = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; z < v.nnz;
+         z += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
+        std::uint64_t lo = 0, hi = v.blocks;
+        while (hi - lo > 1) {
+            const std::uint64_t mid = (lo + hi) / 2;
+            if (v.block_ptr[mid] <= z) lo = mid;
+            else hi = mid;
+        }
+        atomicAdd(&counts[blco_index(v, mode, v.keys[z], lo)], 1u);
+    }
+}
+
+__global__ void max_kernel(const unsigned* a, std::uint64_t n, unsigned* out) {
+    unsigned m = 0;
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        m = max(m, a[i]);
+    atomicMax(out, m);
+}
+
+// Per mode, the most nonzeros that add into one output row.
+std::vector<std::uint64_t> longest_rows(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
+    BlcoView v;
+    v.nnz = nnz, v.blocks = a.blocks, v.keys = a.keys.get(), v.block_ptr = a.block_ptr.get();
+    for (std::size_t m = 0; m < a.dims.size(); ++m) v.high[m] = a.high[m].get(), v.shift[m] = a.shift[m], v.width[m] = a.width[m];
+    std::vector<std::uint64_t> longest;
+    DeviceArray<unsigned> top(1);
+    for (std::size_t m = 0; m < a.dims.size(); ++m) {
+        DeviceArray<unsigned> counts(a.dims[m]);
+        check(cudaMemset(counts.get(), 0, a.dims[m] * sizeof(unsigned)), "clearing the row counts");
+        check(cudaMemset(top.get(), 0, sizeof(unsigned)), "clearing the row counts");
+        blco_row_count_kernel<<<grid_for(nnz), 256>>>(v, static_cast<int>(m), counts.get());
+        max_kernel<<<grid_for(a.dims[m]), 256>>>(counts.get(), a.dims[m], top.get());
+        unsigned host = 0;
+        check(cudaMemcpy(&host, top.get(), sizeof host, cudaMemcpyDeviceToHost), "counting the output rows");
+        longest.push_back(host);
+    }
+    return longest;
+}
+
+}  // namespace
+
 ResidentTensor::ResidentTensor(const Blco& b) : impl_(std::make_unique<Impl>()) {
     use_device();
     Event t0, t1;
@@ -578,7 +630,8 @@ ResidentTensor::ResidentTensor(const Blco& b) : impl_(std::make_unique<Impl>()) 
     a->vals = DeviceArray<float>(b.vals, b.nnz);
     a->block_ptr = DeviceArray<std::uint64_t>(b.block_ptr, b.blocks + 1);
     for (const std::uint64_t* h : b.high) a->high.emplace_back(h, b.blocks);
-    a->blocks = b.blocks, a->shift = b.shift, a->width = b.width;
+    a->blocks = b.blocks, a->shift = b.shift, a->width = b.width, a->dims = b.dims;
+    a->longest_row = longest_rows(*a, b.nnz);
     impl_->blco = std::move(a);
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
@@ -592,7 +645,7 @@ std::uint64_t ResidentTensor::device_bytes() const {
     std::uint64_t b = impl_->vals.size() * 4;
     for (const auto& i : impl_->idx) b += i.size() * 4;
     if (const auto& a = impl_->blco) {
-        b += a->keys.size() * 8 + a->vals.size() * 4 + a->block_ptr.size() * 8;
+        b += a->keys.size() * 8 + a->vals.size() * 4 + a->block_ptr.size() * 8 + a->copies.size() * 4;
         for (const auto& h : a->high) b += h.size() * 8;
     }
     for (const Impl::Part& p : impl_->parts) {
@@ -672,7 +725,8 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
 }
 
 void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
-                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream) {
+                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream,
+                        OutputCopies copies) {
     if (nnz == 0) return;
     BlcoView v;
     v.nnz = nnz, v.base = base, v.blocks = table.blocks, v.keys = keys, v.vals = vals, v.block_ptr = table.block_ptr;
@@ -683,7 +737,7 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
         v.high[m] = table.high[k], v.shift[m] = table.shift[k], v.width[m] = table.width[k];
         fp4.f[m] = reinterpret_cast<const float4*>(factors[m]);
     }
-    if (!use_team(R)) {
+    if (!use_team(R)) {  // one output: the warp kernel's atomics are per nonzero anyway
         FactorPtrs fp{};
         for (int m = 0; m < order; ++m) fp.f[m] = factors[m];
         blco_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(v, order, mode, R, fp, out);
@@ -692,7 +746,8 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
         const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
-            blco_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, reinterpret_cast<float4*>(out));
+            blco_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, reinterpret_cast<float4*>(out),
+                                                                                copies.count, copies.stride / 4);
         });
     }
     check(cudaGetLastError(), "launching the BLCO MTTKRP kernel");
@@ -700,12 +755,59 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
 
 namespace {
 
-void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors,
+// Output copies (BLCO paper Sec. 4.3's concern: the order that makes one copy serve every mode
+// scatters each output row's updates over the whole tensor, so fp32 atomics add up thousands of
+// them one after another). Each group of nonzeros adds into copy g % C, and the copies are summed
+// in fp64 at the end: a row's longest fp32 chain is its nonzeros / C. C gives chains of about
+// kChainPerCopy, within kCopiesBytes (kept in L2 beside the factors). On the nell-2 shape one copy
+// gave errors of 1.7-2.8e-5 (docs/bench/h100-blco.json). TENSORSCOPE_BLCO_COPIES caps C (1: one
+// output), for comparisons.
+constexpr std::uint64_t kChainPerCopy = 1024;
+constexpr std::uint64_t kCopiesBytes = 24ull << 20;
+constexpr unsigned kMaxCopies = 64;
+
+unsigned copies_cap() {
+    static const unsigned cap = [] {
+        const char* e = std::getenv("TENSORSCOPE_BLCO_COPIES");
+        const long v = e ? std::strtol(e, nullptr, 10) : 0;
+        return v >= 1 ? static_cast<unsigned>(std::min<long>(v, kMaxCopies)) : kMaxCopies;
+    }();
+    return cap;
+}
+
+unsigned output_copies(const ResidentTensor::Impl::BlcoArrays& a, int mode, std::uint64_t R) {
+    const std::uint64_t rows = a.dims[static_cast<std::size_t>(mode)];
+    const std::uint64_t want = (a.longest_row[static_cast<std::size_t>(mode)] + kChainPerCopy - 1) / kChainPerCopy;
+    const std::uint64_t fit = kCopiesBytes / std::max<std::uint64_t>(rows * R * sizeof(float), 1);
+    return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>({want, fit, copies_cap()})));
+}
+
+// out[i] += the copies' sum at i, in fp64.
+__global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint64_t n, float* out) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
+        double s = out[i];
+        for (unsigned c = 0; c < count; ++c) s += copies[c * n + i];
+        out[i] = static_cast<float>(s);
+    }
+}
+
+void launch_blco(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors,
                  float* out_f) {
     BlcoTable table;
     table.blocks = a.blocks, table.block_ptr = a.block_ptr.get(), table.shift = a.shift, table.width = a.width;
     for (const auto& h : a.high) table.high.push_back(h.get());
-    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr);
+    const unsigned count = use_team(R) ? output_copies(a, mode, R) : 1;
+    if (count == 1) {
+        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr);
+        return;
+    }
+    const std::uint64_t n = a.dims[static_cast<std::size_t>(mode)] * R;
+    if (a.copies.size() < n * count) a.copies = DeviceArray<float>(n * count);
+    check(cudaMemsetAsync(a.copies.get(), 0, n * count * sizeof(float)), "clearing the output copies");
+    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, a.copies.get(), nullptr, OutputCopies{count, n});
+    sum_copies_kernel<<<grid_for(n), 256>>>(a.copies.get(), count, n, out_f);
+    check(cudaGetLastError(), "summing the output copies");
 }
 
 }  // namespace

@@ -72,6 +72,7 @@ struct Blco {
     const std::uint64_t* block_ptr = nullptr;  // blocks + 1
     std::vector<const std::uint64_t*> high;    // per mode, blocks entries
     std::vector<unsigned> shift, width;
+    std::vector<std::uint64_t> dims;  // the modes' lengths (the output's rows)
 };
 
 // A COO in device memory (32-bit indices, fp32 values): what the device format builds start

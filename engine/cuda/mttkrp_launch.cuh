@@ -31,7 +31,14 @@ struct BlcoTable {
     std::vector<const std::uint64_t*> high;
     std::vector<unsigned> shift, width;
 };
+// copies > 1: out holds that many outputs, `stride` floats apart, and group g of nonzeros adds
+// into copy g % copies (the resident kernel's way to keep fp32 sums short; see gpu_mttkrp.cu).
+struct OutputCopies {
+    unsigned count = 1;
+    std::uint64_t stride = 0;
+};
 void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
-                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream);
+                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream,
+                        OutputCopies copies = {});
 
 }  // namespace tscope::gpu

@@ -31,6 +31,9 @@ struct ResidentTensor::Impl {
         DeviceArray<float> vals;
         std::uint64_t blocks = 0;
         std::vector<unsigned> shift, width;
+        std::vector<std::uint64_t> dims;
+        std::vector<std::uint64_t> longest_row;  // per mode: the most nonzeros of one output row
+        DeviceArray<float> copies;                // the launches' output copies (grown on demand)
     };
     std::unique_ptr<BlcoArrays> blco;
 };

@@ -59,7 +59,7 @@ StreamedCpdTensor::StreamedCpdTensor(const CooTensor& t, const CpdOptions& o, st
                 b.nnz = c.vals.size(), b.blocks = c.blocks(), b.keys = c.keys.data(), b.vals = blco_vals_.data();
                 b.block_ptr = c.block_ptr.data();
                 for (const auto& h : c.block_high) b.high.push_back(h.data());
-                b.shift = c.shift, b.width = c.width;
+                b.shift = c.shift, b.width = c.width, b.dims = c.dims();
             },
             [&](const SparseFormat& other) { throw InputError("cannot stream " + other.name()); }});
         if (o.format == FormatKind::BLCO) blco_ = std::move(f);  // the streams read its arrays

@@ -50,7 +50,7 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
             gpu::Blco b;
             b.nnz = f.vals.size(), b.blocks = f.blocks(), b.keys = f.keys.data(), b.vals = vals.data(), b.block_ptr = f.block_ptr.data();
             for (const auto& h : f.block_high) b.high.push_back(h.data());
-            b.shift = f.shift, b.width = f.width;
+            b.shift = f.shift, b.width = f.width, b.dims = f.dims();
             return std::make_shared<gpu::ResidentTensor>(b);
         },
         [&](const SparseFormat& f) -> Resident { throw InputError("MTTKRP has no CUDA kernel for " + f.name()); }});
