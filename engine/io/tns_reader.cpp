@@ -877,6 +877,7 @@ void spill_held(StreamColumns<V>& s, const std::function<void(detail::EntryBatch
     batch.last = last;
     batch.first_entry = s.spilled;
     const auto order = static_cast<std::size_t>(s.order);
+    batch.max_index.assign(s.hi.begin(), s.hi.begin() + s.order);
     if (s.wide) {
         batch.idx64 = std::move(s.c64);
         s.c64.assign(order, {});
@@ -892,6 +893,22 @@ void spill_held(StreamColumns<V>& s, const std::function<void(detail::EntryBatch
     s.spilled += s.nnz;
     s.nnz = 0;
     spill(std::move(batch));
+    if (last) return;
+    // Columns the receiver left serve the next batch: their pages are mapped already, where
+    // fresh ones would fault every page in again.
+    auto reclaim = [](auto& from, auto& to) {
+        if (from.capacity() <= to.capacity()) return;
+        to = std::move(from);
+        to.clear();
+    };
+    if (s.wide && batch.idx64.size() == order)
+        for (std::size_t m = 0; m < order; ++m) reclaim(batch.idx64[m], s.c64[m]);
+    if (!s.wide && batch.idx32.size() == order)
+        for (std::size_t m = 0; m < order; ++m) reclaim(batch.idx32[m], s.c32[m]);
+    if constexpr (std::is_same_v<V, float>)
+        reclaim(batch.f32, s.vals);
+    else
+        reclaim(batch.f64, s.vals);
 }
 
 // A spilling read (see parse_tns_stream_spilling): where to send the entries, and when.

@@ -29,6 +29,8 @@ struct EntryBatch {
     int order = 0;
     std::uint64_t first_entry = 0;  // in file order
     bool last = false;              // the stream has ended: no batch follows
+    // Per mode, the largest index read so far: at least every index of this batch.
+    std::vector<std::uint64_t> max_index;
     std::vector<Column<std::uint32_t>> idx32;
     std::vector<Column<std::uint64_t>> idx64;
     Column<float> f32;
@@ -50,7 +52,8 @@ struct StreamShape {
 // Parses like parse_tns_stream, but whenever `spill_at(order)` entries are held, hands them to
 // `spill` and lets go of them (the last ones at the end, marked `last`), so memory holds one
 // batch and one block of text. Every check of the in-memory reader is made; summing duplicates
-// is left to the receiver. A stream that fits one batch is returned whole instead.
+// is left to the receiver. A stream that fits one batch is returned whole instead. Columns the
+// receiver leaves in the batch (it need not take them) are reused for the next one.
 StreamShape parse_tns_stream_spilling(TextStream& in, const std::string& name, const LoadOptions& options,
                                       RunControl& control, const std::function<std::uint64_t(int)>& spill_at,
                                       const std::function<void(EntryBatch&&)>& spill, std::size_t block_bytes = 0);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 18, item 3: `convert` of a 5M-nonzero .tns to .tsb, in memory against the bounded
-# external sort (default budget: it fits; 64 MiB and 8 MiB: 8 and 64 sorted runs), interleaved
+# external sort (default budget: it fits; 64 MiB and 8 MiB: 7 and 56 sorted runs), interleaved
 # rounds, wall time and peak resident memory of each process. Writes JSON lines to stdout.
 # Usage: bounded-convert.sh CLI WORKDIR [ROUNDS]
 set -euo pipefail

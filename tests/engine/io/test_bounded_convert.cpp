@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <zlib.h>
 
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -138,6 +140,73 @@ private Q_SLOTS:
         QCOMPARE(r.run_file_bytes > 0, r.runs > 1);
         expect_same_as_loader(in, out, r);
         QCOMPARE(leftovers(dir, {"t.tns", "t.tsb"}), QStringList());  // the runs are gone
+    }
+
+    // Many runs, their buffers reused from one to the next (the sort's scratch swapped with
+    // them): in random order and sorted (no sort), the very file the in-memory convert writes
+    // once its tensor is sorted.
+    void manyRunsWriteTheSortedLoaderFile_data() {
+        QTest::addColumn<bool>("sorted");
+        QTest::newRow("random order") << false;
+        QTest::newRow("sorted") << true;
+    }
+    void manyRunsWriteTheSortedLoaderFile() {
+        QFETCH(bool, sorted);
+        QTemporaryDir dir;
+        const std::string in = dir.filePath("t.tns").toStdString(), out = dir.filePath("t.tsb").toStdString();
+        std::string text = text_with_duplicates(3, 200000, 31, {5000, 300, 70}, {false, true, false});
+        if (sorted) {  // stably, by coordinate: duplicates keep their file order
+            std::vector<std::string> lines;
+            std::istringstream split(text);
+            for (std::string line; std::getline(split, line);) lines.push_back(line);
+            auto coordinate = [](const std::string& line) {
+                std::istringstream fields(line);
+                std::array<std::uint64_t, 3> c{};
+                fields >> c[0] >> c[1] >> c[2];
+                return c;
+            };
+            std::stable_sort(lines.begin(), lines.end(),
+                             [&](const std::string& a, const std::string& b) { return coordinate(a) < coordinate(b); });
+            text.clear();
+            for (const std::string& line : lines) text += line + "\n";
+        }
+        write_file(in, text);
+        const BoundedConvertReport r = convert_text_to_tsb(in, out, budget(kMiB));
+        QVERIFY2(r.runs >= 10, qPrintable(QString("%1 runs").arg(r.runs)));
+        expect_same_as_loader(in, out, r);
+        LoadedTensor loaded = load_tensor(in);
+        sort_lexicographic(loaded.tensor);
+        const std::string again = dir.filePath("again.tsb").toStdString();
+        save_tensor(loaded.tensor, again);
+        std::ifstream a(out, std::ios::binary), b(again, std::ios::binary);
+        const std::string bytes_a{std::istreambuf_iterator<char>(a), {}}, bytes_b{std::istreambuf_iterator<char>(b), {}};
+        QVERIFY(bytes_a == bytes_b);
+        QCOMPARE(leftovers(dir, {"t.tns", "t.tsb", "again.tsb"}), QStringList());
+    }
+
+    // Coordinates too wide for the packed merge: 63-bit keys (no room left for a run's number)
+    // merged entry by entry; and record runs after runs of packed keys, once indices grew past
+    // 64 bits of key.
+    void keysWiderThanTheMerge_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<quint64>("small");  // lines with indices below it first (0: none)
+        QTest::newRow("63-bit keys") << 3 << quint64(0);
+        QTest::newRow("record runs after packed ones") << 4 << quint64(3000);
+    }
+    void keysWiderThanTheMerge() {
+        QFETCH(int, order);
+        QFETCH(quint64, small);
+        QTemporaryDir dir;
+        const std::string in = dir.filePath("t.tns").toStdString(), out = dir.filePath("t.tsb").toStdString();
+        const std::vector<bool> zero_based(static_cast<std::size_t>(order), true);
+        std::string text;
+        if (small > 0) text = text_with_duplicates(order, 40000, 41, std::vector<std::uint64_t>(4, small), zero_based);
+        text += text_with_duplicates(order, 40000, 42, std::vector<std::uint64_t>(4, std::uint64_t{1} << 21), zero_based);
+        write_file(in, text);
+        const BoundedConvertReport r = convert_text_to_tsb(in, out, budget(kMiB));
+        QVERIFY2(r.runs >= 3, qPrintable(QString("%1 runs").arg(r.runs)));
+        expect_same_as_loader(in, out, r);
+        QCOMPARE(leftovers(dir, {"t.tns", "t.tsb"}), QStringList());
     }
 
     // fp32: the sums are float sums in file order, as the loader's.

@@ -2,16 +2,19 @@
 // larger than the machine's memory (issue 18, item 3).
 //
 // An external merge sort. The text is parsed block by block (the reader's parser, every check
-// included); whenever a memory budget's worth of nonzeros is held, they are sorted by
-// coordinate and written to a temporary run file next to the output. Once the text is read
+// included); whenever a memory budget's worth of nonzeros is held, they are packed into 64-bit
+// keys, sorted by coordinate and written to a temporary run file next to the output, on a
+// worker thread while the parser reads on (buffers reused from run to run; coordinates too
+// wide for 64 bits go as records of indices instead). Once the text is read
 // (the dims and each mode's base are known only then), the runs are merged: equal coordinates
 // are summed in file order (the same sums, bit for bit, as the in-memory reader), zeros are
 // dropped, and the result goes straight into the .tsb's arrays, sorted by coordinate. A text
 // that fits the budget is never spilled: it is converted as the in-memory convert does (same
 // file, byte for byte). The output appears whole or not at all.
 //
-// Memory: the budget, one block of text and a buffer per run. Disk: the runs, about the
-// output's size, next to the output while the merge runs.
+// Memory: the budget (the parser's columns, two key buffers and the sort's scratch), one block
+// of text and a buffer per run. Disk: the runs, about the output's size, next to the output
+// while the merge runs. One thread beside the reader's.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +28,7 @@ namespace tscope {
 
 struct BoundedConvertOptions {
     ValueType values = ValueType::F64;
-    // Bytes of nonzeros held at once (their columns and the sort's scratch); 0: the default.
+    // Bytes of nonzeros held at once (their columns, keys and the sort's scratch); 0: the default.
     std::uint64_t memory_bytes = 0;
     // Text blocks (0: the stream reader's 64 MiB, or less under a small budget). Tests set it.
     std::size_t stream_block_bytes = 0;
