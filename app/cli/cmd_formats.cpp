@@ -1,5 +1,6 @@
 // tensorscope-cli formats FILE [--mode M|all] [--format F|all] [--verify] [--json]
 //                 [--csf-order 1,2,3]
+// tensorscope-cli formats FILE.tsb --streamed [--part-nnz N] [--mode ...] [--format ...] [--json]
 #include <iostream>
 #include <map>
 
@@ -9,7 +10,10 @@
 #include "json_report.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
+#include "tscope/advisor/streamed_profile.hpp"
+#include "tscope/bench/machine.hpp"
 #include "tscope/formats/format_survey.hpp"
+#include "tscope/io/tsb_format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
 
@@ -20,16 +24,70 @@ namespace {
 // The COO bytes of each mode, for the ratio column (COO is mode-independent in size).
 std::uint64_t coo_bytes(const CooTensor& t) { return t.bytes(); }
 
+// A .tsb read in parts, never whole: each format's storage predicted from counts gathered in
+// bounded memory (tscope/advisor/streamed_profile.hpp), nothing built.
+int run_formats_streamed(const Args& args, const std::string& path) {
+    if (args.flag("--verify")) throw InputError("--verify builds each format: it needs the tensor loaded (leave out --streamed)");
+    if (args.value(kReorderOption)) throw InputError("--reorder relabels the loaded tensor: leave out --streamed");
+    const TsbHeader header = read_tsb_header(path);
+    const CooTensor shape(header.dims, ValueType::F32);
+    SurveyRequest request;
+    request.modes = parse_modes(args.value_or("--mode", "all"), shape.order());
+    request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
+    request.options = parse_format_options(args, shape);
+    const TensorProfile profile = profile_tsb(path, request.options, args.integer("--part-nnz", 0, 0, std::uint64_t{1} << 40));
+    const std::vector<FormatRow> rows = predicted_survey(profile, request);
+    const double coo = static_cast<double>(predicted_storage(profile, KernelKind::MTTKRP, FormatKind::COO, 0));
+    auto counts = [](const FormatRow& r) { return !r.predicted ? "none" : r.estimate ? "estimate" : "exact"; };
+    if (args.flag("--json")) {
+        Json list = Json::array();
+        for (const FormatRow& r : rows) {
+            Json row{{"name", format_name(r.kind)}, {"mode", r.mode >= 0 ? Json(r.mode + 1) : Json("all")}, {"built", false},
+                     {"predicted", r.predicted}, {"prediction", counts(r)}};
+            if (r.predicted) row["bytes"] = r.storage.bytes(), row["ratio_to_coo"] = static_cast<double>(r.storage.bytes()) / coo;
+            else row["error"] = r.error;
+            list.push_back(row);
+        }
+        std::cout << Json{{"file", path}, {"streamed", true}, {"order", header.dims.size()}, {"dims", header.dims}, {"nnz", profile.nnz},
+                          {"coo_bytes", coo}, {"seconds", profile.seconds}, {"peak_host_bytes", peak_host_memory_bytes()},
+                          {"formats", list}}.dump(2)
+                  << "\n";
+        return 0;
+    }
+    TextTable table({"format", "mode", "bytes", "vs COO", "prediction"});
+    for (const FormatRow& r : rows) {
+        std::vector<std::string> line{format_name(r.kind), r.mode >= 0 ? std::to_string(r.mode + 1) : "all"};
+        if (r.predicted) {
+            const std::string approx = r.estimate ? "~" : "";
+            line.insert(line.end(), {approx + human_bytes(r.storage.bytes()), approx + number(static_cast<double>(r.storage.bytes()) / coo) + "x",
+                                     counts(r)});
+        } else {
+            line.insert(line.end(), {"-", "-", "none " + table.note(r.error)});  // refused for its size, or not determined
+        }
+        table.add(line);
+    }
+    std::cout << path << ": order " << header.dims.size() << ", " << grouped(profile.nnz) << " nonzeros, read in parts in "
+              << number(profile.seconds) << " s, never whole\n\n"
+              << table.render()
+              << "\nPredicted by the storage model from counts over the file (nothing built): an exact prediction is the built "
+                 "format's bytes; ~ marks an estimate, from counts sketched where they cross the slices of mode 1 (HyperLogLog, "
+                 "standard error 0.8%, or a sample of mode 1's fibers) or from a formula that leaves out small arrays (BLCO's "
+                 "block table, sCOO's index widths).\n";
+    return 0;
+}
+
 }  // namespace
 
 int run_formats(int argc, char** argv) {
     Args args(argc, argv, 2, "formats",
               {"--mode", "--format", "--threads", "--csf-order", "--mode-order", "--fiber-threshold", "--hicoo-bits", "--hls-threshold",
-               kReorderOption, kReorderItersOption},
-              {"--json", "--verify"});
+               kReorderOption, kReorderItersOption, "--part-nnz"},
+              {"--json", "--verify", "--streamed"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
+    if (args.flag("--streamed")) return run_formats_streamed(args, path);
+    if (args.value("--part-nnz")) throw InputError("--part-nnz applies to --streamed");
     LoadedTensor loaded = load_tensor(path);
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;

@@ -71,7 +71,13 @@ int run_info_streamed(const Args& args, const std::string& path) {
         if (!sketch.fibers.empty())
             for (std::size_t m = 0; m < sketch.fibers.size(); ++m) {
                 modes[m]["fibers_estimate"] = sketch.fibers[m];
-                if (sketch.exact[m]) modes[m]["fibers"] = sketch.fiber_nnz[m].count, modes[m]["fiber_nnz"] = to_json(sketch.fiber_nnz[m]);
+                if (sketch.exact[m]) {
+                    modes[m]["fibers"] = sketch.fiber_nnz[m].count, modes[m]["fiber_nnz"] = to_json(sketch.fiber_nnz[m]);
+                } else {  // lengths from a sample of the fibers (fiber_sketch.hpp)
+                    modes[m]["fiber_nnz_sampled"] = to_json(sketch.sampled_nnz[m]);
+                    modes[m]["sampled_fibers"] = sketch.sampled_fibers[m];
+                    modes[m]["sample_level"] = sketch.sample_level[m];
+                }
             }
         std::cout << Json{{"file", path},          {"format", "tsb"},       {"streamed", true},
                           {"order", header.dims.size()}, {"dims", header.dims}, {"nnz", s.nnz},
@@ -100,14 +106,15 @@ int run_info_streamed(const Args& args, const std::string& path) {
         } else if (sketched) {
             const double f = sketch.fibers[k];
             row.push_back("~" + grouped(static_cast<std::uint64_t>(std::llround(f))));
-            row.push_back("~" + number(f > 0 ? static_cast<double>(s.nnz) / f : 0));
+            row.push_back("~" + dist_text(sketch.sampled_nnz[k]) + " (sampled)");
         }
         table.add(row);
     }
     std::cout << table.render();
     const bool all_exact = sketched && std::all_of(sketch.exact.begin() + 1, sketch.exact.end(), [](bool e) { return e; });
     if (sketched)
-        std::cout << "\n(exact slice figures; fibers marked ~ estimated by a HyperLogLog sketch, standard error 0.8%"
+        std::cout << "\n(exact slice figures; fibers marked ~ estimated by a HyperLogLog sketch, standard error 0.8%, their lengths from "
+                     "a sample of the fibers each followed exactly"
                   << (all_exact ? "; the others counted exactly, a slice of mode 1 at a time" : "; " + sketch.not_exact_why) << ")\n";
     else
         std::cout << "\n(exact slice figures; fibers need the nonzeros grouped and are left out of a streamed pass; --sketch-fibers "

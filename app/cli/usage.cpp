@@ -54,7 +54,8 @@ void print_usage(bool to_stderr) {
   info FILE.tsb --streamed [--json] [--part-nnz N] [--sketch-fibers]
       the exact slice statistics of a .tsb read in blocks, never loaded whole (no fibers); --sketch-fibers
       counts each mode's non-empty fibers in a second pass: mode 1's estimated (HyperLogLog, standard error
-      0.8%), the others' exactly with their lengths where the file is in slice order of mode 1
+      0.8%) with their lengths from a sample of its fibers, the others' exactly with their lengths where the
+      file is in slice order of mode 1
   generate --dims I,J,K[,..] --nnz N [--dist uniform|powerlaw:A[,A..]|blocks:B[:EDGE]|lowrank:R]
            [--seed S] [--float] -o FILE
       a reproducible synthetic tensor with exactly N distinct nonzeros (.tns, .tns.gz, .tsb); lowrank:R is a sum
@@ -63,6 +64,9 @@ void print_usage(bool to_stderr) {
           [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
       --verify converts each back to COO and compares exactly
+  formats FILE.tsb --streamed [--part-nnz N] [--mode ..] [--format ..] [--json]
+      the same survey for a .tsb read in parts, never loaded whole: each format's bytes predicted from counts
+      over the file (exact, or sketched where they cross the slices of mode 1; MM-CSF not determined)
       formats: )" + all_format_names() + R"(
       options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]

@@ -39,6 +39,35 @@ std::uint64_t hocfs_bytes(const TreeCounts& c, std::uint64_t I, std::uint64_t V,
     return b + (fiber_nodes(c) + 1) * I + c.nnz * (I + V);
 }
 
+std::uint64_t formula_storage(const TensorProfile& p, KernelKind kernel, FormatKind kind, int mode, bool* exact);
+
+// HOCFS's tree: SpTV's order, or, where a streamed profile counted it, the default build's.
+const TreeCounts& hocfs_tree(const TensorProfile& p, KernelKind kernel, std::size_t m) {
+    return kernel != KernelKind::SpTV && !p.root_trees.empty() ? p.root_trees[m] : p.sptv_trees[m];
+}
+
+// A streamed profile's counts (TensorProfile::sketched) for the format: InputError where one it
+// needs was not determined, false where one is sketched.
+bool counts_exact(const TensorProfile& p, KernelKind kernel, FormatKind kind, std::size_t m) {
+    const TensorProfile::Sketched& s = p.sketched;
+    if (!s.any) return true;
+    const bool hocfs_root = kernel != KernelKind::SpTV && !p.root_trees.empty();
+    auto refuse = [](const std::string& why) {
+        if (!why.empty()) throw InputError(why);
+    };
+    switch (kind) {
+    case FormatKind::CFB:
+    case FormatKind::sCOO: return !s.fibers[m];
+    case FormatKind::HOCFS_ELL: refuse(hocfs_root ? s.root_ell_missing[m] : s.sptv_ell_missing[m]); [[fallthrough]];
+    case FormatKind::HOCFS_CSR: return hocfs_root ? !s.root_trees[m] : !s.sptv_trees[m];
+    case FormatKind::CSF: return kernel == KernelKind::SpTV ? !s.sptv_trees[m] : !s.csf_trees[m];
+    case FormatKind::BCSF: return !s.csf_trees[m];
+    case FormatKind::MMCSF: refuse(s.mmcsf_missing); return true;
+    case FormatKind::HLS: refuse(s.hls_missing); return true;
+    default: return true;
+    }
+}
+
 std::uint64_t product_of(const std::vector<std::uint64_t>& dims, std::size_t count) {
     unsigned __int128 p = 1;
     for (std::size_t m = 0; m < count; ++m) p *= dims[m];
@@ -48,10 +77,21 @@ std::uint64_t product_of(const std::vector<std::uint64_t>& dims, std::size_t cou
 }  // namespace
 
 std::uint64_t predicted_storage(const TensorProfile& p, KernelKind kernel, FormatKind kind, int mode, bool* exact) {
+    const int N = p.order();
+    if (mode < 0 || mode >= N) mode = 0;
+    const auto m = static_cast<std::size_t>(mode);
+    const bool counted = counts_exact(p, kernel, kind, m);
+    const std::uint64_t bytes = formula_storage(p, kernel, kind, mode, exact);
+    if (exact) *exact = *exact && counted;
+    return bytes;
+}
+
+namespace {
+
+std::uint64_t formula_storage(const TensorProfile& p, KernelKind kernel, FormatKind kind, int mode, bool* exact) {
     if (exact) *exact = true;
     const std::uint64_t I = p.index_bytes, V = p.value_bytes, Z = p.nnz;
     const int N = p.order();
-    if (mode < 0 || mode >= N) mode = 0;
     const auto m = static_cast<std::size_t>(mode);
     switch (kind) {
     case FormatKind::COO: return Z * (static_cast<std::uint64_t>(N) * I + V);
@@ -75,8 +115,8 @@ std::uint64_t predicted_storage(const TensorProfile& p, KernelKind kernel, Forma
         const std::uint64_t F = p.stats.modes[m].fibers;
         return F * (8 + I) + Z * (I + V);
     }
-    case FormatKind::HOCFS_CSR: return hocfs_bytes(p.sptv_trees[m], I, V, false);
-    case FormatKind::HOCFS_ELL: return hocfs_bytes(p.sptv_trees[m], I, V, true);
+    case FormatKind::HOCFS_CSR: return hocfs_bytes(hocfs_tree(p, kernel, m), I, V, false);
+    case FormatKind::HOCFS_ELL: return hocfs_bytes(hocfs_tree(p, kernel, m), I, V, true);
     case FormatKind::CSF: {
         // SpTV's tree has the mode at the leaves; TTMc's the other modes ascending below the root,
         // where the profile counted SPLATT's order (by length): the same unless lengths reorder them
@@ -111,5 +151,7 @@ std::uint64_t predicted_storage(const TensorProfile& p, KernelKind kernel, Forma
     }
     return 0;
 }
+
+}  // namespace
 
 }  // namespace tscope

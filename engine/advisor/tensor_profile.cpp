@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 
+#include "advisor/profile_counts.hpp"
 #include "formats/format_builders.hpp"  // default_mode_order: SPLATT's CSF order, as the builder uses it
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/formats/balanced_formats.hpp"
@@ -82,8 +83,7 @@ std::uint64_t count_blocks(const CooTensor& t, int bits) {
             const auto width = static_cast<unsigned>(std::bit_width(t.dim(m) >> bits));
             for (std::uint64_t z = 0; z < keys.size(); ++z) {
                 const std::uint64_t b = static_cast<std::uint64_t>(col[z]) >> bits;
-                keys[z] = total <= 64 ? (width ? (keys[z] << width) | b : keys[z])
-                                      : (keys[z] ^ (b + 0x9e3779b97f4a7c15ULL + (keys[z] << 6) + (keys[z] >> 2)));
+                keys[z] = detail::hicoo_key_step(keys[z], b, width, total <= 64);
             }
         }
     });

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "tscope/formats/format.hpp"
@@ -11,6 +12,14 @@
 namespace tscope {
 // SPLATT's CSF order: the mode at the root, the others by increasing length (paper_formats.cpp).
 std::vector<int> default_mode_order(const CooTensor& t, int mode);
+// Why a build would be refused for its size ("" where it is not): HOCFS-ELL padding `nnz`
+// nonzeros to `cells` (index_max: the index type's largest value), sCOO holding `fibers` dense
+// fibers of `length`. The builders and the streamed survey's predictions share them.
+std::string hocfs_ell_refusal(int mode, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max);
+std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length);
+// The chosen mode first, then the others ascending (hocfs "according to the n-th dimension"): the
+// default order of COO, HOCSR and HOCFS.
+std::vector<int> mode_first_order(int order, int mode);
 // The mode-`mode` fiber through every nonzero (the column of the unfolding X_(mode) it lies in),
 // numbered 0.. in sorted order; *count gets the number of fibers. Parallel; fewer than 2^32 nonzeros.
 std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uint64_t* count);

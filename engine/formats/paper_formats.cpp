@@ -15,15 +15,30 @@ namespace tscope {
 
 using detail::array_info;
 
-namespace {
+std::string hocfs_ell_refusal(int mode, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max) {
+    // ELL's weakness on skewed data: one long fiber pads its whole slice. Refuse blow-ups.
+    const std::uint64_t limit = std::max<std::uint64_t>(16 * nnz, 1u << 20);
+    if (cells <= limit && cells <= index_max) return {};
+    return "HOCFS-ELL for mode " + std::to_string(mode + 1) + " would pad " + std::to_string(nnz) + " nonzeros to " +
+           std::to_string(cells) + " entries (over 16x: the limit)";
+}
 
-// The chosen mode first, then the others ascending (hocfs "according to the n-th dimension").
+std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length) {
+    // sCOO suits short dense modes (SpTTM's rank); densifying a long mode can take gigabytes.
+    constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 27;
+    if (static_cast<long double>(fibers) * static_cast<long double>(length) <= static_cast<long double>(kMaxValues)) return {};
+    return "sCOO with dense mode " + std::to_string(mode + 1) + " would hold " + std::to_string(fibers) + " dense fibers of " +
+           std::to_string(length) + " values; the limit is 2^27 values";
+}
+
 std::vector<int> mode_first_order(int order, int mode) {
     std::vector<int> out{mode};
     for (int m = 0; m < order; ++m)
         if (m != mode) out.push_back(m);
     return out;
 }
+
+namespace {
 
 unsigned __int128 product(const std::vector<std::uint64_t>& dims, const std::vector<int>& modes) {
     unsigned __int128 p = 1;
@@ -348,11 +363,8 @@ std::unique_ptr<SparseFormat> detail::build_hocfs(const CooTensor& t, const Form
         total += width * (hi - lo);
     }
     f->ap[blocks] = static_cast<I>(total);
-    // ELL's weakness on skewed data: one long fiber pads its whole slice. Refuse blow-ups.
-    const std::uint64_t limit = std::max<std::uint64_t>(16 * v.nnz(), 1u << 20);
-    if (total > limit || total > std::numeric_limits<I>::max())
-        throw InputError("HOCFS-ELL for mode " + std::to_string(o.mode + 1) + " would pad " + std::to_string(v.nnz()) +
-                         " nonzeros to " + std::to_string(total) + " entries (over 16x: the limit)");
+    if (const std::string why = hocfs_ell_refusal(o.mode, v.nnz(), total, std::numeric_limits<I>::max()); !why.empty())
+        throw InputError(why);
     f->aj.assign(total, HocfsFormat<I, V>::kEllPad);
     f->av.assign(total, V{0});
     for (std::uint64_t b = 0; b < blocks; ++b) {
@@ -503,11 +515,7 @@ std::unique_ptr<SparseFormat> detail::build_scoo(const CooTensor& t, const Forma
     std::uint64_t chunks = 0;
     for (std::uint64_t e = 0; e < v.nnz(); ++e) chunks += detail::first_difference(v, e, levels) < levels || e == 0;
     const std::uint64_t len = t.dim(o.mode);
-    // sCOO suits short dense modes (SpTTM's rank); densifying a long mode can take gigabytes.
-    constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 27;
-    if (static_cast<long double>(chunks) * static_cast<long double>(len) > static_cast<long double>(kMaxValues))
-        throw InputError("sCOO with dense mode " + std::to_string(o.mode + 1) + " would hold " + std::to_string(chunks) +
-                         " dense fibers of " + std::to_string(len) + " values; the limit is 2^27 values");
+    if (const std::string why = scoo_refusal(o.mode, chunks, len); !why.empty()) throw InputError(why);
     f->idx.resize(f->sparse_modes.size());
     f->vals.assign(chunks * len, V{0});
     std::uint64_t chunk = 0;

@@ -4,7 +4,9 @@
 #include <bit>
 #include <cmath>
 
+#include "tensor/fiber_sample.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tensor/random.hpp"
 #include "tensor/slice_fibers.hpp"
 #include "tscope/io/tsb_part.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -13,19 +15,21 @@ namespace tscope {
 
 namespace {
 
-// splitmix64's finalizer: every input bit moves every output bit.
-std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+using detail::mix64;
 
 // One part's entries into per-thread sketches: an entry's index in mode m hashes to h_m; the
 // mode-m fiber's key is the sum of the other modes' hashes, mixed once more.
+// Per thread: a HyperLogLog and a fiber sample per mode.
+struct ThreadSketch {
+    std::vector<HyperLogLog> counts;
+    std::vector<detail::FiberSample> samples;
+    explicit ThreadSketch(int order)
+        : counts(static_cast<std::size_t>(order)), samples(static_cast<std::size_t>(order), detail::FiberSample(kSampleCapacity)) {}
+    static constexpr std::size_t kSampleCapacity = std::size_t{1} << 13;
+};
+
 template <class I, class V>
-void sketch_part(const CooTensor& part, std::vector<std::vector<HyperLogLog>>& per_thread) {
+void sketch_part(const CooTensor& part, std::vector<ThreadSketch>& per_thread) {
     const int order = part.order();
     const std::uint64_t n = part.nnz();
     std::vector<const I*> cols;
@@ -34,18 +38,22 @@ void sketch_part(const CooTensor& part, std::vector<std::vector<HyperLogLog>>& p
     const int threads = static_cast<int>(per_thread.size());
 #pragma omp parallel num_threads(threads)
     {
-        std::vector<HyperLogLog>& mine = per_thread[static_cast<std::size_t>(detail::thread_index())];
+        ThreadSketch& mine = per_thread[static_cast<std::size_t>(detail::thread_index())];
         const auto [lo, hi] = detail::thread_chunk(n, threads);
         std::array<std::uint64_t, kMaxOrder> h{};
         for (std::uint64_t z = lo; z < hi; ++z) {
             if (vals[z] == V{0}) continue;
             std::uint64_t total = 0;
             for (int m = 0; m < order; ++m) {
-                h[static_cast<std::size_t>(m)] = mix(static_cast<std::uint64_t>(cols[static_cast<std::size_t>(m)][z]) * 0x9e3779b97f4a7c15ull +
+                h[static_cast<std::size_t>(m)] = mix64(static_cast<std::uint64_t>(cols[static_cast<std::size_t>(m)][z]) * 0x9e3779b97f4a7c15ull +
                                                      static_cast<std::uint64_t>(m + 1));
                 total += h[static_cast<std::size_t>(m)];
             }
-            for (int m = 0; m < order; ++m) mine[static_cast<std::size_t>(m)].add(mix(total - h[static_cast<std::size_t>(m)]));
+            for (int m = 0; m < order; ++m) {
+                const std::uint64_t key = mix64(total - h[static_cast<std::size_t>(m)]);
+                mine.counts[static_cast<std::size_t>(m)].add(key);
+                mine.samples[static_cast<std::size_t>(m)].add(key);
+            }
         }
     }
 }
@@ -77,13 +85,12 @@ double HyperLogLog::estimate() const {
     return raw;
 }
 
-FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, RunControl& control) {
+FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, RunControl& control, std::uint64_t split_threshold) {
     const TsbHeader header = read_tsb_header(path);
     const int order = static_cast<int>(header.dims.size());
     if (part_nnz == 0) part_nnz = std::uint64_t{4} << 20;
     const int threads = std::max(1, detail::threads_for(std::uint64_t{1} << 20));
-    std::vector<std::vector<HyperLogLog>> per_thread(static_cast<std::size_t>(threads),
-                                                     std::vector<HyperLogLog>(static_cast<std::size_t>(order)));
+    std::vector<ThreadSketch> per_thread(static_cast<std::size_t>(threads), ThreadSketch(order));
     FiberSketch out;
     detail::SliceFiberCounter exact(header.dims, 4 * part_nnz);
     control.stage("fibers, sketched");
@@ -98,13 +105,29 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
     }
     for (int m = 0; m < order; ++m) {
         HyperLogLog all;
-        for (const auto& t : per_thread) all.merge(t[static_cast<std::size_t>(m)]);
+        for (const auto& t : per_thread) all.merge(t.counts[static_cast<std::size_t>(m)]);
         out.fibers.push_back(all.estimate());
     }
     exact.finish();
     out.exact = std::move(exact.exact);
     out.fiber_nnz = std::move(exact.fiber_nnz);
     out.not_exact_why = std::move(exact.why);
+    out.split_threshold = split_threshold;
+    out.sampled_nnz.resize(static_cast<std::size_t>(order));
+    out.sample_level.assign(static_cast<std::size_t>(order), 0);
+    out.sampled_fibers.assign(static_cast<std::size_t>(order), 0);
+    out.split_fibers.assign(static_cast<std::size_t>(order), 0.0);
+    for (int m = 0; m < order; ++m) {
+        const auto k = static_cast<std::size_t>(m);
+        if (out.exact[k]) continue;
+        detail::FiberSample sample = per_thread[0].samples[k];
+        for (std::size_t t = 1; t < per_thread.size(); ++t) sample.merge(per_thread[t].samples[k]);
+        out.sampled_nnz[k] = sample.estimate();
+        out.sample_level[k] = sample.level();
+        out.sampled_fibers[k] = sample.followed();
+        if (split_threshold)
+            out.split_fibers[k] = sample.estimate_sum([&](std::uint64_t len) { return static_cast<double>((len + split_threshold - 1) / split_threshold); });
+    }
     return out;
 }
 

@@ -16,6 +16,13 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
+// SplitMix64's finalizer alone: every input bit moves every output bit (hashes for sketches).
+inline std::uint64_t mix64(std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
 // xoshiro256** (Blackman, Vigna 2018).
 class Rng {
 public:

@@ -210,6 +210,40 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 18, item 2: formats --streamed predicts each format's bytes from counts over the
+    // file: the built bytes where the prediction is exact (CSF rooted at mode 1, COO), MM-CSF
+    // not determined and said why; --verify and --reorder need the tensor loaded (exit 2).
+    void formatsStreamedPredictsTheStorage() {
+        QTemporaryDir dir;
+        const QString tsb = dir.filePath("t.tsb");
+        QCOMPARE(cli({"generate", "--dims", "300,200,100", "--nnz", "20000", "--dist", "powerlaw:1.1", "-o", tsb}).status, 0);
+        const QJsonObject built = json(cli({"formats", tsb, "--format", "CSF,COO", "--json"}));
+        const Run run = cli({"formats", tsb, "--streamed", "--part-nnz", "5000", "--json"});
+        QCOMPARE(run.status, 0);
+        const QJsonObject streamed = json(run);
+        QCOMPARE(streamed["streamed"].toBool(), true);
+        bool mmcsf = false;
+        for (const auto& p : streamed["formats"].toArray()) {
+            const QJsonObject po = p.toObject();
+            if (po["name"] == QStringLiteral("MM-CSF")) {
+                mmcsf = true;
+                QCOMPARE(po["prediction"].toString(), QStringLiteral("none"));
+                QVERIFY(po["error"].toString().contains("MM-CSF places each nonzero"));
+            }
+            for (const auto& b : built["formats"].toArray()) {
+                const QJsonObject bo = b.toObject();
+                if (bo["name"] != po["name"] || bo["mode"] != po["mode"] || po["prediction"] != QStringLiteral("exact")) continue;
+                QCOMPARE(po["bytes"].toInteger(), bo["bytes"].toInteger());
+            }
+        }
+        QVERIFY(mmcsf);
+        const Run text = cli({"formats", tsb, "--streamed", "--part-nnz", "5000", "--format", "CSF"});
+        QVERIFY2(text.out.contains("exact") && text.out.contains("never whole"), text.out.constData());
+        QCOMPARE(cli({"formats", tsb, "--streamed", "--verify"}).status, 2);
+        QCOMPARE(cli({"formats", tsb, "--streamed", "--reorder", "lexi"}).status, 2);
+        QCOMPARE(cli({"formats", tsb, "--part-nnz", "10"}).status, 2);
+    }
+
     // Issue 18: `fetch NAME` downloads the catalog's file (from a server of this test's own on
     // 127.0.0.1, on a thread of its own while the CLI runs), converts it once to NAME.tsb and
     // removes the download; a second fetch finds it ready without a request; a server error is

@@ -5,6 +5,7 @@
 // loaded ones.
 #include <QTemporaryDir>
 
+#include "saved_tensors.hpp"
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
@@ -17,29 +18,8 @@
 
 using namespace tscope;
 
-namespace {
-
-// A power-law tensor of `dims` (exponent `alpha`) with nnz nonzeros, saved as the .tsb `path`.
-CooTensor saved_power_law(std::vector<std::uint64_t> dims, std::uint64_t nnz, const char* alpha, const std::string& path) {
-    GeneratorSpec spec;
-    spec.dims = std::move(dims);
-    spec.nnz = nnz;
-    parse_distribution(std::string("powerlaw:") + alpha, spec);
-    CooTensor t = generate_tensor(spec);
-    save_tensor(t, path);
-    return t;
-}
-
-// t with its nonzeros in the reverse of their order, as a .tsb: not in slice order of any mode.
-void save_backwards(const CooTensor& t, const std::string& path) {
-    CooTensor reversed = t;
-    std::vector<std::uint64_t> back(t.nnz());
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) back[z] = t.nnz() - 1 - z;
-    apply_permutation(reversed, back);
-    save_tensor(reversed, path);
-}
-
-}  // namespace
+using tstest::save_backwards;
+using tstest::saved_power_law;
 
 class TestStreamedStats : public QObject {
     Q_OBJECT
@@ -226,6 +206,46 @@ private Q_SLOTS:
             QVERIFY(!unordered.exact[1]);
             QVERIFY(unordered.not_exact_why.find("slice order") != std::string::npos);
         }
+    }
+
+    // Mode 1's fibers cross every slice: their lengths come from a sample of the fibers (those
+    // whose hash starts with `level` zero bits, each followed over the whole pass). Against the
+    // loaded tensor: the mean within 5%, the spread within 25% (a heavy tail's few long fibers
+    // are rarely sampled), the sample's longest fiber never longer than the longest, the
+    // histogram adding up to the scaled count, and B-CSF's pieces within 5% of the exact sum.
+    // With 400,000 fibers a thread's sample (8,192) overflows, so the level rises.
+    void modeOneFiberLengthsFromASample() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.tsb").toStdString();
+        const CooTensor t = saved_power_law({200, 2000, 3000}, 400000, "0.8", path);
+        const TensorStats want = compute_stats(t);
+        const CountDistribution& w = want.modes[0].fiber_nnz;
+        const FiberSketch s = sketch_tsb_fibers(path, 50000, no_control(), 4);
+        QVERIFY(!s.exact[0]);
+        QVERIFY(s.sample_level[0] > 0);
+        const CountDistribution& got = s.sampled_nnz[0];
+        const double fibers = static_cast<double>(want.modes[0].fibers);
+        QVERIFY2(std::abs(got.mean - w.mean) <= 0.05 * w.mean, qPrintable(QString("mean %1 vs %2").arg(got.mean).arg(w.mean)));
+        QVERIFY2(std::abs(got.std - w.std) <= 0.25 * w.std, qPrintable(QString("std %1 vs %2").arg(got.std).arg(w.std)));
+        QVERIFY(got.max <= w.max && got.min >= w.min);
+        QVERIFY2(std::abs(static_cast<double>(got.count) - fibers) <= 0.05 * fibers, qPrintable(QString::number(got.count)));
+        std::uint64_t binned = 0;
+        for (std::uint64_t b : got.log2_histogram) binned += b;
+        QCOMPARE(binned, got.count);
+        double pieces = 0;  // B-CSF's cut at 4 nonzeros, exactly
+        {
+            std::vector<std::uint64_t> keys(t.nnz());
+            for (std::uint64_t z = 0; z < t.nnz(); ++z) keys[z] = t.index(1, z) * 3000 + t.index(2, z);
+            std::sort(keys.begin(), keys.end());
+            for (std::size_t z = 0; z < keys.size();) {
+                std::size_t e = z;
+                while (e < keys.size() && keys[e] == keys[z]) ++e;
+                pieces += static_cast<double>((e - z + 3) / 4);
+                z = e;
+            }
+        }
+        QVERIFY2(std::abs(s.split_fibers[0] - pieces) <= 0.05 * pieces, qPrintable(QString("%1 vs %2").arg(s.split_fibers[0]).arg(pieces)));
+        for (int m = 1; m < 3; ++m) QCOMPARE(s.split_fibers[static_cast<std::size_t>(m)], 0.0);  // counted exactly instead
     }
 
     // A sample that fits: the longest prefix of slices within the budget, exactly the entries

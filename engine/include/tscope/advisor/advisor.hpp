@@ -56,6 +56,17 @@ struct TensorProfile {
     std::uint64_t hls_tiles = 0, hls_dense_tiles = 0, hls_dense_nnz = 0;
     std::uint32_t hls_index_bytes = 4;
     double seconds = 0;                    // time to gather all this
+    // A profile gathered in bounded memory from a file (profile_tsb, streamed_profile.hpp): per
+    // mode, its own trees in HOCFS's default order (the mode, then the others ascending), as the
+    // Formats survey builds HOCFS; which counts are estimates (sketched); and what could not be
+    // determined at all, with the reason. A loaded tensor's profile has none of these.
+    std::vector<TreeCounts> root_trees;
+    struct Sketched {
+        bool any = false;  // the profile is a streamed one
+        std::vector<bool> fibers, csf_trees, sptv_trees, root_trees;  // per mode
+        std::vector<std::string> sptv_ell_missing, root_ell_missing;  // per mode: "" where counted
+        std::string mmcsf_missing, hls_missing;
+    } sketched;
 
     int order() const { return static_cast<int>(dims.size()); }
 };

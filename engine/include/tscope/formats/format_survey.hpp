@@ -21,6 +21,10 @@ struct FormatRow {
     double build_seconds = 0;
     std::optional<bool> roundtrip_ok;  // set when verified
     std::string roundtrip_error;
+    // A tensor too large to load (streamed_profile.hpp): nothing built, the storage predicted from
+    // its counts (storage: one array, the total), an estimate where a count it needs is sketched.
+    bool predicted = false;
+    bool estimate = false;
 };
 
 struct SurveyRequest {

@@ -36,9 +36,23 @@ struct FiberSketch {
     std::vector<bool> exact;
     std::vector<CountDistribution> fiber_nnz;
     std::string not_exact_why;  // why a mode after the first is only estimated
+    // per mode not counted exactly (mode 1's, which cross every slice): the lengths of a sample
+    // of its fibers, those whose key hashes to sample_level leading zero bits, each followed
+    // exactly over the whole pass (adaptive distinct sampling, bounded memory). An estimate of
+    // the distribution: count and histogram scaled up by 2^sample_level; mean, std, min and max
+    // as sampled (a sample's max may miss the longest fiber).
+    std::vector<CountDistribution> sampled_nnz;
+    std::vector<int> sample_level;
+    std::vector<std::uint64_t> sampled_fibers;
+    // per mode not counted exactly: B-CSF's pieces of its fibers cut at split_threshold (the sum
+    // of ceil(length / split_threshold)), estimated from the sample; 0 elsewhere.
+    std::vector<double> split_fibers;
+    std::uint64_t split_threshold = 0;
 };
 
-// part_nnz: nonzeros read at a time (0: 4M).
-FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz = 0, RunControl& control = no_control());
+// part_nnz: nonzeros read at a time (0: 4M). split_threshold: B-CSF's fiber threshold for
+// split_fibers (0: left out).
+FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz = 0, RunControl& control = no_control(),
+                              std::uint64_t split_threshold = 0);
 
 }  // namespace tscope
