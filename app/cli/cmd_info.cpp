@@ -106,15 +106,16 @@ int run_info_streamed(const Args& args, const std::string& path) {
         } else if (sketched) {
             const double f = sketch.fibers[k];
             row.push_back("~" + grouped(static_cast<std::uint64_t>(std::llround(f))));
-            row.push_back("~" + dist_text(sketch.sampled_nnz[k]) + " (sampled)");
+            const CountDistribution& d = sketch.sampled_nnz[k];  // the longest is the sample's: a lower bound
+            row.push_back("~" + number(d.mean) + " / ~" + number(d.std) + " / >=" + grouped(d.max));
         }
         table.add(row);
     }
     std::cout << table.render();
     const bool all_exact = sketched && std::all_of(sketch.exact.begin() + 1, sketch.exact.end(), [](bool e) { return e; });
     if (sketched)
-        std::cout << "\n(exact slice figures; fibers marked ~ estimated by a HyperLogLog sketch, standard error 0.8%, their lengths from "
-                     "a sample of the fibers each followed exactly"
+        std::cout << "\n(exact slice figures; fibers marked ~ estimated by a HyperLogLog sketch, standard error 0.8%, their spread from "
+                     "a sketch of the squared lengths, the longest (>=) from a sample of fibers each followed exactly"
                   << (all_exact ? "; the others counted exactly, a slice of mode 1 at a time" : "; " + sketch.not_exact_why) << ")\n";
     else
         std::cout << "\n(exact slice figures; fibers need the nonzeros grouped and are left out of a streamed pass; --sketch-fibers "

@@ -6,6 +6,7 @@
 
 #include "tensor/fiber_sample.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tensor/second_moment.hpp"
 #include "tensor/random.hpp"
 #include "tensor/slice_fibers.hpp"
 #include "tscope/io/tsb_part.hpp"
@@ -23,8 +24,11 @@ using detail::mix64;
 struct ThreadSketch {
     std::vector<HyperLogLog> counts;
     std::vector<detail::FiberSample> samples;
+    std::vector<detail::SecondMoment> squares;
+    std::uint64_t nonzeros = 0;
     explicit ThreadSketch(int order)
-        : counts(static_cast<std::size_t>(order)), samples(static_cast<std::size_t>(order), detail::FiberSample(kSampleCapacity)) {}
+        : counts(static_cast<std::size_t>(order)), samples(static_cast<std::size_t>(order), detail::FiberSample(kSampleCapacity)),
+          squares(static_cast<std::size_t>(order)) {}
     static constexpr std::size_t kSampleCapacity = std::size_t{1} << 13;
 };
 
@@ -43,6 +47,7 @@ void sketch_part(const CooTensor& part, std::vector<ThreadSketch>& per_thread) {
         std::array<std::uint64_t, kMaxOrder> h{};
         for (std::uint64_t z = lo; z < hi; ++z) {
             if (vals[z] == V{0}) continue;
+            ++mine.nonzeros;
             std::uint64_t total = 0;
             for (int m = 0; m < order; ++m) {
                 h[static_cast<std::size_t>(m)] = mix64(static_cast<std::uint64_t>(cols[static_cast<std::size_t>(m)][z]) * 0x9e3779b97f4a7c15ull +
@@ -53,6 +58,7 @@ void sketch_part(const CooTensor& part, std::vector<ThreadSketch>& per_thread) {
                 const std::uint64_t key = mix64(total - h[static_cast<std::size_t>(m)]);
                 mine.counts[static_cast<std::size_t>(m)].add(key);
                 mine.samples[static_cast<std::size_t>(m)].add(key);
+                mine.squares[static_cast<std::size_t>(m)].add(key);
             }
         }
     }
@@ -117,12 +123,28 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
     out.sample_level.assign(static_cast<std::size_t>(order), 0);
     out.sampled_fibers.assign(static_cast<std::size_t>(order), 0);
     out.split_fibers.assign(static_cast<std::size_t>(order), 0.0);
+    std::uint64_t nonzeros = 0;
+    for (const auto& t : per_thread) nonzeros += t.nonzeros;
     for (int m = 0; m < order; ++m) {
         const auto k = static_cast<std::size_t>(m);
         if (out.exact[k]) continue;
         detail::FiberSample sample = per_thread[0].samples[k];
         for (std::size_t t = 1; t < per_thread.size(); ++t) sample.merge(per_thread[t].samples[k]);
-        out.sampled_nnz[k] = sample.estimate();
+        // the count is the sketch's (0.8%), the mean nonzeros / count and the spread from the sum
+        // of squared lengths (second_moment.hpp): a sample's would miss a heavy tail's long
+        // fibers. The histogram's shape and the extremes are the sample's.
+        CountDistribution d = sample.estimate();
+        const double count = out.fibers[k];
+        for (auto& h : d.log2_histogram)
+            h = static_cast<std::uint64_t>(std::llround(static_cast<double>(h) * count / static_cast<double>(std::max<std::uint64_t>(d.count, 1))));
+        d.count = static_cast<std::uint64_t>(std::llround(count));
+        if (count > 0) {
+            detail::SecondMoment squares = per_thread[0].squares[k];
+            for (std::size_t t = 1; t < per_thread.size(); ++t) squares.merge(per_thread[t].squares[k]);
+            d.mean = static_cast<double>(nonzeros) / count;
+            d.std = std::sqrt(std::max(0.0, squares.estimate() / count - d.mean * d.mean));
+        }
+        out.sampled_nnz[k] = d;
         out.sample_level[k] = sample.level();
         out.sampled_fibers[k] = sample.followed();
         if (split_threshold)

@@ -78,7 +78,7 @@ private Q_SLOTS:
         const QString tsb = dir.filePath("t.tsb");
         const std::uint64_t in_memory = writeTensor(tsb, "powerlaw:0,0.8,0.8");
         int status = -1;
-        const QJsonObject streamed = runCli({"formats", tsb, "--streamed", "--part-nnz", "32768", "--json"}, &status);
+        const QJsonObject streamed = runCli({"formats", tsb, "--streamed", "--part-nnz", "16384", "--json"}, &status);
         QCOMPARE(status, 0);
         const auto peak = static_cast<std::uint64_t>(streamed["peak_host_bytes"].toInteger());
         qInfo("streamed format survey of a %llu-byte tensor: peak %llu bytes, %.2f s", static_cast<unsigned long long>(in_memory),

@@ -138,10 +138,12 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
             continue;
         }
         ms.fibers = static_cast<std::uint64_t>(std::llround(sketch.fibers[m]));
-        ms.fiber_nnz.mean = ms.fibers ? static_cast<double>(s.nnz) / static_cast<double>(ms.fibers) : 0;
+        ms.fiber_nnz = sketch.sampled_nnz[m];  // lengths from the sample; the count from the sketch
     }
     ds.fibersEstimated = true;
     ds.fibersExact = sketch.exact;
+    ds.fibersSampled.assign(sketch.exact.size(), false);
+    for (std::size_t m = 0; m < sketch.exact.size(); ++m) ds.fibersSampled[m] = !sketch.exact[m] && sketch.sampled_fibers[m] > 0;
     ds.fibersWhy = QString::fromStdString(sketch.not_exact_why);
     ds.load.path = path;
     ds.load.format = "tsb";

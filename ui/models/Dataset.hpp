@@ -27,6 +27,7 @@ struct Dataset {
     std::uint64_t streamedBytes = 0;  // what loading it would take
     bool fibersEstimated = false;     // stats' fiber figures from a pass over the file: exact or sketched
     std::vector<bool> fibersExact;    // per mode, with fibersEstimated: counted exactly (else a sketch's count and mean)
+    std::vector<bool> fibersSampled;  // per mode not exact: its lengths (mean, spread, histogram) from a sample of fibers
     QString fibersWhy;                // why a mode after the first is only sketched (empty: none is)
     std::uint64_t memoryLimit = 0;    // what a loaded tensor may take, which it exceeds
     QString convertedTo;              // a text file converted to this .tsb in the cache first

@@ -23,7 +23,9 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     if (!survey_ || !index.isValid() || index.row() >= rowCount()) return {};
     const tscope::FormatRow& r = (*survey_)[static_cast<std::size_t>(index.row())];
     const bool raw = role == Qt::UserRole;
-    if (role == Qt::ToolTipRole && !r.built) return QString::fromStdString(r.error);
+    const bool sized = r.built || r.predicted;  // built, or its bytes predicted (a streamed tensor)
+    const QString approx = r.estimate ? QStringLiteral("≈ ") : QString();
+    if (role == Qt::ToolTipRole && !sized) return QString::fromStdString(r.error);
     if (role == Qt::TextAlignmentRole)
         return index.column() <= Mode || index.column() == Status ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -35,17 +37,20 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
         if (!r.built) return {};
         return raw ? QVariant::fromValue<qulonglong>(r.storage.units()) : QVariant(grouped(r.storage.units()));
     case Bytes:
-        if (!r.built) return {};
-        return raw ? QVariant::fromValue<qulonglong>(r.storage.bytes()) : QVariant(humanBytes(r.storage.bytes()));
+        if (!sized) return {};
+        return raw ? QVariant::fromValue<qulonglong>(r.storage.bytes()) : QVariant(approx + humanBytes(r.storage.bytes()));
     case VsCoo: {
-        if (!r.built || cooBytes_ == 0) return {};
+        if (!sized || cooBytes_ == 0) return {};
         const double ratio = static_cast<double>(r.storage.bytes()) / static_cast<double>(cooBytes_);
-        return raw ? QVariant(ratio) : QVariant(shortNumber(ratio) + QStringLiteral("×"));
+        return raw ? QVariant(ratio) : QVariant(approx + shortNumber(ratio) + QStringLiteral("×"));
     }
     case BuildSeconds:
         if (!r.built) return {};
         return raw ? QVariant(r.build_seconds) : QVariant(shortNumber(r.build_seconds));
-    case Status: return r.built ? tr("built") : tr("not built: %1").arg(QString::fromStdString(r.error));
+    case Status:
+        if (r.built) return tr("built");
+        if (r.predicted) return r.estimate ? tr("estimated from sketched counts (nothing built)") : tr("predicted from exact counts (nothing built)");
+        return tr("not built: %1").arg(QString::fromStdString(r.error));
     default: return {};
     }
 }

@@ -30,11 +30,16 @@ QVariant ModeStatsModel::data(const QModelIndex& index, int role) const {
     auto real = [&](double v) -> QVariant { return raw ? QVariant(v) : QVariant(shortNumber(v)); };
     const auto mode = static_cast<std::size_t>(index.row());
     const bool exactFibers = dataset_->fibersEstimated && mode < dataset_->fibersExact.size() && dataset_->fibersExact[mode];
-    if (dataset_->streamed && index.column() >= Fibers && !exactFibers) {  // a sketch's count and mean, or nothing
-        const bool sketched = dataset_->fibersEstimated && (index.column() == Fibers || index.column() == FiberMean);
+    if (dataset_->streamed && index.column() >= Fibers && !exactFibers) {  // a sketch's count, a sample's lengths, or nothing
+        const bool sampled = mode < dataset_->fibersSampled.size() && dataset_->fibersSampled[mode];
+        const bool sketched = dataset_->fibersEstimated && (index.column() == Fibers || index.column() == FiberMean || sampled);
         if (!sketched) return raw ? QVariant() : QVariant(QStringLiteral("—"));
-        if (raw) return index.column() == Fibers ? QVariant::fromValue<qulonglong>(s.fibers) : QVariant(s.fiber_nnz.mean);
-        return QStringLiteral("≈ ") + (index.column() == Fibers ? grouped(s.fibers) : shortNumber(s.fiber_nnz.mean));
+        switch (index.column()) {
+        case Fibers: return raw ? QVariant::fromValue<qulonglong>(s.fibers) : QVariant(QStringLiteral("≈ ") + grouped(s.fibers));
+        case FiberStd: return raw ? QVariant(s.fiber_nnz.std) : QVariant(QStringLiteral("≈ ") + shortNumber(s.fiber_nnz.std));
+        case FiberMax: return raw ? QVariant::fromValue<qulonglong>(s.fiber_nnz.max) : QVariant(QStringLiteral("≥ ") + grouped(s.fiber_nnz.max));
+        default: return raw ? QVariant(s.fiber_nnz.mean) : QVariant(QStringLiteral("≈ ") + shortNumber(s.fiber_nnz.mean));
+        }
     }
     switch (index.column()) {
     case Mode: return s.mode + 1;

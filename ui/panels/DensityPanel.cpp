@@ -304,7 +304,12 @@ void DensityPanel::drawFibers() {
     }
     // the load's statistics already hold the fiber lengths' log2 histogram: bin b counts
     // fibers of length in [2^b, 2^(b+1))
-    if (dataset_->streamed) {  // a pass in parts counts no fibers: say so on the empty plot
+    // a streamed tensor's lengths: counted exactly a slice of mode 1 at a time, from a sample of
+    // fibers (mode 1's), or not at all
+    const auto m = static_cast<std::size_t>(result_.mode);
+    const bool exact = !dataset_->streamed || (m < dataset_->fibersExact.size() && dataset_->fibersExact[m]);
+    const bool sampled = dataset_->streamed && m < dataset_->fibersSampled.size() && dataset_->fibersSampled[m];
+    if (!exact && !sampled) {
         fibers_->xAxis->setLabel(tr("mode-%1 fiber lengths: not counted (read in parts, not loaded)").arg(result_.mode + 1));
         fibers_->replot();
         return;
@@ -326,7 +331,8 @@ void DensityPanel::drawFibers() {
         labels << (b % every == 0 ? powerLabel(2, static_cast<int>(b)) : QString());
     }
     setCategoryAxis(fibers_->xAxis, labels);
-    fibers_->xAxis->setLabel(tr("mode-%1 fiber length (log₂ bins)").arg(result_.mode + 1));
+    fibers_->xAxis->setLabel(sampled ? tr("mode-%1 fiber length (log₂ bins), estimated from a sample of its fibers").arg(result_.mode + 1)
+                                     : tr("mode-%1 fiber length (log₂ bins)").arg(result_.mode + 1));
     setLogAxis(fibers_->yAxis, AxisUnit::Count);
     fibers_->yAxis->setLabel(tr("fibers, log scale"));
     fibers_->yAxis->setRange(0.8, top * 2);

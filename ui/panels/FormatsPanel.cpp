@@ -9,6 +9,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTabWidget>
@@ -21,6 +22,7 @@
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
 #include "plots/PlotInspector.hpp"
+#include "tscope/advisor/streamed_profile.hpp"
 #include "tscope/error.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "views/TableExport.hpp"
@@ -195,8 +197,14 @@ void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     survey_.reset();
     model_->setSurvey(nullptr, 0);
     arrays_->setRowCount(0);
+    // a streamed tensor's survey is predicted, nothing built: no storage units, no advisor runs
+    const bool streamed = dataset && dataset->streamed;
+    if (auto* items = qobject_cast<QStandardItemModel*>(measure_->model())) items->item(Units)->setEnabled(!streamed);
+    if (streamed && measure_->currentIndex() == Units) measure_->setCurrentIndex(Bytes);
+    tabs_->setTabEnabled(tabs_->indexOf(advisor_), !streamed);
+    tabs_->setTabToolTip(tabs_->indexOf(advisor_), streamed ? tr("The advisor times the formats it ranks: it needs the tensor in memory") : QString());
     replot();
-    advisor_->setDataset(dataset);
+    advisor_->setDataset(streamed ? DatasetPtr() : dataset);
     if (job_.isBusy()) {
         job_.cancel();  // settle() starts the survey of the new dataset
         return;
@@ -210,6 +218,7 @@ void FormatsPanel::showEvent(QShowEvent* event) {
 }
 
 bool FormatsPanel::runOwnWork() {
+    if (dataset_ && dataset_->streamed) return false;
     tabs_->setCurrentWidget(advisor_);
     advisor_->measureWhenPredicted();
     return true;
@@ -223,10 +232,14 @@ void FormatsPanel::start() {
     }
     const DatasetPtr dataset = dataset_;
     runningFor_ = dataset_;
-    status_->setText(tr("Building every format for every mode…"));
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
+    if (dataset->streamed) {
+        startPredicted();
+        return;
+    }
+    status_->setText(tr("Building every format for every mode…"));
     auto partial = std::make_shared<std::vector<tscope::FormatRow>>();
     const auto arrived = job_.relay<tscope::FormatRow>([this, partial, dataset](tscope::FormatRow row) {
         if (dataset != dataset_) return;  // a survey being cancelled for a newer tensor
@@ -257,6 +270,23 @@ void FormatsPanel::start() {
         });
 }
 
+// A tensor too large to load: every format's storage predicted from counts gathered in passes
+// over the file in parts (streamed_profile.hpp), nothing built.
+void FormatsPanel::startPredicted() {
+    const DatasetPtr dataset = dataset_;
+    status_->setText(tr("Counting the formats' structure in passes over the file (it is not loaded)…"));
+    job_.start(
+        [dataset](tscope::RunControl& control) {
+            const tscope::TensorProfile profile = tscope::profile_tsb(dataset->streamedFile, {}, dataset->partNnz, control);
+            return SurveyPtr(std::make_shared<std::vector<tscope::FormatRow>>(tscope::predicted_survey(profile, {})));
+        },
+        [this](SurveyPtr rows) {
+            if (!settle()) return;
+            surveyed_ = true;
+            showRows(std::move(rows), true);
+        });
+}
+
 bool FormatsPanel::settle() {
     progress_->hide();
     cancel_->hide();
@@ -268,10 +298,21 @@ bool FormatsPanel::settle() {
 void FormatsPanel::showRows(SurveyPtr rows, bool complete) {
     const int selected = table_->currentIndex().isValid() ? table_->currentIndex().row() : 0;
     survey_ = std::move(rows);
-    model_->setSurvey(survey_, dataset_->tensor.bytes());
+    model_->setSurvey(survey_, cooBytes());
     replot();
     selectRow(selected);  // the arrays pane shows something from the first row on
     if (!complete) return;
+    if (dataset_->streamed) {
+        std::uint64_t predicted = 0, estimated = 0;
+        for (const auto& r : *survey_) predicted += r.predicted, estimated += r.predicted && r.estimate;
+        status_->setText(tr("%1 of %2 formats × modes predicted from counts over the file, nothing built (%3 estimated, marked ≈); "
+                            "COO would hold %4.")
+                             .arg(predicted)
+                             .arg(survey_->size())
+                             .arg(estimated)
+                             .arg(humanBytes(cooBytes())));
+        return;
+    }
     std::uint64_t built = 0;
     for (const auto& r : *survey_) built += r.built;
     status_->setText(tr("%1 of %2 formats × modes built (a \"not built\" row says why); COO holds %3.")
@@ -291,6 +332,13 @@ void FormatsPanel::showArrays(int surveyRow) {
     const tscope::FormatRow& r = (*survey_)[static_cast<std::size_t>(surveyRow)];
     const QString which = r.mode < 0 ? tr("%1 (every mode)").arg(QString::fromLatin1(tscope::format_name(r.kind)))
                                      : tr("%1 for mode %2").arg(QString::fromLatin1(tscope::format_name(r.kind))).arg(r.mode + 1);
+    if (r.predicted) {
+        arraysTitle_->setText(tr("<b>%1</b>: %2%3 predicted by the storage model from %4 counts over the file; nothing is built, "
+                                 "so there are no arrays to list.")
+                                  .arg(which, r.estimate ? QStringLiteral("≈ ") : QString(), humanBytes(r.storage.bytes()),
+                                       r.estimate ? tr("partly sketched") : tr("exact")));
+        return;
+    }
     if (!r.built) {
         arraysTitle_->setText(tr("%1: not built (%2).").arg(which, QString::fromStdString(r.error)));
         return;
@@ -320,8 +368,9 @@ void FormatsPanel::showArrays(int surveyRow) {
 void FormatsPanel::replot() {
     plot_->clearPlottables();
     const bool empty = !survey_ || survey_->empty();
-    showPlotHint(plot_, empty, dataset_ ? tr("Building the formats: the bars appear as each one is built")
-                                        : tr("Open a tensor to compare its storage formats"));
+    showPlotHint(plot_, empty, !dataset_           ? tr("Open a tensor to compare its storage formats")
+                               : dataset_->streamed ? tr("Counting the formats' structure over the file: the bars appear when it is done")
+                                                    : tr("Building the formats: the bars appear as each one is built"));
     if (empty) {
         plot_->replot();
         return;
@@ -346,7 +395,7 @@ void FormatsPanel::replot() {
     std::map<int, QCPBars*> series;
     double lo = 1e300, hi = 0;
     for (const auto& r : *survey_) {
-        if (!r.built) continue;
+        if (!r.built && !r.predicted) continue;
         QCPBars*& bars = series[r.mode];
         if (!bars) {
             bars = new QCPBars(plot_->xAxis, plot_->yAxis);
@@ -377,10 +426,15 @@ void FormatsPanel::replot() {
     plot_->replot();
 }
 
+std::uint64_t FormatsPanel::cooBytes() const {
+    if (!dataset_) return 0;
+    return dataset_->streamed ? dataset_->streamedBytes : dataset_->tensor.bytes();
+}
+
 double FormatsPanel::barValue(const tscope::FormatRow& r) const {
     switch (static_cast<Measure>(measure_->currentIndex())) {
     case Units: return static_cast<double>(r.storage.units());
-    case RatioToCoo: return static_cast<double>(r.storage.bytes()) / static_cast<double>(std::max<std::uint64_t>(1, dataset_->tensor.bytes()));
+    case RatioToCoo: return static_cast<double>(r.storage.bytes()) / static_cast<double>(std::max<std::uint64_t>(1, cooBytes()));
     case Bytes: break;
     }
     return static_cast<double>(r.storage.bytes());
@@ -391,10 +445,14 @@ QString FormatsPanel::describeBar(QPointF pixel) const {
     if (!hit || !survey_) return {};
     const QString format = categoryAt(plot_->xAxis, hit->key);
     for (const tscope::FormatRow& r : *survey_) {
-        if (!r.built || QString::fromLatin1(tscope::format_name(r.kind)) != format) continue;
+        if ((!r.built && !r.predicted) || QString::fromLatin1(tscope::format_name(r.kind)) != format) continue;
         const QString mode = r.mode < 0 ? tr("every mode") : tr("mode %1").arg(r.mode + 1);
         if ((r.mode < 0 ? tr("all modes (one copy)") : tr("mode %1").arg(r.mode + 1)) != hit->bars->name()) continue;
-        const double ratio = static_cast<double>(r.storage.bytes()) / static_cast<double>(std::max<std::uint64_t>(1, dataset_->tensor.bytes()));
+        const double ratio = static_cast<double>(r.storage.bytes()) / static_cast<double>(std::max<std::uint64_t>(1, cooBytes()));
+        if (r.predicted)
+            return tr("%1, %2: %3%4 predicted (%5× COO) from %6 counts over the file; nothing built")
+                .arg(format, mode, r.estimate ? QStringLiteral("≈ ") : QString(), humanBytes(r.storage.bytes()), shortNumber(ratio),
+                     r.estimate ? tr("partly sketched") : tr("exact"));
         return tr("%1, %2: %3 (%4 storage units), %5× COO, built in %6")
             .arg(format, mode, humanBytes(r.storage.bytes()), grouped(r.storage.units()), shortNumber(ratio), humanSeconds(r.build_seconds));
     }

@@ -50,6 +50,7 @@ protected:
 
 private:
     void start();
+    void startPredicted();
     // The survey ended: false when it was for an older dataset and the current one's started.
     bool settle();
     // The rows so far (complete: the whole survey).
@@ -57,6 +58,7 @@ private:
     void replot();
     void showArrays(int surveyRow);
     double barValue(const tscope::FormatRow& row) const;
+    std::uint64_t cooBytes() const;  // COO's bytes in memory (a streamed tensor's: what loading it takes)
     QString describeBar(QPointF pixel) const;
 
     DatasetPtr dataset_;

@@ -31,7 +31,11 @@ const char* kFields[][2] = {{"source", "Source"},   {"format", "Format"},     {"
 // file's slice order let them be counted a slice at a time.
 QString fiberFigures(const Dataset& d) {
     const bool othersExact = d.fibersExact.size() > 1 && std::all_of(d.fibersExact.begin() + 1, d.fibersExact.end(), [](bool e) { return e; });
-    const QString sketched = QObject::tr("estimated by a HyperLogLog sketch (standard error 0.8%), their spread not computed");
+    const bool sampled = !d.fibersSampled.empty() && d.fibersSampled[0];
+    const QString sketched = sampled ? QObject::tr("estimated by a HyperLogLog sketch (standard error 0.8%), the mean nonzeros over that "
+                                                   "count, the spread from a sketch of the squared lengths, the longest (≥) from a sample "
+                                                   "of fibers each followed over the whole file")
+                                     : QObject::tr("estimated by a HyperLogLog sketch (standard error 0.8%), their spread not computed");
     if (othersExact)
         return QObject::tr("exact slice figures, from a pass over the file in parts; mode 1's fiber count (≈) %1 (its fibers "
                            "cross every slice); the other modes' fibers counted exactly, a slice of mode 1 at a time")

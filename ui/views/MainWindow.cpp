@@ -278,13 +278,14 @@ void MainWindow::onCancelled() {
 
 // The tabs that can show a tensor read in parts (Dataset::streamed).
 bool MainWindow::streamable(const QWidget* tab) {
-    return qobject_cast<const OverviewPanel*>(tab) || qobject_cast<const DensityPanel*>(tab);
+    return qobject_cast<const OverviewPanel*>(tab) || qobject_cast<const DensityPanel*>(tab) || qobject_cast<const FormatsPanel*>(tab);
 }
 
 void MainWindow::enableTabsFor(const Dataset& dataset) {
     const QString why = tr("This tensor would take %1 in memory, more than the %2 a tensor may take here: it was "
-                           "read in parts for the Overview and Density. Kernels, formats and decompositions need it in memory "
-                           "(the GPU's streamed CPD can take it: tensorscope-cli decompose --stream).")
+                           "read in parts for the Overview, Density and Formats (each format's storage predicted from counts over "
+                           "the file). Kernels and decompositions need it in memory (the GPU's streamed CPD can take it: "
+                           "tensorscope-cli decompose --stream).")
                             .arg(humanBytes(dataset.streamedBytes), humanBytes(dataset.memoryLimit));
     for (int i = 0; i < tabs_->count(); ++i) {
         const bool on = !dataset.streamed || streamable(tabs_->widget(i));

@@ -210,9 +210,10 @@ private Q_SLOTS:
 
     // Mode 1's fibers cross every slice: their lengths come from a sample of the fibers (those
     // whose hash starts with `level` zero bits, each followed over the whole pass). Against the
-    // loaded tensor: the mean within 5%, the spread within 25% (a heavy tail's few long fibers
-    // are rarely sampled), the sample's longest fiber never longer than the longest, the
-    // histogram adding up to the scaled count, and B-CSF's pieces within 5% of the exact sum.
+    // loaded tensor: the mean (nonzeros over the sketch's count) within 5%, the spread (from the
+    // sketched sum of squared lengths) within 10%, the sample's longest fiber never longer than
+    // the longest, the histogram adding up to the count, and B-CSF's pieces within 5% of the
+    // exact sum.
     // With 400,000 fibers a thread's sample (8,192) overflows, so the level rises.
     void modeOneFiberLengthsFromASample() {
         QTemporaryDir dir;
@@ -226,12 +227,12 @@ private Q_SLOTS:
         const CountDistribution& got = s.sampled_nnz[0];
         const double fibers = static_cast<double>(want.modes[0].fibers);
         QVERIFY2(std::abs(got.mean - w.mean) <= 0.05 * w.mean, qPrintable(QString("mean %1 vs %2").arg(got.mean).arg(w.mean)));
-        QVERIFY2(std::abs(got.std - w.std) <= 0.25 * w.std, qPrintable(QString("std %1 vs %2").arg(got.std).arg(w.std)));
+        QVERIFY2(std::abs(got.std - w.std) <= 0.1 * w.std, qPrintable(QString("std %1 vs %2").arg(got.std).arg(w.std)));
         QVERIFY(got.max <= w.max && got.min >= w.min);
         QVERIFY2(std::abs(static_cast<double>(got.count) - fibers) <= 0.05 * fibers, qPrintable(QString::number(got.count)));
         std::uint64_t binned = 0;
         for (std::uint64_t b : got.log2_histogram) binned += b;
-        QCOMPARE(binned, got.count);
+        QVERIFY(std::abs(static_cast<double>(binned) - static_cast<double>(got.count)) <= 0.01 * static_cast<double>(got.count));
         double pieces = 0;  // B-CSF's cut at 4 nonzeros, exactly
         {
             std::vector<std::uint64_t> keys(t.nnz());

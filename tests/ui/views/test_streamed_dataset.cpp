@@ -1,8 +1,9 @@
 // Issue 18, item 2 in the window: a .tsb whose tensor would take more than the memory a tensor
 // may take is opened streamed. Its Overview shows the exact slice figures of a pass over the
-// file (equal to the loaded tensor's), says that fibers were not counted and why, and the tabs
-// that need the tensor in memory are off with the reason; under the default limit the same
-// file loads as before.
+// file (equal to the loaded tensor's), says how its fibers were counted, and the tabs that need
+// the tensor in memory are off with the reason; the Formats tab predicts each format's storage
+// from counts over the file (the built bytes where the counts are exact); under the default
+// limit the same file loads as before.
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -13,11 +14,15 @@
 #include <QTableView>
 #include <QTemporaryDir>
 
+#include "models/FormatTableModel.hpp"
 #include "models/ModeStatsModel.hpp"
+#include "panels/AdvisorView.hpp"
 #include "panels/DensityPanel.hpp"
+#include "panels/FormatsPanel.hpp"
 #include "panels/OverviewPanel.hpp"
 #include <qcustomplot.h>
 #include "test_support.hpp"
+#include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/density_map.hpp"
 #include "tscope/tensor/generator.hpp"
@@ -87,12 +92,18 @@ private Q_SLOTS:
             QCOMPARE(m->data(m->index(r, ModeStatsModel::SliceMean), Qt::UserRole).toDouble(), want.slice_nnz.mean);
             const double fibers = static_cast<double>(m->data(m->index(r, ModeStatsModel::Fibers), Qt::UserRole).toULongLong());
             if (mode == 0) {
-                // mode 1's fibers cross every slice: a sketch's estimate, marked so, within 4 standard
-                // errors; their spread not shown
+                // mode 1's fibers cross every slice: a sketch's count, within 4 standard errors, and
+                // lengths sketched, marked so: the mean and spread within 5% and 10%, the sample's
+                // longest a lower bound
                 QVERIFY(m->data(m->index(r, ModeStatsModel::Fibers)).toString().startsWith(QStringLiteral("≈ ")));
                 QVERIFY2(std::abs(fibers - static_cast<double>(want.fibers)) <= 0.033 * static_cast<double>(want.fibers),
                          qPrintable(QString("mode %1: %2 estimated, %3 exact").arg(mode + 1).arg(fibers).arg(want.fibers)));
-                QCOMPARE(m->data(m->index(r, ModeStatsModel::FiberMax)).toString(), QStringLiteral("—"));
+                const double mean = m->data(m->index(r, ModeStatsModel::FiberMean), Qt::UserRole).toDouble();
+                QVERIFY2(std::abs(mean - want.fiber_nnz.mean) <= 0.05 * want.fiber_nnz.mean, qPrintable(QString::number(mean)));
+                const double spread = m->data(m->index(r, ModeStatsModel::FiberStd), Qt::UserRole).toDouble();
+                QVERIFY2(std::abs(spread - want.fiber_nnz.std) <= 0.1 * want.fiber_nnz.std, qPrintable(QString::number(spread)));
+                QVERIFY(m->data(m->index(r, ModeStatsModel::FiberMax)).toString().startsWith(QStringLiteral("≥ ")));
+                QVERIFY(m->data(m->index(r, ModeStatsModel::FiberMax), Qt::UserRole).toULongLong() <= want.fiber_nnz.max);
                 continue;
             }
             // the other modes' fibers lie within a slice of mode 1: counted exactly, spread and all
@@ -101,10 +112,31 @@ private Q_SLOTS:
             QVERIFY(std::abs(m->data(m->index(r, ModeStatsModel::FiberStd), Qt::UserRole).toDouble() - want.fiber_nnz.std) <=
                     1e-9 * (1 + want.fiber_nnz.std));
         }
-        QVERIFY(w.tabEnabled(QStringLiteral("Overview")));
-        QVERIFY(w.tabEnabled(QStringLiteral("Density")));
-        for (const QString& tab : w.tabNames())
-            if (tab != QStringLiteral("Overview") && tab != QStringLiteral("Density")) QVERIFY2(!w.tabEnabled(tab), qPrintable(tab));
+        const QStringList streamable = {QStringLiteral("Overview"), QStringLiteral("Density"), QStringLiteral("Formats")};
+        for (const QString& tab : w.tabNames()) QVERIFY2(w.tabEnabled(tab) == streamable.contains(tab), qPrintable(tab));
+
+        // Formats, streamed: every (format, mode) predicted or refused with a reason; CSF rooted at
+        // mode 1 and HiCOO from exact counts, equal to the built formats' bytes; no advisor page.
+        QVERIFY(w.showTab(QStringLiteral("Formats")));
+        FormatTableModel* fm = w.formats()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.formats()->isBusy() && fm->rowCount() > 0, 60000);
+        QVERIFY(!w.formats()->pages()->isTabEnabled(w.formats()->pages()->indexOf(w.formats()->advisor())));
+        int checked = 0;
+        for (int r = 0; r < fm->rowCount(); ++r) {
+            const QString name = fm->data(fm->index(r, FormatTableModel::Format)).toString();
+            const QString status = fm->data(fm->index(r, FormatTableModel::Status)).toString();
+            const int mode = fm->data(fm->index(r, FormatTableModel::Mode), Qt::UserRole).toInt();
+            if (name == QStringLiteral("MM-CSF")) QVERIFY2(status.contains(QStringLiteral("MM-CSF places each nonzero")), qPrintable(status));
+            if ((name == QStringLiteral("CSF") && mode == 1) || name == QStringLiteral("HiCOO")) {
+                QCOMPARE(status, QStringLiteral("predicted from exact counts (nothing built)"));
+                tscope::FormatOptions o;
+                const auto built = tscope::build_format(name == QStringLiteral("CSF") ? tscope::FormatKind::CSF : tscope::FormatKind::HiCOO, t, o);
+                QCOMPARE(fm->data(fm->index(r, FormatTableModel::Bytes), Qt::UserRole).toULongLong(), built->storage().bytes());
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 2);
+        QVERIFY(w.showTab(QStringLiteral("Overview")));
 
         // Density, streamed: the map's brightest bin and its caption as the loaded tensor's.
         QVERIFY(w.showTab(QStringLiteral("Density")));

@@ -39,8 +39,9 @@ struct FiberSketch {
     // per mode not counted exactly (mode 1's, which cross every slice): the lengths of a sample
     // of its fibers, those whose key hashes to sample_level leading zero bits, each followed
     // exactly over the whole pass (adaptive distinct sampling, bounded memory). An estimate of
-    // the distribution: count and histogram scaled up by 2^sample_level; mean, std, min and max
-    // as sampled (a sample's max may miss the longest fiber).
+    // the distribution: the count is the sketch's, the mean nonzeros / count, the std from a
+    // sketch of the sum of squared lengths (second_moment.hpp); the histogram's shape, min and
+    // max as sampled (a sample's max may miss the longest fiber: a lower bound).
     std::vector<CountDistribution> sampled_nnz;
     std::vector<int> sample_level;
     std::vector<std::uint64_t> sampled_fibers;
