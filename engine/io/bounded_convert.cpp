@@ -29,6 +29,7 @@
 #include "file_util.hpp"
 #include "tensor/radix_sort.hpp"
 #include "tns_reader.hpp"
+#include "tsb_internal.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -540,24 +541,6 @@ private:
     std::uint32_t crc_ = 0;
 };
 
-template <class T> void put_raw(std::string& out, T value) {
-    char raw[sizeof(T)];
-    std::memcpy(raw, &value, sizeof(T));
-    out.append(raw, sizeof(T));
-}
-
-std::string tsb_header(const std::vector<std::uint64_t>& dims, IndexWidth width, ValueType values, std::uint64_t nnz) {
-    std::string h(kTsbMagic, sizeof kTsbMagic);
-    put_raw<std::uint32_t>(h, kTsbVersion);
-    put_raw<std::uint32_t>(h, static_cast<std::uint32_t>(dims.size()));
-    put_raw<std::uint32_t>(h, static_cast<std::uint32_t>(width));
-    put_raw<std::uint32_t>(h, static_cast<std::uint32_t>(values));
-    put_raw<std::uint64_t>(h, nnz);
-    for (auto d : dims) put_raw<std::uint64_t>(h, d);
-    put_raw<std::uint32_t>(h, static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(h.data()), h.size())));
-    return h;
-}
-
 // Copies `bytes` within the file from `from` down to `to` (< from), front to back.
 void move_down(detail::AtomicFile& file, std::uint64_t from, std::uint64_t to, std::uint64_t bytes) {
     std::vector<char> buf(static_cast<std::size_t>(std::min<std::uint64_t>(bytes, 8 * kMiB)));
@@ -583,7 +566,7 @@ template <class I, class V>
 std::vector<ArrayWriter> open_arrays(detail::AtomicFile& file, const MergePlan& plan, std::size_t buffer_bytes) {
     const std::size_t N = plan.dims.size();
     const std::uint64_t U = plan.entries;
-    const std::size_t header_bytes = tsb_header(plan.dims, IndexWidth::U32, ValueType::F64, 0).size();
+    const std::size_t header_bytes = tsb_header_bytes(plan.dims, IndexWidth::U32, ValueType::F64, 0).size();
     std::vector<ArrayWriter> arrays;
     for (std::size_t m = 0; m <= N; ++m) {
         const std::uint64_t array_bytes = U * (m < N ? sizeof(I) : sizeof(V));
@@ -597,7 +580,7 @@ std::vector<ArrayWriter> open_arrays(detail::AtomicFile& file, const MergePlan& 
 template <class I, class V>
 void close_tsb(detail::AtomicFile& file, std::vector<ArrayWriter>& arrays, const MergePlan& plan, std::uint64_t n) {
     const std::size_t N = plan.dims.size();
-    const std::size_t header_bytes = tsb_header(plan.dims, IndexWidth::U32, ValueType::F64, 0).size();
+    const std::size_t header_bytes = tsb_header_bytes(plan.dims, IndexWidth::U32, ValueType::F64, 0).size();
     for (ArrayWriter& a : arrays) a.flush();
     std::uint32_t crc = 0;
     for (std::size_t m = 0; m <= N; ++m) {
@@ -607,7 +590,7 @@ void close_tsb(detail::AtomicFile& file, std::vector<ArrayWriter>& arrays, const
         crc = static_cast<std::uint32_t>(crc32_combine(crc, arrays[m].crc(), static_cast<z_off_t>(n * width)));
     }
     const std::uint64_t payload_end = header_bytes + N * n * sizeof(I) + n * sizeof(V);
-    const std::string header = tsb_header(plan.dims, sizeof(I) == 4 ? IndexWidth::U32 : IndexWidth::U64,
+    const std::string header = tsb_header_bytes(plan.dims, sizeof(I) == 4 ? IndexWidth::U32 : IndexWidth::U64,
                                           sizeof(V) == 4 ? ValueType::F32 : ValueType::F64, n);
     file.write_at(0, header.data(), header.size());
     file.write_at(payload_end, &crc, sizeof crc);

@@ -96,16 +96,21 @@ namespace {
 InputError bad(const std::string& path, const std::string& what) { return bad_tsb(path, what); }
 }  // namespace
 
-void write_tsb(const CooTensor& t, const std::string& path, RunControl& control) {
-    control.stage("writing");
+std::string tsb_header_bytes(const std::vector<std::uint64_t>& dims, IndexWidth width, ValueType values, std::uint64_t nnz) {
     std::string header(kTsbMagic, sizeof kTsbMagic);
     put<std::uint32_t>(header, kTsbVersion);
-    put<std::uint32_t>(header, static_cast<std::uint32_t>(t.order()));
-    put<std::uint32_t>(header, static_cast<std::uint32_t>(t.index_width()));
-    put<std::uint32_t>(header, static_cast<std::uint32_t>(t.value_type()));
-    put<std::uint64_t>(header, t.nnz());
-    for (auto d : t.dims()) put<std::uint64_t>(header, d);
+    put<std::uint32_t>(header, static_cast<std::uint32_t>(dims.size()));
+    put<std::uint32_t>(header, static_cast<std::uint32_t>(width));
+    put<std::uint32_t>(header, static_cast<std::uint32_t>(values));
+    put<std::uint64_t>(header, nnz);
+    for (auto d : dims) put<std::uint64_t>(header, d);
     put<std::uint32_t>(header, crc_update(0, header.data(), header.size()));
+    return header;
+}
+
+void write_tsb(const CooTensor& t, const std::string& path, RunControl& control) {
+    control.stage("writing");
+    const std::string header = tsb_header_bytes(t.dims(), t.index_width(), t.value_type(), t.nnz());
 
     detail::AtomicFile file(path);
     file.write(header.data(), header.size());
