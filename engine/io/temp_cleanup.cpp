@@ -10,7 +10,9 @@ namespace tscope {
 
 namespace {
 
-constexpr int kSlots = 64;
+// Enough for a bounded convert's runs at a small budget (--memory 8M spills a 120 MB tensor into
+// 64 runs); 4 KiB a slot, touched only when used.
+constexpr int kSlots = 1024;
 constexpr std::size_t kPath = 4096;
 char g_paths[kSlots][kPath];
 std::atomic<bool> g_used[kSlots];  // lock-free on every platform we build for

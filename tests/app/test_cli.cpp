@@ -550,6 +550,28 @@ private Q_SLOTS:
         QVERIFY2(QDir(dir.path()).entryList({"out.tns.gz*"}).isEmpty(), "a temporary or a partial target was left");
     }
 
+    // A bounded convert killed while it holds more run files than the old 64 signal slots: the
+    // handler removes every one (each run is a listed temporary), and the output's too.
+    void killedConvertWithManyRunsLeavesNothing() {
+        QTemporaryDir dir;
+        const QString in = dir.filePath("in.tns"), out = dir.filePath("out.tsb");
+        QCOMPARE(cli({"generate", "--dims", "2000,2000,2000", "--nnz", "6000000", "-o", in}).status, 0);
+        QProcess p;
+        p.start(TS_BIN_DIR "/tensorscope-cli", {"convert", in, out, "--memory", "1M"});
+        QVERIFY(p.waitForStarted());
+        qsizetype runs = 0;  // about 112 runs of 1 MiB: wait until more than 64 are on disk
+        for (int i = 0; i < 2000 && runs <= 70 && p.state() == QProcess::Running; ++i) {
+            QTest::qWait(10);
+            runs = QDir(dir.path()).entryList({"out.tsb.run*"}).size();
+        }
+        if (runs <= 70) QSKIP("the convert finished its runs before more than 64 could be seen");
+        p.terminate();  // SIGTERM
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        const QStringList left = QDir(dir.path()).entryList({"out.tsb*"});
+        QVERIFY2(left.isEmpty(), qPrintable(QString("%1 left, e.g. %2").arg(left.size()).arg(left.value(0))));
+    }
+
     void formatsJsonAndVerify() {
         QTemporaryDir dir;
         const QString file = dir.filePath("f.tns");
