@@ -114,13 +114,15 @@ public:
             using I = typename decltype(itag)::type;
             using V = typename decltype(vtag)::type;
             const V* vals = part.values<V>().data();
-            const I* slice = part.indices<I>(0).data();
+            std::vector<const I*> col;
+            for (std::size_t m = 0; m < cols_.size(); ++m) col.push_back(part.indices<I>(static_cast<int>(m)).data());
+            const I* slice = col[0];
             for (std::uint64_t z = 0; z < part.nnz(); ++z) {
                 if (vals[z] == V{0}) continue;
                 const std::uint64_t s = slice[z];
                 if (started_ && s < slice_) throw InputError("the file is not in slice order of mode 1 (convert it again with tensorscope-cli convert)");
                 if (!started_ || s != slice_) end_slice(s);
-                for (std::size_t m = 0; m < cols_.size(); ++m) cols_[m].push_back(part.index(static_cast<int>(m), z));
+                for (std::size_t m = 0; m < cols_.size(); ++m) cols_[m].push_back(col[m][z]);
                 if (cols_[0].size() - slice_start_ > slice_cap_)
                     throw InputError("a slice of mode 1 holds more than " + std::to_string(slice_cap_) +
                                      " nonzeros, more than the memory bound allows");
