@@ -5,7 +5,9 @@
 //   - the partitions' intervals of the mode do not overlap: each writes its rows directly;
 //   - they overlap and each output row gets many updates (the interval is short for the
 //     partition's nonzeros): each partition adds into a private buffer over its interval only,
-//     and a pull-based pass sums, row by row, the buffers whose interval holds the row;
+//     and a pull-based pass sums, row by row, the buffers whose interval holds the row. The
+//     first partition adds straight into the (zeroed) output instead: one buffer fewer to
+//     zero and to sum, as OutputRows does for the other formats;
 //   - they overlap and rows get few updates: atomic adds into the output.
 #include <algorithm>
 #include <atomic>
@@ -19,9 +21,13 @@ namespace tscope::detail {
 
 namespace {
 
-// Nonzeros ahead whose rows are asked for: on the 5M power-law tensor, rank 32, 2 threads, 8-12
-// ahead measured 9-11% faster than none (0.128 against 0.114-0.117 s a sweep), 32 slower.
-constexpr std::uint64_t kAhead = 10;
+// Nonzeros ahead whose rows are asked for, every cache line of each row (a row of 32 doubles
+// spans four lines; asking for the first only, as this kernel did, made the rank-32 sweep on the
+// 5M power-law tensor 0.19-0.22 s against 0.13 s, 2 threads, interleaved). With all lines asked
+// for, 24-32 ahead measured fastest (rank 32: 0.082-0.089 s against 0.096-0.102 at 12; rank 16:
+// 0.046-0.049 against 0.067-0.070); 48-96 no faster and noisier.
+constexpr std::uint64_t kAhead = 32;
+constexpr std::uint64_t kLineDoubles = 8;
 
 template <class I, class V, std::uint64_t kR>
 class AltoMttkrp {
@@ -41,7 +47,7 @@ public:
             const std::uint64_t lo = f_.lo[std::size_t(mode_)][std::size_t(p)];
             double* base = out_.data.data();
             std::uint64_t offset = 0;  // the row `lo` of the partition's target sits at base + (row - offset) * R
-            if (how == AltoConflict::Buffers) {
+            if (how == AltoConflict::Buffers && p > 0) {
                 buffers[std::size_t(p)].assign((f_.hi[std::size_t(mode_)][std::size_t(p)] - lo) * R_, 0.0);
                 base = buffers[std::size_t(p)].data(), offset = lo;
             }
@@ -88,8 +94,8 @@ private:
             if (((z - begin) & 0xffff) == 0 && (stop || (control.cancelled() && (stop = true)))) return;
             if (z + kAhead < end) {  // ask for the rows a few nonzeros ahead: the loop waits on memory
                 const Key<kWide> next = key(z + kAhead);
-                for (int k = 0; k < others; ++k) __builtin_prefetch(rows[k] + next(mlo[k], mhi[k]) * R());
-                __builtin_prefetch(base + (next(out_lo, out_hi) - offset) * R(), 1);
+                for (int k = 0; k < others; ++k) prefetch_row<0>(rows[k] + next(mlo[k], mhi[k]) * R());
+                prefetch_row<1>(base + (next(out_lo, out_hi) - offset) * R());
             }
             const Key<kWide> lin = key(z);
             const double x = static_cast<double>(vals[z]);
@@ -119,6 +125,10 @@ private:
         }
     }
 
+    template <int kWrite> void prefetch_row(const double* row) const {
+        for (std::uint64_t r = 0; r < R(); r += kLineDoubles) __builtin_prefetch(row + r, kWrite);
+    }
+
     // dst += x * a .* b. The rows never overlap (an output row and factor rows): saying so
     // spares the compiler its overlap checks.
     void add_product(double* __restrict dst, double x, const double* __restrict a, const double* __restrict b) const {
@@ -137,7 +147,8 @@ private:
         }
     }
 
-    // Pull-based reduction (Sec. 4.2): each output row sums the buffers whose interval holds it.
+    // Pull-based reduction (Sec. 4.2): each output row sums the buffers whose interval holds it
+    // (partition 0 has none: it wrote the output itself).
     void pull(const std::vector<Column<double>>& buffers) {
         const auto& lo = f_.lo[std::size_t(mode_)];
         const auto& hi = f_.hi[std::size_t(mode_)];
@@ -146,7 +157,7 @@ private:
 #pragma omp parallel for schedule(static, 256)
         for (std::int64_t i = first; i < last; ++i) {
             double* dst = out_.row(std::uint64_t(i));
-            for (std::size_t p = 0; p < buffers.size(); ++p) {
+            for (std::size_t p = 1; p < buffers.size(); ++p) {
                 if (std::uint64_t(i) < lo[p] || std::uint64_t(i) >= hi[p]) continue;
                 const double* src = buffers[p].data() + (std::uint64_t(i) - lo[p]) * R_;
                 for (std::uint64_t r = 0; r < R(); ++r) dst[r] += src[r];
@@ -170,11 +181,12 @@ private:
 
 template <class I, class V>
 void alto_mttkrp(const AltoFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control) {
-    // Rank 16 runs the generic loop: its fully unrolled form measured 1.6-2x slower on the 5M
-    // power-law tensor (one thread: 0.19-0.26 s against 0.12-0.13 s a sweep); 32 and 64 gain
-    // from theirs (0.21 against 0.28 s, 0.44 against 0.56 s).
+    // Ranks 16, 32 and 64 get their loops unrolled. Rank 16's unrolled form once measured slower
+    // than the generic loop, while only each row's first line was prefetched; with every line it
+    // is faster (0.046-0.049 s a sweep against 0.062-0.069, 2 threads, the 5M power-law tensor).
     switch (out.cols) {
     case 32: return AltoMttkrp<I, V, 32>(f, mode, factors, out).run(control);
+    case 16: return AltoMttkrp<I, V, 16>(f, mode, factors, out).run(control);
     case 64: return AltoMttkrp<I, V, 64>(f, mode, factors, out).run(control);
     default: return AltoMttkrp<I, V, 0>(f, mode, factors, out).run(control);
     }

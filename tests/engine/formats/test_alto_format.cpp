@@ -159,6 +159,16 @@ private Q_SLOTS:
         bool buffers = false, atomics = false;
         for (AltoConflict c : check_mttkrp(tstest::random_tensor({30, 20, 10}, 5000, 2), 32)) buffers = buffers || c == AltoConflict::Buffers;
         QVERIFY(buffers);
+        // three partitions with overlapping intervals: the first adds into the output itself, the
+        // others into buffers summed after; at the unrolled ranks 16 and 32 and a generic one
+        omp_set_num_threads(3);
+        for (std::uint64_t rank : {16u, 32u, 12u}) {
+            bool buffered = false;
+            for (AltoConflict c : check_mttkrp(tstest::random_tensor({30, 20, 10}, 4000, 4, Distribution::PowerLaw), rank))
+                buffered = buffered || c == AltoConflict::Buffers;
+            QVERIFY(buffered);
+        }
+        omp_set_num_threads(2);
         // long sparse modes: few updates per row, atomics
         for (AltoConflict c : check_mttkrp(tstest::random_tensor({5000, 4000, 3000}, 3000, 3), 7)) atomics = atomics || c == AltoConflict::Atomics;
         QVERIFY(atomics);
