@@ -52,8 +52,10 @@ std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, con
 
 double inner_with_model(const DenseMatrix& mttkrp_out, const DenseMatrix& a, const std::vector<double>& lambda) {
     double s = 0;
-    for (std::uint64_t i = 0; i < a.rows; ++i)
-        for (std::uint64_t r = 0; r < a.cols; ++r) s += mttkrp_out.at(i, r) * a.at(i, r) * lambda[r];
+    const auto rows = static_cast<std::int64_t>(a.rows);
+#pragma omp parallel for reduction(+ : s) schedule(static) if (a.rows * a.cols > (1u << 16))
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::uint64_t r = 0; r < a.cols; ++r) s += mttkrp_out.at(std::uint64_t(i), r) * a.at(std::uint64_t(i), r) * lambda[r];
     return s;
 }
 
@@ -96,8 +98,13 @@ std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, const I
         r.setup_seconds = since(began);
 
         control.stage("CPD-ALS");
+        const linalg::SerialBlas serial_blas;  // its dense steps are small: no second thread pool beside the kernels'
         detail::FitLoop loop(began, o.max_iters, o.tolerance, on_iteration, control);
-        DenseMatrix m_out;
+        // Each mode's MTTKRP output is allocated once and then trades places with the factor it
+        // becomes, so no iteration allocates (fresh pages fault in, zeroed, on every touch).
+        std::vector<DenseMatrix> outputs;
+        for (int n = 0; n < order; ++n) outputs.emplace_back(t.dim(n), o.rank);
+        DenseMatrix last_m;  // the last mode's MTTKRP, for the fit's inner product
         for (int it = 1; it <= o.max_iters; ++it) {
             control.check();
             const auto t0 = Clock::now();
@@ -106,22 +113,22 @@ std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, const I
             parts.mttkrp_seconds = parts.dense_seconds = 0;
             for (int n = 0; n < order; ++n) {
                 MttkrpPlan& plan = plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(n)];
+                DenseMatrix& m = outputs[static_cast<std::size_t>(n)];
                 auto t1 = Clock::now();
-                m_out = DenseMatrix(t.dim(n), o.rank);
-                plan.compute(n, r.factors, m_out, control);
+                plan.compute(n, r.factors, m, control);
                 parts.mttkrp_seconds += since(t1);
                 t1 = Clock::now();
                 const DenseMatrix v = detail::hadamard_of_others(grams, n);
-                DenseMatrix a = m_out;
-                if (!linalg::solve_spd_right(a, v, dense)) ++r.pseudo_inverse_solves;
-                r.lambda = linalg::normalize_columns(a);
-                r.factors[static_cast<std::size_t>(n)] = std::move(a);
+                if (n == order - 1) last_m = m;
+                if (!linalg::solve_spd_right(m, v, dense)) ++r.pseudo_inverse_solves;
+                r.lambda = linalg::normalize_columns(m);
+                std::swap(r.factors[static_cast<std::size_t>(n)], m);  // the old factor's storage takes the next output
                 grams[static_cast<std::size_t>(n)] = linalg::gram(r.factors[static_cast<std::size_t>(n)], dense);
                 parts.dense_seconds += since(t1);
             }
             const auto t2 = Clock::now();
-            // m_out is the last mode's MTTKRP, taken with every other factor current
-            const double inner = inner_with_model(m_out, r.factors.back(), r.lambda);
+            // last_m is the last mode's MTTKRP, taken with every other factor current
+            const double inner = inner_with_model(last_m, r.factors.back(), r.lambda);
             const double residual = norm_x + detail::model_norm_squared(grams, r.lambda) - 2 * inner;
             r.fit = detail::fit_from(norm_x, residual);
             parts.fit_seconds = since(t2);

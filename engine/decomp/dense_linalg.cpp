@@ -4,8 +4,13 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "cuda/gpu_dense.hpp"
 #include "tscope/error.hpp"
@@ -13,6 +18,29 @@
 namespace tscope::linalg {
 
 namespace {
+
+// How many SerialBlas scopes are open (any thread): while one is, OpenBLAS runs on its caller
+// and the tall N x R steps split their rows over the OpenMP team themselves.
+std::atomic<int> serial_scopes{0};
+
+// The row ranges of a tall matrix's steps: one per OpenMP thread, or one for all when the matrix
+// is short or OpenBLAS keeps its own threads (it would then be called from each at once).
+struct RowSplit {
+    int parts = 1;
+    std::uint64_t rows = 0;
+    std::uint64_t lo(int p) const { return rows * std::uint64_t(p) / std::uint64_t(parts); }
+    std::uint64_t hi(int p) const { return lo(p + 1); }
+};
+
+RowSplit split_rows(std::uint64_t rows) {
+    constexpr std::uint64_t kMinRowsPerPart = 4096;  // below this a BLAS call costs more to start than to run
+    RowSplit s{1, rows};
+#ifdef _OPENMP
+    if (serial_scopes.load() > 0)
+        s.parts = static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(std::uint64_t(omp_get_max_threads()), rows / kMinRowsPerPart)));
+#endif
+    return s;
+}
 
 int as_int(std::uint64_t n) {
     if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) throw InputError("a dense matrix is too large for BLAS");
@@ -30,8 +58,19 @@ DenseMatrix gram(const DenseMatrix& a, Where where) {
         gpu::dense_gram(a.data.data(), a.rows, a.cols, g.data.data());
         return g;
     }
-    if (a.rows)
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, as_int(a.rows), 1.0, a.data.data(), n, 0.0, g.data.data(), n);
+    // each part's rows into a Gram of its own, added in part order: the same sum on every run
+    const RowSplit split = split_rows(a.rows);
+    std::vector<DenseMatrix> parts(static_cast<std::size_t>(split.parts), DenseMatrix(a.cols, a.cols));
+#pragma omp parallel for schedule(static, 1) num_threads(split.parts) if (split.parts > 1)
+    for (int p = 0; p < split.parts; ++p) {
+        DenseMatrix& part = parts[static_cast<std::size_t>(p)];
+        part.fill(0);
+        if (split.hi(p) > split.lo(p))
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, as_int(split.hi(p) - split.lo(p)), 1.0, a.row(split.lo(p)), n, 0.0,
+                        part.data.data(), n);
+    }
+    for (const DenseMatrix& part : parts)
+        for (std::size_t k = 0; k < g.data.size(); ++k) g.data[k] += part.data[k];
     for (std::uint64_t i = 0; i < a.cols; ++i)
         for (std::uint64_t j = 0; j < i; ++j) g.at(i, j) = g.at(j, i);
     return g;
@@ -125,8 +164,14 @@ bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
     DenseMatrix f = v;
     if (where == Where::Host && well_conditioned_cholesky(f)) {
         const int r = as_int(v.rows);
-        if (m.rows && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(m.rows), f.data.data(), r, m.data.data(), r) != 0)
-            throw Error("the Cholesky solve failed");
+        const RowSplit split = split_rows(m.rows);  // each row's solve is independent of the others
+        std::atomic<bool> failed{false};
+#pragma omp parallel for schedule(static, 1) num_threads(split.parts) if (split.parts > 1)
+        for (int p = 0; p < split.parts; ++p)
+            if (split.hi(p) > split.lo(p) &&
+                LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(split.hi(p) - split.lo(p)), f.data.data(), r, m.row(split.lo(p)), r) != 0)
+                failed = true;
+        if (failed) throw Error("the Cholesky solve failed");
         return true;
     }
     m = multiply(m, false, pseudo_inverse(v, where), false);
@@ -134,13 +179,29 @@ bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
 }
 
 std::vector<double> normalize_columns(DenseMatrix& a) {
+    // each part's sums of squares, added in part order: the same norms on every run
+    const RowSplit split = split_rows(a.rows);
+    std::vector<std::vector<double>> sums(static_cast<std::size_t>(split.parts), std::vector<double>(a.cols, 0.0));
     std::vector<double> norms(a.cols, 0.0);
-    for (std::uint64_t i = 0; i < a.rows; ++i)
-        for (std::uint64_t j = 0; j < a.cols; ++j) norms[j] += a.at(i, j) * a.at(i, j);
-    for (double& n : norms) n = std::sqrt(n);
-    for (std::uint64_t i = 0; i < a.rows; ++i)
-        for (std::uint64_t j = 0; j < a.cols; ++j)
-            if (norms[j] > 0) a.at(i, j) /= norms[j];
+#pragma omp parallel num_threads(split.parts) if (split.parts > 1)
+    {
+#pragma omp for schedule(static, 1)
+        for (int p = 0; p < split.parts; ++p) {
+            std::vector<double>& sum = sums[static_cast<std::size_t>(p)];
+            for (std::uint64_t i = split.lo(p); i < split.hi(p); ++i)
+                for (std::uint64_t j = 0; j < a.cols; ++j) sum[j] += a.at(i, j) * a.at(i, j);
+        }
+#pragma omp single
+        for (std::uint64_t j = 0; j < a.cols; ++j) {
+            for (const auto& sum : sums) norms[j] += sum[j];
+            norms[j] = std::sqrt(norms[j]);
+        }
+#pragma omp for schedule(static, 1)
+        for (int p = 0; p < split.parts; ++p)
+            for (std::uint64_t i = split.lo(p); i < split.hi(p); ++i)
+                for (std::uint64_t j = 0; j < a.cols; ++j)
+                    if (norms[j] > 0) a.at(i, j) /= norms[j];  // a zero column stays as it is
+    }
     return norms;
 }
 
@@ -198,6 +259,16 @@ DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k,
     if (y.cols < y.rows && y.cols <= kExactSide)
         return orthonormalize(multiply(y, false, top_eigenvectors(gram(y, where), k, where), false));
     return randomized_left_vectors(y, k, where);
+}
+
+SerialBlas::SerialBlas() : previous_(openblas_get_num_threads()) {
+    openblas_set_num_threads(1);
+    ++serial_scopes;
+}
+
+SerialBlas::~SerialBlas() {
+    --serial_scopes;
+    openblas_set_num_threads(previous_);
 }
 
 double frobenius_squared(const DenseMatrix& a) {

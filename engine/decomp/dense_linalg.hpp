@@ -35,4 +35,22 @@ DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k,
 DenseMatrix orthonormalize(const DenseMatrix& a);
 double frobenius_squared(const DenseMatrix& a);
 
+// OpenBLAS runs on a thread pool of its own, beside the OpenMP team of the sparse kernels. After
+// each call its threads spin for a while, and the MTTKRP that follows shares the cores with them:
+// on 2 cores a CPD-ALS iteration's MTTKRP then took 0.047-0.155 s instead of 0.046-0.059 s (the 5M
+// power-law tensor, rank 16). Loops that alternate kernels with small dense steps (an N x R by
+// R x R solve, an R x R Gram) hold one of these for their length: OpenBLAS runs on the calling
+// thread, gram(), normalize_columns() and the host solve_spd_right() split a tall matrix's rows over the OpenMP team
+// instead, and the previous thread count comes back when it ends.
+class SerialBlas {
+public:
+    SerialBlas();
+    ~SerialBlas();
+    SerialBlas(const SerialBlas&) = delete;
+    SerialBlas& operator=(const SerialBlas&) = delete;
+
+private:
+    int previous_;
+};
+
 }  // namespace tscope::linalg
