@@ -22,6 +22,9 @@ for round in $(seq "$ROUNDS"); do
     echo "$round peer-$name mttkrp_sweep_s $s" >> "$DIR/rounds.txt"
     c=$("$bin" -i "$DIR/pl5m.tns" -r 16 -m 5 -e 1e-12 2>&1 | awk '/^Per iteration/ {getline; print $1}')
     echo "$round peer-$name cpd_iter_s $c" >> "$DIR/rounds.txt"
+    # its dense steps on OpenBLAS's own threads beside its OpenMP ones, and on one (as ours run)
+    c=$(OPENBLAS_NUM_THREADS=1 "$bin" -i "$DIR/pl5m.tns" -r 16 -m 5 -e 1e-12 2>&1 | awk '/^Per iteration/ {getline; print $1}')
+    echo "$round peer-$name-serialblas cpd_iter_s $c" >> "$DIR/rounds.txt"
   done
   $CLI bench "$DIR/pl5m.tsb" --kernel mttkrp --format ALTO,CSF,B-CSF,MM-CSF --backend omp --rank 32 --repeat 5 --json > "$DIR/bench-$round.json"
   for f in ALTO MM-CSF CSF; do
@@ -53,7 +56,7 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 print(json.dumps({"what": "CPU MTTKRP sweep (rank 32, every mode once) and CPD-ALS iteration (rank 16) against ALTO's code, interleaved rounds",
                   "machine": cpu, "cores": os.cpu_count(), "threads": 2, "commit": commit, "tensor": "tensorscope-cli " + gen, "nnz": 5000000,
                   "command": "docs/bench/scripts/alto-cpu.sh (peer: cpd64 -i pl5m.tns -r 32 -p -m 5, runtime / 5; cpd64 -i pl5m.tns -r 16 -m 5: "
-                             "'Per iteration' total. Tensorscope: bench --kernel mttkrp --backend omp --rank 32 --repeat 5, the modes' medians summed; "
+                             "'Per iteration' total, also with OPENBLAS_NUM_THREADS=1 (-serialblas). Tensorscope: bench --kernel mttkrp --backend omp --rank 32 --repeat 5, the modes' medians summed; "
                              "decompose --rank 16 --iters 5 --tol 0, median of iterations 2-5)",
                   "summary": {w: {k: {"min": min(v), "max": max(v)} for k, v in who.items()} for w, who in summary.items()},
                   "results": rows}, indent=1))
