@@ -133,6 +133,11 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
     case FormatKind::COO:
         return "COO reads " + std::to_string(p.order() - 1) + " factor rows and adds one output row per nonzero (" + fibers +
                ": a tree would read one row per fiber instead of per nonzero for its upper modes)";
+    case FormatKind::ALTO:
+        return "ALTO keeps one copy in the order of its interleaved index, so nonzeros that follow each other share rows; " +
+               std::string(p.order() == 3 ? "each nonzero is one fused loop (out += x a .* b)"
+                                           : "each nonzero is one loop per mode (q = x a, q .*= the others, out += q)") +
+               ", against COO's " + std::to_string(p.order() + 1) + ", and " + fibers;
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
         return "HiCOO's " + std::to_string(p.hicoo_blocks) + " blocks hold " + fmt("%.3g", per_block) +
@@ -205,16 +210,8 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     advice.request.modes = modes;
     advice.machine = machine;
     const Weights& w = weights_for(request.backend);
-    bool alto_left_out = false;
     for (FormatKind kind : available_formats()) {
         if (!kernel_supports(request.kernel, request.backend, kind)) continue;
-        // ALTO (issue 26) is not in the cost model yet: modelled as COO's or HiCOO's loop it came
-        // out slower than both, while measured it was the fastest omp MTTKRP on 12 of the 13
-        // tensors of docs/bench/cpu-advisor.json; ranked on that model it would be wrong.
-        if (kind == FormatKind::ALTO) {
-            alto_left_out = true;
-            continue;
-        }
         FormatAdvice f;
         f.format = kind;
         f.refusal = refusal(profile, request.kernel, request.backend, kind, modes);
@@ -256,9 +253,6 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     for (FormatAdvice& f : advice.ranking) f.reason = f.supported ? reason_for(profile, request.kernel, f, best, modes) : f.refusal;
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
-    if (alto_left_out)
-        advice.summary += " (ALTO is not ranked: the model does not cover it yet; measured, it is often the fastest here: "
-                          "bench it with --format ALTO)";
     return advice;
 }
 

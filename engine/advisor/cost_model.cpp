@@ -113,14 +113,16 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
 
 // The rows a loop over nonzeros in HiCOO's block order touches: every nonzero reads N-1 factor
 // rows and adds into one output row, but only a row's first touch in each 2^b block misses.
-void blocked_rows(Ledger& g, const TensorProfile& p, int m, double Z, bool private_copies) {
+// `passes`: each of those rows is a loop of its own (HiCOO); else the caller counts the loops.
+void blocked_rows(Ledger& g, const TensorProfile& p, int m, double Z, bool private_copies, bool passes = true) {
     const double blocks = static_cast<double>(p.hicoo_blocks), edge = std::ldexp(1.0, p.options.hicoo_bits);
+    const double loops = passes ? Z : 0;
     for (int k = 0; k < p.order(); ++k) {
         const double first = std::min(Z, blocks * std::min(edge, static_cast<double>(p.dims[static_cast<std::size_t>(k)])));
         if (k == m)
-            g.scatter(m, Z, private_copies, 2 * first);
+            g.scatter(m, loops, private_copies, 2 * first);
         else
-            g.rows(k, Z, first);
+            g.rows(k, loops, first);
     }
     g.output(m, private_copies);
 }
@@ -140,14 +142,17 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         g.output(m, true);
         return;
     case FormatKind::ALTO:
-        // COO's loop per nonzero, in the order of a Z-curve over all modes: nonzeros that follow
-        // each other share their indices' high bits, so, as for HiCOO's 2^b blocks (the same
-        // curve cut at 2^b), only a row's first touch in each block goes to memory; no block
-        // loop; at order 3 the product goes straight into the output row (no pass to start it);
-        // one thread writes its rows directly, more add into interval buffers (Sec. 4.2).
-        // (Not used for ranking yet: advisor.cpp says why.)
-        if (N != 3) g.hot(Z);
-        blocked_rows(g, p, m, Z, in.machine.threads > 1);
+        // A loop per nonzero in the order of a Z-curve over all modes: nonzeros that follow each
+        // other share their indices' high bits, so, as for HiCOO's 2^b blocks (the same curve cut
+        // at 2^b), only a row's first touch in each block goes to memory; no block loop. Its
+        // loops as cpu/mttkrp_alto.cpp writes them: at order 3 one fused loop (out += x a .* b),
+        // above q = x a, q .*= each further row, out += q (N loops). The first partition adds
+        // into the output itself and each other one into a buffer over its own interval (Sec.
+        // 4.2), so a thread's adds go to one matrix's worth of rows, not to T copies; the other
+        // T - 1 buffers are zeroed and summed (charged at the mode's length: an upper bound).
+        g.hot(N == 3 ? Z : N * Z);
+        blocked_rows(g, p, m, Z, false, false);
+        if (in.machine.threads > 1) g.stream(2.0 * (in.machine.threads - 1) * g.factor_bytes(m));
         return;
     case FormatKind::HiCOO:
         // COO's loop per nonzero, block by block: a block's nonzeros share at most 2^b rows per
