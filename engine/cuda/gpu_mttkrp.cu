@@ -344,9 +344,9 @@ __global__ void __launch_bounds__(256) coo_team_kernel(std::uint64_t nnz, std::u
 // block's high bits): one copy of the tensor serves every mode. Runs of one output row are
 // summed in the team's registers before an atomic (the paper's reduction of equal output rows
 // before the atomics). The output is fp32, added with sm_90's vector atomics into copies that are
-// summed in fp64 (launch_blco): on the nell-2 shape (H100, rank 32) 4.3-4.7 ms a mode with errors
+// summed in fp64 (launch_blco): on the nell-2 shape (H100, rank 32) 2.8-3.0 ms a mode with errors
 // of 0.9-1.5e-6 (one output: 1.6-3.3e-5), against 9.0-11.3 ms and 2e-9 for the COO kernel's
-// staged fp64 flush (docs/bench/h100-blco.json, h100-blco-copies.json).
+// staged fp64 flush (docs/bench/h100-blco.json, h100-blco-copies.json, h100-blco-one-block.json).
 struct BlcoView {
     std::uint64_t nnz = 0, blocks = 0;
     std::uint64_t base = 0;  // the tensor's nonzero number of keys[0] (a streamed chunk's first)
@@ -387,20 +387,45 @@ __global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, Fa
     }
 }
 
-template <int TEAM>
-__global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_t group, int order, int mode, std::uint32_t R4,
+// ORDER: the tensor's order where it is compiled in (3-5: the loop over modes unrolls), else 0.
+// ONE_BLOCK: the index fits 64 bits, so every nonzero is in block 0 (BLCO Sec. 4.1): its high
+// bits are read once per thread, and no nonzero looks up its block. On the nell-2 shape (H100,
+// rank 32) that took a mode from 4.59-4.62 ms to 2.82-3.00 ms, same errors (h100-blco-one-block.json).
+template <int TEAM, int ORDER, bool ONE_BLOCK>
+__global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_t group, int order_rt, int mode, std::uint32_t R4,
                                                         Factor4Ptrs factors, float4* out_copies, unsigned copies,
                                                         std::uint64_t copy_stride4) {
+    const int order = ORDER ? ORDER : order_rt;
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t team = thread / TEAM;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
     if (col >= R4) return;  // no shuffles or staging below: idle lanes may leave
+    // one block: each mode's high bits, shifted into place, held in registers (m is unrolled)
+    std::uint64_t high0[ORDER ? ORDER : 1] = {};
+    if constexpr (ONE_BLOCK) {
+#pragma unroll
+        for (int m = 0; m < ORDER; ++m) high0[m] = v.width[m] < 64 ? v.high[m][0] << v.width[m] : 0;
+    }
+    auto index = [&](int m, std::uint64_t key, std::uint64_t b) -> std::uint64_t {
+        if constexpr (ONE_BLOCK) {
+            const unsigned w = v.width[m];
+            return w == 64 ? key : high0[m] | ((key >> v.shift[m]) & ((std::uint64_t{1} << w) - 1));
+        }
+        return blco_index(v, m, key, b);
+    };
+    // the output mode's, read once (mode is not a compile-time constant)
+    const unsigned out_w = v.width[mode], out_shift = v.shift[mode];
+    const std::uint64_t out_high = ONE_BLOCK && out_w < 64 ? v.high[mode][0] << out_w : 0;
+    auto out_index = [&](std::uint64_t key, std::uint64_t b) -> std::uint64_t {
+        if constexpr (ONE_BLOCK) return out_w == 64 ? key : out_high | ((key >> out_shift) & ((std::uint64_t{1} << out_w) - 1));
+        return blco_index(v, mode, key, b);
+    };
     const std::uint64_t groups = (v.nnz + group - 1) / group;
     for (std::uint64_t g = team; g < groups; g += teams) {
         const std::uint64_t first = g * group;
         const std::uint64_t last = first + group < v.nnz ? first + group : v.nnz;
-        std::uint64_t lo = 0, hi = v.blocks;  // the block holding `first`: block_ptr[b] <= first < block_ptr[b + 1]
+        std::uint64_t lo = 0, hi = ONE_BLOCK ? 1 : v.blocks;  // the block holding `first`: block_ptr[b] <= first < block_ptr[b + 1]
         while (hi - lo > 1) {
             const std::uint64_t mid = (lo + hi) / 2;
             if (v.block_ptr[mid] <= first + v.base) lo = mid;
@@ -409,16 +434,23 @@ __global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_
         std::uint64_t b = lo;
         float4* out = out_copies + (g % copies) * copy_stride4;
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-        std::uint64_t row = blco_index(v, mode, v.keys[first], b);
+        std::uint64_t row = out_index(v.keys[first], b);
         // Loading 2, 4 or 8 nonzeros ahead (all their rows before any add) ran 4%, 10% and 70%
         // slower on the nell-2 shape (H100, rank 32; docs/bench/h100-blco-copies.json).
         for (std::uint64_t z = first; z < last; ++z) {
-            while (z + v.base >= v.block_ptr[b + 1]) ++b;
+            if constexpr (!ONE_BLOCK)
+                while (z + v.base >= v.block_ptr[b + 1]) ++b;
             const std::uint64_t key = v.keys[z];
             float4 p = make_float4(v.vals[z], v.vals[z], v.vals[z], v.vals[z]);
-            for (int m = 0; m < order; ++m)
-                if (m != mode) p = p * factors.f[m][blco_index(v, m, key, b) * R4 + col];
-            const std::uint64_t r = blco_index(v, mode, key, b);
+            if constexpr (ORDER > 0) {
+#pragma unroll
+                for (int m = 0; m < ORDER; ++m)
+                    if (m != mode) p = p * factors.f[m][index(m, key, b) * R4 + col];
+            } else {
+                for (int m = 0; m < order; ++m)
+                    if (m != mode) p = p * factors.f[m][index(m, key, b) * R4 + col];
+            }
+            const std::uint64_t r = out_index(key, b);
             if (r != row) {
                 atomic_add4(out + row * R4 + col, acc);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -724,6 +756,15 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
     check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
 }
 
+// TENSORSCOPE_BLCO_GENERIC=1 runs the generic team kernel on one-block tensors too, for comparisons.
+bool blco_generic() {
+    static const bool generic = [] {
+        const char* e = std::getenv("TENSORSCOPE_BLCO_GENERIC");
+        return e && *e == '1';
+    }();
+    return generic;
+}
+
 void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
                         int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream,
                         OutputCopies copies) {
@@ -744,10 +785,19 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
     } else {
         const auto R4 = static_cast<std::uint32_t>(R / 4);
         const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
+        float4* out4 = reinterpret_cast<float4*>(out);
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
-            blco_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, reinterpret_cast<float4*>(out),
-                                                                                copies.count, copies.stride / 4);
+            const dim3 grid = grid_for(groups * team);
+            const bool one = table.blocks == 1 && !blco_generic();
+            if (one && order == 3)
+                blco_team_kernel<team, 3, true><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
+            else if (one && order == 4)
+                blco_team_kernel<team, 4, true><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
+            else if (one && order == 5)
+                blco_team_kernel<team, 5, true><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
+            else
+                blco_team_kernel<team, 0, false><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
         });
     }
     check(cudaGetLastError(), "launching the BLCO MTTKRP kernel");
