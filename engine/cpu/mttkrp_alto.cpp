@@ -15,6 +15,7 @@
 
 #include "cpu_kernels.hpp"
 #include "output_rows.hpp"
+#include "prefetch_row.hpp"
 #include "tscope/formats/alto_format.hpp"
 
 namespace tscope::detail {
@@ -27,7 +28,6 @@ namespace {
 // for, 24-32 ahead measured fastest (rank 32: 0.082-0.089 s against 0.096-0.102 at 12; rank 16:
 // 0.046-0.049 against 0.067-0.070); 48-96 no faster and noisier.
 constexpr std::uint64_t kAhead = 32;
-constexpr std::uint64_t kLineDoubles = 8;
 
 template <class I, class V, std::uint64_t kR>
 class AltoMttkrp {
@@ -94,8 +94,8 @@ private:
             if (((z - begin) & 0xffff) == 0 && (stop || (control.cancelled() && (stop = true)))) return;
             if (z + kAhead < end) {  // ask for the rows a few nonzeros ahead: the loop waits on memory
                 const Key<kWide> next = key(z + kAhead);
-                for (int k = 0; k < others; ++k) prefetch_row<0>(rows[k] + next(mlo[k], mhi[k]) * R());
-                prefetch_row<1>(base + (next(out_lo, out_hi) - offset) * R());
+                for (int k = 0; k < others; ++k) prefetch_row(rows[k] + next(mlo[k], mhi[k]) * R(), R());
+                prefetch_row<1>(base + (next(out_lo, out_hi) - offset) * R(), R());
             }
             const Key<kWide> lin = key(z);
             const double x = static_cast<double>(vals[z]);
@@ -123,10 +123,6 @@ private:
             }
             flush<kAtomic>(dst, q);
         }
-    }
-
-    template <int kWrite> void prefetch_row(const double* row) const {
-        for (std::uint64_t r = 0; r < R(); r += kLineDoubles) __builtin_prefetch(row + r, kWrite);
     }
 
     // dst += x * a .* b. The rows never overlap (an output row and factor rows): saying so

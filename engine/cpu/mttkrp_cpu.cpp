@@ -20,6 +20,7 @@
 #include "tscope/formats/format_visit.hpp"
 #include "cpu_kernels.hpp"
 #include "output_rows.hpp"
+#include "prefetch_row.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 
 namespace tscope {
@@ -71,9 +72,7 @@ private:
         if constexpr (kR != 0) return kR;
         return cols_;
     }
-    void prefetch_row(const double* row) const {
-        for (std::uint64_t r = 0; r < R(); r += 8) __builtin_prefetch(row + r);  // 8 doubles per line
-    }
+    void prefetch_row(const double* row) const { detail::prefetch_row(row, R()); }
     const double* factor_row(int level, std::uint64_t node) const {
         const int m = c_.order[static_cast<std::size_t>(level)];
         return factors_[static_cast<std::size_t>(m)].row(c_.fids[static_cast<std::size_t>(level)][node]);

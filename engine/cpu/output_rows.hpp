@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "prefetch_row.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 
 #ifdef _OPENMP
@@ -59,8 +60,7 @@ public:
     // Asks for row r ahead of an add: scattered adds are latency-bound otherwise.
     void prefetch(std::uint64_t r) {
         const std::uint64_t R = out_.cols;
-        const double* dst = private_ ? mine() + r * R : out_.row(r);
-        for (std::uint64_t c = 0; c < R; c += 8) __builtin_prefetch(dst + c, 1);
+        prefetch_row<1>(private_ ? mine() + r * R : out_.row(r), R);
     }
     template <std::uint64_t kR = 0>
     void add_owned(std::uint64_t r, const double* v) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "prefetch_row.hpp"
 #include "streaming_stores.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
 
@@ -21,8 +22,7 @@ constexpr std::uint64_t kPrefetchAhead = 16;
 template <class I>
 inline void prefetch_row(const I* ind, std::uint64_t j, std::uint64_t nnz, const DenseMatrix& u) {
     if (j + kPrefetchAhead >= nnz) return;
-    const double* ahead = u.row(ind[j + kPrefetchAhead]);
-    for (std::uint64_t r = 0; r < u.cols; r += 8) __builtin_prefetch(ahead + r);
+    detail::prefetch_row(u.row(ind[j + kPrefetchAhead]), u.cols);
 }
 
 // Any R, any alignment: plain stores.

@@ -357,10 +357,17 @@ struct BlcoView {
     unsigned shift[kMaxModes] = {}, width[kMaxModes] = {};
 };
 
+// A mode's index from its high bits (already shifted into place) and its w-bit field of the key.
+__device__ inline std::uint64_t blco_field(std::uint64_t high_shifted, std::uint64_t key, unsigned shift, unsigned w) {
+    return w == 64 ? key : high_shifted | ((key >> shift) & ((std::uint64_t{1} << w) - 1));
+}
+
+__device__ inline std::uint64_t blco_high(const BlcoView& v, int m, std::uint64_t block) {
+    return v.width[m] < 64 ? v.high[m][block] << v.width[m] : 0;
+}
+
 __device__ inline std::uint64_t blco_index(const BlcoView& v, int m, std::uint64_t key, std::uint64_t block) {
-    const unsigned w = v.width[m];
-    if (w == 64) return key;
-    return (v.high[m][block] << w) | ((key >> v.shift[m]) & ((std::uint64_t{1} << w) - 1));
+    return blco_field(blco_high(v, m, block), key, v.shift[m], v.width[m]);
 }
 
 // Ranks the team kernel cannot take (R % 4 != 0): one warp per nonzero, its block found by a
@@ -405,20 +412,17 @@ __global__ void __launch_bounds__(256) blco_team_kernel(BlcoView v, std::uint64_
     std::uint64_t high0[ORDER ? ORDER : 1] = {};
     if constexpr (ONE_BLOCK) {
 #pragma unroll
-        for (int m = 0; m < ORDER; ++m) high0[m] = v.width[m] < 64 ? v.high[m][0] << v.width[m] : 0;
+        for (int m = 0; m < ORDER; ++m) high0[m] = blco_high(v, m, 0);
     }
     auto index = [&](int m, std::uint64_t key, std::uint64_t b) -> std::uint64_t {
-        if constexpr (ONE_BLOCK) {
-            const unsigned w = v.width[m];
-            return w == 64 ? key : high0[m] | ((key >> v.shift[m]) & ((std::uint64_t{1} << w) - 1));
-        }
+        if constexpr (ONE_BLOCK) return blco_field(high0[m], key, v.shift[m], v.width[m]);
         return blco_index(v, m, key, b);
     };
     // the output mode's, read once (mode is not a compile-time constant)
     const unsigned out_w = v.width[mode], out_shift = v.shift[mode];
-    const std::uint64_t out_high = ONE_BLOCK && out_w < 64 ? v.high[mode][0] << out_w : 0;
+    const std::uint64_t out_high = ONE_BLOCK ? blco_high(v, mode, 0) : 0;
     auto out_index = [&](std::uint64_t key, std::uint64_t b) -> std::uint64_t {
-        if constexpr (ONE_BLOCK) return out_w == 64 ? key : out_high | ((key >> out_shift) & ((std::uint64_t{1} << out_w) - 1));
+        if constexpr (ONE_BLOCK) return blco_field(out_high, key, out_shift, out_w);
         return blco_index(v, mode, key, b);
     };
     const std::uint64_t groups = (v.nnz + group - 1) / group;
@@ -788,16 +792,14 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
         float4* out4 = reinterpret_cast<float4*>(out);
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
-            const dim3 grid = grid_for(groups * team);
+            auto launch = [&](auto kernel) {
+                kernel<<<grid_for(groups * team), 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
+            };
             const bool one = table.blocks == 1 && !blco_generic();
-            if (one && order == 3)
-                blco_team_kernel<team, 3, true><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
-            else if (one && order == 4)
-                blco_team_kernel<team, 4, true><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
-            else if (one && order == 5)
-                blco_team_kernel<team, 5, true><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
-            else
-                blco_team_kernel<team, 0, false><<<grid, 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
+            if (one && order == 3) launch(blco_team_kernel<team, 3, true>);
+            else if (one && order == 4) launch(blco_team_kernel<team, 4, true>);
+            else if (one && order == 5) launch(blco_team_kernel<team, 5, true>);
+            else launch(blco_team_kernel<team, 0, false>);
         });
     }
     check(cudaGetLastError(), "launching the BLCO MTTKRP kernel");
