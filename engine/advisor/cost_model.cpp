@@ -43,8 +43,10 @@ public:
     // The output matrix zeroed, and with private copies each thread's copy zeroed and summed in.
     void output(int mode, bool private_copies) {
         stream(factor_bytes(mode));
-        if (private_copies && in_.machine.threads > 1) stream(2.0 * in_.machine.threads * factor_bytes(mode));
+        if (private_copies && in_.machine.threads > 1) copies(mode, in_.machine.threads);
     }
+    // n copies of the output's rows (at most) zeroed and summed into it.
+    void copies(int mode, double n) { stream(2.0 * n * factor_bytes(mode)); }
     void nodes(double n) { t_.nodes += n; }
     void steps(double n) { t_.steps += n; }
     void cells(double n) { t_.cells += n; }
@@ -152,7 +154,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // T - 1 buffers are zeroed and summed (charged at the mode's length: an upper bound).
         g.hot(N == 3 ? Z : N * Z);
         blocked_rows(g, p, m, Z, false, false);
-        if (in.machine.threads > 1) g.stream(2.0 * (in.machine.threads - 1) * g.factor_bytes(m));
+        g.copies(m, in.machine.threads - 1);
         return;
     case FormatKind::HiCOO:
         // COO's loop per nonzero, block by block: a block's nonzeros share at most 2^b rows per
