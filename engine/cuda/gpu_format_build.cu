@@ -189,6 +189,9 @@ ResidentTensor::ResidentTensor(const DeviceCoo& coo, std::uint64_t first, std::u
     }
     impl_->vals = DeviceArray<float>(n);
     if (n) check(cudaMemcpy(impl_->vals.get(), c.vals.get() + first, n * 4, cudaMemcpyDeviceToDevice), "copying the COO");
+    std::vector<const std::uint32_t*> idx;
+    for (const auto& i : impl_->idx) idx.push_back(i.get());
+    impl_->coo_shape = coo_shape(n, static_cast<int>(idx.size()), idx.data());
 }
 
 namespace {
@@ -315,7 +318,8 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
 }
 
 ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
-                                                 const std::vector<std::vector<int>>& orders, const std::vector<RowFilter>& filters) {
+                                                 const std::vector<std::vector<int>>& orders, const std::vector<RowFilter>& filters,
+                                                 std::uint64_t split) {
     use_device();
     const DeviceCoo::Impl& c = coo.impl();
     auto impl = std::make_unique<Impl>();
@@ -329,7 +333,7 @@ ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std
         const std::uint64_t n = select_members(c, dlabels.get(), static_cast<std::uint8_t>(p), filter, flag, members);
         if (n == 0) continue;
         impl->nnz += n;
-        impl->parts.push_back(build_part(c, orders[p], 0, members, n));
+        impl->parts.push_back(build_part(c, orders[p], split, members, n));
     }
     return ResidentTensor(std::move(impl));
 }

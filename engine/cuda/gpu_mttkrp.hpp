@@ -119,10 +119,11 @@ public:
     // MM-CSF (mm-csf Sec. 4): one tree per partition; labels[z] (host, one per nonzero) names
     // the partition of nonzero z, orders[p] its tree's levels (empty: no partition p). The
     // partitions keep the order of orders; empty ones are left out. filters[p], where given,
-    // keeps a part of partition p.
+    // keeps a part of partition p. Fibers longer than `split` nonzeros become several (mm-csf
+    // Sec. 6, as B-CSF's; 0 keeps them whole).
     static ResidentTensor build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
                                             const std::vector<std::vector<int>>& orders,
-                                            const std::vector<RowFilter>& filters = {});
+                                            const std::vector<RowFilter>& filters = {}, std::uint64_t split = 0);
     ~ResidentTensor();
     ResidentTensor(ResidentTensor&&) noexcept;
     ResidentTensor(const ResidentTensor&) = delete;

@@ -23,7 +23,7 @@ ResidentTensor::ResidentTensor(const DeviceCoo&, std::uint64_t, std::uint64_t) {
 ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t, RowFilter) { none(); }
 ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo&, const std::uint8_t*, const std::vector<std::vector<int>>&,
-                                                 const std::vector<RowFilter>&) {
+                                                 const std::vector<RowFilter>&, std::uint64_t) {
     none();
 }
 ResidentTensor::~ResidentTensor() = default;

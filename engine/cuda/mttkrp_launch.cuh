@@ -10,7 +10,17 @@
 
 namespace tscope::gpu {
 
-// COO: idx[order] and vals hold nnz nonzeros; out (fp64) accumulates.
+// What a resident COO's launch needs to know of a mode: its rows (largest index + 1) and the
+// longest chain of adds the team kernel makes into one row (its runs in the nonzeros' order,
+// plus its nonzeros over the team's group).
+struct CooModeShape {
+    std::uint64_t rows = 0, longest_chain = 0;
+};
+// Per mode, read from the device arrays idx[order] of nnz nonzeros (synchronous).
+std::vector<CooModeShape> coo_shape(std::uint64_t nnz, int order, const std::uint32_t* const* idx);
+
+// COO: idx[order] and vals hold nnz nonzeros; out (fp64) accumulates (a streamed chunk's; the
+// resident tensor's launch adds into fp32 output copies instead).
 void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode, std::uint64_t R,
                        const float* const* factors, double* out, cudaStream_t stream);
 

@@ -8,6 +8,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
+#include "mttkrp_launch.cuh"
 
 namespace tscope::gpu {
 
@@ -17,6 +18,8 @@ struct ResidentTensor::Impl {
     std::uint64_t nnz = 0;
     std::vector<DeviceArray<std::uint32_t>> idx;  // COO
     DeviceArray<float> vals;                      // COO
+    std::vector<CooModeShape> coo_shape;          // COO, per mode
+    DeviceArray<float> coo_copies;                // COO: the launches' output copies (grown on demand)
     struct Part {
         Fibers meta;  // host pointers cleared; sizes and level modes kept
         std::vector<DeviceArray<std::uint32_t>> anc;

@@ -9,6 +9,7 @@
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/formats/paper_formats.hpp"
+#include "tensor/radix_sort.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope::csf_flat {
@@ -135,6 +136,38 @@ FlatTree flatten(const CsfFormat<I, V>& c) {
     t.leaf = narrow(c.fids.back());
     t.vals = to_float(c.vals);
     return t;
+}
+
+// The same tree with every fiber longer than T cut into ceil(L / T) sub-fibers that keep its
+// ancestors: MM-CSF on the GPU balances its partitions this way (mm-csf Sec. 6, Table 5: "long
+// fibers are split into sub-fibers", as B-CSF's build does for its one tree), so every team's
+// group of fibers holds at most T nonzeros a fiber and the kernels need not cut fibers.
+inline FlatTree split_fibers(const FlatTree& t, std::uint64_t T) {
+    const std::uint64_t F = t.fiber_ptr.size() - 1;
+    const auto Fi = static_cast<std::int64_t>(F);
+    std::vector<std::uint64_t> first_piece(F + 1, 0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t q = 0; q < Fi; ++q) {
+        const auto f = static_cast<std::size_t>(q);
+        first_piece[f + 1] = (t.fiber_ptr[f + 1] - t.fiber_ptr[f] + T - 1) / T;
+    }
+    detail::parallel_inclusive_scan(first_piece);
+    FlatTree out;
+    out.anc.assign(t.anc.size(), std::vector<std::uint32_t>(first_piece[F]));
+    out.fiber_ptr.resize(first_piece[F] + 1);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t q = 0; q < Fi; ++q) {
+        const auto f = static_cast<std::size_t>(q);
+        std::uint64_t k = first_piece[f];
+        for (std::uint64_t at = t.fiber_ptr[f]; at < t.fiber_ptr[f + 1]; at += T, ++k) {
+            for (std::size_t l = 0; l < t.anc.size(); ++l) out.anc[l][k] = t.anc[l][f];
+            out.fiber_ptr[k] = at;
+        }
+    }
+    out.fiber_ptr[first_piece[F]] = t.fiber_ptr[F];
+    out.leaf = t.leaf;
+    out.vals = t.vals;
+    return out;
 }
 
 }  // namespace tscope::csf_flat

@@ -1,6 +1,8 @@
 // The cuda backend of MTTKRP: flattens a format into the plain arrays of gpu_mttkrp.hpp (fp32
 // values and factors, 32-bit indices), runs it on the GPU and converts the result back.
+#include <cstdlib>
 #include <limits>
+#include <string>
 #include <memory>
 
 #include "cuda/gpu_mttkrp.hpp"
@@ -17,11 +19,13 @@ namespace {
 using csf_flat::FlatTree;
 using csf_flat::flatten;
 
-// split: the trees' fibers are cut to a bounded length (B-CSF), so the kernel need not balance them.
+// split: the trees' fibers are cut to a bounded length (B-CSF's by its build; MM-CSF's here, at
+// split_at > 0), so the kernel need not balance them.
 template <class I, class V>
-std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false) {
+std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
+                                                 std::uint64_t split_at = 0) {
     std::vector<FlatTree> flat;
-    for (const auto* t : trees) flat.push_back(flatten(*t));
+    for (const auto* t : trees) flat.push_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
     std::vector<gpu::Fibers> parts;
     for (std::size_t k = 0; k < trees.size(); ++k) {
         parts.push_back(flat[k].view(trees[k]->order));
@@ -43,7 +47,11 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
         [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
             std::vector<const CsfFormat<I, V>*> trees;
             for (const auto& p : f.partitions) trees.push_back(&p);
-            return upload_trees(trees);
+            // its partitions' long fibers split as B-CSF's, at B-CSF's default length
+            // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
+            const char* e = std::getenv("TENSORSCOPE_MMCSF_UNSPLIT");
+            if (e && std::string(e) == "1") return upload_trees(trees);
+            return upload_trees(trees, true, FormatOptions{}.bcsf_fiber_threshold);
         },
         [&]<class I, class V>(const BlcoFormat<I, V>& f) {
             std::vector<float> vals(f.vals.begin(), f.vals.end());

@@ -69,7 +69,9 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
             orders.push_back(mmcsf_partition_order(t, p));
             filters.push_back(filter(static_cast<std::size_t>(p), orders.back()[0]));
         }
-        out.push_back(std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters)));
+        // the partitions' long fibers split as the host upload splits them (mttkrp_cuda.cpp)
+        out.push_back(std::make_shared<gpu::ResidentTensor>(
+            gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters, FormatOptions{}.bcsf_fiber_threshold)));
     } else {
         const std::uint64_t split = format == FormatKind::BCSF ? FormatOptions{}.bcsf_fiber_threshold : 0;
         for (int m = 0; m < t.order(); ++m)

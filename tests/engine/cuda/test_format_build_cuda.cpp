@@ -49,18 +49,24 @@ void check(const CooTensor& t, const QString& name) {
     const std::vector<std::uint8_t> labels = mmcsf_partition(t, true);
     std::vector<std::vector<int>> orders;
     for (int p = 0; p < t.order(); ++p) orders.push_back(mmcsf_partition_order(t, p));
-    const auto got = gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders).download();
-    t.visit([&](auto, auto value) {
-        using V = typename decltype(value)::type;
-        const auto& host = static_cast<const MmcsfFormat<std::uint32_t, V>&>(*mm);
-        QCOMPARE(got.size(), host.partitions.size());
-        for (std::size_t k = 0; k < got.size(); ++k) {
-            const csf_flat::FlatTree want = csf_flat::flatten(host.partitions[k]);
-            const QString what = QString("%1 MM-CSF partition %2").arg(name).arg(k + 1);
-            QVERIFY2(got[k].fiber_ptr == want.fiber_ptr && got[k].anc == want.anc, qPrintable(what + ": the fibers differ"));
-            QVERIFY2(got[k].leaf == want.leaf && got[k].vals == want.vals, qPrintable(what + ": the nonzeros differ"));
-        }
-    });
+    // whole fibers, and fibers split every 3 nonzeros (the host's split of its flattened trees)
+    for (std::uint64_t split : {0, 3}) {
+        const auto got = gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, {}, split).download();
+        t.visit([&](auto, auto value) {
+            using V = typename decltype(value)::type;
+            const auto& host = static_cast<const MmcsfFormat<std::uint32_t, V>&>(*mm);
+            QCOMPARE(got.size(), host.partitions.size());
+            for (std::size_t k = 0; k < got.size(); ++k) {
+                const csf_flat::FlatTree whole = csf_flat::flatten(host.partitions[k]);
+                const csf_flat::FlatTree want = split ? csf_flat::split_fibers(whole, split) : whole;
+                if (split) QVERIFY(want.fiber_ptr.size() >= whole.fiber_ptr.size());
+                const QString what = QString("%1 MM-CSF partition %2, split %3").arg(name).arg(k + 1).arg(split);
+                QVERIFY2(got[k].fiber_ptr == want.fiber_ptr && got[k].anc == want.anc, qPrintable(what + ": the fibers differ"));
+                QVERIFY2(got[k].leaf == want.leaf && got[k].vals == want.vals, qPrintable(what + ": the nonzeros differ"));
+            }
+        });
+        if (QTest::currentTestFailed()) return;
+    }
     if (QTest::currentTestFailed()) return;
     const gpu::ResidentTensor dcoo(coo);
     QCOMPARE(dcoo.device_bytes(), t.nnz() * 4 * (static_cast<std::uint64_t>(t.order()) + 1));

@@ -1,0 +1,66 @@
+// The GPU's flattened CSF trees on the host (white-box: engine/kernels/csf_flatten.hpp): splitting
+// a tree's long fibers, as MM-CSF's GPU upload does (mm-csf Sec. 6), keeps every nonzero in its
+// place and every fiber's ancestors, and cuts no fiber shorter than it must.
+#include "test_support.hpp"
+
+#include "kernels/csf_flatten.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/formats/paper_formats.hpp"
+
+using namespace tscope;
+
+namespace {
+
+void check_split(const csf_flat::FlatTree& whole, std::uint64_t T, const QString& what) {
+    const csf_flat::FlatTree cut = csf_flat::split_fibers(whole, T);
+    QVERIFY2(cut.leaf == whole.leaf && cut.vals == whole.vals, qPrintable(what + ": the nonzeros moved"));
+    QCOMPARE(cut.anc.size(), whole.anc.size());
+    // walk both: each whole fiber of length L is ceil(L / T) pieces of T (the last the rest),
+    // each with the whole fiber's ancestors
+    std::size_t k = 0;
+    for (std::size_t f = 0; f + 1 < whole.fiber_ptr.size(); ++f) {
+        for (std::uint64_t at = whole.fiber_ptr[f]; at < whole.fiber_ptr[f + 1]; at += T, ++k) {
+            QVERIFY2(k + 1 < cut.fiber_ptr.size(), qPrintable(what + ": too few fibers"));
+            QCOMPARE(cut.fiber_ptr[k], at);
+            QCOMPARE(cut.fiber_ptr[k + 1], std::min(at + T, whole.fiber_ptr[f + 1]));
+            for (std::size_t l = 0; l < whole.anc.size(); ++l) QCOMPARE(cut.anc[l][k], whole.anc[l][f]);
+        }
+    }
+    QCOMPARE(k + 1, cut.fiber_ptr.size());
+}
+
+}  // namespace
+
+class TestCsfFlatten : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void splitFibers_data() {
+        QTest::addColumn<int>("order");
+        for (int order : {3, 4, 5}) QTest::addRow("order %d", order) << order;
+    }
+    void splitFibers() {
+        QFETCH(int, order);
+        // about 64 fibers of up to 400 nonzeros: long ones
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), order == 3 ? 8 : order == 4 ? 4 : 3);
+        dims.back() = 400;
+        const CooTensor t = tstest::random_tensor(dims, 6000, std::uint64_t(order), Distribution::PowerLaw);
+        const auto f = build_format(FormatKind::CSF, t, {});
+        t.visit([&](auto, auto value) {
+            using V = typename decltype(value)::type;
+            const auto& csf = static_cast<const CsfFormat<std::uint32_t, V>&>(*f);
+            const csf_flat::FlatTree whole = csf_flat::flatten(csf);
+            std::uint64_t longest = 0;
+            for (std::size_t q = 0; q + 1 < whole.fiber_ptr.size(); ++q)
+                longest = std::max(longest, whole.fiber_ptr[q + 1] - whole.fiber_ptr[q]);
+            QVERIFY(longest > 128);  // so that B-CSF's length 128 splits some
+            for (std::uint64_t T : {1, 3, 128}) check_split(whole, T, QString("order %1, T %2").arg(order).arg(T));
+            // a length no fiber reaches: the same tree
+            const csf_flat::FlatTree same = csf_flat::split_fibers(whole, longest);
+            QVERIFY(same.fiber_ptr == whole.fiber_ptr && same.anc == whole.anc);
+        });
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCsfFlatten)
+#include "test_csf_flatten.moc"
