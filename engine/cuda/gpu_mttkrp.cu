@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
+#include <cub/block/block_radix_sort.cuh>
+
 
 #include <string>
 #include <type_traits>
@@ -408,6 +410,89 @@ __global__ void max_kernel(const T* a, std::uint64_t n, T* out) {
         m = max(m, a[i]);
     atomicMax(out, m);
 }
+
+// COO for a mode whose heavy rows' updates the nonzeros' order scatters (nell-2's third mode:
+// its heaviest row has 3.1M runs of one nonzero). The team kernel then flushes nearly every
+// nonzero, and even spread over the output copies that fit, the heavy row's fp32 chains run to
+// half a million adds (errors of 1e-4 against cpu-ref). This kernel first sorts each tile of
+// kCooTile consecutive nonzeros by output row in the block (cub::BlockRadixSort of the rows,
+// positions as values; stable), then each team walks its share of the sorted tile as
+// coo_team_kernel walks a group: registers while the row repeats, one flush per run. The sort
+// lives in shared memory for one tile; the tensor is not touched. A tile of a Zipf(1) mode of
+// 28,818 rows holds about 580 distinct rows for its 1,024 nonzeros, and its heaviest row's ~94
+// nonzeros take one to three flushes instead of 94. On the nell-2 shape (H100, rank 32, fp32
+// copies) the third mode took 5.8 ms against the team kernel's 5.2-5.5 ms, with errors of
+// 2.8e-6 against 9.8e-5; on modes without heavy scattered rows it is slower (4.3-6.3 ms against
+// 3.4-5.0), so it runs only where the team kernel's chains would be too long.
+constexpr int kCooTileThreads = 256, kCooTileItems = 4, kCooTile = kCooTileThreads * kCooTileItems;
+
+template <int TEAM>
+__global__ void __launch_bounds__(kCooTileThreads) coo_tile_kernel(std::uint64_t nnz, int order, int mode, std::uint32_t R4, int key_bits,
+                                                                   IndexPtrs idx, const float* __restrict__ vals, Factor4Ptrs factors,
+                                                                   CooOut out) {
+    using Sort = cub::BlockRadixSort<std::uint32_t, kCooTileThreads, kCooTileItems, std::uint16_t>;
+    __shared__ union {
+        typename Sort::TempStorage sort;
+        struct {
+            std::uint32_t row[kCooTile];
+            std::uint16_t pos[kCooTile];
+        } tile;
+    } s;
+    __shared__ float4 stage_all[kCooTileThreads];
+    constexpr int kShare = kCooTile / (kCooTileThreads / TEAM);  // sorted nonzeros per team
+    const std::uint32_t col = threadIdx.x % TEAM;
+    float4* stage = stage_all + (threadIdx.x - col);
+    const unsigned mask = TEAM == 32 ? 0xffffffffu : ((1u << TEAM) - 1u) << (threadIdx.x % 32 - col);
+    const bool active = col < R4;
+    const std::uint32_t* __restrict__ out_idx = idx.p[mode];
+    const int first = static_cast<int>(threadIdx.x / TEAM) * kShare;
+    const std::uint64_t tiles = (nnz + kCooTile - 1) / kCooTile;
+    for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const std::uint64_t base = t * kCooTile;
+        std::uint32_t key[kCooTileItems];
+        std::uint16_t pos[kCooTileItems];
+#pragma unroll
+        for (int k = 0; k < kCooTileItems; ++k) {
+            const int p = static_cast<int>(threadIdx.x) * kCooTileItems + k;
+            key[k] = base + p < nnz ? out_idx[base + p] : 0xffffffffu;  // padding sorts after every row of the tile
+            pos[k] = static_cast<std::uint16_t>(p);
+        }
+        __syncthreads();  // the previous tile's walk is done with s
+        Sort(s.sort).Sort(key, pos, 0, key_bits);
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < kCooTileItems; ++k) {
+            const int p = static_cast<int>(threadIdx.x) * kCooTileItems + k;
+            s.tile.row[p] = key[k], s.tile.pos[p] = pos[k];
+        }
+        __syncthreads();
+        const std::uint64_t unit = t * (kCooTileThreads / TEAM) + threadIdx.x / TEAM;  // this share's output copy
+        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        std::uint32_t row = s.tile.row[first];
+        bool any = false;
+#pragma unroll 4
+        for (int j = first; j < first + kShare; ++j) {
+            const std::uint64_t z = base + s.tile.pos[j];
+            if (z >= nnz) break;  // the padding: last in the tile
+            const std::uint32_t r = s.tile.row[j];
+            float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+            if (active) {
+                v = make_float4(vals[z], vals[z], vals[z], vals[z]);
+                for (int m = 0; m < order; ++m)
+                    if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
+            }
+            if (r != row) {
+                coo_flush<TEAM>(out, unit, row, R4, col, acc, stage, mask);
+                acc = make_float4(0.f, 0.f, 0.f, 0.f);
+                row = r;
+            }
+            add4(acc, v);
+            any = true;
+        }
+        if (any) coo_flush<TEAM>(out, unit, row, R4, col, acc, stage, mask);
+    }
+}
+
 
 // BLCO (Nguyen et al., ICS 2022, Sec. 4): the COO team kernel's walk over groups of nonzeros in
 // BLCO's order, each index recovered from the nonzero's key by a shift and a mask (and its
@@ -824,10 +909,11 @@ std::vector<CooModeShape> coo_shape(std::uint64_t nnz, int order, const std::uin
 
 namespace {
 
-// The COO kernels into `out`: the team kernel where rows are whole float4s; the warp kernel
-// (R % 4 != 0) takes only the fp64 output.
+// The COO kernels into `out`: the team kernel where rows are whole float4s, sorting tiles first
+// where key_bits > 0 (the bits of the mode's largest index); the warp kernel (R % 4 != 0) takes
+// only the fp64 output.
 void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode, std::uint64_t R,
-                        const float* const* factors, CooOut out, cudaStream_t stream) {
+                        const float* const* factors, CooOut out, cudaStream_t stream, int key_bits = 0) {
     IndexPtrs ip{};
     FactorPtrs fp{};
     for (int m = 0; m < order; ++m) ip.p[m] = idx[m], fp.f[m] = factors[m];
@@ -839,6 +925,12 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
         const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
+            if (key_bits > 0) {
+                const std::uint64_t tiles = (nnz + kCooTile - 1) / kCooTile;
+                coo_tile_kernel<team><<<grid_for(tiles * kCooTileThreads, kCooTileThreads), kCooTileThreads, 0, stream>>>(
+                    nnz, order, mode, R4, key_bits, ip, vals, fp4, out);
+                return;
+            }
             coo_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(nnz, kCooGroup, order, mode, R4, ip, vals, fp4, out);
         });
     } else {
@@ -970,10 +1062,10 @@ __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint
 // The resident COO: fp32 vector atomics into output copies (about kChainPerCopy adds per row in
 // each), summed in fp64 into out_d. On the nell-2 shape (H100, rank 32) that took the third
 // mode, whose heavy rows' updates are scattered over the order, from 37.6 ms (one fp64 atomic
-// per column and nonzero, queued on the heavy rows) to 5.2 ms. Where even the copies leave a
-// row a chain above kMaxCooChain fp32 adds (many rows, so few copies fit, and one very heavy), the
-// team kernel adds into out_d in fp64; so does the warp kernel (R % 4 != 0).
-constexpr std::uint64_t kMaxCooChain = 1ull << 20;
+// per column and nonzero, queued on the heavy rows) to 5.2-5.8 ms. Where the copies that fit
+// leave a row a chain above kMaxCooChain fp32 adds, the tiles are sorted first (coo_tile_kernel).
+// The warp kernel (R % 4 != 0) adds into out_d in fp64.
+constexpr std::uint64_t kMaxCooChain = 1ull << 16;
 void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, const float* const* factors, double* out_d) {
     std::vector<const std::uint32_t*> idx;
     for (const auto& i : t.idx) idx.push_back(i.get());
@@ -981,17 +1073,23 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
     CooOut o;
     const unsigned copies = copies_for(shape.longest_chain, shape.rows, R);
-    if (!use_team(R) || t.nnz == 0 || shape.longest_chain / copies > kMaxCooChain) {
+    if (!use_team(R) || t.nnz == 0) {
         o.f64 = out_d;
         launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr);
         return;
     }
+    // the tile sort where the copies leave the team kernel's chains long (TS_COO_KERNEL=team|tile
+    // forces one, for comparisons)
+    const char* force = std::getenv("TS_COO_KERNEL");
+    const bool tiles = force ? std::string(force) == "tile" : shape.longest_chain / copies > kMaxCooChain;
+    int key_bits = tiles ? 1 : 0;  // all ones in key_bits exceed every row, so a tile's padding sorts last
+    while (tiles && key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
     const std::uint64_t n = shape.rows * R;
     o.copies = copies;
     if (t.coo_copies.size() < n * o.copies) t.coo_copies = DeviceArray<float>(n * o.copies);
     check(cudaMemsetAsync(t.coo_copies.get(), 0, n * o.copies * sizeof(float)), "clearing the output copies");
     o.f32 = reinterpret_cast<float4*>(t.coo_copies.get()), o.stride4 = n / 4;
-    launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr);
+    launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
     sum_copies_kernel<<<grid_for(n), 256>>>(t.coo_copies.get(), o.copies, n, out_d);
     check(cudaGetLastError(), "summing the output copies");
 }
