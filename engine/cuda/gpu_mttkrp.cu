@@ -1078,9 +1078,9 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
         launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr);
         return;
     }
-    // the tile sort where the copies leave the team kernel's chains long (TS_COO_KERNEL=team|tile
+    // the tile sort where the copies leave the team kernel's chains long (TENSORSCOPE_COO_KERNEL=team|tile
     // forces one, for comparisons)
-    const char* force = std::getenv("TS_COO_KERNEL");
+    const char* force = std::getenv("TENSORSCOPE_COO_KERNEL");
     const bool tiles = force ? std::string(force) == "tile" : shape.longest_chain / copies > kMaxCooChain;
     int key_bits = tiles ? 1 : 0;  // all ones in key_bits exceed every row, so a tile's padding sorts last
     while (tiles && key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;

@@ -101,8 +101,8 @@ private Q_SLOTS:
     }
     void cooOutputCopies() {
         QFETCH(QByteArray, kernel);
-        qputenv("TS_COO_KERNEL", kernel);
-        const auto restore = qScopeGuard([] { qunsetenv("TS_COO_KERNEL"); });
+        qputenv("TENSORSCOPE_COO_KERNEL", kernel);
+        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_COO_KERNEL"); });
         const CooTensor t = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
         const auto f = build_format(FormatKind::COO, t, {});
         for (std::uint64_t rank : {32, 12, 7}) {
