@@ -4,8 +4,6 @@
 #include <cuda_runtime.h>
 
 #include <cub/block/block_radix_sort.cuh>
-
-
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -189,9 +187,11 @@ struct TeamTree {
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
 // the clipping loop on the same fiber groups (H100; 2.4-2.6 against 3.0-3.2 ms per mode).
 // LEVELS: the tree's levels above the nonzeros where they are compiled in (2 and 3: tensors of
-// order 3 and 4), else 0. Compiled in, the loop over levels unrolls and every array of the
-// tree is reached by a constant index; with a run-time count the kernel copies the tree's
-// pointer tables to local memory and reads them from there for every fiber.
+// order 3 and 4), else 0. Compiled in, the loop over levels unrolls and every array of the tree
+// is named by a constant index; with a run-time count the loop stays a loop and each fiber looks
+// its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
+// B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
+// 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
 template <bool CLIP, int LEVELS>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
@@ -381,12 +381,13 @@ __global__ void __launch_bounds__(256) coo_team_kernel(std::uint64_t nnz, std::u
 // Nonzeros per COO team: on the nell-2 shape (rank 32, H100) groups of 8 / 16 / 64 / 128 took
 // 14.5 / 8.2 / 4.5 / 3.6 ms for the first mode and 19.4 / 12.8 / 8.1 / 7.3 ms for the second
 // (runs of one row get longer in one team's registers); a slice still spreads over many teams.
+constexpr std::uint64_t kCooGroup = 128;
+
 // Per COO mode, the longest fp32 chain of adds the team kernel makes into one row: a row's runs
 // (a flush each) plus its nonzeros / kCooGroup (a long run flushes once per group). counts[i] +=
 // kCooGroup per run start and 1 per nonzero of row i (counts zeroed), so counts[i] / kCooGroup is
 // row i's chain; a warp's nonzeros of one row are added by one lane (a heavy row's millions of
 // nonzeros would otherwise queue on one address).
-constexpr std::uint64_t kCooGroup = 128;
 
 __global__ void coo_chain_kernel(const std::uint32_t* idx, std::uint64_t nnz, unsigned long long* counts) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -492,7 +493,6 @@ __global__ void __launch_bounds__(kCooTileThreads) coo_tile_kernel(std::uint64_t
         if (any) coo_flush<TEAM>(out, unit, row, R4, col, acc, stage, mask);
     }
 }
-
 
 // BLCO (Nguyen et al., ICS 2022, Sec. 4): the COO team kernel's walk over groups of nonzeros in
 // BLCO's order, each index recovered from the nonzero's key by a shift and a mask (and its

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 19's 4-order shape, one H100, from a carried bundle $B (bin/tensorscope-cli, tests/, lib/):
+# Issue 19's 4-order shape, one H100, from a carried bundle $B (bin/tensorscope-cli, tests/, lib/; device_steps.sh beside this script):
 # first the cuda suites that cover the CPD loop and the MTTKRP kernels (the host CPD loop changed
 # this session and also drives the cuda backend), then a tensor of delicious-4d's shape
 # (532,924 x 17,262,471 x 2,480,308 x 1,443, 140M nonzeros, power law, fp32) generated once, and
@@ -12,12 +12,7 @@ export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMP_NUM_THREADS=$(nproc)
 CLI=$B/bin/tensorscope-cli
 START=$(date +%s)
-step() { echo "[$(date +%T)] $*" >> "$R/log"; }
-run() {  # name, the seconds it may need, command...
-    local name=$1 need=$2; shift 2
-    if [ $(( $(date +%s) - START + need )) -gt "$LIMIT" ]; then step "skip $name (time)"; return; fi
-    step "start $name"; timeout $(( LIMIT - ($(date +%s) - START) )) "$@" > "$R/$name.out" 2> "$R/$name.err"; step "end $name rc=$?"
-}
+. "$(dirname "$0")/device_steps.sh"
 step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
 for t in test_decomp_cuda test_mttkrp_cuda; do
     run "$t" 60 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 19's "the same on other shapes", one H100, from a carried bundle $B (bin/tensorscope-cli,
+# Issue 19's "the same on other shapes", one H100, from a carried bundle $B (device_steps.sh beside this script; bin/tensorscope-cli,
 # lib/): a uniform tensor of the nell-2 shape (76.9M nonzeros, fibers of about one nonzero) and
 # the delicious-4d shape (532,924 x 17,262,471 x 2,480,308 x 1,443, power law); on each the CUDA
 # MTTKRP of every GPU format (rank 32, --check against cpu-ref on the uniform one), SpTV on every
@@ -12,12 +12,7 @@ export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMP_NUM_THREADS=$(nproc)
 CLI=$B/bin/tensorscope-cli
 START=$(date +%s)
-step() { echo "[$(date +%T)] $*" >> "$R/log"; }
-run() {  # name, the seconds it may need, command...
-    local name=$1 need=$2; shift 2
-    if [ $(( $(date +%s) - START + need )) -gt "$LIMIT" ]; then step "skip $name (time)"; return; fi
-    step "start $name"; timeout $(( LIMIT - ($(date +%s) - START) )) "$@" > "$R/$name.json" 2> "$R/$name.err"; step "end $name rc=$?"
-}
+EXT=json; . "$(dirname "$0")/device_steps.sh"
 step "machine: $(nvidia-smi --query-gpu=name --format=csv,noheader)"
 run gen-uniform 40 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 run uni-mttkrp 150 "$CLI" bench "$D/uni.tsb" --kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO --rank 32 --check --json

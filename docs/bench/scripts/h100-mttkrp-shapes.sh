@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 19 on one H100, from a carried bundle $B (bin/, tests/, lib/, data/); results in $R:
+# Issue 19 on one H100, from a carried bundle $B (bin/, tests/, lib/, data/, and device_steps.sh beside this script); results in $R:
 # - the cuda suites that cover the MTTKRP kernels (COO's output copies, the fiber kernels with
 #   their levels compiled in, MM-CSF's split fibers; CPD, streaming, NCCL parts, the registry);
 # - the CUDA MTTKRP of every GPU format at rank 32, --check against cpu-ref, on the nell-2 shape
@@ -7,20 +7,15 @@
 # - COO's two kernels forced on every mode (TENSORSCOPE_COO_KERNEL=team|tile);
 # - MM-CSF with whole fibers (TENSORSCOPE_MMCSF_UNSPLIT=1) and the fiber kernels with the
 #   run-time level count (TENSORSCOPE_FIBER_GENERIC=1) on nell-2, for comparison.
-# Each step is skipped once the call's time (LIMIT s) would pass.
+# Each step is skipped once the call's time (LIMIT s) would pass; the whole list took two calls.
 set -u
-B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}  # two calls: LIMIT covers about the nell-2 half; rerun for the rest
+B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}
 mkdir -p "$R" "$D"
 export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMP_NUM_THREADS=$(nproc) TS_SHARED_DATA=$B/data NCCL_NVLS_ENABLE=0
 CLI=$B/bin/tensorscope-cli
 START=$(date +%s)
-step() { echo "[$(date +%T)] $*" >> "$R/log"; }
-run() {  # name, the seconds it may need, command...
-    local name=$1 need=$2; shift 2
-    if [ $(( $(date +%s) - START + need )) -gt "$LIMIT" ]; then step "skip $name (time)"; return; fi
-    step "start $name"; timeout $(( LIMIT - ($(date +%s) - START) )) "$@" > "$R/$name.out" 2> "$R/$name.err"; step "end $name rc=$?"
-}
+. "$(dirname "$0")/device_steps.sh"
 step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
 for t in test_mttkrp_cuda test_format_build_cuda test_streamed_mttkrp_cuda test_multi_gpu_cuda test_decomp_cuda test_kernel_registry; do
     run "$t" 60 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"
