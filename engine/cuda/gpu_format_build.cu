@@ -189,9 +189,7 @@ ResidentTensor::ResidentTensor(const DeviceCoo& coo, std::uint64_t first, std::u
     }
     impl_->vals = DeviceArray<float>(n);
     if (n) check(cudaMemcpy(impl_->vals.get(), c.vals.get() + first, n * 4, cudaMemcpyDeviceToDevice), "copying the COO");
-    std::vector<const std::uint32_t*> idx;
-    for (const auto& i : impl_->idx) idx.push_back(i.get());
-    impl_->coo_shape = coo_shape(n, static_cast<int>(idx.size()), idx.data());
+    impl_->measure_coo_shape();
 }
 
 namespace {

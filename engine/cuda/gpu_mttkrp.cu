@@ -759,9 +759,7 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
     impl_->nnz = c.nnz;
     for (auto* p : c.idx) impl_->idx.emplace_back(p, c.nnz);
     impl_->vals = DeviceArray<float>(c.vals, c.nnz);
-    std::vector<const std::uint32_t*> idx;
-    for (const auto& i : impl_->idx) idx.push_back(i.get());
-    impl_->coo_shape = coo_shape(c.nnz, static_cast<int>(idx.size()), idx.data());
+    impl_->measure_coo_shape();
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
 }
@@ -845,10 +843,10 @@ ResidentTensor::~ResidentTensor() = default;
 ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
 
 std::uint64_t ResidentTensor::device_bytes() const {
-    std::uint64_t b = impl_->vals.size() * 4;
+    std::uint64_t b = impl_->vals.size() * 4 + impl_->copies.size() * 4;
     for (const auto& i : impl_->idx) b += i.size() * 4;
     if (const auto& a = impl_->blco) {
-        b += a->keys.size() * 8 + a->vals.size() * 4 + a->block_ptr.size() * 8 + a->copies.size() * 4;
+        b += a->keys.size() * 8 + a->vals.size() * 4 + a->block_ptr.size() * 8;
         for (const auto& h : a->high) b += h.size() * 8;
     }
     for (const Impl::Part& p : impl_->parts) {
@@ -884,27 +882,28 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
     return out;
 }
 
-std::vector<CooModeShape> coo_shape(std::uint64_t nnz, int order, const std::uint32_t* const* idx) {
-    std::vector<CooModeShape> shape(static_cast<std::size_t>(order));
+void ResidentTensor::Impl::measure_coo_shape() {
+    const std::vector<const std::uint32_t*> index = coo_index();
+    coo_shape.assign(index.size(), CooModeShape{});
     DeviceArray<unsigned> largest(1);
     DeviceArray<unsigned long long> longest(1);
-    for (int m = 0; m < order && nnz; ++m) {
-        CooModeShape& s = shape[static_cast<std::size_t>(m)];
+    for (std::size_t m = 0; m < index.size() && nnz; ++m) {
+        CooModeShape& s = coo_shape[m];
+        const std::uint32_t* idx_m = index[m];
         check(cudaMemset(largest.get(), 0, sizeof(unsigned)), "clearing the COO row chains");
-        max_kernel<<<grid_for(nnz), 256>>>(idx[m], nnz, largest.get());
+        max_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, largest.get());
         unsigned last = 0;
         largest.download(&last);
         s.rows = std::uint64_t{last} + 1;
         DeviceArray<unsigned long long> counts(s.rows);
         check(cudaMemset(counts.get(), 0, s.rows * sizeof(unsigned long long)), "clearing the COO row chains");
         check(cudaMemset(longest.get(), 0, sizeof(unsigned long long)), "clearing the COO row chains");
-        coo_chain_kernel<<<grid_for(nnz), 256>>>(idx[m], nnz, counts.get());
+        coo_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, counts.get());
         max_kernel<<<grid_for(s.rows), 256>>>(counts.get(), s.rows, longest.get());
         unsigned long long top = 0;
         longest.download(&top);
         s.longest_chain = top / kCooGroup;
     }
-    return shape;
 }
 
 namespace {
@@ -1048,6 +1047,13 @@ unsigned output_copies(const ResidentTensor::Impl::BlcoArrays& a, int mode, std:
     return copies_for(a.longest_row[static_cast<std::size_t>(mode)], a.dims[static_cast<std::size_t>(mode)], R);
 }
 
+// `count` zeroed outputs of n floats in buf, grown when it is smaller (stream-ordered clear).
+float* zeroed_copies(DeviceArray<float>& buf, std::uint64_t n, unsigned count) {
+    if (buf.size() < n * count) buf = DeviceArray<float>(n * count);
+    check(cudaMemsetAsync(buf.get(), 0, n * count * sizeof(float)), "clearing the output copies");
+    return buf.get();
+}
+
 // out[i] += the copies' sum at i, in fp64.
 template <class Out>
 __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint64_t n, Out* out) {
@@ -1067,35 +1073,33 @@ __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint
 // The warp kernel (R % 4 != 0) adds into out_d in fp64.
 constexpr std::uint64_t kMaxCooChain = 1ull << 16;
 void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, const float* const* factors, double* out_d) {
-    std::vector<const std::uint32_t*> idx;
-    for (const auto& i : t.idx) idx.push_back(i.get());
+    const std::vector<const std::uint32_t*> idx = t.coo_index();
     const int order = static_cast<int>(idx.size());
-    const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
     CooOut o;
-    const unsigned copies = copies_for(shape.longest_chain, shape.rows, R);
     if (!use_team(R) || t.nnz == 0) {
         o.f64 = out_d;
         launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr);
         return;
     }
+    const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
+    o.copies = copies_for(shape.longest_chain, shape.rows, R);
     // the tile sort where the copies leave the team kernel's chains long (TENSORSCOPE_COO_KERNEL=team|tile
     // forces one, for comparisons)
     const char* force = std::getenv("TENSORSCOPE_COO_KERNEL");
-    const bool tiles = force ? std::string(force) == "tile" : shape.longest_chain / copies > kMaxCooChain;
-    int key_bits = tiles ? 1 : 0;  // all ones in key_bits exceed every row, so a tile's padding sorts last
-    while (tiles && key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
+    const bool tiles = force ? std::string(force) == "tile" : shape.longest_chain / o.copies > kMaxCooChain;
+    int key_bits = 0;  // all ones in key_bits exceed every row, so a tile's padding sorts last
+    if (tiles)
+        while (key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
     const std::uint64_t n = shape.rows * R;
-    o.copies = copies;
-    if (t.coo_copies.size() < n * o.copies) t.coo_copies = DeviceArray<float>(n * o.copies);
-    check(cudaMemsetAsync(t.coo_copies.get(), 0, n * o.copies * sizeof(float)), "clearing the output copies");
-    o.f32 = reinterpret_cast<float4*>(t.coo_copies.get()), o.stride4 = n / 4;
+    float* copies = zeroed_copies(t.copies, n, o.copies);
+    o.f32 = reinterpret_cast<float4*>(copies), o.stride4 = n / 4;
     launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
-    sum_copies_kernel<<<grid_for(n), 256>>>(t.coo_copies.get(), o.copies, n, out_d);
+    sum_copies_kernel<<<grid_for(n), 256>>>(copies, o.copies, n, out_d);
     check(cudaGetLastError(), "summing the output copies");
 }
 
-void launch_blco(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors,
-                 float* out_f) {
+void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& copy_buf, std::uint64_t nnz, int mode, std::uint64_t R,
+                 const float* const* factors, float* out_f) {
     BlcoTable table;
     table.blocks = a.blocks, table.block_ptr = a.block_ptr.get(), table.shift = a.shift, table.width = a.width;
     for (const auto& h : a.high) table.high.push_back(h.get());
@@ -1105,10 +1109,9 @@ void launch_blco(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mod
         return;
     }
     const std::uint64_t n = a.dims[static_cast<std::size_t>(mode)] * R;
-    if (a.copies.size() < n * count) a.copies = DeviceArray<float>(n * count);
-    check(cudaMemsetAsync(a.copies.get(), 0, n * count * sizeof(float)), "clearing the output copies");
-    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, a.copies.get(), nullptr, OutputCopies{count, n});
-    sum_copies_kernel<<<grid_for(n), 256>>>(a.copies.get(), count, n, out_f);
+    float* copies = zeroed_copies(copy_buf, n, count);
+    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, copies, nullptr, OutputCopies{count, n});
+    sum_copies_kernel<<<grid_for(n), 256>>>(copies, count, n, out_f);
     check(cudaGetLastError(), "summing the output copies");
 }
 
@@ -1117,7 +1120,7 @@ void launch_blco(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz, int mod
 void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
     DeviceScope on(impl_->device);
     if (const auto& a = impl_->blco) {
-        launch_blco(*a, impl_->nnz, mode, R, factors, out_f);
+        launch_blco(*a, impl_->copies, impl_->nnz, mode, R, factors, out_f);
         return;
     }
     if (impl_->coo) {

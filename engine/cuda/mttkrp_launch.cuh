@@ -16,8 +16,6 @@ namespace tscope::gpu {
 struct CooModeShape {
     std::uint64_t rows = 0, longest_chain = 0;
 };
-// Per mode, read from the device arrays idx[order] of nnz nonzeros (synchronous).
-std::vector<CooModeShape> coo_shape(std::uint64_t nnz, int order, const std::uint32_t* const* idx);
 
 // COO: idx[order] and vals hold nnz nonzeros; out (fp64) accumulates (a streamed chunk's; the
 // resident tensor's launch adds into fp32 output copies instead).

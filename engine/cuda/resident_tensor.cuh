@@ -18,8 +18,16 @@ struct ResidentTensor::Impl {
     std::uint64_t nnz = 0;
     std::vector<DeviceArray<std::uint32_t>> idx;  // COO
     DeviceArray<float> vals;                      // COO
-    std::vector<CooModeShape> coo_shape;          // COO, per mode
-    DeviceArray<float> coo_copies;                // COO: the launches' output copies (grown on demand)
+    std::vector<CooModeShape> coo_shape;          // COO, per mode (measure_coo_shape)
+    DeviceArray<float> copies;                    // COO, BLCO: the launches' output copies (grown on demand)
+    // COO: the index arrays' device pointers, one per mode
+    std::vector<const std::uint32_t*> coo_index() const {
+        std::vector<const std::uint32_t*> out;
+        for (const auto& i : idx) out.push_back(i.get());
+        return out;
+    }
+    // COO: coo_shape from the uploaded arrays (each constructor of a COO calls it once)
+    void measure_coo_shape();
     struct Part {
         Fibers meta;  // host pointers cleared; sizes and level modes kept
         std::vector<DeviceArray<std::uint32_t>> anc;
@@ -36,7 +44,6 @@ struct ResidentTensor::Impl {
         std::vector<unsigned> shift, width;
         std::vector<std::uint64_t> dims;
         std::vector<std::uint64_t> longest_row;  // per mode: the most nonzeros of one output row
-        DeviceArray<float> copies;                // the launches' output copies (grown on demand)
     };
     std::unique_ptr<BlcoArrays> blco;
 };

@@ -2,8 +2,8 @@
 // values and factors, 32-bit indices), runs it on the GPU and converts the result back.
 #include <cstdlib>
 #include <limits>
-#include <string>
 #include <memory>
+#include <string>
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/csf_flatten.hpp"
@@ -19,8 +19,8 @@ namespace {
 using csf_flat::FlatTree;
 using csf_flat::flatten;
 
-// split: the trees' fibers are cut to a bounded length (B-CSF's by its build; MM-CSF's here, at
-// split_at > 0), so the kernel need not balance them.
+// split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
+// them here (MM-CSF's). Either way the kernel need not balance them.
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0) {
@@ -29,7 +29,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
     std::vector<gpu::Fibers> parts;
     for (std::size_t k = 0; k < trees.size(); ++k) {
         parts.push_back(flat[k].view(trees[k]->order));
-        parts.back().split_fibers = split;
+        parts.back().split_fibers = split || split_at > 0;
     }
     return std::make_shared<gpu::ResidentTensor>(parts);
 }
@@ -51,7 +51,7 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
             // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
             const char* e = std::getenv("TENSORSCOPE_MMCSF_UNSPLIT");
             if (e && std::string(e) == "1") return upload_trees(trees);
-            return upload_trees(trees, true, FormatOptions{}.bcsf_fiber_threshold);
+            return upload_trees(trees, false, FormatOptions{}.bcsf_fiber_threshold);
         },
         [&]<class I, class V>(const BlcoFormat<I, V>& f) {
             std::vector<float> vals(f.vals.begin(), f.vals.end());
