@@ -96,7 +96,9 @@ public:
     virtual std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) = 0;
     // flops of one run, bytes it must move, and (with check) the error of the last run.
     virtual double flops(int mode) const = 0;
-    virtual std::uint64_t bytes(const SparseFormat& f, int mode) const = 0;
+    // The bytes the kernel must move at least. Dense operands and results count at the
+    // backend's precision (value_bytes): the cuda kernels read and write fp32.
+    virtual std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const = 0;
     // The oracle behind error() is serial: it checks `c` as it goes.
     virtual double error(int mode, RunControl& c) = 0;
     // The dense result of the last run, for --write (none for sparse results).
@@ -113,18 +115,19 @@ protected:
     const DenseMatrix& u(int mode) const { return factors_[static_cast<std::size_t>(mode)]; }
     // The rows of `mode`'s dense operand (factor, vector) a kernel must read at least: one per
     // distinct index, counted once per tensor and mode.
-    std::uint64_t row_bytes(int mode, std::uint64_t cols) const {
+    std::uint64_t row_bytes(int mode, std::uint64_t cols, Backend b) const {
         auto it = distinct_.find(mode);
         if (it == distinct_.end()) it = distinct_.emplace(mode, distinct_indices(t_, mode)).first;
-        return it->second * cols * sizeof(double);
+        return it->second * cols * value_bytes(b);
     }
     // Every factor but `except`'s, gathered row by row.
-    std::uint64_t factor_row_bytes(int except) const {
+    std::uint64_t factor_row_bytes(int except, Backend backend) const {
         std::uint64_t b = 0;
         for (int m = 0; m < t_.order(); ++m)
-            if (m != except) b += row_bytes(m, req_.rank);
+            if (m != except) b += row_bytes(m, req_.rank, backend);
         return b;
     }
+    static std::uint64_t value_bytes(Backend b) { return b == Backend::Cuda ? sizeof(float) : sizeof(double); }
 
 private:
     mutable std::map<int, std::uint64_t> distinct_;
@@ -151,8 +154,8 @@ public:
     }
     double flops(int) const override { return 3.0 * static_cast<double>(t_.nnz()) * static_cast<double>(req_.rank); }
     // the format, the other modes' factor rows, the whole output written
-    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        return f.storage().bytes() + factor_row_bytes(mode) + t_.dim(mode) * req_.rank * sizeof(double);
+    std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
+        return f.storage().bytes() + factor_row_bytes(mode, b) + t_.dim(mode) * req_.rank * value_bytes(b);
     }
     double error(int mode, RunControl& c) override {
         auto& ref = refs_[mode];  // one oracle run per mode, whatever the formats and backends
@@ -199,9 +202,13 @@ public:
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
     // omp: what the plan's values kernel walks, the vector and the result's values (the layout
     // is prepared); otherwise the format, the vector and the whole result
-    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        const std::uint64_t vector = row_bytes(mode, 1);
-        return plan_ ? plan_->bytes_per_compute() + vector : f.storage().bytes() + vector + result().bytes();
+    std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
+        const std::uint64_t vector = row_bytes(mode, 1, b);
+        if (plan_) return plan_->bytes_per_compute() + vector;
+        // cuda: the host lays out the result's coordinates (as the omp plan prepares them), the
+        // kernel writes one fp32 value per fiber
+        if (b == Backend::Cuda) return f.storage().bytes() + vector + result().nnz() * value_bytes(b);
+        return f.storage().bytes() + vector + result().bytes();
     }
     double error(int mode, RunControl&) override {
         auto it = refs_.find(mode);
@@ -267,9 +274,12 @@ public:
     // 2 R per input value (Eq. 3): nnz for SpTTM, chunks x R for SspTTM's dense chunks
     double flops(int) const override { return 2.0 * static_cast<double>(input_values_) * static_cast<double>(req_.rank); }
     // omp: what the plan's kernel walks and writes, and U; cuda: the format, U, the result
-    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        const std::uint64_t u_bytes = row_bytes(mode, req_.rank);
+    std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
+        const std::uint64_t u_bytes = row_bytes(mode, req_.rank, b);
         if (plan_ && plan_->bytes_per_compute()) return plan_->bytes_per_compute() + u_bytes;
+        // cuda: the plan lays out the result's chunks on the host (the paper's preprocessing),
+        // the kernel writes their fp32 values
+        if (b == Backend::Cuda) return f.storage().bytes() + u_bytes + result_values() * value_bytes(b);
         return f.storage().bytes() + u_bytes + result().storage().bytes();
     }
     std::vector<std::string> variants(Backend b, FormatKind k) const override {
@@ -294,6 +304,12 @@ private:
     const SparseFormat* input_ = nullptr;
     std::uint64_t input_values_ = 0;
     const SparseFormat& result() const { return plan_ ? plan_->result() : *ref_out_; }
+    std::uint64_t result_values() const {  // the dense chunks' values, zeros included
+        std::uint64_t n = 0;
+        visit_format(result(), overloaded{[&]<class I, class V>(const ScooFormat<I, V>& y) { n = y.vals.size(); },
+                                          [](const SparseFormat&) {}});
+        return n;
+    }
     std::optional<SpttmPlan> plan_;
     std::unique_ptr<SparseFormat> ref_out_;
 };
@@ -314,8 +330,8 @@ public:
         return [this, &f, mode, b, &c](DeviceTiming& timing) { ttmc(b, f, mode, factors_, out_, c, &timing); };
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(out_.cols); }
-    std::uint64_t bytes(const SparseFormat& f, int mode) const override {
-        return f.storage().bytes() + out_.data.size() * sizeof(double) + factor_row_bytes(mode);
+    std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
+        return f.storage().bytes() + out_.data.size() * value_bytes(b) + factor_row_bytes(mode, b);
     }
     double error(int mode, RunControl& c) override {
         auto& ref = refs_[mode];
@@ -440,7 +456,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.transfer_s = detail::median_of(transfer_times);
                     }
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
-                    row.bytes_moved = kernel->bytes(*format, mode);
+                    row.bytes_moved = kernel->bytes(*format, mode, backend);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;

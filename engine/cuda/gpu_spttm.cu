@@ -1,7 +1,8 @@
 // CUDA SpTTM: the five implementations of spttm Sec. 4.2 side by side (Alg. 2, Alg. 3, its
-// coalesced and rank-blocked rearrangements, Alg. 4), and SspTTM with a block per output chunk
-// (Sec. 5). Variants 1-4 accumulate into global memory as the paper writes them; only the
-// shared-memory one keeps partial sums on chip, which is the point of comparing them.
+// coalesced and rank-blocked rearrangements, Alg. 4), a sixth of ours (warp batches), and
+// SspTTM with a block per output chunk (Sec. 5). Variants 1-4 accumulate into global memory as
+// the paper writes them; only the shared-memory one keeps partial sums on chip, which is the
+// point of comparing them.
 #include <vector>
 
 #include "cuda_util.cuh"
@@ -79,6 +80,109 @@ __global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::
     }
 }
 
+// Warp batches (ours, not the paper's: Alg. 4's loop with a warp's loads batched). Every
+// kernel above walks one fiber's nonzeros one by one, and each step waits for idx[j] and then
+// for U's row: on fibers of a few nonzeros that is a few memory latencies per fiber, bound by
+// latency far from the bandwidth; and a power-law tensor's longest fibers (thousands of
+// nonzeros) leave one warp walking long after the others are done. Here a warp takes a
+// segment of kSegment consecutive nonzeros, whatever fibers they belong to; they are loaded
+// 32 at a time, one per lane (coalesced), and broadcast by shuffles; kGathers rows of U are
+// requested before the first is used; each lane keeps one column's running sum. A fiber's row
+// is stored by the warp that holds its first nonzero; a warp whose first fiber began in an
+// earlier segment leaves that share in carry (R values), added by warp_carry_kernel once
+// every owner has stored. So Y needs no clearing, and atomics only for the carried shares.
+constexpr int kGathers = 16;
+constexpr std::uint64_t kSegment = 256;
+
+std::uint64_t segment_count(std::uint64_t nnz) { return (nnz + kSegment - 1) / kSegment; }
+
+// The fiber holding each segment's first nonzero: the last f with fptr[f] <= w kSegment (the
+// fibers of a sorted COO are never empty). Once per device plan: the paper's preprocessing.
+__global__ void segment_fibers_kernel(std::uint64_t segments, std::uint64_t fibers, const std::uint64_t* __restrict__ fptr,
+                                      std::uint64_t* __restrict__ seg_fiber) {
+    const std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (w >= segments) return;
+    const std::uint64_t pos = w * kSegment;
+    std::uint64_t lo = 0, hi = fibers;
+    while (hi - lo > 1) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (fptr[mid] <= pos) lo = mid;
+        else hi = mid;
+    }
+    seg_fiber[w] = lo;
+}
+
+__global__ void __launch_bounds__(kThreads) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
+                                                              const std::uint64_t* __restrict__ fptr,
+                                                              const std::uint64_t* __restrict__ seg_fiber,
+                                                              const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                                                              const float* __restrict__ u, float* __restrict__ y,
+                                                              float* __restrict__ carry) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const int lane = static_cast<int>(threadIdx.x & 31);
+    const std::uint64_t w = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) >> 5;
+    const std::uint64_t j_begin = w * kSegment;
+    if (j_begin >= nnz) return;  // the whole warp together
+    const std::uint64_t j_end = nnz - j_begin < kSegment ? nnz : j_begin + kSegment;
+    const std::uint64_t first = seg_fiber[w];
+    const bool began_earlier = fptr[first] < j_begin;
+    for (std::uint64_t c0 = 0; c0 < R; c0 += 32) {  // 32 columns of Y at a time, a lane each
+        const std::uint64_t r = c0 + static_cast<std::uint64_t>(lane);
+        const bool has_col = r < R;
+        // the ends of 32 fibers from `window` on, a lane each, reloaded when the walk passes them
+        std::uint64_t fiber = first, window = first;
+        std::uint64_t lane_end = fptr[(window + lane < fibers ? window + lane : fibers - 1) + 1];
+        std::uint64_t fiber_end = __shfl_sync(kAll, lane_end, 0);
+        bool carried = began_earlier;
+        float acc = 0.0f;
+        const auto flush = [&] {
+            if (!has_col) return;
+            if (carried) carry[w * R + r] = acc;
+            else y[fiber * R + r] = acc;
+        };
+        for (std::uint64_t j0 = j_begin; j0 < j_end; j0 += 32) {
+            const int n = j_end - j0 < 32 ? static_cast<int>(j_end - j0) : 32;
+            const std::uint32_t k_lane = lane < n ? idx[j0 + static_cast<std::uint64_t>(lane)] : 0;
+            const float x_lane = lane < n ? val[j0 + static_cast<std::uint64_t>(lane)] : 0.0f;
+            for (int q0 = 0; q0 < n; q0 += kGathers) {
+                float g[kGathers];
+#pragma unroll
+                for (int s = 0; s < kGathers; ++s) {  // the gathers first, all in flight at once
+                    const int q = q0 + s;
+                    const std::uint32_t k = __shfl_sync(kAll, k_lane, q & 31);
+                    const float x = __shfl_sync(kAll, x_lane, q & 31);
+                    g[s] = q < n && has_col ? x * u[static_cast<std::uint64_t>(k) * R + r] : 0.0f;
+                }
+#pragma unroll
+                for (int s = 0; s < kGathers; ++s) {
+                    if (q0 + s >= n) break;
+                    if (j0 + static_cast<std::uint64_t>(q0 + s) >= fiber_end) {  // the walk leaves a fiber: its share is done
+                        flush();
+                        carried = false, acc = 0.0f, ++fiber;
+                        if (fiber - window == 32) {
+                            window = fiber;
+                            lane_end = fptr[(window + lane < fibers ? window + lane : fibers - 1) + 1];
+                        }
+                        fiber_end = __shfl_sync(kAll, lane_end, static_cast<int>(fiber - window));
+                    }
+                    acc += g[s];
+                }
+            }
+        }
+        flush();  // the last fiber met: whole, or its share of one that goes on
+    }
+}
+
+// The carried shares: segment w's first fiber, where it began in an earlier segment.
+__global__ void warp_carry_kernel(std::uint64_t segments, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
+                                  const std::uint64_t* __restrict__ seg_fiber, const float* __restrict__ carry,
+                                  float* __restrict__ y) {
+    const std::uint64_t e = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (e >= segments * R) return;
+    const std::uint64_t w = e / R, r = e % R, f = seg_fiber[w];
+    if (fptr[f] < w * kSegment) atomicAdd(&y[f * R + r], carry[e]);
+}
+
 // Sec. 5: a block per output chunk; thread t owns entries t, t + blockDim, ... of the chunk
 // (entry e = c * sy + k: column c of U, position k of the input chunks).
 __global__ void sspttm_kernel(std::uint64_t sy, std::uint64_t R, const std::uint64_t* __restrict__ cptr,
@@ -102,9 +206,10 @@ __global__ void sspttm_kernel(std::uint64_t sy, std::uint64_t R, const std::uint
 struct SpttmDevice::Impl {
     bool semi = false;
     std::uint64_t items = 0, sy = 1, u_rows = 0, rank = 0;  // items: fibers or output chunks
-    DeviceArray<std::uint64_t> ptr, order;
+    std::uint64_t nnz = 0;
+    DeviceArray<std::uint64_t> ptr, order, seg_fiber;  // seg_fiber: the warp batches' segments
     DeviceArray<std::uint32_t> idx;
-    DeviceArray<float> val, u, out;
+    DeviceArray<float> val, u, out, carry;
 };
 
 SpttmDevice::SpttmDevice(const SpttmInput& x, std::uint64_t u_rows, std::uint64_t rank, Timing& timing) : impl_(new Impl) {
@@ -118,6 +223,15 @@ SpttmDevice::SpttmDevice(const SpttmInput& x, std::uint64_t u_rows, std::uint64_
     d.val = DeviceArray<float>(x.val, x.nnz);
     d.u = DeviceArray<float>(u_rows * rank);
     d.out = DeviceArray<float>(x.fibers * rank);
+    d.nnz = x.nnz;
+    if (x.nnz && x.fibers) {  // the warp batches' segments, found once
+        const std::uint64_t segments = segment_count(x.nnz);
+        d.seg_fiber = DeviceArray<std::uint64_t>(segments);
+        d.carry = DeviceArray<float>(segments * rank);
+        segment_fibers_kernel<<<static_cast<unsigned>((segments + 255) / 256), 256>>>(segments, x.fibers, d.ptr.get(),
+                                                                                     d.seg_fiber.get());
+        check(cudaGetLastError(), "finding the SpTTM segments' fibers");
+    }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -168,7 +282,7 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
             sspttm_kernel<<<static_cast<unsigned>(n), static_cast<unsigned>(threads)>>>(d.sy, R, d.ptr.get(), d.order.get(), d.idx.get(),
                                                                                         d.val.get(), d.u.get(), d.out.get());
         } else {
-            if (kernel != SpttmKernel::SharedMemory) d.out.zero();  // they accumulate into Y
+            if (kernel != SpttmKernel::SharedMemory && kernel != SpttmKernel::WarpBatches) d.out.zero();  // they accumulate into Y
             switch (kernel) {
             case SpttmKernel::Naive:
                 naive_kernel<<<blocks(n, kThreads), kThreads>>>(n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
@@ -189,6 +303,15 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
                 shared_kernel<<<blocks(n, per_block), dim3(ntr, per_block), ntr * per_block * sizeof(float)>>>(
                     n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
                 break;
+            case SpttmKernel::WarpBatches: {  // a warp per segment, a block's 8 warps
+                const std::uint64_t segments = segment_count(d.nnz);
+                warp_batch_kernel<<<blocks(segments, kThreads / 32), kThreads>>>(d.nnz, n, R, d.ptr.get(), d.seg_fiber.get(),
+                                                                                 d.idx.get(), d.val.get(), d.u.get(), d.out.get(),
+                                                                                 d.carry.get());
+                warp_carry_kernel<<<blocks(segments * R, kThreads), kThreads>>>(segments, R, d.ptr.get(), d.seg_fiber.get(),
+                                                                               d.carry.get(), d.out.get());
+                break;
+            }
             }
         }
     }

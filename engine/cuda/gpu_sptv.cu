@@ -19,10 +19,31 @@ namespace {
 // row starts are marked in shared memory, a block-wide max-scan gives each nonzero its row,
 // each thread sums its four nonzeros per row, and the row sums meet in shared memory (with the
 // tile's slice of the row pointer, read once, where at most kTile + 1 rows, empty ones
-// included, meet the tile). A row
-// wholly inside the tile is stored; the first and last rows, which may go on in a neighbouring
-// tile, are added atomically (the output is cleared first, which also zeroes empty rows).
+// included, meet the tile). The slice is kept as 32-bit offsets from the tile's start and the
+// row marks as 16-bit: a block then needs about 11 KB of shared memory instead of 17.5, which
+// leaves the L1 cache room for a vector of some 30,000 entries (the nell-2 shape's third mode)
+// beside eight resident blocks.
+//
+// Writing the rows out comes in two kinds (RowWrites):
+// - Cleared: the output is cleared first (which also zeroes empty rows, as HOCSR has); a row
+//   wholly inside the tile is stored, the first and last rows, which may go on in a
+//   neighbouring tile, are added atomically.
+// - Owned, for layouts whose rows are never empty (fibers, segments): the tile holding a row's
+//   first nonzero stores its share, and a tile whose first row began earlier leaves that
+//   row's share in carry[t], added by sptv_carry_kernel afterwards. No clearing pass over the
+//   output, and no atomics in the main kernel: the output is written once.
 constexpr int kTileThreads = 256, kTileItems = 4, kTile = kTileThreads * kTileItems;
+
+enum class RowWrites { Cleared, Owned };
+
+// A row start as an offset from the tile's first nonzero t0, clamped to [-1, kTile + 1]: only
+// its order against 0, the tile's length and its neighbour's offset matters, and the clamped
+// ends keep those orders (a row before t0 can only be the tile's first, one past the tile
+// only the last's end).
+__device__ __forceinline__ int tile_offset(std::uint64_t p, std::uint64_t t0) {
+    if (p < t0) return -1;
+    return p - t0 > kTile ? kTile + 1 : static_cast<int>(p - t0);
+}
 
 __global__ void tile_rows_kernel(std::uint64_t tiles, std::uint64_t rows, const std::uint64_t* __restrict__ ptr,
                                  std::uint64_t* __restrict__ tile_row) {
@@ -42,108 +63,155 @@ struct MaxOp {
     __device__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
 
+// This thread's four consecutive nonzeros of the tile, multiplied by v. Issued before the
+// tile's row bookkeeping, so that their loads are in flight while it runs.
+__device__ __forceinline__ void tile_products(std::uint64_t t0, int n, int p0, const std::uint32_t* __restrict__ col,
+                                              const float* __restrict__ val, const float* __restrict__ v, float (&prod)[kTileItems]) {
+    if (p0 + kTileItems <= n) {
+        const uint4 c4 = *reinterpret_cast<const uint4*>(col + t0 + p0);
+        const float4 x4 = *reinterpret_cast<const float4*>(val + t0 + p0);
+        prod[0] = x4.x * v[c4.x], prod[1] = x4.y * v[c4.y], prod[2] = x4.z * v[c4.z], prod[3] = x4.w * v[c4.w];
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < kTileItems; ++k) prod[k] = p0 + k < n ? val[t0 + p0 + k] * v[col[t0 + p0 + k]] : 0.0f;
+}
+
+template <RowWrites W>
 __global__ void __launch_bounds__(kTileThreads) sptv_tiles_kernel(std::uint64_t tiles, std::uint64_t rows, std::uint64_t nnz,
                                                                   const std::uint64_t* __restrict__ ptr,
                                                                   const std::uint64_t* __restrict__ tile_row,
                                                                   const std::uint32_t* __restrict__ col,
                                                                   const float* __restrict__ val, const float* __restrict__ v,
-                                                                  float* __restrict__ out) {
+                                                                  float* __restrict__ out, float* __restrict__ carry) {
     using Scan = cub::BlockScan<int, kTileThreads>;
     __shared__ typename Scan::TempStorage scan_tmp;
-    __shared__ int head[kTile];
+    __shared__ short head[kTile];
     __shared__ float row_sum[kTile + 2];
-    __shared__ std::uint64_t row_ptr[kTile + 2];
+    __shared__ int row_start[kTile + 2];  // tile_offset of the rows' starts
+    const int p0 = threadIdx.x * kTileItems;
     for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const std::uint64_t t0 = t * kTile;
         const int n = static_cast<int>(nnz - t0 < kTile ? nnz - t0 : kTile);
+        float prod[kTileItems];
+        tile_products(t0, n, p0, col, val, v, prod);
         const std::uint64_t r_lo = tile_row[t];
         const std::uint64_t r_hi = t + 1 < tiles ? tile_row[t + 1] : rows - 1;
         const std::uint64_t count = r_hi - r_lo + 1;  // rows met, empty ones included
-        const bool in_shared = count <= kTile + 1;  // row_ptr holds count + 1 entries
+        // row_ptr holds count + 1 entries; with no empty rows count <= kTile + 1 always
+        const bool in_shared = count <= kTile + 1;
         for (int p = threadIdx.x; p < kTile; p += kTileThreads) head[p] = p == 0 ? 0 : -1;
         if (in_shared)
-            for (std::uint64_t l = threadIdx.x; l <= count; l += kTileThreads) row_sum[l] = 0.0f, row_ptr[l] = ptr[r_lo + l];
+            for (std::uint64_t l = threadIdx.x; l <= count; l += kTileThreads)
+                row_sum[l] = 0.0f, row_start[l] = tile_offset(ptr[r_lo + l], t0);
         __syncthreads();
         // the tile's slice of the row pointer: from shared memory where it fits (read once)
-        const std::uint64_t* __restrict__ rp = in_shared ? row_ptr : ptr + r_lo;
+        const auto start_of = [&](std::uint64_t l) { return in_shared ? row_start[l] : tile_offset(ptr[r_lo + l], t0); };
         for (std::uint64_t l = 1 + threadIdx.x; l < count; l += kTileThreads) {
-            const std::uint64_t start = rp[l];
-            if (start < t0 + n && rp[l + 1] > start) head[start - t0] = static_cast<int>(l);
+            const int start = start_of(l);
+            if (start < n && start_of(l + 1) > start) head[start] = static_cast<short>(l);
         }
         __syncthreads();
-        // this thread's four consecutive nonzeros: their products and their rows
-        const int p0 = threadIdx.x * kTileItems;
-        float prod[kTileItems];
-        int row[kTileItems];
-        if (p0 + kTileItems <= n) {
-            const uint4 c4 = *reinterpret_cast<const uint4*>(col + t0 + p0);
-            const float4 x4 = *reinterpret_cast<const float4*>(val + t0 + p0);
-            prod[0] = x4.x * v[c4.x], prod[1] = x4.y * v[c4.y], prod[2] = x4.z * v[c4.z], prod[3] = x4.w * v[c4.w];
-        } else {
+        // each nonzero's row: the running max of the marks, within the thread and then across
+        // the block (a scan of one value a thread keeps the four in registers)
+        int row[kTileItems], run = -1;
 #pragma unroll
-            for (int k = 0; k < kTileItems; ++k) prod[k] = p0 + k < n ? val[t0 + p0 + k] * v[col[t0 + p0 + k]] : 0.0f;
-        }
+        for (int k = 0; k < kTileItems; ++k) row[k] = run = max(run, static_cast<int>(head[p0 + k]));
+        int before = -1;
+        Scan(scan_tmp).ExclusiveScan(run, before, -1, MaxOp{});
 #pragma unroll
-        for (int k = 0; k < kTileItems; ++k) row[k] = head[p0 + k];
-        Scan(scan_tmp).InclusiveScan(row, row, MaxOp{});
+        for (int k = 0; k < kTileItems; ++k) row[k] = max(row[k], before);
         // runs of one row among the four: one add per run
+        const auto add = [&](int r, float x) {
+            if (p0 >= n) return;
+            if (in_shared) atomicAdd(&row_sum[r], x);
+            else atomicAdd(&out[r_lo + static_cast<std::uint64_t>(r)], x);
+        };
         float sum = prod[0];
         int current = row[0];
 #pragma unroll
-        for (int k = 1; k <= kTileItems; ++k) {
-            if (k == kTileItems || row[k] != current) {
-                if (p0 < n) {
-                    if (in_shared) atomicAdd(&row_sum[current], sum);
-                    else atomicAdd(&out[r_lo + static_cast<std::uint64_t>(current)], sum);
-                }
-                if (k == kTileItems) break;
-                sum = 0.0f, current = row[k];
-            }
+        for (int k = 1; k < kTileItems; ++k) {
+            if (row[k] != current) add(current, sum), sum = 0.0f, current = row[k];
             sum += prod[k];
         }
+        add(current, sum);
         __syncthreads();
         if (in_shared) {
             for (std::uint64_t l = threadIdx.x; l < count; l += kTileThreads) {
-                const std::uint64_t a = row_ptr[l], b = row_ptr[l + 1];
-                if (a == b) continue;  // empty: the cleared output holds its zero
-                if (a >= t0 && b <= t0 + n) out[r_lo + l] = row_sum[l];
-                else atomicAdd(&out[r_lo + l], row_sum[l]);
+                const int a = row_start[l], b = row_start[l + 1];
+                if constexpr (W == RowWrites::Owned) {
+                    if (a >= n) continue;  // begins in a later tile
+                    if (a >= 0) out[r_lo + l] = row_sum[l];
+                    else carry[t] = row_sum[l];  // l == 0: the row began in an earlier tile
+                } else {
+                    if (a == b) continue;  // empty: the cleared output holds its zero
+                    if (a >= 0 && b <= n) out[r_lo + l] = row_sum[l];
+                    else atomicAdd(&out[r_lo + l], row_sum[l]);
+                }
             }
         }
         __syncthreads();  // head, row_sum and scan_tmp are reused by the next tile
     }
 }
 
+// Owned writes: the shares of rows that began in an earlier tile, added once every owner has
+// stored its own (this launch follows the tile kernel on the stream).
+__global__ void sptv_carry_kernel(std::uint64_t tiles, const std::uint64_t* __restrict__ ptr,
+                                  const std::uint64_t* __restrict__ tile_row, const float* __restrict__ carry,
+                                  float* __restrict__ out) {
+    const std::uint64_t t = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (t == 0 || t >= tiles) return;
+    const std::uint64_t r = tile_row[t];
+    if (ptr[r] < t * kTile) atomicAdd(&out[r], carry[t]);
+}
+
 std::uint64_t tile_count(std::uint64_t nnz) { return (nnz + kTile - 1) / kTile; }
 
-// SpTV over a row pointer with the tiles above; tile_row holds tile_count(nnz) entries.
+// The tiles' scratch: the first row of each tile and, for owned writes, each tile's carry.
+struct TileScratch {
+    explicit TileScratch(std::uint64_t nnz) : tile_row(tile_count(nnz)), carry(tile_count(nnz)) {}
+    static std::uint64_t bytes(std::uint64_t nnz) { return tile_count(nnz) * 12; }
+    DeviceArray<std::uint64_t> tile_row;
+    DeviceArray<float> carry;
+};
+
+// SpTV over a row pointer with the tiles above. `empty_rows`: whether any row may be empty
+// (HOCSR's rows); fibers and segments never are, and take the owned writes.
 void launch_sptv_pointer(std::uint64_t rows, std::uint64_t nnz, const std::uint64_t* ptr, const std::uint32_t* col, const float* val,
-                         const float* v, float* out, DeviceArray<std::uint64_t>& tile_row) {
+                         const float* v, float* out, bool empty_rows, TileScratch& scratch) {
     if (rows == 0) return;
     if (nnz == 0) {
         check(cudaMemsetAsync(out, 0, rows * sizeof(float)), "clearing the SpTV output");
         return;
     }
     const std::uint64_t tiles = tile_count(nnz);
-    check(cudaMemsetAsync(out, 0, rows * sizeof(float)), "clearing the SpTV output");
-    tile_rows_kernel<<<static_cast<unsigned>((tiles + 255) / 256), 256>>>(tiles, rows, ptr, tile_row.get());
-    sptv_tiles_kernel<<<grid_for(tiles * kTileThreads, kTileThreads), kTileThreads>>>(tiles, rows, nnz, ptr, tile_row.get(), col, val, v,
-                                                                                    out);
+    const auto tile_blocks = static_cast<unsigned>((tiles + 255) / 256);
+    tile_rows_kernel<<<tile_blocks, 256>>>(tiles, rows, ptr, scratch.tile_row.get());
+    const int grid = grid_for(tiles * kTileThreads, kTileThreads);
+    if (empty_rows) {
+        check(cudaMemsetAsync(out, 0, rows * sizeof(float)), "clearing the SpTV output");
+        sptv_tiles_kernel<RowWrites::Cleared><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out,
+                                                                      nullptr);
+        return;
+    }
+    sptv_tiles_kernel<RowWrites::Owned><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out,
+                                                                scratch.carry.get());
+    sptv_carry_kernel<<<tile_blocks, 256>>>(tiles, ptr, scratch.tile_row.get(), scratch.carry.get(), out);
 }
 
 }  // namespace
 
 void sptv_rows(const SptvRows& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
     use_device();
-    require_free((x.rows + 1) * 8 + x.nnz * 8 + vlen * 4 + x.rows * 4 + tile_count(x.nnz) * 8, "SpTV on the whole tensor");
+    require_free((x.rows + 1) * 8 + x.nnz * 8 + vlen * 4 + x.rows * 4 + TileScratch::bytes(x.nnz), "SpTV on the whole tensor");
     Event t0, t1, t2, t3;
     t0.record();
     DeviceArray<std::uint64_t> ptr(x.ptr, x.rows + 1);
     DeviceArray<std::uint32_t> col(x.col, x.nnz);
     DeviceArray<float> val(x.val, x.nnz), dv(v, vlen), dout(x.rows);
-    DeviceArray<std::uint64_t> tile_row(tile_count(x.nnz));
+    TileScratch scratch(x.nnz);
     t1.record();
-    launch_sptv_pointer(x.rows, x.nnz, ptr.get(), col.get(), val.get(), dv.get(), dout.get(), tile_row);
+    launch_sptv_pointer(x.rows, x.nnz, ptr.get(), col.get(), val.get(), dv.get(), dout.get(), x.empty_rows, scratch);
     check(cudaGetLastError(), "launching the SpTV row kernel");
     t2.record();
     dout.download(out);
@@ -176,15 +244,15 @@ void sptv_ell(const SptvEll& x, const float* v, std::uint64_t vlen, float* out, 
 // nonzeros each reached 13% of the copy bandwidth on the nell-2 shape.
 void sptv_segments(const SptvSegments& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
     use_device();
-    require_free((x.segments + 1) * 8 + x.nnz * 8 + vlen * 4 + x.segments * 4 + tile_count(x.nnz) * 8, "SpTV on the whole tensor");
+    require_free((x.segments + 1) * 8 + x.nnz * 8 + vlen * 4 + x.segments * 4 + TileScratch::bytes(x.nnz), "SpTV on the whole tensor");
     Event t0, t1, t2, t3;
     t0.record();
     DeviceArray<std::uint64_t> starts(x.starts, x.segments + 1);
     DeviceArray<std::uint32_t> col(x.col, x.nnz);
     DeviceArray<float> val(x.val, x.nnz), dv(v, vlen), dout(x.segments);
-    DeviceArray<std::uint64_t> tile_row(tile_count(x.nnz));
+    TileScratch scratch(x.nnz);
     t1.record();
-    launch_sptv_pointer(x.segments, x.nnz, starts.get(), col.get(), val.get(), dv.get(), dout.get(), tile_row);
+    launch_sptv_pointer(x.segments, x.nnz, starts.get(), col.get(), val.get(), dv.get(), dout.get(), false, scratch);
     check(cudaGetLastError(), "launching the SpTV segment kernel");
     t2.record();
     dout.download(out);

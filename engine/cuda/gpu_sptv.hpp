@@ -17,6 +17,7 @@ struct SptvRows {
     const std::uint64_t* ptr = nullptr;  // rows + 1
     const std::uint32_t* col = nullptr;  // nnz
     const float* val = nullptr;          // nnz
+    bool empty_rows = true;  // whether a row may be empty (HOCSR's); fibers never are
 };
 
 // HOCFS-ELL (Fig. 10): the fibers of slice s are [first[s], first[s+1]); the slice's entries

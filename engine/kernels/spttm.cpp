@@ -28,6 +28,7 @@ const char* spttm_variant_name(SpttmVariant v) {
     case SpttmVariant::Coalesced: return "mc";
     case SpttmVariant::RankBlocked: return "rb";
     case SpttmVariant::SharedMemory: return "sm";
+    case SpttmVariant::WarpBatches: return "wb";
     }
     return "?";
 }
@@ -35,7 +36,7 @@ const char* spttm_variant_name(SpttmVariant v) {
 SpttmVariant parse_spttm_variant(const std::string& name) {
     for (SpttmVariant v : kSpttmVariants)
         if (name == spttm_variant_name(v)) return v;
-    throw InputError("unknown SpTTM variant '" + name + "' (known: naive, fg, mc, rb, sm)");
+    throw InputError("unknown SpTTM variant '" + name + "' (known: naive, fg, mc, rb, sm, wb)");
 }
 
 FormatOptions spttm_options(int order, int mode) {

@@ -27,7 +27,7 @@ void run_flattened(const SparseFormat& format, const std::vector<float>& v, std:
         gpu::sptv_ell({x.rows, x.slices, x.entries, x.first, x.ap, x.fiber_slice, x.col, x.val}, v.data(), v.size(),
                       values.data(), timing);
     else
-        gpu::sptv_rows({x.rows, x.entries, x.ptr, x.col, x.val}, v.data(), v.size(), values.data(), timing);
+        gpu::sptv_rows({x.rows, x.entries, x.ptr, x.col, x.val, false}, v.data(), v.size(), values.data(), timing);
 }
 
 // Runs the kernel for the format; `values` gets one value per fiber of the layout.
@@ -46,7 +46,7 @@ void run(const SparseFormat& format, int mode, const std::vector<float>& v, std:
             const auto col = convert<std::uint32_t>(f.col);
             const auto val = convert<float>(f.vals);
             std::vector<float> rows(ptr.size() - 1);
-            gpu::sptv_rows({rows.size(), val.size(), ptr.data(), col.data(), val.data()}, v.data(), v.size(), rows.data(), timing);
+            gpu::sptv_rows({rows.size(), val.size(), ptr.data(), col.data(), val.data(), true}, v.data(), v.size(), rows.data(), timing);
             for (std::uint64_t r = 0; r < rows.size(); ++r)
                 if (ptr[r] != ptr[r + 1]) values.push_back(rows[r]);
         },
@@ -57,7 +57,8 @@ void run(const SparseFormat& format, int mode, const std::vector<float>& v, std:
             const auto col = convert<std::uint32_t>(f.fids.back());
             const auto val = convert<float>(f.vals);
             values.resize(ptr.size() - 1);
-            gpu::sptv_rows({values.size(), val.size(), ptr.data(), col.data(), val.data()}, v.data(), v.size(), values.data(), timing);
+            gpu::sptv_rows({values.size(), val.size(), ptr.data(), col.data(), val.data(), false}, v.data(), v.size(), values.data(),
+                           timing);
         },
         [&](const SparseFormat& f) { throw InputError("SpTV has no CUDA kernel for " + f.name()); }});
 }

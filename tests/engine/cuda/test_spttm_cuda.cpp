@@ -1,4 +1,4 @@
-// The five CUDA SpTTM kernels (spttm Sec. 4.2) and SspTTM against the CPU oracle: fp32 on the
+// The six CUDA SpTTM kernels (spttm Sec. 4.2's five and our warp batches) and SspTTM against the CPU oracle: fp32 on the
 // device, relative error <= 1e-4, on random tensors of order 3-5 and the shared tensors.
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"
@@ -64,6 +64,31 @@ private Q_SLOTS:
         const CooTensor t = tstest::random_tensor(dims, 1500, std::uint64_t(order * 7 + rank), Distribution::PowerLaw);
         check_spttm(t, std::uint64_t(rank));
         check_sspttm(t, std::uint64_t(rank));
+    }
+
+    // Warp batches walk segments of 256 nonzeros whatever the fibers: fibers of 700 and 2000
+    // nonzeros cross several segments (their shares carried), runs of single-nonzero fibers
+    // fill whole segments, and fibers of 256, 512, 1 and 255 begin exactly on segment edges.
+    // Ranks 1, 32 and 40 (two column passes).
+    void longAndShortFibers_data() {
+        QTest::addColumn<QList<int>>("heads");  // the lengths of the first fibers; the rest hold one nonzero
+        QTest::addRow("long fibers inside") << QList<int>{1, 1, 1, 700, 1, 1, 2000, 33};
+        QTest::addRow("segment edges") << QList<int>{256, 512, 1, 255, 300};
+    }
+    void longAndShortFibers() {
+        QFETCH(QList<int>, heads);
+        std::vector<std::uint64_t> lengths(61, 1);
+        for (int i = 0; i < int(heads.size()); ++i) lengths[std::size_t(i)] = std::uint64_t(heads[i]);
+        CooTensor t({61, 1, 2100});
+        std::uint64_t total = 0;
+        for (std::uint64_t len : lengths) total += len;
+        t.resize(total);
+        std::uint64_t z = 0;
+        for (std::uint64_t i = 0; i < 61; ++i)
+            for (std::uint64_t k = 0; k < lengths[i]; ++k)
+                t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 13 + i) % 2100}, 0.5 + double((k + i) % 9));
+        const CooTensor shuffled = tstest::shuffled(t, 8);
+        for (std::uint64_t rank : {1, 32, 40}) check_spttm(shuffled, rank);
     }
 
     void realTensors() {

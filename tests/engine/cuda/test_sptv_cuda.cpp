@@ -2,6 +2,8 @@
 // fp32 on the device, relative error <= 1e-4. Also: a device allocation that cannot fit fails
 // with a clear error and leaves the device usable. Skips, saying why, where there is no GPU.
 #include "test_support.hpp"
+#include "tscope/bench/kernel_bench.hpp"
+#include "tscope/bench/roofline.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -65,6 +67,45 @@ private Q_SLOTS:
         for (std::uint64_t q = 0; z < 7001; ++q) t.set(z++, std::vector<std::uint64_t>{8 + (q * 7) % 32, q % 3, (q * 131) % 6000}, -0.5 + double(q % 5));
         t = tstest::shuffled(t, 3);
         check_against_oracle(t);
+    }
+
+    // Fibers that begin exactly on tile edges (1024 and 2048 nonzeros long, then 1 and 1023),
+    // so that owners store whole tiles and the carries meet rows that began one tile earlier,
+    // and a fiber of 3000 whose carries come from two later tiles.
+    void fibersOnTileEdges() {
+        CooTensor t({5, 1, 3100});
+        const std::uint64_t lengths[] = {1024, 2048, 1, 1023, 3000};
+        std::uint64_t total = 0;
+        for (std::uint64_t len : lengths) total += len;
+        t.resize(total);
+        std::uint64_t z = 0;
+        for (std::uint64_t i = 0; i < 5; ++i)
+            for (std::uint64_t k = 0; k < lengths[i]; ++k) t.set(z++, std::vector<std::uint64_t>{i, 0, k}, 0.25 + double((k * 7 + i) % 11));
+        check_against_oracle(tstest::shuffled(t, 4));
+    }
+
+    // HOCSR keeps a row for every index tuple: 500 nonzeros over 300 x 300 rows put tens of
+    // thousands of empty rows into one tile, past the tile's shared slice of the row pointer,
+    // so its rows are read from the device pointer and added straight into the output.
+    void manyEmptyRows() { check_against_oracle(tstest::random_tensor({300, 300, 50}, 500, 21, Distribution::Uniform)); }
+
+    // The bench's bytes for a cuda row: the format, the vector's distinct entries and one fp32
+    // value per fiber written (the host lays out the fibers' coordinates).
+    void benchCountsDeviceBytes() {
+        const CooTensor t = tstest::random_tensor({50, 600, 80}, 3000, 12);
+        BenchRequest req;
+        req.kernel = KernelKind::SpTV;
+        req.formats = {FormatKind::CSF};
+        req.backends = {Backend::Cuda};
+        req.modes = {1};
+        req.repeat = 1;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{1});
+        const BenchResult& r = rows.front();
+        QVERIFY2(r.ran, r.error.c_str());
+        const std::uint64_t format = build_format(FormatKind::CSF, t, sptv_options(FormatKind::CSF, 3, 1))->storage().bytes();
+        const CooTensor out = sptv_reference(t, 1, std::vector<double>(t.dim(1), 1.0));
+        QCOMPARE(r.bytes_moved, format + distinct_indices(t, 1) * sizeof(float) + out.nnz() * sizeof(float));
     }
 
     void realTensors() {
