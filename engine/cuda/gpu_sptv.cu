@@ -1,8 +1,8 @@
 // CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1), the whole tensor at once: nonzero-balanced tiles for
 // the CSR-shaped formats and HOCOO's segments (Fig. 9 and Alg. 3), one thread per fiber for
 // HOCFS-ELL (Fig. 10, in sptv_kernels.cuh).
-#include <cstdlib>
-#include <string>
+#include <cub/block/block_scan.cuh>
+
 #include <type_traits>
 
 #include "cuda_util.cuh"
@@ -17,14 +17,16 @@ namespace {
 // every block takes a tile of kTile consecutive nonzeros whatever rows they belong to, so a
 // power-law tensor's long fibers no longer leave most lanes idle while a few walk them, and
 // every load of col and val is a contiguous, vectorised one. The rows a tile touches are found
-// once per tile (tile_rows_kernel, a binary search in the row pointer); the tile's slice of the
-// row pointer is read once into shared memory (where at most kTile + 1 rows, empty ones
-// included, meet the tile), as 32-bit offsets from the tile's start; each thread finds its
-// four nonzeros' rows by binary search in it, sums its nonzeros per row, and the row sums meet
-// in shared memory. A block needs about 8 KB of shared memory, which leaves the L1 cache room
-// for a vector of some 30,000 entries (the nell-2 shape's third mode) beside eight resident
-// blocks. While a tile is worked on, the block's next tile's first rows and nonzeros are
-// already being loaded (TileLoads), so a block's tiles overlap their memory latency.
+// once per tile (tile_rows_kernel, a binary search in the row pointer); inside the tile the
+// row starts are marked in shared memory, a block-wide max-scan gives each nonzero its row,
+// each thread sums its four nonzeros per row, and the row sums meet in shared memory (with the
+// tile's slice of the row pointer, read once, where at most kTile + 1 rows, empty ones
+// included, meet the tile). The slice is kept as 32-bit offsets from the tile's start and, for
+// rows that are never empty, the row marks as 16-bit: a block then needs about 11 KB of shared
+// memory instead of 17.5, which leaves the L1 cache room for a vector of some 30,000 entries
+// (the nell-2 shape's third mode) beside eight resident blocks. (Finding each nonzero's row by
+// binary search in the slice instead, with no marks and no scan, took 0.82-0.87 ms on the
+// nell-2 shape against 0.60-0.65: measured and not kept.)
 //
 // Writing the rows out comes in two kinds (RowWrites):
 // - Cleared: the output is cleared first (which also zeroes empty rows, as HOCSR has); a row
@@ -39,7 +41,7 @@ constexpr int kTileThreads = 256, kTileItems = 4, kTile = kTileThreads * kTileIt
 enum class RowWrites { Cleared, Owned };
 
 // A row start as an offset from the tile's first nonzero t0, clamped to [-1, kTile + 1]: only
-// its order against the tile's positions and its neighbour's offset matters, and the clamped
+// its order against 0, the tile's length and its neighbour's offset matters, and the clamped
 // ends keep those orders (a row before t0 can only be the tile's first, one past the tile
 // only the last's end).
 __device__ __forceinline__ int tile_offset(std::uint64_t p, std::uint64_t t0) {
@@ -61,94 +63,82 @@ __global__ void tile_rows_kernel(std::uint64_t tiles, std::uint64_t rows, const 
     tile_row[t] = lo;
 }
 
-// A tile's loads that need nothing computed first: its first and last rows and this thread's
-// four consecutive nonzeros (column indices and values).
-struct TileLoads {
-    std::uint64_t r_lo = 0, r_hi = 0;
-    uint4 c{0, 0, 0, 0};
-    float4 x{0, 0, 0, 0};
+struct MaxOp {
+    __device__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
 
-__device__ __forceinline__ TileLoads load_tile(std::uint64_t t, std::uint64_t tiles, std::uint64_t rows, std::uint64_t nnz, int p0,
-                                               const std::uint64_t* __restrict__ tile_row, const std::uint32_t* __restrict__ col,
-                                               const float* __restrict__ val) {
-    TileLoads l;
-    const std::uint64_t t0 = t * kTile;
-    const std::uint64_t n = nnz - t0 < kTile ? nnz - t0 : kTile;
-    l.r_lo = tile_row[t];
-    l.r_hi = t + 1 < tiles ? tile_row[t + 1] : rows - 1;
+// This thread's four consecutive nonzeros of the tile, multiplied by v. Issued before the
+// tile's row bookkeeping, so that their loads are in flight while it runs.
+__device__ __forceinline__ void tile_products(std::uint64_t t0, int n, int p0, const std::uint32_t* __restrict__ col,
+                                              const float* __restrict__ val, const float* __restrict__ v, float (&prod)[kTileItems]) {
     if (p0 + kTileItems <= n) {
-        l.c = *reinterpret_cast<const uint4*>(col + t0 + p0);
-        l.x = *reinterpret_cast<const float4*>(val + t0 + p0);
-        return l;
+        const uint4 c4 = *reinterpret_cast<const uint4*>(col + t0 + p0);
+        const float4 x4 = *reinterpret_cast<const float4*>(val + t0 + p0);
+        prod[0] = x4.x * v[c4.x], prod[1] = x4.y * v[c4.y], prod[2] = x4.z * v[c4.z], prod[3] = x4.w * v[c4.w];
+        return;
     }
-    std::uint32_t c[kTileItems] = {0, 0, 0, 0};
-    float x[kTileItems] = {0, 0, 0, 0};
 #pragma unroll
-    for (int k = 0; k < kTileItems; ++k)
-        if (static_cast<std::uint64_t>(p0 + k) < n) c[k] = col[t0 + p0 + k], x[k] = val[t0 + p0 + k];
-    l.c = {c[0], c[1], c[2], c[3]};
-    l.x = {x[0], x[1], x[2], x[3]};
-    return l;
+    for (int k = 0; k < kTileItems; ++k) prod[k] = p0 + k < n ? val[t0 + p0 + k] * v[col[t0 + p0 + k]] : 0.0f;
 }
 
-// kPrefetch: load the block's next tile while this one runs (the registers that takes allow six
-// resident blocks instead of eight); false only for comparisons (TENSORSCOPE_SPTV_PREFETCH=0).
-template <RowWrites W, bool kPrefetch>
-__global__ void __launch_bounds__(kTileThreads, kPrefetch ? 6 : 8) sptv_tiles_kernel(std::uint64_t tiles, std::uint64_t rows, std::uint64_t nnz,
+// A row mark: the row's index within the tile's range. Owned rows are never empty, so at most
+// kTile + 1 rows meet a tile and 16 bits hold it; HOCSR's empty rows can put millions of rows in
+// one tile's range.
+template <RowWrites W>
+using RowMark = std::conditional_t<W == RowWrites::Owned, short, int>;
+
+template <RowWrites W>
+__global__ void __launch_bounds__(kTileThreads) sptv_tiles_kernel(std::uint64_t tiles, std::uint64_t rows, std::uint64_t nnz,
                                                                   const std::uint64_t* __restrict__ ptr,
                                                                   const std::uint64_t* __restrict__ tile_row,
                                                                   const std::uint32_t* __restrict__ col,
                                                                   const float* __restrict__ val, const float* __restrict__ v,
                                                                   float* __restrict__ out, float* __restrict__ carry) {
+    using Scan = cub::BlockScan<int, kTileThreads>;
+    __shared__ typename Scan::TempStorage scan_tmp;
+    __shared__ RowMark<W> head[kTile];
     __shared__ float row_sum[kTile + 2];
     __shared__ int row_start[kTile + 2];  // tile_offset of the rows' starts
     const int p0 = threadIdx.x * kTileItems;
-    std::uint64_t t = blockIdx.x;
-    TileLoads next;
-    if (kPrefetch && t < tiles) next = load_tile(t, tiles, rows, nnz, p0, tile_row, col, val);
-    for (; t < tiles; t += gridDim.x) {
-        TileLoads cur;
-        if constexpr (kPrefetch) {
-            cur = next;
-            if (t + gridDim.x < tiles) next = load_tile(t + gridDim.x, tiles, rows, nnz, p0, tile_row, col, val);
-        } else {
-            cur = load_tile(t, tiles, rows, nnz, p0, tile_row, col, val);
-        }
+    for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const std::uint64_t t0 = t * kTile;
         const int n = static_cast<int>(nnz - t0 < kTile ? nnz - t0 : kTile);
-        // pads past n hold value 0 and column 0: their products are 0
-        const float prod[kTileItems] = {cur.x.x * v[cur.c.x], cur.x.y * v[cur.c.y], cur.x.z * v[cur.c.z], cur.x.w * v[cur.c.w]};
-        const std::uint64_t r_lo = cur.r_lo, count = cur.r_hi - cur.r_lo + 1;  // rows met, empty ones included
-        // row_start holds count + 1 entries; with no empty rows count <= kTile + 1 always
+        float prod[kTileItems];
+        tile_products(t0, n, p0, col, val, v, prod);
+        const std::uint64_t r_lo = tile_row[t];
+        const std::uint64_t r_hi = t + 1 < tiles ? tile_row[t + 1] : rows - 1;
+        const std::uint64_t count = r_hi - r_lo + 1;  // rows met, empty ones included
+        // row_ptr holds count + 1 entries; with no empty rows count <= kTile + 1 always
         const bool in_shared = count <= kTile + 1;
+        for (int p = threadIdx.x; p < kTile; p += kTileThreads) head[p] = p == 0 ? 0 : -1;
         if (in_shared)
             for (std::uint64_t l = threadIdx.x; l <= count; l += kTileThreads)
                 row_sum[l] = 0.0f, row_start[l] = tile_offset(ptr[r_lo + l], t0);
         __syncthreads();
+        // the tile's slice of the row pointer: from shared memory where it fits (read once)
         const auto start_of = [&](std::uint64_t l) { return in_shared ? row_start[l] : tile_offset(ptr[r_lo + l], t0); };
-        // each nonzero's row: the last l with start_of(l) <= its position (the empty rows
-        // before it start where it does, and come first); start_of(count) lies past the tile
-        std::uint64_t row[kTileItems];
-#pragma unroll
-        for (int k = 0; k < kTileItems; ++k) {
-            const int pos = p0 + k < n ? p0 + k : n - 1;
-            std::uint64_t lo = 0, hi = count;
-            while (hi - lo > 1) {
-                const std::uint64_t mid = lo + (hi - lo) / 2;
-                if (start_of(mid) <= pos) lo = mid;
-                else hi = mid;
-            }
-            row[k] = lo;
+        for (std::uint64_t l = 1 + threadIdx.x; l < count; l += kTileThreads) {
+            const int start = start_of(l);
+            if (start < n && start_of(l + 1) > start) head[start] = static_cast<RowMark<W>>(l);
         }
+        __syncthreads();
+        // each nonzero's row: the running max of the marks, within the thread and then across
+        // the block (a scan of one value a thread keeps the four in registers)
+        int row[kTileItems], run = -1;
+#pragma unroll
+        for (int k = 0; k < kTileItems; ++k) row[k] = run = max(run, static_cast<int>(head[p0 + k]));
+        int before = -1;
+        Scan(scan_tmp).ExclusiveScan(run, before, -1, MaxOp{});
+#pragma unroll
+        for (int k = 0; k < kTileItems; ++k) row[k] = max(row[k], before);
         // runs of one row among the four: one add per run
-        const auto add = [&](std::uint64_t r, float x) {
+        const auto add = [&](int r, float x) {
             if (p0 >= n) return;
             if (in_shared) atomicAdd(&row_sum[r], x);
-            else atomicAdd(&out[r_lo + r], x);
+            else atomicAdd(&out[r_lo + static_cast<std::uint64_t>(r)], x);
         };
         float sum = prod[0];
-        std::uint64_t current = row[0];
+        int current = row[0];
 #pragma unroll
         for (int k = 1; k < kTileItems; ++k) {
             if (row[k] != current) add(current, sum), sum = 0.0f, current = row[k];
@@ -170,7 +160,7 @@ __global__ void __launch_bounds__(kTileThreads, kPrefetch ? 6 : 8) sptv_tiles_ke
                 }
             }
         }
-        __syncthreads();  // row_sum and row_start are reused by the next tile
+        __syncthreads();  // head, row_sum and scan_tmp are reused by the next tile
     }
 }
 
@@ -208,23 +198,14 @@ void launch_sptv_pointer(std::uint64_t rows, std::uint64_t nnz, const std::uint6
     const auto tile_blocks = static_cast<unsigned>((tiles + 255) / 256);
     tile_rows_kernel<<<tile_blocks, 256>>>(tiles, rows, ptr, scratch.tile_row.get());
     const int grid = grid_for(tiles * kTileThreads, kTileThreads);
-    static const bool prefetch = [] {
-        const char* e = std::getenv("TENSORSCOPE_SPTV_PREFETCH");
-        return !(e && std::string(e) == "0");
-    }();
-    const auto tiles_kernel = [&](auto writes, float* carry) {
-        constexpr RowWrites W = decltype(writes)::value;
-        if (prefetch)
-            sptv_tiles_kernel<W, true><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out, carry);
-        else
-            sptv_tiles_kernel<W, false><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out, carry);
-    };
     if (empty_rows) {
         check(cudaMemsetAsync(out, 0, rows * sizeof(float)), "clearing the SpTV output");
-        tiles_kernel(std::integral_constant<RowWrites, RowWrites::Cleared>{}, nullptr);
+        sptv_tiles_kernel<RowWrites::Cleared><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out,
+                                                                      nullptr);
         return;
     }
-    tiles_kernel(std::integral_constant<RowWrites, RowWrites::Owned>{}, scratch.carry.get());
+    sptv_tiles_kernel<RowWrites::Owned><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out,
+                                                                scratch.carry.get());
     sptv_carry_kernel<<<tile_blocks, 256>>>(tiles, ptr, scratch.tile_row.get(), scratch.carry.get(), out);
 }
 

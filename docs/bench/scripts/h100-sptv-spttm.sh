@@ -5,13 +5,12 @@
 # returns a limited number of files):
 # - the cuda suites of the changed kernels (SpTV's owned row writes, SpTTM's warp batches);
 # - SpTV on COO, CFB, HOCFS-CSR and CSF (HOCSR keeps a row per index tuple, over 100M here;
-#   HOCFS-ELL's padding is refused on nell-2 and runs on the uniform tensor), every mode, on the
-#   nell-2 shape and on a uniform tensor of its dims and nonzeros; on nell-2 also without the
-#   next-tile prefetch (TENSORSCOPE_SPTV_PREFETCH=0) and with the base binary;
-# - SpTTM at rank 32 with the warp batches (wb): every mode of nell-2, its first mode checked
-#   against cpu-ref, and the uniform tensor's first mode (its result has a chunk of 32 values
-#   per nonzero: 20 GB on the host in fp64, so one mode only). The paper's shared-memory kernel
-#   (sm) ran in the session's earlier calls.
+#   HOCFS-ELL's padding is refused on nell-2), every mode of the nell-2 shape, with this binary
+#   and the base one (same machine and tensor), and CSF's third mode checked against cpu-ref;
+# - SpTTM at rank 32 with the warp batches (wb) on the first mode of a uniform tensor of
+#   nell-2's dims and nonzeros (its result has a chunk of 32 values per nonzero: 20 GB on the
+#   host in fp64, so one mode only).
+# The session's earlier calls ran the rest (docs/bench/h100-issue19-session17.json says which).
 # Each step is skipped once the call's time (LIMIT s) would pass. The first call of the session
 # also ran SpTV with --check on every format: it outran its share of the call.
 set -u
@@ -30,11 +29,8 @@ V="--kernel sptv --backend cuda --mode all --repeat 5 --json"; F=COO,CFB,HOCFS-C
 T="--kernel spttm --backend cuda --format COO --rank 32 --repeat 5 --json"
 EXT=json
 run nell2-sptv 90 "$CLI" bench "$D/nell2.tsb" $V --format $F
-run nell2-sptv-noprefetch 90 env TENSORSCOPE_SPTV_PREFETCH=0 "$CLI" bench "$D/nell2.tsb" $V --format $F
-run nell2-spttm 60 "$CLI" bench "$D/nell2.tsb" $T --mode all --variant wb
-run uni-sptv 100 "$CLI" bench "$D/uni.tsb" $V --format $F,HOCFS-ELL
-run nell2-spttm-wb-check 70 "$CLI" bench "$D/nell2.tsb" $T --mode 1 --variant wb --check
-run uni-spttm 70 "$CLI" bench "$D/uni.tsb" $T --mode 1 --variant wb
 run nell2-sptv-base 90 "$BASE" bench "$D/nell2.tsb" $V --format $F
+run uni-spttm 90 "$CLI" bench "$D/uni.tsb" $T --mode 1 --variant wb
+run nell2-sptv-check 80 "$CLI" bench "$D/nell2.tsb" --kernel sptv --backend cuda --format CSF --mode 3 --repeat 3 --json --check
 step DONE; touch "$R/DONE"
 tar -C "$(dirname "$R")" -czf "$R.tgz" "$(basename "$R")"
