@@ -70,6 +70,35 @@ private Q_SLOTS:
         }
     }
 
+    // The GUI runs OpenMP with passive waiting (gui_main.cpp says why) unless the user chose a
+    // policy: libgomp's verbose display gives the spin count it settled on (0 when passive).
+    void openmpWaitsPassivelyUnlessTheUserChose_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<bool>("passive");
+        QTest::addRow("unset") << QString() << true;
+        QTest::addRow("user's active") << QStringLiteral("ACTIVE") << false;
+    }
+    void openmpWaitsPassivelyUnlessTheUserChose() {
+        QFETCH(QString, policy);
+        QFETCH(bool, passive);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("OMP_WAIT_POLICY"));
+        env.remove(QStringLiteral("GOMP_SPINCOUNT"));
+        if (!policy.isEmpty()) env.insert(QStringLiteral("OMP_WAIT_POLICY"), policy);
+        env.insert(QStringLiteral("OMP_DISPLAY_ENV"), QStringLiteral("verbose"));
+        p.setProcessEnvironment(env);
+        p.start(TS_BIN_DIR "/tensorscope", {QStringLiteral("--version")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray err = p.readAllStandardError();
+        // the last display is the running process's (the first, where it restarts, is the default's)
+        const qsizetype at = err.lastIndexOf("GOMP_SPINCOUNT = '");
+        QVERIFY2(at >= 0, err.constData());
+        const QByteArray spin = err.mid(at + 18, err.indexOf('\'', at + 18) - at - 18);
+        QVERIFY2((spin == "0") == passive, spin.constData());
+    }
+
     // Issue 24: SIGTERM and SIGINT while a tensor loads cancel the load and quit through the
     // event loop (exit status 128 + the signal), not a crash; nothing is left in the folder.
     void signalsCancelTheWorkAndQuit_data() {
