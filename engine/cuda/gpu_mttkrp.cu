@@ -11,6 +11,7 @@
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
 #include "mttkrp_launch.cuh"
+#include "piece_ranges.cuh"
 #include "resident_tensor.cuh"
 
 namespace tscope::gpu {
@@ -241,22 +242,6 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
-}
-
-// group_fiber[g] = the fiber holding nonzero g * group (the last f with fiber_ptr[f] - base <=
-// g * group).
-__global__ void group_fibers_kernel(std::uint64_t groups, std::uint64_t group, std::uint64_t fibers, const std::uint64_t* fiber_ptr,
-                                    std::uint64_t base, std::uint64_t* group_fiber) {
-    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (g >= groups) return;
-    const std::uint64_t pos = base + g * group;
-    std::uint64_t lo = 0, hi = fibers;
-    while (hi - lo > 1) {
-        const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (fiber_ptr[mid] <= pos) lo = mid;
-        else hi = mid;
-    }
-    group_fiber[g] = lo;
 }
 
 template <int TEAM, bool CLIP, int LEVELS>
@@ -670,8 +655,8 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
     void* p = nullptr;
     check(cudaMallocAsync(&p, t.groups * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
     auto* group_fiber = static_cast<std::uint64_t*>(p);
-    group_fibers_kernel<<<static_cast<unsigned>((t.groups + 255) / 256), 256, 0, stream>>>(t.groups, t.group, t.fibers, t.fiber_ptr, t.base,
-                                                                                         group_fiber);
+    // group_fiber[g] = the fiber holding nonzero g * group
+    launch_piece_ranges(t.groups, t.group, t.fibers, t.fiber_ptr, t.base, group_fiber, stream);
     t.group_fiber = group_fiber;
     return group_fiber;
 }

@@ -7,6 +7,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_spttm.hpp"
+#include "piece_ranges.cuh"
 
 namespace tscope::gpu {
 
@@ -95,22 +96,6 @@ constexpr int kGathers = 16;
 constexpr std::uint64_t kSegment = 256;
 
 std::uint64_t segment_count(std::uint64_t nnz) { return (nnz + kSegment - 1) / kSegment; }
-
-// The fiber holding each segment's first nonzero: the last f with fptr[f] <= w kSegment (the
-// fibers of a sorted COO are never empty). Once per device plan: the paper's preprocessing.
-__global__ void segment_fibers_kernel(std::uint64_t segments, std::uint64_t fibers, const std::uint64_t* __restrict__ fptr,
-                                      std::uint64_t* __restrict__ seg_fiber) {
-    const std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (w >= segments) return;
-    const std::uint64_t pos = w * kSegment;
-    std::uint64_t lo = 0, hi = fibers;
-    while (hi - lo > 1) {
-        const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (fptr[mid] <= pos) lo = mid;
-        else hi = mid;
-    }
-    seg_fiber[w] = lo;
-}
 
 __global__ void __launch_bounds__(kThreads) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
                                                               const std::uint64_t* __restrict__ fptr,
@@ -228,8 +213,8 @@ SpttmDevice::SpttmDevice(const SpttmInput& x, std::uint64_t u_rows, std::uint64_
         const std::uint64_t segments = segment_count(x.nnz);
         d.seg_fiber = DeviceArray<std::uint64_t>(segments);
         d.carry = DeviceArray<float>(segments * rank);
-        segment_fibers_kernel<<<static_cast<unsigned>((segments + 255) / 256), 256>>>(segments, x.fibers, d.ptr.get(),
-                                                                                     d.seg_fiber.get());
+        // each segment's first fiber (a sorted COO's fibers are never empty)
+        launch_piece_ranges(segments, kSegment, x.fibers, d.ptr.get(), 0, d.seg_fiber.get());
         check(cudaGetLastError(), "finding the SpTTM segments' fibers");
     }
     t1.record();

@@ -7,6 +7,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
+#include "piece_ranges.cuh"
 #include "sptv_kernels.cuh"
 
 namespace tscope::gpu {
@@ -17,7 +18,7 @@ namespace {
 // every block takes a tile of kTile consecutive nonzeros whatever rows they belong to, so a
 // power-law tensor's long fibers no longer leave most lanes idle while a few walk them, and
 // every load of col and val is a contiguous, vectorised one. The rows a tile touches are found
-// once per tile (tile_rows_kernel, a binary search in the row pointer); inside the tile the
+// once per tile (piece_ranges.cuh: a binary search in the row pointer); inside the tile the
 // row starts are marked in shared memory, a block-wide max-scan gives each nonzero its row,
 // each thread sums its four nonzeros per row, and the row sums meet in shared memory (with the
 // tile's slice of the row pointer, read once, where at most kTile + 1 rows, empty ones
@@ -47,20 +48,6 @@ enum class RowWrites { Cleared, Owned };
 __device__ __forceinline__ int tile_offset(std::uint64_t p, std::uint64_t t0) {
     if (p < t0) return -1;
     return p - t0 > kTile ? kTile + 1 : static_cast<int>(p - t0);
-}
-
-__global__ void tile_rows_kernel(std::uint64_t tiles, std::uint64_t rows, const std::uint64_t* __restrict__ ptr,
-                                 std::uint64_t* __restrict__ tile_row) {
-    const std::uint64_t t = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (t >= tiles) return;
-    const std::uint64_t pos = t * kTile;
-    std::uint64_t lo = 0, hi = rows;  // the last row r with ptr[r] <= pos
-    while (hi - lo > 1) {
-        const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (ptr[mid] <= pos) lo = mid;
-        else hi = mid;
-    }
-    tile_row[t] = lo;
 }
 
 struct MaxOp {
@@ -196,7 +183,7 @@ void launch_sptv_pointer(std::uint64_t rows, std::uint64_t nnz, const std::uint6
     }
     const std::uint64_t tiles = tile_count(nnz);
     const auto tile_blocks = static_cast<unsigned>((tiles + 255) / 256);
-    tile_rows_kernel<<<tile_blocks, 256>>>(tiles, rows, ptr, scratch.tile_row.get());
+    launch_piece_ranges(tiles, kTile, rows, ptr, 0, scratch.tile_row.get());  // each tile's first row
     const int grid = grid_for(tiles * kTileThreads, kTileThreads);
     if (empty_rows) {
         check(cudaMemsetAsync(out, 0, rows * sizeof(float)), "clearing the SpTV output");
