@@ -22,3 +22,4 @@ for f in B-CSF MM-CSF CSF BLCO COO; do
     run "del4d-mttkrp-$f" 60 "$CLI" bench "$D/del4d.tsb" --kernel mttkrp --backend cuda --format "$f" --rank 32 --repeat 5 --json
 done
 step DONE; touch "$R/DONE"
+pack "${OUT:-$(dirname "$R")}"  # one file back from the device (it hands back 8 at most)

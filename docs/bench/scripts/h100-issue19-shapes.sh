@@ -21,3 +21,4 @@ run gen-del4d 150 "$CLI" generate --dims 532924,17262471,2480308,1443 --nnz 1400
 run del4d-mttkrp 200 "$CLI" bench "$D/del4d.tsb" --kernel mttkrp --backend cuda --format B-CSF,CSF,BLCO,COO --rank 32 --json
 run del4d-sptv 60 "$CLI" bench "$D/del4d.tsb" --kernel sptv --backend cuda --format all --json
 step DONE; touch "$R/DONE"
+pack "${OUT:-$(dirname "$R")}"  # one file back from the device (it hands back 8 at most)

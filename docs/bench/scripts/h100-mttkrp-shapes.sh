@@ -31,3 +31,4 @@ for k in team tile; do run "nell2-coo-$k" 40 env TENSORSCOPE_COO_KERNEL=$k "$CLI
 run uni-coo 70 "$CLI" bench "$D/uni.tsb" $M --format COO --check
 run uni-trees 140 "$CLI" bench "$D/uni.tsb" $M --format B-CSF,MM-CSF,CSF
 step DONE; touch "$R/DONE"
+pack "${OUT:-$(dirname "$R")}"  # one file back from the device (it hands back 8 at most)

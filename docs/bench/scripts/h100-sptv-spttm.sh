@@ -1,8 +1,8 @@
 #!/bin/bash
 # Issue 19's SpTV and SpTTM targets on one H100, from a carried bundle $B (bin/ with this commit's
 # tensorscope-cli and the previous commit's as tensorscope-cli-base, tests/, lib/, data/, and
-# device_steps.sh beside this script); results in $R, packed into $R.tgz at the end (the device
-# returns a limited number of files):
+# device_steps.sh beside this script); results in $R (keep it outside $OUT), packed into
+# ${OUT:-$R/..}/$(basename $R).tgz at the end (the device hands back at most 8 files):
 # - the cuda suites of the changed kernels (SpTV's owned row writes, SpTTM's warp batches);
 # - SpTV on COO, CFB, HOCFS-CSR and CSF (HOCSR keeps a row per index tuple, over 100M here;
 #   HOCFS-ELL's padding is refused on nell-2), every mode of the nell-2 shape, with this binary
@@ -33,4 +33,4 @@ run nell2-sptv-base 90 "$BASE" bench "$D/nell2.tsb" $V --format $F
 run uni-spttm 90 "$CLI" bench "$D/uni.tsb" $T --mode 1 --variant wb
 run nell2-sptv-check 80 "$CLI" bench "$D/nell2.tsb" --kernel sptv --backend cuda --format CSF --mode 3 --repeat 3 --json --check
 step DONE; touch "$R/DONE"
-tar -C "$(dirname "$R")" -czf "$R.tgz" "$(basename "$R")"
+pack "${OUT:-$(dirname "$R")}"
