@@ -90,8 +90,8 @@ __global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::
 // 32 at a time, one per lane (coalesced), and broadcast by shuffles; kGathers rows of U are
 // requested before the first is used; each lane keeps one column's running sum. A fiber's row
 // is stored by the warp that holds its first nonzero; a warp whose first fiber began in an
-// earlier segment leaves that share in carry (R values), added by warp_carry_kernel once
-// every owner has stored. So Y needs no clearing, and atomics only for the carried shares.
+// earlier segment leaves that share in carry (R values), added once every owner has stored
+// (piece_ranges.cuh). So Y needs no clearing, and atomics only for the carried shares.
 constexpr int kGathers = 16;
 constexpr std::uint64_t kSegment = 256;
 
@@ -158,16 +158,6 @@ __global__ void __launch_bounds__(kThreads) warp_batch_kernel(std::uint64_t nnz,
     }
 }
 
-// The carried shares: segment w's first fiber, where it began in an earlier segment.
-__global__ void warp_carry_kernel(std::uint64_t segments, std::uint64_t R, const std::uint64_t* __restrict__ fptr,
-                                  const std::uint64_t* __restrict__ seg_fiber, const float* __restrict__ carry,
-                                  float* __restrict__ y) {
-    const std::uint64_t e = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (e >= segments * R) return;
-    const std::uint64_t w = e / R, r = e % R, f = seg_fiber[w];
-    if (fptr[f] < w * kSegment) atomicAdd(&y[f * R + r], carry[e]);
-}
-
 // Sec. 5: a block per output chunk; thread t owns entries t, t + blockDim, ... of the chunk
 // (entry e = c * sy + k: column c of U, position k of the input chunks).
 __global__ void sspttm_kernel(std::uint64_t sy, std::uint64_t R, const std::uint64_t* __restrict__ cptr,
@@ -195,6 +185,19 @@ struct SpttmDevice::Impl {
     DeviceArray<std::uint64_t> ptr, order, seg_fiber;  // seg_fiber: the warp batches' segments
     DeviceArray<std::uint32_t> idx;
     DeviceArray<float> val, u, out, carry;
+
+    // The warp batches' segments (each one's first fiber) and their carries, made by the first
+    // warp-batch compute: the other kernels, and the Tucker plans that run them, need neither.
+    std::uint64_t segments() {
+        const std::uint64_t count = segment_count(nnz);
+        if (seg_fiber.size() != count) {
+            seg_fiber = DeviceArray<std::uint64_t>(count);
+            carry = DeviceArray<float>(count * rank);
+            // a sorted COO's fibers are never empty
+            launch_piece_ranges(count, kSegment, items, ptr.get(), 0, seg_fiber.get());
+        }
+        return count;
+    }
 };
 
 SpttmDevice::SpttmDevice(const SpttmInput& x, std::uint64_t u_rows, std::uint64_t rank, Timing& timing) : impl_(new Impl) {
@@ -209,14 +212,6 @@ SpttmDevice::SpttmDevice(const SpttmInput& x, std::uint64_t u_rows, std::uint64_
     d.u = DeviceArray<float>(u_rows * rank);
     d.out = DeviceArray<float>(x.fibers * rank);
     d.nnz = x.nnz;
-    if (x.nnz && x.fibers) {  // the warp batches' segments, found once
-        const std::uint64_t segments = segment_count(x.nnz);
-        d.seg_fiber = DeviceArray<std::uint64_t>(segments);
-        d.carry = DeviceArray<float>(segments * rank);
-        // each segment's first fiber (a sorted COO's fibers are never empty)
-        launch_piece_ranges(segments, kSegment, x.fibers, d.ptr.get(), 0, d.seg_fiber.get());
-        check(cudaGetLastError(), "finding the SpTTM segments' fibers");
-    }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -289,12 +284,11 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
                     n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
                 break;
             case SpttmKernel::WarpBatches: {  // a warp per segment, a block's 8 warps
-                const std::uint64_t segments = segment_count(d.nnz);
+                const std::uint64_t segments = d.segments();
                 warp_batch_kernel<<<blocks(segments, kThreads / 32), kThreads>>>(d.nnz, n, R, d.ptr.get(), d.seg_fiber.get(),
                                                                                  d.idx.get(), d.val.get(), d.u.get(), d.out.get(),
                                                                                  d.carry.get());
-                warp_carry_kernel<<<blocks(segments * R, kThreads), kThreads>>>(segments, R, d.ptr.get(), d.seg_fiber.get(),
-                                                                               d.carry.get(), d.out.get());
+                launch_piece_carries(segments, kSegment, R, d.ptr.get(), d.seg_fiber.get(), d.carry.get(), d.out.get());
                 break;
             }
             }

@@ -35,7 +35,7 @@ namespace {
 //   neighbouring tile, are added atomically.
 // - Owned, for layouts whose rows are never empty (fibers, segments): the tile holding a row's
 //   first nonzero stores its share, and a tile whose first row began earlier leaves that
-//   row's share in carry[t], added by sptv_carry_kernel afterwards. No clearing pass over the
+//   row's share in carry[t], added afterwards (piece_ranges.cuh). No clearing pass over the
 //   output, and no atomics in the main kernel: the output is written once.
 constexpr int kTileThreads = 256, kTileItems = 4, kTile = kTileThreads * kTileItems;
 
@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kTileThreads) sptv_tiles_kernel(std::uint64_t 
         const std::uint64_t r_lo = tile_row[t];
         const std::uint64_t r_hi = t + 1 < tiles ? tile_row[t + 1] : rows - 1;
         const std::uint64_t count = r_hi - r_lo + 1;  // rows met, empty ones included
-        // row_ptr holds count + 1 entries; with no empty rows count <= kTile + 1 always
+        // row_start holds count + 1 entries; with no empty rows count <= kTile + 1 always
         const bool in_shared = count <= kTile + 1;
         for (int p = threadIdx.x; p < kTile; p += kTileThreads) head[p] = p == 0 ? 0 : -1;
         if (in_shared)
@@ -151,17 +151,6 @@ __global__ void __launch_bounds__(kTileThreads) sptv_tiles_kernel(std::uint64_t 
     }
 }
 
-// Owned writes: the shares of rows that began in an earlier tile, added once every owner has
-// stored its own (this launch follows the tile kernel on the stream).
-__global__ void sptv_carry_kernel(std::uint64_t tiles, const std::uint64_t* __restrict__ ptr,
-                                  const std::uint64_t* __restrict__ tile_row, const float* __restrict__ carry,
-                                  float* __restrict__ out) {
-    const std::uint64_t t = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (t == 0 || t >= tiles) return;
-    const std::uint64_t r = tile_row[t];
-    if (ptr[r] < t * kTile) atomicAdd(&out[r], carry[t]);
-}
-
 std::uint64_t tile_count(std::uint64_t nnz) { return (nnz + kTile - 1) / kTile; }
 
 // The tiles' scratch: the first row of each tile and, for owned writes, each tile's carry.
@@ -182,7 +171,6 @@ void launch_sptv_pointer(std::uint64_t rows, std::uint64_t nnz, const std::uint6
         return;
     }
     const std::uint64_t tiles = tile_count(nnz);
-    const auto tile_blocks = static_cast<unsigned>((tiles + 255) / 256);
     launch_piece_ranges(tiles, kTile, rows, ptr, 0, scratch.tile_row.get());  // each tile's first row
     const int grid = grid_for(tiles * kTileThreads, kTileThreads);
     if (empty_rows) {
@@ -193,7 +181,7 @@ void launch_sptv_pointer(std::uint64_t rows, std::uint64_t nnz, const std::uint6
     }
     sptv_tiles_kernel<RowWrites::Owned><<<grid, kTileThreads>>>(tiles, rows, nnz, ptr, scratch.tile_row.get(), col, val, v, out,
                                                                 scratch.carry.get());
-    sptv_carry_kernel<<<tile_blocks, 256>>>(tiles, ptr, scratch.tile_row.get(), scratch.carry.get(), out);
+    launch_piece_carries(tiles, kTile, 1, ptr, scratch.tile_row.get(), scratch.carry.get(), out);
 }
 
 }  // namespace
