@@ -183,6 +183,28 @@ struct TeamTree {
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
 };
 
+// Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
+// float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
+// leaves). LEVELS as in team_fiber_group.
+template <int LEVELS>
+__device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint32_t R4, std::uint32_t col, float4& prefix,
+                                  std::uint64_t& target_row) {
+    prefix = make_float4(1.f, 1.f, 1.f, 1.f);
+    target_row = 0;
+    if constexpr (LEVELS > 0) {
+#pragma unroll
+        for (int l = 0; l < LEVELS; ++l) {
+            const std::uint64_t a = t.anc.p[l][f];
+            if (l != t.target) prefix = prefix * t.level_factor.f[l][a * R4 + col];
+            else target_row = a;
+        }
+    } else {
+        for (int l = 0; l < t.levels; ++l)
+            if (l != t.target) prefix = prefix * t.level_factor.f[l][static_cast<std::uint64_t>(t.anc.p[l][f]) * R4 + col];
+        if (t.target < t.levels) target_row = t.anc.p[t.target][f];
+    }
+}
+
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -212,20 +234,9 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
             if (lo >= z_end) break;
             lo = lo > z_begin ? lo : z_begin, hi = hi < z_end ? hi : z_end;
         }
-        float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
-        std::uint64_t target_row = 0;
-        if constexpr (LEVELS > 0) {
-#pragma unroll
-            for (int l = 0; l < LEVELS; ++l) {
-                const std::uint64_t a = t.anc.p[l][f];
-                if (l != t.target) prefix = prefix * t.level_factor.f[l][a * R4 + col];
-                else target_row = a;
-            }
-        } else {
-            for (int l = 0; l < levels; ++l)
-                if (l != t.target) prefix = prefix * t.level_factor.f[l][static_cast<std::uint64_t>(t.anc.p[l][f]) * R4 + col];
-            if (t.target < levels) target_row = t.anc.p[t.target][f];
-        }
+        float4 prefix;
+        std::uint64_t target_row;
+        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
         if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
             for (std::uint64_t z = lo; z < hi; ++z)
                 atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
@@ -244,13 +255,110 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
 }
 
-template <int TEAM, bool CLIP, int LEVELS>
-__global__ void __launch_bounds__(256) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
+// The flat loop over nonzero group g (group_fiber set) for a target above the leaves: one loop
+// whose every step takes up to kFlatBatch nonzeros of the current fiber, all their leaf indices,
+// values and factor rows loaded before the first add, and moves to the next fiber where that one
+// ends. The fiber loop above runs each fiber as an inner loop unrolled by four, so a fiber of
+// three nonzeros (nell-2's fibers average 3.5-4.7) runs its remainder as three chains of
+// dependent loads one after another, and the teams of a warp wait for the longest of their four
+// fibers (21 of 32 lanes active on average, by Nsight Compute); here the steps are alike and a
+// short fiber's loads are in flight together. The next fiber's end is loaded a fiber ahead.
+// Two nonzeros a step, at most 64 registers (four blocks of 256 resident): on the nell-2 shape
+// (H100, rank 32) CSF took 2.49-2.73 ms a mode, against 2.64-2.95 for the clipped fiber loop in
+// the same binary, 2.62-2.78 with one nonzero a step and 2.71-2.99 with three. Four a step took
+// 80 registers and ran 3.5-4.0 ms, or spilled under the 64-register bound and ran 5.2-5.6 ms.
+constexpr int kFlatBatch = 2;
+
+template <int LEVELS>
+__device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
+    const int levels = LEVELS > 0 ? LEVELS : t.levels;
+    const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
+    // offsets within the group in 32 bits (a group is at most a few thousand nonzeros): 64-bit
+    // ones held the kernel at 80 registers
+    const std::uint64_t z0 = g * t.group;
+    const std::uint32_t len = static_cast<std::uint32_t>(t.group < t.nnz - z0 ? t.group : t.nnz - z0);
+    const std::uint32_t* __restrict__ leaf = t.leaf + z0;
+    const float* __restrict__ vals = t.vals + z0;
+    auto end_of = [&](std::uint64_t f) -> std::uint32_t {  // fiber f's end in the group, at most len
+        if (f >= t.fibers) return len;
+        const std::uint64_t e = t.fiber_ptr[f + 1] - t.base - z0;
+        return e < len ? static_cast<std::uint32_t>(e) : len;
+    };
+    std::uint64_t f = t.group_fiber[g];
+    std::uint32_t fiber_end = end_of(f), next_end = end_of(f + 1);
+    float4 prefix;
+    std::uint64_t head_row;
+    fiber_head<LEVELS>(t, f, R4, col, prefix, head_row);
+    auto row = static_cast<std::uint32_t>(head_row);  // an index of the output mode
+    const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 acc = zero, sum = zero;
+    for (std::uint32_t z = 0; z < len;) {
+        // a batch never crosses a fiber's end, so the fiber switch below has one copy
+        const std::uint32_t left = fiber_end - z, n = left < kFlatBatch ? left : kFlatBatch;
+        std::uint32_t c[kFlatBatch];
+        float v[kFlatBatch];
+        float4 x[kFlatBatch];
+#pragma unroll
+        for (int k = 0; k < kFlatBatch; ++k)
+            if (k < n) c[k] = leaf[z + k], v[k] = vals[z + k];
+#pragma unroll
+        for (int k = 0; k < kFlatBatch; ++k)
+            if (k < n) x[k] = leaf_factor[static_cast<std::uint64_t>(c[k]) * R4 + col];
+#pragma unroll
+        for (int k = 0; k < kFlatBatch; ++k)
+            if (k < n) fma4(sum, v[k], x[k]);
+        z += n;
+        if (z != fiber_end || z == len) continue;
+        add4(acc, sum * prefix);  // fiber f ends inside the group: the next one starts
+        sum = zero;
+        ++f;
+        fiber_end = next_end;
+        next_end = end_of(f + 1);
+        fiber_head<LEVELS>(t, f, R4, col, prefix, head_row);
+        if (static_cast<std::uint32_t>(head_row) != row) {
+            atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
+            acc = zero;
+            row = static_cast<std::uint32_t>(head_row);
+        }
+    }
+    add4(acc, sum * prefix);
+    atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
+}
+
+// How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
+// or the flat loop (nonzero groups; the clipped one where the target is the leaves).
+enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2 };
+
+// The blocks of 256 a team kernel asks to keep resident (its register bound), as measured on
+// the nell-2 shape (H100, rank 32). Unbounded, the fiber loop takes 47 registers (five blocks);
+// bounded to six it takes 40 and spills 36 bytes, and ran B-CSF in 2.14-2.26 ms a mode against
+// 2.26-2.39, while MM-CSF's several-tree kernel (53 registers, four blocks) ran 2.56-3.20 ms
+// bounded to six and 2.50-2.68 bounded to five, against 2.35-2.47 unbounded. Nsight Compute
+// found both fiber loops latency-bound (L1 hit 54%, 1.3 of 7.8 resident warps eligible).
+// With a run-time level count (orders 5 and up) the bound spilled 160 bytes: left unbounded.
+constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
+    if (loop == kFlatLoop) return 4;
+    if (loop == kFiberLoop && levels > 0 && !several_trees) return 6;
+    return 1;
+}
+
+template <int LOOP, int LEVELS>
+__device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
+    if constexpr (LOOP == kFlatLoop) {
+        if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
+        else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
+    } else {
+        team_fiber_group<LOOP == kClippedLoop, LEVELS>(t, g, R4, col, out);
+    }
+}
+
+template <int TEAM, int LOOP, int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
-    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_fiber_group<CLIP, LEVELS>(tree, g, R4, col, out);
+    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
@@ -265,8 +373,8 @@ struct TeamTrees {
     TeamTree tree[kMaxTrees];
 };
 
-template <int TEAM, bool CLIP, int LEVELS>
-__global__ void __launch_bounds__(256) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
+template <int TEAM, int LOOP, int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
@@ -274,7 +382,7 @@ __global__ void __launch_bounds__(256) trees_team_kernel(TeamTrees trees, std::u
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_fiber_group<CLIP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -674,6 +782,17 @@ void with_levels(int levels, Go&& go) {
     else go(std::integral_constant<int, 0>{});
 }
 
+// Whether trees cut into nonzero groups (CSF's; B-CSF's and MM-CSF's split fibers keep fiber
+// groups) run the flat loop (team_flat_group) rather than the clipped fiber loop.
+// TENSORSCOPE_FIBER_LOOP=fibers keeps the clipped loop, for comparisons.
+bool flat_loop() {
+    static const bool flat = [] {
+        const char* e = std::getenv("TENSORSCOPE_FIBER_LOOP");
+        return !(e && std::string(e) == "fibers");
+    }();
+    return flat;
+}
+
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
 // several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -683,8 +802,10 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            if (tree.group_fiber) fiber_team_kernel<team, true, levels><<<grid_for(tree.groups * team), 256, 0, stream>>>(tree, R4, out4);
-            else fiber_team_kernel<team, false, levels><<<grid_for(tree.groups * team), 256, 0, stream>>>(tree, R4, out4);
+            const int grid = grid_for(tree.groups * team);
+            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
     });
 }
@@ -695,14 +816,16 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
-    bool clip = false;  // some tree cut into nonzero groups
-    for (int t = 0; t < trees.count; ++t) clip = clip || trees.tree[t].group_fiber;
+    bool clip = false, flat = flat_loop();  // some tree cut into nonzero groups; flat: every tree
+    for (int t = 0; t < trees.count; ++t) clip = clip || trees.tree[t].group_fiber, flat = flat && trees.tree[t].group_fiber;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(trees.tree[0].levels, [&](auto levels_tag) {  // every tree of one tensor has its order - 1 levels
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            if (clip) trees_team_kernel<team, true, levels><<<grid_for(groups * team), 256, 0, stream>>>(trees, R4, out4);
-            else trees_team_kernel<team, false, levels><<<grid_for(groups * team), 256, 0, stream>>>(trees, R4, out4);
+            const int grid = grid_for(groups * team);
+            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
     });
 }

@@ -5,6 +5,7 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
 
@@ -134,6 +135,27 @@ private Q_SLOTS:
         dims[0] = 60;
         check_against_oracle(tstest::random_tensor(dims, 3000, std::uint64_t(order + rank), Distribution::PowerLaw),
                              std::uint64_t(rank));
+    }
+
+    // CSF's trees are cut into groups of nonzeros that the flat loop walks (team_flat_group):
+    // one fiber of 6,000 nonzeros spans many groups and starts and ends inside one, next to
+    // fibers of one nonzero that make a group switch fibers at almost every step, in every mode
+    // and at every tree level.
+    void longFiberAmongShortOnes() {
+        CooTensor t({50, 40, 6000}, ValueType::F64);
+        t.resize(6000 + 1500);
+        std::uint64_t n = 0;
+        for (std::uint64_t k = 0; k < 6000; ++k) {
+            const std::uint64_t c[3] = {7, 3, k};
+            t.set(n++, c, 1.0 + double(k % 13) / 7.0);
+        }
+        for (std::uint64_t i = 0; i < 50; ++i)
+            for (std::uint64_t j = 0; j < 30; ++j) {
+                const std::uint64_t c[3] = {i, j + 10, (i * 131 + j * 17) % 6000};
+                t.set(n++, c, 0.5 + double((i + j) % 5));
+            }
+        sum_duplicates(t);
+        check_against_oracle(t, 32);
     }
 
     void realTensors() {
