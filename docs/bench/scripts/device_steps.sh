@@ -1,5 +1,8 @@
-# Sourced by the device scripts (carry it in the bundle beside them). Needs R (results), LIMIT
-# (the call's seconds) and START (its start, date +%s); EXT names what a step's stdout becomes
+# Sourced by the device scripts (carry it in the bundle beside them). device_setup: the bundle
+# B, results R, tensors D and the call's seconds LIMIT (their defaults unless set), the library
+# path, OpenMP threads, NCCL_NVLS_ENABLE=0, TS_SHARED_DATA where the bundle has data/, CLI, START
+# and the log's machine line. Else the script sets R, LIMIT and START (its start, date +%s)
+# itself. EXT names what a step's stdout becomes
 # (default out). step: a line in $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and
 # stderr to $R/NAME.err, skipped where SECONDS more would pass LIMIT, cut at LIMIT.
 # pack DIR: $R as one $(basename $R).tgz in DIR. The device hands back at most 8 files from $OUT
@@ -11,3 +14,13 @@ run() {  # name, the seconds it may need, command...
     step "start $name"; timeout $(( LIMIT - ($(date +%s) - START) )) "$@" > "$R/$name.${EXT:-out}" 2> "$R/$name.err"; step "end $name rc=$?"
 }
 pack() { tar -C "$(dirname "$R")" -czf "$1/$(basename "$R").tgz" "$(basename "$R")"; }
+device_setup() {
+    B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}
+    mkdir -p "$R" "$D"
+    export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+    export OMP_NUM_THREADS=$(nproc) NCCL_NVLS_ENABLE=0
+    if [ -d "$B/data" ]; then export TS_SHARED_DATA=$B/data; fi
+    CLI=$B/bin/tensorscope-cli
+    START=$(date +%s)
+    step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
+}

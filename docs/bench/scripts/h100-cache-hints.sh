@@ -6,14 +6,8 @@
 # MTTKRP (CSF, B-CSF, MM-CSF, rank 32) and SpTV (CFB, HOCFS-CSR, CSF, every mode), each binary
 # in turn. Results in $R, packed into $OUT.
 set -u
-B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-500}
-mkdir -p "$R" "$D"
-export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export OMP_NUM_THREADS=$(nproc) NCCL_NVLS_ENABLE=0
-CLI=$B/bin/tensorscope-cli
-START=$(date +%s)
 . "$(dirname "$0")/device_steps.sh"
-step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
+device_setup
 run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
 M="--kernel mttkrp --backend cuda --rank 32 --repeat 5 --json --format CSF,B-CSF,MM-CSF"
 V="--kernel sptv --backend cuda --mode all --repeat 5 --json --format CFB,HOCFS-CSR,CSF"

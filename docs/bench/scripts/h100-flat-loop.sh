@@ -8,14 +8,8 @@
 # the nell-2 shape's MTTKRP at rank 32 (CSF, B-CSF, MM-CSF; CSF alone for the clipped loop and
 # the flat-loop variants), then CSF checked against cpu-ref. Results in $R, packed into $OUT.
 set -u
-B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}
-mkdir -p "$R" "$D"
-export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export OMP_NUM_THREADS=$(nproc) TS_SHARED_DATA=$B/data NCCL_NVLS_ENABLE=0
-CLI=$B/bin/tensorscope-cli
-START=$(date +%s)
 . "$(dirname "$0")/device_steps.sh"
-step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
+device_setup
 for t in test_mttkrp_cuda test_decomp_cuda; do run "$t" 60 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"; done
 [ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
 M="--kernel mttkrp --backend cuda --rank 32 --repeat 5 --json"

@@ -8,15 +8,9 @@
 # (variant:format) as time allows. Each step is skipped once the call's time (LIMIT seconds from
 # the start) would pass. Results (JSON, stderr, log) in $R, packed into $OUT.
 set -u
-B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}
 FORMATS=${FORMATS:-B-CSF MM-CSF CSF BLCO COO}; VARIANT_FORMATS=${VARIANT_FORMATS:-}
-mkdir -p "$R" "$D"
-export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export OMP_NUM_THREADS=$(nproc) NCCL_NVLS_ENABLE=0
-CLI=$B/bin/tensorscope-cli
-START=$(date +%s)
 . "$(dirname "$0")/device_steps.sh"
-step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
+device_setup
 M="--kernel mttkrp --backend cuda --rank 32 --repeat 5 --json"
 if [ "${NELL2:-0}" = 1 ]; then
     run test_mttkrp_cuda 60 env QT_QPA_PLATFORM=offscreen "$B/tests/test_mttkrp_cuda"

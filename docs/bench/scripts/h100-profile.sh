@@ -7,14 +7,8 @@
 # target: B-CSF mode 1 and CSF mode 3 (fiber_team_kernel), MM-CSF mode 1 (trees_team_kernel),
 # SpTV on CSF mode 3 (sptv_tiles_kernel) and SpTTM wb mode 1. Results in $R, packed into $OUT.
 set -u
-B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}
-mkdir -p "$R" "$D"
-export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export OMP_NUM_THREADS=$(nproc) TS_SHARED_DATA=$B/data NCCL_NVLS_ENABLE=0
-CLI=$B/bin/tensorscope-cli
-START=$(date +%s)
 . "$(dirname "$0")/device_steps.sh"
-step "machine: $(nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader) kernel $(uname -r)"
+device_setup
 for t in test_mttkrp_cuda test_sptv_cuda test_spttm_cuda test_format_build_cuda test_kernel_registry test_decomp_cuda; do
     run "$t" 70 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"
 done

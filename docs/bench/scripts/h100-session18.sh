@@ -7,14 +7,8 @@
 # and B-CSF without the register bound (f1), and CSF and B-CSF checked against cpu-ref.
 # Results in $R, packed into $OUT.
 set -u
-B=${B:-/tmp/bundle}; R=${R:-/tmp/res}; D=${D:-/tmp/tensors}; LIMIT=${LIMIT:-560}
-mkdir -p "$R" "$D"
-export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export OMP_NUM_THREADS=$(nproc) TS_SHARED_DATA=$B/data NCCL_NVLS_ENABLE=0
-CLI=$B/bin/tensorscope-cli
-START=$(date +%s)
 . "$(dirname "$0")/device_steps.sh"
-step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
+device_setup
 for t in test_mttkrp_cuda test_streamed_mttkrp_cuda test_multi_gpu_cuda test_decomp_cuda test_kernel_registry; do
     run "$t" 60 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"
 done
