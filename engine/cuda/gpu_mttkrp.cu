@@ -273,8 +273,8 @@ template <int LEVELS>
 __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
-    // offsets within the group in 32 bits (a group is at most a few thousand nonzeros): 64-bit
-    // ones held the kernel at 80 registers
+    // offsets within the group in 32 bits (cut_by_nonzeros keeps a group under 2^24 nonzeros):
+    // 64-bit ones held the kernel at 80 registers
     const std::uint64_t z0 = g * t.group;
     const std::uint32_t len = static_cast<std::uint32_t>(t.group < t.nnz - z0 ? t.group : t.nnz - z0);
     const std::uint32_t* __restrict__ leaf = t.leaf + z0;
@@ -758,7 +758,9 @@ constexpr std::uint64_t kNonzeroGroupFibers = 32;
 std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stream) {
     if (t.fibers == 0 || nnz == 0) return nullptr;
     t.nnz = nnz;
-    t.group = kNonzeroGroupFibers * ((nnz + t.fibers - 1) / t.fibers);
+    // at most 2^24 nonzeros, so that the flat loop's 32-bit offsets within a group hold (reached
+    // only where fibers average over 512K nonzeros)
+    t.group = std::min<std::uint64_t>(kNonzeroGroupFibers * ((nnz + t.fibers - 1) / t.fibers), std::uint64_t{1} << 24);
     t.groups = (nnz + t.group - 1) / t.group;
     void* p = nullptr;
     check(cudaMallocAsync(&p, t.groups * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
