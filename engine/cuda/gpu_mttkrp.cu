@@ -771,14 +771,18 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
     return group_fiber;
 }
 
+// Whether environment variable `name` is set to `value`: the switches that force one kernel
+// path over another, for comparisons.
+bool env_is(const char* name, const char* value) {
+    const char* e = std::getenv(name);
+    return e && std::string(e) == value;
+}
+
 // The tree levels compiled into the fiber kernels (orders 3 and 4), 0 for any other count.
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons.
 template <class Go>
 void with_levels(int levels, Go&& go) {
-    static const bool generic = [] {
-        const char* e = std::getenv("TENSORSCOPE_FIBER_GENERIC");
-        return e && std::string(e) == "1";
-    }();
+    static const bool generic = env_is("TENSORSCOPE_FIBER_GENERIC", "1");
     if (!generic && levels == 2) go(std::integral_constant<int, 2>{});
     else if (!generic && levels == 3) go(std::integral_constant<int, 3>{});
     else go(std::integral_constant<int, 0>{});
@@ -788,10 +792,7 @@ void with_levels(int levels, Go&& go) {
 // groups) run the flat loop (team_flat_group) rather than the clipped fiber loop.
 // TENSORSCOPE_FIBER_LOOP=fibers keeps the clipped loop, for comparisons.
 bool flat_loop() {
-    static const bool flat = [] {
-        const char* e = std::getenv("TENSORSCOPE_FIBER_LOOP");
-        return !(e && std::string(e) == "fibers");
-    }();
+    static const bool flat = !env_is("TENSORSCOPE_FIBER_LOOP", "fibers");
     return flat;
 }
 
@@ -1081,10 +1082,7 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
 
 // TENSORSCOPE_BLCO_GENERIC=1 runs the generic team kernel on one-block tensors too, for comparisons.
 bool blco_generic() {
-    static const bool generic = [] {
-        const char* e = std::getenv("TENSORSCOPE_BLCO_GENERIC");
-        return e && *e == '1';
-    }();
+    static const bool generic = env_is("TENSORSCOPE_BLCO_GENERIC", "1");
     return generic;
 }
 

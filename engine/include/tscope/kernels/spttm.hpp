@@ -22,7 +22,7 @@ using SemiSparse = ScooFormat<std::uint64_t, double>;
 
 // The five GPU-SpTTM implementations of spttm Sec. 4.2, kept side by side: naive (Alg. 2),
 // fine-grained threads (Alg. 3), memory-coalesced, rank-blocked, shared memory (Alg. 4); and a
-// sixth, ours: warp batches (a warp per 32 fibers, their nonzeros' loads and U's gathers
+// sixth, ours: warp batches (a warp per 256 consecutive nonzeros, their loads and U's gathers
 // batched; gpu_spttm.cu says why).
 enum class SpttmVariant { Naive, FineGrained, Coalesced, RankBlocked, SharedMemory, WarpBatches };
 inline constexpr SpttmVariant kSpttmVariants[] = {SpttmVariant::Naive,       SpttmVariant::FineGrained, SpttmVariant::Coalesced,
