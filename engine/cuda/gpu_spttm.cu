@@ -92,12 +92,20 @@ __global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::
 // is stored by the warp that holds its first nonzero; a warp whose first fiber began in an
 // earlier segment leaves that share in carry (R values), added once every owner has stored
 // (piece_ranges.cuh). So Y needs no clearing, and atomics only for the carried shares.
-constexpr int kGathers = 16;
+//
+// Occupancy: positions in a segment and fibers counted from its first are 32-bit, 8 gathers are
+// in flight rather than 16, and the kernel is bounded to kBatchBlocks resident blocks (48
+// registers, a 16-byte spill). On the nell-2 shape (H100, rank 32) it took 3.20-3.36 ms a mode
+// against 4.24-4.38 ms for the 64-bit kernel with 16 gathers (78 registers, three blocks), in
+// the same call; 32-bit with 16 gathers at four blocks 3.52-3.70, with 8 at four 3.40-3.53
+// (docs/bench/h100-issue19-session19.json).
+constexpr int kGathers = 8;
+constexpr int kBatchBlocks = 5;
 constexpr std::uint64_t kSegment = 256;
 
 std::uint64_t segment_count(std::uint64_t nnz) { return (nnz + kSegment - 1) / kSegment; }
 
-__global__ void __launch_bounds__(kThreads) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
+__global__ void __launch_bounds__(kThreads, kBatchBlocks) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
                                                               const std::uint64_t* __restrict__ fptr,
                                                               const std::uint64_t* __restrict__ seg_fiber,
                                                               const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
@@ -108,27 +116,36 @@ __global__ void __launch_bounds__(kThreads) warp_batch_kernel(std::uint64_t nnz,
     const std::uint64_t w = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) >> 5;
     const std::uint64_t j_begin = w * kSegment;
     if (j_begin >= nnz) return;  // the whole warp together
-    const std::uint64_t j_end = nnz - j_begin < kSegment ? nnz : j_begin + kSegment;
+    // positions within the segment and fibers counted from its first in 32 bits (a segment has
+    // kSegment nonzeros): 64-bit ones held the kernel at 78 registers, three blocks an SM
+    const auto len = static_cast<std::uint32_t>(nnz - j_begin < kSegment ? nnz - j_begin : kSegment);
     const std::uint64_t first = seg_fiber[w];
     const bool began_earlier = fptr[first] < j_begin;
+    const std::uint32_t* __restrict__ seg_idx = idx + j_begin;
+    const float* __restrict__ seg_val = val + j_begin;
+    const auto end_of = [&](std::uint32_t k) -> std::uint32_t {  // fiber first + k's end in the segment, at most len
+        const std::uint64_t f = first + k < fibers ? first + k : fibers - 1;
+        const std::uint64_t e = fptr[f + 1] - j_begin;  // > 0: fiber first holds j_begin
+        return e < len ? static_cast<std::uint32_t>(e) : len;
+    };
     for (std::uint64_t c0 = 0; c0 < R; c0 += 32) {  // 32 columns of Y at a time, a lane each
         const std::uint64_t r = c0 + static_cast<std::uint64_t>(lane);
         const bool has_col = r < R;
         // the ends of 32 fibers from `window` on, a lane each, reloaded when the walk passes them
-        std::uint64_t fiber = first, window = first;
-        std::uint64_t lane_end = fptr[(window + lane < fibers ? window + lane : fibers - 1) + 1];
-        std::uint64_t fiber_end = __shfl_sync(kAll, lane_end, 0);
+        std::uint32_t fiber = 0, window = 0;  // counted from `first`
+        std::uint32_t lane_end = end_of(static_cast<std::uint32_t>(lane));
+        std::uint32_t fiber_end = __shfl_sync(kAll, lane_end, 0);
         bool carried = began_earlier;
         float acc = 0.0f;
         const auto flush = [&] {
             if (!has_col) return;
             if (carried) carry[w * R + r] = acc;
-            else y[fiber * R + r] = acc;
+            else y[(first + fiber) * R + r] = acc;
         };
-        for (std::uint64_t j0 = j_begin; j0 < j_end; j0 += 32) {
-            const int n = j_end - j0 < 32 ? static_cast<int>(j_end - j0) : 32;
-            const std::uint32_t k_lane = lane < n ? idx[j0 + static_cast<std::uint64_t>(lane)] : 0;
-            const float x_lane = lane < n ? val[j0 + static_cast<std::uint64_t>(lane)] : 0.0f;
+        for (std::uint32_t j0 = 0; j0 < len; j0 += 32) {
+            const int n = len - j0 < 32 ? static_cast<int>(len - j0) : 32;
+            const std::uint32_t k_lane = lane < n ? seg_idx[j0 + lane] : 0;
+            const float x_lane = lane < n ? seg_val[j0 + lane] : 0.0f;
             for (int q0 = 0; q0 < n; q0 += kGathers) {
                 float g[kGathers];
 #pragma unroll
@@ -141,12 +158,12 @@ __global__ void __launch_bounds__(kThreads) warp_batch_kernel(std::uint64_t nnz,
 #pragma unroll
                 for (int s = 0; s < kGathers; ++s) {
                     if (q0 + s >= n) break;
-                    if (j0 + static_cast<std::uint64_t>(q0 + s) >= fiber_end) {  // the walk leaves a fiber: its share is done
+                    if (j0 + static_cast<std::uint32_t>(q0 + s) >= fiber_end) {  // the walk leaves a fiber: its share is done
                         flush();
                         carried = false, acc = 0.0f, ++fiber;
                         if (fiber - window == 32) {
                             window = fiber;
-                            lane_end = fptr[(window + lane < fibers ? window + lane : fibers - 1) + 1];
+                            lane_end = end_of(window + static_cast<std::uint32_t>(lane));
                         }
                         fiber_end = __shfl_sync(kAll, lane_end, static_cast<int>(fiber - window));
                     }
