@@ -5,6 +5,8 @@
 # itself. EXT names what a step's stdout becomes
 # (default out). step: a line in $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and
 # stderr to $R/NAME.err, skipped where SECONDS more would pass LIMIT, cut at LIMIT.
+# run_suites SECONDS NAME...: each test binary $B/tests/NAME under the offscreen platform.
+# gen_nell2: the nell-2-shaped tensor (76.9M nonzeros) as $D/nell2.tsb unless it is there.
 # pack DIR: $R as one $(basename $R).tgz in DIR. The device hands back at most 8 files from $OUT
 # (session 17 lost a call's results to that), so keep R outside $OUT and pack it into $OUT.
 step() { echo "[$(date +%T)] $*" >> "$R/log"; }
@@ -23,4 +25,11 @@ device_setup() {
     CLI=$B/bin/tensorscope-cli
     START=$(date +%s)
     step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
+}
+run_suites() {  # the seconds each may need, test binary names...
+    local need=$1 t; shift
+    for t in "$@"; do run "$t" "$need" env QT_QPA_PLATFORM=offscreen "$B/tests/$t"; done
+}
+gen_nell2() {
+    [ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
 }

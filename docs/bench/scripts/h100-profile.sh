@@ -9,10 +9,8 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-for t in test_mttkrp_cuda test_sptv_cuda test_spttm_cuda test_format_build_cuda test_kernel_registry test_decomp_cuda; do
-    run "$t" 70 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"
-done
-[ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
+run_suites 70 test_mttkrp_cuda test_sptv_cuda test_spttm_cuda test_format_build_cuda test_kernel_registry test_decomp_cuda
+gen_nell2
 EXT=json run nell2-mttkrp 120 "$CLI" bench "$D/nell2.tsb" --kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO --rank 32 --repeat 5 --json
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 step "ncu: $NCU"

@@ -9,10 +9,8 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-for t in test_spttm_cuda test_decomp_cuda test_mttkrp_cuda test_sptv_cuda; do
-    run "$t" 60 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"
-done
-[ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
+run_suites 60 test_spttm_cuda test_decomp_cuda test_mttkrp_cuda test_sptv_cuda
+gen_nell2
 T="--kernel spttm --backend cuda --format COO --rank 32 --repeat 5 --json --variant wb"
 EXT=json
 run spttm-new 60 "$CLI" bench "$D/nell2.tsb" $T --mode all

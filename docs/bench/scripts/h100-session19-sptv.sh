@@ -9,8 +9,8 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-run test_sptv_cuda 60 env QT_QPA_PLATFORM=offscreen "$B/tests/test_sptv_cuda"
-[ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
+run_suites 60 test_sptv_cuda
+gen_nell2
 V="--kernel sptv --backend cuda --mode all --repeat 5 --json"
 EXT=json
 run sptv-new 60 "$CLI" bench "$D/nell2.tsb" $V --format COO,CSF

@@ -12,10 +12,8 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-for t in test_sptv_cuda test_mttkrp_cuda test_decomp_cuda test_kernel_registry test_format_build_cuda test_streamed_mttkrp_cuda; do
-    run "$t" 60 env QT_QPA_PLATFORM=offscreen "$B/tests/$t"
-done
-[ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
+run_suites 60 test_sptv_cuda test_mttkrp_cuda test_decomp_cuda test_kernel_registry test_format_build_cuda test_streamed_mttkrp_cuda
+gen_nell2
 M="--kernel mttkrp --backend cuda --rank 32 --repeat 5 --json"
 V="--kernel sptv --backend cuda --mode all --repeat 5 --json"
 EXT=json
