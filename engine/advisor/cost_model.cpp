@@ -80,7 +80,7 @@ private:
     double miss_share(int mode, double matrix_bytes) const {
         const double uniform = miss_fraction(matrix_bytes);
         const CountDistribution& slices = p_.stats.modes[static_cast<std::size_t>(mode)].slice_nnz;
-        if (uniform == 0.0 || slices.log2_histogram.empty() || p_.nnz == 0) return uniform;
+        if (uniform == 0.0 || slices.log2_histogram.empty()) return uniform;
         const auto& h = slices.log2_histogram;
         const auto middle = [](std::size_t b) { return 1.5 * std::ldexp(1.0, static_cast<int>(b)) - 0.5; };
         double fit = static_cast<double>(p_.dims[static_cast<std::size_t>(mode)]) * (1.0 - uniform);  // rows that fit

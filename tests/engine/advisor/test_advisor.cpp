@@ -187,9 +187,9 @@ private Q_SLOTS:
     }
 
     // A factor larger than the cache misses less where its mode is skewed: the rows a power-law
-    // mode uses most stay cached. Same dims, nonzeros and cache; COO's miss bytes for a mode
-    // whose 20,000 rows (5 MB at rank 32) are four times the half-cache's room: uniform
-    // indices miss about 3/4 of the gathers, Zipf(1.5) ones far fewer.
+    // mode uses most stay cached. Same dims, nonzeros and cache; COO's miss bytes for modes
+    // whose 20,000 rows (5 MB at rank 32) are twice the half-cache's room: uniform indices miss
+    // about a quarter of the accesses, Zipf(1.5) ones far fewer.
     void skewedModesMissLess() {
         auto coo_miss = [](Distribution d) {
             GeneratorSpec spec;
