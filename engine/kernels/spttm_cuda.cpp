@@ -8,13 +8,37 @@ namespace tscope::detail {
 
 namespace {
 
+// The device's fp32 result, downloaded into one buffer a plan keeps from its first compute on
+// (left uninitialised: the download fills it) and widened into the plan's values on every
+// thread. A fresh zeroed vector per compute, widened on one thread, cost seconds a call where
+// fibers are short (fibers x R is 2.5G values on the uniform nell-2 shape at rank 32): a bench
+// of SpTTM's six variants there outran a 9-minute device call (session 20).
+class Staging {
+public:
+    explicit Staging(std::uint64_t n) : n_(n) {}
+    float* data() {
+        if (!data_) data_ = std::make_unique_for_overwrite<float[]>(n_);
+        return data_.get();
+    }
+    void widen_into(double* out) const {
+        const auto n = static_cast<std::int64_t>(n_);
+        const float* in = data_.get();
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) out[i] = in[i];
+    }
+
+private:
+    std::uint64_t n_;
+    std::unique_ptr<float[]> data_;
+};
+
 SpttmCompute compute_with(std::shared_ptr<gpu::SpttmDevice> device, gpu::SpttmKernel kernel, std::uint64_t out_n, double* out) {
-    return [device, kernel, out_n, out](const DenseMatrix& u, DeviceTiming* timing) {
+    auto staging = std::make_shared<Staging>(out_n);
+    return [device, kernel, staging, out](const DenseMatrix& u, DeviceTiming* timing) {
         const std::vector<float> uf(u.data.begin(), u.data.end());
-        std::vector<float> result(out_n);
         gpu::Timing t;
-        device->compute(kernel, uf.data(), result.data(), t);
-        for (std::uint64_t i = 0; i < out_n; ++i) out[i] = result[i];
+        device->compute(kernel, uf.data(), staging->data(), t);
+        staging->widen_into(out);
         if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
     };
 }
@@ -40,15 +64,14 @@ SpttmCompute sspttm_cuda(const std::vector<std::uint64_t>& cptr, const std::vect
     y.cptr = cptr.data(), y.order = order.data(), y.idx = idx.data(), y.val = vals.data();
     gpu::Timing t;
     auto device = std::make_shared<gpu::SpttmDevice>(y, u_rows, rank, t);
-    const std::uint64_t out_n = y.zchunks * rank * sy;
-    return [device, values = std::move(values), out_n, out](const DenseMatrix& u, DeviceTiming* timing) {
+    auto staging = std::make_shared<Staging>(y.zchunks * rank * sy);
+    return [device, values = std::move(values), staging, out](const DenseMatrix& u, DeviceTiming* timing) {
         gpu::Timing refresh;
         device->update_values(values().data(), refresh);
         const std::vector<float> uf(u.data.begin(), u.data.end());
-        std::vector<float> result(out_n);
         gpu::Timing t;
-        device->compute(gpu::SpttmKernel::SharedMemory, uf.data(), result.data(), t);
-        for (std::uint64_t i = 0; i < out_n; ++i) out[i] = result[i];
+        device->compute(gpu::SpttmKernel::SharedMemory, uf.data(), staging->data(), t);
+        staging->widen_into(out);
         if (timing) *timing = DeviceTiming{t.upload_s + refresh.upload_s, t.kernel_s, t.download_s};
     };
 }
