@@ -29,6 +29,45 @@ std::string label(const BenchResult& r) {
     return s;
 }
 
+// One result as --json and --jsonl print it.
+Json row_json(const BenchResult& r) {
+    Json row{{"kernel", kernel_name(r.kernel)}, {"format", format_name(r.format)}, {"backend", backend_name(r.backend)},
+             {"variant", r.variant},
+             {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
+             {"median_s", r.median_s},           {"transfer_s", r.transfer_s},     {"gflops", r.gflops},
+             {"gbps", r.gbps},
+             {"bytes_moved", r.bytes_moved},     {"min_bytes", r.bytes_moved},       {"intensity", r.intensity},
+             {"copy_gbps", r.copy_gbps},         {"bound_s", r.bound_s},             {"share_of_bound", r.share_of_bound},
+             {"peak_gflops", r.peak_gflops},     {"peak_source", r.peak_source},
+             {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
+             {"device", r.device}};
+    row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
+    if (!r.error.empty()) row["error"] = r.error;
+    if (r.gpus) {
+        row["gpus"] = r.gpus, row["per_gpu_nnz"] = r.per_gpu_nnz;
+        row["kernel_s"] = r.kernel_s, row["collective_s"] = r.collective_s;
+    }
+    if (r.streamed) {
+        row["streamed"] = true, row["bytes_streamed"] = r.bytes_streamed, row["h2d_gbps"] = r.h2d_gbps;
+        row["h2d_share_of_bound"] = r.h2d_share_of_bound, row["kernel_s"] = r.kernel_s;
+    }
+    return row;
+}
+
+// The machine the rows ran on, with the roofline's figures.
+Json machine_json(const BenchRequest& request, double copy_gbps) {
+    Json machine = to_json(describe_machine());
+    machine["copy_gbps"] = copy_gbps;
+    const PeakFigure peak = cpu_peak();
+    machine["peak_gflops"] = peak.gflops, machine["peak_source"] = peak.source;
+    if (std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end()) {
+        machine["gpu_copy_gbps"] = copy_bandwidth_for(Backend::Cuda);
+        const PeakFigure gpu_peak_figure = gpu_peak();
+        machine["gpu_peak_gflops"] = gpu_peak_figure.gflops, machine["gpu_peak_source"] = gpu_peak_figure.source;
+    }
+    return machine;
+}
+
 }  // namespace
 
 int run_bench(int argc, char** argv) {
@@ -36,7 +75,7 @@ int run_bench(int argc, char** argv) {
               {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
                "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus", kReorderOption,
                kReorderItersOption, "--streams", "--chunk-bytes"},
-              {"--check", "--json", "--stream"});
+              {"--check", "--json", "--jsonl", "--stream"});
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
@@ -49,8 +88,12 @@ int run_bench(int argc, char** argv) {
         throw InputError("--stream, --streams and --chunk-bytes apply to --kernel mttkrp --backend cuda");
     if (!streamed && (args.value("--streams") || args.value("--chunk-bytes"))) throw InputError("--streams and --chunk-bytes need --stream");
     if (streamed && args.value("--gpus")) throw InputError("--stream runs on one GPU: leave --gpus out");
+    // --jsonl: each row on its own line as soon as it is measured, so a run cut short (a time
+    // limit, a crash) keeps the rows it finished; a last line holds the sweeps and the machine
+    const bool lines = args.flag("--jsonl");
+    if (lines && args.flag("--json")) throw InputError("--json and --jsonl: choose one");
     LoadedTensor loaded = load_tensor(path);
-    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
+    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json") || lines);
     const CooTensor& t = loaded.tensor;
 
     BenchRequest request;
@@ -74,6 +117,12 @@ int run_bench(int argc, char** argv) {
             request.factors.push_back(reorder ? rows_to_new(*reorder, m, read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank))
                                               : read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
     const double copy_gbps = copy_bandwidth_for(Backend::Omp);  // the one the CPU rows' roofline uses
+    std::size_t printed = 0;  // --jsonl rows already out
+    if (lines)
+        request.on_result = [&printed](const BenchResult& r) {
+            std::cout << row_json(r).dump() << std::endl;
+            ++printed;
+        };
     const std::vector<BenchResult> results = run_bench(t, request);
 
     if (auto dir = args.value("--write")) {  // the first result of each mode, SPLATT-style text
@@ -110,43 +159,21 @@ int run_bench(int argc, char** argv) {
         if (r.max_rel_error && !(*r.max_rel_error <= limit)) failed = true;
     }
 
+    Json sweep_rows = Json::array();
+    for (const auto& [key, s] : sweeps)
+        sweep_rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
+    if (lines) {  // the rows that came back all at once (--gpus, --stream), then the summary
+        for (std::size_t i = printed; i < results.size(); ++i) std::cout << row_json(results[i]).dump() << "\n";
+        Json last{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"rows", results.size()},
+                  {"sweeps", sweep_rows}, {"machine", machine_json(request, copy_gbps)}};
+        if (reorder) last["reorder"] = reorder_json(*reorder);
+        std::cout << last.dump() << std::endl;
+        return failed ? 1 : 0;
+    }
     if (args.flag("--json")) {
         Json rows = Json::array();
-        for (const BenchResult& r : results) {
-            Json row{{"kernel", kernel_name(r.kernel)}, {"format", format_name(r.format)}, {"backend", backend_name(r.backend)},
-                     {"variant", r.variant},
-                     {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
-                     {"median_s", r.median_s},           {"transfer_s", r.transfer_s},     {"gflops", r.gflops},
-                     {"gbps", r.gbps},
-                     {"bytes_moved", r.bytes_moved},     {"min_bytes", r.bytes_moved},       {"intensity", r.intensity},
-                     {"copy_gbps", r.copy_gbps},         {"bound_s", r.bound_s},             {"share_of_bound", r.share_of_bound},
-                     {"peak_gflops", r.peak_gflops},     {"peak_source", r.peak_source},
-                     {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
-                     {"device", r.device}};
-            row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
-            if (!r.error.empty()) row["error"] = r.error;
-            if (r.gpus) {
-                row["gpus"] = r.gpus, row["per_gpu_nnz"] = r.per_gpu_nnz;
-                row["kernel_s"] = r.kernel_s, row["collective_s"] = r.collective_s;
-            }
-            if (r.streamed) {
-                row["streamed"] = true, row["bytes_streamed"] = r.bytes_streamed, row["h2d_gbps"] = r.h2d_gbps;
-                row["h2d_share_of_bound"] = r.h2d_share_of_bound, row["kernel_s"] = r.kernel_s;
-            }
-            rows.push_back(row);
-        }
-        Json sweep_rows = Json::array();
-        for (const auto& [key, s] : sweeps)
-            sweep_rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
-        Json machine = to_json(describe_machine());
-        machine["copy_gbps"] = copy_gbps;
-        const PeakFigure peak = cpu_peak();
-        machine["peak_gflops"] = peak.gflops, machine["peak_source"] = peak.source;
-        if (std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end()) {
-            machine["gpu_copy_gbps"] = copy_bandwidth_for(Backend::Cuda);
-            const PeakFigure gpu_peak_figure = gpu_peak();
-            machine["gpu_peak_gflops"] = gpu_peak_figure.gflops, machine["gpu_peak_source"] = gpu_peak_figure.source;
-        }
+        for (const BenchResult& r : results) rows.push_back(row_json(r));
+        const Json machine = machine_json(request, copy_gbps);
         Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
                  {"sweeps", sweep_rows}, {"machine", machine}};
         if (reorder) doc["reorder"] = reorder_json(*reorder);

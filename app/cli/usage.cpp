@@ -70,10 +70,12 @@ void print_usage(bool to_stderr) {
       formats: )" + all_format_names() + R"(
       options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
-        [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json]
+        [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json|--jsonl]
         [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm,wb|all] [--gpus N|all]
         [--stream [--streams K] [--chunk-bytes B]]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
+      --jsonl prints each row as one JSON line as soon as it is measured (a run cut short keeps its finished rows),
+      then a line with the sweeps and the machine;
       --stream (MTTKRP on cuda; BLCO unless --format names COO, CSF, B-CSF or MM-CSF) keeps the format in host memory
       and streams it through the GPU in chunks (default 64M) over K streams (default 4) for every run; its rows give
       the bytes streamed, the host-to-device rate measured over the same chunks and the share of that bound reached;

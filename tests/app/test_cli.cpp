@@ -692,6 +692,50 @@ private Q_SLOTS:
         QCOMPARE(o["sweeps"].toArray().size(), 2 * formats.size());
     }
 
+    // --jsonl: one row a line, the same rows as --json, then a summary line; and a row is out
+    // as soon as it is measured, so a run stopped midway (a device call's time limit) keeps
+    // the rows it finished
+    void benchJsonLines() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("b.tns");
+        QCOMPARE(cli({"generate", "--dims", "40,30,20", "--nnz", "3000", "--dist", "powerlaw:0.8", "-o", file}).status, 0);
+        const QStringList request{"bench", file, "--kernel", "mttkrp", "--format", "COO,CSF", "--backend", "cpu-ref,omp",
+                                  "--rank", "4", "--repeat", "1", "--check"};
+        const Run lines = cli(request + QStringList{"--jsonl"});
+        QVERIFY2(lines.status == 0, lines.err.constData());
+        const QList<QByteArray> text = lines.out.trimmed().split('\n');
+        const QJsonArray whole = json(cli(request + QStringList{"--json"}))["results"].toArray();
+        QCOMPARE(text.size(), whole.size() + 1);
+        for (int i = 0; i < whole.size(); ++i) {
+            QJsonParseError e;
+            const QJsonObject row = QJsonDocument::fromJson(text[i], &e).object();
+            QVERIFY2(e.error == QJsonParseError::NoError, text[i].constData());
+            const QJsonObject same = whole[i].toObject();
+            for (const char* key : {"kernel", "format", "backend", "mode", "ran"}) QCOMPARE(row[key], same[key]);
+            QVERIFY(row["max_rel_error"].toDouble() <= 1e-10);
+        }
+        const QJsonObject last = QJsonDocument::fromJson(text.back()).object();
+        QCOMPARE(last["rows"].toInt(), whole.size());
+        QCOMPARE(last["sweeps"].toArray().size(), 4);
+        QVERIFY(last.contains("machine"));
+        QCOMPARE(cli(request + QStringList{"--jsonl", "--json"}).status, 2);
+
+        // a long run (every format, the oracle, many repeats) killed after its first row
+        const QString big = dir.filePath("big.tns");
+        QCOMPARE(cli({"generate", "--dims", "400,300,200", "--nnz", "200000", "-o", big}).status, 0);
+        QProcess p;
+        p.start(TS_BIN_DIR "/tensorscope-cli", {"bench", big, "--kernel", "mttkrp", "--format", "all", "--backend", "cpu-ref,omp",
+                                                "--rank", "16", "--repeat", "100", "--jsonl"});
+        QVERIFY(p.waitForStarted());
+        while (!p.canReadLine() && p.state() == QProcess::Running) p.waitForReadyRead(1000);
+        const bool running = p.state() == QProcess::Running;
+        const QByteArray first = p.readLine();
+        p.kill();
+        p.waitForFinished();
+        QVERIFY2(running, "the first row came out only at the end");
+        QCOMPARE(QJsonDocument::fromJson(first).object()["kernel"].toString(), QString("mttkrp"));
+    }
+
     void benchBadRequests() {
         QTemporaryDir dir;
         const QString file = dir.filePath("b.tns");

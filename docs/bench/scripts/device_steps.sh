@@ -7,6 +7,8 @@
 # stderr to $R/NAME.err, skipped where SECONDS more would pass LIMIT, cut at LIMIT.
 # run_suites SECONDS NAME...: each test binary $B/tests/NAME under the offscreen platform.
 # gen_nell2: the nell-2-shaped tensor (76.9M nonzeros) as $D/nell2.tsb unless it is there.
+# Steps that bench should pass --jsonl (EXT=jsonl): a step cut at LIMIT then keeps the rows it
+# finished (session 20 lost a whole call's SpTTM rows to a --json bench that outran it).
 # pack DIR: $R as one $(basename $R).tgz in DIR. The device hands back at most 8 files from $OUT
 # (session 17 lost a call's results to that), so keep R outside $OUT and pack it into $OUT.
 step() { echo "[$(date +%T)] $*" >> "$R/log"; }
