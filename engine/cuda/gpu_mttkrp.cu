@@ -1,6 +1,7 @@
 // CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <cuda_runtime.h>
 
 #include <cub/block/block_radix_sort.cuh>
@@ -10,6 +11,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
+#include "host_widen.hpp"
 #include "mttkrp_launch.cuh"
 #include "piece_ranges.cuh"
 #include "resident_tensor.cuh"
@@ -1286,9 +1288,9 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     if (in_double) {
         out_d.download(d.out);
     } else {
-        std::vector<float> result(out_n);
-        out_f.download(result.data());
-        for (std::uint64_t i = 0; i < out_n; ++i) d.out[i] = result[i];
+        const std::unique_ptr<float[]> result(new float[out_n]);  // the download fills it
+        out_f.download(result.get());
+        widen(result.get(), d.out, out_n);
     }
     t3.record();
     timing.upload_s = Event::seconds(t0, t1);

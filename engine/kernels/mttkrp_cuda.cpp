@@ -66,10 +66,11 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
 
 namespace {
 
-// The GPU's fp32 copy of a factor, converted on every thread (factors reach GBs at scale).
+// The GPU's fp32 copy of a factor, converted (and its pages first touched) on every thread:
+// factors reach GBs at scale, and a zero-filled std::vector touched them all on one.
 template <class Doubles>
-std::vector<float> to_float(const Doubles& v) {
-    std::vector<float> out(v.size());
+Column<float> to_float(const Doubles& v) {
+    Column<float> out(v.size());
     const auto n = static_cast<std::int64_t>(v.size());
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = static_cast<float>(v[static_cast<std::size_t>(i)]);
@@ -81,7 +82,7 @@ std::vector<float> to_float(const Doubles& v) {
 void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,
                           const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing) {
     if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
-    std::vector<std::vector<float>> host_factors(factors.size());
+    std::vector<Column<float>> host_factors(factors.size());
     gpu::Dense dense;
     dense.rank = out.cols;
     dense.mode = mode;
@@ -90,13 +91,10 @@ void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat&
         if (static_cast<int>(m) != mode) host_factors[m] = to_float(factors[m].data);
         dense.factors.push_back(host_factors[m].empty() ? nullptr : host_factors[m].data());
     }
-    std::vector<double> result(out.rows * out.cols);
-    dense.out = result.data();
+    out.data.resize(out.rows * out.cols);  // written whole by the download, straight into the caller's rows
+    dense.out = out.data.data();
     gpu::Timing t;
     tensor.mttkrp(dense, t);
-    const auto n = static_cast<std::int64_t>(result.size());
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) out.data[static_cast<std::size_t>(i)] = result[static_cast<std::size_t>(i)];
     if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
 }
 
