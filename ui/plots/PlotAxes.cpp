@@ -111,6 +111,11 @@ void placeLegendAbove(QCustomPlot* plot) {
     plot->legend->setWrap(5);
     plot->legend->setBorderPen(Qt::NoPen);
     plot->legend->setMargins(QMargins(4, 2, 4, 0));
+    // An empty legend's maximum width (its margins, 8 px) capped the column it shares with the
+    // axis rect: before the first run the data area shrank to a sliver. A maximum width that,
+    // margins added, stays below QWIDGETSIZE_MAX counts as set and replaces that hint; the
+    // height keeps its hint.
+    plot->legend->setMaximumSize(QWIDGETSIZE_MAX / 2, QWIDGETSIZE_MAX);
 }
 
 }  // namespace tsui

@@ -102,6 +102,11 @@ private Q_SLOTS:
         QVERIFY(tstest::plotHint(p->chart()).contains(QStringLiteral("press Run")));
         QVERIFY(!p->chart()->legend->visible());
         QVERIFY(tstest::plotHint(p->rooflinePlot()->plot()).contains(QStringLiteral("press Run")));
+        // and the data area spans the chart: the empty legend above it no longer caps its width
+        // (it did: 94 of 880 px, the hint cut off at both ends)
+        p->chart()->replot();
+        QVERIFY2(p->chart()->axisRect()->outerRect().width() > p->chart()->width() * 9 / 10,
+                 qPrintable(QStringLiteral("axis rect %1 of %2 px").arg(p->chart()->axisRect()->outerRect().width()).arg(p->chart()->width())));
         p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 4, 1);
         p->run();
         QVERIFY(p->isBusy() || p->model()->rowCount() > 0);
