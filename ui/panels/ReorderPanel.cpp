@@ -13,6 +13,7 @@
 
 #include "plots/DensityMapPlot.hpp"
 #include "plots/PlotAxes.hpp"
+#include "plots/PlotHint.hpp"
 #include "plots/TitledPlot.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
@@ -121,11 +122,13 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
         run_->setEnabled(true), cancel_->setEnabled(false);
     });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
+    clearComparison();
 }
 
 void ReorderPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
     fillPairs();
+    clearComparison();  // the last tensor's maps and times are not this one's
     if (dataset_) status_->setText(tr("Ready: %1. Pick a method and press Compare.").arg(dataset_->title));
 }
 
@@ -165,17 +168,35 @@ void ReorderPanel::compare() {
     job_.start([dataset, request](tscope::RunControl& control) {
         return std::make_shared<tscope::ReorderComparison>(tscope::compare_reordering(dataset->tensor, request, control));
     },
-               [this, request](std::shared_ptr<tscope::ReorderComparison> c) { show(std::move(c), request); });
+               [this, request, dataset](std::shared_ptr<tscope::ReorderComparison> c) { show(std::move(c), request, dataset); });
 }
 
-void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request) {
+void ReorderPanel::clearComparison() {
+    shown_.reset();
+    const QString hint = dataset_ ? tr("Pick a method and press Compare") : tr("Open a tensor to compare its orders");
+    for (QCustomPlot* map : {before_, after_}) {
+        drawDensityMap(map, tscope::DensityMap{}, 0, 0, 1, true, QString());
+        showPlotHint(map, true, hint, false);
+        map->replot();
+    }
+    setPlotTitle(after_, tr("Relabelled"));
+    bars_->clearPlottables();
+    showPlotHint(bars_, true, dataset_ ? tr("Tick formats and press Compare: each one's MTTKRP sweep, before and after")
+                                       : tr("Open a tensor to time MTTKRP in both orders"));
+    bars_->replot();
+    table_->setRowCount(0);
+}
+
+void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of) {
     run_->setEnabled(true), cancel_->setEnabled(false);
+    if (of != dataset_) return;  // another tensor was opened while this one's comparison ran
     shown_ = std::move(c);
     const tscope::ReorderComparison& r = *shown_;
     const QString method = QString::fromLatin1(tscope::reorder_method_name(request.method));
     const tscope::CooTensor& t = dataset_->tensor;
     drawDensityMap(before_, r.before.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
     drawDensityMap(after_, r.after.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
+    showPlotHint(before_, false, QString(), false), showPlotHint(after_, false, QString(), false);
     setPlotTitle(before_, tr("File order"));
     setPlotTitle(after_, request.method == tscope::ReorderMethod::Lexi
                          ? tr("Relabelled by lexi (%n round(s))", nullptr, r.relabelling.iterations)
@@ -240,6 +261,7 @@ void ReorderPanel::drawBars(const tscope::ReorderComparison& c, const QString& m
     bars_->xAxis->setRange(-0.6, std::max(0.6, labels.size() - 0.4));
     bars_->yAxis->setLabel(tr("milliseconds per sweep (median per mode)"));
     bars_->yAxis->setRange(0, std::max(1e-3, top * 1.3));
+    showPlotHint(bars_, labels.isEmpty(), tr("No format was ticked for MTTKRP"));
     bars_->replot();
 }
 

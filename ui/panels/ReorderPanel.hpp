@@ -44,7 +44,9 @@ public:
 
 private:
     void fillPairs();
-    void show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request);
+    void show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of);
+    // Empty plots and table, each plot saying what to do instead of showing bare axes.
+    void clearComparison();
     void fillTable(const tscope::ReorderComparison& c);
     void drawBars(const tscope::ReorderComparison& c, const QString& method);
 

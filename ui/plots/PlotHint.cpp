@@ -8,7 +8,7 @@ namespace {
 const char* const kHintName = "tsui-plot-hint";
 }
 
-void showPlotHint(QCustomPlot* plot, bool empty, const QString& hint) {
+void showPlotHint(QCustomPlot* plot, bool empty, const QString& hint, bool legend) {
     QCPItemText* text = nullptr;
     for (int i = 0; i < plot->itemCount(); ++i)
         if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->objectName() == QLatin1String(kHintName)) text = t;
@@ -23,7 +23,7 @@ void showPlotHint(QCustomPlot* plot, bool empty, const QString& hint) {
     }
     text->setText(hint);
     text->setVisible(empty);
-    plot->legend->setVisible(!empty);
+    plot->legend->setVisible(!empty && legend);
     plot->xAxis->setTickLabels(!empty);
     plot->yAxis->setTickLabels(!empty);
 }

@@ -8,8 +8,8 @@ class QCustomPlot;
 
 namespace tsui {
 
-// Shows `hint` in the middle of the plot while `empty`, and hides it (and shows the legend)
-// otherwise. Call before replot().
-void showPlotHint(QCustomPlot* plot, bool empty, const QString& hint);
+// Shows `hint` in the middle of the plot while `empty`, and hides it otherwise, then showing the
+// legend where the plot has one (`legend`; a density map has none). Call before replot().
+void showPlotHint(QCustomPlot* plot, bool empty, const QString& hint, bool legend = true);
 
 }  // namespace tsui

@@ -54,6 +54,11 @@ private Q_SLOTS:
         QVERIFY(p);
         const tscope::CooTensor& t = w.dataset()->tensor;
         const auto before = tstest::as_map(t);
+        // before the first comparison each plot says what to do, with no bare axes
+        for (QCustomPlot* plot : {p->beforeMap(), p->afterMap()})
+            QVERIFY(tstest::plotHint(plot).contains(QStringLiteral("press Compare")));
+        QVERIFY(tstest::plotHint(p->mttkrpPlot()).contains(QStringLiteral("press Compare")));
+        QVERIFY(!p->mttkrpPlot()->legend->visible());
         p->setMethod(tscope::ReorderMethod::Random);
         p->compare();
         QVERIFY(p->isBusy());
@@ -68,6 +73,8 @@ private Q_SLOTS:
         QCOMPARE(*c->before.hicoo_blocks, hicooBlocks(t));
         QCOMPARE(*c->after.hicoo_blocks, hicooBlocks(relabelled));
         QVERIFY(tstest::as_map(relabelled) != before);  // random did renumber
+        for (QCustomPlot* plot : {p->beforeMap(), p->afterMap(), p->mttkrpPlot()}) QVERIFY(tstest::plotHint(plot).isEmpty());
+        QVERIFY(!p->beforeMap()->legend->visible());
         QVERIFY2(p->status()->text().contains(QStringLiteral("HiCOO blocks")), qPrintable(p->status()->text()));
         // the table: one row per built format; COO's bytes the same in both numberings
         QTableWidget* table = p->storageTable();
@@ -102,6 +109,17 @@ private Q_SLOTS:
         QVERIFY(p->comparison());
         QVERIFY2(p->status()->text().contains(QStringLiteral("Cancelled")) || p->status()->text().contains(QStringLiteral("lexi")),
                  qPrintable(p->status()->text()));
+
+        // another tensor opened while a comparison of the old one runs: whichever ends first,
+        // the old tensor's comparison is not left shown over the new one
+        p->setMethod(tscope::ReorderMethod::Degree);
+        p->compare();
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isBusy(), 120000);
+        QVERIFY(!p->comparison());
+        QCOMPARE(p->storageTable()->rowCount(), 0);
+        QCOMPARE(p->beforeMap()->plottableCount(), 0);
+        QVERIFY(tstest::plotHint(p->afterMap()).contains(QStringLiteral("press Compare")));
     }
 };
 
