@@ -277,6 +277,11 @@ void KernelsPanel::configure(tscope::KernelKind kernel, const QStringList& forma
 }
 
 void KernelsPanel::setDataset(const DatasetPtr& dataset) {
+    if (dataset != dataset_) {  // the last tensor's rows and bars go with it, and so does its run
+        if (job_.isBusy()) job_.cancel();
+        model_->setResults({});
+        replot();
+    }
     dataset_ = dataset;
     mode_->clear();
     mode_->addItem(tr("all modes"), -1);
@@ -333,13 +338,18 @@ void KernelsPanel::run() {
     status_->setText(tr("Running…"));
     model_->setResults({});
     replot();
-    const auto arrived = job_.relay<tscope::BenchResult>([this](tscope::BenchResult r) {
+    // rows that arrive after another tensor was opened are the old one's: dropped
+    const auto arrived = job_.relay<tscope::BenchResult>([this, dataset](tscope::BenchResult r) {
+        if (dataset != dataset_) return;
         model_->addResult(std::move(r));  // the chart fills as each result arrives
         replot();
     });
     job_.start(
         [dataset, requests, arrived](tscope::RunControl& control) { return runRequests(dataset->tensor, requests, arrived, control); },
-        [this](std::vector<tscope::BenchResult> results) { showResults(std::move(results)); });
+        [this, dataset](std::vector<tscope::BenchResult> results) {
+            if (dataset == dataset_) showResults(std::move(results));
+            else settle(tr("The last tensor's run ended; its results were dropped."));
+        });
 }
 
 void KernelsPanel::settle(const QString& status) {
@@ -347,6 +357,7 @@ void KernelsPanel::settle(const QString& status) {
     run_->setEnabled(true);
     cancel_->setEnabled(false);
     status_->setText(status);
+    replot();  // the chart's hint stops saying "Running"
 }
 
 void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {

@@ -128,6 +128,32 @@ private Q_SLOTS:
         }
     }
 
+    // Opening another tensor clears the last one's rows and bars, and a run of the last one
+    // that is still going adds nothing to the new one's (its rows had no tensor column to tell)
+    void anotherTensorClearsTheResults() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        KernelsPanel* p = w.kernels();
+        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 4, 1);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QVERIFY(p->model()->rowCount() > 0);
+        // a long run (every format, many repeats), then another tensor while it goes
+        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("B-CSF"),
+                                                  QStringLiteral("HiCOO"), QStringLiteral("ALTO")}, 16, 200);
+        p->run();
+        QTRY_VERIFY_WITH_TIMEOUT(p->model()->rowCount() > 0, 60000);
+        QVERIFY(p->isBusy());
+        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isBusy(), 60000);
+        QCoreApplication::processEvents();
+        QCOMPARE(p->model()->rowCount(), 0);
+        QVERIFY(tstest::plotHint(p->chart()).contains(QStringLiteral("press Run")));
+    }
+
     // Issue 19: every run is a point at (flops / minimum bytes, GFLOP/s), labelled
     // format/backend and mode; one CPU bandwidth line through (1, copy GB/s) and the measured
     // FMA peak line; log axes.
