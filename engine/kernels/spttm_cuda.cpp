@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cuda/gpu_spttm.hpp"
+#include "cuda/host_widen.hpp"
 
 namespace tscope::detail {
 
@@ -20,12 +21,7 @@ public:
         if (!data_) data_ = std::make_unique_for_overwrite<float[]>(n_);
         return data_.get();
     }
-    void widen_into(double* out) const {
-        const auto n = static_cast<std::int64_t>(n_);
-        const float* in = data_.get();
-#pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < n; ++i) out[i] = in[i];
-    }
+    void widen_into(double* out) const { gpu::widen(data_.get(), out, n_); }
 
 private:
     std::uint64_t n_;

@@ -363,9 +363,9 @@ void KernelsPanel::settle(const QString& status) {
 void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
     std::size_t ran = 0;
     for (const auto& r : results) ran += r.ran;
-    settle(tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(results.size()));
+    const QString status = tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(results.size());
     model_->setResults(std::move(results));
-    replot();
+    settle(status);  // which replots
 }
 
 void KernelsPanel::replot() {
