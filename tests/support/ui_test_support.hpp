@@ -8,6 +8,7 @@
 
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "panels/KernelsPanel.hpp"
 #include "views/MainWindow.hpp"
 
 namespace tstest {
@@ -37,6 +38,15 @@ inline bool openAndWait(tsui::MainWindow& w, const QString& path, int ms = 12000
 inline bool waitIdle(tsui::MainWindow& w, int ms = 120000) {
     QSignalSpy idle(&w, &tsui::MainWindow::idle);
     return idle.wait(ms);
+}
+
+// JF17K opened in `w`'s Kernels tab and one COO MTTKRP (rank 4, one repeat) run to its end:
+// the Kernels tests' common start.
+inline bool kernelsAfterOneCooRun(tsui::MainWindow& w) {
+    if (!w.showTab(QStringLiteral("Kernels")) || !openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"))) return false;
+    w.kernels()->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 4, 1);
+    w.kernels()->run();
+    return waitIdle(w);
 }
 
 // An order-3 tensor with dense 16^3 blocks, written to `dir`: HLS finds dense tiles in it.

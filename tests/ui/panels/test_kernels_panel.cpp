@@ -134,12 +134,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         MainWindow w;
         w.show();
-        QVERIFY(w.showTab(QStringLiteral("Kernels")));
-        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        QVERIFY(tstest::kernelsAfterOneCooRun(w));
         KernelsPanel* p = w.kernels();
-        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 4, 1);
-        p->run();
-        QVERIFY(tstest::waitIdle(w));
         QVERIFY(p->model()->rowCount() > 0);
         // a long run (every format, many repeats), then another tensor while it goes
         p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("B-CSF"),

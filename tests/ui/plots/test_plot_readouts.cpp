@@ -170,13 +170,8 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1280, 800);
         w.show();
-        QVERIFY(w.showTab(QStringLiteral("Kernels")));
-        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
-        KernelsPanel* p = w.kernels();
-        p->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 4, 1);
-        p->run();
-        QVERIFY(tstest::waitIdle(w));
-        QCustomPlot* chart = p->chart();
+        QVERIFY(tstest::kernelsAfterOneCooRun(w));
+        QCustomPlot* chart = w.kernels()->chart();
         QVERIFY(chart->xAxis->grid()->zeroLinePen().style() == Qt::NoPen);
         QVERIFY(chart->legend->layout() == chart->plotLayout());
         auto* bars = qobject_cast<QCPBars*>(chart->plottable(0));
