@@ -193,18 +193,17 @@ public:
         const auto& v = vectors_[static_cast<std::size_t>(mode)];
         plan_.reset();
         if (b == Backend::CpuRef) return [this, mode, &v](DeviceTiming&) { out_ = sptv_reference(t_, mode, v); };
-        if (b == Backend::Omp) {  // the result's layout is the plan's preparation, as for SpTTM
-            plan_ = SptvPlan::prepare(f, mode);
-            return [this, &v, &c](DeviceTiming&) { plan_->compute(v, c); };
-        }
-        return [this, &f, mode, b, &v, &c](DeviceTiming& timing) { out_ = sptv(b, f, mode, v, c, &timing); };
+        // the result's layout (and, on cuda, the format's upload) is the plan's preparation, as
+        // for SpTTM
+        plan_ = SptvPlan::prepare(f, mode, b);
+        return [this, &v, &c](DeviceTiming& timing) { plan_->compute(v, c, &timing); };
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
     // omp: what the plan's values kernel walks, the vector and the result's values (the layout
     // is prepared); otherwise the format, the vector and the whole result
     std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
         const std::uint64_t vector = row_bytes(mode, 1, b);
-        if (plan_) return plan_->bytes_per_compute() + vector;
+        if (plan_ && plan_->bytes_per_compute()) return plan_->bytes_per_compute() + vector;
         // cuda: the host lays out the result's coordinates (as the omp plan prepares them), the
         // kernel writes one fp32 value per fiber
         if (b == Backend::Cuda) return f.storage().bytes() + vector + result().nnz() * value_bytes(b);

@@ -1,8 +1,9 @@
-// CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1), the whole tensor at once: nonzero-balanced tiles for
-// the CSR-shaped formats and HOCOO's segments (Fig. 9 and Alg. 3), one thread per fiber for
-// HOCFS-ELL (Fig. 10, in sptv_kernels.cuh).
+// CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1), the whole tensor at once, kept on the device across
+// vectors: nonzero-balanced tiles for the CSR-shaped formats and HOCOO's segments (Fig. 9 and
+// Alg. 3), one thread per fiber for HOCFS-ELL (Fig. 10, in sptv_kernels.cuh).
 #include <cub/block/block_scan.cuh>
 
+#include <memory>
 #include <type_traits>
 
 #include "cuda_util.cuh"
@@ -186,61 +187,71 @@ void launch_sptv_pointer(std::uint64_t rows, std::uint64_t nnz, const std::uint6
 
 }  // namespace
 
-void sptv_rows(const SptvRows& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
+struct SptvDevice::Impl {
+    bool ell = false, empty_rows = false;
+    std::uint64_t outputs = 0, nnz = 0, slices = 0;
+    DeviceArray<std::uint64_t> ptr, ap;  // SptvRows' ptr or SptvEll's first; ap: ELL only
+    DeviceArray<std::uint32_t> fiber_slice, col;
+    DeviceArray<float> val, v, out;
+    std::unique_ptr<TileScratch> scratch;
+};
+
+SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
     use_device();
     require_free((x.rows + 1) * 8 + x.nnz * 8 + vlen * 4 + x.rows * 4 + TileScratch::bytes(x.nnz), "SpTV on the whole tensor");
-    Event t0, t1, t2, t3;
+    Event t0, t1;
     t0.record();
-    DeviceArray<std::uint64_t> ptr(x.ptr, x.rows + 1);
-    DeviceArray<std::uint32_t> col(x.col, x.nnz);
-    DeviceArray<float> val(x.val, x.nnz), dv(v, vlen), dout(x.rows);
-    TileScratch scratch(x.nnz);
+    Impl& d = *impl_;
+    d.outputs = x.rows, d.nnz = x.nnz, d.empty_rows = x.empty_rows;
+    d.ptr = DeviceArray<std::uint64_t>(x.ptr, x.rows + 1);
+    d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
+    d.val = DeviceArray<float>(x.val, x.nnz);
+    d.v = DeviceArray<float>(vlen);
+    d.out = DeviceArray<float>(x.rows);
+    d.scratch = std::make_unique<TileScratch>(x.nnz);
     t1.record();
-    launch_sptv_pointer(x.rows, x.nnz, ptr.get(), col.get(), val.get(), dv.get(), dout.get(), x.empty_rows, scratch);
-    check(cudaGetLastError(), "launching the SpTV row kernel");
-    t2.record();
-    dout.download(out);
-    t3.record();
-    timing = {Event::seconds(t0, t1), Event::seconds(t1, t2), Event::seconds(t2, t3)};
+    timing.upload_s = Event::seconds(t0, t1);
 }
 
-void sptv_ell(const SptvEll& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
+SptvDevice::SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
     use_device();
     require_free((x.slices + 1) * 16 + x.fibers * 8 + x.entries * 8 + vlen * 4, "SpTV on the whole tensor");
-    Event t0, t1, t2, t3;
+    Event t0, t1;
     t0.record();
-    DeviceArray<std::uint64_t> first(x.first, x.slices + 1), ap(x.ap, x.slices + 1);
-    DeviceArray<std::uint32_t> slice(x.fiber_slice, x.fibers), col(x.col, x.entries);
-    DeviceArray<float> val(x.val, x.entries), dv(v, vlen), dout(x.fibers);
+    Impl& d = *impl_;
+    d.ell = true, d.outputs = x.fibers, d.nnz = x.entries, d.slices = x.slices;
+    d.ptr = DeviceArray<std::uint64_t>(x.first, x.slices + 1);
+    d.ap = DeviceArray<std::uint64_t>(x.ap, x.slices + 1);
+    d.fiber_slice = DeviceArray<std::uint32_t>(x.fiber_slice, x.fibers);
+    d.col = DeviceArray<std::uint32_t>(x.col, x.entries);
+    d.val = DeviceArray<float>(x.val, x.entries);
+    d.v = DeviceArray<float>(vlen);
+    d.out = DeviceArray<float>(x.fibers);
     t1.record();
-    if (x.fibers)
-        sptv_ell_kernel<<<grid_for(x.fibers), 256>>>(x.fibers, 0, 0, 0, first.get(), ap.get(), slice.get(), col.get(), val.get(), dv.get(),
-                                                dout.get());
-    check(cudaGetLastError(), "launching the SpTV ELL kernel");
-    t2.record();
-    dout.download(out);
-    t3.record();
-    timing = {Event::seconds(t0, t1), Event::seconds(t1, t2), Event::seconds(t2, t3)};
+    timing.upload_s = Event::seconds(t0, t1);
 }
 
-// HOCOO (Alg. 3): the products and the segmented reduction of its two loops fused into one pass
-// over the fiber segments, as the row kernel does: a separate product pass wrote every value
-// back and read it again, and a segmented reduction over tens of millions of segments of a few
-// nonzeros each reached 13% of the copy bandwidth on the nell-2 shape.
-void sptv_segments(const SptvSegments& x, const float* v, std::uint64_t vlen, float* out, Timing& timing) {
+SptvDevice::~SptvDevice() = default;
+
+std::uint64_t SptvDevice::outputs() const { return impl_->outputs; }
+
+void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     use_device();
-    require_free((x.segments + 1) * 8 + x.nnz * 8 + vlen * 4 + x.segments * 4 + TileScratch::bytes(x.nnz), "SpTV on the whole tensor");
+    Impl& d = *impl_;
     Event t0, t1, t2, t3;
     t0.record();
-    DeviceArray<std::uint64_t> starts(x.starts, x.segments + 1);
-    DeviceArray<std::uint32_t> col(x.col, x.nnz);
-    DeviceArray<float> val(x.val, x.nnz), dv(v, vlen), dout(x.segments);
-    TileScratch scratch(x.nnz);
+    d.v.upload(v);
     t1.record();
-    launch_sptv_pointer(x.segments, x.nnz, starts.get(), col.get(), val.get(), dv.get(), dout.get(), false, scratch);
-    check(cudaGetLastError(), "launching the SpTV segment kernel");
+    if (d.ell) {
+        if (d.outputs)
+            sptv_ell_kernel<<<grid_for(d.outputs), 256>>>(d.outputs, 0, 0, 0, d.ptr.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(),
+                                                         d.val.get(), d.v.get(), d.out.get());
+    } else {
+        launch_sptv_pointer(d.outputs, d.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), d.empty_rows, *d.scratch);
+    }
+    check(cudaGetLastError(), "launching the SpTV kernel");
     t2.record();
-    dout.download(out);
+    d.out.download(out);
     t3.record();
     timing = {Event::seconds(t0, t1), Event::seconds(t1, t2), Event::seconds(t2, t3)};
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "gpu_timing.hpp"
 
@@ -33,18 +34,30 @@ struct SptvEll {
     const float* val = nullptr;                  // entries
 };
 
-// HOCOO (Alg. 3): nonzeros sorted so that fibers are contiguous, fiber s = [starts[s],
-// starts[s+1]); products in place, then a segmented reduction (CUB's).
-struct SptvSegments {
-    std::uint64_t nnz = 0, segments = 0;
-    const std::uint64_t* starts = nullptr;  // segments + 1
-    const std::uint32_t* col = nullptr;
-    const float* val = nullptr;
-};
+// HOCOO (Alg. 3) takes SptvRows too: its nonzeros sorted so that fibers are contiguous, fiber
+// s = [starts[s], starts[s+1]) as row s, never empty.
 
-// v has vlen entries; out has one entry per row / fiber / segment. Throws tscope::Error.
-void sptv_rows(const SptvRows& x, const float* v, std::uint64_t vlen, float* out, Timing& timing);
-void sptv_ell(const SptvEll& x, const float* v, std::uint64_t vlen, float* out, Timing& timing);
-void sptv_segments(const SptvSegments& x, const float* v, std::uint64_t vlen, float* out, Timing& timing);
+// The format's arrays kept on the device (fp32) from construction on, with the vector and the
+// output allocated once: a plan (SptvPlan, hocfs Alg. 3-6 filling the result matrix M for each
+// new vector) uploads the tensor once, and each compute moves only v and the fiber values. A
+// one-shot SpTV re-flattened and re-uploaded the format on every call, which made a bench of
+// SpTV on the uniform nell-2 shape take 290 s of a device call (session 20).
+class SptvDevice {
+public:
+    // Uploads the arrays (timing.upload_s). Throws tscope::Error (out of memory included),
+    // freeing all.
+    SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing);
+    SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing);
+    ~SptvDevice();
+    SptvDevice(const SptvDevice&) = delete;
+    SptvDevice& operator=(const SptvDevice&) = delete;
+    std::uint64_t outputs() const;  // one value per row (SptvRows) or fiber (SptvEll)
+    // v: vlen entries; out: outputs() entries, in the format's own row / fiber order.
+    void compute(const float* v, float* out, Timing& timing);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace tscope::gpu

@@ -4,12 +4,12 @@
 
 namespace tscope::gpu {
 
-namespace {
-[[noreturn]] void none() { throw Error("no CUDA device (this build has no CUDA backend)"); }
-}  // namespace
+struct SptvDevice::Impl {};
 
-void sptv_rows(const SptvRows&, const float*, std::uint64_t, float*, Timing&) { none(); }
-void sptv_ell(const SptvEll&, const float*, std::uint64_t, float*, Timing&) { none(); }
-void sptv_segments(const SptvSegments&, const float*, std::uint64_t, float*, Timing&) { none(); }
+SptvDevice::SptvDevice(const SptvRows&, std::uint64_t, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+SptvDevice::SptvDevice(const SptvEll&, std::uint64_t, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+SptvDevice::~SptvDevice() = default;
+std::uint64_t SptvDevice::outputs() const { return 0; }
+void SptvDevice::compute(const float*, float*, Timing&) {}
 
 }  // namespace tscope::gpu

@@ -2,13 +2,12 @@
 
 #include "cpu/cpu_kernels.hpp"
 #include "kernels/kernel_registrations.hpp"
+#include "kernels/sptv_cuda.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope {
-
-CooTensor sptv_cuda(const SparseFormat& format, int mode, const std::vector<double>& v, DeviceTiming* timing);
 
 FormatOptions sptv_options(FormatKind kind, int order, int mode) {
     FormatOptions o;
@@ -31,37 +30,47 @@ CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std:
                          " has length " + std::to_string(dims[static_cast<std::size_t>(mode)]));
     switch (backend) {
     case Backend::CpuRef: return sptv_reference(format.to_coo(), mode, v);
-    case Backend::Omp: {
-        control.check();
-        SptvPlan plan = SptvPlan::prepare(format, mode);
-        plan.compute(v, control);
-        return plan.take_result();
-    }
+    case Backend::Omp:
     case Backend::Cuda: {
-        require_gpu();
         control.check();
-        return sptv_cuda(format, mode, v, timing);
+        SptvPlan plan = SptvPlan::prepare(format, mode, backend);
+        plan.compute(v, control, timing);
+        return plan.take_result();
     }
     }
     return {};
 }
 
-SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode) {
-    SptvPrepared p = sptv_prepare_omp(format, mode);
+SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode, Backend backend) {
+    check_mode(mode, static_cast<int>(format.dims().size()));
     SptvPlan plan;
-    plan.result_ = std::move(p.layout);
-    plan.values_ = std::move(p.values);
-    plan.bytes_ = p.bytes;
     plan.length_ = format.dims()[static_cast<std::size_t>(mode)];
+    switch (backend) {
+    case Backend::CpuRef: throw InputError("SptvPlan runs on omp or cuda; cpu-ref is sptv_reference");
+    case Backend::Omp: {
+        SptvPrepared p = sptv_prepare_omp(format, mode);
+        plan.result_ = std::move(p.layout);
+        plan.values_ = [values = std::move(p.values)](const double* v, double* out, DeviceTiming*) { values(v, out); };
+        plan.bytes_ = p.bytes;
+        break;
+    }
+    case Backend::Cuda: {
+        require_gpu();
+        detail::SptvCudaPrepared p = detail::sptv_prepare_cuda(format, mode);
+        plan.result_ = std::move(p.layout);
+        plan.values_ = std::move(p.values);
+        break;
+    }
+    }
     return plan;
 }
 
-void SptvPlan::compute(const std::vector<double>& v, RunControl& control) {
+void SptvPlan::compute(const std::vector<double>& v, RunControl& control, DeviceTiming* timing) {
     if (!values_) throw Error("SptvPlan: not prepared, or its result was taken");
     if (v.size() != length_)
         throw InputError("the SpTV vector has " + std::to_string(v.size()) + " entries, the mode has length " + std::to_string(length_));
     control.check();
-    values_(v.data(), result_.values<double>().data());
+    values_(v.data(), result_.values<double>().data(), timing);
 }
 
 CooTensor SptvPlan::take_result() {

@@ -1,15 +1,20 @@
 // The cuda backend of SpTV: flattens a format into gpu_sptv.hpp's arrays (fp32 values and
-// vector, 32-bit indices), runs its kernel, and writes the fiber values into the result whose
-// fibers and coordinates the host lays out (the same layout as the omp backend's).
+// vector, 32-bit indices) and keeps them on the device (gpu::SptvDevice); every compute writes
+// the fiber values into the result whose fibers and coordinates the host laid out once.
+#include "kernels/sptv_cuda.hpp"
+
+#include <algorithm>
 #include <limits>
+#include <memory>
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/gpu_sptv.hpp"
+#include "cuda/host_widen.hpp"
 #include "kernels/sptv_flatten.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
 
-namespace tscope {
+namespace tscope::detail {
 
 namespace {
 
@@ -18,67 +23,80 @@ std::vector<T> convert(const C& c) {
     return std::vector<T>(c.begin(), c.end());
 }
 
-// HOCFS (Fig. 9-10) and CFB (Alg. 5, Tn gives the bucket offsets): the pipeline's flattening.
-void run_flattened(const SparseFormat& format, const std::vector<float>& v, std::vector<float>& values, gpu::Timing& timing) {
-    const detail::Flattened flat = detail::flatten_for_sptv(format);
-    const gpu::PinnedSptv& x = *flat.pinned;
-    values.resize(x.rows);
-    if (x.ell)  // the slices are the ELL blocks; block b's fibers are the children of node b
-        gpu::sptv_ell({x.rows, x.slices, x.entries, x.first, x.ap, x.fiber_slice, x.col, x.val}, v.data(), v.size(),
-                      values.data(), timing);
-    else
-        gpu::sptv_rows({x.rows, x.entries, x.ptr, x.col, x.val, false}, v.data(), v.size(), values.data(), timing);
+std::unique_ptr<gpu::SptvDevice> upload_rows(const std::vector<std::uint64_t>& ptr, const std::vector<std::uint32_t>& col,
+                                             const std::vector<float>& val, bool empty_rows, std::uint64_t vlen) {
+    gpu::Timing t;
+    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{ptr.size() - 1, val.size(), ptr.data(), col.data(), val.data(), empty_rows},
+                                             vlen, t);
 }
 
-// Runs the kernel for the format; `values` gets one value per fiber of the layout.
-void run(const SparseFormat& format, int mode, const std::vector<float>& v, std::vector<float>& values, gpu::Timing& timing) {
-    visit_format(format, overloaded{
-        [&]<class I, class V>(const CooFormat<I, V>& f) {  // HOCOO, Alg. 3
-            const std::vector<std::uint64_t> starts = coo_fiber_starts(format, mode);
-            const auto col = convert<std::uint32_t>(f.idx[static_cast<std::size_t>(mode)]);
-            const auto val = convert<float>(f.vals);
-            values.resize(starts.size() - 1);
-            gpu::sptv_segments({val.size(), values.size(), starts.data(), col.data(), val.data()}, v.data(), v.size(),
-                               values.data(), timing);
+// HOCFS (Fig. 9-10) and CFB (Alg. 5, Tn gives the bucket offsets): the pipeline's flattening.
+std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, std::uint64_t vlen) {
+    const Flattened flat = flatten_for_sptv(format);
+    const gpu::PinnedSptv& x = *flat.pinned;
+    gpu::Timing t;
+    if (x.ell)  // the slices are the ELL blocks; block b's fibers are the children of node b
+        return std::make_unique<gpu::SptvDevice>(gpu::SptvEll{x.rows, x.slices, x.entries, x.first, x.ap, x.fiber_slice, x.col, x.val},
+                                                 vlen, t);
+    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{x.rows, x.entries, x.ptr, x.col, x.val, false}, vlen, t);
+}
+
+// The format on the device. HOCSR's rows (Alg. 4) are every index tuple, empty ones included:
+// `nonempty` gets which rows hold a fiber, the ones the result keeps.
+std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, std::uint64_t vlen, std::vector<bool>& nonempty) {
+    return visit_format(format, overloaded{
+        // HOCOO, Alg. 3: the products and the segmented reduction of its two loops fused into one
+        // pass over the fiber segments, as the row kernel does: a separate product pass wrote
+        // every value back and read it again, and a segmented reduction over tens of millions of
+        // segments of a few nonzeros each reached 13% of the copy bandwidth on the nell-2 shape.
+        [&]<class I, class V>(const CooFormat<I, V>& f) {
+            return upload_rows(coo_fiber_starts(format, mode), convert<std::uint32_t>(f.idx[static_cast<std::size_t>(mode)]),
+                               convert<float>(f.vals), false, vlen);
         },
-        [&]<class I, class V>(const HocsrFormat<I, V>& f) {  // Alg. 4: every row, then the non-empty ones
+        [&]<class I, class V>(const HocsrFormat<I, V>& f) {
             const auto ptr = convert<std::uint64_t>(f.row_ptr);
-            const auto col = convert<std::uint32_t>(f.col);
-            const auto val = convert<float>(f.vals);
-            std::vector<float> rows(ptr.size() - 1);
-            gpu::sptv_rows({rows.size(), val.size(), ptr.data(), col.data(), val.data(), true}, v.data(), v.size(), rows.data(), timing);
-            for (std::uint64_t r = 0; r < rows.size(); ++r)
-                if (ptr[r] != ptr[r + 1]) values.push_back(rows[r]);
+            nonempty.resize(ptr.size() - 1);
+            for (std::uint64_t r = 0; r + 1 < ptr.size(); ++r) nonempty[r] = ptr[r] != ptr[r + 1];
+            return upload_rows(ptr, convert<std::uint32_t>(f.col), convert<float>(f.vals), true, vlen);
         },
-        [&]<class I, class V>(const CfbFormat<I, V>&) { run_flattened(format, v, values, timing); },
-        [&]<class I, class V>(const HocfsFormat<I, V>&) { run_flattened(format, v, values, timing); },
+        [&]<class I, class V>(const CfbFormat<I, V>&) { return upload_flattened(format, vlen); },
+        [&]<class I, class V>(const HocfsFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) {  // the leaf level is a CSR of the fibers
-            const auto ptr = convert<std::uint64_t>(f.fptr.back());
-            const auto col = convert<std::uint32_t>(f.fids.back());
-            const auto val = convert<float>(f.vals);
-            values.resize(ptr.size() - 1);
-            gpu::sptv_rows({values.size(), val.size(), ptr.data(), col.data(), val.data(), false}, v.data(), v.size(), values.data(),
-                           timing);
+            return upload_rows(convert<std::uint64_t>(f.fptr.back()), convert<std::uint32_t>(f.fids.back()), convert<float>(f.vals),
+                               false, vlen);
         },
-        [&](const SparseFormat& f) { throw InputError("SpTV has no CUDA kernel for " + f.name()); }});
+        [&](const SparseFormat& f) -> std::unique_ptr<gpu::SptvDevice> { throw InputError("SpTV has no CUDA kernel for " + f.name()); }});
 }
 
 }  // namespace
 
-CooTensor sptv_cuda(const SparseFormat& format, int mode, const std::vector<double>& v, DeviceTiming* timing) {
+SptvCudaPrepared sptv_prepare_cuda(const SparseFormat& format, int mode) {
     for (auto d : format.dims())
         if (d >= std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA SpTV needs every mode shorter than 2^32 - 1");
-    CooTensor out = sptv_layout(format, mode);  // also refuses a format built for another mode
-    const std::vector<float> vf(v.begin(), v.end());
-    std::vector<float> values;
-    gpu::Timing t;
-    run(format, mode, vf, values, t);
-    if (values.size() != out.nnz()) throw Error("SpTV on the GPU returned " + std::to_string(values.size()) + " fibers, expected " +
-                                                std::to_string(out.nnz()));
-    auto& dst = out.values<double>();
-    for (std::size_t q = 0; q < values.size(); ++q) dst[q] = values[q];
-    if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
-    return out;
+    SptvCudaPrepared p;
+    p.layout = sptv_layout(format, mode);  // also refuses a format built for another mode
+    const std::uint64_t vlen = format.dims()[static_cast<std::size_t>(mode)], fibers = p.layout.nnz();
+    auto nonempty = std::make_shared<std::vector<bool>>();
+    std::shared_ptr<gpu::SptvDevice> device = upload(format, mode, vlen, *nonempty);
+    const std::uint64_t rows = device->outputs();
+    const auto kept = nonempty->empty() ? rows : static_cast<std::uint64_t>(std::count(nonempty->begin(), nonempty->end(), true));
+    if (kept != fibers) throw Error("SpTV on the GPU has " + std::to_string(kept) + " fibers, expected " + std::to_string(fibers));
+    // the device's fp32 values, staged once and widened on every thread
+    auto staging = std::shared_ptr<float[]>(std::make_unique_for_overwrite<float[]>(rows));
+    p.values = [device, nonempty, staging, rows, vlen](const double* v, double* out, DeviceTiming* timing) {
+        const std::vector<float> vf(v, v + vlen);
+        gpu::Timing t;
+        device->compute(vf.data(), staging.get(), t);
+        if (nonempty->empty()) {
+            gpu::widen(staging.get(), out, rows);
+        } else {  // HOCSR: the non-empty rows, in order
+            std::uint64_t q = 0;
+            for (std::uint64_t r = 0; r < rows; ++r)
+                if ((*nonempty)[r]) out[q++] = staging[static_cast<std::ptrdiff_t>(r)];
+        }
+        if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
+    };
+    return p;
 }
 
-}  // namespace tscope
+}  // namespace tscope::detail

@@ -108,6 +108,30 @@ private Q_SLOTS:
         QCOMPARE(r.bytes_moved, format + distinct_indices(t, 1) * sizeof(float) + out.nnz() * sizeof(float));
     }
 
+    // A cuda plan keeps the format on the device: each compute with a new vector (and one seen
+    // before) gives the oracle's values, in the layout prepared once; a vector of the wrong
+    // length is refused, and a taken result ends the plan.
+    void planReusesTheDevice() {
+        const CooTensor t = tstest::random_tensor({30, 20, 25}, 700, 5, Distribution::PowerLaw);
+        for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {
+            const auto f = build_format(kind, t, sptv_options(kind, 3, 1));
+            SptvPlan plan = SptvPlan::prepare(*f, 1, Backend::Cuda);
+            QCOMPARE(plan.bytes_per_compute(), std::uint64_t{0});
+            for (std::uint64_t seed : {3, 4, 3}) {
+                const DenseMatrix vm = random_matrix(20, 1, seed);
+                const std::vector<double> v(vm.data.begin(), vm.data.end());
+                DeviceTiming timing;
+                plan.compute(v, no_control(), &timing);
+                const double err = sparse_max_relative_error(plan.result(), sptv_reference(t, 1, v));
+                QVERIFY2(err <= 1e-4, qPrintable(QString("%1 seed %2: error %3").arg(format_name(kind)).arg(seed).arg(err)));
+                QVERIFY(timing.kernel_s > 0);
+            }
+            QVERIFY_THROWS_EXCEPTION(InputError, plan.compute(std::vector<double>(21, 1.0)));
+            QVERIFY(plan.take_result().nnz() > 0);
+            QVERIFY_THROWS_EXCEPTION(Error, plan.compute(std::vector<double>(20, 1.0)));
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

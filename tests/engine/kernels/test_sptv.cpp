@@ -121,6 +121,7 @@ private Q_SLOTS:
         const auto hicoo = build_format(FormatKind::HiCOO, t, {});
         QVERIFY_THROWS_EXCEPTION(InputError, sptv(Backend::Omp, *hicoo, 2, random_vector(12, 1)));
         QVERIFY(kernel_supports(KernelKind::SpTV, Backend::CpuRef, FormatKind::HiCOO));
+        QVERIFY_THROWS_EXCEPTION(InputError, SptvPlan::prepare(*csf, 2, Backend::CpuRef));  // the oracle has no plan
     }
 };
 

@@ -26,20 +26,22 @@ CooTensor sptv(Backend backend, const SparseFormat& format, int mode, const std:
                RunControl& control = no_control(), DeviceTiming* timing = nullptr);
 // SpTV repeated on one format with new vectors (the power method, HOPM, a Tucker sweep): the
 // result's fibers and coordinates depend on the format alone, so prepare() lays them out once
-// and compute() writes only the values, as hocfs Alg. 3-6 fill the result matrix M. omp
-// backend; the plan reads the format's arrays, so the format must outlive it.
+// and compute() writes only the values, as hocfs Alg. 3-6 fill the result matrix M. omp: the
+// plan reads the format's arrays, so the format must outlive it. cuda: prepare() uploads the
+// format (fp32) and the device keeps it; each compute() moves the vector and the fiber values
+// (timing gets those transfers and the kernel apart).
 class SptvPlan {
 public:
-    static SptvPlan prepare(const SparseFormat& format, int mode);
-    void compute(const std::vector<double>& v, RunControl& control = no_control());
+    static SptvPlan prepare(const SparseFormat& format, int mode, Backend backend = Backend::Omp);
+    void compute(const std::vector<double>& v, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
     const CooTensor& result() const { return result_; }
     CooTensor take_result();  // the plan cannot compute after this
-    // What one compute() reads and writes apart from v: the arrays its values kernel walks
-    // (fiber ranges, leaf indices, values) and the result's values.
+    // omp: what one compute() reads and writes apart from v: the arrays its values kernel walks
+    // (fiber ranges, leaf indices, values) and the result's values. 0 on cuda.
     std::uint64_t bytes_per_compute() const { return bytes_; }
 
 private:
-    std::function<void(const double*, double*)> values_;
+    std::function<void(const double*, double*, DeviceTiming*)> values_;
     CooTensor result_;
     std::uint64_t length_ = 0, bytes_ = 0;
 };
