@@ -18,7 +18,6 @@ struct SptvRows {
     const std::uint64_t* ptr = nullptr;  // rows + 1
     const std::uint32_t* col = nullptr;  // nnz
     const float* val = nullptr;          // nnz
-    bool empty_rows = true;  // whether a row may be empty (HOCSR's); fibers never are
 };
 
 // HOCFS-ELL (Fig. 10): the fibers of slice s are [first[s], first[s+1]); the slice's entries
@@ -37,8 +36,8 @@ struct SptvEll {
 // HOCOO (Alg. 3) takes SptvRows too: its nonzeros sorted so that fibers are contiguous, fiber
 // s = [starts[s], starts[s+1]) as row s, never empty.
 
-// The format's arrays kept on the device (fp32) from construction on, with the vector and the
-// output allocated once: a plan (SptvPlan, hocfs Alg. 3-6 filling the result matrix M for each
+// The format's arrays kept on the device (fp32) from construction on (the rows as cuSPARSE's CSR
+// SpMV, which analyses them once), with the vector and the output allocated once: a plan (SptvPlan, hocfs Alg. 3-6 filling the result matrix M for each
 // new vector) uploads the tensor once, and each compute moves only v and the fiber values. A
 // one-shot SpTV re-flattened and re-uploaded the format on every call, which made a bench of
 // SpTV on the uniform nell-2 shape take 290 s of a device call (session 20).

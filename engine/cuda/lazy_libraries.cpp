@@ -9,6 +9,7 @@
 // and the loader's reason, raised where the GPU work that needs it starts.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
+#include <cusparse.h>
 #include <dlfcn.h>
 
 #include <mutex>
@@ -69,6 +70,11 @@ LazyLibrary& cusolver() {
                            "cuSOLVER, the GPU's dense solves");
     return lib;
 }
+LazyLibrary& cusparse() {
+    static LazyLibrary lib("libcusparse.so." + std::to_string(CUSPARSE_VER_MAJOR), TS_CUDA_LIBRARY_DIR,
+                           "cuSPARSE, the GPU's sparse matrix-vector product");
+    return lib;
+}
 #if TS_WITH_NCCL
 LazyLibrary& nccl() {
     static LazyLibrary lib("libnccl.so." + std::to_string(NCCL_MAJOR), TS_NCCL_LIBRARY_DIR, "NCCL, the collectives between GPUs");
@@ -120,6 +126,42 @@ cusolverStatus_t CUSOLVERAPI cusolverDnDsyevd_bufferSize(cusolverDnHandle_t hand
 cusolverStatus_t CUSOLVERAPI cusolverDnDsyevd(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, double* A,
                                               int lda, double* W, double* work, int lwork, int* info) {
     TS_FORWARD(cusolver, cusolverDnDsyevd, handle, jobz, uplo, n, A, lda, W, work, lwork, info);
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseCreate(cusparseHandle_t* handle) { TS_FORWARD(cusparse, cusparseCreate, handle); }
+cusparseStatus_t CUSPARSEAPI cusparseDestroy(cusparseHandle_t handle) { TS_FORWARD(cusparse, cusparseDestroy, handle); }
+const char* CUSPARSEAPI cusparseGetErrorString(cusparseStatus_t status) { TS_FORWARD(cusparse, cusparseGetErrorString, status); }
+cusparseStatus_t CUSPARSEAPI cusparseCreateCsr(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
+                                               void* csrRowOffsets, void* csrColInd, void* csrValues, cusparseIndexType_t csrRowOffsetsType,
+                                               cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
+    TS_FORWARD(cusparse, cusparseCreateCsr, spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType,
+               csrColIndType, idxBase, valueType);
+}
+cusparseStatus_t CUSPARSEAPI cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr) {
+    TS_FORWARD(cusparse, cusparseDestroySpMat, spMatDescr);
+}
+cusparseStatus_t CUSPARSEAPI cusparseCreateDnVec(cusparseDnVecDescr_t* dnVecDescr, int64_t size, void* values, cudaDataType valueType) {
+    TS_FORWARD(cusparse, cusparseCreateDnVec, dnVecDescr, size, values, valueType);
+}
+cusparseStatus_t CUSPARSEAPI cusparseDestroyDnVec(cusparseConstDnVecDescr_t dnVecDescr) {
+    TS_FORWARD(cusparse, cusparseDestroyDnVec, dnVecDescr);
+}
+cusparseStatus_t CUSPARSEAPI cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
+                                                     cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void* beta,
+                                                     cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
+                                                     size_t* bufferSize) {
+    TS_FORWARD(cusparse, cusparseSpMV_bufferSize, handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, bufferSize);
+}
+cusparseStatus_t CUSPARSEAPI cusparseSpMV_preprocess(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
+                                                     cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void* beta,
+                                                     cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
+                                                     void* externalBuffer) {
+    TS_FORWARD(cusparse, cusparseSpMV_preprocess, handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer);
+}
+cusparseStatus_t CUSPARSEAPI cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha, cusparseConstSpMatDescr_t matA,
+                                          cusparseConstDnVecDescr_t vecX, const void* beta, cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                                          cusparseSpMVAlg_t alg, void* externalBuffer) {
+    TS_FORWARD(cusparse, cusparseSpMV, handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer);
 }
 
 #if TS_WITH_NCCL

@@ -24,10 +24,9 @@ std::vector<T> convert(const C& c) {
 }
 
 std::unique_ptr<gpu::SptvDevice> upload_rows(const std::vector<std::uint64_t>& ptr, const std::vector<std::uint32_t>& col,
-                                             const std::vector<float>& val, bool empty_rows, std::uint64_t vlen) {
+                                             const std::vector<float>& val, std::uint64_t vlen) {
     gpu::Timing t;
-    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{ptr.size() - 1, val.size(), ptr.data(), col.data(), val.data(), empty_rows},
-                                             vlen, t);
+    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{ptr.size() - 1, val.size(), ptr.data(), col.data(), val.data()}, vlen, t);
 }
 
 // HOCFS (Fig. 9-10) and CFB (Alg. 5, Tn gives the bucket offsets): the pipeline's flattening.
@@ -38,7 +37,7 @@ std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, st
     if (x.ell)  // the slices are the ELL blocks; block b's fibers are the children of node b
         return std::make_unique<gpu::SptvDevice>(gpu::SptvEll{x.rows, x.slices, x.entries, x.first, x.ap, x.fiber_slice, x.col, x.val},
                                                  vlen, t);
-    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{x.rows, x.entries, x.ptr, x.col, x.val, false}, vlen, t);
+    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{x.rows, x.entries, x.ptr, x.col, x.val}, vlen, t);
 }
 
 // The format on the device. HOCSR's rows (Alg. 4) are every index tuple, empty ones included:
@@ -46,24 +45,24 @@ std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, st
 std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, std::uint64_t vlen, std::vector<bool>& nonempty) {
     return visit_format(format, overloaded{
         // HOCOO, Alg. 3: the products and the segmented reduction of its two loops fused into one
-        // pass over the fiber segments, as the row kernel does: a separate product pass wrote
-        // every value back and read it again, and a segmented reduction over tens of millions of
+        // pass over the fiber segments, as for the rows: a separate product pass wrote every
+        // value back and read it again, and a segmented reduction over tens of millions of
         // segments of a few nonzeros each reached 13% of the copy bandwidth on the nell-2 shape.
         [&]<class I, class V>(const CooFormat<I, V>& f) {
             return upload_rows(coo_fiber_starts(format, mode), convert<std::uint32_t>(f.idx[static_cast<std::size_t>(mode)]),
-                               convert<float>(f.vals), false, vlen);
+                               convert<float>(f.vals), vlen);
         },
         [&]<class I, class V>(const HocsrFormat<I, V>& f) {
             const auto ptr = convert<std::uint64_t>(f.row_ptr);
             nonempty.resize(ptr.size() - 1);
             for (std::uint64_t r = 0; r + 1 < ptr.size(); ++r) nonempty[r] = ptr[r] != ptr[r + 1];
-            return upload_rows(ptr, convert<std::uint32_t>(f.col), convert<float>(f.vals), true, vlen);
+            return upload_rows(ptr, convert<std::uint32_t>(f.col), convert<float>(f.vals), vlen);
         },
         [&]<class I, class V>(const CfbFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const HocfsFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) {  // the leaf level is a CSR of the fibers
             return upload_rows(convert<std::uint64_t>(f.fptr.back()), convert<std::uint32_t>(f.fids.back()), convert<float>(f.vals),
-                               false, vlen);
+                               vlen);
         },
         [&](const SparseFormat& f) -> std::unique_ptr<gpu::SptvDevice> { throw InputError("SpTV has no CUDA kernel for " + f.name()); }});
 }

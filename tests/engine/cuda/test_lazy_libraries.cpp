@@ -1,5 +1,6 @@
 // Issue 24, item 8: work that never touches the GPU's dense algebra does not load cuBLAS,
-// cuSOLVER or NCCL (hundreds of MB); a CPD on the GPU loads them when it first needs them.
+// cuSOLVER, cuSPARSE or NCCL (hundreds of MB); a CPD on the GPU loads them when it first needs
+// them, and a cuda SpTV cuSPARSE.
 #include <fstream>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include "tscope/decomp/cpd_als.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/sptv.hpp"
 
 using namespace tscope;
 
@@ -37,7 +39,8 @@ private Q_SLOTS:
         o.rank = 4;
         o.max_iters = 3;
         (void)cpd_als(t, o);
-        for (const char* lib : {"libcublas", "libcusolver", "libnccl"})
+        (void)sptv(Backend::Omp, *build_format(FormatKind::CSF, t, sptv_options(FormatKind::CSF, 3, 1)), 1, std::vector<double>(30, 1.0));
+        for (const char* lib : {"libcublas", "libcusolver", "libcusparse", "libnccl"})
             QVERIFY2(!mapped(lib), qPrintable(QString("%1 was loaded by CPU-only work").arg(lib)));
     }
 
@@ -52,6 +55,15 @@ private Q_SLOTS:
         const CpdResult r = cpd_als(t, o);
         QVERIFY(r.fit > 0);
         QVERIFY(mapped("libcublas"));
+    }
+
+    void gpuSptvLoadsCusparse() {
+        TS_REQUIRE_GPU();
+        const CooTensor t = tstest::random_tensor({40, 30, 20}, 2000, 3, Distribution::PowerLaw);
+        const CooTensor out = sptv(Backend::Cuda, *build_format(FormatKind::CSF, t, sptv_options(FormatKind::CSF, 3, 1)), 1,
+                                   std::vector<double>(30, 1.0));
+        QVERIFY(out.nnz() > 0);
+        QVERIFY(mapped("libcusparse"));
     }
 };
 
