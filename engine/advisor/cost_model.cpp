@@ -210,10 +210,15 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
     case FormatKind::HLS: {
         // sparse nonzeros in one fused pass (v = x ra rb) and an add; each dense tile expanded
         // and tested cell by cell, its nonzeros adding x B-row into a 16-row buffer, and each
-        // non-empty slice of the tile reducing 16 rows against A's and adding one output row
+        // non-empty slice of the tile reducing 16 rows against A's and adding one output row.
+        // The sparse pass is counted by its row accesses against COO's: COO's four loops make
+        // 10 (v = x; v .*= a; v .*= b; out += v), the fused pass and the add 6, so 2.4 of COO's
+        // loops, the add's one charged by scatter. Counted as one loop, HLS came out at 0.69-0.83
+        // of its measured time on the tensors without dense tiles and ranked ahead of CSF and
+        // B-CSF, behind which it measures (docs/bench/cpu-advisor.json, session 21).
         const double dense = static_cast<double>(p.hls_dense_nnz), tiles = static_cast<double>(p.hls_dense_tiles);
         const double sparse = Z - dense;
-        g.hot(sparse);
+        g.hot(1.4 * sparse);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, 0, sparse);
         g.scatter(m, sparse, true);
