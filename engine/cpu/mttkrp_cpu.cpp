@@ -211,12 +211,35 @@ void coo_mttkrp(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatri
     rows.finish();
 }
 
-// HiCOO: blocks in parallel; a nonzero's index is (block coordinate << b) | offset.
+// HiCOO's work items: a block, or a run of at most `cap` of a large block's nonzeros. Scheduling
+// whole blocks left threads idle where a tensor has few of them: 100 x 80 x 60 x 40 x 30 fits
+// one 128^5 block, and two threads ran its MTTKRP no faster than one (45.7 against 44.6 ms a
+// sweep, docs/bench/cpu-advisor-2threads.json at 77a8b98; 40.0 against 40.8 for 81 blocks of
+// 300^4). Every item still lies in one block, so its rows stay within the block's 2^b.
+struct HicooPiece {
+    std::uint64_t block, begin, end;
+};
+
+template <class I, class V>
+std::vector<HicooPiece> hicoo_pieces(const HicooFormat<I, V>& f) {
+    const std::uint64_t nnz = f.vals.size();
+    // some 64 items a thread at least, none under 1024 nonzeros
+    const std::uint64_t cap = std::max<std::uint64_t>(1024, nnz / (64 * static_cast<std::uint64_t>(detail::max_threads())) + 1);
+    std::vector<HicooPiece> pieces;
+    pieces.reserve(f.blocks());
+    for (std::uint64_t b = 0; b < f.blocks(); ++b)
+        for (std::uint64_t z = f.bptr[b]; z < f.bptr[b + 1]; z += cap) pieces.push_back({b, z, std::min<std::uint64_t>(z + cap, f.bptr[b + 1])});
+    return pieces;
+}
+
+// HiCOO: blocks (and pieces of large ones) in parallel; a nonzero's index is (block coordinate
+// << b) | offset.
 template <class I, class V>
 void hicoo_mttkrp(const HicooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                   RunControl& control) {
     const int order = static_cast<int>(f.binds.size());
     const std::uint64_t R = out.cols;
+    const std::vector<HicooPiece> pieces = hicoo_pieces(f);
     OutputRows rows(out, true);
     std::atomic<bool> stop{false};
 #pragma omp parallel
@@ -224,12 +247,13 @@ void hicoo_mttkrp(const HicooFormat<I, V>& f, int mode, const std::vector<DenseM
         std::vector<double> v(R);
         std::vector<std::uint64_t> base(static_cast<std::size_t>(order));
 #pragma omp for schedule(dynamic, 64)
-        for (std::int64_t b = 0; b < static_cast<std::int64_t>(f.blocks()); ++b) {
+        for (std::int64_t p = 0; p < static_cast<std::int64_t>(pieces.size()); ++p) {
             if (stop) continue;
-            if ((b & 1023) == 0 && control.cancelled()) stop = true;
-            const auto bu = static_cast<std::uint64_t>(b);
-            for (int m = 0; m < order; ++m) base[static_cast<std::size_t>(m)] = static_cast<std::uint64_t>(f.binds[static_cast<std::size_t>(m)][bu]) << f.bits;
-            for (std::uint64_t z = f.bptr[bu]; z < f.bptr[bu + 1]; ++z) {
+            if ((p & 1023) == 0 && control.cancelled()) stop = true;
+            const HicooPiece& piece = pieces[static_cast<std::size_t>(p)];
+            for (int m = 0; m < order; ++m)
+                base[static_cast<std::size_t>(m)] = static_cast<std::uint64_t>(f.binds[static_cast<std::size_t>(m)][piece.block]) << f.bits;
+            for (std::uint64_t z = piece.begin; z < piece.end; ++z) {
                 const double x = static_cast<double>(f.vals[z]);
                 for (std::uint64_t r = 0; r < R; ++r) v[r] = x;
                 for (int m = 0; m < order; ++m) {

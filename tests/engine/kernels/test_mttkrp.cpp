@@ -127,6 +127,8 @@ private Q_SLOTS:
     }
 
     // HLS with dense tiles (low threshold, 16^3 blocks) and HiCOO with small and large blocks
+    // (2^9: one block of 6,000 nonzeros, which the omp kernel cuts into pieces of 1,024 that
+    // different threads run)
     void tiledFormats() {
         GeneratorSpec spec;
         spec.dims = {70, 50, 40};
