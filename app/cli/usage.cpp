@@ -71,7 +71,7 @@ void print_usage(bool to_stderr) {
       options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
         [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json|--jsonl]
-        [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm,wb|all] [--gpus N|all]
+        [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm,wb,cusparse|all] [--gpus N|all]
         [--stream [--streams K] [--chunk-bytes B]]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
       --jsonl prints each row as one JSON line as soon as it is measured (a run cut short keeps its finished rows),
@@ -83,7 +83,7 @@ void print_usage(bool to_stderr) {
       kernels alone, transfers apart; MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;
       SpTV (2 nnz flops) on )" + runs_on(KernelKind::SpTV) + R"(, each built to contract the mode;
       SpTTM (2 nnz R flops) on COO sorted with the mode last, producing sCOO (cuda: the five GPU kernels of spttm
-      Sec. 4.2 and our warp batches, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
+      Sec. 4.2, our warp batches and cuSPARSE's CSR SpMM, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
       TTMc (2 nnz R^(N-1) flops, every other mode's factor) on )" + runs_on(KernelKind::TTMc) + R"(, CSF rooted at the mode;
       --gpus N (MTTKRP, cuda): the nonzeros in N balanced parts, one per GPU, combined with NCCL; a row's
       median is kernels plus collectives, each reported apart, with every part's nonzeros

@@ -10,8 +10,9 @@
 
 namespace tscope::gpu {
 
-// The five GPU-SpTTM implementations of Sec. 4.2, in the paper's order, then ours (warp batches).
-enum class SpttmKernel { Naive = 0, FineGrained = 1, Coalesced = 2, RankBlocked = 3, SharedMemory = 4, WarpBatches = 5 };
+// The five GPU-SpTTM implementations of Sec. 4.2, in the paper's order, then ours (warp
+// batches), then cuSPARSE's CSR SpMM (the fibers as rows of a sparse matrix times U).
+enum class SpttmKernel { Naive = 0, FineGrained = 1, Coalesced = 2, RankBlocked = 3, SharedMemory = 4, WarpBatches = 5, Cusparse = 6 };
 
 // X sorted with mode n last; fiber f is [fptr[f], fptr[f+1]); idx: mode-n index per nonzero.
 struct SpttmInput {

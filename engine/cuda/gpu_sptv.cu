@@ -8,23 +8,17 @@
 // block, rows found by a block-wide scan of row marks, sums met in shared memory) took
 // 0.58-0.64 ms a mode on the nell-2 shape, cuSPARSE's CSR_ALG1 0.32-0.35 ms and its merge-path
 // ALG2 0.39-0.42 ms; on the uniform shape 0.57-0.63, 0.49-0.59 and 0.56-0.62 ms.
-#include <cusparse.h>
-
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
+#include "sparse_library.cuh"
 #include "sptv_kernels.cuh"
 
 namespace tscope::gpu {
 
 namespace {
-
-void check_sparse(cusparseStatus_t status, const char* what) {
-    if (status != CUSPARSE_STATUS_SUCCESS) throw Error(std::string("cuSPARSE failed ") + what + ": " + cusparseGetErrorString(status));
-}
 
 // y = A v with A the rows x vlen CSR of the fibers (empty rows give 0). Its arrays are 32-bit
 // where the nonzeros and the dims fit a signed int (less to read than our 64-bit row

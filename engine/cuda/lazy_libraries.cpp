@@ -163,6 +163,30 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMV(cusparseHandle_t handle, cusparseOpera
                                           cusparseSpMVAlg_t alg, void* externalBuffer) {
     TS_FORWARD(cusparse, cusparseSpMV, handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer);
 }
+cusparseStatus_t CUSPARSEAPI cusparseCreateDnMat(cusparseDnMatDescr_t* dnMatDescr, int64_t rows, int64_t cols, int64_t ld, void* values,
+                                                 cudaDataType valueType, cusparseOrder_t order) {
+    TS_FORWARD(cusparse, cusparseCreateDnMat, dnMatDescr, rows, cols, ld, values, valueType, order);
+}
+cusparseStatus_t CUSPARSEAPI cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr) {
+    TS_FORWARD(cusparse, cusparseDestroyDnMat, dnMatDescr);
+}
+cusparseStatus_t CUSPARSEAPI cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+                                                     cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, const void* beta,
+                                                     cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpMMAlg_t alg,
+                                                     size_t* bufferSize) {
+    TS_FORWARD(cusparse, cusparseSpMM_bufferSize, handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, bufferSize);
+}
+cusparseStatus_t CUSPARSEAPI cusparseSpMM_preprocess(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+                                                     cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, const void* beta,
+                                                     cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpMMAlg_t alg,
+                                                     void* externalBuffer) {
+    TS_FORWARD(cusparse, cusparseSpMM_preprocess, handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer);
+}
+cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha,
+                                          cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, const void* beta, cusparseDnMatDescr_t matC,
+                                          cudaDataType computeType, cusparseSpMMAlg_t alg, void* externalBuffer) {
+    TS_FORWARD(cusparse, cusparseSpMM, handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer);
+}
 
 #if TS_WITH_NCCL
 ncclResult_t ncclGroupStart() { TS_FORWARD(nccl, ncclGroupStart); }

@@ -29,6 +29,7 @@ const char* spttm_variant_name(SpttmVariant v) {
     case SpttmVariant::RankBlocked: return "rb";
     case SpttmVariant::SharedMemory: return "sm";
     case SpttmVariant::WarpBatches: return "wb";
+    case SpttmVariant::Cusparse: return "cusparse";
     }
     return "?";
 }
@@ -36,7 +37,7 @@ const char* spttm_variant_name(SpttmVariant v) {
 SpttmVariant parse_spttm_variant(const std::string& name) {
     for (SpttmVariant v : kSpttmVariants)
         if (name == spttm_variant_name(v)) return v;
-    throw InputError("unknown SpTTM variant '" + name + "' (known: naive, fg, mc, rb, sm, wb)");
+    throw InputError("unknown SpTTM variant '" + name + "' (known: naive, fg, mc, rb, sm, wb, cusparse)");
 }
 
 FormatOptions spttm_options(int order, int mode) {

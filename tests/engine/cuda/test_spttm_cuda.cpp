@@ -1,4 +1,4 @@
-// The six CUDA SpTTM kernels (spttm Sec. 4.2's five and our warp batches) and SspTTM against the CPU oracle: fp32 on the
+// The seven CUDA SpTTM kernels (spttm Sec. 4.2's five, our warp batches, cuSPARSE's SpMM) and SspTTM against the CPU oracle: fp32 on the
 // device, relative error <= 1e-4, on random tensors of order 3-5 and the shared tensors.
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"

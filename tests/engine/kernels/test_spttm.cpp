@@ -192,6 +192,18 @@ private Q_SLOTS:
         }
     }
 
+    // --variant's names: each of the seven reads back as itself; an unknown one lists them all
+    void variantNames() {
+        for (SpttmVariant v : kSpttmVariants) QCOMPARE(parse_spttm_variant(spttm_variant_name(v)), v);
+        QCOMPARE(std::size(kSpttmVariants), std::size_t{7});
+        try {
+            parse_spttm_variant("csr");
+            QFAIL("an unknown variant was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("wb, cusparse") != std::string::npos, e.what());
+        }
+    }
+
     void misuse() {
         const CooTensor t = tstest::random_tensor({8, 9, 10}, 50, 1);
         const auto coo = build_format(FormatKind::COO, t, {});  // sorted with mode 1 first

@@ -31,7 +31,7 @@ struct BenchRequest {
     bool check = false;
     FormatOptions options;            // mode overridden per row
     std::vector<DenseMatrix> factors; // empty: random, seeded per mode
-    std::vector<SpttmVariant> spttm_variants;  // cuda SpTTM on COO: the GPU kernels to run (empty: all six)
+    std::vector<SpttmVariant> spttm_variants;  // cuda SpTTM on COO: the GPU kernels to run (empty: all seven)
     // MTTKRP on cuda over parts, one per GPU (mttkrp_multi_gpu.hpp): the part count (0: every
     // GPU), and where given the GPU of each part. Unset: the single-GPU kernels on a host-built
     // format.

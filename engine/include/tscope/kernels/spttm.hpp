@@ -23,11 +23,13 @@ using SemiSparse = ScooFormat<std::uint64_t, double>;
 // The five GPU-SpTTM implementations of spttm Sec. 4.2, kept side by side: naive (Alg. 2),
 // fine-grained threads (Alg. 3), memory-coalesced, rank-blocked, shared memory (Alg. 4); and a
 // sixth, ours: warp batches (a warp per 256 consecutive nonzeros, their loads and U's gathers
-// batched; gpu_spttm.cu says why).
-enum class SpttmVariant { Naive, FineGrained, Coalesced, RankBlocked, SharedMemory, WarpBatches };
-inline constexpr SpttmVariant kSpttmVariants[] = {SpttmVariant::Naive,       SpttmVariant::FineGrained, SpttmVariant::Coalesced,
-                                                  SpttmVariant::RankBlocked, SpttmVariant::SharedMemory, SpttmVariant::WarpBatches};
-const char* spttm_variant_name(SpttmVariant v);  // naive, fg, mc, rb, sm, wb
+// batched; gpu_spttm.cu says why); and the library's: SpTTM on a COO sorted with the mode last
+// is a sparse matrix (fibers x I_n) times U, cuSPARSE's CSR SpMM.
+enum class SpttmVariant { Naive, FineGrained, Coalesced, RankBlocked, SharedMemory, WarpBatches, Cusparse };
+inline constexpr SpttmVariant kSpttmVariants[] = {SpttmVariant::Naive,        SpttmVariant::FineGrained, SpttmVariant::Coalesced,
+                                                  SpttmVariant::RankBlocked,  SpttmVariant::SharedMemory, SpttmVariant::WarpBatches,
+                                                  SpttmVariant::Cusparse};
+const char* spttm_variant_name(SpttmVariant v);  // naive, fg, mc, rb, sm, wb, cusparse
 SpttmVariant parse_spttm_variant(const std::string& name);  // InputError listing the names
 
 // The oracle, from coordinates: one chunk per non-empty mode-n fiber, sparse modes ascending.
