@@ -173,11 +173,15 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // other share their indices' high bits, so, as for HiCOO's 2^b blocks (the same curve cut
         // at 2^b), only a row's first touch in each block goes to memory; no block loop. Its
         // loops as cpu/mttkrp_alto.cpp writes them: at order 3 one fused loop (out += x a .* b),
-        // above q = x a, q .*= each further row, out += q (N loops). The first partition adds
+        // above q = x a, q .*= each further row, out += q (N loops). The fused loop is counted
+        // by its row accesses against COO's, as HLS's sparse pass is: 4 (a, b, out read and
+        // written) to COO's 10 in four loops, so 1.6 of COO's loops. Counted as one, ALTO came
+        // out at 0.63-0.84 of its measured time at order 3 and was picked on blocks-3d-tiles
+        // where CSF and B-CSF measure 1.14x faster (docs/bench/cpu-advisor.json at 095d90c). The first partition adds
         // into the output itself and each other one into a buffer over its own interval (Sec.
         // 4.2), so a thread's adds go to one matrix's worth of rows, not to T copies; the other
         // T - 1 buffers are zeroed and summed (charged at the mode's length: an upper bound).
-        g.hot(N == 3 ? Z : N * Z);
+        g.hot(N == 3 ? 1.6 * Z : N * Z);
         blocked_rows(g, p, m, Z, false, false);
         g.copies(m, in.machine.threads - 1);
         return;
