@@ -195,71 +195,42 @@ __global__ void sspttm_kernel(std::uint64_t sy, std::uint64_t R, const std::uint
     }
 }
 
-// A copy with another element type, on the device (cuSPARSE takes one index type for a CSR's
-// row offsets and columns; the plan keeps 64-bit offsets and 32-bit columns).
-template <class To, class From>
-__global__ void convert_kernel(std::uint64_t n, const From* __restrict__ in, To* __restrict__ out) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = static_cast<To>(in[i]);
-}
-
 // SpTTM on X sorted with mode n last as a library call: the fibers are the rows of a sparse
-// matrix A (fibers x I_n, CSR = fptr, idx, val) and Y = A U, a CSR SpMM with U and Y row-major,
-// as the plan keeps them. 32-bit offsets where the nonzeros and dims fit a signed int, else
-// 64-bit columns; either way one array is converted once, on the device.
+// matrix A (fibers x I_n, CSR = fptr, idx, val) and Y = A U, cuSPARSE's CSR SpMM with U and Y
+// row-major, as the plan keeps them. The plan's arrays stay (the other kernels read them).
 class CsrSpmm {
 public:
-    CsrSpmm(std::uint64_t fibers, std::uint64_t u_rows, std::uint64_t rank, std::uint64_t nnz, const std::uint64_t* fptr,
-            const std::uint32_t* idx, float* val, float* u, float* out) {
-        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        const bool narrow = nnz < kInt && fibers < kInt && u_rows < kInt;
-        const auto type = narrow ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-        void *ptr = nullptr, *col = nullptr;
-        if (narrow) {
-            ptr32_ = DeviceArray<std::int32_t>(fibers + 1);
-            convert_kernel<<<grid_for(fibers + 1), 256>>>(fibers + 1, fptr, ptr32_.get());
-            ptr = ptr32_.get(), col = const_cast<std::uint32_t*>(idx);  // every index < 2^31: the same bits as int32
-        } else {
-            col64_ = DeviceArray<std::int64_t>(nnz);
-            convert_kernel<<<grid_for(nnz), 256>>>(nnz, idx, col64_.get());
-            ptr = const_cast<std::uint64_t*>(fptr), col = col64_.get();
-        }
-        check(cudaGetLastError(), "converting the SpTTM indices for cuSPARSE");
-        check_sparse(cusparseCreate(&handle_), "creating its handle");
-        check_sparse(cusparseCreateCsr(&a_, static_cast<std::int64_t>(fibers), static_cast<std::int64_t>(u_rows),
-                                       static_cast<std::int64_t>(nnz), ptr, col, val, type, type, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
-                     "describing the fibers");
+    CsrSpmm(std::uint64_t fibers, std::uint64_t u_rows, std::uint64_t rank, std::uint64_t nnz, std::uint64_t* fptr, std::uint32_t* idx,
+            float* val, float* u, float* out)
+        : csr_(fibers, u_rows, nnz, fptr, idx, val) {
         const auto r = static_cast<std::int64_t>(rank);
         check_sparse(cusparseCreateDnMat(&u_, static_cast<std::int64_t>(u_rows), r, r, u, CUDA_R_32F, CUSPARSE_ORDER_ROW), "describing U");
         check_sparse(cusparseCreateDnMat(&y_, static_cast<std::int64_t>(fibers), r, r, out, CUDA_R_32F, CUSPARSE_ORDER_ROW),
                      "describing Y");
         std::size_t bytes = 0;
-        check_sparse(cusparseSpMM_bufferSize(handle_, kOp, kOp, &one_, a_, u_, &zero_, y_, CUDA_R_32F, kAlg, &bytes), "sizing its buffer");
+        check_sparse(cusparseSpMM_bufferSize(csr_.handle(), kOp, kOp, &one_, csr_.matrix(), u_, &zero_, y_, CUDA_R_32F, kAlg, &bytes),
+                     "sizing its buffer");
         buffer_ = DeviceArray<std::uint8_t>(bytes);
-        check_sparse(cusparseSpMM_preprocess(handle_, kOp, kOp, &one_, a_, u_, &zero_, y_, CUDA_R_32F, kAlg, buffer_.get()),
+        check_sparse(cusparseSpMM_preprocess(csr_.handle(), kOp, kOp, &one_, csr_.matrix(), u_, &zero_, y_, CUDA_R_32F, kAlg, buffer_.get()),
                      "preparing the SpMM");
     }
     ~CsrSpmm() {
-        if (y_) cusparseDestroyDnMat(y_);
-        if (u_) cusparseDestroyDnMat(u_);
-        if (a_) cusparseDestroySpMat(a_);
-        if (handle_) cusparseDestroy(handle_);
+        cusparseDestroyDnMat(y_);
+        cusparseDestroyDnMat(u_);
     }
     CsrSpmm(const CsrSpmm&) = delete;
     CsrSpmm& operator=(const CsrSpmm&) = delete;
     void run() {  // beta 0: Y is overwritten, no clearing pass
-        check_sparse(cusparseSpMM(handle_, kOp, kOp, &one_, a_, u_, &zero_, y_, CUDA_R_32F, kAlg, buffer_.get()), "in its SpMM");
+        check_sparse(cusparseSpMM(csr_.handle(), kOp, kOp, &one_, csr_.matrix(), u_, &zero_, y_, CUDA_R_32F, kAlg, buffer_.get()),
+                     "in its SpMM");
     }
 
 private:
     static constexpr cusparseOperation_t kOp = CUSPARSE_OPERATION_NON_TRANSPOSE;
     static constexpr cusparseSpMMAlg_t kAlg = CUSPARSE_SPMM_ALG_DEFAULT;
     const float one_ = 1.0f, zero_ = 0.0f;
-    DeviceArray<std::int32_t> ptr32_;
-    DeviceArray<std::int64_t> col64_;
+    DeviceCsr csr_;
     DeviceArray<std::uint8_t> buffer_;
-    cusparseHandle_t handle_ = nullptr;
-    cusparseSpMatDescr_t a_ = nullptr;
     cusparseDnMatDescr_t u_ = nullptr, y_ = nullptr;
 };
 

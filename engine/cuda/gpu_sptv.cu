@@ -9,7 +9,6 @@
 // 0.58-0.64 ms a mode on the nell-2 shape, cuSPARSE's CSR_ALG1 0.32-0.35 ms and its merge-path
 // ALG2 0.39-0.42 ms; on the uniform shape 0.57-0.63, 0.49-0.59 and 0.56-0.62 ms.
 #include <memory>
-#include <vector>
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
@@ -20,68 +19,39 @@ namespace tscope::gpu {
 
 namespace {
 
-// y = A v with A the rows x vlen CSR of the fibers (empty rows give 0). Its arrays are 32-bit
-// where the nonzeros and the dims fit a signed int (less to read than our 64-bit row
-// pointers), else 64-bit: cuSPARSE takes one index type for both.
+// y = A v with A the rows x vlen CSR of the fibers (empty rows give 0), cuSPARSE's SpMV.
 class CsrSpmv {
 public:
-    CsrSpmv(const SptvRows& x, std::uint64_t vlen, float* dv, float* dout) {
-        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        const bool narrow = x.nnz < kInt && x.rows < kInt && vlen < kInt;
-        const auto type = narrow ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-        if (narrow) {
-            const std::vector<std::int32_t> p(x.ptr, x.ptr + x.rows + 1);
-            ptr32_ = DeviceArray<std::int32_t>(p.data(), p.size());
-            col32_ = DeviceArray<std::uint32_t>(x.col, x.nnz);  // every index < 2^31: the same bits as int32
-        } else {
-            ptr64_ = DeviceArray<std::uint64_t>(x.ptr, x.rows + 1);
-            const std::vector<std::int64_t> c(x.col, x.col + x.nnz);
-            col64_ = DeviceArray<std::int64_t>(c.data(), c.size());
-        }
-        val_ = DeviceArray<float>(x.val, x.nnz);
-        check_sparse(cusparseCreate(&handle_), "creating its handle");
-        void* ptr = narrow ? static_cast<void*>(ptr32_.get()) : static_cast<void*>(ptr64_.get());
-        void* col = narrow ? static_cast<void*>(col32_.get()) : static_cast<void*>(col64_.get());
-        check_sparse(cusparseCreateCsr(&mat_, static_cast<std::int64_t>(x.rows), static_cast<std::int64_t>(vlen),
-                                       static_cast<std::int64_t>(x.nnz), ptr, col, val_.get(), type, type, CUSPARSE_INDEX_BASE_ZERO,
-                                       CUDA_R_32F),
-                     "describing the fibers");
+    CsrSpmv(std::uint64_t rows, std::uint64_t vlen, std::uint64_t nnz, std::uint64_t* ptr, std::uint32_t* col, float* val, float* dv,
+            float* dout)
+        : csr_(rows, vlen, nnz, ptr, col, val) {
         check_sparse(cusparseCreateDnVec(&v_, static_cast<std::int64_t>(vlen), dv, CUDA_R_32F), "describing the vector");
-        check_sparse(cusparseCreateDnVec(&out_, static_cast<std::int64_t>(x.rows), dout, CUDA_R_32F), "describing the output");
+        check_sparse(cusparseCreateDnVec(&out_, static_cast<std::int64_t>(rows), dout, CUDA_R_32F), "describing the output");
         std::size_t bytes = 0;
-        check_sparse(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, v_, &zero_, out_, CUDA_R_32F, kAlg,
-                                             &bytes),
+        check_sparse(cusparseSpMV_bufferSize(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, &bytes),
                      "sizing its buffer");
         buffer_ = DeviceArray<std::uint8_t>(bytes);
-        // the analysis a plan keeps for every vector, as our tiles' row ranges were
-        check_sparse(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, v_, &zero_, out_, CUDA_R_32F, kAlg,
-                                             buffer_.get()),
+        // the analysis a plan keeps for every vector
+        check_sparse(cusparseSpMV_preprocess(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()),
                      "preparing the SpMV");
     }
     ~CsrSpmv() {
-        if (out_) cusparseDestroyDnVec(out_);
-        if (v_) cusparseDestroyDnVec(v_);
-        if (mat_) cusparseDestroySpMat(mat_);
-        if (handle_) cusparseDestroy(handle_);
+        cusparseDestroyDnVec(out_);
+        cusparseDestroyDnVec(v_);
     }
     CsrSpmv(const CsrSpmv&) = delete;
     CsrSpmv& operator=(const CsrSpmv&) = delete;
+    const DeviceCsr& csr() const { return csr_; }
     void run() {
-        check_sparse(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()),
-                     "in its SpMV");
+        check_sparse(cusparseSpMV(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()), "in its SpMV");
     }
 
 private:
+    static constexpr cusparseOperation_t kOp = CUSPARSE_OPERATION_NON_TRANSPOSE;
     static constexpr cusparseSpMVAlg_t kAlg = CUSPARSE_SPMV_CSR_ALG1;
     const float one_ = 1.0f, zero_ = 0.0f;
-    DeviceArray<std::int32_t> ptr32_;
-    DeviceArray<std::uint32_t> col32_;
-    DeviceArray<std::uint64_t> ptr64_;
-    DeviceArray<std::int64_t> col64_;
-    DeviceArray<float> val_;
+    DeviceCsr csr_;
     DeviceArray<std::uint8_t> buffer_;
-    cusparseHandle_t handle_ = nullptr;
-    cusparseSpMatDescr_t mat_ = nullptr;
     cusparseDnVecDescr_t v_ = nullptr, out_ = nullptr;
 };
 
@@ -91,24 +61,33 @@ struct SptvDevice::Impl {
     bool ell = false;
     std::uint64_t outputs = 0;
     DeviceArray<float> v, out;
-    std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
-    // HOCFS-ELL
-    std::uint64_t slices = 0;
-    DeviceArray<std::uint64_t> first, ap;
+    // the format's arrays: a CSR's row offsets or HOCFS-ELL's slice starts, then its columns and
+    // values (the CSR frees the index array cuSPARSE does not read, see DeviceCsr)
+    DeviceArray<std::uint64_t> ptr, ap;  // ap: ELL only
     DeviceArray<std::uint32_t> fiber_slice, col;
     DeviceArray<float> val;
+    std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
 };
 
 SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
     use_device();
-    require_free((x.rows + 1) * 4 + x.nnz * 8 + vlen * 4 + x.rows * 4, "SpTV on the whole tensor");
+    require_free((x.rows + 1) * 8 + x.nnz * 8 + vlen * 4 + x.rows * 4, "SpTV on the whole tensor");
     Event t0, t1;
     t0.record();
     Impl& d = *impl_;
     d.outputs = x.rows;
     d.v = DeviceArray<float>(vlen);
     d.out = DeviceArray<float>(x.rows);
-    if (x.rows && x.nnz) d.rows = std::make_unique<CsrSpmv>(x, vlen, d.v.get(), d.out.get());
+    if (x.rows && x.nnz) {
+        d.ptr = DeviceArray<std::uint64_t>(x.ptr, x.rows + 1);
+        d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
+        d.val = DeviceArray<float>(x.val, x.nnz);
+        d.rows = std::make_unique<CsrSpmv>(x.rows, vlen, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
+        if (d.rows->csr().narrow())
+            d.ptr = {};
+        else
+            d.col = {};
+    }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -119,8 +98,8 @@ SptvDevice::SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing) : i
     Event t0, t1;
     t0.record();
     Impl& d = *impl_;
-    d.ell = true, d.outputs = x.fibers, d.slices = x.slices;
-    d.first = DeviceArray<std::uint64_t>(x.first, x.slices + 1);
+    d.ell = true, d.outputs = x.fibers;
+    d.ptr = DeviceArray<std::uint64_t>(x.first, x.slices + 1);
     d.ap = DeviceArray<std::uint64_t>(x.ap, x.slices + 1);
     d.fiber_slice = DeviceArray<std::uint32_t>(x.fiber_slice, x.fibers);
     d.col = DeviceArray<std::uint32_t>(x.col, x.entries);
@@ -147,7 +126,7 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty
     else if (d.outputs)
-        sptv_ell_kernel<<<grid_for(d.outputs), 256>>>(d.outputs, 0, 0, 0, d.first.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(),
+        sptv_ell_kernel<<<grid_for(d.outputs), 256>>>(d.outputs, 0, 0, 0, d.ptr.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(),
                                                      d.val.get(), d.v.get(), d.out.get());
     check(cudaGetLastError(), "launching the SpTV kernel");
     t2.record();

@@ -9,27 +9,8 @@ namespace tscope::detail {
 
 namespace {
 
-// The device's fp32 result, downloaded into one buffer a plan keeps from its first compute on
-// (left uninitialised: the download fills it) and widened into the plan's values on every
-// thread. A fresh zeroed vector per compute, widened on one thread, cost seconds a call where
-// fibers are short (fibers x R is 2.5G values on the uniform nell-2 shape at rank 32): a bench
-// of SpTTM's six variants there outran a 9-minute device call (session 20).
-class Staging {
-public:
-    explicit Staging(std::uint64_t n) : n_(n) {}
-    float* data() {
-        if (!data_) data_ = std::make_unique_for_overwrite<float[]>(n_);
-        return data_.get();
-    }
-    void widen_into(double* out) const { gpu::widen(data_.get(), out, n_); }
-
-private:
-    std::uint64_t n_;
-    std::unique_ptr<float[]> data_;
-};
-
 SpttmCompute compute_with(std::shared_ptr<gpu::SpttmDevice> device, gpu::SpttmKernel kernel, std::uint64_t out_n, double* out) {
-    auto staging = std::make_shared<Staging>(out_n);
+    auto staging = std::make_shared<gpu::Staging>(out_n);
     return [device, kernel, staging, out](const DenseMatrix& u, DeviceTiming* timing) {
         const std::vector<float> uf(u.data.begin(), u.data.end());
         gpu::Timing t;
@@ -60,7 +41,7 @@ SpttmCompute sspttm_cuda(const std::vector<std::uint64_t>& cptr, const std::vect
     y.cptr = cptr.data(), y.order = order.data(), y.idx = idx.data(), y.val = vals.data();
     gpu::Timing t;
     auto device = std::make_shared<gpu::SpttmDevice>(y, u_rows, rank, t);
-    auto staging = std::make_shared<Staging>(y.zchunks * rank * sy);
+    auto staging = std::make_shared<gpu::Staging>(y.zchunks * rank * sy);
     return [device, values = std::move(values), staging, out](const DenseMatrix& u, DeviceTiming* timing) {
         gpu::Timing refresh;
         device->update_values(values().data(), refresh);

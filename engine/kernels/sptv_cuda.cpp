@@ -3,9 +3,9 @@
 // the fiber values into the result whose fibers and coordinates the host laid out once.
 #include "kernels/sptv_cuda.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/gpu_sptv.hpp"
@@ -41,8 +41,10 @@ std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, st
 }
 
 // The format on the device. HOCSR's rows (Alg. 4) are every index tuple, empty ones included:
-// `nonempty` gets which rows hold a fiber, the ones the result keeps.
-std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, std::uint64_t vlen, std::vector<bool>& nonempty) {
+// `kept` gets the rows that hold a fiber, the ones the result keeps (left unset for the other
+// formats, whose rows are their fibers).
+std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, std::uint64_t vlen,
+                                        std::optional<std::vector<std::uint64_t>>& kept) {
     return visit_format(format, overloaded{
         // HOCOO, Alg. 3: the products and the segmented reduction of its two loops fused into one
         // pass over the fiber segments, as for the rows: a separate product pass wrote every
@@ -54,8 +56,9 @@ std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, st
         },
         [&]<class I, class V>(const HocsrFormat<I, V>& f) {
             const auto ptr = convert<std::uint64_t>(f.row_ptr);
-            nonempty.resize(ptr.size() - 1);
-            for (std::uint64_t r = 0; r + 1 < ptr.size(); ++r) nonempty[r] = ptr[r] != ptr[r + 1];
+            kept.emplace();
+            for (std::uint64_t r = 0; r + 1 < ptr.size(); ++r)
+                if (ptr[r] != ptr[r + 1]) kept->push_back(r);
             return upload_rows(ptr, convert<std::uint32_t>(f.col), convert<float>(f.vals), vlen);
         },
         [&]<class I, class V>(const CfbFormat<I, V>&) { return upload_flattened(format, vlen); },
@@ -75,24 +78,19 @@ SptvCudaPrepared sptv_prepare_cuda(const SparseFormat& format, int mode) {
     SptvCudaPrepared p;
     p.layout = sptv_layout(format, mode);  // also refuses a format built for another mode
     const std::uint64_t vlen = format.dims()[static_cast<std::size_t>(mode)], fibers = p.layout.nnz();
-    auto nonempty = std::make_shared<std::vector<bool>>();
-    std::shared_ptr<gpu::SptvDevice> device = upload(format, mode, vlen, *nonempty);
-    const std::uint64_t rows = device->outputs();
-    const auto kept = nonempty->empty() ? rows : static_cast<std::uint64_t>(std::count(nonempty->begin(), nonempty->end(), true));
-    if (kept != fibers) throw Error("SpTV on the GPU has " + std::to_string(kept) + " fibers, expected " + std::to_string(fibers));
-    // the device's fp32 values, staged once and widened on every thread
-    auto staging = std::shared_ptr<float[]>(std::make_unique_for_overwrite<float[]>(rows));
-    p.values = [device, nonempty, staging, rows, vlen](const double* v, double* out, DeviceTiming* timing) {
+    std::optional<std::vector<std::uint64_t>> kept;
+    std::shared_ptr<gpu::SptvDevice> device = upload(format, mode, vlen, kept);
+    const std::uint64_t rows = device->outputs(), fibers_out = kept ? kept->size() : rows;
+    if (fibers_out != fibers) throw Error("SpTV on the GPU has " + std::to_string(fibers_out) + " fibers, expected " + std::to_string(fibers));
+    auto staging = std::make_shared<gpu::Staging>(rows);
+    p.values = [device, kept = std::move(kept), staging, vlen](const double* v, double* out, DeviceTiming* timing) {
         const std::vector<float> vf(v, v + vlen);
         gpu::Timing t;
-        device->compute(vf.data(), staging.get(), t);
-        if (nonempty->empty()) {
-            gpu::widen(staging.get(), out, rows);
-        } else {  // HOCSR: the non-empty rows, in order
-            std::uint64_t q = 0;
-            for (std::uint64_t r = 0; r < rows; ++r)
-                if ((*nonempty)[r]) out[q++] = staging[static_cast<std::ptrdiff_t>(r)];
-        }
+        device->compute(vf.data(), staging->data(), t);
+        if (kept)
+            staging->gather_into(*kept, out);
+        else
+            staging->widen_into(out);
         if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
     };
     return p;
