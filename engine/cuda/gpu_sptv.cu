@@ -4,7 +4,7 @@
 // CSR SpMV; HOCFS-ELL (Fig. 10) has one thread per fiber (sptv_kernels.cuh).
 //
 // Why cuSPARSE and not our own row kernel: measured side by side on one H200 (session 21,
-// docs/bench/h200-issue19-session21-sptv.json), our nonzero-balanced tiles (1,024 nonzeros a
+// docs/bench/h200-issue19-session21-sptv-nell2.json), our nonzero-balanced tiles (1,024 nonzeros a
 // block, rows found by a block-wide scan of row marks, sums met in shared memory) took
 // 0.58-0.64 ms a mode on the nell-2 shape, cuSPARSE's CSR_ALG1 0.32-0.35 ms and its merge-path
 // ALG2 0.39-0.42 ms; on the uniform shape 0.57-0.63, 0.49-0.59 and 0.56-0.62 ms.
