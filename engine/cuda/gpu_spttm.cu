@@ -87,39 +87,80 @@ __global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::
 // kernel above walks one fiber's nonzeros one by one, and each step waits for idx[j] and then
 // for U's row: on fibers of a few nonzeros that is a few memory latencies per fiber, bound by
 // latency far from the bandwidth; and a power-law tensor's longest fibers (thousands of
-// nonzeros) leave one warp walking long after the others are done. Here a warp takes a
-// segment of kSegment consecutive nonzeros, whatever fibers they belong to; they are loaded
-// 32 at a time, one per lane (coalesced), and broadcast by shuffles; kGathers rows of U are
-// requested before the first is used; each lane keeps one column's running sum. A fiber's row
-// is stored by the warp that holds its first nonzero; a warp whose first fiber began in an
-// earlier segment leaves that share in carry (R values), added once every owner has stored
-// (piece_ranges.cuh). So Y needs no clearing, and atomics only for the carried shares.
+// nonzeros) leave one warp walking long after the others are done. Here a group of lanes takes
+// a segment of consecutive nonzeros, whatever fibers they belong to; they are loaded a lane
+// each (coalesced) and broadcast by shuffles; several rows of U are requested before the first
+// is used; each lane keeps V columns' running sums. A fiber's row is stored by the group that
+// holds its first nonzero; a group whose first fiber began in an earlier segment leaves that
+// share in carry (R values), added once every owner has stored (piece_ranges.cuh). So Y needs
+// no clearing, and atomics only for the carried shares.
 //
-// Occupancy: positions in a segment and fibers counted from its first are 32-bit, 8 gathers are
-// in flight rather than 16, and the kernel is bounded to kBatchBlocks resident blocks (48
-// registers, a 16-byte spill). On the nell-2 shape (H100, rank 32) it took 3.20-3.36 ms a mode
-// against 4.24-4.38 ms for the 64-bit kernel with 16 gathers (78 registers, three blocks), in
-// the same call; 32-bit with 16 gathers at four blocks 3.52-3.70, with 8 at four 3.40-3.53
-// (docs/bench/h100-issue19-session19.json).
-constexpr int kGathers = 8;
-constexpr int kBatchBlocks = 5;
-constexpr std::uint64_t kSegment = 256;
+// Group width (WarpBatchShape): with a lane per column (V = 1) the whole warp walks one
+// nonzero at a time, and the walk costs about a dozen instructions a nonzero (two shuffles, the
+// address, the load, the fiber test), issued once per nonzero for 32 columns. On the nell-2
+// shape that bound the kernel by instruction issue at 27-31% of the copy bound (H200, session
+// 22). Where R is a multiple of 4 a lane holds four columns (float4: one 16-byte load of U and
+// one 16-byte store of Y), so 8 lanes cover 32 columns and a warp walks four segments at once:
+// a quarter of the instructions a nonzero.
+//
+// Occupancy: positions in a segment and fibers counted from its first are 32-bit and the
+// kernel is bounded to kBatchBlocks resident blocks. With V = 1, 8 gathers in flight (48
+// registers): 3.20-3.36 ms a mode on the nell-2 shape (H100, rank 32) against 4.24-4.38 ms for
+// a 64-bit kernel with 16 gathers (78 registers, three blocks), in the same call; 32-bit with
+// 16 gathers at four blocks 3.52-3.70, with 8 at four 3.40-3.53
+// (docs/bench/h100-issue19-session19.json). With V = 4 each gather is four registers, so 4 are
+// in flight a group, 16 a warp.
+template <int V>
+struct WarpBatchShape;
+template <>
+struct WarpBatchShape<1> {
+    using Cols = float;
+    static constexpr int kGathers = 8, kBlocks = 5;  // kBlocks: resident blocks an SM
+    static constexpr std::uint32_t kSegment = 256;  // nonzeros a group (here the warp) walks
+    static __device__ Cols zero() { return 0.0f; }
+    static __device__ Cols row(const float* p) { return *p; }
+    static __device__ void store(float* p, Cols c) { *p = c; }
+    static __device__ Cols scaled(float x, Cols c) { return x * c; }
+    static __device__ void add(Cols& a, Cols b) { a += b; }
+};
+template <>
+struct WarpBatchShape<4> {
+    using Cols = float4;
+    static constexpr int kGathers = 4, kBlocks = 4;
+    static constexpr std::uint32_t kSegment = 64;  // a warp walks 4 x 64, as many as with V = 1
+    static __device__ Cols zero() { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+    static __device__ Cols row(const float* p) { return __ldg(reinterpret_cast<const float4*>(p)); }
+    static __device__ void store(float* p, Cols c) { *reinterpret_cast<float4*>(p) = c; }
+    static __device__ Cols scaled(float x, Cols c) { return make_float4(x * c.x, x * c.y, x * c.z, x * c.w); }
+    static __device__ void add(Cols& a, Cols b) { a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w; }
+};
 
-std::uint64_t segment_count(std::uint64_t nnz) { return (nnz + kSegment - 1) / kSegment; }
+// V = 4 needs R % 4 == 0: U's and Y's rows then start on 16 bytes (cudaMalloc aligns more).
+bool four_columns_a_lane(std::uint64_t R) { return R % 4 == 0; }
+std::uint64_t batch_segment(std::uint64_t R) {
+    return four_columns_a_lane(R) ? WarpBatchShape<4>::kSegment : WarpBatchShape<1>::kSegment;
+}
 
-__global__ void __launch_bounds__(kThreads, kBatchBlocks) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
+template <int V>
+__global__ void __launch_bounds__(kThreads, WarpBatchShape<V>::kBlocks) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
                                                               const std::uint64_t* __restrict__ fptr,
                                                               const std::uint64_t* __restrict__ seg_fiber,
                                                               const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
                                                               const float* __restrict__ u, float* __restrict__ y,
                                                               float* __restrict__ carry) {
-    constexpr unsigned kAll = 0xffffffffu;
-    const int lane = static_cast<int>(threadIdx.x & 31);
-    const std::uint64_t w = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) >> 5;
+    using S = WarpBatchShape<V>;
+    constexpr int G = 32 / V;  // lanes in a group: together they hold 32 columns
+    constexpr std::uint32_t kSegment = S::kSegment;
+    constexpr int kGathers = S::kGathers;
+    // shuffles name only the group's lanes: the groups of a warp leave their loops at different
+    // times (the last segment is short)
+    const unsigned group_mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (threadIdx.x & 31u & ~static_cast<unsigned>(G - 1));
+    const int lane = static_cast<int>(threadIdx.x & static_cast<unsigned>(G - 1));
+    const std::uint64_t w = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / G;
     const std::uint64_t j_begin = w * kSegment;
-    if (j_begin >= nnz) return;  // the whole warp together
-    // positions within the segment and fibers counted from its first in 32 bits (a segment has
-    // kSegment nonzeros): 64-bit ones held the kernel at 78 registers, three blocks an SM
+    if (j_begin >= nnz) return;  // the whole group together
+    // positions within the segment and fibers counted from its first in 32 bits: 64-bit ones
+    // held the V = 1 kernel at 78 registers, three blocks an SM
     const auto len = static_cast<std::uint32_t>(nnz - j_begin < kSegment ? nnz - j_begin : kSegment);
     const std::uint64_t first = seg_fiber[w];
     const bool began_earlier = fptr[first] < j_begin;
@@ -130,46 +171,46 @@ __global__ void __launch_bounds__(kThreads, kBatchBlocks) warp_batch_kernel(std:
         const std::uint64_t e = fptr[f + 1] - j_begin;  // > 0: fiber first holds j_begin
         return e < len ? static_cast<std::uint32_t>(e) : len;
     };
-    for (std::uint64_t c0 = 0; c0 < R; c0 += 32) {  // 32 columns of Y at a time, a lane each
-        const std::uint64_t r = c0 + static_cast<std::uint64_t>(lane);
-        const bool has_col = r < R;
-        // the ends of 32 fibers from `window` on, a lane each, reloaded when the walk passes them
+    for (std::uint64_t c0 = 0; c0 < R; c0 += 32) {  // 32 columns of Y at a time, V a lane
+        const std::uint64_t r = c0 + static_cast<std::uint64_t>(lane) * V;
+        const bool has_col = r < R;  // all V of them: R % V == 0
+        // the ends of G fibers from `window` on, a lane each, reloaded when the walk passes them
         std::uint32_t fiber = 0, window = 0;  // counted from `first`
         std::uint32_t lane_end = end_of(static_cast<std::uint32_t>(lane));
-        std::uint32_t fiber_end = __shfl_sync(kAll, lane_end, 0);
+        std::uint32_t fiber_end = __shfl_sync(group_mask, lane_end, 0, G);
         bool carried = began_earlier;
-        float acc = 0.0f;
+        typename S::Cols acc = S::zero();
         const auto flush = [&] {
             if (!has_col) return;
-            if (carried) carry[w * R + r] = acc;
-            else y[(first + fiber) * R + r] = acc;
+            if (carried) S::store(carry + w * R + r, acc);
+            else S::store(y + (first + fiber) * R + r, acc);
         };
-        for (std::uint32_t j0 = 0; j0 < len; j0 += 32) {
-            const int n = len - j0 < 32 ? static_cast<int>(len - j0) : 32;
+        for (std::uint32_t j0 = 0; j0 < len; j0 += G) {
+            const int n = len - j0 < G ? static_cast<int>(len - j0) : G;
             const std::uint32_t k_lane = lane < n ? seg_idx[j0 + lane] : 0;
             const float x_lane = lane < n ? seg_val[j0 + lane] : 0.0f;
             for (int q0 = 0; q0 < n; q0 += kGathers) {
-                float g[kGathers];
+                typename S::Cols g[kGathers];
 #pragma unroll
                 for (int s = 0; s < kGathers; ++s) {  // the gathers first, all in flight at once
                     const int q = q0 + s;
-                    const std::uint32_t k = __shfl_sync(kAll, k_lane, q & 31);
-                    const float x = __shfl_sync(kAll, x_lane, q & 31);
-                    g[s] = q < n && has_col ? x * u[static_cast<std::uint64_t>(k) * R + r] : 0.0f;
+                    const std::uint32_t k = __shfl_sync(group_mask, k_lane, q & (G - 1), G);
+                    const float x = __shfl_sync(group_mask, x_lane, q & (G - 1), G);
+                    g[s] = q < n && has_col ? S::scaled(x, S::row(u + static_cast<std::uint64_t>(k) * R + r)) : S::zero();
                 }
 #pragma unroll
                 for (int s = 0; s < kGathers; ++s) {
                     if (q0 + s >= n) break;
                     if (j0 + static_cast<std::uint32_t>(q0 + s) >= fiber_end) {  // the walk leaves a fiber: its share is done
                         flush();
-                        carried = false, acc = 0.0f, ++fiber;
-                        if (fiber - window == 32) {
+                        carried = false, acc = S::zero(), ++fiber;
+                        if (fiber - window == G) {
                             window = fiber;
                             lane_end = end_of(window + static_cast<std::uint32_t>(lane));
                         }
-                        fiber_end = __shfl_sync(kAll, lane_end, static_cast<int>(fiber - window));
+                        fiber_end = __shfl_sync(group_mask, lane_end, static_cast<int>(fiber - window), G);
                     }
-                    acc += g[s];
+                    S::add(acc, g[s]);
                 }
             }
         }
@@ -248,12 +289,12 @@ struct SpttmDevice::Impl {
     // The warp batches' segments (each one's first fiber) and their carries, made by the first
     // warp-batch compute: the other kernels, and the Tucker plans that run them, need neither.
     std::uint64_t segments() {
-        const std::uint64_t count = segment_count(nnz);
+        const std::uint64_t stride = batch_segment(rank), count = (nnz + stride - 1) / stride;
         if (seg_fiber.size() != count) {
             seg_fiber = DeviceArray<std::uint64_t>(count);
             carry = DeviceArray<float>(count * rank);
             // a sorted COO's fibers are never empty
-            launch_piece_ranges(count, kSegment, items, ptr.get(), 0, seg_fiber.get());
+            launch_piece_ranges(count, stride, items, ptr.get(), 0, seg_fiber.get());
         }
         return count;
     }
@@ -343,12 +384,15 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
                 shared_kernel<<<blocks(n, per_block), dim3(ntr, per_block), ntr * per_block * sizeof(float)>>>(
                     n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
                 break;
-            case SpttmKernel::WarpBatches: {  // a warp per segment, a block's 8 warps
-                const std::uint64_t segments = d.segments();
-                warp_batch_kernel<<<blocks(segments, kThreads / 32), kThreads>>>(d.nnz, n, R, d.ptr.get(), d.seg_fiber.get(),
-                                                                                 d.idx.get(), d.val.get(), d.u.get(), d.out.get(),
-                                                                                 d.carry.get());
-                launch_piece_carries(segments, kSegment, R, d.ptr.get(), d.seg_fiber.get(), d.carry.get(), d.out.get());
+            case SpttmKernel::WarpBatches: {  // a group per segment: 8 warps a block
+                const std::uint64_t segments = d.segments(), groups_a_block = kThreads / 32 * (four_columns_a_lane(R) ? 4 : 1);
+                const auto launch = [&](auto kernel) {
+                    kernel<<<blocks(segments, groups_a_block), kThreads>>>(d.nnz, n, R, d.ptr.get(), d.seg_fiber.get(), d.idx.get(),
+                                                                          d.val.get(), d.u.get(), d.out.get(), d.carry.get());
+                };
+                if (four_columns_a_lane(R)) launch(warp_batch_kernel<4>);
+                else launch(warp_batch_kernel<1>);
+                launch_piece_carries(segments, batch_segment(R), R, d.ptr.get(), d.seg_fiber.get(), d.carry.get(), d.out.get());
                 break;
             }
             case SpttmKernel::Cusparse:

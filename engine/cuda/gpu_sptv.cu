@@ -1,7 +1,8 @@
 // CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1), the whole tensor at once, kept on the device across
 // vectors. The CSR-shaped formats and HOCOO's segments (Fig. 9 and Alg. 3) are a sparse
 // matrix-vector product, rows = fibers, columns = the mode's indices, and run as cuSPARSE's
-// CSR SpMV; HOCFS-ELL (Fig. 10) has one thread per fiber (sptv_kernels.cuh).
+// CSR SpMV; HOCFS-ELL (Fig. 10) has one thread per fiber (sptv_kernels.cuh), HOCSR (Alg. 4) a
+// thread per few rows streaming its pointer array (sptv_tuples.cuh).
 //
 // Why cuSPARSE and not our own row kernel: measured side by side on one H200 (session 21,
 // docs/bench/h200-issue19-session21-sptv-nell2.json), our nonzero-balanced tiles (1,024 nonzeros a
@@ -10,10 +11,13 @@
 // ALG2 0.39-0.42 ms; on the uniform shape 0.57-0.63, 0.49-0.59 and 0.56-0.62 ms.
 #include <memory>
 
+#include <cub/device/device_scan.cuh>
+
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
 #include "sparse_library.cuh"
 #include "sptv_kernels.cuh"
+#include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
 
@@ -59,12 +63,13 @@ private:
 
 struct SptvDevice::Impl {
     bool ell = false;
-    std::uint64_t outputs = 0;
+    std::uint64_t outputs = 0, tuples = 0;  // tuples: HOCSR's rows (its outputs are the non-empty ones)
     DeviceArray<float> v, out;
     // the format's arrays: a CSR's row offsets or HOCFS-ELL's slice starts, then its columns and
     // values (the CSR frees the index array cuSPARSE does not read, see DeviceCsr)
     DeviceArray<std::uint64_t> ptr, ap;  // ap: ELL only
-    DeviceArray<std::uint32_t> fiber_slice, col;
+    DeviceArray<std::uint32_t> ptr32, fiber_slice, col;  // ptr32: HOCSR's offsets where they fit
+    DeviceArray<std::uint64_t> block_base;                // HOCSR: the outputs before each block
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
 };
@@ -110,6 +115,39 @@ SptvDevice::SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing) : i
     timing.upload_s = Event::seconds(t0, t1);
 }
 
+SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
+    use_device();
+    const std::uint64_t blocks = (x.rows + kTupleBlockRows - 1) / kTupleBlockRows;
+    require_free((x.rows + 1) * (x.ptr32 ? 4 : 8) + x.nnz * 8 + vlen * 4 + x.fibers * 4 + blocks * 16, "SpTV on the whole tensor");
+    Event t0, t1;
+    t0.record();
+    Impl& d = *impl_;
+    d.outputs = x.fibers, d.tuples = x.rows;
+    d.v = DeviceArray<float>(vlen);
+    d.out = DeviceArray<float>(x.fibers);
+    if (x.ptr32)
+        d.ptr32 = DeviceArray<std::uint32_t>(x.ptr32, x.rows + 1);
+    else
+        d.ptr = DeviceArray<std::uint64_t>(x.ptr64, x.rows + 1);
+    d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
+    d.val = DeviceArray<float>(x.val, x.nnz);
+    if (blocks) {  // each block's first output: its non-empty rows counted, then scanned
+        d.block_base = DeviceArray<std::uint64_t>(blocks);
+        if (x.ptr32)
+            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr32.get(), d.block_base.get());
+        else
+            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr.get(), d.block_base.get());
+        check(cudaGetLastError(), "counting HOCSR's non-empty rows");
+        std::size_t bytes = 0;
+        std::uint64_t* base = d.block_base.get();
+        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base, base, blocks), "sizing the scan");
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, base, base, blocks), "placing HOCSR's outputs");
+    }
+    t1.record();
+    timing.upload_s = Event::seconds(t0, t1);
+}
+
 SptvDevice::~SptvDevice() = default;
 
 std::uint64_t SptvDevice::outputs() const { return impl_->outputs; }
@@ -123,6 +161,15 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     t1.record();
     if (d.rows)
         d.rows->run();
+    else if (d.tuples) {
+        const auto blocks = static_cast<unsigned>(d.block_base.size());
+        if (d.ptr32.size())
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
+                                                         d.out.get());
+        else
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
+                                                         d.out.get());
+    }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty
     else if (d.outputs)

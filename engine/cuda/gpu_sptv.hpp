@@ -20,6 +20,18 @@ struct SptvRows {
     const float* val = nullptr;          // nnz
 };
 
+// HOCSR (Alg. 4): rows are every index tuple of the other modes, empty ones included (most of
+// them on a real tensor); only the rows that hold a fiber (`fibers` of them) are output, in row
+// order. The row offsets are 32-bit (ptr32) where nnz < 2^32, else 64-bit (ptr64): the pointer
+// array is most of what the kernel reads.
+struct SptvTuples {
+    std::uint64_t rows = 0, fibers = 0, nnz = 0;
+    const std::uint32_t* ptr32 = nullptr;  // rows + 1, or null
+    const std::uint64_t* ptr64 = nullptr;  // rows + 1, where ptr32 is null
+    const std::uint32_t* col = nullptr;    // nnz
+    const float* val = nullptr;            // nnz
+};
+
 // HOCFS-ELL (Fig. 10): the fibers of slice s are [first[s], first[s+1]); the slice's entries
 // start at ap[s] and are column-major, width (ap[s+1] - ap[s]) / its fiber count; pads hold
 // kPad. fiber_slice[q] is q's slice (so that a thread per fiber finds its block directly).
@@ -47,10 +59,11 @@ public:
     // freeing all.
     SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing);
     SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing);
+    SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing);
     ~SptvDevice();
     SptvDevice(const SptvDevice&) = delete;
     SptvDevice& operator=(const SptvDevice&) = delete;
-    std::uint64_t outputs() const;  // one value per row (SptvRows) or fiber (SptvEll)
+    std::uint64_t outputs() const;  // one value per row (SptvRows) or fiber (SptvEll, SptvTuples)
     // v: vlen entries; out: outputs() entries, in the format's own row / fiber order.
     void compute(const float* v, float* out, Timing& timing);
 

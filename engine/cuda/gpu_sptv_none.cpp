@@ -8,6 +8,7 @@ struct SptvDevice::Impl {};
 
 SptvDevice::SptvDevice(const SptvRows&, std::uint64_t, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 SptvDevice::SptvDevice(const SptvEll&, std::uint64_t, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+SptvDevice::SptvDevice(const SptvTuples&, std::uint64_t, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 SptvDevice::~SptvDevice() = default;
 std::uint64_t SptvDevice::outputs() const { return 0; }
 void SptvDevice::compute(const float*, float*, Timing&) {}

@@ -17,11 +17,4 @@ float* Staging::data() {
     return data_.get();
 }
 
-void Staging::gather_into(const std::vector<std::uint64_t>& rows, double* out) const {
-    const auto count = static_cast<std::int64_t>(rows.size());
-    const float* in = data_.get();
-#pragma omp parallel for schedule(static) if (count > kParallelFrom)
-    for (std::int64_t q = 0; q < count; ++q) out[q] = in[rows[static_cast<std::size_t>(q)]];
-}
-
 }  // namespace tscope::gpu

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 namespace tscope::gpu {
 
@@ -22,9 +21,6 @@ public:
     explicit Staging(std::uint64_t n) : n_(n) {}
     float* data();
     void widen_into(double* out) const { widen(data_.get(), out, n_); }
-    // out[q] = the staged value of row rows[q], for a result that keeps some of the rows only
-    // (HOCSR's SpTV: the rows that hold a fiber)
-    void gather_into(const std::vector<std::uint64_t>& rows, double* out) const;
 
 private:
     std::uint64_t n_;

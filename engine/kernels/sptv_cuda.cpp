@@ -5,7 +5,7 @@
 
 #include <limits>
 #include <memory>
-#include <optional>
+#include <type_traits>
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/gpu_sptv.hpp"
@@ -40,11 +40,30 @@ std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, st
     return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{x.rows, x.entries, x.ptr, x.col, x.val}, vlen, t);
 }
 
-// The format on the device. HOCSR's rows (Alg. 4) are every index tuple, empty ones included:
-// `kept` gets the rows that hold a fiber, the ones the result keeps (left unset for the other
-// formats, whose rows are their fibers).
-std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, std::uint64_t vlen,
-                                        std::optional<std::vector<std::uint64_t>>& kept) {
+// HOCSR (Alg. 4): its own offsets, 32-bit where they are (most of what the kernel reads), and
+// the count of its non-empty rows, the ones the result keeps.
+template <class I, class V>
+std::unique_ptr<gpu::SptvDevice> upload_tuples(const HocsrFormat<I, V>& f, std::uint64_t vlen) {
+    const auto rows = static_cast<std::int64_t>(f.rows());
+    std::uint64_t fibers = 0;
+#pragma omp parallel for reduction(+ : fibers)
+    for (std::int64_t r = 0; r < rows; ++r) fibers += f.row_ptr[r] != f.row_ptr[r + 1];
+    std::vector<std::uint64_t> wide;
+    if constexpr (!std::is_same_v<I, std::uint32_t>) wide = convert<std::uint64_t>(f.row_ptr);
+    const std::vector<std::uint32_t> col = convert<std::uint32_t>(f.col);
+    const std::vector<float> val = convert<float>(f.vals);
+    gpu::SptvTuples x{f.rows(), fibers, f.vals.size(), nullptr, nullptr, col.data(), val.data()};
+    if constexpr (std::is_same_v<I, std::uint32_t>)
+        x.ptr32 = f.row_ptr.data();
+    else
+        x.ptr64 = wide.data();
+    gpu::Timing t;
+    return std::make_unique<gpu::SptvDevice>(x, vlen, t);
+}
+
+// The format on the device: rows (every format but HOCSR and HOCFS-ELL), HOCSR's index tuples
+// or HOCFS-ELL's blocks.
+std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, std::uint64_t vlen) {
     return visit_format(format, overloaded{
         // HOCOO, Alg. 3: the products and the segmented reduction of its two loops fused into one
         // pass over the fiber segments, as for the rows: a separate product pass wrote every
@@ -54,13 +73,7 @@ std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, st
             return upload_rows(coo_fiber_starts(format, mode), convert<std::uint32_t>(f.idx[static_cast<std::size_t>(mode)]),
                                convert<float>(f.vals), vlen);
         },
-        [&]<class I, class V>(const HocsrFormat<I, V>& f) {
-            const auto ptr = convert<std::uint64_t>(f.row_ptr);
-            kept.emplace();
-            for (std::uint64_t r = 0; r + 1 < ptr.size(); ++r)
-                if (ptr[r] != ptr[r + 1]) kept->push_back(r);
-            return upload_rows(ptr, convert<std::uint32_t>(f.col), convert<float>(f.vals), vlen);
-        },
+        [&]<class I, class V>(const HocsrFormat<I, V>& f) { return upload_tuples(f, vlen); },
         [&]<class I, class V>(const CfbFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const HocfsFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) {  // the leaf level is a CSR of the fibers
@@ -78,19 +91,15 @@ SptvCudaPrepared sptv_prepare_cuda(const SparseFormat& format, int mode) {
     SptvCudaPrepared p;
     p.layout = sptv_layout(format, mode);  // also refuses a format built for another mode
     const std::uint64_t vlen = format.dims()[static_cast<std::size_t>(mode)], fibers = p.layout.nnz();
-    std::optional<std::vector<std::uint64_t>> kept;
-    std::shared_ptr<gpu::SptvDevice> device = upload(format, mode, vlen, kept);
-    const std::uint64_t rows = device->outputs(), fibers_out = kept ? kept->size() : rows;
-    if (fibers_out != fibers) throw Error("SpTV on the GPU has " + std::to_string(fibers_out) + " fibers, expected " + std::to_string(fibers));
-    auto staging = std::make_shared<gpu::Staging>(rows);
-    p.values = [device, kept = std::move(kept), staging, vlen](const double* v, double* out, DeviceTiming* timing) {
+    std::shared_ptr<gpu::SptvDevice> device = upload(format, mode, vlen);
+    if (device->outputs() != fibers)
+        throw Error("SpTV on the GPU has " + std::to_string(device->outputs()) + " fibers, expected " + std::to_string(fibers));
+    auto staging = std::make_shared<gpu::Staging>(fibers);
+    p.values = [device, staging, vlen](const double* v, double* out, DeviceTiming* timing) {
         const std::vector<float> vf(v, v + vlen);
         gpu::Timing t;
         device->compute(vf.data(), staging->data(), t);
-        if (kept)
-            staging->gather_into(*kept, out);
-        else
-            staging->widen_into(out);
+        staging->widen_into(out);
         if (timing) *timing = DeviceTiming{t.upload_s, t.kernel_s, t.download_s};
     };
     return p;

@@ -55,10 +55,10 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor(dims, 1, 5, Distribution::Uniform));  // one nonzero
     }
 
-    // The one-shot kernels split the nonzeros into tiles of 1024 whatever the fibers: a fiber
-    // of 5000 nonzeros crosses five tile edges, a run of single-nonzero fibers fills tiles with
-    // hundreds of rows, the empty slices leave rows without nonzeros, and 7001 nonzeros leave
-    // the last tile partial.
+    // Fibers of every length in one tensor: one of 5000 nonzeros (a long row for cuSPARSE's
+    // split and HOCSR's warp), a run of single-nonzero fibers, empty slices (rows without
+    // nonzeros), 7001 nonzeros in all. The cases were written for our tile kernel of 1024
+    // nonzeros (session 21 replaced it by cuSPARSE), and keep its edges.
     void fibersAcrossTiles() {
         CooTensor t({40, 3, 6000});
         t.resize(7001);
@@ -69,9 +69,8 @@ private Q_SLOTS:
         check_against_oracle(t);
     }
 
-    // Fibers that begin exactly on tile edges (1024 and 2048 nonzeros long, then 1 and 1023),
-    // so that owners store whole tiles and the carries meet rows that began one tile earlier,
-    // and a fiber of 3000 whose carries come from two later tiles.
+    // Fibers 1024 and 2048 nonzeros long, then 1 and 1023, and 3000: the tile kernel's edges
+    // (see above).
     void fibersOnTileEdges() {
         CooTensor t({5, 1, 3100});
         const std::uint64_t lengths[] = {1024, 2048, 1, 1023, 3000};
@@ -84,10 +83,26 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 4));
     }
 
-    // HOCSR keeps a row for every index tuple: 500 nonzeros over 300 x 300 rows put tens of
-    // thousands of empty rows into one tile, past the tile's shared slice of the row pointer,
-    // so its rows are read from the device pointer and added straight into the output.
+    // HOCSR keeps a row for every index tuple: 500 nonzeros over 300 x 300 rows leave most of
+    // its 88 blocks of 1024 rows empty, and the outputs are packed across them.
     void manyEmptyRows() { check_against_oracle(tstest::random_tensor({300, 300, 50}, 500, 21, Distribution::Uniform)); }
+
+    // HOCSR's long rows (more than 32 nonzeros) are summed by their warp: four in one warp's
+    // step (rows 5, 45, 85 and 125 of mode 3's 24,000, a thread's second row each), one in a
+    // middle block and one in the last, among short rows and empty ones.
+    void hocsrLongRows() {
+        CooTensor t({600, 40, 300});
+        const std::uint64_t long_i[] = {0, 1, 2, 3, 300, 599}, long_len[] = {33, 80, 299, 64, 100, 41};
+        std::uint64_t total = 2000;
+        for (std::uint64_t len : long_len) total += len;
+        t.resize(total);
+        std::uint64_t z = 0;
+        for (int f = 0; f < 6; ++f)
+            for (std::uint64_t k = 0; k < long_len[f]; ++k) t.set(z++, std::vector<std::uint64_t>{long_i[f], 5, k}, 0.5 + double((k * 3 + f) % 7));
+        for (std::uint64_t q = 0; z < total; ++q)
+            t.set(z++, std::vector<std::uint64_t>{(q * 37) % 600, 6 + q % 34, (q * 101) % 300}, -1.0 + double(q % 9) / 4);
+        check_against_oracle(tstest::shuffled(t, 6));
+    }
 
     // The bench's bytes for a cuda row: the format, the vector's distinct entries and one fp32
     // value per fiber written (the host lays out the fibers' coordinates).

@@ -1,0 +1,94 @@
+// HOCSR's SpTV on the device (hocfs-sptv-pipeline Alg. 4, Sec. 6.1.2: "similar to SpMV", a
+// thread per row). HOCSR's rows are every index tuple of the other modes, and on a real tensor
+// most are empty: on the nell-2 shape, mode 1 has 265M rows for 77M nonzeros. Its pointer array
+// is then most of the bytes, and a kernel that streams it at the copy bandwidth is close to the
+// bound; cuSPARSE's CSR SpMV, which balances nonzeros and writes every row, reached 33-39% of it
+// there (H200, session 22).
+//
+// A thread takes kTupleRows consecutive rows and reads their offsets; a block counts its
+// non-empty rows with a scan and writes their sums packed, from the block's first output
+// (block_base, counted once when the plan is made). Rows of more than kShortRow nonzeros (a
+// power-law tensor's long fibers) would hold a thread, and so its block, long after the
+// others: the warp sums them together, one at a time. Private to engine/cuda (nvcc, C++17).
+#pragma once
+
+#include <cstdint>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+namespace tscope::gpu {
+namespace {  // each .cu file gets its own copy (no separable compilation)
+
+constexpr int kTupleThreads = 256;
+constexpr int kTupleRows = 4;  // rows a thread
+constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
+constexpr std::uint64_t kShortRow = 32;
+
+// The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row).
+template <class P>
+struct TupleOffsets {
+    std::uint64_t at[kTupleRows + 1];
+    __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
+        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
+#pragma unroll
+        for (int k = 0; k <= kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
+    }
+    __device__ std::uint32_t kept() const {
+        std::uint32_t n = 0;
+#pragma unroll
+        for (int k = 0; k < kTupleRows; ++k) n += at[k + 1] > at[k];
+        return n;
+    }
+};
+
+// counts[b] = the non-empty rows of block b's kTupleBlockRows rows.
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::uint64_t rows, const P* __restrict__ ptr,
+                                                                         std::uint64_t* __restrict__ counts) {
+    using Reduce = cub::BlockReduce<std::uint32_t, kTupleThreads>;
+    __shared__ typename Reduce::TempStorage temp;
+    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P>(rows, ptr).kept());
+    if (threadIdx.x == 0) counts[blockIdx.x] = total;
+}
+
+// out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
+// block b (the exclusive scan of sptv_tuple_count_kernel's counts).
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
+                                                                   const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                                                   const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
+                                                                   float* __restrict__ out) {
+    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
+    __shared__ typename Scan::TempStorage temp;
+    const TupleOffsets<P> off(rows, ptr);
+    std::uint32_t before = 0;
+    Scan(temp).ExclusiveSum(off.kept(), before);
+    std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
+    const int lane = static_cast<int>(threadIdx.x & 31);
+#pragma unroll
+    for (int k = 0; k < kTupleRows; ++k) {
+        const std::uint64_t b = off.at[k], e = off.at[k + 1];
+        const bool is_long = e - b > kShortRow;
+        if (e > b && !is_long) {
+            float sum = 0.0f;
+            for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
+            out[q] = sum;
+        }
+        // the warp's long rows of this step, one after another, all lanes on each
+        for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending; pending &= pending - 1) {
+            const int owner = __ffs(pending) - 1;
+            const std::uint64_t lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
+            const std::uint64_t lq = __shfl_sync(0xffffffffu, q, owner);
+            float sum = 0.0f;
+            for (std::uint64_t j = lb + static_cast<std::uint64_t>(lane); j < le; j += 32) sum += val[j] * v[col[j]];
+#pragma unroll
+            for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, d);
+            if (lane == 0) out[lq] = sum;
+        }
+        q += e > b;
+    }
+}
+
+}  // namespace
+}  // namespace tscope::gpu
