@@ -97,19 +97,22 @@ __global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::
 //
 // Group width (WarpBatchShape): with a lane per column (V = 1) the whole warp walks one
 // nonzero at a time, and the walk costs about a dozen instructions a nonzero (two shuffles, the
-// address, the load, the fiber test), issued once per nonzero for 32 columns. On the nell-2
-// shape that bound the kernel by instruction issue at 27-31% of the copy bound (H200, session
-// 22). Where R is a multiple of 4 a lane holds four columns (float4: one 16-byte load of U and
-// one 16-byte store of Y), so 8 lanes cover 32 columns and a warp walks four segments at once:
-// a quarter of the instructions a nonzero.
+// address, the load, the fiber test), issued once per nonzero for 32 columns. Where R is a
+// multiple of 4 a lane holds four columns (float4: one 16-byte load of U and one 16-byte store
+// of Y), so 8 lanes cover 32 columns and a warp walks four segments at once: a quarter of the
+// instructions a nonzero. Measured on one H200 (session 22, rank 32, a mode's range):
+//   nell-2 shape   V = 1: 3.19-3.35 ms (27-31% of the copy bound); V = 4: 2.13-2.30 ms (40-45%)
+//   uniform shape  V = 1: 4.47-4.88 ms (46-50%);                   V = 4: 3.57-3.98 ms (57-61%)
+// (docs/bench/h200-issue19-session22-*.json). The V = 4 constants were picked in the same call
+// from four builds: 4 gathers in flight a group at 4 blocks an SM (61 registers), 128 nonzeros
+// a group; 64 nonzeros 2.25-2.41 ms on nell-2, 2 gathers at 5 blocks 2.25-2.36, 8 gathers at 3
+// blocks 2.51-2.70.
 //
-// Occupancy: positions in a segment and fibers counted from its first are 32-bit and the
-// kernel is bounded to kBatchBlocks resident blocks. With V = 1, 8 gathers in flight (48
-// registers): 3.20-3.36 ms a mode on the nell-2 shape (H100, rank 32) against 4.24-4.38 ms for
-// a 64-bit kernel with 16 gathers (78 registers, three blocks), in the same call; 32-bit with
-// 16 gathers at four blocks 3.52-3.70, with 8 at four 3.40-3.53
-// (docs/bench/h100-issue19-session19.json). With V = 4 each gather is four registers, so 4 are
-// in flight a group, 16 a warp.
+// Occupancy (V = 1): positions in a segment and fibers counted from its first are 32-bit, 8
+// gathers are in flight, and the kernel is bounded to 5 resident blocks (48 registers): 3.20-3.36
+// ms a mode on the nell-2 shape (H100, rank 32) against 4.24-4.38 ms for a 64-bit kernel with 16
+// gathers (78 registers, three blocks), in the same call; 32-bit with 16 gathers at four blocks
+// 3.52-3.70, with 8 at four 3.40-3.53 (docs/bench/h100-issue19-session19.json).
 template <int V>
 struct WarpBatchShape;
 template <>
@@ -127,7 +130,7 @@ template <>
 struct WarpBatchShape<4> {
     using Cols = float4;
     static constexpr int kGathers = 4, kBlocks = 4;
-    static constexpr std::uint32_t kSegment = 64;  // a warp walks 4 x 64, as many as with V = 1
+    static constexpr std::uint32_t kSegment = 128;  // a warp walks 4 x 128
     static __device__ Cols zero() { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
     static __device__ Cols row(const float* p) { return __ldg(reinterpret_cast<const float4*>(p)); }
     static __device__ void store(float* p, Cols c) { *reinterpret_cast<float4*>(p) = c; }
