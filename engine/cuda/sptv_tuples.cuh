@@ -7,14 +7,12 @@
 //
 // A thread takes kTupleRows consecutive rows and reads their offsets; a block counts its
 // non-empty rows with a scan and writes their sums packed, from the block's first output
-// (block_base, counted once when the plan is made). Where a block's rows hold at most
-// kStreamed nonzeros (nearly all blocks), its threads first form every product val * v[col]
-// together, consecutive nonzeros to consecutive threads, into shared memory, and the rows then
-// sum from there (CSR-Stream, Greathouse and Daga, SC'14): a thread walking its own rows'
-// nonzeros waits a gather latency per nonzero, which held the first version of this kernel at
-// 25% of the bound on mode 3 of the nell-2 shape (H200, session 22), fibers of ~7 nonzeros.
-// Rows of more than kShortRow nonzeros (a power-law tensor's long fibers) would hold a thread,
-// and so its block, long after the others: the warp sums them together, one at a time.
+// (block_base, counted once when the plan is made). A thread walks a row kWalkBatch nonzeros
+// at a time, their loads issued together: walking one by one waits two memory latencies a
+// nonzero (the column, then v's entry), which held the first version of this kernel at 25% of
+// the bound on mode 3 of the nell-2 shape (H200, session 22), fibers of several nonzeros.
+// Rows of more than kShortRow nonzeros (a power-law tensor's long fibers) would hold a
+// thread, and so its block, long after the others: the warp sums them together, one at a time.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
@@ -30,7 +28,7 @@ constexpr int kTupleThreads = 256;
 constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
-constexpr std::uint64_t kStreamed = 2048;  // a block's nonzeros staged as products (8 KB)
+constexpr int kWalkBatch = 4;  // a short row's nonzeros loaded together
 
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row).
 template <class P>
@@ -68,28 +66,27 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
                                                                    float* __restrict__ out) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
     __shared__ typename Scan::TempStorage temp;
-    __shared__ float products[kStreamed];
     const TupleOffsets<P> off(rows, ptr);
-    const std::uint64_t first_row = blockIdx.x * kTupleBlockRows, last_row = first_row + kTupleBlockRows;
-    const std::uint64_t begin = ptr[first_row], end = ptr[last_row < rows ? last_row : rows];
-    const bool streamed = end - begin <= kStreamed;  // the same for the whole block
-    if (streamed) {
-#pragma unroll 4
-        for (std::uint64_t j = begin + threadIdx.x; j < end; j += kTupleThreads) products[j - begin] = val[j] * v[col[j]];
-    }
-    __syncthreads();
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
-    const auto product = [&](std::uint64_t j) { return streamed ? products[j - begin] : val[j] * v[col[j]]; };
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
-        if (e > b && !is_long) {
+        if (e > b && !is_long) {  // kWalkBatch nonzeros' loads in flight at once
             float sum = 0.0f;
-            for (std::uint64_t j = b; j < e; ++j) sum += product(j);
+            for (std::uint64_t j = b; j < e; j += kWalkBatch) {
+                std::uint32_t c[kWalkBatch];
+                float x[kWalkBatch];
+#pragma unroll
+                for (int s = 0; s < kWalkBatch; ++s)
+                    if (j + s < e) c[s] = col[j + s], x[s] = val[j + s];
+#pragma unroll
+                for (int s = 0; s < kWalkBatch; ++s)
+                    if (j + s < e) sum += x[s] * v[c[s]];
+            }
             out[q] = sum;
         }
         // the warp's long rows of this step, one after another, all lanes on each
@@ -98,7 +95,7 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
             const std::uint64_t lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
             const std::uint64_t lq = __shfl_sync(0xffffffffu, q, owner);
             float sum = 0.0f;
-            for (std::uint64_t j = lb + static_cast<std::uint64_t>(lane); j < le; j += 32) sum += product(j);
+            for (std::uint64_t j = lb + static_cast<std::uint64_t>(lane); j < le; j += 32) sum += val[j] * v[col[j]];
 #pragma unroll
             for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, d);
             if (lane == 0) out[lq] = sum;
