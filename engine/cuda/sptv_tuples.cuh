@@ -1,19 +1,20 @@
 // HOCSR's SpTV on the device (hocfs-sptv-pipeline Alg. 4, Sec. 6.1.2: "similar to SpMV", a
 // thread per row). HOCSR's rows are every index tuple of the other modes, and on a real tensor
-// most are empty: on the nell-2 shape, mode 1 has 265M rows for 77M nonzeros. Its pointer array
-// is then most of the bytes, and a kernel that streams it at the copy bandwidth is close to the
-// bound; cuSPARSE's CSR SpMV, which balances nonzeros and writes every row, reached 33-39% of it
-// there (H200, session 22).
+// most are empty: on the nell-2 shape, mode 1 has 265M rows for 77M nonzeros.
 //
 // A thread takes kTupleRows consecutive rows and reads their offsets; a block counts its
 // non-empty rows with a scan and writes their sums packed, from the block's first output
-// (block_base, counted once when the plan is made). A thread walks a row kWalkBatch nonzeros
-// at a time, their loads issued together: walking one by one waits two memory latencies a
-// nonzero (the column, then v's entry), which held the first version of this kernel at 25% of
-// the bound on mode 3 of the nell-2 shape (H200, session 22), fibers of several nonzeros.
-// Rows of more than kShortRow nonzeros (a power-law tensor's long fibers) would hold a
-// thread, and so its block, long after the others: the warp sums them together, one at a time.
-// Private to engine/cuda (nvcc, C++17).
+// (block_base, counted once when the plan is made). Rows of more than kShortRow nonzeros (a
+// power-law tensor's long fibers) would hold a thread, and so its block, long after the
+// others: the warp sums them together, one at a time. Private to engine/cuda (nvcc, C++17).
+//
+// Against cuSPARSE's CSR SpMV over every row, as before (one H200, session 22, nell-2 shape,
+// docs/bench/h200-issue19-session22-*.json): the kernel takes 1.16 ms on mode 1 (1.46) and
+// 1.37 ms on mode 3 (0.86), 42% and 25% of the copy bound; but a compute's transfers fall from
+// 68 and 28 ms to 6 ms, since only the fibers' values come back rather than one per index tuple
+// (1 GB on mode 1), and the host no longer picks the kept rows out of them. Tried in the same
+// session and slower on both shapes: 8 rows a thread; a short row's nonzeros loaded 4 or 8 at a
+// time; a block's products staged in shared memory first (CSR-Stream, mode 3 1.64 ms).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,6 @@ constexpr int kTupleThreads = 256;
 constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
-constexpr int kWalkBatch = 4;  // a short row's nonzeros loaded together
 
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row).
 template <class P>
@@ -75,18 +75,9 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
-        if (e > b && !is_long) {  // kWalkBatch nonzeros' loads in flight at once
+        if (e > b && !is_long) {
             float sum = 0.0f;
-            for (std::uint64_t j = b; j < e; j += kWalkBatch) {
-                std::uint32_t c[kWalkBatch];
-                float x[kWalkBatch];
-#pragma unroll
-                for (int s = 0; s < kWalkBatch; ++s)
-                    if (j + s < e) c[s] = col[j + s], x[s] = val[j + s];
-#pragma unroll
-                for (int s = 0; s < kWalkBatch; ++s)
-                    if (j + s < e) sum += x[s] * v[c[s]];
-            }
+            for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
             out[q] = sum;
         }
         // the warp's long rows of this step, one after another, all lanes on each
