@@ -34,7 +34,7 @@ Json advice_json(const Advice& a) {
                                      {"miss_bytes", m.traffic.miss_bytes},
                                      {"nodes", m.traffic.nodes},
                                      {"steps", m.traffic.steps},
-                                     {"cells", m.traffic.cells},
+                                     {"cells", m.traffic.cells}, {"minority", m.traffic.minority},
                                      {"flops", m.traffic.flops}});
             row["storage_bytes"] = f.storage_bytes;
             row["storage_exact"] = f.storage_exact;

@@ -24,22 +24,27 @@ struct Weights {
     double node;
     double step;
     double cell;
+    double minority;  // a dense-tile cell whose zero test goes the less common way
 };
 
 // CPU (omp): fitted once by non-negative least squares on relative error
-// (docs/bench/scripts/advisor_fit.py) over the per-mode omp MTTKRP and SpTV rows of the three
+// (docs/bench/scripts/advisor_fit.py) over the per-mode omp MTTKRP and SpTV rows of the first three
 // tensors marked "fit" in docs/bench/cpu-advisor.json (uniform order 3, power-law order 3,
 // blocks order 4: 113 rows), measured on this project's shared 2-core AMD EPYC VM with one
 // thread (3 rounds, 10 repeats). The fit gave compute 0.65, node 610, step 1.3; no fitting
 // tensor has a factor beyond the cache, so miss (4) is a prior. The cell weight was a prior (2)
 // too until a fit tensor with dense HLS tiles joined (blocks-3d-tiles, tiles a quarter full):
-// fitted alone with the others held (advisor_fit.py --only cells), it came out 89, where a
-// cell's zero test is a branch the tiles' scattered fill makes hard to predict. The
-// evaluation in the same file covers ten tensors that were not used for fitting.
-constexpr Weights kCpuWeights{0.65, 4.0, 610.0, 1.3, 89.0};
+// fitted alone with the others held (advisor_fit.py --only cells), it came out 89: one tile
+// fill cannot tell a cell's cost from that of the zero test's mispredicted outcomes, which
+// grow with the fill up to half full, so blocks-3d's tiles (near half full) were predicted at
+// 0.83 of their measured time. With a second fit tensor of the same blocks a twelfth full
+// (blocks-3d-sparse-tiles), the two fitted together (--only cells,minority, 6 rows, session
+// 22): 30 a cell and 379 a minority outcome, about 13 ns, a branch miss and the work that
+// follows it. The evaluation in the same file covers ten tensors that were not used for fitting.
+constexpr Weights kCpuWeights{0.65, 4.0, 610.0, 1.3, 30.2, 379.0};
 // GPU (cuda): not fitted (no GPU session measured it): cached rows at the copy rate, a miss
 // four times a streamed byte (scattered sectors), a walk step one 32-byte sector, a cell a byte.
-constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0};
+constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0, 0.0};
 
 const Weights& weights_for(Backend b) { return b == Backend::Cuda ? kGpuWeights : kCpuWeights; }
 
@@ -52,7 +57,7 @@ struct Terms {
 Terms terms_of(const Traffic& t, const Weights& w, double bandwidth_gbps) {
     const double bps = bandwidth_gbps * 1e9;
     return {(t.stream_bytes - t.cached_bytes + w.compute * t.cached_bytes) / bps, w.compute * t.compute_bytes / bps, w.miss * t.miss_bytes / bps, w.node * t.nodes / bps,
-            w.step * t.steps / bps, w.cell * t.cells / bps};
+            w.step * t.steps / bps, (w.cell * t.cells + w.minority * t.minority) / bps};
 }
 
 std::string fmt(const char* f, double x) {

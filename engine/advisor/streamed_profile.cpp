@@ -323,6 +323,7 @@ TensorProfile profile_tsb(const std::string& path, const FormatOptions& options,
         const StreamedDensity d = stream_tsb_density(path, 0, 0, 1, 256, part_nnz, control, options.hls_threshold);
         if (d.tiles) {
             p.hls_tiles = d.tiles->tiles, p.hls_dense_tiles = d.tiles->dense_tiles, p.hls_dense_nnz = d.tiles->dense_nnz;
+            p.hls_dense_minority = d.tiles->dense_minority;
         } else {
             p.sketched.hls_missing = d.tiles_unavailable;
         }

@@ -14,7 +14,7 @@ namespace tscope::detail {
 
 class TileMapBuilder {
 public:
-    static constexpr std::uint64_t kEdge = 16;
+    static constexpr std::uint64_t kEdge = 16, kCells = kEdge * kEdge * kEdge;
 
     // dims of an order-3 tensor; mode_x, mode_y: the map's modes (the third is the depth).
     TileMapBuilder(const std::vector<std::uint64_t>& dims, int mode_x, int mode_y, std::uint64_t threshold, std::uint64_t max_bins)
@@ -55,7 +55,10 @@ private:
     static std::uint64_t per_bin(std::uint64_t length, std::uint64_t max_bins) { return (length + max_bins - 1) / max_bins; }
     void add_tile(std::uint64_t key, std::uint64_t n) {
         ++out_.tiles;
-        if (n >= out_.threshold) ++out_.dense_tiles, out_.dense_nnz += n;
+        if (n >= out_.threshold) {
+            const std::uint64_t zeros = n < kCells ? kCells - n : 0;
+            ++out_.dense_tiles, out_.dense_nnz += n, out_.dense_minority += std::min(n, zeros);
+        }
         const std::uint64_t x = key / tz_ / ty_, y = (key / tz_) % ty_;
         double& v = out_.map.values[(x / per_x_) * out_.map.bins_y + y / per_y_];
         v = std::max(v, static_cast<double>(n) / static_cast<double>(kEdge * kEdge * kEdge));

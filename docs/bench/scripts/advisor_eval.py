@@ -29,6 +29,9 @@ TENSORS = [
     # dense 16^3 tiles (a quarter full), so that the HLS cell weight is fitted, not a prior;
     # blocks-3d below (tiles near half full) stays held out
     ("blocks-3d-tiles", "--dims 2000,4000,1000 --nnz 500000 --dist blocks:60:32 --seed 14", True),
+    # the same blocks a twelfth full (336 nonzeros a tile), so that HLS's cells and its zero
+    # tests' minority outcomes (its nonzeros, where tiles are under half full) are told apart
+    ("blocks-3d-sparse-tiles", "--dims 2000,4000,1000 --nnz 160000 --dist blocks:60:32 --seed 15", True),
     ("blocks-3d", "--dims 3000,3000,3000 --nnz 600000 --dist blocks:40:32 --seed 4", False),
     ("powerlaw-3d-steep", "--dims 50000,2000,500 --nnz 400000 --dist powerlaw:1.5 --seed 5", False),
     ("uniform-4d", "--dims 300,300,300,300 --nnz 400000 --dist uniform --seed 6", False),

@@ -233,6 +233,24 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, kendall_tau({1, 2}, {1}));
     }
 
+    // HLS's zero test per dense-tile cell mispredicts its rarer outcome: a tile's nonzeros when
+    // it is under half full, its zeros when over. Two 16^3 tiles, 100 and 3,000 nonzeros: 100
+    // and 1,096 rare outcomes, counted per tile (both tiles pooled would give 3,100), in every
+    // mode's prediction.
+    void hlsMinorityIsEachTilesRarerOutcome() {
+        CooTensor t({32, 16, 16});
+        t.resize(3100);
+        std::uint64_t z = 0;
+        for (std::uint64_t c = 0; c < 100; ++c) t.set(z++, std::vector<std::uint64_t>{c / 256, (c / 16) % 16, c % 16}, 1.0);
+        for (std::uint64_t c = 0; c < 3000; ++c) t.set(z++, std::vector<std::uint64_t>{16 + c / 256, (c / 16) % 16, c % 16}, 2.0);
+        const TensorProfile p = profile_tensor(t);
+        QCOMPARE(p.hls_dense_tiles, std::uint64_t{2});
+        QCOMPARE(p.hls_dense_minority, std::uint64_t{100 + 1096});
+        const Advice a = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 8}, test_machine());
+        for (const ModePrediction& m : line_of(a, FormatKind::HLS).modes) QCOMPARE(m.traffic.minority, 1196.0);
+        QCOMPARE(line_of(a, FormatKind::COO).modes.at(0).traffic.minority, 0.0);
+    }
+
     // The shared real tensors: every kernel gets a ranking of the formats it runs, HLS refused
     // for the order-4 JF17K, and the reasons carry the statistics.
     void realTensors() {

@@ -54,6 +54,7 @@ struct TensorProfile {
     std::uint64_t hicoo_blocks = 0;
     bool hls_defined = false;              // order 3
     std::uint64_t hls_tiles = 0, hls_dense_tiles = 0, hls_dense_nnz = 0;
+    std::uint64_t hls_dense_minority = 0;  // summed over dense tiles: the rarer of nonzero and zero cells
     std::uint32_t hls_index_bytes = 4;
     double seconds = 0;                    // time to gather all this
     // A profile gathered in bounded memory from a file (profile_tsb, streamed_profile.hpp): per
@@ -99,6 +100,7 @@ struct Traffic {
     double nodes = 0;          // steps of a recursive tree walk (CSF-family MTTKRP and TTMc): calls, scratch set-up
     double steps = 0;          // steps of a flat loop that do no vector work: SpTV fibers, HiCOO blocks, HLS tiles
     double cells = 0;          // HLS: dense-tile cells walked (zeros included)
+    double minority = 0;       // HLS: dense-tile cells whose zero test goes the less common way
     double flops = 0;          // for the report (the bench's COO basis)
 };
 

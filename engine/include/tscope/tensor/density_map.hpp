@@ -34,6 +34,7 @@ struct TileMap {
     std::uint64_t tiles = 0;        // non-empty 16^3 tiles
     std::uint64_t dense_tiles = 0;  // with >= threshold nonzeros
     std::uint64_t dense_nnz = 0;    // nonzeros in them
+    std::uint64_t dense_minority = 0;  // over them, the rarer of a tile's nonzero and zero cells
     std::uint64_t threshold = 0;
 };
 TileMap hls_tile_map(const CooTensor& t, int mode_x, int mode_y, std::uint64_t threshold = 78, std::uint64_t max_bins = 256,
