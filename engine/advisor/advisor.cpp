@@ -180,8 +180,10 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
             return "HLS: no 16^3 tile holds " + std::to_string(p.options.hls_threshold) +
                    " nonzeros, so every nonzero goes element-wise, in one fused pass per nonzero (COO makes " +
                    std::to_string(p.order() + 1) + ")";
+        const double rare = static_cast<double>(p.hls_dense_minority) / static_cast<double>(p.hls_dense_tiles);
         return "HLS: " + fmt("%.0f%%", 100 * share) + " of the nonzeros lie in " + std::to_string(p.hls_dense_tiles) +
-               " dense 16^3 tiles (" + fmt("%.0f", per_tile) + " per tile, each walked as 4096 cells); the rest go element-wise as in COO";
+               " dense 16^3 tiles (" + fmt("%.0f", per_tile) + " per tile, each walked as 4096 cells, " + fmt("%.0f", rare) +
+               " of whose zero tests go the rarer way, a mispredicted branch each); the rest go element-wise as in COO";
     }
     default: return format_name(k);
     }

@@ -249,6 +249,8 @@ private Q_SLOTS:
         const Advice a = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 8}, test_machine());
         for (const ModePrediction& m : line_of(a, FormatKind::HLS).modes) QCOMPARE(m.traffic.minority, 1196.0);
         QCOMPARE(line_of(a, FormatKind::COO).modes.at(0).traffic.minority, 0.0);
+        const std::string why = line_of(a, FormatKind::HLS).reason;
+        QVERIFY2(why.find("598 of whose zero tests go the rarer way") != std::string::npos, why.c_str());  // 1196 over 2 tiles
     }
 
     // The shared real tensors: every kernel gets a ranking of the formats it runs, HLS refused
