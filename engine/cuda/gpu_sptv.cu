@@ -118,32 +118,37 @@ SptvDevice::SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing) : i
 SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
     use_device();
     const std::uint64_t blocks = (x.rows + kTupleBlockRows - 1) / kTupleBlockRows;
-    require_free((x.rows + 1) * (x.ptr32 ? 4 : 8) + x.nnz * 8 + vlen * 4 + x.fibers * 4 + blocks * 16, "SpTV on the whole tensor");
+    // the outputs at most: one per nonzero
+    require_free((x.rows + 1) * (x.ptr32 ? 4 : 8) + x.nnz * 12 + vlen * 4 + (blocks + 1) * 16, "SpTV on the whole tensor");
     Event t0, t1;
     t0.record();
     Impl& d = *impl_;
-    d.outputs = x.fibers, d.tuples = x.rows;
+    d.tuples = x.rows;
     d.v = DeviceArray<float>(vlen);
-    d.out = DeviceArray<float>(x.fibers);
     if (x.ptr32)
         d.ptr32 = DeviceArray<std::uint32_t>(x.ptr32, x.rows + 1);
     else
         d.ptr = DeviceArray<std::uint64_t>(x.ptr64, x.rows + 1);
     d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
     d.val = DeviceArray<float>(x.val, x.nnz);
-    if (blocks) {  // each block's first output: its non-empty rows counted, then scanned
-        d.block_base = DeviceArray<std::uint64_t>(blocks);
+    // each block's first output: its non-empty rows counted, then scanned; the entry after the
+    // last block (counted 0) ends up holding them all, the outputs
+    d.block_base = DeviceArray<std::uint64_t>(blocks + 1);
+    d.block_base.zero();
+    std::uint64_t* base = d.block_base.get();
+    if (blocks) {
         if (x.ptr32)
-            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr32.get(), d.block_base.get());
+            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr32.get(), base);
         else
-            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr.get(), d.block_base.get());
+            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr.get(), base);
         check(cudaGetLastError(), "counting HOCSR's non-empty rows");
         std::size_t bytes = 0;
-        std::uint64_t* base = d.block_base.get();
-        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base, base, blocks), "sizing the scan");
+        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base, base, blocks + 1), "sizing the scan");
         DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, base, base, blocks), "placing HOCSR's outputs");
+        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, base, base, blocks + 1), "placing HOCSR's outputs");
     }
+    check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
+    d.out = DeviceArray<float>(d.outputs);
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -162,7 +167,7 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     if (d.rows)
         d.rows->run();
     else if (d.tuples) {
-        const auto blocks = static_cast<unsigned>(d.block_base.size());
+        const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
         if (d.ptr32.size())
             sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
                                                          d.out.get());

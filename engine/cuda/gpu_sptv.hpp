@@ -21,11 +21,11 @@ struct SptvRows {
 };
 
 // HOCSR (Alg. 4): rows are every index tuple of the other modes, empty ones included (most of
-// them on a real tensor); only the rows that hold a fiber (`fibers` of them) are output, in row
-// order. The row offsets are 32-bit (ptr32) where nnz < 2^32, else 64-bit (ptr64): the pointer
-// array is most of what the kernel reads.
+// them on a real tensor); only the rows that hold a fiber are output, in row order (the device
+// counts them: outputs()). The row offsets are 32-bit (ptr32) where the format holds them so,
+// else 64-bit (ptr64): the pointer array is most of what the kernel reads.
 struct SptvTuples {
-    std::uint64_t rows = 0, fibers = 0, nnz = 0;
+    std::uint64_t rows = 0, nnz = 0;
     const std::uint32_t* ptr32 = nullptr;  // rows + 1, or null
     const std::uint64_t* ptr64 = nullptr;  // rows + 1, where ptr32 is null
     const std::uint32_t* col = nullptr;    // nnz

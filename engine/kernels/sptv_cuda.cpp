@@ -40,23 +40,18 @@ std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, st
     return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{x.rows, x.entries, x.ptr, x.col, x.val}, vlen, t);
 }
 
-// HOCSR (Alg. 4): its own offsets, 32-bit where they are (most of what the kernel reads), and
-// the count of its non-empty rows, the ones the result keeps.
+// HOCSR (Alg. 4): its own offsets as they are (most of what the kernel reads); the device
+// counts its non-empty rows, the ones the result keeps.
 template <class I, class V>
 std::unique_ptr<gpu::SptvDevice> upload_tuples(const HocsrFormat<I, V>& f, std::uint64_t vlen) {
-    const auto rows = static_cast<std::int64_t>(f.rows());
-    std::uint64_t fibers = 0;
-#pragma omp parallel for reduction(+ : fibers)
-    for (std::int64_t r = 0; r < rows; ++r) fibers += f.row_ptr[r] != f.row_ptr[r + 1];
-    std::vector<std::uint64_t> wide;
-    if constexpr (!std::is_same_v<I, std::uint32_t>) wide = convert<std::uint64_t>(f.row_ptr);
+    static_assert(std::is_same_v<I, std::uint32_t> || std::is_same_v<I, std::uint64_t>);
     const std::vector<std::uint32_t> col = convert<std::uint32_t>(f.col);
     const std::vector<float> val = convert<float>(f.vals);
-    gpu::SptvTuples x{f.rows(), fibers, f.vals.size(), nullptr, nullptr, col.data(), val.data()};
+    gpu::SptvTuples x{f.rows(), f.vals.size(), nullptr, nullptr, col.data(), val.data()};
     if constexpr (std::is_same_v<I, std::uint32_t>)
         x.ptr32 = f.row_ptr.data();
     else
-        x.ptr64 = wide.data();
+        x.ptr64 = f.row_ptr.data();
     gpu::Timing t;
     return std::make_unique<gpu::SptvDevice>(x, vlen, t);
 }
