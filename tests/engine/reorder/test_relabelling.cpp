@@ -168,6 +168,20 @@ private Q_SLOTS:
         }
     }
 
+    // Ties of cardinality go to the vertex reached last. i0 is numbered first (the densest) and
+    // reaches j1, k1, j2, k2 with one nonzero each; k2, reached last, is numbered next and reaches
+    // i3 and j3 through its other nonzero; j3, the newest of the tied, goes before j2 and j1. A
+    // first-come tie-break would number j1, j2, j3.
+    void bfsMcsTiesGoToTheVertexReachedLast() {
+        CooTensor t({4, 4, 4}, ValueType::F64);
+        t.resize(3);
+        const std::uint64_t z[3][3] = {{0, 1, 1}, {0, 2, 2}, {3, 3, 2}};
+        for (std::uint64_t n = 0; n < 3; ++n) t.set(n, z[n], 1.0);
+        const Relabelling r = compute_relabelling(t, ReorderMethod::BfsMcs);
+        QCOMPARE(r.old_id[1], (std::vector<std::uint64_t>{3, 2, 1, 0}));
+        QCOMPARE(r.old_id[2], (std::vector<std::uint64_t>{2, 1, 0, 3}));
+    }
+
     void namesAreChecked() {
         QCOMPARE(parse_reorder_method("degree"), ReorderMethod::Degree);
         QCOMPARE(parse_reorder_method("random"), ReorderMethod::Random);
