@@ -263,23 +263,16 @@ void sptv(Ledger& g, const TrafficInput& in) {
         g.steps(2 * F);  // a fiber's sum and store, and the division for its block's width
         return;
     }
-    // COO, HOCSR, CFB, HOCFS-CSR and CSF all run fiber_sums (cpu/sptv_cpu.cpp): per nonzero an
-    // index (I bytes, col[z]) and a value (V, val[z]) read in order and one gather of v; per
-    // fiber two pointer loads, a sum and one 8-byte store of out[q], no atomics (each fiber is
-    // one result entry). What differs is only the pointer's width: 64-bit where the plan made
-    // the array (COO's fiber starts, HOCSR's compacted non-empty rows, CFB's offsets summed from
-    // its fiber counts), the index width where the format holds it (HOCFS-CSR's Ap, CSF's fptr;
-    // hocfs Table 5-6 count them as NNZ-sized and fiber-sized arrays). GCC 12 at -O3
-    // -march=x86-64-v3 compiles every instance to the same six-instruction inner loop (a
-    // 32-bit bound adds a subtraction and two address computations per fiber). Which of the two
-    // groups runs faster changes with the binary, not the format: the record of c25d081 had the
-    // narrow two 10-15% slower on every tensor, 0c1271c's record (cpu-advisor.json) 2-10%
-    // slower and 1.3-2x on jf17k's short fibers in cache; with the bounds widened to 64 bits so
-    // that both compile to one loop (tried, not kept), jf17k turned round: COO and CFB 1.74x
-    // slower than HOCFS-CSR and CSF; alone (bench --format F) blocks-3d ran the narrow two 2%
-    // faster. So the time charges every variant the same 8-byte pointer and predicts them tied
-    // (the evaluation's 5% tie rule compares them as tied); storage keeps the real width.
-    g.stream((F + 1) * 8 + Z * (p.index_bytes + V) + F * 8);
+    // COO, HOCSR, CFB, HOCFS-CSR and CSF all run fiber_sums (cpu/sptv_cpu.cpp), one
+    // instantiation for them all: per nonzero an index (I bytes, col[z]) and a value (V, val[z])
+    // read in order and one gather of v; per fiber two offsets of I bytes (COO's fiber starts,
+    // HOCSR's compacted non-empty rows and CFB's summed fiber counts are built at the index
+    // width, as HOCFS-CSR's Ap and CSF's fptr are), a sum and one 8-byte store of out[q], no
+    // atomics (each fiber is one result entry). The five do the same work on data of the same
+    // size and are predicted tied (the evaluation's 5% tie rule compares them as tied). Before
+    // the offsets were one width, the two groups measured 2-9% apart, either way round by
+    // tensor and binary; now within 1% (docs/bench/cpu-advisor.json).
+    g.stream((F + 1) * I + Z * (I + V) + F * 8);
     g.elements(Z, in.mode);
     g.steps(F);  // a fiber's range, sum and store
 }

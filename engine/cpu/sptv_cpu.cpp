@@ -124,27 +124,36 @@ constexpr std::uint64_t kChunkNonzeros = 32768;
 // but HOCFS-ELL is this shape once its fibers are numbered in the result's order (the CSR
 // kernel of hocfs Alg. 6 and the segmented reduction of Alg. 3-5). `keep` holds what ptr
 // points into when the plan made it (COO's and CFB's fiber starts, HOCSR's non-empty rows).
-template <class P, class I, class V>
-ValuesKernel fiber_sums(const P* ptr, const I* col, const V* val, std::uint64_t fibers,
+// The offsets have the format's index type, as CSF's and HOCFS-CSR's own arrays do (it holds
+// nnz: format_uses_32bit): one instantiation per tensor, so the five formats run the same
+// machine code. With COO's, HOCSR's and CFB's offsets 64-bit and the other two's 32, the two
+// groups measured 2-9% apart, either way round, steadily over 25 repeats (a code-layout
+// effect, not the format's: docs/bench/cpu-advisor.json's rounds before 2026-11-28).
+template <class I, class V>
+ValuesKernel fiber_sums(const I* ptr, const I* col, const V* val, std::uint64_t fibers,
                         std::shared_ptr<const void> keep = nullptr) {
     auto chunks = std::make_shared<std::vector<std::uint64_t>>(1, 0);
     for (std::uint64_t q = 0; q < fibers;) {  // chunk ends: the first fiber past another kChunkNonzeros
         const std::uint64_t target = static_cast<std::uint64_t>(ptr[q]) + kChunkNonzeros;
-        q = static_cast<std::uint64_t>(std::upper_bound(ptr + q + 1, ptr + fibers + 1, static_cast<P>(target)) - ptr) - 1;
+        q = static_cast<std::uint64_t>(std::upper_bound(ptr + q + 1, ptr + fibers + 1, target,
+                                                        [](std::uint64_t t, I x) { return t < x; }) - ptr) - 1;
         q = std::max(q, chunks->back() + 1);
         q = std::min(q, fibers);
         chunks->push_back(q);
     }
     const std::uint64_t nnz = fibers ? static_cast<std::uint64_t>(ptr[fibers] - ptr[0]) : 0;
-    const std::uint64_t bytes = (fibers + 1) * sizeof(P) + nnz * (sizeof(I) + sizeof(V)) + fibers * sizeof(double);
+    const std::uint64_t bytes = (fibers + 1) * sizeof(I) + nnz * (sizeof(I) + sizeof(V)) + fibers * sizeof(double);
     auto run = [ptr, col, val, chunks, keep](const double* v, double* out) {
         const auto n = static_cast<std::int64_t>(chunks->size()) - 1;
 #pragma omp parallel for schedule(dynamic, 1)
         for (std::int64_t c = 0; c < n; ++c) {
             const std::uint64_t hi = (*chunks)[static_cast<std::size_t>(c) + 1];
             for (std::uint64_t q = (*chunks)[static_cast<std::size_t>(c)]; q < hi; ++q) {
+                // 64-bit bounds whatever P: a 32-bit loop counter cost a subtraction and two
+                // address computations per fiber, and 9% on blocks-4d's long fibers
+                const std::uint64_t begin = ptr[q], end = ptr[q + 1];
                 double sum = 0;
-                for (P z = ptr[q]; z < ptr[q + 1]; ++z) sum += static_cast<double>(val[z]) * v[col[z]];
+                for (std::uint64_t z = begin; z < end; ++z) sum += static_cast<double>(val[z]) * v[col[z]];
                 out[q] = sum;
             }
         }
@@ -168,7 +177,8 @@ Prepared coo_sptv(const CooFormat<I, V>& f, int mode, bool values) {
         out.value(fq, 0);
     }
     if (!values) return {out.take(), {}};
-    return {out.take(), fiber_sums(s.data(), f.idx[static_cast<std::size_t>(mode)].data(), f.vals.data(), fibers, starts)};
+    auto ptr = std::make_shared<const std::vector<I>>(s.begin(), s.end());
+    return {out.take(), fiber_sums(ptr->data(), f.idx[static_cast<std::size_t>(mode)].data(), f.vals.data(), fibers, ptr)};
 }
 
 template <class I, class V>
@@ -177,10 +187,10 @@ Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode, bool values) {
     const std::uint64_t rows = f.rows();
     // non-empty rows first (their rank is their place in the result); their ranges compacted
     std::vector<std::uint64_t> nonempty;
-    auto ptr = std::make_shared<std::vector<std::uint64_t>>(1, 0);
+    auto ptr = std::make_shared<std::vector<I>>(1, 0);
     for (std::uint64_t r = 0; r < rows; ++r)
-        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r), ptr->push_back(f.row_ptr[r + 1]);
-    (*ptr)[0] = nonempty.empty() ? 0 : f.row_ptr[nonempty.front()];
+        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r), ptr->push_back(static_cast<I>(f.row_ptr[r + 1]));
+    (*ptr)[0] = nonempty.empty() ? 0 : static_cast<I>(f.row_ptr[nonempty.front()]);
     Result out(f.dims(), mode, nonempty.size());
     const int n = static_cast<int>(f.order.size());
 #pragma omp parallel for schedule(static)
@@ -215,8 +225,8 @@ Prepared cfb_sptv(const CfbFormat<I, V>& f, int mode, bool values) {
         out.value(fq, 0);
     }
     if (!values) return {out.take(), {}};
-    auto start = std::make_shared<std::vector<std::uint64_t>>(fibers + 1, 0);  // Tn -> offsets
-    for (std::uint64_t q = 0; q < fibers; ++q) (*start)[q + 1] = (*start)[q] + f.fiber_nnz[q];
+    auto start = std::make_shared<std::vector<I>>(fibers + 1, 0);  // Tn -> offsets
+    for (std::uint64_t q = 0; q < fibers; ++q) (*start)[q + 1] = static_cast<I>((*start)[q] + f.fiber_nnz[q]);
     return {out.take(), fiber_sums(start->data(), f.idx.data(), f.vals.data(), fibers, start)};
 }
 

@@ -14,7 +14,8 @@ The machine is a shared 2-core VM: each bench runs ROUNDS times, alternating wit
 and a format's measured time is the smallest of its rounds' medians (the least disturbed).
 
 usage: docs/bench/scripts/advisor_eval.py [--bin build/bin] [--out docs/bench/cpu-advisor.json]
-                                          [--threads T] [--rounds K] [--repeat K] [--only NAME,..]
+                                          [--threads T] [--rounds K] [--repeat K] [--sptv-repeat K]
+                                          [--only NAME,..]
 Writes the record with every per-mode prediction and measurement, so that advisor_fit.py can
 refit the model's weights from it.
 """
@@ -82,6 +83,10 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
+    # SpTV's sweep takes 0.2-2 ms here against MTTKRP's 5-50: at 5 repeats a disturbance of the
+    # shared VM moved its medians by 10-20% between rounds (rounds_tau_b_min 0.33-0.76 on four
+    # tensors in cpu-advisor*.json at a17dc15), more than its formats differ
+    ap.add_argument("--sptv-repeat", type=int, default=25)
     ap.add_argument("--rank", type=int, default=32)
     ap.add_argument("--only", default="")
     ap.add_argument("--data", default=os.environ.get("TS_SHARED_DATA", "../shared/data"))
@@ -94,7 +99,8 @@ def main():
     threads = ["--threads", str(args.threads)]
     doc = {"device": None, "commit": commit + ("+dirty" if dirty else ""),
            "command": "docs/bench/scripts/advisor_eval.py " + " ".join(sys.argv[1:]),
-           "threads": args.threads, "rounds": args.rounds, "repeat": args.repeat, "rank": args.rank, "tie_tolerance": TIE,
+           "threads": args.threads, "rounds": args.rounds, "repeat": args.repeat,
+           "sptv_repeat": args.sptv_repeat, "rank": args.rank, "tie_tolerance": TIE,
            "note": ("measured = the smallest of ROUNDS bench medians per (format, mode), benches alternating; sweep = the sum "
                     "over the modes; tau_b_strict counts no ties; tau_b counts times within tie_tolerance as tied on both sides; "
                     "best_ratio = measured time of the predicted best / measured best; rounds_tau_b_min = the lowest tau_b between two "
@@ -122,7 +128,8 @@ def main():
         for r in range(args.rounds):
             for k in KERNELS:
                 bench = json.loads(run([cli, "bench", path, "--kernel", k, "--format", "all", "--backend", "omp",
-                                        "--rank", str(args.rank), "--repeat", str(args.repeat), "--json", *threads]))
+                                        "--rank", str(args.rank), "--repeat", str(args.sptv_repeat if k == "sptv" else args.repeat),
+                                        "--json", *threads]))
                 doc["device"] = "%s, %d hardware threads, --threads %d" % (
                     bench["machine"]["cpu"], bench["machine"]["hardware_threads"], args.threads)
                 for row in bench["results"]:
