@@ -124,10 +124,9 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
                " padding) and keeps 32 bytes of row bookkeeping per fiber: " + fibers + ", so it moves " +
                mb(f.bytes_moved) + (is_best ? "" : " against " + mb(best.bytes_moved) + " for " + format_name(best.format));
     }
-    // the other five run one loop (fiber_sums) over the same index and value arrays; only the
-    // fiber pointer's width differs, which the measurements show no faster (cost_model.cpp)
-    const bool narrow = f.format == FormatKind::CSF || f.format == FormatKind::HOCFS_CSR;
-    const std::string pointer = (narrow ? std::to_string(p.index_bytes * 8) : std::string("64")) + "-bit fiber pointer";
+    // the other five run one loop (fiber_sums) over index, value and offset arrays of the same
+    // widths (cost_model.cpp)
+    const std::string pointer = std::to_string(p.index_bytes * 8) + "-bit fiber pointer";
     const std::string loop = fibers + ": " + name + " runs the CSR loop over an index and a value per nonzero and a " + pointer +
                              " and a result per fiber, " + mb(f.bytes_moved) + " per sweep";
     if (is_best) return loop + "; COO, HOCSR, CFB, HOCFS-CSR and CSF run the same loop and are predicted tied";
