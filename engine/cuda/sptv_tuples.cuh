@@ -14,7 +14,11 @@
 // 68 and 28 ms to 6 ms, since only the fibers' values come back rather than one per index tuple
 // (1 GB on mode 1), and the host no longer picks the kept rows out of them. Tried in the same
 // session and slower on both shapes: 8 rows a thread; a short row's nonzeros loaded 4 or 8 at a
-// time; a block's products staged in shared memory first (CSR-Stream, mode 3 1.64 ms).
+// time; a block's products staged in shared memory first (CSR-Stream, mode 3 1.64 ms). Tried in
+// session 23, same call, alternating: a warp taking 32 adjacent rows a step (one coalesced load
+// of offsets, adjacent rows' nonzeros side by side, outputs placed by ballots and a 32-entry
+// scan): slower, 1.55 and 1.91 ms on the nell-2 shape's modes 1 and 3 against 1.16 and 1.37,
+// 1.47 and 0.77 on the uniform shape against 0.96 and 0.60 (h200-issue19-session23.json).
 #pragma once
 
 #include <cstdint>
