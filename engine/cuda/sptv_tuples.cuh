@@ -9,16 +9,18 @@
 // others: the warp sums them together, one at a time. Private to engine/cuda (nvcc, C++17).
 //
 // Against cuSPARSE's CSR SpMV over every row, as before (one H200, session 22, nell-2 shape,
-// docs/bench/h200-issue19-session22-*.json): the kernel takes 1.16 ms on mode 1 (1.46) and
+// docs/bench/h200-issue19-session22-*.json): the kernel took 1.16 ms on mode 1 (1.46) and
 // 1.37 ms on mode 3 (0.86), 42% and 25% of the copy bound; but a compute's transfers fall from
 // 68 and 28 ms to 6 ms, since only the fibers' values come back rather than one per index tuple
-// (1 GB on mode 1), and the host no longer picks the kept rows out of them. Tried in the same
-// session and slower on both shapes: 8 rows a thread; a short row's nonzeros loaded 4 or 8 at a
-// time; a block's products staged in shared memory first (CSR-Stream, mode 3 1.64 ms). Tried in
-// session 23, same call, alternating: a warp taking 32 adjacent rows a step (one coalesced load
-// of offsets, adjacent rows' nonzeros side by side, outputs placed by ballots and a 32-entry
-// scan): slower, 1.55 and 1.91 ms on the nell-2 shape's modes 1 and 3 against 1.16 and 1.37,
-// 1.47 and 0.77 on the uniform shape against 0.96 and 0.60 (h200-issue19-session23.json).
+// (1 GB on mode 1), and the host no longer picks the kept rows out of them. With a thread's
+// offsets read as 16-byte loads (session 23, h200-issue19-session23.json, alternating with the
+// scalar loads): 1.09-1.11 ms on mode 1 (1.15), 1.31-1.33 on mode 3 (1.33), and on the uniform
+// shape 0.89-0.90 (0.95-0.96) and 0.56 (0.58). Tried and slower, session 22: 8 rows a thread; a
+// short row's nonzeros loaded 4 or 8 at a time; a block's products staged in shared memory
+// first (CSR-Stream, mode 3 1.64 ms). Session 23: a warp taking 32 adjacent rows a step (one
+// coalesced load of offsets, adjacent rows' nonzeros side by side, outputs placed by ballots
+// and a 32-entry scan): 1.55 and 1.91 ms on the nell-2 shape's modes 1 and 3, 1.47 and 0.77 on
+// the uniform shape. Long rows from 16 or 8 nonzeros up instead of 32: within 2% either way.
 #pragma once
 
 #include <cstdint>
@@ -34,12 +36,27 @@ constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
 
-// The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row).
+// The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
+// all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
+// aligned: cudaMalloc aligns to 256 bytes).
 template <class P>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
+        static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
         const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
+        if (first + kTupleRows <= rows) {
+            if constexpr (sizeof(P) == 8) {
+                const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
+                const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
+                at[0] = a.x, at[1] = a.y, at[2] = b.x, at[3] = b.y;
+            } else {
+                const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
+                at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
+            }
+            at[kTupleRows] = ptr[first + kTupleRows];
+            return;
+        }
 #pragma unroll
         for (int k = 0; k <= kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
     }

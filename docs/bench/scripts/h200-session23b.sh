@@ -1,11 +1,12 @@
 #!/bin/bash
-# Issue 19, session 23: HOCSR's GPU SpTV with a warp taking 32 adjacent rows a step (coalesced
-# offsets, adjacent rows' nonzeros side by side) against the kernel before it (a thread taking
-# 4 consecutive rows), built from f78a129's sptv_tuples.cuh into $B/bin/tensorscope-cli-old.
-# One H100 or H200 from a carried bundle $B (bin/, tests/test_sptv_cuda, lib/, data/;
-# device_steps.sh beside this script). The suite first, then the nell-2 and uniform shapes,
-# modes 1 and 3 (mode 2's index tuples are over HOCSR's 2^28 rows), old and new alternating
-# twice. Results packed into $OUT.
+# Issue 19, session 23: candidates for HOCSR's GPU SpTV kernel (the new build, $B/bin/tensorscope-cli)
+# against the committed kernel (a thread taking 4 consecutive rows, f78a129's sptv_tuples.cuh,
+# built into $B/bin/tensorscope-cli-old). Call 2's candidate: a warp taking 32 adjacent rows a
+# step (coalesced offsets). Call 3's: the committed kernel with a thread's four offsets read as
+# 16-byte loads. One H100 or H200 from a carried bundle $B (bin/, tests/test_sptv_cuda, lib/,
+# data/; device_steps.sh beside this script). The suite first (on the candidate), then the
+# nell-2 and uniform shapes, modes 1 and 3 (mode 2's index tuples are over HOCSR's 2^28 rows),
+# old and new alternating twice. Results packed into $OUT.
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
