@@ -8,7 +8,11 @@
 // docs/bench/h200-issue19-session21-sptv-nell2.json), our nonzero-balanced tiles (1,024 nonzeros a
 // block, rows found by a block-wide scan of row marks, sums met in shared memory) took
 // 0.58-0.64 ms a mode on the nell-2 shape, cuSPARSE's CSR_ALG1 0.32-0.35 ms and its merge-path
-// ALG2 0.39-0.42 ms; on the uniform shape 0.57-0.63, 0.49-0.59 and 0.56-0.62 ms.
+// ALG2 0.39-0.42 ms; on the uniform shape 0.57-0.63, 0.49-0.59 and 0.56-0.62 ms. HOCSR's
+// own kernel (sptv_tuples.cuh, a thread per 4 rows) in its place, session 23
+// (h200-issue19-session23.json, call 6): 0.60-1.16 ms a mode on the nell-2 shape against
+// cuSPARSE's 0.31-0.34, 1.45-2.32 against 1.02-1.47 on delicious-4d's, 0.47-0.60 against
+// 0.48-0.58 on the uniform shape.
 #include <memory>
 
 #include <cub/device/device_scan.cuh>
