@@ -271,7 +271,7 @@ void sptv(Ledger& g, const TrafficInput& in) {
     // atomics (each fiber is one result entry). The five do the same work on data of the same
     // size and are predicted tied (the evaluation's 5% tie rule compares them as tied). Before
     // the offsets were one width, the two groups measured 2-9% apart, either way round by
-    // tensor and binary; now within 1% (docs/bench/cpu-advisor.json).
+    // tensor and binary; now within 1% (docs/bench/cpu-sptv-offset-widths.json).
     g.stream((F + 1) * I + Z * (I + V) + F * 8);
     g.elements(Z, in.mode);
     g.steps(F);  // a fiber's range, sum and store

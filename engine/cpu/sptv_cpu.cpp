@@ -133,7 +133,7 @@ constexpr std::uint64_t kChunkNonzeros = 32768;
 // nnz: format_uses_32bit): one instantiation per tensor, so the five formats run the same
 // machine code. With COO's, HOCSR's and CFB's offsets 64-bit and the other two's 32, the two
 // groups measured 2-9% apart, either way round, steadily over 25 repeats (a code-layout
-// effect, not the format's: docs/bench/cpu-advisor.json's rounds before 2026-11-28).
+// effect, not the format's: docs/bench/cpu-sptv-offset-widths.json).
 template <class I, class V>
 ValuesKernel fiber_sums(const I* ptr, const I* col, const V* val, std::uint64_t fibers,
                         std::shared_ptr<const void> keep = nullptr) {
