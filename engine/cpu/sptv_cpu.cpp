@@ -120,11 +120,13 @@ struct Prepared {
 // power-law fibers range from one nonzero to tens of thousands.
 constexpr std::uint64_t kChunkNonzeros = 32768;
 
-// One accumulator a fiber. Four for fibers of 16 nonzeros and more (a branch per fiber) were
-// tried in session 23, one thread, alternating with this loop: no faster on blocks-4d's long
-// fibers (5.27 against 5.24-5.28 ms a CSF sweep), slower on short ones (uniform-3d 2.79-2.81
-// against 2.06-2.29, Last.fm 1.11 against 0.99); session 22's four everywhere was no faster
-// either.
+// One accumulator and one loop a fiber. Tried in session 23, one thread, alternating with this
+// loop (CSF sweeps): four accumulators for fibers of 16 nonzeros and more, no faster on
+// powerlaw-3d's long fibers (3.33 against 3.30 ms) and slower where no fiber is that long
+// (uniform-3d 2.79-2.81 against 2.06-2.29, Last.fm 1.11 against 0.99); fibers of up to four
+// nonzeros summed without a loop (four products, those past the end taken as 0), slower
+// everywhere (blocks-4d, fibers of 2.0 nonzeros on average, 5.62 against 5.28; uniform-3d 2.87
+// against 1.97-2.00). Session 22's four accumulators everywhere were no faster either.
 // Fiber q of the result sums val[z] * v[col[z]] over z in [ptr[q], ptr[q+1]): every format
 // but HOCFS-ELL is this shape once its fibers are numbered in the result's order (the CSR
 // kernel of hocfs Alg. 6 and the segmented reduction of Alg. 3-5). `keep` holds what ptr
@@ -155,7 +157,7 @@ ValuesKernel fiber_sums(const I* ptr, const I* col, const V* val, std::uint64_t 
             const std::uint64_t hi = (*chunks)[static_cast<std::size_t>(c) + 1];
             for (std::uint64_t q = (*chunks)[static_cast<std::size_t>(c)]; q < hi; ++q) {
                 // 64-bit bounds whatever I: a 32-bit loop counter cost a subtraction and two
-                // address computations per fiber, and 9% on blocks-4d's long fibers
+                // address computations per fiber, and 9% on blocks-4d
                 const std::uint64_t begin = ptr[q], end = ptr[q + 1];
                 double sum = 0;
                 for (std::uint64_t z = begin; z < end; ++z) sum += static_cast<double>(val[z]) * v[col[z]];
