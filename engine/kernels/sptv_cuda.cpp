@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/gpu_sptv.hpp"
@@ -18,15 +19,34 @@ namespace tscope::detail {
 
 namespace {
 
-template <class T, class C>
-std::vector<T> convert(const C& c) {
-    return std::vector<T>(c.begin(), c.end());
-}
+// A format's array as element type T for the upload: the format's own where it already is T,
+// else a converted host copy (a 77M-nonzero tensor's columns and fp32 values are 600 MB that
+// need not be copied).
+template <class T>
+class As {
+public:
+    template <class C>
+    explicit As(const C& c) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(*c.data())>, T>) {
+            data_ = c.data();
+        } else {
+            copy_.assign(c.begin(), c.end());
+            data_ = copy_.data();
+        }
+    }
+    As(const As&) = delete;
+    As& operator=(const As&) = delete;
+    const T* data() const { return data_; }
 
-std::unique_ptr<gpu::SptvDevice> upload_rows(const std::vector<std::uint64_t>& ptr, const std::vector<std::uint32_t>& col,
-                                             const std::vector<float>& val, std::uint64_t vlen) {
+private:
+    std::vector<T> copy_;
+    const T* data_ = nullptr;
+};
+
+std::unique_ptr<gpu::SptvDevice> upload_rows(std::uint64_t rows, std::uint64_t nnz, const std::uint64_t* ptr, const std::uint32_t* col,
+                                             const float* val, std::uint64_t vlen) {
     gpu::Timing t;
-    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{ptr.size() - 1, val.size(), ptr.data(), col.data(), val.data()}, vlen, t);
+    return std::make_unique<gpu::SptvDevice>(gpu::SptvRows{rows, nnz, ptr, col, val}, vlen, t);
 }
 
 // HOCFS (Fig. 9-10) and CFB (Alg. 5, Tn gives the bucket offsets): the pipeline's flattening.
@@ -45,8 +65,8 @@ std::unique_ptr<gpu::SptvDevice> upload_flattened(const SparseFormat& format, st
 template <class I, class V>
 std::unique_ptr<gpu::SptvDevice> upload_tuples(const HocsrFormat<I, V>& f, std::uint64_t vlen) {
     static_assert(std::is_same_v<I, std::uint32_t> || std::is_same_v<I, std::uint64_t>);
-    const std::vector<std::uint32_t> col = convert<std::uint32_t>(f.col);
-    const std::vector<float> val = convert<float>(f.vals);
+    const As<std::uint32_t> col(f.col);
+    const As<float> val(f.vals);
     gpu::SptvTuples x{f.rows(), f.vals.size(), nullptr, nullptr, col.data(), val.data()};
     if constexpr (std::is_same_v<I, std::uint32_t>)
         x.ptr32 = f.row_ptr.data();
@@ -65,15 +85,19 @@ std::unique_ptr<gpu::SptvDevice> upload(const SparseFormat& format, int mode, st
         // value back and read it again, and a segmented reduction over tens of millions of
         // segments of a few nonzeros each reached 13% of the copy bandwidth on the nell-2 shape.
         [&]<class I, class V>(const CooFormat<I, V>& f) {
-            return upload_rows(coo_fiber_starts(format, mode), convert<std::uint32_t>(f.idx[static_cast<std::size_t>(mode)]),
-                               convert<float>(f.vals), vlen);
+            const std::vector<std::uint64_t> starts = coo_fiber_starts(format, mode);
+            const As<std::uint32_t> col(f.idx[static_cast<std::size_t>(mode)]);
+            const As<float> val(f.vals);
+            return upload_rows(starts.size() - 1, f.vals.size(), starts.data(), col.data(), val.data(), vlen);
         },
         [&]<class I, class V>(const HocsrFormat<I, V>& f) { return upload_tuples(f, vlen); },
         [&]<class I, class V>(const CfbFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const HocfsFormat<I, V>&) { return upload_flattened(format, vlen); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) {  // the leaf level is a CSR of the fibers
-            return upload_rows(convert<std::uint64_t>(f.fptr.back()), convert<std::uint32_t>(f.fids.back()), convert<float>(f.vals),
-                               vlen);
+            const As<std::uint64_t> ptr(f.fptr.back());
+            const As<std::uint32_t> col(f.fids.back());
+            const As<float> val(f.vals);
+            return upload_rows(f.fptr.back().size() - 1, f.vals.size(), ptr.data(), col.data(), val.data(), vlen);
         },
         [&](const SparseFormat& f) -> std::unique_ptr<gpu::SptvDevice> { throw InputError("SpTV has no CUDA kernel for " + f.name()); }});
 }
