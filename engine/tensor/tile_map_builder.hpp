@@ -61,7 +61,7 @@ private:
         }
         const std::uint64_t x = key / tz_ / ty_, y = (key / tz_) % ty_;
         double& v = out_.map.values[(x / per_x_) * out_.map.bins_y + y / per_y_];
-        v = std::max(v, static_cast<double>(n) / static_cast<double>(kEdge * kEdge * kEdge));
+        v = std::max(v, static_cast<double>(n) / static_cast<double>(kCells));
     }
     int a_, b_, c_;
     std::uint64_t tx_ = 0, ty_ = 0, tz_ = 0, per_x_ = 1, per_y_ = 1;
