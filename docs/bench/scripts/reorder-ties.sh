@@ -22,7 +22,8 @@ for t in "$DATA/movielens-100k.tns" "$DATA/lastfm-tags.tns" "$DATA/jf17k-4d.tns"
       bfs-mcs-last) $CLI reorder "$t" "$DIR/ties.tsb" --method bfs-mcs > /dev/null ;;
       bfs-mcs-first) $FIFO reorder "$t" "$DIR/ties.tsb" --method bfs-mcs > /dev/null ;;
     esac
-    row="{\"tensor\": \"$name\", \"method\": \"$variant\""
+    nnz=$($CLI formats "$DIR/ties.tsb" --format COO --json | python3 -c "import json,sys;print(json.load(sys.stdin)['nnz'])")
+    row="{\"tensor\": \"$name\", \"nnz\": $nnz, \"method\": \"$variant\""
     for b in 4 5 6 7; do row="$row, \"blocks_2^$b\": $(blocks "$DIR/ties.tsb" $b)"; done
     rows+=("$row}")
   done
@@ -30,6 +31,6 @@ done
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- engine app || echo +dirty)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 { echo "{\"what\": \"issue 25: BFS-MCS ties to the vertex reached last (bfs-mcs-last, as built) against first come first (bfs-mcs-first, bfs_mcs.cpp at f78a129), HiCOO block counts at block edges 2^4..2^7\","
-  echo " \"machine\": \"$cpu\", \"commit\": \"$commit\", \"generated\": \"tensorscope-cli $GEN\","
+  echo " \"device\": \"$cpu\", \"commit\": \"$commit\", \"generated\": \"tensorscope-cli $GEN\","
   echo " \"command\": \"tensorscope-cli reorder IN OUT --method degree|bfs-mcs; tensorscope-cli formats OUT --format HiCOO --mode 1 --hicoo-bits B --json (parameters.blocks)\","
   echo " \"results\": ["; (IFS=$'\n'; echo "${rows[*]}" | sed '$!s/$/,/'); echo "]}"; } | python3 -m json.tool
