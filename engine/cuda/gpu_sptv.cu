@@ -13,7 +13,9 @@
 // (h200-issue19-session23.json, call 6): 0.60-1.16 ms a mode on the nell-2 shape against
 // cuSPARSE's 0.31-0.34, 1.45-2.32 against 1.02-1.47 on delicious-4d's, 0.47-0.60 against
 // 0.48-0.58 on the uniform shape.
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include <cub/device/device_scan.cuh>
 
@@ -21,6 +23,7 @@
 #include "gpu_sptv.hpp"
 #include "sparse_library.cuh"
 #include "sptv_kernels.cuh"
+#include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -63,6 +66,70 @@ private:
     cusparseDnVecDescr_t v_ = nullptr, out_ = nullptr;
 };
 
+// y = A v with v in shared memory (sptv_shared_vector.cuh: a run of 4 rows a thread for a vector
+// of up to kRunVectorBytes, a thread per row above): A's 64-bit offsets are converted to the 32
+// bits the kernels read; the columns and values stay the caller's.
+class SharedVectorRows {
+public:
+    SharedVectorRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr, const std::uint32_t* col, const float* val,
+                     const float* dv, float* dout, int grid)
+        : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(rows + 1), col_(col), val_(val),
+          v_(dv), out_(dout), grid_(grid) {
+        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr, ptr_.get());
+        check(cudaGetLastError(), "narrowing the SpTV row offsets");
+    }
+    void run() {
+        if (vlen_ * sizeof(float) > kRunVectorBytes)
+            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_.get(), col_, val_, v_, vlen_, out_);
+        else
+            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_.get(), col_, val_, v_, vlen_, out_);
+    }
+
+    // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
+    // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
+    // memory, a row longer than kSharedVectorRowsMax. TENSORSCOPE_SPTV_ROWS=cusparse keeps
+    // cuSPARSE, =shared takes this kernel whatever the rows' lengths (comparisons, tests).
+    static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const std::uint64_t* ptr) {
+        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
+        const char* force = std::getenv("TENSORSCOPE_SPTV_ROWS");
+        const std::string how = force ? force : "";
+        if (how == "cusparse" || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
+        int device = 0, optin = 0, sms = 0, per_sm = 0;
+        check(cudaGetDevice(&device), "reading the device");
+        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the device");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
+        const std::uint64_t bytes = vlen * sizeof(float);
+        if (bytes > static_cast<std::uint64_t>(optin)) return 0;
+        if (how != "shared") {
+            DeviceArray<unsigned long long> longest(1);
+            longest.zero();
+            csr_longest_row_kernel<<<grid_for(rows), 256>>>(rows, ptr, longest.get());
+            check(cudaGetLastError(), "measuring the SpTV rows");
+            unsigned long long n = 0;
+            longest.download(&n);
+            if (n > kSharedVectorRowsMax) return 0;
+        }
+        check(cudaFuncSetAttribute(sptv_shared_vector_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+              "sizing the SpTV kernel's shared memory");
+        check(cudaFuncSetAttribute(sptv_shared_vector_row_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+              "sizing the SpTV kernel's shared memory");
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_shared_vector_kernel, kSharedVectorThreads, bytes),
+              "sizing the SpTV kernel's grid");
+        const std::uint64_t needed = ((rows + 3) / 4 + kSharedVectorThreads - 1) / kSharedVectorThreads;
+        const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sms);
+        return static_cast<int>(needed < resident ? needed : resident);
+    }
+
+private:
+    std::uint32_t rows_, vlen_;
+    DeviceArray<std::int32_t> ptr_;
+    const std::uint32_t* col_;
+    const float* val_;
+    const float* v_;
+    float* out_;
+    int grid_;
+};
+
 }  // namespace
 
 struct SptvDevice::Impl {
@@ -76,6 +143,7 @@ struct SptvDevice::Impl {
     DeviceArray<std::uint64_t> block_base;                // HOCSR: the outputs before each block
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
+    std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
 };
 
 SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
@@ -91,11 +159,16 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
         d.ptr = DeviceArray<std::uint64_t>(x.ptr, x.rows + 1);
         d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
         d.val = DeviceArray<float>(x.val, x.nnz);
-        d.rows = std::make_unique<CsrSpmv>(x.rows, vlen, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
-        if (d.rows->csr().narrow())
+        if (const int grid = SharedVectorRows::grid_for_csr(x.rows, x.nnz, vlen, d.ptr.get())) {
+            d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
             d.ptr = {};
-        else
-            d.col = {};
+        } else {
+            d.rows = std::make_unique<CsrSpmv>(x.rows, vlen, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
+            if (d.rows->csr().narrow())
+                d.ptr = {};
+            else
+                d.col = {};
+        }
     }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
@@ -168,7 +241,9 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     t0.record();
     d.v.upload(v);
     t1.record();
-    if (d.rows)
+    if (d.short_rows)
+        d.short_rows->run();
+    else if (d.rows)
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);

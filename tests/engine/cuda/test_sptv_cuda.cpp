@@ -104,6 +104,30 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 6));
     }
 
+    // The CSR-shaped formats run either cuSPARSE's SpMV or one of our two kernels with the vector
+    // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
+    // row by the vector's size); TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for
+    // long rows. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
+    // 4-row steps), on the real tensors, against the oracle.
+    void csrProductsAgree_data() {
+        QTest::addColumn<QByteArray>("how");
+        for (const char* how : {"", "cusparse", "shared"}) QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
+    }
+    void csrProductsAgree() {
+        QFETCH(QByteArray, how);
+        if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
+        else qputenv("TENSORSCOPE_SPTV_ROWS", how);
+        check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
+        // mode 3's vector of 80 KB takes the thread-per-row kernel, the others the 4-row one
+        check_against_oracle(tstest::random_tensor({300, 200, 20003}, 30000, 33, Distribution::Uniform));
+        check_against_oracle(tstest::random_tensor({33, 7, 2001}, 9000, 32, Distribution::PowerLaw));
+        for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
+        }
+        qunsetenv("TENSORSCOPE_SPTV_ROWS");
+    }
+
     // The bench's bytes for a cuda row: the format, the vector's distinct entries and one fp32
     // value per fiber written (the host lays out the fibers' coordinates).
     void benchCountsDeviceBytes() {
