@@ -156,6 +156,9 @@ void blocked_rows(Ledger& g, const TensorProfile& p, int m, double Z, bool priva
     g.output(m, private_copies);
 }
 
+// One of ALTO's loops above order 3 (rank compiled in, rows prefetched) against one of COO's.
+constexpr double kAltoUnrolledLoop = 0.84;
+
 void mttkrp(Ledger& g, const TrafficInput& in) {
     const TensorProfile& p = in.profile;
     const int N = p.order(), m = in.mode;
@@ -170,7 +173,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         g.scatter(m, Z, true);
         g.output(m, true);
         return;
-    case FormatKind::ALTO:
+    case FormatKind::ALTO: {
         // A loop per nonzero in the order of a Z-curve over all modes: nonzeros that follow each
         // other share their indices' high bits, so, as for HiCOO's 2^b blocks (the same curve cut
         // at 2^b), only a row's first touch in each block goes to memory; no block loop. Its
@@ -183,10 +186,18 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // into the output itself and each other one into a buffer over its own interval (Sec.
         // 4.2), so a thread's adds go to one matrix's worth of rows, not to T copies; the other
         // T - 1 buffers are zeroed and summed (charged at the mode's length: an upper bound).
-        g.hot(N == 3 ? 1.6 * Z : N * Z);
+        // Above order 3 each of the N loops has the rank compiled in (ranks 16, 32 and 64) and the
+        // rows of 32 nonzeros ahead prefetched, where COO's loops take the rank at run time and
+        // wait on each row: fitted on blocks-4d (the one fit tensor above order 3), such a loop
+        // costs 0.84 of COO's. Counted as COO's loops, ALTO came out at 0.80-0.83 of COO's time
+        // at orders 4 and 5 where it measures 0.64-0.70 on every tensor (cpu-advisor.json at
+        // 2f7e268), and was ranked level with CSF on blocks-4d, where it measures 1.45x faster.
+        const bool unrolled = in.machine.backend == Backend::Omp && (in.rank == 16 || in.rank == 32 || in.rank == 64);
+        g.hot(N == 3 ? 1.6 * Z : (unrolled ? kAltoUnrolledLoop : 1.0) * N * Z);
         blocked_rows(g, p, m, Z, false, false);
         g.copies(m, in.machine.threads - 1);
         return;
+    }
     case FormatKind::HiCOO:
         // COO's loop per nonzero, block by block: a block's nonzeros share at most 2^b rows per
         // mode, so only the first touch of a row in a block goes to memory
