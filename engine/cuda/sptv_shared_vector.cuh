@@ -43,13 +43,19 @@ __global__ void csr_longest_row_kernel(std::uint64_t rows, const std::uint64_t* 
     if ((threadIdx.x & 31) == 0) atomicMax(longest, mine);
 }
 
+// v copied into the block's shared memory (the launch's dynamic bytes), for every thread to read.
+__device__ inline const float* shared_vector(const float* __restrict__ v, std::uint32_t vlen) {
+    extern __shared__ float sv[];
+    for (std::uint32_t i = threadIdx.x; i < vlen; i += blockDim.x) sv[i] = v[i];
+    __syncthreads();
+    return sv;
+}
+
 // out[q] = row q of the CSR (32-bit offsets and columns) times v, for every row q < rows.
 __global__ void __launch_bounds__(kSharedVectorThreads, 2)
     sptv_shared_vector_kernel(std::uint32_t rows, const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
                               const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
-    extern __shared__ float sv[];
-    for (std::uint32_t i = threadIdx.x; i < vlen; i += blockDim.x) sv[i] = v[i];
-    __syncthreads();
+    const float* sv = shared_vector(v, vlen);
     const std::uint32_t groups = (rows + 3) / 4;
     for (std::uint32_t g = blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += gridDim.x * blockDim.x) {
         const std::uint32_t first = g * 4;
@@ -84,9 +90,7 @@ __global__ void __launch_bounds__(kSharedVectorThreads, 2)
 __global__ void __launch_bounds__(kSharedVectorThreads, 2)
     sptv_shared_vector_row_kernel(std::uint32_t rows, const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
                                   const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
-    extern __shared__ float sv[];
-    for (std::uint32_t i = threadIdx.x; i < vlen; i += blockDim.x) sv[i] = v[i];
-    __syncthreads();
+    const float* sv = shared_vector(v, vlen);
     for (std::uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < rows; q += gridDim.x * blockDim.x) {
         const std::uint32_t b = ptr[q], e = ptr[q + 1];
         float sum = 0.f;
