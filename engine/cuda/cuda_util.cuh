@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "device_scope.hpp"
@@ -104,6 +105,13 @@ public:
 private:
     cudaEvent_t e_{};
 };
+
+// Whether environment variable `name` is set to `value`: the switches that force one kernel
+// path over another, for comparisons and tests.
+inline bool env_is(const char* name, const char* value) {
+    const char* e = std::getenv(name);
+    return e && std::string(e) == value;
+}
 
 inline void use_device() { check(cudaSetDevice(engine_device()), "selecting the GPU"); }
 using DeviceScope = OnDevice;

@@ -776,13 +776,6 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
     return group_fiber;
 }
 
-// Whether environment variable `name` is set to `value`: the switches that force one kernel
-// path over another, for comparisons.
-bool env_is(const char* name, const char* value) {
-    const char* e = std::getenv(name);
-    return e && std::string(e) == value;
-}
-
 // The tree levels compiled into the fiber kernels (orders 3 and 4), 0 for any other count.
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons.
 template <class Go>

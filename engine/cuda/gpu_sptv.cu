@@ -13,9 +13,7 @@
 // (h200-issue19-session23.json, call 6): 0.60-1.16 ms a mode on the nell-2 shape against
 // cuSPARSE's 0.31-0.34, 1.45-2.32 against 1.02-1.47 on delicious-4d's, 0.47-0.60 against
 // 0.48-0.58 on the uniform shape.
-#include <cstdlib>
 #include <memory>
-#include <string>
 
 #include <cub/device/device_scan.cuh>
 
@@ -91,16 +89,14 @@ public:
     // cuSPARSE, =shared takes this kernel whatever the rows' lengths (comparisons, tests).
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const std::uint64_t* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        const char* force = std::getenv("TENSORSCOPE_SPTV_ROWS");
-        const std::string how = force ? force : "";
-        if (how == "cusparse" || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
+        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
         int device = 0, optin = 0, sms = 0, per_sm = 0;
         check(cudaGetDevice(&device), "reading the device");
         check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the device");
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(optin)) return 0;
-        if (how != "shared") {
+        if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared")) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
             csr_longest_row_kernel<<<grid_for(rows), 256>>>(rows, ptr, longest.get());
@@ -231,8 +227,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    const char* split = std::getenv("TENSORSCOPE_HOCSR_SPLIT");
-    if (split && std::string(split) == "1" && x.nnz > kSplitRow) {  // not yet the default: see sptv_tuples.cuh
+    if (env_is("TENSORSCOPE_HOCSR_SPLIT", "1") && x.nnz > kSplitRow) {  // not yet the default: see sptv_tuples.cuh
         const std::uint64_t capacity = x.nnz / kSplitRow + 1;
         d.split_rows = DeviceArray<SplitRow>(capacity);
         d.split_count = DeviceArray<unsigned long long>(1);

@@ -6,7 +6,8 @@
 # (default out). step: a line in $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and
 # stderr to $R/NAME.err, skipped where SECONDS more would pass LIMIT, cut at LIMIT.
 # run_suites SECONDS NAME...: each test binary $B/tests/NAME under the offscreen platform.
-# gen_nell2: the nell-2-shaped tensor (76.9M nonzeros) as $D/nell2.tsb unless it is there.
+# gen_nell2: the nell-2-shaped tensor (76.9M nonzeros) as $D/nell2.tsb unless it is there;
+# gen_uniform: the uniform tensor of the same shape as $D/uni.tsb, likewise.
 # Steps that bench should pass --jsonl (EXT=jsonl): a step cut at LIMIT then keeps the rows it
 # finished (session 20 lost a whole call's SpTTM rows to a --json bench that outran it).
 # pack DIR: $R as one $(basename $R).tgz in DIR. The device hands back at most 8 files from $OUT
@@ -34,4 +35,7 @@ run_suites() {  # the seconds each may need, test binary names...
 }
 gen_nell2() {
     [ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
+}
+gen_uniform() {
+    [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }

@@ -13,7 +13,7 @@ device_setup
 EXT=out run_suites 90 test_sptv_cuda
 EXT=jsonl
 gen_nell2
-[ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
+gen_uniform
 H="--kernel sptv --backend cuda --format HOCSR --mode 1,3 --repeat 5 --jsonl"
 for round in 1 2; do
   run nell2-hocsr-warp-$round 40 "$CLI" bench "$D/nell2.tsb" $H
