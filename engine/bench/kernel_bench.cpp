@@ -14,6 +14,7 @@
 #include "bench/bench_median.hpp"
 #include "bench/multi_gpu_bench.hpp"
 #include "bench/streamed_bench.hpp"
+#include "cuda/gpu_gather.hpp"
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/bench/roofline.hpp"
@@ -73,6 +74,11 @@ double measure_copy_bandwidth() {
 double measure_gpu_copy_bandwidth() {
     if (!query_gpu().available) return 0;
     return gpu::copy_bandwidth_gbps();
+}
+
+double measure_gpu_gather_bandwidth() {
+    if (!query_gpu().available) return 0;
+    return gpu::gather_bandwidth_gbps();
 }
 
 namespace {
@@ -386,6 +392,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     for (Backend b : request.backends) {
         if (b == Backend::Cuda && !query_gpu().available) continue;
         copy_bandwidth_for(b);
+        if (request.kernel == KernelKind::MTTKRP || request.kernel == KernelKind::SpTTM) gather_bandwidth_for(b);
         if (b != Backend::Cuda) cpu_peak();
     }
 
@@ -457,6 +464,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
                     row.bytes_moved = kernel->bytes(*format, mode, backend);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
+                    row.gather_bytes = gather_bytes(t, request.kernel, kind, backend, row.rank);
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;
                     row.ran = true;

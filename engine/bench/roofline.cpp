@@ -113,6 +113,20 @@ double copy_bandwidth_for(Backend backend) {
     return memo(host, lock, current_threads(), [] { return measure_copy_bandwidth(); });
 }
 
+double gather_bandwidth_for(Backend backend) {
+    static std::mutex lock;
+    static std::map<int, double> device;
+    if (backend != Backend::Cuda) return 0;
+    return memo(device, lock, 0, [] { return measure_gpu_gather_bandwidth(); });
+}
+
+std::uint64_t gather_bytes(const CooTensor& t, KernelKind kernel, FormatKind format, Backend backend, std::uint64_t rank) {
+    if (backend != Backend::Cuda || rank % 32 != 0) return 0;  // measured for whole 128-byte lines
+    const bool rows_per_nonzero = (kernel == KernelKind::MTTKRP && format != FormatKind::HLS) ||
+                                  (kernel == KernelKind::SpTTM && format == FormatKind::COO);
+    return rows_per_nonzero ? t.nnz() * rank * sizeof(float) : 0;
+}
+
 void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak) {
     row.copy_gbps = copy_gbps;
     row.peak_gflops = peak.gflops;
@@ -123,6 +137,11 @@ void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak) {
     if (copy_gbps > 0) {
         row.bound_s = bytes / (copy_gbps * 1e9);
         row.share_of_bound = row.bound_s / row.median_s;
+    }
+    row.gather_gbps = row.gather_bytes ? gather_bandwidth_for(row.backend) : 0;
+    if (row.gather_gbps > 0) {
+        row.gather_bound_s = static_cast<double>(row.gather_bytes) / (row.gather_gbps * 1e9);
+        row.share_of_gather_bound = row.gather_bound_s / row.median_s;
     }
 }
 

@@ -68,6 +68,8 @@ private Q_SLOTS:
             for (int m = 0; m < 3; ++m)
                 if (m != r.mode) factors += distinct_by_set(t, m) * 8 * sizeof(double);
             QCOMPARE(r.bytes_moved, format + factors + t.dim(r.mode) * 8 * sizeof(double));
+            QCOMPARE(r.gather_bytes, std::uint64_t{0});  // the gather ceiling is the GPU's
+            QCOMPARE(r.gather_bound_s, 0.0);
             const double flops = 3.0 * double(t.nnz()) * 8;
             QVERIFY(std::fabs(r.intensity - flops / double(r.bytes_moved)) <= 1e-12 * r.intensity);
         }
@@ -89,6 +91,21 @@ private Q_SLOTS:
         const std::uint64_t format = build_format(FormatKind::COO, t, sptv_options(FormatKind::COO, 3, 1))->storage().bytes();
         const std::uint64_t result = sptv_reference(t, 1, std::vector<double>(t.dim(1), 1.0)).bytes();
         QCOMPARE(r.bytes_moved, format + distinct_by_set(t, 1) * sizeof(double) + result);
+    }
+
+    // The GPU's second ceiling: a factor row of R floats per nonzero, where R fills whole
+    // 128-byte lines, for MTTKRP on every format but HLS and for SpTTM on COO; none elsewhere.
+    void gatherBytesWhereDefined() {
+        const CooTensor t = tstest::random_tensor({40, 50, 60}, 700, 3);
+        QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::BCSF, Backend::Cuda, 32), t.nnz() * 32 * 4);
+        QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::COO, Backend::Cuda, 64), t.nnz() * 64 * 4);
+        QCOMPARE(gather_bytes(t, KernelKind::SpTTM, FormatKind::COO, Backend::Cuda, 32), t.nnz() * 32 * 4);
+        QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::HLS, Backend::Cuda, 32), std::uint64_t{0});
+        QCOMPARE(gather_bytes(t, KernelKind::SpTTM, FormatKind::sCOO, Backend::Cuda, 32), std::uint64_t{0});
+        QCOMPARE(gather_bytes(t, KernelKind::SpTV, FormatKind::COO, Backend::Cuda, 32), std::uint64_t{0});
+        QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::CSF, Backend::Cuda, 16), std::uint64_t{0});
+        QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::CSF, Backend::Omp, 32), std::uint64_t{0});
+        QCOMPARE(gather_bandwidth_for(Backend::Omp), 0.0);
     }
 
     void rowsThatDidNotRunStayEmpty() {

@@ -1,6 +1,7 @@
 // The CUDA MTTKRP against the CPU oracle (fp32 on the device: relative error <= 1e-4).
 // Skips, saying why, where there is no GPU.
 #include "test_support.hpp"
+#include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -156,6 +157,29 @@ private Q_SLOTS:
             }
         sum_duplicates(t);
         check_against_oracle(t, 32);
+    }
+
+    // The bench's second ceiling on the GPU: a row of R floats per nonzero at the gather rate
+    // measured in this process (bench/roofline.hpp); none for HLS.
+    void benchRowsCarryTheGatherCeiling() {
+        const CooTensor t = tstest::random_tensor({300, 200, 400}, 20000, 17);
+        BenchRequest req;
+        req.kernel = KernelKind::MTTKRP;
+        req.formats = {FormatKind::BCSF, FormatKind::HLS};
+        req.backends = {Backend::Cuda};
+        req.modes = {0};
+        req.rank = 32;
+        req.repeat = 2;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{2});
+        const BenchResult& b = rows[0];
+        QVERIFY2(b.ran, b.error.c_str());
+        QCOMPARE(b.gather_bytes, t.nnz() * 32 * 4);
+        QVERIFY(b.gather_gbps > 0);
+        QVERIFY(std::fabs(b.gather_bound_s - double(b.gather_bytes) / (b.gather_gbps * 1e9)) <= 1e-12 * b.gather_bound_s);
+        QVERIFY(std::fabs(b.share_of_gather_bound - b.gather_bound_s / b.median_s) <= 1e-12 * b.share_of_gather_bound);
+        QCOMPARE(rows[1].gather_bytes, std::uint64_t{0});
+        QCOMPARE(rows[1].gather_bound_s, 0.0);
     }
 
     void realTensors() {

@@ -72,6 +72,15 @@ struct BenchResult {
     double copy_gbps = 0;
     double bound_s = 0;
     double share_of_bound = 0;
+    // A second ceiling on the GPU, for MTTKRP (not HLS, whose dense tiles share rows) and SpTTM
+    // on COO at ranks that are multiples of 32: every nonzero gathers at least one factor row
+    // that no other nonzero of its fiber shares (R floats: the leaf level's), from L2 where the
+    // factors are megabytes; gather_bytes = nnz x R x 4, at the device's measured rate for such
+    // gathers (measure_gpu_gather_bandwidth); 0 where not defined.
+    std::uint64_t gather_bytes = 0;
+    double gather_gbps = 0;
+    double gather_bound_s = 0;
+    double share_of_gather_bound = 0;
     // The compute roof of the row's backend (roofline.hpp: cpu_peak(), gpu_peak()); 0: not known.
     double peak_gflops = 0;
     std::string peak_source;
@@ -97,5 +106,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
 double measure_copy_bandwidth();
 // The same on the GPU, device to device (0 without a GPU).
 double measure_gpu_copy_bandwidth();
+// The GPU's rate for gathering random 128-byte rows of an L2-resident matrix, in GB/s gathered
+// (cuda/gpu_gather.hpp; 0 without a GPU).
+double measure_gpu_gather_bandwidth();
 
 }  // namespace tscope

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <string>
 
+#include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
+#include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
@@ -21,6 +23,11 @@ std::uint64_t distinct_indices(const CooTensor& t, int mode);
 // current OpenMP thread count (cpu-ref and omp alike), measure_gpu_copy_bandwidth() for cuda;
 // measured once per process (per thread count), later calls reuse it. 0 where not measurable.
 double copy_bandwidth_for(Backend backend);
+// measure_gpu_gather_bandwidth() for cuda, once per process; 0 for the CPU backends.
+double gather_bandwidth_for(Backend backend);
+// The factor-row bytes a kernel gathers at least from the cache (BenchResult::gather_bytes):
+// nnz x R x 4 for cuda MTTKRP (not HLS) and SpTTM on COO with R a multiple of 32; else 0.
+std::uint64_t gather_bytes(const CooTensor& t, KernelKind kernel, FormatKind format, Backend backend, std::uint64_t rank);
 
 
 // The compute roof. `source` says where the number comes from.
@@ -36,7 +43,7 @@ PeakFigure gpu_peak();
 
 // Fills a run row's roofline from its flops (gflops x median_s), bytes_moved, `copy_gbps` and
 // `peak`: intensity = flops / bytes, bound_s = bytes / bandwidth, share_of_bound = bound_s /
-// median_s.
+// median_s; and, where the row has gather_bytes, their bound at gather_bandwidth_for(backend).
 void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak);
 // The same with the backend's measured bandwidth and peak (copy_bandwidth_for, cpu/gpu_peak).
 void fill_roofline(BenchResult& row);
