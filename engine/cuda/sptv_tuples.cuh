@@ -84,8 +84,12 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // 77M nonzeros, by the generator's Zipf(1) draws). The tuple kernel writes 0 for such a row and
 // lists it; sptv_split_scan_kernel numbers the listed rows' chunks of kSplitChunk nonzeros, and
 // sptv_split_rows_kernel gives each chunk to a block, which adds its sum into the row's output.
-// Not yet run on a GPU (session 24 had spent its device time): TENSORSCOPE_HOCSR_SPLIT=1 turns it
-// on, for the next session to verify and measure before it becomes the default.
+// Opt-in (TENSORSCOPE_HOCSR_SPLIT=1): on one H200 (session 25, h200-issue19-session25.json,
+// alternating twice with the default) it passes the suite but helps only the nell-2 shape's mode
+// 3, 1.23-1.24 ms against 1.35-1.36 (25% to 27.5% of the copy bound), and costs mode 1 6% (1.18
+// against 1.11 ms) and the uniform shape, which has no such rows, 5-10% (1.00 and 0.60 ms against
+// 0.90 and 0.57): the long rows' tail is
+// not what holds HOCSR at a quarter of the bound.
 constexpr std::uint64_t kSplitRow = 4096;
 constexpr std::uint64_t kSplitChunk = 4096;
 struct SplitRow {
