@@ -18,7 +18,7 @@ records before 2026-11-28).
 
 usage: docs/bench/scripts/advisor_eval.py [--bin build/bin] [--out docs/bench/cpu-advisor.json]
                                           [--threads T] [--rounds K] [--repeat K] [--sptv-repeat K]
-                                          [--statistic min|median] [--only NAME,..]
+                                          [--statistic min|median] [--only NAME,..] [--backend omp|cuda] [--commit C]
 Writes the record with every per-mode prediction and measurement, so that advisor_fit.py can
 refit the model's weights from it.
 """
@@ -98,16 +98,23 @@ def main():
     ap.add_argument("--rank", type=int, default=32)
     ap.add_argument("--only", default="")
     ap.add_argument("--data", default=os.environ.get("TS_SHARED_DATA", "../shared/data"))
+    # cuda: the GPU's predictions against its kernels (run on the GPU machine from a bundle,
+    # where there is no git: pass --commit)
+    ap.add_argument("--backend", choices=["omp", "cuda"], default="omp")
+    ap.add_argument("--commit", default="")
     args = ap.parse_args()
     cli = os.path.join(args.bin, "tensorscope-cli")
     only = set(filter(None, args.only.split(",")))
-    commit = run(["git", "rev-parse", "--short", "HEAD"]).strip()
-    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).strip() != ""
+    if args.commit:
+        commit, dirty = args.commit, False
+    else:
+        commit = run(["git", "rev-parse", "--short", "HEAD"]).strip()
+        dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).strip() != ""
     tmp = tempfile.mkdtemp(prefix="advisor-eval-")
     threads = ["--threads", str(args.threads)]
     doc = {"device": None, "commit": commit + ("+dirty" if dirty else ""),
            "command": "docs/bench/scripts/advisor_eval.py " + " ".join(sys.argv[1:]),
-           "threads": args.threads, "rounds": args.rounds, "repeat": args.repeat,
+           "backend": args.backend, "threads": args.threads, "rounds": args.rounds, "repeat": args.repeat,
            "sptv_repeat": args.sptv_repeat, "rank": args.rank, "tie_tolerance": TIE,
            "statistic": args.statistic,
            "note": ("measured = the smallest of ROUNDS bench values per (format, mode), a round's value being the statistic "
@@ -130,18 +137,20 @@ def main():
             path = os.path.join(tmp, name + ".tsb")
             run([cli, "generate", *gen.split(), "-o", path])
         entry = {"name": name, "generator": gen and ("tensorscope-cli generate " + gen), "fit": fit, "kernels": {}}
-        advice = json.loads(run([cli, "advise", path, "--kernel", ",".join(KERNELS), "--backend", "omp",
+        advice = json.loads(run([cli, "advise", path, "--kernel", ",".join(KERNELS), "--backend", args.backend,
                                  "--rank", str(args.rank), "--json", *threads]))
         entry["nnz"], entry["dims"] = advice["nnz"], advice["dims"]
         entry["profile_seconds"] = advice["profile_seconds"]
         measured = {k: {} for k in KERNELS}  # kernel -> (format, mode) -> [a value per round]
         for r in range(args.rounds):
             for k in KERNELS:
-                bench = json.loads(run([cli, "bench", path, "--kernel", k, "--format", "all", "--backend", "omp",
+                bench = json.loads(run([cli, "bench", path, "--kernel", k, "--format", "all", "--backend", args.backend,
                                         "--rank", str(args.rank), "--repeat", str(args.sptv_repeat if k == "sptv" else args.repeat),
                                         "--json", *threads]))
                 doc["device"] = "%s, %d hardware threads, --threads %d" % (
                     bench["machine"]["cpu"], bench["machine"]["hardware_threads"], args.threads)
+                if args.backend == "cuda":
+                    doc["device"] = next((row["device"] for row in bench["results"] if row.get("ran")), "") + " (host: " + doc["device"] + ")"
                 for row in bench["results"]:
                     if row.get("ran"):
                         value = min(row["seconds"]) if args.statistic == "min" else row["median_s"]
@@ -172,7 +181,7 @@ def main():
             rounds_tau = [kendall(sweeps[i], sweeps[j], TIE) for i in range(args.rounds) for j in range(i + 1, args.rounds)]
             best_pred = min(formats, key=lambda f: f["predicted_s"])
             best_meas = min(formats, key=lambda f: f["measured_s"])
-            res = {"tensor": name, "nnz": entry["nnz"], "kernel": k, "backend": "omp", "fit": fit, "formats": len(formats),
+            res = {"tensor": name, "nnz": entry["nnz"], "kernel": k, "backend": args.backend, "fit": fit, "formats": len(formats),
                    "tau_b": kendall(pred, meas, TIE), "tau_b_strict": kendall(pred, meas, 0.0),
                    "rounds_tau_b_min": min(rounds_tau) if rounds_tau else None,
                    "predicted_best": best_pred["format"], "measured_best": best_meas["format"],
