@@ -167,6 +167,11 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
     g.flops(3.0 * Z * static_cast<double>(in.rank));
     switch (in.format) {
     case FormatKind::COO:  // per nonzero: v = x, times N-1 rows, added into the output row
+    case FormatKind::BLCO:
+        // BLCO (GPU only) walks its nonzeros as COO does, the index unpacked from its 64-bit key:
+        // N-1 rows gathered and one output row added per nonzero. Uncosted before session 25, it
+        // came out at the time of its stream alone and first on every tensor of the GPU
+        // evaluation (docs/bench/gpu-advisor.json), where it measures 1.5-2.5x B-CSF.
         g.hot(Z);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, Z, Z);
@@ -235,9 +240,13 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // B-CSF, behind which it measures (docs/bench/cpu-advisor.json, session 21).
         const double dense = static_cast<double>(p.hls_dense_nnz), tiles = static_cast<double>(p.hls_dense_tiles);
         const double sparse = Z - dense;
-        g.hot(1.4 * sparse);
+        // On the GPU the sparse part is no fused pass but COO's walk (cuda/gpu_hls.cu), N-1 rows
+        // gathered per nonzero: counted as the CPU's pass, HLS came out first on uniform-3d, where
+        // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor.json)
+        const bool cuda = in.machine.backend == Backend::Cuda;
+        g.hot(cuda ? sparse : 1.4 * sparse);
         for (int k = 0; k < N; ++k)
-            if (k != m) g.rows(k, 0, sparse);
+            if (k != m) g.rows(k, cuda ? sparse : 0, sparse);
         g.scatter(m, sparse, true);
         const double slices = tiles > 0 ? tiles * std::min(16.0, dense / tiles) : 0;
         g.cells(2.0 * tiles * kHlsTileCells);
@@ -283,7 +292,11 @@ void sptv(Ledger& g, const TrafficInput& in) {
     // size and are predicted tied (the evaluation's 5% tie rule compares them as tied). Before
     // the offsets were one width, the two groups measured 2-9% apart, either way round by
     // tensor and binary; now within 1% (docs/bench/cpu-sptv-offset-widths.json).
-    g.stream((F + 1) * I + Z * (I + V) + F * 8);
+    // On the GPU, HOCSR's own kernel (cuda/sptv_tuples.cuh) reads the offsets of every index
+    // tuple, most of them empty rows, where the CPU plan compacts them: its whole row pointer is
+    // streamed (uncounted, HOCSR was predicted level with the others and measures 1.1-11x them).
+    const bool all_tuples = in.format == FormatKind::HOCSR && in.machine.backend == Backend::Cuda;
+    g.stream((all_tuples ? storage(in) - Z * (I + V) : (F + 1) * I) + Z * (I + V) + F * 8);
     g.elements(Z, in.mode);
     g.steps(F);  // a fiber's range, sum and store
 }

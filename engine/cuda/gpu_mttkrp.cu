@@ -758,14 +758,33 @@ TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const st
 // it after the kernel). On the nell-2 shape (H100, rank 32) groups of 8 mean fibers ran CSF
 // and MM-CSF 0-10% faster than groups of 32 but flushed into the heavy rows often enough for
 // fp32 errors of 1.1-1.3e-5 against cpu-ref; groups of 32 stayed at or below 8e-6.
+// A tree too small to give every resident team one such group (the device's SMs x 2048 threads
+// over teams of 8 lanes, rank 32) gets smaller ones, down to one mean fiber, until it does: a
+// team walks its group serially, so with a few thousand groups on a device of 33,792 teams the
+// time was the length of one team's walk. On one H200 (session 25, docs/bench/gpu-advisor.json)
+// CSF took 110-320 us a mode on the evaluation's tensors of 0.1-0.6M nonzeros, 1.2-5x B-CSF,
+// whose groups of 8 fibers gave four times as many. TENSORSCOPE_CSF_GROUPS=fixed keeps 32 mean
+// fibers a group whatever the tree's size, for comparisons.
 constexpr std::uint64_t kNonzeroGroupFibers = 32;
+
+std::uint64_t nonzero_group(std::uint64_t nnz, std::uint64_t fibers) {
+    static const bool fixed = env_is("TENSORSCOPE_CSF_GROUPS", "fixed");
+    const std::uint64_t mean = (nnz + fibers - 1) / fibers, group = kNonzeroGroupFibers * mean;
+    if (fixed) return group;
+    int device = 0, sms = 0;
+    check(cudaGetDevice(&device), "reading the device");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
+    const std::uint64_t teams = static_cast<std::uint64_t>(sms) * 2048 / 8;
+    if ((nnz + group - 1) / group >= teams) return group;
+    return std::max(mean, (nnz + teams - 1) / teams);
+}
 
 std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stream) {
     if (t.fibers == 0 || nnz == 0) return nullptr;
     t.nnz = nnz;
     // at most 2^24 nonzeros, so that the flat loop's 32-bit offsets within a group hold (reached
     // only where fibers average over 512K nonzeros)
-    t.group = std::min<std::uint64_t>(kNonzeroGroupFibers * ((nnz + t.fibers - 1) / t.fibers), std::uint64_t{1} << 24);
+    t.group = std::min<std::uint64_t>(nonzero_group(nnz, t.fibers), std::uint64_t{1} << 24);
     t.groups = (nnz + t.group - 1) / t.group;
     void* p = nullptr;
     check(cudaMallocAsync(&p, t.groups * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
