@@ -49,8 +49,15 @@ struct Weights {
 // 0.8 on 14 of 15 tensors, from 13; SpTV 15 of 15). The evaluation in the same file covers ten
 // tensors that were not used for fitting.
 constexpr Weights kCpuWeights{0.597, 4.0, 552.0, 31.6, 34.3, 345.0};
-// GPU (cuda): not fitted (no GPU session measured it): cached rows at the copy rate, a miss
-// four times a streamed byte (scattered sectors), a walk step one 32-byte sector, a cell a byte.
+// GPU (cuda): priors, not fitted: cached rows at the copy rate, a miss four times a streamed byte
+// (scattered sectors), a walk step one 32-byte sector, a cell a byte. Measured on one H200 in
+// session 25 (advisor_eval.py --backend cuda): the rankings agreed at a mean tau_b of 0.17
+// (MTTKRP) and 0.06 (SpTV) (docs/bench/gpu-advisor-h200-de48527.json); a non-negative fit of
+// these six weights on the five fit tensors left every ranking as it was (rms relative error
+// 0.60: the terms are the CPU kernels' and miss the GPU's fixed costs). Costing what the GPU
+// kernels do where the model had left it out (BLCO's walk, HOCSR's every-tuple offsets, HLS's
+// sparse walk) and filling the device with CSF's groups took them to 0.48 and 0.48
+// (docs/bench/gpu-advisor.json).
 constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0, 0.0};
 
 const Weights& weights_for(Backend b) { return b == Backend::Cuda ? kGpuWeights : kCpuWeights; }

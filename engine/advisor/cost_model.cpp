@@ -171,7 +171,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // BLCO (GPU only) walks its nonzeros as COO does, the index unpacked from its 64-bit key:
         // N-1 rows gathered and one output row added per nonzero. Uncosted before session 25, it
         // came out at the time of its stream alone and first on every tensor of the GPU
-        // evaluation (docs/bench/gpu-advisor.json), where it measures 1.5-2.5x B-CSF.
+        // evaluation (docs/bench/gpu-advisor-h200-de48527.json), where it measures 1.5-2.5x B-CSF.
         g.hot(Z);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, Z, Z);
@@ -242,7 +242,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         const double sparse = Z - dense;
         // On the GPU the sparse part is no fused pass but COO's walk (cuda/gpu_hls.cu), N-1 rows
         // gathered per nonzero: counted as the CPU's pass, HLS came out first on uniform-3d, where
-        // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor.json)
+        // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor-h200-de48527.json)
         const bool cuda = in.machine.backend == Backend::Cuda;
         g.hot(cuda ? sparse : 1.4 * sparse);
         for (int k = 0; k < N; ++k)

@@ -761,9 +761,13 @@ TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const st
 // A tree too small to give every resident team one such group (the device's SMs x 2048 threads
 // over teams of 8 lanes, rank 32) gets smaller ones, down to one mean fiber, until it does: a
 // team walks its group serially, so with a few thousand groups on a device of 33,792 teams the
-// time was the length of one team's walk. On one H200 (session 25, docs/bench/gpu-advisor.json)
+// time was the length of one team's walk. On one H200 (session 25, gpu-advisor-h200-de48527.json)
 // CSF took 110-320 us a mode on the evaluation's tensors of 0.1-0.6M nonzeros, 1.2-5x B-CSF,
-// whose groups of 8 fibers gave four times as many. TENSORSCOPE_CSF_GROUPS=fixed keeps 32 mean
+// whose groups of 8 fibers gave four times as many. Sized to fill the device, in the same binary
+// alternating with the fixed size (h200-issue19-session25.json, call 5): CSF on MovieLens 76-93 us
+// a mode against 100-319, Last.fm 78-92 against 114-184, JF17K 75-93 against 123-155 (max
+// relative error 1e-6 or less), and on the nell-2 shape, whose groups are as before, 2.45-2.66 ms
+// both ways. TENSORSCOPE_CSF_GROUPS=fixed keeps 32 mean
 // fibers a group whatever the tree's size, for comparisons.
 constexpr std::uint64_t kNonzeroGroupFibers = 32;
 
