@@ -56,12 +56,14 @@ Json advice_json(const Advice& a) {
                 {"bandwidth_source", a.machine.source},
                 {"cache_bytes", a.machine.cache_bytes},
                 {"summary", a.summary},
+                {"caveat", a.caveat},
                 {"ranking", ranking}};
 }
 
 void print_text(const Advice& a) {
     std::cout << kernel_title(a.request.kernel) << " on " << backend_name(a.request.backend) << " (" << a.machine.device << ", "
               << number(a.machine.bandwidth_gbps) << " GB/s copy, " << a.machine.source << ")\n";
+    if (!a.caveat.empty()) std::cout << "note: " << a.caveat << "\n";
     TextTable table({"#", "format", "storage", "moves", "predicted s"});
     std::string reasons;  // under the table: a sentence does not fit a column
     int place = 0;

@@ -191,7 +191,10 @@ void AdvisorView::predict() {
 
 void AdvisorView::showAdvice(tscope::Advice advice) {
     advice_ = std::move(advice);
-    summary_->setText(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(advice_->summary).toHtmlEscaped()));
+    QString summary = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(advice_->summary).toHtmlEscaped());
+    if (!advice_->caveat.empty())
+        summary += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(advice_->caveat).toHtmlEscaped());
+    summary_->setText(summary);
     setRunning(false, tr("Predicted from the statistics (%1 s) at %2 GB/s copy bandwidth (%3). Measure to compare.")
                           .arg(shortNumber(profile_->seconds))
                           .arg(shortNumber(advice_->machine.bandwidth_gbps))

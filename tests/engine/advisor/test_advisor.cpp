@@ -223,6 +223,33 @@ private Q_SLOTS:
                 1e-12 + 1e-9 * line_of(a16, FormatKind::CSF).seconds);
     }
 
+    // On the GPU: BLCO walks its nonzeros as COO does (never its stream alone, which ranked it
+    // first everywhere before), HOCSR's kernel streams every index tuple's offset (so it falls
+    // behind the CSR-shaped four, which stay tied), HLS's sparse part is COO's walk; and the
+    // advice says it is rough where the CPU's does not.
+    void gpuCostsWhatItsKernelsDo() {
+        MachineFigures gpu = test_machine();
+        gpu.backend = Backend::Cuda;
+        gpu.bandwidth_gbps = 3000;
+        gpu.cache_bytes = std::uint64_t{50} << 20;
+        const TensorProfile p = profile_tensor(single_nonzero_fibers());
+        const Advice m = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {}, 32}, gpu);
+        const FormatAdvice& blco = line_of(m, FormatKind::BLCO);
+        const FormatAdvice& coo = line_of(m, FormatKind::COO);
+        QVERIFY(blco.supported && coo.supported);
+        QVERIFY2(blco.seconds > 0.7 * coo.seconds, std::to_string(blco.seconds / coo.seconds).c_str());
+        QVERIFY2(blco.reason.find("64-bit key") != std::string::npos, blco.reason.c_str());
+        QVERIFY(line_of(m, FormatKind::HLS).seconds > 0.9 * coo.seconds);  // no dense tiles: all of it COO's walk
+        QVERIFY(!m.caveat.empty());
+        const Advice s = advise(p, {KernelKind::SpTV, Backend::Cuda, {}, 1}, gpu);
+        const FormatAdvice& hocsr = line_of(s, FormatKind::HOCSR);
+        QVERIFY(hocsr.bytes_moved > 2 * line_of(s, FormatKind::CSF).bytes_moved);  // 3000^2 tuples a mode for 20,000 fibers
+        QVERIFY(hocsr.seconds > line_of(s, FormatKind::COO).seconds);
+        QVERIFY2(hocsr.reason.find("every index tuple") != std::string::npos, hocsr.reason.c_str());
+        QCOMPARE(line_of(s, FormatKind::CFB).seconds, line_of(s, FormatKind::COO).seconds);
+        QVERIFY(advise(p, {KernelKind::SpTV, Backend::Omp, {}, 1}, test_machine()).caveat.empty());
+    }
+
     void kendallTau() {
         QCOMPARE(kendall_tau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
         QCOMPARE(kendall_tau({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);

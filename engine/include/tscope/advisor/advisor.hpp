@@ -137,6 +137,7 @@ struct Advice {
     MachineFigures machine;
     std::vector<FormatAdvice> ranking;  // supported formats fastest first, then the refused ones
     std::string summary;                // the winner and why
+    std::string caveat;                 // how far to trust the ranking, where it is known to be rough
 };
 
 // The prediction for every format the backend runs the kernel on. InputError for a cpu-ref
