@@ -29,7 +29,15 @@ bool placeable(const tscope::BenchResult& r) { return r.ran && r.intensity > 0 &
 struct Roof {
     double gbps = 0, peak = 0;
     QString peakSource;
+    double gathers = 0, gatherGbps = 0;  // GFLOP/s at the gather bound (GPU MTTKRP / SpTTM rows)
 };
+
+// The rate a row's flops would run at if its factor-row gathers were all its time: flops over
+// gather_bound_s. It is the kernel's flops per gathered byte times the gather rate, the same for
+// every row of one kernel and rank (MTTKRP: 3 flops per 4 gathered bytes).
+double gatherRoof(const tscope::BenchResult& r) {
+    return r.gather_bound_s > 0 ? r.gflops * r.median_s / r.gather_bound_s : 0;
+}
 
 QString pointLabel(const tscope::BenchResult& r, bool severalModes) {
     QString s = QStringLiteral("%1/%2").arg(QString::fromLatin1(tscope::format_name(r.format)),
@@ -74,7 +82,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
 void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     plot_->clearGraphs();
     plot_->clearItems();
-    points_.clear(), bandwidth_.clear(), peaks_.clear(), labels_.clear(), drawn_.clear();
+    points_.clear(), bandwidth_.clear(), peaks_.clear(), gathers_.clear(), labels_.clear(), drawn_.clear();
     QStringList sources;
     std::set<int> modes;
     std::map<bool, Roof> roofs;  // by device: false the CPU, true the GPU
@@ -85,6 +93,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         Roof& roof = roofs[onGpu(r)];
         roof.gbps = std::max(roof.gbps, r.copy_gbps);
         if (r.peak_gflops > roof.peak) roof.peak = r.peak_gflops, roof.peakSource = QString::fromStdString(r.peak_source);
+        if (gatherRoof(r) > roof.gathers) roof.gathers = gatherRoof(r), roof.gatherGbps = r.gather_gbps;
         xlo = std::min(xlo, r.intensity), xhi = std::max(xhi, r.intensity);
         ylo = std::min(ylo, r.gflops), yhi = std::max(yhi, r.gflops);
     }
@@ -119,6 +128,15 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
             g->addData(xlo, roof.peak);
             g->addData(xhi, roof.peak);
             peaks_.push_back(g);
+        }
+        if (roof.gathers > 0) {  // flat: a factor row per nonzero whatever the format's bytes
+            QCPGraph* g = plot_->addGraph();
+            g->setName(tr("%1 L2 gathers %2 GFLOP/s (a row per nonzero at %3 GB/s, measured)")
+                           .arg(device, shortNumber(roof.gathers), shortNumber(roof.gatherGbps)));
+            g->setPen(QPen(QColor(0x99, 0x66, 0x00), 1.5, Qt::DotLine));
+            g->addData(xlo, roof.gathers);
+            g->addData(xhi, roof.gathers);
+            gathers_.push_back(g);
         }
         sources << tr("%1: bandwidth from a copy measured in the same run; peak %2")
                        .arg(device, roof.peak > 0 ? roof.peakSource : tr("not known (%1)").arg(roof.peakSource));

@@ -2,7 +2,8 @@
 // intensity (flops per minimum byte, x, log) and GFLOP/s (y, log), labelled format/backend;
 // per device (CPU, GPU) the line of the copy bandwidth measured in the same run (GFLOP/s =
 // GB/s x flop/B) and the peak line, each named with where its number comes from (the CPU's
-// measured by an FMA loop, the GPU's from the device's properties). The rows carry all of it
+// measured by an FMA loop, the GPU's from the device's properties), and for GPU MTTKRP and SpTTM
+// rows the flat roof of their factor-row gathers at the measured L2 gather rate. The rows carry all of it
 // (BenchResult's roofline fields), so the chart draws on the GUI thread without measuring.
 // Each format/backend is labelled once, at its first run; hovering any point names it.
 #pragma once
@@ -31,6 +32,8 @@ public:
     std::vector<QCPGraph*> pointGraphs() const { return points_; }
     std::vector<QCPGraph*> bandwidthLines() const { return bandwidth_; }
     std::vector<QCPGraph*> peakLines() const { return peaks_; }
+    // The GPU's gather roof (BenchResult::gather_bound_s), where its rows have one.
+    std::vector<QCPGraph*> gatherLines() const { return gathers_; }
     QStringList pointLabels() const { return labels_; }
     // The line under the chart that says where each roof's numbers come from, in full.
     QLabel* sources() const { return sources_; }
@@ -43,7 +46,7 @@ private:
         double intensity, gflops;
         QString label;
     };
-    std::vector<QCPGraph*> points_, bandwidth_, peaks_;
+    std::vector<QCPGraph*> points_, bandwidth_, peaks_, gathers_;
     std::vector<Point> drawn_;
     QStringList labels_;
 };

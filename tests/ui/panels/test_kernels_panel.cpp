@@ -217,8 +217,24 @@ private Q_SLOTS:
         // every point and the CPU ridge (100 / 20 = 5 flop/B) in view
         QVERIFY(roof.plot()->xAxis->range().contains(5) && roof.plot()->xAxis->range().contains(0.1));
         QVERIFY(roof.plot()->yAxis->range().contains(300) && roof.plot()->yAxis->range().contains(0.5));
+        QVERIFY(roof.gatherLines().empty());  // SpTV rows: no gather roof
         roof.setResults({});
         QVERIFY(tstest::plotHint(roof.plot()).contains(QStringLiteral("press Run")));
+    }
+
+    // GPU MTTKRP rows with a gather bound draw its flat roof: their flops over the bound's time.
+    void rooflineDrawsTheGatherRoof() {
+        RooflinePlot roof;
+        tscope::BenchResult r{};
+        r.kernel = tscope::KernelKind::MTTKRP, r.format = tscope::FormatKind::BCSF, r.backend = tscope::Backend::Cuda;
+        r.ran = true, r.intensity = 0.5, r.gflops = 3000, r.median_s = 2e-3, r.copy_gbps = 4000, r.peak_gflops = 60000;
+        r.gather_gbps = 10000, r.gather_bytes = 10'000'000'000ULL, r.gather_bound_s = 1e-3;
+        roof.setResults({r});
+        QCOMPARE(roof.gatherLines().size(), std::size_t{1});
+        QCPGraph* g = roof.gatherLines().front();
+        QCOMPARE(g->data()->at(0)->value, 6000.0);  // 3000 GFLOP/s x 2 ms / 1 ms
+        QCOMPARE(g->data()->at(1)->value, 6000.0);
+        QVERIFY2(g->name().contains(QStringLiteral("L2 gathers")), qPrintable(g->name()));
     }
 
     void gpusBoxOnlyWithSeveralGpus() {
