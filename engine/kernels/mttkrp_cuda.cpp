@@ -1,5 +1,6 @@
 // The cuda backend of MTTKRP: flattens a format into the plain arrays of gpu_mttkrp.hpp (fp32
 // values and factors, 32-bit indices), runs it on the GPU and converts the result back.
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -19,17 +20,41 @@ namespace {
 using csf_flat::FlatTree;
 using csf_flat::flatten;
 
+// The longest fiber of a flattened tree (its nonzeros).
+std::uint64_t longest_fiber(const FlatTree& t) {
+    std::uint64_t longest = 0;
+    const auto F = static_cast<std::int64_t>(t.fiber_ptr.size()) - 1;
+#pragma omp parallel for reduction(max : longest)
+    for (std::int64_t f = 0; f < F; ++f)
+        longest = std::max(longest, t.fiber_ptr[static_cast<std::size_t>(f) + 1] - t.fiber_ptr[static_cast<std::size_t>(f)]);
+    return longest;
+}
+
+// A CSF tree none of whose fibers is longer than B-CSF's split length is the tree B-CSF's build
+// would make, so it runs as B-CSF's does: fiber groups of 8 fibers, where a tree with long fibers
+// is cut into nonzero groups (the flat loop). On one H200 (session 25, docs/bench/gpu-advisor.json)
+// CSF measured 1.2-3.5x B-CSF on the evaluation's generated tensors, whose fibers are all short
+// (uniform-3d 335 against 117 us a sweep): its teams walked 18 nonzeros or more each where B-CSF's
+// walked 8. Not yet run on a GPU (the session's device time was spent);
+// TENSORSCOPE_CSF_SHORT=nonzero-groups keeps the flat loop for every CSF tree, for comparisons.
+bool runs_as_split(const FlatTree& t) {
+    const char* e = std::getenv("TENSORSCOPE_CSF_SHORT");
+    if (e && std::string(e) == "nonzero-groups") return false;
+    return longest_fiber(t) <= FormatOptions{}.bcsf_fiber_threshold;
+}
+
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
-// them here (MM-CSF's). Either way the kernel need not balance them.
+// them here (MM-CSF's). Either way the kernel need not balance them; nor a CSF tree (csf) with no
+// long fiber.
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
-                                                 std::uint64_t split_at = 0) {
+                                                 std::uint64_t split_at = 0, bool csf = false) {
     std::vector<FlatTree> flat;
     for (const auto* t : trees) flat.push_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
     std::vector<gpu::Fibers> parts;
     for (std::size_t k = 0; k < trees.size(); ++k) {
         parts.push_back(flat[k].view(trees[k]->order));
-        parts.back().split_fibers = split || split_at > 0;
+        parts.back().split_fibers = split || split_at > 0 || (csf && runs_as_split(flat[k]));
     }
     return std::make_shared<gpu::ResidentTensor>(parts);
 }
@@ -42,7 +67,7 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
     using Resident = std::shared_ptr<gpu::ResidentTensor>;
     return visit_format(format, overloaded{
         [&]<class I, class V>(const CooFormat<I, V>& f) { return std::make_shared<gpu::ResidentTensor>(flatten(f).view()); },
-        [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}); },
+        [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}, false, 0, true); },
         [&]<class I, class V>(const BcsfFormat<I, V>& f) { return upload_trees<I, V>({&f.csf}, true); },
         [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
             std::vector<const CsfFormat<I, V>*> trees;
