@@ -1,4 +1,4 @@
-// tensorscope [FILE] [--tab NAME] [--run] [--open-run JSON] [--memory-limit B] [--screenshot PNG] [--help] [--version]
+// tensorscope [FILE] [--tab NAME] [--run] [--open-run JSON] [--open-bench JSON] [--memory-limit B] [--screenshot PNG] [--help] [--version]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
 // window as PNG and exits (status 0, or 2 when the file could not be loaded). --help and
 // --version answer without a display. SIGINT, SIGTERM and SIGHUP cancel the running work and
@@ -12,7 +12,9 @@
 #include <cstring>
 #include <unistd.h>
 
+#include "models/BenchRecording.hpp"
 #include "panels/DecompositionPanel.hpp"
+#include "panels/KernelsPanel.hpp"
 #include "views/MainWindow.hpp"
 #include "views/SafeApplication.hpp"
 #include "views/SignalQuit.hpp"
@@ -30,6 +32,11 @@ const QCommandLineOption openRun(QStringLiteral("open-run"),
                                  QStringLiteral("Open a decompose run's JSON (tensorscope-cli decompose ... --json, a distributed "
                                                 "run's too) in Decompositions"),
                                  QStringLiteral("json"));
+
+const QCommandLineOption openBench(QStringLiteral("open-bench"),
+                                   QStringLiteral("Show a recorded bench run (tensorscope-cli bench ... --json or --jsonl) in "
+                                                  "Kernels, at its roofline"),
+                                   QStringLiteral("json"));
 
 const QCommandLineOption memoryLimit(QStringLiteral("memory-limit"),
                                      QStringLiteral("A .tsb whose tensor would take more than B bytes (K, M, G allowed) "
@@ -62,6 +69,7 @@ void describe(QCommandLineParser& parser) {
     parser.addOption(shot);
     parser.addOption(run);
     parser.addOption(openRun);
+    parser.addOption(openBench);
     parser.addOption(memoryLimit);
 }
 
@@ -144,6 +152,16 @@ int main(int argc, char** argv) {
             return 2;
         }
         if (!parser.isSet(tab)) window.showTab(QStringLiteral("Decompositions"));
+    }
+    if (parser.isSet(openBench)) {
+        QString error;
+        const std::optional<tsui::BenchRecording> recording = tsui::readBenchRecording(parser.value(openBench), &error);
+        if (!recording) {
+            std::fprintf(stderr, "tensorscope: %s\n", qPrintable(error));
+            return 2;
+        }
+        window.kernels()->showRecording(*recording);
+        if (!parser.isSet(tab)) window.showTab(QStringLiteral("Kernels"));
     }
     if (parser.isSet(run)) window.runCurrentTabWhenLoaded();
     if (!files.isEmpty()) window.openFile(files.first());

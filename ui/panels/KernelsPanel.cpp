@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -17,6 +18,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 #include <qcustomplot.h>
 
@@ -123,6 +125,7 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     progress_->hide();
     form->addRow(progress_);
     status_ = new QLabel(tr("Open a tensor, pick what to run."), side);
+    status_->setObjectName(QStringLiteral("kernelStatus"));
     status_->setWordWrap(true);
     form->addRow(status_);
     layout->addWidget(side);
@@ -139,6 +142,23 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     measure_->addItems({tr("time (sum of the modes' medians)"), tr("GFLOP/s (mean over modes)")});
     chartTop->addWidget(measure_);
     chartTop->addStretch(1);
+    auto* recorded = new QPushButton(tr("Recorded…"), chartBox);
+    recorded->setObjectName(QStringLiteral("kernelRecorded"));
+    recorded->setToolTip(tr("Show a bench run recorded elsewhere (a GPU's, on a machine without one): the bundled "
+                            "ones, or a file of tensorscope-cli bench --json or --jsonl"));
+    auto* recordedMenu = new QMenu(recorded);
+    for (const BenchRecording& r : bundledBenchRecordings())
+        recordedMenu->addAction(r.title, this, [this, r] { showRecording(r); });
+    recordedMenu->addSeparator();
+    recordedMenu->addAction(tr("Open a bench JSON file…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Recorded bench run"), {}, tr("bench JSON (*.json *.jsonl)"));
+        if (path.isEmpty()) return;
+        QString error;
+        if (const std::optional<BenchRecording> r = readBenchRecording(path, &error)) showRecording(*r);
+        else QMessageBox::warning(this, tr("Recorded bench run"), error);
+    });
+    recorded->setMenu(recordedMenu);
+    chartTop->addWidget(recorded);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), chartBox);
     chartTop->addWidget(exportCsv);
     cl->addLayout(chartTop);
@@ -366,6 +386,19 @@ void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
     const QString status = tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(results.size());
     model_->setResults(std::move(results));
     settle(status);  // which replots
+}
+
+void KernelsPanel::showRecording(const BenchRecording& recording) {
+    if (job_.isBusy()) return;  // a run's rows are on their way
+    model_->setResults(recording.rows);
+    QString where = recording.device;
+    if (!recording.tensor.isEmpty()) where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + recording.tensor;
+    if (!recording.commit.isEmpty()) where += tr(", commit %1").arg(recording.commit);
+    const bool gpuRows = std::any_of(recording.rows.begin(), recording.rows.end(),
+                                     [](const tscope::BenchResult& r) { return r.backend == tscope::Backend::Cuda; });
+    table_->horizontalHeader()->setSectionHidden(KernelResultsModel::Transfer, !(gpu_.available || gpuRows));
+    chartTabs_->setCurrentWidget(roofline_);  // where a recorded run stands against its machine's roofs
+    settle(tr("%1: %2 rows recorded on %3 (Run replaces them).").arg(recording.title).arg(recording.rows.size()).arg(where));
 }
 
 void KernelsPanel::replot() {

@@ -8,6 +8,7 @@
 #include <QPointF>
 
 #include "jobs/EngineJob.hpp"
+#include "models/BenchRecording.hpp"
 #include "models/Dataset.hpp"
 #include "models/KernelResultsModel.hpp"
 #include "panels/Panel.hpp"
@@ -56,6 +57,10 @@ public:
     ScalingPlot* scalingPlot() const { return scaling_; }
     RooflinePlot* rooflinePlot() const { return roofline_; }
     void showScalingPlot();
+    // A recorded bench run (models/BenchRecording.hpp) in the table and the charts, as if it had
+    // run here; the status line names where it ran. Run replaces it. The "Recorded…" button
+    // (object name "kernelRecorded") offers the bundled ones and a file.
+    void showRecording(const BenchRecording& recording);
 
 private:
     void fillFormats();

@@ -12,6 +12,8 @@
 #include <QJsonObject>
 #include <QCheckBox>
 #include <QLabel>
+#include <QMenu>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <qcustomplot.h>
@@ -235,6 +237,26 @@ private Q_SLOTS:
         QCOMPARE(g->data()->at(0)->value, 6000.0);  // 3000 GFLOP/s x 2 ms / 1 ms
         QCOMPARE(g->data()->at(1)->value, 6000.0);
         QVERIFY2(g->name().contains(QStringLiteral("L2 gathers")), qPrintable(g->name()));
+    }
+
+    // A bundled GPU recording, shown on any machine: its rows in the table, its roofs (the gather
+    // roof among them) on the roofline, which comes to the front, and where it ran in the status.
+    void showsARecordedRun() {
+        KernelsPanel p;
+        auto* recorded = p.findChild<QPushButton*>(QStringLiteral("kernelRecorded"));
+        QVERIFY(recorded && recorded->menu());
+        const std::vector<BenchRecording> bundled = bundledBenchRecordings();
+        QVERIFY(!bundled.empty());
+        QVERIFY(recorded->menu()->actions().size() >= static_cast<qsizetype>(bundled.size()) + 2);  // + separator, file
+        QCOMPARE(recorded->menu()->actions().front()->text(), bundled.front().title);
+        p.showRecording(bundled.front());
+        QCOMPARE(p.model()->results().size(), bundled.front().rows.size());
+        QCOMPARE(p.rooflinePlot()->gatherLines().size(), std::size_t{1});
+        QCOMPARE(p.rooflinePlot()->pointLabels().size(), static_cast<qsizetype>(bundled.front().rows.size()));
+        auto* tabs = p.findChild<QTabWidget*>(QStringLiteral("kernelChartTabs"));
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(p.rooflinePlot()));
+        const QString status = p.findChild<QLabel*>(QStringLiteral("kernelStatus"))->text();
+        QVERIFY2(status.contains(QStringLiteral("H200")) && status.contains(QStringLiteral("Run replaces")), qPrintable(status));
     }
 
     void gpusBoxOnlyWithSeveralGpus() {

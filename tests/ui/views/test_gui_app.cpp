@@ -52,6 +52,29 @@ private Q_SLOTS:
         QVERIFY(!QImage(png).isNull());
     }
 
+    // --open-bench: a recorded run shown in Kernels and screenshot; a file that is no bench run
+    // exits 2 naming it, before any window work.
+    void openBenchShowsARecordedRun() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("recorded.png"));
+        const QString json = dir.filePath(QStringLiteral("run.jsonl"));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"j({"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "rank": 1, "ran": true, "median_s": 0.001, "gflops": 2, "intensity": 0.1, "copy_gbps": 20, "peak_gflops": 50, "device": "a test CPU"})j"
+                "\n");
+        f.close();
+        QCOMPARE(runGui({QStringLiteral("--open-bench"), json, QStringLiteral("--screenshot"), png}), 0);
+        QVERIFY(!QImage(png).isNull());
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("{\"file\": \"x\"}");
+        b.close();
+        QByteArray err;
+        QCOMPARE(runGui({QStringLiteral("--open-bench"), bad}, &err), 2);
+        QVERIFY2(err.contains("bad.json") && err.contains("no \"results\" list"), err.constData());
+    }
+
     // Issue 22: --help and --version answer with no display at all (QApplication aborted, 134).
     void helpAndVersionWithoutADisplay() {
         for (const char* option : {"--help", "--version"}) {
