@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QString>
 #include <QtTest>
@@ -58,6 +59,12 @@ inline std::string shared_tensor(const char* name) {
     if (var.empty()) QSKIP("../shared/data/" name " is absent (a fresh clone): skipped")
 
 inline std::string test_data(const char* relative) { return std::string(TS_TEST_DATA_DIR "/") + relative; }
+
+// Writes bytes to a new file at path; false if it cannot.
+inline bool write_file(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
 
 // A small reproducible random tensor.
 inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t seed,

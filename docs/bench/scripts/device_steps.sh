@@ -36,6 +36,17 @@ run_suites() {  # the seconds each may need, test binary names...
 gen_nell2() {
     [ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
 }
+# advisor_cuda FIT_SECONDS HELD_SECONDS: the GPU advisor evaluation (advisor_eval.py --backend cuda,
+# beside the scripts in the bundle, 2 rounds), the fit tensors and the held-out ones as two records
+# in $R (each is written only at its end), the binary's commit from COMMIT.
+advisor_cuda() {
+    local E=(python3 "$B/advisor_eval.py" --bin "$B/bin" --data "$B/data" --backend cuda --rounds 2 --repeat 5 --sptv-repeat 10
+             --commit "${COMMIT:-unknown}")
+    EXT=out run advisor-cuda-fit "$1" "${E[@]}" --out "$R/gpu-advisor-fit.json" \
+        --only uniform-3d,powerlaw-3d,blocks-4d,blocks-3d-tiles,blocks-3d-sparse-tiles
+    EXT=out run advisor-cuda-held "$2" "${E[@]}" --out "$R/gpu-advisor-held.json" \
+        --only blocks-3d,powerlaw-3d-steep,uniform-4d,powerlaw-4d,uniform-5d,powerlaw-5d,blocks-5d,movielens-100k,lastfm-tags,jf17k-4d
+}
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }

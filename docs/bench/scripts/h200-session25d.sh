@@ -8,10 +8,6 @@ set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
 step "python: $(command -v python3) $(python3 --version 2>&1)"
-E=(python3 "$B/advisor_eval.py" --bin "$B/bin" --data "$B/data" --backend cuda --rounds 2 --repeat 5 --sptv-repeat 10 --commit "${COMMIT:-unknown}")
-# the fit tensors first, the held-out ones after: each part writes its record only at its end
-run advisor-cuda-fit 150 "${E[@]}" --out "$R/gpu-advisor-fit.json" --only uniform-3d,powerlaw-3d,blocks-4d,blocks-3d-tiles,blocks-3d-sparse-tiles
-run advisor-cuda-held 200 "${E[@]}" --out "$R/gpu-advisor-held.json" \
-  --only blocks-3d,powerlaw-3d-steep,uniform-4d,powerlaw-4d,uniform-5d,powerlaw-5d,blocks-5d,movielens-100k,lastfm-tags,jf17k-4d
+advisor_cuda 150 200
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

@@ -25,10 +25,6 @@ gen_nell2
 N="--kernel mttkrp --backend cuda --format CSF --mode all --rank 32 --repeat 5 --jsonl"
 run nell2-short 40 "$CLI" bench "$D/nell2.tsb" $N
 run nell2-flat 40 env TENSORSCOPE_CSF_SHORT=nonzero-groups "$CLI" bench "$D/nell2.tsb" $N
-EXT=out
-E=(python3 "$B/advisor_eval.py" --bin "$B/bin" --data "$B/data" --backend cuda --rounds 2 --repeat 5 --sptv-repeat 10 --commit "${COMMIT:-unknown}")
-run advisor-cuda-fit 60 "${E[@]}" --out "$R/gpu-advisor-fit.json" --only uniform-3d,powerlaw-3d,blocks-4d,blocks-3d-tiles,blocks-3d-sparse-tiles
-run advisor-cuda-held 100 "${E[@]}" --out "$R/gpu-advisor-held.json" \
-  --only blocks-3d,powerlaw-3d-steep,uniform-4d,powerlaw-4d,uniform-5d,powerlaw-5d,blocks-5d,movielens-100k,lastfm-tags,jf17k-4d
+advisor_cuda 60 100
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

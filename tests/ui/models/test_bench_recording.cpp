@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "models/BenchRecording.hpp"
+#include "test_support.hpp"
 
 using namespace tsui;
 
@@ -96,10 +97,7 @@ private Q_SLOTS:
     void fileErrorsStartWithThePath() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bad.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("[1, 2]");
-        f.close();
+        QVERIFY(tstest::write_file(path, "[1, 2]"));
         QString error;
         QVERIFY(!readBenchRecording(path, &error));
         QVERIFY2(error.startsWith(path), qPrintable(error));

@@ -58,18 +58,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("recorded.png"));
         const QString json = dir.filePath(QStringLiteral("run.jsonl"));
-        QFile f(json);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"j({"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "rank": 1, "ran": true, "median_s": 0.001, "gflops": 2, "intensity": 0.1, "copy_gbps": 20, "peak_gflops": 50, "device": "a test CPU"})j"
-                "\n");
-        f.close();
+        QVERIFY(tstest::write_file(json, R"j({"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "rank": 1, "ran": true, "median_s": 0.001, "gflops": 2, "intensity": 0.1, "copy_gbps": 20, "peak_gflops": 50, "device": "a test CPU"})j"
+                "\n"));
         QCOMPARE(runGui({QStringLiteral("--open-bench"), json, QStringLiteral("--screenshot"), png}), 0);
         QVERIFY(!QImage(png).isNull());
         const QString bad = dir.filePath(QStringLiteral("bad.json"));
-        QFile b(bad);
-        QVERIFY(b.open(QIODevice::WriteOnly));
-        b.write("{\"file\": \"x\"}");
-        b.close();
+        QVERIFY(tstest::write_file(bad, "{\"file\": \"x\"}"));
         QByteArray err;
         QCOMPARE(runGui({QStringLiteral("--open-bench"), bad}, &err), 2);
         QVERIFY2(err.contains("bad.json") && err.contains("no \"results\" list"), err.constData());
