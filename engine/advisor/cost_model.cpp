@@ -294,7 +294,8 @@ void sptv(Ledger& g, const TrafficInput& in) {
     // tensor and binary; now within 1% (docs/bench/cpu-sptv-offset-widths.json).
     // On the GPU, HOCSR's own kernel (cuda/sptv_tuples.cuh) reads the offsets of every index
     // tuple, most of them empty rows, where the CPU plan compacts them: its whole row pointer is
-    // streamed (uncounted, HOCSR was predicted level with the others and measures 1.1-11x them).
+    // streamed (uncounted, HOCSR was predicted level with the others; it measures 0.6-11x them on one
+    // H200, 10.6x on powerlaw-3d, docs/bench/gpu-advisor-h200-de48527.json).
     const bool all_tuples = in.format == FormatKind::HOCSR && in.machine.backend == Backend::Cuda;
     g.stream((all_tuples ? storage(in) - Z * (I + V) : (F + 1) * I) + Z * (I + V) + F * 8);
     g.elements(Z, in.mode);
