@@ -140,11 +140,6 @@ struct SptvDevice::Impl {
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
-    // HOCSR's rows over kSplitRow, listed by the tuple kernel (sptv_tuples.cuh), where turned on
-    DeviceArray<SplitRow> split_rows;
-    DeviceArray<unsigned long long> split_count;
-    DeviceArray<std::uint64_t> split_chunk_start;
-    SplitRows split() const { return {split_rows.get(), split_count.get(), split_chunk_start.get()}; }
 };
 
 SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
@@ -227,12 +222,6 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    if (env_is("TENSORSCOPE_HOCSR_SPLIT", "1") && x.nnz > kSplitRow) {  // not yet the default: see sptv_tuples.cuh
-        const std::uint64_t capacity = x.nnz / kSplitRow + 1;
-        d.split_rows = DeviceArray<SplitRow>(capacity);
-        d.split_count = DeviceArray<unsigned long long>(1);
-        d.split_chunk_start = DeviceArray<std::uint64_t>(capacity + 1);
-    }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -254,27 +243,12 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        const SplitRows split = d.split();
-        if (split.rows) {
-            d.split_count.zero();
-            if (d.ptr32.size())
-                sptv_tuple_kernel<std::uint32_t, true><<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(),
-                                                                                  d.block_base.get(), d.out.get(), split);
-            else
-                sptv_tuple_kernel<std::uint64_t, true><<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                                                                  d.block_base.get(), d.out.get(), split);
-        } else if (d.ptr32.size()) {
+        if (d.ptr32.size())
             sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
                                                          d.out.get());
-        } else {
+        else
             sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
                                                          d.out.get());
-        }
-        if (split.rows) {
-            sptv_split_scan_kernel<<<1, kTupleThreads>>>(split);
-            sptv_split_rows_kernel<<<grid_for(d.val.size() / kSplitChunk + 1, 1), kTupleThreads>>>(split, d.col.get(), d.val.get(),
-                                                                                                  d.v.get(), d.out.get());
-        }
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty

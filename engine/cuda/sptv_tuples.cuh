@@ -21,6 +21,10 @@
 // coalesced load of offsets, adjacent rows' nonzeros side by side, outputs placed by ballots
 // and a 32-entry scan): 1.55 and 1.91 ms on the nell-2 shape's modes 1 and 3, 1.47 and 0.77 on
 // the uniform shape. Long rows from 16 or 8 nonzeros up instead of 32: within 2% either way.
+// Sessions 24-25: rows over 4096 nonzeros (about 1% of the nell-2 shape's nonzeros sit in mode
+// 3's top row) listed by this kernel and summed in chunks of 4096 by as many blocks: mode 3
+// 1.23-1.24 ms against 1.35-1.36, but mode 1 1.18 against 1.11 and the uniform shape 1.00 and
+// 0.60 against 0.90 and 0.57 (h200-issue19-session25.json, alternating twice); removed.
 #pragma once
 
 #include <cstdint>
@@ -78,38 +82,13 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
     if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
-// Rows over kSplitRow nonzeros, where the caller passes a SplitRows list: a power-law tensor's
-// heaviest rows, which one warp would sum alone long after the rest of the grid had finished
-// (on the nell-2 shape's mode 3 the row of the two most frequent indices holds about 1% of the
-// 77M nonzeros, by the generator's Zipf(1) draws). The tuple kernel writes 0 for such a row and
-// lists it; sptv_split_scan_kernel numbers the listed rows' chunks of kSplitChunk nonzeros, and
-// sptv_split_rows_kernel gives each chunk to a block, which adds its sum into the row's output.
-// Opt-in (TENSORSCOPE_HOCSR_SPLIT=1): on one H200 (session 25, h200-issue19-session25.json,
-// alternating twice with the default) it passes the suite but helps only the nell-2 shape's mode
-// 3, 1.23-1.24 ms against 1.35-1.36 (25% to 27.5% of the copy bound), and costs mode 1 6% (1.18
-// against 1.11 ms) and the uniform shape, which has no such rows, 5-10% (1.00 and 0.60 ms against
-// 0.90 and 0.57): the long rows' tail is
-// not what holds HOCSR at a quarter of the bound.
-constexpr std::uint64_t kSplitRow = 4096;
-constexpr std::uint64_t kSplitChunk = 4096;
-struct SplitRow {
-    std::uint64_t begin, end, out;
-};
-struct SplitRows {
-    SplitRow* rows = nullptr;               // capacity: nnz / kSplitRow + 1
-    unsigned long long* count = nullptr;    // zeroed before the tuple kernel
-    std::uint64_t* chunk_start = nullptr;   // capacity + 1: the chunks before each listed row
-};
-
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
-// block b (the exclusive scan of sptv_tuple_count_kernel's counts). SPLIT: rows over kSplitRow
-// are listed in `split` instead (their out[q] set to 0); a template argument, so that the kernel
-// without it keeps its registers (with a run-time test it spilled).
-template <class P, bool SPLIT = false>
+// block b (the exclusive scan of sptv_tuple_count_kernel's counts).
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                    const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                                                    const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
-                                                                   float* __restrict__ out, SplitRows split = {}) {
+                                                                   float* __restrict__ out) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
     __shared__ typename Scan::TempStorage temp;
     const TupleOffsets<P> off(rows, ptr);
@@ -120,14 +99,8 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
-        // left to sptv_split_rows_kernel (no early exit: the whole warp meets the ballot below)
-        const bool is_split = SPLIT && e - b > kSplitRow;
-        if (is_split) {
-            out[q] = 0.0f;
-            split.rows[atomicAdd(split.count, 1ull)] = SplitRow{b, e, q};
-        }
-        const bool is_long = !is_split && e - b > kShortRow;
-        if (e > b && !is_long && !is_split) {
+        const bool is_long = e - b > kShortRow;
+        if (e > b && !is_long) {
             float sum = 0.0f;
             for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
             out[q] = sum;
@@ -144,56 +117,6 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
             if (lane == 0) out[lq] = sum;
         }
         q += e > b;
-    }
-}
-
-// chunk_start[i] = the chunks of the listed rows before row i, chunk_start[count] = all of them.
-// One block, tile by tile.
-__global__ void __launch_bounds__(kTupleThreads) sptv_split_scan_kernel(SplitRows split) {
-    using Scan = cub::BlockScan<std::uint64_t, kTupleThreads>;
-    __shared__ typename Scan::TempStorage temp;
-    __shared__ std::uint64_t carry;
-    if (threadIdx.x == 0) carry = 0;
-    __syncthreads();
-    const unsigned long long n = *split.count;
-    for (unsigned long long tile = 0; tile < n; tile += kTupleThreads) {
-        const unsigned long long i = tile + threadIdx.x;
-        const std::uint64_t chunks = i < n ? (split.rows[i].end - split.rows[i].begin + kSplitChunk - 1) / kSplitChunk : 0;
-        std::uint64_t before = 0, total = 0;
-        Scan(temp).ExclusiveSum(chunks, before, total);
-        if (i < n) split.chunk_start[i] = carry + before;
-        __syncthreads();
-        if (threadIdx.x == 0) carry += total;
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) split.chunk_start[n] = carry;
-}
-
-// Chunk g of the listed rows (numbered by sptv_split_scan_kernel) for block g, g + gridDim.x, ...:
-// its threads sum the chunk, the block reduces it, one atomic add puts it into the row's output.
-__global__ void __launch_bounds__(kTupleThreads) sptv_split_rows_kernel(SplitRows split, const std::uint32_t* __restrict__ col,
-                                                                        const float* __restrict__ val, const float* __restrict__ v,
-                                                                        float* __restrict__ out) {
-    using Reduce = cub::BlockReduce<float, kTupleThreads>;
-    __shared__ typename Reduce::TempStorage temp;
-    const unsigned long long n = *split.count;
-    const std::uint64_t chunks = split.chunk_start[n];
-    for (std::uint64_t g = blockIdx.x; g < chunks; g += gridDim.x) {
-        unsigned long long lo = 0, hi = n;  // the listed row holding chunk g: the last with chunk_start <= g
-        while (hi - lo > 1) {
-            const unsigned long long mid = (lo + hi) / 2;
-            if (split.chunk_start[mid] <= g) lo = mid;
-            else hi = mid;
-        }
-        const SplitRow r = split.rows[lo];
-        const std::uint64_t first = r.begin + (g - split.chunk_start[lo]) * kSplitChunk;
-        const std::uint64_t last = first + kSplitChunk < r.end ? first + kSplitChunk : r.end;
-        float sum = 0.0f;
-#pragma unroll 4
-        for (std::uint64_t j = first + threadIdx.x; j < last; j += kTupleThreads) sum += val[j] * v[col[j]];
-        const float total = Reduce(temp).Sum(sum);
-        if (threadIdx.x == 0) atomicAdd(out + r.out, total);
-        __syncthreads();  // temp is used again
     }
 }
 

@@ -104,18 +104,9 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 6));
     }
 
-    // HOCSR's rows over 4096 nonzeros, listed by its kernel and summed in chunks of 4096 by as
-    // many blocks (TENSORSCOPE_HOCSR_SPLIT=1; sptv_tuples.cuh): rows of 4097, 8192, 12289 and
-    // 30000 nonzeros (chunks that end on the row's end and ones that do not), one in a warp with
-    // a 40-nonzero row, among short rows; with and without the split.
-    void hocsrVeryLongRows_data() {
-        QTest::addColumn<bool>("split");
-        QTest::addRow("split") << true;
-        QTest::addRow("warp") << false;
-    }
+    // HOCSR's very long rows (each summed by its warp, sptv_tuples.cuh): rows of 4097, 8192,
+    // 12289 and 30000 nonzeros, one in a warp with a 40-nonzero row, among short rows.
     void hocsrVeryLongRows() {
-        QFETCH(bool, split);
-        if (split) qputenv("TENSORSCOPE_HOCSR_SPLIT", "1");
         CooTensor t({200, 30, 30001});
         const std::uint64_t long_i[] = {3, 4, 5, 150, 199}, long_len[] = {4097, 8192, 40, 12289, 30000};
         std::uint64_t total = 3000;
@@ -127,7 +118,6 @@ private Q_SLOTS:
         for (std::uint64_t q = 0; z < total; ++q)
             t.set(z++, std::vector<std::uint64_t>{(q * 41) % 200, 3 + q % 27, (q * 97) % 30001}, -1.0 + double(q % 7) / 3);
         check_against_oracle(tstest::shuffled(t, 8));
-        qunsetenv("TENSORSCOPE_HOCSR_SPLIT");
     }
 
     // The CSR-shaped formats run either cuSPARSE's SpMV or one of our two kernels with the vector
