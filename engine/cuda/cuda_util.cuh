@@ -116,12 +116,19 @@ inline bool env_is(const char* name, const char* value) {
 inline void use_device() { check(cudaSetDevice(engine_device()), "selecting the GPU"); }
 using DeviceScope = OnDevice;
 
+// An attribute of the current device (its SMs, a block's opt-in shared memory, ...).
+inline int device_attribute(cudaDeviceAttr what) {
+    int device = 0, value = 0;
+    check(cudaGetDevice(&device), "reading the device");
+    check(cudaDeviceGetAttribute(&value, what, device), "reading the device");
+    return value;
+}
+inline int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
+
 // Blocks of `threads` for `items` work items, capped at a few waves of the current chip
 // (kernels are grid-stride loops).
 inline int grid_for(std::uint64_t items, int threads = 256) {
-    int sms = 0, device = 0;
-    check(cudaGetDevice(&device), "reading the device");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
+    const int sms = sm_count();
     const std::uint64_t blocks = (items + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
     const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 32;
     return static_cast<int>(blocks < cap ? (blocks ? blocks : 1) : cap);

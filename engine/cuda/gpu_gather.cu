@@ -49,11 +49,9 @@ __global__ void __launch_bounds__(kThreads) gather_kernel(const float4* __restri
 
 double gather_bandwidth_gbps() {
     use_device();
-    int device = 0, sms = 0, per_sm = 0;
-    check(cudaGetDevice(&device), "querying the GPU");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "querying the GPU");
+    int per_sm = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gather_kernel, kThreads, 0), "querying occupancy");
-    const int blocks = sms * (per_sm > 0 ? per_sm : 1);  // every SM full, no tail
+    const int blocks = sm_count() * (per_sm > 0 ? per_sm : 1);  // every SM full, no tail
     DeviceArray<float4> table(std::uint64_t{kRows} * kLanes), sink(static_cast<std::uint64_t>(blocks) * kThreads);
     check(cudaMemset(table.get(), 0, std::uint64_t{kRows} * kLanes * sizeof(float4)), "clearing");
     double best = 0;

@@ -775,10 +775,7 @@ std::uint64_t nonzero_group(std::uint64_t nnz, std::uint64_t fibers) {
     static const bool fixed = env_is("TENSORSCOPE_CSF_GROUPS", "fixed");
     const std::uint64_t mean = (nnz + fibers - 1) / fibers, group = kNonzeroGroupFibers * mean;
     if (fixed) return group;
-    int device = 0, sms = 0;
-    check(cudaGetDevice(&device), "reading the device");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
-    const std::uint64_t teams = static_cast<std::uint64_t>(sms) * 2048 / 8;
+    const std::uint64_t teams = static_cast<std::uint64_t>(sm_count()) * 2048 / 8;
     if ((nnz + group - 1) / group >= teams) return group;
     return std::max(mean, (nnz + teams - 1) / teams);
 }

@@ -90,12 +90,8 @@ public:
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const std::uint64_t* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
-        int device = 0, optin = 0, sms = 0, per_sm = 0;
-        check(cudaGetDevice(&device), "reading the device");
-        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the device");
-        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device");
         const std::uint64_t bytes = vlen * sizeof(float);
-        if (bytes > static_cast<std::uint64_t>(optin)) return 0;
+        if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
         if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared")) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
@@ -109,10 +105,11 @@ public:
               "sizing the SpTV kernel's shared memory");
         check(cudaFuncSetAttribute(sptv_shared_vector_row_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
               "sizing the SpTV kernel's shared memory");
+        int per_sm = 0;
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_shared_vector_kernel, kSharedVectorThreads, bytes),
               "sizing the SpTV kernel's grid");
         const std::uint64_t needed = ((rows + 3) / 4 + kSharedVectorThreads - 1) / kSharedVectorThreads;
-        const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sms);
+        const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
         return static_cast<int>(needed < resident ? needed : resident);
     }
 
