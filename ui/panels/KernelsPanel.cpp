@@ -203,7 +203,7 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     header->moveSection(header->visualIndex(KernelResultsModel::Error), header->visualIndex(KernelResultsModel::Median) + 1);
     header->moveSection(header->visualIndex(KernelResultsModel::Kernel), header->count() - 2);
     header->moveSection(header->visualIndex(KernelResultsModel::Rank), header->count() - 2);
-    header->setSectionHidden(KernelResultsModel::Transfer, gpu_.available ? false : true);
+    showTransferColumn();
     connect(model_, &QAbstractItemModel::rowsInserted, table_, &QTableView::resizeRowsToContents);
     connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
     right->addWidget(table_);
@@ -372,7 +372,14 @@ void KernelsPanel::run() {
         });
 }
 
+void KernelsPanel::showTransferColumn() {
+    const auto& rows = model_->results();
+    const bool gpuRows = std::any_of(rows.begin(), rows.end(), [](const tscope::BenchResult& r) { return r.backend == tscope::Backend::Cuda; });
+    table_->horizontalHeader()->setSectionHidden(KernelResultsModel::Transfer, !(gpu_.available || gpuRows));
+}
+
 void KernelsPanel::settle(const QString& status) {
+    showTransferColumn();
     progress_->hide();
     run_->setEnabled(true);
     cancel_->setEnabled(false);
@@ -394,9 +401,6 @@ void KernelsPanel::showRecording(const BenchRecording& recording) {
     QString where = recording.device;
     if (!recording.tensor.isEmpty()) where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + recording.tensor;
     if (!recording.commit.isEmpty()) where += tr(", commit %1").arg(recording.commit);
-    const bool gpuRows = std::any_of(recording.rows.begin(), recording.rows.end(),
-                                     [](const tscope::BenchResult& r) { return r.backend == tscope::Backend::Cuda; });
-    table_->horizontalHeader()->setSectionHidden(KernelResultsModel::Transfer, !(gpu_.available || gpuRows));
     chartTabs_->setCurrentWidget(roofline_);  // where a recorded run stands against its machine's roofs
     settle(tr("%1: %2 rows recorded on %3 (Run replaces them).").arg(recording.title).arg(recording.rows.size()).arg(where));
 }

@@ -66,6 +66,8 @@ private:
     void fillFormats();
     // The run ended, whichever way: the controls are usable again.
     void settle(const QString& status);
+    // The transfer column only where a GPU is here or some row ran on one (a recorded run).
+    void showTransferColumn();
     void showResults(std::vector<tscope::BenchResult> results);
     void replot();
     void updateGpus();

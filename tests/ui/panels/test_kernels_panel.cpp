@@ -11,7 +11,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QCheckBox>
+#include <QHeaderView>
 #include <QLabel>
+#include <QTableView>
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
@@ -257,6 +259,17 @@ private Q_SLOTS:
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(p.rooflinePlot()));
         const QString status = p.findChild<QLabel*>(QStringLiteral("kernelStatus"))->text();
         QVERIFY2(status.contains(QStringLiteral("H200")) && status.contains(QStringLiteral("Run replaces")), qPrintable(status));
+        // the transfer column shows for the GPU's rows, and goes again with rows of the CPU alone
+        QHeaderView* header = p.findChild<QTableView*>(QStringLiteral("kernelTable"))->horizontalHeader();
+        QVERIFY(!header->isSectionHidden(KernelResultsModel::Transfer));
+        BenchRecording cpu;
+        cpu.title = QStringLiteral("cpu");
+        tscope::BenchResult row{};
+        row.kernel = tscope::KernelKind::SpTV, row.format = tscope::FormatKind::COO, row.backend = tscope::Backend::Omp;
+        row.ran = true, row.median_s = 1e-3, row.gflops = 1, row.intensity = 0.1;
+        cpu.rows = {row};
+        p.showRecording(cpu);
+        QCOMPARE(header->isSectionHidden(KernelResultsModel::Transfer), !tscope::query_gpu().available);
     }
 
     void gpusBoxOnlyWithSeveralGpus() {
