@@ -50,6 +50,36 @@ TENSORS = [
 KERNELS = ["mttkrp", "sptv"]
 
 
+def grade(formats):
+    """The ranking's agreement for one tensor and kernel: the formats' predicted_s against their
+    measured_s (tau-b with the tie rule and strictly, the best ratio, both orders)."""
+    pred = [f["predicted_s"] for f in formats]
+    meas = [f["measured_s"] for f in formats]
+    best_pred = min(formats, key=lambda f: f["predicted_s"])
+    best_meas = min(formats, key=lambda f: f["measured_s"])
+    return {"tau_b": kendall(pred, meas, TIE), "tau_b_strict": kendall(pred, meas, 0.0),
+            "predicted_best": best_pred["format"], "measured_best": best_meas["format"],
+            "best_ratio": best_pred["measured_s"] / best_meas["measured_s"],
+            "predicted_order": [f["format"] for f in sorted(formats, key=lambda f: f["predicted_s"])],
+            "measured_order": [f["format"] for f in sorted(formats, key=lambda f: f["measured_s"])]}
+
+
+def summarise(results):
+    """Per kernel, over all tensors and over the held-out ones: how many reach the targets."""
+    summary = {}
+    for group, rows in (("all", results), ("held_out", [r for r in results if not r["fit"]])):
+        for k in sorted({r["kernel"] for r in rows}):
+            rk = [r for r in rows if r["kernel"] == k]
+            summary["%s %s" % (group, k)] = {
+                "tensors": len(rk),
+                "tau_b_min": min(r["tau_b"] for r in rk), "tau_b_mean": sum(r["tau_b"] for r in rk) / len(rk),
+                "tau_b_at_least_0.8": sum(r["tau_b"] >= 0.8 for r in rk),
+                "rounds_tau_b_min_at_least_0.8": sum(r.get("rounds_tau_b_min") is not None and r["rounds_tau_b_min"] >= 0.8 for r in rk),
+                "best_ratio_max": max(r["best_ratio"] for r in rk),
+                "best_ratio_within_1.2": sum(r["best_ratio"] <= 1.2 for r in rk)}
+    return summary
+
+
 def run(cmd):
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
@@ -173,21 +203,12 @@ def main():
                                 "measured_s": sum(m["measured_s"] for m in modes),
                                 "storage_bytes": f["storage_bytes"], "bytes_moved": f["bytes_moved"],
                                 "reason": f["reason"], "modes": modes})
-            pred = [f["predicted_s"] for f in formats]
-            meas = [f["measured_s"] for f in formats]
             # the measurement against itself: each round's sweeps ranked against every other
             # round's, with the same tie rule (what no model can beat on this machine)
             sweeps = [[sum(m["measured_rounds"][i] for m in f["modes"]) for f in formats] for i in range(args.rounds)]
             rounds_tau = [kendall(sweeps[i], sweeps[j], TIE) for i in range(args.rounds) for j in range(i + 1, args.rounds)]
-            best_pred = min(formats, key=lambda f: f["predicted_s"])
-            best_meas = min(formats, key=lambda f: f["measured_s"])
             res = {"tensor": name, "nnz": entry["nnz"], "kernel": k, "backend": args.backend, "fit": fit, "formats": len(formats),
-                   "tau_b": kendall(pred, meas, TIE), "tau_b_strict": kendall(pred, meas, 0.0),
-                   "rounds_tau_b_min": min(rounds_tau) if rounds_tau else None,
-                   "predicted_best": best_pred["format"], "measured_best": best_meas["format"],
-                   "best_ratio": best_pred["measured_s"] / best_meas["measured_s"],
-                   "predicted_order": [f["format"] for f in sorted(formats, key=lambda f: f["predicted_s"])],
-                   "measured_order": [f["format"] for f in sorted(formats, key=lambda f: f["measured_s"])],
+                   "rounds_tau_b_min": min(rounds_tau) if rounds_tau else None, **grade(formats),
                    "bandwidth_gbps": a["bandwidth_gbps"]}
             entry["kernels"][k] = formats
             doc["results"].append(res)
@@ -196,18 +217,7 @@ def main():
                 " < ".join(res["predicted_order"]),
                 " < ".join(res["measured_order"])), flush=True)
         doc["tensors"].append(entry)
-    held = [r for r in doc["results"] if not r["fit"]]
-    for group, rows in (("all", doc["results"]), ("held_out", held)):
-        for k in KERNELS:
-            rk = [r for r in rows if r["kernel"] == k]
-            if rk:
-                doc.setdefault("summary", {})["%s %s" % (group, k)] = {
-                    "tensors": len(rk),
-                    "tau_b_min": min(r["tau_b"] for r in rk), "tau_b_mean": sum(r["tau_b"] for r in rk) / len(rk),
-                    "tau_b_at_least_0.8": sum(r["tau_b"] >= 0.8 for r in rk),
-                    "rounds_tau_b_min_at_least_0.8": sum(r["rounds_tau_b_min"] is not None and r["rounds_tau_b_min"] >= 0.8 for r in rk),
-                    "best_ratio_max": max(r["best_ratio"] for r in rk),
-                    "best_ratio_within_1.2": sum(r["best_ratio"] <= 1.2 for r in rk)}
+    doc["summary"] = summarise(doc["results"])
     doc["seconds"] = time.time() - started
     with open(args.out, "w") as f:
         json.dump(doc, f, indent=1)

@@ -16,7 +16,7 @@ usage: docs/bench/scripts/advisor_regrade.py RECORD [RECORD..] --out OUT [--bin 
 import argparse, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from advisor_eval import TIE, kendall, run  # noqa: E402
+from advisor_eval import grade, run, summarise  # noqa: E402
 
 
 def main():
@@ -28,7 +28,7 @@ def main():
     args = ap.parse_args()
     cli = os.path.join(args.bin, "tensorscope-cli")
     docs = [json.load(open(r)) for r in args.records]
-    out = dict(docs[0], results=[], tensors=[], summary={})
+    out = dict(docs[0], results=[], tensors=[])
     out["regraded"] = {"records": args.records, "commit": run(["git", "rev-parse", "--short", "HEAD"]).strip(),
                        "command": "docs/bench/scripts/advisor_regrade.py " + " ".join(sys.argv[1:])}
     tmp = tempfile.mkdtemp(prefix="advisor-regrade-")
@@ -57,27 +57,14 @@ def main():
                              for m in f["modes"]]
                     formats.append(dict(old, predicted_s=f["predicted_s"], reason=f["reason"], modes=modes,
                                         bytes_moved=f["bytes_moved"]))
-                pred = [f["predicted_s"] for f in formats]
-                meas = [f["measured_s"] for f in formats]
-                best_pred = min(formats, key=lambda f: f["predicted_s"])
-                best_meas = min(formats, key=lambda f: f["measured_s"])
                 old_res = next(r for r in doc["results"] if r["tensor"] == t["name"] and r["kernel"] == k)
-                res = dict(old_res, tau_b=kendall(pred, meas, TIE), tau_b_strict=kendall(pred, meas, 0.0),
-                           predicted_best=best_pred["format"], best_ratio=best_pred["measured_s"] / best_meas["measured_s"],
-                           predicted_order=[f["format"] for f in sorted(formats, key=lambda f: f["predicted_s"])],
-                           bandwidth_gbps=a["bandwidth_gbps"])
+                res = dict(old_res, **grade(formats), bandwidth_gbps=a["bandwidth_gbps"])
                 entry["kernels"][k] = formats
                 out["results"].append(res)
                 print("%-22s %-6s tau_b %5.2f  best ratio %.2f  predicted %s, measured %s" % (
                     t["name"], k, res["tau_b"], res["best_ratio"], " < ".join(res["predicted_order"]), " < ".join(res["measured_order"])))
             out["tensors"].append(entry)
-    for group, rows in (("all", out["results"]), ("held_out", [r for r in out["results"] if not r["fit"]])):
-        for k in sorted({r["kernel"] for r in rows}):
-            rk = [r for r in rows if r["kernel"] == k]
-            out["summary"]["%s %s" % (group, k)] = {
-                "tensors": len(rk), "tau_b_min": min(r["tau_b"] for r in rk), "tau_b_mean": sum(r["tau_b"] for r in rk) / len(rk),
-                "tau_b_at_least_0.8": sum(r["tau_b"] >= 0.8 for r in rk), "best_ratio_max": max(r["best_ratio"] for r in rk),
-                "best_ratio_within_1.2": sum(r["best_ratio"] <= 1.2 for r in rk)}
+    out["summary"] = summarise(out["results"])
     json.dump(out, open(args.out, "w"), indent=1)
     print(json.dumps(out["summary"], indent=1))
 
