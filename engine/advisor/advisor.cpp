@@ -56,8 +56,9 @@ constexpr Weights kCpuWeights{0.597, 4.0, 552.0, 31.6, 34.3, 345.0};
 // these six weights on the five fit tensors left every ranking as it was (rms relative error
 // 0.60: the terms are the CPU kernels' and miss the GPU's fixed costs). Costing what the GPU
 // kernels do where the model had left it out (BLCO's walk, HOCSR's every-tuple offsets, HLS's
-// sparse walk) and filling the device with CSF's groups took them to 0.48 and 0.48
-// (docs/bench/gpu-advisor.json).
+// sparse walk) and filling the device with CSF's groups took them to 0.48 and 0.48 (4ce94fc), and
+// running CSF trees of short fibers as B-CSF's MTTKRP to 0.61 and 0.46 (session 26, 7d4a68c,
+// docs/bench/gpu-advisor.json).
 constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0, 0.0};
 
 const Weights& weights_for(Backend b) { return b == Backend::Cuda ? kGpuWeights : kCpuWeights; }

@@ -35,7 +35,12 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 // is cut into nonzero groups (the flat loop). On one H200 (session 25, docs/bench/gpu-advisor.json)
 // CSF measured 1.2-3.5x B-CSF on the evaluation's generated tensors, whose fibers are all short
 // (uniform-3d 335 against 117 us a sweep): its teams walked 18 nonzeros or more each where B-CSF's
-// walked 8. Not yet run on a GPU (the session's device time was spent);
+// walked 8. Run as B-CSF, alternating with the flat loop in one binary (session 26, H200,
+// docs/bench/h200-issue19-session26.json, every row checked against cpu-ref): uniform-3d 147 against
+// 672 us a sweep, blocks-3d 99 against 606, Last.fm 178 against 374 (B-CSF 98-175), and the
+// uniform tensor of nell-2's dims (76.9M nonzeros) 2.92-3.18 ms a mode against 3.83-4.28, as
+// B-CSF's 2.92-3.18. Trees with long fibers keep the flat loop: the nell-2 shape 2.48-2.72 ms both
+// ways, delicious-4d's 11.2-12.0 ms (10.98-11.87 in session 21).
 // TENSORSCOPE_CSF_SHORT=nonzero-groups keeps the flat loop for every CSF tree, for comparisons.
 bool runs_as_split(const FlatTree& t) {
     const char* e = std::getenv("TENSORSCOPE_CSF_SHORT");
