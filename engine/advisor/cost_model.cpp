@@ -140,6 +140,34 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
     }
 }
 
+// The GPU's fiber kernel (cuda/gpu_mttkrp.cu, team_fiber_group and team_flat_group) on one tree
+// for `mode` at its level L: a team of lanes per group of fibers, not the CPU's recursive walk
+// with its three passes per inner node. Each fiber loads its ancestors' ids (a node step) and
+// gathers the rows of the levels above it other than L (its prefix); each nonzero gathers its
+// leaf row, or, where L is the leaf level, adds value x prefix into the output by an atomic.
+// Above the leaves a team adds its sum by an atomic whenever the output row changes: about once
+// per node of level L, and once more per group of 8 fibers. An atomic whose result is unused is a
+// reduction the lane does not wait for: charged as one pass over a row in cache. Charged as a
+// read and a write at L2 (two misses), MM-CSF, whose partitions add below their roots, came out
+// last on 12 of the 15 tensors and the mean tau_b fell to 0.33; as one pass, 0.72. Costed as the
+// CPU's walk, MM-CSF, which takes fewer passes there, was predicted fastest on 12 of the 15
+// tensors of the GPU evaluation and measured fastest on 4 (mean tau_b 0.61; docs/bench/
+// gpu-advisor.json, session 26, regraded by docs/bench/scripts/advisor_regrade.py).
+void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fibers) {
+    const int n = static_cast<int>(c.order.size());
+    const int L = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
+    const auto F = static_cast<double>(fibers), Z = static_cast<double>(c.nnz);
+    g.nodes(F);
+    for (int l = 0; l < n - 1; ++l)
+        if (l != L) g.rows(c.order[static_cast<std::size_t>(l)], F, F);
+    if (L == n - 1) {
+        g.hot(Z);  // an atomic per nonzero
+        return;
+    }
+    g.rows(c.order[static_cast<std::size_t>(n - 1)], Z, Z);
+    g.hot(L == n - 2 ? F : static_cast<double>(c.nodes[static_cast<std::size_t>(L)]) + F / 8);  // its atomics
+}
+
 // The rows a loop over nonzeros in HiCOO's block order touches: every nonzero reads N-1 factor
 // rows and adds into one output row, but only a row's first touch in each 2^b block misses.
 // `passes`: each of those rows is a loop of its own (HiCOO); else the caller counts the loops.
@@ -163,6 +191,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
     const TensorProfile& p = in.profile;
     const int N = p.order(), m = in.mode;
     const auto Z = static_cast<double>(p.nnz);
+    const bool cuda = in.machine.backend == Backend::Cuda;
     g.stream(storage(in));
     g.flops(3.0 * Z * static_cast<double>(in.rank));
     switch (in.format) {
@@ -212,21 +241,26 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         return;
     case FormatKind::CSF: {  // rooted at the mode (SPLATT-ALL): the slice algorithm
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);
+        if (cuda) gpu_tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)]);
+        else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);
         g.output(m, false);
         return;
     }
     case FormatKind::BCSF: {
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        tree_mttkrp(g, c, m, c.split_fibers, false);
+        if (cuda) gpu_tree_mttkrp(g, c, m, c.split_fibers);
+        else tree_mttkrp(g, c, m, c.split_fibers, false);
         g.output(m, false);
         return;
     }
     case FormatKind::MMCSF: {  // every partition, the mode at whatever level it sits
         bool shared = false;
         for (const TreeCounts& c : p.mmcsf_parts) shared = shared || c.order.front() != m;
-        for (const TreeCounts& c : p.mmcsf_parts) tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], shared);
-        g.output(m, shared);
+        for (const TreeCounts& c : p.mmcsf_parts) {
+            if (cuda) gpu_tree_mttkrp(g, c, m, c.split_fibers);  // the GPU splits its long fibers as B-CSF's
+            else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], shared);
+        }
+        g.output(m, shared && !cuda);
         return;
     }
     case FormatKind::HLS: {
@@ -243,7 +277,6 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // On the GPU the sparse part is no fused pass but COO's walk (cuda/gpu_hls.cu), N-1 rows
         // gathered per nonzero: counted as the CPU's pass, HLS came out first on uniform-3d, where
         // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor-h200-de48527.json)
-        const bool cuda = in.machine.backend == Backend::Cuda;
         g.hot(cuda ? sparse : 1.4 * sparse);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, cuda ? sparse : 0, sparse);

@@ -250,6 +250,26 @@ private Q_SLOTS:
         QVERIFY(advise(p, {KernelKind::SpTV, Backend::Omp, {}, 1}, test_machine()).caveat.empty());
     }
 
+    // The CSF family on the GPU is costed as its fiber kernel, not the CPU's walk: a 2x2x2 dense
+    // tensor's CSF for mode 1 (2 slices, 4 fibers, 8 nonzeros) gathers one row per fiber (its
+    // middle level) and one per nonzero, and adds by atomics once per slice and once more per
+    // group of 8 fibers: 4 + 8 + 2 + 4/8 row passes. B-CSF's tree, no fiber of which is split,
+    // costs the same; the CPU's walk (three passes per inner node) more.
+    void gpuCostsTheFiberKernel() {
+        CooTensor t({2, 2, 2});
+        t.resize(8);
+        for (std::uint64_t c = 0; c < 8; ++c) t.set(c, std::vector<std::uint64_t>{c / 4, (c / 2) % 2, c % 2}, 1.0 + c);
+        const TensorProfile p = profile_tensor(t);
+        MachineFigures gpu = test_machine();
+        gpu.backend = Backend::Cuda;
+        const Advice m = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {0}, 32}, gpu);
+        const double row = 32 * 8;
+        QCOMPARE(line_of(m, FormatKind::CSF).modes.at(0).traffic.compute_bytes, (4 + 8 + 2 + 0.5) * row);
+        QCOMPARE(line_of(m, FormatKind::BCSF).modes.at(0).traffic.compute_bytes, (4 + 8 + 2 + 0.5) * row);
+        const Advice cpu = advise(p, {KernelKind::MTTKRP, Backend::Omp, {0}, 32}, test_machine());
+        QVERIFY(line_of(cpu, FormatKind::CSF).modes.at(0).traffic.compute_bytes > 16 * row);
+    }
+
     void kendallTau() {
         QCOMPARE(kendall_tau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
         QCOMPARE(kendall_tau({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
