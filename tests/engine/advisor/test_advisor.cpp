@@ -268,6 +268,9 @@ private Q_SLOTS:
         QCOMPARE(line_of(m, FormatKind::BCSF).modes.at(0).traffic.compute_bytes, (4 + 8 + 2 + 0.5) * row);
         const Advice cpu = advise(p, {KernelKind::MTTKRP, Backend::Omp, {0}, 32}, test_machine());
         QVERIFY(line_of(cpu, FormatKind::CSF).modes.at(0).traffic.compute_bytes > 16 * row);
+        // and says so: MM-CSF's shared rows go by atomics there, by per-thread copies on the CPU
+        QVERIFY2(line_of(m, FormatKind::MMCSF).reason.find("atomic") != std::string::npos, line_of(m, FormatKind::MMCSF).reason.c_str());
+        QVERIFY(line_of(cpu, FormatKind::MMCSF).reason.find("per-thread copies") != std::string::npos);
     }
 
     void kendallTau() {
