@@ -217,37 +217,7 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-// A fiber's run [lo, hi) of leaves into sum. With shuffle, each lane of the team loads one leaf's
-// index and value, TEAM at a time in one coalesced load, and the team passes them round by
-// shuffles, where every lane otherwise loads every leaf's index and value itself (the same
-// address across the team): a gathered row then costs one load instruction a lane, not three.
-// Only where the team is R/4 lanes of one warp (no lane idle: R4 == TEAM <= 32; the launch checks).
-template <int TEAM, bool SHUFFLE>
-__device__ inline void leaf_run(const TeamTree& t, const float4* __restrict__ leaf_factor, std::uint64_t lo, std::uint64_t hi,
-                                std::uint32_t R4, std::uint32_t col, float4& sum) {
-    if constexpr (SHUFFLE && TEAM <= 32) {
-        const unsigned lane = threadIdx.x % 32;
-        const unsigned mask = TEAM == 32 ? 0xffffffffu : ((1u << TEAM) - 1) << (lane & ~(TEAM - 1u));
-        const std::uint32_t* __restrict__ leaf = t.leaf + lo;
-        const float* __restrict__ vals = t.vals + lo;
-        const auto len = static_cast<std::uint32_t>(hi - lo);
-        for (std::uint32_t z0 = 0; z0 < len; z0 += TEAM) {
-            std::uint32_t my_leaf = 0;
-            if (z0 + col < len) my_leaf = leaf[z0 + col];
-            const std::uint32_t n = len - z0 < TEAM ? len - z0 : TEAM;
-#pragma unroll 4
-            for (std::uint32_t k = 0; k < n; ++k) {
-                const std::uint32_t c = __shfl_sync(mask, my_leaf, static_cast<int>(k), TEAM);
-                fma4(sum, vals[z0 + k], leaf_factor[static_cast<std::uint64_t>(c) * R4 + col]);
-            }
-        }
-    } else {
-#pragma unroll 4
-        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
-    }
-}
-
-template <bool CLIP, int LEVELS, int TEAM, bool SHUFFLE = false>
+template <bool CLIP, int LEVELS>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -280,7 +250,8 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
             row = target_row;
         }
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-        leaf_run<TEAM, SHUFFLE>(t, leaf_factor, lo, hi, R4, col, sum);
+#pragma unroll 4
+        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -373,24 +344,23 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS, int TEAM, bool SHUFFLE = false>
+template <int LOOP, int LEVELS>
 __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
-        else team_fiber_group<true, LEVELS, TEAM>(t, g, R4, col, out);
+        else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS, TEAM, SHUFFLE>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS>(t, g, R4, col, out);
     }
 }
 
-// SHUFFLE: 0, every lane loads every leaf; else leaf_run's shuffles, bounded to SHUFFLE blocks.
-template <int TEAM, int LOOP, int LEVELS, int SHUFFLE = 0>
-__global__ void __launch_bounds__(256, SHUFFLE ? SHUFFLE : team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
+template <int TEAM, int LOOP, int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
-    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS, TEAM, SHUFFLE != 0>(tree, g, R4, col, out);
+    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
@@ -417,7 +387,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS, TEAM>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -854,12 +824,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            static const int shuffle = env_is("TENSORSCOPE_FIBER_SHUFFLE", "0") ? 0 : env_is("TENSORSCOPE_FIBER_SHUFFLE", "6") ? 6 : 5;
-            if (!tree.group_fiber && shuffle == 5 && team <= 32 && R4 == team)
-                fiber_team_kernel<team, kFiberLoop, levels, 5><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (!tree.group_fiber && shuffle == 6 && team <= 32 && R4 == team)
-                fiber_team_kernel<team, kFiberLoop, levels, 6><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
