@@ -249,6 +249,13 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
             acc = make_float4(0.f, 0.f, 0.f, 0.f);
             row = target_row;
         }
+        // Every lane of the team loads each leaf's index and value (one address across the team).
+        // Loading them a team's width at a time, a lane each, and passing the indices round by
+        // shuffles (three load instructions a gathered row down to little over one) ran slower on
+        // one H200 (session 26, b57f2ba, h200-issue19-session26.json call 3): B-CSF on the nell-2
+        // shape 3.24-3.61 ms a mode against 2.15-2.26, on the uniform one 3.76-4.00 bounded to five
+        // blocks (48 registers, 48 bytes spilled) and 6.7-7.9 bounded to six (120 bytes spilled)
+        // against 2.93-3.19: fibers of one to five nonzeros leave most of each shuffle round idle.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 4
         for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
