@@ -83,6 +83,26 @@ private Q_SLOTS:
         QCOMPARE(bars_with_data(view.plot()), 6);
     }
 
+    // Switched to cuda (recorded device figures where this machine has no GPU), the page says how
+    // rough the GPU ranking is and why MM-CSF's shared rows cost what they do there.
+    void gpuAdviceSaysHowRoughItIs() {
+        AdvisorView view;
+        QSignalSpy idle(&view, &AdvisorView::idle);
+        view.setDataset(dataset_of(tstest::random_tensor({40, 30, 20}, 3000, 5, tscope::Distribution::PowerLaw)));
+        view.show();
+        QVERIFY(idle.wait(60000));
+        QVERIFY(!view.summary()->text().contains(QStringLiteral("rough ranking")));
+        view.backendBox()->setCurrentIndex(view.backendBox()->findText(QStringLiteral("cuda")));
+        QVERIFY(idle.wait(60000));
+        QCOMPARE(view.advice()->request.backend, tscope::Backend::Cuda);
+        QVERIFY2(view.summary()->text().contains(QStringLiteral("rough ranking")), qPrintable(view.summary()->text()));
+        QVERIFY(view.summary()->text().contains(QStringLiteral("for MTTKRP")));
+        bool atomics = false;
+        for (int r = 0; r < view.table()->rowCount(); ++r)
+            if (view.table()->item(r, 1)->text() == QStringLiteral("MM-CSF")) atomics = view.table()->item(r, 6)->text().contains(QStringLiteral("atomic"));
+        QVERIFY(atomics);
+    }
+
     void cancelStopsTheBench() {
         AdvisorView view;
         QSignalSpy idle(&view, &AdvisorView::idle);
