@@ -744,7 +744,7 @@ bool use_team(std::uint64_t R) { return R % 4 == 0 && R <= kMaxRank; }
 constexpr std::uint64_t kTeamGroup = 8;
 
 // A tree's device arrays and the MTTKRP mode's level in it (levels when the mode is the leaves),
-// cut into groups of kTeamGroup fibers.
+// cut into groups of kTeamGroup fibers (or the tree's own group_fibers).
 TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
                    const std::uint32_t* leaf, const float* vals, int mode, const float* const* factors) {
     TeamTree t;
@@ -756,7 +756,7 @@ TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const st
     }
     for (int l = 0; l < meta.levels; ++l) t.anc.p[l] = anc[l];
     t.fiber_ptr = fiber_ptr, t.leaf = leaf, t.vals = vals;
-    t.group = kTeamGroup, t.groups = (t.fibers + kTeamGroup - 1) / kTeamGroup;
+    t.group = meta.group_fibers ? meta.group_fibers : kTeamGroup, t.groups = (t.fibers + t.group - 1) / t.group;
     return t;
 }
 

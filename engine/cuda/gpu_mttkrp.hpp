@@ -38,6 +38,7 @@ struct Fibers {
     std::vector<int> level_mode;                 // N entries: mode of each level, leaves last
     std::uint64_t fibers = 0, nnz = 0;
     bool split_fibers = false;                   // fibers cut to a bounded length (B-CSF): no long ones
+    std::uint64_t group_fibers = 0;              // split ones: fibers per team group (0: the kernel's 8)
     std::vector<const std::uint32_t*> anc;       // levels arrays of `fibers` indices
     const std::uint64_t* fiber_ptr = nullptr;    // fibers + 1
     const std::uint32_t* leaf = nullptr;         // nnz

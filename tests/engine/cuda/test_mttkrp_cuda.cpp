@@ -182,6 +182,23 @@ private Q_SLOTS:
         QCOMPARE(rows[1].gather_bound_s, 0.0);
     }
 
+    // TENSORSCOPE_FIBER_FILL=1 (opt-in): fiber-group trees too small for the device cut finer
+    // (fibers split at 32 or more nonzeros, a few to a team): the same results, on random tensors
+    // of orders 3 and 4, at ranks the team kernel takes and one it does not, and on MovieLens.
+    void fillingTheDeviceKeepsTheResult() {
+        qputenv("TENSORSCOPE_FIBER_FILL", "1");
+        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
+        for (int order : {3, 4})
+            for (int rank : {7, 32}) {
+                std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 12);
+                dims[0] = 40;
+                check_against_oracle(tstest::random_tensor(dims, 6000, std::uint64_t(50 + order + rank), Distribution::PowerLaw),
+                                     std::uint64_t(rank));
+            }
+        const std::string path = tstest::shared_tensor("movielens-100k.tns");
+        if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
