@@ -51,28 +51,24 @@ bool runs_as_split(const FlatTree& t) {
 
 // A tree run as fiber groups (its fibers no longer than B-CSF's split length) too small to give
 // the device's resident teams (SMs x 2048 threads / 8 lanes) a group of 8 fibers each, cut finer:
-// its fibers split at max(32, nnz / teams) nonzeros and grouped a few to a team, so that no
-// team walks far more than the others. Returns the fibers per group (0: the kernel's 8).
+// its fibers split at max(32, nnz / teams) nonzeros and grouped a few to a team (csf_flat::
+// fill_cut), so that no team walks far more than the others. Returns the fibers per group (0:
+// the kernel's 8).
 // Opt-in (TENSORSCOPE_FIBER_FILL=1), written in session 26 and not yet run on a GPU. The reason:
 // on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
 // groups for 33,792 team slots, the longest group 761 nonzeros) took 88-93 us, its mode-2 tree
 // (8,114 groups, the longest 109) 27-28 us, while CSF's flat loop, its groups sized to fill the
 // device (about 3 nonzeros each), took 102-114 us (h200-issue19-session26.json): both extremes
 // slow, the middle untried.
-constexpr std::uint64_t kFillSplitFloor = 32;
-
 std::uint64_t fill_device(FlatTree& t) {
     const char* e = std::getenv("TENSORSCOPE_FIBER_FILL");
     if (!e || std::string(e) != "1") return 0;
     const GpuInfo gpu = query_gpu();
     if (!gpu.available || gpu.multiprocessors <= 0) return 0;
     const auto teams = static_cast<std::uint64_t>(gpu.multiprocessors) * 2048 / 8;
-    const std::uint64_t fibers = t.fiber_ptr.size() - 1, nnz = t.fiber_ptr.back() - t.fiber_ptr.front();
-    if (fibers == 0 || fibers >= 8 * teams) return 0;
-    const std::uint64_t cap = std::max(kFillSplitFloor, (nnz + teams - 1) / teams);
-    if (cap < FormatOptions{}.bcsf_fiber_threshold) t = csf_flat::split_fibers(t, cap);
-    const std::uint64_t split = t.fiber_ptr.size() - 1;
-    return std::clamp<std::uint64_t>(split / teams, 1, 8);
+    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest_fiber(t));
+    if (c.split_at) t = csf_flat::split_fibers(t, c.split_at);
+    return c.group;
 }
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts

@@ -60,6 +60,26 @@ private Q_SLOTS:
             QVERIFY(same.fiber_ptr == whole.fiber_ptr && same.anc == whole.anc);
         });
     }
+
+    // TENSORSCOPE_FIBER_FILL's cut: a tree with 8 fibers or more per resident team is left alone;
+    // a smaller one has its fibers split at max(32, nnz / teams) where that is under its longest
+    // fiber, and its pieces grouped 1 to 8 to a team.
+    void fillCut() {
+        using csf_flat::fill_cut;
+        const std::uint64_t teams = 33792;  // an H200: 132 SMs x 2048 threads / 8 lanes
+        auto same = [](csf_flat::FillCut c, std::uint64_t split_at, std::uint64_t group) { return c.split_at == split_at && c.group == group; };
+        QVERIFY(same(fill_cut(8 * teams, 76'900'000, teams, 128), 0, 0));  // large: groups of 8 as before
+        QVERIFY(same(fill_cut(100, 1000, 0, 128), 0, 0));                   // no device figure
+        QVERIFY(same(fill_cut(0, 0, teams, 128), 0, 0));
+        // MovieLens's B-CSF tree for mode 1: 2,782 fibers, 100K nonzeros: split at 32, one a team
+        QVERIFY(same(fill_cut(2782, 100'000, teams, 128), 32, 1));
+        // short fibers (the longest 4), 100K of them: none split, two to a team
+        QVERIFY(same(fill_cut(100'000, 150'000, teams, 4), 0, 2));
+        // few long fibers on a small device: nnz / teams = 128, no shorter than B-CSF's split
+        QVERIFY(same(fill_cut(1000, 128'000, 1000, 128), 0, 1));
+        // the split length grows with nnz / teams: 64 here
+        QVERIFY(same(fill_cut(500, 64'000, 1000, 128), 64, 1));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCsfFlatten)
