@@ -56,10 +56,10 @@ bool runs_as_split(const FlatTree& t) {
 // the kernel's 8).
 // Opt-in (TENSORSCOPE_FIBER_FILL=1), written in session 26 and not yet run on a GPU. The reason:
 // on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
-// groups for 33,792 team slots, the longest group 761 nonzeros) took 88-93 us, its mode-2 tree
-// (8,114 groups, the longest 109) 27-28 us, while CSF's flat loop, its groups sized to fill the
-// device (about 3 nonzeros each), took 102-114 us (h200-issue19-session26.json): both extremes
-// slow, the middle untried.
+// groups for 33,792 team slots, the longest group 761 nonzeros) took 92-94 us, its mode-2 tree
+// (8,114 groups, the longest 78) 26-28 us, while CSF's flat loop on modes 1 and 3, its groups
+// sized to fill the device (about 3 nonzeros each), took 103-145 us (h200-issue19-session26.json):
+// both extremes slow, the middle untried.
 std::uint64_t fill_device(FlatTree& t) {
     const char* e = std::getenv("TENSORSCOPE_FIBER_FILL");
     if (!e || std::string(e) != "1") return 0;
