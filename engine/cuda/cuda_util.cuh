@@ -11,6 +11,7 @@
 #include <string>
 
 #include "device_scope.hpp"
+#include "env_switch.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope::gpu {
@@ -105,13 +106,6 @@ public:
 private:
     cudaEvent_t e_{};
 };
-
-// Whether environment variable `name` is set to `value`: the switches that force one kernel
-// path over another, for comparisons and tests.
-inline bool env_is(const char* name, const char* value) {
-    const char* e = std::getenv(name);
-    return e && std::string(e) == value;
-}
 
 inline void use_device() { check(cudaSetDevice(engine_device()), "selecting the GPU"); }
 using DeviceScope = OnDevice;

@@ -1,11 +1,11 @@
 // The cuda backend of MTTKRP: flattens a format into the plain arrays of gpu_mttkrp.hpp (fp32
 // values and factors, 32-bit indices), runs it on the GPU and converts the result back.
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
 
+#include "cuda/env_switch.hpp"
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/csf_flatten.hpp"
 #include "kernels/mttkrp_cuda.hpp"
@@ -43,30 +43,26 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 // B-CSF's 2.92-3.18. Trees with long fibers keep the flat loop: the nell-2 shape 2.48-2.72 ms both
 // ways, delicious-4d's 11.2-12.0 ms (10.98-11.87 in session 21).
 // TENSORSCOPE_CSF_SHORT=nonzero-groups keeps the flat loop for every CSF tree, for comparisons.
-bool runs_as_split(const FlatTree& t) {
-    const char* e = std::getenv("TENSORSCOPE_CSF_SHORT");
-    if (e && std::string(e) == "nonzero-groups") return false;
-    return longest_fiber(t) <= FormatOptions{}.bcsf_fiber_threshold;
+bool runs_as_split(std::uint64_t longest) {
+    return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && longest <= FormatOptions{}.bcsf_fiber_threshold;
 }
 
 // A tree run as fiber groups (its fibers no longer than B-CSF's split length) too small to give
 // the device's resident teams (SMs x 2048 threads / 8 lanes) a group of 8 fibers each, cut finer:
 // its fibers split at max(32, nnz / teams) nonzeros and grouped a few to a team (csf_flat::
 // fill_cut), so that no team walks far more than the others. Returns the fibers per group (0:
-// the kernel's 8).
+// the kernel's 8). `longest`: its longest fiber.
 // Opt-in (TENSORSCOPE_FIBER_FILL=1), written in session 26 and not yet run on a GPU. The reason:
 // on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
 // groups for 33,792 team slots, the longest group 761 nonzeros) took 92-94 us, its mode-2 tree
 // (8,114 groups, the longest 78) 26-28 us, while CSF's flat loop on modes 1 and 3, its groups
 // sized to fill the device (about 3 nonzeros each), took 103-145 us (h200-issue19-session26.json):
 // both extremes slow, the middle untried.
-std::uint64_t fill_device(FlatTree& t) {
-    const char* e = std::getenv("TENSORSCOPE_FIBER_FILL");
-    if (!e || std::string(e) != "1") return 0;
+std::uint64_t fill_device(FlatTree& t, std::uint64_t longest) {
     const GpuInfo gpu = query_gpu();
     if (!gpu.available || gpu.multiprocessors <= 0) return 0;
     const auto teams = static_cast<std::uint64_t>(gpu.multiprocessors) * 2048 / 8;
-    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest_fiber(t));
+    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest);
     if (c.split_at) t = csf_flat::split_fibers(t, c.split_at);
     return c.group;
 }
@@ -77,19 +73,18 @@ std::uint64_t fill_device(FlatTree& t) {
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0, bool csf = false) {
+    const bool fill = gpu::env_is("TENSORSCOPE_FIBER_FILL", "1");
     std::vector<FlatTree> flat;
-    std::vector<bool> grouped;
-    std::vector<std::uint64_t> per_group;
-    for (const auto* t : trees) {
-        flat.push_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
-        grouped.push_back(split || split_at > 0 || (csf && runs_as_split(flat.back())));
-        per_group.push_back(grouped.back() ? fill_device(flat.back()) : 0);
-    }
+    flat.reserve(trees.size());  // the views below point into these trees: no reallocation
     std::vector<gpu::Fibers> parts;
-    for (std::size_t k = 0; k < trees.size(); ++k) {
-        parts.push_back(flat[k].view(trees[k]->order));
-        parts.back().split_fibers = grouped[k];
-        parts.back().group_fibers = per_group[k];
+    for (const auto* t : trees) {
+        FlatTree& f = flat.emplace_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
+        const std::uint64_t longest = csf || fill ? longest_fiber(f) : 0;  // one pass, where it is asked
+        const bool grouped = split || split_at > 0 || (csf && runs_as_split(longest));
+        const std::uint64_t per_group = grouped && fill ? fill_device(f, longest) : 0;
+        parts.push_back(f.view(t->order));
+        parts.back().split_fibers = grouped;
+        parts.back().group_fibers = per_group;
     }
     return std::make_shared<gpu::ResidentTensor>(parts);
 }
@@ -109,8 +104,7 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
             for (const auto& p : f.partitions) trees.push_back(&p);
             // its partitions' long fibers split as B-CSF's, at B-CSF's default length
             // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
-            const char* e = std::getenv("TENSORSCOPE_MMCSF_UNSPLIT");
-            if (e && std::string(e) == "1") return upload_trees(trees);
+            if (gpu::env_is("TENSORSCOPE_MMCSF_UNSPLIT", "1")) return upload_trees(trees);
             return upload_trees(trees, false, FormatOptions{}.bcsf_fiber_threshold);
         },
         [&]<class I, class V>(const BlcoFormat<I, V>& f) {
