@@ -171,19 +171,21 @@ inline FlatTree split_fibers(const FlatTree& t, std::uint64_t T) {
     return out;
 }
 
-// How a fiber-group tree too small for the device is cut finer (TENSORSCOPE_FIBER_FILL, opt-in):
-// with fewer than 8 fibers per resident team (teams), its fibers split at max(32, nnz / teams)
-// nonzeros where that is under its longest fiber (at most B-CSF's split length here), the pieces
-// grouped 1-8 to a team so that every team gets about one group. split_at 0: fibers as they are;
-// group 0: the kernel's 8 (the tree is left alone).
+// How a fiber-group tree too small for the device is cut finer (on by default since session 27;
+// TENSORSCOPE_FIBER_FILL=0 leaves such trees alone): with fewer than 8 fibers per resident team
+// (teams), its fibers split at max(32, nnz / teams) nonzeros, at most max_piece (B-CSF's split
+// length), where that is under its longest fiber, the pieces grouped 1-8 to a team so that every
+// team gets about one group. split_at 0: fibers as they are; group 0: the kernel's 8 (the tree is
+// left alone).
 struct FillCut {
     std::uint64_t split_at = 0, group = 0;
 };
-inline FillCut fill_cut(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t teams, std::uint64_t longest) {
+inline FillCut fill_cut(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t teams, std::uint64_t longest,
+                        std::uint64_t max_piece = 128) {
     constexpr std::uint64_t kFloor = 32;
     if (teams == 0 || fibers == 0 || fibers >= 8 * teams) return {};
     FillCut c;
-    const std::uint64_t cap = std::max(kFloor, (nnz + teams - 1) / teams);
+    const std::uint64_t cap = std::min(std::max<std::uint64_t>(1, max_piece), std::max(kFloor, (nnz + teams - 1) / teams));
     std::uint64_t pieces = fibers;
     if (cap < longest) c.split_at = cap, pieces = std::max(fibers, (nnz + cap - 1) / cap);
     c.group = std::clamp<std::uint64_t>(pieces / teams, 1, 8);

@@ -40,48 +40,64 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 // docs/bench/h200-issue19-session26.json, every row checked against cpu-ref): uniform-3d 147 against
 // 672 us a sweep, blocks-3d 99 against 606, Last.fm 178 against 374 (B-CSF 98-175), and the
 // uniform tensor of nell-2's dims (76.9M nonzeros) 2.92-3.18 ms a mode against 3.83-4.28, as
-// B-CSF's 2.92-3.18. Trees with long fibers keep the flat loop: the nell-2 shape 2.48-2.72 ms both
+// B-CSF's 2.92-3.18. Large trees with long fibers keep the flat loop: the nell-2 shape 2.48-2.72 ms both
 // ways, delicious-4d's 11.2-12.0 ms (10.98-11.87 in session 21).
 // TENSORSCOPE_CSF_SHORT=nonzero-groups keeps the flat loop for every CSF tree, for comparisons.
-bool runs_as_split(std::uint64_t longest) {
-    return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && longest <= FormatOptions{}.bcsf_fiber_threshold;
+// A small tree (see fill_device) runs as fiber groups whatever its fibers' length: cut to the
+// device, its long fibers split as B-CSF's are.
+bool csf_runs_as_groups(std::uint64_t longest, bool small) {
+    return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && (small || longest <= FormatOptions{}.bcsf_fiber_threshold);
 }
 
-// A tree run as fiber groups (its fibers no longer than B-CSF's split length) too small to give
-// the device's resident teams (SMs x 2048 threads / 8 lanes) a group of 8 fibers each, cut finer:
-// its fibers split at max(32, nnz / teams) nonzeros and grouped a few to a team (csf_flat::
-// fill_cut), so that no team walks far more than the others. Returns the fibers per group (0:
-// the kernel's 8). `longest`: its longest fiber.
-// Opt-in (TENSORSCOPE_FIBER_FILL=1), written in session 26 and not yet run on a GPU. The reason:
-// on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
-// groups for 33,792 team slots, the longest group 761 nonzeros) took 92-94 us, its mode-2 tree
-// (8,114 groups, the longest 78) 26-28 us, while CSF's flat loop on modes 1 and 3, its groups
-// sized to fill the device (about 3 nonzeros each), took 103-145 us (h200-issue19-session26.json):
-// both extremes slow, the middle untried.
-std::uint64_t fill_device(FlatTree& t, std::uint64_t longest) {
+// The teams the device holds at once (SMs x 2048 threads / 8 lanes); 0 without a device or where
+// TENSORSCOPE_FIBER_FILL=0 turns the cut below off.
+std::uint64_t resident_teams() {
+    if (gpu::env_is("TENSORSCOPE_FIBER_FILL", "0")) return 0;
     const GpuInfo gpu = query_gpu();
     if (!gpu.available || gpu.multiprocessors <= 0) return 0;
-    const auto teams = static_cast<std::uint64_t>(gpu.multiprocessors) * 2048 / 8;
-    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest);
+    return static_cast<std::uint64_t>(gpu.multiprocessors) * 2048 / 8;
+}
+
+// A tree too small for the device: fewer than 8 fibers for each of its resident teams, so that
+// groups of 8 fibers leave most teams idle while a few walk the long fibers.
+bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fiber_ptr.size() - 1 < 8 * teams; }
+
+// A tree run as fiber groups that is too small for the device, cut finer: its fibers split at
+// max(32, nnz / teams) nonzeros (at most B-CSF's split length) and grouped a few to a team
+// (csf_flat::fill_cut), so that no team walks far more than the others. Returns the fibers per
+// group (0: the kernel's 8). `longest`: its longest fiber.
+// Why: on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
+// groups for 33,792 team slots, the longest group 761 nonzeros) took 92-94 us, its mode-2 tree
+// (8,114 groups, the longest 78) 26-28 us, while CSF's flat loop, its nonzero groups sized to fill
+// the device (about 3 nonzeros each), took 103-145 us (h200-issue19-session26.json). Cut this
+// way (session 27, H200, alternating with the uncut trees in one binary, every row checked
+// against cpu-ref; docs/bench/h200-issue19-session27.json), B-CSF's sweep went from 202-215 to
+// 56-59 us on MovieLens, 169-181 to 91-94 on Last.fm, 292-297 to 88-96 on JF17K and 104-110 to
+// 76-79 on blocks-3d; MM-CSF's from 266-276 to 60-63, 194-200 to 89-95 and 369-379 to 87-92; the
+// nell-2 shape's trees are large and were not cut (2.13-2.24 ms a mode both ways).
+std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t teams) {
+    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest,
+                                                   FormatOptions{}.bcsf_fiber_threshold);
     if (c.split_at) t = csf_flat::split_fibers(t, c.split_at);
     return c.group;
 }
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's). Either way the kernel need not balance them; nor a CSF tree (csf) with no
-// long fiber.
+// long fiber, or one small enough to be cut to the device.
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0, bool csf = false) {
-    const bool fill = gpu::env_is("TENSORSCOPE_FIBER_FILL", "1");
+    const std::uint64_t teams = resident_teams();
     std::vector<FlatTree> flat;
     flat.reserve(trees.size());  // the views below point into these trees: no reallocation
     std::vector<gpu::Fibers> parts;
     for (const auto* t : trees) {
         FlatTree& f = flat.emplace_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
-        const std::uint64_t longest = csf || fill ? longest_fiber(f) : 0;  // one pass, where it is asked
-        const bool grouped = split || split_at > 0 || (csf && runs_as_split(longest));
-        const std::uint64_t per_group = grouped && fill ? fill_device(f, longest) : 0;
+        const bool small = is_small(f, teams);
+        const std::uint64_t longest = csf || small ? longest_fiber(f) : 0;  // one pass, where it is asked
+        const bool grouped = split || split_at > 0 || (csf && csf_runs_as_groups(longest, small));
+        const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
         parts.push_back(f.view(t->order));
         parts.back().split_fibers = grouped;
         parts.back().group_fibers = per_group;

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Prepared in session 26 for the next session's first call (not yet run). Fiber-group trees
+# Prepared in session 26, run as session 27's first call (3144ce2; test_mttkrp_cuda's new test failed on
+# its own generator: 6,000 nonzeros asked of 5,760 cells; mended after). Fiber-group trees
 # (B-CSF, MM-CSF's split partitions, CSF trees of short fibers) too small to give the device's
 # resident teams a group of 8 fibers each are cut finer when TENSORSCOPE_FIBER_FILL=1
 # (engine/kernels/mttkrp_cuda.cpp, fill_device): fibers split at max(32, nnz / teams), a few to

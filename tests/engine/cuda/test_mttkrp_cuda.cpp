@@ -138,10 +138,11 @@ private Q_SLOTS:
                              std::uint64_t(rank));
     }
 
-    // CSF's trees are cut into groups of nonzeros that the flat loop walks (team_flat_group):
-    // one fiber of 6,000 nonzeros spans many groups and starts and ends inside one, next to
-    // fibers of one nonzero that make a group switch fibers at almost every step, in every mode
-    // and at every tree level.
+    // CSF's trees with long fibers are cut into groups of nonzeros that the flat loop walks
+    // (team_flat_group), where they are not cut to the device (TENSORSCOPE_FIBER_FILL=0 here; a
+    // tree this small is cut by default, which runs second): one fiber of 6,000 nonzeros spans
+    // many groups and starts and ends inside one, next to fibers of one nonzero that make a group
+    // switch fibers at almost every step, in every mode and at every tree level.
     void longFiberAmongShortOnes() {
         CooTensor t({50, 40, 6000}, ValueType::F64);
         t.resize(6000 + 1500);
@@ -156,6 +157,11 @@ private Q_SLOTS:
                 t.set(n++, c, 0.5 + double((i + j) % 5));
             }
         sum_duplicates(t);
+        {
+            qputenv("TENSORSCOPE_FIBER_FILL", "0");
+            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
+            check_against_oracle(t, 32);
+        }
         check_against_oracle(t, 32);
     }
 
@@ -182,15 +188,17 @@ private Q_SLOTS:
         QCOMPARE(rows[1].gather_bound_s, 0.0);
     }
 
-    // TENSORSCOPE_FIBER_FILL=1 (opt-in): fiber-group trees too small for the device cut finer
-    // (fibers split at 32 or more nonzeros, a few to a team): the same results, on random tensors
-    // of orders 3 and 4, at ranks the team kernel takes and one it does not, and on MovieLens.
-    void fillingTheDeviceKeepsTheResult() {
-        qputenv("TENSORSCOPE_FIBER_FILL", "1");
+    // By default fiber-group trees too small for the device are cut finer (fibers split at 32 or
+    // more nonzeros, a few to a team), and the other tests run that way; TENSORSCOPE_FIBER_FILL=0
+    // leaves them in groups of 8 whole fibers (and CSF's long-fiber trees on the flat loop): the
+    // same results that way too, on random tensors of orders 3 and 4, at ranks the team kernel
+    // takes and one it does not, and on MovieLens.
+    void uncutTreesKeepTheResult() {
+        qputenv("TENSORSCOPE_FIBER_FILL", "0");
         const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
         for (int order : {3, 4})
             for (int rank : {7, 32}) {
-                std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 12);
+                std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 24);
                 dims[0] = 40;
                 check_against_oracle(tstest::random_tensor(dims, 6000, std::uint64_t(50 + order + rank), Distribution::PowerLaw),
                                      std::uint64_t(rank));

@@ -61,9 +61,9 @@ private Q_SLOTS:
         });
     }
 
-    // TENSORSCOPE_FIBER_FILL's cut: a tree with 8 fibers or more per resident team is left alone;
-    // a smaller one has its fibers split at max(32, nnz / teams) where that is under its longest
-    // fiber, and its pieces grouped 1 to 8 to a team.
+    // The cut for trees too small for the device: a tree with 8 fibers or more per resident team
+    // is left alone; a smaller one has its fibers split at max(32, nnz / teams), at most B-CSF's
+    // split length, where that is under its longest fiber, and its pieces grouped 1 to 8 to a team.
     void fillCut() {
         using csf_flat::fill_cut;
         const std::uint64_t teams = 33792;  // an H200: 132 SMs x 2048 threads / 8 lanes
@@ -79,6 +79,11 @@ private Q_SLOTS:
         QVERIFY(same(fill_cut(1000, 128'000, 1000, 128), 0, 1));
         // the split length grows with nnz / teams: 64 here
         QVERIFY(same(fill_cut(500, 64'000, 1000, 128), 64, 1));
+        // a CSF tree of few, long fibers (MovieLens's mode 1 as CSF: 943 users, the longest 737):
+        // split no longer than B-CSF's 128 even where nnz / teams is more
+        QVERIFY(same(fill_cut(943, 100'000, teams, 737), 32, 1));
+        QVERIFY(same(fill_cut(500, 640'000, 1000, 5000), 128, 5));
+        QVERIFY(same(fill_cut(500, 640'000, 1000, 5000, 1000), 640, 1));
     }
 };
 
