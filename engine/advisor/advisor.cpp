@@ -59,7 +59,9 @@ constexpr Weights kCpuWeights{0.597, 4.0, 552.0, 31.6, 34.3, 345.0};
 // sparse walk) and filling the device with CSF's groups took them to 0.48 and 0.48 (4ce94fc), and
 // running CSF trees of short fibers as B-CSF's MTTKRP to 0.61 and 0.46 (session 26, 7d4a68c,
 // docs/bench/gpu-advisor.json), and costing the CSF family as its GPU kernel (cost_model.cpp,
-// gpu_tree_mttkrp) MTTKRP's to 0.72 on the same measurements (gpu-advisor-regraded.json).
+// gpu_tree_mttkrp) MTTKRP's to 0.72 on the same measurements (gpu-advisor-regraded.json). With
+// small trees cut to the device (session 27, 9467d01; B-CSF, MM-CSF and CSF 1.3-5x faster on the
+// real tensors), measured again: 0.83 and 0.42 (docs/bench/gpu-advisor.json).
 constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0, 0.0};
 
 const Weights& weights_for(Backend b) { return b == Backend::Cuda ? kGpuWeights : kCpuWeights; }
@@ -295,10 +297,10 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     if (request.backend == Backend::Cuda)
         advice.caveat = request.kernel == KernelKind::MTTKRP || request.kernel == KernelKind::SpTV
                             ? std::string("a rough ranking: against one H200's measurements the GPU predictions agreed at a mean Kendall tau of ") +
-                                  (request.kernel == KernelKind::MTTKRP ? "0.72 for MTTKRP" : "0.46 for SpTV") +
-                                  " (docs/bench/gpu-advisor-regraded.json), the CPU's at 0.93-1.0; bench measures"
+                                  (request.kernel == KernelKind::MTTKRP ? "0.83 for MTTKRP" : "0.42 for SpTV") +
+                                  " (docs/bench/gpu-advisor.json), the CPU's at 0.93-1.0; bench measures"
                             : std::string("a rough ranking: the GPU predictions for ") + kernel_title(request.kernel) +
-                                  " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.72); bench measures";
+                                  " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.83); bench measures";
     return advice;
 }
 
