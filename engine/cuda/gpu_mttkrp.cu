@@ -256,66 +256,18 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         // shape 3.24-3.61 ms a mode against 2.15-2.26, on the uniform one 3.76-4.00 bounded to five
         // blocks (48 registers, 48 bytes spilled) and 6.7-7.9 bounded to six (120 bytes spilled)
         // against 2.93-3.19: fibers of one to five nonzeros leave most of each shuffle round idle.
+        // Loading each fiber's end and ancestor indices a fiber ahead (32-bit offsets within the
+        // group, 48 registers bounded to five blocks, no spill) ran slower too (session 27, 9c57070,
+        // h200-issue19-session27.json call 4, alternating in one binary): B-CSF on the nell-2 shape
+        // 2.67-2.87 ms a mode against 2.14-2.24, 2.72-2.88 bounded to six blocks (80-100 bytes
+        // spilled); MM-CSF 2.55-2.66 against 2.32-2.37; the uniform shape 3.14-3.30 against
+        // 2.92-3.18; the real and 600K tensors up to 25% slower (JF17K alike).
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 4
         for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
-}
-
-// The fiber loop with each fiber's end and ancestor indices loaded one fiber ahead, for a tree
-// whose levels are compiled in and whose target is above the leaves (B-CSF's trees, MM-CSF's
-// where the mode is not the leaf). In team_fiber_group a fiber waits for three loads one after
-// another before its first row arrives (its end, then its leaf indices, then their rows) and,
-// beside them, two for its prefix (its ancestor index, then that row); here the end and the
-// ancestors are in registers when the fiber starts, so its first row waits for two loads and its
-// prefix row for one, while the next fiber's end and ancestors are in flight.
-template <int LEVELS>
-__device__ inline void team_fiber_group_ahead(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
-    static_assert(LEVELS > 0, "the levels are compiled in");
-    const std::uint64_t first = g * t.group;
-    const auto n = static_cast<std::uint32_t>(first + t.group < t.fibers ? t.group : t.fibers - first);
-    // offsets within the group in 32 bits (a group holds at most 8 fibers of at most B-CSF's
-    // split length, or 8 short CSF fibers): fewer registers for the values held a fiber ahead
-    const std::uint64_t* __restrict__ ptr = t.fiber_ptr + first;
-    const std::uint64_t p0 = ptr[0];
-    const std::uint32_t* __restrict__ leaf = t.leaf + (p0 - t.base);
-    const float* __restrict__ vals = t.vals + (p0 - t.base);
-    const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
-    std::uint32_t anc[LEVELS];
-#pragma unroll
-    for (int l = 0; l < LEVELS; ++l) anc[l] = t.anc.p[l][first];
-    std::uint32_t lo = 0, hi = static_cast<std::uint32_t>(ptr[1] - p0);
-    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    std::uint32_t row = ~0u;  // an index of the output mode (modes are shorter than 2^32)
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const bool more = k + 1 < n;
-        const std::uint32_t hi_next = more ? static_cast<std::uint32_t>(ptr[k + 2] - p0) : hi;
-        std::uint32_t anc_next[LEVELS];
-#pragma unroll
-        for (int l = 0; l < LEVELS; ++l) anc_next[l] = more ? t.anc.p[l][first + k + 1] : 0u;
-        float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f);
-        std::uint32_t target_row = 0;
-#pragma unroll
-        for (int l = 0; l < LEVELS; ++l) {
-            if (l != t.target) prefix = prefix * t.level_factor.f[l][static_cast<std::uint64_t>(anc[l]) * R4 + col];
-            else target_row = anc[l];
-        }
-        if (target_row != row) {
-            if (row != ~0u) atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
-            acc = make_float4(0.f, 0.f, 0.f, 0.f);
-            row = target_row;
-        }
-        float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 4
-        for (std::uint32_t z = lo; z < hi; ++z) fma4(sum, vals[z], leaf_factor[static_cast<std::uint64_t>(leaf[z]) * R4 + col]);
-        add4(acc, sum * prefix);
-        lo = hi, hi = hi_next;
-#pragma unroll
-        for (int l = 0; l < LEVELS; ++l) anc[l] = anc_next[l];
-    }
-    if (row != ~0u) atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
 }
 
 // The flat loop over nonzero group g (group_fiber set) for a target above the leaves: one loop
@@ -390,10 +342,7 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
 // or the flat loop (nonzero groups; the clipped one where the target is the leaves).
-// kFiberAhead: the fiber loop with the next fiber's end and ancestors loaded ahead
-// (team_fiber_group_ahead) where the levels are compiled in and the target is above the leaves;
-// kFiberAheadSix: the same bounded to six blocks.
-enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2, kFiberAhead = 3, kFiberAheadSix = 4 };
+enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2 };
 
 // The blocks of 256 a team kernel asks to keep resident (its register bound), as measured on
 // the nell-2 shape (H100, rank 32). Unbounded, the fiber loop takes 47 registers (five blocks);
@@ -404,10 +353,7 @@ enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2, kFiberAh
 // With a run-time level count (orders 5 and up) the bound spilled 160 bytes: left unbounded.
 constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     if (loop == kFlatLoop) return 4;
-    // the loop ahead takes 56 registers unbounded, 48 bounded to five blocks (no spill) and 40
-    // bounded to six (80-100 bytes spilled)
-    if (loop == kFiberAhead && levels > 0 && !several_trees) return 5;
-    if ((loop == kFiberLoop || loop == kFiberAheadSix) && levels > 0 && !several_trees) return 6;
+    if (loop == kFiberLoop && levels > 0 && !several_trees) return 6;
     return 1;
 }
 
@@ -416,9 +362,6 @@ __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint3
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
         else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
-    } else if constexpr ((LOOP == kFiberAhead || LOOP == kFiberAheadSix) && LEVELS > 0) {
-        if (t.target < LEVELS) team_fiber_group_ahead<LEVELS>(t, g, R4, col, out);
-        else team_fiber_group<false, LEVELS>(t, g, R4, col, out);
     } else {
         team_fiber_group<LOOP == kClippedLoop, LEVELS>(t, g, R4, col, out);
     }
@@ -884,11 +827,6 @@ bool flat_loop() {
     return flat;
 }
 
-// How whole-fiber groups run: team_fiber_group_ahead bounded to five blocks (5, the default) or
-// six (6), or team_fiber_group (TENSORSCOPE_FIBER_AHEAD=0), for comparisons. Read at every
-// launch, so that a test can switch it.
-int fiber_ahead() { return env_is("TENSORSCOPE_FIBER_AHEAD", "0") ? 0 : env_is("TENSORSCOPE_FIBER_AHEAD", "6") ? 6 : 5; }
-
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
 // several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -899,9 +837,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            if (!tree.group_fiber && levels > 0 && fiber_ahead() == 5) fiber_team_kernel<team, kFiberAhead, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (!tree.group_fiber && levels > 0 && fiber_ahead() == 6) fiber_team_kernel<team, kFiberAheadSix, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
@@ -921,8 +857,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip && levels > 0 && fiber_ahead() != 0) trees_team_kernel<team, kFiberAhead, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });

@@ -207,20 +207,6 @@ private Q_SLOTS:
         if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
     }
 
-    // Whole-fiber groups run the loop that loads each fiber's end and ancestors a fiber ahead,
-    // bounded to five blocks by default; TENSORSCOPE_FIBER_AHEAD=6 bounds it to six, =0 runs the
-    // plain fiber loop: the same results every way, orders 3 and 4 (the compiled-in levels).
-    void everyFiberLoopKeepsTheResult() {
-        for (const char* ahead : {"0", "6"}) {
-            qputenv("TENSORSCOPE_FIBER_AHEAD", ahead);
-            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_AHEAD"); });
-            for (int order : {3, 4})
-                check_against_oracle(tstest::random_tensor(std::vector<std::uint64_t>(static_cast<std::size_t>(order), 30), 5000,
-                                                           std::uint64_t(70 + order), Distribution::PowerLaw),
-                                     32);
-        }
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
