@@ -114,7 +114,10 @@ def main():
     ap.add_argument("--bin", default="build/bin")
     ap.add_argument("--out", default="docs/bench/cpu-advisor.json")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=3)
+    # five rounds: with three, near-ties (formats within a few percent) fell either way from run
+    # to run (cpu-advisor.json, cpu-advisor-session26.json); with five, two runs agreed on every
+    # criterion (cpu-advisor-session27.json)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=5)
     # SpTV's sweep takes 0.2-2 ms here against MTTKRP's 5-50: at 5 repeats a disturbance of the
     # shared VM moved its medians by 10-20% between rounds (rounds_tau_b_min 0.33-0.76 on four

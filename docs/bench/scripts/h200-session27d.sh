@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 27, call 4: whole-fiber groups (B-CSF's trees, MM-CSF's, CSF's short-fiber ones) run a
+# Session 27, call 4 (an experiment, reverted in cd38edc: slower every way, see the fiber loop): whole-fiber groups (B-CSF's trees, MM-CSF's, CSF's short-fiber ones) run a
 # fiber loop that loads each fiber's end and ancestor indices a fiber ahead
 # (engine/cuda/gpu_mttkrp.cu team_fiber_group_ahead), bounded to five blocks (48 registers, the
 # default) or six (TENSORSCOPE_FIBER_AHEAD=6: 40, 80-100 bytes spilled), against the plain fiber
