@@ -49,6 +49,11 @@ bool csf_runs_as_groups(std::uint64_t longest, bool small) {
     return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && (small || longest <= FormatOptions{}.bcsf_fiber_threshold);
 }
 
+// TENSORSCOPE_CSF_LONG=split (session 27, to be measured): a large CSF tree with long fibers has
+// them split at B-CSF's length on upload and runs as fiber groups, as MM-CSF's partitions do,
+// instead of the flat loop over nonzero groups.
+bool csf_splits_long() { return gpu::env_is("TENSORSCOPE_CSF_LONG", "split"); }
+
 // The teams the device holds at once (SMs x 2048 threads / 8 lanes); 0 without a device or where
 // TENSORSCOPE_FIBER_FILL=0 turns the cut below off.
 std::uint64_t resident_teams() {
@@ -96,7 +101,11 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         FlatTree& f = flat.emplace_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
         const bool small = is_small(f, teams);
         const std::uint64_t longest = csf || small ? longest_fiber(f) : 0;  // one pass, where it is asked
-        const bool grouped = split || split_at > 0 || (csf && csf_runs_as_groups(longest, small));
+        bool grouped = split || split_at > 0 || (csf && csf_runs_as_groups(longest, small));
+        if (csf && !grouped && csf_splits_long()) {
+            f = csf_flat::split_fibers(f, FormatOptions{}.bcsf_fiber_threshold);
+            grouped = true;
+        }
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
         parts.push_back(f.view(t->order));
         parts.back().split_fibers = grouped;

@@ -161,6 +161,10 @@ private Q_SLOTS:
             qputenv("TENSORSCOPE_FIBER_FILL", "0");
             const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
             check_against_oracle(t, 32);
+            // a large tree's long fibers split on upload instead (TENSORSCOPE_CSF_LONG=split)
+            qputenv("TENSORSCOPE_CSF_LONG", "split");
+            const auto restore_long = qScopeGuard([] { qunsetenv("TENSORSCOPE_CSF_LONG"); });
+            check_against_oracle(t, 32);
         }
         check_against_oracle(t, 32);
     }
