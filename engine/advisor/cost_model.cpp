@@ -241,7 +241,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         return;
     case FormatKind::CSF: {  // rooted at the mode (SPLATT-ALL): the slice algorithm
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        if (cuda) gpu_tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)]);
+        if (cuda) gpu_tree_mttkrp(g, c, m, c.split_fibers);  // its long fibers split at upload, as B-CSF's in its build
         else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);
         g.output(m, false);
         return;

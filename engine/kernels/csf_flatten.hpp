@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "cuda/gpu_mttkrp.hpp"
@@ -142,8 +143,10 @@ FlatTree flatten(const CsfFormat<I, V>& c) {
 // The same tree with every fiber longer than T cut into ceil(L / T) sub-fibers that keep its
 // ancestors: MM-CSF on the GPU balances its partitions this way (mm-csf Sec. 6, Table 5: "long
 // fibers are split into sub-fibers", as B-CSF's build does for its one tree), so every team's
-// group of fibers holds at most T nonzeros a fiber and the kernels need not cut fibers.
-inline FlatTree split_fibers(const FlatTree& t, std::uint64_t T) {
+// group of fibers holds at most T nonzeros a fiber and the kernels need not cut fibers. Taken by
+// value: a caller done with its tree moves it in, and the leaves and values (most of its bytes)
+// move on instead of being copied.
+inline FlatTree split_fibers(FlatTree t, std::uint64_t T) {
     const std::uint64_t F = t.fiber_ptr.size() - 1;
     const auto Fi = static_cast<std::int64_t>(F);
     std::vector<std::uint64_t> first_piece(F + 1, 0);
@@ -166,8 +169,8 @@ inline FlatTree split_fibers(const FlatTree& t, std::uint64_t T) {
         }
     }
     out.fiber_ptr[first_piece[F]] = t.fiber_ptr[F];
-    out.leaf = t.leaf;
-    out.vals = t.vals;
+    out.leaf = std::move(t.leaf);
+    out.vals = std::move(t.vals);
     return out;
 }
 

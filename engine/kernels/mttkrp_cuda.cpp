@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "cuda/env_switch.hpp"
 #include "cuda/gpu_mttkrp.hpp"
@@ -31,28 +32,34 @@ std::uint64_t longest_fiber(const FlatTree& t) {
     return longest;
 }
 
-// A CSF tree none of whose fibers is longer than B-CSF's split length is the tree B-CSF's build
-// would make, so it runs as B-CSF's does: fiber groups of 8 fibers, where a tree with long fibers
-// is cut into nonzero groups (the flat loop). On one H200 (session 25, docs/bench/gpu-advisor.json)
-// CSF measured 1.2-3.5x B-CSF on the evaluation's generated tensors, whose fibers are all short
-// (uniform-3d 335 against 117 us a sweep): its teams walked 18 nonzeros or more each where B-CSF's
-// walked 8. Run as B-CSF, alternating with the flat loop in one binary (session 26, H200,
-// docs/bench/h200-issue19-session26.json, every row checked against cpu-ref): uniform-3d 147 against
-// 672 us a sweep, blocks-3d 99 against 606, Last.fm 178 against 374 (B-CSF 98-175), and the
-// uniform tensor of nell-2's dims (76.9M nonzeros) 2.92-3.18 ms a mode against 3.83-4.28, as
-// B-CSF's 2.92-3.18. Large trees with long fibers keep the flat loop: the nell-2 shape 2.48-2.72 ms both
-// ways, delicious-4d's 11.2-12.0 ms (10.98-11.87 in session 21).
-// TENSORSCOPE_CSF_SHORT=nonzero-groups keeps the flat loop for every CSF tree, for comparisons.
-// A small tree (see fill_device) runs as fiber groups whatever its fibers' length: cut to the
-// device, its long fibers split as B-CSF's are.
+// How a CSF tree runs. Since session 27 every CSF tree runs B-CSF's fiber groups: a tree with
+// long fibers has them split at B-CSF's length on upload (as MM-CSF's partitions are), so its
+// teams walk at most 128 nonzeros a fiber, as B-CSF's do, and CSF differs from B-CSF on the GPU
+// by what it stores, not by how fast it runs. The history, on one H200, every row checked
+// against cpu-ref:
+// - CSF's own kernel first cut a tree into equal nonzero groups walked by a flat loop (long
+//   fibers shared between teams). On the evaluation's generated tensors, whose fibers are all
+//   short, it measured 1.2-3.5x B-CSF (uniform-3d 335 against 117 us a sweep; session 25,
+//   docs/bench/gpu-advisor.json at de48527): its teams walked 18 nonzeros or more each where
+//   B-CSF's walked 8.
+// - Trees with no fiber over 128 nonzeros ran as B-CSF's fiber groups (session 26,
+//   h200-issue19-session26.json): uniform-3d 147 against 672 us a sweep, blocks-3d 99 against
+//   606, Last.fm 178 against 374, the uniform tensor of nell-2's dims 2.92-3.18 ms a mode
+//   against 3.83-4.28.
+// - Small trees with long fibers joined them (cut to the device, fill_device; session 27): MovieLens
+//   72-74 against 327-378 us, JF17K 109-113 against 490-525.
+// - Large trees with long fibers split on upload (session 27, h200-issue19-session27.json call
+//   5, alternating in one binary): the nell-2 shape 2.14-2.25 ms a mode against 2.45-2.69 for
+//   the flat loop (B-CSF 2.13-2.24 in call 4); delicious-4d's mode 1 9.24 ms, against 11.47 for
+//   the flat loop in session 26 (not alternated: call 5 ran out of time before its flat run).
+// TENSORSCOPE_CSF_LONG=flat keeps the flat loop for large trees with long fibers, and
+// TENSORSCOPE_CSF_SHORT=nonzero-groups for every CSF tree, for comparisons.
 bool csf_runs_as_groups(std::uint64_t longest, bool small) {
     return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && (small || longest <= FormatOptions{}.bcsf_fiber_threshold);
 }
-
-// TENSORSCOPE_CSF_LONG=split (session 27, to be measured): a large CSF tree with long fibers has
-// them split at B-CSF's length on upload and runs as fiber groups, as MM-CSF's partitions do,
-// instead of the flat loop over nonzero groups.
-bool csf_splits_long() { return gpu::env_is("TENSORSCOPE_CSF_LONG", "split"); }
+bool csf_splits_long() {
+    return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && !gpu::env_is("TENSORSCOPE_CSF_LONG", "flat");
+}
 
 // The teams the device holds at once (SMs x 2048 threads / 8 lanes); 0 without a device or where
 // TENSORSCOPE_FIBER_FILL=0 turns the cut below off.
@@ -83,7 +90,7 @@ bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fi
 std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t teams) {
     const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest,
                                                    FormatOptions{}.bcsf_fiber_threshold);
-    if (c.split_at) t = csf_flat::split_fibers(t, c.split_at);
+    if (c.split_at) t = csf_flat::split_fibers(std::move(t), c.split_at);
     return c.group;
 }
 
@@ -103,7 +110,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         const std::uint64_t longest = csf || small ? longest_fiber(f) : 0;  // one pass, where it is asked
         bool grouped = split || split_at > 0 || (csf && csf_runs_as_groups(longest, small));
         if (csf && !grouped && csf_splits_long()) {
-            f = csf_flat::split_fibers(f, FormatOptions{}.bcsf_fiber_threshold);
+            f = csf_flat::split_fibers(std::move(f), FormatOptions{}.bcsf_fiber_threshold);
             grouped = true;
         }
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;

@@ -275,6 +275,16 @@ private Q_SLOTS:
         QVERIFY2(m.caveat.find("0.83 for MTTKRP") != std::string::npos, m.caveat.c_str());
         const Advice ttmc = advise(p, {KernelKind::TTMc, Backend::Cuda, {0}, 2}, gpu);
         QVERIFY2(ttmc.caveat.find("not been measured") != std::string::npos, ttmc.caveat.c_str());
+        // a fiber of 300 nonzeros: the GPU splits CSF's at upload as B-CSF's build does (3
+        // pieces of at most 128), so their kernels cost the same; on the CPU CSF walks it whole
+        CooTensor longer({2, 2, 300});
+        longer.resize(300);
+        for (std::uint64_t k = 0; k < 300; ++k) longer.set(k, std::vector<std::uint64_t>{1, 1, k}, 1.0);
+        const TensorProfile lp = profile_tensor(longer);
+        const Advice l = advise(lp, {KernelKind::MTTKRP, Backend::Cuda, {0}, 32}, gpu);
+        QCOMPARE(line_of(l, FormatKind::CSF).modes.at(0).traffic.compute_bytes, line_of(l, FormatKind::BCSF).modes.at(0).traffic.compute_bytes);
+        QCOMPARE(line_of(l, FormatKind::CSF).modes.at(0).traffic.nodes, line_of(l, FormatKind::BCSF).modes.at(0).traffic.nodes);
+        QCOMPARE(line_of(l, FormatKind::CSF).modes.at(0).traffic.nodes, 3.0);
     }
 
     void kendallTau() {

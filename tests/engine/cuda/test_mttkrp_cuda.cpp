@@ -138,11 +138,12 @@ private Q_SLOTS:
                              std::uint64_t(rank));
     }
 
-    // CSF's trees with long fibers are cut into groups of nonzeros that the flat loop walks
-    // (team_flat_group), where they are not cut to the device (TENSORSCOPE_FIBER_FILL=0 here; a
-    // tree this small is cut by default, which runs second): one fiber of 6,000 nonzeros spans
-    // many groups and starts and ends inside one, next to fibers of one nonzero that make a group
-    // switch fibers at almost every step, in every mode and at every tree level.
+    // A CSF tree with long fibers, every way it can run: cut to the device (the default for a
+    // tree this small), its fibers split at B-CSF's length (TENSORSCOPE_FIBER_FILL=0: the default
+    // for a large tree), and cut into groups of nonzeros that the flat loop walks (and
+    // TENSORSCOPE_CSF_LONG=flat): one fiber of 6,000 nonzeros spans many groups and starts and
+    // ends inside one, next to fibers of one nonzero that make a group switch fibers at almost
+    // every step, in every mode and at every tree level.
     void longFiberAmongShortOnes() {
         CooTensor t({50, 40, 6000}, ValueType::F64);
         t.resize(6000 + 1500);
@@ -161,8 +162,7 @@ private Q_SLOTS:
             qputenv("TENSORSCOPE_FIBER_FILL", "0");
             const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
             check_against_oracle(t, 32);
-            // a large tree's long fibers split on upload instead (TENSORSCOPE_CSF_LONG=split)
-            qputenv("TENSORSCOPE_CSF_LONG", "split");
+            qputenv("TENSORSCOPE_CSF_LONG", "flat");
             const auto restore_long = qScopeGuard([] { qunsetenv("TENSORSCOPE_CSF_LONG"); });
             check_against_oracle(t, 32);
         }
@@ -194,7 +194,7 @@ private Q_SLOTS:
 
     // By default fiber-group trees too small for the device are cut finer (fibers split at 32 or
     // more nonzeros, a few to a team), and the other tests run that way; TENSORSCOPE_FIBER_FILL=0
-    // leaves them in groups of 8 whole fibers (and CSF's long-fiber trees on the flat loop): the
+    // leaves them in groups of 8 whole fibers (CSF's long fibers split at B-CSF's length): the
     // same results that way too, on random tensors of orders 3 and 4, at ranks the team kernel
     // takes and one it does not, and on MovieLens.
     void uncutTreesKeepTheResult() {
