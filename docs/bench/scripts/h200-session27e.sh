@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 27, call 5: CSF trees with long fibers (the large ones; small trees are cut to the
+# Session 27, call 5 (the split became the default in 3f637ba; TENSORSCOPE_CSF_LONG=flat now keeps
+# the flat loop): CSF trees with long fibers (the large ones; small trees are cut to the
 # device since 9467d01) split at B-CSF's length on upload and run as fiber groups
 # (TENSORSCOPE_CSF_LONG=split, engine/kernels/mttkrp_cuda.cpp), as MM-CSF's partitions do,
 # against the flat loop over nonzero groups (the default), alternating in one binary. The suite
