@@ -367,12 +367,17 @@ __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint3
     }
 }
 
-template <int TEAM, int LOOP, int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
+// COPIES: each team adds into output copy (team % copies.count), copies.stride float4s apart
+// (TENSORSCOPE_TREE_COPIES, an experiment; compiled apart so that the default kernels keep
+// their registers: the offset pointer took the fiber loop from 36 to 72-88 bytes spilled).
+template <int TEAM, int LOOP, int LEVELS, bool COPIES = false>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out,
+                                                                                               OutputCopies copies) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
+    if constexpr (COPIES) out += thread / TEAM % copies.count * copies.stride;  // this team's output copy
     for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
@@ -391,12 +396,14 @@ struct TeamTrees {
     TeamTree tree[kMaxTrees];
 };
 
-template <int TEAM, int LOOP, int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
+template <int TEAM, int LOOP, int LEVELS, bool COPIES = false>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out,
+                                                                                              OutputCopies copies) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
     if (col >= R4) return;
+    if constexpr (COPIES) out += thread / TEAM % copies.count * copies.stride;
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
@@ -829,24 +836,27 @@ bool flat_loop() {
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
 // several in one launch.
-void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
+// copies.count > 1 (output copies, stride in floats) only where the trees run whole-fiber groups.
+void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream, OutputCopies copies = {}) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
+            const OutputCopies copies4{copies.count, copies.stride / 4};  // in float4s
             const int grid = grid_for(tree.groups * team);
-            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            if (copies.count > 1) fiber_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
+            else if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
+            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
+            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
         });
     });
 }
 
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
 // device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
-void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
+void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream, OutputCopies copies = {}) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
@@ -856,10 +866,12 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
         with_levels(trees.tree[0].levels, [&](auto levels_tag) {  // every tree of one tensor has its order - 1 levels
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
+            const OutputCopies copies4{copies.count, copies.stride / 4};
             const int grid = grid_for(groups * team);
-            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            if (copies.count > 1) trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
+            else if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
+            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
+            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
         });
     });
 }
@@ -1193,6 +1205,13 @@ float* zeroed_copies(DeviceArray<float>& buf, std::uint64_t n, unsigned count) {
     return buf.get();
 }
 
+// TENSORSCOPE_TREE_COPIES: the fiber kernels' output copies, 1-64 (1, none, where unset).
+unsigned tree_copies() {
+    const char* v = std::getenv("TENSORSCOPE_TREE_COPIES");
+    const unsigned long c = v ? std::strtoul(v, nullptr, 10) : 1;
+    return static_cast<unsigned>(std::clamp<unsigned long>(c, 1, 64));
+}
+
 // out[i] += the copies' sum at i, in fp64.
 template <class Out>
 __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint64_t n, Out* out) {
@@ -1256,7 +1275,7 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
 
 }  // namespace
 
-void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
+void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d, std::uint64_t rows) const {
     DeviceScope on(impl_->device);
     if (const auto& a = impl_->blco) {
         launch_blco(*a, impl_->copies, impl_->nnz, mode, R, factors, out_f);
@@ -1284,9 +1303,25 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
             ++trees.count;
         }
-        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
-        else launch_team_kernel(trees, R, out_f, nullptr);
+        // TENSORSCOPE_TREE_COPIES=C (an experiment, session 27, not yet run on a GPU): teams add
+        // into C output copies by team index, summed after. The question: do MM-CSF's nonzero
+        // algorithm (one vector atomic per nonzero into the leaf mode's rows, power-law heavy
+        // rows among them) and its fiber algorithm wait on same-address atomics, as COO's did
+        // before its copies (launch_resident_coo)?
+        // as many as fit in kCopiesBytes, as COO's; only where every tree runs whole-fiber groups
+        const std::uint64_t n = rows * R;
+        const unsigned C = rows > 0 && scratch.empty()
+                               ? static_cast<unsigned>(std::min<std::uint64_t>(tree_copies(), std::max<std::uint64_t>(1, kCopiesBytes / (n * sizeof(float)))))
+                               : 1;
+        float* target = C > 1 ? zeroed_copies(impl_->copies, n, C) : out_f;
+        const OutputCopies copies{C, C > 1 ? n : 0};
+        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, target, nullptr, copies);
+        else launch_team_kernel(trees, R, target, nullptr, copies);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+        if (C > 1) {
+            sum_copies_kernel<<<grid_for(n), 256>>>(target, C, n, out_f);
+            check(cudaGetLastError(), "summing the output copies");
+        }
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }
@@ -1312,7 +1347,7 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     out_d.zero();
     out_f.zero();
     t1.record();
-    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
+    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get(), d.rows[static_cast<std::size_t>(d.mode)]);
     t2.record();
     if (in_double) {
         out_d.download(d.out);

@@ -211,6 +211,19 @@ private Q_SLOTS:
         if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
     }
 
+    // TENSORSCOPE_TREE_COPIES=C (an experiment): the fiber kernels' teams add into C output
+    // copies, summed after; the same results, orders 3 and 4, and MovieLens.
+    void outputCopiesKeepTheResult() {
+        qputenv("TENSORSCOPE_TREE_COPIES", "5");
+        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_TREE_COPIES"); });
+        for (int order : {3, 4})
+            check_against_oracle(tstest::random_tensor(std::vector<std::uint64_t>(static_cast<std::size_t>(order), 30), 5000,
+                                                       std::uint64_t(90 + order), Distribution::PowerLaw),
+                                 32);
+        const std::string path = tstest::shared_tensor("movielens-100k.tns");
+        if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
