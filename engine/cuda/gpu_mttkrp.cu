@@ -340,6 +340,73 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
     atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
 }
 
+// TENSORSCOPE_FIBER_WIDE (an experiment, session 27, not yet run on a GPU): at rank 32 the fiber
+// loop with teams of 4 lanes, each holding two float4s of every row (columns col and col + 4),
+// where the default's teams are 8 lanes of one float4. A warp then walks 8 fibers at once
+// instead of 4, and each lane has two independent row loads in flight for every nonzero. The
+// question: Nsight Compute found the fiber loop waiting on its dependent loads (1.3 of 7.8
+// resident warps ready, session 18), and B-CSF on the nell-2 shape reaches 42-44% of the L2
+// gather rate (session 25); does more work in flight per warp beat the registers it costs?
+template <int LEVELS>
+__device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
+    static_assert(LEVELS > 0, "the levels are compiled in");
+    constexpr std::uint32_t R4 = 8, half = 4;
+    const std::uint32_t col2 = col + half;
+    const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
+    const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
+    const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 acc = zero, acc2 = zero;
+    std::uint64_t row = ~std::uint64_t{0};
+    for (std::uint64_t f = first; f < last; ++f) {
+        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
+        std::uint64_t target_row = 0;
+#pragma unroll
+        for (int l = 0; l < LEVELS; ++l) {
+            const std::uint64_t a = t.anc.p[l][f];
+            if (l != t.target) {
+                prefix = prefix * t.level_factor.f[l][a * R4 + col];
+                prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
+            } else {
+                target_row = a;
+            }
+        }
+        if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
+            for (std::uint64_t z = lo; z < hi; ++z) {
+                float4* o = out + static_cast<std::uint64_t>(t.leaf[z]) * R4;
+                atomic_add4(o + col, t.vals[z] * prefix);
+                atomic_add4(o + col2, t.vals[z] * prefix2);
+            }
+            continue;
+        }
+        if (target_row != row) {
+            if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+            acc = zero, acc2 = zero;
+            row = target_row;
+        }
+        float4 sum = zero, sum2 = zero;
+#pragma unroll 4
+        for (std::uint64_t z = lo; z < hi; ++z) {
+            const float v = t.vals[z];
+            const float4* r = leaf_factor + static_cast<std::uint64_t>(t.leaf[z]) * R4;
+            fma4(sum, v, r[col]);
+            fma4(sum2, v, r[col2]);
+        }
+        add4(acc, sum * prefix);
+        add4(acc2, sum2 * prefix2);
+    }
+    if (t.target < LEVELS && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+}
+
+// The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
+    const std::uint32_t col = threadIdx.x % 4;
+    for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
+}
+
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
 // or the flat loop (nonzero groups; the clipped one where the target is the leaves).
 enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2 };
@@ -836,10 +903,32 @@ bool flat_loop() {
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
 // several in one launch.
+// TENSORSCOPE_FIBER_WIDE=B (an experiment): rank-32 whole-fiber groups of a tree of order 3 or
+// 4 run fiber_wide_kernel bounded to B blocks of 256 (4, 5 or 6); unset or anything else, the
+// team kernel. Read at every launch, so that a test can switch it.
+int fiber_wide() {
+    for (int b : {4, 5, 6})
+        if (env_is("TENSORSCOPE_FIBER_WIDE", std::to_string(b).c_str())) return b;
+    return 0;
+}
+
+template <int LEVELS>
+void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
+    const int grid = grid_for(tree.groups * 4);
+    if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
+    else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
+    else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
+}
+
 // copies.count > 1 (output copies, stride in floats) only where the trees run whole-fiber groups.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream, OutputCopies copies = {}) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
+    if (const int wide = fiber_wide(); wide && R4 == 8 && !tree.group_fiber && copies.count == 1 && (tree.levels == 2 || tree.levels == 3)) {
+        if (tree.levels == 2) launch_wide_kernel<2>(tree, wide, reinterpret_cast<float4*>(out), stream);
+        else launch_wide_kernel<3>(tree, wide, reinterpret_cast<float4*>(out), stream);
+        return;
+    }
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;

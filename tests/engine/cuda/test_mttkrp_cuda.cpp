@@ -224,6 +224,23 @@ private Q_SLOTS:
         if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
     }
 
+    // TENSORSCOPE_FIBER_WIDE=B (an experiment): at rank 32, whole-fiber groups of orders 3 and 4
+    // run teams of 4 lanes with two float4s each, bounded to B blocks: the same results.
+    void wideTeamsKeepTheResult() {
+        for (const char* blocks : {"4", "5", "6"}) {
+            qputenv("TENSORSCOPE_FIBER_WIDE", blocks);
+            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_WIDE"); });
+            for (int order : {3, 4})
+                check_against_oracle(tstest::random_tensor(std::vector<std::uint64_t>(static_cast<std::size_t>(order), 30), 5000,
+                                                           std::uint64_t(110 + order), Distribution::PowerLaw),
+                                     32);
+        }
+        qputenv("TENSORSCOPE_FIBER_WIDE", "4");
+        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_WIDE"); });
+        const std::string path = tstest::shared_tensor("jf17k-4d.tns");
+        if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
