@@ -50,3 +50,17 @@ advisor_cuda() {
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }
+# ab_real SWITCH FORMATS VALUES...: CUDA MTTKRP at rank 32 with --check on each shared real tensor,
+# once for each value of the environment switch SWITCH (alternating), as $R/TENSOR-TAGVALUE.jsonl
+# (TAG: the switch's name after TENSORSCOPE_, lower case).
+ab_real() {
+    local sw=$1 formats=$2 t n v tag; shift 2
+    tag=$(echo "${sw#TENSORSCOPE_}" | tr 'A-Z_' 'a-z-')
+    for t in "$B/data/movielens-100k.tns" "$B/data/lastfm-tags.tns" "$B/data/jf17k-4d.tns"; do
+        n=$(basename "${t%.*}")
+        for v in "$@"; do
+            EXT=jsonl run "$n-$tag$v" 20 env "$sw=$v" "$CLI" bench "$t" --kernel mttkrp --backend cuda --format "$formats" \
+                --mode all --rank 32 --repeat 5 --jsonl --check
+        done
+    done
+}

@@ -21,10 +21,6 @@ N="--kernel mttkrp --backend cuda --format B-CSF,MM-CSF --mode all --rank 32 --r
 for round in 1 2; do
   for c in 1 4 16; do run nell2-copies$c-$round 60 env TENSORSCOPE_TREE_COPIES=$c "$CLI" bench "$D/nell2.tsb" $N; done
 done
-C="--kernel mttkrp --backend cuda --format CSF,B-CSF,MM-CSF --mode all --rank 32 --repeat 5 --jsonl --check"
-for t in "$B/data/movielens-100k.tns" "$B/data/lastfm-tags.tns" "$B/data/jf17k-4d.tns"; do
-  n=$(basename "${t%.*}")
-  for c in 1 8; do run $n-copies$c 20 env TENSORSCOPE_TREE_COPIES=$c "$CLI" bench "$t" $C; done
-done
+ab_real TENSORSCOPE_TREE_COPIES CSF,B-CSF,MM-CSF 1 8
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

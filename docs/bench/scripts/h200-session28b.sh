@@ -18,11 +18,7 @@ N="--kernel mttkrp --backend cuda --format B-CSF,CSF --mode all --rank 32 --repe
 for round in 1 2; do
   for w in 0 4 5; do run nell2-wide$w-$round 60 env TENSORSCOPE_FIBER_WIDE=$w "$CLI" bench "$D/nell2.tsb" $N; done
 done
-C="--kernel mttkrp --backend cuda --format CSF,B-CSF --mode all --rank 32 --repeat 5 --jsonl --check"
-for t in "$B/data/movielens-100k.tns" "$B/data/lastfm-tags.tns" "$B/data/jf17k-4d.tns"; do
-  n=$(basename "${t%.*}")
-  for w in 0 4; do run $n-wide$w 20 env TENSORSCOPE_FIBER_WIDE=$w "$CLI" bench "$t" $C; done
-done
+ab_real TENSORSCOPE_FIBER_WIDE CSF,B-CSF 0 4
 gen_uniform
 U="--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 32 --repeat 5 --jsonl"
 for w in 0 4; do run uni-wide$w 50 env TENSORSCOPE_FIBER_WIDE=$w "$CLI" bench "$D/uni.tsb" $U; done
