@@ -60,7 +60,7 @@ constexpr Weights kCpuWeights{0.597, 4.0, 552.0, 31.6, 34.3, 345.0};
 // running CSF trees of short fibers as B-CSF's MTTKRP to 0.61 and 0.46 (session 26, 7d4a68c,
 // docs/bench/gpu-advisor.json), and costing the CSF family as its GPU kernel (cost_model.cpp,
 // gpu_tree_mttkrp) MTTKRP's to 0.72 on the same measurements (gpu-advisor-regraded.json). With
-// small trees cut to the device (session 27, 9467d01; B-CSF, MM-CSF and CSF 1.3-5x faster on the
+// small trees cut to the device (session 27, 9467d01; B-CSF, MM-CSF and CSF 1.8-5.2x faster on the
 // real tensors), measured again: 0.83 and 0.42 (docs/bench/gpu-advisor.json).
 constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0, 0.0};
 
