@@ -95,8 +95,10 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
 }
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
-// them here (MM-CSF's). Either way the kernel need not balance them; nor a CSF tree (csf) with no
-// long fiber, or one small enough to be cut to the device.
+// them here (MM-CSF's); csf: a CSF tree, its long fibers cut here too (at B-CSF's length, or to
+// the device where it is small; see csf_runs_as_groups). Either way the kernel walks whole-fiber
+// groups and need not balance them; TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long
+// fibers to the flat loop.
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0, bool csf = false) {
