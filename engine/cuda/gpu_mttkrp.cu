@@ -901,8 +901,6 @@ bool flat_loop() {
     return flat;
 }
 
-// Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
-// several in one launch.
 // TENSORSCOPE_FIBER_WIDE=B (an experiment): rank-32 whole-fiber groups of a tree of order 3 or
 // 4 run fiber_wide_kernel bounded to B blocks of 256 (4, 5 or 6); unset or anything else, the
 // team kernel. Read at every launch, so that a test can switch it.
@@ -920,7 +918,9 @@ void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStrea
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
 
-// copies.count > 1 (output copies, stride in floats) only where the trees run whole-fiber groups.
+// Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
+// several in one launch. copies.count > 1 (output copies, stride in floats) only where the trees
+// run whole-fiber groups.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream, OutputCopies copies = {}) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
