@@ -10,7 +10,7 @@
 # C = 5 against cpu-ref), then B-CSF and MM-CSF on the nell-2 shape with C = 1 (unset), 4 and
 # 16, alternating, two rounds; then the real tensors with --check at C = 8. If it pays, choose C
 # per mode as COO does (copies_for) and wire it into CPD's launch (gpu_cpd.cu passes no rows).
-# Bundle $B: bin/tensorscope-cli, tests/test_mttkrp_cuda, lib/, data/, device_steps.sh.
+# Bundle $B: docs/bench/scripts/make_bundle.sh --tests test_mttkrp_cuda h200-session28.sh h200-session28b.sh.
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup

@@ -7,7 +7,7 @@
 # MM-CSF's several trees keep theirs). The suite first (wideTeamsKeepTheResult runs B = 4, 5, 6
 # against cpu-ref), then B-CSF and CSF on the nell-2 shape, unset / 4 / 5 alternating, two rounds;
 # the uniform shape, unset / 4; the real tensors with --check at 4.
-# Bundle $B: bin/tensorscope-cli, tests/test_mttkrp_cuda, lib/, data/, device_steps.sh.
+# Bundle $B: docs/bench/scripts/make_bundle.sh --tests test_mttkrp_cuda h200-session28.sh h200-session28b.sh.
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
