@@ -237,6 +237,18 @@ std::string reason_for(const TensorProfile& p, KernelKind kernel, Backend backen
            fmt("%.2gx", f.seconds / best.seconds) + " its time";
 }
 
+// How rough the GPU ranking is: each kernel's agreement with one H200's measurements where the
+// GPU evaluation covered it (docs/bench/gpu-advisor.json), else that it was not measured.
+std::string gpu_caveat(KernelKind kernel) {
+    const std::string head = "a rough ranking: ";
+    if (kernel == KernelKind::MTTKRP || kernel == KernelKind::SpTV)
+        return head + "against one H200's measurements the GPU predictions agreed at a mean Kendall tau of " +
+               (kernel == KernelKind::MTTKRP ? "0.83 for MTTKRP" : "0.42 for SpTV") +
+               " (docs/bench/gpu-advisor.json), the CPU's at 0.93-1.0; bench measures";
+    return head + "the GPU predictions for " + kernel_title(kernel) +
+           " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.83); bench measures";
+}
+
 }  // namespace
 
 Advice advise(const TensorProfile& profile, const AdviceRequest& request, const MachineFigures& machine) {
@@ -294,13 +306,7 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
         f.reason = f.supported ? reason_for(profile, request.kernel, request.backend, f, best, modes) : f.refusal;
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
-    if (request.backend == Backend::Cuda)
-        advice.caveat = request.kernel == KernelKind::MTTKRP || request.kernel == KernelKind::SpTV
-                            ? std::string("a rough ranking: against one H200's measurements the GPU predictions agreed at a mean Kendall tau of ") +
-                                  (request.kernel == KernelKind::MTTKRP ? "0.83 for MTTKRP" : "0.42 for SpTV") +
-                                  " (docs/bench/gpu-advisor.json), the CPU's at 0.93-1.0; bench measures"
-                            : std::string("a rough ranking: the GPU predictions for ") + kernel_title(request.kernel) +
-                                  " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.83); bench measures";
+    if (request.backend == Backend::Cuda) advice.caveat = gpu_caveat(request.kernel);
     return advice;
 }
 

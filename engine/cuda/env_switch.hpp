@@ -14,4 +14,12 @@ inline bool env_is(const char* name, const char* value) {
     return e && std::string(e) == value;
 }
 
+// The unsigned number environment variable `name` holds; `fallback` where it is unset or holds
+// none.
+inline unsigned long env_unsigned(const char* name, unsigned long fallback) {
+    const char* e = std::getenv(name);
+    if (!e || *e < '0' || *e > '9') return fallback;
+    return std::strtoul(e, nullptr, 10);
+}
+
 }  // namespace tscope::gpu

@@ -905,9 +905,8 @@ bool flat_loop() {
 // 4 run fiber_wide_kernel bounded to B blocks of 256 (4, 5 or 6); unset or anything else, the
 // team kernel. Read at every launch, so that a test can switch it.
 int fiber_wide() {
-    for (int b : {4, 5, 6})
-        if (env_is("TENSORSCOPE_FIBER_WIDE", std::to_string(b).c_str())) return b;
-    return 0;
+    const unsigned long b = env_unsigned("TENSORSCOPE_FIBER_WIDE", 0);
+    return b >= 4 && b <= 6 ? static_cast<int>(b) : 0;
 }
 
 template <int LEVELS>
@@ -1269,9 +1268,8 @@ constexpr unsigned kMaxCopies = 64;
 
 unsigned copies_cap() {
     static const unsigned cap = [] {
-        const char* e = std::getenv("TENSORSCOPE_BLCO_COPIES");
-        const long v = e ? std::strtol(e, nullptr, 10) : 0;
-        return v >= 1 ? static_cast<unsigned>(std::min<long>(v, kMaxCopies)) : kMaxCopies;
+        const unsigned long v = env_unsigned("TENSORSCOPE_BLCO_COPIES", 0);
+        return v >= 1 ? static_cast<unsigned>(std::min<unsigned long>(v, kMaxCopies)) : kMaxCopies;
     }();
     return cap;
 }
@@ -1294,12 +1292,8 @@ float* zeroed_copies(DeviceArray<float>& buf, std::uint64_t n, unsigned count) {
     return buf.get();
 }
 
-// TENSORSCOPE_TREE_COPIES: the fiber kernels' output copies, 1-64 (1, none, where unset).
-unsigned tree_copies() {
-    const char* v = std::getenv("TENSORSCOPE_TREE_COPIES");
-    const unsigned long c = v ? std::strtoul(v, nullptr, 10) : 1;
-    return static_cast<unsigned>(std::clamp<unsigned long>(c, 1, 64));
-}
+// TENSORSCOPE_TREE_COPIES: the fiber kernels' output copies, 1 to kMaxCopies (1, none, where unset).
+unsigned tree_copies() { return static_cast<unsigned>(std::clamp<unsigned long>(env_unsigned("TENSORSCOPE_TREE_COPIES", 1), 1, kMaxCopies)); }
 
 // out[i] += the copies' sum at i, in fp64.
 template <class Out>

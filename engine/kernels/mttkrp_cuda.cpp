@@ -54,11 +54,11 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 //   the flat loop in session 26 (not alternated: call 5 ran out of time before its flat run).
 // TENSORSCOPE_CSF_LONG=flat keeps the flat loop for large trees with long fibers, and
 // TENSORSCOPE_CSF_SHORT=nonzero-groups for every CSF tree, for comparisons.
-bool csf_runs_as_groups(std::uint64_t longest, bool small) {
-    return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && (small || longest <= FormatOptions{}.bcsf_fiber_threshold);
-}
-bool csf_splits_long() {
-    return !gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups") && !gpu::env_is("TENSORSCOPE_CSF_LONG", "flat");
+enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
+CsfRun csf_run(std::uint64_t longest, bool small) {
+    if (gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups")) return CsfRun::FlatLoop;
+    if (small || longest <= FormatOptions{}.bcsf_fiber_threshold) return CsfRun::FiberGroups;  // a small one cut by fill_device
+    return gpu::env_is("TENSORSCOPE_CSF_LONG", "flat") ? CsfRun::FlatLoop : CsfRun::SplitThenGroups;
 }
 
 // The teams the device holds at once (SMs x 2048 threads / 8 lanes); 0 without a device or where
@@ -96,7 +96,7 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's); csf: a CSF tree, its long fibers cut here too (at B-CSF's length, or to
-// the device where it is small; see csf_runs_as_groups). Either way the kernel walks whole-fiber
+// the device where it is small; see csf_run). Either way the kernel walks whole-fiber
 // groups and need not balance them; TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long
 // fibers to the flat loop.
 template <class I, class V>
@@ -110,11 +110,9 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         FlatTree& f = flat.emplace_back(split_at ? csf_flat::split_fibers(flatten(*t), split_at) : flatten(*t));
         const bool small = is_small(f, teams);
         const std::uint64_t longest = csf || small ? longest_fiber(f) : 0;  // one pass, where it is asked
-        bool grouped = split || split_at > 0 || (csf && csf_runs_as_groups(longest, small));
-        if (csf && !grouped && csf_splits_long()) {
-            f = csf_flat::split_fibers(std::move(f), FormatOptions{}.bcsf_fiber_threshold);
-            grouped = true;
-        }
+        const CsfRun run = csf ? csf_run(longest, small) : CsfRun::FiberGroups;
+        if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), FormatOptions{}.bcsf_fiber_threshold);
+        const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
         parts.push_back(f.view(t->order));
         parts.back().split_fibers = grouped;
