@@ -340,13 +340,16 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
     atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
 }
 
-// TENSORSCOPE_FIBER_WIDE (an experiment, session 27, not yet run on a GPU): at rank 32 the fiber
-// loop with teams of 4 lanes, each holding two float4s of every row (columns col and col + 4),
-// where the default's teams are 8 lanes of one float4. A warp then walks 8 fibers at once
-// instead of 4, and each lane has two independent row loads in flight for every nonzero. The
-// question: Nsight Compute found the fiber loop waiting on its dependent loads (1.3 of 7.8
-// resident warps ready, session 18), and B-CSF on the nell-2 shape reaches 42-44% of the L2
-// gather rate (session 25); does more work in flight per warp beat the registers it costs?
+// Wide teams, for trees of short fibers at rank 32: the fiber loop with teams of 4 lanes, each
+// holding two float4s of every row (columns col and col + 4), where the default's teams are 8
+// lanes of one float4. A warp then walks 8 fibers at once instead of 4, and each lane has two
+// independent row loads in flight for every nonzero, at the cost of registers (64 bounded to
+// four blocks of 256, no spill; 48 at five, 148-176 bytes spilled). Measured on one H200 in
+// session 28 (docs/bench/h200-issue19-session28.json), alternating with the default team kernel
+// in one binary: the uniform shape (76.9M nonzeros, 1.2-1.4 a fiber) ran B-CSF 2.48-2.60 ms a
+// mode against 2.92-3.18, and the nell-2 shape (3.7-4.7 a fiber) 2.54-2.66 against 2.14-2.25
+// (five blocks: 2.63-2.77). Where fibers are long, a warp's four teams already keep enough
+// loads in flight, and the fewer resident warps cost more than the wider teams give.
 template <int LEVELS>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -434,17 +437,18 @@ __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint3
     }
 }
 
-// COPIES: each team adds into output copy (team % copies.count), copies.stride float4s apart
-// (TENSORSCOPE_TREE_COPIES, an experiment; compiled apart so that the default kernels keep
-// their registers: the offset pointer took the fiber loop from 36 to 72-88 bytes spilled).
-template <int TEAM, int LOOP, int LEVELS, bool COPIES = false>
-__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out,
-                                                                                               OutputCopies copies) {
+// Output copies for these kernels (each team adding into copy team % C, summed after, as COO's
+// and BLCO's do) were tried in session 28 (TENSORSCOPE_TREE_COPIES, 30b1570) and removed: on one
+// H200 at rank 32 the nell-2 shape ran B-CSF 2.31-2.45 ms a mode with 4 or 16 copies against
+// 2.13-2.25 with none, MM-CSF 2.52-2.63 against 2.31-2.37, and the shared real tensors 1.2-5x
+// slower (docs/bench/h200-issue19-session28.json): the fiber loops do not wait on same-address
+// atomics.
+template <int TEAM, int LOOP, int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
-    if constexpr (COPIES) out += thread / TEAM % copies.count * copies.stride;  // this team's output copy
     for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
@@ -463,14 +467,12 @@ struct TeamTrees {
     TeamTree tree[kMaxTrees];
 };
 
-template <int TEAM, int LOOP, int LEVELS, bool COPIES = false>
-__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out,
-                                                                                              OutputCopies copies) {
+template <int TEAM, int LOOP, int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
     if (col >= R4) return;
-    if constexpr (COPIES) out += thread / TEAM % copies.count * copies.stride;
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
@@ -828,7 +830,7 @@ constexpr std::uint64_t kTeamGroup = 8;
 TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
                    const std::uint32_t* leaf, const float* vals, int mode, const float* const* factors) {
     TeamTree t;
-    t.fibers = meta.fibers, t.base = base, t.levels = meta.levels, t.target = meta.levels;
+    t.fibers = meta.fibers, t.nnz = meta.nnz, t.base = base, t.levels = meta.levels, t.target = meta.levels;
     for (int l = 0; l <= meta.levels; ++l) {
         const int m = meta.level_mode[static_cast<std::size_t>(l)];
         t.level_factor.f[l] = reinterpret_cast<const float4*>(factors[m]);
@@ -901,12 +903,17 @@ bool flat_loop() {
     return flat;
 }
 
-// TENSORSCOPE_FIBER_WIDE=B (an experiment): rank-32 whole-fiber groups of a tree of order 3 or
-// 4 run fiber_wide_kernel bounded to B blocks of 256 (4, 5 or 6); unset or anything else, the
-// team kernel. Read at every launch, so that a test can switch it.
-int fiber_wide() {
-    const unsigned long b = env_unsigned("TENSORSCOPE_FIBER_WIDE", 0);
-    return b >= 4 && b <= 6 ? static_cast<int>(b) : 0;
+// The blocks of 256 fiber_wide_kernel is bounded to for this tree, 0 for the team kernel: four
+// where rank-32 whole-fiber groups of a tree of order 3 or 4 hold fewer than kWideFiber
+// nonzeros a fiber on average (the measured shapes above: 1.2-1.4 gained, 3.7-4.7 lost).
+// TENSORSCOPE_FIBER_WIDE=4, 5 or 6 forces the wide kernel at that bound, =0 the team kernel,
+// for comparisons; read at every launch, so that a test can switch it.
+constexpr std::uint64_t kWideFiber = 2;
+int wide_blocks(const TeamTree& tree, std::uint32_t R4) {
+    if (R4 != 8 || tree.group_fiber || (tree.levels != 2 && tree.levels != 3)) return 0;
+    const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_WIDE", 1);
+    if (forced != 1) return forced >= 4 && forced <= 6 ? static_cast<int>(forced) : 0;
+    return tree.nnz < kWideFiber * tree.fibers ? 4 : 0;
 }
 
 template <int LEVELS>
@@ -917,13 +924,12 @@ void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStrea
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
 
-// Launches the team kernel whose TEAM is the smallest power of two >= R / 4 on one tree, or on
-// several in one launch. copies.count > 1 (output copies, stride in floats) only where the trees
-// run whole-fiber groups.
-void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream, OutputCopies copies = {}) {
+// Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
+// wide_blocks) on one tree, or on several in one launch.
+void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
-    if (const int wide = fiber_wide(); wide && R4 == 8 && !tree.group_fiber && copies.count == 1 && (tree.levels == 2 || tree.levels == 3)) {
+    if (const int wide = wide_blocks(tree, R4)) {
         if (tree.levels == 2) launch_wide_kernel<2>(tree, wide, reinterpret_cast<float4*>(out), stream);
         else launch_wide_kernel<3>(tree, wide, reinterpret_cast<float4*>(out), stream);
         return;
@@ -932,19 +938,17 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            const OutputCopies copies4{copies.count, copies.stride / 4};  // in float4s
             const int grid = grid_for(tree.groups * team);
-            if (copies.count > 1) fiber_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
-            else if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
-            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
-            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4, copies4);
+            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
     });
 }
 
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
 // device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
-void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream, OutputCopies copies = {}) {
+void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
@@ -954,12 +958,10 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
         with_levels(trees.tree[0].levels, [&](auto levels_tag) {  // every tree of one tensor has its order - 1 levels
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            const OutputCopies copies4{copies.count, copies.stride / 4};
             const int grid = grid_for(groups * team);
-            if (copies.count > 1) trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
-            else if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
-            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
-            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4, copies4);
+            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
     });
 }
@@ -1292,9 +1294,6 @@ float* zeroed_copies(DeviceArray<float>& buf, std::uint64_t n, unsigned count) {
     return buf.get();
 }
 
-// TENSORSCOPE_TREE_COPIES: the fiber kernels' output copies, 1 to kMaxCopies (1, none, where unset).
-unsigned tree_copies() { return static_cast<unsigned>(std::clamp<unsigned long>(env_unsigned("TENSORSCOPE_TREE_COPIES", 1), 1, kMaxCopies)); }
-
 // out[i] += the copies' sum at i, in fp64.
 template <class Out>
 __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint64_t n, Out* out) {
@@ -1358,7 +1357,7 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
 
 }  // namespace
 
-void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d, std::uint64_t rows) const {
+void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
     DeviceScope on(impl_->device);
     if (const auto& a = impl_->blco) {
         launch_blco(*a, impl_->copies, impl_->nnz, mode, R, factors, out_f);
@@ -1386,25 +1385,9 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
             ++trees.count;
         }
-        // TENSORSCOPE_TREE_COPIES=C (an experiment, session 27, not yet run on a GPU): teams add
-        // into C output copies by team index, summed after. The question: do MM-CSF's nonzero
-        // algorithm (one vector atomic per nonzero into the leaf mode's rows, power-law heavy
-        // rows among them) and its fiber algorithm wait on same-address atomics, as COO's did
-        // before its copies (launch_resident_coo)?
-        // as many as fit in kCopiesBytes, as COO's; only where every tree runs whole-fiber groups
-        const std::uint64_t n = rows * R;
-        const unsigned C = rows > 0 && scratch.empty()
-                               ? static_cast<unsigned>(std::min<std::uint64_t>(tree_copies(), std::max<std::uint64_t>(1, kCopiesBytes / (n * sizeof(float)))))
-                               : 1;
-        float* target = C > 1 ? zeroed_copies(impl_->copies, n, C) : out_f;
-        const OutputCopies copies{C, C > 1 ? n : 0};
-        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, target, nullptr, copies);
-        else launch_team_kernel(trees, R, target, nullptr, copies);
+        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
+        else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-        if (C > 1) {
-            sum_copies_kernel<<<grid_for(n), 256>>>(target, C, n, out_f);
-            check(cudaGetLastError(), "summing the output copies");
-        }
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }
@@ -1430,7 +1413,7 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     out_d.zero();
     out_f.zero();
     t1.record();
-    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get(), d.rows[static_cast<std::size_t>(d.mode)]);
+    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
     t2.record();
     if (in_double) {
         out_d.download(d.out);

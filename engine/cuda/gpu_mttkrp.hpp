@@ -132,9 +132,7 @@ public:
     void mttkrp(const Dense& dense, Timing& timing) const;
     // Launches the kernels on the default stream: factors[m] (device, rows x R fp32; the mode's
     // own may be null) into out_d (COO, fp64) or out_f (fibers, fp32), which the caller zeroed.
-    // rows: the output's rows (the mode's length), where the caller knows it: the fiber kernels
-    // may then add into output copies (TENSORSCOPE_TREE_COPIES, an experiment) and sum them
-    void launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d, std::uint64_t rows = 0) const;
+    void launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const;
     bool accumulates_in_double() const;  // which of launch()'s outputs it writes
     double upload_seconds() const { return upload_s_; }
     // Device bytes of the tensor's arrays.
