@@ -349,7 +349,10 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // in one binary: the uniform shape (76.9M nonzeros, 1.2-1.4 a fiber) ran B-CSF 2.48-2.60 ms a
 // mode against 2.92-3.18, and the nell-2 shape (3.7-4.7 a fiber) 2.54-2.66 against 2.14-2.25
 // (five blocks: 2.63-2.77). Where fibers are long, a warp's four teams already keep enough
-// loads in flight, and the fewer resident warps cost more than the wider teams give.
+// loads in flight, and the fewer resident warps cost more than the wider teams give. Small trees
+// lose too: the shared real tensors' trees (cut to the device, 1.2-5 nonzeros a piece) ran 3-6
+// us slower a mode wide (MovieLens B-CSF 21-23 us against 17-22, Last.fm 31-34 against 29-32),
+// their half as many lanes leaving the device emptier.
 template <int LEVELS>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -905,7 +908,8 @@ bool flat_loop() {
 
 // The blocks of 256 fiber_wide_kernel is bounded to for this tree, 0 for the team kernel: four
 // where rank-32 whole-fiber groups of a tree of order 3 or 4 hold fewer than kWideFiber
-// nonzeros a fiber on average (the measured shapes above: 1.2-1.4 gained, 3.7-4.7 lost).
+// nonzeros a fiber on average (the measured shapes above: 1.2-1.4 gained, 3.7-4.7 lost) and
+// give every resident thread of the device a lane at least (the small trees above lost).
 // TENSORSCOPE_FIBER_WIDE=4, 5 or 6 forces the wide kernel at that bound, =0 the team kernel,
 // for comparisons; read at every launch, so that a test can switch it.
 constexpr std::uint64_t kWideFiber = 2;
@@ -913,7 +917,8 @@ int wide_blocks(const TeamTree& tree, std::uint32_t R4) {
     if (R4 != 8 || tree.group_fiber || (tree.levels != 2 && tree.levels != 3)) return 0;
     const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_WIDE", 1);
     if (forced != 1) return forced >= 4 && forced <= 6 ? static_cast<int>(forced) : 0;
-    return tree.nnz < kWideFiber * tree.fibers ? 4 : 0;
+    const auto resident = static_cast<std::uint64_t>(sm_count()) * 2048;
+    return tree.nnz < kWideFiber * tree.fibers && tree.groups * 4 >= resident ? 4 : 0;
 }
 
 template <int LEVELS>
