@@ -50,8 +50,10 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 //   72-74 against 327-378 us, JF17K 109-113 against 490-525.
 // - Large trees with long fibers split on upload (session 27, h200-issue19-session27.json call
 //   5, alternating in one binary): the nell-2 shape 2.14-2.25 ms a mode against 2.45-2.69 for
-//   the flat loop (B-CSF 2.13-2.24 in call 4); delicious-4d's mode 1 9.24 ms, against 11.47 for
-//   the flat loop in session 26 (not alternated: call 5 ran out of time before its flat run).
+//   the flat loop (B-CSF 2.13-2.24 in call 4); delicious-4d's mode 1 9.13-9.16 ms against
+//   11.29-11.30 (session 28, alternating, two rounds). The split runs on the host with each
+//   upload: a few seconds on 140M nonzeros, paid once by a resident tensor or a CPD, but once a
+//   repeat by `bench`, which uploads for every run.
 // TENSORSCOPE_CSF_LONG=flat keeps the flat loop for large trees with long fibers, and
 // TENSORSCOPE_CSF_SHORT=nonzero-groups for every CSF tree, for comparisons.
 enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };

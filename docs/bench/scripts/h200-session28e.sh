@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 28, call 5 (the budget's last minutes): the GPU suites on the final binary, whose wide
+# Prepared in session 28 for the next session's first call (not run: session 28's budget could
+# not start another machine): the GPU suites on the final binary (cc91adb and later), whose wide
 # teams also ask that a tree give every resident thread a lane (wide_blocks), then the real
 # tensors' CUDA MTTKRP with --check on it. Bundle $B:
 # docs/bench/scripts/make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda h200-session28e.sh.
