@@ -483,6 +483,20 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     }
 }
 
+// The wide loop (team_fiber_group_wide) over several trees in one launch, as trees_team_kernel:
+// MM-CSF's partitions where they all hold short fibers (wide_blocks).
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
+    const std::uint32_t col = threadIdx.x % 4;
+    int t = 0;
+    for (std::uint64_t g = thread / 4; g < trees.first_group[trees.count]; g += teams) {
+        while (g >= trees.first_group[t + 1]) ++t;
+        team_fiber_group_wide<LEVELS>(trees.tree[t], g - trees.first_group[t], col, out);
+    }
+}
+
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
 // float4 of every row (as the fiber teams above). The team sums in registers while the output
 // row repeats and adds to the output only when it changes: a COO sorted with the output mode
@@ -906,19 +920,35 @@ bool flat_loop() {
     return flat;
 }
 
-// The blocks of 256 fiber_wide_kernel is bounded to for this tree, 0 for the team kernel: four
-// where rank-32 whole-fiber groups of a tree of order 3 or 4 hold fewer than kWideFiber
-// nonzeros a fiber on average (the measured shapes above: 1.2-1.4 gained, 3.7-4.7 lost) and
-// give every resident thread of the device a lane at least (the small trees above lost).
-// TENSORSCOPE_FIBER_WIDE=4, 5 or 6 forces the wide kernel at that bound, =0 the team kernel,
-// for comparisons; read at every launch, so that a test can switch it.
+// The blocks of 256 the wide kernels are bounded to for one launch's trees, 0 for the team
+// kernels: four where rank-32 whole-fiber groups of trees of order 3 or 4 hold fewer than
+// kWideFiber nonzeros a fiber on average (the measured shapes above: 1.2-1.4 gained, 3.7-4.7
+// lost) and give every resident thread of the device a lane at least (the small trees above
+// lost). TENSORSCOPE_FIBER_WIDE=4, 5 or 6 forces the wide kernels at that bound, =0 the team
+// kernels, for comparisons; read at every launch, so that a test can switch it.
+// Several trees (MM-CSF's partitions) run wide where they do so together; that has not run on a
+// GPU yet (prepared in session 28 for the next session's calls).
 constexpr std::uint64_t kWideFiber = 2;
-int wide_blocks(const TeamTree& tree, std::uint32_t R4) {
-    if (R4 != 8 || tree.group_fiber || (tree.levels != 2 && tree.levels != 3)) return 0;
+struct LaunchShape {
+    int levels = 0;
+    bool clipped = false;  // some tree cut into nonzero groups
+    std::uint64_t nnz = 0, fibers = 0, groups = 0;
+};
+int wide_blocks(const LaunchShape& s, std::uint32_t R4) {
+    if (R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return 0;
     const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_WIDE", 1);
     if (forced != 1) return forced >= 4 && forced <= 6 ? static_cast<int>(forced) : 0;
     const auto resident = static_cast<std::uint64_t>(sm_count()) * 2048;
-    return tree.nnz < kWideFiber * tree.fibers && tree.groups * 4 >= resident ? 4 : 0;
+    return s.nnz < kWideFiber * s.fibers && s.groups * 4 >= resident ? 4 : 0;
+}
+LaunchShape shape_of(const TeamTree& t) { return {t.levels, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
+LaunchShape shape_of(const TeamTrees& trees) {
+    LaunchShape s{trees.tree[0].levels, false, 0, 0, trees.first_group[trees.count]};
+    for (int t = 0; t < trees.count; ++t) {
+        const TeamTree& x = trees.tree[t];
+        s.clipped = s.clipped || x.group_fiber, s.nnz += x.nnz, s.fibers += x.fibers;
+    }
+    return s;
 }
 
 template <int LEVELS>
@@ -928,17 +958,30 @@ void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStrea
     else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
+template <int LEVELS>
+void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
+    const int grid = grid_for(trees.first_group[trees.count] * 4);
+    if (blocks == 4) trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
+    else if (blocks == 5) trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
+    else trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
+}
+// The wide kernel for a launch where wide_blocks asks for it; false where it does not.
+template <class Trees>
+bool launched_wide(const Trees& trees, std::uint32_t R4, float* out, cudaStream_t stream) {
+    const LaunchShape s = shape_of(trees);
+    const int wide = wide_blocks(s, R4);
+    if (!wide) return false;
+    if (s.levels == 2) launch_wide_kernel<2>(trees, wide, reinterpret_cast<float4*>(out), stream);
+    else launch_wide_kernel<3>(trees, wide, reinterpret_cast<float4*>(out), stream);
+    return true;
+}
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
-    if (const int wide = wide_blocks(tree, R4)) {
-        if (tree.levels == 2) launch_wide_kernel<2>(tree, wide, reinterpret_cast<float4*>(out), stream);
-        else launch_wide_kernel<3>(tree, wide, reinterpret_cast<float4*>(out), stream);
-        return;
-    }
+    if (launched_wide(tree, R4, out, stream)) return;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
@@ -957,6 +1000,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
+    if (launched_wide(trees, R4, out, stream)) return;
     bool clip = false, flat = flat_loop();  // some tree cut into nonzero groups; flat: every tree
     for (int t = 0; t < trees.count; ++t) clip = clip || trees.tree[t].group_fiber, flat = flat && trees.tree[t].group_fiber;
     with_team_size(R4, [&](auto team_tag) {

@@ -220,9 +220,10 @@ private Q_SLOTS:
         if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
     }
 
-    // Wide teams (4 lanes of two float4s, rank 32) run trees of short fibers by default and the
-    // 8-lane team kernel runs the others; TENSORSCOPE_FIBER_WIDE forces either (0: the team
-    // kernel; 4, 5, 6: the wide one at that bound): the same results every way.
+    // Wide teams (4 lanes of two float4s, rank 32) run large trees of short fibers by default
+    // and the 8-lane team kernels run the others; TENSORSCOPE_FIBER_WIDE forces either (0: the
+    // team kernels; 4, 5, 6: the wide ones at that bound), on one tree (CSF, B-CSF) and on MM-CSF's
+    // several in one launch: the same results every way.
     void wideAndNarrowTeamsKeepTheResult() {
         for (const char* blocks : {"0", "4", "5", "6"}) {
             qputenv("TENSORSCOPE_FIBER_WIDE", blocks);
