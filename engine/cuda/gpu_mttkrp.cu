@@ -926,11 +926,13 @@ bool flat_loop() {
 // lost) and give every resident thread of the device a lane at least (the small trees above
 // lost). TENSORSCOPE_FIBER_WIDE=4, 5 or 6 forces the wide kernels at that bound, =0 the team
 // kernels, for comparisons; read at every launch, so that a test can switch it.
-// Several trees (MM-CSF's partitions) run wide where they do so together; that has not run on a
-// GPU yet (prepared in session 28 for the next session's calls).
+// Several trees (MM-CSF's partitions) keep the team kernel unless TENSORSCOPE_FIBER_WIDE=trees
+// lets them run wide by the same rule, taken over all of them: an experiment prepared in
+// session 28, not yet run on a GPU (docs/bench/scripts/h200-session29.sh).
 constexpr std::uint64_t kWideFiber = 2;
 struct LaunchShape {
     int levels = 0;
+    bool several = false;  // MM-CSF's trees in one launch
     bool clipped = false;  // some tree cut into nonzero groups
     std::uint64_t nnz = 0, fibers = 0, groups = 0;
 };
@@ -938,12 +940,13 @@ int wide_blocks(const LaunchShape& s, std::uint32_t R4) {
     if (R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return 0;
     const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_WIDE", 1);
     if (forced != 1) return forced >= 4 && forced <= 6 ? static_cast<int>(forced) : 0;
+    if (s.several && !env_is("TENSORSCOPE_FIBER_WIDE", "trees")) return 0;
     const auto resident = static_cast<std::uint64_t>(sm_count()) * 2048;
     return s.nnz < kWideFiber * s.fibers && s.groups * 4 >= resident ? 4 : 0;
 }
-LaunchShape shape_of(const TeamTree& t) { return {t.levels, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
+LaunchShape shape_of(const TeamTree& t) { return {t.levels, false, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
 LaunchShape shape_of(const TeamTrees& trees) {
-    LaunchShape s{trees.tree[0].levels, false, 0, 0, trees.first_group[trees.count]};
+    LaunchShape s{trees.tree[0].levels, true, false, 0, 0, trees.first_group[trees.count]};
     for (int t = 0; t < trees.count; ++t) {
         const TeamTree& x = trees.tree[t];
         s.clipped = s.clipped || x.group_fiber, s.nnz += x.nnz, s.fibers += x.fibers;
