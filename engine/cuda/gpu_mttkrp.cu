@@ -15,6 +15,7 @@
 #include "mttkrp_launch.cuh"
 #include "piece_ranges.cuh"
 #include "resident_tensor.cuh"
+#include "wide_teams.hpp"
 
 namespace tscope::gpu {
 
@@ -920,30 +921,7 @@ bool flat_loop() {
     return flat;
 }
 
-// The blocks of 256 the wide kernels are bounded to for one launch's trees, 0 for the team
-// kernels: four where rank-32 whole-fiber groups of trees of order 3 or 4 hold fewer than
-// kWideFiber nonzeros a fiber on average (the measured shapes above: 1.2-1.4 gained, 3.7-4.7
-// lost) and give every resident thread of the device a lane at least (the small trees above
-// lost). TENSORSCOPE_FIBER_WIDE=4, 5 or 6 forces the wide kernels at that bound, =0 the team
-// kernels, for comparisons; read at every launch, so that a test can switch it.
-// Several trees (MM-CSF's partitions) keep the team kernel unless TENSORSCOPE_FIBER_WIDE=trees
-// lets them run wide by the same rule, taken over all of them: an experiment prepared in
-// session 28, not yet run on a GPU (docs/bench/scripts/h200-session29.sh).
-constexpr std::uint64_t kWideFiber = 2;
-struct LaunchShape {
-    int levels = 0;
-    bool several = false;  // MM-CSF's trees in one launch
-    bool clipped = false;  // some tree cut into nonzero groups
-    std::uint64_t nnz = 0, fibers = 0, groups = 0;
-};
-int wide_blocks(const LaunchShape& s, std::uint32_t R4) {
-    if (R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return 0;
-    const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_WIDE", 1);
-    if (forced != 1) return forced >= 4 && forced <= 6 ? static_cast<int>(forced) : 0;
-    if (s.several && !env_is("TENSORSCOPE_FIBER_WIDE", "trees")) return 0;
-    const auto resident = static_cast<std::uint64_t>(sm_count()) * 2048;
-    return s.nnz < kWideFiber * s.fibers && s.groups * 4 >= resident ? 4 : 0;
-}
+// Which launches run wide (wide_teams.hpp): trees of short fibers, by the measurements above.
 LaunchShape shape_of(const TeamTree& t) { return {t.levels, false, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
 LaunchShape shape_of(const TeamTrees& trees) {
     LaunchShape s{trees.tree[0].levels, true, false, 0, 0, trees.first_group[trees.count]};
@@ -972,7 +950,7 @@ void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStr
 template <class Trees>
 bool launched_wide(const Trees& trees, std::uint32_t R4, float* out, cudaStream_t stream) {
     const LaunchShape s = shape_of(trees);
-    const int wide = wide_blocks(s, R4);
+    const int wide = wide_blocks(s, R4, static_cast<std::uint64_t>(sm_count()) * 2048, std::getenv("TENSORSCOPE_FIBER_WIDE"));
     if (!wide) return false;
     if (s.levels == 2) launch_wide_kernel<2>(trees, wide, reinterpret_cast<float4*>(out), stream);
     else launch_wide_kernel<3>(trees, wide, reinterpret_cast<float4*>(out), stream);

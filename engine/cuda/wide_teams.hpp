@@ -1,0 +1,42 @@
+// Which fiber kernel a rank-32 launch of CSF-family trees takes on the GPU: the team kernel (8
+// lanes of one float4 a fiber) or the wide one (4 lanes of two float4s; gpu_mttkrp.cu, where the
+// measurements behind the rule are). Plain C++17, no CUDA, so that the rule is tested on
+// machines without a GPU (tests/engine/cuda/test_wide_teams.cpp). Private to the engine.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace tscope::gpu {
+
+// What the rule looks at in one launch: its trees' levels (the order - 1), whether any is cut into
+// nonzero groups (clipped fibers: the wide loop walks whole fibers only), whether it is MM-CSF's
+// several trees, and their nonzeros, fibers and groups (of 8 fibers, or fewer where cut to fit).
+struct LaunchShape {
+    int levels = 0;
+    bool several = false, clipped = false;
+    std::uint64_t nnz = 0, fibers = 0, groups = 0;
+};
+
+// Fewer nonzeros a fiber than this, on average, and the wide kernel runs.
+constexpr std::uint64_t kWideFiber = 2;
+
+// The blocks of 256 the wide kernel is bounded to for this launch, 0 for the team kernel. Four
+// where R4 (the rank / 4) is 8, the trees (order 3 or 4) walk whole fibers, average under
+// kWideFiber nonzeros a fiber, and give every one of the device's resident threads a lane
+// (groups x 4 >= resident). MM-CSF's several trees only where `forced` is "trees" (an experiment,
+// not yet measured). forced, TENSORSCOPE_FIBER_WIDE's value (null where unset): 4, 5 or 6 runs
+// the wide kernel bounded to that many blocks, another number the team kernel, anything else
+// the rule.
+inline int wide_blocks(const LaunchShape& s, std::uint32_t R4, std::uint64_t resident, const char* forced) {
+    if (R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return 0;
+    if (forced && *forced >= '0' && *forced <= '9') {
+        const unsigned long b = std::strtoul(forced, nullptr, 10);
+        return b >= 4 && b <= 6 ? static_cast<int>(b) : 0;
+    }
+    if (s.several && !(forced && std::string(forced) == "trees")) return 0;
+    return s.nnz < kWideFiber * s.fibers && s.groups * 4 >= resident ? 4 : 0;
+}
+
+}  // namespace tscope::gpu
