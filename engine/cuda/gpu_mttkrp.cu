@@ -345,7 +345,8 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // holding two float4s of every row (columns col and col + 4), where the default's teams are 8
 // lanes of one float4. A warp then walks 8 fibers at once instead of 4, and each lane has two
 // independent row loads in flight for every nonzero, at the cost of registers (64 bounded to
-// four blocks of 256, no spill; 48 at five, 148-176 bytes spilled). Measured on one H200 in
+// four blocks of 256, no spill at order 3 and 20 bytes at order 4; 48 at five blocks, 148-176
+// bytes spilled). Measured on one H200 in
 // session 28 (docs/bench/h200-issue19-session28.json), alternating with the default team kernel
 // in one binary: the uniform shape (76.9M nonzeros, 1.2-1.4 a fiber) ran B-CSF 2.48-2.60 ms a
 // mode against 2.92-3.18, and the nell-2 shape (3.7-4.7 a fiber) 2.54-2.66 against 2.14-2.25
