@@ -208,6 +208,45 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
     }
 }
 
+// TENSORSCOPE_FIBER_TAIL=B (an experiment prepared in session 28, not yet run on a GPU): a
+// fiber's nonzeros summed in steps of four whose leaf indices, values and factor rows are all
+// loaded before the first add, and its last one to three in one more such step, where an
+// absent nonzero loads the first one's row again (a cached address) and skips its add. The
+// plain loop, unrolled by four, runs a fiber's remainder one nonzero at a time, each a chain of
+// two dependent loads the next waits behind: a fiber of three (the nell-2 shape's average is
+// 3.7-4.7, most are shorter) waits three chains where this waits one. The question is whether
+// that beats the registers it takes (rank 32 only; bounded to B = 4, 5 or 6 blocks of 256).
+__device__ inline float4 fiber_sum_batched(const TeamTree& t, const float4* __restrict__ leaf_factor, std::uint64_t lo, std::uint64_t hi,
+                                           std::uint32_t col) {
+    constexpr std::uint32_t R4 = 8;
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+    std::uint64_t z = lo;
+    for (; z + 4 <= hi; z += 4) {
+        std::uint32_t c[4];
+        float v[4];
+        float4 x[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) c[k] = t.leaf[z + k], v[k] = t.vals[z + k];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) x[k] = leaf_factor[static_cast<std::uint64_t>(c[k]) * R4 + col];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) fma4(sum, v[k], x[k]);
+    }
+    const auto r = static_cast<std::uint32_t>(hi - z);  // 0 to 3 left
+    if (r == 0) return sum;
+    std::uint32_t c[3];
+    float v[3];
+    float4 x[3];
+#pragma unroll
+    for (std::uint32_t k = 0; k < 3; ++k) c[k] = k < r ? t.leaf[z + k] : c[0], v[k] = k < r ? t.vals[z + k] : 0.f;
+#pragma unroll
+    for (int k = 0; k < 3; ++k) x[k] = leaf_factor[static_cast<std::uint64_t>(c[k]) * R4 + col];
+#pragma unroll
+    for (std::uint32_t k = 0; k < 3; ++k)
+        if (k < r) fma4(sum, v[k], x[k]);
+    return sum;
+}
+
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -218,7 +257,8 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS>
+// BATCH: the fiber's sum by fiber_sum_batched (rank 32, whole fibers; TENSORSCOPE_FIBER_TAIL).
+template <bool CLIP, int LEVELS, bool BATCH = false>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -264,8 +304,12 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         // spilled); MM-CSF 2.55-2.66 against 2.32-2.37; the uniform shape 3.14-3.30 against
         // 2.92-3.18; the real and 600K tensors up to 25% slower (JF17K alike).
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+        if constexpr (BATCH) {
+            sum = fiber_sum_batched(t, leaf_factor, lo, hi, col);
+        } else {
 #pragma unroll 4
-        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+            for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+        }
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -413,6 +457,16 @@ __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, 
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4;
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
+}
+
+// The batched fiber loop's kernel (TENSORSCOPE_FIBER_TAIL): teams of 8 lanes, rank 32 only,
+// bounded to BLOCKS blocks of 256.
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) fiber_batch_kernel(TeamTree tree, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
+    const std::uint32_t col = threadIdx.x % 8;
+    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams) team_fiber_group<false, LEVELS, true>(tree, g, 8, col, out);
 }
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
@@ -958,12 +1012,32 @@ bool launched_wide(const Trees& trees, std::uint32_t R4, float* out, cudaStream_
     return true;
 }
 
+// The batched fiber loop where TENSORSCOPE_FIBER_TAIL=4, 5 or 6 asks for it (the blocks it is
+// bounded to) and the tree runs rank-32 whole-fiber groups of order 3 or 4; false elsewhere.
+// Read at every launch, so that a test can switch it.
+bool launched_batched(const TeamTree& tree, std::uint32_t R4, float* out, cudaStream_t stream) {
+    const unsigned long blocks = env_unsigned("TENSORSCOPE_FIBER_TAIL", 0);
+    if (blocks < 4 || blocks > 6 || R4 != 8 || tree.group_fiber || (tree.levels != 2 && tree.levels != 3)) return false;
+    auto* out4 = reinterpret_cast<float4*>(out);
+    const int grid = grid_for(tree.groups * 8);
+    auto go = [&](auto levels_tag) {
+        constexpr int levels = decltype(levels_tag)::value;
+        if (blocks == 4) fiber_batch_kernel<levels, 4><<<grid, 256, 0, stream>>>(tree, out4);
+        else if (blocks == 5) fiber_batch_kernel<levels, 5><<<grid, 256, 0, stream>>>(tree, out4);
+        else fiber_batch_kernel<levels, 6><<<grid, 256, 0, stream>>>(tree, out4);
+    };
+    if (tree.levels == 2) go(std::integral_constant<int, 2>{});
+    else go(std::integral_constant<int, 3>{});
+    return true;
+}
+
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
     if (launched_wide(tree, R4, out, stream)) return;
+    if (launched_batched(tree, R4, out, stream)) return;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;

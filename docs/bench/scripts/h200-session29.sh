@@ -11,7 +11,7 @@
 # against =0. One round each, so that the delicious-4d pair fits a 560-second call (its MM-CSF
 # build alone took 47.9 s on the host in session 27); a second uniform round after it as time
 # allows. Bundle $B:
-# docs/bench/scripts/make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda h200-session29.sh.
+# docs/bench/scripts/make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda h200-session29.sh h200-session29b.sh.
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup

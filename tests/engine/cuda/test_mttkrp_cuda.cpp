@@ -239,6 +239,22 @@ private Q_SLOTS:
         }
     }
 
+    // TENSORSCOPE_FIBER_TAIL=B (an experiment): at rank 32, whole-fiber groups of orders 3 and 4
+    // sum each fiber in batches of four and its last one to three in one batch, bounded to B
+    // blocks: the same results (B-CSF's fibers split at 4 here: every remainder length).
+    void batchedFiberTailsKeepTheResult() {
+        for (const char* blocks : {"4", "5", "6"}) {
+            qputenv("TENSORSCOPE_FIBER_TAIL", blocks);
+            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_TAIL"); });
+            check_orders_3_and_4(130);
+        }
+        const std::string path = tstest::shared_tensor("lastfm-tags.tns");
+        if (path.empty()) return;
+        qputenv("TENSORSCOPE_FIBER_TAIL", "6");
+        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_TAIL"); });
+        check_against_oracle(load_tensor(path).tensor, 32);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
