@@ -459,14 +459,16 @@ __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, 
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
 }
 
-// The batched fiber loop's kernel (TENSORSCOPE_FIBER_TAIL): teams of 8 lanes, rank 32 only,
-// bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS>
+// The fiber loop compiled for rank 32 alone (teams of 8 lanes, R / 4 a constant), bounded to
+// BLOCKS blocks of 256: batched (TENSORSCOPE_FIBER_TAIL) or plain (TENSORSCOPE_FIBER_TAIL=plain,
+// six blocks: the default loop but for the constant rank, so that the batching's gain, if any, is
+// told apart from the specialisation's).
+template <int LEVELS, int BLOCKS, bool BATCH>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_batch_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
     const std::uint32_t col = threadIdx.x % 8;
-    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams) team_fiber_group<false, LEVELS, true>(tree, g, 8, col, out);
+    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams) team_fiber_group<false, LEVELS, BATCH>(tree, g, 8, col, out);
 }
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
@@ -1012,19 +1014,22 @@ bool launched_wide(const Trees& trees, std::uint32_t R4, float* out, cudaStream_
     return true;
 }
 
-// The batched fiber loop where TENSORSCOPE_FIBER_TAIL=4, 5 or 6 asks for it (the blocks it is
-// bounded to) and the tree runs rank-32 whole-fiber groups of order 3 or 4; false elsewhere.
-// Read at every launch, so that a test can switch it.
+// The rank-32 fiber loop where TENSORSCOPE_FIBER_TAIL=4, 5 or 6 (batched, bounded to that many
+// blocks) or =plain asks for it and the tree runs rank-32 whole-fiber groups of order 3 or 4;
+// false elsewhere. Read at every launch, so that a test can switch it. Registers (sm_90): batched
+// 40 at six blocks and 48 at five, no spill; plain 40 at six, 24-36 bytes spilled, as the default.
 bool launched_batched(const TeamTree& tree, std::uint32_t R4, float* out, cudaStream_t stream) {
-    const unsigned long blocks = env_unsigned("TENSORSCOPE_FIBER_TAIL", 0);
+    const bool plain = env_is("TENSORSCOPE_FIBER_TAIL", "plain");
+    const unsigned long blocks = plain ? 6 : env_unsigned("TENSORSCOPE_FIBER_TAIL", 0);
     if (blocks < 4 || blocks > 6 || R4 != 8 || tree.group_fiber || (tree.levels != 2 && tree.levels != 3)) return false;
     auto* out4 = reinterpret_cast<float4*>(out);
     const int grid = grid_for(tree.groups * 8);
     auto go = [&](auto levels_tag) {
         constexpr int levels = decltype(levels_tag)::value;
-        if (blocks == 4) fiber_batch_kernel<levels, 4><<<grid, 256, 0, stream>>>(tree, out4);
-        else if (blocks == 5) fiber_batch_kernel<levels, 5><<<grid, 256, 0, stream>>>(tree, out4);
-        else fiber_batch_kernel<levels, 6><<<grid, 256, 0, stream>>>(tree, out4);
+        if (plain) fiber_batch_kernel<levels, 6, false><<<grid, 256, 0, stream>>>(tree, out4);
+        else if (blocks == 4) fiber_batch_kernel<levels, 4, true><<<grid, 256, 0, stream>>>(tree, out4);
+        else if (blocks == 5) fiber_batch_kernel<levels, 5, true><<<grid, 256, 0, stream>>>(tree, out4);
+        else fiber_batch_kernel<levels, 6, true><<<grid, 256, 0, stream>>>(tree, out4);
     };
     if (tree.levels == 2) go(std::integral_constant<int, 2>{});
     else go(std::integral_constant<int, 3>{});

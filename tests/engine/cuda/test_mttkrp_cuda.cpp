@@ -241,9 +241,10 @@ private Q_SLOTS:
 
     // TENSORSCOPE_FIBER_TAIL=B (an experiment): at rank 32, whole-fiber groups of orders 3 and 4
     // sum each fiber in batches of four and its last one to three in one batch, bounded to B
-    // blocks: the same results (B-CSF's fibers split at 4 here: every remainder length).
+    // blocks, or the plain loop compiled for rank 32 (=plain): the same results (B-CSF's fibers
+    // split at 4 here: every remainder length).
     void batchedFiberTailsKeepTheResult() {
-        for (const char* blocks : {"4", "5", "6"}) {
+        for (const char* blocks : {"4", "5", "6", "plain"}) {
             qputenv("TENSORSCOPE_FIBER_TAIL", blocks);
             const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_TAIL"); });
             check_orders_3_and_4(130);
