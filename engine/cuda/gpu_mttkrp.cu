@@ -555,6 +555,20 @@ __global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees
     }
 }
 
+// The rank-32 fiber loop (fiber_batch_kernel) over several trees in one launch, as
+// trees_team_kernel: MM-CSF's partitions under TENSORSCOPE_FIBER_TAIL.
+template <int LEVELS, int BLOCKS, bool BATCH>
+__global__ void __launch_bounds__(256, BLOCKS) trees_batch_kernel(TeamTrees trees, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
+    const std::uint32_t col = threadIdx.x % 8;
+    int t = 0;
+    for (std::uint64_t g = thread / 8; g < trees.first_group[trees.count]; g += teams) {
+        while (g >= trees.first_group[t + 1]) ++t;
+        team_fiber_group<false, LEVELS, BATCH>(trees.tree[t], g - trees.first_group[t], 8, col, out);
+    }
+}
+
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
 // float4 of every row (as the fiber teams above). The team sums in registers while the output
 // row repeats and adds to the output only when it changes: a COO sorted with the output mode
@@ -1016,22 +1030,33 @@ bool launched_wide(const Trees& trees, std::uint32_t R4, float* out, cudaStream_
 
 // The rank-32 fiber loop where TENSORSCOPE_FIBER_TAIL=4, 5 or 6 (batched, bounded to that many
 // blocks) or =plain asks for it and the tree runs rank-32 whole-fiber groups of order 3 or 4;
-// false elsewhere. Read at every launch, so that a test can switch it. Registers (sm_90): batched
-// 40 at six blocks and 48 at five, no spill; plain 40 at six, 24-36 bytes spilled, as the default.
-bool launched_batched(const TeamTree& tree, std::uint32_t R4, float* out, cudaStream_t stream) {
+// false elsewhere; on one tree or on several (MM-CSF's). Read at every launch, so that a test can
+// switch it. Registers (sm_90), one tree: batched 40 at six blocks and 48 at five, no spill;
+// plain 40 at six, 24-36 bytes spilled, as the default. Several trees: batched 48 at five, 0-12
+// bytes spilled (the default several-tree kernel: 56, four blocks), 40 at six, 100-164 spilled.
+template <int LEVELS, int BLOCKS, bool BATCH>
+void launch_batch_kernel(const TeamTree& tree, float4* out, cudaStream_t stream) {
+    fiber_batch_kernel<LEVELS, BLOCKS, BATCH><<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, out);
+}
+template <int LEVELS, int BLOCKS, bool BATCH>
+void launch_batch_kernel(const TeamTrees& trees, float4* out, cudaStream_t stream) {
+    trees_batch_kernel<LEVELS, BLOCKS, BATCH><<<grid_for(trees.first_group[trees.count] * 8), 256, 0, stream>>>(trees, out);
+}
+template <class Trees>
+bool launched_batched(const Trees& trees, std::uint32_t R4, float* out, cudaStream_t stream) {
     const bool plain = env_is("TENSORSCOPE_FIBER_TAIL", "plain");
     const unsigned long blocks = plain ? 6 : env_unsigned("TENSORSCOPE_FIBER_TAIL", 0);
-    if (blocks < 4 || blocks > 6 || R4 != 8 || tree.group_fiber || (tree.levels != 2 && tree.levels != 3)) return false;
+    const LaunchShape s = shape_of(trees);
+    if (blocks < 4 || blocks > 6 || R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return false;
     auto* out4 = reinterpret_cast<float4*>(out);
-    const int grid = grid_for(tree.groups * 8);
     auto go = [&](auto levels_tag) {
         constexpr int levels = decltype(levels_tag)::value;
-        if (plain) fiber_batch_kernel<levels, 6, false><<<grid, 256, 0, stream>>>(tree, out4);
-        else if (blocks == 4) fiber_batch_kernel<levels, 4, true><<<grid, 256, 0, stream>>>(tree, out4);
-        else if (blocks == 5) fiber_batch_kernel<levels, 5, true><<<grid, 256, 0, stream>>>(tree, out4);
-        else fiber_batch_kernel<levels, 6, true><<<grid, 256, 0, stream>>>(tree, out4);
+        if (plain) launch_batch_kernel<levels, 6, false>(trees, out4, stream);
+        else if (blocks == 4) launch_batch_kernel<levels, 4, true>(trees, out4, stream);
+        else if (blocks == 5) launch_batch_kernel<levels, 5, true>(trees, out4, stream);
+        else launch_batch_kernel<levels, 6, true>(trees, out4, stream);
     };
-    if (tree.levels == 2) go(std::integral_constant<int, 2>{});
+    if (s.levels == 2) go(std::integral_constant<int, 2>{});
     else go(std::integral_constant<int, 3>{});
     return true;
 }
@@ -1062,6 +1087,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
     if (launched_wide(trees, R4, out, stream)) return;
+    if (launched_batched(trees, R4, out, stream)) return;
     bool clip = false, flat = flat_loop();  // some tree cut into nonzero groups; flat: every tree
     for (int t = 0; t < trees.count; ++t) clip = clip || trees.tree[t].group_fiber, flat = flat && trees.tree[t].group_fiber;
     with_team_size(R4, [&](auto team_tag) {

@@ -240,7 +240,8 @@ private Q_SLOTS:
     }
 
     // TENSORSCOPE_FIBER_TAIL=B (an experiment): at rank 32, whole-fiber groups of orders 3 and 4
-    // sum each fiber in batches of four and its last one to three in one batch, bounded to B
+    // (one tree, or MM-CSF's several in one launch) sum each fiber in batches of four and its
+    // last one to three in one batch, bounded to B
     // blocks, or the plain loop compiled for rank 32 (=plain): the same results (B-CSF's fibers
     // split at 4 here: every remainder length).
     void batchedFiberTailsKeepTheResult() {
