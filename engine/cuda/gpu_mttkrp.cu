@@ -541,32 +541,35 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     }
 }
 
-// The wide loop (team_fiber_group_wide) over several trees in one launch, as trees_team_kernel:
-// MM-CSF's partitions where they all hold short fibers (wide_blocks).
-template <int LEVELS, int BLOCKS>
-__global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
+// walk(tree, group, col) for every fiber group of every tree of one launch, by teams of TEAM
+// lanes striding over the groups of all the trees numbered one after another, as
+// trees_team_kernel does (which keeps its own loop: its registers were measured with it).
+template <int TEAM, class Walk>
+__device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
-    const std::uint32_t col = threadIdx.x % 4;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
+    const std::uint32_t col = threadIdx.x % TEAM;
     int t = 0;
-    for (std::uint64_t g = thread / 4; g < trees.first_group[trees.count]; g += teams) {
+    for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;
-        team_fiber_group_wide<LEVELS>(trees.tree[t], g - trees.first_group[t], col, out);
+        walk(trees.tree[t], g - trees.first_group[t], col);
     }
 }
 
-// The rank-32 fiber loop (fiber_batch_kernel) over several trees in one launch, as
-// trees_team_kernel: MM-CSF's partitions under TENSORSCOPE_FIBER_TAIL.
+// The wide loop (team_fiber_group_wide) over several trees in one launch: MM-CSF's partitions
+// where they all hold short fibers (wide_blocks).
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
+    for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) { team_fiber_group_wide<LEVELS>(t, g, col, out); });
+}
+
+// The rank-32 fiber loop (fiber_batch_kernel) over several trees in one launch: MM-CSF's
+// partitions under TENSORSCOPE_FIBER_TAIL.
 template <int LEVELS, int BLOCKS, bool BATCH>
 __global__ void __launch_bounds__(256, BLOCKS) trees_batch_kernel(TeamTrees trees, float4* out) {
-    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
-    const std::uint32_t col = threadIdx.x % 8;
-    int t = 0;
-    for (std::uint64_t g = thread / 8; g < trees.first_group[trees.count]; g += teams) {
-        while (g >= trees.first_group[t + 1]) ++t;
-        team_fiber_group<false, LEVELS, BATCH>(trees.tree[t], g - trees.first_group[t], 8, col, out);
-    }
+    for_tree_groups<8>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
+        team_fiber_group<false, LEVELS, BATCH>(t, g, 8, col, out);
+    });
 }
 
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
