@@ -1022,8 +1022,7 @@ void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStr
 }
 // The wide kernel for a launch where wide_blocks asks for it; false where it does not.
 template <class Trees>
-bool launched_wide(const Trees& trees, std::uint32_t R4, float* out, cudaStream_t stream) {
-    const LaunchShape s = shape_of(trees);
+bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, float* out, cudaStream_t stream) {
     const int wide = wide_blocks(s, R4, static_cast<std::uint64_t>(sm_count()) * 2048, std::getenv("TENSORSCOPE_FIBER_WIDE"));
     if (!wide) return false;
     if (s.levels == 2) launch_wide_kernel<2>(trees, wide, reinterpret_cast<float4*>(out), stream);
@@ -1046,11 +1045,10 @@ void launch_batch_kernel(const TeamTrees& trees, float4* out, cudaStream_t strea
     trees_batch_kernel<LEVELS, BLOCKS, BATCH><<<grid_for(trees.first_group[trees.count] * 8), 256, 0, stream>>>(trees, out);
 }
 template <class Trees>
-bool launched_batched(const Trees& trees, std::uint32_t R4, float* out, cudaStream_t stream) {
+bool launched_batched(const Trees& trees, const LaunchShape& s, std::uint32_t R4, float* out, cudaStream_t stream) {
     const bool plain = env_is("TENSORSCOPE_FIBER_TAIL", "plain");
     const unsigned long blocks = plain ? 6 : env_unsigned("TENSORSCOPE_FIBER_TAIL", 0);
-    const LaunchShape s = shape_of(trees);
-    if (blocks < 4 || blocks > 6 || R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return false;
+    if (blocks < 4 || blocks > 6 || !rank32_whole_fibers(s, R4)) return false;
     auto* out4 = reinterpret_cast<float4*>(out);
     auto go = [&](auto levels_tag) {
         constexpr int levels = decltype(levels_tag)::value;
@@ -1069,8 +1067,8 @@ bool launched_batched(const Trees& trees, std::uint32_t R4, float* out, cudaStre
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
-    if (launched_wide(tree, R4, out, stream)) return;
-    if (launched_batched(tree, R4, out, stream)) return;
+    const LaunchShape shape = shape_of(tree);
+    if (launched_wide(tree, shape, R4, out, stream) || launched_batched(tree, shape, R4, out, stream)) return;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
@@ -1089,10 +1087,11 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
-    if (launched_wide(trees, R4, out, stream)) return;
-    if (launched_batched(trees, R4, out, stream)) return;
-    bool clip = false, flat = flat_loop();  // some tree cut into nonzero groups; flat: every tree
-    for (int t = 0; t < trees.count; ++t) clip = clip || trees.tree[t].group_fiber, flat = flat && trees.tree[t].group_fiber;
+    const LaunchShape shape = shape_of(trees);
+    if (launched_wide(trees, shape, R4, out, stream) || launched_batched(trees, shape, R4, out, stream)) return;
+    const bool clip = shape.clipped;  // some tree cut into nonzero groups
+    bool flat = flat_loop();          // and every tree, where the flat loop is on
+    for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(trees.tree[0].levels, [&](auto levels_tag) {  // every tree of one tensor has its order - 1 levels
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;

@@ -22,15 +22,22 @@ struct LaunchShape {
 // Fewer nonzeros a fiber than this, on average, and the wide kernel runs.
 constexpr std::uint64_t kWideFiber = 2;
 
+// Where the fiber kernels compiled for rank 32 apply at all (the wide one, and the batched one of
+// TENSORSCOPE_FIBER_TAIL): R4 (the rank / 4) is 8, and the trees (order 3 or 4, their levels
+// compiled in) walk whole fibers.
+inline bool rank32_whole_fibers(const LaunchShape& s, std::uint32_t R4) {
+    return R4 == 8 && !s.clipped && (s.levels == 2 || s.levels == 3);
+}
+
 // The blocks of 256 the wide kernel is bounded to for this launch, 0 for the team kernel. Four
-// where R4 (the rank / 4) is 8, the trees (order 3 or 4) walk whole fibers, average under
+// where the rank-32 kernels apply (rank32_whole_fibers) and the trees average under
 // kWideFiber nonzeros a fiber, and give every one of the device's resident threads a lane
 // (groups x 4 >= resident). MM-CSF's several trees only where `forced` is "trees" (an experiment,
 // not yet measured). forced, TENSORSCOPE_FIBER_WIDE's value (null where unset): 4, 5 or 6 runs
 // the wide kernel bounded to that many blocks, another number the team kernel, anything else
 // the rule.
 inline int wide_blocks(const LaunchShape& s, std::uint32_t R4, std::uint64_t resident, const char* forced) {
-    if (R4 != 8 || s.clipped || (s.levels != 2 && s.levels != 3)) return 0;
+    if (!rank32_whole_fibers(s, R4)) return 0;
     if (forced && *forced >= '0' && *forced <= '9') {
         const unsigned long b = std::strtoul(forced, nullptr, 10);
         return b >= 4 && b <= 6 ? static_cast<int>(b) : 0;

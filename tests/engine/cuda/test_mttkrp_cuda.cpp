@@ -12,6 +12,18 @@ using namespace tscope;
 
 namespace {
 
+// An environment switch set for one scope (the GPU path switches are read at each launch).
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const QByteArray& value) : name_(name) { qputenv(name, value); }
+    ~ScopedEnv() { qunsetenv(name_); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+};
+
 void check_against_oracle(const CooTensor& t, std::uint64_t rank) {
     std::vector<DenseMatrix> factors;
     for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), rank, 40 + std::uint64_t(m)));
@@ -112,8 +124,7 @@ private Q_SLOTS:
     }
     void cooOutputCopies() {
         QFETCH(QByteArray, kernel);
-        qputenv("TENSORSCOPE_COO_KERNEL", kernel);
-        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_COO_KERNEL"); });
+        const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
         const CooTensor t = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
         const auto f = build_format(FormatKind::COO, t, {});
         for (std::uint64_t rank : {32, 12, 7}) {
@@ -168,11 +179,9 @@ private Q_SLOTS:
             }
         sum_duplicates(t);
         {
-            qputenv("TENSORSCOPE_FIBER_FILL", "0");
-            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
+            const ScopedEnv env("TENSORSCOPE_FIBER_FILL", "0");
             check_against_oracle(t, 32);
-            qputenv("TENSORSCOPE_CSF_LONG", "flat");
-            const auto restore_long = qScopeGuard([] { qunsetenv("TENSORSCOPE_CSF_LONG"); });
+            const ScopedEnv csf_long("TENSORSCOPE_CSF_LONG", "flat");
             check_against_oracle(t, 32);
         }
         check_against_oracle(t, 32);
@@ -207,8 +216,7 @@ private Q_SLOTS:
     // same results that way too, on random tensors of orders 3 and 4, at ranks the team kernel
     // takes and one it does not, and on MovieLens.
     void uncutTreesKeepTheResult() {
-        qputenv("TENSORSCOPE_FIBER_FILL", "0");
-        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_FILL"); });
+        const ScopedEnv env("TENSORSCOPE_FIBER_FILL", "0");
         for (int order : {3, 4})
             for (int rank : {7, 32}) {
                 std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 24);
@@ -226,34 +234,29 @@ private Q_SLOTS:
     // several in one launch: the same results every way.
     void wideAndNarrowTeamsKeepTheResult() {
         for (const char* blocks : {"0", "4", "5", "6"}) {
-            qputenv("TENSORSCOPE_FIBER_WIDE", blocks);
-            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_WIDE"); });
+            const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
             check_orders_3_and_4(110);
         }
         const std::string path = tstest::shared_tensor("jf17k-4d.tns");
         if (path.empty()) return;
         for (const char* blocks : {"0", "4"}) {
-            qputenv("TENSORSCOPE_FIBER_WIDE", blocks);
-            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_WIDE"); });
+            const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
             check_against_oracle(load_tensor(path).tensor, 32);
         }
     }
 
     // TENSORSCOPE_FIBER_TAIL=B (an experiment): at rank 32, whole-fiber groups of orders 3 and 4
     // (one tree, or MM-CSF's several in one launch) sum each fiber in batches of four and its
-    // last one to three in one batch, bounded to B
-    // blocks, or the plain loop compiled for rank 32 (=plain): the same results (B-CSF's fibers
-    // split at 4 here: every remainder length).
+    // last one to three in one batch, bounded to B blocks, or the plain loop compiled for rank
+    // 32 (=plain): the same results (B-CSF's fibers split at 4 here: every remainder length).
     void batchedFiberTailsKeepTheResult() {
         for (const char* blocks : {"4", "5", "6", "plain"}) {
-            qputenv("TENSORSCOPE_FIBER_TAIL", blocks);
-            const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_TAIL"); });
+            const ScopedEnv env("TENSORSCOPE_FIBER_TAIL", blocks);
             check_orders_3_and_4(130);
         }
         const std::string path = tstest::shared_tensor("lastfm-tags.tns");
         if (path.empty()) return;
-        qputenv("TENSORSCOPE_FIBER_TAIL", "6");
-        const auto restore = qScopeGuard([] { qunsetenv("TENSORSCOPE_FIBER_TAIL"); });
+        const ScopedEnv env("TENSORSCOPE_FIBER_TAIL", "6");
         check_against_oracle(load_tensor(path).tensor, 32);
     }
 
