@@ -208,45 +208,6 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
     }
 }
 
-// TENSORSCOPE_FIBER_TAIL=B (an experiment prepared in session 28, not yet run on a GPU): a
-// fiber's nonzeros summed in steps of four whose leaf indices, values and factor rows are all
-// loaded before the first add, and its last one to three in one more such step, where an
-// absent nonzero loads the first one's row again (a cached address) and skips its add. The
-// plain loop, unrolled by four, runs a fiber's remainder one nonzero at a time, each a chain of
-// two dependent loads the next waits behind: a fiber of three (the nell-2 shape's average is
-// 3.7-4.7, most are shorter) waits three chains where this waits one. The question is whether
-// that beats the registers it takes (rank 32 only; bounded to B = 4, 5 or 6 blocks of 256).
-__device__ inline float4 fiber_sum_batched(const TeamTree& t, const float4* __restrict__ leaf_factor, std::uint64_t lo, std::uint64_t hi,
-                                           std::uint32_t col) {
-    constexpr std::uint32_t R4 = 8;
-    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-    std::uint64_t z = lo;
-    for (; z + 4 <= hi; z += 4) {
-        std::uint32_t c[4];
-        float v[4];
-        float4 x[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) c[k] = t.leaf[z + k], v[k] = t.vals[z + k];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) x[k] = leaf_factor[static_cast<std::uint64_t>(c[k]) * R4 + col];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) fma4(sum, v[k], x[k]);
-    }
-    const auto r = static_cast<std::uint32_t>(hi - z);  // 0 to 3 left
-    if (r == 0) return sum;
-    std::uint32_t c[3];
-    float v[3];
-    float4 x[3];
-#pragma unroll
-    for (std::uint32_t k = 0; k < 3; ++k) c[k] = k < r ? t.leaf[z + k] : c[0], v[k] = k < r ? t.vals[z + k] : 0.f;
-#pragma unroll
-    for (int k = 0; k < 3; ++k) x[k] = leaf_factor[static_cast<std::uint64_t>(c[k]) * R4 + col];
-#pragma unroll
-    for (std::uint32_t k = 0; k < 3; ++k)
-        if (k < r) fma4(sum, v[k], x[k]);
-    return sum;
-}
-
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -257,8 +218,7 @@ __device__ inline float4 fiber_sum_batched(const TeamTree& t, const float4* __re
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-// BATCH: the fiber's sum by fiber_sum_batched (rank 32, whole fibers; TENSORSCOPE_FIBER_TAIL).
-template <bool CLIP, int LEVELS, bool BATCH = false>
+template <bool CLIP, int LEVELS>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -303,13 +263,16 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         // 2.67-2.87 ms a mode against 2.14-2.24, 2.72-2.88 bounded to six blocks (80-100 bytes
         // spilled); MM-CSF 2.55-2.66 against 2.32-2.37; the uniform shape 3.14-3.30 against
         // 2.92-3.18; the real and 600K tensors up to 25% slower (JF17K alike).
+        // Summing each fiber in batches of four nonzeros whose loads all issue before the first
+        // add, its last one to three in one more batch (rank 32 compiled in, 40 registers at six
+        // blocks with no spill, 48 at five), ran slower too (session 29, fd4b8df, TENSORSCOPE_
+        // FIBER_TAIL, h200-issue19-session29.json call 2, alternating): B-CSF on the nell-2 shape
+        // 2.50-2.68 ms a mode at six blocks and 2.22-2.36 at five against 2.14-2.26, MM-CSF
+        // 2.65-3.15 and 2.41-2.60 against 2.33-2.39; the same loop compiled for rank 32 alone
+        // ran as this one (B-CSF 2.14-2.26); removed.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-        if constexpr (BATCH) {
-            sum = fiber_sum_batched(t, leaf_factor, lo, hi, col);
-        } else {
 #pragma unroll 4
-            for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
-        }
+        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -459,18 +422,6 @@ __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, 
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
 }
 
-// The fiber loop compiled for rank 32 alone (teams of 8 lanes, R / 4 a constant), bounded to
-// BLOCKS blocks of 256: batched (TENSORSCOPE_FIBER_TAIL) or plain (TENSORSCOPE_FIBER_TAIL=plain,
-// six blocks: the default loop but for the constant rank, so that the batching's gain, if any, is
-// told apart from the specialisation's).
-template <int LEVELS, int BLOCKS, bool BATCH>
-__global__ void __launch_bounds__(256, BLOCKS) fiber_batch_kernel(TeamTree tree, float4* out) {
-    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
-    const std::uint32_t col = threadIdx.x % 8;
-    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams) team_fiber_group<false, LEVELS, BATCH>(tree, g, 8, col, out);
-}
-
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
 // or the flat loop (nonzero groups; the clipped one where the target is the leaves).
 enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2 };
@@ -561,15 +512,6 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
 template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
     for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) { team_fiber_group_wide<LEVELS>(t, g, col, out); });
-}
-
-// The rank-32 fiber loop (fiber_batch_kernel) over several trees in one launch: MM-CSF's
-// partitions under TENSORSCOPE_FIBER_TAIL.
-template <int LEVELS, int BLOCKS, bool BATCH>
-__global__ void __launch_bounds__(256, BLOCKS) trees_batch_kernel(TeamTrees trees, float4* out) {
-    for_tree_groups<8>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
-        team_fiber_group<false, LEVELS, BATCH>(t, g, 8, col, out);
-    });
 }
 
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
@@ -1002,6 +944,7 @@ LaunchShape shape_of(const TeamTrees& trees) {
     for (int t = 0; t < trees.count; ++t) {
         const TeamTree& x = trees.tree[t];
         s.clipped = s.clipped || x.group_fiber, s.nnz += x.nnz, s.fibers += x.fibers;
+        if (x.target == x.levels) s.leaf_nnz += x.nnz;
     }
     return s;
 }
@@ -1030,45 +973,13 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     return true;
 }
 
-// The rank-32 fiber loop where TENSORSCOPE_FIBER_TAIL=4, 5 or 6 (batched, bounded to that many
-// blocks) or =plain asks for it and the tree runs rank-32 whole-fiber groups of order 3 or 4;
-// false elsewhere; on one tree or on several (MM-CSF's). Read at every launch, so that a test can
-// switch it. Registers (sm_90), one tree: batched 40 at six blocks and 48 at five, no spill;
-// plain 40 at six, 24-36 bytes spilled, as the default. Several trees: batched 48 at five, 0-12
-// bytes spilled (the default several-tree kernel: 56, four blocks), 40 at six, 100-164 spilled.
-template <int LEVELS, int BLOCKS, bool BATCH>
-void launch_batch_kernel(const TeamTree& tree, float4* out, cudaStream_t stream) {
-    fiber_batch_kernel<LEVELS, BLOCKS, BATCH><<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, out);
-}
-template <int LEVELS, int BLOCKS, bool BATCH>
-void launch_batch_kernel(const TeamTrees& trees, float4* out, cudaStream_t stream) {
-    trees_batch_kernel<LEVELS, BLOCKS, BATCH><<<grid_for(trees.first_group[trees.count] * 8), 256, 0, stream>>>(trees, out);
-}
-template <class Trees>
-bool launched_batched(const Trees& trees, const LaunchShape& s, std::uint32_t R4, float* out, cudaStream_t stream) {
-    const bool plain = env_is("TENSORSCOPE_FIBER_TAIL", "plain");
-    const unsigned long blocks = plain ? 6 : env_unsigned("TENSORSCOPE_FIBER_TAIL", 0);
-    if (blocks < 4 || blocks > 6 || !rank32_whole_fibers(s, R4)) return false;
-    auto* out4 = reinterpret_cast<float4*>(out);
-    auto go = [&](auto levels_tag) {
-        constexpr int levels = decltype(levels_tag)::value;
-        if (plain) launch_batch_kernel<levels, 6, false>(trees, out4, stream);
-        else if (blocks == 4) launch_batch_kernel<levels, 4, true>(trees, out4, stream);
-        else if (blocks == 5) launch_batch_kernel<levels, 5, true>(trees, out4, stream);
-        else launch_batch_kernel<levels, 6, true>(trees, out4, stream);
-    };
-    if (s.levels == 2) go(std::integral_constant<int, 2>{});
-    else go(std::integral_constant<int, 3>{});
-    return true;
-}
-
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
     const LaunchShape shape = shape_of(tree);
-    if (launched_wide(tree, shape, R4, out, stream) || launched_batched(tree, shape, R4, out, stream)) return;
+    if (launched_wide(tree, shape, R4, out, stream)) return;
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
@@ -1088,7 +999,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
-    if (launched_wide(trees, shape, R4, out, stream) || launched_batched(trees, shape, R4, out, stream)) return;
+    if (launched_wide(trees, shape, R4, out, stream)) return;
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;

@@ -245,21 +245,6 @@ private Q_SLOTS:
         }
     }
 
-    // TENSORSCOPE_FIBER_TAIL=B (an experiment): at rank 32, whole-fiber groups of orders 3 and 4
-    // (one tree, or MM-CSF's several in one launch) sum each fiber in batches of four and its
-    // last one to three in one batch, bounded to B blocks, or the plain loop compiled for rank
-    // 32 (=plain): the same results (B-CSF's fibers split at 4 here: every remainder length).
-    void batchedFiberTailsKeepTheResult() {
-        for (const char* blocks : {"4", "5", "6", "plain"}) {
-            const ScopedEnv env("TENSORSCOPE_FIBER_TAIL", blocks);
-            check_orders_3_and_4(130);
-        }
-        const std::string path = tstest::shared_tensor("lastfm-tags.tns");
-        if (path.empty()) return;
-        const ScopedEnv env("TENSORSCOPE_FIBER_TAIL", "6");
-        check_against_oracle(load_tensor(path).tensor, 32);
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

@@ -63,6 +63,30 @@ private Q_SLOTS:
         QCOMPARE(wide_blocks(several, 8, kH200Threads, "trees"), 4);
         QCOMPARE(wide_blocks(several, 8, kH200Threads, "4"), 4);
     }
+
+    // MM-CSF's several trees (session 29): the uniform shape's three partitions (8.4M, 5.1M and
+    // 63.4M nonzeros with modes 1, 2 and 3 as their leaves; 1.5-1.7 a fiber) ran modes 1 and 2
+    // faster wide, mode 3 (most nonzeros added one by one at the leaves) slower; delicious-4d's
+    // (order 4) slower on every mode.
+    void severalTreesRunWideWhereTheyMeasuredFaster() {
+        LaunchShape uni = tree(76'900'000, 51'470'920);
+        uni.several = true;
+        uni.leaf_nnz = 8'403'344;  // mode 1
+        QCOMPARE(wide_blocks(uni, 8, kH200Threads, nullptr), 4);
+        uni.leaf_nnz = 5'131'256;  // mode 2
+        QCOMPARE(wide_blocks(uni, 8, kH200Threads, nullptr), 4);
+        uni.leaf_nnz = 63'365'400;  // mode 3
+        QCOMPARE(wide_blocks(uni, 8, kH200Threads, nullptr), 0);
+        QCOMPARE(wide_blocks(uni, 8, kH200Threads, "trees"), 4);
+        QCOMPARE(wide_blocks(uni, 8, kH200Threads, "0"), 0);
+        LaunchShape del4d = tree(140'000'000, 114'000'000, 3);
+        del4d.several = true;
+        del4d.leaf_nnz = 2'000'000;  // mode 4's partition
+        QCOMPARE(wide_blocks(del4d, 8, kH200Threads, nullptr), 0);
+        LaunchShape nell2 = tree(76'900'000, 18'000'000);  // 4.3 a fiber
+        nell2.several = true;
+        QCOMPARE(wide_blocks(nell2, 8, kH200Threads, nullptr), 0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestWideTeams)
