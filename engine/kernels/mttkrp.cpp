@@ -69,6 +69,8 @@ MttkrpPlan::MttkrpPlan(Backend backend, const SparseFormat& format) : backend_(b
 MttkrpPlan::~MttkrpPlan() = default;
 MttkrpPlan::MttkrpPlan(MttkrpPlan&&) noexcept = default;
 
+double MttkrpPlan::upload_seconds() const { return resident_ ? resident_->tensor->upload_seconds() : 0.0; }
+
 void MttkrpPlan::compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control,
                          DeviceTiming* timing) {
     if (!resident_) {

@@ -210,6 +210,29 @@ private Q_SLOTS:
         QCOMPARE(rows[1].gather_bound_s, 0.0);
     }
 
+    // bench uploads a CUDA row's format once and runs it from there (the warm-up and every
+    // repeat), counting that upload among each run's transfers: every format's every mode still
+    // matches the oracle, one mode's rows after another's on the same MM-CSF and COO copy and on
+    // B-CSF's per-mode builds, and each row's transfers include the format's bytes.
+    void benchRowsRunFromOneUpload() {
+        const CooTensor t = tstest::random_tensor({300, 200, 400}, 20000, 23, Distribution::PowerLaw);
+        BenchRequest req;
+        req.kernel = KernelKind::MTTKRP;
+        req.formats = {FormatKind::COO, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HLS};
+        req.backends = {Backend::Cuda};
+        req.rank = 32;
+        req.repeat = 3;
+        req.check = true;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{12});
+        for (const BenchResult& r : rows) {
+            QVERIFY2(r.ran, r.error.c_str());
+            QVERIFY2(r.max_rel_error <= 1e-5, (format_name(r.format) + std::string(" mode ") + std::to_string(r.mode)).c_str());
+            QCOMPARE(r.seconds.size(), std::size_t{3});
+            QVERIFY(r.transfer_s > 0);
+        }
+    }
+
     // By default fiber-group trees too small for the device are cut finer (fibers split at 32 or
     // more nonzeros, a few to a team), and the other tests run that way; TENSORSCOPE_FIBER_FILL=0
     // leaves them in groups of 8 whole fibers (CSF's long fibers split at B-CSF's length): the

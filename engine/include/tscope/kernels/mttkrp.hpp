@@ -37,6 +37,8 @@ public:
     void compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control = no_control(),
                  DeviceTiming* timing = nullptr);
     Backend backend() const { return backend_; }
+    // cuda: the seconds the tensor's upload took (0 where each compute uploads it: HLS, the CPU)
+    double upload_seconds() const;
 
 private:
     struct Resident;
