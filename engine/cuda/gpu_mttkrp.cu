@@ -186,10 +186,44 @@ struct TeamTree {
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
 };
 
+// How the whole-fiber loop loads (TENSORSCOPE_FIBER_LOADS, an experiment prepared in session 29,
+// not yet run on a GPU). kPlainLoads: as the compiler chooses. kStreamTree: the tree's own arrays
+// (fiber offsets, ancestor and leaf indices, values), each read once, as streaming loads
+// (ld.global.cs, evict-first in L1 and L2), so that they leave L1, where on the nell-2 shape
+// factor-row gathers hit 54% of the time (Nsight Compute, session 25), to the rows gathered again
+// and again. kKeepRows: that, and the factor rows gathered with L1::evict_last.
+enum FiberLoads : int { kPlainLoads = 0, kStreamTree = 1, kKeepRows = 2 };
+
+template <int LOADS>
+__device__ inline std::uint32_t tree_load(const std::uint32_t* p) {
+    if constexpr (LOADS == kPlainLoads) return *p;
+    else return __ldcs(p);
+}
+template <int LOADS>
+__device__ inline float tree_load(const float* p) {
+    if constexpr (LOADS == kPlainLoads) return *p;
+    else return __ldcs(p);
+}
+template <int LOADS>
+__device__ inline std::uint64_t tree_load(const std::uint64_t* p) {
+    if constexpr (LOADS == kPlainLoads) return *p;
+    else return __ldcs(reinterpret_cast<const unsigned long long*>(p));
+}
+template <int LOADS>
+__device__ inline float4 row_load(const float4* p) {
+    if constexpr (LOADS == kKeepRows) {
+        float4 r;
+        asm("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
+        return r;
+    } else {
+        return *p;
+    }
+}
+
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
 // float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
-// leaves). LEVELS as in team_fiber_group.
-template <int LEVELS>
+// leaves). LEVELS as in team_fiber_group, LOADS as FiberLoads.
+template <int LEVELS, int LOADS = kPlainLoads>
 __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint32_t R4, std::uint32_t col, float4& prefix,
                                   std::uint64_t& target_row) {
     prefix = make_float4(1.f, 1.f, 1.f, 1.f);
@@ -197,8 +231,8 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
     if constexpr (LEVELS > 0) {
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
-            const std::uint64_t a = t.anc.p[l][f];
-            if (l != t.target) prefix = prefix * t.level_factor.f[l][a * R4 + col];
+            const std::uint64_t a = tree_load<LOADS>(t.anc.p[l] + f);
+            if (l != t.target) prefix = prefix * row_load<LOADS>(t.level_factor.f[l] + a * R4 + col);
             else target_row = a;
         }
     } else {
@@ -218,7 +252,7 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS>
+template <bool CLIP, int LEVELS, int LOADS = kPlainLoads>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -232,17 +266,17 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     std::uint64_t row = ~std::uint64_t{0};
     for (std::uint64_t f = first; f < last; ++f) {
-        std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        std::uint64_t lo = tree_load<LOADS>(t.fiber_ptr + f) - t.base, hi = tree_load<LOADS>(t.fiber_ptr + f + 1) - t.base;
         if constexpr (CLIP) {
             if (lo >= z_end) break;
             lo = lo > z_begin ? lo : z_begin, hi = hi < z_end ? hi : z_end;
         }
         float4 prefix;
         std::uint64_t target_row;
-        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
+        fiber_head<LEVELS, LOADS>(t, f, R4, col, prefix, target_row);
         if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
             for (std::uint64_t z = lo; z < hi; ++z)
-                atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
+                atomic_add4(out + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4 + col, tree_load<LOADS>(t.vals + z) * prefix);
             continue;
         }
         if (target_row != row) {
@@ -272,7 +306,8 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         // ran as this one (B-CSF 2.14-2.26); removed.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 4
-        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+        for (std::uint64_t z = lo; z < hi; ++z)
+            fma4(sum, tree_load<LOADS>(t.vals + z), row_load<LOADS>(leaf_factor + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4 + col));
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -439,13 +474,13 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS>
+template <int LOOP, int LEVELS, int LOADS = kPlainLoads>
 __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
         else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS, LOADS>(t, g, R4, col, out);
     }
 }
 
@@ -455,13 +490,13 @@ __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint3
 // 2.13-2.25 with none, MM-CSF 2.52-2.63 against 2.31-2.37, and the shared real tensors 1.2-5x
 // slower (docs/bench/h200-issue19-session28.json): the fiber loops do not wait on same-address
 // atomics.
-template <int TEAM, int LOOP, int LEVELS>
+template <int TEAM, int LOOP, int LEVELS, int LOADS = kPlainLoads>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
-    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
+    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS, LOADS>(tree, g, R4, col, out);
 }
 
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
@@ -479,7 +514,7 @@ struct TeamTrees {
     TeamTree tree[kMaxTrees];
 };
 
-template <int TEAM, int LOOP, int LEVELS>
+template <int TEAM, int LOOP, int LEVELS, int LOADS = kPlainLoads>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
@@ -488,7 +523,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS, LOADS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -973,6 +1008,19 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     return true;
 }
 
+// go(loads) for a team kernel walking whole fibers: the FiberLoads that TENSORSCOPE_FIBER_LOADS
+// (=stream, =keep) asks for at rank 32 (TEAM 8) and order 3 or 4, kPlainLoads elsewhere (the
+// experiment's kernels are compiled for those alone). Read at every launch, so that a test can
+// switch it.
+template <int TEAM, int LEVELS, class Go>
+void with_fiber_loads(Go&& go) {
+    if constexpr (TEAM == 8 && (LEVELS == 2 || LEVELS == 3)) {
+        if (env_is("TENSORSCOPE_FIBER_LOADS", "stream")) return go(std::integral_constant<int, kStreamTree>{});
+        if (env_is("TENSORSCOPE_FIBER_LOADS", "keep")) return go(std::integral_constant<int, kKeepRows>{});
+    }
+    go(std::integral_constant<int, kPlainLoads>{});
+}
+
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -985,7 +1033,10 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            if (!tree.group_fiber)
+                with_fiber_loads<team, levels>([&](auto loads_tag) {
+                    fiber_team_kernel<team, kFiberLoop, levels, decltype(loads_tag)::value><<<grid, 256, 0, stream>>>(tree, R4, out4);
+                });
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
@@ -1008,7 +1059,10 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            if (!clip)
+                with_fiber_loads<team, levels>([&](auto loads_tag) {
+                    trees_team_kernel<team, kFiberLoop, levels, decltype(loads_tag)::value><<<grid, 256, 0, stream>>>(trees, R4, out4);
+                });
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
