@@ -144,4 +144,17 @@ inline std::map<std::vector<std::uint64_t>, double> as_map(const tscope::CooTens
     return out;
 }
 
+// An environment switch set for one scope (the GPU kernels' path switches are read at each
+// launch).
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const QByteArray& value) : name_(name) { qputenv(name, value); }
+    ~ScopedEnv() { qunsetenv(name_); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+};
+
 }  // namespace tstest

@@ -12,17 +12,7 @@ using namespace tscope;
 
 namespace {
 
-// An environment switch set for one scope (the GPU path switches are read at each launch).
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const QByteArray& value) : name_(name) { qputenv(name, value); }
-    ~ScopedEnv() { qunsetenv(name_); }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-    const char* name_;
-};
+using tstest::ScopedEnv;
 
 void check_against_oracle(const CooTensor& t, std::uint64_t rank) {
     std::vector<DenseMatrix> factors;
