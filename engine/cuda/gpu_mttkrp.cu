@@ -186,8 +186,8 @@ struct TeamTree {
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
 };
 
-// How the whole-fiber loop loads (TENSORSCOPE_FIBER_LOADS, an experiment prepared in session 29,
-// not yet run on a GPU). kPlainLoads: as the compiler chooses. kStreamTree: the tree's own arrays
+// How the whole-fiber loops load (TENSORSCOPE_FIBER_LOADS, an experiment prepared in session 29,
+// not yet run on a GPU; the 8-lane team kernels and the wide ones at four blocks, rank 32). kPlainLoads: as the compiler chooses. kStreamTree: the tree's own arrays
 // (fiber offsets, ancestor and leaf indices, values), each read once, as streaming loads
 // (ld.global.cs, evict-first in L1 and L2), so that they leave L1, where on the nell-2 shape
 // factor-row gathers hit 54% of the time (Nsight Compute, session 25), to the rows gathered again
@@ -397,7 +397,7 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // lose too: the shared real tensors' trees (cut to the device, 1.2-5 nonzeros a piece) ran 3-6
 // us slower a mode wide (MovieLens B-CSF 21-23 us against 17-22, Last.fm 31-34 against 29-32),
 // their half as many lanes leaving the device emptier.
-template <int LEVELS>
+template <int LEVELS, int LOADS = kPlainLoads>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
     constexpr std::uint32_t R4 = 8, half = 4;
@@ -408,24 +408,25 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
     for (std::uint64_t f = first; f < last; ++f) {
-        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        const std::uint64_t lo = tree_load<LOADS>(t.fiber_ptr + f) - t.base, hi = tree_load<LOADS>(t.fiber_ptr + f + 1) - t.base;
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
-            const std::uint64_t a = t.anc.p[l][f];
+            const std::uint64_t a = tree_load<LOADS>(t.anc.p[l] + f);
             if (l != t.target) {
-                prefix = prefix * t.level_factor.f[l][a * R4 + col];
-                prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
+                prefix = prefix * row_load<LOADS>(t.level_factor.f[l] + a * R4 + col);
+                prefix2 = prefix2 * row_load<LOADS>(t.level_factor.f[l] + a * R4 + col2);
             } else {
                 target_row = a;
             }
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
             for (std::uint64_t z = lo; z < hi; ++z) {
-                float4* o = out + static_cast<std::uint64_t>(t.leaf[z]) * R4;
-                atomic_add4(o + col, t.vals[z] * prefix);
-                atomic_add4(o + col2, t.vals[z] * prefix2);
+                float4* o = out + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4;
+                const float v = tree_load<LOADS>(t.vals + z);
+                atomic_add4(o + col, v * prefix);
+                atomic_add4(o + col2, v * prefix2);
             }
             continue;
         }
@@ -437,10 +438,10 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         float4 sum = zero, sum2 = zero;
 #pragma unroll 4
         for (std::uint64_t z = lo; z < hi; ++z) {
-            const float v = t.vals[z];
-            const float4* r = leaf_factor + static_cast<std::uint64_t>(t.leaf[z]) * R4;
-            fma4(sum, v, r[col]);
-            fma4(sum2, v, r[col2]);
+            const float v = tree_load<LOADS>(t.vals + z);
+            const float4* r = leaf_factor + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4;
+            fma4(sum, v, row_load<LOADS>(r + col));
+            fma4(sum2, v, row_load<LOADS>(r + col2));
         }
         add4(acc, sum * prefix);
         add4(acc2, sum2 * prefix2);
@@ -449,12 +450,12 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS>
+template <int LEVELS, int BLOCKS, int LOADS = kPlainLoads>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4;
-    for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
+    for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS, LOADS>(tree, g, col, out);
 }
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
@@ -544,9 +545,9 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
 
 // The wide loop (team_fiber_group_wide) over several trees in one launch: MM-CSF's partitions
 // where they all hold short fibers (wide_blocks).
-template <int LEVELS, int BLOCKS>
+template <int LEVELS, int BLOCKS, int LOADS = kPlainLoads>
 __global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
-    for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) { team_fiber_group_wide<LEVELS>(t, g, col, out); });
+    for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) { team_fiber_group_wide<LEVELS, LOADS>(t, g, col, out); });
 }
 
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
@@ -984,17 +985,32 @@ LaunchShape shape_of(const TeamTrees& trees) {
     return s;
 }
 
+// go(loads) for a kernel walking whole fibers: the FiberLoads that TENSORSCOPE_FIBER_LOADS
+// (=stream, =keep) asks for where APPLIES (the experiment's kernels are compiled for rank 32 at
+// orders 3 and 4 alone: the 8-lane team kernels and the wide ones at four blocks),
+// kPlainLoads elsewhere. Read at every launch, so that a test can switch it.
+template <bool APPLIES, class Go>
+void with_fiber_loads(Go&& go) {
+    if constexpr (APPLIES) {
+        if (env_is("TENSORSCOPE_FIBER_LOADS", "stream")) return go(std::integral_constant<int, kStreamTree>{});
+        if (env_is("TENSORSCOPE_FIBER_LOADS", "keep")) return go(std::integral_constant<int, kKeepRows>{});
+    }
+    go(std::integral_constant<int, kPlainLoads>{});
+}
+
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
+    if (blocks == 4)
+        with_fiber_loads<true>([&](auto loads) { fiber_wide_kernel<LEVELS, 4, decltype(loads)::value><<<grid, 256, 0, stream>>>(tree, out); });
     else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
 template <int LEVELS>
 void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(trees.first_group[trees.count] * 4);
-    if (blocks == 4) trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
+    if (blocks == 4)
+        with_fiber_loads<true>([&](auto loads) { trees_wide_kernel<LEVELS, 4, decltype(loads)::value><<<grid, 256, 0, stream>>>(trees, out); });
     else if (blocks == 5) trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
     else trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
 }
@@ -1006,19 +1022,6 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     if (s.levels == 2) launch_wide_kernel<2>(trees, wide, reinterpret_cast<float4*>(out), stream);
     else launch_wide_kernel<3>(trees, wide, reinterpret_cast<float4*>(out), stream);
     return true;
-}
-
-// go(loads) for a team kernel walking whole fibers: the FiberLoads that TENSORSCOPE_FIBER_LOADS
-// (=stream, =keep) asks for at rank 32 (TEAM 8) and order 3 or 4, kPlainLoads elsewhere (the
-// experiment's kernels are compiled for those alone). Read at every launch, so that a test can
-// switch it.
-template <int TEAM, int LEVELS, class Go>
-void with_fiber_loads(Go&& go) {
-    if constexpr (TEAM == 8 && (LEVELS == 2 || LEVELS == 3)) {
-        if (env_is("TENSORSCOPE_FIBER_LOADS", "stream")) return go(std::integral_constant<int, kStreamTree>{});
-        if (env_is("TENSORSCOPE_FIBER_LOADS", "keep")) return go(std::integral_constant<int, kKeepRows>{});
-    }
-    go(std::integral_constant<int, kPlainLoads>{});
 }
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
@@ -1034,7 +1037,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
             if (!tree.group_fiber)
-                with_fiber_loads<team, levels>([&](auto loads_tag) {
+                with_fiber_loads<team == 8 && (levels == 2 || levels == 3)>([&](auto loads_tag) {
                     fiber_team_kernel<team, kFiberLoop, levels, decltype(loads_tag)::value><<<grid, 256, 0, stream>>>(tree, R4, out4);
                 });
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
@@ -1060,7 +1063,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
             if (!clip)
-                with_fiber_loads<team, levels>([&](auto loads_tag) {
+                with_fiber_loads<team == 8 && (levels == 2 || levels == 3)>([&](auto loads_tag) {
                     trees_team_kernel<team, kFiberLoop, levels, decltype(loads_tag)::value><<<grid, 256, 0, stream>>>(trees, R4, out4);
                 });
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);

@@ -258,16 +258,19 @@ private Q_SLOTS:
         }
     }
 
-    // TENSORSCOPE_FIBER_LOADS=stream|keep (an experiment): the whole-fiber team kernels at rank
-    // 32, orders 3 and 4 (one tree, or MM-CSF's several in one launch), with the tree's arrays
-    // read as streaming loads and, under keep, the factor rows kept in L1: the same results.
+    // TENSORSCOPE_FIBER_LOADS=stream|keep (an experiment): the whole-fiber kernels at rank 32,
+    // orders 3 and 4, 8-lane teams and wide ones (one tree, or MM-CSF's several in one launch),
+    // with the tree's arrays read as streaming loads and, under keep, the factor rows kept in
+    // L1: the same results.
     void fiberLoadPoliciesKeepTheResult() {
-        const ScopedEnv narrow("TENSORSCOPE_FIBER_WIDE", "0");
-        for (const char* loads : {"stream", "keep"}) {
-            const ScopedEnv env("TENSORSCOPE_FIBER_LOADS", loads);
-            check_orders_3_and_4(150);
-            const std::string path = tstest::shared_tensor("lastfm-tags.tns");
-            if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+        for (const char* wide : {"0", "4"}) {
+            const ScopedEnv teams("TENSORSCOPE_FIBER_WIDE", wide);
+            for (const char* loads : {"stream", "keep"}) {
+                const ScopedEnv env("TENSORSCOPE_FIBER_LOADS", loads);
+                check_orders_3_and_4(150);
+                const std::string path = tstest::shared_tensor("lastfm-tags.tns");
+                if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+            }
         }
     }
 
