@@ -155,8 +155,9 @@ public:
     }
     // cuda: the format goes to the device once a row, as SpTV's and SpTTM's plans do, and each run
     // counts that upload among its transfers, as a one-off call pays it. Uploading it for every
-    // run (the warm-up and each repeat) ran the same kernels but spent most of a bench's time on
-    // the host: 65 s for MM-CSF's three modes on the uniform shape (H200, session 29).
+    // run (the warm-up and each repeat) ran the same kernels, each row paying the host's
+    // preparation and the copy six times: a bench of MM-CSF's three modes on the uniform shape
+    // took 56-66 s (H200, session 29).
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
         out_ = DenseMatrix(t_.dim(mode), req_.rank);
         plan_.reset();  // the last row's device copy goes before this row's is made
