@@ -1,7 +1,9 @@
 // CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <cuda_runtime.h>
 
 #include <cub/block/block_radix_sort.cuh>
@@ -1072,6 +1074,49 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     });
 }
 
+// TENSORSCOPE_MMCSF_STREAMS=1 (an experiment prepared in session 29, not yet run on a GPU):
+// MM-CSF's partitions each as its own single-tree launch (the team kernel bounded to six blocks,
+// 40 registers, as B-CSF's, where the several-tree kernel takes 56 at four), each on a stream of
+// its own, so that one partition's blocks fill the SMs another's tail leaves idle. One launch
+// per partition in turn on one stream ran 2.71-2.84 ms a mode on the nell-2 shape against
+// 2.31-2.39 for the fused launch (session 23); the question is whether overlapping their tails
+// wins back more than the fused launch's balance. A partition takes the single tree's rule for
+// the wide kernel (wide_blocks), which does not look at where the output mode sits.
+struct SideStreams {
+    cudaStream_t stream[kMaxTrees] = {};
+    cudaEvent_t fork = nullptr, join[kMaxTrees] = {};
+};
+// Made once per device and kept for the process: made at each launch, their host time would
+// fall inside the span the bench times. Not for concurrent launches on one device (the events
+// are shared); the bench and the CPD launch one at a time.
+const SideStreams& side_streams() {
+    static std::mutex lock;
+    static std::map<int, SideStreams> made;
+    int device = 0;
+    check(cudaGetDevice(&device), "reading the device");
+    const std::lock_guard<std::mutex> hold(lock);
+    auto it = made.find(device);
+    if (it != made.end()) return it->second;
+    SideStreams x;
+    check(cudaEventCreateWithFlags(&x.fork, cudaEventDisableTiming), "creating an event");
+    for (int t = 0; t < kMaxTrees; ++t) {
+        check(cudaStreamCreateWithFlags(&x.stream[t], cudaStreamNonBlocking), "creating a stream");
+        check(cudaEventCreateWithFlags(&x.join[t], cudaEventDisableTiming), "creating an event");
+    }
+    return made.emplace(device, x).first->second;
+}
+
+void launch_trees_on_streams(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
+    const SideStreams& side = side_streams();
+    check(cudaEventRecord(side.fork, stream), "recording an event");
+    for (int t = 0; t < trees.count; ++t) {
+        check(cudaStreamWaitEvent(side.stream[t], side.fork, 0), "ordering the partitions' streams");
+        launch_team_kernel(trees.tree[t], R, out, side.stream[t]);
+        check(cudaEventRecord(side.join[t], side.stream[t]), "recording an event");
+        check(cudaStreamWaitEvent(stream, side.join[t], 0), "joining the partitions' streams");
+    }
+}
+
 // Uploads the factors; returns the device copies (null for the output mode).
 std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     std::vector<DeviceArray<float>> out;
@@ -1492,6 +1537,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
             ++trees.count;
         }
         if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
+        else if (env_is("TENSORSCOPE_MMCSF_STREAMS", "1")) launch_trees_on_streams(trees, R, out_f, nullptr);
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");

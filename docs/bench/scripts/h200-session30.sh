@@ -8,7 +8,9 @@
 # the defaults' (one tree 40 at six blocks, several 56-60 at four, wide 64 at four). The suites
 # first (fiberLoadPoliciesKeepTheResult), then B-CSF and MM-CSF on the nell-2 shape, unset /
 # stream / keep then keep / stream / unset (session 29: B-CSF 2.14-2.26 ms a mode, MM-CSF
-# 2.33-2.39); the real tensors with --check; the uniform shape's B-CSF and MM-CSF (the wide
+# 2.33-2.39); the real tensors with --check; MM-CSF's partitions each on a stream of its own
+# (TENSORSCOPE_MMCSF_STREAMS=1, gpu_mttkrp.cu) against the fused launch, alternating twice on
+# the nell-2 shape; the uniform shape's B-CSF and MM-CSF (the wide
 # kernels; session 29 B-CSF 2.48-2.59 ms, MM-CSF 2.66-3.00) unset / stream / keep / unset.
 # Since b2ccc92 a bench row uploads its format once: the step log's times give each bench's wall
 # time against session 29's (nell-2 B-CSF,MM-CSF 54-55 s a bench; uniform MM-CSF 56-66 s).
@@ -23,6 +25,8 @@ N="--kernel mttkrp --backend cuda --format B-CSF,MM-CSF --mode all --rank 32 --r
 for l in unset stream keep; do run nell2-loads$l-1 55 env TENSORSCOPE_FIBER_LOADS=$l "$CLI" bench "$D/nell2.tsb" $N; done
 for l in keep stream unset; do run nell2-loads$l-2 55 env TENSORSCOPE_FIBER_LOADS=$l "$CLI" bench "$D/nell2.tsb" $N; done
 ab_real TENSORSCOPE_FIBER_LOADS CSF,B-CSF,MM-CSF unset stream keep
+M="--kernel mttkrp --backend cuda --format MM-CSF --mode all --rank 32 --repeat 5 --jsonl"
+for v in 1 0 1 0; do run nell2-mmcsf-streams$v 40 env TENSORSCOPE_MMCSF_STREAMS=$v "$CLI" bench "$D/nell2.tsb" $M; done
 gen_uniform
 U="--kernel mttkrp --backend cuda --format B-CSF,MM-CSF --mode all --rank 32 --repeat 5 --jsonl"
 for l in unset stream keep unset; do run uni-loads$l 45 env TENSORSCOPE_FIBER_LOADS=$l "$CLI" bench "$D/uni.tsb" $U; done

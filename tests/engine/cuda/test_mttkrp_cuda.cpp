@@ -274,6 +274,18 @@ private Q_SLOTS:
         }
     }
 
+    // TENSORSCOPE_MMCSF_STREAMS=1 (an experiment): MM-CSF's partitions each launched on a stream
+    // of its own, joined before the result is read: the same results on random tensors of orders
+    // 3 and 4 and on the real tensors (MovieLens: 2 partitions, JF17K: 3).
+    void partitionsOnStreamsKeepTheResult() {
+        const ScopedEnv env("TENSORSCOPE_MMCSF_STREAMS", "1");
+        check_orders_3_and_4(170);
+        for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
