@@ -189,37 +189,23 @@ struct TeamTree {
 };
 
 // How the whole-fiber loops load (TENSORSCOPE_FIBER_LOADS, an experiment prepared in session 29,
-// not yet run on a GPU; the 8-lane team kernels and the wide ones at four blocks, rank 32). kPlainLoads: as the compiler chooses. kStreamTree: the tree's own arrays
-// (fiber offsets, ancestor and leaf indices, values), each read once, as streaming loads
-// (ld.global.cs, evict-first in L1 and L2), so that they leave L1, where on the nell-2 shape
-// factor-row gathers hit 54% of the time (Nsight Compute, session 25), to the rows gathered again
-// and again. kKeepRows: that, and the factor rows gathered with L1::evict_last.
+// not yet run on a GPU; the 8-lane team kernels and the wide ones at four blocks, rank 32).
+// kPlainLoads: as the compiler chooses. kStreamTree: the tree's own arrays (fiber offsets,
+// ancestor and leaf indices, values), each read once, as streaming loads (ld.global.cs,
+// evict-first in L1 and L2), so that they leave L1, where on the nell-2 shape factor-row gathers
+// hit 54% of the time (Nsight Compute, session 25), to the rows gathered again and again.
+// kKeepRows: that, and the factor rows gathered with L1::evict_last.
 enum FiberLoads : int { kPlainLoads = 0, kStreamTree = 1, kKeepRows = 2 };
 
-template <int LOADS>
-__device__ inline std::uint32_t tree_load(const std::uint32_t* p) {
+template <int LOADS, class T>
+__device__ inline T tree_load(const T* p) {
     if constexpr (LOADS == kPlainLoads) return *p;
     else return __ldcs(p);
-}
-template <int LOADS>
-__device__ inline float tree_load(const float* p) {
-    if constexpr (LOADS == kPlainLoads) return *p;
-    else return __ldcs(p);
-}
-template <int LOADS>
-__device__ inline std::uint64_t tree_load(const std::uint64_t* p) {
-    if constexpr (LOADS == kPlainLoads) return *p;
-    else return __ldcs(reinterpret_cast<const unsigned long long*>(p));
 }
 template <int LOADS>
 __device__ inline float4 row_load(const float4* p) {
-    if constexpr (LOADS == kKeepRows) {
-        float4 r;
-        asm("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
-        return r;
-    } else {
-        return *p;
-    }
+    if constexpr (LOADS == kKeepRows) return load_evict_last(p);
+    else return *p;
 }
 
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's

@@ -154,13 +154,8 @@ __device__ inline T seg_load(const T* __restrict__ p, std::uint32_t i) {
 }
 template <int ACCESS, int V>
 __device__ inline typename WarpBatchShape<V>::Cols u_row(const float* p) {
-    if constexpr (ACCESS == kKeepRows && V == 4) {
-        float4 r;
-        asm("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
-        return r;
-    } else {
-        return WarpBatchShape<V>::row(p);
-    }
+    if constexpr (ACCESS == kKeepRows && V == 4) return load_evict_last(reinterpret_cast<const float4*>(p));
+    else return WarpBatchShape<V>::row(p);
 }
 template <int ACCESS, int V>
 __device__ inline void y_store(float* p, typename WarpBatchShape<V>::Cols c) {
