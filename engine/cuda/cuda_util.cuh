@@ -107,15 +107,6 @@ private:
     cudaEvent_t e_{};
 };
 
-// A float4 through the read-only path, its L1 line evicted after others (L1::evict_last): for
-// rows gathered again and again among data read once (the cache-policy experiments of
-// gpu_mttkrp.cu and gpu_spttm.cu). p must be 16-byte aligned.
-__device__ inline float4 load_evict_last(const float4* p) {
-    float4 r;
-    asm("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
-    return r;
-}
-
 inline void use_device() { check(cudaSetDevice(engine_device()), "selecting the GPU"); }
 using DeviceScope = OnDevice;
 

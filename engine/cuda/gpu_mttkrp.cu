@@ -1,9 +1,7 @@
 // CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <cuda_runtime.h>
 
 #include <cub/block/block_radix_sort.cuh>
@@ -188,30 +186,10 @@ struct TeamTree {
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
 };
 
-// How the whole-fiber loops load (TENSORSCOPE_FIBER_LOADS, an experiment prepared in session 29,
-// not yet run on a GPU; the 8-lane team kernels and the wide ones at four blocks, rank 32).
-// kPlainLoads: as the compiler chooses. kStreamTree: the tree's own arrays (fiber offsets,
-// ancestor and leaf indices, values), each read once, as streaming loads (ld.global.cs,
-// evict-first in L1 and L2), so that they leave L1, where on the nell-2 shape factor-row gathers
-// hit 54% of the time (Nsight Compute, session 25), to the rows gathered again and again.
-// kKeepRows: that, and the factor rows gathered with L1::evict_last.
-enum FiberLoads : int { kPlainLoads = 0, kStreamTree = 1, kKeepRows = 2 };
-
-template <int LOADS, class T>
-__device__ inline T tree_load(const T* p) {
-    if constexpr (LOADS == kPlainLoads) return *p;
-    else return __ldcs(p);
-}
-template <int LOADS>
-__device__ inline float4 row_load(const float4* p) {
-    if constexpr (LOADS == kKeepRows) return load_evict_last(p);
-    else return *p;
-}
-
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
 // float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
-// leaves). LEVELS as in team_fiber_group, LOADS as FiberLoads.
-template <int LEVELS, int LOADS = kPlainLoads>
+// leaves). LEVELS as in team_fiber_group.
+template <int LEVELS>
 __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint32_t R4, std::uint32_t col, float4& prefix,
                                   std::uint64_t& target_row) {
     prefix = make_float4(1.f, 1.f, 1.f, 1.f);
@@ -219,8 +197,8 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
     if constexpr (LEVELS > 0) {
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
-            const std::uint64_t a = tree_load<LOADS>(t.anc.p[l] + f);
-            if (l != t.target) prefix = prefix * row_load<LOADS>(t.level_factor.f[l] + a * R4 + col);
+            const std::uint64_t a = t.anc.p[l][f];
+            if (l != t.target) prefix = prefix * t.level_factor.f[l][a * R4 + col];
             else target_row = a;
         }
     } else {
@@ -240,7 +218,7 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS, int LOADS = kPlainLoads>
+template <bool CLIP, int LEVELS>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -254,17 +232,17 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     std::uint64_t row = ~std::uint64_t{0};
     for (std::uint64_t f = first; f < last; ++f) {
-        std::uint64_t lo = tree_load<LOADS>(t.fiber_ptr + f) - t.base, hi = tree_load<LOADS>(t.fiber_ptr + f + 1) - t.base;
+        std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
         if constexpr (CLIP) {
             if (lo >= z_end) break;
             lo = lo > z_begin ? lo : z_begin, hi = hi < z_end ? hi : z_end;
         }
         float4 prefix;
         std::uint64_t target_row;
-        fiber_head<LEVELS, LOADS>(t, f, R4, col, prefix, target_row);
+        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
         if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
             for (std::uint64_t z = lo; z < hi; ++z)
-                atomic_add4(out + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4 + col, tree_load<LOADS>(t.vals + z) * prefix);
+                atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
             continue;
         }
         if (target_row != row) {
@@ -292,10 +270,17 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         // 2.50-2.68 ms a mode at six blocks and 2.22-2.36 at five against 2.14-2.26, MM-CSF
         // 2.65-3.15 and 2.41-2.60 against 2.33-2.39; the same loop compiled for rank 32 alone
         // ran as this one (B-CSF 2.14-2.26); removed.
+        // Reading the tree's arrays (offsets, indices, values: each read once) as streaming loads
+        // (ld.global.cs), so that L1 would keep the factor rows gathered again and again, and
+        // with the factor rows also gathered with L1::evict_last, ran slower too (session 30,
+        // 82b9124, TENSORSCOPE_FIBER_LOADS=stream|keep, h200-issue19-session30.json call 1,
+        // alternating, the defaults' registers): B-CSF on the nell-2 shape 2.42-2.60 ms a mode
+        // against 2.13-2.25, MM-CSF 2.83-2.94 against 2.30-2.36; the uniform shape (wide teams)
+        // 3.11-4.08 against 2.49-2.98; delicious-4d's MM-CSF 14.1-18.4 against 10.2-16.4; the real
+        // tensors (18-36 us a mode) within 7 us either way; removed.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 4
-        for (std::uint64_t z = lo; z < hi; ++z)
-            fma4(sum, tree_load<LOADS>(t.vals + z), row_load<LOADS>(leaf_factor + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4 + col));
+        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -385,7 +370,7 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // lose too: the shared real tensors' trees (cut to the device, 1.2-5 nonzeros a piece) ran 3-6
 // us slower a mode wide (MovieLens B-CSF 21-23 us against 17-22, Last.fm 31-34 against 29-32),
 // their half as many lanes leaving the device emptier.
-template <int LEVELS, int LOADS = kPlainLoads>
+template <int LEVELS>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
     constexpr std::uint32_t R4 = 8, half = 4;
@@ -396,25 +381,24 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
     for (std::uint64_t f = first; f < last; ++f) {
-        const std::uint64_t lo = tree_load<LOADS>(t.fiber_ptr + f) - t.base, hi = tree_load<LOADS>(t.fiber_ptr + f + 1) - t.base;
+        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
-            const std::uint64_t a = tree_load<LOADS>(t.anc.p[l] + f);
+            const std::uint64_t a = t.anc.p[l][f];
             if (l != t.target) {
-                prefix = prefix * row_load<LOADS>(t.level_factor.f[l] + a * R4 + col);
-                prefix2 = prefix2 * row_load<LOADS>(t.level_factor.f[l] + a * R4 + col2);
+                prefix = prefix * t.level_factor.f[l][a * R4 + col];
+                prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
             } else {
                 target_row = a;
             }
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
             for (std::uint64_t z = lo; z < hi; ++z) {
-                float4* o = out + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4;
-                const float v = tree_load<LOADS>(t.vals + z);
-                atomic_add4(o + col, v * prefix);
-                atomic_add4(o + col2, v * prefix2);
+                float4* o = out + static_cast<std::uint64_t>(t.leaf[z]) * R4;
+                atomic_add4(o + col, t.vals[z] * prefix);
+                atomic_add4(o + col2, t.vals[z] * prefix2);
             }
             continue;
         }
@@ -426,10 +410,10 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         float4 sum = zero, sum2 = zero;
 #pragma unroll 4
         for (std::uint64_t z = lo; z < hi; ++z) {
-            const float v = tree_load<LOADS>(t.vals + z);
-            const float4* r = leaf_factor + static_cast<std::uint64_t>(tree_load<LOADS>(t.leaf + z)) * R4;
-            fma4(sum, v, row_load<LOADS>(r + col));
-            fma4(sum2, v, row_load<LOADS>(r + col2));
+            const float v = t.vals[z];
+            const float4* r = leaf_factor + static_cast<std::uint64_t>(t.leaf[z]) * R4;
+            fma4(sum, v, r[col]);
+            fma4(sum2, v, r[col2]);
         }
         add4(acc, sum * prefix);
         add4(acc2, sum2 * prefix2);
@@ -438,12 +422,12 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, int LOADS = kPlainLoads>
+template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4;
-    for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS, LOADS>(tree, g, col, out);
+    for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
 }
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
@@ -463,13 +447,13 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS, int LOADS = kPlainLoads>
+template <int LOOP, int LEVELS>
 __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
         else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS, LOADS>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS>(t, g, R4, col, out);
     }
 }
 
@@ -479,13 +463,13 @@ __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint3
 // 2.13-2.25 with none, MM-CSF 2.52-2.63 against 2.31-2.37, and the shared real tensors 1.2-5x
 // slower (docs/bench/h200-issue19-session28.json): the fiber loops do not wait on same-address
 // atomics.
-template <int TEAM, int LOOP, int LEVELS, int LOADS = kPlainLoads>
+template <int TEAM, int LOOP, int LEVELS>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fiber_team_kernel(TeamTree tree, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;  // this lane's float4 of every row
     if (col >= R4) return;                         // no shuffles below, so idle lanes may leave
-    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS, LOADS>(tree, g, R4, col, out);
+    for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
@@ -495,7 +479,10 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // by where the mode sits in its tree).
 // One launch per partition of the single-tree kernel (bounded to six blocks, as B-CSF's) instead
 // measured 2.71-2.84 ms a mode on the nell-2 shape (three partitions of 22M, 19M and 36M
-// nonzeros) against 2.31-2.39 (H200, session 23, h200-issue19-session23.json).
+// nonzeros) against 2.31-2.39 (H200, session 23, h200-issue19-session23.json). Those launches
+// on a stream each, forked from and joined to the caller's so that they overlap, measured
+// 2.38-2.59 against 2.29-2.36 for this launch (session 30, 82b9124, TENSORSCOPE_MMCSF_STREAMS,
+// h200-issue19-session30.json call 1, alternating twice).
 constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;
@@ -503,7 +490,7 @@ struct TeamTrees {
     TeamTree tree[kMaxTrees];
 };
 
-template <int TEAM, int LOOP, int LEVELS, int LOADS = kPlainLoads>
+template <int TEAM, int LOOP, int LEVELS>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
@@ -512,7 +499,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS, LOADS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -533,9 +520,9 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
 
 // The wide loop (team_fiber_group_wide) over several trees in one launch: MM-CSF's partitions
 // where they all hold short fibers (wide_blocks).
-template <int LEVELS, int BLOCKS, int LOADS = kPlainLoads>
+template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
-    for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) { team_fiber_group_wide<LEVELS, LOADS>(t, g, col, out); });
+    for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) { team_fiber_group_wide<LEVELS>(t, g, col, out); });
 }
 
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
@@ -973,32 +960,17 @@ LaunchShape shape_of(const TeamTrees& trees) {
     return s;
 }
 
-// go(loads) for a kernel walking whole fibers: the FiberLoads that TENSORSCOPE_FIBER_LOADS
-// (=stream, =keep) asks for where APPLIES (the experiment's kernels are compiled for rank 32 at
-// orders 3 and 4 alone: the 8-lane team kernels and the wide ones at four blocks),
-// kPlainLoads elsewhere. Read at every launch, so that a test can switch it.
-template <bool APPLIES, class Go>
-void with_fiber_loads(Go&& go) {
-    if constexpr (APPLIES) {
-        if (env_is("TENSORSCOPE_FIBER_LOADS", "stream")) return go(std::integral_constant<int, kStreamTree>{});
-        if (env_is("TENSORSCOPE_FIBER_LOADS", "keep")) return go(std::integral_constant<int, kKeepRows>{});
-    }
-    go(std::integral_constant<int, kPlainLoads>{});
-}
-
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    if (blocks == 4)
-        with_fiber_loads<true>([&](auto loads) { fiber_wide_kernel<LEVELS, 4, decltype(loads)::value><<<grid, 256, 0, stream>>>(tree, out); });
+    if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
     else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
 template <int LEVELS>
 void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(trees.first_group[trees.count] * 4);
-    if (blocks == 4)
-        with_fiber_loads<true>([&](auto loads) { trees_wide_kernel<LEVELS, 4, decltype(loads)::value><<<grid, 256, 0, stream>>>(trees, out); });
+    if (blocks == 4) trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
     else if (blocks == 5) trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
     else trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
 }
@@ -1024,10 +996,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            if (!tree.group_fiber)
-                with_fiber_loads<team == 8 && (levels == 2 || levels == 3)>([&](auto loads_tag) {
-                    fiber_team_kernel<team, kFiberLoop, levels, decltype(loads_tag)::value><<<grid, 256, 0, stream>>>(tree, R4, out4);
-                });
+            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
@@ -1050,57 +1019,11 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip)
-                with_fiber_loads<team == 8 && (levels == 2 || levels == 3)>([&](auto loads_tag) {
-                    trees_team_kernel<team, kFiberLoop, levels, decltype(loads_tag)::value><<<grid, 256, 0, stream>>>(trees, R4, out4);
-                });
+            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
     });
-}
-
-// TENSORSCOPE_MMCSF_STREAMS=1 (an experiment prepared in session 29, not yet run on a GPU):
-// MM-CSF's partitions each as its own single-tree launch (the team kernel bounded to six blocks,
-// 40 registers, as B-CSF's, where the several-tree kernel takes 56 at four), each on a stream of
-// its own, so that one partition's blocks fill the SMs another's tail leaves idle. One launch
-// per partition in turn on one stream ran 2.71-2.84 ms a mode on the nell-2 shape against
-// 2.31-2.39 for the fused launch (session 23); the question is whether overlapping their tails
-// wins back more than the fused launch's balance. A partition takes the single tree's rule for
-// the wide kernel (wide_blocks), which does not look at where the output mode sits.
-struct SideStreams {
-    cudaStream_t stream[kMaxTrees] = {};
-    cudaEvent_t fork = nullptr, join[kMaxTrees] = {};
-};
-// Made once per device and kept for the process: made at each launch, their host time would
-// fall inside the span the bench times. Not for concurrent launches on one device (the events
-// are shared); the bench and the CPD launch one at a time.
-const SideStreams& side_streams() {
-    static std::mutex lock;
-    static std::map<int, SideStreams> made;
-    int device = 0;
-    check(cudaGetDevice(&device), "reading the device");
-    const std::lock_guard<std::mutex> hold(lock);
-    auto it = made.find(device);
-    if (it != made.end()) return it->second;
-    SideStreams x;
-    check(cudaEventCreateWithFlags(&x.fork, cudaEventDisableTiming), "creating an event");
-    for (int t = 0; t < kMaxTrees; ++t) {
-        check(cudaStreamCreateWithFlags(&x.stream[t], cudaStreamNonBlocking), "creating a stream");
-        check(cudaEventCreateWithFlags(&x.join[t], cudaEventDisableTiming), "creating an event");
-    }
-    return made.emplace(device, x).first->second;
-}
-
-void launch_trees_on_streams(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
-    const SideStreams& side = side_streams();
-    check(cudaEventRecord(side.fork, stream), "recording an event");
-    for (int t = 0; t < trees.count; ++t) {
-        check(cudaStreamWaitEvent(side.stream[t], side.fork, 0), "ordering the partitions' streams");
-        launch_team_kernel(trees.tree[t], R, out, side.stream[t]);
-        check(cudaEventRecord(side.join[t], side.stream[t]), "recording an event");
-        check(cudaStreamWaitEvent(stream, side.join[t], 0), "joining the partitions' streams");
-    }
 }
 
 // Uploads the factors; returns the device copies (null for the output mode).
@@ -1523,7 +1446,6 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
             ++trees.count;
         }
         if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
-        else if (env_is("TENSORSCOPE_MMCSF_STREAMS", "1")) launch_trees_on_streams(trees, R, out_f, nullptr);
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");

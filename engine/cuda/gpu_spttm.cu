@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "cuda_util.cuh"
-#include "env_switch.hpp"
 #include "gpu_spttm.hpp"
 #include "piece_ranges.cuh"
 #include "sparse_library.cuh"
@@ -107,7 +106,11 @@ __global__ void shared_kernel(std::uint64_t fibers, std::uint64_t R, const std::
 // (docs/bench/h200-issue19-session22-*.json). The V = 4 constants were picked in the same call
 // from four builds: 4 gathers in flight a group at 4 blocks an SM (61 registers), 128 nonzeros
 // a group; 64 nonzeros 2.25-2.41 ms on nell-2, 2 gathers at 5 blocks 2.25-2.36, 8 gathers at 3
-// blocks 2.51-2.70.
+// blocks 2.51-2.70. Reading the tensor and writing Y as streaming accesses (ld.global.cs,
+// st.global.cs), so that L1 would keep U's rows, and with U's rows also loaded with
+// L1::evict_last (64 registers, no spill), ran slower (session 30, 82b9124,
+// TENSORSCOPE_SPTTM_LOADS=stream|keep, h200-issue19-session30.json call 2): on the nell-2 shape
+// 2.16-2.36 ms a mode either way against 2.14-2.30; removed.
 //
 // Occupancy (V = 1): positions in a segment and fibers counted from its first are 32-bit, 8
 // gathers are in flight, and the kernel is bounded to 5 resident blocks (48 registers): 3.20-3.36
@@ -139,37 +142,13 @@ struct WarpBatchShape<4> {
     static __device__ void add(Cols& a, Cols b) { a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w; }
 };
 
-// How the V = 4 kernel loads and stores (TENSORSCOPE_SPTTM_LOADS, an experiment prepared in
-// session 29, not yet run on a GPU). kPlainAccess: as above. kStreamAccess: the tensor's indices
-// and values (each read once) as streaming loads and Y's rows (each written once, 2.1 GB on the
-// nell-2 shape) as streaming stores, evict-first in L1 and L2, so that the caches keep U's rows,
-// gathered about 2,700 times each there. kKeepRows: that, and U's rows loaded with
-// L1::evict_last.
-enum BatchAccess : int { kPlainAccess = 0, kStreamAccess = 1, kKeepRows = 2 };
-
-template <int ACCESS, class T>
-__device__ inline T seg_load(const T* __restrict__ p, std::uint32_t i) {
-    if constexpr (ACCESS == kPlainAccess) return p[i];
-    else return __ldcs(p + i);
-}
-template <int ACCESS, int V>
-__device__ inline typename WarpBatchShape<V>::Cols u_row(const float* p) {
-    if constexpr (ACCESS == kKeepRows && V == 4) return load_evict_last(reinterpret_cast<const float4*>(p));
-    else return WarpBatchShape<V>::row(p);
-}
-template <int ACCESS, int V>
-__device__ inline void y_store(float* p, typename WarpBatchShape<V>::Cols c) {
-    if constexpr (ACCESS != kPlainAccess && V == 4) __stcs(reinterpret_cast<float4*>(p), c);
-    else WarpBatchShape<V>::store(p, c);
-}
-
 // V = 4 needs R % 4 == 0: U's and Y's rows then start on 16 bytes (cudaMalloc aligns more).
 bool four_columns_a_lane(std::uint64_t R) { return R % 4 == 0; }
 std::uint64_t batch_segment(std::uint64_t R) {
     return four_columns_a_lane(R) ? WarpBatchShape<4>::kSegment : WarpBatchShape<1>::kSegment;
 }
 
-template <int V, int ACCESS = kPlainAccess>
+template <int V>
 __global__ void __launch_bounds__(kThreads, WarpBatchShape<V>::kBlocks) warp_batch_kernel(std::uint64_t nnz, std::uint64_t fibers, std::uint64_t R,
                                                               const std::uint64_t* __restrict__ fptr,
                                                               const std::uint64_t* __restrict__ seg_fiber,
@@ -210,13 +189,13 @@ __global__ void __launch_bounds__(kThreads, WarpBatchShape<V>::kBlocks) warp_bat
         typename S::Cols acc = S::zero();
         const auto flush = [&] {
             if (!has_col) return;
-            if (carried) y_store<ACCESS, V>(carry + w * R + r, acc);
-            else y_store<ACCESS, V>(y + (first + fiber) * R + r, acc);
+            if (carried) S::store(carry + w * R + r, acc);
+            else S::store(y + (first + fiber) * R + r, acc);
         };
         for (std::uint32_t j0 = 0; j0 < len; j0 += G) {
             const int n = len - j0 < G ? static_cast<int>(len - j0) : G;
-            const std::uint32_t k_lane = lane < n ? seg_load<ACCESS>(seg_idx, j0 + lane) : 0;
-            const float x_lane = lane < n ? seg_load<ACCESS>(seg_val, j0 + lane) : 0.0f;
+            const std::uint32_t k_lane = lane < n ? seg_idx[j0 + lane] : 0;
+            const float x_lane = lane < n ? seg_val[j0 + lane] : 0.0f;
             for (int q0 = 0; q0 < n; q0 += kGathers) {
                 typename S::Cols g[kGathers];
 #pragma unroll
@@ -224,7 +203,7 @@ __global__ void __launch_bounds__(kThreads, WarpBatchShape<V>::kBlocks) warp_bat
                     const int q = q0 + s;
                     const std::uint32_t k = __shfl_sync(group_mask, k_lane, q & (G - 1), G);
                     const float x = __shfl_sync(group_mask, x_lane, q & (G - 1), G);
-                    g[s] = q < n && has_col ? S::scaled(x, u_row<ACCESS, V>(u + static_cast<std::uint64_t>(k) * R + r)) : S::zero();
+                    g[s] = q < n && has_col ? S::scaled(x, S::row(u + static_cast<std::uint64_t>(k) * R + r)) : S::zero();
                 }
 #pragma unroll
                 for (int s = 0; s < kGathers; ++s) {
@@ -418,10 +397,8 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
                     kernel<<<blocks(segments, groups_a_block), kThreads>>>(d.nnz, n, R, d.ptr.get(), d.seg_fiber.get(), d.idx.get(),
                                                                           d.val.get(), d.u.get(), d.out.get(), d.carry.get());
                 };
-                if (!four_columns_a_lane(R)) launch(warp_batch_kernel<1>);
-                else if (env_is("TENSORSCOPE_SPTTM_LOADS", "stream")) launch(warp_batch_kernel<4, kStreamAccess>);
-                else if (env_is("TENSORSCOPE_SPTTM_LOADS", "keep")) launch(warp_batch_kernel<4, kKeepRows>);
-                else launch(warp_batch_kernel<4>);
+                if (four_columns_a_lane(R)) launch(warp_batch_kernel<4>);
+                else launch(warp_batch_kernel<1>);
                 launch_piece_carries(segments, batch_segment(R), R, d.ptr.get(), d.seg_fiber.get(), d.carry.get(), d.out.get());
                 break;
             }

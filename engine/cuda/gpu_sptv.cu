@@ -240,12 +240,12 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        const auto launch = [&](auto kernel, const auto* ptr) {
-            kernel<<<blocks, kTupleThreads>>>(d.tuples, ptr, d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
-        };
-        const bool stream = env_is("TENSORSCOPE_SPTV_LOADS", "stream");  // an experiment (sptv_tuples.cuh)
-        if (d.ptr32.size()) launch(stream ? sptv_tuple_kernel<std::uint32_t, true> : sptv_tuple_kernel<std::uint32_t>, d.ptr32.get());
-        else launch(stream ? sptv_tuple_kernel<std::uint64_t, true> : sptv_tuple_kernel<std::uint64_t>, d.ptr.get());
+        if (d.ptr32.size())
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
+                                                         d.out.get());
+        else
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
+                                                         d.out.get());
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty

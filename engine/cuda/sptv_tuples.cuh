@@ -25,6 +25,10 @@
 // 3's top row) listed by this kernel and summed in chunks of 4096 by as many blocks: mode 3
 // 1.23-1.24 ms against 1.35-1.36, but mode 1 1.18 against 1.11 and the uniform shape 1.00 and
 // 0.60 against 0.90 and 0.57 (h200-issue19-session25.json, alternating twice); removed.
+// Session 30: the tensor read and the sums written as streaming accesses (ld/st.global.cs) so
+// that L1 would keep the vector (32 registers either way): on the nell-2 shape mode 1 1.19 ms
+// against 1.12, mode 3 1.30 against 1.33 (h200-issue19-session30.json call 2, TENSORSCOPE_
+// SPTV_LOADS); no gain on the whole, removed.
 #pragma once
 
 #include <cstdint>
@@ -40,22 +44,10 @@ constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
 
-// How the tuple kernel reads the tensor (TENSORSCOPE_SPTV_LOADS=stream, an experiment prepared in
-// session 29, not yet run on a GPU): as below (false), or its offsets, indices and values (each
-// read once) as streaming loads and the sums as streaming stores (true: evict-first in L1 and
-// L2), so that L1 keeps the vector gathered by every nonzero. Session 24 found cuSPARSE's CSR
-// SpMV losing its vector's L1 lines to the streamed arrays (sptv_shared_vector.cuh); HOCSR's
-// vector is 48-115 KB on the nell-2 shape, too large to stage for blocks of 256.
-template <bool STREAM, class T>
-__device__ inline T tuple_load(const T* p) {
-    if constexpr (STREAM) return __ldcs(p);
-    else return __ldg(p);
-}
-
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
 // aligned: cudaMalloc aligns to 256 bytes).
-template <class P, bool STREAM = false>
+template <class P>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
@@ -63,11 +55,11 @@ struct TupleOffsets {
         const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
         if (first + kTupleRows <= rows) {
             if constexpr (sizeof(P) == 8) {
-                const ulonglong2 a = tuple_load<STREAM>(reinterpret_cast<const ulonglong2*>(ptr + first));
-                const ulonglong2 b = tuple_load<STREAM>(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
+                const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
+                const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
                 at[0] = a.x, at[1] = a.y, at[2] = b.x, at[3] = b.y;
             } else {
-                const uint4 a = tuple_load<STREAM>(reinterpret_cast<const uint4*>(ptr + first));
+                const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
                 at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
             }
             at[kTupleRows] = ptr[first + kTupleRows];
@@ -96,14 +88,14 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
 // block b (the exclusive scan of sptv_tuple_count_kernel's counts).
-template <class P, bool STREAM = false>
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                    const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                                                    const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
                                                                    float* __restrict__ out) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P, STREAM> off(rows, ptr);
+    const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
@@ -114,13 +106,8 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
             float sum = 0.0f;
-            if constexpr (STREAM) {
-                for (std::uint64_t j = b; j < e; ++j) sum += __ldcs(val + j) * v[__ldcs(col + j)];
-                __stcs(out + q, sum);
-            } else {
-                for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
-                out[q] = sum;
-            }
+            for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
+            out[q] = sum;
         }
         // the warp's long rows of this step, one after another, all lanes on each
         for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending; pending &= pending - 1) {
@@ -128,10 +115,7 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
             const std::uint64_t lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
             const std::uint64_t lq = __shfl_sync(0xffffffffu, q, owner);
             float sum = 0.0f;
-            if constexpr (STREAM)
-                for (std::uint64_t j = lb + static_cast<std::uint64_t>(lane); j < le; j += 32) sum += __ldcs(val + j) * v[__ldcs(col + j)];
-            else
-                for (std::uint64_t j = lb + static_cast<std::uint64_t>(lane); j < le; j += 32) sum += val[j] * v[col[j]];
+            for (std::uint64_t j = lb + static_cast<std::uint64_t>(lane); j < le; j += 32) sum += val[j] * v[col[j]];
 #pragma unroll
             for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, d);
             if (lane == 0) out[lq] = sum;

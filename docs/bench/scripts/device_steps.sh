@@ -16,6 +16,8 @@ step() { echo "[$(date +%T)] $*" >> "$R/log"; }
 run() {  # name, the seconds it may need, command...
     local name=$1 need=$2; shift 2
     if [ $(( $(date +%s) - START + need )) -gt "$LIMIT" ]; then step "skip $name (time)"; return; fi
+    local k=2 base=$name  # a name run again (alternating rounds) keeps every round's output
+    while [ -e "$R/$name.${EXT:-out}" ]; do name=$base.$k; k=$((k + 1)); done
     step "start $name"; timeout $(( LIMIT - ($(date +%s) - START) )) "$@" > "$R/$name.${EXT:-out}" 2> "$R/$name.err"; step "end $name rc=$?"
 }
 pack() { tar -C "$(dirname "$R")" -czf "$1/$(basename "$R").tgz" "$(basename "$R")"; }

@@ -258,34 +258,6 @@ private Q_SLOTS:
         }
     }
 
-    // TENSORSCOPE_FIBER_LOADS=stream|keep (an experiment): the whole-fiber kernels at rank 32,
-    // orders 3 and 4, 8-lane teams and wide ones (one tree, or MM-CSF's several in one launch),
-    // with the tree's arrays read as streaming loads and, under keep, the factor rows kept in
-    // L1: the same results.
-    void fiberLoadPoliciesKeepTheResult() {
-        for (const char* wide : {"0", "4"}) {
-            const ScopedEnv teams("TENSORSCOPE_FIBER_WIDE", wide);
-            for (const char* loads : {"stream", "keep"}) {
-                const ScopedEnv env("TENSORSCOPE_FIBER_LOADS", loads);
-                check_orders_3_and_4(150);
-                const std::string path = tstest::shared_tensor("lastfm-tags.tns");
-                if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
-            }
-        }
-    }
-
-    // TENSORSCOPE_MMCSF_STREAMS=1 (an experiment): MM-CSF's partitions each launched on a stream
-    // of its own, joined before the result is read: the same results on random tensors of orders
-    // 3 and 4 and on the real tensors (MovieLens: 2 partitions, JF17K: 3).
-    void partitionsOnStreamsKeepTheResult() {
-        const ScopedEnv env("TENSORSCOPE_MMCSF_STREAMS", "1");
-        check_orders_3_and_4(170);
-        for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
-            const std::string path = tstest::shared_tensor(name);
-            if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
-        }
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

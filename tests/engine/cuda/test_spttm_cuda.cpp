@@ -91,17 +91,6 @@ private Q_SLOTS:
         for (std::uint64_t rank : {1, 32, 40}) check_spttm(shuffled, rank);
     }
 
-    // TENSORSCOPE_SPTTM_LOADS=stream|keep (an experiment): the warp batches at four columns a
-    // lane read the tensor and write Y as streaming accesses, and under keep load U's rows with
-    // L1::evict_last: the same results (rank 32 crosses carried segments; rank 40, two passes).
-    void streamingAccessKeepsTheResult() {
-        for (const char* access : {"stream", "keep"}) {
-            const tstest::ScopedEnv env("TENSORSCOPE_SPTTM_LOADS", access);
-            for (std::uint64_t rank : {32, 40})
-                check_spttm(tstest::random_tensor({40, 12, 900}, 6000, rank, Distribution::PowerLaw), rank);
-        }
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

@@ -104,15 +104,6 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 6));
     }
 
-    // TENSORSCOPE_SPTV_LOADS=stream (an experiment): HOCSR's kernel reads the tensor and writes
-    // the sums as streaming accesses: the same results, with empty, short and long rows.
-    void hocsrStreamingLoadsKeepTheResult() {
-        const tstest::ScopedEnv env("TENSORSCOPE_SPTV_LOADS", "stream");
-        manyEmptyRows();
-        hocsrLongRows();
-        check_against_oracle(tstest::random_tensor({33, 7, 2001}, 9000, 32, Distribution::PowerLaw));
-    }
-
     // HOCSR's very long rows (each summed by its warp, sptv_tuples.cuh): rows of 4097, 8192,
     // 12289 and 30000 nonzeros, one in a warp with a 40-nonzero row, among short rows.
     void hocsrVeryLongRows() {
