@@ -57,9 +57,19 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 // TENSORSCOPE_CSF_LONG=flat keeps the flat loop for large trees with long fibers, and
 // TENSORSCOPE_CSF_SHORT=nonzero-groups for every CSF tree, for comparisons.
 enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
+
+// The length CSF's and MM-CSF's long fibers are split at on upload: B-CSF's default.
+// TENSORSCOPE_FIBER_SPLIT=N (an experiment, session 30) sets another, as B-CSF's own
+// --fiber-threshold does for its trees: on one H200 B-CSF on the nell-2 shape at threshold 32 ran
+// 1.87-1.99 ms a mode, at 64 1.99-2.06, against 2.12-2.25 at 128 (h200-issue19-session30.json
+// call 3).
+std::uint64_t split_length() {
+    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", FormatOptions{}.bcsf_fiber_threshold));
+}
+
 CsfRun csf_run(std::uint64_t longest, bool small) {
     if (gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups")) return CsfRun::FlatLoop;
-    if (small || longest <= FormatOptions{}.bcsf_fiber_threshold) return CsfRun::FiberGroups;  // a small one cut by fill_device
+    if (small || longest <= split_length()) return CsfRun::FiberGroups;  // a small one cut by fill_device
     return gpu::env_is("TENSORSCOPE_CSF_LONG", "flat") ? CsfRun::FlatLoop : CsfRun::SplitThenGroups;
 }
 
@@ -90,8 +100,7 @@ bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fi
 // 76-79 on blocks-3d; MM-CSF's from 266-276 to 60-63, 194-200 to 89-95 and 369-379 to 87-92; the
 // nell-2 shape's trees are large and were not cut (2.13-2.24 ms a mode both ways).
 std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t teams) {
-    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest,
-                                                   FormatOptions{}.bcsf_fiber_threshold);
+    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest, split_length());
     if (c.split_at) t = csf_flat::split_fibers(std::move(t), c.split_at);
     return c.group;
 }
@@ -113,7 +122,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         const bool small = is_small(f, teams);
         const std::uint64_t longest = csf || small ? longest_fiber(f) : 0;  // one pass, where it is asked
         const CsfRun run = csf ? csf_run(longest, small) : CsfRun::FiberGroups;
-        if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), FormatOptions{}.bcsf_fiber_threshold);
+        if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), split_length());
         const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
         parts.push_back(f.view(t->order));
@@ -139,7 +148,7 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
             // its partitions' long fibers split as B-CSF's, at B-CSF's default length
             // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
             if (gpu::env_is("TENSORSCOPE_MMCSF_UNSPLIT", "1")) return upload_trees(trees);
-            return upload_trees(trees, false, FormatOptions{}.bcsf_fiber_threshold);
+            return upload_trees(trees, false, split_length());
         },
         [&]<class I, class V>(const BlcoFormat<I, V>& f) {
             std::vector<float> vals(f.vals.begin(), f.vals.end());

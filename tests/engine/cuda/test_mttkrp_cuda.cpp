@@ -177,6 +177,26 @@ private Q_SLOTS:
         check_against_oracle(t, 32);
     }
 
+    // CSF's and MM-CSF's long fibers split on upload at other lengths (TENSORSCOPE_FIBER_SPLIT,
+    // an experiment): down to one nonzero a fiber, as a large tree (FILL=0) and cut to the device;
+    // and the real tensors, whose trees are cut to the device at most that length a piece.
+    void fiberSplitLengthsKeepTheResult() {
+        const CooTensor t = tstest::random_tensor({20, 25, 3000}, 9000, 23, Distribution::PowerLaw);
+        for (const char* at : {"1", "16", "32"}) {
+            const ScopedEnv split("TENSORSCOPE_FIBER_SPLIT", at);
+            check_against_oracle(t, 32);
+            {
+                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+                check_against_oracle(t, 32);
+            }
+        }
+        const ScopedEnv split("TENSORSCOPE_FIBER_SPLIT", "32");
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+        }
+    }
+
     // The bench's second ceiling on the GPU: a row of R floats per nonzero at the gather rate
     // measured in this process (bench/roofline.hpp); none for HLS.
     void benchRowsCarryTheGatherCeiling() {
