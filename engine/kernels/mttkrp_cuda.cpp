@@ -33,9 +33,9 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 }
 
 // How a CSF tree runs. Since session 27 every CSF tree runs B-CSF's fiber groups: a tree with
-// long fibers has them split at B-CSF's length on upload (as MM-CSF's partitions are), so its
-// teams walk at most 128 nonzeros a fiber, as B-CSF's do, and CSF differs from B-CSF on the GPU
-// by what it stores, not by how fast it runs. The history, on one H200, every row checked
+// long fibers has them split on upload (as MM-CSF's partitions and B-CSF's trees are; since
+// session 30 at split_length(), below, 128 before), so its teams walk short fibers, as B-CSF's
+// do, and CSF differs from B-CSF on the GPU by what it stores, not by how fast it runs. The history, on one H200, every row checked
 // against cpu-ref:
 // - CSF's own kernel first cut a tree into equal nonzero groups walked by a flat loop (long
 //   fibers shared between teams). On the evaluation's generated tensors, whose fibers are all
@@ -58,13 +58,27 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 // TENSORSCOPE_CSF_SHORT=nonzero-groups for every CSF tree, for comparisons.
 enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
 
-// The length CSF's and MM-CSF's long fibers are split at on upload: B-CSF's default.
-// TENSORSCOPE_FIBER_SPLIT=N (an experiment, session 30) sets another, as B-CSF's own
-// --fiber-threshold does for its trees: on one H200 B-CSF on the nell-2 shape at threshold 32 ran
-// 1.87-1.99 ms a mode, at 64 1.99-2.06, against 2.12-2.25 at 128 (h200-issue19-session30.json
-// call 3).
+// The most nonzeros a fiber of the CSF family holds on the GPU: longer ones are cut into
+// sub-fibers on upload ("to provide better work balance on GPU, long fibers are split into
+// sub-fibers", mm-csf Sec. 6), whatever length the format itself was split at (B-CSF's
+// --fiber-threshold, 128 by default, stays what the format stores and the CPU runs). On a
+// power-law tensor most nonzeros sit in its long fibers, and a team walks its fibers' nonzeros
+// one after another, so shorter pieces put more of them in flight at once. On one H200 (session
+// 30, h200-issue19-session30.json calls 3-4, nell-2 shape, rank 32, alternating) B-CSF took
+// 2.12-2.25 ms a mode split at 128, 1.93-2.09 at 48, 1.87-1.99 at 32, 1.87-1.99 at 24 and
+// 1.79-1.92 at 16 (one round); CSF 2.13-2.25 at 128, 1.89-2.02 at 32; MM-CSF 2.32-2.39 at 128,
+// 1.88-1.98 at 32, 1.86-1.96 at 16 (one round); the uniform shape's fibers (1.5 nonzeros) ran
+// as before (B-CSF 2.47-2.58 at 32 and 128), the real tensors within 5 us a mode either way.
+// 32 is the length measured in every case; 16 looked faster on the nell-2 shape but is not yet
+// measured on the small trees, which it would also cut finer (fill_device).
+// TENSORSCOPE_FIBER_SPLIT=N sets another length, for comparisons.
+// The trees' levels stay in SPLATT's order (default_mode_order: the others by increasing
+// length): the leaves from the shorter mode instead (1-3-2, 2-3-1, 3-1-2: a smaller factor to
+// gather from, over 7-36% more fibers) ran CSF and B-CSF 1-10% slower on the nell-2 and uniform
+// shapes (same calls, --mode-order).
+constexpr std::uint64_t kGpuFiberSplit = 32;
 std::uint64_t split_length() {
-    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", FormatOptions{}.bcsf_fiber_threshold));
+    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", kGpuFiberSplit));
 }
 
 CsfRun csf_run(std::uint64_t longest, bool small) {
@@ -87,7 +101,7 @@ std::uint64_t resident_teams() {
 bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fiber_ptr.size() - 1 < 8 * teams; }
 
 // A tree run as fiber groups that is too small for the device, cut finer: its fibers split at
-// max(32, nnz / teams) nonzeros (at most B-CSF's split length) and grouped a few to a team
+// max(32, nnz / teams) nonzeros (at most split_length()) and grouped a few to a team
 // (csf_flat::fill_cut), so that no team walks far more than the others. Returns the fibers per
 // group (0: the kernel's 8). `longest`: its longest fiber.
 // Why: on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
@@ -106,8 +120,8 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
 }
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
-// them here (MM-CSF's); csf: a CSF tree, its long fibers cut here too (at B-CSF's length, or to
-// the device where it is small; see csf_run). Either way the kernel walks whole-fiber
+// them here (MM-CSF's, and B-CSF's where its threshold is longer); csf: a CSF tree, its long
+// fibers cut here too (at split_length(), or to the device where it is small; see csf_run). Either way the kernel walks whole-fiber
 // groups and need not balance them; TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long
 // fibers to the flat loop.
 template <class I, class V>
@@ -141,11 +155,13 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
     return visit_format(format, overloaded{
         [&]<class I, class V>(const CooFormat<I, V>& f) { return std::make_shared<gpu::ResidentTensor>(flatten(f).view()); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}, false, 0, true); },
-        [&]<class I, class V>(const BcsfFormat<I, V>& f) { return upload_trees<I, V>({&f.csf}, true); },
+        [&]<class I, class V>(const BcsfFormat<I, V>& f) {
+            return upload_trees<I, V>({&f.csf}, true, f.threshold > split_length() ? split_length() : 0);
+        },
         [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
             std::vector<const CsfFormat<I, V>*> trees;
             for (const auto& p : f.partitions) trees.push_back(&p);
-            // its partitions' long fibers split as B-CSF's, at B-CSF's default length
+            // its partitions' long fibers split as B-CSF's, at split_length()
             // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
             if (gpu::env_is("TENSORSCOPE_MMCSF_UNSPLIT", "1")) return upload_trees(trees);
             return upload_trees(trees, false, split_length());

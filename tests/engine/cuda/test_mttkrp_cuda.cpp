@@ -1,5 +1,9 @@
 // The CUDA MTTKRP against the CPU oracle (fp32 on the device: relative error <= 1e-4).
 // Skips, saying why, where there is no GPU.
+#include <algorithm>
+#include <map>
+#include <utility>
+
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
@@ -40,6 +44,24 @@ void check_against_oracle(const CooTensor& t, std::uint64_t rank) {
                 QVERIFY(timing.kernel_s > 0);
             }
         }
+    }
+}
+
+// B-CSF built with its default threshold (128: longer than the GPU's split length, so its fibers
+// are cut again on upload) against cpu-ref on every mode, at rank 32.
+void check_default_bcsf(const CooTensor& t) {
+    std::vector<DenseMatrix> factors;
+    for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), 32, 60 + std::uint64_t(m)));
+    for (int mode = 0; mode < t.order(); ++mode) {
+        FormatOptions o;
+        o.mode = mode;
+        const auto f = build_format(FormatKind::BCSF, t, o);
+        DenseMatrix ref(t.dim(mode), 32), out(t.dim(mode), 32);
+        mttkrp_reference(t, mode, factors, ref);
+        out.fill(-7.0);
+        mttkrp(Backend::Cuda, *f, mode, factors, out, no_control(), nullptr);
+        const double err = max_relative_error(out, ref);
+        QVERIFY2(err <= 1e-4, qPrintable(QString("B-CSF (threshold 128), mode %1: %2").arg(mode + 1).arg(err)));
     }
 }
 
@@ -177,9 +199,10 @@ private Q_SLOTS:
         check_against_oracle(t, 32);
     }
 
-    // CSF's and MM-CSF's long fibers split on upload at other lengths (TENSORSCOPE_FIBER_SPLIT,
-    // an experiment): down to one nonzero a fiber, as a large tree (FILL=0) and cut to the device;
-    // and the real tensors, whose trees are cut to the device at most that length a piece.
+    // The CSF family's long fibers split on upload at other lengths than the default 32
+    // (TENSORSCOPE_FIBER_SPLIT): down to one nonzero a fiber, as a large tree (FILL=0) and cut
+    // to the device; B-CSF's trees split at its default 128 and again on upload; and the real
+    // tensors, whose trees are cut to the device at most that length a piece.
     void fiberSplitLengthsKeepTheResult() {
         const CooTensor t = tstest::random_tensor({20, 25, 3000}, 9000, 23, Distribution::PowerLaw);
         for (const char* at : {"1", "16", "32"}) {
@@ -189,6 +212,15 @@ private Q_SLOTS:
                 const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
                 check_against_oracle(t, 32);
             }
+        }
+        std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> fiber;  // mode-3 fibers' lengths
+        std::uint64_t longest = 0;
+        for (std::uint64_t n = 0; n < t.nnz(); ++n) longest = std::max(longest, ++fiber[{t.index(0, n), t.index(1, n)}]);
+        QVERIFY2(longest > 128, "the tensor should hold fibers longer than B-CSF's threshold");
+        check_default_bcsf(t);
+        {
+            const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+            check_default_bcsf(t);
         }
         const ScopedEnv split("TENSORSCOPE_FIBER_SPLIT", "32");
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
