@@ -77,9 +77,7 @@ enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
 // gather from, over 7-36% more fibers) ran CSF and B-CSF 1-10% slower on the nell-2 and uniform
 // shapes (same calls, --mode-order).
 constexpr std::uint64_t kGpuFiberSplit = 32;
-std::uint64_t split_length() {
-    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", kGpuFiberSplit));
-}
+std::uint64_t split_length() { return gpu_fiber_split(kGpuFiberSplit); }
 
 CsfRun csf_run(std::uint64_t longest, bool small) {
     if (gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups")) return CsfRun::FlatLoop;
@@ -147,6 +145,10 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
 }
 
 }  // namespace
+
+std::uint64_t gpu_fiber_split(std::uint64_t fallback) {
+    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", fallback));
+}
 
 std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format) {
     for (auto d : format.dims())

@@ -2,6 +2,7 @@
 // device CPD call. Private to the engine.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -11,6 +12,12 @@
 #include "tscope/kernels/dense_matrix.hpp"
 
 namespace tscope {
+
+// The most nonzeros a fiber of the CSF family holds on the GPU, longer ones cut on upload
+// (mttkrp_cuda.cpp says why, and what was measured): `fallback`, unless TENSORSCOPE_FIBER_SPLIT=N
+// sets another for comparisons. The uploads' fallback is 32; the trees built on the device for
+// the CPD and several GPUs (mttkrp_slots.cpp) still pass B-CSF's 128.
+std::uint64_t gpu_fiber_split(std::uint64_t fallback);
 
 void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                  DeviceTiming* timing);
