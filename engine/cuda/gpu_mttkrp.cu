@@ -518,6 +518,46 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
     }
 }
 
+// TENSORSCOPE_TEAM_QUEUE=C (an experiment, session 30, not yet run on a GPU): the rank-32 fiber
+// loop over whole fibers (8-lane teams, orders 3 and 4) with its groups handed out at run time,
+// C groups at a time from a counter in device memory, by a grid of only the blocks the device
+// holds at once. The grid-stride kernels above give each team a fixed share of the groups in
+// grids of up to 32 blocks an SM, and a block keeps its slot until its slowest team is done; on
+// the power-law nell-2 shape, cutting fibers from 128 nonzeros to 32 (less spread between the
+// teams' shares) ran 12-21% faster (session 30), a hint that the teams wait on each other.
+// `next` holds 0 at launch. A team's first lane takes the chunk and passes it round by shuffle.
+template <class Walk>
+__device__ inline void for_queued_groups(std::uint64_t groups, std::uint32_t chunk, unsigned long long* next, Walk&& walk) {
+    constexpr int kTeam = 8;
+    const unsigned lane = threadIdx.x % 32, first = lane / kTeam * kTeam;
+    const unsigned mask = 0xffu << first;
+    const std::uint32_t col = lane % kTeam;
+    for (;;) {
+        unsigned long long g0 = 0;
+        if (col == 0) g0 = atomicAdd(next, static_cast<unsigned long long>(chunk));
+        g0 = __shfl_sync(mask, g0, first);
+        if (g0 >= groups) return;
+        const std::uint64_t end = g0 + chunk < groups ? g0 + chunk : groups;
+        for (std::uint64_t g = g0; g < end; ++g) walk(g, col);
+    }
+}
+
+template <int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, false))
+    fiber_queue_kernel(TeamTree tree, std::uint32_t chunk, unsigned long long* next, float4* out) {
+    for_queued_groups(tree.groups, chunk, next, [&](std::uint64_t g, std::uint32_t col) { team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out); });
+}
+
+template <int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, true))
+    trees_queue_kernel(TeamTrees trees, std::uint32_t chunk, unsigned long long* next, float4* out) {
+    for_queued_groups(trees.first_group[trees.count], chunk, next, [&](std::uint64_t g, std::uint32_t col) {
+        int t = 0;  // the chunks arrive in any order: find the tree afresh (at most kMaxTrees)
+        while (g >= trees.first_group[t + 1]) ++t;
+        team_group<kFiberLoop, LEVELS>(trees.tree[t], g - trees.first_group[t], 8, col, out);
+    });
+}
+
 // The wide loop (team_fiber_group_wide) over several trees in one launch: MM-CSF's partitions
 // where they all hold short fibers (wide_blocks).
 template <int LEVELS, int BLOCKS>
@@ -989,6 +1029,34 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     return true;
 }
 
+// TENSORSCOPE_TEAM_QUEUE's chunk (0: off), and where it applies: rank 32 (8-lane teams), orders
+// 3 and 4, whole fibers (no tree cut into nonzero groups).
+std::uint32_t queue_chunk(std::uint32_t R4, int levels, bool clipped) {
+    if (R4 != 8 || (levels != 2 && levels != 3) || clipped) return 0;
+    return static_cast<std::uint32_t>(std::min<unsigned long>(env_unsigned("TENSORSCOPE_TEAM_QUEUE", 0), 1u << 20));
+}
+
+// The queued kernel on the blocks the device holds at once, its counter zeroed on the stream.
+template <class Kernel, class Trees>
+void launch_queued(Kernel kernel, const Trees& trees, std::uint32_t chunk, float* out, cudaStream_t stream) {
+    int per_sm = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, 0), "sizing the queued MTTKRP grid");
+    void* next = nullptr;
+    check(cudaMallocAsync(&next, sizeof(unsigned long long), stream), "allocating the MTTKRP queue");
+    check(cudaMemsetAsync(next, 0, sizeof(unsigned long long), stream), "clearing the MTTKRP queue");
+    kernel<<<std::max(1, per_sm) * sm_count(), 256, 0, stream>>>(trees, chunk, static_cast<unsigned long long*>(next),
+                                                                reinterpret_cast<float4*>(out));
+    check(cudaFreeAsync(next, stream), "freeing the MTTKRP queue");
+}
+
+// TENSORSCOPE_TEAM_GRID=full (an experiment, session 30, not yet run on a GPU): the team
+// kernels' grids of a block for every 32 groups (a team a group) instead of at most 32 blocks an
+// SM, so that the hardware hands the blocks out as earlier ones finish.
+int team_grid(std::uint64_t threads) {
+    if (!env_is("TENSORSCOPE_TEAM_GRID", "full")) return grid_for(threads);
+    return static_cast<int>(std::min<std::uint64_t>((threads + 255) / 256, 0x7fffffffu));
+}
+
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -996,11 +1064,16 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     if (tree.groups == 0) return;
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
+    if (const std::uint32_t chunk = queue_chunk(R4, tree.levels, tree.group_fiber)) {
+        if (tree.levels == 2) launch_queued(fiber_queue_kernel<2>, tree, chunk, out, stream);
+        else launch_queued(fiber_queue_kernel<3>, tree, chunk, out, stream);
+        return;
+    }
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            const int grid = grid_for(tree.groups * team);
+            const int grid = team_grid(tree.groups * team);
             if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
@@ -1019,11 +1092,16 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;
+    if (const std::uint32_t chunk = queue_chunk(R4, trees.tree[0].levels, clip)) {
+        if (trees.tree[0].levels == 2) launch_queued(trees_queue_kernel<2>, trees, chunk, out, stream);
+        else launch_queued(trees_queue_kernel<3>, trees, chunk, out, stream);
+        return;
+    }
     with_team_size(R4, [&](auto team_tag) {
         with_levels(trees.tree[0].levels, [&](auto levels_tag) {  // every tree of one tensor has its order - 1 levels
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            const int grid = grid_for(groups * team);
+            const int grid = team_grid(groups * team);
             if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);

@@ -4,12 +4,13 @@
 # kGpuFiberSplit; calls 3-4 of session 30 measured 32 against 128 on the nell-2 shape). First the
 # suites on that binary (it has not yet run on a GPU); then shorter pieces, which looked faster
 # still on the nell-2 shape (16: one round), alternating: TENSORSCOPE_FIBER_SPLIT unset (32) /
-# 16 / 8 / 12 / unset / 16 for B-CSF and MM-CSF (CSF's trees are B-CSF's on the GPU); the real tensors with --check at unset / 16 /
-# 8 (16 and 8 also cut the small trees finer than fill_device's floor of 32); large trees' fiber
-# groups of 4 and 16 fibers a team (TENSORSCOPE_TEAM_GROUP; 8 measured best on an H100 with
-# fibers of up to 128 nonzeros) unset / 4 / 16 / unset. h200-session31b.sh: the CPD's trees and
-# delicious-4d.
-# Bundle: make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda h200-session31.sh h200-session31b.sh
+# 16 / 8 / unset / 16 for B-CSF and MM-CSF (CSF's trees are B-CSF's on the GPU); the fiber
+# groups handed out at run time from a counter (TENSORSCOPE_TEAM_QUEUE=C groups a take,
+# gpu_mttkrp.cu: the grid-stride kernels' fixed shares may leave teams waiting on each other)
+# 4 / 16 / unset / 4; the real tensors with --check under both switches (16 and 8 also cut the
+# small trees finer than fill_device's floor of 32). h200-session31b.sh: the team grids and
+# group sizes, the CPD's device-built trees; h200-session31c.sh: delicious-4d.
+# Bundle: make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda h200-session31.sh h200-session31b.sh h200-session31c.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
@@ -17,8 +18,9 @@ run_suites 30 test_mttkrp_cuda test_decomp_cuda
 EXT=jsonl
 gen_nell2
 N="--kernel mttkrp --backend cuda --format B-CSF,MM-CSF --mode all --rank 32 --repeat 5 --jsonl"
-for s in unset 16 8 12 unset 16; do run nell2-split$s 40 env TENSORSCOPE_FIBER_SPLIT=$s "$CLI" bench "$D/nell2.tsb" $N; done
+for s in unset 16 8 unset 16; do run nell2-split$s 40 env TENSORSCOPE_FIBER_SPLIT=$s "$CLI" bench "$D/nell2.tsb" $N; done
+for q in 4 16 unset 4; do run nell2-queue$q 40 env TENSORSCOPE_TEAM_QUEUE=$q "$CLI" bench "$D/nell2.tsb" $N; done
 ab_real TENSORSCOPE_FIBER_SPLIT CSF,B-CSF,MM-CSF unset 16 8
-for g in unset 4 16 unset; do run nell2-group$g 40 env TENSORSCOPE_TEAM_GROUP=$g "$CLI" bench "$D/nell2.tsb" $N; done
+ab_real TENSORSCOPE_TEAM_QUEUE CSF,B-CSF,MM-CSF unset 4
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
