@@ -527,7 +527,8 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
 // teams' shares) ran 12-21% faster (session 30), a hint that the teams wait on each other.
 // `next` holds 0 at launch. A team's first lane takes the chunk and passes it round by shuffle.
 template <class Walk>
-__device__ inline void for_queued_groups(std::uint64_t groups, std::uint32_t chunk, unsigned long long* next, Walk&& walk) {
+__device__ inline void for_queued_groups(std::uint64_t groups, std::uint32_t chunk, unsigned long long* next,
+                                         Walk&& walk) {
     constexpr int kTeam = 8;
     const unsigned lane = threadIdx.x % 32, first = lane / kTeam * kTeam;
     const unsigned mask = 0xffu << first;
@@ -545,7 +546,9 @@ __device__ inline void for_queued_groups(std::uint64_t groups, std::uint32_t chu
 template <int LEVELS>
 __global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, false))
     fiber_queue_kernel(TeamTree tree, std::uint32_t chunk, unsigned long long* next, float4* out) {
-    for_queued_groups(tree.groups, chunk, next, [&](std::uint64_t g, std::uint32_t col) { team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out); });
+    for_queued_groups(tree.groups, chunk, next, [&](std::uint64_t g, std::uint32_t col) {
+        team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out);
+    });
 }
 
 template <int LEVELS>

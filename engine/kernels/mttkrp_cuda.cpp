@@ -35,8 +35,8 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 // How a CSF tree runs. Since session 27 every CSF tree runs B-CSF's fiber groups: a tree with
 // long fibers has them split on upload (as MM-CSF's partitions and B-CSF's trees are; since
 // session 30 at split_length(), below, 128 before), so its teams walk short fibers, as B-CSF's
-// do, and CSF differs from B-CSF on the GPU by what it stores, not by how fast it runs. The history, on one H200, every row checked
-// against cpu-ref:
+// do, and CSF differs from B-CSF on the GPU by what it stores, not by how fast it runs. The
+// history, on one H200, every row checked against cpu-ref:
 // - CSF's own kernel first cut a tree into equal nonzero groups walked by a flat loop (long
 //   fibers shared between teams). On the evaluation's generated tensors, whose fibers are all
 //   short, it measured 1.2-3.5x B-CSF (uniform-3d 335 against 117 us a sweep; session 25,
@@ -112,16 +112,17 @@ bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fi
 // 76-79 on blocks-3d; MM-CSF's from 266-276 to 60-63, 194-200 to 89-95 and 369-379 to 87-92; the
 // nell-2 shape's trees are large and were not cut (2.13-2.24 ms a mode both ways).
 std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t teams) {
-    const csf_flat::FillCut c = csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest, split_length());
+    const csf_flat::FillCut c =
+        csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest, split_length());
     if (c.split_at) t = csf_flat::split_fibers(std::move(t), c.split_at);
     return c.group;
 }
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's, and B-CSF's where its threshold is longer); csf: a CSF tree, its long
-// fibers cut here too (at split_length(), or to the device where it is small; see csf_run). Either way the kernel walks whole-fiber
-// groups and need not balance them; TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long
-// fibers to the flat loop.
+// fibers cut here too (at split_length(), or to the device where it is small; see csf_run).
+// Either way the kernel walks whole-fiber groups and need not balance them;
+// TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long fibers to the flat loop.
 template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0, bool csf = false) {

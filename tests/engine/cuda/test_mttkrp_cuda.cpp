@@ -215,7 +215,8 @@ private Q_SLOTS:
         }
         std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> fiber;  // mode-3 fibers' lengths
         std::uint64_t longest = 0;
-        for (std::uint64_t n = 0; n < t.nnz(); ++n) longest = std::max(longest, ++fiber[{t.index(0, n), t.index(1, n)}]);
+        for (std::uint64_t n = 0; n < t.nnz(); ++n)
+            longest = std::max(longest, ++fiber[{t.index(0, n), t.index(1, n)}]);
         QVERIFY2(longest > 128, "the tensor should hold fibers longer than B-CSF's threshold");
         check_default_bcsf(t);
         {
