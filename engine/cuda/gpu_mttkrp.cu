@@ -184,6 +184,7 @@ struct TeamTree {
     const float* vals = nullptr;
     std::uint64_t group = 0, groups = 0;
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
+    const std::uint64_t* work_first = nullptr;   // work groups (TENSORSCOPE_GROUP_WORK): g's fibers
 };
 
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
@@ -218,11 +219,12 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS>
+template <bool CLIP, int LEVELS, bool WORK = false>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
     std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
+    if constexpr (WORK) first = t.work_first[g], last = t.work_first[g + 1];
     std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
     if (CLIP && t.group_fiber) {
         z_begin = g * t.group;
@@ -558,6 +560,30 @@ __global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, true)
         int t = 0;  // the chunks arrive in any order: find the tree afresh (at most kMaxTrees)
         while (g >= trees.first_group[t + 1]) ++t;
         team_group<kFiberLoop, LEVELS>(trees.tree[t], g - trees.first_group[t], 8, col, out);
+    });
+}
+
+// TENSORSCOPE_GROUP_WORK=K (an experiment, session 30, not yet run on a GPU): the same rank-32
+// whole-fiber loop over groups of whole fibers cut by work rather than by count, about K units a
+// group where a fiber costs its nonzeros plus kFiberWork (its ancestors' rows, its output):
+// group g holds the fibers whose work starts in [g K, (g + 1) K) (work_first). Fixed groups of
+// 8 fibers hold 8 to 256 nonzeros on the nell-2 shape cut at 32; a model of the schedule
+// (docs/bench/model-team-schedule-nell2.json, not a measurement) puts groups of 64 units at
+// 0.59-0.68 of the time of 8-fiber groups' 0.74-0.80 (both against 8-fiber groups at 128).
+template <int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, false))
+    fiber_work_kernel(TeamTree tree, float4* out) {
+    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
+    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams)
+        team_fiber_group<false, LEVELS, true>(tree, g, 8, threadIdx.x % 8, out);
+}
+
+template <int LEVELS>
+__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, true))
+    trees_work_kernel(TeamTrees trees, float4* out) {
+    for_tree_groups<8>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
+        team_fiber_group<false, LEVELS, true>(t, g, 8, col, out);
     });
 }
 
@@ -978,6 +1004,39 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
     return group_fiber;
 }
 
+// TENSORSCOPE_GROUP_WORK's groups (fiber_work_kernel): a fiber's work is its nonzeros plus
+// kFiberWork; work_first[g] = the first fiber whose work starts at g K or later, found by a binary
+// search per group, and work_first[groups] = fibers.
+constexpr std::uint64_t kFiberWork = 4;
+__global__ void work_first_kernel(std::uint64_t groups, std::uint64_t K, std::uint64_t fibers, const std::uint64_t* ptr,
+                                  std::uint64_t base, std::uint64_t* first) {
+    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (g > groups) return;
+    std::uint64_t lo = 0, hi = fibers;  // the answer lies in [lo, hi]
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (ptr[mid] - base + kFiberWork * mid >= g * K) hi = mid;
+        else lo = mid + 1;
+    }
+    first[g] = g == groups ? fibers : lo;
+}
+
+// The work a group under TENSORSCOPE_GROUP_WORK (0: off).
+std::uint64_t group_work() { return env_unsigned("TENSORSCOPE_GROUP_WORK", 0); }
+
+// Cuts tree t into work groups of about K units (sets work_first and groups); returns the array,
+// in stream-ordered pool memory, for the caller to free after the kernel.
+std::uint64_t* cut_by_work(TeamTree& t, std::uint64_t K, cudaStream_t stream) {
+    t.groups = (t.nnz + kFiberWork * t.fibers + K - 1) / K;
+    void* p = nullptr;
+    check(cudaMallocAsync(&p, (t.groups + 1) * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
+    auto* first = static_cast<std::uint64_t*>(p);
+    work_first_kernel<<<static_cast<unsigned>((t.groups + 1 + 255) / 256), 256, 0, stream>>>(t.groups, K, t.fibers, t.fiber_ptr,
+                                                                                           t.base, first);
+    t.work_first = first;
+    return first;
+}
+
 // The tree levels compiled into the fiber kernels (orders 3 and 4), 0 for any other count.
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons.
 template <class Go>
@@ -1065,6 +1124,12 @@ int team_grid(std::uint64_t threads) {
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
+    if (tree.work_first) {  // TENSORSCOPE_GROUP_WORK: rank 32, orders 3 and 4 (ResidentTensor::launch)
+        auto* out4 = reinterpret_cast<float4*>(out);
+        if (tree.levels == 2) fiber_work_kernel<2><<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, out4);
+        else fiber_work_kernel<3><<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, out4);
+        return;
+    }
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (const std::uint32_t chunk = queue_chunk(R4, tree.levels, tree.group_fiber)) {
@@ -1090,6 +1155,12 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
+    if (trees.tree[0].work_first) {  // TENSORSCOPE_GROUP_WORK: every tree cut so (ResidentTensor::launch)
+        auto* out4 = reinterpret_cast<float4*>(out);
+        if (trees.tree[0].levels == 2) trees_work_kernel<2><<<grid_for(groups * 8), 256, 0, stream>>>(trees, out4);
+        else trees_work_kernel<3><<<grid_for(groups * 8), 256, 0, stream>>>(trees, out4);
+        return;
+    }
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
@@ -1523,9 +1594,15 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
+        // TENSORSCOPE_GROUP_WORK (an experiment) where every tree qualifies: rank 32, orders 3 and 4,
+        // fibers cut to a bounded length, not cut finer to fill the device
+        bool by_work = group_work() > 0 && R == 32;
+        for (const Impl::Part& p : impl_->parts)
+            by_work = by_work && p.meta.split_fibers && !p.meta.group_fibers && (p.meta.levels == 2 || p.meta.levels == 3);
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
+            if (by_work) scratch.push_back(cut_by_work(t, group_work(), nullptr));
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;

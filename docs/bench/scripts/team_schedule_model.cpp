@@ -3,11 +3,12 @@
 // out at run time (TENSORSCOPE_TEAM_QUEUE) might still gain. It reads a .tsb's index columns
 // (order 3, the header's 60 bytes skipped), forms the tree rooted at mode A with mode B at the
 // fibers, cuts fibers at T nonzeros, groups 8 fibers a team group, and charges a group its
-// nonzeros plus PER_FIBER for each fiber. Grid-stride: grid_for's grid (at most 132 SMs x 32
-// blocks of 32 teams; "full": a team a group), team k walking groups k, k + teams, ...; the
+// nonzeros plus PER_FIBER for each fiber (GROUP_WORK > 0: whole fibers up to that much work a
+// group instead). Grid-stride: grid_for's grid (capped: at most 132 SMs x 32 blocks of 32 teams;
+// "full": a team a group; "resident": 132 x 6 blocks), team k walking groups k, k + teams, ...; the
 // blocks dispatched in order onto 132 x 6 slots, each holding its slot for its slowest team's
 // work. Even: the same work spread over the 132 x 6 x 32 resident teams. One JSON line per T.
-// Build and run: g++ -O2 -o model team_schedule_model.cpp && ./model nell2.tsb 0 1 3 capped
+// Build and run: g++ -O2 -o model team_schedule_model.cpp && ./model nell2.tsb 0 1 3 capped 0
 // (docs/bench/model-team-schedule-nell2.json has its output beside the measured times.)
 #include <algorithm>
 #include <cstdint>
@@ -35,10 +36,19 @@ int main(int argc, char** argv) {
     for (std::uint32_t T : {1024u, 128u, 64u, 32u, 16u, 8u}) {
         std::vector<double> fib;
         for (auto L : len) for (std::uint32_t at = 0; at < L; at += T) fib.push_back(std::min(T, L - at) + per_fiber);
-        const std::uint64_t groups = (fib.size() + 7) / 8;
-        std::vector<double> gw(groups, 0);
-        for (std::size_t k = 0; k < fib.size(); ++k) gw[k / 8] += fib[k];
-        const std::uint64_t cap = argc > 5 && std::strcmp(argv[5], "full") == 0 ? ~0ull : 132 * 32;
+        std::vector<double> gw;
+        const double K = argc > 6 ? std::atof(argv[6]) : 0;
+        if (K > 0) {  // groups of whole fibers up to K work units
+            double cur = 0; std::size_t n = 0;
+            for (double w : fib) { if (n && cur + w > K) { gw.push_back(cur); cur = 0; n = 0; } cur += w; ++n; }
+            if (n) gw.push_back(cur);
+        } else {
+            gw.assign((fib.size() + 7) / 8, 0);
+            for (std::size_t k = 0; k < fib.size(); ++k) gw[k / 8] += fib[k];
+        }
+        const std::uint64_t groups = gw.size();
+        const char* grid = argc > 5 ? argv[5] : "capped";
+        const std::uint64_t cap = std::strcmp(grid, "full") == 0 ? ~0ull : std::strcmp(grid, "resident") == 0 ? 132 * 6 : 132 * 32;
         const std::uint64_t blocks = std::min<std::uint64_t>((groups * 8 + 255) / 256, cap), teams = blocks * 32;
         std::vector<double> team(teams, 0);
         for (std::uint64_t g = 0; g < groups; ++g) team[g % teams] += gw[g];
@@ -51,8 +61,8 @@ int main(int argc, char** argv) {
             double s = slots.top(); slots.pop(); slots.push(s + m); end = std::max(end, s + m);
         }
         const double ideal = total / (132.0 * 6 * 32);
-        std::printf("{\"per_fiber\": %g, \"grid\": \"%s\", \"split\": %u, \"fibers\": %zu, \"work\": %.0f, "
-                    "\"grid_stride_makespan\": %.0f, \"even_makespan\": %.0f}\n",
-                    per_fiber, cap == 132 * 32 ? "capped" : "full", T, fib.size(), total, end, ideal);
+        std::printf("{\"per_fiber\": %g, \"grid\": \"%s\", \"group_work\": %g, \"split\": %u, \"fibers\": %zu, "
+                    "\"work\": %.0f, \"grid_stride_makespan\": %.0f, \"even_makespan\": %.0f}\n",
+                    per_fiber, grid, K, T, fib.size(), total, end, ideal);
     }
 }

@@ -340,6 +340,19 @@ private Q_SLOTS:
         check_orders_3_and_4(230);
     }
 
+    // Groups of whole fibers cut by work (TENSORSCOPE_GROUP_WORK=K, an experiment: rank 32, orders
+    // 3 and 4): K from under one fiber's work (empty groups) to far over a group of 8, on trees
+    // not cut to the device (FILL=0), random and Last.fm's.
+    void workGroupsKeepTheResult() {
+        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
+        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+        for (const char* work : {"1", "7", "64", "1000"}) {
+            const ScopedEnv group("TENSORSCOPE_GROUP_WORK", work);
+            check_orders_3_and_4(250);
+            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
