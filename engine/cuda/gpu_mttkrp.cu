@@ -1031,8 +1031,8 @@ std::uint64_t* cut_by_work(TeamTree& t, std::uint64_t K, cudaStream_t stream) {
     void* p = nullptr;
     check(cudaMallocAsync(&p, (t.groups + 1) * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
     auto* first = static_cast<std::uint64_t*>(p);
-    work_first_kernel<<<static_cast<unsigned>((t.groups + 1 + 255) / 256), 256, 0, stream>>>(t.groups, K, t.fibers, t.fiber_ptr,
-                                                                                           t.base, first);
+    const auto blocks = static_cast<unsigned>((t.groups + 1 + 255) / 256);
+    work_first_kernel<<<blocks, 256, 0, stream>>>(t.groups, K, t.fibers, t.fiber_ptr, t.base, first);
     t.work_first = first;
     return first;
 }
@@ -1598,7 +1598,8 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // fibers cut to a bounded length, not cut finer to fill the device
         bool by_work = group_work() > 0 && R == 32;
         for (const Impl::Part& p : impl_->parts)
-            by_work = by_work && p.meta.split_fibers && !p.meta.group_fibers && (p.meta.levels == 2 || p.meta.levels == 3);
+            by_work = by_work && p.meta.split_fibers && !p.meta.group_fibers &&
+                      (p.meta.levels == 2 || p.meta.levels == 3);
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);

@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
         }
         const std::uint64_t groups = gw.size();
         const char* grid = argc > 5 ? argv[5] : "capped";
-        const std::uint64_t cap = std::strcmp(grid, "full") == 0 ? ~0ull : std::strcmp(grid, "resident") == 0 ? 132 * 6 : 132 * 32;
+        const std::uint64_t cap = std::strcmp(grid, "full") == 0       ? ~0ull
+                                  : std::strcmp(grid, "resident") == 0 ? 132 * 6
+                                                                        : 132 * 32;
         const std::uint64_t blocks = std::min<std::uint64_t>((groups * 8 + 255) / 256, cap), teams = blocks * 32;
         std::vector<double> team(teams, 0);
         for (std::uint64_t g = 0; g < groups; ++g) team[g % teams] += gw[g];
