@@ -526,7 +526,7 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
 // holds at once. The grid-stride kernels above give each team a fixed share of the groups in
 // grids of up to 32 blocks an SM, and a block keeps its slot until its slowest team is done; on
 // the power-law nell-2 shape, cutting fibers from 128 nonzeros to 32 (less spread between the
-// teams' shares) ran 12-21% faster (session 30), a hint that the teams wait on each other.
+// teams' shares) took 10-19% less time a mode (session 30), a hint that teams wait on each other.
 // `next` holds 0 at launch. A team's first lane takes the chunk and passes it round by shuffle.
 template <class Walk>
 __device__ inline void for_queued_groups(std::uint64_t groups, std::uint32_t chunk, unsigned long long* next,

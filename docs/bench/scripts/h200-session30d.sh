@@ -1,6 +1,6 @@
 #!/bin/bash
 # Session 30's fourth call, after call 3 (h200-session30c.sh) measured B-CSF on the nell-2 shape
-# 12-16% faster with its long fibers split at 32 nonzeros rather than 128: the split length
+# taking 11-16% less time a mode with its long fibers split at 32 nonzeros rather than 128: the split length
 # around 32 (B-CSF's --fiber-threshold 16 / 24 / 32 / 48 / 128, alternating), and CSF's and
 # MM-CSF's fibers split on upload at 32 and 16 against the default 128 (TENSORSCOPE_FIBER_SPLIT,
 # mttkrp_cuda.cpp), then the real tensors with --check under both, and the uniform shape's B-CSF
