@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Gathers what device calls left (each call's results folder, as device_steps.sh writes it: one
+NAME.jsonl of bench rows a run, NAME.out for the test suites) into one JSON document for
+docs/bench/: what, device, commit, command, generated, nnz, suites and results[], each row tagged
+with its call, run, tensor, nnz and commit, and with a field for every --tag pattern its run name
+matches (a switch's value, read from the name). A run's rounds (NAME, NAME.2, ...) all count.
+
+usage: device_record.py --out FILE --what TEXT --command TEXT
+                        --call 'call 1=DIR=COMMIT' [--call ...] [--tag 'REGEX=FIELD' ...]
+                        [--device TEXT]
+  REGEX has one group, matched against the run name (without its round suffix), e.g.
+  --tag 'split(unset|\\d+)=fiber_split'. Written in session 30 from the ad hoc scripts of
+  sessions 28-30, so that a session's record is one command.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+
+# The generated shapes the device scripts make (device_steps.sh) and the shared real tensors.
+GENERATED = {
+    'nell2': 'generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float',
+    'uni': 'generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float',
+    'del4d': 'generate --dims 532924,17262471,2480308,1443 --nnz 140000000 --dist powerlaw:1.0 --seed 7 --float',
+}
+NNZ = {'movielens-100k': 100000, 'lastfm-tags': 186479, 'jf17k-4d': 34544,
+       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000}
+
+
+def tensor_of(run):
+    # longest name first: 'uni' is a prefix of nothing else, but keep the rule general
+    for t in sorted(NNZ, key=len, reverse=True):
+        if run.startswith(t):
+            return t
+    return None
+
+
+def suite_totals(path):
+    for line in open(path, errors='replace'):
+        m = re.match(r'Totals: (\d+) passed, (\d+) failed, (\d+) skipped', line)
+        if m:
+            return f'{m.group(1)} passed, {m.group(2)} failed, {m.group(3)} skipped'
+    return 'no totals (the suite did not finish)'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--what', required=True)
+    ap.add_argument('--command', required=True)
+    ap.add_argument('--device', default='NVIDIA H200, 143771 MiB, nvidia-h200')
+    ap.add_argument('--call', action='append', required=True, help="'LABEL=DIR=COMMIT'")
+    ap.add_argument('--tag', action='append', default=[], help="'REGEX=FIELD'")
+    a = ap.parse_args()
+    tags = [(re.compile(t.rsplit('=', 1)[0]), t.rsplit('=', 1)[1]) for t in a.tag]
+    results, suites, commits, used = [], {}, [], set()
+    for spec in a.call:
+        label, folder, commit = spec.split('=')
+        commits.append(f'{commit} ({label})')
+        for path in sorted(glob.glob(os.path.join(folder, '*.jsonl')), key=os.path.getmtime):
+            run = os.path.basename(path)[:-len('.jsonl')]
+            base = re.sub(r'\.\d+$', '', run)  # a later round of the same run
+            tensor = tensor_of(base)
+            for line in open(path):
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                if 'kernel' not in row:  # the closing line of sweeps and machine
+                    continue
+                row.update(call=label, run=run, tensor=tensor, nnz=NNZ.get(tensor), commit=commit)
+                for rx, field in tags:
+                    m = rx.search(base)
+                    if m:
+                        row[field] = m.group(1)
+                results.append(row)
+                used.add(tensor)
+        for path in glob.glob(os.path.join(folder, 'test_*.out')):
+            name = os.path.basename(path)[:-len('.out')]
+            suites[f'{label} {name} ({commit})'] = suite_totals(path)
+    doc = {
+        'what': a.what,
+        'device': a.device,
+        'commit': '; '.join(commits),
+        'command': a.command,
+        'generated': {t: g for t, g in GENERATED.items() if t in used},
+        'nnz': {t: n for t, n in NNZ.items() if t in used},
+        'suites': suites,
+        'results': results,
+    }
+    with open(a.out, 'w') as f:
+        json.dump(doc, f, indent=1)
+    print(f'{a.out}: {len(results)} rows, {len(suites)} suites')
+
+
+if __name__ == '__main__':
+    main()
