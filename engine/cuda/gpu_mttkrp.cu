@@ -1091,10 +1091,10 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     return true;
 }
 
-// TENSORSCOPE_TEAM_QUEUE's chunk (0: off), and where it applies: rank 32 (8-lane teams), orders
-// 3 and 4, whole fibers (no tree cut into nonzero groups).
-std::uint32_t queue_chunk(std::uint32_t R4, int levels, bool clipped) {
-    if (R4 != 8 || (levels != 2 && levels != 3) || clipped) return 0;
+// TENSORSCOPE_TEAM_QUEUE's chunk (0: off), where the rank-32 whole-fiber kernels apply
+// (rank32_whole_fibers, as for the wide one).
+std::uint32_t queue_chunk(const LaunchShape& s, std::uint32_t R4) {
+    if (!rank32_whole_fibers(s, R4)) return 0;
     return static_cast<std::uint32_t>(std::min<unsigned long>(env_unsigned("TENSORSCOPE_TEAM_QUEUE", 0), 1u << 20));
 }
 
@@ -1132,7 +1132,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     }
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
-    if (const std::uint32_t chunk = queue_chunk(R4, tree.levels, tree.group_fiber)) {
+    if (const std::uint32_t chunk = queue_chunk(shape, R4)) {
         if (tree.levels == 2) launch_queued(fiber_queue_kernel<2>, tree, chunk, out, stream);
         else launch_queued(fiber_queue_kernel<3>, tree, chunk, out, stream);
         return;
@@ -1166,7 +1166,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;
-    if (const std::uint32_t chunk = queue_chunk(R4, trees.tree[0].levels, clip)) {
+    if (const std::uint32_t chunk = queue_chunk(shape, R4)) {
         if (trees.tree[0].levels == 2) launch_queued(trees_queue_kernel<2>, trees, chunk, out, stream);
         else launch_queued(trees_queue_kernel<3>, trees, chunk, out, stream);
         return;
@@ -1596,14 +1596,15 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         std::vector<std::uint64_t*> scratch;
         // TENSORSCOPE_GROUP_WORK (an experiment) where every tree qualifies: rank 32, orders 3 and 4,
         // fibers cut to a bounded length, not cut finer to fill the device
-        bool by_work = group_work() > 0 && R == 32;
+        const std::uint64_t work = group_work();
+        bool by_work = work > 0 && R == 32;
         for (const Impl::Part& p : impl_->parts)
             by_work = by_work && p.meta.split_fibers && !p.meta.group_fibers &&
                       (p.meta.levels == 2 || p.meta.levels == 3);
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            if (by_work) scratch.push_back(cut_by_work(t, group_work(), nullptr));
+            if (by_work) scratch.push_back(cut_by_work(t, work, nullptr));
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
