@@ -27,8 +27,16 @@ struct Run {
     QByteArray out, err;
 };
 
+// Each run keeps its Open MPI session directory in a temporary folder of its own: under the
+// shared /tmp/ompi.HOST.UID one run's teardown can remove the folder while the next creates its
+// own inside it ("A call to mkdir was unable to create the desired directory", seen once in a
+// fresh-clone CI run in session 30).
 Run mpirun(int ranks, const QStringList& args) {
+    QTemporaryDir session;
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (session.isValid()) env.insert("OMPI_MCA_orte_tmpdir_base", session.path());
+    p.setProcessEnvironment(env);
     QStringList all{"-np", QString::number(ranks), "--oversubscribe", TS_BIN_DIR "/tensorscope-cli"};
     all += args;
     p.start(TS_MPIEXEC, all);
