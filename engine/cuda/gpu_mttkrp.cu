@@ -184,7 +184,6 @@ struct TeamTree {
     const float* vals = nullptr;
     std::uint64_t group = 0, groups = 0;
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
-    const std::uint64_t* work_first = nullptr;   // work groups (TENSORSCOPE_GROUP_WORK): g's fibers
 };
 
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
@@ -219,12 +218,11 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS, bool WORK = false>
+template <bool CLIP, int LEVELS>
 __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
     std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
-    if constexpr (WORK) first = t.work_first[g], last = t.work_first[g + 1];
     std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
     if (CLIP && t.group_fiber) {
         z_begin = g * t.group;
@@ -518,73 +516,6 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
         while (g >= trees.first_group[t + 1]) ++t;
         walk(trees.tree[t], g - trees.first_group[t], col);
     }
-}
-
-// TENSORSCOPE_TEAM_QUEUE=C (an experiment, session 30, not yet run on a GPU): the rank-32 fiber
-// loop over whole fibers (8-lane teams, orders 3 and 4) with its groups handed out at run time,
-// C groups at a time from a counter in device memory, by a grid of only the blocks the device
-// holds at once. The grid-stride kernels above give each team a fixed share of the groups in
-// grids of up to 32 blocks an SM, and a block keeps its slot until its slowest team is done; on
-// the power-law nell-2 shape, cutting fibers from 128 nonzeros to 32 (less spread between the
-// teams' shares) took 10-19% less time a mode (session 30), a hint that teams wait on each other.
-// `next` holds 0 at launch. A team's first lane takes the chunk and passes it round by shuffle.
-template <class Walk>
-__device__ inline void for_queued_groups(std::uint64_t groups, std::uint32_t chunk, unsigned long long* next,
-                                         Walk&& walk) {
-    constexpr int kTeam = 8;
-    const unsigned lane = threadIdx.x % 32, first = lane / kTeam * kTeam;
-    const unsigned mask = 0xffu << first;
-    const std::uint32_t col = lane % kTeam;
-    for (;;) {
-        unsigned long long g0 = 0;
-        if (col == 0) g0 = atomicAdd(next, static_cast<unsigned long long>(chunk));
-        g0 = __shfl_sync(mask, g0, first);
-        if (g0 >= groups) return;
-        const std::uint64_t end = g0 + chunk < groups ? g0 + chunk : groups;
-        for (std::uint64_t g = g0; g < end; ++g) walk(g, col);
-    }
-}
-
-template <int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, false))
-    fiber_queue_kernel(TeamTree tree, std::uint32_t chunk, unsigned long long* next, float4* out) {
-    for_queued_groups(tree.groups, chunk, next, [&](std::uint64_t g, std::uint32_t col) {
-        team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out);
-    });
-}
-
-template <int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, true))
-    trees_queue_kernel(TeamTrees trees, std::uint32_t chunk, unsigned long long* next, float4* out) {
-    for_queued_groups(trees.first_group[trees.count], chunk, next, [&](std::uint64_t g, std::uint32_t col) {
-        int t = 0;  // the chunks arrive in any order: find the tree afresh (at most kMaxTrees)
-        while (g >= trees.first_group[t + 1]) ++t;
-        team_group<kFiberLoop, LEVELS>(trees.tree[t], g - trees.first_group[t], 8, col, out);
-    });
-}
-
-// TENSORSCOPE_GROUP_WORK=K (an experiment, session 30, not yet run on a GPU): the same rank-32
-// whole-fiber loop over groups of whole fibers cut by work rather than by count, about K units a
-// group where a fiber costs its nonzeros plus kFiberWork (its ancestors' rows, its output):
-// group g holds the fibers whose work starts in [g K, (g + 1) K) (work_first). Fixed groups of
-// 8 fibers hold 8 to 256 nonzeros on the nell-2 shape cut at 32; a model of the schedule
-// (docs/bench/model-team-schedule-nell2.json, not a measurement) puts groups of 64 units at
-// 0.59-0.68 of the time of 8-fiber groups' 0.74-0.80 (both against 8-fiber groups at 128).
-template <int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, false))
-    fiber_work_kernel(TeamTree tree, float4* out) {
-    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
-    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams)
-        team_fiber_group<false, LEVELS, true>(tree, g, 8, threadIdx.x % 8, out);
-}
-
-template <int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, true))
-    trees_work_kernel(TeamTrees trees, float4* out) {
-    for_tree_groups<8>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
-        team_fiber_group<false, LEVELS, true>(t, g, 8, col, out);
-    });
 }
 
 // The wide loop (team_fiber_group_wide) over several trees in one launch: MM-CSF's partitions
@@ -1004,39 +935,6 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
     return group_fiber;
 }
 
-// TENSORSCOPE_GROUP_WORK's groups (fiber_work_kernel): a fiber's work is its nonzeros plus
-// kFiberWork; work_first[g] = the first fiber whose work starts at g K or later, found by a binary
-// search per group, and work_first[groups] = fibers.
-constexpr std::uint64_t kFiberWork = 4;
-__global__ void work_first_kernel(std::uint64_t groups, std::uint64_t K, std::uint64_t fibers, const std::uint64_t* ptr,
-                                  std::uint64_t base, std::uint64_t* first) {
-    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (g > groups) return;
-    std::uint64_t lo = 0, hi = fibers;  // the answer lies in [lo, hi]
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (ptr[mid] - base + kFiberWork * mid >= g * K) hi = mid;
-        else lo = mid + 1;
-    }
-    first[g] = g == groups ? fibers : lo;
-}
-
-// The work a group under TENSORSCOPE_GROUP_WORK (0: off).
-std::uint64_t group_work() { return env_unsigned("TENSORSCOPE_GROUP_WORK", 0); }
-
-// Cuts tree t into work groups of about K units (sets work_first and groups); returns the array,
-// in stream-ordered pool memory, for the caller to free after the kernel.
-std::uint64_t* cut_by_work(TeamTree& t, std::uint64_t K, cudaStream_t stream) {
-    t.groups = (t.nnz + kFiberWork * t.fibers + K - 1) / K;
-    void* p = nullptr;
-    check(cudaMallocAsync(&p, (t.groups + 1) * sizeof(std::uint64_t), stream), "allocating the MTTKRP work groups");
-    auto* first = static_cast<std::uint64_t*>(p);
-    const auto blocks = static_cast<unsigned>((t.groups + 1 + 255) / 256);
-    work_first_kernel<<<blocks, 256, 0, stream>>>(t.groups, K, t.fibers, t.fiber_ptr, t.base, first);
-    t.work_first = first;
-    return first;
-}
-
 // The tree levels compiled into the fiber kernels (orders 3 and 4), 0 for any other count.
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons.
 template <class Go>
@@ -1091,57 +989,28 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     return true;
 }
 
-// TENSORSCOPE_TEAM_QUEUE's chunk (0: off), where the rank-32 whole-fiber kernels apply
-// (rank32_whole_fibers, as for the wide one).
-std::uint32_t queue_chunk(const LaunchShape& s, std::uint32_t R4) {
-    if (!rank32_whole_fibers(s, R4)) return 0;
-    return static_cast<std::uint32_t>(std::min<unsigned long>(env_unsigned("TENSORSCOPE_TEAM_QUEUE", 0), 1u << 20));
-}
-
-// The queued kernel on the blocks the device holds at once, its counter zeroed on the stream.
-template <class Kernel, class Trees>
-void launch_queued(Kernel kernel, const Trees& trees, std::uint32_t chunk, float* out, cudaStream_t stream) {
-    int per_sm = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, 0), "sizing the queued MTTKRP grid");
-    void* next = nullptr;
-    check(cudaMallocAsync(&next, sizeof(unsigned long long), stream), "allocating the MTTKRP queue");
-    check(cudaMemsetAsync(next, 0, sizeof(unsigned long long), stream), "clearing the MTTKRP queue");
-    kernel<<<std::max(1, per_sm) * sm_count(), 256, 0, stream>>>(trees, chunk, static_cast<unsigned long long*>(next),
-                                                                reinterpret_cast<float4*>(out));
-    check(cudaFreeAsync(next, stream), "freeing the MTTKRP queue");
-}
-
-// TENSORSCOPE_TEAM_GRID=full (an experiment, session 30, not yet run on a GPU): the team
-// kernels' grids of a block for every 32 groups (a team a group) instead of at most 32 blocks an
-// SM, so that the hardware hands the blocks out as earlier ones finish.
-int team_grid(std::uint64_t threads) {
-    if (!env_is("TENSORSCOPE_TEAM_GRID", "full")) return grid_for(threads);
-    return static_cast<int>(std::min<std::uint64_t>((threads + 255) / 256, 0x7fffffffu));
-}
+// Three schedules of the fiber groups were measured against this grid-stride one and removed
+// (session 31, one H200, nell-2 shape, rank 32, fibers cut at 32, ms a mode, the default in
+// brackets; docs/bench/h200-issue19-session31.json): groups handed out at run time from a device
+// counter to a resident grid, 4 / 16 a take, B-CSF 1.94-2.11 / 2.41-2.61 [1.87-2.00], MM-CSF
+// 2.32-2.54 / 2.62-2.81 [1.86-1.98], and 4-7x slower on the real tensors; groups of whole fibers
+// cut by work (a fiber's nonzeros plus 4), 64 / 128 units, B-CSF 2.01-2.20 / 2.06-2.20, MM-CSF
+// 2.17-2.25 / 2.21-2.24; grids of a block per 32 groups, B-CSF 1.89-2.02, MM-CSF 2.16-2.30. A
+// host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
+// two ahead: the fixed shares were not what held the kernel back.
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     if (tree.groups == 0) return;
-    if (tree.work_first) {  // TENSORSCOPE_GROUP_WORK: rank 32, orders 3 and 4 (ResidentTensor::launch)
-        auto* out4 = reinterpret_cast<float4*>(out);
-        if (tree.levels == 2) fiber_work_kernel<2><<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, out4);
-        else fiber_work_kernel<3><<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, out4);
-        return;
-    }
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
-    if (const std::uint32_t chunk = queue_chunk(shape, R4)) {
-        if (tree.levels == 2) launch_queued(fiber_queue_kernel<2>, tree, chunk, out, stream);
-        else launch_queued(fiber_queue_kernel<3>, tree, chunk, out, stream);
-        return;
-    }
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            const int grid = team_grid(tree.groups * team);
+            const int grid = grid_for(tree.groups * team);
             if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
             else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
@@ -1155,27 +1024,16 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
-    if (trees.tree[0].work_first) {  // TENSORSCOPE_GROUP_WORK: every tree cut so (ResidentTensor::launch)
-        auto* out4 = reinterpret_cast<float4*>(out);
-        if (trees.tree[0].levels == 2) trees_work_kernel<2><<<grid_for(groups * 8), 256, 0, stream>>>(trees, out4);
-        else trees_work_kernel<3><<<grid_for(groups * 8), 256, 0, stream>>>(trees, out4);
-        return;
-    }
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;
-    if (const std::uint32_t chunk = queue_chunk(shape, R4)) {
-        if (trees.tree[0].levels == 2) launch_queued(trees_queue_kernel<2>, trees, chunk, out, stream);
-        else launch_queued(trees_queue_kernel<3>, trees, chunk, out, stream);
-        return;
-    }
     with_team_size(R4, [&](auto team_tag) {
         with_levels(trees.tree[0].levels, [&](auto levels_tag) {  // every tree of one tensor has its order - 1 levels
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
-            const int grid = team_grid(groups * team);
+            const int grid = grid_for(groups * team);
             if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
@@ -1594,17 +1452,9 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
-        // TENSORSCOPE_GROUP_WORK (an experiment) where every tree qualifies: rank 32, orders 3 and 4,
-        // fibers cut to a bounded length, not cut finer to fill the device
-        const std::uint64_t work = group_work();
-        bool by_work = work > 0 && R == 32;
-        for (const Impl::Part& p : impl_->parts)
-            by_work = by_work && p.meta.split_fibers && !p.meta.group_fibers &&
-                      (p.meta.levels == 2 || p.meta.levels == 3);
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            if (by_work) scratch.push_back(cut_by_work(t, work, nullptr));
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;

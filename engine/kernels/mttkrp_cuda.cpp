@@ -69,15 +69,19 @@ enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
 // 1.79-1.92 at 16 (one round); CSF 2.13-2.25 at 128, 1.89-2.02 at 32; MM-CSF 2.32-2.39 at 128,
 // 1.88-1.98 at 32, 1.86-1.96 at 16 (one round); the uniform shape's fibers (1.5 nonzeros) ran
 // as before (B-CSF 2.47-2.58 at 32 and 128), the real tensors within 5 us a mode either way.
-// 32 is the length measured in every case; 16 looked faster on the nell-2 shape but is not yet
-// measured on the small trees, which it would also cut finer (fill_device).
+// Session 31 (h200-issue19-session31.json call 1, alternating) took it to 16: B-CSF 1.78-1.92 ms
+// a mode at 16 against 1.87-1.98 at 32 and 1.79-1.92 at 8, MM-CSF 1.86-1.96 against 1.87-1.98;
+// on the real tensors, where 16 also cuts the small trees finer (fill_device), 11-32 us a mode
+// against 15-30 at 32 (with --check). The CPD's device-built trees (mttkrp_slots.cpp) cut at 32
+// instead of 128 took an iteration's MTTKRPs from 6.59-6.71 to 5.76-5.87 ms (B-CSF) and from
+// 6.96-7.09 to 5.85-5.94 (MM-CSF); they now take this length too.
 // TENSORSCOPE_FIBER_SPLIT=N sets another length, for comparisons.
 // The trees' levels stay in SPLATT's order (default_mode_order: the others by increasing
 // length): the leaves from the shorter mode instead (1-3-2, 2-3-1, 3-1-2: a smaller factor to
 // gather from, over 7-36% more fibers) ran CSF and B-CSF 1-10% slower on the nell-2 and uniform
 // shapes (same calls, --mode-order).
-constexpr std::uint64_t kGpuFiberSplit = 32;
-std::uint64_t split_length() { return gpu_fiber_split(kGpuFiberSplit); }
+constexpr std::uint64_t kGpuFiberSplit = 16;
+std::uint64_t split_length() { return gpu_fiber_split(); }
 
 CsfRun csf_run(std::uint64_t longest, bool small) {
     if (gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups")) return CsfRun::FlatLoop;
@@ -147,8 +151,8 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
 
 }  // namespace
 
-std::uint64_t gpu_fiber_split(std::uint64_t fallback) {
-    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", fallback));
+std::uint64_t gpu_fiber_split() {
+    return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", kGpuFiberSplit));
 }
 
 std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format) {

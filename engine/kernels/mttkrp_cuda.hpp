@@ -14,10 +14,10 @@
 namespace tscope {
 
 // The most nonzeros a fiber of the CSF family holds on the GPU, longer ones cut on upload
-// (mttkrp_cuda.cpp says why, and what was measured): `fallback`, unless TENSORSCOPE_FIBER_SPLIT=N
-// sets another for comparisons. The uploads' fallback is 32; the trees built on the device for
-// the CPD and several GPUs (mttkrp_slots.cpp) still pass B-CSF's 128.
-std::uint64_t gpu_fiber_split(std::uint64_t fallback);
+// (mttkrp_cuda.cpp says why, and what was measured): 16, unless TENSORSCOPE_FIBER_SPLIT=N sets
+// another for comparisons. The uploads and the trees built on the device for the CPD and several
+// GPUs (mttkrp_slots.cpp) both cut at it.
+std::uint64_t gpu_fiber_split();
 
 void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                  DeviceTiming* timing);

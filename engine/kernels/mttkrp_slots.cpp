@@ -70,14 +70,12 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
             orders.push_back(mmcsf_partition_order(t, p));
             filters.push_back(filter(static_cast<std::size_t>(p), orders.back()[0]));
         }
-        // the partitions' long fibers split as B-CSF's trees are here: at B-CSF's 128, not yet at
-        // the 32 the host upload cuts to (mttkrp_cuda.cpp), unmeasured in this path so far
-        const std::uint64_t split = gpu_fiber_split(FormatOptions{}.bcsf_fiber_threshold);
+        // the partitions' long fibers cut as the host upload cuts them (mttkrp_cuda.cpp)
+        const std::uint64_t split = gpu_fiber_split();
         out.push_back(std::make_shared<gpu::ResidentTensor>(
             gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters, split)));
     } else {
-        const std::uint64_t split =
-            format == FormatKind::BCSF ? gpu_fiber_split(FormatOptions{}.bcsf_fiber_threshold) : 0;
+        const std::uint64_t split = format == FormatKind::BCSF ? gpu_fiber_split() : 0;
         for (int m = 0; m < t.order(); ++m)
             out.push_back(std::make_shared<gpu::ResidentTensor>(
                 gpu::ResidentTensor::build(coo, default_mode_order(t, m), split, filter(static_cast<std::size_t>(m), m))));

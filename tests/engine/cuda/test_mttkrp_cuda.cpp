@@ -306,38 +306,6 @@ private Q_SLOTS:
         }
     }
 
-    // The fiber groups handed out at run time (TENSORSCOPE_TEAM_QUEUE=C, an experiment: rank 32,
-    // orders 3 and 4, one tree or MM-CSF's several) by one group, three and 64 at a time, and the
-    // team kernels on grids of a block per 32 groups (TENSORSCOPE_TEAM_GRID=full); trees not cut
-    // to the device (FILL=0), and Last.fm's as they run.
-    void queuedAndFullGridsKeepTheResult() {
-        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
-        for (const char* chunk : {"1", "3", "64"}) {
-            const ScopedEnv queue("TENSORSCOPE_TEAM_QUEUE", chunk);
-            {
-                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-                check_orders_3_and_4(210);
-            }
-            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
-        }
-        const ScopedEnv grid("TENSORSCOPE_TEAM_GRID", "full");
-        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-        check_orders_3_and_4(230);
-    }
-
-    // Groups of whole fibers cut by work (TENSORSCOPE_GROUP_WORK=K, an experiment: rank 32, orders
-    // 3 and 4): K from under one fiber's work (empty groups) to far over a group of 8, on trees
-    // not cut to the device (FILL=0), random and Last.fm's.
-    void workGroupsKeepTheResult() {
-        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
-        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-        for (const char* work : {"1", "7", "64", "1000"}) {
-            const ScopedEnv group("TENSORSCOPE_GROUP_WORK", work);
-            check_orders_3_and_4(250);
-            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
-        }
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
