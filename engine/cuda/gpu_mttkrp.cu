@@ -867,16 +867,15 @@ void with_team_size(std::uint32_t R4, Go&& go) {
 // The team kernel wherever the rows are whole float4s; the warp kernel otherwise. Groups of 8
 // fibers per team: on the nell-2 shape (rank 32, H100) groups of 4 and 8 ran within 3% of each
 // other, 16 about 7% slower, 32 and 64 20-30% slower (docs/bench/logs/h100-mttkrp-team-groups.json).
-// TENSORSCOPE_TEAM_GROUP=N (an experiment, session 30, not yet run on a GPU) sets another group
-// size for the trees that do not size their own (large ones): those groups were measured at
-// fibers of up to 128 nonzeros, and since session 30 no fiber holds over 32 on the GPU
-// (mttkrp_cuda.cpp), so a group's work varies less and its best size may have moved.
+// With fibers cut at 32 and then 16 (one H200, session 31, h200-issue19-session31.json calls 2
+// and 4), groups of 4 ran B-CSF 1.83-1.99 ms a mode against 1.88-1.99 at 32, then 1.79-1.97
+// against 1.79-1.92 at 16, and MM-CSF 1.86-1.94 against 1.88-1.99, then 1.88-1.98 against
+// 1.87-1.97; groups of 16 (at 32) 1.95-2.18: 8 stays.
 bool use_team(std::uint64_t R) { return R % 4 == 0 && R <= kMaxRank; }
 constexpr std::uint64_t kTeamGroup = 8;
-std::uint64_t team_group() { return std::max<unsigned long>(1, env_unsigned("TENSORSCOPE_TEAM_GROUP", kTeamGroup)); }
 
 // A tree's device arrays and the MTTKRP mode's level in it (levels when the mode is the leaves),
-// cut into groups of team_group() fibers (or the tree's own group_fibers).
+// cut into groups of kTeamGroup fibers (or the tree's own group_fibers).
 TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
                    const std::uint32_t* leaf, const float* vals, int mode, const float* const* factors) {
     TeamTree t;
@@ -888,7 +887,7 @@ TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const st
     }
     for (int l = 0; l < meta.levels; ++l) t.anc.p[l] = anc[l];
     t.fiber_ptr = fiber_ptr, t.leaf = leaf, t.vals = vals;
-    t.group = meta.group_fibers ? meta.group_fibers : team_group(), t.groups = (t.fibers + t.group - 1) / t.group;
+    t.group = meta.group_fibers ? meta.group_fibers : kTeamGroup, t.groups = (t.fibers + t.group - 1) / t.group;
     return t;
 }
 

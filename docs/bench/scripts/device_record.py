@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Gathers what device calls left (each call's results folder, as device_steps.sh writes it: one
-NAME.jsonl of bench rows a run, NAME.out for the test suites) into one JSON document for
-docs/bench/: what, device, commit, command, generated, nnz, suites and results[], each row tagged
-with its call, run, tensor, nnz and commit, and with a field for every --tag pattern its run name
-matches (a switch's value, read from the name). A run's rounds (NAME, NAME.2, ...) all count.
+NAME.jsonl of bench rows a run, NAME.json of a decompose --json run, NAME.out for the test
+suites) into one JSON document for docs/bench/: what, device, commit, command, generated, nnz,
+suites and results[], each row tagged with its call, run, tensor, nnz and commit, and with a
+field for every --tag pattern its run name matches (a switch's value, read from the name). A
+run's rounds (NAME, NAME.2, ...) all count.
 
 usage: device_record.py --out FILE --what TEXT --command TEXT
                         --call 'call 1=DIR=COMMIT' [--call ...] [--tag 'REGEX=FIELD' ...]
@@ -75,6 +76,28 @@ def main():
                         row[field] = m.group(1)
                 results.append(row)
                 used.add(tensor)
+        # decompose --json outputs (NAME.json): one row a run, the per-iteration times kept
+        for path in sorted(glob.glob(os.path.join(folder, '*.json')), key=os.path.getmtime):
+            run = os.path.basename(path)[:-len('.json')]
+            base = re.sub(r'\.\d+$', '', run)
+            try:
+                d = json.load(open(path))
+            except ValueError:
+                continue  # a run cut short
+            if 'iterations' not in d:
+                continue
+            tensor = tensor_of(base)
+            row = {'kernel': 'decompose', 'method': d.get('method'), 'backend': d.get('backend'),
+                   'format': d.get('format'), 'rank': d.get('rank'), 'device': d.get('device'),
+                   'fit': d.get('fit'), 'setup_seconds': d.get('setup_seconds'),
+                   'iterations': d['iterations'], 'call': label, 'run': run, 'tensor': tensor,
+                   'nnz': NNZ.get(tensor), 'commit': commit}
+            for rx, field in tags:
+                m = rx.search(base)
+                if m:
+                    row[field] = m.group(1)
+            results.append(row)
+            used.add(tensor)
         for path in glob.glob(os.path.join(folder, 'test_*.out')):
             name = os.path.basename(path)[:-len('.out')]
             suites[f'{label} {name} ({commit})'] = suite_totals(path)

@@ -296,16 +296,6 @@ private Q_SLOTS:
         }
     }
 
-    // Large trees' fiber groups of other sizes (TENSORSCOPE_TEAM_GROUP, an experiment): one
-    // fiber a group, an odd size and 16, on trees not cut to the device (FILL=0), orders 3 and 4.
-    void teamGroupSizesKeepTheResult() {
-        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-        for (const char* size : {"1", "3", "16"}) {
-            const ScopedEnv group("TENSORSCOPE_TEAM_GROUP", size);
-            check_orders_3_and_4(190);
-        }
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
