@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 30 for the next session's first call (not yet run on a GPU). Since 0ea80f5
+# Prepared in session 30; run in session 31 as its first call (h200-issue19-session31.json). Since 0ea80f5
 # the CSF family's fibers are cut to at most 32 nonzeros on upload (mttkrp_cuda.cpp,
 # kGpuFiberSplit; calls 3-4 of session 30 measured 32 against 128 on the nell-2 shape). First the
 # suites on that binary (it has not yet run on a GPU); then shorter pieces, which looked faster

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 30 for the next session's second call (not yet run on a GPU), on the
+# Prepared in session 30; run in session 31 as its second call (h200-issue19-session31.json), on the
 # nell-2 shape: the team kernels on grids of a block per 32 fiber groups (TENSORSCOPE_TEAM_GRID=
 # full) against grid_for's cap of 32 blocks an SM, full / unset / full; large trees' groups of 4
 # and 16 fibers a team (TENSORSCOPE_TEAM_GROUP; 8 measured best on an H100 with fibers of up to

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 30 for the next session's third call (not yet run on a GPU): delicious-4d's
+# Prepared in session 30; run in session 31 as its third call (h200-issue19-session31.json): delicious-4d.s
 # shape (140M nonzeros, order 4), B-CSF and MM-CSF, with the fibers cut to 32 on upload (unset)
 # against 128 (at 128: B-CSF 8.79-10.2 ms a mode in sessions 26-27, MM-CSF 10.2-16.4 in session 30), and B-CSF's
 # groups queued (TENSORSCOPE_TEAM_QUEUE=4). Bundle: as h200-session31.sh's.
