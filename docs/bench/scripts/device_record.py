@@ -45,6 +45,25 @@ def suite_totals(path):
     return 'no totals (the suite did not finish)'
 
 
+def run_rows(folder):
+    """(path, row) for every bench row (NAME.jsonl) and decompose --json run (NAME.json, one row
+    keeping each iteration's times) in a results folder, oldest file first."""
+    for path in sorted(glob.glob(os.path.join(folder, '*.json*')), key=os.path.getmtime):
+        if path.endswith('.jsonl'):
+            for line in open(path):
+                row = json.loads(line) if line.strip() else {}
+                if 'kernel' in row:  # not the closing line of sweeps and machine
+                    yield path, row
+        elif path.endswith('.json'):
+            try:
+                d = json.load(open(path))
+            except ValueError:
+                continue  # a run cut short
+            if 'iterations' in d:
+                yield path, {'kernel': 'decompose', **{k: d.get(k) for k in (
+                    'method', 'backend', 'format', 'rank', 'device', 'fit', 'setup_seconds', 'iterations')}}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', required=True)
@@ -59,39 +78,11 @@ def main():
     for spec in a.call:
         label, folder, commit = spec.split('=')
         commits.append(f'{commit} ({label})')
-        for path in sorted(glob.glob(os.path.join(folder, '*.jsonl')), key=os.path.getmtime):
-            run = os.path.basename(path)[:-len('.jsonl')]
+        for path, row in run_rows(folder):
+            run = os.path.basename(path).rsplit('.', 1)[0]
             base = re.sub(r'\.\d+$', '', run)  # a later round of the same run
             tensor = tensor_of(base)
-            for line in open(path):
-                if not line.strip():
-                    continue
-                row = json.loads(line)
-                if 'kernel' not in row:  # the closing line of sweeps and machine
-                    continue
-                row.update(call=label, run=run, tensor=tensor, nnz=NNZ.get(tensor), commit=commit)
-                for rx, field in tags:
-                    m = rx.search(base)
-                    if m:
-                        row[field] = m.group(1)
-                results.append(row)
-                used.add(tensor)
-        # decompose --json outputs (NAME.json): one row a run, the per-iteration times kept
-        for path in sorted(glob.glob(os.path.join(folder, '*.json')), key=os.path.getmtime):
-            run = os.path.basename(path)[:-len('.json')]
-            base = re.sub(r'\.\d+$', '', run)
-            try:
-                d = json.load(open(path))
-            except ValueError:
-                continue  # a run cut short
-            if 'iterations' not in d:
-                continue
-            tensor = tensor_of(base)
-            row = {'kernel': 'decompose', 'method': d.get('method'), 'backend': d.get('backend'),
-                   'format': d.get('format'), 'rank': d.get('rank'), 'device': d.get('device'),
-                   'fit': d.get('fit'), 'setup_seconds': d.get('setup_seconds'),
-                   'iterations': d['iterations'], 'call': label, 'run': run, 'tensor': tensor,
-                   'nnz': NNZ.get(tensor), 'commit': commit}
+            row.update(call=label, run=run, tensor=tensor, nnz=NNZ.get(tensor), commit=commit)
             for rx, field in tags:
                 m = rx.search(base)
                 if m:
