@@ -71,10 +71,13 @@ enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
 // as before (B-CSF 2.47-2.58 at 32 and 128), the real tensors within 5 us a mode either way.
 // Session 31 (h200-issue19-session31.json call 1, alternating) took it to 16: B-CSF 1.78-1.92 ms
 // a mode at 16 against 1.87-1.98 at 32 and 1.79-1.92 at 8, MM-CSF 1.86-1.96 against 1.87-1.98;
-// on the real tensors, where 16 also cuts the small trees finer (fill_device), 11-32 us a mode
-// against 15-30 at 32 (with --check). The CPD's device-built trees (mttkrp_slots.cpp) cut at 32
-// instead of 128 took an iteration's MTTKRPs from 6.59-6.71 to 5.76-5.87 ms (B-CSF) and from
-// 6.96-7.09 to 5.85-5.94 (MM-CSF); they now take this length too.
+// on the real tensors, where 16 also cuts the small trees finer (fill_device), a CSF, B-CSF or
+// MM-CSF sweep took MovieLens 41-47 us against 52-60 at 32, Last.fm 69-86 against 76-96 and
+// JF17K 94-111 against 97-112 (calls 1 and 4, with --check). The CPD's device-built trees
+// (mttkrp_slots.cpp), cut at 32 instead of 128, took an iteration's MTTKRPs on the nell-2 shape
+// from 6.59-6.71 to 5.76-5.87 ms (B-CSF) and from 6.96-7.09 to 5.85-5.94 (MM-CSF) (call 2); at 16
+// they took 5.53-5.59 and 5.78-5.85 against 5.81-5.85 and 5.90-5.98 at 32 (call 4), and take
+// this length since. Delicious-4d's MM-CSF ran alike at 16, 32 and 128 (10.1-17.0 ms a mode).
 // TENSORSCOPE_FIBER_SPLIT=N sets another length, for comparisons.
 // The trees' levels stay in SPLATT's order (default_mode_order: the others by increasing
 // length): the leaves from the shorter mode instead (1-3-2, 2-3-1, 3-1-2: a smaller factor to
