@@ -490,6 +490,10 @@ struct TeamTrees {
     TeamTree tree[kMaxTrees];
 };
 
+// Its 56 registers (four blocks, against the single-tree kernel's 47 unbounded) are not the cost
+// of indexing the parameter by a run-time tree: a switch naming each tree by a constant index
+// (session 31, compiled for sm_90 only, never run) took 56 unbounded too, 48 bounded to five
+// blocks and 40 with 152-200 bytes spilled bounded to six.
 template <int TEAM, int LOOP, int LEVELS>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
