@@ -487,6 +487,7 @@ constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;
     std::uint64_t first_group[kMaxTrees + 1] = {};
+    std::uint32_t first_block[kMaxTrees + 1] = {};  // TENSORSCOPE_TREES_BLOCKS: tree t's blocks
     TeamTree tree[kMaxTrees];
 };
 
@@ -505,6 +506,30 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
         team_group<LOOP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
+}
+
+// TENSORSCOPE_TREES_BLOCKS=1 (an experiment, session 31, not yet run on a GPU): MM-CSF's trees in
+// one launch (rank 32, whole fibers, orders 3 and 4) with each block walking one tree: blocks
+// [first_block[t], first_block[t + 1]), a share of the grid in proportion to tree t's groups,
+// stride over its groups alone. A block finds its tree once, and its loop is the single-tree
+// kernel's, where the kernel above, whose teams cross from tree to tree, takes 56 registers and
+// keeps four blocks (41% occupancy against B-CSF's 58% by Nsight Compute, session 25). Compiled
+// for sm_90 it takes 48 registers bounded to five blocks (no spill) and 40 bounded to six, with
+// 108-124 bytes spilled (the single-tree kernel spills 36: its tree's fields are constants of
+// its parameter bank, this one's a run-time pick). The value of the switch is that bound. On the
+// nell-2 shape MM-CSF ran 2-7% a mode behind B-CSF (session 31); one launch a tree instead ran
+// slower (above), each waiting on the last one's tail. A risk: the shares follow the trees'
+// groups, while a tree whose target is its leaves adds every nonzero by an atomic.
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) trees_blocks_kernel(TeamTrees trees, float4* out) {
+    int t = 0;
+    while (blockIdx.x >= trees.first_block[t + 1]) ++t;
+    const TeamTree& tree = trees.tree[t];
+    const std::uint32_t first = trees.first_block[t], blocks = trees.first_block[t + 1] - first;
+    const std::uint64_t thread = (blockIdx.x - first) * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    const std::uint64_t teams = blocks * static_cast<std::uint64_t>(blockDim.x) / 8;
+    const std::uint32_t col = threadIdx.x % 8;
+    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams) team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out);
 }
 
 // walk(tree, group, col) for every fiber group of every tree of one launch, by teams of TEAM
@@ -1021,6 +1046,29 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     });
 }
 
+// TENSORSCOPE_TREES_BLOCKS's bound, 5 or 6 (0: off, as for any other value).
+int trees_blocks_bound() {
+    const unsigned long b = env_unsigned("TENSORSCOPE_TREES_BLOCKS", 0);
+    return b == 5 || b == 6 ? static_cast<int>(b) : 0;
+}
+
+// trees_blocks_kernel on a grid as the several-tree kernel's, shared among the trees in
+// proportion to their groups, at least a block each (a tree with no group gets none).
+void launch_trees_blocks(TeamTrees trees, int bound, float* out, cudaStream_t stream) {
+    const std::uint64_t groups = trees.first_group[trees.count];
+    const auto grid = static_cast<std::uint64_t>(grid_for(groups * 8));
+    for (int t = 0; t < trees.count; ++t) {
+        const std::uint64_t g = trees.tree[t].groups;
+        const std::uint64_t share = g == 0 ? 0 : std::max<std::uint64_t>(1, (grid * g + groups / 2) / groups);
+        trees.first_block[t + 1] = trees.first_block[t] + static_cast<std::uint32_t>(share);
+    }
+    const unsigned blocks = trees.first_block[trees.count];
+    auto* out4 = reinterpret_cast<float4*>(out);
+    const bool three = trees.tree[0].levels == 3;
+    if (bound == 5) (three ? trees_blocks_kernel<3, 5> : trees_blocks_kernel<2, 5>)<<<blocks, 256, 0, stream>>>(trees, out4);
+    else (three ? trees_blocks_kernel<3, 6> : trees_blocks_kernel<2, 6>)<<<blocks, 256, 0, stream>>>(trees, out4);
+}
+
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
 // device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
 void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -1029,6 +1077,10 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
+    if (const int bound = trees_blocks_bound(); bound && rank32_whole_fibers(shape, R4) && trees.count <= 4) {
+        launch_trees_blocks(trees, bound, out, stream);
+        return;
+    }
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;

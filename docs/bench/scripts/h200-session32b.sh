@@ -1,14 +1,22 @@
 #!/bin/bash
-# Prepared in session 31 for the next session's second call (not yet run): delicious-4d's shape
-# (140M nonzeros, order 4) on the binary whose GPU cuts the CSF family's fibers at 16: B-CSF, CSF
-# and MM-CSF, every mode, rank 32 (session 31 at 32: B-CSF 8.15-9.61 ms a mode; MM-CSF 10.1-17.0
-# at 16). Bundle: as h200-session32.sh's.
+# Prepared in session 31 for the next session's second call (not yet run): issue 19's standing on
+# the split-16 binary, as h200-session32.sh's, on the uniform shape (MTTKRP on COO, CSF, B-CSF,
+# MM-CSF and BLCO, SpTV on every format with a GPU kernel, SpTTM wb), then the real tensors'
+# MTTKRP with --check. Bundle: as h200-session32.sh's.
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
 EXT=jsonl
-run gen-del4d 100 "$CLI" generate --dims 532924,17262471,2480308,1443 --nnz 140000000 --dist powerlaw:1.0 --seed 7 --float -o "$D/del4d.tsb"
-K="--kernel mttkrp --backend cuda --mode all --rank 32 --repeat 5 --jsonl"
-for f in B-CSF CSF MM-CSF; do run del4d-$f 110 "$CLI" bench "$D/del4d.tsb" $K --format $f; done
+gen_uniform
+M="--kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO --mode all --rank 32 --repeat 5 --jsonl"
+V="--kernel sptv --backend cuda --format COO,HOCSR,CFB,HOCFS-CSR,HOCFS-ELL,CSF --mode all --repeat 5 --jsonl"
+S="--kernel spttm --backend cuda --format COO --variant wb --mode all --rank 32 --repeat 5 --jsonl"
+run uni-mttkrp 90 "$CLI" bench "$D/uni.tsb" $M
+run uni-sptv 90 "$CLI" bench "$D/uni.tsb" $V
+run uni-spttm 45 "$CLI" bench "$D/uni.tsb" $S
+for t in movielens-100k lastfm-tags jf17k-4d; do
+    run $t-mttkrp 20 "$CLI" bench "$B/data/$t.tns" --kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF --mode all \
+        --rank 32 --repeat 5 --jsonl --check
+done
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

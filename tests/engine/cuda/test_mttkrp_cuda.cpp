@@ -296,6 +296,22 @@ private Q_SLOTS:
         }
     }
 
+    // MM-CSF's trees each walked by blocks of their own (TENSORSCOPE_TREES_BLOCKS=5|6, an
+    // experiment: rank 32, whole fibers, orders 3 and 4), under both register bounds, on trees
+    // cut to the device and not (FILL=0), random and Last.fm's.
+    void treeBlocksKeepTheResult() {
+        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
+        for (const char* bound : {"5", "6"}) {
+            const ScopedEnv blocks("TENSORSCOPE_TREES_BLOCKS", bound);
+            check_orders_3_and_4(300);
+            {
+                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+                check_orders_3_and_4(310);
+            }
+            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
