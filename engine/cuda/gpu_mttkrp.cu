@@ -508,7 +508,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     }
 }
 
-// TENSORSCOPE_TREES_BLOCKS=1 (an experiment, session 31, not yet run on a GPU): MM-CSF's trees in
+// TENSORSCOPE_TREES_BLOCKS=5|6 (an experiment, session 31, not yet run on a GPU): MM-CSF's trees in
 // one launch (rank 32, whole fibers, orders 3 and 4) with each block walking one tree: blocks
 // [first_block[t], first_block[t + 1]), a share of the grid in proportion to tree t's groups,
 // stride over its groups alone. A block finds its tree once, and its loop is the single-tree
@@ -529,7 +529,8 @@ __global__ void __launch_bounds__(256, BLOCKS) trees_blocks_kernel(TeamTrees tre
     const std::uint64_t thread = (blockIdx.x - first) * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = blocks * static_cast<std::uint64_t>(blockDim.x) / 8;
     const std::uint32_t col = threadIdx.x % 8;
-    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams) team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out);
+    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams)
+        team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out);
 }
 
 // walk(tree, group, col) for every fiber group of every tree of one launch, by teams of TEAM
@@ -1065,8 +1066,9 @@ void launch_trees_blocks(TeamTrees trees, int bound, float* out, cudaStream_t st
     const unsigned blocks = trees.first_block[trees.count];
     auto* out4 = reinterpret_cast<float4*>(out);
     const bool three = trees.tree[0].levels == 3;
-    if (bound == 5) (three ? trees_blocks_kernel<3, 5> : trees_blocks_kernel<2, 5>)<<<blocks, 256, 0, stream>>>(trees, out4);
-    else (three ? trees_blocks_kernel<3, 6> : trees_blocks_kernel<2, 6>)<<<blocks, 256, 0, stream>>>(trees, out4);
+    auto* kernel = bound == 5 ? (three ? trees_blocks_kernel<3, 5> : trees_blocks_kernel<2, 5>)
+                              : (three ? trees_blocks_kernel<3, 6> : trees_blocks_kernel<2, 6>);
+    kernel<<<blocks, 256, 0, stream>>>(trees, out4);
 }
 
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
@@ -1077,7 +1079,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
-    if (const int bound = trees_blocks_bound(); bound && rank32_whole_fibers(shape, R4) && trees.count <= 4) {
+    if (const int bound = trees_blocks_bound(); bound && rank32_whole_fibers(shape, R4)) {
         launch_trees_blocks(trees, bound, out, stream);
         return;
     }
