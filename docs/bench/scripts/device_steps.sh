@@ -7,7 +7,8 @@
 # stderr to $R/NAME.err, skipped where SECONDS more would pass LIMIT, cut at LIMIT.
 # run_suites SECONDS NAME...: each test binary $B/tests/NAME under the offscreen platform.
 # gen_nell2: the nell-2-shaped tensor (76.9M nonzeros) as $D/nell2.tsb unless it is there;
-# gen_uniform: the uniform tensor of the same shape as $D/uni.tsb, likewise.
+# gen_uniform: the uniform tensor of the same shape as $D/uni.tsb, likewise; gen_del4d:
+# delicious-4d's shape as $D/del4d.tsb, likewise. standing NAME: issue 19's kernels on a tensor.
 # Steps that bench should pass --jsonl (EXT=jsonl): a step cut at LIMIT then keeps the rows it
 # finished (session 20 lost a whole call's SpTTM rows to a --json bench that outran it).
 # pack DIR: $R as one $(basename $R).tgz in DIR. The device hands back at most 8 files from $OUT
@@ -48,6 +49,23 @@ advisor_cuda() {
         --only uniform-3d,powerlaw-3d,blocks-4d,blocks-3d-tiles,blocks-3d-sparse-tiles
     EXT=out run advisor-cuda-held "$2" "${E[@]}" --out "$R/gpu-advisor-held.json" \
         --only blocks-3d,powerlaw-3d-steep,uniform-4d,powerlaw-4d,uniform-5d,powerlaw-5d,blocks-5d,movielens-100k,lastfm-tags,jf17k-4d
+}
+# gen_del4d: delicious-4d's shape (140M nonzeros, order 4) as $D/del4d.tsb unless it is there.
+gen_del4d() {
+    [ -f "$D/del4d.tsb" ] || run gen-del4d 100 "$CLI" generate --dims 532924,17262471,2480308,1443 --nnz 140000000 \
+        --dist powerlaw:1.0 --seed 7 --float -o "$D/del4d.tsb"
+}
+# standing NAME: issue 19's kernels on $D/NAME.tsb as NAME-mttkrp, NAME-sptv, NAME-spttm (.jsonl):
+# MTTKRP on COO, CSF, B-CSF, MM-CSF and BLCO (rank 32), SpTV on every format with a GPU kernel,
+# SpTTM's wb variant, every mode.
+standing() {
+    local f=$D/$1.tsb
+    EXT=jsonl run "$1-mttkrp" 90 "$CLI" bench "$f" --kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO \
+        --mode all --rank 32 --repeat 5 --jsonl
+    EXT=jsonl run "$1-sptv" 90 "$CLI" bench "$f" --kernel sptv --backend cuda --format COO,HOCSR,CFB,HOCFS-CSR,HOCFS-ELL,CSF \
+        --mode all --repeat 5 --jsonl
+    EXT=jsonl run "$1-spttm" 45 "$CLI" bench "$f" --kernel spttm --backend cuda --format COO --variant wb --mode all \
+        --rank 32 --repeat 5 --jsonl
 }
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"

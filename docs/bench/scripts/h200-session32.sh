@@ -19,11 +19,6 @@ gen_nell2
 T="--kernel mttkrp --backend cuda --format MM-CSF --mode all --rank 32 --repeat 5 --jsonl"
 for b in unset 5 6 unset 5 6; do run nell2-treesblocks$b 30 env TENSORSCOPE_TREES_BLOCKS=$b "$CLI" bench "$D/nell2.tsb" $T; done
 ab_real TENSORSCOPE_TREES_BLOCKS MM-CSF unset 5 6
-M="--kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO --mode all --rank 32 --repeat 5 --jsonl"
-V="--kernel sptv --backend cuda --format COO,HOCSR,CFB,HOCFS-CSR,HOCFS-ELL,CSF --mode all --repeat 5 --jsonl"
-S="--kernel spttm --backend cuda --format COO --variant wb --mode all --rank 32 --repeat 5 --jsonl"
-run nell2-mttkrp 90 "$CLI" bench "$D/nell2.tsb" $M
-run nell2-sptv 90 "$CLI" bench "$D/nell2.tsb" $V
-run nell2-spttm 45 "$CLI" bench "$D/nell2.tsb" $S
+standing nell2
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

@@ -8,12 +8,7 @@ set -u
 device_setup
 EXT=jsonl
 gen_uniform
-M="--kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO --mode all --rank 32 --repeat 5 --jsonl"
-V="--kernel sptv --backend cuda --format COO,HOCSR,CFB,HOCFS-CSR,HOCFS-ELL,CSF --mode all --repeat 5 --jsonl"
-S="--kernel spttm --backend cuda --format COO --variant wb --mode all --rank 32 --repeat 5 --jsonl"
-run uni-mttkrp 90 "$CLI" bench "$D/uni.tsb" $M
-run uni-sptv 90 "$CLI" bench "$D/uni.tsb" $V
-run uni-spttm 45 "$CLI" bench "$D/uni.tsb" $S
+standing uni
 for t in movielens-100k lastfm-tags jf17k-4d; do
     run $t-mttkrp 20 "$CLI" bench "$B/data/$t.tns" --kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF --mode all \
         --rank 32 --repeat 5 --jsonl --check

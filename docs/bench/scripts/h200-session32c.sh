@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
 EXT=jsonl
-run gen-del4d 100 "$CLI" generate --dims 532924,17262471,2480308,1443 --nnz 140000000 --dist powerlaw:1.0 --seed 7 --float -o "$D/del4d.tsb"
+gen_del4d
 K="--kernel mttkrp --backend cuda --mode all --rank 32 --repeat 5 --jsonl"
 for b in unset 5; do run del4d-MM-CSF-treesblocks$b 95 env TENSORSCOPE_TREES_BLOCKS=$b "$CLI" bench "$D/del4d.tsb" $K --format MM-CSF; done
 for f in B-CSF CSF; do run del4d-$f 95 "$CLI" bench "$D/del4d.tsb" $K --format $f; done
