@@ -1,5 +1,6 @@
 // CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <cuda_runtime.h>
@@ -510,7 +511,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
 
 // TENSORSCOPE_TREES_BLOCKS=5|6 (an experiment, session 31, not yet run on a GPU): MM-CSF's trees in
 // one launch (rank 32, whole fibers, orders 3 and 4) with each block walking one tree: blocks
-// [first_block[t], first_block[t + 1]), a share of the grid in proportion to tree t's groups,
+// [first_block[t], first_block[t + 1]), a share of the grid in proportion to tree t's work,
 // stride over its groups alone. A block finds its tree once, and its loop is the single-tree
 // kernel's, where the kernel above, whose teams cross from tree to tree, takes 56 registers and
 // keeps four blocks (41% occupancy against B-CSF's 58% by Nsight Compute, session 25). Compiled
@@ -518,8 +519,8 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
 // 108-124 bytes spilled (the single-tree kernel spills 36: its tree's fields are constants of
 // its parameter bank, this one's a run-time pick). The value of the switch is that bound. On the
 // nell-2 shape MM-CSF ran 2-7% a mode behind B-CSF (session 31); one launch a tree instead ran
-// slower (above), each waiting on the last one's tail. A risk: the shares follow the trees'
-// groups, while a tree whose target is its leaves adds every nonzero by an atomic.
+// slower (above), each waiting on the last one's tail. A risk: the shares are fixed, and a tree
+// whose target is its leaves adds every nonzero by an atomic rather than gathering a row.
 template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) trees_blocks_kernel(TeamTrees trees, float4* out) {
     int t = 0;
@@ -1054,14 +1055,17 @@ int trees_blocks_bound() {
 }
 
 // trees_blocks_kernel on a grid as the several-tree kernel's, shared among the trees in
-// proportion to their groups, at least a block each (a tree with no group gets none).
+// proportion to their rows gathered (a nonzero's leaf row, a fiber's ancestors': nnz + fibers),
+// at least a block each (a tree with no group gets none).
 void launch_trees_blocks(TeamTrees trees, int bound, float* out, cudaStream_t stream) {
-    const std::uint64_t groups = trees.first_group[trees.count];
-    const auto grid = static_cast<std::uint64_t>(grid_for(groups * 8));
+    const auto grid = static_cast<double>(grid_for(trees.first_group[trees.count] * 8));
+    double work = 0;
+    for (int t = 0; t < trees.count; ++t) work += static_cast<double>(trees.tree[t].nnz + trees.tree[t].fibers);
     for (int t = 0; t < trees.count; ++t) {
-        const std::uint64_t g = trees.tree[t].groups;
-        const std::uint64_t share = g == 0 ? 0 : std::max<std::uint64_t>(1, (grid * g + groups / 2) / groups);
-        trees.first_block[t + 1] = trees.first_block[t] + static_cast<std::uint32_t>(share);
+        const TeamTree& x = trees.tree[t];
+        const double part = grid * static_cast<double>(x.nnz + x.fibers) / work;
+        const auto share = x.groups == 0 ? 0u : std::max(1u, static_cast<unsigned>(std::lround(part)));
+        trees.first_block[t + 1] = trees.first_block[t] + share;
     }
     const unsigned blocks = trees.first_block[trees.count];
     auto* out4 = reinterpret_cast<float4*>(out);
