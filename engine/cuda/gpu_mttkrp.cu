@@ -190,8 +190,8 @@ struct TeamTree {
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
 // float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
 // leaves). LEVELS as in team_fiber_group.
-template <int LEVELS>
-__device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint32_t R4, std::uint32_t col, float4& prefix,
+template <int LEVELS, class Z = std::uint64_t>
+__device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std::uint32_t col, float4& prefix,
                                   std::uint64_t& target_row) {
     prefix = make_float4(1.f, 1.f, 1.f, 1.f);
     target_row = 0;
@@ -219,11 +219,12 @@ __device__ inline void fiber_head(const TeamTree& t, std::uint64_t f, std::uint3
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS>
-__device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
+template <bool CLIP, int LEVELS, class Z = std::uint64_t>
+__device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
-    std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
+    Z first = g * static_cast<Z>(t.group);
+    Z last = first + t.group < t.fibers ? first + static_cast<Z>(t.group) : static_cast<Z>(t.fibers);
     std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
     if (CLIP && t.group_fiber) {
         z_begin = g * t.group;
@@ -232,17 +233,17 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
     }
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     std::uint64_t row = ~std::uint64_t{0};
-    for (std::uint64_t f = first; f < last; ++f) {
-        std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+    for (Z f = first; f < last; ++f) {
+        Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
         if constexpr (CLIP) {
             if (lo >= z_end) break;
-            lo = lo > z_begin ? lo : z_begin, hi = hi < z_end ? hi : z_end;
+            lo = lo > z_begin ? lo : static_cast<Z>(z_begin), hi = hi < z_end ? hi : static_cast<Z>(z_end);
         }
         float4 prefix;
         std::uint64_t target_row;
         fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
         if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
-            for (std::uint64_t z = lo; z < hi; ++z)
+            for (Z z = lo; z < hi; ++z)
                 atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
             continue;
         }
@@ -281,7 +282,7 @@ __device__ inline void team_fiber_group(const TeamTree& t, std::uint64_t g, std:
         // tensors (18-36 us a mode) within 7 us either way; removed.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 4
-        for (std::uint64_t z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+        for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -473,6 +474,21 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
     for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
+// TENSORSCOPE_FIBER_INDEX32=B (an experiment, session 31, not yet run on a GPU): the rank-32
+// fiber loop over whole fibers (orders 3 and 4) with its fiber, nonzero and group numbers in 32
+// bits, for trees of under 2^32 nonzeros and fibers, bounded to B blocks (6 or 8). The loop's
+// 64-bit numbers take two registers each: compiled for sm_90, bounded to six blocks it takes 40
+// registers and spills nothing, where the default kernel spills 36 bytes at 40 (session 25's
+// Nsight Compute run counted 21M spill requests in one nell-2 mode, the kernel latency-bound);
+// bounded to eight (every warp slot) it takes 32 and spills 84-128 bytes.
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) fiber_index32_kernel(TeamTree tree, float4* out) {
+    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
+    const auto groups = static_cast<std::uint32_t>(tree.groups);
+    for (std::uint32_t g = thread / 8; g < groups; g += teams)
+        team_fiber_group<false, LEVELS, std::uint32_t>(tree, g, 8, threadIdx.x % 8, out);
+}
+
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
 // another and the teams stride over all of them, so a small partition does not leave the GPU
 // idle while the next launch waits behind it, and the partitions' work is balanced across the
@@ -515,23 +531,24 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
 // stride over its groups alone. A block finds its tree once, and its loop is the single-tree
 // kernel's, where the kernel above, whose teams cross from tree to tree, takes 56 registers and
 // keeps four blocks (41% occupancy against B-CSF's 58% by Nsight Compute, session 25). Compiled
-// for sm_90 it takes 48 registers bounded to five blocks (no spill) and 40 bounded to six, with
-// 108-124 bytes spilled (the single-tree kernel spills 36: its tree's fields are constants of
-// its parameter bank, this one's a run-time pick). The value of the switch is that bound. On the
-// nell-2 shape MM-CSF ran 2-7% a mode behind B-CSF (session 31); one launch a tree instead ran
-// slower (above), each waiting on the last one's tail. A risk: the shares are fixed, and a tree
-// whose target is its leaves adds every nonzero by an atomic rather than gathering a row.
+// for sm_90, with its numbers in 32 bits as fiber_index32_kernel's (every tree under 2^32
+// nonzeros and fibers), it takes 48 registers bounded to five blocks (no spill) and 40 bounded to
+// six, with 48-84 bytes spilled (108-124 with 64-bit numbers; the single-tree kernel's tree fields
+// are constants of its parameter bank, this one's a run-time pick). The value of the switch is
+// that bound. On the nell-2 shape MM-CSF ran 2-7% a mode behind B-CSF (session 31); one launch a
+// tree instead ran slower (above), each waiting on the last one's tail. A risk: the shares are
+// fixed, and a tree whose target is its leaves adds every nonzero by an atomic rather than
+// gathering a row.
 template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) trees_blocks_kernel(TeamTrees trees, float4* out) {
     int t = 0;
     while (blockIdx.x >= trees.first_block[t + 1]) ++t;
     const TeamTree& tree = trees.tree[t];
     const std::uint32_t first = trees.first_block[t], blocks = trees.first_block[t + 1] - first;
-    const std::uint64_t thread = (blockIdx.x - first) * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t teams = blocks * static_cast<std::uint64_t>(blockDim.x) / 8;
-    const std::uint32_t col = threadIdx.x % 8;
-    for (std::uint64_t g = thread / 8; g < tree.groups; g += teams)
-        team_group<kFiberLoop, LEVELS>(tree, g, 8, col, out);
+    const std::uint32_t thread = (blockIdx.x - first) * blockDim.x + threadIdx.x, teams = blocks * blockDim.x / 8;
+    const auto groups = static_cast<std::uint32_t>(tree.groups);
+    for (std::uint32_t g = thread / 8; g < groups; g += teams)
+        team_fiber_group<false, LEVELS, std::uint32_t>(tree, g, 8, threadIdx.x % 8, out);
 }
 
 // walk(tree, group, col) for every fiber group of every tree of one launch, by teams of TEAM
@@ -1029,6 +1046,21 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
 
+// Whether every tree's nonzeros and fibers number under 2^32 (the 32-bit loop's indices).
+bool index32_fits(const TeamTree& t) { return t.nnz < (std::uint64_t{1} << 32) && t.fibers < (std::uint64_t{1} << 32); }
+bool index32_fits(const TeamTrees& trees) {
+    for (int t = 0; t < trees.count; ++t)
+        if (!index32_fits(trees.tree[t])) return false;
+    return true;
+}
+
+// TENSORSCOPE_FIBER_INDEX32's bound, 6 or 8 (0: off, as for any other value), where its kernel
+// applies: rank 32, whole fibers, orders 3 and 4, fewer than 2^32 nonzeros and fibers.
+int index32_bound(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
+    const unsigned long b = env_unsigned("TENSORSCOPE_FIBER_INDEX32", 0);
+    return (b == 6 || b == 8) && rank32_whole_fibers(s, R4) && index32_fits(t) ? static_cast<int>(b) : 0;
+}
+
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -1036,6 +1068,13 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     if (tree.groups == 0) return;
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
+    if (const int bound = index32_bound(tree, shape, R4)) {
+        const bool three = tree.levels == 3;
+        auto* kernel = bound == 6 ? (three ? fiber_index32_kernel<3, 6> : fiber_index32_kernel<2, 6>)
+                                  : (three ? fiber_index32_kernel<3, 8> : fiber_index32_kernel<2, 8>);
+        kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
+        return;
+    }
     with_team_size(R4, [&](auto team_tag) {
         with_levels(tree.levels, [&](auto levels_tag) {
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
@@ -1083,7 +1122,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
-    if (const int bound = trees_blocks_bound(); bound && rank32_whole_fibers(shape, R4)) {
+    if (const int bound = trees_blocks_bound(); bound && rank32_whole_fibers(shape, R4) && index32_fits(trees)) {
         launch_trees_blocks(trees, bound, out, stream);
         return;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
@@ -296,13 +297,16 @@ private Q_SLOTS:
         }
     }
 
-    // MM-CSF's trees each walked by blocks of their own (TENSORSCOPE_TREES_BLOCKS=5|6, an
-    // experiment: rank 32, whole fibers, orders 3 and 4), under both register bounds, on trees
-    // cut to the device and not (FILL=0), random and Last.fm's.
-    void treeBlocksKeepTheResult() {
+    // Two experiments (rank 32, whole fibers, orders 3 and 4), each under both its register
+    // bounds, on trees cut to the device and not (FILL=0), random and Last.fm's: MM-CSF's trees
+    // each walked by blocks of their own (TENSORSCOPE_TREES_BLOCKS=5|6), and the single-tree
+    // loop with 32-bit numbers (TENSORSCOPE_FIBER_INDEX32=6|8).
+    void treeBlocksAndIndex32KeepTheResult() {
         const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
-        for (const char* bound : {"5", "6"}) {
-            const ScopedEnv blocks("TENSORSCOPE_TREES_BLOCKS", bound);
+        for (const auto& [name, bound] : std::vector<std::pair<const char*, const char*>>{
+                 {"TENSORSCOPE_TREES_BLOCKS", "5"}, {"TENSORSCOPE_TREES_BLOCKS", "6"},
+                 {"TENSORSCOPE_FIBER_INDEX32", "6"}, {"TENSORSCOPE_FIBER_INDEX32", "8"}}) {
+            const ScopedEnv on(name, bound);
             check_orders_3_and_4(300);
             {
                 const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
