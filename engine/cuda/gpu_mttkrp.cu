@@ -372,18 +372,19 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // lose too: the shared real tensors' trees (cut to the device, 1.2-5 nonzeros a piece) ran 3-6
 // us slower a mode wide (MovieLens B-CSF 21-23 us against 17-22, Last.fm 31-34 against 29-32),
 // their half as many lanes leaving the device emptier.
-template <int LEVELS>
-__device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
+template <int LEVELS, class Z = std::uint64_t>
+__device__ inline void team_fiber_group_wide(const TeamTree& t, Z g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
     constexpr std::uint32_t R4 = 8, half = 4;
     const std::uint32_t col2 = col + half;
     const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
-    const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
+    const Z first = g * static_cast<Z>(t.group);
+    const Z last = first + t.group < t.fibers ? first + static_cast<Z>(t.group) : static_cast<Z>(t.fibers);
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
-    for (std::uint64_t f = first; f < last; ++f) {
-        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+    for (Z f = first; f < last; ++f) {
+        const Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
 #pragma unroll
@@ -397,7 +398,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
             }
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
-            for (std::uint64_t z = lo; z < hi; ++z) {
+            for (Z z = lo; z < hi; ++z) {
                 float4* o = out + static_cast<std::uint64_t>(t.leaf[z]) * R4;
                 atomic_add4(o + col, t.vals[z] * prefix);
                 atomic_add4(o + col2, t.vals[z] * prefix2);
@@ -411,7 +412,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         }
         float4 sum = zero, sum2 = zero;
 #pragma unroll 4
-        for (std::uint64_t z = lo; z < hi; ++z) {
+        for (Z z = lo; z < hi; ++z) {
             const float v = t.vals[z];
             const float4* r = leaf_factor + static_cast<std::uint64_t>(t.leaf[z]) * R4;
             fma4(sum, v, r[col]);
@@ -430,6 +431,21 @@ __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, 
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4;
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
+}
+
+// TENSORSCOPE_WIDE_INDEX32=B (an experiment, session 31, not yet run on a GPU): where a single
+// tree runs wide, its loop with 32-bit fiber, nonzero and group numbers (trees of under 2^32
+// nonzeros and fibers), bounded to B blocks (4, 5 or 6). Compiled for sm_90 the 64-bit loop takes
+// 48 registers and spills 148-176 bytes bounded to five blocks, which ran the nell-2 shape slower
+// (above); the 32-bit one takes 48 and spills 8-16 (64 and none at four, where the 64-bit loop
+// spills 20 at order 4; 40 and 148-164 at six). The uniform shape, whose trees run wide, ran
+// B-CSF at 2,863-2,989 GFLOP/s (session 30). MM-CSF's several trees keep the 64-bit wide loop.
+template <int LEVELS, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) fiber_wide32_kernel(TeamTree tree, float4* out) {
+    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 4;
+    const auto groups = static_cast<std::uint32_t>(tree.groups);
+    for (std::uint32_t g = thread / 4; g < groups; g += teams)
+        team_fiber_group_wide<LEVELS, std::uint32_t>(tree, g, threadIdx.x % 4, out);
 }
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
@@ -1000,6 +1016,21 @@ bool flat_loop() {
     return flat;
 }
 
+// Whether every tree's nonzeros and fibers number under 2^32 (the 32-bit loop's indices).
+bool index32_fits(const TeamTree& t) { return t.nnz < (std::uint64_t{1} << 32) && t.fibers < (std::uint64_t{1} << 32); }
+bool index32_fits(const TeamTrees& trees) {
+    for (int t = 0; t < trees.count; ++t)
+        if (!index32_fits(trees.tree[t])) return false;
+    return true;
+}
+
+// TENSORSCOPE_WIDE_INDEX32's bound, 4, 5 or 6 (0: off, as for any other value), for a tree whose
+// numbers fit 32 bits.
+int wide32_bound(const TeamTree& t) {
+    const unsigned long b = env_unsigned("TENSORSCOPE_WIDE_INDEX32", 0);
+    return b >= 4 && b <= 6 && index32_fits(t) ? static_cast<int>(b) : 0;
+}
+
 // Which launches run wide (wide_teams.hpp): trees of short fibers, by the measurements above.
 LaunchShape shape_of(const TeamTree& t) { return {t.levels, false, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
 LaunchShape shape_of(const TeamTrees& trees) {
@@ -1015,6 +1046,13 @@ LaunchShape shape_of(const TeamTrees& trees) {
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
+    if (const int b = wide32_bound(tree)) {
+        auto* kernel = b == 4   ? fiber_wide32_kernel<LEVELS, 4>
+                       : b == 5 ? fiber_wide32_kernel<LEVELS, 5>
+                                : fiber_wide32_kernel<LEVELS, 6>;
+        kernel<<<grid, 256, 0, stream>>>(tree, out);
+        return;
+    }
     if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
     else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
@@ -1045,14 +1083,6 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // 2.17-2.25 / 2.21-2.24; grids of a block per 32 groups, B-CSF 1.89-2.02, MM-CSF 2.16-2.30. A
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
-
-// Whether every tree's nonzeros and fibers number under 2^32 (the 32-bit loop's indices).
-bool index32_fits(const TeamTree& t) { return t.nnz < (std::uint64_t{1} << 32) && t.fibers < (std::uint64_t{1} << 32); }
-bool index32_fits(const TeamTrees& trees) {
-    for (int t = 0; t < trees.count; ++t)
-        if (!index32_fits(trees.tree[t])) return false;
-    return true;
-}
 
 // TENSORSCOPE_FIBER_INDEX32's bound, 6 or 8 (0: off, as for any other value), where its kernel
 // applies: rank 32, whole fibers, orders 3 and 4, fewer than 2^32 nonzeros and fibers.

@@ -11,9 +11,10 @@
 # Run names end in the switch's value (index32unset, index326, index328): device_record.py's
 # --tag 'index32(unset|6|8)$=fiber_index32' --tag 'treesblocks(unset|5|6)$=trees_blocks'
 # --tag 'trees-blocks(unset|5|6)$=trees_blocks' reads them back.
-# h200-session32b.sh: issue 19's standing on the nell-2 and uniform shapes and the real tensors;
-# h200-session32c.sh: delicious-4d's shape.
-# Bundle: make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda,test_sptv_cuda,test_spttm_cuda h200-session32.sh h200-session32b.sh h200-session32c.sh
+# h200-session32b.sh: the uniform shape (the wide loop in 32 bits, then the standing);
+# h200-session32c.sh: delicious-4d's shape; h200-session32d.sh: the nell-2 shape's standing.
+# Bundle: make_bundle.sh --tests test_mttkrp_cuda,test_decomp_cuda,test_sptv_cuda,test_spttm_cuda
+#   h200-session32.sh h200-session32b.sh h200-session32c.sh h200-session32d.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup

@@ -316,6 +316,23 @@ private Q_SLOTS:
         }
     }
 
+    // The wide loop with 32-bit numbers (TENSORSCOPE_WIDE_INDEX32=4|5|6, an experiment), the wide
+    // kernel forced (TENSORSCOPE_FIBER_WIDE=4) where the rule would not pick it for these small
+    // trees; orders 3 and 4, random and Last.fm's.
+    void wideIndex32KeepsTheResult() {
+        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
+        const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
+        for (const char* bound : {"4", "5", "6"}) {
+            const ScopedEnv on("TENSORSCOPE_WIDE_INDEX32", bound);
+            check_orders_3_and_4(320);
+            {
+                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+                check_orders_3_and_4(330);
+            }
+            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
