@@ -1026,10 +1026,7 @@ bool index32_fits(const TeamTrees& trees) {
 
 // TENSORSCOPE_WIDE_INDEX32's bound, 4, 5 or 6 (0: off, as for any other value), for a tree whose
 // numbers fit 32 bits.
-int wide32_bound(const TeamTree& t) {
-    const unsigned long b = env_unsigned("TENSORSCOPE_WIDE_INDEX32", 0);
-    return b >= 4 && b <= 6 && index32_fits(t) ? static_cast<int>(b) : 0;
-}
+int wide32_bound(const TeamTree& t) { return index32_fits(t) ? env_one_of("TENSORSCOPE_WIDE_INDEX32", {4, 5, 6}) : 0; }
 
 // Which launches run wide (wide_teams.hpp): trees of short fibers, by the measurements above.
 LaunchShape shape_of(const TeamTree& t) { return {t.levels, false, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
@@ -1087,8 +1084,7 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // TENSORSCOPE_FIBER_INDEX32's bound, 6 or 8 (0: off, as for any other value), where its kernel
 // applies: rank 32, whole fibers, orders 3 and 4, fewer than 2^32 nonzeros and fibers.
 int index32_bound(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
-    const unsigned long b = env_unsigned("TENSORSCOPE_FIBER_INDEX32", 0);
-    return (b == 6 || b == 8) && rank32_whole_fibers(s, R4) && index32_fits(t) ? static_cast<int>(b) : 0;
+    return rank32_whole_fibers(s, R4) && index32_fits(t) ? env_one_of("TENSORSCOPE_FIBER_INDEX32", {6, 8}) : 0;
 }
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
@@ -1118,10 +1114,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
 }
 
 // TENSORSCOPE_TREES_BLOCKS's bound, 5 or 6 (0: off, as for any other value).
-int trees_blocks_bound() {
-    const unsigned long b = env_unsigned("TENSORSCOPE_TREES_BLOCKS", 0);
-    return b == 5 || b == 6 ? static_cast<int>(b) : 0;
-}
+int trees_blocks_bound() { return env_one_of("TENSORSCOPE_TREES_BLOCKS", {5, 6}); }
 
 // trees_blocks_kernel on a grid as the several-tree kernel's, shared among the trees in
 // proportion to their rows gathered (a nonzero's leaf row, a fiber's ancestors': nnz + fibers),

@@ -34,7 +34,7 @@ std::uint64_t longest_fiber(const FlatTree& t) {
 
 // How a CSF tree runs. Since session 27 every CSF tree runs B-CSF's fiber groups: a tree with
 // long fibers has them split on upload (as MM-CSF's partitions and B-CSF's trees are; since
-// session 30 at split_length(), below, 128 before), so its teams walk short fibers, as B-CSF's
+// session 30 at gpu_fiber_split(), below, 128 before), so its teams walk short fibers, as B-CSF's
 // do, and CSF differs from B-CSF on the GPU by what it stores, not by how fast it runs. The
 // history, on one H200, every row checked against cpu-ref:
 // - CSF's own kernel first cut a tree into equal nonzero groups walked by a flat loop (long
@@ -84,11 +84,10 @@ enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
 // gather from, over 7-36% more fibers) ran CSF and B-CSF 1-10% slower on the nell-2 and uniform
 // shapes (same calls, --mode-order).
 constexpr std::uint64_t kGpuFiberSplit = 16;
-std::uint64_t split_length() { return gpu_fiber_split(); }
 
 CsfRun csf_run(std::uint64_t longest, bool small) {
     if (gpu::env_is("TENSORSCOPE_CSF_SHORT", "nonzero-groups")) return CsfRun::FlatLoop;
-    if (small || longest <= split_length()) return CsfRun::FiberGroups;  // a small one cut by fill_device
+    if (small || longest <= gpu_fiber_split()) return CsfRun::FiberGroups;  // a small one cut by fill_device
     return gpu::env_is("TENSORSCOPE_CSF_LONG", "flat") ? CsfRun::FlatLoop : CsfRun::SplitThenGroups;
 }
 
@@ -106,7 +105,7 @@ std::uint64_t resident_teams() {
 bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fiber_ptr.size() - 1 < 8 * teams; }
 
 // A tree run as fiber groups that is too small for the device, cut finer: its fibers split at
-// max(32, nnz / teams) nonzeros (at most split_length()) and grouped a few to a team
+// max(32, nnz / teams) nonzeros (at most gpu_fiber_split()) and grouped a few to a team
 // (csf_flat::fill_cut), so that no team walks far more than the others. Returns the fibers per
 // group (0: the kernel's 8). `longest`: its longest fiber.
 // Why: on one H200 MovieLens's B-CSF tree for mode 1 (2,782 fibers of up to 128 nonzeros in 348
@@ -120,14 +119,14 @@ bool is_small(const FlatTree& t, std::uint64_t teams) { return teams > 0 && t.fi
 // nell-2 shape's trees are large and were not cut (2.13-2.24 ms a mode both ways).
 std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t teams) {
     const csf_flat::FillCut c =
-        csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest, split_length());
+        csf_flat::fill_cut(t.fiber_ptr.size() - 1, t.leaf.size(), teams, longest, gpu_fiber_split());
     if (c.split_at) t = csf_flat::split_fibers(std::move(t), c.split_at);
     return c.group;
 }
 
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's, and B-CSF's where its threshold is longer); csf: a CSF tree, its long
-// fibers cut here too (at split_length(), or to the device where it is small; see csf_run).
+// fibers cut here too (at gpu_fiber_split(), or to the device where it is small; see csf_run).
 // Either way the kernel walks whole-fiber groups and need not balance them;
 // TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long fibers to the flat loop.
 template <class I, class V>
@@ -142,7 +141,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         const bool small = is_small(f, teams);
         const std::uint64_t longest = csf || small ? longest_fiber(f) : 0;  // one pass, where it is asked
         const CsfRun run = csf ? csf_run(longest, small) : CsfRun::FiberGroups;
-        if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), split_length());
+        if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), gpu_fiber_split());
         const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
         parts.push_back(f.view(t->order));
@@ -166,15 +165,15 @@ std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& form
         [&]<class I, class V>(const CooFormat<I, V>& f) { return std::make_shared<gpu::ResidentTensor>(flatten(f).view()); },
         [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}, false, 0, true); },
         [&]<class I, class V>(const BcsfFormat<I, V>& f) {
-            return upload_trees<I, V>({&f.csf}, true, f.threshold > split_length() ? split_length() : 0);
+            return upload_trees<I, V>({&f.csf}, true, f.threshold > gpu_fiber_split() ? gpu_fiber_split() : 0);
         },
         [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
             std::vector<const CsfFormat<I, V>*> trees;
             for (const auto& p : f.partitions) trees.push_back(&p);
-            // its partitions' long fibers split as B-CSF's, at split_length()
+            // its partitions' long fibers split as B-CSF's, at gpu_fiber_split()
             // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
             if (gpu::env_is("TENSORSCOPE_MMCSF_UNSPLIT", "1")) return upload_trees(trees);
-            return upload_trees(trees, false, split_length());
+            return upload_trees(trees, false, gpu_fiber_split());
         },
         [&]<class I, class V>(const BlcoFormat<I, V>& f) {
             std::vector<float> vals(f.vals.begin(), f.vals.end());

@@ -59,6 +59,18 @@ void check_orders_3_and_4(std::uint64_t seed) {
                              32);
 }
 
+// Orders 3 and 4 on trees cut to the device and not (TENSORSCOPE_FIBER_FILL=0), and Last.fm's
+// where ../shared/data has it, under whatever switches the caller set.
+void check_small_trees_and_lastfm(std::uint64_t seed) {
+    check_orders_3_and_4(seed);
+    {
+        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+        check_orders_3_and_4(seed + 10);
+    }
+    const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
+    if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
+}
+
 }  // namespace
 
 class TestMttkrpCuda : public QObject {
@@ -184,7 +196,7 @@ private Q_SLOTS:
         check_against_oracle(t, 32);
     }
 
-    // The CSF family's long fibers split on upload at other lengths than the default 32
+    // The CSF family's long fibers split on upload at other lengths than the default 16
     // (TENSORSCOPE_FIBER_SPLIT): down to one nonzero a fiber, as a large tree (FILL=0) and cut
     // to the device; B-CSF's trees split at its default 128 and again on upload; and the real
     // tensors, whose trees are cut to the device at most that length a piece.
@@ -297,39 +309,22 @@ private Q_SLOTS:
         }
     }
 
-    // Two experiments (rank 32, whole fibers, orders 3 and 4), each under both its register
-    // bounds, on trees cut to the device and not (FILL=0), random and Last.fm's: MM-CSF's trees
-    // each walked by blocks of their own (TENSORSCOPE_TREES_BLOCKS=5|6), and the single-tree
-    // loop with 32-bit numbers (TENSORSCOPE_FIBER_INDEX32=6|8).
-    void treeBlocksAndIndex32KeepTheResult() {
-        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
+    // Three experiments (rank 32, whole fibers), each under every register bound it takes:
+    // MM-CSF's trees each walked by blocks of their own (TENSORSCOPE_TREES_BLOCKS=5|6), the
+    // single-tree loop with 32-bit numbers (TENSORSCOPE_FIBER_INDEX32=6|8), and the wide loop
+    // with 32-bit numbers (TENSORSCOPE_WIDE_INDEX32=4|5|6, the wide kernel forced by
+    // TENSORSCOPE_FIBER_WIDE=4 where the rule would not pick it for these small trees).
+    void index32ExperimentsKeepTheResult() {
         for (const auto& [name, bound] : std::vector<std::pair<const char*, const char*>>{
                  {"TENSORSCOPE_TREES_BLOCKS", "5"}, {"TENSORSCOPE_TREES_BLOCKS", "6"},
                  {"TENSORSCOPE_FIBER_INDEX32", "6"}, {"TENSORSCOPE_FIBER_INDEX32", "8"}}) {
             const ScopedEnv on(name, bound);
-            check_orders_3_and_4(300);
-            {
-                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-                check_orders_3_and_4(310);
-            }
-            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
+            check_small_trees_and_lastfm(300);
         }
-    }
-
-    // The wide loop with 32-bit numbers (TENSORSCOPE_WIDE_INDEX32=4|5|6, an experiment), the wide
-    // kernel forced (TENSORSCOPE_FIBER_WIDE=4) where the rule would not pick it for these small
-    // trees; orders 3 and 4, random and Last.fm's.
-    void wideIndex32KeepsTheResult() {
-        const std::string lastfm = tstest::shared_tensor("lastfm-tags.tns");
         const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
         for (const char* bound : {"4", "5", "6"}) {
             const ScopedEnv on("TENSORSCOPE_WIDE_INDEX32", bound);
-            check_orders_3_and_4(320);
-            {
-                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-                check_orders_3_and_4(330);
-            }
-            if (!lastfm.empty()) check_against_oracle(load_tensor(lastfm).tensor, 32);
+            check_small_trees_and_lastfm(320);
         }
     }
 
