@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdlib>
-#include <initializer_list>
 #include <string>
 
 namespace tscope::gpu {
@@ -21,15 +20,6 @@ inline unsigned long env_unsigned(const char* name, unsigned long fallback) {
     const char* e = std::getenv(name);
     if (!e || *e < '0' || *e > '9') return fallback;
     return std::strtoul(e, nullptr, 10);
-}
-
-// The number environment variable `name` holds where it is one of `allowed` (an experiment's
-// register bound, say), else 0.
-inline int env_one_of(const char* name, std::initializer_list<int> allowed) {
-    const unsigned long v = env_unsigned(name, 0);
-    for (int a : allowed)
-        if (v == static_cast<unsigned long>(a)) return a;
-    return 0;
 }
 
 }  // namespace tscope::gpu

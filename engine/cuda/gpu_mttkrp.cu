@@ -372,19 +372,18 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // lose too: the shared real tensors' trees (cut to the device, 1.2-5 nonzeros a piece) ran 3-6
 // us slower a mode wide (MovieLens B-CSF 21-23 us against 17-22, Last.fm 31-34 against 29-32),
 // their half as many lanes leaving the device emptier.
-template <int LEVELS, class Z = std::uint64_t>
-__device__ inline void team_fiber_group_wide(const TeamTree& t, Z g, std::uint32_t col, float4* out) {
+template <int LEVELS>
+__device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
     constexpr std::uint32_t R4 = 8, half = 4;
     const std::uint32_t col2 = col + half;
     const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
-    const Z first = g * static_cast<Z>(t.group);
-    const Z last = first + t.group < t.fibers ? first + static_cast<Z>(t.group) : static_cast<Z>(t.fibers);
+    const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
-    for (Z f = first; f < last; ++f) {
-        const Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
+    for (std::uint64_t f = first; f < last; ++f) {
+        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
 #pragma unroll
@@ -398,7 +397,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, Z g, std::uint32
             }
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
-            for (Z z = lo; z < hi; ++z) {
+            for (std::uint64_t z = lo; z < hi; ++z) {
                 float4* o = out + static_cast<std::uint64_t>(t.leaf[z]) * R4;
                 atomic_add4(o + col, t.vals[z] * prefix);
                 atomic_add4(o + col2, t.vals[z] * prefix2);
@@ -412,7 +411,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, Z g, std::uint32
         }
         float4 sum = zero, sum2 = zero;
 #pragma unroll 4
-        for (Z z = lo; z < hi; ++z) {
+        for (std::uint64_t z = lo; z < hi; ++z) {
             const float v = t.vals[z];
             const float4* r = leaf_factor + static_cast<std::uint64_t>(t.leaf[z]) * R4;
             fma4(sum, v, r[col]);
@@ -433,20 +432,12 @@ __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, 
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams) team_fiber_group_wide<LEVELS>(tree, g, col, out);
 }
 
-// TENSORSCOPE_WIDE_INDEX32=B (an experiment, session 31, not yet run on a GPU): where a single
-// tree runs wide, its loop with 32-bit fiber, nonzero and group numbers (trees of under 2^32
-// nonzeros and fibers), bounded to B blocks (4, 5 or 6). Compiled for sm_90 the 64-bit loop takes
-// 48 registers and spills 148-176 bytes bounded to five blocks, which ran the nell-2 shape slower
-// (above); the 32-bit one takes 48 and spills 8-16 (64 and none at four, where the 64-bit loop
-// spills 20 at order 4; 40 and 148-164 at six). The uniform shape, whose trees run wide, ran
-// B-CSF at 2,863-2,989 GFLOP/s (session 30). MM-CSF's several trees keep the 64-bit wide loop.
-template <int LEVELS, int BLOCKS>
-__global__ void __launch_bounds__(256, BLOCKS) fiber_wide32_kernel(TeamTree tree, float4* out) {
-    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 4;
-    const auto groups = static_cast<std::uint32_t>(tree.groups);
-    for (std::uint32_t g = thread / 4; g < groups; g += teams)
-        team_fiber_group_wide<LEVELS, std::uint32_t>(tree, g, threadIdx.x % 4, out);
-}
+// The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers
+// and 8-16 bytes spilled bounded to five blocks where this loop spills 148-176, 64 and none at
+// four) was measured and removed: on one H200 (session 32, docs/bench/h200-issue19-session32.json,
+// alternating twice in one binary) the uniform shape ran B-CSF 2.56-2.65 ms a mode bounded to five
+// and 2.55-2.69 at four against 2.45-2.56 with this kernel, and delicious-4d's shape 8.18-9.36
+// against 8.16-9.02 (one round).
 
 // How a team walks its group: whole fibers (fiber groups), fibers clipped to a nonzero group,
 // or the flat loop (nonzero groups; the clipped one where the target is the leaves).
@@ -490,15 +481,20 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
     for (std::uint64_t g = thread / TEAM; g < tree.groups; g += teams) team_group<LOOP, LEVELS>(tree, g, R4, col, out);
 }
 
-// TENSORSCOPE_FIBER_INDEX32=B (an experiment, session 31, not yet run on a GPU): the rank-32
-// fiber loop over whole fibers (orders 3 and 4) with its fiber, nonzero and group numbers in 32
-// bits, for trees of under 2^32 nonzeros and fibers, bounded to B blocks (6 or 8). The loop's
-// 64-bit numbers take two registers each: compiled for sm_90, bounded to six blocks it takes 40
-// registers and spills nothing, where the default kernel spills 36 bytes at 40 (session 25's
-// Nsight Compute run counted 21M spill requests in one nell-2 mode, the kernel latency-bound);
-// bounded to eight (every warp slot) it takes 32 and spills 84-128 bytes.
-template <int LEVELS, int BLOCKS>
-__global__ void __launch_bounds__(256, BLOCKS) fiber_index32_kernel(TeamTree tree, float4* out) {
+// The rank-32 fiber loop over whole fibers (orders 3 and 4: B-CSF's and MM-CSF's single trees,
+// CSF's where no fiber is cut) with its fiber, nonzero and group numbers in 32 bits, for trees of
+// under 2^31 nonzeros and fibers (index32_fits), bounded to six blocks. The 64-bit numbers take
+// two registers each: compiled for sm_90 this loop takes 40 registers and spills nothing, where
+// fiber_team_kernel's spills 36 bytes at 40 (session 25's Nsight Compute run counted 21M spill
+// requests in one nell-2 mode). Measured on one H200 (session 32, docs/bench/h200-issue19-
+// session32.json call 1, alternating twice in one binary): B-CSF on the nell-2 shape 1.763-1.893
+// ms a mode against 1.770-1.905 with the 64-bit loop (every mode faster in both rounds, by
+// 0.3-0.8%); the real tensors' CSF and B-CSF (one round) Last.fm 21-27 us against 28-32, MovieLens
+// 12-18 against 12-24, JF17K 19-33 against 24-32. Bounded to eight blocks (32 registers, 84-128
+// bytes spilled) it ran nell-2 in 2.96-3.50 ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop,
+// which trees of 2^31 nonzeros or fibers and up take, for comparisons and tests.
+template <int LEVELS>
+__global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
     const auto groups = static_cast<std::uint32_t>(tree.groups);
     for (std::uint32_t g = thread / 8; g < groups; g += teams)
@@ -520,7 +516,6 @@ constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;
     std::uint64_t first_group[kMaxTrees + 1] = {};
-    std::uint32_t first_block[kMaxTrees + 1] = {};  // TENSORSCOPE_TREES_BLOCKS: tree t's blocks
     TeamTree tree[kMaxTrees];
 };
 
@@ -541,31 +536,15 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     }
 }
 
-// TENSORSCOPE_TREES_BLOCKS=5|6 (an experiment, session 31, not yet run on a GPU): MM-CSF's trees in
-// one launch (rank 32, whole fibers, orders 3 and 4) with each block walking one tree: blocks
-// [first_block[t], first_block[t + 1]), a share of the grid in proportion to tree t's work,
-// stride over its groups alone. A block finds its tree once, and its loop is the single-tree
-// kernel's, where the kernel above, whose teams cross from tree to tree, takes 56 registers and
-// keeps four blocks (41% occupancy against B-CSF's 58% by Nsight Compute, session 25). Compiled
-// for sm_90, with its numbers in 32 bits as fiber_index32_kernel's (every tree under 2^32
-// nonzeros and fibers), it takes 48 registers bounded to five blocks (no spill) and 40 bounded to
-// six, with 48-84 bytes spilled (108-124 with 64-bit numbers; the single-tree kernel's tree fields
-// are constants of its parameter bank, this one's a run-time pick). The value of the switch is
-// that bound. On the nell-2 shape MM-CSF ran 2-7% a mode behind B-CSF (session 31); one launch a
-// tree instead ran slower (above), each waiting on the last one's tail. A risk: the shares are
-// fixed, and a tree whose target is its leaves adds every nonzero by an atomic rather than
-// gathering a row.
-template <int LEVELS, int BLOCKS>
-__global__ void __launch_bounds__(256, BLOCKS) trees_blocks_kernel(TeamTrees trees, float4* out) {
-    int t = 0;
-    while (blockIdx.x >= trees.first_block[t + 1]) ++t;
-    const TeamTree& tree = trees.tree[t];
-    const std::uint32_t first = trees.first_block[t], blocks = trees.first_block[t + 1] - first;
-    const std::uint32_t thread = (blockIdx.x - first) * blockDim.x + threadIdx.x, teams = blocks * blockDim.x / 8;
-    const auto groups = static_cast<std::uint32_t>(tree.groups);
-    for (std::uint32_t g = thread / 8; g < groups; g += teams)
-        team_fiber_group<false, LEVELS, std::uint32_t>(tree, g, 8, threadIdx.x % 8, out);
-}
+// MM-CSF's trees in one launch with each block walking one tree (a share of the grid in
+// proportion to the tree's nonzeros and fibers) by the single-tree loop with 32-bit numbers, bounded
+// to five or six blocks (48 registers, or 40 and 48-84 bytes spilled, where the kernel above keeps
+// four blocks at 56), was measured and removed (session 31, 3e1602a; session 32, one H200,
+// docs/bench/h200-issue19-session32.json, alternating twice in one binary): the nell-2 shape ran
+// MM-CSF 2.35-2.49 ms a mode bounded to five and 2.11-2.38 at six against 1.84-1.95 with this
+// kernel; delicious-4d's shape 9.36-16.5 against 9.97-16.4 (faster in its modes 1 and 4 by 6%,
+// one round); the real tensors slower but JF17K (18-22 us against 24-25). Not profiled; one
+// suspect is the fixed shares, which leave a light tree's blocks idle while a heavy tree runs on.
 
 // walk(tree, group, col) for every fiber group of every tree of one launch, by teams of TEAM
 // lanes striding over the groups of all the trees numbered one after another, as
@@ -1016,17 +995,9 @@ bool flat_loop() {
     return flat;
 }
 
-// Whether every tree's nonzeros and fibers number under 2^32 (the 32-bit loop's indices).
-bool index32_fits(const TeamTree& t) { return t.nnz < (std::uint64_t{1} << 32) && t.fibers < (std::uint64_t{1} << 32); }
-bool index32_fits(const TeamTrees& trees) {
-    for (int t = 0; t < trees.count; ++t)
-        if (!index32_fits(trees.tree[t])) return false;
-    return true;
-}
-
-// TENSORSCOPE_WIDE_INDEX32's bound, 4, 5 or 6 (0: off, as for any other value), for a tree whose
-// numbers fit 32 bits.
-int wide32_bound(const TeamTree& t) { return index32_fits(t) ? env_one_of("TENSORSCOPE_WIDE_INDEX32", {4, 5, 6}) : 0; }
+// Whether a tree's nonzeros and fibers number under 2^31, so that fiber_index32_kernel's numbers
+// fit 32 bits with room for its stride (a grid's teams, under 2^20) past the last group.
+bool index32_fits(const TeamTree& t) { return t.nnz < (std::uint64_t{1} << 31) && t.fibers < (std::uint64_t{1} << 31); }
 
 // Which launches run wide (wide_teams.hpp): trees of short fibers, by the measurements above.
 LaunchShape shape_of(const TeamTree& t) { return {t.levels, false, t.group_fiber != nullptr, t.nnz, t.fibers, t.groups}; }
@@ -1043,13 +1014,6 @@ LaunchShape shape_of(const TeamTrees& trees) {
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    if (const int b = wide32_bound(tree)) {
-        auto* kernel = b == 4   ? fiber_wide32_kernel<LEVELS, 4>
-                       : b == 5 ? fiber_wide32_kernel<LEVELS, 5>
-                                : fiber_wide32_kernel<LEVELS, 6>;
-        kernel<<<grid, 256, 0, stream>>>(tree, out);
-        return;
-    }
     if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
     else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
@@ -1081,10 +1045,11 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
 
-// TENSORSCOPE_FIBER_INDEX32's bound, 6 or 8 (0: off, as for any other value), where its kernel
-// applies: rank 32, whole fibers, orders 3 and 4, fewer than 2^32 nonzeros and fibers.
-int index32_bound(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
-    return rank32_whole_fibers(s, R4) && index32_fits(t) ? env_one_of("TENSORSCOPE_FIBER_INDEX32", {6, 8}) : 0;
+// Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
+// nonzeros and fibers, and TENSORSCOPE_FIBER_INDEX=64 unset.
+bool index32_applies(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
+    static const bool off = env_is("TENSORSCOPE_FIBER_INDEX", "64");
+    return !off && rank32_whole_fibers(s, R4) && index32_fits(t);
 }
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
@@ -1094,10 +1059,8 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     if (tree.groups == 0) return;
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
-    if (const int bound = index32_bound(tree, shape, R4)) {
-        const bool three = tree.levels == 3;
-        auto* kernel = bound == 6 ? (three ? fiber_index32_kernel<3, 6> : fiber_index32_kernel<2, 6>)
-                                  : (three ? fiber_index32_kernel<3, 8> : fiber_index32_kernel<2, 8>);
+    if (index32_applies(tree, shape, R4)) {
+        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1113,30 +1076,6 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     });
 }
 
-// TENSORSCOPE_TREES_BLOCKS's bound, 5 or 6 (0: off, as for any other value).
-int trees_blocks_bound() { return env_one_of("TENSORSCOPE_TREES_BLOCKS", {5, 6}); }
-
-// trees_blocks_kernel on a grid as the several-tree kernel's, shared among the trees in
-// proportion to their rows gathered (a nonzero's leaf row, a fiber's ancestors': nnz + fibers),
-// at least a block each (a tree with no group gets none).
-void launch_trees_blocks(TeamTrees trees, int bound, float* out, cudaStream_t stream) {
-    const auto grid = static_cast<double>(grid_for(trees.first_group[trees.count] * 8));
-    double work = 0;
-    for (int t = 0; t < trees.count; ++t) work += static_cast<double>(trees.tree[t].nnz + trees.tree[t].fibers);
-    for (int t = 0; t < trees.count; ++t) {
-        const TeamTree& x = trees.tree[t];
-        const double part = grid * static_cast<double>(x.nnz + x.fibers) / work;
-        const auto share = x.groups == 0 ? 0u : std::max(1u, static_cast<unsigned>(std::lround(part)));
-        trees.first_block[t + 1] = trees.first_block[t] + share;
-    }
-    const unsigned blocks = trees.first_block[trees.count];
-    auto* out4 = reinterpret_cast<float4*>(out);
-    const bool three = trees.tree[0].levels == 3;
-    auto* kernel = bound == 5 ? (three ? trees_blocks_kernel<3, 5> : trees_blocks_kernel<2, 5>)
-                              : (three ? trees_blocks_kernel<3, 6> : trees_blocks_kernel<2, 6>);
-    kernel<<<blocks, 256, 0, stream>>>(trees, out4);
-}
-
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
 // device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
 void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -1145,10 +1084,6 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
-    if (const int bound = trees_blocks_bound(); bound && rank32_whole_fibers(shape, R4) && index32_fits(trees)) {
-        launch_trees_blocks(trees, bound, out, stream);
-        return;
-    }
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;
