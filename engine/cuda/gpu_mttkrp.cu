@@ -487,11 +487,11 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // two registers each: compiled for sm_90 this loop takes 40 registers and spills nothing, where
 // fiber_team_kernel's spills 36 bytes at 40 (session 25's Nsight Compute run counted 21M spill
 // requests in one nell-2 mode). Measured on one H200 (session 32, docs/bench/h200-issue19-
-// session32.json call 1, alternating twice in one binary): B-CSF on the nell-2 shape 1.763-1.893
-// ms a mode against 1.770-1.905 with the 64-bit loop (every mode faster in both rounds, by
-// 0.3-0.8%); the real tensors' CSF and B-CSF (one round) Last.fm 21-27 us against 28-32, MovieLens
-// 12-18 against 12-24, JF17K 19-33 against 24-32. Bounded to eight blocks (32 registers, 84-128
-// bytes spilled) it ran nell-2 in 2.96-3.50 ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop,
+// session32.json calls 1 and 5, alternating twice in each): B-CSF on the nell-2 shape
+// 1.763-1.893 and 1.757-1.896 ms a mode against 1.770-1.905 and 1.791-1.908 with the 64-bit loop
+// (every mode faster in all four rounds, by 0.2-1.9%), a CPD iteration's MTTKRPs 5.46-5.50 ms
+// against 5.50-5.62; the real tensors' CSF and B-CSF within their noise (11-35 us a mode either
+// way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50 ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop,
 // which trees of 2^31 nonzeros or fibers and up take, for comparisons and tests.
 template <int LEVELS>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
@@ -536,22 +536,13 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) tree
     }
 }
 
-// TENSORSCOPE_TREES_INDEX32=B (an experiment, session 32, not yet run on a GPU): the kernel above
-// at rank 32 over whole fibers (orders 3 and 4) with its group numbers and the fiber loop's in
-// 32 bits (fiber_index32_kernel's loop; every tree under 2^31 nonzeros and fibers, all trees'
-// groups under 2^31), bounded to B blocks (4, 5 or 6). MM-CSF ran 1-4% a mode behind B-CSF on
-// the nell-2 shape (session 32), B-CSF's single tree now taking the 32-bit loop.
-template <int LEVELS, int BLOCKS>
-__global__ void __launch_bounds__(256, BLOCKS) trees_index32_kernel(TeamTrees trees, float4* out) {
-    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
-    const auto groups = static_cast<std::uint32_t>(trees.first_group[trees.count]);
-    int t = 0;
-    for (std::uint32_t g = thread / 8; g < groups; g += teams) {
-        while (g >= static_cast<std::uint32_t>(trees.first_group[t + 1])) ++t;
-        const auto first = static_cast<std::uint32_t>(trees.first_group[t]);
-        team_fiber_group<false, LEVELS, std::uint32_t>(trees.tree[t], g - first, 8, threadIdx.x % 8, out);
-    }
-}
+// The kernel above at rank 32 over whole fibers with its group and fiber numbers in 32 bits
+// (fiber_index32_kernel's loop; 56, 48 and 40 registers bounded to four, five and six blocks,
+// spilling 8-60 bytes at six) was measured and removed (session 32, 82691dc, TENSORSCOPE_TREES_
+// INDEX32, one H200, docs/bench/h200-issue19-session32.json call 5, alternating twice): the
+// nell-2 shape ran MM-CSF 1.881-1.956 ms a mode at four, 1.870-1.952 at five and 1.959-2.228 at
+// six against 1.849-1.956; the uniform shape's mode 3 (its modes 1 and 2 run wide) 2.839-2.842 at
+// five against 2.967-2.972; the real tensors within their noise (11-35 us a mode).
 
 // MM-CSF's trees in one launch with each block walking one tree (a share of the grid in
 // proportion to the tree's nonzeros and fibers) by the single-tree loop with 32-bit numbers, bounded
@@ -1093,17 +1084,6 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     });
 }
 
-// TENSORSCOPE_TREES_INDEX32's bound, 4, 5 or 6 (0: off, as for any other value), where its
-// kernel applies: rank 32, whole fibers, orders 3 and 4, every tree's numbers and all the groups
-// under 2^31.
-int trees_index32_bound(const TeamTrees& trees, const LaunchShape& s, std::uint32_t R4) {
-    const unsigned long bound = env_unsigned("TENSORSCOPE_TREES_INDEX32", 0);
-    if (bound < 4 || bound > 6 || !rank32_whole_fibers(s, R4) || trees.first_group[trees.count] >= (std::uint64_t{1} << 31)) return 0;
-    for (int t = 0; t < trees.count; ++t)
-        if (!index32_fits(trees.tree[t])) return 0;
-    return static_cast<int>(bound);
-}
-
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
 // device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
 void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -1112,14 +1092,6 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
-    if (const int bound = trees_index32_bound(trees, shape, R4)) {
-        const bool three = trees.tree[0].levels == 3;
-        auto* kernel = bound == 4   ? (three ? trees_index32_kernel<3, 4> : trees_index32_kernel<2, 4>)
-                       : bound == 5 ? (three ? trees_index32_kernel<3, 5> : trees_index32_kernel<2, 5>)
-                                    : (three ? trees_index32_kernel<3, 6> : trees_index32_kernel<2, 6>);
-        kernel<<<grid_for(groups * 8), 256, 0, stream>>>(trees, reinterpret_cast<float4*>(out));
-        return;
-    }
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;

@@ -317,15 +317,6 @@ private Q_SLOTS:
         check_small_trees_and_lastfm(300);
     }
 
-    // An experiment: MM-CSF's several trees with 32-bit numbers (TENSORSCOPE_TREES_INDEX32=4|5|6,
-    // its register bound): the same results under every bound.
-    void treesIndex32KeepsTheResult() {
-        for (const char* bound : {"4", "5", "6"}) {
-            const ScopedEnv on("TENSORSCOPE_TREES_INDEX32", bound);
-            check_small_trees_and_lastfm(340);
-        }
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
