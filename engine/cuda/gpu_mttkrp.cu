@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda_util.cuh"
+#include "float4_math.cuh"
 #include "gpu_mttkrp.hpp"
 #include "host_widen.hpp"
 #include "mttkrp_launch.cuh"
@@ -148,22 +149,6 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
 // of dependent loads (fiber pointer, leaf index, factor row) are in flight per warp instead of
 // one, and each load instruction moves 512 bytes instead of 128. Needs R % 4 == 0 (rows stay
 // 16-byte aligned); R / 4 <= TEAM.
-__device__ inline float4 operator*(float a, float4 b) { return make_float4(a * b.x, a * b.y, a * b.z, a * b.w); }
-__device__ inline float4 operator*(float4 a, float4 b) { return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w); }
-__device__ inline void fma4(float4& acc, float a, float4 b) {
-    acc.x = fmaf(a, b.x, acc.x), acc.y = fmaf(a, b.y, acc.y), acc.z = fmaf(a, b.z, acc.z), acc.w = fmaf(a, b.w, acc.w);
-}
-__device__ inline void add4(float4& acc, float4 b) { acc.x += b.x, acc.y += b.y, acc.z += b.z, acc.w += b.w; }
-
-__device__ inline void atomic_add4(float4* out, float4 v) {
-#if __CUDA_ARCH__ >= 900
-    atomicAdd(out, v);  // one vector atomic (sm_90)
-#else
-    float* o = reinterpret_cast<float*>(out);
-    atomicAdd(o, v.x), atomicAdd(o + 1, v.y), atomicAdd(o + 2, v.z), atomicAdd(o + 3, v.w);
-#endif
-}
-
 struct Factor4Ptrs {
     const float4* f[kMaxModes];
 };
@@ -1056,8 +1041,7 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
 // nonzeros and fibers, and TENSORSCOPE_FIBER_INDEX=64 unset.
 bool index32_applies(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
-    static const bool off = env_is("TENSORSCOPE_FIBER_INDEX", "64");
-    return !off && rank32_whole_fibers(s, R4) && index32_fits(t);
+    return !env_is("TENSORSCOPE_FIBER_INDEX", "64") && rank32_whole_fibers(s, R4) && index32_fits(t);
 }
 
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,

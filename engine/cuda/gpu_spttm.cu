@@ -10,6 +10,7 @@
 #include "gpu_spttm.hpp"
 #include "piece_ranges.cuh"
 #include "sparse_library.cuh"
+#include "spttm_fiber_teams.cuh"
 
 namespace tscope::gpu {
 
@@ -292,6 +293,13 @@ struct SpttmDevice::Impl {
     DeviceArray<std::uint32_t> idx;
     DeviceArray<float> val, u, out, carry;
     std::unique_ptr<CsrSpmm> library;  // made by the first cuSPARSE compute
+    std::unique_ptr<SpttmPieces> pieces;  // made by the first fiber-team compute
+
+    // TENSORSCOPE_SPTTM_TEAMS=1 (an experiment): the warp-batch variant walked by fiber teams
+    // (spttm_fiber_teams.cuh), where R % 4 == 0.
+    bool fiber_teams() const {
+        return env_is("TENSORSCOPE_SPTTM_TEAMS", "1") && four_columns_a_lane(rank);
+    }
 
     // The warp batches' segments (each one's first fiber) and their carries, made by the first
     // warp-batch compute: the other kernels, and the Tucker plans that run them, need neither.
@@ -392,6 +400,11 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
                     n, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
                 break;
             case SpttmKernel::WarpBatches: {  // a group per segment: 8 warps a block
+                if (d.fiber_teams()) {
+                    if (!d.pieces) d.pieces = std::make_unique<SpttmPieces>(n, d.nnz, d.ptr.get());
+                    launch_spttm_teams(*d.pieces, R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
+                    break;
+                }
                 const std::uint64_t segments = d.segments(), groups_a_block = kThreads / 32 * (four_columns_a_lane(R) ? 4 : 1);
                 const auto launch = [&](auto kernel) {
                     kernel<<<blocks(segments, groups_a_block), kThreads>>>(d.nnz, n, R, d.ptr.get(), d.seg_fiber.get(), d.idx.get(),

@@ -1,5 +1,7 @@
 // The seven CUDA SpTTM kernels (spttm Sec. 4.2's five, our warp batches, cuSPARSE's SpMM) and SspTTM against the CPU oracle: fp32 on the
 // device, relative error <= 1e-4, on random tensors of order 3-5 and the shared tensors.
+#include <optional>
+
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format.hpp"
@@ -7,15 +9,18 @@
 #include "tscope/kernels/spttm.hpp"
 
 using namespace tscope;
+using tstest::ScopedEnv;
 
 namespace {
 
-void check_spttm(const CooTensor& t, std::uint64_t rank) {
+// Every variant (or only `only`, where given) against the oracle on every mode.
+void check_spttm(const CooTensor& t, std::uint64_t rank, std::optional<SpttmVariant> only = std::nullopt) {
     for (int mode = 0; mode < t.order(); ++mode) {
         const DenseMatrix u = random_matrix(t.dim(mode), rank, 30 + std::uint64_t(mode));
         const auto ref = spttm_reference(t, mode, u);
         const auto x = build_format(FormatKind::COO, t, spttm_options(t.order(), mode));
         for (SpttmVariant v : kSpttmVariants) {
+            if (only && v != *only) continue;
             SpttmPlan plan = SpttmPlan::prepare(*x, mode, rank, Backend::Cuda, v);
             DeviceTiming timing;
             plan.compute(u, no_control(), &timing);
@@ -40,6 +45,22 @@ void check_sspttm(const CooTensor& t, std::uint64_t rank) {
             const double err = semi_sparse_max_relative_error(*z, *ref);
             QVERIFY2(err <= 1e-4, qPrintable(QString("modes %1,%2: %3").arg(a + 1).arg(b + 1).arg(err)));
         }
+}
+
+// A 61 x 1 x 2100 tensor whose first fibers (mode 3) hold `heads` nonzeros and the rest one
+// each, shuffled.
+CooTensor fibers_of(const QList<int>& heads) {
+    std::vector<std::uint64_t> lengths(61, 1);
+    for (int i = 0; i < int(heads.size()); ++i) lengths[std::size_t(i)] = std::uint64_t(heads[i]);
+    CooTensor t({61, 1, 2100});
+    std::uint64_t total = 0;
+    for (std::uint64_t len : lengths) total += len;
+    t.resize(total);
+    std::uint64_t z = 0;
+    for (std::uint64_t i = 0; i < 61; ++i)
+        for (std::uint64_t k = 0; k < lengths[i]; ++k)
+            t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 13 + i) % 2100}, 0.5 + double((k + i) % 9));
+    return tstest::shuffled(t, 8);
 }
 
 }  // namespace
@@ -77,18 +98,32 @@ private Q_SLOTS:
     }
     void longAndShortFibers() {
         QFETCH(QList<int>, heads);
-        std::vector<std::uint64_t> lengths(61, 1);
-        for (int i = 0; i < int(heads.size()); ++i) lengths[std::size_t(i)] = std::uint64_t(heads[i]);
-        CooTensor t({61, 1, 2100});
-        std::uint64_t total = 0;
-        for (std::uint64_t len : lengths) total += len;
-        t.resize(total);
-        std::uint64_t z = 0;
-        for (std::uint64_t i = 0; i < 61; ++i)
-            for (std::uint64_t k = 0; k < lengths[i]; ++k)
-                t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 13 + i) % 2100}, 0.5 + double((k + i) % 9));
-        const CooTensor shuffled = tstest::shuffled(t, 8);
-        for (std::uint64_t rank : {1, 32, 40}) check_spttm(shuffled, rank);
+        const CooTensor t = fibers_of(heads);
+        for (std::uint64_t rank : {1, 32, 40}) check_spttm(t, rank);
+    }
+
+    // An experiment: the warp-batch variant walked by fiber teams (TENSORSCOPE_SPTTM_TEAMS=1,
+    // fibers cut into pieces of 16, rows of fibers cut across teams added by atomics), under
+    // each rank-32 register bound (TENSORSCOPE_SPTTM_TEAMS_BLOCKS) and at ranks that are not 32
+    // (16, 40: the general kernel; 1 keeps the warp batches): long and short fibers, random
+    // tensors of order 3-5 and the shared ones.
+    void fiberTeamsKeepTheResult() {
+        const ScopedEnv teams("TENSORSCOPE_SPTTM_TEAMS", "1");
+        for (const char* blocks : {"4", "5", "6"}) {
+            const ScopedEnv bound("TENSORSCOPE_SPTTM_TEAMS_BLOCKS", blocks);
+            for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}})
+                check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
+        }
+        for (int order : {3, 4, 5}) {
+            std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 10);
+            dims[0] = 40;
+            const CooTensor t = tstest::random_tensor(dims, 3000, std::uint64_t(order * 11), Distribution::PowerLaw);
+            for (std::uint64_t rank : {1, 16, 32, 40}) check_spttm(t, rank, SpttmVariant::WarpBatches);
+        }
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_spttm(load_tensor(path).tensor, 32, SpttmVariant::WarpBatches);
+        }
     }
 
     void realTensors() {

@@ -1,0 +1,166 @@
+// SpTTM with fiber teams (ours; an experiment, TENSORSCOPE_SPTTM_TEAMS=1, session 32, not yet run
+// on a GPU): the warp-batch variant's work (gpu_spttm.cu) walked as MTTKRP's fiber kernel walks a
+// tree (gpu_mttkrp.cu). Every fiber is cut into pieces of at most kSpttmPiece nonzeros, a team of
+// 8 lanes (each one float4 of a row) takes kSpttmGroup consecutive pieces, and every lane loads
+// each nonzero's index and value itself (one address across the team) rather than a lane each
+// passed round by shuffles, as the warp batches do: the loop that ran MTTKRP's fiber kernel
+// 1.5x faster (session 26, gpu_mttkrp.cu beside team_fiber_group). Its sum is stored where the
+// team walked the whole fiber and added by vector atomics where the fiber's pieces fall to several
+// teams; those fibers' rows of Y are cleared first. The warp batches ran the nell-2 shape at
+// 40-45% of the copy bound (issue 19: 50%), MTTKRP's fiber loop over the same nonzeros and
+// gathers faster (1.76-1.91 ms a mode against 2.13-2.29). Needs R % 4 == 0. Private to engine/cuda
+// (nvcc, C++17).
+#pragma once
+
+#include <cstdint>
+
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "cuda_util.cuh"
+#include "float4_math.cuh"
+
+namespace tscope::gpu {
+namespace {
+
+constexpr std::uint64_t kSpttmPiece = 16;  // nonzeros a piece at most, MTTKRP's split length
+constexpr std::uint64_t kSpttmGroup = 8;   // pieces a team walks
+
+// count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive
+// scan leaves the pieces in all in its last entry.
+__global__ void spttm_piece_count_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr, std::uint64_t* __restrict__ count) {
+    const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (f < fibers) count[f] = (fptr[f + 1] - fptr[f] + kSpttmPiece - 1) / kSpttmPiece;
+    else if (f == fibers) count[f] = 0;
+}
+
+// Fiber f's pieces, from first[f] on: each one's first nonzero and its fiber.
+__global__ void spttm_piece_fill_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr, const std::uint64_t* __restrict__ first,
+                                        std::uint64_t* __restrict__ piece_start, std::uint64_t* __restrict__ piece_fiber) {
+    const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (f >= fibers) return;
+    std::uint64_t p = first[f];
+    for (std::uint64_t z = fptr[f]; z < fptr[f + 1]; z += kSpttmPiece, ++p) piece_start[p] = z, piece_fiber[p] = f;
+}
+
+// Fibers cut into more than one piece: those whose rows a team may add to rather than store.
+struct CutFiber {
+    const std::uint64_t* fptr;
+    __device__ bool operator()(std::uint64_t f) const { return fptr[f + 1] - fptr[f] > kSpttmPiece; }
+};
+
+// Row f of Y cleared for every cut fiber f.
+__global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, const std::uint64_t* __restrict__ cut_fiber, float4* __restrict__ y) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (i < cut * R4) y[cut_fiber[i / R4] * R4 + i % R4] = make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
+// The pieces of a plan's fibers, made once (the fibers do not change between computes).
+struct SpttmPieces {
+    std::uint64_t fibers = 0, nnz = 0, pieces = 0, cut = 0;
+    DeviceArray<std::uint64_t> start, fiber, cut_fiber;
+
+    SpttmPieces(std::uint64_t fibers_in, std::uint64_t nnz_in, const std::uint64_t* fptr) : fibers(fibers_in), nnz(nnz_in) {
+        DeviceArray<std::uint64_t> first(fibers + 1);
+        spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, fptr, first.get());
+        check(cudaGetLastError(), "counting SpTTM's pieces");
+        std::size_t bytes = 0;
+        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first.get(), first.get(), fibers + 1), "sizing the scan");
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, first.get(), first.get(), fibers + 1), "placing SpTTM's pieces");
+        check(cudaMemcpy(&pieces, first.get() + fibers, sizeof pieces, cudaMemcpyDeviceToHost), "reading SpTTM's piece count");
+        start = DeviceArray<std::uint64_t>(pieces);
+        fiber = DeviceArray<std::uint64_t>(pieces);
+        spttm_piece_fill_kernel<<<grid_blocks(fibers), 256>>>(fibers, fptr, first.get(), start.get(), fiber.get());
+        check(cudaGetLastError(), "placing SpTTM's pieces");
+        cut_fiber = DeviceArray<std::uint64_t>(pieces - fibers + 1);  // at most one cut fiber a piece beyond the first
+        DeviceArray<std::uint64_t> selected(1);
+        const thrust::counting_iterator<std::uint64_t> ids(0);
+        check(cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}), "sizing the selection");
+        DeviceArray<unsigned char> temp2(bytes);
+        check(cub::DeviceSelect::If(temp2.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}),
+              "listing SpTTM's cut fibers");
+        check(cudaMemcpy(&cut, selected.get(), sizeof cut, cudaMemcpyDeviceToHost), "reading the cut fibers' count");
+    }
+
+    static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
+    // Whether the kernel's numbers fit 32 bits, with room for its stride past the last group.
+    bool index32() const {
+        constexpr std::uint64_t limit = std::uint64_t{1} << 31;
+        return fibers < limit && nnz < limit && pieces < limit;
+    }
+};
+
+// Where a team's run of pieces of fiber f, nonzeros [begin, end), goes: stored where it is the
+// whole fiber, added where other teams hold the rest.
+template <class Z>
+__device__ inline void spttm_team_flush(const std::uint64_t* __restrict__ fptr, Z f, Z begin, Z end, std::uint64_t R4, std::uint64_t c,
+                                        float4 acc, float4* __restrict__ y) {
+    float4* row = y + static_cast<std::uint64_t>(f) * R4 + c;
+    if (begin == fptr[f] && end == fptr[f + 1]) *row = acc;
+    else atomic_add4(row, acc);
+}
+
+// Teams of 8 lanes over groups of kSpttmGroup pieces; lane `lane` owns columns 4c..4c+3 for
+// c = lane, lane + 8, ... < R4 (one pass over the group each). RANK32: R4 is 8, one pass. Z:
+// the type of the piece, fiber and nonzero numbers (32 bits where SpttmPieces::index32: fewer
+// registers, as MTTKRP's fiber loop measured).
+template <int BLOCKS, bool RANK32, class Z>
+__global__ void __launch_bounds__(256, BLOCKS)
+    spttm_team_kernel(std::uint64_t pieces, std::uint64_t R4_arg, const std::uint64_t* __restrict__ fptr,
+                      const std::uint64_t* __restrict__ piece_start, const std::uint64_t* __restrict__ piece_fiber,
+                      const std::uint32_t* __restrict__ idx, const float* __restrict__ val, const float4* __restrict__ u,
+                      float4* __restrict__ y) {
+    const std::uint64_t R4 = RANK32 ? 8 : R4_arg;
+    const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
+    const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
+    const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + kSpttmGroup - 1) / kSpttmGroup);
+    for (Z g = thread / 8; g < groups; g += teams) {
+        const Z p0 = g * static_cast<Z>(kSpttmGroup), p_end = p0 + static_cast<Z>(kSpttmGroup) < n ? p0 + static_cast<Z>(kSpttmGroup) : n;
+        for (std::uint64_t c = threadIdx.x % 8; c < R4; c += 8) {
+            float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+            Z fiber = static_cast<Z>(piece_fiber[p0]), begin = static_cast<Z>(piece_start[p0]), end = begin;
+            for (Z p = p0; p < p_end; ++p) {
+                const Z f = static_cast<Z>(piece_fiber[p]), lo = static_cast<Z>(piece_start[p]);
+                const Z fiber_end = static_cast<Z>(fptr[f + 1]);
+                const Z hi = lo + static_cast<Z>(kSpttmPiece) < fiber_end ? lo + static_cast<Z>(kSpttmPiece) : fiber_end;
+                if (f != fiber) {
+                    spttm_team_flush(fptr, fiber, begin, end, R4, c, acc, y);
+                    acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, begin = lo;
+                }
+#pragma unroll 4
+                for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u[static_cast<std::uint64_t>(idx[z]) * R4 + c]);
+                end = hi;
+            }
+            spttm_team_flush(fptr, fiber, begin, end, R4, c, acc, y);
+        }
+    }
+}
+
+// The rank-32 kernel's register bound: TENSORSCOPE_SPTTM_TEAMS_BLOCKS=4|5|6 (6 otherwise).
+inline int spttm_team_bound() {
+    const unsigned long b = env_unsigned("TENSORSCOPE_SPTTM_TEAMS_BLOCKS", 6);
+    return b >= 4 && b <= 6 ? static_cast<int>(b) : 6;
+}
+
+// Y = X ×_n U by fiber teams on `stream`'s order: the cut fibers' rows cleared, then the teams.
+inline void launch_spttm_teams(const SpttmPieces& p, std::uint64_t R, const std::uint64_t* fptr, const std::uint32_t* idx, const float* val,
+                               const float* u, float* y) {
+    const std::uint64_t R4 = R / 4;
+    auto* y4 = reinterpret_cast<float4*>(y);
+    if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
+    const std::uint64_t groups = (p.pieces + kSpttmGroup - 1) / kSpttmGroup;
+    if (!groups) return;
+    const int bound = spttm_team_bound();
+    const bool narrow = p.index32();
+    auto* kernel = R4 != 8      ? spttm_team_kernel<6, false, std::uint64_t>
+                   : !narrow    ? spttm_team_kernel<5, true, std::uint64_t>
+                   : bound == 4 ? spttm_team_kernel<4, true, std::uint32_t>
+                   : bound == 5 ? spttm_team_kernel<5, true, std::uint32_t>
+                                : spttm_team_kernel<6, true, std::uint32_t>;
+    kernel<<<grid_for(groups * 8), 256>>>(p.pieces, R4, fptr, p.start.get(), p.fiber.get(), idx, val, reinterpret_cast<const float4*>(u), y4);
+}
+
+}  // namespace
+}  // namespace tscope::gpu
