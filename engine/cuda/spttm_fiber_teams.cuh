@@ -1,5 +1,5 @@
-// SpTTM with fiber teams (ours; an experiment, TENSORSCOPE_SPTTM_TEAMS=1, session 32, not yet run
-// on a GPU): the warp-batch variant's work (gpu_spttm.cu) walked as MTTKRP's fiber kernel walks a
+// SpTTM with fiber teams (ours; an experiment, TENSORSCOPE_SPTTM_TEAMS=1, session 32): the
+// warp-batch variant's work (gpu_spttm.cu) walked as MTTKRP's fiber kernel walks a
 // tree (gpu_mttkrp.cu). Every fiber is cut into pieces of at most kSpttmPiece nonzeros, a team of
 // 8 lanes (each one float4 of a row) takes kSpttmGroup consecutive pieces, and every lane loads
 // each nonzero's index and value itself (one address across the team) rather than a lane each
@@ -8,8 +8,13 @@
 // team walked the whole fiber and added by vector atomics where the fiber's pieces fall to several
 // teams; those fibers' rows of Y are cleared first. The warp batches ran the nell-2 shape at
 // 40-45% of the copy bound (issue 19: 50%), MTTKRP's fiber loop over the same nonzeros and
-// gathers faster (1.76-1.91 ms a mode against 2.13-2.29). Needs R % 4 == 0. Private to engine/cuda
-// (nvcc, C++17).
+// gathers faster (1.76-1.91 ms a mode against 2.13-2.29). Needs R % 4 == 0.
+// Measured on one H200 (session 32, e5072e7, docs/bench/h200-issue19-session32.json call 6,
+// alternating twice, rank 32, six blocks, 32-bit numbers): the nell-2 shape 1.955-2.172 ms a mode
+// (43-47% of the copy bound) against the warp batches' 2.131-2.294 (40-45%), every mode 5-8%
+// faster in both rounds. Not yet measured: the uniform shape (fibers of 1-2 nonzeros, where the
+// warp batches reach 57-62%) and the five-block bound; until then the warp batches stay the
+// default. Private to engine/cuda (nvcc, C++17).
 #pragma once
 
 #include <cstdint>
