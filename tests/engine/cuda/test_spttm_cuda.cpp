@@ -102,13 +102,19 @@ private Q_SLOTS:
         for (std::uint64_t rank : {1, 32, 40}) check_spttm(t, rank);
     }
 
-    // An experiment: the warp-batch variant walked by fiber teams (TENSORSCOPE_SPTTM_TEAMS=1,
-    // fibers cut into pieces of 16, rows of fibers cut across teams added by atomics), under
-    // each rank-32 register bound (TENSORSCOPE_SPTTM_TEAMS_BLOCKS) and at ranks that are not 32
-    // (16, 40: the general kernel; 1 keeps the warp batches): long and short fibers, random
-    // tensors of order 3-5 and the shared ones.
+    // Experiments: the warp-batch variant walked by fiber teams (TENSORSCOPE_SPTTM_TEAMS=1, and
+    // =2 with two loads a piece; fibers cut into pieces of 16, rows of fibers cut across teams
+    // added by atomics), under each rank-32 register bound (TENSORSCOPE_SPTTM_TEAMS_BLOCKS) and
+    // at ranks that are not 32 (16, 40: the general kernel; 1 keeps the warp batches): long and
+    // short fibers, random tensors of order 3-5 and the shared ones.
+    void fiberTeamsKeepTheResult_data() {
+        QTest::addColumn<QString>("walk");
+        QTest::addRow("teams 1") << "1";
+        QTest::addRow("teams 2") << "2";
+    }
     void fiberTeamsKeepTheResult() {
-        const ScopedEnv teams("TENSORSCOPE_SPTTM_TEAMS", "1");
+        QFETCH(QString, walk);
+        const ScopedEnv teams("TENSORSCOPE_SPTTM_TEAMS", walk.toUtf8());
         for (const char* blocks : {"4", "5", "6"}) {
             const ScopedEnv bound("TENSORSCOPE_SPTTM_TEAMS_BLOCKS", blocks);
             for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}})
