@@ -21,6 +21,7 @@
 #include "gpu_sptv.hpp"
 #include "sparse_library.cuh"
 #include "sptv_kernels.cuh"
+#include "sptv_kept_rows.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
 
@@ -28,11 +29,12 @@ namespace tscope::gpu {
 
 namespace {
 
-// y = A v with A the rows x vlen CSR of the fibers (empty rows give 0), cuSPARSE's SpMV.
+// y = A v with A the rows x vlen CSR of the fibers (empty rows give 0), cuSPARSE's SpMV. P: the
+// offsets' type, the engine's 64-bit ones or 32-bit ones the caller keeps (DeviceCsr).
 class CsrSpmv {
 public:
-    CsrSpmv(std::uint64_t rows, std::uint64_t vlen, std::uint64_t nnz, std::uint64_t* ptr, std::uint32_t* col, float* val, float* dv,
-            float* dout)
+    template <class P>
+    CsrSpmv(std::uint64_t rows, std::uint64_t vlen, std::uint64_t nnz, P* ptr, std::uint32_t* col, float* val, float* dv, float* dout)
         : csr_(rows, vlen, nnz, ptr, col, val) {
         check_sparse(cusparseCreateDnVec(&v_, static_cast<std::int64_t>(vlen), dv, CUDA_R_32F), "describing the vector");
         check_sparse(cusparseCreateDnVec(&out_, static_cast<std::int64_t>(rows), dout, CUDA_R_32F), "describing the output");
@@ -71,23 +73,29 @@ class SharedVectorRows {
 public:
     SharedVectorRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr, const std::uint32_t* col, const float* val,
                      const float* dv, float* dout, int grid)
-        : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(rows + 1), col_(col), val_(val),
-          v_(dv), out_(dout), grid_(grid) {
-        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr, ptr_.get());
+        : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), own_ptr_(rows + 1), ptr_(own_ptr_.get()),
+          col_(col), val_(val), v_(dv), out_(dout), grid_(grid) {
+        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr, own_ptr_.get());
         check(cudaGetLastError(), "narrowing the SpTV row offsets");
     }
+    // Over 32-bit offsets the caller holds (and may rewrite between products).
+    SharedVectorRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col, const float* val,
+                     const float* dv, float* dout, int grid)
+        : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv),
+          out_(dout), grid_(grid) {}
     void run() {
         if (vlen_ * sizeof(float) > kRunVectorBytes)
-            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_.get(), col_, val_, v_, vlen_, out_);
+            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
         else
-            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_.get(), col_, val_, v_, vlen_, out_);
+            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
     }
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
     // memory, a row longer than kSharedVectorRowsMax. TENSORSCOPE_SPTV_ROWS=cusparse keeps
     // cuSPARSE, =shared takes this kernel whatever the rows' lengths (comparisons, tests).
-    static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const std::uint64_t* ptr) {
+    template <class P>
+    static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
@@ -115,7 +123,8 @@ public:
 
 private:
     std::uint32_t rows_, vlen_;
-    DeviceArray<std::int32_t> ptr_;
+    DeviceArray<std::int32_t> own_ptr_;  // the 64-bit offsets narrowed, where they were given
+    const std::int32_t* ptr_;
     const std::uint32_t* col_;
     const float* val_;
     const float* v_;
@@ -137,7 +146,19 @@ struct SptvDevice::Impl {
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
+    std::unique_ptr<RowKeeper> kept;  // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
 };
+
+namespace {
+
+// Whether HOCSR runs in two passes: TENSORSCOPE_HOCSR=kept (an experiment), some nonzeros, and
+// the kept rows' CSR within 32-bit offsets and columns.
+bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
+    constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
+    return env_is("TENSORSCOPE_HOCSR", "kept") && outputs > 0 && outputs < kInt && nnz < kInt && vlen < kInt;
+}
+
+}  // namespace
 
 SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
     use_device();
@@ -219,6 +240,15 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
+    if (hocsr_kept(d.outputs, x.nnz, vlen)) {
+        if (x.ptr32) d.kept = std::make_unique<KeptRows<std::uint32_t>>(x.rows, d.outputs, x.nnz, d.ptr32.get());
+        else d.kept = std::make_unique<KeptRows<std::uint64_t>>(x.rows, d.outputs, x.nnz, d.ptr.get());
+        std::int32_t* kept = d.kept->offsets();
+        if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
+            d.short_rows = std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
+        else
+            d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
+    }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -234,6 +264,7 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     t0.record();
     d.v.upload(v);
     t1.record();
+    if (d.kept) d.kept->run();
     if (d.short_rows)
         d.short_rows->run();
     else if (d.rows)

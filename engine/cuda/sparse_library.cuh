@@ -51,13 +51,12 @@ public:
             columns = col64_.get();
         }
         check(cudaGetLastError(), "converting a CSR's indices for cuSPARSE");
-        check_sparse(cusparseCreate(&handle_), "creating its handle");
-        const auto type = narrow_ ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-        const cusparseStatus_t made =
-            cusparseCreateCsr(&matrix_, static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols), static_cast<std::int64_t>(nnz),
-                              offsets, columns, val, type, type, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
-        if (made != CUSPARSE_STATUS_SUCCESS) cusparseDestroy(handle_);
-        check_sparse(made, "describing the CSR");
+        describe(rows, cols, nnz, offsets, columns, val);
+    }
+    // Over 32-bit offsets the caller holds (and may rewrite between products): nnz, rows and
+    // cols must fit a signed int.
+    DeviceCsr(std::uint64_t rows, std::uint64_t cols, std::uint64_t nnz, std::int32_t* ptr32, std::uint32_t* col, float* val) : narrow_(true) {
+        describe(rows, cols, nnz, ptr32, col, val);
     }
     ~DeviceCsr() {
         cusparseDestroySpMat(matrix_);
@@ -70,6 +69,16 @@ public:
     cusparseSpMatDescr_t matrix() const { return matrix_; }
 
 private:
+    void describe(std::uint64_t rows, std::uint64_t cols, std::uint64_t nnz, void* offsets, void* columns, float* val) {
+        check_sparse(cusparseCreate(&handle_), "creating its handle");
+        const auto type = narrow_ ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+        const cusparseStatus_t made =
+            cusparseCreateCsr(&matrix_, static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols), static_cast<std::int64_t>(nnz),
+                              offsets, columns, val, type, type, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+        if (made != CUSPARSE_STATUS_SUCCESS) cusparseDestroy(handle_);
+        check_sparse(made, "describing the CSR");
+    }
+
     bool narrow_ = false;
     DeviceArray<std::int32_t> ptr32_;
     DeviceArray<std::int64_t> col64_;

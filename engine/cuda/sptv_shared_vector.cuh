@@ -34,7 +34,8 @@ constexpr std::uint64_t kSharedVectorRowsMax = 32;  // longest row taken (see th
 constexpr std::uint64_t kRunVectorBytes = 64 << 10;  // two blocks' vectors in at most half an SM's 256 KB of L1 and shared memory
 
 // longest[0] = the longest row of a CSR (offsets ptr[0..rows]).
-__global__ void csr_longest_row_kernel(std::uint64_t rows, const std::uint64_t* __restrict__ ptr, unsigned long long* longest) {
+template <class P>
+__global__ void csr_longest_row_kernel(std::uint64_t rows, const P* __restrict__ ptr, unsigned long long* longest) {
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     unsigned long long mine = 0;
     for (std::uint64_t q = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; q < rows; q += stride)

@@ -8,7 +8,7 @@
 # Run names end in the value: --tag 'spttm-teams(unset|1|2)$=spttm_teams'
 # --tag 'blocks(5)$=spttm_teams_blocks'.
 # Bundle: make_bundle.sh --tests test_spttm_cuda,test_mttkrp_cuda,test_decomp_cuda,test_sptv_cuda
-#   h200-session33.sh h200-session33b.sh
+#   h200-session33.sh h200-session33b.sh h200-session33c.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup

@@ -187,6 +187,36 @@ private Q_SLOTS:
         }
     }
 
+    // An experiment: HOCSR in two passes (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by a
+    // select over its offsets, then their CSR's product, by cuSPARSE or our kernels as
+    // TENSORSCOPE_SPTV_ROWS picks), on the tensors of the cases above, random ones of order 3-5
+    // and the shared ones: the same results as the oracle.
+    void hocsrKeptRows_data() {
+        QTest::addColumn<QByteArray>("how");
+        for (const char* how : {"", "cusparse", "shared"}) QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
+    }
+    void hocsrKeptRows() {
+        QFETCH(QByteArray, how);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", "kept");
+        if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
+        else qputenv("TENSORSCOPE_SPTV_ROWS", how);
+        manyEmptyRows();
+        hocsrLongRows();
+        hocsrVeryLongRows();
+        fibersAcrossTiles();
+        fibersOnTileEdges();
+        for (int order : {3, 4, 5}) {
+            std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 12);
+            dims[0] = 50;
+            check_against_oracle(tstest::random_tensor(dims, 2500, std::uint64_t(order + 40), Distribution::PowerLaw));
+        }
+        for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
+        }
+        qunsetenv("TENSORSCOPE_SPTV_ROWS");
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

@@ -1,0 +1,88 @@
+// HOCSR's SpTV in two passes (an experiment, TENSORSCOPE_HOCSR=kept, session 32, not yet run on a
+// GPU): every product first reads HOCSR's offsets, one per index tuple, and keeps the non-empty
+// rows' first offsets (CUB's select, a streaming pass), then multiplies the CSR of those rows,
+// the nonzeros as stored, by the vector as the CSR formats do (cuSPARSE's SpMV, or the kernel with
+// the vector in shared memory where every row is short). The offsets are read by every product,
+// as the format stores them, and nothing of them is kept from one product to the next but the
+// count of non-empty rows (the outputs' size).
+//
+// Why: sptv_tuples.cuh's one-pass kernel reached 42% of the copy bound on the nell-2 shape's
+// mode 1 and 25% on mode 3 (issue 19 asks 70%): a block of 1,024 rows reads its offsets, waits on
+// a block-wide scan, then on each row's nonzeros and the vector (h200-issue19-session22/23), a
+// chain of latencies with little in flight. Of the passes here, the first reads the offsets at
+// streaming speed and the second runs where the CSR formats reach 76-92% (HOCFS-CSR on the
+// nell-2 shape 0.32-0.33 ms a mode, session 32).
+// Private to engine/cuda (nvcc, C++17).
+#pragma once
+
+#include <cstdint>
+
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "cuda_util.cuh"
+
+namespace tscope::gpu {
+namespace {
+
+// Row r's first offset, narrowed (the nonzeros number under 2^31 where this runs).
+template <class P>
+struct RowBegin {
+    const P* ptr;
+    __host__ __device__ std::int32_t operator()(std::uint64_t r) const { return static_cast<std::int32_t>(ptr[r]); }
+};
+
+// Whether row r holds nonzeros.
+template <class P>
+struct RowKept {
+    const P* ptr;
+    __host__ __device__ bool operator()(std::uint64_t r) const { return ptr[r + 1] > ptr[r]; }
+};
+
+// What the product needs of the kept rows, whatever HOCSR's offsets' type.
+class RowKeeper {
+public:
+    virtual ~RowKeeper() = default;
+    virtual void run() = 0;                  // refills offsets() from HOCSR's, on the default stream
+    virtual std::int32_t* offsets() = 0;     // the kept rows' CSR offsets, their count + 1 of them
+};
+
+// The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
+// rows. P: HOCSR's offsets' type (32 or 64 bits).
+template <class P>
+class KeptRows : public RowKeeper {
+public:
+    KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const P* ptr)
+        : rows_(rows), ptr_(ptr), kept_(kept_rows + 1), count_(1) {
+        const auto end = static_cast<std::int32_t>(nnz);
+        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice), "ending HOCSR's kept rows");
+        check(cub::DeviceSelect::Flagged(nullptr, temp_bytes_, begins(), flags(), kept_.get(), count_.get(), rows_), "sizing the selection");
+        temp_ = DeviceArray<unsigned char>(temp_bytes_);
+        run();
+        std::uint64_t found = 0;
+        count_.download(&found);
+        if (found != kept_rows) throw Error("HOCSR's non-empty rows counted twice disagree");
+    }
+
+    void run() override {
+        check(cub::DeviceSelect::Flagged(temp_.get(), temp_bytes_, begins(), flags(), kept_.get(), count_.get(), rows_),
+              "keeping HOCSR's non-empty rows");
+    }
+
+    std::int32_t* offsets() override { return kept_.get(); }
+
+private:
+    auto begins() const { return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowBegin<P>{ptr_}); }
+    auto flags() const { return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowKept<P>{ptr_}); }
+
+    std::uint64_t rows_;
+    const P* ptr_;
+    DeviceArray<std::int32_t> kept_;
+    DeviceArray<std::uint64_t> count_;
+    DeviceArray<unsigned char> temp_;
+    std::size_t temp_bytes_ = 0;
+};
+
+}  // namespace
+}  // namespace tscope::gpu
