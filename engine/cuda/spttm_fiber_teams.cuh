@@ -20,9 +20,9 @@
 
 #include <cstdint>
 
+#include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
 
 #include "cuda_util.cuh"
 #include "float4_math.cuh"
@@ -35,21 +35,26 @@ constexpr std::uint64_t kSpttmGroup = 8;   // pieces a team walks
 
 // count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive
 // scan leaves the pieces in all in its last entry.
-__global__ void spttm_piece_count_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr, std::uint64_t* __restrict__ count) {
+__global__ void spttm_piece_count_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr,
+                                         std::uint64_t* __restrict__ count) {
     const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (f < fibers) count[f] = (fptr[f + 1] - fptr[f] + kSpttmPiece - 1) / kSpttmPiece;
-    else if (f == fibers) count[f] = 0;
+    if (f < fibers)
+        count[f] = (fptr[f + 1] - fptr[f] + kSpttmPiece - 1) / kSpttmPiece;
+    else if (f == fibers)
+        count[f] = 0;
 }
 
 // Fiber f's pieces, from first[f] on: each one's first nonzero and its fiber (T: 32 or 64 bits,
 // SpttmPieces::index32).
 template <class T>
-__global__ void spttm_piece_fill_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr, const std::uint64_t* __restrict__ first,
-                                        T* __restrict__ piece_start, T* __restrict__ piece_fiber) {
+__global__ void spttm_piece_fill_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr,
+                                        const std::uint64_t* __restrict__ first, T* __restrict__ piece_start,
+                                        T* __restrict__ piece_fiber) {
     const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (f >= fibers) return;
     std::uint64_t p = first[f];
-    for (std::uint64_t z = fptr[f]; z < fptr[f + 1]; z += kSpttmPiece, ++p) piece_start[p] = static_cast<T>(z), piece_fiber[p] = static_cast<T>(f);
+    for (std::uint64_t z = fptr[f]; z < fptr[f + 1]; z += kSpttmPiece, ++p)
+        piece_start[p] = static_cast<T>(z), piece_fiber[p] = static_cast<T>(f);
 }
 
 // Fibers cut into more than one piece: those whose rows a team may add to rather than store.
@@ -59,7 +64,8 @@ struct CutFiber {
 };
 
 // Row f of Y cleared for every cut fiber f.
-__global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, const std::uint64_t* __restrict__ cut_fiber, float4* __restrict__ y) {
+__global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, const std::uint64_t* __restrict__ cut_fiber,
+                                       float4* __restrict__ y) {
     const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (i < cut * R4) y[cut_fiber[i / R4] * R4 + i % R4] = make_float4(0.f, 0.f, 0.f, 0.f);
 }
@@ -72,21 +78,27 @@ struct SpttmPieces {
     DeviceArray<std::uint32_t> start32, fiber32;
     DeviceArray<std::uint64_t> start64, fiber64, cut_fiber;
 
-    SpttmPieces(std::uint64_t fibers_in, std::uint64_t nnz_in, const std::uint64_t* fptr) : fibers(fibers_in), nnz(nnz_in) {
+    SpttmPieces(std::uint64_t fibers_in, std::uint64_t nnz_in, const std::uint64_t* fptr)
+        : fibers(fibers_in), nnz(nnz_in) {
         DeviceArray<std::uint64_t> first(fibers + 1);
         spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, fptr, first.get());
         check(cudaGetLastError(), "counting SpTTM's pieces");
         std::size_t bytes = 0;
         check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first.get(), first.get(), fibers + 1), "sizing the scan");
         DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, first.get(), first.get(), fibers + 1), "placing SpTTM's pieces");
-        check(cudaMemcpy(&pieces, first.get() + fibers, sizeof pieces, cudaMemcpyDeviceToHost), "reading SpTTM's piece count");
-        if (index32()) fill(fptr, first.get(), start32, fiber32);
-        else fill(fptr, first.get(), start64, fiber64);
+        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, first.get(), first.get(), fibers + 1),
+              "placing SpTTM's pieces");
+        check(cudaMemcpy(&pieces, first.get() + fibers, sizeof pieces, cudaMemcpyDeviceToHost),
+              "reading SpTTM's piece count");
+        if (index32())
+            fill(fptr, first.get(), start32, fiber32);
+        else
+            fill(fptr, first.get(), start64, fiber64);
         cut_fiber = DeviceArray<std::uint64_t>(pieces - fibers + 1);  // at most one cut fiber a piece beyond the first
         DeviceArray<std::uint64_t> selected(1);
         const thrust::counting_iterator<std::uint64_t> ids(0);
-        check(cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}), "sizing the selection");
+        check(cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}),
+              "sizing the selection");
         DeviceArray<unsigned char> temp2(bytes);
         check(cub::DeviceSelect::If(temp2.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}),
               "listing SpTTM's cut fibers");
@@ -115,11 +127,13 @@ private:
 // Where a team's run of pieces of fiber f, nonzeros [begin, end), goes: stored where it is the
 // whole fiber, added where other teams hold the rest.
 template <class Z>
-__device__ inline void spttm_team_flush(const std::uint64_t* __restrict__ fptr, Z f, Z begin, Z end, std::uint64_t R4, std::uint64_t c,
-                                        float4 acc, float4* __restrict__ y) {
+__device__ inline void spttm_team_flush(const std::uint64_t* __restrict__ fptr, Z f, Z begin, Z end, std::uint64_t R4,
+                                        std::uint64_t c, float4 acc, float4* __restrict__ y) {
     float4* row = y + static_cast<std::uint64_t>(f) * R4 + c;
-    if (begin == fptr[f] && end == fptr[f + 1]) *row = acc;
-    else atomic_add4(row, acc);
+    if (begin == fptr[f] && end == fptr[f + 1])
+        *row = acc;
+    else
+        atomic_add4(row, acc);
 }
 
 // Teams of 8 lanes over groups of kSpttmGroup pieces; lane `lane` owns columns 4c..4c+3 for
@@ -130,21 +144,23 @@ template <int BLOCKS, bool RANK32, class Z>
 __global__ void __launch_bounds__(256, BLOCKS)
     spttm_team_kernel(std::uint64_t pieces, std::uint64_t R4_arg, const std::uint64_t* __restrict__ fptr,
                       const Z* __restrict__ piece_start, const Z* __restrict__ piece_fiber,
-                      const std::uint32_t* __restrict__ idx, const float* __restrict__ val, const float4* __restrict__ u,
-                      float4* __restrict__ y) {
+                      const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                      const float4* __restrict__ u, float4* __restrict__ y) {
     const std::uint64_t R4 = RANK32 ? 8 : R4_arg;
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + kSpttmGroup - 1) / kSpttmGroup);
     for (Z g = thread / 8; g < groups; g += teams) {
-        const Z p0 = g * static_cast<Z>(kSpttmGroup), p_end = p0 + static_cast<Z>(kSpttmGroup) < n ? p0 + static_cast<Z>(kSpttmGroup) : n;
+        const Z p0 = g * static_cast<Z>(kSpttmGroup),
+                p_end = p0 + static_cast<Z>(kSpttmGroup) < n ? p0 + static_cast<Z>(kSpttmGroup) : n;
         for (std::uint64_t c = threadIdx.x % 8; c < R4; c += 8) {
             float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
             Z fiber = piece_fiber[p0], begin = piece_start[p0], end = begin;
             for (Z p = p0; p < p_end; ++p) {
                 const Z f = piece_fiber[p], lo = piece_start[p];
                 const Z fiber_end = static_cast<Z>(fptr[f + 1]);
-                const Z hi = lo + static_cast<Z>(kSpttmPiece) < fiber_end ? lo + static_cast<Z>(kSpttmPiece) : fiber_end;
+                const Z hi =
+                    lo + static_cast<Z>(kSpttmPiece) < fiber_end ? lo + static_cast<Z>(kSpttmPiece) : fiber_end;
                 if (f != fiber) {
                     spttm_team_flush(fptr, fiber, begin, end, R4, c, acc, y);
                     acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, begin = lo;
@@ -174,15 +190,16 @@ inline int spttm_team_bound() {
 template <int BLOCKS, class Z>
 __global__ void __launch_bounds__(256, BLOCKS)
     spttm_team_ends_kernel(std::uint64_t pieces, const Z* __restrict__ piece_start, const Z* __restrict__ piece_fiber,
-                           const std::uint32_t* __restrict__ idx, const float* __restrict__ val, const float4* __restrict__ u,
-                           float4* __restrict__ y) {
+                           const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                           const float4* __restrict__ u, float4* __restrict__ y) {
     constexpr std::uint64_t R4 = 8;
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + kSpttmGroup - 1) / kSpttmGroup);
     const std::uint64_t c = threadIdx.x % 8;
     for (Z g = thread / 8; g < groups; g += teams) {
-        const Z p0 = g * static_cast<Z>(kSpttmGroup), p_end = p0 + static_cast<Z>(kSpttmGroup) < n ? p0 + static_cast<Z>(kSpttmGroup) : n;
+        const Z p0 = g * static_cast<Z>(kSpttmGroup),
+                p_end = p0 + static_cast<Z>(kSpttmGroup) < n ? p0 + static_cast<Z>(kSpttmGroup) : n;
         Z fiber = piece_fiber[p0], lo = piece_start[p0];
         bool whole = p0 == 0 || piece_fiber[p0 - 1] != fiber;  // the run began at its fiber's first piece
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -190,8 +207,10 @@ __global__ void __launch_bounds__(256, BLOCKS)
             const Z f = piece_fiber[p], hi = piece_start[p + 1];
             if (f != fiber) {
                 float4* row = y + static_cast<std::uint64_t>(fiber) * R4 + c;
-                if (whole) *row = acc;
-                else atomic_add4(row, acc);
+                if (whole)
+                    *row = acc;
+                else
+                    atomic_add4(row, acc);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, whole = true;
             }
 #pragma unroll 4
@@ -200,15 +219,17 @@ __global__ void __launch_bounds__(256, BLOCKS)
         }
         whole = whole && (p_end == n || piece_fiber[p_end] != fiber);  // and ends at its last
         float4* row = y + static_cast<std::uint64_t>(fiber) * R4 + c;
-        if (whole) *row = acc;
-        else atomic_add4(row, acc);
+        if (whole)
+            *row = acc;
+        else
+            atomic_add4(row, acc);
     }
 }
 
 // Y = X ×_n U by fiber teams on the default stream: the cut fibers' rows cleared, then the teams
 // (ends: spttm_team_ends_kernel where it applies, rank 32 and 32-bit numbers).
-inline void launch_spttm_teams(const SpttmPieces& p, bool ends, std::uint64_t R, const std::uint64_t* fptr, const std::uint32_t* idx,
-                               const float* val, const float* u, float* y) {
+inline void launch_spttm_teams(const SpttmPieces& p, bool ends, std::uint64_t R, const std::uint64_t* fptr,
+                               const std::uint32_t* idx, const float* val, const float* u, float* y) {
     const std::uint64_t R4 = R / 4;
     auto* y4 = reinterpret_cast<float4*>(y);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
@@ -220,7 +241,8 @@ inline void launch_spttm_teams(const SpttmPieces& p, bool ends, std::uint64_t R,
         auto* kernel = R4 == 8 ? spttm_team_kernel<5, true, std::uint64_t> : spttm_team_kernel<6, false, std::uint64_t>;
         kernel<<<grid, 256>>>(p.pieces, R4, fptr, p.start64.get(), p.fiber64.get(), idx, val, u4, y4);
     } else if (R4 != 8) {
-        spttm_team_kernel<6, false, std::uint32_t><<<grid, 256>>>(p.pieces, R4, fptr, p.start32.get(), p.fiber32.get(), idx, val, u4, y4);
+        spttm_team_kernel<6, false, std::uint32_t>
+            <<<grid, 256>>>(p.pieces, R4, fptr, p.start32.get(), p.fiber32.get(), idx, val, u4, y4);
     } else if (ends) {
         auto* kernel = bound == 4   ? spttm_team_ends_kernel<4, std::uint32_t>
                        : bound == 5 ? spttm_team_ends_kernel<5, std::uint32_t>

@@ -17,9 +17,9 @@
 
 #include <cstdint>
 
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_select.cuh>
 
 #include "cuda_util.cuh"
 
@@ -44,8 +44,8 @@ struct RowKept {
 class RowKeeper {
 public:
     virtual ~RowKeeper() = default;
-    virtual void run() = 0;                  // refills offsets() from HOCSR's, on the default stream
-    virtual std::int32_t* offsets() = 0;     // the kept rows' CSR offsets, their count + 1 of them
+    virtual void run() = 0;               // refills offsets() from HOCSR's, on the default stream
+    virtual std::int32_t* offsets() = 0;  // the kept rows' CSR offsets, their count + 1 of them
 };
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
@@ -56,8 +56,10 @@ public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const P* ptr)
         : rows_(rows), ptr_(ptr), kept_(kept_rows + 1), count_(1) {
         const auto end = static_cast<std::int32_t>(nnz);
-        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice), "ending HOCSR's kept rows");
-        check(cub::DeviceSelect::Flagged(nullptr, temp_bytes_, begins(), flags(), kept_.get(), count_.get(), rows_), "sizing the selection");
+        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
+              "ending HOCSR's kept rows");
+        check(cub::DeviceSelect::Flagged(nullptr, temp_bytes_, begins(), flags(), kept_.get(), count_.get(), rows_),
+              "sizing the selection");
         temp_ = DeviceArray<unsigned char>(temp_bytes_);
         run();
         std::uint64_t found = 0;
@@ -73,8 +75,12 @@ public:
     std::int32_t* offsets() override { return kept_.get(); }
 
 private:
-    auto begins() const { return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowBegin<P>{ptr_}); }
-    auto flags() const { return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowKept<P>{ptr_}); }
+    auto begins() const {
+        return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowBegin<P>{ptr_});
+    }
+    auto flags() const {
+        return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowKept<P>{ptr_});
+    }
 
     std::uint64_t rows_;
     const P* ptr_;
