@@ -1,6 +1,5 @@
 // CUDA MTTKRP: COO with atomics, and the fiber-parallel kernel for the CSF family.
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <cuda_runtime.h>
@@ -476,8 +475,9 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // 1.763-1.893 and 1.757-1.896 ms a mode against 1.770-1.905 and 1.791-1.908 with the 64-bit loop
 // (every mode faster in all four rounds, by 0.2-1.9%), a CPD iteration's MTTKRPs 5.46-5.50 ms
 // against 5.50-5.62; the real tensors' CSF and B-CSF within their noise (11-35 us a mode either
-// way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50 ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop,
-// which trees of 2^31 nonzeros or fibers and up take, for comparisons and tests.
+// way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50
+// ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop, which trees of 2^31 nonzeros or fibers
+// and up take, for comparisons and tests.
 template <int LEVELS>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;

@@ -298,7 +298,8 @@ struct SpttmDevice::Impl {
     // TENSORSCOPE_SPTTM_TEAMS=1|2 (experiments): the warp-batch variant walked by fiber teams
     // (spttm_fiber_teams.cuh), where R % 4 == 0; 2: the walk with two loads a piece.
     bool fiber_teams() const {
-        return (env_is("TENSORSCOPE_SPTTM_TEAMS", "1") || env_is("TENSORSCOPE_SPTTM_TEAMS", "2")) && four_columns_a_lane(rank);
+        return (env_is("TENSORSCOPE_SPTTM_TEAMS", "1") || env_is("TENSORSCOPE_SPTTM_TEAMS", "2")) &&
+               four_columns_a_lane(rank);
     }
 
     // The warp batches' segments (each one's first fiber) and their carries, made by the first
@@ -402,7 +403,8 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
             case SpttmKernel::WarpBatches: {  // a group per segment: 8 warps a block
                 if (d.fiber_teams()) {
                     if (!d.pieces) d.pieces = std::make_unique<SpttmPieces>(n, d.nnz, d.ptr.get());
-                    launch_spttm_teams(*d.pieces, env_is("TENSORSCOPE_SPTTM_TEAMS", "2"), R, d.ptr.get(), d.idx.get(), d.val.get(), d.u.get(), d.out.get());
+                    launch_spttm_teams(*d.pieces, env_is("TENSORSCOPE_SPTTM_TEAMS", "2"), R, d.ptr.get(), d.idx.get(),
+                                       d.val.get(), d.u.get(), d.out.get());
                     break;
                 }
                 const std::uint64_t segments = d.segments(), groups_a_block = kThreads / 32 * (four_columns_a_lane(R) ? 4 : 1);

@@ -146,7 +146,8 @@ struct SptvDevice::Impl {
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
-    std::unique_ptr<RowKeeper> kept;  // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
+    // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
+    std::unique_ptr<RowKeeper> kept;
 };
 
 namespace {
@@ -245,7 +246,8 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
         else d.kept = std::make_unique<KeptRows<std::uint64_t>>(x.rows, d.outputs, x.nnz, d.ptr.get());
         std::int32_t* kept = d.kept->offsets();
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
-            d.short_rows = std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
+            d.short_rows =
+                std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
         else
             d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
     }
