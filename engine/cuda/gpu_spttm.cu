@@ -295,11 +295,11 @@ struct SpttmDevice::Impl {
     std::unique_ptr<CsrSpmm> library;  // made by the first cuSPARSE compute
     std::unique_ptr<SpttmPieces> pieces;  // made by the first fiber-team compute
 
-    // TENSORSCOPE_SPTTM_TEAMS=1|2 (experiments): the warp-batch variant walked by fiber teams
-    // (spttm_fiber_teams.cuh), where R % 4 == 0; 2: the walk with two loads a piece.
+    // Whether the warp-batch variant is walked by fiber teams (spttm_fiber_teams.cuh): at rank 32
+    // under 2^31 nonzeros, unless TENSORSCOPE_SPTTM_TEAMS=0 keeps the warp batches (read at each
+    // compute, so that one process can compare them).
     bool fiber_teams() const {
-        return (env_is("TENSORSCOPE_SPTTM_TEAMS", "1") || env_is("TENSORSCOPE_SPTTM_TEAMS", "2")) &&
-               four_columns_a_lane(rank);
+        return rank == 32 && SpttmPieces::fits(nnz) && !env_is("TENSORSCOPE_SPTTM_TEAMS", "0");
     }
 
     // The warp batches' segments (each one's first fiber) and their carries, made by the first
@@ -403,8 +403,7 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
             case SpttmKernel::WarpBatches: {  // a group per segment: 8 warps a block
                 if (d.fiber_teams()) {
                     if (!d.pieces) d.pieces = std::make_unique<SpttmPieces>(n, d.nnz, d.ptr.get());
-                    launch_spttm_teams(*d.pieces, env_is("TENSORSCOPE_SPTTM_TEAMS", "2"), R, d.ptr.get(), d.idx.get(),
-                                       d.val.get(), d.u.get(), d.out.get());
+                    launch_spttm_teams(*d.pieces, d.idx.get(), d.val.get(), d.u.get(), d.out.get());
                     break;
                 }
                 const std::uint64_t segments = d.segments(), groups_a_block = kThreads / 32 * (four_columns_a_lane(R) ? 4 : 1);

@@ -152,11 +152,21 @@ struct SptvDevice::Impl {
 
 namespace {
 
-// Whether HOCSR runs in two passes: TENSORSCOPE_HOCSR=kept (an experiment), some nonzeros, and
-// the kept rows' CSR within 32-bit offsets and columns.
+// Whether HOCSR runs in two passes (sptv_kept_rows.cuh): where its non-empty rows hold two
+// nonzeros or more on average, the kept rows' CSR within 32-bit offsets and columns.
+// TENSORSCOPE_HOCSR=kept or =one-pass forces either way (where the CSR fits), for comparing them.
+// Measured on one H200 (docs/bench/h200-issue19-session33.json call 3, alternating): on the
+// nell-2 shape, 3.73 and 4.74 nonzeros a non-empty row (tensorscope-cli info: the mean fiber),
+// two passes took 0.98-0.99 and 0.62-0.63 ms on modes 1 and 3 (49-55% of the copy bound) against
+// one pass's 1.11-1.12 and 1.34-1.37 (25-44%), alternating twice; on the uniform shape, 1.15 and
+// 1.39 a row, 1.02 and 0.74 ms (51-52%) against 0.92 and 0.57 (58-66%): there the select's extra
+// pass over the offsets costs more than a thread a row loses on short rows.
 bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-    return env_is("TENSORSCOPE_HOCSR", "kept") && outputs > 0 && outputs < kInt && nnz < kInt && vlen < kInt;
+    if (outputs == 0 || outputs >= kInt || nnz >= kInt || vlen >= kInt) return false;
+    if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
+    if (env_is("TENSORSCOPE_HOCSR", "one-pass")) return false;
+    return nnz >= 2 * outputs;
 }
 
 }  // namespace

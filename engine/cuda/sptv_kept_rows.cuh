@@ -1,10 +1,10 @@
-// HOCSR's SpTV in two passes (an experiment, TENSORSCOPE_HOCSR=kept, session 32, not yet run on a
-// GPU): every product first reads HOCSR's offsets, one per index tuple, and keeps the non-empty
-// rows' first offsets (CUB's select, a streaming pass), then multiplies the CSR of those rows,
-// the nonzeros as stored, by the vector as the CSR formats do (cuSPARSE's SpMV, or the kernel with
-// the vector in shared memory where every row is short). The offsets are read by every product,
-// as the format stores them, and nothing of them is kept from one product to the next but the
-// count of non-empty rows (the outputs' size).
+// HOCSR's SpTV in two passes (session 32; the default since session 33 where rows are long
+// enough, gpu_sptv.cu's hocsr_kept): every product first reads HOCSR's offsets, one per index
+// tuple, and keeps the non-empty rows' first offsets (CUB's select, a streaming pass), then
+// multiplies the CSR of those rows, the nonzeros as stored, by the vector as the CSR formats do
+// (cuSPARSE's SpMV, or the kernel with the vector in shared memory where every row is short). The
+// offsets are read by every product, as the format stores them, and nothing of them is kept from
+// one product to the next but the count of non-empty rows (the outputs' size).
 //
 // Why: sptv_tuples.cuh's one-pass kernel reached 42% of the copy bound on the nell-2 shape's
 // mode 1 and 25% on mode 3 (issue 19 asks 70%): a block of 1,024 rows reads its offsets, waits on

@@ -102,24 +102,21 @@ private Q_SLOTS:
         for (std::uint64_t rank : {1, 32, 40}) check_spttm(t, rank);
     }
 
-    // Experiments: the warp-batch variant walked by fiber teams (TENSORSCOPE_SPTTM_TEAMS=1, and
-    // =2 with two loads a piece; fibers cut into pieces of 16, rows of fibers cut across teams
-    // added by atomics), under each rank-32 register bound (TENSORSCOPE_SPTTM_TEAMS_BLOCKS) and
-    // at ranks that are not 32 (16, 40: the general kernel; 1 keeps the warp batches): long and
-    // short fibers, random tensors of order 3-5 and the shared ones.
-    void fiberTeamsKeepTheResult_data() {
-        QTest::addColumn<QString>("walk");
-        QTest::addRow("teams 1") << "1";
-        QTest::addRow("teams 2") << "2";
+    // The warp-batch variant's two walks: fiber teams (rank 32, the default: fibers cut into pieces
+    // of 16, rows of fibers cut across teams added by atomics) and the warp batches
+    // (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers, random tensors of
+    // order 3-5 at ranks 1, 16, 32 and 40, and the shared ones, against the oracle.
+    void bothWalksKeepTheResult_data() {
+        QTest::addColumn<QByteArray>("teams");
+        QTest::addRow("fiber teams") << QByteArray("");
+        QTest::addRow("warp batches") << QByteArray("0");
     }
-    void fiberTeamsKeepTheResult() {
-        QFETCH(QString, walk);
-        const ScopedEnv teams("TENSORSCOPE_SPTTM_TEAMS", walk.toUtf8());
-        for (const char* blocks : {"4", "5", "6"}) {
-            const ScopedEnv bound("TENSORSCOPE_SPTTM_TEAMS_BLOCKS", blocks);
-            for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}})
-                check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
-        }
+    void bothWalksKeepTheResult() {
+        QFETCH(QByteArray, teams);
+        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams);  // empty: the default
+        for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300},
+                                        QList<int>{1}, QList<int>{16}, QList<int>{17}})
+            check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
         for (int order : {3, 4, 5}) {
             std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 10);
             dims[0] = 40;

@@ -187,17 +187,22 @@ private Q_SLOTS:
         }
     }
 
-    // An experiment: HOCSR in two passes (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by a
-    // select over its offsets, then their CSR's product, by cuSPARSE or our kernels as
-    // TENSORSCOPE_SPTV_ROWS picks), on the tensors of the cases above, random ones of order 3-5
-    // and the shared ones: the same results as the oracle.
-    void hocsrKeptRows_data() {
+    // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by a select over
+    // its offsets, then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS
+    // picks) or one (=one-pass: a thread a row), whichever the rows' lengths would choose, on the
+    // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
+    // as the oracle.
+    void hocsrEitherPass_data() {
+        QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        for (const char* how : {"", "cusparse", "shared"}) QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
+        for (const char* how : {"", "cusparse", "shared"})
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
-    void hocsrKeptRows() {
+    void hocsrEitherPass() {
+        QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", "kept");
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass.constData());
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
