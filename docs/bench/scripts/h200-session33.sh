@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 32 for the next session's first call (not yet run): the GPU suites (the
+# Prepared in session 32 for the next session's first call (session 33's call 1): the GPU suites (the
 # SpTTM suite runs both fiber-team walks against cpu-ref), then SpTTM at rank 32 by the warp
 # batches (unset) against the fiber teams (TENSORSCOPE_SPTTM_TEAMS=1: 5-8% faster a mode on the
 # nell-2 shape in session 32; =2: the walk with two loads a piece, never run), alternating twice

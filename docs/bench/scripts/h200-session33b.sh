@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 32 for the next session's second call (not yet run): delicious-4d's shape
+# Prepared in session 32 for the next session's second call (session 33's call 2): delicious-4d's shape
 # (140M nonzeros, order 4), SpTTM at rank 32 by the warp batches (50-68% of the copy bound in
 # session 22) against the fiber teams (TENSORSCOPE_SPTTM_TEAMS=1|2); then MTTKRP's B-CSF and
 # MM-CSF on the binary whose single trees take the 32-bit fiber loop (B-CSF not yet measured

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 32 for the next session's third call (not yet run): HOCSR's SpTV in two
+# Prepared in session 32 for the next session's third call (session 33's call 3): HOCSR's SpTV in two
 # passes (TENSORSCOPE_HOCSR=kept, sptv_kept_rows.cuh: its non-empty rows kept by a select over its
 # offsets, then their CSR's product) against its one-pass kernel (unset: 25-44% of the copy bound
 # on the nell-2 shape, 59-67% on the uniform one, session 32; issue 19 asks 70%), alternating

@@ -13,14 +13,18 @@ run_suites 30 test_spttm_cuda test_sptv_cuda
 EXT=jsonl
 gen_nell2
 S="--kernel spttm --backend cuda --format COO --variant wb --rank 32 --repeat 5 --jsonl"
-for v in default 0; do run nell2-spttm-teams$v 30 env TENSORSCOPE_SPTTM_TEAMS=$v "$CLI" bench "$D/nell2.tsb" $S --mode all; done
+for v in default 0; do
+    run nell2-spttm-teams$v 30 env TENSORSCOPE_SPTTM_TEAMS=$v "$CLI" bench "$D/nell2.tsb" $S --mode all
+done
 V="--kernel sptv --backend cuda --format HOCSR --mode all --repeat 10 --jsonl"
 run nell2-hocsr 30 "$CLI" bench "$D/nell2.tsb" $V
 gen_uniform
 run uni-hocsr 40 "$CLI" bench "$D/uni.tsb" $V
 rm -f "$D/nell2.tsb" "$D/uni.tsb"
 gen_del4d
-for v in default 0; do run del4d-spttm-teams$v 70 env TENSORSCOPE_SPTTM_TEAMS=$v "$CLI" bench "$D/del4d.tsb" $S --mode 4; done
+for v in default 0; do
+    run del4d-spttm-teams$v 70 env TENSORSCOPE_SPTTM_TEAMS=$v "$CLI" bench "$D/del4d.tsb" $S --mode 4
+done
 K="--kernel mttkrp --backend cuda --mode all --rank 32 --repeat 5 --jsonl"
 run del4d-B-CSF 95 "$CLI" bench "$D/del4d.tsb" $K --format B-CSF
 run del4d-MM-CSF 100 "$CLI" bench "$D/del4d.tsb" $K --format MM-CSF
