@@ -35,32 +35,48 @@ namespace {
 constexpr std::uint64_t kSpttmPiece = 16;  // nonzeros a piece at most, MTTKRP's split length
 constexpr std::uint64_t kSpttmGroup = 8;   // pieces a team walks
 
+// Experiments (session 33, not yet run on a GPU): TENSORSCOPE_SPTTM_PIECE=8|32|64 (read when a
+// plan first cuts its fibers) and TENSORSCOPE_SPTTM_GROUP=4|16 (read at each launch) set the
+// two constants above, which were MTTKRP's and never measured for SpTTM; the nell-2 shape's
+// mode 3, the one under issue 19's 50%, has longer fibers than modes 1-2 (4.74 nonzeros on
+// average against 3.50-3.73).
+inline std::uint64_t spttm_piece() {
+    const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_PIECE", kSpttmPiece);
+    return v == 8 || v == 32 || v == 64 ? v : kSpttmPiece;
+}
+inline std::uint32_t spttm_group() {
+    const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_GROUP", kSpttmGroup);
+    return v == 4 || v == 16 ? static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(kSpttmGroup);
+}
+
 // count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive
 // scan leaves the pieces in all in its last entry.
-__global__ void spttm_piece_count_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr,
-                                         std::uint64_t* __restrict__ count) {
+__global__ void spttm_piece_count_kernel(std::uint64_t fibers, std::uint64_t piece,
+                                         const std::uint64_t* __restrict__ fptr, std::uint64_t* __restrict__ count) {
     const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (f < fibers)
-        count[f] = (fptr[f + 1] - fptr[f] + kSpttmPiece - 1) / kSpttmPiece;
+        count[f] = (fptr[f + 1] - fptr[f] + piece - 1) / piece;
     else if (f == fibers)
         count[f] = 0;
 }
 
 // Fiber f's pieces, from first[f] on: each one's first nonzero and its fiber.
-__global__ void spttm_piece_fill_kernel(std::uint64_t fibers, const std::uint64_t* __restrict__ fptr,
-                                        const std::uint64_t* __restrict__ first, std::uint32_t* __restrict__ piece_start,
+__global__ void spttm_piece_fill_kernel(std::uint64_t fibers, std::uint64_t piece,
+                                        const std::uint64_t* __restrict__ fptr, const std::uint64_t* __restrict__ first,
+                                        std::uint32_t* __restrict__ piece_start,
                                         std::uint32_t* __restrict__ piece_fiber) {
     const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (f >= fibers) return;
     std::uint64_t p = first[f];
-    for (std::uint64_t z = fptr[f]; z < fptr[f + 1]; z += kSpttmPiece, ++p)
+    for (std::uint64_t z = fptr[f]; z < fptr[f + 1]; z += piece, ++p)
         piece_start[p] = static_cast<std::uint32_t>(z), piece_fiber[p] = static_cast<std::uint32_t>(f);
 }
 
 // Fibers cut into more than one piece: those whose rows a team may add to rather than store.
 struct CutFiber {
     const std::uint64_t* fptr;
-    __device__ bool operator()(std::uint64_t f) const { return fptr[f + 1] - fptr[f] > kSpttmPiece; }
+    std::uint64_t piece;
+    __device__ bool operator()(std::uint64_t f) const { return fptr[f + 1] - fptr[f] > piece; }
 };
 
 // Row f of Y cleared for every cut fiber f.
@@ -75,17 +91,17 @@ __global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, cons
 // nonzeros, so the fibers and pieces too, under 2^31, room for the kernel's stride past the last
 // group); the cut fibers.
 struct SpttmPieces {
-    std::uint64_t fibers = 0, nnz = 0, pieces = 0, cut = 0;
+    std::uint64_t fibers = 0, nnz = 0, piece = kSpttmPiece, pieces = 0, cut = 0;
     DeviceArray<std::uint32_t> start, fiber;
     DeviceArray<std::uint64_t> cut_fiber;
 
     static bool fits(std::uint64_t nnz) { return nnz < (std::uint64_t{1} << 31); }
 
     SpttmPieces(std::uint64_t fibers_in, std::uint64_t nnz_in, const std::uint64_t* fptr)
-        : fibers(fibers_in), nnz(nnz_in) {
+        : fibers(fibers_in), nnz(nnz_in), piece(spttm_piece()) {
         if (!fits(nnz)) throw Error("SpTTM's fiber teams need under 2^31 nonzeros");
         DeviceArray<std::uint64_t> first(fibers + 1);
-        spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, fptr, first.get());
+        spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, piece, fptr, first.get());
         check(cudaGetLastError(), "counting SpTTM's pieces");
         std::size_t bytes = 0;
         check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first.get(), first.get(), fibers + 1), "sizing the scan");
@@ -96,17 +112,20 @@ struct SpttmPieces {
               "reading SpTTM's piece count");
         start = DeviceArray<std::uint32_t>(pieces + 1);
         fiber = DeviceArray<std::uint32_t>(pieces);
-        spttm_piece_fill_kernel<<<grid_blocks(fibers), 256>>>(fibers, fptr, first.get(), start.get(), fiber.get());
+        spttm_piece_fill_kernel<<<grid_blocks(fibers), 256>>>(fibers, piece, fptr, first.get(), start.get(),
+                                                              fiber.get());
         check(cudaGetLastError(), "placing SpTTM's pieces");
         const auto end = static_cast<std::uint32_t>(nnz);
         check(cudaMemcpy(start.get() + pieces, &end, sizeof end, cudaMemcpyHostToDevice), "ending SpTTM's pieces");
         cut_fiber = DeviceArray<std::uint64_t>(pieces - fibers + 1);  // at most one cut fiber a piece beyond the first
         DeviceArray<std::uint64_t> selected(1);
         const thrust::counting_iterator<std::uint64_t> ids(0);
-        check(cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}),
-              "sizing the selection");
+        check(
+            cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr, piece}),
+            "sizing the selection");
         DeviceArray<unsigned char> temp2(bytes);
-        check(cub::DeviceSelect::If(temp2.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr}),
+        check(cub::DeviceSelect::If(temp2.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers,
+                                    CutFiber{fptr, piece}),
               "listing SpTTM's cut fibers");
         check(cudaMemcpy(&cut, selected.get(), sizeof cut, cudaMemcpyDeviceToHost), "reading the cut fibers' count");
     }
@@ -121,18 +140,17 @@ struct SpttmPieces {
 // the fiber's offsets are not looked up either. Numbers in 32 bits (fewer registers, as MTTKRP's
 // fiber loop measured); six blocks an SM.
 __global__ void __launch_bounds__(256, 6)
-    spttm_team_kernel(std::uint64_t pieces, const std::uint32_t* __restrict__ piece_start,
+    spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
                       const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
-    const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + kSpttmGroup - 1) / kSpttmGroup);
+    const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
     const std::uint64_t c = threadIdx.x % 8;
     for (Z g = thread / 8; g < groups; g += teams) {
-        const Z p0 = g * static_cast<Z>(kSpttmGroup),
-                p_end = p0 + static_cast<Z>(kSpttmGroup) < n ? p0 + static_cast<Z>(kSpttmGroup) : n;
+        const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
         Z fiber = piece_fiber[p0], lo = piece_start[p0];
         bool whole = p0 == 0 || piece_fiber[p0 - 1] != fiber;  // the run began at its fiber's first piece
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -166,10 +184,11 @@ inline void launch_spttm_teams(const SpttmPieces& p, const std::uint32_t* idx, c
     constexpr std::uint64_t R4 = 8;
     auto* y4 = reinterpret_cast<float4*>(y);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
-    const std::uint64_t groups = (p.pieces + kSpttmGroup - 1) / kSpttmGroup;
+    const std::uint32_t group = spttm_group();
+    const std::uint64_t groups = (p.pieces + group - 1) / group;
     if (!groups) return;
-    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(
-        p.pieces, p.start.get(), p.fiber.get(), idx, val, reinterpret_cast<const float4*>(u), y4);
+    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, group, p.start.get(), p.fiber.get(), idx, val,
+                                                     reinterpret_cast<const float4*>(u), y4);
 }
 
 }  // namespace

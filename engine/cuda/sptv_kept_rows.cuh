@@ -22,6 +22,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "cuda_util.cuh"
+#include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
 namespace {
@@ -88,6 +89,53 @@ private:
     DeviceArray<std::uint64_t> count_;
     DeviceArray<unsigned char> temp_;
     std::size_t temp_bytes_ = 0;
+};
+
+// kept[block_base[b] + i] = the first offset of block b's i-th non-empty row: the selection above
+// made in one pass of sptv_tuples.cuh's blocks, whose outputs' bases the plan counted once.
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads)
+    sptv_keep_rows_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint64_t* __restrict__ block_base,
+                          std::int32_t* __restrict__ kept) {
+    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
+    __shared__ typename Scan::TempStorage temp;
+    const TupleOffsets<P> off(rows, ptr);
+    std::uint32_t before = 0;
+    Scan(temp).ExclusiveSum(off.kept(), before);
+    std::int32_t* out = kept + block_base[blockIdx.x] + before;
+#pragma unroll
+    for (int k = 0; k < kTupleRows; ++k)
+        if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k]);
+}
+
+// An experiment (session 33, not yet run on a GPU; TENSORSCOPE_HOCSR_SELECT=blocks): the kept
+// rows made by sptv_keep_rows_kernel, from the outputs' block bases the plan already holds (the
+// offsets do not change between products), rather than by CUB's select, which finds each
+// block's base anew by a look-back across blocks and reads every offset through two iterators.
+template <class P>
+class BlockKeptRows : public RowKeeper {
+public:
+    BlockKeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const P* ptr,
+                  const std::uint64_t* block_base)
+        : rows_(rows), ptr_(ptr), block_base_(block_base), kept_(kept_rows + 1) {
+        const auto end = static_cast<std::int32_t>(nnz);
+        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
+              "ending HOCSR's kept rows");
+    }
+
+    void run() override {
+        const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
+        if (blocks) sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr_, block_base_, kept_.get());
+        check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
+    }
+
+    std::int32_t* offsets() override { return kept_.get(); }
+
+private:
+    std::uint64_t rows_;
+    const P* ptr_;
+    const std::uint64_t* block_base_;
+    DeviceArray<std::int32_t> kept_;
 };
 
 }  // namespace

@@ -129,6 +129,32 @@ private Q_SLOTS:
         }
     }
 
+    // Experiments: the fiber teams with pieces of 8, 32 or 64 nonzeros
+    // (TENSORSCOPE_SPTTM_PIECE) and groups of 4 or 16 pieces a team (TENSORSCOPE_SPTTM_GROUP), on
+    // fibers around those lengths, random tensors and the shared ones, against the oracle.
+    void fiberTeamShapesKeepTheResult_data() {
+        QTest::addColumn<QByteArray>("piece");
+        QTest::addColumn<QByteArray>("group");
+        for (const char* piece : {"8", "16", "32", "64"})
+            for (const char* group : {"4", "8", "16"})
+                QTest::addRow("piece %s, group %s", piece, group) << QByteArray(piece) << QByteArray(group);
+    }
+    void fiberTeamShapesKeepTheResult() {
+        QFETCH(QByteArray, piece);
+        QFETCH(QByteArray, group);
+        const ScopedEnv p("TENSORSCOPE_SPTTM_PIECE", piece), g("TENSORSCOPE_SPTTM_GROUP", group);
+        for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33},
+                                        QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
+                                        QList<int>{63, 64, 65, 2, 16, 17}})
+            check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
+        const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
+        check_spttm(t, 32, SpttmVariant::WarpBatches);
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_spttm(load_tensor(path).tensor, 32, SpttmVariant::WarpBatches);
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
