@@ -121,6 +121,7 @@ public:
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
+        run();  // the product's choice reads them (SharedVectorRows::grid_for_csr)
     }
 
     void run() override {
