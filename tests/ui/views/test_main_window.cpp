@@ -1,5 +1,7 @@
 // The main window as a user drives it: open, samples, drag and drop, bad files, cancel,
 // recent files. Runs on the offscreen platform.
+#include <memory>
+
 #include <QElapsedTimer>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -205,7 +207,10 @@ private Q_SLOTS:
 
     // Issue 8: the window never freezes. A 1 ms timer ticks through loading a 5M-nonzero .tns
     // (parse, duplicate check, statistics, and the Formats tab's background survey starting);
-    // the longest gap between ticks is the longest the event loop was blocked.
+    // the longest gap between ticks is the longest the event loop was blocked. A shared machine
+    // can hold any process back for a while (a fresh-clone CI run once measured 226 ms where
+    // this load stalls 14-27 ms), so a load that stalls is repeated once in a new window: the
+    // test fails where both stall, as work on the GUI thread would every time.
     void eventLoopStaysResponsiveDuringA5MLoad() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -216,52 +221,66 @@ private Q_SLOTS:
         tscope::parse_distribution("powerlaw:1.1", spec);
         tscope::save_tensor(tscope::generate_tensor(spec), path.toStdString());
 
-        MainWindow w;
-        w.show();
-        StallMeter meter;
-        w.openFile(path);
-        QVERIFY(waitIdle(w, 120000));
-        QTest::qWait(500);  // what the GUI thread does with the result: models, tables, plots
-        const qint64 longest = meter.stop();
-        QVERIFY(w.dataset());
-        QCOMPARE(w.overview()->summaryText(QStringLiteral("nnz")), QStringLiteral("5,000,000"));
-        qInfo("longest event-loop stall while loading 5M nonzeros: %lld ms", longest);
-        QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longest)));
+        qint64 longest = 0;
+        for (int attempt = 1; attempt <= 2; ++attempt) {
+            MainWindow w;
+            w.show();
+            StallMeter meter;
+            w.openFile(path);
+            QVERIFY(waitIdle(w, 120000));
+            QTest::qWait(500);  // what the GUI thread does with the result: models, tables, plots
+            longest = meter.stop();
+            QVERIFY(w.dataset());
+            QCOMPARE(w.overview()->summaryText(QStringLiteral("nnz")), QStringLiteral("5,000,000"));
+            qInfo("longest event-loop stall while loading 5M nonzeros (attempt %d): %lld ms", attempt, longest);
+            if (longest < 100) break;
+        }
+        QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms in both attempts").arg(longest)));
     }
 
     // Issue 22: a Kernels run and the Formats survey on a 5M-nonzero tensor, both under way,
     // never block the event loop for 100 ms (Qt's painting waits on Qt's global pool, which
-    // engine work no longer fills), and Cancel ends the run within 0.5 s.
+    // engine work no longer fills), and Cancel ends the run within 0.5 s. A run that stalls is
+    // repeated once in a new window, as in the load's test above.
     void eventLoopStaysResponsiveDuringKernelsAndSurvey() {
         tscope::GeneratorSpec spec;
         spec.dims = {100000, 80000, 60000};
         spec.nnz = 5000000;
         tscope::parse_distribution("powerlaw:1.1", spec);
-        MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QSignalSpy loaded(&w, &MainWindow::datasetChanged);
-        w.openRequest(DatasetRequest::generate(spec, QStringLiteral("pl5m")));
-        QVERIFY(loaded.wait(180000));
+        std::unique_ptr<MainWindow> w;
+        KernelsPanel* k = nullptr;
+        qint64 longest = 0;
+        for (int attempt = 1; attempt <= 2; ++attempt) {
+            w.reset();  // the last attempt's window first, with its survey
+            w = std::make_unique<MainWindow>();
+            w->resize(1280, 800);
+            w->show();
+            QSignalSpy loaded(w.get(), &MainWindow::datasetChanged);
+            w->openRequest(DatasetRequest::generate(spec, QStringLiteral("pl5m")));
+            QVERIFY(loaded.wait(180000));
 
-        StallMeter meter;
-        QVERIFY(w.showTab(QStringLiteral("Formats")));  // the survey starts
-        QTRY_VERIFY_WITH_TIMEOUT(w.formats()->model()->rowCount() >= 1, 60000);  // a build in progress meanwhile
-        QVERIFY(w.formats()->isBusy());
-        QVERIFY(w.showTab(QStringLiteral("Kernels")));
-        KernelsPanel* k = w.kernels();
-        k->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 16, 1);
-        QSignalSpy kernelsIdle(k, &Panel::idle);
-        k->run();
-        QVERIFY(kernelsIdle.wait(300000));
-        QVERIFY(k->model()->rowCount() > 0);
-        QTest::qWait(300);
-        const qint64 longest = meter.stop();
-        qInfo("longest event-loop stall during a Kernels run beside the Formats survey (5M nonzeros): %lld ms", longest);
-        QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longest)));
+            StallMeter meter;
+            QVERIFY(w->showTab(QStringLiteral("Formats")));  // the survey starts
+            QTRY_VERIFY_WITH_TIMEOUT(w->formats()->model()->rowCount() >= 1, 60000);  // a build in progress meanwhile
+            QVERIFY(w->formats()->isBusy());
+            QVERIFY(w->showTab(QStringLiteral("Kernels")));
+            k = w->kernels();
+            k->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 16, 1);
+            QSignalSpy ran(k, &Panel::idle);
+            k->run();
+            QVERIFY(ran.wait(300000));
+            QVERIFY(k->model()->rowCount() > 0);
+            QTest::qWait(300);
+            longest = meter.stop();
+            qInfo("longest event-loop stall during a Kernels run beside the Formats survey (5M nonzeros, "
+                  "attempt %d): %lld ms",
+                  attempt, longest);
+            if (longest < 100) break;
+        }
+        QVERIFY2(longest < 100, qPrintable(QString("the event loop stalled for %1 ms in both attempts").arg(longest)));
 
         // Cancel, a second into another run
-        kernelsIdle.clear();
+        QSignalSpy kernelsIdle(k, &Panel::idle);
         k->run();
         QTest::qWait(1000);
         QVERIFY(k->isBusy());
