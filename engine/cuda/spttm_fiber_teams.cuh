@@ -91,15 +91,15 @@ __global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, cons
 // nonzeros, so the fibers and pieces too, under 2^31, room for the kernel's stride past the last
 // group); the cut fibers.
 struct SpttmPieces {
-    std::uint64_t fibers = 0, nnz = 0, piece = kSpttmPiece, pieces = 0, cut = 0;
+    std::uint64_t pieces = 0, cut = 0;
     DeviceArray<std::uint32_t> start, fiber;
     DeviceArray<std::uint64_t> cut_fiber;
 
     static bool fits(std::uint64_t nnz) { return nnz < (std::uint64_t{1} << 31); }
 
-    SpttmPieces(std::uint64_t fibers_in, std::uint64_t nnz_in, const std::uint64_t* fptr)
-        : fibers(fibers_in), nnz(nnz_in), piece(spttm_piece()) {
+    SpttmPieces(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr) {
         if (!fits(nnz)) throw Error("SpTTM's fiber teams need under 2^31 nonzeros");
+        const std::uint64_t piece = spttm_piece();
         DeviceArray<std::uint64_t> first(fibers + 1);
         spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, piece, fptr, first.get());
         check(cudaGetLastError(), "counting SpTTM's pieces");

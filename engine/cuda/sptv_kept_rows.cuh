@@ -41,24 +41,29 @@ struct RowKept {
     __host__ __device__ bool operator()(std::uint64_t r) const { return ptr[r + 1] > ptr[r]; }
 };
 
-// What the product needs of the kept rows, whatever HOCSR's offsets' type.
+// The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
+// rows, whatever HOCSR's offsets' type; run() refills them from HOCSR's, on the default stream.
 class RowKeeper {
 public:
     virtual ~RowKeeper() = default;
-    virtual void run() = 0;               // refills offsets() from HOCSR's, on the default stream
-    virtual std::int32_t* offsets() = 0;  // the kept rows' CSR offsets, their count + 1 of them
+    virtual void run() = 0;
+    std::int32_t* offsets() { return kept_.get(); }  // kept_rows + 1 of them
+
+protected:
+    RowKeeper(std::uint64_t kept_rows, std::uint64_t nnz) : kept_(kept_rows + 1) {
+        const auto end = static_cast<std::int32_t>(nnz);
+        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
+              "ending HOCSR's kept rows");
+    }
+    DeviceArray<std::int32_t> kept_;
 };
 
-// The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
-// rows. P: HOCSR's offsets' type (32 or 64 bits).
+// The kept rows by CUB's select. P: HOCSR's offsets' type (32 or 64 bits).
 template <class P>
 class KeptRows : public RowKeeper {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const P* ptr)
-        : rows_(rows), ptr_(ptr), kept_(kept_rows + 1), count_(1) {
-        const auto end = static_cast<std::int32_t>(nnz);
-        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
-              "ending HOCSR's kept rows");
+        : RowKeeper(kept_rows, nnz), rows_(rows), ptr_(ptr), count_(1) {
         check(cub::DeviceSelect::Flagged(nullptr, temp_bytes_, begins(), flags(), kept_.get(), count_.get(), rows_),
               "sizing the selection");
         temp_ = DeviceArray<unsigned char>(temp_bytes_);
@@ -73,8 +78,6 @@ public:
               "keeping HOCSR's non-empty rows");
     }
 
-    std::int32_t* offsets() override { return kept_.get(); }
-
 private:
     auto begins() const {
         return thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), RowBegin<P>{ptr_});
@@ -85,7 +88,6 @@ private:
 
     std::uint64_t rows_;
     const P* ptr_;
-    DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint64_t> count_;
     DeviceArray<unsigned char> temp_;
     std::size_t temp_bytes_ = 0;
@@ -117,10 +119,7 @@ class BlockKeptRows : public RowKeeper {
 public:
     BlockKeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const P* ptr,
                   const std::uint64_t* block_base)
-        : rows_(rows), ptr_(ptr), block_base_(block_base), kept_(kept_rows + 1) {
-        const auto end = static_cast<std::int32_t>(nnz);
-        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
-              "ending HOCSR's kept rows");
+        : RowKeeper(kept_rows, nnz), rows_(rows), ptr_(ptr), block_base_(block_base) {
         run();  // the product's choice reads them (SharedVectorRows::grid_for_csr)
     }
 
@@ -130,13 +129,10 @@ public:
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 
-    std::int32_t* offsets() override { return kept_.get(); }
-
 private:
     std::uint64_t rows_;
     const P* ptr_;
     const std::uint64_t* block_base_;
-    DeviceArray<std::int32_t> kept_;
 };
 
 }  // namespace

@@ -63,6 +63,14 @@ CooTensor fibers_of(const QList<int>& heads) {
     return tstest::shuffled(t, 8);
 }
 
+// The shared real tensors that are present, at rank 32 by the warp-batch variant (its walks).
+void shared_tensors_by_warp_batches() {
+    for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
+        const std::string path = tstest::shared_tensor(name);
+        if (!path.empty()) check_spttm(load_tensor(path).tensor, 32, SpttmVariant::WarpBatches);
+    }
+}
+
 }  // namespace
 
 class TestSpttmCuda : public QObject {
@@ -123,10 +131,7 @@ private Q_SLOTS:
             const CooTensor t = tstest::random_tensor(dims, 3000, std::uint64_t(order * 11), Distribution::PowerLaw);
             for (std::uint64_t rank : {1, 16, 32, 40}) check_spttm(t, rank, SpttmVariant::WarpBatches);
         }
-        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
-            const std::string path = tstest::shared_tensor(name);
-            if (!path.empty()) check_spttm(load_tensor(path).tensor, 32, SpttmVariant::WarpBatches);
-        }
+        shared_tensors_by_warp_batches();
     }
 
     // Experiments: the fiber teams with pieces of 8, 32 or 64 nonzeros
@@ -149,10 +154,7 @@ private Q_SLOTS:
             check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
         const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
         check_spttm(t, 32, SpttmVariant::WarpBatches);
-        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
-            const std::string path = tstest::shared_tensor(name);
-            if (!path.empty()) check_spttm(load_tensor(path).tensor, 32, SpttmVariant::WarpBatches);
-        }
+        shared_tensors_by_warp_batches();
     }
 
     void realTensors() {
