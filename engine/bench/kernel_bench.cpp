@@ -284,7 +284,7 @@ public:
             }
             return [this, mode](DeviceTiming&) { ref_out_ = spttm_reference(t_, mode, u(mode)); };
         }
-        const SpttmVariant v = variant_.empty() ? SpttmVariant::SharedMemory : parse_spttm_variant(variant_);
+        const SpttmVariant v = variant_.empty() ? SpttmVariant::WarpBatches : parse_spttm_variant(variant_);
         plan_ = SpttmPlan::prepare(f, mode, req_.rank, b, v);
         return [this, mode, &c](DeviceTiming& timing) { plan_->compute(u(mode), c, &timing); };
     }

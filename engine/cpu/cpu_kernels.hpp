@@ -41,7 +41,7 @@ std::vector<std::uint64_t> coo_fiber_starts(const SparseFormat& coo, int mode);
 // from U (the benchmark's GB/s).
 struct SpttmWhere {
     Backend backend = Backend::Omp;
-    SpttmVariant variant = SpttmVariant::SharedMemory;  // the GPU kernel
+    SpttmVariant variant = SpttmVariant::WarpBatches;  // the GPU kernel (SpttmPlan::prepare says why)
 };
 struct SpttmPrepared {
     std::unique_ptr<SparseFormat> result;

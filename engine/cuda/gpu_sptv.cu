@@ -147,7 +147,7 @@ struct SptvDevice::Impl {
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
-    std::unique_ptr<RowKeeper> kept;
+    std::unique_ptr<KeptRows> kept;
 };
 
 namespace {
@@ -167,18 +167,6 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
     if (env_is("TENSORSCOPE_HOCSR", "one-pass")) return false;
     return nnz >= 2 * outputs;
-}
-
-// HOCSR's kept rows, by CUB's select or, where TENSORSCOPE_HOCSR_SELECT=blocks (an experiment),
-// by the plan's blocks (sptv_kept_rows.cuh); ptr32 or ptr64: the offsets as uploaded.
-std::unique_ptr<RowKeeper> make_row_keeper(const SptvTuples& x, std::uint64_t kept, const std::uint32_t* ptr32,
-                                           const std::uint64_t* ptr64, const std::uint64_t* block_base) {
-    const bool blocks = env_is("TENSORSCOPE_HOCSR_SELECT", "blocks");
-    if (x.ptr32 && blocks)
-        return std::make_unique<BlockKeptRows<std::uint32_t>>(x.rows, kept, x.nnz, ptr32, block_base);
-    if (x.ptr32) return std::make_unique<KeptRows<std::uint32_t>>(x.rows, kept, x.nnz, ptr32);
-    if (blocks) return std::make_unique<BlockKeptRows<std::uint64_t>>(x.rows, kept, x.nnz, ptr64, block_base);
-    return std::make_unique<KeptRows<std::uint64_t>>(x.rows, kept, x.nnz, ptr64);
 }
 
 }  // namespace
@@ -264,7 +252,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        d.kept = make_row_keeper(x, d.outputs, d.ptr32.get(), d.ptr.get(), base);
+        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =

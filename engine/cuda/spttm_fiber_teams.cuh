@@ -35,18 +35,25 @@ namespace {
 constexpr std::uint64_t kSpttmPiece = 16;  // nonzeros a piece at most, MTTKRP's split length
 constexpr std::uint64_t kSpttmGroup = 8;   // pieces a team walks
 
-// Experiments (session 33, not yet run on a GPU): TENSORSCOPE_SPTTM_PIECE=8|32|64 (read when a
-// plan first cuts its fibers) and TENSORSCOPE_SPTTM_GROUP=4|16 (read at each launch) set the
-// two constants above, which were MTTKRP's and never measured for SpTTM; the nell-2 shape's
-// mode 3, the one under issue 19's 50%, has longer fibers than modes 1-2 (4.74 nonzeros on
-// average against 3.50-3.73).
+// Experiments: TENSORSCOPE_SPTTM_PIECE=4|8|32|64 (read when a plan first cuts its fibers) and
+// TENSORSCOPE_SPTTM_GROUP=2|4|16 (read at each launch) set the two constants above, which were
+// MTTKRP's. On one H200 at rank 32, nell-2 shape (h200-issue19-session34.json call 1, two rounds
+// alternating; modes 1, 2, 3 in ms), a team's nonzeros at most decide:
+//   pieces x group   16 x 8: 1.973-1.975, 2.017-2.021, 1.836-1.838 (47-51%)
+//                     8 x 8: 1.893-1.902, 1.957-1.965, 1.770-1.774 (48-53%)
+//                    16 x 4: 1.932,       1.963-1.967, 1.762-1.772 (48-53%)
+//                    32 x 8: 2.102-2.103, 2.166-2.172, 1.988-1.995 (43-48%)
+//                    16 x 16: 2.053,      2.095-2.110, 1.936-1.939 (44-49%)
+//                    64 x 8: 2.265-2.275, 2.217-2.229, 2.160       (40-46%)
+// so smaller teams' work (fewer tail waves, less divergence: Nsight Compute on mode 3 at 16 x 8
+// counts 20.5 active lanes a warp and one eligible warp a scheduler) is next: 4 and 2.
 inline std::uint64_t spttm_piece() {
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_PIECE", kSpttmPiece);
-    return v == 8 || v == 32 || v == 64 ? v : kSpttmPiece;
+    return v == 4 || v == 8 || v == 32 || v == 64 ? v : kSpttmPiece;
 }
 inline std::uint32_t spttm_group() {
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_GROUP", kSpttmGroup);
-    return v == 4 || v == 16 ? static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(kSpttmGroup);
+    return v == 2 || v == 4 || v == 16 ? static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(kSpttmGroup);
 }
 
 // count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive

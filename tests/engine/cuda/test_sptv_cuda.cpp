@@ -187,28 +187,22 @@ private Q_SLOTS:
         }
     }
 
-    // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by CUB's select
-    // over its offsets, or by the plan's blocks where TENSORSCOPE_HOCSR_SELECT=blocks, then their
-    // CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS picks) or one
-    // (=one-pass: a thread a row), whichever the rows' lengths would choose, on the tensors of
-    // the cases above, random ones of order 3-5 and the shared ones: the same results as the
-    // oracle.
+    // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by the plan's
+    // blocks, then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS
+    // picks) or one (=one-pass: a thread a row), whichever the rows' lengths would choose, on the
+    // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
+    // as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
-        QTest::addColumn<QByteArray>("select");
         QTest::addColumn<QByteArray>("how");
-        for (const char* select : {"", "blocks"})
-            for (const char* how : {"", "cusparse", "shared"})
-                QTest::addRow("kept by %s, %s", *select ? select : "CUB", *how ? how : "chosen")
-                    << QByteArray("kept") << QByteArray(select) << QByteArray(how);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+        for (const char* how : {"", "cusparse", "shared"})
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
-        QFETCH(QByteArray, select);
         QFETCH(QByteArray, how);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
-        const tstest::ScopedEnv by("TENSORSCOPE_HOCSR_SELECT", select);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();

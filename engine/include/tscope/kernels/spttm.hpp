@@ -43,9 +43,11 @@ class SpttmPlan {
 public:
     // x: a COO built with spttm_options (SpTTM) or an sCOO whose mode `mode` is sparse (SspTTM).
     // backend omp or cuda; cuda keeps x on the device (fp32) and runs `variant` for SpTTM
-    // (SspTTM has one GPU kernel, a block per output chunk).
+    // (SspTTM has one GPU kernel, a block per output chunk). The default, our warp batches, took
+    // 1.96-2.22 ms a mode on the nell-2 shape at ranks 8 and 16 against the paper's shared-memory
+    // kernel's 4.04-6.23 (one H200, h200-issue19-session34.json call 1, both in one run).
     static SpttmPlan prepare(const SparseFormat& x, int mode, std::uint64_t rank, Backend backend = Backend::Omp,
-                             SpttmVariant variant = SpttmVariant::SharedMemory);
+                             SpttmVariant variant = SpttmVariant::WarpBatches);
     // timing (cuda): U's upload, the kernel and the result's download, apart.
     void compute(const DenseMatrix& u, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
     const SparseFormat& result() const { return *result_; }
