@@ -152,21 +152,25 @@ struct SptvDevice::Impl {
 
 namespace {
 
-// Whether HOCSR runs in two passes (sptv_kept_rows.cuh): where its non-empty rows hold two
-// nonzeros or more on average, the kept rows' CSR within 32-bit offsets and columns.
-// TENSORSCOPE_HOCSR=kept or =one-pass forces either way (where the CSR fits), for comparing them.
-// Measured on one H200 (docs/bench/h200-issue19-session33.json call 3, alternating): on the
-// nell-2 shape, 3.73 and 4.74 nonzeros a non-empty row (tensorscope-cli info: the mean fiber),
-// two passes took 0.98-0.99 and 0.62-0.63 ms on modes 1 and 3 (49-55% of the copy bound) against
-// one pass's 1.11-1.12 and 1.34-1.37 (25-44%), alternating twice; on the uniform shape, 1.15 and
-// 1.39 a row, 1.02 and 0.74 ms (51-52%) against 0.92 and 0.57 (58-66%): there the select's extra
-// pass over the offsets costs more than a thread a row loses on short rows.
-bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
+// Whether HOCSR runs in two passes (sptv_kept_rows.cuh): unless a third of its rows or more
+// hold nonzeros and those hold under two on average, within 32-bit offsets and columns for the
+// kept rows' CSR. TENSORSCOPE_HOCSR=kept or =one-pass forces either way (where the CSR fits).
+// Measured on one H200, alternating in one binary (h200-issue19-session34.json calls 2-3; rows
+// a non-empty row and nonzeros a non-empty row, from tensorscope-cli info's fibers):
+//   nell-2 shape mode 1 (12.8 rows, 3.73 nonzeros): two passes 0.683-0.693 ms, one 1.11-1.12 (session 33)
+//   nell-2 shape mode 3 (6.9, 4.74):                two passes 0.504-0.508 ms, one 1.34-1.37 (session 33)
+//   uniform shape mode 1 (3.95, 1.15):              two passes 0.752-0.764 ms, one 0.896-0.902
+//   uniform shape mode 3 (2.0, 1.39):               two passes 0.605-0.612 ms, one 0.565-0.575
+// One pass reads the offsets once; two passes read them, write the kept rows' offsets and read
+// those again, which costs most where most rows are kept and short (uniform mode 3), and least
+// where most rows are empty, which the one-pass kernel's block scans walk for few outputs, or
+// long, which a thread a row balances badly (nell-2: power-law rows).
+bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
     if (outputs == 0 || outputs >= kInt || nnz >= kInt || vlen >= kInt) return false;
     if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
     if (env_is("TENSORSCOPE_HOCSR", "one-pass")) return false;
-    return nnz >= 2 * outputs;
+    return rows > 3 * outputs || nnz >= 2 * outputs;
 }
 
 }  // namespace
@@ -251,7 +255,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    if (hocsr_kept(d.outputs, x.nnz, vlen)) {
+    if (hocsr_kept(x.rows, d.outputs, x.nnz, vlen)) {
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))

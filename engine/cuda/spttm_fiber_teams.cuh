@@ -8,8 +8,8 @@
 // team walked the whole fiber and added by vector atomics where the fiber's pieces fall to several
 // teams; those fibers' rows of Y are cleared first. Rank 32 and 32-bit numbers only (what was
 // measured); other ranks and larger tensors keep the warp batches.
-// Measured on one H200 at rank 32 (docs/bench/h200-issue19-session33.json calls 1-2, 8a9094b,
-// alternating; the share is of the copy bound):
+// Measured on one H200 at rank 32 with pieces of 16 and groups of 8 (docs/bench/
+// h200-issue19-session33.json calls 1-2, 8a9094b, alternating; the share is of the copy bound):
 //   nell-2 shape, 2 rounds:  this walk 1.838-2.021 ms a mode (46-51%), warp batches 2.151-2.320 (40-45%)
 //   uniform shape:           3.122-3.564 ms (66-69%), warp batches 3.634-4.024 (56-61%)
 //   delicious-4d shape:      modes 1-3 8.387-9.165 ms (50-53%), warp batches 8.539-9.254 (50-52%)
@@ -32,28 +32,35 @@
 namespace tscope::gpu {
 namespace {
 
-constexpr std::uint64_t kSpttmPiece = 16;  // nonzeros a piece at most, MTTKRP's split length
-constexpr std::uint64_t kSpttmGroup = 8;   // pieces a team walks
+constexpr std::uint64_t kSpttmPiece = 8;  // nonzeros a piece at most (session 34; 16 before, MTTKRP's)
+constexpr std::uint64_t kSpttmGroup = 4;  // pieces a team walks (session 34; 8 before)
 
-// Experiments: TENSORSCOPE_SPTTM_PIECE=4|8|32|64 (read when a plan first cuts its fibers) and
-// TENSORSCOPE_SPTTM_GROUP=2|4|16 (read at each launch) set the two constants above, which were
-// MTTKRP's. On one H200 at rank 32, nell-2 shape (h200-issue19-session34.json call 1, two rounds
-// alternating; modes 1, 2, 3 in ms), a team's nonzeros at most decide:
-//   pieces x group   16 x 8: 1.973-1.975, 2.017-2.021, 1.836-1.838 (47-51%)
-//                     8 x 8: 1.893-1.902, 1.957-1.965, 1.770-1.774 (48-53%)
-//                    16 x 4: 1.932,       1.963-1.967, 1.762-1.772 (48-53%)
-//                    32 x 8: 2.102-2.103, 2.166-2.172, 1.988-1.995 (43-48%)
-//                    16 x 16: 2.053,      2.095-2.110, 1.936-1.939 (44-49%)
-//                    64 x 8: 2.265-2.275, 2.217-2.229, 2.160       (40-46%)
-// so smaller teams' work (fewer tail waves, less divergence: Nsight Compute on mode 3 at 16 x 8
-// counts 20.5 active lanes a warp and one eligible warp a scheduler) is next: 4 and 2.
+// TENSORSCOPE_SPTTM_PIECE=4|8|16|32|64 (read when a plan first cuts its fibers) and
+// TENSORSCOPE_SPTTM_GROUP=2|4|8|16 (read at each launch) override the two constants above, which
+// were MTTKRP's 16 and 8 until measured for SpTTM. On one H200 at rank 32, nell-2 shape, two
+// rounds alternating each (h200-issue19-session34.json calls 1 and 3; modes 1, 2, 3 in ms, the
+// share of the copy bound), the nonzeros a team walks at most decide:
+//   piece x group  8 x 4: 1.852-1.857, 1.915-1.920, 1.701-1.704 (50-54%)            call 3
+//                  4 x 8: 1.886-1.898, 1.937-1.939, 1.760-1.767 (48-53%)            call 3
+//                  8 x 2: 1.945-1.950, 1.987-1.990, 1.752-1.754 (49-52%)            call 3
+//                  4 x 4: 1.930-1.933, 1.974-1.976, 1.785-1.788 (48-52%)            call 3
+//                  8 x 8: 1.887-1.902, 1.942-1.965, 1.748-1.774 (48-53%)            calls 1, 3
+//                 16 x 4: 1.915-1.932, 1.953-1.967, 1.754-1.772 (48-53%)            calls 1, 3
+//                 16 x 8: 1.953-1.975, 1.997-2.021, 1.816-1.838 (47-51%)            calls 1, 3
+//                 32 x 8: 2.102-2.103, 2.166-2.172, 1.988-1.995 (43-48%)            call 1
+//                 16 x 16: 2.053,      2.095-2.110, 1.936-1.939 (44-49%)            call 1
+//                 64 x 8: 2.265-2.275, 2.217-2.229, 2.160       (40-46%)            call 1
+// Shorter work a team means fewer lanes idle on a short piece and a shorter tail (Nsight Compute
+// on mode 3 at 16 x 8: 20.5 lanes of 32 active, one eligible warp a scheduler, the rest waiting
+// on loads); below 32 nonzeros a team the walk's fixed cost a group wins.
 inline std::uint64_t spttm_piece() {
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_PIECE", kSpttmPiece);
-    return v == 4 || v == 8 || v == 32 || v == 64 ? v : kSpttmPiece;
+    return v == 4 || v == 8 || v == 16 || v == 32 || v == 64 ? v : kSpttmPiece;
 }
 inline std::uint32_t spttm_group() {
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_GROUP", kSpttmGroup);
-    return v == 2 || v == 4 || v == 16 ? static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(kSpttmGroup);
+    const bool known = v == 2 || v == 4 || v == 8 || v == 16;
+    return static_cast<std::uint32_t>(known ? v : kSpttmGroup);
 }
 
 // count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive
