@@ -1,7 +1,7 @@
 // SpTTM with fiber teams (ours, session 32; the warp-batch variant's default walk at rank 32
 // since session 33): the warp-batch variant's work (gpu_spttm.cu) walked as MTTKRP's fiber kernel
 // walks a tree (gpu_mttkrp.cu). Every fiber is cut into pieces of at most kSpttmPiece nonzeros, a
-// team of 8 lanes (each one float4 of a row) takes kSpttmGroup consecutive pieces, and every lane
+// team of 8 lanes (each one float4 of a row) takes a group of consecutive pieces, and every lane
 // loads each nonzero's index and value itself (one address across the team) rather than a lane
 // each passed round by shuffles, as the warp batches do: the loop that ran MTTKRP's fiber kernel
 // 1.5x faster (session 26, gpu_mttkrp.cu beside team_fiber_group). Its sum is stored where the
@@ -33,34 +33,38 @@ namespace tscope::gpu {
 namespace {
 
 constexpr std::uint64_t kSpttmPiece = 8;  // nonzeros a piece at most (session 34; 16 before, MTTKRP's)
-constexpr std::uint64_t kSpttmGroup = 4;  // pieces a team walks (session 34; 8 before)
 
-// TENSORSCOPE_SPTTM_PIECE=4|8|16|32|64 (read when a plan first cuts its fibers) and
-// TENSORSCOPE_SPTTM_GROUP=2|4|8|16 (read at each launch) override the two constants above, which
-// were MTTKRP's 16 and 8 until measured for SpTTM. On one H200 at rank 32, nell-2 shape, two
-// rounds alternating each (h200-issue19-session34.json calls 1 and 3; modes 1, 2, 3 in ms, the
-// share of the copy bound), the nonzeros a team walks at most decide:
-//   piece x group  8 x 4: 1.852-1.857, 1.915-1.920, 1.701-1.704 (50-54%)            call 3
+// The pieces a team walks (session 34; 8 before): 4 where a piece holds over two nonzeros on
+// average, else 8, so that a team walks some 8 to 16 nonzeros whatever the fibers' lengths.
+// TENSORSCOPE_SPTTM_PIECE=4|8|16|32|64 and TENSORSCOPE_SPTTM_GROUP=2|4|8|16 (read when a plan
+// first cuts its fibers) override both, which were MTTKRP's 16 and 8 until measured for SpTTM. On
+// one H200 at rank 32, nell-2 shape (pieces of 8: 2.8-3.4 nonzeros on average), two rounds
+// alternating each (h200-issue19-session34.json calls 1, 3 and 4; modes 1, 2, 3 in ms, the
+// share of the copy bound):
+//   piece x group  8 x 4: 1.852-1.860, 1.899-1.920, 1.701-1.704 (50-54%)            calls 3, 4
 //                  4 x 8: 1.886-1.898, 1.937-1.939, 1.760-1.767 (48-53%)            call 3
 //                  8 x 2: 1.945-1.950, 1.987-1.990, 1.752-1.754 (49-52%)            call 3
 //                  4 x 4: 1.930-1.933, 1.974-1.976, 1.785-1.788 (48-52%)            call 3
 //                  8 x 8: 1.887-1.902, 1.942-1.965, 1.748-1.774 (48-53%)            calls 1, 3
 //                 16 x 4: 1.915-1.932, 1.953-1.967, 1.754-1.772 (48-53%)            calls 1, 3
-//                 16 x 8: 1.953-1.975, 1.997-2.021, 1.816-1.838 (47-51%)            calls 1, 3
+//                 16 x 8: 1.953-1.975, 1.997-2.021, 1.816-1.838 (47-51%)            calls 1, 3, 4
 //                 32 x 8: 2.102-2.103, 2.166-2.172, 1.988-1.995 (43-48%)            call 1
 //                 16 x 16: 2.053,      2.095-2.110, 1.936-1.939 (44-49%)            call 1
 //                 64 x 8: 2.265-2.275, 2.217-2.229, 2.160       (40-46%)            call 1
 // Shorter work a team means fewer lanes idle on a short piece and a shorter tail (Nsight Compute
 // on mode 3 at 16 x 8: 20.5 lanes of 32 active, one eligible warp a scheduler, the rest waiting
-// on loads); below 32 nonzeros a team the walk's fixed cost a group wins.
+// on loads); under some 16 nonzeros a team the walk's fixed cost a group wins. Where fibers are
+// short, a piece is a fiber of about one nonzero, and 8 x 4 lost to 16 x 8 (call 4): uniform
+// shape (1.15-1.39 a fiber) 3.693, 3.759, 3.346 ms against 3.446, 3.513, 3.098; delicious-4d
+// shape (1.07-1.22) mode 1 8.572 against 8.311.
 inline std::uint64_t spttm_piece() {
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_PIECE", kSpttmPiece);
     return v == 4 || v == 8 || v == 16 || v == 32 || v == 64 ? v : kSpttmPiece;
 }
-inline std::uint32_t spttm_group() {
-    const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_GROUP", kSpttmGroup);
-    const bool known = v == 2 || v == 4 || v == 8 || v == 16;
-    return static_cast<std::uint32_t>(known ? v : kSpttmGroup);
+inline std::uint32_t spttm_group(std::uint64_t pieces, std::uint64_t nnz) {
+    const std::uint32_t chosen = nnz > 2 * pieces ? 4 : 8;
+    const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_GROUP", chosen);
+    return v == 2 || v == 4 || v == 8 || v == 16 ? static_cast<std::uint32_t>(v) : chosen;
 }
 
 // count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive
@@ -106,6 +110,7 @@ __global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, cons
 // group); the cut fibers.
 struct SpttmPieces {
     std::uint64_t pieces = 0, cut = 0;
+    std::uint32_t group = 0;  // pieces a team walks
     DeviceArray<std::uint32_t> start, fiber;
     DeviceArray<std::uint64_t> cut_fiber;
 
@@ -131,6 +136,7 @@ struct SpttmPieces {
         check(cudaGetLastError(), "placing SpTTM's pieces");
         const auto end = static_cast<std::uint32_t>(nnz);
         check(cudaMemcpy(start.get() + pieces, &end, sizeof end, cudaMemcpyHostToDevice), "ending SpTTM's pieces");
+        group = spttm_group(pieces, nnz);
         cut_fiber = DeviceArray<std::uint64_t>(pieces - fibers + 1);  // at most one cut fiber a piece beyond the first
         DeviceArray<std::uint64_t> selected(1);
         const thrust::counting_iterator<std::uint64_t> ids(0);
@@ -198,10 +204,9 @@ inline void launch_spttm_teams(const SpttmPieces& p, const std::uint32_t* idx, c
     constexpr std::uint64_t R4 = 8;
     auto* y4 = reinterpret_cast<float4*>(y);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
-    const std::uint32_t group = spttm_group();
-    const std::uint64_t groups = (p.pieces + group - 1) / group;
+    const std::uint64_t groups = (p.pieces + p.group - 1) / p.group;
     if (!groups) return;
-    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, group, p.start.get(), p.fiber.get(), idx, val,
+    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
                                                      reinterpret_cast<const float4*>(u), y4);
 }
 

@@ -134,9 +134,9 @@ private Q_SLOTS:
         shared_tensors_by_warp_batches();
     }
 
-    // Experiments: the fiber teams with pieces of 4 to 64 nonzeros (TENSORSCOPE_SPTTM_PIECE) and
-    // groups of 2 to 16 pieces a team (TENSORSCOPE_SPTTM_GROUP), on
-    // fibers around those lengths, random tensors and the shared ones, against the oracle.
+    // The fiber teams with pieces of 4 to 64 nonzeros (TENSORSCOPE_SPTTM_PIECE) and groups of 2 to
+    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP), on fibers around those lengths, random tensors
+    // and the shared ones, against the oracle.
     void fiberTeamShapesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("piece");
         QTest::addColumn<QByteArray>("group");
