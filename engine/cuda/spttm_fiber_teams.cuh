@@ -36,7 +36,7 @@ constexpr std::uint64_t kSpttmPiece = 8;  // nonzeros a piece at most (session 3
 
 // The pieces a team walks (session 34; 8 before): 4 where a piece holds over two nonzeros on
 // average, else 8, so that a team walks some 8 to 16 nonzeros whatever the fibers' lengths.
-// TENSORSCOPE_SPTTM_PIECE=4|8|16|32|64 and TENSORSCOPE_SPTTM_GROUP=2|4|8|16 (read when a plan
+// TENSORSCOPE_SPTTM_PIECE=4|8|16|32|64 and TENSORSCOPE_SPTTM_GROUP=2..16 (read when a plan
 // first cuts its fibers) override both, which were MTTKRP's 16 and 8 until measured for SpTTM. On
 // one H200 at rank 32, nell-2 shape (pieces of 8: 2.8-3.4 nonzeros on average), two rounds
 // alternating each (h200-issue19-session34.json calls 1, 3 and 4; modes 1, 2, 3 in ms, the
@@ -64,7 +64,7 @@ inline std::uint64_t spttm_piece() {
 inline std::uint32_t spttm_group(std::uint64_t pieces, std::uint64_t nnz) {
     const std::uint32_t chosen = nnz > 2 * pieces ? 4 : 8;
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_GROUP", chosen);
-    return v == 2 || v == 4 || v == 8 || v == 16 ? static_cast<std::uint32_t>(v) : chosen;
+    return v >= 2 && v <= 16 ? static_cast<std::uint32_t>(v) : chosen;
 }
 
 // count[f] = fiber f's pieces (fibers are never empty); count[fibers] = 0, so that the exclusive

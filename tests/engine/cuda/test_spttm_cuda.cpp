@@ -135,13 +135,13 @@ private Q_SLOTS:
     }
 
     // The fiber teams with pieces of 4 to 64 nonzeros (TENSORSCOPE_SPTTM_PIECE) and groups of 2 to
-    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP), on fibers around those lengths, random tensors
-    // and the shared ones, against the oracle.
+    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP; 3: a group that is no power of two), on fibers
+    // around those lengths, random tensors and the shared ones, against the oracle.
     void fiberTeamShapesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("piece");
         QTest::addColumn<QByteArray>("group");
         for (const char* piece : {"4", "8", "16", "32", "64"})
-            for (const char* group : {"2", "4", "8", "16"})
+            for (const char* group : {"2", "3", "4", "8", "16"})
                 QTest::addRow("piece %s, group %s", piece, group) << QByteArray(piece) << QByteArray(group);
     }
     void fiberTeamShapesKeepTheResult() {
