@@ -946,7 +946,7 @@ TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const st
 constexpr std::uint64_t kNonzeroGroupFibers = 32;
 
 std::uint64_t nonzero_group(std::uint64_t nnz, std::uint64_t fibers) {
-    static const bool fixed = env_is("TENSORSCOPE_CSF_GROUPS", "fixed");
+    const bool fixed = env_is("TENSORSCOPE_CSF_GROUPS", "fixed");
     const std::uint64_t mean = (nnz + fibers - 1) / fibers, group = kNonzeroGroupFibers * mean;
     if (fixed) return group;
     const std::uint64_t teams = static_cast<std::uint64_t>(sm_count()) * 2048 / 8;
@@ -974,7 +974,7 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons.
 template <class Go>
 void with_levels(int levels, Go&& go) {
-    static const bool generic = env_is("TENSORSCOPE_FIBER_GENERIC", "1");
+    const bool generic = env_is("TENSORSCOPE_FIBER_GENERIC", "1");
     if (!generic && levels == 2) go(std::integral_constant<int, 2>{});
     else if (!generic && levels == 3) go(std::integral_constant<int, 3>{});
     else go(std::integral_constant<int, 0>{});
@@ -984,8 +984,7 @@ void with_levels(int levels, Go&& go) {
 // groups) run the flat loop (team_flat_group) rather than the clipped fiber loop.
 // TENSORSCOPE_FIBER_LOOP=fibers keeps the clipped loop, for comparisons.
 bool flat_loop() {
-    static const bool flat = !env_is("TENSORSCOPE_FIBER_LOOP", "fibers");
-    return flat;
+    return !env_is("TENSORSCOPE_FIBER_LOOP", "fibers");
 }
 
 // Whether a tree's nonzeros and fibers number under 2^31, so that fiber_index32_kernel's numbers
@@ -1340,8 +1339,7 @@ void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, co
 
 // TENSORSCOPE_BLCO_GENERIC=1 runs the generic team kernel on one-block tensors too, for comparisons.
 bool blco_generic() {
-    static const bool generic = env_is("TENSORSCOPE_BLCO_GENERIC", "1");
-    return generic;
+    return env_is("TENSORSCOPE_BLCO_GENERIC", "1");
 }
 
 void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,

@@ -317,6 +317,26 @@ private Q_SLOTS:
         check_small_trees_and_lastfm(300);
     }
 
+    // The switches kept for comparisons, read at each plan or launch: nonzero groups of a fixed
+    // size whatever the tree (TENSORSCOPE_CSF_GROUPS=fixed), the run-time level count where orders
+    // 3 and 4 compile theirs in (TENSORSCOPE_FIBER_GENERIC=1), the clipped fiber loop over CSF's
+    // nonzero groups (TENSORSCOPE_FIBER_LOOP=fibers), BLCO's generic team kernel on one-block
+    // tensors (TENSORSCOPE_BLCO_GENERIC=1): the same results every way.
+    void comparisonSwitchesKeepTheResult_data() {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("value");
+        QTest::newRow("CSF groups fixed") << QByteArray("TENSORSCOPE_CSF_GROUPS") << QByteArray("fixed");
+        QTest::newRow("levels at run time") << QByteArray("TENSORSCOPE_FIBER_GENERIC") << QByteArray("1");
+        QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
+        QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
+    }
+    void comparisonSwitchesKeepTheResult() {
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, value);
+        const ScopedEnv on(name.constData(), value);
+        check_small_trees_and_lastfm(400);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
