@@ -1,5 +1,6 @@
 #!/bin/bash
-# Prepared in session 34 for the next session's first call (not yet run): the GPU suites, then
+# Prepared in session 34 for the next session's first call (not yet run): the GPU suites (the
+# MTTKRP suite's comparisonSwitchesKeepTheResult is new and not yet run), then
 # SpTTM's fiber teams at rank 32 on the nell-2 shape with pieces of 8 in groups of 3, 4 (the
 # default there since session 34: mode 3 at 49.97-50.11% of the copy bound), 5 and 6
 # (TENSORSCOPE_SPTTM_GROUP), two rounds in turn; then Nsight Compute (--clock-control none) on
@@ -7,11 +8,11 @@
 # the nell-2 shape's mode 3 (0.50-0.51 ms, 66%; issue 19 asks 70%), HOCSR's one pass on the
 # uniform shape's mode 3 (0.57-0.58 ms, 65-66%), and the SpTTM teams at 8 x 4 on nell-2's mode 3.
 # Run names end in the value: --tag 'group(\d+)$=spttm_group'.
-# Bundle: make_bundle.sh --tests test_spttm_cuda,test_sptv_cuda h200-session35.sh
+# Bundle: make_bundle.sh --tests test_spttm_cuda,test_sptv_cuda,test_mttkrp_cuda h200-session35.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-run_suites 90 test_spttm_cuda test_sptv_cuda
+run_suites 120 test_spttm_cuda test_sptv_cuda test_mttkrp_cuda
 EXT=jsonl
 gen_nell2
 S="--kernel spttm --backend cuda --format COO --variant wb --mode all --rank 32 --repeat 5 --jsonl"
