@@ -1,12 +1,11 @@
-// HOCSR's SpTV in two passes (session 32; the default since session 33 where rows are long
-// enough, gpu_sptv.cu's hocsr_kept): every product first reads HOCSR's offsets, one per index
-// tuple, and keeps the non-empty rows' first offsets (a streaming pass of sptv_tuples.cuh's
-// blocks, each writing from the base the plan counted once), then multiplies the CSR of those
-// rows, the nonzeros as stored, by the vector as the CSR formats do (cuSPARSE's SpMV, or the
-// kernel with the vector in shared memory where every row is short). The offsets are read by
-// every product, as the format stores them; what is kept from one product to the next is the
-// count of non-empty rows before each block of rows (the outputs' places), which the one-pass
-// kernel keeps too.
+// HOCSR's SpTV in two passes (session 32; the default where gpu_sptv.cu's hocsr_kept says so):
+// every product first reads HOCSR's offsets, one per index tuple, and keeps the non-empty rows'
+// first offsets (a streaming pass of sptv_tuples.cuh's blocks, each writing from the base the
+// plan counted once), then multiplies the CSR of those rows, the nonzeros as stored, by the
+// vector as the CSR formats do (cuSPARSE's SpMV, or the kernel with the vector in shared memory
+// where every row is short). The offsets are read by every product, as the format stores them;
+// what is kept from one product to the next is the count of non-empty rows before each block of
+// rows (the outputs' places), which the one-pass kernel keeps too.
 //
 // Why: sptv_tuples.cuh's one-pass kernel reached 42% of the copy bound on the nell-2 shape's
 // mode 1 and 25% on mode 3 (issue 19 asks 70%): a block of 1,024 rows reads its offsets, waits on
