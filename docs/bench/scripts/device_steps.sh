@@ -84,3 +84,12 @@ ab_real() {
         done
     done
 }
+# ncu_setup: NCU, Nsight Compute's binary (PATH, /opt/nvidia or the CUDA toolkit's), and NCU_P, the
+# sections issue 19's profiles read (speed of light, memory, warp states, occupancy, launch,
+# schedulers) at the GPU's own clocks; the binary found goes in the log.
+ncu_setup() {
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+    NCU_P="--clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats"
+    NCU_P="$NCU_P --section Occupancy --section LaunchStats --section SchedulerStats"
+    step "ncu: $NCU"
+}

@@ -22,19 +22,16 @@ for round in 1 2; do
     done
 done
 gen_uniform
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
-step "ncu: $NCU"
-P="--clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats"
-P="$P --section Occupancy --section LaunchStats --section SchedulerStats"
+ncu_setup
 EXT=out
 # the plan's count and the products' kernels (the kept rows, cuSPARSE's or our SpMV, or the one
 # pass), not the bench's bandwidth probes
 H="regex:keep_rows|tuple|csr|spmv|Spmv|shared_vector|sptv"
-run ncu-hocsr-nell2-m3 90 "$NCU" $P --launch-count 10 --kernel-name "$H" "$CLI" bench "$D/nell2.tsb" --kernel sptv \
+run ncu-hocsr-nell2-m3 90 "$NCU" $NCU_P --launch-count 10 --kernel-name "$H" "$CLI" bench "$D/nell2.tsb" --kernel sptv \
     --backend cuda --format HOCSR --mode 3 --repeat 1
-run ncu-hocsr-uni-m3 90 "$NCU" $P --launch-count 6 --kernel-name "$H" "$CLI" bench "$D/uni.tsb" --kernel sptv \
+run ncu-hocsr-uni-m3 90 "$NCU" $NCU_P --launch-count 6 --kernel-name "$H" "$CLI" bench "$D/uni.tsb" --kernel sptv \
     --backend cuda --format HOCSR --mode 3 --repeat 1
-run ncu-spttm-teams-m3 90 "$NCU" $P --launch-count 1 --kernel-name regex:spttm_team_kernel "$CLI" bench \
+run ncu-spttm-teams-m3 90 "$NCU" $NCU_P --launch-count 1 --kernel-name regex:spttm_team_kernel "$CLI" bench \
     "$D/nell2.tsb" --kernel spttm --backend cuda --format COO --variant wb --mode 3 --rank 32 --repeat 1
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

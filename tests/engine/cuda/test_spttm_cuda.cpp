@@ -111,7 +111,7 @@ private Q_SLOTS:
     }
 
     // The warp-batch variant's two walks: fiber teams (rank 32, the default: fibers cut into pieces
-    // of 16, rows of fibers cut across teams added by atomics) and the warp batches
+    // of 8, rows of fibers cut across teams added by atomics) and the warp batches
     // (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers, random tensors of
     // order 3-5 at ranks 1, 16, 32 and 40, and the shared ones, against the oracle.
     void bothWalksKeepTheResult_data() {
@@ -122,8 +122,9 @@ private Q_SLOTS:
     void bothWalksKeepTheResult() {
         QFETCH(QByteArray, teams);
         const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams);  // empty: the default
-        for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300},
-                                        QList<int>{1}, QList<int>{16}, QList<int>{17}})
+        for (const QList<int>& heads :
+             {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}, QList<int>{1},
+              QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}})
             check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
         for (int order : {3, 4, 5}) {
             std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 10);
