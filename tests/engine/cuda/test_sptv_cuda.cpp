@@ -188,21 +188,27 @@ private Q_SLOTS:
     }
 
     // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by the plan's
-    // blocks, then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS
-    // picks) or one (=one-pass: a thread a row), whichever the rows' lengths would choose, on the
-    // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
-    // as the oracle.
+    // blocks, written from shared memory or each thread's own as TENSORSCOPE_HOCSR_KEEP says,
+    // then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS picks) or one
+    // (=one-pass: a thread a row; =one-pass-shared: the same with the vector in shared memory),
+    // whichever the rows' lengths would choose, on the tensors of the cases above, random ones of
+    // order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("keep");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
+        QTest::addRow("kept, scattered") << QByteArray("kept") << QByteArray() << QByteArray("scattered");
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+        QTest::addRow("one pass, shared vector") << QByteArray("one-pass-shared") << QByteArray() << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, keep);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
+        const tstest::ScopedEnv writes("TENSORSCOPE_HOCSR_KEEP", keep);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
