@@ -85,23 +85,28 @@ public:
         : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv),
           out_(dout), grid_(grid) {}
     void run() {
-        if (vlen_ * sizeof(float) > kRunVectorBytes)
-            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
-        else
+        const bool by_rows = env_is("TENSORSCOPE_SPTV_ROWS", "shared-rows");
+        if (by_rows || vlen_ * sizeof(float) > kRunVectorBytes) {
+            const auto long_row = static_cast<std::uint32_t>(env_unsigned("TENSORSCOPE_SPTV_LONG", kSharedVectorRowsMax));
+            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_,
+                                                                                                   long_row, out_);
+        } else
             sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
     }
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
     // memory, a row longer than kSharedVectorRowsMax. TENSORSCOPE_SPTV_ROWS=cusparse keeps
-    // cuSPARSE, =shared takes this kernel whatever the rows' lengths (comparisons, tests).
+    // cuSPARSE, =shared takes these kernels whatever the rows' lengths, =shared-rows the row
+    // kernel whatever the vector's size and the rows' lengths, its long rows summed by the warp
+    // from TENSORSCOPE_SPTV_LONG nonzeros up (comparisons, tests).
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
-        if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared")) {
+        if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared") && !env_is("TENSORSCOPE_SPTV_ROWS", "shared-rows")) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
             csr_longest_row_kernel<<<grid_for(rows), 256>>>(rows, ptr, longest.get());
@@ -149,8 +154,6 @@ struct SptvDevice::Impl {
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    int shared_grid = 0;  // HOCSR's one pass with v in shared memory: its blocks (comparison)
-    std::uint32_t vlen = 0;
 };
 
 namespace {
@@ -172,29 +175,8 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
     constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
     if (outputs == 0 || outputs >= kInt || nnz >= kInt || vlen >= kInt) return false;
     if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
-    if (env_is("TENSORSCOPE_HOCSR", "one-pass") || env_is("TENSORSCOPE_HOCSR", "one-pass-shared")) return false;
+    if (env_is("TENSORSCOPE_HOCSR", "one-pass")) return false;
     return rows > 3 * outputs || nnz >= 2 * outputs;
-}
-
-// The blocks of sptv_tuple_shared_kernel to launch (as many as stay resident), where
-// TENSORSCOPE_HOCSR=one-pass-shared asks for it and the vector fits a block's shared memory; 0
-// otherwise.
-template <class P>
-int hocsr_shared_grid(std::uint64_t rows, std::uint64_t vlen) {
-    if (!env_is("TENSORSCOPE_HOCSR", "one-pass-shared") || rows == 0) return 0;
-    const std::uint64_t bytes = vlen * sizeof(float);
-    cudaFuncAttributes attr{};
-    check(cudaFuncGetAttributes(&attr, sptv_tuple_shared_kernel<P>), "reading the SpTV kernel's attributes");
-    if (bytes + attr.sharedSizeBytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
-    check(cudaFuncSetAttribute(sptv_tuple_shared_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-          "sizing the SpTV kernel's shared memory");
-    int per_sm = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_tuple_shared_kernel<P>, kTupleSharedThreads, bytes),
-          "sizing the SpTV kernel's grid");
-    constexpr std::uint64_t step_rows = kTupleBlockRows * kTupleSteps;
-    const std::uint64_t steps = (rows + step_rows - 1) / step_rows;
-    const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
-    return static_cast<int>(steps < resident ? steps : resident);
 }
 
 }  // namespace
@@ -287,9 +269,6 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
         else
             d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
-    } else {
-        d.vlen = static_cast<std::uint32_t>(vlen);
-        d.shared_grid = x.ptr32 ? hocsr_shared_grid<std::uint32_t>(x.rows, vlen) : hocsr_shared_grid<std::uint64_t>(x.rows, vlen);
     }
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
@@ -311,14 +290,7 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.short_rows->run();
     else if (d.rows)
         d.rows->run();
-    else if (d.shared_grid) {
-        if (d.ptr32.size())
-            sptv_tuple_shared_kernel<<<d.shared_grid, kTupleSharedThreads, d.vlen * sizeof(float)>>>(
-                d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.vlen, d.block_base.get(), d.out.get());
-        else
-            sptv_tuple_shared_kernel<<<d.shared_grid, kTupleSharedThreads, d.vlen * sizeof(float)>>>(
-                d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.vlen, d.block_base.get(), d.out.get());
-    } else if (d.tuples) {
+    else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
         if (d.ptr32.size())
             sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),

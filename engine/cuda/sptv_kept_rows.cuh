@@ -33,30 +33,25 @@
 namespace tscope::gpu {
 namespace {
 
-// kept[block_base[b] + i] = the first offset of block b's i-th non-empty row: each thread's
-// into the block's shared memory at its place, then the block's all written out side by side
-// (a warp's 32 stores in one or two 128-byte lines, where each thread's own would be scattered
-// over its warp's span); scattered = true writes each thread's own, as until session 35
-// (TENSORSCOPE_HOCSR_KEEP=scattered, for comparison).
+// kept[block_base[b] + i] = the first offset of block b's i-th non-empty row, each thread's
+// written where its scan places them. Tried and slower, session 35 (h200-issue19-session35.json
+// call 2, alternating twice): the block's rows first gathered in shared memory, then written out
+// side by side after a barrier: 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3
+// and 0.749-0.751 against 0.714-0.716 on mode 1 (Nsight Compute: this kernel 189-191 us against
+// 164-167); the loads, not the scattered stores, set its pace.
 template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_keep_rows_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint64_t* __restrict__ block_base,
-                          std::int32_t* __restrict__ kept, bool scattered) {
+                          std::int32_t* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
     __shared__ typename Scan::TempStorage temp;
-    __shared__ std::int32_t staged[kTupleBlockRows];
-    const TupleOffsets<P> off(rows, ptr, tuple_first());
+    const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
-    const std::uint64_t base = block_base[blockIdx.x];
-    std::int32_t* out = scattered ? kept + base + before : staged + before;
+    std::int32_t* out = kept + block_base[blockIdx.x] + before;
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k)
         if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k]);
-    if (scattered) return;
-    __syncthreads();
-    const auto total = static_cast<std::uint32_t>(block_base[blockIdx.x + 1] - base);
-    for (std::uint32_t i = threadIdx.x; i < total; i += kTupleThreads) kept[base + i] = staged[i];
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
@@ -78,11 +73,10 @@ public:
     void run() {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
-        const bool scattered = env_is("TENSORSCOPE_HOCSR_KEEP", "scattered");
         if (ptr32_)
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get(), scattered);
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get());
         else
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get(), scattered);
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get());
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 

@@ -87,17 +87,37 @@ __global__ void __launch_bounds__(kSharedVectorThreads, 2)
     }
 }
 
-// The same with a thread per row.
+// The same with a thread per row, the warp's loads of the k-th nonzero of its 32 rows side by
+// side; a row of more than long_row nonzeros is summed by the whole warp instead, after the
+// warp's short rows, one such row after another (for comparison on power-law rows,
+// TENSORSCOPE_SPTV_ROWS=shared-rows and TENSORSCOPE_SPTV_LONG, session 35).
 __global__ void __launch_bounds__(kSharedVectorThreads, 2)
     sptv_shared_vector_row_kernel(std::uint32_t rows, const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
-                                  const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
+                                  const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen, std::uint32_t long_row,
+                                  float* __restrict__ out) {
     const float* sv = shared_vector(v, vlen);
-    for (std::uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < rows; q += gridDim.x * blockDim.x) {
-        const std::uint32_t b = ptr[q], e = ptr[q + 1];
-        float sum = 0.f;
+    const int lane = static_cast<int>(threadIdx.x & 31);
+    // the warp's 32 rows a step, so that all its lanes meet at the ballot
+    for (std::uint32_t base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < rows; base += gridDim.x * blockDim.x) {
+        const std::uint32_t q = base + static_cast<std::uint32_t>(lane);
+        std::uint32_t b = 0, e = 0;
+        if (q < rows) b = ptr[q], e = ptr[q + 1];
+        const bool is_long = e - b > long_row;
+        if (q < rows && !is_long) {
+            float sum = 0.f;
 #pragma unroll 4
-        for (std::uint32_t j = b; j < e; ++j) sum += val[j] * sv[col[j]];
-        out[q] = sum;
+            for (std::uint32_t j = b; j < e; ++j) sum += val[j] * sv[col[j]];
+            out[q] = sum;
+        }
+        for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending; pending &= pending - 1) {
+            const int owner = __ffs(pending) - 1;
+            const std::uint32_t lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
+            float sum = 0.f;
+            for (std::uint32_t j = lb + static_cast<std::uint32_t>(lane); j < le; j += 32) sum += val[j] * sv[col[j]];
+#pragma unroll
+            for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, d);
+            if (lane == 0) out[base + static_cast<std::uint32_t>(owner)] = sum;
+        }
     }
 }
 

@@ -28,7 +28,11 @@
 // Session 30: the tensor read and the sums written as streaming accesses (ld/st.global.cs) so
 // that L1 would keep the vector (32 registers either way): on the nell-2 shape mode 1 1.19 ms
 // against 1.12, mode 3 1.30 against 1.33 (h200-issue19-session30.json call 2, TENSORSCOPE_
-// SPTV_LOADS); no gain on the whole, removed.
+// SPTV_LOADS); no gain on the whole, removed. Session 35: the vector in shared memory, blocks of
+// 1,024 threads that stay (as many as are resident) and take 4,096 rows a step: 1.57-1.59 ms on
+// the nell-2 shape's mode 3 and 0.84 on the uniform shape's against 1.35 and 0.57-0.58 (one
+// block an SM for mode 3's 115 KB vector, 64 registers, half the warps; h200-issue19-session35.json
+// call 2); removed.
 #pragma once
 
 #include <cstdint>
@@ -44,19 +48,15 @@ constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
 
-// This thread's first row where a block of kTupleThreads takes kTupleBlockRows rows.
-__device__ inline std::uint64_t tuple_first() {
-    return (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
-}
-
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
 // aligned: cudaMalloc aligns to 256 bytes).
 template <class P>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
-    __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr, std::uint64_t first) {
+    __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
         static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
+        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
         if (first + kTupleRows <= rows) {
             if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
@@ -86,18 +86,27 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
                                                                          std::uint64_t* __restrict__ counts) {
     using Reduce = cub::BlockReduce<std::uint32_t, kTupleThreads>;
     __shared__ typename Reduce::TempStorage temp;
-    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P>(rows, ptr, tuple_first()).kept());
+    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P>(rows, ptr).kept());
     if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
-// out[q ..] = the sums of a thread's non-empty rows (offsets off, outputs from q on), v read
-// where the caller keeps it (global memory or the block's shared copy).
-__device__ inline void sum_tuple_rows(const std::uint64_t (&at)[kTupleRows + 1], std::uint64_t q, const std::uint32_t* __restrict__ col,
-                                      const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out) {
+// out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
+// block b (the exclusive scan of sptv_tuple_count_kernel's counts).
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
+                                                                   const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                                                   const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
+                                                                   float* __restrict__ out) {
+    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
+    __shared__ typename Scan::TempStorage temp;
+    const TupleOffsets<P> off(rows, ptr);
+    std::uint32_t before = 0;
+    Scan(temp).ExclusiveSum(off.kept(), before);
+    std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
-        const std::uint64_t b = at[k], e = at[k + 1];
+        const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
             float sum = 0.0f;
@@ -116,49 +125,6 @@ __device__ inline void sum_tuple_rows(const std::uint64_t (&at)[kTupleRows + 1],
             if (lane == 0) out[lq] = sum;
         }
         q += e > b;
-    }
-}
-
-// out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
-// block b (the exclusive scan of sptv_tuple_count_kernel's counts).
-template <class P>
-__global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
-                                                                   const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                                                   const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
-                                                                   float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
-    __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P> off(rows, ptr, tuple_first());
-    std::uint32_t before = 0;
-    Scan(temp).ExclusiveSum(off.kept(), before);
-    sum_tuple_rows(off.at, block_base[blockIdx.x] + before, col, val, v, out);
-}
-
-// The same with v in shared memory (the launch's dynamic bytes, vlen floats), for comparison
-// (TENSORSCOPE_HOCSR=one-pass-shared): the vector is copied once a block, so the blocks stay
-// (a grid of what is resident) and each takes kTupleSteps of the plan's blocks at a time, whose
-// rows are consecutive: the first one's base and a scan over all of them place the outputs.
-constexpr int kTupleSteps = 4;
-constexpr int kTupleSharedThreads = kTupleThreads * kTupleSteps;
-
-template <class P>
-__global__ void __launch_bounds__(kTupleSharedThreads)
-    sptv_tuple_shared_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,
-                             const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
-                             const std::uint64_t* __restrict__ block_base, float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, kTupleSharedThreads>;
-    __shared__ typename Scan::TempStorage temp;
-    extern __shared__ float sv[];
-    for (std::uint32_t i = threadIdx.x; i < vlen; i += blockDim.x) sv[i] = v[i];
-    __syncthreads();
-    constexpr std::uint64_t step_rows = kTupleBlockRows * kTupleSteps;
-    const std::uint64_t steps = (rows + step_rows - 1) / step_rows;
-    for (std::uint64_t s = blockIdx.x; s < steps; s += gridDim.x) {
-        const TupleOffsets<P> off(rows, ptr, s * step_rows + threadIdx.x * static_cast<std::uint64_t>(kTupleRows));
-        std::uint32_t before = 0;
-        Scan(temp).ExclusiveSum(off.kept(), before);
-        sum_tuple_rows(off.at, block_base[s * kTupleSteps] + before, col, val, sv, out);
-        __syncthreads();  // temp is the next step's
     }
 }
 
