@@ -85,28 +85,23 @@ public:
         : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv),
           out_(dout), grid_(grid) {}
     void run() {
-        const bool by_rows = env_is("TENSORSCOPE_SPTV_ROWS", "shared-rows");
-        if (by_rows || vlen_ * sizeof(float) > kRunVectorBytes) {
-            const auto long_row = static_cast<std::uint32_t>(env_unsigned("TENSORSCOPE_SPTV_LONG", kSharedVectorRowsMax));
-            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_,
-                                                                                                   long_row, out_);
-        } else
+        if (vlen_ * sizeof(float) > kRunVectorBytes)
+            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
+        else
             sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
     }
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
     // memory, a row longer than kSharedVectorRowsMax. TENSORSCOPE_SPTV_ROWS=cusparse keeps
-    // cuSPARSE, =shared takes these kernels whatever the rows' lengths, =shared-rows the row
-    // kernel whatever the vector's size and the rows' lengths, its long rows summed by the warp
-    // from TENSORSCOPE_SPTV_LONG nonzeros up (comparisons, tests).
+    // cuSPARSE, =shared takes this kernel whatever the rows' lengths (comparisons, tests).
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
-        if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared") && !env_is("TENSORSCOPE_SPTV_ROWS", "shared-rows")) {
+        if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared")) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
             csr_longest_row_kernel<<<grid_for(rows), 256>>>(rows, ptr, longest.get());
@@ -292,12 +287,15 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        if (d.ptr32.size())
-            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
-                                                         d.out.get());
-        else
-            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
-                                                         d.out.get());
+        with_tuple_scan([&](auto a) {
+            constexpr cub::BlockScanAlgorithm A = decltype(a)::value;
+            if (d.ptr32.size())
+                sptv_tuple_kernel<std::uint32_t, A><<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(),
+                                                                                d.block_base.get(), d.out.get());
+            else
+                sptv_tuple_kernel<std::uint64_t, A><<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
+                                                                                d.block_base.get(), d.out.get());
+        });
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty

@@ -22,6 +22,11 @@
 // cuSPARSE 0.48-0.51; with 115 KB (mode 3) 0.55-0.56, 0.40-0.41 and 0.57-0.59. So the 4-row
 // kernel up to kRunVectorBytes, the row kernel above. Rows must be short (the caller checks the
 // longest): a long row holds its thread, and its warp, alone.
+// Tried for power-law rows, session 35 (h200-issue19-session35.json call 3, alternating twice):
+// the row kernel with a row of more than 32, 16, 8 or 4 nonzeros summed by the whole warp, on the
+// nell-2 shape against cuSPARSE: HOCFS-CSR and CSF 0.36-0.45 ms on modes 1-2 and 0.53-0.57 on
+// mode 3 against 0.31-0.33 and 0.33-0.36, HOCSR's kept rows 0.69-0.72 ms on mode 3 against
+// 0.50-0.51 (Nsight Compute: 0.46 warps issued a cycle, DRAM at 30%); removed.
 #pragma once
 
 #include <cstdint>
@@ -87,37 +92,17 @@ __global__ void __launch_bounds__(kSharedVectorThreads, 2)
     }
 }
 
-// The same with a thread per row, the warp's loads of the k-th nonzero of its 32 rows side by
-// side; a row of more than long_row nonzeros is summed by the whole warp instead, after the
-// warp's short rows, one such row after another (for comparison on power-law rows,
-// TENSORSCOPE_SPTV_ROWS=shared-rows and TENSORSCOPE_SPTV_LONG, session 35).
+// The same with a thread per row.
 __global__ void __launch_bounds__(kSharedVectorThreads, 2)
     sptv_shared_vector_row_kernel(std::uint32_t rows, const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
-                                  const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen, std::uint32_t long_row,
-                                  float* __restrict__ out) {
+                                  const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
     const float* sv = shared_vector(v, vlen);
-    const int lane = static_cast<int>(threadIdx.x & 31);
-    // the warp's 32 rows a step, so that all its lanes meet at the ballot
-    for (std::uint32_t base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < rows; base += gridDim.x * blockDim.x) {
-        const std::uint32_t q = base + static_cast<std::uint32_t>(lane);
-        std::uint32_t b = 0, e = 0;
-        if (q < rows) b = ptr[q], e = ptr[q + 1];
-        const bool is_long = e - b > long_row;
-        if (q < rows && !is_long) {
-            float sum = 0.f;
+    for (std::uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < rows; q += gridDim.x * blockDim.x) {
+        const std::uint32_t b = ptr[q], e = ptr[q + 1];
+        float sum = 0.f;
 #pragma unroll 4
-            for (std::uint32_t j = b; j < e; ++j) sum += val[j] * sv[col[j]];
-            out[q] = sum;
-        }
-        for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending; pending &= pending - 1) {
-            const int owner = __ffs(pending) - 1;
-            const std::uint32_t lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
-            float sum = 0.f;
-            for (std::uint32_t j = lb + static_cast<std::uint32_t>(lane); j < le; j += 32) sum += val[j] * sv[col[j]];
-#pragma unroll
-            for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, d);
-            if (lane == 0) out[base + static_cast<std::uint32_t>(owner)] = sum;
-        }
+        for (std::uint32_t j = b; j < e; ++j) sum += val[j] * sv[col[j]];
+        out[q] = sum;
     }
 }
 

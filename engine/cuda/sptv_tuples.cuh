@@ -36,9 +36,12 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+
+#include "env_switch.hpp"
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -47,6 +50,19 @@ constexpr int kTupleThreads = 256;
 constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
+
+// Calls f(a) with a std::integral_constant of the block scan that places a block's outputs: CUB's
+// raking scan, or as TENSORSCOPE_TUPLE_SCAN=warp-scans | raking-memoize says (comparison,
+// session 35).
+template <class F>
+void with_tuple_scan(F&& f) {
+    if (env_is("TENSORSCOPE_TUPLE_SCAN", "warp-scans"))
+        f(std::integral_constant<cub::BlockScanAlgorithm, cub::BLOCK_SCAN_WARP_SCANS>{});
+    else if (env_is("TENSORSCOPE_TUPLE_SCAN", "raking-memoize"))
+        f(std::integral_constant<cub::BlockScanAlgorithm, cub::BLOCK_SCAN_RAKING_MEMOIZE>{});
+    else
+        f(std::integral_constant<cub::BlockScanAlgorithm, cub::BLOCK_SCAN_RAKING>{});
+}
 
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
@@ -92,12 +108,12 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
 // block b (the exclusive scan of sptv_tuple_count_kernel's counts).
-template <class P>
+template <class P, cub::BlockScanAlgorithm A>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                    const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                                                    const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
                                                                    float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads>;
+    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, A>;
     __shared__ typename Scan::TempStorage temp;
     const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;

@@ -123,25 +123,16 @@ private Q_SLOTS:
     // The CSR-shaped formats run either cuSPARSE's SpMV or one of our two kernels with the vector
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
     // row by the vector's size); TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for
-    // long rows, "shared-rows" the row kernel with rows over TENSORSCOPE_SPTV_LONG nonzeros summed
-    // by the warp. Each, on short rows, on long ones (up to 30,000 nonzeros), on row counts that
-    // are no multiple of 4 (the 4-row steps), on the real tensors, against the oracle.
+    // long rows. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
+    // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("longRow");
-        for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
-        for (const char* longRow : {"32", "4", "0"})
-            QTest::addRow("shared-rows, long from %s", longRow) << QByteArray("shared-rows") << QByteArray(longRow);
+        for (const char* how : {"", "cusparse", "shared"}) QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, longRow);
-        const tstest::ScopedEnv longFrom("TENSORSCOPE_SPTV_LONG", longRow);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
-        fibersAcrossTiles();
-        hocsrVeryLongRows();
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
         // mode 3's vector of 80 KB takes the thread-per-row kernel, the others the 4-row one
         check_against_oracle(tstest::random_tensor({300, 200, 20003}, 30000, 33, Distribution::Uniform));
@@ -198,20 +189,28 @@ private Q_SLOTS:
 
     // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by the plan's
     // blocks, then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS
-    // picks) or one (=one-pass: a thread a row), whichever the rows' lengths would choose, on the
+    // picks) or one (=one-pass: a thread a row), each block's outputs placed by the scan that
+    // TENSORSCOPE_TUPLE_SCAN picks, whichever the rows' lengths would choose, on the
     // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
     // as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("scan");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+        for (const char* scan : {"warp-scans", "raking-memoize"}) {
+            QTest::addRow("kept, %s", scan) << QByteArray("kept") << QByteArray() << QByteArray(scan);
+            QTest::addRow("one pass, %s", scan) << QByteArray("one-pass") << QByteArray() << QByteArray(scan);
+        }
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, scan);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
+        const tstest::ScopedEnv scans("TENSORSCOPE_TUPLE_SCAN", scan);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
