@@ -287,15 +287,12 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        with_tuple_scan([&](auto a) {
-            constexpr cub::BlockScanAlgorithm A = decltype(a)::value;
-            if (d.ptr32.size())
-                sptv_tuple_kernel<std::uint32_t, A><<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(),
-                                                                                d.block_base.get(), d.out.get());
-            else
-                sptv_tuple_kernel<std::uint64_t, A><<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                                                                d.block_base.get(), d.out.get());
-        });
+        if (d.ptr32.size())
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
+                                                         d.out.get());
+        else
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
+                                                         d.out.get());
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty

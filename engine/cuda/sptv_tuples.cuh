@@ -36,12 +36,9 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-
-#include "env_switch.hpp"
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -51,18 +48,15 @@ constexpr int kTupleRows = 4;  // rows a thread
 constexpr std::uint64_t kTupleBlockRows = kTupleThreads * kTupleRows;
 constexpr std::uint64_t kShortRow = 32;
 
-// Calls f(a) with a std::integral_constant of the block scan that places a block's outputs: CUB's
-// raking scan, or as TENSORSCOPE_TUPLE_SCAN=warp-scans | raking-memoize says (comparison,
-// session 35).
-template <class F>
-void with_tuple_scan(F&& f) {
-    if (env_is("TENSORSCOPE_TUPLE_SCAN", "warp-scans"))
-        f(std::integral_constant<cub::BlockScanAlgorithm, cub::BLOCK_SCAN_WARP_SCANS>{});
-    else if (env_is("TENSORSCOPE_TUPLE_SCAN", "raking-memoize"))
-        f(std::integral_constant<cub::BlockScanAlgorithm, cub::BLOCK_SCAN_RAKING_MEMOIZE>{});
-    else
-        f(std::integral_constant<cub::BlockScanAlgorithm, cub::BLOCK_SCAN_RAKING>{});
-}
+// The block scan that places a block's outputs (here and in sptv_kept_rows.cuh): CUB's warp
+// scans (a shuffle scan a warp, then the warps' totals) rather than its default raking one.
+// Measured on one H200, alternating twice in one binary (h200-issue19-session35.json call 4):
+// HOCSR on the nell-2 shape's modes 1 and 3 (two passes) 0.675-0.693 and 0.483-0.495 ms against
+// raking's 0.683-0.689 and 0.504-0.519 (raking memoized 0.690-0.692 and 0.496-0.518); on the
+// uniform shape's mode 1 (two passes) 0.711-0.723 against 0.763-0.764 and mode 3 (one pass)
+// 0.543-0.557 against 0.569-0.578. Nsight Compute: the kept rows' kernel 157 us against
+// 164-167, the one pass 515 against 539.
+constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
@@ -108,12 +102,12 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
 // block b (the exclusive scan of sptv_tuple_count_kernel's counts).
-template <class P, cub::BlockScanAlgorithm A>
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                    const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                                                    const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
                                                                    float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, A>;
+    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
     const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;

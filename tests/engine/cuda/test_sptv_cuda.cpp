@@ -189,28 +189,20 @@ private Q_SLOTS:
 
     // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by the plan's
     // blocks, then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS
-    // picks) or one (=one-pass: a thread a row), each block's outputs placed by the scan that
-    // TENSORSCOPE_TUPLE_SCAN picks, whichever the rows' lengths would choose, on the
+    // picks) or one (=one-pass: a thread a row), whichever the rows' lengths would choose, on the
     // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
     // as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("scan");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
-        for (const char* scan : {"warp-scans", "raking-memoize"}) {
-            QTest::addRow("kept, %s", scan) << QByteArray("kept") << QByteArray() << QByteArray(scan);
-            QTest::addRow("one pass, %s", scan) << QByteArray("one-pass") << QByteArray() << QByteArray(scan);
-        }
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, scan);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
-        const tstest::ScopedEnv scans("TENSORSCOPE_TUPLE_SCAN", scan);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
