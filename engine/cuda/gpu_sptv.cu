@@ -162,6 +162,8 @@ namespace {
 //   nell-2 shape mode 3 (6.9, 4.74):                two passes 0.504-0.508 ms, one 1.34-1.37 (session 33)
 //   uniform shape mode 1 (3.95, 1.15):              two passes 0.752-0.764 ms, one 0.896-0.902
 //   uniform shape mode 3 (2.0, 1.39):               two passes 0.605-0.612 ms, one 0.565-0.575
+// Again with CUB's warp scans in both passes (session 35 call 5, two rounds in turn): uniform
+// shape mode 1 two passes 0.707-0.708 ms, one 0.912-0.916; mode 3 two 0.581-0.584, one 0.541-0.544.
 // One pass reads the offsets once; two passes read them, write the kept rows' offsets and read
 // those again, which costs most where most rows are kept and short (uniform mode 3), and least
 // where most rows are empty, which the one-pass kernel's block scans walk for few outputs, or

@@ -51,6 +51,11 @@ constexpr std::uint64_t kSpttmPiece = 8;  // nonzeros a piece at most (session 3
 //                 32 x 8: 2.102-2.103, 2.166-2.172, 1.988-1.995 (43-48%)            call 1
 //                 16 x 16: 2.053,      2.095-2.110, 1.936-1.939 (44-49%)            call 1
 //                 64 x 8: 2.265-2.275, 2.217-2.229, 2.160       (40-46%)            call 1
+// Session 35 (h200-issue19-session35.json call 1, groups in turn, two rounds) around 8 x 4:
+//                  8 x 3: 1.869-1.870, 1.916-1.917, 1.701-1.706 (50-54%)
+//                  8 x 4: 1.857-1.859, 1.906-1.909, 1.692-1.700 (50-54%)
+//                  8 x 5: 1.884,       1.920-1.945, 1.733-1.740 (49-53%)
+//                  8 x 6: 1.854-1.861, 1.902-1.907, 1.710-1.717 (50-54%)
 // Shorter work a team means fewer lanes idle on a short piece and a shorter tail (Nsight Compute
 // on mode 3 at 16 x 8: 20.5 lanes of 32 active, one eligible warp a scheduler, the rest waiting
 // on loads); under some 16 nonzeros a team the walk's fixed cost a group wins. Where fibers are
