@@ -246,10 +246,14 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     d.block_base.zero();
     std::uint64_t* base = d.block_base.get();
     if (blocks) {
-        if (x.ptr32)
-            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr32.get(), base);
-        else
-            sptv_tuple_count_kernel<<<static_cast<unsigned>(blocks), kTupleThreads>>>(x.rows, d.ptr.get(), base);
+        with_tuple_next([&](auto next) {
+            constexpr bool kNext = decltype(next)::value;
+            const auto grid = static_cast<unsigned>(blocks);
+            if (x.ptr32)
+                sptv_tuple_count_kernel<std::uint32_t, kNext><<<grid, kTupleThreads>>>(x.rows, d.ptr32.get(), base);
+            else
+                sptv_tuple_count_kernel<std::uint64_t, kNext><<<grid, kTupleThreads>>>(x.rows, d.ptr.get(), base);
+        });
         check(cudaGetLastError(), "counting HOCSR's non-empty rows");
         std::size_t bytes = 0;
         check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base, base, blocks + 1), "sizing the scan");
@@ -289,12 +293,17 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        if (d.ptr32.size())
-            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
-                                                         d.out.get());
-        else
-            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(),
-                                                         d.out.get());
+        with_tuple_next([&](auto next) {
+            with_tuple_run([&](auto run) {
+                constexpr bool kNext = decltype(next)::value, kRun = decltype(run)::value;
+                if (d.ptr32.size())
+                    sptv_tuple_kernel<std::uint32_t, kNext, kRun><<<blocks, kTupleThreads>>>(
+                        d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
+                else
+                    sptv_tuple_kernel<std::uint64_t, kNext, kRun><<<blocks, kTupleThreads>>>(
+                        d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
+            });
+        });
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty

@@ -36,9 +36,12 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+
+#include "env_switch.hpp"
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -60,14 +63,18 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
-// aligned: cudaMalloc aligns to 256 bytes).
-template <class P>
+// aligned: cudaMalloc aligns to 256 bytes), and the fifth is the next thread's first: loaded
+// again (Next = false), or passed down the warp by a shuffle (Next = true, for comparison,
+// TENSORSCOPE_TUPLE_NEXT=shuffle, session 35), which leaves one load a thread but the warp's
+// last lane's and a row range's end. Every lane of the warp must construct it (the shuffle).
+template <class P, bool Next>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
         static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
         const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
-        if (first + kTupleRows <= rows) {
+        const bool whole = first + kTupleRows <= rows;
+        if (whole) {
             if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
                 const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
@@ -76,11 +83,18 @@ struct TupleOffsets {
                 const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
                 at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
             }
-            at[kTupleRows] = ptr[first + kTupleRows];
-            return;
-        }
+        } else {
 #pragma unroll
-        for (int k = 0; k <= kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
+            for (int k = 0; k < kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
+        }
+        const std::uint64_t last = first + kTupleRows < rows ? first + kTupleRows : rows;
+        if constexpr (Next) {
+            // the next lane's first offset is ptr[first + 4] wherever this thread's rows are whole
+            const P next = __shfl_down_sync(0xffffffffu, static_cast<P>(at[0]), 1);
+            at[kTupleRows] = whole && (threadIdx.x & 31) != 31 ? next : ptr[last];
+        } else {
+            at[kTupleRows] = ptr[last];
+        }
     }
     __device__ std::uint32_t kept() const {
         std::uint32_t n = 0;
@@ -90,37 +104,76 @@ struct TupleOffsets {
     }
 };
 
+// Calls f(a) with a std::integral_constant<bool, Next> for TupleOffsets: true where
+// TENSORSCOPE_TUPLE_NEXT=shuffle (read at each launch; comparison, session 35).
+template <class F>
+void with_tuple_next(F&& f) {
+    if (env_is("TENSORSCOPE_TUPLE_NEXT", "shuffle"))
+        f(std::true_type{});
+    else
+        f(std::false_type{});
+}
+
 // counts[b] = the non-empty rows of block b's kTupleBlockRows rows.
-template <class P>
+template <class P, bool Next>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                          std::uint64_t* __restrict__ counts) {
     using Reduce = cub::BlockReduce<std::uint32_t, kTupleThreads>;
     __shared__ typename Reduce::TempStorage temp;
-    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P>(rows, ptr).kept());
+    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P, Next>(rows, ptr).kept());
     if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
+// Calls f(a) with a std::integral_constant<bool, Run> for sptv_tuple_kernel: true where
+// TENSORSCOPE_TUPLE_RUN=1 (read at each launch; comparison, session 35).
+template <class F>
+void with_tuple_run(F&& f) {
+    if (env_is("TENSORSCOPE_TUPLE_RUN", "1"))
+        f(std::true_type{});
+    else
+        f(std::false_type{});
+}
+
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
-// block b (the exclusive scan of sptv_tuple_count_kernel's counts).
-template <class P>
+// block b (the exclusive scan of sptv_tuple_count_kernel's counts). Run = true (comparison):
+// where none of a thread's rows is long, their nonzeros are walked as one run (they are
+// contiguous), each product added to its row's sum by where it falls among the offsets, as
+// sptv_shared_vector.cuh's 4-row kernel does, so that a short row's loads do not wait on the
+// previous row's end.
+template <class P, bool Next, bool Run>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                    const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                                                    const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
                                                                    float* __restrict__ out) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P> off(rows, ptr);
+    const TupleOffsets<P, Next> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
+    float run[kTupleRows] = {};
+    bool as_run = Run;
+#pragma unroll
+    for (int k = 0; k < kTupleRows; ++k) as_run = as_run && off.at[k + 1] - off.at[k] <= kShortRow;
+    if (as_run) {
+#pragma unroll 4
+        for (std::uint64_t j = off.at[0]; j < off.at[kTupleRows]; ++j) {
+            const float x = val[j] * v[col[j]];
+            if (j < off.at[1]) run[0] += x;
+            else if (j < off.at[2]) run[1] += x;
+            else if (j < off.at[3]) run[2] += x;
+            else run[3] += x;
+        }
+    }
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
-            float sum = 0.0f;
-            for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
+            float sum = run[k];
+            if (!as_run)
+                for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
             out[q] = sum;
         }
         // the warp's long rows of this step, one after another, all lanes on each

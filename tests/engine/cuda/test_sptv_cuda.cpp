@@ -187,22 +187,31 @@ private Q_SLOTS:
         }
     }
 
-    // HOCSR in either pass: two (TENSORSCOPE_HOCSR=kept: its non-empty rows kept by the plan's
-    // blocks, then their CSR's product, by cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS
-    // picks) or one (=one-pass: a thread a row), whichever the rows' lengths would choose, on the
+    // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
+    // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row); each thread's
+    // fifth offset loaded or passed from the next lane (TENSORSCOPE_TUPLE_NEXT=shuffle), the one
+    // pass's rows walked one by one or as one run (TENSORSCOPE_TUPLE_RUN=1). On the
     // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
     // as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("next");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+        QTest::addRow("kept, next offset shuffled") << QByteArray("kept") << QByteArray() << QByteArray("shuffle");
+        QTest::addRow("one pass, next offset shuffled") << QByteArray("one-pass") << QByteArray() << QByteArray("shuffle");
+        QTest::addRow("one pass, rows as runs") << QByteArray("one-pass") << QByteArray() << QByteArray("run");
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, next);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
+        const tstest::ScopedEnv shuffled("TENSORSCOPE_TUPLE_NEXT", next == "shuffle" ? next : QByteArray());
+        const tstest::ScopedEnv runs("TENSORSCOPE_TUPLE_RUN", next == "run" ? QByteArray("1") : QByteArray());
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
