@@ -65,8 +65,8 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
 // aligned: cudaMalloc aligns to 256 bytes), and the fifth is the next thread's first: loaded
 // again (Next = false), or passed down the warp by a shuffle (Next = true, for comparison,
-// TENSORSCOPE_TUPLE_NEXT=shuffle, session 35), which leaves one load a thread but the warp's
-// last lane's and a row range's end. Every lane of the warp must construct it (the shuffle).
+// TENSORSCOPE_TUPLE_NEXT=shuffle, session 35), so that only a warp's last lane and the threads
+// at the rows' end load it. Every lane of the warp must construct it (the shuffle).
 template <class P, bool Next>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
