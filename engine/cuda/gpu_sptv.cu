@@ -246,7 +246,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     d.block_base.zero();
     std::uint64_t* base = d.block_base.get();
     if (blocks) {
-        with_tuple_next([&](auto next) {
+        with_env_switch("TENSORSCOPE_TUPLE_NEXT", "shuffle", [&](auto next) {
             constexpr bool kNext = decltype(next)::value;
             const auto grid = static_cast<unsigned>(blocks);
             if (x.ptr32)
@@ -293,8 +293,8 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        with_tuple_next([&](auto next) {
-            with_tuple_run([&](auto run) {
+        with_env_switch("TENSORSCOPE_TUPLE_NEXT", "shuffle", [&](auto next) {
+            with_env_switch("TENSORSCOPE_TUPLE_RUN", "1", [&](auto run) {
                 constexpr bool kNext = decltype(next)::value, kRun = decltype(run)::value;
                 if (d.ptr32.size())
                     sptv_tuple_kernel<std::uint32_t, kNext, kRun><<<blocks, kTupleThreads>>>(

@@ -73,12 +73,14 @@ public:
     void run() {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
-        with_tuple_next([&](auto next) {
+        with_env_switch("TENSORSCOPE_TUPLE_NEXT", "shuffle", [&](auto next) {
             constexpr bool kNext = decltype(next)::value;
             if (ptr32_)
-                sptv_keep_rows_kernel<std::uint32_t, kNext><<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get());
+                sptv_keep_rows_kernel<std::uint32_t, kNext>
+                    <<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get());
             else
-                sptv_keep_rows_kernel<std::uint64_t, kNext><<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get());
+                sptv_keep_rows_kernel<std::uint64_t, kNext>
+                    <<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get());
         });
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }

@@ -36,12 +36,9 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-
-#include "env_switch.hpp"
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -65,7 +62,7 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
 // aligned: cudaMalloc aligns to 256 bytes), and the fifth is the next thread's first: loaded
 // again (Next = false), or passed down the warp by a shuffle (Next = true, for comparison,
-// TENSORSCOPE_TUPLE_NEXT=shuffle, session 35), so that only a warp's last lane and the threads
+// TENSORSCOPE_TUPLE_NEXT=shuffle read at each launch, session 35), so that only a warp's last lane and the threads
 // at the rows' end load it. Every lane of the warp must construct it (the shuffle).
 template <class P, bool Next>
 struct TupleOffsets {
@@ -104,16 +101,6 @@ struct TupleOffsets {
     }
 };
 
-// Calls f(a) with a std::integral_constant<bool, Next> for TupleOffsets: true where
-// TENSORSCOPE_TUPLE_NEXT=shuffle (read at each launch; comparison, session 35).
-template <class F>
-void with_tuple_next(F&& f) {
-    if (env_is("TENSORSCOPE_TUPLE_NEXT", "shuffle"))
-        f(std::true_type{});
-    else
-        f(std::false_type{});
-}
-
 // counts[b] = the non-empty rows of block b's kTupleBlockRows rows.
 template <class P, bool Next>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::uint64_t rows, const P* __restrict__ ptr,
@@ -124,18 +111,9 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
     if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
-// Calls f(a) with a std::integral_constant<bool, Run> for sptv_tuple_kernel: true where
-// TENSORSCOPE_TUPLE_RUN=1 (read at each launch; comparison, session 35).
-template <class F>
-void with_tuple_run(F&& f) {
-    if (env_is("TENSORSCOPE_TUPLE_RUN", "1"))
-        f(std::true_type{});
-    else
-        f(std::false_type{});
-}
-
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
-// block b (the exclusive scan of sptv_tuple_count_kernel's counts). Run = true (comparison):
+// block b (the exclusive scan of sptv_tuple_count_kernel's counts). Run = true (comparison,
+// TENSORSCOPE_TUPLE_RUN=1 read at each launch, session 35):
 // where none of a thread's rows is long, their nonzeros are walked as one run (they are
 // contiguous), each product added to its row's sum by where it falls among the offsets, as
 // sptv_shared_vector.cuh's 4-row kernel does, so that a short row's loads do not wait on the

@@ -197,21 +197,22 @@ private Q_SLOTS:
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("next");
+        QTest::addColumn<QByteArray>("variant");
         for (const char* how : {"", "cusparse", "shared"})
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
         QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
-        QTest::addRow("kept, next offset shuffled") << QByteArray("kept") << QByteArray() << QByteArray("shuffle");
-        QTest::addRow("one pass, next offset shuffled") << QByteArray("one-pass") << QByteArray() << QByteArray("shuffle");
+        QTest::addRow("kept, next offset shuffled") << QByteArray("kept") << QByteArray() << QByteArray("next-shuffle");
+        QTest::addRow("one pass, next offset shuffled") << QByteArray("one-pass") << QByteArray() << QByteArray("next-shuffle");
         QTest::addRow("one pass, rows as runs") << QByteArray("one-pass") << QByteArray() << QByteArray("run");
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, next);
+        QFETCH(QByteArray, variant);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
-        const tstest::ScopedEnv shuffled("TENSORSCOPE_TUPLE_NEXT", next == "shuffle" ? next : QByteArray());
-        const tstest::ScopedEnv runs("TENSORSCOPE_TUPLE_RUN", next == "run" ? QByteArray("1") : QByteArray());
+        const tstest::ScopedEnv shuffled("TENSORSCOPE_TUPLE_NEXT",
+                                         variant == "next-shuffle" ? QByteArray("shuffle") : QByteArray());
+        const tstest::ScopedEnv runs("TENSORSCOPE_TUPLE_RUN", variant == "run" ? QByteArray("1") : QByteArray());
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
