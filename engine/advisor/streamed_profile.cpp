@@ -243,8 +243,11 @@ std::string order_text(const std::vector<int>& order) {
 std::string size_refusal(const TensorProfile& p, FormatKind kind, int mode) {
     const auto m = static_cast<std::size_t>(mode);
     if (kind == FormatKind::HOCFS_ELL) {
-        const TreeCounts& tree = p.root_trees.empty() ? p.sptv_trees[m] : p.root_trees[m];
-        return hocfs_ell_refusal(mode, p.nnz, tree.ell_cells, p.index_bytes == 4 ? 0xffffffffull : ~std::uint64_t{0});
+        const bool root = !p.root_trees.empty();
+        const TreeCounts& tree = root ? p.root_trees[m] : p.sptv_trees[m];
+        const std::vector<int> order =
+            root ? mode_first_order(p.order(), mode) : sptv_options(FormatKind::CSF, p.order(), mode).mode_order;
+        return hocfs_ell_refusal(order, p.nnz, tree.ell_cells, p.index_bytes == 4 ? 0xffffffffull : ~std::uint64_t{0});
     }
     if (kind == FormatKind::sCOO) return scoo_refusal(mode, p.stats.modes[m].fibers, p.dims[m]);
     return {};

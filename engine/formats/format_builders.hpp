@@ -15,7 +15,7 @@ std::vector<int> default_mode_order(const CooTensor& t, int mode);
 // Why a build would be refused for its size ("" where it is not): HOCFS-ELL padding `nnz`
 // nonzeros to `cells` (index_max: the index type's largest value), sCOO holding `fibers` dense
 // fibers of `length`. The builders and the streamed survey's predictions share them.
-std::string hocfs_ell_refusal(int mode, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max);
+std::string hocfs_ell_refusal(const std::vector<int>& order, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max);
 std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length);
 // The chosen mode first, then the others ascending (hocfs "according to the n-th dimension"): the
 // default order of COO, HOCSR and HOCFS.

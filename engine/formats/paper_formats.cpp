@@ -15,12 +15,15 @@ namespace tscope {
 
 using detail::array_info;
 
-std::string hocfs_ell_refusal(int mode, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max) {
+std::string hocfs_ell_refusal(const std::vector<int>& order, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max) {
     // ELL's weakness on skewed data: one long fiber pads its whole slice. Refuse blow-ups.
     const std::uint64_t limit = std::max<std::uint64_t>(16 * nnz, 1u << 20);
     if (cells <= limit && cells <= index_max) return {};
-    return "HOCFS-ELL for mode " + std::to_string(mode + 1) + " would pad " + std::to_string(nnz) + " nonzeros to " +
-           std::to_string(cells) + " entries (over 16x: the limit)";
+    // The order, not one mode: SpTV's tree has the product's mode last and another at the root.
+    std::string modes;
+    for (std::size_t l = 0; l < order.size(); ++l) modes += (l ? "," : "") + std::to_string(order[l] + 1);
+    return "HOCFS-ELL in mode order " + modes + " would pad " + std::to_string(nnz) + " nonzeros to " + std::to_string(cells) +
+           " entries (over 16x: the limit)";
 }
 
 std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length) {
@@ -363,7 +366,7 @@ std::unique_ptr<SparseFormat> detail::build_hocfs(const CooTensor& t, const Form
         total += width * (hi - lo);
     }
     f->ap[blocks] = static_cast<I>(total);
-    if (const std::string why = hocfs_ell_refusal(o.mode, v.nnz(), total, std::numeric_limits<I>::max()); !why.empty())
+    if (const std::string why = hocfs_ell_refusal(f->order, v.nnz(), total, std::numeric_limits<I>::max()); !why.empty())
         throw InputError(why);
     f->aj.assign(total, HocfsFormat<I, V>::kEllPad);
     f->av.assign(total, V{0});

@@ -100,6 +100,24 @@ private Q_SLOTS:
 
     // hocfs Sec. 5.1. The paper's T_i lists 20 entries (8 ones, 6 threes, 6 fours) for 21
     // nonzeros: slice 4 holds 7 nonzeros, so T_i has 7 fours. T_j, T_k and T_v are as printed.
+    // The same for HOCFS-ELL: SpTV of mode 1 builds it in mode order 2,3,1, and the refusal said
+    // "for mode 2" (its root) on the delicious-4d shape in session 36.
+    void hocfsEllRefusalNamesItsOrder() {
+        // One slice of mode 2: one fiber of 1000 along mode 1 and 1999 of one nonzero, padded to
+        // 2000 x 1000 cells (over 16x the 2999 nonzeros and over 2^20).
+        CooTensor t({1000, 1, 2000});
+        t.resize(2999);
+        for (std::uint64_t i = 0; i < 1000; ++i) t.set(i, std::vector<std::uint64_t>{i, 0, 0}, 1.0);
+        for (std::uint64_t k = 1; k < 2000; ++k) t.set(999 + k, std::vector<std::uint64_t>{0, 0, k}, 2.0);
+        try {
+            build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 0));
+            QFAIL("a HOCFS-ELL of 2,000,000 cells for 2,999 nonzeros was built");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("mode order 2,3,1 would pad 2999 nonzeros to 2000000") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void hocooMatchesSection5_1() {
         const auto f = build_format(FormatKind::COO, hocfs_example(), {});
         const Coo& c = as<Coo>(f);
