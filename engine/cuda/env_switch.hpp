@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <string>
-#include <type_traits>
 
 namespace tscope::gpu {
 
@@ -21,16 +20,6 @@ inline unsigned long env_unsigned(const char* name, unsigned long fallback) {
     const char* e = std::getenv(name);
     if (!e || *e < '0' || *e > '9') return fallback;
     return std::strtoul(e, nullptr, 10);
-}
-
-// Calls f(std::true_type{}) where environment variable `name` is set to `value`, else
-// f(std::false_type{}): a comparison switch picking a kernel's compile-time variant at launch.
-template <class F>
-void with_env_switch(const char* name, const char* value, F&& f) {
-    if (env_is(name, value))
-        f(std::true_type{});
-    else
-        f(std::false_type{});
 }
 
 }  // namespace tscope::gpu

@@ -70,7 +70,7 @@ void sptv_kernel(const PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, con
     if (rows && x.ell)
         sptv_ell_kernel<<<grid_for(rows), 256, 0, s>>>(rows, c.row_begin, c.entry_begin, static_cast<std::uint32_t>(c.slice_begin),
                                                       b.first.get(), b.ap.get(), b.fiber_slice.get(), b.col.get(), b.val.get(), dv,
-                                                      b.out.get());
+                                                      b.out.get(), ell_short_entries());
     else if (rows)
         sptv_rows_kernel<<<grid_for(rows), 256, 0, s>>>(rows, c.entry_begin, b.ptr.get(), b.col.get(), b.val.get(), dv, b.out.get());
 }

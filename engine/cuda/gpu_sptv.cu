@@ -246,14 +246,11 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     d.block_base.zero();
     std::uint64_t* base = d.block_base.get();
     if (blocks) {
-        with_env_switch("TENSORSCOPE_TUPLE_NEXT", "shuffle", [&](auto next) {
-            constexpr bool kNext = decltype(next)::value;
-            const auto grid = static_cast<unsigned>(blocks);
-            if (x.ptr32)
-                sptv_tuple_count_kernel<std::uint32_t, kNext><<<grid, kTupleThreads>>>(x.rows, d.ptr32.get(), base);
-            else
-                sptv_tuple_count_kernel<std::uint64_t, kNext><<<grid, kTupleThreads>>>(x.rows, d.ptr.get(), base);
-        });
+        const auto grid = static_cast<unsigned>(blocks);
+        if (x.ptr32)
+            sptv_tuple_count_kernel<<<grid, kTupleThreads>>>(x.rows, d.ptr32.get(), base);
+        else
+            sptv_tuple_count_kernel<<<grid, kTupleThreads>>>(x.rows, d.ptr.get(), base);
         check(cudaGetLastError(), "counting HOCSR's non-empty rows");
         std::size_t bytes = 0;
         check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base, base, blocks + 1), "sizing the scan");
@@ -293,23 +290,18 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
-        with_env_switch("TENSORSCOPE_TUPLE_NEXT", "shuffle", [&](auto next) {
-            with_env_switch("TENSORSCOPE_TUPLE_RUN", "1", [&](auto run) {
-                constexpr bool kNext = decltype(next)::value, kRun = decltype(run)::value;
-                if (d.ptr32.size())
-                    sptv_tuple_kernel<std::uint32_t, kNext, kRun><<<blocks, kTupleThreads>>>(
-                        d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
-                else
-                    sptv_tuple_kernel<std::uint64_t, kNext, kRun><<<blocks, kTupleThreads>>>(
-                        d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
-            });
-        });
+        if (d.ptr32.size())
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(),
+                                                         d.block_base.get(), d.out.get());
+        else
+            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
+                                                         d.block_base.get(), d.out.get());
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty
     else if (d.outputs)
         sptv_ell_kernel<<<grid_for(d.outputs), 256>>>(d.outputs, 0, 0, 0, d.ptr.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(),
-                                                     d.val.get(), d.v.get(), d.out.get());
+                                                     d.val.get(), d.v.get(), d.out.get(), ell_short_entries());
     check(cudaGetLastError(), "launching the SpTV kernel");
     t2.record();
     d.out.download(out);

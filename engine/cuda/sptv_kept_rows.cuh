@@ -39,13 +39,13 @@ namespace {
 // side by side after a barrier: 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3
 // and 0.749-0.751 against 0.714-0.716 on mode 1 (Nsight Compute: this kernel 189-191 us against
 // 164-167); the loads, not the scattered stores, set its pace.
-template <class P, bool Next>
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_keep_rows_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint64_t* __restrict__ block_base,
                           std::int32_t* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P, Next> off(rows, ptr);
+    const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::int32_t* out = kept + block_base[blockIdx.x] + before;
@@ -73,15 +73,10 @@ public:
     void run() {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
-        with_env_switch("TENSORSCOPE_TUPLE_NEXT", "shuffle", [&](auto next) {
-            constexpr bool kNext = decltype(next)::value;
-            if (ptr32_)
-                sptv_keep_rows_kernel<std::uint32_t, kNext>
-                    <<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get());
-            else
-                sptv_keep_rows_kernel<std::uint64_t, kNext>
-                    <<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get());
-        });
+        if (ptr32_)
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get());
+        else
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get());
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "env_switch.hpp"
+
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
 
@@ -22,27 +24,74 @@ __global__ void sptv_rows_kernel(std::uint64_t rows, std::uint64_t base, const s
     }
 }
 
+constexpr std::uint32_t kEllPad = 0xffffffffu;  // HocfsFormat::kEllPad: the column of a padding entry
+constexpr std::uint64_t kEllShort = 32;         // a fiber's entries its own thread sums
+constexpr int kEllUnroll = 8;                   // a lane's entries in flight on a long fiber
+
+// The entries of a fiber its own thread sums before its warp takes the rest: kEllShort, or all
+// of them where TENSORSCOPE_ELL_LONG=thread (Fig. 10 as written, for comparison; read at each
+// launch).
+inline std::uint64_t ell_short_entries() { return env_is("TENSORSCOPE_ELL_LONG", "thread") ? ~std::uint64_t{0} : kEllShort; }
+
 // One thread per fiber (Fig. 10). Column-major ELL: neighbouring threads (fibers of one
 // slice) read neighbouring entries, so each column step is one coalesced load for the warp.
 // first/ap are offsets of the whole tensor; fiber_base, entry_base and slice_base rebase them.
+// A thread's entries depend on each other's loads (the column, then the vector's entry), so a
+// fiber far longer than the others held its thread, and its kernel, alone: on the delicious-4d
+// shape, whose longest fibers hold tens of thousands of nonzeros, mode 1 took 20.6 ms against
+// COO's 1.0 (h200-issue19-session36.json call 2). Past short_entries, the warp sums its long
+// fibers together, one after another, each lane kEllUnroll entries at a time.
 __global__ void sptv_ell_kernel(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
                                        std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
                                        const std::uint64_t* __restrict__ ap, const std::uint32_t* __restrict__ fiber_slice,
                                        const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                       const float* __restrict__ v, float* __restrict__ out) {
-    constexpr std::uint32_t kPad = 0xffffffffu;
+                                       const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries) {
+    const unsigned lane = threadIdx.x & 31u;
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t q = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; q < fibers; q += stride) {
-        const std::uint32_t s = fiber_slice[q] - slice_base;
-        const std::uint64_t rows = first[s + 1] - first[s];
-        const std::uint64_t end = ap[s + 1] - entry_base;
+    // warp by warp, so that every lane reaches the shuffles below
+    for (std::uint64_t warp = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + (threadIdx.x - lane); warp < fibers;
+         warp += stride) {
+        const std::uint64_t q = warp + lane;
+        std::uint64_t e = 0, end = 0, rows = 0;  // the fiber's next entry, its block's end, the entries' stride
         float sum = 0.0f;
-        for (std::uint64_t e = ap[s] - entry_base + (q + fiber_base - first[s]); e < end; e += rows) {
-            const std::uint32_t c = col[e];
-            if (c == kPad) break;  // pads only follow a row's last entry
-            sum += val[e] * v[c];
+        if (q < fibers) {
+            const std::uint32_t s = fiber_slice[q] - slice_base;
+            rows = first[s + 1] - first[s];
+            end = ap[s + 1] - entry_base;
+            e = ap[s] - entry_base + (q + fiber_base - first[s]);
+            for (std::uint64_t k = 0; k < short_entries && e < end; ++k, e += rows) {
+                const std::uint32_t c = col[e];
+                if (c == kEllPad) {  // pads only follow a fiber's last entry
+                    e = end;
+                    break;
+                }
+                sum += val[e] * v[c];
+            }
         }
-        out[q] = sum;
+        for (unsigned pending = __ballot_sync(0xffffffffu, e < end); pending; pending &= pending - 1) {
+            const int owner = __ffs(pending) - 1;
+            const std::uint64_t from = __shfl_sync(0xffffffffu, e, owner), to = __shfl_sync(0xffffffffu, end, owner);
+            const std::uint64_t step = __shfl_sync(0xffffffffu, rows, owner);
+            float part = 0.0f;
+            bool done = false;
+            for (std::uint64_t j = from + lane * step; !done && j < to; j += kEllUnroll * 32 * step) {
+                std::uint32_t c[kEllUnroll];
+#pragma unroll
+                for (int u = 0; u < kEllUnroll; ++u) {
+                    const std::uint64_t x = j + u * 32 * step;
+                    c[u] = x < to ? col[x] : kEllPad;
+                }
+#pragma unroll
+                for (int u = 0; u < kEllUnroll; ++u) {
+                    done = done || c[u] == kEllPad;
+                    if (!done) part += val[j + u * 32 * step] * v[c[u]];
+                }
+            }
+#pragma unroll
+            for (int d = 16; d > 0; d >>= 1) part += __shfl_xor_sync(0xffffffffu, part, d);
+            if (static_cast<int>(lane) == owner) sum += part;
+        }
+        if (q < fibers) out[q] = sum;
     }
 }
 

@@ -60,18 +60,19 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 
 // The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
-// aligned: cudaMalloc aligns to 256 bytes), and the fifth is the next thread's first: loaded
-// again (Next = false), or passed down the warp by a shuffle (Next = true, for comparison,
-// TENSORSCOPE_TUPLE_NEXT=shuffle read at each launch, session 35), so that only a warp's last lane and the threads
-// at the rows' end load it. Every lane of the warp must construct it (the shuffle).
-template <class P, bool Next>
+// aligned: cudaMalloc aligns to 256 bytes), and the fifth (the next thread's first) is loaded
+// again. Tried, session 36 (h200-issue19-session36.json call 1, alternating twice): the fifth
+// passed down the warp by a shuffle, so that only a warp's last lane loads it: the nell-2 shape's
+// modes 1 and 3 0.689-0.702 and 0.503-0.518 ms against 0.684-0.690 and 0.505-0.514, the uniform
+// shape's mode 1 0.734-0.745 against 0.713-0.725 (Nsight Compute, the kept rows: 164 us against
+// session 35's 157); removed.
+template <class P>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
         static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
         const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
-        const bool whole = first + kTupleRows <= rows;
-        if (whole) {
+        if (first + kTupleRows <= rows) {
             if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
                 const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
@@ -84,14 +85,7 @@ struct TupleOffsets {
 #pragma unroll
             for (int k = 0; k < kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
         }
-        const std::uint64_t last = first + kTupleRows < rows ? first + kTupleRows : rows;
-        if constexpr (Next) {
-            // the next lane's first offset is ptr[first + 4] wherever this thread's rows are whole
-            const P next = __shfl_down_sync(0xffffffffu, static_cast<P>(at[0]), 1);
-            at[kTupleRows] = whole && (threadIdx.x & 31) != 31 ? next : ptr[last];
-        } else {
-            at[kTupleRows] = ptr[last];
-        }
+        at[kTupleRows] = ptr[first + kTupleRows < rows ? first + kTupleRows : rows];
     }
     __device__ std::uint32_t kept() const {
         std::uint32_t n = 0;
@@ -102,56 +96,40 @@ struct TupleOffsets {
 };
 
 // counts[b] = the non-empty rows of block b's kTupleBlockRows rows.
-template <class P, bool Next>
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                          std::uint64_t* __restrict__ counts) {
     using Reduce = cub::BlockReduce<std::uint32_t, kTupleThreads>;
     __shared__ typename Reduce::TempStorage temp;
-    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P, Next>(rows, ptr).kept());
+    const std::uint32_t total = Reduce(temp).Sum(TupleOffsets<P>(rows, ptr).kept());
     if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
 // out[q] = the q-th non-empty row's nonzeros times v; block_base[b] = the non-empty rows before
-// block b (the exclusive scan of sptv_tuple_count_kernel's counts). Run = true (comparison,
-// TENSORSCOPE_TUPLE_RUN=1 read at each launch, session 35):
-// where none of a thread's rows is long, their nonzeros are walked as one run (they are
-// contiguous), each product added to its row's sum by where it falls among the offsets, as
-// sptv_shared_vector.cuh's 4-row kernel does, so that a short row's loads do not wait on the
-// previous row's end.
-template <class P, bool Next, bool Run>
+// block b (the exclusive scan of sptv_tuple_count_kernel's counts). Tried, session 36 (call 1):
+// where none of a thread's rows is long, their nonzeros walked as one run (they are contiguous),
+// each product added to its row's sum by where it falls among the offsets, as
+// sptv_shared_vector.cuh's 4-row kernel does: the uniform shape's mode 3 (one pass) 0.596-0.671 ms
+// against 0.550-0.554 (Nsight Compute 570 us against session 35's 515); removed.
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
                                                                    const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                                                    const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
                                                                    float* __restrict__ out) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P, Next> off(rows, ptr);
+    const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
-    float run[kTupleRows] = {};
-    bool as_run = Run;
-#pragma unroll
-    for (int k = 0; k < kTupleRows; ++k) as_run = as_run && off.at[k + 1] - off.at[k] <= kShortRow;
-    if (as_run) {
-#pragma unroll 4
-        for (std::uint64_t j = off.at[0]; j < off.at[kTupleRows]; ++j) {
-            const float x = val[j] * v[col[j]];
-            if (j < off.at[1]) run[0] += x;
-            else if (j < off.at[2]) run[1] += x;
-            else if (j < off.at[3]) run[2] += x;
-            else run[3] += x;
-        }
-    }
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
-            float sum = run[k];
-            if (!as_run)
-                for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
+            float sum = 0.0f;
+            for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
             out[q] = sum;
         }
         // the warp's long rows of this step, one after another, all lanes on each

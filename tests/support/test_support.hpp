@@ -112,6 +112,23 @@ inline tscope::CooTensor empty_slices_tensor() {
     return t;
 }
 
+// Fibers of mode 3 whose lengths put several long ones in one warp of a thread-per-fiber
+// kernel: 40 x 2 fibers, lengths cycling through 1, 33, 288 (32 + one 256-entry step of the
+// warp's loop), 32, 289, 1999, 2, 64, 31, 257 and 1000, so that HOCFS-ELL's slices (padded to
+// their longest, at most 1999) hold both kinds: 28,294 nonzeros in 160,000 ELL cells or fewer.
+inline tscope::CooTensor long_fibers_tensor() {
+    const std::uint64_t lengths[] = {1, 33, 288, 32, 289, 1999, 2, 64, 31, 257, 1000};
+    tscope::CooTensor t({40, 2, 2000});
+    std::uint64_t total = 0;
+    for (std::uint64_t f = 0; f < 80; ++f) total += lengths[f % 11];
+    t.resize(total);
+    std::uint64_t z = 0;
+    for (std::uint64_t f = 0; f < 80; ++f)
+        for (std::uint64_t k = 0; k < lengths[f % 11]; ++k)
+            t.set(z++, std::vector<std::uint64_t>{f / 2, f % 2, (k * 7 + f) % 2000}, 0.5 + double((k + f) % 5) / 4);
+    return shuffled(t, 12);
+}
+
 // A sum of `rank` rank-one tensors with sparse factor vectors (the generator's lowrank), about
 // nnz nonzeros: CPD at that rank and Tucker at that multilinear rank fit it exactly.
 inline tscope::CooTensor low_rank_tensor(std::vector<std::uint64_t> dims, std::uint64_t nnz, std::uint64_t rank, std::uint64_t seed) {

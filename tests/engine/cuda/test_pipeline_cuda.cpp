@@ -87,6 +87,12 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor(dims, 1, 5, Distribution::Uniform), chunkBytes);  // one nonzero
     }
 
+    // Long fibers, several in a warp (the kernel's warp sums them), in chunks of a slice or two
+    // and in one.
+    void longFibers() {
+        for (qulonglong bytes : {qulonglong(1), qulonglong(64) << 20}) check_against_oracle(tstest::long_fibers_tensor(), bytes);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

@@ -189,30 +189,20 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row); each thread's
-    // fifth offset loaded or passed from the next lane (TENSORSCOPE_TUPLE_NEXT=shuffle), the one
-    // pass's rows walked one by one or as one run (TENSORSCOPE_TUPLE_RUN=1). On the
-    // tensors of the cases above, random ones of order 3-5 and the shared ones: the same results
-    // as the oracle.
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
+    // of the cases above, random ones of order 3-5 and the shared ones: the same results as the
+    // oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("variant");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
-        QTest::addRow("kept, next offset shuffled") << QByteArray("kept") << QByteArray() << QByteArray("next-shuffle");
-        QTest::addRow("one pass, next offset shuffled") << QByteArray("one-pass") << QByteArray() << QByteArray("next-shuffle");
-        QTest::addRow("one pass, rows as runs") << QByteArray("one-pass") << QByteArray() << QByteArray("run");
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, variant);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
-        const tstest::ScopedEnv shuffled("TENSORSCOPE_TUPLE_NEXT",
-                                         variant == "next-shuffle" ? QByteArray("shuffle") : QByteArray());
-        const tstest::ScopedEnv runs("TENSORSCOPE_TUPLE_RUN", variant == "run" ? QByteArray("1") : QByteArray());
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
@@ -230,6 +220,25 @@ private Q_SLOTS:
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
         qunsetenv("TENSORSCOPE_SPTV_ROWS");
+    }
+
+    // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
+    // (tstest::long_fibers_tensor); TENSORSCOPE_ELL_LONG=thread walks each on its own thread.
+    void ellLongFibers_data() {
+        QTest::addColumn<QByteArray>("walk");
+        QTest::addRow("warp") << QByteArray();
+        QTest::addRow("thread") << QByteArray("thread");
+    }
+    void ellLongFibers() {
+        QFETCH(QByteArray, walk);
+        const tstest::ScopedEnv env("TENSORSCOPE_ELL_LONG", walk);
+        const CooTensor t = tstest::long_fibers_tensor();
+        const auto f = build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 2));
+        const DenseMatrix vm = random_matrix(t.dim(2), 1, 72);
+        const std::vector<double> v(vm.data.begin(), vm.data.end());
+        const double err = sparse_max_relative_error(sptv(Backend::Cuda, *f, 2, v, no_control()), sptv_reference(t, 2, v));
+        QVERIFY2(err <= 1e-4, qPrintable(QString("error %1").arg(err)));
+        check_against_oracle(t);
     }
 
     void realTensors() {
