@@ -68,9 +68,8 @@ void sptv_copy_in(PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, cudaStre
 void sptv_kernel(const PinnedSptv& x, const ChunkRange& c, StreamBuffers& b, const float* dv, cudaStream_t s) {
     const std::uint64_t rows = c.row_end - c.row_begin;
     if (rows && x.ell)
-        sptv_ell_kernel<<<grid_for(rows), 256, 0, s>>>(rows, c.row_begin, c.entry_begin, static_cast<std::uint32_t>(c.slice_begin),
-                                                      b.first.get(), b.ap.get(), b.fiber_slice.get(), b.col.get(), b.val.get(), dv,
-                                                      b.out.get(), ell_short_entries());
+        launch_sptv_ell(rows, c.row_begin, c.entry_begin, static_cast<std::uint32_t>(c.slice_begin), b.first.get(), b.ap.get(),
+                        b.fiber_slice.get(), b.col.get(), b.val.get(), dv, b.out.get(), s);
     else if (rows)
         sptv_rows_kernel<<<grid_for(rows), 256, 0, s>>>(rows, c.entry_begin, b.ptr.get(), b.col.get(), b.val.get(), dv, b.out.get());
 }

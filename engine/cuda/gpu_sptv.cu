@@ -300,8 +300,8 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty
     else if (d.outputs)
-        sptv_ell_kernel<<<grid_for(d.outputs), 256>>>(d.outputs, 0, 0, 0, d.ptr.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(),
-                                                     d.val.get(), d.v.get(), d.out.get(), ell_short_entries());
+        launch_sptv_ell(d.outputs, 0, 0, 0, d.ptr.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(), d.val.get(), d.v.get(),
+                        d.out.get(), nullptr);
     check(cudaGetLastError(), "launching the SpTV kernel");
     t2.record();
     d.out.download(out);

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "env_switch.hpp"
+#include "cuda_util.cuh"  // grid_for, env_unsigned
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -27,25 +27,26 @@ __global__ void sptv_rows_kernel(std::uint64_t rows, std::uint64_t base, const s
 constexpr std::uint32_t kEllPad = 0xffffffffu;  // HocfsFormat::kEllPad: the column of a padding entry
 constexpr std::uint64_t kEllShort = 32;         // a fiber's entries its own thread sums
 constexpr int kEllUnroll = 8;                   // a lane's entries in flight on a long fiber
-
-// The entries of a fiber its own thread sums before its warp takes the rest: kEllShort, or all
-// of them where TENSORSCOPE_ELL_LONG=thread (Fig. 10 as written, for comparison; read at each
-// launch).
-inline std::uint64_t ell_short_entries() { return env_is("TENSORSCOPE_ELL_LONG", "thread") ? ~std::uint64_t{0} : kEllShort; }
+constexpr int kEllThreads = 256;
 
 // One thread per fiber (Fig. 10). Column-major ELL: neighbouring threads (fibers of one
 // slice) read neighbouring entries, so each column step is one coalesced load for the warp.
 // first/ap are offsets of the whole tensor; fiber_base, entry_base and slice_base rebase them.
 // A thread's entries depend on each other's loads (the column, then the vector's entry), so a
-// fiber far longer than the others held its thread, and its kernel, alone: on the delicious-4d
-// shape, whose longest fibers hold tens of thousands of nonzeros, mode 1 took 20.6 ms against
-// COO's 1.0 (h200-issue19-session36.json call 2). Past short_entries, the warp sums its long
-// fibers together, one after another, each lane kEllUnroll entries at a time.
-__global__ void sptv_ell_kernel(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
-                                       std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
-                                       const std::uint64_t* __restrict__ ap, const std::uint32_t* __restrict__ fiber_slice,
-                                       const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                       const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries) {
+// fiber far longer than the others held its thread, and the kernel, alone. Past kEllShort
+// entries the warp sums its long fibers together, one after another, each lane kEllUnroll
+// entries at a time. One H200 (h200-issue19-session36.json call 3, alternating with Fig. 10's
+// thread walk in one binary): the delicious-4d shape's modes 1 and 3 (the others pad over 16x)
+// 3.45 and 3.85 ms against 20.9 and 26.9; the uniform shape 1.31-1.38 ms either way. Nsight
+// Compute on delicious-4d's mode 1 (call 4): 3.48 ms, DRAM 35% busy, 48 registers, 53% of the
+// warps resident (62.5% possible) and 0.21 eligible a scheduler: bound by the loads' latency.
+// short_entries is kEllShort, passed at launch: as a constant in the kernel the compiler gave
+// it 72 registers rather than 48.
+__device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
+                                                std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
+                                                const std::uint64_t* __restrict__ ap, const std::uint32_t* __restrict__ fiber_slice,
+                                                const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                                const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries) {
     const unsigned lane = threadIdx.x & 31u;
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     // warp by warp, so that every lane reaches the shuffles below
@@ -93,6 +94,39 @@ __global__ void sptv_ell_kernel(std::uint64_t fibers, std::uint64_t fiber_base, 
         }
         if (q < fibers) out[q] = sum;
     }
+}
+
+// The kernel's parameters, and sptv_ell_fibers' arguments, for its two entries below.
+#define TS_ELL_PARAMS                                                                                                   \
+    std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,                 \
+        const std::uint64_t* __restrict__ first, const std::uint64_t* __restrict__ ap,                                  \
+        const std::uint32_t* __restrict__ fiber_slice, const std::uint32_t* __restrict__ col,                           \
+        const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries
+#define TS_ELL_ARGS fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v, out, short_entries
+__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers(TS_ELL_ARGS); }
+// The same with its registers capped for MinBlocks blocks an SM (6: 40 registers, 8: 32, with
+// spills), for comparison (TENSORSCOPE_ELL_BLOCKS=6 or 8, session 36, not yet measured).
+template <int MinBlocks>
+__global__ void __launch_bounds__(kEllThreads, MinBlocks) sptv_ell_kernel_bounded(TS_ELL_PARAMS) { sptv_ell_fibers(TS_ELL_ARGS); }
+#undef TS_ELL_PARAMS
+#undef TS_ELL_ARGS
+
+// sptv_ell_kernel over `fibers` fibers on `stream`, its register bound as TENSORSCOPE_ELL_BLOCKS
+// picks (read at each launch).
+inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,
+                            const std::uint64_t* first, const std::uint64_t* ap, const std::uint32_t* fiber_slice,
+                            const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
+    const int grid = grid_for(fibers, kEllThreads);
+    const unsigned long blocks = env_unsigned("TENSORSCOPE_ELL_BLOCKS", 0);
+    if (blocks == 6)
+        sptv_ell_kernel_bounded<6><<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap,
+                                                                     fiber_slice, col, val, v, out, kEllShort);
+    else if (blocks == 8)
+        sptv_ell_kernel_bounded<8><<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap,
+                                                                     fiber_slice, col, val, v, out, kEllShort);
+    else
+        sptv_ell_kernel<<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col,
+                                                          val, v, out, kEllShort);
 }
 
 }  // namespace

@@ -223,15 +223,17 @@ private Q_SLOTS:
     }
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
-    // (tstest::long_fibers_tensor); TENSORSCOPE_ELL_LONG=thread walks each on its own thread.
+    // (tstest::long_fibers_tensor), in the kernel as the compiler allocates its registers and
+    // capped at 40 or 32 (TENSORSCOPE_ELL_BLOCKS=6 or 8, spilling).
     void ellLongFibers_data() {
-        QTest::addColumn<QByteArray>("walk");
-        QTest::addRow("warp") << QByteArray();
-        QTest::addRow("thread") << QByteArray("thread");
+        QTest::addColumn<QByteArray>("blocks");
+        QTest::addRow("compiler's registers") << QByteArray();
+        QTest::addRow("6 blocks an SM") << QByteArray("6");
+        QTest::addRow("8 blocks an SM") << QByteArray("8");
     }
     void ellLongFibers() {
-        QFETCH(QByteArray, walk);
-        const tstest::ScopedEnv env("TENSORSCOPE_ELL_LONG", walk);
+        QFETCH(QByteArray, blocks);
+        const tstest::ScopedEnv env("TENSORSCOPE_ELL_BLOCKS", blocks);
         const CooTensor t = tstest::long_fibers_tensor();
         const auto f = build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 2));
         const DenseMatrix vm = random_matrix(t.dim(2), 1, 72);
