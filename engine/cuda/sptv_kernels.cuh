@@ -40,7 +40,7 @@ constexpr int kEllThreads = 256;
 // 3.45 and 3.85 ms against 20.9 and 26.9; the uniform shape 1.31-1.38 ms either way. Nsight
 // Compute on delicious-4d's mode 1 (call 4): 3.48 ms, DRAM 35% busy, 48 registers, 53% of the
 // warps resident (62.5% possible) and 0.21 eligible a scheduler: bound by the loads' latency.
-// short_entries is kEllShort, passed at launch: as a constant in the kernel the compiler gave
+// short_entries (kEllShort) is passed at launch: as a constant in the kernel the compiler gave
 // it 72 registers rather than 48.
 __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
                                                 std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
@@ -112,21 +112,23 @@ __global__ void __launch_bounds__(kEllThreads, MinBlocks) sptv_ell_kernel_bounde
 #undef TS_ELL_ARGS
 
 // sptv_ell_kernel over `fibers` fibers on `stream`, its register bound as TENSORSCOPE_ELL_BLOCKS
-// picks (read at each launch).
+// picks and its threads' share of a fiber as TENSORSCOPE_ELL_SHORT (kEllShort entries unless
+// set; 8 or 16 hand a fiber to its warp sooner, for comparison, session 36), read at each launch.
 inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,
                             const std::uint64_t* first, const std::uint64_t* ap, const std::uint32_t* fiber_slice,
                             const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
     const int grid = grid_for(fibers, kEllThreads);
     const unsigned long blocks = env_unsigned("TENSORSCOPE_ELL_BLOCKS", 0);
+    const std::uint64_t short_entries = env_unsigned("TENSORSCOPE_ELL_SHORT", kEllShort);
     if (blocks == 6)
         sptv_ell_kernel_bounded<6><<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap,
-                                                                     fiber_slice, col, val, v, out, kEllShort);
+                                                                     fiber_slice, col, val, v, out, short_entries);
     else if (blocks == 8)
         sptv_ell_kernel_bounded<8><<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap,
-                                                                     fiber_slice, col, val, v, out, kEllShort);
+                                                                     fiber_slice, col, val, v, out, short_entries);
     else
         sptv_ell_kernel<<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col,
-                                                          val, v, out, kEllShort);
+                                                          val, v, out, short_entries);
 }
 
 }  // namespace

@@ -224,16 +224,22 @@ private Q_SLOTS:
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
     // (tstest::long_fibers_tensor), in the kernel as the compiler allocates its registers and
-    // capped at 40 or 32 (TENSORSCOPE_ELL_BLOCKS=6 or 8, spilling).
+    // capped at 40 or 32 (TENSORSCOPE_ELL_BLOCKS=6 or 8, spilling), and with the warp taking
+    // fibers past 8 entries or every fiber (TENSORSCOPE_ELL_SHORT=8 or 0).
     void ellLongFibers_data() {
         QTest::addColumn<QByteArray>("blocks");
-        QTest::addRow("compiler's registers") << QByteArray();
-        QTest::addRow("6 blocks an SM") << QByteArray("6");
-        QTest::addRow("8 blocks an SM") << QByteArray("8");
+        QTest::addColumn<QByteArray>("shortEntries");
+        QTest::addRow("compiler's registers") << QByteArray() << QByteArray();
+        QTest::addRow("6 blocks an SM") << QByteArray("6") << QByteArray();
+        QTest::addRow("8 blocks an SM") << QByteArray("8") << QByteArray();
+        QTest::addRow("warp past 8 entries") << QByteArray() << QByteArray("8");
+        QTest::addRow("warp on every fiber") << QByteArray() << QByteArray("0");
     }
     void ellLongFibers() {
         QFETCH(QByteArray, blocks);
-        const tstest::ScopedEnv env("TENSORSCOPE_ELL_BLOCKS", blocks);
+        QFETCH(QByteArray, shortEntries);
+        const tstest::ScopedEnv capped("TENSORSCOPE_ELL_BLOCKS", blocks);
+        const tstest::ScopedEnv handed("TENSORSCOPE_ELL_SHORT", shortEntries);
         const CooTensor t = tstest::long_fibers_tensor();
         const auto f = build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 2));
         const DenseMatrix vm = random_matrix(t.dim(2), 1, 72);
