@@ -41,7 +41,10 @@ constexpr int kEllThreads = 256;
 // Compute on delicious-4d's mode 1 (call 4): 3.48 ms, DRAM 35% busy, 48 registers, 53% of the
 // warps resident (62.5% possible) and 0.21 eligible a scheduler: bound by the loads' latency.
 // short_entries (kEllShort) is passed at launch: as a constant in the kernel the compiler gave
-// it 72 registers rather than 48.
+// it 72 registers rather than 48. Pairs (TENSORSCOPE_ELL_PAIRS=1, for comparison, session 36):
+// a thread loads two of its entries at once, so that a fiber of one nonzero (most of
+// delicious-4d's) learns it ends with its first load and a longer one waits half as often.
+template <bool Pairs>
 __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
                                                 std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
                                                 const std::uint64_t* __restrict__ ap, const std::uint32_t* __restrict__ fiber_slice,
@@ -60,13 +63,26 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
             rows = first[s + 1] - first[s];
             end = ap[s + 1] - entry_base;
             e = ap[s] - entry_base + (q + fiber_base - first[s]);
-            for (std::uint64_t k = 0; k < short_entries && e < end; ++k, e += rows) {
-                const std::uint32_t c = col[e];
-                if (c == kEllPad) {  // pads only follow a fiber's last entry
-                    e = end;
-                    break;
+            if constexpr (Pairs) {
+                for (std::uint64_t k = 0; k < short_entries && e < end; k += 2, e += 2 * rows) {
+                    const std::uint64_t e1 = e + rows;
+                    const std::uint32_t c0 = col[e], c1 = e1 < end ? col[e1] : kEllPad;
+                    const bool has0 = c0 != kEllPad, has1 = has0 && c1 != kEllPad;  // pads only follow the last entry
+                    sum += (has0 ? val[e] * v[c0] : 0.0f) + (has1 ? val[e1] * v[c1] : 0.0f);
+                    if (!has1) {
+                        e = end;
+                        break;
+                    }
                 }
-                sum += val[e] * v[c];
+            } else {
+                for (std::uint64_t k = 0; k < short_entries && e < end; ++k, e += rows) {
+                    const std::uint32_t c = col[e];
+                    if (c == kEllPad) {  // pads only follow a fiber's last entry
+                        e = end;
+                        break;
+                    }
+                    sum += val[e] * v[c];
+                }
             }
         }
         for (unsigned pending = __ballot_sync(0xffffffffu, e < end); pending; pending &= pending - 1) {
@@ -96,40 +112,52 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
     }
 }
 
-// The kernel's parameters, and sptv_ell_fibers' arguments, for its two entries below.
+// The kernel's parameters, and sptv_ell_fibers' arguments, for its entries and their launch below.
 #define TS_ELL_PARAMS                                                                                                   \
     std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,                 \
         const std::uint64_t* __restrict__ first, const std::uint64_t* __restrict__ ap,                                  \
         const std::uint32_t* __restrict__ fiber_slice, const std::uint32_t* __restrict__ col,                           \
         const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries
 #define TS_ELL_ARGS fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v, out, short_entries
-__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers(TS_ELL_ARGS); }
+template <bool Pairs>
+__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers<Pairs>(TS_ELL_ARGS); }
 // The same with its registers capped for MinBlocks blocks an SM (6: 40 registers, 8: 32, with
 // spills), for comparison (TENSORSCOPE_ELL_BLOCKS=6 or 8, session 36, not yet measured).
-template <int MinBlocks>
-__global__ void __launch_bounds__(kEllThreads, MinBlocks) sptv_ell_kernel_bounded(TS_ELL_PARAMS) { sptv_ell_fibers(TS_ELL_ARGS); }
-#undef TS_ELL_PARAMS
-#undef TS_ELL_ARGS
+template <int MinBlocks, bool Pairs>
+__global__ void __launch_bounds__(kEllThreads, MinBlocks) sptv_ell_kernel_bounded(TS_ELL_PARAMS) {
+    sptv_ell_fibers<Pairs>(TS_ELL_ARGS);
+}
 
-// sptv_ell_kernel over `fibers` fibers on `stream`, its register bound as TENSORSCOPE_ELL_BLOCKS
-// picks and its threads' share of a fiber as TENSORSCOPE_ELL_SHORT (kEllShort entries unless
-// set; 8 or 16 hand a fiber to its warp sooner, for comparison, session 36), read at each launch.
+template <bool Pairs>
+void launch_sptv_ell_as(unsigned long blocks, int grid, cudaStream_t stream, TS_ELL_PARAMS) {
+    if (blocks == 6)
+        sptv_ell_kernel_bounded<6, Pairs><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
+    else if (blocks == 8)
+        sptv_ell_kernel_bounded<8, Pairs><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
+    else
+        sptv_ell_kernel<Pairs><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
+}
+
+// sptv_ell_kernel over `fibers` fibers on `stream` as three comparison switches pick, read at each
+// launch (session 36): TENSORSCOPE_ELL_BLOCKS its register bound, TENSORSCOPE_ELL_SHORT its
+// threads' share of a fiber (kEllShort entries unless set; 8 or 16 hand a fiber to its warp
+// sooner), TENSORSCOPE_ELL_PAIRS=1 its threads' loads two at a time.
 inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,
                             const std::uint64_t* first, const std::uint64_t* ap, const std::uint32_t* fiber_slice,
                             const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
     const int grid = grid_for(fibers, kEllThreads);
     const unsigned long blocks = env_unsigned("TENSORSCOPE_ELL_BLOCKS", 0);
     const std::uint64_t short_entries = env_unsigned("TENSORSCOPE_ELL_SHORT", kEllShort);
-    if (blocks == 6)
-        sptv_ell_kernel_bounded<6><<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap,
-                                                                     fiber_slice, col, val, v, out, short_entries);
-    else if (blocks == 8)
-        sptv_ell_kernel_bounded<8><<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap,
-                                                                     fiber_slice, col, val, v, out, short_entries);
+    if (env_is("TENSORSCOPE_ELL_PAIRS", "1"))
+        launch_sptv_ell_as<true>(blocks, grid, stream, fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v,
+                                 out, short_entries);
     else
-        sptv_ell_kernel<<<grid, kEllThreads, 0, stream>>>(fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col,
-                                                          val, v, out, short_entries);
+        launch_sptv_ell_as<false>(blocks, grid, stream, fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v,
+                                  out, short_entries);
 }
+
+#undef TS_ELL_PARAMS
+#undef TS_ELL_ARGS
 
 }  // namespace
 }  // namespace tscope::gpu

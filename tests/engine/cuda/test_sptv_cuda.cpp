@@ -224,22 +224,30 @@ private Q_SLOTS:
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
     // (tstest::long_fibers_tensor), in the kernel as the compiler allocates its registers and
-    // capped at 40 or 32 (TENSORSCOPE_ELL_BLOCKS=6 or 8, spilling), and with the warp taking
-    // fibers past 8 entries or every fiber (TENSORSCOPE_ELL_SHORT=8 or 0).
+    // capped at 40 or 32 (TENSORSCOPE_ELL_BLOCKS=6 or 8, spilling), with the warp taking fibers
+    // past 8 entries or every fiber (TENSORSCOPE_ELL_SHORT=8 or 0), and with a thread's entries
+    // loaded two at a time (TENSORSCOPE_ELL_PAIRS=1; past 7 entries: a pair crosses the limit).
     void ellLongFibers_data() {
         QTest::addColumn<QByteArray>("blocks");
         QTest::addColumn<QByteArray>("shortEntries");
-        QTest::addRow("compiler's registers") << QByteArray() << QByteArray();
-        QTest::addRow("6 blocks an SM") << QByteArray("6") << QByteArray();
-        QTest::addRow("8 blocks an SM") << QByteArray("8") << QByteArray();
-        QTest::addRow("warp past 8 entries") << QByteArray() << QByteArray("8");
-        QTest::addRow("warp on every fiber") << QByteArray() << QByteArray("0");
+        QTest::addColumn<QByteArray>("pairs");
+        const QByteArray none;
+        QTest::addRow("compiler's registers") << none << none << none;
+        QTest::addRow("6 blocks an SM") << QByteArray("6") << none << none;
+        QTest::addRow("8 blocks an SM") << QByteArray("8") << none << none;
+        QTest::addRow("warp past 8 entries") << none << QByteArray("8") << none;
+        QTest::addRow("warp on every fiber") << none << QByteArray("0") << none;
+        QTest::addRow("pairs") << none << none << QByteArray("1");
+        QTest::addRow("pairs, warp past 7 entries") << none << QByteArray("7") << QByteArray("1");
+        QTest::addRow("pairs, 8 blocks an SM") << QByteArray("8") << none << QByteArray("1");
     }
     void ellLongFibers() {
         QFETCH(QByteArray, blocks);
         QFETCH(QByteArray, shortEntries);
+        QFETCH(QByteArray, pairs);
         const tstest::ScopedEnv capped("TENSORSCOPE_ELL_BLOCKS", blocks);
         const tstest::ScopedEnv handed("TENSORSCOPE_ELL_SHORT", shortEntries);
+        const tstest::ScopedEnv paired("TENSORSCOPE_ELL_PAIRS", pairs);
         const CooTensor t = tstest::long_fibers_tensor();
         const auto f = build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 2));
         const DenseMatrix vm = random_matrix(t.dim(2), 1, 72);
