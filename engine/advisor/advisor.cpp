@@ -9,6 +9,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
+#include "tscope/formats/paper_formats.hpp"  // kHocsrMaxRows
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -99,8 +100,8 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
             long double rows = 1;
             for (int k = 0; k < p.order(); ++k)
                 if (k != m) rows *= static_cast<long double>(p.dims[static_cast<std::size_t>(k)]);
-            if (rows > static_cast<long double>(std::uint64_t{1} << 28))
-                return "HOCSR for mode " + std::to_string(m + 1) + " would need a row pointer per index tuple of the other modes (over 2^28)";
+            if (rows > static_cast<long double>(kHocsrMaxRows))
+                return "HOCSR for mode " + std::to_string(m + 1) + " would need a row pointer per index tuple of the other modes (over 2^29)";
         }
         if (kind == FormatKind::HOCFS_ELL) {
             const std::uint64_t cells = p.sptv_trees[mu].ell_cells;

@@ -143,15 +143,12 @@ std::unique_ptr<SparseFormat> detail::build_hocsr(const CooTensor& t, const Form
     f->order = o.mode_order.empty() ? mode_first_order(t.order(), o.mode) : o.mode_order;
     const std::vector<int> row_modes(f->order.begin(), f->order.end() - 1);
     const unsigned __int128 rows = product(t.dims(), row_modes);
-    // The dense row array is the point of HOCSR (and its weakness): refuse what can't be held.
-    constexpr std::uint64_t kMaxRows = std::uint64_t{1} << 28;
-    if (rows > kMaxRows)
-    {
+    if (rows > kHocsrMaxRows) {
         std::string rows_of;  // in the user's numbering: the modes that make up a row, and the last one
         for (int m : row_modes) rows_of += (rows_of.empty() ? "" : ",") + std::to_string(m + 1);
         throw InputError("HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(f->order.back() + 1) +
                          " last) would need " + count_text(rows) + " row pointers, one per index tuple of modes " + rows_of +
-                         "; the limit is 2^28");
+                         "; the limit is 2^29");
     }
     SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
     const std::uint64_t nnz = v.nnz();

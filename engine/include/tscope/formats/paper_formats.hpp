@@ -23,6 +23,11 @@ public:
 
 // HOCSR (Sec. 5.2): the tensor unfolded into a matrix whose rows are all index tuples of the
 // first N-1 modes of `order` (I*J rows for order 3) and whose columns are the last mode.
+// The dense row array is the point of HOCSR (and its weakness): the builder refuses more rows
+// than this (2 GB of 32-bit offsets). 2^28 until session 36, which shut out the nell-2 shape's
+// mode 2 (12,092 x 28,818 = 348M rows).
+inline constexpr std::uint64_t kHocsrMaxRows = std::uint64_t{1} << 29;
+
 template <class I, class V>
 class HocsrFormat : public TypedFormat<I, V> {
 public:
