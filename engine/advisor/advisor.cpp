@@ -5,11 +5,12 @@
 #include <cstdio>
 
 #include "cost_model.hpp"
+#include "formats/format_builders.hpp"  // the builders' refusals
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
-#include "tscope/formats/paper_formats.hpp"  // kHocsrMaxRows
+#include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -96,18 +97,13 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
         return "HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V); this tensor has " + std::to_string(p.order()) + " modes";
     for (int m : modes) {
         const auto mu = static_cast<std::size_t>(m);
-        if (kind == FormatKind::HOCSR && kernel == KernelKind::SpTV) {
-            long double rows = 1;
-            for (int k = 0; k < p.order(); ++k)
-                if (k != m) rows *= static_cast<long double>(p.dims[static_cast<std::size_t>(k)]);
-            if (rows > static_cast<long double>(kHocsrMaxRows))
-                return "HOCSR for mode " + std::to_string(m + 1) + " would need a row pointer per index tuple of the other modes (over 2^29)";
-        }
+        // the builders' own refusals (format_builders.hpp), on the trees SpTV builds
+        if (kind == FormatKind::HOCSR && kernel == KernelKind::SpTV)
+            if (std::string why = hocsr_refusal(p.dims, sptv_options(kind, p.order(), m).mode_order); !why.empty()) return why;
         if (kind == FormatKind::HOCFS_ELL) {
-            const std::uint64_t cells = p.sptv_trees[mu].ell_cells;
-            if (cells > std::max<std::uint64_t>(16 * p.nnz, 1u << 20))
-                return "HOCFS-ELL for mode " + std::to_string(m + 1) + " would pad " + std::to_string(p.nnz) + " nonzeros to " +
-                       std::to_string(cells) + " entries (over 16x: the builder refuses)";
+            const std::uint64_t index_max = p.index_bytes == 4 ? 0xffffffffull : ~std::uint64_t{0};
+            const std::vector<int> order = sptv_options(FormatKind::CSF, p.order(), m).mode_order;  // p.sptv_trees'
+            if (std::string why = hocfs_ell_refusal(order, p.nnz, p.sptv_trees[mu].ell_cells, index_max); !why.empty()) return why;
         }
     }
     return "";

@@ -12,9 +12,12 @@
 namespace tscope {
 // SPLATT's CSF order: the mode at the root, the others by increasing length (paper_formats.cpp).
 std::vector<int> default_mode_order(const CooTensor& t, int mode);
-// Why a build would be refused for its size ("" where it is not): HOCFS-ELL padding `nnz`
-// nonzeros to `cells` (index_max: the index type's largest value), sCOO holding `fibers` dense
-// fibers of `length`. The builders and the streamed survey's predictions share them.
+// Why a build would be refused for its size ("" where it is not): HOCSR in mode order `order`
+// over a tensor of `dims` (a row per index tuple of all modes but the last, kHocsrMaxRows at
+// most), HOCFS-ELL padding `nnz` nonzeros to `cells` (index_max: the index type's largest
+// value), sCOO holding `fibers` dense fibers of `length`. The builders, the advisor and the
+// streamed survey's predictions share them.
+std::string hocsr_refusal(const std::vector<std::uint64_t>& dims, const std::vector<int>& order);
 std::string hocfs_ell_refusal(const std::vector<int>& order, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max);
 std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length);
 // The chosen mode first, then the others ascending (hocfs "according to the n-th dimension"): the

@@ -2,6 +2,7 @@
 #include "tscope/formats/paper_formats.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -63,6 +64,18 @@ std::string count_text(unsigned __int128 x) {
 std::string level_name(int mode, int order) { return order == 3 ? std::string(1, "ijk"[mode]) : std::to_string(mode + 1); }
 
 }  // namespace
+
+std::string hocsr_refusal(const std::vector<std::uint64_t>& dims, const std::vector<int>& order) {
+    // The dense row array is the point of HOCSR (and its weakness): refuse what can't be held.
+    const std::vector<int> row_modes(order.begin(), order.end() - 1);
+    const unsigned __int128 rows = product(dims, row_modes);
+    if (rows <= kHocsrMaxRows) return {};
+    std::string rows_of;  // in the user's numbering: the modes that make up a row, and the last one
+    for (int m : row_modes) rows_of += (rows_of.empty() ? "" : ",") + std::to_string(m + 1);
+    return "HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(order.back() + 1) + " last) would need " +
+           count_text(rows) + " row pointers, one per index tuple of modes " + rows_of + "; the limit is 2^" +
+           std::to_string(std::countr_zero(kHocsrMaxRows));
+}
 
 // ---- COO (HOCOO) ---------------------------------------------------------------------------
 
@@ -142,14 +155,8 @@ std::unique_ptr<SparseFormat> detail::build_hocsr(const CooTensor& t, const Form
     auto f = std::make_unique<HocsrFormat<I, V>>();
     f->order = o.mode_order.empty() ? mode_first_order(t.order(), o.mode) : o.mode_order;
     const std::vector<int> row_modes(f->order.begin(), f->order.end() - 1);
-    const unsigned __int128 rows = product(t.dims(), row_modes);
-    if (rows > kHocsrMaxRows) {
-        std::string rows_of;  // in the user's numbering: the modes that make up a row, and the last one
-        for (int m : row_modes) rows_of += (rows_of.empty() ? "" : ",") + std::to_string(m + 1);
-        throw InputError("HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(f->order.back() + 1) +
-                         " last) would need " + count_text(rows) + " row pointers, one per index tuple of modes " + rows_of +
-                         "; the limit is 2^29");
-    }
+    if (const std::string why = hocsr_refusal(t.dims(), f->order); !why.empty()) throw InputError(why);
+    const std::uint64_t rows = static_cast<std::uint64_t>(product(t.dims(), row_modes));
     SortedView<I, V> v = sorted_view<I, V>(t, f->order, control);
     const std::uint64_t nnz = v.nnz();
     f->row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
