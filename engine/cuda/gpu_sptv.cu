@@ -20,7 +20,6 @@
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
-#include "l2_window.cuh"
 #include "sparse_library.cuh"
 #include "sptv_kernels.cuh"
 #include "sptv_kept_rows.cuh"
@@ -33,6 +32,11 @@ namespace {
 
 // y = A v with A the rows x vlen CSR of the fibers (empty rows give 0), cuSPARSE's SpMV. P: the
 // offsets' type, the engine's 64-bit ones or 32-bit ones the caller keeps (DeviceCsr).
+// Keeping v in L2 does not help where it is larger than L2: on the delicious-4d shape's mode 2
+// (69 MB vector, 58-64% of the bound) an access policy window marking v's accesses persisting
+// (CUDA Programming Guide 4.13) made COO, CFB, HOCFS-CSR and CSF 2.17-2.19 ms against 1.44-1.45
+// without (one H200, alternating twice, h200-issue19-session37.json call 3): the set-aside holds
+// a fraction of v, and the streamed arrays lose that much of L2. Removed.
 class CsrSpmv {
 public:
     template <class P>
@@ -55,8 +59,7 @@ public:
     CsrSpmv(const CsrSpmv&) = delete;
     CsrSpmv& operator=(const CsrSpmv&) = delete;
     const DeviceCsr& csr() const { return csr_; }
-    void run(cudaStream_t stream = nullptr) {
-        check_sparse(cusparseSetStream(csr_.handle(), stream), "choosing its stream");
+    void run() {
         check_sparse(cusparseSpMV(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()), "in its SpMV");
     }
 
@@ -147,10 +150,6 @@ struct SptvDevice::Impl {
     DeviceArray<std::uint32_t> ptr32, fiber_slice, col;  // ptr32: HOCSR's offsets where they fit
     DeviceArray<std::uint64_t> block_base;                // HOCSR: the outputs before each block
     DeviceArray<float> val;
-    // cuSPARSE's gathers of v kept in L2 (l2_window.cuh) where TENSORSCOPE_SPTV_L2=persist, for
-    // comparison (session 36, not yet measured): on the delicious-4d shape's mode 2, whose vector
-    // (69 MB) is larger than L2, the CSR products reached 58-64% of the bound, 84-103% elsewhere
-    std::unique_ptr<L2Window> l2;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
@@ -202,7 +201,6 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
             d.ptr = {};
         } else {
             d.rows = std::make_unique<CsrSpmv>(x.rows, vlen, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
-            if (env_is("TENSORSCOPE_SPTV_L2", "persist")) d.l2 = std::make_unique<L2Window>(d.v.get(), vlen * sizeof(float));
             if (d.rows->csr().narrow())
                 d.ptr = {};
             else
@@ -294,7 +292,7 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     if (d.short_rows)
         d.short_rows->run();
     else if (d.rows)
-        d.rows->run(d.l2 ? d.l2->stream() : nullptr);
+        d.rows->run();
     else if (d.tuples) {
         const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
         if (d.ptr32.size())

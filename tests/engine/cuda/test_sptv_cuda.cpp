@@ -9,10 +9,6 @@
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/sptv.hpp"
 
-#if TS_WITH_CUDA
-#include <cuda_runtime.h>
-#endif
-
 using namespace tscope;
 
 namespace {
@@ -259,24 +255,6 @@ private Q_SLOTS:
         const double err = sparse_max_relative_error(sptv(Backend::Cuda, *f, 2, v, no_control()), sptv_reference(t, 2, v));
         QVERIFY2(err <= 1e-4, qPrintable(QString("error %1").arg(err)));
         check_against_oracle(t);
-    }
-
-    // cuSPARSE's products with the vector's accesses persisting in L2 (TENSORSCOPE_SPTV_L2=persist):
-    // the same results, and the set-aside given back after each plan.
-    void l2WindowKeepsTheResult() {
-        const tstest::ScopedEnv persist("TENSORSCOPE_SPTV_L2", "persist");
-        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", "cusparse");
-        fibersAcrossTiles();
-        check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
-        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns"}) {
-            const std::string path = tstest::shared_tensor(name);
-            if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
-        }
-#if TS_WITH_CUDA
-        std::size_t set_aside = 1;
-        QCOMPARE(cudaDeviceGetLimit(&set_aside, cudaLimitPersistingL2CacheSize), cudaSuccess);
-        QCOMPARE(set_aside, std::size_t{0});
-#endif
     }
 
     void realTensors() {
