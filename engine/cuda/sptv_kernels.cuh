@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "cuda_util.cuh"  // grid_for, env_unsigned
+#include "cuda_util.cuh"  // grid_for, env_is
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -41,10 +41,15 @@ constexpr int kEllThreads = 256;
 // Compute on delicious-4d's mode 1 (call 4): 3.48 ms, DRAM 35% busy, 48 registers, 53% of the
 // warps resident (62.5% possible) and 0.21 eligible a scheduler: bound by the loads' latency.
 // short_entries (kEllShort) is passed at launch: as a constant in the kernel the compiler gave
-// it 72 registers rather than 48. Pairs (TENSORSCOPE_ELL_PAIRS=1, for comparison, session 36):
-// a thread loads two of its entries at once, so that a fiber of one nonzero (most of
-// delicious-4d's) learns it ends with its first load and a longer one waits half as often.
-template <bool Pairs>
+// it 72 registers rather than 48. A thread loads Loads of its entries at once (2 unless
+// TENSORSCOPE_ELL_LOADS=4, for comparison, session 37), so that a fiber of one nonzero (most of
+// delicious-4d's) learns it ends with its first load and a longer one waits half as often. One
+// H200 (h200-issue19-session37.json call 1, alternating twice): two at a time against one, the
+// delicious-4d shape's mode 1 3.18 ms against 3.52, the uniform shape's modes 1-3 1.08-1.10
+// against 1.35-1.44 (84-92% of the bound against 68-69%). Measured slower and removed there:
+// the warp taking fibers past 8 entries (3.84 ms), registers capped for 6 or 8 blocks an SM (40
+// or 32 registers, spilling: 4.41 and 4.46 ms; the uniform shape 2.02-2.08 with 8).
+template <int Loads>
 __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
                                                 std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
                                                 const std::uint64_t* __restrict__ ap, const std::uint32_t* __restrict__ fiber_slice,
@@ -63,25 +68,16 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
             rows = first[s + 1] - first[s];
             end = ap[s + 1] - entry_base;
             e = ap[s] - entry_base + (q + fiber_base - first[s]);
-            if constexpr (Pairs) {
-                for (std::uint64_t k = 0; k < short_entries && e < end; k += 2, e += 2 * rows) {
-                    const std::uint64_t e1 = e + rows;
-                    const std::uint32_t c0 = col[e], c1 = e1 < end ? col[e1] : kEllPad;
-                    const bool has0 = c0 != kEllPad, has1 = has0 && c1 != kEllPad;  // pads only follow the last entry
-                    sum += (has0 ? val[e] * v[c0] : 0.0f) + (has1 ? val[e1] * v[c1] : 0.0f);
-                    if (!has1) {
-                        e = end;
-                        break;
-                    }
-                }
-            } else {
-                for (std::uint64_t k = 0; k < short_entries && e < end; ++k, e += rows) {
-                    const std::uint32_t c = col[e];
-                    if (c == kEllPad) {  // pads only follow a fiber's last entry
-                        e = end;
-                        break;
-                    }
-                    sum += val[e] * v[c];
+            for (std::uint64_t k = 0; k < short_entries && e < end; k += Loads, e += Loads * rows) {
+                std::uint32_t c[Loads];
+#pragma unroll
+                for (int u = 0; u < Loads; ++u) c[u] = e + u * rows < end ? col[e + u * rows] : kEllPad;
+#pragma unroll
+                for (int u = 0; u < Loads; ++u)  // pads only follow a fiber's last entry
+                    if (c[u] != kEllPad) sum += val[e + u * rows] * v[c[u]];
+                if (c[Loads - 1] == kEllPad) {
+                    e = end;
+                    break;
                 }
             }
         }
@@ -119,41 +115,20 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
         const std::uint32_t* __restrict__ fiber_slice, const std::uint32_t* __restrict__ col,                           \
         const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries
 #define TS_ELL_ARGS fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v, out, short_entries
-template <bool Pairs>
-__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers<Pairs>(TS_ELL_ARGS); }
-// The same with its registers capped for MinBlocks blocks an SM (6: 40 registers, 8: 32, with
-// spills), for comparison (TENSORSCOPE_ELL_BLOCKS=6 or 8, session 36, not yet measured).
-template <int MinBlocks, bool Pairs>
-__global__ void __launch_bounds__(kEllThreads, MinBlocks) sptv_ell_kernel_bounded(TS_ELL_PARAMS) {
-    sptv_ell_fibers<Pairs>(TS_ELL_ARGS);
-}
+template <int Loads>
+__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers<Loads>(TS_ELL_ARGS); }
 
-template <bool Pairs>
-void launch_sptv_ell_as(unsigned long blocks, int grid, cudaStream_t stream, TS_ELL_PARAMS) {
-    if (blocks == 6)
-        sptv_ell_kernel_bounded<6, Pairs><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
-    else if (blocks == 8)
-        sptv_ell_kernel_bounded<8, Pairs><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
-    else
-        sptv_ell_kernel<Pairs><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
-}
-
-// sptv_ell_kernel over `fibers` fibers on `stream` as three comparison switches pick, read at each
-// launch (session 36): TENSORSCOPE_ELL_BLOCKS its register bound, TENSORSCOPE_ELL_SHORT its
-// threads' share of a fiber (kEllShort entries unless set; 8 or 16 hand a fiber to its warp
-// sooner), TENSORSCOPE_ELL_PAIRS=1 its threads' loads two at a time.
+// sptv_ell_kernel over `fibers` fibers on `stream`, its threads' loads four at a time where
+// TENSORSCOPE_ELL_LOADS=4 (read at each launch, for comparison: session 37, not yet measured).
 inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,
                             const std::uint64_t* first, const std::uint64_t* ap, const std::uint32_t* fiber_slice,
                             const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
     const int grid = grid_for(fibers, kEllThreads);
-    const unsigned long blocks = env_unsigned("TENSORSCOPE_ELL_BLOCKS", 0);
-    const std::uint64_t short_entries = env_unsigned("TENSORSCOPE_ELL_SHORT", kEllShort);
-    if (env_is("TENSORSCOPE_ELL_PAIRS", "1"))
-        launch_sptv_ell_as<true>(blocks, grid, stream, fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v,
-                                 out, short_entries);
+    const std::uint64_t short_entries = kEllShort;
+    if (env_is("TENSORSCOPE_ELL_LOADS", "4"))
+        sptv_ell_kernel<4><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
     else
-        launch_sptv_ell_as<false>(blocks, grid, stream, fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v,
-                                  out, short_entries);
+        sptv_ell_kernel<2><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
 }
 
 #undef TS_ELL_PARAMS

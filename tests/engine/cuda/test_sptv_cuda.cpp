@@ -223,31 +223,16 @@ private Q_SLOTS:
     }
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
-    // (tstest::long_fibers_tensor), in the kernel as the compiler allocates its registers and
-    // capped at 40 or 32 (TENSORSCOPE_ELL_BLOCKS=6 or 8, spilling), with the warp taking fibers
-    // past 8 entries or every fiber (TENSORSCOPE_ELL_SHORT=8 or 0), and with a thread's entries
-    // loaded two at a time (TENSORSCOPE_ELL_PAIRS=1; past 7 entries: a pair crosses the limit).
+    // (tstest::long_fibers_tensor: lengths 1, 2, 31, 32 and 33 among them), a thread's entries
+    // loaded two at a time, or four (TENSORSCOPE_ELL_LOADS=4).
     void ellLongFibers_data() {
-        QTest::addColumn<QByteArray>("blocks");
-        QTest::addColumn<QByteArray>("shortEntries");
-        QTest::addColumn<QByteArray>("pairs");
-        const QByteArray none;
-        QTest::addRow("compiler's registers") << none << none << none;
-        QTest::addRow("6 blocks an SM") << QByteArray("6") << none << none;
-        QTest::addRow("8 blocks an SM") << QByteArray("8") << none << none;
-        QTest::addRow("warp past 8 entries") << none << QByteArray("8") << none;
-        QTest::addRow("warp on every fiber") << none << QByteArray("0") << none;
-        QTest::addRow("pairs") << none << none << QByteArray("1");
-        QTest::addRow("pairs, warp past 7 entries") << none << QByteArray("7") << QByteArray("1");
-        QTest::addRow("pairs, 8 blocks an SM") << QByteArray("8") << none << QByteArray("1");
+        QTest::addColumn<QByteArray>("loads");
+        QTest::addRow("two at a time") << QByteArray();
+        QTest::addRow("four at a time") << QByteArray("4");
     }
     void ellLongFibers() {
-        QFETCH(QByteArray, blocks);
-        QFETCH(QByteArray, shortEntries);
-        QFETCH(QByteArray, pairs);
-        const tstest::ScopedEnv capped("TENSORSCOPE_ELL_BLOCKS", blocks);
-        const tstest::ScopedEnv handed("TENSORSCOPE_ELL_SHORT", shortEntries);
-        const tstest::ScopedEnv paired("TENSORSCOPE_ELL_PAIRS", pairs);
+        QFETCH(QByteArray, loads);
+        const tstest::ScopedEnv loaded("TENSORSCOPE_ELL_LOADS", loads);
         const CooTensor t = tstest::long_fibers_tensor();
         const auto f = build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 2));
         const DenseMatrix vm = random_matrix(t.dim(2), 1, 72);
