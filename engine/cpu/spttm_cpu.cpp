@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <optional>
 
 #include "cpu_kernels.hpp"
+#include "fiber_runs.hpp"
 #include "spttm_rows.hpp"
 #include "sspttm_tiles.hpp"
 #include "streaming_stores.hpp"
@@ -157,26 +157,22 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
 
 std::unique_ptr<SemiSparse> spttm_reference(const CooTensor& t, int mode, const DenseMatrix& u) {
     const std::uint64_t R = u.cols;
-    std::map<std::vector<std::uint64_t>, std::vector<double>> fibers;
-    std::vector<std::uint64_t> key;
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
-        key.clear();
-        for (int m = 0; m < t.order(); ++m)
-            if (m != mode) key.push_back(t.index(m, z));
-        auto& out = fibers[key];
-        out.resize(R, 0.0);
-        const std::uint64_t k = t.index(mode, z);
-        for (std::uint64_t r = 0; r < R; ++r) out[r] += t.value(z) * u.at(k, r);
-    }
+    const detail::FiberRuns runs = detail::fiber_runs(t, mode);
     auto y = std::make_unique<SemiSparse>();
     y->set_dims(with_rank(t.dims(), mode, R));
     y->dense_modes = {mode};
     for (int m = 0; m < t.order(); ++m)
         if (m != mode) y->sparse_modes.push_back(m);
     y->idx.resize(y->sparse_modes.size());
-    for (const auto& [coord, values] : fibers) {
+    y->vals.assign(runs.fibers() * R, 0.0);
+    for (std::uint64_t f = 0; f < runs.fibers(); ++f) {
+        const std::vector<std::uint64_t> coord = detail::fiber_coord(t, mode, runs.order[runs.starts[f]]);
         for (std::size_t k = 0; k < coord.size(); ++k) y->idx[k].push_back(coord[k]);
-        y->vals.insert(y->vals.end(), values.begin(), values.end());
+        double* out = y->vals.data() + f * R;
+        for (std::uint64_t q = runs.starts[f]; q < runs.starts[f + 1]; ++q) {
+            const std::uint64_t z = runs.order[q], k = t.index(mode, z);
+            for (std::uint64_t r = 0; r < R; ++r) out[r] += t.value(z) * u.at(k, r);
+        }
     }
     return y;
 }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -15,6 +14,7 @@
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "cpu_kernels.hpp"
+#include "fiber_runs.hpp"
 #include "output_rows.hpp"
 
 namespace tscope {
@@ -374,18 +374,17 @@ Prepared prepare_any(const SparseFormat& format, int mode, bool values = true) {
 
 CooTensor sptv_reference(const CooTensor& t, int mode, const std::vector<double>& v) {
     if (t.order() < 2) throw InputError("SpTV needs a tensor of order 2 or more");  // its result has order N - 1
-    std::map<std::vector<std::uint64_t>, double> fibers;
-    std::vector<std::uint64_t> key;
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) {
-        key.clear();
-        for (int m = 0; m < t.order(); ++m)
-            if (m != mode) key.push_back(t.index(m, z));
-        fibers[key] += t.value(z) * v[t.index(mode, z)];
-    }
+    const detail::FiberRuns runs = detail::fiber_runs(t, mode);
     CooTensor out(other_dims(t.dims(), mode));
-    out.resize(fibers.size());
-    std::uint64_t n = 0;
-    for (const auto& [coord, value] : fibers) out.set(n++, coord, value);
+    out.resize(runs.fibers());
+    for (std::uint64_t f = 0; f < runs.fibers(); ++f) {
+        double sum = 0.0;
+        for (std::uint64_t k = runs.starts[f]; k < runs.starts[f + 1]; ++k) {
+            const std::uint64_t z = runs.order[k];
+            sum += t.value(z) * v[t.index(mode, z)];
+        }
+        out.set(f, detail::fiber_coord(t, mode, runs.order[runs.starts[f]]), sum);
+    }
     return out;
 }
 

@@ -78,6 +78,32 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor(dims, 900, std::uint64_t(order * 5 + dist), Distribution(dist)));
     }
 
+    // The oracle's fibers come in lexicographic order of their coordinates, each the sum of its
+    // nonzeros, whether the other modes' indices linearise into 64 bits (a sort of keys) or not
+    // (a sort by coordinates: here dims of 2^40 whose product overflows): the same tensor in
+    // both gives the same result, and each fiber matches a sum taken by hand.
+    void oracleFibersInOrder() {
+        const CooTensor small = tstest::random_tensor({9, 7, 8}, 300, 17, Distribution::PowerLaw);
+        CooTensor huge({std::uint64_t{1} << 40, std::uint64_t{1} << 40, 8});
+        huge.resize(small.nnz());
+        for (std::uint64_t z = 0; z < small.nnz(); ++z)
+            huge.set(z, std::vector<std::uint64_t>{small.index(0, z), small.index(1, z), small.index(2, z)}, small.value(z));
+        const auto v = random_vector(8, 3);
+        const CooTensor a = sptv_reference(small, 2, v), b = sptv_reference(huge, 2, v);
+        QVERIFY(a.nnz() > 20 && a.nnz() < small.nnz());  // power-law: some fibers hold several nonzeros
+        QCOMPARE(b.nnz(), a.nnz());
+        for (std::uint64_t f = 0; f < a.nnz(); ++f) {
+            QCOMPARE(b.index(0, f), a.index(0, f));
+            QCOMPARE(b.index(1, f), a.index(1, f));
+            QCOMPARE(b.value(f), a.value(f));
+            if (f) QVERIFY(std::pair(a.index(0, f - 1), a.index(1, f - 1)) < std::pair(a.index(0, f), a.index(1, f)));
+            double sum = 0.0;
+            for (std::uint64_t z = 0; z < small.nnz(); ++z)
+                if (small.index(0, z) == a.index(0, f) && small.index(1, z) == a.index(1, f)) sum += small.value(z) * v[small.index(2, z)];
+            QCOMPARE(a.value(f), sum);
+        }
+    }
+
     void edgeCases() {
         check_against_oracle(tstest::one_nonzero_tensor());
         check_against_oracle(tstest::empty_slices_tensor());
