@@ -41,14 +41,16 @@ constexpr int kEllThreads = 256;
 // Compute on delicious-4d's mode 1 (call 4): 3.48 ms, DRAM 35% busy, 48 registers, 53% of the
 // warps resident (62.5% possible) and 0.21 eligible a scheduler: bound by the loads' latency.
 // short_entries (kEllShort) is passed at launch: as a constant in the kernel the compiler gave
-// it 72 registers rather than 48. A thread loads Loads of its entries at once (2 unless
-// TENSORSCOPE_ELL_LOADS=4, for comparison, session 37), so that a fiber of one nonzero (most of
-// delicious-4d's) learns it ends with its first load and a longer one waits half as often. One
-// H200 (h200-issue19-session37.json call 1, alternating twice): two at a time against one, the
-// delicious-4d shape's mode 1 3.18 ms against 3.52, the uniform shape's modes 1-3 1.08-1.10
-// against 1.35-1.44 (84-92% of the bound against 68-69%). Measured slower and removed there:
-// the warp taking fibers past 8 entries (3.84 ms), registers capped for 6 or 8 blocks an SM (40
-// or 32 registers, spilling: 4.41 and 4.46 ms; the uniform shape 2.02-2.08 with 8).
+// it 72 registers rather than 48. A thread loads Loads of its entries at once (4 unless
+// TENSORSCOPE_ELL_LOADS=8, for comparison: session 37, not yet measured), so that a fiber of one
+// nonzero (most of delicious-4d's) learns it ends with its first load and a longer one waits
+// once for several entries. One H200 (h200-issue19-session37.json calls 1 and 4, alternating
+// twice each): one at a time, two, four: the delicious-4d shape's mode 1 3.52, 3.17-3.18 and
+// 2.97 ms; the uniform shape's modes 1-3 1.35-1.44, 1.08-1.11 and 0.84-0.88 ms (68-69%, 83-91%
+// and 104-117% of the bound, which counts the padding that the loads stop at). Measured slower
+// and removed in call 1: the warp taking fibers past 8 entries (3.84 ms), registers capped for 6
+// or 8 blocks an SM (40 or 32 registers, spilling: 4.41 and 4.46 ms; the uniform shape 2.02-2.08
+// with 8).
 template <int Loads>
 __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
                                                 std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
@@ -118,17 +120,17 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
 template <int Loads>
 __global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers<Loads>(TS_ELL_ARGS); }
 
-// sptv_ell_kernel over `fibers` fibers on `stream`, its threads' loads four at a time where
-// TENSORSCOPE_ELL_LOADS=4 (read at each launch, for comparison: session 37, not yet measured).
+// sptv_ell_kernel over `fibers` fibers on `stream`, its threads' loads eight at a time where
+// TENSORSCOPE_ELL_LOADS=8 (read at each launch, for comparison: session 37, not yet measured).
 inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,
                             const std::uint64_t* first, const std::uint64_t* ap, const std::uint32_t* fiber_slice,
                             const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
     const int grid = grid_for(fibers, kEllThreads);
     const std::uint64_t short_entries = kEllShort;
-    if (env_is("TENSORSCOPE_ELL_LOADS", "4"))
-        sptv_ell_kernel<4><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
+    if (env_is("TENSORSCOPE_ELL_LOADS", "8"))
+        sptv_ell_kernel<8><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
     else
-        sptv_ell_kernel<2><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
+        sptv_ell_kernel<4><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
 }
 
 #undef TS_ELL_PARAMS

@@ -224,11 +224,11 @@ private Q_SLOTS:
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
     // (tstest::long_fibers_tensor: lengths 1, 2, 31, 32 and 33 among them), a thread's entries
-    // loaded two at a time, or four (TENSORSCOPE_ELL_LOADS=4).
+    // loaded four at a time, or eight (TENSORSCOPE_ELL_LOADS=8).
     void ellLongFibers_data() {
         QTest::addColumn<QByteArray>("loads");
-        QTest::addRow("two at a time") << QByteArray();
-        QTest::addRow("four at a time") << QByteArray("4");
+        QTest::addRow("four at a time") << QByteArray();
+        QTest::addRow("eight at a time") << QByteArray("8");
     }
     void ellLongFibers() {
         QFETCH(QByteArray, loads);
