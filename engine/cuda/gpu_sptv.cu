@@ -22,6 +22,7 @@
 #include "gpu_sptv.hpp"
 #include "sparse_library.cuh"
 #include "sptv_kernels.cuh"
+#include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
@@ -154,6 +155,10 @@ struct SptvDevice::Impl {
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
+    // rows' columns renumbered by their reads (sptv_hot_columns.cuh): v arrives in v_in and is
+    // gathered into v, which the product reads
+    std::unique_ptr<HotColumns> hot;
+    DeviceArray<float> v_in;
 };
 
 namespace {
@@ -200,6 +205,11 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
             d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
             d.ptr = {};
         } else {
+            if (env_is("TENSORSCOPE_SPTV_HOT", "1")) {
+                require_free(HotColumns::bytes(vlen) + vlen * sizeof(float), "renumbering SpTV's vector");
+                d.hot = std::make_unique<HotColumns>(x.nnz, d.col.get(), static_cast<std::uint32_t>(vlen));
+                d.v_in = DeviceArray<float>(vlen);
+            }
             d.rows = std::make_unique<CsrSpmv>(x.rows, vlen, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
             if (d.rows->csr().narrow())
                 d.ptr = {};
@@ -286,8 +296,14 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     Impl& d = *impl_;
     Event t0, t1, t2, t3;
     t0.record();
-    d.v.upload(v);
-    t1.record();
+    if (d.hot) {
+        d.v_in.upload(v);
+        t1.record();
+        d.hot->gather(d.v_in.get(), d.v.get());
+    } else {
+        d.v.upload(v);
+        t1.record();
+    }
     if (d.kept) d.kept->run();
     if (d.short_rows)
         d.short_rows->run();

@@ -242,6 +242,20 @@ private Q_SLOTS:
         check_against_oracle(t);
     }
 
+    // cuSPARSE's products with the vector's entries renumbered by their reads
+    // (TENSORSCOPE_SPTV_HOT=1): the same results, on power-law columns (many ties and a few much
+    // read), on a vector longer than a block's shared memory and on the real tensors.
+    void hotColumnsKeepTheResult() {
+        const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1");
+        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", "cusparse");
+        check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
+        check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
+        for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns"}) {
+            const std::string path = tstest::shared_tensor(name);
+            if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
+        }
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
