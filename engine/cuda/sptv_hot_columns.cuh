@@ -27,13 +27,18 @@ __global__ void hot_count_kernel(std::uint64_t nnz, const std::uint32_t* __restr
         atomicAdd(count + col[e], 1u);
 }
 
-__global__ void hot_iota_kernel(std::uint32_t n, std::uint32_t* __restrict__ ids) {
-    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) ids[i] = i;
+// Loops over the vector's entries count in 64 bits: a 32-bit index near 2^32 would wrap past n.
+__global__ void hot_iota_kernel(std::uint64_t n, std::uint32_t* __restrict__ ids) {
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+        ids[i] = static_cast<std::uint32_t>(i);
 }
 
 // rank[old[k]] = k: where each original entry went.
-__global__ void hot_rank_kernel(std::uint32_t n, const std::uint32_t* __restrict__ old, std::uint32_t* __restrict__ rank) {
-    for (std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) rank[old[k]] = k;
+__global__ void hot_rank_kernel(std::uint64_t n, const std::uint32_t* __restrict__ old, std::uint32_t* __restrict__ rank) {
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride)
+        rank[old[k]] = static_cast<std::uint32_t>(k);
 }
 
 __global__ void hot_relabel_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ rank, std::uint32_t* __restrict__ col) {
@@ -43,9 +48,10 @@ __global__ void hot_relabel_kernel(std::uint64_t nnz, const std::uint32_t* __res
 }
 
 // hot[k] = v[old[k]].
-__global__ void hot_gather_kernel(std::uint32_t n, const std::uint32_t* __restrict__ old, const float* __restrict__ v,
+__global__ void hot_gather_kernel(std::uint64_t n, const std::uint32_t* __restrict__ old, const float* __restrict__ v,
                                   float* __restrict__ hot) {
-    for (std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) hot[k] = v[old[k]];
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride) hot[k] = v[old[k]];
 }
 
 // The columns of a CSR on the device, relabelled in place by descending count (ties by id), and
