@@ -186,6 +186,19 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
     return rows > 3 * outputs || nnz >= 2 * outputs;
 }
 
+// HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples, its short rows' first nonzeros
+// loaded ahead where TENSORSCOPE_TUPLE_AHEAD=1 (read at each launch, for comparison).
+template <class P>
+void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val, const float* v,
+                   const std::uint64_t* block_base, float* out) {
+    const auto blocks = static_cast<unsigned>((rows + kTupleBlockRows - 1) / kTupleBlockRows);
+    if (!blocks) return;
+    if (env_is("TENSORSCOPE_TUPLE_AHEAD", "1"))
+        sptv_tuple_kernel<P, true><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
+    else
+        sptv_tuple_kernel<P, false><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
+}
+
 }  // namespace
 
 SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : impl_(new Impl) {
@@ -310,13 +323,10 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     else if (d.rows)
         d.rows->run();
     else if (d.tuples) {
-        const auto blocks = static_cast<unsigned>(d.block_base.size() - 1);
         if (d.ptr32.size())
-            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(),
-                                                         d.block_base.get(), d.out.get());
+            launch_tuples(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
         else
-            sptv_tuple_kernel<<<blocks, kTupleThreads>>>(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                                         d.block_base.get(), d.out.get());
+            launch_tuples(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
     }
     else if (!d.ell)
         d.out.zero();  // no nonzeros: every row is empty

@@ -189,20 +189,24 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
-    // of the cases above, random ones of order 3-5 and the shared ones: the same results as the
-    // oracle.
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row, its short rows'
+    // first nonzeros loaded ahead or not, TENSORSCOPE_TUPLE_AHEAD). On the tensors of the cases
+    // above, random ones of order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("ahead");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+        QTest::addRow("one pass, first nonzeros ahead") << QByteArray("one-pass") << QByteArray() << QByteArray("1");
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, ahead);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
+        const tstest::ScopedEnv loaded("TENSORSCOPE_TUPLE_AHEAD", ahead);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
