@@ -155,8 +155,8 @@ struct SptvDevice::Impl {
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    // rows' columns renumbered by their reads (sptv_hot_columns.cuh): v arrives in v_in and is
-    // gathered into v, which the product reads
+    // rows' columns renumbered by their reads where TENSORSCOPE_SPTV_HOT=1 (sptv_hot_columns.cuh):
+    // v arrives in v_in and is gathered into v, which the product reads
     std::unique_ptr<HotColumns> hot;
     DeviceArray<float> v_in;
 };
