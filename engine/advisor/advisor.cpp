@@ -101,9 +101,10 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
         if (kind == FormatKind::HOCSR && kernel == KernelKind::SpTV)
             if (std::string why = hocsr_refusal(p.dims, sptv_options(kind, p.order(), m).mode_order); !why.empty()) return why;
         if (kind == FormatKind::HOCFS_ELL) {
-            const std::uint64_t index_max = p.index_bytes == 4 ? 0xffffffffull : ~std::uint64_t{0};
             const std::vector<int> order = sptv_options(FormatKind::CSF, p.order(), m).mode_order;  // p.sptv_trees'
-            if (std::string why = hocfs_ell_refusal(order, p.nnz, p.sptv_trees[mu].ell_cells, index_max); !why.empty()) return why;
+            if (std::string why = hocfs_ell_refusal(order, p.nnz, p.sptv_trees[mu].ell_cells, p.index_max());
+                !why.empty())
+                return why;
         }
     }
     return "";

@@ -247,7 +247,7 @@ std::string size_refusal(const TensorProfile& p, FormatKind kind, int mode) {
         const TreeCounts& tree = root ? p.root_trees[m] : p.sptv_trees[m];
         const std::vector<int> order =
             root ? mode_first_order(p.order(), mode) : sptv_options(FormatKind::CSF, p.order(), mode).mode_order;
-        return hocfs_ell_refusal(order, p.nnz, tree.ell_cells, p.index_bytes == 4 ? 0xffffffffull : ~std::uint64_t{0});
+        return hocfs_ell_refusal(order, p.nnz, tree.ell_cells, p.index_max());
     }
     if (kind == FormatKind::sCOO) return scoo_refusal(mode, p.stats.modes[m].fibers, p.dims[m]);
     return {};

@@ -21,14 +21,18 @@ bool linearises(const CooTensor& t, int mode) {
     return true;
 }
 
-bool same_fiber(const CooTensor& t, int mode, std::uint64_t a, std::uint64_t b) {
-    for (int m = 0; m < t.order(); ++m)
-        if (m != mode && t.index(m, a) != t.index(m, b)) return false;
-    return true;
+// A fiber starts at k where k is 0 or where the k-th nonzero's fiber differs from the one before.
+template <class Differs>
+std::vector<std::uint64_t> run_starts(std::uint64_t n, Differs&& differs) {
+    std::vector<std::uint64_t> starts;
+    for (std::uint64_t k = 0; k < n; ++k)
+        if (k == 0 || differs(k)) starts.push_back(k);
+    if (n) starts.push_back(n);
+    return starts;
 }
 
-// The order by linear keys: one sort of (key, position) pairs.
-std::vector<std::uint64_t> order_by_keys(const CooTensor& t, int mode) {
+// By linear keys: one sort of (key, position) pairs; a fiber is a run of equal keys.
+FiberRuns runs_by_keys(const CooTensor& t, int mode) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> keyed(t.nnz());
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         std::uint64_t key = 0;
@@ -37,36 +41,35 @@ std::vector<std::uint64_t> order_by_keys(const CooTensor& t, int mode) {
         keyed[z] = {key, z};
     }
     std::sort(keyed.begin(), keyed.end());
-    std::vector<std::uint64_t> order(t.nnz());
-    for (std::uint64_t k = 0; k < t.nnz(); ++k) order[k] = keyed[k].second;
-    return order;
+    FiberRuns r;
+    r.order.resize(t.nnz());
+    for (std::uint64_t k = 0; k < t.nnz(); ++k) r.order[k] = keyed[k].second;
+    r.starts = run_starts(t.nnz(), [&](std::uint64_t k) { return keyed[k].first != keyed[k - 1].first; });
+    return r;
 }
 
 // Where the keys would overflow: the positions sorted by comparing coordinates.
-std::vector<std::uint64_t> order_by_coordinates(const CooTensor& t, int mode) {
-    std::vector<std::uint64_t> order(t.nnz());
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) order[z] = z;
-    std::sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+FiberRuns runs_by_coordinates(const CooTensor& t, int mode) {
+    auto before = [&](std::uint64_t a, std::uint64_t b) {
         for (int m = 0; m < t.order(); ++m) {
             if (m == mode) continue;
             const std::uint64_t ia = t.index(m, a), ib = t.index(m, b);
             if (ia != ib) return ia < ib;
         }
-        return a < b;
-    });
-    return order;
+        return false;
+    };
+    FiberRuns r;
+    r.order.resize(t.nnz());
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) r.order[z] = z;
+    std::stable_sort(r.order.begin(), r.order.end(), before);  // a fiber's nonzeros keep their positions' order
+    r.starts = run_starts(t.nnz(), [&](std::uint64_t k) { return before(r.order[k - 1], r.order[k]); });
+    return r;
 }
 
 }  // namespace
 
 FiberRuns fiber_runs(const CooTensor& t, int mode) {
-    FiberRuns r;
-    r.order = linearises(t, mode) ? order_by_keys(t, mode) : order_by_coordinates(t, mode);
-    for (std::uint64_t k = 0; k < r.order.size(); ++k)
-        if (k == 0 || !same_fiber(t, mode, r.order[k - 1], r.order[k])) r.starts.push_back(k);
-    r.starts.push_back(r.order.size());
-    if (r.order.empty()) r.starts.clear();
-    return r;
+    return linearises(t, mode) ? runs_by_keys(t, mode) : runs_by_coordinates(t, mode);
 }
 
 std::vector<std::uint64_t> fiber_coord(const CooTensor& t, int mode, std::uint64_t z) {

@@ -16,15 +16,24 @@ namespace tscope {
 
 using detail::array_info;
 
+namespace {
+
+// Modes in the user's numbering, comma-separated ("2,3,1"): mode orders in messages and parameters.
+std::string modes_text(const std::vector<int>& modes) {
+    std::string text;
+    for (std::size_t k = 0; k < modes.size(); ++k) text += (k ? "," : "") + std::to_string(modes[k] + 1);
+    return text;
+}
+
+}  // namespace
+
 std::string hocfs_ell_refusal(const std::vector<int>& order, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max) {
     // ELL's weakness on skewed data: one long fiber pads its whole slice. Refuse blow-ups.
     const std::uint64_t limit = std::max<std::uint64_t>(16 * nnz, 1u << 20);
     if (cells <= limit && cells <= index_max) return {};
     // The order, not one mode: SpTV's tree has the product's mode last and another at the root.
-    std::string modes;
-    for (std::size_t l = 0; l < order.size(); ++l) modes += (l ? "," : "") + std::to_string(order[l] + 1);
-    return "HOCFS-ELL in mode order " + modes + " would pad " + std::to_string(nnz) + " nonzeros to " + std::to_string(cells) +
-           " entries (over 16x: the limit)";
+    return "HOCFS-ELL in mode order " + modes_text(order) + " would pad " + std::to_string(nnz) + " nonzeros to " +
+           std::to_string(cells) + " entries (over 16x: the limit)";
 }
 
 std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length) {
@@ -70,8 +79,7 @@ std::string hocsr_refusal(const std::vector<std::uint64_t>& dims, const std::vec
     const std::vector<int> row_modes(order.begin(), order.end() - 1);
     const unsigned __int128 rows = product(dims, row_modes);
     if (rows <= kHocsrMaxRows) return {};
-    std::string rows_of;  // in the user's numbering: the modes that make up a row, and the last one
-    for (int m : row_modes) rows_of += (rows_of.empty() ? "" : ",") + std::to_string(m + 1);
+    const std::string rows_of = modes_text(row_modes);  // the modes that make up a row, and the last one
     return "HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(order.back() + 1) + " last) would need " +
            count_text(rows) + " row pointers, one per index tuple of modes " + rows_of + "; the limit is 2^" +
            std::to_string(std::countr_zero(kHocsrMaxRows));
@@ -408,9 +416,7 @@ StorageReport CsfFormat<I, V>::storage() const {
 
 template <class I, class V>
 std::vector<std::pair<std::string, std::string>> CsfFormat<I, V>::parameters() const {
-    std::string text;
-    for (std::size_t l = 0; l < order.size(); ++l) text += (l ? "," : "") + std::to_string(order[l] + 1);
-    return {{"mode order", text}};
+    return {{"mode order", modes_text(order)}};
 }
 
 template <class I, class V>
@@ -477,10 +483,8 @@ StorageReport ScooFormat<I, V>::storage() const {
         r.arrays.push_back(array_info("ind_" + std::to_string(sparse_modes[k] + 1),
                                       "index of mode " + std::to_string(sparse_modes[k] + 1) + " per dense chunk",
                                       idx[k].size(), sizeof(I), idx[k].size()));
-    std::string dense;
-    for (std::size_t k = 0; k < dense_modes.size(); ++k) dense += (k ? "," : "") + std::to_string(dense_modes[k] + 1);
-    r.arrays.push_back(array_info("val", "dense chunks over mode(s) " + dense + ", zeros included", vals.size(), sizeof(V),
-                                  vals.size()));
+    r.arrays.push_back(array_info("val", "dense chunks over mode(s) " + modes_text(dense_modes) + ", zeros included",
+                                  vals.size(), sizeof(V), vals.size()));
     return r;
 }
 

@@ -45,6 +45,8 @@ struct TensorProfile {
     std::vector<std::uint64_t> dims;
     std::uint64_t nnz = 0;
     std::uint32_t index_bytes = 4;  // the formats' index width (format_uses_32bit)
+    // that index type's largest value (the builders refuse arrays that would outgrow it)
+    std::uint64_t index_max() const { return index_bytes == 4 ? 0xffffffffull : ~std::uint64_t{0}; }
     std::uint32_t value_bytes = 8;
     TensorStats stats;
     FormatOptions options;                 // thresholds the counts were taken with
