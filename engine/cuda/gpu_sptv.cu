@@ -155,10 +155,9 @@ struct SptvDevice::Impl {
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    // rows' columns renumbered by their reads where TENSORSCOPE_SPTV_HOT=1 (sptv_hot_columns.cuh):
-    // v arrives in v_in and is gathered into v, which the product reads
+    // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
+    // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
-    DeviceArray<float> v_in;
 };
 
 namespace {
@@ -186,17 +185,13 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
     return rows > 3 * outputs || nnz >= 2 * outputs;
 }
 
-// HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples, its short rows' first nonzeros
-// loaded ahead where TENSORSCOPE_TUPLE_AHEAD=1 (read at each launch, for comparison).
+// HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
 template <class P>
 void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val, const float* v,
                    const std::uint64_t* block_base, float* out) {
     const auto blocks = static_cast<unsigned>((rows + kTupleBlockRows - 1) / kTupleBlockRows);
     if (!blocks) return;
-    if (env_is("TENSORSCOPE_TUPLE_AHEAD", "1"))
-        sptv_tuple_kernel<P, true><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
-    else
-        sptv_tuple_kernel<P, false><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
+    sptv_tuple_kernel<P><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
 }
 
 }  // namespace
@@ -218,12 +213,15 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
             d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
             d.ptr = {};
         } else {
-            if (env_is("TENSORSCOPE_SPTV_HOT", "1")) {
-                require_free(HotColumns::bytes(vlen) + vlen * sizeof(float), "renumbering SpTV's vector");
+            std::uint64_t columns = vlen;
+            if (HotColumns::wanted(vlen)) {
+                require_free(HotColumns::needed(vlen), "packing SpTV's much-read vector entries");
                 d.hot = std::make_unique<HotColumns>(x.nnz, d.col.get(), static_cast<std::uint32_t>(vlen));
-                d.v_in = DeviceArray<float>(vlen);
+                columns = d.hot->columns();
+                d.v = DeviceArray<float>(columns);
             }
-            d.rows = std::make_unique<CsrSpmv>(x.rows, vlen, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
+            d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
+                                               d.out.get());
             if (d.rows->csr().narrow())
                 d.ptr = {};
             else
@@ -309,10 +307,12 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     Impl& d = *impl_;
     Event t0, t1, t2, t3;
     t0.record();
-    if (d.hot) {
-        d.v_in.upload(v);
+    if (d.hot) {  // v lands behind the hot entries, which are gathered from it
+        const std::uint64_t hot = d.hot->hot();
+        check(cudaMemcpy(d.v.get() + hot, v, (d.v.size() - hot) * sizeof(float), cudaMemcpyHostToDevice),
+              "copying to the device");
         t1.record();
-        d.hot->gather(d.v_in.get(), d.v.get());
+        d.hot->gather(d.v.get());
     } else {
         d.v.upload(v);
         t1.record();

@@ -1,19 +1,31 @@
-// SpTV's vector with its entries renumbered by how many nonzeros read them, for a vector larger
-// than L2 (TENSORSCOPE_SPTV_HOT=1, for comparison: session 37, not yet measured). Private to
+// SpTV's vector with its much-read entries copied ahead of it, for a vector larger than L2
+// (TENSORSCOPE_SPTV_HOT=1 or =0 forces either way, for comparisons and tests). Private to
 // engine/cuda (nvcc, C++17).
 //
 // Why: on the delicious-4d shape's mode 2 (a 69 MB vector, over the H200's 50 MB of L2) the CSR
 // products reach 58-64% of the copy bound against 84-103% on the other modes. Each nonzero's
 // gather of v[col] costs a 32-byte sector for 4 bytes; power-law columns are read very unevenly,
 // but their ids are scattered (as the generator scatters them, and real ids are), so a sector
-// that L2 keeps for one much-read entry mostly holds entries rarely read. Renumbered by their
-// count, the much-read entries share sectors, and the part of v that L2 holds serves more of
-// the gathers. The plan relabels the columns once; every product first gathers v into the new
-// order on the device (vlen reads of v, vlen of the map, vlen writes), counted in its time.
+// that L2 keeps for one much-read entry mostly holds entries rarely read. Packed together, the
+// much-read entries share sectors, and the part of v that L2 holds serves more of the gathers.
+// Session 37's first form renumbered every entry by its count, and each product gathered the
+// whole vector into that order (vlen random reads of 4 bytes, each a sector). One H200
+// (h200-issue19-session38.json call 1, alternating twice in one binary, COO, CFB, HOCFS-CSR and
+// CSF through cuSPARSE): the delicious-4d shape's mode 2 1.25-1.28 ms against 1.47-1.48 (67-71%
+// of the bound against 56-62%); the nell-2 shape's modes (vectors under 120 KB, which L2 holds
+// whole) 0.30-0.35 ms against 0.30-0.33, no gain: hence only past L2.
+//
+// The layout now: the product reads v' = [hot entries | v as given], the hot ones being the
+// entries read at least twice, the most-read first, at most a cap's bytes (half of L2 unless
+// TENSORSCOPE_SPTV_HOT_BYTES says); their columns point into the front, every other column to
+// its entry in the copy of v behind it. v arrives straight behind the hot part, and a product
+// only gathers the hot entries (in their original ids' order unless TENSORSCOPE_SPTV_HOT_ORDER=
+// count, so that the gather's reads run forward through v). Both switches are read at each plan.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "cuda_util.cuh"
@@ -27,14 +39,24 @@ __global__ void hot_count_kernel(std::uint64_t nnz, const std::uint32_t* __restr
         atomicAdd(count + col[e], 1u);
 }
 
-// Loops over the vector's entries count in 64 bits: a 32-bit index near 2^32 would wrap past n.
-__global__ void hot_iota_kernel(std::uint64_t n, std::uint32_t* __restrict__ ids) {
+// ids[i] = base + i. Loops over the vector's entries count in 64 bits: a 32-bit index near 2^32
+// would wrap past n.
+__global__ void hot_iota_kernel(std::uint64_t n, std::uint32_t base, std::uint32_t* __restrict__ ids) {
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
-        ids[i] = static_cast<std::uint32_t>(i);
+        ids[i] = base + static_cast<std::uint32_t>(i);
 }
 
-// rank[old[k]] = k: where each original entry went.
+// *hot = the entries read at least twice: where the descending counts fall below 2 (left 0 by
+// the caller where none is).
+__global__ void hot_threshold_kernel(std::uint64_t n, const std::uint32_t* __restrict__ sorted,
+                                     std::uint64_t* __restrict__ hot) {
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride)
+        if (sorted[k] >= 2 && (k + 1 == n || sorted[k + 1] < 2)) *hot = k + 1;
+}
+
+// rank[old[k]] = k: where each hot entry went.
 __global__ void hot_rank_kernel(std::uint64_t n, const std::uint32_t* __restrict__ old, std::uint32_t* __restrict__ rank) {
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride)
@@ -47,52 +69,96 @@ __global__ void hot_relabel_kernel(std::uint64_t nnz, const std::uint32_t* __res
         col[e] = rank[col[e]];
 }
 
-// hot[k] = v[old[k]].
+// hot[k] = v[old[k]]: v is the copy behind the hot part, so the two never overlap.
 __global__ void hot_gather_kernel(std::uint64_t n, const std::uint32_t* __restrict__ old, const float* __restrict__ v,
                                   float* __restrict__ hot) {
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride) hot[k] = v[old[k]];
 }
 
-// The columns of a CSR on the device, relabelled in place by descending count (ties by id), and
-// the map back, for the products' gathers of v.
+// The columns of a CSR on the device, relabelled in place into v' (above), and the hot
+// entries' original ids, for each product's gather.
 class HotColumns {
 public:
-    // Device bytes it needs at most while it relabels (the counts, the ids, their sorted copies
-    // and the ranks, CUB's sort buffers), beside the vector copy a plan keeps (vlen floats).
-    static std::uint64_t bytes(std::uint64_t vlen) { return vlen * 8 * sizeof(std::uint32_t); }
+    // Whether a product over a vector of vlen entries packs its hot ones: where the vector is
+    // larger than the device's L2 and the relabelling takes under half the free memory (the rest
+    // is cuSPARSE's), unless TENSORSCOPE_SPTV_HOT says.
+    static bool wanted(std::uint64_t vlen) {
+        if (env_is("TENSORSCOPE_SPTV_HOT", "1")) return true;
+        if (env_is("TENSORSCOPE_SPTV_HOT", "0")) return false;
+        if (vlen * sizeof(float) <= l2_bytes()) return false;
+        std::size_t free_bytes = 0, total = 0;
+        check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
+        return 2 * needed(vlen) < free_bytes;
+    }
+    // The device bytes it needs at most, beside the product's: while it relabels, the counts,
+    // the ids, their sorted copies and the ranks, and CUB's sort buffers (8 words an entry); the
+    // hot entries' ids it keeps, and v' in place of v (the two side by side while v' is made).
+    static std::uint64_t needed(std::uint64_t vlen) { return vlen * (9 * sizeof(std::uint32_t) + 3 * sizeof(float)); }
 
-    HotColumns(std::uint64_t nnz, std::uint32_t* col, std::uint32_t vlen) : vlen_(vlen), old_(vlen) {
-        DeviceArray<std::uint32_t> rank = sorted_ids(nnz, col);
-        hot_rank_kernel<<<grid_for(vlen_), 256>>>(vlen_, old_.get(), rank.get());
+    HotColumns(std::uint64_t nnz, std::uint32_t* col, std::uint32_t vlen) : vlen_(vlen) {
+        DeviceArray<std::uint32_t> rank = hot_ids(nnz, col);
+        hot_iota_kernel<<<grid_for(vlen_), 256>>>(vlen_, static_cast<std::uint32_t>(hot_), rank.get());
+        if (hot_) hot_rank_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), rank.get());
         hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, rank.get(), col);
         check(cudaGetLastError(), "relabelling the vector's columns");
     }
 
-    void gather(const float* v, float* hot) const {
-        hot_gather_kernel<<<grid_for(vlen_), 256>>>(vlen_, old_.get(), v, hot);
-        check(cudaGetLastError(), "gathering the vector by its columns' counts");
+    std::uint64_t hot() const { return hot_; }              // v's entries copied ahead
+    std::uint64_t columns() const { return hot_ + vlen_; }  // v''s length
+
+    // vp: v' with v in place behind its first hot() entries; fills those.
+    void gather(float* vp) const {
+        if (!hot_) return;
+        hot_gather_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), vp + hot_, vp);
+        check(cudaGetLastError(), "gathering the vector's much-read entries");
     }
 
 private:
-    // old_ = the ids by descending count; returns vlen scratch entries for the ranks.
-    DeviceArray<std::uint32_t> sorted_ids(std::uint64_t nnz, const std::uint32_t* col) {
-        DeviceArray<std::uint32_t> count(vlen_), sorted(vlen_), ids(vlen_);
+    static std::uint64_t l2_bytes() { return static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize)); }
+
+    // Sets hot_ and old_ (the hot entries' original ids, in the order v' holds them); returns
+    // vlen scratch entries for the ranks.
+    DeviceArray<std::uint32_t> hot_ids(std::uint64_t nnz, const std::uint32_t* col) {
+        DeviceArray<std::uint32_t> count(vlen_), sorted(vlen_), ids(vlen_), by_count(vlen_);
         count.zero();
         hot_count_kernel<<<grid_for(nnz), 256>>>(nnz, col, count.get());
-        hot_iota_kernel<<<grid_for(vlen_), 256>>>(vlen_, ids.get());
+        hot_iota_kernel<<<grid_for(vlen_), 256>>>(vlen_, 0u, ids.get());
         check(cudaGetLastError(), "counting the vector's reads");
         std::size_t temp_bytes = 0;
-        check(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_bytes, count.get(), sorted.get(), ids.get(), old_.get(), vlen_),
+        check(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_bytes, count.get(), sorted.get(), ids.get(),
+                                                        by_count.get(), vlen_),
               "sizing the columns' sort");
         DeviceArray<unsigned char> temp(temp_bytes);
-        check(cub::DeviceRadixSort::SortPairsDescending(temp.get(), temp_bytes, count.get(), sorted.get(), ids.get(), old_.get(), vlen_),
+        check(cub::DeviceRadixSort::SortPairsDescending(temp.get(), temp_bytes, count.get(), sorted.get(), ids.get(),
+                                                        by_count.get(), vlen_),
               "sorting the columns by their reads");
+        DeviceArray<std::uint64_t> twice(1);
+        twice.zero();
+        hot_threshold_kernel<<<grid_for(vlen_), 256>>>(vlen_, sorted.get(), twice.get());
+        check(cudaGetLastError(), "finding the entries read twice");
+        twice.download(&hot_);
+        hot_ =
+            std::min<std::uint64_t>(hot_, env_unsigned("TENSORSCOPE_SPTV_HOT_BYTES", l2_bytes() / 2) / sizeof(float));
+        hot_ = std::min<std::uint64_t>(hot_, 0xffffffffu - vlen_);  // v''s ids are 32-bit
+        old_ = DeviceArray<std::uint32_t>(hot_);
+        if (!hot_) return ids;
+        if (env_is("TENSORSCOPE_SPTV_HOT_ORDER", "count")) {
+            check(cudaMemcpy(old_.get(), by_count.get(), hot_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+                  "keeping the hot ids");
+        } else {  // the hot ids (by_count's first hot_) by id
+            std::size_t bytes = 0;
+            check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, by_count.get(), old_.get(), hot_),
+                  "sizing the hot ids' sort");
+            if (bytes > temp_bytes) temp = DeviceArray<unsigned char>(bytes);
+            check(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, by_count.get(), old_.get(), hot_),
+                  "sorting the hot ids");
+        }
         return ids;  // free now: reused for the ranks
     }
 
-    std::uint32_t vlen_;
-    DeviceArray<std::uint32_t> old_;  // new id -> original id
+    std::uint64_t vlen_, hot_ = 0;
+    DeviceArray<std::uint32_t> old_;  // v''s k-th entry -> its original id, k < hot_
 };
 
 }  // namespace

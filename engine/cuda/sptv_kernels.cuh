@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "cuda_util.cuh"  // grid_for, env_is
+#include "cuda_util.cuh"  // grid_for
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -41,8 +41,7 @@ constexpr int kEllThreads = 256;
 // Compute on delicious-4d's mode 1 (call 4): 3.48 ms, DRAM 35% busy, 48 registers, 53% of the
 // warps resident (62.5% possible) and 0.21 eligible a scheduler: bound by the loads' latency.
 // short_entries (kEllShort) is passed at launch: as a constant in the kernel the compiler gave
-// it 72 registers rather than 48. A thread loads Loads of its entries at once (4 unless
-// TENSORSCOPE_ELL_LOADS=8, for comparison: session 37, not yet measured), so that a fiber of one
+// it 72 registers rather than 48. A thread loads kEllLoads of its entries at once, so that a fiber of one
 // nonzero (most of delicious-4d's) learns it ends with its first load and a longer one waits
 // once for several entries. One H200 (h200-issue19-session37.json calls 1 and 4, alternating
 // twice each): one at a time, two, four: the delicious-4d shape's mode 1 3.52, 3.17-3.18 and
@@ -50,8 +49,11 @@ constexpr int kEllThreads = 256;
 // and 104-117% of the bound, which counts the padding that the loads stop at). Measured slower
 // and removed in call 1: the warp taking fibers past 8 entries (3.84 ms), registers capped for 6
 // or 8 blocks an SM (40 or 32 registers, spilling: 4.41 and 4.46 ms; the uniform shape 2.02-2.08
-// with 8).
-template <int Loads>
+// with 8). Eight at a time, slower (session 38, h200-issue19-session38.json call 2, alternating
+// twice with four): delicious-4d's mode 1 3.05 ms against 2.96; the uniform shape's modes 1-3
+// 0.97-1.04 ms against 0.84-0.88.
+constexpr int kEllLoads = 4;
+
 __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base,
                                                 std::uint32_t slice_base, const std::uint64_t* __restrict__ first,
                                                 const std::uint64_t* __restrict__ ap, const std::uint32_t* __restrict__ fiber_slice,
@@ -70,14 +72,14 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
             rows = first[s + 1] - first[s];
             end = ap[s + 1] - entry_base;
             e = ap[s] - entry_base + (q + fiber_base - first[s]);
-            for (std::uint64_t k = 0; k < short_entries && e < end; k += Loads, e += Loads * rows) {
-                std::uint32_t c[Loads];
+            for (std::uint64_t k = 0; k < short_entries && e < end; k += kEllLoads, e += kEllLoads * rows) {
+                std::uint32_t c[kEllLoads];
 #pragma unroll
-                for (int u = 0; u < Loads; ++u) c[u] = e + u * rows < end ? col[e + u * rows] : kEllPad;
+                for (int u = 0; u < kEllLoads; ++u) c[u] = e + u * rows < end ? col[e + u * rows] : kEllPad;
 #pragma unroll
-                for (int u = 0; u < Loads; ++u)  // pads only follow a fiber's last entry
+                for (int u = 0; u < kEllLoads; ++u)  // pads only follow a fiber's last entry
                     if (c[u] != kEllPad) sum += val[e + u * rows] * v[c[u]];
-                if (c[Loads - 1] == kEllPad) {
+                if (c[kEllLoads - 1] == kEllPad) {
                     e = end;
                     break;
                 }
@@ -117,20 +119,15 @@ __device__ __forceinline__ void sptv_ell_fibers(std::uint64_t fibers, std::uint6
         const std::uint32_t* __restrict__ fiber_slice, const std::uint32_t* __restrict__ col,                           \
         const float* __restrict__ val, const float* __restrict__ v, float* __restrict__ out, std::uint64_t short_entries
 #define TS_ELL_ARGS fibers, fiber_base, entry_base, slice_base, first, ap, fiber_slice, col, val, v, out, short_entries
-template <int Loads>
-__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers<Loads>(TS_ELL_ARGS); }
+__global__ void sptv_ell_kernel(TS_ELL_PARAMS) { sptv_ell_fibers(TS_ELL_ARGS); }
 
-// sptv_ell_kernel over `fibers` fibers on `stream`, its threads' loads eight at a time where
-// TENSORSCOPE_ELL_LOADS=8 (read at each launch, for comparison: session 37, not yet measured).
+// sptv_ell_kernel over `fibers` fibers on `stream`.
 inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std::uint64_t entry_base, std::uint32_t slice_base,
                             const std::uint64_t* first, const std::uint64_t* ap, const std::uint32_t* fiber_slice,
                             const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
     const int grid = grid_for(fibers, kEllThreads);
     const std::uint64_t short_entries = kEllShort;
-    if (env_is("TENSORSCOPE_ELL_LOADS", "8"))
-        sptv_ell_kernel<8><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
-    else
-        sptv_ell_kernel<4><<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
+    sptv_ell_kernel<<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
 }
 
 #undef TS_ELL_PARAMS

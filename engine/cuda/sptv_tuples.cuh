@@ -111,16 +111,15 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // each product added to its row's sum by where it falls among the offsets, as
 // sptv_shared_vector.cuh's 4-row kernel does: the uniform shape's mode 3 (one pass) 0.596-0.671 ms
 // against 0.550-0.554 (Nsight Compute 570 us against session 35's 515); removed.
-// Ahead (TENSORSCOPE_TUPLE_AHEAD=1, for comparison: session 37, not yet measured): the first
-// nonzero of each of the thread's short rows loaded before any row is summed, so that the four
-// rows' column loads, then their vector loads, are in flight together rather than one row's
-// after another's (HOCFS-ELL's SpTV took 16-38% less time with its entries loaded four at a time).
-// It costs registers: 40 against 32 over 32-bit offsets (six blocks an SM rather than eight).
-template <class P, bool Ahead>
-__global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr,
-                                                                   const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                                                   const float* __restrict__ v, const std::uint64_t* __restrict__ block_base,
-                                                                   float* __restrict__ out) {
+// Tried, session 38 (h200-issue19-session38.json call 2, alternating twice): each short row's
+// first nonzero loaded before any of the thread's rows is summed, so that their loads are in
+// flight together, as HOCFS-ELL's four at a time (40 registers against 32, six blocks an SM
+// rather than eight): the uniform shape's mode 3 0.606 ms against 0.553; removed.
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads)
+    sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,
+                      const float* __restrict__ val, const float* __restrict__ v,
+                      const std::uint64_t* __restrict__ block_base, float* __restrict__ out) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
     const TupleOffsets<P> off(rows, ptr);
@@ -128,27 +127,13 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_kernel(std::uint64_t
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
-    float first[kTupleRows] = {};  // Ahead: each short row's first product
-    if constexpr (Ahead) {
-        bool short_row[kTupleRows];
-        std::uint32_t c[kTupleRows];
-        float x[kTupleRows];
-#pragma unroll
-        for (int k = 0; k < kTupleRows; ++k) {
-            short_row[k] = off.at[k + 1] > off.at[k] && off.at[k + 1] - off.at[k] <= kShortRow;
-            c[k] = short_row[k] ? col[off.at[k]] : 0u;
-            x[k] = short_row[k] ? val[off.at[k]] : 0.0f;
-        }
-#pragma unroll
-        for (int k = 0; k < kTupleRows; ++k) first[k] = short_row[k] ? x[k] * v[c[k]] : 0.0f;
-    }
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
-            float sum = first[k];
-            for (std::uint64_t j = Ahead ? b + 1 : b; j < e; ++j) sum += val[j] * v[col[j]];
+            float sum = 0.0f;
+            for (std::uint64_t j = b; j < e; ++j) sum += val[j] * v[col[j]];
             out[q] = sum;
         }
         // the warp's long rows of this step, one after another, all lanes on each

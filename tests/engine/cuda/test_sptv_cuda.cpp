@@ -189,24 +189,19 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row, its short rows'
-    // first nonzeros loaded ahead or not, TENSORSCOPE_TUPLE_AHEAD). On the tensors of the cases
-    // above, random ones of order 3-5 and the shared ones: the same results as the oracle.
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
+    // of the cases above, random ones of order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("ahead");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
-        QTest::addRow("one pass, first nonzeros ahead") << QByteArray("one-pass") << QByteArray() << QByteArray("1");
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, ahead);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
-        const tstest::ScopedEnv loaded("TENSORSCOPE_TUPLE_AHEAD", ahead);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
@@ -227,16 +222,9 @@ private Q_SLOTS:
     }
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
-    // (tstest::long_fibers_tensor: lengths 1, 2, 31, 32 and 33 among them), a thread's entries
-    // loaded four at a time, or eight (TENSORSCOPE_ELL_LOADS=8).
-    void ellLongFibers_data() {
-        QTest::addColumn<QByteArray>("loads");
-        QTest::addRow("four at a time") << QByteArray();
-        QTest::addRow("eight at a time") << QByteArray("8");
-    }
+    // (tstest::long_fibers_tensor: lengths 1, 2, 31, 32 and 33 among them; a thread loads four
+    // entries at a time, so 1, 2 and 33 end inside a load).
     void ellLongFibers() {
-        QFETCH(QByteArray, loads);
-        const tstest::ScopedEnv loaded("TENSORSCOPE_ELL_LOADS", loads);
         const CooTensor t = tstest::long_fibers_tensor();
         const auto f = build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 2));
         const DenseMatrix vm = random_matrix(t.dim(2), 1, 72);
@@ -246,14 +234,33 @@ private Q_SLOTS:
         check_against_oracle(t);
     }
 
-    // cuSPARSE's products with the vector's entries renumbered by their reads
-    // (TENSORSCOPE_SPTV_HOT=1): the same results, on power-law columns (many ties and a few much
-    // read), on a vector longer than a block's shared memory and on the real tensors.
+    // cuSPARSE's products with the vector's much-read entries packed ahead of it
+    // (TENSORSCOPE_SPTV_HOT=1, sptv_hot_columns.cuh): the same results with the hot entries in
+    // their ids' order or by their counts, all of them or a 64-byte cap's 16 (hot and cold columns
+    // in one row), on power-law columns (many ties and a few much read), on a vector longer than
+    // a block's shared memory, on one whose every entry is read once (nothing packed), and on
+    // the real tensors.
+    void hotColumnsKeepTheResult_data() {
+        QTest::addColumn<QByteArray>("order");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addRow("by id") << QByteArray() << QByteArray();
+        QTest::addRow("by count") << QByteArray("count") << QByteArray();
+        QTest::addRow("by id, 16 packed") << QByteArray() << QByteArray("64");
+        QTest::addRow("by count, 16 packed") << QByteArray("count") << QByteArray("64");
+    }
     void hotColumnsKeepTheResult() {
-        const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1");
+        QFETCH(QByteArray, order);
+        QFETCH(QByteArray, bytes);
+        const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), by("TENSORSCOPE_SPTV_HOT_ORDER", order),
+            cap("TENSORSCOPE_SPTV_HOT_BYTES", bytes);
         const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", "cusparse");
         check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
+        CooTensor once({30, 20, 600});  // each of mode 3's indices read once
+        once.resize(600);
+        for (std::uint64_t k = 0; k < 600; ++k)
+            once.set(k, std::vector<std::uint64_t>{k % 30, (k * 7) % 20, k}, 0.5 + double(k % 9));
+        check_against_oracle(tstest::shuffled(once, 5));
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns"}) {
             const std::string path = tstest::shared_tensor(name);
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
