@@ -17,10 +17,16 @@
 //
 // The layout now: the product reads v' = [hot entries | v as given], the hot ones being the
 // entries read at least twice, the most-read first, at most a cap's bytes (half of L2 unless
-// TENSORSCOPE_SPTV_HOT_BYTES says); their columns point into the front, every other column to
-// its entry in the copy of v behind it. v arrives straight behind the hot part, and a product
-// only gathers the hot entries (in their original ids' order unless TENSORSCOPE_SPTV_HOT_ORDER=
-// count, so that the gather's reads run forward through v). Both switches are read at each plan.
+// TENSORSCOPE_SPTV_HOT_BYTES says, read at each plan); their columns point into the front, every
+// other column to its entry in the copy of v behind it. v arrives straight behind the hot part,
+// and a product only gathers the hot entries. One H200 (h200-issue19-session38.json calls 3-4,
+// delicious-4d's mode 2, alternating twice in one binary, COO / CFB / HOCFS-CSR / CSF):
+//   off                                   1.447-1.453 / 1.435-1.454 / 1.445-1.447 / 1.444-1.446 ms
+//   every entry read twice, by count      1.206-1.217 / 1.225-1.228 / 1.224-1.227 / 1.217-1.218
+//   half of L2's bytes of them, by count  1.211-1.218 / 1.217-1.222 / 1.223-1.224 / 1.210-1.213
+//   the same in their ids' order          1.288-1.290 / 1.298      / 1.299      / 1.293-1.304
+// (the last so that the gather's reads run forward through v: the product lost more than the
+// gather gained). By count, 72-76% of the bound (CFB 69%) against 58-63% off.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
@@ -117,7 +123,7 @@ public:
 private:
     static std::uint64_t l2_bytes() { return static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize)); }
 
-    // Sets hot_ and old_ (the hot entries' original ids, in the order v' holds them); returns
+    // Sets hot_ and old_ (the hot entries' original ids, the most-read first); returns
     // vlen scratch entries for the ranks.
     DeviceArray<std::uint32_t> hot_ids(std::uint64_t nnz, const std::uint32_t* col) {
         DeviceArray<std::uint32_t> count(vlen_), sorted(vlen_), ids(vlen_), by_count(vlen_);
@@ -142,18 +148,9 @@ private:
             std::min<std::uint64_t>(hot_, env_unsigned("TENSORSCOPE_SPTV_HOT_BYTES", l2_bytes() / 2) / sizeof(float));
         hot_ = std::min<std::uint64_t>(hot_, 0xffffffffu - vlen_);  // v''s ids are 32-bit
         old_ = DeviceArray<std::uint32_t>(hot_);
-        if (!hot_) return ids;
-        if (env_is("TENSORSCOPE_SPTV_HOT_ORDER", "count")) {
+        if (hot_)
             check(cudaMemcpy(old_.get(), by_count.get(), hot_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
                   "keeping the hot ids");
-        } else {  // the hot ids (by_count's first hot_) by id
-            std::size_t bytes = 0;
-            check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, by_count.get(), old_.get(), hot_),
-                  "sizing the hot ids' sort");
-            if (bytes > temp_bytes) temp = DeviceArray<unsigned char>(bytes);
-            check(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, by_count.get(), old_.get(), hot_),
-                  "sorting the hot ids");
-        }
         return ids;  // free now: reused for the ranks
     }
 
