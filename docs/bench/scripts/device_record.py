@@ -24,9 +24,10 @@ GENERATED = {
     'nell2': 'generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float',
     'uni': 'generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float',
     'del4d': 'generate --dims 532924,17262471,2480308,1443 --nnz 140000000 --dist powerlaw:1.0 --seed 7 --float',
+    'del4d60': 'generate --dims 532924,17262471,2480308,1443 --nnz 60000000 --dist powerlaw:1.0 --seed 7 --float',
 }
 NNZ = {'movielens-100k': 100000, 'lastfm-tags': 186479, 'jf17k-4d': 34544,
-       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000}
+       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000, 'del4d60': 60000000}
 
 
 def tensor_of(run):
