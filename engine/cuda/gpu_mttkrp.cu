@@ -1433,9 +1433,12 @@ __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint
 // mode, whose heavy rows' updates are scattered over the order, from 37.6 ms (one fp64 atomic
 // per column and nonzero, queued on the heavy rows) to 5.2-5.8 ms. Where the copies that fit
 // leave a row a chain above kMaxCooChain fp32 adds, the tiles are sorted first (coo_tile_kernel).
-// The warp kernel (R % 4 != 0) adds into out_d in fp64.
+// The warp kernel (R % 4 != 0) adds into out_d in fp64. Where one copy is all there is
+// (coo_single_copy) and the caller passes `single` (fp32, zeroed), the kernels add into it
+// instead: out_d would only be that copy widened, which the caller does.
 constexpr std::uint64_t kMaxCooChain = 1ull << 16;
-void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, const float* const* factors, double* out_d) {
+void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, const float* const* factors, double* out_d,
+                         float* single = nullptr) {
     const std::vector<const std::uint32_t*> idx = t.coo_index();
     const int order = static_cast<int>(idx.size());
     CooOut o;
@@ -1454,11 +1457,29 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     if (tiles)
         while (key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
     const std::uint64_t n = shape.rows * R;
+    if (single && o.copies == 1) {
+        o.f32 = reinterpret_cast<float4*>(single), o.stride4 = n / 4;
+        launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
+        return;
+    }
     float* copies = zeroed_copies(t.copies, n, o.copies);
     o.f32 = reinterpret_cast<float4*>(copies), o.stride4 = n / 4;
     launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
     sum_copies_kernel<<<grid_for(n), 256>>>(copies, o.copies, n, out_d);
     check(cudaGetLastError(), "summing the output copies");
+}
+
+// Whether the resident COO's team kernels add mode's products at rank R into a single fp32
+// output copy (its rows too many for two copies in kCopiesBytes, or its chains short): the
+// fp64 sum is then that copy widened. mttkrp() then widens it on the host, as it does the
+// fiber formats' fp32 output, rather than clearing the copy and summing it into fp64 on the
+// device within the kernels' time: on the delicious-4d shape's mode 2 (17M rows at rank 32)
+// that is 2.2 GB cleared and 11 GB more read and written. TENSORSCOPE_COO_SUM=device keeps the
+// device's sum (read at each product, for comparisons: session 38, not yet measured).
+bool coo_single_copy(const ResidentTensor::Impl& t, int mode, std::uint64_t R) {
+    if (!t.coo || !use_team(R) || t.nnz == 0 || env_is("TENSORSCOPE_COO_SUM", "device")) return false;
+    const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
+    return copies_for(shape.longest_chain, shape.rows, R) == 1;
 }
 
 void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& copy_buf, std::uint64_t nnz, int mode, std::uint64_t R,
@@ -1528,15 +1549,21 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     std::vector<const float*> fp;
     for (const auto& f : factors) fp.push_back(f.get());
     const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
-    // COO: fp64, millions of atomic adds go into one heavy row; fibers: fp32, the groups flush
-    // rarely, so fp32 atomics stay accurate
-    const bool in_double = accumulates_in_double();
+    // COO: fp64, millions of atomic adds go into one heavy row (but where one fp32 copy takes
+    // them all, coo_single_copy); fibers: fp32, the groups flush rarely, so fp32 atomics stay accurate
+    const bool single = coo_single_copy(*impl_, d.mode, d.rank);
+    const bool in_double = accumulates_in_double() && !single;
     DeviceArray<double> out_d(in_double ? out_n : 0);
     DeviceArray<float> out_f(in_double ? 0 : out_n);
     out_d.zero();
     out_f.zero();
     t1.record();
-    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
+    if (single) {
+        DeviceScope on(impl_->device);
+        launch_resident_coo(*impl_, d.mode, d.rank, fp.data(), nullptr, out_f.get());
+    } else {
+        launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
+    }
     t2.record();
     if (in_double) {
         out_d.download(d.out);

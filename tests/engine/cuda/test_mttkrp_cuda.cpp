@@ -150,6 +150,41 @@ private Q_SLOTS:
         }
     }
 
+    // One fp32 output copy where two do not fit the copies' budget (a second mode of 250,000 rows
+    // at rank 32 is 32 MB): mttkrp() adds into that copy and widens it on the host, rather than
+    // summing it into fp64 on the device. The first and third modes take one copy (short chains)
+    // or several; every mode agrees with the oracle within 1e-5, with the team and tile kernels,
+    // and with the copy summed into fp64 on the device as before (TENSORSCOPE_COO_SUM=device).
+    void cooOneCopyWidenedOnTheHost_data() {
+        QTest::addColumn<QByteArray>("kernel");
+        QTest::addColumn<QByteArray>("sum");
+        for (const char* kernel : {"team", "tile"}) {
+            QTest::addRow("%s", kernel) << QByteArray(kernel) << QByteArray();
+            QTest::addRow("%s, summed on the device", kernel) << QByteArray(kernel) << QByteArray("device");
+        }
+    }
+    void cooOneCopyWidenedOnTheHost() {
+        QFETCH(QByteArray, kernel);
+        QFETCH(QByteArray, sum);
+        const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel), where("TENSORSCOPE_COO_SUM", sum);
+        const CooTensor t = tstest::random_tensor({40, 250000, 30}, 120000, 22, Distribution::Uniform);
+        const auto f = build_format(FormatKind::COO, t, {});
+        for (std::uint64_t rank : {32, 12}) {
+            std::vector<DenseMatrix> factors;
+            for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), rank, 60 + std::uint64_t(m)));
+            for (int mode = 0; mode < t.order(); ++mode) {
+                DenseMatrix ref(t.dim(mode), rank), out(t.dim(mode), rank);
+                mttkrp_reference(t, mode, factors, ref);
+                out.fill(-2.0);
+                DeviceTiming timing;
+                mttkrp(Backend::Cuda, *f, mode, factors, out, no_control(), &timing);
+                const double err = max_relative_error(out, ref);
+                QVERIFY2(err <= 1e-5, qPrintable(QString("mode %1 rank %2: %3").arg(mode + 1).arg(rank).arg(err)));
+                QVERIFY(timing.kernel_s > 0);
+            }
+        }
+    }
+
     void randomTensors_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("rank");
