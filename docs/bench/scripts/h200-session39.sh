@@ -7,7 +7,7 @@
 # Compute on cuSPARSE's product (COO, mode 2) packed as by default and not (TENSORSCOPE_SPTV_HOT=0):
 # what the L2 hit rate and DRAM traffic did, about 100 s more (skipped where time runs out).
 # Run names: --tag 'cap-(\w+)=sptv_hot_bytes'.
-# Bundle: make_bundle.sh --tests test_sptv_cuda h200-session39.sh
+# Bundle: make_bundle.sh --tests test_sptv_cuda,test_mttkrp_cuda h200-session39.sh h200-session39b.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
