@@ -109,6 +109,8 @@ public:
     virtual double error(int mode, RunControl& c) = 0;
     // The dense result of the last run, for --write (none for sparse results).
     virtual const DenseMatrix* output() const { return nullptr; }
+    // SpTV on cuda: the vector's entries the prepared run packs ahead of it.
+    virtual std::uint64_t vector_packed() const { return 0; }
     // The GPU kernels to compare for a (backend, format), each run as its own row; {""}: one.
     virtual std::vector<std::string> variants(Backend, FormatKind) const { return {""}; }
     void set_variant(const std::string& v) { variant_ = v; }
@@ -216,6 +218,7 @@ public:
         plan_ = SptvPlan::prepare(f, mode, b);
         return [this, &v, &c](DeviceTiming& timing) { plan_->compute(v, c, &timing); };
     }
+    std::uint64_t vector_packed() const override { return plan_ ? plan_->vector_packed() : 0; }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
     // omp: what the plan's values kernel walks, the vector and the result's values (the layout
     // is prepared); otherwise the format, the vector and the whole result
@@ -477,6 +480,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.bytes_moved = kernel->bytes(*format, mode, backend);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
                     row.gather_bytes = gather_bytes(t, request.kernel, kind, backend, row.rank);
+                    row.vector_packed = kernel->vector_packed();
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;
                     row.ran = true;

@@ -47,6 +47,7 @@ GpuInfo query_gpu() {
     info.cc_minor = prop.minor;
     info.total_memory = prop.totalGlobalMem;
     info.multiprocessors = prop.multiProcessorCount;
+    info.l2_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
     if (cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, 0) != cudaSuccess) {
         info.clock_khz = 0;  // the roofline then says the peak is not known
         cudaGetLastError();

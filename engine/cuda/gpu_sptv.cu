@@ -301,6 +301,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
 SptvDevice::~SptvDevice() = default;
 
 std::uint64_t SptvDevice::outputs() const { return impl_->outputs; }
+std::uint64_t SptvDevice::packed() const { return impl_->hot ? impl_->hot->hot() : 0; }
 
 void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     use_device();

@@ -11,6 +11,7 @@ SptvDevice::SptvDevice(const SptvEll&, std::uint64_t, Timing&) { throw Error("no
 SptvDevice::SptvDevice(const SptvTuples&, std::uint64_t, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 SptvDevice::~SptvDevice() = default;
 std::uint64_t SptvDevice::outputs() const { return 0; }
+std::uint64_t SptvDevice::packed() const { return 0; }
 void SptvDevice::compute(const float*, float*, Timing&) {}
 
 }  // namespace tscope::gpu

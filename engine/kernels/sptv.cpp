@@ -59,6 +59,7 @@ SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode, Backend backend
         detail::SptvCudaPrepared p = detail::sptv_prepare_cuda(format, mode);
         plan.result_ = std::move(p.layout);
         plan.values_ = std::move(p.values);
+        plan.packed_ = p.packed;
         break;
     }
     }

@@ -261,11 +261,26 @@ private Q_SLOTS:
         }
     }
 
-    // A vector larger than any GPU's L2 (13M entries, 52 MB) has its much-read entries packed
-    // by default: the same results as the oracle on every format.
+    // A vector twice the GPU's L2 has its much-read entries packed ahead of it by default: the
+    // plan says how many, and every format agrees with the oracle. A vector L2 holds, and the
+    // large one with TENSORSCOPE_SPTV_HOT=0, are not packed.
     void largeVectorByDefault() {
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", ""), cap("TENSORSCOPE_SPTV_HOT_BYTES", "");
-        check_against_oracle(tstest::random_tensor({30, 20, 13000000}, 200000, 46, Distribution::PowerLaw));
+        const std::uint64_t l2 = query_gpu().l2_bytes;
+        QVERIFY(l2 > 0);
+        const CooTensor t =
+            tstest::random_tensor({30, 20, l2 / 2}, 200000, 46, Distribution::PowerLaw);  // mode 3: 2 x L2
+        auto packed = [&](int mode) {
+            const auto f = build_format(FormatKind::COO, t, sptv_options(FormatKind::COO, t.order(), mode));
+            return SptvPlan::prepare(*f, mode, Backend::Cuda).vector_packed();
+        };
+        QVERIFY(packed(2) > 0);
+        QCOMPARE(packed(0), std::uint64_t{0});
+        {
+            const tstest::ScopedEnv off("TENSORSCOPE_SPTV_HOT", "0");
+            QCOMPARE(packed(2), std::uint64_t{0});
+        }
+        check_against_oracle(t);
     }
 
     void realTensors() {

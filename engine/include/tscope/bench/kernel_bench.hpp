@@ -84,6 +84,8 @@ struct BenchResult {
     // The compute roof of the row's backend (roofline.hpp: cpu_peak(), gpu_peak()); 0: not known.
     double peak_gflops = 0;
     std::string peak_source;
+    // cuda SpTV: the vector's entries packed ahead of it (SptvPlan::vector_packed); 0 otherwise.
+    std::uint64_t vector_packed = 0;
     std::optional<double> max_rel_error;
     std::string device;
     DenseMatrix output;  // of the last repeat (for --write)

@@ -16,6 +16,7 @@ struct GpuInfo {
     std::uint64_t total_memory = 0;
     int multiprocessors = 0;
     int clock_khz = 0;   // the SMs' peak clock (the roofline's compute peak)
+    std::uint64_t l2_bytes = 0;  // the L2 cache (SpTV packs a vector larger than it)
 };
 
 // True when this build has the CUDA backend compiled in.

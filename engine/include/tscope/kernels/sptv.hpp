@@ -39,11 +39,14 @@ public:
     // omp: what one compute() reads and writes apart from v: the arrays its values kernel walks
     // (fiber ranges, leaf indices, values) and the result's values. 0 on cuda.
     std::uint64_t bytes_per_compute() const { return bytes_; }
+    // cuda: how many of the vector's entries each compute copies ahead of it, where the vector
+    // is larger than the GPU's L2 (its much-read ones, packed so that L2 holds them); 0 otherwise.
+    std::uint64_t vector_packed() const { return packed_; }
 
 private:
     std::function<void(const double*, double*, DeviceTiming*)> values_;
     CooTensor result_;
-    std::uint64_t length_ = 0, bytes_ = 0;
+    std::uint64_t length_ = 0, bytes_ = 0, packed_ = 0;
 };
 
 // How to build `kind` so that it contracts `mode`: the other modes first, the mode last
