@@ -59,6 +59,7 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
     r.rank = static_cast<std::uint64_t>(o.value(QStringLiteral("rank")).toDouble());
     r.bytes_moved = static_cast<std::uint64_t>(o.value(QStringLiteral("min_bytes")).toDouble(o.value(QStringLiteral("bytes_moved")).toDouble()));
     r.gather_bytes = static_cast<std::uint64_t>(o.value(QStringLiteral("gather_bytes")).toDouble());
+    r.vector_packed = static_cast<std::uint64_t>(o.value(QStringLiteral("vector_packed")).toDouble());
     if (isNumber(o.value(QStringLiteral("max_rel_error")))) r.max_rel_error = o.value(QStringLiteral("max_rel_error")).toDouble();
     for (const QJsonValue& s : o.value(QStringLiteral("seconds")).toArray()) r.seconds.push_back(s.toDouble());
     return {};

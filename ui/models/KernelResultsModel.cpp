@@ -50,7 +50,13 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     case Error:
         if (!r.max_rel_error) return raw ? QVariant() : QVariant(QStringLiteral("–"));
         return raw ? QVariant(*r.max_rel_error) : QVariant(engineering(*r.max_rel_error));
-    case Note: return r.ran ? QString::fromStdString(r.device) : QString::fromStdString(r.error);
+    case Note: {
+        if (!r.ran) return QString::fromStdString(r.error);
+        QString note = QString::fromStdString(r.device);
+        if (r.vector_packed)  // SpTV on the GPU with a vector larger than L2 (SptvPlan::vector_packed)
+            note += tr(" · %1 much-read vector entries packed ahead (vector over L2)").arg(grouped(r.vector_packed));
+        return note;
+    }
     }
     return {};
 }

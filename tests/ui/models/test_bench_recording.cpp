@@ -1,11 +1,12 @@
 // Recorded bench runs (models/BenchRecording.hpp): `bench --json` documents and `--jsonl` lines
 // become the rows the Kernels tab shows, roofline figures and the gather ceiling included; rows
 // that did not run keep their reason; malformed input is refused with words that name the line or
-// row and the key; the bundled recordings parse.
+// row and the key; the bundled recordings parse; a packed SpTV vector shows in the table's note.
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "models/BenchRecording.hpp"
+#include "models/KernelResultsModel.hpp"
 #include "test_support.hpp"
 
 using namespace tsui;
@@ -55,6 +56,27 @@ private Q_SLOTS:
         QVERIFY(!b.max_rel_error);
         QVERIFY(!r->rows[1].ran);
         QCOMPARE(QString::fromStdString(r->rows[1].error), QStringLiteral("HLS is for order 3"));
+    }
+
+    // A GPU SpTV row whose vector was packed (vector_packed): the recording keeps the count and
+    // the Kernels table's note says it beside the device; a row without it says the device alone.
+    void sptvPackedVector() {
+        const QByteArray doc =
+            QByteArray(R"j({"results": [{"kernel": "sptv", "format": "CFB", "backend": "cuda", "mode": 2,
+            "rank": 1, "ran": true, "median_s": 0.00122, "vector_packed": 6553600, "device": "NVIDIA H200"}, )j") +
+            kRanRow + "]}";
+        QString error;
+        const auto r = parseBenchRecording(doc, &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->rows[0].vector_packed, std::uint64_t{6553600});
+        QCOMPARE(r->rows[1].vector_packed, std::uint64_t{0});
+        KernelResultsModel model;
+        model.setResults(r->rows);
+        const QString packed = model.data(model.index(0, KernelResultsModel::Note)).toString();
+        QVERIFY2(packed.startsWith(QStringLiteral("NVIDIA H200")) && packed.contains(QStringLiteral("6,553,600")) &&
+                     packed.contains(QStringLiteral("packed")),
+                 qPrintable(packed));
+        QCOMPARE(model.data(model.index(1, KernelResultsModel::Note)).toString(), QStringLiteral("NVIDIA H200"));
     }
 
     // --jsonl: a row a line, the summary last (it names the tensor)
