@@ -1434,15 +1434,16 @@ __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint
 // per column and nonzero, queued on the heavy rows) to 5.2-5.8 ms. Where the copies that fit
 // leave a row a chain above kMaxCooChain fp32 adds, the tiles are sorted first (coo_tile_kernel).
 // The warp kernel (R % 4 != 0) adds into out_d in fp64. Where one copy is all there is
-// (coo_single_copy) and the caller passes `single` (fp32, zeroed), the kernels add into it
+// (coo_single_copy) and the caller passes no out_d, the kernels add into out_f (fp32, zeroed)
 // instead: out_d would only be that copy widened, which the caller does.
 constexpr std::uint64_t kMaxCooChain = 1ull << 16;
-void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, const float* const* factors, double* out_d,
-                         float* single = nullptr) {
+void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, const float* const* factors, float* out_f,
+                         double* out_d) {
     const std::vector<const std::uint32_t*> idx = t.coo_index();
     const int order = static_cast<int>(idx.size());
     CooOut o;
     if (!use_team(R) || t.nnz == 0) {
+        if (!out_d && t.nnz) throw Error("the COO MTTKRP needs its fp64 output at this rank");
         o.f64 = out_d;
         launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr);
         return;
@@ -1457,8 +1458,9 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     if (tiles)
         while (key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
     const std::uint64_t n = shape.rows * R;
-    if (single && o.copies == 1) {
-        o.f32 = reinterpret_cast<float4*>(single), o.stride4 = n / 4;
+    if (!out_d) {
+        if (o.copies != 1) throw Error("the COO MTTKRP needs its fp64 output for this mode (several output copies)");
+        o.f32 = reinterpret_cast<float4*>(out_f), o.stride4 = n / 4;
         launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
         return;
     }
@@ -1472,7 +1474,8 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
 // Whether the resident COO's team kernels add mode's products at rank R into a single fp32
 // output copy (its rows too many for two copies in kCopiesBytes, or its chains short): the
 // fp64 sum is then that copy widened. mttkrp() then widens it on the host, as it does the
-// fiber formats' fp32 output, rather than clearing the copy and summing it into fp64 on the
+// fiber formats' fp32 output (accumulates_in_double(mode, R) is false and launch() adds into
+// out_f where the caller passes no out_d), rather than clearing the copy and summing it into fp64 on the
 // device within the kernels' time: on the delicious-4d shape's mode 2 (17M rows at rank 32)
 // that is 2.2 GB cleared and 11 GB more read and written. TENSORSCOPE_COO_SUM=device keeps the
 // device's sum (read at each product, for comparisons: session 38, not yet measured).
@@ -1508,7 +1511,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         return;
     }
     if (impl_->coo) {
-        launch_resident_coo(*impl_, mode, R, factors, out_d);
+        launch_resident_coo(*impl_, mode, R, factors, out_f, out_d);
         return;
     }
     auto anc_of = [](const Impl::Part& p) {
@@ -1540,6 +1543,9 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
 }
 
 bool ResidentTensor::accumulates_in_double() const { return impl_->coo; }
+bool ResidentTensor::accumulates_in_double(int mode, std::uint64_t R) const {
+    return impl_->coo && !coo_single_copy(*impl_, mode, R);
+}
 
 void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     use_device();
@@ -1551,19 +1557,13 @@ void ResidentTensor::mttkrp(const Dense& d, Timing& timing) const {
     const std::uint64_t out_n = d.rows[static_cast<std::size_t>(d.mode)] * d.rank;
     // COO: fp64, millions of atomic adds go into one heavy row (but where one fp32 copy takes
     // them all, coo_single_copy); fibers: fp32, the groups flush rarely, so fp32 atomics stay accurate
-    const bool single = coo_single_copy(*impl_, d.mode, d.rank);
-    const bool in_double = accumulates_in_double() && !single;
+    const bool in_double = accumulates_in_double(d.mode, d.rank);
     DeviceArray<double> out_d(in_double ? out_n : 0);
     DeviceArray<float> out_f(in_double ? 0 : out_n);
     out_d.zero();
     out_f.zero();
     t1.record();
-    if (single) {
-        DeviceScope on(impl_->device);
-        launch_resident_coo(*impl_, d.mode, d.rank, fp.data(), nullptr, out_f.get());
-    } else {
-        launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());
-    }
+    launch(d.mode, d.rank, fp.data(), out_f.get(), out_d.get());  // out_d null where !in_double
     t2.record();
     if (in_double) {
         out_d.download(d.out);
