@@ -218,6 +218,7 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 require_free(HotColumns::needed(vlen), "packing SpTV's much-read vector entries");
                 d.hot = std::make_unique<HotColumns>(x.nnz, d.col.get(), static_cast<std::uint32_t>(vlen));
                 columns = d.hot->columns();
+                d.v = {};  // v' replaces it, rather than beside it
                 d.v = DeviceArray<float>(columns);
             }
             d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),

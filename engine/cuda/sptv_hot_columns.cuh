@@ -99,8 +99,8 @@ public:
     }
     // The device bytes it needs at most, beside the product's: while it relabels, the counts,
     // the ids, their sorted copies and the ranks, and CUB's sort buffers (8 words an entry); the
-    // hot entries' ids it keeps, and v' in place of v (the two side by side while v' is made).
-    static std::uint64_t needed(std::uint64_t vlen) { return vlen * (9 * sizeof(std::uint32_t) + 3 * sizeof(float)); }
+    // hot entries' ids it keeps, and v''s hot part ahead of v.
+    static std::uint64_t needed(std::uint64_t vlen) { return vlen * (10 * sizeof(std::uint32_t)); }
 
     HotColumns(std::uint64_t nnz, std::uint32_t* col, std::uint32_t vlen) : vlen_(vlen) {
         DeviceArray<std::uint32_t> rank = hot_ids(nnz, col);
