@@ -1477,10 +1477,11 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
 // fiber formats' fp32 output (accumulates_in_double(mode, R) is false and launch() adds into
 // out_f where the caller passes no out_d), rather than clearing the copy and summing it into fp64 on the
 // device within the kernels' time: on the delicious-4d shape's mode 2 (17M rows at rank 32)
-// that is 2.2 GB cleared and 11 GB more read and written. TENSORSCOPE_COO_SUM=device keeps the
-// device's sum (read at each product, for comparisons: session 38, not yet measured).
+// that is 2.2 GB cleared and 11 GB more read and written. Measured on one H200 at rank 32
+// (h200-issue19-session39.json call 2, alternating twice), mode 2 took 13.66-13.67 ms against
+// 16.98-16.99 summed on the device (984 GFLOP/s against 792) and mode 3 13.84 against 14.32-14.33.
 bool coo_single_copy(const ResidentTensor::Impl& t, int mode, std::uint64_t R) {
-    if (!t.coo || !use_team(R) || t.nnz == 0 || env_is("TENSORSCOPE_COO_SUM", "device")) return false;
+    if (!t.coo || !use_team(R) || t.nnz == 0) return false;
     const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
     return copies_for(shape.longest_chain, shape.rows, R) == 1;
 }

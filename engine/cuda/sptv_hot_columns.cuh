@@ -26,7 +26,12 @@
 //   half of L2's bytes of them, by count  1.211-1.218 / 1.217-1.222 / 1.223-1.224 / 1.210-1.213
 //   the same in their ids' order          1.288-1.290 / 1.298      / 1.299      / 1.293-1.304
 // (the last so that the gather's reads run forward through v: the product lost more than the
-// gather gained). By count, 72-76% of the bound (CFB 69%) against 58-63% off.
+// gather gained). By count, 72-76% of the bound (CFB 69%) against 58-63% off. The cap hardly
+// matters (h200-issue19-session39.json call 1, COO / CFB, alternating twice): an eighth of L2
+// 1.218-1.219 / 1.206-1.218 ms, a quarter 1.205-1.208 / 1.208-1.213, half 1.209-1.220 /
+// 1.213-1.216, all of it 1.210-1.211 / 1.219-1.224. Nsight Compute on COO's product: L2's hit
+// rate 48% packed against 40%, its throughput 87% of peak against 95%: L2-bound both ways,
+// packed moving fewer sectors.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
