@@ -8,6 +8,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "json_report.hpp"
+#include "reorder_option.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
 #include "tscope/error.hpp"
@@ -49,13 +50,13 @@ int run_reorder(int argc, char** argv) {
     save_tensor(loaded.tensor, out);
     if (perm_dir) write_permutations(r, *perm_dir);
     if (args.flag("--json")) {
-        std::cout << Json{{"input", in}, {"output", out}, {"method", reorder_method_name(method)}, {"seconds", r.seconds},
-                          {"iterations", r.iterations}, {"nnz", loaded.tensor.nnz()}}
-                         .dump(2)
-                  << "\n";
+        Json doc{{"input", in}, {"output", out}};
+        doc.update(reorder_json(r));
+        doc["nnz"] = loaded.tensor.nnz();
+        std::cout << doc.dump(2) << "\n";
     } else {
         std::cerr << "reordered " << in << " by " << reorder_method_name(method) << " in " << number(r.seconds) << " s"
-                  << (method == ReorderMethod::Lexi ? " (" + std::to_string(r.iterations) + " rounds)" : std::string()) << ": wrote " << out
+                  << reorder_detail(r) << ": wrote " << out
                   << (perm_dir ? " and the permutations in " + *perm_dir : std::string()) << "\n";
     }
     return 0;

@@ -18,13 +18,27 @@ std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, 
     apply_relabelling(t, r);
     if (!quiet)
         std::cerr << "reordered by " << reorder_method_name(m) << " in " << number(r.seconds) << " s"
-                  << (m == ReorderMethod::Lexi ? " (" + std::to_string(r.iterations) + " rounds)" : std::string())
-                  << "; results are shown in the original ids" << std::endl;
+                  << reorder_detail(r) << "; results are shown in the original ids" << std::endl;
     return r;
 }
 
+std::string reorder_detail(const Relabelling& r) {
+    if (r.method != ReorderMethod::Lexi) return {};
+    const bool degree = r.from_degree;
+    return " (" + std::to_string(r.iterations) + " rounds from " + (degree ? "the degree sort" : "the file's order") +
+           ": " + grouped(degree ? r.blocks_from_degree : r.blocks_from_file) + " HiCOO blocks against " +
+           grouped(degree ? r.blocks_from_file : r.blocks_from_degree) + " from " +
+           (degree ? "the file's order" : "the degree sort") + ")";
+}
+
 Json reorder_json(const Relabelling& r) {
-    return Json{{"method", reorder_method_name(r.method)}, {"seconds", r.seconds}, {"iterations", r.iterations}};
+    Json j{{"method", reorder_method_name(r.method)}, {"seconds", r.seconds}, {"iterations", r.iterations}};
+    if (r.method == ReorderMethod::Lexi) {
+        j["start"] = r.from_degree ? "degree" : "file";
+        j["blocks_from_file"] = r.blocks_from_file;
+        j["blocks_from_degree"] = r.blocks_from_degree;
+    }
+    return j;
 }
 
 DenseMatrix rows_to_new(const Relabelling& r, int mode, const DenseMatrix& rows) {

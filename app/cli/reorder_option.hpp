@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "args.hpp"
 #include "json_report.hpp"
@@ -17,8 +18,11 @@ inline constexpr const char* kReorderItersOption = "--reorder-iters";
 
 // Relabels `t` when --reorder is given (one line on stderr unless quiet), else nothing.
 std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, bool quiet);
-// {"method", "seconds", "iterations"}
+// {"method", "seconds", "iterations"}; Lexi-Order adds "start" ("file" or "degree", the one
+// kept) and "blocks_from_file", "blocks_from_degree" (HiCOO's 128^N blocks from each start).
 Json reorder_json(const Relabelling& r);
+// Lexi-Order's " (K rounds from START: N HiCOO blocks against M from the other)"; empty for the others.
+std::string reorder_detail(const Relabelling& r);
 // Rows of a per-mode matrix between the ids: to the relabelled ones (inputs such as --factors)
 // and back to the original ones (outputs).
 DenseMatrix rows_to_new(const Relabelling& r, int mode, const DenseMatrix& rows);

@@ -36,26 +36,28 @@ template <class Key> struct Rows {
 
 template <class Key> Rows<Key> unfold(const CooTensor& t, int n, const std::vector<std::vector<std::uint64_t>>& new_id) {
     const std::uint64_t nnz = t.nnz(), rows = t.dim(n);
+    const auto order = static_cast<std::size_t>(t.order());
     Rows<Key> u;
     u.start.assign(rows + 1, 0);
-    t.visit([&](auto itag, auto) {
-        const auto& rows_of = t.indices<typename decltype(itag)::type>(n);
-        for (std::uint64_t z = 0; z < nnz; ++z) ++u.start[rows_of[z] + 1];
-    });
-    std::partial_sum(u.start.begin(), u.start.end(), u.start.begin());
-    std::vector<unsigned> shift(static_cast<std::size_t>(t.order()), 0);
+    std::vector<unsigned> shift(order, 0);
     unsigned used = 0;
     for (int m = t.order() - 1; m >= 0; --m)
         if (m != n) shift[static_cast<std::size_t>(m)] = used, used += bits_for(t.dim(m));
     u.cols.resize(nnz);
-    std::vector<std::uint64_t> fill(u.start.begin(), u.start.end() - 1);
     t.visit([&](auto itag, auto) {
         using I = typename decltype(itag)::type;
+        // the columns' arrays taken once: indices<I>() checks the mode and width at every call
+        std::vector<const I*> idx(order);
+        for (std::size_t m = 0; m < order; ++m) idx[m] = t.indices<I>(static_cast<int>(m)).data();
+        const I* row_of = idx[static_cast<std::size_t>(n)];
+        for (std::uint64_t z = 0; z < nnz; ++z) ++u.start[row_of[z] + 1];
+        std::partial_sum(u.start.begin(), u.start.end(), u.start.begin());
+        std::vector<std::uint64_t> fill(u.start.begin(), u.start.end() - 1);
         for (std::uint64_t z = 0; z < nnz; ++z) {
             Key k = 0;
-            for (int m = 0; m < t.order(); ++m)
-                if (m != n) k |= static_cast<Key>(new_id[static_cast<std::size_t>(m)][t.indices<I>(m)[z]]) << shift[static_cast<std::size_t>(m)];
-            u.cols[fill[t.indices<I>(n)[z]]++] = k;
+            for (std::size_t m = 0; m < order; ++m)
+                if (m != static_cast<std::size_t>(n)) k |= static_cast<Key>(new_id[m][idx[m][z]]) << shift[m];
+            u.cols[fill[row_of[z]]++] = k;
         }
     });
     const auto r = static_cast<std::int64_t>(rows);
@@ -87,14 +89,9 @@ std::vector<std::uint64_t> order_mode(const CooTensor& t, int n, const std::vect
 
 }  // namespace
 
-ModeOrders lexi_order(const CooTensor& t, int max_iters, int* iterations) {
-    ModeOrders old_id;
+ModeOrders lexi_order(const CooTensor& t, ModeOrders old_id, int max_iters, int* iterations) {
     std::vector<std::vector<std::uint64_t>> new_id;
-    for (int m = 0; m < t.order(); ++m) {
-        old_id.emplace_back(t.dim(m));
-        std::iota(old_id.back().begin(), old_id.back().end(), 0);  // from the file's order
-        new_id.push_back(old_id.back());
-    }
+    for (const std::vector<std::uint64_t>& o : old_id) new_id.push_back(inverse(o));
     int rounds = 0;
     for (bool changed = true; changed && rounds < max_iters; ++rounds) {
         changed = false;

@@ -16,9 +16,13 @@ using ModeOrders = std::vector<std::vector<std::uint64_t>>;
 // mode n's indices (the rows of the unfolding X_(n), whose columns are the other modes' indices
 // under their current order) lexically by their nonzero columns: the row whose first nonzero
 // column comes earliest first, ties by the next column, a row that extends another first. The
-// modes take turns; up to `max_iters` rounds, fewer when a round changes nothing.
-// *iterations: the rounds run.
-ModeOrders lexi_order(const CooTensor& t, int max_iters, int* iterations);
+// modes take turns; up to `max_iters` rounds, fewer when a round changes nothing. `start`: the
+// orders the first round starts from (old_id[new] per mode). *iterations: the rounds run.
+ModeOrders lexi_order(const CooTensor& t, ModeOrders start, int max_iters, int* iterations);
+
+// The blocks of 2^bits indices a side (HiCOO's) that hold t's nonzeros once each mode is
+// numbered by old_id: what Lexi-Order's starts are judged by.
+std::uint64_t blocks_under(const CooTensor& t, const ModeOrders& old_id, unsigned bits);
 
 // BFS-MCS: the tensor as a hypergraph (each mode's indices are vertices, each nonzero a hyperedge
 // over its N indices), numbered by a maximum-cardinality search: from the densest index, the next

@@ -334,6 +334,19 @@ private Q_SLOTS:
         const Run lexi = cli({"reorder", in, dir.filePath("lexi.tsb"), "--method", "lexi", "--iters", "3", "--json"});
         QVERIFY2(lexi.status == 0, lexi.err.constData());
         QVERIFY(json(lexi)["iterations"].toInt() >= 1 && json(lexi)["iterations"].toInt() <= 3);
+        // Lexi-Order ran from both starts and kept the one with fewer HiCOO blocks, which the
+        // written tensor has
+        const double from_file = json(lexi)["blocks_from_file"].toDouble(),
+                     from_degree = json(lexi)["blocks_from_degree"].toDouble();
+        QVERIFY(from_file > 0 && from_degree > 0);
+        QCOMPARE(json(lexi)["start"].toString(), QString(from_degree < from_file ? "degree" : "file"));
+        const Run blocks = cli({"formats", dir.filePath("lexi.tsb"), "--format", "HiCOO", "--json"});
+        QVERIFY2(blocks.status == 0, blocks.err.constData());
+        double written = -1;
+        for (const QJsonValue a : json(blocks)["formats"].toArray()[0].toObject()["arrays"].toArray())
+            if (a.toObject()["name"].toString() == QLatin1String("bptr"))
+                written = a.toObject()["elements"].toDouble() - 1;
+        QCOMPARE(written, std::min(from_file, from_degree));
         QCOMPARE(cli({"reorder", in, dir.filePath("x.tsb"), "--method", "lexi", "--iters", "0"}).status, 2);
         QCOMPARE(cli({"reorder", out, out}).status, 2);
         QVERIFY(!QFile::exists(dir.filePath("x.tsb")));

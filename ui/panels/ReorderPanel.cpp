@@ -198,13 +198,24 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     drawDensityMap(after_, r.after.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
     showPlotHint(before_, false, QString(), false), showPlotHint(after_, false, QString(), false);
     setPlotTitle(before_, tr("File order"));
-    setPlotTitle(after_, request.method == tscope::ReorderMethod::Lexi
-                         ? tr("Relabelled by lexi (%n round(s))", nullptr, r.relabelling.iterations)
-                         : tr("Relabelled by %1").arg(method));
+    const bool lexi = request.method == tscope::ReorderMethod::Lexi;
+    const bool fromDegree = r.relabelling.from_degree;
+    setPlotTitle(after_,
+                 !lexi ? tr("Relabelled by %1").arg(method)
+                 : fromDegree
+                     ? tr("Relabelled by lexi (%n round(s) from the degree sort)", nullptr, r.relabelling.iterations)
+                     : tr("Relabelled by lexi (%n round(s) from the file order)", nullptr, r.relabelling.iterations));
     before_->replot(), after_->replot();
     fillTable(r);
     drawBars(r, method);
     QString text = tr("%1 took %2 s.").arg(method, shortNumber(r.relabelling.seconds));
+    if (lexi)  // Lexi-Order ran from both starts and kept the one with fewer blocks
+        text += QLatin1Char(' ') +
+                tr("It kept its run from the %1 (%2 HiCOO blocks; %3 from the %4).")
+                    .arg(fromDegree ? tr("degree sort") : tr("file order"))
+                    .arg(grouped(fromDegree ? r.relabelling.blocks_from_degree : r.relabelling.blocks_from_file))
+                    .arg(grouped(fromDegree ? r.relabelling.blocks_from_file : r.relabelling.blocks_from_degree))
+                    .arg(fromDegree ? tr("file order") : tr("degree sort"));
     if (r.before.hicoo_blocks && r.after.hicoo_blocks)
         text += QLatin1Char(' ') + tr("HiCOO blocks: %1 → %2 (%3).")
                                        .arg(grouped(*r.before.hicoo_blocks), grouped(*r.after.hicoo_blocks))

@@ -121,6 +121,30 @@ private Q_SLOTS:
         QCOMPARE(p->beforeMap()->plottableCount(), 0);
         QVERIFY(tstest::plotHint(p->afterMap()).contains(QStringLiteral("press Compare")));
     }
+
+    // Lexi-Order runs from the file order and from the degree sort: the view says which run it
+    // kept, and that run's block count is the one the comparison counts on the relabelled tensor.
+    void lexiSaysWhichStartItKept() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(1400, 950);
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Reorder")));
+        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
+        auto* p = w.findChild<ReorderPanel*>();
+        QVERIFY(p);
+        p->setMethod(tscope::ReorderMethod::Lexi);
+        p->compare();
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isBusy(), 120000);
+        const tscope::ReorderComparison* c = p->comparison();
+        QVERIFY2(c, qPrintable(p->status()->text()));
+        const tscope::Relabelling& r = c->relabelling;
+        QCOMPARE(*c->after.hicoo_blocks, r.from_degree ? r.blocks_from_degree : r.blocks_from_file);
+        QCOMPARE(*c->after.hicoo_blocks, std::min(r.blocks_from_file, r.blocks_from_degree));
+        const QString kept = r.from_degree ? QStringLiteral("kept its run from the degree sort")
+                                           : QStringLiteral("kept its run from the file order");
+        QVERIFY2(p->status()->text().contains(kept), qPrintable(p->status()->text()));
+    }
 };
 
 QTEST_MAIN(TestReorderPanel)
