@@ -26,7 +26,7 @@ const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("The tab to s
 const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Wait for the work to finish, save the window as PNG, exit"),
                               QStringLiteral("png"));
 const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the tab's work once FILE is loaded (Kernels: a benchmark, "
-                                                                   "Decompositions: a run, Pipeline: a live GPU run)"));
+                                                                   "Decompositions: a run, Pipeline: a live GPU run, Reorder: a comparison)"));
 
 const QCommandLineOption openRun(QStringLiteral("open-run"),
                                  QStringLiteral("Open a decompose run's JSON (tensorscope-cli decompose ... --json, a distributed "

@@ -17,3 +17,7 @@ for name in movielens lastfm jf17k; do
         echo "$out"
     done
 done
+# The Reorder tab: Last.fm in its file order and relabelled by Lexi-Order (the tab's default)
+out="$root/docs/screenshots/reorder-lastfm.png"
+QT_QPA_PLATFORM=offscreen "$build/bin/tensorscope" "${tensors[lastfm]}" --tab Reorder --run --screenshot "$out" 2>/dev/null
+echo "$out"

@@ -34,9 +34,12 @@ for t in tensors:
         for r in b["results"]:
             if r.get("ran"): sweep[r["format"]] = sweep.get(r["format"], 0) + r["median_s"]
         ro = b.get("reorder", {})
-        rows.append({"tensor": name, "nnz": b["nnz"], "method": m, "reorder_s": ro.get("seconds", 0),
-                     "iterations": ro.get("iterations"), "hicoo_blocks": blocks, "hicoo_bytes": hicoo["bytes"],
-                     "mttkrp_sweep_s": sweep})
+        row = {"tensor": name, "nnz": b["nnz"], "method": m, "reorder_s": ro.get("seconds", 0),
+               "iterations": ro.get("iterations"), "hicoo_blocks": blocks, "hicoo_bytes": hicoo["bytes"],
+               "mttkrp_sweep_s": sweep}
+        for k in ("start", "blocks_from_file", "blocks_from_degree"):  # Lexi-Order's two starts
+            if k in ro: row[k] = ro[k]
+        rows.append(row)
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
 print(json.dumps({"what": "reordering (issue 25): time, HiCOO blocks (128^N) and bytes, MTTKRP sweep (omp, rank 32, median of 3 per mode, summed)",
