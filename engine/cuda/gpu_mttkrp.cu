@@ -486,97 +486,16 @@ __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, fl
         team_fiber_group<false, LEVELS, std::uint32_t>(tree, g, 8, threadIdx.x % 8, out);
 }
 
-// The rank-32 loop over whole fibers with its leaves' factor rows gathered ahead by cp.async
-// (session 39, TENSORSCOPE_FIBER_ASYNC=4, 8 or 8cg; not yet measured). Nsight Compute finds
-// the fiber loops latency-bound, waiting on the gathers: a lane has at most the four loads of
-// one fiber's unrolled loop in flight, and each new fiber waits on its offsets, then its leaf
-// indices, then its rows. Here each lane streams its team group's nonzeros (contiguous from the
-// first fiber's start to the last one's end) and keeps S - 1 rows ahead in flight in a ring of
-// S shared-memory slots of its own, whatever the fibers' boundaries; the copies land without
-// registers (CUDA Programming Guide, asynchronous data copies). A lane reads back only its own
-// 16 bytes, so its own waits order everything and the team needs no barrier. The copy for
-// nonzero k + S - 1 goes into the slot read for nonzero k - 1, whose add has issued, so no copy
-// overwrites a slot before its read has completed. Shared memory: S x 4 KB a block of 256.
-// cuda_pipeline.h's __pipeline_memcpy_async copies 16 bytes with cp.async.cg, which bypasses L1,
-// where the fiber loops find about half their rows (Nsight Compute: L1 hit 54%); .ca keeps them
-// there (PTX ISA, cp.async). The waits clobber memory so that no shared read moves above them.
-// Before sm_80 (the PTX kept for older devices) there is no cp.async: plain copies, no waits.
-template <bool L1>
-__device__ inline void copy16_async(float4* to_shared, const float4* from) {
-#if __CUDA_ARCH__ >= 800
-    const auto to = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
-    if constexpr (L1)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"(to), "l"(from) : "memory");
-    else
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(from) : "memory");
-#else
-    *to_shared = *from;
-#endif
-}
-__device__ inline void async_commit() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-template <int N>
-__device__ inline void async_wait() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
-
-template <int LEVELS, int S, bool L1>
-__global__ void __launch_bounds__(256, 6) fiber_async_kernel(TeamTree tree, float4* out) {
-    __shared__ float4 ring[S][256];
-    constexpr std::uint32_t R4 = 8, ahead = S - 1;
-    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
-    const std::uint32_t col = threadIdx.x % 8, groups = static_cast<std::uint32_t>(tree.groups);
-    const float4* __restrict__ leaf_factor = tree.level_factor.f[LEVELS];
-    const std::uint32_t* __restrict__ leaf = tree.leaf;
-    const float* __restrict__ vals = tree.vals;
-    const auto base = tree.base;
-    for (std::uint32_t g = thread / 8; g < groups; g += teams) {
-        const std::uint32_t first = g * static_cast<std::uint32_t>(tree.group);
-        const std::uint32_t last = first + tree.group < tree.fibers ? first + static_cast<std::uint32_t>(tree.group)
-                                                                    : static_cast<std::uint32_t>(tree.fibers);
-        const auto z0 = static_cast<std::uint32_t>(tree.fiber_ptr[first] - base);
-        const auto z1 = static_cast<std::uint32_t>(tree.fiber_ptr[last] - base);
-        auto fetch = [&](std::uint32_t k) {  // the k-th nonzero of the group, into slot k % S
-            if (z0 + k < z1)
-                copy16_async<L1>(&ring[k % S][threadIdx.x],
-                                 leaf_factor + static_cast<std::uint64_t>(leaf[z0 + k]) * R4 + col);
-            async_commit();  // empty groups too: the waits below count one group a nonzero
-        };
-#pragma unroll
-        for (std::uint32_t k = 0; k < ahead; ++k) fetch(k);
-        std::uint32_t f = first, fiber_end = static_cast<std::uint32_t>(tree.fiber_ptr[f + 1] - base) - z0;
-        float4 prefix;
-        std::uint64_t row;
-        fiber_head<LEVELS>(tree, f, R4, col, prefix, row);
-        const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
-        float4 acc = zero, sum = zero;
-        for (std::uint32_t k = 0; z0 + k < z1; ++k) {
-            while (k == fiber_end) {  // fiber f ends: its sum joins its output row's
-                add4(acc, sum * prefix);
-                sum = zero;
-                ++f;
-                fiber_end = static_cast<std::uint32_t>(tree.fiber_ptr[f + 1] - base) - z0;
-                std::uint64_t next_row;
-                fiber_head<LEVELS>(tree, f, R4, col, prefix, next_row);
-                if (next_row != row) {
-                    atomic_add4(out + row * R4 + col, acc);
-                    acc = zero;
-                    row = next_row;
-                }
-            }
-            async_wait<ahead - 1>();  // nonzero k's copy (the oldest of `ahead` in flight) has landed
-            fma4(sum, vals[z0 + k], ring[k % S][threadIdx.x]);
-            fetch(k + ahead);
-        }
-        add4(acc, sum * prefix);
-        atomic_add4(out + row * R4 + col, acc);  // a group holds at least one fiber
-    }
-}
+// The rank-32 loop over whole fibers with its leaves' factor rows copied ahead by cp.async was
+// measured and removed (session 39, 316a8ec, TENSORSCOPE_FIBER_ASYNC, h200-issue19-session39.json
+// call 3, one H200, alternating twice): each lane streamed its team group's nonzeros and kept S - 1
+// rows in flight in S shared-memory slots of its own, whatever the fibers' boundaries (40
+// registers, no spill, S x 4 KB a block). On the nell-2 shape B-CSF ran 2.57-2.74 ms a mode with
+// 4 slots through L1 (cp.async.ca), 2.84-3.03 with 8 and 2.75-2.94 with 8 bypassing L1 (.cg),
+// against 1.76-1.90 with this loop; CSF alike (2.56-3.01 against 1.76-1.90); the shared real
+// tensors (one round, 10-33 us a mode) mixed, every way within 1e-5 of cpu-ref. Not profiled; a
+// likely cause: a commit and a wait for every nonzero, and each row's trip through shared
+// memory, cost more than the deeper queue of loads gave.
 
 // MM-CSF's partitions in one launch: the fiber groups of every tree are numbered one after
 // another and the teams stride over all of them, so a small partition does not leave the GPU
@@ -1135,17 +1054,6 @@ bool index32_applies(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) 
     return !env_is("TENSORSCOPE_FIBER_INDEX", "64") && rank32_whole_fibers(s, R4) && index32_fits(t);
 }
 
-// fiber_async_kernel's ring slots where TENSORSCOPE_FIBER_ASYNC asks for them and the tree's output
-// is above its leaves: 4 or 8 copying through L1, -8 for "8cg" (8 slots, L1 bypassed as
-// cuda_pipeline.h would); 0: fiber_index32_kernel.
-int async_stages(const TeamTree& t) {
-    if (t.target == t.levels) return 0;
-    if (env_is("TENSORSCOPE_FIBER_ASYNC", "4")) return 4;
-    if (env_is("TENSORSCOPE_FIBER_ASYNC", "8")) return 8;
-    if (env_is("TENSORSCOPE_FIBER_ASYNC", "8cg")) return -8;
-    return 0;
-}
-
 // Launches the team kernel whose TEAM is the smallest power of two >= R / 4 (or the wide kernel,
 // wide_blocks) on one tree, or on several in one launch.
 void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaStream_t stream) {
@@ -1154,12 +1062,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        const int stages = async_stages(tree);
-        const bool l3 = tree.levels == 3;
-        auto* kernel = l3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
-        if (stages == 4) kernel = l3 ? fiber_async_kernel<3, 4, true> : fiber_async_kernel<2, 4, true>;
-        if (stages == 8) kernel = l3 ? fiber_async_kernel<3, 8, true> : fiber_async_kernel<2, 8, true>;
-        if (stages == -8) kernel = l3 ? fiber_async_kernel<3, 8, false> : fiber_async_kernel<2, 8, false>;
+        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
