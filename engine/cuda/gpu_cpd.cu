@@ -255,8 +255,10 @@ void CpdDevice::get_mttkrp(int mode, double* host) const {
 
 void CpdDevice::mttkrp(const ResidentTensor& tensor, int mode) {
     const std::uint64_t R = static_cast<std::uint64_t>(impl_->R);
-    begin_mttkrp(mode, tensor.accumulates_in_double(),
-                 [&](const float* const* f, float* out_f, double* out_d) { tensor.launch(mode, R, f, out_f, out_d); });
+    const bool wide = tensor.accumulates_in_double(mode, R);  // COO's single copy: fp32, widened below
+    begin_mttkrp(mode, wide, [&](const float* const* f, float* out_f, double* out_d) {
+        tensor.launch(mode, R, f, out_f, wide ? out_d : nullptr);
+    });
     finish_mttkrp(mode);
 }
 

@@ -10,8 +10,9 @@
 #include <string>
 #include <thread>
 
-#include "formats/format_builders.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/env_switch.hpp"
+#include "formats/format_builders.hpp"
 #include "kernels/csf_flatten.hpp"
 #include "kernels/mttkrp_cuda.hpp"
 #include "tscope/checks.hpp"
@@ -196,14 +197,23 @@ void slots_mttkrp(GpuSlots& s, const std::vector<std::unique_ptr<gpu::CpdDevice>
                   const std::vector<std::uint64_t>* owned) {
     gpu::DeviceGroup& group = *s.group;
     const int parts = group.size();
-    const bool wide = s.of(0, mode).accumulates_in_double();
+    // fp64 where any part's COO needs several output copies for this mode; else every part adds
+    // into its fp32 output, widened after the collective as the fiber formats' is (a COO's single
+    // copy then is the output: no fp64 clear and sum on the device, gpu_mttkrp.cu's coo_single_copy).
+    // TENSORSCOPE_CPD_COO_SUM=device keeps every COO mode in fp64, as before (session 39, for
+    // comparisons; read at each MTTKRP).
+    bool wide = gpu::env_is("TENSORSCOPE_CPD_COO_SUM", "device") && s.of(0, mode).accumulates_in_double();
+    for (int g = 0; g < parts; ++g) wide = wide || s.of(g, mode).accumulates_in_double(mode, rank);
     auto start = Clock::now();
     // a part whose trees are rooted at its own rows writes only those: only they need clearing
     const bool own_rows_only = owned && !s.row_cuts[static_cast<std::size_t>(s.structure(mode))].empty();
     for (int g = 0; g < parts; ++g) {  // launches return at once: the GPUs run together
         const gpu::ResidentTensor& part = s.of(g, mode);
         devs[static_cast<std::size_t>(g)]->begin_mttkrp(
-            mode, wide, [&](const float* const* f, float* out_f, double* out_d) { part.launch(mode, rank, f, out_f, out_d); },
+            mode, wide,
+            [&](const float* const* f, float* out_f, double* out_d) {
+                part.launch(mode, rank, f, out_f, wide ? out_d : nullptr);
+            },
             own_rows_only);
     }
     group.synchronize();

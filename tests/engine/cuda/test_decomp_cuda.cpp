@@ -42,6 +42,37 @@ private Q_SLOTS:
             QVERIFY(max_relative_error(gpu.factors[std::size_t(m)], cpu.factors[std::size_t(m)]) <= 1e-3);
     }
 
+    // A COO mode whose rows leave room for one fp32 output copy (250,000 rows at rank 32 are
+    // 32 MB): the device CPD adds into that copy and widens it, on one GPU part and over two
+    // parts on this GPU (an fp32 sum between them, as for the fiber formats), where the other
+    // modes keep their fp64 sums of several copies; and with every COO mode in fp64 as before
+    // (TENSORSCOPE_CPD_COO_SUM=device). The fits agree with the host's within 1e-4.
+    void cpdCooOneCopyAgreesWithTheCpu_data() {
+        QTest::addColumn<QByteArray>("sum");
+        QTest::newRow("one copy widened") << QByteArray();
+        QTest::newRow("summed on the device") << QByteArray("device");
+    }
+    void cpdCooOneCopyAgreesWithTheCpu() {
+        QFETCH(QByteArray, sum);
+        const tstest::ScopedEnv where("TENSORSCOPE_CPD_COO_SUM", sum);
+        const CooTensor t = tstest::random_tensor({40, 250000, 30}, 120000, 22, Distribution::Uniform);
+        CpdOptions o;
+        o.rank = 32, o.max_iters = 2, o.tolerance = 0, o.format = FormatKind::COO;
+        const CpdResult cpu = cpd_als(t, o);
+        o.backend = Backend::Cuda;
+        for (const std::vector<int>& parts : {std::vector<int>{}, std::vector<int>{0, 0}}) {
+            o.gpu_slots = parts;
+            const CpdResult gpu = cpd_als(t, o);
+            for (int i = 0; i < 2; ++i) {
+                const double a = cpu.iterations[std::size_t(i)].fit, b = gpu.iterations[std::size_t(i)].fit;
+                QVERIFY2(
+                    std::fabs(a - b) <= 1e-4,
+                    qPrintable(
+                        QString("%1 parts, iteration %2: cpu %3 gpu %4").arg(parts.size()).arg(i + 1).arg(a).arg(b)));
+            }
+        }
+    }
+
     // Issue 27: the device-resident CPD (formats built on the GPU, factors kept there) against
     // the host backend after ten iterations, on the real tensors.
     void cpdTenIterationsOnTheSharedTensors_data() {
