@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "cuda/device_scope.hpp"
-#include "cuda/env_switch.hpp"
 #include "formats/format_builders.hpp"
 #include "kernels/csf_flatten.hpp"
 #include "kernels/mttkrp_cuda.hpp"
@@ -200,9 +199,11 @@ void slots_mttkrp(GpuSlots& s, const std::vector<std::unique_ptr<gpu::CpdDevice>
     // fp64 where any part's COO needs several output copies for this mode; else every part adds
     // into its fp32 output, widened after the collective as the fiber formats' is (a COO's single
     // copy then is the output: no fp64 clear and sum on the device, gpu_mttkrp.cu's coo_single_copy).
-    // TENSORSCOPE_CPD_COO_SUM=device keeps every COO mode in fp64, as before (session 39, for
-    // comparisons; read at each MTTKRP).
-    bool wide = gpu::env_is("TENSORSCOPE_CPD_COO_SUM", "device") && s.of(0, mode).accumulates_in_double();
+    // On one H200 (h200-issue19-session39.json call 4, alternating twice) a CPD iteration's
+    // MTTKRPs on the delicious-4d shape's COO at rank 32 took 52.4-53.0 ms against 56.9-57.6 with
+    // every COO mode summed into fp64 as before, the iteration 71.8-72.2 ms against 74.8-76.3
+    // (iterations 2-5), the fits within 3e-7.
+    bool wide = false;
     for (int g = 0; g < parts; ++g) wide = wide || s.of(g, mode).accumulates_in_double(mode, rank);
     auto start = Clock::now();
     // a part whose trees are rooted at its own rows writes only those: only they need clearing

@@ -45,16 +45,8 @@ private Q_SLOTS:
     // A COO mode whose rows leave room for one fp32 output copy (250,000 rows at rank 32 are
     // 32 MB): the device CPD adds into that copy and widens it, on one GPU part and over two
     // parts on this GPU (an fp32 sum between them, as for the fiber formats), where the other
-    // modes keep their fp64 sums of several copies; and with every COO mode in fp64 as before
-    // (TENSORSCOPE_CPD_COO_SUM=device). The fits agree with the host's within 1e-4.
-    void cpdCooOneCopyAgreesWithTheCpu_data() {
-        QTest::addColumn<QByteArray>("sum");
-        QTest::newRow("one copy widened") << QByteArray();
-        QTest::newRow("summed on the device") << QByteArray("device");
-    }
+    // modes keep their fp64 sums of several copies. The fits agree with the host's within 1e-4.
     void cpdCooOneCopyAgreesWithTheCpu() {
-        QFETCH(QByteArray, sum);
-        const tstest::ScopedEnv where("TENSORSCOPE_CPD_COO_SUM", sum);
         const CooTensor t = tstest::random_tensor({40, 250000, 30}, 120000, 22, Distribution::Uniform);
         CpdOptions o;
         o.rank = 32, o.max_iters = 2, o.tolerance = 0, o.format = FormatKind::COO;
