@@ -35,6 +35,15 @@ std::uint64_t hicooBlocks(const tscope::CooTensor& t) {
     return 0;
 }
 
+// The window at a usable size on the Reorder tab with the block tensor (in dir) opened: its
+// panel, or null where any step failed.
+ReorderPanel* reorderTabWithBlockTensor(MainWindow& w, const QTemporaryDir& dir) {
+    w.resize(1400, 950);
+    w.show();
+    if (!w.showTab(QStringLiteral("Reorder")) || !tstest::openAndWait(w, tstest::blockTensor(dir))) return nullptr;
+    return w.findChild<ReorderPanel*>();
+}
+
 }  // namespace
 
 class TestReorderPanel : public QObject {
@@ -46,11 +55,7 @@ private Q_SLOTS:
     void comparesTheFileOrderWithARelabelling() {
         QTemporaryDir dir;
         MainWindow w;
-        w.resize(1400, 950);
-        w.show();
-        QVERIFY(w.showTab(QStringLiteral("Reorder")));
-        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
-        auto* p = w.findChild<ReorderPanel*>();
+        ReorderPanel* p = reorderTabWithBlockTensor(w, dir);
         QVERIFY(p);
         const tscope::CooTensor& t = w.dataset()->tensor;
         const auto before = tstest::as_map(t);
@@ -127,11 +132,7 @@ private Q_SLOTS:
     void lexiSaysWhichStartItKept() {
         QTemporaryDir dir;
         MainWindow w;
-        w.resize(1400, 950);
-        w.show();
-        QVERIFY(w.showTab(QStringLiteral("Reorder")));
-        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
-        auto* p = w.findChild<ReorderPanel*>();
+        ReorderPanel* p = reorderTabWithBlockTensor(w, dir);
         QVERIFY(p);
         p->setMethod(tscope::ReorderMethod::Lexi);
         p->compare();
