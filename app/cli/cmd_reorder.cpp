@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "json_report.hpp"
 #include "reorder_option.hpp"
+#include "terminal_progress.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
 #include "tscope/error.hpp"
@@ -44,10 +45,14 @@ int run_reorder(int argc, char** argv) {
         throw InputError("reorder: the output '" + out + "' is the input file; refusing to overwrite it");
     const auto perm_dir = args.value("--perm-out");
     if (perm_dir) check_output_dir(*perm_dir);  // before the load
-    LoadedTensor loaded = load_tensor(in);
-    const Relabelling r = compute_relabelling(loaded.tensor, method, seed, iters);
+    TerminalProgress progress;                  // on a terminal: the stage, its share and the time left
+    LoadedTensor loaded = load_tensor(in, LoadOptions{}, progress);
+    progress.stage(std::string("reordering by ") + reorder_method_name(method));
+    const Relabelling r = compute_relabelling(loaded.tensor, method, seed, iters, progress);
     apply_relabelling(loaded.tensor, r);
-    save_tensor(loaded.tensor, out);
+    progress.stage("writing " + out);
+    save_tensor(loaded.tensor, out, progress);
+    progress.finish();
     if (perm_dir) write_permutations(r, *perm_dir);
     if (args.flag("--json")) {
         Json doc{{"input", in}, {"output", out}};

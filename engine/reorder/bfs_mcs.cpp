@@ -44,7 +44,12 @@ private:
 
 }  // namespace
 
-ModeOrders bfs_mcs(const CooTensor& t) {
+namespace {
+
+// idx[m]: mode m's index column, taken once (CooTensor::index() checks the mode and the bounds
+// at every call: most of this function's time on the 5M power-law tensor before session 39).
+template <class I>
+ModeOrders bfs_mcs_on(const CooTensor& t, const std::vector<const I*>& idx, RunControl& control) {
     const int order = t.order();
     const std::uint64_t nnz = t.nnz();
     std::vector<std::uint64_t> offset(static_cast<std::size_t>(order) + 1, 0);
@@ -53,13 +58,14 @@ ModeOrders bfs_mcs(const CooTensor& t) {
     // incidence: each vertex's nonzeros (a CSR over all modes' vertices)
     std::vector<std::uint64_t> start(vertices + 1, 0);
     for (int m = 0; m < order; ++m)
-        for (std::uint64_t z = 0; z < nnz; ++z) ++start[offset[std::size_t(m)] + t.index(m, z) + 1];
+        for (std::uint64_t z = 0; z < nnz; ++z) ++start[offset[std::size_t(m)] + idx[std::size_t(m)][z] + 1];
     std::partial_sum(start.begin(), start.end(), start.begin());
     std::vector<std::uint64_t> incident(start.back());
     {
         std::vector<std::uint64_t> fill(start.begin(), start.end() - 1);
         for (int m = 0; m < order; ++m)
-            for (std::uint64_t z = 0; z < nnz; ++z) incident[fill[offset[std::size_t(m)] + t.index(m, z)]++] = z;
+            for (std::uint64_t z = 0; z < nnz; ++z)
+                incident[fill[offset[std::size_t(m)] + idx[std::size_t(m)][z]]++] = z;
     }
     // seeds: the densest vertex not yet reached starts each connected part
     std::vector<std::uint64_t> by_degree(vertices);
@@ -73,12 +79,15 @@ ModeOrders bfs_mcs(const CooTensor& t) {
         return static_cast<int>(std::upper_bound(offset.begin(), offset.end(), v) - offset.begin()) - 1;
     };
     BucketQueue queue;
+    constexpr std::uint64_t kCheckEvery = 1 << 16;  // vertices numbered between cancel checks
+    std::uint64_t done = 0;
     for (std::uint64_t seed : by_degree) {
         if (numbered[seed] || start[seed + 1] == start[seed]) continue;
         queue.push(seed, score[seed]);
         std::uint64_t v = 0;
         while (queue.pop(v, [&](std::uint64_t u, std::uint32_t s) { return !numbered[u] && score[u] == s; })) {
             numbered[v] = 1;
+            if (++done % kCheckEvery == 0) control.check(), control.progress(done, vertices);
             const int m = mode_of(v);
             old_id[std::size_t(m)].push_back(v - offset[std::size_t(m)]);
             for (std::uint64_t k = start[v]; k < start[v + 1]; ++k) {
@@ -86,7 +95,7 @@ ModeOrders bfs_mcs(const CooTensor& t) {
                 if (reached[z]) continue;
                 reached[z] = 1;
                 for (int o = 0; o < order; ++o) {
-                    const std::uint64_t u = offset[std::size_t(o)] + t.index(o, z);
+                    const std::uint64_t u = offset[std::size_t(o)] + idx[std::size_t(o)][z];
                     if (!numbered[u]) queue.push(u, ++score[u]);
                 }
             }
@@ -98,6 +107,19 @@ ModeOrders bfs_mcs(const CooTensor& t) {
         for (std::uint64_t i = 0; i < t.dim(m); ++i)
             if (!numbered[offset[std::size_t(m)] + i]) old_id[std::size_t(m)].push_back(i);
     return old_id;
+}
+
+}  // namespace
+
+ModeOrders bfs_mcs(const CooTensor& t, RunControl& control) {
+    ModeOrders out;
+    t.visit([&](auto itag, auto) {
+        using I = typename decltype(itag)::type;
+        std::vector<const I*> idx;
+        for (int m = 0; m < t.order(); ++m) idx.push_back(t.indices<I>(m).data());
+        out = bfs_mcs_on(t, idx, control);
+    });
+    return out;
 }
 
 }  // namespace tscope::detail

@@ -89,7 +89,8 @@ std::vector<std::uint64_t> order_mode(const CooTensor& t, int n, const std::vect
 
 }  // namespace
 
-ModeOrders lexi_order(const CooTensor& t, ModeOrders old_id, int max_iters, int* iterations) {
+ModeOrders lexi_order(const CooTensor& t, ModeOrders old_id, int max_iters, int* iterations,
+                      const std::function<void()>& after_step) {
     std::vector<std::vector<std::uint64_t>> new_id;
     for (const std::vector<std::uint64_t>& o : old_id) new_id.push_back(inverse(o));
     int rounds = 0;
@@ -103,6 +104,7 @@ ModeOrders lexi_order(const CooTensor& t, ModeOrders old_id, int max_iters, int*
             if (next != old_id[static_cast<std::size_t>(n)]) changed = true;
             new_id[static_cast<std::size_t>(n)] = inverse(next);
             old_id[static_cast<std::size_t>(n)] = std::move(next);
+            after_step();
         }
     }
     if (iterations) *iterations = rounds;

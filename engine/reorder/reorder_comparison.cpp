@@ -52,7 +52,7 @@ ReorderComparison compare_reordering(const CooTensor& t, const ReorderCompareReq
     c.before = measure(t, request, "file order", control);
     control.check();
     control.stage("reordering: " + std::string(reorder_method_name(request.method)));
-    c.relabelling = compute_relabelling(t, request.method, request.seed, request.iters);
+    c.relabelling = compute_relabelling(t, request.method, request.seed, request.iters, control);
     CooTensor relabelled = t;  // the user's tensor stays as it is: every other tab shows it
     control.check();
     apply_relabelling(relabelled, c.relabelling);

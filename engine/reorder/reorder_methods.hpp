@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
+#include "tscope/run_control.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope::detail {
@@ -18,7 +20,10 @@ using ModeOrders = std::vector<std::vector<std::uint64_t>>;
 // column comes earliest first, ties by the next column, a row that extends another first. The
 // modes take turns; up to `max_iters` rounds, fewer when a round changes nothing. `start`: the
 // orders the first round starts from (old_id[new] per mode). *iterations: the rounds run.
-ModeOrders lexi_order(const CooTensor& t, ModeOrders start, int max_iters, int* iterations);
+// after_step runs after each mode's step (a cancel check, progress).
+ModeOrders lexi_order(
+    const CooTensor& t, ModeOrders start, int max_iters, int* iterations,
+    const std::function<void()>& after_step = [] {});
 
 // The blocks of 2^bits indices a side (HiCOO's) that hold t's nonzeros once each mode is
 // numbered by old_id: what Lexi-Order's starts are judged by.
@@ -28,6 +33,7 @@ std::uint64_t blocks_under(const CooTensor& t, const ModeOrders& old_id, unsigne
 // over its N indices), numbered by a maximum-cardinality search: from the densest index, the next
 // vertex numbered is the one most connected (by nonzeros already reached) to the numbered ones;
 // each mode's vertices get its new ids in the order they are numbered.
-ModeOrders bfs_mcs(const CooTensor& t);
+// `control` is checked (and told the vertices numbered) every 65,536 vertices.
+ModeOrders bfs_mcs(const CooTensor& t, RunControl& control = no_control());
 
 }  // namespace tscope::detail

@@ -14,6 +14,7 @@
 #include "tscope/kernels/dense_matrix.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/reorder/relabelling.hpp"
+#include "tscope/run_control.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
@@ -153,6 +154,45 @@ private Q_SLOTS:
                                                   Distribution::PowerLaw);
         const Relabelling r = compute_relabelling(t, ReorderMethod::Random, 5);
         QCOMPARE(detail::blocks_under(t, r.old_id, unsigned(bits)), blocks_of(t, r.new_id, unsigned(bits)));
+    }
+
+    // Long reorderings report progress and stop when cancelled: Lexi-Order after a mode's step
+    // (both starts' steps counted together), BFS-MCS every 65,536 vertices numbered.
+    void reorderingReportsProgressAndCancels_data() {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<int>("cancelAfter");
+        QTest::addRow("lexi runs through") << int(ReorderMethod::Lexi) << 0;
+        QTest::addRow("lexi cancelled") << int(ReorderMethod::Lexi) << 3;
+        QTest::addRow("bfs-mcs runs through") << int(ReorderMethod::BfsMcs) << 0;
+        QTest::addRow("bfs-mcs cancelled") << int(ReorderMethod::BfsMcs) << 1;
+    }
+    void reorderingReportsProgressAndCancels() {
+        QFETCH(int, method);
+        QFETCH(int, cancelAfter);
+        struct Counting : RunControl {
+            int cancel_after = 0, calls = 0;
+            std::uint64_t last = 0, total = 0;
+            bool monotonic = true;
+            void progress(std::uint64_t done, std::uint64_t of) override {
+                monotonic = monotonic && done > last && done <= of;
+                last = done, total = of, ++calls;
+            }
+            bool cancelled() const override { return cancel_after > 0 && calls >= cancel_after; }
+        } control;
+        control.cancel_after = cancelAfter;
+        // about 160,000 indices in use over three modes: BFS-MCS passes two checks
+        const CooTensor t = tstest::random_tensor({150000, 30000, 20000}, 200000, 9, Distribution::Uniform);
+        const auto m = ReorderMethod(method);
+        if (cancelAfter > 0) {
+            QVERIFY_THROWS_EXCEPTION(Cancelled, compute_relabelling(t, m, 1, kLexiIterations, control));
+            QCOMPARE(control.calls, cancelAfter);  // stopped at the next check after the cancel
+            return;
+        }
+        const Relabelling r = compute_relabelling(t, m, 1, kLexiIterations, control);
+        QVERIFY(control.calls >= 1 && control.monotonic);
+        if (m == ReorderMethod::Lexi)
+            QCOMPARE(control.calls, 2 * r.iterations * t.order());  // every mode step of both starts
+        QCOMPARE(r.old_id, compute_relabelling(t, m).old_id);       // the control changes nothing
     }
 
     void randomIsSeededAndDegreeDeterministic() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tscope/kernels/dense_matrix.hpp"
+#include "tscope/run_control.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
@@ -31,9 +32,12 @@ struct Relabelling {
 };
 
 // The permutation of every mode by `method` (seed: random's generator; max_iters: Lexi-Order's
-// rounds at most, it stops early when a round changes nothing).
+// rounds at most, it stops early when a round changes nothing). Lexi-Order and BFS-MCS report
+// progress to `control` and stop with tscope::Cancelled when it is cancelled (Lexi-Order after
+// each mode's step, BFS-MCS every 65,536 vertices numbered).
 inline constexpr int kLexiIterations = 2;  // docs/bench/cpu-reorder.json: more rounds cost time for few blocks
-Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed = 1, int max_iters = kLexiIterations);
+Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed = 1,
+                                int max_iters = kLexiIterations, RunControl& control = no_control());
 
 // Rewrites every index column through new_id, in place (no second copy of the tensor).
 void apply_relabelling(CooTensor& t, const Relabelling& r);
