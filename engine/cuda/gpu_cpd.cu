@@ -232,7 +232,7 @@ void CpdDevice::begin_mttkrp(int mode, bool wide, const Launcher& launch, bool o
         check(cudaMemset(wide ? static_cast<void*>(impl_->m.get() + at) : static_cast<void*>(impl_->m32.get() + at), 0,
                          n * (wide ? sizeof(double) : sizeof(float))),
               "clearing the MTTKRP output");
-    launch(f.data(), impl_->m32.get(), impl_->m.get());
+    launch(f.data(), impl_->m32.get(), wide ? impl_->m.get() : nullptr);  // only the output cleared
     impl_->last_mode = mode;
 }
 
@@ -255,10 +255,8 @@ void CpdDevice::get_mttkrp(int mode, double* host) const {
 
 void CpdDevice::mttkrp(const ResidentTensor& tensor, int mode) {
     const std::uint64_t R = static_cast<std::uint64_t>(impl_->R);
-    const bool wide = tensor.accumulates_in_double(mode, R);  // COO's single copy: fp32, widened below
-    begin_mttkrp(mode, wide, [&](const float* const* f, float* out_f, double* out_d) {
-        tensor.launch(mode, R, f, out_f, wide ? out_d : nullptr);
-    });
+    begin_mttkrp(mode, tensor.accumulates_in_double(mode, R),  // COO's single copy: fp32, widened below
+                 [&](const float* const* f, float* out_f, double* out_d) { tensor.launch(mode, R, f, out_f, out_d); });
     finish_mttkrp(mode);
 }
 

@@ -38,7 +38,8 @@ public:
     void mttkrp(const ResidentTensor& tensor, int mode);
     // The same in two steps, for tensors that are not one resident tensor (streamed, or split
     // over GPUs): begin_mttkrp clears the output (fp64 when `wide`, else fp32) and calls
-    // launch(factors, out_f, out_d) to fill it; finish_mttkrp widens an fp32 output into M.
+    // launch(factors, out_f, out_d) to fill it, out_d null unless `wide` (a COO that needs no
+    // fp64 output then adds into out_f); finish_mttkrp widens an fp32 output into M.
     // Between the two, output() is the raw buffer (for the collectives). Only the owned rows of
     // M are widened: the others are not needed.
     // owned_only: the launch writes only the owned rows, so only those are cleared.

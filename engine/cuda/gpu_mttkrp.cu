@@ -1554,7 +1554,6 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         launch_fiber_mttkrp(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
 }
 
-bool ResidentTensor::accumulates_in_double() const { return impl_->coo; }
 bool ResidentTensor::accumulates_in_double(int mode, std::uint64_t R) const {
     return impl_->coo && !coo_single_copy(*impl_, mode, R);
 }

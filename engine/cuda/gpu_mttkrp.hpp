@@ -134,9 +134,9 @@ public:
     // own may be null) into out_d (COO, fp64) or out_f (fibers, fp32), which the caller zeroed.
     // A COO mode that accumulates_in_double(mode, R) denies adds into out_f where out_d is null.
     void launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const;
-    bool accumulates_in_double() const;  // which of launch()'s outputs it writes (COO: out_d, given)
-    // Whether mode's product at rank R needs out_d: false where a COO's fp32 adds all go into one
-    // output copy, which widened is the fp64 result (gpu_mttkrp.cu, coo_single_copy).
+    // Which of launch()'s outputs mode's product at rank R writes: out_d for a COO, except where
+    // its fp32 adds all go into one output copy, which widened is the fp64 result (gpu_mttkrp.cu,
+    // coo_single_copy); out_f otherwise.
     bool accumulates_in_double(int mode, std::uint64_t R) const;
     double upload_seconds() const { return upload_s_; }
     // Device bytes of the tensor's arrays.

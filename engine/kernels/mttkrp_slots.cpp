@@ -211,10 +211,7 @@ void slots_mttkrp(GpuSlots& s, const std::vector<std::unique_ptr<gpu::CpdDevice>
     for (int g = 0; g < parts; ++g) {  // launches return at once: the GPUs run together
         const gpu::ResidentTensor& part = s.of(g, mode);
         devs[static_cast<std::size_t>(g)]->begin_mttkrp(
-            mode, wide,
-            [&](const float* const* f, float* out_f, double* out_d) {
-                part.launch(mode, rank, f, out_f, wide ? out_d : nullptr);
-            },
+            mode, wide, [&](const float* const* f, float* out_f, double* out_d) { part.launch(mode, rank, f, out_f, out_d); },
             own_rows_only);
     }
     group.synchronize();

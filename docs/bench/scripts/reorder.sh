@@ -43,7 +43,9 @@ for t in tensors:
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
 print(json.dumps({"what": "reordering (issue 25): time, HiCOO blocks (128^N) and bytes, MTTKRP sweep (omp, rank 32, median of 3 per mode, summed)",
-                  "machine": cpu, "cores": os.cpu_count(), "threads": int(os.environ.get("OMP_NUM_THREADS", os.cpu_count())),
+                  "device": "CPU: " + cpu, "machine": cpu, "cores": os.cpu_count(),
+                  "threads": int(os.environ.get("OMP_NUM_THREADS", os.cpu_count())),
+                  "nnz": {r["tensor"]: r["nnz"] for r in rows},
                   "commit": commit, "generated": "tensorscope-cli " + gen,
                   "command": "docs/bench/scripts/reorder.sh (formats FILE --format HiCOO [--reorder M] --json; bench FILE --kernel mttkrp "
                              "--format HiCOO,CSF,B-CSF --backend omp --rank 32 --repeat 3 [--reorder M] --json)",
