@@ -1017,16 +1017,20 @@ LaunchShape shape_of(const TeamTrees& trees) {
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
-    else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
-    else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
+    auto* kernel = blocks == 4   ? fiber_wide_kernel<LEVELS, 4>
+                   : blocks == 5 ? fiber_wide_kernel<LEVELS, 5>
+                                 : fiber_wide_kernel<LEVELS, 6>;
+    carveout_from_env(kernel);
+    kernel<<<grid, 256, 0, stream>>>(tree, out);
 }
 template <int LEVELS>
 void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(trees.first_group[trees.count] * 4);
-    if (blocks == 4) trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
-    else if (blocks == 5) trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
-    else trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
+    auto* kernel = blocks == 4   ? trees_wide_kernel<LEVELS, 4>
+                   : blocks == 5 ? trees_wide_kernel<LEVELS, 5>
+                                 : trees_wide_kernel<LEVELS, 6>;
+    carveout_from_env(kernel);
+    kernel<<<grid, 256, 0, stream>>>(trees, out);
 }
 // The wide kernel for a launch where wide_blocks asks for it; false where it does not.
 template <class Trees>
@@ -1063,6 +1067,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
         auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
+        carveout_from_env(kernel);
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1071,9 +1076,11 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            auto* kernel = !tree.group_fiber ? fiber_team_kernel<team, kFiberLoop, levels>
+                           : flat_loop()     ? fiber_team_kernel<team, kFlatLoop, levels>
+                                             : fiber_team_kernel<team, kClippedLoop, levels>;
+            carveout_from_env(kernel);
+            kernel<<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
     });
 }
@@ -1094,9 +1101,11 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            auto* kernel = !clip  ? trees_team_kernel<team, kFiberLoop, levels>
+                           : flat ? trees_team_kernel<team, kFlatLoop, levels>
+                                  : trees_team_kernel<team, kClippedLoop, levels>;
+            carveout_from_env(kernel);
+            kernel<<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
     });
 }
