@@ -119,18 +119,6 @@ inline int device_attribute(cudaDeviceAttr what) {
 }
 inline int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
 
-// A kernel's preferred split of each SM's unified L1 / shared memory, from
-// TENSORSCOPE_L1_CARVEOUT=P (P percent of the most shared memory; 0 asks for the largest L1), for
-// comparisons: unset, the driver's own choice stands. Read at each launch.
-template <class Kernel>
-inline void carveout_from_env(Kernel* kernel) {
-    const char* e = std::getenv("TENSORSCOPE_L1_CARVEOUT");
-    if (!e || *e < '0' || *e > '9') return;
-    check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
-                               static_cast<int>(std::strtol(e, nullptr, 10))),
-          "setting a kernel's L1 carveout");
-}
-
 // Blocks of `threads` for `items` work items, capped at a few waves of the current chip
 // (kernels are grid-stride loops).
 inline int grid_for(std::uint64_t items, int threads = 256) {

@@ -434,6 +434,13 @@ enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2 };
 // bounded to six and 2.50-2.68 bounded to five, against 2.35-2.47 unbounded. Nsight Compute
 // found both fiber loops latency-bound (L1 hit 54%, 1.3 of 7.8 resident warps eligible).
 // With a run-time level count (orders 5 and up) the bound spilled 160 bytes: left unbounded.
+// Asking the driver for the largest L1 the kernels' shared memory leaves (cudaFuncAttribute-
+// PreferredSharedMemoryCarveout 0; session 37's Nsight Compute found it giving a kernel of no
+// shared memory a 32 KB shared split) changed nothing (session 40, 76bb76a, TENSORSCOPE_L1_
+// CARVEOUT, h200-issue19-session40.json call 1, alternating twice): on the nell-2 shape B-CSF
+// 1.782-1.912 ms a mode against 1.766-1.901, MM-CSF 1.850-1.957 both ways, SpTTM's fiber teams
+// 1.716-1.930 against 1.717-1.942; the uniform shape's wide kernels within 1%; SpTV's HOCSR one
+// pass (uniform, mode 3) 0.581 ms against 0.548-0.551. Removed.
 constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     if (loop == kFlatLoop) return 4;
     if (loop == kFiberLoop && levels > 0 && !several_trees) return 6;
@@ -1017,20 +1024,22 @@ LaunchShape shape_of(const TeamTrees& trees) {
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    auto* kernel = blocks == 4   ? fiber_wide_kernel<LEVELS, 4>
-                   : blocks == 5 ? fiber_wide_kernel<LEVELS, 5>
-                                 : fiber_wide_kernel<LEVELS, 6>;
-    carveout_from_env(kernel);
-    kernel<<<grid, 256, 0, stream>>>(tree, out);
+    if (blocks == 4)
+        fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
+    else if (blocks == 5)
+        fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
+    else
+        fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
 template <int LEVELS>
 void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(trees.first_group[trees.count] * 4);
-    auto* kernel = blocks == 4   ? trees_wide_kernel<LEVELS, 4>
-                   : blocks == 5 ? trees_wide_kernel<LEVELS, 5>
-                                 : trees_wide_kernel<LEVELS, 6>;
-    carveout_from_env(kernel);
-    kernel<<<grid, 256, 0, stream>>>(trees, out);
+    if (blocks == 4)
+        trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
+    else if (blocks == 5)
+        trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
+    else
+        trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
 }
 // The wide kernel for a launch where wide_blocks asks for it; false where it does not.
 template <class Trees>
@@ -1067,7 +1076,6 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
         auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
-        carveout_from_env(kernel);
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1076,11 +1084,12 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            auto* kernel = !tree.group_fiber ? fiber_team_kernel<team, kFiberLoop, levels>
-                           : flat_loop()     ? fiber_team_kernel<team, kFlatLoop, levels>
-                                             : fiber_team_kernel<team, kClippedLoop, levels>;
-            carveout_from_env(kernel);
-            kernel<<<grid, 256, 0, stream>>>(tree, R4, out4);
+            if (!tree.group_fiber)
+                fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else if (flat_loop())
+                fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else
+                fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
     });
 }
@@ -1101,11 +1110,12 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            auto* kernel = !clip  ? trees_team_kernel<team, kFiberLoop, levels>
-                           : flat ? trees_team_kernel<team, kFlatLoop, levels>
-                                  : trees_team_kernel<team, kClippedLoop, levels>;
-            carveout_from_env(kernel);
-            kernel<<<grid, 256, 0, stream>>>(trees, R4, out4);
+            if (!clip)
+                trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (flat)
+                trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else
+                trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
     });
 }

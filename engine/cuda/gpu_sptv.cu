@@ -195,7 +195,6 @@ void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, c
                    const std::uint64_t* block_base, float* out) {
     const auto blocks = static_cast<unsigned>((rows + kTupleBlockRows - 1) / kTupleBlockRows);
     if (!blocks) return;
-    carveout_from_env(sptv_tuple_kernel<P>);
     sptv_tuple_kernel<P><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
 }
 

@@ -211,7 +211,6 @@ inline void launch_spttm_teams(const SpttmPieces& p, const std::uint32_t* idx, c
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = (p.pieces + p.group - 1) / p.group;
     if (!groups) return;
-    carveout_from_env(spttm_team_kernel);
     spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
                                                      reinterpret_cast<const float4*>(u), y4);
 }

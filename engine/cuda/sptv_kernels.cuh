@@ -127,7 +127,6 @@ inline void launch_sptv_ell(std::uint64_t fibers, std::uint64_t fiber_base, std:
                             const std::uint32_t* col, const float* val, const float* v, float* out, cudaStream_t stream) {
     const int grid = grid_for(fibers, kEllThreads);
     const std::uint64_t short_entries = kEllShort;
-    carveout_from_env(sptv_ell_kernel);
     sptv_ell_kernel<<<grid, kEllThreads, 0, stream>>>(TS_ELL_ARGS);
 }
 
