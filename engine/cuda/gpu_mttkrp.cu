@@ -174,7 +174,10 @@ struct TeamTree {
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
 // float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
 // leaves). LEVELS as in team_fiber_group.
-template <int LEVELS, class Z = std::uint64_t>
+// COL_BASE: each row's address as the lane's column base plus the row times R4 (one wide
+// multiply-add where R4 is a constant), not (row * R4 + col) shifted and added (for comparison,
+// session 40: TENSORSCOPE_FIBER_ADDR=row keeps the latter).
+template <int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
 __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std::uint32_t col, float4& prefix,
                                   std::uint64_t& target_row) {
     prefix = make_float4(1.f, 1.f, 1.f, 1.f);
@@ -182,9 +185,14 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
     if constexpr (LEVELS > 0) {
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
-            const std::uint64_t a = t.anc.p[l][f];
-            if (l != t.target) prefix = prefix * t.level_factor.f[l][a * R4 + col];
-            else target_row = a;
+            const std::uint32_t a32 = t.anc.p[l][f];
+            const std::uint64_t a = a32;
+            if (l == t.target)
+                target_row = a;
+            else if constexpr (COL_BASE)
+                prefix = prefix * (t.level_factor.f[l] + col)[a * R4];
+            else
+                prefix = prefix * t.level_factor.f[l][a * R4 + col];
         }
     } else {
         for (int l = 0; l < t.levels; ++l)
@@ -203,10 +211,11 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-template <bool CLIP, int LEVELS, class Z = std::uint64_t>
+template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
+    const float4* __restrict__ leaf_col = leaf_factor + col;  // COL_BASE's rows
     Z first = g * static_cast<Z>(t.group);
     Z last = first + t.group < t.fibers ? first + static_cast<Z>(t.group) : static_cast<Z>(t.fibers);
     std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
@@ -225,7 +234,7 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
         }
         float4 prefix;
         std::uint64_t target_row;
-        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
+        fiber_head<LEVELS, Z, COL_BASE>(t, f, R4, col, prefix, target_row);
         if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
             for (Z z = lo; z < hi; ++z)
                 atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
@@ -265,8 +274,14 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
         // 3.11-4.08 against 2.49-2.98; delicious-4d's MM-CSF 14.1-18.4 against 10.2-16.4; the real
         // tensors (18-36 us a mode) within 7 us either way; removed.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+        if constexpr (COL_BASE) {
 #pragma unroll 4
-        for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+            for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_col[static_cast<std::uint64_t>(t.leaf[z]) * R4]);
+        } else {
+#pragma unroll 4
+            for (Z z = lo; z < hi; ++z)
+                fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
+        }
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -447,13 +462,14 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS>
-__device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out) {
+template <int LOOP, int LEVELS, bool COL_BASE = false>
+__device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col,
+                                  float4* out) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
         else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE>(t, g, R4, col, out);
     }
 }
 
@@ -485,12 +501,12 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50
 // ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop, which trees of 2^31 nonzeros or fibers
 // and up take, for comparisons and tests.
-template <int LEVELS>
+template <int LEVELS, bool COL_BASE>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
     const auto groups = static_cast<std::uint32_t>(tree.groups);
     for (std::uint32_t g = thread / 8; g < groups; g += teams)
-        team_fiber_group<false, LEVELS, std::uint32_t>(tree, g, 8, threadIdx.x % 8, out);
+        team_fiber_group<false, LEVELS, std::uint32_t, COL_BASE>(tree, g, 8, threadIdx.x % 8, out);
 }
 
 // The rank-32 loop over whole fibers with its leaves' factor rows copied ahead by cp.async was
@@ -526,16 +542,19 @@ struct TeamTrees {
 // of indexing the parameter by a run-time tree: a switch naming each tree by a constant index
 // (session 31, compiled for sm_90 only, never run) took 56 unbounded too, 48 bounded to five
 // blocks and 40 with 152-200 bytes spilled bounded to six.
-template <int TEAM, int LOOP, int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true)) trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
+// RANK32: R4 is 8, compiled in, and the rows addressed from each lane's column (COL_BASE).
+template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false>
+__global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
+    trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
+    if constexpr (RANK32) R4 = 8;
     if (col >= R4) return;
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS, RANK32>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -1075,7 +1094,9 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
+        const bool col_base = !env_is("TENSORSCOPE_FIBER_ADDR", "row");
+        auto* kernel = tree.levels == 3 ? (col_base ? fiber_index32_kernel<3, true> : fiber_index32_kernel<3, false>)
+                                        : (col_base ? fiber_index32_kernel<2, true> : fiber_index32_kernel<2, false>);
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1110,7 +1131,9 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip)
+            if (!clip && team == 8 && R4 == 8 && !env_is("TENSORSCOPE_FIBER_ADDR", "row"))
+                trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (!clip)
                 trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat)
                 trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
