@@ -174,10 +174,7 @@ struct TeamTree {
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
 // float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
 // leaves). LEVELS as in team_fiber_group.
-// COL_BASE: each row's address as the lane's column base plus the row times R4 (one wide
-// multiply-add where R4 is a constant), not (row * R4 + col) shifted and added (for comparison,
-// session 40: TENSORSCOPE_FIBER_ADDR=row keeps the latter).
-template <int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
+template <int LEVELS, class Z = std::uint64_t>
 __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std::uint32_t col, float4& prefix,
                                   std::uint64_t& target_row) {
     prefix = make_float4(1.f, 1.f, 1.f, 1.f);
@@ -185,14 +182,11 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
     if constexpr (LEVELS > 0) {
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
-            const std::uint32_t a32 = t.anc.p[l][f];
-            const std::uint64_t a = a32;
-            if (l == t.target)
-                target_row = a;
-            else if constexpr (COL_BASE)
-                prefix = prefix * (t.level_factor.f[l] + col)[a * R4];
-            else
+            const std::uint64_t a = t.anc.p[l][f];
+            if (l != t.target)
                 prefix = prefix * t.level_factor.f[l][a * R4 + col];
+            else
+                target_row = a;
         }
     } else {
         for (int l = 0; l < t.levels; ++l)
@@ -211,11 +205,23 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
+// p, which the compiler may no longer take apart (an empty asm that says it changed it).
+__device__ inline const float4* opaque(const float4* p) {
+    asm("" : "+l"(p));
+    __builtin_assume(__isGlobal(p));  // so that its loads stay global ones (LDG), not generic
+    return p;
+}
+
+// COL_BASE: each leaf's factor row addressed from the lane's column of the factor, held as a
+// pointer the compiler cannot take apart, so that a row's address is one wide multiply-add
+// (IMAD.WIDE, R4 compiled in). Else the compiler folds the column back in and forms the address
+// as ((row * R4) | col) << 4 plus the base: four instructions (IMAD.WIDE, LOP3, LEA, LEA.HI.X in
+// the SASS). TENSORSCOPE_FIBER_ADDR=row keeps that, for comparison.
 template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
-    const float4* __restrict__ leaf_col = leaf_factor + col;  // COL_BASE's rows
+    const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor;
     Z first = g * static_cast<Z>(t.group);
     Z last = first + t.group < t.fibers ? first + static_cast<Z>(t.group) : static_cast<Z>(t.fibers);
     std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
@@ -234,7 +240,7 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
         }
         float4 prefix;
         std::uint64_t target_row;
-        fiber_head<LEVELS, Z, COL_BASE>(t, f, R4, col, prefix, target_row);
+        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
         if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
             for (Z z = lo; z < hi; ++z)
                 atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
