@@ -183,10 +183,8 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
 #pragma unroll
         for (int l = 0; l < LEVELS; ++l) {
             const std::uint64_t a = t.anc.p[l][f];
-            if (l != t.target)
-                prefix = prefix * t.level_factor.f[l][a * R4 + col];
-            else
-                target_row = a;
+            if (l != t.target) prefix = prefix * t.level_factor.f[l][a * R4 + col];
+            else target_row = a;
         }
     } else {
         for (int l = 0; l < t.levels; ++l)
@@ -212,11 +210,18 @@ __device__ inline const float4* opaque(const float4* p) {
     return p;
 }
 
-// COL_BASE: each leaf's factor row addressed from the lane's column of the factor, held as a
-// pointer the compiler cannot take apart, so that a row's address is one wide multiply-add
-// (IMAD.WIDE, R4 compiled in). Else the compiler folds the column back in and forms the address
-// as ((row * R4) | col) << 4 plus the base: four instructions (IMAD.WIDE, LOP3, LEA, LEA.HI.X in
-// the SASS). TENSORSCOPE_FIBER_ADDR=row keeps that, for comparison.
+// COL_BASE (the rank-32 loops, R4 compiled in: fiber_index32_kernel and trees_team_kernel's
+// RANK32): each leaf's factor row addressed from the lane's column of the factor, a pointer the
+// compiler cannot take apart, so that a row's address is one IMAD.WIDE. Left to itself the
+// compiler folds the column back in, ((row * 8) | col) << 4 plus the base: four SASS instructions
+// (IMAD.WIDE, LOP3, LEA, LEA.HI.X). Measured on one H200 (session 40, 8023f76, TENSORSCOPE_FIBER_
+// ADDR, h200-issue19-session40.json call 4, nell-2 shape, rank 32, alternating twice): B-CSF's
+// mode 1 executed 978M warp instructions against 1,103M (a scheduler issuing on 57% of its cycles
+// against 63%), and B-CSF ran 1.739-1.843 ms a mode against 1.752-1.890, MM-CSF 1.797-1.907
+// against 1.839-1.943 (in call 3 R4 compiled in alone gave MM-CSF 8% fewer instructions and
+// 1.837-1.930 ms against 1.843-1.943). The gain is smaller than the instructions saved: the loop
+// waits mostly on its loads (Nsight Compute, call 2: 9.4 of the 16.5 cycles between a warp's
+// instructions stalled on an L1TEX result, 2.0 not selected).
 template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
@@ -507,12 +512,12 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50
 // ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop, which trees of 2^31 nonzeros or fibers
 // and up take, for comparisons and tests.
-template <int LEVELS, bool COL_BASE>
+template <int LEVELS>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
     const auto groups = static_cast<std::uint32_t>(tree.groups);
     for (std::uint32_t g = thread / 8; g < groups; g += teams)
-        team_fiber_group<false, LEVELS, std::uint32_t, COL_BASE>(tree, g, 8, threadIdx.x % 8, out);
+        team_fiber_group<false, LEVELS, std::uint32_t, true>(tree, g, 8, threadIdx.x % 8, out);
 }
 
 // The rank-32 loop over whole fibers with its leaves' factor rows copied ahead by cp.async was
@@ -548,7 +553,8 @@ struct TeamTrees {
 // of indexing the parameter by a run-time tree: a switch naming each tree by a constant index
 // (session 31, compiled for sm_90 only, never run) took 56 unbounded too, 48 bounded to five
 // blocks and 40 with 152-200 bytes spilled bounded to six.
-// RANK32: R4 is 8, compiled in, and the rows addressed from each lane's column (COL_BASE).
+// RANK32: R4 is 8, compiled in, and the leaves' rows addressed from each lane's column
+// (team_fiber_group's COL_BASE).
 template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
@@ -1049,22 +1055,16 @@ LaunchShape shape_of(const TeamTrees& trees) {
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    if (blocks == 4)
-        fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
-    else if (blocks == 5)
-        fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
-    else
-        fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
+    if (blocks == 4) fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
+    else if (blocks == 5) fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
+    else fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
 template <int LEVELS>
 void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(trees.first_group[trees.count] * 4);
-    if (blocks == 4)
-        trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
-    else if (blocks == 5)
-        trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
-    else
-        trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
+    if (blocks == 4) trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
+    else if (blocks == 5) trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
+    else trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
 }
 // The wide kernel for a launch where wide_blocks asks for it; false where it does not.
 template <class Trees>
@@ -1100,9 +1100,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        const bool col_base = !env_is("TENSORSCOPE_FIBER_ADDR", "row");
-        auto* kernel = tree.levels == 3 ? (col_base ? fiber_index32_kernel<3, true> : fiber_index32_kernel<3, false>)
-                                        : (col_base ? fiber_index32_kernel<2, true> : fiber_index32_kernel<2, false>);
+        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1111,12 +1109,9 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(tree.groups * team);
-            if (!tree.group_fiber)
-                fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else if (flat_loop())
-                fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
-            else
-                fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            if (!tree.group_fiber) fiber_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else if (flat_loop()) fiber_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
+            else fiber_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(tree, R4, out4);
         });
     });
 }
@@ -1137,14 +1132,11 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip && team == 8 && R4 == 8 && !env_is("TENSORSCOPE_FIBER_ADDR", "row"))
+            if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
                 trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (!clip)
-                trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (flat)
-                trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else
-                trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
     });
 }

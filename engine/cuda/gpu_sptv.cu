@@ -20,11 +20,10 @@
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
-#include "l2_window.cuh"
 #include "sparse_library.cuh"
+#include "sptv_kernels.cuh"
 #include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
-#include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
 
@@ -61,8 +60,7 @@ public:
     CsrSpmv(const CsrSpmv&) = delete;
     CsrSpmv& operator=(const CsrSpmv&) = delete;
     const DeviceCsr& csr() const { return csr_; }
-    void run(cudaStream_t stream = nullptr) {
-        check_sparse(cusparseSetStream(csr_.handle(), stream), "choosing its stream");
+    void run() {
         check_sparse(cusparseSpMV(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()), "in its SpMV");
     }
 
@@ -160,8 +158,6 @@ struct SptvDevice::Impl {
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
-    // the hot entries' accesses kept in L2 (l2_window.cuh) where TENSORSCOPE_SPTV_HOT_PERSIST=1
-    std::unique_ptr<L2Window> l2;
 };
 
 namespace {
@@ -227,8 +223,6 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
             }
             d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
                                                d.out.get());
-            if (d.hot && d.hot->hot() && env_is("TENSORSCOPE_SPTV_HOT_PERSIST", "1"))
-                d.l2 = std::make_unique<L2Window>(d.v.get(), d.hot->hot() * sizeof(float));
             if (d.rows->csr().narrow())
                 d.ptr = {};
             else
@@ -329,7 +323,7 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     if (d.short_rows)
         d.short_rows->run();
     else if (d.rows)
-        d.rows->run(d.l2 ? d.l2->stream() : nullptr);
+        d.rows->run();
     else if (d.tuples) {
         if (d.ptr32.size())
             launch_tuples(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());

@@ -31,7 +31,11 @@
 // 1.218-1.219 / 1.206-1.218 ms, a quarter 1.205-1.208 / 1.208-1.213, half 1.209-1.220 /
 // 1.213-1.216, all of it 1.210-1.211 / 1.219-1.224. Nsight Compute on COO's product: L2's hit
 // rate 48% packed against 40%, its throughput 87% of peak against 95%: L2-bound both ways,
-// packed moving fewer sectors.
+// packed moving fewer sectors. Marking the packed part's accesses persisting in L2 (an access
+// policy window over the packed part, 6.6M entries or 26 MB, on the product's stream; session 40,
+// 51cd093, TENSORSCOPE_SPTV_HOT_PERSIST, h200-issue19-session40.json call 2, alternating twice)
+// made COO 1.273-1.291 ms against 1.199-1.201 and CFB 1.282-1.284 against 1.202-1.218: removed,
+// as session 37's window over the whole vector was (see CsrSpmv in gpu_sptv.cu).
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>

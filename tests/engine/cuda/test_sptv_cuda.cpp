@@ -9,10 +9,6 @@
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/sptv.hpp"
 
-#if TS_WITH_CUDA
-#include <cuda_runtime.h>
-#endif
-
 using namespace tscope;
 
 namespace {
@@ -243,25 +239,14 @@ private Q_SLOTS:
     // twice packed or a 64-byte cap's 16 (hot and cold columns in one row), on power-law columns
     // (many ties and a few much read), on a vector longer than a block's shared memory, on one
     // whose every entry is read once (nothing packed), and on the real tensors.
-    // With TENSORSCOPE_SPTV_HOT_PERSIST=1 the products run on a stream whose accesses to the
-    // packed entries persist in L2 (l2_window.cuh): the same results, and the context's own
-    // set-aside put back after each plan.
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QByteArray>("persist");
-        QTest::addRow("all read twice") << QByteArray("1000000000") << QByteArray("");
-        QTest::addRow("16 packed") << QByteArray("64") << QByteArray("");
-        QTest::addRow("all read twice, persisting") << QByteArray("1000000000") << QByteArray("1");
+        QTest::addRow("all read twice") << QByteArray("1000000000");
+        QTest::addRow("16 packed") << QByteArray("64");
     }
     void hotColumnsKeepTheResult() {
         QFETCH(QByteArray, bytes);
-        QFETCH(QByteArray, persist);
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", bytes);
-        const tstest::ScopedEnv keep("TENSORSCOPE_SPTV_HOT_PERSIST", persist);
-#if TS_WITH_CUDA
-        std::size_t set_aside_before = 0;
-        QCOMPARE(cudaDeviceGetLimit(&set_aside_before, cudaLimitPersistingL2CacheSize), cudaSuccess);
-#endif
         const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", "cusparse");
         check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
@@ -274,11 +259,6 @@ private Q_SLOTS:
             const std::string path = tstest::shared_tensor(name);
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
-#if TS_WITH_CUDA
-        std::size_t set_aside = set_aside_before + 1;
-        QCOMPARE(cudaDeviceGetLimit(&set_aside, cudaLimitPersistingL2CacheSize), cudaSuccess);
-        QCOMPARE(set_aside, set_aside_before);
-#endif
     }
 
     // A vector twice the GPU's L2 has its much-read entries packed ahead of it by default: the
