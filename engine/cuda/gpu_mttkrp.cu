@@ -1134,7 +1134,8 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             const int grid = grid_for(groups * team);
             if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
                 trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (!clip) trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
+            else if (!clip)
+                trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
         });
