@@ -16,6 +16,16 @@ __device__ inline void fma4(float4& acc, float a, float4 b) {
 }
 __device__ inline void add4(float4& acc, float4 b) { acc.x += b.x, acc.y += b.y, acc.z += b.z, acc.w += b.w; }
 
+// p, which the compiler may no longer take apart (an empty asm that says it changed it), as a
+// lane's column of a factor: p + row * 8 is then one IMAD.WIDE, where the compiler would fold the
+// column back in, ((row * 8) | col) << 4 plus the base, four instructions (gpu_mttkrp.cu's
+// team_fiber_group, COL_BASE, measured it).
+__device__ inline const float4* opaque(const float4* p) {
+    asm("" : "+l"(p));
+    __builtin_assume(__isGlobal(p));  // so that its loads stay global ones (LDG), not generic
+    return p;
+}
+
 __device__ inline void atomic_add4(float4* out, float4 v) {
 #if __CUDA_ARCH__ >= 900
     atomicAdd(out, v);  // one vector atomic (sm_90)

@@ -203,13 +203,6 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
 // its arrays up by a computed index. On the nell-2 shape (H100, rank 32) compiling them in took
 // B-CSF from 2.40-2.57 to 2.24-2.38 ms a mode, CSF from 3.06-3.33 to 2.86-3.04 and MM-CSF from
 // 2.67-2.75 to 2.38-2.48 (docs/bench/h100-issue19-session16.json).
-// p, which the compiler may no longer take apart (an empty asm that says it changed it).
-__device__ inline const float4* opaque(const float4* p) {
-    asm("" : "+l"(p));
-    __builtin_assume(__isGlobal(p));  // so that its loads stay global ones (LDG), not generic
-    return p;
-}
-
 // COL_BASE (the rank-32 loops, R4 compiled in: fiber_index32_kernel and trees_team_kernel's
 // RANK32): each leaf's factor row addressed from the lane's column of the factor, a pointer the
 // compiler cannot take apart, so that a row's address is one IMAD.WIDE. Left to itself the

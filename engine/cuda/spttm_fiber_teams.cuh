@@ -163,7 +163,10 @@ struct SpttmPieces {
 // looked up; and a run of pieces is the whole fiber unless it is the group's first run and the
 // piece before the group has its fiber, or the group's last run and the piece after it has, so
 // the fiber's offsets are not looked up either. Numbers in 32 bits (fewer registers, as MTTKRP's
-// fiber loop measured); six blocks an SM.
+// fiber loop measured); six blocks an SM. COL_BASE: U's rows addressed from the lane's column
+// (opaque(), as MTTKRP's rank-32 loops do since session 40), for comparison with the folded
+// address where TENSORSCOPE_SPTTM_ADDR=col (not yet measured).
+template <bool COL_BASE>
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
@@ -174,6 +177,7 @@ __global__ void __launch_bounds__(256, 6)
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
     const std::uint64_t c = threadIdx.x % 8;
+    const float4* __restrict__ u_col = COL_BASE ? opaque(u + c) : u;
     for (Z g = thread / 8; g < groups; g += teams) {
         const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
         Z fiber = piece_fiber[p0], lo = piece_start[p0];
@@ -189,8 +193,13 @@ __global__ void __launch_bounds__(256, 6)
                     atomic_add4(row, acc);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, whole = true;
             }
+            if constexpr (COL_BASE) {
 #pragma unroll 4
-            for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u[static_cast<std::uint64_t>(idx[z]) * R4 + c]);
+                for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u_col[static_cast<std::uint64_t>(idx[z]) * R4]);
+            } else {
+#pragma unroll 4
+                for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u[static_cast<std::uint64_t>(idx[z]) * R4 + c]);
+            }
             lo = hi;
         }
         whole = whole && (p_end == n || piece_fiber[p_end] != fiber);  // and ends at its last
@@ -211,8 +220,9 @@ inline void launch_spttm_teams(const SpttmPieces& p, const std::uint32_t* idx, c
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = (p.pieces + p.group - 1) / p.group;
     if (!groups) return;
-    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
-                                                     reinterpret_cast<const float4*>(u), y4);
+    auto* kernel = env_is("TENSORSCOPE_SPTTM_ADDR", "col") ? spttm_team_kernel<true> : spttm_team_kernel<false>;
+    kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
+                                          reinterpret_cast<const float4*>(u), y4);
 }
 
 }  // namespace
