@@ -163,9 +163,9 @@ struct SpttmPieces {
 // looked up; and a run of pieces is the whole fiber unless it is the group's first run and the
 // piece before the group has its fiber, or the group's last run and the piece after it has, so
 // the fiber's offsets are not looked up either. Numbers in 32 bits (fewer registers, as MTTKRP's
-// fiber loop measured); six blocks an SM. COL_BASE: U's rows addressed from the lane's column
-// (opaque(), as MTTKRP's rank-32 loops do since session 40), for comparison with the folded
-// address where TENSORSCOPE_SPTTM_ADDR=col (not yet measured).
+// fiber loop measured); six blocks an SM. COL_BASE (where TENSORSCOPE_SPTTM_ADDR=col, for
+// comparison, not yet measured): U's rows addressed from the lane's column (opaque(), as MTTKRP's
+// rank-32 loops do since session 40) rather than by the address the compiler folds.
 template <bool COL_BASE>
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
