@@ -3,7 +3,7 @@
 # fiber teams (wb, rank 32) with U's rows addressed from the lane's column (TENSORSCOPE_SPTTM_ADDR=col,
 # opaque() in float4_math.cuh: one IMAD.WIDE a row where the compiler's folded address takes
 # four) against the folded address (empty, the default), alternating twice on the nell-2 shape
-# (mode 3 at 49.8-50.0% of the copy bound in session 40 call 1, the issue's target 50%) and once
+# (mode 3 at 49.8-49.9% of the copy bound in session 40 call 1, the issue's target 50%) and once
 # on the uniform shape, every mode. The GPU SpTTM suite first (its rows run both ways). Then
 # B-CSF and MM-CSF on the nell-2 shape as committed (session 40's final code, whose launch no
 # longer reads TENSORSCOPE_FIBER_ADDR), every mode; and the wide kernels (the uniform shape's
