@@ -219,7 +219,7 @@ template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
-    const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor;
+    const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor + col;
     Z first = g * static_cast<Z>(t.group);
     Z last = first + t.group < t.fibers ? first + static_cast<Z>(t.group) : static_cast<Z>(t.fibers);
     std::uint64_t z_begin = 0, z_end = ~std::uint64_t{0};
@@ -278,14 +278,8 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
         // 3.11-4.08 against 2.49-2.98; delicious-4d's MM-CSF 14.1-18.4 against 10.2-16.4; the real
         // tensors (18-36 us a mode) within 7 us either way; removed.
         float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-        if constexpr (COL_BASE) {
 #pragma unroll 4
-            for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_col[static_cast<std::uint64_t>(t.leaf[z]) * R4]);
-        } else {
-#pragma unroll 4
-            for (Z z = lo; z < hi; ++z)
-                fma4(sum, t.vals[z], leaf_factor[static_cast<std::uint64_t>(t.leaf[z]) * R4 + col]);
-        }
+        for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_col[static_cast<std::uint64_t>(t.leaf[z]) * R4]);
         add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
@@ -385,7 +379,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     constexpr std::uint32_t R4 = 8, half = 4;
     const std::uint32_t col2 = col + half;
     const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
-    const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor;
+    const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor + col;
     const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
@@ -421,15 +415,9 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 #pragma unroll 4
         for (std::uint64_t z = lo; z < hi; ++z) {
             const float v = t.vals[z];
-            if constexpr (COL_BASE) {
-                const float4* r = leaf_col + static_cast<std::uint64_t>(t.leaf[z]) * R4;
-                fma4(sum, v, r[0]);
-                fma4(sum2, v, r[half]);
-            } else {
-                const float4* r = leaf_factor + static_cast<std::uint64_t>(t.leaf[z]) * R4;
-                fma4(sum, v, r[col]);
-                fma4(sum2, v, r[col2]);
-            }
+            const float4* r = leaf_col + static_cast<std::uint64_t>(t.leaf[z]) * R4;
+            fma4(sum, v, r[0]);
+            fma4(sum2, v, r[half]);
         }
         add4(acc, sum * prefix);
         add4(acc2, sum2 * prefix2);

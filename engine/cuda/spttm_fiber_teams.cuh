@@ -177,7 +177,7 @@ __global__ void __launch_bounds__(256, 6)
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
     const std::uint64_t c = threadIdx.x % 8;
-    const float4* __restrict__ u_col = COL_BASE ? opaque(u + c) : u;
+    const float4* __restrict__ u_col = COL_BASE ? opaque(u + c) : u + c;
     for (Z g = thread / 8; g < groups; g += teams) {
         const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
         Z fiber = piece_fiber[p0], lo = piece_start[p0];
@@ -193,13 +193,8 @@ __global__ void __launch_bounds__(256, 6)
                     atomic_add4(row, acc);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, whole = true;
             }
-            if constexpr (COL_BASE) {
 #pragma unroll 4
-                for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u_col[static_cast<std::uint64_t>(idx[z]) * R4]);
-            } else {
-#pragma unroll 4
-                for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u[static_cast<std::uint64_t>(idx[z]) * R4 + c]);
-            }
+            for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u_col[static_cast<std::uint64_t>(idx[z]) * R4]);
             lo = hi;
         }
         whole = whole && (p_end == n || piece_fiber[p_end] != fiber);  // and ends at its last
