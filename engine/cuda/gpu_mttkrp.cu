@@ -369,10 +369,14 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // lose too: the shared real tensors' trees (cut to the device, 1.2-5 nonzeros a piece) ran 3-6
 // us slower a mode wide (MovieLens B-CSF 21-23 us against 17-22, Last.fm 31-34 against 29-32),
 // their half as many lanes leaving the device emptier.
-// COL_BASE (where TENSORSCOPE_FIBER_WIDE_ADDR=col, for comparison, not yet measured): each leaf's
-// row addressed from the lane's column through opaque(), as the 8-lane loops do since session 40,
-// so that both of its float4s come from one IMAD.WIDE (the second at an immediate offset) rather
-// than from two addresses the compiler folds.
+// COL_BASE: each leaf's row addressed from the lane's column through opaque(), as the 8-lane
+// loops do, so that both of its float4s come from one IMAD.WIDE (the second at an immediate
+// offset) rather than from two addresses the compiler folds. Measured on one H200 (session 41,
+// 4aebdd9, TENSORSCOPE_FIBER_WIDE_ADDR, h200-issue19-session41.json call 1, the uniform shape,
+// rank 32, alternating twice): MM-CSF's trees (trees_wide_kernel) took 2.741-2.743, 2.531-2.536
+// and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
+// B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
+// 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
 template <int LEVELS, bool COL_BASE = false>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -426,13 +430,13 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, bool COL_BASE>
+template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4;
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams)
-        team_fiber_group_wide<LEVELS, COL_BASE>(tree, g, col, out);
+        team_fiber_group_wide<LEVELS, false>(tree, g, col, out);
 }
 
 // The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers
@@ -598,10 +602,10 @@ __device__ inline void for_tree_groups(const TeamTrees& trees, Walk&& walk) {
 
 // The wide loop (team_fiber_group_wide) over several trees in one launch: MM-CSF's partitions
 // where they all hold short fibers (wide_blocks).
-template <int LEVELS, int BLOCKS, bool COL_BASE>
+template <int LEVELS, int BLOCKS>
 __global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees, float4* out) {
     for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
-        team_fiber_group_wide<LEVELS, COL_BASE>(t, g, col, out);
+        team_fiber_group_wide<LEVELS, true>(t, g, col, out);
     });
 }
 
@@ -1047,25 +1051,25 @@ LaunchShape shape_of(const TeamTrees& trees) {
     return s;
 }
 
-template <int LEVELS, bool COL_BASE>
+template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
     if (blocks == 4)
-        fiber_wide_kernel<LEVELS, 4, COL_BASE><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
     else if (blocks == 5)
-        fiber_wide_kernel<LEVELS, 5, COL_BASE><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else
-        fiber_wide_kernel<LEVELS, 6, COL_BASE><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(tree, out);
 }
-template <int LEVELS, bool COL_BASE>
+template <int LEVELS>
 void launch_wide_kernel(const TeamTrees& trees, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(trees.first_group[trees.count] * 4);
     if (blocks == 4)
-        trees_wide_kernel<LEVELS, 4, COL_BASE><<<grid, 256, 0, stream>>>(trees, out);
+        trees_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(trees, out);
     else if (blocks == 5)
-        trees_wide_kernel<LEVELS, 5, COL_BASE><<<grid, 256, 0, stream>>>(trees, out);
+        trees_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(trees, out);
     else
-        trees_wide_kernel<LEVELS, 6, COL_BASE><<<grid, 256, 0, stream>>>(trees, out);
+        trees_wide_kernel<LEVELS, 6><<<grid, 256, 0, stream>>>(trees, out);
 }
 // The wide kernel for a launch where wide_blocks asks for it; false where it does not.
 template <class Trees>
@@ -1073,13 +1077,10 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
     const int wide = wide_blocks(s, R4, static_cast<std::uint64_t>(sm_count()) * 2048, std::getenv("TENSORSCOPE_FIBER_WIDE"));
     if (!wide) return false;
     auto* out4 = reinterpret_cast<float4*>(out);
-    const bool col = env_is("TENSORSCOPE_FIBER_WIDE_ADDR", "col");
     if (s.levels == 2)
-        col ? launch_wide_kernel<2, true>(trees, wide, out4, stream)
-            : launch_wide_kernel<2, false>(trees, wide, out4, stream);
+        launch_wide_kernel<2>(trees, wide, out4, stream);
     else
-        col ? launch_wide_kernel<3, true>(trees, wide, out4, stream)
-            : launch_wide_kernel<3, false>(trees, wide, out4, stream);
+        launch_wide_kernel<3>(trees, wide, out4, stream);
     return true;
 }
 

@@ -163,10 +163,13 @@ struct SpttmPieces {
 // looked up; and a run of pieces is the whole fiber unless it is the group's first run and the
 // piece before the group has its fiber, or the group's last run and the piece after it has, so
 // the fiber's offsets are not looked up either. Numbers in 32 bits (fewer registers, as MTTKRP's
-// fiber loop measured); six blocks an SM. COL_BASE (where TENSORSCOPE_SPTTM_ADDR=col, for
-// comparison, not yet measured): U's rows addressed from the lane's column (opaque(), as MTTKRP's
-// rank-32 loops do since session 40) rather than by the address the compiler folds.
-template <bool COL_BASE>
+// fiber loop measured); six blocks an SM. U's rows are addressed from the lane's column through
+// opaque(), as MTTKRP's rank-32 loops do (one IMAD.WIDE a row where the address the compiler
+// folds takes four). Measured on one H200 (session 41, 4aebdd9, TENSORSCOPE_SPTTM_ADDR,
+// h200-issue19-session41.json call 1, rank 32, alternating): the nell-2 shape's modes took
+// 1.763-1.766, 1.819-1.821 and 1.615-1.616 ms (52.7-56.4% of the copy bound) in both rounds
+// against 1.849-1.854, 1.896 and 1.691-1.695 (50.2-54.1%) with the folded address; the uniform
+// shape's 3.41, 3.49 and 3.09 ms against 3.44, 3.52 and 3.12 (one round).
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
@@ -177,7 +180,7 @@ __global__ void __launch_bounds__(256, 6)
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
     const std::uint64_t c = threadIdx.x % 8;
-    const float4* __restrict__ u_col = COL_BASE ? opaque(u + c) : u + c;
+    const float4* __restrict__ u_col = opaque(u + c);
     for (Z g = thread / 8; g < groups; g += teams) {
         const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
         Z fiber = piece_fiber[p0], lo = piece_start[p0];
@@ -215,9 +218,8 @@ inline void launch_spttm_teams(const SpttmPieces& p, const std::uint32_t* idx, c
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = (p.pieces + p.group - 1) / p.group;
     if (!groups) return;
-    auto* kernel = env_is("TENSORSCOPE_SPTTM_ADDR", "col") ? spttm_team_kernel<true> : spttm_team_kernel<false>;
-    kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
-                                          reinterpret_cast<const float4*>(u), y4);
+    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
+                                                     reinterpret_cast<const float4*>(u), y4);
 }
 
 }  // namespace

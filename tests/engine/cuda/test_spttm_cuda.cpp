@@ -111,22 +111,17 @@ private Q_SLOTS:
     }
 
     // The warp-batch variant's two walks: fiber teams (rank 32, the default: fibers cut into pieces
-    // of 8, rows of fibers cut across teams added by atomics), with U's rows addressed from the
-    // lane's column (TENSORSCOPE_SPTTM_ADDR=col) or not, and the warp batches
+    // of 8, rows of fibers cut across teams added by atomics) and the warp batches
     // (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers, random tensors of
     // order 3-5 at ranks 1, 16, 32 and 40, and the shared ones, against the oracle.
     void bothWalksKeepTheResult_data() {
         QTest::addColumn<QByteArray>("teams");
-        QTest::addColumn<QByteArray>("addr");
-        QTest::addRow("fiber teams") << QByteArray("") << QByteArray("");
-        QTest::addRow("fiber teams, rows from the column") << QByteArray("") << QByteArray("col");
-        QTest::addRow("warp batches") << QByteArray("0") << QByteArray("");
+        QTest::addRow("fiber teams") << QByteArray("");
+        QTest::addRow("warp batches") << QByteArray("0");
     }
     void bothWalksKeepTheResult() {
         QFETCH(QByteArray, teams);
-        QFETCH(QByteArray, addr);
         const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams);  // empty: the default
-        const ScopedEnv rows("TENSORSCOPE_SPTTM_ADDR", addr);
         for (const QList<int>& heads :
              {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}, QList<int>{1},
               QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}})
