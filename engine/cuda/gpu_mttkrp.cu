@@ -193,6 +193,82 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
     }
 }
 
+// One fiber of a team group (levels: the tree's), its nonzeros [lo, hi), for the team lane owning column col: the sum of
+// its values times their leaves' rows (leaf_col: the leaf factor's column col, as team_fiber_group
+// gives it), times prefix, added to acc while the output row stays target_row and to the output
+// when it changes (row: the row acc holds); where the target is the leaves, a vector atomic per
+// nonzero instead.
+template <class Z>
+__device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, const float4& prefix,
+                                  std::uint64_t target_row, const float4* __restrict__ leaf_col, std::uint32_t R4,
+                                  std::uint32_t col, float4* out, float4& acc, std::uint64_t& row) {
+    if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
+        for (Z z = lo; z < hi; ++z)
+            atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
+        return;
+    }
+    if (target_row != row) {
+        if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+        acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        row = target_row;
+    }
+    // Every lane of the team loads each leaf's index and value (one address across the team).
+    // Loading them a team's width at a time, a lane each, and passing the indices round by
+    // shuffles (three load instructions a gathered row down to little over one) ran slower on
+    // one H200 (session 26, b57f2ba, h200-issue19-session26.json call 3): B-CSF on the nell-2
+    // shape 3.24-3.61 ms a mode against 2.15-2.26, on the uniform one 3.76-4.00 bounded to five
+    // blocks (48 registers, 48 bytes spilled) and 6.7-7.9 bounded to six (120 bytes spilled)
+    // against 2.93-3.19: fibers of one to five nonzeros leave most of each shuffle round idle.
+    // Loading each fiber's end and ancestor indices a fiber ahead (32-bit offsets within the
+    // group, 48 registers bounded to five blocks, no spill) ran slower too (session 27, 9c57070,
+    // h200-issue19-session27.json call 4, alternating in one binary): B-CSF on the nell-2 shape
+    // 2.67-2.87 ms a mode against 2.14-2.24, 2.72-2.88 bounded to six blocks (80-100 bytes
+    // spilled); MM-CSF 2.55-2.66 against 2.32-2.37; the uniform shape 3.14-3.30 against
+    // 2.92-3.18; the real and 600K tensors up to 25% slower (JF17K alike).
+    // Summing each fiber in batches of four nonzeros whose loads all issue before the first
+    // add, its last one to three in one more batch (rank 32 compiled in, 40 registers at six
+    // blocks with no spill, 48 at five), ran slower too (session 29, fd4b8df, TENSORSCOPE_
+    // FIBER_TAIL, h200-issue19-session29.json call 2, alternating): B-CSF on the nell-2 shape
+    // 2.50-2.68 ms a mode at six blocks and 2.22-2.36 at five against 2.14-2.26, MM-CSF
+    // 2.65-3.15 and 2.41-2.60 against 2.33-2.39; the same loop compiled for rank 32 alone
+    // ran as this one (B-CSF 2.14-2.26); removed.
+    // Reading the tree's arrays (offsets, indices, values: each read once) as streaming loads
+    // (ld.global.cs), so that L1 would keep the factor rows gathered again and again, and
+    // with the factor rows also gathered with L1::evict_last, ran slower too (session 30,
+    // 82b9124, TENSORSCOPE_FIBER_LOADS=stream|keep, h200-issue19-session30.json call 1,
+    // alternating, the defaults' registers): B-CSF on the nell-2 shape 2.42-2.60 ms a mode
+    // against 2.13-2.25, MM-CSF 2.83-2.94 against 2.30-2.36; the uniform shape (wide teams)
+    // 3.11-4.08 against 2.49-2.98; delicious-4d's MM-CSF 14.1-18.4 against 10.2-16.4; the real
+    // tensors (18-36 us a mode) within 7 us either way; removed.
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 4
+    for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_col[static_cast<std::uint64_t>(t.leaf[z]) * R4]);
+    add4(acc, sum * prefix);
+}
+
+// HEADS (for comparison, TENSORSCOPE_FIBER_HEADS=shfl; rank 32, teams of 8 lanes over whole
+// fibers, the levels compiled in): the team's fibers taken 8 at a time, each lane loading one
+// fiber's offsets, passed round the team by shuffles, so that a fiber's nonzeros wait on a
+// shuffle rather than on the load of its offsets, which every lane of the team made one fiber
+// after another. Its ancestors' indices are loaded as before (fiber_head): their prefix rows are
+// not on the nonzeros' chain, and held a fiber a lane (as the offsets are) they took the loop to
+// 8-68 bytes of spill at 40 registers.
+template <int LEVELS, class Z, class Fiber>
+__device__ inline void team_shared_heads(const TeamTree& t, Z first, Z last, std::uint32_t col, Fiber&& fiber) {
+    const unsigned team = 0xFFu << (threadIdx.x & 24);  // this team's 8 lanes of the warp
+    for (Z f0 = first; f0 < last; f0 += 8) {
+        const Z mine = f0 + col;
+        Z my_lo = 0, my_hi = 0;
+        if (mine < last)
+            my_lo = static_cast<Z>(t.fiber_ptr[mine] - t.base), my_hi = static_cast<Z>(t.fiber_ptr[mine + 1] - t.base);
+        const Z n = last - f0 < 8 ? last - f0 : 8;
+        for (Z k = 0; k < n; ++k) {
+            const int src = static_cast<int>(k);
+            fiber(f0 + k, __shfl_sync(team, my_lo, src, 8), __shfl_sync(team, my_hi, src, 8));
+        }
+    }
+}
+
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -215,7 +291,7 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
 // 1.837-1.930 ms against 1.843-1.943). The gain is smaller than the instructions saved: the loop
 // waits mostly on its loads (Nsight Compute, call 2: 9.4 of the 16.5 cycles between a warp's
 // instructions stalled on an L1TEX result, 2.0 not selected).
-template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
+template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false, bool HEADS = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -230,57 +306,26 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
     }
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     std::uint64_t row = ~std::uint64_t{0};
-    for (Z f = first; f < last; ++f) {
-        Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
-        if constexpr (CLIP) {
-            if (lo >= z_end) break;
-            lo = lo > z_begin ? lo : static_cast<Z>(z_begin), hi = hi < z_end ? hi : static_cast<Z>(z_end);
+    if constexpr (HEADS) {
+        static_assert(!CLIP && LEVELS > 0, "whole fibers, the levels compiled in");
+        team_shared_heads<LEVELS>(t, first, last, col, [&](Z f, Z lo, Z hi) {
+            float4 prefix;
+            std::uint64_t target_row;
+            fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
+            team_fiber(t, levels, lo, hi, prefix, target_row, leaf_col, R4, col, out, acc, row);
+        });
+    } else {
+        for (Z f = first; f < last; ++f) {
+            Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
+            if constexpr (CLIP) {
+                if (lo >= z_end) break;
+                lo = lo > z_begin ? lo : static_cast<Z>(z_begin), hi = hi < z_end ? hi : static_cast<Z>(z_end);
+            }
+            float4 prefix;
+            std::uint64_t target_row;
+            fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
+            team_fiber(t, levels, lo, hi, prefix, target_row, leaf_col, R4, col, out, acc, row);
         }
-        float4 prefix;
-        std::uint64_t target_row;
-        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
-        if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
-            for (Z z = lo; z < hi; ++z)
-                atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
-            continue;
-        }
-        if (target_row != row) {
-            if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
-            acc = make_float4(0.f, 0.f, 0.f, 0.f);
-            row = target_row;
-        }
-        // Every lane of the team loads each leaf's index and value (one address across the team).
-        // Loading them a team's width at a time, a lane each, and passing the indices round by
-        // shuffles (three load instructions a gathered row down to little over one) ran slower on
-        // one H200 (session 26, b57f2ba, h200-issue19-session26.json call 3): B-CSF on the nell-2
-        // shape 3.24-3.61 ms a mode against 2.15-2.26, on the uniform one 3.76-4.00 bounded to five
-        // blocks (48 registers, 48 bytes spilled) and 6.7-7.9 bounded to six (120 bytes spilled)
-        // against 2.93-3.19: fibers of one to five nonzeros leave most of each shuffle round idle.
-        // Loading each fiber's end and ancestor indices a fiber ahead (32-bit offsets within the
-        // group, 48 registers bounded to five blocks, no spill) ran slower too (session 27, 9c57070,
-        // h200-issue19-session27.json call 4, alternating in one binary): B-CSF on the nell-2 shape
-        // 2.67-2.87 ms a mode against 2.14-2.24, 2.72-2.88 bounded to six blocks (80-100 bytes
-        // spilled); MM-CSF 2.55-2.66 against 2.32-2.37; the uniform shape 3.14-3.30 against
-        // 2.92-3.18; the real and 600K tensors up to 25% slower (JF17K alike).
-        // Summing each fiber in batches of four nonzeros whose loads all issue before the first
-        // add, its last one to three in one more batch (rank 32 compiled in, 40 registers at six
-        // blocks with no spill, 48 at five), ran slower too (session 29, fd4b8df, TENSORSCOPE_
-        // FIBER_TAIL, h200-issue19-session29.json call 2, alternating): B-CSF on the nell-2 shape
-        // 2.50-2.68 ms a mode at six blocks and 2.22-2.36 at five against 2.14-2.26, MM-CSF
-        // 2.65-3.15 and 2.41-2.60 against 2.33-2.39; the same loop compiled for rank 32 alone
-        // ran as this one (B-CSF 2.14-2.26); removed.
-        // Reading the tree's arrays (offsets, indices, values: each read once) as streaming loads
-        // (ld.global.cs), so that L1 would keep the factor rows gathered again and again, and
-        // with the factor rows also gathered with L1::evict_last, ran slower too (session 30,
-        // 82b9124, TENSORSCOPE_FIBER_LOADS=stream|keep, h200-issue19-session30.json call 1,
-        // alternating, the defaults' registers): B-CSF on the nell-2 shape 2.42-2.60 ms a mode
-        // against 2.13-2.25, MM-CSF 2.83-2.94 against 2.30-2.36; the uniform shape (wide teams)
-        // 3.11-4.08 against 2.49-2.98; delicious-4d's MM-CSF 14.1-18.4 against 10.2-16.4; the real
-        // tensors (18-36 us a mode) within 7 us either way; removed.
-        float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 4
-        for (Z z = lo; z < hi; ++z) fma4(sum, t.vals[z], leaf_col[static_cast<std::uint64_t>(t.leaf[z]) * R4]);
-        add4(acc, sum * prefix);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
 }
@@ -470,14 +515,14 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS, bool COL_BASE = false>
+template <int LOOP, int LEVELS, bool COL_BASE = false, bool HEADS = false>
 __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col,
                                   float4* out) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
         else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE, HEADS>(t, g, R4, col, out);
     }
 }
 
@@ -509,12 +554,12 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50
 // ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop, which trees of 2^31 nonzeros or fibers
 // and up take, for comparisons and tests.
-template <int LEVELS>
+template <int LEVELS, bool HEADS = false>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
     const auto groups = static_cast<std::uint32_t>(tree.groups);
     for (std::uint32_t g = thread / 8; g < groups; g += teams)
-        team_fiber_group<false, LEVELS, std::uint32_t, true>(tree, g, 8, threadIdx.x % 8, out);
+        team_fiber_group<false, LEVELS, std::uint32_t, true, HEADS>(tree, g, 8, threadIdx.x % 8, out);
 }
 
 // The rank-32 loop over whole fibers with its leaves' factor rows copied ahead by cp.async was
@@ -552,7 +597,7 @@ struct TeamTrees {
 // blocks and 40 with 152-200 bytes spilled bounded to six.
 // RANK32: R4 is 8, compiled in, and the leaves' rows addressed from each lane's column
 // (team_fiber_group's COL_BASE).
-template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false>
+template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false, bool HEADS = false>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -563,7 +608,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS, RANK32>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS, RANK32, HEADS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -1094,6 +1139,10 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
 
+// Whether the rank-32 loops share each fiber's head by shuffles (team_shared_heads): for
+// comparison, TENSORSCOPE_FIBER_HEADS=shfl.
+bool heads_shared() { return env_is("TENSORSCOPE_FIBER_HEADS", "shfl"); }
+
 // Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
 // nonzeros and fibers, and TENSORSCOPE_FIBER_INDEX=64 unset.
 bool index32_applies(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
@@ -1108,7 +1157,9 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
+        auto* kernel = heads_shared()
+                           ? (tree.levels == 3 ? fiber_index32_kernel<3, true> : fiber_index32_kernel<2, true>)
+                           : (tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>);
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1140,6 +1191,12 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
+            if constexpr (levels > 0 && team == 8) {  // rank 32, the fibers' heads shared by the team
+                if (!clip && R4 == 8 && heads_shared()) {
+                    trees_team_kernel<team, kFiberLoop, levels, true, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
+                    return;
+                }
+            }
             if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
                 trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (!clip)
