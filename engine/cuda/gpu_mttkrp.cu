@@ -246,29 +246,6 @@ __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, con
     add4(acc, sum * prefix);
 }
 
-// HEADS (for comparison, TENSORSCOPE_FIBER_HEADS=shfl; rank 32, teams of 8 lanes over whole
-// fibers, the levels compiled in): the team's fibers taken 8 at a time, each lane loading one
-// fiber's offsets, passed round the team by shuffles, so that a fiber's nonzeros wait on a
-// shuffle rather than on the load of its offsets, which every lane of the team made one fiber
-// after another. Its ancestors' indices are loaded as before (fiber_head): their prefix rows are
-// not on the nonzeros' chain, and held a fiber a lane (as the offsets are) they took the loop to
-// 8-68 bytes of spill at 40 registers.
-template <int LEVELS, class Z, class Fiber>
-__device__ inline void team_shared_heads(const TeamTree& t, Z first, Z last, std::uint32_t col, Fiber&& fiber) {
-    const unsigned team = 0xFFu << (threadIdx.x & 24);  // this team's 8 lanes of the warp
-    for (Z f0 = first; f0 < last; f0 += 8) {
-        const Z mine = f0 + col;
-        Z my_lo = 0, my_hi = 0;
-        if (mine < last)
-            my_lo = static_cast<Z>(t.fiber_ptr[mine] - t.base), my_hi = static_cast<Z>(t.fiber_ptr[mine + 1] - t.base);
-        const Z n = last - f0 < 8 ? last - f0 : 8;
-        for (Z k = 0; k < n; ++k) {
-            const int src = static_cast<int>(k);
-            fiber(f0 + k, __shfl_sync(team, my_lo, src, 8), __shfl_sync(team, my_hi, src, 8));
-        }
-    }
-}
-
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -291,7 +268,15 @@ __device__ inline void team_shared_heads(const TeamTree& t, Z first, Z last, std
 // 1.837-1.930 ms against 1.843-1.943). The gain is smaller than the instructions saved: the loop
 // waits mostly on its loads (Nsight Compute, call 2: 9.4 of the 16.5 cycles between a warp's
 // instructions stalled on an L1TEX result, 2.0 not selected).
-template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false, bool HEADS = false>
+// The rank-32 loops with a team's fibers taken 8 at a time, each lane loading one fiber's offsets
+// and passing them round the team by shuffles (so that a fiber's nonzeros waited on a shuffle
+// rather than on its offsets' loads; 40 registers and no spill in the single-tree loop, 64 in the
+// trees'), ran slower (session 41, 6a21ab5, TENSORSCOPE_FIBER_HEADS, h200-issue19-session41.json
+// call 2, one H200, alternating twice): on the nell-2 shape B-CSF 2.045-2.129 ms a mode against
+// 1.762-1.860, MM-CSF 1.882-1.971 against 1.797-1.917; the uniform shape's MM-CSF mode 3 (8-lane
+// trees) 3.15 against 2.92; removed. Held a fiber a lane as well, the ancestors' indices had taken
+// the loop to 8-68 bytes of spill at 40 registers.
+template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
@@ -306,26 +291,16 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
     }
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     std::uint64_t row = ~std::uint64_t{0};
-    if constexpr (HEADS) {
-        static_assert(!CLIP && LEVELS > 0, "whole fibers, the levels compiled in");
-        team_shared_heads<LEVELS>(t, first, last, col, [&](Z f, Z lo, Z hi) {
-            float4 prefix;
-            std::uint64_t target_row;
-            fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
-            team_fiber(t, levels, lo, hi, prefix, target_row, leaf_col, R4, col, out, acc, row);
-        });
-    } else {
-        for (Z f = first; f < last; ++f) {
-            Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
-            if constexpr (CLIP) {
-                if (lo >= z_end) break;
-                lo = lo > z_begin ? lo : static_cast<Z>(z_begin), hi = hi < z_end ? hi : static_cast<Z>(z_end);
-            }
-            float4 prefix;
-            std::uint64_t target_row;
-            fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
-            team_fiber(t, levels, lo, hi, prefix, target_row, leaf_col, R4, col, out, acc, row);
+    for (Z f = first; f < last; ++f) {
+        Z lo = static_cast<Z>(t.fiber_ptr[f] - t.base), hi = static_cast<Z>(t.fiber_ptr[f + 1] - t.base);
+        if constexpr (CLIP) {
+            if (lo >= z_end) break;
+            lo = lo > z_begin ? lo : static_cast<Z>(z_begin), hi = hi < z_end ? hi : static_cast<Z>(z_end);
         }
+        float4 prefix;
+        std::uint64_t target_row;
+        fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
+        team_fiber(t, levels, lo, hi, prefix, target_row, leaf_col, R4, col, out, acc, row);
     }
     if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
 }
@@ -515,14 +490,14 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS, bool COL_BASE = false, bool HEADS = false>
+template <int LOOP, int LEVELS, bool COL_BASE = false>
 __device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col,
                                   float4* out) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels)) team_flat_group<LEVELS>(t, g, R4, col, out);
         else team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE, HEADS>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE>(t, g, R4, col, out);
     }
 }
 
@@ -554,12 +529,12 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false)) fib
 // way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50
 // ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop, which trees of 2^31 nonzeros or fibers
 // and up take, for comparisons and tests.
-template <int LEVELS, bool HEADS = false>
+template <int LEVELS>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
     const auto groups = static_cast<std::uint32_t>(tree.groups);
     for (std::uint32_t g = thread / 8; g < groups; g += teams)
-        team_fiber_group<false, LEVELS, std::uint32_t, true, HEADS>(tree, g, 8, threadIdx.x % 8, out);
+        team_fiber_group<false, LEVELS, std::uint32_t, true>(tree, g, 8, threadIdx.x % 8, out);
 }
 
 // The rank-32 loop over whole fibers with its leaves' factor rows copied ahead by cp.async was
@@ -597,7 +572,7 @@ struct TeamTrees {
 // blocks and 40 with 152-200 bytes spilled bounded to six.
 // RANK32: R4 is 8, compiled in, and the leaves' rows addressed from each lane's column
 // (team_fiber_group's COL_BASE).
-template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false, bool HEADS = false>
+template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -608,7 +583,7 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     int t = 0;
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS, RANK32, HEADS>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS, RANK32>(trees.tree[t], g - trees.first_group[t], R4, col, out);
     }
 }
 
@@ -1139,10 +1114,6 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
 
-// Whether the rank-32 loops share each fiber's head by shuffles (team_shared_heads): for
-// comparison, TENSORSCOPE_FIBER_HEADS=shfl.
-bool heads_shared() { return env_is("TENSORSCOPE_FIBER_HEADS", "shfl"); }
-
 // Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
 // nonzeros and fibers, and TENSORSCOPE_FIBER_INDEX=64 unset.
 bool index32_applies(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
@@ -1157,9 +1128,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        auto* kernel = heads_shared()
-                           ? (tree.levels == 3 ? fiber_index32_kernel<3, true> : fiber_index32_kernel<2, true>)
-                           : (tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>);
+        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -1191,12 +1160,6 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if constexpr (levels > 0 && team == 8) {  // rank 32, the fibers' heads shared by the team
-                if (!clip && R4 == 8 && heads_shared()) {
-                    trees_team_kernel<team, kFiberLoop, levels, true, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
-                    return;
-                }
-            }
             if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
                 trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (!clip)

@@ -133,6 +133,9 @@ template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0, bool csf = false) {
     const std::uint64_t teams = resident_teams();
+    // each parent's fibers longest first (csf_flat::order_by_length), for comparison:
+    // TENSORSCOPE_FIBER_ORDER=length
+    const bool by_length = gpu::env_is("TENSORSCOPE_FIBER_ORDER", "length");
     std::vector<FlatTree> flat;
     flat.reserve(trees.size());  // the views below point into these trees: no reallocation
     std::vector<gpu::Fibers> parts;
@@ -144,6 +147,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), gpu_fiber_split());
         const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
+        if (grouped && by_length) f = csf_flat::order_by_length(std::move(f));
         parts.push_back(f.view(t->order));
         parts.back().split_fibers = grouped;
         parts.back().group_fibers = per_group;

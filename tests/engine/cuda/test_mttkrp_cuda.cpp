@@ -334,8 +334,8 @@ private Q_SLOTS:
     // size whatever the tree (TENSORSCOPE_CSF_GROUPS=fixed), the run-time level count where orders
     // 3 and 4 compile theirs in (TENSORSCOPE_FIBER_GENERIC=1), the clipped fiber loop over CSF's
     // nonzero groups (TENSORSCOPE_FIBER_LOOP=fibers), BLCO's generic team kernel on one-block
-    // tensors (TENSORSCOPE_BLCO_GENERIC=1), the rank-32 loops' fiber offsets shared by shuffles
-    // (TENSORSCOPE_FIBER_HEADS=shfl): the same results every way.
+    // tensors (TENSORSCOPE_BLCO_GENERIC=1), each parent's fibers ordered by length on upload
+    // (TENSORSCOPE_FIBER_ORDER=length): the same results every way.
     void comparisonSwitchesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("value");
@@ -343,7 +343,7 @@ private Q_SLOTS:
         QTest::newRow("levels at run time") << QByteArray("TENSORSCOPE_FIBER_GENERIC") << QByteArray("1");
         QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
         QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
-        QTest::newRow("fiber heads shared") << QByteArray("TENSORSCOPE_FIBER_HEADS") << QByteArray("shfl");
+        QTest::newRow("fibers by length") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("length");
     }
     void comparisonSwitchesKeepTheResult() {
         QFETCH(QByteArray, name);

@@ -1,6 +1,7 @@
 // The GPU's flattened CSF trees on the host (white-box: engine/kernels/csf_flatten.hpp): splitting
 // a tree's long fibers, as MM-CSF's GPU upload does (mm-csf Sec. 6), keeps every nonzero in its
-// place and every fiber's ancestors, and cuts no fiber shorter than it must.
+// place and every fiber's ancestors, and cuts no fiber shorter than it must; ordering fibers by
+// length keeps each under its parent.
 #include "test_support.hpp"
 
 #include "kernels/csf_flatten.hpp"
@@ -27,6 +28,44 @@ void check_split(const csf_flat::FlatTree& whole, std::uint64_t T, const QString
         }
     }
     QCOMPARE(k + 1, cut.fiber_ptr.size());
+}
+
+// order_by_length(t) against t: the same parents' runs in place, each run's fibers a permutation
+// of t's, longest first and ties in t's order, each with its ancestors and its nonzeros.
+void check_by_length(const csf_flat::FlatTree& t, const QString& what) {
+    const csf_flat::FlatTree o = csf_flat::order_by_length(t);
+    const std::size_t F = t.fiber_ptr.size() - 1, levels = t.anc.size();
+    QCOMPARE(o.fiber_ptr.size(), t.fiber_ptr.size());
+    QCOMPARE(o.fiber_ptr.front(), t.fiber_ptr.front());
+    QCOMPARE(o.fiber_ptr.back(), t.fiber_ptr.back());
+    auto parent_of = [&](const csf_flat::FlatTree& x, std::size_t f) {
+        std::vector<std::uint32_t> p;
+        for (std::size_t l = 0; l + 1 < levels; ++l) p.push_back(x.anc[l][f]);
+        return p;
+    };
+    std::size_t moved = 0;
+    for (std::size_t first = 0; first < F;) {
+        std::size_t last = first + 1;
+        while (last < F && parent_of(t, last) == parent_of(t, first)) ++last;
+        std::vector<std::size_t> expect(last - first);  // t's fibers of this parent, longest first
+        std::iota(expect.begin(), expect.end(), first);
+        auto len = [&](const csf_flat::FlatTree& x, std::size_t f) { return x.fiber_ptr[f + 1] - x.fiber_ptr[f]; };
+        std::stable_sort(expect.begin(), expect.end(),
+                         [&](std::size_t a, std::size_t b) { return len(t, a) > len(t, b); });
+        for (std::size_t k = first; k < last; ++k) {
+            const std::size_t f = expect[k - first];
+            moved += f != k;
+            QVERIFY2(parent_of(o, k) == parent_of(t, first), qPrintable(what + ": a fiber left its parent"));
+            QCOMPARE(o.anc[levels - 1][k], t.anc[levels - 1][f]);
+            QCOMPARE(len(o, k), len(t, f));
+            for (std::uint64_t z = 0; z < len(t, f); ++z) {
+                QCOMPARE(o.leaf[o.fiber_ptr[k] + z], t.leaf[t.fiber_ptr[f] + z]);
+                QCOMPARE(o.vals[o.fiber_ptr[k] + z], t.vals[t.fiber_ptr[f] + z]);
+            }
+        }
+        first = last;
+    }
+    QVERIFY2(moved > 0, qPrintable(what + ": the test's tree had nothing to reorder"));
 }
 
 }  // namespace
@@ -58,6 +97,25 @@ private Q_SLOTS:
             // a length no fiber reaches: the same tree
             const csf_flat::FlatTree same = csf_flat::split_fibers(whole, longest);
             QVERIFY(same.fiber_ptr == whole.fiber_ptr && same.anc == whole.anc);
+        });
+    }
+
+    // Ordering each parent's fibers by length (TENSORSCOPE_FIBER_ORDER=length on the GPU upload)
+    // moves fibers only within their parents, each with its ancestors and nonzeros, longest first;
+    // on split trees too, whose pieces of one fiber share every ancestor.
+    void orderByLength_data() { splitFibers_data(); }
+    void orderByLength() {
+        QFETCH(int, order);
+        std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), order == 3 ? 12 : order == 4 ? 6 : 4);
+        dims.back() = 200;
+        const CooTensor t = tstest::random_tensor(dims, 5000, std::uint64_t(order + 20), Distribution::PowerLaw);
+        const auto f = build_format(FormatKind::CSF, t, {});
+        t.visit([&](auto, auto value) {
+            using V = typename decltype(value)::type;
+            const auto& csf = static_cast<const CsfFormat<std::uint32_t, V>&>(*f);
+            const csf_flat::FlatTree whole = csf_flat::flatten(csf);
+            check_by_length(whole, QString("order %1").arg(order));
+            check_by_length(csf_flat::split_fibers(whole, 16), QString("order %1, split at 16").arg(order));
         });
     }
 
