@@ -124,6 +124,19 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
     return c.group;
 }
 
+// A large tree's fibers are ordered by length under each parent, longest first
+// (csf_flat::order_by_length), so that the four teams of a warp walk groups of like lengths.
+// Measured on one H200 (session 41, eb65059, TENSORSCOPE_FIBER_ORDER, h200-issue19-session41.json
+// call 3, rank 32, alternating): on the nell-2 shape B-CSF took 1.369-1.505 ms a mode (4,904-5,391
+// GFLOP/s) against 1.746-1.846 in the trees' order, CSF 1.368-1.504 against 1.744-1.850, MM-CSF
+// 1.513-1.777 against 1.792-1.914 (two rounds); on the uniform shape B-CSF 2.31-2.47 against
+// 2.46-2.59, CSF 2.30-2.46 against 2.49-2.57, MM-CSF 2.31-2.81 against 2.53-2.91 (one round).
+// Nsight Compute on B-CSF's mode 1 (nell-2 shape): 31.0 of a warp's 32 lanes active against 23.8,
+// memory throughput 72% of peak against 56%. Trees too small for the device (is_small: the shared
+// real tensors', cut to the device by fill_device) keep their order: JF17K's ran 5-7 us a mode
+// slower ordered (21-30 against 18-26), Last.fm's 5-7 faster, MovieLens's mixed (one round each,
+// every row within 1.6e-6 of cpu-ref). TENSORSCOPE_FIBER_ORDER=tree keeps every tree's order, for
+// comparisons.
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's, and B-CSF's where its threshold is longer); csf: a CSF tree, its long
 // fibers cut here too (at gpu_fiber_split(), or to the device where it is small; see csf_run).
@@ -133,9 +146,7 @@ template <class I, class V>
 std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
                                                  std::uint64_t split_at = 0, bool csf = false) {
     const std::uint64_t teams = resident_teams();
-    // each parent's fibers longest first (csf_flat::order_by_length), for comparison:
-    // TENSORSCOPE_FIBER_ORDER=length
-    const bool by_length = gpu::env_is("TENSORSCOPE_FIBER_ORDER", "length");
+    const bool by_length = !gpu::env_is("TENSORSCOPE_FIBER_ORDER", "tree");
     std::vector<FlatTree> flat;
     flat.reserve(trees.size());  // the views below point into these trees: no reallocation
     std::vector<gpu::Fibers> parts;
@@ -147,7 +158,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), gpu_fiber_split());
         const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
-        if (grouped && by_length) f = csf_flat::order_by_length(std::move(f));
+        if (grouped && !small && by_length) f = csf_flat::order_by_length(std::move(f));
         parts.push_back(f.view(t->order));
         parts.back().split_fibers = grouped;
         parts.back().group_fibers = per_group;

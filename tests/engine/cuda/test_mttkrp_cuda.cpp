@@ -334,8 +334,9 @@ private Q_SLOTS:
     // size whatever the tree (TENSORSCOPE_CSF_GROUPS=fixed), the run-time level count where orders
     // 3 and 4 compile theirs in (TENSORSCOPE_FIBER_GENERIC=1), the clipped fiber loop over CSF's
     // nonzero groups (TENSORSCOPE_FIBER_LOOP=fibers), BLCO's generic team kernel on one-block
-    // tensors (TENSORSCOPE_BLCO_GENERIC=1), each parent's fibers ordered by length on upload
-    // (TENSORSCOPE_FIBER_ORDER=length): the same results every way.
+    // tensors (TENSORSCOPE_BLCO_GENERIC=1), every tree's fibers in the tree's order where large
+    // ones are ordered by length on upload (TENSORSCOPE_FIBER_ORDER=tree; with FIBER_FILL=0 below
+    // the test's trees count as large): the same results every way.
     void comparisonSwitchesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("value");
@@ -343,13 +344,27 @@ private Q_SLOTS:
         QTest::newRow("levels at run time") << QByteArray("TENSORSCOPE_FIBER_GENERIC") << QByteArray("1");
         QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
         QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
-        QTest::newRow("fibers by length") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("length");
+        QTest::newRow("fibers in tree order") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("tree");
     }
     void comparisonSwitchesKeepTheResult() {
         QFETCH(QByteArray, name);
         QFETCH(QByteArray, value);
         const ScopedEnv on(name.constData(), value);
         check_small_trees_and_lastfm(400);
+    }
+
+    // The real tensors' trees counted as large (TENSORSCOPE_FIBER_FILL=0), so that each parent's
+    // fibers are ordered by length on upload, and in their own order: the same results both ways.
+    void realTreesOrderedByLength() {
+        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+        for (const char* order : {"", "tree"}) {
+            const ScopedEnv on("TENSORSCOPE_FIBER_ORDER", order);
+            for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
+                const std::string path = tstest::shared_tensor(name);
+                if (path.empty()) QSKIP("../shared/data is absent: skipped");
+                check_against_oracle(load_tensor(path).tensor, 32);
+            }
+        }
     }
 
     void realTensors() {

@@ -100,7 +100,7 @@ private Q_SLOTS:
         });
     }
 
-    // Ordering each parent's fibers by length (TENSORSCOPE_FIBER_ORDER=length on the GPU upload)
+    // Ordering each parent's fibers by length (the GPU upload's, for large trees)
     // moves fibers only within their parents, each with its ancestors and nonzeros, longest first;
     // on split trees too, whose pieces of one fiber share every ancestor.
     void orderByLength_data() { splitFibers_data(); }
