@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cuda_util.cuh"
+#include "fiber_length_order.cuh"
 #include "gpu_mttkrp.hpp"
 #include "resident_tensor.cuh"
 
@@ -259,6 +260,8 @@ ResidentTensor::Impl::Part build_part(const DeviceCoo::Impl& c, const std::vecto
     gather_kernel<<<grid_for(n), 256>>>(c.vals.get(), sorted, part.vals.get(), n);
     check(cudaGetLastError(), "gathering the leaves");
     check(cudaDeviceSynchronize(), "building the format on the device");
+    perm = DeviceArray<std::uint32_t>();  // consumed: its memory for the ordering's copies
+    if (device_order_applies(fibers)) order_fibers_by_length(part);
     return part;
 }
 

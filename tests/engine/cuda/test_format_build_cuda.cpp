@@ -6,6 +6,7 @@
 
 #include "cuda/gpu_mttkrp.hpp"
 #include "kernels/csf_flatten.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/io/tensor_io.hpp"
 
@@ -98,6 +99,36 @@ private Q_SLOTS:
             check(load_tensor(path).tensor, name);
             if (QTest::currentTestFailed()) return;
         }
+    }
+
+    // A tree that fills the device (8 fibers or more for each resident team of 8 lanes) built with
+    // TENSORSCOPE_DEVICE_FIBER_ORDER=length: each parent's fibers longest first, array for array
+    // as the host orders them (csf_flat::order_by_length of the flattened B-CSF, split at 16, so
+    // that no length reaches the device key's cap of 31), and not the tree's own order.
+    void deviceOrderByLength() {
+        const GpuInfo gpu = query_gpu();
+        const auto fibers_needed = static_cast<std::uint64_t>(gpu.multiprocessors) * 2048;
+        // the tree for mode 1 takes its levels in the order 1, 2, 3 (the others by increasing
+        // length): 1.28M (i, j) pairs for 0.42 nonzeros each, so about 440K fibers of 1-4 nonzeros
+        // on a GPU of 132 SMs (270K needed), some 20 fibers a parent
+        const CooTensor t = tstest::random_tensor({20000, 64, 20000}, 2 * fibers_needed, 77, Distribution::Uniform);
+        const gpu::DeviceCoo coo(csf_flat::host_view(t));
+        FormatOptions o;
+        o.bcsf_fiber_threshold = 16;
+        const auto bcsf = build_format(FormatKind::BCSF, t, o);
+        const tstest::ScopedEnv on("TENSORSCOPE_DEVICE_FIBER_ORDER", "length");
+        t.visit([&](auto, auto value) {
+            using V = typename decltype(value)::type;
+            const auto& b = static_cast<const BcsfFormat<std::uint32_t, V>&>(*bcsf);
+            const csf_flat::FlatTree own = csf_flat::flatten(b.csf);
+            QVERIFY2(own.fiber_ptr.size() - 1 >= fibers_needed, "the test's tree is too small to be ordered");
+            const csf_flat::FlatTree want = csf_flat::order_by_length(own);
+            QVERIFY(want.fiber_ptr != own.fiber_ptr);
+            const auto got = gpu::ResidentTensor::build(coo, b.csf.order, 16).download();
+            QCOMPARE(got.size(), std::size_t{1});
+            QVERIFY2(got[0].fiber_ptr == want.fiber_ptr && got[0].anc == want.anc, "the fibers differ");
+            QVERIFY2(got[0].leaf == want.leaf && got[0].vals == want.vals, "the nonzeros differ");
+        });
     }
 
     // One nonzero, and 64-bit indices narrowed on the way up.

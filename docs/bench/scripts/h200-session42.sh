@@ -1,0 +1,32 @@
+#!/bin/bash
+# Prepared in session 41 for the next session's first call (not yet run, about 400 s): the CPD's
+# device-built trees with each parent's fibers ordered by length (TENSORSCOPE_DEVICE_FIBER_ORDER=
+# length, fiber_length_order.cu; the host upload orders large trees so by default since session 41,
+# 3f4dcdf) against their own order (empty, the default). The GPU format-build suite first (its
+# deviceOrderByLength row builds an ordered tree and compares it with the host's order array for
+# array; nothing of fiber_length_order.cu has run on a GPU yet), then the MTTKRP suite; then the
+# CPD on the nell-2 shape (B-CSF and MM-CSF, rank 32, 5 iterations, each iteration's MTTKRP
+# seconds in the rows) alternating twice; and the uniform shape's once.
+# Run names: --tag 'device-order-(\w+)$=device_fiber_order'.
+# Bundle: make_bundle.sh --tests test_format_build_cuda,test_mttkrp_cuda h200-session42.sh
+set -u
+. "$(dirname "$0")/device_steps.sh"
+device_setup
+run_suites 60 test_format_build_cuda test_mttkrp_cuda
+EXT=json
+cpd() {  # tensor name, seconds a run may need
+    local f v a
+    for f in B-CSF MM-CSF; do
+        for v in tree length; do
+            a=$v; [ "$v" = tree ] && a=
+            run "$1-cpd-$f-device-order-$v" "$2" env TENSORSCOPE_DEVICE_FIBER_ORDER=$a "$CLI" decompose "$D/$1.tsb" \
+                --method cpd --backend cuda --format $f --rank 32 --iters 5 --tol 0 --json
+        done
+    done
+}
+gen_nell2
+cpd nell2 30; cpd nell2 30
+gen_uniform
+cpd uni 30
+step DONE; touch "$R/DONE"
+pack "${OUT:-$(dirname "$R")}"
