@@ -6,7 +6,10 @@
 # deviceOrderByLength row builds an ordered tree and compares it with the host's order array for
 # array; nothing of fiber_length_order.cu has run on a GPU yet), then the MTTKRP suite; then the
 # CPD on the nell-2 shape (B-CSF and MM-CSF, rank 32, 5 iterations, each iteration's MTTKRP
-# seconds in the rows) alternating twice; and the uniform shape's once.
+# seconds in the rows) alternating twice; and the uniform shape's once. Last, MTTKRP on the
+# nell-2 shape on every GPU format as committed (COO, CSF, B-CSF, MM-CSF, BLCO), to refresh the
+# Kernels tab's bundled H200 recording (resources/recordings/bench/, session 25's numbers), and
+# Nsight Compute on MM-CSF's trees kernel, mode 1 (10-19% behind B-CSF a mode since the order).
 # Run names: --tag 'device-order-(\w+)$=device_fiber_order'.
 # Bundle: make_bundle.sh --tests test_format_build_cuda,test_mttkrp_cuda h200-session42.sh
 set -u
@@ -28,5 +31,10 @@ gen_nell2
 cpd nell2 30; cpd nell2 30
 gen_uniform
 cpd uni 30
+EXT=jsonl run nell2-mttkrp-standing 90 "$CLI" bench "$D/nell2.tsb" --kernel mttkrp --backend cuda \
+    --format COO,CSF,B-CSF,MM-CSF,BLCO --mode all --rank 32 --repeat 5 --jsonl
+ncu_setup
+EXT=out run ncu-nell2-mmcsf-m1 50 "$NCU" $NCU_P --launch-count 1 --kernel-name regex:trees_team_kernel "$CLI" bench \
+    "$D/nell2.tsb" --kernel mttkrp --backend cuda --format MM-CSF --mode 1 --rank 32 --repeat 1
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
