@@ -7,9 +7,10 @@
 
 namespace tscope::gpu {
 
-// Whether the device build orders its trees this way: TENSORSCOPE_DEVICE_FIBER_ORDER=length, for
-// comparison (off by default: not yet measured on the CPD's trees), and only where the tree fills
-// the device (8 fibers or more for each resident team of 8 lanes, as the upload's is_small).
+// Whether the device orders trees this way, TENSORSCOPE_DEVICE_FIBER_ORDER=length (off by default:
+// not yet measured): the device build's (the CPD's) where the tree fills the device (8 fibers or
+// more for each resident team of 8 lanes, as the upload's is_small); the uploaded ones ask by
+// Fibers::order_on_device, in place of the host's ordering (mttkrp_cuda.cpp's upload_trees).
 bool device_order_applies(std::uint64_t fibers);
 
 // The part's fibers reordered within each parent (the run of fibers sharing every level above the

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda_util.cuh"
+#include "fiber_length_order.cuh"
 #include "float4_math.cuh"
 #include "gpu_mttkrp.hpp"
 #include "host_widen.hpp"
@@ -1225,6 +1226,7 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         dp.leaf = DeviceArray<std::uint32_t>(p.leaf, p.nnz);
         dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
+        if (p.order_on_device) order_fibers_by_length(dp);
         impl_->parts.push_back(std::move(dp));
     }
     t1.record();

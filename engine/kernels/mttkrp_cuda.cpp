@@ -150,6 +150,8 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
                                                  std::uint64_t split_at = 0, bool csf = false) {
     const std::uint64_t teams = resident_teams();
     const bool by_length = !gpu::env_is("TENSORSCOPE_FIBER_ORDER", "tree");
+    // on the device instead (fiber_length_order.cu), for comparison: TENSORSCOPE_DEVICE_FIBER_ORDER=length
+    const bool on_device = gpu::env_is("TENSORSCOPE_DEVICE_FIBER_ORDER", "length");
     std::vector<FlatTree> flat;
     flat.reserve(trees.size());  // the views below point into these trees: no reallocation
     std::vector<gpu::Fibers> parts;
@@ -161,8 +163,10 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), gpu_fiber_split());
         const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
-        if (grouped && !small && by_length) f = csf_flat::order_by_length(std::move(f));
+        const bool order = grouped && !small && by_length;
+        if (order && !on_device) f = csf_flat::order_by_length(std::move(f));
         parts.push_back(f.view(t->order));
+        parts.back().order_on_device = order && on_device;
         parts.back().split_fibers = grouped;
         parts.back().group_fibers = per_group;
     }

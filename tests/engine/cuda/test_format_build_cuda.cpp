@@ -104,7 +104,8 @@ private Q_SLOTS:
     // A tree that fills the device (8 fibers or more for each resident team of 8 lanes) built with
     // TENSORSCOPE_DEVICE_FIBER_ORDER=length: each parent's fibers longest first, array for array
     // as the host orders them (csf_flat::order_by_length of the flattened B-CSF, split at 16, so
-    // that no length reaches the device key's cap of 31), and not the tree's own order.
+    // that no length reaches the device key's cap of 31), and not the tree's own order; and the
+    // same tree uploaded from the host and ordered there (Fibers::order_on_device).
     void deviceOrderByLength() {
         const GpuInfo gpu = query_gpu();
         const auto fibers_needed = static_cast<std::uint64_t>(gpu.multiprocessors) * 2048;
@@ -128,6 +129,13 @@ private Q_SLOTS:
             QCOMPARE(got.size(), std::size_t{1});
             QVERIFY2(got[0].fiber_ptr == want.fiber_ptr && got[0].anc == want.anc, "the fibers differ");
             QVERIFY2(got[0].leaf == want.leaf && got[0].vals == want.vals, "the nonzeros differ");
+            gpu::Fibers view = own.view(b.csf.order);
+            view.split_fibers = true, view.order_on_device = true;
+            const auto uploaded = gpu::ResidentTensor(std::vector<gpu::Fibers>{view}).download();
+            QCOMPARE(uploaded.size(), std::size_t{1});
+            QVERIFY2(uploaded[0].fiber_ptr == want.fiber_ptr && uploaded[0].anc == want.anc,
+                     "the uploaded fibers differ");
+            QVERIFY2(uploaded[0].leaf == want.leaf && uploaded[0].vals == want.vals, "the uploaded nonzeros differ");
         });
     }
 
