@@ -15,7 +15,8 @@
 namespace tscope::gpu {
 namespace {
 
-constexpr std::uint64_t kLengthBits = 5;  // lengths of 31 and up share a key (ties keep their order)
+// lengths of 31 and up share a key (ties keep their order), as csf_flat::kLongestOrdered on the host
+constexpr std::uint64_t kLengthBits = 5;
 
 // flag[f]: fiber f starts a new parent (a level above the fibers' own changes there); 0 at f = 0,
 // so that an inclusive sum numbers the parents from 0.

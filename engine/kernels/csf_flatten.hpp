@@ -5,8 +5,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -182,6 +182,11 @@ inline FlatTree split_fibers(FlatTree t, std::uint64_t T) {
 // 32 lanes active in B-CSF's loop on the nell-2 shape); with like lengths side by side the groups
 // of a warp are alike. No fiber leaves its parent, so the runs of fibers that share an output row
 // at every level above the fibers stay whole. Trees of one level (order 2) are left as they are.
+// Fibers of kLongestOrdered nonzeros and more count as equally long (the device's ordering,
+// engine/cuda/fiber_length_order.cu, keys them so), which lets each parent's fibers be placed by
+// counting, in time linear in its fibers.
+constexpr std::uint64_t kLongestOrdered = 31;
+
 inline FlatTree order_by_length(FlatTree t) {
     const std::size_t levels = t.anc.size();
     const std::uint64_t F = t.fiber_ptr.size() - 1;
@@ -195,14 +200,17 @@ inline FlatTree order_by_length(FlatTree t) {
     std::vector<std::uint64_t> start = detail::positions_where(F, new_parent);
     start.push_back(F);
     auto length = [&](std::uint64_t f) { return t.fiber_ptr[f + 1] - t.fiber_ptr[f]; };
+    auto place_of = [&](std::uint64_t f) { return kLongestOrdered - std::min(length(f), kLongestOrdered); };
     std::vector<std::uint64_t> from(F);  // from[k]: the fiber that goes to place k
     const auto parents = static_cast<std::int64_t>(start.size()) - 1;
 #pragma omp parallel for schedule(dynamic, 256)
     for (std::int64_t p = 0; p < parents; ++p) {
-        const auto first = from.begin() + static_cast<std::ptrdiff_t>(start[static_cast<std::size_t>(p)]);
-        const auto last = from.begin() + static_cast<std::ptrdiff_t>(start[static_cast<std::size_t>(p) + 1]);
-        std::iota(first, last, start[static_cast<std::size_t>(p)]);
-        std::stable_sort(first, last, [&](std::uint64_t a, std::uint64_t b) { return length(a) > length(b); });
+        const std::uint64_t first = start[static_cast<std::size_t>(p)], last = start[static_cast<std::size_t>(p) + 1];
+        std::array<std::uint64_t, kLongestOrdered + 1> at{};  // each length's first place, longest first
+        for (std::uint64_t f = first; f < last; ++f) ++at[place_of(f)];
+        std::uint64_t next = first;
+        for (auto& a : at) next += std::exchange(a, next);
+        for (std::uint64_t f = first; f < last; ++f) from[at[place_of(f)]++] = f;
     }
     FlatTree out;
     out.anc.assign(levels, std::vector<std::uint32_t>(F));
