@@ -1,6 +1,6 @@
 // Each parent's fibers of a device-built tree ordered by length (fiber_length_order.cuh): one
-// stable CUB radix sort of the fibers keyed by (parent, 31 - length), then the ancestors, offsets
-// and nonzeros moved to their new places.
+// stable CUB radix sort of the fibers keyed by (parent, 31 - length), then the ancestors (gather_kernel),
+// offsets and nonzeros moved to their new places.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -11,6 +11,7 @@
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
 #include "fiber_length_order.cuh"
+#include "gather_kernel.cuh"
 
 namespace tscope::gpu {
 namespace {
@@ -52,13 +53,6 @@ __global__ void moved_length_kernel(const std::uint32_t* from, const std::uint64
     for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k <= fibers;
          k += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
         length[k] = k < fibers ? length_of(fiber_ptr, from[k]) : 0;
-}
-
-__global__ void move_ancestors_kernel(const std::uint32_t* from, const std::uint32_t* anc, std::uint64_t fibers,
-                                      std::uint32_t* out) {
-    for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < fibers;
-         k += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
-        out[k] = anc[from[k]];
 }
 
 // A thread a fiber (the fibers are short where this runs: cut at the GPU's split length).
@@ -125,7 +119,7 @@ void order_fibers_by_length(ResidentTensor::Impl::Part& part) {
           "placing the fibers");
     for (auto& a : part.anc) {
         DeviceArray<std::uint32_t> moved(F);
-        move_ancestors_kernel<<<grid_for(F), 256>>>(from.get(), a.get(), F, moved.get());
+        gather_kernel<<<grid_for(F), 256>>>(a.get(), from.get(), moved.get(), F);
         check(cudaGetLastError(), "moving the fibers' ancestors");
         a = std::move(moved);
     }

@@ -20,6 +20,7 @@
 
 #include "cuda_util.cuh"
 #include "fiber_length_order.cuh"
+#include "gather_kernel.cuh"
 #include "gpu_mttkrp.hpp"
 #include "resident_tensor.cuh"
 
@@ -73,14 +74,6 @@ __global__ void iota_kernel(std::uint32_t* p, std::uint64_t n) {
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
         p[i] = static_cast<std::uint32_t>(i);
-}
-
-// out[i] = in[perm[i]]
-template <class T>
-__global__ void gather_kernel(const T* in, const std::uint32_t* perm, T* out, std::uint64_t n) {
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
-         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
-        out[i] = in[perm[i]];
 }
 
 // flag[i]: nonzero i (in sorted order) starts a fiber: a level above the leaves changes there.

@@ -194,11 +194,11 @@ __device__ inline void fiber_head(const TeamTree& t, Z f, std::uint32_t R4, std:
     }
 }
 
-// One fiber of a team group (levels: the tree's), its nonzeros [lo, hi), for the team lane owning column col: the sum of
-// its values times their leaves' rows (leaf_col: the leaf factor's column col, as team_fiber_group
-// gives it), times prefix, added to acc while the output row stays target_row and to the output
-// when it changes (row: the row acc holds); where the target is the leaves, a vector atomic per
-// nonzero instead.
+// One fiber of a team group (levels: the tree's), its nonzeros [lo, hi), for the team lane owning
+// column col: the sum of its values times their leaves' rows (leaf_col: the leaf factor's column
+// col, as team_fiber_group gives it), times prefix, added to acc while the output row stays
+// target_row and to the output when it changes (row: the row acc holds); where the target is the
+// leaves, a vector atomic per nonzero instead.
 template <class Z>
 __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, const float4& prefix,
                                   std::uint64_t target_row, const float4* __restrict__ leaf_col, std::uint32_t R4,

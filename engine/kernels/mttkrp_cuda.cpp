@@ -139,9 +139,8 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
 // comparisons. The ordering costs host time at each upload, much of it the kernel clearing the new
 // arrays' pages (8 bytes a nonzero and 16 a fiber): the nell-2 bench's seven uploads took 4-8 s
 // longer in all on the H200's 16-core host with each parent's fibers stably sorted (eb65059).
-// Placed by counting instead (order_by_length's form since), a synthetic tree of 19M
-// fibers and 86M nonzeros took 0.87-0.89 s on a 2-core VM against 1.72-1.89 sorted (alternating,
-// three rounds). fiber_length_order.cu orders on the device in its place once it is measured.
+// Placed by counting instead (its form since), a synthetic tree of 19M fibers and 86M nonzeros
+// took 0.87-0.89 s on a 2-core VM against 1.72-1.89 sorted (alternating, three rounds). fiber_length_order.cu orders on the device in its place once it is measured.
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's, and B-CSF's where its threshold is longer); csf: a CSF tree, its long
 // fibers cut here too (at gpu_fiber_split(), or to the device where it is small; see csf_run).
