@@ -1,6 +1,17 @@
-// Each parent's fibers of a device-built tree ordered by length (fiber_length_order.cuh): one
-// stable CUB radix sort of the fibers keyed by (parent, 31 - length), then the ancestors (gather_kernel),
+// Each parent's fibers of a large tree ordered by length (fiber_length_order.cuh): one stable CUB
+// radix sort of the fibers keyed by (parent, 31 - length), then the ancestors (gather_kernel),
 // offsets and nonzeros moved to their new places.
+//
+// Measured on one H200 (session 42, call 1, e5847a0; docs/bench/h200-issue19-session42.json): the
+// CPD's device-built trees ordered so against their own order, rank 32, each iteration's three
+// MTTKRPs: on the nell-2 shape B-CSF 4.2-4.3 ms against 5.4-5.5 and MM-CSF 5.0-5.1 against
+// 5.6-5.7 (two rounds); on the uniform shape B-CSF 7.1 against 7.6-7.7 and MM-CSF 7.9 against
+// 8.2-8.3 (one round); the same fits. The device's peak rose while it ordered (then with CUB's
+// sort into separate buffers, 36 bytes a fiber; double buffered since, 24): nell-2 B-CSF 4,703 MiB
+// against 4,442, uniform B-CSF 7,947 against 6,231, uniform MM-CSF 4,183 against 3,227. Uploaded
+// trees ordered here rather than on the host run the same kernels at the same speed (nell-2
+// B-CSF 1.370-1.497 ms a mode against 1.370-1.485) and build sooner on the host (2.21-2.39 s a
+// B-CSF tree against 2.21-2.56; MM-CSF 12.7 s against 13.5 on the H200's 16-core host).
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -80,34 +91,43 @@ DeviceArray<std::uint32_t> length_order(const ResidentTensor::Impl::Part& part) 
     check(cub::DeviceScan::InclusiveSum(nullptr, bytes, parent.get(), parent.get(), F), "sizing the scan");
     DeviceArray<unsigned char> temp(bytes);
     check(cub::DeviceScan::InclusiveSum(temp.get(), bytes, parent.get(), parent.get(), F), "numbering the parents");
-    DeviceArray<std::uint64_t> key(F), key_sorted(F);
-    DeviceArray<std::uint32_t> id(F), from(F);
+    DeviceArray<std::uint64_t> key(F), key_alt(F);
+    DeviceArray<std::uint32_t> id(F), id_alt(F);
     length_key_kernel<<<grid_for(F), 256>>>(parent.get(), part.fiber_ptr.get(), F, key.get(), id.get());
     check(cudaGetLastError(), "keying the fibers");
     parent = DeviceArray<std::uint32_t>();
+    temp = DeviceArray<unsigned char>();
     int bits = static_cast<int>(kLengthBits) + 1;
     while (bits < 64 && (std::uint64_t{1} << (bits - kLengthBits)) <= F) ++bits;  // parents < F
+    // double buffered: CUB sorts between the two pairs of arrays, with little scratch of its own
+    cub::DoubleBuffer<std::uint64_t> keys(key.get(), key_alt.get());
+    cub::DoubleBuffer<std::uint32_t> ids(id.get(), id_alt.get());
     bytes = 0;
-    check(
-        cub::DeviceRadixSort::SortPairs(nullptr, bytes, key.get(), key_sorted.get(), id.get(), from.get(), F, 0, bits),
-        "sizing the sort");
+    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, ids, F, 0, bits), "sizing the sort");
     temp = DeviceArray<unsigned char>(bytes);
-    check(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, key.get(), key_sorted.get(), id.get(), from.get(), F, 0,
-                                          bits),
-          "ordering the fibers by length");
-    return from;
+    check(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys, ids, F, 0, bits), "ordering the fibers by length");
+    return ids.Current() == id.get() ? std::move(id) : std::move(id_alt);
 }
 
 }  // namespace
 
+// Free device memory the ordering leaves untouched: the kernels' code and CUB's scratch.
+constexpr std::uint64_t kOrderingMargin = 64ull << 20;
+
 bool device_order_applies(std::uint64_t fibers) {
-    return env_is("TENSORSCOPE_DEVICE_FIBER_ORDER", "length") &&
-           fibers >= static_cast<std::uint64_t>(sm_count()) * 2048;
+    return !env_is("TENSORSCOPE_FIBER_ORDER", "tree") && fibers >= static_cast<std::uint64_t>(sm_count()) * 2048;
 }
 
-void order_fibers_by_length(ResidentTensor::Impl::Part& part) {
+std::uint64_t ordering_bytes(std::uint64_t fibers, std::uint64_t nnz) {
+    return std::max(24 * fibers, 16 * fibers + 8 * nnz);
+}
+
+bool order_fibers_by_length(ResidentTensor::Impl::Part& part) {
     const std::uint64_t F = part.meta.fibers, n = part.meta.nnz;
-    if (part.meta.levels < 2 || F < 2) return;
+    if (part.meta.levels < 2 || F < 2) return false;
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "asking the device's free memory");
+    if (free < ordering_bytes(F, n) + kOrderingMargin) return false;
     const DeviceArray<std::uint32_t> from = length_order(part);
     DeviceArray<std::uint64_t> fiber_ptr(F + 1);
     moved_length_kernel<<<grid_for(F + 1), 256>>>(from.get(), part.fiber_ptr.get(), F, fiber_ptr.get());
@@ -132,6 +152,7 @@ void order_fibers_by_length(ResidentTensor::Impl::Part& part) {
     part.fiber_ptr = std::move(fiber_ptr);
     part.leaf = std::move(leaf);
     part.vals = std::move(vals);
+    return true;
 }
 
 }  // namespace tscope::gpu

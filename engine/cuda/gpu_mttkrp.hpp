@@ -39,7 +39,7 @@ struct Fibers {
     std::uint64_t fibers = 0, nnz = 0;
     bool split_fibers = false;                   // fibers cut to a bounded length (B-CSF): no long ones
     std::uint64_t group_fibers = 0;              // split ones: fibers per team group (0: the kernel's 8)
-    bool order_on_device = false;                // each parent's fibers ordered by length after the upload
+    bool order_on_device = false;                // each parent's fibers ordered by length there, room allowing
     std::vector<const std::uint32_t*> anc;       // levels arrays of `fibers` indices
     const std::uint64_t* fiber_ptr = nullptr;    // fibers + 1
     const std::uint32_t* leaf = nullptr;         // nnz

@@ -182,9 +182,10 @@ inline FlatTree split_fibers(FlatTree t, std::uint64_t T) {
 // 32 lanes active in B-CSF's loop on the nell-2 shape); with like lengths side by side the groups
 // of a warp are alike. No fiber leaves its parent, so the runs of fibers that share an output row
 // at every level above the fibers stay whole. Trees of one level (order 2) are left as they are.
-// Fibers of kLongestOrdered nonzeros and more count as equally long (the device's ordering,
-// engine/cuda/fiber_length_order.cu, keys them so), which lets each parent's fibers be placed by
-// counting, in time linear in its fibers.
+// Fibers of kLongestOrdered nonzeros and more count as equally long, which lets each parent's
+// fibers be placed by counting, in time linear in its fibers. The GPU orders its trees so on the
+// device (engine/cuda/fiber_length_order.cu, which keys them the same way); this is its host
+// reference, which the tests compare with it array for array.
 constexpr std::uint64_t kLongestOrdered = 31;
 
 inline FlatTree order_by_length(FlatTree t) {

@@ -124,23 +124,25 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
     return c.group;
 }
 
-// A large tree's fibers are ordered by length under each parent, longest first
-// (csf_flat::order_by_length), so that the four teams of a warp walk groups of like lengths.
-// Measured on one H200 (session 41, eb65059, TENSORSCOPE_FIBER_ORDER, h200-issue19-session41.json
-// call 3, rank 32, alternating): on the nell-2 shape B-CSF took 1.369-1.505 ms a mode (4,904-5,391
-// GFLOP/s) against 1.746-1.846 in the trees' order, CSF 1.368-1.504 against 1.744-1.850, MM-CSF
-// 1.513-1.777 against 1.792-1.914 (two rounds); on the uniform shape B-CSF 2.31-2.47 against
-// 2.46-2.59, CSF 2.30-2.46 against 2.49-2.57, MM-CSF 2.31-2.81 against 2.53-2.91 (one round).
-// Nsight Compute on B-CSF's mode 1 (nell-2 shape): 31.0 of a warp's 32 lanes active against 23.8,
-// memory throughput 72% of peak against 56%. Trees too small for the device (is_small: the shared
-// real tensors', cut to the device by fill_device) keep their order: JF17K's ran 5-7 us a mode
-// slower ordered (21-30 against 18-26), Last.fm's 5-7 faster, MovieLens's mixed (one round each,
-// every row within 1.6e-6 of cpu-ref). TENSORSCOPE_FIBER_ORDER=tree keeps every tree's order, for
-// comparisons. The ordering costs host time at each upload, much of it the kernel clearing the new
-// arrays' pages (8 bytes a nonzero and 16 a fiber): the nell-2 bench's seven uploads took 4-8 s
-// longer in all on the H200's 16-core host with each parent's fibers stably sorted (eb65059).
-// Placed by counting instead (its form since), a synthetic tree of 19M fibers and 86M nonzeros
-// took 0.87-0.89 s on a 2-core VM against 1.72-1.89 sorted (alternating, three rounds). fiber_length_order.cu orders on the device in its place once it is measured.
+// A large tree's fibers are ordered by length under each parent, longest first, on the device once
+// uploaded (Fibers::order_on_device, engine/cuda/fiber_length_order.cu; csf_flat::order_by_length
+// is its host reference), so that the four teams of a warp walk groups of like lengths.
+// Measured on one H200 (session 41, eb65059, ordered on the host then, TENSORSCOPE_FIBER_ORDER,
+// h200-issue19-session41.json call 3, rank 32, alternating): on the nell-2 shape B-CSF took
+// 1.369-1.505 ms a mode (4,904-5,391 GFLOP/s) against 1.746-1.846 ms in the trees' order, CSF
+// 1.368-1.504 against 1.744-1.850, MM-CSF 1.513-1.777 against 1.792-1.914 (two rounds); on the
+// uniform shape B-CSF 2.31-2.47 against 2.46-2.59, CSF 2.30-2.46 against 2.49-2.57, MM-CSF
+// 2.31-2.81 against 2.53-2.91 (one round). Nsight Compute on B-CSF's mode 1 (nell-2 shape): 31.0
+// of a warp's 32 lanes active against 23.8, memory throughput 72% of peak against 56%. Trees too
+// small for the device (is_small: the shared real tensors', cut to the device by fill_device) keep
+// their order: JF17K's ran 5-7 us a mode slower ordered (21-30 against 18-26), Last.fm's 5-7
+// faster, MovieLens's mixed (one round each, every row within 1.6e-6 of cpu-ref).
+// TENSORSCOPE_FIBER_ORDER=tree keeps every tree's order, for comparisons. Ordered on the host, the
+// nell-2 bench's seven uploads took 4-8 s longer in all on the H200's 16-core host (a stable sort
+// then; placed by counting since, 0.87-0.89 s against 1.72-1.89 for a synthetic tree of 19M fibers
+// on a 2-core VM); on the device the same kernels ran as fast and the host built sooner
+// (session 42, fiber_length_order.cu has the numbers). Where the device lacks the memory to order
+// a tree, the tree keeps its order.
 // split: the trees' fibers are already cut to a bounded length (B-CSF's build); split_at > 0 cuts
 // them here (MM-CSF's, and B-CSF's where its threshold is longer); csf: a CSF tree, its long
 // fibers cut here too (at gpu_fiber_split(), or to the device where it is small; see csf_run).
@@ -151,8 +153,6 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
                                                  std::uint64_t split_at = 0, bool csf = false) {
     const std::uint64_t teams = resident_teams();
     const bool by_length = !gpu::env_is("TENSORSCOPE_FIBER_ORDER", "tree");
-    // on the device instead (fiber_length_order.cu), for comparison: TENSORSCOPE_DEVICE_FIBER_ORDER=length
-    const bool on_device = gpu::env_is("TENSORSCOPE_DEVICE_FIBER_ORDER", "length");
     std::vector<FlatTree> flat;
     flat.reserve(trees.size());  // the views below point into these trees: no reallocation
     std::vector<gpu::Fibers> parts;
@@ -164,10 +164,8 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         if (run == CsfRun::SplitThenGroups) f = csf_flat::split_fibers(std::move(f), gpu_fiber_split());
         const bool grouped = split || split_at > 0 || (csf && run != CsfRun::FlatLoop);
         const std::uint64_t per_group = grouped && small ? fill_device(f, longest, teams) : 0;
-        const bool order = grouped && !small && by_length;
-        if (order && !on_device) f = csf_flat::order_by_length(std::move(f));
         parts.push_back(f.view(t->order));
-        parts.back().order_on_device = order && on_device;
+        parts.back().order_on_device = grouped && !small && by_length;
         parts.back().split_fibers = grouped;
         parts.back().group_fibers = per_group;
     }

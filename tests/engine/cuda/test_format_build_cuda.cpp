@@ -101,11 +101,13 @@ private Q_SLOTS:
         }
     }
 
-    // A tree that fills the device (8 fibers or more for each resident team of 8 lanes) built with
-    // TENSORSCOPE_DEVICE_FIBER_ORDER=length: each parent's fibers longest first, array for array
-    // as the host orders them (csf_flat::order_by_length of the flattened B-CSF, split at 16, so
-    // that no length reaches the device key's cap of 31), and not the tree's own order; and the
-    // same tree uploaded from the host and ordered there (Fibers::order_on_device).
+    // A tree that fills the device (8 fibers or more for each resident team of 8 lanes), built on
+    // the device: each parent's fibers longest first, array for array as the host orders them
+    // (csf_flat::order_by_length of the flattened B-CSF, split at 16, so that no length reaches the
+    // device key's cap of 31), and not the tree's own order; the same tree uploaded from the host
+    // and ordered on the device (Fibers::order_on_device). Kept in the tree's order: with
+    // TENSORSCOPE_FIBER_ORDER=tree, and where the device has too little memory free to order it
+    // (all but 72 MiB held: the ordering asks for 64 MiB beside its arrays).
     void deviceOrderByLength() {
         const GpuInfo gpu = query_gpu();
         const auto fibers_needed = static_cast<std::uint64_t>(gpu.multiprocessors) * 2048;
@@ -117,25 +119,38 @@ private Q_SLOTS:
         FormatOptions o;
         o.bcsf_fiber_threshold = 16;
         const auto bcsf = build_format(FormatKind::BCSF, t, o);
-        const tstest::ScopedEnv on("TENSORSCOPE_DEVICE_FIBER_ORDER", "length");
         t.visit([&](auto, auto value) {
             using V = typename decltype(value)::type;
             const auto& b = static_cast<const BcsfFormat<std::uint32_t, V>&>(*bcsf);
             const csf_flat::FlatTree own = csf_flat::flatten(b.csf);
             QVERIFY2(own.fiber_ptr.size() - 1 >= fibers_needed, "the test's tree is too small to be ordered");
-            const csf_flat::FlatTree want = csf_flat::order_by_length(own);
-            QVERIFY(want.fiber_ptr != own.fiber_ptr);
-            const auto got = gpu::ResidentTensor::build(coo, b.csf.order, 16).download();
-            QCOMPARE(got.size(), std::size_t{1});
-            QVERIFY2(got[0].fiber_ptr == want.fiber_ptr && got[0].anc == want.anc, "the fibers differ");
-            QVERIFY2(got[0].leaf == want.leaf && got[0].vals == want.vals, "the nonzeros differ");
+            const csf_flat::FlatTree ordered = csf_flat::order_by_length(own);
+            QVERIFY(ordered.fiber_ptr != own.fiber_ptr);
             gpu::Fibers view = own.view(b.csf.order);
             view.split_fibers = true, view.order_on_device = true;
-            const auto uploaded = gpu::ResidentTensor(std::vector<gpu::Fibers>{view}).download();
-            QCOMPARE(uploaded.size(), std::size_t{1});
-            QVERIFY2(uploaded[0].fiber_ptr == want.fiber_ptr && uploaded[0].anc == want.anc,
-                     "the uploaded fibers differ");
-            QVERIFY2(uploaded[0].leaf == want.leaf && uploaded[0].vals == want.vals, "the uploaded nonzeros differ");
+            auto same = [&](const csf_flat::FlatTree& want, const char* what) {
+                const auto built = gpu::ResidentTensor::build(coo, b.csf.order, 16).download();
+                const auto uploaded = gpu::ResidentTensor(std::vector<gpu::Fibers>{view}).download();
+                QCOMPARE(built.size(), std::size_t{1});
+                QCOMPARE(uploaded.size(), std::size_t{1});
+                for (const auto* got : {&built[0], &uploaded[0]}) {
+                    const QString how = QString(what) + (got == &built[0] ? ", built: " : ", uploaded: ");
+                    QVERIFY2(got->fiber_ptr == want.fiber_ptr && got->anc == want.anc,
+                             qPrintable(how + "the fibers differ"));
+                    QVERIFY2(got->leaf == want.leaf && got->vals == want.vals, qPrintable(how + "the nonzeros differ"));
+                }
+            };
+            same(ordered, "ordered");
+            if (QTest::currentTestFailed()) return;
+            {
+                const tstest::ScopedEnv keep("TENSORSCOPE_FIBER_ORDER", "tree");
+                same(own, "TENSORSCOPE_FIBER_ORDER=tree");
+            }
+            if (QTest::currentTestFailed()) return;
+            const std::uint64_t left = 72ull << 20, free = gpu_free_memory();
+            QVERIFY2(free > left, "the device has less than 72 MiB free");
+            const GpuReservation held(free - left);
+            same(own, "72 MiB free");
         });
     }
 

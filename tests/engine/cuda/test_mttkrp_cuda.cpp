@@ -336,8 +336,7 @@ private Q_SLOTS:
     // nonzero groups (TENSORSCOPE_FIBER_LOOP=fibers), BLCO's generic team kernel on one-block
     // tensors (TENSORSCOPE_BLCO_GENERIC=1), every tree's fibers in the tree's order where large
     // ones are ordered by length on upload (TENSORSCOPE_FIBER_ORDER=tree; with FIBER_FILL=0 below
-    // the test's trees count as large) or ordered on the device (TENSORSCOPE_DEVICE_FIBER_ORDER=
-    // length): the same results every way.
+    // the test's trees count as large): the same results every way.
     void comparisonSwitchesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("value");
@@ -346,8 +345,6 @@ private Q_SLOTS:
         QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
         QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
         QTest::newRow("fibers in tree order") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("tree");
-        QTest::newRow("fibers ordered on the device")
-            << QByteArray("TENSORSCOPE_DEVICE_FIBER_ORDER") << QByteArray("length");
     }
     void comparisonSwitchesKeepTheResult() {
         QFETCH(QByteArray, name);
@@ -357,13 +354,12 @@ private Q_SLOTS:
     }
 
     // The real tensors' trees counted as large (TENSORSCOPE_FIBER_FILL=0), so that each parent's
-    // fibers are ordered by length on upload (on the host, or on the device), and in their own
-    // order: the same results every way.
+    // fibers are ordered by length on the device once uploaded, and in their own order: the same
+    // results both ways.
     void realTreesOrderedByLength() {
         const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-        for (const QByteArray order : {"host", "device", "tree"}) {
+        for (const QByteArray order : {"length", "tree"}) {
             const ScopedEnv on("TENSORSCOPE_FIBER_ORDER", order == "tree" ? "tree" : "");
-            const ScopedEnv device("TENSORSCOPE_DEVICE_FIBER_ORDER", order == "device" ? "length" : "");
             for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
                 const std::string path = tstest::shared_tensor(name);
                 if (path.empty()) QSKIP("../shared/data is absent: skipped");
