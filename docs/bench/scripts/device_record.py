@@ -62,7 +62,8 @@ def run_rows(folder):
                 continue  # a run cut short
             if 'iterations' in d:
                 yield path, {'kernel': 'decompose', **{k: d.get(k) for k in (
-                    'method', 'backend', 'format', 'rank', 'device', 'fit', 'setup_seconds', 'iterations')}}
+                    'method', 'backend', 'format', 'rank', 'device', 'fit', 'setup_seconds', 'setup',
+                    'peak_device_bytes', 'gpu_memory_limit', 'iterations')}}
 
 
 def main():
