@@ -19,20 +19,13 @@
 #include <vector>
 
 #include "cuda_util.cuh"
+#include "device_coo.cuh"
 #include "fiber_length_order.cuh"
 #include "gather_kernel.cuh"
 #include "gpu_mttkrp.hpp"
 #include "resident_tensor.cuh"
 
 namespace tscope::gpu {
-
-struct DeviceCoo::Impl {
-    int device = engine_device();
-    std::uint64_t nnz = 0;
-    std::vector<std::uint64_t> dims;
-    std::vector<DeviceArray<std::uint32_t>> idx;
-    DeviceArray<float> vals;
-};
 
 namespace {
 
@@ -121,8 +114,8 @@ int bits_for(std::uint64_t length) {
     return bits;
 }
 
-// Sorts the n nonzeros that `perm` lists so that they are in lexicographic order of the modes
-// in `order` (root first). keys/keys_alt/perm_alt are scratch of n entries.
+}  // namespace
+
 std::uint32_t* sort_permutation(const DeviceCoo::Impl& c, const std::vector<int>& order, std::uint64_t n,
                                 DeviceArray<std::uint32_t>& perm, DeviceArray<std::uint32_t>& perm_alt,
                                 DeviceArray<std::uint32_t>& keys, DeviceArray<std::uint32_t>& keys_alt) {
@@ -140,8 +133,6 @@ std::uint32_t* sort_permutation(const DeviceCoo::Impl& c, const std::vector<int>
     }
     return v.Current();
 }
-
-}  // namespace
 
 DeviceCoo::DeviceCoo(const HostCoo& host) : impl_(std::make_unique<Impl>()) {
     use_device();

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cuda/device_scope.hpp"
+#include "cuda/gpu_mmcsf_partition.hpp"
 #include "formats/format_builders.hpp"
 #include "kernels/csf_flatten.hpp"
 #include "kernels/mttkrp_cuda.hpp"
@@ -84,6 +85,22 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
     return out;
 }
 
+bool out_of_memory(const Error& e) { return std::string(e.what()).find("out of GPU memory") != std::string::npos; }
+
+// MM-CSF's labels (Alg. 5), computed on `device` from a COO copy of its own (freed before the
+// parts are built), or on the host where the device lacks the room: the same labels either way.
+std::vector<std::uint8_t> partition_labels(const CooTensor& t, int device, RunControl& control) {
+    try {
+        const gpu::OnDevice on(device);
+        const gpu::DeviceCoo coo(csf_flat::host_view(t));
+        return gpu::mmcsf_partition(coo);
+    } catch (const Error& e) {
+        if (!out_of_memory(e)) throw;
+    }
+    control.stage("partitioning the nonzeros on the host (MM-CSF, Alg. 5): the GPU lacks the room");
+    return mmcsf_partition(t, true);
+}
+
 }  // namespace
 
 std::vector<int> resolve_gpu_slots(int gpus, const std::vector<int>& slots) {
@@ -135,8 +152,8 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     std::vector<std::vector<std::uint64_t>> cuts;
     std::vector<std::uint8_t> labels;
     if (format == FormatKind::MMCSF) {
-        control.stage("partitioning the nonzeros (MM-CSF, Alg. 5)");
-        labels = mmcsf_partition(t, true);
+        control.stage("partitioning the nonzeros on the GPU (MM-CSF, Alg. 5)");
+        labels = partition_labels(t, devices[0], control);
     }
     if (parts > 1) control.stage("cutting the nonzeros into " + std::to_string(parts) + " balanced parts");
     if (format == FormatKind::COO) {

@@ -3,6 +3,7 @@
 // short in-block offsets).
 #pragma once
 
+#include "tscope/formats/mmcsf_partition_options.hpp"
 #include "tscope/formats/paper_formats.hpp"
 
 namespace tscope {
@@ -33,16 +34,8 @@ public:
 // go to the orientation with the higher average fiber length, then to the lower mode.
 // mmcsf_partition_serial is the paper's loop, one nonzero at a time: the reference.
 // mmcsf_partition gives the same labels on every thread (blocks in input order, each solved by
-// parallel sweeps; mmcsf_partition.cpp says why that is exact).
-struct MmcsfPartitionOptions {
-    std::uint64_t block = std::uint64_t{1} << 22;  // nonzeros solved together
-    int max_sweeps = 12;                           // before a block's unsettled rest moves on
-};
-// How the dynamic pass went: blocks solved, sweeps over them, nonzeros left to the serial loop
-// (the rest of a block that settled less than an eighth of itself in max_sweeps).
-struct MmcsfPartitionStats {
-    std::uint64_t blocks = 0, sweeps = 0, serial_nonzeros = 0;
-};
+// parallel sweeps; mmcsf_partition.cpp says why that is exact). Options and stats:
+// mmcsf_partition_options.hpp.
 std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic, const MmcsfPartitionOptions& options = {},
                                           MmcsfPartitionStats* stats = nullptr);
 std::vector<std::uint8_t> mmcsf_partition_serial(const CooTensor& t, bool dynamic);
