@@ -151,9 +151,12 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     // by position (COO)
     std::vector<std::vector<std::uint64_t>> cuts;
     std::vector<std::uint8_t> labels;
+    double partition_seconds = 0;  // part of MM-CSF's build
     if (format == FormatKind::MMCSF) {
         control.stage("partitioning the nonzeros on the GPU (MM-CSF, Alg. 5)");
+        const auto start = Clock::now();
         labels = partition_labels(t, devices[0], control);
+        partition_seconds = since(start);
     }
     if (parts > 1) control.stage("cutting the nonzeros into " + std::to_string(parts) + " balanced parts");
     if (format == FormatKind::COO) {
@@ -197,7 +200,7 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
             }
         const std::lock_guard<std::mutex> hold(timing);
         s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());
-        s.build_seconds = std::max(s.build_seconds, since(start));
+        s.build_seconds = std::max(s.build_seconds, partition_seconds + since(start));
     };
     on_threads(static_cast<int>(first_slot_of.size()), [&](int k) { build_on(first_slot_of[static_cast<std::size_t>(k)]); });
     return s;
