@@ -43,22 +43,28 @@ struct FiberView {
     double average[kMaxModes];
 };
 
-// A fiber's members inside the block: [first, end) of its mode's members.
+// A fiber's members inside the block: [first, end) of its mode's members (two or more).
 struct Run {
     std::uint32_t first, end;
 };
 
 // One block's scratch (the host's DynamicBlock): per mode each nonzero's fiber length now, whether
 // it is its fiber's only member in the block, the runs of several; the guess and the next one.
+// Runs of kLongRun members or more are walked by a warp each, the others by a thread each: a
+// power-law tensor's longest fibers hold thousands of a block's members.
 struct BlockView {
     std::uint64_t lo = 0, n = 0;
     std::uint32_t* cur[kMaxModes];
     std::uint8_t* alone[kMaxModes];
     Run* runs[kMaxModes];
-    unsigned long long* run_count = nullptr;  // per mode
+    Run* long_runs[kMaxModes];
+    unsigned long long* run_count = nullptr;   // per mode
+    unsigned long long* long_count = nullptr;  // per mode
     std::uint8_t* guess = nullptr;
     std::uint8_t* next = nullptr;
 };
+
+constexpr std::uint32_t kLongRun = 32;
 
 // Alg. 5 lines 4-13 for one nonzero whose fibers have lengths cur(m): the longest; ties to the
 // orientation with the higher average fiber length, then to the lower mode (as the host's longest).
@@ -125,13 +131,21 @@ __global__ void find_runs_kernel(FiberView f, BlockView b, int m) {
         b.alone[m][i] = 0;
         if (p != f.start[m][fiber] && members[p - 1] >= b.lo) continue;  // not the first in the block
         b.cur[m][i] = f.len[m][fiber];
-        const std::uint32_t end = f.start[m][fiber + 1];
-        std::uint32_t e = p + 1;
-        while (e < end && members[e] < hi) ++e;
+        // the run ends at the fiber's first member from the block's end on (members rise in a fiber)
+        std::uint32_t e = p + 1, end = f.start[m][fiber + 1];
+        while (e < end) {
+            const std::uint32_t mid = e + (end - e) / 2;
+            if (members[mid] < hi)
+                e = mid + 1;
+            else
+                end = mid;
+        }
         if (e == p + 1)
             b.alone[m][i] = 1;
-        else
+        else if (e - p < kLongRun)
             b.runs[m][atomicAdd(&b.run_count[m], 1ull)] = Run{p, e};
+        else
+            b.long_runs[m][atomicAdd(&b.long_count[m], 1ull)] = Run{p, e};
     }
 }
 
@@ -159,6 +173,25 @@ __global__ void count_lengths_kernel(FiberView f, BlockView b, int m) {
     }
 }
 
+// count_lengths_kernel for the long runs, a warp a run: each 32 members at once, each lane's
+// length less the members before it in the 32 that go elsewhere (a ballot's count).
+__global__ void count_long_kernel(FiberView f, BlockView b, int m) {
+    const std::uint64_t runs = b.long_count[m];
+    const std::uint32_t* members = f.members[m];
+    const unsigned lane = threadIdx.x % 32, below = (1u << lane) - 1;
+    for (std::uint64_t r = first_item() / 32; r < runs; r += item_stride() / 32) {
+        const Run run = b.long_runs[m][r];
+        std::uint32_t length = b.cur[m][members[run.first] - b.lo];
+        for (std::uint32_t q = run.first + lane; q - lane < run.end; q += 32) {
+            const bool in = q < run.end;
+            const std::uint64_t i = in ? members[q] - b.lo : 0;
+            const unsigned away = __ballot_sync(0xffffffffu, in && b.guess[i] != m);
+            if (in) b.cur[m][i] = length - __popc(away & below);
+            length -= __popc(away);
+        }
+    }
+}
+
 // next from cur; *first: the first position where it differs from the guess (left at n if none).
 __global__ void decide_kernel(FiberView f, BlockView b, unsigned long long* first) {
     for (std::uint64_t i = first_item(); i < b.n; i += item_stride()) {
@@ -182,6 +215,22 @@ __global__ void commit_kernel(FiberView f, BlockView b, int m, std::uint64_t cou
     }
     for (std::uint64_t i = first_item(); i < count; i += item_stride())
         if (b.alone[m][i] && b.guess[i] != m) --f.len[m][f.fid[m][b.lo + i]];
+}
+
+// commit_kernel for the long runs, a warp a run.
+__global__ void commit_long_kernel(FiberView f, BlockView b, int m, std::uint64_t count) {
+    const std::uint64_t runs = b.long_count[m];
+    const std::uint32_t* members = f.members[m];
+    const unsigned lane = threadIdx.x % 32;
+    for (std::uint64_t r = first_item() / 32; r < runs; r += item_stride() / 32) {
+        const Run run = b.long_runs[m][r];
+        std::uint32_t away = 0;
+        for (std::uint32_t q = run.first + lane; q - lane < run.end; q += 32) {
+            const bool counted = q < run.end && members[q] - b.lo < count && b.guess[members[q] - b.lo] != m;
+            away += __popc(__ballot_sync(0xffffffffu, counted));
+        }
+        if (lane == 0) f.len[m][f.fid[m][members[run.first]]] -= away;
+    }
 }
 
 // The paper's loop for nonzeros [from, to), one at a time (a block's unsettled rest): one thread.
@@ -238,19 +287,25 @@ ModeFibers mode_fibers(const DeviceCoo::Impl& c, int m) {
 struct BlockArrays {
     std::vector<DeviceArray<std::uint32_t>> cur;
     std::vector<DeviceArray<std::uint8_t>> alone;
-    std::vector<DeviceArray<Run>> runs;
-    DeviceArray<unsigned long long> run_count, first;
+    std::vector<DeviceArray<Run>> runs, long_runs;
+    DeviceArray<unsigned long long> run_count, long_count, first;
     DeviceArray<std::uint8_t> guess, next;
     BlockView view;
 
     BlockArrays(int order, std::uint64_t size)
-        : run_count(static_cast<std::uint64_t>(order)), first(1), guess(size), next(size) {
+        : run_count(static_cast<std::uint64_t>(order)),
+          long_count(static_cast<std::uint64_t>(order)),
+          first(1),
+          guess(size),
+          next(size) {
         for (int m = 0; m < order; ++m) {
-            cur.emplace_back(size), alone.emplace_back(size),
-                runs.emplace_back(size / 2 + 1);  // a run has 2 members or more
-            view.cur[m] = cur.back().get(), view.alone[m] = alone.back().get(), view.runs[m] = runs.back().get();
+            cur.emplace_back(size), alone.emplace_back(size);
+            runs.emplace_back(size / 2 + 1), long_runs.emplace_back(size / kLongRun + 1);  // by their least members
+            view.cur[m] = cur.back().get(), view.alone[m] = alone.back().get();
+            view.runs[m] = runs.back().get(), view.long_runs[m] = long_runs.back().get();
         }
-        view.run_count = run_count.get(), view.guess = guess.get(), view.next = next.get();
+        view.run_count = run_count.get(), view.long_count = long_count.get(), view.guess = guess.get(),
+        view.next = next.get();
     }
 };
 
@@ -261,14 +316,18 @@ std::uint64_t solve_block(const FiberView& f, BlockArrays& a, std::uint64_t lo, 
     BlockView& b = a.view;
     b.lo = lo, b.n = n;
     const int grid = grid_for(n);
-    check(cudaMemset(b.run_count, 0, sizeof(unsigned long long) * static_cast<std::size_t>(f.order)),
-          "clearing the runs");
+    const std::size_t counts = sizeof(unsigned long long) * static_cast<std::size_t>(f.order);
+    check(cudaMemset(b.run_count, 0, counts), "clearing the runs");
+    check(cudaMemset(b.long_count, 0, counts), "clearing the runs");
     for (int m = 0; m < f.order; ++m) find_runs_kernel<<<grid, 256>>>(f, b, m);
     guess_kernel<<<grid, 256>>>(f, b);
     check(cudaGetLastError(), "guessing the block's labels");
     std::uint64_t fixed = 0;  // labels [0, fixed) are final
     for (int sweep = 0; sweep < max_sweeps && fixed < n; ++sweep) {
-        for (int m = 0; m < f.order; ++m) count_lengths_kernel<<<grid, 256>>>(f, b, m);
+        for (int m = 0; m < f.order; ++m) {
+            count_lengths_kernel<<<grid, 256>>>(f, b, m);
+            count_long_kernel<<<grid, 256>>>(f, b, m);
+        }
         unsigned long long first = n;
         a.first.upload(&first);
         decide_kernel<<<grid, 256>>>(f, b, a.first.get());
@@ -280,7 +339,10 @@ std::uint64_t solve_block(const FiberView& f, BlockArrays& a, std::uint64_t lo, 
     }
     ++stats.blocks;
     check(cudaMemcpy(part + lo, b.guess, fixed, cudaMemcpyDeviceToDevice), "keeping the block's labels");
-    for (int m = 0; m < f.order; ++m) commit_kernel<<<grid, 256>>>(f, b, m, fixed);
+    for (int m = 0; m < f.order; ++m) {
+        commit_kernel<<<grid, 256>>>(f, b, m, fixed);
+        commit_long_kernel<<<grid, 256>>>(f, b, m, fixed);
+    }
     check(cudaGetLastError(), "shortening the fibers");
     return fixed;
 }
