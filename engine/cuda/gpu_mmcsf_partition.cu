@@ -51,7 +51,9 @@ struct Run {
 // One block's scratch (the host's DynamicBlock): per mode each nonzero's fiber length now, whether
 // it is its fiber's only member in the block, the runs of several; the guess and the next one.
 // Runs of kLongRun members or more are walked by a warp each, the others by a thread each: a
-// power-law tensor's longest fibers hold thousands of a block's members.
+// power-law tensor's longest fibers hold thousands of a block's members. With a thread a run the
+// nell-2 shape's MM-CSF build (this partition and the trees) took 1.05-1.08 s on one H200, with a
+// warp a long run 0.39-0.44 s (session 42, calls 3-5).
 struct BlockView {
     std::uint64_t lo = 0, n = 0;
     std::uint32_t* cur[kMaxModes];
