@@ -3,11 +3,14 @@
 // blocked pass, with the same blocks, sweeps and serial rest as the host counts them, on random
 // tensors of orders 3-5 (uniform and power-law, whose long fibers take many sweeps), on blocks
 // small enough that some settle too little and leave their rest to the serial loop, and on the
-// real tensors. A white-box suite: it includes the engine's private headers (see tests/CMakeLists).
+// real tensors; and where the device has no room. A white-box suite: it includes the engine's
+// private headers (see tests/CMakeLists).
 #include "test_support.hpp"
 
 #include "cuda/gpu_mmcsf_partition.hpp"
 #include "kernels/csf_flatten.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/io/tensor_io.hpp"
 
@@ -87,6 +90,25 @@ private Q_SLOTS:
     }
 
     void oneNonzero() { same_labels(tstest::one_nonzero_tensor(), {}, "one nonzero"); }
+
+    // With all but 1 MiB of the device held, the partition says so in the words the CPD's build
+    // looks for (mttkrp_slots.cpp partitions on the host then) and leaves the device as it found it.
+    void outOfMemory() {
+        const CooTensor t = tstest::random_tensor({400, 20, 20}, 30000, 5, Distribution::PowerLaw);
+        const gpu::DeviceCoo coo(csf_flat::host_view(t));
+        const std::uint64_t left = 1ull << 20, free = gpu_free_memory();
+        QVERIFY(free > left);
+        {
+            const GpuReservation held(free - left);
+            try {
+                gpu::mmcsf_partition(coo);
+                QFAIL("the partition ran in 1 MiB");
+            } catch (const Error& e) {
+                QVERIFY2(std::string(e.what()).find("out of GPU memory") != std::string::npos, e.what());
+            }
+        }
+        QCOMPARE(gpu::mmcsf_partition(coo), mmcsf_partition_serial(t, true));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMmcsfPartitionCuda)
