@@ -46,8 +46,6 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // sort's scratch (16 bytes a nonzero), before the formats themselves.
 std::uint64_t resident_least(const CooTensor& t) { return t.nnz() * (4 * static_cast<std::uint64_t>(t.order()) + 4 + 16); }
 
-bool out_of_memory(const Error& e) { return std::string(e.what()).find("out of GPU memory") != std::string::npos; }
-
 // The tensor side of the run, resident over parts or streamed.
 struct TensorSide {
     std::optional<GpuSlots> slots;                 // resident
@@ -72,7 +70,7 @@ TensorSide prepare_tensor(const CooTensor& t, const CpdOptions& o, const std::ve
             r.built_on_device = true;
             return side;
         } catch (const Error& e) {
-            if (!out_of_memory(e) || devices.size() > 1) throw;
+            if (!out_of_gpu_memory(e) || devices.size() > 1) throw;
             side.slots.reset();
             reason = "the formats did not fit in the " + gib(free) + " the GPU had free (" + e.what() + ")";
         }

@@ -85,8 +85,6 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
     return out;
 }
 
-bool out_of_memory(const Error& e) { return std::string(e.what()).find("out of GPU memory") != std::string::npos; }
-
 // MM-CSF's labels (Alg. 5), computed on `device` from a COO copy of its own (freed before the
 // parts are built), or on the host where the device lacks the room: the same labels either way.
 std::vector<std::uint8_t> partition_labels(const CooTensor& t, int device, RunControl& control) {
@@ -95,7 +93,7 @@ std::vector<std::uint8_t> partition_labels(const CooTensor& t, int device, RunCo
         const gpu::DeviceCoo coo(csf_flat::host_view(t));
         return gpu::mmcsf_partition(coo);
     } catch (const Error& e) {
-        if (!out_of_memory(e)) throw;
+        if (!out_of_gpu_memory(e)) throw;
     }
     control.stage("partitioning the nonzeros on the host (MM-CSF, Alg. 5): the GPU lacks the room");
     return mmcsf_partition(t, true);

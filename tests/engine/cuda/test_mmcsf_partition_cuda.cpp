@@ -106,7 +106,7 @@ private Q_SLOTS:
                 gpu::mmcsf_partition(coo);
                 QFAIL("the partition ran in 48 MiB");
             } catch (const Error& e) {
-                QVERIFY2(std::string(e.what()).find("out of GPU memory") != std::string::npos, e.what());
+                QVERIFY2(out_of_gpu_memory(e), e.what());
             }
         }
         QCOMPARE(gpu::mmcsf_partition(coo), mmcsf_partition_serial(t, true));

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "tscope/error.hpp"
+
 namespace tscope {
 
 struct GpuInfo {
@@ -34,6 +36,12 @@ void gpu_memory_reset_peak();
 // Throws Error("out of GPU memory ...") when they do not fit, Error("no CUDA device") without
 // a GPU. Tests use it to show that a failed allocation leaves the device usable.
 void gpu_try_allocate(std::uint64_t bytes);
+
+// Whether `e` says a device allocation did not fit (the engine's Error("out of GPU memory ...")),
+// so that a caller may go another way (stream the tensor, partition on the host).
+inline bool out_of_gpu_memory(const Error& e) {
+    return std::string(e.what()).find("out of GPU memory") != std::string::npos;
+}
 
 // Holds `bytes` of device memory until destroyed: stands in for the other users of a shared
 // GPU, so that a run can be tried with less free memory than the device has.
