@@ -397,6 +397,10 @@ void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
 
 void KernelsPanel::showRecording(const BenchRecording& recording) {
     if (job_.isBusy()) return;  // a run's rows are on their way
+    // the Kernel box names the recorded kernel (where its rows share one), so that Run measures it here
+    const auto differs = [&](const tscope::BenchResult& r) { return r.kernel != recording.rows.front().kernel; };
+    if (!recording.rows.empty() && std::none_of(recording.rows.begin(), recording.rows.end(), differs))
+        kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(recording.rows.front().kernel)));
     model_->setResults(recording.rows);
     QString where = recording.device;
     if (!recording.tensor.isEmpty()) where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + recording.tensor;

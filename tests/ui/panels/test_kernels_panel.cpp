@@ -270,6 +270,16 @@ private Q_SLOTS:
         cpu.rows = {row};
         p.showRecording(cpu);
         QCOMPARE(header->isSectionHidden(KernelResultsModel::Transfer), !tscope::query_gpu().available);
+        // the Kernel box follows the recorded kernel where the rows share one, and stays where they do not
+        auto* kernel = p.findChild<QComboBox*>(QStringLiteral("kernelChoice"));
+        QCOMPARE(static_cast<tscope::KernelKind>(kernel->currentData().toInt()), tscope::KernelKind::SpTV);
+        p.showRecording(bundled.front());
+        QCOMPARE(static_cast<tscope::KernelKind>(kernel->currentData().toInt()), bundled.front().rows.front().kernel);
+        BenchRecording mixed = cpu;
+        mixed.rows.push_back(row);
+        mixed.rows.back().kernel = tscope::KernelKind::MTTKRP;
+        p.showRecording(mixed);
+        QCOMPARE(static_cast<tscope::KernelKind>(kernel->currentData().toInt()), bundled.front().rows.front().kernel);
     }
 
     void gpusBoxOnlyWithSeveralGpus() {
