@@ -85,15 +85,13 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
     return out;
 }
 
-// MM-CSF's labels (Alg. 5), computed on `device` from the COO copy it uploads into `coo` (which
-// the parts on that device are then built from), or on the host where the device lacks the room:
-// the same labels either way.
-std::vector<std::uint8_t> partition_labels(const CooTensor& t, int device, std::unique_ptr<gpu::DeviceCoo>& coo,
-                                           RunControl& control) {
+// MM-CSF's labels (Alg. 5), computed on `device` from a COO copy of its own (freed before the
+// parts are built), or on the host where the device lacks the room: the same labels either way.
+std::vector<std::uint8_t> partition_labels(const CooTensor& t, int device, RunControl& control) {
     try {
         const gpu::OnDevice on(device);
-        coo = std::make_unique<gpu::DeviceCoo>(csf_flat::host_view(t));
-        return gpu::mmcsf_partition(*coo);
+        const gpu::DeviceCoo coo(csf_flat::host_view(t));
+        return gpu::mmcsf_partition(coo);
     } catch (const Error& e) {
         if (!out_of_gpu_memory(e)) throw;
     }
@@ -151,12 +149,11 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     // by position (COO)
     std::vector<std::vector<std::uint64_t>> cuts;
     std::vector<std::uint8_t> labels;
-    double partition_seconds = 0;               // part of MM-CSF's build
-    std::unique_ptr<gpu::DeviceCoo> first_coo;  // the partition's copy, on devices[0]
+    double partition_seconds = 0;  // part of MM-CSF's build
     if (format == FormatKind::MMCSF) {
         control.stage("partitioning the nonzeros on the GPU (MM-CSF, Alg. 5)");
         const auto start = Clock::now();
-        labels = partition_labels(t, devices[0], first_coo, control);
+        labels = partition_labels(t, devices[0], control);
         partition_seconds = since(start);
     }
     if (parts > 1) control.stage("cutting the nonzeros into " + std::to_string(parts) + " balanced parts");
@@ -192,18 +189,15 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     gpu::DeviceGroup& group = *s.group;
     auto build_on = [&](int rep) {
         gpu::OnDevice on(group.device(rep));
-        // the partition's copy where there is one on this GPU (only its thread looks), else one of its own
-        std::unique_ptr<gpu::DeviceCoo> coo = group.device(rep) == devices[0] && first_coo
-                                                  ? std::move(first_coo)
-                                                  : std::make_unique<gpu::DeviceCoo>(csf_flat::host_view(t));
+        const gpu::DeviceCoo coo(csf_flat::host_view(t));
         const auto start = Clock::now();
         for (int g = 0; g < parts; ++g)
             if (group.device(g) == group.device(rep)) {
                 control.check();
-                s.tensors[static_cast<std::size_t>(g)] = build_part(t, format, *coo, g, parts, cuts, labels);
+                s.tensors[static_cast<std::size_t>(g)] = build_part(t, format, coo, g, parts, cuts, labels);
             }
         const std::lock_guard<std::mutex> hold(timing);
-        s.upload_seconds = std::max(s.upload_seconds, coo->upload_seconds());
+        s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());
         s.build_seconds = std::max(s.build_seconds, partition_seconds + since(start));
     };
     on_threads(static_cast<int>(first_slot_of.size()), [&](int k) { build_on(first_slot_of[static_cast<std::size_t>(k)]); });
