@@ -1,6 +1,6 @@
 // Each parent's fibers of a large tree ordered by length (fiber_length_order.cuh): one stable CUB
-// radix sort of the fibers keyed by (parent, 31 - length), then the ancestors (gather_kernel),
-// offsets and nonzeros moved to their new places.
+// radix sort of the fibers keyed by (parent, 31 - length), then the ancestors (gather_kernel,
+// permutation_kernels.cuh), offsets and nonzeros moved to their new places.
 //
 // Measured on one H200 (session 42, call 1, e5847a0; docs/bench/h200-issue19-session42.json): the
 // CPD's device-built trees ordered so against their own order, rank 32, each iteration's three
@@ -22,7 +22,7 @@
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
 #include "fiber_length_order.cuh"
-#include "gather_kernel.cuh"
+#include "permutation_kernels.cuh"
 
 namespace tscope::gpu {
 namespace {

@@ -21,8 +21,8 @@
 #include "cuda_util.cuh"
 #include "device_coo.cuh"
 #include "fiber_length_order.cuh"
-#include "gather_kernel.cuh"
 #include "gpu_mttkrp.hpp"
+#include "permutation_kernels.cuh"
 #include "resident_tensor.cuh"
 
 namespace tscope::gpu {
@@ -61,12 +61,6 @@ void upload_narrowed(const void* host, bool wide, std::uint64_t n, Narrow* out, 
         narrow_kernel<<<grid_for(len), 256>>>(staging.get(), out + at, len);
         check(cudaGetLastError(), "narrowing the tensor on the device");
     }
-}
-
-__global__ void iota_kernel(std::uint32_t* p, std::uint64_t n) {
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
-         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
-        p[i] = static_cast<std::uint32_t>(i);
 }
 
 // flag[i]: nonzero i (in sorted order) starts a fiber: a level above the leaves changes there.

@@ -17,6 +17,7 @@
 #include "cuda_util.cuh"
 #include "device_coo.cuh"
 #include "gpu_mmcsf_partition.hpp"
+#include "permutation_kernels.cuh"
 
 namespace tscope::gpu {
 
@@ -79,10 +80,6 @@ __device__ inline std::uint8_t longest(const FiberView& f, Len cur) {
         if (l > best_len || (l == best_len && f.average[m] > f.average[best])) best = m, best_len = l;
     }
     return static_cast<std::uint8_t>(best);
-}
-
-__global__ void iota_kernel(std::uint32_t* p, std::uint64_t n) {
-    for (std::uint64_t i = first_item(); i < n; i += item_stride()) p[i] = static_cast<std::uint32_t>(i);
 }
 
 struct OtherModes {

@@ -1,0 +1,26 @@
+// Permutations on the device: the identity, which the device format build (gpu_format_build.cu)
+// and MM-CSF's partitioning (gpu_mmcsf_partition.cu) sort, and out[i] = in[perm[i]], a
+// permutation applied to an array, as the format build and the fiber ordering
+// (fiber_length_order.cu) move a tree's arrays into their order. Private to engine/cuda (nvcc, C++17).
+#pragma once
+
+#include <cstdint>
+
+namespace tscope::gpu {
+namespace {  // each .cu file gets its own copy (no separable compilation)
+
+__global__ void iota_kernel(std::uint32_t* p, std::uint64_t n) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        p[i] = static_cast<std::uint32_t>(i);
+}
+
+template <class T>
+__global__ void gather_kernel(const T* in, const std::uint32_t* perm, T* out, std::uint64_t n) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        out[i] = in[perm[i]];
+}
+
+}  // namespace
+}  // namespace tscope::gpu
