@@ -186,12 +186,20 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
+// TENSORSCOPE_HOCSR_ROWS=1|2|4: rows a thread (the block's rows stay kTupleBlockRows, so
+// block_base serves every count). Session 43's experiment.
 template <class P>
 void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val, const float* v,
                    const std::uint64_t* block_base, float* out) {
     const auto blocks = static_cast<unsigned>((rows + kTupleBlockRows - 1) / kTupleBlockRows);
     if (!blocks) return;
-    sptv_tuple_kernel<P><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
+    const unsigned per_thread = env_unsigned("TENSORSCOPE_HOCSR_ROWS", kTupleRows);
+    if (per_thread == 1)
+        sptv_tuple_kernel<P, 1><<<blocks, TupleOffsets<P, 1>::kThreads>>>(rows, ptr, col, val, v, block_base, out);
+    else if (per_thread == 2)
+        sptv_tuple_kernel<P, 2><<<blocks, TupleOffsets<P, 2>::kThreads>>>(rows, ptr, col, val, v, block_base, out);
+    else
+        sptv_tuple_kernel<P><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
 }
 
 }  // namespace

@@ -91,6 +91,15 @@ __global__ void hot_gather_kernel(std::uint64_t n, const std::uint32_t* __restri
     for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride) hot[k] = v[old[k]];
 }
 
+// hot[rank[i]] = v[id[i]], the ids ascending: v read forward, the hot part written where each
+// entry ranks. Session 43's experiment (TENSORSCOPE_SPTV_GATHER=id).
+__global__ void hot_scatter_kernel(std::uint64_t n, const std::uint32_t* __restrict__ id, const std::uint32_t* __restrict__ rank,
+                                   const float* __restrict__ v, float* __restrict__ hot) {
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+        hot[rank[i]] = v[id[i]];
+}
+
 // The columns of a CSR on the device, relabelled in place into v' (above), and the hot
 // entries' original ids, for each product's gather.
 class HotColumns {
@@ -117,6 +126,7 @@ public:
         if (hot_) hot_rank_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), rank.get());
         hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, rank.get(), col);
         check(cudaGetLastError(), "relabelling the vector's columns");
+        if (hot_ && env_is("TENSORSCOPE_SPTV_GATHER", "id")) by_id();
     }
 
     std::uint64_t hot() const { return hot_; }              // v's entries copied ahead
@@ -125,6 +135,11 @@ public:
     // vp: v' with v in place behind its first hot() entries; fills those.
     void gather(float* vp) const {
         if (!hot_) return;
+        if (id_rank_.size()) {
+            hot_scatter_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
+            check(cudaGetLastError(), "gathering the vector's much-read entries");
+            return;
+        }
         hot_gather_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), vp + hot_, vp);
         check(cudaGetLastError(), "gathering the vector's much-read entries");
     }
@@ -163,8 +178,24 @@ private:
         return ids;  // free now: reused for the ranks
     }
 
+    // old_ sorted ascending, id_rank_ each one's place in v' (the gather then reads v forward)
+    void by_id() {
+        DeviceArray<std::uint32_t> ranks(hot_), ids(hot_);
+        id_rank_ = DeviceArray<std::uint32_t>(hot_);
+        hot_iota_kernel<<<grid_for(hot_), 256>>>(hot_, 0u, ranks.get());
+        check(cudaGetLastError(), "numbering the hot entries");
+        std::size_t temp_bytes = 0;
+        check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, old_.get(), ids.get(), ranks.get(), id_rank_.get(), hot_),
+              "sizing the hot ids' sort");
+        DeviceArray<unsigned char> temp(temp_bytes);
+        check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, old_.get(), ids.get(), ranks.get(), id_rank_.get(), hot_),
+              "sorting the hot ids");
+        old_ = std::move(ids);
+    }
+
     std::uint64_t vlen_, hot_ = 0;
-    DeviceArray<std::uint32_t> old_;  // v''s k-th entry -> its original id, k < hot_
+    DeviceArray<std::uint32_t> old_;      // v''s k-th entry -> its original id, k < hot_ (ascending with id_rank_)
+    DeviceArray<std::uint32_t> id_rank_;  // empty unless gathering by id
 };
 
 }  // namespace

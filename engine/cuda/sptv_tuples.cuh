@@ -66,31 +66,40 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // modes 1 and 3 0.689-0.702 and 0.503-0.518 ms against 0.684-0.690 and 0.505-0.514, the uniform
 // shape's mode 1 0.734-0.745 against 0.713-0.725 (Nsight Compute, the kept rows: 164 us against
 // session 35's 157); removed.
-template <class P>
+template <class P, int ROWS = kTupleRows>
 struct TupleOffsets {
-    std::uint64_t at[kTupleRows + 1];
+    static constexpr int kThreads = static_cast<int>(kTupleBlockRows) / ROWS;
+    std::uint64_t at[ROWS + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
-        static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
-        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
-        if (first + kTupleRows <= rows) {
-            if constexpr (sizeof(P) == 8) {
+        static_assert(ROWS == 1 || ROWS == 2 || ROWS == 4, "offsets in one load of 4, 8 or 16 bytes (or two of 16)");
+        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kThreads) + threadIdx.x) * ROWS;
+        if (first + ROWS <= rows) {
+            if constexpr (ROWS == 1) {
+                at[0] = ptr[first];
+            } else if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
-                const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
-                at[0] = a.x, at[1] = a.y, at[2] = b.x, at[3] = b.y;
-            } else {
+                at[0] = a.x, at[1] = a.y;
+                if constexpr (ROWS == 4) {
+                    const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
+                    at[2] = b.x, at[3] = b.y;
+                }
+            } else if constexpr (ROWS == 4) {
                 const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
                 at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
+            } else {
+                const uint2 a = __ldg(reinterpret_cast<const uint2*>(ptr + first));
+                at[0] = a.x, at[1] = a.y;
             }
         } else {
 #pragma unroll
-            for (int k = 0; k < kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
+            for (int k = 0; k < ROWS; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
         }
-        at[kTupleRows] = ptr[first + kTupleRows < rows ? first + kTupleRows : rows];
+        at[ROWS] = ptr[first + ROWS < rows ? first + ROWS : rows];
     }
     __device__ std::uint32_t kept() const {
         std::uint32_t n = 0;
 #pragma unroll
-        for (int k = 0; k < kTupleRows; ++k) n += at[k + 1] > at[k];
+        for (int k = 0; k < ROWS; ++k) n += at[k + 1] > at[k];
         return n;
     }
 };
@@ -115,20 +124,20 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // first nonzero loaded before any of the thread's rows is summed, so that their loads are in
 // flight together, as HOCFS-ELL's four at a time (40 registers against 32, six blocks an SM
 // rather than eight): the uniform shape's mode 3 0.606 ms against 0.553; removed.
-template <class P>
-__global__ void __launch_bounds__(kTupleThreads)
+template <class P, int ROWS = kTupleRows>
+__global__ void __launch_bounds__(TupleOffsets<P, ROWS>::kThreads)
     sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,
                       const float* __restrict__ val, const float* __restrict__ v,
                       const std::uint64_t* __restrict__ block_base, float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
+    using Scan = cub::BlockScan<std::uint32_t, TupleOffsets<P, ROWS>::kThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P> off(rows, ptr);
+    const TupleOffsets<P, ROWS> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
 #pragma unroll
-    for (int k = 0; k < kTupleRows; ++k) {
+    for (int k = 0; k < ROWS; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
