@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -66,12 +67,14 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // modes 1 and 3 0.689-0.702 and 0.503-0.518 ms against 0.684-0.690 and 0.505-0.514, the uniform
 // shape's mode 1 0.734-0.745 against 0.713-0.725 (Nsight Compute, the kept rows: 164 us against
 // session 35's 157); removed.
-template <class P, int ROWS = kTupleRows>
+template <class P, int ROWS = kTupleRows, bool NARROW = false>
 struct TupleOffsets {
     static constexpr int kThreads = static_cast<int>(kTupleBlockRows) / ROWS;
-    std::uint64_t at[ROWS + 1];
+    // NARROW: 32-bit offsets held in 32 bits (session 43's experiment)
+    using Off = std::conditional_t<NARROW && sizeof(P) == 4, std::uint32_t, std::uint64_t>;
+    Off at[ROWS + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
-        static_assert(ROWS == 1 || ROWS == 2 || ROWS == 4, "offsets in one load of 4, 8 or 16 bytes (or two of 16)");
+        static_assert(ROWS == 1 || ROWS == 2 || ROWS == 4 || ROWS == 8, "offsets in loads of 4, 8 or 16 bytes");
         const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kThreads) + threadIdx.x) * ROWS;
         if (first + ROWS <= rows) {
             if constexpr (ROWS == 1) {
@@ -79,13 +82,17 @@ struct TupleOffsets {
             } else if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
                 at[0] = a.x, at[1] = a.y;
-                if constexpr (ROWS == 4) {
-                    const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
-                    at[2] = b.x, at[3] = b.y;
+#pragma unroll
+                for (int h = 1; h < ROWS / 2; ++h) {
+                    const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + h);
+                    at[2 * h] = b.x, at[2 * h + 1] = b.y;
                 }
-            } else if constexpr (ROWS == 4) {
-                const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
-                at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
+            } else if constexpr (ROWS >= 4) {
+#pragma unroll
+                for (int h = 0; h < ROWS / 4; ++h) {
+                    const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first) + h);
+                    at[4 * h] = a.x, at[4 * h + 1] = a.y, at[4 * h + 2] = a.z, at[4 * h + 3] = a.w;
+                }
             } else {
                 const uint2 a = __ldg(reinterpret_cast<const uint2*>(ptr + first));
                 at[0] = a.x, at[1] = a.y;
@@ -124,14 +131,14 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // first nonzero loaded before any of the thread's rows is summed, so that their loads are in
 // flight together, as HOCFS-ELL's four at a time (40 registers against 32, six blocks an SM
 // rather than eight): the uniform shape's mode 3 0.606 ms against 0.553; removed.
-template <class P, int ROWS = kTupleRows>
-__global__ void __launch_bounds__(TupleOffsets<P, ROWS>::kThreads)
+template <class P, int ROWS = kTupleRows, bool NARROW = false>
+__global__ void __launch_bounds__(TupleOffsets<P, ROWS, NARROW>::kThreads)
     sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,
                       const float* __restrict__ val, const float* __restrict__ v,
                       const std::uint64_t* __restrict__ block_base, float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, TupleOffsets<P, ROWS>::kThreads, kTupleScan>;
+    using Scan = cub::BlockScan<std::uint32_t, TupleOffsets<P, ROWS, NARROW>::kThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P, ROWS> off(rows, ptr);
+    const TupleOffsets<P, ROWS, NARROW> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
