@@ -560,6 +560,14 @@ __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, fl
 // on a stream each, forked from and joined to the caller's so that they overlap, measured
 // 2.38-2.59 against 2.29-2.36 for this launch (session 30, 82b9124, TENSORSCOPE_MMCSF_STREAMS,
 // h200-issue19-session30.json call 1, alternating twice).
+// Why this launch stays behind B-CSF's on the nell-2 shape (session 43, b8b7e41, Nsight Compute,
+// mode 1, rank 32, h200-issue19-session43.json call 1): L2 moved 436M sectors for it against 309M
+// for B-CSF's mode-1 tree, of which 178M were reductions (44.6M row-sized atomics against 3.5M:
+// the nonzero algorithm adds one per nonzero where the mode is a partition's leaves, the fiber
+// algorithm one per fiber where it sits between) against 14M, and 257M reads against 295M; 1.63
+// ms against 1.37. Keeping much-added rows in
+// shared memory was not tried: sm_90 compiles a shared fp32 atomicAdd to a compare-and-swap loop
+// (ATOMS.CAST.SPIN), where the global float4 one is a single REDG.E.ADD.F32x4.
 constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;

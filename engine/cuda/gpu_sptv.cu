@@ -186,34 +186,12 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
-// TENSORSCOPE_HOCSR_ROWS=1|2|4|8: rows a thread (the block's rows stay kTupleBlockRows, so
-// block_base serves every count); TENSORSCOPE_HOCSR_NARROW=1: 32-bit offsets held in 32 bits
-// (rows 4 and 8). Session 43's experiments.
-template <class P, int ROWS, bool NARROW>
-void launch_tuple_kernel(unsigned blocks, std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val,
-                         const float* v, const std::uint64_t* block_base, float* out) {
-    sptv_tuple_kernel<P, ROWS, NARROW><<<blocks, TupleOffsets<P, ROWS, NARROW>::kThreads>>>(rows, ptr, col, val, v, block_base, out);
-}
-
 template <class P>
 void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val, const float* v,
                    const std::uint64_t* block_base, float* out) {
     const auto blocks = static_cast<unsigned>((rows + kTupleBlockRows - 1) / kTupleBlockRows);
     if (!blocks) return;
-    const unsigned per_thread = env_unsigned("TENSORSCOPE_HOCSR_ROWS", kTupleRows);
-    const bool narrow = env_is("TENSORSCOPE_HOCSR_NARROW", "1");
-    if (per_thread == 1)
-        launch_tuple_kernel<P, 1, false>(blocks, rows, ptr, col, val, v, block_base, out);
-    else if (per_thread == 2)
-        launch_tuple_kernel<P, 2, false>(blocks, rows, ptr, col, val, v, block_base, out);
-    else if (per_thread == 8 && narrow)
-        launch_tuple_kernel<P, 8, true>(blocks, rows, ptr, col, val, v, block_base, out);
-    else if (per_thread == 8)
-        launch_tuple_kernel<P, 8, false>(blocks, rows, ptr, col, val, v, block_base, out);
-    else if (narrow)
-        launch_tuple_kernel<P, 4, true>(blocks, rows, ptr, col, val, v, block_base, out);
-    else
-        launch_tuple_kernel<P, 4, false>(blocks, rows, ptr, col, val, v, block_base, out);
+    sptv_tuple_kernel<P><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
 }
 
 }  // namespace

@@ -36,6 +36,12 @@
 // 51cd093, TENSORSCOPE_SPTV_HOT_PERSIST, h200-issue19-session40.json call 2, alternating twice)
 // made COO 1.273-1.291 ms against 1.199-1.201 and CFB 1.282-1.284 against 1.202-1.218: removed,
 // as session 37's window over the whole vector was (see CsrSpmv in gpu_sptv.cu).
+// The gather reads v in its ids' order and writes each hot entry to its place in v' (hot_scatter_
+// kernel): v'' order by count had the gather read v at random, a 32-byte sector for each 4-byte
+// entry. One H200 (session 43, b8b7e41 and 8cfb86f, TENSORSCOPE_SPTV_GATHER, h200-issue19-
+// session43.json calls 1-2, delicious-4d's mode 2, alternating twice in each): CFB 1.200-1.212 ms
+// against 1.215-1.229 by count (69.1-70.3% of the bound against 68.1-69.0%), COO 1.200-1.217
+// against 1.215-1.225; with the hot part capped at all of L2 rather than half, CFB 1.199-1.209.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
@@ -84,15 +90,8 @@ __global__ void hot_relabel_kernel(std::uint64_t nnz, const std::uint32_t* __res
         col[e] = rank[col[e]];
 }
 
-// hot[k] = v[old[k]]: v is the copy behind the hot part, so the two never overlap.
-__global__ void hot_gather_kernel(std::uint64_t n, const std::uint32_t* __restrict__ old, const float* __restrict__ v,
-                                  float* __restrict__ hot) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < n; k += stride) hot[k] = v[old[k]];
-}
-
-// hot[rank[i]] = v[id[i]], the ids ascending: v read forward, the hot part written where each
-// entry ranks. Session 43's experiment (TENSORSCOPE_SPTV_GATHER=id).
+// hot[rank[i]] = v[id[i]], the ids ascending: v is read forward, and each hot entry lands at its
+// place in v' (v is the copy behind the hot part, so the two never overlap).
 __global__ void hot_scatter_kernel(std::uint64_t n, const std::uint32_t* __restrict__ id, const std::uint32_t* __restrict__ rank,
                                    const float* __restrict__ v, float* __restrict__ hot) {
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
@@ -117,7 +116,7 @@ public:
     }
     // The device bytes it needs at most, beside the product's: while it relabels, the counts,
     // the ids, their sorted copies and the ranks, and CUB's sort buffers (8 words an entry); the
-    // hot entries' ids it keeps, and v''s hot part ahead of v.
+    // hot entries' ids and places it keeps, and v''s hot part ahead of v.
     static std::uint64_t needed(std::uint64_t vlen) { return vlen * (10 * sizeof(std::uint32_t)); }
 
     HotColumns(std::uint64_t nnz, std::uint32_t* col, std::uint32_t vlen) : vlen_(vlen) {
@@ -126,7 +125,7 @@ public:
         if (hot_) hot_rank_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), rank.get());
         hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, rank.get(), col);
         check(cudaGetLastError(), "relabelling the vector's columns");
-        if (hot_ && env_is("TENSORSCOPE_SPTV_GATHER", "id")) by_id();
+        if (hot_) by_id();
     }
 
     std::uint64_t hot() const { return hot_; }              // v's entries copied ahead
@@ -135,12 +134,7 @@ public:
     // vp: v' with v in place behind its first hot() entries; fills those.
     void gather(float* vp) const {
         if (!hot_) return;
-        if (id_rank_.size()) {
-            hot_scatter_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
-            check(cudaGetLastError(), "gathering the vector's much-read entries");
-            return;
-        }
-        hot_gather_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), vp + hot_, vp);
+        hot_scatter_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
         check(cudaGetLastError(), "gathering the vector's much-read entries");
     }
 
@@ -178,7 +172,7 @@ private:
         return ids;  // free now: reused for the ranks
     }
 
-    // old_ sorted ascending, id_rank_ each one's place in v' (the gather then reads v forward)
+    // old_ sorted ascending, id_rank_ each one's place in v' (for the gather)
     void by_id() {
         DeviceArray<std::uint32_t> ranks(hot_), ids(hot_);
         id_rank_ = DeviceArray<std::uint32_t>(hot_);
@@ -194,8 +188,8 @@ private:
     }
 
     std::uint64_t vlen_, hot_ = 0;
-    DeviceArray<std::uint32_t> old_;      // v''s k-th entry -> its original id, k < hot_ (ascending with id_rank_)
-    DeviceArray<std::uint32_t> id_rank_;  // empty unless gathering by id
+    DeviceArray<std::uint32_t> old_;      // the hot entries' original ids: by count, then (by_id) ascending
+    DeviceArray<std::uint32_t> id_rank_;  // where each of old_'s entries sits in v
 };
 
 }  // namespace

@@ -32,11 +32,14 @@
 // 1,024 threads that stay (as many as are resident) and take 4,096 rows a step: 1.57-1.59 ms on
 // the nell-2 shape's mode 3 and 0.84 on the uniform shape's against 1.35 and 0.57-0.58 (one
 // block an SM for mode 3's 115 KB vector, 64 registers, half the warps; h200-issue19-session35.json
-// call 2); removed.
+// call 2); removed. Session 43 (b8b7e41 and 8cfb86f, TENSORSCOPE_HOCSR_ROWS, h200-issue19-
+// session43.json calls 1-2, alternating twice in each, blocks of 1,024 rows every way): the
+// uniform shape's mode 3 took 1.46-1.47 ms with a row a thread, 0.74 with 2, 0.78-0.79 with 8
+// (0.83-0.86 with the offsets held in 32 bits, which spilled), against 0.553-0.558 with 4 (4 with
+// 32-bit offsets held in 32 bits: 0.554-0.555); removed.
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -67,46 +70,31 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // modes 1 and 3 0.689-0.702 and 0.503-0.518 ms against 0.684-0.690 and 0.505-0.514, the uniform
 // shape's mode 1 0.734-0.745 against 0.713-0.725 (Nsight Compute, the kept rows: 164 us against
 // session 35's 157); removed.
-template <class P, int ROWS = kTupleRows, bool NARROW = false>
+template <class P>
 struct TupleOffsets {
-    static constexpr int kThreads = static_cast<int>(kTupleBlockRows) / ROWS;
-    // NARROW: 32-bit offsets held in 32 bits (session 43's experiment)
-    using Off = std::conditional_t<NARROW && sizeof(P) == 4, std::uint32_t, std::uint64_t>;
-    Off at[ROWS + 1];
+    std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
-        static_assert(ROWS == 1 || ROWS == 2 || ROWS == 4 || ROWS == 8, "offsets in loads of 4, 8 or 16 bytes");
-        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kThreads) + threadIdx.x) * ROWS;
-        if (first + ROWS <= rows) {
-            if constexpr (ROWS == 1) {
-                at[0] = ptr[first];
-            } else if constexpr (sizeof(P) == 8) {
+        static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
+        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
+        if (first + kTupleRows <= rows) {
+            if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));
-                at[0] = a.x, at[1] = a.y;
-#pragma unroll
-                for (int h = 1; h < ROWS / 2; ++h) {
-                    const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + h);
-                    at[2 * h] = b.x, at[2 * h + 1] = b.y;
-                }
-            } else if constexpr (ROWS >= 4) {
-#pragma unroll
-                for (int h = 0; h < ROWS / 4; ++h) {
-                    const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first) + h);
-                    at[4 * h] = a.x, at[4 * h + 1] = a.y, at[4 * h + 2] = a.z, at[4 * h + 3] = a.w;
-                }
+                const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first) + 1);
+                at[0] = a.x, at[1] = a.y, at[2] = b.x, at[3] = b.y;
             } else {
-                const uint2 a = __ldg(reinterpret_cast<const uint2*>(ptr + first));
-                at[0] = a.x, at[1] = a.y;
+                const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
+                at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
             }
         } else {
 #pragma unroll
-            for (int k = 0; k < ROWS; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
+            for (int k = 0; k < kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
         }
-        at[ROWS] = ptr[first + ROWS < rows ? first + ROWS : rows];
+        at[kTupleRows] = ptr[first + kTupleRows < rows ? first + kTupleRows : rows];
     }
     __device__ std::uint32_t kept() const {
         std::uint32_t n = 0;
 #pragma unroll
-        for (int k = 0; k < ROWS; ++k) n += at[k + 1] > at[k];
+        for (int k = 0; k < kTupleRows; ++k) n += at[k + 1] > at[k];
         return n;
     }
 };
@@ -131,20 +119,20 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // first nonzero loaded before any of the thread's rows is summed, so that their loads are in
 // flight together, as HOCFS-ELL's four at a time (40 registers against 32, six blocks an SM
 // rather than eight): the uniform shape's mode 3 0.606 ms against 0.553; removed.
-template <class P, int ROWS = kTupleRows, bool NARROW = false>
-__global__ void __launch_bounds__(TupleOffsets<P, ROWS, NARROW>::kThreads)
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads)
     sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,
                       const float* __restrict__ val, const float* __restrict__ v,
                       const std::uint64_t* __restrict__ block_base, float* __restrict__ out) {
-    using Scan = cub::BlockScan<std::uint32_t, TupleOffsets<P, ROWS, NARROW>::kThreads, kTupleScan>;
+    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P, ROWS, NARROW> off(rows, ptr);
+    const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
     std::uint64_t q = block_base[blockIdx.x] + before;  // this thread's first output
     const int lane = static_cast<int>(threadIdx.x & 31);
 #pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
+    for (int k = 0; k < kTupleRows; ++k) {
         const std::uint64_t b = off.at[k], e = off.at[k + 1];
         const bool is_long = e - b > kShortRow;
         if (e > b && !is_long) {
