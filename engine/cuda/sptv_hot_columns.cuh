@@ -41,7 +41,8 @@
 // entry. One H200 (session 43, b8b7e41 and 8cfb86f, TENSORSCOPE_SPTV_GATHER, h200-issue19-
 // session43.json calls 1-2, delicious-4d's mode 2, alternating twice in each): CFB 1.200-1.212 ms
 // against 1.215-1.229 by count (69.1-70.3% of the bound against 68.1-69.0%), COO 1.200-1.217
-// against 1.215-1.225; with the hot part capped at all of L2 rather than half, CFB 1.199-1.209.
+// against 1.215-1.225; with the cap at all of L2 rather than half, CFB 1.199-1.209 (the same 6.57M
+// entries: those read twice fit either cap).
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
