@@ -136,6 +136,12 @@ protected:
         return b;
     }
     static std::uint64_t value_bytes(Backend b) { return b == Backend::Cuda ? sizeof(float) : sizeof(double); }
+    // The format's arrays: on cuda with fp32 values, as the kernels' copy of the format holds
+    // them (the host's doubles were counted 8 bytes each until session 43); else as stored.
+    static std::uint64_t format_bytes(const SparseFormat& f, Backend b) {
+        const StorageReport s = f.storage();
+        return b == Backend::Cuda ? s.bytes_with_values_of(sizeof(float)) : s.bytes();
+    }
 
 private:
     mutable std::map<int, std::uint64_t> distinct_;
@@ -174,7 +180,7 @@ public:
     double flops(int) const override { return 3.0 * static_cast<double>(t_.nnz()) * static_cast<double>(req_.rank); }
     // the format, the other modes' factor rows, the whole output written
     std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
-        return f.storage().bytes() + factor_row_bytes(mode, b) + t_.dim(mode) * req_.rank * value_bytes(b);
+        return format_bytes(f, b) + factor_row_bytes(mode, b) + t_.dim(mode) * req_.rank * value_bytes(b);
     }
     double error(int mode, RunControl& c) override {
         auto& ref = refs_[mode];  // one oracle run per mode, whatever the formats and backends
@@ -227,8 +233,8 @@ public:
         if (plan_ && plan_->bytes_per_compute()) return plan_->bytes_per_compute() + vector;
         // cuda: the host lays out the result's coordinates (as the omp plan prepares them), the
         // kernel writes one fp32 value per fiber
-        if (b == Backend::Cuda) return f.storage().bytes() + vector + result().nnz() * value_bytes(b);
-        return f.storage().bytes() + vector + result().bytes();
+        if (b == Backend::Cuda) return format_bytes(f, b) + vector + result().nnz() * value_bytes(b);
+        return format_bytes(f, b) + vector + result().bytes();
     }
     double error(int mode, RunControl&) override {
         auto it = refs_.find(mode);
@@ -299,8 +305,8 @@ public:
         if (plan_ && plan_->bytes_per_compute()) return plan_->bytes_per_compute() + u_bytes;
         // cuda: the plan lays out the result's chunks on the host (the paper's preprocessing),
         // the kernel writes their fp32 values
-        if (b == Backend::Cuda) return f.storage().bytes() + u_bytes + result_values() * value_bytes(b);
-        return f.storage().bytes() + u_bytes + result().storage().bytes();
+        if (b == Backend::Cuda) return format_bytes(f, b) + u_bytes + result_values() * value_bytes(b);
+        return format_bytes(f, b) + u_bytes + result().storage().bytes();
     }
     std::vector<std::string> variants(Backend b, FormatKind k) const override {
         if (b != Backend::Cuda || k != FormatKind::COO) return {""};
@@ -351,7 +357,7 @@ public:
     }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()) * static_cast<double>(out_.cols); }
     std::uint64_t bytes(const SparseFormat& f, int mode, Backend b) const override {
-        return f.storage().bytes() + out_.data.size() * value_bytes(b) + factor_row_bytes(mode, b);
+        return format_bytes(f, b) + out_.data.size() * value_bytes(b) + factor_row_bytes(mode, b);
     }
     double error(int mode, RunControl& c) override {
         auto& ref = refs_[mode];

@@ -57,7 +57,7 @@ StorageReport AltoFormat<I, V>::storage() const {
     if (layout.wide())
         r.arrays.push_back(detail::array_info("lidx_hi", "the linearized index's high word (the modes need over 64 bits)", lidx_hi.size(), 8,
                                               lidx_hi.size()));
-    r.arrays.push_back(detail::array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(detail::value_array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     r.arrays.push_back(detail::array_info("part_ptr", "first nonzero of each partition", part_ptr.size(), 8, part_ptr.size()));
     std::uint64_t bounds = 0;
     for (const auto& l : lo) bounds += l.size();

@@ -15,6 +15,7 @@
 namespace tscope {
 
 using detail::array_info;
+using detail::value_array_info;
 
 namespace {
 
@@ -213,7 +214,7 @@ StorageReport HicooFormat<I, V>::storage() const {
     for (std::size_t m = 0; m < binds.size(); ++m)
         r.arrays.push_back(array_info("einds_" + std::to_string(m + 1), "offset in the block, mode " + std::to_string(m + 1),
                                       vals.size(), ebytes, vals.size()));
-    r.arrays.push_back(array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(value_array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     return r;
 }
 

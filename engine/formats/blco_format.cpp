@@ -26,7 +26,7 @@ template <class I, class V>
 StorageReport BlcoFormat<I, V>::storage() const {
     StorageReport r;
     r.arrays.push_back(detail::array_info("keys", "each mode's low bits side by side, per nonzero", keys.size(), 8, keys.size()));
-    r.arrays.push_back(detail::array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(detail::value_array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     r.arrays.push_back(detail::array_info("block_ptr", "first nonzero of each block", block_ptr.size(), 8, block_ptr.size()));
     std::uint64_t highs = 0;
     for (const auto& h : block_high) highs += h.size();

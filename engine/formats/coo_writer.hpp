@@ -50,6 +50,14 @@ inline ArrayInfo array_info(std::string name, std::string meaning, std::uint64_t
     return ArrayInfo{std::move(name), std::move(meaning), elements, bytes, units};
 }
 
+// An array of the tensor's values (ArrayInfo::values).
+inline ArrayInfo value_array_info(std::string name, std::string meaning, std::uint64_t elements, std::uint32_t bytes,
+                                  std::uint64_t units) {
+    ArrayInfo a = array_info(std::move(name), std::move(meaning), elements, bytes, units);
+    a.values = true;
+    return a;
+}
+
 // "T_i", "T_j", "T_k" for order 3 as the paper writes them, "T_1".."T_N" otherwise.
 inline std::string coo_array_name(int mode, int order) {
     if (order == 3) return std::string("T_") + "ijk"[mode];

@@ -22,6 +22,12 @@ std::uint64_t StorageReport::bytes() const {
     return b;
 }
 
+std::uint64_t StorageReport::bytes_with_values_of(std::uint32_t value_bytes) const {
+    std::uint64_t b = 0;
+    for (const auto& a : arrays) b += a.values ? a.elements * value_bytes : a.bytes();
+    return b;
+}
+
 bool format_uses_32bit(const CooTensor& t) {
     constexpr std::uint64_t limit = std::numeric_limits<std::uint32_t>::max();
     if (t.nnz() >= limit) return false;

@@ -10,6 +10,7 @@
 namespace tscope {
 
 using detail::array_info;
+using detail::value_array_info;
 
 namespace {
 
@@ -42,14 +43,14 @@ StorageReport HlsFormat<I, V>::storage() const {
     StorageReport r;
     r.arrays.push_back(array_info("nnz_inds", "HLS-S: binary linear index (i|j|k bit fields) per sparse nonzero",
                                   nnz_inds.size(), ib, nnz_inds.size()));
-    r.arrays.push_back(array_info("nnz_vals", "HLS-S: value per sparse nonzero", nnz_vals.size(), sizeof(V), nnz_vals.size()));
+    r.arrays.push_back(value_array_info("nnz_vals", "HLS-S: value per sparse nonzero", nnz_vals.size(), sizeof(V), nnz_vals.size()));
     r.arrays.push_back(array_info("b_inds", "HLS-D: binary linear index (ti|tj|tk) per dense tile", b_inds.size(), ib,
                                   b_inds.size()));
     r.arrays.push_back(array_info("b_bmp", "HLS-D: 4096-bit bitmap of each tile's nonzeros (64-bit words)", b_bmp.size(),
                                   8, b_bmp.size()));
     r.arrays.push_back(array_info("b_vals_ptr", "HLS-D: start of each tile's values", b_vals_ptr.size(), sizeof(I),
                                   b_vals_ptr.size() - 1));
-    r.arrays.push_back(array_info("b_vals", "HLS-D: the tiles' nonzeros in bitmap order", b_vals.size(), sizeof(V),
+    r.arrays.push_back(value_array_info("b_vals", "HLS-D: the tiles' nonzeros in bitmap order", b_vals.size(), sizeof(V),
                                   b_vals.size()));
     return r;
 }

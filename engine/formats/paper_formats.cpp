@@ -15,6 +15,7 @@
 namespace tscope {
 
 using detail::array_info;
+using detail::value_array_info;
 
 namespace {
 
@@ -94,7 +95,7 @@ StorageReport CooFormat<I, V>::storage() const {
     for (int m = 0; m < n; ++m)
         r.arrays.push_back(array_info(detail::coo_array_name(m, n), "index of mode " + std::to_string(m + 1) + " per nonzero",
                                       vals.size(), sizeof(I), vals.size()));
-    r.arrays.push_back(array_info("T_v", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(value_array_info("T_v", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     return r;
 }
 
@@ -131,7 +132,7 @@ StorageReport HocsrFormat<I, V>::storage() const {
                                   row_ptr.size(), sizeof(I), rows()));
     r.arrays.push_back(array_info(col_name, "index of mode " + std::to_string(order.back() + 1) + " per nonzero",
                                   col.size(), sizeof(I), col.size()));
-    r.arrays.push_back(array_info("T_v", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(value_array_info("T_v", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     return r;
 }
 
@@ -189,7 +190,7 @@ StorageReport CfbFormat<I, V>::storage() const {
     r.arrays.push_back(array_info("Tn", "nonzeros per fiber", nf, sizeof(I), nf));
     r.arrays.push_back(array_info("fibers.idx", "index of mode " + std::to_string(fiber_mode + 1) + " per nonzero", nnz,
                                   sizeof(I), nnz));
-    r.arrays.push_back(array_info("fibers.value", "value per nonzero", nnz, sizeof(V), nnz));
+    r.arrays.push_back(value_array_info("fibers.value", "value per nonzero", nnz, sizeof(V), nnz));
     return r;
 }
 
@@ -268,11 +269,11 @@ StorageReport HocfsFormat<I, V>::storage() const {
         r.arrays.push_back(array_info("Ap", "start of each ELL block in Aj", ap.size(), sizeof(I), ap.size() - 1));
         r.arrays.push_back(array_info("Aj", "index of mode " + last + ", padded to each block's longest fiber",
                                       aj.size(), sizeof(I), aj.size()));
-        r.arrays.push_back(array_info("Av", "value, padded like Aj", av.size(), sizeof(V), av.size()));
+        r.arrays.push_back(value_array_info("Av", "value, padded like Aj", av.size(), sizeof(V), av.size()));
     } else {
         r.arrays.push_back(array_info("Ap", "start of each fiber in Aj", ap.size(), sizeof(I), ap.size() - 1));
         r.arrays.push_back(array_info("Aj", "index of mode " + last + " per nonzero", aj.size(), sizeof(I), aj.size()));
-        r.arrays.push_back(array_info("Av", "value per nonzero", av.size(), sizeof(V), av.size()));
+        r.arrays.push_back(value_array_info("Av", "value per nonzero", av.size(), sizeof(V), av.size()));
     }
     return r;
 }
@@ -410,7 +411,7 @@ StorageReport CsfFormat<I, V>::storage() const {
         r.arrays.push_back(array_info("fids[" + std::to_string(l) + "]", "index of mode " + mode_text + " per level-" +
                                       std::to_string(l) + " node", fids[ll].size(), sizeof(I), fids[ll].size()));
     }
-    r.arrays.push_back(array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(value_array_info("vals", "value per nonzero", vals.size(), sizeof(V), vals.size()));
     return r;
 }
 
@@ -483,7 +484,7 @@ StorageReport ScooFormat<I, V>::storage() const {
         r.arrays.push_back(array_info("ind_" + std::to_string(sparse_modes[k] + 1),
                                       "index of mode " + std::to_string(sparse_modes[k] + 1) + " per dense chunk",
                                       idx[k].size(), sizeof(I), idx[k].size()));
-    r.arrays.push_back(array_info("val", "dense chunks over mode(s) " + modes_text(dense_modes) + ", zeros included",
+    r.arrays.push_back(value_array_info("val", "dense chunks over mode(s) " + modes_text(dense_modes) + ", zeros included",
                                   vals.size(), sizeof(V), vals.size()));
     return r;
 }

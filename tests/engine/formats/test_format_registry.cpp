@@ -96,6 +96,27 @@ private Q_SLOTS:
         }
     }
 
+    // Every format marks the arrays that hold the tensor's values (at least one per nonzero,
+    // padding included) and no others: the bench counts them at fp32 for the GPU's copy
+    // (StorageReport::bytes_with_values_of), 4 bytes a value less than the host's doubles.
+    void everyRowMarksItsValues() {
+        const CooTensor t = tstest::random_tensor({20, 18, 22}, 400, 5, Distribution::PowerLaw);
+        for (const FormatEntry& e : format_registry()) {
+            FormatOptions o;
+            o.mode = 1;
+            const StorageReport s = build_format(e.kind, t, o)->storage();
+            std::uint64_t values = 0;
+            for (const ArrayInfo& a : s.arrays) {
+                if (!a.values) continue;
+                values += a.elements;
+                QVERIFY2(a.element_bytes == sizeof(double), (e.name + std::string(": ") + a.name).c_str());
+            }
+            QVERIFY2(values >= t.nnz(), e.name);
+            QCOMPARE(s.bytes_with_values_of(sizeof(double)), s.bytes());
+            QCOMPARE(s.bytes_with_values_of(sizeof(float)), s.bytes() - values * (sizeof(double) - sizeof(float)));
+        }
+    }
+
     // Below a row's min_order the build refuses in words; at it and above it builds.
     void minimumOrders() {
         CooTensor v({9});

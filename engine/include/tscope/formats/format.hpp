@@ -46,6 +46,7 @@ struct ArrayInfo {
     std::uint64_t elements = 0;  // stored elements
     std::uint32_t element_bytes = 0;
     std::uint64_t units = 0;   // the paper's count (usually == elements; sentinels excluded)
+    bool values = false;       // holds the tensor's values (padding included), not indices
     std::uint64_t bytes() const { return elements * element_bytes; }
 };
 
@@ -53,6 +54,9 @@ struct StorageReport {
     std::vector<ArrayInfo> arrays;
     std::uint64_t units() const;
     std::uint64_t bytes() const;
+    // The bytes with each value stored in value_bytes: the format as a kernel of that precision
+    // holds it (the GPU's, in fp32, where the host's values are doubles).
+    std::uint64_t bytes_with_values_of(std::uint32_t value_bytes) const;
 };
 
 // Parameters of the build. mode is 0-based here (user-facing surfaces print mode + 1).
