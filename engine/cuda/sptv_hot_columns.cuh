@@ -37,10 +37,11 @@
 // made COO 1.273-1.291 ms against 1.199-1.201 and CFB 1.282-1.284 against 1.202-1.218: removed,
 // as session 37's window over the whole vector was (see CsrSpmv in gpu_sptv.cu).
 // The gather reads v in its ids' order and writes each hot entry to its place in v' (hot_scatter_
-// kernel): v'' order by count had the gather read v at random, a 32-byte sector for each 4-byte
-// entry. One H200 (session 43, b8b7e41 and 8cfb86f, TENSORSCOPE_SPTV_GATHER, h200-issue19-
-// session43.json calls 1-2, delicious-4d's mode 2, alternating twice in each): CFB 1.200-1.212 ms
-// against 1.215-1.229 by count (69.1-70.3% of the bound against 68.1-69.0%), COO 1.200-1.217
+// kernel): taken in v''s order (by count), the entries were read from v at random, a 32-byte
+// sector for each 4-byte entry. One H200 (session 43, b8b7e41 and 8cfb86f, TENSORSCOPE_SPTV_
+// GATHER, h200-issue19-session43.json calls 1-2, delicious-4d's mode 2, alternating twice in
+// each): CFB 1.200-1.212 ms against 1.215-1.229 by count (57.8-59.2% of the bound, values counted
+// in fp32, against 57.3-58.2%), COO 1.200-1.217
 // against 1.215-1.225; with the cap at all of L2 rather than half, CFB 1.199-1.209 (the same 6.57M
 // entries: those read twice fit either cap).
 #pragma once
@@ -190,7 +191,7 @@ private:
 
     std::uint64_t vlen_, hot_ = 0;
     DeviceArray<std::uint32_t> old_;      // the hot entries' original ids: by count, then (by_id) ascending
-    DeviceArray<std::uint32_t> id_rank_;  // where each of old_'s entries sits in v
+    DeviceArray<std::uint32_t> id_rank_;  // where each of old_'s entries sits in v'
 };
 
 }  // namespace
