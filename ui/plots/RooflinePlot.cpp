@@ -138,8 +138,9 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
             g->addData(xhi, roof.gathers);
             gathers_.push_back(g);
         }
-        sources << tr("%1: bandwidth from a copy measured in the same run; peak %2")
-                       .arg(device, roof.peak > 0 ? roof.peakSource : tr("not known (%1)").arg(roof.peakSource));
+        sources << tr("%1: bandwidth from a copy measured in the same run; peak %2; minimum bytes with values %3")
+                       .arg(device, roof.peak > 0 ? roof.peakSource : tr("not known (%1)").arg(roof.peakSource),
+                            gpu ? tr("in fp32, as the device holds them") : tr("as the host stores them"));
     }
     sources_->setText(sources.join(QStringLiteral(". ")) + QLatin1Char('.'));
     std::map<tscope::Backend, QCPGraph*> byBackend;

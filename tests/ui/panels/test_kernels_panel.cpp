@@ -222,6 +222,10 @@ private Q_SLOTS:
         QVERIFY(roof.plot()->xAxis->range().contains(5) && roof.plot()->xAxis->range().contains(0.1));
         QVERIFY(roof.plot()->yAxis->range().contains(300) && roof.plot()->yAxis->range().contains(0.5));
         QVERIFY(roof.gatherLines().empty());  // SpTV rows: no gather roof
+        // the caption says how each device's minimum bytes count the values
+        QVERIFY(roof.sources()->text().contains(QStringLiteral("GPU: bandwidth")));
+        QVERIFY(roof.sources()->text().contains(QStringLiteral("values in fp32, as the device holds them")));
+        QVERIFY(roof.sources()->text().contains(QStringLiteral("values as the host stores them")));
         roof.setResults({});
         QVERIFY(tstest::plotHint(roof.plot()).contains(QStringLiteral("press Run")));
     }
