@@ -127,11 +127,14 @@ void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_
     radix_impl<true>(keys, &payload, bits, control);
 }
 
+namespace {
+
 // x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.
-void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
+template <class T>
+void inclusive_scan_in_place(std::vector<T>& x) {
     const std::uint64_t n = x.size();
     const int threads = threads_for(n);
-    std::vector<std::uint64_t> total(static_cast<std::size_t>(threads) + 1, 0);
+    std::vector<T> total(static_cast<std::size_t>(threads) + 1, 0);
 #pragma omp parallel num_threads(threads)
     {
         const auto t = static_cast<std::uint64_t>(thread_index());
@@ -144,5 +147,10 @@ void parallel_inclusive_scan(std::vector<std::uint64_t>& x) {
         for (std::uint64_t i = lo; i < hi; ++i) x[i] += total[t];
     }
 }
+
+}  // namespace
+
+void parallel_inclusive_scan(std::vector<std::uint64_t>& x) { inclusive_scan_in_place(x); }
+void parallel_inclusive_scan(std::vector<std::uint32_t>& x) { inclusive_scan_in_place(x); }
 
 }  // namespace tscope::detail

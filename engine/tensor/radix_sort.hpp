@@ -30,6 +30,7 @@ int thread_index();
 
 // x[i] += x[i-1] in place, in parallel: per-thread sums, their scan, then each thread's offset.
 void parallel_inclusive_scan(std::vector<std::uint64_t>& x);
+void parallel_inclusive_scan(std::vector<std::uint32_t>& x);  // the caller knows the sum fits
 
 // The positions i < n where keep(i) holds, ascending, found in parallel: each thread counts its
 // chunk, the counts become offsets, each thread writes its positions there.
