@@ -52,6 +52,7 @@
 #include <cstdint>
 
 #include "cuda_util.cuh"
+#include "permutation_kernels.cuh"
 
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
@@ -60,14 +61,6 @@ __global__ void hot_count_kernel(std::uint64_t nnz, const std::uint32_t* __restr
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     for (std::uint64_t e = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; e < nnz; e += stride)
         atomicAdd(count + col[e], 1u);
-}
-
-// ids[i] = base + i. Loops over the vector's entries count in 64 bits: a 32-bit index near 2^32
-// would wrap past n.
-__global__ void hot_iota_kernel(std::uint64_t n, std::uint32_t base, std::uint32_t* __restrict__ ids) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
-        ids[i] = base + static_cast<std::uint32_t>(i);
 }
 
 // *hot = the entries read at least twice: where the descending counts fall below 2 (left 0 by
@@ -123,7 +116,7 @@ public:
 
     HotColumns(std::uint64_t nnz, std::uint32_t* col, std::uint32_t vlen) : vlen_(vlen) {
         DeviceArray<std::uint32_t> rank = hot_ids(nnz, col);
-        hot_iota_kernel<<<grid_for(vlen_), 256>>>(vlen_, static_cast<std::uint32_t>(hot_), rank.get());
+        iota_kernel<<<grid_for(vlen_), 256>>>(rank.get(), vlen_, static_cast<std::uint32_t>(hot_));
         if (hot_) hot_rank_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), rank.get());
         hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, rank.get(), col);
         check(cudaGetLastError(), "relabelling the vector's columns");
@@ -149,7 +142,7 @@ private:
         DeviceArray<std::uint32_t> count(vlen_), sorted(vlen_), ids(vlen_), by_count(vlen_);
         count.zero();
         hot_count_kernel<<<grid_for(nnz), 256>>>(nnz, col, count.get());
-        hot_iota_kernel<<<grid_for(vlen_), 256>>>(vlen_, 0u, ids.get());
+        iota_kernel<<<grid_for(vlen_), 256>>>(ids.get(), vlen_);
         check(cudaGetLastError(), "counting the vector's reads");
         std::size_t temp_bytes = 0;
         check(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_bytes, count.get(), sorted.get(), ids.get(),
@@ -178,7 +171,7 @@ private:
     void by_id() {
         DeviceArray<std::uint32_t> ranks(hot_), ids(hot_);
         id_rank_ = DeviceArray<std::uint32_t>(hot_);
-        hot_iota_kernel<<<grid_for(hot_), 256>>>(hot_, 0u, ranks.get());
+        iota_kernel<<<grid_for(hot_), 256>>>(ranks.get(), hot_);
         check(cudaGetLastError(), "numbering the hot entries");
         std::size_t temp_bytes = 0;
         check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, old_.get(), ids.get(), ranks.get(), id_rank_.get(), hot_),
