@@ -132,7 +132,7 @@ private Q_SLOTS:
                 sptv(Backend::Cuda, *f, mode, v);
                 QFAIL("the one-shot SpTV ran in less free memory than it needs");
             } catch (const Error& e) {
-                QVERIFY2(std::string(e.what()).find("out of GPU memory") != std::string::npos, e.what());
+                QVERIFY2(out_of_gpu_memory(e), e.what());
                 QVERIFY2(std::string(e.what()).find("pipeline") != std::string::npos, e.what());
             }
             const PipelineReport r = pipeline_sptv(*f, mode, v, probe_options);

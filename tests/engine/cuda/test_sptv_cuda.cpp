@@ -299,7 +299,7 @@ private Q_SLOTS:
             gpu_try_allocate(too_much);
             QFAIL("a 4 PB device allocation succeeded");
         } catch (const Error& e) {
-            QVERIFY2(std::string(e.what()).find("out of GPU memory") != std::string::npos, e.what());
+            QVERIFY2(out_of_gpu_memory(e), e.what());
         }
         const std::uint64_t free_after = gpu_free_memory();
         QVERIFY(free_after > 0);
