@@ -21,11 +21,12 @@
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
 #include "sparse_library.cuh"
-#include "sptv_kernels.cuh"
 #include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
+#include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
+#include "sptv_warp_tiles.cuh"
 
 namespace tscope::gpu {
 
@@ -104,7 +105,9 @@ public:
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return 0;
+        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || env_is("TENSORSCOPE_SPTV_ROWS", "tiles") || rows == 0 ||
+            rows >= kInt || nnz >= kInt || vlen >= kInt)
+            return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
         if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared")) {
@@ -153,6 +156,7 @@ struct SptvDevice::Impl {
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
+    std::unique_ptr<WarpTileRows> tiles;           // or any rows, by equal runs of nonzeros (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
@@ -221,12 +225,18 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = {};  // v' replaces it, rather than beside it
                 d.v = DeviceArray<float>(columns);
             }
-            d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                               d.out.get());
-            if (d.rows->csr().narrow())
-                d.ptr = {};
-            else
-                d.col = {};
+            d.tiles = WarpTileRows::plan(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
+                                         d.out.get());
+            if (d.tiles) {
+                d.ptr = {};  // the tiles keep them narrowed
+            } else {
+                d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),
+                                                   d.v.get(), d.out.get());
+                if (d.rows->csr().narrow())
+                    d.ptr = {};
+                else
+                    d.col = {};
+            }
         }
     }
     t1.record();
@@ -292,7 +302,8 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
-        else
+        else if (!(d.tiles = WarpTileRows::plan(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(),
+                                                d.out.get())))
             d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
     }
     t1.record();
@@ -322,6 +333,8 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     if (d.kept) d.kept->run();
     if (d.short_rows)
         d.short_rows->run();
+    else if (d.tiles)
+        d.tiles->run();
     else if (d.rows)
         d.rows->run();
     else if (d.tuples) {
