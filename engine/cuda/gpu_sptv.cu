@@ -20,13 +20,13 @@
 
 #include "cuda_util.cuh"
 #include "gpu_sptv.hpp"
+#include "launch_graph.cuh"
 #include "sparse_library.cuh"
 #include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
-#include "sptv_warp_tiles.cuh"
 
 namespace tscope::gpu {
 
@@ -61,7 +61,8 @@ public:
     CsrSpmv(const CsrSpmv&) = delete;
     CsrSpmv& operator=(const CsrSpmv&) = delete;
     const DeviceCsr& csr() const { return csr_; }
-    void run() {
+    void run(cudaStream_t stream) {
+        check_sparse(cusparseSetStream(csr_.handle(), stream), "choosing its stream");
         check_sparse(cusparseSpMV(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()), "in its SpMV");
     }
 
@@ -91,11 +92,14 @@ public:
                      const float* dv, float* dout, int grid)
         : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv),
           out_(dout), grid_(grid) {}
-    void run() {
-        if (vlen_ * sizeof(float) > kRunVectorBytes)
-            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
+    void run(cudaStream_t stream) {
+        const std::size_t bytes = vlen_ * sizeof(float);
+        if (bytes > kRunVectorBytes)
+            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, bytes, stream>>>(rows_, ptr_, col_, val_, v_,
+                                                                                          vlen_, out_);
         else
-            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, vlen_ * sizeof(float)>>>(rows_, ptr_, col_, val_, v_, vlen_, out_);
+            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, bytes, stream>>>(rows_, ptr_, col_, val_, v_,
+                                                                                      vlen_, out_);
     }
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
@@ -105,8 +109,7 @@ public:
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || env_is("TENSORSCOPE_SPTV_ROWS", "tiles") || rows == 0 ||
-            rows >= kInt || nnz >= kInt || vlen >= kInt)
+        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt)
             return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
@@ -156,12 +159,18 @@ struct SptvDevice::Impl {
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
-    std::unique_ptr<WarpTileRows> tiles;           // or any rows, by equal runs of nonzeros (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
+    // the product's launches (below), captured once the plan is made (launch_graph.cuh)
+    LaunchGraph graph;
+
+    void product(cudaStream_t stream);
+    void capture() {
+        if (ell ? outputs != 0 : rows || short_rows || tuples) graph.capture([this](cudaStream_t s) { product(s); });
+    }
 };
 
 namespace {
@@ -192,10 +201,10 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
 template <class P>
 void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val, const float* v,
-                   const std::uint64_t* block_base, float* out) {
+                   const std::uint64_t* block_base, float* out, cudaStream_t stream) {
     const auto blocks = static_cast<unsigned>((rows + kTupleBlockRows - 1) / kTupleBlockRows);
     if (!blocks) return;
-    sptv_tuple_kernel<P><<<blocks, kTupleThreads>>>(rows, ptr, col, val, v, block_base, out);
+    sptv_tuple_kernel<P><<<blocks, kTupleThreads, 0, stream>>>(rows, ptr, col, val, v, block_base, out);
 }
 
 }  // namespace
@@ -225,20 +234,15 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = {};  // v' replaces it, rather than beside it
                 d.v = DeviceArray<float>(columns);
             }
-            d.tiles = WarpTileRows::plan(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                         d.out.get());
-            if (d.tiles) {
-                d.ptr = {};  // the tiles keep them narrowed
-            } else {
-                d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),
-                                                   d.v.get(), d.out.get());
-                if (d.rows->csr().narrow())
-                    d.ptr = {};
-                else
-                    d.col = {};
-            }
+            d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
+                                               d.out.get());
+            if (d.rows->csr().narrow())
+                d.ptr = {};
+            else
+                d.col = {};
         }
     }
+    d.capture();
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -257,6 +261,7 @@ SptvDevice::SptvDevice(const SptvEll& x, std::uint64_t vlen, Timing& timing) : i
     d.val = DeviceArray<float>(x.val, x.entries);
     d.v = DeviceArray<float>(vlen);
     d.out = DeviceArray<float>(x.fibers);
+    d.capture();
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
 }
@@ -302,12 +307,33 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
-        else if (!(d.tiles = WarpTileRows::plan(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(),
-                                                d.out.get())))
+        else
             d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
     }
+    d.capture();
     t1.record();
     timing.upload_s = Event::seconds(t0, t1);
+}
+
+// The product's kernels on `stream`, the vector in place: the packed entries' gather, HOCSR's
+// kept rows, then the rows' product.
+void SptvDevice::Impl::product(cudaStream_t stream) {
+    if (hot) hot->gather(v.get(), stream);
+    if (kept) kept->run(stream);
+    if (short_rows)
+        short_rows->run(stream);
+    else if (rows)
+        rows->run(stream);
+    else if (tuples && ptr32.size())
+        launch_tuples(tuples, ptr32.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
+    else if (tuples)
+        launch_tuples(tuples, ptr.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
+    else if (!ell)
+        check(cudaMemsetAsync(out.get(), 0, out.size() * sizeof(float), stream), "clearing the output");  // no nonzeros
+    else if (outputs)
+        launch_sptv_ell(outputs, 0, 0, 0, ptr.get(), ap.get(), fiber_slice.get(), col.get(), val.get(), v.get(),
+                        out.get(), stream);
+    check(cudaGetLastError(), "launching the SpTV kernel");
 }
 
 SptvDevice::~SptvDevice() = default;
@@ -324,30 +350,14 @@ void SptvDevice::compute(const float* v, float* out, Timing& timing) {
         const std::uint64_t hot = d.hot->hot();
         check(cudaMemcpy(d.v.get() + hot, v, (d.v.size() - hot) * sizeof(float), cudaMemcpyHostToDevice),
               "copying to the device");
-        t1.record();
-        d.hot->gather(d.v.get());
     } else {
         d.v.upload(v);
-        t1.record();
     }
-    if (d.kept) d.kept->run();
-    if (d.short_rows)
-        d.short_rows->run();
-    else if (d.tiles)
-        d.tiles->run();
-    else if (d.rows)
-        d.rows->run();
-    else if (d.tuples) {
-        if (d.ptr32.size())
-            launch_tuples(d.tuples, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
-        else
-            launch_tuples(d.tuples, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.block_base.get(), d.out.get());
-    }
-    else if (!d.ell)
-        d.out.zero();  // no nonzeros: every row is empty
-    else if (d.outputs)
-        launch_sptv_ell(d.outputs, 0, 0, 0, d.ptr.get(), d.ap.get(), d.fiber_slice.get(), d.col.get(), d.val.get(), d.v.get(),
-                        d.out.get(), nullptr);
+    t1.record();
+    if (d.graph.captured())
+        d.graph.launch();
+    else
+        d.product(nullptr);
     check(cudaGetLastError(), "launching the SpTV kernel");
     t2.record();
     d.out.download(out);

@@ -131,6 +131,9 @@ cusolverStatus_t CUSOLVERAPI cusolverDnDsyevd(cusolverDnHandle_t handle, cusolve
 cusparseStatus_t CUSPARSEAPI cusparseCreate(cusparseHandle_t* handle) { TS_FORWARD(cusparse, cusparseCreate, handle); }
 cusparseStatus_t CUSPARSEAPI cusparseDestroy(cusparseHandle_t handle) { TS_FORWARD(cusparse, cusparseDestroy, handle); }
 const char* CUSPARSEAPI cusparseGetErrorString(cusparseStatus_t status) { TS_FORWARD(cusparse, cusparseGetErrorString, status); }
+cusparseStatus_t CUSPARSEAPI cusparseSetStream(cusparseHandle_t handle, cudaStream_t streamId) {
+    TS_FORWARD(cusparse, cusparseSetStream, handle, streamId);
+}
 cusparseStatus_t CUSPARSEAPI cusparseCreateCsr(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
                                                void* csrRowOffsets, void* csrColInd, void* csrValues, cusparseIndexType_t csrRowOffsetsType,
                                                cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase, cudaDataType valueType) {

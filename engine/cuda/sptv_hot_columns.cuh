@@ -127,9 +127,9 @@ public:
     std::uint64_t columns() const { return hot_ + vlen_; }  // v''s length
 
     // vp: v' with v in place behind its first hot() entries; fills those.
-    void gather(float* vp) const {
+    void gather(float* vp, cudaStream_t stream) const {
         if (!hot_) return;
-        hot_scatter_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
+        hot_scatter_kernel<<<grid_for(hot_), 256, 0, stream>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
         check(cudaGetLastError(), "gathering the vector's much-read entries");
     }
 

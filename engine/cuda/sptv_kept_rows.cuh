@@ -65,18 +65,18 @@ public:
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
-        run();  // the product's choice reads them (SharedVectorRows::grid_for_csr)
+        run(nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
     }
 
     std::int32_t* offsets() { return kept_.get(); }  // kept_rows + 1 of them
 
-    void run() {
+    void run(cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         if (ptr32_)
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr32_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get());
         else
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads>>>(rows_, ptr64_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get());
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 
