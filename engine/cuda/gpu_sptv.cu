@@ -13,7 +13,18 @@
 // own kernel (sptv_tuples.cuh, a thread per 4 rows) in its place, session 23
 // (h200-issue19-session23.json, call 6): 0.60-1.16 ms a mode on the nell-2 shape against
 // cuSPARSE's 0.31-0.34, 1.45-2.32 against 1.02-1.47 on delicious-4d's, 0.47-0.60 against
-// 0.48-0.58 on the uniform shape.
+// 0.48-0.58 on the uniform shape. Session 44 (a34967a, TENSORSCOPE_SPTV_ROWS=tiles, h200-issue19-
+// session44.json call 1, alternating twice): a warp a tile of 512 nonzeros, a lane 16 of them
+// loaded as 16-byte vectors, the vector in shared memory (one block of 1,024 threads an SM), each
+// lane's first row found by bisection in its warp's staged offsets, rows met across lanes by a
+// segmented shuffle scan and across tiles by a second kernel's atomics: on the nell-2 shape
+// 0.36-0.38 ms on modes 1-2 and 0.34 on mode 3 against cuSPARSE's 0.31-0.32 and 0.33; on the
+// uniform shape 0.75-0.92 ms against the shared-vector kernels' 0.32-0.40 (a lane closes a dozen
+// rows of 1-2 nonzeros one by one). Nsight Compute on the nell-2 shape's mode 3: 312 us against
+// cuSPARSE's 292, 0.38 warps issued a cycle against 0.45, 48% of the warps resident (64
+// registers, one block an SM) against 95%; removed.
+//
+// A product's launches are captured once as a CUDA graph (launch_graph.cuh) and replayed.
 #include <memory>
 
 #include <cub/device/device_scan.cuh>

@@ -5,7 +5,12 @@
 // Why: a product's timing starts once the vector has landed, with the device idle; every launch
 // the host then prepares (cuSPARSE's SpMV checks its arguments, HOCSR's two passes, the packed
 // vector's gather before the product) is time the device waits. Replayed as a graph, the host
-// submits one launch and the device runs the kernels back to back.
+// submits one launch and the device runs the kernels back to back. Measured on one H200
+// (h200-issue19-session44.json call 2, alternating twice in one binary, TENSORSCOPE_GRAPHS=0 the
+// other way): on the nell-2 shape CSF's modes 1-3 0.296-0.298, 0.297-0.298 and 0.317-0.319 ms
+// against 0.316-0.317, 0.309-0.322 and 0.326-0.330; COO 0.295-0.321 against 0.313-0.334; HOCSR
+// (two passes) 0.477-0.478 ms on mode 3 against 0.482-0.493; on the uniform shape every format
+// 1-6% faster (CSF's mode 1 0.312 against 0.332, HOCFS-ELL's 0.846 against 0.858).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -127,7 +127,7 @@ private Q_SLOTS:
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        for (const char* how : {"", "cusparse", "shared", "tiles"})
+        for (const char* how : {"", "cusparse", "shared"})
             QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
     }
     void csrProductsAgree() {
@@ -197,7 +197,7 @@ private Q_SLOTS:
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        for (const char* how : {"", "cusparse", "shared", "tiles"})
+        for (const char* how : {"", "cusparse", "shared"})
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
         QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
