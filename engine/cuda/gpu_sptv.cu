@@ -351,6 +351,7 @@ SptvDevice::~SptvDevice() = default;
 
 std::uint64_t SptvDevice::outputs() const { return impl_->outputs; }
 std::uint64_t SptvDevice::packed() const { return impl_->hot ? impl_->hot->hot() : 0; }
+bool SptvDevice::replays() const { return impl_->graph.captured(); }
 
 void SptvDevice::compute(const float* v, float* out, Timing& timing) {
     use_device();

@@ -190,6 +190,46 @@ private Q_SLOTS:
         }
     }
 
+    // Each plan replays its product as one CUDA graph captured when it was prepared (HOCSR in
+    // both passes, the packed vector's gather with it, HOCFS-ELL's kernel, the shared-vector and
+    // cuSPARSE products), and gives the oracle's values from the replays, again with a new vector;
+    // with TENSORSCOPE_GRAPHS=0 it launches the same kernels one by one, to the same values.
+    void plansReplayAGraph_data() {
+        QTest::addColumn<QByteArray>("graphs");
+        QTest::addRow("captured") << QByteArray();
+        QTest::addRow("launched one by one") << QByteArray("0");
+    }
+    void plansReplayAGraph() {
+        QFETCH(QByteArray, graphs);
+        const tstest::ScopedEnv env("TENSORSCOPE_GRAPHS", graphs.constData());
+        const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", "");
+        const CooTensor t = tstest::random_tensor({40, 30, 2000}, 6000, 17, Distribution::PowerLaw);
+        for (const char* pass : {"kept", "one-pass"})
+            for (const char* rows : {"", "cusparse"}) {
+                const tstest::ScopedEnv hocsr("TENSORSCOPE_HOCSR", pass), product("TENSORSCOPE_SPTV_ROWS", rows);
+                for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {
+                    std::unique_ptr<SparseFormat> f;
+                    try {
+                        f = build_format(kind, t, sptv_options(kind, 3, 2));
+                    } catch (const InputError&) {  // HOCFS-ELL refusing its padding
+                        QCOMPARE(kind, FormatKind::HOCFS_ELL);
+                        continue;
+                    }
+                    SptvPlan plan = SptvPlan::prepare(*f, 2, Backend::Cuda);
+                    const QString what =
+                        QString("%1 (%2, %3)").arg(format_name(kind)).arg(pass).arg(*rows ? rows : "chosen");
+                    QVERIFY2(plan.replays_graph() == graphs.isEmpty(), qPrintable(what));
+                    for (std::uint64_t seed : {21, 22}) {
+                        const DenseMatrix vm = random_matrix(2000, 1, seed);
+                        const std::vector<double> v(vm.data.begin(), vm.data.end());
+                        plan.compute(v);
+                        const double err = sparse_max_relative_error(plan.result(), sptv_reference(t, 2, v));
+                        QVERIFY2(err <= 1e-4, qPrintable(QString("%1 seed %2: error %3").arg(what).arg(seed).arg(err)));
+                    }
+                }
+            }
+    }
+
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
     // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors

@@ -42,11 +42,16 @@ public:
     // cuda: how many of the vector's entries each compute copies ahead of it, where the vector
     // is larger than the GPU's L2 (its much-read ones, packed so that L2 holds them); 0 otherwise.
     std::uint64_t vector_packed() const { return packed_; }
+    // cuda: whether each compute() replays the product's kernels as one CUDA graph captured when
+    // the plan was prepared (one launch for the host to submit); false where the capture failed
+    // or TENSORSCOPE_GRAPHS=0 (then they are launched one by one), and on omp.
+    bool replays_graph() const { return replays_; }
 
 private:
     std::function<void(const double*, double*, DeviceTiming*)> values_;
     CooTensor result_;
     std::uint64_t length_ = 0, bytes_ = 0, packed_ = 0;
+    bool replays_ = false;
 };
 
 // How to build `kind` so that it contracts `mode`: the other modes first, the mode last
