@@ -5,6 +5,7 @@
 
 #include "format_builders.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tensor/sorted_order_reusing.hpp"
 #include "tscope/error.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -12,15 +13,26 @@ namespace tscope {
 
 namespace {
 
+// The buffers one mode's fiber ids need for a while, kept for the next mode's (fresh memory
+// costs its pages' zeroing: RadixScratch). MM-CSF's static pass (every mode's fiber ids) on a
+// 20M-nonzero nell-2-shaped tensor, 2 threads (session 44, docs/bench/scripts/mmcsf_partition_
+// bench.cpp on this project's 2-core VM, alternating three times): 1.70-1.96 s against 2.24-2.54
+// with fresh buffers each mode; the dynamic pass 5.07-5.21 against 5.52-6.10 (twice); the same
+// labels.
+struct FiberScratch {
+    detail::SortScratch sort;
+    std::vector<std::uint32_t> number, end;
+};
+
 // Flag where a fiber starts in the sorted order, scan the flags into numbers, and take each
 // fiber's length from where the next one starts; every pass parallel.
 template <class TI>
 void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fid, std::vector<std::uint32_t>& len,
-                       detail::FiberIds* members = nullptr) {
+                       FiberScratch& scratch, detail::FiberIds* members = nullptr) {
     std::vector<int> others;
     for (int o = 0; o < t.order(); ++o)
         if (o != m) others.push_back(o);
-    const auto perm = sorted_order(t, others);
+    std::vector<std::uint64_t> perm = detail::sorted_order_reusing(t, others, scratch.sort);
     std::vector<const TI*> cols;
     for (int o : others) cols.push_back(t.indices<TI>(o).data());
     const std::uint64_t n = perm.size();
@@ -29,7 +41,8 @@ void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fi
     // 32 bits, as `end`, rather than 64: MM-CSF's static pass (the fiber ids of every mode) on a
     // 20M-nonzero nell-2-shaped tensor, 2 threads, took 2.26-2.62 s against 2.50-2.78 (session 43,
     // alternating three times; docs/bench/scripts/mmcsf_partition_bench.cpp), the same labels.
-    std::vector<std::uint32_t> number(n);
+    std::vector<std::uint32_t>& number = scratch.number;
+    number.resize(n);  // every entry is written before it is read
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < ni; ++i) {
         const auto u = static_cast<std::uint64_t>(i);
@@ -40,7 +53,8 @@ void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fi
     detail::parallel_inclusive_scan(number);
     const std::uint64_t fibers = n ? number[n - 1] : 0;
     fid.resize(n);
-    std::vector<std::uint32_t> end(fibers);  // where each fiber ends in the sorted order
+    std::vector<std::uint32_t>& end = scratch.end;  // where each fiber ends in the sorted order
+    end.resize(fibers);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < ni; ++i) {
         const auto u = static_cast<std::uint64_t>(i);
@@ -54,7 +68,10 @@ void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fi
         const auto u = static_cast<std::uint64_t>(f);
         len[u] = static_cast<std::uint32_t>(end[u] - (u ? end[u - 1] : 0));
     }
-    if (!members) return;
+    if (!members) {
+        scratch.sort.keys.swap(perm);
+        return;
+    }
     const auto mu = static_cast<std::size_t>(m);
     auto& by_fiber = members->members[mu];
     auto& position = members->position[mu];
@@ -73,6 +90,7 @@ void fiber_ids_of_mode(const CooTensor& t, int m, std::vector<std::uint32_t>& fi
         const auto u = static_cast<std::uint64_t>(f);
         start[u] = static_cast<std::uint32_t>(u ? end[u - 1] : 0);
     }
+    scratch.sort.keys.swap(perm);
 }
 
 void check_fiber_id_range(const CooTensor& t) {
@@ -85,7 +103,8 @@ void check_fiber_id_range(const CooTensor& t) {
 std::vector<std::uint32_t> mode_fiber_ids(const CooTensor& t, int mode, std::uint64_t* count) {
     check_fiber_id_range(t);
     std::vector<std::uint32_t> fid, len;
-    t.visit([&](auto itag, auto) { fiber_ids_of_mode<typename decltype(itag)::type>(t, mode, fid, len); });
+    FiberScratch scratch;
+    t.visit([&](auto itag, auto) { fiber_ids_of_mode<typename decltype(itag)::type>(t, mode, fid, len, scratch); });
     if (count) *count = len.size();
     return fid;
 }
@@ -101,9 +120,10 @@ detail::FiberIds detail::fiber_ids(const CooTensor& t, bool with_members) {
         out.start.resize(order);
         out.position.resize(order);
     }
+    FiberScratch scratch;
     for (std::size_t m = 0; m < order; ++m)
         t.visit([&](auto itag, auto) {
-            fiber_ids_of_mode<typename decltype(itag)::type>(t, static_cast<int>(m), out.fid[m], out.len[m],
+            fiber_ids_of_mode<typename decltype(itag)::type>(t, static_cast<int>(m), out.fid[m], out.len[m], scratch,
                                                              with_members ? &out : nullptr);
         });
     return out;

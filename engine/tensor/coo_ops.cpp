@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "radix_sort.hpp"
+#include "sorted_order_reusing.hpp"
 
 namespace tscope {
 
@@ -24,27 +25,37 @@ KeyLayout key_layout(const CooTensor& t, std::span<const int> modes) {
 
 namespace {
 
-// The linear key of entries entry(0..count) (layout.fits must hold).
+// keys = the linear key of entries entry(0..count) (layout.fits must hold), in keys' memory
+// where it has some.
 template <class Entry>
-std::vector<std::uint64_t> keys_of(const CooTensor& t, const KeyLayout& layout, std::uint64_t count, Entry entry) {
-    std::vector<std::uint64_t> keys(count, 0);
+void keys_of(const CooTensor& t, const KeyLayout& layout, std::uint64_t count, Entry entry,
+             std::vector<std::uint64_t>& keys) {
+    keys.resize(count);
     t.visit([&](auto itag, auto) {
         using I = typename decltype(itag)::type;
         for (std::size_t k = 0; k < layout.modes.size(); ++k) {
             const I* idx = t.indices<I>(layout.modes[k]).data();
             const std::uint64_t d = layout.dims[k];
+            if (k == 0) {  // the first mode sets the keys, whatever the memory held
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
-            for (std::uint64_t i = 0; i < count; ++i) keys[i] = keys[i] * d + idx[entry(i)];
+                for (std::uint64_t i = 0; i < count; ++i) keys[i] = idx[entry(i)];
+            } else {
+#pragma omp parallel for num_threads(threads_for(count)) schedule(static)
+                for (std::uint64_t i = 0; i < count; ++i) keys[i] = keys[i] * d + idx[entry(i)];
+            }
         }
     });
-    return keys;
+    if (layout.modes.empty()) std::fill(keys.begin(), keys.end(), 0);
 }
 
 }  // namespace
 
 std::vector<std::uint64_t> linear_keys(const CooTensor& t, const KeyLayout& layout) {
     if (!layout.fits) throw Error("linear_keys: the key space does not fit 64 bits");
-    return keys_of(t, layout, t.nnz(), [](std::uint64_t i) { return i; });
+    std::vector<std::uint64_t> keys;
+    keys_of(
+        t, layout, t.nnz(), [](std::uint64_t i) { return i; }, keys);
+    return keys;
 }
 
 std::vector<int> natural_modes(int order) {
@@ -59,17 +70,21 @@ namespace {
 //  - key and position packed in one 64-bit word: one key-only radix sort, 16 bytes/nonzero;
 //  - key and position as pairs: 32 bytes/nonzero;
 //  - keys wider than 64 bits: a comparison sort of tuples.
+// scratch (optional): the keys' memory and the sort's, see sorted_order_reusing.hpp.
 template <class Entry>
-std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int> modes, std::uint64_t count, Entry entry,
-                                        RunControl& control) {
+std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int> modes, std::uint64_t count,
+                                        Entry entry, RunControl& control, detail::SortScratch* scratch = nullptr) {
     const KeyLayout layout = key_layout(t, modes);
     const unsigned pos_bits = detail::bit_width_of(count > 0 ? count - 1 : 0);
-    std::vector<std::uint64_t> keys = layout.fits ? keys_of(t, layout, count, entry) : std::vector<std::uint64_t>(count, 0);
+    std::vector<std::uint64_t> keys;
+    if (scratch) keys.swap(scratch->keys);
+    detail::RadixScratch* radix = scratch ? &scratch->radix : nullptr;
+    if (layout.fits) keys_of(t, layout, count, entry, keys);
     control.check();  // each step of the sort touches every entry: check between them
     if (layout.fits && layout.bits + pos_bits <= 64) {
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
         for (std::uint64_t i = 0; i < count; ++i) keys[i] = (pos_bits ? keys[i] << pos_bits : 0) | i;
-        detail::radix_sort(keys, layout.bits + pos_bits, control);  // positions break ties: stable
+        detail::radix_sort(keys, layout.bits + pos_bits, control, radix);  // positions break ties: stable
         const std::uint64_t mask = pos_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << pos_bits) - 1;
 #pragma omp parallel for num_threads(threads_for(count)) schedule(static)
         for (std::uint64_t i = 0; i < count; ++i) keys[i] = entry(keys[i] & mask);
@@ -80,7 +95,8 @@ std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int>
     for (std::uint64_t i = 0; i < count; ++i) perm[i] = entry(i);
     control.check();
     if (layout.fits) {
-        detail::radix_sort_pairs(keys, perm, layout.bits, control);
+        detail::radix_sort_pairs(keys, perm, layout.bits, control, radix);
+        if (scratch) scratch->keys.swap(keys);
         return perm;
     }
     // Keys wider than 64 bits: the modes in groups whose keys fit, least significant group
@@ -97,9 +113,11 @@ std::vector<std::uint64_t> sort_entries(const CooTensor& t, std::span<const int>
     }
     for (const std::vector<int>& group : groups) {
         const KeyLayout g = key_layout(t, group);
-        keys = keys_of(t, g, count, [&](std::uint64_t i) { return perm[i]; });
-        detail::radix_sort_pairs(keys, perm, g.bits, control);
+        keys_of(
+            t, g, count, [&](std::uint64_t i) { return perm[i]; }, keys);
+        detail::radix_sort_pairs(keys, perm, g.bits, control, radix);
     }
+    if (scratch) scratch->keys.swap(keys);
     return perm;
 }
 
@@ -112,6 +130,12 @@ std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int>
 std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int> modes,
                                         const std::vector<std::uint64_t>& subset, RunControl& control) {
     return sort_entries(t, modes, subset.size(), [&](std::uint64_t i) { return subset[i]; }, control);
+}
+
+std::vector<std::uint64_t> detail::sorted_order_reusing(const CooTensor& t, std::span<const int> modes,
+                                                        SortScratch& scratch) {
+    return sort_entries(
+        t, modes, t.nnz(), [](std::uint64_t i) { return i; }, no_control(), &scratch);
 }
 
 void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm) {

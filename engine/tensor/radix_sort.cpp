@@ -41,7 +41,8 @@ namespace {
 // contiguous range, so the scatter is stable. Passes whose digit is the same for every key
 // are skipped (common for the high digits of skewed keys).
 template <bool WithPayload>
-void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* payload, unsigned bits, RunControl& control) {
+void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* payload, unsigned bits,
+                RunControl& control, RadixScratch* scratch) {
     const std::size_t n = keys.size();
     if (n < 2 || bits == 0) return;
     if (n < 256) {  // small: a comparison sort is faster than the histogram set-up
@@ -64,9 +65,13 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
     const std::uint64_t mask = buckets - 1;
     const int threads = threads_for(n);
 
-    std::vector<std::uint64_t> tmp_keys(n);
+    RadixScratch own;
+    RadixScratch& buffers = scratch ? *scratch : own;
+    std::vector<std::uint64_t>& tmp_keys = buffers.keys;
+    tmp_keys.resize(n);  // every entry is written before it is read
     control.check();
-    std::vector<std::uint64_t> tmp_payload(WithPayload ? n : 0);
+    std::vector<std::uint64_t>& tmp_payload = buffers.payload;
+    if constexpr (WithPayload) tmp_payload.resize(n);
     std::vector<std::size_t> hist(static_cast<std::size_t>(threads) * buckets);
 
     for (unsigned pass = 0; pass < passes; ++pass) {
@@ -118,13 +123,13 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
 
 }  // namespace
 
-void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits, RunControl& control) {
-    radix_impl<false>(keys, nullptr, bits, control);
+void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits, RunControl& control, RadixScratch* scratch) {
+    radix_impl<false>(keys, nullptr, bits, control, scratch);
 }
 
 void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits,
-                      RunControl& control) {
-    radix_impl<true>(keys, &payload, bits, control);
+                      RunControl& control, RadixScratch* scratch) {
+    radix_impl<true>(keys, &payload, bits, control, scratch);
 }
 
 namespace {

@@ -10,12 +10,21 @@
 
 namespace tscope::detail {
 
+// The second buffers a sort scatters into, which a caller sorting again and again can keep: a
+// fresh buffer of hundreds of MB costs the kernel zeroing every page of it at its first touch
+// (23% of MM-CSF's static partition pass, a fiber-id sort per mode, on a 20M-nonzero tensor).
+// A sort swaps them with its arrays, so after it they hold the caller's old buffers.
+struct RadixScratch {
+    std::vector<std::uint64_t> keys, payload;
+};
+
 // Sorts keys ascending. Only the low `bits` bits are looked at: higher bits must be zero.
 // `control` is checked between passes (a pass of millions of keys is tens of milliseconds).
-void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits, RunControl& control = no_control());
+void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits, RunControl& control = no_control(),
+                RadixScratch* scratch = nullptr);
 // Sorts (keys[i], payload[i]) by key, stable: equal keys keep their payload order.
 void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>& payload, unsigned bits,
-                      RunControl& control = no_control());
+                      RunControl& control = no_control(), RadixScratch* scratch = nullptr);
 
 // Number of bits needed to store x (0 for x == 0).
 unsigned bit_width_of(std::uint64_t x);
