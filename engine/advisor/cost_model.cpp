@@ -17,6 +17,14 @@
 
 #include "tscope/formats/hls_format.hpp"
 
+// Numbers are counted at the CPU kernels' 8 bytes on the GPU too, where the device holds values,
+// factor rows and vectors in fp32 (and the bench's cuda rows count them at 4): counted at 4 there
+// (values in the format's storage, rows, SpTV's vector and results, SpTTM's and TTMc's outputs),
+// the regrade of the H200 evaluation (docs/bench/scripts/advisor_regrade.py on gpu-advisor.json,
+// session 44) gave MTTKRP's rankings a mean tau_b of 0.817 against 0.826 (uniform-5d's fell from
+// 0.94 to 0.82 as two formats' predictions came within the 5% tie; Last.fm's BLCO and HLS took
+// their measured order) and SpTV's the same 0.42: no better, so the GPU's prior weights keep the
+// count they were set with.
 namespace tscope::detail {
 
 namespace {
