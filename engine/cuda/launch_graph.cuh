@@ -9,8 +9,8 @@
 // (h200-issue19-session44.json call 2, alternating twice in one binary, TENSORSCOPE_GRAPHS=0 the
 // other way): on the nell-2 shape CSF's modes 1-3 0.296-0.298, 0.297-0.298 and 0.317-0.319 ms
 // against 0.316-0.317, 0.309-0.322 and 0.326-0.330; COO 0.295-0.321 against 0.313-0.334; HOCSR
-// (two passes) 0.477-0.478 ms on mode 3 against 0.482-0.493; on the uniform shape every format
-// 1-6% faster (CSF's mode 1 0.312 against 0.332, HOCFS-ELL's 0.846 against 0.858).
+// (two passes) 0.477-0.478 ms on mode 3 against 0.482-0.493 (mode 2 unchanged); on the uniform
+// shape every format 0.5-6% faster (CSF's mode 1 0.312 against 0.332, HOCFS-ELL's 0.846 against 0.858).
 #pragma once
 
 #include <cuda_runtime.h>
