@@ -4,8 +4,9 @@
 // Build against a configured tree (engine library and headers), e.g.:
 //   g++ -O3 -march=x86-64-v3 -fopenmp -std=c++20 -Iengine/include \
 //       docs/bench/scripts/mmcsf_partition_bench.cpp build/lib/libtscope_engine.a \
-//       -L/usr/local/cuda/lib64 -lcudart -lcublas -lcusolver -lcusparse -lz -lopenblas -llapacke \
-//       -o mmcsf_partition_bench
+//       -L/usr/local/cuda/lib64 -lcudart_static -lcublas -lcusolver -lcusparse -lz -lopenblas -llapacke \
+//       -ldl -lrt -lpthread $(mpicxx --showme:link) -o mmcsf_partition_bench
+// (the engine library carries the CUDA and MPI code where the tree was configured with them).
 // Run: mmcsf_partition_bench FILE static|serial|parallel [BLOCK]   (prints one JSON line)
 #include <chrono>
 #include <cstdio>
