@@ -356,6 +356,7 @@ void SpttmDevice::update_values(const float* val, Timing& timing) {
     Event t0, t1;
     t0.record();
     impl_->val.upload(val);
+    impl_->pieces.reset();  // its singles and compact arrays copied the old values
     t1.record();
     timing.upload_s += Event::seconds(t0, t1);
 }
@@ -402,8 +403,10 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
                 break;
             case SpttmKernel::WarpBatches: {  // a group per segment: 8 warps a block
                 if (d.fiber_teams()) {
-                    if (!d.pieces) d.pieces = std::make_unique<SpttmPieces>(n, d.nnz, d.ptr.get());
-                    launch_spttm_teams(*d.pieces, d.idx.get(), d.val.get(), d.u.get(), d.out.get());
+                    if (!d.pieces)
+                        d.pieces =
+                            std::make_unique<SpttmPieces>(n, d.nnz, d.ptr.get(), d.idx.get(), d.val.get(), d.u_rows);
+                    launch_spttm_teams(*d.pieces, d.u.get(), d.out.get());
                     break;
                 }
                 const std::uint64_t segments = d.segments(), groups_a_block = kThreads / 32 * (four_columns_a_lane(R) ? 4 : 1);

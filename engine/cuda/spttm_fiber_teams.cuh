@@ -28,6 +28,7 @@
 
 #include "cuda_util.cuh"
 #include "float4_math.cuh"
+#include "spttm_singles.cuh"
 
 namespace tscope::gpu {
 namespace {
@@ -83,23 +84,26 @@ __global__ void spttm_piece_count_kernel(std::uint64_t fibers, std::uint64_t pie
         count[f] = 0;
 }
 
-// Fiber f's pieces, from first[f] on: each one's first nonzero and its fiber.
+// Fiber f's pieces, from first[f] on: each one's first nonzero and its fiber (Y's row: ids[f]).
+template <class Ids>
 __global__ void spttm_piece_fill_kernel(std::uint64_t fibers, std::uint64_t piece,
-                                        const std::uint64_t* __restrict__ fptr, const std::uint64_t* __restrict__ first,
+                                        const std::uint64_t* __restrict__ fptr, Ids ids,
+                                        const std::uint64_t* __restrict__ first,
                                         std::uint32_t* __restrict__ piece_start,
                                         std::uint32_t* __restrict__ piece_fiber) {
     const std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (f >= fibers) return;
     std::uint64_t p = first[f];
+    const auto row = static_cast<std::uint32_t>(ids[f]);
     for (std::uint64_t z = fptr[f]; z < fptr[f + 1]; z += piece, ++p)
-        piece_start[p] = static_cast<std::uint32_t>(z), piece_fiber[p] = static_cast<std::uint32_t>(f);
+        piece_start[p] = static_cast<std::uint32_t>(z), piece_fiber[p] = row;
 }
 
 // Fibers cut into more than one piece: those whose rows a team may add to rather than store.
 struct CutFiber {
     const std::uint64_t* fptr;
     std::uint64_t piece;
-    __device__ bool operator()(std::uint64_t f) const { return fptr[f + 1] - fptr[f] > piece; }
+    __device__ bool operator()(std::uint32_t f) const { return fptr[f + 1] - fptr[f] > piece; }
 };
 
 // Row f of Y cleared for every cut fiber f.
@@ -109,34 +113,93 @@ __global__ void spttm_clear_cut_kernel(std::uint64_t cut, std::uint64_t R4, cons
     if (i < cut * R4) y[cut_fiber[i / R4] * R4 + i % R4] = make_float4(0.f, 0.f, 0.f, 0.f);
 }
 
+// lengths[m] = fiber multi[m]'s nonzeros; lengths[count] = 0 (for the exclusive scan's total).
+__global__ void spttm_multi_length_kernel(std::uint64_t count, const std::uint32_t* __restrict__ multi,
+                                          const std::uint64_t* __restrict__ fptr, std::uint64_t* __restrict__ lengths) {
+    const std::uint64_t m = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (m < count)
+        lengths[m] = fptr[multi[m] + 1] - fptr[multi[m]];
+    else if (m == count)
+        lengths[m] = 0;
+}
+
+// Fiber multi[m]'s nonzeros copied to [to[m], to[m + 1]) of the compact arrays, a warp a fiber.
+__global__ void spttm_multi_copy_kernel(std::uint64_t count, const std::uint32_t* __restrict__ multi,
+                                        const std::uint64_t* __restrict__ fptr, const std::uint64_t* __restrict__ to,
+                                        const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                                        std::uint32_t* __restrict__ out_idx, float* __restrict__ out_val) {
+    const std::uint64_t m = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
+    if (m >= count) return;
+    const std::uint64_t from = fptr[multi[m]], len = fptr[multi[m] + 1] - from;
+    for (std::uint64_t z = threadIdx.x % 32; z < len; z += 32)
+        out_idx[to[m] + z] = idx[from + z], out_val[to[m] + z] = val[from + z];
+}
+
 // The pieces of a plan's fibers, made once (the fibers do not change between computes): each
-// one's first nonzero (start, with nnz after the last) and its fiber, in 32 bits (fits: the
-// nonzeros, so the fibers and pieces too, under 2^31, room for the kernel's stride past the last
-// group); the cut fibers.
+// one's first nonzero (start, with the walked nonzeros' count after the last) and its fiber, in 32
+// bits (fits: the nonzeros, so the fibers and pieces too, under 2^31, room for the kernel's stride
+// past the last group); the cut fibers. Where the plan has one-nonzero fibers (and
+// TENSORSCOPE_SPTTM_SINGLES is not 0) those are the singles (spttm_singles.cuh) and the pieces
+// cover the other fibers, whose nonzeros are copied into compact arrays (idx, val) in order, so
+// that a piece still ends where the next begins; else idx and val are the plan's own arrays.
 struct SpttmPieces {
     std::uint64_t pieces = 0, cut = 0;
     std::uint32_t group = 0;  // pieces a team walks
     DeviceArray<std::uint32_t> start, fiber;
     DeviceArray<std::uint64_t> cut_fiber;
+    SpttmSingles singles;
+    DeviceArray<std::uint32_t> compact_idx;
+    DeviceArray<float> compact_val;
+    const std::uint32_t* idx = nullptr;  // the nonzeros the pieces index
+    const float* val = nullptr;
 
     static bool fits(std::uint64_t nnz) { return nnz < (std::uint64_t{1} << 31); }
 
-    SpttmPieces(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr) {
+    SpttmPieces(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr, const std::uint32_t* x_idx,
+                const float* x_val, std::uint64_t u_rows) {
         if (!fits(nnz)) throw Error("SpTTM's fiber teams need under 2^31 nonzeros");
         const std::uint64_t piece = spttm_piece();
+        if (spttm_singles_on()) singles = SpttmSingles(fibers, fptr, x_idx, x_val, u_rows);
+        if (!singles.count) {
+            idx = x_idx, val = x_val;
+            cut_into_pieces(fibers, nnz, fptr, thrust::counting_iterator<std::uint32_t>(0), fptr, piece);
+            return;
+        }
+        // the other fibers (ids in order) and their nonzeros, compact
+        const std::uint64_t multi_nnz = nnz - singles.count;
+        DeviceArray<std::uint32_t> multi(fibers - singles.count);
+        const std::uint64_t count = select(fibers, FiberIsSingle{fptr, false}, multi.get());
+        if (!count) return;
+        DeviceArray<std::uint64_t> to(count + 1);
+        spttm_multi_length_kernel<<<grid_blocks(count + 1), 256>>>(count, multi.get(), fptr, to.get());
+        check(cudaGetLastError(), "measuring SpTTM's longer fibers");
+        scan(to.get(), count + 1, "placing SpTTM's longer fibers");
+        compact_idx = DeviceArray<std::uint32_t>(multi_nnz);
+        compact_val = DeviceArray<float>(multi_nnz);
+        spttm_multi_copy_kernel<<<grid_blocks(count * 32), 256>>>(count, multi.get(), fptr, to.get(), x_idx, x_val,
+                                                                  compact_idx.get(), compact_val.get());
+        check(cudaGetLastError(), "copying SpTTM's longer fibers");
+        idx = compact_idx.get(), val = compact_val.get();
+        cut_into_pieces(count, multi_nnz, to.get(), multi.get(), fptr, piece);
+    }
+
+    static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
+
+private:
+    // The pieces of `fibers` fibers [fptr[f], fptr[f + 1]) of `nnz` nonzeros (each one Y's row
+    // ids[f]; x_fptr: the plan's fibers, which ids name).
+    template <class Ids>
+    void cut_into_pieces(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr, Ids ids,
+                         const std::uint64_t* x_fptr, std::uint64_t piece) {
         DeviceArray<std::uint64_t> first(fibers + 1);
         spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, piece, fptr, first.get());
         check(cudaGetLastError(), "counting SpTTM's pieces");
-        std::size_t bytes = 0;
-        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first.get(), first.get(), fibers + 1), "sizing the scan");
-        DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, first.get(), first.get(), fibers + 1),
-              "placing SpTTM's pieces");
+        scan(first.get(), fibers + 1, "placing SpTTM's pieces");
         check(cudaMemcpy(&pieces, first.get() + fibers, sizeof pieces, cudaMemcpyDeviceToHost),
               "reading SpTTM's piece count");
         start = DeviceArray<std::uint32_t>(pieces + 1);
         fiber = DeviceArray<std::uint32_t>(pieces);
-        spttm_piece_fill_kernel<<<grid_blocks(fibers), 256>>>(fibers, piece, fptr, first.get(), start.get(),
+        spttm_piece_fill_kernel<<<grid_blocks(fibers), 256>>>(fibers, piece, fptr, ids, first.get(), start.get(),
                                                               fiber.get());
         check(cudaGetLastError(), "placing SpTTM's pieces");
         const auto end = static_cast<std::uint32_t>(nnz);
@@ -144,18 +207,38 @@ struct SpttmPieces {
         group = spttm_group(pieces, nnz);
         cut_fiber = DeviceArray<std::uint64_t>(pieces - fibers + 1);  // at most one cut fiber a piece beyond the first
         DeviceArray<std::uint64_t> selected(1);
-        const thrust::counting_iterator<std::uint64_t> ids(0);
-        check(
-            cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers, CutFiber{fptr, piece}),
-            "sizing the selection");
-        DeviceArray<unsigned char> temp2(bytes);
-        check(cub::DeviceSelect::If(temp2.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers,
-                                    CutFiber{fptr, piece}),
+        std::size_t bytes = 0;
+        check(cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers,
+                                    CutFiber{x_fptr, piece}),
+              "sizing the selection");
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceSelect::If(temp.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers,
+                                    CutFiber{x_fptr, piece}),
               "listing SpTTM's cut fibers");
         check(cudaMemcpy(&cut, selected.get(), sizeof cut, cudaMemcpyDeviceToHost), "reading the cut fibers' count");
     }
 
-    static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
+    // The fibers f < fibers with keep(f), in order, into out; their count.
+    template <class Keep>
+    static std::uint64_t select(std::uint64_t fibers, Keep keep, std::uint32_t* out) {
+        const thrust::counting_iterator<std::uint32_t> ids(0);
+        DeviceArray<std::uint64_t> selected(1);
+        std::size_t bytes = 0;
+        check(cub::DeviceSelect::If(nullptr, bytes, ids, out, selected.get(), fibers, keep), "sizing the selection");
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceSelect::If(temp.get(), bytes, ids, out, selected.get(), fibers, keep),
+              "listing SpTTM's longer fibers");
+        std::uint64_t count = 0;
+        check(cudaMemcpy(&count, selected.get(), sizeof count, cudaMemcpyDeviceToHost), "reading a fiber count");
+        return count;
+    }
+
+    static void scan(std::uint64_t* a, std::uint64_t n, const char* what) {  // exclusive, in place
+        std::size_t bytes = 0;
+        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, a, a, n), "sizing the scan");
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, a, a, n), what);
+    }
 };
 
 // The teams at rank 32 (R4 = 8 float4 columns, a lane each), two loads a piece: a piece's range is
@@ -209,17 +292,18 @@ __global__ void __launch_bounds__(256, 6)
     }
 }
 
-// Y = X ×_n U by fiber teams at rank 32 on the default stream: the cut fibers' rows cleared, then
-// the teams.
-inline void launch_spttm_teams(const SpttmPieces& p, const std::uint32_t* idx, const float* val, const float* u,
-                               float* y) {
+// Y = X ×_n U by fiber teams at rank 32 on the default stream: the cut fibers' rows cleared, the
+// teams, then the singles.
+inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     constexpr std::uint64_t R4 = 8;
     auto* y4 = reinterpret_cast<float4*>(y);
+    const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
-    const std::uint64_t groups = (p.pieces + p.group - 1) / p.group;
-    if (!groups) return;
-    spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), idx, val,
-                                                     reinterpret_cast<const float4*>(u), y4);
+    const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
+    if (groups)
+        spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val,
+                                                         u4, y4);
+    launch_spttm_singles(p.singles, u4, y4);
 }
 
 }  // namespace

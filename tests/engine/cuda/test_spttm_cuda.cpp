@@ -48,7 +48,7 @@ void check_sspttm(const CooTensor& t, std::uint64_t rank) {
 }
 
 // A 61 x 1 x 2100 tensor whose first fibers (mode 3) hold `heads` nonzeros and the rest one
-// each, shuffled.
+// each, shuffled (61 heads: no fiber of one nonzero unless named).
 CooTensor fibers_of(const QList<int>& heads) {
     std::vector<std::uint64_t> lengths(61, 1);
     for (int i = 0; i < int(heads.size()); ++i) lengths[std::size_t(i)] = std::uint64_t(heads[i]);
@@ -110,21 +110,28 @@ private Q_SLOTS:
         for (std::uint64_t rank : {1, 32, 40}) check_spttm(t, rank);
     }
 
-    // The warp-batch variant's two walks: fiber teams (rank 32, the default: fibers cut into pieces
-    // of 8, rows of fibers cut across teams added by atomics) and the warp batches
-    // (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers, random tensors of
-    // order 3-5 at ranks 1, 16, 32 and 40, and the shared ones, against the oracle.
+    // The warp-batch variant's walks: fiber teams (rank 32, the default: one-nonzero fibers taken
+    // by U's row, the others cut into pieces of 8, rows of fibers cut across teams added by
+    // atomics), fiber teams with the singles among the pieces (TENSORSCOPE_SPTTM_SINGLES=0), and
+    // the warp batches (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers,
+    // fibers all of one nonzero and none of one, random tensors of order 3-5 at ranks 1, 16, 32
+    // and 40, and the shared ones, against the oracle.
     void bothWalksKeepTheResult_data() {
         QTest::addColumn<QByteArray>("teams");
-        QTest::addRow("fiber teams") << QByteArray("");
-        QTest::addRow("warp batches") << QByteArray("0");
+        QTest::addColumn<QByteArray>("singles");
+        QTest::addRow("fiber teams") << QByteArray("") << QByteArray("");
+        QTest::addRow("fiber teams, singles in pieces") << QByteArray("") << QByteArray("0");
+        QTest::addRow("warp batches") << QByteArray("0") << QByteArray("");
     }
     void bothWalksKeepTheResult() {
         QFETCH(QByteArray, teams);
-        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams);  // empty: the default
+        QFETCH(QByteArray, singles);
+        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams),
+            apart("TENSORSCOPE_SPTTM_SINGLES", singles);  // empty: the default
         for (const QList<int>& heads :
              {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}, QList<int>{1},
-              QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}})
+              QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}, QList<int>(61, 2), QList<int>(61, 9),
+              QList<int>(60, 3)})
             check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
         for (int order : {3, 4, 5}) {
             std::vector<std::uint64_t> dims(static_cast<std::size_t>(order), 10);

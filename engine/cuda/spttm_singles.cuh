@@ -1,0 +1,152 @@
+// SpTTM's one-nonzero fibers taken in the order of their rows of U (ours, session 45), beside the
+// fiber teams that walk the other fibers (spttm_fiber_teams.cuh). A fiber of one nonzero x at U's
+// row k is Y's row x U(k, :): no sum. Walked in fiber order, as the teams walk, U's rows are
+// gathered at random, and where U is larger than L2 (delicious-4d's second mode: 17.3M rows, 2.2 GB
+// at rank 32) nearly every 128-byte row comes from DRAM, once for each nonzero: 17.9 GB a product
+// against Y's 16 GB of writes. Sorted by k once when the plan is made, the singles read each row
+// of U about once, and Y's rows, written whole (128 bytes, a team of 8 lanes), are what lands at
+// random instead. Their k, fiber and value are copied into the plan (12 bytes a single), which
+// also spares the teams' two piece entries a fiber. Private to engine/cuda (nvcc, C++17).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "cuda_util.cuh"
+#include "env_switch.hpp"
+#include "float4_math.cuh"
+
+namespace tscope::gpu {
+namespace {
+
+// Whether a plan takes its one-nonzero fibers apart: yes, unless TENSORSCOPE_SPTTM_SINGLES=0
+// (read when a plan first cuts its fibers, so that one process can compare both).
+inline bool spttm_singles_on() { return !env_is("TENSORSCOPE_SPTTM_SINGLES", "0"); }
+
+// Fibers of one nonzero (single) or of more (!single).
+struct FiberIsSingle {
+    const std::uint64_t* fptr;
+    bool single;
+    __device__ bool operator()(std::uint32_t f) const { return (fptr[f + 1] - fptr[f] == 1) == single; }
+};
+
+__global__ void spttm_single_key_kernel(std::uint64_t n, const std::uint32_t* __restrict__ fiber,
+                                        const std::uint64_t* __restrict__ fptr, const std::uint32_t* __restrict__ idx,
+                                        std::uint32_t* __restrict__ key) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (i < n) key[i] = idx[fptr[fiber[i]]];
+}
+
+__global__ void spttm_single_value_kernel(std::uint64_t n, const std::uint32_t* __restrict__ fiber,
+                                          const std::uint64_t* __restrict__ fptr, const float* __restrict__ val,
+                                          float* __restrict__ out) {
+    const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (i < n) out[i] = val[fptr[fiber[i]]];
+}
+
+// The bits that hold every row number of U (at least 1).
+inline int row_bits(std::uint64_t rows) {
+    int bits = 1;
+    while (bits < 32 && (std::uint64_t{1} << bits) < rows) ++bits;
+    return bits;
+}
+
+// The one-nonzero fibers of a plan (fibers and nonzeros under 2^31), sorted by U's row (stable:
+// fiber order within a row): the row k, Y's row (the fiber) and the value of each.
+struct SpttmSingles {
+    std::uint64_t count = 0;
+    DeviceArray<std::uint32_t> k, fiber;
+    DeviceArray<float> val;
+
+    SpttmSingles() = default;
+    SpttmSingles(std::uint64_t fibers, const std::uint64_t* fptr, const std::uint32_t* idx, const float* values,
+                 std::uint64_t u_rows) {
+        DeviceArray<std::uint32_t> listed(fibers);
+        DeviceArray<std::uint64_t> selected(1);
+        const thrust::counting_iterator<std::uint32_t> ids(0);
+        std::size_t bytes = 0;
+        check(
+            cub::DeviceSelect::If(nullptr, bytes, ids, listed.get(), selected.get(), fibers, FiberIsSingle{fptr, true}),
+            "sizing the selection");
+        {
+            DeviceArray<unsigned char> temp(bytes);
+            check(cub::DeviceSelect::If(temp.get(), bytes, ids, listed.get(), selected.get(), fibers,
+                                        FiberIsSingle{fptr, true}),
+                  "listing SpTTM's one-nonzero fibers");
+        }
+        check(cudaMemcpy(&count, selected.get(), sizeof count, cudaMemcpyDeviceToHost), "reading the singles' count");
+        if (!count) return;
+        DeviceArray<std::uint32_t> keys(count);
+        spttm_single_key_kernel<<<blocks_for(count), 256>>>(count, listed.get(), fptr, idx, keys.get());
+        check(cudaGetLastError(), "reading the singles' rows of U");
+        k = DeviceArray<std::uint32_t>(count);
+        fiber = DeviceArray<std::uint32_t>(count);
+        const int bits = row_bits(u_rows);
+        check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), k.get(), listed.get(), fiber.get(), count, 0,
+                                              bits),
+              "sizing the singles' sort");
+        {
+            DeviceArray<unsigned char> temp(bytes);
+            check(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys.get(), k.get(), listed.get(), fiber.get(),
+                                                  count, 0, bits),
+                  "sorting the singles by U's row");
+        }
+        val = DeviceArray<float>(count);
+        spttm_single_value_kernel<<<blocks_for(count), 256>>>(count, fiber.get(), fptr, values, val.get());
+        check(cudaGetLastError(), "copying the singles' values");
+    }
+
+    static unsigned blocks_for(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
+};
+
+// Y's rows of the singles at rank 32 (R4 = 8 float4 columns, a lane each): a team of 8 lanes
+// takes Run consecutive singles, each lane loading every single's k, fiber and value (one
+// address across the team) and its column of U's row; a row met again by the next single is an L1
+// hit. Blocks: resident blocks an SM.
+template <int Blocks, std::uint32_t Run>
+__global__ void __launch_bounds__(256, Blocks)
+    spttm_single_kernel(std::uint32_t count, const std::uint32_t* __restrict__ k,
+                        const std::uint32_t* __restrict__ fiber, const float* __restrict__ val,
+                        const float4* __restrict__ u, float4* __restrict__ y) {
+    using Z = std::uint32_t;
+    constexpr std::uint64_t R4 = 8;
+    const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
+    const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
+    const Z runs = (count + Run - 1) / Run;
+    const std::uint64_t c = threadIdx.x % 8;
+    const float4* __restrict__ u_col = opaque(u + c);
+    for (Z g = thread / 8; g < runs; g += teams) {
+        const Z i0 = g * Run, i_end = i0 + Run < count ? i0 + Run : count;
+#pragma unroll 4
+        for (Z i = i0; i < i_end; ++i)
+            y[static_cast<std::uint64_t>(fiber[i]) * R4 + c] = val[i] * u_col[static_cast<std::uint64_t>(k[i]) * R4];
+    }
+}
+
+// EXPERIMENT (session 45, removed once measured): TENSORSCOPE_SPTTM_SINGLE_SHAPE=6x8|8x8|6x16|8x16
+// (blocks an SM x singles a team).
+inline void launch_spttm_singles(const SpttmSingles& s, const float4* u, float4* y) {
+    if (!s.count) return;
+    const auto n = static_cast<std::uint32_t>(s.count);
+    const char* shape = std::getenv("TENSORSCOPE_SPTTM_SINGLE_SHAPE");
+    const std::string v = shape ? shape : "6x8";
+    const auto go = [&](auto kernel, std::uint32_t run) {
+        kernel<<<grid_for((s.count + run - 1) / run * 8), 256>>>(n, s.k.get(), s.fiber.get(), s.val.get(), u, y);
+    };
+    if (v == "8x8")
+        go(spttm_single_kernel<8, 8>, 8);
+    else if (v == "6x16")
+        go(spttm_single_kernel<6, 16>, 16);
+    else if (v == "8x16")
+        go(spttm_single_kernel<8, 16>, 16);
+    else
+        go(spttm_single_kernel<6, 8>, 8);
+}
+
+}  // namespace
+}  // namespace tscope::gpu
