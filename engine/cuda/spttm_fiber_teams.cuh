@@ -292,6 +292,65 @@ __global__ void __launch_bounds__(256, 6)
     }
 }
 
+// EXPERIMENT (session 45, TENSORSCOPE_SPTTM_FLAT=1): the team's group walked as one run of
+// nonzeros, four rows of U gathered at a time across piece edges; the edges (each piece's fiber
+// and end, broadcast loads the first of which brings the group's entries into L1) are met after
+// the gathers are in flight.
+__global__ void __launch_bounds__(256, 6)
+    spttm_flat_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
+                           const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
+                           const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
+    using Z = std::uint32_t;
+    constexpr std::uint64_t R4 = 8;
+    constexpr Z kBatch = 4;
+    const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
+    const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
+    const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
+    const std::uint64_t c = threadIdx.x % 8;
+    const float4* __restrict__ u_col = opaque(u + c);
+    for (Z g = thread / 8; g < groups; g += teams) {
+        const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
+        const Z z_end = piece_start[p_end];
+        Z q = p0, fiber = piece_fiber[p0], edge = piece_start[p0 + 1];
+        bool whole = p0 == 0 || piece_fiber[p0 - 1] != fiber;
+        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+        for (Z z = piece_start[p0]; z < z_end; z += kBatch) {
+            float4 r[kBatch];
+            float x[kBatch];
+#pragma unroll
+            for (Z s = 0; s < kBatch; ++s) {
+                const bool in = z + s < z_end;
+                x[s] = in ? val[z + s] : 0.f;
+                r[s] = in ? u_col[static_cast<std::uint64_t>(idx[z + s]) * R4] : make_float4(0.f, 0.f, 0.f, 0.f);
+            }
+#pragma unroll
+            for (Z s = 0; s < kBatch; ++s) {
+                if (z + s >= z_end) break;
+                while (z + s >= edge) {  // the next piece: a new row where its fiber is another
+                    ++q;
+                    const Z f = piece_fiber[q];
+                    if (f != fiber) {
+                        float4* row = y + static_cast<std::uint64_t>(fiber) * R4 + c;
+                        if (whole)
+                            *row = acc;
+                        else
+                            atomic_add4(row, acc);
+                        acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, whole = true;
+                    }
+                    edge = piece_start[q + 1];
+                }
+                fma4(acc, x[s], r[s]);
+            }
+        }
+        whole = whole && (p_end == n || piece_fiber[p_end] != fiber);
+        float4* row = y + static_cast<std::uint64_t>(fiber) * R4 + c;
+        if (whole)
+            *row = acc;
+        else
+            atomic_add4(row, acc);
+    }
+}
+
 // Y = X ×_n U by fiber teams at rank 32 on the default stream: the cut fibers' rows cleared, the
 // teams, then the singles.
 inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
@@ -300,7 +359,10 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
-    if (groups)
+    if (groups && env_is("TENSORSCOPE_SPTTM_FLAT", "1"))
+        spttm_flat_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
+                                                              p.val, u4, y4);
+    else if (groups)
         spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val,
                                                          u4, y4);
     launch_spttm_singles(p.singles, u4, y4);

@@ -10,8 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -104,12 +102,15 @@ struct SpttmSingles {
     static unsigned blocks_for(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
 };
 
+constexpr std::uint32_t kSingleRun = 8;  // singles a team takes at a time
+
 // Y's rows of the singles at rank 32 (R4 = 8 float4 columns, a lane each): a team of 8 lanes
-// takes Run consecutive singles, each lane loading every single's k, fiber and value (one
+// takes kSingleRun consecutive singles, each lane loading every single's k, fiber and value (one
 // address across the team) and its column of U's row; a row met again by the next single is an L1
-// hit. Blocks: resident blocks an SM.
-template <int Blocks, std::uint32_t Run>
-__global__ void __launch_bounds__(256, Blocks)
+// hit. Six blocks an SM, as the teams. Measured against 8 blocks and against 16 singles a team on
+// one H200 (session 45, cd67896, h200-issue19-session45.json calls 1-2, delicious-4d shape's mode
+// 2): 6 x 8 6.716 ms, 8 x 8 6.724, 6 x 16 6.792, 8 x 16 6.827.
+__global__ void __launch_bounds__(256, 6)
     spttm_single_kernel(std::uint32_t count, const std::uint32_t* __restrict__ k,
                         const std::uint32_t* __restrict__ fiber, const float* __restrict__ val,
                         const float4* __restrict__ u, float4* __restrict__ y) {
@@ -117,35 +118,21 @@ __global__ void __launch_bounds__(256, Blocks)
     constexpr std::uint64_t R4 = 8;
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
-    const Z runs = (count + Run - 1) / Run;
+    const Z runs = (count + kSingleRun - 1) / kSingleRun;
     const std::uint64_t c = threadIdx.x % 8;
     const float4* __restrict__ u_col = opaque(u + c);
     for (Z g = thread / 8; g < runs; g += teams) {
-        const Z i0 = g * Run, i_end = i0 + Run < count ? i0 + Run : count;
+        const Z i0 = g * kSingleRun, i_end = i0 + kSingleRun < count ? i0 + kSingleRun : count;
 #pragma unroll 4
         for (Z i = i0; i < i_end; ++i)
             y[static_cast<std::uint64_t>(fiber[i]) * R4 + c] = val[i] * u_col[static_cast<std::uint64_t>(k[i]) * R4];
     }
 }
 
-// EXPERIMENT (session 45, removed once measured): TENSORSCOPE_SPTTM_SINGLE_SHAPE=6x8|8x8|6x16|8x16
-// (blocks an SM x singles a team).
 inline void launch_spttm_singles(const SpttmSingles& s, const float4* u, float4* y) {
     if (!s.count) return;
-    const auto n = static_cast<std::uint32_t>(s.count);
-    const char* shape = std::getenv("TENSORSCOPE_SPTTM_SINGLE_SHAPE");
-    const std::string v = shape ? shape : "6x8";
-    const auto go = [&](auto kernel, std::uint32_t run) {
-        kernel<<<grid_for((s.count + run - 1) / run * 8), 256>>>(n, s.k.get(), s.fiber.get(), s.val.get(), u, y);
-    };
-    if (v == "8x8")
-        go(spttm_single_kernel<8, 8>, 8);
-    else if (v == "6x16")
-        go(spttm_single_kernel<6, 16>, 16);
-    else if (v == "8x16")
-        go(spttm_single_kernel<8, 16>, 16);
-    else
-        go(spttm_single_kernel<6, 8>, 8);
+    spttm_single_kernel<<<grid_for((s.count + kSingleRun - 1) / kSingleRun * 8), 256>>>(
+        static_cast<std::uint32_t>(s.count), s.k.get(), s.fiber.get(), s.val.get(), u, y);
 }
 
 }  // namespace
