@@ -250,56 +250,22 @@ private:
 // opaque(), as MTTKRP's rank-32 loops do (one IMAD.WIDE a row where the address the compiler
 // folds takes four). Measured on one H200 (session 41, 4aebdd9, TENSORSCOPE_SPTTM_ADDR,
 // h200-issue19-session41.json call 1, rank 32, alternating): the nell-2 shape's modes took
-// 1.763-1.766, 1.819-1.821 and 1.615-1.616 ms (52.7-56.4% of the copy bound) in both rounds
-// against 1.849-1.854, 1.896 and 1.691-1.695 (50.2-54.1%) with the folded address; the uniform
-// shape's 3.41, 3.49 and 3.09 ms against 3.44, 3.52 and 3.12 (one round).
+// 1.763-1.766, 1.819-1.821 and 1.615-1.616 ms (52.7-56.4% of the copy bound then) in both rounds
+// against 1.849-1.854, 1.896 and 1.691-1.695 with the folded address; the uniform shape's 3.41,
+// 3.49 and 3.09 ms against 3.44, 3.52 and 3.12 (one round).
+// A group's nonzeros are walked as one run (session 45), kBatch rows of U gathered at a time
+// across piece edges; the edges (the next piece's fiber and end, broadcast loads of which the
+// first brings the group's entries into L1) are met once those gathers are in flight. Walked piece
+// by piece, a piece of a few nonzeros had one or two gathers in flight, each behind its piece's
+// two loads. Measured on one H200 against that walk (c9fa0a4, TENSORSCOPE_SPTTM_FLAT,
+// h200-issue19-session45.json call 3, singles apart, alternating; ms a mode, share of the copy
+// bound): nell-2 shape, 2 rounds, 1.766-1.780, 1.808-1.823 and 1.602-1.614 (48.6-53.1%) against
+// 1.805-1.807, 1.840-1.848 and 1.636-1.644 (47.7-52.1%); uniform shape 3.362, 3.457 and 2.925
+// (67.5-69.0%) against 3.419, 3.499 and 3.015 (65.6-68.2%).
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
                       const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
-    using Z = std::uint32_t;
-    constexpr std::uint64_t R4 = 8;
-    const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
-    const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
-    const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
-    const std::uint64_t c = threadIdx.x % 8;
-    const float4* __restrict__ u_col = opaque(u + c);
-    for (Z g = thread / 8; g < groups; g += teams) {
-        const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
-        Z fiber = piece_fiber[p0], lo = piece_start[p0];
-        bool whole = p0 == 0 || piece_fiber[p0 - 1] != fiber;  // the run began at its fiber's first piece
-        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-        for (Z p = p0; p < p_end; ++p) {
-            const Z f = piece_fiber[p], hi = piece_start[p + 1];
-            if (f != fiber) {
-                float4* row = y + static_cast<std::uint64_t>(fiber) * R4 + c;
-                if (whole)
-                    *row = acc;
-                else
-                    atomic_add4(row, acc);
-                acc = make_float4(0.f, 0.f, 0.f, 0.f), fiber = f, whole = true;
-            }
-#pragma unroll 4
-            for (Z z = lo; z < hi; ++z) fma4(acc, val[z], u_col[static_cast<std::uint64_t>(idx[z]) * R4]);
-            lo = hi;
-        }
-        whole = whole && (p_end == n || piece_fiber[p_end] != fiber);  // and ends at its last
-        float4* row = y + static_cast<std::uint64_t>(fiber) * R4 + c;
-        if (whole)
-            *row = acc;
-        else
-            atomic_add4(row, acc);
-    }
-}
-
-// EXPERIMENT (session 45, TENSORSCOPE_SPTTM_FLAT=1): the team's group walked as one run of
-// nonzeros, four rows of U gathered at a time across piece edges; the edges (each piece's fiber
-// and end, broadcast loads the first of which brings the group's entries into L1) are met after
-// the gathers are in flight.
-__global__ void __launch_bounds__(256, 6)
-    spttm_flat_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
-                           const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
-                           const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
     constexpr Z kBatch = 4;
@@ -359,10 +325,7 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
-    if (groups && env_is("TENSORSCOPE_SPTTM_FLAT", "1"))
-        spttm_flat_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
-                                                              p.val, u4, y4);
-    else if (groups)
+    if (groups)
         spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val,
                                                          u4, y4);
     launch_spttm_singles(p.singles, u4, y4);

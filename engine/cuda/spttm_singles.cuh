@@ -2,11 +2,18 @@
 // fiber teams that walk the other fibers (spttm_fiber_teams.cuh). A fiber of one nonzero x at U's
 // row k is Y's row x U(k, :): no sum. Walked in fiber order, as the teams walk, U's rows are
 // gathered at random, and where U is larger than L2 (delicious-4d's second mode: 17.3M rows, 2.2 GB
-// at rank 32) nearly every 128-byte row comes from DRAM, once for each nonzero: 17.9 GB a product
-// against Y's 16 GB of writes. Sorted by k once when the plan is made, the singles read each row
-// of U about once, and Y's rows, written whole (128 bytes, a team of 8 lanes), are what lands at
-// random instead. Their k, fiber and value are copied into the plan (12 bytes a single), which
-// also spares the teams' two piece entries a fiber. Private to engine/cuda (nvcc, C++17).
+// at rank 32) nearly every 128-byte row comes from DRAM, once for each nonzero: 17.9 GB of gathers
+// a product, more than all of Y's writes. Sorted by k once when the plan is made, the singles read
+// each row of U about once, and Y's rows, written whole (128 bytes, a team of 8 lanes), are what
+// lands at random instead. Their k, fiber and value are copied into the plan (12 bytes a single),
+// which also spares the teams' two piece entries. Measured on one H200 at rank 32 (cd67896,
+// TENSORSCOPE_SPTTM_SINGLES, h200-issue19-session45.json calls 1-2; ms a mode, share of the copy
+// bound), singles apart against among the pieces:
+//   delicious-4d shape  6.373, 6.716, 6.444, 6.517 (66.6-71.2%)   8.272, 9.005, 8.679, 6.686 (49.8-69.4%)
+//   uniform shape       3.413, 3.491, 3.023 (65.4-68.3%)          3.462, 3.544, 3.127 (63.3-67.4%)
+//   nell-2 shape        1.798-1.803, 1.852-1.856, 1.636-1.642    1.792, 1.842-1.855, 1.641-1.648 (2 rounds)
+// (the nell-2 shape's U, 1.2 to 3.7 MB, fits in L2). Private to
+// engine/cuda (nvcc, C++17).
 #pragma once
 
 #include <cstdint>

@@ -156,16 +156,13 @@ private Q_SLOTS:
         QFETCH(QByteArray, piece);
         QFETCH(QByteArray, group);
         const ScopedEnv p("TENSORSCOPE_SPTTM_PIECE", piece), g("TENSORSCOPE_SPTTM_GROUP", group);
-        for (const char* flat : {"", "1"}) {  // the default walk and the flat one (an experiment)
-            const ScopedEnv walk("TENSORSCOPE_SPTTM_FLAT", flat);
-            for (const QList<int>& heads :
-                 {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
-                  QList<int>{63, 64, 65, 2, 16, 17}})
-                check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
-            const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
-            check_spttm(t, 32, SpttmVariant::WarpBatches);
-            shared_tensors_by_warp_batches();
-        }
+        for (const QList<int>& heads :
+             {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
+              QList<int>{63, 64, 65, 2, 16, 17}})
+            check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
+        const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
+        check_spttm(t, 32, SpttmVariant::WarpBatches);
+        shared_tensors_by_warp_batches();
     }
 
     void realTensors() {
