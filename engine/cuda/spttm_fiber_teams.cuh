@@ -20,6 +20,7 @@
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -28,6 +29,7 @@
 
 #include "cuda_util.cuh"
 #include "float4_math.cuh"
+#include "spttm_hot_rows.cuh"
 #include "spttm_singles.cuh"
 
 namespace tscope::gpu {
@@ -152,6 +154,7 @@ struct SpttmPieces {
     DeviceArray<float> compact_val;
     const std::uint32_t* idx = nullptr;  // the nonzeros the pieces index
     const float* val = nullptr;
+    SpttmHotRows hot;  // an experiment (spttm_hot_rows.cuh): none unless asked for
 
     static bool fits(std::uint64_t nnz) { return nnz < (std::uint64_t{1} << 31); }
 
@@ -160,9 +163,17 @@ struct SpttmPieces {
         if (!fits(nnz)) throw Error("SpTTM's fiber teams need under 2^31 nonzeros");
         const std::uint64_t piece = spttm_piece();
         if (spttm_singles_on()) singles = SpttmSingles(fibers, fptr, x_idx, x_val, u_rows);
+        const std::uint32_t hot_rows = spttm_hot_wanted();
         if (!singles.count) {
             idx = x_idx, val = x_val;
             cut_into_pieces(fibers, nnz, fptr, thrust::counting_iterator<std::uint32_t>(0), fptr, piece);
+            if (hot_rows) {  // relabelled in a copy: the plan's indices serve its other kernels
+                compact_idx = DeviceArray<std::uint32_t>(nnz);
+                check(cudaMemcpy(compact_idx.get(), x_idx, nnz * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+                      "copying SpTTM's indices");
+                idx = compact_idx.get();
+                hot = SpttmHotRows(hot_rows, nnz, compact_idx.get(), u_rows);
+            }
             return;
         }
         // the other fibers (ids in order) and their nonzeros, compact
@@ -181,6 +192,7 @@ struct SpttmPieces {
         check(cudaGetLastError(), "copying SpTTM's longer fibers");
         idx = compact_idx.get(), val = compact_val.get();
         cut_into_pieces(count, multi_nnz, to.get(), multi.get(), fptr, piece);
+        hot = SpttmHotRows(hot_rows, multi_nnz, compact_idx.get(), u_rows);
     }
 
     static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
@@ -262,18 +274,32 @@ private:
 // bound): nell-2 shape, 2 rounds, 1.766-1.780, 1.808-1.823 and 1.602-1.614 (48.6-53.1%) against
 // 1.805-1.807, 1.840-1.848 and 1.636-1.644 (47.7-52.1%); uniform shape 3.362, 3.457 and 2.925
 // (67.5-69.0%) against 3.419, 3.499 and 3.015 (65.6-68.2%).
+// Hot (an experiment, spttm_hot_rows.cuh): the block first copies U's hot rows (hot_rows[0, hot))
+// into shared memory, and a nonzero whose index holds kHotBit reads its row there.
+template <bool Hot>
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
-                      const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
+                      const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y,
+                      const std::uint32_t* __restrict__ hot_rows, std::uint32_t hot) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
     constexpr Z kBatch = 4;
+    extern __shared__ float4 hot_u[];  // hot x R4 (Hot only)
+    if constexpr (Hot) {
+        for (Z i = threadIdx.x; i < hot * R4; i += blockDim.x) hot_u[i] = u[hot_rows[i / R4] * R4 + i % R4];
+        __syncthreads();
+    }
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
     const std::uint64_t c = threadIdx.x % 8;
     const float4* __restrict__ u_col = opaque(u + c);
+    const auto row_of = [&](Z k) -> float4 {  // U's row k, this lane's column
+        if constexpr (Hot)
+            if (k & kHotBit) return hot_u[(k & ~kHotBit) * R4 + c];
+        return u_col[static_cast<std::uint64_t>(k) * R4];
+    };
     for (Z g = thread / 8; g < groups; g += teams) {
         const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
         const Z z_end = piece_start[p_end];
@@ -287,7 +313,7 @@ __global__ void __launch_bounds__(256, 6)
             for (Z s = 0; s < kBatch; ++s) {
                 const bool in = z + s < z_end;
                 x[s] = in ? val[z + s] : 0.f;
-                r[s] = in ? u_col[static_cast<std::uint64_t>(idx[z + s]) * R4] : make_float4(0.f, 0.f, 0.f, 0.f);
+                r[s] = in ? row_of(idx[z + s]) : make_float4(0.f, 0.f, 0.f, 0.f);
             }
 #pragma unroll
             for (Z s = 0; s < kBatch; ++s) {
@@ -325,9 +351,14 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
-    if (groups)
-        spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val,
-                                                         u4, y4);
+    if (groups && p.hot.count) {  // a block an SM's resident place: each copies the hot rows once
+        const int grid = std::min(grid_for(groups * 8), sm_count() * 6);
+        spttm_team_kernel<true><<<grid, 256, p.hot.count * R4 * sizeof(float4)>>>(
+            p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4, p.hot.rows.get(), p.hot.count);
+    } else if (groups) {
+        spttm_team_kernel<false><<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
+                                                                p.val, u4, y4, nullptr, 0);
+    }
     launch_spttm_singles(p.singles, u4, y4);
 }
 
