@@ -276,8 +276,8 @@ private:
 // (67.5-69.0%) against 3.419, 3.499 and 3.015 (65.6-68.2%).
 // Hot (an experiment, spttm_hot_rows.cuh): the block first copies U's hot rows (hot_rows[0, hot))
 // into shared memory, and a nonzero whose index holds kHotBit reads its row there.
-template <bool Hot>
-__global__ void __launch_bounds__(256, 6)
+template <bool Hot, int Threads = 256, int Blocks = 6>
+__global__ void __launch_bounds__(Threads, Blocks)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
                       const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y,
@@ -352,9 +352,19 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
     if (groups && p.hot.count) {  // a block an SM's resident place: each copies the hot rows once
-        const int grid = std::min(grid_for(groups * 8), sm_count() * 6);
-        spttm_team_kernel<true><<<grid, 256, p.hot.count * R4 * sizeof(float4)>>>(
-            p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4, p.hot.rows.get(), p.hot.count);
+        const std::size_t bytes = p.hot.count * R4 * sizeof(float4);
+        const auto go = [&](auto kernel, int threads, int blocks) {
+            check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+                  "sizing the hot rows' shared memory");
+            const int grid = std::min<std::uint64_t>((groups * 8 + threads - 1) / threads, sm_count() * blocks);
+            kernel<<<grid, threads, bytes>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4,
+                                             p.hot.rows.get(), p.hot.count);
+        };
+        // up to 256 rows (32 KB) in each of six blocks of 256 an SM; more in each of two of 768
+        if (p.hot.count <= 256)
+            go(spttm_team_kernel<true, 256, 6>, 256, 6);
+        else
+            go(spttm_team_kernel<true, 768, 2>, 768, 2);
     } else if (groups) {
         spttm_team_kernel<false><<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
                                                                 p.val, u4, y4, nullptr, 0);

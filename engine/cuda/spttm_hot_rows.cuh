@@ -23,11 +23,14 @@ namespace {
 
 constexpr std::uint32_t kHotBit = 0x80000000u;
 
-// The hot rows a plan asks for: TENSORSCOPE_SPTTM_HOT (64, 128 or 256; 32 KB of shared memory a
-// block at 256, six blocks an SM), else none.
+// The hot rows a plan asks for: TENSORSCOPE_SPTTM_HOT, 64 to 256 (32 KB of shared memory in each
+// of six blocks of 256 threads an SM) or 512 and 768 (96 KB in each of two blocks of 768), else
+// none. On the nell-2 shape (tensorscope-cli generate as device_steps.sh's gen_nell2) the team-
+// walked nonzeros' (those outside one-nonzero fibers) most-read 256 rows of U serve 47%, 49% and
+// 40% of their reads in modes 1-3, the most-read 1,024 rows 64%, 67% and 56% (counted on the host).
 inline std::uint32_t spttm_hot_wanted() {
     const unsigned long v = env_unsigned("TENSORSCOPE_SPTTM_HOT", 0);
-    return v == 64 || v == 128 || v == 256 ? static_cast<std::uint32_t>(v) : 0;
+    return v == 64 || v == 128 || v == 256 || v == 512 || v == 768 ? static_cast<std::uint32_t>(v) : 0;
 }
 
 // slot[rows[s]] = s.

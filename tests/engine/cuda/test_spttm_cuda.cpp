@@ -165,13 +165,13 @@ private Q_SLOTS:
         shared_tensors_by_warp_batches();
     }
 
-    // The experiment that keeps U's most-read rows in shared memory (TENSORSCOPE_SPTTM_HOT=64, 128
-    // or 256 rows), singles apart and among the pieces: long and short fibers, a random tensor
+    // The experiment that keeps U's most-read rows in shared memory (TENSORSCOPE_SPTTM_HOT=64 or
+    // 256 rows in blocks of 256 threads, 768 in blocks of 768), singles apart and among the pieces: long and short fibers, a random tensor
     // whose modes have fewer rows than that (all of them hot), and the shared tensors.
     void hotRowsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("hot");
         QTest::addColumn<QByteArray>("singles");
-        for (const char* hot : {"64", "128", "256"})
+        for (const char* hot : {"64", "256", "768"})
             for (const char* singles : {"", "0"})
                 QTest::addRow("hot %s, singles %s", hot, *singles ? "in pieces" : "apart")
                     << QByteArray(hot) << QByteArray(singles);
