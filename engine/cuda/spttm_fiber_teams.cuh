@@ -179,7 +179,9 @@ struct SpttmPieces {
         // the other fibers (ids in order) and their nonzeros, compact
         const std::uint64_t multi_nnz = nnz - singles.count;
         DeviceArray<std::uint32_t> multi(fibers - singles.count);
-        const std::uint64_t count = select(fibers, FiberIsSingle{fptr, false}, multi.get());
+        const std::uint64_t count =
+            select_fibers(thrust::counting_iterator<std::uint32_t>(0), fibers, FiberIsSingle{fptr, false}, multi.get(),
+                          "listing SpTTM's longer fibers");
         if (!count) return;
         DeviceArray<std::uint64_t> to(count + 1);
         spttm_multi_length_kernel<<<grid_blocks(count + 1), 256>>>(count, multi.get(), fptr, to.get());
@@ -218,31 +220,7 @@ private:
         check(cudaMemcpy(start.get() + pieces, &end, sizeof end, cudaMemcpyHostToDevice), "ending SpTTM's pieces");
         group = spttm_group(pieces, nnz);
         cut_fiber = DeviceArray<std::uint64_t>(pieces - fibers + 1);  // at most one cut fiber a piece beyond the first
-        DeviceArray<std::uint64_t> selected(1);
-        std::size_t bytes = 0;
-        check(cub::DeviceSelect::If(nullptr, bytes, ids, cut_fiber.get(), selected.get(), fibers,
-                                    CutFiber{x_fptr, piece}),
-              "sizing the selection");
-        DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceSelect::If(temp.get(), bytes, ids, cut_fiber.get(), selected.get(), fibers,
-                                    CutFiber{x_fptr, piece}),
-              "listing SpTTM's cut fibers");
-        check(cudaMemcpy(&cut, selected.get(), sizeof cut, cudaMemcpyDeviceToHost), "reading the cut fibers' count");
-    }
-
-    // The fibers f < fibers with keep(f), in order, into out; their count.
-    template <class Keep>
-    static std::uint64_t select(std::uint64_t fibers, Keep keep, std::uint32_t* out) {
-        const thrust::counting_iterator<std::uint32_t> ids(0);
-        DeviceArray<std::uint64_t> selected(1);
-        std::size_t bytes = 0;
-        check(cub::DeviceSelect::If(nullptr, bytes, ids, out, selected.get(), fibers, keep), "sizing the selection");
-        DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceSelect::If(temp.get(), bytes, ids, out, selected.get(), fibers, keep),
-              "listing SpTTM's longer fibers");
-        std::uint64_t count = 0;
-        check(cudaMemcpy(&count, selected.get(), sizeof count, cudaMemcpyDeviceToHost), "reading a fiber count");
-        return count;
+        cut = select_fibers(ids, fibers, CutFiber{x_fptr, piece}, cut_fiber.get(), "listing SpTTM's cut fibers");
     }
 
     static void scan(std::uint64_t* a, std::uint64_t n, const char* what) {  // exclusive, in place

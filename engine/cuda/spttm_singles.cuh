@@ -61,6 +61,19 @@ inline int row_bits(std::uint64_t rows) {
     return bits;
 }
 
+// The fibers ids[0, n) for which keep holds, in order, into out; their count (CUB's selection).
+template <class Ids, class Keep, class Out>
+std::uint64_t select_fibers(Ids ids, std::uint64_t n, Keep keep, Out* out, const char* what) {
+    DeviceArray<std::uint64_t> selected(1);
+    std::size_t bytes = 0;
+    check(cub::DeviceSelect::If(nullptr, bytes, ids, out, selected.get(), n, keep), "sizing a selection of fibers");
+    DeviceArray<unsigned char> temp(bytes);
+    check(cub::DeviceSelect::If(temp.get(), bytes, ids, out, selected.get(), n, keep), what);
+    std::uint64_t count = 0;
+    check(cudaMemcpy(&count, selected.get(), sizeof count, cudaMemcpyDeviceToHost), "reading a count of fibers");
+    return count;
+}
+
 // The one-nonzero fibers of a plan (fibers and nonzeros under 2^31), sorted by U's row (stable:
 // fiber order within a row): the row k, Y's row (the fiber) and the value of each.
 struct SpttmSingles {
@@ -72,19 +85,8 @@ struct SpttmSingles {
     SpttmSingles(std::uint64_t fibers, const std::uint64_t* fptr, const std::uint32_t* idx, const float* values,
                  std::uint64_t u_rows) {
         DeviceArray<std::uint32_t> listed(fibers);
-        DeviceArray<std::uint64_t> selected(1);
-        const thrust::counting_iterator<std::uint32_t> ids(0);
-        std::size_t bytes = 0;
-        check(
-            cub::DeviceSelect::If(nullptr, bytes, ids, listed.get(), selected.get(), fibers, FiberIsSingle{fptr, true}),
-            "sizing the selection");
-        {
-            DeviceArray<unsigned char> temp(bytes);
-            check(cub::DeviceSelect::If(temp.get(), bytes, ids, listed.get(), selected.get(), fibers,
-                                        FiberIsSingle{fptr, true}),
-                  "listing SpTTM's one-nonzero fibers");
-        }
-        check(cudaMemcpy(&count, selected.get(), sizeof count, cudaMemcpyDeviceToHost), "reading the singles' count");
+        count = select_fibers(thrust::counting_iterator<std::uint32_t>(0), fibers, FiberIsSingle{fptr, true},
+                              listed.get(), "listing SpTTM's one-nonzero fibers");
         if (!count) return;
         DeviceArray<std::uint32_t> keys(count);
         spttm_single_key_kernel<<<blocks_for(count), 256>>>(count, listed.get(), fptr, idx, keys.get());
@@ -92,6 +94,7 @@ struct SpttmSingles {
         k = DeviceArray<std::uint32_t>(count);
         fiber = DeviceArray<std::uint32_t>(count);
         const int bits = row_bits(u_rows);
+        std::size_t bytes = 0;
         check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), k.get(), listed.get(), fiber.get(), count, 0,
                                               bits),
               "sizing the singles' sort");
