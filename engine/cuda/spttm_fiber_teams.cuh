@@ -162,7 +162,7 @@ struct SpttmPieces {
                 const float* x_val, std::uint64_t u_rows) {
         if (!fits(nnz)) throw Error("SpTTM's fiber teams need under 2^31 nonzeros");
         const std::uint64_t piece = spttm_piece();
-        if (spttm_singles_on()) singles = SpttmSingles(fibers, fptr, x_idx, x_val, u_rows);
+        if (spttm_singles_on(fibers, nnz)) singles = SpttmSingles(fibers, fptr, x_idx, x_val, u_rows);
         const std::uint32_t hot_rows = spttm_hot_wanted();
         if (!singles.count) {
             idx = x_idx, val = x_val;

@@ -29,9 +29,18 @@
 namespace tscope::gpu {
 namespace {
 
-// Whether a plan takes its one-nonzero fibers apart: yes, unless TENSORSCOPE_SPTTM_SINGLES=0
-// (read when a plan first cuts its fibers, so that one process can compare both).
-inline bool spttm_singles_on() { return !env_is("TENSORSCOPE_SPTTM_SINGLES", "0"); }
+// Whether a plan of `fibers` fibers and `nnz` nonzeros takes its one-nonzero fibers apart: yes,
+// unless TENSORSCOPE_SPTTM_SINGLES=0 (read when a plan first cuts its fibers, so that one process
+// can compare both) or the copies could not have twice their bytes free: at most, while they are
+// made, 32 bytes a fiber (the lists, the sort's keys and buffers, the singles' copies, the other
+// fibers' offsets) and 8 a nonzero (the others' compact copy). A plan near the device's memory then
+// walks as it did before the singles, rather than failing.
+inline bool spttm_singles_on(std::uint64_t fibers, std::uint64_t nnz) {
+    if (env_is("TENSORSCOPE_SPTTM_SINGLES", "0")) return false;
+    std::size_t free_bytes = 0, total = 0;
+    check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
+    return 2 * (32 * fibers + 8 * nnz) < free_bytes;
+}
 
 // Fibers of one nonzero (single) or of more (!single).
 struct FiberIsSingle {
