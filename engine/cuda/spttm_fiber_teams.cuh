@@ -163,21 +163,34 @@ struct SpttmPieces {
         if (!fits(nnz)) throw Error("SpTTM's fiber teams need under 2^31 nonzeros");
         const std::uint64_t piece = spttm_piece();
         if (spttm_singles_on(fibers, nnz)) singles = SpttmSingles(fibers, fptr, x_idx, x_val, u_rows);
-        const std::uint32_t hot_rows = spttm_hot_wanted();
-        if (!singles.count) {
-            idx = x_idx, val = x_val;
-            cut_into_pieces(fibers, nnz, fptr, thrust::counting_iterator<std::uint32_t>(0), fptr, piece);
-            if (hot_rows) {  // relabelled in a copy: the plan's indices serve its other kernels
-                compact_idx = DeviceArray<std::uint32_t>(nnz);
-                check(cudaMemcpy(compact_idx.get(), x_idx, nnz * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
-                      "copying SpTTM's indices");
-                idx = compact_idx.get();
-                hot = SpttmHotRows(hot_rows, nnz, compact_idx.get(), u_rows);
-            }
-            return;
+        if (singles.count)
+            cut_the_others(fibers, nnz - singles.count, fptr, x_idx, x_val, u_rows, piece);
+        else
+            cut_them_all(fibers, nnz, fptr, x_idx, x_val, u_rows, piece);
+    }
+
+    static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
+
+private:
+    // No singles: the pieces of every fiber, over the plan's own arrays (or, for the hot rows, a
+    // relabelled copy of its indices: the plan's serve its other kernels).
+    void cut_them_all(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr, const std::uint32_t* x_idx,
+                      const float* x_val, std::uint64_t u_rows, std::uint64_t piece) {
+        idx = x_idx, val = x_val;
+        cut_into_pieces(fibers, nnz, fptr, thrust::counting_iterator<std::uint32_t>(0), fptr, piece);
+        if (const std::uint32_t hot_rows = spttm_hot_wanted()) {
+            compact_idx = DeviceArray<std::uint32_t>(nnz);
+            check(cudaMemcpy(compact_idx.get(), x_idx, nnz * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+                  "copying SpTTM's indices");
+            idx = compact_idx.get();
+            hot = SpttmHotRows(hot_rows, nnz, compact_idx.get(), u_rows);
         }
-        // the other fibers (ids in order) and their nonzeros, compact
-        const std::uint64_t multi_nnz = nnz - singles.count;
+    }
+
+    // Beside the singles: the other fibers (ids in order), their `others` nonzeros copied compact,
+    // and their pieces over those copies.
+    void cut_the_others(std::uint64_t fibers, std::uint64_t others, const std::uint64_t* fptr,
+                        const std::uint32_t* x_idx, const float* x_val, std::uint64_t u_rows, std::uint64_t piece) {
         DeviceArray<std::uint32_t> multi(fibers - singles.count);
         const std::uint64_t count =
             select_fibers(thrust::counting_iterator<std::uint32_t>(0), fibers, FiberIsSingle{fptr, false}, multi.get(),
@@ -187,19 +200,16 @@ struct SpttmPieces {
         spttm_multi_length_kernel<<<grid_blocks(count + 1), 256>>>(count, multi.get(), fptr, to.get());
         check(cudaGetLastError(), "measuring SpTTM's longer fibers");
         scan(to.get(), count + 1, "placing SpTTM's longer fibers");
-        compact_idx = DeviceArray<std::uint32_t>(multi_nnz);
-        compact_val = DeviceArray<float>(multi_nnz);
+        compact_idx = DeviceArray<std::uint32_t>(others);
+        compact_val = DeviceArray<float>(others);
         spttm_multi_copy_kernel<<<grid_blocks(count * 32), 256>>>(count, multi.get(), fptr, to.get(), x_idx, x_val,
                                                                   compact_idx.get(), compact_val.get());
         check(cudaGetLastError(), "copying SpTTM's longer fibers");
         idx = compact_idx.get(), val = compact_val.get();
-        cut_into_pieces(count, multi_nnz, to.get(), multi.get(), fptr, piece);
-        hot = SpttmHotRows(hot_rows, multi_nnz, compact_idx.get(), u_rows);
+        cut_into_pieces(count, others, to.get(), multi.get(), fptr, piece);
+        hot = SpttmHotRows(spttm_hot_wanted(), others, compact_idx.get(), u_rows);
     }
 
-    static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
-
-private:
     // The pieces of `fibers` fibers [fptr[f], fptr[f + 1]) of `nnz` nonzeros (each one Y's row
     // ids[f]; x_fptr: the plan's fibers, which ids name).
     template <class Ids>
