@@ -2,10 +2,12 @@
 // against it, and TTM chains against a brute-force sum.
 #include <map>
 
+#include "cpu/semi_sparse_compare.hpp"
 #include "test_support.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/spttm.hpp"
+#include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
@@ -60,6 +62,34 @@ double error_against(const SparseFormat& result, const CooTensor& truth) {
         scale = std::max(scale, std::fabs(truth.value(n)));
     }
     return diff / scale;
+}
+
+// y's chunks in the order `order` (positions into y), its sparse modes listed in reverse if asked.
+std::unique_ptr<SemiSparse> rearranged(const SemiSparse& y, const std::vector<std::uint64_t>& order,
+                                       bool reverse_modes) {
+    auto z = std::make_unique<SemiSparse>();
+    z->set_dims(y.dims());
+    z->dense_modes = y.dense_modes;
+    z->sparse_modes = y.sparse_modes;
+    z->idx.resize(y.idx.size());
+    const std::uint64_t size = y.chunk_size();
+    for (std::uint64_t c : order) {
+        for (std::size_t k = 0; k < y.idx.size(); ++k) z->idx[k].push_back(y.idx[k][c]);
+        for (std::uint64_t p = 0; p < size; ++p) z->vals.push_back(y.vals[c * size + p]);
+    }
+    if (reverse_modes) {
+        std::reverse(z->sparse_modes.begin(), z->sparse_modes.end());
+        std::reverse(z->idx.begin(), z->idx.end());
+    }
+    return z;
+}
+
+// The error as the entries give it: every value of both, zeros kept, sorted and matched by index.
+double by_entries(const SemiSparse& a, const SemiSparse& reference) {
+    CooTensor x = a.entries(true), y = reference.entries(true);
+    sort_lexicographic(x);
+    sort_lexicographic(y);
+    return sparse_max_relative_error(x, y);
 }
 
 }  // namespace
@@ -193,6 +223,53 @@ private Q_SLOTS:
     }
 
     // --variant's names: each of the seven reads back as itself; an unknown one lists them all
+    // semi_sparse_max_relative_error matches sCOO results chunk by chunk (their sparse indices as
+    // keys) where they share a layout: it must give what matching every entry gives, whatever the
+    // chunks' order or the order the sparse modes are listed in, and infinity where a chunk is
+    // missing or lies elsewhere; an omp result (32-bit indices) against the oracle's (64-bit).
+    void errorMatchesTheEntriesComparison() {
+        const CooTensor t = tstest::random_tensor({30, 20, 25}, 800, 12, Distribution::PowerLaw);
+        const DenseMatrix u = random_matrix(20, 5, 3);
+        const auto ref = spttm_reference(t, 1, u);
+        const std::uint64_t chunks = ref->chunks();
+        QVERIFY(chunks > 10);
+        std::vector<std::uint64_t> backwards(chunks);
+        for (std::uint64_t c = 0; c < chunks; ++c) backwards[c] = chunks - 1 - c;
+        for (bool reverse_modes : {false, true}) {
+            auto y = rearranged(*ref, backwards, reverse_modes);
+            QCOMPARE(semi_sparse_max_relative_error(*y, *ref), 0.0);
+            y->vals[7] += 0.25;
+            y->vals[3 * 5 + 2] -= 0.125;
+            const double e = semi_sparse_max_relative_error(*y, *ref);
+            QVERIFY(e > 0 && std::isfinite(e));
+            QCOMPARE(e, by_entries(*y, *ref));
+        }
+        std::vector<std::uint64_t> fewer(chunks - 1);
+        for (std::uint64_t c = 0; c + 1 < chunks; ++c) fewer[c] = c;
+        QVERIFY(std::isinf(semi_sparse_max_relative_error(*rearranged(*ref, fewer, false), *ref)));
+        std::vector<std::uint64_t> all(chunks);
+        for (std::uint64_t c = 0; c < chunks; ++c) all[c] = c;
+        auto moved = rearranged(*ref, all, false);
+        moved->idx[0][4] = 29, moved->idx[1][4] = 24;  // (30, ., 25): a fiber the tensor lacks unless drawn
+        const bool drawn = [&] {
+            for (std::uint64_t c = 0; c < chunks; ++c)
+                if (c != 4 && ref->idx[0][c] == 29 && ref->idx[1][c] == 24) return true;
+            return false;
+        }();
+        if (!drawn) QVERIFY(std::isinf(semi_sparse_max_relative_error(*moved, *ref)));
+        const auto coo = build_format(FormatKind::COO, t, spttm_options(3, 1));
+        const auto omp = spttm(Backend::Omp, *coo, 1, u);
+        CooTensor truth = ref->entries(true);
+        sort_lexicographic(truth);
+        const double e_omp = error_against(*omp, truth);
+        QVERIFY(std::isfinite(e_omp));
+        QCOMPARE(semi_sparse_max_relative_error(*omp, *ref), e_omp);
+        // the chunk comparison itself answered (not the entries' fallback), and declines where
+        // the layouts differ: a COO is no sCOO
+        QVERIFY(detail::semi_sparse_chunk_error(*omp, *ref).has_value());
+        QVERIFY(!detail::semi_sparse_chunk_error(*coo, *ref).has_value());
+    }
+
     void variantNames() {
         for (SpttmVariant v : kSpttmVariants) QCOMPARE(parse_spttm_variant(spttm_variant_name(v)), v);
         QCOMPARE(std::size(kSpttmVariants), std::size_t{7});
