@@ -7,7 +7,9 @@
 // 1.5x faster (session 26, gpu_mttkrp.cu beside team_fiber_group). Its sum is stored where the
 // team walked the whole fiber and added by vector atomics where the fiber's pieces fall to several
 // teams; those fibers' rows of Y are cleared first. Rank 32 and 32-bit numbers only (what was
-// measured); other ranks and larger tensors keep the warp batches.
+// measured); other ranks and larger tensors keep the warp batches. Since session 45 the fibers of
+// one nonzero are walked apart, by their row of U (spttm_singles.cuh), and a team walks its group
+// of pieces as one run of nonzeros (spttm_team_kernel).
 // Measured on one H200 at rank 32 with pieces of 16 and groups of 8 (docs/bench/
 // h200-issue19-session33.json calls 1-2, 8a9094b, alternating; the share is of the copy bound):
 //   nell-2 shape, 2 rounds:  this walk 1.838-2.021 ms a mode (46-51%), warp batches 2.151-2.320 (40-45%)
