@@ -17,19 +17,21 @@ namespace {
 // the product of their dims does not fit 64 bits.
 template <class I, class V>
 std::optional<std::vector<std::uint64_t>> chunk_keys(const ScooFormat<I, V>& s) {
-    std::vector<std::size_t> by_mode(s.sparse_modes.size());
+    std::vector<std::size_t> by_mode(s.sparse_modes.size());  // positions in sparse_modes, by mode number
     std::iota(by_mode.begin(), by_mode.end(), std::size_t{0});
     std::sort(by_mode.begin(), by_mode.end(),
               [&](std::size_t x, std::size_t y) { return s.sparse_modes[x] < s.sparse_modes[y]; });
+    const auto dim = [&](std::size_t k) {
+        return std::max<std::uint64_t>(s.dims()[static_cast<std::size_t>(s.sparse_modes[k])], 1);
+    };
     std::uint64_t span = 1;
     for (std::size_t k : by_mode) {
-        const std::uint64_t d = std::max<std::uint64_t>(s.dims()[static_cast<std::size_t>(s.sparse_modes[k])], 1);
-        if (span > UINT64_MAX / d) return std::nullopt;
-        span *= d;
+        if (span > UINT64_MAX / dim(k)) return std::nullopt;
+        span *= dim(k);
     }
     std::vector<std::uint64_t> keys(s.chunks(), 0);
     for (std::size_t k : by_mode) {
-        const std::uint64_t d = std::max<std::uint64_t>(s.dims()[static_cast<std::size_t>(s.sparse_modes[k])], 1);
+        const std::uint64_t d = dim(k);
         const auto& idx = s.idx[k];
 #pragma omp parallel for schedule(static)
         for (std::int64_t c = 0; c < static_cast<std::int64_t>(keys.size()); ++c)
@@ -48,18 +50,16 @@ std::vector<std::uint64_t> chunk_order(std::vector<std::uint64_t>& keys) {
     return order;
 }
 
-template <class I, class V>
-bool same_sparse_modes(const ScooFormat<I, V>& a, std::vector<int> b) {
-    std::vector<int> x = a.sparse_modes;
-    std::sort(x.begin(), x.end());
-    std::sort(b.begin(), b.end());
-    return x == b;
+std::vector<int> sorted(std::vector<int> modes) {
+    std::sort(modes.begin(), modes.end());
+    return modes;
 }
 
 template <class IA, class VA, class IB, class VB>
 std::optional<double> compare(const ScooFormat<IA, VA>& a, const ScooFormat<IB, VB>& ref) {
-    if (a.dims() != ref.dims() || a.dense_modes != ref.dense_modes || !same_sparse_modes(a, ref.sparse_modes) ||
-        a.chunk_size() != ref.chunk_size() || a.vals.size() != ref.vals.size())
+    if (a.dims() != ref.dims() || a.dense_modes != ref.dense_modes ||
+        sorted(a.sparse_modes) != sorted(ref.sparse_modes) || a.chunk_size() != ref.chunk_size() ||
+        a.vals.size() != ref.vals.size())
         return std::nullopt;
     auto ka = chunk_keys(a), kr = chunk_keys(ref);
     if (!ka || !kr) return std::nullopt;

@@ -127,6 +127,10 @@ inline int grid_for(std::uint64_t items, int threads = 256) {
     const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 32;
     return static_cast<int>(blocks < cap ? (blocks ? blocks : 1) : cap);
 }
+// Blocks of `threads` covering `items` work items, a thread each (kernels without a stride loop).
+inline unsigned blocks_covering(std::uint64_t items, unsigned threads = 256) {
+    return static_cast<unsigned>((items + threads - 1) / threads);
+}
 
 // A non-blocking CUDA stream, destroyed with the object.
 class Stream {

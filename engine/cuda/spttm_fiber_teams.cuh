@@ -171,8 +171,6 @@ struct SpttmPieces {
             cut_them_all(fibers, nnz, fptr, x_idx, x_val, u_rows, piece);
     }
 
-    static unsigned grid_blocks(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
-
 private:
     // No singles: the pieces of every fiber, over the plan's own arrays (or, for the hot rows, a
     // relabelled copy of its indices: the plan's serve its other kernels).
@@ -199,13 +197,13 @@ private:
                           "listing SpTTM's longer fibers");
         if (!count) return;
         DeviceArray<std::uint64_t> to(count + 1);
-        spttm_multi_length_kernel<<<grid_blocks(count + 1), 256>>>(count, multi.get(), fptr, to.get());
+        spttm_multi_length_kernel<<<blocks_covering(count + 1), 256>>>(count, multi.get(), fptr, to.get());
         check(cudaGetLastError(), "measuring SpTTM's longer fibers");
         scan(to.get(), count + 1, "placing SpTTM's longer fibers");
         compact_idx = DeviceArray<std::uint32_t>(others);
         compact_val = DeviceArray<float>(others);
-        spttm_multi_copy_kernel<<<grid_blocks(count * 32), 256>>>(count, multi.get(), fptr, to.get(), x_idx, x_val,
-                                                                  compact_idx.get(), compact_val.get());
+        spttm_multi_copy_kernel<<<blocks_covering(count * 32), 256>>>(count, multi.get(), fptr, to.get(), x_idx, x_val,
+                                                                      compact_idx.get(), compact_val.get());
         check(cudaGetLastError(), "copying SpTTM's longer fibers");
         idx = compact_idx.get(), val = compact_val.get();
         cut_into_pieces(count, others, to.get(), multi.get(), fptr, piece);
@@ -218,15 +216,15 @@ private:
     void cut_into_pieces(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr, Ids ids,
                          const std::uint64_t* x_fptr, std::uint64_t piece) {
         DeviceArray<std::uint64_t> first(fibers + 1);
-        spttm_piece_count_kernel<<<grid_blocks(fibers + 1), 256>>>(fibers, piece, fptr, first.get());
+        spttm_piece_count_kernel<<<blocks_covering(fibers + 1), 256>>>(fibers, piece, fptr, first.get());
         check(cudaGetLastError(), "counting SpTTM's pieces");
         scan(first.get(), fibers + 1, "placing SpTTM's pieces");
         check(cudaMemcpy(&pieces, first.get() + fibers, sizeof pieces, cudaMemcpyDeviceToHost),
               "reading SpTTM's piece count");
         start = DeviceArray<std::uint32_t>(pieces + 1);
         fiber = DeviceArray<std::uint32_t>(pieces);
-        spttm_piece_fill_kernel<<<grid_blocks(fibers), 256>>>(fibers, piece, fptr, ids, first.get(), start.get(),
-                                                              fiber.get());
+        spttm_piece_fill_kernel<<<blocks_covering(fibers), 256>>>(fibers, piece, fptr, ids, first.get(), start.get(),
+                                                                  fiber.get());
         check(cudaGetLastError(), "placing SpTTM's pieces");
         const auto end = static_cast<std::uint32_t>(nnz);
         check(cudaMemcpy(start.get() + pieces, &end, sizeof end, cudaMemcpyHostToDevice), "ending SpTTM's pieces");
@@ -339,14 +337,14 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     constexpr std::uint64_t R4 = 8;
     auto* y4 = reinterpret_cast<float4*>(y);
     const auto* u4 = reinterpret_cast<const float4*>(u);
-    if (p.cut) spttm_clear_cut_kernel<<<SpttmPieces::grid_blocks(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
+    if (p.cut) spttm_clear_cut_kernel<<<blocks_covering(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
     if (groups && p.hot.count) {  // a block an SM's resident place: each copies the hot rows once
         const std::size_t bytes = p.hot.count * R4 * sizeof(float4);
         const auto go = [&](auto kernel, int threads, int blocks) {
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
                   "sizing the hot rows' shared memory");
-            const int grid = std::min<std::uint64_t>((groups * 8 + threads - 1) / threads, sm_count() * blocks);
+            const int grid = std::min<int>(blocks_covering(groups * 8, threads), sm_count() * blocks);
             kernel<<<grid, threads, bytes>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4,
                                              p.hot.rows.get(), p.hot.count);
         };

@@ -11,11 +11,8 @@
 
 #include <cstdint>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
-#include "permutation_kernels.cuh"
 #include "sptv_hot_columns.cuh"
 
 namespace tscope::gpu {
@@ -60,27 +57,13 @@ struct SpttmHotRows {
     SpttmHotRows(std::uint32_t wanted, std::uint64_t nnz, std::uint32_t* idx, std::uint64_t u_rows) {
         if (!wanted || !nnz || u_rows >= kHotBit) return;
         count = static_cast<std::uint32_t>(wanted < u_rows ? wanted : u_rows);
-        DeviceArray<std::uint32_t> reads(u_rows), ids(u_rows), sorted_reads(u_rows), sorted_ids(u_rows);
-        reads.zero();
-        hot_count_kernel<<<grid_for(nnz), 256>>>(nnz, idx, reads.get());
-        iota_kernel<<<grid_for(u_rows), 256>>>(ids.get(), u_rows);
-        check(cudaGetLastError(), "counting the reads of U's rows");
-        std::size_t bytes = 0;
-        check(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, reads.get(), sorted_reads.get(), ids.get(),
-                                                        sorted_ids.get(), u_rows),
-              "sizing the rows' sort");
-        {
-            DeviceArray<unsigned char> temp(bytes);
-            check(cub::DeviceRadixSort::SortPairsDescending(temp.get(), bytes, reads.get(), sorted_reads.get(),
-                                                            ids.get(), sorted_ids.get(), u_rows),
-                  "sorting U's rows by their reads");
-        }
+        ReadOrder order = ids_by_reads(nnz, idx, u_rows);
         rows = DeviceArray<std::uint32_t>(count);
-        check(cudaMemcpy(rows.get(), sorted_ids.get(), count * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+        check(cudaMemcpy(rows.get(), order.by_id.get(), count * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
               "keeping the hot rows");
-        DeviceArray<std::uint32_t>& slot = ids;  // reused: ~0 but for the hot rows
+        DeviceArray<std::uint32_t>& slot = order.ids;  // reused: ~0 but for the hot rows
         check(cudaMemset(slot.get(), 0xff, u_rows * sizeof(std::uint32_t)), "clearing the rows' slots");
-        spttm_hot_slot_kernel<<<(count + 255) / 256, 256>>>(count, rows.get(), slot.get());
+        spttm_hot_slot_kernel<<<blocks_covering(count), 256>>>(count, rows.get(), slot.get());
         spttm_hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, slot.get(), idx);
         check(cudaGetLastError(), "relabelling the hot rows' nonzeros");
     }

@@ -98,7 +98,7 @@ struct SpttmSingles {
                               listed.get(), "listing SpTTM's one-nonzero fibers");
         if (!count) return;
         DeviceArray<std::uint32_t> keys(count);
-        spttm_single_key_kernel<<<blocks_for(count), 256>>>(count, listed.get(), fptr, idx, keys.get());
+        spttm_single_key_kernel<<<blocks_covering(count), 256>>>(count, listed.get(), fptr, idx, keys.get());
         check(cudaGetLastError(), "reading the singles' rows of U");
         k = DeviceArray<std::uint32_t>(count);
         fiber = DeviceArray<std::uint32_t>(count);
@@ -114,11 +114,9 @@ struct SpttmSingles {
                   "sorting the singles by U's row");
         }
         val = DeviceArray<float>(count);
-        spttm_single_value_kernel<<<blocks_for(count), 256>>>(count, fiber.get(), fptr, values, val.get());
+        spttm_single_value_kernel<<<blocks_covering(count), 256>>>(count, fiber.get(), fptr, values, val.get());
         check(cudaGetLastError(), "copying the singles' values");
     }
-
-    static unsigned blocks_for(std::uint64_t items) { return static_cast<unsigned>((items + 255) / 256); }
 };
 
 constexpr std::uint32_t kSingleRun = 8;  // singles a team takes at a time
