@@ -31,7 +31,6 @@
 
 #include "cuda_util.cuh"
 #include "float4_math.cuh"
-#include "spttm_hot_rows.cuh"
 #include "spttm_singles.cuh"
 
 namespace tscope::gpu {
@@ -156,7 +155,6 @@ struct SpttmPieces {
     DeviceArray<float> compact_val;
     const std::uint32_t* idx = nullptr;  // the nonzeros the pieces index
     const float* val = nullptr;
-    SpttmHotRows hot;  // an experiment (spttm_hot_rows.cuh): none unless asked for
 
     static bool fits(std::uint64_t nnz) { return nnz < (std::uint64_t{1} << 31); }
 
@@ -166,31 +164,23 @@ struct SpttmPieces {
         const std::uint64_t piece = spttm_piece();
         if (spttm_singles_on(fibers, nnz)) singles = SpttmSingles(fibers, fptr, x_idx, x_val, u_rows);
         if (singles.count)
-            cut_the_others(fibers, nnz - singles.count, fptr, x_idx, x_val, u_rows, piece);
+            cut_the_others(fibers, nnz - singles.count, fptr, x_idx, x_val, piece);
         else
-            cut_them_all(fibers, nnz, fptr, x_idx, x_val, u_rows, piece);
+            cut_them_all(fibers, nnz, fptr, x_idx, x_val, piece);
     }
 
 private:
-    // No singles: the pieces of every fiber, over the plan's own arrays (or, for the hot rows, a
-    // relabelled copy of its indices: the plan's serve its other kernels).
+    // No singles: the pieces of every fiber, over the plan's own arrays.
     void cut_them_all(std::uint64_t fibers, std::uint64_t nnz, const std::uint64_t* fptr, const std::uint32_t* x_idx,
-                      const float* x_val, std::uint64_t u_rows, std::uint64_t piece) {
+                      const float* x_val, std::uint64_t piece) {
         idx = x_idx, val = x_val;
         cut_into_pieces(fibers, nnz, fptr, thrust::counting_iterator<std::uint32_t>(0), fptr, piece);
-        if (const std::uint32_t hot_rows = spttm_hot_wanted()) {
-            compact_idx = DeviceArray<std::uint32_t>(nnz);
-            check(cudaMemcpy(compact_idx.get(), x_idx, nnz * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
-                  "copying SpTTM's indices");
-            idx = compact_idx.get();
-            hot = SpttmHotRows(hot_rows, nnz, compact_idx.get(), u_rows);
-        }
     }
 
     // Beside the singles: the other fibers (ids in order), their `others` nonzeros copied compact,
     // and their pieces over those copies.
     void cut_the_others(std::uint64_t fibers, std::uint64_t others, const std::uint64_t* fptr,
-                        const std::uint32_t* x_idx, const float* x_val, std::uint64_t u_rows, std::uint64_t piece) {
+                        const std::uint32_t* x_idx, const float* x_val, std::uint64_t piece) {
         DeviceArray<std::uint32_t> multi(fibers - singles.count);
         const std::uint64_t count =
             select_fibers(thrust::counting_iterator<std::uint32_t>(0), fibers, FiberIsSingle{fptr, false}, multi.get(),
@@ -207,7 +197,6 @@ private:
         check(cudaGetLastError(), "copying SpTTM's longer fibers");
         idx = compact_idx.get(), val = compact_val.get();
         cut_into_pieces(count, others, to.get(), multi.get(), fptr, piece);
-        hot = SpttmHotRows(spttm_hot_wanted(), others, compact_idx.get(), u_rows);
     }
 
     // The pieces of `fibers` fibers [fptr[f], fptr[f + 1]) of `nnz` nonzeros (each one Y's row
@@ -262,32 +251,26 @@ private:
 // bound): nell-2 shape, 2 rounds, 1.766-1.780, 1.808-1.823 and 1.602-1.614 (48.6-53.1%) against
 // 1.805-1.807, 1.840-1.848 and 1.636-1.644 (47.7-52.1%); uniform shape 3.362, 3.457 and 2.925
 // (67.5-69.0%) against 3.419, 3.499 and 3.015 (65.6-68.2%).
-// Hot (an experiment, spttm_hot_rows.cuh): the block first copies U's hot rows (hot_rows[0, hot))
-// into shared memory, and a nonzero whose index holds kHotBit reads its row there.
-template <bool Hot, int Threads = 256, int Blocks = 6>
-__global__ void __launch_bounds__(Threads, Blocks)
+// Tried and removed (session 46): U's most-read rows copied into shared memory by each of a
+// persistent grid's blocks (64-256 rows in six blocks of 256 threads an SM, 512-768 in two of
+// 768), the team-walked indices relabelled to point there. On the host, the nell-2 shape's most-
+// read 256 rows serve 40-49% of the teams' reads. On one H200 (7e07326, h200-issue19-session46.json
+// call 1; ms a mode) it lost everywhere: nell-2 shape 2.24-2.43 with 256 rows and 2.03-2.24 with
+// 768, against 1.61-1.85; uniform 3.18-3.55 against 2.94-3.46; delicious-4d mode 3 6.73 against
+// 6.31. What cost it was not measured apart: the persistent grid's stride, fewer warps resident,
+// and a warp's teams splitting between the two reads are the candidates.
+__global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
-                      const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y,
-                      const std::uint32_t* __restrict__ hot_rows, std::uint32_t hot) {
+                      const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
     constexpr Z kBatch = 4;
-    extern __shared__ float4 hot_u[];  // hot x R4 (Hot only)
-    if constexpr (Hot) {
-        for (Z i = threadIdx.x; i < hot * R4; i += blockDim.x) hot_u[i] = u[hot_rows[i / R4] * R4 + i % R4];
-        __syncthreads();
-    }
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
     const std::uint64_t c = threadIdx.x % 8;
     const float4* __restrict__ u_col = opaque(u + c);
-    const auto row_of = [&](Z k) -> float4 {  // U's row k, this lane's column
-        if constexpr (Hot)
-            if (k & kHotBit) return hot_u[(k & ~kHotBit) * R4 + c];
-        return u_col[static_cast<std::uint64_t>(k) * R4];
-    };
     for (Z g = thread / 8; g < groups; g += teams) {
         const Z p0 = g * group, p_end = p0 + group < n ? p0 + group : n;
         const Z z_end = piece_start[p_end];
@@ -301,7 +284,7 @@ __global__ void __launch_bounds__(Threads, Blocks)
             for (Z s = 0; s < kBatch; ++s) {
                 const bool in = z + s < z_end;
                 x[s] = in ? val[z + s] : 0.f;
-                r[s] = in ? row_of(idx[z + s]) : make_float4(0.f, 0.f, 0.f, 0.f);
+                r[s] = in ? u_col[static_cast<std::uint64_t>(idx[z + s]) * R4] : make_float4(0.f, 0.f, 0.f, 0.f);
             }
 #pragma unroll
             for (Z s = 0; s < kBatch; ++s) {
@@ -339,24 +322,9 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<blocks_covering(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
-    if (groups && p.hot.count) {  // a block an SM's resident place: each copies the hot rows once
-        const std::size_t bytes = p.hot.count * R4 * sizeof(float4);
-        const auto go = [&](auto kernel, int threads, int blocks) {
-            check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-                  "sizing the hot rows' shared memory");
-            const int grid = std::min<int>(blocks_covering(groups * 8, threads), sm_count() * blocks);
-            kernel<<<grid, threads, bytes>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4,
-                                             p.hot.rows.get(), p.hot.count);
-        };
-        // up to 256 rows (32 KB) in each of six blocks of 256 an SM; more in each of two of 768
-        if (p.hot.count <= 256)
-            go(spttm_team_kernel<true, 256, 6>, 256, 6);
-        else
-            go(spttm_team_kernel<true, 768, 2>, 768, 2);
-    } else if (groups) {
-        spttm_team_kernel<false><<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
-                                                                p.val, u4, y4, nullptr, 0);
-    }
+    if (groups)
+        spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val,
+                                                         u4, y4);
     launch_spttm_singles(p.singles, u4, y4);
 }
 

@@ -64,8 +64,7 @@ __global__ void hot_count_kernel(std::uint64_t nnz, const std::uint32_t* __restr
 }
 
 // The ids 0..n-1 ordered by how many of col[0, nnz) name them, the most-read first (by_id), with
-// those counts (reads, descending); ids is left over, n entries free for the caller. Shared by
-// SpTV's hot columns and SpTTM's hot rows (spttm_hot_rows.cuh).
+// those counts (reads, descending); ids is left over, n entries free for the caller.
 struct ReadOrder {
     DeviceArray<std::uint32_t> reads, by_id, ids;
 };

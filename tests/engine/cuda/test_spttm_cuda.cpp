@@ -165,28 +165,6 @@ private Q_SLOTS:
         shared_tensors_by_warp_batches();
     }
 
-    // The experiment that keeps U's most-read rows in shared memory (TENSORSCOPE_SPTTM_HOT=64 or
-    // 256 rows in blocks of 256 threads, 768 in blocks of 768), singles apart and among the pieces: long and short fibers, a random tensor
-    // whose modes have fewer rows than that (all of them hot), and the shared tensors.
-    void hotRowsKeepTheResult_data() {
-        QTest::addColumn<QByteArray>("hot");
-        QTest::addColumn<QByteArray>("singles");
-        for (const char* hot : {"64", "256", "768"})
-            for (const char* singles : {"", "0"})
-                QTest::addRow("hot %s, singles %s", hot, *singles ? "in pieces" : "apart")
-                    << QByteArray(hot) << QByteArray(singles);
-    }
-    void hotRowsKeepTheResult() {
-        QFETCH(QByteArray, hot);
-        QFETCH(QByteArray, singles);
-        const ScopedEnv h("TENSORSCOPE_SPTTM_HOT", hot), apart("TENSORSCOPE_SPTTM_SINGLES", singles);
-        for (const QList<int>& heads : {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>(61, 9), QList<int>{1}})
-            check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
-        const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 41, Distribution::PowerLaw);
-        check_spttm(t, 32, SpttmVariant::WarpBatches);
-        shared_tensors_by_warp_batches();
-    }
-
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
