@@ -259,13 +259,15 @@ private:
 // 768, against 1.61-1.85; uniform 3.18-3.55 against 2.94-3.46; delicious-4d mode 3 6.73 against
 // 6.31. What cost it was not measured apart: the persistent grid's stride, fewer warps resident,
 // and a warp's teams splitting between the two reads are the candidates.
-__global__ void __launch_bounds__(256, 6)
+// EXPERIMENT (session 46, TENSORSCOPE_SPTTM_BATCH=8): eight rows gathered at a time, in four
+// blocks an SM (the registers they need), against four in six.
+template <std::uint32_t kBatch = 4, int Blocks = 6>
+__global__ void __launch_bounds__(256, Blocks)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
                       const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
-    constexpr Z kBatch = 4;
     const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
     const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
     const Z n = static_cast<Z>(pieces), groups = static_cast<Z>((pieces + group - 1) / group);
@@ -322,7 +324,10 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<blocks_covering(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
-    if (groups)
+    if (groups && env_unsigned("TENSORSCOPE_SPTTM_BATCH", 4) == 8)
+        spttm_team_kernel<8, 4>
+            <<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4);
+    else if (groups)
         spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val,
                                                          u4, y4);
     launch_spttm_singles(p.singles, u4, y4);

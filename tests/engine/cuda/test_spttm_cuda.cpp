@@ -119,15 +119,20 @@ private Q_SLOTS:
     void bothWalksKeepTheResult_data() {
         QTest::addColumn<QByteArray>("teams");
         QTest::addColumn<QByteArray>("singles");
-        QTest::addRow("fiber teams") << QByteArray("") << QByteArray("");
-        QTest::addRow("fiber teams, singles in pieces") << QByteArray("") << QByteArray("0");
-        QTest::addRow("warp batches") << QByteArray("0") << QByteArray("");
+        QTest::addColumn<QByteArray>("batch");
+        QTest::addRow("fiber teams") << QByteArray("") << QByteArray("") << QByteArray("");
+        QTest::addRow("fiber teams, singles in pieces") << QByteArray("") << QByteArray("0") << QByteArray("");
+        QTest::addRow("fiber teams, 8 rows at a time") << QByteArray("") << QByteArray("") << QByteArray("8");
+        QTest::addRow("fiber teams, singles in pieces, 8 rows at a time")
+            << QByteArray("") << QByteArray("0") << QByteArray("8");
+        QTest::addRow("warp batches") << QByteArray("0") << QByteArray("") << QByteArray("");
     }
     void bothWalksKeepTheResult() {
         QFETCH(QByteArray, teams);
         QFETCH(QByteArray, singles);
-        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams),
-            apart("TENSORSCOPE_SPTTM_SINGLES", singles);  // empty: the default
+        QFETCH(QByteArray, batch);
+        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams), apart("TENSORSCOPE_SPTTM_SINGLES", singles),
+            rows("TENSORSCOPE_SPTTM_BATCH", batch);  // empty: the default
         for (const QList<int>& heads :
              {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}, QList<int>{1},
               QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}, QList<int>(61, 2), QList<int>(61, 9),
@@ -143,8 +148,9 @@ private Q_SLOTS:
     }
 
     // The fiber teams with pieces of 4 to 64 nonzeros (TENSORSCOPE_SPTTM_PIECE) and groups of 2 to
-    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP; 3: a group that is no power of two), on fibers
-    // around those lengths, random tensors and the shared ones, against the oracle.
+    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP; 3: a group that is no power of two), each with
+    // four rows of U gathered at a time and with eight (TENSORSCOPE_SPTTM_BATCH=8), on fibers around
+    // those lengths, random tensors and the shared ones, against the oracle.
     void fiberTeamShapesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("piece");
         QTest::addColumn<QByteArray>("group");
@@ -156,13 +162,16 @@ private Q_SLOTS:
         QFETCH(QByteArray, piece);
         QFETCH(QByteArray, group);
         const ScopedEnv p("TENSORSCOPE_SPTTM_PIECE", piece), g("TENSORSCOPE_SPTTM_GROUP", group);
-        for (const QList<int>& heads :
-             {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
-              QList<int>{63, 64, 65, 2, 16, 17}})
-            check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
-        const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
-        check_spttm(t, 32, SpttmVariant::WarpBatches);
-        shared_tensors_by_warp_batches();
+        for (const char* batch : {"", "8"}) {  // rows gathered at a time: the default, the experiment's
+            const ScopedEnv rows("TENSORSCOPE_SPTTM_BATCH", batch);
+            for (const QList<int>& heads :
+                 {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
+                  QList<int>{63, 64, 65, 2, 16, 17}})
+                check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
+            const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
+            check_spttm(t, 32, SpttmVariant::WarpBatches);
+            shared_tensors_by_warp_batches();
+        }
     }
 
     void realTensors() {
