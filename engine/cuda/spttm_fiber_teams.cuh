@@ -138,37 +138,6 @@ __global__ void spttm_multi_copy_kernel(std::uint64_t count, const std::uint32_t
         out_idx[to[m] + z] = idx[from + z], out_val[to[m] + z] = val[from + z];
 }
 
-// A nonzero as the teams read it: U's row and the value.
-struct SpttmEntry {
-    std::uint32_t k;
-    float x;
-};
-// The walked nonzeros' indices and values in two arrays (SpttmPieces::idx and val).
-struct SpttmApart {
-    const std::uint32_t* __restrict__ idx;
-    const float* __restrict__ val;
-    __device__ SpttmEntry at(std::uint32_t z) const { return {idx[z], val[z]}; }
-};
-// Side by side (SpttmPieces::pairs): the index in the low 32 bits, the value's bits in the high.
-// One 64-bit load (as uint2 it spilled 16 bytes at the kernel's 40 registers).
-struct SpttmPairs {
-    const std::uint64_t* __restrict__ pairs;
-    __device__ SpttmEntry at(std::uint32_t z) const {
-        const std::uint64_t e = pairs[z];
-        return {static_cast<std::uint32_t>(e), __uint_as_float(static_cast<std::uint32_t>(e >> 32))};
-    }
-};
-
-// The experiment's choice (TENSORSCOPE_SPTTM_PAIRS=1): the others' compact copy as pairs.
-inline bool spttm_pairs() { return env_unsigned("TENSORSCOPE_SPTTM_PAIRS", 0) == 1; }
-
-// pairs[z] = idx[z] with val[z]'s bits above it.
-__global__ void spttm_pair_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ idx,
-                                  const float* __restrict__ val, std::uint64_t* __restrict__ pairs) {
-    const std::uint64_t z = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    if (z < nnz) pairs[z] = idx[z] | static_cast<std::uint64_t>(__float_as_uint(val[z])) << 32;
-}
-
 // The pieces of a plan's fibers, made once (the fibers do not change between computes): each
 // one's first nonzero (start, with the walked nonzeros' count after the last) and its fiber, in 32
 // bits (fits: the nonzeros, so the fibers and pieces too, under 2^31, room for the kernel's stride
@@ -184,7 +153,6 @@ struct SpttmPieces {
     SpttmSingles singles;
     DeviceArray<std::uint32_t> compact_idx;
     DeviceArray<float> compact_val;
-    DeviceArray<std::uint64_t> pairs;    // the experiment's (spttm_pairs): compact_idx and compact_val side by side
     const std::uint32_t* idx = nullptr;  // the nonzeros the pieces index
     const float* val = nullptr;
 
@@ -229,12 +197,6 @@ private:
         check(cudaGetLastError(), "copying SpTTM's longer fibers");
         idx = compact_idx.get(), val = compact_val.get();
         cut_into_pieces(count, others, to.get(), multi.get(), fptr, piece);
-        if (spttm_pairs()) {
-            pairs = DeviceArray<std::uint64_t>(others);
-            spttm_pair_kernel<<<blocks_covering(others), 256>>>(others, idx, val, pairs.get());
-            check(cudaGetLastError(), "pairing SpTTM's longer fibers' nonzeros");
-            compact_idx = {}, compact_val = {}, idx = nullptr, val = nullptr;
-        }
     }
 
     // The pieces of `fibers` fibers [fptr[f], fptr[f + 1]) of `nnz` nonzeros (each one Y's row
@@ -304,13 +266,22 @@ private:
 // Pieces and groups measured again under the run walk (same call, nell-2 shape): 8 x 4 kept;
 // 8 x 8 1.787, 1.845, 1.637; 16 x 4 1.840, 1.871, 1.661; 16 x 8 1.862, 1.913, 1.684; 32 x 4
 // 1.948, 1.988, 1.758.
-// EXPERIMENT (session 46, TENSORSCOPE_SPTTM_PAIRS=1): Entries is SpttmPairs, each nonzero's index
-// and value side by side (one 8-byte load a nonzero, rather than two of 4), or SpttmApart.
-template <class Entries>
+// Also tried and removed (session 46, TENSORSCOPE_SPTTM_PAIRS=1, 7fc461a, h200-issue19-
+// session46.json call 3): the longer fibers' nonzeros copied as 64-bit pairs (index, value's bits),
+// one load a nonzero rather than two: nell-2 shape, 2 rounds, 1.808-1.817, 1.852-1.854,
+// 1.645 ms against 1.753-1.759, 1.797-1.801, 1.590-1.591; uniform 3.307, 3.392, 2.875 against
+// 3.313, 3.394, 2.879.
+// EXPERIMENT (session 46, TENSORSCOPE_SPTTM_FUSED=1): Fused, each team goes on to the singles
+// (spttm_single_runs) once the groups are done, in the same launch. Why: Nsight Compute on the
+// nell-2 shape's mode 3 (call 4) timed this kernel at 1.03 ms of the product's 1.59: the singles'
+// kernel, whose random 128-byte writes of Y are DRAM's work, ran after it, while this one kept
+// DRAM 29% busy (its gathers hit L2: 89%).
+template <bool Fused>
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
-                      const std::uint32_t* __restrict__ piece_fiber, Entries entries, const float4* __restrict__ u,
-                      float4* __restrict__ y) {
+                      const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
+                      const float* __restrict__ val, const float4* __restrict__ u, float4* __restrict__ y,
+                      SpttmSinglesView singles) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
     constexpr Z kBatch = 4;
@@ -331,10 +302,8 @@ __global__ void __launch_bounds__(256, 6)
 #pragma unroll
             for (Z s = 0; s < kBatch; ++s) {
                 const bool in = z + s < z_end;
-                SpttmEntry e{0, 0.f};
-                if (in) e = entries.at(z + s);
-                x[s] = e.x;
-                r[s] = in ? u_col[static_cast<std::uint64_t>(e.k) * R4] : make_float4(0.f, 0.f, 0.f, 0.f);
+                x[s] = in ? val[z + s] : 0.f;
+                r[s] = in ? u_col[static_cast<std::uint64_t>(idx[z + s]) * R4] : make_float4(0.f, 0.f, 0.f, 0.f);
             }
 #pragma unroll
             for (Z s = 0; s < kBatch; ++s) {
@@ -362,6 +331,7 @@ __global__ void __launch_bounds__(256, 6)
         else
             atomic_add4(row, acc);
     }
+    if constexpr (Fused) spttm_single_runs(thread / 8, teams, singles, u_col, y);
 }
 
 // Y = X ×_n U by fiber teams at rank 32 on the default stream: the cut fibers' rows cleared, the
@@ -372,12 +342,16 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const auto* u4 = reinterpret_cast<const float4*>(u);
     if (p.cut) spttm_clear_cut_kernel<<<blocks_covering(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
-    if (groups && p.pairs.size())
-        spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(),
-                                                         SpttmPairs{p.pairs.get()}, u4, y4);
-    else if (groups)
-        spttm_team_kernel<<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(),
-                                                         SpttmApart{p.idx, p.val}, u4, y4);
+    const SpttmSinglesView singles = p.singles.view();
+    if (groups && spttm_fused()) {
+        const std::uint64_t runs = (singles.count + kSingleRun - 1) / kSingleRun;
+        spttm_team_kernel<true><<<grid_for((groups + runs) * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(),
+                                                                        p.idx, p.val, u4, y4, singles);
+        return;
+    }
+    if (groups)
+        spttm_team_kernel<false><<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
+                                                                p.val, u4, y4, singles);
     launch_spttm_singles(p.singles, u4, y4);
 }
 

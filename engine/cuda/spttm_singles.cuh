@@ -85,10 +85,19 @@ std::uint64_t select_fibers(Ids ids, std::uint64_t n, Keep keep, Out* out, const
 
 // The one-nonzero fibers of a plan (fibers and nonzeros under 2^31), sorted by U's row (stable:
 // fiber order within a row): the row k, Y's row (the fiber) and the value of each.
+// What the kernels read of them.
+struct SpttmSinglesView {
+    std::uint32_t count;
+    const std::uint32_t* __restrict__ k;
+    const std::uint32_t* __restrict__ fiber;
+    const float* __restrict__ val;
+};
 struct SpttmSingles {
     std::uint64_t count = 0;
     DeviceArray<std::uint32_t> k, fiber;
     DeviceArray<float> val;
+
+    SpttmSinglesView view() const { return {static_cast<std::uint32_t>(count), k.get(), fiber.get(), val.get()}; }
 
     SpttmSingles() = default;
     SpttmSingles(std::uint64_t fibers, const std::uint64_t* fptr, const std::uint32_t* idx, const float* values,
@@ -127,29 +136,35 @@ constexpr std::uint32_t kSingleRun = 8;  // singles a team takes at a time
 // hit. Six blocks an SM, as the teams. Measured against 8 blocks and against 16 singles a team on
 // one H200 (session 45, cd67896, h200-issue19-session45.json calls 1-2, delicious-4d shape's mode
 // 2): 6 x 8 6.716 ms, 8 x 8 6.724, 6 x 16 6.792, 8 x 16 6.827.
-__global__ void __launch_bounds__(256, 6)
-    spttm_single_kernel(std::uint32_t count, const std::uint32_t* __restrict__ k,
-                        const std::uint32_t* __restrict__ fiber, const float* __restrict__ val,
-                        const float4* __restrict__ u, float4* __restrict__ y) {
+// spttm_single_runs walks one team's runs, first, first + stride, ... (u_col: U offset to the
+// lane's column); the kernel gives each of its teams a share.
+__device__ inline void spttm_single_runs(std::uint32_t first, std::uint32_t stride, SpttmSinglesView s,
+                                         const float4* __restrict__ u_col, float4* __restrict__ y) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
-    const Z thread = blockIdx.x * static_cast<Z>(blockDim.x) + threadIdx.x;
-    const Z teams = gridDim.x * static_cast<Z>(blockDim.x) / 8;
-    const Z runs = (count + kSingleRun - 1) / kSingleRun;
+    const Z runs = (s.count + kSingleRun - 1) / kSingleRun;
     const std::uint64_t c = threadIdx.x % 8;
-    const float4* __restrict__ u_col = opaque(u + c);
-    for (Z g = thread / 8; g < runs; g += teams) {
-        const Z i0 = g * kSingleRun, i_end = i0 + kSingleRun < count ? i0 + kSingleRun : count;
+    for (Z g = first; g < runs; g += stride) {
+        const Z i0 = g * kSingleRun, i_end = i0 + kSingleRun < s.count ? i0 + kSingleRun : s.count;
 #pragma unroll 4
         for (Z i = i0; i < i_end; ++i)
-            y[static_cast<std::uint64_t>(fiber[i]) * R4 + c] = val[i] * u_col[static_cast<std::uint64_t>(k[i]) * R4];
+            y[static_cast<std::uint64_t>(s.fiber[i]) * R4 + c] =
+                s.val[i] * u_col[static_cast<std::uint64_t>(s.k[i]) * R4];
     }
 }
+__global__ void __launch_bounds__(256, 6)
+    spttm_single_kernel(SpttmSinglesView s, const float4* __restrict__ u, float4* __restrict__ y) {
+    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+    spttm_single_runs(thread / 8, gridDim.x * blockDim.x / 8, s, opaque(u + threadIdx.x % 8), y);
+}
+
+// The experiment's choice (TENSORSCOPE_SPTTM_FUSED=1, spttm_fiber_teams.cuh): the singles in the
+// teams' launch.
+inline bool spttm_fused() { return env_unsigned("TENSORSCOPE_SPTTM_FUSED", 0) == 1; }
 
 inline void launch_spttm_singles(const SpttmSingles& s, const float4* u, float4* y) {
     if (!s.count) return;
-    spttm_single_kernel<<<grid_for((s.count + kSingleRun - 1) / kSingleRun * 8), 256>>>(
-        static_cast<std::uint32_t>(s.count), s.k.get(), s.fiber.get(), s.val.get(), u, y);
+    spttm_single_kernel<<<grid_for((s.count + kSingleRun - 1) / kSingleRun * 8), 256>>>(s.view(), u, y);
 }
 
 }  // namespace

@@ -113,25 +113,26 @@ private Q_SLOTS:
     // The warp-batch variant's walks: fiber teams (rank 32, the default: one-nonzero fibers taken
     // by U's row, the others cut into pieces of 8, rows of fibers cut across teams added by
     // atomics), fiber teams with the singles among the pieces (TENSORSCOPE_SPTTM_SINGLES=0) and with
-    // the others' nonzeros side by side (TENSORSCOPE_SPTTM_PAIRS=1, an experiment), and
+    // the singles walked in the teams' launch (TENSORSCOPE_SPTTM_FUSED=1, an experiment), and
     // the warp batches (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers,
     // fibers all of one nonzero and none of one, random tensors of order 3-5 at ranks 1, 16, 32
     // and 40, and the shared ones, against the oracle.
     void bothWalksKeepTheResult_data() {
         QTest::addColumn<QByteArray>("teams");
         QTest::addColumn<QByteArray>("singles");
-        QTest::addColumn<QByteArray>("pairs");
+        QTest::addColumn<QByteArray>("fused");
         QTest::addRow("fiber teams") << QByteArray("") << QByteArray("") << QByteArray("");
         QTest::addRow("fiber teams, singles in pieces") << QByteArray("") << QByteArray("0") << QByteArray("");
-        QTest::addRow("fiber teams, pairs") << QByteArray("") << QByteArray("") << QByteArray("1");
+        QTest::addRow("fiber teams, singles in the teams' launch")
+            << QByteArray("") << QByteArray("") << QByteArray("1");
         QTest::addRow("warp batches") << QByteArray("0") << QByteArray("") << QByteArray("");
     }
     void bothWalksKeepTheResult() {
         QFETCH(QByteArray, teams);
         QFETCH(QByteArray, singles);
-        QFETCH(QByteArray, pairs);
+        QFETCH(QByteArray, fused);
         const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams), apart("TENSORSCOPE_SPTTM_SINGLES", singles),
-            side_by_side("TENSORSCOPE_SPTTM_PAIRS", pairs);  // empty: the default
+            one_launch("TENSORSCOPE_SPTTM_FUSED", fused);  // empty: the default
         for (const QList<int>& heads :
              {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}, QList<int>{1},
               QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}, QList<int>(61, 2), QList<int>(61, 9),
@@ -148,8 +149,8 @@ private Q_SLOTS:
 
     // The fiber teams with pieces of 4 to 64 nonzeros (TENSORSCOPE_SPTTM_PIECE) and groups of 2 to
     // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP; 3: a group that is no power of two), each with
-    // the nonzeros' indices and values in two arrays and side by side (TENSORSCOPE_SPTTM_PAIRS=1),
-    // on fibers around those lengths, random tensors and the shared ones, against the oracle.
+    // the singles in a launch of their own and in the teams' (TENSORSCOPE_SPTTM_FUSED=1), on fibers
+    // around those lengths, random tensors and the shared ones, against the oracle.
     void fiberTeamShapesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("piece");
         QTest::addColumn<QByteArray>("group");
@@ -161,8 +162,8 @@ private Q_SLOTS:
         QFETCH(QByteArray, piece);
         QFETCH(QByteArray, group);
         const ScopedEnv p("TENSORSCOPE_SPTTM_PIECE", piece), g("TENSORSCOPE_SPTTM_GROUP", group);
-        for (const char* pairs : {"", "1"}) {  // the longer fibers' nonzeros in two arrays, side by side
-            const ScopedEnv side_by_side("TENSORSCOPE_SPTTM_PAIRS", pairs);
+        for (const char* fused : {"", "1"}) {  // the singles in a launch of their own, in the teams'
+            const ScopedEnv one_launch("TENSORSCOPE_SPTTM_FUSED", fused);
             for (const QList<int>& heads :
                  {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
                   QList<int>{63, 64, 65, 2, 16, 17}})
