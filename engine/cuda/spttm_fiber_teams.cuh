@@ -9,7 +9,8 @@
 // teams; those fibers' rows of Y are cleared first. Rank 32 and 32-bit numbers only (what was
 // measured); other ranks and larger tensors keep the warp batches. Since session 45 the fibers of
 // one nonzero are walked apart, by their row of U (spttm_singles.cuh), and a team walks its group
-// of pieces as one run of nonzeros (spttm_team_kernel).
+// of pieces as one run of nonzeros (spttm_team_kernel); since session 46 the teams go on to those
+// singles in the same launch.
 // Measured on one H200 at rank 32 with pieces of 16 and groups of 8 (docs/bench/
 // h200-issue19-session33.json calls 1-2, 8a9094b, alternating; the share is of the copy bound):
 //   nell-2 shape, 2 rounds:  this walk 1.838-2.021 ms a mode (46-51%), warp batches 2.151-2.320 (40-45%)
@@ -271,11 +272,16 @@ private:
 // one load a nonzero rather than two: nell-2 shape, 2 rounds, 1.808-1.817, 1.852-1.854,
 // 1.645 ms against 1.753-1.759, 1.797-1.801, 1.590-1.591; uniform 3.307, 3.392, 2.875 against
 // 3.313, 3.394, 2.879.
-// EXPERIMENT (session 46, TENSORSCOPE_SPTTM_FUSED=1): Fused, each team goes on to the singles
-// (spttm_single_runs) once the groups are done, in the same launch. Why: Nsight Compute on the
-// nell-2 shape's mode 3 (call 4) timed this kernel at 1.03 ms of the product's 1.59: the singles'
-// kernel, whose random 128-byte writes of Y are DRAM's work, ran after it, while this one kept
-// DRAM 29% busy (its gathers hit L2: 89%).
+// Fused (session 46, the default; TENSORSCOPE_SPTTM_FUSED=0 launches the singles apart): each team
+// goes on to the singles (spttm_single_runs) once its groups are done, in the same launch. Why:
+// Nsight Compute on the nell-2 shape's mode 3 (h200-issue19-session46.json call 4) timed this
+// kernel at 1.03 ms of the product's 1.59: the singles' kernel, whose random 128-byte writes of Y
+// are DRAM's work, ran after it, while this one, its gathers hitting L2 (89%), kept DRAM 29% busy.
+// In one launch the blocks at their singles write Y while the others gather. Measured on one
+// H200 (8fdb464, call 5, alternating; ms a mode, share of the copy bound): nell-2 shape, 2 rounds,
+// 1.521-1.530, 1.569-1.584, 1.392 (55.6-60.5%) against 1.751-1.753, 1.788-1.793, 1.582-1.598
+// (48.7-53.0%); uniform shape mode 1 3.303 (69.6%) against 3.323 (69.2%). Not yet measured on
+// delicious-4d's shape.
 template <bool Fused>
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,

@@ -12,8 +12,9 @@
 //   delicious-4d shape  6.373, 6.716, 6.444, 6.517 (66.6-71.2%)   8.272, 9.005, 8.679, 6.686 (49.8-69.4%)
 //   uniform shape       3.413, 3.491, 3.023 (65.4-68.3%)          3.462, 3.544, 3.127 (63.3-67.4%)
 //   nell-2 shape        1.798-1.803, 1.852-1.856, 1.636-1.642    1.792, 1.842-1.855, 1.641-1.648 (2 rounds)
-// (the nell-2 shape's U, 1.2 to 3.7 MB, fits in L2). Private to
-// engine/cuda (nvcc, C++17).
+// (the nell-2 shape's U, 1.2 to 3.7 MB, fits in L2). Since session 46 the teams walk the singles
+// in their own launch once their groups are done (spttm_team_kernel's Fused): on the nell-2 shape
+// 13-14% faster a mode. Private to engine/cuda (nvcc, C++17).
 #pragma once
 
 #include <cstdint>
@@ -158,9 +159,10 @@ __global__ void __launch_bounds__(256, 6)
     spttm_single_runs(thread / 8, gridDim.x * blockDim.x / 8, s, opaque(u + threadIdx.x % 8), y);
 }
 
-// The experiment's choice (TENSORSCOPE_SPTTM_FUSED=1, spttm_fiber_teams.cuh): the singles in the
-// teams' launch.
-inline bool spttm_fused() { return env_unsigned("TENSORSCOPE_SPTTM_FUSED", 0) == 1; }
+// Whether the fiber teams walk the singles in their own launch once their groups are done
+// (spttm_fiber_teams.cuh, session 46): yes unless TENSORSCOPE_SPTTM_FUSED=0, which launches the
+// singles' kernel after the teams', as measured against.
+inline bool spttm_fused() { return !env_is("TENSORSCOPE_SPTTM_FUSED", "0"); }
 
 inline void launch_spttm_singles(const SpttmSingles& s, const float4* u, float4* y) {
     if (!s.count) return;
