@@ -256,32 +256,32 @@ private:
 // persistent grid's blocks (64-256 rows in six blocks of 256 threads an SM, 512-768 in two of
 // 768), the team-walked indices relabelled to point there. On the host, the nell-2 shape's most-
 // read 256 rows serve 40-49% of the teams' reads. On one H200 (7e07326, h200-issue19-session46.json
-// call 1; ms a mode) it lost everywhere: nell-2 shape 2.24-2.43 with 256 rows and 2.03-2.24 with
-// 768, against 1.61-1.85; uniform 3.18-3.55 against 2.94-3.46; delicious-4d mode 3 6.73 against
-// 6.31. What cost it was not measured apart: the persistent grid's stride, fewer warps resident,
+// call 1; medians, ms a mode) it lost everywhere: nell-2 shape 2.24-2.43 with 256 rows and
+// 2.04-2.23 with 768, against 1.61-1.84; uniform 3.19-3.55 against 2.94-3.46; delicious-4d mode 3
+// 6.73 against 6.31. What cost it was not measured apart: the persistent grid's stride, fewer warps resident,
 // and a warp's teams splitting between the two reads are the candidates.
 // Tried and removed (session 46, TENSORSCOPE_SPTTM_BATCH=8, d04fcf3, h200-issue19-session46.json
-// call 2, one H200, ms a mode): eight rows gathered at a time in four blocks an SM (64 registers)
-// lost to four in six: nell-2 shape, 2 rounds, 1.891-1.901, 1.924-1.941, 1.721-1.729 against
-// 1.764-1.768, 1.815-1.820, 1.602-1.606; uniform 3.432, 3.504, 3.057 against 3.360, 3.453, 2.926.
-// Pieces and groups measured again under the run walk (same call, nell-2 shape): 8 x 4 kept;
-// 8 x 8 1.787, 1.845, 1.637; 16 x 4 1.840, 1.871, 1.661; 16 x 8 1.862, 1.913, 1.684; 32 x 4
-// 1.948, 1.988, 1.758.
+// call 2, one H200, medians, ms a mode): eight rows gathered at a time in four blocks an SM (64
+// registers) lost to four in six: nell-2 shape, 2 rounds, 1.897-1.901, 1.938-1.942, 1.729-1.734
+// against 1.773-1.782, 1.823-1.830, 1.609-1.615; uniform 3.443, 3.509, 3.059 against 3.369, 3.460,
+// 2.930. Pieces and groups measured again under the run walk (same call, nell-2 shape): 8 x 4
+// kept; 8 x 8 1.797, 1.854, 1.642; 16 x 4 1.848, 1.891, 1.667; 16 x 8 1.874, 1.918, 1.700;
+// 32 x 4 1.969, 2.002, 1.765.
 // Also tried and removed (session 46, TENSORSCOPE_SPTTM_PAIRS=1, 7fc461a, h200-issue19-
 // session46.json call 3): the longer fibers' nonzeros copied as 64-bit pairs (index, value's bits),
-// one load a nonzero rather than two: nell-2 shape, 2 rounds, 1.808-1.817, 1.852-1.854,
-// 1.645 ms against 1.753-1.759, 1.797-1.801, 1.590-1.591; uniform 3.307, 3.392, 2.875 against
-// 3.313, 3.394, 2.879.
+// one load a nonzero rather than two: nell-2 shape, 2 rounds, 1.818-1.819, 1.856-1.865,
+// 1.646-1.657 ms against 1.762-1.773, 1.800-1.808, 1.592-1.599; uniform 3.320, 3.400, 2.884
+// against 3.318, 3.410, 2.894 (medians).
 // Fused (session 46, the default; TENSORSCOPE_SPTTM_FUSED=0 launches the singles apart): each team
 // goes on to the singles (spttm_single_runs) once its groups are done, in the same launch. Why:
 // Nsight Compute on the nell-2 shape's mode 3 (h200-issue19-session46.json call 4) timed this
 // kernel at 1.03 ms of the product's 1.59: the singles' kernel, whose random 128-byte writes of Y
 // are DRAM's work, ran after it, while this one, its gathers hitting L2 (89%), kept DRAM 29% busy.
 // In one launch the blocks at their singles write Y while the others gather. Measured on one
-// H200 (8fdb464, call 5, alternating; ms a mode, share of the copy bound): nell-2 shape, 2 rounds,
-// 1.521-1.530, 1.569-1.584, 1.392 (55.6-60.5%) against 1.751-1.753, 1.788-1.793, 1.582-1.598
-// (48.7-53.0%); uniform shape mode 1 3.303 (69.6%) against 3.323 (69.2%). Not yet measured on
-// delicious-4d's shape.
+// H200 (8fdb464, call 5, alternating; medians, ms a mode, share of the copy bound): nell-2 shape,
+// 2 rounds, 1.532-1.535, 1.574-1.587, 1.400 (55.6-60.5%) against 1.759-1.764, 1.799-1.807,
+// 1.586-1.603 (48.7-53.0%); uniform shape mode 1 3.306 (69.6%) against 3.331 (69.2%). Not yet
+// measured on delicious-4d's shape.
 template <bool Fused>
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
