@@ -39,19 +39,24 @@ namespace {
 // side by side after a barrier: 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3
 // and 0.749-0.751 against 0.714-0.716 on mode 1 (Nsight Compute: this kernel 189-191 us against
 // 164-167); the loads, not the scattered stores, set its pace.
-template <class P>
+// Chunked (sptv_kept_chunks.cuh, an experiment): over blocks first_block.. of the launch's grid,
+// the kept rows from kept_begin on and their offsets less nnz_begin; else over every block, those
+// three unread (the code measured before them).
+template <class P, bool Chunked = false>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_keep_rows_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint64_t* __restrict__ block_base,
-                          std::int32_t* __restrict__ kept) {
+                          std::int32_t* __restrict__ kept, std::uint64_t first_block, std::uint64_t kept_begin,
+                          std::uint64_t nnz_begin) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P> off(rows, ptr);
+    if constexpr (!Chunked) first_block = 0, kept_begin = 0, nnz_begin = 0;
+    const TupleOffsets<P> off(rows, ptr, first_block);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
-    std::int32_t* out = kept + block_base[blockIdx.x] + before;
+    std::int32_t* out = kept + (block_base[first_block + blockIdx.x] - kept_begin) + before;
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k)
-        if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k]);
+        if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k] - nnz_begin);
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
@@ -74,9 +79,11 @@ public:
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         if (ptr32_)
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get(), 0, 0,
+                                                                        0);
         else
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get(), 0, 0,
+                                                                        0);
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 

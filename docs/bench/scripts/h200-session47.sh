@@ -1,7 +1,7 @@
 #!/bin/bash
 # Prepared in session 46 for the next call (about 420 s): the singles in the teams' launch (the
 # default since b1df895) on delicious-4d's shape, which session 46 did not measure, and SpTTM's
-# standing at the final commit.
+# standing at the final commit. h200-session47b.sh, the second call, tries HOCSR in chunks.
 # 1. The GPU SpTTM and SpTV suites.
 # 2. nell-2 and uniform shapes, wb, every mode, the default.
 # 3. delicious-4d shape, wb, modes 2 and 3: TENSORSCOPE_SPTTM_FUSED=0 and the default, alternating;
