@@ -350,9 +350,8 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
     const SpttmSinglesView singles = p.singles.view();
     if (groups && spttm_fused()) {
-        const std::uint64_t runs = (singles.count + kSingleRun - 1) / kSingleRun;
-        spttm_team_kernel<true><<<grid_for((groups + runs) * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(),
-                                                                        p.idx, p.val, u4, y4, singles);
+        spttm_team_kernel<true><<<grid_for((groups + singles.runs()) * 8), 256>>>(
+            p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4, singles);
         return;
     }
     if (groups)

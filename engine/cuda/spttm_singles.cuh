@@ -84,12 +84,15 @@ std::uint64_t select_fibers(Ids ids, std::uint64_t n, Keep keep, Out* out, const
     return count;
 }
 
+constexpr std::uint32_t kSingleRun = 8;  // singles a team takes at a time
+
 // What the kernels read of a plan's singles (SpttmSingles::view).
 struct SpttmSinglesView {
     std::uint32_t count;
     const std::uint32_t* __restrict__ k;
     const std::uint32_t* __restrict__ fiber;
     const float* __restrict__ val;
+    __host__ __device__ std::uint32_t runs() const { return (count + kSingleRun - 1) / kSingleRun; }
 };
 
 // The one-nonzero fibers of a plan (fibers and nonzeros under 2^31), sorted by U's row (stable:
@@ -130,8 +133,6 @@ struct SpttmSingles {
     }
 };
 
-constexpr std::uint32_t kSingleRun = 8;  // singles a team takes at a time
-
 // Y's rows of the singles at rank 32 (R4 = 8 float4 columns, a lane each): a team of 8 lanes
 // takes kSingleRun consecutive singles, each lane loading every single's k, fiber and value (one
 // address across the team) and its column of U's row; a row met again by the next single is an L1
@@ -144,7 +145,7 @@ __device__ inline void spttm_single_runs(std::uint32_t first, std::uint32_t stri
                                          const float4* __restrict__ u_col, float4* __restrict__ y) {
     using Z = std::uint32_t;
     constexpr std::uint64_t R4 = 8;
-    const Z runs = (s.count + kSingleRun - 1) / kSingleRun;
+    const Z runs = s.runs();
     const std::uint64_t c = threadIdx.x % 8;
     for (Z g = first; g < runs; g += stride) {
         const Z i0 = g * kSingleRun, i_end = i0 + kSingleRun < s.count ? i0 + kSingleRun : s.count;
@@ -167,7 +168,7 @@ inline bool spttm_fused() { return !env_is("TENSORSCOPE_SPTTM_FUSED", "0"); }
 
 inline void launch_spttm_singles(const SpttmSingles& s, const float4* u, float4* y) {
     if (!s.count) return;
-    spttm_single_kernel<<<grid_for((s.count + kSingleRun - 1) / kSingleRun * 8), 256>>>(s.view(), u, y);
+    spttm_single_kernel<<<grid_for(std::uint64_t{s.view().runs()} * 8), 256>>>(s.view(), u, y);
 }
 
 }  // namespace

@@ -63,29 +63,6 @@ __global__ void hot_count_kernel(std::uint64_t nnz, const std::uint32_t* __restr
         atomicAdd(count + col[e], 1u);
 }
 
-// The ids 0..n-1 ordered by how many of col[0, nnz) name them, the most-read first (by_id), with
-// those counts (reads, descending); ids is left over, n entries free for the caller.
-struct ReadOrder {
-    DeviceArray<std::uint32_t> reads, by_id, ids;
-};
-inline ReadOrder ids_by_reads(std::uint64_t nnz, const std::uint32_t* col, std::uint64_t n) {
-    DeviceArray<std::uint32_t> count(n);
-    ReadOrder o{DeviceArray<std::uint32_t>(n), DeviceArray<std::uint32_t>(n), DeviceArray<std::uint32_t>(n)};
-    count.zero();
-    hot_count_kernel<<<grid_for(nnz), 256>>>(nnz, col, count.get());
-    iota_kernel<<<grid_for(n), 256>>>(o.ids.get(), n);
-    check(cudaGetLastError(), "counting the reads of each id");
-    std::size_t temp_bytes = 0;
-    check(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_bytes, count.get(), o.reads.get(), o.ids.get(),
-                                                    o.by_id.get(), n),
-          "sizing the ids' sort");
-    DeviceArray<unsigned char> temp(temp_bytes);
-    check(cub::DeviceRadixSort::SortPairsDescending(temp.get(), temp_bytes, count.get(), o.reads.get(), o.ids.get(),
-                                                    o.by_id.get(), n),
-          "sorting the ids by their reads");
-    return o;
-}
-
 // *hot = the entries read at least twice: where the descending counts fall below 2 (left 0 by
 // the caller where none is).
 __global__ void hot_threshold_kernel(std::uint64_t n, const std::uint32_t* __restrict__ sorted,
@@ -162,10 +139,22 @@ private:
     // Sets hot_ and old_ (the hot entries' original ids, the most-read first); returns
     // vlen scratch entries for the ranks.
     DeviceArray<std::uint32_t> hot_ids(std::uint64_t nnz, const std::uint32_t* col) {
-        ReadOrder order = ids_by_reads(nnz, col, vlen_);
+        DeviceArray<std::uint32_t> count(vlen_), sorted(vlen_), ids(vlen_), by_count(vlen_);
+        count.zero();
+        hot_count_kernel<<<grid_for(nnz), 256>>>(nnz, col, count.get());
+        iota_kernel<<<grid_for(vlen_), 256>>>(ids.get(), vlen_);
+        check(cudaGetLastError(), "counting the vector's reads");
+        std::size_t temp_bytes = 0;
+        check(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_bytes, count.get(), sorted.get(), ids.get(),
+                                                        by_count.get(), vlen_),
+              "sizing the columns' sort");
+        DeviceArray<unsigned char> temp(temp_bytes);
+        check(cub::DeviceRadixSort::SortPairsDescending(temp.get(), temp_bytes, count.get(), sorted.get(), ids.get(),
+                                                        by_count.get(), vlen_),
+              "sorting the columns by their reads");
         DeviceArray<std::uint64_t> twice(1);
         twice.zero();
-        hot_threshold_kernel<<<grid_for(vlen_), 256>>>(vlen_, order.reads.get(), twice.get());
+        hot_threshold_kernel<<<grid_for(vlen_), 256>>>(vlen_, sorted.get(), twice.get());
         check(cudaGetLastError(), "finding the entries read twice");
         twice.download(&hot_);
         hot_ =
@@ -173,9 +162,9 @@ private:
         hot_ = std::min<std::uint64_t>(hot_, 0xffffffffu - vlen_);  // v''s ids are 32-bit
         old_ = DeviceArray<std::uint32_t>(hot_);
         if (hot_)
-            check(cudaMemcpy(old_.get(), order.by_id.get(), hot_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+            check(cudaMemcpy(old_.get(), by_count.get(), hot_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
                   "keeping the hot ids");
-        return std::move(order.ids);  // free now: reused for the ranks
+        return ids;  // free now: reused for the ranks
     }
 
     // old_ sorted ascending, id_rank_ each one's place in v' (for the gather)

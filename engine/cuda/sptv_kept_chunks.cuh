@@ -49,22 +49,24 @@ public:
         : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base) {
         const std::uint64_t blocks = (rows + kTupleBlockRows - 1) / kTupleBlockRows;
         const std::uint64_t n = std::min<std::uint64_t>(static_cast<std::uint64_t>(chunks), blocks);
+        if (!n) return;
+        // chunk c: blocks [edge[c], edge[c + 1]), kept rows [kept[c], kept[c + 1]), nonzeros [nnz[c], nnz[c + 1])
+        std::vector<std::uint64_t> edge(n + 1), kept(n + 1), nnz(n + 1);
+        for (std::uint64_t c = 0; c <= n; ++c) {
+            edge[c] = blocks * c / n;
+            kept[c] = read_entry(block_base, edge[c], "reading a HOCSR chunk's first row");
+            nnz[c] = offset_at(std::min(rows, edge[c] * kTupleBlockRows));
+        }
         for (std::uint64_t c = 0; c < n; ++c) {
             Chunk k;
-            k.first_block = blocks * c / n;
-            k.blocks = blocks * (c + 1) / n - k.first_block;
-            k.kept_begin = read_entry(block_base, k.first_block, "reading a HOCSR chunk's first row");
-            const std::uint64_t kept_end =
-                read_entry(block_base, k.first_block + k.blocks, "reading a HOCSR chunk's end");
-            k.nnz_begin = offset_at(k.first_block * kTupleBlockRows);
-            const std::uint64_t nnz_end = offset_at(std::min(rows, (k.first_block + k.blocks) * kTupleBlockRows));
-            const std::uint64_t kept = kept_end - k.kept_begin;
-            k.offsets = DeviceArray<std::int32_t>(kept + 1);
-            const auto end = static_cast<std::int32_t>(nnz_end - k.nnz_begin);
-            check(cudaMemcpy(k.offsets.get() + kept, &end, sizeof end, cudaMemcpyHostToDevice),
+            k.first_block = edge[c], k.blocks = edge[c + 1] - edge[c], k.kept_begin = kept[c], k.nnz_begin = nnz[c];
+            const std::uint64_t rows_kept = kept[c + 1] - kept[c];
+            k.offsets = DeviceArray<std::int32_t>(rows_kept + 1);
+            const auto end = static_cast<std::int32_t>(nnz[c + 1] - nnz[c]);
+            check(cudaMemcpy(k.offsets.get() + rows_kept, &end, sizeof end, cudaMemcpyHostToDevice),
                   "ending a HOCSR chunk's kept rows");
             keep(k, nullptr);  // the product's analysis reads them
-            if (kept) k.product = make(kept, nnz_end - k.nnz_begin, k.offsets.get(), k.nnz_begin, k.kept_begin);
+            if (rows_kept) k.product = make(rows_kept, nnz[c + 1] - nnz[c], k.offsets.get(), nnz[c], kept[c]);
             chunks_.push_back(std::move(k));
             kept_.push_back(std::make_unique<Event>());
         }
