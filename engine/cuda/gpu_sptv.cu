@@ -34,7 +34,6 @@
 #include "launch_graph.cuh"
 #include "sparse_library.cuh"
 #include "sptv_hot_columns.cuh"
-#include "sptv_kept_chunks.cuh"
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
@@ -173,7 +172,6 @@ struct SptvDevice::Impl {
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    std::unique_ptr<KeptChunks<CsrSpmv>> chunks;  // or those passes chunk by chunk (an experiment)
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
@@ -182,8 +180,7 @@ struct SptvDevice::Impl {
 
     void product(cudaStream_t stream);
     void capture() {
-        if (ell ? outputs != 0 : rows || short_rows || chunks || tuples)
-            graph.capture([this](cudaStream_t s) { product(s); });
+        if (ell ? outputs != 0 : rows || short_rows || tuples) graph.capture([this](cudaStream_t s) { product(s); });
     }
 };
 
@@ -318,20 +315,12 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     if (hocsr_kept(x.rows, d.outputs, x.nnz, vlen)) {
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
-        if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept)) {
+        if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
-        } else if (const int chunks = hocsr_chunks()) {
-            const auto make = [&d, vlen](std::uint64_t rows, std::uint64_t nnz, std::int32_t* offsets,
-                                         std::uint64_t nnz_begin, std::uint64_t kept_begin) {
-                return std::make_unique<CsrSpmv>(rows, vlen, nnz, offsets, d.col.get() + nnz_begin,
-                                                 d.val.get() + nnz_begin, d.v.get(), d.out.get() + kept_begin);
-            };
-            d.chunks = std::make_unique<KeptChunks<CsrSpmv>>(chunks, x.rows, d.ptr32.get(), d.ptr.get(), base, make);
-            d.kept.reset();
-        } else {
-            d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
-        }
+        else
+            d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(),
+                                               d.out.get());
     }
     d.capture();
     t1.record();
@@ -343,9 +332,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
 void SptvDevice::Impl::product(cudaStream_t stream) {
     if (hot) hot->gather(v.get(), stream);
     if (kept) kept->run(stream);
-    if (chunks)
-        chunks->run(stream);
-    else if (short_rows)
+    if (short_rows)
         short_rows->run(stream);
     else if (rows)
         rows->run(stream);

@@ -272,17 +272,17 @@ private:
 // one load a nonzero rather than two: nell-2 shape, 2 rounds, 1.818-1.819, 1.856-1.865,
 // 1.646-1.657 ms against 1.762-1.773, 1.800-1.808, 1.592-1.599; uniform 3.320, 3.400, 2.884
 // against 3.318, 3.410, 2.894 (medians).
-// Fused (session 46, the default; TENSORSCOPE_SPTTM_FUSED=0 launches the singles apart): each team
-// goes on to the singles (spttm_single_runs) once its groups are done, in the same launch. Why:
+// Each team goes on to the singles (spttm_single_runs) once its groups are done, in the same
+// launch (session 46; until then the singles' kernel ran after this one). Why:
 // Nsight Compute on the nell-2 shape's mode 3 (h200-issue19-session46.json call 4) timed this
 // kernel at 1.03 ms of the product's 1.59: the singles' kernel, whose random 128-byte writes of Y
 // are DRAM's work, ran after it, while this one, its gathers hitting L2 (89%), kept DRAM 29% busy.
 // In one launch the blocks at their singles write Y while the others gather. Measured on one
 // H200 (8fdb464, call 5, alternating; medians, ms a mode, share of the copy bound): nell-2 shape,
 // 2 rounds, 1.532-1.535, 1.574-1.587, 1.400 (55.6-60.5%) against 1.759-1.764, 1.799-1.807,
-// 1.586-1.603 (48.7-53.0%); uniform shape mode 1 3.306 (69.6%) against 3.331 (69.2%). Not yet
-// measured on delicious-4d's shape.
-template <bool Fused>
+// 1.586-1.603 (48.7-53.0%); uniform shape mode 1 3.306 (69.6%) against 3.331 (69.2%). On
+// delicious-4d's shape (d643ae6, h200-issue19-session47.json call 1, alternating) even: mode 2
+// 6.526 against 6.526, mode 3 6.276 against 6.332 (68.5-68.8%).
 __global__ void __launch_bounds__(256, 6)
     spttm_team_kernel(std::uint64_t pieces, std::uint32_t group, const std::uint32_t* __restrict__ piece_start,
                       const std::uint32_t* __restrict__ piece_fiber, const std::uint32_t* __restrict__ idx,
@@ -337,7 +337,7 @@ __global__ void __launch_bounds__(256, 6)
         else
             atomic_add4(row, acc);
     }
-    if constexpr (Fused) spttm_single_runs(thread / 8, teams, singles, u_col, y);
+    spttm_single_runs(thread / 8, teams, singles, u_col, y);
 }
 
 // Y = X ×_n U by fiber teams at rank 32 on the default stream: the cut fibers' rows cleared, the
@@ -349,15 +349,11 @@ inline void launch_spttm_teams(const SpttmPieces& p, const float* u, float* y) {
     if (p.cut) spttm_clear_cut_kernel<<<blocks_covering(p.cut * R4), 256>>>(p.cut, R4, p.cut_fiber.get(), y4);
     const std::uint64_t groups = p.group ? (p.pieces + p.group - 1) / p.group : 0;
     const SpttmSinglesView singles = p.singles.view();
-    if (groups && spttm_fused()) {
-        spttm_team_kernel<true><<<grid_for((groups + singles.runs()) * 8), 256>>>(
-            p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4, singles);
-        return;
-    }
     if (groups)
-        spttm_team_kernel<false><<<grid_for(groups * 8), 256>>>(p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx,
-                                                                p.val, u4, y4, singles);
-    launch_spttm_singles(p.singles, u4, y4);
+        spttm_team_kernel<<<grid_for((groups + singles.runs()) * 8), 256>>>(
+            p.pieces, p.group, p.start.get(), p.fiber.get(), p.idx, p.val, u4, y4, singles);
+    else
+        launch_spttm_singles(p.singles, u4, y4);
 }
 
 }  // namespace

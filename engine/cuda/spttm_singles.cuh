@@ -13,8 +13,9 @@
 //   uniform shape       3.413, 3.491, 3.023 (65.4-68.3%)          3.462, 3.544, 3.127 (63.3-67.4%)
 //   nell-2 shape        1.798-1.803, 1.852-1.856, 1.636-1.642    1.792, 1.842-1.855, 1.641-1.648 (2 rounds)
 // (the nell-2 shape's U, 1.2 to 3.7 MB, fits in L2). Since session 46 the teams walk the singles
-// in the teams' launch once their groups are done (spttm_team_kernel's Fused), rather than the
-// singles' kernel after it: on the nell-2 shape 13-14% faster a mode. Private to engine/cuda (nvcc, C++17).
+// in the teams' launch once their groups are done (spttm_team_kernel), rather than the singles'
+// kernel after it: on the nell-2 shape 13-14% faster a mode; the kernel here now runs only where
+// there are no groups. Private to engine/cuda (nvcc, C++17).
 #pragma once
 
 #include <cstdint>
@@ -160,11 +161,6 @@ __global__ void __launch_bounds__(256, 6)
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
     spttm_single_runs(thread / 8, gridDim.x * blockDim.x / 8, s, opaque(u + threadIdx.x % 8), y);
 }
-
-// Whether the fiber teams walk the singles in the teams' launch once their groups are done
-// (spttm_fiber_teams.cuh, session 46): yes unless TENSORSCOPE_SPTTM_FUSED=0, which launches the
-// singles' kernel after the teams', as measured against.
-inline bool spttm_fused() { return !env_is("TENSORSCOPE_SPTTM_FUSED", "0"); }
 
 inline void launch_spttm_singles(const SpttmSingles& s, const float4* u, float4* y) {
     if (!s.count) return;

@@ -20,6 +20,13 @@
 // the nell-2 shape's modes 1 and 3 the blocks here took 0.683-0.693 and 0.504-0.508 ms (67-71% of
 // the copy bound) against CUB's 0.991-1.004 and 0.622-0.623 (49-55%); on the uniform shape 0.774
 // and 0.604 ms (62-69%) against 1.029 and 0.744 (50-52%).
+//
+// Tried and slower, session 47 (h200-issue19-session47.json call 2, alternating twice): the rows
+// in 4 or 8 chunks, each chunk's product (cuSPARSE's SpMV on its own offsets) on a second stream
+// beside the next chunk's first pass. On the nell-2 shape, modes 1-3: 0.705-0.706, 0.822-0.827 and
+// 0.538-0.544 ms with 4 chunks, 0.727-0.732, 0.846 and 0.569-0.571 with 8, against 0.660-0.661,
+// 0.771-0.773 and 0.479-0.480 in one piece: the more chunks, the slower, so the overlap did not
+// pay for the extra products.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
@@ -39,24 +46,19 @@ namespace {
 // side by side after a barrier: 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3
 // and 0.749-0.751 against 0.714-0.716 on mode 1 (Nsight Compute: this kernel 189-191 us against
 // 164-167); the loads, not the scattered stores, set its pace.
-// Chunked (sptv_kept_chunks.cuh, an experiment): over blocks first_block.. of the launch's grid,
-// the kept rows from kept_begin on and their offsets less nnz_begin; else over every block, those
-// three unread (the code measured before them).
-template <class P, bool Chunked = false>
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_keep_rows_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint64_t* __restrict__ block_base,
-                          std::int32_t* __restrict__ kept, std::uint64_t first_block, std::uint64_t kept_begin,
-                          std::uint64_t nnz_begin) {
+                          std::int32_t* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    if constexpr (!Chunked) first_block = 0, kept_begin = 0, nnz_begin = 0;
-    const TupleOffsets<P> off(rows, ptr, first_block);
+    const TupleOffsets<P> off(rows, ptr);
     std::uint32_t before = 0;
     Scan(temp).ExclusiveSum(off.kept(), before);
-    std::int32_t* out = kept + (block_base[first_block + blockIdx.x] - kept_begin) + before;
+    std::int32_t* out = kept + block_base[blockIdx.x] + before;
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k)
-        if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k] - nnz_begin);
+        if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k]);
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
@@ -79,11 +81,9 @@ public:
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         if (ptr32_)
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get(), 0, 0,
-                                                                        0);
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get());
         else
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get(), 0, 0,
-                                                                        0);
+            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get());
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 

@@ -62,8 +62,7 @@ constexpr std::uint64_t kShortRow = 32;
 // 164-167, the one pass 515 against 539.
 constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 
-// The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row; the block
-// is first_block + blockIdx.x, for launches over a range of blocks). Where
+// The offsets of a thread's rows, first .. first + kTupleRows (clipped to the last row). Where
 // all five exist, the first four come as 16-byte loads (first is a multiple of 4, so they are
 // aligned: cudaMalloc aligns to 256 bytes), and the fifth (the next thread's first) is loaded
 // again. Tried, session 36 (h200-issue19-session36.json call 1, alternating twice): the fifth
@@ -74,10 +73,9 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 template <class P>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
-    __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr, std::uint64_t first_block = 0) {
+    __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) {
         static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
-        const std::uint64_t block = first_block + blockIdx.x;
-        const std::uint64_t first = (block * kTupleThreads + threadIdx.x) * kTupleRows;
+        const std::uint64_t first = (blockIdx.x * static_cast<std::uint64_t>(kTupleThreads) + threadIdx.x) * kTupleRows;
         if (first + kTupleRows <= rows) {
             if constexpr (sizeof(P) == 8) {
                 const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(ptr + first));

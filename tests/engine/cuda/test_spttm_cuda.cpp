@@ -112,26 +112,21 @@ private Q_SLOTS:
 
     // The warp-batch variant's walks: fiber teams (rank 32, the default: one-nonzero fibers taken
     // by U's row, the others cut into pieces of 8, rows of fibers cut across teams added by
-    // atomics), fiber teams with the singles among the pieces (TENSORSCOPE_SPTTM_SINGLES=0) and with
-    // the singles launched after the teams rather than in their launch (TENSORSCOPE_SPTTM_FUSED=0), and
+    // atomics), fiber teams with the singles among the pieces (TENSORSCOPE_SPTTM_SINGLES=0), and
     // the warp batches (TENSORSCOPE_SPTTM_TEAMS=0, and every other rank): long and short fibers,
     // fibers all of one nonzero and none of one, random tensors of order 3-5 at ranks 1, 16, 32
     // and 40, and the shared ones, against the oracle.
     void bothWalksKeepTheResult_data() {
         QTest::addColumn<QByteArray>("teams");
         QTest::addColumn<QByteArray>("singles");
-        QTest::addColumn<QByteArray>("fused");
-        QTest::addRow("fiber teams") << QByteArray("") << QByteArray("") << QByteArray("");
-        QTest::addRow("fiber teams, singles in pieces") << QByteArray("") << QByteArray("0") << QByteArray("");
-        QTest::addRow("fiber teams, singles launched apart") << QByteArray("") << QByteArray("") << QByteArray("0");
-        QTest::addRow("warp batches") << QByteArray("0") << QByteArray("") << QByteArray("");
+        QTest::addRow("fiber teams") << QByteArray("") << QByteArray("");
+        QTest::addRow("fiber teams, singles in pieces") << QByteArray("") << QByteArray("0");
+        QTest::addRow("warp batches") << QByteArray("0") << QByteArray("");
     }
     void bothWalksKeepTheResult() {
         QFETCH(QByteArray, teams);
         QFETCH(QByteArray, singles);
-        QFETCH(QByteArray, fused);
-        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams), apart("TENSORSCOPE_SPTTM_SINGLES", singles),
-            one_launch("TENSORSCOPE_SPTTM_FUSED", fused);  // empty: the default
+        const ScopedEnv walk("TENSORSCOPE_SPTTM_TEAMS", teams), apart("TENSORSCOPE_SPTTM_SINGLES", singles);
         for (const QList<int>& heads :
              {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{16, 17, 32, 1, 15, 129, 300}, QList<int>{1},
               QList<int>{8}, QList<int>{9}, QList<int>{16}, QList<int>{17}, QList<int>(61, 2), QList<int>(61, 9),
@@ -147,9 +142,8 @@ private Q_SLOTS:
     }
 
     // The fiber teams with pieces of 4 to 64 nonzeros (TENSORSCOPE_SPTTM_PIECE) and groups of 2 to
-    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP; 3: a group that is no power of two), each with
-    // the singles in the teams' launch (the default) and in their own (TENSORSCOPE_SPTTM_FUSED=0), on
-    // fibers around those lengths, random tensors and the shared ones, against the oracle.
+    // 16 pieces a team (TENSORSCOPE_SPTTM_GROUP; 3: a group that is no power of two), on fibers
+    // around those lengths, random tensors and the shared ones, against the oracle.
     void fiberTeamShapesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("piece");
         QTest::addColumn<QByteArray>("group");
@@ -161,16 +155,13 @@ private Q_SLOTS:
         QFETCH(QByteArray, piece);
         QFETCH(QByteArray, group);
         const ScopedEnv p("TENSORSCOPE_SPTTM_PIECE", piece), g("TENSORSCOPE_SPTTM_GROUP", group);
-        for (const char* fused : {"", "0"}) {  // the singles in the teams' launch, in their own
-            const ScopedEnv one_launch("TENSORSCOPE_SPTTM_FUSED", fused);
-            for (const QList<int>& heads :
-                 {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
-                  QList<int>{63, 64, 65, 2, 16, 17}})
-                check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
-            const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
-            check_spttm(t, 32, SpttmVariant::WarpBatches);
-            shared_tensors_by_warp_batches();
-        }
+        for (const QList<int>& heads :
+             {QList<int>{1, 1, 1, 700, 1, 1, 2000, 33}, QList<int>{8, 9, 64, 65, 1, 31, 33, 129, 300},
+              QList<int>{63, 64, 65, 2, 16, 17}})
+            check_spttm(fibers_of(heads), 32, SpttmVariant::WarpBatches);
+        const CooTensor t = tstest::random_tensor({40, 10, 10, 10}, 3000, 37, Distribution::PowerLaw);
+        check_spttm(t, 32, SpttmVariant::WarpBatches);
+        shared_tensors_by_warp_batches();
     }
 
     void realTensors() {

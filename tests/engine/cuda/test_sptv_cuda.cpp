@@ -191,9 +191,8 @@ private Q_SLOTS:
     }
 
     // Each plan replays its product as one CUDA graph captured when it was prepared (HOCSR in
-    // both passes, also in 3 chunks (TENSORSCOPE_HOCSR_CHUNKS, two streams), the packed vector's
-    // gather with it, HOCFS-ELL's kernel, the shared-vector and cuSPARSE products), and gives the
-    // oracle's values from the replays, again with a new vector;
+    // both passes, the packed vector's gather with it, HOCFS-ELL's kernel, the shared-vector and
+    // cuSPARSE products), and gives the oracle's values from the replays, again with a new vector;
     // with TENSORSCOPE_GRAPHS=0 it launches the same kernels one by one, to the same values.
     void plansReplayAGraph_data() {
         QTest::addColumn<QByteArray>("graphs");
@@ -205,11 +204,9 @@ private Q_SLOTS:
         const tstest::ScopedEnv env("TENSORSCOPE_GRAPHS", graphs.constData());
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", "");
         const CooTensor t = tstest::random_tensor({40, 30, 2000}, 6000, 17, Distribution::PowerLaw);
-        for (const char* pass : {"kept", "one-pass", "kept-3"})
+        for (const char* pass : {"kept", "one-pass"})
             for (const char* rows : {"", "cusparse"}) {
-                const bool cut = std::string(pass) == "kept-3";
-                const tstest::ScopedEnv hocsr("TENSORSCOPE_HOCSR", cut ? "kept" : pass),
-                    product("TENSORSCOPE_SPTV_ROWS", rows), chunks("TENSORSCOPE_HOCSR_CHUNKS", cut ? "3" : "");
+                const tstest::ScopedEnv hocsr("TENSORSCOPE_HOCSR", pass), product("TENSORSCOPE_SPTV_ROWS", rows);
                 for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {
                     std::unique_ptr<SparseFormat> f;
                     try {
@@ -235,26 +232,19 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks; cuSPARSE's also in chunks of rows, each chunk's
-    // product beside the next one's pass, TENSORSCOPE_HOCSR_CHUNKS=2, 3 or 16, an experiment) or one
-    // (=one-pass: a thread a row). On the tensors of the cases above, random ones of order 3-5 and
-    // the shared ones: the same results as the oracle.
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
+    // of the cases above, random ones of order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("chunks");
         for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        for (const char* chunks : {"2", "3", "16"})
-            QTest::addRow("kept, cusparse, %s chunks", chunks)
-                << QByteArray("kept") << QByteArray("cusparse") << QByteArray(chunks);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, chunks);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), cut("TENSORSCOPE_HOCSR_CHUNKS", chunks);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
