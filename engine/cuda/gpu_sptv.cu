@@ -33,6 +33,7 @@
 #include "gpu_sptv.hpp"
 #include "launch_graph.cuh"
 #include "sparse_library.cuh"
+#include "sptv_adaptive_rows.cuh"
 #include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
@@ -120,7 +121,8 @@ public:
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt)
+        if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || rows == 0 ||
+            rows >= kInt || nnz >= kInt || vlen >= kInt)
             return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
@@ -170,6 +172,7 @@ struct SptvDevice::Impl {
     DeviceArray<float> val;
     std::unique_ptr<CsrSpmv> rows;  // the CSR-shaped formats, where there are nonzeros
     std::unique_ptr<SharedVectorRows> short_rows;  // or those whose rows are all short (then no rows)
+    std::unique_ptr<AdaptiveRows> mixed_rows;      // or those of every length (sptv_adaptive_rows.cuh)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
@@ -180,7 +183,8 @@ struct SptvDevice::Impl {
 
     void product(cudaStream_t stream);
     void capture() {
-        if (ell ? outputs != 0 : rows || short_rows || tuples) graph.capture([this](cudaStream_t s) { product(s); });
+        if (ell ? outputs != 0 : rows || short_rows || mixed_rows || tuples)
+            graph.capture([this](cudaStream_t s) { product(s); });
     }
 };
 
@@ -209,6 +213,15 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
     return rows > 3 * outputs || nnz >= 2 * outputs;
 }
 
+// Whether a CSR whose rows are not all short runs sptv_adaptive_rows.cuh's blocks rather than
+// cuSPARSE: where they fit and the vector would fit in a block's shared memory (the shapes they
+// were measured on), unless TENSORSCOPE_SPTV_ROWS=cusparse or TENSORSCOPE_SPTV_HOT=1 (cuSPARSE
+// with the hot columns packed); =adaptive takes them wherever they fit, short rows too.
+bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
+    if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits(rows, nnz, vlen)) return false;
+    return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || (AdaptiveRows::stageable(vlen) && !HotColumns::wanted(vlen));
+}
+
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
 template <class P>
 void launch_tuples(std::uint64_t rows, const P* ptr, const std::uint32_t* col, const float* val, const float* v,
@@ -235,6 +248,10 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
         d.val = DeviceArray<float>(x.val, x.nnz);
         if (const int grid = SharedVectorRows::grid_for_csr(x.rows, x.nnz, vlen, d.ptr.get())) {
             d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
+            d.ptr = {};
+        } else if (adaptive_rows(x.rows, x.nnz, vlen)) {
+            d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(),
+                                                          d.v.get(), d.out.get());
             d.ptr = {};
         } else {
             std::uint64_t columns = vlen;
@@ -318,6 +335,9 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
+        else if (adaptive_rows(d.outputs, x.nnz, vlen))
+            d.mixed_rows =
+                std::make_unique<AdaptiveRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get());
         else
             d.rows = std::make_unique<CsrSpmv>(d.outputs, vlen, x.nnz, kept, d.col.get(), d.val.get(), d.v.get(),
                                                d.out.get());
@@ -334,6 +354,8 @@ void SptvDevice::Impl::product(cudaStream_t stream) {
     if (kept) kept->run(stream);
     if (short_rows)
         short_rows->run(stream);
+    else if (mixed_rows)
+        mixed_rows->run(stream);
     else if (rows)
         rows->run(stream);
     else if (tuples && ptr32.size())

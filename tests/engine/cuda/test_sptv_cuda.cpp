@@ -83,6 +83,24 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 4));
     }
 
+    // The blocks of sptv_adaptive_rows.cuh at their edges: fibers of 255-257 nonzeros (a warp's
+    // block of short rows holds 256), 1023-1025 and 2048-2049 (a long row's pieces of 1024), a
+    // run of 300 one-nonzero fibers (a block holds 256 rows at most) and short fibers between.
+    void adaptiveBlockEdges() {
+        const std::uint64_t lengths[] = {255, 1, 256, 257, 3, 1023, 1024, 1025, 2, 2048, 2049, 7, 256};
+        std::uint64_t total = 300;
+        for (std::uint64_t len : lengths) total += len;
+        CooTensor t({16, 300, 2100});
+        t.resize(total);
+        std::uint64_t z = 0;
+        for (std::uint64_t i = 0; i < 13; ++i)
+            for (std::uint64_t k = 0; k < lengths[i]; ++k)
+                t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 17 + i) % 2100}, 0.25 + double((k * 5 + i) % 13) / 4);
+        for (std::uint64_t q = 0; z < total; ++q)
+            t.set(z++, std::vector<std::uint64_t>{13, q, q % 2100}, 1.0 - double(q % 3));
+        check_against_oracle(tstest::shuffled(t, 9));
+    }
+
     // HOCSR keeps a row for every index tuple: 500 nonzeros over 300 x 300 rows leave most of
     // its 88 blocks of 1024 rows empty, and the outputs are packed across them.
     void manyEmptyRows() { check_against_oracle(tstest::random_tensor({300, 300, 50}, 500, 21, Distribution::Uniform)); }
@@ -120,20 +138,28 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 8));
     }
 
-    // The CSR-shaped formats run either cuSPARSE's SpMV or one of our two kernels with the vector
+    // The CSR-shaped formats run either cuSPARSE's SpMV, one of our two kernels with the vector
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
-    // row by the vector's size); TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for
-    // long rows. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
+    // row by the vector's size) or the blocks of rows of every length (where the vector fits in
+    // L2, sptv_adaptive_rows.cuh, the vector read through L1 or staged in shared memory);
+    // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
+    // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        for (const char* how : {"", "cusparse", "shared"})
-            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
+        QTest::addColumn<QByteArray>("v");
+        for (const char* how : {"", "cusparse", "shared", "adaptive"})
+            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
+        QTest::addRow("adaptive, v shared") << QByteArray("adaptive") << QByteArray("shared");
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, v);
+        const tstest::ScopedEnv staged("TENSORSCOPE_SPTV_ADAPTIVE_V", v);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
+        adaptiveBlockEdges();
+        fibersOnTileEdges();
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
         // mode 3's vector of 80 KB takes the thread-per-row kernel, the others the 4-row one
         check_against_oracle(tstest::random_tensor({300, 200, 20003}, 30000, 33, Distribution::Uniform));
@@ -205,7 +231,7 @@ private Q_SLOTS:
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", "");
         const CooTensor t = tstest::random_tensor({40, 30, 2000}, 6000, 17, Distribution::PowerLaw);
         for (const char* pass : {"kept", "one-pass"})
-            for (const char* rows : {"", "cusparse"}) {
+            for (const char* rows : {"", "cusparse", "adaptive"}) {
                 const tstest::ScopedEnv hocsr("TENSORSCOPE_HOCSR", pass), product("TENSORSCOPE_SPTV_ROWS", rows);
                 for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {
                     std::unique_ptr<SparseFormat> f;
@@ -237,7 +263,7 @@ private Q_SLOTS:
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        for (const char* how : {"", "cusparse", "shared"})
+        for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
         QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
@@ -248,6 +274,7 @@ private Q_SLOTS:
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
+        adaptiveBlockEdges();
         hocsrLongRows();
         hocsrVeryLongRows();
         fibersAcrossTiles();

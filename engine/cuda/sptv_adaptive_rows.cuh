@@ -1,0 +1,250 @@
+// SpTV's CSR product (rows = fibers) for rows of every length, a warp a block of rows cut once
+// when the plan is made (ours, session 47; the idea is CSR-Adaptive's, Greathouse and Daga, SC'14):
+//   - short rows are grouped while their nonzeros fit kStreamNnz: the warp loads them all at once
+//     (eight loads of each array a lane in flight), puts each product in its staging buffer in
+//     shared memory, then each lane sums rows from there, the rows' sums written side by side;
+//   - a longer row is one warp's alone: the same loads a batch, summed across the warp; a row
+//     longer than kPieceNnz is cut into pieces added to its output by atomics (cleared first).
+// Why: on the nell-2 shape (power-law fibers) cuSPARSE's CSR SpMV reaches 58-64% of the copy
+// bound on mode 3 and 64-76% on modes 1-2; our kernels with the vector in shared memory reach
+// more (sptv_shared_vector.cuh) but only where every row is short, and half of the nell-2
+// shape's mode-3 nonzeros sit in fibers of 32 or more (16.2M fibers; 291K hold 40M nonzeros).
+// The warp's loads here do not depend on the rows' lengths, and no row holds its warp longer
+// than a piece.
+// Two ways to read the vector (TENSORSCOPE_SPTV_ADAPTIVE_V, an experiment): staged in shared
+// memory (=shared, one block of 1,024 threads an SM), or through L1 with the streamed arrays
+// loaded past it (the default, blocks of 256, six an SM).
+// Private to engine/cuda (nvcc, C++17).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cuda_util.cuh"
+#include "env_switch.hpp"
+#include "sparse_library.cuh"
+#include "sptv_shared_vector.cuh"
+
+namespace tscope::gpu {
+namespace {
+
+constexpr std::uint32_t kStreamNnz = 256;        // a warp's block of short rows: nonzeros, and rows, at most
+constexpr std::uint32_t kPieceNnz = 1024;        // a long row's piece
+constexpr std::uint32_t kSplitRow = 1u << 31;    // a block's row marked: a piece, added by atomics
+constexpr int kAdaptiveBatch = kStreamNnz / 32;  // a lane's loads of each array in flight
+
+// The blocks: block b covers nonzeros [nz[b], nz[b+1]) and, unless it is a piece, rows
+// [row[b], row[b+1]) (kSplitRow masked off); split: the rows cut into pieces, to clear.
+struct AdaptiveBlocks {
+    std::vector<std::uint32_t> row, nz, split;
+};
+
+// Cut from a CSR's 32-bit offsets ptr[0 .. rows].
+inline AdaptiveBlocks adaptive_blocks(const std::vector<std::int32_t>& ptr) {
+    AdaptiveBlocks b;
+    const auto rows = static_cast<std::uint32_t>(ptr.size() - 1);
+    auto push = [&b](std::uint32_t row, std::int32_t nz) {
+        b.row.push_back(row);
+        b.nz.push_back(static_cast<std::uint32_t>(nz));
+    };
+    for (std::uint32_t r = 0; r < rows;) {
+        const auto n = static_cast<std::uint32_t>(ptr[r + 1] - ptr[r]);
+        if (n > kPieceNnz) {
+            b.split.push_back(r);
+            for (std::uint32_t z = 0; z < n; z += kPieceNnz) push(r | kSplitRow, ptr[r] + static_cast<std::int32_t>(z));
+            ++r;
+        } else if (n > kStreamNnz) {
+            push(r, ptr[r]);
+            ++r;
+        } else {
+            const std::uint32_t first = r;
+            while (r < rows && r - first < kStreamNnz &&
+                   static_cast<std::uint32_t>(ptr[r + 1] - ptr[first]) <= kStreamNnz)
+                ++r;
+            push(first, ptr[first]);
+        }
+    }
+    push(rows, ptr[rows]);
+    return b;
+}
+
+// A lane's share of [z, end): nonzeros z + lane + 32 k, k < kAdaptiveBatch; past end, column 0
+// and value 0. Streamed: loaded past L1 where the vector is read through it.
+template <bool SharedV>
+__device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::uint32_t lane,
+                                     const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                     std::uint32_t (&c)[kAdaptiveBatch], float (&x)[kAdaptiveBatch]) {
+#pragma unroll
+    for (int k = 0; k < kAdaptiveBatch; ++k) {
+        const std::uint32_t j = z + lane + 32u * k;
+        const bool in = j < end;
+        c[k] = in ? (SharedV ? col[j] : __ldcs(col + j)) : 0u;
+        x[k] = in ? (SharedV ? val[j] : __ldcs(val + j)) : 0.f;
+    }
+}
+
+template <bool SharedV>
+__device__ inline float adaptive_v(const float* __restrict__ v, std::uint32_t c) {
+    return SharedV ? v[c] : __ldg(v + c);
+}
+
+__global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
+                                      float* __restrict__ out) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[rows[i]] = 0.f;
+}
+
+// out = A v over the blocks (see the header); dynamic shared memory: the vector (SharedV,
+// padded to 32 entries) then each warp's kStreamNnz staged products.
+template <bool SharedV, int Threads, int PerSm>
+__global__ void __launch_bounds__(Threads, PerSm)
+    sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
+                         const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
+                         const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                         const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
+    extern __shared__ float smem[];
+    const float* vec = v;
+    std::uint32_t staged_at = 0;
+    if constexpr (SharedV) {
+        vec = shared_vector(v, vlen);
+        staged_at = (vlen + 31) / 32 * 32;
+    }
+    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    float* staged = smem + staged_at + warp * kStreamNnz;
+    std::uint32_t c[kAdaptiveBatch];
+    float x[kAdaptiveBatch];
+    for (std::uint32_t b = blockIdx.x * (Threads / 32) + warp; b < blocks; b += gridDim.x * (Threads / 32)) {
+        const std::uint32_t r0 = brow[b], z0 = bnz[b], z1 = bnz[b + 1];
+        const std::uint32_t row = r0 & ~kSplitRow;
+        if ((r0 & kSplitRow) || z1 - z0 > kStreamNnz) {  // one row, or a piece of one
+            float s = 0.f;
+            for (std::uint32_t z = z0; z < z1; z += kStreamNnz) {
+                adaptive_load<SharedV>(z, z1, lane, col, val, c, x);
+#pragma unroll
+                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * adaptive_v<SharedV>(vec, c[k]);
+            }
+            for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+            if (lane == 0) {
+                if (r0 & kSplitRow)
+                    atomicAdd(out + row, s);
+                else
+                    out[row] = s;
+            }
+            continue;
+        }
+        const std::uint32_t r1 = brow[b + 1] & ~kSplitRow;
+        adaptive_load<SharedV>(z0, z1, lane, col, val, c, x);
+#pragma unroll
+        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * adaptive_v<SharedV>(vec, c[k]);
+        __syncwarp();
+        for (std::uint32_t r = row + lane; r < r1; r += 32) {
+            const std::uint32_t a = static_cast<std::uint32_t>(ptr[r]) - z0,
+                                e = static_cast<std::uint32_t>(ptr[r + 1]) - z0;
+            float s = 0.f;
+            for (std::uint32_t t = a; t < e; ++t) s += staged[t];
+            out[r] = s;
+        }
+        __syncwarp();  // the buffer's next fill waits for these reads
+    }
+}
+
+// y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
+// narrowed here from 64-bit ones); the blocks are cut once from the offsets as they are now
+// (a caller that rewrites them, HOCSR's kept rows, writes the same ones each product).
+class AdaptiveRows {
+public:
+    // Whether a CSR of these sizes can run here: 32-bit offsets and rows, and, for the vector in
+    // shared memory, a vector that fits beside the staging buffers.
+    static bool fits(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
+        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
+        if (rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return false;
+        return !shared_v() || stageable(vlen);
+    }
+    // Whether the vector fits in a block's shared memory beside the staging buffers.
+    static bool stageable(std::uint64_t vlen) {
+        return shared_bytes(true, vlen) <=
+               static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+    }
+
+    AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr64, const std::uint32_t* col,
+                 const float* val, const float* dv, float* dout)
+        : vlen_(static_cast<std::uint32_t>(vlen)),
+          own_ptr_(rows + 1),
+          ptr_(own_ptr_.get()),
+          col_(col),
+          val_(val),
+          v_(dv),
+          out_(dout) {
+        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr64, own_ptr_.get());
+        check(cudaGetLastError(), "narrowing the SpTV row offsets");
+        cut(rows);
+    }
+    AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
+                 const float* val, const float* dv, float* dout)
+        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv), out_(dout) {
+        cut(rows);
+    }
+    AdaptiveRows(const AdaptiveRows&) = delete;
+    AdaptiveRows& operator=(const AdaptiveRows&) = delete;
+
+    void run(cudaStream_t stream) {
+        if (split_.size())
+            adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
+                static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
+        if (shared_)
+            sptv_adaptive_kernel<true, 1024, 1><<<grid_, 1024, shared_bytes(true, vlen_), stream>>>(
+                blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
+        else
+            sptv_adaptive_kernel<false, 256, 6><<<grid_, 256, shared_bytes(false, vlen_), stream>>>(
+                blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
+    }
+
+private:
+    static bool shared_v() { return env_is("TENSORSCOPE_SPTV_ADAPTIVE_V", "shared"); }
+    static std::size_t shared_bytes(bool shared, std::uint64_t vlen) {
+        const std::uint64_t warps = shared ? 1024 / 32 : 256 / 32;
+        return ((shared ? (vlen + 31) / 32 * 32 : 0) + warps * kStreamNnz) * sizeof(float);
+    }
+    // The blocks cut on the host from the offsets as they are now, and the grid.
+    void cut(std::uint64_t rows) {
+        std::vector<std::int32_t> host(rows + 1);
+        check(cudaMemcpy(host.data(), ptr_, host.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
+              "reading the SpTV rows");
+        const AdaptiveBlocks b = adaptive_blocks(host);
+        blocks_ = static_cast<std::uint32_t>(b.row.size() - 1);
+        row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
+        nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
+        if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
+        shared_ = shared_v();
+        grid_ = shared_ ? grid<true, 1024, 1>() : grid<false, 256, 6>();
+    }
+    // The resident blocks, at most one a warp's block of rows.
+    template <bool SharedV, int Threads, int PerSm>
+    int grid() const {
+        const std::size_t bytes = shared_bytes(SharedV, vlen_);
+        check(cudaFuncSetAttribute(sptv_adaptive_kernel<SharedV, Threads, PerSm>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+              "sizing the SpTV kernel's shared memory");
+        int per_sm = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_adaptive_kernel<SharedV, Threads, PerSm>,
+                                                            Threads, bytes),
+              "sizing the SpTV kernel's grid");
+        const std::uint64_t needed = (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32);
+        const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
+        return static_cast<int>(needed < resident ? needed : resident);
+    }
+
+    std::uint32_t vlen_, blocks_ = 0;
+    DeviceArray<std::int32_t> own_ptr_;  // the 64-bit offsets narrowed, where they were given
+    const std::int32_t* ptr_;
+    const std::uint32_t* col_;
+    const float* val_;
+    const float* v_;
+    float* out_;
+    DeviceArray<std::uint32_t> row_, nz_, split_;
+    bool shared_ = false;
+    int grid_ = 0;
+};
+
+}  // namespace
+}  // namespace tscope::gpu
