@@ -11,9 +11,20 @@
 // shape's mode-3 nonzeros sit in fibers of 32 or more (16.2M fibers; 291K hold 40M nonzeros).
 // The warp's loads here do not depend on the rows' lengths, and no row holds its warp longer
 // than a piece.
-// Two ways to read the vector (TENSORSCOPE_SPTV_ADAPTIVE_V, an experiment): staged in shared
-// memory (=shared, one block of 1,024 threads an SM), or through L1 with the streamed arrays
-// loaded past it (the default, blocks of 256, six an SM).
+// Measured on one H200 against cuSPARSE (815d00f, h200-issue19-session47.json call 3, alternating
+// twice; ms a mode, medians of 10), on the nell-2 shape, the vector read through L1 with the
+// streamed arrays loaded past it (blocks of 256, six an SM):
+//   CSF        0.290-0.293, 0.291-0.295, 0.363-0.372   cuSPARSE 0.301-0.303, 0.302-0.306, 0.317-0.318
+//   HOCFS-CSR  0.289-0.293, 0.294-0.296, 0.362-0.366            0.296-0.305, 0.297-0.304, 0.317-0.319
+//   CFB        0.292-0.298, 0.292-0.295, 0.361-0.366            0.298-0.301, 0.293-0.306, 0.319-0.321
+//   HOCSR      0.648-0.650, 0.760-0.761, 0.525-0.528            0.661-0.662, 0.774-0.775, 0.475-0.480
+// and with the vector staged in shared memory (one block of 1,024 threads an SM), once: CSF
+// 0.314, 0.331, 0.294; HOCFS-CSR 0.315, 0.335, 0.296; CFB 0.315, 0.326, 0.296; HOCSR 0.684,
+// 0.800, 0.454. Mode 3's
+// vector (115 KB) left L1 hitting 53% of the loads (Nsight Compute, CSF mode 3, L2 49%, DRAM 45%
+// busy), the 37-48 KB of modes 1-2 fit beside the streams. Hence the vector staged above
+// kRunVectorBytes, read through L1 below. On the uniform shape, whose rows are all short, the
+// shared-vector kernels stay: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576 here.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
@@ -94,9 +105,23 @@ __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __re
     if (i < n) out[rows[i]] = 0.f;
 }
 
+// A block's bounds: nonzeros [z0, z1), rows [row, r1) (a piece: row alone, added by atomics).
+struct AdaptiveBlock {
+    std::uint32_t row, r1, z0, z1;
+    bool piece;
+    __device__ AdaptiveBlock(std::uint32_t b, const std::uint32_t* __restrict__ brow,
+                             const std::uint32_t* __restrict__ bnz)
+        : row(brow[b]), r1(brow[b + 1] & ~kSplitRow), z0(bnz[b]), z1(bnz[b + 1]), piece((row & kSplitRow) != 0) {
+        row &= ~kSplitRow;
+    }
+    __device__ bool one_row() const { return piece || z1 - z0 > kStreamNnz; }
+};
+
 // out = A v over the blocks (see the header); dynamic shared memory: the vector (SharedV,
-// padded to 32 entries) then each warp's kStreamNnz staged products.
-template <bool SharedV, int Threads, int PerSm>
+// padded to 32 entries) then each warp's kStreamNnz staged products. Prefetch: a warp loads its
+// next block's first batch before it sums the rows of this one (an experiment,
+// TENSORSCOPE_SPTV_ADAPTIVE_PREFETCH=1).
+template <bool SharedV, bool Prefetch, int Threads, int PerSm>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
@@ -109,42 +134,59 @@ __global__ void __launch_bounds__(Threads, PerSm)
         vec = shared_vector(v, vlen);
         staged_at = (vlen + 31) / 32 * 32;
     }
-    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, stride = gridDim.x * (Threads / 32);
     float* staged = smem + staged_at + warp * kStreamNnz;
     std::uint32_t c[kAdaptiveBatch];
     float x[kAdaptiveBatch];
-    for (std::uint32_t b = blockIdx.x * (Threads / 32) + warp; b < blocks; b += gridDim.x * (Threads / 32)) {
-        const std::uint32_t r0 = brow[b], z0 = bnz[b], z1 = bnz[b + 1];
-        const std::uint32_t row = r0 & ~kSplitRow;
-        if ((r0 & kSplitRow) || z1 - z0 > kStreamNnz) {  // one row, or a piece of one
+    std::uint32_t b = blockIdx.x * (Threads / 32) + warp;
+    if (b >= blocks) return;
+    AdaptiveBlock h(b, brow, bnz);
+    adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
+    for (;;) {
+        const std::uint32_t next = b + stride;
+        if (h.one_row()) {
             float s = 0.f;
-            for (std::uint32_t z = z0; z < z1; z += kStreamNnz) {
-                adaptive_load<SharedV>(z, z1, lane, col, val, c, x);
+            for (std::uint32_t z = h.z0;;) {
 #pragma unroll
                 for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * adaptive_v<SharedV>(vec, c[k]);
+                z += kStreamNnz;
+                if (z >= h.z1) break;
+                adaptive_load<SharedV>(z, h.z1, lane, col, val, c, x);
             }
             for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
             if (lane == 0) {
-                if (r0 & kSplitRow)
-                    atomicAdd(out + row, s);
+                if (h.piece)
+                    atomicAdd(out + h.row, s);
                 else
-                    out[row] = s;
+                    out[h.row] = s;
             }
+            if (next >= blocks) return;
+            b = next, h = AdaptiveBlock(b, brow, bnz);
+            adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
             continue;
         }
-        const std::uint32_t r1 = brow[b + 1] & ~kSplitRow;
-        adaptive_load<SharedV>(z0, z1, lane, col, val, c, x);
 #pragma unroll
         for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * adaptive_v<SharedV>(vec, c[k]);
+        const AdaptiveBlock now = h;
+        if (Prefetch && next < blocks) {  // in flight while the rows below are summed
+            h = AdaptiveBlock(next, brow, bnz);
+            adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
+        }
         __syncwarp();
-        for (std::uint32_t r = row + lane; r < r1; r += 32) {
-            const std::uint32_t a = static_cast<std::uint32_t>(ptr[r]) - z0,
-                                e = static_cast<std::uint32_t>(ptr[r + 1]) - z0;
+        for (std::uint32_t r = now.row + lane; r < now.r1; r += 32) {
+            const std::uint32_t a = static_cast<std::uint32_t>(ptr[r]) - now.z0,
+                                e = static_cast<std::uint32_t>(ptr[r + 1]) - now.z0;
             float s = 0.f;
             for (std::uint32_t t = a; t < e; ++t) s += staged[t];
             out[r] = s;
         }
         __syncwarp();  // the buffer's next fill waits for these reads
+        if (next >= blocks) return;
+        b = next;
+        if (!Prefetch) {
+            h = AdaptiveBlock(b, brow, bnz);
+            adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
+        }
     }
 }
 
@@ -153,12 +195,10 @@ __global__ void __launch_bounds__(Threads, PerSm)
 // (a caller that rewrites them, HOCSR's kept rows, writes the same ones each product).
 class AdaptiveRows {
 public:
-    // Whether a CSR of these sizes can run here: 32-bit offsets and rows, and, for the vector in
-    // shared memory, a vector that fits beside the staging buffers.
+    // Whether a CSR of these sizes can run here: 32-bit offsets and rows.
     static bool fits(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        if (rows == 0 || rows >= kInt || nnz >= kInt || vlen >= kInt) return false;
-        return !shared_v() || stageable(vlen);
+        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt;
     }
     // Whether the vector fits in a block's shared memory beside the staging buffers.
     static bool stageable(std::uint64_t vlen) {
@@ -191,16 +231,23 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        if (shared_)
-            sptv_adaptive_kernel<true, 1024, 1><<<grid_, 1024, shared_bytes(true, vlen_), stream>>>(
-                blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
+        if (shared_ && prefetch_)
+            launch<true, true, 1024, 1>(stream);
+        else if (shared_)
+            launch<true, false, 1024, 1>(stream);
+        else if (prefetch_)
+            launch<false, true, 256, 5>(stream);
         else
-            sptv_adaptive_kernel<false, 256, 6><<<grid_, 256, shared_bytes(false, vlen_), stream>>>(
-                blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
+            launch<false, false, 256, 6>(stream);
     }
 
 private:
-    static bool shared_v() { return env_is("TENSORSCOPE_SPTV_ADAPTIVE_V", "shared"); }
+    template <bool SharedV, bool Prefetch, int Threads, int PerSm>
+    void launch(cudaStream_t stream) {
+        sptv_adaptive_kernel<SharedV, Prefetch, Threads, PerSm>
+            <<<grid_, Threads, shared_bytes(SharedV, vlen_), stream>>>(blocks_, row_.get(), nz_.get(), ptr_, col_, val_,
+                                                                       v_, vlen_, out_);
+    }
     static std::size_t shared_bytes(bool shared, std::uint64_t vlen) {
         const std::uint64_t warps = shared ? 1024 / 32 : 256 / 32;
         return ((shared ? (vlen + 31) / 32 * 32 : 0) + warps * kStreamNnz) * sizeof(float);
@@ -215,19 +262,23 @@ private:
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
-        shared_ = shared_v();
-        grid_ = shared_ ? grid<true, 1024, 1>() : grid<false, 256, 6>();
+        shared_ = vlen_ * sizeof(float) > kRunVectorBytes && stageable(vlen_);
+        prefetch_ = env_is("TENSORSCOPE_SPTV_ADAPTIVE_PREFETCH", "1");
+        if (shared_)
+            grid_ = prefetch_ ? grid<true, true, 1024, 1>() : grid<true, false, 1024, 1>();
+        else
+            grid_ = prefetch_ ? grid<false, true, 256, 5>() : grid<false, false, 256, 6>();
     }
     // The resident blocks, at most one a warp's block of rows.
-    template <bool SharedV, int Threads, int PerSm>
+    template <bool SharedV, bool Prefetch, int Threads, int PerSm>
     int grid() const {
         const std::size_t bytes = shared_bytes(SharedV, vlen_);
-        check(cudaFuncSetAttribute(sptv_adaptive_kernel<SharedV, Threads, PerSm>,
+        check(cudaFuncSetAttribute(sptv_adaptive_kernel<SharedV, Prefetch, Threads, PerSm>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
               "sizing the SpTV kernel's shared memory");
         int per_sm = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_adaptive_kernel<SharedV, Threads, PerSm>,
-                                                            Threads, bytes),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                  &per_sm, sptv_adaptive_kernel<SharedV, Prefetch, Threads, PerSm>, Threads, bytes),
               "sizing the SpTV kernel's grid");
         const std::uint64_t needed = (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32);
         const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
@@ -242,7 +293,7 @@ private:
     const float* v_;
     float* out_;
     DeviceArray<std::uint32_t> row_, nz_, split_;
-    bool shared_ = false;
+    bool shared_ = false, prefetch_ = false;
     int grid_ = 0;
 };
 

@@ -141,21 +141,22 @@ private Q_SLOTS:
     // The CSR-shaped formats run either cuSPARSE's SpMV, one of our two kernels with the vector
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
     // row by the vector's size) or the blocks of rows of every length (where the vector fits in
-    // L2, sptv_adaptive_rows.cuh, the vector read through L1 or staged in shared memory);
+    // L2, sptv_adaptive_rows.cuh, the vector read through L1 or staged in shared memory above
+    // 64 KB, with or without the next block's loads issued early);
     // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
     // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("v");
+        QTest::addColumn<QByteArray>("prefetch");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
-        QTest::addRow("adaptive, v shared") << QByteArray("adaptive") << QByteArray("shared");
+        QTest::addRow("adaptive, prefetching") << QByteArray("adaptive") << QByteArray("1");
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, v);
-        const tstest::ScopedEnv staged("TENSORSCOPE_SPTV_ADAPTIVE_V", v);
+        QFETCH(QByteArray, prefetch);
+        const tstest::ScopedEnv next("TENSORSCOPE_SPTV_ADAPTIVE_PREFETCH", prefetch);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         adaptiveBlockEdges();
