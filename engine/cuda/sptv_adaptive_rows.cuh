@@ -118,10 +118,13 @@ struct AdaptiveBlock {
 };
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector (SharedV,
-// padded to 32 entries) then each warp's kStreamNnz staged products. Prefetch: a warp loads its
-// next block's first batch before it sums the rows of this one (an experiment,
-// TENSORSCOPE_SPTV_ADAPTIVE_PREFETCH=1).
-template <bool SharedV, bool Prefetch, int Threads, int PerSm>
+// padded to 32 entries) then each warp's kStreamNnz staged products.
+// Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
+// next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
+// L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
+// against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
+// against 0.283-0.286, even.
+template <bool SharedV, int Threads, int PerSm>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
@@ -168,10 +171,6 @@ __global__ void __launch_bounds__(Threads, PerSm)
 #pragma unroll
         for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * adaptive_v<SharedV>(vec, c[k]);
         const AdaptiveBlock now = h;
-        if (Prefetch && next < blocks) {  // in flight while the rows below are summed
-            h = AdaptiveBlock(next, brow, bnz);
-            adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
-        }
         __syncwarp();
         for (std::uint32_t r = now.row + lane; r < now.r1; r += 32) {
             const std::uint32_t a = static_cast<std::uint32_t>(ptr[r]) - now.z0,
@@ -182,11 +181,8 @@ __global__ void __launch_bounds__(Threads, PerSm)
         }
         __syncwarp();  // the buffer's next fill waits for these reads
         if (next >= blocks) return;
-        b = next;
-        if (!Prefetch) {
-            h = AdaptiveBlock(b, brow, bnz);
-            adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
-        }
+        b = next, h = AdaptiveBlock(b, brow, bnz);
+        adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
     }
 }
 
@@ -202,7 +198,7 @@ public:
     }
     // Whether the vector fits in a block's shared memory beside the staging buffers.
     static bool stageable(std::uint64_t vlen) {
-        return shared_bytes(true, vlen) <=
+        return shared_bytes(true, 1024, vlen) <=
                static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
     }
 
@@ -231,26 +227,29 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        if (shared_ && prefetch_)
-            launch<true, true, 1024, 1>(stream);
-        else if (shared_)
-            launch<true, false, 1024, 1>(stream);
-        else if (prefetch_)
-            launch<false, true, 256, 5>(stream);
-        else
-            launch<false, false, 256, 6>(stream);
+        switch (way_) {
+        case Way::Through_L1: launch<false, 256, 6>(stream); break;
+        case Way::Staged: launch<true, 1024, 1>(stream); break;
+        case Way::Staged_512: launch<true, 512, 3>(stream); break;
+        }
     }
 
 private:
-    template <bool SharedV, bool Prefetch, int Threads, int PerSm>
+    // How the vector is read: through L1 (blocks of 256, six an SM), or staged in shared memory
+    // by blocks of 1,024, one an SM, or of 512, three an SM where three vectors fit (an
+    // experiment: TENSORSCOPE_SPTV_ADAPTIVE_V=staged stages every vector that fits, in blocks of
+    // 512 up to kRunVectorBytes).
+    enum class Way { Through_L1, Staged, Staged_512 };
+
+    template <bool SharedV, int Threads, int PerSm>
     void launch(cudaStream_t stream) {
-        sptv_adaptive_kernel<SharedV, Prefetch, Threads, PerSm>
-            <<<grid_, Threads, shared_bytes(SharedV, vlen_), stream>>>(blocks_, row_.get(), nz_.get(), ptr_, col_, val_,
-                                                                       v_, vlen_, out_);
+        sptv_adaptive_kernel<SharedV, Threads, PerSm>
+            <<<grid_, Threads, shared_bytes(SharedV, Threads, vlen_), stream>>>(blocks_, row_.get(), nz_.get(), ptr_,
+                                                                                col_, val_, v_, vlen_, out_);
     }
-    static std::size_t shared_bytes(bool shared, std::uint64_t vlen) {
-        const std::uint64_t warps = shared ? 1024 / 32 : 256 / 32;
-        return ((shared ? (vlen + 31) / 32 * 32 : 0) + warps * kStreamNnz) * sizeof(float);
+    static std::size_t shared_bytes(bool shared, int threads, std::uint64_t vlen) {
+        return ((shared ? (vlen + 31) / 32 * 32 : 0) + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) *
+               sizeof(float);
     }
     // The blocks cut on the host from the offsets as they are now, and the grid.
     void cut(std::uint64_t rows) {
@@ -262,23 +261,24 @@ private:
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
-        shared_ = vlen_ * sizeof(float) > kRunVectorBytes && stageable(vlen_);
-        prefetch_ = env_is("TENSORSCOPE_SPTV_ADAPTIVE_PREFETCH", "1");
-        if (shared_)
-            grid_ = prefetch_ ? grid<true, true, 1024, 1>() : grid<true, false, 1024, 1>();
+        const bool large = vlen_ * sizeof(float) > kRunVectorBytes;
+        if (large && stageable(vlen_))
+            way_ = Way::Staged, grid_ = grid<true, 1024, 1>();
+        else if (!large && env_is("TENSORSCOPE_SPTV_ADAPTIVE_V", "staged"))
+            way_ = Way::Staged_512, grid_ = grid<true, 512, 3>();
         else
-            grid_ = prefetch_ ? grid<false, true, 256, 5>() : grid<false, false, 256, 6>();
+            way_ = Way::Through_L1, grid_ = grid<false, 256, 6>();
     }
     // The resident blocks, at most one a warp's block of rows.
-    template <bool SharedV, bool Prefetch, int Threads, int PerSm>
+    template <bool SharedV, int Threads, int PerSm>
     int grid() const {
-        const std::size_t bytes = shared_bytes(SharedV, vlen_);
-        check(cudaFuncSetAttribute(sptv_adaptive_kernel<SharedV, Prefetch, Threads, PerSm>,
+        const std::size_t bytes = shared_bytes(SharedV, Threads, vlen_);
+        check(cudaFuncSetAttribute(sptv_adaptive_kernel<SharedV, Threads, PerSm>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
               "sizing the SpTV kernel's shared memory");
         int per_sm = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                  &per_sm, sptv_adaptive_kernel<SharedV, Prefetch, Threads, PerSm>, Threads, bytes),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_adaptive_kernel<SharedV, Threads, PerSm>,
+                                                            Threads, bytes),
               "sizing the SpTV kernel's grid");
         const std::uint64_t needed = (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32);
         const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
@@ -293,7 +293,7 @@ private:
     const float* v_;
     float* out_;
     DeviceArray<std::uint32_t> row_, nz_, split_;
-    bool shared_ = false, prefetch_ = false;
+    Way way_ = Way::Through_L1;
     int grid_ = 0;
 };
 

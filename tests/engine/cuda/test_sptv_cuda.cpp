@@ -142,21 +142,21 @@ private Q_SLOTS:
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
     // row by the vector's size) or the blocks of rows of every length (where the vector fits in
     // L2, sptv_adaptive_rows.cuh, the vector read through L1 or staged in shared memory above
-    // 64 KB, with or without the next block's loads issued early);
+    // 64 KB, or below it too with TENSORSCOPE_SPTV_ADAPTIVE_V=staged);
     // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
     // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("prefetch");
+        QTest::addColumn<QByteArray>("staged");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
-        QTest::addRow("adaptive, prefetching") << QByteArray("adaptive") << QByteArray("1");
+        QTest::addRow("adaptive, small vectors staged") << QByteArray("adaptive") << QByteArray("staged");
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, prefetch);
-        const tstest::ScopedEnv next("TENSORSCOPE_SPTV_ADAPTIVE_PREFETCH", prefetch);
+        QFETCH(QByteArray, staged);
+        const tstest::ScopedEnv way("TENSORSCOPE_SPTV_ADAPTIVE_V", staged);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         adaptiveBlockEdges();
