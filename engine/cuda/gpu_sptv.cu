@@ -214,12 +214,12 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
 }
 
 // Whether a CSR whose rows are not all short runs sptv_adaptive_rows.cuh's blocks rather than
-// cuSPARSE: where they fit and the vector would fit in a block's shared memory (the shapes they
-// were measured on), unless TENSORSCOPE_SPTV_ROWS=cusparse or TENSORSCOPE_SPTV_HOT=1 (cuSPARSE
-// with the hot columns packed); =adaptive takes them wherever they fit, short rows too.
+// cuSPARSE: where they fit (the vector in a block's shared memory), unless
+// TENSORSCOPE_SPTV_ROWS=cusparse or TENSORSCOPE_SPTV_HOT=1 (cuSPARSE with the hot columns
+// packed); =adaptive takes them for short rows too.
 bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits(rows, nnz, vlen)) return false;
-    return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || (AdaptiveRows::stageable(vlen) && !HotColumns::wanted(vlen));
+    return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || !HotColumns::wanted(vlen);
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.

@@ -11,20 +11,23 @@
 // shape's mode-3 nonzeros sit in fibers of 32 or more (16.2M fibers; 291K hold 40M nonzeros).
 // The warp's loads here do not depend on the rows' lengths, and no row holds its warp longer
 // than a piece.
-// Measured on one H200 against cuSPARSE (815d00f, h200-issue19-session47.json call 3, alternating
-// twice; ms a mode, medians of 10), on the nell-2 shape, the vector read through L1 with the
-// streamed arrays loaded past it (blocks of 256, six an SM):
-//   CSF        0.290-0.293, 0.291-0.295, 0.363-0.372   cuSPARSE 0.301-0.303, 0.302-0.306, 0.317-0.318
-//   HOCFS-CSR  0.289-0.293, 0.294-0.296, 0.362-0.366            0.296-0.305, 0.297-0.304, 0.317-0.319
-//   CFB        0.292-0.298, 0.292-0.295, 0.361-0.366            0.298-0.301, 0.293-0.306, 0.319-0.321
-//   HOCSR      0.648-0.650, 0.760-0.761, 0.525-0.528            0.661-0.662, 0.774-0.775, 0.475-0.480
-// and with the vector staged in shared memory (one block of 1,024 threads an SM), once: CSF
-// 0.314, 0.331, 0.294; HOCFS-CSR 0.315, 0.335, 0.296; CFB 0.315, 0.326, 0.296; HOCSR 0.684,
-// 0.800, 0.454. Mode 3's
-// vector (115 KB) left L1 hitting 53% of the loads (Nsight Compute, CSF mode 3, L2 49%, DRAM 45%
-// busy), the 37-48 KB of modes 1-2 fit beside the streams. Hence the vector staged above
-// kRunVectorBytes, read through L1 below. On the uniform shape, whose rows are all short, the
-// shared-vector kernels stay: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576 here.
+// The vector is staged in each block's shared memory: blocks of 512 threads, three an SM, up to
+// kRunVectorBytes, one block of 1,024 above (two vectors would not fit).
+// Measured on one H200 (ef25c94, h200-issue19-session47.json call 5, alternating twice; ms a
+// mode, medians of 10; share of the copy bound), nell-2 shape, modes 1-3:
+//   CSF        0.263-0.267, 0.268-0.271, 0.284-0.287 (66.8-77.7%)
+//   HOCFS-CSR  0.263-0.268, 0.274-0.277, 0.287-0.290 (66.0-77.7%)
+//   CFB        0.263-0.270, 0.273-0.277, 0.289       (71.6-85.0%)
+//   HOCSR      0.631-0.636, 0.748,       0.445-0.449 (59.2-66.4%)
+// against cuSPARSE's (call 4) CSF 0.300, 0.303, 0.323; HOCFS-CSR 0.298, 0.303, 0.320; CFB 0.298,
+// 0.297, 0.319; HOCSR 0.661, 0.771, 0.477. Also tried (calls 3-5): the vector read through L1,
+// the streamed arrays loaded past it (__ldcs; blocks of 256, six an SM): modes 1-2 0.288-0.301
+// (HOCSR 0.648-0.651, 0.760-0.763), mode 3 0.361-0.372 (HOCSR 0.525-0.528), L1 hitting 53% of
+// mode 3's loads (Nsight Compute, CSF; L2 49%, DRAM 45% busy); and modes 1-2 staged in one block
+// of 1,024 an SM: 0.314-0.335 (HOCSR 0.684, 0.800). On the uniform shape, whose rows are all
+// short, the shared-vector kernels stay: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576
+// here (call 3). On delicious-4d's mode 4 (a 6 KB vector; its other modes' vectors do not fit):
+// CSF 0.712 and HOCFS-CSR 0.709 ms against cuSPARSE's 0.873-0.874 (call 4, read through L1).
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
@@ -80,8 +83,7 @@ inline AdaptiveBlocks adaptive_blocks(const std::vector<std::int32_t>& ptr) {
 }
 
 // A lane's share of [z, end): nonzeros z + lane + 32 k, k < kAdaptiveBatch; past end, column 0
-// and value 0. Streamed: loaded past L1 where the vector is read through it.
-template <bool SharedV>
+// and value 0.
 __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::uint32_t lane,
                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                      std::uint32_t (&c)[kAdaptiveBatch], float (&x)[kAdaptiveBatch]) {
@@ -89,14 +91,9 @@ __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::ui
     for (int k = 0; k < kAdaptiveBatch; ++k) {
         const std::uint32_t j = z + lane + 32u * k;
         const bool in = j < end;
-        c[k] = in ? (SharedV ? col[j] : __ldcs(col + j)) : 0u;
-        x[k] = in ? (SharedV ? val[j] : __ldcs(val + j)) : 0.f;
+        c[k] = in ? col[j] : 0u;
+        x[k] = in ? val[j] : 0.f;
     }
-}
-
-template <bool SharedV>
-__device__ inline float adaptive_v(const float* __restrict__ v, std::uint32_t c) {
-    return SharedV ? v[c] : __ldg(v + c);
 }
 
 __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
@@ -117,26 +114,22 @@ struct AdaptiveBlock {
     __device__ bool one_row() const { return piece || z1 - z0 > kStreamNnz; }
 };
 
-// out = A v over the blocks (see the header); dynamic shared memory: the vector (SharedV,
-// padded to 32 entries) then each warp's kStreamNnz staged products.
+// out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
+// entries, then each warp's kStreamNnz staged products.
 // Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
 // next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <bool SharedV, int Threads, int PerSm>
+template <int Threads, int PerSm>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
                          const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                          const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
     extern __shared__ float smem[];
-    const float* vec = v;
-    std::uint32_t staged_at = 0;
-    if constexpr (SharedV) {
-        vec = shared_vector(v, vlen);
-        staged_at = (vlen + 31) / 32 * 32;
-    }
+    const float* vec = shared_vector(v, vlen);
+    const std::uint32_t staged_at = (vlen + 31) / 32 * 32;
     const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, stride = gridDim.x * (Threads / 32);
     float* staged = smem + staged_at + warp * kStreamNnz;
     std::uint32_t c[kAdaptiveBatch];
@@ -144,17 +137,17 @@ __global__ void __launch_bounds__(Threads, PerSm)
     std::uint32_t b = blockIdx.x * (Threads / 32) + warp;
     if (b >= blocks) return;
     AdaptiveBlock h(b, brow, bnz);
-    adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
+    adaptive_load(h.z0, h.z1, lane, col, val, c, x);
     for (;;) {
         const std::uint32_t next = b + stride;
         if (h.one_row()) {
             float s = 0.f;
             for (std::uint32_t z = h.z0;;) {
 #pragma unroll
-                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * adaptive_v<SharedV>(vec, c[k]);
+                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec[c[k]];
                 z += kStreamNnz;
                 if (z >= h.z1) break;
-                adaptive_load<SharedV>(z, h.z1, lane, col, val, c, x);
+                adaptive_load(z, h.z1, lane, col, val, c, x);
             }
             for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
             if (lane == 0) {
@@ -165,11 +158,11 @@ __global__ void __launch_bounds__(Threads, PerSm)
             }
             if (next >= blocks) return;
             b = next, h = AdaptiveBlock(b, brow, bnz);
-            adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
+            adaptive_load(h.z0, h.z1, lane, col, val, c, x);
             continue;
         }
 #pragma unroll
-        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * adaptive_v<SharedV>(vec, c[k]);
+        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec[c[k]];
         const AdaptiveBlock now = h;
         __syncwarp();
         for (std::uint32_t r = now.row + lane; r < now.r1; r += 32) {
@@ -182,7 +175,7 @@ __global__ void __launch_bounds__(Threads, PerSm)
         __syncwarp();  // the buffer's next fill waits for these reads
         if (next >= blocks) return;
         b = next, h = AdaptiveBlock(b, brow, bnz);
-        adaptive_load<SharedV>(h.z0, h.z1, lane, col, val, c, x);
+        adaptive_load(h.z0, h.z1, lane, col, val, c, x);
     }
 }
 
@@ -191,15 +184,13 @@ __global__ void __launch_bounds__(Threads, PerSm)
 // (a caller that rewrites them, HOCSR's kept rows, writes the same ones each product).
 class AdaptiveRows {
 public:
-    // Whether a CSR of these sizes can run here: 32-bit offsets and rows.
+    // Whether a CSR of these sizes can run here: 32-bit offsets and rows, and a vector that fits
+    // in a block's shared memory beside the staging buffers.
     static bool fits(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt;
-    }
-    // Whether the vector fits in a block's shared memory beside the staging buffers.
-    static bool stageable(std::uint64_t vlen) {
-        return shared_bytes(true, 1024, vlen) <=
-               static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt &&
+               shared_bytes(1024, vlen) <=
+                   static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
     }
 
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr64, const std::uint32_t* col,
@@ -227,29 +218,20 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        switch (way_) {
-        case Way::Through_L1: launch<false, 256, 6>(stream); break;
-        case Way::Staged: launch<true, 1024, 1>(stream); break;
-        case Way::Staged_512: launch<true, 512, 3>(stream); break;
-        }
+        if (small_)
+            launch<512, 3>(stream);
+        else
+            launch<1024, 1>(stream);
     }
 
 private:
-    // How the vector is read: through L1 (blocks of 256, six an SM), or staged in shared memory
-    // by blocks of 1,024, one an SM, or of 512, three an SM where three vectors fit (an
-    // experiment: TENSORSCOPE_SPTV_ADAPTIVE_V=staged stages every vector that fits, in blocks of
-    // 512 up to kRunVectorBytes).
-    enum class Way { Through_L1, Staged, Staged_512 };
-
-    template <bool SharedV, int Threads, int PerSm>
+    template <int Threads, int PerSm>
     void launch(cudaStream_t stream) {
-        sptv_adaptive_kernel<SharedV, Threads, PerSm>
-            <<<grid_, Threads, shared_bytes(SharedV, Threads, vlen_), stream>>>(blocks_, row_.get(), nz_.get(), ptr_,
-                                                                                col_, val_, v_, vlen_, out_);
+        sptv_adaptive_kernel<Threads, PerSm><<<grid_, Threads, shared_bytes(Threads, vlen_), stream>>>(
+            blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
     }
-    static std::size_t shared_bytes(bool shared, int threads, std::uint64_t vlen) {
-        return ((shared ? (vlen + 31) / 32 * 32 : 0) + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) *
-               sizeof(float);
+    static std::size_t shared_bytes(int threads, std::uint64_t vlen) {
+        return ((vlen + 31) / 32 * 32 + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) * sizeof(float);
     }
     // The blocks cut on the host from the offsets as they are now, and the grid.
     void cut(std::uint64_t rows) {
@@ -261,24 +243,19 @@ private:
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
-        const bool large = vlen_ * sizeof(float) > kRunVectorBytes;
-        if (large && stageable(vlen_))
-            way_ = Way::Staged, grid_ = grid<true, 1024, 1>();
-        else if (!large && env_is("TENSORSCOPE_SPTV_ADAPTIVE_V", "staged"))
-            way_ = Way::Staged_512, grid_ = grid<true, 512, 3>();
-        else
-            way_ = Way::Through_L1, grid_ = grid<false, 256, 6>();
+        small_ = vlen_ * sizeof(float) <= kRunVectorBytes;
+        grid_ = small_ ? grid<512, 3>() : grid<1024, 1>();
     }
     // The resident blocks, at most one a warp's block of rows.
-    template <bool SharedV, int Threads, int PerSm>
+    template <int Threads, int PerSm>
     int grid() const {
-        const std::size_t bytes = shared_bytes(SharedV, Threads, vlen_);
-        check(cudaFuncSetAttribute(sptv_adaptive_kernel<SharedV, Threads, PerSm>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+        const std::size_t bytes = shared_bytes(Threads, vlen_);
+        check(cudaFuncSetAttribute(sptv_adaptive_kernel<Threads, PerSm>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)),
               "sizing the SpTV kernel's shared memory");
         int per_sm = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_adaptive_kernel<SharedV, Threads, PerSm>,
-                                                            Threads, bytes),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_adaptive_kernel<Threads, PerSm>, Threads,
+                                                            bytes),
               "sizing the SpTV kernel's grid");
         const std::uint64_t needed = (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32);
         const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
@@ -293,7 +270,7 @@ private:
     const float* v_;
     float* out_;
     DeviceArray<std::uint32_t> row_, nz_, split_;
-    Way way_ = Way::Through_L1;
+    bool small_ = false;  // blocks of 512, three an SM, rather than 1,024, one
     int grid_ = 0;
 };
 
