@@ -139,12 +139,8 @@ public:
               "sizing the SpTV kernel's shared memory");
         check(cudaFuncSetAttribute(sptv_shared_vector_row_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
               "sizing the SpTV kernel's shared memory");
-        int per_sm = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_shared_vector_kernel, kSharedVectorThreads, bytes),
-              "sizing the SpTV kernel's grid");
-        const std::uint64_t needed = ((rows + 3) / 4 + kSharedVectorThreads - 1) / kSharedVectorThreads;
-        const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
-        return static_cast<int>(needed < resident ? needed : resident);
+        return resident_grid(sptv_shared_vector_kernel, kSharedVectorThreads, bytes,
+                             ((rows + 3) / 4 + kSharedVectorThreads - 1) / kSharedVectorThreads);
     }
 
 private:

@@ -253,13 +253,8 @@ private:
         check(cudaFuncSetAttribute(sptv_adaptive_kernel<Threads, PerSm>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(bytes)),
               "sizing the SpTV kernel's shared memory");
-        int per_sm = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sptv_adaptive_kernel<Threads, PerSm>, Threads,
-                                                            bytes),
-              "sizing the SpTV kernel's grid");
-        const std::uint64_t needed = (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32);
-        const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
-        return static_cast<int>(needed < resident ? needed : resident);
+        return resident_grid(sptv_adaptive_kernel<Threads, PerSm>, Threads, bytes,
+                             (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32));
     }
 
     std::uint32_t vlen_, blocks_ = 0;

@@ -31,6 +31,8 @@
 
 #include <cstdint>
 
+#include "cuda_util.cuh"
+
 namespace tscope::gpu {
 namespace {  // each .cu file gets its own copy (no separable compilation)
 
@@ -47,6 +49,17 @@ __global__ void csr_longest_row_kernel(std::uint64_t rows, const P* __restrict__
         mine = max(mine, static_cast<unsigned long long>(ptr[q + 1] - ptr[q]));
     for (int d = 16; d > 0; d >>= 1) mine = max(mine, __shfl_down_sync(0xffffffffu, mine, d));
     if ((threadIdx.x & 31) == 0) atomicMax(longest, mine);
+}
+
+// The blocks of `kernel` to launch (threads a block, bytes of dynamic shared memory): as many
+// as the device holds at once, at most `needed`.
+template <class Kernel>
+int resident_grid(Kernel kernel, int threads, std::size_t bytes, std::uint64_t needed) {
+    int per_sm = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes),
+          "sizing the SpTV kernel's grid");
+    const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count());
+    return static_cast<int>(needed < resident ? needed : resident);
 }
 
 // v copied into the block's shared memory (the launch's dynamic bytes), for every thread to read.
