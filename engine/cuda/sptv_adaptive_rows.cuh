@@ -34,6 +34,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <cooperative_groups.h>
+
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
 #include "sparse_library.cuh"
@@ -102,6 +104,9 @@ __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __re
     if (i < n) out[rows[i]] = 0.f;
 }
 
+// The entries of a vector of vlen that a cluster's rank 0 stages (a multiple of 32; rank 1 the rest).
+__host__ __device__ inline std::uint32_t adaptive_half(std::uint32_t vlen) { return (vlen + 63) / 64 * 32; }
+
 // A block's bounds: nonzeros [z0, z1), rows [row, r1) (a piece: row alone, added by atomics).
 struct AdaptiveBlock {
     std::uint32_t row, r1, z0, z1;
@@ -121,20 +126,23 @@ struct AdaptiveBlock {
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <int Threads, int PerSm>
-__global__ void __launch_bounds__(Threads, PerSm)
-    sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
-                         const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
-                         const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                         const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
-    extern __shared__ float smem[];
-    const float* vec = shared_vector(v, vlen);
-    const std::uint32_t staged_at = (vlen + 31) / 32 * 32;
-    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, stride = gridDim.x * (Threads / 32);
-    float* staged = smem + staged_at + warp * kStreamNnz;
+// The vector staged in the block's own shared memory.
+struct StagedVector {
+    const float* v;
+    __device__ float operator()(std::uint32_t c) const { return v[c]; }
+};
+
+// A warp's walk over blocks first, first + stride, ... (see the header), reading the vector
+// through vec(column) and staging short rows' products in `staged` (kStreamNnz entries).
+template <class Vec>
+__device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
+                                     const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
+                                     const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
+                                     const float* __restrict__ val, Vec vec, float* staged, float* __restrict__ out) {
+    const std::uint32_t lane = threadIdx.x % 32;
     std::uint32_t c[kAdaptiveBatch];
     float x[kAdaptiveBatch];
-    std::uint32_t b = blockIdx.x * (Threads / 32) + warp;
+    std::uint32_t b = first;
     if (b >= blocks) return;
     AdaptiveBlock h(b, brow, bnz);
     adaptive_load(h.z0, h.z1, lane, col, val, c, x);
@@ -144,7 +152,7 @@ __global__ void __launch_bounds__(Threads, PerSm)
             float s = 0.f;
             for (std::uint32_t z = h.z0;;) {
 #pragma unroll
-                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec[c[k]];
+                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec(c[k]);
                 z += kStreamNnz;
                 if (z >= h.z1) break;
                 adaptive_load(z, h.z1, lane, col, val, c, x);
@@ -162,7 +170,7 @@ __global__ void __launch_bounds__(Threads, PerSm)
             continue;
         }
 #pragma unroll
-        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec[c[k]];
+        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec(c[k]);
         const AdaptiveBlock now = h;
         __syncwarp();
         for (std::uint32_t r = now.row + lane; r < now.r1; r += 32) {
@@ -177,6 +185,55 @@ __global__ void __launch_bounds__(Threads, PerSm)
         b = next, h = AdaptiveBlock(b, brow, bnz);
         adaptive_load(h.z0, h.z1, lane, col, val, c, x);
     }
+}
+
+template <int Threads, int PerSm>
+__global__ void __launch_bounds__(Threads, PerSm)
+    sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
+                         const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
+                         const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                         const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
+    extern __shared__ float smem[];
+    const StagedVector vec{shared_vector(v, vlen)};
+    const std::uint32_t warp = threadIdx.x / 32;
+    float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
+    adaptive_walk(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col, val, vec,
+                  staged, out);
+}
+
+// The vector split between the two blocks of a cluster (Hopper's distributed shared memory),
+// each staging half: columns below `half` are rank 0's.
+struct ClusterVector {
+    const float* low;
+    const float* high;
+    std::uint32_t half;
+    __device__ float operator()(std::uint32_t c) const { return c < half ? low[c] : high[c - half]; }
+};
+
+// The same walk with the vector split across a cluster of two blocks (an experiment,
+// TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER=1, for vectors above kRunVectorBytes): each block stages half,
+// so three blocks of 512 fit an SM where a whole vector allowed one of 1,024. Launched with a
+// cluster of 2 (AdaptiveRows::launch_cluster); sm_90 only (the compute_75 PTX is empty).
+template <int Threads, int PerSm>
+__global__ void __launch_bounds__(Threads, PerSm)
+    sptv_adaptive_cluster_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
+                                 const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
+                                 const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                 const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
+#if __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    const cg::cluster_group cluster = cg::this_cluster();
+    extern __shared__ float smem[];
+    const std::uint32_t half = adaptive_half(vlen), rank = cluster.block_rank();
+    const std::uint32_t from = rank ? half : 0, to = rank ? vlen : (half < vlen ? half : vlen);
+    for (std::uint32_t i = from + threadIdx.x; i < to; i += blockDim.x) smem[i - from] = v[i];
+    cluster.sync();  // both halves staged before either is read
+    const ClusterVector vec{cluster.map_shared_rank(smem, 0), cluster.map_shared_rank(smem, 1), half};
+    const std::uint32_t warp = threadIdx.x / 32;
+    adaptive_walk(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col, val, vec,
+                  smem + half + warp * kStreamNnz, out);
+    cluster.sync();  // neither block leaves while the other may still read its half
+#endif
 }
 
 // y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
@@ -218,17 +275,57 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        if (small_)
-            launch<512, 3>(stream);
-        else
-            launch<1024, 1>(stream);
+        switch (way_) {
+        case Way::Small: launch<512, 3>(stream); break;
+        case Way::Large: launch<1024, 1>(stream); break;
+        case Way::Cluster: launch_cluster(stream); break;
+        }
     }
 
 private:
+    // How the vector is staged: whole in blocks of 512, three an SM (up to kRunVectorBytes), whole
+    // in one block of 1,024 an SM (above), or half in each block of a cluster of two, blocks of
+    // 512 (above, where TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER=1 and the device launches clusters).
+    enum class Way { Small, Large, Cluster };
+    static constexpr int kClusterThreads = 512;
+
     template <int Threads, int PerSm>
     void launch(cudaStream_t stream) {
         sptv_adaptive_kernel<Threads, PerSm><<<grid_, Threads, shared_bytes(Threads, vlen_), stream>>>(
             blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
+    }
+    // The cluster kernel's launch: a cluster of two blocks, each staging half the vector.
+    cudaLaunchConfig_t cluster_config(unsigned grid, cudaStream_t stream) {
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(kClusterThreads);
+        cfg.dynamicSmemBytes = shared_bytes(kClusterThreads, adaptive_half(vlen_));
+        cfg.stream = stream;
+        cluster_attr_.id = cudaLaunchAttributeClusterDimension;
+        cluster_attr_.val.clusterDim.x = 2, cluster_attr_.val.clusterDim.y = 1, cluster_attr_.val.clusterDim.z = 1;
+        cfg.attrs = &cluster_attr_;
+        cfg.numAttrs = 1;
+        return cfg;
+    }
+    void launch_cluster(cudaStream_t stream) {
+        const cudaLaunchConfig_t cfg = cluster_config(static_cast<unsigned>(grid_), stream);
+        check(cudaLaunchKernelEx(&cfg, sptv_adaptive_cluster_kernel<kClusterThreads, 3>, blocks_, row_.get(), nz_.get(),
+                                 ptr_, col_, val_, v_, vlen_, out_),
+              "launching the SpTV clusters");
+    }
+    // The clusters the device holds at once, at most one a warp's block of rows, as blocks (0: none fit).
+    int cluster_grid() {
+        const std::size_t bytes = shared_bytes(kClusterThreads, adaptive_half(vlen_));
+        check(cudaFuncSetAttribute(sptv_adaptive_cluster_kernel<kClusterThreads, 3>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+              "sizing the SpTV clusters' shared memory");
+        const std::uint64_t needed = (std::uint64_t{blocks_} + kClusterThreads / 32 - 1) / (kClusterThreads / 32);
+        const std::uint64_t pairs = (needed + 1) / 2;
+        const cudaLaunchConfig_t cfg = cluster_config(static_cast<unsigned>(2 * pairs), nullptr);
+        int clusters = 0;
+        check(cudaOccupancyMaxActiveClusters(&clusters, sptv_adaptive_cluster_kernel<kClusterThreads, 3>, &cfg),
+              "sizing the SpTV clusters' grid");
+        return static_cast<int>(2 * std::min<std::uint64_t>(pairs, static_cast<std::uint64_t>(clusters)));
     }
     static std::size_t shared_bytes(int threads, std::uint64_t vlen) {
         return ((vlen + 31) / 32 * 32 + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) * sizeof(float);
@@ -243,8 +340,16 @@ private:
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
-        small_ = vlen_ * sizeof(float) <= kRunVectorBytes;
-        grid_ = small_ ? grid<512, 3>() : grid<1024, 1>();
+        if (vlen_ * sizeof(float) <= kRunVectorBytes) {
+            way_ = Way::Small, grid_ = grid<512, 3>();
+            return;
+        }
+        if (env_is("TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER", "1") && device_attribute(cudaDevAttrClusterLaunch))
+            if ((grid_ = cluster_grid()) > 0) {
+                way_ = Way::Cluster;
+                return;
+            }
+        way_ = Way::Large, grid_ = grid<1024, 1>();
     }
     // The resident blocks, at most one a warp's block of rows.
     template <int Threads, int PerSm>
@@ -265,8 +370,9 @@ private:
     const float* v_;
     float* out_;
     DeviceArray<std::uint32_t> row_, nz_, split_;
-    bool small_ = false;  // blocks of 512, three an SM, rather than 1,024, one
+    Way way_ = Way::Small;
     int grid_ = 0;
+    cudaLaunchAttribute cluster_attr_ = {};
 };
 
 }  // namespace

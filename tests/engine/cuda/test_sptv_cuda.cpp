@@ -142,17 +142,22 @@ private Q_SLOTS:
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
     // row by the vector's size) or the blocks of rows of every length (sptv_adaptive_rows.cuh,
     // where the vector fits in shared memory: blocks of 512 threads up to 64 KB, as in the
-    // tensor of dims 301 x 77 x 5003, of 1,024 above, as in mode 3 of 300 x 200 x 20003);
+    // tensor of dims 301 x 77 x 5003, of 1,024 above, as in mode 3 of 300 x 200 x 20003, or
+    // there half the vector in each block of a cluster of two, TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER=1);
     // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
     // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("cluster");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
+            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
+        QTest::addRow("adaptive, clusters") << QByteArray("adaptive") << QByteArray("1");
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, cluster);
+        const tstest::ScopedEnv halves("TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER", cluster);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         adaptiveBlockEdges();
@@ -160,6 +165,9 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
         // mode 3's vector of 80 KB takes the thread-per-row kernel, the others the 4-row one
         check_against_oracle(tstest::random_tensor({300, 200, 20003}, 30000, 33, Distribution::Uniform));
+        // power-law fibers (rows of every length) under an 80 KB vector, and an odd vector length
+        check_against_oracle(tstest::random_tensor({40, 30, 20003}, 40000, 34, Distribution::PowerLaw));
+        check_against_oracle(tstest::random_tensor({40, 30, 17001}, 30000, 35, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({33, 7, 2001}, 9000, 32, Distribution::PowerLaw));
         for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
