@@ -39,50 +39,13 @@
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
 #include "sparse_library.cuh"
+#include "sptv_adaptive_blocks.hpp"
 #include "sptv_shared_vector.cuh"
 
 namespace tscope::gpu {
 namespace {
 
-constexpr std::uint32_t kStreamNnz = 256;        // a warp's block of short rows: nonzeros, and rows, at most
-constexpr std::uint32_t kPieceNnz = 1024;        // a long row's piece
-constexpr std::uint32_t kSplitRow = 1u << 31;    // a block's row marked: a piece, added by atomics
 constexpr int kAdaptiveBatch = kStreamNnz / 32;  // a lane's loads of each array in flight
-
-// The blocks: block b covers nonzeros [nz[b], nz[b+1]) and, unless it is a piece, rows
-// [row[b], row[b+1]) (kSplitRow masked off); split: the rows cut into pieces, to clear.
-struct AdaptiveBlocks {
-    std::vector<std::uint32_t> row, nz, split;
-};
-
-// Cut from a CSR's 32-bit offsets ptr[0 .. rows].
-inline AdaptiveBlocks adaptive_blocks(const std::vector<std::int32_t>& ptr) {
-    AdaptiveBlocks b;
-    const auto rows = static_cast<std::uint32_t>(ptr.size() - 1);
-    auto push = [&b](std::uint32_t row, std::int32_t nz) {
-        b.row.push_back(row);
-        b.nz.push_back(static_cast<std::uint32_t>(nz));
-    };
-    for (std::uint32_t r = 0; r < rows;) {
-        const auto n = static_cast<std::uint32_t>(ptr[r + 1] - ptr[r]);
-        if (n > kPieceNnz) {
-            b.split.push_back(r);
-            for (std::uint32_t z = 0; z < n; z += kPieceNnz) push(r | kSplitRow, ptr[r] + static_cast<std::int32_t>(z));
-            ++r;
-        } else if (n > kStreamNnz) {
-            push(r, ptr[r]);
-            ++r;
-        } else {
-            const std::uint32_t first = r;
-            while (r < rows && r - first < kStreamNnz &&
-                   static_cast<std::uint32_t>(ptr[r + 1] - ptr[first]) <= kStreamNnz)
-                ++r;
-            push(first, ptr[first]);
-        }
-    }
-    push(rows, ptr[rows]);
-    return b;
-}
 
 // A lane's share of [z, end): nonzeros z + lane + 32 k, k < kAdaptiveBatch; past end, column 0
 // and value 0.

@@ -1,0 +1,127 @@
+// How SpTV's adaptive rows cut a CSR into blocks (engine/cuda/sptv_adaptive_blocks.hpp), checked
+// against what the kernel assumes of them, on the host: no device needed.
+#include <random>
+
+#include "cuda/sptv_adaptive_blocks.hpp"
+#include "test_support.hpp"
+
+using namespace tscope::gpu;
+
+namespace {
+
+std::vector<std::int32_t> offsets_of(const std::vector<std::uint32_t>& lengths) {
+    std::vector<std::int32_t> ptr{0};
+    for (std::uint32_t n : lengths) ptr.push_back(ptr.back() + static_cast<std::int32_t>(n));
+    return ptr;
+}
+
+// What the kernel (sptv_adaptive_kernel) relies on, or the message of the first broken rule.
+QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& b) {
+    const auto rows = static_cast<std::uint32_t>(ptr.size() - 1);
+    if (b.row.size() != b.nz.size() || b.row.empty()) return "row and nz differ in size, or hold no sentinel";
+    if (b.row.back() != rows || b.nz.back() != static_cast<std::uint32_t>(ptr.back()))
+        return "the sentinel is not (rows, nnz)";
+    if (b.nz.front() != 0 || (b.row.front() & ~kSplitRow) != 0) return "the first block does not start at 0";
+    std::vector<std::uint32_t> pieces_of(rows, 0);
+    for (std::size_t k = 0; k + 1 < b.row.size(); ++k) {
+        const std::uint32_t row = b.row[k] & ~kSplitRow, next = b.row[k + 1] & ~kSplitRow;
+        const std::uint32_t z0 = b.nz[k], z1 = b.nz[k + 1];
+        const QString at = QString(" (block %1)").arg(k);
+        if (z1 < z0 || next < row) return "a block goes backwards" + at;
+        if (b.row[k] & kSplitRow) {  // a piece of one row, within it, at most kPieceNnz
+            ++pieces_of[row];
+            if (z1 - z0 > kPieceNnz || z1 == z0) return "a piece is empty or longer than kPieceNnz" + at;
+            if (z0 < static_cast<std::uint32_t>(ptr[row]) || z1 > static_cast<std::uint32_t>(ptr[row + 1]))
+                return "a piece leaves its row" + at;
+            continue;
+        }
+        if (z0 != static_cast<std::uint32_t>(ptr[row]) || z1 != static_cast<std::uint32_t>(ptr[next]))
+            return "a block's nonzeros are not its rows'" + at;
+        if (z1 - z0 > kStreamNnz && next != row + 1) return "a block over kStreamNnz holds more than one row" + at;
+        if (z1 - z0 > kPieceNnz) return "a whole row longer than kPieceNnz" + at;
+        if (next - row > kStreamNnz) return "a block holds more than kStreamNnz rows" + at;
+        if (next == row) return "a block holds no row" + at;
+    }
+    std::uint32_t split = 0;
+    for (std::uint32_t r = 0; r < rows; ++r) {
+        const auto n = static_cast<std::uint32_t>(ptr[r + 1] - ptr[r]);
+        const std::uint32_t pieces = n > kPieceNnz ? (n + kPieceNnz - 1) / kPieceNnz : 0;
+        if (pieces_of[r] != pieces)
+            return QString("row %1 of %2 nonzeros has %3 pieces").arg(r).arg(n).arg(pieces_of[r]);
+        if (pieces && (split >= b.split.size() || b.split[split++] != r))
+            return QString("split row %1 is not listed").arg(r);
+    }
+    if (split != b.split.size()) return "rows listed as split that are not";
+    return {};
+}
+
+}  // namespace
+
+class TestSptvAdaptiveBlocks : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Rows at every edge: 255-257 nonzeros (a block of short rows holds 256), 1,023-1,025 and
+    // 2,048-2,049 (pieces of 1,024), empty rows, runs of one-nonzero rows longer than a block's
+    // 256 rows, and no rows at all.
+    void edgesKeepTheRules_data() {
+        QTest::addColumn<QList<int>>("lengths");
+        QTest::addRow("no rows") << QList<int>{};
+        QTest::addRow("one empty row") << QList<int>{0};
+        QTest::addRow("short edges") << QList<int>{255, 1, 256, 257, 3, 0, 0, 2};
+        QTest::addRow("piece edges") << QList<int>{1023, 1024, 1025, 2, 2048, 2049, 7};
+        QTest::addRow("300 singles") << QList<int>(300, 1);
+        QTest::addRow("600 empty then one") << (QList<int>(600, 0) << 5);
+        QTest::addRow("a long row last") << QList<int>{1, 1, 30000};
+    }
+    void edgesKeepTheRules() {
+        QFETCH(QList<int>, lengths);
+        std::vector<std::uint32_t> n(lengths.begin(), lengths.end());
+        const std::vector<std::int32_t> ptr = offsets_of(n);
+        const QString broken = broken_rule(ptr, adaptive_blocks(ptr));
+        QVERIFY2(broken.isEmpty(), qPrintable(broken));
+    }
+
+    // The runs of short rows are cut greedily: 256 rows of one nonzero fill a block, the 257th
+    // starts the next; rows of 100 go two to a block; 257 is a block alone.
+    void shortRowsAreGrouped() {
+        const std::vector<std::int32_t> singles = offsets_of(std::vector<std::uint32_t>(257, 1));
+        const AdaptiveBlocks a = adaptive_blocks(singles);
+        QCOMPARE(a.row, (std::vector<std::uint32_t>{0, 256, 257}));
+        const std::vector<std::int32_t> mixed = offsets_of({100, 100, 100, 257, 1});
+        const AdaptiveBlocks b = adaptive_blocks(mixed);
+        QCOMPARE(b.row, (std::vector<std::uint32_t>{0, 2, 3, 4, 5}));
+        QCOMPARE(b.nz, (std::vector<std::uint32_t>{0, 200, 300, 557, 558}));
+        QVERIFY(b.split.empty());
+    }
+
+    // A row of 2,500 nonzeros: three pieces (1,024, 1,024, 452), marked, listed once.
+    void longRowsArePieces() {
+        const std::vector<std::int32_t> ptr = offsets_of({3, 2500, 4});
+        const AdaptiveBlocks b = adaptive_blocks(ptr);
+        QCOMPARE(b.row, (std::vector<std::uint32_t>{0, 1 | kSplitRow, 1 | kSplitRow, 1 | kSplitRow, 2, 3}));
+        QCOMPARE(b.nz, (std::vector<std::uint32_t>{0, 3, 1027, 2051, 2503, 2507}));
+        QCOMPARE(b.split, (std::vector<std::uint32_t>{1}));
+    }
+
+    // Power-law row lengths (most rows of a few nonzeros, some of thousands), as on the nell-2
+    // shape, and uniform ones: every rule holds.
+    void randomRowsKeepTheRules() {
+        std::mt19937_64 rng(47);
+        for (int trial = 0; trial < 20; ++trial) {
+            std::vector<std::uint32_t> n(1 + rng() % 5000);
+            const bool power = trial % 2 == 0;
+            for (auto& len : n) {
+                const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+                len = power ? static_cast<std::uint32_t>(std::min(20000.0, 1.0 / (u * u + 1e-9)) - 1)
+                            : static_cast<std::uint32_t>(rng() % 5);
+            }
+            const std::vector<std::int32_t> ptr = offsets_of(n);
+            const QString broken = broken_rule(ptr, adaptive_blocks(ptr));
+            QVERIFY2(broken.isEmpty(), qPrintable(QString("trial %1: %2").arg(trial).arg(broken)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSptvAdaptiveBlocks)
+#include "test_sptv_adaptive_blocks.moc"
