@@ -48,3 +48,53 @@ inline AdaptiveBlocks adaptive_blocks(const std::vector<std::int32_t>& ptr) {
 }
 
 }  // namespace tscope::gpu
+
+namespace tscope::gpu {
+
+constexpr std::uint32_t kTupleSpan = 2048;  // HOCSR tuples a block of short rows walks, at most
+
+// HOCSR's index tuples (most of them empty rows) cut into blocks for sptv_adaptive_tuples.cuh:
+// block b covers nonzeros [nz[b], nz[b+1]), and, unless it is a piece of one row, the tuples
+// [tuple[b], tuple[b+1]) (kSplitRow masked off), whose non-empty rows' sums go to outputs
+// out[b], out[b] + 1, ...; a short rows' block holds at most kStreamNnz nonzeros, kStreamNnz
+// non-empty rows and kTupleSpan tuples; a longer row is a block alone, or pieces of kPieceNnz
+// (split: their outputs, to clear).
+struct TupleBlocks {
+    std::vector<std::uint32_t> tuple, nz, out, split;
+};
+
+// Cut from HOCSR's 32-bit offsets ptr[0 .. tuples] (tuples < 2^31).
+inline TupleBlocks adaptive_tuple_blocks(const std::uint32_t* ptr, std::uint32_t tuples) {
+    TupleBlocks b;
+    std::uint32_t out = 0;
+    auto push = [&b, &out](std::uint32_t tuple, std::uint32_t nz) {
+        b.tuple.push_back(tuple);
+        b.nz.push_back(nz);
+        b.out.push_back(out);
+    };
+    for (std::uint32_t t = 0; t < tuples;) {
+        const std::uint32_t n = ptr[t + 1] - ptr[t];
+        if (n > kPieceNnz) {
+            b.split.push_back(out);
+            for (std::uint32_t z = 0; z < n; z += kPieceNnz) push(t | kSplitRow, ptr[t] + z);
+            ++t, ++out;
+        } else if (n > kStreamNnz) {
+            push(t, ptr[t]);
+            ++t, ++out;
+        } else {
+            const std::uint32_t first = t;
+            std::uint32_t rows = 0;
+            push(first, ptr[first]);
+            for (; t < tuples && t - first < kTupleSpan; ++t) {
+                const std::uint32_t len = ptr[t + 1] - ptr[t];
+                if (len > kStreamNnz || ptr[t + 1] - ptr[first] > kStreamNnz || (len && rows == kStreamNnz)) break;
+                rows += len != 0;
+            }
+            out += rows;
+        }
+    }
+    push(tuples, ptr[tuples]);
+    return b;
+}
+
+}  // namespace tscope::gpu

@@ -235,7 +235,7 @@ private Q_SLOTS:
         const tstest::ScopedEnv env("TENSORSCOPE_GRAPHS", graphs.constData());
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", "");
         const CooTensor t = tstest::random_tensor({40, 30, 2000}, 6000, 17, Distribution::PowerLaw);
-        for (const char* pass : {"kept", "one-pass"})
+        for (const char* pass : {"kept", "one-pass", "fused"})
             for (const char* rows : {"", "cusparse", "adaptive"}) {
                 const tstest::ScopedEnv hocsr("TENSORSCOPE_HOCSR", pass), product("TENSORSCOPE_SPTV_ROWS", rows);
                 for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {
@@ -263,7 +263,8 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row; =fused, an
+    // experiment: a warp a block of tuples cut when the plan is made). On the tensors
     // of the cases above, random ones of order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
@@ -271,6 +272,7 @@ private Q_SLOTS:
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
         QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
+        QTest::addRow("one pass over cut blocks") << QByteArray("fused") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
