@@ -26,7 +26,7 @@
 // mode 3's loads (Nsight Compute, CSF; L2 49%, DRAM 45% busy); and modes 1-2 staged in one block
 // of 1,024 an SM: 0.314-0.335 (HOCSR 0.684, 0.800). On the uniform shape, whose rows are all
 // short, the shared-vector kernels stay: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576
-// here (call 3). On delicious-4d's mode 4 (a 6 KB vector; its other modes' vectors do not fit):
+// here with the vector through L1 (call 3; not measured staged). On delicious-4d's mode 4 (a 6 KB vector; its other modes' vectors do not fit):
 // CSF 0.712 and HOCFS-CSR 0.709 ms against cuSPARSE's 0.873-0.874 (call 4, read through L1).
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
