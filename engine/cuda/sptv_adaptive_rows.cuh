@@ -82,13 +82,6 @@ struct AdaptiveBlock {
     __device__ bool one_row() const { return piece || z1 - z0 > kStreamNnz; }
 };
 
-// out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
-// entries, then each warp's kStreamNnz staged products.
-// Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
-// next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
-// L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
-// against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
-// against 0.283-0.286, even.
 // The vector staged in the block's own shared memory.
 struct StagedVector {
     const float* v;
@@ -97,6 +90,11 @@ struct StagedVector {
 
 // A warp's walk over blocks first, first + stride, ... (see the header), reading the vector
 // through vec(column) and staging short rows' products in `staged` (kStreamNnz entries).
+// Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
+// next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
+// L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
+// against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
+// against 0.283-0.286, even.
 template <class Vec>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
@@ -150,6 +148,8 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     }
 }
 
+// out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
+// entries, then each warp's kStreamNnz staged products.
 template <int Threads, int PerSm>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
