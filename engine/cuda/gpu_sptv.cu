@@ -250,7 +250,7 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
             d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
             d.ptr = {};
         } else if (adaptive_rows(x.rows, x.nnz, vlen)) {
-            d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(),
+            d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, vlen, x.ptr, d.ptr.get(), d.col.get(), d.val.get(),
                                                           d.v.get(), d.out.get());
             d.ptr = {};
         } else {

@@ -18,11 +18,12 @@ struct AdaptiveBlocks {
     std::vector<std::uint32_t> row, nz, split;
 };
 
-// Cut from a CSR's 32-bit offsets ptr[0 .. rows] (rows >= 0).
-inline AdaptiveBlocks adaptive_blocks(const std::vector<std::int32_t>& ptr) {
+// Cut from a CSR's offsets ptr[0 .. rows] (rows and nonzeros under 2^31; any integer type).
+template <class P>
+AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count) {
     AdaptiveBlocks b;
-    const auto rows = static_cast<std::uint32_t>(ptr.size() - 1);
-    auto push = [&b](std::uint32_t row, std::int32_t nz) {
+    const auto rows = static_cast<std::uint32_t>(row_count);
+    auto push = [&b](std::uint32_t row, P nz) {
         b.row.push_back(row);
         b.nz.push_back(static_cast<std::uint32_t>(nz));
     };
@@ -30,7 +31,7 @@ inline AdaptiveBlocks adaptive_blocks(const std::vector<std::int32_t>& ptr) {
         const auto n = static_cast<std::uint32_t>(ptr[r + 1] - ptr[r]);
         if (n > kPieceNnz) {
             b.split.push_back(r);
-            for (std::uint32_t z = 0; z < n; z += kPieceNnz) push(r | kSplitRow, ptr[r] + static_cast<std::int32_t>(z));
+            for (std::uint32_t z = 0; z < n; z += kPieceNnz) push(r | kSplitRow, ptr[r] + static_cast<P>(z));
             ++r;
         } else if (n > kStreamNnz) {
             push(r, ptr[r]);

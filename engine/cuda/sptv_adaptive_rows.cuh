@@ -70,6 +70,38 @@ __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __re
 // The entries of a vector of vlen that a cluster's rank 0 stages (a multiple of 32; rank 1 the rest).
 __host__ __device__ inline std::uint32_t adaptive_half(std::uint32_t vlen) { return (vlen + 63) / 64 * 32; }
 
+// A warp's sums of one row (or piece, added by atomics) met across its lanes into *row.
+__device__ inline void adaptive_row_out(float s, bool piece, float* row) {
+    for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+    if (threadIdx.x % 32 == 0) {
+        if (piece)
+            atomicAdd(row, s);
+        else
+            *row = s;
+    }
+}
+
+// The dynamic shared memory of a block of `threads` staging `staged` vector entries (padded to
+// 32) and each warp's kStreamNnz products.
+inline std::size_t adaptive_shared_bytes(int threads, std::uint64_t staged) {
+    return ((staged + 31) / 32 * 32 + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) * sizeof(float);
+}
+
+// Whether a vector of vlen entries fits in one block of 1,024 beside the staging buffers.
+inline bool adaptive_stageable(std::uint64_t vlen) {
+    return adaptive_shared_bytes(1024, vlen) <=
+           static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+}
+
+// The blocks of `kernel` (threads a block, `bytes` of dynamic shared memory) to launch over
+// `blocks` blocks of rows, a warp each: as many as are resident, at most one a warp.
+template <class Kernel>
+int adaptive_grid(Kernel kernel, int threads, std::size_t bytes, std::uint32_t blocks) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+          "sizing the SpTV kernel's shared memory");
+    return resident_grid(kernel, threads, bytes, (std::uint64_t{blocks} + threads / 32 - 1) / (threads / 32));
+}
+
 // A block's bounds: nonzeros [z0, z1), rows [row, r1) (a piece: row alone, added by atomics).
 struct AdaptiveBlock {
     std::uint32_t row, r1, z0, z1;
@@ -118,13 +150,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
                 if (z >= h.z1) break;
                 adaptive_load(z, h.z1, lane, col, val, c, x);
             }
-            for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
-            if (lane == 0) {
-                if (h.piece)
-                    atomicAdd(out + h.row, s);
-                else
-                    out[h.row] = s;
-            }
+            adaptive_row_out(s, h.piece, out + h.row);
             if (next >= blocks) return;
             b = next, h = AdaptiveBlock(b, brow, bnz);
             adaptive_load(h.z0, h.z1, lane, col, val, c, x);
@@ -208,13 +234,12 @@ public:
     // in a block's shared memory beside the staging buffers.
     static bool fits(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt &&
-               shared_bytes(1024, vlen) <=
-                   static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt && adaptive_stageable(vlen);
     }
 
-    AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr64, const std::uint32_t* col,
-                 const float* val, const float* dv, float* dout)
+    // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
+    AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
+                 const std::uint32_t* col, const float* val, const float* dv, float* dout)
         : vlen_(static_cast<std::uint32_t>(vlen)),
           own_ptr_(rows + 1),
           ptr_(own_ptr_.get()),
@@ -224,12 +249,16 @@ public:
           out_(dout) {
         convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr64, own_ptr_.get());
         check(cudaGetLastError(), "narrowing the SpTV row offsets");
-        cut(rows);
+        cut(host_ptr, rows);
     }
+    // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
                  const float* val, const float* dv, float* dout)
         : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv), out_(dout) {
-        cut(rows);
+        std::vector<std::int32_t> host(rows + 1);
+        check(cudaMemcpy(host.data(), ptr32, host.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
+              "reading the SpTV rows");
+        cut(host.data(), rows);
     }
     AdaptiveRows(const AdaptiveRows&) = delete;
     AdaptiveRows& operator=(const AdaptiveRows&) = delete;
@@ -254,7 +283,7 @@ private:
 
     template <int Threads, int PerSm>
     void launch(cudaStream_t stream) {
-        sptv_adaptive_kernel<Threads, PerSm><<<grid_, Threads, shared_bytes(Threads, vlen_), stream>>>(
+        sptv_adaptive_kernel<Threads, PerSm><<<grid_, Threads, adaptive_shared_bytes(Threads, vlen_), stream>>>(
             blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
     }
     // The cluster kernel's launch: a cluster of two blocks, each staging half the vector.
@@ -262,7 +291,7 @@ private:
         cudaLaunchConfig_t cfg = {};
         cfg.gridDim = dim3(grid);
         cfg.blockDim = dim3(kClusterThreads);
-        cfg.dynamicSmemBytes = shared_bytes(kClusterThreads, adaptive_half(vlen_));
+        cfg.dynamicSmemBytes = adaptive_shared_bytes(kClusterThreads, adaptive_half(vlen_));
         cfg.stream = stream;
         cluster_attr_.id = cudaLaunchAttributeClusterDimension;
         cluster_attr_.val.clusterDim.x = 2, cluster_attr_.val.clusterDim.y = 1, cluster_attr_.val.clusterDim.z = 1;
@@ -278,7 +307,7 @@ private:
     }
     // The clusters the device holds at once, at most one a warp's block of rows, as blocks (0: none fit).
     int cluster_grid() {
-        const std::size_t bytes = shared_bytes(kClusterThreads, adaptive_half(vlen_));
+        const std::size_t bytes = adaptive_shared_bytes(kClusterThreads, adaptive_half(vlen_));
         check(cudaFuncSetAttribute(sptv_adaptive_cluster_kernel<kClusterThreads, 3>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
               "sizing the SpTV clusters' shared memory");
@@ -290,15 +319,10 @@ private:
               "sizing the SpTV clusters' grid");
         return static_cast<int>(2 * std::min<std::uint64_t>(pairs, static_cast<std::uint64_t>(clusters)));
     }
-    static std::size_t shared_bytes(int threads, std::uint64_t vlen) {
-        return ((vlen + 31) / 32 * 32 + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) * sizeof(float);
-    }
     // The blocks cut on the host from the offsets as they are now, and the grid.
-    void cut(std::uint64_t rows) {
-        std::vector<std::int32_t> host(rows + 1);
-        check(cudaMemcpy(host.data(), ptr_, host.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
-              "reading the SpTV rows");
-        const AdaptiveBlocks b = adaptive_blocks(host);
+    template <class P>
+    void cut(const P* host_ptr, std::uint64_t rows) {
+        const AdaptiveBlocks b = adaptive_blocks(host_ptr, rows);
         blocks_ = static_cast<std::uint32_t>(b.row.size() - 1);
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
@@ -314,15 +338,10 @@ private:
             }
         way_ = Way::Large, grid_ = grid<1024, 1>();
     }
-    // The resident blocks, at most one a warp's block of rows.
     template <int Threads, int PerSm>
     int grid() const {
-        const std::size_t bytes = shared_bytes(Threads, vlen_);
-        check(cudaFuncSetAttribute(sptv_adaptive_kernel<Threads, PerSm>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(bytes)),
-              "sizing the SpTV kernel's shared memory");
-        return resident_grid(sptv_adaptive_kernel<Threads, PerSm>, Threads, bytes,
-                             (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32));
+        return adaptive_grid(sptv_adaptive_kernel<Threads, PerSm>, Threads, adaptive_shared_bytes(Threads, vlen_),
+                             blocks_);
     }
 
     std::uint32_t vlen_, blocks_ = 0;

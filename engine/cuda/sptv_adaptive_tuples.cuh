@@ -100,13 +100,7 @@ __global__ void __launch_bounds__(Threads, PerSm)
 #pragma unroll
                 for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec[c[k]];
             }
-            for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
-            if (lane == 0) {
-                if (h.piece)
-                    atomicAdd(out + h.o0, s);
-                else
-                    out[h.o0] = s;
-            }
+            adaptive_row_out(s, h.piece, out + h.o0);
             continue;
         }
         adaptive_load(h.z0, h.z1, lane, col, val, c, x);
@@ -126,7 +120,7 @@ public:
     // that fits in a block's shared memory beside the staging buffers.
     static bool fits(std::uint64_t tuples, std::uint64_t nnz, std::uint64_t vlen) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        return tuples != 0 && tuples < kInt && nnz < kInt && AdaptiveRows::fits(1, nnz, vlen);
+        return tuples != 0 && tuples < kInt && nnz < kInt && vlen < kInt && adaptive_stageable(vlen);
     }
 
     // outputs: the non-empty rows the device counted, which the blocks must place as many of.
@@ -159,22 +153,15 @@ public:
     }
 
 private:
-    static std::size_t shared_bytes(int threads, std::uint64_t vlen) {
-        return ((vlen + 31) / 32 * 32 + static_cast<std::uint64_t>(threads / 32) * kStreamNnz) * sizeof(float);
-    }
     template <int Threads, int PerSm>
     void launch(cudaStream_t stream) {
-        sptv_adaptive_tuple_kernel<Threads, PerSm><<<grid_, Threads, shared_bytes(Threads, vlen_), stream>>>(
+        sptv_adaptive_tuple_kernel<Threads, PerSm><<<grid_, Threads, adaptive_shared_bytes(Threads, vlen_), stream>>>(
             blocks_, tuple_.get(), nz_.get(), out_base_.get(), ptr_, col_, val_, v_, vlen_, out_);
     }
     template <int Threads, int PerSm>
     int grid() const {
-        const std::size_t bytes = shared_bytes(Threads, vlen_);
-        check(cudaFuncSetAttribute(sptv_adaptive_tuple_kernel<Threads, PerSm>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-              "sizing HOCSR's SpTV kernel's shared memory");
-        return resident_grid(sptv_adaptive_tuple_kernel<Threads, PerSm>, Threads, bytes,
-                             (std::uint64_t{blocks_} + Threads / 32 - 1) / (Threads / 32));
+        return adaptive_grid(sptv_adaptive_tuple_kernel<Threads, PerSm>, Threads, adaptive_shared_bytes(Threads, vlen_),
+                             blocks_);
     }
 
     std::uint32_t vlen_, blocks_ = 0;
