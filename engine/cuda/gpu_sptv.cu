@@ -34,7 +34,6 @@
 #include "launch_graph.cuh"
 #include "sparse_library.cuh"
 #include "sptv_adaptive_rows.cuh"
-#include "sptv_adaptive_tuples.cuh"
 #include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
@@ -172,8 +171,6 @@ struct SptvDevice::Impl {
     std::unique_ptr<AdaptiveRows> mixed_rows;      // or those of every length (sptv_adaptive_rows.cuh)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    // or in one pass over pre-cut blocks of its tuples (sptv_adaptive_tuples.cuh, an experiment)
-    std::unique_ptr<AdaptiveTuples> fused;
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
@@ -191,8 +188,7 @@ namespace {
 
 // Whether HOCSR runs in two passes (sptv_kept_rows.cuh): unless a third of its rows or more
 // hold nonzeros and those hold under two on average, within 32-bit offsets and columns for the
-// kept rows' CSR. TENSORSCOPE_HOCSR=kept or =one-pass forces either way (where the CSR fits);
-// =fused, an experiment, takes sptv_adaptive_tuples.cuh's one pass instead (where it fits).
+// kept rows' CSR. TENSORSCOPE_HOCSR=kept or =one-pass forces either way (where the CSR fits).
 // Measured on one H200, alternating in one binary (h200-issue19-session34.json calls 2-3; rows
 // a non-empty row and nonzeros a non-empty row, from tensorscope-cli info's fibers):
 //   nell-2 shape mode 1 (12.8 rows, 3.73 nonzeros): two passes 0.683-0.693 ms, one 1.11-1.12 (session 33)
@@ -329,10 +325,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    if (env_is("TENSORSCOPE_HOCSR", "fused") && x.ptr32 && AdaptiveTuples::fits(x.rows, x.nnz, vlen)) {
-        d.fused = std::make_unique<AdaptiveTuples>(x.rows, d.outputs, vlen, x.ptr32, d.ptr32.get(), d.col.get(),
-                                                   d.val.get(), d.v.get(), d.out.get());
-    } else if (hocsr_kept(x.rows, d.outputs, x.nnz, vlen)) {
+    if (hocsr_kept(x.rows, d.outputs, x.nnz, vlen)) {
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
@@ -361,8 +354,6 @@ void SptvDevice::Impl::product(cudaStream_t stream) {
         mixed_rows->run(stream);
     else if (rows)
         rows->run(stream);
-    else if (fused)
-        fused->run(stream);
     else if (tuples && ptr32.size())
         launch_tuples(tuples, ptr32.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
     else if (tuples)

@@ -27,14 +27,18 @@
 // of 1,024 an SM: 0.314-0.335 (HOCSR 0.684, 0.800). On the uniform shape, whose rows are all
 // short, the shared-vector kernels stay: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576
 // here with the vector through L1 (call 3; not measured staged). On delicious-4d's mode 4 (a 6 KB vector; its other modes' vectors do not fit):
-// CSF 0.712 and HOCFS-CSR 0.709 ms against cuSPARSE's 0.873-0.874 (call 4, read through L1).
+// CSF 0.712 and HOCFS-CSR 0.709 ms against cuSPARSE's 0.873-0.874 (call 4, read through L1);
+// staged, 0.709 and 0.705 against 0.872 and 0.874 (9be7178, h200-issue19-session48.json call 2).
+// Tried and slower for vectors above kRunVectorBytes (session 48 call 1, alternating twice):
+// half the vector in each block of a cluster of two (Hopper's distributed shared memory), so
+// that three blocks of 512 fit an SM. Nell-2 shape, mode 3: CSF 0.504-0.506 ms against
+// 0.285-0.289 here, CFB 0.501-0.506 against 0.284-0.289, HOCSR 0.661-0.665 against 0.444-0.445;
+// half the reads crossing to the other SM's shared memory cost more than the occupancy gained.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
 #include <cstdint>
 #include <vector>
-
-#include <cooperative_groups.h>
 
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
@@ -66,9 +70,6 @@ __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __re
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[rows[i]] = 0.f;
 }
-
-// The entries of a vector of vlen that a cluster's rank 0 stages (a multiple of 32; rank 1 the rest).
-__host__ __device__ inline std::uint32_t adaptive_half(std::uint32_t vlen) { return (vlen + 63) / 64 * 32; }
 
 // A warp's sums of one row (or piece, added by atomics) met across its lanes into *row.
 __device__ inline void adaptive_row_out(float s, bool piece, float* row) {
@@ -114,52 +115,57 @@ struct AdaptiveBlock {
     __device__ bool one_row() const { return piece || z1 - z0 > kStreamNnz; }
 };
 
-// The vector staged in the block's own shared memory.
-struct StagedVector {
-    const float* v;
-    __device__ float operator()(std::uint32_t c) const { return v[c]; }
-};
+// Experiments (session 48, TENSORSCOPE_SPTV_RUNS, AdaptiveRows::runs_from_env): how a block of
+// short rows is summed once its products are staged. By default each lane sums whole rows
+// (r = row + lane, + 32, ...), reading their offsets after the staging: a lane holding a row of
+// a few hundred nonzeros holds its warp that long, and the offsets' loads wait behind the
+// nonzeros'. kRunsSplit: rows over kLaneRowNnz are summed by the whole warp, one after another,
+// the others a lane each. kRunsPreload: the rows' offsets are loaded with the block's nonzeros
+// (kRowLoads a lane), each row's end passed from the next lane.
+constexpr int kRunsSplit = 1;
+constexpr int kRunsPreload = 2;
+constexpr std::uint32_t kLaneRowNnz = 32;
+constexpr int kRowLoads = kStreamNnz / 32 + 1;  // offsets of a block's rows (at most kStreamNnz) and its end
 
-// A warp's walk over blocks first, first + stride, ... (see the header), reading the vector
-// through vec(column) and staging short rows' products in `staged` (kStreamNnz entries).
-// Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
-// next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
-// L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
-// against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
-// against 0.283-0.286, even.
-template <class Vec>
-__device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
-                                     const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
-                                     const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
-                                     const float* __restrict__ val, Vec vec, float* staged, float* __restrict__ out) {
-    const std::uint32_t lane = threadIdx.x % 32;
-    std::uint32_t c[kAdaptiveBatch];
-    float x[kAdaptiveBatch];
-    std::uint32_t b = first;
-    if (b >= blocks) return;
-    AdaptiveBlock h(b, brow, bnz);
-    adaptive_load(h.z0, h.z1, lane, col, val, c, x);
-    for (;;) {
-        const std::uint32_t next = b + stride;
-        if (h.one_row()) {
+// A lane's offsets of block h's rows: ptr[h.row + lane + 32 j] up to ptr[h.r1]; past it, 0.
+__device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t lane,
+                                          const std::int32_t* __restrict__ ptr, std::uint32_t (&p)[kRowLoads]) {
+#pragma unroll
+    for (int j = 0; j < kRowLoads; ++j) {
+        const std::uint32_t r = h.row + lane + 32u * j;
+        p[j] = r <= h.r1 ? static_cast<std::uint32_t>(ptr[r]) : 0u;
+    }
+}
+
+// Row r's sum over staged[a, e), where `mine`: this lane's alone, or (kRunsSplit, a row over
+// kLaneRowNnz) the warp's, each such row of the warp's lanes in turn.
+template <int Runs>
+__device__ inline void adaptive_row_sum(bool mine, std::uint32_t r, std::uint32_t a, std::uint32_t e,
+                                        std::uint32_t lane, const float* staged, float* __restrict__ out) {
+    const bool lone = mine && ((Runs & kRunsSplit) == 0 || e - a <= kLaneRowNnz);
+    if (lone) {
+        float s = 0.f;
+        for (std::uint32_t t = a; t < e; ++t) s += staged[t];
+        out[r] = s;
+    }
+    if constexpr ((Runs & kRunsSplit) != 0) {
+        for (unsigned wide = __ballot_sync(0xffffffffu, mine && !lone); wide; wide &= wide - 1) {
+            const int src = __ffs(wide) - 1;
+            const std::uint32_t wa = __shfl_sync(0xffffffffu, a, src), we = __shfl_sync(0xffffffffu, e, src);
+            const std::uint32_t wr = __shfl_sync(0xffffffffu, r, src);
             float s = 0.f;
-            for (std::uint32_t z = h.z0;;) {
-#pragma unroll
-                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec(c[k]);
-                z += kStreamNnz;
-                if (z >= h.z1) break;
-                adaptive_load(z, h.z1, lane, col, val, c, x);
-            }
-            adaptive_row_out(s, h.piece, out + h.row);
-            if (next >= blocks) return;
-            b = next, h = AdaptiveBlock(b, brow, bnz);
-            adaptive_load(h.z0, h.z1, lane, col, val, c, x);
-            continue;
+            for (std::uint32_t t = wa + lane; t < we; t += 32) s += staged[t];
+            adaptive_row_out(s, false, out + wr);
         }
-#pragma unroll
-        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec(c[k]);
-        const AdaptiveBlock now = h;
-        __syncwarp();
+    }
+}
+
+// The sums of block `now`'s rows from its staged products (p: its offsets, where preloaded).
+template <int Runs>
+__device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t lane,
+                                         const std::int32_t* __restrict__ ptr, const std::uint32_t (&p)[kRowLoads],
+                                         const float* staged, float* __restrict__ out) {
+    if constexpr (Runs == 0) {
         for (std::uint32_t r = now.row + lane; r < now.r1; r += 32) {
             const std::uint32_t a = static_cast<std::uint32_t>(ptr[r]) - now.z0,
                                 e = static_cast<std::uint32_t>(ptr[r + 1]) - now.z0;
@@ -167,62 +173,95 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
             for (std::uint32_t t = a; t < e; ++t) s += staged[t];
             out[r] = s;
         }
+    } else if constexpr ((Runs & kRunsPreload) != 0) {
+        const std::uint32_t rows = now.r1 - now.row;
+#pragma unroll
+        for (int j = 0; j + 1 < kRowLoads; ++j) {
+            if (32u * j >= rows) break;
+            // lane 31's end is lane 0's next offset; lane 0's own offset is no other lane's end
+            const std::uint32_t e = __shfl_sync(0xffffffffu, lane == 0 ? p[j + 1] : p[j], (lane + 1) % 32);
+            const std::uint32_t r = now.row + lane + 32u * j;
+            adaptive_row_sum<Runs>(r < now.r1, r, p[j] - now.z0, e - now.z0, lane, staged, out);
+        }
+    } else {
+        for (std::uint32_t j = 0; j < now.r1 - now.row; j += 32) {
+            const std::uint32_t r = now.row + j + lane;
+            const bool mine = r < now.r1;
+            const std::uint32_t a = mine ? static_cast<std::uint32_t>(ptr[r]) - now.z0 : 0u,
+                                e = mine ? static_cast<std::uint32_t>(ptr[r + 1]) - now.z0 : 0u;
+            adaptive_row_sum<Runs>(mine, r, a, e, lane, staged, out);
+        }
+    }
+}
+
+// A warp's walk over blocks first, first + stride, ... (see the header), the vector staged in
+// `vec`, short rows' products staged in `staged` (kStreamNnz entries).
+// Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
+// next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
+// L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
+// against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
+// against 0.283-0.286, even.
+template <int Runs>
+__device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
+                                     const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
+                                     const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
+                                     const float* __restrict__ val, const float* vec, float* staged,
+                                     float* __restrict__ out) {
+    const std::uint32_t lane = threadIdx.x % 32;
+    std::uint32_t c[kAdaptiveBatch], p[kRowLoads];
+    float x[kAdaptiveBatch];
+    std::uint32_t b = first;
+    if (b >= blocks) return;
+    AdaptiveBlock h(b, brow, bnz);
+    auto begin = [&] {  // block h's first loads
+        adaptive_load(h.z0, h.z1, lane, col, val, c, x);
+        if constexpr ((Runs & kRunsPreload) != 0)
+            if (!h.one_row()) adaptive_load_rows(h, lane, ptr, p);
+    };
+    begin();
+    for (;;) {
+        const std::uint32_t next = b + stride;
+        if (h.one_row()) {
+            float s = 0.f;
+            for (std::uint32_t z = h.z0;;) {
+#pragma unroll
+                for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec[c[k]];
+                z += kStreamNnz;
+                if (z >= h.z1) break;
+                adaptive_load(z, h.z1, lane, col, val, c, x);
+            }
+            adaptive_row_out(s, h.piece, out + h.row);
+            if (next >= blocks) return;
+            b = next, h = AdaptiveBlock(b, brow, bnz);
+            begin();
+            continue;
+        }
+#pragma unroll
+        for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec[c[k]];
+        const AdaptiveBlock now = h;
+        __syncwarp();
+        adaptive_run_sums<Runs>(now, lane, ptr, p, staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
         if (next >= blocks) return;
         b = next, h = AdaptiveBlock(b, brow, bnz);
-        adaptive_load(h.z0, h.z1, lane, col, val, c, x);
+        begin();
     }
 }
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
 // entries, then each warp's kStreamNnz staged products.
-template <int Threads, int PerSm>
+template <int Threads, int PerSm, int Runs>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
                          const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                          const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
     extern __shared__ float smem[];
-    const StagedVector vec{shared_vector(v, vlen)};
+    const float* vec = shared_vector(v, vlen);
     const std::uint32_t warp = threadIdx.x / 32;
     float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-    adaptive_walk(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col, val, vec,
-                  staged, out);
-}
-
-// The vector split between the two blocks of a cluster (Hopper's distributed shared memory),
-// each staging half: columns below `half` are rank 0's.
-struct ClusterVector {
-    const float* low;
-    const float* high;
-    std::uint32_t half;
-    __device__ float operator()(std::uint32_t c) const { return c < half ? low[c] : high[c - half]; }
-};
-
-// The same walk with the vector split across a cluster of two blocks (an experiment,
-// TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER=1, for vectors above kRunVectorBytes): each block stages half,
-// so three blocks of 512 fit an SM where a whole vector allowed one of 1,024. Launched with a
-// cluster of 2 (AdaptiveRows::launch_cluster); sm_90 only (the compute_75 PTX is empty).
-template <int Threads, int PerSm>
-__global__ void __launch_bounds__(Threads, PerSm)
-    sptv_adaptive_cluster_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
-                                 const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
-                                 const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                 const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
-#if __CUDA_ARCH__ >= 900
-    namespace cg = cooperative_groups;
-    const cg::cluster_group cluster = cg::this_cluster();
-    extern __shared__ float smem[];
-    const std::uint32_t half = adaptive_half(vlen), rank = cluster.block_rank();
-    const std::uint32_t from = rank ? half : 0, to = rank ? vlen : (half < vlen ? half : vlen);
-    for (std::uint32_t i = from + threadIdx.x; i < to; i += blockDim.x) smem[i - from] = v[i];
-    cluster.sync();  // both halves staged before either is read
-    const ClusterVector vec{cluster.map_shared_rank(smem, 0), cluster.map_shared_rank(smem, 1), half};
-    const std::uint32_t warp = threadIdx.x / 32;
-    adaptive_walk(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col, val, vec,
-                  smem + half + warp * kStreamNnz, out);
-    cluster.sync();  // neither block leaves while the other may still read its half
-#endif
+    adaptive_walk<Runs>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col,
+                        val, vec, staged, out);
 }
 
 // y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
@@ -267,57 +306,29 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        switch (way_) {
-        case Way::Small: launch<512, 3>(stream); break;
-        case Way::Large: launch<1024, 1>(stream); break;
-        case Way::Cluster: launch_cluster(stream); break;
-        }
+        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, vlen_), stream>>>(blocks_, row_.get(), nz_.get(),
+                                                                                     ptr_, col_, val_, v_, vlen_, out_);
     }
 
 private:
-    // How the vector is staged: whole in blocks of 512, three an SM (up to kRunVectorBytes), whole
-    // in one block of 1,024 an SM (above), or half in each block of a cluster of two, blocks of
-    // 512 (above, where TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER=1 and the device launches clusters).
-    enum class Way { Small, Large, Cluster };
-    static constexpr int kClusterThreads = 512;
+    using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*,
+                            const std::uint32_t*, const float*, const float*, std::uint32_t, float*);
 
+    // The experiment TENSORSCOPE_SPTV_RUNS asks for: split, preload or split-preload (0: neither).
+    static int runs_from_env() {
+        if (env_is("TENSORSCOPE_SPTV_RUNS", "split")) return kRunsSplit;
+        if (env_is("TENSORSCOPE_SPTV_RUNS", "preload")) return kRunsPreload;
+        if (env_is("TENSORSCOPE_SPTV_RUNS", "split-preload")) return kRunsSplit | kRunsPreload;
+        return 0;
+    }
     template <int Threads, int PerSm>
-    void launch(cudaStream_t stream) {
-        sptv_adaptive_kernel<Threads, PerSm><<<grid_, Threads, adaptive_shared_bytes(Threads, vlen_), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_, col_, val_, v_, vlen_, out_);
-    }
-    // The cluster kernel's launch: a cluster of two blocks, each staging half the vector.
-    cudaLaunchConfig_t cluster_config(unsigned grid, cudaStream_t stream) {
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(grid);
-        cfg.blockDim = dim3(kClusterThreads);
-        cfg.dynamicSmemBytes = adaptive_shared_bytes(kClusterThreads, adaptive_half(vlen_));
-        cfg.stream = stream;
-        cluster_attr_.id = cudaLaunchAttributeClusterDimension;
-        cluster_attr_.val.clusterDim.x = 2, cluster_attr_.val.clusterDim.y = 1, cluster_attr_.val.clusterDim.z = 1;
-        cfg.attrs = &cluster_attr_;
-        cfg.numAttrs = 1;
-        return cfg;
-    }
-    void launch_cluster(cudaStream_t stream) {
-        const cudaLaunchConfig_t cfg = cluster_config(static_cast<unsigned>(grid_), stream);
-        check(cudaLaunchKernelEx(&cfg, sptv_adaptive_cluster_kernel<kClusterThreads, 3>, blocks_, row_.get(), nz_.get(),
-                                 ptr_, col_, val_, v_, vlen_, out_),
-              "launching the SpTV clusters");
-    }
-    // The clusters the device holds at once, at most one a warp's block of rows, as blocks (0: none fit).
-    int cluster_grid() {
-        const std::size_t bytes = adaptive_shared_bytes(kClusterThreads, adaptive_half(vlen_));
-        check(cudaFuncSetAttribute(sptv_adaptive_cluster_kernel<kClusterThreads, 3>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-              "sizing the SpTV clusters' shared memory");
-        const std::uint64_t needed = (std::uint64_t{blocks_} + kClusterThreads / 32 - 1) / (kClusterThreads / 32);
-        const std::uint64_t pairs = (needed + 1) / 2;
-        const cudaLaunchConfig_t cfg = cluster_config(static_cast<unsigned>(2 * pairs), nullptr);
-        int clusters = 0;
-        check(cudaOccupancyMaxActiveClusters(&clusters, sptv_adaptive_cluster_kernel<kClusterThreads, 3>, &cfg),
-              "sizing the SpTV clusters' grid");
-        return static_cast<int>(2 * std::min<std::uint64_t>(pairs, static_cast<std::uint64_t>(clusters)));
+    static Kernel kernel_for(int runs) {
+        switch (runs) {
+        case kRunsSplit: return sptv_adaptive_kernel<Threads, PerSm, kRunsSplit>;
+        case kRunsPreload: return sptv_adaptive_kernel<Threads, PerSm, kRunsPreload>;
+        case kRunsSplit | kRunsPreload: return sptv_adaptive_kernel<Threads, PerSm, kRunsSplit | kRunsPreload>;
+        default: return sptv_adaptive_kernel<Threads, PerSm, 0>;
+        }
     }
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
@@ -327,21 +338,12 @@ private:
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
-        if (vlen_ * sizeof(float) <= kRunVectorBytes) {
-            way_ = Way::Small, grid_ = grid<512, 3>();
-            return;
-        }
-        if (env_is("TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER", "1") && device_attribute(cudaDevAttrClusterLaunch))
-            if ((grid_ = cluster_grid()) > 0) {
-                way_ = Way::Cluster;
-                return;
-            }
-        way_ = Way::Large, grid_ = grid<1024, 1>();
-    }
-    template <int Threads, int PerSm>
-    int grid() const {
-        return adaptive_grid(sptv_adaptive_kernel<Threads, PerSm>, Threads, adaptive_shared_bytes(Threads, vlen_),
-                             blocks_);
+        // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
+        const int runs = runs_from_env();
+        const bool small = vlen_ * sizeof(float) <= kRunVectorBytes;
+        threads_ = small ? 512 : 1024;
+        kernel_ = small ? kernel_for<512, 3>(runs) : kernel_for<1024, 1>(runs);
+        grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, vlen_), blocks_);
     }
 
     std::uint32_t vlen_, blocks_ = 0;
@@ -352,9 +354,8 @@ private:
     const float* v_;
     float* out_;
     DeviceArray<std::uint32_t> row_, nz_, split_;
-    Way way_ = Way::Small;
-    int grid_ = 0;
-    cudaLaunchAttribute cluster_attr_ = {};
+    Kernel kernel_ = nullptr;
+    int threads_ = 0, grid_ = 0;
 };
 
 }  // namespace

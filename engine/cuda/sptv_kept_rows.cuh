@@ -27,6 +27,16 @@
 // 0.538-0.544 ms with 4 chunks, 0.727-0.732, 0.846 and 0.569-0.571 with 8, against 0.660-0.661,
 // 0.771-0.773 and 0.479-0.480 in one piece: the more chunks, the slower, so the overlap did not
 // pay for the extra products.
+//
+// Tried and slower, session 48 (9be7178, h200-issue19-session48.json call 2, alternating twice):
+// one pass by warps over blocks of tuples cut once when the plan is made (at most 256 nonzeros,
+// 256 non-empty rows and 2,048 tuples a block; a lane walked 8 tuples, a warp scan placed the
+// sums; longer rows a warp's alone or pieces by atomics, as sptv_adaptive_rows.cuh), the vector
+// staged in shared memory. On the nell-2 shape, modes 1-3: 0.881-0.888, 0.983-0.988 and
+// 0.681-0.689 ms against 0.628-0.629, 0.743-0.745 and 0.444 here (the same results, 1.2e-7 from
+// the oracle); on the uniform shape 0.777, 0.909 and 0.632 against 0.698, 0.816 and 0.526 (one
+// run each). A warp's walk over mostly empty tuples, a scan a block, left less in flight than
+// the first pass here does at streaming speed.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 

@@ -1,5 +1,4 @@
-// How SpTV's adaptive rows cut a CSR into blocks, and HOCSR's tuples into blocks
-// (engine/cuda/sptv_adaptive_blocks.hpp), checked against what the kernels assume of them, on the
+// How SpTV's adaptive rows cut a CSR into blocks (engine/cuda/sptv_adaptive_blocks.hpp), checked against what the kernels assume of them, on the
 // host: no device needed.
 #include <random>
 
@@ -54,54 +53,6 @@ QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& 
     }
     if (split != b.split.size()) return "rows listed as split that are not";
     return {};
-}
-
-// The same for HOCSR's tuples (adaptive_tuple_blocks): what sptv_adaptive_tuple_kernel relies on.
-QString broken_tuple_rule(const std::vector<std::uint32_t>& ptr, const TupleBlocks& b) {
-    const auto tuples = static_cast<std::uint32_t>(ptr.size() - 1);
-    std::vector<std::uint32_t> out_of(tuples + 1, 0);  // non-empty tuples before each
-    for (std::uint32_t t = 0; t < tuples; ++t) out_of[t + 1] = out_of[t] + (ptr[t + 1] > ptr[t]);
-    if (b.tuple.size() != b.nz.size() || b.tuple.size() != b.out.size() || b.tuple.empty())
-        return "arrays differ in size";
-    if (b.tuple.back() != tuples || b.nz.back() != ptr.back() || b.out.back() != out_of[tuples])
-        return "the sentinel is not (tuples, nnz, outputs)";
-    if (b.tuple.front() != 0 && b.tuple.front() != kSplitRow) return "the first block does not start at tuple 0";
-    std::vector<std::uint32_t> pieces_of(tuples, 0), split;
-    for (std::size_t k = 0; k + 1 < b.tuple.size(); ++k) {
-        const std::uint32_t t0 = b.tuple[k] & ~kSplitRow, t1 = b.tuple[k + 1] & ~kSplitRow;
-        const std::uint32_t z0 = b.nz[k], z1 = b.nz[k + 1];
-        const QString at = QString(" (block %1)").arg(k);
-        if (t1 < t0 || z1 < z0) return "a block goes backwards" + at;
-        if (b.tuple[k] & kSplitRow) {
-            if (!pieces_of[t0]++) split.push_back(b.out[k]);
-            if (z1 - z0 > kPieceNnz || z1 == z0 || z0 < ptr[t0] || z1 > ptr[t0 + 1])
-                return "a piece leaves its row" + at;
-            if (b.out[k] != out_of[t0]) return "a piece's output is not its row's" + at;
-            continue;
-        }
-        if (t1 == t0) return "a block holds no tuple" + at;
-        if (z0 != ptr[t0] || z1 != ptr[t1]) return "a block's nonzeros are not its tuples'" + at;
-        if (b.out[k] != out_of[t0]) return "a block's first output is not its first row's" + at;
-        if (z1 - z0 > kStreamNnz) {
-            if (t1 != t0 + 1 || z1 - z0 > kPieceNnz) return "a long block is not one row of at most kPieceNnz" + at;
-            continue;
-        }
-        if (t1 - t0 > kTupleSpan) return "a block walks more than kTupleSpan tuples" + at;
-        if (out_of[t1] - out_of[t0] > kStreamNnz) return "a block holds more than kStreamNnz rows" + at;
-    }
-    for (std::uint32_t t = 0; t < tuples; ++t) {
-        const std::uint32_t n = ptr[t + 1] - ptr[t];
-        if (pieces_of[t] != (n > kPieceNnz ? (n + kPieceNnz - 1) / kPieceNnz : 0))
-            return QString("tuple %1's pieces").arg(t);
-    }
-    if (split != b.split) return "the split rows' outputs are not listed in order";
-    return {};
-}
-
-std::vector<std::uint32_t> tuple_offsets(const std::vector<std::uint32_t>& lengths) {
-    std::vector<std::uint32_t> ptr{0};
-    for (std::uint32_t n : lengths) ptr.push_back(ptr.back() + n);
-    return ptr;
 }
 
 }  // namespace
@@ -167,41 +118,6 @@ private Q_SLOTS:
             }
             const std::vector<std::int32_t> ptr = offsets_of(n);
             const QString broken = broken_rule(ptr, adaptive_blocks(ptr.data(), ptr.size() - 1));
-            QVERIFY2(broken.isEmpty(), qPrintable(QString("trial %1: %2").arg(trial).arg(broken)));
-        }
-    }
-
-    // HOCSR's tuples, most of them empty: the edges above among runs of empty tuples longer than
-    // a block walks (kTupleSpan), 300 one-nonzero tuples between empty ones, and random ones.
-    void tupleBlocksKeepTheRules_data() {
-        QTest::addColumn<QList<int>>("lengths");
-        QTest::addRow("no tuples but one empty") << QList<int>{0};
-        QTest::addRow("edges") << QList<int>{0, 255, 0, 1, 256, 257, 0, 3, 1023, 1024, 1025, 0, 2048, 2049, 7};
-        QTest::addRow("5000 empty, then one") << (QList<int>(5000, 0) << 1);
-        QList<int> sparse;
-        for (int q = 0; q < 300; ++q) sparse << 0 << 0 << 1;
-        QTest::addRow("300 singles among empty") << sparse;
-        QTest::addRow("a long row last") << QList<int>{0, 1, 0, 30000};
-    }
-    void tupleBlocksKeepTheRules() {
-        QFETCH(QList<int>, lengths);
-        const std::vector<std::uint32_t> ptr =
-            tuple_offsets(std::vector<std::uint32_t>(lengths.begin(), lengths.end()));
-        const TupleBlocks b = adaptive_tuple_blocks(ptr.data(), static_cast<std::uint32_t>(ptr.size() - 1));
-        const QString broken = broken_tuple_rule(ptr, b);
-        QVERIFY2(broken.isEmpty(), qPrintable(broken));
-    }
-    void randomTuplesKeepTheRules() {
-        std::mt19937_64 rng(48);
-        for (int trial = 0; trial < 20; ++trial) {
-            std::vector<std::uint32_t> n(1 + rng() % 20000);
-            for (auto& len : n) {
-                const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-                len = rng() % 7 ? 0 : static_cast<std::uint32_t>(std::min(20000.0, 1.0 / (u * u + 1e-9)) - 1);
-            }
-            const std::vector<std::uint32_t> ptr = tuple_offsets(n);
-            const QString broken =
-                broken_tuple_rule(ptr, adaptive_tuple_blocks(ptr.data(), static_cast<std::uint32_t>(ptr.size() - 1)));
             QVERIFY2(broken.isEmpty(), qPrintable(QString("trial %1: %2").arg(trial).arg(broken)));
         }
     }

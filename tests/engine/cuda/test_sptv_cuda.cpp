@@ -85,19 +85,20 @@ private Q_SLOTS:
 
     // The blocks of sptv_adaptive_rows.cuh at their edges: fibers of 255-257 nonzeros (a warp's
     // block of short rows holds 256), 1023-1025 and 2048-2049 (a long row's pieces of 1024), a
-    // run of 300 one-nonzero fibers (a block holds 256 rows at most) and short fibers between.
+    // run of 300 one-nonzero fibers (a block holds 256 rows at most), short fibers between, and
+    // four of 33-60 in one block of short rows (each the warp's where TENSORSCOPE_SPTV_RUNS=split).
     void adaptiveBlockEdges() {
-        const std::uint64_t lengths[] = {255, 1, 256, 257, 3, 1023, 1024, 1025, 2, 2048, 2049, 7, 256};
+        const std::uint64_t lengths[] = {255, 1, 256, 257, 3, 1023, 1024, 1025, 2, 2048, 2049, 7, 256, 40, 50, 60, 33};
         std::uint64_t total = 300;
         for (std::uint64_t len : lengths) total += len;
-        CooTensor t({16, 300, 2100});
+        CooTensor t({20, 300, 2100});
         t.resize(total);
         std::uint64_t z = 0;
-        for (std::uint64_t i = 0; i < 13; ++i)
+        for (std::uint64_t i = 0; i < 17; ++i)
             for (std::uint64_t k = 0; k < lengths[i]; ++k)
                 t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 17 + i) % 2100}, 0.25 + double((k * 5 + i) % 13) / 4);
         for (std::uint64_t q = 0; z < total; ++q)
-            t.set(z++, std::vector<std::uint64_t>{13, q, q % 2100}, 1.0 - double(q % 3));
+            t.set(z++, std::vector<std::uint64_t>{17, q, q % 2100}, 1.0 - double(q % 3));
         check_against_oracle(tstest::shuffled(t, 9));
     }
 
@@ -142,22 +143,23 @@ private Q_SLOTS:
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
     // row by the vector's size) or the blocks of rows of every length (sptv_adaptive_rows.cuh,
     // where the vector fits in shared memory: blocks of 512 threads up to 64 KB, as in the
-    // tensor of dims 301 x 77 x 5003, of 1,024 above, as in mode 3 of 300 x 200 x 20003, or
-    // there half the vector in each block of a cluster of two, TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER=1);
+    // tensor of dims 301 x 77 x 5003, of 1,024 above, as in mode 3 of 300 x 200 x 20003);
     // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
-    // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
+    // for short ones, whose runs of short rows TENSORSCOPE_SPTV_RUNS may sum with the longer rows
+    // by the warp ("split"), the offsets loaded early ("preload") or both. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("cluster");
+        QTest::addColumn<QByteArray>("runs");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
-        QTest::addRow("adaptive, clusters") << QByteArray("adaptive") << QByteArray("1");
+        for (const char* runs : {"split", "preload", "split-preload"})
+            QTest::addRow("adaptive, %s", runs) << QByteArray("adaptive") << QByteArray(runs);
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, cluster);
-        const tstest::ScopedEnv halves("TENSORSCOPE_SPTV_ADAPTIVE_CLUSTER", cluster);
+        QFETCH(QByteArray, runs);
+        const tstest::ScopedEnv summed("TENSORSCOPE_SPTV_RUNS", runs);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         adaptiveBlockEdges();
@@ -235,7 +237,7 @@ private Q_SLOTS:
         const tstest::ScopedEnv env("TENSORSCOPE_GRAPHS", graphs.constData());
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", "");
         const CooTensor t = tstest::random_tensor({40, 30, 2000}, 6000, 17, Distribution::PowerLaw);
-        for (const char* pass : {"kept", "one-pass", "fused"})
+        for (const char* pass : {"kept", "one-pass"})
             for (const char* rows : {"", "cusparse", "adaptive"}) {
                 const tstest::ScopedEnv hocsr("TENSORSCOPE_HOCSR", pass), product("TENSORSCOPE_SPTV_ROWS", rows);
                 for (FormatKind kind : kernel_formats(KernelKind::SpTV, Backend::Cuda)) {
@@ -263,8 +265,7 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row; =fused, an
-    // experiment: a warp a block of tuples cut when the plan is made). On the tensors
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
     // of the cases above, random ones of order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
@@ -272,7 +273,6 @@ private Q_SLOTS:
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
         QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
-        QTest::addRow("one pass over cut blocks") << QByteArray("fused") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
