@@ -1,8 +1,9 @@
 // SpTV's CSR product (rows = fibers) for rows of every length, a warp a block of rows cut once
 // when the plan is made (ours, session 47; the idea is CSR-Adaptive's, Greathouse and Daga, SC'14):
 //   - short rows are grouped while their nonzeros fit kStreamNnz: the warp loads them all at once
-//     (eight loads of each array a lane in flight), puts each product in its staging buffer in
-//     shared memory, then each lane sums rows from there, the rows' sums written side by side;
+//     (eight loads of each array a lane in flight) with their offsets, puts each product in its
+//     staging buffer in shared memory, then sums the rows from there (adaptive_run_sums: a lane
+//     a row, or the whole warp a row over 32 nonzeros where blocks are of 512), side by side;
 //   - a longer row is one warp's alone: the same loads a batch, summed across the warp; a row
 //     longer than kPieceNnz is cut into pieces added to its output by atomics (cleared first).
 // Why: on the nell-2 shape (power-law fibers) cuSPARSE's CSR SpMV reaches 58-64% of the copy
@@ -115,15 +116,23 @@ struct AdaptiveBlock {
     __device__ bool one_row() const { return piece || z1 - z0 > kStreamNnz; }
 };
 
-// Experiments (session 48, TENSORSCOPE_SPTV_RUNS, AdaptiveRows::runs_from_env): how a block of
-// short rows is summed once its products are staged. By default each lane sums whole rows
-// (r = row + lane, + 32, ...), reading their offsets after the staging: a lane holding a row of
-// a few hundred nonzeros holds its warp that long, and the offsets' loads wait behind the
-// nonzeros'. kRunsSplit: rows over kLaneRowNnz are summed by the whole warp, one after another,
-// the others a lane each. kRunsPreload: the rows' offsets are loaded with the block's nonzeros
-// (kRowLoads a lane), each row's end passed from the next lane.
-constexpr int kRunsSplit = 1;
-constexpr int kRunsPreload = 2;
+// How a block of short rows is summed once its products are staged (session 48): the rows'
+// offsets are loaded with the block's nonzeros (kRowLoads a lane, each row's end passed from the
+// next lane), so that they do not wait behind them; where Split (blocks of 512, the vector up to
+// kRunVectorBytes), rows over kLaneRowNnz are summed by the whole warp, one after another, and
+// the others a lane each; else every row by a lane. Until then each lane read its rows' offsets
+// after the staging and summed whole rows, a row of a few hundred nonzeros holding its warp.
+// Measured on one H200 (6aac013, h200-issue19-session48.json call 3, the four ways in one binary
+// alternating twice; ms a mode, medians of 10), nell-2 shape:
+//   modes 1-2 (blocks of 512): offsets after, a lane a row: CSF 0.268-0.279, HOCFS-CSR
+//     0.264-0.279, HOCSR 0.625-0.626 and 0.741-0.746; the warp's longer rows alone 0.260-0.273,
+//     0.270-0.276, 0.627-0.631 and 0.745; the offsets loaded early alone 0.268-0.281,
+//     0.268-0.278, 0.627-0.631 and 0.741-0.745; both (kept) 0.247-0.257, 0.250-0.254,
+//     0.608-0.610 and 0.723-0.726 (80-83% of the copy bound, HOCSR 68%).
+//   mode 3 (one block of 1,024): offsets after 0.287-0.292 (CSF), 0.286-0.292 (HOCFS-CSR),
+//     0.443-0.446 (HOCSR); the warp's longer rows 0.292-0.295, 0.293-0.295, 0.448-0.451; the
+//     offsets early (kept) 0.261-0.262, 0.258-0.259, 0.419-0.420 (73-74%, HOCSR 63%); both
+//     0.271-0.273, 0.274-0.278, 0.428-0.432.
 constexpr std::uint32_t kLaneRowNnz = 32;
 constexpr int kRowLoads = kStreamNnz / 32 + 1;  // offsets of a block's rows (at most kStreamNnz) and its end
 
@@ -137,18 +146,18 @@ __device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t 
     }
 }
 
-// Row r's sum over staged[a, e), where `mine`: this lane's alone, or (kRunsSplit, a row over
+// Row r's sum over staged[a, e), where `mine`: this lane's alone, or (Split, a row over
 // kLaneRowNnz) the warp's, each such row of the warp's lanes in turn.
-template <int Runs>
+template <bool Split>
 __device__ inline void adaptive_row_sum(bool mine, std::uint32_t r, std::uint32_t a, std::uint32_t e,
                                         std::uint32_t lane, const float* staged, float* __restrict__ out) {
-    const bool lone = mine && ((Runs & kRunsSplit) == 0 || e - a <= kLaneRowNnz);
+    const bool lone = mine && (!Split || e - a <= kLaneRowNnz);
     if (lone) {
         float s = 0.f;
         for (std::uint32_t t = a; t < e; ++t) s += staged[t];
         out[r] = s;
     }
-    if constexpr ((Runs & kRunsSplit) != 0) {
+    if constexpr (Split) {
         for (unsigned wide = __ballot_sync(0xffffffffu, mine && !lone); wide; wide &= wide - 1) {
             const int src = __ffs(wide) - 1;
             const std::uint32_t wa = __shfl_sync(0xffffffffu, a, src), we = __shfl_sync(0xffffffffu, e, src);
@@ -160,37 +169,19 @@ __device__ inline void adaptive_row_sum(bool mine, std::uint32_t r, std::uint32_
     }
 }
 
-// The sums of block `now`'s rows from its staged products (p: its offsets, where preloaded).
-template <int Runs>
+// The sums of block `now`'s rows from its staged products and its offsets p.
+template <bool Split>
 __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t lane,
-                                         const std::int32_t* __restrict__ ptr, const std::uint32_t (&p)[kRowLoads],
-                                         const float* staged, float* __restrict__ out) {
-    if constexpr (Runs == 0) {
-        for (std::uint32_t r = now.row + lane; r < now.r1; r += 32) {
-            const std::uint32_t a = static_cast<std::uint32_t>(ptr[r]) - now.z0,
-                                e = static_cast<std::uint32_t>(ptr[r + 1]) - now.z0;
-            float s = 0.f;
-            for (std::uint32_t t = a; t < e; ++t) s += staged[t];
-            out[r] = s;
-        }
-    } else if constexpr ((Runs & kRunsPreload) != 0) {
-        const std::uint32_t rows = now.r1 - now.row;
+                                         const std::uint32_t (&p)[kRowLoads], const float* staged,
+                                         float* __restrict__ out) {
+    const std::uint32_t rows = now.r1 - now.row;
 #pragma unroll
-        for (int j = 0; j + 1 < kRowLoads; ++j) {
-            if (32u * j >= rows) break;
-            // lane 31's end is lane 0's next offset; lane 0's own offset is no other lane's end
-            const std::uint32_t e = __shfl_sync(0xffffffffu, lane == 0 ? p[j + 1] : p[j], (lane + 1) % 32);
-            const std::uint32_t r = now.row + lane + 32u * j;
-            adaptive_row_sum<Runs>(r < now.r1, r, p[j] - now.z0, e - now.z0, lane, staged, out);
-        }
-    } else {
-        for (std::uint32_t j = 0; j < now.r1 - now.row; j += 32) {
-            const std::uint32_t r = now.row + j + lane;
-            const bool mine = r < now.r1;
-            const std::uint32_t a = mine ? static_cast<std::uint32_t>(ptr[r]) - now.z0 : 0u,
-                                e = mine ? static_cast<std::uint32_t>(ptr[r + 1]) - now.z0 : 0u;
-            adaptive_row_sum<Runs>(mine, r, a, e, lane, staged, out);
-        }
+    for (int j = 0; j + 1 < kRowLoads; ++j) {
+        if (32u * j >= rows) break;
+        // lane 31's end is lane 0's next offset; lane 0's own offset is no other lane's end
+        const std::uint32_t e = __shfl_sync(0xffffffffu, lane == 0 ? p[j + 1] : p[j], (lane + 1) % 32);
+        const std::uint32_t r = now.row + lane + 32u * j;
+        adaptive_row_sum<Split>(r < now.r1, r, p[j] - now.z0, e - now.z0, lane, staged, out);
     }
 }
 
@@ -201,7 +192,7 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <int Runs>
+template <bool Split>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
                                      const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
@@ -215,8 +206,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load(h.z0, h.z1, lane, col, val, c, x);
-        if constexpr ((Runs & kRunsPreload) != 0)
-            if (!h.one_row()) adaptive_load_rows(h, lane, ptr, p);
+        if (!h.one_row()) adaptive_load_rows(h, lane, ptr, p);
     };
     begin();
     for (;;) {
@@ -240,7 +230,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
         for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec[c[k]];
         const AdaptiveBlock now = h;
         __syncwarp();
-        adaptive_run_sums<Runs>(now, lane, ptr, p, staged, out);
+        adaptive_run_sums<Split>(now, lane, p, staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
         if (next >= blocks) return;
         b = next, h = AdaptiveBlock(b, brow, bnz);
@@ -250,7 +240,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
 // entries, then each warp's kStreamNnz staged products.
-template <int Threads, int PerSm, int Runs>
+template <int Threads, int PerSm, bool Split>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
@@ -260,8 +250,8 @@ __global__ void __launch_bounds__(Threads, PerSm)
     const float* vec = shared_vector(v, vlen);
     const std::uint32_t warp = threadIdx.x / 32;
     float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-    adaptive_walk<Runs>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col,
-                        val, vec, staged, out);
+    adaptive_walk<Split>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col,
+                         val, vec, staged, out);
 }
 
 // y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
@@ -314,22 +304,6 @@ private:
     using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*,
                             const std::uint32_t*, const float*, const float*, std::uint32_t, float*);
 
-    // The experiment TENSORSCOPE_SPTV_RUNS asks for: split, preload or split-preload (0: neither).
-    static int runs_from_env() {
-        if (env_is("TENSORSCOPE_SPTV_RUNS", "split")) return kRunsSplit;
-        if (env_is("TENSORSCOPE_SPTV_RUNS", "preload")) return kRunsPreload;
-        if (env_is("TENSORSCOPE_SPTV_RUNS", "split-preload")) return kRunsSplit | kRunsPreload;
-        return 0;
-    }
-    template <int Threads, int PerSm>
-    static Kernel kernel_for(int runs) {
-        switch (runs) {
-        case kRunsSplit: return sptv_adaptive_kernel<Threads, PerSm, kRunsSplit>;
-        case kRunsPreload: return sptv_adaptive_kernel<Threads, PerSm, kRunsPreload>;
-        case kRunsSplit | kRunsPreload: return sptv_adaptive_kernel<Threads, PerSm, kRunsSplit | kRunsPreload>;
-        default: return sptv_adaptive_kernel<Threads, PerSm, 0>;
-        }
-    }
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
     void cut(const P* host_ptr, std::uint64_t rows) {
@@ -339,10 +313,9 @@ private:
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
-        const int runs = runs_from_env();
         const bool small = vlen_ * sizeof(float) <= kRunVectorBytes;
         threads_ = small ? 512 : 1024;
-        kernel_ = small ? kernel_for<512, 3>(runs) : kernel_for<1024, 1>(runs);
+        kernel_ = small ? sptv_adaptive_kernel<512, 3, true> : sptv_adaptive_kernel<1024, 1, false>;
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, vlen_), blocks_);
     }
 

@@ -86,7 +86,7 @@ private Q_SLOTS:
     // The blocks of sptv_adaptive_rows.cuh at their edges: fibers of 255-257 nonzeros (a warp's
     // block of short rows holds 256), 1023-1025 and 2048-2049 (a long row's pieces of 1024), a
     // run of 300 one-nonzero fibers (a block holds 256 rows at most), short fibers between, and
-    // four of 33-60 in one block of short rows (each the warp's where TENSORSCOPE_SPTV_RUNS=split).
+    // four of 33-60 in one block of short rows (each summed by the warp where the vector is small).
     void adaptiveBlockEdges() {
         const std::uint64_t lengths[] = {255, 1, 256, 257, 3, 1023, 1024, 1025, 2, 2048, 2049, 7, 256, 40, 50, 60, 33};
         std::uint64_t total = 300;
@@ -145,21 +145,15 @@ private Q_SLOTS:
     // where the vector fits in shared memory: blocks of 512 threads up to 64 KB, as in the
     // tensor of dims 301 x 77 x 5003, of 1,024 above, as in mode 3 of 300 x 200 x 20003);
     // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
-    // for short ones, whose runs of short rows TENSORSCOPE_SPTV_RUNS may sum with the longer rows
-    // by the warp ("split"), the offsets loaded early ("preload") or both. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
+    // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("runs");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
-        for (const char* runs : {"split", "preload", "split-preload"})
-            QTest::addRow("adaptive, %s", runs) << QByteArray("adaptive") << QByteArray(runs);
+            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, runs);
-        const tstest::ScopedEnv summed("TENSORSCOPE_SPTV_RUNS", runs);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         adaptiveBlockEdges();
