@@ -116,8 +116,14 @@ public:
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
-    // memory, a row longer than kSharedVectorRowsMax. TENSORSCOPE_SPTV_ROWS=cusparse keeps
-    // cuSPARSE, =shared takes this kernel whatever the rows' lengths (comparisons, tests).
+    // memory, a row longer than kSharedVectorRowsMax, or a vector above kRunVectorBytes where
+    // sptv_adaptive_rows.cuh's blocks fit. TENSORSCOPE_SPTV_ROWS=cusparse keeps cuSPARSE,
+    // =shared takes this kernel whatever the rows' lengths and vector (comparisons, tests).
+    // Why the blocks above kRunVectorBytes: on the uniform shape's mode 3 (rows all short, a
+    // 115 KB vector) they took 0.310-0.318 ms in COO, CSF, CFB and HOCFS-CSR against 0.382-0.390
+    // for the thread-a-row kernel here (95-111% of the copy bound against 77-93%; HOCSR 0.523
+    // against 0.529), while on modes 1-2 (the 4-row kernel) this one stays ahead, 0.311-0.323 ms
+    // against 0.319-0.332 (one H200, 68d535f, h200-issue19-session48.json call 5, one run each).
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
@@ -126,7 +132,9 @@ public:
             return 0;
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
-        if (!env_is("TENSORSCOPE_SPTV_ROWS", "shared")) {
+        const bool forced = env_is("TENSORSCOPE_SPTV_ROWS", "shared");
+        if (!forced && bytes > kRunVectorBytes && AdaptiveRows::fits(rows, nnz, vlen)) return 0;
+        if (!forced) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
             csr_longest_row_kernel<<<grid_for(rows), 256>>>(rows, ptr, longest.get());

@@ -159,7 +159,7 @@ private Q_SLOTS:
         adaptiveBlockEdges();
         fibersOnTileEdges();
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
-        // mode 3's vector of 80 KB takes the thread-per-row kernel, the others the 4-row one
+        // mode 3's vector of 80 KB takes the adaptive blocks (the thread-per-row kernel where forced), the others the 4-row one
         check_against_oracle(tstest::random_tensor({300, 200, 20003}, 30000, 33, Distribution::Uniform));
         // power-law fibers (rows of every length) under an 80 KB vector, and an odd vector length
         check_against_oracle(tstest::random_tensor({40, 30, 20003}, 40000, 34, Distribution::PowerLaw));
