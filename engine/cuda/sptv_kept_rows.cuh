@@ -45,6 +45,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cuda_util.cuh"
+#include "env_switch.hpp"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -71,6 +72,38 @@ __global__ void __launch_bounds__(kTupleThreads)
         if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k]);
 }
 
+// An experiment (session 48, TENSORSCOPE_HOCSR_KEEP=wide): the same pass with each block taking
+// kKeepWide of the blocks above (block_base's blocks 4b .. 4b + 3), each thread's four groups of
+// offsets loaded before any is counted, so that four times the bytes are in flight a thread; one
+// block scan places all four groups, their counts packed in 16-bit fields of one 64-bit sum (a
+// group's count, at most kTupleBlockRows, fits). Why: the pass reads the offsets at about 73% of
+// the copy bandwidth (Nsight Compute, session 35: 157 us for 444 MB read and 65 MB written on the
+// nell-2 shape's mode 3), a thread holding one 16-byte load.
+constexpr int kKeepWide = 4;
+
+template <class P>
+__global__ void __launch_bounds__(kTupleThreads)
+    sptv_keep_rows_wide_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
+                               const std::uint64_t* __restrict__ block_base, std::int32_t* __restrict__ kept) {
+    using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
+    __shared__ typename Scan::TempStorage temp;
+    const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
+    TupleOffsets<P> off[kKeepWide] = {
+        {rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
+    std::uint64_t packed = 0, before = 0;
+#pragma unroll
+    for (int g = 0; g < kKeepWide; ++g) packed |= std::uint64_t{off[g].kept()} << (16 * g);
+    Scan(temp).ExclusiveSum(packed, before);
+#pragma unroll
+    for (int g = 0; g < kKeepWide; ++g) {
+        if (first + g >= blocks) break;
+        std::int32_t* out = kept + block_base[first + g] + ((before >> (16 * g)) & 0xffffu);
+#pragma unroll
+        for (int k = 0; k < kTupleRows; ++k)
+            if (off[g].at[k + 1] > off[g].at[k]) *out++ = static_cast<std::int32_t>(off[g].at[k]);
+    }
+}
+
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
 // rows, from HOCSR's offsets in 32 bits (ptr32) or 64 (ptr64, where ptr32 is null) and the
 // plan's block bases; run() refills them, on the default stream.
@@ -90,7 +123,15 @@ public:
     void run(cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
-        if (ptr32_)
+        if (wide_) {
+            const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
+            if (ptr32_)
+                sptv_keep_rows_wide_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_,
+                                                                               kept_.get());
+            else
+                sptv_keep_rows_wide_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_,
+                                                                               kept_.get());
+        } else if (ptr32_)
             sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get());
         else
             sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get());
@@ -103,6 +144,7 @@ private:
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
     DeviceArray<std::int32_t> kept_;
+    bool wide_ = env_is("TENSORSCOPE_HOCSR_KEEP", "wide");  // the experiment above
 };
 
 }  // namespace
