@@ -26,8 +26,11 @@
 // (HOCSR 0.648-0.651, 0.760-0.763), mode 3 0.361-0.372 (HOCSR 0.525-0.528), L1 hitting 53% of
 // mode 3's loads (Nsight Compute, CSF; L2 49%, DRAM 45% busy); and modes 1-2 staged in one block
 // of 1,024 an SM: 0.314-0.335 (HOCSR 0.684, 0.800). On the uniform shape, whose rows are all
-// short, the shared-vector kernels stay: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576
-// here with the vector through L1 (call 3; not measured staged). On delicious-4d's mode 4 (a 6 KB vector; its other modes' vectors do not fit):
+// short, the shared-vector kernels stayed: CSF 0.312, 0.324, 0.392 ms against 0.384, 0.393, 0.576
+// here with the vector through L1 (call 3); staged, with the offsets loaded early (68d535f,
+// session 48 call 5), 0.321, 0.328 and 0.310 against 0.313, 0.321 and 0.390, so that above
+// kRunVectorBytes these blocks take all-short rows too (gpu_sptv.cu's grid_for_csr).
+// On delicious-4d's mode 4 (a 6 KB vector; its other modes' vectors do not fit):
 // CSF 0.712 and HOCFS-CSR 0.709 ms against cuSPARSE's 0.873-0.874 (call 4, read through L1);
 // staged, 0.709 and 0.705 against 0.872 and 0.874 (9be7178, h200-issue19-session48.json call 2).
 // Tried and slower for vectors above kRunVectorBytes (session 48 call 1, alternating twice):
