@@ -121,9 +121,10 @@ public:
     // =shared takes this kernel whatever the rows' lengths and vector (comparisons, tests).
     // Why the blocks above kRunVectorBytes: on the uniform shape's mode 3 (rows all short, a
     // 115 KB vector) they took 0.310-0.318 ms in COO, CSF, CFB and HOCFS-CSR against 0.382-0.390
-    // for the thread-a-row kernel here (95-111% of the copy bound against 77-93%; HOCSR 0.523
-    // against 0.529), while on modes 1-2 (the 4-row kernel) this one stays ahead, 0.311-0.323 ms
-    // against 0.319-0.332 (one H200, 68d535f, h200-issue19-session48.json call 5, one run each).
+    // for the thread-a-row kernel here (95-111% of the copy bound against 77-93%), while on modes
+    // 1-2 (the 4-row kernel) this one stays ahead, 0.311-0.323 ms against 0.319-0.332 (one H200,
+    // 68d535f, h200-issue19-session48.json call 5, one run each). HOCSR's mode 3 there runs its
+    // one-pass kernel either way (0.523 and 0.529 ms).
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
