@@ -117,7 +117,8 @@ public:
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
     // memory, a row longer than kSharedVectorRowsMax, or a vector above kRunVectorBytes where
-    // sptv_adaptive_rows.cuh's blocks fit. TENSORSCOPE_SPTV_ROWS=cusparse keeps cuSPARSE,
+    // sptv_adaptive_rows.cuh's blocks fit and take it (adaptive_rows: not where
+    // TENSORSCOPE_SPTV_HOT=1 asks for cuSPARSE's packed columns). TENSORSCOPE_SPTV_ROWS=cusparse keeps cuSPARSE,
     // =shared takes this kernel whatever the rows' lengths and vector (comparisons, tests).
     // Why the blocks above kRunVectorBytes: on the uniform shape's mode 3 (rows all short, a
     // 115 KB vector) they took 0.310-0.318 ms in COO, CSF, CFB and HOCFS-CSR against 0.382-0.390
@@ -134,7 +135,8 @@ public:
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
         const bool forced = env_is("TENSORSCOPE_SPTV_ROWS", "shared");
-        if (!forced && bytes > kRunVectorBytes && AdaptiveRows::fits(rows, nnz, vlen)) return 0;
+        if (!forced && bytes > kRunVectorBytes && AdaptiveRows::fits(rows, nnz, vlen) && !HotColumns::wanted(vlen))
+            return 0;
         if (!forced) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
