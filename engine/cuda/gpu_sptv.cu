@@ -87,39 +87,52 @@ private:
     cusparseDnVecDescr_t v_ = nullptr, out_ = nullptr;
 };
 
+// Whether a CSR runs sptv_adaptive_rows.cuh's blocks rather than cuSPARSE (rows not all short)
+// or the thread-a-row shared-vector kernel (all short, a vector above kRunVectorBytes; see
+// SharedVectorRows::grid_for_csr): where they fit (the vector in a block's shared memory), unless
+// TENSORSCOPE_SPTV_ROWS=cusparse or TENSORSCOPE_SPTV_HOT=1 (cuSPARSE with the hot columns
+// packed); =adaptive takes them for any rows.
+bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
+    if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits(rows, nnz, vlen)) return false;
+    return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || !HotColumns::wanted(vlen);
+}
+
 // y = A v with v in shared memory (sptv_shared_vector.cuh: a run of 4 rows a thread for a vector
 // of up to kRunVectorBytes, a thread per row above): A's 64-bit offsets are converted to the 32
 // bits the kernels read; the columns and values stay the caller's.
 class SharedVectorRows {
 public:
-    SharedVectorRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr, const std::uint32_t* col, const float* val,
-                     const float* dv, float* dout, int grid)
-        : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), own_ptr_(rows + 1), ptr_(own_ptr_.get()),
-          col_(col), val_(val), v_(dv), out_(dout), grid_(grid) {
-        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr, own_ptr_.get());
-        check(cudaGetLastError(), "narrowing the SpTV row offsets");
-    }
+    SharedVectorRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* ptr, const std::uint32_t* col,
+                     const float* val, const float* dv, float* dout, int grid)
+        : rows_(static_cast<std::uint32_t>(rows)),
+          vlen_(static_cast<std::uint32_t>(vlen)),
+          ptr_(rows, ptr),
+          col_(col),
+          val_(val),
+          v_(dv),
+          out_(dout),
+          grid_(grid) {}
     // Over 32-bit offsets the caller holds (and may rewrite between products).
     SharedVectorRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col, const float* val,
                      const float* dv, float* dout, int grid)
         : rows_(static_cast<std::uint32_t>(rows)), vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv),
           out_(dout), grid_(grid) {}
     void run(cudaStream_t stream) {
+        const std::int32_t* ptr = ptr_.get();
         const std::size_t bytes = vlen_ * sizeof(float);
         if (bytes > kRunVectorBytes)
-            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, bytes, stream>>>(rows_, ptr_, col_, val_, v_,
+            sptv_shared_vector_row_kernel<<<grid_, kSharedVectorThreads, bytes, stream>>>(rows_, ptr, col_, val_, v_,
                                                                                           vlen_, out_);
         else
-            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, bytes, stream>>>(rows_, ptr_, col_, val_, v_,
-                                                                                      vlen_, out_);
+            sptv_shared_vector_kernel<<<grid_, kSharedVectorThreads, bytes, stream>>>(rows_, ptr, col_, val_, v_, vlen_,
+                                                                                      out_);
     }
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
     // memory, a row longer than kSharedVectorRowsMax, or a vector above kRunVectorBytes where
-    // sptv_adaptive_rows.cuh's blocks fit and take it (adaptive_rows: not where
-    // TENSORSCOPE_SPTV_HOT=1 asks for cuSPARSE's packed columns). TENSORSCOPE_SPTV_ROWS=cusparse keeps cuSPARSE,
-    // =shared takes this kernel whatever the rows' lengths and vector (comparisons, tests).
+    // adaptive_rows takes it. TENSORSCOPE_SPTV_ROWS=cusparse keeps cuSPARSE, =shared takes this
+    // kernel whatever the rows' lengths and vector (comparisons, tests).
     // Why the blocks above kRunVectorBytes: on the uniform shape's mode 3 (rows all short, a
     // 115 KB vector) they took 0.310-0.318 ms in COO, CSF, CFB and HOCFS-CSR against 0.382-0.390
     // for the thread-a-row kernel here (95-111% of the copy bound against 77-93%), while on modes
@@ -135,8 +148,7 @@ public:
         const std::uint64_t bytes = vlen * sizeof(float);
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
         const bool forced = env_is("TENSORSCOPE_SPTV_ROWS", "shared");
-        if (!forced && bytes > kRunVectorBytes && AdaptiveRows::fits(rows, nnz, vlen) && !HotColumns::wanted(vlen))
-            return 0;
+        if (!forced && bytes > kRunVectorBytes && adaptive_rows(rows, nnz, vlen)) return 0;
         if (!forced) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
@@ -156,8 +168,7 @@ public:
 
 private:
     std::uint32_t rows_, vlen_;
-    DeviceArray<std::int32_t> own_ptr_;  // the 64-bit offsets narrowed, where they were given
-    const std::int32_t* ptr_;
+    Offsets32 ptr_;
     const std::uint32_t* col_;
     const float* val_;
     const float* v_;
@@ -218,15 +229,6 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
     if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
     if (env_is("TENSORSCOPE_HOCSR", "one-pass")) return false;
     return rows > 3 * outputs || nnz >= 2 * outputs;
-}
-
-// Whether a CSR whose rows are not all short runs sptv_adaptive_rows.cuh's blocks rather than
-// cuSPARSE: where they fit (the vector in a block's shared memory), unless
-// TENSORSCOPE_SPTV_ROWS=cusparse or TENSORSCOPE_SPTV_HOT=1 (cuSPARSE with the hot columns
-// packed); =adaptive takes them for short rows too.
-bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
-    if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits(rows, nnz, vlen)) return false;
-    return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || !HotColumns::wanted(vlen);
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.

@@ -26,6 +26,22 @@ __global__ void convert_kernel(std::uint64_t n, const From* __restrict__ in, To*
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = static_cast<To>(in[i]);
 }
 
+// A CSR's row offsets in 32 bits on the device, as our own SpTV kernels read them: the caller's
+// (which it may rewrite between products), or its 64-bit ones narrowed here once.
+class Offsets32 {
+public:
+    explicit Offsets32(const std::int32_t* ptr32) : ptr_(ptr32) {}
+    Offsets32(std::uint64_t rows, const std::uint64_t* ptr64) : own_(rows + 1), ptr_(own_.get()) {
+        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr64, own_.get());
+        check(cudaGetLastError(), "narrowing the SpTV row offsets");
+    }
+    const std::int32_t* get() const { return ptr_; }
+
+private:
+    DeviceArray<std::int32_t> own_;  // where narrowed here
+    const std::int32_t* ptr_;
+};
+
 }  // namespace
 
 // A rows x cols CSR (the engine's 64-bit row offsets, 32-bit columns, fp32 values, all on the

@@ -272,15 +272,7 @@ public:
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
                  const std::uint32_t* col, const float* val, const float* dv, float* dout)
-        : vlen_(static_cast<std::uint32_t>(vlen)),
-          own_ptr_(rows + 1),
-          ptr_(own_ptr_.get()),
-          col_(col),
-          val_(val),
-          v_(dv),
-          out_(dout) {
-        convert_kernel<<<grid_for(rows + 1), 256>>>(rows + 1, ptr64, own_ptr_.get());
-        check(cudaGetLastError(), "narrowing the SpTV row offsets");
+        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(rows, ptr64), col_(col), val_(val), v_(dv), out_(dout) {
         cut(host_ptr, rows);
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
@@ -299,8 +291,8 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, vlen_), stream>>>(blocks_, row_.get(), nz_.get(),
-                                                                                     ptr_, col_, val_, v_, vlen_, out_);
+        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, vlen_), stream>>>(
+            blocks_, row_.get(), nz_.get(), ptr_.get(), col_, val_, v_, vlen_, out_);
     }
 
 private:
@@ -323,8 +315,7 @@ private:
     }
 
     std::uint32_t vlen_, blocks_ = 0;
-    DeviceArray<std::int32_t> own_ptr_;  // the 64-bit offsets narrowed, where they were given
-    const std::int32_t* ptr_;
+    Offsets32 ptr_;
     const std::uint32_t* col_;
     const float* val_;
     const float* v_;
