@@ -45,48 +45,41 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cuda_util.cuh"
-#include "env_switch.hpp"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
 namespace {
 
-// kept[block_base[b] + i] = the first offset of block b's i-th non-empty row, each thread's
-// written where its scan places them. Tried and slower, session 35 (h200-issue19-session35.json
-// call 2, alternating twice): the block's rows first gathered in shared memory, then written out
-// side by side after a barrier: 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3
-// and 0.749-0.751 against 0.714-0.716 on mode 1 (Nsight Compute: this kernel 189-191 us against
-// 164-167); the loads, not the scattered stores, set its pace.
-template <class P>
-__global__ void __launch_bounds__(kTupleThreads)
-    sptv_keep_rows_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint64_t* __restrict__ block_base,
-                          std::int32_t* __restrict__ kept) {
-    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
-    __shared__ typename Scan::TempStorage temp;
-    const TupleOffsets<P> off(rows, ptr);
-    std::uint32_t before = 0;
-    Scan(temp).ExclusiveSum(off.kept(), before);
-    std::int32_t* out = kept + block_base[blockIdx.x] + before;
-#pragma unroll
-    for (int k = 0; k < kTupleRows; ++k)
-        if (off.at[k + 1] > off.at[k]) *out++ = static_cast<std::int32_t>(off.at[k]);
-}
-
-// An experiment (session 48, TENSORSCOPE_HOCSR_KEEP=wide): the same pass with each block taking
-// kKeepWide of the blocks above (block_base's blocks 4b .. 4b + 3), each thread's four groups of
-// offsets loaded before any is counted, so that four times the bytes are in flight a thread; one
-// block scan places all four groups, their counts packed in 16-bit fields of one 64-bit sum (a
-// group's count, at most kTupleBlockRows, fits). Why: the pass moves its bytes at about 3.2 TB/s,
-// three quarters of the copy bandwidth (Nsight Compute, session 35: 157 us for 444 MB of offsets
-// read and 65 MB written on the nell-2 shape's mode 3), a thread holding one 16-byte load.
+// kept[block_base[b] + i] = the first offset of block b's i-th non-empty row, block b being one
+// of sptv_tuples.cuh's blocks of kTupleBlockRows rows. A block here takes kKeepWide of them
+// (4b .. 4b + 3), each thread's four groups of offsets loaded before any is counted, so that four
+// 16-byte loads are in flight a thread; one block scan places all four groups, their counts packed
+// in 16-bit fields of one 64-bit sum (a group's count, at most kTupleBlockRows, fits); each
+// thread's kept offsets are written where the scan places them.
+//
+// Until session 49 a block took one of sptv_tuples.cuh's blocks (one 16-byte load a thread);
+// Nsight Compute had it at 3.2 TB/s, three quarters of the copy bandwidth (session 35: 157 us
+// for 444 MB of offsets read and 65 MB written on the nell-2 shape's mode 3). Measured on one
+// H200, alternating twice in one binary (h200-issue19-session49.json call 1): HOCSR on the nell-2
+// shape's modes 1-3 0.559-0.560, 0.659-0.661 and 0.393-0.395 ms against 0.610-0.612,
+// 0.727-0.728 and 0.414-0.417 (74.3-75.5% and 67.5-67.9% of the copy bound against 64.1-68.6%);
+// on the uniform shape's modes 1-2 0.653-0.661 and 0.745 against 0.693-0.696 and 0.813, and its
+// mode 3 forced to two passes 0.490-0.493 against 0.495-0.498. Nsight Compute (mode 3): 137 us
+// at 3.71 TB/s against 158 at 3.21 (40 registers against 25, 75% occupancy against 100%).
+// Tried and slower, session 35 (h200-issue19-session35.json call 2, alternating twice): the
+// block's rows first gathered in shared memory, then written out side by side after a barrier:
+// 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3 and 0.749-0.751 against
+// 0.714-0.716 on mode 1 (Nsight Compute: 189-191 us against 164-167); the loads, not the
+// scattered stores, set its pace.
 constexpr int kKeepWide = 4;
 
 template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
-    sptv_keep_rows_wide_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                               const std::uint64_t* __restrict__ block_base, std::int32_t* __restrict__ kept) {
+    sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
+                          const std::uint64_t* __restrict__ block_base, std::int32_t* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
+    static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
     const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
     TupleOffsets<P> off[kKeepWide] = {
         {rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
@@ -123,18 +116,11 @@ public:
     void run(cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
-        if (wide_) {
-            const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
-            if (ptr32_)
-                sptv_keep_rows_wide_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_,
-                                                                               kept_.get());
-            else
-                sptv_keep_rows_wide_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_,
-                                                                               kept_.get());
-        } else if (ptr32_)
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr32_, block_base_, kept_.get());
+        const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
+        if (ptr32_)
+            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept_.get());
         else
-            sptv_keep_rows_kernel<<<blocks, kTupleThreads, 0, stream>>>(rows_, ptr64_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept_.get());
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 
@@ -144,7 +130,6 @@ private:
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
     DeviceArray<std::int32_t> kept_;
-    bool wide_ = env_is("TENSORSCOPE_HOCSR_KEEP", "wide");  // the experiment above
 };
 
 }  // namespace

@@ -74,7 +74,7 @@ template <class P>
 struct TupleOffsets {
     std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) : TupleOffsets(rows, ptr, blockIdx.x) {}
-    // The same as block `block`'s thread would read (sptv_kept_rows.cuh's wide blocks read four blocks' worth).
+    // The same as block `block`'s thread would read (sptv_kept_rows.cuh's blocks read four blocks' worth).
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr, std::uint64_t block) {
         static_assert(kTupleRows == 4, "four offsets in 16-byte loads");
         const std::uint64_t first = (block * kTupleThreads + threadIdx.x) * kTupleRows;

@@ -259,23 +259,19 @@ private Q_SLOTS:
 
     // HOCSR in either pass, whichever the rows' lengths would choose: two (TENSORSCOPE_HOCSR=kept:
     // its non-empty rows kept by the plan's blocks, then their CSR's product, by cuSPARSE or our
-    // kernels as TENSORSCOPE_SPTV_ROWS picks; TENSORSCOPE_HOCSR_KEEP=wide, an experiment, keeps
-    // them by blocks of four times the rows) or one (=one-pass: a thread a row). On the tensors
+    // kernels as TENSORSCOPE_SPTV_ROWS picks) or one (=one-pass: a thread a row). On the tensors
     // of the cases above, random ones of order 3-5 and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("keep");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        QTest::addRow("kept wide") << QByteArray("kept") << QByteArray() << QByteArray("wide");
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, keep);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), wide("TENSORSCOPE_HOCSR_KEEP", keep);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
