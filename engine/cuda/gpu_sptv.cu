@@ -38,6 +38,7 @@
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
+#include "sptv_staged_tuples.cuh"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -193,6 +194,7 @@ struct SptvDevice::Impl {
     std::unique_ptr<AdaptiveRows> mixed_rows;      // or those of every length (sptv_adaptive_rows.cuh)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
+    bool staged = false;  // HOCSR in one pass, products staged (sptv_staged_tuples.cuh, an experiment)
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
@@ -227,7 +229,7 @@ bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, st
     constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
     if (outputs == 0 || outputs >= kInt || nnz >= kInt || vlen >= kInt) return false;
     if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
-    if (env_is("TENSORSCOPE_HOCSR", "one-pass")) return false;
+    if (env_is("TENSORSCOPE_HOCSR", "one-pass") || env_is("TENSORSCOPE_HOCSR", "staged")) return false;
     return rows > 3 * outputs || nnz >= 2 * outputs;
 }
 
@@ -338,6 +340,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
+    d.staged = env_is("TENSORSCOPE_HOCSR", "staged");
     if (hocsr_kept(x.rows, d.outputs, x.nnz, vlen)) {
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
@@ -367,6 +370,10 @@ void SptvDevice::Impl::product(cudaStream_t stream) {
         mixed_rows->run(stream);
     else if (rows)
         rows->run(stream);
+    else if (tuples && staged && ptr32.size())
+        launch_staged_tuples(tuples, ptr32.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
+    else if (tuples && staged)
+        launch_staged_tuples(tuples, ptr.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
     else if (tuples && ptr32.size())
         launch_tuples(tuples, ptr32.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
     else if (tuples)

@@ -70,9 +70,10 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // modes 1 and 3 0.689-0.702 and 0.503-0.518 ms against 0.684-0.690 and 0.505-0.514, the uniform
 // shape's mode 1 0.734-0.745 against 0.713-0.725 (Nsight Compute, the kept rows: 164 us against
 // session 35's 157); removed.
-template <class P>
+// Offset: the type they are held in (P's own keeps a thread's 32-bit offsets in half the registers).
+template <class P, class Offset = std::uint64_t>
 struct TupleOffsets {
-    std::uint64_t at[kTupleRows + 1];
+    Offset at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) : TupleOffsets(rows, ptr, blockIdx.x) {}
     // The same as block `block`'s thread would read (sptv_kept_rows.cuh's blocks read four blocks' worth).
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr, std::uint64_t block) {
