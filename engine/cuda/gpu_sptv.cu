@@ -38,7 +38,6 @@
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
-#include "sptv_staged_tuples.cuh"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -194,7 +193,6 @@ struct SptvDevice::Impl {
     std::unique_ptr<AdaptiveRows> mixed_rows;      // or those of every length (sptv_adaptive_rows.cuh)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    bool staged = false;  // HOCSR in one pass, products staged (sptv_staged_tuples.cuh, an experiment)
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
@@ -210,11 +208,16 @@ struct SptvDevice::Impl {
 
 namespace {
 
-// Whether HOCSR runs in two passes (sptv_kept_rows.cuh): unless a third of its rows or more
-// hold nonzeros and those hold under two on average, within 32-bit offsets and columns for the
-// kept rows' CSR. TENSORSCOPE_HOCSR=kept or =one-pass forces either way (where the CSR fits).
-// Measured on one H200, alternating in one binary (h200-issue19-session34.json calls 2-3; rows
-// a non-empty row and nonzeros a non-empty row, from tensorscope-cli info's fibers):
+// Whether HOCSR runs in two passes (sptv_kept_rows.cuh): wherever the kept rows' CSR fits 32-bit
+// offsets and columns, unless TENSORSCOPE_HOCSR=one-pass. Until session 49 one pass ran where a
+// third of the rows or more hold nonzeros and those hold under two on average. Since the wide first pass and the adaptive rows (sessions 48-49), two
+// passes win there too: one H200, alternating twice (h200-issue19-session49.json calls 1-2), the
+// uniform shape's mode 3 (2.0 rows a non-empty row, 1.39 nonzeros) 0.490-0.493 ms against one
+// pass's 0.523-0.528; a denser uniform shape (8,000 x 6,400 x 28,818, 76.9M nonzeros) mode 1
+// (about 2.9, 1.22) 0.557-0.559 against 0.669-0.674, mode 3 (1.29, 1.93) 0.417-0.418 against
+// 0.460-0.462.
+// Before (rows a non-empty row and nonzeros a non-empty row, from tensorscope-cli info's fibers;
+// h200-issue19-session34.json calls 2-3):
 //   nell-2 shape mode 1 (12.8 rows, 3.73 nonzeros): two passes 0.683-0.693 ms, one 1.11-1.12 (session 33)
 //   nell-2 shape mode 3 (6.9, 4.74):                two passes 0.504-0.508 ms, one 1.34-1.37 (session 33)
 //   uniform shape mode 1 (3.95, 1.15):              two passes 0.752-0.764 ms, one 0.896-0.902
@@ -225,12 +228,10 @@ namespace {
 // those again, which costs most where most rows are kept and short (uniform mode 3), and least
 // where most rows are empty, which the one-pass kernel's block scans walk for few outputs, or
 // long, which a thread a row balances badly (nell-2: power-law rows).
-bool hocsr_kept(std::uint64_t rows, std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
+bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
     if (outputs == 0 || outputs >= kInt || nnz >= kInt || vlen >= kInt) return false;
-    if (env_is("TENSORSCOPE_HOCSR", "kept")) return true;
-    if (env_is("TENSORSCOPE_HOCSR", "one-pass") || env_is("TENSORSCOPE_HOCSR", "staged")) return false;
-    return rows > 3 * outputs || nnz >= 2 * outputs;
+    return !env_is("TENSORSCOPE_HOCSR", "one-pass");
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
@@ -340,8 +341,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    d.staged = env_is("TENSORSCOPE_HOCSR", "staged");
-    if (hocsr_kept(x.rows, d.outputs, x.nnz, vlen)) {
+    if (hocsr_kept(d.outputs, x.nnz, vlen)) {
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
         if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
@@ -370,10 +370,6 @@ void SptvDevice::Impl::product(cudaStream_t stream) {
         mixed_rows->run(stream);
     else if (rows)
         rows->run(stream);
-    else if (tuples && staged && ptr32.size())
-        launch_staged_tuples(tuples, ptr32.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
-    else if (tuples && staged)
-        launch_staged_tuples(tuples, ptr.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
     else if (tuples && ptr32.size())
         launch_tuples(tuples, ptr32.get(), col.get(), val.get(), v.get(), block_base.get(), out.get(), stream);
     else if (tuples)

@@ -70,10 +70,9 @@ constexpr cub::BlockScanAlgorithm kTupleScan = cub::BLOCK_SCAN_WARP_SCANS;
 // modes 1 and 3 0.689-0.702 and 0.503-0.518 ms against 0.684-0.690 and 0.505-0.514, the uniform
 // shape's mode 1 0.734-0.745 against 0.713-0.725 (Nsight Compute, the kept rows: 164 us against
 // session 35's 157); removed.
-// Offset: the type they are held in (P's own keeps a thread's 32-bit offsets in half the registers).
-template <class P, class Offset = std::uint64_t>
+template <class P>
 struct TupleOffsets {
-    Offset at[kTupleRows + 1];
+    std::uint64_t at[kTupleRows + 1];
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr) : TupleOffsets(rows, ptr, blockIdx.x) {}
     // The same as block `block`'s thread would read (sptv_kept_rows.cuh's blocks read four blocks' worth).
     __device__ TupleOffsets(std::uint64_t rows, const P* __restrict__ ptr, std::uint64_t block) {
@@ -122,6 +121,16 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // first nonzero loaded before any of the thread's rows is summed, so that their loads are in
 // flight together, as HOCFS-ELL's four at a time (40 registers against 32, six blocks an SM
 // rather than eight): the uniform shape's mode 3 0.606 ms against 0.553; removed.
+// Tried, session 49 (774bf12, TENSORSCOPE_HOCSR=staged, h200-issue19-session49.json call 2,
+// alternating twice): a block over four of these blocks (four 16-byte loads a thread, as
+// sptv_kept_rows.cuh's), its nonzeros, where at most 4,096, loaded side by side and their products
+// staged in shared memory, each thread then summing its 16 rows there (others as here, out of
+// line: 48 registers, five blocks an SM). The uniform shape's modes 1-3 1.09-1.30 and 0.85 ms
+// against 0.66-0.75 and 0.53 (two passes, one pass for mode 3), the nell-2 shape 3.0-6.1 ms
+// against 0.39-0.67 (its blocks' long rows mostly exceed the stage). Nsight Compute, uniform mode
+// 3: 837 us against this kernel's 514, DRAM 32% busy against 52%, 0.34 warps issued a cycle
+// against 0.68: the block waits at its barriers on a chain of dependent loads (offsets, then
+// columns, then the vector); removed.
 template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,
