@@ -342,14 +342,9 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        // an experiment (session 49): the first pass keeps 16-bit lengths for the adaptive rows
-        const bool lengths = env_is("TENSORSCOPE_HOCSR_KEEP", "lengths") && adaptive_rows(d.outputs, x.nnz, vlen);
-        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, lengths);
+        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
         std::int32_t* kept = d.kept->offsets();
-        if (lengths)
-            d.mixed_rows = std::make_unique<AdaptiveRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(),
-                                                          d.out.get(), d.kept->lengths());
-        else if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
+        if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
         else if (adaptive_rows(d.outputs, x.nnz, vlen))

@@ -70,24 +70,20 @@ namespace {
 // block's rows first gathered in shared memory, then written out side by side after a barrier:
 // 0.536-0.538 ms against 0.513-0.525 on the nell-2 shape's mode 3 and 0.749-0.751 against
 // 0.714-0.716 on mode 1 (Nsight Compute: 189-191 us against 164-167); the loads, not the
-// scattered stores, set its pace.
+// scattered stores, set its pace. Tried and slower, session 49 (05e74ae, TENSORSCOPE_HOCSR_KEEP=
+// lengths, h200-issue19-session49.json call 3, alternating twice): the kept rows' lengths written
+// in 16 bits rather than their offsets in 32, the adaptive rows (sptv_adaptive_rows.cuh) summing
+// each block's lengths into offsets by warp scans, so that the two passes move 4 bytes a kept row
+// less. The nell-2 shape's modes 1-3 0.593-0.595, 0.691-0.698 and 0.413-0.416 ms against
+// 0.567-0.568, 0.658-0.661 and 0.391-0.401; uniform 0.685, 0.793-0.795 and 0.509-0.511 against
+// 0.659, 0.747-0.749 and 0.492-0.494. Nsight Compute, nell-2 mode 3: the product's kernel 266 us
+// against 249 (the scans wait on the lengths' loads before any row is summed); removed.
 constexpr int kKeepWide = 4;
 
-// What the first pass keeps of a non-empty row [b, e): its first offset (int32), or (an
-// experiment, session 49, TENSORSCOPE_HOCSR_KEEP=lengths) its length in 16 bits, capped (the
-// adaptive rows read lengths only in blocks of at most kStreamNnz nonzeros; a longer row's block
-// has its bounds from the plan).
-__device__ inline void keep_row(std::int32_t*& out, std::uint64_t b, std::uint64_t) {
-    *out++ = static_cast<std::int32_t>(b);
-}
-__device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b, std::uint64_t e) {
-    *out++ = static_cast<std::uint16_t>(min(static_cast<std::uint32_t>(e - b), 0xffffu));  // nnz < 2^31
-}
-
-template <class P, class Kept>
+template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
+                          const std::uint64_t* __restrict__ block_base, std::int32_t* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
     static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
@@ -101,59 +97,46 @@ __global__ void __launch_bounds__(kTupleThreads)
 #pragma unroll
     for (int g = 0; g < kKeepWide; ++g) {
         if (first + g >= blocks) break;
-        Kept* out = kept + block_base[first + g] + ((before >> (16 * g)) & 0xffffu);
+        std::int32_t* out = kept + block_base[first + g] + ((before >> (16 * g)) & 0xffffu);
 #pragma unroll
         for (int k = 0; k < kTupleRows; ++k)
-            if (off[g].at[k + 1] > off[g].at[k]) keep_row(out, off[g].at[k], off[g].at[k + 1]);
+            if (off[g].at[k + 1] > off[g].at[k]) *out++ = static_cast<std::int32_t>(off[g].at[k]);
     }
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
 // rows, from HOCSR's offsets in 32 bits (ptr32) or 64 (ptr64, where ptr32 is null) and the
-// plan's block bases; run() refills them, on the default stream. With `lengths` (the experiment
-// above), the offsets are kept once, for the plan of the product, and run() refills the rows'
-// lengths instead.
+// plan's block bases; run() refills them, on the default stream.
 class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
-             const std::uint64_t* ptr64, const std::uint64_t* block_base, bool lengths)
+             const std::uint64_t* ptr64, const std::uint64_t* block_base)
         : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base), kept_(kept_rows + 1) {
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
-        keep(kept_.get(), nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
-        if (lengths) lengths_ = DeviceArray<std::uint16_t>(kept_rows);
+        run(nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
     }
 
-    std::int32_t* offsets() { return kept_.get(); }            // kept_rows + 1 of them
-    const std::uint16_t* lengths() { return lengths_.get(); }  // kept_rows, or null
+    std::int32_t* offsets() { return kept_.get(); }  // kept_rows + 1 of them
 
     void run(cudaStream_t stream) {
-        if (lengths_.size())
-            keep(lengths_.get(), stream);
-        else
-            keep(kept_.get(), stream);
-    }
-
-private:
-    template <class Kept>
-    void keep(Kept* kept, cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
         if (ptr32_)
-            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
+            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept_.get());
         else
-            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept);
+            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept_.get());
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 
+private:
     std::uint64_t rows_;
     const std::uint32_t* ptr32_;
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
     DeviceArray<std::int32_t> kept_;
-    DeviceArray<std::uint16_t> lengths_;
 };
 
 }  // namespace
