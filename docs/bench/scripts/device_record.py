@@ -25,9 +25,11 @@ GENERATED = {
     'uni': 'generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float',
     'del4d': 'generate --dims 532924,17262471,2480308,1443 --nnz 140000000 --dist powerlaw:1.0 --seed 7 --float',
     'del4d60': 'generate --dims 532924,17262471,2480308,1443 --nnz 60000000 --dist powerlaw:1.0 --seed 7 --float',
+    # session 49: uniform with denser index tuples (mode 3's 1.5 nonzeros a tuple, mode 1's 0.42)
+    'dense': 'generate --dims 8000,6400,28818 --nnz 76900000 --dist uniform --seed 7 --float',
 }
 NNZ = {'movielens-100k': 100000, 'lastfm-tags': 186479, 'jf17k-4d': 34544,
-       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000, 'del4d60': 60000000}
+       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000, 'del4d60': 60000000, 'dense': 76900000}
 
 
 def tensor_of(run):
