@@ -342,9 +342,14 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base);
+        // an experiment (session 49): the first pass keeps the offsets' low 16 bits for the adaptive rows
+        const bool low16 = env_is("TENSORSCOPE_HOCSR_KEEP", "low16") && adaptive_rows(d.outputs, x.nnz, vlen);
+        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
         std::int32_t* kept = d.kept->offsets();
-        if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
+        if (low16)
+            d.mixed_rows = std::make_unique<AdaptiveRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(),
+                                                          d.out.get(), d.kept->low16());
+        else if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
         else if (adaptive_rows(d.outputs, x.nnz, vlen))

@@ -149,6 +149,22 @@ __device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t 
     }
 }
 
+// The same from the offsets' low 16 bits (an experiment, session 49: HOCSR's first pass keeping
+// them rather than 32 bits, TENSORSCOPE_HOCSR_KEEP=low16, sptv_kept_rows.cuh), then (adaptive_widen,
+// once they are needed) the offsets restored: block h's lie in [h.z0, h.z0 + kStreamNnz].
+__device__ inline void adaptive_load_low16(const AdaptiveBlock& h, std::uint32_t lane,
+                                           const std::uint16_t* __restrict__ low, std::uint32_t (&p)[kRowLoads]) {
+#pragma unroll
+    for (int j = 0; j < kRowLoads; ++j) {
+        const std::uint32_t r = h.row + lane + 32u * j;
+        p[j] = r <= h.r1 ? low[r] : 0u;
+    }
+}
+__device__ inline void adaptive_widen(const AdaptiveBlock& h, std::uint32_t (&p)[kRowLoads]) {
+#pragma unroll
+    for (int j = 0; j < kRowLoads; ++j) p[j] = h.z0 + ((p[j] - h.z0) & 0xffffu);
+}
+
 // Row r's sum over staged[a, e), where `mine`: this lane's alone, or (Split, a row over
 // kLaneRowNnz) the warp's, each such row of the warp's lanes in turn.
 template <bool Split>
@@ -195,12 +211,12 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <bool Split>
+template <bool Split, bool Low16>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
-                                     const std::int32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
-                                     const float* __restrict__ val, const float* vec, float* staged,
-                                     float* __restrict__ out) {
+                                     const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
+                                     const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                     const float* vec, float* staged, float* __restrict__ out) {
     const std::uint32_t lane = threadIdx.x % 32;
     std::uint32_t c[kAdaptiveBatch], p[kRowLoads];
     float x[kAdaptiveBatch];
@@ -209,7 +225,11 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load(h.z0, h.z1, lane, col, val, c, x);
-        if (!h.one_row()) adaptive_load_rows(h, lane, ptr, p);
+        if (h.one_row()) return;
+        if constexpr (Low16)
+            adaptive_load_low16(h, lane, low, p);
+        else
+            adaptive_load_rows(h, lane, ptr, p);
     };
     begin();
     for (;;) {
@@ -232,6 +252,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 #pragma unroll
         for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec[c[k]];
         const AdaptiveBlock now = h;
+        if constexpr (Low16) adaptive_widen(now, p);
         __syncwarp();
         adaptive_run_sums<Split>(now, lane, p, staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
@@ -243,18 +264,19 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
 // entries, then each warp's kStreamNnz staged products.
-template <int Threads, int PerSm, bool Split>
+template <int Threads, int PerSm, bool Split, bool Low16>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
-                         const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                         const float* __restrict__ v, std::uint32_t vlen, float* __restrict__ out) {
+                         const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
+                         const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
+                         float* __restrict__ out) {
     extern __shared__ float smem[];
     const float* vec = shared_vector(v, vlen);
     const std::uint32_t warp = threadIdx.x / 32;
     float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-    adaptive_walk<Split>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr, col,
-                         val, vec, staged, out);
+    adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr,
+                                low, col, val, vec, staged, out);
 }
 
 // y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
@@ -276,9 +298,10 @@ public:
         cut(host_ptr, rows);
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
+    // With low (the experiment above), the kernel reads the offsets' low 16 bits, kept_rows + 1.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
-                 const float* val, const float* dv, float* dout)
-        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), col_(col), val_(val), v_(dv), out_(dout) {
+                 const float* val, const float* dv, float* dout, const std::uint16_t* low = nullptr)
+        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), low_(low), col_(col), val_(val), v_(dv), out_(dout) {
         std::vector<std::int32_t> host(rows + 1);
         check(cudaMemcpy(host.data(), ptr32, host.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
               "reading the SpTV rows");
@@ -292,12 +315,13 @@ public:
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
         kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, vlen_), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_.get(), col_, val_, v_, vlen_, out_);
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:
     using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*,
-                            const std::uint32_t*, const float*, const float*, std::uint32_t, float*);
+                            const std::uint16_t*, const std::uint32_t*, const float*, const float*, std::uint32_t,
+                            float*);
 
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
@@ -310,12 +334,16 @@ private:
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
         const bool small = vlen_ * sizeof(float) <= kRunVectorBytes;
         threads_ = small ? 512 : 1024;
-        kernel_ = small ? sptv_adaptive_kernel<512, 3, true> : sptv_adaptive_kernel<1024, 1, false>;
+        if (low_)
+            kernel_ = small ? sptv_adaptive_kernel<512, 3, true, true> : sptv_adaptive_kernel<1024, 1, false, true>;
+        else
+            kernel_ = small ? sptv_adaptive_kernel<512, 3, true, false> : sptv_adaptive_kernel<1024, 1, false, false>;
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, vlen_), blocks_);
     }
 
     std::uint32_t vlen_, blocks_ = 0;
     Offsets32 ptr_;
+    const std::uint16_t* low_ = nullptr;
     const std::uint32_t* col_;
     const float* val_;
     const float* v_;

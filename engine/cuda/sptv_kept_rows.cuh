@@ -80,10 +80,17 @@ namespace {
 // against 249 (the scans wait on the lengths' loads before any row is summed); removed.
 constexpr int kKeepWide = 4;
 
-template <class P>
+// What the first pass keeps of a non-empty row: its first offset b, in 32 bits, or (an
+// experiment, session 49, TENSORSCOPE_HOCSR_KEEP=low16) its low 16 bits, from which the adaptive
+// rows restore it: they read offsets only in blocks of at most kStreamNnz nonzeros, whose first
+// offset the plan holds (a longer row's block has its bounds from the plan alone).
+__device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
+__device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
+
+template <class P, class Kept>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                          const std::uint64_t* __restrict__ block_base, std::int32_t* __restrict__ kept) {
+                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
     static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
@@ -97,46 +104,64 @@ __global__ void __launch_bounds__(kTupleThreads)
 #pragma unroll
     for (int g = 0; g < kKeepWide; ++g) {
         if (first + g >= blocks) break;
-        std::int32_t* out = kept + block_base[first + g] + ((before >> (16 * g)) & 0xffffu);
+        Kept* out = kept + block_base[first + g] + ((before >> (16 * g)) & 0xffffu);
 #pragma unroll
         for (int k = 0; k < kTupleRows; ++k)
-            if (off[g].at[k + 1] > off[g].at[k]) *out++ = static_cast<std::int32_t>(off[g].at[k]);
+            if (off[g].at[k + 1] > off[g].at[k]) keep_row(out, off[g].at[k]);
     }
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
 // rows, from HOCSR's offsets in 32 bits (ptr32) or 64 (ptr64, where ptr32 is null) and the
-// plan's block bases; run() refills them, on the default stream.
+// plan's block bases; run() refills them, on the default stream. With `low16` (the experiment
+// above), the offsets are kept once, for the plan of the product, and run() refills their low 16
+// bits instead (kept_rows + 1 of them, nnz's the last).
 class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
-             const std::uint64_t* ptr64, const std::uint64_t* block_base)
+             const std::uint64_t* ptr64, const std::uint64_t* block_base, bool low16)
         : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base), kept_(kept_rows + 1) {
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
-        run(nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
+        keep(kept_.get(), nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
+        if (low16) {
+            low16_ = DeviceArray<std::uint16_t>(kept_rows + 1);
+            const auto low_end = static_cast<std::uint16_t>(nnz);
+            check(cudaMemcpy(low16_.get() + kept_rows, &low_end, sizeof low_end, cudaMemcpyHostToDevice),
+                  "ending HOCSR's kept rows");
+        }
     }
 
-    std::int32_t* offsets() { return kept_.get(); }  // kept_rows + 1 of them
+    std::int32_t* offsets() { return kept_.get(); }        // kept_rows + 1 of them
+    const std::uint16_t* low16() { return low16_.get(); }  // kept_rows + 1, or null
 
     void run(cudaStream_t stream) {
+        if (low16_.size())
+            keep(low16_.get(), stream);
+        else
+            keep(kept_.get(), stream);
+    }
+
+private:
+    template <class Kept>
+    void keep(Kept* kept, cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
         if (ptr32_)
-            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
         else
-            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept_.get());
+            sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept);
         check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
     }
 
-private:
     std::uint64_t rows_;
     const std::uint32_t* ptr32_;
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
     DeviceArray<std::int32_t> kept_;
+    DeviceArray<std::uint16_t> low16_;
 };
 
 }  // namespace
