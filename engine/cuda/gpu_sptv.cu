@@ -342,8 +342,11 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        // an experiment (session 49): the first pass keeps the offsets' low 16 bits for the adaptive rows
-        const bool low16 = env_is("TENSORSCOPE_HOCSR_KEEP", "low16") && adaptive_rows(d.outputs, x.nnz, vlen);
+        // the first pass keeps the offsets' low 16 bits for the adaptive rows in blocks of 512, even
+        // where every row is short (sptv_kept_rows.cuh's keep_row says why); TENSORSCOPE_SPTV_ROWS=
+        // shared still forces the shared-vector kernels
+        const bool low16 = adaptive_rows(d.outputs, x.nnz, vlen) && AdaptiveRows::small(vlen) &&
+                           !env_is("TENSORSCOPE_SPTV_ROWS", "shared");
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
         std::int32_t* kept = d.kept->offsets();
         if (low16)

@@ -149,9 +149,9 @@ __device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t 
     }
 }
 
-// The same from the offsets' low 16 bits (an experiment, session 49: HOCSR's first pass keeping
-// them rather than 32 bits, TENSORSCOPE_HOCSR_KEEP=low16, sptv_kept_rows.cuh), then (adaptive_widen,
-// once they are needed) the offsets restored: block h's lie in [h.z0, h.z0 + kStreamNnz].
+// The same from the offsets' low 16 bits (HOCSR's kept rows in blocks of 512, sptv_kept_rows.cuh),
+// then (adaptive_widen, once they are needed) the offsets restored: block h's lie in
+// [h.z0, h.z0 + kStreamNnz].
 __device__ inline void adaptive_load_low16(const AdaptiveBlock& h, std::uint32_t lane,
                                            const std::uint16_t* __restrict__ low, std::uint32_t (&p)[kRowLoads]) {
 #pragma unroll
@@ -290,6 +290,8 @@ public:
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt && adaptive_stageable(vlen);
     }
+    // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
+    static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
 
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
@@ -298,7 +300,9 @@ public:
         cut(host_ptr, rows);
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
-    // With low (the experiment above), the kernel reads the offsets' low 16 bits, kept_rows + 1.
+    // With low (where small(vlen): HOCSR's kept rows), the kernel reads the offsets' low 16 bits,
+    // rows + 1 of them, rather than ptr32, which must still hold the offsets (the blocks are cut
+    // from them).
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
                  const float* val, const float* dv, float* dout, const std::uint16_t* low = nullptr)
         : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), low_(low), col_(col), val_(val), v_(dv), out_(dout) {
@@ -332,12 +336,14 @@ private:
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
-        const bool small = vlen_ * sizeof(float) <= kRunVectorBytes;
+        const bool small = AdaptiveRows::small(vlen_);
         threads_ = small ? 512 : 1024;
-        if (low_)
-            kernel_ = small ? sptv_adaptive_kernel<512, 3, true, true> : sptv_adaptive_kernel<1024, 1, false, true>;
+        if (!small)
+            kernel_ = sptv_adaptive_kernel<1024, 1, false, false>;
+        else if (low_)
+            kernel_ = sptv_adaptive_kernel<512, 3, true, true>;
         else
-            kernel_ = small ? sptv_adaptive_kernel<512, 3, true, false> : sptv_adaptive_kernel<1024, 1, false, false>;
+            kernel_ = sptv_adaptive_kernel<512, 3, true, false>;
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, vlen_), blocks_);
     }
 

@@ -80,10 +80,18 @@ namespace {
 // against 249 (the scans wait on the lengths' loads before any row is summed); removed.
 constexpr int kKeepWide = 4;
 
-// What the first pass keeps of a non-empty row: its first offset b, in 32 bits, or (an
-// experiment, session 49, TENSORSCOPE_HOCSR_KEEP=low16) its low 16 bits, from which the adaptive
-// rows restore it: they read offsets only in blocks of at most kStreamNnz nonzeros, whose first
-// offset the plan holds (a longer row's block has its bounds from the plan alone).
+// What the first pass keeps of a non-empty row: its first offset b, in 32 bits, or where the
+// product runs the adaptive rows in blocks of 512 (a vector up to 64 KB) its low 16 bits, from
+// which those restore it: they read offsets only in blocks of at most kStreamNnz nonzeros, whose
+// first offset the plan holds (a longer row's block has its bounds from the plan alone).
+// Measured on one H200, the low bits against 32 (session 49, 0ac838e, TENSORSCOPE_HOCSR_KEEP=low16,
+// h200-issue19-session49.json call 5, alternating twice; modes 1-2 in blocks of 512, mode 3 of
+// 1,024): nell-2 shape 0.565-0.569, 0.662-0.669 and 0.406-0.412 ms against 0.572, 0.668-0.673 and
+// 0.394-0.401; uniform 0.638-0.640, 0.743-0.747 and 0.479 against 0.658-0.661, 0.751-0.755 and
+// 0.495-0.497; a denser uniform shape (8,000 x 6,400 x 28,818) 0.543-0.545, 0.594-0.596 and
+// 0.396-0.402 against 0.560-0.565, 0.616-0.619 and 0.423-0.424. Blocks of 1,024 lost on the
+// nell-2 shape (Nsight Compute, mode 3: the product's kernel 260 us against 249), so they keep
+// 32 bits; blocks of 512 gained or tied on every shape. (Lengths instead, below, lost.)
 __device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
 __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
 
@@ -113,9 +121,9 @@ __global__ void __launch_bounds__(kTupleThreads)
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
 // rows, from HOCSR's offsets in 32 bits (ptr32) or 64 (ptr64, where ptr32 is null) and the
-// plan's block bases; run() refills them, on the default stream. With `low16` (the experiment
-// above), the offsets are kept once, for the plan of the product, and run() refills their low 16
-// bits instead (kept_rows + 1 of them, nnz's the last).
+// plan's block bases; run() refills them, on the default stream. With `low16` (see keep_row), the
+// offsets are kept once, for the plan of the product, and run() refills their low 16 bits instead
+// (kept_rows + 1 of them, nnz's the last).
 class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
