@@ -1,9 +1,10 @@
 // HOCSR's SpTV in two passes (session 32; the default where gpu_sptv.cu's hocsr_kept says so):
 // every product first reads HOCSR's offsets, one per index tuple, and keeps the non-empty rows'
 // first offsets (a streaming pass of sptv_tuples.cuh's blocks, each writing from the base the
-// plan counted once), then multiplies the CSR of those rows, the nonzeros as stored, by the
-// vector as the CSR formats do (cuSPARSE's SpMV, or the kernel with the vector in shared memory
-// where every row is short). The offsets are read by every product, as the format stores them;
+// plan counted once; since session 49 only their low 16 bits where the product runs the adaptive
+// rows in blocks of 512), then multiplies the CSR of those rows, the nonzeros as stored, by the
+// vector as the CSR formats do (sptv_adaptive_rows.cuh, cuSPARSE's SpMV, or the kernels with the
+// vector in shared memory). The offsets are read by every product, as the format stores them;
 // what is kept from one product to the next is the count of non-empty rows before each block of
 // rows (the outputs' places), which the one-pass kernel keeps too.
 //
@@ -91,7 +92,7 @@ constexpr int kKeepWide = 4;
 // 0.495-0.497; a denser uniform shape (8,000 x 6,400 x 28,818) 0.543-0.545, 0.594-0.596 and
 // 0.396-0.402 against 0.560-0.565, 0.616-0.619 and 0.423-0.424. Blocks of 1,024 lost on the
 // nell-2 shape (Nsight Compute, mode 3: the product's kernel 260 us against 249), so they keep
-// 32 bits; blocks of 512 gained or tied on every shape. (Lengths instead, below, lost.)
+// 32 bits; blocks of 512 gained or tied on every shape. (Lengths instead, above, lost.)
 __device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
 __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
 
