@@ -137,8 +137,8 @@ public:
     // 115 KB vector) they took 0.310-0.318 ms in COO, CSF, CFB and HOCFS-CSR against 0.382-0.390
     // for the thread-a-row kernel here (95-111% of the copy bound against 77-93%), while on modes
     // 1-2 (the 4-row kernel) this one stays ahead, 0.311-0.323 ms against 0.319-0.332 (one H200,
-    // 68d535f, h200-issue19-session48.json call 5, one run each). HOCSR's mode 3 there runs its
-    // one-pass kernel either way (0.523 and 0.529 ms).
+    // 68d535f, h200-issue19-session48.json call 5, one run each). HOCSR's mode 3 there then ran
+    // its one-pass kernel either way (0.523 and 0.529 ms).
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
@@ -210,9 +210,9 @@ namespace {
 
 // Whether HOCSR runs in two passes (sptv_kept_rows.cuh): wherever the kept rows' CSR fits 32-bit
 // offsets and columns, unless TENSORSCOPE_HOCSR=one-pass. Until session 49 one pass ran where a
-// third of the rows or more hold nonzeros and those hold under two on average. Since the wide first pass and the adaptive rows (sessions 48-49), two
-// passes win there too: one H200, alternating twice (h200-issue19-session49.json calls 1-2), the
-// uniform shape's mode 3 (2.0 rows a non-empty row, 1.39 nonzeros) 0.490-0.493 ms against one
+// third of the rows or more hold nonzeros and those hold under two on average. Since the wide
+// first pass and the adaptive rows (sessions 48-49), two passes win there too: one H200,
+// alternating twice (h200-issue19-session49.json calls 1-2), the uniform shape's mode 3 (2.0 rows a non-empty row, 1.39 nonzeros) 0.490-0.493 ms against one
 // pass's 0.523-0.528; a denser uniform shape (8,000 x 6,400 x 28,818, 76.9M nonzeros) mode 1
 // (about 2.9, 1.22) 0.557-0.559 against 0.669-0.674, mode 3 (1.29, 1.93) 0.417-0.418 against
 // 0.460-0.462.
@@ -232,6 +232,13 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
     if (outputs == 0 || outputs >= kInt || nnz >= kInt || vlen >= kInt) return false;
     return !env_is("TENSORSCOPE_HOCSR", "one-pass");
+}
+
+// Whether HOCSR's two passes keep only the offsets' low 16 bits, for the adaptive rows in blocks
+// of 512 (sptv_kept_rows.cuh's keep_row says why only those), even where every kept row is short;
+// TENSORSCOPE_SPTV_ROWS=shared still forces the shared-vector kernels there.
+bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
+    return adaptive_rows(outputs, nnz, vlen) && AdaptiveRows::small(vlen) && !env_is("TENSORSCOPE_SPTV_ROWS", "shared");
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
@@ -342,11 +349,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        // the first pass keeps the offsets' low 16 bits for the adaptive rows in blocks of 512, even
-        // where every row is short (sptv_kept_rows.cuh's keep_row says why); TENSORSCOPE_SPTV_ROWS=
-        // shared still forces the shared-vector kernels
-        const bool low16 = adaptive_rows(d.outputs, x.nnz, vlen) && AdaptiveRows::small(vlen) &&
-                           !env_is("TENSORSCOPE_SPTV_ROWS", "shared");
+        const bool low16 = hocsr_low16(d.outputs, x.nnz, vlen);
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
         std::int32_t* kept = d.kept->offsets();
         if (low16)

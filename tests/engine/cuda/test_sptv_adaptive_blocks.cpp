@@ -1,5 +1,5 @@
-// How SpTV's adaptive rows cut a CSR into blocks (engine/cuda/sptv_adaptive_blocks.hpp), checked against what the kernels assume of them, on the
-// host: no device needed.
+// How SpTV's adaptive rows cut a CSR into blocks (engine/cuda/sptv_adaptive_blocks.hpp), checked
+// against what the kernels assume of them, on the host: no device needed.
 #include <random>
 
 #include "cuda/sptv_adaptive_blocks.hpp"
