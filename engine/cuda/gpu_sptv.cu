@@ -212,10 +212,10 @@ namespace {
 // offsets and columns, unless TENSORSCOPE_HOCSR=one-pass. Until session 49 one pass ran where a
 // third of the rows or more hold nonzeros and those hold under two on average. Since the wide
 // first pass and the adaptive rows (sessions 48-49), two passes win there too: one H200,
-// alternating twice (h200-issue19-session49.json calls 1-2), the uniform shape's mode 3 (2.0 rows a non-empty row, 1.39 nonzeros) 0.490-0.493 ms against one
-// pass's 0.523-0.528; a denser uniform shape (8,000 x 6,400 x 28,818, 76.9M nonzeros) mode 1
-// (about 2.9, 1.22) 0.557-0.559 against 0.669-0.674, mode 3 (1.29, 1.93) 0.417-0.418 against
-// 0.460-0.462.
+// alternating twice (h200-issue19-session49.json calls 1-2), the uniform shape's mode 3 (2.0
+// rows a non-empty row, 1.39 nonzeros) 0.490-0.493 ms against one pass's 0.523-0.528; a denser
+// uniform shape (8,000 x 6,400 x 28,818, 76.9M nonzeros) mode 1 (about 2.9, 1.22) 0.557-0.559
+// against 0.669-0.674, mode 3 (1.29, 1.93) 0.417-0.418 against 0.460-0.462.
 // Before (rows a non-empty row and nonzeros a non-empty row, from tensorscope-cli info's fibers;
 // h200-issue19-session34.json calls 2-3):
 //   nell-2 shape mode 1 (12.8 rows, 3.73 nonzeros): two passes 0.683-0.693 ms, one 1.11-1.12 (session 33)
