@@ -364,7 +364,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_bulk(x.ptr32 != nullptr)) {
-        d.bulk = std::make_unique<BulkTuples>(x.rows, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), base, d.out.get());
+        d.bulk = std::make_unique<BulkTuples>(x.rows, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
     } else if (hocsr_kept(d.outputs, x.nnz, vlen)) {
         const bool low16 = hocsr_low16(d.outputs, x.nnz, vlen);
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);

@@ -22,7 +22,7 @@
 
 #include <cstdint>
 
-#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
@@ -35,8 +35,11 @@ namespace {  // each .cu file gets its own copy (no separable compilation)
 // A tile's offsets and the next tile's first, in whole 16-byte units.
 constexpr std::uint32_t kBulkOffsets = kTupleBlockRows + 4;
 // The nonzeros a stage holds: a tile's span widened to multiples of four, at most.
-constexpr std::uint32_t kBulkNonzeros = 2 * kTupleBlockRows + 4;
+constexpr std::uint32_t kBulkNonzeros = kTupleBlockRows + 4;
 constexpr std::uint32_t kBulkGlobal = 0xffffffffu;  // a stage whose nonzeros stay in global memory
+constexpr int kBulkWarps = kTupleThreads / 32;      // the warps that sum, a warp of 128 rows a tile
+constexpr std::uint32_t kWarpRows = 32 * kTupleRows;
+constexpr int kBulkThreads = kTupleThreads + 32;  // and one warp that issues the copies
 
 struct BulkStage {
     std::uint32_t off[kBulkOffsets];
@@ -47,16 +50,19 @@ struct BulkStage {
 template <int Stages>
 struct BulkShared {
     BulkStage stage[Stages];
-    unsigned long long full[Stages];  // mbarriers: a stage's copies landed
-    std::uint32_t first[Stages];      // the stage's first staged nonzero, or kBulkGlobal
-    typename cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>::TempStorage scan;
+    unsigned long long full[Stages];   // mbarriers: a stage's copies landed
+    unsigned long long empty[Stages];  // and its every summing warp is done with it
+    std::uint32_t first[Stages];       // the stage's first staged nonzero, or kBulkGlobal
 };
 
 __device__ inline std::uint32_t shared_address(const void* p) { return static_cast<std::uint32_t>(__cvta_generic_to_shared(p)); }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-__device__ inline void bulk_barrier_init(unsigned long long* bar) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
+__device__ inline void bulk_barrier_init(unsigned long long* bar, std::uint32_t arrivals) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(arrivals) : "memory");
+}
+__device__ inline void bulk_arrive(unsigned long long* bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
 }
 // The one arrival a stage's phase waits for, with the bytes its copies will bring.
 __device__ inline void bulk_expect(unsigned long long* bar, std::uint32_t bytes) {
@@ -81,55 +87,88 @@ __device__ inline void bulk_wait(unsigned long long* bar, std::uint32_t parity) 
 __device__ inline void bulk_fence() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 #endif
 
-// The nonzeros of the tile a thread sums: in the stage (first: the stage's first entry) or in
+// The nonzeros of the tile a warp sums: in the stage (first: the stage's first entry) or in
 // global memory.
 struct StagedNonzeros {
-    const std::uint32_t* col;
-    const float* val;
+    const std::uint32_t* c;
+    const float* x;
     std::uint32_t first;
-    __device__ float product(std::uint64_t j, const float* __restrict__ v) const {
-        const auto k = static_cast<std::uint32_t>(j) - first;
-        return val[k] * __ldg(v + col[k]);
-    }
+    __device__ std::uint32_t col(std::uint32_t j) const { return c[j - first]; }
+    __device__ float val(std::uint32_t j) const { return x[j - first]; }
 };
 struct GlobalNonzeros {
-    const std::uint32_t* __restrict__ col;
-    const float* __restrict__ val;
-    __device__ float product(std::uint64_t j, const float* __restrict__ v) const { return __ldg(val + j) * __ldg(v + __ldg(col + j)); }
+    const std::uint32_t* __restrict__ c;
+    const float* __restrict__ x;
+    __device__ std::uint32_t col(std::uint32_t j) const { return __ldg(c + j); }
+    __device__ float val(std::uint32_t j) const { return __ldg(x + j); }
 };
 
-// A thread's kTupleRows rows of one tile, summed into out from q on: short rows alone, the warp's
-// long rows together (sptv_tuple_kernel's loop, its nonzeros read from `nz`).
+// A lane's kTupleRows rows of one tile (offsets at), summed into out from q on. Where none of
+// them is long, their nonzeros (contiguous) are walked as one run four at a time, the four
+// columns loaded, then the four vector entries, so that a lane's gathers are in flight together
+// whatever its rows' lengths; else its short rows one by one. Rows of more than kShortRow
+// nonzeros are summed by the whole warp afterwards (sptv_tuple_kernel's loop); every lane of the
+// warp calls this.
 template <class Nonzeros>
-__device__ inline void bulk_sum_rows(const std::uint32_t (&at)[kTupleRows + 1], std::uint64_t q, const Nonzeros& nz,
-                                     const float* __restrict__ v, float* __restrict__ out) {
+__device__ inline void bulk_lane_rows(const std::uint32_t (&at)[kTupleRows + 1], std::uint64_t q, const Nonzeros& nz,
+                                      const float* __restrict__ v, float* __restrict__ out) {
+    bool any_long = false;
+#pragma unroll
+    for (int k = 0; k < kTupleRows; ++k) any_long |= at[k + 1] - at[k] > kShortRow;
+    float sum[kTupleRows] = {};
+    if (!any_long) {
+        for (std::uint32_t j = at[0]; j < at[kTupleRows]; j += 4) {
+            std::uint32_t c[4];
+            float x[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) c[u] = j + u < at[kTupleRows] ? nz.col(j + u) : 0u;
+#pragma unroll
+            for (int u = 0; u < 4; ++u) x[u] = j + u < at[kTupleRows] ? nz.val(j + u) * __ldg(v + c[u]) : 0.0f;
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const std::uint32_t z = j + u;
+                const int k = (z >= at[1]) + (z >= at[2]) + (z >= at[3]);
+#pragma unroll
+                for (int r = 0; r < kTupleRows; ++r) sum[r] += k == r ? x[u] : 0.0f;
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < kTupleRows; ++k)
+            if (at[k + 1] - at[k] <= kShortRow)
+                for (std::uint32_t j = at[k]; j < at[k + 1]; ++j) sum[k] += nz.val(j) * __ldg(v + nz.col(j));
+    }
     const int lane = static_cast<int>(threadIdx.x & 31);
 #pragma unroll
     for (int k = 0; k < kTupleRows; ++k) {
         const std::uint32_t b = at[k], e = at[k + 1];
         const bool is_long = e - b > kShortRow;
-        if (e > b && !is_long) {
-            float sum = 0.0f;
-            for (std::uint32_t j = b; j < e; ++j) sum += nz.product(j, v);
-            out[q] = sum;
-        }
+        if (e > b && !is_long) out[q] = sum[k];
         for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending; pending &= pending - 1) {
             const int owner = __ffs(pending) - 1;
             const std::uint32_t lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
             const std::uint64_t lq = __shfl_sync(0xffffffffu, q, owner);
-            float sum = 0.0f;
-            for (std::uint32_t j = lb + static_cast<std::uint32_t>(lane); j < le; j += 32) sum += nz.product(j, v);
+            float s = 0.0f;
+            for (std::uint32_t j = lb + static_cast<std::uint32_t>(lane); j < le; j += 32) s += nz.val(j) * __ldg(v + nz.col(j));
 #pragma unroll
-            for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, d);
-            if (lane == 0) out[lq] = sum;
+            for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
+            if (lane == 0) out[lq] = s;
         }
         q += e > b;
     }
 }
 
-// Warp 0's issue of the block's item-th tile into stage item % Stages. Each lane holds the
-// nonzero span (lo, hi) of one of 32 consecutive items, loaded 32 items ahead of their issue, so
-// the issue never waits on a load.
+// counts[w] = the non-empty rows among rows 128w .. 128w + 127 (a summing warp's share of a tile).
+__global__ void __launch_bounds__(kTupleThreads) sptv_tuple_warp_count_kernel(std::uint64_t rows, const std::uint32_t* __restrict__ ptr,
+                                                                              std::uint32_t* __restrict__ counts) {
+    std::uint32_t n = TupleOffsets<std::uint32_t>(rows, ptr).kept();
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) n += __shfl_down_sync(0xffffffffu, n, d);
+    if ((threadIdx.x & 31) == 0) counts[blockIdx.x * static_cast<std::uint64_t>(kBulkWarps) + threadIdx.x / 32] = n;
+}
+
+// The issuing warp's state: each lane holds the nonzero span (lo, hi) of one of 32 consecutive
+// items of the block, loaded 32 items ahead of their issue, so that an issue never waits on a load.
 template <int Stages>
 struct BulkIssuer {
     std::uint64_t rows, tiles;
@@ -139,41 +178,43 @@ struct BulkIssuer {
     std::uint32_t lo = 0, hi = 0, next_lo = 0, next_hi = 0;
 
     __device__ std::uint64_t tile_of(std::uint64_t item) const { return blockIdx.x + item * gridDim.x; }
-    // lane's span for item `window * 32 + lane`, into next_lo / next_hi
-    __device__ void load_window(std::uint64_t window) {
+    __device__ void load_window(std::uint64_t window) {  // item window * 32 + lane's span, into next_lo / next_hi
         const std::uint64_t t = tile_of(window * 32 + (threadIdx.x & 31));
         if (t < tiles) {
             const std::uint64_t r0 = t * kTupleBlockRows, r1 = r0 + kTupleBlockRows < rows ? r0 + kTupleBlockRows : rows;
             next_lo = ptr[r0], next_hi = ptr[r1];
         }
     }
-    __device__ void start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // The block's items in turn into stage item % Stages, each once the warps are done with the
+    // stage's previous item; called by the whole issuing warp.
+    __device__ void run(BulkShared<Stages>& sh) {
         load_window(0);
         lo = next_lo, hi = next_hi;
         load_window(1);
-    }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    // Called by all of warp 0 (the spans pass by shuffles).
-    __device__ void issue(std::uint64_t item, BulkShared<Stages>& sh) {
-        const int k = static_cast<int>(item % 32);
-        if (k == 0 && item) {
-            lo = next_lo, hi = next_hi;
-            load_window(item / 32 + 1);
+        for (std::uint64_t item = 0; tile_of(item) < tiles; ++item) {
+            const int k = static_cast<int>(item % 32);
+            if (k == 0 && item) {
+                lo = next_lo, hi = next_hi;
+                load_window(item / 32 + 1);
+            }
+            const std::uint32_t zlo = __shfl_sync(0xffffffffu, lo, k), zhi = __shfl_sync(0xffffffffu, hi, k);
+            if ((threadIdx.x & 31) == 0) issue(item, zlo, zhi, sh);
+            __syncwarp();
         }
-        const std::uint32_t zlo = __shfl_sync(0xffffffffu, lo, k), zhi = __shfl_sync(0xffffffffu, hi, k);
-        const std::uint64_t t = tile_of(item);
-        if (threadIdx.x != 0 || t >= tiles) return;
+    }
+    __device__ void issue(std::uint64_t item, std::uint32_t zlo, std::uint32_t zhi, BulkShared<Stages>& sh) {
         const int s = static_cast<int>(item % Stages);
-        BulkStage& st = sh.stage[s];
-        const std::uint64_t r0 = t * kTupleBlockRows;
+        if (item >= Stages) bulk_wait(&sh.empty[s], static_cast<std::uint32_t>((item / Stages - 1) & 1));
+        const std::uint64_t r0 = tile_of(item) * kTupleBlockRows;
         const std::uint64_t n = rows - r0 < kTupleBlockRows ? rows - r0 : kTupleBlockRows;
         const auto offsets = static_cast<std::uint32_t>((n + 1 + 3) / 4 * 4);
         const std::uint32_t a = zlo & ~3u, span = ((zhi + 3u) & ~3u) - a;
         const bool staged = span <= kBulkNonzeros;
         sh.first[s] = staged ? a : kBulkGlobal;
-        const std::uint32_t bytes = offsets * 4 + (staged ? span * 8 : 0);
+        BulkStage& st = sh.stage[s];
         bulk_fence();
-        bulk_expect(&sh.full[s], bytes);
+        bulk_expect(&sh.full[s], offsets * 4 + (staged ? span * 8 : 0));
         bulk_copy(st.off, ptr + r0, offsets * 4, &sh.full[s]);
         if (staged && span) {
             bulk_copy(st.col, col + a, span * 4, &sh.full[s]);
@@ -184,27 +225,29 @@ struct BulkIssuer {
 };
 
 // out[q] = the q-th non-empty row's nonzeros times v, as sptv_tuple_kernel, over tiles taken by
-// blocks in turn (tile blockIdx.x + i * gridDim.x), Stages of them in flight a block. The launch
-// gives sizeof(BulkShared<Stages>) bytes of dynamic shared memory; sm_90 and up (the plan checks).
+// blocks in turn (tile blockIdx.x + i * gridDim.x), Stages of them in flight a block: the last
+// warp issues the copies, the others each sum 128 rows of every tile, placed by warp_base (the
+// non-empty rows before each warp's share, counted when the plan is made), so that no warp waits
+// on another but for a stage to be free. The launch gives sizeof(BulkShared<Stages>) bytes of
+// dynamic shared memory; sm_90 and up (the plan checks).
 template <int Stages>
-__global__ void __launch_bounds__(kTupleThreads)
+__global__ void __launch_bounds__(kBulkThreads)
     sptv_tuple_bulk_kernel(std::uint64_t rows, const std::uint32_t* __restrict__ ptr, const std::uint32_t* __restrict__ col,
                            const float* __restrict__ val, const float* __restrict__ v,
-                           const std::uint64_t* __restrict__ block_base, float* __restrict__ out) {
+                           const std::uint32_t* __restrict__ warp_base, float* __restrict__ out) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     extern __shared__ __align__(16) unsigned char bulk_bytes[];
     auto& sh = *reinterpret_cast<BulkShared<Stages>*>(bulk_bytes);
     const std::uint64_t tiles = (rows + kTupleBlockRows - 1) / kTupleBlockRows;
-    const bool issuer = threadIdx.x < 32;
-    BulkIssuer<Stages> is{rows, tiles, ptr, col, val};
+    const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x & 31);
     if (threadIdx.x == 0)
-        for (int s = 0; s < Stages; ++s) bulk_barrier_init(&sh.full[s]);
+        for (int s = 0; s < Stages; ++s) bulk_barrier_init(&sh.full[s], 1), bulk_barrier_init(&sh.empty[s], kBulkWarps);
     __syncthreads();
-    if (issuer) {
-        is.start();
-        for (int s = 0; s < Stages; ++s) is.issue(static_cast<std::uint64_t>(s), sh);
+    BulkIssuer<Stages> is{rows, tiles, ptr, col, val};
+    if (warp == kBulkWarps) {
+        is.run(sh);
+        return;
     }
-    using Scan = cub::BlockScan<std::uint32_t, kTupleThreads, kTupleScan>;
     for (std::uint64_t item = 0;; ++item) {
         const std::uint64_t t = is.tile_of(item);
         if (t >= tiles) break;
@@ -222,34 +265,49 @@ __global__ void __launch_bounds__(kTupleThreads)
             for (int k = 0; k < kTupleRows; ++k) at[k] = st.off[r + k < n ? r + k : n];
         }
         at[kTupleRows] = st.off[r + kTupleRows < n ? r + kTupleRows : n];
-        std::uint32_t kept = 0, before = 0;
+        std::uint32_t kept = 0;
 #pragma unroll
         for (int k = 0; k < kTupleRows; ++k) kept += at[k + 1] > at[k];
-        Scan(sh.scan).ExclusiveSum(kept, before);
-        const std::uint64_t q = block_base[t] + before;
+        std::uint32_t upto = kept;  // the warp's inclusive scan of kept
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const std::uint32_t x = __shfl_up_sync(0xffffffffu, upto, d);
+            if (lane >= d) upto += x;
+        }
+        const std::uint64_t q = std::uint64_t{warp_base[t * kBulkWarps + warp]} + (upto - kept);
         const std::uint32_t first = sh.first[s];
         if (first != kBulkGlobal)
-            bulk_sum_rows(at, q, StagedNonzeros{st.col, st.val, first}, v, out);
+            bulk_lane_rows(at, q, StagedNonzeros{st.col, st.val, first}, v, out);
         else
-            bulk_sum_rows(at, q, GlobalNonzeros{col, val}, v, out);
-        __syncthreads();  // the stage and the scan's storage are free again
-        if (issuer) is.issue(item + Stages, sh);
+            bulk_lane_rows(at, q, GlobalNonzeros{col, val}, v, out);
+        __syncwarp();
+        if (lane == 0) bulk_arrive(&sh.empty[s]);
     }
 #endif
 }
 
 // The one pass above for a HOCSR of `rows` tuples whose 32-bit offsets, columns and values are
 // allocated three entries longer than they are; Stages from TENSORSCOPE_HOCSR_STAGES (2-4,
-// default 3). Its grid is what stays resident.
+// default 2). Its grid is what stays resident; the plan counts each warp's base here.
 class BulkTuples {
 public:
     // Whether the current device has the copy engine (sm_90 and up).
     static bool available() { return device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; }
 
-    BulkTuples(std::uint64_t rows, const std::uint32_t* ptr, const std::uint32_t* col, const float* val, const float* v,
-               const std::uint64_t* block_base, float* out)
-        : rows_(rows), ptr_(ptr), col_(col), val_(val), v_(v), base_(block_base), out_(out) {
-        const unsigned long asked = env_unsigned("TENSORSCOPE_HOCSR_STAGES", 3);
+    BulkTuples(std::uint64_t rows, const std::uint32_t* ptr, const std::uint32_t* col, const float* val, const float* v, float* out)
+        : rows_(rows), ptr_(ptr), col_(col), val_(val), v_(v), out_(out) {
+        const std::uint64_t tiles = (rows + kTupleBlockRows - 1) / kTupleBlockRows, groups = tiles * kBulkWarps;
+        base_ = DeviceArray<std::uint32_t>(groups + 1);
+        base_.zero();
+        if (tiles) {
+            sptv_tuple_warp_count_kernel<<<static_cast<unsigned>(tiles), kTupleThreads>>>(rows, ptr, base_.get());
+            check(cudaGetLastError(), "counting HOCSR's non-empty rows a warp");
+            std::size_t bytes = 0;
+            check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base_.get(), base_.get(), groups + 1), "sizing the scan");
+            DeviceArray<unsigned char> temp(bytes);
+            check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, base_.get(), base_.get(), groups + 1), "placing HOCSR's outputs");
+        }
+        const unsigned long asked = env_unsigned("TENSORSCOPE_HOCSR_STAGES", 2);
         stages_ = asked < 2 ? 2 : asked > 4 ? 4 : static_cast<int>(asked);
         if (stages_ == 2) prepare<2>();
         else if (stages_ == 3) prepare<3>();
@@ -268,20 +326,20 @@ private:
         const std::size_t bytes = sizeof(BulkShared<S>);
         check(cudaFuncSetAttribute(sptv_tuple_bulk_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
               "sizing HOCSR's bulk kernel's shared memory");
-        grid_ = resident_grid(sptv_tuple_bulk_kernel<S>, kTupleThreads, bytes, (rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
+        grid_ = resident_grid(sptv_tuple_bulk_kernel<S>, kBulkThreads, bytes, (rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
     }
     template <int S>
     void launch(cudaStream_t stream) const {
-        sptv_tuple_bulk_kernel<S><<<grid_, kTupleThreads, sizeof(BulkShared<S>), stream>>>(rows_, ptr_, col_, val_, v_, base_, out_);
+        sptv_tuple_bulk_kernel<S><<<grid_, kBulkThreads, sizeof(BulkShared<S>), stream>>>(rows_, ptr_, col_, val_, v_, base_.get(), out_);
     }
     std::uint64_t rows_;
     const std::uint32_t* ptr_;
     const std::uint32_t* col_;
     const float* val_;
     const float* v_;
-    const std::uint64_t* base_;
     float* out_;
-    int stages_ = 3;
+    DeviceArray<std::uint32_t> base_;
+    int stages_ = 2;
     int grid_ = 0;
 };
 
