@@ -39,7 +39,6 @@
 #include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
-#include "sptv_tuples_bulk.cuh"
 
 namespace tscope::gpu {
 
@@ -194,7 +193,6 @@ struct SptvDevice::Impl {
     std::unique_ptr<AdaptiveRows> mixed_rows;      // or those of every length (sptv_adaptive_rows.cuh)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    std::unique_ptr<BulkTuples> bulk;  // or HOCSR in one pass with its tiles copied ahead
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
@@ -241,19 +239,6 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
 // TENSORSCOPE_SPTV_ROWS=shared still forces the shared-vector kernels there.
 bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     return adaptive_rows(outputs, nnz, vlen) && AdaptiveRows::small(vlen) && !env_is("TENSORSCOPE_SPTV_ROWS", "shared");
-}
-
-// Whether HOCSR runs in one pass with its tiles copied ahead (sptv_tuples_bulk.cuh): asked by
-// TENSORSCOPE_HOCSR=bulk, where the offsets are 32-bit and the device has the copy engine.
-bool hocsr_bulk(bool offsets32) { return offsets32 && env_is("TENSORSCOPE_HOCSR", "bulk") && BulkTuples::available(); }
-
-// n entries of host uploaded into an array `pad` entries longer (sptv_tuples_bulk.cuh's copies
-// may read up to three entries past the last).
-template <class T>
-DeviceArray<T> upload_padded(const T* host, std::uint64_t n, std::uint64_t pad) {
-    DeviceArray<T> a(n + pad);
-    if (n) check(cudaMemcpy(a.get(), host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
-    return a;
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
@@ -339,11 +324,11 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     d.tuples = x.rows;
     d.v = DeviceArray<float>(vlen);
     if (x.ptr32)
-        d.ptr32 = upload_padded(x.ptr32, x.rows + 1, 3);
+        d.ptr32 = DeviceArray<std::uint32_t>(x.ptr32, x.rows + 1);
     else
         d.ptr = DeviceArray<std::uint64_t>(x.ptr64, x.rows + 1);
-    d.col = upload_padded(x.col, x.nnz, 3);
-    d.val = upload_padded(x.val, x.nnz, 3);
+    d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
+    d.val = DeviceArray<float>(x.val, x.nnz);
     // each block's first output: its non-empty rows counted, then scanned; the entry after the
     // last block (counted 0) ends up holding them all, the outputs
     d.block_base = DeviceArray<std::uint64_t>(blocks + 1);
@@ -363,9 +348,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    if (hocsr_bulk(x.ptr32 != nullptr)) {
-        d.bulk = std::make_unique<BulkTuples>(x.rows, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
-    } else if (hocsr_kept(d.outputs, x.nnz, vlen)) {
+    if (hocsr_kept(d.outputs, x.nnz, vlen)) {
         const bool low16 = hocsr_low16(d.outputs, x.nnz, vlen);
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
         std::int32_t* kept = d.kept->offsets();
@@ -392,9 +375,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
 void SptvDevice::Impl::product(cudaStream_t stream) {
     if (hot) hot->gather(v.get(), stream);
     if (kept) kept->run(stream);
-    if (bulk)
-        bulk->run(stream);
-    else if (short_rows)
+    if (short_rows)
         short_rows->run(stream);
     else if (mixed_rows)
         mixed_rows->run(stream);

@@ -131,6 +131,22 @@ __global__ void __launch_bounds__(kTupleThreads) sptv_tuple_count_kernel(std::ui
 // 3: 837 us against this kernel's 514, DRAM 32% busy against 52%, 0.34 warps issued a cycle
 // against 0.68: the block waits at its barriers on a chain of dependent loads (offsets, then
 // columns, then the vector); removed.
+// Tried, session 50 (d7ec346 and f53fc9a, TENSORSCOPE_HOCSR=bulk, h200-issue19-session50.json
+// calls 1-2, alternating twice): the blocks' tiles of rows copied into shared memory ahead of their
+// use by the bulk copy engine (cp.async.bulk into 2-4 stages a block, completion by mbarriers),
+// each tile's offsets and, where their span fits a stage, its columns and values; others read as
+// here. First form, a thread of the block issuing after a block scan and a barrier a tile (stages
+// of 2,052 nonzeros): the uniform shape's modes 1-3 1.49-2.15, 1.74-2.53 and 1.11-1.40 ms against
+// 0.63-0.64, 0.74 and 0.49 (two passes), nell-2 2.0-2.5 against 0.39-0.66; Nsight Compute,
+// uniform mode 3: 1.15 ms, DRAM 23% busy, L1 hit rate 26% (the stages left L1 too small for the
+// 115 KB vector), 0.30 warps issued a cycle, half the stalls on the gathers. Second form, a warp
+// issuing and eight summing 128 rows each with no barrier between them (each warp's first output
+// counted with the plan), a lane's nonzeros four at a time, stages of 1,028 nonzeros: uniform
+// 1.16, 1.45 and 0.68-0.69 ms (2 stages; 3 and 4 slower), nell-2 1.60, 2.11 and 1.24, the denser
+// uniform shape 0.91, 1.04-1.05 and 0.82 against 0.54, 0.59 and 0.42, every way within 2e-7 of
+// cpu-ref. Nsight Compute, uniform mode 3: 673 us, DRAM 40% busy, L1 hit rate 72%, 0.63 warps
+// issued a cycle. Modes 1-2 (tiles mostly of empty rows) read their offsets at about 0.9 TB/s with
+// 2 or 3 stages in flight alike (not profiled further); removed.
 template <class P>
 __global__ void __launch_bounds__(kTupleThreads)
     sptv_tuple_kernel(std::uint64_t rows, const P* __restrict__ ptr, const std::uint32_t* __restrict__ col,

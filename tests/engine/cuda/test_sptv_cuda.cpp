@@ -139,31 +139,6 @@ private Q_SLOTS:
         check_against_oracle(tstest::shuffled(t, 8));
     }
 
-    // HOCSR's tiles of 1,024 rows (sptv_tuples_bulk.cuh stages a tile's nonzeros where their
-    // span, widened to multiples of four, holds at most 1,028): mode 3's 3,072 rows of 0-2
-    // nonzeros give a first tile of 1,025 (staged, its span exactly 1,028), a second starting at
-    // no multiple of four whose span is 1,036 (left in global memory), and a third with empty
-    // rows; modes 1 and 2 give a last tile of part of 1,024 rows.
-    void bulkTileSpans() {
-        CooTensor t({1536, 2, 40});
-        auto count = [](std::uint64_t i, std::uint64_t j) -> std::uint64_t {
-            if (i == 0 && j == 0) return 2;
-            if (i >= 600 && i < 605) return 2;
-            if (i >= 1024) return (i + j) % 3;
-            return 1;
-        };
-        std::uint64_t total = 0;
-        for (std::uint64_t i = 0; i < 1536; ++i)
-            for (std::uint64_t j = 0; j < 2; ++j) total += count(i, j);
-        t.resize(total);
-        std::uint64_t z = 0;
-        for (std::uint64_t i = 0; i < 1536; ++i)
-            for (std::uint64_t j = 0; j < 2; ++j)
-                for (std::uint64_t k = 0; k < count(i, j); ++k)
-                    t.set(z++, std::vector<std::uint64_t>{i, j, (i * 7 + j * 13 + k * 11) % 40}, 0.5 + double((i + k) % 9) / 4);
-        check_against_oracle(tstest::shuffled(t, 10));
-    }
-
     // The CSR-shaped formats run either cuSPARSE's SpMV, one of our two kernels with the vector
     // in shared memory (where every row is short and the vector fits; a thread per 4 rows or per
     // row by the vector's size) or the blocks of rows of every length (sptv_adaptive_rows.cuh,
@@ -291,21 +266,16 @@ private Q_SLOTS:
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("stages");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
-        for (const char* stages : {"2", "3", "4"})
-            QTest::addRow("bulk, %s stages", stages) << QByteArray("bulk") << QByteArray() << QByteArray(stages);
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, stages);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), staged("TENSORSCOPE_HOCSR_STAGES", stages);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
-        bulkTileSpans();
         manyEmptyRows();
         adaptiveBlockEdges();
         hocsrLongRows();
