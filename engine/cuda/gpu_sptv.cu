@@ -234,11 +234,14 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     return !env_is("TENSORSCOPE_HOCSR", "one-pass");
 }
 
-// Whether HOCSR's two passes keep only the offsets' low 16 bits, for the adaptive rows in blocks
-// of 512 (sptv_kept_rows.cuh's keep_row says why only those), even where every kept row is short;
+// Whether HOCSR's two passes keep only the offsets' low 16 bits (sptv_kept_rows.cuh's keep_row
+// says where they won): for the adaptive rows in blocks of 512, even where every kept row is short,
+// and in blocks of 1,024 where the kept rows hold under three nonzeros on average;
 // TENSORSCOPE_SPTV_ROWS=shared still forces the shared-vector kernels there.
 bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
-    return adaptive_rows(outputs, nnz, vlen) && AdaptiveRows::small(vlen) && !env_is("TENSORSCOPE_SPTV_ROWS", "shared");
+    if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
+    if (AdaptiveRows::small(vlen)) return true;
+    return nnz < 3 * outputs && !env_is("TENSORSCOPE_HOCSR_LOW16", "512");  // the switch: session 50's comparison
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.

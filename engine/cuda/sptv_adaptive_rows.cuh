@@ -149,7 +149,7 @@ __device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t 
     }
 }
 
-// The same from the offsets' low 16 bits (HOCSR's kept rows in blocks of 512, sptv_kept_rows.cuh),
+// The same from the offsets' low 16 bits (HOCSR's kept rows, sptv_kept_rows.cuh),
 // then (adaptive_widen, once they are needed) the offsets restored: block h's lie in
 // [h.z0, h.z0 + kStreamNnz].
 __device__ inline void adaptive_load_low16(const AdaptiveBlock& h, std::uint32_t lane,
@@ -300,9 +300,9 @@ public:
         cut(host_ptr, rows);
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
-    // With low (where small(vlen): HOCSR's kept rows), the kernel reads the offsets' low 16 bits,
-    // rows + 1 of them, rather than ptr32, which must still hold the offsets (the blocks are cut
-    // from them).
+    // With low (HOCSR's kept rows, where sptv_kept_rows.cuh's keep_row says), the kernel reads the
+    // offsets' low 16 bits, rows + 1 of them, rather than ptr32, which must still hold the offsets
+    // (the blocks are cut from them).
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
                  const float* val, const float* dv, float* dout, const std::uint16_t* low = nullptr)
         : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), low_(low), col_(col), val_(val), v_(dv), out_(dout) {
@@ -339,7 +339,7 @@ private:
         const bool small = AdaptiveRows::small(vlen_);
         threads_ = small ? 512 : 1024;
         if (!small)
-            kernel_ = sptv_adaptive_kernel<1024, 1, false, false>;
+            kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
         else if (low_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, true>;
         else

@@ -289,6 +289,9 @@ private Q_SLOTS:
         }
         // over 2^16 nonzeros, so that runs of short rows straddle offsets' 16-bit wraps (low16)
         check_against_oracle(tstest::random_tensor({300, 300, 500}, 200000, 46, Distribution::Uniform));
+        // mode 3's kept rows under three nonzeros each and an 80 KB vector: the low 16 bits in
+        // the adaptive rows' blocks of 1,024, over 2^16 nonzeros
+        check_against_oracle(tstest::random_tensor({300, 200, 20003}, 100000, 47, Distribution::Uniform));
         for (const char* name : {"movielens-100k.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
