@@ -241,7 +241,7 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
 bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
     if (AdaptiveRows::small(vlen)) return true;
-    return nnz < 3 * outputs && !env_is("TENSORSCOPE_HOCSR_LOW16", "512");  // the switch: session 50's comparison
+    return nnz < 3 * outputs;
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.

@@ -2,7 +2,7 @@
 // every product first reads HOCSR's offsets, one per index tuple, and keeps the non-empty rows'
 // first offsets (a streaming pass of sptv_tuples.cuh's blocks, each writing from the base the
 // plan counted once; since session 49 only their low 16 bits where the product runs the adaptive
-// rows in blocks of 512), then multiplies the CSR of those rows, the nonzeros as stored, by the
+// rows, keep_row says where), then multiplies the CSR of those rows, the nonzeros as stored, by the
 // vector as the CSR formats do (sptv_adaptive_rows.cuh, cuSPARSE's SpMV, or the kernels with the
 // vector in shared memory). The offsets are read by every product, as the format stores them;
 // what is kept from one product to the next is the count of non-empty rows before each block of
@@ -82,17 +82,23 @@ namespace {
 constexpr int kKeepWide = 4;
 
 // What the first pass keeps of a non-empty row: its first offset b, in 32 bits, or where the
-// product runs the adaptive rows in blocks of 512 (a vector up to 64 KB) its low 16 bits, from
-// which those restore it: they read offsets only in blocks of at most kStreamNnz nonzeros, whose
-// first offset the plan holds (a longer row's block has its bounds from the plan alone).
+// product runs the adaptive rows in blocks of 512 (a vector up to 64 KB), or in blocks of 1,024
+// where the kept rows hold under three nonzeros on average, its low 16 bits, from which those
+// restore it: they read offsets only in blocks of at most kStreamNnz nonzeros, whose first offset
+// the plan holds (a longer row's block has its bounds from the plan alone).
 // Measured on one H200, the low bits against 32 (session 49, 0ac838e, TENSORSCOPE_HOCSR_KEEP=low16,
 // h200-issue19-session49.json call 5, alternating twice; modes 1-2 in blocks of 512, mode 3 of
 // 1,024): nell-2 shape 0.565-0.569, 0.662-0.669 and 0.406-0.412 ms against 0.572, 0.668-0.673 and
 // 0.394-0.401; uniform 0.638-0.640, 0.743-0.747 and 0.479 against 0.658-0.661, 0.751-0.755 and
 // 0.495-0.497; a denser uniform shape (8,000 x 6,400 x 28,818) 0.543-0.545, 0.594-0.596 and
 // 0.396-0.402 against 0.560-0.565, 0.616-0.619 and 0.423-0.424. Blocks of 1,024 lost on the
-// nell-2 shape (Nsight Compute, mode 3: the product's kernel 260 us against 249), so they keep
-// 32 bits; blocks of 512 gained or tied on every shape. (Lengths instead, above, lost.)
+// nell-2 shape (Nsight Compute, mode 3: the product's kernel 260 us against 249), so they kept
+// 32 bits; blocks of 512 gained or tied on every shape. (Lengths instead, above, lost.) Since
+// session 50 blocks of 1,024 take the low bits where the kept rows are short (nell-2's mode 3
+// holds 4.7 nonzeros a kept row, the uniform shape's 1.4, the denser one's 1.9): one H200
+// (3462c9c, h200-issue19-session50.json call 3, alternating twice, mode 3), uniform 0.470-0.472
+// ms against 0.490-0.494 with 32 bits (64.3-64.5% of the copy bound against 61.3-61.9%), the
+// denser shape 0.391-0.393 against 0.416-0.417; nell-2 0.394 against 0.395 (32 bits either way).
 __device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
 __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
 
