@@ -112,8 +112,7 @@ Sampler make_sampler(const GeneratorSpec& spec) {
                 cells *= static_cast<long double>(std::min(s.edge, spec.dims[m] - origin[m]));
             capacity += cells;
         }
-        if (spec.distribution == Distribution::LowRank && spec.rank == 0) throw InputError("generate: lowrank needs a rank of at least 1");
-    if (static_cast<long double>(spec.nnz) > capacity)
+        if (static_cast<long double>(spec.nnz) > capacity)
             throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in the " +
                              std::to_string(static_cast<std::uint64_t>(capacity)) + " cells of " +
                              std::to_string(distinct.size()) + " distinct blocks");
