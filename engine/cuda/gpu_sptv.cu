@@ -97,13 +97,6 @@ bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || !HotColumns::wanted(vlen);
 }
 
-// Whether a CSR whose vector has its much-read entries packed in front (`packed`) runs the adaptive
-// rows with that front staged in shared memory and the rest read from global memory, rather than
-// cuSPARSE: where its sizes fit 32 bits, unless TENSORSCOPE_SPTV_ROWS=cusparse.
-bool part_rows(bool packed, std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
-    return packed && AdaptiveRows::fits_part(rows, nnz, vlen) && !env_is("TENSORSCOPE_SPTV_ROWS", "cusparse");
-}
-
 // y = A v with v in shared memory (sptv_shared_vector.cuh: a run of 4 rows a thread for a vector
 // of up to kRunVectorBytes, a thread per row above): A's 64-bit offsets are converted to the 32
 // bits the kernels read; the columns and values stay the caller's.
@@ -291,18 +284,12 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = {};  // v' replaces it, rather than beside it
                 d.v = DeviceArray<float>(columns);
             }
-            if (part_rows(d.hot != nullptr, x.rows, x.nnz, columns)) {
-                d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(), d.val.get(),
-                                                              d.v.get(), d.out.get(), true);
+            d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
+                                               d.out.get());
+            if (d.rows->csr().narrow())
                 d.ptr = {};
-            } else {
-                d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),
-                                                   d.v.get(), d.out.get());
-                if (d.rows->csr().narrow())
-                    d.ptr = {};
-                else
-                    d.col = {};
-            }
+            else
+                d.col = {};
         }
     }
     d.capture();

@@ -41,7 +41,6 @@
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -97,12 +96,6 @@ inline std::size_t adaptive_shared_bytes(int threads, std::uint64_t staged) {
 inline bool adaptive_stageable(std::uint64_t vlen) {
     return adaptive_shared_bytes(1024, vlen) <=
            static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-}
-
-// The most vector entries a block of 1,024 stages beside its buffers (a multiple of 32).
-inline std::uint32_t adaptive_stageable_entries() {
-    const auto bytes = static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-    return static_cast<std::uint32_t>((bytes - adaptive_shared_bytes(1024, 0)) / sizeof(float) / 32 * 32);
 }
 
 // The blocks of `kernel` (threads a block, `bytes` of dynamic shared memory) to launch over
@@ -211,20 +204,19 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
     }
 }
 
-// A warp's walk over blocks first, first + stride, ... (see the header), the vector read through
-// `vec` (staged in shared memory, whole or in part: a pointer or a PartVector), short rows'
-// products staged in `staged` (kStreamNnz entries).
+// A warp's walk over blocks first, first + stride, ... (see the header), the vector staged in
+// `vec`, short rows' products staged in `staged` (kStreamNnz entries).
 // Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
 // next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <bool Split, bool Low16, class Vec>
+template <bool Split, bool Low16>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
                                      const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                     const Vec vec, float* staged, float* __restrict__ out) {
+                                     const float* vec, float* staged, float* __restrict__ out) {
     const std::uint32_t lane = threadIdx.x % 32;
     std::uint32_t c[kAdaptiveBatch], p[kRowLoads];
     float x[kAdaptiveBatch];
@@ -270,36 +262,21 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     }
 }
 
-// A vector of which only the first `staged` entries are in shared memory (sv), the rest read
-// from global memory (gv): where it is larger than a block's shared memory and its much-read
-// entries are packed at its front (sptv_hot_columns.cuh).
-struct PartVector {
-    const float* sv;
-    const float* __restrict__ gv;
-    std::uint32_t staged;
-    __device__ float operator[](std::uint32_t c) const { return c < staged ? sv[c] : __ldg(gv + c); }
-};
-
-// out = A v over the blocks (see the header); dynamic shared memory: the vector's first `staged`
-// entries (all of it unless Partial), padded to 32 entries, then each warp's kStreamNnz staged
-// products.
-template <int Threads, int PerSm, bool Split, bool Low16, bool Partial = false>
+// out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
+// entries, then each warp's kStreamNnz staged products.
+template <int Threads, int PerSm, bool Split, bool Low16>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
                          const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
-                         const float* __restrict__ val, const float* __restrict__ v, std::uint32_t staged,
+                         const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
                          float* __restrict__ out) {
     extern __shared__ float smem[];
-    const float* sv = shared_vector(v, staged);
+    const float* vec = shared_vector(v, vlen);
     const std::uint32_t warp = threadIdx.x / 32;
-    float* products = smem + (staged + 31) / 32 * 32 + warp * kStreamNnz;
-    const std::uint32_t first = blockIdx.x * (Threads / 32) + warp, stride = gridDim.x * (Threads / 32);
-    if constexpr (Partial)
-        adaptive_walk<Split, Low16>(first, stride, blocks, brow, bnz, ptr, low, col, val, PartVector{sv, v, staged},
-                                    products, out);
-    else
-        adaptive_walk<Split, Low16>(first, stride, blocks, brow, bnz, ptr, low, col, val, sv, products, out);
+    float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
+    adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr,
+                                low, col, val, vec, staged, out);
 }
 
 // y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
@@ -313,20 +290,13 @@ public:
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt && adaptive_stageable(vlen);
     }
-    // The same where only the vector's front is staged (`part` below): 32-bit sizes.
-    static bool fits_part(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
-        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt;
-    }
     // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
     static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
 
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
-    // With `part`, blocks of 1,024 stage only the vector's first adaptive_stageable_entries() and
-    // read the rest from global memory (a vector whose much-read entries are packed in front).
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
-                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool part = false)
-        : vlen_(static_cast<std::uint32_t>(vlen)), part_(part), ptr_(rows, ptr64), col_(col), val_(val), v_(dv), out_(dout) {
+                 const std::uint32_t* col, const float* val, const float* dv, float* dout)
+        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(rows, ptr64), col_(col), val_(val), v_(dv), out_(dout) {
         cut(host_ptr, rows);
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
@@ -348,8 +318,8 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged_), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, staged_, out_);
+        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, vlen_), stream>>>(
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:
@@ -366,22 +336,18 @@ private:
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
-        const bool small = AdaptiveRows::small(vlen_) && !part_;
+        const bool small = AdaptiveRows::small(vlen_);
         threads_ = small ? 512 : 1024;
-        staged_ = part_ ? std::min(vlen_, adaptive_stageable_entries()) : vlen_;
-        if (part_)
-            kernel_ = sptv_adaptive_kernel<1024, 1, false, false, true>;
-        else if (!small)
+        if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
         else if (low_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, true>;
         else
             kernel_ = sptv_adaptive_kernel<512, 3, true, false>;
-        grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, staged_), blocks_);
+        grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, vlen_), blocks_);
     }
 
-    std::uint32_t vlen_, staged_ = 0, blocks_ = 0;
-    bool part_ = false;
+    std::uint32_t vlen_, blocks_ = 0;
     Offsets32 ptr_;
     const std::uint16_t* low_ = nullptr;
     const std::uint32_t* col_;

@@ -44,6 +44,15 @@
 // in fp32, against 57.3-58.2%), COO 1.200-1.217
 // against 1.215-1.225; with the cap at all of L2 rather than half, CFB 1.199-1.209 (the same 6.57M
 // entries: those read twice fit either cap).
+// Tried and slower, session 50 (bf1a0de, h200-issue19-session50.json call 4, alternating twice):
+// the packed product by sptv_adaptive_rows.cuh's blocks of 1,024 with v''s first 49,920 entries
+// (the most read: by the generator's Zipf law about two thirds of the gathers) staged in each
+// block's shared memory and the rest read from global memory, rather than by cuSPARSE.
+// Delicious-4d's mode 2: COO 1.737-1.743 ms and CFB 1.740 against 1.166-1.167 and 1.164-1.165
+// (all four CSR formats within 2.5e-7 of cpu-ref). Nsight Compute (CFB): 1.67 ms, DRAM 39% busy,
+// L1 hit rate 8%, L2 40%, 0.20 warps issued a cycle of 8 resident a scheduler (63 registers, one
+// block an SM): latency-bound, its stalls split between the global gathers and shared memory;
+// removed.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>

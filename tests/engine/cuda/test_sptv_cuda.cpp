@@ -312,27 +312,20 @@ private Q_SLOTS:
         check_against_oracle(t);
     }
 
-    // The products with the vector's much-read entries packed ahead of it (TENSORSCOPE_SPTV_HOT=1,
-    // sptv_hot_columns.cuh), by cuSPARSE or by the adaptive rows staging the vector's front in
-    // shared memory (the rest read from global memory): the same results with every entry read
+    // cuSPARSE's products with the vector's much-read entries packed ahead of it
+    // (TENSORSCOPE_SPTV_HOT=1, sptv_hot_columns.cuh): the same results with every entry read
     // twice packed or a 64-byte cap's 16 (hot and cold columns in one row), on power-law columns
-    // (many ties and a few much read), on a vector longer than a block's shared memory (its
-    // columns on both sides of the staged front), on one whose every entry is read once (nothing
-    // packed), and on the real tensors.
+    // (many ties and a few much read), on a vector longer than a block's shared memory, on one
+    // whose every entry is read once (nothing packed), and on the real tensors.
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QByteArray>("rows");
-        for (const char* rows : {"cusparse", ""}) {
-            const char* how = *rows ? rows : "front staged";
-            QTest::addRow("all read twice, %s", how) << QByteArray("1000000000") << QByteArray(rows);
-            QTest::addRow("16 packed, %s", how) << QByteArray("64") << QByteArray(rows);
-        }
+        QTest::addRow("all read twice") << QByteArray("1000000000");
+        QTest::addRow("16 packed") << QByteArray("64");
     }
     void hotColumnsKeepTheResult() {
         QFETCH(QByteArray, bytes);
-        QFETCH(QByteArray, rows);
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", bytes);
-        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", rows);
+        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", "cusparse");
         check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
         CooTensor once({30, 20, 600});  // each of mode 3's indices read once
