@@ -31,7 +31,7 @@ rm -f "$D/nell2.tsb"
 run uni-check-hocsr-bits 70 timeout 90 env TENSORSCOPE_HOCSR=bits "$CLI" bench "$D/uni.tsb" $S $H --check
 ncu_setup
 EXT=out
-run ncu-uni-m3-hocsr-bits 30 timeout 60 env TENSORSCOPE_HOCSR=bits "$NCU" $NCU_P --kernel-name 'regex:start_bits' --launch-count 2 \
+run ncu-uni-m3-hocsr-bits 30 timeout 60 env TENSORSCOPE_HOCSR=bits "$NCU" $NCU_P --kernel-name 'regex:start_bits' --launch-count 3 \
     "$CLI" bench "$D/uni.tsb" --kernel sptv --backend cuda --format HOCSR --mode 3 --repeat 1
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
