@@ -38,7 +38,6 @@
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
 #include "sptv_shared_vector.cuh"
-#include "sptv_start_bits.cuh"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -194,7 +193,6 @@ struct SptvDevice::Impl {
     std::unique_ptr<AdaptiveRows> mixed_rows;      // or those of every length (sptv_adaptive_rows.cuh)
     // HOCSR in two passes (sptv_kept_rows.cuh): then rows or short_rows run its kept rows
     std::unique_ptr<KeptRows> kept;
-    std::unique_ptr<StartBits> bits;  // or in two passes over the rows' start bits (sptv_start_bits.cuh)
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
@@ -244,21 +242,6 @@ bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
     if (AdaptiveRows::small(vlen)) return true;
     return nnz < 3 * outputs;
-}
-
-// Whether HOCSR runs in two passes over its rows' start bits (sptv_start_bits.cuh): asked by
-// TENSORSCOPE_HOCSR=bits, where the offsets are 32-bit and the outputs and nonzeros fit 31 bits.
-bool hocsr_bits(bool offsets32, std::uint64_t nnz) {
-    return offsets32 && nnz < (std::uint64_t{1} << 31) && env_is("TENSORSCOPE_HOCSR", "bits");
-}
-
-// n entries of host uploaded into an array of `total` (at least n), the rest zero.
-template <class T>
-DeviceArray<T> upload_zero_padded(const T* host, std::uint64_t n, std::uint64_t total) {
-    DeviceArray<T> a(total);
-    if (n) check(cudaMemcpy(a.get(), host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
-    if (total > n) check(cudaMemset(a.get() + n, 0, (total - n) * sizeof(T)), "clearing device memory");
-    return a;
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
@@ -347,10 +330,8 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
         d.ptr32 = DeviceArray<std::uint32_t>(x.ptr32, x.rows + 1);
     else
         d.ptr = DeviceArray<std::uint64_t>(x.ptr64, x.rows + 1);
-    const bool bits = hocsr_bits(x.ptr32 != nullptr, x.nnz);
-    const std::uint64_t stored = bits ? StartBits::padded_nonzeros(x.nnz) : x.nnz;
-    d.col = upload_zero_padded(x.col, x.nnz, stored);
-    d.val = upload_zero_padded(x.val, x.nnz, stored);
+    d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
+    d.val = DeviceArray<float>(x.val, x.nnz);
     // each block's first output: its non-empty rows counted, then scanned; the entry after the
     // last block (counted 0) ends up holding them all, the outputs
     d.block_base = DeviceArray<std::uint64_t>(blocks + 1);
@@ -370,9 +351,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     }
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
-    if (bits) {
-        d.bits = std::make_unique<StartBits>(x.rows, x.nnz, d.ptr32.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get());
-    } else if (hocsr_kept(d.outputs, x.nnz, vlen)) {
+    if (hocsr_kept(d.outputs, x.nnz, vlen)) {
         const bool low16 = hocsr_low16(d.outputs, x.nnz, vlen);
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
         std::int32_t* kept = d.kept->offsets();
@@ -399,9 +378,7 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
 void SptvDevice::Impl::product(cudaStream_t stream) {
     if (hot) hot->gather(v.get(), stream);
     if (kept) kept->run(stream);
-    if (bits)
-        bits->run(stream);
-    else if (short_rows)
+    if (short_rows)
         short_rows->run(stream);
     else if (mixed_rows)
         mixed_rows->run(stream);

@@ -38,6 +38,21 @@
 // the oracle); on the uniform shape 0.777, 0.909 and 0.632 against 0.698, 0.816 and 0.526 (one
 // run each). A warp's walk over mostly empty tuples, a scan a block, left less in flight than
 // the first pass here does at streaming speed.
+//
+// Tried and slower, session 50 (c489482, TENSORSCOPE_HOCSR=bits, h200-issue19-session50.json call
+// 5, alternating twice): two passes that move about the bound's bytes. The first marked each kept
+// row's first nonzero in a bitmap (a bit a nonzero, 9.6 MB on the uniform shape's mode 3 against
+// 110-220 MB of kept offsets; a warp's bits in one word ORed by __match_any_sync and added by one
+// atomic); the second summed the nonzeros a warp a chunk of 256 (8 a lane, 16-byte loads, 8
+// gathers in flight), cutting rows by the bits with a segmented sum across the warp, each chunk's
+// first row counted with the plan and the rows crossing chunks cleared, then added by atomics.
+// Uniform, modes 1-3: 0.943-0.945, 1.057-1.058 and 0.694-0.702 ms against 0.634-0.639,
+// 0.737-0.739 and 0.472-0.474; nell-2 0.563, 0.650-0.654 and 0.397-0.398 against 0.558, 0.656
+// and 0.395; within 3.2e-7 of cpu-ref. Nsight Compute, uniform mode 3: the marking 180 us at 2.58
+// TB/s (its atomics; this file's first pass moves 3.71 TB/s on nell-2's mode 3, session 49), the
+// sum 501 us at 0.17 warps issued a cycle with a memory unit 84% busy (DRAM 38%): its lanes'
+// scattered 4-byte stores of the rows, 8 predicated store instructions a chunk, are the likely
+// cost (not profiled further).
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 

@@ -269,7 +269,6 @@ private Q_SLOTS:
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
         QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
-        QTest::addRow("start bits") << QByteArray("bits") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
