@@ -97,6 +97,13 @@ bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || !HotColumns::wanted(vlen);
 }
 
+// Whether a CSR that cuSPARSE would take (its vector in no block's shared memory, packed or not)
+// runs the adaptive rows with the vector read through L1 instead: TENSORSCOPE_SPTV_ROWS=through-l1,
+// an experiment prepared in session 50 (not yet run on a GPU), where its sizes fit 32 bits.
+bool rows_through_l1(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
+    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") && AdaptiveRows::fits_through(rows, nnz, vlen);
+}
+
 // y = A v with v in shared memory (sptv_shared_vector.cuh: a run of 4 rows a thread for a vector
 // of up to kRunVectorBytes, a thread per row above): A's 64-bit offsets are converted to the 32
 // bits the kernels read; the columns and values stay the caller's.
@@ -284,12 +291,18 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = {};  // v' replaces it, rather than beside it
                 d.v = DeviceArray<float>(columns);
             }
-            d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                               d.out.get());
-            if (d.rows->csr().narrow())
+            if (rows_through_l1(x.rows, x.nnz, columns)) {
+                d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(),
+                                                              d.val.get(), d.v.get(), d.out.get(), true);
                 d.ptr = {};
-            else
-                d.col = {};
+            } else {
+                d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),
+                                                   d.v.get(), d.out.get());
+                if (d.rows->csr().narrow())
+                    d.ptr = {};
+                else
+                    d.col = {};
+            }
         }
     }
     d.capture();

@@ -56,7 +56,9 @@ namespace {
 constexpr int kAdaptiveBatch = kStreamNnz / 32;  // a lane's loads of each array in flight
 
 // A lane's share of [z, end): nonzeros z + lane + 32 k, k < kAdaptiveBatch; past end, column 0
-// and value 0.
+// and value 0. Stream: loaded as streaming accesses (ld.global.cs, evicted first from L1 and L2),
+// so that the caches keep the vector.
+template <bool Stream = false>
 __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::uint32_t lane,
                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                      std::uint32_t (&c)[kAdaptiveBatch], float (&x)[kAdaptiveBatch]) {
@@ -64,10 +66,23 @@ __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::ui
     for (int k = 0; k < kAdaptiveBatch; ++k) {
         const std::uint32_t j = z + lane + 32u * k;
         const bool in = j < end;
-        c[k] = in ? col[j] : 0u;
-        x[k] = in ? val[j] : 0.f;
+        if constexpr (Stream) {
+            c[k] = in ? __ldcs(col + j) : 0u;
+            x[k] = in ? __ldcs(val + j) : 0.f;
+        } else {
+            c[k] = in ? col[j] : 0u;
+            x[k] = in ? val[j] : 0.f;
+        }
     }
 }
+
+// The vector read from global memory through L1 (TENSORSCOPE_SPTV_ROWS=through-l1, an experiment
+// prepared in session 50 and not yet run on a GPU): for a vector no block's shared memory holds,
+// where cuSPARSE runs otherwise.
+struct ThroughL1 {
+    const float* __restrict__ v;
+    __device__ float operator[](std::uint32_t c) const { return __ldg(v + c); }
+};
 
 __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
                                       float* __restrict__ out) {
@@ -204,19 +219,20 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
     }
 }
 
-// A warp's walk over blocks first, first + stride, ... (see the header), the vector staged in
-// `vec`, short rows' products staged in `staged` (kStreamNnz entries).
+// A warp's walk over blocks first, first + stride, ... (see the header), the vector read through
+// `vec` (staged in shared memory, or ThroughL1 with the nonzeros streamed past the caches: Stream),
+// short rows' products staged in `staged` (kStreamNnz entries).
 // Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
 // next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <bool Split, bool Low16>
+template <bool Split, bool Low16, bool Stream = false, class Vec = const float*>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
                                      const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                     const float* vec, float* staged, float* __restrict__ out) {
+                                     const Vec vec, float* staged, float* __restrict__ out) {
     const std::uint32_t lane = threadIdx.x % 32;
     std::uint32_t c[kAdaptiveBatch], p[kRowLoads];
     float x[kAdaptiveBatch];
@@ -224,7 +240,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     if (b >= blocks) return;
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
-        adaptive_load(h.z0, h.z1, lane, col, val, c, x);
+        adaptive_load<Stream>(h.z0, h.z1, lane, col, val, c, x);
         if (h.one_row()) return;
         if constexpr (Low16)
             adaptive_load_low16(h, lane, low, p);
@@ -241,7 +257,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
                 for (int k = 0; k < kAdaptiveBatch; ++k) s += x[k] * vec[c[k]];
                 z += kStreamNnz;
                 if (z >= h.z1) break;
-                adaptive_load(z, h.z1, lane, col, val, c, x);
+                adaptive_load<Stream>(z, h.z1, lane, col, val, c, x);
             }
             adaptive_row_out(s, h.piece, out + h.row);
             if (next >= blocks) return;
@@ -262,9 +278,9 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     }
 }
 
-// out = A v over the blocks (see the header); dynamic shared memory: the vector, padded to 32
-// entries, then each warp's kStreamNnz staged products.
-template <int Threads, int PerSm, bool Split, bool Low16>
+// out = A v over the blocks (see the header); dynamic shared memory: the vector (none where
+// Through: read through L1), padded to 32 entries, then each warp's kStreamNnz staged products.
+template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
@@ -272,11 +288,17 @@ __global__ void __launch_bounds__(Threads, PerSm)
                          const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
                          float* __restrict__ out) {
     extern __shared__ float smem[];
-    const float* vec = shared_vector(v, vlen);
-    const std::uint32_t warp = threadIdx.x / 32;
-    float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-    adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz, ptr,
-                                low, col, val, vec, staged, out);
+    if constexpr (Through) {
+        const std::uint32_t warp = threadIdx.x / 32;
+        adaptive_walk<Split, Low16, true>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
+                                          bnz, ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
+    } else {
+        const float* vec = shared_vector(v, vlen);
+        const std::uint32_t warp = threadIdx.x / 32;
+        float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
+        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
+                                    ptr, low, col, val, vec, staged, out);
+    }
 }
 
 // y = A v for a CSR with 32-bit offsets on the device (ptr, rows + 1 of them, the caller's or
@@ -293,10 +315,23 @@ public:
     // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
     static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
 
+    // Whether the same can run with the vector read through L1 (`through` below): 32-bit sizes.
+    static bool fits_through(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
+        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
+        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt;
+    }
+
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
+    // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
-                 const std::uint32_t* col, const float* val, const float* dv, float* dout)
-        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(rows, ptr64), col_(col), val_(val), v_(dv), out_(dout) {
+                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false)
+        : vlen_(static_cast<std::uint32_t>(vlen)),
+          through_(through),
+          ptr_(rows, ptr64),
+          col_(col),
+          val_(val),
+          v_(dv),
+          out_(dout) {
         cut(host_ptr, rows);
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
@@ -318,7 +353,7 @@ public:
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, vlen_), stream>>>(
+        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream>>>(
             blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
@@ -336,18 +371,22 @@ private:
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
-        const bool small = AdaptiveRows::small(vlen_);
+        const bool small = AdaptiveRows::small(vlen_) || through_;
         threads_ = small ? 512 : 1024;
-        if (!small)
+        if (through_)
+            kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
+        else if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
         else if (low_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, true>;
         else
             kernel_ = sptv_adaptive_kernel<512, 3, true, false>;
-        grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, vlen_), blocks_);
+        grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, staged()), blocks_);
     }
+    std::uint32_t staged() const { return through_ ? 0 : vlen_; }  // vector entries in shared memory
 
     std::uint32_t vlen_, blocks_ = 0;
+    bool through_ = false;
     Offsets32 ptr_;
     const std::uint16_t* low_ = nullptr;
     const std::uint32_t* col_;

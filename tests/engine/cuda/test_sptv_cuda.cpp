@@ -312,20 +312,25 @@ private Q_SLOTS:
         check_against_oracle(t);
     }
 
-    // cuSPARSE's products with the vector's much-read entries packed ahead of it
-    // (TENSORSCOPE_SPTV_HOT=1, sptv_hot_columns.cuh): the same results with every entry read
-    // twice packed or a 64-byte cap's 16 (hot and cold columns in one row), on power-law columns
-    // (many ties and a few much read), on a vector longer than a block's shared memory, on one
-    // whose every entry is read once (nothing packed), and on the real tensors.
+    // The products with the vector's much-read entries packed ahead of it (TENSORSCOPE_SPTV_HOT=1,
+    // sptv_hot_columns.cuh), by cuSPARSE or (TENSORSCOPE_SPTV_ROWS=through-l1) by the adaptive rows
+    // reading the vector through L1: the same results with every entry read twice packed or a
+    // 64-byte cap's 16 (hot and cold columns in one row), on power-law columns (many ties and a
+    // few much read), on a vector longer than a block's shared memory, on one whose every entry is
+    // read once (nothing packed), and on the real tensors.
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
-        QTest::addRow("all read twice") << QByteArray("1000000000");
-        QTest::addRow("16 packed") << QByteArray("64");
+        QTest::addColumn<QByteArray>("rows");
+        for (const char* rows : {"cusparse", "through-l1"}) {
+            QTest::addRow("all read twice, %s", rows) << QByteArray("1000000000") << QByteArray(rows);
+            QTest::addRow("16 packed, %s", rows) << QByteArray("64") << QByteArray(rows);
+        }
     }
     void hotColumnsKeepTheResult() {
         QFETCH(QByteArray, bytes);
+        QFETCH(QByteArray, rows);
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", bytes);
-        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", "cusparse");
+        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", rows);
         check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
         CooTensor once({30, 20, 600});  // each of mode 3's indices read once
@@ -337,6 +342,15 @@ private Q_SLOTS:
             const std::string path = tstest::shared_tensor(name);
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
+    }
+
+    // The adaptive rows reading the vector through L1 (TENSORSCOPE_SPTV_ROWS=through-l1) where
+    // cuSPARSE would run unpacked: vectors of 360 KB (no block's shared memory), power-law columns
+    // with long rows and uniform ones, an odd length.
+    void rowsThroughL1() {
+        const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "0"), rows("TENSORSCOPE_SPTV_ROWS", "through-l1");
+        check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
+        check_against_oracle(tstest::random_tensor({60, 50, 90001}, 40000, 48, Distribution::Uniform));
     }
 
     // A vector twice the GPU's L2 has its much-read entries packed ahead of it by default: the
