@@ -306,20 +306,19 @@ __global__ void __launch_bounds__(Threads, PerSm)
 // (a caller that rewrites them, HOCSR's kept rows, writes the same ones each product).
 class AdaptiveRows {
 public:
-    // Whether a CSR of these sizes can run here: 32-bit offsets and rows, and a vector that fits
-    // in a block's shared memory beside the staging buffers.
-    static bool fits(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
-        constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
-        return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt && adaptive_stageable(vlen);
-    }
-    // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
-    static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
-
-    // Whether the same can run with the vector read through L1 (`through` below): 32-bit sizes.
+    // Whether a CSR of these sizes can run here with the vector read through L1 (`through`
+    // below): 32-bit offsets and rows.
     static bool fits_through(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
         return rows != 0 && rows < kInt && nnz < kInt && vlen < kInt;
     }
+    // Whether it can run with the vector staged: also a vector that fits in a block's shared
+    // memory beside the staging buffers.
+    static bool fits(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
+        return fits_through(rows, nnz, vlen) && adaptive_stageable(vlen);
+    }
+    // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
+    static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
 
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
     // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged.
