@@ -97,11 +97,18 @@ bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     return env_is("TENSORSCOPE_SPTV_ROWS", "adaptive") || !HotColumns::wanted(vlen);
 }
 
-// Whether a CSR that cuSPARSE would take (its vector in no block's shared memory, packed or not)
-// runs the adaptive rows with the vector read through L1 instead: TENSORSCOPE_SPTV_ROWS=through-l1,
-// an experiment prepared in session 50 (not yet run on a GPU), where its sizes fit 32 bits.
+// Whether a CSR whose vector no block's shared memory holds runs the adaptive rows with the vector
+// read through L1 rather than cuSPARSE: where its sizes fit 32 bits and the vector (`vlen`
+// columns, its packed front included) fits in L2. TENSORSCOPE_SPTV_ROWS=through-l1 takes them
+// for any vector, =cusparse never.
+// Measured on one H200 (session 51 call 1, h200-issue19-session51.json, delicious-4d's shape,
+// medians of 10, COO / CFB): mode 1 (a 2.1 MB vector) 0.935 / 0.936 ms against cuSPARSE's 0.999 /
+// 0.994; mode 3 (9.9 MB) 0.968 / 0.968 against 1.017 / 1.017; mode 2 (69 MB, 95 MB packed, over
+// L2) 1.174-1.212 against 1.168-1.182, so there cuSPARSE stays.
 bool rows_through_l1(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
-    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") && AdaptiveRows::fits_through(rows, nnz, vlen);
+    if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits_through(rows, nnz, vlen)) return false;
+    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") ||
+           vlen * sizeof(float) <= static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize));
 }
 
 // y = A v with v in shared memory (sptv_shared_vector.cuh: a run of 4 rows a thread for a vector
@@ -292,8 +299,9 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = DeviceArray<float>(columns);
             }
             if (rows_through_l1(x.rows, x.nnz, columns)) {
-                d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(),
-                                                              d.val.get(), d.v.get(), d.out.get(), true);
+                d.mixed_rows =
+                    std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(), d.val.get(),
+                                                   d.v.get(), d.out.get(), true, d.hot ? d.hot->hot() : 0);
                 d.ptr = {};
             } else {
                 d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),
