@@ -101,10 +101,11 @@ bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
 // read through L1 rather than cuSPARSE: where its sizes fit 32 bits and the vector (`vlen`
 // columns, its packed front included) fits in L2. TENSORSCOPE_SPTV_ROWS=through-l1 takes them
 // for any vector, =cusparse never.
-// Measured on one H200 (session 51 call 1, h200-issue19-session51.json, delicious-4d's shape,
-// medians of 10, COO / CFB): mode 1 (a 2.1 MB vector) 0.935 / 0.936 ms against cuSPARSE's 0.999 /
-// 0.994; mode 3 (9.9 MB) 0.968 / 0.968 against 1.017 / 1.017; mode 2 (69 MB, 95 MB packed, over
-// L2) 1.174-1.212 against 1.168-1.182, so there cuSPARSE stays.
+// Measured on one H200 (h200-issue19-session51.json, delicious-4d's shape, medians of 10, COO /
+// CFB; calls 1-2, alternating three times): mode 1 (a 2.1 MB vector) 0.935-0.943 / 0.936-0.940 ms
+// against cuSPARSE's 0.999-1.002 / 0.994-1.002; mode 3 (9.9 MB) 0.968-0.978 / 0.966-0.968 against
+// 1.017-1.023 / 1.017-1.022; mode 2 (69 MB, 95 MB packed, over L2; call 1, twice) 1.192-1.212 /
+// 1.174-1.185 against 1.173-1.182 / 1.168-1.173, so there cuSPARSE stays.
 bool rows_through_l1(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits_through(rows, nnz, vlen)) return false;
     return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") ||
@@ -299,9 +300,8 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = DeviceArray<float>(columns);
             }
             if (rows_through_l1(x.rows, x.nnz, columns)) {
-                d.mixed_rows =
-                    std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(), d.val.get(),
-                                                   d.v.get(), d.out.get(), true, d.hot ? d.hot->hot() : 0);
+                d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(),
+                                                              d.val.get(), d.v.get(), d.out.get(), true);
                 d.ptr = {};
             } else {
                 d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),

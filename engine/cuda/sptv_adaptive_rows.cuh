@@ -76,40 +76,18 @@ __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::ui
     }
 }
 
-// The vector read from global memory through L1: for a vector no block's shared memory holds,
-// where cuSPARSE ran before (gpu_sptv.cu's rows_through_l1). Hinted (TENSORSCOPE_SPTV_L1=hint, an
-// experiment of session 51): the entries below `hot` (sptv_hot_columns.cuh's packed front) are
-// kept last in L1; the others are not allocated in L1 and are evicted first from L2, so that the
-// once-read tail does not push the much-read front out of either cache.
-template <bool Hinted = false>
+// The vector read from global memory through L1: for a vector no block's shared memory holds and
+// L2 does (gpu_sptv.cu's rows_through_l1 says where, and what it gained over cuSPARSE).
+// Tried and slower (session 51, 8070899, TENSORSCOPE_SPTV_L1=hint, h200-issue19-session51.json call
+// 2, alternating twice): on delicious-4d's mode 2 (its vector packed, 95 MB, forced through L1),
+// the packed front's entries loaded with L1::evict_last and the rest with L1::no_allocate and an
+// L2 evict-first policy, so that the once-read tail would not push the front out of either cache:
+// COO 1.423-1.457 ms and CFB 1.413-1.440 against cuSPARSE's 1.176-1.178 and 1.179-1.181 (unhinted
+// through L1, call 1: 1.192-1.212 and 1.174-1.185); removed.
 struct ThroughL1 {
     const float* __restrict__ v;
-    std::uint32_t hot;
-    std::uint64_t policy;  // an L2 evict-first policy (Hinted)
-    __device__ float operator[](std::uint32_t c) const {
-#if __CUDA_ARCH__ >= 800  // the hints and L2 policies came with sm_80
-        if constexpr (Hinted) {
-            float x;
-            if (c < hot)
-                asm("ld.global.nc.L1::evict_last.f32 %0, [%1];" : "=f"(x) : "l"(v + c));
-            else
-                asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;"
-                    : "=f"(x)
-                    : "l"(v + c), "l"(policy));
-            return x;
-        }
-#endif
-        return __ldg(v + c);
-    }
+    __device__ float operator[](std::uint32_t c) const { return __ldg(v + c); }
 };
-
-__device__ inline std::uint64_t l2_evict_first_policy() {
-    std::uint64_t p = 0;
-#if __CUDA_ARCH__ >= 800
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-#endif
-    return p;
-}
 
 __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
                                       float* __restrict__ out) {
@@ -307,24 +285,22 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector (none where
 // Through: read through L1), padded to 32 entries, then each warp's kStreamNnz staged products.
-// `vn`: the vector's entries staged, or (Through) its packed front, which Hinted keeps in L1.
-template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false, bool Hinted = false>
+template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
                          const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
-                         const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vn,
+                         const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
                          float* __restrict__ out) {
     extern __shared__ float smem[];
     if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
-        const ThroughL1<Hinted> vec{v, vn, Hinted ? l2_evict_first_policy() : 0};
         adaptive_walk<Split, Low16, true>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
-                                          bnz, ptr, low, col, val, vec, smem + warp * kStreamNnz, out);
+                                          bnz, ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
     } else {
-        const float* vec = shared_vector(v, vn);
+        const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;
-        float* staged = smem + (vn + 31) / 32 * 32 + warp * kStreamNnz;
+        float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
         adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
                                     ptr, low, col, val, vec, staged, out);
     }
@@ -350,13 +326,10 @@ public:
     static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
 
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
-    // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged;
-    // `hot`: the entries packed at its front (sptv_hot_columns.cuh), for TENSORSCOPE_SPTV_L1=hint.
+    // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
-                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false,
-                 std::uint64_t hot = 0)
+                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false)
         : vlen_(static_cast<std::uint32_t>(vlen)),
-          hot_(static_cast<std::uint32_t>(hot)),
           through_(through),
           ptr_(rows, ptr64),
           col_(col),
@@ -385,7 +358,7 @@ public:
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
         kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, through_ ? hot_ : vlen_, out_);
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:
@@ -404,9 +377,7 @@ private:
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
         const bool small = AdaptiveRows::small(vlen_) || through_;
         threads_ = small ? 512 : 1024;
-        if (through_ && env_is("TENSORSCOPE_SPTV_L1", "hint"))
-            kernel_ = sptv_adaptive_kernel<512, 3, true, false, true, true>;
-        else if (through_)
+        if (through_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
         else if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
@@ -418,7 +389,7 @@ private:
     }
     std::uint32_t staged() const { return through_ ? 0 : vlen_; }  // vector entries in shared memory
 
-    std::uint32_t vlen_, hot_ = 0, blocks_ = 0;
+    std::uint32_t vlen_, blocks_ = 0;
     bool through_ = false;
     Offsets32 ptr_;
     const std::uint16_t* low_ = nullptr;

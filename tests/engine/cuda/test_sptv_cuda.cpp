@@ -314,29 +314,23 @@ private Q_SLOTS:
 
     // The products with the vector's much-read entries packed ahead of it (TENSORSCOPE_SPTV_HOT=1,
     // sptv_hot_columns.cuh), by cuSPARSE or (TENSORSCOPE_SPTV_ROWS=through-l1) by the adaptive rows
-    // reading the vector through L1, with or without the cache hints (TENSORSCOPE_SPTV_L1=hint: the
-    // packed front kept in L1, the rest not): the same results with every entry read twice packed or a
+    // reading the vector through L1: the same results with every entry read twice packed or a
     // 64-byte cap's 16 (hot and cold columns in one row), on power-law columns (many ties and a
     // few much read), on a vector longer than a block's shared memory, on one whose every entry is
     // read once (nothing packed), and on the real tensors.
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QByteArray>("rows");
-        QTest::addColumn<QByteArray>("l1");
-        for (const char* rows : {"cusparse", "through-l1"})
-            for (const char* l1 : {"", "hint"}) {
-                if (*l1 && rows[0] == 'c') continue;  // the hints are the adaptive rows' alone
-                QTest::addRow("all read twice, %s %s", rows, l1)
-                    << QByteArray("1000000000") << QByteArray(rows) << QByteArray(l1);
-                QTest::addRow("16 packed, %s %s", rows, l1) << QByteArray("64") << QByteArray(rows) << QByteArray(l1);
-            }
+        for (const char* rows : {"cusparse", "through-l1"}) {
+            QTest::addRow("all read twice, %s", rows) << QByteArray("1000000000") << QByteArray(rows);
+            QTest::addRow("16 packed, %s", rows) << QByteArray("64") << QByteArray(rows);
+        }
     }
     void hotColumnsKeepTheResult() {
         QFETCH(QByteArray, bytes);
         QFETCH(QByteArray, rows);
-        QFETCH(QByteArray, l1);
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", bytes);
-        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", rows), hints("TENSORSCOPE_SPTV_L1", l1);
+        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", rows);
         check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
         CooTensor once({30, 20, 600});  // each of mode 3's indices read once
