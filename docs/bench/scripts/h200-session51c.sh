@@ -21,7 +21,7 @@ ncu_setup
 EXT=out
 run ncu-del4d-m2-through 60 timeout 90 env TENSORSCOPE_SPTV_ROWS=through-l1 "$NCU" $NCU_P --launch-count 1 \
     --kernel-name 'regex:adaptive_kernel' "$CLI" bench "$D/del4d.tsb" --kernel sptv --backend cuda --format CFB --mode 2 --repeat 1
-run ncu-del4d-m2-cusparse 60 timeout 90 "$NCU" $NCU_P --launch-count 1 --kernel-name 'regex:csrmv|spmv|SpMV' \
+run ncu-del4d-m2-cusparse 60 timeout 90 "$NCU" $NCU_P --launch-count 1 --kernel-name regex:csrmv_v3_kernel \
     "$CLI" bench "$D/del4d.tsb" --kernel sptv --backend cuda --format CFB --mode 2 --repeat 1
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
