@@ -108,7 +108,7 @@ bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
 // 1.174-1.185 against 1.173-1.182 / 1.168-1.173, so there cuSPARSE stays.
 bool rows_through_l1(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits_through(rows, nnz, vlen)) return false;
-    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") || env_is("TENSORSCOPE_SPTV_ROWS", "through-front") ||
+    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") ||
            vlen * sizeof(float) <= static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize));
 }
 
@@ -300,9 +300,8 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
                 d.v = DeviceArray<float>(columns);
             }
             if (rows_through_l1(x.rows, x.nnz, columns)) {
-                d.mixed_rows = std::make_unique<AdaptiveRows>(
-                    x.rows, columns, x.ptr, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), true,
-                    d.hot && env_is("TENSORSCOPE_SPTV_ROWS", "through-front") ? d.hot->hot() : 0);
+                d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, columns, x.ptr, d.ptr.get(), d.col.get(),
+                                                              d.val.get(), d.v.get(), d.out.get(), true);
                 d.ptr = {};
             } else {
                 d.rows = std::make_unique<CsrSpmv>(x.rows, columns, x.nnz, d.ptr.get(), d.col.get(), d.val.get(),

@@ -41,7 +41,6 @@
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -84,20 +83,18 @@ __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::ui
 // the packed front's entries loaded with L1::evict_last and the rest with L1::no_allocate and an
 // L2 evict-first policy, so that the once-read tail would not push the front out of either cache:
 // COO 1.423-1.457 ms and CFB 1.413-1.440 against cuSPARSE's 1.176-1.178 and 1.179-1.181 (unhinted
-// through L1, call 1: 1.192-1.212 and 1.174-1.185); removed.
+// through L1, call 1: 1.192-1.212 and 1.174-1.185); removed. Nsight Compute there (call 3, CFB):
+// through L1 1.12 ms, L2 82% busy, L2 hit rate 49%, L1 28%, 70% of warps resident; cuSPARSE 0.99
+// ms, L2 86% busy, L2 49%, L1 34%: both L2-bound on the gathers' sectors. Also slower (9effc13,
+// TENSORSCOPE_SPTV_ROWS=through-front, call 4, once each way): the packed front's first 15,104
+// entries (the most read) staged in each block of 512's shared memory, three an SM, the rest
+// read through L1: COO 2.293-2.300 ms and CFB 2.294 against cuSPARSE's 1.179 and 1.169 (within
+// 6.3e-8 of cpu-ref; the kernel spilled 96 bytes at its 40 registers, and L1 kept about 25 KB
+// beside the three fronts); removed, as session 50's front in one block of 1,024 was
+// (sptv_hot_columns.cuh).
 struct ThroughL1 {
     const float* __restrict__ v;
     __device__ float operator[](std::uint32_t c) const { return __ldg(v + c); }
-};
-
-// The vector's first n entries (sptv_hot_columns.cuh's packed front, the most read first) staged in
-// the block's shared memory, the rest read through L1 (TENSORSCOPE_SPTV_ROWS=through-front, an
-// experiment of session 51): blocks of 512, three an SM, each holding a copy of the front.
-struct FrontThenL1 {
-    const float* front;
-    std::uint32_t n;
-    const float* __restrict__ v;
-    __device__ float operator[](std::uint32_t c) const { return c < n ? front[c] : __ldg(v + c); }
 };
 
 __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
@@ -296,8 +293,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector (none where
 // Through: read through L1), padded to 32 entries, then each warp's kStreamNnz staged products.
-// Front (with Through): the vector's first vn entries staged, the rest read through L1.
-template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false, bool Front = false>
+template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
@@ -305,13 +301,7 @@ __global__ void __launch_bounds__(Threads, PerSm)
                          const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
                          float* __restrict__ out) {
     extern __shared__ float smem[];
-    if constexpr (Through && Front) {
-        const float* front = shared_vector(v, vlen);
-        const std::uint32_t warp = threadIdx.x / 32;
-        float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-        adaptive_walk<Split, Low16, true>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
-                                          bnz, ptr, low, col, val, FrontThenL1{front, vlen, v}, staged, out);
-    } else if constexpr (Through) {
+    if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
         adaptive_walk<Split, Low16, true>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
                                           bnz, ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
@@ -342,22 +332,12 @@ public:
     }
     // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
     static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
-    // The vector's entries a block of 512 can stage beside its products, three blocks an SM (each
-    // block's shared memory less the 1 KB the device reserves a block), a multiple of 32.
-    static std::uint32_t front_capacity() {
-        const auto sm = static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
-        const std::uint64_t block = sm / 3 - 1024, products = adaptive_shared_bytes(512, 0);
-        return block > products ? static_cast<std::uint32_t>((block - products) / sizeof(float) / 32 * 32) : 0;
-    }
 
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
-    // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged
-    // but its first `front` entries (at most front_capacity()).
+    // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
-                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false,
-                 std::uint64_t front = 0)
+                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false)
         : vlen_(static_cast<std::uint32_t>(vlen)),
-          front_(through ? static_cast<std::uint32_t>(std::min<std::uint64_t>(front, front_capacity())) : 0),
           through_(through),
           ptr_(rows, ptr64),
           col_(col),
@@ -386,7 +366,7 @@ public:
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
         kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, staged(), out_);
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:
@@ -405,9 +385,7 @@ private:
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
         const bool small = AdaptiveRows::small(vlen_) || through_;
         threads_ = small ? 512 : 1024;
-        if (through_ && front_)
-            kernel_ = sptv_adaptive_kernel<512, 3, true, false, true, true>;
-        else if (through_)
+        if (through_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
         else if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
@@ -417,9 +395,9 @@ private:
             kernel_ = sptv_adaptive_kernel<512, 3, true, false>;
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, staged()), blocks_);
     }
-    std::uint32_t staged() const { return through_ ? front_ : vlen_; }  // vector entries in shared memory
+    std::uint32_t staged() const { return through_ ? 0 : vlen_; }  // vector entries in shared memory
 
-    std::uint32_t vlen_, front_ = 0, blocks_ = 0;
+    std::uint32_t vlen_, blocks_ = 0;
     bool through_ = false;
     Offsets32 ptr_;
     const std::uint16_t* low_ = nullptr;

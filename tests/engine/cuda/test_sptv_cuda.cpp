@@ -321,7 +321,7 @@ private Q_SLOTS:
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QByteArray>("rows");
-        for (const char* rows : {"cusparse", "through-l1", "through-front"}) {
+        for (const char* rows : {"cusparse", "through-l1"}) {
             QTest::addRow("all read twice, %s", rows) << QByteArray("1000000000") << QByteArray(rows);
             QTest::addRow("16 packed, %s", rows) << QByteArray("64") << QByteArray(rows);
         }
