@@ -1,9 +1,11 @@
 // CUDA SpTV (hocfs-sptv-pipeline Sec. 6.1), the whole tensor at once, kept on the device across
 // vectors. The CSR-shaped formats and HOCOO's segments (Fig. 9 and Alg. 3) are a sparse
-// matrix-vector product, rows = fibers, columns = the mode's indices, and run as cuSPARSE's
-// CSR SpMV; HOCFS-ELL (Fig. 10) has one thread per fiber (sptv_kernels.cuh), HOCSR (Alg. 4) its
-// non-empty rows kept by a pass over its pointer array then the CSR's product
-// (sptv_kept_rows.cuh), or a thread per few rows streaming that array (sptv_tuples.cuh).
+// matrix-vector product, rows = fibers, columns = the mode's indices: our own row kernels
+// (sptv_shared_vector.cuh, sptv_adaptive_rows.cuh) where shared memory or L2 holds the vector,
+// cuSPARSE's CSR SpMV otherwise (see adaptive_rows and rows_through_l1 below); HOCFS-ELL
+// (Fig. 10) has one thread per fiber (sptv_kernels.cuh), HOCSR (Alg. 4) its non-empty rows kept
+// by a pass over its pointer array then the CSR's product (sptv_kept_rows.cuh), or a thread per
+// few rows streaming that array (sptv_tuples.cuh).
 //
 // Why cuSPARSE and not our own row kernel: measured side by side on one H200 (session 21,
 // docs/bench/h200-issue19-session21-sptv-nell2.json), our nonzero-balanced tiles (1,024 nonzeros a
