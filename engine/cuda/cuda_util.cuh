@@ -118,6 +118,7 @@ inline int device_attribute(cudaDeviceAttr what) {
     return value;
 }
 inline int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
+inline std::uint64_t l2_bytes() { return static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize)); }
 
 // Blocks of `threads` for `items` work items, capped at a few waves of the current chip
 // (kernels are grid-stride loops).

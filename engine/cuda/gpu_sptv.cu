@@ -110,8 +110,7 @@ bool adaptive_rows(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
 // 1.174-1.185 against 1.173-1.182 / 1.168-1.173, so there cuSPARSE stays.
 bool rows_through_l1(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen) {
     if (env_is("TENSORSCOPE_SPTV_ROWS", "cusparse") || !AdaptiveRows::fits_through(rows, nnz, vlen)) return false;
-    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") ||
-           vlen * sizeof(float) <= static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize));
+    return env_is("TENSORSCOPE_SPTV_ROWS", "through-l1") || vlen * sizeof(float) <= l2_bytes();
 }
 
 // y = A v with v in shared memory (sptv_shared_vector.cuh: a run of 4 rows a thread for a vector

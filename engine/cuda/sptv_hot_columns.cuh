@@ -143,8 +143,6 @@ public:
     }
 
 private:
-    static std::uint64_t l2_bytes() { return static_cast<std::uint64_t>(device_attribute(cudaDevAttrL2CacheSize)); }
-
     // Sets hot_ and old_ (the hot entries' original ids, the most-read first); returns
     // vlen scratch entries for the ranks.
     DeviceArray<std::uint32_t> hot_ids(std::uint64_t nnz, const std::uint32_t* col) {
