@@ -4,9 +4,9 @@
 # flushed once) against the trees kernel that adds every row at L2 (TENSORSCOPE_MMCSF_HOT=0).
 # 1. The new test (hotLeafRowsKeepTheResult) beside the tensor's generation.
 # 2. The nell-2 shape: B-CSF and MM-CSF by default, MM-CSF with HOT=0, alternating twice;
-#    MM-CSF by default with --check; Nsight Compute's L2 sectors by operation on mode 1.
-# 3. The uniform shape (no hot rows by default): MM-CSF forced on (HOT=1) and off.
-# 4. The shared real tensors (ab_real, HOT auto and 0, --check); delicious-4d's shape last.
+#    MM-CSF by default with --check; last, Nsight Compute's L2 sectors by operation on mode 1.
+# 3. The shared real tensors (ab_real, HOT auto and 0, --check); the uniform shape (no hot rows
+#    by default): MM-CSF forced on (HOT=1) and off; then the Nsight Compute runs.
 # Run names: --tag 'hot(\w+)$=mmcsf_hot'.
 # Bundle: make_bundle.sh --tests test_mttkrp_cuda h200-session52.sh
 set -u
@@ -23,6 +23,10 @@ run nell2-hot0 40 env TENSORSCOPE_MMCSF_HOT=0 "$CLI" bench "$D/nell2.tsb" $M --f
 run nell2-hotauto 40 "$CLI" bench "$D/nell2.tsb" $M --format MM-CSF
 run nell2-hot0 40 env TENSORSCOPE_MMCSF_HOT=0 "$CLI" bench "$D/nell2.tsb" $M --format MM-CSF
 run nell2-checked-hotauto 90 "$CLI" bench "$D/nell2.tsb" $M --format MM-CSF --repeat 2 --check
+ab_real TENSORSCOPE_MMCSF_HOT MM-CSF auto 0
+gen_uniform
+run uni-hot1 60 env TENSORSCOPE_MMCSF_HOT=1 "$CLI" bench "$D/uni.tsb" $M --format MM-CSF
+run uni-hot0 60 env TENSORSCOPE_MMCSF_HOT=0 "$CLI" bench "$D/uni.tsb" $M --format MM-CSF
 ncu_setup
 EXT=out
 for v in auto 0; do
@@ -31,14 +35,5 @@ for v in auto 0; do
         --launch-count 1 --kernel-name 'regex:trees_hot|trees_team' "$CLI" bench "$D/nell2.tsb" --kernel mttkrp \
         --backend cuda --format MM-CSF --mode 1 --rank 32 --repeat 1
 done
-EXT=jsonl
-gen_uniform
-run uni-hot1 60 env TENSORSCOPE_MMCSF_HOT=1 "$CLI" bench "$D/uni.tsb" $M --format MM-CSF
-run uni-hot0 60 env TENSORSCOPE_MMCSF_HOT=0 "$CLI" bench "$D/uni.tsb" $M --format MM-CSF
-ab_real TENSORSCOPE_MMCSF_HOT MM-CSF auto 0
-rm -f "$D/uni.tsb"
-gen_del4d
-run del4d-hotauto 100 "$CLI" bench "$D/del4d.tsb" $M --format MM-CSF --repeat 5
-run del4d-hot0 100 env TENSORSCOPE_MMCSF_HOT=0 "$CLI" bench "$D/del4d.tsb" $M --format MM-CSF --repeat 5
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
