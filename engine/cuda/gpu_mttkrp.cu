@@ -14,7 +14,6 @@
 #include "float4_math.cuh"
 #include "gpu_mttkrp.hpp"
 #include "host_widen.hpp"
-#include "hot_leaf_rows.cuh"
 #include "mttkrp_launch.cuh"
 #include "piece_ranges.cuh"
 #include "resident_tensor.cuh"
@@ -566,9 +565,24 @@ __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, fl
 // for B-CSF's mode-1 tree, of which 178M were reductions (44.6M row-sized atomics against 3.5M:
 // the nonzero algorithm adds one per nonzero where the mode is a partition's leaves, the fiber
 // algorithm one per fiber where it sits between) against 14M, and 257M reads against 295M; 1.63
-// ms against 1.37. Keeping much-added rows in
-// shared memory was not tried: sm_90 compiles a shared fp32 atomicAdd to a compare-and-swap loop
-// (ATOMS.CAST.SPIN), where the global float4 one is a single REDG.E.ADD.F32x4.
+// ms against 1.37.
+// Keeping the output mode's most-added rows in each block's shared memory, where it is the
+// leaves of some partitions, was measured and removed (session 52, f2a8112, TENSORSCOPE_MMCSF_HOT,
+// h200-issue19-session52.json call 1, one H200, alternating twice): a resident grid (48 registers,
+// five blocks of 256 an SM, 356 rows of 128 bytes each), the rows ranked once per mode by a
+// histogram and a CUB sort of the leaves, each nonzero's row looked up in a 16-bit table and added
+// by shared fp32 atomics (a compare-and-swap loop on sm_90, ATOMS.CAST.SPIN) where hot, at L2
+// otherwise, the rows flushed once a block. It ran where the rows a block holds took a quarter of
+// the leaves' nonzeros, which on the nell-2 shape they never do: MM-CSF's partitioning (mm-csf
+// Alg. 5) sends to a mode's leaves the nonzeros of long fibers along it, whose rows are spread
+// (the top 356 rows take 10.7%, 11.6% and 8.6% of modes 1-3's leaf nonzeros, the top 1,776, all a
+// block's shared memory holds, 38%, 42% and 30%; counted on the host), so the nell-2 shape ran as
+// before (MM-CSF 1.585-1.590, 1.510-1.515 and 1.773-1.776 ms a mode against 1.610-1.611,
+// 1.510 and 1.769-1.772; Nsight Compute's mode 1 launch was the trees kernel either way, 178M
+// L2 reduction sectors). Forced on, the uniform shape's mode 3 took 3.89 ms against 2.81, a
+// lookup chained before each nonzero's add; on the real tensors it ran by default and lost,
+// MovieLens 14-25 us a mode against 7-15, Last.fm 34-43 against 21-24, JF17K 20-32 against
+// 25-27 (every row within 1e-6 of cpu-ref), the flushes of 660 blocks outweighing their adds.
 constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;
@@ -637,48 +651,6 @@ __global__ void __launch_bounds__(256, BLOCKS) trees_wide_kernel(TeamTrees trees
     for_tree_groups<4>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
         team_fiber_group_wide<LEVELS, true>(t, g, col, out);
     });
-}
-
-// One fiber group of a tree whose leaves are the output mode (the nonzero algorithm), rank 32:
-// each nonzero's row added into the block's shared memory where its leaf is a hot row
-// (hot_leaf_rows.cuh), into the output at L2 otherwise.
-template <int LEVELS>
-__device__ inline void team_hot_leaf_group(const TeamTree& t, std::uint64_t g, std::uint32_t col, const HotLaunch& hot,
-                                           float* rows, float4* out) {
-    const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
-    for (std::uint64_t f = first; f < last; ++f) {
-        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
-        float4 prefix;
-        std::uint64_t unused;
-        fiber_head<LEVELS>(t, f, 8, col, prefix, unused);
-        for (std::uint64_t z = lo; z < hi; ++z) {
-            const std::uint32_t leaf = t.leaf[z];
-            const float4 v = t.vals[z] * prefix;
-            const std::uint32_t slot = hot.slot[leaf];
-            if (slot < hot.rows)
-                hot_add4(rows, slot, col, v);
-            else
-                atomic_add4(out + static_cast<std::uint64_t>(leaf) * 8 + col, v);
-        }
-    }
-}
-
-// MM-CSF's trees in one launch at rank 32 over whole fibers (trees_team_kernel's RANK32 loop),
-// with the output mode's hot rows (hot.rows of them, 128 bytes each) kept in each block's shared
-// memory: a resident grid, so that each block clears and flushes them once.
-template <int LEVELS>
-__global__ void __launch_bounds__(256) trees_hot_kernel(TeamTrees trees, HotLaunch hot, float4* out) {
-    extern __shared__ float hot_rows[];
-    clear_hot_rows(hot_rows, hot.rows);
-    __syncthreads();
-    for_tree_groups<8>(trees, [&](const TeamTree& t, std::uint64_t g, std::uint32_t col) {
-        if (t.target == LEVELS)
-            team_hot_leaf_group<LEVELS>(t, g, col, hot, hot_rows, out);
-        else
-            team_fiber_group<false, LEVELS, std::uint64_t, true>(t, g, 8, col, out);
-    });
-    __syncthreads();
-    flush_hot_rows(hot_rows, hot, out);
 }
 
 // COO with a team of TEAM lanes per group of `group` consecutive nonzeros, each lane owning one
@@ -1196,50 +1168,14 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     });
 }
 
-// The share of the nonzeros at the leaves that the hot rows a block's shared memory holds must
-// take for trees_hot_kernel to run. TENSORSCOPE_MMCSF_HOT=1 runs it wherever a row is ranked,
-// =0 never.
-constexpr double kHotShare = 0.25;
-
-// trees_hot_kernel on the trees, with as many of h's rows in each block's shared memory as leave
-// the kernel its resident blocks; false where it does not run (see kHotShare).
-template <int LEVELS>
-bool launched_hot(const TeamTrees& trees, const HotLeaves& h, float4* out, cudaStream_t stream) {
-    auto* kernel = trees_hot_kernel<LEVELS>;
-    int blocks = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, 0), "sizing the hot-row kernel");
-    if (blocks == 0) return false;
-    const int room = std::min(device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor) / blocks -
-                                  device_attribute(cudaDevAttrReservedSharedMemoryPerBlock),
-                              device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-    const auto rows = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.covered.size(), room > 0 ? room / 128 : 0));
-    if (rows == 0) return false;
-    if (!env_is("TENSORSCOPE_MMCSF_HOT", "1") && h.covered[rows - 1] < kHotShare * static_cast<double>(h.leaf_nnz))
-        return false;
-    const int bytes = static_cast<int>(rows) * 128;
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), "sizing the hot rows");
-    int resident = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, 256, bytes), "sizing the hot-row kernel");
-    const int grid = std::min(grid_for(trees.first_group[trees.count] * 8), sm_count() * std::max(resident, 1));
-    kernel<<<grid, 256, bytes, stream>>>(trees, HotLaunch{h.slot.get(), h.row.get(), rows}, out);
-    return true;
-}
-
 // MM-CSF's trees in one launch. The trees travel as a kernel parameter: a table of them in
-// device memory, read through the cache, ran 5-15% slower on the nell-2 shape. hot: the output
-// mode's hot leaf rows, where it is the leaves of some tree (null: none ranked).
-void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream,
-                        const HotLeaves* hot = nullptr) {
+// device memory, read through the cache, ran 5-15% slower on the nell-2 shape.
+void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cudaStream_t stream) {
     const auto R4 = static_cast<std::uint32_t>(R / 4);
     const std::uint64_t groups = trees.first_group[trees.count];
     if (groups == 0) return;
     const LaunchShape shape = shape_of(trees);
     if (launched_wide(trees, shape, R4, out, stream)) return;
-    if (hot && !shape.clipped && R4 == 8 && (shape.levels == 2 || shape.levels == 3)) {
-        auto* out4 = reinterpret_cast<float4*>(out);
-        if (shape.levels == 2 ? launched_hot<2>(trees, *hot, out4, stream) : launched_hot<3>(trees, *hot, out4, stream))
-            return;
-    }
     const bool clip = shape.clipped;  // some tree cut into nonzero groups
     bool flat = flat_loop();          // and every tree, where the flat loop is on
     for (int t = 0; t < trees.count; ++t) flat = flat && trees.tree[t].group_fiber;
@@ -1672,27 +1608,6 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
     check(cudaGetLastError(), "summing the output copies");
 }
 
-// The output mode's hot leaf rows for a launch of several trees at rank 32 where the mode is the
-// leaves of some of them, ranked at the mode's first such launch (empty where the device had no
-// room to rank them); null where the launch has no use for them or TENSORSCOPE_MMCSF_HOT=0.
-const HotLeaves* hot_leaves(ResidentTensor::Impl& impl, const TeamTrees& trees, int mode, std::uint64_t R) {
-    if (R != 32 || trees.count < 2 || env_is("TENSORSCOPE_MMCSF_HOT", "0")) return nullptr;
-    std::vector<std::pair<const std::uint32_t*, std::uint64_t>> leaves;
-    for (int t = 0; t < trees.count; ++t)
-        if (trees.tree[t].target == trees.tree[t].levels) leaves.emplace_back(trees.tree[t].leaf, trees.tree[t].nnz);
-    if (leaves.empty()) return nullptr;
-    auto found = impl.hot.find(mode);
-    if (found == impl.hot.end()) {
-        HotLeaves h;
-        try {
-            h = rank_hot_leaves(leaves);
-        } catch (const Error&) {  // no room for the counts: the launch adds every row at L2
-        }
-        found = impl.hot.emplace(mode, std::move(h)).first;
-    }
-    return &found->second;
-}
-
 }  // namespace
 
 void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
@@ -1724,8 +1639,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
             ++trees.count;
         }
         if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
-        else
-            launch_team_kernel(trees, R, out_f, nullptr, hot_leaves(*impl_, trees, mode, R));
+        else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;

@@ -3,13 +3,11 @@
 // and the device format builds. Private to engine/cuda.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <vector>
 
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
-#include "mmcsf_hot_leaves.cuh"
 #include "mttkrp_launch.cuh"
 
 namespace tscope::gpu {
@@ -38,9 +36,6 @@ struct ResidentTensor::Impl {
         DeviceArray<float> vals;
     };
     std::vector<Part> parts;
-    // trees: per mode at the leaves of some of them (MM-CSF), its hot rows, ranked at the mode's
-    // first launch that wants them (empty where the device had no room to rank them)
-    std::map<int, HotLeaves> hot;
     struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields
         DeviceArray<std::uint64_t> keys, block_ptr;
         std::vector<DeviceArray<std::uint64_t>> high;

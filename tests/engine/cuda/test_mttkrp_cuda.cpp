@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
-#include <set>
 #include <utility>
 #include <vector>
 
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
-#include "tscope/formats/balanced_formats.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/mttkrp.hpp"
@@ -321,35 +319,6 @@ private Q_SLOTS:
         for (const char* blocks : {"0", "4"}) {
             const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
             check_against_oracle(load_tensor(path).tensor, 32);
-        }
-    }
-
-    // MM-CSF's partitions whose leaves are the output mode keep its most-added rows in each block's
-    // shared memory (rank 32, the partitions in one launch with the 8-lane teams; by default where
-    // those rows take a quarter of the leaves' nonzeros, TENSORSCOPE_MMCSF_HOT=1 wherever a row is
-    // ranked, =0 never): every mode within 1e-5 of cpu-ref every way, on a power-law tensor whose
-    // partitions put each of two modes or more at some leaves, its trees large (FILL=0) and cut to
-    // the device, and on the real tensors.
-    void hotLeafRowsKeepTheResult() {
-        const CooTensor t = tstest::random_tensor({300, 200, 400}, 60000, 77, Distribution::PowerLaw);
-        const std::vector<std::uint8_t> partition = mmcsf_partition_serial(t, true);
-        std::set<std::uint8_t> leaves(partition.begin(), partition.end());
-        QVERIFY2(leaves.size() >= 2, "the tensor should spread over two partitions or more");
-        const auto f = build_format(FormatKind::MMCSF, t, FormatOptions{});
-        const ScopedEnv narrow("TENSORSCOPE_FIBER_WIDE", "0");
-        for (const char* hot : {"1", "", "0"}) {
-            const ScopedEnv env("TENSORSCOPE_MMCSF_HOT", hot);
-            check_every_mode_within_1e5(t, *f, {32}, 90);
-            {
-                const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-                check_every_mode_within_1e5(t, *build_format(FormatKind::MMCSF, t, FormatOptions{}), {32}, 91);
-            }
-            for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
-                const std::string path = tstest::shared_tensor(name);
-                if (path.empty()) continue;
-                const CooTensor real = load_tensor(path).tensor;
-                check_every_mode_within_1e5(real, *build_format(FormatKind::MMCSF, real, FormatOptions{}), {32}, 92);
-            }
         }
     }
 
