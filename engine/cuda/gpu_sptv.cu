@@ -399,12 +399,6 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
 // kept rows, then the rows' product.
 void SptvDevice::Impl::product(cudaStream_t stream) {
     if (hot) hot->gather(v.get(), stream);
-    if (kept && mixed_rows) {  // the product starts behind the first pass (dependent_launch.cuh)
-        mixed_rows->clear(stream);
-        kept->run(stream);
-        mixed_rows->launch(stream, true);
-        return;
-    }
     if (kept) kept->run(stream);
     if (short_rows)
         short_rows->run(stream);

@@ -45,7 +45,6 @@
 #include <vector>
 
 #include "cuda_util.cuh"
-#include "dependent_launch.cuh"
 #include "env_switch.hpp"
 #include "sparse_library.cuh"
 #include "sptv_adaptive_blocks.hpp"
@@ -100,7 +99,6 @@ struct ThroughL1 {
 
 __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
                                       float* __restrict__ out) {
-    let_dependents_launch();
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[rows[i]] = 0.f;
 }
@@ -304,13 +302,11 @@ __global__ void __launch_bounds__(Threads, PerSm)
                          float* __restrict__ out) {
     extern __shared__ float smem[];
     if constexpr (Through) {
-        wait_for_prior_grid();  // launched behind HOCSR's first pass or the clearing (dependent_launch.cuh)
         const std::uint32_t warp = threadIdx.x / 32;
         adaptive_walk<Split, Low16, true>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
                                           bnz, ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
     } else {
-        const float* vec = shared_vector(v, vlen);  // no kernel before this one writes v
-        wait_for_prior_grid();
+        const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;
         float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
         adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
@@ -366,20 +362,11 @@ public:
     AdaptiveRows& operator=(const AdaptiveRows&) = delete;
 
     void run(cudaStream_t stream) {
-        clear(stream);
-        launch(stream, split_.size() != 0);
-    }
-    // run() in two steps, so that a kernel may come between them: the split rows' sums cleared,
-    // then the product, which may start behind the kernel before it (`behind`, see
-    // dependent_launch.cuh) as long as that one does not write the vector.
-    void clear(cudaStream_t stream) {
         if (split_.size())
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
-    }
-    void launch(cudaStream_t stream, bool behind) {
-        launch_behind(behind, kernel_, grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream, blocks_,
-                      row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
+        kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream>>>(
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:

@@ -61,7 +61,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cuda_util.cuh"
-#include "dependent_launch.cuh"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -124,7 +123,6 @@ __global__ void __launch_bounds__(kTupleThreads)
                           const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
-    let_dependents_launch();  // the product behind it stages its vector meanwhile (gpu_sptv.cu)
     static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
     const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
     TupleOffsets<P> off[kKeepWide] = {

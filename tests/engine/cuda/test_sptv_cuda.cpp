@@ -261,24 +261,19 @@ private Q_SLOTS:
     // fits 32 bits: its non-empty rows kept by the plan's blocks, then their CSR's product, by
     // cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS picks; by default, for vectors up to 64 KB,
     // the adaptive rows reading the kept offsets' low 16 bits) or one (=one-pass: a thread a row).
-    // The adaptive rows start behind the first pass (dependent_launch.cuh) unless
-    // TENSORSCOPE_SPTV_PDL=0 launches them in turn.
     // On the tensors of the cases above, random ones of order 3-5, one of 200,000 nonzeros (offsets
     // past 16 bits) and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
-        QTest::addColumn<QByteArray>("pdl");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
-        QTest::addRow("kept, adaptive in turn") << QByteArray("kept") << QByteArray("adaptive") << QByteArray("0");
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        QFETCH(QByteArray, pdl);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), early("TENSORSCOPE_SPTV_PDL", pdl);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
