@@ -53,6 +53,15 @@
 // sum 501 us at 0.17 warps issued a cycle with a memory unit 84% busy (DRAM 38%): its lanes'
 // scattered 4-byte stores of the rows, 8 predicated store instructions a chunk, are the likely
 // cost (not profiled further).
+//
+// Tried and no faster, session 52 (259c1e5, TENSORSCOPE_SPTV_PDL, h200-issue19-session52.json call
+// 2, alternating twice): the product's adaptive rows launched behind the first pass by
+// programmatic dependent launch (the first pass letting them start as its last blocks ran, the
+// rows staging the vector, then waiting on griddepcontrol.wait), the split rows cleared before the
+// first pass. HOCSR's mode 3, nell-2 shape 0.390-0.396 ms either way, uniform 0.467-0.469
+// against 0.469-0.472; modes 1-2 0.557-0.661 against 0.557-0.654 (nell-2) and 0.642-0.745
+// against 0.636-0.732 (uniform); within 1.4e-7 of cpu-ref. Nsight Compute (session 49) had the
+// two kernels at 137 and 249 us of nell-2's 393: there was little gap between them to hide.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
