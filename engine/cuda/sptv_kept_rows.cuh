@@ -59,8 +59,9 @@
 // programmatic dependent launch (the first pass letting them start as its last blocks ran, the
 // rows staging the vector, then waiting on griddepcontrol.wait), the split rows cleared before the
 // first pass. HOCSR's mode 3, nell-2 shape 0.390-0.396 ms either way, uniform 0.467-0.469
-// against 0.469-0.472; modes 1-2 0.557-0.661 against 0.557-0.654 (nell-2) and 0.642-0.745
-// against 0.636-0.732 (uniform); within 1.4e-7 of cpu-ref. Nsight Compute (session 49) had the
+// against 0.469-0.472; modes 1 and 2 (one run each) 0.565 and 0.661 against 0.557 and 0.654 on
+// nell-2's shape, 0.642 and 0.745 against 0.636 and 0.732 on the uniform one; within 1.4e-7 of
+// cpu-ref. Nsight Compute (session 49) had the
 // two kernels at 137 and 249 us of nell-2's 393: there was little gap between them to hide.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
