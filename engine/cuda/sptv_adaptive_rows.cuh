@@ -42,6 +42,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_util.cuh"
@@ -233,14 +234,14 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
 }
 
 // A warp's walk over blocks first, first + stride, ... (see the header), the vector read through
-// `vec` (staged in shared memory, or ThroughL1 with the nonzeros streamed past the caches: Stream),
+// `vec` (staged in shared memory, or ThroughL1, when the nonzeros are streamed past the caches),
 // short rows' products staged in `staged` (kStreamNnz entries).
 // Tried and slower (2660154, h200-issue19-session47.json call 4, alternating twice): each warp's
 // next block loaded before it sums the rows of this one. Nell-2 shape, modes 1-2 (vector through
 // L1, 48 registers and five blocks an SM to hold both batches): 0.320-0.328 ms in every format
 // against 0.291-0.299 (HOCSR 0.679-0.797 against 0.650-0.762); mode 3 (staged) 0.281-0.288
 // against 0.283-0.286, even.
-template <bool Split, bool Low16, bool Stream = false, class Vec = const float*>
+template <bool Split, bool Low16, class Vec>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
                                      const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
@@ -251,6 +252,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     float x[kAdaptiveBatch];
     std::uint32_t b = first;
     if (b >= blocks) return;
+    constexpr bool Stream = std::is_same_v<Vec, ThroughL1>;
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load<Stream>(h.z0, h.z1, lane, col, val, c, x);
@@ -303,8 +305,8 @@ __global__ void __launch_bounds__(Threads, PerSm)
     extern __shared__ float smem[];
     if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
-        adaptive_walk<Split, Low16, true>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
-                                          bnz, ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
+        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
+                                    ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
     } else {
         const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;

@@ -61,8 +61,8 @@
 // first pass. HOCSR's mode 3, nell-2 shape 0.390-0.396 ms either way, uniform 0.467-0.469
 // against 0.469-0.472; modes 1 and 2 (one run each) 0.565 and 0.661 against 0.557 and 0.654 on
 // nell-2's shape, 0.642 and 0.745 against 0.636 and 0.732 on the uniform one; within 1.4e-7 of
-// cpu-ref. Nsight Compute (session 49) had the
-// two kernels at 137 and 249 us of nell-2's 393: there was little gap between them to hide.
+// cpu-ref. Nsight Compute (session 49) had the two kernels at 137 and 249 us of nell-2's 393:
+// there was little gap between them to hide.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
