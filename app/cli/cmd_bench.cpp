@@ -54,7 +54,6 @@ Json row_json(const BenchResult& r) {
     row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
     if (!r.error.empty()) row["error"] = r.error;
     if (r.vector_packed) row["vector_packed"] = r.vector_packed;
-    if (r.vector_front) row["vector_front"] = r.vector_front;
     if (r.gpus) {
         row["gpus"] = r.gpus, row["per_gpu_nnz"] = r.per_gpu_nnz;
         row["kernel_s"] = r.kernel_s, row["collective_s"] = r.collective_s;

@@ -111,8 +111,6 @@ public:
     virtual const DenseMatrix* output() const { return nullptr; }
     // SpTV on cuda: the vector's entries the prepared run packs ahead of it.
     virtual std::uint64_t vector_packed() const { return 0; }
-    // SpTV on cuda: the vector's entries each block of the prepared run stages (its front).
-    virtual std::uint64_t vector_front() const { return 0; }
     // The GPU kernels to compare for a (backend, format), each run as its own row; {""}: one.
     virtual std::vector<std::string> variants(Backend, FormatKind) const { return {""}; }
     void set_variant(const std::string& v) { variant_ = v; }
@@ -227,7 +225,6 @@ public:
         return [this, &v, &c](DeviceTiming& timing) { plan_->compute(v, c, &timing); };
     }
     std::uint64_t vector_packed() const override { return plan_ ? plan_->vector_packed() : 0; }
-    std::uint64_t vector_front() const override { return plan_ ? plan_->vector_front() : 0; }
     double flops(int) const override { return 2.0 * static_cast<double>(t_.nnz()); }
     // omp: what the plan's values kernel walks, the vector and the result's values (the layout
     // is prepared); otherwise the format, the vector and the whole result
@@ -490,7 +487,6 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
                     row.gather_bytes = gather_bytes(t, request.kernel, kind, backend, row.rank);
                     row.vector_packed = kernel->vector_packed();
-                    row.vector_front = kernel->vector_front();
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;
                     row.ran = true;

@@ -39,7 +39,6 @@
 #include "sptv_hot_columns.cuh"
 #include "sptv_kept_rows.cuh"
 #include "sptv_kernels.cuh"
-#include "sptv_shared_front.cuh"
 #include "sptv_shared_vector.cuh"
 #include "sptv_tuples.cuh"
 
@@ -213,8 +212,6 @@ struct SptvDevice::Impl {
     // rows' columns relabelled where the vector is larger than L2 (sptv_hot_columns.cuh): v then
     // holds its much-read entries ahead of the vector as given
     std::unique_ptr<HotColumns> hot;
-    // or renumbered so that the adaptive rows stage only the most-read entries (sptv_shared_front.cuh)
-    std::unique_ptr<SharedFront> front;
     // the product's launches (below), captured once the plan is made (launch_graph.cuh)
     LaunchGraph graph;
 
@@ -291,11 +288,8 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
             d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
             d.ptr = {};
         } else if (adaptive_rows(x.rows, x.nnz, vlen)) {
-            if (SharedFront::applies(x.rows, x.nnz, vlen))
-                d.front = std::make_unique<SharedFront>(x.nnz, d.col.get(), static_cast<std::uint32_t>(vlen));
-            d.mixed_rows =
-                std::make_unique<AdaptiveRows>(x.rows, vlen, x.ptr, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(),
-                                               d.out.get(), false, d.front ? d.front->front() : AdaptiveFront{});
+            d.mixed_rows = std::make_unique<AdaptiveRows>(x.rows, vlen, x.ptr, d.ptr.get(), d.col.get(), d.val.get(),
+                                                          d.v.get(), d.out.get());
             d.ptr = {};
         } else {
             std::uint64_t columns = vlen;
@@ -380,16 +374,12 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        if (adaptive_rows(d.outputs, x.nnz, vlen) && SharedFront::applies(d.outputs, x.nnz, vlen))
-            d.front = std::make_unique<SharedFront>(x.nnz, d.col.get(), static_cast<std::uint32_t>(vlen));
-        const AdaptiveFront front = d.front ? d.front->front() : AdaptiveFront{};
-        // a front's blocks are of 512, where the low bits gained (sptv_kept_rows.cuh's keep_row)
-        const bool low16 = front.n || hocsr_low16(d.outputs, x.nnz, vlen);
+        const bool low16 = hocsr_low16(d.outputs, x.nnz, vlen);
         d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
         std::int32_t* kept = d.kept->offsets();
         if (low16)
             d.mixed_rows = std::make_unique<AdaptiveRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(),
-                                                          d.out.get(), d.kept->low16(), front);
+                                                          d.out.get(), d.kept->low16());
         else if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
@@ -432,7 +422,6 @@ SptvDevice::~SptvDevice() = default;
 
 std::uint64_t SptvDevice::outputs() const { return impl_->outputs; }
 std::uint64_t SptvDevice::packed() const { return impl_->hot ? impl_->hot->hot() : 0; }
-std::uint64_t SptvDevice::front() const { return impl_->front ? impl_->front->front().n : 0; }
 bool SptvDevice::replays() const { return impl_->graph.captured(); }
 
 void SptvDevice::compute(const float* v, float* out, Timing& timing) {

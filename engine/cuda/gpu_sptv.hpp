@@ -66,9 +66,6 @@ public:
     std::uint64_t outputs() const;  // one value per row (SptvRows) or fiber (SptvEll, SptvTuples)
     // The vector's much-read entries copied ahead of it (sptv_hot_columns.cuh); 0: none.
     std::uint64_t packed() const;
-    // The vector's most-read entries each block stages, the rest read through L1
-    // (sptv_shared_front.cuh); 0: none, or the whole vector staged.
-    std::uint64_t front() const;
     bool replays() const;  // whether compute() replays its kernels as one captured graph
     // v: vlen entries; out: outputs() entries, in the format's own row / fiber order.
     void compute(const float* v, float* out, Timing& timing);

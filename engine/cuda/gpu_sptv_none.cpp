@@ -12,7 +12,6 @@ SptvDevice::SptvDevice(const SptvTuples&, std::uint64_t, Timing&) { throw Error(
 SptvDevice::~SptvDevice() = default;
 std::uint64_t SptvDevice::outputs() const { return 0; }
 std::uint64_t SptvDevice::packed() const { return 0; }
-std::uint64_t SptvDevice::front() const { return 0; }
 bool SptvDevice::replays() const { return false; }
 void SptvDevice::compute(const float*, float*, Timing&) {}
 

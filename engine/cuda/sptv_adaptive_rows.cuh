@@ -38,6 +38,16 @@
 // that three blocks of 512 fit an SM. Nell-2 shape, mode 3: CSF 0.504-0.506 ms against
 // 0.285-0.289 here, CFB 0.501-0.506 against 0.284-0.289, HOCSR 0.661-0.665 against 0.444-0.445;
 // half the reads crossing to the other SM's shared memory cost more than the occupancy gained.
+// Tried and slower, session 53 (a7f4449, TENSORSCOPE_SPTV_FRONT, h200-issue19-session53.json call 1,
+// alternating twice, medians of 10): for such vectors, blocks of 384 (three an SM, 36 warps against
+// 32, 56 registers) staging only the 16,128 most-read entries, the columns renumbered once (the
+// rest marked by their top bit and read through L1). Nell-2 shape, mode 3: COO / CFB / HOCFS-CSR /
+// CSF 0.368-0.374 ms against 0.256-0.265, HOCSR 0.496 against 0.392 (within 1.8e-7 of cpu-ref);
+// blocks of 512 (48 warps, 15,104 entries; their 40 registers spilled 88-132 bytes) 0.419-0.429
+// and 0.578-0.580. Uniform shape forced: 0.614-0.620 against 0.310-0.316, HOCSR 0.759-0.766
+// against 0.468-0.471. A warp's gather waits on its slowest lane: were 94% of the columns in the
+// front (the generator's Zipf law on nell-2's mode 3, not counted), all 32 lanes would find theirs
+// there on 0.94^32, 14%, of the gathers, and the rest wait on L1 or L2; removed.
 // Private to engine/cuda (nvcc, C++17).
 #pragma once
 
@@ -49,7 +59,6 @@
 #include "env_switch.hpp"
 #include "sparse_library.cuh"
 #include "sptv_adaptive_blocks.hpp"
-#include "sptv_front_labels.hpp"
 #include "sptv_shared_vector.cuh"
 
 namespace tscope::gpu {
@@ -97,29 +106,6 @@ __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::ui
 struct ThroughL1 {
     const float* __restrict__ v;
     __device__ float operator[](std::uint32_t c) const { return __ldg(v + c); }
-};
-
-// The vector's n most-read entries staged in the block's shared memory, every other one read
-// through L1 at its own place in v (sptv_shared_front.cuh numbers the columns so: under n the
-// front, from n on n + the column).
-// The vector's most-read entries staged in the block's shared memory, every other one read through
-// L1 at its own place in v: sptv_shared_front.cuh numbers the columns so (sptv_front_labels.hpp),
-// the front's entries 0 .. n-1 and any other column c as c with the top bit set.
-// The select compiles to a predicated shared and global load a gather; at the 40 registers of three
-// blocks of 512 an SM those spilled (88-132 bytes a thread, as did one generic load of the address
-// chosen, or the two loads in inline PTX into one register), hence blocks of 384 (56 registers).
-struct FrontThenL1 {
-    const float* front;
-    const float* __restrict__ v;
-    __device__ float operator[](std::uint32_t c) const {
-        return static_cast<std::int32_t>(c) >= 0 ? front[c] : __ldg(v + (c & ~kColdColumn));
-    }
-};
-
-// A front as the plan keeps it: its entries' original ids, n of them (none: ids null, n 0).
-struct AdaptiveFront {
-    const std::uint32_t* ids = nullptr;
-    std::uint32_t n = 0;
 };
 
 __global__ void adaptive_clear_kernel(std::uint32_t n, const std::uint32_t* __restrict__ rows,
@@ -276,7 +262,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     float x[kAdaptiveBatch];
     std::uint32_t b = first;
     if (b >= blocks) return;
-    constexpr bool Stream = !std::is_same_v<Vec, const float*>;  // where L1 holds (some of) the vector
+    constexpr bool Stream = std::is_same_v<Vec, ThroughL1>;
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load<Stream>(h.z0, h.z1, lane, col, val, c, x);
@@ -319,23 +305,15 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector (none where
 // Through: read through L1), padded to 32 entries, then each warp's kStreamNnz staged products.
-// Front: only the front's vlen entries staged, v[ids[k]] for k < vlen, the rest read through L1.
-template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false, bool Front = false>
+template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
                          const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
                          const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
-                         const std::uint32_t* __restrict__ ids, float* __restrict__ out) {
+                         float* __restrict__ out) {
     extern __shared__ float smem[];
-    if constexpr (Front) {
-        for (std::uint32_t k = threadIdx.x; k < vlen; k += Threads) smem[k] = __ldg(v + __ldg(ids + k));
-        __syncthreads();
-        const std::uint32_t warp = threadIdx.x / 32;
-        float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
-                                    ptr, low, col, val, FrontThenL1{smem, v}, staged, out);
-    } else if constexpr (Through) {
+    if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
         adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
                                     ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
@@ -366,26 +344,12 @@ public:
     }
     // Whether the vector is staged in blocks of 512 (three an SM) rather than one of 1,024.
     static bool small(std::uint64_t vlen) { return vlen * sizeof(float) <= kRunVectorBytes; }
-    // The vector's entries a front's block can stage beside its products, three blocks an SM (each
-    // block's shared memory less what the device reserves a block), a multiple of 32.
-    // Threads a block where a front is staged (see FrontThenL1); TENSORSCOPE_SPTV_FRONT_THREADS=512
-    // takes blocks of 512, whose 40 registers spill (an experiment, session 53).
-    static int front_threads() { return env_is("TENSORSCOPE_SPTV_FRONT_THREADS", "512") ? 512 : 384; }
-    static std::uint32_t front_capacity() {
-        const auto sm = static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
-        const auto reserved = static_cast<std::uint64_t>(device_attribute(cudaDevAttrReservedSharedMemoryPerBlock));
-        const std::uint64_t block = sm / 3 - reserved, products = adaptive_shared_bytes(front_threads(), 0);
-        return block > products ? static_cast<std::uint32_t>((block - products) / sizeof(float) / 32 * 32) : 0;
-    }
 
     // Over 64-bit offsets on the device (ptr64, narrowed here) whose host copy (host_ptr) is cut.
     // With `through`, blocks of 512 (three an SM) read the vector through L1, none of it staged.
-    // With a front (sptv_shared_front.cuh, whose numbering col holds), blocks of 512 stage it alone.
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::uint64_t* host_ptr, const std::uint64_t* ptr64,
-                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false,
-                 AdaptiveFront front = {})
+                 const std::uint32_t* col, const float* val, const float* dv, float* dout, bool through = false)
         : vlen_(static_cast<std::uint32_t>(vlen)),
-          front_(front),
           through_(through),
           ptr_(rows, ptr64),
           col_(col),
@@ -399,16 +363,8 @@ public:
     // offsets' low 16 bits, rows + 1 of them, rather than ptr32, which must still hold the offsets
     // (the blocks are cut from them).
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
-                 const float* val, const float* dv, float* dout, const std::uint16_t* low = nullptr,
-                 AdaptiveFront front = {})
-        : vlen_(static_cast<std::uint32_t>(vlen)),
-          front_(front),
-          ptr_(ptr32),
-          low_(low),
-          col_(col),
-          val_(val),
-          v_(dv),
-          out_(dout) {
+                 const float* val, const float* dv, float* dout, const std::uint16_t* low = nullptr)
+        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), low_(low), col_(col), val_(val), v_(dv), out_(dout) {
         std::vector<std::int32_t> host(rows + 1);
         check(cudaMemcpy(host.data(), ptr32, host.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
               "reading the SpTV rows");
@@ -422,14 +378,13 @@ public:
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
         kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, front_.n ? front_.n : vlen_, front_.ids,
-            out_);
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:
     using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*,
                             const std::uint16_t*, const std::uint32_t*, const float*, const float*, std::uint32_t,
-                            const std::uint32_t*, float*);
+                            float*);
 
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
@@ -440,14 +395,9 @@ private:
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
-        const bool small = AdaptiveRows::small(vlen_) || through_ || front_.n;
-        threads_ = front_.n ? front_threads() : small ? 512 : 1024;
-        if (front_.n)
-            kernel_ = threads_ == 512 ? (low_ ? sptv_adaptive_kernel<512, 3, true, true, false, true>
-                                              : sptv_adaptive_kernel<512, 3, true, false, false, true>)
-                                      : (low_ ? sptv_adaptive_kernel<384, 3, true, true, false, true>
-                                              : sptv_adaptive_kernel<384, 3, true, false, false, true>);
-        else if (through_)
+        const bool small = AdaptiveRows::small(vlen_) || through_;
+        threads_ = small ? 512 : 1024;
+        if (through_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
         else if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
@@ -457,12 +407,9 @@ private:
             kernel_ = sptv_adaptive_kernel<512, 3, true, false>;
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, staged()), blocks_);
     }
-    std::uint32_t staged() const {
-        return front_.n ? front_.n : through_ ? 0 : vlen_;
-    }  // vector entries in shared memory
+    std::uint32_t staged() const { return through_ ? 0 : vlen_; }  // vector entries in shared memory
 
     std::uint32_t vlen_, blocks_ = 0;
-    AdaptiveFront front_;
     bool through_ = false;
     Offsets32 ptr_;
     const std::uint16_t* low_ = nullptr;

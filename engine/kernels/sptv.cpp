@@ -60,7 +60,6 @@ SptvPlan SptvPlan::prepare(const SparseFormat& format, int mode, Backend backend
         plan.result_ = std::move(p.layout);
         plan.values_ = std::move(p.values);
         plan.packed_ = p.packed;
-        plan.front_ = p.front;
         plan.replays_ = p.replays;
         break;
     }

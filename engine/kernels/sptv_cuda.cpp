@@ -114,7 +114,6 @@ SptvCudaPrepared sptv_prepare_cuda(const SparseFormat& format, int mode) {
     if (device->outputs() != fibers)
         throw Error("SpTV on the GPU has " + std::to_string(device->outputs()) + " fibers, expected " + std::to_string(fibers));
     p.packed = device->packed();
-    p.front = device->front();
     p.replays = device->replays();
     auto staging = std::make_shared<gpu::Staging>(fibers);
     p.values = [device, staging, vlen](const double* v, double* out, DeviceTiming* timing) {

@@ -14,7 +14,6 @@ struct SptvCudaPrepared {
     CooTensor layout;  // the result's fibers and coordinates, values zero
     std::function<void(const double* v, double* out, DeviceTiming* timing)> values;
     std::uint64_t packed = 0;  // the vector's entries the device copies ahead of it (SptvPlan::vector_packed)
-    std::uint64_t front = 0;   // the vector's entries each block stages (SptvPlan::vector_front)
     bool replays = false;      // SptvPlan::replays_graph
 };
 

@@ -344,31 +344,6 @@ private Q_SLOTS:
         }
     }
 
-    // A vector over two blocks' shared memory that one block holds: with TENSORSCOPE_SPTV_FRONT=1
-    // each block of 512 stages the most-read entries (the plan says how many) and reads the rest
-    // through L1, on power-law columns (rows of every length) and uniform ones, an odd length, the
-    // CSR formats and HOCSR's kept rows (in 16 bits) alike; =0 stages the whole vector, as before.
-    void sharedFrontKeepsTheResult() {
-        const CooTensor power = tstest::random_tensor({40, 30, 28817}, 60000, 51, Distribution::PowerLaw);
-        const CooTensor flat = tstest::random_tensor({60, 50, 28818}, 40000, 52, Distribution::Uniform);
-        auto front = [](const CooTensor& t, FormatKind kind) {
-            const auto f = build_format(kind, t, sptv_options(kind, t.order(), 2));
-            return SptvPlan::prepare(*f, 2, Backend::Cuda).vector_front();
-        };
-        {
-            const tstest::ScopedEnv on("TENSORSCOPE_SPTV_FRONT", "1"), rows("TENSORSCOPE_SPTV_ROWS", "");
-            for (FormatKind kind : {FormatKind::COO, FormatKind::CSF, FormatKind::HOCSR}) {
-                QVERIFY2(front(power, kind) > 0, format_name(kind));
-                QVERIFY(front(power, kind) < 28817);
-            }
-            check_against_oracle(power);
-            check_against_oracle(flat);
-        }
-        const tstest::ScopedEnv off("TENSORSCOPE_SPTV_FRONT", "0");
-        QCOMPARE(front(power, FormatKind::CSF), std::uint64_t{0});
-        check_against_oracle(power);
-    }
-
     // The adaptive rows reading the vector through L1, by default (a vector no block's shared
     // memory holds and L2 does) and forced (TENSORSCOPE_SPTV_ROWS=through-l1), unpacked: vectors of
     // 360 KB, power-law columns with long rows and uniform ones, an odd length.

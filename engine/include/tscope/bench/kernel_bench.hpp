@@ -86,8 +86,6 @@ struct BenchResult {
     std::string peak_source;
     // cuda SpTV: the vector's entries packed ahead of it (SptvPlan::vector_packed); 0 otherwise.
     std::uint64_t vector_packed = 0;
-    // cuda SpTV: the vector's entries each block stages, the rest read through L1 (SptvPlan::vector_front).
-    std::uint64_t vector_front = 0;
     std::optional<double> max_rel_error;
     std::string device;
     DenseMatrix output;  // of the last repeat (for --write)

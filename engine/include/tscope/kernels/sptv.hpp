@@ -42,10 +42,6 @@ public:
     // cuda: how many of the vector's entries each compute copies ahead of it, where the vector
     // is larger than the GPU's L2 (its much-read ones, packed so that L2 holds them); 0 otherwise.
     std::uint64_t vector_packed() const { return packed_; }
-    // cuda: how many of the vector's most-read entries each block of the product stages in shared
-    // memory, reading the others through L1, where the whole vector would leave room for one block
-    // an SM; 0 otherwise (the whole vector staged, or none).
-    std::uint64_t vector_front() const { return front_; }
     // cuda: whether each compute() replays the product's kernels as one CUDA graph captured when
     // the plan was prepared (one launch for the host to submit); false where the capture failed
     // or TENSORSCOPE_GRAPHS=0 (then they are launched one by one), and on omp.
@@ -54,7 +50,7 @@ public:
 private:
     std::function<void(const double*, double*, DeviceTiming*)> values_;
     CooTensor result_;
-    std::uint64_t length_ = 0, bytes_ = 0, packed_ = 0, front_ = 0;
+    std::uint64_t length_ = 0, bytes_ = 0, packed_ = 0;
     bool replays_ = false;
 };
 
