@@ -158,8 +158,17 @@ __global__ void __launch_bounds__(kTupleThreads)
     keep_rows(rows, blocks, ptr, block_base, kept);
 }
 
-// The same at 32 registers, eight blocks an SM rather than six (experiment, session 53:
-// TENSORSCOPE_HOCSR_KEEP_FULL=1; seven blocks an SM compile to the same 32 registers).
+// The same at 32 registers (8 bytes spilled), eight blocks an SM rather than six, where the
+// offsets are 32-bit and there are at least kFullKeepRows rows (KeptRows::full says).
+// Measured on one H200 (08a82f2, TENSORSCOPE_HOCSR_KEEP_FULL, h200-issue19-session53.json call 2,
+// alternating twice, medians of 10), HOCSR modes 1-3 (265M, 348M and 111M rows):
+//   nell-2 shape   eight blocks 0.543, 0.631-0.635, 0.396 ms    six 0.563-0.566, 0.663-0.671, 0.393-0.394
+//   uniform shape  eight blocks 0.641-0.642, 0.733, 0.481-0.485  six 0.636-0.641, 0.744-0.745, 0.474-0.480
+// (within 1.2e-7 of cpu-ref either way): up to 5% faster over the first two modes' hundreds of
+// millions of mostly empty rows, 1-2% slower over mode 3's 111M (not profiled: which way the
+// rows' count works is not known); seven blocks an SM compile to the same 32 registers.
+constexpr std::uint64_t kFullKeepRows = 160'000'000;
+
 template <class P, class Kept>
 __global__ void __launch_bounds__(kTupleThreads, 8)
     sptv_keep_rows_full_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
@@ -190,6 +199,13 @@ public:
     }
 
     std::int32_t* offsets() { return kept_.get(); }        // kept_rows + 1 of them
+    // Whether the first pass runs at eight blocks an SM (sptv_keep_rows_full_kernel): 32-bit
+    // offsets and at least kFullKeepRows rows, unless TENSORSCOPE_HOCSR_KEEP_FULL=1 or =0 says.
+    bool full() const {
+        if (env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "1")) return ptr32_ != nullptr;
+        if (env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "0")) return false;
+        return ptr32_ && rows_ >= kFullKeepRows;
+    }
     const std::uint16_t* low16() { return low16_.get(); }  // kept_rows + 1, or null
 
     void run(cudaStream_t stream) {
@@ -205,7 +221,7 @@ private:
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
-        if (ptr32_ && env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "1"))
+        if (ptr32_ && full())
             sptv_keep_rows_full_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
         else if (ptr32_)
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
