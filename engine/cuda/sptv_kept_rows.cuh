@@ -185,7 +185,12 @@ class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
              const std::uint64_t* ptr64, const std::uint64_t* block_base, bool low16)
-        : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base), kept_(kept_rows + 1) {
+        : rows_(rows),
+          ptr32_(ptr32),
+          ptr64_(ptr64),
+          block_base_(block_base),
+          full_(full(rows, ptr32)),
+          kept_(kept_rows + 1) {
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
@@ -199,13 +204,6 @@ public:
     }
 
     std::int32_t* offsets() { return kept_.get(); }        // kept_rows + 1 of them
-    // Whether the first pass runs at eight blocks an SM (sptv_keep_rows_full_kernel): 32-bit
-    // offsets and at least kFullKeepRows rows, unless TENSORSCOPE_HOCSR_KEEP_FULL=1 or =0 says.
-    bool full() const {
-        if (env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "1")) return ptr32_ != nullptr;
-        if (env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "0")) return false;
-        return ptr32_ && rows_ >= kFullKeepRows;
-    }
     const std::uint16_t* low16() { return low16_.get(); }  // kept_rows + 1, or null
 
     void run(cudaStream_t stream) {
@@ -216,12 +214,19 @@ public:
     }
 
 private:
+    // Whether the first pass runs at eight blocks an SM (sptv_keep_rows_full_kernel): 32-bit
+    // offsets and at least kFullKeepRows rows, unless TENSORSCOPE_HOCSR_KEEP_FULL=1 or =0 says.
+    static bool full(std::uint64_t rows, const std::uint32_t* ptr32) {
+        if (!ptr32 || env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "0")) return false;
+        return env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "1") || rows >= kFullKeepRows;
+    }
+
     template <class Kept>
     void keep(Kept* kept, cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
-        if (ptr32_ && full())
+        if (full_)
             sptv_keep_rows_full_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
         else if (ptr32_)
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
@@ -234,6 +239,7 @@ private:
     const std::uint32_t* ptr32_;
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
+    bool full_;
     DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint16_t> low16_;
 };
