@@ -1,10 +1,11 @@
 # Sourced by the device scripts (carry it in the bundle beside them). device_setup: the bundle
 # B, results R, tensors D and the call's seconds LIMIT (their defaults unless set), the library
 # path, OpenMP threads, NCCL_NVLS_ENABLE=0, TS_SHARED_DATA where the bundle has data/, CLI, START
-# and the log's machine line. Else the script sets R, LIMIT and START (its start, date +%s)
-# itself. EXT names what a step's stdout becomes
-# (default out). step: a line in $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and
-# stderr to $R/NAME.err, skipped where SECONDS more would pass LIMIT, cut at LIMIT.
+# and the log's machine line; CLI_ALT, where the bundle has it (make_bundle.sh --alt), the other
+# commit's CLI, and ALT_COMMIT, that commit. Else the script sets R, LIMIT and START (its start,
+# date +%s) itself. EXT names what a step's stdout becomes (default out). step: a line in
+# $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and stderr to $R/NAME.err,
+# skipped where SECONDS more would pass LIMIT, cut at LIMIT.
 # run_suites SECONDS NAME...: each test binary $B/tests/NAME under the offscreen platform.
 # gen_nell2: the nell-2-shaped tensor (76.9M nonzeros) as $D/nell2.tsb unless it is there;
 # gen_uniform: the uniform tensor of the same shape as $D/uni.tsb, likewise; gen_del4d:
@@ -29,6 +30,7 @@ device_setup() {
     export OMP_NUM_THREADS=$(nproc) NCCL_NVLS_ENABLE=0
     if [ -d "$B/data" ]; then export TS_SHARED_DATA=$B/data; fi
     CLI=$B/bin/tensorscope-cli
+    CLI_ALT=$B/bin/tensorscope-cli-alt ALT_COMMIT=$(cat "$B/bin/alt-commit" 2>/dev/null || echo none)
     START=$(date +%s)
     step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
 }

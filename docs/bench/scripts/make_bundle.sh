@@ -4,16 +4,36 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..] SCRIPT.sh..   (from the checkout's root,
-# after building build/ for sm_90; SCRIPT names are files in docs/bench/scripts)
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..] [--alt REV] SCRIPT.sh..   (from the
+# checkout's root, after building build/ for sm_90; SCRIPT names are files in docs/bench/scripts)
+# --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
+# reused while it is there) as bin/tensorscope-cli-alt, its commit in bin/alt-commit: a change
+# measured beside the build it changes in one call, where an environment switch would leave the
+# code it adds in both arms (session 53's prefetch: both ways 12-17% slower than the day's first
+# call, which no run of the build without it could explain).
 set -euo pipefail
-tests=""
-if [ "${1:-}" = "--tests" ]; then tests=$2; shift 2; fi
+tests="" alt=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --tests) tests=$2; shift 2 ;;
+    --alt) alt=$(git rev-parse --short "$2"); shift 2 ;;
+    *) break ;;
+    esac
+done
 root=$(pwd) B=/tmp/bundle
 rm -rf "$B" && mkdir -p "$B"/{bin,tests,data}
 cp build/bin/tensorscope-cli "$B/bin/"
 bins=("$B/bin/tensorscope-cli")
 for t in ${tests//,/ }; do cp "build/bin/$t" "$B/tests/"; bins+=("$B/tests/$t"); done
+if [ -n "$alt" ]; then
+    src=/tmp/alt-$alt/src bld=/tmp/alt-$alt/build
+    if [ ! -d "$src" ]; then mkdir -p "$src" && git archive "$alt" | tar -x -C "$src"; fi
+    cmake -S "$src" -B "$bld" -DCMAKE_BUILD_TYPE=Release -DTS_WITH_GUI=OFF -DTS_BUILD_TESTS=OFF > "/tmp/alt-$alt/configure.log"
+    cmake --build "$bld" --target tensorscope-cli -j"$(nproc)" > "/tmp/alt-$alt/build.log"
+    cp "$bld/bin/tensorscope-cli" "$B/bin/tensorscope-cli-alt"
+    echo "$alt" > "$B/bin/alt-commit"
+    bins+=("$B/bin/tensorscope-cli-alt")
+fi
 "$root/../shared/tools/carry-libs.sh" "${bins[@]}" "$B/libtmp" > /dev/null
 mv "$B/libtmp/lib" "$B/lib" && rm -rf "$B/libtmp"
 (cd "$B/lib" && rm -f libcu* libnccl* libnv* libmpi* libopen-* libpmix* libprrte* libucp* libucs* libuct*)
@@ -22,4 +42,4 @@ for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
 cp "$root"/../shared/data/*.tns "$B/data/"
 mkdir -p carry
 tar -C /tmp -cf - bundle | xz -T2 -1 > carry/bundle.tar.xz
-echo "carry/bundle.tar.xz: $(du -h carry/bundle.tar.xz | cut -f1), commit $(git rev-parse --short HEAD)"
+echo "carry/bundle.tar.xz: $(du -h carry/bundle.tar.xz | cut -f1), commit $(git rev-parse --short HEAD)${alt:+, alt $alt}"
