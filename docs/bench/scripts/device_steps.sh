@@ -2,7 +2,7 @@
 # B, results R, tensors D and the call's seconds LIMIT (their defaults unless set), the library
 # path, OpenMP threads, NCCL_NVLS_ENABLE=0, TS_SHARED_DATA where the bundle has data/, CLI, START
 # and the log's machine line; CLI_ALT, where the bundle has it (make_bundle.sh --alt), the other
-# commit's CLI, and ALT_COMMIT, that commit. Else the script sets R, LIMIT and START (its start,
+# commit's CLI, and ALT_COMMIT, that commit (both in the log). Else the script sets R, LIMIT and START (its start,
 # date +%s) itself. EXT names what a step's stdout becomes (default out). step: a line in
 # $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and stderr to $R/NAME.err,
 # skipped where SECONDS more would pass LIMIT, cut at LIMIT.
@@ -33,6 +33,7 @@ device_setup() {
     CLI_ALT=$B/bin/tensorscope-cli-alt ALT_COMMIT=$(cat "$B/bin/alt-commit" 2>/dev/null || echo none)
     START=$(date +%s)
     step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
+    if [ -x "$CLI_ALT" ]; then step "alt: $CLI_ALT at $ALT_COMMIT"; fi
 }
 run_suites() {  # the seconds each may need, test binary names...
     local need=$1 t; shift
