@@ -243,24 +243,6 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
     }
 }
 
-// Nonzeros [z0, z1) of col and val fetched into L2 by the copy engine (Hopper's
-// cp.async.bulk.prefetch.L2), no registers held: an experiment of session 53
-// (TENSORSCOPE_SPTV_PREFETCH=1), a warp's next block asked for before it sums this one; in blocks
-// of 1,024 only (Prefetchable), whose 64 registers have room: in those of 512 its code spilled.
-__device__ inline void adaptive_prefetch(std::uint32_t z0, std::uint32_t z1, const std::uint32_t* col,
-                                         const float* val) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (z1 <= z0) return;
-    const auto at = [](const void* base, std::uint32_t z) { return reinterpret_cast<std::uintptr_t>(base) + 4u * z; };
-    const std::uintptr_t c0 = at(col, z0) & ~std::uintptr_t{15}, c1 = (at(col, z1) + 15) & ~std::uintptr_t{15};
-    const std::uintptr_t v0 = at(val, z0) & ~std::uintptr_t{15}, v1 = (at(val, z1) + 15) & ~std::uintptr_t{15};
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(c0), "r"(static_cast<unsigned>(c1 - c0))
-                 : "memory");
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(v0), "r"(static_cast<unsigned>(v1 - v0))
-                 : "memory");
-#endif
-}
-
 // A warp's walk over blocks first, first + stride, ... (see the header), the vector read through
 // `vec` (staged in shared memory, or ThroughL1, when the nonzeros are streamed past the caches),
 // short rows' products staged in `staged` (kStreamNnz entries).
@@ -277,13 +259,19 @@ __device__ inline void adaptive_prefetch(std::uint32_t z0, std::uint32_t z1, con
 // 0.347-0.359, HOCSR 0.476-0.477 / 0.482-0.487. But both ways ran 12-17% slower than this kernel
 // without that code earlier the same day (call 1: 0.256-0.265 and 0.310-0.316, HOCSR 0.392 and
 // 0.468-0.471), at the same copy bandwidth (4.22 TB/s): the larger kernel, or a slower device,
-// which that call could not tell apart (no run of this kernel beside it); removed.
-template <bool Split, bool Low16, bool Prefetchable, class Vec>
+// which that call could not tell apart (no run of this kernel beside it); removed. Settled in
+// session 54 (b83c211, which has it, against this kernel built at a10b23c, h200-issue19-session54.json call 1,
+// one H200, medians of 10): on the nell-2 shape's mode 3 the CSR formats took 0.291-0.292 ms with
+// the prefetch and 0.295-0.301 without it in that build, against 0.257-0.259 here, HOCSR 0.426,
+// 0.431 and 0.391; uniform mode 3 here (one run) 0.315-0.322, HOCSR 0.471 (the other build's runs
+// were cut at the call's time limit). Its code alone, switched off (no spill either way), cost
+// 13-15%.
+template <bool Split, bool Low16, class Vec>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
                                      const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
-                                     const Vec vec, float* staged, float* __restrict__ out, bool prefetch) {
+                                     const Vec vec, float* staged, float* __restrict__ out) {
     const std::uint32_t lane = threadIdx.x % 32;
     std::uint32_t c[kAdaptiveBatch], p[kRowLoads];
     float x[kAdaptiveBatch];
@@ -293,10 +281,6 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load<Stream>(h.z0, h.z1, lane, col, val, c, x);
-        if (Prefetchable && prefetch && lane == 0) {
-            if (h.one_row()) adaptive_prefetch(h.z0 + kStreamNnz, h.z1, col, val);
-            if (b + stride < blocks) adaptive_prefetch(bnz[b + stride], bnz[b + stride + 1], col, val);
-        }
         if (h.one_row()) return;
         if constexpr (Low16)
             adaptive_load_low16(h, lane, low, p);
@@ -342,19 +326,18 @@ __global__ void __launch_bounds__(Threads, PerSm)
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
                          const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
                          const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
-                         float* __restrict__ out, bool prefetch) {
+                         float* __restrict__ out) {
     extern __shared__ float smem[];
     if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
-        adaptive_walk<Split, Low16, Threads == 1024>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32),
-                                                     blocks, brow, bnz, ptr, low, col, val, ThroughL1{v},
-                                                     smem + warp * kStreamNnz, out, prefetch);
+        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
+                                    ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
     } else {
         const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;
         float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-        adaptive_walk<Split, Low16, Threads == 1024>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32),
-                                                     blocks, brow, bnz, ptr, low, col, val, vec, staged, out, prefetch);
+        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
+                                    ptr, low, col, val, vec, staged, out);
     }
 }
 
@@ -410,13 +393,13 @@ public:
             adaptive_clear_kernel<<<blocks_covering(split_.size()), 256, 0, stream>>>(
                 static_cast<std::uint32_t>(split_.size()), split_.get(), out_);
         kernel_<<<grid_, threads_, adaptive_shared_bytes(threads_, staged()), stream>>>(
-            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_, prefetch_);
+            blocks_, row_.get(), nz_.get(), ptr_.get(), low_, col_, val_, v_, vlen_, out_);
     }
 
 private:
     using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*,
                             const std::uint16_t*, const std::uint32_t*, const float*, const float*, std::uint32_t,
-                            float*, bool);
+                            float*);
 
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
@@ -443,7 +426,6 @@ private:
 
     std::uint32_t vlen_, blocks_ = 0;
     bool through_ = false;
-    bool prefetch_ = env_is("TENSORSCOPE_SPTV_PREFETCH", "1");  // experiment, session 53
     Offsets32 ptr_;
     const std::uint16_t* low_ = nullptr;
     const std::uint32_t* col_;

@@ -69,7 +69,6 @@
 #include <cstdint>
 
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
@@ -169,97 +168,24 @@ __global__ void __launch_bounds__(kTupleThreads)
 // millions of mostly empty rows, 1-2% slower over mode 3's 111M (not profiled: which way the
 // rows' count works is not known); seven blocks an SM compile to the same 32 registers.
 constexpr std::uint64_t kFullKeepRows = 160'000'000;
+// Tried and no faster, session 54 (b83c211, TENSORSCOPE_HOCSR_KEEP_WARP, h200-issue19-session54.json
+// call 1, one H200, alternating twice, medians of 10): the first pass with no block-wide step, the
+// plan counting the kept rows before every chunk of 128 rows (a warp's four a lane) so that each
+// warp placed its rows by its own shuffle scan, 4 chunks a warp (32 registers, 4 bytes spilled,
+// eight blocks an SM) or 8 (62 registers, four). HOCSR's modes 1-3 (32-bit offsets):
+//   nell-2 shape   8 chunks 0.540, 0.624-0.636, 0.428-0.432 ms   4 chunks 0.571-0.574, 0.668-0.669, 0.445-0.446
+//                  this pass 0.536, 0.626-0.628, 0.431-0.433
+//   uniform shape  8 chunks 0.626-0.627, 0.721-0.722, 0.475-0.480   4 chunks 0.670-0.673, 0.782-0.783, 0.501-0.509
+//                  this pass 0.639-0.641, 0.728-0.733, 0.476-0.479
+// (mode 3's product slowed in that build by the prefetch code of sptv_adaptive_rows.cuh, alike in
+// every arm; the GPU SpTV suite passed 34/34 either way, within 1.4e-7 of cpu-ref): the block's
+// barrier is not what holds this pass below the copy bandwidth; removed.
 
 template <class P, class Kept>
 __global__ void __launch_bounds__(kTupleThreads, 8)
     sptv_keep_rows_full_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
                                const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
     keep_rows(rows, blocks, ptr, block_base, kept);
-}
-
-// Experiment (session 54, TENSORSCOPE_HOCSR_KEEP_WARP=4 or =8): the first pass with no block-wide
-// step. The plan counts the non-empty rows before every chunk of kWarpChunkRows rows (a warp's
-// four rows a lane, chunk_base, 32-bit: the kept rows' offsets are 32-bit already), so a warp
-// places its rows by its own shuffle scan and never waits on the block's other warps at a
-// barrier. A warp takes Wide chunks, all their offsets loaded (one 16-byte load a lane a chunk;
-// the row after a lane's four from the next lane by a shuffle, the last lane loading its own)
-// before the first is counted. 32-bit offsets only.
-constexpr std::uint64_t kWarpChunkRows = 32 * kTupleRows;
-
-template <int Wide>
-struct WarpChunks {
-    std::uint32_t at[Wide][kTupleRows + 1];
-
-    __device__ WarpChunks(std::uint64_t rows, const std::uint32_t* __restrict__ ptr, std::uint64_t c0,
-                          std::uint32_t lane) {
-        static_assert(kTupleRows == 4, "four offsets in a 16-byte load");
-        std::uint32_t next[Wide];
-#pragma unroll
-        for (int g = 0; g < Wide; ++g) {
-            const std::uint64_t first = (c0 + g) * kWarpChunkRows + lane * kTupleRows;
-            if (first + kTupleRows <= rows) {
-                const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
-                at[g][0] = a.x, at[g][1] = a.y, at[g][2] = a.z, at[g][3] = a.w;
-            } else {
-#pragma unroll
-                for (int k = 0; k < kTupleRows; ++k) at[g][k] = ptr[first + k < rows ? first + k : rows];
-            }
-            next[g] = lane == 31 ? ptr[first + kTupleRows < rows ? first + kTupleRows : rows] : 0u;
-        }
-#pragma unroll
-        for (int g = 0; g < Wide; ++g) {
-            const std::uint32_t from_next = __shfl_down_sync(0xffffffffu, at[g][0], 1);
-            at[g][kTupleRows] = lane == 31 ? next[g] : from_next;
-        }
-    }
-    __device__ std::uint32_t kept(int g) const {
-        std::uint32_t n = 0;
-#pragma unroll
-        for (int k = 0; k < kTupleRows; ++k) n += at[g][k + 1] > at[g][k];
-        return n;
-    }
-};
-
-// counts[c] = chunk c's non-empty rows, a warp a chunk (when the plan is made).
-__global__ void __launch_bounds__(kTupleThreads)
-    sptv_chunk_count_kernel(std::uint64_t rows, std::uint64_t chunks, const std::uint32_t* __restrict__ ptr,
-                            std::uint32_t* __restrict__ counts) {
-    const std::uint64_t c = (blockIdx.x * std::uint64_t{kTupleThreads} + threadIdx.x) / 32;
-    if (c >= chunks) return;  // the warp's lanes alike
-    const std::uint32_t lane = threadIdx.x % 32;
-    std::uint32_t n = WarpChunks<1>(rows, ptr, c, lane).kept(0);
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2) n += __shfl_down_sync(0xffffffffu, n, d);
-    if (lane == 0) counts[c] = n;
-}
-
-template <int Wide, class Kept>
-__global__ void __launch_bounds__(kTupleThreads, Wide == 4 ? 8 : 4)
-    sptv_keep_rows_warp_kernel(std::uint64_t rows, std::uint64_t chunks, const std::uint32_t* __restrict__ ptr,
-                               const std::uint32_t* __restrict__ chunk_base, Kept* __restrict__ kept) {
-    static_assert(Wide <= 8 && kWarpChunkRows < 256, "Wide counts in 8-bit fields of one 64-bit sum");
-    const std::uint64_t c0 = (blockIdx.x * std::uint64_t{kTupleThreads} + threadIdx.x) / 32 * Wide;
-    if (c0 >= chunks) return;  // the warp's lanes alike
-    const std::uint32_t lane = threadIdx.x % 32;
-    const WarpChunks<Wide> off(rows, ptr, c0, lane);
-    std::uint64_t packed = 0;
-#pragma unroll
-    for (int g = 0; g < Wide; ++g) packed |= std::uint64_t{off.kept(g)} << (8 * g);
-    std::uint64_t sum = packed;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        const std::uint64_t y = __shfl_up_sync(0xffffffffu, sum, d);
-        if (lane >= static_cast<std::uint32_t>(d)) sum += y;
-    }
-    const std::uint64_t before = sum - packed;
-#pragma unroll
-    for (int g = 0; g < Wide; ++g) {
-        if (c0 + g >= chunks) break;
-        Kept* out = kept + chunk_base[c0 + g] + ((before >> (8 * g)) & 0xffu);
-#pragma unroll
-        for (int k = 0; k < kTupleRows; ++k)
-            if (off.at[g][k + 1] > off.at[g][k]) keep_row(out, off.at[g][k]);
-    }
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
@@ -276,10 +202,7 @@ public:
           ptr64_(ptr64),
           block_base_(block_base),
           full_(full(rows, ptr32)),
-          warp_wide_(ptr32 ? static_cast<int>(env_unsigned("TENSORSCOPE_HOCSR_KEEP_WARP", 0)) : 0),
           kept_(kept_rows + 1) {
-        if (warp_wide_ != 4 && warp_wide_ != 8) warp_wide_ = 0;
-        if (warp_wide_) count_chunks();
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
@@ -310,41 +233,8 @@ private:
         return env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "1") || rows >= kFullKeepRows;
     }
 
-    // chunk_base_: the non-empty rows before each chunk (the warp pass's; the entry after the
-    // last chunk ends up holding them all)
-    void count_chunks() {
-        const std::uint64_t chunks = (rows_ + kWarpChunkRows - 1) / kWarpChunkRows;
-        chunk_base_ = DeviceArray<std::uint32_t>(chunks + 1);
-        chunk_base_.zero();
-        if (!chunks) return;
-        std::uint32_t* base = chunk_base_.get();
-        sptv_chunk_count_kernel<<<blocks_covering(chunks * 32, kTupleThreads), kTupleThreads>>>(rows_, chunks, ptr32_,
-                                                                                                base);
-        check(cudaGetLastError(), "counting HOCSR's non-empty rows a chunk");
-        std::size_t bytes = 0;
-        check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, base, base, chunks + 1), "sizing the scan");
-        DeviceArray<unsigned char> temp(bytes);
-        check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, base, base, chunks + 1), "placing HOCSR's chunks");
-    }
-
-    template <class Kept>
-    void keep_by_warps(Kept* kept, cudaStream_t stream) {
-        const std::uint64_t chunks = chunk_base_.size() - 1;
-        if (!chunks) return;
-        const std::uint64_t warps = (chunks + warp_wide_ - 1) / warp_wide_;
-        const unsigned grid = blocks_covering(warps * 32, kTupleThreads);
-        if (warp_wide_ == 8)
-            sptv_keep_rows_warp_kernel<8>
-                <<<grid, kTupleThreads, 0, stream>>>(rows_, chunks, ptr32_, chunk_base_.get(), kept);
-        else
-            sptv_keep_rows_warp_kernel<4>
-                <<<grid, kTupleThreads, 0, stream>>>(rows_, chunks, ptr32_, chunk_base_.get(), kept);
-        check(cudaGetLastError(), "keeping HOCSR's non-empty rows");
-    }
-
     template <class Kept>
     void keep(Kept* kept, cudaStream_t stream) {
-        if (warp_wide_) return keep_by_warps(kept, stream);
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
@@ -362,8 +252,6 @@ private:
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
     bool full_;
-    int warp_wide_;
-    DeviceArray<std::uint32_t> chunk_base_;
     DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint16_t> low16_;
 };
