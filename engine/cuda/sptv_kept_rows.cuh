@@ -188,6 +188,43 @@ __global__ void __launch_bounds__(kTupleThreads, 8)
     keep_rows(rows, blocks, ptr, block_base, kept);
 }
 
+// Experiment (session 54, TENSORSCOPE_HOCSR_KEEP_STAGED=1): the same pass with the kept offsets
+// gathered in shared memory first, each group's then written side by side (a warp's store 32
+// consecutive entries), where the default has each thread store its own rows one by one, a
+// warp's store instruction touching its lanes' scattered places. Why: Nsight Compute on the
+// uniform shape's mode 3 (half its 111M rows kept, their low 16 bits written) had this pass's L2
+// 96% busy at DRAM 73% (h200-issue19-session54.json call 2).
+template <class P, class Kept>
+__global__ void __launch_bounds__(kTupleThreads)
+    sptv_keep_rows_staged_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
+                                 const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
+    using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
+    __shared__ typename Scan::TempStorage temp;
+    __shared__ Kept stage[kKeepWide][kTupleBlockRows];
+    const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
+    TupleOffsets<P> off[kKeepWide] = {
+        {rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
+    std::uint64_t packed = 0, before = 0, total = 0;
+#pragma unroll
+    for (int g = 0; g < kKeepWide; ++g) packed |= std::uint64_t{off[g].kept()} << (16 * g);
+    Scan(temp).ExclusiveSum(packed, before, total);
+#pragma unroll
+    for (int g = 0; g < kKeepWide; ++g) {
+        Kept* out = stage[g] + ((before >> (16 * g)) & 0xffffu);
+#pragma unroll
+        for (int k = 0; k < kTupleRows; ++k)
+            if (off[g].at[k + 1] > off[g].at[k]) keep_row(out, off[g].at[k]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int g = 0; g < kKeepWide; ++g) {
+        if (first + g >= blocks) break;
+        const auto n = static_cast<std::uint32_t>((total >> (16 * g)) & 0xffffu);
+        Kept* out = kept + block_base[first + g];
+        for (std::uint32_t i = threadIdx.x; i < n; i += kTupleThreads) out[i] = stage[g][i];
+    }
+}
+
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
 // rows, from HOCSR's offsets in 32 bits (ptr32) or 64 (ptr64, where ptr32 is null) and the
 // plan's block bases; run() refills them, on the default stream. With `low16` (see keep_row), the
@@ -202,6 +239,7 @@ public:
           ptr64_(ptr64),
           block_base_(block_base),
           full_(full(rows, ptr32)),
+          staged_(env_is("TENSORSCOPE_HOCSR_KEEP_STAGED", "1")),
           kept_(kept_rows + 1) {
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
@@ -238,7 +276,11 @@ private:
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
-        if (full_)
+        if (staged_ && ptr32_)
+            sptv_keep_rows_staged_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
+        else if (staged_)
+            sptv_keep_rows_staged_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept);
+        else if (full_)
             sptv_keep_rows_full_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
         else if (ptr32_)
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
@@ -252,6 +294,7 @@ private:
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
     bool full_;
+    bool staged_;  // experiment, session 54
     DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint16_t> low16_;
 };
