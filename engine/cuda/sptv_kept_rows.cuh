@@ -71,7 +71,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cuda_util.cuh"
-#include "env_switch.hpp"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -128,79 +127,44 @@ constexpr int kKeepWide = 4;
 __device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
 __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
 
-template <class P, class Kept>
-__device__ __forceinline__ void keep_rows(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
-    using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
-    __shared__ typename Scan::TempStorage temp;
-    static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
-    const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
-    TupleOffsets<P> off[kKeepWide] = {
-        {rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
-    std::uint64_t packed = 0, before = 0;
-#pragma unroll
-    for (int g = 0; g < kKeepWide; ++g) packed |= std::uint64_t{off[g].kept()} << (16 * g);
-    Scan(temp).ExclusiveSum(packed, before);
-#pragma unroll
-    for (int g = 0; g < kKeepWide; ++g) {
-        if (first + g >= blocks) break;
-        Kept* out = kept + block_base[first + g] + ((before >> (16 * g)) & 0xffffu);
-#pragma unroll
-        for (int k = 0; k < kTupleRows; ++k)
-            if (off[g].at[k + 1] > off[g].at[k]) keep_row(out, off[g].at[k]);
-    }
-}
-
-template <class P, class Kept>
-__global__ void __launch_bounds__(kTupleThreads)
-    sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
-    keep_rows(rows, blocks, ptr, block_base, kept);
-}
-
-// The same at 32 registers (8 bytes spilled), eight blocks an SM rather than six, where the
-// offsets are 32-bit and there are at least kFullKeepRows rows (KeptRows::full says).
-// Measured on one H200 (08a82f2, TENSORSCOPE_HOCSR_KEEP_FULL, h200-issue19-session53.json call 2,
-// alternating twice, medians of 10), HOCSR modes 1-3 (265M, 348M and 111M rows):
+// A block's kept offsets are gathered in shared memory, then each group's written side by side (a
+// warp's store 32 consecutive entries). Until session 54 each thread stored its own rows one by
+// one, so that a warp's store touched its lanes' scattered places: Nsight Compute on the uniform
+// shape's mode 3 (half its 111M rows kept) had that pass's L2 96% busy at DRAM 73-78%, 174 us
+// with 32-bit offsets (h200-issue19-session54.json call 2); gathered first, 160 us at DRAM 85%
+// (4.07 TB/s, call 3). Measured on one H200 (ecfaae2, TENSORSCOPE_HOCSR_KEEP_STAGED, call 3,
+// alternating twice, medians of 10), HOCSR modes 1-3 (the writes side by side / as before):
+//   nell-2 shape   0.530-0.531, 0.618-0.623, 0.383-0.385 ms / 0.528-0.536, 0.632-0.633, 0.394-0.399
+//   uniform shape  0.638-0.640, 0.736-0.738, 0.462-0.463    / 0.645-0.647, 0.734-0.739, 0.474
+// within 1.4e-7 of cpu-ref. Session 35 had tried the same with one 16-byte load a thread and lost
+// on the nell-2 shape (0.536-0.538 ms against 0.513-0.525 on mode 3): then the loads set the pace.
+// The pass before (one block scan a block, each thread's stores its own) ran eight blocks an SM at
+// 32 registers past 160M rows of 32-bit offsets (session 53, 08a82f2, h200-issue19-session53.json
+// call 2, alternating twice, medians of 10; HOCSR modes 1-3, 265M, 348M and 111M rows):
 //   nell-2 shape   eight blocks 0.543, 0.631-0.635, 0.396 ms    six 0.563-0.566, 0.663-0.671, 0.393-0.394
 //   uniform shape  eight blocks 0.641-0.642, 0.733, 0.481-0.485  six 0.636-0.641, 0.744-0.745, 0.474-0.480
-// (within 1.2e-7 of cpu-ref either way): up to 5% faster over the first two modes' hundreds of
-// millions of mostly empty rows, 1-2% slower over mode 3's 111M (not profiled: which way the
-// rows' count works is not known); seven blocks an SM compile to the same 32 registers.
-constexpr std::uint64_t kFullKeepRows = 160'000'000;
+// This pass at six (40 registers) is as fast as that on modes 1-2 (the call 3 rows above, "as
+// before" being that pass), so it runs alone.
 // Tried and no faster, session 54 (b83c211, TENSORSCOPE_HOCSR_KEEP_WARP, h200-issue19-session54.json
 // call 1, one H200, alternating twice, medians of 10): the first pass with no block-wide step, the
 // plan counting the kept rows before every chunk of 128 rows (a warp's four a lane) so that each
 // warp placed its rows by its own shuffle scan, 4 chunks a warp (32 registers, 4 bytes spilled,
 // eight blocks an SM) or 8 (62 registers, four). HOCSR's modes 1-3 (32-bit offsets):
 //   nell-2 shape   8 chunks 0.540, 0.624-0.636, 0.428-0.432 ms   4 chunks 0.571-0.574, 0.668-0.669, 0.445-0.446
-//                  this pass 0.536, 0.626-0.628, 0.431-0.433
+//                  the pass then 0.536, 0.626-0.628, 0.431-0.433
 //   uniform shape  8 chunks 0.626-0.627, 0.721-0.722, 0.475-0.480   4 chunks 0.670-0.673, 0.782-0.783, 0.501-0.509
-//                  this pass 0.639-0.641, 0.728-0.733, 0.476-0.479
+//                  the pass then 0.639-0.641, 0.728-0.733, 0.476-0.479
 // (mode 3's product slowed in that build by the prefetch code of sptv_adaptive_rows.cuh, alike in
 // every arm; the GPU SpTV suite passed 34/34 either way, within 1.4e-7 of cpu-ref): the block's
-// barrier is not what holds this pass below the copy bandwidth; removed.
-
-template <class P, class Kept>
-__global__ void __launch_bounds__(kTupleThreads, 8)
-    sptv_keep_rows_full_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                               const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
-    keep_rows(rows, blocks, ptr, block_base, kept);
-}
-
-// Experiment (session 54, TENSORSCOPE_HOCSR_KEEP_STAGED=1): the same pass with the kept offsets
-// gathered in shared memory first, each group's then written side by side (a warp's store 32
-// consecutive entries), where the default has each thread store its own rows one by one, a
-// warp's store instruction touching its lanes' scattered places. Why: Nsight Compute on the
-// uniform shape's mode 3 (half its 111M rows kept, their low 16 bits written) had this pass's L2
-// 96% busy at DRAM 73% (h200-issue19-session54.json call 2).
+// barrier was not what held the pass below the copy bandwidth; removed.
 template <class P, class Kept>
 __global__ void __launch_bounds__(kTupleThreads)
-    sptv_keep_rows_staged_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                                 const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
+    sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
+                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
     __shared__ Kept stage[kKeepWide][kTupleBlockRows];
+    static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
     const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
     TupleOffsets<P> off[kKeepWide] = {
         {rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
@@ -234,13 +198,7 @@ class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
              const std::uint64_t* ptr64, const std::uint64_t* block_base, bool low16)
-        : rows_(rows),
-          ptr32_(ptr32),
-          ptr64_(ptr64),
-          block_base_(block_base),
-          full_(full(rows, ptr32)),
-          staged_(env_is("TENSORSCOPE_HOCSR_KEEP_STAGED", "1")),
-          kept_(kept_rows + 1) {
+        : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base), kept_(kept_rows + 1) {
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
@@ -264,25 +222,12 @@ public:
     }
 
 private:
-    // Whether the first pass runs at eight blocks an SM (sptv_keep_rows_full_kernel): 32-bit
-    // offsets and at least kFullKeepRows rows, unless TENSORSCOPE_HOCSR_KEEP_FULL=1 or =0 says.
-    static bool full(std::uint64_t rows, const std::uint32_t* ptr32) {
-        if (!ptr32 || env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "0")) return false;
-        return env_is("TENSORSCOPE_HOCSR_KEEP_FULL", "1") || rows >= kFullKeepRows;
-    }
-
     template <class Kept>
     void keep(Kept* kept, cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
-        if (staged_ && ptr32_)
-            sptv_keep_rows_staged_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
-        else if (staged_)
-            sptv_keep_rows_staged_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept);
-        else if (full_)
-            sptv_keep_rows_full_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
-        else if (ptr32_)
+        if (ptr32_)
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
         else
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept);
@@ -293,8 +238,6 @@ private:
     const std::uint32_t* ptr32_;
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
-    bool full_;
-    bool staged_;  // experiment, session 54
     DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint16_t> low16_;
 };
