@@ -256,7 +256,7 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
 // TENSORSCOPE_SPTV_ROWS=shared still forces the shared-vector kernels there.
 bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
-    if (AdaptiveRows::small(vlen) || env_is("TENSORSCOPE_HOCSR_LOW16", "1")) return true;  // experiment, session 54
+    if (AdaptiveRows::small(vlen)) return true;
     return nnz < 3 * outputs;
 }
 
