@@ -71,7 +71,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cuda_util.cuh"
-#include "env_switch.hpp"
 #include "sptv_tuples.cuh"
 
 namespace tscope::gpu {
@@ -158,38 +157,22 @@ __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ =
 // (mode 3's product slowed in that build by the prefetch code of sptv_adaptive_rows.cuh, alike in
 // every arm; the GPU SpTV suite passed 34/34 either way, within 1.4e-7 of cpu-ref): the block's
 // barrier was not what held the pass below the copy bandwidth; removed.
-// Experiment (session 54, TENSORSCOPE_HOCSR_KEEP_NARROW=1): 32-bit offsets held in 32 bits (the
-// default's TupleOffsets widens them to 64), at eight blocks an SM.
-struct NarrowOffsets {
-    std::uint32_t at[kTupleRows + 1];
-    __device__ NarrowOffsets(std::uint64_t rows, const std::uint32_t* __restrict__ ptr, std::uint64_t block) {
-        const std::uint64_t first = (block * kTupleThreads + threadIdx.x) * kTupleRows;
-        if (first + kTupleRows <= rows) {
-            const uint4 a = __ldg(reinterpret_cast<const uint4*>(ptr + first));
-            at[0] = a.x, at[1] = a.y, at[2] = a.z, at[3] = a.w;
-        } else {
-#pragma unroll
-            for (int k = 0; k < kTupleRows; ++k) at[k] = ptr[first + k < rows ? first + k : rows];
-        }
-        at[kTupleRows] = ptr[first + kTupleRows < rows ? first + kTupleRows : rows];
-    }
-    __device__ std::uint32_t kept() const {
-        std::uint32_t n = 0;
-#pragma unroll
-        for (int k = 0; k < kTupleRows; ++k) n += at[k + 1] > at[k];
-        return n;
-    }
-};
-
-template <class Off, class P, class Kept>
-__device__ __forceinline__ void keep_rows(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
+// Tried and slower, session 54 (52ac8b7, TENSORSCOPE_HOCSR_KEEP_NARROW, h200-issue19-session54.json
+// call 6, three rounds alternating, medians of 10): this pass with 32-bit offsets held in 32 bits
+// (TupleOffsets widens them to 64) at eight blocks an SM (32 registers, 8 bytes spilled). Mode 3,
+// nell-2 shape 0.398-0.403 ms against 0.385-0.392, uniform 0.468-0.472 against 0.460-0.462; the
+// nell-2 shape's modes once, 0.541, 0.622, 0.394 against 0.528, 0.620, 0.382; removed.
+template <class P, class Kept>
+__global__ void __launch_bounds__(kTupleThreads)
+    sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
+                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
     using Scan = cub::BlockScan<std::uint64_t, kTupleThreads, kTupleScan>;
     __shared__ typename Scan::TempStorage temp;
     __shared__ Kept stage[kKeepWide][kTupleBlockRows];
     static_assert(kKeepWide == 4 && kTupleBlockRows < (1u << 16), "four counts in 16-bit fields");
     const std::uint64_t first = blockIdx.x * static_cast<std::uint64_t>(kKeepWide);
-    Off off[kKeepWide] = {{rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
+    TupleOffsets<P> off[kKeepWide] = {
+        {rows, ptr, first}, {rows, ptr, first + 1}, {rows, ptr, first + 2}, {rows, ptr, first + 3}};
     std::uint64_t packed = 0, before = 0, total = 0;
 #pragma unroll
     for (int g = 0; g < kKeepWide; ++g) packed |= std::uint64_t{off[g].kept()} << (16 * g);
@@ -209,20 +192,6 @@ __device__ __forceinline__ void keep_rows(std::uint64_t rows, std::uint64_t bloc
         Kept* out = kept + block_base[first + g];
         for (std::uint32_t i = threadIdx.x; i < n; i += kTupleThreads) out[i] = stage[g][i];
     }
-}
-
-template <class P, class Kept>
-__global__ void __launch_bounds__(kTupleThreads)
-    sptv_keep_rows_kernel(std::uint64_t rows, std::uint64_t blocks, const P* __restrict__ ptr,
-                          const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
-    keep_rows<TupleOffsets<P>>(rows, blocks, ptr, block_base, kept);
-}
-
-template <class Kept>
-__global__ void __launch_bounds__(kTupleThreads, 8)
-    sptv_keep_rows_narrow_kernel(std::uint64_t rows, std::uint64_t blocks, const std::uint32_t* __restrict__ ptr,
-                                 const std::uint64_t* __restrict__ block_base, Kept* __restrict__ kept) {
-    keep_rows<NarrowOffsets>(rows, blocks, ptr, block_base, kept);
 }
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
@@ -263,9 +232,7 @@ private:
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
         if (!blocks) return;
         const unsigned grid = (blocks + kKeepWide - 1) / kKeepWide;
-        if (ptr32_ && narrow_)
-            sptv_keep_rows_narrow_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
-        else if (ptr32_)
+        if (ptr32_)
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr32_, block_base_, kept);
         else
             sptv_keep_rows_kernel<<<grid, kTupleThreads, 0, stream>>>(rows_, blocks, ptr64_, block_base_, kept);
@@ -276,7 +243,6 @@ private:
     const std::uint32_t* ptr32_;
     const std::uint64_t* ptr64_;
     const std::uint64_t* block_base_;
-    bool narrow_ = env_is("TENSORSCOPE_HOCSR_KEEP_NARROW", "1");  // experiment, session 54
     DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint16_t> low16_;
 };
