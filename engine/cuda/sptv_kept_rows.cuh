@@ -138,7 +138,7 @@ __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ =
 //   uniform shape  0.638-0.640, 0.736-0.738, 0.462-0.463    / 0.645-0.647, 0.734-0.739, 0.474
 // within 1.4e-7 of cpu-ref. Session 35 had tried the same with one 16-byte load a thread and lost
 // on the nell-2 shape (0.536-0.538 ms against 0.513-0.525 on mode 3): then the loads set the pace.
-// The pass before (one block scan a block, each thread's stores its own) ran eight blocks an SM at
+// The pass before (one block scan a block, each thread storing its own rows) ran eight blocks an SM at
 // 32 registers past 160M rows of 32-bit offsets (session 53, 08a82f2, h200-issue19-session53.json
 // call 2, alternating twice, medians of 10; HOCSR modes 1-3, 265M, 348M and 111M rows):
 //   nell-2 shape   eight blocks 0.543, 0.631-0.635, 0.396 ms    six 0.563-0.566, 0.663-0.671, 0.393-0.394
