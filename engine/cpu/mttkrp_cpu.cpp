@@ -84,6 +84,9 @@ private:
     void down(int l, std::uint64_t node, const double* prefix, double* scratch, OutputRows& rows) const {
         if (l == level_) {
             if (l == n_ - 1) {  // nonzero algorithm: val * prefix
+                // a leaf has ancestors: the CSF family refuses tensors of order 1 (GCC, seeing run()'s
+                // null prefix at the root, would otherwise warn of a read past a zero-length array)
+                if (!prefix) __builtin_unreachable();
                 double* v = sum_buf(scratch, l);
                 const double x = static_cast<double>(c_.vals[node]);
                 for (std::uint64_t r = 0; r < R(); ++r) v[r] = x * prefix[r];
