@@ -35,6 +35,14 @@ device_setup() {
     step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
     if [ -x "$CLI_ALT" ]; then step "alt: $CLI_ALT at $ALT_COMMIT"; fi
 }
+# suite_to NAME BINARY [VAR=VALUE...]: test binary BINARY with those variables set, its output and
+# an rc= line in $R/NAME.out, uncut by LIMIT (scripts run it in the background beside the tensors'
+# generation, then wait).
+suite_to() {
+    local name=$1 t=$2; shift 2
+    env "$@" QT_QPA_PLATFORM=offscreen "$B/tests/$t" > "$R/$name.out" 2>&1
+    echo "rc=$?" >> "$R/$name.out"
+}
 run_suites() {  # the seconds each may need, test binary names...
     local need=$1 t; shift
     for t in "$@"; do run "$t" "$need" env QT_QPA_PLATFORM=offscreen "$B/tests/$t"; done

@@ -13,10 +13,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-(for w in 4 8; do
-    env TENSORSCOPE_HOCSR_KEEP_WARP=$w QT_QPA_PLATFORM=offscreen "$B/tests/test_sptv_cuda" > "$R/test_sptv_cuda-warp$w.out" 2>&1
-    echo "rc=$?" >> "$R/test_sptv_cuda-warp$w.out"
-done) &
+(for w in 4 8; do suite_to test_sptv_cuda-warp$w test_sptv_cuda TENSORSCOPE_HOCSR_KEEP_WARP=$w; done) &
 EXT=jsonl
 gen_nell2
 gen_uniform

@@ -11,8 +11,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-(env TENSORSCOPE_HOCSR_KEEP_STAGED=1 QT_QPA_PLATFORM=offscreen "$B/tests/test_sptv_cuda" > "$R/test_sptv_cuda-staged.out" 2>&1
- echo "rc=$?" >> "$R/test_sptv_cuda-staged.out") &
+suite_to test_sptv_cuda-staged test_sptv_cuda TENSORSCOPE_HOCSR_KEEP_STAGED=1 &
 EXT=jsonl
 gen_nell2
 gen_uniform

@@ -10,7 +10,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-(env QT_QPA_PLATFORM=offscreen "$B/tests/test_sptv_cuda" > "$R/test_sptv_cuda.out" 2>&1; echo "rc=$?" >> "$R/test_sptv_cuda.out") &
+suite_to test_sptv_cuda test_sptv_cuda &
 EXT=jsonl
 gen_nell2
 gen_uniform

@@ -10,8 +10,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-(env TENSORSCOPE_HOCSR_KEEP_NARROW=1 QT_QPA_PLATFORM=offscreen "$B/tests/test_sptv_cuda" > "$R/test_sptv_cuda-narrow.out" 2>&1
- echo "rc=$?" >> "$R/test_sptv_cuda-narrow.out") &
+suite_to test_sptv_cuda-narrow test_sptv_cuda TENSORSCOPE_HOCSR_KEEP_NARROW=1 &
 EXT=jsonl
 gen_nell2
 gen_uniform

@@ -41,5 +41,5 @@ cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py "$B/"
 for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
 cp "$root"/../shared/data/*.tns "$B/data/"
 mkdir -p carry
-tar -C /tmp -cf - bundle | xz -T2 -1 > carry/bundle.tar.xz
+tar -C /tmp -cf - bundle | xz -T2 -6 > carry/bundle.tar.xz
 echo "carry/bundle.tar.xz: $(du -h carry/bundle.tar.xz | cut -f1), commit $(git rev-parse --short HEAD)${alt:+, alt $alt}"
