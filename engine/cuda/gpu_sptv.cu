@@ -282,8 +282,8 @@ SptvDevice::SptvDevice(const SptvRows& x, std::uint64_t vlen, Timing& timing) : 
     d.out = DeviceArray<float>(x.rows);
     if (x.rows && x.nnz) {
         d.ptr = DeviceArray<std::uint64_t>(x.ptr, x.rows + 1);
-        d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
-        d.val = DeviceArray<float>(x.val, x.nnz);
+        d.col = adaptive_padded(x.col, x.nnz);
+        d.val = adaptive_padded(x.val, x.nnz);
         if (const int grid = SharedVectorRows::grid_for_csr(x.rows, x.nnz, vlen, d.ptr.get())) {
             d.short_rows = std::make_unique<SharedVectorRows>(x.rows, vlen, d.ptr.get(), d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);
             d.ptr = {};
@@ -352,8 +352,8 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
         d.ptr32 = DeviceArray<std::uint32_t>(x.ptr32, x.rows + 1);
     else
         d.ptr = DeviceArray<std::uint64_t>(x.ptr64, x.rows + 1);
-    d.col = DeviceArray<std::uint32_t>(x.col, x.nnz);
-    d.val = DeviceArray<float>(x.val, x.nnz);
+    d.col = adaptive_padded(x.col, x.nnz);
+    d.val = adaptive_padded(x.val, x.nnz);
     // each block's first output: its non-empty rows counted, then scanned; the entry after the
     // last block (counted 0) ends up holding them all, the outputs
     d.block_base = DeviceArray<std::uint64_t>(blocks + 1);

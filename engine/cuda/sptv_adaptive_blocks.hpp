@@ -8,7 +8,7 @@
 
 namespace tscope::gpu {
 
-constexpr std::uint32_t kStreamNnz = 256;      // a warp's block of short rows: nonzeros, and rows, at most
+constexpr std::uint32_t kStreamNnz = 256;  // a warp's block of short rows: nonzeros from its window, and rows, at most
 constexpr std::uint32_t kPieceNnz = 1024;      // a long row's piece
 constexpr std::uint32_t kSplitRow = 1u << 31;  // a block's row marked: a piece, added by atomics
 
@@ -17,6 +17,13 @@ constexpr std::uint32_t kSplitRow = 1u << 31;  // a block's row marked: a piece,
 struct AdaptiveBlocks {
     std::vector<std::uint32_t> row, nz, split;
 };
+
+// Where the kernel's 16-byte loads of a block starting at nonzero z begin: a block of short rows
+// is one window of kStreamNnz nonzeros from there (sptv_adaptive_rows.cuh's adaptive_load).
+template <class P>
+P adaptive_window(P z) {
+    return z & ~P{3};
+}
 
 // Cut from a CSR's offsets ptr[0 .. rows] (rows and nonzeros under 2^31; any integer type).
 template <class P>
@@ -36,10 +43,13 @@ AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count) {
         } else if (n > kStreamNnz) {
             push(r, ptr[r]);
             ++r;
+        } else if (static_cast<std::uint32_t>(ptr[r + 1] - adaptive_window(ptr[r])) > kStreamNnz) {
+            push(r, ptr[r]);  // its window runs past kStreamNnz: summed as a longer row
+            ++r;
         } else {
             const std::uint32_t first = r;
-            while (r < rows && r - first < kStreamNnz &&
-                   static_cast<std::uint32_t>(ptr[r + 1] - ptr[first]) <= kStreamNnz)
+            const P from = adaptive_window(ptr[first]);
+            while (r < rows && r - first < kStreamNnz && static_cast<std::uint32_t>(ptr[r + 1] - from) <= kStreamNnz)
                 ++r;
             push(first, ptr[first]);
         }

@@ -64,7 +64,8 @@
 namespace tscope::gpu {
 namespace {
 
-constexpr int kAdaptiveBatch = kStreamNnz / 32;  // a lane's loads of each array in flight
+constexpr int kAdaptiveBatch = kStreamNnz / 32;    // a lane's 4-byte loads of each array in flight
+constexpr int kAdaptiveGroups = kStreamNnz / 128;  // or its 16-byte loads (adaptive_walk_wide)
 
 // A lane's share of [z, end): nonzeros z + lane + 32 k, k < kAdaptiveBatch; past end, column 0
 // and value 0. Stream: loaded as streaming accesses (ld.global.cs, evicted first from L1 and L2),
@@ -85,6 +86,38 @@ __device__ inline void adaptive_load(std::uint32_t z, std::uint32_t end, std::ui
             x[k] = in ? val[j] : 0.f;
         }
     }
+}
+
+// The same in 16-byte groups: a lane's share of the window of kStreamNnz nonzeros from w (a
+// multiple of 4) is the groups w + 4 (lane + 32 k) .. + 3, k < kAdaptiveGroups, one load of either
+// array each; a group from end on is column 0 and value 0, and a group across end holds what lies
+// past it (the arrays are padded to a multiple of 4, adaptive_padded), which the caller leaves out.
+__device__ inline void adaptive_load4(std::uint32_t w, std::uint32_t end, std::uint32_t lane,
+                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                      uint4 (&c)[kAdaptiveGroups], float4 (&x)[kAdaptiveGroups]) {
+#pragma unroll
+    for (int k = 0; k < kAdaptiveGroups; ++k) {
+        const std::uint32_t j = w + 4u * (lane + 32u * k);
+        const bool in = j < end;
+        c[k] = in ? *reinterpret_cast<const uint4*>(col + j) : make_uint4(0, 0, 0, 0);
+        x[k] = in ? *reinterpret_cast<const float4*>(val + j) : make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+}
+
+// A group's products with the vector's entries.
+template <class Vec>
+__device__ inline float4 adaptive_products(const uint4& c, const float4& x, const Vec& vec) {
+    return make_float4(x.x * vec[c.x], x.y * vec[c.y], x.z * vec[c.z], x.w * vec[c.w]);
+}
+
+// A device copy of n entries, readable to a multiple of 4 (the tail zero): adaptive_load4 reads
+// the whole group that holds the last nonzero.
+template <class T>
+DeviceArray<T> adaptive_padded(const T* host, std::uint64_t n) {
+    DeviceArray<T> d((n + 3) / 4 * 4);
+    if (n) check(cudaMemcpy(d.get(), host, n * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
+    if (d.size() > n) check(cudaMemset(d.get() + n, 0, (d.size() - n) * sizeof(T)), "clearing device memory");
+    return d;
 }
 
 // The vector read from global memory through L1: for a vector no block's shared memory holds and
@@ -155,7 +188,9 @@ struct AdaptiveBlock {
         : row(brow[b]), r1(brow[b + 1] & ~kSplitRow), z0(bnz[b]), z1(bnz[b + 1]), piece((row & kSplitRow) != 0) {
         row &= ~kSplitRow;
     }
-    __device__ bool one_row() const { return piece || z1 - z0 > kStreamNnz; }
+    // where its 16-byte groups start (adaptive_window, which the plan's cut uses)
+    __device__ std::uint32_t window() const { return z0 & ~3u; }
+    __device__ bool one_row() const { return piece || z1 - window() > kStreamNnz; }
 };
 
 // How a block of short rows is summed once its products are staged (session 48): the rows'
@@ -227,10 +262,11 @@ __device__ inline void adaptive_row_sum(bool mine, std::uint32_t r, std::uint32_
     }
 }
 
-// The sums of block `now`'s rows from its staged products and its offsets p.
+// The sums of block `now`'s rows from its staged products (staged[0] that of nonzero base) and
+// its offsets p.
 template <bool Split>
 __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t lane,
-                                         const std::uint32_t (&p)[kRowLoads], const float* staged,
+                                         const std::uint32_t (&p)[kRowLoads], std::uint32_t base, const float* staged,
                                          float* __restrict__ out) {
     const std::uint32_t rows = now.r1 - now.row;
 #pragma unroll
@@ -239,7 +275,7 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
         // lane 31's end is lane 0's next offset; lane 0's own offset is no other lane's end
         const std::uint32_t e = __shfl_sync(0xffffffffu, lane == 0 ? p[j + 1] : p[j], (lane + 1) % 32);
         const std::uint32_t r = now.row + lane + 32u * j;
-        adaptive_row_sum<Split>(r < now.r1, r, p[j] - now.z0, e - now.z0, lane, staged, out);
+        adaptive_row_sum<Split>(r < now.r1, r, p[j] - base, e - base, lane, staged, out);
     }
 }
 
@@ -310,7 +346,78 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
         const AdaptiveBlock now = h;
         if constexpr (Low16) adaptive_widen(now, p);
         __syncwarp();
-        adaptive_run_sums<Split>(now, lane, p, staged, out);
+        adaptive_run_sums<Split>(now, lane, p, now.z0, staged, out);
+        __syncwarp();  // the buffer's next fill waits for these reads
+        if (next >= blocks) return;
+        b = next, h = AdaptiveBlock(b, brow, bnz);
+        begin();
+    }
+}
+
+// The walk of blocks of 1,024 (the vector staged, every row a lane's) with the nonzeros loaded in
+// 16-byte groups (adaptive_load4), a window of kStreamNnz from the block's first nonzero rounded
+// down to a multiple of 4 (the plan's cut, adaptive_window, keeps a block of short rows within
+// one), the products staged 16 bytes a store: a quarter of the load and store instructions.
+// Blocks of 512 keep the 4-byte loads (adaptive_walk): the groups' registers spilled there (40
+// registers, 32-52 bytes).
+template <bool Low16>
+__device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
+                                          const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
+                                          const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
+                                          const std::uint32_t* __restrict__ col, const float* __restrict__ val,
+                                          const float* vec, float* staged, float* __restrict__ out) {
+    const std::uint32_t lane = threadIdx.x % 32;
+    uint4 c[kAdaptiveGroups];
+    float4 x[kAdaptiveGroups];
+    std::uint32_t p[kRowLoads];
+    std::uint32_t b = first;
+    if (b >= blocks) return;
+    AdaptiveBlock h(b, brow, bnz);
+    auto begin = [&] {  // block h's first loads
+        adaptive_load4(h.window(), h.z1, lane, col, val, c, x);
+        if (h.one_row()) return;
+        if constexpr (Low16)
+            adaptive_load_low16(h, lane, low, p);
+        else
+            adaptive_load_rows(h, lane, ptr, p);
+    };
+    begin();
+    for (;;) {
+        const std::uint32_t next = b + stride;
+        if (h.one_row()) {
+            float s = 0.f;
+            for (std::uint32_t w = h.window();;) {
+                // only a window at the row's ends holds nonzeros of other rows
+                const bool edge = w < h.z0 || w + kStreamNnz > h.z1;
+#pragma unroll
+                for (int k = 0; k < kAdaptiveGroups; ++k) {
+                    const float4 y = adaptive_products(c[k], x[k], vec);
+                    if (edge) {
+                        const std::uint32_t j = w + 4u * (lane + 32u * k);
+                        auto in = [&](std::uint32_t i) { return j + i >= h.z0 && j + i < h.z1; };
+                        s += (in(0) ? y.x : 0.f) + (in(1) ? y.y : 0.f) + (in(2) ? y.z : 0.f) + (in(3) ? y.w : 0.f);
+                    } else {
+                        s += (y.x + y.y) + (y.z + y.w);
+                    }
+                }
+                w += kStreamNnz;
+                if (w >= h.z1) break;
+                adaptive_load4(w, h.z1, lane, col, val, c, x);
+            }
+            adaptive_row_out(s, h.piece, out + h.row);
+            if (next >= blocks) return;
+            b = next, h = AdaptiveBlock(b, brow, bnz);
+            begin();
+            continue;
+        }
+        // the window's products, the block's rows among them (run_sums reads from its start)
+        auto* staged4 = reinterpret_cast<float4*>(staged);
+#pragma unroll
+        for (int k = 0; k < kAdaptiveGroups; ++k) staged4[lane + 32 * k] = adaptive_products(c[k], x[k], vec);
+        const AdaptiveBlock now = h;
+        if constexpr (Low16) adaptive_widen(now, p);
+        __syncwarp();
+        adaptive_run_sums<false>(now, lane, p, now.window(), staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
         if (next >= blocks) return;
         b = next, h = AdaptiveBlock(b, brow, bnz);
@@ -327,7 +434,7 @@ __global__ void __launch_bounds__(Threads, PerSm)
                          const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
                          const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
                          float* __restrict__ out) {
-    extern __shared__ float smem[];
+    extern __shared__ __align__(16) float smem[];
     if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
         adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
@@ -336,8 +443,12 @@ __global__ void __launch_bounds__(Threads, PerSm)
         const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;
         float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
-                                    ptr, low, col, val, vec, staged, out);
+        if constexpr (Threads == 1024 && !Split)
+            adaptive_walk_wide<Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
+                                      ptr, low, col, val, vec, staged, out);
+        else
+            adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
+                                        bnz, ptr, low, col, val, vec, staged, out);
     }
 }
 

@@ -37,7 +37,8 @@ QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& 
         }
         if (z0 != static_cast<std::uint32_t>(ptr[row]) || z1 != static_cast<std::uint32_t>(ptr[next]))
             return "a block's nonzeros are not its rows'" + at;
-        if (z1 - z0 > kStreamNnz && next != row + 1) return "a block over kStreamNnz holds more than one row" + at;
+        if (z1 - adaptive_window(z0) > kStreamNnz && next != row + 1)
+            return "a block whose window runs past kStreamNnz holds more than one row" + at;
         if (z1 - z0 > kPieceNnz) return "a whole row longer than kPieceNnz" + at;
         if (next - row > kStreamNnz) return "a block holds more than kStreamNnz rows" + at;
         if (next == row) return "a block holds no row" + at;
@@ -93,6 +94,21 @@ private Q_SLOTS:
         QCOMPARE(b.row, (std::vector<std::uint32_t>{0, 2, 3, 4, 5}));
         QCOMPARE(b.nz, (std::vector<std::uint32_t>{0, 200, 300, 557, 558}));
         QVERIFY(b.split.empty());
+    }
+
+    // A block of short rows is one window of 256 nonzeros from its first nonzero rounded down to
+    // a multiple of 4 (the kernel's 16-byte loads): after 3 nonzeros (window from 0), a row of 253
+    // fits that block; after 5 (window from 4), a row of 256 would end past it and is a block
+    // alone, summed as a longer row, as is a row of 254 after 7 (window from 4 again).
+    void blocksAreWindows() {
+        const std::vector<std::int32_t> fits = offsets_of({3, 253, 1});
+        QCOMPARE(adaptive_blocks(fits.data(), fits.size() - 1).row, (std::vector<std::uint32_t>{0, 2, 3}));
+        const std::vector<std::int32_t> past = offsets_of({5, 256, 2, 1});
+        const AdaptiveBlocks b = adaptive_blocks(past.data(), past.size() - 1);
+        QCOMPARE(b.row, (std::vector<std::uint32_t>{0, 1, 2, 4}));
+        QCOMPARE(b.nz, (std::vector<std::uint32_t>{0, 5, 261, 264}));
+        const std::vector<std::int32_t> alone = offsets_of({1, 1, 1, 1, 1, 1, 1, 254, 1});
+        QCOMPARE(adaptive_blocks(alone.data(), alone.size() - 1).row, (std::vector<std::uint32_t>{0, 7, 8, 9}));
     }
 
     // A row of 2,500 nonzeros: three pieces (1,024, 1,024, 452), marked, listed once.

@@ -87,18 +87,25 @@ private Q_SLOTS:
     // block of short rows holds 256), 1023-1025 and 2048-2049 (a long row's pieces of 1024), a
     // run of 300 one-nonzero fibers (a block holds 256 rows at most), short fibers between, and
     // four of 33-60 in one block of short rows (each summed by the warp where the vector is small).
+    // With a third dimension of 20,003 (an 80 KB vector: blocks of 1,024, their nonzeros loaded in
+    // 16-byte groups from each block's first nonzero rounded down to a multiple of 4) the same
+    // fibers start at every offset modulo 4, at the groups' edges.
     void adaptiveBlockEdges() {
+        adaptiveBlockEdgesOf(2100);
+        adaptiveBlockEdgesOf(20003);
+    }
+    void adaptiveBlockEdgesOf(std::uint64_t dim) {
         const std::uint64_t lengths[] = {255, 1, 256, 257, 3, 1023, 1024, 1025, 2, 2048, 2049, 7, 256, 40, 50, 60, 33};
         std::uint64_t total = 300;
         for (std::uint64_t len : lengths) total += len;
-        CooTensor t({20, 300, 2100});
+        CooTensor t({20, 300, dim});
         t.resize(total);
         std::uint64_t z = 0;
         for (std::uint64_t i = 0; i < 17; ++i)
             for (std::uint64_t k = 0; k < lengths[i]; ++k)
-                t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 17 + i) % 2100}, 0.25 + double((k * 5 + i) % 13) / 4);
+                t.set(z++, std::vector<std::uint64_t>{i, 0, (k * 17 + i) % dim}, 0.25 + double((k * 5 + i) % 13) / 4);
         for (std::uint64_t q = 0; z < total; ++q)
-            t.set(z++, std::vector<std::uint64_t>{17, q, q % 2100}, 1.0 - double(q % 3));
+            t.set(z++, std::vector<std::uint64_t>{17, q, q % dim}, 1.0 - double(q % 3));
         check_against_oracle(tstest::shuffled(t, 9));
     }
 
