@@ -26,8 +26,12 @@ P adaptive_window(P z) {
 }
 
 // Cut from a CSR's offsets ptr[0 .. rows] (rows and nonzeros under 2^31; any integer type).
+// With windows (the kernels of blocks of 1,024, adaptive_walk_wide), a block of short rows lies
+// within the window of kStreamNnz nonzeros from its first nonzero's adaptive_window; else within
+// kStreamNnz nonzeros from its first.
 template <class P>
-AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count) {
+AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windows = false) {
+    auto start = [windows](P z) { return windows ? adaptive_window(z) : z; };
     AdaptiveBlocks b;
     const auto rows = static_cast<std::uint32_t>(row_count);
     auto push = [&b](std::uint32_t row, P nz) {
@@ -43,12 +47,12 @@ AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count) {
         } else if (n > kStreamNnz) {
             push(r, ptr[r]);
             ++r;
-        } else if (static_cast<std::uint32_t>(ptr[r + 1] - adaptive_window(ptr[r])) > kStreamNnz) {
+        } else if (static_cast<std::uint32_t>(ptr[r + 1] - start(ptr[r])) > kStreamNnz) {
             push(r, ptr[r]);  // its window runs past kStreamNnz: summed as a longer row
             ++r;
         } else {
             const std::uint32_t first = r;
-            const P from = adaptive_window(ptr[first]);
+            const P from = start(ptr[first]);
             while (r < rows && r - first < kStreamNnz && static_cast<std::uint32_t>(ptr[r + 1] - from) <= kStreamNnz)
                 ++r;
             push(first, ptr[first]);

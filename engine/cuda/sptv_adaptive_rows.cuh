@@ -190,7 +190,12 @@ struct AdaptiveBlock {
     }
     // where its 16-byte groups start (adaptive_window, which the plan's cut uses)
     __device__ std::uint32_t window() const { return z0 & ~3u; }
-    __device__ bool one_row() const { return piece || z1 - window() > kStreamNnz; }
+    // Summed as one row: a piece, or nonzeros past kStreamNnz from z0 or (Windows, adaptive_walk_wide)
+    // from its window.
+    template <bool Windows>
+    __device__ bool one_row() const {
+        return piece || z1 - (Windows ? window() : z0) > kStreamNnz;
+    }
 };
 
 // How a block of short rows is summed once its products are staged (session 48): the rows'
@@ -317,7 +322,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load<Stream>(h.z0, h.z1, lane, col, val, c, x);
-        if (h.one_row()) return;
+        if (h.one_row<false>()) return;
         if constexpr (Low16)
             adaptive_load_low16(h, lane, low, p);
         else
@@ -326,7 +331,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     begin();
     for (;;) {
         const std::uint32_t next = b + stride;
-        if (h.one_row()) {
+        if (h.one_row<false>()) {
             float s = 0.f;
             for (std::uint32_t z = h.z0;;) {
 #pragma unroll
@@ -360,7 +365,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 // one), the products staged 16 bytes a store: a quarter of the load and store instructions.
 // Blocks of 512 keep the 4-byte loads (adaptive_walk): the groups' registers spilled there (40
 // registers, 32-52 bytes).
-template <bool Low16>
+template <bool Split, bool Low16>
 __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                           const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
                                           const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
@@ -375,7 +380,7 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load4(h.window(), h.z1, lane, col, val, c, x);
-        if (h.one_row()) return;
+        if (h.one_row<true>()) return;
         if constexpr (Low16)
             adaptive_load_low16(h, lane, low, p);
         else
@@ -384,7 +389,7 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
     begin();
     for (;;) {
         const std::uint32_t next = b + stride;
-        if (h.one_row()) {
+        if (h.one_row<true>()) {
             float s = 0.f;
             for (std::uint32_t w = h.window();;) {
                 // only a window at the row's ends holds nonzeros of other rows
@@ -417,7 +422,7 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
         const AdaptiveBlock now = h;
         if constexpr (Low16) adaptive_widen(now, p);
         __syncwarp();
-        adaptive_run_sums<false>(now, lane, p, now.window(), staged, out);
+        adaptive_run_sums<Split>(now, lane, p, now.window(), staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
         if (next >= blocks) return;
         b = next, h = AdaptiveBlock(b, brow, bnz);
@@ -443,9 +448,9 @@ __global__ void __launch_bounds__(Threads, PerSm)
         const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;
         float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
-        if constexpr (Threads == 1024 && !Split)
-            adaptive_walk_wide<Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
-                                      ptr, low, col, val, vec, staged, out);
+        if constexpr (Threads == 1024)
+            adaptive_walk_wide<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks,
+                                             brow, bnz, ptr, low, col, val, vec, staged, out);
         else
             adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
                                         bnz, ptr, low, col, val, vec, staged, out);
@@ -515,16 +520,18 @@ private:
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
     void cut(const P* host_ptr, std::uint64_t rows) {
-        const AdaptiveBlocks b = adaptive_blocks(host_ptr, rows);
+        // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
+        const bool small = AdaptiveRows::small(vlen_) || through_;
+        const AdaptiveBlocks b = adaptive_blocks(host_ptr, rows, !small);
         blocks_ = static_cast<std::uint32_t>(b.row.size() - 1);
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
-        // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
-        const bool small = AdaptiveRows::small(vlen_) || through_;
         threads_ = small ? 512 : 1024;
         if (through_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
+        else if (!small && env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "1"))  // an experiment (session 55)
+            kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, true, true> : sptv_adaptive_kernel<1024, 1, true, false>;
         else if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
         else if (low_)

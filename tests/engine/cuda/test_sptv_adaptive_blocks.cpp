@@ -16,7 +16,9 @@ std::vector<std::int32_t> offsets_of(const std::vector<std::uint32_t>& lengths) 
 }
 
 // What the kernel (sptv_adaptive_kernel) relies on, or the message of the first broken rule.
-QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& b) {
+// With windows, a block of short rows lies within kStreamNnz nonzeros from its first nonzero's
+// adaptive_window (the kernels of blocks of 1,024), else from its first.
+QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& b, bool windows) {
     const auto rows = static_cast<std::uint32_t>(ptr.size() - 1);
     if (b.row.size() != b.nz.size() || b.row.empty()) return "row and nz differ in size, or hold no sentinel";
     if (b.row.back() != rows || b.nz.back() != static_cast<std::uint32_t>(ptr.back()))
@@ -37,8 +39,8 @@ QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& 
         }
         if (z0 != static_cast<std::uint32_t>(ptr[row]) || z1 != static_cast<std::uint32_t>(ptr[next]))
             return "a block's nonzeros are not its rows'" + at;
-        if (z1 - adaptive_window(z0) > kStreamNnz && next != row + 1)
-            return "a block whose window runs past kStreamNnz holds more than one row" + at;
+        if (z1 - (windows ? adaptive_window(z0) : z0) > kStreamNnz && next != row + 1)
+            return "a block running past kStreamNnz holds more than one row" + at;
         if (z1 - z0 > kPieceNnz) return "a whole row longer than kPieceNnz" + at;
         if (next - row > kStreamNnz) return "a block holds more than kStreamNnz rows" + at;
         if (next == row) return "a block holds no row" + at;
@@ -79,8 +81,10 @@ private Q_SLOTS:
         QFETCH(QList<int>, lengths);
         std::vector<std::uint32_t> n(lengths.begin(), lengths.end());
         const std::vector<std::int32_t> ptr = offsets_of(n);
-        const QString broken = broken_rule(ptr, adaptive_blocks(ptr.data(), ptr.size() - 1));
-        QVERIFY2(broken.isEmpty(), qPrintable(broken));
+        for (bool windows : {false, true}) {
+            const QString broken = broken_rule(ptr, adaptive_blocks(ptr.data(), ptr.size() - 1, windows), windows);
+            QVERIFY2(broken.isEmpty(), qPrintable(broken));
+        }
     }
 
     // The runs of short rows are cut greedily: 256 rows of one nonzero fill a block, the 257th
@@ -96,19 +100,24 @@ private Q_SLOTS:
         QVERIFY(b.split.empty());
     }
 
-    // A block of short rows is one window of 256 nonzeros from its first nonzero rounded down to
-    // a multiple of 4 (the kernel's 16-byte loads): after 3 nonzeros (window from 0), a row of 253
-    // fits that block; after 5 (window from 4), a row of 256 would end past it and is a block
-    // alone, summed as a longer row, as is a row of 254 after 7 (window from 4 again).
+    // For blocks of 1,024 a block of short rows is one window of 256 nonzeros from its first
+    // nonzero rounded down to a multiple of 4 (the kernel's 16-byte loads): after 3 nonzeros
+    // (window from 0), a row of 253 fits that block; after 5 (window from 4), a row of 256 would
+    // end past it and is a block alone, summed as a longer row, as is a row of 254 after 7 (window
+    // from 4 again). A row of 255 after 5 fills its window (4 to 260), so the next row starts
+    // another block; without windows (blocks of 512) it joins the 255's.
     void blocksAreWindows() {
         const std::vector<std::int32_t> fits = offsets_of({3, 253, 1});
-        QCOMPARE(adaptive_blocks(fits.data(), fits.size() - 1).row, (std::vector<std::uint32_t>{0, 2, 3}));
+        QCOMPARE(adaptive_blocks(fits.data(), fits.size() - 1, true).row, (std::vector<std::uint32_t>{0, 2, 3}));
         const std::vector<std::int32_t> past = offsets_of({5, 256, 2, 1});
-        const AdaptiveBlocks b = adaptive_blocks(past.data(), past.size() - 1);
+        const AdaptiveBlocks b = adaptive_blocks(past.data(), past.size() - 1, true);
         QCOMPARE(b.row, (std::vector<std::uint32_t>{0, 1, 2, 4}));
         QCOMPARE(b.nz, (std::vector<std::uint32_t>{0, 5, 261, 264}));
         const std::vector<std::int32_t> alone = offsets_of({1, 1, 1, 1, 1, 1, 1, 254, 1});
-        QCOMPARE(adaptive_blocks(alone.data(), alone.size() - 1).row, (std::vector<std::uint32_t>{0, 7, 8, 9}));
+        QCOMPARE(adaptive_blocks(alone.data(), alone.size() - 1, true).row, (std::vector<std::uint32_t>{0, 7, 8, 9}));
+        const std::vector<std::int32_t> ends = offsets_of({5, 255, 1});
+        QCOMPARE(adaptive_blocks(ends.data(), ends.size() - 1, true).row, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+        QCOMPARE(adaptive_blocks(ends.data(), ends.size() - 1, false).row, (std::vector<std::uint32_t>{0, 1, 3}));
     }
 
     // A row of 2,500 nonzeros: three pieces (1,024, 1,024, 452), marked, listed once.
@@ -133,8 +142,11 @@ private Q_SLOTS:
                             : static_cast<std::uint32_t>(rng() % 5);
             }
             const std::vector<std::int32_t> ptr = offsets_of(n);
-            const QString broken = broken_rule(ptr, adaptive_blocks(ptr.data(), ptr.size() - 1));
-            QVERIFY2(broken.isEmpty(), qPrintable(QString("trial %1: %2").arg(trial).arg(broken)));
+            for (bool windows : {false, true}) {
+                const QString broken = broken_rule(ptr, adaptive_blocks(ptr.data(), ptr.size() - 1, windows), windows);
+                QVERIFY2(broken.isEmpty(),
+                         qPrintable(QString("trial %1 (windows %2): %3").arg(trial).arg(windows).arg(broken)));
+            }
         }
     }
 };
