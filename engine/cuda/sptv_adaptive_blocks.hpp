@@ -11,6 +11,7 @@ namespace tscope::gpu {
 constexpr std::uint32_t kStreamNnz = 256;  // a warp's block of short rows: nonzeros from its window, and rows, at most
 constexpr std::uint32_t kPieceNnz = 1024;      // a long row's piece
 constexpr std::uint32_t kSplitRow = 1u << 31;  // a block's row marked: a piece, added by atomics
+constexpr std::uint32_t kLaneRowNnz = 32;      // a row a lane sums alone, at most, where the warp sums longer ones
 
 // The blocks: block b covers nonzeros [nz[b], nz[b+1]) and, unless it is a piece, rows
 // [row[b], row[b+1]) (kSplitRow masked off); split: the rows cut into pieces, to clear.
@@ -60,6 +61,22 @@ AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windo
     }
     push(rows, ptr[rows]);
     return b;
+}
+
+// The nonzeros of rows over kLaneRowNnz in b's blocks of short rows (cut as adaptive_blocks with
+// `windows`): what a lane would walk alone where each row is a lane's.
+template <class P>
+std::uint64_t lane_long_nonzeros(const P* ptr, const AdaptiveBlocks& b, bool windows) {
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k + 1 < b.row.size(); ++k) {
+        const std::uint32_t z0 = b.nz[k], z1 = b.nz[k + 1];
+        if ((b.row[k] & kSplitRow) || z1 - (windows ? adaptive_window(z0) : z0) > kStreamNnz) continue;
+        for (std::uint32_t r = b.row[k]; r < (b.row[k + 1] & ~kSplitRow); ++r) {
+            const auto n = static_cast<std::uint64_t>(ptr[r + 1] - ptr[r]);
+            if (n > kLaneRowNnz) total += n;
+        }
+    }
+    return total;
 }
 
 }  // namespace tscope::gpu

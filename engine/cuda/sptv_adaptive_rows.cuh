@@ -215,7 +215,6 @@ struct AdaptiveBlock {
 //     0.443-0.446 (HOCSR); the warp's longer rows 0.292-0.295, 0.293-0.295, 0.448-0.451; the
 //     offsets early (kept) 0.261-0.262, 0.258-0.259, 0.419-0.420 (73-74%, HOCSR 63%); both
 //     0.271-0.273, 0.274-0.278, 0.428-0.432.
-constexpr std::uint32_t kLaneRowNnz = 32;
 constexpr int kRowLoads = kStreamNnz / 32 + 1;  // offsets of a block's rows (at most kStreamNnz) and its end
 
 // A lane's offsets of block h's rows: ptr[h.row + lane + 32 j] up to ptr[h.r1]; past it, 0.
@@ -530,7 +529,7 @@ private:
         threads_ = small ? 512 : 1024;
         if (through_)
             kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
-        else if (!small && env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "1"))  // an experiment (session 55)
+        else if (!small && wide_split(host_ptr, rows, b))
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, true, true> : sptv_adaptive_kernel<1024, 1, true, false>;
         else if (!small)
             kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
@@ -541,6 +540,24 @@ private:
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, staged()), blocks_);
     }
     std::uint32_t staged() const { return through_ ? 0 : vlen_; }  // vector entries in shared memory
+
+    // Whether blocks of 1,024 sum rows over kLaneRowNnz by the whole warp (Split), as blocks of 512
+    // do: where such rows hold 1% of the nonzeros or more (TENSORSCOPE_SPTV_WIDE_SPLIT=1 or =0
+    // forces either way, for comparisons and tests). Measured on one H200 (session 55, f2bfd1d,
+    // h200-issue19-session55.json call 2, alternating twice, medians of 10; mode 3, the 115 KB
+    // vector staged; COO / CFB / HOCFS-CSR / CSF, then HOCSR), the warp's sums / a lane's:
+    //   nell-2 shape   0.243 / 0.236-0.246 / 0.243-0.245 / 0.243-0.245, 0.367-0.375 ms
+    //                  against 0.255-0.259 / 0.253-0.255 / 0.254-0.257 / 0.252-0.259, 0.385-0.388
+    //   uniform shape  0.305 / 0.301 / 0.307 / 0.301, 0.435 against 0.295 / 0.298 / 0.298 / 0.299, 0.427
+    // (the uniform shape's rows hold 1-5 nonzeros: the warp's pass over them finds none to take). The
+    // 1% is not tuned: no shape between these two was measured.
+    template <class P>
+    static bool wide_split(const P* host_ptr, std::uint64_t rows, const AdaptiveBlocks& b) {
+        if (env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "1")) return true;
+        if (env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "0")) return false;
+        const std::uint64_t nnz = static_cast<std::uint64_t>(host_ptr[rows] - host_ptr[0]);
+        return lane_long_nonzeros(host_ptr, b, true) * 100 >= nnz;
+    }
 
     std::uint32_t vlen_, blocks_ = 0;
     bool through_ = false;

@@ -120,6 +120,19 @@ private Q_SLOTS:
         QCOMPARE(adaptive_blocks(ends.data(), ends.size() - 1, false).row, (std::vector<std::uint32_t>{0, 1, 3}));
     }
 
+    // What a lane would walk alone in blocks of short rows: the rows over 32 nonzeros there (40
+    // and 100 below), not a row that is its block alone (300) nor a piece's (2,000).
+    void laneLongNonzeros() {
+        const std::vector<std::int32_t> ptr = offsets_of({3, 40, 32, 100, 300, 2000, 33, 1});
+        for (bool windows : {false, true}) {
+            const AdaptiveBlocks b = adaptive_blocks(ptr.data(), ptr.size() - 1, windows);
+            QCOMPARE(lane_long_nonzeros(ptr.data(), b, windows), std::uint64_t{40 + 100 + 33});
+        }
+        const std::vector<std::int32_t> short_rows = offsets_of(std::vector<std::uint32_t>(500, 32));
+        QCOMPARE(lane_long_nonzeros(short_rows.data(), adaptive_blocks(short_rows.data(), 500, true), true),
+                 std::uint64_t{0});
+    }
+
     // A row of 2,500 nonzeros: three pieces (1,024, 1,024, 452), marked, listed once.
     void longRowsArePieces() {
         const std::vector<std::int32_t> ptr = offsets_of({3, 2500, 4});

@@ -154,15 +154,25 @@ private Q_SLOTS:
     // TENSORSCOPE_SPTV_ROWS forces cuSPARSE or ours, "shared" even for long rows, "adaptive" even
     // for short ones. Each, on short rows, on long ones, on row counts that are no multiple of 4 (the
     // 4-row steps), on the real tensors, against the oracle.
+    // split: how blocks of 1,024 sum rows over 32 nonzeros (TENSORSCOPE_SPTV_WIDE_SPLIT: chosen
+    // by their share, 1 the warp, 0 a lane).
     void csrProductsAgree_data() {
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("split");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how);
+            QTest::addRow("%s", *how ? how : "chosen") << QByteArray(how) << QByteArray();
+        QTest::addRow("adaptive, warp sums") << QByteArray("adaptive") << QByteArray("1");
+        QTest::addRow("adaptive, lane sums") << QByteArray("adaptive") << QByteArray("0");
     }
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
+        QFETCH(QByteArray, split);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
+        if (split.isEmpty())
+            qunsetenv("TENSORSCOPE_SPTV_WIDE_SPLIT");
+        else
+            qputenv("TENSORSCOPE_SPTV_WIDE_SPLIT", split);
         adaptiveBlockEdges();
         fibersOnTileEdges();
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
@@ -177,6 +187,7 @@ private Q_SLOTS:
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
         qunsetenv("TENSORSCOPE_SPTV_ROWS");
+        qunsetenv("TENSORSCOPE_SPTV_WIDE_SPLIT");
     }
 
     // The bench's bytes for a cuda row: the format with fp32 values (as the device holds it),
