@@ -358,12 +358,28 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     }
 }
 
-// The walk of blocks of 1,024 (the vector staged, every row a lane's) with the nonzeros loaded in
-// 16-byte groups (adaptive_load4), a window of kStreamNnz from the block's first nonzero rounded
-// down to a multiple of 4 (the plan's cut, adaptive_window, keeps a block of short rows within
-// one), the products staged 16 bytes a store: a quarter of the load and store instructions.
-// Blocks of 512 keep the 4-byte loads (adaptive_walk): the groups' registers spilled there (40
-// registers, 32-52 bytes).
+// The walk of blocks of 1,024 (the vector staged) with the nonzeros loaded in 16-byte groups
+// (adaptive_load4), a window of kStreamNnz from the block's first nonzero rounded down to a
+// multiple of 4 (the plan's cut, adaptive_window, keeps a block of short rows within one), the
+// products staged 16 bytes a store: a quarter of the load and store instructions (56 registers
+// against 64). Rows are summed as adaptive_run_sums says (Split: see AdaptiveRows::wide_split).
+// Until session 55 these blocks ran adaptive_walk, 4-byte loads and every row a lane's. Measured
+// on one H200 against that (fd91f88) in the same calls (h200-issue19-session55.json, alternating
+// twice, medians of 10, mode 3; COO / CFB / HOCFS-CSR / CSF, then HOCSR, ms):
+//   16-byte loads, a lane a row (call 1)
+//     nell-2 shape   0.258-0.262 / 0.259 / 0.259-0.264 / 0.259-0.264, 0.383-0.388
+//                    against 0.263-0.266 / 0.264-0.266 / 0.267-0.268 / 0.265-0.273, 0.388-0.394
+//     uniform shape  0.302-0.306 / 0.302-0.307 / 0.301-0.302 / 0.299-0.307, 0.432-0.435
+//                    against 0.319-0.321 / 0.322-0.323 / 0.320 / 0.316-0.319, 0.465-0.470
+//   as now, the nell-2 shape's rows over 32 summed by the warp (call 3)
+//     nell-2 shape   0.242-0.244 / 0.244 / 0.238-0.241 / 0.238-0.246, 0.366-0.376 (70.8-72.9%)
+//                    against 0.260-0.265 / 0.260-0.262 / 0.262 / 0.258-0.261, 0.386-0.388 (68.7-69.0%)
+//     uniform shape  0.303-0.305 / 0.300-0.303 / 0.301 / 0.298-0.305, 0.430-0.436 (69.5-70.6%)
+//                    against 0.310-0.321 / 0.315-0.317 / 0.318-0.321 / 0.314-0.321, 0.462-0.470 (64.6-65.7%)
+// within 1.4e-7 of cpu-ref. Nsight Compute (call 1, nell-2 shape, CSF, a lane a row): 247 us
+// against 249, L1/TEX 83% busy, 0.61 warps issued a cycle against 0.67, 16.9 threads of a warp
+// active (a lane walking a long row alone), which the warp's sums took away. Blocks of 512 keep
+// the 4-byte loads: the groups' registers spilled there (40 registers, 32-52 bytes).
 template <bool Split, bool Low16>
 __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                           const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
