@@ -254,8 +254,12 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
 // says where they won): for the adaptive rows in blocks of 512, even where every kept row is short,
 // and in blocks of 1,024 where the kept rows hold under three nonzeros on average;
 // TENSORSCOPE_SPTV_ROWS=shared still forces the shared-vector kernels there.
+// TENSORSCOPE_HOCSR_LOW16=1 or =0 forces either way where the adaptive rows run (an experiment,
+// session 55: the blocks of 1,024 changed).
 bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
+    if (env_is("TENSORSCOPE_HOCSR_LOW16", "1")) return true;
+    if (env_is("TENSORSCOPE_HOCSR_LOW16", "0")) return false;
     if (AdaptiveRows::small(vlen)) return true;
     return nnz < 3 * outputs;
 }
