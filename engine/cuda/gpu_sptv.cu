@@ -251,17 +251,16 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
 }
 
 // Whether HOCSR's two passes keep only the offsets' low 16 bits (sptv_kept_rows.cuh's keep_row
-// says where they won): for the adaptive rows in blocks of 512, even where every kept row is short,
-// and in blocks of 1,024 where the kept rows hold under three nonzeros on average;
-// TENSORSCOPE_SPTV_ROWS=shared still forces the shared-vector kernels there.
-// TENSORSCOPE_HOCSR_LOW16=1 or =0 forces either way where the adaptive rows run (an experiment,
-// session 55: the blocks of 1,024 changed).
+// says where they won): wherever the adaptive rows run; TENSORSCOPE_SPTV_ROWS=shared still forces
+// the shared-vector kernels there, and TENSORSCOPE_HOCSR_LOW16=0 keeps 32 bits (for comparisons
+// and tests). Until session 55 blocks of 1,024 kept 32 bits where the kept rows held three
+// nonzeros or more on average (the nell-2 shape's mode 3, 4.7); with those blocks' 16-byte loads
+// and the warp's sums of long rows, the low bits won there too (one H200, ad59ae1, h200-issue19-
+// session55.json call 5, alternating twice, medians of 10): 0.363-0.364 ms (73.1-73.5% of the copy
+// bound) against 0.373-0.375 (71.0-71.4%), within 1.4e-7 of cpu-ref.
 bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
-    if (env_is("TENSORSCOPE_HOCSR_LOW16", "1")) return true;
-    if (env_is("TENSORSCOPE_HOCSR_LOW16", "0")) return false;
-    if (AdaptiveRows::small(vlen)) return true;
-    return nnz < 3 * outputs;
+    return !env_is("TENSORSCOPE_HOCSR_LOW16", "0");
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.

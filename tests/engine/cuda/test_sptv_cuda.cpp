@@ -278,20 +278,25 @@ private Q_SLOTS:
     // HOCSR in either pass: two (the default, TENSORSCOPE_HOCSR=kept here, where the kept rows' CSR
     // fits 32 bits: its non-empty rows kept by the plan's blocks, then their CSR's product, by
     // cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS picks; by default, for vectors up to 64 KB,
-    // the adaptive rows reading the kept offsets' low 16 bits) or one (=one-pass: a thread a row).
+    // the adaptive rows reading the kept offsets' low 16 bits, or all 32 where
+    // TENSORSCOPE_HOCSR_LOW16=0) or one (=one-pass: a thread a row).
     // On the tensors of the cases above, random ones of order 3-5, one of 200,000 nonzeros (offsets
     // past 16 bits) and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
+        QTest::addColumn<QByteArray>("low16");
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how);
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
+        QTest::addRow("kept, adaptive, 32-bit offsets")
+            << QByteArray("kept") << QByteArray("adaptive") << QByteArray("0");
+        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass);
+        QFETCH(QByteArray, low16);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), width("TENSORSCOPE_HOCSR_LOW16", low16);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
