@@ -1,9 +1,10 @@
 // SpTV's CSR product (rows = fibers) for rows of every length, a warp a block of rows cut once
 // when the plan is made (ours, session 47; the idea is CSR-Adaptive's, Greathouse and Daga, SC'14):
 //   - short rows are grouped while their nonzeros fit kStreamNnz: the warp loads them all at once
-//     (eight loads of each array a lane in flight) with their offsets, puts each product in its
-//     staging buffer in shared memory, then sums the rows from there (adaptive_run_sums: a lane
-//     a row, or the whole warp a row over 32 nonzeros where blocks are of 512), side by side;
+//     (eight 4-byte loads of each array a lane in flight in blocks of 512, two 16-byte ones in
+//     blocks of 1,024) with their offsets, puts each product in its staging buffer in shared
+//     memory, then sums the rows from there (adaptive_run_sums: a lane a row, or the whole warp a
+//     row over 32 nonzeros in blocks of 512 and where AdaptiveRows::wide_split says), side by side;
 //   - a longer row is one warp's alone: the same loads a batch, summed across the warp; a row
 //     longer than kPieceNnz is cut into pieces added to its output by atomics (cleared first).
 // Why: on the nell-2 shape (power-law fibers) cuSPARSE's CSR SpMV reaches 58-64% of the copy
