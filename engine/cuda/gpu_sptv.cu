@@ -250,17 +250,21 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     return !env_is("TENSORSCOPE_HOCSR", "one-pass");
 }
 
-// Whether HOCSR's two passes keep only the offsets' low 16 bits (sptv_kept_rows.cuh's keep_row
-// says where they won): wherever the adaptive rows run; TENSORSCOPE_SPTV_ROWS=shared still forces
+// How many of the offsets' bits HOCSR's two passes keep: only the low 16 (sptv_kept_rows.cuh's
+// keep_row says where they won) wherever the adaptive rows run; TENSORSCOPE_SPTV_ROWS=shared still forces
 // the shared-vector kernels there, and TENSORSCOPE_HOCSR_LOW16=0 keeps 32 bits (for comparisons
 // and tests). Until session 55 blocks of 1,024 kept 32 bits where the kept rows held three
 // nonzeros or more on average (the nell-2 shape's mode 3, 4.7); with those blocks' 16-byte loads
 // and the warp's sums of long rows, the low bits won there too (one H200, ad59ae1, h200-issue19-
 // session55.json call 5, alternating twice, medians of 10): 0.363-0.364 ms (73.1-73.5% of the copy
 // bound) against 0.373-0.375 (71.0-71.4%), within 1.4e-7 of cpu-ref.
-bool hocsr_low16(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
-    if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return false;
-    return !env_is("TENSORSCOPE_HOCSR_LOW16", "0");
+// TENSORSCOPE_HOCSR_KEEP8=1 keeps only 8 where the adaptive rows run in blocks of 1,024 (an
+// experiment, session 55, not yet measured: the uniform shape's mode 3 keeps 55M rows, 110 MB in
+// 16 bits written and read again each product). Returns 0 (all 32), 16 or 8.
+int hocsr_low_bits(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
+    if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return 0;
+    if (env_is("TENSORSCOPE_HOCSR_LOW16", "0")) return 0;
+    return env_is("TENSORSCOPE_HOCSR_KEEP8", "1") && !AdaptiveRows::small(vlen) ? 8 : 16;
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.
@@ -377,12 +381,12 @@ SptvDevice::SptvDevice(const SptvTuples& x, std::uint64_t vlen, Timing& timing) 
     check(cudaMemcpy(&d.outputs, base + blocks, sizeof d.outputs, cudaMemcpyDeviceToHost), "reading HOCSR's output count");
     d.out = DeviceArray<float>(d.outputs);
     if (hocsr_kept(d.outputs, x.nnz, vlen)) {
-        const bool low16 = hocsr_low16(d.outputs, x.nnz, vlen);
-        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low16);
+        const int low_bits = hocsr_low_bits(d.outputs, x.nnz, vlen);
+        d.kept = std::make_unique<KeptRows>(x.rows, d.outputs, x.nnz, d.ptr32.get(), d.ptr.get(), base, low_bits);
         std::int32_t* kept = d.kept->offsets();
-        if (low16)
+        if (low_bits)
             d.mixed_rows = std::make_unique<AdaptiveRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(),
-                                                          d.out.get(), d.kept->low16());
+                                                          d.out.get(), d.kept->low(), low_bits);
         else if (const int grid = SharedVectorRows::grid_for_csr(d.outputs, x.nnz, vlen, kept))
             d.short_rows =
                 std::make_unique<SharedVectorRows>(d.outputs, vlen, kept, d.col.get(), d.val.get(), d.v.get(), d.out.get(), grid);

@@ -28,10 +28,12 @@ P adaptive_window(P z) {
 
 // Cut from a CSR's offsets ptr[0 .. rows] (rows and nonzeros under 2^31; any integer type).
 // With windows (the kernels of blocks of 1,024, adaptive_walk_wide), a block of short rows lies
-// within the window of kStreamNnz nonzeros from its first nonzero's adaptive_window; else within
-// kStreamNnz nonzeros from its first.
+// within the window of `span` nonzeros from its first nonzero's adaptive_window; else within
+// `span` nonzeros from its first. span: kStreamNnz, or 255 where the kernel restores the rows'
+// offsets from their low 8 bits (HOCSR's kept rows, an experiment).
 template <class P>
-AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windows = false) {
+AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windows = false,
+                               std::uint32_t span = kStreamNnz) {
     auto start = [windows](P z) { return windows ? adaptive_window(z) : z; };
     AdaptiveBlocks b;
     const auto rows = static_cast<std::uint32_t>(row_count);
@@ -48,14 +50,13 @@ AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windo
         } else if (n > kStreamNnz) {
             push(r, ptr[r]);
             ++r;
-        } else if (static_cast<std::uint32_t>(ptr[r + 1] - start(ptr[r])) > kStreamNnz) {
-            push(r, ptr[r]);  // its window runs past kStreamNnz: summed as a longer row
+        } else if (static_cast<std::uint32_t>(ptr[r + 1] - start(ptr[r])) > span) {
+            push(r, ptr[r]);  // it runs past the span: summed as a longer row
             ++r;
         } else {
             const std::uint32_t first = r;
             const P from = start(ptr[first]);
-            while (r < rows && r - first < kStreamNnz && static_cast<std::uint32_t>(ptr[r + 1] - from) <= kStreamNnz)
-                ++r;
+            while (r < rows && r - first < kStreamNnz && static_cast<std::uint32_t>(ptr[r + 1] - from) <= span) ++r;
             push(first, ptr[first]);
         }
     }
@@ -64,13 +65,13 @@ AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windo
 }
 
 // The nonzeros of rows over kLaneRowNnz in b's blocks of short rows (cut as adaptive_blocks with
-// `windows`): what a lane would walk alone where each row is a lane's.
+// `windows` and `span`): what a lane would walk alone where each row is a lane's.
 template <class P>
-std::uint64_t lane_long_nonzeros(const P* ptr, const AdaptiveBlocks& b, bool windows) {
+std::uint64_t lane_long_nonzeros(const P* ptr, const AdaptiveBlocks& b, bool windows, std::uint32_t span = kStreamNnz) {
     std::uint64_t total = 0;
     for (std::size_t k = 0; k + 1 < b.row.size(); ++k) {
         const std::uint32_t z0 = b.nz[k], z1 = b.nz[k + 1];
-        if ((b.row[k] & kSplitRow) || z1 - (windows ? adaptive_window(z0) : z0) > kStreamNnz) continue;
+        if ((b.row[k] & kSplitRow) || z1 - (windows ? adaptive_window(z0) : z0) > span) continue;
         for (std::uint32_t r = b.row[k]; r < (b.row[k + 1] & ~kSplitRow); ++r) {
             const auto n = static_cast<std::uint64_t>(ptr[r + 1] - ptr[r]);
             if (n > kLaneRowNnz) total += n;

@@ -53,6 +53,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -193,9 +194,10 @@ struct AdaptiveBlock {
     __device__ std::uint32_t window() const { return z0 & ~3u; }
     // Summed as one row: a piece, or nonzeros past kStreamNnz from z0 or (Windows, adaptive_walk_wide)
     // from its window.
-    template <bool Windows>
+    // Span: kStreamNnz, or 255 where the rows' offsets come from their low 8 bits (adaptive_blocks).
+    template <bool Windows, std::uint32_t Span = kStreamNnz>
     __device__ bool one_row() const {
-        return piece || z1 - (Windows ? window() : z0) > kStreamNnz;
+        return piece || z1 - (Windows ? window() : z0) > Span;
     }
 };
 
@@ -228,20 +230,27 @@ __device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t 
     }
 }
 
-// The same from the offsets' low 16 bits (HOCSR's kept rows, sptv_kept_rows.cuh),
-// then (adaptive_widen, once they are needed) the offsets restored: block h's lie in
-// [h.z0, h.z0 + kStreamNnz].
-__device__ inline void adaptive_load_low16(const AdaptiveBlock& h, std::uint32_t lane,
-                                           const std::uint16_t* __restrict__ low, std::uint32_t (&p)[kRowLoads]) {
+// The same from the offsets' low 16 bits (LowBits 16, HOCSR's kept rows, sptv_kept_rows.cuh) or
+// low 8 (LowBits 8, an experiment), then (adaptive_widen, once they are needed) the offsets
+// restored: block h's lie in [h.z0, h.z0 + kStreamNnz], or [h.z0, h.z0 + 255] for 8 bits (the cut's
+// span).
+template <int LowBits>
+using LowOffset = std::conditional_t<LowBits == 8, std::uint8_t, std::uint16_t>;
+template <int LowBits>
+__device__ inline void adaptive_load_low(const AdaptiveBlock& h, std::uint32_t lane, const void* __restrict__ low,
+                                         std::uint32_t (&p)[kRowLoads]) {
+    const auto* bits = static_cast<const LowOffset<LowBits>*>(low);
 #pragma unroll
     for (int j = 0; j < kRowLoads; ++j) {
         const std::uint32_t r = h.row + lane + 32u * j;
-        p[j] = r <= h.r1 ? low[r] : 0u;
+        p[j] = r <= h.r1 ? bits[r] : 0u;
     }
 }
+template <int LowBits>
 __device__ inline void adaptive_widen(const AdaptiveBlock& h, std::uint32_t (&p)[kRowLoads]) {
+    constexpr std::uint32_t kMask = (1u << LowBits) - 1;
 #pragma unroll
-    for (int j = 0; j < kRowLoads; ++j) p[j] = h.z0 + ((p[j] - h.z0) & 0xffffu);
+    for (int j = 0; j < kRowLoads; ++j) p[j] = h.z0 + ((p[j] - h.z0) & kMask);
 }
 
 // Row r's sum over staged[a, e), where `mine`: this lane's alone, or (Split, a row over
@@ -307,10 +316,10 @@ __device__ inline void adaptive_run_sums(const AdaptiveBlock& now, std::uint32_t
 // 0.431 and 0.391; uniform mode 3 here (one run) 0.315-0.322, HOCSR 0.471 (the other build's runs
 // were cut at the call's time limit). Its code alone, switched off (no spill either way), cost
 // 13-15%.
-template <bool Split, bool Low16, class Vec>
+template <bool Split, int LowBits, class Vec>
 __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                      const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
-                                     const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
+                                     const std::int32_t* __restrict__ ptr, const void* __restrict__ low,
                                      const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                      const Vec vec, float* staged, float* __restrict__ out) {
     const std::uint32_t lane = threadIdx.x % 32;
@@ -323,8 +332,8 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
     auto begin = [&] {  // block h's first loads
         adaptive_load<Stream>(h.z0, h.z1, lane, col, val, c, x);
         if (h.one_row<false>()) return;
-        if constexpr (Low16)
-            adaptive_load_low16(h, lane, low, p);
+        if constexpr (LowBits != 0)
+            adaptive_load_low<LowBits>(h, lane, low, p);
         else
             adaptive_load_rows(h, lane, ptr, p);
     };
@@ -349,7 +358,7 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 #pragma unroll
         for (int k = 0; k < kAdaptiveBatch; ++k) staged[lane + 32 * k] = x[k] * vec[c[k]];
         const AdaptiveBlock now = h;
-        if constexpr (Low16) adaptive_widen(now, p);
+        if constexpr (LowBits != 0) adaptive_widen<LowBits>(now, p);
         __syncwarp();
         adaptive_run_sums<Split>(now, lane, p, now.z0, staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
@@ -381,12 +390,13 @@ __device__ inline void adaptive_walk(std::uint32_t first, std::uint32_t stride, 
 // against 249, L1/TEX 83% busy, 0.61 warps issued a cycle against 0.67, 16.9 threads of a warp
 // active (a lane walking a long row alone), which the warp's sums took away. Blocks of 512 keep
 // the 4-byte loads: the groups' registers spilled there (40 registers, 32-52 bytes).
-template <bool Split, bool Low16>
+template <bool Split, int LowBits>
 __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t stride, std::uint32_t blocks,
                                           const std::uint32_t* __restrict__ brow, const std::uint32_t* __restrict__ bnz,
-                                          const std::int32_t* __restrict__ ptr, const std::uint16_t* __restrict__ low,
+                                          const std::int32_t* __restrict__ ptr, const void* __restrict__ low,
                                           const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                           const float* vec, float* staged, float* __restrict__ out) {
+    constexpr std::uint32_t kSpan = LowBits == 8 ? 255 : kStreamNnz;  // the cut's (adaptive_blocks)
     const std::uint32_t lane = threadIdx.x % 32;
     uint4 c[kAdaptiveGroups];
     float4 x[kAdaptiveGroups];
@@ -396,16 +406,16 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
     AdaptiveBlock h(b, brow, bnz);
     auto begin = [&] {  // block h's first loads
         adaptive_load4(h.window(), h.z1, lane, col, val, c, x);
-        if (h.one_row<true>()) return;
-        if constexpr (Low16)
-            adaptive_load_low16(h, lane, low, p);
+        if (h.one_row<true, kSpan>()) return;
+        if constexpr (LowBits != 0)
+            adaptive_load_low<LowBits>(h, lane, low, p);
         else
             adaptive_load_rows(h, lane, ptr, p);
     };
     begin();
     for (;;) {
         const std::uint32_t next = b + stride;
-        if (h.one_row<true>()) {
+        if (h.one_row<true, kSpan>()) {
             float s = 0.f;
             for (std::uint32_t w = h.window();;) {
                 // only a window at the row's ends holds nonzeros of other rows
@@ -436,7 +446,7 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
 #pragma unroll
         for (int k = 0; k < kAdaptiveGroups; ++k) staged4[lane + 32 * k] = adaptive_products(c[k], x[k], vec);
         const AdaptiveBlock now = h;
-        if constexpr (Low16) adaptive_widen(now, p);
+        if constexpr (LowBits != 0) adaptive_widen<LowBits>(now, p);
         __syncwarp();
         adaptive_run_sums<Split>(now, lane, p, now.window(), staged, out);
         __syncwarp();  // the buffer's next fill waits for these reads
@@ -448,28 +458,28 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
 
 // out = A v over the blocks (see the header); dynamic shared memory: the vector (none where
 // Through: read through L1), padded to 32 entries, then each warp's kStreamNnz staged products.
-template <int Threads, int PerSm, bool Split, bool Low16, bool Through = false>
+template <int Threads, int PerSm, bool Split, int LowBits, bool Through = false>
 __global__ void __launch_bounds__(Threads, PerSm)
     sptv_adaptive_kernel(std::uint32_t blocks, const std::uint32_t* __restrict__ brow,
                          const std::uint32_t* __restrict__ bnz, const std::int32_t* __restrict__ ptr,
-                         const std::uint16_t* __restrict__ low, const std::uint32_t* __restrict__ col,
+                         const void* __restrict__ low, const std::uint32_t* __restrict__ col,
                          const float* __restrict__ val, const float* __restrict__ v, std::uint32_t vlen,
                          float* __restrict__ out) {
     extern __shared__ __align__(16) float smem[];
     if constexpr (Through) {
         const std::uint32_t warp = threadIdx.x / 32;
-        adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
-                                    ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
+        adaptive_walk<Split, LowBits>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow, bnz,
+                                      ptr, low, col, val, ThroughL1{v}, smem + warp * kStreamNnz, out);
     } else {
         const float* vec = shared_vector(v, vlen);
         const std::uint32_t warp = threadIdx.x / 32;
         float* staged = smem + (vlen + 31) / 32 * 32 + warp * kStreamNnz;
         if constexpr (Threads == 1024)
-            adaptive_walk_wide<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks,
-                                             brow, bnz, ptr, low, col, val, vec, staged, out);
+            adaptive_walk_wide<Split, LowBits>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks,
+                                               brow, bnz, ptr, low, col, val, vec, staged, out);
         else
-            adaptive_walk<Split, Low16>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
-                                        bnz, ptr, low, col, val, vec, staged, out);
+            adaptive_walk<Split, LowBits>(blockIdx.x * (Threads / 32) + warp, gridDim.x * (Threads / 32), blocks, brow,
+                                          bnz, ptr, low, col, val, vec, staged, out);
     }
 }
 
@@ -507,11 +517,19 @@ public:
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
     // With low (HOCSR's kept rows, where sptv_kept_rows.cuh's keep_row says), the kernel reads the
-    // offsets' low 16 bits, rows + 1 of them, rather than ptr32, which must still hold the offsets
-    // (the blocks are cut from them).
+    // offsets' low low_bits bits (16, or 8 where the vector takes blocks of 1,024: an experiment),
+    // rows + 1 of them, rather than ptr32, which must still hold the offsets (the blocks are cut
+    // from them).
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
-                 const float* val, const float* dv, float* dout, const std::uint16_t* low = nullptr)
-        : vlen_(static_cast<std::uint32_t>(vlen)), ptr_(ptr32), low_(low), col_(col), val_(val), v_(dv), out_(dout) {
+                 const float* val, const float* dv, float* dout, const void* low = nullptr, int low_bits = 16)
+        : vlen_(static_cast<std::uint32_t>(vlen)),
+          ptr_(ptr32),
+          low_(low),
+          low_bits_(low ? low_bits : 0),
+          col_(col),
+          val_(val),
+          v_(dv),
+          out_(dout) {
         std::vector<std::int32_t> host(rows + 1);
         check(cudaMemcpy(host.data(), ptr32, host.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
               "reading the SpTV rows");
@@ -529,34 +547,41 @@ public:
     }
 
 private:
-    using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*,
-                            const std::uint16_t*, const std::uint32_t*, const float*, const float*, std::uint32_t,
-                            float*);
+    using Kernel = void (*)(std::uint32_t, const std::uint32_t*, const std::uint32_t*, const std::int32_t*, const void*,
+                            const std::uint32_t*, const float*, const float*, std::uint32_t, float*);
 
     // The blocks cut on the host from the offsets as they are now, and the grid.
     template <class P>
     void cut(const P* host_ptr, std::uint64_t rows) {
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
         const bool small = AdaptiveRows::small(vlen_) || through_;
-        const AdaptiveBlocks b = adaptive_blocks(host_ptr, rows, !small);
+        if (low_bits_ == 8 && small) throw std::logic_error("SpTV's 8-bit offsets need blocks of 1,024");
+        const std::uint32_t span = low_bits_ == 8 ? 255 : kStreamNnz;
+        const AdaptiveBlocks b = adaptive_blocks(host_ptr, rows, !small, span);
         blocks_ = static_cast<std::uint32_t>(b.row.size() - 1);
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
         nz_ = DeviceArray<std::uint32_t>(b.nz.data(), b.nz.size());
         if (!b.split.empty()) split_ = DeviceArray<std::uint32_t>(b.split.data(), b.split.size());
         threads_ = small ? 512 : 1024;
         if (through_)
-            kernel_ = sptv_adaptive_kernel<512, 3, true, false, true>;
-        else if (!small && wide_split(host_ptr, rows, b))
-            kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, true, true> : sptv_adaptive_kernel<1024, 1, true, false>;
-        else if (!small)
-            kernel_ = low_ ? sptv_adaptive_kernel<1024, 1, false, true> : sptv_adaptive_kernel<1024, 1, false, false>;
-        else if (low_)
-            kernel_ = sptv_adaptive_kernel<512, 3, true, true>;
+            kernel_ = sptv_adaptive_kernel<512, 3, true, 0, true>;
+        else if (small)
+            kernel_ = low_bits_ ? sptv_adaptive_kernel<512, 3, true, 16> : sptv_adaptive_kernel<512, 3, true, 0>;
+        else if (wide_split(host_ptr, rows, b, span))
+            kernel_ = wide_kernel<true>();
         else
-            kernel_ = sptv_adaptive_kernel<512, 3, true, false>;
+            kernel_ = wide_kernel<false>();
         grid_ = adaptive_grid(kernel_, threads_, adaptive_shared_bytes(threads_, staged()), blocks_);
     }
     std::uint32_t staged() const { return through_ ? 0 : vlen_; }  // vector entries in shared memory
+
+    // The kernel of blocks of 1,024 for the offsets' width.
+    template <bool Split>
+    Kernel wide_kernel() const {
+        if (low_bits_ == 8) return sptv_adaptive_kernel<1024, 1, Split, 8>;
+        if (low_bits_ == 16) return sptv_adaptive_kernel<1024, 1, Split, 16>;
+        return sptv_adaptive_kernel<1024, 1, Split, 0>;
+    }
 
     // Whether blocks of 1,024 sum rows over kLaneRowNnz by the whole warp (Split), as blocks of 512
     // do: where such rows hold 1% of the nonzeros or more (TENSORSCOPE_SPTV_WIDE_SPLIT=1 or =0
@@ -569,17 +594,18 @@ private:
     // (the uniform shape's rows hold 1-5 nonzeros: the warp's pass over them finds none to take). The
     // 1% is not tuned: no shape between these two was measured.
     template <class P>
-    static bool wide_split(const P* host_ptr, std::uint64_t rows, const AdaptiveBlocks& b) {
+    static bool wide_split(const P* host_ptr, std::uint64_t rows, const AdaptiveBlocks& b, std::uint32_t span) {
         if (env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "1")) return true;
         if (env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "0")) return false;
         const std::uint64_t nnz = static_cast<std::uint64_t>(host_ptr[rows] - host_ptr[0]);
-        return lane_long_nonzeros(host_ptr, b, true) * 100 >= nnz;
+        return lane_long_nonzeros(host_ptr, b, true, span) * 100 >= nnz;
     }
 
     std::uint32_t vlen_, blocks_ = 0;
     bool through_ = false;
     Offsets32 ptr_;
-    const std::uint16_t* low_ = nullptr;
+    const void* low_ = nullptr;
+    int low_bits_ = 0;  // 0: the kernel reads ptr_
     const std::uint32_t* col_;
     const float* val_;
     const float* v_;

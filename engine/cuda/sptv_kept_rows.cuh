@@ -108,7 +108,7 @@ constexpr int kKeepWide = 4;
 
 // What the first pass keeps of a non-empty row: its first offset b, in 32 bits, or where the
 // product runs the adaptive rows (since session 55 in blocks of 1,024 on every shape, gpu_sptv.cu's
-// hocsr_low16 has the numbers), its low 16 bits, from which those restore it: they read offsets
+// hocsr_low_bits has the numbers), its low 16 bits, from which those restore it: they read offsets
 // only in blocks of at most kStreamNnz nonzeros, whose first offset the plan holds (a longer row's
 // block has its bounds from the plan alone).
 // Measured on one H200, the low bits against 32 (session 49, 0ac838e, TENSORSCOPE_HOCSR_KEEP=low16,
@@ -126,6 +126,9 @@ constexpr int kKeepWide = 4;
 // denser shape 0.391-0.393 against 0.416-0.417; nell-2 0.394 against 0.395 (32 bits either way).
 __device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
 __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
+// The low 8 bits (an experiment, session 55: TENSORSCOPE_HOCSR_KEEP8=1, gpu_sptv.cu's hocsr_low_bits),
+// for the adaptive rows' blocks of 1,024 cut to 255 nonzeros at most.
+__device__ inline void keep_row(std::uint8_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint8_t>(b); }
 
 // A block's kept offsets are gathered in shared memory, then each group's written side by side (a
 // warp's store 32 consecutive entries). Until session 54 each thread stored its own rows one by
@@ -196,37 +199,46 @@ __global__ void __launch_bounds__(kTupleThreads)
 
 // The non-empty rows' first offsets, kept[0 .. kept_rows), and nnz after them: the CSR of those
 // rows, from HOCSR's offsets in 32 bits (ptr32) or 64 (ptr64, where ptr32 is null) and the
-// plan's block bases; run() refills them, on the default stream. With `low16` (see keep_row), the
-// offsets are kept once, for the plan of the product, and run() refills their low 16 bits instead
-// (kept_rows + 1 of them, nnz's the last).
+// plan's block bases; run() refills them, on the default stream. With low_bits 16 or 8 (see
+// keep_row), the offsets are kept once, for the plan of the product, and run() refills their low
+// bits instead (kept_rows + 1 of them, nnz's the last).
 class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
-             const std::uint64_t* ptr64, const std::uint64_t* block_base, bool low16)
+             const std::uint64_t* ptr64, const std::uint64_t* block_base, int low_bits)
         : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base), kept_(kept_rows + 1) {
         const auto end = static_cast<std::int32_t>(nnz);
         check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
               "ending HOCSR's kept rows");
         keep(kept_.get(), nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
-        if (low16) {
-            low16_ = DeviceArray<std::uint16_t>(kept_rows + 1);
-            const auto low_end = static_cast<std::uint16_t>(nnz);
-            check(cudaMemcpy(low16_.get() + kept_rows, &low_end, sizeof low_end, cudaMemcpyHostToDevice),
-                  "ending HOCSR's kept rows");
-        }
+        if (low_bits == 16) low16_ = low_ending<std::uint16_t>(kept_rows, nnz);
+        if (low_bits == 8) low8_ = low_ending<std::uint8_t>(kept_rows, nnz);
     }
 
-    std::int32_t* offsets() { return kept_.get(); }        // kept_rows + 1 of them
-    const std::uint16_t* low16() { return low16_.get(); }  // kept_rows + 1, or null
+    std::int32_t* offsets() { return kept_.get(); }  // kept_rows + 1 of them
+    const void* low() const {                        // their low bits, kept_rows + 1, or null
+        if (low8_.size()) return low8_.get();
+        return low16_.size() ? low16_.get() : nullptr;
+    }
 
     void run(cudaStream_t stream) {
-        if (low16_.size())
+        if (low8_.size())
+            keep(low8_.get(), stream);
+        else if (low16_.size())
             keep(low16_.get(), stream);
         else
             keep(kept_.get(), stream);
     }
 
 private:
+    template <class Low>
+    static DeviceArray<Low> low_ending(std::uint64_t kept_rows, std::uint64_t nnz) {
+        DeviceArray<Low> low(kept_rows + 1);
+        const auto end = static_cast<Low>(nnz);
+        check(cudaMemcpy(low.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice), "ending HOCSR's kept rows");
+        return low;
+    }
+
     template <class Kept>
     void keep(Kept* kept, cudaStream_t stream) {
         const auto blocks = static_cast<unsigned>((rows_ + kTupleBlockRows - 1) / kTupleBlockRows);
@@ -245,6 +257,7 @@ private:
     const std::uint64_t* block_base_;
     DeviceArray<std::int32_t> kept_;
     DeviceArray<std::uint16_t> low16_;
+    DeviceArray<std::uint8_t> low8_;
 };
 
 }  // namespace

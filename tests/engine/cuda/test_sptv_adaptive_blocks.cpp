@@ -18,7 +18,9 @@ std::vector<std::int32_t> offsets_of(const std::vector<std::uint32_t>& lengths) 
 // What the kernel (sptv_adaptive_kernel) relies on, or the message of the first broken rule.
 // With windows, a block of short rows lies within kStreamNnz nonzeros from its first nonzero's
 // adaptive_window (the kernels of blocks of 1,024), else from its first.
-QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& b, bool windows) {
+// span: what a block of short rows may hold from there (255 where the kernel reads 8-bit offsets).
+QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& b, bool windows,
+                    std::uint32_t span = kStreamNnz) {
     const auto rows = static_cast<std::uint32_t>(ptr.size() - 1);
     if (b.row.size() != b.nz.size() || b.row.empty()) return "row and nz differ in size, or hold no sentinel";
     if (b.row.back() != rows || b.nz.back() != static_cast<std::uint32_t>(ptr.back()))
@@ -39,8 +41,9 @@ QString broken_rule(const std::vector<std::int32_t>& ptr, const AdaptiveBlocks& 
         }
         if (z0 != static_cast<std::uint32_t>(ptr[row]) || z1 != static_cast<std::uint32_t>(ptr[next]))
             return "a block's nonzeros are not its rows'" + at;
-        if (z1 - (windows ? adaptive_window(z0) : z0) > kStreamNnz && next != row + 1)
-            return "a block running past kStreamNnz holds more than one row" + at;
+        if (z1 - (windows ? adaptive_window(z0) : z0) > span && next != row + 1)
+            return "a block running past its span holds more than one row" + at;
+        if (z1 - z0 > span && next != row + 1) return "a block's offsets run past its span" + at;
         if (z1 - z0 > kPieceNnz) return "a whole row longer than kPieceNnz" + at;
         if (next - row > kStreamNnz) return "a block holds more than kStreamNnz rows" + at;
         if (next == row) return "a block holds no row" + at;
@@ -120,6 +123,19 @@ private Q_SLOTS:
         QCOMPARE(adaptive_blocks(ends.data(), ends.size() - 1, false).row, (std::vector<std::uint32_t>{0, 1, 3}));
     }
 
+    // With 8-bit offsets a block of short rows holds at most 255 nonzeros from its window: 255
+    // one-nonzero rows fill one, rows of 250 and 5 from 0 make 255 and fit, a further one does not;
+    // a row of 255 after 1 (window from 0, ending at 256) is a block alone.
+    void spanOf255() {
+        const std::vector<std::int32_t> singles = offsets_of(std::vector<std::uint32_t>(256, 1));
+        QCOMPARE(adaptive_blocks(singles.data(), 256, true, 255).row, (std::vector<std::uint32_t>{0, 255, 256}));
+        const std::vector<std::int32_t> fill = offsets_of({250, 5, 1});
+        QCOMPARE(adaptive_blocks(fill.data(), 3, true, 255).row, (std::vector<std::uint32_t>{0, 2, 3}));
+        const std::vector<std::int32_t> alone = offsets_of({1, 255, 1});
+        QCOMPARE(adaptive_blocks(alone.data(), 3, true, 255).row, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+        QCOMPARE(adaptive_blocks(alone.data(), 3, true).row, (std::vector<std::uint32_t>{0, 2, 3}));
+    }
+
     // What a lane would walk alone in blocks of short rows: the rows over 32 nonzeros there (40
     // and 100 below), not a row that is its block alone (300) nor a piece's (2,000).
     void laneLongNonzeros() {
@@ -160,6 +176,8 @@ private Q_SLOTS:
                 QVERIFY2(broken.isEmpty(),
                          qPrintable(QString("trial %1 (windows %2): %3").arg(trial).arg(windows).arg(broken)));
             }
+            const QString narrow = broken_rule(ptr, adaptive_blocks(ptr.data(), ptr.size() - 1, true, 255), true, 255);
+            QVERIFY2(narrow.isEmpty(), qPrintable(QString("trial %1 (span 255): %2").arg(trial).arg(narrow)));
         }
     }
 };

@@ -279,24 +279,31 @@ private Q_SLOTS:
     // fits 32 bits: its non-empty rows kept by the plan's blocks, then their CSR's product, by
     // cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS picks; by default, for vectors up to 64 KB,
     // the adaptive rows reading the kept offsets' low 16 bits, or all 32 where
-    // TENSORSCOPE_HOCSR_LOW16=0) or one (=one-pass: a thread a row).
+    // TENSORSCOPE_HOCSR_LOW16=0, or 8 in blocks of 1,024 where TENSORSCOPE_HOCSR_KEEP8=1) or one
+    // (=one-pass: a thread a row).
     // On the tensors of the cases above, random ones of order 3-5, one of 200,000 nonzeros (offsets
     // past 16 bits) and the shared ones: the same results as the oracle.
     void hocsrEitherPass_data() {
         QTest::addColumn<QByteArray>("pass");
         QTest::addColumn<QByteArray>("how");
         QTest::addColumn<QByteArray>("low16");
+        QTest::addColumn<QByteArray>("keep8");
+        const QByteArray none;
         for (const char* how : {"", "cusparse", "shared", "adaptive"})
-            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << QByteArray();
+            QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << none << none;
         QTest::addRow("kept, adaptive, 32-bit offsets")
-            << QByteArray("kept") << QByteArray("adaptive") << QByteArray("0");
-        QTest::addRow("one pass") << QByteArray("one-pass") << QByteArray() << QByteArray();
+            << QByteArray("kept") << QByteArray("adaptive") << QByteArray("0") << none;
+        QTest::addRow("kept, adaptive, 8-bit offsets")
+            << QByteArray("kept") << QByteArray("adaptive") << none << QByteArray("1");
+        QTest::addRow("one pass") << QByteArray("one-pass") << none << none << none;
     }
     void hocsrEitherPass() {
         QFETCH(QByteArray, pass);
         QFETCH(QByteArray, how);
         QFETCH(QByteArray, low16);
-        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), width("TENSORSCOPE_HOCSR_LOW16", low16);
+        QFETCH(QByteArray, keep8);
+        const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), width("TENSORSCOPE_HOCSR_LOW16", low16),
+            bytes("TENSORSCOPE_HOCSR_KEEP8", keep8);
         if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else qputenv("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
