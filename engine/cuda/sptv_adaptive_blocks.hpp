@@ -12,11 +12,15 @@ constexpr std::uint32_t kStreamNnz = 256;  // a warp's block of short rows: nonz
 constexpr std::uint32_t kPieceNnz = 1024;      // a long row's piece
 constexpr std::uint32_t kSplitRow = 1u << 31;  // a block's row marked: a piece, added by atomics
 constexpr std::uint32_t kLaneRowNnz = 32;      // a row a lane sums alone, at most, where the warp sums longer ones
+constexpr std::uint32_t kLow8Span = 255;       // a block of short rows' nonzeros where offsets are kept in 8 bits
 
 // The blocks: block b covers nonzeros [nz[b], nz[b+1]) and, unless it is a piece, rows
-// [row[b], row[b+1]) (kSplitRow masked off); split: the rows cut into pieces, to clear.
+// [row[b], row[b+1]) (kSplitRow masked off); split: the rows cut into pieces, to clear;
+// lane_long: the nonzeros of rows over kLaneRowNnz in blocks of short rows, what a lane would walk
+// alone where each row is a lane's.
 struct AdaptiveBlocks {
     std::vector<std::uint32_t> row, nz, split;
+    std::uint64_t lane_long = 0;
 };
 
 // Where the kernel's 16-byte loads of a block starting at nonzero z begin: a block of short rows
@@ -29,8 +33,8 @@ P adaptive_window(P z) {
 // Cut from a CSR's offsets ptr[0 .. rows] (rows and nonzeros under 2^31; any integer type).
 // With windows (the kernels of blocks of 1,024, adaptive_walk_wide), a block of short rows lies
 // within the window of `span` nonzeros from its first nonzero's adaptive_window; else within
-// `span` nonzeros from its first. span: kStreamNnz, or 255 where the kernel restores the rows'
-// offsets from their low 8 bits (HOCSR's kept rows, an experiment).
+// `span` nonzeros from its first. span: kStreamNnz, or kLow8Span where the kernel restores the
+// rows' offsets from their low 8 bits (HOCSR's kept rows, an experiment).
 template <class P>
 AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windows = false,
                                std::uint32_t span = kStreamNnz) {
@@ -56,28 +60,15 @@ AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windo
         } else {
             const std::uint32_t first = r;
             const P from = start(ptr[first]);
-            while (r < rows && r - first < kStreamNnz && static_cast<std::uint32_t>(ptr[r + 1] - from) <= span) ++r;
+            for (; r < rows && r - first < kStreamNnz && static_cast<std::uint32_t>(ptr[r + 1] - from) <= span; ++r) {
+                const auto len = static_cast<std::uint32_t>(ptr[r + 1] - ptr[r]);
+                if (len > kLaneRowNnz) b.lane_long += len;
+            }
             push(first, ptr[first]);
         }
     }
     push(rows, ptr[rows]);
     return b;
-}
-
-// The nonzeros of rows over kLaneRowNnz in b's blocks of short rows (cut as adaptive_blocks with
-// `windows` and `span`): what a lane would walk alone where each row is a lane's.
-template <class P>
-std::uint64_t lane_long_nonzeros(const P* ptr, const AdaptiveBlocks& b, bool windows, std::uint32_t span = kStreamNnz) {
-    std::uint64_t total = 0;
-    for (std::size_t k = 0; k + 1 < b.row.size(); ++k) {
-        const std::uint32_t z0 = b.nz[k], z1 = b.nz[k + 1];
-        if ((b.row[k] & kSplitRow) || z1 - (windows ? adaptive_window(z0) : z0) > span) continue;
-        for (std::uint32_t r = b.row[k]; r < (b.row[k + 1] & ~kSplitRow); ++r) {
-            const auto n = static_cast<std::uint64_t>(ptr[r + 1] - ptr[r]);
-            if (n > kLaneRowNnz) total += n;
-        }
-    }
-    return total;
 }
 
 }  // namespace tscope::gpu

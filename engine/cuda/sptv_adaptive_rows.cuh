@@ -194,7 +194,7 @@ struct AdaptiveBlock {
     __device__ std::uint32_t window() const { return z0 & ~3u; }
     // Summed as one row: a piece, or nonzeros past kStreamNnz from z0 or (Windows, adaptive_walk_wide)
     // from its window.
-    // Span: kStreamNnz, or 255 where the rows' offsets come from their low 8 bits (adaptive_blocks).
+    // Span: kStreamNnz, or kLow8Span where the rows' offsets come from their low 8 bits (adaptive_blocks).
     template <bool Windows, std::uint32_t Span = kStreamNnz>
     __device__ bool one_row() const {
         return piece || z1 - (Windows ? window() : z0) > Span;
@@ -396,7 +396,7 @@ __device__ inline void adaptive_walk_wide(std::uint32_t first, std::uint32_t str
                                           const std::int32_t* __restrict__ ptr, const void* __restrict__ low,
                                           const std::uint32_t* __restrict__ col, const float* __restrict__ val,
                                           const float* vec, float* staged, float* __restrict__ out) {
-    constexpr std::uint32_t kSpan = LowBits == 8 ? 255 : kStreamNnz;  // the cut's (adaptive_blocks)
+    constexpr std::uint32_t kSpan = LowBits == 8 ? kLow8Span : kStreamNnz;  // the cut's (adaptive_blocks)
     const std::uint32_t lane = threadIdx.x % 32;
     uint4 c[kAdaptiveGroups];
     float4 x[kAdaptiveGroups];
@@ -556,7 +556,7 @@ private:
         // the vector staged in blocks of 512, three an SM, up to kRunVectorBytes; one of 1,024 above
         const bool small = AdaptiveRows::small(vlen_) || through_;
         if (low_bits_ == 8 && small) throw std::logic_error("SpTV's 8-bit offsets need blocks of 1,024");
-        const std::uint32_t span = low_bits_ == 8 ? 255 : kStreamNnz;
+        const std::uint32_t span = low_bits_ == 8 ? kLow8Span : kStreamNnz;
         const AdaptiveBlocks b = adaptive_blocks(host_ptr, rows, !small, span);
         blocks_ = static_cast<std::uint32_t>(b.row.size() - 1);
         row_ = DeviceArray<std::uint32_t>(b.row.data(), b.row.size());
@@ -567,7 +567,7 @@ private:
             kernel_ = sptv_adaptive_kernel<512, 3, true, 0, true>;
         else if (small)
             kernel_ = low_bits_ ? sptv_adaptive_kernel<512, 3, true, 16> : sptv_adaptive_kernel<512, 3, true, 0>;
-        else if (wide_split(host_ptr, rows, b, span))
+        else if (wide_split(host_ptr, rows, b))
             kernel_ = wide_kernel<true>();
         else
             kernel_ = wide_kernel<false>();
@@ -594,11 +594,11 @@ private:
     // (the uniform shape's rows hold 1-5 nonzeros: the warp's pass over them finds none to take). The
     // 1% is not tuned: no shape between these two was measured.
     template <class P>
-    static bool wide_split(const P* host_ptr, std::uint64_t rows, const AdaptiveBlocks& b, std::uint32_t span) {
+    static bool wide_split(const P* host_ptr, std::uint64_t rows, const AdaptiveBlocks& b) {
         if (env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "1")) return true;
         if (env_is("TENSORSCOPE_SPTV_WIDE_SPLIT", "0")) return false;
         const std::uint64_t nnz = static_cast<std::uint64_t>(host_ptr[rows] - host_ptr[0]);
-        return lane_long_nonzeros(host_ptr, b, true, span) * 100 >= nnz;
+        return b.lane_long * 100 >= nnz;
     }
 
     std::uint32_t vlen_, blocks_ = 0;
