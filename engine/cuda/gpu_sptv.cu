@@ -258,13 +258,17 @@ bool hocsr_kept(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
 // and the warp's sums of long rows, the low bits won there too (one H200, ad59ae1, h200-issue19-
 // session55.json call 5, alternating twice, medians of 10): 0.363-0.364 ms (73.1-73.5% of the copy
 // bound) against 0.373-0.375 (71.0-71.4%), within 1.4e-7 of cpu-ref.
-// TENSORSCOPE_HOCSR_KEEP8=1 keeps only 8 where the adaptive rows run in blocks of 1,024 (an
-// experiment, session 55, not yet measured: the uniform shape's mode 3 keeps 55M rows, 110 MB in
-// 16 bits written and read again each product). Returns 0 (all 32), 16 or 8.
+// Since session 56 blocks of 1,024 keep only the low 8 bits (the plan cuts their blocks of short
+// rows to 255 nonzeros from their window, kLow8Span): the uniform shape's mode 3 keeps 55M rows,
+// 110 MB in 16 bits written and read again each product. One H200 (b3f1a2c, h200-issue19-
+// session56.json call 1, alternating twice, medians of 10, mode 3): uniform 0.418-0.424 ms
+// (71.1-72.1% of the copy bound) against 0.425-0.429 (70.3-70.9%), nell-2 0.357-0.359 (73.8-74.3%)
+// against 0.363-0.368 (72.0-73.0%); within 1.4e-7 of cpu-ref. TENSORSCOPE_HOCSR_KEEP8=0 keeps 16
+// there (for comparisons and tests). Returns 0 (all 32), 16 or 8.
 int hocsr_low_bits(std::uint64_t outputs, std::uint64_t nnz, std::uint64_t vlen) {
     if (!adaptive_rows(outputs, nnz, vlen) || env_is("TENSORSCOPE_SPTV_ROWS", "shared")) return 0;
     if (env_is("TENSORSCOPE_HOCSR_LOW16", "0")) return 0;
-    return env_is("TENSORSCOPE_HOCSR_KEEP8", "1") && !AdaptiveRows::small(vlen) ? 8 : 16;
+    return env_is("TENSORSCOPE_HOCSR_KEEP8", "0") || AdaptiveRows::small(vlen) ? 16 : 8;
 }
 
 // HOCSR's one pass (sptv_tuples.cuh) over `rows` index tuples.

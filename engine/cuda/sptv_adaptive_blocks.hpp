@@ -34,7 +34,7 @@ P adaptive_window(P z) {
 // With windows (the kernels of blocks of 1,024, adaptive_walk_wide), a block of short rows lies
 // within the window of `span` nonzeros from its first nonzero's adaptive_window; else within
 // `span` nonzeros from its first. span: kStreamNnz, or kLow8Span where the kernel restores the
-// rows' offsets from their low 8 bits (HOCSR's kept rows, an experiment).
+// rows' offsets from their low 8 bits (HOCSR's kept rows in blocks of 1,024).
 template <class P>
 AdaptiveBlocks adaptive_blocks(const P* ptr, std::uint64_t row_count, bool windows = false,
                                std::uint32_t span = kStreamNnz) {

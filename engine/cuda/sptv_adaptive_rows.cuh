@@ -231,7 +231,7 @@ __device__ inline void adaptive_load_rows(const AdaptiveBlock& h, std::uint32_t 
 }
 
 // The same from the offsets' low 16 bits (LowBits 16, HOCSR's kept rows, sptv_kept_rows.cuh) or
-// low 8 (LowBits 8, an experiment), then (adaptive_widen, once they are needed) the offsets
+// low 8 (LowBits 8, in blocks of 1,024), then (adaptive_widen, once they are needed) the offsets
 // restored: block h's lie in [h.z0, h.z0 + kStreamNnz], or [h.z0, h.z0 + 255] for 8 bits (the cut's
 // span).
 template <int LowBits>

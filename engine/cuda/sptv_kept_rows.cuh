@@ -126,8 +126,8 @@ constexpr int kKeepWide = 4;
 // denser shape 0.391-0.393 against 0.416-0.417; nell-2 0.394 against 0.395 (32 bits either way).
 __device__ inline void keep_row(std::int32_t*& out, std::uint64_t b) { *out++ = static_cast<std::int32_t>(b); }
 __device__ inline void keep_row(std::uint16_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint16_t>(b); }
-// The low 8 bits (an experiment, session 55: TENSORSCOPE_HOCSR_KEEP8=1, gpu_sptv.cu's hocsr_low_bits),
-// for the adaptive rows' blocks of 1,024 cut to 255 nonzeros at most.
+// The low 8 bits (since session 56, gpu_sptv.cu's hocsr_low_bits), for the adaptive rows' blocks of
+// 1,024 cut to 255 nonzeros at most.
 __device__ inline void keep_row(std::uint8_t*& out, std::uint64_t b) { *out++ = static_cast<std::uint8_t>(b); }
 
 // A block's kept offsets are gathered in shared memory, then each group's written side by side (a

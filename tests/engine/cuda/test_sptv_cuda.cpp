@@ -278,8 +278,8 @@ private Q_SLOTS:
     // HOCSR in either pass: two (the default, TENSORSCOPE_HOCSR=kept here, where the kept rows' CSR
     // fits 32 bits: its non-empty rows kept by the plan's blocks, then their CSR's product, by
     // cuSPARSE or our kernels as TENSORSCOPE_SPTV_ROWS picks; by default, for vectors up to 64 KB,
-    // the adaptive rows reading the kept offsets' low 16 bits, or all 32 where
-    // TENSORSCOPE_HOCSR_LOW16=0, or 8 in blocks of 1,024 where TENSORSCOPE_HOCSR_KEEP8=1) or one
+    // the adaptive rows reading the kept offsets' low 16 bits (8 in blocks of 1,024, or 16 there too
+    // where TENSORSCOPE_HOCSR_KEEP8=0), or all 32 where TENSORSCOPE_HOCSR_LOW16=0) or one
     // (=one-pass: a thread a row).
     // On the tensors of the cases above, random ones of order 3-5, one of 200,000 nonzeros (offsets
     // past 16 bits) and the shared ones: the same results as the oracle.
@@ -293,8 +293,8 @@ private Q_SLOTS:
             QTest::addRow("kept, %s", *how ? how : "chosen") << QByteArray("kept") << QByteArray(how) << none << none;
         QTest::addRow("kept, adaptive, 32-bit offsets")
             << QByteArray("kept") << QByteArray("adaptive") << QByteArray("0") << none;
-        QTest::addRow("kept, adaptive, 8-bit offsets")
-            << QByteArray("kept") << QByteArray("adaptive") << none << QByteArray("1");
+        QTest::addRow("kept, adaptive, 16-bit offsets in blocks of 1,024")
+            << QByteArray("kept") << QByteArray("adaptive") << none << QByteArray("0");
         QTest::addRow("one pass") << QByteArray("one-pass") << none << none << none;
     }
     void hocsrEitherPass() {
