@@ -35,6 +35,13 @@ device_setup() {
     step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
     if [ -x "$CLI_ALT" ]; then step "alt: $CLI_ALT at $ALT_COMMIT"; fi
 }
+# nccl_setup: NCCL's library from the GPU machine's Python package on the library path, NVLink
+# multicast off, and the GPU count and that path in the log (the multi-GPU kinds).
+nccl_setup() {
+    NCCL_LIB=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))")
+    export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$NCCL_LIB NCCL_NVLS_ENABLE=0
+    step "gpus: $(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l), nccl: $NCCL_LIB"
+}
 # suite_to NAME BINARY [VAR=VALUE...]: test binary BINARY with those variables set, its output and
 # an rc= line in $R/NAME.out, uncut by LIMIT (scripts run it in the background beside the tensors'
 # generation, then wait).

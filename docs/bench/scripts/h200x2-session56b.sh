@@ -10,9 +10,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-NCCL_LIB=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))")
-export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$NCCL_LIB NCCL_NVLS_ENABLE=0
-step "gpus: $(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l), nccl: $NCCL_LIB"
+nccl_setup
 single=(test_device_info test_mttkrp_cuda test_sptv_cuda test_spttm_cuda test_pipeline_cuda test_decomp_cuda test_ttmc_cuda
         test_hls_cuda test_format_build_cuda test_mmcsf_partition_cuda test_streamed_mttkrp_cuda)
 (for t in "${single[@]}"; do suite_to "$t" "$t" CUDA_VISIBLE_DEVICES=1; done; step "single-GPU suites done") &
