@@ -611,51 +611,17 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     }
 }
 
-// MM-CSF's trees in one launch with their groups interleaved (an experiment, session 56:
-// TENSORSCOPE_MMCSF_MIX=1): trees_team_kernel numbers the groups tree after tree, so the grid walks
-// the partitions one after another, and while it walks the partition whose leaves are the output
-// mode (one vector atomic a nonzero, L2's reductions) the gathering partitions wait their turn.
-// Here slot s of round r = s / round holds stripe[t] consecutive groups of each tree t, the
-// trees' stripes in proportion to their groups, so that every stretch of the grid's slots mixes
-// the nonzero algorithm's atomics with the other partitions' gathers. A slot past its tree's
-// groups (the last rounds of the smaller stripes' trees) does nothing.
-struct TreeMix {
-    std::uint64_t round = 0, slots = 0;  // the slots of a round, of all rounds
-    std::uint64_t stripe[kMaxTrees] = {}, before[kMaxTrees + 1] = {};
-};
-
-// About kMixRound groups a round: a few teams' groups of each tree side by side in a block's
-// stride, many rounds to a wave of the grid.
-constexpr std::uint64_t kMixRound = 2048;
-
-TreeMix tree_mix(const TeamTrees& trees) {
-    TreeMix m;
-    const std::uint64_t groups = trees.first_group[trees.count];
-    const std::uint64_t rounds = (groups + kMixRound - 1) / kMixRound;
-    for (int t = 0; t < trees.count; ++t) {
-        const std::uint64_t g = trees.tree[t].groups;
-        m.stripe[t] = (g + rounds - 1) / rounds;
-        m.before[t + 1] = m.before[t] + m.stripe[t];
-    }
-    m.round = m.before[trees.count];
-    m.slots = rounds * m.round;
-    return m;
-}
-
-template <int LEVELS>
-__global__ void __launch_bounds__(256, team_min_blocks(kFiberLoop, LEVELS, true))
-    trees_mixed_kernel(TeamTrees trees, TreeMix mix, float4* out) {
-    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 8;
-    const std::uint32_t col = threadIdx.x % 8;
-    for (std::uint64_t s = thread / 8; s < mix.slots; s += teams) {
-        const std::uint64_t r = s / mix.round, w = s - r * mix.round;
-        int t = 0;
-        while (w >= mix.before[t + 1]) ++t;
-        const std::uint64_t g = r * mix.stripe[t] + (w - mix.before[t]);
-        if (g < trees.tree[t].groups) team_group<kFiberLoop, LEVELS, true>(trees.tree[t], g, 8, col, out);
-    }
-}
+// MM-CSF's trees in one launch with their groups interleaved was measured and removed (session
+// 56, e216832, TENSORSCOPE_MMCSF_MIX, h200-issue19-session56.json call 4, one H200, rank 32,
+// alternating twice, medians of 10). This launch numbers the groups tree after tree, so the grid
+// walks the partitions in turn, the one whose leaves are the output mode (a vector atomic a
+// nonzero) apart from the gathering ones; the experiment's kernel took rounds of about 2,048
+// groups, each tree's stripe in proportion to its groups (56-62 registers, no spill), so that
+// the atomics ran beside the gathers. Nell-2 shape, modes 1-3: 1.589-1.590, 1.537-1.549 and
+// 1.799-1.808 ms against 1.615-1.618, 1.504-1.517 and 1.782-1.797 (B-CSF 1.362-1.385 ms a mode in
+// the same runs); the uniform shape's mode 3 2.818 against 2.824-2.825 (its modes 1-2 run wide);
+// within 8.8e-6 of cpu-ref. Mode 1 gained 2%, mode 2 lost 2%: the partitions' phases are not what
+// keeps MM-CSF behind B-CSF.
 
 // The kernel above at rank 32 over whole fibers with its group and fiber numbers in 32 bits
 // (fiber_index32_kernel's loop; 56, 48 and 40 registers bounded to four, five and six blocks,
@@ -1230,9 +1196,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
-            if (!clip && team == 8 && R4 == 8 && env_is("TENSORSCOPE_MMCSF_MIX", "1"))
-                trees_mixed_kernel<levels><<<grid, 256, 0, stream>>>(trees, tree_mix(trees), out4);
-            else if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
+            if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
                 trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (!clip)
                 trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);

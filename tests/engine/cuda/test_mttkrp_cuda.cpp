@@ -336,8 +336,7 @@ private Q_SLOTS:
     // nonzero groups (TENSORSCOPE_FIBER_LOOP=fibers), BLCO's generic team kernel on one-block
     // tensors (TENSORSCOPE_BLCO_GENERIC=1), every tree's fibers in the tree's order where large
     // ones are ordered by length on upload (TENSORSCOPE_FIBER_ORDER=tree; with FIBER_FILL=0 below
-    // the test's trees count as large), MM-CSF's partitions' groups interleaved in their launch at
-    // rank 32 (TENSORSCOPE_MMCSF_MIX=1, an experiment): the same results every way.
+    // the test's trees count as large): the same results every way.
     void comparisonSwitchesKeepTheResult_data() {
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("value");
@@ -346,7 +345,6 @@ private Q_SLOTS:
         QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
         QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
         QTest::newRow("fibers in tree order") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("tree");
-        QTest::newRow("MM-CSF's trees interleaved") << QByteArray("TENSORSCOPE_MMCSF_MIX") << QByteArray("1");
     }
     void comparisonSwitchesKeepTheResult() {
         QFETCH(QByteArray, name);
