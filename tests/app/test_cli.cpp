@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QThread>
@@ -208,6 +209,21 @@ private Q_SLOTS:
             QCOMPARE(mc["fiber_nnz"].toObject()["max"].toInteger(), ma["fiber_nnz"].toObject()["max"].toInteger());
             QCOMPARE(mc["fiber_nnz"].toObject()["log2_histogram"].toArray(), ma["fiber_nnz"].toObject()["log2_histogram"].toArray());
         }
+        // as text: mode 1's estimated figures marked ~, its longest fiber a lower bound (>=); the
+        // counted modes' rows unmarked
+        const Run text = cli({"info", tsb, "--streamed", "--part-nnz", "777", "--sketch-fibers"});
+        QCOMPARE(text.status, 0);
+        const QList<QByteArray> lines = text.out.split('\n');
+        const auto row = [&](const char* mode) {
+            for (const QByteArray& l : lines)
+                if (l.startsWith(QByteArray(mode) + "     ")) return l;
+            return QByteArray();
+        };
+        QVERIFY2(QRegularExpression(R"(~[0-9,]+ +~[0-9.]+ / ~[0-9.]+ / >=[0-9,]+$)")
+                     .match(QString::fromUtf8(row("1")))
+                     .hasMatch(),
+                 row("1").constData());
+        QVERIFY2(!row("2").isEmpty() && !row("2").contains('~') && !row("2").contains(">="), row("2").constData());
     }
 
     // Issue 18, item 2: formats --streamed predicts each format's bytes from counts over the
