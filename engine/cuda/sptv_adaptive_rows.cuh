@@ -517,9 +517,8 @@ public:
     }
     // Over 32-bit offsets the caller keeps on the device only (HOCSR's kept rows): read back to cut.
     // With low (HOCSR's kept rows, where sptv_kept_rows.cuh's keep_row says), the kernel reads the
-    // offsets' low low_bits bits (16, or 8 where the vector takes blocks of 1,024: an experiment),
-    // rows + 1 of them, rather than ptr32, which must still hold the offsets (the blocks are cut
-    // from them).
+    // offsets' low low_bits bits (16, or 8 where the vector takes blocks of 1,024), rows + 1 of
+    // them, rather than ptr32, which must still hold the offsets (the blocks are cut from them).
     AdaptiveRows(std::uint64_t rows, std::uint64_t vlen, const std::int32_t* ptr32, const std::uint32_t* col,
                  const float* val, const float* dv, float* dout, const void* low = nullptr, int low_bits = 16)
         : vlen_(static_cast<std::uint32_t>(vlen)),

@@ -107,10 +107,11 @@ namespace {
 constexpr int kKeepWide = 4;
 
 // What the first pass keeps of a non-empty row: its first offset b, in 32 bits, or where the
-// product runs the adaptive rows (since session 55 in blocks of 1,024 on every shape, gpu_sptv.cu's
-// hocsr_low_bits has the numbers), its low 16 bits, from which those restore it: they read offsets
-// only in blocks of at most kStreamNnz nonzeros, whose first offset the plan holds (a longer row's
-// block has its bounds from the plan alone).
+// product runs the adaptive rows (since session 55 in blocks of 1,024 on every shape, where since
+// session 56 only the low 8 bits are kept, below; gpu_sptv.cu's hocsr_low_bits has the numbers),
+// its low 16 bits, from which those restore it: they read offsets only in blocks of at most
+// kStreamNnz nonzeros, whose first offset the plan holds (a longer row's block has its bounds from
+// the plan alone).
 // Measured on one H200, the low bits against 32 (session 49, 0ac838e, TENSORSCOPE_HOCSR_KEEP=low16,
 // h200-issue19-session49.json call 5, alternating twice; modes 1-2 in blocks of 512, mode 3 of
 // 1,024): nell-2 shape 0.565-0.569, 0.662-0.669 and 0.406-0.412 ms against 0.572, 0.668-0.673 and

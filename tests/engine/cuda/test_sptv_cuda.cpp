@@ -167,12 +167,11 @@ private Q_SLOTS:
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
         QFETCH(QByteArray, split);
-        if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
-        else qputenv("TENSORSCOPE_SPTV_ROWS", how);
-        if (split.isEmpty())
-            qunsetenv("TENSORSCOPE_SPTV_WIDE_SPLIT");
+        const tstest::ScopedEnv sums("TENSORSCOPE_SPTV_WIDE_SPLIT", split);  // empty: chosen by share
+        if (how.isEmpty())
+            qunsetenv("TENSORSCOPE_SPTV_ROWS");
         else
-            qputenv("TENSORSCOPE_SPTV_WIDE_SPLIT", split);
+            qputenv("TENSORSCOPE_SPTV_ROWS", how);
         adaptiveBlockEdges();
         fibersOnTileEdges();
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
@@ -187,7 +186,6 @@ private Q_SLOTS:
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
         qunsetenv("TENSORSCOPE_SPTV_ROWS");
-        qunsetenv("TENSORSCOPE_SPTV_WIDE_SPLIT");
     }
 
     // The bench's bytes for a cuda row: the format with fp32 values (as the device holds it),
