@@ -147,6 +147,26 @@ private:
     mutable std::map<int, std::uint64_t> distinct_;
 };
 
+// The dense oracles of MTTKRP and TTMc: one cpu-ref run per mode, whatever the formats and
+// backends compared with it. compute fills a fresh matrix, kept once it returns: a cancel
+// leaves no half-made oracle.
+class DenseOracles {
+public:
+    template <class Compute>
+    const DenseMatrix& at(int mode, std::uint64_t rows, std::uint64_t cols, Compute&& compute) {
+        DenseMatrix& ref = refs_[mode];
+        if (ref.data.empty()) {
+            DenseMatrix computed(rows, cols);
+            compute(computed);
+            ref = std::move(computed);
+        }
+        return ref;
+    }
+
+private:
+    std::map<int, DenseMatrix> refs_;
+};
+
 class MttkrpCase : public KernelCase {
 public:
     using KernelCase::KernelCase;
@@ -183,19 +203,15 @@ public:
         return format_bytes(f, b) + factor_row_bytes(mode, b) + t_.dim(mode) * req_.rank * value_bytes(b);
     }
     double error(int mode, RunControl& c) override {
-        auto& ref = refs_[mode];  // one oracle run per mode, whatever the formats and backends
-        if (ref.data.empty()) {
-            DenseMatrix computed(t_.dim(mode), req_.rank);
-            mttkrp_reference(t_, mode, factors_, computed, c);  // a cancel leaves no half-made oracle
-            ref = std::move(computed);
-        }
-        return max_relative_error(out_, ref);
+        return max_relative_error(out_, oracles_.at(mode, t_.dim(mode), req_.rank, [&](DenseMatrix& ref) {
+            mttkrp_reference(t_, mode, factors_, ref, c);
+        }));
     }
     const DenseMatrix* output() const override { return &out_; }
 
 private:
     DenseMatrix out_;
-    std::map<int, DenseMatrix> refs_;
+    DenseOracles oracles_;
     std::optional<MttkrpPlan> plan_;
 };
 
@@ -360,19 +376,15 @@ public:
         return format_bytes(f, b) + out_.data.size() * value_bytes(b) + factor_row_bytes(mode, b);
     }
     double error(int mode, RunControl& c) override {
-        auto& ref = refs_[mode];
-        if (ref.data.empty()) {
-            DenseMatrix computed(t_.dim(mode), out_.cols);
-            ttmc_reference(t_, mode, factors_, computed, c);
-            ref = std::move(computed);
-        }
-        return max_relative_error(out_, ref);
+        return max_relative_error(out_, oracles_.at(mode, t_.dim(mode), out_.cols, [&](DenseMatrix& ref) {
+            ttmc_reference(t_, mode, factors_, ref, c);
+        }));
     }
     const DenseMatrix* output() const override { return &out_; }
 
 private:
     DenseMatrix out_;
-    std::map<int, DenseMatrix> refs_;
+    DenseOracles oracles_;
 };
 
 std::unique_ptr<KernelCase> make_case(const CooTensor& t, const BenchRequest& r, const std::vector<DenseMatrix>& f) {

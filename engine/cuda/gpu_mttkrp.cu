@@ -1642,15 +1642,25 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
+        // Experiment (session 57, to be removed once measured): TENSORSCOPE_MMCSF_TREES=leaves,
+        // middle or root runs only the partitions where the output mode sits at that level (the
+        // nonzero, fiber or slice algorithm), in the same launch as all of them: what each part of
+        // MM-CSF's time costs. The output is partial.
+        const char* only = std::getenv("TENSORSCOPE_MMCSF_TREES");
+        const std::string part = only && impl_->parts.size() > 1 ? only : "";
+        const bool part_only = part == "leaves" || part == "middle" || part == "root";
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
+            const char* level = t.target == t.levels ? "leaves" : t.target == 0 ? "root" : "middle";
+            if (part_only && part != level) continue;
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
             ++trees.count;
         }
-        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
+        if (trees.count == 1 && !part_only)
+            launch_team_kernel(trees.tree[0], R, out_f, nullptr);
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");

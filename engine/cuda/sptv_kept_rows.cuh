@@ -207,13 +207,14 @@ class KeptRows {
 public:
     KeptRows(std::uint64_t rows, std::uint64_t kept_rows, std::uint64_t nnz, const std::uint32_t* ptr32,
              const std::uint64_t* ptr64, const std::uint64_t* block_base, int low_bits)
-        : rows_(rows), ptr32_(ptr32), ptr64_(ptr64), block_base_(block_base), kept_(kept_rows + 1) {
-        const auto end = static_cast<std::int32_t>(nnz);
-        check(cudaMemcpy(kept_.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice),
-              "ending HOCSR's kept rows");
+        : rows_(rows),
+          ptr32_(ptr32),
+          ptr64_(ptr64),
+          block_base_(block_base),
+          kept_(ended<std::int32_t>(kept_rows, nnz)) {
         keep(kept_.get(), nullptr);  // the product's choice reads them (SharedVectorRows::grid_for_csr)
-        if (low_bits == 16) low16_ = low_ending<std::uint16_t>(kept_rows, nnz);
-        if (low_bits == 8) low8_ = low_ending<std::uint8_t>(kept_rows, nnz);
+        if (low_bits == 16) low16_ = ended<std::uint16_t>(kept_rows, nnz);
+        if (low_bits == 8) low8_ = ended<std::uint8_t>(kept_rows, nnz);
     }
 
     std::int32_t* offsets() { return kept_.get(); }  // kept_rows + 1 of them
@@ -232,12 +233,13 @@ public:
     }
 
 private:
-    template <class Low>
-    static DeviceArray<Low> low_ending(std::uint64_t kept_rows, std::uint64_t nnz) {
-        DeviceArray<Low> low(kept_rows + 1);
-        const auto end = static_cast<Low>(nnz);
-        check(cudaMemcpy(low.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice), "ending HOCSR's kept rows");
-        return low;
+    // kept_rows + 1 offsets (or their low bits), the last one nnz's; keep() fills the others
+    template <class T>
+    static DeviceArray<T> ended(std::uint64_t kept_rows, std::uint64_t nnz) {
+        DeviceArray<T> a(kept_rows + 1);
+        const auto end = static_cast<T>(nnz);
+        check(cudaMemcpy(a.get() + kept_rows, &end, sizeof end, cudaMemcpyHostToDevice), "ending HOCSR's kept rows");
+        return a;
     }
 
     template <class Kept>

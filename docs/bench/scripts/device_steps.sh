@@ -102,6 +102,19 @@ ab_real() {
         done
     done
 }
+# alternate ROUNDS SECONDS SWITCH "VALUES" "TENSORS" BENCH_ARGS...: bench BENCH_ARGS on each
+# $D/TENSOR.tsb once for each value of the environment switch SWITCH, the whole set ROUNDS times
+# (so that the machine's drift touches every value alike), as $R/TENSOR-TAGVALUE.jsonl (TAG as in
+# ab_real; a round after the first adds .2, .3, ... to the name). BENCH_ARGS should hold --jsonl.
+alternate() {
+    local rounds=$1 need=$2 sw=$3 values=$4 tensors=$5 round t v tag; shift 5
+    tag=$(echo "${sw#TENSORSCOPE_}" | tr 'A-Z_' 'a-z-')
+    for round in $(seq "$rounds"); do
+        for t in $tensors; do
+            for v in $values; do EXT=jsonl run "$t-$tag$v" "$need" env "$sw=$v" "$CLI" bench "$D/$t.tsb" "$@"; done
+        done
+    done
+}
 # ncu_setup: NCU, Nsight Compute's binary (PATH, /opt/nvidia or the CUDA toolkit's), and NCU_P, the
 # sections issue 19's profiles read (speed of light, memory, warp states, occupancy, launch,
 # schedulers) at the GPU's own clocks; the binary found goes in the log.
