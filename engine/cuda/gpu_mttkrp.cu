@@ -611,6 +611,77 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     }
 }
 
+// Experiment (session 57, TENSORSCOPE_MMCSF_PRIVATE=1): MM-CSF's nonzero algorithm (mm-csf
+// Alg. 8, a partition whose leaves are the output mode) adding into a copy of the output's rows in
+// each block's shared memory, four columns a block, instead of a row-sized atomic at L2 a nonzero:
+// on the nell-2 shape that partition alone took 0.95 ms of mode 1's 1.62 (22.4M nonzeros) where
+// the slice algorithm's partition took 0.35 (18.8M; TENSORSCOPE_MMCSF_TREES, call 1). Block b
+// owns columns 4 (b % R4) .. + 3 of the rows in range (b / R4) % ranges (rows of them) and
+// walks nonzero piece b / (R4 ranges) of the tree, every nonzero of which it reads (those of
+// other ranges skipped), so the tree's arrays are read R4 x ranges times, from L2 mostly. A warp
+// takes 32 consecutive nonzeros at a time: each lane loads the end of one of the 32 fibers that
+// may meet them, and the fiber of each nonzero is the current one plus the ends before it (a
+// bit a fiber start, one OR across the warp). The copy goes out at the end, a vector atomic a
+// non-zero row. Shared fp32 atomics are a compare-and-swap loop on sm_90; the columns are
+// stored apart (acc[k rows + r]) so that a warp's random rows spread over the banks.
+constexpr int kPrivateThreads = 1024;
+
+__device__ inline unsigned warp_or(unsigned bits) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(~0u, bits);
+#else
+    for (int d = 16; d; d /= 2) bits |= __shfl_xor_sync(~0u, bits, d);
+    return bits;
+#endif
+}
+
+template <int LEVELS>
+__global__ void __launch_bounds__(kPrivateThreads, 1)
+    private_leaves_kernel(TeamTree t, std::uint32_t R4, std::uint32_t rows, std::uint32_t ranges, std::uint32_t pieces,
+                          float4* out) {
+    extern __shared__ float acc[];
+    const std::uint32_t col = blockIdx.x % R4, range = blockIdx.x / R4 % ranges, piece = blockIdx.x / (R4 * ranges);
+    const std::uint32_t row0 = range * rows;
+    for (std::uint32_t i = threadIdx.x; i < 4 * rows; i += blockDim.x) acc[i] = 0.f;
+    __syncthreads();
+    const std::uint32_t warps = blockDim.x / 32, lane = threadIdx.x % 32;
+    const std::uint64_t units = static_cast<std::uint64_t>(pieces) * warps,
+                        unit = static_cast<std::uint64_t>(piece) * warps + threadIdx.x / 32;
+    const std::uint64_t zb = t.nnz * unit / units, ze = t.nnz * (unit + 1) / units;
+    if (zb < ze) {
+        std::uint64_t f = 0, hi = t.fibers;  // fiber_ptr[f] - base <= zb < fiber_ptr[hi] - base
+        while (hi - f > 1) {
+            const std::uint64_t mid = f + (hi - f) / 2;
+            if (t.fiber_ptr[mid] - t.base <= zb)
+                f = mid;
+            else
+                hi = mid;
+        }
+        for (std::uint64_t z0 = zb; z0 < ze; z0 += 32) {
+            const std::uint64_t z = z0 + lane, fe = f + 1 + lane;
+            const std::uint64_t end = fe <= t.fibers ? t.fiber_ptr[fe] - t.base : ~std::uint64_t{0};
+            const unsigned starts = warp_or(end > z0 && end < z0 + 32 ? 1u << (end - z0) : 0u);
+            const std::uint64_t fz = f + __popc(starts & ((2u << lane) - 1u));
+            f += __popc(__ballot_sync(~0u, end <= z0 + 32));
+            if (z >= ze) continue;
+            const std::uint32_t r = t.leaf[z] - row0;
+            if (r >= rows) continue;
+            float4 prefix;
+            std::uint64_t unused;
+            fiber_head<LEVELS>(t, fz, R4, col, prefix, unused);
+            const float4 v = t.vals[z] * prefix;
+            atomicAdd(acc + r, v.x), atomicAdd(acc + rows + r, v.y), atomicAdd(acc + 2 * rows + r, v.z);
+            atomicAdd(acc + 3 * rows + r, v.w);
+        }
+    }
+    __syncthreads();
+    for (std::uint32_t r = threadIdx.x; r < rows; r += blockDim.x) {
+        const float4 v = make_float4(acc[r], acc[rows + r], acc[2 * rows + r], acc[3 * rows + r]);
+        if (v.x != 0.f || v.y != 0.f || v.z != 0.f || v.w != 0.f)
+            atomic_add4(out + static_cast<std::uint64_t>(row0 + r) * R4 + col, v);
+    }
+}
+
 // MM-CSF's trees in one launch with their groups interleaved was measured and removed (session
 // 56, e216832, TENSORSCOPE_MMCSF_MIX, h200-issue19-session56.json call 4, one H200, rank 32,
 // alternating twice, medians of 10). This launch numbers the groups tree after tree, so the grid
@@ -1206,6 +1277,47 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     });
 }
 
+// The most row ranges private_leaves_kernel cuts an output into (each range reads the whole tree).
+constexpr std::uint64_t kPrivateRanges = 2;
+
+// How many row ranges private_leaves_kernel needs for an output of `rows` rows at rank R: 0 where
+// it does not run (TENSORSCOPE_MMCSF_PRIVATE unset, R % 4 != 0, over kPrivateRanges).
+std::uint64_t private_ranges(std::uint64_t rows, std::uint64_t R) {
+    if (!env_is("TENSORSCOPE_MMCSF_PRIVATE", "1") || R % 4 || rows == 0) return 0;
+    const auto budget = static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+    const std::uint64_t ranges = (rows * 16 + budget - 1) / budget;
+    return ranges <= kPrivateRanges ? ranges : 0;
+}
+
+void launch_private(const TeamTree& t, std::uint64_t rows, std::uint64_t R, float* out, cudaStream_t stream) {
+    const std::uint64_t ranges = private_ranges(rows, R);
+    const auto R4 = static_cast<std::uint32_t>(R / 4);
+    const auto per = static_cast<std::uint32_t>((rows + ranges - 1) / ranges);
+    const std::uint64_t pieces = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(sm_count()) / (R4 * ranges));
+    const std::size_t bytes = std::size_t{per} * 16;
+    auto* kernel = t.levels == 2   ? private_leaves_kernel<2>
+                   : t.levels == 3 ? private_leaves_kernel<3>
+                                   : private_leaves_kernel<0>;
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+          "sizing the private rows' shared memory");
+    kernel<<<static_cast<unsigned>(R4 * ranges * pieces), kPrivateThreads, bytes, stream>>>(
+        t, R4, per, static_cast<std::uint32_t>(ranges), static_cast<std::uint32_t>(pieces),
+        reinterpret_cast<float4*>(out));
+    check(cudaGetLastError(), "launching the private-rows MTTKRP kernel");
+}
+
+// A part's leaf rows (its largest leaf index + 1), counted on the device the first time asked.
+std::uint64_t leaf_rows(const ResidentTensor::Impl::Part& p) {
+    if (p.leaf_rows || p.meta.nnz == 0) return p.leaf_rows;
+    DeviceArray<unsigned> top(1);
+    check(cudaMemset(top.get(), 0, sizeof(unsigned)), "clearing the leaves' largest index");
+    max_kernel<<<grid_for(p.meta.nnz), 256>>>(p.leaf.get(), p.meta.nnz, top.get());
+    unsigned largest = 0;
+    top.download(&largest);
+    p.leaf_rows = std::uint64_t{largest} + 1;
+    return p.leaf_rows;
+}
+
 // Uploads the factors; returns the device copies (null for the output mode).
 std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     std::vector<DeviceArray<float>> out;
@@ -1649,11 +1761,16 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         const char* only = std::getenv("TENSORSCOPE_MMCSF_TREES");
         const std::string part = only && impl_->parts.size() > 1 ? only : "";
         const bool part_only = part == "leaves" || part == "middle" || part == "root";
+        std::vector<std::pair<TeamTree, std::uint64_t>> private_trees;  // with their output rows
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
             const char* level = t.target == t.levels ? "leaves" : t.target == 0 ? "root" : "middle";
             if (part_only && part != level) continue;
+            if (t.target == t.levels && private_ranges(leaf_rows(p), R)) {
+                private_trees.emplace_back(t, leaf_rows(p));
+                continue;
+            }
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
@@ -1661,8 +1778,10 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         }
         if (trees.count == 1 && !part_only)
             launch_team_kernel(trees.tree[0], R, out_f, nullptr);
-        else launch_team_kernel(trees, R, out_f, nullptr);
+        else if (trees.count)
+            launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+        for (const auto& [t, rows] : private_trees) launch_private(t, rows, R, out_f, nullptr);
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }
