@@ -583,6 +583,23 @@ __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, fl
 // lookup chained before each nonzero's add; on the real tensors it ran by default and lost,
 // MovieLens 14-25 us a mode against 7-15, Last.fm 34-43 against 21-24, JF17K 20-32 against
 // 25-27 (every row within 1e-6 of cpu-ref), the flushes of 660 blocks outweighing their adds.
+// What each part of this launch costs (session 57, 4962e1e, TENSORSCOPE_MMCSF_TREES, h200-issue19-
+// session57.json call 1, one H200, alternating twice, medians of 10; removed): on the nell-2 shape
+// mode 1 took 1.615-1.626 ms with every partition, 0.949-0.960 with only the one whose leaves are
+// the output mode (22.4M nonzeros, a row-sized atomic each), 0.353-0.354 with only the one rooted
+// there (18.8M, the slice algorithm) and 0.717-0.725 with only the one between (35.7M, an atomic a
+// fiber); mode 2's leaves (18.8M) 0.730-0.736 of 1.506-1.514, mode 3's (35.7M) 1.389-1.390 of
+// 1.777-1.780; B-CSF 1.371-1.493 a mode. A nonzero at the output's leaves costs about 2.3x one
+// whose leaf row is gathered. Adding those nonzeros into a copy of the output's rows in each
+// block's shared memory instead (session 57, 329d0e6, TENSORSCOPE_MMCSF_PRIVATE, call 2; removed):
+// blocks of 1,024 threads, one an SM, each owning four columns of every row (193 KB for mode 1's
+// 12,092 rows; mode 3's 28,818 in two ranges), walking a 16th of the partition a warp-wide window
+// of 32 nonzeros at a time (each nonzero's fiber from the window's fiber ends by one OR across the
+// warp), the copy added to the output once a block. Every result stayed within 9.1e-6 of cpu-ref
+// (test_mttkrp_cuda's rows with the switch 28/28), but shared fp32 atomics are a compare-and-swap
+// loop on sm_90 and ran about one add a clock an SM: the leaves alone took 3.06, 2.54 and 7.93 ms,
+// and MM-CSF 4.08-4.09, 3.66-3.67 and 8.63-8.73 ms a mode (uniform shape 3.61, 2.96-2.98, 16.2-16.3
+// against 2.64-2.65, 2.30-2.31, 2.82).
 constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;
@@ -608,77 +625,6 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
         team_group<LOOP, LEVELS, RANK32>(trees.tree[t], g - trees.first_group[t], R4, col, out);
-    }
-}
-
-// Experiment (session 57, TENSORSCOPE_MMCSF_PRIVATE=1): MM-CSF's nonzero algorithm (mm-csf
-// Alg. 8, a partition whose leaves are the output mode) adding into a copy of the output's rows in
-// each block's shared memory, four columns a block, instead of a row-sized atomic at L2 a nonzero:
-// on the nell-2 shape that partition alone took 0.95 ms of mode 1's 1.62 (22.4M nonzeros) where
-// the slice algorithm's partition took 0.35 (18.8M; TENSORSCOPE_MMCSF_TREES, call 1). Block b
-// owns columns 4 (b % R4) .. + 3 of the rows in range (b / R4) % ranges (rows of them) and
-// walks nonzero piece b / (R4 ranges) of the tree, every nonzero of which it reads (those of
-// other ranges skipped), so the tree's arrays are read R4 x ranges times, from L2 mostly. A warp
-// takes 32 consecutive nonzeros at a time: each lane loads the end of one of the 32 fibers that
-// may meet them, and the fiber of each nonzero is the current one plus the ends before it (a
-// bit a fiber start, one OR across the warp). The copy goes out at the end, a vector atomic a
-// non-zero row. Shared fp32 atomics are a compare-and-swap loop on sm_90; the columns are
-// stored apart (acc[k rows + r]) so that a warp's random rows spread over the banks.
-constexpr int kPrivateThreads = 1024;
-
-__device__ inline unsigned warp_or(unsigned bits) {
-#if __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(~0u, bits);
-#else
-    for (int d = 16; d; d /= 2) bits |= __shfl_xor_sync(~0u, bits, d);
-    return bits;
-#endif
-}
-
-template <int LEVELS>
-__global__ void __launch_bounds__(kPrivateThreads, 1)
-    private_leaves_kernel(TeamTree t, std::uint32_t R4, std::uint32_t rows, std::uint32_t ranges, std::uint32_t pieces,
-                          float4* out) {
-    extern __shared__ float acc[];
-    const std::uint32_t col = blockIdx.x % R4, range = blockIdx.x / R4 % ranges, piece = blockIdx.x / (R4 * ranges);
-    const std::uint32_t row0 = range * rows;
-    for (std::uint32_t i = threadIdx.x; i < 4 * rows; i += blockDim.x) acc[i] = 0.f;
-    __syncthreads();
-    const std::uint32_t warps = blockDim.x / 32, lane = threadIdx.x % 32;
-    const std::uint64_t units = static_cast<std::uint64_t>(pieces) * warps,
-                        unit = static_cast<std::uint64_t>(piece) * warps + threadIdx.x / 32;
-    const std::uint64_t zb = t.nnz * unit / units, ze = t.nnz * (unit + 1) / units;
-    if (zb < ze) {
-        std::uint64_t f = 0, hi = t.fibers;  // fiber_ptr[f] - base <= zb < fiber_ptr[hi] - base
-        while (hi - f > 1) {
-            const std::uint64_t mid = f + (hi - f) / 2;
-            if (t.fiber_ptr[mid] - t.base <= zb)
-                f = mid;
-            else
-                hi = mid;
-        }
-        for (std::uint64_t z0 = zb; z0 < ze; z0 += 32) {
-            const std::uint64_t z = z0 + lane, fe = f + 1 + lane;
-            const std::uint64_t end = fe <= t.fibers ? t.fiber_ptr[fe] - t.base : ~std::uint64_t{0};
-            const unsigned starts = warp_or(end > z0 && end < z0 + 32 ? 1u << (end - z0) : 0u);
-            const std::uint64_t fz = f + __popc(starts & ((2u << lane) - 1u));
-            f += __popc(__ballot_sync(~0u, end <= z0 + 32));
-            if (z >= ze) continue;
-            const std::uint32_t r = t.leaf[z] - row0;
-            if (r >= rows) continue;
-            float4 prefix;
-            std::uint64_t unused;
-            fiber_head<LEVELS>(t, fz, R4, col, prefix, unused);
-            const float4 v = t.vals[z] * prefix;
-            atomicAdd(acc + r, v.x), atomicAdd(acc + rows + r, v.y), atomicAdd(acc + 2 * rows + r, v.z);
-            atomicAdd(acc + 3 * rows + r, v.w);
-        }
-    }
-    __syncthreads();
-    for (std::uint32_t r = threadIdx.x; r < rows; r += blockDim.x) {
-        const float4 v = make_float4(acc[r], acc[rows + r], acc[2 * rows + r], acc[3 * rows + r]);
-        if (v.x != 0.f || v.y != 0.f || v.z != 0.f || v.w != 0.f)
-            atomic_add4(out + static_cast<std::uint64_t>(row0 + r) * R4 + col, v);
     }
 }
 
@@ -1277,47 +1223,6 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     });
 }
 
-// The most row ranges private_leaves_kernel cuts an output into (each range reads the whole tree).
-constexpr std::uint64_t kPrivateRanges = 2;
-
-// How many row ranges private_leaves_kernel needs for an output of `rows` rows at rank R: 0 where
-// it does not run (TENSORSCOPE_MMCSF_PRIVATE unset, R % 4 != 0, over kPrivateRanges).
-std::uint64_t private_ranges(std::uint64_t rows, std::uint64_t R) {
-    if (!env_is("TENSORSCOPE_MMCSF_PRIVATE", "1") || R % 4 || rows == 0) return 0;
-    const auto budget = static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-    const std::uint64_t ranges = (rows * 16 + budget - 1) / budget;
-    return ranges <= kPrivateRanges ? ranges : 0;
-}
-
-void launch_private(const TeamTree& t, std::uint64_t rows, std::uint64_t R, float* out, cudaStream_t stream) {
-    const std::uint64_t ranges = private_ranges(rows, R);
-    const auto R4 = static_cast<std::uint32_t>(R / 4);
-    const auto per = static_cast<std::uint32_t>((rows + ranges - 1) / ranges);
-    const std::uint64_t pieces = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(sm_count()) / (R4 * ranges));
-    const std::size_t bytes = std::size_t{per} * 16;
-    auto* kernel = t.levels == 2   ? private_leaves_kernel<2>
-                   : t.levels == 3 ? private_leaves_kernel<3>
-                                   : private_leaves_kernel<0>;
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-          "sizing the private rows' shared memory");
-    kernel<<<static_cast<unsigned>(R4 * ranges * pieces), kPrivateThreads, bytes, stream>>>(
-        t, R4, per, static_cast<std::uint32_t>(ranges), static_cast<std::uint32_t>(pieces),
-        reinterpret_cast<float4*>(out));
-    check(cudaGetLastError(), "launching the private-rows MTTKRP kernel");
-}
-
-// A part's leaf rows (its largest leaf index + 1), counted on the device the first time asked.
-std::uint64_t leaf_rows(const ResidentTensor::Impl::Part& p) {
-    if (p.leaf_rows || p.meta.nnz == 0) return p.leaf_rows;
-    DeviceArray<unsigned> top(1);
-    check(cudaMemset(top.get(), 0, sizeof(unsigned)), "clearing the leaves' largest index");
-    max_kernel<<<grid_for(p.meta.nnz), 256>>>(p.leaf.get(), p.meta.nnz, top.get());
-    unsigned largest = 0;
-    top.download(&largest);
-    p.leaf_rows = std::uint64_t{largest} + 1;
-    return p.leaf_rows;
-}
-
 // Uploads the factors; returns the device copies (null for the output mode).
 std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     std::vector<DeviceArray<float>> out;
@@ -1754,34 +1659,17 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
-        // Experiment (session 57, to be removed once measured): TENSORSCOPE_MMCSF_TREES=leaves,
-        // middle or root runs only the partitions where the output mode sits at that level (the
-        // nonzero, fiber or slice algorithm), in the same launch as all of them: what each part of
-        // MM-CSF's time costs. The output is partial.
-        const char* only = std::getenv("TENSORSCOPE_MMCSF_TREES");
-        const std::string part = only && impl_->parts.size() > 1 ? only : "";
-        const bool part_only = part == "leaves" || part == "middle" || part == "root";
-        std::vector<std::pair<TeamTree, std::uint64_t>> private_trees;  // with their output rows
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            const char* level = t.target == t.levels ? "leaves" : t.target == 0 ? "root" : "middle";
-            if (part_only && part != level) continue;
-            if (t.target == t.levels && private_ranges(leaf_rows(p), R)) {
-                private_trees.emplace_back(t, leaf_rows(p));
-                continue;
-            }
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
             ++trees.count;
         }
-        if (trees.count == 1 && !part_only)
-            launch_team_kernel(trees.tree[0], R, out_f, nullptr);
-        else if (trees.count)
-            launch_team_kernel(trees, R, out_f, nullptr);
+        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
+        else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-        for (const auto& [t, rows] : private_trees) launch_private(t, rows, R, out_f, nullptr);
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }

@@ -34,7 +34,6 @@ struct ResidentTensor::Impl {
         DeviceArray<std::uint64_t> fiber_ptr;
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
-        mutable std::uint64_t leaf_rows = 0;  // the largest leaf index + 1, once asked (gpu_mttkrp.cu)
     };
     std::vector<Part> parts;
     struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields

@@ -345,7 +345,6 @@ private Q_SLOTS:
         QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
         QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
         QTest::newRow("fibers in tree order") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("tree");
-        QTest::newRow("MM-CSF private leaves") << QByteArray("TENSORSCOPE_MMCSF_PRIVATE") << QByteArray("1");
     }
     void comparisonSwitchesKeepTheResult() {
         QFETCH(QByteArray, name);
