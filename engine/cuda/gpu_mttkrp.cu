@@ -600,96 +600,15 @@ __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, fl
 // loop on sm_90 and ran about one add a clock an SM: the leaves alone took 3.06, 2.54 and 7.93 ms,
 // and MM-CSF 4.08-4.09, 3.66-3.67 and 8.63-8.73 ms a mode (uniform shape 3.61, 2.96-2.98, 16.2-16.3
 // against 2.64-2.65, 2.30-2.31, 2.82).
-// Experiment (session 57, TENSORSCOPE_MMCSF_LEAVES=bulk|atomic, rank 32): MM-CSF's nonzero
-// algorithm (the partitions whose leaves are the output mode) in a launch of its own, a warp taking
-// 32 consecutive nonzeros at a time (each nonzero's fiber from the window's fiber ends, one OR
-// across the warp), then four at a time, a team of 8 lanes a nonzero's row. bulk: the four rows
-// staged in shared memory (a ring of kBulkSlots steps a warp) and added to the output by one lane
-// with Hopper's bulk reductions (cp.reduce.async.bulk .add.f32, 128 bytes a row) instead of
-// each lane's 16-byte vector atomic; atomic: the vector atomics, for the same walk.
-constexpr int kBulkThreads = 256, kBulkSlots = 4;
-
-__device__ inline unsigned warp_or(unsigned bits) {
-#if __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(~0u, bits);
-#else
-    for (int d = 16; d; d /= 2) bits |= __shfl_xor_sync(~0u, bits, d);
-    return bits;
-#endif
-}
-
-template <int LEVELS, bool BULK>
-__global__ void __launch_bounds__(kBulkThreads) leaves_window_kernel(TeamTree t, float4* out) {
-    constexpr std::uint32_t R4 = 8;
-    __shared__ float4 ring[kBulkThreads / 32][kBulkSlots][32];  // [warp][slot][team * 8 + col]
-    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, team = lane / 8, col = lane % 8;
-    const std::uint64_t units = static_cast<std::uint64_t>(gridDim.x) * (kBulkThreads / 32);
-    const std::uint64_t unit = static_cast<std::uint64_t>(blockIdx.x) * (kBulkThreads / 32) + warp;
-    const std::uint64_t zb = t.nnz * unit / units, ze = t.nnz * (unit + 1) / units;
-    if (zb >= ze) return;
-    std::uint64_t f = 0, hi = t.fibers;  // fiber_ptr[f] - base <= zb < fiber_ptr[hi] - base
-    while (hi - f > 1) {
-        const std::uint64_t mid = f + (hi - f) / 2;
-        if (t.fiber_ptr[mid] - t.base <= zb)
-            f = mid;
-        else
-            hi = mid;
-    }
-    unsigned step = 0;
-    for (std::uint64_t z0 = zb; z0 < ze; z0 += 32) {
-        const std::uint64_t z = z0 + lane, fe = f + 1 + lane;
-        const std::uint64_t end = fe <= t.fibers ? t.fiber_ptr[fe] - t.base : ~std::uint64_t{0};
-        const unsigned starts = warp_or(end > z0 && end < z0 + 32 ? 1u << (end - z0) : 0u);
-        const std::uint64_t my_fiber = f + __popc(starts & ((2u << lane) - 1u));
-        f += __popc(__ballot_sync(~0u, end <= z0 + 32));
-        const bool in = z < ze;
-        const std::uint32_t my_leaf = in ? t.leaf[z] : 0;
-        const float my_val = in ? t.vals[z] : 0.f;
-        const unsigned count = ze - z0 < 32 ? static_cast<unsigned>(ze - z0) : 32u;
-        for (unsigned j0 = 0; j0 < count; j0 += 4, ++step) {
-            const unsigned j = j0 + team;
-            const std::uint64_t fz = __shfl_sync(~0u, my_fiber, j);
-            const std::uint32_t leaf = __shfl_sync(~0u, my_leaf, j);
-            const float val = __shfl_sync(~0u, my_val, j);
-            float4 prefix = make_float4(0.f, 0.f, 0.f, 0.f);
-            std::uint64_t unused;
-            if (j < count) fiber_head<LEVELS>(t, fz, R4, col, prefix, unused);
-            const float4 v = val * prefix;
-            float4* row = out + static_cast<std::uint64_t>(leaf) * R4;
-#if __CUDA_ARCH__ >= 900
-            if constexpr (BULK) {
-                float4* slot = ring[warp][step % kBulkSlots];
-                slot[lane] = v;
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                unsigned long long dst[4];
-#pragma unroll
-                for (unsigned k = 0; k < 4; ++k)
-                    dst[k] = __shfl_sync(~0u, reinterpret_cast<unsigned long long>(row), 8 * k);
-                __syncwarp();
-                if (lane == 0) {
-                    for (unsigned k = 0; k < 4 && j0 + k < count; ++k) {
-                        const auto src = static_cast<unsigned>(__cvta_generic_to_shared(slot + 8 * k));
-                        asm volatile(
-                            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], 128;" ::"l"(dst[k]),
-                            "r"(src)
-                            : "memory");
-                    }
-                    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-                    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kBulkSlots - 1) : "memory");
-                }
-                __syncwarp();
-                continue;
-            }
-#endif
-            if (j < count) atomic_add4(row + col, v);
-        }
-    }
-#if __CUDA_ARCH__ >= 900
-    if constexpr (BULK)
-        if (lane == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-#endif
-}
-
+// Nor do Hopper's bulk reductions (session 57, dc46f85, TENSORSCOPE_MMCSF_LEAVES, call 3; removed):
+// the leaf partitions in a launch of their own, a warp taking 32 consecutive nonzeros at a time and
+// then four, a team of 8 lanes a row, each row staged in shared memory (a ring of four steps a
+// warp) and added by one lane's cp.reduce.async.bulk .add.f32 of 128 bytes, took the nell-2
+// shape's leaves alone 1.355-1.365, 1.145-1.163 and 2.092-2.097 ms a mode, against 1.085-1.095,
+// 0.848 and 1.510-1.518 for the lanes' vector atomics in the same walk and 0.947, 0.732 and
+// 1.378-1.394 in this launch: L2's reductions cost by the sector, not by the request. Either way
+// the leaves' own launch lost the overlap with the other partitions (MM-CSF whole 2.10-2.11,
+// 1.95 and 2.21-2.22 ms with the atomics against 1.62, 1.51-1.52 and 1.77-1.78).
 constexpr int kMaxTrees = 8;
 struct TeamTrees {
     int count = 0;
@@ -1313,16 +1232,6 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
     });
 }
 
-// Experiment (session 57): a leaf tree by leaves_window_kernel, bulk reductions or vector atomics.
-template <bool BULK>
-void launch_leaves_window(const TeamTree& t, float* out, cudaStream_t stream) {
-    if (t.nnz == 0) return;
-    auto* kernel = t.levels == 2   ? leaves_window_kernel<2, BULK>
-                   : t.levels == 3 ? leaves_window_kernel<3, BULK>
-                                   : leaves_window_kernel<0, BULK>;
-    kernel<<<sm_count() * 8, kBulkThreads, 0, stream>>>(t, reinterpret_cast<float4*>(out));
-}
-
 // Uploads the factors; returns the device copies (null for the output mode).
 std::vector<DeviceArray<float>> upload_factors(const Dense& d) {
     std::vector<DeviceArray<float>> out;
@@ -1759,44 +1668,17 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
-        // Experiment (session 57, to be removed once measured): TENSORSCOPE_MMCSF_TREES=leaves,
-        // middle or root runs only the partitions where the output mode sits at that level (the
-        // nonzero, fiber or slice algorithm): what each part costs; the output is partial.
-        // TENSORSCOPE_MMCSF_LEAVES=bulk or atomic runs the leaf partitions by leaves_window_kernel
-        // (rank 32), in a launch after the others'.
-        const char* only = std::getenv("TENSORSCOPE_MMCSF_TREES");
-        const std::string part = only && impl_->parts.size() > 1 ? only : "";
-        const bool part_only = part == "leaves" || part == "middle" || part == "root";
-        const bool bulk = env_is("TENSORSCOPE_MMCSF_LEAVES", "bulk");
-        const bool window =
-            R == 32 && impl_->parts.size() > 1 && (bulk || env_is("TENSORSCOPE_MMCSF_LEAVES", "atomic"));
-        std::vector<TeamTree> window_trees;
         for (const Impl::Part& p : impl_->parts) {
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            const char* level = t.target == t.levels ? "leaves" : t.target == 0 ? "root" : "middle";
-            if (part_only && part != level) continue;
-            if (window && t.target == t.levels) {
-                window_trees.push_back(t);
-                continue;
-            }
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
             ++trees.count;
         }
-        if (trees.count == 1 && !part_only && !window)
-            launch_team_kernel(trees.tree[0], R, out_f, nullptr);
-        else if (trees.count)
-            launch_team_kernel(trees, R, out_f, nullptr);
+        if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
+        else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-        for (const TeamTree& t : window_trees) {
-            if (bulk)
-                launch_leaves_window<true>(t, out_f, nullptr);
-            else
-                launch_leaves_window<false>(t, out_f, nullptr);
-        }
-        check(cudaGetLastError(), "launching the leaves' MTTKRP kernel");
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }

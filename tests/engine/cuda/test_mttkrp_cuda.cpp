@@ -345,8 +345,6 @@ private Q_SLOTS:
         QTest::newRow("clipped fiber loop") << QByteArray("TENSORSCOPE_FIBER_LOOP") << QByteArray("fibers");
         QTest::newRow("BLCO generic") << QByteArray("TENSORSCOPE_BLCO_GENERIC") << QByteArray("1");
         QTest::newRow("fibers in tree order") << QByteArray("TENSORSCOPE_FIBER_ORDER") << QByteArray("tree");
-        QTest::newRow("MM-CSF leaves, bulk") << QByteArray("TENSORSCOPE_MMCSF_LEAVES") << QByteArray("bulk");
-        QTest::newRow("MM-CSF leaves, atomic") << QByteArray("TENSORSCOPE_MMCSF_LEAVES") << QByteArray("atomic");
     }
     void comparisonSwitchesKeepTheResult() {
         QFETCH(QByteArray, name);
