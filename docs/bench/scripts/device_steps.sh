@@ -88,12 +88,14 @@ standing() {
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }
+# switch_tag SWITCH: the switch's name after TENSORSCOPE_, lower case, _ as -, for run names.
+switch_tag() { echo "${1#TENSORSCOPE_}" | tr 'A-Z_' 'a-z-'; }
 # ab_real SWITCH FORMATS VALUES...: CUDA MTTKRP at rank 32 with --check on each shared real tensor,
 # once for each value of the environment switch SWITCH (alternating), as $R/TENSOR-TAGVALUE.jsonl
-# (TAG: the switch's name after TENSORSCOPE_, lower case).
+# (TAG: switch_tag SWITCH).
 ab_real() {
     local sw=$1 formats=$2 t n v tag; shift 2
-    tag=$(echo "${sw#TENSORSCOPE_}" | tr 'A-Z_' 'a-z-')
+    tag=$(switch_tag "$sw")
     for t in "$B/data/movielens-100k.tns" "$B/data/lastfm-tags.tns" "$B/data/jf17k-4d.tns"; do
         n=$(basename "${t%.*}")
         for v in "$@"; do
@@ -108,7 +110,7 @@ ab_real() {
 # ab_real; a round after the first adds .2, .3, ... to the name). BENCH_ARGS should hold --jsonl.
 alternate() {
     local rounds=$1 need=$2 sw=$3 values=$4 tensors=$5 round t v tag; shift 5
-    tag=$(echo "${sw#TENSORSCOPE_}" | tr 'A-Z_' 'a-z-')
+    tag=$(switch_tag "$sw")
     for round in $(seq "$rounds"); do
         for t in $tensors; do
             for v in $values; do EXT=jsonl run "$t-$tag$v" "$need" env "$sw=$v" "$CLI" bench "$D/$t.tsb" "$@"; done

@@ -167,11 +167,8 @@ private Q_SLOTS:
     void csrProductsAgree() {
         QFETCH(QByteArray, how);
         QFETCH(QByteArray, split);
-        const tstest::ScopedEnv sums("TENSORSCOPE_SPTV_WIDE_SPLIT", split);  // empty: chosen by share
-        if (how.isEmpty())
-            qunsetenv("TENSORSCOPE_SPTV_ROWS");
-        else
-            qputenv("TENSORSCOPE_SPTV_ROWS", how);
+        // an empty value reads as unset (env_is): the product chosen, the sums by their share
+        const tstest::ScopedEnv rows("TENSORSCOPE_SPTV_ROWS", how), sums("TENSORSCOPE_SPTV_WIDE_SPLIT", split);
         adaptiveBlockEdges();
         fibersOnTileEdges();
         check_against_oracle(tstest::random_tensor({301, 77, 5003}, 20000, 31, Distribution::Uniform));
@@ -185,7 +182,6 @@ private Q_SLOTS:
             const std::string path = tstest::shared_tensor(name);
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
-        qunsetenv("TENSORSCOPE_SPTV_ROWS");
     }
 
     // The bench's bytes for a cuda row: the format with fp32 values (as the device holds it),
@@ -301,9 +297,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, low16);
         QFETCH(QByteArray, keep8);
         const tstest::ScopedEnv kept("TENSORSCOPE_HOCSR", pass), width("TENSORSCOPE_HOCSR_LOW16", low16),
-            bytes("TENSORSCOPE_HOCSR_KEEP8", keep8);
-        if (how.isEmpty()) qunsetenv("TENSORSCOPE_SPTV_ROWS");
-        else qputenv("TENSORSCOPE_SPTV_ROWS", how);
+            bytes("TENSORSCOPE_HOCSR_KEEP8", keep8), rows("TENSORSCOPE_SPTV_ROWS", how);
         manyEmptyRows();
         adaptiveBlockEdges();
         hocsrLongRows();
@@ -327,7 +321,6 @@ private Q_SLOTS:
             const std::string path = tstest::shared_tensor(name);
             if (!path.empty()) check_against_oracle(load_tensor(path).tensor);
         }
-        qunsetenv("TENSORSCOPE_SPTV_ROWS");
     }
 
     // HOCFS-ELL's fibers past 32 entries are summed by their warp, several long ones in a warp
