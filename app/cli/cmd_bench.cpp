@@ -29,27 +29,46 @@ std::string label(const BenchResult& r) {
     return s;
 }
 
-// "43%", or "43% (gathers 91%)" where the row has the GPU's gather ceiling too.
+// "43%", or "43% (gathers 91%)" where the row has the GPU's gather ceiling too ("gathers and
+// adds" where MM-CSF's atomics count in it).
 std::string of_bound(const BenchResult& r) {
     if (!(r.bound_s > 0)) return "-";
     std::string s = number(100 * r.share_of_bound) + "%";
-    if (r.gather_bound_s > 0) s += " (gathers " + number(100 * r.share_of_gather_bound) + "%)";
+    if (r.gather_bound_s > 0)
+        s += std::string(r.add_bytes ? " (gathers and adds " : " (gathers ") + number(100 * r.share_of_gather_bound) +
+             "%)";
     return s;
 }
 
 // One result as --json and --jsonl print it.
 Json row_json(const BenchResult& r) {
-    Json row{{"kernel", kernel_name(r.kernel)}, {"format", format_name(r.format)}, {"backend", backend_name(r.backend)},
+    Json row{{"kernel", kernel_name(r.kernel)},
+             {"format", format_name(r.format)},
+             {"backend", backend_name(r.backend)},
              {"variant", r.variant},
-             {"mode", r.mode + 1},               {"rank", r.rank},                 {"ran", r.ran},
-             {"median_s", r.median_s},           {"transfer_s", r.transfer_s},     {"gflops", r.gflops},
+             {"mode", r.mode + 1},
+             {"rank", r.rank},
+             {"ran", r.ran},
+             {"median_s", r.median_s},
+             {"transfer_s", r.transfer_s},
+             {"gflops", r.gflops},
              {"gbps", r.gbps},
-             {"bytes_moved", r.bytes_moved},     {"min_bytes", r.bytes_moved},       {"intensity", r.intensity},
-             {"copy_gbps", r.copy_gbps},         {"bound_s", r.bound_s},             {"share_of_bound", r.share_of_bound},
-             {"peak_gflops", r.peak_gflops},     {"peak_source", r.peak_source},
-             {"gather_bytes", r.gather_bytes},   {"gather_gbps", r.gather_gbps},     {"gather_bound_s", r.gather_bound_s},
+             {"bytes_moved", r.bytes_moved},
+             {"min_bytes", r.bytes_moved},
+             {"intensity", r.intensity},
+             {"copy_gbps", r.copy_gbps},
+             {"bound_s", r.bound_s},
+             {"share_of_bound", r.share_of_bound},
+             {"peak_gflops", r.peak_gflops},
+             {"peak_source", r.peak_source},
+             {"gather_bytes", r.gather_bytes},
+             {"gather_gbps", r.gather_gbps},
+             {"gather_bound_s", r.gather_bound_s},
+             {"add_bytes", r.add_bytes},
+             {"add_gbps", r.add_gbps},
              {"share_of_gather_bound", r.share_of_gather_bound},
-             {"build_seconds", r.build_seconds}, {"seconds", r.seconds},
+             {"build_seconds", r.build_seconds},
+             {"seconds", r.seconds},
              {"device", r.device}};
     row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
     if (!r.error.empty()) row["error"] = r.error;
@@ -204,8 +223,10 @@ int run_bench(int argc, char** argv) {
     for (const BenchResult& r : results)
         if (r.ran && r.backend == Backend::Cuda && gpu_line.empty())
             gpu_line = "; GPU copy bandwidth " + number(r.copy_gbps) + " GB/s, peak " +
-                       (r.peak_gflops > 0 ? number(r.peak_gflops) + " GFLOP/s (" : "not known (") + r.peak_source + ")" +
-                       (r.gather_gbps > 0 ? ", gathers of 128-byte rows " + number(r.gather_gbps) + " GB/s" : "");
+                       (r.peak_gflops > 0 ? number(r.peak_gflops) + " GFLOP/s (" : "not known (") + r.peak_source +
+                       ")" +
+                       (r.gather_gbps > 0 ? ", gathers of 128-byte rows " + number(r.gather_gbps) + " GB/s" : "") +
+                       (r.add_gbps > 0 ? ", adds " + number(r.add_gbps) + " GB/s" : "");
     for (const BenchResult& r : results) {
         if (!r.ran) {
             table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
@@ -230,14 +251,19 @@ int run_bench(int argc, char** argv) {
             table.add(cells({"", "  streamed", "", "", "", "kernels " + number(r.kernel_s), "copies " + number(r.transfer_s), "",
                              "", human_bytes(r.bytes_streamed), "", "", "", "at " + number(r.h2d_gbps) + " GB/s host to device"}));
     }
-    std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
-              << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
-              << cpu_peak().source << ")" << gpu_line << "\n"
-              << "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
-                 "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound);\n"
-                 "          gathers = GPU MTTKRP/SpTTM: a factor row per nonzero (nnz x R x 4 bytes) at the measured rate of\n"
-                 "          gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps, share_of_gather_bound)\n\n"
-              << table.render() << "\nsweeps (sum of the modes' medians):\n";
+    std::cout
+        << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
+        << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
+        << cpu_peak().source << ")" << gpu_line << "\n"
+        << "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
+           "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound);\n"
+           "          gathers = GPU MTTKRP/SpTTM: a factor row per nonzero (nnz x R x 4 bytes) at the measured rate "
+           "of\n"
+           "          gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps, "
+           "share_of_gather_bound);\n"
+           "          MM-CSF's nonzeros at the mode's leaves and nodes at its middle levels add a row each by an\n"
+           "          atomic instead, at the measured rate of such adds (--json: add_bytes, add_gbps)\n\n"
+        << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";
     return failed ? 1 : 0;

@@ -81,6 +81,11 @@ double measure_gpu_gather_bandwidth() {
     return gpu::gather_bandwidth_gbps();
 }
 
+double measure_gpu_add_bandwidth() {
+    if (!query_gpu().available) return 0;
+    return gpu::add_bandwidth_gbps();
+}
+
 namespace {
 
 // What the harness needs of a kernel: where it runs, how to build a format for a mode, one
@@ -497,7 +502,9 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
                     row.bytes_moved = kernel->bytes(*format, mode, backend);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
-                    row.gather_bytes = gather_bytes(t, request.kernel, kind, backend, row.rank);
+                    const RowTraffic rows = row_traffic(t, *format, mode, request.kernel, backend, row.rank);
+                    row.gather_bytes = rows.gathered;
+                    row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output()) row.output = *out;

@@ -13,6 +13,7 @@
 
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
+#include "tscope/formats/format_visit.hpp"
 
 namespace tscope {
 
@@ -120,11 +121,39 @@ double gather_bandwidth_for(Backend backend) {
     return memo(device, lock, 0, [] { return measure_gpu_gather_bandwidth(); });
 }
 
+double add_bandwidth_for(Backend backend) {
+    static std::mutex lock;
+    static std::map<int, double> device;
+    if (backend != Backend::Cuda) return 0;
+    return memo(device, lock, 0, [] { return measure_gpu_add_bandwidth(); });
+}
+
 std::uint64_t gather_bytes(const CooTensor& t, KernelKind kernel, FormatKind format, Backend backend, std::uint64_t rank) {
     if (backend != Backend::Cuda || rank % 32 != 0) return 0;  // measured for whole 128-byte lines
     const bool rows_per_nonzero = (kernel == KernelKind::MTTKRP && format != FormatKind::HLS) ||
                                   (kernel == KernelKind::SpTTM && format == FormatKind::COO);
     return rows_per_nonzero ? t.nnz() * rank * sizeof(float) : 0;
+}
+
+RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, KernelKind kernel, Backend backend,
+                       std::uint64_t rank) {
+    RowTraffic rows{gather_bytes(t, kernel, f.kind(), backend, rank), 0};
+    if (rows.gathered == 0 || f.kind() != FormatKind::MMCSF) return rows;
+    const std::uint64_t row = rank * sizeof(float);
+    visit_format(f, overloaded{[&]<class I, class V>(const MmcsfFormat<I, V>& x) {
+                                   for (const CsfFormat<I, V>& tree : x.partitions) {
+                                       const auto at = std::find(tree.order.begin(), tree.order.end(), mode);
+                                       const auto level = static_cast<int>(at - tree.order.begin());
+                                       if (level + 1 == static_cast<int>(tree.order.size())) {  // the leaves
+                                           rows.gathered -= tree.vals.size() * row;
+                                           rows.added += tree.vals.size() * row;
+                                       } else if (level > 0) {
+                                           rows.added += tree.nodes(level) * row;
+                                       }
+                                   }
+                               },
+                               [](const SparseFormat&) {}});
+    return rows;
 }
 
 void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak) {
@@ -139,8 +168,10 @@ void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak) {
         row.share_of_bound = row.bound_s / row.median_s;
     }
     row.gather_gbps = row.gather_bytes ? gather_bandwidth_for(row.backend) : 0;
-    if (row.gather_gbps > 0) {
+    row.add_gbps = row.add_bytes ? add_bandwidth_for(row.backend) : 0;
+    if (row.gather_gbps > 0 && (row.add_bytes == 0 || row.add_gbps > 0)) {
         row.gather_bound_s = static_cast<double>(row.gather_bytes) / (row.gather_gbps * 1e9);
+        if (row.add_bytes) row.gather_bound_s += static_cast<double>(row.add_bytes) / (row.add_gbps * 1e9);
         row.share_of_gather_bound = row.gather_bound_s / row.median_s;
     }
 }

@@ -4,5 +4,6 @@
 namespace tscope::gpu {
 
 double gather_bandwidth_gbps() { return 0; }
+double add_bandwidth_gbps() { return 0; }
 
 }  // namespace tscope::gpu

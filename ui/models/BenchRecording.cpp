@@ -44,11 +44,20 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
     struct Field {
         const char* key;
         double* to;
-    } fields[] = {{"median_s", &r.median_s},       {"transfer_s", &r.transfer_s},   {"gflops", &r.gflops},
-                  {"gbps", &r.gbps},               {"intensity", &r.intensity},     {"copy_gbps", &r.copy_gbps},
-                  {"bound_s", &r.bound_s},         {"share_of_bound", &r.share_of_bound},
-                  {"peak_gflops", &r.peak_gflops}, {"gather_gbps", &r.gather_gbps}, {"gather_bound_s", &r.gather_bound_s},
-                  {"share_of_gather_bound", &r.share_of_gather_bound}, {"build_seconds", &r.build_seconds}};
+    } fields[] = {{"median_s", &r.median_s},
+                  {"transfer_s", &r.transfer_s},
+                  {"gflops", &r.gflops},
+                  {"gbps", &r.gbps},
+                  {"intensity", &r.intensity},
+                  {"copy_gbps", &r.copy_gbps},
+                  {"bound_s", &r.bound_s},
+                  {"share_of_bound", &r.share_of_bound},
+                  {"peak_gflops", &r.peak_gflops},
+                  {"gather_gbps", &r.gather_gbps},
+                  {"gather_bound_s", &r.gather_bound_s},
+                  {"add_gbps", &r.add_gbps},
+                  {"share_of_gather_bound", &r.share_of_gather_bound},
+                  {"build_seconds", &r.build_seconds}};
     for (const Field& f : fields) {
         const QJsonValue v = o.value(QLatin1String(f.key));
         if (v.isUndefined()) continue;
@@ -59,6 +68,7 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
     r.rank = static_cast<std::uint64_t>(o.value(QStringLiteral("rank")).toDouble());
     r.bytes_moved = static_cast<std::uint64_t>(o.value(QStringLiteral("min_bytes")).toDouble(o.value(QStringLiteral("bytes_moved")).toDouble()));
     r.gather_bytes = static_cast<std::uint64_t>(o.value(QStringLiteral("gather_bytes")).toDouble());
+    r.add_bytes = static_cast<std::uint64_t>(o.value(QStringLiteral("add_bytes")).toDouble());
     r.vector_packed = static_cast<std::uint64_t>(o.value(QStringLiteral("vector_packed")).toDouble());
     if (isNumber(o.value(QStringLiteral("max_rel_error")))) r.max_rel_error = o.value(QStringLiteral("max_rel_error")).toDouble();
     for (const QJsonValue& s : o.value(QStringLiteral("seconds")).toArray()) r.seconds.push_back(s.toDouble());

@@ -93,7 +93,9 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         Roof& roof = roofs[onGpu(r)];
         roof.gbps = std::max(roof.gbps, r.copy_gbps);
         if (r.peak_gflops > roof.peak) roof.peak = r.peak_gflops, roof.peakSource = QString::fromStdString(r.peak_source);
-        if (gatherRoof(r) > roof.gathers) roof.gathers = gatherRoof(r), roof.gatherGbps = r.gather_gbps;
+        // a row with atomic adds in its bound (MM-CSF) has a roof of its own, lower: not this line's
+        if (r.add_bytes == 0 && gatherRoof(r) > roof.gathers)
+            roof.gathers = gatherRoof(r), roof.gatherGbps = r.gather_gbps;
         xlo = std::min(xlo, r.intensity), xhi = std::max(xhi, r.intensity);
         ylo = std::min(ylo, r.gflops), yhi = std::max(yhi, r.gflops);
     }

@@ -8,7 +8,9 @@
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/bench/roofline.hpp"
+#include "tscope/formats/balanced_formats.hpp"
 #include "tscope/formats/format.hpp"
+#include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/sptv.hpp"
 
 using namespace tscope;
@@ -19,6 +21,31 @@ std::uint64_t distinct_by_set(const CooTensor& t, int mode) {
     std::set<std::uint64_t> s;
     for (std::uint64_t n = 0; n < t.nnz(); ++n) s.insert(t.index(mode, n));
     return s.size();
+}
+
+// MM-CSF's row traffic for `mode`, counted from its partitioning here (each partition's nonzeros,
+// and the distinct index prefixes down to the mode's level as a set counts them).
+RowTraffic mmcsf_traffic_by_sets(const CooTensor& t, int mode, std::uint64_t row) {
+    const std::vector<std::uint8_t> part = mmcsf_partition(t, true);
+    RowTraffic expected{t.nnz() * row, 0};
+    for (int p = 0; p < t.order(); ++p) {
+        const std::vector<int> order = mmcsf_partition_order(t, p);
+        const auto level = static_cast<std::size_t>(std::find(order.begin(), order.end(), mode) - order.begin());
+        std::set<std::vector<std::uint64_t>> prefixes;
+        std::uint64_t members = 0;
+        for (std::uint64_t n = 0; n < t.nnz(); ++n) {
+            if (part[n] != p) continue;
+            ++members;
+            std::vector<std::uint64_t> prefix;
+            for (std::size_t l = 0; l <= level; ++l) prefix.push_back(t.index(order[l], n));
+            prefixes.insert(prefix);
+        }
+        if (level + 1 == order.size())
+            expected.gathered -= members * row, expected.added += members * row;
+        else if (level > 0)
+            expected.added += prefixes.size() * row;
+    }
+    return expected;
 }
 
 void check_bound(const BenchResult& r) {
@@ -106,6 +133,38 @@ private Q_SLOTS:
         QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::CSF, Backend::Cuda, 16), std::uint64_t{0});
         QCOMPARE(gather_bytes(t, KernelKind::MTTKRP, FormatKind::CSF, Backend::Omp, 32), std::uint64_t{0});
         QCOMPARE(gather_bandwidth_for(Backend::Omp), 0.0);
+    }
+
+    // MM-CSF on the GPU: a partition whose leaves are the mode adds a row a nonzero instead of
+    // gathering one (mm-csf Alg. 8), one whose middle level is the mode a row a node (Alg. 7);
+    // the other formats add nothing. A 4-order random tensor and JF17K (two middle levels).
+    void mmcsfRowTrafficCountsItsAtomics() {
+        std::vector<CooTensor> tensors;
+        tensors.push_back(tstest::random_tensor({30, 8, 400, 12}, 3000, 11, Distribution::PowerLaw));
+        const std::string jf17k = tstest::shared_tensor("jf17k-4d.tns");
+        if (!jf17k.empty()) tensors.push_back(load_tensor(jf17k).tensor);
+        for (const CooTensor& t : tensors) {
+            const auto mm = build_format(FormatKind::MMCSF, t, FormatOptions{});
+            std::uint64_t added_over_modes = 0;
+            for (int m = 0; m < t.order(); ++m) {
+                const RowTraffic got = row_traffic(t, *mm, m, KernelKind::MTTKRP, Backend::Cuda, 32);
+                const RowTraffic want = mmcsf_traffic_by_sets(t, m, 128);
+                QCOMPARE(got.gathered, want.gathered);
+                QCOMPARE(got.added, want.added);
+                added_over_modes += got.added;
+            }
+            QVERIFY(added_over_modes >= t.nnz() * 128);  // each nonzero sits at one partition's leaves
+            const RowTraffic narrow = row_traffic(t, *mm, 0, KernelKind::MTTKRP, Backend::Cuda, 16);
+            QCOMPARE(narrow.gathered + narrow.added, std::uint64_t{0});  // no whole lines: no ceiling
+            const RowTraffic host = row_traffic(t, *mm, 0, KernelKind::MTTKRP, Backend::Omp, 32);
+            QCOMPARE(host.gathered + host.added, std::uint64_t{0});
+            FormatOptions o;
+            o.mode = 1;
+            const RowTraffic bcsf =
+                row_traffic(t, *build_format(FormatKind::BCSF, t, o), 1, KernelKind::MTTKRP, Backend::Cuda, 32);
+            QCOMPARE(bcsf.gathered, t.nnz() * 128);
+            QCOMPARE(bcsf.added, std::uint64_t{0});
+        }
     }
 
     void rowsThatDidNotRunStayEmpty() {

@@ -8,6 +8,7 @@
 
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
+#include "tscope/bench/roofline.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -247,21 +248,32 @@ private Q_SLOTS:
         const CooTensor t = tstest::random_tensor({300, 200, 400}, 20000, 17);
         BenchRequest req;
         req.kernel = KernelKind::MTTKRP;
-        req.formats = {FormatKind::BCSF, FormatKind::HLS};
+        req.formats = {FormatKind::BCSF, FormatKind::HLS, FormatKind::MMCSF};
         req.backends = {Backend::Cuda};
         req.modes = {0};
         req.rank = 32;
         req.repeat = 2;
         const auto rows = run_bench(t, req);
-        QCOMPARE(rows.size(), std::size_t{2});
+        QCOMPARE(rows.size(), std::size_t{3});
         const BenchResult& b = rows[0];
         QVERIFY2(b.ran, b.error.c_str());
         QCOMPARE(b.gather_bytes, t.nnz() * 32 * 4);
         QVERIFY(b.gather_gbps > 0);
         QVERIFY(std::fabs(b.gather_bound_s - double(b.gather_bytes) / (b.gather_gbps * 1e9)) <= 1e-12 * b.gather_bound_s);
         QVERIFY(std::fabs(b.share_of_gather_bound - b.gather_bound_s / b.median_s) <= 1e-12 * b.share_of_gather_bound);
+        QCOMPARE(b.add_bytes, std::uint64_t{0});
         QCOMPARE(rows[1].gather_bytes, std::uint64_t{0});
         QCOMPARE(rows[1].gather_bound_s, 0.0);
+        // MM-CSF: its atomic adds at their own measured rate, the two times summed
+        const BenchResult& m = rows[2];
+        QVERIFY2(m.ran, m.error.c_str());
+        const RowTraffic traffic = row_traffic(t, *build_format(FormatKind::MMCSF, t, FormatOptions{}), 0,
+                                               KernelKind::MTTKRP, Backend::Cuda, 32);
+        QCOMPARE(m.gather_bytes, traffic.gathered);
+        QCOMPARE(m.add_bytes, traffic.added);
+        QVERIFY(m.add_bytes > 0 && m.add_gbps > 0);
+        const double bound = double(m.gather_bytes) / (m.gather_gbps * 1e9) + double(m.add_bytes) / (m.add_gbps * 1e9);
+        QVERIFY(std::fabs(m.gather_bound_s - bound) <= 1e-12 * bound);
     }
 
     // bench uploads a CUDA row's format once and runs it from there (the warm-up and every

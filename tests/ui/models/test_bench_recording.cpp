@@ -20,6 +20,10 @@ const char* kRanRow =
         "peak_source": "device properties", "gather_bytes": 9843200000, "gather_gbps": 10513, "gather_bound_s": 0.000936,
         "share_of_gather_bound": 0.416, "build_seconds": 2.1, "seconds": [0.00226, 0.00225], "device": "NVIDIA H200",
         "max_rel_error": null})j";
+const char* kMmcsfRow =
+    R"j({"kernel": "mttkrp", "format": "MM-CSF", "backend": "cuda", "mode": 1, "rank": 32, "ran": true,
+        "median_s": 0.00162, "gather_bytes": 6976000000, "gather_gbps": 10513, "add_bytes": 3712000000, "add_gbps": 4100,
+        "gather_bound_s": 0.001569, "share_of_gather_bound": 0.969, "device": "NVIDIA H200"})j";
 const char* kRefusedRow =
     R"j({"kernel": "mttkrp", "format": "HLS", "backend": "cuda", "mode": 1, "rank": 32, "ran": false,
         "error": "HLS is for order 3", "device": "NVIDIA H200"})j";
@@ -31,12 +35,13 @@ class TestBenchRecording : public QObject {
 
 private Q_SLOTS:
     void jsonDocument() {
-        const QByteArray doc = QByteArray(R"j({"file": "/tmp/nell2.tsb", "nnz": 76900000, "commit": "abc1234", "results": [)j") +
-                               kRanRow + "," + kRefusedRow + "]}";
+        const QByteArray doc =
+            QByteArray(R"j({"file": "/tmp/nell2.tsb", "nnz": 76900000, "commit": "abc1234", "results": [)j") + kRanRow +
+            "," + kRefusedRow + "," + kMmcsfRow + "]}";
         QString error;
         const auto r = parseBenchRecording(doc, &error);
         QVERIFY2(r, qPrintable(error));
-        QCOMPARE(r->rows.size(), std::size_t{2});
+        QCOMPARE(r->rows.size(), std::size_t{3});
         QCOMPARE(r->device, QStringLiteral("NVIDIA H200"));  // from the rows where the header has none
         QCOMPARE(r->tensor, QStringLiteral("nell2.tsb (76,900,000 nonzeros)"));
         QCOMPARE(r->commit, QStringLiteral("abc1234"));
@@ -56,6 +61,11 @@ private Q_SLOTS:
         QVERIFY(!b.max_rel_error);
         QVERIFY(!r->rows[1].ran);
         QCOMPARE(QString::fromStdString(r->rows[1].error), QStringLiteral("HLS is for order 3"));
+        const tscope::BenchResult& m = r->rows[2];  // MM-CSF's atomic adds, in its bound too
+        QCOMPARE(m.add_bytes, std::uint64_t{3712000000});
+        QCOMPARE(m.add_gbps, 4100.0);
+        QCOMPARE(m.gather_bound_s, 0.001569);
+        QCOMPARE(r->rows[0].add_bytes, std::uint64_t{0});
     }
 
     // A GPU SpTV row whose vector was packed (vector_packed): the recording keeps the count and

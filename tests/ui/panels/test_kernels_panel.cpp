@@ -243,6 +243,16 @@ private Q_SLOTS:
         QCOMPARE(g->data()->at(0)->value, 6000.0);  // 3000 GFLOP/s x 2 ms / 1 ms
         QCOMPARE(g->data()->at(1)->value, 6000.0);
         QVERIFY2(g->name().contains(QStringLiteral("L2 gathers")), qPrintable(g->name()));
+        // MM-CSF's bound counts its atomic adds too: its roof is its own, not the line's
+        tscope::BenchResult mm = r;
+        mm.format = tscope::FormatKind::MMCSF, mm.add_bytes = 3'000'000'000ULL, mm.add_gbps = 4000,
+        mm.gather_bound_s = 1.5e-3;
+        roof.setResults({mm, r});
+        QCOMPARE(roof.gatherLines().size(), std::size_t{1});
+        QCOMPARE(roof.gatherLines().front()->data()->at(0)->value, 6000.0);
+        mm.gather_bound_s = 0.5e-3;  // even where it would be higher
+        roof.setResults({mm});
+        QVERIFY(roof.gatherLines().empty());
     }
 
     // A bundled GPU recording, shown on any machine: its rows in the table, its roofs (the gather

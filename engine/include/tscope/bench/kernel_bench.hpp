@@ -76,9 +76,16 @@ struct BenchResult {
     // on COO at ranks that are multiples of 32: every nonzero gathers at least one factor row
     // that no other nonzero of its fiber shares (R floats: the leaf level's), from L2 where the
     // factors are megabytes; gather_bytes = nnz x R x 4, at the device's measured rate for such
-    // gathers (measure_gpu_gather_bandwidth); 0 where not defined.
+    // gathers (measure_gpu_gather_bandwidth); 0 where not defined. MM-CSF's nonzeros whose
+    // partition keeps the mode at its leaves gather no such row but add one into the output by an
+    // atomic (mm-csf Alg. 8), and each node of a middle level holding the mode adds one (Alg. 7):
+    // add_bytes, at the measured rate of such adds (measure_gpu_add_bandwidth), and gather_bytes
+    // leaves the leaves' nonzeros out. gather_bound_s is the time of both, one after the other
+    // (both are L2's work).
     std::uint64_t gather_bytes = 0;
     double gather_gbps = 0;
+    std::uint64_t add_bytes = 0;
+    double add_gbps = 0;
     double gather_bound_s = 0;
     double share_of_gather_bound = 0;
     // The compute roof of the row's backend (roofline.hpp: cpu_peak(), gpu_peak()); 0: not known.
@@ -111,5 +118,7 @@ double measure_gpu_copy_bandwidth();
 // The GPU's rate for gathering random 128-byte rows of an L2-resident matrix, in GB/s gathered
 // (cuda/gpu_gather.hpp; 0 without a GPU).
 double measure_gpu_gather_bandwidth();
+// The same for adding into such rows by 16-byte vector atomics, in GB/s added (0 without a GPU).
+double measure_gpu_add_bandwidth();
 
 }  // namespace tscope

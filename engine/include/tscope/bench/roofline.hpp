@@ -25,10 +25,23 @@ std::uint64_t distinct_indices(const CooTensor& t, int mode);
 double copy_bandwidth_for(Backend backend);
 // measure_gpu_gather_bandwidth() for cuda, once per process; 0 for the CPU backends.
 double gather_bandwidth_for(Backend backend);
+// measure_gpu_add_bandwidth() likewise.
+double add_bandwidth_for(Backend backend);
 // The factor-row bytes a kernel gathers at least from the cache (BenchResult::gather_bytes):
 // nnz x R x 4 for cuda MTTKRP (not HLS) and SpTTM on COO with R a multiple of 32; else 0.
 std::uint64_t gather_bytes(const CooTensor& t, KernelKind kernel, FormatKind format, Backend backend, std::uint64_t rank);
 
+// The rows of R floats a GPU kernel moves through L2 at least, in bytes: gathered (factor rows)
+// and added into by atomics (result rows). For MM-CSF's MTTKRP on `mode`, a partition whose
+// leaves are the mode adds a row per nonzero and gathers none for them (mm-csf Alg. 8); one where
+// the mode is a middle level adds a row per node of that level (Alg. 7); the nonzeros of the
+// others gather their leaf rows. Every other format: gather_bytes(), nothing added.
+struct RowTraffic {
+    std::uint64_t gathered = 0;
+    std::uint64_t added = 0;
+};
+RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, KernelKind kernel, Backend backend,
+                       std::uint64_t rank);
 
 // The compute roof. `source` says where the number comes from.
 struct PeakFigure {
@@ -43,7 +56,8 @@ PeakFigure gpu_peak();
 
 // Fills a run row's roofline from its flops (gflops x median_s), bytes_moved, `copy_gbps` and
 // `peak`: intensity = flops / bytes, bound_s = bytes / bandwidth, share_of_bound = bound_s /
-// median_s; and, where the row has gather_bytes, their bound at gather_bandwidth_for(backend).
+// median_s; and, where the row has gather_bytes or add_bytes, their bound at
+// gather_bandwidth_for(backend) and add_bandwidth_for(backend), the two times summed.
 void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak);
 // The same with the backend's measured bandwidth and peak (copy_bandwidth_for, cpu/gpu_peak).
 void fill_roofline(BenchResult& row);
