@@ -47,7 +47,25 @@ QString pointLabel(const tscope::BenchResult& r, bool severalModes) {
     return s;
 }
 
+// A point's figures and how near it came to its bounds: the copy bound, and on the GPU the L2
+// time of its row gathers, with MM-CSF's atomic adds where it has them.
+QString pointText(const tscope::BenchResult& r, const QString& label) {
+    QString s = QObject::tr("%1: %2 flop/B, %3 GFLOP/s").arg(label, shortNumber(r.intensity), shortNumber(r.gflops));
+    if (r.share_of_bound > 0) s += QObject::tr(", %1% of the copy bound").arg(shortNumber(100 * r.share_of_bound));
+    if (r.gather_bound_s > 0)
+        s += (r.add_bytes ? QObject::tr(", %1% of its L2 time for row gathers and atomic adds")
+                          : QObject::tr(", %1% of its L2 time for row gathers"))
+                 .arg(shortNumber(100 * r.share_of_gather_bound));
+    return s;
+}
+
 }  // namespace
+
+QStringList RooflinePlot::pointTexts() const {
+    QStringList texts;
+    for (const Point& p : drawn_) texts << p.text;
+    return texts;
+}
 
 RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -68,7 +86,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
         if (!hit) return {};
         for (const Point& p : drawn_)
             if (p.graph == hit->graph && p.intensity == hit->key && p.gflops == hit->value)
-                return tr("%1: %2 flop/B, %3 GFLOP/s").arg(p.label, shortNumber(p.intensity), shortNumber(p.gflops));
+                return p.text;
         return hit->graph->name();  // a roof
     });
     layout->addWidget(plot_, 1);
@@ -161,7 +179,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         g->addData(r.intensity, r.gflops);
         const QString label = pointLabel(r, modes.size() > 1);
         labels_ << label;
-        drawn_.push_back({g, r.intensity, r.gflops, label});
+        drawn_.push_back({g, r.intensity, r.gflops, pointText(r, label)});
         // one label per format/backend (at its first run): a label per mode piles up unreadably
         if (!named.insert(pointLabel(r, false)).second) continue;
         auto* text = new QCPItemText(plot_);

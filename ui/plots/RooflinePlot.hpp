@@ -35,6 +35,8 @@ public:
     // The GPU's gather roof (BenchResult::gather_bound_s), where its rows have one.
     std::vector<QCPGraph*> gatherLines() const { return gathers_; }
     QStringList pointLabels() const { return labels_; }
+    // What hovering each point shows, in the same order: its figures and shares of its bounds.
+    QStringList pointTexts() const;
     // The line under the chart that says where each roof's numbers come from, in full.
     QLabel* sources() const { return sources_; }
 
@@ -44,7 +46,7 @@ private:
     struct Point {
         QCPGraph* graph;
         double intensity, gflops;
-        QString label;
+        QString text;  // what the inspector shows for it
     };
     std::vector<QCPGraph*> points_, bandwidth_, peaks_, gathers_;
     std::vector<Point> drawn_;

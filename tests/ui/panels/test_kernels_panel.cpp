@@ -250,6 +250,15 @@ private Q_SLOTS:
         roof.setResults({mm, r});
         QCOMPARE(roof.gatherLines().size(), std::size_t{1});
         QCOMPARE(roof.gatherLines().front()->data()->at(0)->value, 6000.0);
+        // hovering a point says how near it came to its bounds, MM-CSF's with its adds
+        mm.share_of_gather_bound = 0.75, r.share_of_gather_bound = 0.5, r.share_of_bound = 0.2;
+        roof.setResults({mm, r});
+        const QStringList texts = roof.pointTexts();
+        QCOMPARE(texts.size(), qsizetype{2});
+        QVERIFY2(texts[0].contains(QStringLiteral("75% of its L2 time for row gathers and atomic adds")), qPrintable(texts[0]));
+        QVERIFY2(texts[1].contains(QStringLiteral("20% of the copy bound")) &&
+                     texts[1].contains(QStringLiteral("50% of its L2 time for row gathers")) && !texts[1].contains(QStringLiteral("adds")),
+                 qPrintable(texts[1]));
         mm.gather_bound_s = 0.5e-3;  // even where it would be higher
         roof.setResults({mm});
         QVERIFY(roof.gatherLines().empty());
