@@ -7,6 +7,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
+nccl_setup
 group() { for t in "$@"; do suite_to "$t" "$t"; step "suite $t: $(tail -1 "$R/$t.out")"; done; }
 group test_mttkrp_cuda test_device_info test_hls_cuda test_ttmc_cuda &
 group test_sptv_cuda test_spttm_cuda test_format_build_cuda test_collective_cuda &
