@@ -40,6 +40,16 @@ std::string of_bound(const BenchResult& r) {
     return s;
 }
 
+// What the table's roofline columns mean, printed above it.
+constexpr const char* kRooflineLegend =
+    "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
+    "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound);\n"
+    "          gathers = GPU MTTKRP/SpTTM: a factor row per nonzero (nnz x R x 4 bytes) at the measured\n"
+    "          rate of gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps,\n"
+    "          share_of_gather_bound); MM-CSF's nonzeros at the mode's leaves and nodes at its middle\n"
+    "          levels add a row each by an atomic instead, at the measured rate of such adds, the two\n"
+    "          times summed (--json: add_bytes, add_gbps)\n\n";
+
 // One result as --json and --jsonl print it.
 Json row_json(const BenchResult& r) {
     Json row{{"kernel", kernel_name(r.kernel)},
@@ -251,19 +261,10 @@ int run_bench(int argc, char** argv) {
             table.add(cells({"", "  streamed", "", "", "", "kernels " + number(r.kernel_s), "copies " + number(r.transfer_s), "",
                              "", human_bytes(r.bytes_streamed), "", "", "", "at " + number(r.h2d_gbps) + " GB/s host to device"}));
     }
-    std::cout
-        << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
-        << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
-        << cpu_peak().source << ")" << gpu_line << "\n"
-        << "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
-           "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound);\n"
-           "          gathers = GPU MTTKRP/SpTTM: a factor row per nonzero (nnz x R x 4 bytes) at the measured rate "
-           "of\n"
-           "          gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps, "
-           "share_of_gather_bound);\n"
-           "          MM-CSF's nonzeros at the mode's leaves and nodes at its middle levels add a row each by an\n"
-           "          atomic instead, at the measured rate of such adds (--json: add_bytes, add_gbps)\n\n"
-        << table.render() << "\nsweeps (sum of the modes' medians):\n";
+    std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
+              << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
+              << cpu_peak().source << ")" << gpu_line << "\n"
+              << kRooflineLegend << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";
     return failed ? 1 : 0;
