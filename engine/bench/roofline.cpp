@@ -114,18 +114,18 @@ double copy_bandwidth_for(Backend backend) {
     return memo(host, lock, current_threads(), [] { return measure_copy_bandwidth(); });
 }
 
+// The device's row rates depend on no thread count: one figure each per process, measured at
+// first use (a function-local static's initialisation is thread-safe).
 double gather_bandwidth_for(Backend backend) {
-    static std::mutex lock;
-    static std::map<int, double> device;
     if (backend != Backend::Cuda) return 0;
-    return memo(device, lock, 0, [] { return measure_gpu_gather_bandwidth(); });
+    static const double gbps = measure_gpu_gather_bandwidth();
+    return gbps;
 }
 
 double add_bandwidth_for(Backend backend) {
-    static std::mutex lock;
-    static std::map<int, double> device;
     if (backend != Backend::Cuda) return 0;
-    return memo(device, lock, 0, [] { return measure_gpu_add_bandwidth(); });
+    static const double gbps = measure_gpu_add_bandwidth();
+    return gbps;
 }
 
 std::uint64_t gather_bytes(const CooTensor& t, KernelKind kernel, FormatKind format, Backend backend, std::uint64_t rank) {
@@ -138,7 +138,7 @@ std::uint64_t gather_bytes(const CooTensor& t, KernelKind kernel, FormatKind for
 RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, KernelKind kernel, Backend backend,
                        std::uint64_t rank) {
     RowTraffic rows{gather_bytes(t, kernel, f.kind(), backend, rank), 0};
-    if (rows.gathered == 0 || f.kind() != FormatKind::MMCSF) return rows;
+    if (rows.gathered == 0) return rows;
     const std::uint64_t row = rank * sizeof(float);
     visit_format(f, overloaded{[&]<class I, class V>(const MmcsfFormat<I, V>& x) {
                                    for (const CsfFormat<I, V>& tree : x.partitions) {
