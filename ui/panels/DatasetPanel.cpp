@@ -1,11 +1,13 @@
 #include "panels/DatasetPanel.hpp"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include "views/TextFormat.hpp"
@@ -43,6 +45,9 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), samples_(bundledS
         item->setToolTip(samples_[i].description);
         item->setData(Qt::UserRole, i);
     }
+    // Wide enough for every title, so that the dock never cuts one behind a horizontal scroll bar.
+    sampleList_->setMinimumWidth(sampleList_->sizeHintForColumn(0) + 2 * sampleList_->frameWidth() +
+                                 sampleList_->verticalScrollBar()->sizeHint().width());
     sampleLayout->addWidget(sampleList_);
     layout->addWidget(sampleBox);
     connect(sampleList_, &QListWidget::itemActivated, this, &DatasetPanel::onSample);
@@ -70,8 +75,15 @@ void DatasetPanel::setDataset(const DatasetPtr& dataset) {
 
 void DatasetPanel::setRecentFiles(const QStringList& files) {
     recentList_->clear();
+    QStringList names;
+    for (const QString& f : files) names << QFileInfo(f).fileName();
     for (const QString& f : files) {
-        auto* item = new QListWidgetItem(QFileInfo(f).fileName(), recentList_);
+        // A name listed twice (two folders' blocks.tns) says its folder, or the two look alike.
+        const QFileInfo info(f);
+        const QString shown = names.count(info.fileName()) > 1
+                                  ? tr("%1 (in %2)").arg(info.fileName(), info.absoluteDir().dirName())
+                                  : info.fileName();
+        auto* item = new QListWidgetItem(shown, recentList_);
         item->setToolTip(f);
         item->setData(Qt::UserRole, f);
     }

@@ -161,7 +161,6 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     clear_ = new QPushButton(tr("Clear runs"), this);
     row->addWidget(run_);
     row->addWidget(cancel_);
-    row->addWidget(clear_);
     row->addStretch(1);
     layout->addLayout(row);
     auto* row2 = new QHBoxLayout;
@@ -177,6 +176,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     status_->setObjectName(QStringLiteral("decompStatus"));
     status_->setWordWrap(true);
     row2->addWidget(status_, 1);
+    row2->addWidget(clear_);  // with the other buttons about the runs shown (the first row is the widest)
     auto* openRun = new QPushButton(tr("Open run…"), this);
     openRun->setObjectName(QStringLiteral("decompOpen"));
     openRun->setToolTip(tr("A run from tensorscope-cli decompose … --json: its curves, and for a distributed run "

@@ -59,7 +59,8 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     plot_->setMinimumHeight(220);
     plot_->legend->setVisible(true);
     placeLegendAbove(plot_);
-    plot_->legend->setWrap(2);  // the names are long
+    plot_->legend->setWrap(
+        1);  // one name a row: two long names side by side made the Kernels tab 1,178 px wide at least
     PlotInspector::attach(plot_, [this](QPointF pixel) -> QString {
         const auto hit = pointAt(plot_, pixel);
         if (!hit) return {};

@@ -308,9 +308,23 @@ void MainWindow::showError(const QString& message) {
 
 QString MainWindow::errorText() const { return banner_->isHidden() ? QString() : bannerText_->text(); }
 
-QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
+// A file's one spelling in the recent list: a relative path, `..` or a link to an opened file
+// otherwise listed it once per spelling.
+static QString recentKey(const QString& path) {
+    const QFileInfo info(path);
+    const QString canonical = info.canonicalFilePath();  // empty once the file is gone
+    return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
+}
 
-void MainWindow::addRecent(const QString& path) {
+QStringList MainWindow::recentFiles() const {
+    QStringList files;
+    for (const QString& f : QSettings().value(QLatin1String(kRecentKey)).toStringList())
+        if (!files.contains(recentKey(f))) files << recentKey(f);  // lists saved before the spelling was fixed
+    return files;
+}
+
+void MainWindow::addRecent(const QString& spelled) {
+    const QString path = recentKey(spelled);
     QStringList files = recentFiles();
     files.removeAll(path);
     files.prepend(path);

@@ -2,8 +2,12 @@
 // recent files. Runs on the offscreen platform.
 #include <memory>
 
+#include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QListWidget>
 #include <QMimeData>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -379,6 +383,72 @@ private Q_SLOTS:
         QVERIFY(waitIdle(w));
         QCOMPARE(w.dataset()->title, QStringLiteral("dropped.tns"));
         QCOMPARE(w.overview()->summaryText(QStringLiteral("dims")), QStringLiteral("7 × 8 × 9"));
+    }
+
+    // The sidebar shows every sample's whole title: at the window's default size the dock once
+    // cut them ("4×5×4 example (hocfs") behind a horizontal scroll bar.
+    void sampleTitlesFitTheSidebar() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* list = w.findChild<QListWidget*>(QStringLiteral("sampleList"));
+        QVERIFY(list);
+        QVERIFY(list->count() >= 4);
+        for (int i = 0; i < list->count(); ++i) {
+            const QString title = list->item(i)->text();
+            QVERIFY2(list->fontMetrics().horizontalAdvance(title) <= list->viewport()->width(), qPrintable(title));
+        }
+        QVERIFY(!list->horizontalScrollBar()->isVisible());
+    }
+
+    // The window fits the size it opens at (1280 x 800) with every tab's widest form: each tab's
+    // minimum once added up past it (the Kernels tab's GPU-scaling legend, two long names a row,
+    // asked 1,178 px; the Decompositions tab's first row 1,064), so the window opened wider than
+    // a 1,280 or 1,366 px screen.
+    void fitsItsDefaultWidth() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* method = w.findChild<QComboBox*>(QStringLiteral("decompMethod"));
+        auto* backend = w.findChild<QComboBox*>(QStringLiteral("decompBackend"));
+        QVERIFY(method && backend);
+        for (int m = 0; m < method->count(); ++m) {
+            method->setCurrentIndex(m);
+            for (int b = 0; b < backend->count(); ++b) {
+                backend->setCurrentIndex(b);
+                QVERIFY2(w.minimumSizeHint().width() <= 1280,
+                         qPrintable(QStringLiteral("%1 on %2: %3 px")
+                                        .arg(method->currentText(), backend->currentText())
+                                        .arg(w.minimumSizeHint().width())));
+            }
+        }
+    }
+
+    // A file opened under two spellings (a link, then its own path) is listed once; two files of one name in two folders
+    // are both listed, each with its folder.
+    void recentFilesListEachFileOnce() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("a")) && QDir(dir.path()).mkpath(QStringLiteral("b")));
+        const QString a = dir.filePath(QStringLiteral("a/same.tns")), b = dir.filePath(QStringLiteral("b/same.tns"));
+        tscope::save_tensor(tstest::random_tensor({5, 6, 7}, 20, 3), a.toStdString());
+        tscope::save_tensor(tstest::random_tensor({5, 6, 7}, 20, 4), b.toStdString());
+        const QString link = dir.filePath(QStringLiteral("link.tns"));  // a second spelling of a
+        QVERIFY(QFile::link(a, link));
+        MainWindow w;
+        for (const QString& path : {link, a, b}) {
+            w.openFile(path);
+            QVERIFY(waitIdle(w));
+            QVERIFY2(w.errorText().isEmpty(), qPrintable(w.errorText()));
+        }
+        const QStringList recent = w.recentFiles();
+        QCOMPARE(recent.filter(QFileInfo(dir.path()).canonicalFilePath()).size(), 2);  // the link is not listed apart
+        QCOMPARE(recent.value(0), QFileInfo(b).canonicalFilePath());
+        QCOMPARE(recent.value(1), QFileInfo(a).canonicalFilePath());
+        auto* list = w.findChild<QListWidget*>(QStringLiteral("recentList"));
+        QVERIFY(list && list->count() >= 2);
+        QCOMPARE(list->item(0)->text(), QStringLiteral("same.tns (in b)"));
+        QCOMPARE(list->item(1)->text(), QStringLiteral("same.tns (in a)"));
+        QCOMPARE(list->item(1)->toolTip(), QFileInfo(a).canonicalFilePath());
     }
 
     void screenshotIsAPng() {
