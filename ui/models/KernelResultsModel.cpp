@@ -31,6 +31,7 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return index.column() >= Mode && index.column() <= Error ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     if (role == Qt::ToolTipRole && !r.ran) return QString::fromStdString(r.error);
+    if (role == Qt::ToolTipRole && index.column() == Note) return data(index, Qt::DisplayRole);  // the table cuts it
     if (role != Qt::DisplayRole && !raw) return {};
     auto num = [&](double x) -> QVariant { return raw ? QVariant(x) : QVariant(r.ran ? shortNumber(x) : QStringLiteral("–")); };
     switch (index.column()) {

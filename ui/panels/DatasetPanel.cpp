@@ -56,6 +56,8 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), samples_(bundledS
     auto* recentLayout = new QVBoxLayout(recentBox);
     recentList_ = new QListWidget(recentBox);
     recentList_->setObjectName(QStringLiteral("recentList"));
+    recentList_->setTextElideMode(Qt::ElideMiddle);
+    recentList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     recentLayout->addWidget(recentList_);
     layout->addWidget(recentBox);
     connect(recentList_, &QListWidget::itemActivated, this, &DatasetPanel::onRecent);
@@ -78,10 +80,11 @@ void DatasetPanel::setRecentFiles(const QStringList& files) {
     QStringList names;
     for (const QString& f : files) names << QFileInfo(f).fileName();
     for (const QString& f : files) {
-        // A name listed twice (two folders' blocks.tns) says its folder, or the two look alike.
+        // A name listed twice (two folders' blocks.tns) says its folder, or the two look alike;
+        // the list cuts long folders in the middle, keeping the name and the folder's end.
         const QFileInfo info(f);
         const QString shown = names.count(info.fileName()) > 1
-                                  ? tr("%1 (in %2)").arg(info.fileName(), info.absoluteDir().dirName())
+                                  ? tr("%1 (in %2)").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()))
                                   : info.fileName();
         auto* item = new QListWidgetItem(shown, recentList_);
         item->setToolTip(f);

@@ -127,6 +127,10 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     status_ = new QLabel(tr("Open a tensor, pick what to run."), side);
     status_->setObjectName(QStringLiteral("kernelStatus"));
     status_->setWordWrap(true);
+    // three lines kept for it: the form gave a status that had grown to two lines one line's
+    // height after a run, cut through both (the formats list above takes what is left)
+    status_->setMinimumHeight(3 * status_->fontMetrics().lineSpacing());
+    status_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     form->addRow(status_);
     layout->addWidget(side);
 
@@ -194,9 +198,10 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // the reason a run did not happen wraps in the last column instead of widening the table
+    // The note (the device, or why a run did not happen) takes the width left and is cut there,
+    // whole in its tooltip: wrapped, it made rows of a word a line where the window is narrow.
     table_->horizontalHeader()->setSectionResizeMode(KernelResultsModel::Note, QHeaderView::Stretch);
-    table_->setWordWrap(true);
+    table_->setWordWrap(false);
     // what a reader compares first, first: the error against cpu-ref sat past the tab's edge,
     // behind the transfer column (empty without a GPU); the CSV keeps the model's order
     QHeaderView* header = table_->horizontalHeader();

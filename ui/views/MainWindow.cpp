@@ -319,7 +319,9 @@ static QString recentKey(const QString& path) {
 QStringList MainWindow::recentFiles() const {
     QStringList files;
     for (const QString& f : QSettings().value(QLatin1String(kRecentKey)).toStringList())
-        if (!files.contains(recentKey(f))) files << recentKey(f);  // lists saved before the spelling was fixed
+        // once each (lists saved before the spelling was fixed), and not once gone: a temporary
+        // folder's files otherwise stayed listed, each an error when picked
+        if (QFileInfo::exists(f) && !files.contains(recentKey(f))) files << recentKey(f);
     return files;
 }
 

@@ -121,6 +121,17 @@ private Q_SLOTS:
             QCOMPARE(m->data(m->index(r, KernelResultsModel::Backend)).toString(), QStringLiteral("omp"));
             QVERIFY(m->data(m->index(r, KernelResultsModel::Error), Qt::UserRole).toDouble() < 1e-8);
         }
+        // Each row one line high, its device note whole in a tooltip: at the window's 1280 px
+        // the note's column was left about 30 px, wrapped a word a line into rows 57 px high.
+        auto* table = p->findChild<QTableView*>(QStringLiteral("kernelTable"));
+        QVERIFY(table && !table->wordWrap());
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QModelIndex note = m->index(r, KernelResultsModel::Note);
+            QVERIFY(!m->data(note).toString().isEmpty());
+            QCOMPARE(m->data(note, Qt::ToolTipRole).toString(), m->data(note).toString());
+            QVERIFY2(table->rowHeight(r) < 2 * table->fontMetrics().height(),
+                     qPrintable(QString::number(table->rowHeight(r))));
+        }
         QCOMPARE(p->chart()->plottableCount(), 1);  // one backend: one bar series
         QVERIFY(tstest::plotHint(p->chart()).isEmpty());
         QVERIFY(p->chart()->legend->visible());
