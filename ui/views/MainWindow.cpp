@@ -308,8 +308,8 @@ void MainWindow::showError(const QString& message) {
 
 QString MainWindow::errorText() const { return banner_->isHidden() ? QString() : bannerText_->text(); }
 
-// A file's one spelling in the recent list: a relative path, `..` or a link to an opened file
-// otherwise listed it once per spelling.
+// A file's one spelling in the recent list: a file opened through a link and then by its own
+// path was otherwise listed twice.
 static QString recentKey(const QString& path) {
     const QFileInfo info(path);
     const QString canonical = info.canonicalFilePath();  // empty once the file is gone

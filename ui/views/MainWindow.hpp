@@ -101,7 +101,7 @@ private:
     void onCancelled();
     void setBusy(bool busy);
     void showError(const QString& message);
-    void addRecent(const QString& path);
+    void addRecent(const QString& spelled);
     void refreshRecentMenu();
 
     // Tabs other than the Overview need the tensor in memory: off for a streamed one.
