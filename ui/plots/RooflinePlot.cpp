@@ -8,6 +8,7 @@
 #include <set>
 #include <qcustomplot.h>
 
+#include "plots/LegendColumns.hpp"
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
@@ -75,7 +76,8 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
     plot_->setMinimumHeight(240);
     plot_->legend->setVisible(true);
     placeLegendAbove(plot_);
-    plot_->legend->setWrap(2);  // the roof names are long
+    plot_->setMinimumWidth(360);        // the roofs' long names do not set it
+    fitLegendColumnsToWidth(plot_, 2);  // two a row where they fit
     setLogAxis(plot_->xAxis, AxisUnit::Plain);
     setLogAxis(plot_->yAxis, AxisUnit::Plain);
     plot_->xAxis->setLabel(tr("arithmetic intensity (flop per minimum byte)"));
@@ -194,6 +196,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     }
     plot_->xAxis->setRange(xlo, xhi);
     plot_->yAxis->setRange(ylo, yhi);
+    refitLegendColumns(plot_);  // the roofs' names just changed
     plot_->replot();
 }
 

@@ -2,7 +2,6 @@
 
 #include <qcustomplot.h>
 #include <QComboBox>
-#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,6 +12,7 @@
 #include <algorithm>
 #include <set>
 
+#include "plots/LegendColumns.hpp"
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotInspector.hpp"
@@ -60,12 +60,8 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     plot_->setMinimumHeight(220);
     plot_->legend->setVisible(true);
     placeLegendAbove(plot_);
-    // The legend's names are long: two a row asked 880 px of the Kernels tab, and the window
-    // opened past 1280 px wide. The chart's own minimum stays small, and fitLegendColumns() puts
-    // two names a row only where its width holds them.
-    plot_->legend->setWrap(1);
-    plot_->setMinimumWidth(360);
-    plot_->installEventFilter(this);
+    plot_->setMinimumWidth(360);        // the legend's long names do not set it
+    fitLegendColumnsToWidth(plot_, 2);  // two a row where they fit
     PlotInspector::attach(plot_, [this](QPointF pixel) -> QString {
         const auto hit = pointAt(plot_, pixel);
         if (!hit) return {};
@@ -81,23 +77,6 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     connect(tensorBox_, &QComboBox::currentIndexChanged, this, [this] { replot(); });
     recordings_ = bundledScalingRecordings(&bundledErrors_);
     replot();
-}
-
-bool ScalingPlot::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::Resize) fitLegendColumns();
-    return QWidget::eventFilter(watched, event);
-}
-
-void ScalingPlot::fitLegendColumns() {
-    QCPLegend* legend = plot_->legend;
-    int widest = 0;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
-    const int columns = plot_->width() >= 2 * widest + 60 ? 2 : 1;
-    if (columns == legend->wrap()) return;
-    legend->setWrap(columns);
-    legend->setFillOrder(legend->fillOrder(), true);  // moves the names into the new rows
-    plot_->replot();
 }
 
 void ScalingPlot::setRecordings(std::vector<ScalingRecording> recordings) {
@@ -182,7 +161,7 @@ void ScalingPlot::replot() {
     plot_->yAxis->setRange(0, most > 0 ? most * 1.25 : 1.0);  // from zero: the drop reads as a share
     setLinearAxis(plot_->yAxis, AxisUnit::Seconds);
     PlotInspector::of(plot_)->rememberHome();
-    fitLegendColumns();  // the names just changed
+    refitLegendColumns(plot_);  // the names just changed
     plot_->replot();
 }
 

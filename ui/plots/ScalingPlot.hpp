@@ -34,14 +34,9 @@ public:
     // Picks the tensor whose lines are drawn (hidden while the recordings hold one tensor).
     QComboBox* tensorBox() const { return tensorBox_; }
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void openRecording();
     void replot();
-    // Two legend names a row where the chart is wide enough for them, else one.
-    void fitLegendColumns();
     void refillTensors(const std::vector<ScalingLine>& lines);
 
     std::vector<ScalingRecording> recordings_;
