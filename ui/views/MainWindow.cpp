@@ -261,7 +261,8 @@ void MainWindow::onFinished(DatasetPtr dataset) {
         statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
                                  .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
                                       shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
-    if (!dataset_->generated && QFileInfo::exists(dataset_->source)) addRecent(dataset_->source);
+    if (!dataset_->generated)
+        addRecent(dataset_->source);  // it skips a source that is no file (a partial load's description)
     Q_EMIT datasetChanged(dataset_);
 }
 
@@ -308,25 +309,22 @@ void MainWindow::showError(const QString& message) {
 
 QString MainWindow::errorText() const { return banner_->isHidden() ? QString() : bannerText_->text(); }
 
-// A file's one spelling in the recent list: a file opened through a link and then by its own
-// path was otherwise listed twice.
-static QString recentKey(const QString& path) {
-    const QFileInfo info(path);
-    const QString canonical = info.canonicalFilePath();  // empty once the file is gone
-    return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
-}
-
+// The recent list holds each file by its canonical path, one spelling however it was opened (a
+// link, then its own path, was listed twice); the path is empty once the file is gone.
 QStringList MainWindow::recentFiles() const {
     QStringList files;
-    for (const QString& f : QSettings().value(QLatin1String(kRecentKey)).toStringList())
+    for (const QString& f : QSettings().value(QLatin1String(kRecentKey)).toStringList()) {
         // once each (lists saved before the spelling was fixed), and not once gone: a temporary
         // folder's files otherwise stayed listed, each an error when picked
-        if (QFileInfo::exists(f) && !files.contains(recentKey(f))) files << recentKey(f);
+        const QString path = QFileInfo(f).canonicalFilePath();
+        if (!path.isEmpty() && !files.contains(path)) files << path;
+    }
     return files;
 }
 
 void MainWindow::addRecent(const QString& spelled) {
-    const QString path = recentKey(spelled);
+    const QString path = QFileInfo(spelled).canonicalFilePath();
+    if (path.isEmpty()) return;  // gone since it was read
     QStringList files = recentFiles();
     files.removeAll(path);
     files.prepend(path);
