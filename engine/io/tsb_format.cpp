@@ -109,6 +109,15 @@ std::string tsb_header_bytes(const std::vector<std::uint64_t>& dims, IndexWidth 
 }
 
 void write_tsb(const CooTensor& t, const std::string& path, RunControl& control) {
+    // Every .tsb written here holds its nonzeros in lexicographic order, mode 1 first: the
+    // streamed passes count a slice of mode 1 at a time and refuse a file out of that order.
+    // A tensor as a text file listed it (convert), or relabelled (reorder), is written through
+    // its sorted order; one already sorted (generate, a spilled convert) as it is.
+    std::vector<std::uint64_t> order;
+    if (!is_sorted_lexicographic(t)) {
+        control.stage("sorting");
+        order = sorted_order(t, natural_modes(t.order()), control);
+    }
     control.stage("writing");
     const std::string header = tsb_header_bytes(t.dims(), t.index_width(), t.value_type(), t.nnz());
 
@@ -128,11 +137,22 @@ void write_tsb(const CooTensor& t, const std::string& path, RunControl& control)
             control.progress(written += n, total);
         }
     };
+    // An array through the sorted order, gathered a piece at a time (never a second copy of it).
+    auto write_sorted = [&](const auto& column) {
+        using T = typename std::remove_cvref_t<decltype(column)>::value_type;
+        if (order.empty()) return write_array(column.data(), column.size() * sizeof(T));
+        std::vector<T> piece(std::min<std::size_t>(column.size(), kPiece / sizeof(T)));
+        for (std::size_t done = 0; done < column.size(); done += piece.size()) {
+            const std::size_t n = std::min(piece.size(), column.size() - done);
+            for (std::size_t k = 0; k < n; ++k) piece[k] = column[order[done + k]];
+            write_array(piece.data(), n * sizeof(T));
+        }
+    };
     t.visit([&](auto itag, auto vtag) {
         using I = typename decltype(itag)::type;
         using V = typename decltype(vtag)::type;
-        for (int m = 0; m < t.order(); ++m) write_array(t.indices<I>(m).data(), t.nnz() * sizeof(I));
-        write_array(t.values<V>().data(), t.nnz() * sizeof(V));
+        for (int m = 0; m < t.order(); ++m) write_sorted(t.indices<I>(m));
+        write_sorted(t.values<V>());
     });
     std::string trailer;
     put<std::uint32_t>(trailer, crc);
