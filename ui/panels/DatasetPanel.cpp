@@ -6,10 +6,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMap>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QVBoxLayout>
 
+#include "views/FolderNames.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -77,15 +79,17 @@ void DatasetPanel::setDataset(const DatasetPtr& dataset) {
 
 void DatasetPanel::setRecentFiles(const QStringList& files) {
     recentList_->clear();
-    QStringList names;
-    for (const QString& f : files) names << QFileInfo(f).fileName();
+    QMap<QString, QStringList> foldersByName;  // a name's folders, in the list's order
+    for (const QString& f : files) foldersByName[QFileInfo(f).fileName()] << QFileInfo(f).absolutePath();
     for (const QString& f : files) {
-        // A name listed twice (two folders' blocks.tns) says its folder, or the two look alike;
-        // the list cuts long folders in the middle, keeping the name and the folder's end.
+        // A name listed twice (two folders' blocks.tns) says which folder, or the two look alike
         const QFileInfo info(f);
-        const QString shown = names.count(info.fileName()) > 1
-                                  ? tr("%1 (in %2)").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()))
-                                  : info.fileName();
+        const QStringList& folders = foldersByName[info.fileName()];
+        const QString shown =
+            folders.size() > 1
+                ? tr("%1 (in %2)")
+                      .arg(info.fileName(), distinguishingFolders(folders).value(folders.indexOf(info.absolutePath())))
+                : info.fileName();
         auto* item = new QListWidgetItem(shown, recentList_);
         item->setToolTip(f);
         item->setData(Qt::UserRole, f);

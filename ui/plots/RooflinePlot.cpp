@@ -8,6 +8,7 @@
 #include <set>
 #include <qcustomplot.h>
 
+#include "plots/LabelPlacement.hpp"
 #include "plots/LegendColumns.hpp"
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
@@ -20,6 +21,8 @@ namespace tsui {
 namespace {
 
 const QColor kBackendColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c)};
+
+constexpr int kPointSize = 8;  // a run's disc, in pixels
 
 bool onGpu(const tscope::BenchResult& r) { return r.backend == tscope::Backend::Cuda; }
 
@@ -92,6 +95,8 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
         return hit->graph->name();  // a roof
     });
     layout->addWidget(plot_, 1);
+    // the labels' places depend on the axes' pixels, known once the layout of each replot is
+    connect(plot_, &QCustomPlot::afterLayout, this, &RooflinePlot::placeLabelItems);
     sources_ = new QLabel(this);
     sources_->setObjectName(QStringLiteral("rooflineSources"));
     sources_->setWordWrap(true);
@@ -103,6 +108,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     plot_->clearGraphs();
     plot_->clearItems();
     points_.clear(), bandwidth_.clear(), peaks_.clear(), gathers_.clear(), labels_.clear(), drawn_.clear();
+    labelItems_.clear();
     QStringList sources;
     std::set<int> modes;
     std::map<bool, Roof> roofs;  // by device: false the CPU, true the GPU
@@ -175,7 +181,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
             g = plot_->addGraph();
             g->setName(QString::fromLatin1(tscope::backend_name(r.backend)));
             g->setLineStyle(QCPGraph::lsNone);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 8));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, kPointSize));
             points_.push_back(g);
         }
         g->addData(r.intensity, r.gflops);
@@ -187,17 +193,38 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         auto* text = new QCPItemText(plot_);
         text->setText(pointLabel(r, false));
         text->position->setCoords(r.intensity, r.gflops);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        // neighbours (formats of one backend sit close) step up a line each, three deep
-        text->setPadding(QMargins(5, 0, 0, 3 + 13 * static_cast<int>((named.size() - 1) % 3)));
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // until placeLabelItems()
+        text->setPadding(QMargins(7, 0, 0, 0));
         QFont small = text->font();
         small.setPointSizeF(small.pointSizeF() * 0.85);
         text->setFont(small);
+        labelItems_.push_back(text);
     }
     plot_->xAxis->setRange(xlo, xhi);
     plot_->yAxis->setRange(ylo, yhi);
     refitLegendColumns(plot_);  // the roofs' names just changed
     plot_->replot();
+}
+
+void RooflinePlot::placeLabelItems() {
+    if (labelItems_.empty()) return;
+    const auto pixel = [this](double x, double y) {
+        return QPointF(plot_->xAxis->coordToPixel(x), plot_->yAxis->coordToPixel(y));
+    };
+    std::vector<QPointF> points;
+    for (const Point& p : drawn_) points.push_back(pixel(p.intensity, p.gflops));
+    std::vector<LabelToPlace> labels;
+    for (QCPItemText* text : labelItems_) {
+        const QFontMetricsF metrics(text->font());
+        const QRectF size = metrics.boundingRect(QRectF(), Qt::TextDontClip | text->textAlignment(), text->text());
+        labels.push_back({pixel(text->position->key(), text->position->value()), size.size()});
+    }
+    const std::vector<LabelPlace> places =
+        tsui::placeLabels(labels, points, kPointSize / 2.0, plot_->axisRect()->rect());
+    for (std::size_t i = 0; i < labelItems_.size(); ++i) {
+        labelItems_[i]->setPositionAlignment(places[i].alignment);
+        labelItems_[i]->setPadding(places[i].padding);
+    }
 }
 
 }  // namespace tsui

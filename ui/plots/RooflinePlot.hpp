@@ -5,7 +5,8 @@
 // measured by an FMA loop, the GPU's from the device's properties), and for GPU MTTKRP and SpTTM
 // rows the flat roof of their factor-row gathers at the measured L2 gather rate. The rows carry all of it
 // (BenchResult's roofline fields), so the chart draws on the GUI thread without measuring.
-// Each format/backend is labelled once, at its first run; hovering any point names it.
+// Each format/backend is labelled once, at its first run, where the label covers no other label
+// or point (LabelPlacement, again on every layout); hovering any point names it.
 #pragma once
 
 #include <QStringList>
@@ -16,6 +17,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPItemText;
 class QLabel;
 
 namespace tsui {
@@ -39,8 +41,12 @@ public:
     QStringList pointTexts() const;
     // The line under the chart that says where each roof's numbers come from, in full.
     QLabel* sources() const { return sources_; }
+    // The format/backend labels drawn beside their first points.
+    std::vector<QCPItemText*> labelItems() const { return labelItems_; }
 
 private:
+    void placeLabelItems();  // on every layout: the pixels of the points change with the plot's size
+
     QCustomPlot* plot_;
     QLabel* sources_;
     struct Point {
@@ -51,6 +57,7 @@ private:
     std::vector<QCPGraph*> points_, bandwidth_, peaks_, gathers_;
     std::vector<Point> drawn_;
     QStringList labels_;
+    std::vector<QCPItemText*> labelItems_;
 };
 
 }  // namespace tsui
