@@ -65,6 +65,8 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
 QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Error)
         return tr("The largest relative error of the result against the serial oracle (cpu-ref)");
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Note)
+        return tr("The device a run used, or why it did not run (hover a cell for all of it)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Kernel: return tr("kernel");
@@ -77,7 +79,7 @@ QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation
     case Gflops: return tr("GFLOP/s");
     case Gbps: return tr("GB/s");
     case Error: return tr("error vs ref");
-    case Note: return tr("device / why not run");
+    case Note: return tr("device");  // the column takes what is left: a long name was cut at both ends
     }
     return {};
 }

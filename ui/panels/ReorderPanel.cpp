@@ -92,16 +92,22 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     auto* lower = new QSplitter(Qt::Horizontal, split);
     table_ = new QTableWidget(0, 7, lower);
     table_->setObjectName(QStringLiteral("reorderStorage"));
-    table_->setHorizontalHeaderLabels({tr("format"), tr("bytes, file order"), tr("bytes, relabelled"), tr("change"),
-                                       tr("units, file order"), tr("units, relabelled"), tr("what changed")});
+    // Headers of two lines and the note cut at the table's edge (whole in its tooltip): at the
+    // window's 1280 px the table had scrolled sideways, the note and the units out of sight.
+    table_->setHorizontalHeaderLabels({tr("format"), tr("bytes\nfile order"), tr("bytes\nrelabelled"), tr("change"),
+                                       tr("units\nfile order"), tr("units\nrelabelled"), tr("what changed")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(6, QHeaderView::Stretch);
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideRight);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     enableTableExport(table_);
     bars_ = makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
     lower->addWidget(table_);
     lower->addWidget(bars_);
+    lower->setStretchFactor(0, 3);  // the table's numbers before the chart's margins
+    lower->setStretchFactor(1, 2);
     split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -244,7 +250,9 @@ void ReorderPanel::fillTable(const tscope::ReorderComparison& c) {
         if (b.kind == tscope::FormatKind::HLS && c.before.hls_dense_tiles && c.after.hls_dense_tiles)
             note = tr("dense 16³ tiles %1 → %2").arg(grouped(*c.before.hls_dense_tiles), grouped(*c.after.hls_dense_tiles));
         if (b.kind == tscope::FormatKind::COO) note = tr("the same: COO stores every nonzero however it is numbered");
-        table_->setItem(row, 6, new QTableWidgetItem(note));
+        auto* noteItem = new QTableWidgetItem(note);
+        noteItem->setToolTip(note);
+        table_->setItem(row, 6, noteItem);
     }
 }
 

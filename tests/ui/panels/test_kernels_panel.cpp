@@ -132,6 +132,14 @@ private Q_SLOTS:
             QVERIFY2(table->rowHeight(r) < 2 * table->fontMetrics().height(),
                      qPrintable(QString::number(table->rowHeight(r))));
         }
+        // its header is short enough for the width the column is left, and says the rest on hover
+        const QString header = m->headerData(KernelResultsModel::Note, Qt::Horizontal).toString();
+        QVERIFY2(
+            table->fontMetrics().horizontalAdvance(header) < table->columnWidth(KernelResultsModel::Note),
+            qPrintable(QStringLiteral("%1 in %2 px").arg(header).arg(table->columnWidth(KernelResultsModel::Note))));
+        QVERIFY(m->headerData(KernelResultsModel::Note, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("why it did not run")));
         QCOMPARE(p->chart()->plottableCount(), 1);  // one backend: one bar series
         QVERIFY(tstest::plotHint(p->chart()).isEmpty());
         QVERIFY(p->chart()->legend->visible());

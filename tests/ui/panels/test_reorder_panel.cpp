@@ -2,10 +2,11 @@
 // every nonzero once), the storage table in both numberings (COO unchanged, HiCOO's blocks as
 // the engine counts them), paired MTTKRP bars for the ticked formats, all from the background
 // work; the loaded tensor keeps its numbering; cancel leaves the last comparison shown.
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QScrollBar>
 #include <QTableWidget>
-#include <qcustomplot.h>
 
 #include "panels/ReorderPanel.hpp"
 #include "tscope/formats/format_survey.hpp"
@@ -145,6 +146,29 @@ private Q_SLOTS:
         const QString kept = r.from_degree ? QStringLiteral("kept its run from the degree sort")
                                            : QStringLiteral("kept its run from the file order");
         QVERIFY2(p->status()->text().contains(kept), qPrintable(p->status()->text()));
+    }
+
+    // At the 1280 x 800 the window opens at, the storage table shows every column without
+    // scrolling sideways (it had: the units and the notes were out of sight), each note whole in
+    // its tooltip.
+    void storageTableFitsTheDefaultWidth() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Reorder")) && tstest::openAndWait(w, tstest::blockTensor(dir)));
+        auto* p = w.findChild<ReorderPanel*>();
+        QVERIFY(p);
+        p->setMethod(tscope::ReorderMethod::Random);
+        p->compare();
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isBusy(), 120000);
+        QVERIFY2(p->comparison(), qPrintable(p->status()->text()));
+        auto* table = p->findChild<QTableWidget*>(QStringLiteral("reorderStorage"));
+        QVERIFY(table && table->rowCount() > 0);
+        QCOMPARE(w.width(), 1280);
+        QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (QTableWidgetItem* note = table->item(row, 6)) QCOMPARE(note->toolTip(), note->text());
     }
 };
 
