@@ -71,6 +71,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     cancel_->hide();
     top->addWidget(cancel_);
     status_ = new QLabel(tr("Open a tensor for the advisor's ranking."), this);
+    status_->setWordWrap(true);  // Measure's verdict is a sentence: on one line it widened the window past 1,600 px
     top->addWidget(status_, 1);
     layout->addLayout(top);
     summary_ = new QLabel(this);
@@ -85,9 +86,13 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     enableTableExport(table_);
     table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage"), tr("moves"), tr("predicted s"), tr("measured s"), tr("why")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // The reason, the advisor's answer, wraps in the width left to it and its row grows to hold
+    // it: sized to its text it scrolled the table sideways, the answer out of sight.
     table_->setWordWrap(true);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(Reason, QHeaderView::Stretch);
     table_->setAlternatingRowColors(true);
     split->addWidget(table_);
     plot_ = new QCustomPlot(split);
@@ -292,8 +297,6 @@ void AdvisorView::fillTable() {
             table_->setItem(static_cast<int>(i), c, item);
         }
     }
-    table_->resizeColumnsToContents();
-    table_->resizeRowsToContents();
 }
 
 void AdvisorView::replot() {

@@ -1,13 +1,14 @@
 // The Advisor page of the Formats tab: the ranking and reasons it shows, Measure's bench and
 // the predicted-against-measured plot, Cancel, and the kernel switch; all work off the GUI thread.
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "panels/AdvisorView.hpp"
 #include "panels/FormatsPanel.hpp"
@@ -74,6 +75,19 @@ private Q_SLOTS:
         bool verdict = false;
         for (QLabel* l : view.findChildren<QLabel*>()) verdict = verdict || l->text().contains(QStringLiteral("Kendall tau"));
         QVERIFY(verdict);
+        // every reason readable in the view's width: wrapped in its column, never scrolled aside
+        QTRY_COMPARE(view.table()->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(view.minimumSizeHint().width() < 1000);
+        for (int r = 0; r < 7; ++r) {
+            const QTableWidgetItem* why = view.table()->item(r, 6);
+            const int lines = (view.table()->fontMetrics().horizontalAdvance(why->text()) /
+                               std::max(1, view.table()->columnWidth(6))) +
+                              1;
+            QVERIFY2(
+                view.table()->rowHeight(r) >= lines * view.table()->fontMetrics().lineSpacing(),
+                qPrintable(
+                    QStringLiteral("row %1: %2 px for %3 lines").arg(r).arg(view.table()->rowHeight(r)).arg(lines)));
+        }
         // another kernel: a new prediction, the measurement dropped
         view.kernelBox()->setCurrentIndex(view.kernelBox()->findText(QStringLiteral("SpTV")));
         QVERIFY(idle.wait(60000));
