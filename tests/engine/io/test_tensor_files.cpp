@@ -6,6 +6,7 @@
 #include <cstring>
 #include <zlib.h>
 
+#include "foreign_tsb.hpp"
 #include "test_support.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -14,25 +15,9 @@
 #include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
+using tstest::tsb_bytes;
 
 namespace {
-
-// A .tsb written byte by byte, with right checksums, whatever its header claims: how a buggy
-// or foreign writer's file looks (ours never stores duplicates or lies in its header).
-std::string tsb_bytes(std::uint32_t ibytes, std::uint64_t nnz, const std::vector<std::uint64_t>& dims,
-                      const std::vector<std::vector<std::uint64_t>>& idx, const std::vector<double>& vals) {
-    std::string out(kTsbMagic, sizeof kTsbMagic);
-    auto put = [&out](auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    put(kTsbVersion), put(static_cast<std::uint32_t>(dims.size())), put(ibytes), put(std::uint32_t{8}), put(nnz);
-    for (auto d : dims) put(d);
-    put(static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(out.data()), out.size())));
-    const std::size_t payload = out.size();
-    for (const auto& col : idx)
-        for (auto i : col) ibytes == 4 ? put(static_cast<std::uint32_t>(i)) : put(i);
-    for (double v : vals) put(v);
-    put(static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(out.data() + payload), out.size() - payload)));
-    return out;
-}
 
 std::string write_bytes(const QTemporaryDir& dir, const char* name, const std::string& bytes) {
     const std::string path = dir.filePath(name).toStdString();
