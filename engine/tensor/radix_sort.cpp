@@ -67,12 +67,16 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
 
     RadixScratch own;
     RadixScratch& buffers = scratch ? *scratch : own;
-    std::vector<std::uint64_t>& tmp_keys = buffers.keys;
-    tmp_keys.resize(n);  // every entry is written before it is read
+    buffers.keys.resize(n);  // every entry is written before it is read
     control.check();
-    std::vector<std::uint64_t>& tmp_payload = buffers.payload;
-    if constexpr (WithPayload) tmp_payload.resize(n);
+    if constexpr (WithPayload) buffers.payload.resize(n);
     std::vector<std::size_t> hist(static_cast<std::size_t>(threads) * buckets);
+    // The passes scatter back and forth between the caller's arrays and the scratch; a result
+    // left in the scratch is copied back at the end.
+    std::uint64_t* from_keys = keys.data();
+    std::uint64_t* to_keys = buffers.keys.data();
+    std::uint64_t* from_payload = WithPayload ? payload->data() : nullptr;
+    std::uint64_t* to_payload = WithPayload ? buffers.payload.data() : nullptr;
 
     for (unsigned pass = 0; pass < passes; ++pass) {
         control.check();  // outside the parallel region: an exception must not leave a worker
@@ -89,7 +93,7 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
             const std::size_t hi = n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads);
             std::size_t* h = hist.data() + static_cast<std::size_t>(t) * buckets;
             std::fill(h, h + buckets, 0);
-            for (std::size_t i = lo; i < hi; ++i) ++h[(keys[i] >> shift) & mask];
+            for (std::size_t i = lo; i < hi; ++i) ++h[(from_keys[i] >> shift) & mask];
 #pragma omp barrier
 #pragma omp single
             {
@@ -108,15 +112,22 @@ void radix_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint64_t>* pa
             }
             if (!skip) {
                 for (std::size_t i = lo; i < hi; ++i) {
-                    const std::size_t dst = h[(keys[i] >> shift) & mask]++;
-                    tmp_keys[dst] = keys[i];
-                    if constexpr (WithPayload) tmp_payload[dst] = (*payload)[i];
+                    const std::size_t dst = h[(from_keys[i] >> shift) & mask]++;
+                    to_keys[dst] = from_keys[i];
+                    if constexpr (WithPayload) to_payload[dst] = from_payload[i];
                 }
             }
         }
         if (!skip) {
-            keys.swap(tmp_keys);
-            if constexpr (WithPayload) payload->swap(tmp_payload);
+            std::swap(from_keys, to_keys);
+            if constexpr (WithPayload) std::swap(from_payload, to_payload);
+        }
+    }
+    if (from_keys != keys.data()) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (std::size_t i = 0; i < n; ++i) {
+            keys[i] = from_keys[i];
+            if constexpr (WithPayload) (*payload)[i] = from_payload[i];
         }
     }
 }

@@ -7,15 +7,18 @@
 #include <vector>
 
 #include "tscope/run_control.hpp"
+#include "tscope/tensor/column.hpp"
 
 namespace tscope::detail {
 
 // The second buffers a sort scatters into, which a caller sorting again and again can keep: a
 // fresh buffer of hundreds of MB costs the kernel zeroing every page of it at its first touch
 // (23% of MM-CSF's static partition pass, a fiber-id sort per mode, on a 20M-nonzero tensor).
-// A sort swaps them with its arrays, so after it they hold the caller's old buffers.
+// Columns: never zero-filled, and on huge pages where large (a 4 KB page fault a 4 KB page, and
+// the vector's own zeroing, took half of sorting 5M shuffled nonzeros on a VM). The sorted
+// result always ends in the caller's arrays.
 struct RadixScratch {
-    std::vector<std::uint64_t> keys, payload;
+    Column<std::uint64_t> keys, payload;
 };
 
 // Sorts keys ascending. Only the low `bits` bits are looked at: higher bits must be zero.
