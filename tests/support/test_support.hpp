@@ -79,13 +79,14 @@ inline tscope::CooTensor random_tensor(std::vector<std::uint64_t> dims, std::uin
     return tscope::generate_tensor(spec);
 }
 
-// The same entries in a random (seeded) order: input order matters to MM-CSF's partitioning.
+// The same entries in a random (seeded) order, in the same widths: input order matters to
+// MM-CSF's partitioning.
 inline tscope::CooTensor shuffled(const tscope::CooTensor& t, std::uint64_t seed) {
     std::vector<std::uint64_t> perm(t.nnz());
     std::iota(perm.begin(), perm.end(), std::uint64_t{0});
     std::mt19937_64 rng(seed);
     std::shuffle(perm.begin(), perm.end(), rng);
-    tscope::CooTensor out(t.dims());
+    tscope::CooTensor out(t.dims(), t.index_width(), t.value_type());
     out.resize(t.nnz());
     std::vector<std::uint64_t> at(static_cast<std::size_t>(t.order()));
     for (std::uint64_t n = 0; n < t.nnz(); ++n) {

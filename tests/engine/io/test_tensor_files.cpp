@@ -13,6 +13,7 @@
 #include "tscope/io/tns_format.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
+#include "tscope/tensor/generator.hpp"
 
 using namespace tscope;
 using tstest::tsb_bytes;
@@ -34,19 +35,40 @@ class TestTensorFiles : public QObject {
 private Q_SLOTS:
     // Every .tsb written here is in slice order of mode 1 (lexicographic), whatever order the
     // tensor held: the streamed passes refuse a file out of that order, and a text converted
-    // in one batch (or a reordered tensor) had been written in its own order. 4.5M nonzeros:
-    // the indices and the values each go through the sorted order in several 16 MB pieces.
+    // in one batch (or a reordered tensor) had been written in its own order. fp64 and fp32
+    // values, and dims whose coordinates need more than 64 bits of sort key (2^90: sorted by
+    // groups of modes). 4.5M nonzeros: the arrays go out in several 16 MB pieces.
+    void tsbIsWrittenInSliceOrder_data() {
+        QTest::addColumn<QList<quint64>>("dims");
+        QTest::addColumn<quint64>("nnz");
+        QTest::addColumn<bool>("fp32");
+        QTest::newRow("fp64") << QList<quint64>{3000, 2000, 1000} << quint64(4'500'000) << false;
+        QTest::newRow("fp32") << QList<quint64>{3000, 2000, 1000} << quint64(200'000) << true;
+        QTest::newRow("90-bit keys") << QList<quint64>{1ull << 30, 1ull << 30, 1ull << 30} << quint64(200'000) << false;
+    }
     void tsbIsWrittenInSliceOrder() {
+        QFETCH(QList<quint64>, dims);
+        QFETCH(quint64, nnz);
+        QFETCH(bool, fp32);
         QTemporaryDir dir;
-        const CooTensor sorted = tstest::random_tensor({3000, 2000, 1000}, 4'500'000, 7);
+        GeneratorSpec spec;
+        spec.dims.assign(dims.begin(), dims.end());
+        spec.nnz = nnz;
+        spec.seed = 7;
+        spec.values = fp32 ? ValueType::F32 : ValueType::F64;
+        const CooTensor sorted = generate_tensor(spec);
         QVERIFY(is_sorted_lexicographic(sorted));
+        QCOMPARE(key_layout(sorted, natural_modes(3)).fits, dims[0] < (1ull << 30));
         const CooTensor mixed = tstest::shuffled(sorted, 11);
         QVERIFY(!is_sorted_lexicographic(mixed));
         const std::string a = dir.filePath("a.tsb").toStdString(), b = dir.filePath("b.tsb").toStdString();
         write_tsb(mixed, a);
         write_tsb(sorted, b);
-        const LoadedTensor back = read_tsb(a);
+        LoadOptions keep;
+        keep.keep_stored_values = true;
+        const LoadedTensor back = read_tsb(a, keep);
         QVERIFY(is_sorted_lexicographic(back.tensor));
+        QCOMPARE(back.tensor.value_type(), spec.values);
         std::string why;
         QVERIFY2(same_entries(back.tensor, mixed, &why), why.c_str());
         std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
