@@ -61,11 +61,11 @@ public:
         check_sparse(cusparseCreateDnVec(&v_, static_cast<std::int64_t>(vlen), dv, CUDA_R_32F), "describing the vector");
         check_sparse(cusparseCreateDnVec(&out_, static_cast<std::int64_t>(rows), dout, CUDA_R_32F), "describing the output");
         std::size_t bytes = 0;
-        check_sparse(cusparseSpMV_bufferSize(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, alg_, &bytes),
+        check_sparse(cusparseSpMV_bufferSize(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, &bytes),
                      "sizing its buffer");
         buffer_ = DeviceArray<std::uint8_t>(bytes);
         // the analysis a plan keeps for every vector
-        check_sparse(cusparseSpMV_preprocess(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, alg_, buffer_.get()),
+        check_sparse(cusparseSpMV_preprocess(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()),
                      "preparing the SpMV");
     }
     ~CsrSpmv() {
@@ -77,14 +77,15 @@ public:
     const DeviceCsr& csr() const { return csr_; }
     void run(cudaStream_t stream) {
         check_sparse(cusparseSetStream(csr_.handle(), stream), "choosing its stream");
-        check_sparse(cusparseSpMV(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, alg_, buffer_.get()), "in its SpMV");
+        check_sparse(cusparseSpMV(csr_.handle(), kOp, &one_, csr_.matrix(), v_, &zero_, out_, CUDA_R_32F, kAlg, buffer_.get()), "in its SpMV");
     }
 
 private:
     static constexpr cusparseOperation_t kOp = CUSPARSE_OPERATION_NON_TRANSPOSE;
-    // TENSORSCOPE_SPTV_SPMV=alg2 takes cuSPARSE's merge-based CSR SpMV (ALG2) instead: session 60
-    // measures it where cuSPARSE still runs, the vector past L2 (delicious-4d's mode 2).
-    const cusparseSpMVAlg_t alg_ = env_is("TENSORSCOPE_SPTV_SPMV", "alg2") ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
+    // ALG1. Where cuSPARSE still runs (a vector past L2: delicious-4d's mode 2, the packed front)
+    // ALG2 took 1.301-1.305 ms against 1.171-1.183 for COO and CFB, alternating twice on one H200
+    // (h200-sptv-alg2-session60.json; the switch removed).
+    static constexpr cusparseSpMVAlg_t kAlg = CUSPARSE_SPMV_CSR_ALG1;
     const float one_ = 1.0f, zero_ = 0.0f;
     DeviceCsr csr_;
     DeviceArray<std::uint8_t> buffer_;
