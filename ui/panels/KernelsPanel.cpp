@@ -302,7 +302,10 @@ void KernelsPanel::configure(tscope::KernelKind kernel, const QStringList& forma
 }
 
 void KernelsPanel::setDataset(const DatasetPtr& dataset) {
-    if (dataset != dataset_) {  // the last tensor's rows and bars go with it, and so does its run
+    // the last tensor's rows and bars go with it, and so does its run; a recording stays, or
+    // `tensorscope FILE --open-bench JSON` lost it to FILE's load
+    const bool keep = showingRecording_ && !job_.isBusy();
+    if (dataset != dataset_ && !keep) {
         if (job_.isBusy()) job_.cancel();
         model_->setResults({});
         replot();
@@ -312,7 +315,7 @@ void KernelsPanel::setDataset(const DatasetPtr& dataset) {
     mode_->addItem(tr("all modes"), -1);
     if (dataset_)
         for (int m = 0; m < dataset_->tensor.order(); ++m) mode_->addItem(tr("mode %1").arg(m + 1), m);
-    status_->setText(dataset_ ? tr("Ready: %1 nonzeros.").arg(grouped(dataset_->tensor.nnz())) : QString());
+    if (!keep) status_->setText(dataset_ ? tr("Ready: %1 nonzeros.").arg(grouped(dataset_->tensor.nnz())) : QString());
 }
 
 bool KernelsPanel::runOwnWork() {
@@ -361,6 +364,7 @@ void KernelsPanel::run() {
     progress_->setValue(0);
     progress_->show();
     status_->setText(tr("Running…"));
+    showingRecording_ = false;
     model_->setResults({});
     replot();
     // rows that arrive after another tensor was opened are the old one's: dropped
@@ -407,6 +411,7 @@ void KernelsPanel::showRecording(const BenchRecording& recording) {
     if (!recording.rows.empty() && std::none_of(recording.rows.begin(), recording.rows.end(), differs))
         kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(recording.rows.front().kernel)));
     model_->setResults(recording.rows);
+    showingRecording_ = true;
     QString where = recording.device;
     if (!recording.tensor.isEmpty()) where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + recording.tensor;
     if (!recording.commit.isEmpty()) where += tr(", commit %1").arg(recording.commit);

@@ -58,8 +58,9 @@ public:
     RooflinePlot* rooflinePlot() const { return roofline_; }
     void showScalingPlot();
     // A recorded bench run (models/BenchRecording.hpp) in the table and the charts, as if it had
-    // run here; the status line names where it ran. Run replaces it. The "Recorded…" button
-    // (object name "kernelRecorded") offers the bundled ones and a file.
+    // run here; the status line names where it ran. Run replaces it; opening another tensor does
+    // not (it ran elsewhere, on its own tensor). The "Recorded…" button (object name
+    // "kernelRecorded") offers the bundled ones and a file.
     void showRecording(const BenchRecording& recording);
 
 private:
@@ -74,6 +75,7 @@ private:
     QString describeBar(QPointF pixel) const;
 
     DatasetPtr dataset_;
+    bool showingRecording_ = false;  // the rows are a recording, not a run on dataset_
     tscope::GpuInfo gpu_;
     int gpuCount_ = 0;
     QFormLayout* form_;

@@ -95,7 +95,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
         return hit->graph->name();  // a roof
     });
     layout->addWidget(plot_, 1);
-    // the labels' places depend on the axes' pixels, known once the layout of each replot is
+    // the labels' places depend on the axes' pixels, known once each replot has laid the plot out
     connect(plot_, &QCustomPlot::afterLayout, this, &RooflinePlot::placeLabelItems);
     sources_ = new QLabel(this);
     sources_->setObjectName(QStringLiteral("rooflineSources"));

@@ -324,6 +324,28 @@ private Q_SLOTS:
         QCOMPARE(static_cast<tscope::KernelKind>(kernel->currentData().toInt()), bundled.front().rows.front().kernel);
     }
 
+    // A recording stays when a tensor is opened after it (tensorscope FILE --open-bench JSON
+    // shows it, then loads FILE: the load had cleared it); a run on the tensor replaces it, and
+    // a run's rows go with their tensor as before.
+    void aRecordingOutlivesTheNextTensor() {
+        MainWindow w;
+        w.show();
+        const std::vector<BenchRecording> bundled = bundledBenchRecordings();
+        QVERIFY(!bundled.empty());
+        w.kernels()->showRecording(bundled.front());
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        QCOMPARE(w.kernels()->model()->results().size(), bundled.front().rows.size());
+        const QString status = w.kernels()->findChild<QLabel*>(QStringLiteral("kernelStatus"))->text();
+        QVERIFY2(status.contains(QStringLiteral("recorded on")), qPrintable(status));
+        w.kernels()->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO")}, 4, 1);
+        w.kernels()->run();
+        QVERIFY(tstest::waitIdle(w));
+        const std::size_t ran = w.kernels()->model()->results().size();
+        QVERIFY(ran > 0 && w.kernels()->model()->results().front().device != bundled.front().rows.front().device);
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));  // another load
+        QCOMPARE(w.kernels()->model()->results().size(), std::size_t{0});
+    }
+
     void gpusBoxOnlyWithSeveralGpus() {
         KernelsPanel p;
         auto* gpus = p.findChild<QSpinBox*>(QStringLiteral("kernelGpus"));
