@@ -195,11 +195,13 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     plots->addWidget(errorPlot_);
     PlotInspector::attach(fitPlot_, [this](QPointF pixel) { return describePoint(fitPlot_, pixel); });
     PlotInspector::attach(errorPlot_, [this](QPointF pixel) { return describePoint(errorPlot_, pixel); });
-    split->addWidget(plots);
-    auto* rankPlot = makePlot(split, QStringLiteral("decompRanks"), tr("Ranks"));
+    // a distributed run's ranks beside the fit, not below it: a fourth chart in the column
+    // left each too little height at 800 px (or made the window 921 px high)
+    auto* rankPlot = makePlot(plots, QStringLiteral("decompRanks"), tr("Ranks"));
     ranks_ = std::make_unique<RankBarsPlot>(rankPlot);
     rankPlot->setVisible(false);
-    split->addWidget(rankPlot);
+    plots->addWidget(rankPlot);
+    split->addWidget(plots);
     buildSplitPlot(split);
     split->addWidget(splitStack_);
     model_ = new DecompRunsModel(this);
@@ -282,8 +284,13 @@ bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
     for (const auto& it : its) model_->addIteration(run, it);
     model_->setOutcome(run, outcome);
     if (!f->perRank.empty()) {
-        ranks_->show(tr("%1: each rank's nonzeros and communication (%2)").arg(r.label, QFileInfo(f->file).fileName()), f->perRank);
-        ranks_->plot()->setVisible(true);
+        ranks_->show(tr("%1:\neach rank's nonzeros and communication (%2)").arg(r.label, QFileInfo(f->file).fileName()),
+                     f->perRank);
+        if (ranks_->plot()->isHidden()) {
+            ranks_->plot()->setVisible(true);
+            // it arrives after the row was laid out, and would keep its minimum width: half the row
+            if (auto* row = qobject_cast<QSplitter*>(ranks_->plot()->parentWidget())) row->setSizes({50, 50, 50});
+        }
     }
     replot();
     status_->setText(tr("Opened %1 (%2): %3 after %n iteration(s).", nullptr, static_cast<int>(its.size()))

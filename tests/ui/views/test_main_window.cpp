@@ -426,8 +426,8 @@ private Q_SLOTS:
     }
 
     // Each tab's own work (what --run starts: the Advisor's Measure, a comparison, a benchmark,
-    // a decomposition) leaves the window within 1280 px: the Advisor's one-line verdict after
-    // Measure had widened it to 1,681.
+    // a decomposition) leaves the window within 1280 x 800 px: the Advisor's one-line verdict
+    // after Measure had widened it to 1,681, and a distributed run's rank chart made it 921 high.
     void everyTabFitsTheDefaultWidthAfterItsWork() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("small.tns"));
@@ -440,10 +440,21 @@ private Q_SLOTS:
         for (Panel* tab : w.findChildren<Panel*>()) {
             QVERIFY(w.showTab(tab->title()));
             if (tab->runOwnWork()) QTRY_VERIFY_WITH_TIMEOUT(!tab->isBusy(), 120000);
-            QVERIFY2(w.minimumSizeHint().width() <= 1280,
-                     qPrintable(
-                         QStringLiteral("after %1's work: %2 px").arg(tab->title()).arg(w.minimumSizeHint().width())));
+            QVERIFY2(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 800,
+                     qPrintable(QStringLiteral("after %1's work: %2 x %3 px")
+                                    .arg(tab->title())
+                                    .arg(w.minimumSizeHint().width())
+                                    .arg(w.minimumSizeHint().height())));
         }
+        // a distributed run's rank chart is a fourth plot in Decompositions: still within 800 px
+        QString error;
+        QVERIFY2(w.decompositions()->openRunFile(
+                     QString::fromStdString(tstest::test_data("runs/jf17k-cpd-4-ranks.json")), &error),
+                 qPrintable(error));
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QTest::qWait(100);  // the layout takes the new chart in on its next request
+        QVERIFY2(w.minimumSizeHint().height() <= 800,
+                 qPrintable(QStringLiteral("%1 px high").arg(w.minimumSizeHint().height())));
     }
 
     // A file opened under two spellings (a link, then its own path) is listed once; two files of
