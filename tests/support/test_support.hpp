@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <random>
@@ -59,6 +61,12 @@ inline std::string shared_tensor(const char* name) {
     if (var.empty()) QSKIP("../shared/data/" name " is absent (a fresh clone): skipped")
 
 inline std::string test_data(const char* relative) { return std::string(TS_TEST_DATA_DIR "/") + relative; }
+
+// A file's bytes, whole (empty if it cannot be read): to compare two written files exactly.
+inline std::string read_file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
 
 // Writes bytes to a new file at path; false if it cannot.
 inline bool write_file(const QString& path, const QByteArray& bytes) {

@@ -303,8 +303,9 @@ void KernelsPanel::configure(tscope::KernelKind kernel, const QStringList& forma
 
 void KernelsPanel::setDataset(const DatasetPtr& dataset) {
     // the last tensor's rows and bars go with it, and so does its run; a recording stays, or
-    // `tensorscope FILE --open-bench JSON` lost it to FILE's load
-    const bool keep = showingRecording_ && !job_.isBusy();
+    // `tensorscope FILE --open-bench JSON` lost it to FILE's load (no run is on while one shows:
+    // run() clears the flag, and showRecording waits for a run's end)
+    const bool keep = showingRecording_;
     if (dataset != dataset_ && !keep) {
         if (job_.isBusy()) job_.cancel();
         model_->setResults({});

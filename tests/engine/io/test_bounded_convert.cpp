@@ -79,9 +79,7 @@ void expect_same_as_loader(const std::string& text_path, const std::string& tsb_
     if (r.runs == 1) {                                   // it fitted: the very file the in-memory convert writes
         const std::string again = tsb_path + ".in-memory.tsb";
         save_tensor(loaded.tensor, again);
-        std::ifstream a(tsb_path, std::ios::binary), b(again, std::ios::binary);
-        const std::string bytes_a{std::istreambuf_iterator<char>(a), {}}, bytes_b{std::istreambuf_iterator<char>(b), {}};
-        QVERIFY(bytes_a == bytes_b);
+        QVERIFY(tstest::read_file_bytes(tsb_path) == tstest::read_file_bytes(again));
         QFile::remove(QString::fromStdString(again));
     }
     QCOMPARE(r.nnz, loaded.tensor.nnz());
@@ -177,9 +175,7 @@ private Q_SLOTS:
         sort_lexicographic(loaded.tensor);
         const std::string again = dir.filePath("again.tsb").toStdString();
         save_tensor(loaded.tensor, again);
-        std::ifstream a(out, std::ios::binary), b(again, std::ios::binary);
-        const std::string bytes_a{std::istreambuf_iterator<char>(a), {}}, bytes_b{std::istreambuf_iterator<char>(b), {}};
-        QVERIFY(bytes_a == bytes_b);
+        QVERIFY(tstest::read_file_bytes(out) == tstest::read_file_bytes(again));
         QCOMPARE(leftovers(dir, {"t.tns", "t.tsb", "again.tsb"}), QStringList());
     }
 

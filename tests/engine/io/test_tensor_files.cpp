@@ -71,10 +71,7 @@ private Q_SLOTS:
         QCOMPARE(back.tensor.value_type(), spec.values);
         std::string why;
         QVERIFY2(same_entries(back.tensor, mixed, &why), why.c_str());
-        std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-        const std::string bytes_a{std::istreambuf_iterator<char>(fa), {}},
-            bytes_b{std::istreambuf_iterator<char>(fb), {}};
-        QVERIFY(bytes_a == bytes_b);  // one tensor, one file
+        QVERIFY(tstest::read_file_bytes(a) == tstest::read_file_bytes(b));  // one tensor, one file
     }
 
     // A .tsb header that contradicts itself (32-bit indices for a mode of 2^33) is bad input,
@@ -83,11 +80,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string path = dir.filePath("c.tsb").toStdString();
         write_tsb(tstest::random_tensor({5, 5, 5}, 10, 1), path);
-        std::string bytes;
-        {
-            std::ifstream in(path, std::ios::binary);
-            bytes.assign(std::istreambuf_iterator<char>(in), {});
-        }
+        std::string bytes = tstest::read_file_bytes(path);
         const std::uint64_t huge = std::uint64_t{1} << 33;
         std::memcpy(bytes.data() + 32, &huge, 8);  // mode 1's dim: magic 8, four u32, nnz 8
         const std::size_t header = 32 + 3 * 8 + 4;
