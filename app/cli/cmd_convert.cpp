@@ -57,6 +57,7 @@ int convert_bounded(const Args& args, const std::string& in, const std::string& 
                           {"duplicates_summed", r.info.duplicates_summed},
                           {"zeros_dropped", r.info.zeros_dropped},
                           {"memory_budget_bytes", r.memory_bytes},
+                          {"batch_bytes", r.batch_bytes},
                           {"runs", r.runs},
                           {"run_file_bytes", r.run_file_bytes},
                           {"parse_sort_seconds", r.seconds - r.merge_seconds},
@@ -68,7 +69,7 @@ int convert_bounded(const Args& args, const std::string& in, const std::string& 
     }
     print_summary(in, r.info.format, out, static_cast<int>(r.dims.size()), r.nnz, r.info.duplicates_summed);
     if (r.runs > 1)
-        std::cerr << "(sorted in " << r.runs << " runs of at most " << human_bytes(r.memory_bytes) << ", "
+        std::cerr << "(sorted in " << r.runs << " runs of at most " << human_bytes(r.batch_bytes) << ", "
                   << human_bytes(r.run_file_bytes) << " of temporary files)\n";
     return 0;
 }

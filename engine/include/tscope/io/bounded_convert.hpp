@@ -9,8 +9,10 @@
 // (the dims and each mode's base are known only then), the runs are merged: equal coordinates
 // are summed in file order (the same sums, bit for bit, as the in-memory reader), zeros are
 // dropped, and the result goes straight into the .tsb's arrays, sorted by coordinate. A text
-// that fits the budget is never spilled: it is converted as the in-memory convert does (same
-// file, byte for byte). The output appears whole or not at all.
+// that fits the budget is converted as the in-memory convert does, unless its first lines are
+// out of order: then it goes through about eight runs, which sort it faster than a sorted
+// permutation of the whole tensor. Either way it is the same file, byte for byte. The output
+// appears whole or not at all.
 //
 // Memory: the budget (the parser's columns, two key buffers and the sort's scratch), one block
 // of text and a buffer per run. Disk: the runs, about the output's size, next to the output
@@ -39,6 +41,7 @@ struct BoundedConvertReport {
     std::vector<std::uint64_t> dims;
     std::uint64_t nnz = 0;            // written
     std::uint64_t memory_bytes = 0;   // the budget used
+    std::uint64_t batch_bytes = 0;    // held a run: the budget, or less for text out of order (below)
     std::uint64_t runs = 0;           // sorted runs (1: everything fitted the budget; no temporary file)
     std::uint64_t run_file_bytes = 0; // written to temporary run files
     double merge_seconds = 0;         // merging the runs into the output
