@@ -148,7 +148,7 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
     }
 }
 
-// The GPU's fiber kernel (cuda/gpu_mttkrp.cu, team_fiber_group and team_flat_group) on one tree
+// The GPU's fiber kernel (cuda/mttkrp_fiber_teams.cuh, team_fiber_group and team_flat_group) on one tree
 // for `mode` at its level L: a team of lanes per group of fibers, not the CPU's recursive walk
 // with its three passes per inner node. Each fiber loads its ancestors' ids (a node step) and
 // gathers the rows of the levels above it other than L (its prefix); each nonzero gathers its

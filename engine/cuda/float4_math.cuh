@@ -18,7 +18,7 @@ __device__ inline void add4(float4& acc, float4 b) { acc.x += b.x, acc.y += b.y,
 
 // p, which the compiler may no longer take apart (an empty asm that says it changed it), as a
 // lane's column of a factor: p + row * 8 is then one IMAD.WIDE, where the compiler would fold the
-// column back in, ((row * 8) | col) << 4 plus the base, four instructions (gpu_mttkrp.cu's
+// column back in, ((row * 8) | col) << 4 plus the base, four instructions (mttkrp_fiber_teams.cuh's
 // team_fiber_group, COL_BASE, measured it).
 __device__ inline const float4* opaque(const float4* p) {
     asm("" : "+l"(p));

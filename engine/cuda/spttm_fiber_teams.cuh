@@ -1,10 +1,10 @@
 // SpTTM with fiber teams (ours, session 32; the warp-batch variant's default walk at rank 32
 // since session 33): the warp-batch variant's work (gpu_spttm.cu) walked as MTTKRP's fiber kernel
-// walks a tree (gpu_mttkrp.cu). Every fiber is cut into pieces of at most kSpttmPiece nonzeros, a
+// walks a tree (mttkrp_fiber_teams.cuh). Every fiber is cut into pieces of at most kSpttmPiece nonzeros, a
 // team of 8 lanes (each one float4 of a row) takes a group of consecutive pieces, and every lane
 // loads each nonzero's index and value itself (one address across the team) rather than a lane
 // each passed round by shuffles, as the warp batches do: the loop that ran MTTKRP's fiber kernel
-// 1.5x faster (session 26, gpu_mttkrp.cu beside team_fiber_group). Its sum is stored where the
+// 1.5x faster (session 26, mttkrp_fiber_teams.cuh beside team_fiber_group). Its sum is stored where the
 // team walked the whole fiber and added by vector atomics where the fiber's pieces fall to several
 // teams; those fibers' rows of Y are cleared first. Rank 32 and 32-bit numbers only (what was
 // measured); other ranks and larger tensors keep the warp batches. Since session 45 the fibers of

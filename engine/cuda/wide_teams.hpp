@@ -1,6 +1,6 @@
 // Which fiber kernel a rank-32 launch of CSF-family trees takes on the GPU: the team kernel (8
-// lanes of one float4 a fiber) or the wide one (4 lanes of two float4s; gpu_mttkrp.cu, where the
-// measurements behind the rule are). Plain C++17, no CUDA, so that the rule is tested on
+// lanes of one float4 a fiber) or the wide one (4 lanes of two float4s; mttkrp_fiber_teams.cuh, where
+// the measurements behind the rule are). Plain C++17, no CUDA, so that the rule is tested on
 // machines without a GPU (tests/engine/cuda/test_wide_teams.cpp). Private to the engine.
 #pragma once
 
