@@ -90,6 +90,24 @@ QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title
 
 DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildRunRow());
+    layout->addLayout(buildViewRow());
+    auto* split = new QSplitter(Qt::Vertical, this);
+    buildCharts(split);
+    split->addWidget(buildTable(split));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 1);
+    layout->addWidget(split, 1);
+    gpu_ = tscope::query_gpu();
+    setGpuCount(gpu_.available ? gpu_.count : 0);
+    connectControls();
+    methodChanged();
+    replot();
+}
+
+// The first row: the method and its settings, the backend, Run and Cancel.
+QHBoxLayout* DecompositionPanel::buildRunRow() {
     auto* row = new QHBoxLayout;
     method_ = new QComboBox(this);
     method_->setObjectName(QStringLiteral("decompMethod"));
@@ -150,10 +168,6 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     gpus_->setObjectName(QStringLiteral("decompGpus"));
     gpus_->setRange(1, 1);
     row->addWidget(gpus_);
-    gpu_ = tscope::query_gpu();
-    setGpuCount(gpu_.available ? gpu_.count : 0);
-    connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::fillCpdFormats);
-    connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::updateGpus);
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("decompRun"));
     cancel_ = new QPushButton(tr("Cancel"), this);
@@ -162,31 +176,45 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     row->addWidget(run_);
     row->addWidget(cancel_);
     row->addStretch(1);
-    layout->addLayout(row);
-    auto* row2 = new QHBoxLayout;
-    row2->addWidget(new QLabel(tr("x axis:"), this));
+    return row;
+}
+
+// The second row: how the curves are drawn, the status, and the runs shown (clear, open, export).
+QHBoxLayout* DecompositionPanel::buildViewRow() {
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("x axis:"), this));
     xAxis_ = new QComboBox(this);
     xAxis_->addItems({tr("iteration"), tr("seconds")});
-    row2->addWidget(xAxis_);
-    row2->addWidget(new QLabel(tr("error:"), this));
+    row->addWidget(xAxis_);
+    row->addWidget(new QLabel(tr("error:"), this));
     errorMetric_ = new QComboBox(this);
     errorMetric_->addItems({tr("RMSE"), tr("MAE")});
-    row2->addWidget(errorMetric_);
+    row->addWidget(errorMetric_);
     status_ = new QLabel(tr("Open a tensor, choose a method, Run. Runs stay overlaid until cleared."), this);
     status_->setObjectName(QStringLiteral("decompStatus"));
     status_->setWordWrap(true);
-    row2->addWidget(status_, 1);
-    row2->addWidget(clear_);  // with the other buttons about the runs shown (the first row is the widest)
+    row->addWidget(status_, 1);
+    row->addWidget(clear_);  // with the other buttons about the runs shown (the first row is the widest)
     auto* openRun = new QPushButton(tr("Open run…"), this);
     openRun->setObjectName(QStringLiteral("decompOpen"));
     openRun->setToolTip(tr("A run from tensorscope-cli decompose … --json: its curves, and for a distributed run "
                            "(--distributed under mpirun) its ranks' nonzeros and communication"));
-    row2->addWidget(openRun);
+    row->addWidget(openRun);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
-    row2->addWidget(exportCsv);
-    layout->addLayout(row2);
+    row->addWidget(exportCsv);
+    connect(openRun, &QPushButton::clicked, this, &DecompositionPanel::openRun);
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export iterations"),
+                                                          QStringLiteral("convergence.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
+    });
+    return row;
+}
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+// The charts, into `split`: the fit and the error side by side (a distributed run's ranks beside
+// them), then the split plot.
+void DecompositionPanel::buildCharts(QSplitter* split) {
     auto* plots = new QSplitter(Qt::Horizontal, split);
     fitPlot_ = makePlot(plots, QStringLiteral("decompFit"), tr("Fit (CPD, Tucker): 1 − ‖X − X̂‖ / ‖X‖"));
     fitPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
@@ -204,11 +232,15 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     split->addWidget(plots);
     buildSplitPlot(split);
     split->addWidget(splitStack_);
+}
+
+// The runs' table: one row a run, sortable.
+QTableView* DecompositionPanel::buildTable(QWidget* parent) {
     model_ = new DecompRunsModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
     proxy->setSortRole(Qt::UserRole);
-    table_ = new QTableView(split);
+    table_ = new QTableView(parent);
     table_->setObjectName(QStringLiteral("decompTable"));
     enableTableExport(table_);
     table_->setModel(proxy);
@@ -218,12 +250,13 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     table_->setAlternatingRowColors(true);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
-    split->addWidget(table_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 1);
-    layout->addWidget(split, 1);
+    return table_;
+}
 
+// The controls' and the job's signals.
+void DecompositionPanel::connectControls() {
+    connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::fillCpdFormats);
+    connect(backend_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::updateGpus);
     connect(method_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::methodChanged);
     connect(method_, &QComboBox::currentIndexChanged, this, &DecompositionPanel::updateGpus);
     connect(run_, &QPushButton::clicked, this, &DecompositionPanel::run);
@@ -242,14 +275,6 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(QStringLiteral("cancelled")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
-    connect(openRun, &QPushButton::clicked, this, &DecompositionPanel::openRun);
-    connect(exportCsv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export iterations"), QStringLiteral("convergence.csv"), tr("CSV (*.csv)"));
-        QString error;
-        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
-    });
-    methodChanged();
-    replot();
 }
 
 QCustomPlot* DecompositionPanel::rankPlot() const { return ranks_->plot(); }

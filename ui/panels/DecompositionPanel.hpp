@@ -25,9 +25,11 @@ class QCPAxisRect;
 class QCPBars;
 class QCustomPlot;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 
@@ -65,6 +67,11 @@ public:
     QCustomPlot* rankPlot() const;
 
 private:
+    QHBoxLayout* buildRunRow();
+    QHBoxLayout* buildViewRow();
+    void buildCharts(QSplitter* split);
+    QTableView* buildTable(QWidget* parent);
+    void connectControls();
     void onIteration(int run, const tscope::IterationReport& report);
     // The running run ended: outcome is "converged", "done", "cancelled", or "failed: ...".
     void settle(const QString& outcome);

@@ -75,8 +75,39 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("formatsPages"));
     outer->addWidget(tabs_);
-    auto* storagePage = new QWidget(tabs_);
-    auto* layout = new QVBoxLayout(storagePage);
+    tabs_->addTab(buildStoragePage(tabs_), tr("Storage"));
+    advisor_ = new AdvisorView(tabs_);
+    advisor_->setObjectName(QStringLiteral("advisorView"));
+    tabs_->addTab(advisor_, tr("Advisor"));
+    connectControls();
+    // the survey is work nobody asked for: it runs on the background lane and pauses between
+    // two builds while a benchmark or another run the user started goes on
+    job_.setLane(Lane::Background);
+    replot();  // the hint until the first row
+}
+
+// The storage page: what to show and the survey's progress above the chart, and under it the
+// table beside the chosen row's arrays.
+QWidget* FormatsPanel::buildStoragePage(QWidget* parent) {
+    auto* page = new QWidget(parent);
+    auto* layout = new QVBoxLayout(page);
+    layout->addLayout(buildTopRow());
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->addWidget(buildPlot(split));
+    auto* bottom = new QSplitter(Qt::Horizontal, split);
+    bottom->addWidget(buildTable(bottom));
+    bottom->addWidget(buildArrays(bottom));
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    return page;
+}
+
+// The measure shown, the survey's status, progress and Cancel, and the CSV export.
+QHBoxLayout* FormatsPanel::buildTopRow() {
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show:"), this));
     measure_ = new QComboBox(this);
@@ -105,22 +136,27 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
         QString error;
         if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
     });
-    layout->addLayout(top);
+    return top;
+}
 
-    auto* split = new QSplitter(Qt::Vertical, this);
-    plot_ = new QCustomPlot(split);
+QCustomPlot* FormatsPanel::buildPlot(QWidget* parent) {
+    plot_ = new QCustomPlot(parent);
     plot_->setObjectName(QStringLiteral("formatsPlot"));
     plot_->setMinimumHeight(260);
     plot_->legend->setVisible(true);
     placeLegendAbove(plot_);  // inside the axis rect it covered the tallest (HOCSR) bars
     enablePlotExport(plot_);
     PlotInspector::attach(plot_, [this](QPointF pixel) { return describeBar(pixel); });
-    split->addWidget(plot_);
+    return plot_;
+}
+
+// The survey's rows, sortable; a row chosen shows its arrays.
+QTableView* FormatsPanel::buildTable(QWidget* parent) {
     model_ = new FormatTableModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
     proxy->setSortRole(Qt::UserRole);
-    table_ = new QTableView(split);
+    table_ = new QTableView(parent);
     table_->setObjectName(QStringLiteral("formatsTable"));
     enableTableExport(table_);
     table_->setModel(proxy);
@@ -133,9 +169,16 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     table_->horizontalHeader()->setSectionResizeMode(FormatTableModel::Status, QHeaderView::Stretch);
     table_->setWordWrap(true);
     connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
-    auto* bottom = new QSplitter(Qt::Horizontal, split);
-    bottom->addWidget(table_);
-    auto* arraysBox = new QWidget(bottom);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, proxy](const QModelIndex& current) {
+                if (current.isValid()) showArrays(proxy->mapToSource(current).row());
+            });
+    return table_;
+}
+
+// The chosen row's arrays: each one's elements, width, bytes and meaning.
+QWidget* FormatsPanel::buildArrays(QWidget* parent) {
+    auto* arraysBox = new QWidget(parent);
     auto* al = new QVBoxLayout(arraysBox);
     al->setContentsMargins(0, 0, 0, 0);
     arraysTitle_ = new QLabel(tr("Select a row to see its arrays."), arraysBox);
@@ -151,25 +194,15 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     arrays_->setWordWrap(true);  // the meaning column wraps rather than clips
     arrays_->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
     al->addWidget(arrays_, 1);
-    bottom->addWidget(arraysBox);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
-    tabs_->addTab(storagePage, tr("Storage"));
-    advisor_ = new AdvisorView(tabs_);
-    advisor_->setObjectName(QStringLiteral("advisorView"));
-    tabs_->addTab(advisor_, tr("Advisor"));
+    return arraysBox;
+}
+
+// The controls', the advisor's and the job's signals.
+void FormatsPanel::connectControls() {
     connect(advisor_, &AdvisorView::idle, this, [this] {
         if (!job_.isBusy()) Q_EMIT idle();
     });
-
     connect(measure_, &QComboBox::currentIndexChanged, this, &FormatsPanel::replot);
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, proxy](const QModelIndex& current) {
-        if (current.isValid()) showArrays(proxy->mapToSource(current).row());
-    });
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(&job_, &EngineJob::progress, progress_, &QProgressBar::setValue);
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
@@ -185,10 +218,6 @@ FormatsPanel::FormatsPanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::idle, this, [this] {
         if (!advisor_->isBusy()) Q_EMIT idle();
     });
-    // the survey is work nobody asked for: it runs on the background lane and pauses between
-    // two builds while a benchmark or another run the user started goes on
-    job_.setLane(Lane::Background);
-    replot();  // the hint until the first row
 }
 
 void FormatsPanel::setDataset(const DatasetPtr& dataset) {

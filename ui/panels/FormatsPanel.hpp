@@ -17,6 +17,7 @@
 
 class QComboBox;
 class QCustomPlot;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -49,6 +50,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    QWidget* buildStoragePage(QWidget* parent);
+    QHBoxLayout* buildTopRow();
+    QCustomPlot* buildPlot(QWidget* parent);
+    QTableView* buildTable(QWidget* parent);
+    QWidget* buildArrays(QWidget* parent);
+    void connectControls();
     void start();
     void startPredicted();
     // The survey ended: false when it was for an older dataset and the current one's started.

@@ -71,6 +71,19 @@ QString multiGpuFormatsText() {
 KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QHBoxLayout(this);
     auto* side = new QWidget(this);
+    buildControls(side);
+    layout->addWidget(side);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(buildCharts(right));
+    right->addWidget(buildTable(right));
+    layout->addWidget(right, 1);
+    connectControls();
+    setGpuCount(gpu_.available ? gpu_.count : 0);
+    replot();  // the hint until the first run
+}
+
+// The form on the left: what to run, how, and the run's progress and outcome.
+void KernelsPanel::buildControls(QWidget* side) {
     side->setMaximumWidth(270);
     auto* form = form_ = new QFormLayout(side);
     kernel_ = new QComboBox(side);
@@ -132,10 +145,12 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     status_->setMinimumHeight(3 * status_->fontMetrics().lineSpacing());
     status_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     form->addRow(status_);
-    layout->addWidget(side);
+}
 
-    auto* right = new QSplitter(Qt::Vertical, this);
-    chartTabs_ = new QTabWidget(right);
+// The charts' tabs: the results (with the chart's measure, recorded runs and CSV export), the
+// roofline and the recorded GPU scaling.
+QTabWidget* KernelsPanel::buildCharts(QWidget* parent) {
+    chartTabs_ = new QTabWidget(parent);
     chartTabs_->setObjectName(QStringLiteral("kernelChartTabs"));
     auto* chartBox = new QWidget(chartTabs_);
     auto* cl = new QVBoxLayout(chartBox);
@@ -165,6 +180,12 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     chartTop->addWidget(recorded);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), chartBox);
     chartTop->addWidget(exportCsv);
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("kernels.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
+    });
     cl->addLayout(chartTop);
     chart_ = new QCustomPlot(chartBox);
     chart_->setObjectName(QStringLiteral("kernelChart"));
@@ -184,12 +205,16 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     chartTabs_->addTab(scaling_, tr("GPU scaling (recorded)"));
     chartTabs_->setTabToolTip(chartTabs_->indexOf(scaling_), tr("Seconds per MTTKRP sweep against the GPU count, from recordings of "
                                     "tensorscope-cli bench --gpus N --json"));
-    right->addWidget(chartTabs_);
+    return chartTabs_;
+}
+
+// The results table: sortable, the columns a reader compares first, first.
+QTableView* KernelsPanel::buildTable(QWidget* parent) {
     model_ = new KernelResultsModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
     proxy->setSortRole(Qt::UserRole);
-    table_ = new QTableView(right);
+    table_ = new QTableView(parent);
     table_->setObjectName(QStringLiteral("kernelTable"));
     enableTableExport(table_);
     table_->setModel(proxy);
@@ -211,9 +236,11 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     showTransferColumn();
     connect(model_, &QAbstractItemModel::rowsInserted, table_, &QTableView::resizeRowsToContents);
     connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
-    right->addWidget(table_);
-    layout->addWidget(right, 1);
+    return table_;
+}
 
+// The form's and the job's signals.
+void KernelsPanel::connectControls() {
     connect(kernel_, &QComboBox::currentIndexChanged, this, &KernelsPanel::fillFormats);
     for (QCheckBox* b : {cpuRef_, omp_, cuda_}) connect(b, &QCheckBox::toggled, this, &KernelsPanel::fillFormats);
     connect(kernel_, &QComboBox::currentIndexChanged, this, &KernelsPanel::updateGpus);
@@ -221,11 +248,6 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     connect(run_, &QPushButton::clicked, this, &KernelsPanel::run);
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(measure_, &QComboBox::currentIndexChanged, this, &KernelsPanel::replot);
-    connect(exportCsv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("kernels.csv"), tr("CSV (*.csv)"));
-        QString error;
-        if (!path.isEmpty() && !writeCsv(*model_, path, &error)) QMessageBox::warning(this, tr("Export"), error);
-    });
     connect(&job_, &EngineJob::progress, this, [this](int permille, const QString& stage) {
         progress_->setValue(permille);
         progress_->setFormat(stage + QStringLiteral(" %p%"));
@@ -236,8 +258,6 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     });
     connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
-    setGpuCount(gpu_.available ? gpu_.count : 0);
-    replot();  // the hint until the first run
 }
 
 void KernelsPanel::setGpuCount(int count) {

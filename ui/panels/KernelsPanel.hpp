@@ -64,6 +64,10 @@ public:
     void showRecording(const BenchRecording& recording);
 
 private:
+    void buildControls(QWidget* side);
+    QTabWidget* buildCharts(QWidget* parent);
+    QTableView* buildTable(QWidget* parent);
+    void connectControls();
     void fillFormats();
     // The run ended, whichever way: the controls are usable again.
     void settle(const QString& status);

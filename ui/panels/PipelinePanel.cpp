@@ -59,6 +59,55 @@ QString streamedFormat(const QString& recorded) {
 
 PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildSourceRow());
+    layout->addLayout(buildLiveRow());
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("pipelineSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+
+    predict_ =
+        new QCheckBox(tr("Predict the loaded tensor from this recording's device figures (Sec. 6.2 model)"), this);
+    predict_->setObjectName(QStringLiteral("pipelinePredict"));
+    predict_->setToolTip(tr(
+        "Cuts the loaded tensor into chunks as a live run would, times each chunk's copies and kernel with the "
+        "bandwidths and kernel time per entry measured in the chosen recording, and lays them out over its streams"));
+    layout->addWidget(predict_);
+    predictionLabel_ = new QLabel(this);
+    predictionLabel_->setObjectName(QStringLiteral("pipelinePrediction"));
+    predictionLabel_->setWordWrap(true);
+    predictionLabel_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; padding: 4px; }"));
+    predictionLabel_->hide();
+    layout->addWidget(predictionLabel_);
+
+    layout->addWidget(buildCharts(), 1);
+    const tscope::GpuInfo gpu = tscope::query_gpu();
+    if (!gpu.available) gpuReason_ = QString::fromStdString(gpu.reason);
+    for (QWidget* w : std::initializer_list<QWidget*>{format_, streams_, chunk_, runButton_})
+        w->setEnabled(gpu.available);
+    runButton_->setToolTip(gpu.available
+                               ? tr("Stream the loaded tensor through %1").arg(QString::fromStdString(gpu.name))
+                               : tr("Needs a GPU: %1. The recordings above show real runs.").arg(gpuReason_));
+    status_->setText(gpu.available ? tr("Open a tensor to run it here.")
+                                   : tr("No live runs here (%1); showing recorded timelines.").arg(gpuReason_));
+
+    connectControls();
+    for (PipelineRecording& r : bundledRecordings()) addRecording(std::move(r));
+    // open on the recording with the most streams: the one where overlap can show
+    int most = 0;
+    for (std::size_t i = 0; i < recordings_.size(); ++i)
+        if (recordings_[i].runs[recordings_[i].best].streams >
+            recordings_[static_cast<std::size_t>(most)].runs[recordings_[static_cast<std::size_t>(most)].best].streams)
+            most = static_cast<int>(i);
+    if (!recordings_.empty()) source_->setCurrentIndex(most);
+    // without a GPU the loaded tensor's own (predicted) timeline is the useful default
+    QSignalBlocker block(predict_);
+    predict_->setChecked(!gpu.available);
+}
+
+// The recorded timelines: which recording, which of its runs, and a file to open.
+QHBoxLayout* PipelinePanel::buildSourceRow() {
     auto* sourceRow = new QHBoxLayout;
     sourceRow->addWidget(new QLabel(tr("Timeline:"), this));
     source_ = new QComboBox(this);
@@ -72,8 +121,17 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     open->setToolTip(tr("A JSON file written by `tensorscope-cli pipeline … --json`, or by a CPD that streamed its tensor "
                         "(`decompose … --backend cuda --limit-gpu-memory B --json`)"));
     sourceRow->addWidget(open);
-    layout->addLayout(sourceRow);
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a pipeline recording"), QString(), tr("JSON (*.json)"));
+        QString error;
+        if (!path.isEmpty() && !openRecording(path, &error)) status_->setText(error);
+    });
+    return sourceRow;
+}
 
+// A live run on this machine's GPU: format, streams, chunks, Run, Cancel and its status.
+QHBoxLayout* PipelinePanel::buildLiveRow() {
     auto* liveRow = new QHBoxLayout;
     liveRow->addWidget(new QLabel(tr("Live run on this GPU:"), this));
     format_ = new QComboBox(this);
@@ -98,26 +156,12 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     liveRow->addWidget(status_, 1);
-    layout->addLayout(liveRow);
+    return liveRow;
+}
 
-    summary_ = new QLabel(this);
-    summary_->setObjectName(QStringLiteral("pipelineSummary"));
-    summary_->setWordWrap(true);
-    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(summary_);
-
-    predict_ = new QCheckBox(tr("Predict the loaded tensor from this recording's device figures (Sec. 6.2 model)"), this);
-    predict_->setObjectName(QStringLiteral("pipelinePredict"));
-    predict_->setToolTip(tr("Cuts the loaded tensor into chunks as a live run would, times each chunk's copies and kernel with the "
-                            "bandwidths and kernel time per entry measured in the chosen recording, and lays them out over its streams"));
-    layout->addWidget(predict_);
-    predictionLabel_ = new QLabel(this);
-    predictionLabel_->setObjectName(QStringLiteral("pipelinePrediction"));
-    predictionLabel_->setWordWrap(true);
-    predictionLabel_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; padding: 4px; }"));
-    predictionLabel_->hide();
-    layout->addWidget(predictionLabel_);
-
+// The timeline (lanes of copies and kernels over time) beside the one-stream, pipelined and
+// modelled times.
+QSplitter* PipelinePanel::buildCharts() {
     auto* split = new QSplitter(Qt::Horizontal, this);
     timeline_ = new QCustomPlot(split);
     timeline_->setObjectName(QStringLiteral("pipelineTimeline"));
@@ -151,23 +195,13 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     split->addWidget(compare_);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    return split;
+}
 
-    const tscope::GpuInfo gpu = tscope::query_gpu();
-    if (!gpu.available) gpuReason_ = QString::fromStdString(gpu.reason);
-    for (QWidget* w : std::initializer_list<QWidget*>{format_, streams_, chunk_, runButton_}) w->setEnabled(gpu.available);
-    runButton_->setToolTip(gpu.available ? tr("Stream the loaded tensor through %1").arg(QString::fromStdString(gpu.name))
-                                         : tr("Needs a GPU: %1. The recordings above show real runs.").arg(gpuReason_));
-    status_->setText(gpu.available ? tr("Open a tensor to run it here.")
-                                   : tr("No live runs here (%1); showing recorded timelines.").arg(gpuReason_));
-
+// The controls' and the jobs' signals.
+void PipelinePanel::connectControls() {
     connect(source_, &QComboBox::currentIndexChanged, this, &PipelinePanel::showRecording);
     connect(run_, &QComboBox::currentIndexChanged, this, &PipelinePanel::showRun);
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a pipeline recording"), QString(), tr("JSON (*.json)"));
-        QString error;
-        if (!path.isEmpty() && !openRecording(path, &error)) status_->setText(error);
-    });
     connect(runButton_, &QPushButton::clicked, this, &PipelinePanel::runLive);
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) { settle(tr("Failed: %1").arg(message)); });
@@ -183,17 +217,6 @@ PipelinePanel::PipelinePanel(QWidget* parent) : Panel(parent) {
     });
     connect(predict_, &QCheckBox::toggled, this, &PipelinePanel::setPredicted);
     attachReadouts();
-
-    for (PipelineRecording& r : bundledRecordings()) addRecording(std::move(r));
-    // open on the recording with the most streams: the one where overlap can show
-    int most = 0;
-    for (std::size_t i = 0; i < recordings_.size(); ++i)
-        if (recordings_[i].runs[recordings_[i].best].streams > recordings_[static_cast<std::size_t>(most)].runs[recordings_[static_cast<std::size_t>(most)].best].streams)
-            most = static_cast<int>(i);
-    if (!recordings_.empty()) source_->setCurrentIndex(most);
-    // without a GPU the loaded tensor's own (predicted) timeline is the useful default
-    QSignalBlocker block(predict_);
-    predict_->setChecked(!gpu.available);
 }
 
 void PipelinePanel::setDataset(const DatasetPtr& dataset) {

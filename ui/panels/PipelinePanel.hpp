@@ -19,8 +19,10 @@ class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QCPTextElement;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QSplitter;
 
 namespace tsui {
 
@@ -56,6 +58,10 @@ public:
     void runLive();
 
 private:
+    QHBoxLayout* buildSourceRow();
+    QHBoxLayout* buildLiveRow();
+    QSplitter* buildCharts();
+    void connectControls();
     QString otherTensorNote(const PipelineRecording& r) const;
     static tscope::PipelineReport stream(const tscope::CooTensor& t, tscope::FormatKind kind,
                                          const tscope::PipelineOptions& options, tscope::RunControl& control);
