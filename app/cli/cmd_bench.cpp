@@ -108,18 +108,8 @@ Json machine_json(const BenchRequest& request, double copy_gbps) {
     return machine;
 }
 
-}  // namespace
-
-int run_bench(int argc, char** argv) {
-    Args args(argc, argv, 2, "bench",
-              {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
-               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus", kReorderOption,
-               kReorderItersOption, "--streams", "--chunk-bytes"},
-              {"--check", "--json", "--jsonl", "--stream"});
-    const std::string path = args.positional(0, "the tensor FILE");
-    args.expect_positionals(1);
-    apply_threads(args);
-    if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
+// The option combinations bench refuses, before the tensor is read.
+void check_bench_options(const Args& args) {
     if (args.value("--gpus") && (args.value_or("--backend", "omp") != "cuda" || args.value_or("--kernel", "mttkrp") != "mttkrp"))
         throw InputError("--gpus applies to --kernel mttkrp --backend cuda");
     const bool streamed = args.flag("--stream");
@@ -128,14 +118,11 @@ int run_bench(int argc, char** argv) {
         throw InputError("--stream, --streams and --chunk-bytes apply to --kernel mttkrp --backend cuda");
     if (!streamed && (args.value("--streams") || args.value("--chunk-bytes"))) throw InputError("--streams and --chunk-bytes need --stream");
     if (streamed && args.value("--gpus")) throw InputError("--stream runs on one GPU: leave --gpus out");
-    // --jsonl: each row on its own line as soon as it is measured, so a run cut short (a time
-    // limit, a crash) keeps the rows it finished; a last line holds the sweeps and the machine
-    const bool lines = args.flag("--jsonl");
-    if (lines && args.flag("--json")) throw InputError("--json and --jsonl: choose one");
-    LoadedTensor loaded = load_tensor(path);
-    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json") || lines);
-    const CooTensor& t = loaded.tensor;
+    if (args.flag("--jsonl") && args.flag("--json")) throw InputError("--json and --jsonl: choose one");
+}
 
+// What to run on t, from the options (factors read in t's numbering when it was reordered).
+BenchRequest bench_request(const Args& args, const CooTensor& t, const std::optional<Relabelling>& reorder) {
     BenchRequest request;
     request.kernel = parse_kernel(args.value_or("--kernel", "mttkrp"));
     request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
@@ -148,78 +135,84 @@ int run_bench(int argc, char** argv) {
     request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
     request.options = parse_format_options(args, t);
     if (args.value("--gpus")) request.gpus = parse_gpus(args);
-    request.stream = streamed;
-    if (streamed && args.value_or("--format", "all") == "all") request.formats = {FormatKind::BLCO};
+    request.stream = args.flag("--stream");
+    if (request.stream && args.value_or("--format", "all") == "all") request.formats = {FormatKind::BLCO};
     request.streams = static_cast<int>(args.integer("--streams", 4, 1, 16));
     if (auto v = args.value("--chunk-bytes")) request.chunk_bytes = parse_bytes(*v, "--chunk-bytes");
     if (auto dir = args.value("--factors"))
-        for (int m = 0; m < t.order(); ++m)
-            request.factors.push_back(reorder ? rows_to_new(*reorder, m, read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank))
-                                              : read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank));
-    const double copy_gbps = copy_bandwidth_for(Backend::Omp);  // the one the CPU rows' roofline uses
-    std::size_t printed = 0;  // --jsonl rows already out
-    if (lines)
-        request.on_result = [&printed](const BenchResult& r) {
-            std::cout << row_json(r).dump() << std::endl;
-            ++printed;
-        };
-    const std::vector<BenchResult> results = run_bench(t, request);
+        for (int m = 0; m < t.order(); ++m) {
+            const DenseMatrix f = read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank);
+            request.factors.push_back(reorder ? rows_to_new(*reorder, m, f) : f);
+        }
+    return request;
+}
 
-    if (auto dir = args.value("--write")) {  // the first result of each mode, SPLATT-style text
-        std::filesystem::create_directories(*dir);
-        std::map<int, bool> written;
-        for (const BenchResult& r : results)
-            if (r.ran && !written[r.mode]) {
-                // the output's rows are the mode's indices (MTTKRP, SpTTM, TTMc): back to the original ids
-                const bool rows_are_ids = reorder && r.output.rows == t.dim(r.mode);
-                write_matrix(rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output,
-                             *dir + "/" + kernel_name(r.kernel) + "_mode" + std::to_string(r.mode + 1) + ".mat");
-                written[r.mode] = true;
-            }
-    }
-    // one sweep over the modes: the sum of each mode's median, per (format, backend)
-    std::map<std::pair<std::string, std::string>, std::pair<double, int>> sweeps;
+// --write: the first result of each mode, SPLATT-style text, its rows in the file's numbering.
+void write_outputs(const std::string& dir, const std::vector<BenchResult>& results, const CooTensor& t,
+                   const std::optional<Relabelling>& reorder) {
+    std::filesystem::create_directories(dir);
+    std::map<int, bool> written;
+    for (const BenchResult& r : results)
+        if (r.ran && !written[r.mode]) {
+            // the output's rows are the mode's indices (MTTKRP, SpTTM, TTMc): back to the original ids
+            const bool rows_are_ids = reorder && r.output.rows == t.dim(r.mode);
+            write_matrix(rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output,
+                         dir + "/" + kernel_name(r.kernel) + "_mode" + std::to_string(r.mode + 1) + ".mat");
+            written[r.mode] = true;
+        }
+}
+
+// One sweep over the modes: the sum of each mode's median and the modes summed, per (format, backend).
+using Sweeps = std::map<std::pair<std::string, std::string>, std::pair<double, int>>;
+Sweeps sweeps_of(const std::vector<BenchResult>& results) {
+    Sweeps sweeps;
     for (const BenchResult& r : results)
         if (r.ran) {
             auto& s = sweeps[{label(r), backend_name(r.backend)}];
             s.first += r.median_s;
             ++s.second;
         }
-    // --backend cuda without a device: the other backends' rows still run and print, the
-    // status says the request was not met (exit 1, "no CUDA device")
+    return sweeps;
+}
+
+Json sweeps_json(const Sweeps& sweeps) {
+    Json rows = Json::array();
+    for (const auto& [key, s] : sweeps)
+        rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
+    return rows;
+}
+
+// Whether the request was not met: --backend cuda without a device (the other backends' rows
+// still run and print; the reason goes to stderr), or a result past its error limit: fp32 on
+// the GPU 1e-4; fp16 tensor cores (HLS on cuda) 1e-2, their accuracy judged by the SMAPE of hls
+// Eq. 17 in the test suite; fp64 on the CPU 1e-8.
+bool request_failed(const std::vector<BenchResult>& results, const BenchRequest& request) {
     const GpuInfo gpu = query_gpu();
     const bool cuda_missing =
         !gpu.available && std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
     if (cuda_missing) std::cerr << "error: " << gpu.reason << "\n";
     bool failed = cuda_missing;
-    // fp32 on the GPU: 1e-4; fp16 tensor cores (HLS on cuda): 1e-2, their accuracy is
-    // judged by the SMAPE of hls Eq. 17 in the test suite; fp64 on the CPU: 1e-8
     for (const BenchResult& r : results) {
         const double limit = r.backend != Backend::Cuda ? 1e-8 : r.format == FormatKind::HLS ? 1e-2 : 1e-4;
         if (r.max_rel_error && !(*r.max_rel_error <= limit)) failed = true;
     }
+    return failed;
+}
 
-    Json sweep_rows = Json::array();
-    for (const auto& [key, s] : sweeps)
-        sweep_rows.push_back(Json{{"format", key.first}, {"backend", key.second}, {"modes", s.second}, {"seconds", s.first}});
-    if (lines) {  // the rows that came back all at once (--gpus, --stream), then the summary
-        for (std::size_t i = printed; i < results.size(); ++i) std::cout << row_json(results[i]).dump() << "\n";
-        Json last{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"rows", results.size()},
-                  {"sweeps", sweep_rows}, {"machine", machine_json(request, copy_gbps)}};
-        if (reorder) last["reorder"] = reorder_json(*reorder);
-        std::cout << last.dump() << std::endl;
-        return failed ? 1 : 0;
-    }
-    if (args.flag("--json")) {
-        Json rows = Json::array();
-        for (const BenchResult& r : results) rows.push_back(row_json(r));
-        const Json machine = machine_json(request, copy_gbps);
-        Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}, {"results", rows},
-                 {"sweeps", sweep_rows}, {"machine", machine}};
-        if (reorder) doc["reorder"] = reorder_json(*reorder);
-        std::cout << doc.dump(2) << "\n";
-        return failed ? 1 : 0;
-    }
+// The cuda rows' bandwidths for the table's first line, where any ran.
+std::string gpu_line(const std::vector<BenchResult>& results) {
+    for (const BenchResult& r : results)
+        if (r.ran && r.backend == Backend::Cuda)
+            return "; GPU copy bandwidth " + number(r.copy_gbps) + " GB/s, peak " +
+                   (r.peak_gflops > 0 ? number(r.peak_gflops) + " GFLOP/s (" : "not known (") + r.peak_source + ")" +
+                   (r.gather_gbps > 0 ? ", gathers of 128-byte rows " + number(r.gather_gbps) + " GB/s" : "") +
+                   (r.add_gbps > 0 ? ", adds " + number(r.add_gbps) + " GB/s" : "");
+    return {};
+}
+
+// The human-readable report: a line on the tensor and the machine, the rows, then the sweeps.
+void print_table(const std::string& path, const CooTensor& t, const std::vector<BenchResult>& results,
+                 const Sweeps& sweeps, double copy_gbps) {
     // the transfer column only where a cuda row ran: the CPU-only table stays narrow
     const bool transfers = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.ran && r.backend == Backend::Cuda; });
     std::vector<std::string> header{"kernel", "format", "backend", "mode", "rank", "median s", "transfer s", "GFLOP/s", "GB/s",
@@ -229,14 +222,6 @@ int run_bench(int argc, char** argv) {
         return row;
     };
     TextTable table(cells(header));
-    std::string gpu_line;  // the cuda rows' bandwidth, where any ran
-    for (const BenchResult& r : results)
-        if (r.ran && r.backend == Backend::Cuda && gpu_line.empty())
-            gpu_line = "; GPU copy bandwidth " + number(r.copy_gbps) + " GB/s, peak " +
-                       (r.peak_gflops > 0 ? number(r.peak_gflops) + " GFLOP/s (" : "not known (") + r.peak_source +
-                       ")" +
-                       (r.gather_gbps > 0 ? ", gathers of 128-byte rows " + number(r.gather_gbps) + " GB/s" : "") +
-                       (r.add_gbps > 0 ? ", adds " + number(r.add_gbps) + " GB/s" : "");
     for (const BenchResult& r : results) {
         if (!r.ran) {
             table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
@@ -263,10 +248,64 @@ int run_bench(int argc, char** argv) {
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
               << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
-              << cpu_peak().source << ")" << gpu_line << "\n"
+              << cpu_peak().source << ")" << gpu_line(results) << "\n"
               << kRooflineLegend << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";
+}
+
+}  // namespace
+
+int run_bench(int argc, char** argv) {
+    Args args(argc, argv, 2, "bench",
+              {"--kernel", "--format", "--backend", "--mode", "--rank", "--repeat", "--threads", "--factors", "--write",
+               "--csf-order", "--mode-order", "--fiber-threshold", "--variant", "--hls-threshold", "--gpus",
+               kReorderOption, kReorderItersOption, "--streams", "--chunk-bytes"},
+              {"--check", "--json", "--jsonl", "--stream"});
+    const std::string path = args.positional(0, "the tensor FILE");
+    args.expect_positionals(1);
+    apply_threads(args);
+    if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
+    check_bench_options(args);
+    // --jsonl: each row on its own line as soon as it is measured, so a run cut short (a time
+    // limit, a crash) keeps the rows it finished; a last line holds the sweeps and the machine
+    const bool lines = args.flag("--jsonl");
+    LoadedTensor loaded = load_tensor(path);
+    const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json") || lines);
+    const CooTensor& t = loaded.tensor;
+    BenchRequest request = bench_request(args, t, reorder);
+    const double copy_gbps = copy_bandwidth_for(Backend::Omp);  // the one the CPU rows' roofline uses
+    std::size_t printed = 0;                                    // --jsonl rows already out
+    if (lines)
+        request.on_result = [&printed](const BenchResult& r) {
+            std::cout << row_json(r).dump() << std::endl;
+            ++printed;
+        };
+    const std::vector<BenchResult> results = run_bench(t, request);
+
+    if (auto dir = args.value("--write")) write_outputs(*dir, results, t, reorder);
+    const Sweeps sweeps = sweeps_of(results);
+    const bool failed = request_failed(results, request);
+    if (lines || args.flag("--json")) {
+        Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}};
+        if (lines) {  // the rows that came back all at once (--gpus, --stream), then the summary
+            for (std::size_t i = printed; i < results.size(); ++i) std::cout << row_json(results[i]).dump() << "\n";
+            doc["rows"] = results.size();
+        } else {
+            Json rows = Json::array();
+            for (const BenchResult& r : results) rows.push_back(row_json(r));
+            doc["results"] = rows;
+        }
+        doc["sweeps"] = sweeps_json(sweeps);
+        doc["machine"] = machine_json(request, copy_gbps);
+        if (reorder) doc["reorder"] = reorder_json(*reorder);
+        if (lines)
+            std::cout << doc.dump() << std::endl;
+        else
+            std::cout << doc.dump(2) << "\n";
+        return failed ? 1 : 0;
+    }
+    print_table(path, t, results, sweeps, copy_gbps);
     return failed ? 1 : 0;
 }
 

@@ -136,6 +136,122 @@ void print_gpu_report(const CpdResult& r) {
               << number(s.kernel_s) << " s; " << number(s.copy_hidden * 100) << "% of the last MTTKRP's copy hidden" << std::endl;
 }
 
+// What each method's run reads and where it reports.
+struct DecomposeRun {
+    const Args& args;
+    const CooTensor& t;
+    const LoadInfo& load;
+    const std::optional<Relabelling>& reorder;
+    Backend backend;
+    std::uint64_t seed;
+    FtSchedule schedule;
+    bool json;
+    IterationCallback report;
+    Json& doc;
+};
+
+std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
+    CpdOptions o;
+    o.rank = run.args.integer("--rank", 16, 1, 4096);
+    o.max_iters = static_cast<int>(run.args.integer("--iters", 50, 1, 100000));
+    o.tolerance = real(run.args, "--tol", 1e-5);
+    o.seed = run.seed;
+    o.backend = run.backend;
+    o.format = parse_format(run.args.value_or("--format", "CSF"));
+    o.init = parse_cpd_init(run.args.value_or("--init", "random"));
+    o.restarts = static_cast<int>(run.args.integer("--restarts", 1, 1, 1000));
+    read_gpu_options(run.args, o);
+    const CpdResult r = cpd_als(run.t, o, run.report);
+    run.doc["rank"] = o.rank, run.doc["format"] = format_name(o.format), run.doc["fit"] = r.fit,
+    run.doc["converged"] = r.converged;
+    run.doc["setup_seconds"] = r.setup_seconds, run.doc["pseudo_inverse_solves"] = r.pseudo_inverse_solves,
+    run.doc["lambda"] = r.lambda;
+    run.doc["setup"] = Json{{"read_s", run.load.load_seconds},
+                            {"build_s", r.build_seconds},
+                            {"upload_s", r.upload_seconds},
+                            {"built_on", r.built_on_device ? "device" : "host"}};
+    run.doc["peak_device_bytes"] = r.peak_device_bytes;
+    if (r.built_on_device || run.backend == Backend::Cuda)
+        run.doc["dense_parts_s"] =
+            Json{{"solve", r.solve_seconds}, {"normalize", r.normalize_seconds}, {"gram", r.gram_seconds}};
+    run.doc["init"] = cpd_init_name(o.init), run.doc["restarts"] = o.restarts;
+    if (o.restarts > 1) {
+        Json starts = Json::array();
+        for (std::size_t k = 0; k < r.starts.size(); ++k) {
+            Json its = Json::array();
+            for (const IterationReport& it : r.starts[k]) its.push_back(iteration_json(it));
+            starts.push_back(Json{{"start", k}, {"fit", r.start_fits[k]}, {"iterations", its}});
+        }
+        run.doc["starts"] = starts, run.doc["best_start"] = r.best_start;
+    }
+    if (run.backend == Backend::Cuda) add_gpu_report(run.doc, r);
+    if (auto dir = run.args.value("--write")) write_cpd(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
+    if (!run.json && run.backend == Backend::Cuda) print_gpu_report(r);
+    if (!run.json && o.restarts > 1) {
+        std::cout << "starts:";
+        for (std::size_t k = 0; k < r.start_fits.size(); ++k) std::cout << " " << number(r.start_fits[k], 6);
+        std::cout << "; kept start " << r.best_start + 1 << std::endl;
+    }
+    if (!run.json)
+        std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << "; setup: read "
+                  << number(run.load.load_seconds) << " s, build " << number(r.build_seconds) << " s ("
+                  << (r.built_on_device ? "on the GPU" : "on the host") << "), upload " << number(r.upload_seconds)
+                  << " s; peak memory: host " << human_bytes(peak_host_memory_bytes()) << ", device "
+                  << human_bytes(r.peak_device_bytes) << std::endl;
+    return r.iterations;
+}
+
+std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
+    TuckerOptions o;
+    o.ranks = parse_count_list(run.args.value_or("--rank", "8"), "--rank");
+    o.max_iters = static_cast<int>(run.args.integer("--iters", 25, 1, 100000));
+    o.tolerance = real(run.args, "--tol", 1e-5);
+    o.seed = run.seed;
+    o.backend = run.backend;
+    const std::string init = run.args.value_or("--init", "hosvd");
+    if (init != "hosvd" && init != "random") throw InputError("--init must be hosvd or random");
+    o.hosvd_init = init == "hosvd";
+    const TuckerResult r = tucker_hooi(run.t, o, run.report);
+    run.doc["ranks"] = r.core_dims, run.doc["init"] = init, run.doc["fit"] = r.fit, run.doc["converged"] = r.converged;
+    run.doc["setup_seconds"] = r.setup_seconds;
+    if (auto dir = run.args.value("--write")) write_tucker(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
+    if (!run.json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
+    return r.iterations;
+}
+
+std::vector<IterationReport> run_faster_tucker(const DecomposeRun& run) {
+    FasterTuckerOptions o;
+    o.r_rank = run.args.integer("--rank", 16, 1, 4096);
+    o.j_ranks = parse_count_list(run.args.value_or("--j", std::to_string(o.r_rank)), "--j");
+    o.epochs = static_cast<int>(run.args.integer("--iters", 50, 1, 100000));
+    o.lr_a = real(run.args, "--lr-a", o.lr_a), o.lr_b = real(run.args, "--lr-b", o.lr_b);
+    o.reg_a = real(run.args, "--reg-a", o.reg_a), o.reg_b = real(run.args, "--reg-b", o.reg_b);
+    o.test_fraction = real(run.args, "--test-fraction", o.test_fraction);
+    o.fiber_threshold = run.args.integer("--fiber-threshold", 128, 1);
+    o.schedule = run.schedule;
+    o.seed = run.seed;
+    o.backend = run.backend;
+    const FasterTuckerResult r = faster_tucker(run.t, o, run.report);
+    run.doc["rank"] = o.r_rank, run.doc["j"] = o.j_ranks, run.doc["train_nnz"] = r.train_nnz,
+    run.doc["test_nnz"] = r.test_nnz;
+    run.doc["global_mean"] = r.global_mean, run.doc["mean_predictor_test_rmse"] = r.mean_predictor_test_rmse;
+    run.doc["lr_a"] = o.lr_a, run.doc["lr_b"] = o.lr_b, run.doc["reg_a"] = o.reg_a, run.doc["reg_b"] = o.reg_b;
+    run.doc["setup_seconds"] = r.setup_seconds, run.doc["schedule"] = ft_schedule_name(o.schedule);
+    if (!run.json)
+        std::cout << "global-mean predictor: test RMSE " << number(r.mean_predictor_test_rmse, 4) << std::endl;
+    return r.iterations;
+}
+
+// The options decompose refuses before the tensor is read.
+void check_decompose_options(const Args& args, DecompMethod method, Backend backend) {
+    if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
+    if (backend == Backend::Cuda) require_gpu();
+    for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream"})
+        if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
+            throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
+    check_distributed(args);
+}
+
 }  // namespace
 
 int run_decompose(int argc, char** argv) {
@@ -152,12 +268,7 @@ int run_decompose(int argc, char** argv) {
     apply_threads(args);
     const DecompMethod method = parse_decomp_method(args.value_or("--method", "cpd"));
     const Backend backend = parse_backend(args.value_or("--backend", "omp"));
-    if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
-    if (backend == Backend::Cuda) require_gpu();
-    for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream"})
-        if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
-            throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
-    check_distributed(args);
+    check_decompose_options(args, method, backend);
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
@@ -175,95 +286,10 @@ int run_decompose(int argc, char** argv) {
 
     Json doc{{"file", path}, {"method", decomp_method_name(method)}, {"backend", backend_name(backend)}, {"dims", t.dims()},
              {"nnz", t.nnz()}, {"duplicates_summed", loaded.info.duplicates_summed}};
-    std::vector<IterationReport> iterations;
-    switch (method) {
-    case DecompMethod::Cpd: {
-        CpdOptions o;
-        o.rank = args.integer("--rank", 16, 1, 4096);
-        o.max_iters = static_cast<int>(args.integer("--iters", 50, 1, 100000));
-        o.tolerance = real(args, "--tol", 1e-5);
-        o.seed = seed;
-        o.backend = backend;
-        o.format = parse_format(args.value_or("--format", "CSF"));
-        o.init = parse_cpd_init(args.value_or("--init", "random"));
-        o.restarts = static_cast<int>(args.integer("--restarts", 1, 1, 1000));
-        read_gpu_options(args, o);
-        const CpdResult r = cpd_als(t, o, report);
-        iterations = r.iterations;
-        doc["rank"] = o.rank, doc["format"] = format_name(o.format), doc["fit"] = r.fit, doc["converged"] = r.converged;
-        doc["setup_seconds"] = r.setup_seconds, doc["pseudo_inverse_solves"] = r.pseudo_inverse_solves, doc["lambda"] = r.lambda;
-        doc["setup"] = Json{{"read_s", loaded.info.load_seconds}, {"build_s", r.build_seconds}, {"upload_s", r.upload_seconds},
-                            {"built_on", r.built_on_device ? "device" : "host"}};
-        doc["peak_device_bytes"] = r.peak_device_bytes;
-        if (r.built_on_device || backend == Backend::Cuda)
-            doc["dense_parts_s"] = Json{{"solve", r.solve_seconds}, {"normalize", r.normalize_seconds}, {"gram", r.gram_seconds}};
-        doc["init"] = cpd_init_name(o.init), doc["restarts"] = o.restarts;
-        if (o.restarts > 1) {
-            Json starts = Json::array();
-            for (std::size_t k = 0; k < r.starts.size(); ++k) {
-                Json its = Json::array();
-                for (const IterationReport& it : r.starts[k]) its.push_back(iteration_json(it));
-                starts.push_back(Json{{"start", k}, {"fit", r.start_fits[k]}, {"iterations", its}});
-            }
-            doc["starts"] = starts, doc["best_start"] = r.best_start;
-        }
-        if (backend == Backend::Cuda) add_gpu_report(doc, r);
-        if (auto dir = args.value("--write")) write_cpd(reorder ? in_original_ids(r, *reorder) : r, *dir);
-        if (!json && backend == Backend::Cuda) print_gpu_report(r);
-        if (!json && o.restarts > 1) {
-            std::cout << "starts:";
-            for (std::size_t k = 0; k < r.start_fits.size(); ++k) std::cout << " " << number(r.start_fits[k], 6);
-            std::cout << "; kept start " << r.best_start + 1 << std::endl;
-        }
-        if (!json)
-            std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << "; setup: read "
-                      << number(loaded.info.load_seconds) << " s, build " << number(r.build_seconds) << " s ("
-                      << (r.built_on_device ? "on the GPU" : "on the host") << "), upload " << number(r.upload_seconds)
-                      << " s; peak memory: host " << human_bytes(peak_host_memory_bytes()) << ", device "
-                      << human_bytes(r.peak_device_bytes) << std::endl;
-        break;
-    }
-    case DecompMethod::Tucker: {
-        TuckerOptions o;
-        o.ranks = parse_count_list(args.value_or("--rank", "8"), "--rank");
-        o.max_iters = static_cast<int>(args.integer("--iters", 25, 1, 100000));
-        o.tolerance = real(args, "--tol", 1e-5);
-        o.seed = seed;
-        o.backend = backend;
-        const std::string init = args.value_or("--init", "hosvd");
-        if (init != "hosvd" && init != "random") throw InputError("--init must be hosvd or random");
-        o.hosvd_init = init == "hosvd";
-        const TuckerResult r = tucker_hooi(t, o, report);
-        iterations = r.iterations;
-        doc["ranks"] = r.core_dims, doc["init"] = init, doc["fit"] = r.fit, doc["converged"] = r.converged;
-        doc["setup_seconds"] = r.setup_seconds;
-        if (auto dir = args.value("--write")) write_tucker(reorder ? in_original_ids(r, *reorder) : r, *dir);
-        if (!json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
-        break;
-    }
-    case DecompMethod::FasterTucker: {
-        FasterTuckerOptions o;
-        o.r_rank = args.integer("--rank", 16, 1, 4096);
-        o.j_ranks = parse_count_list(args.value_or("--j", std::to_string(o.r_rank)), "--j");
-        o.epochs = static_cast<int>(args.integer("--iters", 50, 1, 100000));
-        o.lr_a = real(args, "--lr-a", o.lr_a), o.lr_b = real(args, "--lr-b", o.lr_b);
-        o.reg_a = real(args, "--reg-a", o.reg_a), o.reg_b = real(args, "--reg-b", o.reg_b);
-        o.test_fraction = real(args, "--test-fraction", o.test_fraction);
-        o.fiber_threshold = args.integer("--fiber-threshold", 128, 1);
-        o.schedule = schedule;
-        o.seed = seed;
-        o.backend = backend;
-        const FasterTuckerResult r = faster_tucker(t, o, report);
-        iterations = r.iterations;
-        doc["rank"] = o.r_rank, doc["j"] = o.j_ranks, doc["train_nnz"] = r.train_nnz, doc["test_nnz"] = r.test_nnz;
-        doc["global_mean"] = r.global_mean, doc["mean_predictor_test_rmse"] = r.mean_predictor_test_rmse;
-        doc["lr_a"] = o.lr_a, doc["lr_b"] = o.lr_b, doc["reg_a"] = o.reg_a, doc["reg_b"] = o.reg_b;
-        doc["setup_seconds"] = r.setup_seconds, doc["schedule"] = ft_schedule_name(o.schedule);
-        if (!json)
-            std::cout << "global-mean predictor: test RMSE " << number(r.mean_predictor_test_rmse, 4) << std::endl;
-        break;
-    }
-    }
+    const DecomposeRun run{args, t, loaded.info, reorder, backend, seed, schedule, json, report, doc};
+    const std::vector<IterationReport> iterations = method == DecompMethod::Cpd      ? run_cpd(run)
+                                                    : method == DecompMethod::Tucker ? run_tucker(run)
+                                                                                     : run_faster_tucker(run);
     if (reorder) doc["reorder"] = reorder_json(*reorder);
     if (json) {
         Json its = Json::array();
