@@ -1,5 +1,6 @@
 #include "args.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -86,16 +87,46 @@ FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
     return o;
 }
 
-void check_output_dir(const std::string& dir) {
+void check_output_dir(const std::string& dir, const std::string& option) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw InputError("--write " + dir + ": cannot create it (" + ec.message() + ")");
+    if (ec) throw InputError(option + " " + dir + ": cannot create it (" + ec.message() + ")");
     const std::filesystem::path probe = std::filesystem::path(dir) / (".tensorscope-write-test-" + std::to_string(::getpid()));
     {
         std::ofstream f(probe);
-        if (!f) throw InputError("--write " + dir + ": cannot write there");
+        if (!f) throw InputError(option + " " + dir + ": cannot write there");
     }
     std::filesystem::remove(probe, ec);
+}
+
+namespace {
+
+// Whether `path` names the file standard input reads.
+bool is_stdin(const std::string& path) {
+    struct stat in {
+    }, out{};
+    return ::fstat(0, &in) == 0 && ::stat(path.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
+           in.st_ino == out.st_ino;
+}
+
+// Whether a and b name one file: the same file on disk, or (where one does not exist yet) the
+// same path once links and dots are resolved.
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec, ea, eb;
+    if (std::filesystem::equivalent(a, b, ec)) return true;
+    const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+    return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
+void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,
+                     const std::string& role) {
+    for (const std::string& out : outputs) {
+        if (input == "-" ? is_stdin(out) : same_file(input, out))
+            throw InputError(option + ": '" + out + "' is " + role + (input == "-" ? " (on standard input)" : "") +
+                             "; refusing to overwrite it");
+    }
 }
 
 std::vector<int> parse_modes(const std::string& text, int order) {

@@ -61,7 +61,13 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
 FormatOptions parse_format_options(const Args& args, const CooTensor& t);
 // Creates DIR if needed and proves it writable with a temporary file, before any work: a bad
 // --write destination is exit 2 at once, not a failure after the run.
-void check_output_dir(const std::string& dir);
+void check_output_dir(const std::string& dir, const std::string& option = "--write");
+// Refuses (InputError) any of `outputs` that is the file `input` by another name (a path through
+// a link, a hard link; "-": the file standard input reads): what the user gave to be read is
+// never written over. `option` names where the output's name came from, `role` what `input` is,
+// for the message.
+void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,
+                     const std::string& role = "the input file");
 
 // "--mode 1,3" -> {0, 2} for a tensor of `order` modes; "all" -> {} (every mode). InputError
 // naming the mode out of range.

@@ -147,6 +147,11 @@ BenchRequest bench_request(const Args& args, const CooTensor& t, const std::opti
     return request;
 }
 
+// Where --write puts mode m's result.
+std::string bench_output_path(const std::string& dir, KernelKind kernel, int mode) {
+    return dir + "/" + kernel_name(kernel) + "_mode" + std::to_string(mode + 1) + ".mat";
+}
+
 // --write: the first result of each mode, SPLATT-style text, its rows in the file's numbering.
 void write_outputs(const std::string& dir, const std::vector<BenchResult>& results, const CooTensor& t,
                    const std::optional<Relabelling>& reorder) {
@@ -157,7 +162,7 @@ void write_outputs(const std::string& dir, const std::vector<BenchResult>& resul
             // the output's rows are the mode's indices (MTTKRP, SpTTM, TTMc): back to the original ids
             const bool rows_are_ids = reorder && r.output.rows == t.dim(r.mode);
             write_matrix(rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output,
-                         dir + "/" + kernel_name(r.kernel) + "_mode" + std::to_string(r.mode + 1) + ".mat");
+                         bench_output_path(dir, r.kernel, r.mode));
             written[r.mode] = true;
         }
 }
@@ -265,7 +270,13 @@ int run_bench(int argc, char** argv) {
     const std::string path = args.positional(0, "the tensor FILE");
     args.expect_positionals(1);
     apply_threads(args);
-    if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the runs
+    if (auto dir = args.value("--write")) {  // before the load and the runs; the files of any order
+        check_output_dir(*dir);
+        std::vector<std::string> outputs;
+        for (int m = 0; m < kMaxOrder; ++m)
+            outputs.push_back(bench_output_path(*dir, parse_kernel(args.value_or("--kernel", "mttkrp")), m));
+        check_not_input(path, outputs, "--write");
+    }
     check_bench_options(args);
     // --jsonl: each row on its own line as soon as it is measured, so a run cut short (a time
     // limit, a crash) keeps the rows it finished; a last line holds the sweeps and the machine

@@ -272,7 +272,12 @@ int run_decompose(int argc, char** argv) {
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
-    if (auto dir = args.value("--write")) check_output_dir(*dir);  // before the load and the run
+    if (auto dir = args.value("--write")) {  // before the load and the run; the files of any order
+        check_output_dir(*dir);
+        check_not_input(
+            path, method == DecompMethod::Tucker ? tucker_file_paths(*dir, kMaxOrder) : cpd_file_paths(*dir, kMaxOrder),
+            "--write");
+    }
     LoadOptions load;
     // the device CPD computes in fp32: a --float .tsb stays fp32 in host memory too
     load.keep_stored_values = method == DecompMethod::Cpd && backend == Backend::Cuda;

@@ -141,7 +141,10 @@ int run(MpiSession& mpi, int argc, char** argv) {
         args->expect_positionals(1);
         apply_threads(*args);
         d = read_options(*args);
-        if (auto dir = args->value("--write"); dir && mpi.rank() == 0) check_output_dir(*dir);
+        if (auto dir = args->value("--write"); dir && mpi.rank() == 0) {
+            check_output_dir(*dir);
+            check_not_input(path, cpd_file_paths(*dir, kMaxOrder), "--write");  // the files of any order
+        }
     });
     const bool json = args->flag("--json");
     const bool talk = mpi.rank() == 0;

@@ -2,7 +2,6 @@
 // Relabels every mode's indices (issue 25) and writes the reordered tensor; --perm-out writes,
 // per mode, DIR/modeN.perm: line k holds the original (1-based) id of new index k.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "args.hpp"
@@ -14,18 +13,27 @@
 #include "threads.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/io/text_file.hpp"
 #include "tscope/reorder/relabelling.hpp"
 
 namespace tscope::cli {
 
 namespace {
 
+// DIR/modeN.perm for each mode.
+std::vector<std::string> permutation_paths(const std::string& dir, int order) {
+    std::vector<std::string> paths;
+    for (int m = 0; m < order; ++m)
+        paths.push_back((std::filesystem::path(dir) / ("mode" + std::to_string(m + 1) + ".perm")).string());
+    return paths;
+}
+
 void write_permutations(const Relabelling& r, const std::string& dir) {
+    const std::vector<std::string> paths = permutation_paths(dir, static_cast<int>(r.old_id.size()));
     for (std::size_t m = 0; m < r.old_id.size(); ++m) {
-        const std::string path = (std::filesystem::path(dir) / ("mode" + std::to_string(m + 1) + ".perm")).string();
-        std::ofstream out(path);
-        for (std::uint64_t old : r.old_id[m]) out << old + 1 << '\n';
-        if (!out) throw Error("cannot write '" + path + "'");
+        write_text_file(paths[m], [&](std::ostream& out) {
+            for (std::uint64_t old : r.old_id[m]) out << old + 1 << '\n';
+        });
     }
 }
 
@@ -40,11 +48,14 @@ int run_reorder(int argc, char** argv) {
     const ReorderMethod method = parse_reorder_method(args.value_or("--method", "degree"));
     const std::uint64_t seed = args.integer("--seed", 1);
     const int iters = static_cast<int>(args.integer("--iters", kLexiIterations, 1, 1000));
-    std::error_code ec;
-    if (std::filesystem::equivalent(in, out, ec))
-        throw InputError("reorder: the output '" + out + "' is the input file; refusing to overwrite it");
+    check_not_input(in, {out}, "reorder");
     const auto perm_dir = args.value("--perm-out");
-    if (perm_dir) check_output_dir(*perm_dir);  // before the load
+    if (perm_dir) {  // before the load; neither the input nor the reordered tensor may be a permutation's file
+        check_output_dir(*perm_dir, "--perm-out");
+        const std::vector<std::string> perms = permutation_paths(*perm_dir, kMaxOrder);
+        check_not_input(in, perms, "--perm-out");
+        check_not_input(out, perms, "--perm-out", "the output tensor");
+    }
     TerminalProgress progress;                  // on a terminal: the stage, its share and the time left
     LoadedTensor loaded = load_tensor(in, LoadOptions{}, progress);
     progress.stage(std::string("reordering by ") + reorder_method_name(method));

@@ -10,6 +10,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
+#include "tscope/formats/hls_format.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -93,8 +94,7 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
         return std::string(backend_name(backend)) + " has no " + kernel_name(kernel) + " kernel for " + format_name(kind);
     const FormatEntry& e = format_entry(kind);
     if (p.order() < e.min_order) return std::string(e.name) + " needs a tensor of order " + std::to_string(e.min_order) + " or more";
-    if (kind == FormatKind::HLS && !p.hls_defined)
-        return "HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V); this tensor has " + std::to_string(p.order()) + " modes";
+    if (kind == FormatKind::HLS && !p.hls_defined) return hls_refusal(p.dims);
     for (int m : modes) {
         const auto mu = static_cast<std::size_t>(m);
         // the builders' own refusals (format_builders.hpp), on the trees SpTV builds

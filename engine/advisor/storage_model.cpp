@@ -139,7 +139,7 @@ std::uint64_t formula_storage(const TensorProfile& p, KernelKind kernel, FormatK
         return (B + 1) * I + static_cast<std::uint64_t>(N) * (B * I + Z * e) + Z * V;
     }
     case FormatKind::HLS: {  // HLS-S per sparse nonzero; HLS-D per dense tile (bitmap 4096 bits)
-        if (!p.hls_defined) throw InputError("HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V)");
+        if (!p.hls_defined) throw InputError(hls_refusal(p.dims));
         const std::uint64_t ib = p.hls_index_bytes, T = p.hls_dense_tiles, dense = p.hls_dense_nnz;
         return (Z - dense) * (ib + V) + T * (ib + kHlsBitmapWords * 8) + (T + 1) * I + dense * V;
     }

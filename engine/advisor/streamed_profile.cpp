@@ -2,6 +2,7 @@
 // tile map passes that already serve the streamed Overview and Density, and one pass that counts
 // the formats' trees and HiCOO's blocks over blocks of whole slices of mode 1.
 #include "tscope/advisor/streamed_profile.hpp"
+#include "tscope/formats/hls_format.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -321,7 +322,7 @@ TensorProfile profile_tsb(const std::string& path, const FormatOptions& options,
     p.sketched.mmcsf_missing = "MM-CSF places each nonzero by the lengths of all its fibers at once (mm-csf Alg. 5), "
                                "which a bounded pass over the file cannot hold";
 
-    p.hls_defined = order == 3;
+    p.hls_defined = hls_refusal(p.dims).empty();
     if (p.hls_defined) {
         const StreamedDensity d = stream_tsb_density(path, 0, 0, 1, 256, part_nnz, control, options.hls_threshold);
         if (d.tiles) {

@@ -8,6 +8,7 @@
 #include "formats/format_builders.hpp"  // default_mode_order: SPLATT's CSF order, as the builder uses it
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/formats/balanced_formats.hpp"
+#include "tscope/formats/hls_format.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "tscope/tensor/density_map.hpp"
@@ -129,7 +130,7 @@ TensorProfile profile_tensor(const CooTensor& t, const FormatOptions& options, R
     }
     control.check();
     p.hicoo_blocks = count_blocks(t, options.hicoo_bits);
-    p.hls_defined = t.order() == 3;
+    p.hls_defined = hls_refusal(t.dims()).empty();
     if (p.hls_defined) {
         const TileMap tiles = hls_tile_map(t, 0, 1, options.hls_threshold, 16, control);
         p.hls_tiles = tiles.tiles;

@@ -372,7 +372,11 @@ public:
     }
     bool per_mode_build(FormatKind kind) const override { return kind == FormatKind::CSF; }  // rooted at the mode
     std::function<void(DeviceTiming&)> prepare(const SparseFormat& f, int mode, Backend b, RunControl& c) override {
-        out_ = DenseMatrix(t_.dim(mode), ttmc_columns(factors_, mode));
+        const std::uint64_t cols = ttmc_columns(factors_, mode);
+        check_dense_fits(t_.dim(mode), cols,
+                         "TTMc's output for mode " + std::to_string(mode + 1) + " (" + std::to_string(t_.dim(mode)) +
+                             " x " + std::to_string(cols) + ")");  // before the allocation
+        out_ = DenseMatrix(t_.dim(mode), cols);
         if (b == Backend::CpuRef) return [this, mode, &c](DeviceTiming&) { ttmc_reference(t_, mode, factors_, out_, c); };
         return [this, &f, mode, b, &c](DeviceTiming& timing) { ttmc(b, f, mode, factors_, out_, c, &timing); };
     }

@@ -191,12 +191,20 @@ double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors
     return 1 - std::sqrt(diff) / std::sqrt(norm);
 }
 
+std::vector<std::string> cpd_file_paths(const std::string& dir, int order) {
+    std::vector<std::string> paths;
+    for (int m = 0; m < order; ++m) paths.push_back(dir + "/mode" + std::to_string(m + 1) + ".mat");
+    paths.push_back(dir + "/lambda.mat");
+    return paths;
+}
+
 void write_cpd(const CpdResult& r, const std::string& dir) {
     std::filesystem::create_directories(dir);
-    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], dir + "/mode" + std::to_string(m + 1) + ".mat");
+    const std::vector<std::string> paths = cpd_file_paths(dir, static_cast<int>(r.factors.size()));
+    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], paths[m]);
     DenseMatrix lambda(r.lambda.size(), 1);
     for (std::size_t i = 0; i < r.lambda.size(); ++i) lambda.at(i, 0) = r.lambda[i];
-    write_matrix(lambda, dir + "/lambda.mat");
+    write_matrix(lambda, paths.back());
 }
 
 }  // namespace tscope

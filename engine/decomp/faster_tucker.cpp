@@ -323,6 +323,15 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         throw InputError("FasterTucker needs one J, or one per mode");
     if (o.r_rank == 0 || o.epochs < 1) throw InputError("FasterTucker needs R >= 1 and at least one epoch");
     if (!(o.test_fraction >= 0 && o.test_fraction < 1)) throw InputError("the test fraction must be in [0, 1)");
+    for (int n = 0; n < order; ++n) {  // A(n) (I_n x J_n) and B(n) (J_n x R), before any allocation
+        const std::uint64_t J = o.j_ranks[o.j_ranks.size() == 1 ? 0 : static_cast<std::size_t>(n)];
+        check_dense_fits(t.dim(n), J,
+                         "mode " + std::to_string(n + 1) + "'s factor A(" + std::to_string(n + 1) + ") of " +
+                             std::to_string(J) + " columns over its " + std::to_string(t.dim(n)) + " indices");
+        check_dense_fits(J, o.r_rank,
+                         "the core matrix B(" + std::to_string(n + 1) + ") of " + std::to_string(J) + " x " +
+                             std::to_string(o.r_rank));
+    }
     const auto start = Clock::now();
     FasterTuckerResult res;
     control.stage("splitting train/test");

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "../tensor/random.hpp"
 #include "dense_linalg.hpp"
@@ -14,6 +13,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
+#include "tscope/io/text_file.hpp"
 #include "tscope/kernels/spttm.hpp"
 
 namespace tscope {
@@ -181,19 +181,27 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     return r;
 }
 
+std::vector<std::string> tucker_file_paths(const std::string& dir, int order) {
+    std::vector<std::string> paths;
+    for (int m = 0; m < order; ++m) paths.push_back(dir + "/mode" + std::to_string(m + 1) + ".mat");
+    paths.push_back(dir + "/core.tns");
+    return paths;
+}
+
 void write_tucker(const TuckerResult& r, const std::string& dir) {
     std::filesystem::create_directories(dir);
-    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], dir + "/mode" + std::to_string(m + 1) + ".mat");
-    std::ofstream out(dir + "/core.tns");
-    if (!out) throw Error("cannot write " + dir + "/core.tns");
-    out.precision(17);
-    std::vector<std::uint64_t> c(r.core_dims.size(), 0);
-    for (std::uint64_t lin = 0; lin < r.core.size(); ++lin) {
-        std::uint64_t rest = lin;
-        for (std::size_t m = r.core_dims.size(); m-- > 0;) c[m] = rest % r.core_dims[m], rest /= r.core_dims[m];
-        for (std::uint64_t x : c) out << x + 1 << ' ';
-        out << r.core[lin] << '\n';
-    }
+    const std::vector<std::string> paths = tucker_file_paths(dir, static_cast<int>(r.factors.size()));
+    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], paths[m]);
+    write_text_file(paths.back(), [&](std::ostream& out) {
+        out.precision(17);
+        std::vector<std::uint64_t> c(r.core_dims.size(), 0);
+        for (std::uint64_t lin = 0; lin < r.core.size(); ++lin) {
+            std::uint64_t rest = lin;
+            for (std::size_t m = r.core_dims.size(); m-- > 0;) c[m] = rest % r.core_dims[m], rest /= r.core_dims[m];
+            for (std::uint64_t x : c) out << x + 1 << ' ';
+            out << r.core[lin] << '\n';
+        }
+    });
 }
 
 }  // namespace tscope

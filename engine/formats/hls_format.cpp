@@ -15,8 +15,21 @@ using detail::value_array_info;
 namespace {
 
 int bits_for(std::uint64_t count) { return static_cast<int>(std::bit_width(count - 1)); }  // ceil(log2 count)
+// Tiles of kHlsTile along a mode of `dim` indices (no overflow near 2^64).
+std::uint64_t tiles_along(std::uint64_t dim) { return dim / kHlsTile + (dim % kHlsTile != 0); }
 
 }  // namespace
+
+std::string hls_refusal(const std::vector<std::uint64_t>& dims) {
+    if (dims.size() != 3)
+        return "HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V); this tensor has " +
+               std::to_string(dims.size()) + " modes";
+    int bits = 0, tile_bits = 0;
+    for (std::uint64_t d : dims) bits += bits_for(d), tile_bits += bits_for(tiles_along(d));
+    if (bits > 64) return "HLS: the binary linear index of this shape needs more than 64 bits";
+    if (tile_bits + 12 > 64) return "HLS: the tile index of this shape needs more than 52 bits";
+    return "";
+}
 
 std::uint64_t hls_pack(const std::array<std::uint64_t, 3>& coord, const std::array<int, 3>& bits) {
     return (((coord[0] << bits[1]) | coord[1]) << bits[2]) | coord[2];
@@ -119,20 +132,14 @@ CooTensor HlsFormat<I, V>::to_coo() const {
 
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_hls(const CooTensor& t, const FormatOptions& o, RunControl& control) {
-    if (t.order() != 3)
-        throw InputError("HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V); this tensor has " +
-                         std::to_string(t.order()) + " modes");
+    if (std::string why = hls_refusal(t.dims()); !why.empty()) throw InputError(why);
     auto f = std::make_unique<HlsFormat<I, V>>();
     f->threshold = o.hls_threshold;
-    std::array<std::uint64_t, 3> tile_dims{};
     for (int m = 0; m < 3; ++m) {
         const auto mm = static_cast<std::size_t>(m);
         f->nnz_linear_bits[mm] = bits_for(t.dim(m));
-        tile_dims[mm] = (t.dim(m) + kHlsTile - 1) / kHlsTile;
-        f->b_linear_bits[mm] = bits_for(tile_dims[mm]);
+        f->b_linear_bits[mm] = bits_for(tiles_along(t.dim(m)));
     }
-    if (f->nnz_linear_bits[0] + f->nnz_linear_bits[1] + f->nnz_linear_bits[2] > 64)
-        throw InputError("HLS: the binary linear index of this shape needs more than 64 bits");
     // Sort by (tile, cell in tile): tile key in the high bits, the 12-bit cell index below.
     const std::uint64_t n = t.nnz();
     std::vector<std::uint64_t> keys(n), perm(n);
@@ -149,7 +156,6 @@ std::unique_ptr<SparseFormat> detail::build_hls(const CooTensor& t, const Format
         }
     });
     const int tile_bits = f->b_linear_bits[0] + f->b_linear_bits[1] + f->b_linear_bits[2];
-    if (tile_bits + 12 > 64) throw InputError("HLS: the tile index of this shape needs more than 52 bits");
     detail::radix_sort_pairs(keys, perm, static_cast<unsigned>(tile_bits + 12));
     control.check();
     t.visit([&](auto itag, auto vtag) {

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "tscope/error.hpp"
 #include "tscope/io/temp_cleanup.hpp"
@@ -172,6 +173,19 @@ ByteBuffer read_file(const std::string& path, RunControl& control, bool populate
     return buf;
 }
 
+namespace {
+
+// zlib's message without the "<fd:3>: " it puts first for a stream opened from a descriptor
+// (the caller names the file).
+std::string gzip_message(const char* msg) {
+    std::string m = msg && *msg ? msg : "corrupt gzip data";
+    if (m.rfind("<fd:", 0) == 0)
+        if (const auto colon = m.find(">: "); colon != std::string::npos) m.erase(0, colon + 3);
+    return m;
+}
+
+}  // namespace
+
 ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
     const std::uint64_t disk = regular_file_size(path);
     gzFile gz = gzopen(path.c_str(), "rb");
@@ -191,9 +205,9 @@ ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
         int got = gzread(gz, buf.data() + size, want);
         if (got < 0) {
             int code = 0;
-            const char* msg = gzerror(gz, &code);
-            throw InputError("cannot decompress '" + path + "': " + (msg && *msg ? msg : "corrupt gzip data") +
-                             " (after " + std::to_string(size) + " bytes of text)");
+            const std::string msg = gzip_message(gzerror(gz, &code));
+            throw InputError("cannot decompress '" + path + "': " + msg + " (after " + std::to_string(size) +
+                             " bytes of text)");
         }
         if (got == 0) break;
         size += static_cast<std::size_t>(got);
@@ -256,10 +270,9 @@ std::size_t TextStream::read(char* dst, std::size_t n) {
         if (got < 0) {
             int code = 0;
             const char* msg = gzerror(gz, &code);
-            if (code == Z_ERRNO) msg = std::strerror(errno);
-            throw InputError("cannot " + std::string(gzip() ? "decompress" : "read") + " '" + path_ + "': " +
-                             (msg && *msg ? msg : "corrupt gzip data") + " (after " +
-                             std::to_string(text_bytes_ + done) + " bytes of text)");
+            throw InputError("cannot " + std::string(gzip() ? "decompress" : "read") + " '" + path_ +
+                             "': " + (code == Z_ERRNO ? std::string(std::strerror(errno)) : gzip_message(msg)) +
+                             " (after " + std::to_string(text_bytes_ + done) + " bytes of text)");
         }
         if (got == 0) {
             ended_ = true;
@@ -285,9 +298,38 @@ std::uint64_t TextStream::disk_offset() const {
 
 // ---- AtomicFile ----------------------------------------------------------------------------
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+namespace {
+
+const char* kind_of(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    if (S_ISFIFO(mode)) return "a pipe (FIFO)";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+}  // namespace
+
+std::string replaced_file(const std::string& path) {
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) != 0) return path;  // a new file
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw InputError("cannot write '" + path +
+                         "': it is a link to a file that does not exist; give the file's own path");
+    if (!S_ISREG(st.st_mode))
+        throw InputError("cannot write '" + path + "': it is " + kind_of(st.st_mode) +
+                         ", and output goes to a regular file");
+    if (!S_ISLNK(link.st_mode)) return path;
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    if (ec) throw InputError("cannot write '" + path + "': cannot follow the link (" + ec.message() + ")");
+    return target.string();
+}
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(replaced_file(path_)) {
     static std::atomic<unsigned> counter{0};
-    temp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    temp_ = target_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     slot_ = list_temp(temp_.c_str());  // listed before it exists: a signal never misses it
     fd_ = ::open(temp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) {
@@ -351,13 +393,13 @@ void AtomicFile::commit() {
         }
         fd_ = -1;
     }
-    if (::rename(temp_.c_str(), path_.c_str()) != 0)
+    if (::rename(temp_.c_str(), target_.c_str()) != 0)
         throw Error("cannot write '" + path_ + "': " + errno_text(errno));
     committed_ = true;
     release_temp(slot_);
     slot_ = -1;
     // the rename is durable once the directory is flushed too
-    const std::string dir = path_.find('/') == std::string::npos ? "." : path_.substr(0, path_.rfind('/') + 1);
+    const std::string dir = target_.find('/') == std::string::npos ? "." : target_.substr(0, target_.rfind('/') + 1);
     if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
         ::fsync(d);
         ::close(d);

@@ -114,8 +114,14 @@ private:
     std::uint64_t text_bytes_ = 0;
 };
 
+// The file a write to `path` replaces: path itself, or the file a link there points to (the
+// link stays a link). Anything else there (a folder, a device such as /dev/null, a FIFO, a
+// dangling link) is an InputError: renaming over it would replace it with a regular file.
+std::string replaced_file(const std::string& path);
+
 // Writes a file under a temporary name next to the target and renames it on commit(), so a
-// failed or cancelled write never leaves a partial file (nor clobbers an existing one).
+// failed or cancelled write never leaves a partial file (nor clobbers an existing one). The
+// target is replaced_file(path).
 class AtomicFile {
 public:
     explicit AtomicFile(std::string path);
@@ -137,7 +143,8 @@ public:
     void commit();
 
 private:
-    std::string path_;
+    std::string path_;    // as given, for messages
+    std::string target_;  // replaced_file(path_)
     std::string temp_;
     int fd_ = -1;
     int slot_ = -1;  // in temp_cleanup's list while the temporary exists

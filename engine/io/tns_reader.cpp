@@ -918,6 +918,10 @@ struct SpillTo {
     detail::StreamShape* shape = nullptr;  // filled at the end, instead of a tensor
 };
 
+// The longest line a stream may hold: a nonzero of 16 modes takes a few hundred bytes, and a
+// longer comment is not a reason to hold gigabytes of a stream that never ends a line.
+constexpr std::size_t kLongestLine = std::size_t{64} << 20;
+
 template <class V>
 LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunControl& control,
                           std::size_t block_bytes, const SpillTo& spill_to = {}) {
@@ -977,10 +981,24 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
             throw InputError("cannot read '" + name +
                              "': it is a .tsb file, which needs random access and cannot be read from a pipe or "
                              "stdin; give its path instead");
+        if (first) {  // binary data stops here, before a line end is looked for (/dev/zero has none)
+            buf[have] = '\0';
+            const Text head{buf.get(), buf.get() + have};
+            if (const char* z = find_nul(head))
+                raise(Failure{z, "found a NUL byte: this is not a text .tns file"}, head, name);
+            first = false;
+        }
         std::size_t cut = have;
         if (!eof) {
             const void* nl = have ? ::memrchr(buf.get(), '\n', have) : nullptr;
-            if (!nl) {  // a line longer than the block: read on
+            if (!nl) {  // a line longer than the block: read on, up to kLongestLine
+                if (have >= kLongestLine) {
+                    buf[have] = '\0';
+                    const Text line{buf.get(), buf.get() + have};
+                    raise(Failure{line.begin, "a line of over " + std::to_string(kLongestLine >> 20) +
+                                                  " MiB without a line end: this is not a .tns text"},
+                          line, name, line_base);
+                }
                 target *= 2;
                 continue;
             }
@@ -993,10 +1011,6 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
             raise(Failure{text.end, "the gzip data ends early (a truncated download?) after " +
                                         std::to_string(text_bytes) + " bytes of text"},
                   text, name, line_base);
-        if (first) {
-            if (const char* z = find_nul(text)) raise(Failure{z, "found a NUL byte: this is not a text .tns file"}, text, name);
-            first = false;
-        }
         const char* data_from = nullptr;
         std::size_t keep_from = cut;  // bytes before it are done with
         if (have_pre) {

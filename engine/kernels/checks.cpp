@@ -42,13 +42,16 @@ void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string&
         throw InputError(what + " would need " + in_words(bytes) + " of memory; this machine has " + in_words(memory));
 }
 
-void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank) {
+void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t words, const std::string& what) {
     for (std::size_t m = 0; m < dims.size(); ++m) {
         char count[32];
         std::snprintf(count, sizeof count, "%.3g", static_cast<double>(dims[m]));
-        check_dense_fits(dims[m], rank, "mode " + std::to_string(m + 1) + " has " + count + " indices; its rank-" +
-                                            std::to_string(rank) + " factor");
+        check_dense_fits(dims[m], words, "mode " + std::to_string(m + 1) + " has " + count + " indices; " + what);
     }
+}
+
+void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank) {
+    check_per_index_fits(dims, rank, "its rank-" + std::to_string(rank) + " factor");
 }
 
 }  // namespace tscope

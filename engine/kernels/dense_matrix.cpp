@@ -7,6 +7,7 @@
 
 #include "tensor/random.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/text_file.hpp"
 
 namespace tscope {
 
@@ -76,14 +77,13 @@ DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64
 }
 
 void write_matrix(const DenseMatrix& m, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw InputError("cannot write '" + path + "'");
-    out.precision(17);
-    for (std::uint64_t r = 0; r < m.rows; ++r) {
-        for (std::uint64_t c = 0; c < m.cols; ++c) out << (c ? " " : "") << m.at(r, c);
-        out << '\n';
-    }
-    if (!out) throw Error("cannot write '" + path + "'");
+    write_text_file(path, [&](std::ostream& out) {
+        out.precision(17);
+        for (std::uint64_t r = 0; r < m.rows; ++r) {
+            for (std::uint64_t c = 0; c < m.cols; ++c) out << (c ? " " : "") << m.at(r, c);
+            out << '\n';
+        }
+    });
 }
 
 double smape_percent(const DenseMatrix& a, const DenseMatrix& reference) {

@@ -15,7 +15,9 @@ void ttmc_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatr
 std::uint64_t ttmc_columns(const std::vector<DenseMatrix>& factors, int mode) {
     std::uint64_t cols = 1;
     for (std::size_t m = 0; m < factors.size(); ++m)
-        if (static_cast<int>(m) != mode) cols *= factors[m].cols;
+        if (static_cast<int>(m) != mode && __builtin_mul_overflow(cols, factors[m].cols, &cols))
+            throw InputError("TTMc's output for mode " + std::to_string(mode + 1) +
+                             " would have more than 2^64 columns (the product of the other modes' ranks)");
     return cols;
 }
 

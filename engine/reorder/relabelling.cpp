@@ -9,6 +9,7 @@
 
 #include "reorder/reorder_methods.hpp"
 #include "tensor/random.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format.hpp"
 
@@ -119,6 +120,7 @@ const char* reorder_method_name(ReorderMethod m) {
 Relabelling compute_relabelling(const CooTensor& t, ReorderMethod method, std::uint64_t seed, int max_iters,
                                 RunControl& control) {
     if (max_iters < 1) throw InputError("--iters for reordering must be at least 1");
+    check_per_index_fits(t.dims(), 2, "reordering's old and new id of each");  // before any table of them
     const auto start = std::chrono::steady_clock::now();
     Relabelling r;
     r.method = method;

@@ -14,7 +14,10 @@ void check_modes(const CooTensor& t, int a, int b) {
         throw InputError("a density map needs two different modes of the tensor");
 }
 
-std::uint64_t per_bin(std::uint64_t length, std::uint64_t max_bins) { return (length + max_bins - 1) / max_bins; }
+// ceil(length / max_bins), also for lengths near 2^64
+std::uint64_t per_bin(std::uint64_t length, std::uint64_t max_bins) {
+    return length / max_bins + (length % max_bins != 0);
+}
 
 }  // namespace
 
@@ -23,7 +26,7 @@ DensityMap density_map(const CooTensor& t, int a, int b, std::uint64_t max_bins,
     DensityMap m;
     m.mode_x = a, m.mode_y = b;
     m.cells_x = per_bin(t.dim(a), max_bins), m.cells_y = per_bin(t.dim(b), max_bins);
-    m.bins_x = (t.dim(a) + m.cells_x - 1) / m.cells_x, m.bins_y = (t.dim(b) + m.cells_y - 1) / m.cells_y;
+    m.bins_x = per_bin(t.dim(a), m.cells_x), m.bins_y = per_bin(t.dim(b), m.cells_y);  // ceil(dim / cells)
     m.values.assign(m.bins_x * m.bins_y, 0.0);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         if ((z & 0xfffff) == 0) control.check();

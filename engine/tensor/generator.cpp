@@ -99,7 +99,8 @@ Sampler make_sampler(const GeneratorSpec& spec) {
         for (std::uint64_t b = 0; b < spec.blocks; ++b) {
             std::vector<std::uint64_t> origin(order);
             for (std::size_t m = 0; m < order; ++m) {
-                const std::uint64_t slots = (spec.dims[m] + s.edge - 1) / s.edge;
+                const std::uint64_t slots =
+                    spec.dims[m] / s.edge + (spec.dims[m] % s.edge != 0);  // no overflow near 2^64
                 origin[m] = setup.below(slots) * s.edge;
                 s.origins[m].push_back(origin[m]);
             }

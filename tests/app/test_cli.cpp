@@ -2,6 +2,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -516,6 +517,78 @@ private Q_SLOTS:
         QFile f(tns);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), before);
+    }
+
+    // No output is ever written over the input: --write's and --perm-out's files (checked for any
+    // order, before the load), a reordered tensor named as a permutation's file, and a convert
+    // whose standard input is its output. Before, each of these ran and replaced the input.
+    void outputsNeverReplaceTheInput() {
+        QTemporaryDir dir;
+        const QString d = dir.filePath("d");
+        QVERIFY(QDir().mkpath(d));
+        const QByteArray tensor = "1 1 1 1.5\n2 3 1 2.0\n3 2 2 -1.0\n1 3 2 0.5\n";
+        auto refused = [&](const QString& input, const QStringList& args, const char* says) {
+            QFile f(input);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(tensor);
+            f.close();
+            const Run r = cli(args);
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(says), r.err.constData());
+            QCOMPARE(file_bytes(input), tensor);
+        };
+        refused(d + "/core.tns",
+                {"decompose", d + "/core.tns", "--method", "tucker", "--rank", "1", "--iters", "1", "--write", d},
+                "--write: '");
+        refused(d + "/mode2.mat", {"decompose", d + "/mode2.mat", "--rank", "1", "--iters", "1", "--write", d},
+                "is the input file");
+        refused(d + "/lambda.mat", {"decompose", d + "/lambda.mat", "--rank", "1", "--iters", "1", "--write", d + "/."},
+                "is the input file");
+        refused(d + "/mttkrp_mode3.mat",
+                {"bench", d + "/mttkrp_mode3.mat", "--rank", "2", "--repeat", "1", "--write", d}, "is the input file");
+        refused(d + "/mode1.perm", {"reorder", d + "/mode1.perm", dir.filePath("r.tns"), "--perm-out", d},
+                "is the input file");
+        const QString in = dir.filePath("in.tns");
+        refused(in, {"reorder", in, d + "/mode3.perm", "--perm-out", d}, "is the output tensor");
+        QProcess p;  // convert - in.tns < in.tns
+        p.setStandardInputFile(in);
+        p.start(TS_BIN_DIR "/tensorscope-cli", {"convert", "-", in});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("(on standard input)"));
+        QCOMPARE(file_bytes(in), tensor);
+        QCOMPARE(QDir(d).entryList(QDir::Files).size(), 5);  // the inputs alone: nothing written beside them
+    }
+
+    // An output that is not a regular file is refused, never renamed over: a FIFO, a folder, a
+    // link to nothing (a device such as /dev/null likewise; tests cannot make one unprivileged).
+    // A link to a file is written through and stays a link.
+    void outputsThatAreNotFilesAreRefused() {
+        QTemporaryDir dir;
+        const QString tns = dir.filePath("a.tns"), fifo = dir.filePath("fifo"), folder = dir.filePath("folder");
+        QCOMPARE(cli({"generate", "--dims", "9,8,7", "--nnz", "40", "-o", tns}).status, 0);
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0644), 0);
+        QVERIFY(QDir().mkpath(folder));
+        for (const QStringList& args :
+             {QStringList{"convert", tns, fifo}, QStringList{"convert", tns, folder},
+              QStringList{"generate", "--dims", "4,4", "--nnz", "3", "-o", fifo},
+              QStringList{"decompose", tns, "--rank", "1", "--iters", "1", "--write", fifo}}) {
+            const Run r = cli(args);
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains("a pipe (FIFO)") || r.err.contains("a folder") || r.err.contains("cannot"),
+                     r.err.constData());
+        }
+        QVERIFY(QFileInfo(fifo).isFile() == false && QFileInfo::exists(fifo));
+        QVERIFY(QFileInfo(folder).isDir());
+        const QString link = dir.filePath("link.tsb"), target = dir.filePath("target.tsb");
+        QVERIFY(QFile::link(target, link));
+        const Run dangling = cli({"convert", tns, link});
+        QCOMPARE(dangling.status, 2);
+        QVERIFY2(dangling.err.contains("a link to a file that does not exist"), dangling.err.constData());
+        QFile(target).open(QIODevice::WriteOnly);
+        QCOMPARE(cli({"convert", tns, link}).status, 0);
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(json(cli({"info", target, "--json"}))["nnz"].toInt(), 40);
     }
 
     // A convert killed by SIGTERM (or SIGINT) leaves neither its temporary nor a partial target

@@ -121,7 +121,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
         status_->setText(tr("Failed: %1").arg(message));
         run_->setEnabled(true), cancel_->setEnabled(false);
-        Q_EMIT failed(tr("Reorder: %1").arg(message));
+        Q_EMIT failed(message);  // the window names the tab
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
         status_->setText(tr("Cancelled: the last comparison stays shown."));

@@ -17,6 +17,9 @@ void require_gpu();
 // size overflows or passes this machine's memory. `what` starts the message ("mode 3 has
 // 9.2e18 indices; its rank-8 factor"), which goes on "would need 590 EB".
 void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what);
+// The same for `words` 8-byte values per index of each mode: "mode 3 has 9.2e18 indices; <what>
+// would need ...". `what` names the tables ("its rank-8 factor").
+void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t words, const std::string& what);
 // The same for each mode's factor of a tensor at a rank.
 void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank);
 

@@ -3,7 +3,9 @@
 // tensor; the seeded split is reproducible; predictions follow the model's formula.
 #include "test_support.hpp"
 #include "tscope/decomp/faster_tucker.hpp"
+#include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/io/tns_format.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -34,6 +36,17 @@ class TestFasterTucker : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // A mode of 2^63 indices (it segfaulted) and a J no core can hold: refused in words.
+    void sizesThatCannotBeHeldAreRefused() {
+        const CooTensor t = parse_tns("1 1 1 1.0\n9223372036854775808 1 1 2.0\n2 2 2 1.0\n", "i.tns").tensor;
+        FasterTuckerOptions o;
+        o.r_rank = 2, o.j_ranks = {2}, o.epochs = 1;
+        QVERIFY_THROWS_EXCEPTION(InputError, faster_tucker(t, o));
+        const CooTensor small = parse_tns("1 1 1 1.0\n2 2 2 1.0\n3 1 2 2.0\n", "s.tns").tensor;
+        o.j_ranks = {std::uint64_t{1} << 62};
+        QVERIFY_THROWS_EXCEPTION(InputError, faster_tucker(small, o));
+    }
+
     void movieLensBeatsTheMeanPredictor() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         const CooTensor t = load_tensor(path).tensor;

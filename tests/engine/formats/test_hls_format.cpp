@@ -3,6 +3,7 @@
 #include <map>
 
 #include "test_support.hpp"
+#include "tscope/error.hpp"
 #include "tscope/formats/hls_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -14,6 +15,16 @@ class TestHlsFormat : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The shapes HLS cannot hold, said before any work: its nonzero and tile bit fields past 64
+    // bits, and dims near 2^64 (whose tile count once rounded up to zero).
+    void refusesWhatItsIndicesCannotHold() {
+        QCOMPARE(hls_refusal({100, 200, 300}), std::string());
+        QVERIFY(hls_refusal({100, 200}).find("third-order") != std::string::npos);
+        QVERIFY(hls_refusal({std::uint64_t{1} << 40, std::uint64_t{1} << 40, 2}).find("more than 64 bits") !=
+                std::string::npos);
+        QVERIFY(hls_refusal({~std::uint64_t{0}, 1, 1}).find("more than 52 bits") != std::string::npos);
+    }
+
     // Fig. 4(a): mode sizes 6, 4, 4 give nnz_linear_bits {3, 2, 2}; the nonzero (1, 3, 3)
     // becomes {001, 11, 11}, i.e. 0011111.
     void figure4aBinaryLinearIndex() {

@@ -205,6 +205,24 @@ private Q_SLOTS:
         QVERIFY2(msg.find("the gzip data ends early") != std::string::npos, msg.c_str());
     }
 
+    // A stream that never ends a line is refused, not held: NULs (/dev/zero, a gzip of zeros) at
+    // the first block, before a line end is looked for; text past 64 MiB of one line there.
+    // Before, both grew their one line until memory ran out.
+    void streamsWithoutLineEndsAreRefused() {
+        QTemporaryDir dir;
+        const std::string zeros = dir.filePath("zeros.tns.gz").toStdString();
+        write_gz(zeros, std::string(std::size_t{8} << 20, '\0'));
+        std::string msg = error_of(zeros, blocks_of(1 << 20));
+        QVERIFY2(msg.find(":1:1: found a NUL byte") != std::string::npos, msg.c_str());
+        const std::string digits = dir.filePath("digits.tns.gz").toStdString();
+        write_gz(digits, "1 1 1 1.0\n" + std::string((std::size_t{64} << 20) + 10, '7'));
+        msg = error_of(digits, blocks_of(1 << 20));
+        QVERIFY2(msg.find(":2:1: a line of over 64 MiB without a line end") != std::string::npos, msg.c_str());
+        const std::string comment = dir.filePath("comment.tns.gz").toStdString();  // long, but ended
+        write_gz(comment, "# " + std::string(std::size_t{3} << 20, 'x') + "\n1 1 1 1.0\n");
+        QCOMPARE(load_tensor(comment, blocks_of(1 << 20)).tensor.nnz(), std::uint64_t{1});
+    }
+
     // A FIFO is read in one pass: gzip by its magic bytes, else text; a .tsb is refused in words.
     void fifoGzipTextAndTsb() {
         const std::string text = varied_text();

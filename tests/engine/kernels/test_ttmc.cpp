@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "test_support.hpp"
+#include "tscope/error.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/mttkrp.hpp"
@@ -39,6 +40,14 @@ class TestTtmc : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // R^(N-1) columns past 2^64 (order 8 at rank 4096): refused, not wrapped (the bench then
+    // allocated a wrapped size and aborted on bad_alloc inside its parallel loop).
+    void columnsPast64BitsAreRefused() {
+        const std::vector<DenseMatrix> factors(8, DenseMatrix(1, 4096));
+        QVERIFY_THROWS_EXCEPTION(InputError, ttmc_columns(factors, 0));
+        QCOMPARE(ttmc_columns(std::vector<DenseMatrix>(3, DenseMatrix(1, 4096)), 0), std::uint64_t{4096} * 4096);
+    }
+
     // X(0,0,0) = 1, X(1,0,1) = 2, X(1,1,1) = 3; B = [1 0; 2 1], C = [1 1; 0 2]; mode 1:
     // row 0 = 1 * B0 kron C0 = [1 1 0 0]; row 1 = 2 * B0 kron C1 + 3 * B1 kron C1 = [0 4 0 0] + [0 12 0 6]
     void byHand() {

@@ -3,6 +3,8 @@
 #include <map>
 
 #include "test_support.hpp"
+#include "tscope/error.hpp"
+#include "tscope/io/tns_format.hpp"
 #include "tscope/tensor/density_map.hpp"
 
 using namespace tscope;
@@ -11,6 +13,18 @@ class TestDensityMap : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Dims near 2^64: binned and tiled without overflow (a mode of 2^64 - 1 indices rounded up
+    // to zero tiles, and the tile map divided by it), and a shape of over 2^64 tiles refused in
+    // words (its keys would have wrapped onto each other).
+    void hugeDimsAreMappedOrRefused() {
+        const CooTensor t = parse_tns("1 1 1 1.0\n18446744073709551615 1 1 2.0\n", "u.tns").tensor;
+        const TileMap tiles = hls_tile_map(t, 0, 1, 78, 16);
+        QCOMPARE(tiles.tiles, std::uint64_t{2});
+        QCOMPARE(density_map(t, 0, 1, 64).values.size(), std::size_t{64});
+        const CooTensor wide = parse_tns("1 1 1 1.0\n1099511627776 1099511627776 1099511627776 2.0\n", "w.tns").tensor;
+        QVERIFY_THROWS_EXCEPTION(InputError, hls_tile_map(wide, 0, 1, 78, 16));
+    }
+
     void slicesAndBinsCountEveryNonzeroOnce() {
         const CooTensor t = tstest::random_tensor({1000, 300, 50}, 20000, 3, Distribution::PowerLaw);
         const auto s = slice_counts(t, 1);

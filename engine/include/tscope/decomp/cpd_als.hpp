@@ -103,7 +103,10 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& options, const Iteration
 // ||X - X^||^2 by brute force over every cell: a check for small tensors in the tests.
 double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors, const std::vector<double>& lambda);
 
-// SPLATT-style output: DIR/mode1.mat ... modeN.mat and DIR/lambda.mat (one value per line).
+// SPLATT-style output: DIR/mode1.mat ... modeN.mat and DIR/lambda.mat (one value per line),
+// each written whole or not at all.
 void write_cpd(const CpdResult& r, const std::string& dir);
+// The files write_cpd writes for an order-N result, the factors' first.
+std::vector<std::string> cpd_file_paths(const std::string& dir, int order);
 
 }  // namespace tscope

@@ -45,7 +45,10 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& options, const
 DenseMatrix tucker_ttm_chain(const CooTensor& t, int mode, const std::vector<DenseMatrix>& factors,
                              Backend backend = Backend::Omp);
 
-// DIR/mode1.mat ... (factors) and DIR/core.tns (the core, FROSTT text).
+// DIR/mode1.mat ... (factors) and DIR/core.tns (the core, FROSTT text), each written whole or
+// not at all.
 void write_tucker(const TuckerResult& r, const std::string& dir);
+// The files write_tucker writes for an order-N result, the factors' first.
+std::vector<std::string> tucker_file_paths(const std::string& dir, int order);
 
 }  // namespace tscope

@@ -18,6 +18,10 @@ inline constexpr int kHlsTile = 16;                                  // tile edg
 inline constexpr int kHlsTileCells = kHlsTile * kHlsTile * kHlsTile;  // 4096
 inline constexpr int kHlsBitmapWords = kHlsTileCells / 64;           // 64 words of 64 bits
 
+// Why HLS cannot hold a tensor of these dims (order 3 only; each nonzero's index bit fields and
+// each tile's, with the 12 bits of a cell below them, must fit 64 bits), or "" when it can.
+std::string hls_refusal(const std::vector<std::uint64_t>& dims);
+
 template <class I, class V>
 class HlsFormat : public TypedFormat<I, V> {
 public:

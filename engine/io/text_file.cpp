@@ -1,0 +1,60 @@
+// write_text_file (tscope/io/text_file.hpp): an ostream over an AtomicFile.
+#include "tscope/io/text_file.hpp"
+
+#include <array>
+#include <streambuf>
+
+#include "file_util.hpp"
+#include "tscope/error.hpp"
+
+namespace tscope {
+namespace {
+
+// Hands the stream's text to the file a buffer at a time. An error writing stays in `error` (a
+// streambuf cannot throw through every ostream operation) and is raised after `fill`.
+class AtomicFileBuf : public std::streambuf {
+public:
+    explicit AtomicFileBuf(detail::AtomicFile& file) : file_(file) {
+        setp(buffer_.data(), buffer_.data() + buffer_.size());
+    }
+    std::string error;
+
+protected:
+    int_type overflow(int_type c) override {
+        if (sync() != 0) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override {
+        try {
+            file_.write(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+        } catch (const std::exception& e) {
+            if (error.empty()) error = e.what();
+            return -1;
+        }
+        setp(buffer_.data(), buffer_.data() + buffer_.size());
+        return 0;
+    }
+
+private:
+    detail::AtomicFile& file_;
+    std::array<char, 1 << 20> buffer_{};
+};
+
+}  // namespace
+
+void write_text_file(const std::string& path, const std::function<void(std::ostream&)>& fill) {
+    detail::AtomicFile file(path);
+    auto buf = std::make_unique<AtomicFileBuf>(file);  // 1 MiB: not on the stack
+    std::ostream out(buf.get());
+    fill(out);
+    out.flush();
+    if (!buf->error.empty()) throw Error(buf->error);
+    if (!out) throw Error("cannot write '" + path + "'");
+    file.commit();
+}
+
+}  // namespace tscope
