@@ -87,11 +87,22 @@ int run_info_streamed(const Args& args, const std::string& path) {
                     modes[m]["sample_level"] = sketch.sample_level[m];
                 }
             }
-        std::cout << Json{{"file", path},          {"format", "tsb"},       {"streamed", true},
-                          {"order", header.dims.size()}, {"dims", header.dims}, {"nnz", s.nnz},
-                          {"density", s.stats.density}, {"fibers_computed", s.fibers_computed}, {"parts", s.parts},
-                          {"bytes_read", s.bytes_read}, {"seconds", s.stats.seconds}, {"gb_per_s", gbps},
-                          {"peak_host_bytes", peak_host_memory_bytes()}, {"modes", modes}}.dump(2)
+        std::cout << Json{{"file", path},
+                          {"format", "tsb"},
+                          {"streamed", true},
+                          {"order", header.dims.size()},
+                          {"dims", header.dims},
+                          {"nnz", s.nnz},
+                          {"density", s.stats.density},
+                          {"fibers_computed", s.fibers_computed},
+                          {"in_coordinate_order", s.in_order},
+                          {"parts", s.parts},
+                          {"bytes_read", s.bytes_read},
+                          {"seconds", s.stats.seconds},
+                          {"gb_per_s", gbps},
+                          {"peak_host_bytes", peak_host_memory_bytes()},
+                          {"modes", modes}}
+                         .dump(2)
                   << "\n";
         return 0;
     }
@@ -120,6 +131,10 @@ int run_info_streamed(const Args& args, const std::string& path) {
         table.add(row);
     }
     std::cout << table.render();
+    if (!s.in_order)
+        std::cout << "\nnote: the file is not in coordinate order, so duplicate coordinates (which loading it whole "
+                     "would sum) "
+                     "were not ruled out: the figures count its stored entries\n";
     const bool all_exact = sketched && std::all_of(sketch.exact.begin() + 1, sketch.exact.end(), [](bool e) { return e; });
     if (sketched)
         std::cout << "\n(exact slice figures; fibers marked ~ estimated by a HyperLogLog sketch, standard error 0.8%, their spread from "

@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include "io/file_util.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tsb_format.hpp"
 
@@ -105,6 +106,53 @@ void value_block(const unsigned char* vals, std::uint64_t first, std::uint64_t n
     }
 }
 
+// Whether the file is in coordinate order (mode 1 first) so far, and where the first entry that
+// repeats its predecessor's coordinates is: in order, duplicates are neighbours, and loading
+// would have summed them into one nonzero, so figures that count stored entries would be wrong.
+struct OrderScan {
+    bool in_order = true;
+    std::vector<std::uint64_t> last;  // the previous block's last coordinate
+};
+
+// One block of the scan, its chunks on every thread: the first descent and the first repeat.
+template <class I>
+void scan_block(const std::vector<std::unique_ptr<FileRange>>& ranges, int order, std::uint64_t first, std::uint64_t n,
+                OrderScan& scan, const std::string& path) {
+    auto at = [&](int m, std::uint64_t z) {
+        return static_cast<std::uint64_t>(load<I>(ranges[static_cast<std::size_t>(m)]->data(), z));
+    };
+    auto compare = [&](auto before,
+                       std::uint64_t z) {  // <0, 0, >0 as before(m) is below, equal to, above entry z's index
+        for (int m = 0; m < order; ++m) {
+            const std::uint64_t a = before(m), b = at(m, z);
+            if (a != b) return a < b ? -1 : 1;
+        }
+        return 0;
+    };
+    std::uint64_t descent = ~std::uint64_t{0}, repeat = ~std::uint64_t{0};
+    if (!scan.last.empty()) {
+        const int c = compare([&](int m) { return scan.last[static_cast<std::size_t>(m)]; }, 0);
+        if (c > 0) descent = 0;
+        if (c == 0) repeat = 0;
+    }
+    const auto count = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static) reduction(min : descent, repeat)
+    for (std::int64_t k = 1; k < count; ++k) {
+        const auto z = static_cast<std::uint64_t>(k);
+        const int c = compare([&](int m) { return at(m, z - 1); }, z);
+        if (c > 0) descent = std::min(descent, z);
+        if (c == 0) repeat = std::min(repeat, z);
+    }
+    if (repeat < descent)
+        throw bad(path,
+                  "entries " + std::to_string(first + repeat - 1) + " and " + std::to_string(first + repeat) +
+                      " share their coordinates: a .tsb written here never holds duplicates (loading it whole sums "
+                      "them; converting it again writes them summed)");
+    if (descent != ~std::uint64_t{0}) scan.in_order = false;
+    scan.last.resize(static_cast<std::size_t>(order));
+    for (int m = 0; m < order; ++m) scan.last[static_cast<std::size_t>(m)] = at(m, n - 1);
+}
+
 template <class I, class V>
 void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t block, std::vector<std::vector<std::uint64_t>>& counts,
           std::vector<std::uint32_t>& crcs, StreamedStats& out, RunControl& control, const std::string& path) {
@@ -113,6 +161,7 @@ void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t bl
         return h.header_bytes + static_cast<std::uint64_t>(a) * h.nnz * sizeof(I);
     };
     std::vector<std::uint64_t> zeros;
+    OrderScan scan;
     const int arrays = order + 1;
     auto width_of = [&](int a) -> std::uint64_t { return a < order ? sizeof(I) : sizeof(V); };
     for (std::uint64_t first = 0; first < h.nnz; first += block) {
@@ -153,6 +202,7 @@ void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t bl
                                     static_cast<z_off64_t>((hi - lo) * width_of(a))));
             }
         if (!error.what.empty()) throw bad(path, error.what);
+        if (scan.in_order) scan_block<I>(ranges, order, first, n, scan, path);
         for (std::uint64_t z : zeros)  // stored zeros are not nonzeros: take them back out
             for (int m = 0; m < order; ++m)
                 --counts[static_cast<std::size_t>(m)][load<I>(ranges[static_cast<std::size_t>(m)]->data(), z)];
@@ -160,6 +210,7 @@ void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t bl
         ++out.parts;
         control.progress(first + n, h.nnz);
     }
+    out.in_order = scan.in_order;
 }
 
 }  // namespace
@@ -169,6 +220,7 @@ StreamedStats stream_tsb_stats(const std::string& path, std::uint64_t part_nnz, 
     const std::uint64_t block = part_nnz ? part_nnz : kDefaultBlock;
     const TsbHeader h = read_tsb_header(path);  // the header's own checks, and the file's size against it
     StreamedStats out;
+    check_per_index_fits(h.dims, 1, "the pass's count of the nonzeros of each of its slices");  // before the counters
     std::vector<std::vector<std::uint64_t>> counts;
     for (std::uint64_t d : h.dims) counts.emplace_back(d, 0);
     std::vector<std::uint32_t> crcs(h.dims.size() + 1, 0);

@@ -124,6 +124,7 @@ void streamInto(Dataset& ds, const std::string& path, const tscope::TsbHeader& h
     ds.streamed = true;
     ds.streamedFile = path;
     ds.streamedNnz = s.nnz;
+    ds.streamedInOrder = s.in_order;
     ds.streamedBytes = header.nnz * header.bytes_per_nnz();
     ds.stats = s.stats;
     // fiber counts, estimated in a second pass (a HyperLogLog sketch per mode), timed with the first

@@ -24,6 +24,7 @@ struct Dataset {
     // (exact slice figures; fibers not computed); the Overview and Density show it, streamed.
     bool streamed = false;
     std::uint64_t streamedNnz = 0;
+    bool streamedInOrder = true;      // the file in coordinate order: duplicates ruled out (StreamedStats::in_order)
     std::uint64_t streamedBytes = 0;  // what loading it would take
     bool fibersEstimated = false;     // stats' fiber figures from a pass over the file: exact or sketched
     std::vector<bool> fibersExact;    // per mode, with fibersEstimated: counted exactly (else a sketch's count and mean)

@@ -127,30 +127,38 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
         loadText += tr(" (parsing at %1 MB/s)").arg(shortNumber(double(load.text_bytes) / 1e6 / load.parse_seconds));
     const QMap<QString, QString> values{
         {"source", dataset->source},
-        {"format", dataset->generated ? tr("generated")
-                   : !dataset->convertedTo.isEmpty()
-                       ? tr("text, converted in bounded memory to %1 (%2 on disk)").arg(dataset->convertedTo, humanBytes(load.file_bytes))
-                       : QStringLiteral("%1, %2 on disk").arg(QString::fromStdString(load.format), humanBytes(load.file_bytes))},
+        {"format",
+         dataset->generated ? tr("generated")
+         : !dataset->convertedTo.isEmpty()
+             ? tr("text, converted in bounded memory to %1 (%2 on disk)")
+                   .arg(dataset->convertedTo, humanBytes(load.file_bytes))
+             : QStringLiteral("%1, %2 on disk").arg(QString::fromStdString(load.format), humanBytes(load.file_bytes))},
         {"order", QString::number(t.order())},
         {"dims", dimsText(t.dims())},
         {"nnz", grouped(dataset->nonzeros())},
         {"density", shortNumber(dataset->stats.density)},
-        {"storage", dataset->streamed ? tr("not loaded: it would take %1 (%2-bit indices, %3 values), more than the %4 a "
-                                           "tensor may take here")
-                                            .arg(humanBytes(dataset->streamedBytes))
-                                            .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
-                                            .arg(QString::fromLatin1(tscope::to_string(t.value_type())))
-                                            .arg(humanBytes(dataset->memoryLimit))
-                                      : tr("%1 (%2-bit indices, %3 values)")
-                                            .arg(humanBytes(t.bytes()))
-                                            .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
-                                            .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
-        {"figures", !dataset->streamed        ? tr("exact, from the tensor in memory")
-                    : dataset->fibersEstimated ? fiberFigures(*dataset)
-                                               : tr("exact slice figures, from a pass over the file in parts; fiber figures not "
-                                                    "computed (they need the nonzeros grouped, which a bounded pass cannot do)")},
-        {"base", load.format == "tsb" || dataset->generated ? tr("stored 0-based") : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},
-        {"duplicates", grouped(load.duplicates_summed)},
+        {"storage", dataset->streamed
+                        ? tr("not loaded: it would take %1 (%2-bit indices, %3 values), more than the %4 a "
+                             "tensor may take here")
+                              .arg(humanBytes(dataset->streamedBytes))
+                              .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
+                              .arg(QString::fromLatin1(tscope::to_string(t.value_type())))
+                              .arg(humanBytes(dataset->memoryLimit))
+                        : tr("%1 (%2-bit indices, %3 values)")
+                              .arg(humanBytes(t.bytes()))
+                              .arg(t.index_width() == tscope::IndexWidth::U32 ? 32 : 64)
+                              .arg(QString::fromLatin1(tscope::to_string(t.value_type())))},
+        {"figures", !dataset->streamed ? tr("exact, from the tensor in memory")
+                    : dataset->fibersEstimated
+                        ? fiberFigures(*dataset)
+                        : tr("exact slice figures, from a pass over the file in parts; fiber figures not "
+                             "computed (they need the nonzeros grouped, which a bounded pass cannot do)")},
+        {"base", load.format == "tsb" || dataset->generated
+                     ? tr("stored 0-based")
+                     : tr("per mode: %1%2").arg(base, load.header ? tr("; dims from the file's header") : QString())},
+        {"duplicates", dataset->streamed && !dataset->streamedInOrder
+                           ? tr("not ruled out: the file is not in coordinate order (loading it whole would sum any)")
+                           : grouped(load.duplicates_summed)},
         {"zeros", grouped(load.zeros_dropped)},
         {"load", loadText},
         {"stats", tr("%1 s").arg(shortNumber(dataset->stats.seconds))}};

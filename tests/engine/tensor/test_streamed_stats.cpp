@@ -25,6 +25,38 @@ class TestStreamedStats : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Duplicate coordinates, which loading sums into fewer nonzeros: in a file in coordinate
+    // order they are neighbours, and the pass refuses the file in words, also across a part's
+    // edge (before, it counted both and called its figures exact); out of order they cannot
+    // be ruled out, and the result says so.
+    void duplicatesAreRefusedOrNotRuledOut() {
+        QTemporaryDir dir;
+        const std::string sorted = dir.filePath("sorted.tsb").toStdString(),
+                          shuffled = dir.filePath("shuffled.tsb").toStdString();
+        // (1,1,1) twice, summing to zero, then (2,2,2): loading holds one nonzero
+        QVERIFY(tstest::write_file(QString::fromStdString(sorted),
+                                   QByteArray::fromStdString(tstest::tsb_bytes(
+                                       4, 3, {3, 3, 3}, {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, {1.0, -1.0, 2.0}))));
+        QCOMPARE(load_tensor(sorted).tensor.nnz(), std::uint64_t{1});
+        for (std::uint64_t part : {0, 1}) {
+            try {
+                stream_tsb_stats(sorted, part);
+                QFAIL("counted");
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("entries 0 and 1 share their coordinates") != std::string::npos,
+                         e.what());
+            }
+        }
+        QVERIFY(tstest::write_file(QString::fromStdString(shuffled),
+                                   QByteArray::fromStdString(tstest::tsb_bytes(
+                                       4, 3, {3, 3, 3}, {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}}, {1.0, 2.0, -1.0}))));
+        const StreamedStats s = stream_tsb_stats(shuffled, 2);
+        QVERIFY(!s.in_order);
+        const std::string ours = dir.filePath("ours.tsb").toStdString();  // every .tsb written here is in order
+        save_tensor(load_tensor(shuffled).tensor, ours);
+        QVERIFY(stream_tsb_stats(ours, 1).in_order);
+    }
+
     void slicesEqualTheLoadedTensors_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<bool>("floats");

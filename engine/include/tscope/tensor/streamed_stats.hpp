@@ -21,6 +21,10 @@ struct StreamedStats {
     std::uint64_t nnz = 0;       // entries with a non-zero value
     std::uint64_t bytes_read = 0;
     std::uint64_t parts = 0;
+    // In coordinate order (mode 1 first), as every .tsb written here is. Then duplicate
+    // coordinates are neighbours, and a file holding any is an InputError (loading would sum
+    // them into fewer nonzeros than the figures count); out of order, they are not ruled out.
+    bool in_order = true;
 };
 
 // part_nnz: nonzeros read at a time (0: 8M, about 130 MB for an order-3 fp64 file).
