@@ -9,6 +9,7 @@
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/formats/alto_format.hpp"
 #include "tscope/formats/format_registry.hpp"
 #include "tscope/formats/hls_format.hpp"
 #include "tscope/kernels/sptv.hpp"
@@ -95,6 +96,13 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
     const FormatEntry& e = format_entry(kind);
     if (p.order() < e.min_order) return std::string(e.name) + " needs a tensor of order " + std::to_string(e.min_order) + " or more";
     if (kind == FormatKind::HLS && !p.hls_defined) return hls_refusal(p.dims);
+    if (kind == FormatKind::ALTO) {  // the builder's own refusal: an index of over 128 bits
+        try {
+            alto_layout(p.dims);
+        } catch (const InputError& e) {
+            return e.what();
+        }
+    }
     for (int m : modes) {
         const auto mu = static_cast<std::size_t>(m);
         // the builders' own refusals (format_builders.hpp), on the trees SpTV builds

@@ -3,12 +3,14 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 
 #include "test_support.hpp"
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/io/tns_format.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/generator.hpp"
 
@@ -184,6 +186,20 @@ private Q_SLOTS:
         QVERIFY(a.summary.find(format_name(a.ranking.front().format)) != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(InputError, advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::CpuRef, {}, 16}, test_machine()));
         QVERIFY_THROWS_EXCEPTION(InputError, advise(profile_tensor(t), {KernelKind::SpTV, Backend::Omp, {4}, 1}, test_machine()));
+    }
+
+    // Dims of 2^63: ALTO's index (189 bits) and HLS's are refused in words, and the others still
+    // ranked (advise exited 2 on ALTO's builder error, and died on HLS's tile map before).
+    void indicesPastTheFormatsBitsAreRefusals() {
+        const CooTensor t =
+            parse_tns("1 1 1 1.0\n9223372036854775808 9223372036854775808 9223372036854775808 2.0\n", "h.tns").tensor;
+        const Advice a = advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::Omp, {}, 2}, test_machine());
+        std::map<FormatKind, std::string> refused;
+        for (const FormatAdvice& f : a.ranking)
+            if (!f.supported) refused[f.format] = f.reason;
+        QVERIFY(refused[FormatKind::ALTO].find("189 bits") != std::string::npos);
+        QVERIFY(refused[FormatKind::HLS].find("more than 64 bits") != std::string::npos);
+        QVERIFY(a.ranking.front().supported);
     }
 
     // A factor larger than the cache misses less where its mode is skewed: the rows a power-law
