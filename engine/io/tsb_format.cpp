@@ -14,6 +14,7 @@
 #include "file_util.hpp"
 #include "tns_reader.hpp"
 #include "tsb_internal.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -268,6 +269,11 @@ LoadedTensor read_tsb(const std::string& path, const LoadOptions& options, RunCo
     const std::uint64_t nnz = h.nnz;
 
     control.stage("checking");
+    // the arrays the file holds, in memory: refused in words where they cannot be (a header may
+    // claim more than the machine holds; the file's size already matches it)
+    check_dense_fits(
+        nnz, (h.bytes_per_nnz() + 7) / 8,
+        path + ": its " + std::to_string(nnz) + " nonzeros (read it in parts: info or formats --streamed)");
     CooTensor t(h.dims, h.width, h.values);
     t.resize(nnz);
     PayloadReader reader(file, h.header_bytes);

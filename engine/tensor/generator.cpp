@@ -79,9 +79,15 @@ void validate(const GeneratorSpec& spec) {
     }
     if (spec.distribution == Distribution::Blocks) {
         if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
+        if (spec.blocks > spec.nnz)  // each block's origin is held: a count past the nonzeros only costs memory
+            throw InputError("generate: blocks:" + std::to_string(spec.blocks) + " places more blocks than the " +
+                             std::to_string(spec.nnz) + " nonzeros; give at most that many");
         if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
     }
     if (spec.distribution == Distribution::LowRank && spec.rank == 0) throw InputError("generate: lowrank needs a rank of at least 1");
+    if (spec.distribution == Distribution::LowRank && spec.rank > spec.nnz)
+        throw InputError("generate: lowrank:" + std::to_string(spec.rank) + " has more components than the " +
+                         std::to_string(spec.nnz) + " nonzeros; give at most that many");
     if (static_cast<long double>(spec.nnz) > capacity)
         throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
                          (capacity < 1e19L ? std::to_string(static_cast<std::uint64_t>(capacity)) : std::string("more than 10^19")) +

@@ -1,5 +1,6 @@
 #include "tscope/text_parse.hpp"
 
+#include <charconv>
 #include <sstream>
 
 #include "tscope/error.hpp"
@@ -20,10 +21,12 @@ std::uint64_t parse_count(const std::string& text, const std::string& what) {
         }
         if (scale != 1) digits.pop_back();
     }
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 19)
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         throw InputError(what + ": expected a non-negative integer, got '" + text + "'");
-    const std::uint64_t x = std::stoull(digits);
-    if (x > UINT64_MAX / scale) throw InputError(what + ": '" + text + "' is too large");
+    std::uint64_t x = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
+    if (ec == std::errc::result_out_of_range || x > UINT64_MAX / scale)
+        throw InputError(what + ": '" + text + "' is too large (at most 18446744073709551615)");
     return x * scale;
 }
 

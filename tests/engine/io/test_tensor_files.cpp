@@ -169,6 +169,31 @@ private Q_SLOTS:
         }
     }
 
+    // A file whose size matches a header of 2^36 nonzeros (a sparse file of 1.4 TB): loading it
+    // is refused in words, not "out of memory" after trying.
+    void tsbLargerThanMemoryIsRefusedInWords() {
+        QTemporaryDir dir;
+        const std::uint64_t nnz = std::uint64_t{1} << 36;
+        std::string bytes = tsb_bytes(4, 2, {3, 3, 3}, {{0, 1}, {0, 1}, {0, 1}}, {1, 2});
+        std::memcpy(bytes.data() + 24, &nnz, 8);
+        const std::size_t header = 32 + 3 * 8 + 4;
+        const auto crc =
+            static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), header - 4));
+        std::memcpy(bytes.data() + header - 4, &crc, 4);
+        const std::string path = write_bytes(dir, "big.tsb", bytes.substr(0, header));
+        std::error_code ec;
+        std::filesystem::resize_file(path, header + nnz * (3 * 4 + 8) + 4, ec);
+        if (ec) QSKIP(("this file system holds no sparse file of 1.4 TB: " + ec.message()).c_str());
+        try {
+            load_tensor(path);
+            QFAIL("loaded");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("68719476736 nonzeros (read it in parts") != std::string::npos,
+                     e.what());
+            QVERIFY2(std::string(e.what()).find("would need") != std::string::npos, e.what());
+        }
+    }
+
     // Found by fuzz_tsb: a header with a mode of length 0 was refused by CooTensor's own check,
     // whose message does not name the file.
     void tsbModeOfLengthZeroNamesTheFile() {

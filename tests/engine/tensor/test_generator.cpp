@@ -4,6 +4,7 @@
 #include "test_support.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "tscope/tensor/tensor_stats.hpp"
+#include "tscope/text_parse.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -114,6 +115,28 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
         parse_distribution("blocks:1:2", spec);  // one 2x2 block holds 4 < 10
         QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        // more blocks or components than nonzeros: refused (blocks:100000000 for 10 nonzeros held
+        // 3.5 GB of origins for 20 s)
+        spec.dims = {1000, 1000};
+        parse_distribution("blocks:11", spec);
+        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        parse_distribution("lowrank:11", spec);
+        QVERIFY_THROWS_EXCEPTION(InputError, generate_tensor(spec));
+        parse_distribution("blocks:10", spec);
+        QCOMPARE(generate_tensor(spec).nnz(), std::uint64_t{10});
+    }
+
+    // A count of 2^64 - 1 (a mode that long) reads; one past it is too large, said so.
+    void countsUpTo64Bits() {
+        QCOMPARE(parse_count("18446744073709551615", "--dims"), ~std::uint64_t{0});
+        try {
+            parse_count("18446744073709551616", "--dims");
+            QFAIL("read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("too large (at most 18446744073709551615)") != std::string::npos,
+                     e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_count("2x", "--dims"));
     }
 };
 
