@@ -120,6 +120,12 @@ bool same_file(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+void check_output_name(const std::string& output) {
+    if (output == "-")
+        throw InputError(
+            "'-' as the output: tensors are not written to standard output; give a file name (./- for a file named -)");
+}
+
 void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,
                      const std::string& role) {
     for (const std::string& out : outputs) {

@@ -66,6 +66,9 @@ void check_output_dir(const std::string& dir, const std::string& option = "--wri
 // a link, a hard link; "-": the file standard input reads): what the user gave to be read is
 // never written over. `option` names where the output's name came from, `role` what `input` is,
 // for the message.
+// Refuses "-" as an output's name (InputError): it reads as standard output, which no command
+// writes a tensor to; a file of that name is not what was meant.
+void check_output_name(const std::string& output);
 void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,
                      const std::string& role = "the input file");
 

@@ -82,6 +82,7 @@ int run_convert(int argc, char** argv) {
     const std::string out = args.positional(1, "the output FILE");
     args.expect_positionals(2);
     apply_threads(args);
+    check_output_name(out);
     check_not_input(in, {out}, "convert");
     const bool bounded = ends_with(out, ".tsb") && !args.flag("--in-memory") && file_kind(in) != FileKind::Tsb;
     if (!bounded && args.value("--memory"))

@@ -30,6 +30,7 @@ int run_generate(int argc, char** argv) {
     if (args.flag("--float")) spec.values = ValueType::F32;
     const auto out = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!out) throw InputError("generate: -o FILE is required (.tns, .tns.gz or .tsb)");
+    check_output_name(*out);
 
     const auto start = std::chrono::steady_clock::now();
     const CooTensor t = generate_tensor(spec);

@@ -48,6 +48,7 @@ int run_reorder(int argc, char** argv) {
     const ReorderMethod method = parse_reorder_method(args.value_or("--method", "degree"));
     const std::uint64_t seed = args.integer("--seed", 1);
     const int iters = static_cast<int>(args.integer("--iters", kLexiIterations, 1, 1000));
+    check_output_name(out);
     check_not_input(in, {out}, "reorder");
     const auto perm_dir = args.value("--perm-out");
     if (perm_dir) {  // before the load; neither the input nor the reordered tensor may be a permutation's file

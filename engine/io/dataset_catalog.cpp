@@ -78,6 +78,8 @@ std::size_t distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 DatasetCatalog read_catalog(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(where(path, "") + ": a folder, not a catalog file");
     std::ifstream in(path);
     if (!in) throw InputError("cannot open " + where(path, ""));
     Json doc;

@@ -162,8 +162,12 @@ void write_tsb(const CooTensor& t, const std::string& path, RunControl& control)
 }
 
 TsbHeader parse_tsb_header(const std::string& path, const char* p, std::size_t available, std::uint64_t file_bytes) {
-    if (available < kFixedHeader || std::memcmp(p, kTsbMagic, sizeof kTsbMagic) != 0)
+    if (available < sizeof kTsbMagic || std::memcmp(p, kTsbMagic, sizeof kTsbMagic) != 0)
         throw bad(path, "the file does not start with the .tsb magic");
+    if (available < kFixedHeader)
+        throw bad(path, "the file ends inside its header (" + std::to_string(available) +
+                            " bytes; the header alone takes " + std::to_string(kFixedHeader + 12) +
+                            " or more): a truncated copy?");
     const auto version = get<std::uint32_t>(p + 8);
     if (version != kTsbVersion)
         throw bad(path, "format version " + std::to_string(version) + ", this build reads version " +

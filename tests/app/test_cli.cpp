@@ -158,6 +158,9 @@ private Q_SLOTS:
         QCOMPARE(unknown.status, 2);
         QVERIFY2(unknown.err.contains("closest: nell-2"), unknown.err.constData());
         QCOMPARE(cli({"fetch", "--cache", cache.path()}).status, 2);  // neither a NAME nor --list
+        const Run folder = cli({"fetch", "--list", "--catalog", cache.path(), "--cache", cache.path()});
+        QCOMPARE(folder.status, 2);  // was exit 1 with libstdc++'s "basic_filebuf::underflow"
+        QVERIFY2(folder.err.contains("a folder, not a catalog file"), folder.err.constData());
     }
 
     // Issue 18, item 3 (progress): convert draws its stage, share and time left on stderr where
@@ -579,6 +582,16 @@ private Q_SLOTS:
                      r.err.constData());
         }
         QVERIFY(QFileInfo(fifo).isFile() == false && QFileInfo::exists(fifo));
+        for (const QStringList& args :
+             {QStringList{"convert", tns, "-"}, QStringList{"generate", "--dims", "4,4", "--nnz", "3", "-o", "-"}}) {
+            QProcess p;  // "-" is not standard output, nor a file named "-" in the working folder
+            p.setWorkingDirectory(dir.path());
+            p.start(TS_BIN_DIR "/tensorscope-cli", args);
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitCode(), 2);
+            QVERIFY(p.readAllStandardError().contains("not written to standard output"));
+            QVERIFY(!QFileInfo::exists(dir.filePath("-")));
+        }
         QVERIFY(QFileInfo(folder).isDir());
         const QString link = dir.filePath("link.tsb"), target = dir.filePath("target.tsb");
         QVERIFY(QFile::link(target, link));

@@ -134,6 +134,7 @@ private Q_SLOTS:
              {std::tuple{"payload.tsb", payload_flip, "data checksum does not match"},
               std::tuple{"header.tsb", header_flip, "header checksum does not match"},
               std::tuple{"short.tsb", bytes.substr(0, bytes.size() - 5), "truncated"},
+              std::tuple{"header-cut.tsb", bytes.substr(0, 20), "ends inside its header (20 bytes"},
               std::tuple{"long.tsb", bytes + "xx", "trailing data"}}) {
             const std::string p = write_temp(dir, name, content);
             try {
