@@ -6,6 +6,7 @@
 #include "coo_writer.hpp"
 #include "format_builders.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tscope/ceil_div.hpp"
 
 namespace tscope {
 
@@ -15,8 +16,8 @@ using detail::value_array_info;
 namespace {
 
 int bits_for(std::uint64_t count) { return static_cast<int>(std::bit_width(count - 1)); }  // ceil(log2 count)
-// Tiles of kHlsTile along a mode of `dim` indices (no overflow near 2^64).
-std::uint64_t tiles_along(std::uint64_t dim) { return dim / kHlsTile + (dim % kHlsTile != 0); }
+// Tiles of kHlsTile along a mode of `dim` indices.
+std::uint64_t tiles_along(std::uint64_t dim) { return ceil_div(dim, kHlsTile); }
 
 }  // namespace
 

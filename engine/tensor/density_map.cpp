@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tensor/tile_map_builder.hpp"
+#include "tscope/ceil_div.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope {
@@ -14,19 +15,14 @@ void check_modes(const CooTensor& t, int a, int b) {
         throw InputError("a density map needs two different modes of the tensor");
 }
 
-// ceil(length / max_bins), also for lengths near 2^64
-std::uint64_t per_bin(std::uint64_t length, std::uint64_t max_bins) {
-    return length / max_bins + (length % max_bins != 0);
-}
-
 }  // namespace
 
 DensityMap density_map(const CooTensor& t, int a, int b, std::uint64_t max_bins, RunControl& control) {
     check_modes(t, a, b);
     DensityMap m;
     m.mode_x = a, m.mode_y = b;
-    m.cells_x = per_bin(t.dim(a), max_bins), m.cells_y = per_bin(t.dim(b), max_bins);
-    m.bins_x = per_bin(t.dim(a), m.cells_x), m.bins_y = per_bin(t.dim(b), m.cells_y);  // ceil(dim / cells)
+    m.cells_x = ceil_div(t.dim(a), max_bins), m.cells_y = ceil_div(t.dim(b), max_bins);
+    m.bins_x = ceil_div(t.dim(a), m.cells_x), m.bins_y = ceil_div(t.dim(b), m.cells_y);
     m.values.assign(m.bins_x * m.bins_y, 0.0);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         if ((z & 0xfffff) == 0) control.check();

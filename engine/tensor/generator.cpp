@@ -12,6 +12,7 @@
 #include "distinct_keys.hpp"
 #include "radix_sort.hpp"
 #include "random.hpp"
+#include "tscope/ceil_div.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -105,8 +106,7 @@ Sampler make_sampler(const GeneratorSpec& spec) {
         for (std::uint64_t b = 0; b < spec.blocks; ++b) {
             std::vector<std::uint64_t> origin(order);
             for (std::size_t m = 0; m < order; ++m) {
-                const std::uint64_t slots =
-                    spec.dims[m] / s.edge + (spec.dims[m] % s.edge != 0);  // no overflow near 2^64
+                const std::uint64_t slots = ceil_div(spec.dims[m], s.edge);
                 origin[m] = setup.below(slots) * s.edge;
                 s.origins[m].push_back(origin[m]);
             }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tscope/ceil_div.hpp"
 #include "tscope/error.hpp"
 #include "tscope/tensor/density_map.hpp"
 
@@ -21,17 +22,18 @@ public:
     // InputError where the tiles number more than 2^64 (no key would tell them apart).
     TileMapBuilder(const std::vector<std::uint64_t>& dims, int mode_x, int mode_y, std::uint64_t threshold, std::uint64_t max_bins)
         : a_(mode_x), b_(mode_y), c_(3 - mode_x - mode_y) {
-        tx_ = tiles(dims[static_cast<std::size_t>(a_)]), ty_ = tiles(dims[static_cast<std::size_t>(b_)]);
-        tz_ = tiles(dims[static_cast<std::size_t>(c_)]);
+        tx_ = ceil_div(dims[static_cast<std::size_t>(a_)], kEdge),
+        ty_ = ceil_div(dims[static_cast<std::size_t>(b_)], kEdge);
+        tz_ = ceil_div(dims[static_cast<std::size_t>(c_)], kEdge);
         std::uint64_t all = 0;
         if (__builtin_mul_overflow(tx_, ty_, &all) || __builtin_mul_overflow(all, tz_, &all))
             throw InputError("the HLS tile map: this shape has more than 2^64 tiles of 16^3");
         out_.threshold = threshold;
         DensityMap& m = out_.map;
         m.mode_x = a_, m.mode_y = b_;
-        m.cells_x = per_bin(tx_, max_bins) * kEdge, m.cells_y = per_bin(ty_, max_bins) * kEdge;
+        m.cells_x = ceil_div(tx_, max_bins) * kEdge, m.cells_y = ceil_div(ty_, max_bins) * kEdge;
         per_x_ = m.cells_x / kEdge, per_y_ = m.cells_y / kEdge;
-        m.bins_x = per_bin(tx_, per_x_), m.bins_y = per_bin(ty_, per_y_);  // ceil(tiles / per bin)
+        m.bins_x = ceil_div(tx_, per_x_), m.bins_y = ceil_div(ty_, per_y_);
         m.values.assign(m.bins_x * m.bins_y, 0.0);
     }
     // The tile of the nonzero at (i[0], i[1], i[2]).
@@ -56,11 +58,6 @@ public:
     }
 
 private:
-    // ceil(length / kEdge) and ceil(length / max_bins), also for lengths near 2^64
-    static std::uint64_t tiles(std::uint64_t length) { return length / kEdge + (length % kEdge != 0); }
-    static std::uint64_t per_bin(std::uint64_t length, std::uint64_t max_bins) {
-        return length / max_bins + (length % max_bins != 0);
-    }
     void add_tile(std::uint64_t key, std::uint64_t n) {
         ++out_.tiles;
         if (n >= out_.threshold) {
