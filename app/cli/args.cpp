@@ -11,6 +11,7 @@
 
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
 
 namespace tscope::cli {
@@ -124,6 +125,7 @@ void check_output_name(const std::string& output) {
     if (output == "-")
         throw InputError(
             "'-' as the output: tensors are not written to standard output; give a file name (./- for a file named -)");
+    check_tensor_output_name(output);
 }
 
 void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,

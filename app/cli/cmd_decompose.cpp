@@ -43,8 +43,9 @@ void print_iteration(const IterationReport& r) {
         std::cout << "  (MTTKRP " << number(r.mttkrp_seconds) << " s, dense " << number(r.dense_seconds) << " s, fit "
                   << number(r.fit_seconds) << " s; host peak " << human_bytes(peak_host_memory_bytes()) << ")";
     if (!std::isnan(r.train_rmse))
-        std::cout << "  train RMSE " << number(r.train_rmse, 4) << " MAE " << number(r.train_mae, 4) << "  test RMSE "
-                  << number(r.test_rmse, 4) << " MAE " << number(r.test_mae, 4);
+        std::cout << "  train RMSE " << number(r.train_rmse, 4) << " MAE " << number(r.train_mae, 4);
+    if (!std::isnan(r.test_rmse))  // NaN when the test set is empty: said once, not printed as "nan"
+        std::cout << "  test RMSE " << number(r.test_rmse, 4) << " MAE " << number(r.test_mae, 4);
     std::cout << std::endl;
 }
 
@@ -237,7 +238,10 @@ std::vector<IterationReport> run_faster_tucker(const DecomposeRun& run) {
     run.doc["global_mean"] = r.global_mean, run.doc["mean_predictor_test_rmse"] = r.mean_predictor_test_rmse;
     run.doc["lr_a"] = o.lr_a, run.doc["lr_b"] = o.lr_b, run.doc["reg_a"] = o.reg_a, run.doc["reg_b"] = o.reg_b;
     run.doc["setup_seconds"] = r.setup_seconds, run.doc["schedule"] = ft_schedule_name(o.schedule);
-    if (!run.json)
+    if (!run.json && r.test_nnz == 0)
+        std::cout << "test set: empty (--test-fraction " << o.test_fraction << " of " << run.t.nnz()
+                  << " nonzeros), so no test RMSE" << std::endl;
+    else if (!run.json)
         std::cout << "global-mean predictor: test RMSE " << number(r.mean_predictor_test_rmse, 4) << std::endl;
     return r.iterations;
 }

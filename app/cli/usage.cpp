@@ -114,7 +114,8 @@ void print_usage(bool to_stderr) {
       2,3,4,5,8 x chunks 16M,64M,256M; --limit-gpu-memory leaves only B bytes free (the rest is held during
       the run, as other users of a shared GPU would hold it)
   convert IN OUT [--float] [--memory B] [--in-memory] [--json]
-      between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension); text to .tsb is an
+      between .tns, .tns.gz and the binary cache .tsb (chosen by OUT's extension: .tsb, .gz, else text;
+      .txt or none is text too, another such as .csv is refused); text to .tsb is an
       external sort in bounded memory: runs of at most B bytes of nonzeros (default a quarter of the
       memory, at most 4G) sorted into temporary files next to OUT, then merged (duplicates summed in file
       order, zeros dropped; the .tsb holds the nonzeros sorted); --in-memory loads the tensor whole instead

@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 
 #include "file_util.hpp"
 #include "tns_reader.hpp"
+#include "tscope/error.hpp"
 #include "tscope/io/tns_format.hpp"
 #include "tscope/io/tsb_format.hpp"
 
@@ -19,7 +21,24 @@ bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Text is FROSTT's whitespace-separated lines whatever the name says, so a name that promises
+// another format (out.csv, out.mtx, out.json) would be a silently wrong file.
+bool names_text(const std::filesystem::path& name) {
+    const std::string ext = name.extension().string();
+    return ext.empty() || ext == ".tns" || ext == ".txt";
+}
+
 }  // namespace
+
+void check_tensor_output_name(const std::string& path) {
+    const std::filesystem::path name = std::filesystem::path(path).filename();
+    const std::string ext = name.extension().string();
+    if (ext == ".tsb" || names_text(name) || (ext == ".gz" && names_text(name.stem()))) return;
+    throw InputError("'" + path +
+                     "': a tensor is written by its name's extension, as .tns (text), .tns.gz (gzip text) "
+                     "or .tsb (binary); '" +
+                     (ext == ".gz" ? name.stem().extension().string() + ext : ext) + "' is none of them");
+}
 
 FileKind file_kind(const std::string& path) {
     if (path == "-" || !detail::is_regular_file(path)) return FileKind::Stream;
@@ -64,6 +83,7 @@ LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, Ru
 }
 
 void save_tensor(const CooTensor& t, const std::string& path, RunControl& control) {
+    check_tensor_output_name(path);
     if (ends_with(path, ".tsb")) {
         write_tsb(t, path, control);
         return;

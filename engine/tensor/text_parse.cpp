@@ -32,6 +32,10 @@ std::uint64_t parse_count(const std::string& text, const std::string& what) {
 
 std::vector<std::uint64_t> parse_count_list(const std::string& text, const std::string& what) {
     std::vector<std::uint64_t> out;
+    // getline drops a trailing empty item ("5,5," would read as two entries), so empty items are
+    // refused here, wherever they are.
+    if (!text.empty() && (text.back() == ',' || text.front() == ',' || text.find(",,") != std::string::npos))
+        throw InputError(what + ": an entry is empty in '" + text + "'");
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ',')) {

@@ -458,6 +458,16 @@ private Q_SLOTS:
         const Run big = cli({"generate", "--dims", "5,5", "--nnz", "3", "--dist", "lowrank:23333333333333333333333", "-o", "/tmp/never.tns"});
         QCOMPARE(big.status, 2);
         QVERIFY2(big.err.contains("too large"), big.err.constData());
+        // a name promising another format is refused before the work, and nothing is written
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("t.csv");
+        const Run named = cli({"generate", "--dims", "4,4", "--nnz", "3", "-o", csv});
+        QCOMPARE(named.status, 2);
+        QVERIFY2(named.err.contains("'.csv' is none of them"), named.err.constData());
+        QVERIFY(!QFileInfo::exists(csv));
+        const Run trailing = cli({"generate", "--dims", "5,5,", "--nnz", "3", "-o", dir.filePath("t.tns")});
+        QCOMPARE(trailing.status, 2);
+        QVERIFY2(trailing.err.contains("an entry is empty"), trailing.err.constData());
     }
 
     // Issue 24, item 9: `-` (stdin) and a FIFO are read in one pass, gzip recognised by its
@@ -552,7 +562,8 @@ private Q_SLOTS:
         refused(d + "/mode1.perm", {"reorder", d + "/mode1.perm", dir.filePath("r.tns"), "--perm-out", d},
                 "is the input file");
         const QString in = dir.filePath("in.tns");
-        refused(in, {"reorder", in, d + "/mode3.perm", "--perm-out", d}, "is the output tensor");
+        // a tensor named as a permutation's file: refused by its extension before the collision
+        refused(in, {"reorder", in, d + "/mode3.perm", "--perm-out", d}, "'.perm' is none of them");
         QProcess p;  // convert - in.tns < in.tns
         p.setStandardInputFile(in);
         p.start(TS_BIN_DIR "/tensorscope-cli", {"convert", "-", in});
@@ -953,6 +964,12 @@ private Q_SLOTS:
         QCOMPARE(o1["iterations"].toArray()[1].toObject()["train_rmse"].toDouble(),
                  o2["iterations"].toArray()[1].toObject()["train_rmse"].toDouble());
         QCOMPARE(cli({"decompose", file, "--method", "fastertucker", "--schedule", "sorted"}).status, 2);
+        // one nonzero leaves the test set empty: said once in words, never printed as "nan"
+        const QString one = dir.filePath("one.tns");
+        QCOMPARE(cli({"generate", "--dims", "3,3,3", "--nnz", "1", "-o", one}).status, 0);
+        const Run lone = cli({"decompose", one, "--method", "fastertucker", "--rank", "2", "--iters", "2"});
+        QCOMPARE(lone.status, 0);
+        QVERIFY2(lone.out.contains("test set: empty") && !lone.out.contains("nan"), lone.out.constData());
         // --distributed is refused before any work: nothing printed on stdout, one line saying why
         const Run dist = cli({"decompose", file, "--method", "cpd", "--distributed", "--json"});
         QCOMPARE(dist.status, 2);

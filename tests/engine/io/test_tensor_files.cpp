@@ -294,6 +294,28 @@ private Q_SLOTS:
         QVERIFY(same_entries(load_tensor(renamed_gz).tensor, t));
     }
 
+    // The name's extension picks the format; one that promises another format (CSV, Matrix
+    // Market) is refused before anything is written, not filled with FROSTT text.
+    void outputNameMustNameAFormatWeWrite() {
+        QTemporaryDir dir;
+        const CooTensor t = tstest::random_tensor({9, 9, 9}, 40, 2);
+        for (const char* name : {"plain", "t.txt", "t.txt.gz", "t.gz", ".hidden"}) {
+            const std::string path = dir.filePath(name).toStdString();
+            save_tensor(t, path);
+            QVERIFY2(same_entries(load_tensor(path).tensor, t), name);
+        }
+        for (const char* name : {"t.csv", "t.mtx", "t.csv.gz", "t.json"}) {
+            const std::string path = dir.filePath(name).toStdString();
+            try {
+                save_tensor(t, path);
+                QFAIL(name);
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("is none of them") != std::string::npos, e.what());
+            }
+            QVERIFY2(!std::filesystem::exists(path), name);
+        }
+    }
+
     void cancelledWriteLeavesNoFileAndKeepsTheOldOne() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("keep.tsb").toStdString();

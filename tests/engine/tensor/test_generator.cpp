@@ -138,6 +138,19 @@ private Q_SLOTS:
         }
         QVERIFY_THROWS_EXCEPTION(InputError, parse_count("2x", "--dims"));
     }
+
+    // An empty entry anywhere in a list is refused: getline alone would read "5,5," as {5, 5}.
+    void listEntriesAreNeverEmpty() {
+        QCOMPARE(parse_count_list("5,6", "--dims"), (std::vector<std::uint64_t>{5, 6}));
+        for (const char* text : {"5,5,", ",5,5", "5,,5", ","}) {
+            try {
+                parse_count_list(text, "--dims");
+                QFAIL(text);
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("an entry is empty") != std::string::npos, e.what());
+            }
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGenerator)

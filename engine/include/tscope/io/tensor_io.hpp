@@ -54,8 +54,13 @@ FileKind file_kind(const std::string& path);
 LoadedTensor load_tensor(const std::string& path, const LoadOptions& options = {},
                          RunControl& control = no_control());
 
-// Writes by the name's extension: .tsb (binary cache), .tns.gz (gzip text), else .tns text.
-// The file appears complete or not at all (written to a temporary name, then renamed).
+// Refuses (InputError) a name whose extension promises a format save_tensor does not write:
+// .tsb, .tns, .txt, no extension, and those of text with .gz after them are accepted.
+void check_tensor_output_name(const std::string& path);
+
+// Writes by the name's extension: .tsb (binary cache), .gz (gzip text), else .tns text; other
+// extensions are refused (check_tensor_output_name). The file appears complete or not at all
+// (written to a temporary name, then renamed).
 void save_tensor(const CooTensor& t, const std::string& path, RunControl& control = no_control());
 
 }  // namespace tscope
