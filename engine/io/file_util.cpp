@@ -327,9 +327,39 @@ std::string replaced_file(const std::string& path) {
     return target.string();
 }
 
+namespace {
+
+std::atomic<bool> g_nameless{true};
+
+std::string directory_of(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A file with no name in `dir` (O_TMPFILE), or -1 where the kernel or the filesystem lacks
+// it, or where /proc (which commit() names the file through) is not there.
+int open_nameless(const std::string& dir) {
+#ifdef O_TMPFILE
+    if (!g_nameless.load() || ::access("/proc/self/fd", X_OK) != 0) return -1;
+    return ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+#else
+    (void)dir;
+    return -1;
+#endif
+}
+
+}  // namespace
+
+void allow_nameless_temporaries(bool on) { g_nameless.store(on); }
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(replaced_file(path_)) {
     static std::atomic<unsigned> counter{0};
     temp_ = target_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    // Nameless until commit: the kernel frees it with the process even on SIGKILL or the OOM
+    // killer, which no handler sees (a convert's runs and output are each as large as the tensor).
+    fd_ = open_nameless(directory_of(target_));
+    if (fd_ >= 0) return;
+    named_ = true;
     slot_ = list_temp(temp_.c_str());  // listed before it exists: a signal never misses it
     fd_ = ::open(temp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) {
@@ -340,7 +370,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(repla
 
 AtomicFile::~AtomicFile() {
     if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(temp_.c_str());
+    if (named_ && !committed_) ::unlink(temp_.c_str());
     release_temp(slot_);
 }
 
@@ -372,7 +402,9 @@ void AtomicFile::read_at(std::uint64_t offset, void* data, std::size_t size) con
     while (size > 0) {
         const ssize_t got = ::pread(fd_, p, size, static_cast<off_t>(offset));
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) throw Error("cannot read back '" + temp_ + "': " + (got < 0 ? errno_text(errno) : "it ended early"));
+        if (got <= 0)
+            throw Error("cannot read back the temporary of '" + path_ +
+                        "': " + (got < 0 ? errno_text(errno) : "it ended early"));
         p += got;
         offset += static_cast<std::uint64_t>(got);
         size -= static_cast<std::size_t>(got);
@@ -385,13 +417,21 @@ void AtomicFile::truncate(std::uint64_t size) {
 
 void AtomicFile::commit() {
     if (fd_ >= 0) {
-        const bool synced = ::fsync(fd_) == 0;
-        const int err = errno;
-        if (::close(fd_) != 0 || !synced) {
-            fd_ = -1;
-            throw Error("cannot write '" + path_ + "': " + errno_text(synced ? errno : err));
+        if (::fsync(fd_) != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+        if (!named_) {  // the temporary name appears only now, listed first, for the rename below
+            slot_ = list_temp(temp_.c_str());
+            const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+            int linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW);
+            if (linked != 0 && errno == EEXIST) {  // left by a killed process that had our pid
+                ::unlink(temp_.c_str());
+                linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW);
+            }
+            if (linked != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+            named_ = true;
         }
+        const int closed = ::close(fd_);
         fd_ = -1;
+        if (closed != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
     }
     if (::rename(temp_.c_str(), target_.c_str()) != 0)
         throw Error("cannot write '" + path_ + "': " + errno_text(errno));
@@ -399,8 +439,7 @@ void AtomicFile::commit() {
     release_temp(slot_);
     slot_ = -1;
     // the rename is durable once the directory is flushed too
-    const std::string dir = target_.find('/') == std::string::npos ? "." : target_.substr(0, target_.rfind('/') + 1);
-    if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+    if (const int d = ::open(directory_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
         ::fsync(d);
         ::close(d);
     }

@@ -119,9 +119,11 @@ private:
 // dangling link) is an InputError: renaming over it would replace it with a regular file.
 std::string replaced_file(const std::string& path);
 
-// Writes a file under a temporary name next to the target and renames it on commit(), so a
-// failed or cancelled write never leaves a partial file (nor clobbers an existing one). The
-// target is replaced_file(path).
+// Writes a file next to the target and renames it onto the target on commit(), so a failed or
+// cancelled write never leaves a partial file (nor clobbers an existing one). The target is
+// replaced_file(path). The file has no name until commit() (O_TMPFILE, then linkat through
+// /proc), so even a SIGKILL leaves nothing; where that is not available it is written under a
+// temporary name that temp_cleanup's handlers and the destructor remove.
 class AtomicFile {
 public:
     explicit AtomicFile(std::string path);
@@ -129,7 +131,9 @@ public:
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
-    const std::string& temp_path() const { return temp_; }
+    // The open file, for a writer that wants its own descriptor (dup it: gzdopen closes what it
+    // is given).
+    int descriptor() const { return fd_; }
     // Appends to the temporary file (plain binary writes).
     void write(const void* data, std::size_t size);
     // Writes and reads at an offset (the bounded convert fills several arrays of one file, and
@@ -145,11 +149,16 @@ public:
 private:
     std::string path_;    // as given, for messages
     std::string target_;  // replaced_file(path_)
-    std::string temp_;
+    std::string temp_;    // the name it has before the rename (from the start where nameless is unavailable)
     int fd_ = -1;
+    bool named_ = false;  // temp_ exists on disk
     int slot_ = -1;  // in temp_cleanup's list while the temporary exists
     bool committed_ = false;
 };
+
+// Whether AtomicFiles opened from now on may be nameless (the default); off, they take the
+// named route that filesystems without O_TMPFILE get, so tests can cover it here.
+void allow_nameless_temporaries(bool on);
 
 // "No such file or directory" style text for errno.
 std::string errno_text(int err);

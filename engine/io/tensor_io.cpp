@@ -1,5 +1,6 @@
 #include "tscope/io/tensor_io.hpp"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <chrono>
@@ -93,8 +94,12 @@ void save_tensor(const CooTensor& t, const std::string& path, RunControl& contro
     control.stage("writing");
     detail::AtomicFile file(path);
     if (ends_with(path, ".gz")) {
-        gzFile gz = gzopen(file.temp_path().c_str(), "wb6");
-        if (!gz) throw Error("cannot write '" + path + "'");
+        const int fd = ::dup(file.descriptor());  // gzclose closes it; the file keeps its own
+        gzFile gz = fd >= 0 ? gzdopen(fd, "wb6") : nullptr;
+        if (!gz) {
+            if (fd >= 0) ::close(fd);
+            throw Error("cannot write '" + path + "'");
+        }
         std::size_t done = 0;
         while (done < text.size()) {
             const auto n = static_cast<unsigned>(std::min<std::size_t>(text.size() - done, 1u << 24));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -72,6 +73,20 @@ inline std::string read_file_bytes(const std::string& path) {
 inline bool write_file(const QString& path, const QByteArray& bytes) {
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// How many files in `dir` process `pid` holds open with no name (a writer's temporaries, which
+// exist only as descriptors): /proc/PID/fd links read "DIR/#INODE (deleted)" for them.
+inline int nameless_files_open(qint64 pid, const QString& dir) {
+    const std::string prefix = QDir(dir).canonicalPath().toStdString() + "/";
+    const std::string tail = " (deleted)";
+    std::error_code ec;
+    int n = 0;
+    for (const auto& fd : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+        const std::string to = std::filesystem::read_symlink(fd.path(), ec).string();
+        if (!ec && to.starts_with(prefix) && to.ends_with(tail)) ++n;
+    }
+    return n;
 }
 
 // A small reproducible random tensor.

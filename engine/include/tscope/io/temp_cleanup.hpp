@@ -1,6 +1,8 @@
-// Temporary files never outlive the process, whatever signal ends it: every AtomicFile lists
-// its temporary name here while it is open, and the handlers installed below unlink what is
-// listed (async-signal-safe: fixed slots, unlink only) before the signal's default action.
+// Temporary files never outlive the process, whatever signal ends it. An AtomicFile has no name
+// while it is written (O_TMPFILE), which even SIGKILL cannot leave behind; it lists its
+// temporary name here for the moment between naming it and renaming it onto the target, and for
+// its whole life where nameless files are unavailable. The handlers installed below unlink what
+// is listed (async-signal-safe: fixed slots, unlink only) before the signal's default action.
 #pragma once
 
 namespace tscope {
