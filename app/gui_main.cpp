@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <unistd.h>
 
 #include "models/BenchRecording.hpp"
@@ -44,7 +45,8 @@ const QCommandLineOption memoryLimit(QStringLiteral("memory-limit"),
                                                     "loaded (default: half the memory)"),
                                      QStringLiteral("B"));
 
-// "512M", "2G", "1048576": bytes; 0 when the text is none of these.
+// "512M", "2G", "1048576": bytes; 0 when the text is none of these, or is 2^64 bytes or more
+// (17592186044417M wrapped to 1 MiB, which opened every tensor streamed).
 std::uint64_t parse_bytes(const QString& text) {
     QString t = text.trimmed().toUpper();
     std::uint64_t unit = 1;
@@ -54,7 +56,7 @@ std::uint64_t parse_bytes(const QString& text) {
     if (unit > 1) t.chop(1);
     bool ok = false;
     const qulonglong n = t.toULongLong(&ok);
-    return ok ? n * unit : 0;
+    return ok && n <= std::numeric_limits<std::uint64_t>::max() / unit ? n * unit : 0;
 }
 
 void describe(QCommandLineParser& parser) {
@@ -128,7 +130,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(memoryLimit)) {
         const std::uint64_t bytes = parse_bytes(parser.value(memoryLimit));
         if (bytes == 0) {
-            std::fprintf(stderr, "tensorscope: --memory-limit takes a size such as 512M or 2G, not '%s'\n",
+            std::fprintf(stderr,
+                         "tensorscope: --memory-limit takes a size such as 512M or 2G (under 16 EiB), not '%s'\n",
                          qPrintable(parser.value(memoryLimit)));
             return 2;
         }

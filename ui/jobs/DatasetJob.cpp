@@ -11,10 +11,11 @@
 #include <QDir>
 
 #include "tscope/bench/machine.hpp"
+#include "tscope/error.hpp"
 #include "tscope/io/bounded_convert.hpp"
-#include "tscope/io/tsb_sample.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
+#include "tscope/io/tsb_sample.hpp"
 #include "tscope/tensor/fiber_sketch.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
 
@@ -205,7 +206,13 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
         // a text file too large to load is read from its .tsb in the cache, converted first
         std::string path = request.path.toStdString();
         const tscope::FileKind kind = tscope::file_kind(path);
-        if (kind != tscope::FileKind::Tsb && kind != tscope::FileKind::Stream && limit > 0 && !request.cacheDir.isEmpty() &&
+        // A FIFO's open() waits for a writer, where neither Cancel nor quitting can reach it;
+        // a device or a pipe has no size to plan the load by. The CLI reads those.
+        if (kind == tscope::FileKind::Stream)
+            throw tscope::InputError(request.path.toStdString() +
+                                     ": not a regular file (a pipe, a FIFO or a device): the window opens files; "
+                                     "tensorscope-cli reads the others (e.g. tensorscope-cli convert - out.tsb)");
+        if (kind != tscope::FileKind::Tsb && limit > 0 && !request.cacheDir.isEmpty() &&
             textLoadEstimate(request.path) > limit) {
             ds->convertedTo = convertIntoCache(request.path, request.cacheDir, limit, control);
             path = ds->convertedTo.toStdString();

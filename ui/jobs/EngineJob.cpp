@@ -91,7 +91,18 @@ void EngineJob::onDone() {
     auto deliver = std::move(deliver_);  // the handler may start the next job, with its own
     busy_ = false;
     switch (out.kind) {
-    case Outcome::Kind::Finished: deliver(std::move(out.value)); break;
+    case Outcome::Kind::Finished:
+        // what shows the result may throw too (a panel meeting a case it did not foresee): said as
+        // a failure, and idle still follows, where the exception went into the event loop and a
+        // window waiting for idle (a --screenshot) waited for ever
+        try {
+            deliver(std::move(out.value));
+        } catch (const std::exception& e) {
+            Q_EMIT failed(QStringLiteral("while showing the result: %1").arg(QString::fromStdString(e.what())));
+        } catch (...) {
+            Q_EMIT failed(QStringLiteral("unexpected error while showing the result"));
+        }
+        break;
     case Outcome::Kind::Failed: Q_EMIT failed(out.message); break;
     case Outcome::Kind::Cancelled: Q_EMIT cancelled(); break;
     }

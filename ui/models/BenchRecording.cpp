@@ -12,13 +12,29 @@
 #include "tscope/formats/format.hpp"
 #include "tscope/kernels/backend.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
 
 namespace {
 
+constexpr int kMostModes = tscope::kMaxOrder;
+constexpr std::uint64_t kMostRank = 1 << 20;  // far past bench's --rank (at most 4096)
+
 bool isNumber(const QJsonValue& v) { return v.isDouble() && std::isfinite(v.toDouble()); }
+
+// A count from a whole number in [0, most]; absent leaves `to` as it is. A cast of a negative
+// or huge double to an integer is undefined (rank -7 showed as a number, 1e308 as 0).
+QString readCount(const QJsonObject& o, const char* key, std::uint64_t most, std::uint64_t& to) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined()) return {};
+    const double d = v.toDouble(-1);
+    if (!isNumber(v) || d < 0 || d != std::floor(d) || d > static_cast<double>(most))
+        return QObject::tr("\"%1\" should be a whole number from 0 to %2").arg(QLatin1String(key)).arg(most);
+    to = static_cast<std::uint64_t>(d);
+    return {};
+}
 
 // The row's fields into r, or a fault naming the key. The engine's parsers name the choices.
 QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
@@ -30,8 +46,9 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
         return QString::fromStdString(e.what());
     }
     const QJsonValue mode = o.value(QStringLiteral("mode"));
-    if (!isNumber(mode) || mode.toDouble() < 1 || mode.toDouble() != std::floor(mode.toDouble()))
-        return QObject::tr("\"mode\" should be a whole number of at least 1");
+    if (!isNumber(mode) || mode.toDouble() < 1 || mode.toDouble() > kMostModes ||
+        mode.toDouble() != std::floor(mode.toDouble()))
+        return QObject::tr("\"mode\" should be a whole number from 1 to %1").arg(kMostModes);
     r.mode = mode.toInt() - 1;
     if (!o.value(QStringLiteral("ran")).isBool()) return QObject::tr("\"ran\" should be true or false");
     r.ran = o.value(QStringLiteral("ran")).toBool();
@@ -65,11 +82,16 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
         *f.to = v.toDouble();
     }
     if (!o.contains(QStringLiteral("median_s"))) return QObject::tr("a row that ran needs \"median_s\"");
-    r.rank = static_cast<std::uint64_t>(o.value(QStringLiteral("rank")).toDouble());
-    r.bytes_moved = static_cast<std::uint64_t>(o.value(QStringLiteral("min_bytes")).toDouble(o.value(QStringLiteral("bytes_moved")).toDouble()));
-    r.gather_bytes = static_cast<std::uint64_t>(o.value(QStringLiteral("gather_bytes")).toDouble());
-    r.add_bytes = static_cast<std::uint64_t>(o.value(QStringLiteral("add_bytes")).toDouble());
-    r.vector_packed = static_cast<std::uint64_t>(o.value(QStringLiteral("vector_packed")).toDouble());
+    // bytes_moved is the older name of min_bytes; 2^53 is where a JSON number stops counting exactly
+    constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+    const std::pair<const char*, std::uint64_t*> counts[] = {{"bytes_moved", &r.bytes_moved},
+                                                             {"min_bytes", &r.bytes_moved},
+                                                             {"gather_bytes", &r.gather_bytes},
+                                                             {"add_bytes", &r.add_bytes},
+                                                             {"vector_packed", &r.vector_packed}};
+    if (QString fault = readCount(o, "rank", kMostRank, r.rank); !fault.isEmpty()) return fault;
+    for (const auto& [key, to] : counts)
+        if (QString fault = readCount(o, key, kExact, *to); !fault.isEmpty()) return fault;
     if (isNumber(o.value(QStringLiteral("max_rel_error")))) r.max_rel_error = o.value(QStringLiteral("max_rel_error")).toDouble();
     for (const QJsonValue& s : o.value(QStringLiteral("seconds")).toArray()) r.seconds.push_back(s.toDouble());
     return {};
@@ -109,6 +131,15 @@ std::optional<BenchRecording> parseLines(const QByteArray& text, QString* error)
         const QString where = QObject::tr("line %1: ").arg(n + 1);
         QString fault;
         const std::optional<QJsonDocument> doc = parseJsonDocument(lines[n], &fault);
+        if (!doc && n + 1 == lines.size() && !r.rows.empty()) {
+            // the last line, with no newline after it: a run stopped while writing it (bench
+            // flushes each row as it finishes), so the rows before it stand
+            r.note =
+                QObject::tr("line %1 was cut short (the run stopped while writing it); the %2 rows before it are shown")
+                    .arg(n + 1)
+                    .arg(r.rows.size());
+            break;
+        }
         if (!doc || !doc->isObject()) {
             if (error) *error = where + (doc ? QObject::tr("not a JSON object") : fault);
             return std::nullopt;

@@ -17,6 +17,7 @@ namespace tsui {
 struct BenchRecording {
     QString title;  // the file's name, "Recorded: " prefixed where bundled
     QString device, tensor, commit, command;
+    QString note;  // what the reader should know: a --jsonl whose last line was cut short
     std::vector<tscope::BenchResult> rows;
 };
 

@@ -16,6 +16,46 @@ double numberOr(const QJsonObject& o, const char* key, double fallback = NAN) {
     return v.isDouble() ? v.toDouble() : fallback;
 }
 
+// Past what decompose runs (--iters at most 100000) and the ranks an MPI run has here: a file
+// beyond them is not a run, and drawing it froze the window for minutes.
+constexpr int kMostIterations = 100000;
+constexpr int kMostRanks = 4096;
+
+// The setup a CPD run's JSON reports ("setup": read, build, upload; "peak_device_bytes"), for
+// the chart of what it spent once; std::nullopt where the file has none (other methods, older
+// runs) or a number in it is not a time.
+std::optional<CpdSetup> readSetup(const QJsonObject& o) {
+    const QJsonObject s = o.value(QStringLiteral("setup")).toObject();
+    if (s.isEmpty()) return std::nullopt;
+    CpdSetup setup;
+    setup.readSeconds = numberOr(s, "read_s", 0), setup.buildSeconds = numberOr(s, "build_s", 0);
+    setup.uploadSeconds = numberOr(s, "upload_s", 0);
+    for (double x : {setup.readSeconds, setup.buildSeconds, setup.uploadSeconds})
+        if (!std::isfinite(x) || x < 0) return std::nullopt;
+    setup.builtOnDevice = s.value(QStringLiteral("built_on")).toString() == QStringLiteral("device");
+    const double peak = numberOr(o, "peak_device_bytes", 0);
+    setup.peakDeviceBytes = peak > 0 && peak < 1e18 ? static_cast<std::uint64_t>(peak) : 0;
+    const double best = numberOr(o, "best_start", 0);
+    setup.bestStart = best >= 0 && best < 1000 ? static_cast<int>(best) : 0;
+    return setup;
+}
+
+// Why one iteration cannot be part of a run ("" when it can): times are finite, non-negative and
+// add up; a fit is at most 1 (1 - the relative error); errors are non-negative.
+QString iterationFault(const tscope::IterationReport& rep, const tscope::IterationReport* before) {
+    if (!std::isfinite(rep.seconds) || rep.seconds < 0 || !std::isfinite(rep.iter_seconds) || rep.iter_seconds < 0)
+        return QObject::tr("its times should be non-negative numbers of seconds");
+    if (before && (rep.iter <= before->iter || rep.seconds < before->seconds))
+        return QObject::tr("it comes after iteration %1 but not later (\"iter\" and \"seconds\" grow)")
+            .arg(before->iter);
+    if (!std::isnan(rep.fit) && !(rep.fit <= 1 + 1e-9))
+        return QObject::tr("its fit %1 is past 1 (a fit is 1 - the relative error)").arg(rep.fit);
+    for (double e : {rep.train_rmse, rep.test_rmse, rep.train_mae, rep.test_mae})
+        if (!std::isnan(e) && !(e >= 0 && std::isfinite(e)))
+            return QObject::tr("its errors should be non-negative numbers");
+    return {};
+}
+
 }  // namespace
 
 std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* error) {
@@ -35,13 +75,22 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
     } catch (const tscope::Error& e) {
         return fail(QString::fromStdString(e.what()));
     }
-    r.rank = o.value(QStringLiteral("rank")).toInt();
+    const QJsonValue rank = o.value(QStringLiteral("rank"));
+    if (!rank.isUndefined() && !(rank.isDouble() && rank.toDouble() >= 1 && rank.toDouble() <= (1 << 20) &&
+                                 rank.toDouble() == std::floor(rank.toDouble())))
+        return fail(QObject::tr("\"rank\" should be a whole number of at least 1"));
+    r.rank = rank.toInt();
     r.format = o.value(QStringLiteral("format")).toString();
     r.backend = o.value(QStringLiteral("backend")).toString();
     f.file = o.value(QStringLiteral("file")).toString();
-    f.ranks = o.value(QStringLiteral("ranks")).toInt(1);
+    f.ranks = o.value(QStringLiteral("ranks")).toInt(1);  // Tucker's "ranks" is a list (its core): 1 process
+    if (f.ranks < 1 || f.ranks > kMostRanks)
+        return fail(QObject::tr("\"ranks\" should be a number of processes from 1 to %1").arg(kMostRanks));
     f.grid = o.value(QStringLiteral("grid")).toString();
     const QJsonArray its = o.value(QStringLiteral("iterations")).toArray();
+    if (its.size() > kMostIterations)
+        return fail(
+            QObject::tr("%1 iterations: more than decompose runs (at most %2)").arg(its.size()).arg(kMostIterations));
     for (int i = 0; i < its.size(); ++i) {
         const QJsonObject it = its[i].toObject();
         tscope::IterationReport rep;
@@ -54,10 +103,14 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
         rep.mttkrp_seconds = numberOr(it, "mttkrp_s"), rep.dense_seconds = numberOr(it, "dense_s"), rep.fit_seconds = numberOr(it, "fit_s");
         rep.train_rmse = numberOr(it, "train_rmse"), rep.test_rmse = numberOr(it, "test_rmse");
         rep.train_mae = numberOr(it, "train_mae"), rep.test_mae = numberOr(it, "test_mae");
+        if (const QString fault = iterationFault(rep, r.iterations.empty() ? nullptr : &r.iterations.back());
+            !fault.isEmpty())
+            return fail(QObject::tr("iteration %1: %2").arg(i + 1).arg(fault));
         r.iterations.push_back(rep);
     }
     if (r.iterations.empty()) return fail(QObject::tr("the run has no iterations"));
     r.outcome = o.value(QStringLiteral("converged")).toBool() ? QObject::tr("converged") : QObject::tr("done");
+    if (r.method == tscope::DecompMethod::Cpd) r.setup = readSetup(o);
     for (const QJsonValue& v : o.value(QStringLiteral("per_rank")).toArray()) {
         const QJsonObject x = v.toObject();
         f.perRank.push_back({numberOr(x, "nnz", 0), numberOr(x, "rows_sent", 0), numberOr(x, "rows_received", 0),

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QObject>
 #include <QStringList>
@@ -23,15 +24,42 @@ inline std::optional<QJsonDocument> parseJsonDocument(const QByteArray& json, QS
     return doc;
 }
 
-// parse(bytes, error) on the file's contents; errors start with the path.
+// The largest recording read: far past any the CLI writes (a bench JSONL row is under 2 KB), and
+// small enough to parse at once on the GUI thread.
+inline constexpr qint64 kLargestRecording = qint64{32} << 20;
+
+// parse(bytes, error) on the file's contents; errors start with the path. Only regular files
+// of at most kLargestRecording are read: a FIFO's open() would wait for a writer on the GUI
+// thread, and /dev/zero or a huge file would be read whole into memory.
 template <class T, class Parse>
 std::optional<T> readRecordingFile(const QString& path, QString* error, Parse parse) {
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile()) {
+        if (error) *error = QObject::tr("%1: not a regular file: a recording is a JSON file").arg(path);
+        return std::nullopt;
+    }
+    if (info.size() > kLargestRecording) {
+        if (error)
+            *error = QObject::tr("%1: %2 MiB, larger than any recording (at most %3 MiB): not read")
+                         .arg(path)
+                         .arg(info.size() >> 20)
+                         .arg(kLargestRecording >> 20);
+        return std::nullopt;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error) *error = QObject::tr("cannot open %1: %2").arg(path, f.errorString());
         return std::nullopt;
     }
-    std::optional<T> r = parse(f.readAll(), error);
+    const QByteArray bytes = f.read(kLargestRecording + 1);  // a file that grows is still cut off
+    if (bytes.size() > kLargestRecording) {
+        if (error)
+            *error = QObject::tr("%1: larger than any recording (at most %2 MiB): not read")
+                         .arg(path)
+                         .arg(kLargestRecording >> 20);
+        return std::nullopt;
+    }
+    std::optional<T> r = parse(bytes, error);
     if (!r && error) *error = path + QStringLiteral(": ") + *error;
     return r;
 }

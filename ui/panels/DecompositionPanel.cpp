@@ -396,6 +396,9 @@ void DecompositionPanel::configure(tscope::DecompMethod method, int rank, int it
 }
 
 void DecompositionPanel::setDataset(const DatasetPtr& dataset) {
+    // a run on the last tensor stops (it says so as it ends), as the Kernels tab's does: left
+    // going, it held the Run button while the status read Ready for the new one
+    if (dataset != dataset_ && job_.isBusy()) job_.cancel();
     dataset_ = dataset;
     if (dataset_) status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
 }

@@ -234,13 +234,7 @@ void DensityPanel::showCounts(Result r) {
     status_->setText(QString());
     drawSlices();
     drawFibers();
-    drawMap(map_, result_.map, 1, true, tr("nonzeros"));
-    const tscope::DensityMap& m = result_.map;
-    mapCaption_->setText(tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
-                             .arg(m.mode_x + 1)
-                             .arg(m.mode_y + 1)
-                             .arg(grouped(m.cells_x), grouped(m.cells_y), grouped(m.cells_x * m.cells_y))
-                             .arg(grouped(static_cast<std::uint64_t>(m.max_value))));
+    drawMapOrSayWhyNot();
     if (result_.tiles) {
         const tscope::TileMap& tm = *result_.tiles;
         tiles_->show();
@@ -261,6 +255,25 @@ void DensityPanel::showCounts(Result r) {
         tileCaption_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
         tileCaption_->setText(result_.tileNote);
     }
+}
+
+void DensityPanel::drawMapOrSayWhyNot() {
+    if (dataset_->tensor.order() < 2) {  // an empty grid would suggest an empty tensor
+        map_->clearPlottables();
+        map_->hide();
+        mapCaption_->setText(
+            tr("No map over two modes: this tensor has one mode. The slices show its nonzeros by index."));
+        return;
+    }
+    map_->show();
+    drawMap(map_, result_.map, 1, true, tr("nonzeros"));
+    const tscope::DensityMap& m = result_.map;
+    mapCaption_->setText(
+        tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
+            .arg(m.mode_x + 1)
+            .arg(m.mode_y + 1)
+            .arg(grouped(m.cells_x), grouped(m.cells_y), grouped(m.cells_x * m.cells_y))
+            .arg(grouped(static_cast<std::uint64_t>(m.max_value))));
 }
 
 void DensityPanel::drawSlices() {
@@ -336,7 +349,7 @@ void DensityPanel::drawFibers() {
     setLogAxis(fibers_->yAxis, AxisUnit::Count);
     fibers_->yAxis->setLabel(tr("fibers, log scale"));
     fibers_->yAxis->setRange(0.8, top * 2);
-    bars->setBaseValue(0.8);
+    setLogBarsBase(bars, 0.8);
     PlotInspector::of(fibers_)->rememberHome();
     fibers_->replot();
 }

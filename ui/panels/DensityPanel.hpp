@@ -57,6 +57,7 @@ private:
     // counting started again.
     bool settle();
     void showCounts(Result result);
+    void drawMapOrSayWhyNot();
     void drawSlices();
     void drawFibers();
     // indicesPerCell: 1 for the nonzero map, 16 for the tile map (a cell is a tile)

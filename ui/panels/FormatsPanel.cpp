@@ -449,7 +449,7 @@ void FormatsPanel::replot() {
         setLogAxis(plot_->yAxis, measure == Units ? AxisUnit::Count : AxisUnit::Bytes);
         plot_->yAxis->setLabel(measure == Units ? tr("storage units (words), log scale") : tr("bytes, log scale"));
         if (hi > 0) plot_->yAxis->setRange(lo / 2, hi * 2);  // the legend sits above, not in the data
-        for (auto& [mode, bars] : series) bars->setBaseValue(lo / 2);
+        for (auto& [mode, bars] : series) setLogBarsBase(bars, lo / 2);
     }
     PlotInspector::of(plot_)->rememberHome();
     plot_->replot();

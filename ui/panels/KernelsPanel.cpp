@@ -437,7 +437,11 @@ void KernelsPanel::showRecording(const BenchRecording& recording) {
     if (!recording.tensor.isEmpty()) where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + recording.tensor;
     if (!recording.commit.isEmpty()) where += tr(", commit %1").arg(recording.commit);
     chartTabs_->setCurrentWidget(roofline_);  // where a recorded run stands against its machine's roofs
-    settle(tr("%1: %2 rows recorded on %3 (Run replaces them).").arg(recording.title).arg(recording.rows.size()).arg(where));
+    settle(tr("%1: %2 rows recorded on %3 (Run replaces them).")
+               .arg(recording.title)
+               .arg(recording.rows.size())
+               .arg(where) +
+           (recording.note.isEmpty() ? QString() : QStringLiteral(" ") + recording.note + QStringLiteral(".")));
 }
 
 void KernelsPanel::replot() {
@@ -483,7 +487,7 @@ void KernelsPanel::replot() {
         setLogAxis(chart_->yAxis, unit);
         chart_->yAxis->setRange(lo / 3, hi * 3);
         for (int i = 0; i < chart_->plottableCount(); ++i)
-            if (auto* b = qobject_cast<QCPBars*>(chart_->plottable(i))) b->setBaseValue(lo / 3);
+            if (auto* b = qobject_cast<QCPBars*>(chart_->plottable(i))) setLogBarsBase(b, lo / 3);
     } else {
         setLinearAxis(chart_->yAxis, unit);
         chart_->yAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);

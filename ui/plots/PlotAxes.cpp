@@ -70,6 +70,8 @@ void setLogAxis(QCPAxis* axis, AxisUnit unit) {
     axis->setTicker(QSharedPointer<LogTicker>(new LogTicker(unit)));
 }
 
+void setLogBarsBase(QCPBars* bars, double axisLow) { bars->setBaseValue(axisLow * 1e-3); }
+
 void setLinearAxis(QCPAxis* axis, AxisUnit unit) {
     axis->setNumberFormat(QStringLiteral("g"));
     axis->setScaleType(QCPAxis::stLinear);

@@ -49,6 +49,11 @@ private:
 
 // A log axis with LogTicker labels.
 void setLogAxis(QCPAxis* axis, AxisUnit unit = AxisUnit::Count);
+// Bars on a log value axis, whose lowest shown value is `axisLow`. QCPBars draws a bar from its
+// base value to base + value, and a log axis has no 0 to start from: a base at the axis' bottom
+// drew every bar too tall by that much (a count of 1 at 1.8). The base goes a thousand times
+// lower, out of sight, where it adds at most a thousandth to a bar's height.
+void setLogBarsBase(QCPBars* bars, double axisLow);
 // A linear axis with UnitTicker labels.
 void setLinearAxis(QCPAxis* axis, AxisUnit unit = AxisUnit::Plain);
 // One labelled tick per category at 0, 1, 2...; no grid, no zero line (it read as an error

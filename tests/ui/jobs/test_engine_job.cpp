@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "jobs/EngineJob.hpp"
@@ -124,6 +125,21 @@ private Q_SLOTS:
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.front().front().toString(), QStringLiteral("unexpected error while testing"));
         QVERIFY(!finished);
+    }
+
+    // A handler that throws while it shows the result: failed says so, and idle still comes
+    // (before, the exception went into the event loop and idle never came: the GUI's
+    // --screenshot waited for ever on an order-1 tensor's Density tab).
+    void throwingHandlerIsFailedAndIdleStillComes() {
+        EngineJob job;
+        QSignalSpy failed(&job, &EngineJob::failed), idle(&job, &EngineJob::idle);
+        QVERIFY(job.start([](tscope::RunControl&) { return 1; },
+                          [](int) { throw std::out_of_range("vector::_M_range_check"); }));
+        QVERIFY(idle.wait(10000));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(failed.front().front().toString().contains(QStringLiteral("while showing the result")),
+                 qPrintable(failed.front().front().toString()));
+        QVERIFY(!job.isBusy());
     }
 
     void cancelArrivesAsCancelledPromptly() {

@@ -100,6 +100,19 @@ private Q_SLOTS:
         QCOMPARE(r->tensor, QStringLiteral("x.tns (12 nonzeros)"));
     }
 
+    // A --jsonl cut while its last row was written keeps the finished rows, and says so; a bad
+    // line that is not the last is still refused.
+    void jsonLinesCutShortKeepTheirFinishedRows() {
+        const QByteArray row = QByteArray(kRanRow).replace('\n', ' ');
+        QString error;
+        const auto r = parseBenchRecording(row + "\n" + row + "\n" + row.left(row.size() / 2), &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->rows.size(), std::size_t{2});
+        QVERIFY2(r->note.contains(QStringLiteral("line 3 was cut short")), qPrintable(r->note));
+        QVERIFY(!parseBenchRecording(row + "\n" + row.left(row.size() / 2) + "\n" + row + "\n", &error));
+        QVERIFY2(error.startsWith(QStringLiteral("line 2: ")), qPrintable(error));
+    }
+
     void refusesWithWordsThatNameTheFault_data() {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("expected");
@@ -110,6 +123,18 @@ private Q_SLOTS:
                                         << QStringLiteral("results[0]: ");
         QTest::addRow("mode 0") << QByteArray(R"j({"results": [{"kernel": "mttkrp", "format": "COO", "backend": "omp", "mode": 0, "ran": false}]})j")
                                 << QStringLiteral("\"mode\" should be a whole number");
+        QTest::addRow("mode past any order")
+            << QByteArray(
+                   R"j({"results": [{"kernel": "mttkrp", "format": "COO", "backend": "omp", "mode": 3e9, "ran": false}]})j")
+            << QStringLiteral("\"mode\" should be a whole number from 1 to 16");
+        QTest::addRow("negative rank")
+            << QByteArray(
+                   R"j({"results": [{"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "ran": true, "median_s": 1, "rank": -7}]})j")
+            << QStringLiteral("\"rank\" should be a whole number");
+        QTest::addRow("huge min_bytes")
+            << QByteArray(
+                   R"j({"results": [{"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "ran": true, "median_s": 1, "min_bytes": 1e308}]})j")
+            << QStringLiteral("\"min_bytes\" should be a whole number");
         QTest::addRow("negative median") << QByteArray(R"j({"results": [{"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "ran": true, "median_s": -1}]})j")
                                          << QStringLiteral("\"median_s\" should be a non-negative number");
         QTest::addRow("ran without a median") << QByteArray(R"j({"results": [{"kernel": "sptv", "format": "COO", "backend": "omp", "mode": 1, "ran": true}]})j")

@@ -333,6 +333,40 @@ private Q_SLOTS:
         QCOMPARE(panel.model()->runs().size(), std::size_t(1));
     }
 
+    // 64 ranks: their labels are thinned until neighbours stand apart (one a rank ran together
+    // from about 16 on this width); the bars stay one a rank.
+    void manyRanksKeepTheirLabelsApart() {
+        DecompositionPanel panel;
+        panel.resize(1200, 900);
+        panel.show();
+        QString perRank;
+        for (int q = 0; q < 64; ++q)
+            perRank +=
+                QStringLiteral(
+                    "%1{\"nnz\": %2, \"rows_sent\": 10, \"rows_received\": 12, \"comm_s\": 0.0123, \"compute_s\": 1}")
+                    .arg(q ? QStringLiteral(", ") : QString())
+                    .arg(1000 + q);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        QVERIFY(tstest::write_file(path, QStringLiteral(R"({"method": "cpd", "rank": 4, "ranks": 64, "grid": "4x4x4",
+            "iterations": [{"iter": 1, "seconds": 0.5}], "per_rank": [%1]})")
+                                             .arg(perRank)
+                                             .toUtf8()));
+        QString error;
+        QVERIFY2(panel.openRunFile(path, &error), qPrintable(error));
+        QCustomPlot* plot = panel.rankPlot();
+        plot->replot();
+        auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(plot->xAxis->ticker());
+        QVERIFY(ticks);
+        const auto labelled = ticks->ticks();
+        QVERIFY2(labelled.size() > 1 && labelled.size() < 64, qPrintable(QString::number(labelled.size())));
+        const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+        const double apart =
+            plot->xAxis->coordToPixel((++labelled.begin()).key()) - plot->xAxis->coordToPixel(labelled.begin().key());
+        QVERIFY2(apart > metrics.horizontalAdvance(QStringLiteral("MPI 0.0123 s")), qPrintable(QString::number(apart)));
+        QCOMPARE(barsNamed(plot, QObject::tr("nonzeros (left)"))->dataCount(), 64);
+    }
+
     void cancelStopsBetweenIterations() {
         MainWindow w;
         w.show();
@@ -345,6 +379,26 @@ private Q_SLOTS:
         QVERIFY(tstest::waitIdle(w));
         QCOMPARE(p->model()->runs().front().outcome, QStringLiteral("cancelled"));
         QVERIFY(p->model()->rowCount() < 10000);
+    }
+
+    // Another tensor opened while a run goes on stops that run; the tab is free for the new one.
+    // Before, the old run went on for minutes with Run disabled and the status reading Ready.
+    void openingAnotherTensorStopsTheRun() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        DecompositionPanel* p = w.decompositions();
+        p->configure(tscope::DecompMethod::Cpd, 4, 10000);
+        bool opened = false;
+        connect(p->model(), &QAbstractItemModel::rowsInserted, p, [&] {
+            if (!std::exchange(opened, true)) w.openFile(QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns"));
+        });
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QVERIFY(opened);
+        QCOMPARE(p->model()->runs().front().outcome, QStringLiteral("cancelled"));
+        QVERIFY(!p->isBusy());
     }
 };
 

@@ -79,6 +79,23 @@ private Q_SLOTS:
         QVERIFY2(w.density()->tileCaption().contains(QStringLiteral("order-3")), qPrintable(w.density()->tileCaption()));
         QCOMPARE(w.density()->findChild<QComboBox*>(QStringLiteral("densityPair"))->count(), 6);  // 4 choose 2
     }
+
+    // Order 1: no map over two modes, said in words; its slices still counted. Before, drawing
+    // the map read the tensor's second mode (an uncaught std::out_of_range), and the window
+    // never went idle when streamed.
+    void orderOneTensorSaysWhyNoMap() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("order1.tns"));
+        QVERIFY(tstest::write_file(path, "5 1.0\n3 2.0\n10 1\n"));
+        MainWindow w;
+        w.show();
+        QVERIFY(tstest::openAndWait(w, path));
+        QVERIFY(w.showTab(QStringLiteral("Density")));
+        QVERIFY(tstest::waitIdle(w));
+        QVERIFY2(w.density()->mapCaption().contains(QStringLiteral("one mode")), qPrintable(w.density()->mapCaption()));
+        QVERIFY(!w.density()->mapPlot()->isVisible());
+        QVERIFY(w.density()->slicePlot()->plottableCount() > 0);
+    }
 };
 
 QTEST_MAIN(TestDensityPanel)

@@ -116,6 +116,16 @@ private Q_SLOTS:
         const QString fiberText = hoverAt(fibers, bin->key, std::max(1.0, bin->value * 0.9));
         QVERIFY2(fiberText.contains(QStringLiteral("fibers of length")), qPrintable(fiberText));
         QVERIFY(fibers->xAxis->grid()->zeroLinePen().style() == Qt::NoPen);
+        // every bar ends at its count on the log axis: QCPBars draws base + value, and a base at
+        // the axis' bottom (0.8) drew a count of 1 up to 1.8
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+            QVERIFY2(
+                barAt(fibers, {fibers->xAxis->coordToPixel(it->key), fibers->yAxis->coordToPixel(it->value * 0.97)}),
+                "no bar just under its count");
+            QVERIFY2(
+                !barAt(fibers, {fibers->xAxis->coordToPixel(it->key), fibers->yAxis->coordToPixel(it->value * 1.03)}),
+                "a bar reaches above its count");
+        }
 
         QCustomPlot* tiles = p->tilePlot();
         QVERIFY(tiles->isVisible());

@@ -196,6 +196,16 @@ private Q_SLOTS:
         QCOMPARE(runGui({QStringLiteral("--tab"), QStringLiteral("Nope")}, &err), 2);
         QVERIFY(err.contains("Overview"));
     }
+
+    // A size of 2^64 bytes or more is refused, not wrapped (17592186044417M read as 1 MiB and
+    // opened every tensor streamed; 17179869184G as 0).
+    void memoryLimitPast64BitsIsAnError() {
+        for (const char* size : {"17592186044417M", "17179869184G", "garbage"}) {
+            QByteArray err;
+            QCOMPARE(runGui({QStringLiteral("--memory-limit"), QString::fromLatin1(size)}, &err), 2);
+            QVERIFY2(err.contains("takes a size such as 512M"), err.constData());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGuiApp)
