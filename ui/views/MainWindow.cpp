@@ -245,12 +245,17 @@ void MainWindow::onProgress(int permille, const QString& stage) {
 void MainWindow::onFinished(DatasetPtr dataset) {
     setBusy(false);
     dataset_ = std::move(dataset);
+    const int wanted = tabs_->currentIndex();
     enableTabsFor(*dataset_);
-    for (Panel* p : panels_) p->setDataset(dataset_->streamed && !streamable(p) ? DatasetPtr() : dataset_);
+    for (Panel* p : panels_) p->setDataset(usable(p, *dataset_) ? dataset_ : DatasetPtr());
     datasetPanel_->setDataset(dataset_);
     if (runWhenLoaded_) {
         runWhenLoaded_ = false;
-        if (auto* tab = qobject_cast<Panel*>(tabs_->currentWidget())) tab->runOwnWork();
+        if (tabs_->currentIndex() != wanted)  // its tab is off for this tensor: said, not silently skipped
+            showError(tr("Nothing was run: the %1 tab is off for this tensor. %2")
+                          .arg(tabs_->tabText(wanted).remove(QLatin1Char('&')), tabs_->tabToolTip(wanted)));
+        else if (auto* tab = qobject_cast<Panel*>(tabs_->currentWidget()))
+            tab->runOwnWork();
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     if (dataset_->streamed)
@@ -261,6 +266,9 @@ void MainWindow::onFinished(DatasetPtr dataset) {
         statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
                                  .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
                                       shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
+    if (dataset_->nonzeros() == 0)
+        statusText_->setText(statusText_->text() +
+                             tr(": every entry was zero, so only the Overview has something to show"));
     if (!dataset_->generated)
         addRecent(dataset_->source);  // it skips a source that is no file (a partial load's description)
     Q_EMIT datasetChanged(dataset_);
@@ -282,16 +290,26 @@ bool MainWindow::streamable(const QWidget* tab) {
     return qobject_cast<const OverviewPanel*>(tab) || qobject_cast<const DensityPanel*>(tab) || qobject_cast<const FormatsPanel*>(tab);
 }
 
+bool MainWindow::usable(const QWidget* tab, const Dataset& dataset) {
+    // no nonzeros (every entry was zero): the Overview says so; the other tabs would count,
+    // build and run on nothing, and said it ten times over or plotted empty axes
+    if (dataset.nonzeros() == 0) return qobject_cast<const OverviewPanel*>(tab);
+    return !dataset.streamed || streamable(tab);
+}
+
 void MainWindow::enableTabsFor(const Dataset& dataset) {
+    const QString empty =
+        tr("This tensor has no nonzeros (every entry in the file was zero, and zeros are not "
+           "stored): there is nothing to count, build or run.");
     const QString why = tr("This tensor would take %1 in memory, more than the %2 a tensor may take here: it was "
                            "read in parts for the Overview, Density and Formats (each format's storage predicted from counts over "
                            "the file). Kernels and decompositions need it in memory (the GPU's streamed CPD can take it: "
                            "tensorscope-cli decompose --stream).")
                             .arg(humanBytes(dataset.streamedBytes), humanBytes(dataset.memoryLimit));
     for (int i = 0; i < tabs_->count(); ++i) {
-        const bool on = !dataset.streamed || streamable(tabs_->widget(i));
+        const bool on = usable(tabs_->widget(i), dataset);
         tabs_->setTabEnabled(i, on);
-        tabs_->setTabToolTip(i, on ? QString() : why);
+        tabs_->setTabToolTip(i, on ? QString() : dataset.nonzeros() == 0 ? empty : why);
     }
     if (!tabs_->isTabEnabled(tabs_->currentIndex())) tabs_->setCurrentWidget(overview());
 }

@@ -107,6 +107,8 @@ private:
     // Tabs other than the Overview need the tensor in memory: off for a streamed one.
     void enableTabsFor(const Dataset& dataset);
     static bool streamable(const QWidget* tab);
+    // Whether `tab` can show `dataset`: streamable tabs for a streamed one, the Overview alone for one without nonzeros.
+    static bool usable(const QWidget* tab, const Dataset& dataset);
 
     DatasetPtr dataset_;
     std::uint64_t tensorMemoryLimit_ = 0;

@@ -197,6 +197,21 @@ private Q_SLOTS:
         QVERIFY(err.contains("Overview"));
     }
 
+    // --run whose tab is off for the tensor (here: no nonzeros) says so and exits 2; it switched
+    // to another tab, ran nothing and exited 0 without a word.
+    void runOnATabThatIsOffSaysWhy() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("allzero.tns"));
+        QVERIFY(tstest::write_file(path, "1 1 1 0\n2 2 2 0\n"));
+        QByteArray err;
+        QCOMPARE(runGui({path, QStringLiteral("--tab"), QStringLiteral("Kernels"), QStringLiteral("--run"),
+                         QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("k.png"))},
+                        &err),
+                 2);
+        QVERIFY2(err.contains("Nothing was run: the Kernels tab is off for this tensor") && err.contains("no nonzeros"),
+                 err.constData());
+    }
+
     // A size of 2^64 bytes or more is refused, not wrapped (17592186044417M read as 1 MiB and
     // opened every tensor streamed; 17179869184G as 0).
     void memoryLimitPast64BitsIsAnError() {

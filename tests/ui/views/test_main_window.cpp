@@ -205,6 +205,26 @@ private Q_SLOTS:
         QCOMPARE(w.dataset()->title, QStringLiteral("jf17k-4d.tns.gz"));
     }
 
+    // A file whose every entry is zero loads with no nonzeros: the Overview shows it, and the
+    // other tabs are off with the reason, where they listed "the tensor has no nonzeros" once per
+    // format and mode, ranked formats for nothing, or drew empty axes.
+    void tensorWithoutNonzerosShowsOnlyItsOverview() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("allzero.tns"));
+        QVERIFY(tstest::write_file(path, "1 1 1 0\n2 2 2 0.0\n3 1 2 -0\n"));
+        MainWindow w;
+        w.show();
+        w.openFile(path);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.dataset()->nonzeros(), std::uint64_t{0});
+        for (const QString& tab : w.tabNames())
+            QVERIFY2(w.tabEnabled(tab) == (tab == QStringLiteral("Overview")), qPrintable(tab));
+        // the next tensor with nonzeros turns them back on
+        w.openFile(QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns"));
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.tabEnabled(QStringLiteral("Formats")) && w.tabEnabled(QStringLiteral("Kernels")));
+    }
+
     void cancelStopsALongGeneration() {
         MainWindow w;
         QSignalSpy cancelled(w.job(), &DatasetJob::cancelled);
