@@ -22,6 +22,7 @@ RankBarsPlot::RankBarsPlot(QCustomPlot* plot) : plot_(plot) {
     plot_->yAxis->setLabel(QObject::tr("nonzeros"));
     plot_->yAxis2->setLabel(QObject::tr("rows per iteration"));
     plot_->xAxis->setLabel(QObject::tr("MPI rank"));
+    relabel_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { label(); });
     // the legend in a row of its own under the axes: over the bars it hid the tallest ones
     plot_->legend->setVisible(true);
     if (plot_->axisRect()->insetLayout()->take(plot_->legend)) {
@@ -33,44 +34,54 @@ RankBarsPlot::RankBarsPlot(QCustomPlot* plot) : plot_(plot) {
 
 namespace {
 
-// Every how many ranks a tick is labelled, so that labels stay apart at this width: one a rank
-// ran together from about 16 ranks on a 1200-pixel window, and into a black bar at 1000.
-std::size_t labelEvery(const QCustomPlot* plot, const std::vector<RankShare>& ranks) {
-    const QFontMetrics metrics(plot->xAxis->tickLabelFont());
-    int widest = 0;
-    for (const RankShare& r : ranks)
-        widest = std::max(widest, metrics.horizontalAdvance(QObject::tr("MPI %1 s").arg(shortNumber(r.commSeconds))));
-    const double perRank = std::max(200, plot->width() - 120) / std::max<double>(1, static_cast<double>(ranks.size()));
-    return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 12) / perRank)));
+// The smallest of 1, 2, 5, 10, 20, 50... that is at least `n`: labels at round rank numbers.
+std::size_t roundStep(double n) {
+    for (std::size_t decade = 1;; decade *= 10)
+        for (std::size_t m : {1, 2, 5})
+            if (static_cast<double>(m * decade) >= n) return m * decade;
 }
 
 }  // namespace
 
+RankBarsPlot::~RankBarsPlot() { QObject::disconnect(relabel_); }
+
 void RankBarsPlot::show(const QString& title, const std::vector<RankShare>& ranks) {
+    ranks_ = ranks;
     QVector<double> x, nnz, volume;
-    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
     double top = 0, topVolume = 0;
-    const std::size_t every = labelEvery(plot_, ranks);
     for (std::size_t q = 0; q < ranks.size(); ++q) {
         x << static_cast<double>(q);
         nnz << ranks[q].nnz;
         volume << ranks[q].rowsSent + ranks[q].rowsReceived;
         top = std::max(top, ranks[q].nnz), topVolume = std::max(topVolume, volume.back());
-        // the rank's time in MPI calls under its number: waiting shows here too
-        if (q % every == 0)
-            ticks->addTick(static_cast<double>(q),
-                           QObject::tr("%1\nMPI %2 s").arg(q).arg(shortNumber(ranks[q].commSeconds)));
     }
     nnz_->setData(x, nnz);
     volume_->setData(x, volume);
-    plot_->xAxis->setTicker(ticks);
-    plot_->xAxis->setLabel(every == 1 ? QObject::tr("MPI rank")
-                                      : QObject::tr("MPI rank (one in %1 labelled)").arg(every));
     plot_->xAxis->setRange(-0.6, static_cast<double>(ranks.size()) - 0.4);
     plot_->yAxis->setRange(0, std::max(1.0, top * 1.1));
     plot_->yAxis2->setRange(0, std::max(1.0, topVolume * 1.1));
     setPlotTitle(plot_, title);
     plot_->replot();
+}
+
+// One label a rank ran together from about 16 ranks on a 1200-pixel window, and into a black bar
+// at 1000.
+void RankBarsPlot::label() {
+    const QFontMetrics metrics(plot_->xAxis->tickLabelFont());
+    int widest = 0;
+    for (const RankShare& r : ranks_)
+        widest = std::max(widest, metrics.horizontalAdvance(QObject::tr("MPI %1 s").arg(shortNumber(r.commSeconds))));
+    const double perRank =
+        std::max(100, plot_->axisRect()->width()) / std::max<double>(1, static_cast<double>(ranks_.size()));
+    const std::size_t every = roundStep((widest + 16) / perRank);
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    // the rank's time in MPI calls under its number: waiting shows here too
+    for (std::size_t q = 0; q < ranks_.size(); q += every)
+        ticks->addTick(static_cast<double>(q),
+                       QObject::tr("%1\nMPI %2 s").arg(q).arg(shortNumber(ranks_[q].commSeconds)));
+    plot_->xAxis->setTicker(ticks);
+    plot_->xAxis->setLabel(every == 1 ? QObject::tr("MPI rank")
+                                      : QObject::tr("MPI rank (one in %1 labelled)").arg(every));
 }
 
 }  // namespace tsui
