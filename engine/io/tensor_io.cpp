@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 #include "file_util.hpp"
 #include "tns_reader.hpp"
@@ -94,8 +95,10 @@ void save_tensor(const CooTensor& t, const std::string& path, RunControl& contro
     control.stage("writing");
     detail::AtomicFile file(path);
     if (ends_with(path, ".gz")) {
-        const int fd = ::dup(file.descriptor());  // gzclose closes it; the file keeps its own
-        gzFile gz = fd >= 0 ? gzdopen(fd, "wb6") : nullptr;
+        // closed on every way out, a cancel's too: a gzFile left open would keep its descriptor,
+        // and with it the nameless file's disk space, for the rest of a long-lived process
+        const int fd = ::dup(file.descriptor());
+        std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(fd >= 0 ? gzdopen(fd, "wb6") : nullptr, gzclose);
         if (!gz) {
             if (fd >= 0) ::close(fd);
             throw Error("cannot write '" + path + "'");
@@ -103,14 +106,12 @@ void save_tensor(const CooTensor& t, const std::string& path, RunControl& contro
         std::size_t done = 0;
         while (done < text.size()) {
             const auto n = static_cast<unsigned>(std::min<std::size_t>(text.size() - done, 1u << 24));
-            if (gzwrite(gz, text.data() + done, n) != static_cast<int>(n)) {
-                gzclose(gz);
+            if (gzwrite(gz.get(), text.data() + done, n) != static_cast<int>(n))
                 throw Error("cannot write '" + path + "': compression failed");
-            }
             done += n;
             control.progress(done, text.size());
         }
-        if (gzclose(gz) != Z_OK) throw Error("cannot write '" + path + "'");
+        if (gzclose(gz.release()) != Z_OK) throw Error("cannot write '" + path + "'");
     } else {
         file.write(text.data(), text.size());
     }

@@ -1,5 +1,7 @@
 // Writing and reading back: .tns, .tns.gz and .tsb round-trip exactly; formats are recognised
 // by content; writes are atomic.
+#include <unistd.h>
+
 #include <QTemporaryDir>
 #include <filesystem>
 #include <fstream>
@@ -337,6 +339,24 @@ private Q_SLOTS:
         for (auto& e : std::filesystem::directory_iterator(dir.path().toStdString())) (void)e, ++files;
         QCOMPARE(files, 1);  // no temporary left behind
         QVERIFY_THROWS_EXCEPTION(InputError, save_tensor(small, "/nonexistent-dir/x.tns"));
+    }
+
+    // A gzip write stopped midway (here its progress report throws; a full disk does the same)
+    // closes its gzFile: left open, its descriptor kept the nameless temporary's disk space for
+    // the rest of the process.
+    void stoppedGzipWriteKeepsNoDescriptor() {
+        struct Stop : RunControl {  // throws in the write's loop, not in the formatting before it
+            std::string now;
+            void stage(const std::string& name) override { now = name; }
+            void progress(std::uint64_t, std::uint64_t) override {
+                if (now == "writing") throw Cancelled();
+            }
+        } stop;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.tns.gz").toStdString();
+        QVERIFY_THROWS_EXCEPTION(Cancelled, save_tensor(tstest::random_tensor({50, 50, 50}, 5000, 1), path, stop));
+        QCOMPARE(tstest::nameless_files_open(::getpid(), dir.path()), 0);
+        QVERIFY(!std::filesystem::exists(path));
     }
 
     void writerOutputIsFrostt() {
