@@ -76,7 +76,17 @@ LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, Ru
     control.stage("reading");
     const detail::ByteBuffer text = detail::read_file(path, control);
     const auto read_done = Clock::now();
-    LoadedTensor out = detail::parse_tns_buffer(text, path, options, control);
+    LoadedTensor out;
+    try {
+        out = detail::parse_tns_buffer(text, path, options, control);
+    } catch (const InputError& e) {
+        // text is told by content, not name; a .tsb damaged at its start is read as text and
+        // fails there, which alone read as "not a text .tns file" for a file the user calls a .tsb
+        if (!ends_with(path, ".tsb")) throw;
+        throw InputError(std::string(e.what()) +
+                         " (the name ends in .tsb, but the file does not start with the .tsb magic "
+                         "bytes: not a .tsb, or one damaged at its start)");
+    }
     out.info.format = "tns";
     out.info.file_bytes = detail::regular_file_size(path);
     out.info.read_seconds = std::chrono::duration<double>(read_done - start).count();

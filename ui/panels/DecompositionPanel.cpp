@@ -515,6 +515,11 @@ void DecompositionPanel::replot() {
     for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
         p->clearGraphs();
         p->xAxis->setLabel(bySeconds ? tr("seconds since the start") : tr("iteration"));
+        // iterations are whole: a few of them drew ticks at 1.5 and 2.5
+        if (bySeconds)
+            setLinearAxis(p->xAxis, AxisUnit::Plain);
+        else
+            p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new IndexTicker));
     }
     fitPlot_->yAxis->setLabel(tr("fit"));
     errorPlot_->yAxis->setLabel(mae ? tr("MAE") : tr("RMSE"));

@@ -324,6 +324,20 @@ private Q_SLOTS:
         }
     }
 
+    // Bytes named .tsb without its magic are read as text (content decides) and, where that
+    // fails, the message says the name promised a .tsb; text named .tsb still loads.
+    void tsbNameWithoutTheMagicSaysSo() {
+        QTemporaryDir dir;
+        const std::string garbage = write_bytes(dir, "garbage.tsb", std::string("\x01\x02\x00\x7fxyz", 7));
+        try {
+            load_tensor(garbage);
+            QFAIL("garbage loaded");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("does not start with the .tsb magic") != std::string::npos, e.what());
+        }
+        QCOMPARE(load_tensor(write_bytes(dir, "text.tsb", "1 1 1 2.5\n")).tensor.nnz(), std::uint64_t{1});
+    }
+
     void cancelledWriteLeavesNoFileAndKeepsTheOldOne() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("keep.tsb").toStdString();

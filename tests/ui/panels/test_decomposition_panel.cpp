@@ -365,6 +365,10 @@ private Q_SLOTS:
             plot->xAxis->coordToPixel((++labelled.begin()).key()) - plot->xAxis->coordToPixel(labelled.begin().key());
         QVERIFY2(apart > metrics.horizontalAdvance(QStringLiteral("MPI 0.0123 s")), qPrintable(QString::number(apart)));
         QCOMPARE(barsNamed(plot, QObject::tr("nonzeros (left)"))->dataCount(), 64);
+        // one iteration: the fit plot's iteration axis still ticks whole numbers only
+        panel.fitPlot()->replot();
+        QVERIFY(!panel.fitPlot()->xAxis->tickVector().isEmpty());
+        for (double t : panel.fitPlot()->xAxis->tickVector()) QCOMPARE(t, std::round(t));
     }
 
     void cancelStopsBetweenIterations() {
