@@ -155,13 +155,15 @@ void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm) {
     });
 }
 
-void sort_lexicographic(CooTensor& t, std::span<const int> modes) {
+void sort_lexicographic(CooTensor& t, std::span<const int> modes, RunControl& control) {
     std::vector<int> natural;
     if (modes.empty()) {
         natural = natural_modes(t.order());
         modes = natural;
     }
-    apply_permutation(t, sorted_order(t, modes));
+    std::vector<std::uint64_t> perm = sorted_order(t, modes, control);
+    control.check();
+    apply_permutation(t, perm);
 }
 
 namespace {

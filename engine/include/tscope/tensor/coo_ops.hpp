@@ -35,8 +35,9 @@ std::vector<std::uint64_t> sorted_order(const CooTensor& t, std::span<const int>
                                         const std::vector<std::uint64_t>& subset, RunControl& control = no_control());
 // Reorders the nonzeros: entry n of the result is entry perm[n] of t.
 void apply_permutation(CooTensor& t, const std::vector<std::uint64_t>& perm);
-// Sorts nonzeros lexicographically by modes (default: natural order).
-void sort_lexicographic(CooTensor& t, std::span<const int> modes = {});
+// Sorts nonzeros lexicographically by modes (default: natural order); `control` is checked
+// between the sort's passes and before the gathers.
+void sort_lexicographic(CooTensor& t, std::span<const int> modes = {}, RunControl& control = no_control());
 bool is_sorted_lexicographic(const CooTensor& t);
 
 // Merges nonzeros that share coordinates by adding their values. Returns how many entries
