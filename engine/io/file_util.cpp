@@ -336,14 +336,41 @@ std::string directory_of(const std::string& path) {
     return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// A file with no name in `dir` (O_TMPFILE), or -1 where the kernel or the filesystem lacks
-// it, or where /proc (which commit() names the file through) is not there.
-int open_nameless(const std::string& dir) {
+// Whether a nameless file can be given a name through /proc/self/fd (-1: not tried yet). A
+// sandbox may allow O_TMPFILE and still refuse that link, which commit() needs: tried once, on
+// a second nameless file of its own (a file linked once and unlinked cannot be linked again),
+// under a name that is unlinked at once.
+std::atomic<int> g_linkable{-1};
+
+bool linkable(const std::string& dir, const std::string& probe) {
 #ifdef O_TMPFILE
-    if (!g_nameless.load() || ::access("/proc/self/fd", X_OK) != 0) return -1;
-    return ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    if (g_linkable.load() >= 0) return g_linkable.load() == 1;
+    const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    const bool ok = fd >= 0 && ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, probe.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    if (ok) ::unlink(probe.c_str());
+    if (fd >= 0) ::close(fd);
+    g_linkable.store(ok ? 1 : 0);
+    return ok;
 #else
-    (void)dir;
+    (void)dir, (void)probe;
+    return false;
+#endif
+}
+
+// A file with no name in `dir` (O_TMPFILE), or -1 where the kernel or the filesystem lacks
+// it, or where /proc (which commit() names the file through) cannot name it.
+int open_nameless(const std::string& dir, const std::string& probe) {
+#ifdef O_TMPFILE
+    if (!g_nameless.load() || g_linkable.load() == 0 || ::access("/proc/self/fd", X_OK) != 0) return -1;
+    const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    if (fd >= 0 && !linkable(dir, probe)) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+#else
+    (void)dir, (void)probe;
     return -1;
 #endif
 }
@@ -357,7 +384,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(repla
     temp_ = target_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     // Nameless until commit: the kernel frees it with the process even on SIGKILL or the OOM
     // killer, which no handler sees (a convert's runs and output are each as large as the tensor).
-    fd_ = open_nameless(directory_of(target_));
+    fd_ = open_nameless(directory_of(target_), temp_);
     if (fd_ >= 0) return;
     named_ = true;
     slot_ = list_temp(temp_.c_str());  // listed before it exists: a signal never misses it
