@@ -65,37 +65,6 @@ long double cells_of(const std::vector<std::uint64_t>& dims) {
     return cells;
 }
 
-void validate(const GeneratorSpec& spec) {
-    if (spec.dims.empty() || spec.dims.size() > static_cast<std::size_t>(kMaxOrder))
-        throw InputError("generate: give between 1 and " + std::to_string(kMaxOrder) + " dims");
-    for (auto d : spec.dims)
-        if (d == 0) throw InputError("generate: every dim must be at least 1");
-    if (spec.nnz == 0) throw InputError("generate: nnz must be at least 1");
-    long double capacity = cells_of(spec.dims);
-    if (spec.distribution == Distribution::PowerLaw) {
-        if (spec.zipf.size() != 1 && spec.zipf.size() != spec.dims.size())
-            throw InputError("generate: powerlaw needs one exponent or one per mode (" +
-                             std::to_string(spec.dims.size()) + ")");
-        for (double a : spec.zipf)
-            if (!std::isfinite(a) || a < 0) throw InputError("generate: Zipf exponents must be finite and >= 0");
-    }
-    if (spec.distribution == Distribution::Blocks) {
-        if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
-        if (spec.blocks > spec.nnz)  // each block's origin is held: a count past the nonzeros only costs memory
-            throw InputError("generate: blocks:" + std::to_string(spec.blocks) + " places more blocks than the " +
-                             std::to_string(spec.nnz) + " nonzeros; give at most that many");
-        if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
-    }
-    if (spec.distribution == Distribution::LowRank && spec.rank == 0) throw InputError("generate: lowrank needs a rank of at least 1");
-    if (spec.distribution == Distribution::LowRank && spec.rank > spec.nnz)
-        throw InputError("generate: lowrank:" + std::to_string(spec.rank) + " has more components than the " +
-                         std::to_string(spec.nnz) + " nonzeros; give at most that many");
-    if (static_cast<long double>(spec.nnz) > capacity)
-        throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
-                         (capacity < 1e19L ? std::to_string(static_cast<std::uint64_t>(capacity)) : std::string("more than 10^19")) +
-                         " cells");
-}
-
 Sampler make_sampler(const GeneratorSpec& spec) {
     detail::Rng setup(mix(spec.seed, 0xB10C5, 0));
     Sampler s;
@@ -396,8 +365,41 @@ CooTensor generate_low_rank(const GeneratorSpec& spec, RunControl& control) {
 
 }  // namespace
 
+void check_generator_spec(const GeneratorSpec& spec) {
+    if (spec.dims.empty() || spec.dims.size() > static_cast<std::size_t>(kMaxOrder))
+        throw InputError("generate: give between 1 and " + std::to_string(kMaxOrder) + " dims");
+    for (auto d : spec.dims)
+        if (d == 0) throw InputError("generate: every dim must be at least 1");
+    if (spec.nnz == 0) throw InputError("generate: nnz must be at least 1");
+    long double capacity = cells_of(spec.dims);
+    if (spec.distribution == Distribution::PowerLaw) {
+        if (spec.zipf.size() != 1 && spec.zipf.size() != spec.dims.size())
+            throw InputError("generate: powerlaw needs one exponent or one per mode (" +
+                             std::to_string(spec.dims.size()) + ")");
+        for (double a : spec.zipf)
+            if (!std::isfinite(a) || a < 0) throw InputError("generate: Zipf exponents must be finite and >= 0");
+    }
+    if (spec.distribution == Distribution::Blocks) {
+        if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
+        if (spec.blocks > spec.nnz)  // each block's origin is held: a count past the nonzeros only costs memory
+            throw InputError("generate: blocks:" + std::to_string(spec.blocks) + " places more blocks than the " +
+                             std::to_string(spec.nnz) + " nonzeros; give at most that many");
+        if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
+    }
+    if (spec.distribution == Distribution::LowRank && spec.rank == 0)
+        throw InputError("generate: lowrank needs a rank of at least 1");
+    if (spec.distribution == Distribution::LowRank && spec.rank > spec.nnz)
+        throw InputError("generate: lowrank:" + std::to_string(spec.rank) + " has more components than the " +
+                         std::to_string(spec.nnz) + " nonzeros; give at most that many");
+    if (static_cast<long double>(spec.nnz) > capacity)
+        throw InputError(
+            "generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
+            (capacity < 1e19L ? std::to_string(static_cast<std::uint64_t>(capacity)) : std::string("more than 10^19")) +
+            " cells");
+}
+
 CooTensor generate_tensor(const GeneratorSpec& spec, RunControl& control) {
-    validate(spec);
+    check_generator_spec(spec);
     if (spec.distribution == Distribution::LowRank) return generate_low_rank(spec, control);
     const Sampler sampler = make_sampler(spec);
     CooTensor t(spec.dims, spec.values);

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "tscope/error.hpp"
+#include "tscope/tensor/generator.hpp"
 #include "tscope/text_parse.hpp"
 
 namespace tsui {
@@ -48,6 +49,7 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     form->addRow(tr("Seed:"), seed_);
     layout->addLayout(form);
     error_ = new QLabel(this);
+    error_->setObjectName(QStringLiteral("generateError"));
     error_->setStyleSheet(QStringLiteral("color: #b00020"));
     error_->setWordWrap(true);
     layout->addWidget(error_);
@@ -81,6 +83,7 @@ std::optional<tscope::GeneratorSpec> GenerateDialog::spec() {
         }
         if (s.dims.size() > 16) throw tscope::InputError("dimensions: at most 16 modes");
         if (s.nnz == 0) throw tscope::InputError("nonzeros: at least 1");
+        tscope::check_generator_spec(s);  // said here, before Accept, not in the window's banner after
         error_->clear();
         return s;
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // The Generate dialog turns its fields into a generator spec, or explains what is wrong.
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 
 #include "test_support.hpp"
@@ -36,6 +37,16 @@ private Q_SLOTS:
         edits[0]->setText(QStringLiteral("10,10"));
         edits[1]->setText(QStringLiteral("0"));
         QVERIFY(!d.spec().has_value());
+        // more distinct nonzeros than cells: said in the dialog (before, only after Accept, in
+        // the window's banner)
+        edits[0]->setText(QStringLiteral("2,2"));
+        edits[1]->setText(QStringLiteral("10"));
+        QVERIFY(!d.spec().has_value());
+        auto* error = d.findChild<QLabel*>(QStringLiteral("generateError"));
+        QVERIFY(error);
+        QVERIFY2(error->text().contains(QStringLiteral("don't fit in 4 cells")), qPrintable(error->text()));
+        edits[1]->setText(QStringLiteral("4"));
+        QVERIFY(d.spec().has_value());
     }
 };
 

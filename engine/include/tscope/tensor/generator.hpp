@@ -39,6 +39,9 @@ struct GeneratorSpec {
 void parse_distribution(const std::string& text, GeneratorSpec& spec);
 std::string describe(const GeneratorSpec& spec);
 
+// InputError when `spec` cannot be generated (no dims, more distinct nonzeros than cells, a
+// bad exponent...): what generate_tensor checks first, for a dialog to say before it closes.
+void check_generator_spec(const GeneratorSpec& spec);
 CooTensor generate_tensor(const GeneratorSpec& spec, RunControl& control = no_control());
 
 }  // namespace tscope
