@@ -336,43 +336,52 @@ std::string directory_of(const std::string& path) {
     return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// Whether a nameless file can be given a name through /proc/self/fd (-1: not tried yet). A
-// sandbox may allow O_TMPFILE and still refuse that link, which commit() needs: tried once, on
-// a second nameless file of its own (a file linked once and unlinked cannot be linked again),
-// under a name that is unlinked at once.
-std::atomic<int> g_linkable{-1};
-
-bool linkable(const std::string& dir, const std::string& probe) {
+// A file with no name in `dir` (O_TMPFILE), or -1 where the kernel or the filesystem lacks it.
+int open_tmpfile(const std::string& dir) {
 #ifdef O_TMPFILE
-    if (g_linkable.load() >= 0) return g_linkable.load() == 1;
-    const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-    const std::string self = "/proc/self/fd/" + std::to_string(fd);
-    const bool ok = fd >= 0 && ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, probe.c_str(), AT_SYMLINK_FOLLOW) == 0;
-    if (ok) ::unlink(probe.c_str());
-    if (fd >= 0) ::close(fd);
-    g_linkable.store(ok ? 1 : 0);
-    return ok;
+    return ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
 #else
-    (void)dir, (void)probe;
-    return false;
+    (void)dir;
+    return -1;
 #endif
 }
 
-// A file with no name in `dir` (O_TMPFILE), or -1 where the kernel or the filesystem lacks
-// it, or where /proc (which commit() names the file through) cannot name it.
+// Gives the nameless file `fd` the name `name` (through /proc/self/fd: linking by descriptor
+// alone takes a privilege). A file there of that name was left by a killed process that had our
+// pid: it goes first.
+bool give_name(int fd, const std::string& name) {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
+    if (errno != EEXIST) return false;
+    ::unlink(name.c_str());
+    return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0;
+}
+
+// Whether nameless files can be named at all (-1: not tried yet). A sandbox, or a system without
+// /proc, may allow O_TMPFILE and refuse the link commit() needs: tried once, on a throwaway
+// nameless file (one linked and unlinked cannot be linked again), under a name unlinked at once.
+std::atomic<int> g_linkable{-1};
+
+bool linkable(const std::string& dir, const std::string& probe) {
+    if (g_linkable.load() < 0) {
+        const int fd = open_tmpfile(dir);
+        const bool ok = fd >= 0 && give_name(fd, probe);
+        if (ok) ::unlink(probe.c_str());
+        if (fd >= 0) ::close(fd);
+        g_linkable.store(ok ? 1 : 0);
+    }
+    return g_linkable.load() == 1;
+}
+
+// A nameless file in `dir` that commit() can name, or -1 (then the named route is taken).
 int open_nameless(const std::string& dir, const std::string& probe) {
-#ifdef O_TMPFILE
-    if (!g_nameless.load() || g_linkable.load() == 0 || ::access("/proc/self/fd", X_OK) != 0) return -1;
-    const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    if (!g_nameless.load() || g_linkable.load() == 0) return -1;
+    const int fd = open_tmpfile(dir);
     if (fd >= 0 && !linkable(dir, probe)) {
         ::close(fd);
         return -1;
     }
     return fd;
-#else
-    (void)dir, (void)probe;
-    return -1;
-#endif
 }
 
 }  // namespace
@@ -447,13 +456,7 @@ void AtomicFile::commit() {
         if (::fsync(fd_) != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
         if (!named_) {  // the temporary name appears only now, listed first, for the rename below
             slot_ = list_temp(temp_.c_str());
-            const std::string self = "/proc/self/fd/" + std::to_string(fd_);
-            int linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW);
-            if (linked != 0 && errno == EEXIST) {  // left by a killed process that had our pid
-                ::unlink(temp_.c_str());
-                linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW);
-            }
-            if (linked != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+            if (!give_name(fd_, temp_)) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
             named_ = true;
         }
         const int closed = ::close(fd_);

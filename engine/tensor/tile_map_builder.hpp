@@ -22,7 +22,7 @@ public:
     // InputError where the tiles number more than 2^64 (no key would tell them apart).
     TileMapBuilder(const std::vector<std::uint64_t>& dims, int mode_x, int mode_y, std::uint64_t threshold, std::uint64_t max_bins)
         : a_(mode_x), b_(mode_y), c_(3 - mode_x - mode_y) {
-        tx_ = ceil_div(dims[static_cast<std::size_t>(a_)], kEdge),
+        tx_ = ceil_div(dims[static_cast<std::size_t>(a_)], kEdge);
         ty_ = ceil_div(dims[static_cast<std::size_t>(b_)], kEdge);
         tz_ = ceil_div(dims[static_cast<std::size_t>(c_)], kEdge);
         std::uint64_t all = 0;

@@ -29,10 +29,9 @@ bool isNumber(const QJsonValue& v) { return v.isDouble() && std::isfinite(v.toDo
 QString readCount(const QJsonObject& o, const char* key, std::uint64_t most, std::uint64_t& to) {
     const QJsonValue v = o.value(QLatin1String(key));
     if (v.isUndefined()) return {};
-    const double d = v.toDouble(-1);
-    if (!isNumber(v) || d < 0 || d != std::floor(d) || d > static_cast<double>(most))
+    if (!isWholeNumber(v, 0, static_cast<double>(most)))
         return QObject::tr("\"%1\" should be a whole number from 0 to %2").arg(QLatin1String(key)).arg(most);
-    to = static_cast<std::uint64_t>(d);
+    to = static_cast<std::uint64_t>(v.toDouble());
     return {};
 }
 
@@ -46,8 +45,7 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
         return QString::fromStdString(e.what());
     }
     const QJsonValue mode = o.value(QStringLiteral("mode"));
-    if (!isNumber(mode) || mode.toDouble() < 1 || mode.toDouble() > kMostModes ||
-        mode.toDouble() != std::floor(mode.toDouble()))
+    if (!isWholeNumber(mode, 1, kMostModes))
         return QObject::tr("\"mode\" should be a whole number from 1 to %1").arg(kMostModes);
     r.mode = mode.toInt() - 1;
     if (!o.value(QStringLiteral("ran")).isBool()) return QObject::tr("\"ran\" should be true or false");

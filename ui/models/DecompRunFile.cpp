@@ -76,8 +76,7 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
         return fail(QString::fromStdString(e.what()));
     }
     const QJsonValue rank = o.value(QStringLiteral("rank"));
-    if (!rank.isUndefined() && !(rank.isDouble() && rank.toDouble() >= 1 && rank.toDouble() <= (1 << 20) &&
-                                 rank.toDouble() == std::floor(rank.toDouble())))
+    if (!rank.isUndefined() && !isWholeNumber(rank, 1, 1 << 20))
         return fail(QObject::tr("\"rank\" should be a whole number of at least 1"));
     r.rank = rank.toInt();
     r.format = o.value(QStringLiteral("format")).toString();

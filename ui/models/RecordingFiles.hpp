@@ -6,8 +6,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonValue>
 #include <QObject>
 #include <QStringList>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -24,6 +26,13 @@ inline std::optional<QJsonDocument> parseJsonDocument(const QByteArray& json, QS
     return doc;
 }
 
+// Whether `v` is a whole number in [lo, hi]: what a count in a recording must be before it is
+// cast to an integer (the cast of a negative or huge double is undefined).
+inline bool isWholeNumber(const QJsonValue& v, double lo, double hi) {
+    const double d = v.toDouble(NAN);
+    return v.isDouble() && std::isfinite(d) && d >= lo && d <= hi && d == std::floor(d);
+}
+
 // The largest recording read: far past any the CLI writes (a bench JSONL row is under 2 KB), and
 // small enough to parse at once on the GUI thread.
 inline constexpr qint64 kLargestRecording = qint64{32} << 20;
@@ -38,20 +47,12 @@ std::optional<T> readRecordingFile(const QString& path, QString* error, Parse pa
         if (error) *error = QObject::tr("%1: not a regular file: a recording is a JSON file").arg(path);
         return std::nullopt;
     }
-    if (info.size() > kLargestRecording) {
-        if (error)
-            *error = QObject::tr("%1: %2 MiB, larger than any recording (at most %3 MiB): not read")
-                         .arg(path)
-                         .arg(info.size() >> 20)
-                         .arg(kLargestRecording >> 20);
-        return std::nullopt;
-    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error) *error = QObject::tr("cannot open %1: %2").arg(path, f.errorString());
         return std::nullopt;
     }
-    const QByteArray bytes = f.read(kLargestRecording + 1);  // a file that grows is still cut off
+    const QByteArray bytes = f.read(kLargestRecording + 1);  // never more, however large the file
     if (bytes.size() > kLargestRecording) {
         if (error)
             *error = QObject::tr("%1: larger than any recording (at most %2 MiB): not read")

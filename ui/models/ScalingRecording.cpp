@@ -20,10 +20,7 @@ namespace tsui {
 
 namespace {
 
-bool isCount(const QJsonValue& v) {
-    const double d = v.toDouble(-1);
-    return v.isDouble() && std::isfinite(d) && d >= 1 && d == std::floor(d) && d < 1e6;
-}
+bool isCount(const QJsonValue& v) { return isWholeNumber(v, 1, 999999); }
 
 bool isSeconds(const QJsonValue& v) { return v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() >= 0; }
 
