@@ -87,7 +87,11 @@ std::string fmt(const char* f, double x) {
     std::snprintf(buf, sizeof buf, f, x);
     return buf;
 }
-std::string mb(double bytes) { return bytes >= 1e9 ? fmt("%.2f GB", bytes / 1e9) : bytes >= 1e6 ? fmt("%.1f MB", bytes / 1e6) : fmt("%.0f kB", bytes / 1e3); }
+std::string mb(double bytes) {
+    if (bytes >= 1e9) return fmt("%.2f GB", bytes / 1e9);
+    if (bytes >= 1e6) return fmt("%.1f MB", bytes / 1e6);
+    return bytes >= 1e3 ? fmt("%.0f kB", bytes / 1e3) : fmt("%.0f B", bytes);  // a tiny tensor's 52 B is not "0 kB"
+}
 
 // Why a format cannot run for this tensor (its builder's refusals, from the counts), or "".
 std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, FormatKind kind, const std::vector<int>& modes) {
@@ -126,8 +130,10 @@ double mean_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
     return modes.empty() ? 0 : s / static_cast<double>(modes.size());
 }
 
-// nonzeros per node of CSF's fiber level (the trees MTTKRP walks), averaged over the modes
+// nonzeros per node of CSF's fiber level (the trees MTTKRP walks), averaged over the modes; an
+// order-1 tensor has no fiber level (its trees are the nonzeros alone), and this is not asked
 double csf_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
+    if (p.order() < 2) throw std::logic_error("csf_fiber_nnz: an order-1 tensor's trees have no fiber level");
     double s = 0;
     for (int m : modes) {
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
@@ -167,20 +173,25 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
     return loop + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
 }
 
+// "CSF's fibers average 3.2 nonzeros", or "" for an order-1 tensor, where CSF is refused
+std::string csf_fibers_phrase(const TensorProfile& p, const std::vector<int>& modes) {
+    return p.order() < 2 ? "" : "CSF's fibers average " + fmt("%.3g", csf_fiber_nnz(p, modes)) + " nonzeros";
+}
+
 std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vector<int>& modes, Backend backend) {
-    const std::string fibers = "CSF's fibers average " + fmt("%.3g", csf_fiber_nnz(p, modes)) + " nonzeros";
+    const std::string fibers = csf_fibers_phrase(p, modes);
     switch (k) {
     case FormatKind::COO:
-        return "COO reads " + std::to_string(p.order() - 1) + " factor rows and adds one output row per nonzero (" + fibers +
-               ": a tree would read one row per fiber instead of per nonzero for its upper modes)";
+        return "COO reads " + std::to_string(p.order() - 1) + " factor rows and adds one output row per nonzero" +
+               (fibers.empty() ? "" : " (" + fibers + ": a tree would read one row per fiber instead of per nonzero for its upper modes)");
     case FormatKind::BLCO:
         return "BLCO walks its nonzeros as COO does, each index unpacked from one 64-bit key: " + std::to_string(p.order() - 1) +
-               " factor rows read and one output row added per nonzero (" + fibers + ")";
+               " factor rows read and one output row added per nonzero" + (fibers.empty() ? "" : " (" + fibers + ")");
     case FormatKind::ALTO:
         return "ALTO keeps one copy in the order of its interleaved index, so nonzeros that follow each other share rows; " +
                std::string(p.order() == 3 ? "each nonzero is one fused loop (out += x a .* b)"
                                            : "each nonzero is one loop per mode (q = x a, q .*= the others, out += q)") +
-               ", against COO's " + std::to_string(p.order() + 1) + ", and " + fibers;
+               ", against COO's " + std::to_string(p.order() + 1) + (fibers.empty() ? "" : ", and " + fibers);
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
         return "HiCOO's " + std::to_string(p.hicoo_blocks) + " blocks hold " + fmt("%.3g", per_block) +

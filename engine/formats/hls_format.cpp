@@ -24,7 +24,7 @@ std::uint64_t tiles_along(std::uint64_t dim) { return ceil_div(dim, kHlsTile); }
 std::string hls_refusal(const std::vector<std::uint64_t>& dims) {
     if (dims.size() != 3)
         return "HLS is defined for third-order tensors (hls-tcu-sptmcm Sec. V); this tensor has " +
-               std::to_string(dims.size()) + " modes";
+               std::to_string(dims.size()) + (dims.size() == 1 ? " mode" : " modes");
     int bits = 0, tile_bits = 0;
     for (std::uint64_t d : dims) bits += bits_for(d), tile_bits += bits_for(tiles_along(d));
     if (bits > 64) return "HLS: the binary linear index of this shape needs more than 64 bits";

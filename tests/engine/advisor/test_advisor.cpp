@@ -189,6 +189,32 @@ private Q_SLOTS:
     }
 
     // Dims of 2^63: ALTO's index (189 bits) and HLS's are refused in words, and the others still
+
+    // An order-1 tensor: its trees have no fiber level, so no reason speaks of CSF's fibers (they
+    // were read from past the end of the tree's levels: "fibers average 0.0909"), a tiny tensor's
+    // bytes read in bytes, not "0 kB", and HLS counts "1 mode".
+    void orderOneReasonsReadWhatIsThere() {
+        CooTensor t({7});
+        t.resize(3);
+        const std::uint64_t at[3] = {0, 2, 6};
+        const double values[3] = {1.5, 2, -1};
+        for (std::uint64_t n = 0; n < 3; ++n) t.set(n, std::span<const std::uint64_t>(&at[n], 1), values[n]);
+        const TensorProfile p = profile_tensor(t);
+        for (KernelKind kernel : {KernelKind::MTTKRP, KernelKind::SpTV, KernelKind::SpTTM}) {
+            const Advice a = advise(p, {kernel, Backend::Omp, {}, 4}, test_machine());
+            QVERIFY(a.ranking.front().supported);
+            for (const FormatAdvice& f : a.ranking) {
+                QVERIFY2(f.reason.find("CSF's fibers") == std::string::npos, f.reason.c_str());
+                QVERIFY2(f.reason.find(" 0 kB") == std::string::npos, f.reason.c_str());
+                QVERIFY2(f.reason.find("1 modes") == std::string::npos, f.reason.c_str());
+            }
+        }
+        const Advice m = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 4}, test_machine());
+        QVERIFY(line_of(m, FormatKind::HLS).reason.find("this tensor has 1 mode") != std::string::npos);
+        QCOMPARE(line_of(m, FormatKind::COO).reason.find("COO reads 0 factor rows and adds one output row per nonzero"), std::size_t{0});
+        const Advice v = advise(p, {KernelKind::SpTV, Backend::Omp, {}, 4}, test_machine());
+        QVERIFY2(line_of(v, FormatKind::COO).reason.find(" B per sweep") != std::string::npos, line_of(v, FormatKind::COO).reason.c_str());
+    }
     // ranked (advise exited 2 on ALTO's builder error, and died on HLS's tile map before).
     void indicesPastTheFormatsBitsAreRefusals() {
         const CooTensor t =
