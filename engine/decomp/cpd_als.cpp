@@ -74,7 +74,8 @@ CpdInit parse_cpd_init(const std::string& name) {
 namespace {
 
 // Every start of CPD-ALS on the host backends' formats, built once.
-std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, const IterationCallback& on_iteration, RunControl& control) {
+std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,
+                                RunControl& control) {
     const auto start = Clock::now();
     control.stage("building " + std::string(format_name(o.format)));
     const auto formats = build_formats(t, o, control);
@@ -82,7 +83,6 @@ std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, const I
     for (const auto& f : formats) plans.emplace_back(o.backend, *f);
     const double build_seconds = since(start);
     const int order = t.order();
-    const double norm_x = squared_norm(t);
     // the cuda backend does its dense steps with cuBLAS and cuSOLVER as well
     const linalg::Where dense = o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host;
 
@@ -157,10 +157,12 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     check_factors_fit(t.dims(), o.rank);
     if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
         throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
+    const double norm_x = squared_norm(t);
+    check_values_decomposable(norm_x, t.nnz(), "CPD");
     // the tensor side (formats, uploads, GPUs) is set up once, every start runs on it
     if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))
-        return detail::keep_best(detail::cpd_als_device(t, o, squared_norm(t), on_iteration, control));
-    return detail::keep_best(cpd_host(t, o, on_iteration, control));
+        return detail::keep_best(detail::cpd_als_device(t, o, norm_x, on_iteration, control));
+    return detail::keep_best(cpd_host(t, o, norm_x, on_iteration, control));
 }
 
 double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors, const std::vector<double>& lambda) {

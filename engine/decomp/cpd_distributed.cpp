@@ -180,7 +180,8 @@ public:
         report_.read_s = block.read_s, report_.distribute_s = block.distribute_s;
         report_.nnz = block.tensor.nnz();
         world_.agreed([&] { check_factors_fit(result_.dims, o_.rank); });
-        norm_x_ = world_.sum(squared_norm(block.tensor));
+        norm_x_ = world_.sum(squared_norm(block.tensor));  // the same sum on every rank, so all refuse alike
+        check_values_decomposable(norm_x_, result_.nnz, "CPD");
         lay_out_modes(block);
         const auto built = Clock::now();
         world_.agreed([&] { build_kernels(block); });

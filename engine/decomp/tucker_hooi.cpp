@@ -138,6 +138,9 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         check_dense_fits(t.dim(n), 2 * cols, "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) +
                                                   " x " + std::to_string(cols) + ", held twice)");
     }
+    double norm_x = 0;
+    for (std::uint64_t z = 0; z < t.nnz(); ++z) norm_x += t.value(z) * t.value(z);
+    check_values_decomposable(norm_x, t.nnz(), "Tucker");
     const auto start = Clock::now();
     TuckerResult r;
     control.stage("preparing the TTM chains");
@@ -150,8 +153,6 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         r.factors.push_back(o.hosvd_init ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m))
                                          : linalg::orthonormalize(random_matrix(t.dim(m), ranks[static_cast<std::size_t>(m)],
                                                                                 o.seed + 31 * std::uint64_t(m))));
-    double norm_x = 0;
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) norm_x += t.value(z) * t.value(z);
     r.setup_seconds = since(start);
 
     control.stage("Tucker-HOOI");

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
@@ -52,6 +54,16 @@ void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t 
 
 void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank) {
     check_per_index_fits(dims, rank, "its rank-" + std::to_string(rank) + " factor");
+}
+
+void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std::string& method) {
+    const double bound = squared_norm * static_cast<double>(std::max<std::uint64_t>(1, nnz));
+    if (bound <= std::numeric_limits<double>::max()) return;
+    char norm[32];
+    std::snprintf(norm, sizeof norm, "%.3g", squared_norm);
+    throw InputError(method + ": the values are too large for double precision: the sum of their squares is " + norm +
+                     ", and times the " + std::to_string(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +
+                     "products overflow; divide the values by a constant (the decomposition scales by the same constant)");
 }
 
 }  // namespace tscope

@@ -22,5 +22,10 @@ void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string&
 void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t words, const std::string& what);
 // The same for each mode's factor of a tensor at a rank.
 void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank);
+// InputError unless a decomposition's doubles can hold this tensor's scale: ||X||^2
+// (`squared_norm`) times the nonzero count, which bounds the Grams of a factor before it is
+// normalised ((sum |x|)^2 <= nnz ||X||^2), must stay finite. Values near 1e308 otherwise fail
+// later as a Cholesky solve or an eigendecomposition that "did not converge".
+void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std::string& method);
 
 }  // namespace tscope

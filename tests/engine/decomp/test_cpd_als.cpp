@@ -3,6 +3,7 @@
 // per-iteration callback, cancellation between iterations, SPLATT-style output.
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <fstream>
 
 #include "test_support.hpp"
@@ -163,6 +164,24 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, cpd_als(t, o));
         o.rank = 2, o.format = FormatKind::HOCSR;
         QVERIFY_THROWS_EXCEPTION(InputError, cpd_als(t, o));
+    }
+
+    // Values near 1e308 are refused in words before anything runs ("the Cholesky solve failed"
+    // before); 1e150, whose squares still fit, decomposes to a finite fit.
+    void valuesTooLargeForDoublesAreRefused() {
+        CooTensor t = tstest::random_tensor({8, 8, 8}, 60, 3);
+        auto& v = t.values<double>();
+        for (std::size_t z = 0; z < v.size(); ++z) v[z] = (z % 2 ? -1e308 : 1e308);
+        CpdOptions o;
+        o.rank = 3;
+        try {
+            cpd_als(t, o);
+            QFAIL("a tensor of values near 1e308 was decomposed");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("too large for double precision") != std::string::npos, e.what());
+        }
+        for (std::size_t z = 0; z < v.size(); ++z) v[z] = (z % 2 ? -1e150 : 1e150);
+        QVERIFY(std::isfinite(cpd_als(t, o).fit));
     }
 };
 

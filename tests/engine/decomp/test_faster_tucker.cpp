@@ -47,6 +47,19 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, faster_tucker(small, o));
     }
 
+    // Values near 1e308 overflow SGD at once: refused in words, not "lower the learning rates".
+    void valuesTooLargeForDoublesAreRefused() {
+        const CooTensor t = parse_tns("1 1 1 1e308\n2 2 2 -1e308\n3 1 2 1e308\n", "big.tns").tensor;
+        FasterTuckerOptions o;
+        o.r_rank = 2, o.j_ranks = {2}, o.epochs = 1;
+        try {
+            faster_tucker(t, o);
+            QFAIL("a tensor of values near 1e308 was decomposed");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("too large for double precision") != std::string::npos, e.what());
+        }
+    }
+
     void movieLensBeatsTheMeanPredictor() {
         TS_REQUIRE_SHARED(path, "movielens-100k.tns");
         const CooTensor t = load_tensor(path).tensor;

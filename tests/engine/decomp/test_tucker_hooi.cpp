@@ -3,6 +3,8 @@
 // factors are orthonormal, the core is written as .tns.
 #include <QTemporaryDir>
 
+#include <cmath>
+
 #include "test_support.hpp"
 #include "tscope/decomp/tucker_hooi.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -132,6 +134,24 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, tucker_hooi(t, o));
         o.ranks = {2, 2};
         QVERIFY_THROWS_EXCEPTION(InputError, tucker_hooi(t, o));
+    }
+
+    // Values near 1e308: refused in words ("the eigendecomposition did not converge" before);
+    // at 1e150 the fit is finite.
+    void valuesTooLargeForDoublesAreRefused() {
+        CooTensor t = tstest::random_tensor({6, 6, 6}, 60, 4);
+        auto& v = t.values<double>();
+        for (std::size_t z = 0; z < v.size(); ++z) v[z] = (z % 2 ? -1e308 : 1e308);
+        TuckerOptions o;
+        o.ranks = {2};
+        try {
+            tucker_hooi(t, o);
+            QFAIL("a tensor of values near 1e308 was decomposed");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("too large for double precision") != std::string::npos, e.what());
+        }
+        for (std::size_t z = 0; z < v.size(); ++z) v[z] = (z % 2 ? -1e150 : 1e150);
+        QVERIFY(std::isfinite(tucker_hooi(t, o).fit));
     }
 };
 
