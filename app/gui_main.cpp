@@ -17,6 +17,7 @@
 #include "panels/DecompositionPanel.hpp"
 #include "panels/KernelsPanel.hpp"
 #include "views/MainWindow.hpp"
+#include "views/OutputPath.hpp"
 #include "views/SafeApplication.hpp"
 #include "views/SignalQuit.hpp"
 #include "tscope/io/temp_cleanup.hpp"
@@ -116,6 +117,13 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     describe(parser);
     parser.process(app);
+    // a screenshot that cannot be written is said now, not after the tab's work has run
+    if (parser.isSet(shot)) {
+        if (const QString why = tsui::whyNotWritable(parser.value(shot), true); !why.isEmpty()) {
+            std::fprintf(stderr, "tensorscope: --screenshot %s: %s\n", qPrintable(parser.value(shot)), qPrintable(why));
+            return 2;
+        }
+    }
 
     // SIGINT, SIGTERM, SIGHUP: cancel the running work and quit through the event loop, so that
     // the jobs stop and remove what they were writing as the window below is destroyed (it is
@@ -175,7 +183,9 @@ int main(int argc, char** argv) {
             // one more turn of the event loop so that the last layout and paint happen
             QTimer::singleShot(300, &window, [&window, png] {
                 if (!window.saveScreenshot(png)) {
-                    std::fprintf(stderr, "tensorscope: cannot write %s\n", qPrintable(png));
+                    const QString why = tsui::whyNotWritable(png, true);  // changed since the start, or a full disk
+                    std::fprintf(stderr, "tensorscope: cannot write %s%s%s\n", qPrintable(png), why.isEmpty() ? "" : ": ",
+                                 qPrintable(why));
                     QApplication::exit(1);
                     return;
                 }

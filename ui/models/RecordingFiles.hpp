@@ -15,8 +15,13 @@
 
 namespace tsui {
 
-// The JSON document, or std::nullopt with *error saying where it stops being JSON.
+// The JSON document, or std::nullopt with *error saying where it stops being JSON (or that there
+// is nothing in it: Qt's own word for an empty file is "illegal value at offset 0").
 inline std::optional<QJsonDocument> parseJsonDocument(const QByteArray& json, QString* error) {
+    if (json.trimmed().isEmpty()) {
+        if (error) *error = json.isEmpty() ? QObject::tr("the file is empty") : QObject::tr("the file holds only white space");
+        return std::nullopt;
+    }
     QJsonParseError pe;
     QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (doc.isNull()) {

@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "plots/PlotInspector.hpp"
+#include "views/OutputPath.hpp"
 
 namespace tsui {
 
@@ -21,7 +22,10 @@ bool savePlot(QCustomPlot* plot, const QString& path, QString* error) {
         if (error) *error = QObject::tr("choose a .png or .pdf file name");
         return false;
     }
-    if (!ok && error) *error = QObject::tr("cannot write %1").arg(path);
+    if (!ok && error) {
+        const QString why = whyNotWritable(path);
+        *error = why.isEmpty() ? QObject::tr("cannot write %1").arg(path) : QObject::tr("cannot write %1: %2").arg(path, why);
+    }
     return ok;
 }
 

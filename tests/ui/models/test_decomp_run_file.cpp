@@ -90,6 +90,22 @@ private Q_SLOTS:
         QVERIFY(!readDecompRunFile(big, &error));
         QVERIFY2(error.contains(QStringLiteral("larger than any recording")), qPrintable(error));
     }
+
+    // An empty file is said to be empty (Qt's parser calls it "illegal value at offset 0").
+    void emptyFilesAreSaidToBeEmpty() {
+        QTemporaryDir dir;
+        const QString empty = dir.filePath(QStringLiteral("empty.json")), blank = dir.filePath(QStringLiteral("blank.json"));
+        QFile(empty).open(QIODevice::WriteOnly);
+        QFile b(blank);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(" \n\t\n");
+        b.close();
+        QString error;
+        QVERIFY(!readDecompRunFile(empty, &error));
+        QCOMPARE(error, empty + QStringLiteral(": the file is empty"));
+        QVERIFY(!readDecompRunFile(blank, &error));
+        QCOMPARE(error, blank + QStringLiteral(": the file holds only white space"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestDecompRunFile)

@@ -221,6 +221,27 @@ private Q_SLOTS:
             QVERIFY2(err.contains("takes a size such as 512M"), err.constData());
         }
     }
+
+    // A screenshot that cannot be written is said, with why, before the tensor loads ("cannot
+    // write x.png" came after the work, with no reason).
+    void unwritableScreenshotSaysWhyAtOnce_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("missing folder") << QStringLiteral("nodir/x.png") << QStringLiteral("does not exist");
+        QTest::newRow("a folder") << QString() << QStringLiteral("is a folder");
+        QTest::newRow("no image format") << QStringLiteral("x.foo") << QStringLiteral("names no image format");
+    }
+    void unwritableScreenshotSaysWhyAtOnce() {
+        QFETCH(QString, name);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        QByteArray err;
+        QCOMPARE(runGui({QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"), QStringLiteral("--screenshot"),
+                         name.isEmpty() ? dir.path() : dir.filePath(name)},
+                        &err),
+                 2);
+        QVERIFY2(err.contains("--screenshot") && err.contains(why.toUtf8()) && !err.contains("Loaded"), err.constData());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGuiApp)
