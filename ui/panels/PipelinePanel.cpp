@@ -187,7 +187,7 @@ QSplitter* PipelinePanel::buildCharts() {
     enablePlotExport(timeline_);
     compare_ = new QCustomPlot(split);
     compare_->setObjectName(QStringLiteral("pipelineComparison"));
-    compare_->setMinimumWidth(220);
+    compare_->setMinimumSize(220, 200);  // never 0 high: QCustomPlot warns painting an empty buffer
     compare_->yAxis->setLabel(tr("time: one stream, pipelined, Sec. 6.2 model"));
     setLinearAxis(compare_->yAxis, AxisUnit::Seconds);
     enablePlotExport(compare_);
