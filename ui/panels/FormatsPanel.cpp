@@ -119,6 +119,7 @@ QHBoxLayout* FormatsPanel::buildTopRow() {
                           Qt::ToolTipRole);
     top->addWidget(measure_);
     status_ = new QLabel(tr("Open a tensor to compare its storage formats."), this);
+    status_->setWordWrap(true);  // a streamed tensor's line is long: unwrapped it widened the window past the screen
     top->addWidget(status_, 1);
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);

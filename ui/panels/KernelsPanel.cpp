@@ -265,10 +265,12 @@ void KernelsPanel::setGpuCount(int count) {
     cuda_->setEnabled(gpuCount_ > 0);
     if (gpuCount_ > 0) {
         const QString name = gpu_.name.empty() ? tr("GPU") : QString::fromStdString(gpu_.name);
-        cuda_->setText(gpuCount_ > 1 ? tr("cuda (%1 × %2)").arg(gpuCount_).arg(name) : tr("cuda (%1)").arg(name));
-        cuda_->setToolTip(QString());
+        const QString full = gpuCount_ > 1 ? tr("cuda (%1 × %2)").arg(gpuCount_).arg(name) : tr("cuda (%1)").arg(name);
+        // the settings column is narrow: "cuda (2 × NVIDIA H100 80GB HBM3)" is elided, whole in the tooltip
+        cuda_->setText(cuda_->fontMetrics().elidedText(full, Qt::ElideMiddle, 200));
+        cuda_->setToolTip(full);
     } else {
-        cuda_->setText(tr("cuda (no device; hover for why)"));
+        cuda_->setText(tr("cuda (no device)"));  // why, in the tooltip: "hover for why" was cut at the column's edge
         cuda_->setToolTip(QString::fromStdString(gpu_.available ? std::string("no CUDA device") : gpu_.reason));
     }
     gpus_->setRange(1, std::max(1, gpuCount_));

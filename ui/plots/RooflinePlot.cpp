@@ -100,6 +100,10 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
     sources_ = new QLabel(this);
     sources_->setObjectName(QStringLiteral("rooflineSources"));
     sources_->setWordWrap(true);
+    // its text comes from recordings too: a word longer than the plot (a 3,000-character peak
+    // source) is cut at the edge rather than widening the window to 21,896 px
+    sources_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    sources_->setMinimumWidth(1);
     layout->addWidget(sources_);
     setResults({});
 }

@@ -23,6 +23,7 @@
 #include <QFile>
 #include <QTextStream>
 
+#include "models/BenchRecording.hpp"
 #include "models/FormatTableModel.hpp"
 #include "panels/DatasetPanel.hpp"
 #include "panels/DecompositionPanel.hpp"
@@ -485,6 +486,54 @@ private Q_SLOTS:
         QTest::qWait(100);  // the layout takes the new chart in on its next request
         QVERIFY2(w.minimumSizeHint().height() <= 800,
                  qPrintable(QStringLiteral("%1 px high").arg(w.minimumSizeHint().height())));
+    }
+
+    // Inputs that once widened the window past the screen keep it within 1280 px: Teaching on an
+    // order-16 tensor of 4e9-long modes (1,574 px: the arrays' title did not wrap), Formats on a
+    // streamed tensor (1,458 px: its one-line status), and a recorded bench whose peak source is
+    // one 3,000-character word (21,896 px: the roofline's sources line).
+    void wideInputsKeepTheDefaultWidth() {
+        QTemporaryDir dir;
+        const QString wide = dir.filePath(QStringLiteral("order16.tns"));
+        QString text;
+        for (int z = 0; z < 30; ++z) {
+            for (int m = 0; m < 16; ++m) text += QString::number(3900000000ull + std::uint64_t(z) * 977 + std::uint64_t(m)) + QLatin1Char(' ');
+            text += QStringLiteral("1.5\n");
+        }
+        QVERIFY(tstest::write_file(wide, text.toUtf8()));
+        const QString streamed = dir.filePath(QStringLiteral("streamed.tsb"));
+        tscope::save_tensor(tstest::random_tensor({300, 200, 100}, 5000, 4), streamed.toStdString());
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto settle = [&w](const QString& title) {  // the tab's own work done, and the layout taken it in
+            for (Panel* tab : w.findChildren<Panel*>())
+                if (tab->title() == title) QTRY_VERIFY_WITH_TIMEOUT(!tab->isBusy(), 60000);
+            QTest::qWait(50);
+        };
+        auto width = [&w](const char* what) { return QStringLiteral("%1: %2 px").arg(QLatin1String(what)).arg(w.minimumSizeHint().width()); };
+        w.openFile(wide);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.showTab(QStringLiteral("Teaching")));
+        settle(QStringLiteral("Teaching"));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(width("Teaching on order 16")));
+        w.setTensorMemoryLimit(1024);
+        w.openFile(streamed);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.showTab(QStringLiteral("Formats")));
+        settle(QStringLiteral("Formats"));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(width("Formats, streamed")));
+        const QByteArray bench = QByteArray(R"j({"file": "/tmp/t.tns", "results": [{"kernel": "mttkrp", "format": "COO",
+            "backend": "omp", "mode": 1, "rank": 16, "ran": true, "median_s": 0.001, "gflops": 5, "intensity": 2,
+            "copy_gbps": 40, "peak_gflops": 90, "device": "a CPU", "peak_source": ")j") +
+                                 QByteArray(3000, 'x') + QByteArray(R"j("}]})j");
+        QString error;
+        const std::optional<BenchRecording> recording = parseBenchRecording(bench, &error);
+        QVERIFY2(recording, qPrintable(error));
+        w.kernels()->showRecording(*recording);
+        QVERIFY(w.showTab(QStringLiteral("Kernels")));
+        settle(QStringLiteral("Kernels"));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(width("a recorded bench's long peak source")));
     }
 
     // A file opened under two spellings (a link, then its own path) is listed once; two files of
