@@ -12,6 +12,7 @@
 #include "panels/DensityPanel.hpp"
 #include "panels/FormatsPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "plots/PlotHint.hpp"
 #include "plots/PlotInspector.hpp"
 #include "ui_test_support.hpp"
 #include "views/TextFormat.hpp"
@@ -59,6 +60,30 @@ class TestPlotReadouts : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // An empty plot's hint is wrapped to the plot: Reorder's MTTKRP sweep (about 380 px) cut its
+    // one line at both ends. Each line fits, no word is lost, and a wide plot keeps one line.
+    void emptyPlotHintsWrapToThePlot() {
+        QCustomPlot plot;
+        plot.resize(380, 300);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        const QString hint = QStringLiteral("Tick formats and press Compare: each one's MTTKRP sweep, before and after");
+        showPlotHint(&plot, true, hint);
+        plot.replot();
+        QCPItemText* text = nullptr;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(plot.item(i)); t && t->visible()) text = t;
+        QVERIFY(text);
+        const QStringList lines = text->text().split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 2, qPrintable(text->text()));
+        for (const QString& line : lines)
+            QVERIFY2(QFontMetrics(text->font()).horizontalAdvance(line) <= plot.axisRect()->width(), qPrintable(line));
+        QCOMPARE(lines.join(QLatin1Char(' ')), hint);
+        plot.resize(1200, 300);
+        plot.replot();
+        QCOMPARE(text->text(), hint);
+    }
+
     void initTestCase() { tstest::sandboxSettings("test_plot_readouts"); }
 
     void oneNumberFormat() {
