@@ -114,6 +114,11 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
         const QJsonObject x = v.toObject();
         f.perRank.push_back({numberOr(x, "nnz", 0), numberOr(x, "rows_sent", 0), numberOr(x, "rows_received", 0),
                              numberOr(x, "comm_s", 0), numberOr(x, "compute_s", 0)});
+        const RankShare& load = f.perRank.back();  // what the rank chart draws: counts and seconds
+        for (double x : {load.nnz, load.rowsSent, load.rowsReceived, load.commSeconds, load.computeSeconds})
+            if (!(x >= 0 && x < 1e18))
+                return fail(QObject::tr("\"per_rank\" entry %1: its counts and seconds should be non-negative numbers")
+                                .arg(f.perRank.size()));
     }
     if (!f.perRank.empty() && static_cast<int>(f.perRank.size()) != f.ranks)
         return fail(QObject::tr("\"per_rank\" has %1 entries for %2 ranks").arg(f.perRank.size()).arg(f.ranks));

@@ -62,6 +62,12 @@ private Q_SLOTS:
         QTest::addRow("negative rank") << negativeRank << QStringLiteral("\"rank\" should be a whole number");
         QTest::addRow("a million ranks") << run(R"({"iter": 1, "seconds": 0.5})", R"(, "ranks": 1000000)")
                                          << QStringLiteral("\"ranks\" should be");
+        QTest::addRow("negative rows sent")
+            << run(R"({"iter": 1, "seconds": 0.5})",
+                   R"(, "ranks": 2, "per_rank": [{"nnz": 10, "comm_s": 0.1}, {"nnz": 12, "rows_sent": -40}])")
+            << QStringLiteral("\"per_rank\" entry 2: its counts and seconds");
+        QTest::addRow("huge nnz") << run(R"({"iter": 1, "seconds": 0.5})", R"(, "ranks": 1, "per_rank": [{"nnz": 1e300}])")
+                                  << QStringLiteral("\"per_rank\" entry 1");
     }
     void impossibleNumbersAreRefused() {
         QFETCH(QByteArray, json);
