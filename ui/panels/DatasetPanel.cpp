@@ -85,11 +85,11 @@ void DatasetPanel::setRecentFiles(const QStringList& files) {
         // A name listed twice (two folders' blocks.tns) says which folder, or the two look alike
         const QFileInfo info(f);
         const QStringList& folders = foldersByName[info.fileName()];
-        const QString shown =
+        const QString shown = printableName(
             folders.size() > 1
                 ? tr("%1 (in %2)")
                       .arg(info.fileName(), distinguishingFolders(folders).value(folders.indexOf(info.absolutePath())))
-                : info.fileName();
+                : info.fileName());
         auto* item = new QListWidgetItem(shown, recentList_);
         item->setToolTip(f);
         item->setData(Qt::UserRole, f);

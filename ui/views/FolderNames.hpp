@@ -13,4 +13,9 @@ namespace tsui {
 // /tmp/x/a and /tmp/x/b. At least one component of each stays.
 QStringList distinguishingFolders(const QStringList& folders);
 
+// A file's name as one line of a list: control characters (a newline is legal in a Linux name)
+// become their Unicode pictures (U+2400 + c, U+2421 for DEL), so "a\nb.tns" reads "a␊b.tns"
+// rather than as two entries.
+QString printableName(const QString& name);
+
 }  // namespace tsui

@@ -36,6 +36,12 @@ private slots:
         QCOMPARE(distinguishingFolders({QStringLiteral("/"), QStringLiteral("/a")}),
                  QStringList({QStringLiteral("/"), QStringLiteral("/a")}));
     }
+
+    // A newline in a name showed as a second line, so one recent file looked like two.
+    void controlCharactersShowAsTheirPictures() {
+        QCOMPARE(printableName(QStringLiteral("a\nb\tc\x7f.tns")), QString::fromUtf8("a\u240Ab\u2409c\u2421.tns"));
+        QCOMPARE(printableName(QString::fromUtf8("nell-2 ü.tns")), QString::fromUtf8("nell-2 ü.tns"));
+    }
 };
 
 QTEST_MAIN(TestFolderNames)
