@@ -283,6 +283,13 @@ std::size_t TextStream::read(char* dst, std::size_t n) {
             break;
         }
         done += static_cast<std::size_t>(got);
+        if (!started_ && done >= std::min<std::size_t>(n, 3)) {  // gzread fills what it can: 3 bytes unless the text is shorter
+            started_ = true;
+            if (const std::size_t bom = utf8_bom_bytes(dst, done)) {
+                std::memmove(dst, dst + bom, done - bom);
+                done -= bom;
+            }
+        }
     }
     text_bytes_ += done;
     return done;

@@ -79,6 +79,15 @@ ByteBuffer read_file(const std::string& path, RunControl& control, bool populate
 // Whole gzip file, inflated; a truncated or corrupt stream is an InputError.
 ByteBuffer gunzip_file(const std::string& path, RunControl& control);
 
+// 3 where `data` starts with the UTF-8 byte order mark (EF BB BF, which Windows editors such as
+// Notepad put before UTF-8 text), else 0: readers skip it, as the text after it is the file.
+inline std::size_t utf8_bom_bytes(const char* data, std::size_t size) {
+    return size >= 3 && static_cast<unsigned char>(data[0]) == 0xEF && static_cast<unsigned char>(data[1]) == 0xBB &&
+                   static_cast<unsigned char>(data[2]) == 0xBF
+               ? 3
+               : 0;
+}
+
 // Bytes read in one pass from a file, a pipe, a FIFO or stdin: gzip (recognised by its magic
 // bytes 0x1f 0x8b, as zlib's gzread does) is inflated as it is read, anything else is passed
 // through. Nothing is held beyond zlib's own buffer.
@@ -92,7 +101,7 @@ public:
     TextStream& operator=(const TextStream&) = delete;
 
     // Up to n bytes of text; fewer only at the end, 0 once the end is reached. Corrupt gzip
-    // data is an InputError.
+    // data is an InputError. A UTF-8 byte order mark at the start is not passed on.
     std::size_t read(char* dst, std::size_t n);
     // Whether the bytes are gzip (known after the first read).
     bool gzip() const;
@@ -110,6 +119,7 @@ private:
     bool regular_ = false;
     bool truncated_ = false;
     bool ended_ = false;
+    bool started_ = false;  // the first bytes were read (and a byte order mark dropped)
     std::uint64_t disk_bytes_ = 0;
     std::uint64_t text_bytes_ = 0;
 };

@@ -637,7 +637,8 @@ CooTensor build_any_width(std::vector<Block>& blocks, const Preamble& pre, const
 LoadedTensor detail::parse_tns_buffer(const ByteBuffer& buffer, const std::string& name, const LoadOptions& options,
                                       RunControl& control) {
     const auto start = Clock::now();
-    const Text text{buffer.data(), buffer.data() + buffer.size()};
+    const std::size_t bom = detail::utf8_bom_bytes(buffer.data(), buffer.size());
+    const Text text{buffer.data() + bom, buffer.data() + buffer.size()};
 
     Failure fail;
     const Preamble pre = read_preamble(text, fail);

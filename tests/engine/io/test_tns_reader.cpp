@@ -72,6 +72,23 @@ private Q_SLOTS:
         QCOMPARE(tstest::as_map(r.tensor).at({2, 2, 2}), 4.0);
     }
 
+    // A UTF-8 byte order mark (Notepad's UTF-8) before the text is skipped: the first index was
+    // read as '\xef\xbb\xbf1'. An error on line 1 counts columns from after it; a mark anywhere
+    // else is still an error.
+    void byteOrderMarkIsSkipped() {
+        const auto r = parse("\xEF\xBB\xBF" "1 2 3 1.0\n2 1 1 2.0\n");
+        QCOMPARE(r.tensor.nnz(), std::uint64_t{2});
+        QCOMPARE(tstest::as_map(r.tensor).at({0, 1, 2}), 1.0);
+        QCOMPARE(parse("\xEF\xBB\xBF" "# dims: 4 4 4\n1 1 1 1\n").tensor.dims(), (std::vector<std::uint64_t>{4, 4, 4}));
+        try {
+            parse("\xEF\xBB\xBF" "1 x 1 1.0\n");
+            QFAIL("a bad index was read");
+        } catch (const ParseError& e) {
+            QVERIFY2(std::string(e.what()).find("mem.tns:1:3:") != std::string::npos, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(ParseError, parse("1 1 1 1.0\n\xEF\xBB\xBF" "2 2 2 2.0\n"));
+    }
+
     void valueSyntax() {
         const auto r = parse("1 1 1 0.1\n1 1 2 -.5\n1 1 3 1e-3\n1 1 4 2.5E+2\n1 1 5 1234567890123456789\n1 1 6 7.\n");
         const auto m = tstest::as_map(r.tensor);

@@ -132,6 +132,18 @@ private Q_SLOTS:
         compare_loads(load_tensor(gz, f), load_tensor(plain, pf));
     }
 
+    // The streamed reader (gzip, pipes) skips a leading UTF-8 byte order mark as the whole-file
+    // reader does, whatever the block size.
+    void byteOrderMarkIsSkippedInStreams() {
+        QTemporaryDir dir;
+        const std::string text = varied_text();
+        const std::string plain = dir.filePath("t.tns").toStdString(), gz = dir.filePath("bom.tns.gz").toStdString();
+        write_plain(plain, text);
+        write_gz(gz, "\xEF\xBB\xBF" + text);
+        const LoadedTensor ref = load_tensor(plain);
+        for (std::size_t block : {std::size_t{16}, std::size_t{4096}}) compare_loads(load_tensor(gz, blocks_of(block)), ref);
+    }
+
     // Indices beyond 2^32 met in a later block: the columns widen and nothing is lost.
     void wideIndicesInALaterBlock() {
         QTemporaryDir dir;
