@@ -16,11 +16,11 @@
 #include "models/BenchRecording.hpp"
 #include "panels/DecompositionPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "tscope/io/temp_cleanup.hpp"
 #include "views/MainWindow.hpp"
 #include "views/OutputPath.hpp"
 #include "views/SafeApplication.hpp"
 #include "views/SignalQuit.hpp"
-#include "tscope/io/temp_cleanup.hpp"
 
 namespace {
 
@@ -184,8 +184,8 @@ int main(int argc, char** argv) {
             QTimer::singleShot(300, &window, [&window, png] {
                 if (!window.saveScreenshot(png)) {
                     const QString why = tsui::whyNotWritable(png, true);  // changed since the start, or a full disk
-                    std::fprintf(stderr, "tensorscope: cannot write %s%s%s\n", qPrintable(png), why.isEmpty() ? "" : ": ",
-                                 qPrintable(why));
+                    std::fprintf(stderr, "tensorscope: cannot write %s%s%s\n", qPrintable(png),
+                                 why.isEmpty() ? "" : ": ", qPrintable(why));
                     QApplication::exit(1);
                     return;
                 }

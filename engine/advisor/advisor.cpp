@@ -183,14 +183,19 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
     switch (k) {
     case FormatKind::COO:
         return "COO reads " + std::to_string(p.order() - 1) + " factor rows and adds one output row per nonzero" +
-               (fibers.empty() ? "" : " (" + fibers + ": a tree would read one row per fiber instead of per nonzero for its upper modes)");
+               (fibers.empty()
+                    ? ""
+                    : " (" + fibers +
+                          ": a tree would read one row per fiber instead of per nonzero for its upper modes)");
     case FormatKind::BLCO:
-        return "BLCO walks its nonzeros as COO does, each index unpacked from one 64-bit key: " + std::to_string(p.order() - 1) +
-               " factor rows read and one output row added per nonzero" + (fibers.empty() ? "" : " (" + fibers + ")");
+        return "BLCO walks its nonzeros as COO does, each index unpacked from one 64-bit key: " +
+               std::to_string(p.order() - 1) + " factor rows read and one output row added per nonzero" +
+               (fibers.empty() ? "" : " (" + fibers + ")");
     case FormatKind::ALTO:
-        return "ALTO keeps one copy in the order of its interleaved index, so nonzeros that follow each other share rows; " +
+        return "ALTO keeps one copy in the order of its interleaved index, so nonzeros that follow each other share "
+               "rows; " +
                std::string(p.order() == 3 ? "each nonzero is one fused loop (out += x a .* b)"
-                                           : "each nonzero is one loop per mode (q = x a, q .*= the others, out += q)") +
+                                          : "each nonzero is one loop per mode (q = x a, q .*= the others, out += q)") +
                ", against COO's " + std::to_string(p.order() + 1) + (fibers.empty() ? "" : ", and " + fibers);
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));

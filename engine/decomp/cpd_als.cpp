@@ -74,8 +74,8 @@ CpdInit parse_cpd_init(const std::string& name) {
 namespace {
 
 // Every start of CPD-ALS on the host backends' formats, built once.
-std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, double norm_x, const IterationCallback& on_iteration,
-                                RunControl& control) {
+std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, double norm_x,
+                                const IterationCallback& on_iteration, RunControl& control) {
     const auto start = Clock::now();
     control.stage("building " + std::string(format_name(o.format)));
     const auto formats = build_formats(t, o, control);

@@ -150,9 +150,10 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         chains.emplace_back(t, n, ranks, o.backend);
     }
     for (int m = 0; m < order; ++m)
-        r.factors.push_back(o.hosvd_init ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m))
-                                         : linalg::orthonormalize(random_matrix(t.dim(m), ranks[static_cast<std::size_t>(m)],
-                                                                                o.seed + 31 * std::uint64_t(m))));
+        r.factors.push_back(o.hosvd_init
+                                ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m))
+                                : linalg::orthonormalize(random_matrix(t.dim(m), ranks[static_cast<std::size_t>(m)],
+                                                                       o.seed + 31 * std::uint64_t(m))));
     r.setup_seconds = since(start);
 
     control.stage("Tucker-HOOI");

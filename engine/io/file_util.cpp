@@ -283,7 +283,8 @@ std::size_t TextStream::read(char* dst, std::size_t n) {
             break;
         }
         done += static_cast<std::size_t>(got);
-        if (!started_ && done >= std::min<std::size_t>(n, 3)) {  // gzread fills what it can: 3 bytes unless the text is shorter
+        // gzread fills what it can: 3 bytes here unless the whole text is shorter
+        if (!started_ && done >= std::min<std::size_t>(n, 3)) {
             started_ = true;
             if (const std::size_t bom = utf8_bom_bytes(dst, done)) {
                 std::memmove(dst, dst + bom, done - bom);

@@ -61,9 +61,10 @@ void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std
     if (bound <= std::numeric_limits<double>::max()) return;
     char norm[32];
     std::snprintf(norm, sizeof norm, "%.3g", squared_norm);
-    throw InputError(method + ": the values are too large for double precision: the sum of their squares is " + norm +
-                     ", and times the " + std::to_string(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +
-                     "products overflow; divide the values by a constant (the decomposition scales by the same constant)");
+    throw InputError(
+        method + ": the values are too large for double precision: the sum of their squares is " + norm +
+        ", and times the " + std::to_string(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +
+        "products overflow; divide the values by a constant (the decomposition scales by the same constant)");
 }
 
 }  // namespace tscope

@@ -17,7 +17,8 @@ namespace tstest {
 inline QString plotHint(QCustomPlot* plot) {
     for (int i = 0; i < plot->itemCount(); ++i)
         if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->objectName() == QLatin1String("tsui-plot-hint"))
-            return t->visible() ? QString(t->text()).replace(QLatin1Char('\n'), QLatin1Char(' ')) : QString();  // as wrapped lines read
+            return t->visible() ? QString(t->text()).replace(QLatin1Char('\n'), QLatin1Char(' '))
+                                : QString();  // as wrapped lines read
     return {};
 }
 

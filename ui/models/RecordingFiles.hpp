@@ -19,7 +19,8 @@ namespace tsui {
 // is nothing in it: Qt's own word for an empty file is "illegal value at offset 0").
 inline std::optional<QJsonDocument> parseJsonDocument(const QByteArray& json, QString* error) {
     if (json.trimmed().isEmpty()) {
-        if (error) *error = json.isEmpty() ? QObject::tr("the file is empty") : QObject::tr("the file holds only white space");
+        if (error)
+            *error = json.isEmpty() ? QObject::tr("the file is empty") : QObject::tr("the file holds only white space");
         return std::nullopt;
     }
     QJsonParseError pe;

@@ -56,9 +56,10 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     auto* right = new QWidget(split);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
-    auto* arraysTitle = new QLabel(tr("<b>Arrays</b>, as stored in memory (0-based indices and offsets; the papers print 1-based). "
-                                      "Click a nonzero on the left, or a cell here."),
-                                   right);
+    auto* arraysTitle =
+        new QLabel(tr("<b>Arrays</b>, as stored in memory (0-based indices and offsets; the papers print 1-based). "
+                      "Click a nonzero on the left, or a cell here."),
+                   right);
     arraysTitle->setWordWrap(true);  // unwrapped, beside a wide tensor's nonzeros it widened the window past the screen
     rl->addWidget(arraysTitle);
     arrays_ = new QTableWidget(right);

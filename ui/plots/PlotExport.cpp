@@ -24,7 +24,8 @@ bool savePlot(QCustomPlot* plot, const QString& path, QString* error) {
     }
     if (!ok && error) {
         const QString why = whyNotWritable(path);
-        *error = why.isEmpty() ? QObject::tr("cannot write %1").arg(path) : QObject::tr("cannot write %1: %2").arg(path, why);
+        *error = why.isEmpty() ? QObject::tr("cannot write %1").arg(path)
+                               : QObject::tr("cannot write %1: %2").arg(path, why);
     }
     return ok;
 }

@@ -1,7 +1,7 @@
 #include "plots/PlotHint.hpp"
 
-#include <QFontMetrics>
 #include <qcustomplot.h>
+#include <QFontMetrics>
 
 namespace tsui {
 

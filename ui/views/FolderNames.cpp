@@ -46,8 +46,10 @@ QStringList distinguishingFolders(const QStringList& folders) {
 QString printableName(const QString& name) {
     QString out = name;
     for (QChar& c : out) {
-        if (c.unicode() < 0x20) c = QChar(0x2400 + c.unicode());
-        else if (c.unicode() == 0x7f) c = QChar(0x2421);
+        if (c.unicode() < 0x20)
+            c = QChar(0x2400 + c.unicode());
+        else if (c.unicode() == 0x7f)
+            c = QChar(0x2421);
     }
     return out;
 }

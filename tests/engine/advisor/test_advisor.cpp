@@ -188,8 +188,6 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, advise(profile_tensor(t), {KernelKind::SpTV, Backend::Omp, {4}, 1}, test_machine()));
     }
 
-    // Dims of 2^63: ALTO's index (189 bits) and HLS's are refused in words, and the others still
-
     // An order-1 tensor: its trees have no fiber level, so no reason speaks of CSF's fibers (they
     // were read from past the end of the tree's levels: "fibers average 0.0909"), a tiny tensor's
     // bytes read in bytes, not "0 kB", and HLS counts "1 mode".
@@ -211,10 +209,14 @@ private Q_SLOTS:
         }
         const Advice m = advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 4}, test_machine());
         QVERIFY(line_of(m, FormatKind::HLS).reason.find("this tensor has 1 mode") != std::string::npos);
-        QCOMPARE(line_of(m, FormatKind::COO).reason.find("COO reads 0 factor rows and adds one output row per nonzero"), std::size_t{0});
+        QCOMPARE(line_of(m, FormatKind::COO).reason.find("COO reads 0 factor rows and adds one output row per nonzero"),
+                 std::size_t{0});
         const Advice v = advise(p, {KernelKind::SpTV, Backend::Omp, {}, 4}, test_machine());
-        QVERIFY2(line_of(v, FormatKind::COO).reason.find(" B per sweep") != std::string::npos, line_of(v, FormatKind::COO).reason.c_str());
+        QVERIFY2(line_of(v, FormatKind::COO).reason.find(" B per sweep") != std::string::npos,
+                 line_of(v, FormatKind::COO).reason.c_str());
     }
+
+    // Dims of 2^63: ALTO's index (189 bits) and HLS's are refused in words, and the others still
     // ranked (advise exited 2 on ALTO's builder error, and died on HLS's tile map before).
     void indicesPastTheFormatsBitsAreRefusals() {
         const CooTensor t =

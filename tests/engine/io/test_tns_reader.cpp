@@ -76,17 +76,18 @@ private Q_SLOTS:
     // read as '\xef\xbb\xbf1'. An error on line 1 counts columns from after it; a mark anywhere
     // else is still an error.
     void byteOrderMarkIsSkipped() {
-        const auto r = parse("\xEF\xBB\xBF" "1 2 3 1.0\n2 1 1 2.0\n");
+        const std::string bom = "\xEF\xBB\xBF";
+        const auto r = parse(bom + "1 2 3 1.0\n2 1 1 2.0\n");
         QCOMPARE(r.tensor.nnz(), std::uint64_t{2});
         QCOMPARE(tstest::as_map(r.tensor).at({0, 1, 2}), 1.0);
-        QCOMPARE(parse("\xEF\xBB\xBF" "# dims: 4 4 4\n1 1 1 1\n").tensor.dims(), (std::vector<std::uint64_t>{4, 4, 4}));
+        QCOMPARE(parse(bom + "# dims: 4 4 4\n1 1 1 1\n").tensor.dims(), (std::vector<std::uint64_t>{4, 4, 4}));
         try {
-            parse("\xEF\xBB\xBF" "1 x 1 1.0\n");
+            parse(bom + "1 x 1 1.0\n");
             QFAIL("a bad index was read");
         } catch (const ParseError& e) {
             QVERIFY2(std::string(e.what()).find("mem.tns:1:3:") != std::string::npos, e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(ParseError, parse("1 1 1 1.0\n\xEF\xBB\xBF" "2 2 2 2.0\n"));
+        QVERIFY_THROWS_EXCEPTION(ParseError, parse("1 1 1 1.0\n" + bom + "2 2 2 2.0\n"));
     }
 
     void valueSyntax() {

@@ -141,7 +141,8 @@ private Q_SLOTS:
         write_plain(plain, text);
         write_gz(gz, "\xEF\xBB\xBF" + text);
         const LoadedTensor ref = load_tensor(plain);
-        for (std::size_t block : {std::size_t{16}, std::size_t{4096}}) compare_loads(load_tensor(gz, blocks_of(block)), ref);
+        for (std::size_t block : {std::size_t{16}, std::size_t{4096}})
+            compare_loads(load_tensor(gz, blocks_of(block)), ref);
     }
 
     // Indices beyond 2^32 met in a later block: the columns widen and nothing is lost.

@@ -66,7 +66,8 @@ private Q_SLOTS:
             << run(R"({"iter": 1, "seconds": 0.5})",
                    R"(, "ranks": 2, "per_rank": [{"nnz": 10, "comm_s": 0.1}, {"nnz": 12, "rows_sent": -40}])")
             << QStringLiteral("\"per_rank\" entry 2: its counts and seconds");
-        QTest::addRow("huge nnz") << run(R"({"iter": 1, "seconds": 0.5})", R"(, "ranks": 1, "per_rank": [{"nnz": 1e300}])")
+        QTest::addRow("huge nnz") << run(R"({"iter": 1, "seconds": 0.5})",
+                                         R"(, "ranks": 1, "per_rank": [{"nnz": 1e300}])")
                                   << QStringLiteral("\"per_rank\" entry 1");
     }
     void impossibleNumbersAreRefused() {
@@ -100,7 +101,8 @@ private Q_SLOTS:
     // An empty file is said to be empty (Qt's parser calls it "illegal value at offset 0").
     void emptyFilesAreSaidToBeEmpty() {
         QTemporaryDir dir;
-        const QString empty = dir.filePath(QStringLiteral("empty.json")), blank = dir.filePath(QStringLiteral("blank.json"));
+        const QString empty = dir.filePath(QStringLiteral("empty.json")),
+                      blank = dir.filePath(QStringLiteral("blank.json"));
         QFile(empty).open(QIODevice::WriteOnly);
         QFile b(blank);
         QVERIFY(b.open(QIODevice::WriteOnly));

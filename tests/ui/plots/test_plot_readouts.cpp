@@ -67,7 +67,8 @@ private Q_SLOTS:
         plot.resize(380, 300);
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        const QString hint = QStringLiteral("Tick formats and press Compare: each one's MTTKRP sweep, before and after");
+        const QString hint =
+            QStringLiteral("Tick formats and press Compare: each one's MTTKRP sweep, before and after");
         showPlotHint(&plot, true, hint);
         plot.replot();
         QCPItemText* text = nullptr;

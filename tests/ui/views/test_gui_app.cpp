@@ -245,7 +245,8 @@ private Q_SLOTS:
                          name.isEmpty() ? dir.path() : dir.filePath(name)},
                         &err),
                  2);
-        QVERIFY2(err.contains("--screenshot") && err.contains(why.toUtf8()) && !err.contains("Loaded"), err.constData());
+        QVERIFY2(err.contains("--screenshot") && err.contains(why.toUtf8()) && !err.contains("Loaded"),
+                 err.constData());
     }
 };
 

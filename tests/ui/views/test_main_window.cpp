@@ -497,7 +497,8 @@ private Q_SLOTS:
         const QString wide = dir.filePath(QStringLiteral("order16.tns"));
         QString text;
         for (int z = 0; z < 30; ++z) {
-            for (int m = 0; m < 16; ++m) text += QString::number(3900000000ull + std::uint64_t(z) * 977 + std::uint64_t(m)) + QLatin1Char(' ');
+            for (int m = 0; m < 16; ++m)
+                text += QString::number(3900000000ull + std::uint64_t(z) * 977 + std::uint64_t(m)) + QLatin1Char(' ');
             text += QStringLiteral("1.5\n");
         }
         QVERIFY(tstest::write_file(wide, text.toUtf8()));
@@ -511,7 +512,9 @@ private Q_SLOTS:
                 if (tab->title() == title) QTRY_VERIFY_WITH_TIMEOUT(!tab->isBusy(), 60000);
             QTest::qWait(50);
         };
-        auto width = [&w](const char* what) { return QStringLiteral("%1: %2 px").arg(QLatin1String(what)).arg(w.minimumSizeHint().width()); };
+        auto width = [&w](const char* what) {
+            return QStringLiteral("%1: %2 px").arg(QLatin1String(what)).arg(w.minimumSizeHint().width());
+        };
         w.openFile(wide);
         QVERIFY(waitIdle(w));
         QVERIFY(w.showTab(QStringLiteral("Teaching")));
