@@ -7,6 +7,7 @@
 #include "advisor/profile_counts.hpp"
 #include "formats/format_builders.hpp"  // default_mode_order: SPLATT's CSF order, as the builder uses it
 #include "tscope/advisor/advisor.hpp"
+#include "tscope/ceil_div.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/formats/hls_format.hpp"
 #include "tscope/kernels/sptv.hpp"
@@ -46,7 +47,7 @@ TreeCounts count_tree(const CooTensor& t, const std::vector<int>& order, std::ui
     std::uint64_t fiber_len = 0, slice_nnz = 0, block_fibers = 0, block_longest = 0;
     auto close_fiber = [&] {
         if (fiber_len == 0) return;
-        c.split_fibers += (fiber_len + threshold - 1) / threshold;
+        c.split_fibers += ceil_div(fiber_len, threshold);
         ++block_fibers;
         block_longest = std::max(block_longest, fiber_len);
         fiber_len = 0;

@@ -11,6 +11,7 @@
 #include "format_builders.hpp"
 #include "sorted_view.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tscope/ceil_div.hpp"
 
 namespace tscope {
 
@@ -88,24 +89,25 @@ std::unique_ptr<SparseFormat> detail::build_bcsf(const CooTensor& t, const Forma
     f->fibers_before_split = c.nodes(fl);
     // Split: each fiber of length L becomes ceil(L / T) sub-fibers with the same index. Counted
     // per fiber, scanned, then written, all in parallel (a billion nonzeros: hundreds of
-    // millions of fibers).
+    // millions of fibers). No sum here may pass 2^64 whatever T is (a threshold near 2^64, "never
+    // split", wrapped len + T - 1 and the piece offsets, and corrupted the heap).
     const std::uint64_t F = c.nodes(fl), T = f->threshold;
     std::vector<std::uint64_t> first_piece(F + 1, 0);
     const auto Fi = static_cast<std::int64_t>(F);
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < Fi; ++q) {
         const std::uint64_t len = static_cast<std::uint64_t>(c.fptr[flu][static_cast<std::uint64_t>(q) + 1]) - c.fptr[flu][static_cast<std::uint64_t>(q)];
-        first_piece[static_cast<std::uint64_t>(q) + 1] = (len + T - 1) / T;
+        first_piece[static_cast<std::uint64_t>(q) + 1] = ceil_div(len, T);
     }
     detail::parallel_inclusive_scan(first_piece);
     Column<I> fids(first_piece[F]), fptr(first_piece[F] + 1);
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < Fi; ++q) {
         const auto uq = static_cast<std::uint64_t>(q);
-        std::uint64_t k = first_piece[uq];
-        for (std::uint64_t at = c.fptr[flu][uq]; at < c.fptr[flu][uq + 1]; at += T, ++k) {
-            fids[k] = c.fids[flu][uq];
-            fptr[k] = static_cast<I>(at);
+        const std::uint64_t k = first_piece[uq], at = c.fptr[flu][uq];
+        for (std::uint64_t piece = 0; piece < first_piece[uq + 1] - k; ++piece) {  // piece * T < the fiber's length
+            fids[k + piece] = c.fids[flu][uq];
+            fptr[k + piece] = static_cast<I>(at + piece * T);
         }
     }
     fptr[first_piece[F]] = static_cast<I>(c.vals.size());

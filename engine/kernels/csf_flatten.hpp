@@ -13,6 +13,7 @@
 #include "cuda/gpu_mttkrp.hpp"
 #include "tscope/formats/paper_formats.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tscope/ceil_div.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope::csf_flat {
@@ -154,7 +155,7 @@ inline FlatTree split_fibers(FlatTree t, std::uint64_t T) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < Fi; ++q) {
         const auto f = static_cast<std::size_t>(q);
-        first_piece[f + 1] = (t.fiber_ptr[f + 1] - t.fiber_ptr[f] + T - 1) / T;
+        first_piece[f + 1] = ceil_div(t.fiber_ptr[f + 1] - t.fiber_ptr[f], T);  // T may be near 2^64: no len + T - 1
     }
     detail::parallel_inclusive_scan(first_piece);
     FlatTree out;
@@ -163,10 +164,10 @@ inline FlatTree split_fibers(FlatTree t, std::uint64_t T) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t q = 0; q < Fi; ++q) {
         const auto f = static_cast<std::size_t>(q);
-        std::uint64_t k = first_piece[f];
-        for (std::uint64_t at = t.fiber_ptr[f]; at < t.fiber_ptr[f + 1]; at += T, ++k) {
-            for (std::size_t l = 0; l < t.anc.size(); ++l) out.anc[l][k] = t.anc[l][f];
-            out.fiber_ptr[k] = at;
+        const std::uint64_t k = first_piece[f];
+        for (std::uint64_t piece = 0; piece < first_piece[f + 1] - k; ++piece) {  // piece * T < the fiber's length
+            for (std::size_t l = 0; l < t.anc.size(); ++l) out.anc[l][k + piece] = t.anc[l][f];
+            out.fiber_ptr[k + piece] = t.fiber_ptr[f] + piece * T;
         }
     }
     out.fiber_ptr[first_piece[F]] = t.fiber_ptr[F];

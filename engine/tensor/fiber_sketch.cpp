@@ -9,6 +9,7 @@
 #include "tensor/second_moment.hpp"
 #include "tensor/random.hpp"
 #include "tensor/slice_fibers.hpp"
+#include "tscope/ceil_div.hpp"
 #include "tscope/io/tsb_part.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -148,7 +149,7 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
         out.sample_level[k] = sample.level();
         out.sampled_fibers[k] = sample.followed();
         if (split_threshold)
-            out.split_fibers[k] = sample.estimate_sum([&](std::uint64_t len) { return static_cast<double>((len + split_threshold - 1) / split_threshold); });
+            out.split_fibers[k] = sample.estimate_sum([&](std::uint64_t len) { return static_cast<double>(ceil_div(len, split_threshold)); });
     }
     return out;
 }

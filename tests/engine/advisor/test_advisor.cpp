@@ -188,6 +188,16 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, advise(profile_tensor(t), {KernelKind::SpTV, Backend::Omp, {4}, 1}, test_machine()));
     }
 
+    // B-CSF's split counted with a threshold near 2^64 is no split: each fiber one piece (the
+    // count wrapped in len + T - 1 to 0 pieces a fiber).
+    void hugeFiberThresholdSplitsNothing() {
+        const CooTensor t = tstest::random_tensor({40, 30, 20}, 3000, 5);
+        FormatOptions o;
+        o.bcsf_fiber_threshold = ~std::uint64_t{0};
+        const TensorProfile p = profile_tensor(t, o);
+        for (const TreeCounts& c : p.csf_trees) QCOMPARE(c.split_fibers, c.nodes[c.nodes.size() - 2]);
+    }
+
     // An order-1 tensor: its trees have no fiber level, so no reason speaks of CSF's fibers (they
     // were read from past the end of the tree's levels: "fibers average 0.0909"), a tiny tensor's
     // bytes read in bytes, not "0 kB", and HLS counts "1 mode".

@@ -171,6 +171,14 @@ private Q_SLOTS:
         QVERIFY2(same_entries(t, f->to_coo(), &why), why.c_str());
         o.bcsf_fiber_threshold = 0;
         QVERIFY_THROWS_EXCEPTION(InputError, build_format(FormatKind::BCSF, t, o));
+        // thresholds near 2^64 mean "never split" (len + T - 1 wrapped and corrupted the heap)
+        for (std::uint64_t huge : {~std::uint64_t{0}, ~std::uint64_t{0} - 4160, std::uint64_t{1} << 63}) {
+            o.bcsf_fiber_threshold = huge;
+            const auto whole = build_format(FormatKind::BCSF, t, o);
+            const auto& unsplit = as<BcsfFormat<std::uint32_t, double>>(whole);
+            QCOMPARE(unsplit.csf.nodes(1), std::uint64_t{6});
+            QVERIFY2(same_entries(t, whole->to_coo(), &why), why.c_str());
+        }
     }
 
     void hicooBlocks_data() {

@@ -101,6 +101,8 @@ private Q_SLOTS:
             // a length no fiber reaches: the same tree
             const csf_flat::FlatTree same = csf_flat::split_fibers(whole, longest);
             QVERIFY(same.fiber_ptr == whole.fiber_ptr && same.anc == whole.anc);
+            const csf_flat::FlatTree never = csf_flat::split_fibers(whole, ~std::uint64_t{0});  // no wrap near 2^64
+            QVERIFY(never.fiber_ptr == whole.fiber_ptr && never.anc == whole.anc);
         });
     }
 
