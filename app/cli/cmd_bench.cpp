@@ -271,6 +271,10 @@ int run_bench(int argc, char** argv) {
     args.expect_positionals(1);
     apply_threads(args);
     if (auto dir = args.value("--write")) {  // before the load and the runs; the files of any order
+        const KernelKind kernel = parse_kernel(args.value_or("--kernel", "mttkrp"));
+        if (kernel == KernelKind::SpTV || kernel == KernelKind::SpTTM)  // it left empty .mat files, and exit 0
+            throw InputError(std::string("--write writes the dense results of --kernel mttkrp and ttmc; ") +
+                             kernel_name(kernel) + "'s result is sparse, and bench does not write it");
         check_output_dir(*dir);
         std::vector<std::string> outputs;
         for (int m = 0; m < kMaxOrder; ++m)

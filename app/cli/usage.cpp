@@ -79,6 +79,7 @@ void print_usage(bool to_stderr) {
       --stream (MTTKRP on cuda; BLCO unless --format names COO, CSF, B-CSF or MM-CSF) keeps the format in host memory
       and streams it through the GPU in chunks (default 64M) over K streams (default 4) for every run; its rows give
       the bytes streamed, the host-to-device rate measured over the same chunks and the share of that bound reached;
+      --write DIR (mttkrp, ttmc) writes each mode's dense result as DIR/KERNEL_modeM.mat;
       --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); the cuda backend's time is its
       kernels alone, transfers apart (on it the CSF family's fibers are cut to at most 16 nonzeros on upload, whatever
       --fiber-threshold B-CSF was built with); MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;

@@ -883,6 +883,14 @@ private Q_SLOTS:
         QCOMPARE(dest.status, 2);
         QVERIFY(dest.out.isEmpty());
         QCOMPARE(cli({"decompose", file, "--method", "cpd", "--write", "/proc/no/such/dir"}).status, 2);
+        // sptv's and spttm's results are sparse: --write is refused before any work, not left as
+        // empty .mat files with exit 0
+        for (const char* kernel : {"sptv", "spttm"}) {
+            const Run sparse = cli({"bench", file, "--kernel", kernel, "--repeat", "1", "--write", dir.filePath("w")});
+            QCOMPARE(sparse.status, 2);
+            QVERIFY2(sparse.err.contains("result is sparse"), sparse.err.constData());
+            QVERIFY(!QFileInfo::exists(dir.filePath("w")));
+        }
         // a mode near 2^63: the factor's size in words, before any allocation (item 2)
         const QString huge = dir.filePath("huge.tns");
         {
