@@ -43,6 +43,38 @@ private Q_SLOTS:
         }
     }
 
+    // A uniform tensor filled whole, or nearly: every cell once (64 rounds stopped at 16,362 of
+    // 128 x 128's 16,384, and said "lower the exponent" of a distribution that has none).
+    void uniformFillsEveryCell_data() {
+        QTest::addColumn<QString>("dims");
+        QTest::addColumn<qulonglong>("nnz");
+        QTest::newRow("128 x 128, full") << QStringLiteral("128,128") << qulonglong{16384};
+        QTest::newRow("2^16 cells of order 16, full") << QStringLiteral("2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2") << qulonglong{65536};
+        QTest::newRow("1000 x 1000, 99.9%") << QStringLiteral("1000,1000") << qulonglong{999000};
+    }
+    void uniformFillsEveryCell() {
+        QFETCH(QString, dims);
+        QFETCH(qulonglong, nnz);
+        GeneratorSpec spec;
+        for (const QString& d : dims.split(QLatin1Char(','))) spec.dims.push_back(d.toULongLong());
+        spec.nnz = nnz;
+        const CooTensor t = generate_tensor(spec);
+        QCOMPARE(t.nnz(), spec.nnz);
+        CooTensor copy = t;
+        QCOMPARE(sum_duplicates(copy), std::uint64_t{0});
+        // concentrated past what 64 rounds find: the message names what to lower
+        GeneratorSpec steep;
+        steep.dims = {100, 100};
+        steep.nnz = 9990;
+        parse_distribution("powerlaw:3", steep);
+        try {
+            generate_tensor(steep);
+            QFAIL("9,990 distinct nonzeros under a Zipf exponent of 3");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("lower nnz or the exponent") != std::string::npos, e.what());
+        }
+    }
+
     void reproducibleAcrossThreadCounts() {
         GeneratorSpec spec;
         spec.dims = {500, 400, 300};
