@@ -328,17 +328,32 @@ void fill_by_rounds(const GeneratorSpec& spec, const Sampler& sampler, CooTensor
     }
 }
 
+// Each mode's support in one component: whole numbers near (nnz / rank)^(1/N) whose product is
+// the largest that stays within nnz / rank. All rounded up, as before, 8 modes of 1000 / 1 made
+// 3^8 = 6,561 nonzeros and 16 modes 262x what was asked; rounded down, then raised a mode at a
+// time while the product fits, 8 modes make 864 (3^3 2^5).
+std::vector<std::uint64_t> low_rank_supports(const GeneratorSpec& spec) {
+    const std::size_t order = spec.dims.size();
+    const long double per_component = static_cast<long double>(spec.nnz) / static_cast<long double>(spec.rank);
+    const auto base = static_cast<std::uint64_t>(std::floor(std::pow(per_component, 1.0L / order) + 1e-9L));
+    std::vector<std::uint64_t> support(order);
+    long double cells = 1;
+    for (std::size_t m = 0; m < order; ++m) {
+        support[m] = std::clamp<std::uint64_t>(base, 1, spec.dims[m]);
+        cells *= static_cast<long double>(support[m]);
+    }
+    for (std::size_t m = 0; m < order; ++m)
+        if (support[m] < spec.dims[m] && cells / support[m] * (support[m] + 1) <= per_component + 1e-9L)
+            cells = cells / support[m] * (support[m] + 1), ++support[m];
+    return support;
+}
+
 // LowRank: every combination of each component's supports, value prod_m a_m(i_m, r).
 CooTensor generate_low_rank(const GeneratorSpec& spec, RunControl& control) {
     const int order = static_cast<int>(spec.dims.size());
-    const double per_component = static_cast<double>(spec.nnz) / static_cast<double>(spec.rank);
-    std::vector<std::uint64_t> support(spec.dims.size());
+    const std::vector<std::uint64_t> support = low_rank_supports(spec);
     std::uint64_t cells = 1;
-    for (int m = 0; m < order; ++m) {
-        const auto s = static_cast<std::uint64_t>(std::ceil(std::pow(per_component, 1.0 / order) - 1e-9));
-        support[static_cast<std::size_t>(m)] = std::clamp<std::uint64_t>(s, 1, spec.dims[static_cast<std::size_t>(m)]);
-        cells *= support[static_cast<std::size_t>(m)];
-    }
+    for (std::uint64_t s : support) cells *= s;
     detail::Rng rng(mix(spec.seed, 0x10e4a, spec.rank));
     CooTensor t(spec.dims, spec.values);
     t.resize(cells * spec.rank);

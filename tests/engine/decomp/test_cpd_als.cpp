@@ -19,8 +19,9 @@ class TestCpdAls : public QObject {
 
 private Q_SLOTS:
     // Issue 20: one random start can settle in a poor minimum of an exactly low-rank tensor
-    // (rank 5, 78k nonzeros: CPD seed 2 ends at fit 0.648 here); --init nvecs and --restarts 3
-    // both reach the exact fit from every seed tried.
+    // (rank 5, 69k nonzeros: CPD seed 2 ends near fit 0.62 here, asserted below, so that the test
+    // keeps a tensor where one start fails); --init nvecs and --restarts 3 both reach the exact
+    // fit from every seed tried.
     void nvecsAndRestartsReachTheExactFit_data() {
         QTest::addColumn<int>("order");
         QTest::addRow("order 3") << 3;
@@ -30,7 +31,13 @@ private Q_SLOTS:
         QFETCH(int, order);
         const std::vector<std::uint64_t> dims = order == 3 ? std::vector<std::uint64_t>{300, 250, 200}
                                                            : std::vector<std::uint64_t>{120, 90, 80, 60};
-        const CooTensor t = tstest::low_rank_tensor(dims, 70000, 5, 3);
+        const CooTensor t = tstest::low_rank_tensor(dims, 70000, 5, 5);
+        if (order == 3) {
+            CpdOptions one;
+            one.rank = 5, one.max_iters = 150, one.seed = 2;
+            const double fit = cpd_als(t, one).fit;
+            QVERIFY2(fit < 0.9, qPrintable(QString("one random start (seed 2) reached fit %1: pick a tensor where it fails").arg(fit)));
+        }
         for (std::uint64_t seed = 1; seed <= 10; ++seed) {
             CpdOptions o;
             o.rank = 5, o.max_iters = 150, o.seed = seed;

@@ -158,6 +158,25 @@ private Q_SLOTS:
         QCOMPARE(generate_tensor(spec).nnz(), std::uint64_t{10});
     }
 
+    // lowrank's "about N nonzeros" holds on high orders: at most N, and not far under (each mode's
+    // support rounded up made 3^8 = 6,561 for 1,000 over 8 modes, and 262x over 16).
+    void lowRankStaysNearItsCount_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<qulonglong>("rank");
+        for (int order : {3, 5, 8, 16})
+            for (qulonglong rank : {1, 4}) QTest::addRow("order %d, rank %llu", order, rank) << order << rank;
+    }
+    void lowRankStaysNearItsCount() {
+        QFETCH(int, order);
+        QFETCH(qulonglong, rank);
+        GeneratorSpec spec;
+        spec.dims.assign(static_cast<std::size_t>(order), 100);
+        spec.nnz = 1000;
+        parse_distribution("lowrank:" + std::to_string(rank), spec);
+        const std::uint64_t got = generate_tensor(spec).nnz();
+        QVERIFY2(got <= spec.nnz && got >= spec.nnz / 3, qPrintable(QString("%1 nonzeros for 1,000").arg(got)));
+    }
+
     // A count of 2^64 - 1 (a mode that long) reads; one past it is too large, said so.
     void countsUpTo64Bits() {
         QCOMPARE(parse_count("18446744073709551615", "--dims"), ~std::uint64_t{0});
