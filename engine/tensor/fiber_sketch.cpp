@@ -135,6 +135,9 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
         // of squared lengths (second_moment.hpp): a sample's would miss a heavy tail's long
         // fibers. The histogram's shape and the extremes are the sample's.
         CountDistribution d = sample.estimate();
+        // the sketch's count, held to what the nonzeros allow: at least one fiber and at most one
+        // a nonzero (300 fibers of one nonzero each read "~302 fibers" of mean 0.994)
+        if (nonzeros > 0) out.fibers[k] = std::clamp(out.fibers[k], 1.0, static_cast<double>(nonzeros));
         const double count = out.fibers[k];
         for (auto& h : d.log2_histogram)
             h = static_cast<std::uint64_t>(std::llround(static_cast<double>(h) * count / static_cast<double>(std::max<std::uint64_t>(d.count, 1))));
@@ -144,6 +147,11 @@ FiberSketch sketch_tsb_fibers(const std::string& path, std::uint64_t part_nnz, R
             for (std::size_t t = 1; t < per_thread.size(); ++t) squares.merge(per_thread[t].squares[k]);
             d.mean = static_cast<double>(nonzeros) / count;
             d.std = std::sqrt(std::max(0.0, squares.estimate() / count - d.mean * d.mean));
+            // a fiber as long as the sample's longest alone spreads the lengths this much (the
+            // estimate of the squares can fall below it: "std ~0" beside a max of 2); and fibers
+            // as many as the nonzeros are all one long
+            if (d.max > d.mean) d.std = std::max(d.std, (static_cast<double>(d.max) - d.mean) / std::sqrt(count));
+            if (count >= static_cast<double>(nonzeros)) d.std = 0;
         }
         out.sampled_nnz[k] = d;
         out.sample_level[k] = sample.level();

@@ -199,6 +199,29 @@ private Q_SLOTS:
         for (int m = 0; m < 3; ++m) QVERIFY(std::abs(s.fibers[static_cast<std::size_t>(m)] - static_cast<double>(exact.modes[static_cast<std::size_t>(m)].fibers)) < 0.5);
     }
 
+    // Sketched figures stay possible: never more fibers than nonzeros nor a mean under 1 (300
+    // fibers of one nonzero read "~302 fibers" of mean 0.994 on this 8-order tensor), and no
+    // spread where every fiber holds one nonzero.
+    void sketchedFibersStayPossible() {
+        GeneratorSpec spec;
+        spec.dims = {3, 1, 4, 1, 5, 9, 2, 6};
+        spec.nnz = 300;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("o8.tsb").toStdString();
+        save_tensor(generate_tensor(spec), path);
+        const FiberSketch s = sketch_tsb_fibers(path, 1);
+        for (std::size_t m = 0; m < s.fibers.size(); ++m) {
+            if (s.exact[m]) continue;
+            const QString what = QString("mode %1: %2 fibers, mean %3, std %4")
+                                     .arg(m + 1)
+                                     .arg(s.fibers[m])
+                                     .arg(s.sampled_nnz[m].mean)
+                                     .arg(s.sampled_nnz[m].std);
+            QVERIFY2(s.fibers[m] >= 1 && s.fibers[m] <= 300 && s.sampled_nnz[m].mean >= 1, qPrintable(what));
+            if (s.fibers[m] == 300) QVERIFY2(s.sampled_nnz[m].std == 0, qPrintable(what));
+        }
+    }
+
     // The same pass counts every mode's fibers but the first's exactly, a slice of mode 1 at a
     // time, where the file is in that slice order: counts and lengths equal the loaded tensor's,
     // orders 3-5, parts that cut slices. Not in slice order, or a slice over the bound (4 parts):
