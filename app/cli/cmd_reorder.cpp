@@ -56,6 +56,11 @@ int run_reorder(int argc, char** argv) {
         const std::vector<std::string> perms = permutation_paths(*perm_dir, kMaxOrder);
         check_not_input(in, perms, "--perm-out");
         check_not_input(out, perms, "--perm-out", "the output tensor");
+        for (const std::string& perm : perms) {  // a folder there failed after the tensor was written, leaving it
+            std::error_code ec;
+            if (std::filesystem::exists(perm, ec) && !std::filesystem::is_regular_file(perm, ec))
+                throw InputError("--perm-out: " + perm + " is not a regular file, and a permutation is written there");
+        }
     }
     TerminalProgress progress;                  // on a terminal: the stage, its share and the time left
     LoadedTensor loaded = load_tensor(in, LoadOptions{}, progress);

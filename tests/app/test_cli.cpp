@@ -370,6 +370,13 @@ private Q_SLOTS:
         QCOMPARE(cli({"reorder", in, dir.filePath("x.tsb"), "--method", "lexi", "--iters", "0"}).status, 2);
         QCOMPARE(cli({"reorder", out, out}).status, 2);
         QVERIFY(!QFile::exists(dir.filePath("x.tsb")));
+        // a folder where a permutation goes is refused before any work: it failed after the
+        // tensor was written, and left it
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("pq/mode1.perm")));
+        const Run folder = cli({"reorder", in, dir.filePath("y.tns"), "--perm-out", dir.filePath("pq")});
+        QCOMPARE(folder.status, 2);
+        QVERIFY2(folder.err.contains("is not a regular file"), folder.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("y.tns")));
     }
 
     // --reorder on decompose, bench and formats (issue 25): the work runs on the relabelled
