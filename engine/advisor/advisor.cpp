@@ -87,6 +87,9 @@ std::string fmt(const char* f, double x) {
     std::snprintf(buf, sizeof buf, f, x);
     return buf;
 }
+// A mean count as people write it: 3.21, 48.5, 2000 (not "%.3g"'s 2e+03).
+std::string amount(double x) { return x >= 1000 ? fmt("%.0f", x) : fmt("%.3g", x); }
+
 std::string mb(double bytes) {
     if (bytes >= 1e9) return fmt("%.2f GB", bytes / 1e9);
     if (bytes >= 1e6) return fmt("%.1f MB", bytes / 1e6);
@@ -144,7 +147,7 @@ double csf_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
 
 std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const FormatAdvice& best, const std::vector<int>& modes,
                         bool is_best, Backend backend) {
-    const std::string fibers = "fibers average " + fmt("%.3g", mean_fiber_nnz(p, modes)) + " nonzeros";
+    const std::string fibers = "fibers average " + amount(mean_fiber_nnz(p, modes)) + " nonzeros";
     const std::string name = format_name(f.format);
     if (f.format == FormatKind::HOCFS_ELL) {
         std::uint64_t cells = 0;
@@ -175,7 +178,7 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
 
 // "CSF's fibers average 3.2 nonzeros", or "" for an order-1 tensor, where CSF is refused
 std::string csf_fibers_phrase(const TensorProfile& p, const std::vector<int>& modes) {
-    return p.order() < 2 ? "" : "CSF's fibers average " + fmt("%.3g", csf_fiber_nnz(p, modes)) + " nonzeros";
+    return p.order() < 2 ? "" : "CSF's fibers average " + amount(csf_fiber_nnz(p, modes)) + " nonzeros";
 }
 
 std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vector<int>& modes, Backend backend) {
@@ -199,8 +202,10 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
                ", against COO's " + std::to_string(p.order() + 1) + (fibers.empty() ? "" : ", and " + fibers);
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
-        return "HiCOO's " + std::to_string(p.hicoo_blocks) + " blocks hold " + fmt("%.3g", per_block) +
-               " nonzeros each, " + (per_block < 8 ? "too few to reuse factor rows" : "reusing rows within a block") +
+        const std::string held = p.hicoo_blocks == 1 ? "HiCOO's one block holds all " + amount(per_block) + " nonzeros, "
+                                                      : "HiCOO's " + std::to_string(p.hicoo_blocks) + " blocks hold " +
+                                                            amount(per_block) + " nonzeros each, ";
+        return held + (per_block < 8 ? "too few to reuse factor rows" : "reusing rows within a block") +
                ", and it still adds one output row per nonzero";
     }
     case FormatKind::CSF:

@@ -198,6 +198,14 @@ private Q_SLOTS:
         for (const TreeCounts& c : p.csf_trees) QCOMPARE(c.split_fibers, c.nodes[c.nodes.size() - 2]);
     }
 
+    // One HiCOO block of 2,000 nonzeros reads so ("HiCOO's 1 blocks hold 2e+03 nonzeros each").
+    void oneHicooBlockReadsAsOne() {
+        const CooTensor t = tstest::random_tensor({16, 16, 16, 16, 16}, 2000, 8);
+        const Advice a = advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::Omp, {}, 8}, test_machine());
+        const std::string& why = line_of(a, FormatKind::HiCOO).reason;
+        QVERIFY2(why.find("HiCOO's one block holds all 2000 nonzeros") == 0, why.c_str());
+    }
+
     // An order-1 tensor: its trees have no fiber level, so no reason speaks of CSF's fibers (they
     // were read from past the end of the tree's levels: "fibers average 0.0909"), a tiny tensor's
     // bytes read in bytes, not "0 kB", and HLS counts "1 mode".
