@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tensor/random.hpp"
 #include "tscope/error.hpp"
@@ -43,6 +43,9 @@ double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference) {
 }
 
 DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64_t cols) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))  // ifstream opens one, and it read as a matrix of 0 rows
+        throw InputError("'" + path + "' is a folder, not a matrix file");
     std::ifstream in(path);
     if (!in) throw InputError("cannot open '" + path + "'");
     DenseMatrix m(0, cols);
@@ -51,10 +54,11 @@ DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64
     while (std::getline(in, line)) {
         ++line_no;
         if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t\r")] == '#') continue;
-        std::istringstream ss(line);
         std::uint64_t c = 0;
-        std::string tok;
-        while (ss >> tok) {
+        // token by token, so that an error names the token's own column (1-based)
+        for (std::size_t at = line.find_first_not_of(" \t\r"); at != std::string::npos; at = line.find_first_not_of(" \t\r", at)) {
+            const std::size_t end = std::min(line.find_first_of(" \t\r", at), line.size());
+            const std::string tok = line.substr(at, end - at);
             std::size_t used = 0;
             double v = 0;
             try {
@@ -63,9 +67,10 @@ DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64
                 used = 0;
             }
             if (used != tok.size() || !std::isfinite(v))
-                throw ParseError(path, line_no, 1, "expected a finite number, found '" + tok + "'");
+                throw ParseError(path, line_no, at + 1, "expected a finite number, found '" + tok + "'");
             m.data.push_back(v);
             ++c;
+            at = end;
         }
         if (c != cols)
             throw ParseError(path, line_no, 1, "expected " + std::to_string(cols) + " numbers per row, found " + std::to_string(c));
