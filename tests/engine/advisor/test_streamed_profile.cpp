@@ -96,7 +96,11 @@ private Q_SLOTS:
             profile_tsb(path, {}, 1000);
             QFAIL("no error");
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("a slice of mode 1 holds more than 4000 nonzeros") != std::string::npos, e.what());
+            // the file, the slice and what to change (it named none of them)
+            const std::string why = e.what();
+            QVERIFY2(why.find(path + ": slice ") == 0 && why.find(" of mode 1 holds more than 4000 nonzeros, 4 parts of 1000") !=
+                                                         std::string::npos && why.find("--part-nnz") != std::string::npos,
+                     e.what());
         }
     }
 
@@ -110,7 +114,7 @@ private Q_SLOTS:
             profile_tsb(rpath, {}, 997);
             QFAIL("no error");
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("slice order of mode 1") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find(rpath + ": the file is not in slice order of mode 1") == 0, e.what());
         }
     }
 };
