@@ -252,6 +252,9 @@ std::string size_refusal(const TensorProfile& p, FormatKind kind, int mode) {
         return hocfs_ell_refusal(order, p.nnz, tree.ell_cells, p.index_max());
     }
     if (kind == FormatKind::sCOO) return scoo_refusal(mode, p.stats.modes[m].fibers, p.dims[m]);
+    // HOCSR's rows are the index tuples of the modes before the last, in the order the survey
+    // builds (the mode first): past 2^29 the build refuses, and the survey predicted bytes
+    if (kind == FormatKind::HOCSR) return hocsr_refusal(p.dims, mode_first_order(p.order(), mode));
     return {};
 }
 
