@@ -1,5 +1,6 @@
 // tensorscope-cli info FILE [--json] [--threads T] [--float]
 // tensorscope-cli info FILE.tsb --streamed [--json] [--threads T] [--part-nnz N]
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -38,8 +39,13 @@ std::string estimated(const std::string& figure) {
 }
 
 void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& stats) {
-    std::string bases;
-    for (std::size_t m = 0; m < load.zero_based.size(); ++m) bases += load.zero_based[m] ? "0" : "1";
+    // "1-based", or per mode where they differ ("0, 1, 1"): "base 1111" read as a number
+    const auto& zero = load.zero_based;
+    std::string bases = std::all_of(zero.begin(), zero.end(), [](bool z) { return !z; }) ? "1-based"
+                        : std::all_of(zero.begin(), zero.end(), [](bool z) { return z; }) ? "0-based"
+                                                                                          : "base per mode ";
+    if (bases == "base per mode ")
+        for (std::size_t m = 0; m < zero.size(); ++m) bases += std::string(m ? ", " : "") + (zero[m] ? "0" : "1");
     std::cout << "file        " << load.path << " (" << load.format << ", " << human_bytes(load.file_bytes) << ")\n"
               << "order       " << t.order() << "\n"
               << "dims        " << dims_text(t.dims()) << "\n"
@@ -47,7 +53,7 @@ void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& sta
               << "density     " << number(stats.density) << "\n"
               << "storage     " << (t.index_width() == IndexWidth::U32 ? "32" : "64") << "-bit indices, "
               << to_string(t.value_type()) << " values, " << human_bytes(t.bytes()) << " in memory\n"
-              << "indices     " << (load.format == "tsb" ? "binary" : "per mode, base " + bases)
+              << "indices     " << (load.format == "tsb" ? "binary" : bases)
               << (load.header ? ", dims from the file's header" : "") << "\n"
               << "duplicates  " << grouped(load.duplicates_summed) << " summed\n"
               << "zeros       " << grouped(load.zeros_dropped) << " left out (entries of value 0)\n"
