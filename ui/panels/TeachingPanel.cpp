@@ -161,6 +161,9 @@ void TeachingPanel::rebuild() {
     QStringList positions;
     for (std::size_t c = 0; c < widest; ++c) positions << QString::number(c);
     arrays_->setHorizontalHeaderLabels(positions);
+    // each column as wide as its widest cell: at the default 34 px a value such as 0.507 broke
+    // over two lines ("0." above "507")
+    arrays_->resizeColumnsToContents();
     status_->setText(tr("%1 for mode %2: %3 arrays, %4 nonzeros.")
                          .arg(format_->currentText())
                          .arg(mode_->currentText())

@@ -2,6 +2,7 @@
 // shown, clicking a nonzero highlights exactly the cells the engine says locate it (in every
 // format), the selection survives a format change, and big tensors are turned away politely.
 #include <QTableWidget>
+#include <QTemporaryDir>
 
 #include "panels/TeachingPanel.hpp"
 #include "ui_test_support.hpp"
@@ -55,6 +56,28 @@ private Q_SLOTS:
         const QString csv = toCsv(*p->arraysTable()->model(), true);
         QVERIFY(csv.startsWith(QStringLiteral(",0,1,2")));
         QCOMPARE(csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), p->arraysTable()->rowCount() + 1);
+    }
+
+    // Every array cell fits its column on one line: at the default 34 px, values such as 0.507
+    // broke over two ("0." above "507").
+    void arrayCellsFitTheirColumns() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("d1.tns"));
+        QVERIFY(tstest::write_file(path, "1 1 1 0.3\n1 1 2 0.507\n2 1 3 0.892\n3 1 7 12345.125\n5 1 5 -0.000125\n"));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Teaching")));
+        QVERIFY(tstest::openAndWait(w, path));
+        TeachingPanel* p = w.teaching();
+        for (const char* f : {"COO", "HOCFS-CSR", "CSF"}) {
+            p->selectFormat(QString::fromLatin1(f), 1);
+            QTableWidget* t = p->arraysTable();
+            for (int r = 0; r < t->rowCount(); ++r)
+                for (int c = 0; c < t->columnCount(); ++c)
+                    if (const QTableWidgetItem* item = t->item(r, c))
+                        QVERIFY2(t->fontMetrics().horizontalAdvance(item->text()) < t->columnWidth(c),
+                                 qPrintable(QStringLiteral("%1: '%2' in %3 px").arg(QLatin1String(f), item->text()).arg(t->columnWidth(c))));
+        }
     }
 
     void bigTensorsAreTurnedAway() {
