@@ -144,6 +144,8 @@ BenchRequest bench_request(const Args& args, const CooTensor& t, const std::opti
             const DenseMatrix f = read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank);
             request.factors.push_back(reorder ? rows_to_new(*reorder, m, f) : f);
         }
+    else if (reorder)  // the random factors drawn by the file's ids: --write gives what the file gives
+        request.original_ids = reorder->old_id;
     return request;
 }
 

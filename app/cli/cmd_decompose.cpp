@@ -161,6 +161,7 @@ std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
     o.format = parse_format(run.args.value_or("--format", "CSF"));
     o.init = parse_cpd_init(run.args.value_or("--init", "random"));
     o.restarts = static_cast<int>(run.args.integer("--restarts", 1, 1, 1000));
+    if (run.reorder) o.original_ids = run.reorder->old_id;  // the file's start for the seed, relabelled or not
     read_gpu_options(run.args, o);
     const CpdResult r = cpd_als(run.t, o, run.report);
     run.doc["rank"] = o.rank, run.doc["format"] = format_name(o.format), run.doc["fit"] = r.fit,
@@ -212,6 +213,7 @@ std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
     const std::string init = run.args.value_or("--init", "hosvd");
     if (init != "hosvd" && init != "random") throw InputError("--init must be hosvd or random");
     o.hosvd_init = init == "hosvd";
+    if (run.reorder) o.original_ids = run.reorder->old_id;
     const TuckerResult r = tucker_hooi(run.t, o, run.report);
     run.doc["ranks"] = r.core_dims, run.doc["init"] = init, run.doc["fit"] = r.fit, run.doc["converged"] = r.converged;
     run.doc["setup_seconds"] = r.setup_seconds;

@@ -91,7 +91,7 @@ std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, double 
         CpdResult r;
         r.build_seconds = build_seconds;
         control.stage(so.init == CpdInit::Nvecs ? "nvecs: each unfolding's leading singular vectors" : "random starting factors");
-        r.factors = detail::cpd_initial_factors(t, so.init, o.rank, so.seed);
+        r.factors = detail::cpd_initial_factors(t, so.init, o.rank, so.seed, o.original_ids);
         std::vector<DenseMatrix> grams;
         for (const DenseMatrix& a : r.factors) grams.push_back(linalg::gram(a, dense));
         r.lambda.assign(o.rank, 1.0);

@@ -181,7 +181,7 @@ std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, d
         const CpdOptions so = start_options(o, k);
         CpdResult r = setup;
         std::vector<DenseMatrix> grams(static_cast<std::size_t>(order), DenseMatrix(R, R));
-        const std::vector<DenseMatrix> start_factors = cpd_initial_factors(t, so.init, R, so.seed);  // the host's, seed for seed
+        const std::vector<DenseMatrix> start_factors = cpd_initial_factors(t, so.init, R, so.seed, o.original_ids);  // the host's, seed for seed
         for (int m = 0; m < order; ++m) {
             const DenseMatrix& a = start_factors[static_cast<std::size_t>(m)];
             for (auto& d : devs) d->set_factor(m, a.data.data());

@@ -37,13 +37,13 @@ DenseMatrix unfolding_square_times(const CooTensor& t, int mode, const std::vect
     return y;
 }
 
-DenseMatrix nvecs(const CooTensor& t, int mode, std::uint64_t rank, std::uint64_t seed) {
+DenseMatrix nvecs(const CooTensor& t, int mode, std::uint64_t rank, std::uint64_t seed, const std::vector<std::uint64_t>& ids) {
     std::uint64_t fibers = 0;
     const std::vector<std::uint32_t> fiber = mode_fiber_ids(t, mode, &fibers);
     const std::uint64_t k = std::min({rank, t.dim(mode), fibers});
-    DenseMatrix out = random_matrix(t.dim(mode), rank, seed);  // columns past k stay random
+    DenseMatrix out = random_matrix_by_ids(ids, t.dim(mode), rank, seed);  // columns past k stay random
     if (k == 0) return out;
-    DenseMatrix q = random_matrix(t.dim(mode), k, seed ^ 0x5bd1e995ULL);
+    DenseMatrix q = random_matrix_by_ids(ids, t.dim(mode), k, seed ^ 0x5bd1e995ULL);
     for (int pass = 0; pass < kPowerPasses; ++pass) q = linalg::orthonormalize(unfolding_square_times(t, mode, fiber, fibers, q));
     const DenseMatrix u = linalg::leading_left_singular_vectors(unfolding_square_times(t, mode, fiber, fibers, q), k);
     for (std::uint64_t i = 0; i < out.rows; ++i)
@@ -57,14 +57,20 @@ namespace {
 std::uint64_t mode_seed(std::uint64_t seed, int mode) { return seed + 17 * std::uint64_t(mode); }
 }  // namespace
 
-DenseMatrix random_initial_factor(std::uint64_t dim, std::uint64_t rank, std::uint64_t seed, int mode) {
-    return random_matrix(dim, rank, mode_seed(seed, mode));  // the random start, seed for seed on every backend
+DenseMatrix random_initial_factor(std::uint64_t dim, std::uint64_t rank, std::uint64_t seed, int mode,
+                                  const std::vector<std::uint64_t>& ids) {
+    return random_matrix_by_ids(ids, dim, rank, mode_seed(seed, mode));  // the random start, seed for seed on every backend
 }
 
-std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, std::uint64_t rank, std::uint64_t seed) {
+std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, std::uint64_t rank, std::uint64_t seed,
+                                             const std::vector<std::vector<std::uint64_t>>& ids) {
     std::vector<DenseMatrix> f;
-    for (int m = 0; m < t.order(); ++m)
-        f.push_back(init == CpdInit::Nvecs ? nvecs(t, m, rank, mode_seed(seed, m)) : random_initial_factor(t.dim(m), rank, seed, m));
+    static const std::vector<std::uint64_t> none;
+    for (int m = 0; m < t.order(); ++m) {
+        const std::vector<std::uint64_t>& mode_ids = ids.empty() ? none : ids.at(static_cast<std::size_t>(m));
+        f.push_back(init == CpdInit::Nvecs ? nvecs(t, m, rank, mode_seed(seed, m), mode_ids)
+                                           : random_initial_factor(t.dim(m), rank, seed, m, mode_ids));
+    }
     return f;
 }
 

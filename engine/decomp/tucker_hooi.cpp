@@ -97,14 +97,17 @@ std::vector<std::uint64_t> ranks_for(const CooTensor& t, const std::vector<std::
 // HOSVD start: the range of X_(n) through a randomized range finder (Halko, Martinsson, Tropp
 // 2011, Alg. 4.1): Y = X_(n) Omega, Omega a seeded random sign-free sketch of X_(n)'s columns
 // (drawn from each column's coordinates, so no column is ever listed), R_n + 10 wide.
-DenseMatrix sketch_range(const CooTensor& t, int mode, std::uint64_t rank, std::uint64_t seed) {
+DenseMatrix sketch_range(const CooTensor& t, int mode, std::uint64_t rank, std::uint64_t seed,
+                         const std::vector<std::vector<std::uint64_t>>& ids) {
+    // a column's random numbers come from its indices' ids in the file where the tensor was relabelled
+    auto id = [&](int m, std::uint64_t z) { return ids.empty() ? t.index(m, z) : ids[static_cast<std::size_t>(m)][t.index(m, z)]; };
     const std::uint64_t width = std::min<std::uint64_t>(rank + 10, std::max<std::uint64_t>(rank, t.dim(mode)));
     DenseMatrix y(t.dim(mode), width);
     y.fill(0.0);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         std::uint64_t h = seed * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
         for (int m = 0; m < t.order(); ++m)
-            if (m != mode) h = detail::splitmix64(h) ^ t.index(m, z);
+            if (m != mode) h = detail::splitmix64(h) ^ id(m, z);
         detail::Rng rng(h);
         double* row = y.row(t.index(mode, z));
         const double x = t.value(z);
@@ -151,9 +154,10 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     }
     for (int m = 0; m < order; ++m)
         r.factors.push_back(o.hosvd_init
-                                ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m))
-                                : linalg::orthonormalize(random_matrix(t.dim(m), ranks[static_cast<std::size_t>(m)],
-                                                                       o.seed + 31 * std::uint64_t(m))));
+                                ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m), o.original_ids)
+                                : linalg::orthonormalize(random_matrix_by_ids(
+                                      o.original_ids.empty() ? std::vector<std::uint64_t>{} : o.original_ids[static_cast<std::size_t>(m)],
+                                      t.dim(m), ranks[static_cast<std::size_t>(m)], o.seed + 31 * std::uint64_t(m))));
     r.setup_seconds = since(start);
 
     control.stage("Tucker-HOOI");

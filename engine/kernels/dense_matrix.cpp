@@ -30,6 +30,16 @@ DenseMatrix random_matrix(std::uint64_t rows, std::uint64_t cols, std::uint64_t 
     return m;
 }
 
+DenseMatrix random_matrix_by_ids(const std::vector<std::uint64_t>& ids, std::uint64_t rows, std::uint64_t cols,
+                                 std::uint64_t seed) {
+    DenseMatrix drawn = random_matrix(rows, cols, seed);
+    if (ids.empty()) return drawn;
+    if (ids.size() != rows) throw Error("random_matrix_by_ids: " + std::to_string(ids.size()) + " ids for " + std::to_string(rows) + " rows");
+    DenseMatrix out(rows, cols);
+    for (std::uint64_t k = 0; k < rows; ++k) std::copy_n(drawn.row(ids[k]), cols, out.row(k));
+    return out;
+}
+
 double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference) {
     if (a.rows != reference.rows || a.cols != reference.cols) return INFINITY;
     double diff = 0, scale = 0;

@@ -412,6 +412,25 @@ private Q_SLOTS:
         QCOMPARE(json(f)["reorder"].toObject()["method"].toString(), QString("degree"));
         QCOMPARE(cli({"formats", file, "--reorder", "sorted"}).status, 2);
         QCOMPARE(cli({"formats", file, "--reorder-iters", "3"}).status, 2);
+        // a seed starts where the file's does, relabelled or not: the same fits (random and nvecs
+        // CPD, Tucker) and bench's own random factors give the file's results (each differed)
+        auto fit_of = [&](QStringList args) {
+            const Run r = cli(QStringList{"decompose", file, "--iters", "6", "--tol", "0", "--seed", "5", "--json"} + args);
+            return r.status == 0 ? json(r)["fit"].toDouble() : -1.0;
+        };
+        for (const QStringList& method : {QStringList{"--method", "cpd", "--rank", "3"}, QStringList{"--method", "cpd", "--rank", "3", "--init", "nvecs"},
+                                          QStringList{"--method", "tucker", "--rank", "2"}}) {
+            const double plain = fit_of(method), relabelled = fit_of(method + QStringList{"--reorder", "random"});
+            QVERIFY2(plain >= 0 && std::fabs(plain - relabelled) < 1e-9,
+                     qPrintable(QString("%1: %2 against %3 relabelled").arg(method.join(' ')).arg(plain).arg(relabelled)));
+        }
+        const QString b1 = dir.filePath("b1"), b2 = dir.filePath("b2");
+        QCOMPARE(cli({"bench", file, "--kernel", "mttkrp", "--format", "COO", "--mode", "2", "--rank", "3", "--repeat", "1", "--write", b1}).status, 0);
+        QCOMPARE(cli({"bench", file, "--kernel", "mttkrp", "--format", "COO", "--mode", "2", "--rank", "3", "--repeat", "1", "--write", b2,
+                      "--reorder", "lexi"}).status,
+                 0);
+        const tscope::DenseMatrix plain = tscope::read_matrix((b1 + "/mttkrp_mode2.mat").toStdString(), t.dim(1), 3);
+        QVERIFY(tscope::max_relative_error(tscope::read_matrix((b2 + "/mttkrp_mode2.mat").toStdString(), t.dim(1), 3), plain) < 1e-12);
     }
 
     void usageAndUnknownThings() {

@@ -21,6 +21,17 @@ private Q_SLOTS:
         QCOMPARE(back.data, m.data);
     }
 
+    // Drawn by ids: row k is the row random_matrix draws for ids[k] (a relabelled mode's starts)
+    void randomRowsFollowTheirIds() {
+        const DenseMatrix drawn = random_matrix(4, 3, 9);
+        const DenseMatrix by_ids = random_matrix_by_ids({2, 0, 3, 1}, 4, 3, 9);
+        const std::uint64_t ids[] = {2, 0, 3, 1};
+        for (std::uint64_t k = 0; k < 4; ++k)
+            for (std::uint64_t c = 0; c < 3; ++c) QCOMPARE(by_ids.at(k, c), drawn.at(ids[k], c));
+        QCOMPARE(random_matrix_by_ids({}, 4, 3, 9).data, drawn.data);
+        QVERIFY_THROWS_EXCEPTION(Error, random_matrix_by_ids({0, 1}, 4, 3, 9));
+    }
+
     // 'x' is at column 4 of line 2 ("3  x"): it was always reported at column 1
     void badNumbersAreNamedWhereTheyAre() {
         QTemporaryDir dir;

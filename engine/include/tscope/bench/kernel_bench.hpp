@@ -31,6 +31,9 @@ struct BenchRequest {
     bool check = false;
     FormatOptions options;            // mode overridden per row
     std::vector<DenseMatrix> factors; // empty: random, seeded per mode
+    // A relabelled tensor's ids in the file (--reorder), per mode: the random factors are drawn
+    // by them, so that the results are the file's, row for row. Empty: the tensor's own ids.
+    std::vector<std::vector<std::uint64_t>> original_ids;
     std::vector<SpttmVariant> spttm_variants;  // cuda SpTTM on COO: the GPU kernels to run (empty: all seven)
     // MTTKRP on cuda over parts, one per GPU (mttkrp_multi_gpu.hpp): the part count (0: every
     // GPU), and where given the GPU of each part. Unset: the single-GPU kernels on a host-built

@@ -35,6 +35,10 @@ struct CpdOptions {
     // Starts to run (1: one); the best fit is kept. The first start is `init`'s, the others
     // random with seeds seed + 1, seed + 2, ...: one random start can settle in a poor minimum.
     int restarts = 1;
+    // A relabelled tensor's ids in the file (--reorder; Relabelling::old_id, per mode): the
+    // random numbers of a start are drawn by those ids, so that the relabelled tensor starts, and
+    // ends, where the file's does for the same seed. Empty: the tensor's own ids.
+    std::vector<std::vector<std::uint64_t>> original_ids;
     FormatKind format = FormatKind::CSF;  // MTTKRP's format: one of cpd_formats(backend)
     Backend backend = Backend::Omp;
     // cuda only. gpus: the parts the nonzeros are split into, one per GPU (0: every GPU this

@@ -24,6 +24,9 @@ struct TuckerOptions {
     // true: HOSVD start, U_n from the range of X_(n) (a randomized range finder: X_(n) times a
     // seeded random sketch of its non-empty columns, R_n + 10 wide); false: random orthonormal.
     bool hosvd_init = true;
+    // A relabelled tensor's ids in the file (--reorder), per mode: either start's random numbers
+    // are drawn by them, as CpdOptions::original_ids. Empty: the tensor's own ids.
+    std::vector<std::vector<std::uint64_t>> original_ids;
     Backend backend = Backend::Omp;  // the SpTTM/SspTTM chain: omp or cuda
 };
 

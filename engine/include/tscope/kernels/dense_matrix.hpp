@@ -25,6 +25,10 @@ struct DenseMatrix {
 
 // Uniform values in [0, 1), reproducible from the seed (the same on every machine).
 DenseMatrix random_matrix(std::uint64_t rows, std::uint64_t cols, std::uint64_t seed);
+// random_matrix(ids.size(), cols, seed) with row k taken from row ids[k] (ids a permutation):
+// the rows a relabelled mode gets where ids are its indices' ids in the file. Empty ids: as is.
+DenseMatrix random_matrix_by_ids(const std::vector<std::uint64_t>& ids, std::uint64_t rows, std::uint64_t cols,
+                                 std::uint64_t seed);
 
 // max |a - b| / max |b|: the normwise relative error of a against the reference b.
 double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference);
