@@ -142,7 +142,8 @@ std::vector<int> parse_modes(const std::string& text, int order) {
     std::vector<int> modes;
     for (std::uint64_t m : parse_count_list(text, "--mode")) {
         if (m > static_cast<std::uint64_t>(order)) check_mode(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1, order, "--mode");
-        modes.push_back(static_cast<int>(m) - 1);
+        if (std::find(modes.begin(), modes.end(), static_cast<int>(m) - 1) == modes.end())  // "1,1": mode 1 once
+            modes.push_back(static_cast<int>(m) - 1);
     }
     return modes;
 }

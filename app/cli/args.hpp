@@ -3,6 +3,7 @@
 // errors rather than silently ignored.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -48,7 +49,8 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
     std::size_t start = 0;
     for (;;) {
         const auto comma = text.find(',', start);
-        out.push_back(parse(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        const T item = parse(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);  // "mttkrp,mttkrp" runs once
         if (comma == std::string::npos) break;
         start = comma + 1;
     }

@@ -891,6 +891,18 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(first).object()["kernel"].toString(), QString("mttkrp"));
     }
 
+    // A name or mode listed twice runs once: advise printed MTTKRP's section twice for
+    // "--kernel mttkrp,mttkrp", bench timed "--mode 1,1 --format COO,COO" four times.
+    void listedTwiceRunsOnce() {
+        const QString file = TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns";
+        const Run a = cli({"advise", file, "--kernel", "mttkrp,mttkrp"});
+        QCOMPARE(a.status, 0);
+        QCOMPARE(a.out.count("MTTKRP on omp"), 1);
+        const Run b = cli({"bench", file, "--kernel", "mttkrp", "--format", "COO,COO", "--mode", "1,1", "--repeat", "1", "--json"});
+        QVERIFY2(b.status == 0, b.err.constData());
+        QCOMPARE(json(b)["results"].toArray().size(), 1);
+    }
+
     void benchBadRequests() {
         QTemporaryDir dir;
         const QString file = dir.filePath("b.tns");
