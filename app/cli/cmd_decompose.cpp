@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <stdexcept>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -59,6 +60,8 @@ double real(const Args& args, const std::string& name, double fallback) {
         const double x = std::stod(*v, &used);
         if (used != v->size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(*v);
         return x;
+    } catch (const std::out_of_range&) {  // 1e-400 is non-negative: say what is wrong with it
+        throw InputError(name + " '" + *v + "' is beyond what a double holds (from about 2.2e-308 to 1.8e308; 0 is fine)");
     } catch (const std::exception&) {
         throw InputError(name + " expects a non-negative number, not '" + *v + "'");
     }

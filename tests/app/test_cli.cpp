@@ -901,6 +901,10 @@ private Q_SLOTS:
         const Run b = cli({"bench", file, "--kernel", "mttkrp", "--format", "COO,COO", "--mode", "1,1", "--repeat", "1", "--json"});
         QVERIFY2(b.status == 0, b.err.constData());
         QCOMPARE(json(b)["results"].toArray().size(), 1);
+        // a tolerance past a double's range says so ("expects a non-negative number" of 1e-400)
+        const Run tiny = cli({"decompose", file, "--tol", "1e-400", "--iters", "1"});
+        QCOMPARE(tiny.status, 2);
+        QVERIFY2(tiny.err.contains("beyond what a double holds"), tiny.err.constData());
     }
 
     void benchBadRequests() {
