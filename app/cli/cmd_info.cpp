@@ -41,11 +41,11 @@ std::string estimated(const std::string& figure) {
 void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& stats) {
     // "1-based", or per mode where they differ ("0, 1, 1"): "base 1111" read as a number
     const auto& zero = load.zero_based;
-    std::string bases = std::all_of(zero.begin(), zero.end(), [](bool z) { return !z; }) ? "1-based"
-                        : std::all_of(zero.begin(), zero.end(), [](bool z) { return z; }) ? "0-based"
-                                                                                          : "base per mode ";
-    if (bases == "base per mode ")
-        for (std::size_t m = 0; m < zero.size(); ++m) bases += std::string(m ? ", " : "") + (zero[m] ? "0" : "1");
+    const bool one_based = std::none_of(zero.begin(), zero.end(), [](bool z) { return z; });
+    const bool zero_based = std::all_of(zero.begin(), zero.end(), [](bool z) { return z; });
+    std::string bases = one_based ? "1-based" : zero_based ? "0-based" : "base per mode";
+    if (!one_based && !zero_based)
+        for (std::size_t m = 0; m < zero.size(); ++m) bases += std::string(m ? ", " : " ") + (zero[m] ? "0" : "1");
     std::cout << "file        " << load.path << " (" << load.format << ", " << human_bytes(load.file_bytes) << ")\n"
               << "order       " << t.order() << "\n"
               << "dims        " << dims_text(t.dims()) << "\n"

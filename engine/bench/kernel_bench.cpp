@@ -419,9 +419,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m)
-            factors.push_back(random_matrix_by_ids(request.original_ids.empty() ? std::vector<std::uint64_t>{}
-                                                                                : request.original_ids[static_cast<std::size_t>(m)],
-                                                   t.dim(m), request.rank, std::uint64_t(m) + 1));
+            factors.push_back(random_matrix_by_ids(ids_of_mode(request.original_ids, m), t.dim(m), request.rank, std::uint64_t(m) + 1));
     if (request.stream) {
         if (request.gpus || !request.gpu_slots.empty()) throw InputError("--stream runs on one GPU: leave --gpus out");
         return detail::run_streamed_bench(t, request, modes, factors, control);

@@ -65,9 +65,8 @@ DenseMatrix random_initial_factor(std::uint64_t dim, std::uint64_t rank, std::ui
 std::vector<DenseMatrix> cpd_initial_factors(const CooTensor& t, CpdInit init, std::uint64_t rank, std::uint64_t seed,
                                              const std::vector<std::vector<std::uint64_t>>& ids) {
     std::vector<DenseMatrix> f;
-    static const std::vector<std::uint64_t> none;
     for (int m = 0; m < t.order(); ++m) {
-        const std::vector<std::uint64_t>& mode_ids = ids.empty() ? none : ids.at(static_cast<std::size_t>(m));
+        const std::vector<std::uint64_t>& mode_ids = ids_of_mode(ids, m);
         f.push_back(init == CpdInit::Nvecs ? nvecs(t, m, rank, mode_seed(seed, m), mode_ids)
                                            : random_initial_factor(t.dim(m), rank, seed, m, mode_ids));
     }

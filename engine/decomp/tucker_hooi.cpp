@@ -155,9 +155,8 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     for (int m = 0; m < order; ++m)
         r.factors.push_back(o.hosvd_init
                                 ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m), o.original_ids)
-                                : linalg::orthonormalize(random_matrix_by_ids(
-                                      o.original_ids.empty() ? std::vector<std::uint64_t>{} : o.original_ids[static_cast<std::size_t>(m)],
-                                      t.dim(m), ranks[static_cast<std::size_t>(m)], o.seed + 31 * std::uint64_t(m))));
+                                : linalg::orthonormalize(random_matrix_by_ids(ids_of_mode(o.original_ids, m), t.dim(m),
+                                                                              ranks[static_cast<std::size_t>(m)], o.seed + 31 * std::uint64_t(m))));
     r.setup_seconds = since(start);
 
     control.stage("Tucker-HOOI");

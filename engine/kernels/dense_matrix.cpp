@@ -40,6 +40,11 @@ DenseMatrix random_matrix_by_ids(const std::vector<std::uint64_t>& ids, std::uin
     return out;
 }
 
+const std::vector<std::uint64_t>& ids_of_mode(const std::vector<std::vector<std::uint64_t>>& ids, int mode) {
+    static const std::vector<std::uint64_t> none;
+    return ids.empty() ? none : ids.at(static_cast<std::size_t>(mode));
+}
+
 double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference) {
     if (a.rows != reference.rows || a.cols != reference.cols) return INFINITY;
     double diff = 0, scale = 0;

@@ -342,9 +342,13 @@ std::vector<std::uint64_t> low_rank_supports(const GeneratorSpec& spec) {
         support[m] = std::clamp<std::uint64_t>(base, 1, spec.dims[m]);
         cells *= static_cast<long double>(support[m]);
     }
-    for (std::size_t m = 0; m < order; ++m)
-        if (support[m] < spec.dims[m] && cells / support[m] * (support[m] + 1) <= per_component + 1e-9L)
-            cells = cells / support[m] * (support[m] + 1), ++support[m];
+    for (std::size_t m = 0; m < order; ++m) {
+        const long double raised = cells / static_cast<long double>(support[m]) * static_cast<long double>(support[m] + 1);
+        if (support[m] < spec.dims[m] && raised <= per_component + 1e-9L) {
+            cells = raised;
+            ++support[m];
+        }
+    }
     return support;
 }
 

@@ -29,6 +29,9 @@ DenseMatrix random_matrix(std::uint64_t rows, std::uint64_t cols, std::uint64_t 
 // the rows a relabelled mode gets where ids are its indices' ids in the file. Empty ids: as is.
 DenseMatrix random_matrix_by_ids(const std::vector<std::uint64_t>& ids, std::uint64_t rows, std::uint64_t cols,
                                  std::uint64_t seed);
+// Mode `mode`'s ids of a per-mode list (the options' original_ids), or an empty list where none
+// was given.
+const std::vector<std::uint64_t>& ids_of_mode(const std::vector<std::vector<std::uint64_t>>& ids, int mode);
 
 // max |a - b| / max |b|: the normwise relative error of a against the reference b.
 double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference);
