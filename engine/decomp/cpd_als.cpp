@@ -18,6 +18,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
 
@@ -26,20 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// ||X||^2 in parallel: on a billion nonzeros a serial pass is seconds of setup.
-double squared_norm(const CooTensor& t) {
-    return t.visit([&](auto, auto value) {
-        const auto& vals = t.values<typename decltype(value)::type>();
-        double s = 0;
-        const auto n = static_cast<std::int64_t>(vals.size());
-#pragma omp parallel for reduction(+ : s) schedule(static)
-        for (std::int64_t i = 0; i < n; ++i) s += static_cast<double>(vals[static_cast<std::size_t>(i)]) * static_cast<double>(vals[static_cast<std::size_t>(i)]);
-        return s;
-    });
-}
-
-// One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
-// otherwise (MM-CSF, HiCOO).
 std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, const CpdOptions& o, RunControl& control) {
     std::vector<std::unique_ptr<SparseFormat>> formats;
     for (int m = 0; m < (format_is_per_mode(o.format) ? t.order() : 1); ++m) {

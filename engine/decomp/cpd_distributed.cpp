@@ -26,6 +26,7 @@
 #include "tscope/cuda/device.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
 
@@ -98,12 +99,6 @@ CooTensor local_tensor(const CooTensor& block, const std::vector<std::vector<std
         std::copy(block.values<V>().begin(), block.values<V>().end(), t.values<V>().begin());
     });
     return t;
-}
-
-double squared_norm(const CooTensor& t) {
-    double s = 0;
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) s += t.value(z) * t.value(z);
-    return s;
 }
 
 DenseMatrix host_gram(const DenseMatrix& a, std::uint64_t rank) {

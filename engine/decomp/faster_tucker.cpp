@@ -21,6 +21,7 @@
 #include "tscope/cuda/device.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/formats/format_visit.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -323,9 +324,8 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         throw InputError("FasterTucker needs one J, or one per mode");
     if (o.r_rank == 0 || o.epochs < 1) throw InputError("FasterTucker needs R >= 1 and at least one epoch");
     if (!(o.test_fraction >= 0 && o.test_fraction < 1)) throw InputError("the test fraction must be in [0, 1)");
-    double norm_x = 0;  // SGD on values near 1e308 overflows at once: say so, not "lower the learning rates"
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) norm_x += t.value(z) * t.value(z);
-    check_values_decomposable(norm_x, t.nnz(), "FasterTucker");
+    // SGD on values near 1e308 overflows at once: say so, not "lower the learning rates"
+    check_values_decomposable(squared_norm(t), t.nnz(), "FasterTucker");
     for (int n = 0; n < order; ++n) {  // A(n) (I_n x J_n) and B(n) (J_n x R), before any allocation
         const std::uint64_t J = o.j_ranks[o.j_ranks.size() == 1 ? 0 : static_cast<std::size_t>(n)];
         check_dense_fits(t.dim(n), J,

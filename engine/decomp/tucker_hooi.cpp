@@ -15,6 +15,7 @@
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/io/text_file.hpp"
 #include "tscope/kernels/spttm.hpp"
+#include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
 
@@ -141,8 +142,7 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         check_dense_fits(t.dim(n), 2 * cols, "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) +
                                                   " x " + std::to_string(cols) + ", held twice)");
     }
-    double norm_x = 0;
-    for (std::uint64_t z = 0; z < t.nnz(); ++z) norm_x += t.value(z) * t.value(z);
+    const double norm_x = squared_norm(t);
     check_values_decomposable(norm_x, t.nnz(), "Tucker");
     const auto start = Clock::now();
     TuckerResult r;

@@ -275,6 +275,20 @@ std::uint64_t sum_duplicates(CooTensor& t, RunControl& control) {
     });
 }
 
+double squared_norm(const CooTensor& t) {
+    return t.visit([&](auto, auto value) {
+        const auto& vals = t.values<typename decltype(value)::type>();
+        double s = 0;
+        const auto n = static_cast<std::int64_t>(vals.size());
+#pragma omp parallel for reduction(+ : s) schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) s += static_cast<double>(vals[static_cast<std::size_t>(i)]) * static_cast<double>(vals[static_cast<std::size_t>(i)]);
+        return s;
+    });
+}
+
+// One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
+// otherwise (MM-CSF, HiCOO).
+
 std::uint64_t drop_zeros(CooTensor& t) {
     const std::uint64_t n = t.nnz();
     return t.visit([&](auto itag, auto vtag) -> std::uint64_t {

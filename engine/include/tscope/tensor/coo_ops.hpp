@@ -50,6 +50,10 @@ std::uint64_t sum_duplicates(CooTensor& t, RunControl& control = no_control());
 // holds what the tensor holds: sCOO cannot tell a stored zero from its padding.
 std::uint64_t drop_zeros(CooTensor& t);
 
+// ||X||^2, the sum of the squared values, on every thread (a billion nonzeros are seconds
+// serially): the decompositions' fit and their check that the values fit a double.
+double squared_norm(const CooTensor& t);
+
 // Exact, order-independent comparison of two tensors: same dims and the same set of
 // (coordinate, value) pairs. On a mismatch, says where in *why (if given).
 bool same_entries(const CooTensor& a, const CooTensor& b, std::string* why = nullptr);
