@@ -67,6 +67,10 @@ std::string Args::value_or(const std::string& name, const std::string& fallback)
     return value(name).value_or(fallback);
 }
 
+void Args::refuse_unless(bool applies, const std::string& name, const std::string& where) const {
+    if (!applies && given(name)) throw InputError(name + " applies to " + where);
+}
+
 std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std::uint64_t lo, std::uint64_t hi) const {
     auto v = value(name);
     if (!v) return fallback;

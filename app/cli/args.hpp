@@ -28,6 +28,11 @@ public:
     void expect_positionals(std::size_t n) const;
 
     bool flag(const std::string& name) const { return flags_set_.count(name) > 0; }
+    // The option or flag was on the command line.
+    bool given(const std::string& name) const { return flag(name) || values_.count(name) > 0; }
+    // Refuses (InputError "NAME applies to WHERE") an option given where it would be read by
+    // nothing: a run that ignored it would look as if it had taken it.
+    void refuse_unless(bool applies, const std::string& name, const std::string& where) const;
     std::optional<std::string> value(const std::string& name) const;
     std::string value_or(const std::string& name, const std::string& fallback) const;
     // An integer option within [lo, hi].

@@ -119,6 +119,10 @@ void check_bench_options(const Args& args) {
     if (!streamed && (args.value("--streams") || args.value("--chunk-bytes"))) throw InputError("--streams and --chunk-bytes need --stream");
     if (streamed && args.value("--gpus")) throw InputError("--stream runs on one GPU: leave --gpus out");
     if (args.flag("--jsonl") && args.flag("--json")) throw InputError("--json and --jsonl: choose one");
+    const std::string backends = args.value_or("--backend", "omp");
+    args.refuse_unless(args.value_or("--kernel", "mttkrp") == "spttm" &&
+                           (backends == "all" || backends.find("cuda") != std::string::npos),
+                       "--variant", "--kernel spttm on --backend cuda (its COO variants)");
 }
 
 // What to run on t, from the options (factors read in t's numbering when it was reordered).

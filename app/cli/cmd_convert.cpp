@@ -3,7 +3,6 @@
 // unless --in-memory asks for the loader; the other directions load the tensor whole.
 #include <malloc.h>
 
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -21,11 +20,6 @@
 namespace tscope::cli {
 
 namespace {
-
-bool ends_with(const std::string& s, const char* tail) {
-    const std::size_t n = std::strlen(tail);
-    return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
-}
 
 void print_summary(const std::string& in, const std::string& format, const std::string& out, int order,
                    std::uint64_t nnz, std::uint64_t duplicates) {
@@ -84,7 +78,7 @@ int run_convert(int argc, char** argv) {
     apply_threads(args);
     check_output_name(out);
     check_not_input(in, {out}, "convert");
-    const bool bounded = ends_with(out, ".tsb") && !args.flag("--in-memory") && file_kind(in) != FileKind::Tsb;
+    const bool bounded = output_format(out) == OutputFormat::Tsb && !args.flag("--in-memory") && file_kind(in) != FileKind::Tsb;
     if (!bounded && args.value("--memory"))
         throw InputError("--memory applies to text converted to .tsb (without --in-memory)");
     if (!bounded && args.flag("--json")) throw InputError("--json applies to text converted to .tsb (without --in-memory)");

@@ -251,6 +251,16 @@ std::vector<IterationReport> run_faster_tucker(const DecomposeRun& run) {
     return r.iterations;
 }
 
+// The options only some methods read, refused for the others.
+void check_method_options(const Args& args, DecompMethod method) {
+    const bool cpd = method == DecompMethod::Cpd, tucker = method == DecompMethod::Tucker;
+    for (const char* name : {"--format", "--restarts"}) args.refuse_unless(cpd, name, "--method cpd");
+    for (const char* name : {"--tol", "--init", "--write"}) args.refuse_unless(cpd || tucker, name, "--method cpd and tucker");
+    for (const char* name :
+         {"--j", "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold", "--schedule"})
+        args.refuse_unless(method == DecompMethod::FasterTucker, name, "--method fastertucker");
+}
+
 // The options decompose refuses before the tensor is read.
 void check_decompose_options(const Args& args, DecompMethod method, Backend backend) {
     if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
@@ -259,6 +269,7 @@ void check_decompose_options(const Args& args, DecompMethod method, Backend back
         if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
             throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
     check_distributed(args);
+    check_method_options(args, method);
 }
 
 }  // namespace

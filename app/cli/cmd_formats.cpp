@@ -35,7 +35,13 @@ int run_formats_streamed(const Args& args, const std::string& path) {
     request.modes = parse_modes(args.value_or("--mode", "all"), shape.order());
     request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
     request.options = parse_format_options(args, shape);
-    const TensorProfile profile = profile_tsb(path, request.options, args.integer("--part-nnz", 0, 0, std::uint64_t{1} << 40));
+    const TensorProfile profile = [&] {
+        try {
+            return profile_tsb(path, request.options, args.integer("--part-nnz", 0, 0, std::uint64_t{1} << 40));
+        } catch (const SliceExceedsParts& e) {
+            throw InputError(std::string(e.what()) + " (--part-nnz)");
+        }
+    }();
     const std::vector<FormatRow> rows = predicted_survey(profile, request);
     const double coo = static_cast<double>(predicted_storage(profile, KernelKind::MTTKRP, FormatKind::COO, 0));
     auto counts = [](const FormatRow& r) { return !r.predicted ? "none" : r.estimate ? "estimate" : "exact"; };

@@ -46,6 +46,8 @@ int run_reorder(int argc, char** argv) {
     args.expect_positionals(2);
     apply_threads(args);
     const ReorderMethod method = parse_reorder_method(args.value_or("--method", "degree"));
+    args.refuse_unless(method == ReorderMethod::Lexi, "--iters", "--method lexi");
+    args.refuse_unless(method == ReorderMethod::Random, "--seed", "--method random");
     const std::uint64_t seed = args.integer("--seed", 1);
     const int iters = static_cast<int>(args.integer("--iters", kLexiIterations, 1, 1000));
     check_output_name(out);

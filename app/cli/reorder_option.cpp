@@ -13,6 +13,7 @@ std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, 
         return std::nullopt;
     }
     const ReorderMethod m = parse_reorder_method(*method);
+    args.refuse_unless(m == ReorderMethod::Lexi, kReorderItersOption, "--reorder lexi");
     const int iters = static_cast<int>(args.integer(kReorderItersOption, kLexiIterations, 1, 1000));
     Relabelling r = compute_relabelling(t, m, 1, iters);
     apply_relabelling(t, r);

@@ -125,9 +125,9 @@ public:
                 if (!started_ || s != slice_) end_slice(s);
                 for (std::size_t m = 0; m < cols_.size(); ++m) cols_[m].push_back(col[m][z]);
                 if (cols_[0].size() - slice_start_ > slice_cap_)
-                    throw InputError("slice " + std::to_string(s + 1) + " of mode 1 holds more than " +
-                                     std::to_string(slice_cap_) + " nonzeros, 4 parts of " + std::to_string(cap_) +
-                                     ", which a slice may hold at most: read in larger parts (--part-nnz)");
+                    throw SliceExceedsParts("slice " + std::to_string(s + 1) + " of mode 1 holds more than " +
+                                            std::to_string(slice_cap_) + " nonzeros, 4 parts of " + std::to_string(cap_) +
+                                            ", which a slice may hold at most: read in larger parts");
             }
         });
     }
@@ -304,7 +304,9 @@ TensorProfile profile_tsb(const std::string& path, const FormatOptions& options,
         const CooTensor part = read_tsb_part(path, first, part_nnz, LoadOptions{ValueType::F64, true}).tensor;
         try {
             pass.add(part);
-        } catch (const InputError& e) {  // the pass's refusals name the file, as the reads' do
+        } catch (const SliceExceedsParts& e) {  // the pass's refusals name the file, as the reads' do
+            throw SliceExceedsParts(path + ": " + e.what());
+        } catch (const InputError& e) {
             throw InputError(path + ": " + e.what());
         }
         control.progress(std::min(first + part_nnz, header.nnz), header.nnz);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -19,28 +20,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
 }
 
 // Text is FROSTT's whitespace-separated lines whatever the name says, so a name that promises
 // another format (out.csv, out.mtx, out.json) would be a silently wrong file.
 bool names_text(const std::filesystem::path& name) {
-    const std::string ext = name.extension().string();
+    const std::string ext = lower(name.extension().string());
     return ext.empty() || ext == ".tns" || ext == ".txt";
 }
 
 }  // namespace
 
-void check_tensor_output_name(const std::string& path) {
+OutputFormat output_format(const std::string& path) {
     const std::filesystem::path name = std::filesystem::path(path).filename();
-    const std::string ext = name.extension().string();
-    if (ext == ".tsb" || names_text(name) || (ext == ".gz" && names_text(name.stem()))) return;
+    const std::string ext = lower(name.extension().string());
+    if (ext == ".tsb") return OutputFormat::Tsb;
+    if (names_text(name)) return OutputFormat::Text;
+    if (ext == ".gz" && names_text(name.stem())) return OutputFormat::GzipText;
     throw InputError("'" + path +
                      "': a tensor is written by its name's extension, as .tns (text), .tns.gz (gzip text) "
                      "or .tsb (binary); '" +
-                     (ext == ".gz" ? name.stem().extension().string() + ext : ext) + "' is none of them");
+                     (ext == ".gz" ? name.stem().extension().string() + name.extension().string()
+                                   : name.extension().string()) +
+                     "' is none of them");
 }
+
+void check_tensor_output_name(const std::string& path) { output_format(path); }
 
 FileKind file_kind(const std::string& path) {
     if (path == "-" || !detail::is_regular_file(path)) return FileKind::Stream;
@@ -82,7 +90,7 @@ LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, Ru
     } catch (const InputError& e) {
         // text is told by content, not name; a .tsb damaged at its start is read as text and
         // fails there, which alone read as "not a text .tns file" for a file the user calls a .tsb
-        if (!ends_with(path, ".tsb")) throw;
+        if (lower(std::filesystem::path(path).extension().string()) != ".tsb") throw;
         throw InputError(std::string(e.what()) +
                          " (the name ends in .tsb, but the file does not start with the .tsb magic "
                          "bytes: not a .tsb, or one damaged at its start)");
@@ -95,8 +103,8 @@ LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, Ru
 }
 
 void save_tensor(const CooTensor& t, const std::string& path, RunControl& control) {
-    check_tensor_output_name(path);
-    if (ends_with(path, ".tsb")) {
+    const OutputFormat format = output_format(path);
+    if (format == OutputFormat::Tsb) {
         write_tsb(t, path, control);
         return;
     }
@@ -104,7 +112,7 @@ void save_tensor(const CooTensor& t, const std::string& path, RunControl& contro
     const std::string text = format_tns(t, control);
     control.stage("writing");
     detail::AtomicFile file(path);
-    if (ends_with(path, ".gz")) {
+    if (format == OutputFormat::GzipText) {
         // closed on every way out, a cancel's too: a gzFile left open would keep its descriptor,
         // and with it the nameless file's disk space, for the rest of a long-lived process
         const int fd = ::dup(file.descriptor());

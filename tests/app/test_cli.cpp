@@ -127,6 +127,47 @@ private Q_SLOTS:
         QCOMPARE(zero.status, 2);
     }
 
+    // An option the chosen method or kernel does not read is refused (exit 2), not ignored: a
+    // run that ignored it would look as if it had taken it. The same options where they apply run.
+    void optionsNothingReadsAreRefused() {
+        const QString sample = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("r.tns"));
+        struct Case {
+            QStringList args;
+            const char* says;
+        };
+        const Case cases[] = {
+            {{"reorder", sample, out, "--method", "degree", "--iters", "9"}, "--iters applies to --method lexi"},
+            {{"reorder", sample, out, "--method", "lexi", "--seed", "3"}, "--seed applies to --method random"},
+            {{"bench", sample, "--reorder", "degree", "--reorder-iters", "3"}, "--reorder-iters applies to --reorder lexi"},
+            {{"decompose", sample, "--method", "tucker", "--restarts", "3"}, "--restarts applies to --method cpd"},
+            {{"decompose", sample, "--method", "tucker", "--format", "COO"}, "--format applies to --method cpd"},
+            {{"decompose", sample, "--method", "fastertucker", "--tol", "0"}, "--tol applies to --method cpd and tucker"},
+            {{"decompose", sample, "--method", "fastertucker", "--write", dir.path()}, "--write applies to --method cpd and tucker"},
+            {{"decompose", sample, "--method", "cpd", "--lr-a", "0.1"}, "--lr-a applies to --method fastertucker"},
+            {{"decompose", sample, "--method", "tucker", "--schedule", "ordered"}, "--schedule applies to --method fastertucker"},
+            {{"bench", sample, "--kernel", "mttkrp", "--variant", "wb"}, "--variant applies to --kernel spttm on --backend cuda"},
+            {{"bench", sample, "--kernel", "spttm", "--backend", "omp", "--variant", "wb"}, "--variant applies to --kernel spttm"},
+        };
+        for (const Case& c : cases) {
+            const Run r = cli(c.args);
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(c.says), r.err.constData());
+            QVERIFY(!QFile::exists(out));
+        }
+        const QStringList taken[] = {
+            {"reorder", sample, out, "--method", "random", "--seed", "3"},
+            {"reorder", sample, out, "--method", "lexi", "--iters", "2"},
+            {"decompose", sample, "--method", "tucker", "--rank", "2", "--iters", "2", "--tol", "0", "--init", "random"},
+            {"decompose", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--method", "fastertucker", "--rank", "2", "--iters", "2", "--reg-a", "0.02"},
+        };
+        for (const QStringList& args : taken) {
+            const Run r = cli(args);
+            QVERIFY2(r.status == 0, r.err.constData());
+        }
+    }
+
     // Issue 20: a refusal's reason goes under the table, marked in its row, instead of widening
     // the last column for every row.
     void refusalsAreNotesUnderTheTable() {
@@ -262,6 +303,11 @@ private Q_SLOTS:
         QCOMPARE(cli({"formats", tsb, "--streamed", "--verify"}).status, 2);
         QCOMPARE(cli({"formats", tsb, "--streamed", "--reorder", "lexi"}).status, 2);
         QCOMPARE(cli({"formats", tsb, "--part-nnz", "10"}).status, 2);
+        const Run small = cli({"formats", tsb, "--streamed", "--part-nnz", "100"});  // powerlaw's first slices hold thousands
+        QCOMPARE(small.status, 2);
+        QVERIFY2(small.err.contains(" of mode 1 holds more than 400 nonzeros") &&
+                     small.err.contains("read in larger parts (--part-nnz)"),
+                 small.err.constData());
     }
 
     // Issue 18: `fetch NAME` downloads the catalog's file (from a server of this test's own on

@@ -307,7 +307,14 @@ void FormatsPanel::startPredicted() {
     status_->setText(tr("Counting the formats' structure in passes over the file (it is not loaded)…"));
     job_.start(
         [dataset](tscope::RunControl& control) {
-            const tscope::TensorProfile profile = tscope::profile_tsb(dataset->streamedFile, {}, dataset->partNnz, control);
+            const tscope::TensorProfile profile = [&] {
+                try {
+                    return tscope::profile_tsb(dataset->streamedFile, {}, dataset->partNnz, control);
+                } catch (const tscope::SliceExceedsParts& e) {  // the parts are a quarter of the memory limit
+                    throw tscope::InputError(std::string(e.what()) +
+                                             " (start Tensorscope with a larger --memory-limit: parts are a quarter of it)");
+                }
+            }();
             return SurveyPtr(std::make_shared<std::vector<tscope::FormatRow>>(tscope::predicted_survey(profile, {})));
         },
         [this](SurveyPtr rows) {

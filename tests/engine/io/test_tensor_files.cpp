@@ -324,6 +324,23 @@ private Q_SLOTS:
         }
     }
 
+    // An extension in capitals (a Windows habit, or a name typed with Caps Lock) names the same
+    // format as in lower case: each file's content says which format it was written in.
+    void outputExtensionsInAnyCase() {
+        QTemporaryDir dir;
+        const CooTensor t = tstest::random_tensor({9, 9, 9}, 40, 2);
+        const std::pair<const char*, const char*> cases[] = {
+            {"u.TSB", "tsb"}, {"u2.Tsb", "tsb"}, {"u.TNS", "tns"}, {"u.TNS.GZ", "tns.gz"}, {"u.tns.Gz", "tns.gz"}};
+        for (const auto& [name, format] : cases) {
+            const std::string path = dir.filePath(name).toStdString();
+            save_tensor(t, path);
+            const LoadedTensor back = load_tensor(path);
+            QCOMPARE(back.info.format, std::string(format));
+            QVERIFY2(same_entries(back.tensor, t), name);
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, save_tensor(t, dir.filePath("u.CSV").toStdString()));
+    }
+
     // Bytes named .tsb without its magic are read as text (content decides) and, where that
     // fails, the message says the name promised a .tsb; text named .tsb still loads.
     void tsbNameWithoutTheMagicSaysSo() {

@@ -22,9 +22,17 @@
 
 namespace tscope {
 
+// A slice larger than profile_tsb's parts may hold. Its message says to read in larger parts;
+// how is the caller's to add (the CLI's --part-nnz, the GUI's memory limit).
+class SliceExceedsParts : public InputError {
+public:
+    using InputError::InputError;
+};
+
 // part_nnz: nonzeros read at a time (0: 4M), and about the most a block of whole slices holds
 // (its trees are sorted once per layout: about 50 bytes a nonzero); one slice may hold up to 4
-// parts. InputError for a file that is not in slice order of mode 1 or with a larger slice.
+// parts. InputError for a file that is not in slice order of mode 1, SliceExceedsParts for a
+// larger slice.
 TensorProfile profile_tsb(const std::string& path, const FormatOptions& options = {}, std::uint64_t part_nnz = 0,
                           RunControl& control = no_control());
 

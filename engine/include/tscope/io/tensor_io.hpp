@@ -54,12 +54,16 @@ FileKind file_kind(const std::string& path);
 LoadedTensor load_tensor(const std::string& path, const LoadOptions& options = {},
                          RunControl& control = no_control());
 
-// Refuses (InputError) a name whose extension promises a format save_tensor does not write:
-// .tsb, .tns, .txt, no extension, and those of text with .gz after them are accepted.
+// The format a tensor is written in, told by the name's extension in any case (.tsb, .TSB):
+// .tsb is the binary cache; .tns, .txt or none is text, and gzip text with .gz after them.
+// Any other extension (out.csv, out.mtx) promises a format we do not write: an InputError.
+enum class OutputFormat { Tsb, Text, GzipText };
+OutputFormat output_format(const std::string& path);
+
+// Refuses (InputError) a name output_format does not accept.
 void check_tensor_output_name(const std::string& path);
 
-// Writes by the name's extension: .tsb (binary cache), .gz (gzip text), else .tns text; other
-// extensions are refused (check_tensor_output_name). The file appears complete or not at all
+// Writes in the name's output_format; other extensions are refused. The file appears complete or not at all
 // (written to a temporary name, then renamed).
 void save_tensor(const CooTensor& t, const std::string& path, RunControl& control = no_control());
 
