@@ -28,9 +28,13 @@ std::vector<std::pair<double, double>> union_of(std::vector<std::pair<double, do
     return out;
 }
 
+// How much of [a, b] the merged, sorted intervals `by` cover. Only those that can meet [a, b]
+// are visited: walking all of them for every chunk made a recording of 118,000 chunks take 18 s
+// to open (sweep 64).
 double covered(double a, double b, const std::vector<std::pair<double, double>>& by) {
     double sum = 0;
-    for (const auto& [s, e] : by) sum += std::max(0.0, std::min(b, e) - std::max(a, s));
+    auto it = std::lower_bound(by.begin(), by.end(), a, [](const std::pair<double, double>& iv, double x) { return iv.second < x; });
+    for (; it != by.end() && it->first < b; ++it) sum += std::max(0.0, std::min(b, it->second) - std::max(a, it->first));
     return sum;
 }
 

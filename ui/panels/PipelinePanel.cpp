@@ -10,9 +10,12 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <cmath>
+
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotInspector.hpp"
+#include "plots/TimelineStages.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
@@ -27,14 +30,6 @@ namespace {
 // Okabe-Ito: copy-in blue, kernel orange, copy-out green.
 const QColor kIn(0, 114, 178), kKernel(230, 159, 0), kOut(0, 158, 115);
 
-void addStage(QCustomPlot* plot, double lane, double from, double to, const QColor& colour) {
-    auto* rect = new QCPItemRect(plot);
-    rect->topLeft->setCoords(from, lane + 0.35);
-    rect->bottomRight->setCoords(to, lane - 0.35);
-    rect->setBrush(colour);
-    rect->setPen(QPen(colour.darker(140), 0.5));
-}
-
 void addLegendEntry(QCustomPlot* plot, const QString& name, const QColor& colour) {
     auto* bars = new QCPBars(plot->xAxis, plot->yAxis);  // no data: only its legend swatch shows
     bars->setName(name);
@@ -42,7 +37,13 @@ void addLegendEntry(QCustomPlot* plot, const QString& name, const QColor& colour
     bars->setPen(QPen(colour.darker(140)));
 }
 
-QString ms(double seconds) { return humanSeconds(seconds); }
+// A recording may lack a time (a streamed CPD records no one-stream run and no model).
+QString ms(double seconds) { return std::isnan(seconds) ? QObject::tr("not recorded") : humanSeconds(seconds); }
+
+// a / b as a percentage, or "not recorded" where either is missing.
+QString percent(double share, int decimals) {
+    return std::isfinite(share) ? QStringLiteral("%1%").arg(share * 100, 0, 'f', decimals) : QObject::tr("not recorded");
+}
 
 const char* const kStageNames[] = {QT_TRANSLATE_NOOP("PipelinePanel", "copy in"), QT_TRANSLATE_NOOP("PipelinePanel", "kernel"),
                                    QT_TRANSLATE_NOOP("PipelinePanel", "copy out")};
@@ -253,13 +254,21 @@ const tscope::PipelineRun* PipelinePanel::currentRun() const {
 
 QString PipelinePanel::summaryText() const { return summary_->text(); }
 
+std::size_t PipelinePanel::stageCount() const {
+    for (int i = 0; i < timeline_->plottableCount(); ++i)
+        if (const auto* stages = dynamic_cast<const TimelineStages*>(timeline_->plottable(i))) return stages->stageCount();
+    return 0;
+}
+
 void PipelinePanel::showRecording(int index) {
     if (index < 0 || index >= static_cast<int>(recordings_.size())) return;
     const PipelineRecording& r = recordings_[static_cast<std::size_t>(index)];
     QSignalBlocker block(run_);
     run_->clear();
     for (const tscope::PipelineRun& run : r.runs)
-        run_->addItem(tr("%n stream(s)", nullptr, run.streams) + tr(" × %1 MiB: T_p %2").arg(run.chunk_bytes >> 20).arg(ms(run.t_pipe)));
+        run_->addItem(tr("%n stream(s)", nullptr, run.streams) +
+                      (run.chunk_bytes ? tr(" × %1").arg(humanBytes(run.chunk_bytes)) : tr(" × auto chunks")) +
+                      tr(": T_p %1").arg(ms(run.t_pipe)));
     run_->setCurrentIndex(static_cast<int>(r.best));
     showRun(static_cast<int>(r.best));
 }
@@ -286,15 +295,16 @@ void PipelinePanel::showRun(int index) {
            "%6 chunk(s) over %7 stream(s): T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
            "T<sub>s</sub>/T<sub>p</sub> = %11. Copies hidden under kernels: %12 of the copy time; "
            "kernels take %13 of the copy time, so at most that much can hide (%14 of it did).")
-            .arg(r->format, r->device.isEmpty() ? tr("an unknown GPU") : r->device, grouped(r->nnz), humanBytes(r->bytesIn),
+            .arg(r->format.toHtmlEscaped(), r->device.isEmpty() ? tr("an unknown GPU") : r->device.toHtmlEscaped(), grouped(r->nnz),
+                 humanBytes(r->bytesIn),
                  r->tensor.isEmpty() ? QString() : tr(" — tensor: <i>%1</i>").arg(r->tensor.toHtmlEscaped()))
             .arg(run.chunks.size())
             .arg(run.streams)
             .arg(ms(run.t_sync), ms(run.t_pipe), ms(run.t_model))
-            .arg(run.t_pipe > 0 ? run.t_sync / run.t_pipe : 0, 0, 'f', 2)
-            .arg(QStringLiteral("%1%").arg(run.overlap * 100, 0, 'f', 1))
-            .arg(QStringLiteral("%1%").arg(run.transfer_s > 0 ? run.kernel_s / run.transfer_s * 100 : 0, 0, 'f', 1))
-            .arg(QStringLiteral("%1%").arg(run.overlap_of_possible * 100, 0, 'f', 0)) +
+            .arg(std::isfinite(run.t_sync) && run.t_pipe > 0 ? QString::number(run.t_sync / run.t_pipe, 'f', 2) : tr("not recorded"))
+            .arg(percent(run.overlap, 1))
+            .arg(percent(run.transfer_s > 0 ? run.kernel_s / run.transfer_s : NAN, 1))
+            .arg(percent(run.overlap_of_possible, 0)) +
         (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))) + otherTensorNote(*r));
     drawTimeline(run, false);
     drawComparison(run);
@@ -315,10 +325,12 @@ void PipelinePanel::drawTimeline(const tscope::PipelineRun& run, bool predicted)
     auto laneOf = [&](int stream) { return static_cast<double>(lanes - 1 - stream - 1); };
     const double syncLane = static_cast<double>(lanes - 1);
     double end = 0;
+    std::vector<TimelineStages::Stage> stages;
+    stages.reserve(3 * (run.sync_chunks.size() + run.chunks.size()));
     auto draw = [&](const tscope::PipelineChunk& c, int chunk, double lane, int stream) {
-        addStage(timeline_, lane, c.in_start, c.in_end, kIn);
-        addStage(timeline_, lane, c.kernel_start, c.kernel_end, kKernel);
-        addStage(timeline_, lane, c.out_start, c.out_end, kOut);
+        stages.push_back({lane, c.in_start, c.in_end, 0});
+        stages.push_back({lane, c.kernel_start, c.kernel_end, 1});
+        stages.push_back({lane, c.out_start, c.out_end, 2});
         drawn_.push_back({lane, c.in_start, c.in_end, chunk, stream, 0});
         drawn_.push_back({lane, c.kernel_start, c.kernel_end, chunk, stream, 1});
         drawn_.push_back({lane, c.out_start, c.out_end, chunk, stream, 2});
@@ -326,6 +338,9 @@ void PipelinePanel::drawTimeline(const tscope::PipelineRun& run, bool predicted)
     };
     for (std::size_t i = 0; i < run.sync_chunks.size(); ++i) draw(run.sync_chunks[i], static_cast<int>(i), syncLane, -1);
     for (std::size_t i = 0; i < run.chunks.size(); ++i) draw(run.chunks[i], static_cast<int>(i), laneOf(run.chunks[i].stream), run.chunks[i].stream);
+    auto* chunks = new TimelineStages(timeline_->xAxis, timeline_->yAxis);
+    chunks->removeFromLegend();
+    chunks->setStages(std::move(stages), {kIn, kKernel, kOut});
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     ticker->addTick(syncLane, run.sync_chunks.empty() ? tr("(sync not recorded)") : tr("synchronous"));
     for (int s = 0; s < run.streams; ++s) ticker->addTick(laneOf(s), tr("stream %1").arg(s + 1));
@@ -342,14 +357,19 @@ void PipelinePanel::drawComparison(const tscope::PipelineRun& run) {
     auto* bars = new QCPBars(compare_->xAxis, compare_->yAxis);
     bars->setBrush(QColor(0, 114, 178, 180));
     bars->setPen(QPen(QColor(0, 114, 178).darker(130)));
-    bars->setData({1, 2, 3}, {run.t_sync, run.t_pipe, run.t_model});
+    // a time the recording lacks has no bar, and its label says so
+    const double times[] = {run.t_sync, run.t_pipe, run.t_model};
+    const char* const names[] = {QT_TR_NOOP("T_s"), QT_TR_NOOP("T_p"), QT_TR_NOOP("model")};
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    ticker->addTick(1, tr("T_s"));
-    ticker->addTick(2, tr("T_p"));
-    ticker->addTick(3, tr("model"));
+    double top = 0;
+    for (int k = 0; k < 3; ++k) {
+        const bool recorded = std::isfinite(times[k]);
+        if (recorded) bars->addData(k + 1, times[k]), top = std::max(top, times[k]);
+        ticker->addTick(k + 1, recorded ? tr(names[k]) : tr("%1\n(not recorded)").arg(tr(names[k])));
+    }
     compare_->xAxis->setTicker(ticker);
     compare_->xAxis->setRange(0.4, 3.6);
-    compare_->yAxis->setRange(0, std::max({run.t_sync, run.t_pipe, run.t_model}) * 1.15);
+    compare_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
     if (PlotInspector* inspector = PlotInspector::of(compare_)) inspector->rememberHome();
     compare_->replot();
 }
@@ -420,7 +440,7 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
                                   .arg(dataset_->title.toHtmlEscaped(), from.title.toHtmlEscaped(), shortNumber(figures.h2d_bytes_per_s / 1e9),
                                        shortNumber(figures.d2h_bytes_per_s / 1e9), humanSeconds(figures.kernel_s_per_entry)));
     predictionLabel_->show();
-    summary_->setText(tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunk(s) of at most %5 over %6 stream(s) on "
+    summary_->setText(tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunk(s) of at most %5 (or one slice, where a slice is larger) over %6 stream(s) on "
                          "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
                          "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
                          "come out faster than a GPU would run them.")
@@ -428,7 +448,7 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
                           .arg(grouped(p.chunks.size()))
                           .arg(humanBytes(plan_.chunkBytes))
                           .arg(p.streams)
-                          .arg(device, ms(p.t_sync), ms(p.t_pipe), ms(p.t_model), shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
+                          .arg(device.toHtmlEscaped(), ms(p.t_sync), ms(p.t_pipe), ms(p.t_model), shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
     status_->setText(gpuReason_.isEmpty() ? tr("Showing a prediction; untick it to see the recording.")
                                           : tr("No live runs here (%1); showing %2's predicted timeline.").arg(gpuReason_, dataset_->title));
     drawTimeline(predicted_, true);

@@ -43,6 +43,8 @@ public:
     const tscope::PipelineRun* currentRun() const;
     QCustomPlot* timeline() const { return timeline_; }
     QCustomPlot* comparison() const { return compare_; }
+    // The chunk stages the timeline draws (three a chunk, on every lane).
+    std::size_t stageCount() const;
     QString summaryText() const;
     // The predicted timeline on show (nullptr while the measured one is): the loaded tensor
     // cut as the engine would cut it, timed with the current recording's device figures.

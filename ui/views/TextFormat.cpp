@@ -58,7 +58,9 @@ QString humanSeconds(double seconds) {
     if (a >= 1) return shortNumber(seconds) + QStringLiteral(" s");
     if (a >= 1e-3) return threeDigits(seconds * 1e3) + QStringLiteral(" ms");
     if (a >= 1e-6) return threeDigits(seconds * 1e6) + QStringLiteral(" µs");
-    return threeDigits(seconds * 1e9) + QStringLiteral(" ns");
+    if (a >= 1e-9) return threeDigits(seconds * 1e9) + QStringLiteral(" ns");
+    if (a >= 1e-12) return threeDigits(seconds * 1e12) + QStringLiteral(" ps");  // a kernel's time per stored entry
+    return engineering(seconds) + QStringLiteral(" s");
 }
 
 QString dimsText(const std::vector<std::uint64_t>& dims) {

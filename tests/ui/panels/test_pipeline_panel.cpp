@@ -47,7 +47,7 @@ private Q_SLOTS:
         const tscope::PipelineRun* run = p.currentRun();
         QVERIFY(run);
         QCOMPARE(run->streams, 4);  // opens on the recording with the most streams
-        QCOMPARE(p.timeline()->itemCount(), int(3 * (run->chunks.size() + run->sync_chunks.size())));
+        QCOMPARE(p.stageCount(), std::size_t(3 * (run->chunks.size() + run->sync_chunks.size())));
         QCOMPARE(p.timeline()->yAxis->range().upper > run->streams, true);
         QVERIFY(p.summaryText().contains(QStringLiteral("Sec. 6.2")));
         auto* bars = qobject_cast<QCPBars*>(p.comparison()->plottable(0));
@@ -113,7 +113,7 @@ private Q_SLOTS:
         p.show();
         QVERIFY2(p.openRecording(path, &error), qPrintable(error));
         QCOMPARE(p.currentRun()->chunks.size(), run.chunks.size());
-        QCOMPARE(p.timeline()->itemCount(), int(3 * run.chunks.size()));
+        QCOMPARE(p.stageCount(), std::size_t(3 * run.chunks.size()));
     }
 
     // A recording is input like any file (issue 24, item 13): chunks on streams the run does not
@@ -135,6 +135,97 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("stream -5")), qPrintable(error));
         QVERIFY(!parseRecording(recording(1, 1.5), &error).has_value());
         QVERIFY2(error.contains(QStringLiteral("ends before it starts")), qPrintable(error));
+    }
+
+    // Sweep 64: every count and time of a run is checked before it is drawn. INT_MAX streams
+    // (a lane each) hung the GUI; negative times and wrapped counts were drawn as measured.
+    void recordingsWithImpossibleRunsAreRefused() {
+        auto recording = [](const QString& top, const QString& run, const QString& chunk) {
+            return QStringLiteral("{\"device\": \"x\", %1 \"pipeline\": [{\"streams\": 2, %2 \"chunks\": ["
+                                  "{\"stream\": 0, \"in_start\": 0, \"in_end\": 1, \"kernel_start\": 1, \"kernel_end\": 2, \"out_start\": 2, \"out_end\": 3},"
+                                  "{\"stream\": 1, %3 \"in_start\": 1, \"in_end\": 2, \"kernel_start\": 2, \"kernel_end\": 3, \"out_start\": 3, \"out_end\": 4}]}]}")
+                .arg(top, run, chunk)
+                .toUtf8();
+        };
+        QString error;
+        QVERIFY2(parseRecording(recording({}, {}, {}), &error).has_value(), qPrintable(error));
+        const std::pair<QByteArray, const char*> bad[] = {
+            {recording({}, QStringLiteral("\"streams\": 2147483647,"), {}), "\"streams\" must be a whole number from 1 to 64"},
+            {recording({}, QStringLiteral("\"streams\": 2.5,"), {}), "run 1: \"streams\" must be a whole number"},
+            {recording({}, QStringLiteral("\"t_pipe\": -1,"), {}), "run 1: \"t_pipe\" must be a time in seconds"},
+            {recording({}, QStringLiteral("\"t_pipe\": 100,"), {}), "run 1: T_p of 100 s, but its chunks span 4 s"},
+            {recording({}, QStringLiteral("\"overlap\": -2,"), {}), "\"overlap\""},
+            {recording({}, QStringLiteral("\"chunk_bytes\": -1,"), {}), "\"chunk_bytes\" must be a whole number"},
+            {recording(QStringLiteral("\"nnz\": -5,"), {}, {}), "\"nnz\" must be a whole number"},
+            {recording(QStringLiteral("\"nnz\": 1e30,"), {}, {}), "\"nnz\" must be a whole number"},
+            {recording({}, {}, QStringLiteral("\"entries\": 1.5,")), "run 1, pipelined chunk 2: \"entries\""},
+        };
+        for (const auto& [json, says] : bad) {
+            QVERIFY2(!parseRecording(json, &error).has_value(), json.constData());
+            QVERIFY2(error.contains(QString::fromUtf8(says)), qPrintable(error));
+        }
+        // a chunk's stream that is not a whole number is not read as stream 0
+        QByteArray fractional = recording({}, {}, {});
+        fractional.replace("\"stream\": 1,", "\"stream\": 1.7,");
+        QVERIFY(!parseRecording(fractional, &error).has_value());
+        QVERIFY2(error.contains(QStringLiteral("chunk 2")) && error.contains(QStringLiteral("whole number")), qPrintable(error));
+    }
+
+    // Sweep 64: a recording's names are text, not markup, and a very long one does not widen the
+    // window; a recording of 30,000 chunks draws as one plottable, not 90,000 items.
+    void namesAreTextAndManyChunksDrawAsOne() {
+        QTemporaryDir dir;
+        QString chunks;
+        const int n = 30000;
+        for (int i = 0; i < n; ++i)
+            chunks += QStringLiteral("%1{\"stream\": %2, \"entries\": 10, \"bytes_in\": 100, \"in_start\": %3, \"in_end\": %4, "
+                                     "\"kernel_start\": %4, \"kernel_end\": %5, \"out_start\": %5, \"out_end\": %6}")
+                          .arg(i ? QStringLiteral(",") : QString())
+                          .arg(i % 4)
+                          .arg(i * 1e-6)
+                          .arg(i * 1e-6 + 4e-7)
+                          .arg(i * 1e-6 + 7e-7)
+                          .arg(i * 1e-6 + 9e-7);
+        const QString device = QStringLiteral("<h1>BIG</h1>") + QString(3000, QLatin1Char('X'));
+        const QString path = dir.filePath(QStringLiteral("many.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QStringLiteral("{\"device\": \"%1\", \"format\": \"<u>F</u>\", \"pipeline\": [{\"streams\": 4, \"chunks\": [%2]}]}")
+                        .arg(device, chunks)
+                        .toUtf8());
+        }
+        PipelinePanel p;
+        p.setPredicted(false);
+        p.resize(1200, 700);
+        p.show();
+        QString error;
+        QVERIFY2(p.openRecording(path, &error), qPrintable(error));
+        QCOMPARE(p.stageCount(), std::size_t(3 * n));
+        QCOMPARE(p.timeline()->itemCount(), 0);
+        QVERIFY2(p.summaryText().contains(QStringLiteral("&lt;h1&gt;BIG")) && p.summaryText().contains(QStringLiteral("&lt;u&gt;F")),
+                 qPrintable(p.summaryText().left(300)));
+        QVERIFY(p.current()->device.size() <= 80);
+        QVERIFY2(p.minimumSizeHint().width() < 1280, qPrintable(QString::number(p.minimumSizeHint().width())));
+        p.timeline()->replot();  // all of them drawn, once
+    }
+
+    // Sweep 64: a streamed CPD records no one-stream run and no model: those read "not
+    // recorded", with no bar, rather than 0 s and a speedup of 0.00.
+    void timesARecordingLacksAreSaidSo() {
+        PipelinePanel p;
+        p.setPredicted(false);
+        QString error;
+        QVERIFY2(p.openRecording(QStringLiteral(TS_TEST_DATA_DIR "/recordings/h100-cpd-streamed-nell2-bcsf.json"), &error), qPrintable(error));
+        QVERIFY2(p.summaryText().contains(QStringLiteral("(one stream) not recorded")) &&
+                     p.summaryText().contains(QStringLiteral("model (Sec. 6.2) not recorded")) && !p.summaryText().contains(QStringLiteral("0.00")),
+                 qPrintable(p.summaryText()));
+        auto* bars = qobject_cast<QCPBars*>(p.comparison()->plottable(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->dataCount(), 1);
+        QCOMPARE(bars->data()->at(0)->key, 2.0);
+        auto ticker = p.comparison()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker && ticker->ticks().value(1).contains(QStringLiteral("not recorded")));
     }
 
     // Issue 22: with no GPU the tab draws the loaded tensor's timeline predicted from a
@@ -189,7 +280,7 @@ private Q_SLOTS:
                  qPrintable(p.summaryText()));
         auto* title = qobject_cast<QCPTextElement*>(p.timeline()->plotLayout()->element(0, 0));
         QVERIFY(title && title->visible() && title->text().contains(QStringLiteral("PREDICTED")));
-        QCOMPARE(p.timeline()->itemCount(), int(3 * (pr.chunks.size() + pr.sync_chunks.size())));
+        QCOMPARE(p.stageCount(), std::size_t(3 * (pr.chunks.size() + pr.sync_chunks.size())));
 
         // the hover readout over the second chunk's kernel, on stream 2
         p.timeline()->replot();
@@ -209,7 +300,7 @@ private Q_SLOTS:
         QVERIFY(p.predictedRun() == nullptr);
         QVERIFY(p.predictionText().isEmpty());
         QVERIFY(!title->visible());
-        QCOMPARE(p.timeline()->itemCount(), 3 * 2);
+        QCOMPARE(p.stageCount(), std::size_t{3 * 2});
     }
 };
 

@@ -98,6 +98,8 @@ private Q_SLOTS:
         QCOMPARE(engineering(9.996e-4), QStringLiteral("1e-3"));
         QCOMPARE(humanSeconds(0.71), QStringLiteral("710 ms"));
         QCOMPARE(humanSeconds(1.11), QStringLiteral("1.11 s"));
+        QCOMPARE(humanSeconds(7.49e-12), QStringLiteral("7.49 ps"));  // a kernel's time per stored entry
+        QCOMPARE(humanSeconds(2.5e-15), QStringLiteral("2.5e-15 s"));
         QCOMPARE(humanSeconds(8.06e-4), QStringLiteral("806 µs"));
     }
 
