@@ -8,14 +8,11 @@
 #include "tscope/error.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+// The command's exit status: 2 for bad input, 1 for any other failure.
+int run_command(const std::string& command, int argc, char** argv) {
     using namespace tscope::cli;
-    tscope::install_temp_cleanup_on_signals();  // a killed convert leaves no .tmp behind
-    if (argc < 2) {
-        print_usage(true);
-        return 2;
-    }
-    const std::string command = argv[1];
     try {
         if (command == "info") return run_info(argc, argv);
         if (command == "generate") return run_generate(argc, argv);
@@ -47,4 +44,19 @@ int main(int argc, char** argv) {
         std::cerr << "error: " << e.what() << "\n";
         return 1;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace tscope::cli;
+    tscope::install_temp_cleanup_on_signals();  // a killed convert leaves no .tmp behind
+    if (argc < 2) {
+        print_usage(true);
+        return 2;
+    }
+    const std::string command = argv[1];
+    const int status = run_command(command, argc, argv);
+    if (status != 0) tscope::remove_empty_created_dirs();  // an output folder this run made, left empty
+    return status;
 }

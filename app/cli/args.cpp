@@ -11,6 +11,7 @@
 
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/temp_cleanup.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
 
@@ -94,8 +95,16 @@ FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
 
 void check_output_dir(const std::string& dir, const std::string& option) {
     std::error_code ec;
+    // the levels that do not exist yet, outermost first: removed again if the command fails
+    std::vector<std::filesystem::path> missing;
+    for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal(); !p.empty() && !std::filesystem::exists(p, ec);
+         p = p.parent_path()) {
+        missing.insert(missing.begin(), p);
+        if (p == p.parent_path()) break;
+    }
     std::filesystem::create_directories(dir, ec);
     if (ec) throw InputError(option + " " + dir + ": cannot create it (" + ec.message() + ")");
+    for (const std::filesystem::path& p : missing) tscope::detail::list_created_dir(p.c_str());
     const std::filesystem::path probe = std::filesystem::path(dir) / (".tensorscope-write-test-" + std::to_string(::getpid()));
     {
         std::ofstream f(probe);

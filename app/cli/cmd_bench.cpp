@@ -16,6 +16,7 @@
 #include "tscope/bench/roofline.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/io/text_file.hpp"
 #include "tscope/text_parse.hpp"
 
 namespace tscope::cli {
@@ -158,19 +159,21 @@ std::string bench_output_path(const std::string& dir, KernelKind kernel, int mod
     return dir + "/" + kernel_name(kernel) + "_mode" + std::to_string(mode + 1) + ".mat";
 }
 
-// --write: the first result of each mode, SPLATT-style text, its rows in the file's numbering.
+// --write: the first result of each mode, SPLATT-style text, its rows in the file's numbering,
+// written as one set (tscope/io/text_file.hpp).
 void write_outputs(const std::string& dir, const std::vector<BenchResult>& results, const CooTensor& t,
                    const std::optional<Relabelling>& reorder) {
     std::filesystem::create_directories(dir);
-    std::map<int, bool> written;
+    std::map<int, DenseMatrix> outputs;  // by mode: the maps' nodes stay put for the fills
+    std::vector<TextFile> files;
     for (const BenchResult& r : results)
-        if (r.ran && !written[r.mode]) {
+        if (r.ran && !outputs.count(r.mode)) {
             // the output's rows are the mode's indices (MTTKRP, SpTTM, TTMc): back to the original ids
             const bool rows_are_ids = reorder && r.output.rows == t.dim(r.mode);
-            write_matrix(rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output,
-                         bench_output_path(dir, r.kernel, r.mode));
-            written[r.mode] = true;
+            const DenseMatrix& out = outputs[r.mode] = rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output;
+            files.push_back({bench_output_path(dir, r.kernel, r.mode), matrix_text(out)});
         }
+    write_text_files(files);
 }
 
 // One sweep over the modes: the sum of each mode's median and the modes summed, per (format, backend).

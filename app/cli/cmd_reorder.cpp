@@ -30,11 +30,12 @@ std::vector<std::string> permutation_paths(const std::string& dir, int order) {
 
 void write_permutations(const Relabelling& r, const std::string& dir) {
     const std::vector<std::string> paths = permutation_paths(dir, static_cast<int>(r.old_id.size()));
-    for (std::size_t m = 0; m < r.old_id.size(); ++m) {
-        write_text_file(paths[m], [&](std::ostream& out) {
-            for (std::uint64_t old : r.old_id[m]) out << old + 1 << '\n';
-        });
-    }
+    std::vector<TextFile> files;
+    for (std::size_t m = 0; m < r.old_id.size(); ++m)
+        files.push_back({paths[m], [&r, m](std::ostream& out) {
+                             for (std::uint64_t old : r.old_id[m]) out << old + 1 << '\n';
+                         }});
+    write_text_files(files);  // one run's set, or the previous one whole
 }
 
 }  // namespace

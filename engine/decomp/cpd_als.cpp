@@ -17,6 +17,7 @@
 #include "fit_loop.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/text_file.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
@@ -190,10 +191,12 @@ std::vector<std::string> cpd_file_paths(const std::string& dir, int order) {
 void write_cpd(const CpdResult& r, const std::string& dir) {
     std::filesystem::create_directories(dir);
     const std::vector<std::string> paths = cpd_file_paths(dir, static_cast<int>(r.factors.size()));
-    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], paths[m]);
     DenseMatrix lambda(r.lambda.size(), 1);
     for (std::size_t i = 0; i < r.lambda.size(); ++i) lambda.at(i, 0) = r.lambda[i];
-    write_matrix(lambda, paths.back());
+    std::vector<TextFile> files;
+    for (std::size_t m = 0; m < r.factors.size(); ++m) files.push_back({paths[m], matrix_text(r.factors[m])});
+    files.push_back({paths.back(), matrix_text(lambda)});
+    write_text_files(files);  // one run's set, or the previous one whole
 }
 
 }  // namespace tscope

@@ -196,8 +196,9 @@ std::vector<std::string> tucker_file_paths(const std::string& dir, int order) {
 void write_tucker(const TuckerResult& r, const std::string& dir) {
     std::filesystem::create_directories(dir);
     const std::vector<std::string> paths = tucker_file_paths(dir, static_cast<int>(r.factors.size()));
-    for (std::size_t m = 0; m < r.factors.size(); ++m) write_matrix(r.factors[m], paths[m]);
-    write_text_file(paths.back(), [&](std::ostream& out) {
+    std::vector<TextFile> files;
+    for (std::size_t m = 0; m < r.factors.size(); ++m) files.push_back({paths[m], matrix_text(r.factors[m])});
+    files.push_back({paths.back(), [&](std::ostream& out) {
         out.precision(17);
         std::vector<std::uint64_t> c(r.core_dims.size(), 0);
         for (std::uint64_t lin = 0; lin < r.core.size(); ++lin) {
@@ -206,7 +207,8 @@ void write_tucker(const TuckerResult& r, const std::string& dir) {
             for (std::uint64_t x : c) out << x + 1 << ' ';
             out << r.core[lin] << '\n';
         }
-    });
+    }});
+    write_text_files(files);  // one run's set, or the previous one whole
 }
 
 }  // namespace tscope

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +41,14 @@ CatalogEntry entry_of(const Json& e, const std::string& path) {
     CatalogEntry out;
     out.name = e["name"].get<std::string>();
     const std::string context = where(path, out.name);
+    // the name becomes the cache's file names: a path ("../x") would write outside the cache
+    const bool plain = !out.name.empty() && std::isalnum(static_cast<unsigned char>(out.name[0])) &&
+                       std::all_of(out.name.begin(), out.name.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+                       });
+    if (!plain)
+        throw InputError(context + ": a name is letters, digits, '.', '_' and '-', starting with a letter or digit "
+                                   "(it names the cache's files)");
     try {
         out.title = e.value("title", out.name);
         out.description = e.value("description", std::string());
@@ -130,10 +139,18 @@ std::string downloaded_path(const CatalogEntry& entry, const std::string& cache_
 
 std::string install_download(const CatalogEntry& entry, const std::string& cache_dir, RunControl& control) {
     const std::string gz = downloaded_path(entry, cache_dir), tsb = cached_tensor_path(entry, cache_dir);
-    const LoadedTensor loaded = load_tensor(gz, {}, control);
-    check_against_catalog(loaded.tensor, entry, gz);
-    save_tensor(loaded.tensor, tsb, control);
     std::error_code ec;
+    LoadedTensor loaded;
+    try {
+        loaded = load_tensor(gz, {}, control);
+        check_against_catalog(loaded.tensor, entry, gz);
+    } catch (const InputError& e) {
+        // A download that is not the tensor (a login page, another file, one cut short) would
+        // otherwise be converted again at every fetch, never downloaded anew
+        fs::remove(gz, ec);
+        throw InputError(std::string(e.what()) + " (the download is removed: fetching again downloads it anew)");
+    }
+    save_tensor(loaded.tensor, tsb, control);
     fs::remove(gz, ec);  // the .tsb holds it all now
     return tsb;
 }

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "gzip_inflater.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 
@@ -173,63 +173,6 @@ ByteBuffer read_file(const std::string& path, RunControl& control, bool populate
     return buf;
 }
 
-namespace {
-
-// zlib's message without the "<fd:3>: " it puts first for a stream opened from a descriptor
-// (the caller names the file).
-std::string gzip_message(const char* msg) {
-    std::string m = msg && *msg ? msg : "corrupt gzip data";
-    if (m.rfind("<fd:", 0) == 0)
-        if (const auto colon = m.find(">: "); colon != std::string::npos) m.erase(0, colon + 3);
-    return m;
-}
-
-}  // namespace
-
-ByteBuffer gunzip_file(const std::string& path, RunControl& control) {
-    const std::uint64_t disk = regular_file_size(path);
-    gzFile gz = gzopen(path.c_str(), "rb");
-    if (!gz) throw InputError("cannot open '" + path + "': " + errno_text(errno));
-    struct Closer {
-        gzFile g;
-        ~Closer() { gzclose(g); }
-    } closer{gz};
-    gzbuffer(gz, 1u << 18);
-    ByteBuffer buf;
-    buf.reserve(std::max<std::size_t>(disk * 4, 1u << 16));
-    std::size_t size = 0;
-    for (;;) {
-        control.check();
-        const unsigned want = static_cast<unsigned>(kPiece);
-        buf.reserve(size + want);
-        int got = gzread(gz, buf.data() + size, want);
-        if (got < 0) {
-            int code = 0;
-            const std::string msg = gzip_message(gzerror(gz, &code));
-            throw InputError("cannot decompress '" + path + "': " + msg + " (after " + std::to_string(size) +
-                             " bytes of text)");
-        }
-        if (got == 0) break;
-        size += static_cast<std::size_t>(got);
-        buf.set_size(size);
-        control.progress(static_cast<std::uint64_t>(gzoffset(gz)), disk);
-    }
-    // zlib reports a stream cut short only as a soft error after the last read.
-    int code = Z_OK;
-    gzerror(gz, &code);
-    if (code != Z_OK) {
-        const char* text = buf.data();
-        const auto line = static_cast<std::uint64_t>(std::count(text, text + size, '\n')) + 1;
-        const char* line_start = text + size;
-        while (line_start > text && line_start[-1] != '\n') --line_start;
-        throw ParseError(path, line, static_cast<std::uint64_t>(text + size - line_start) + 1,
-                         "the gzip data ends early (a truncated download?) after " + std::to_string(size) +
-                             " bytes of text");
-    }
-    buf.set_size(size);
-    return buf;
-}
-
 // ---- TextStream ----------------------------------------------------------------------------
 
 TextStream::TextStream(const std::string& path) : path_(path) {
@@ -248,42 +191,67 @@ TextStream::TextStream(const std::string& path) : path_(path) {
     }
     regular_ = S_ISREG(st.st_mode);
     disk_bytes_ = regular_ ? static_cast<std::uint64_t>(st.st_size) : 0;
-    gzFile gz = gzdopen(fd, "rb");
-    if (!gz) {
-        ::close(fd);
-        throw InputError("cannot read '" + path + "': out of memory");
-    }
-    gzbuffer(gz, 1u << 18);
-    gz_ = gz;
+    fd_ = fd;
 }
 
 TextStream::~TextStream() {
-    if (gz_) gzclose(static_cast<gzFile>(gz_));
+    gz_.reset();
+    if (fd_ >= 0) ::close(fd_);
+}
+
+// Up to n bytes as they are on disk (or in the pipe); 0 at the end.
+std::size_t TextStream::raw_read(char* dst, std::size_t n) {
+    for (;;) {
+        const ssize_t got = ::read(fd_, dst, n);
+        if (got >= 0) {
+            raw_bytes_ += static_cast<std::uint64_t>(got);
+            return static_cast<std::size_t>(got);
+        }
+        if (errno != EINTR)
+            throw InputError("cannot read '" + path_ + "': " + errno_text(errno) + " (after " + std::to_string(text_bytes_) +
+                             " bytes of text)");
+    }
+}
+
+// The first two bytes tell gzip (0x1f 0x8b) from anything else, read before anything is handed
+// on: a pipe may give them one at a time.
+void TextStream::detect() {
+    detected_ = true;
+    char head[2];
+    std::size_t have = 0;
+    while (have < 2)
+        if (const std::size_t got = raw_read(head + have, 2 - have); got) have += got;
+        else break;
+    if (have == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+        gz_ = std::make_unique<GzipInflater>(fd_, path_, head, have);
+    else
+        head_.assign(head, have);
+}
+
+// Up to n bytes of text before a byte order mark is looked for.
+std::size_t TextStream::text_read(char* dst, std::size_t n) {
+    if (!detected_) detect();
+    if (gz_) return gz_->read(dst, n);
+    if (head_used_ < head_.size()) {
+        const std::size_t k = std::min(n, head_.size() - head_used_);
+        std::memcpy(dst, head_.data() + head_used_, k);
+        head_used_ += k;
+        return k;
+    }
+    return raw_read(dst, n);
 }
 
 std::size_t TextStream::read(char* dst, std::size_t n) {
-    auto gz = static_cast<gzFile>(gz_);
     std::size_t done = 0;
     while (done < n && !ended_) {
-        const auto want = static_cast<unsigned>(std::min<std::size_t>(n - done, std::size_t{1} << 30));
-        const int got = gzread(gz, dst + done, want);
-        if (got < 0) {
-            int code = 0;
-            const char* msg = gzerror(gz, &code);
-            throw InputError("cannot " + std::string(gzip() ? "decompress" : "read") + " '" + path_ +
-                             "': " + (code == Z_ERRNO ? std::string(std::strerror(errno)) : gzip_message(msg)) +
-                             " (after " + std::to_string(text_bytes_ + done) + " bytes of text)");
-        }
+        const std::size_t got = text_read(dst + done, std::min<std::size_t>(n - done, std::size_t{1} << 30));
         if (got == 0) {
             ended_ = true;
-            // zlib reports a stream cut short only as a soft error after the last read.
-            int code = Z_OK;
-            gzerror(gz, &code);
-            truncated_ = code != Z_OK;
+            truncated_ = gz_ && gz_->truncated();
             break;
         }
-        done += static_cast<std::size_t>(got);
-        // gzread fills what it can: 3 bytes here unless the whole text is shorter
+        done += got;
+        // a read may give fewer bytes than asked: 3 here unless the whole text is shorter
         if (!started_ && done >= std::min<std::size_t>(n, 3)) {
             started_ = true;
             if (const std::size_t bom = utf8_bom_bytes(dst, done)) {
@@ -296,12 +264,11 @@ std::size_t TextStream::read(char* dst, std::size_t n) {
     return done;
 }
 
-bool TextStream::gzip() const { return gz_ && gzdirect(static_cast<gzFile>(gz_)) == 0; }
+bool TextStream::gzip() const { return gz_ != nullptr; }
 
 std::uint64_t TextStream::disk_offset() const {
     if (!regular_) return 0;
-    const auto off = gzoffset(static_cast<gzFile>(gz_));
-    return off < 0 ? 0 : static_cast<std::uint64_t>(off);
+    return gz_ ? gz_->consumed() : raw_bytes_;
 }
 
 // ---- AtomicFile ----------------------------------------------------------------------------
@@ -460,6 +427,20 @@ void AtomicFile::truncate(std::uint64_t size) {
 }
 
 void AtomicFile::commit() {
+    prepare();
+    if (::rename(temp_.c_str(), target_.c_str()) != 0)
+        throw Error("cannot write '" + path_ + "': " + errno_text(errno));
+    committed_ = true;
+    release_temp(slot_);
+    slot_ = -1;
+    // the rename is durable once the directory is flushed too
+    if (const int d = ::open(directory_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+        ::fsync(d);
+        ::close(d);
+    }
+}
+
+void AtomicFile::prepare() {
     if (fd_ >= 0) {
         if (::fsync(fd_) != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
         if (!named_) {  // the temporary name appears only now, listed first, for the rename below
@@ -470,16 +451,6 @@ void AtomicFile::commit() {
         const int closed = ::close(fd_);
         fd_ = -1;
         if (closed != 0) throw Error("cannot write '" + path_ + "': " + errno_text(errno));
-    }
-    if (::rename(temp_.c_str(), target_.c_str()) != 0)
-        throw Error("cannot write '" + path_ + "': " + errno_text(errno));
-    committed_ = true;
-    release_temp(slot_);
-    slot_ = -1;
-    // the rename is durable once the directory is flushed too
-    if (const int d = ::open(directory_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
-        ::fsync(d);
-        ::close(d);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "gzip_inflater.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope::detail {
@@ -76,8 +77,6 @@ std::string read_prefix(const std::string& path, std::size_t n);
 // Whole file, mapped (populated unless `populate` is false) or read in pieces that report
 // progress and honour cancellation.
 ByteBuffer read_file(const std::string& path, RunControl& control, bool populate = true);
-// Whole gzip file, inflated; a truncated or corrupt stream is an InputError.
-ByteBuffer gunzip_file(const std::string& path, RunControl& control);
 
 // 3 where `data` starts with the UTF-8 byte order mark (EF BB BF, which Windows editors such as
 // Notepad put before UTF-8 text), else 0: readers skip it, as the text after it is the file.
@@ -89,8 +88,8 @@ inline std::size_t utf8_bom_bytes(const char* data, std::size_t size) {
 }
 
 // Bytes read in one pass from a file, a pipe, a FIFO or stdin: gzip (recognised by its magic
-// bytes 0x1f 0x8b, as zlib's gzread does) is inflated as it is read, anything else is passed
-// through. Nothing is held beyond zlib's own buffer.
+// bytes 0x1f 0x8b) is inflated as it is read, every member of it (gzip_inflater.hpp), anything
+// else is passed through. Nothing is held beyond a 256 KiB input buffer.
 class TextStream {
 public:
     // Opens `path` ("-" is stdin). Regular files, pipes, FIFOs, character devices and sockets are
@@ -114,8 +113,17 @@ public:
     std::uint64_t disk_offset() const;
 
 private:
+    std::size_t raw_read(char* dst, std::size_t n);
+    void detect();
+    std::size_t text_read(char* dst, std::size_t n);
+
     std::string path_;
-    void* gz_ = nullptr;  // gzFile
+    int fd_ = -1;
+    std::unique_ptr<GzipInflater> gz_;  // where the bytes are gzip
+    std::string head_;                  // else the first bytes, read to tell, handed on first
+    std::size_t head_used_ = 0;
+    bool detected_ = false;
+    std::uint64_t raw_bytes_ = 0;
     bool regular_ = false;
     bool truncated_ = false;
     bool ended_ = false;
@@ -152,8 +160,11 @@ public:
     void read_at(std::uint64_t offset, void* data, std::size_t size) const;
     // Cuts (or extends, with zeros) the temporary file to `size` bytes.
     void truncate(std::uint64_t size);
-    // Flushes the data to the disk (fsync), renames the temporary file onto the target, and
-    // flushes the directory, so a crash leaves the old file or the whole new one.
+    // Flushes the data to the disk (fsync) and closes the file under its temporary name: what
+    // can fail for lack of space has failed by now. No more writes after it.
+    void prepare();
+    // prepare() (where not done yet), renames the temporary file onto the target, and flushes
+    // the directory, so a crash leaves the old file or the whole new one.
     void commit();
 
 private:

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -17,13 +18,22 @@ constexpr std::size_t kPath = 4096;
 char g_paths[kSlots][kPath];
 std::atomic<bool> g_used[kSlots];  // lock-free on every platform we build for
 
+constexpr int kDirs = 16;
+char g_dirs[kDirs][kPath];
+std::atomic<int> g_dir_count{0};
+
 void on_signal(int sig) { remove_temps_and_die(sig); }
 
 }  // namespace
 
+void remove_empty_created_dirs() {
+    for (int i = std::min(g_dir_count.load(), kDirs); i-- > 0;) ::rmdir(g_dirs[i]);  // fails, harmlessly, where not empty
+}
+
 void remove_temps_and_die(int sig) {
     for (int i = 0; i < kSlots; ++i)
         if (g_used[i].load()) ::unlink(g_paths[i]);
+    remove_empty_created_dirs();
     ::signal(sig, SIG_DFL);
     // unblocked first: called from a handler, the signal is blocked until the handler returns
     sigset_t set;
@@ -44,6 +54,14 @@ void install_temp_cleanup_on_signals() {
 }
 
 namespace detail {
+
+void list_created_dir(const char* path) {
+    if (std::strlen(path) >= kPath) return;
+    const int i = g_dir_count.load();
+    if (i >= kDirs) return;
+    std::strcpy(g_dirs[i], path);  // written before it is counted: a signal sees whole paths only
+    g_dir_count.store(i + 1);
+}
 
 int list_temp(const char* path) {
     if (std::strlen(path) >= kPath) return -1;

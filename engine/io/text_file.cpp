@@ -2,6 +2,7 @@
 #include "tscope/io/text_file.hpp"
 
 #include <array>
+#include <memory>
 #include <streambuf>
 
 #include "file_util.hpp"
@@ -44,17 +45,29 @@ private:
     std::array<char, 1 << 20> buffer_{};
 };
 
+// Fills one file's temporary and flushes it to the disk; the rename is the caller's.
+std::unique_ptr<detail::AtomicFile> filled(const TextFile& f) {
+    auto file = std::make_unique<detail::AtomicFile>(f.path);
+    auto buf = std::make_unique<AtomicFileBuf>(*file);  // 1 MiB: not on the stack
+    std::ostream out(buf.get());
+    f.fill(out);
+    out.flush();
+    if (!buf->error.empty()) throw Error(buf->error);
+    if (!out) throw Error("cannot write '" + f.path + "'");
+    file->prepare();
+    return file;
+}
+
 }  // namespace
 
 void write_text_file(const std::string& path, const std::function<void(std::ostream&)>& fill) {
-    detail::AtomicFile file(path);
-    auto buf = std::make_unique<AtomicFileBuf>(file);  // 1 MiB: not on the stack
-    std::ostream out(buf.get());
-    fill(out);
-    out.flush();
-    if (!buf->error.empty()) throw Error(buf->error);
-    if (!out) throw Error("cannot write '" + path + "'");
-    file.commit();
+    write_text_files({TextFile{path, fill}});
+}
+
+void write_text_files(const std::vector<TextFile>& files) {
+    std::vector<std::unique_ptr<detail::AtomicFile>> ready;
+    for (const TextFile& f : files) ready.push_back(filled(f));
+    for (auto& file : ready) file->commit();
 }
 
 }  // namespace tscope

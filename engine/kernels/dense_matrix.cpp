@@ -96,15 +96,17 @@ DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64
     return m;
 }
 
-void write_matrix(const DenseMatrix& m, const std::string& path) {
-    write_text_file(path, [&](std::ostream& out) {
+std::function<void(std::ostream&)> matrix_text(const DenseMatrix& m) {
+    return [&m](std::ostream& out) {  // m outlives the write it is handed to
         out.precision(17);
         for (std::uint64_t r = 0; r < m.rows; ++r) {
             for (std::uint64_t c = 0; c < m.cols; ++c) out << (c ? " " : "") << m.at(r, c);
             out << '\n';
         }
-    });
+    };
 }
+
+void write_matrix(const DenseMatrix& m, const std::string& path) { write_text_file(path, matrix_text(m)); }
 
 double smape_percent(const DenseMatrix& a, const DenseMatrix& reference) {
     if (a.rows != reference.rows || a.cols != reference.cols) throw InputError("smape: the matrices differ in shape");

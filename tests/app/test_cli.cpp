@@ -168,6 +168,22 @@ private Q_SLOTS:
         }
     }
 
+    // Sweep 64: an output folder the command made for --write or --perm-out goes again when the
+    // command fails before writing into it; one the user made stays.
+    void aFailedCommandLeavesNoFolderOfItsOwn() {
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("nope.tns")), kept = dir.filePath(QStringLiteral("kept"));
+        QVERIFY(QDir().mkpath(kept));
+        const QStringList runs[] = {
+            {"reorder", missing, dir.filePath("r.tns"), "--perm-out", dir.filePath("perms")},
+            {"decompose", missing, "--write", dir.filePath("w/deeper")},
+            {"bench", missing, "--write", dir.filePath("b")},
+            {"decompose", missing, "--write", kept},
+        };
+        for (const QStringList& args : runs) QCOMPARE(cli(args).status, 2);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{"kept"});
+    }
+
     // Issue 20: a refusal's reason goes under the table, marked in its row, instead of widening
     // the last column for every row.
     void refusalsAreNotesUnderTheTable() {
@@ -334,6 +350,7 @@ private Q_SLOTS:
         QMetaObject::invokeMethod(&context, [&] {
             server = new tstest::LocalHttpServer;
             server->serve("/tiny.tns.gz", gz);
+            server->serve("/login", "<html><body>Login</body></html>\n");
         }, Qt::BlockingQueuedConnection);
         auto entry = [&](const QString& name, const QString& path) {
             return QString(R"({"name": "%1", "order": 3, "dims": [30, 20, 10], "nnz": %2, "tensors": [{"url": "%3"}]})")
@@ -344,7 +361,9 @@ private Q_SLOTS:
         const QString catalog = dir.filePath("catalog.json"), cache = dir.filePath("cache");
         QFile f(catalog);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QString(R"({"tensors": [%1, %2]})").arg(entry("tiny", "/tiny.tns.gz"), entry("broken", "/broken")).toUtf8());
+        f.write(QString(R"({"tensors": [%1, %2, %3]})")
+                    .arg(entry("tiny", "/tiny.tns.gz"), entry("broken", "/broken"), entry("login", "/login"))
+                    .toUtf8());
         f.close();
 
         const Run fetched = cli({"fetch", "tiny", "--catalog", catalog, "--cache", cache});
@@ -361,12 +380,19 @@ private Q_SLOTS:
         QCOMPARE(broken.status, 1);
         QVERIFY2(broken.err.contains("/broken: HTTP 500"), broken.err.constData());
         QVERIFY(!QFile::exists(QDir(cache).filePath("broken.tsb")));
+        // a download that is not the tensor (a login page) is removed, so each fetch asks again
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const Run login = cli({"fetch", "login", "--catalog", catalog, "--cache", cache});
+            QCOMPARE(login.status, 2);
+            QVERIFY2(login.err.contains("login.tns.gz:1:1") && login.err.contains("the download is removed"), login.err.constData());
+            QVERIFY(!QFile::exists(QDir(cache).filePath("login.tns.gz")));
+        }
         int requests = 0;
         QMetaObject::invokeMethod(&context, [&] {
             requests = static_cast<int>(server->ranges.size());
             delete server;
         }, Qt::BlockingQueuedConnection);
-        QCOMPARE(requests, 2);  // the ready tensor asked for nothing
+        QCOMPARE(requests, 4);  // the ready tensor asked for nothing, the login page twice
         thread.quit();
         thread.wait();
 #endif

@@ -72,6 +72,13 @@ private Q_SLOTS:
                     .contains("no tensor file"));
         QVERIFY(refusal(write_file(dir, "e.json", R"({"tensors": [{"name": "x", "order": "three"}]})")).contains("as numbers"));
         QVERIFY(refusal(dir.filePath("missing.json").toStdString()).contains("cannot open"));
+        // a name is the cache's file names: a path would write outside the cache (sweep 64)
+        for (const char* name : {"../escaped", "", ".hidden", "a/b", "x y"}) {
+            const std::string text = std::string("{\"tensors\": [{\"name\": \"") + name +
+                                     "\", \"order\": 1, \"dims\": [2], \"nnz\": 1, \"tensors\": [{\"url\": \"u\"}]}]}";
+            const QString why = refusal(write_file(dir, "f.json", text));
+            QVERIFY2(why.contains("a name is letters, digits"), qPrintable(why));
+        }
     }
 
     void cacheStatesFollowTheFiles() {

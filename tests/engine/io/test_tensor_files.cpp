@@ -324,6 +324,51 @@ private Q_SLOTS:
         }
     }
 
+    // Sweep 64: a gzip file of several members (`cat a.gz b.gz`) is read whole, zero padding
+    // after the last is passed over, and anything else after a member (a damaged second member,
+    // appended bytes) is refused naming its offset: zlib's gzread dropped it without a word, and
+    // with it a member's nonzeros.
+    void gzipMembersAndWhatFollowsThem() {
+        QTemporaryDir dir;
+        auto gzip = [](const std::string& text) {
+            z_stream zs{};
+            deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+            std::string out(deflateBound(&zs, static_cast<uLong>(text.size())), '\0');
+            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+            zs.avail_in = static_cast<uInt>(text.size());
+            zs.next_out = reinterpret_cast<Bytef*>(out.data());
+            zs.avail_out = static_cast<uInt>(out.size());
+            deflate(&zs, Z_FINISH);
+            out.resize(zs.total_out);
+            deflateEnd(&zs);
+            return out;
+        };
+        const std::string first = gzip("1 1 1 1.0\n2 2 2 2.0\n3 1 "), second = gzip("2 3.5\n4 4 4 4.0\n");
+        for (const bool stream : {false, true}) {  // the whole-file and the block-by-block readers alike
+            LoadOptions options;
+            options.stream_block_bytes = stream ? 8 : options.stream_block_bytes;
+            const LoadedTensor two = load_tensor(write_bytes(dir, "two.tns.gz", first + second), options);
+            QCOMPARE(two.tensor.nnz(), std::uint64_t{4});  // a line split across the members, too
+            QCOMPARE(load_tensor(write_bytes(dir, "pad.tns.gz", first + second + std::string(512, '\0')), options).tensor.nnz(),
+                     std::uint64_t{4});
+            std::string damaged = second;
+            damaged[0] = '\0';
+            for (const std::string& after : {damaged, std::string("GARBAGE"), std::string("\x1f\x8bXXXXXXXXXXXXXXXXX")}) {
+                const std::string path = write_bytes(dir, "bad.tns.gz", first + second + after);
+                try {
+                    load_tensor(path, options);
+                    QFAIL("loaded");
+                } catch (const InputError& e) {
+                    const std::string why = e.what();
+                    QVERIFY2(why.find("'" + path + "'") != std::string::npos &&
+                                 why.find("the bytes from offset " + std::to_string(first.size() + second.size())) != std::string::npos &&
+                                 why.find("not a gzip member") != std::string::npos && why.find("after 40 bytes of text") != std::string::npos,
+                             e.what());
+                }
+            }
+        }
+    }
+
     // An extension in capitals (a Windows habit, or a name typed with Caps Lock) names the same
     // format as in lower case: each file's content says which format it was written in.
     void outputExtensionsInAnyCase() {

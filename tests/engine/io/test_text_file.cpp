@@ -33,6 +33,30 @@ private Q_SLOTS:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"m.mat"});
     }
 
+    // Sweep 64: a set of files (a CPD's factors and weights) is replaced whole or not at all. A
+    // later file's failure (its fill throws, or its name is a FIFO) leaves every earlier file of
+    // the previous set as it was, where each file had been renamed into place as it was done.
+    void aSetIsReplacedWholeOrNotAtAll() {
+        QTemporaryDir dir;
+        std::vector<std::string> paths;
+        for (const char* name : {"mode1.mat", "mode2.mat", "lambda.mat"}) paths.push_back(dir.filePath(name).toStdString());
+        auto text = [](const char* s) { return [s](std::ostream& out) { out << s; }; };
+        write_text_files({{paths[0], text("old 1\n")}, {paths[1], text("old 2\n")}, {paths[2], text("old 3\n")}});
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 write_text_files({{paths[0], text("new 1\n")},
+                                                   {paths[1], text("new 2\n")},
+                                                   {paths[2], [](std::ostream&) { throw std::runtime_error("disk full"); }}}));
+        QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("old 1\n"));
+        QCOMPARE(tstest::read_file_bytes(paths[1]), std::string("old 2\n"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
+        const std::string fifo = dir.filePath("mode3.mat").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        QVERIFY_THROWS_EXCEPTION(InputError, write_text_files({{paths[0], text("new 1\n")}, {fifo, text("new 3\n")}}));
+        QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("old 1\n"));
+        write_text_files({{paths[0], text("new 1\n")}, {paths[1], text("new 2\n")}});
+        QCOMPARE(tstest::read_file_bytes(paths[1]), std::string("new 2\n"));
+    }
+
     // A FIFO, a folder and a link to nothing are refused and left as they were; a link to a
     // file is written through and stays a link.
     void onlyRegularFilesAreReplaced() {

@@ -16,7 +16,15 @@ void install_temp_cleanup_on_signals();
 // window to cancel its work and quit) calls it on a second signal that comes before it is done.
 [[noreturn]] void remove_temps_and_die(int sig);
 
+// Removes the folders listed by list_created_dir that are still empty, the last listed first (a
+// failed command leaves no empty output folder of its own making). Async-signal-safe (rmdir
+// only); remove_temps_and_die does it too.
+void remove_empty_created_dirs();
+
 namespace detail {
+// A folder this process created for its outputs, before any output is in it; at most 16 are
+// kept (later ones are not listed).
+void list_created_dir(const char* path);
 // Returns the slot that lists `path` (-1 when all are taken: the file then relies on its
 // destructor alone); unlisted again by release_temp(slot).
 int list_temp(const char* path);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tscope {
 
@@ -13,5 +14,15 @@ namespace tscope {
 // written through (the link stays); a folder, a device such as /dev/null or a FIFO there is an
 // InputError, as is a link to nothing.
 void write_text_file(const std::string& path, const std::function<void(std::ostream&)>& fill);
+
+// A set of text files that belong together (a CPD's factors and weights, a reordering's
+// permutations): every one is filled and flushed to the disk under its temporary name before
+// any is renamed into place, so a failure (a full disk, an exception from a fill) leaves the
+// previous set whole, never some files of each run.
+struct TextFile {
+    std::string path;
+    std::function<void(std::ostream&)> fill;
+};
+void write_text_files(const std::vector<TextFile>& files);
 
 }  // namespace tscope

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -43,5 +45,7 @@ double smape_percent(const DenseMatrix& a, const DenseMatrix& reference);
 // expects (rows = 0 accepts any) and reports file:line for bad input.
 DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64_t cols);
 void write_matrix(const DenseMatrix& m, const std::string& path);
+// The text write_matrix writes, as a fill for write_text_files (a set written as one).
+std::function<void(std::ostream&)> matrix_text(const DenseMatrix& m);
 
 }  // namespace tscope
