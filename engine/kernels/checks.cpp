@@ -37,11 +37,14 @@ std::string in_words(long double bytes) {
 
 }  // namespace
 
-void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what) {
-    const long double bytes = static_cast<long double>(rows) * static_cast<long double>(cols) * 8.0L;
+void check_fits_memory(long double bytes, const std::string& what) {
     const auto memory = static_cast<long double>(physical_memory_bytes());
     if (bytes > memory || bytes > static_cast<long double>(PTRDIFF_MAX))
         throw InputError(what + " would need " + in_words(bytes) + " of memory; this machine has " + in_words(memory));
+}
+
+void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what) {
+    check_fits_memory(static_cast<long double>(rows) * static_cast<long double>(cols) * 8.0L, what);
 }
 
 void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t words, const std::string& what) {

@@ -13,6 +13,7 @@
 #include "radix_sort.hpp"
 #include "random.hpp"
 #include "tscope/ceil_div.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -426,6 +427,12 @@ void check_generator_spec(const GeneratorSpec& spec) {
     if (spec.distribution == Distribution::LowRank && spec.rank > spec.nnz)
         throw InputError("generate: lowrank:" + std::to_string(spec.rank) + " has more components than the " +
                          std::to_string(spec.nnz) + " nonzeros; give at most that many");
+    // the tensor, a first batch of draws about as large and the duplicate filter's keys, at once
+    const long double per_nnz = static_cast<long double>(spec.dims.size()) * static_cast<long double>(CooTensor::width_for(spec.dims)) +
+                                (spec.values == ValueType::F32 ? 4.0L : 8.0L);
+    check_fits_memory(static_cast<long double>(spec.nnz) * (2.2L * per_nnz + 24.0L),
+                      "generate: " + std::to_string(spec.nnz) + " nonzeros of " + std::to_string(spec.dims.size()) +
+                          " modes (the tensor and the draws that make it)");
     if (static_cast<long double>(spec.nnz) > capacity)
         throw InputError(
             "generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +

@@ -184,6 +184,23 @@ private Q_SLOTS:
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{"kept"});
     }
 
+    // Sweep 64: work whose memory no machine here has is refused before it starts, in words:
+    // generate at 20G nonzeros (it ran out of memory after a minute) and TTMc's outputs at a
+    // rank whose mode-2 output cannot be held (it refused only after mode 1 had run).
+    void workPastTheMachinesMemoryIsRefusedFirst() {
+        QTemporaryDir dir;
+        const Run big = cli({"generate", "--dims", "100000,100000,100000", "--nnz", "20G", "-o", dir.filePath("big.tns")});
+        QCOMPARE(big.status, 2);
+        QVERIFY2(big.err.contains("generate: 20000000000 nonzeros of 3 modes") && big.err.contains("would need") &&
+                     big.err.contains("this machine has"),
+                 big.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("big.tns")));
+        const Run ttmc = cli({"bench", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--kernel", "ttmc", "--format", "COO", "--rank", "4096",
+                              "--repeat", "1", "--jsonl"});
+        QCOMPARE(ttmc.status, 2);
+        QVERIFY2(ttmc.err.contains("TTMc's output for mode 1 at rank 4096") && ttmc.out.isEmpty(), ttmc.err.constData());
+    }
+
     // Issue 20: a refusal's reason goes under the table, marked in its row, instead of widening
     // the last column for every row.
     void refusalsAreNotesUnderTheTable() {

@@ -13,6 +13,9 @@ namespace tscope {
 void check_mode(int mode, int order, const std::string& label = "mode");
 // Error with query_gpu()'s reason where this process has no usable GPU.
 void require_gpu();
+// InputError "<what> would need <bytes> of memory; this machine has <memory>" where `bytes`
+// passes this machine's memory (or what one allocation can be).
+void check_fits_memory(long double bytes, const std::string& what);
 // InputError, before any allocation, when a rows x cols matrix of doubles cannot be held: its
 // size overflows or passes this machine's memory. `what` starts the message ("mode 3 has
 // 9.2e18 indices; its rank-8 factor"), which goes on "would need 590 EB".
