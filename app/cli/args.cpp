@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -91,6 +93,14 @@ FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
     o.hls_threshold = args.integer("--hls-threshold", o.hls_threshold, 1);
     validate_options(t, o);
     return o;
+}
+
+void check_input_exists(const std::string& path) {
+    if (path == "-") return;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || ::access(path.c_str(), R_OK) != 0)
+        throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw InputError("cannot read '" + path + "': it is a directory");
 }
 
 void check_output_dir(const std::string& dir, const std::string& option) {

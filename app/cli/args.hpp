@@ -73,6 +73,11 @@ void check_output_dir(const std::string& dir, const std::string& option = "--wri
 // a link, a hard link; "-": the file standard input reads): what the user gave to be read is
 // never written over. `option` names where the output's name came from, `role` what `input` is,
 // for the message.
+// InputError where the input `path` cannot be a readable file: missing, a folder, or not
+// readable ("-", stdin, always passes). Nothing is opened (a FIFO's open would wait for a
+// writer): for commands that check something costly (a GPU) before they read the file, so that
+// a wrong name is not hidden behind it.
+void check_input_exists(const std::string& path);
 // Refuses "-" as an output's name (InputError): it reads as standard output, which no command
 // writes a tensor to; a file of that name is not what was meant.
 void check_output_name(const std::string& output);

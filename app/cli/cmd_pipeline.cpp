@@ -57,7 +57,8 @@ int run_pipeline(int argc, char** argv) {
     options.chunk_bytes = parse_bytes(args.value_or("--chunk-bytes", "64M"), "--chunk-bytes");
     if (auto r = args.value("--limit-gpu-memory")) options.gpu_memory_limit = parse_bytes(*r, "--limit-gpu-memory");
 
-    require_gpu();  // before loading: nothing else to do without one
+    check_input_exists(path);  // a wrong name is said before a missing GPU
+    require_gpu();             // before loading: nothing else to do without one
     const GpuInfo gpu = query_gpu();
     const LoadedTensor loaded = load_tensor(path);
     const CooTensor& t = loaded.tensor;

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -124,12 +125,17 @@ void save_tensor(const CooTensor& t, const std::string& path, RunControl& contro
         std::size_t done = 0;
         while (done < text.size()) {
             const auto n = static_cast<unsigned>(std::min<std::size_t>(text.size() - done, 1u << 24));
-            if (gzwrite(gz.get(), text.data() + done, n) != static_cast<int>(n))
-                throw Error("cannot write '" + path + "': compression failed");
+            if (gzwrite(gz.get(), text.data() + done, n) != static_cast<int>(n)) {
+                int code = Z_OK;
+                const char* msg = gzerror(gz.get(), &code);
+                throw Error("cannot write '" + path + "': " + (code == Z_ERRNO ? std::strerror(errno) : msg));
+            }
             done += n;
             control.progress(done, text.size());
         }
-        if (gzclose(gz.release()) != Z_OK) throw Error("cannot write '" + path + "'");
+        errno = 0;
+        if (gzclose(gz.release()) != Z_OK)  // its last block and the trailer go out here: a full disk shows now
+            throw Error("cannot write '" + path + "': " + (errno ? std::strerror(errno) : "compression failed"));
     } else {
         file.write(text.data(), text.size());
     }

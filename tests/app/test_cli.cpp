@@ -201,6 +201,14 @@ private Q_SLOTS:
         QVERIFY2(ttmc.err.contains("TTMc's output for mode 1 at rank 4096") && ttmc.out.isEmpty(), ttmc.err.constData());
     }
 
+    // Sweep 64: pipeline, which needs a GPU, says a wrong file name first (exit 2), not "no
+    // CUDA device" (exit 1).
+    void aWrongNameIsSaidBeforeAMissingGpu() {
+        const Run r = cli({"pipeline", "nope.tns"});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("cannot open 'nope.tns'"), r.err.constData());
+    }
+
     // Issue 20: a refusal's reason goes under the table, marked in its row, instead of widening
     // the last column for every row.
     void refusalsAreNotesUnderTheTable() {

@@ -208,6 +208,10 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
         const tscope::FileKind kind = tscope::file_kind(path);
         // A FIFO's open() waits for a writer, where neither Cancel nor quitting can reach it;
         // a device or a pipe has no size to plan the load by. The CLI reads those.
+        if (kind == tscope::FileKind::Stream && QFileInfo(request.path).isDir())
+            throw tscope::InputError(request.path.toStdString() + ": a folder, not a tensor file");
+        if (kind == tscope::FileKind::Stream && !QFileInfo::exists(request.path))
+            throw tscope::InputError("cannot open '" + request.path.toStdString() + "': no such file");
         if (kind == tscope::FileKind::Stream)
             throw tscope::InputError(request.path.toStdString() +
                                      ": not a regular file (a pipe, a FIFO or a device): the window opens files; "

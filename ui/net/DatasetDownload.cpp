@@ -85,6 +85,10 @@ void DatasetDownload::start(const QUrl& url, const QString& target, qint64 expec
     cancelled_ = failed_ = false;
     part_.close();
     part_.setFileName(partPath(target));
+    if (url.scheme() != QStringLiteral("http") && url.scheme() != QStringLiteral("https")) {  // Qt says "Unknown error"
+        fail(tr("%1: only http and https addresses are downloaded").arg(url.toString()), true);
+        return;
+    }
     if (!part_.open(QIODevice::ReadWrite)) {  // kept if it exists: the resume
         fail(tr("cannot write %1: %2").arg(part_.fileName(), part_.errorString()), false);
         return;
@@ -181,6 +185,13 @@ void DatasetDownload::onFinished() {
             fail(tr("%1 refused to resume at byte %2 (HTTP 416)").arg(url_.toString()).arg(resumedFrom_), false);
             return;
         }
+    } else if (status >= 300 && status < 400) {  // Qt followed redirects until it gave up
+        fail(tr("%1: too many redirects, or one Qt may not follow (the last answer: HTTP %2 %3)")
+                 .arg(url_.toString())
+                 .arg(status)
+                 .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString()),
+             true);
+        return;
     } else if (status != 200 && status != 206) {
         fail(status ? tr("%1: HTTP %2 %3").arg(url_.toString()).arg(status).arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString())
                     : tr("%1: %2").arg(url_.toString(), reply->errorString()),

@@ -204,6 +204,10 @@ private Q_SLOTS:
         QVERIFY(waitIdle(w));
         QVERIFY2(w.errorText().contains(QStringLiteral("not a regular file")), qPrintable(w.errorText()));
         QCOMPARE(w.dataset()->title, QStringLiteral("jf17k-4d.tns.gz"));
+        // a folder is called one, not "a pipe, a FIFO or a device" (sweep 64)
+        w.openFile(dir.path());
+        QVERIFY(waitIdle(w));
+        QVERIFY2(w.errorText().contains(QStringLiteral("a folder, not a tensor file")), qPrintable(w.errorText()));
     }
 
     // A file whose every entry is zero loads with no nonzeros: the Overview shows it, and the
