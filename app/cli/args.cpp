@@ -13,6 +13,7 @@
 
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/formats/format_registry.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
@@ -93,6 +94,23 @@ FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
     o.hls_threshold = args.integer("--hls-threshold", o.hls_threshold, 1);
     validate_options(t, o);
     return o;
+}
+
+void check_format_parameters(const Args& args, const std::vector<FormatKind>& formats) {
+    if (formats.empty()) return;
+    for (const char* option : {"mode-order", "csf-order", "fiber-threshold", "hicoo-bits", "hls-threshold"}) {
+        if (!args.given(std::string("--") + option)) continue;
+        const std::string parameter = std::string(option) == "csf-order" ? "mode-order" : option;
+        std::string readers;
+        bool read = false;
+        for (const FormatEntry& e : format_registry()) {
+            const std::string list = std::string(",") + e.parameters + ",";
+            if (list.find("," + parameter + ",") == std::string::npos) continue;
+            readers += (readers.empty() ? "" : ", ") + std::string(e.name);
+            read |= std::find(formats.begin(), formats.end(), e.kind) != formats.end();
+        }
+        if (!read) throw InputError(std::string("--") + option + " applies to " + readers + ", and --format names none of them");
+    }
 }
 
 void check_input_exists(const std::string& path) {

@@ -66,6 +66,9 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
 // --fiber-threshold, --hicoo-bits, --hls-threshold), each checked against its range and, with
 // the tensor, by validate_options: one validator, so no command lets through what another refuses.
 FormatOptions parse_format_options(const Args& args, const CooTensor& t);
+// Refuses (InputError) a format option that none of `formats` reads (the registry's parameters;
+// empty `formats`: every format, which some read): --hls-threshold with --format COO did nothing.
+void check_format_parameters(const Args& args, const std::vector<FormatKind>& formats);
 // Creates DIR if needed and proves it writable with a temporary file, before any work: a bad
 // --write destination is exit 2 at once, not a failure after the run.
 void check_output_dir(const std::string& dir, const std::string& option = "--write");

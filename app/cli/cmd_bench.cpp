@@ -120,7 +120,8 @@ void check_bench_options(const Args& args) {
     if (!streamed && (args.value("--streams") || args.value("--chunk-bytes"))) throw InputError("--streams and --chunk-bytes need --stream");
     if (streamed && args.value("--gpus")) throw InputError("--stream runs on one GPU: leave --gpus out");
     if (args.flag("--jsonl") && args.flag("--json")) throw InputError("--json and --jsonl: choose one");
-    (void)args.integer("--streams", 4, 1, 16);  // the values too, before a missing GPU is said
+    check_format_parameters(args, parse_names<FormatKind>(args.value_or("--format", "all"), parse_format));
+    (void)args.integer("--streams", 4, 1, 16);  // the values too, before any work
     if (auto v = args.value("--chunk-bytes")) (void)parse_bytes(*v, "--chunk-bytes");
     if (args.value("--gpus")) (void)parse_gpus(args);
     const std::string backends = args.value_or("--backend", "omp");

@@ -34,6 +34,7 @@ int run_formats_streamed(const Args& args, const std::string& path) {
     SurveyRequest request;
     request.modes = parse_modes(args.value_or("--mode", "all"), shape.order());
     request.formats = parse_names<FormatKind>(args.value_or("--format", "all"), parse_format);
+    check_format_parameters(args, request.formats);
     request.options = parse_format_options(args, shape);
     const TensorProfile profile = [&] {
         try {
@@ -94,6 +95,7 @@ int run_formats(int argc, char** argv) {
     apply_threads(args);
     if (args.flag("--streamed")) return run_formats_streamed(args, path);
     if (args.value("--part-nnz")) throw InputError("--part-nnz applies to --streamed");
+    check_format_parameters(args, parse_names<FormatKind>(args.value_or("--format", "all"), parse_format));  // before the load
     LoadedTensor loaded = load_tensor(path);
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;

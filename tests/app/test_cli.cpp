@@ -149,6 +149,10 @@ private Q_SLOTS:
             {{"decompose", sample, "--method", "tucker", "--schedule", "ordered"}, "--schedule applies to --method fastertucker"},
             {{"bench", sample, "--kernel", "mttkrp", "--variant", "wb"}, "--variant applies to --kernel spttm on --backend cuda"},
             {{"bench", sample, "--kernel", "spttm", "--backend", "omp", "--variant", "wb"}, "--variant applies to --kernel spttm"},
+            {{"bench", sample, "--format", "COO", "--hls-threshold", "3"}, "--hls-threshold applies to HLS, and --format names none"},
+            {{"formats", sample, "--format", "COO,CSF", "--fiber-threshold", "3"}, "--fiber-threshold applies to B-CSF"},
+            {{"formats", sample, "--format", "ALTO", "--mode-order", "1,2,3"}, "--mode-order applies to COO, HOCSR"},
+            {{"formats", sample, "--format", "COO", "--hicoo-bits", "3"}, "--hicoo-bits applies to HiCOO"},
         };
         for (const Case& c : cases) {
             const Run r = cli(c.args);
@@ -159,6 +163,8 @@ private Q_SLOTS:
         const QStringList taken[] = {
             {"reorder", sample, out, "--method", "random", "--seed", "3"},
             {"reorder", sample, out, "--method", "lexi", "--iters", "2"},
+            {"formats", sample, "--format", "COO,HLS", "--hls-threshold", "3"},
+            {"formats", sample, "--hicoo-bits", "3"},
             {"decompose", sample, "--method", "tucker", "--rank", "2", "--iters", "2", "--tol", "0", "--init", "random"},
             {"decompose", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--method", "fastertucker", "--rank", "2", "--iters", "2", "--reg-a", "0.02"},
         };
