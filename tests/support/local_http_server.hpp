@@ -1,7 +1,8 @@
 // A one-process HTTP/1.1 server on 127.0.0.1 for download tests: the test starts it (port
 // chosen by the system) and it stops with the test. Paths it serves: PATH registered with
 // serve() (the body, Range requests answered with 206 unless ranges are off), /broken (500),
-// anything else 404. cutAfter > 0 closes each transfer after that many body bytes.
+// anything else 404. cutAfter > 0 closes each transfer after that many body bytes; stallAfter > 0
+// sends that many and then nothing, the connection left open (a stalled server).
 #pragma once
 
 #include <QHash>
@@ -25,6 +26,7 @@ public:
     void serve(const QByteArray& path, QByteArray body) { bodies_[path] = std::move(body); }
     QUrl url(const QString& path) const { return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(serverPort()).arg(path)); }
     qint64 cutAfter = 0;
+    qint64 stallAfter = 0;
     QList<QByteArray> ranges;  // the Range header of each request ("" where none)
 
 private:
@@ -54,6 +56,11 @@ private:
                                     : QByteArray("HTTP/1.1 200 OK\r\n");
         reply += "Content-Length: " + QByteArray::number(part.size()) + "\r\nConnection: close\r\n\r\n";
         s->write(reply);
+        if (stallAfter > 0) {
+            s->write(part.left(stallAfter));
+            s->flush();
+            return;
+        }
         s->write(cutAfter > 0 ? part.left(cutAfter) : part);
         s->flush();
         s->disconnectFromHost();

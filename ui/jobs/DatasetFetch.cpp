@@ -78,6 +78,7 @@ void DatasetFetch::onDownloadProgress(const DownloadProgress& p) {
     QString text = p.total >= 0 ? tr("%1 of %2").arg(bytes(p.received), bytes(p.total)) : bytes(p.received);
     if (p.bytesPerSecond > 0) text += tr(" at %1/s").arg(bytes(static_cast<qint64>(p.bytesPerSecond)));
     if (p.secondsLeft >= 0) text += tr(", %1 left").arg(humanSeconds(p.secondsLeft));
+    if (p.idleSeconds >= 1.5) text += tr(", nothing received for %1").arg(humanSeconds(std::floor(p.idleSeconds)));
     const int permille = p.total > 0 ? static_cast<int>(1000.0 * static_cast<double>(p.received) / static_cast<double>(p.total)) : -1;
     Q_EMIT progress(permille, tr("Downloading %1: %2").arg(QString::fromStdString(entry_.name), text));
 }

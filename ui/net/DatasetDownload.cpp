@@ -67,9 +67,14 @@ public:
 
 }  // namespace
 
-DatasetDownload::DatasetDownload(QObject* parent) : QObject(parent), net_(new QNetworkAccessManager(this)) {
+DatasetDownload::DatasetDownload(QObject* parent)
+    : QObject(parent), net_(new QNetworkAccessManager(this)), tick_(new QTimer(this)) {
     net_->setProxyFactory(new EnvironmentProxies);  // the manager owns it
     qRegisterMetaType<tsui::DownloadProgress>();
+    tick_->setInterval(1000);
+    connect(tick_, &QTimer::timeout, this, [this] {
+        if (reply_ && !failed_ && sinceData_.elapsed() >= 1500) Q_EMIT progress(current());
+    });
 }
 
 DatasetDownload::~DatasetDownload() {
@@ -103,6 +108,8 @@ void DatasetDownload::start(const QUrl& url, const QString& target, qint64 expec
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
     if (resumedFrom_ > 0) request.setRawHeader("Range", "bytes=" + QByteArray::number(resumedFrom_) + "-");
     clock_.start();
+    sinceData_.start();
+    tick_->start();
     reply_ = net_->get(request);
     connect(reply_, &QNetworkReply::metaDataChanged, this, &DatasetDownload::onMetaData);
     connect(reply_, &QNetworkReply::readyRead, this, &DatasetDownload::onReadyRead);
@@ -154,6 +161,7 @@ void DatasetDownload::append(QNetworkReply* reply) {
         fail(tr("cannot write %1: %2").arg(part_.fileName(), part_.errorString()), true);
         return;
     }
+    if (!chunk.isEmpty()) sinceData_.restart();
     Q_EMIT progress(current());
 }
 
@@ -163,11 +171,14 @@ DownloadProgress DatasetDownload::current() const {
     p.total = total_;
     const double seconds = clock_.elapsed() / 1000.0;
     if (seconds > 0) p.bytesPerSecond = static_cast<double>(p.received - resumedFrom_) / seconds;
-    if (p.total >= 0 && p.bytesPerSecond > 0) p.secondsLeft = static_cast<double>(p.total - p.received) / p.bytesPerSecond;
+    p.idleSeconds = sinceData_.isValid() ? static_cast<double>(sinceData_.elapsed()) / 1000.0 : 0;
+    if (p.total >= 0 && p.bytesPerSecond > 0 && p.idleSeconds < 1.5)
+        p.secondsLeft = static_cast<double>(p.total - p.received) / p.bytesPerSecond;
     return p;
 }
 
 void DatasetDownload::onFinished() {
+    tick_->stop();
     if (!reply_) return;
     QNetworkReply* reply = reply_;
     reply_ = nullptr;
@@ -228,6 +239,7 @@ void DatasetDownload::onFinished() {
 
 void DatasetDownload::fail(const QString& why, bool keepPart) {
     failed_ = true;
+    tick_->stop();
     const qint64 kept = keepPart ? part_.size() : 0;
     part_.close();
     if (!keepPart || kept == 0) QFile::remove(part_.fileName());  // an empty part is no resume

@@ -10,6 +10,7 @@
 #include <QNetworkReply>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 #include <QUrl>
 
 class QNetworkAccessManager;
@@ -20,7 +21,8 @@ struct DownloadProgress {
     qint64 received = 0;        // bytes in FILE.part, the resumed ones included
     qint64 total = -1;          // -1 while unknown
     double bytesPerSecond = 0;  // over this transfer (not the resumed part)
-    double secondsLeft = -1;    // -1 while unknown
+    double secondsLeft = -1;    // -1 while unknown (and while nothing arrives)
+    double idleSeconds = 0;     // since the last bytes arrived (or the request went out)
 };
 
 class DatasetDownload : public QObject {
@@ -58,6 +60,10 @@ private:
     qint64 expected_ = -1, total_ = -1, resumedFrom_ = 0;
     bool cancelled_ = false, failed_ = false;
     QElapsedTimer clock_;
+    // a stalled transfer reports nothing by itself: each second the progress goes out again,
+    // so that the window says for how long nothing came instead of its last estimate
+    QElapsedTimer sinceData_;
+    QTimer* tick_;
 };
 
 }  // namespace tsui

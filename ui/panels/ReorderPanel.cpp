@@ -131,11 +131,17 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     clearComparison();
 }
 
+QString ReorderPanel::oneModeReason() { return tr("Reordering compares two-mode maps: this tensor has one mode."); }
+
 void ReorderPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
     fillPairs();
     clearComparison();  // the last tensor's maps and times are not this one's
-    if (dataset_) status_->setText(tr("Ready: %1. Pick a method and press Compare.").arg(dataset_->title));
+    if (!dataset_) return;
+    const bool pairs = dataset_->tensor.order() >= 2;
+    run_->setEnabled(pairs);
+    run_->setToolTip(pairs ? QString() : oneModeReason());
+    status_->setText(pairs ? tr("Ready: %1. Pick a method and press Compare.").arg(dataset_->title) : oneModeReason());
 }
 
 void ReorderPanel::fillPairs() {
@@ -157,8 +163,9 @@ void ReorderPanel::cancel() { job_.cancel(); }
 
 void ReorderPanel::compare() {
     if (!dataset_ || job_.isBusy()) return;
-    if (dataset_->tensor.order() < 2) {
-        status_->setText(tr("Reordering compares two-mode maps: this tensor has one mode."));
+    if (dataset_->tensor.order() < 2) {  // the window's banner too: a --run here is bad input (exit 2)
+        status_->setText(oneModeReason());
+        Q_EMIT failed(oneModeReason());
         return;
     }
     tscope::ReorderCompareRequest request;

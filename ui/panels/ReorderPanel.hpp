@@ -43,6 +43,7 @@ public:
     const tscope::ReorderComparison* comparison() const { return shown_.get(); }
 
 private:
+    static QString oneModeReason();  // why an order-1 tensor has nothing to compare
     void fillPairs();
     void show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of);
     // Empty plots and table, each plot saying what to do instead of showing bare axes.

@@ -149,6 +149,24 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(DatasetDownload::partPath(target)));
     }
 
+    // Sweep 64: a server that stops sending reports nothing by itself; each second the download
+    // says how long nothing has come, and no time left is guessed meanwhile.
+    void aStalledTransferSaysSo() {
+        LocalServer server(sampleBody());
+        server.stallAfter = 10;
+        QTemporaryDir dir;
+        DatasetDownload d;
+        QList<DownloadProgress> seen;
+        QObject::connect(&d, &DatasetDownload::progress, [&seen](const DownloadProgress& p) { seen.append(p); });
+        QSignalSpy done(&d, &DatasetDownload::finished);
+        d.start(server.url(QStringLiteral("/file")), dir.filePath(QStringLiteral("t.tns.gz")), -1);
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.isEmpty() && seen.last().idleSeconds >= 2, 10000);
+        QCOMPARE(seen.last().received, qint64{10});
+        QCOMPARE(seen.last().secondsLeft, -1.0);
+        d.cancel();
+        QVERIFY(!done.isEmpty() || done.wait(10000));
+    }
+
     void aCancelKeepsThePartAndSaysSo() {
         LocalServer server(sampleBody());
         QTemporaryDir dir;

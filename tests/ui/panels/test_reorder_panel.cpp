@@ -5,7 +5,9 @@
 #include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QPushButton>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QTableWidget>
 
 #include "panels/ReorderPanel.hpp"
@@ -130,6 +132,23 @@ private Q_SLOTS:
 
     // Lexi-Order runs from the file order and from the degree sort: the view says which run it
     // kept, and that run's block count is the one the comparison counts on the relabelled tensor.
+    // Sweep 64: an order-1 tensor has no two-mode maps: Compare is off with the reason, and a
+    // run asked for anyway (--run) is a failure the window shows (the GUI's exit 2).
+    void anOrderOneTensorHasNothingToCompare() {
+        ReorderPanel p;
+        auto data = std::make_shared<Dataset>();
+        data->title = QStringLiteral("o1.tns");
+        data->tensor = tstest::random_tensor({7}, 3, 1);
+        p.setDataset(data);
+        auto* run = p.findChild<QPushButton*>(QStringLiteral("reorderRun"));
+        QVERIFY(run && !run->isEnabled());
+        QVERIFY(run->toolTip().contains(QStringLiteral("one mode")));
+        QSignalSpy failed(&p, &Panel::failed);
+        p.runOwnWork();
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("one mode")));
+    }
+
     void lexiSaysWhichStartItKept() {
         QTemporaryDir dir;
         MainWindow w;
