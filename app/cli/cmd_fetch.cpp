@@ -72,6 +72,9 @@ int run_fetch(int argc, char** argv) {
         else std::cout << e.name << ": ready at " << cached_tensor_path(e, cache) << "\n";
         return 0;
     }
+    if (cache_state(e, cache) == CacheState::Damaged)
+        std::cerr << "the cached " << cached_tensor_path(e, cache)
+                  << " does not read as the catalog's tensor: fetching it again, to replace it\n";
     if (!fetch_download_built()) {
         std::cerr << "tensorscope-cli fetch: this build cannot download (no Qt Network). " << e.name << " (" << dims_text(e) << ", "
                   << e.nnz << " nonzeros) is at " << e.tensors.front().url << "; download it, then run: tensorscope-cli convert "

@@ -10,6 +10,7 @@
 
 #include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
@@ -157,7 +158,15 @@ std::string install_download(const CatalogEntry& entry, const std::string& cache
 
 CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir) {
     std::error_code ec;
-    if (fs::is_regular_file(cached_tensor_path(entry, cache_dir), ec)) return CacheState::Ready;
+    const std::string tsb = cached_tensor_path(entry, cache_dir);
+    if (fs::is_regular_file(tsb, ec)) {
+        try {  // a header that reads and matches: opening it would otherwise be the first to say
+            const TsbHeader h = read_tsb_header(tsb);
+            return h.dims == entry.dims && h.nnz == entry.nnz ? CacheState::Ready : CacheState::Damaged;
+        } catch (const Error&) {
+            return CacheState::Damaged;
+        }
+    }
     if (fs::is_regular_file(partial_download_path(entry, cache_dir), ec)) return CacheState::Partial;
     return CacheState::NotFetched;
 }
@@ -166,6 +175,7 @@ const char* cache_state_name(CacheState s) {
     switch (s) {
         case CacheState::Ready: return "ready";
         case CacheState::Partial: return "partial";
+        case CacheState::Damaged: return "damaged";
         case CacheState::NotFetched: break;
     }
     return "not fetched";

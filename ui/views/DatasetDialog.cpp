@@ -33,6 +33,7 @@ QString stateText(tscope::CacheState s) {
     switch (s) {
     case tscope::CacheState::Ready: return QObject::tr("ready");
     case tscope::CacheState::Partial: return QObject::tr("partial (resumes)");
+    case tscope::CacheState::Damaged: return QObject::tr("damaged (downloads again)");
     case tscope::CacheState::NotFetched: break;
     }
     return QObject::tr("not fetched");

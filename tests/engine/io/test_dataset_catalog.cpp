@@ -9,6 +9,7 @@
 #include "test_support.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/dataset_catalog.hpp"
+#include "tscope/io/tensor_io.hpp"
 
 using namespace tscope;
 
@@ -89,9 +90,26 @@ private Q_SLOTS:
         QCOMPARE(cache_state(e, cache), CacheState::NotFetched);
         std::ofstream(partial_download_path(e, cache)) << "partial";
         QCOMPARE(cache_state(e, cache), CacheState::Partial);
-        std::ofstream(cached_tensor_path(e, cache)) << "tsb";
-        QCOMPARE(cache_state(e, cache), CacheState::Ready);
+        std::ofstream(cached_tensor_path(e, cache)) << "tsb";  // not a .tsb: a fetch replaces it (sweep 64)
+        QCOMPARE(cache_state(e, cache), CacheState::Damaged);
         QCOMPARE(QString(cache_state_name(CacheState::NotFetched)), QString("not fetched"));
+        QCOMPARE(QString(cache_state_name(CacheState::Damaged)), QString("damaged"));
+    }
+
+    // A cached .tsb is ready where its header reads and holds the catalog's dims and nonzeros.
+    void aCachedTensorIsReadyWhereItMatchesTheCatalog() {
+        QTemporaryDir dir;
+        const CooTensor t = tstest::random_tensor({5, 6, 7}, 20, 3);
+        const DatasetCatalog c = read_catalog(write_file(
+            dir, "c.json",
+            "{\"tensors\": [{\"name\": \"tiny\", \"order\": 3, \"dims\": [5, 6, 7], \"nnz\": " + std::to_string(t.nnz()) +
+                ", \"tensors\": [{\"url\": \"u\"}]}, {\"name\": \"other\", \"order\": 3, \"dims\": [5, 6, 8], \"nnz\": " +
+                std::to_string(t.nnz()) + ", \"tensors\": [{\"url\": \"u\"}]}]}"));
+        const std::string cache = dir.path().toStdString();
+        save_tensor(t, cached_tensor_path(find_entry(c, "tiny"), cache));
+        save_tensor(t, cached_tensor_path(find_entry(c, "other"), cache));
+        QCOMPARE(cache_state(find_entry(c, "tiny"), cache), CacheState::Ready);
+        QCOMPARE(cache_state(find_entry(c, "other"), cache), CacheState::Damaged);  // another tensor's dims
     }
 };
 

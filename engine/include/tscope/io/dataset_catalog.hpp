@@ -41,7 +41,9 @@ const CatalogEntry& find_entry(const DatasetCatalog& catalog, const std::string&
 
 // What a cache folder holds of an entry: its converted .tsb (ready), a download in progress or
 // interrupted (NAME.tns.gz.part: partial), or nothing.
-enum class CacheState { NotFetched, Partial, Ready };
+// Damaged: NAME.tsb is there, but its header does not read, or does not match the catalog's
+// dims and nonzeros (a fetch downloads it again, and replaces it).
+enum class CacheState { NotFetched, Partial, Ready, Damaged };
 CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir);
 const char* cache_state_name(CacheState s);
 std::string cached_tensor_path(const CatalogEntry& entry, const std::string& cache_dir);   // NAME.tsb
