@@ -40,11 +40,12 @@ const QCommandLineOption openBench(QStringLiteral("open-bench"),
                                                   "Kernels, at its roofline"),
                                    QStringLiteral("json"));
 
-const QCommandLineOption memoryLimit(QStringLiteral("memory-limit"),
-                                     QStringLiteral("A tensor that would take more than B bytes (K, M, G allowed) opens "
-                                                    "streamed: its Overview from a pass over the file, never loaded; text "
-                                                    "is converted to a .tsb in the cache folder first (default: half the memory)"),
-                                     QStringLiteral("B"));
+const QCommandLineOption memoryLimit(
+    QStringLiteral("memory-limit"),
+    QStringLiteral("A tensor that would take more than B bytes (K, M, G allowed) opens "
+                   "streamed: its Overview from a pass over the file, never loaded; text "
+                   "is converted to a .tsb in the cache folder first (default: half the memory)"),
+    QStringLiteral("B"));
 
 // "512M", "2G", "1048576": bytes; 0 when the text is none of these, or is 2^64 bytes or more
 // (17592186044417M wrapped to 1 MiB, which opened every tensor streamed).

@@ -109,7 +109,9 @@ void check_format_parameters(const Args& args, const std::vector<FormatKind>& fo
             readers += (readers.empty() ? "" : ", ") + std::string(e.name);
             read |= std::find(formats.begin(), formats.end(), e.kind) != formats.end();
         }
-        if (!read) throw InputError(std::string("--") + option + " applies to " + readers + ", and --format names none of them");
+        if (!read)
+            throw InputError(std::string("--") + option + " applies to " + readers +
+                             ", and --format names none of them");
     }
 }
 
@@ -123,12 +125,14 @@ void check_input_exists(const std::string& path) {
 
 void check_output_dir(const std::string& dir, const std::string& option) {
     std::error_code ec;
-    // the levels that do not exist yet, outermost first: removed again if the command fails
+    // the levels that do not exist yet, outermost first, as create_directories walks the path
+    // (new/sub/.. makes new/sub too): removed again if the command fails
     std::vector<std::filesystem::path> missing;
-    for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal(); !p.empty() && !std::filesystem::exists(p, ec);
-         p = p.parent_path()) {
-        missing.insert(missing.begin(), p);
-        if (p == p.parent_path()) break;
+    std::filesystem::path prefix;
+    for (const std::filesystem::path& part : std::filesystem::path(dir)) {
+        prefix /= part;
+        if (part == "." || part == ".." || part.empty() || std::filesystem::exists(prefix, ec)) continue;
+        missing.push_back(prefix);
     }
     std::filesystem::create_directories(dir, ec);
     if (ec) throw InputError(option + " " + dir + ": cannot create it (" + ec.message() + ")");

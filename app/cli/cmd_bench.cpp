@@ -7,9 +7,9 @@
 #include <map>
 
 #include "args.hpp"
-#include "reorder_option.hpp"
 #include "commands.hpp"
 #include "json_report.hpp"
+#include "reorder_option.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
 #include "tscope/bench/kernel_bench.hpp"
@@ -174,7 +174,8 @@ void write_outputs(const std::string& dir, const std::vector<BenchResult>& resul
         if (r.ran && !outputs.count(r.mode)) {
             // the output's rows are the mode's indices (MTTKRP, SpTTM, TTMc): back to the original ids
             const bool rows_are_ids = reorder && r.output.rows == t.dim(r.mode);
-            const DenseMatrix& out = outputs[r.mode] = rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output;
+            const DenseMatrix& out = outputs[r.mode] =
+                rows_are_ids ? rows_to_original(*reorder, r.mode, r.output) : r.output;
             files.push_back({bench_output_path(dir, r.kernel, r.mode), matrix_text(out)});
         }
     write_text_files(files);

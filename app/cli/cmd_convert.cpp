@@ -78,7 +78,8 @@ int run_convert(int argc, char** argv) {
     apply_threads(args);
     check_output_name(out);
     check_not_input(in, {out}, "convert");
-    const bool bounded = output_format(out) == OutputFormat::Tsb && !args.flag("--in-memory") && file_kind(in) != FileKind::Tsb;
+    const bool bounded =
+        output_format(out) == OutputFormat::Tsb && !args.flag("--in-memory") && file_kind(in) != FileKind::Tsb;
     if (!bounded && args.value("--memory"))
         throw InputError("--memory applies to text converted to .tsb (without --in-memory)");
     if (!bounded && args.flag("--json")) throw InputError("--json applies to text converted to .tsb (without --in-memory)");

@@ -255,7 +255,8 @@ std::vector<IterationReport> run_faster_tucker(const DecomposeRun& run) {
 void check_method_options(const Args& args, DecompMethod method) {
     const bool cpd = method == DecompMethod::Cpd, tucker = method == DecompMethod::Tucker;
     for (const char* name : {"--format", "--restarts"}) args.refuse_unless(cpd, name, "--method cpd");
-    for (const char* name : {"--tol", "--init", "--write"}) args.refuse_unless(cpd || tucker, name, "--method cpd and tucker");
+    for (const char* name : {"--tol", "--init", "--write"})
+        args.refuse_unless(cpd || tucker, name, "--method cpd and tucker");
     for (const char* name :
          {"--j", "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold", "--schedule"})
         args.refuse_unless(method == DecompMethod::FasterTucker, name, "--method fastertucker");

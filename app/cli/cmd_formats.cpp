@@ -95,7 +95,8 @@ int run_formats(int argc, char** argv) {
     apply_threads(args);
     if (args.flag("--streamed")) return run_formats_streamed(args, path);
     if (args.value("--part-nnz")) throw InputError("--part-nnz applies to --streamed");
-    check_format_parameters(args, parse_names<FormatKind>(args.value_or("--format", "all"), parse_format));  // before the load
+    check_format_parameters(
+        args, parse_names<FormatKind>(args.value_or("--format", "all"), parse_format));  // before the load
     LoadedTensor loaded = load_tensor(path);
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;

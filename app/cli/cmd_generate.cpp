@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "text_table.hpp"
 #include "threads.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/generator.hpp"
 #include "tscope/text_parse.hpp"
@@ -31,6 +32,9 @@ int run_generate(int argc, char** argv) {
     const auto out = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!out) throw InputError("generate: -o FILE is required (.tns, .tns.gz or .tsb)");
     check_output_name(*out);
+    if (output_format(*out) != OutputFormat::Tsb)  // the text is formatted whole beside the tensor: about 120 B a nonzero
+        check_fits_memory(static_cast<long double>(spec.nnz) * 120.0L,
+                          "generate: " + std::to_string(spec.nnz) + " nonzeros written as text (the tensor and its text at once)");
 
     const auto start = std::chrono::steady_clock::now();
     const CooTensor t = generate_tensor(spec);

@@ -2,6 +2,7 @@
 // Relabels every mode's indices (issue 25) and writes the reordered tensor; --perm-out writes,
 // per mode, DIR/modeN.perm: line k holds the original (1-based) id of new index k.
 #include <filesystem>
+#include <memory>
 #include <iostream>
 
 #include "args.hpp"
@@ -28,14 +29,16 @@ std::vector<std::string> permutation_paths(const std::string& dir, int order) {
     return paths;
 }
 
-void write_permutations(const Relabelling& r, const std::string& dir) {
+// The permutations' files, filled and on disk under temporary names, to be put in place once the
+// relabelled tensor is: a failure of either leaves the previous tensor and permutations together.
+std::unique_ptr<TextFileSet> prepared_permutations(const Relabelling& r, const std::string& dir) {
     const std::vector<std::string> paths = permutation_paths(dir, static_cast<int>(r.old_id.size()));
     std::vector<TextFile> files;
     for (std::size_t m = 0; m < r.old_id.size(); ++m)
         files.push_back({paths[m], [&r, m](std::ostream& out) {
                              for (std::uint64_t old : r.old_id[m]) out << old + 1 << '\n';
                          }});
-    write_text_files(files);  // one run's set, or the previous one whole
+    return std::make_unique<TextFileSet>(files);
 }
 
 }  // namespace
@@ -71,9 +74,10 @@ int run_reorder(int argc, char** argv) {
     const Relabelling r = compute_relabelling(loaded.tensor, method, seed, iters, progress);
     apply_relabelling(loaded.tensor, r);
     progress.stage("writing " + out);
+    const std::unique_ptr<TextFileSet> perms = perm_dir ? prepared_permutations(r, *perm_dir) : nullptr;
     save_tensor(loaded.tensor, out, progress);
+    if (perms) perms->commit();
     progress.finish();
-    if (perm_dir) write_permutations(r, *perm_dir);
     if (args.flag("--json")) {
         Json doc{{"input", in}, {"output", out}};
         doc.update(reorder_json(r));

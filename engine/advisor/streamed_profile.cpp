@@ -126,7 +126,8 @@ public:
                 for (std::size_t m = 0; m < cols_.size(); ++m) cols_[m].push_back(col[m][z]);
                 if (cols_[0].size() - slice_start_ > slice_cap_)
                     throw SliceExceedsParts("slice " + std::to_string(s + 1) + " of mode 1 holds more than " +
-                                            std::to_string(slice_cap_) + " nonzeros, 4 parts of " + std::to_string(cap_) +
+                                            std::to_string(slice_cap_) + " nonzeros, 4 parts of " +
+                                            std::to_string(cap_) +
                                             ", which a slice may hold at most: read in larger parts");
             }
         });

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <memory>
 
+#include "cpd_device.hpp"
 #include "cpd_fit.hpp"
 #include "cpd_init.hpp"
 #include "dense_linalg.hpp"
-#include "cpd_device.hpp"
 #include "fit_loop.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"

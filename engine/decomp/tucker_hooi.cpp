@@ -199,15 +199,16 @@ void write_tucker(const TuckerResult& r, const std::string& dir) {
     std::vector<TextFile> files;
     for (std::size_t m = 0; m < r.factors.size(); ++m) files.push_back({paths[m], matrix_text(r.factors[m])});
     files.push_back({paths.back(), [&](std::ostream& out) {
-        out.precision(17);
-        std::vector<std::uint64_t> c(r.core_dims.size(), 0);
-        for (std::uint64_t lin = 0; lin < r.core.size(); ++lin) {
-            std::uint64_t rest = lin;
-            for (std::size_t m = r.core_dims.size(); m-- > 0;) c[m] = rest % r.core_dims[m], rest /= r.core_dims[m];
-            for (std::uint64_t x : c) out << x + 1 << ' ';
-            out << r.core[lin] << '\n';
-        }
-    }});
+                         out.precision(17);
+                         std::vector<std::uint64_t> c(r.core_dims.size(), 0);
+                         for (std::uint64_t lin = 0; lin < r.core.size(); ++lin) {
+                             std::uint64_t rest = lin;
+                             for (std::size_t m = r.core_dims.size(); m-- > 0;)
+                                 c[m] = rest % r.core_dims[m], rest /= r.core_dims[m];
+                             for (std::uint64_t x : c) out << x + 1 << ' ';
+                             out << r.core[lin] << '\n';
+                         }
+                     }});
     write_text_files(files);  // one run's set, or the previous one whole
 }
 

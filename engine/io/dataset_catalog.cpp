@@ -48,8 +48,9 @@ CatalogEntry entry_of(const Json& e, const std::string& path) {
                            return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
                        });
     if (!plain)
-        throw InputError(context + ": a name is letters, digits, '.', '_' and '-', starting with a letter or digit "
-                                   "(it names the cache's files)");
+        throw InputError(context +
+                         ": a name is letters, digits, '.', '_' and '-', starting with a letter or digit "
+                         "(it names the cache's files)");
     try {
         out.title = e.value("title", out.name);
         out.description = e.value("description", std::string());

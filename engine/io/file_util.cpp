@@ -208,8 +208,8 @@ std::size_t TextStream::raw_read(char* dst, std::size_t n) {
             return static_cast<std::size_t>(got);
         }
         if (errno != EINTR)
-            throw InputError("cannot read '" + path_ + "': " + errno_text(errno) + " (after " + std::to_string(text_bytes_) +
-                             " bytes of text)");
+            throw InputError("cannot read '" + path_ + "': " + errno_text(errno) + " (after " +
+                             std::to_string(text_bytes_) + " bytes of text)");
     }
 }
 
@@ -220,8 +220,10 @@ void TextStream::detect() {
     char head[2];
     std::size_t have = 0;
     while (have < 2)
-        if (const std::size_t got = raw_read(head + have, 2 - have); got) have += got;
-        else break;
+        if (const std::size_t got = raw_read(head + have, 2 - have); got)
+            have += got;
+        else
+            break;
     if (have == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
         gz_ = std::make_unique<GzipInflater>(fd_, path_, head, have);
     else

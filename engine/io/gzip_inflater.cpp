@@ -28,7 +28,8 @@ GzipInflater::GzipInflater(int fd, std::string path, const char* prefix, std::si
 GzipInflater::~GzipInflater() { inflateEnd(&zs_); }
 
 void GzipInflater::fail(const std::string& what) const {
-    throw InputError("cannot decompress '" + path_ + "': " + what + " (after " + std::to_string(produced_) + " bytes of text)");
+    throw InputError("cannot decompress '" + path_ + "': " + what + " (after " + std::to_string(produced_) +
+                     " bytes of text)");
 }
 
 // More compressed bytes where all are used; false at the input's end.
@@ -54,7 +55,9 @@ bool GzipInflater::fill() {
 bool GzipInflater::skip_zero_padding() {
     while (fill()) {
         if (zs_.next_in[0] != 0) return false;
-        const auto zeros = static_cast<uInt>(std::find_if(zs_.next_in, zs_.next_in + zs_.avail_in, [](unsigned char c) { return c != 0; }) - zs_.next_in);
+        const auto zeros = static_cast<uInt>(
+            std::find_if(zs_.next_in, zs_.next_in + zs_.avail_in, [](unsigned char c) { return c != 0; }) -
+            zs_.next_in);
         zs_.next_in += zeros, zs_.avail_in -= zeros, consumed_ += zeros;
         if (zs_.avail_in > 0) return false;
     }

@@ -27,7 +27,8 @@ void on_signal(int sig) { remove_temps_and_die(sig); }
 }  // namespace
 
 void remove_empty_created_dirs() {
-    for (int i = std::min(g_dir_count.load(), kDirs); i-- > 0;) ::rmdir(g_dirs[i]);  // fails, harmlessly, where not empty
+    for (int i = std::min(g_dir_count.load(), kDirs); i-- > 0;)
+        ::rmdir(g_dirs[i]);  // fails, harmlessly, where not empty
 }
 
 void remove_temps_and_die(int sig) {

@@ -41,12 +41,12 @@ OutputFormat output_format(const std::string& path) {
     if (ext == ".tsb") return OutputFormat::Tsb;
     if (names_text(name)) return OutputFormat::Text;
     if (ext == ".gz" && names_text(name.stem())) return OutputFormat::GzipText;
-    throw InputError("'" + path +
-                     "': a tensor is written by its name's extension, as .tns (text), .tns.gz (gzip text) "
-                     "or .tsb (binary); '" +
-                     (ext == ".gz" ? name.stem().extension().string() + name.extension().string()
-                                   : name.extension().string()) +
-                     "' is none of them");
+    throw InputError(
+        "'" + path +
+        "': a tensor is written by its name's extension, as .tns (text), .tns.gz (gzip text) "
+        "or .tsb (binary); '" +
+        (ext == ".gz" ? name.stem().extension().string() + name.extension().string() : name.extension().string()) +
+        "' is none of them");
 }
 
 void check_tensor_output_name(const std::string& path) { output_format(path); }

@@ -64,10 +64,17 @@ void write_text_file(const std::string& path, const std::function<void(std::ostr
     write_text_files({TextFile{path, fill}});
 }
 
-void write_text_files(const std::vector<TextFile>& files) {
-    std::vector<std::unique_ptr<detail::AtomicFile>> ready;
-    for (const TextFile& f : files) ready.push_back(filled(f));
-    for (auto& file : ready) file->commit();
+void write_text_files(const std::vector<TextFile>& files) { TextFileSet(files).commit(); }
+
+TextFileSet::TextFileSet(const std::vector<TextFile>& files) {
+    for (const TextFile& f : files) ready_.push_back(filled(f));
+}
+
+TextFileSet::~TextFileSet() = default;
+
+void TextFileSet::commit() {
+    for (auto& file : ready_) file->commit();
+    ready_.clear();
 }
 
 }  // namespace tscope

@@ -33,8 +33,10 @@ std::vector<std::pair<double, double>> union_of(std::vector<std::pair<double, do
 // to open (sweep 64).
 double covered(double a, double b, const std::vector<std::pair<double, double>>& by) {
     double sum = 0;
-    auto it = std::lower_bound(by.begin(), by.end(), a, [](const std::pair<double, double>& iv, double x) { return iv.second < x; });
-    for (; it != by.end() && it->first < b; ++it) sum += std::max(0.0, std::min(b, it->second) - std::max(a, it->first));
+    auto it = std::lower_bound(by.begin(), by.end(), a,
+                               [](const std::pair<double, double>& iv, double x) { return iv.second < x; });
+    for (; it != by.end() && it->first < b; ++it)
+        sum += std::max(0.0, std::min(b, it->second) - std::max(a, it->first));
     return sum;
 }
 

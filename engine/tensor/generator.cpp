@@ -428,8 +428,9 @@ void check_generator_spec(const GeneratorSpec& spec) {
         throw InputError("generate: lowrank:" + std::to_string(spec.rank) + " has more components than the " +
                          std::to_string(spec.nnz) + " nonzeros; give at most that many");
     // the tensor, a first batch of draws about as large and the duplicate filter's keys, at once
-    const long double per_nnz = static_cast<long double>(spec.dims.size()) * static_cast<long double>(CooTensor::width_for(spec.dims)) +
-                                (spec.values == ValueType::F32 ? 4.0L : 8.0L);
+    const long double per_nnz =
+        static_cast<long double>(spec.dims.size()) * static_cast<long double>(CooTensor::width_for(spec.dims)) +
+        (spec.values == ValueType::F32 ? 4.0L : 8.0L);
     check_fits_memory(static_cast<long double>(spec.nnz) * (2.2L * per_nnz + 24.0L),
                       "generate: " + std::to_string(spec.nnz) + " nonzeros of " + std::to_string(spec.dims.size()) +
                           " modes (the tensor and the draws that make it)");

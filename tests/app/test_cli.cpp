@@ -140,17 +140,25 @@ private Q_SLOTS:
         const Case cases[] = {
             {{"reorder", sample, out, "--method", "degree", "--iters", "9"}, "--iters applies to --method lexi"},
             {{"reorder", sample, out, "--method", "lexi", "--seed", "3"}, "--seed applies to --method random"},
-            {{"bench", sample, "--reorder", "degree", "--reorder-iters", "3"}, "--reorder-iters applies to --reorder lexi"},
+            {{"bench", sample, "--reorder", "degree", "--reorder-iters", "3"},
+             "--reorder-iters applies to --reorder lexi"},
             {{"decompose", sample, "--method", "tucker", "--restarts", "3"}, "--restarts applies to --method cpd"},
             {{"decompose", sample, "--method", "tucker", "--format", "COO"}, "--format applies to --method cpd"},
-            {{"decompose", sample, "--method", "fastertucker", "--tol", "0"}, "--tol applies to --method cpd and tucker"},
-            {{"decompose", sample, "--method", "fastertucker", "--write", dir.path()}, "--write applies to --method cpd and tucker"},
+            {{"decompose", sample, "--method", "fastertucker", "--tol", "0"},
+             "--tol applies to --method cpd and tucker"},
+            {{"decompose", sample, "--method", "fastertucker", "--write", dir.path()},
+             "--write applies to --method cpd and tucker"},
             {{"decompose", sample, "--method", "cpd", "--lr-a", "0.1"}, "--lr-a applies to --method fastertucker"},
-            {{"decompose", sample, "--method", "tucker", "--schedule", "ordered"}, "--schedule applies to --method fastertucker"},
-            {{"bench", sample, "--kernel", "mttkrp", "--variant", "wb"}, "--variant applies to --kernel spttm on --backend cuda"},
-            {{"bench", sample, "--kernel", "spttm", "--backend", "omp", "--variant", "wb"}, "--variant applies to --kernel spttm"},
-            {{"bench", sample, "--format", "COO", "--hls-threshold", "3"}, "--hls-threshold applies to HLS, and --format names none"},
-            {{"formats", sample, "--format", "COO,CSF", "--fiber-threshold", "3"}, "--fiber-threshold applies to B-CSF"},
+            {{"decompose", sample, "--method", "tucker", "--schedule", "ordered"},
+             "--schedule applies to --method fastertucker"},
+            {{"bench", sample, "--kernel", "mttkrp", "--variant", "wb"},
+             "--variant applies to --kernel spttm on --backend cuda"},
+            {{"bench", sample, "--kernel", "spttm", "--backend", "omp", "--variant", "wb"},
+             "--variant applies to --kernel spttm"},
+            {{"bench", sample, "--format", "COO", "--hls-threshold", "3"},
+             "--hls-threshold applies to HLS, and --format names none"},
+            {{"formats", sample, "--format", "COO,CSF", "--fiber-threshold", "3"},
+             "--fiber-threshold applies to B-CSF"},
             {{"formats", sample, "--format", "ALTO", "--mode-order", "1,2,3"}, "--mode-order applies to COO, HOCSR"},
             {{"formats", sample, "--format", "COO", "--hicoo-bits", "3"}, "--hicoo-bits applies to HiCOO"},
         };
@@ -165,8 +173,10 @@ private Q_SLOTS:
             {"reorder", sample, out, "--method", "lexi", "--iters", "2"},
             {"formats", sample, "--format", "COO,HLS", "--hls-threshold", "3"},
             {"formats", sample, "--hicoo-bits", "3"},
-            {"decompose", sample, "--method", "tucker", "--rank", "2", "--iters", "2", "--tol", "0", "--init", "random"},
-            {"decompose", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--method", "fastertucker", "--rank", "2", "--iters", "2", "--reg-a", "0.02"},
+            {"decompose", sample, "--method", "tucker", "--rank", "2", "--iters", "2", "--tol", "0", "--init",
+             "random"},
+            {"decompose", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--method", "fastertucker", "--rank", "2", "--iters", "2",
+             "--reg-a", "0.02"},
         };
         for (const QStringList& args : taken) {
             const Run r = cli(args);
@@ -185,6 +195,7 @@ private Q_SLOTS:
             {"decompose", missing, "--write", dir.filePath("w/deeper")},
             {"bench", missing, "--write", dir.filePath("b")},
             {"decompose", missing, "--write", kept},
+            {"decompose", missing, "--write", dir.filePath("n/sub/..")},  // makes n/sub as well as n
         };
         for (const QStringList& args : runs) QCOMPARE(cli(args).status, 2);
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{"kept"});
@@ -195,16 +206,23 @@ private Q_SLOTS:
     // rank whose mode-2 output cannot be held (it refused only after mode 1 had run).
     void workPastTheMachinesMemoryIsRefusedFirst() {
         QTemporaryDir dir;
-        const Run big = cli({"generate", "--dims", "100000,100000,100000", "--nnz", "20G", "-o", dir.filePath("big.tns")});
+        const Run big =
+            cli({"generate", "--dims", "100000,100000,100000", "--nnz", "20G", "-o", dir.filePath("big.tsb")});
         QCOMPARE(big.status, 2);
         QVERIFY2(big.err.contains("generate: 20000000000 nonzeros of 3 modes") && big.err.contains("would need") &&
                      big.err.contains("this machine has"),
                  big.err.constData());
-        QVERIFY(!QFile::exists(dir.filePath("big.tns")));
-        const Run ttmc = cli({"bench", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--kernel", "ttmc", "--format", "COO", "--rank", "4096",
-                              "--repeat", "1", "--jsonl"});
+        // as text, formatted whole beside the tensor: the CLI counts that too (sweep 64b)
+        const Run text =
+            cli({"generate", "--dims", "100000,100000,100000", "--nnz", "20G", "-o", dir.filePath("big.tns")});
+        QCOMPARE(text.status, 2);
+        QVERIFY2(text.err.contains("nonzeros written as text"), text.err.constData());
+        QVERIFY(QDir(dir.path()).isEmpty());
+        const Run ttmc = cli({"bench", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--kernel", "ttmc", "--format", "COO",
+                              "--rank", "4096", "--repeat", "1", "--jsonl"});
         QCOMPARE(ttmc.status, 2);
-        QVERIFY2(ttmc.err.contains("TTMc's output for mode 1 at rank 4096") && ttmc.out.isEmpty(), ttmc.err.constData());
+        QVERIFY2(ttmc.err.contains("TTMc's output for mode 1 at rank 4096") && ttmc.out.isEmpty(),
+                 ttmc.err.constData());
     }
 
     // Sweep 64: pipeline, which needs a GPU, says a wrong file name first (exit 2), not "no
@@ -350,7 +368,8 @@ private Q_SLOTS:
         QCOMPARE(cli({"formats", tsb, "--streamed", "--verify"}).status, 2);
         QCOMPARE(cli({"formats", tsb, "--streamed", "--reorder", "lexi"}).status, 2);
         QCOMPARE(cli({"formats", tsb, "--part-nnz", "10"}).status, 2);
-        const Run small = cli({"formats", tsb, "--streamed", "--part-nnz", "100"});  // powerlaw's first slices hold thousands
+        const Run small =
+            cli({"formats", tsb, "--streamed", "--part-nnz", "100"});  // powerlaw's first slices hold thousands
         QCOMPARE(small.status, 2);
         QVERIFY2(small.err.contains(" of mode 1 holds more than 400 nonzeros") &&
                      small.err.contains("read in larger parts (--part-nnz)"),
@@ -415,7 +434,8 @@ private Q_SLOTS:
         for (int attempt = 0; attempt < 2; ++attempt) {
             const Run login = cli({"fetch", "login", "--catalog", catalog, "--cache", cache});
             QCOMPARE(login.status, 2);
-            QVERIFY2(login.err.contains("login.tns.gz:1:1") && login.err.contains("the download is removed"), login.err.constData());
+            QVERIFY2(login.err.contains("login.tns.gz:1:1") && login.err.contains("the download is removed"),
+                     login.err.constData());
             QVERIFY(!QFile::exists(QDir(cache).filePath("login.tns.gz")));
         }
         int requests = 0;

@@ -84,7 +84,9 @@ bool chunksFrom(const QJsonValue& v, int streams, int run, const char* list, std
         QString fault;
         const tscope::PipelineChunk c = chunkFrom(chunks[i].toObject(), &fault);
         if (fault.isEmpty() && (c.stream < 0 || c.stream >= streams))
-            fault = QObject::tr("stream %1, but the run has %2 stream(s)").arg(chunks[i].toObject().value(QStringLiteral("stream")).toDouble()).arg(streams);
+            fault = QObject::tr("stream %1, but the run has %2 stream(s)")
+                        .arg(chunks[i].toObject().value(QStringLiteral("stream")).toDouble())
+                        .arg(streams);
         if (!fault.isEmpty()) {
             if (error) *error = QObject::tr("run %1, %2 chunk %3: %4").arg(run + 1).arg(QString::fromLatin1(list)).arg(i + 1).arg(fault);
             return false;
@@ -112,7 +114,8 @@ std::optional<tscope::PipelineRun> runFrom(const QJsonObject& ro, int index, QSt
     if (!isWholeNumber(streams, 1, kMostStreams))
         return refuse(QObject::tr("\"streams\" must be a whole number from 1 to %1, not %2")
                           .arg(kMostStreams)
-                          .arg(streams.isDouble() ? QString::number(streams.toDouble()) : QObject::tr("missing or not a number")));
+                          .arg(streams.isDouble() ? QString::number(streams.toDouble())
+                                                  : QObject::tr("missing or not a number")));
     run.streams = static_cast<int>(streams.toDouble());
     QString fault;
     run.chunk_bytes = countOf(ro, "chunk_bytes", &fault);

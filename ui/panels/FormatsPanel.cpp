@@ -311,8 +311,9 @@ void FormatsPanel::startPredicted() {
                 try {
                     return tscope::profile_tsb(dataset->streamedFile, {}, dataset->partNnz, control);
                 } catch (const tscope::SliceExceedsParts& e) {  // the parts are a quarter of the memory limit
-                    throw tscope::InputError(std::string(e.what()) +
-                                             " (start Tensorscope with a larger --memory-limit: parts are a quarter of it)");
+                    throw tscope::InputError(
+                        std::string(e.what()) +
+                        " (start Tensorscope with a larger --memory-limit: parts are a quarter of it)");
                 }
             }();
             return SurveyPtr(std::make_shared<std::vector<tscope::FormatRow>>(tscope::predicted_survey(profile, {})));

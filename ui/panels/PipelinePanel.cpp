@@ -42,7 +42,8 @@ QString ms(double seconds) { return std::isnan(seconds) ? QObject::tr("not recor
 
 // a / b as a percentage, or "not recorded" where either is missing.
 QString percent(double share, int decimals) {
-    return std::isfinite(share) ? QStringLiteral("%1%").arg(share * 100, 0, 'f', decimals) : QObject::tr("not recorded");
+    return std::isfinite(share) ? QStringLiteral("%1%").arg(share * 100, 0, 'f', decimals)
+                                : QObject::tr("not recorded");
 }
 
 const char* const kStageNames[] = {QT_TRANSLATE_NOOP("PipelinePanel", "copy in"), QT_TRANSLATE_NOOP("PipelinePanel", "kernel"),
@@ -256,7 +257,8 @@ QString PipelinePanel::summaryText() const { return summary_->text(); }
 
 std::size_t PipelinePanel::stageCount() const {
     for (int i = 0; i < timeline_->plottableCount(); ++i)
-        if (const auto* stages = dynamic_cast<const TimelineStages*>(timeline_->plottable(i))) return stages->stageCount();
+        if (const auto* stages = dynamic_cast<const TimelineStages*>(timeline_->plottable(i)))
+            return stages->stageCount();
     return 0;
 }
 
@@ -295,17 +297,19 @@ void PipelinePanel::showRun(int index) {
            "%6 chunk(s) over %7 stream(s): T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
            "T<sub>s</sub>/T<sub>p</sub> = %11. Copies hidden under kernels: %12 of the copy time; "
            "kernels take %13 of the copy time, so at most that much can hide (%14 of it did).")
-            .arg(r->format.toHtmlEscaped(), r->device.isEmpty() ? tr("an unknown GPU") : r->device.toHtmlEscaped(), grouped(r->nnz),
-                 humanBytes(r->bytesIn),
+            .arg(r->format.toHtmlEscaped(), r->device.isEmpty() ? tr("an unknown GPU") : r->device.toHtmlEscaped(),
+                 grouped(r->nnz), humanBytes(r->bytesIn),
                  r->tensor.isEmpty() ? QString() : tr(" — tensor: <i>%1</i>").arg(r->tensor.toHtmlEscaped()))
             .arg(run.chunks.size())
             .arg(run.streams)
             .arg(ms(run.t_sync), ms(run.t_pipe), ms(run.t_model))
-            .arg(std::isfinite(run.t_sync) && run.t_pipe > 0 ? QString::number(run.t_sync / run.t_pipe, 'f', 2) : tr("not recorded"))
+            .arg(std::isfinite(run.t_sync) && run.t_pipe > 0 ? QString::number(run.t_sync / run.t_pipe, 'f', 2)
+                                                             : tr("not recorded"))
             .arg(percent(run.overlap, 1))
             .arg(percent(run.transfer_s > 0 ? run.kernel_s / run.transfer_s : NAN, 1))
             .arg(percent(run.overlap_of_possible, 0)) +
-        (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))) + otherTensorNote(*r));
+        (r->commit.isEmpty() ? QString() : tr(" <small>(commit %1)</small>").arg(r->commit.left(8))) +
+        otherTensorNote(*r));
     drawTimeline(run, false);
     drawComparison(run);
 }
@@ -440,15 +444,18 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
                                   .arg(dataset_->title.toHtmlEscaped(), from.title.toHtmlEscaped(), shortNumber(figures.h2d_bytes_per_s / 1e9),
                                        shortNumber(figures.d2h_bytes_per_s / 1e9), humanSeconds(figures.kernel_s_per_entry)));
     predictionLabel_->show();
-    summary_->setText(tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunk(s) of at most %5 (or one slice, where a slice is larger) over %6 stream(s) on "
-                         "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
-                         "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
-                         "come out faster than a GPU would run them.")
-                          .arg(dataset_->title.toHtmlEscaped(), grouped(dataset_->tensor.nnz()), plan_.format)
-                          .arg(grouped(p.chunks.size()))
-                          .arg(humanBytes(plan_.chunkBytes))
-                          .arg(p.streams)
-                          .arg(device.toHtmlEscaped(), ms(p.t_sync), ms(p.t_pipe), ms(p.t_model), shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
+    summary_->setText(
+        tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunk(s) of at most %5 (or one slice, "
+           "where a slice is larger) over %6 stream(s) on "
+           "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
+           "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
+           "come out faster than a GPU would run them.")
+            .arg(dataset_->title.toHtmlEscaped(), grouped(dataset_->tensor.nnz()), plan_.format)
+            .arg(grouped(p.chunks.size()))
+            .arg(humanBytes(plan_.chunkBytes))
+            .arg(p.streams)
+            .arg(device.toHtmlEscaped(), ms(p.t_sync), ms(p.t_pipe), ms(p.t_model),
+                 shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
     status_->setText(gpuReason_.isEmpty() ? tr("Showing a prediction; untick it to see the recording.")
                                           : tr("No live runs here (%1); showing %2's predicted timeline.").arg(gpuReason_, dataset_->title));
     drawTimeline(predicted_, true);

@@ -19,7 +19,9 @@ void TimelineStages::setStages(std::vector<Stage> stages, std::vector<QColor> co
     colours_ = std::move(colours);
 }
 
-double TimelineStages::selectTest(const QPointF&, bool, QVariant*) const { return -1; }  // the hover readout says what is where
+double TimelineStages::selectTest(const QPointF&, bool, QVariant*) const {
+    return -1;
+}  // the hover readout says what is where
 
 QCPRange TimelineStages::getKeyRange(bool& foundRange, QCP::SignDomain) const {
     foundRange = !stages_.empty();
@@ -44,7 +46,8 @@ void TimelineStages::draw(QCPPainter* painter) {
     const QCPRange visible = key->range();
     std::vector<QVector<QRectF>> rects(colours_.size());
     for (const Stage& s : stages_) {
-        if (s.to < visible.lower || s.from > visible.upper || s.colour < 0 || s.colour >= static_cast<int>(colours_.size()))
+        if (s.to < visible.lower || s.from > visible.upper || s.colour < 0 ||
+            s.colour >= static_cast<int>(colours_.size()))
             continue;
         double x0 = key->coordToPixel(s.from), x1 = key->coordToPixel(s.to);
         if (x1 - x0 < 1) x1 = x0 + 1;
@@ -58,6 +61,7 @@ void TimelineStages::draw(QCPPainter* painter) {
     }
 }
 
-void TimelineStages::drawLegendIcon(QCPPainter*, const QRectF&) const {}  // the lanes' colours have legend entries of their own
+void TimelineStages::drawLegendIcon(QCPPainter*, const QRectF&) const {
+}  // the lanes' colours have legend entries of their own
 
 }  // namespace tsui

@@ -119,8 +119,9 @@ private Q_SLOTS:
             // the file, the slice and what to change (it named none of them); how to read larger
             // parts is the caller's to say (the CLI's --part-nnz, the GUI's --memory-limit)
             const std::string why = e.what();
-            QVERIFY2(why.find(path + ": slice ") == 0 && why.find(" of mode 1 holds more than 4000 nonzeros, 4 parts of 1000") !=
-                                                         std::string::npos && why.find("read in larger parts") != std::string::npos,
+            QVERIFY2(why.find(path + ": slice ") == 0 &&
+                         why.find(" of mode 1 holds more than 4000 nonzeros, 4 parts of 1000") != std::string::npos &&
+                         why.find("read in larger parts") != std::string::npos,
                      e.what());
         }
     }

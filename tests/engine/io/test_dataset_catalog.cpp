@@ -100,11 +100,13 @@ private Q_SLOTS:
     void aCachedTensorIsReadyWhereItMatchesTheCatalog() {
         QTemporaryDir dir;
         const CooTensor t = tstest::random_tensor({5, 6, 7}, 20, 3);
-        const DatasetCatalog c = read_catalog(write_file(
-            dir, "c.json",
-            "{\"tensors\": [{\"name\": \"tiny\", \"order\": 3, \"dims\": [5, 6, 7], \"nnz\": " + std::to_string(t.nnz()) +
-                ", \"tensors\": [{\"url\": \"u\"}]}, {\"name\": \"other\", \"order\": 3, \"dims\": [5, 6, 8], \"nnz\": " +
-                std::to_string(t.nnz()) + ", \"tensors\": [{\"url\": \"u\"}]}]}"));
+        const DatasetCatalog c =
+            read_catalog(write_file(dir, "c.json",
+                                    "{\"tensors\": [{\"name\": \"tiny\", \"order\": 3, \"dims\": [5, 6, 7], \"nnz\": " +
+                                        std::to_string(t.nnz()) +
+                                        ", \"tensors\": [{\"url\": \"u\"}]}, {\"name\": \"other\", \"order\": 3, "
+                                        "\"dims\": [5, 6, 8], \"nnz\": " +
+                                        std::to_string(t.nnz()) + ", \"tensors\": [{\"url\": \"u\"}]}]}"));
         const std::string cache = dir.path().toStdString();
         save_tensor(t, cached_tensor_path(find_entry(c, "tiny"), cache));
         save_tensor(t, cached_tensor_path(find_entry(c, "other"), cache));

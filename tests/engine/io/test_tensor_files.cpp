@@ -349,11 +349,13 @@ private Q_SLOTS:
             options.stream_block_bytes = stream ? 8 : options.stream_block_bytes;
             const LoadedTensor two = load_tensor(write_bytes(dir, "two.tns.gz", first + second), options);
             QCOMPARE(two.tensor.nnz(), std::uint64_t{4});  // a line split across the members, too
-            QCOMPARE(load_tensor(write_bytes(dir, "pad.tns.gz", first + second + std::string(512, '\0')), options).tensor.nnz(),
+            QCOMPARE(load_tensor(write_bytes(dir, "pad.tns.gz", first + second + std::string(512, '\0')), options)
+                         .tensor.nnz(),
                      std::uint64_t{4});
             std::string damaged = second;
             damaged[0] = '\0';
-            for (const std::string& after : {damaged, std::string("GARBAGE"), std::string("\x1f\x8bXXXXXXXXXXXXXXXXX")}) {
+            for (const std::string& after :
+                 {damaged, std::string("GARBAGE"), std::string("\x1f\x8bXXXXXXXXXXXXXXXXX")}) {
                 const std::string path = write_bytes(dir, "bad.tns.gz", first + second + after);
                 try {
                     load_tensor(path, options);
@@ -361,8 +363,10 @@ private Q_SLOTS:
                 } catch (const InputError& e) {
                     const std::string why = e.what();
                     QVERIFY2(why.find("'" + path + "'") != std::string::npos &&
-                                 why.find("the bytes from offset " + std::to_string(first.size() + second.size())) != std::string::npos &&
-                                 why.find("not a gzip member") != std::string::npos && why.find("after 40 bytes of text") != std::string::npos,
+                                 why.find("the bytes from offset " + std::to_string(first.size() + second.size())) !=
+                                     std::string::npos &&
+                                 why.find("not a gzip member") != std::string::npos &&
+                                 why.find("after 40 bytes of text") != std::string::npos,
                              e.what());
                 }
             }

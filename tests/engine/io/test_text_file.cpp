@@ -39,13 +39,15 @@ private Q_SLOTS:
     void aSetIsReplacedWholeOrNotAtAll() {
         QTemporaryDir dir;
         std::vector<std::string> paths;
-        for (const char* name : {"mode1.mat", "mode2.mat", "lambda.mat"}) paths.push_back(dir.filePath(name).toStdString());
+        for (const char* name : {"mode1.mat", "mode2.mat", "lambda.mat"})
+            paths.push_back(dir.filePath(name).toStdString());
         auto text = [](const char* s) { return [s](std::ostream& out) { out << s; }; };
         write_text_files({{paths[0], text("old 1\n")}, {paths[1], text("old 2\n")}, {paths[2], text("old 3\n")}});
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                 write_text_files({{paths[0], text("new 1\n")},
-                                                   {paths[1], text("new 2\n")},
-                                                   {paths[2], [](std::ostream&) { throw std::runtime_error("disk full"); }}}));
+        QVERIFY_THROWS_EXCEPTION(
+            std::runtime_error,
+            write_text_files({{paths[0], text("new 1\n")},
+                              {paths[1], text("new 2\n")},
+                              {paths[2], [](std::ostream&) { throw std::runtime_error("disk full"); }}}));
         QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("old 1\n"));
         QCOMPARE(tstest::read_file_bytes(paths[1]), std::string("old 2\n"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
@@ -55,6 +57,16 @@ private Q_SLOTS:
         QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("old 1\n"));
         write_text_files({{paths[0], text("new 1\n")}, {paths[1], text("new 2\n")}});
         QCOMPARE(tstest::read_file_bytes(paths[1]), std::string("new 2\n"));
+        // in two steps (reorder's permutations around its tensor): nothing moves until commit()
+        {
+            TextFileSet set({{paths[0], text("two 1\n")}});
+            QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("new 1\n"));
+        }  // never committed
+        QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("new 1\n"));
+        TextFileSet set({{paths[0], text("two 1\n")}});
+        set.commit();
+        QCOMPARE(tstest::read_file_bytes(paths[0]), std::string("two 1\n"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
     }
 
     // A FIFO, a folder and a link to nothing are refused and left as they were; a link to a

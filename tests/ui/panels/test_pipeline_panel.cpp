@@ -141,16 +141,20 @@ private Q_SLOTS:
     // (a lane each) hung the GUI; negative times and wrapped counts were drawn as measured.
     void recordingsWithImpossibleRunsAreRefused() {
         auto recording = [](const QString& top, const QString& run, const QString& chunk) {
-            return QStringLiteral("{\"device\": \"x\", %1 \"pipeline\": [{\"streams\": 2, %2 \"chunks\": ["
-                                  "{\"stream\": 0, \"in_start\": 0, \"in_end\": 1, \"kernel_start\": 1, \"kernel_end\": 2, \"out_start\": 2, \"out_end\": 3},"
-                                  "{\"stream\": 1, %3 \"in_start\": 1, \"in_end\": 2, \"kernel_start\": 2, \"kernel_end\": 3, \"out_start\": 3, \"out_end\": 4}]}]}")
+            return QStringLiteral(
+                       "{\"device\": \"x\", %1 \"pipeline\": [{\"streams\": 2, %2 \"chunks\": ["
+                       "{\"stream\": 0, \"in_start\": 0, \"in_end\": 1, \"kernel_start\": 1, \"kernel_end\": 2, "
+                       "\"out_start\": 2, \"out_end\": 3},"
+                       "{\"stream\": 1, %3 \"in_start\": 1, \"in_end\": 2, \"kernel_start\": 2, \"kernel_end\": 3, "
+                       "\"out_start\": 3, \"out_end\": 4}]}]}")
                 .arg(top, run, chunk)
                 .toUtf8();
         };
         QString error;
         QVERIFY2(parseRecording(recording({}, {}, {}), &error).has_value(), qPrintable(error));
         const std::pair<QByteArray, const char*> bad[] = {
-            {recording({}, QStringLiteral("\"streams\": 2147483647,"), {}), "\"streams\" must be a whole number from 1 to 64"},
+            {recording({}, QStringLiteral("\"streams\": 2147483647,"), {}),
+             "\"streams\" must be a whole number from 1 to 64"},
             {recording({}, QStringLiteral("\"streams\": 2.5,"), {}), "run 1: \"streams\" must be a whole number"},
             {recording({}, QStringLiteral("\"t_pipe\": -1,"), {}), "run 1: \"t_pipe\" must be a time in seconds"},
             {recording({}, QStringLiteral("\"t_pipe\": 100,"), {}), "run 1: T_p of 100 s, but its chunks span 4 s"},
@@ -168,7 +172,8 @@ private Q_SLOTS:
         QByteArray fractional = recording({}, {}, {});
         fractional.replace("\"stream\": 1,", "\"stream\": 1.7,");
         QVERIFY(!parseRecording(fractional, &error).has_value());
-        QVERIFY2(error.contains(QStringLiteral("chunk 2")) && error.contains(QStringLiteral("whole number")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("chunk 2")) && error.contains(QStringLiteral("whole number")),
+                 qPrintable(error));
     }
 
     // Sweep 64: a recording's names are text, not markup, and a very long one does not widen the
@@ -178,8 +183,9 @@ private Q_SLOTS:
         QString chunks;
         const int n = 30000;
         for (int i = 0; i < n; ++i)
-            chunks += QStringLiteral("%1{\"stream\": %2, \"entries\": 10, \"bytes_in\": 100, \"in_start\": %3, \"in_end\": %4, "
-                                     "\"kernel_start\": %4, \"kernel_end\": %5, \"out_start\": %5, \"out_end\": %6}")
+            chunks += QStringLiteral(
+                          "%1{\"stream\": %2, \"entries\": 10, \"bytes_in\": 100, \"in_start\": %3, \"in_end\": %4, "
+                          "\"kernel_start\": %4, \"kernel_end\": %5, \"out_start\": %5, \"out_end\": %6}")
                           .arg(i ? QStringLiteral(",") : QString())
                           .arg(i % 4)
                           .arg(i * 1e-6)
@@ -191,7 +197,8 @@ private Q_SLOTS:
         {
             QFile f(path);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QStringLiteral("{\"device\": \"%1\", \"format\": \"<u>F</u>\", \"pipeline\": [{\"streams\": 4, \"chunks\": [%2]}]}")
+            f.write(QStringLiteral("{\"device\": \"%1\", \"format\": \"<u>F</u>\", \"pipeline\": [{\"streams\": 4, "
+                                   "\"chunks\": [%2]}]}")
                         .arg(device, chunks)
                         .toUtf8());
         }
@@ -203,7 +210,8 @@ private Q_SLOTS:
         QVERIFY2(p.openRecording(path, &error), qPrintable(error));
         QCOMPARE(p.stageCount(), std::size_t(3 * n));
         QCOMPARE(p.timeline()->itemCount(), 0);
-        QVERIFY2(p.summaryText().contains(QStringLiteral("&lt;h1&gt;BIG")) && p.summaryText().contains(QStringLiteral("&lt;u&gt;F")),
+        QVERIFY2(p.summaryText().contains(QStringLiteral("&lt;h1&gt;BIG")) &&
+                     p.summaryText().contains(QStringLiteral("&lt;u&gt;F")),
                  qPrintable(p.summaryText().left(300)));
         QVERIFY(p.current()->device.size() <= 80);
         QVERIFY2(p.minimumSizeHint().width() < 1280, qPrintable(QString::number(p.minimumSizeHint().width())));
@@ -216,9 +224,12 @@ private Q_SLOTS:
         PipelinePanel p;
         p.setPredicted(false);
         QString error;
-        QVERIFY2(p.openRecording(QStringLiteral(TS_TEST_DATA_DIR "/recordings/h100-cpd-streamed-nell2-bcsf.json"), &error), qPrintable(error));
+        QVERIFY2(
+            p.openRecording(QStringLiteral(TS_TEST_DATA_DIR "/recordings/h100-cpd-streamed-nell2-bcsf.json"), &error),
+            qPrintable(error));
         QVERIFY2(p.summaryText().contains(QStringLiteral("(one stream) not recorded")) &&
-                     p.summaryText().contains(QStringLiteral("model (Sec. 6.2) not recorded")) && !p.summaryText().contains(QStringLiteral("0.00")),
+                     p.summaryText().contains(QStringLiteral("model (Sec. 6.2) not recorded")) &&
+                     !p.summaryText().contains(QStringLiteral("0.00")),
                  qPrintable(p.summaryText()));
         auto* bars = qobject_cast<QCPBars*>(p.comparison()->plottable(0));
         QVERIFY(bars);

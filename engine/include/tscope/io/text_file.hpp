@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,5 +25,25 @@ struct TextFile {
     std::function<void(std::ostream&)> fill;
 };
 void write_text_files(const std::vector<TextFile>& files);
+
+namespace detail {
+class AtomicFile;
+}
+
+// write_text_files in two steps, for a set that goes with another output: the constructor fills
+// and flushes every file under its temporary name; commit() renames them into place. Destroyed
+// uncommitted, it leaves the previous files as they were. (reorder: the permutations are ready
+// before the relabelled tensor is written, and put in place after it.)
+class TextFileSet {
+public:
+    explicit TextFileSet(const std::vector<TextFile>& files);
+    ~TextFileSet();
+    TextFileSet(const TextFileSet&) = delete;
+    TextFileSet& operator=(const TextFileSet&) = delete;
+    void commit();
+
+private:
+    std::vector<std::unique_ptr<detail::AtomicFile>> ready_;
+};
 
 }  // namespace tscope
