@@ -69,21 +69,21 @@ FormatOptions parse_format_options(const Args& args, const CooTensor& t);
 // Refuses (InputError) a format option that none of `formats` reads (the registry's parameters;
 // empty `formats`: every format, which some read): --hls-threshold with --format COO did nothing.
 void check_format_parameters(const Args& args, const std::vector<FormatKind>& formats);
-// Creates DIR if needed and proves it writable with a temporary file, before any work: a bad
-// --write destination is exit 2 at once, not a failure after the run.
-void check_output_dir(const std::string& dir, const std::string& option = "--write");
-// Refuses (InputError) any of `outputs` that is the file `input` by another name (a path through
-// a link, a hard link; "-": the file standard input reads): what the user gave to be read is
-// never written over. `option` names where the output's name came from, `role` what `input` is,
-// for the message.
 // InputError where the input `path` cannot be a readable file: missing, a folder, or not
 // readable ("-", stdin, always passes). Nothing is opened (a FIFO's open would wait for a
 // writer): for commands that check something costly (a GPU) before they read the file, so that
 // a wrong name is not hidden behind it.
 void check_input_exists(const std::string& path);
+// Creates DIR if needed and proves it writable with a temporary file, before any work: a bad
+// --write destination is exit 2 at once, not a failure after the run.
+void check_output_dir(const std::string& dir, const std::string& option = "--write");
 // Refuses "-" as an output's name (InputError): it reads as standard output, which no command
 // writes a tensor to; a file of that name is not what was meant.
 void check_output_name(const std::string& output);
+// Refuses (InputError) any of `outputs` that is the file `input` by another name (a path through
+// a link, a hard link; "-": the file standard input reads): what the user gave to be read is
+// never written over. `option` names where the output's name came from, `role` what `input` is,
+// for the message.
 void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,
                      const std::string& role = "the input file");
 

@@ -415,19 +415,17 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     for (int m : modes)
         check_mode(m, t.order());
     check_factors_fit(t.dims(), request.rank);  // the factors and a mode's output, before any allocation
-    if (request.kernel == KernelKind::TTMc)     // every mode's output, beside the tensor, before the first mode runs
-        for (int m : modes) {
-            long double cols = 1;
-            for (int n = 0; n < t.order(); ++n) cols *= n == m ? 1.0L : static_cast<long double>(request.rank);
-            check_fits_memory(cols * static_cast<long double>(t.dim(m)) * 8.0L + static_cast<long double>(t.bytes()),
-                              "TTMc's output for mode " + std::to_string(m + 1) + " at rank " +
-                                  std::to_string(request.rank) + ", beside the tensor,");
-        }
     validate_options(t, request.options);     // what `formats` refuses, bench refuses too
     std::vector<DenseMatrix> factors = request.factors;
     if (factors.empty())
         for (int m = 0; m < t.order(); ++m)
             factors.push_back(random_matrix_by_ids(ids_of_mode(request.original_ids, m), t.dim(m), request.rank, std::uint64_t(m) + 1));
+    if (request.kernel == KernelKind::TTMc)  // every mode's output, beside the tensor, before the first mode runs
+        for (int m : modes)
+            check_fits_memory(static_cast<long double>(ttmc_columns(factors, m)) * static_cast<long double>(t.dim(m)) * 8.0L +
+                                  static_cast<long double>(t.bytes()),
+                              "TTMc's output for mode " + std::to_string(m + 1) + " at rank " +
+                                  std::to_string(request.rank) + ", beside the tensor,");
     if (request.stream) {
         if (request.gpus || !request.gpu_slots.empty()) throw InputError("--stream runs on one GPU: leave --gpus out");
         return detail::run_streamed_bench(t, request, modes, factors, control);

@@ -28,6 +28,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+// One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
+// otherwise (MM-CSF, HiCOO).
 std::vector<std::unique_ptr<SparseFormat>> build_formats(const CooTensor& t, const CpdOptions& o, RunControl& control) {
     std::vector<std::unique_ptr<SparseFormat>> formats;
     for (int m = 0; m < (format_is_per_mode(o.format) ? t.order() : 1); ++m) {

@@ -249,7 +249,6 @@ std::size_t TextStream::read(char* dst, std::size_t n) {
         const std::size_t got = text_read(dst + done, std::min<std::size_t>(n - done, std::size_t{1} << 30));
         if (got == 0) {
             ended_ = true;
-            truncated_ = gz_ && gz_->truncated();
             break;
         }
         done += got;
@@ -267,6 +266,8 @@ std::size_t TextStream::read(char* dst, std::size_t n) {
 }
 
 bool TextStream::gzip() const { return gz_ != nullptr; }
+
+bool TextStream::truncated() const { return ended_ && gz_ && gz_->truncated(); }
 
 std::uint64_t TextStream::disk_offset() const {
     if (!regular_) return 0;

@@ -7,10 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "gzip_inflater.hpp"
 #include "tscope/run_control.hpp"
 
 namespace tscope::detail {
+
+class GzipInflater;  // gzip_inflater.hpp
 
 // A file opened read-only for pread/mmap, closed when it goes; InputError naming the path when
 // it cannot be opened.
@@ -105,7 +106,7 @@ public:
     // Whether the bytes are gzip (known after the first read).
     bool gzip() const;
     // After the end: the gzip data stopped before its trailer (a truncated download).
-    bool truncated() const { return truncated_; }
+    bool truncated() const;
     // Whether the input is a regular file, and its size on disk (0 for pipes).
     bool regular() const { return regular_; }
     std::uint64_t disk_bytes() const { return disk_bytes_; }
@@ -125,7 +126,6 @@ private:
     bool detected_ = false;
     std::uint64_t raw_bytes_ = 0;
     bool regular_ = false;
-    bool truncated_ = false;
     bool ended_ = false;
     bool started_ = false;  // the first bytes were read (and a byte order mark dropped)
     std::uint64_t disk_bytes_ = 0;

@@ -32,6 +32,11 @@ void GzipInflater::fail(const std::string& what) const {
                      " bytes of text)");
 }
 
+void GzipInflater::not_a_member(std::uint64_t offset) const {
+    fail("the bytes from offset " + std::to_string(offset) +
+         " on are not a gzip member (damaged, or other data after the gzip data)");
+}
+
 // More compressed bytes where all are used; false at the input's end.
 bool GzipInflater::fill() {
     if (zs_.avail_in > 0) return true;
@@ -73,9 +78,7 @@ std::size_t GzipInflater::read(char* dst, std::size_t n) {
                 ended_ = true;
                 break;
             }
-            if (members_ > 0 && zs_.next_in[0] != 0x1f)
-                fail("the bytes from offset " + std::to_string(start) +
-                     " on are not a gzip member (damaged, or other data after the gzip data)");
+            if (members_ > 0 && zs_.next_in[0] != 0x1f) not_a_member(start);
             in_member_ = true;
         }
         if (!fill()) {  // the input ended inside a member
@@ -95,9 +98,8 @@ std::size_t GzipInflater::read(char* dst, std::size_t n) {
             ++members_;
             in_member_ = false;
             inflateReset(&zs_);
-        } else if (rc == Z_DATA_ERROR && members_ > 0 && zs_.total_in <= 10) {
-            fail("the bytes from offset " + std::to_string(consumed_ - zs_.total_in) +
-                 " on are not a gzip member (damaged, or other data after the gzip data)");
+        } else if (rc == Z_DATA_ERROR && members_ > 0 && zs_.total_in <= 10) {  // a bad header after a member
+            not_a_member(consumed_ - zs_.total_in);
         } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
             fail(zs_.msg ? zs_.msg : rc == Z_MEM_ERROR ? "out of memory" : "corrupt gzip data");
         }

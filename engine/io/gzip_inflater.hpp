@@ -34,6 +34,7 @@ private:
     bool fill();
     bool skip_zero_padding();
     [[noreturn]] void fail(const std::string& what) const;
+    [[noreturn]] void not_a_member(std::uint64_t offset) const;
 
     int fd_;
     std::string path_;

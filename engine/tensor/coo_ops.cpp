@@ -286,9 +286,6 @@ double squared_norm(const CooTensor& t) {
     });
 }
 
-// One format per mode for the per-mode formats (CSF rooted at the mode, ...), one for all
-// otherwise (MM-CSF, HiCOO).
-
 std::uint64_t drop_zeros(CooTensor& t) {
     const std::uint64_t n = t.nnz();
     return t.visit([&](auto itag, auto vtag) -> std::uint64_t {

@@ -52,14 +52,17 @@ double shareOf(const QJsonObject& o, const char* key, QString* fault) {
     return x;
 }
 
-// A chunk, its stage times required; its stream checked against the run's by chunksAreSound.
-tscope::PipelineChunk chunkFrom(const QJsonObject& o, QString* fault) {
+// A chunk of a run of `streams` streams: on one of them, its stage times given, each stage ending
+// after it starts; else *fault says what is wrong.
+tscope::PipelineChunk chunkFrom(const QJsonObject& o, int streams, QString* fault) {
     tscope::PipelineChunk c;
     const QJsonValue stream = o.value(QStringLiteral("stream"));
     if (!isWholeNumber(stream, -kLargestCount, kLargestCount))
         *fault = QObject::tr("\"stream\" must be a whole number (a stream's index from 0)");
+    else if (!isWholeNumber(stream, 0, streams - 1))
+        *fault = QObject::tr("stream %1, but the run has %2 stream(s)").arg(stream.toDouble()).arg(streams);
     else
-        c.stream = static_cast<int>(std::clamp(stream.toDouble(), -1.0, double(kMostStreams)));
+        c.stream = static_cast<int>(stream.toDouble());
     c.slices = countOf(o, "slices", fault);
     c.fibers = countOf(o, "fibers", fault);
     c.entries = countOf(o, "entries", fault);
@@ -76,17 +79,13 @@ tscope::PipelineChunk chunkFrom(const QJsonObject& o, QString* fault) {
     return c;
 }
 
-// A run's chunks, each on a stream the run has; the first fault is named (run, list, chunk, what).
+// A run's chunks (chunkFrom); the first fault is named (run, list, chunk, what).
 bool chunksFrom(const QJsonValue& v, int streams, int run, const char* list, std::vector<tscope::PipelineChunk>& out,
                 QString* error) {
     const QJsonArray chunks = v.toArray();
     for (qsizetype i = 0; i < chunks.size(); ++i) {
         QString fault;
-        const tscope::PipelineChunk c = chunkFrom(chunks[i].toObject(), &fault);
-        if (fault.isEmpty() && (c.stream < 0 || c.stream >= streams))
-            fault = QObject::tr("stream %1, but the run has %2 stream(s)")
-                        .arg(chunks[i].toObject().value(QStringLiteral("stream")).toDouble())
-                        .arg(streams);
+        const tscope::PipelineChunk c = chunkFrom(chunks[i].toObject(), streams, &fault);
         if (!fault.isEmpty()) {
             if (error) *error = QObject::tr("run %1, %2 chunk %3: %4").arg(run + 1).arg(QString::fromLatin1(list)).arg(i + 1).arg(fault);
             return false;
@@ -99,7 +98,10 @@ bool chunksFrom(const QJsonValue& v, int streams, int run, const char* list, std
 // From the first copy-in to the last copy-out.
 double spanOf(const std::vector<tscope::PipelineChunk>& chunks) {
     double first = INFINITY, last = 0;
-    for (const tscope::PipelineChunk& c : chunks) first = std::min(first, c.in_start), last = std::max(last, c.out_end);
+    for (const tscope::PipelineChunk& c : chunks) {
+        first = std::min(first, c.in_start);
+        last = std::max(last, c.out_end);
+    }
     return chunks.empty() ? 0 : last - first;
 }
 
@@ -140,8 +142,9 @@ std::optional<tscope::PipelineRun> runFrom(const QJsonObject& ro, int index, QSt
     return run;
 }
 
-// A device or format name as the title and summary show it: at most 80 characters.
-QString shortName(const QString& name) { return name.size() > 80 ? name.left(79) + QChar(0x2026) : name; }
+// A name as the title and summary show it: at most `most` characters, an ellipsis past them (a
+// name of thousands made the window as wide).
+QString elided(const QString& name, qsizetype most) { return name.size() > most ? name.left(most - 1) + QChar(0x2026) : name; }
 
 }  // namespace
 
@@ -155,9 +158,9 @@ std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString*
         return std::nullopt;
     }
     PipelineRecording r;
-    r.device = shortName(o.value(QStringLiteral("device")).toString());
+    r.device = elided(o.value(QStringLiteral("device")).toString(), 80);
     r.commit = o.value(QStringLiteral("commit")).toString().left(40);
-    r.format = shortName(o.value(QStringLiteral("format")).toString());
+    r.format = elided(o.value(QStringLiteral("format")).toString(), 80);
     QString fault;
     r.nnz = countOf(o, "nnz", &fault);
     r.bytesIn = countOf(o, "bytes_in", &fault);
@@ -166,9 +169,9 @@ std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString*
         return std::nullopt;
     }
     const QJsonValue tensor = o.value(QStringLiteral("tensor"));
-    r.tensor = tensor.isObject() ? tensor.toObject().value(QStringLiteral("generated_by")).toString()
-                                 : o.value(QStringLiteral("file")).toString();
-    if (r.tensor.size() > 240) r.tensor = r.tensor.left(239) + QChar(0x2026);
+    r.tensor = elided(tensor.isObject() ? tensor.toObject().value(QStringLiteral("generated_by")).toString()
+                                        : o.value(QStringLiteral("file")).toString(),
+                      240);
     for (const QJsonValue& v : runs) {
         std::optional<tscope::PipelineRun> run = runFrom(v.toObject(), static_cast<int>(r.runs.size()), error);
         if (!run) return std::nullopt;

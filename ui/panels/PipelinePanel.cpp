@@ -255,12 +255,7 @@ const tscope::PipelineRun* PipelinePanel::currentRun() const {
 
 QString PipelinePanel::summaryText() const { return summary_->text(); }
 
-std::size_t PipelinePanel::stageCount() const {
-    for (int i = 0; i < timeline_->plottableCount(); ++i)
-        if (const auto* stages = dynamic_cast<const TimelineStages*>(timeline_->plottable(i)))
-            return stages->stageCount();
-    return 0;
-}
+std::size_t PipelinePanel::stageCount() const { return stages_ ? stages_->stageCount() : 0; }
 
 void PipelinePanel::showRecording(int index) {
     if (index < 0 || index >= static_cast<int>(recordings_.size())) return;
@@ -315,12 +310,12 @@ void PipelinePanel::showRun(int index) {
 }
 
 void PipelinePanel::drawTimeline(const tscope::PipelineRun& run, bool predicted) {
-    drawn_.clear();
     drawnPredicted_ = predicted;
     timelineTitle_->setVisible(predicted);
     timelineTitle_->setText(predicted ? tr("PREDICTED from %1's device figures — not measured").arg(predictedFrom_) : QString());
     timeline_->clearItems();
     timeline_->clearPlottables();
+    stages_ = nullptr;  // deleted with the plottables
     addLegendEntry(timeline_, tr("copy in (host → GPU)"), kIn);
     addLegendEntry(timeline_, tr("kernel"), kKernel);
     addLegendEntry(timeline_, tr("copy out (GPU → host)"), kOut);
@@ -332,19 +327,16 @@ void PipelinePanel::drawTimeline(const tscope::PipelineRun& run, bool predicted)
     std::vector<TimelineStages::Stage> stages;
     stages.reserve(3 * (run.sync_chunks.size() + run.chunks.size()));
     auto draw = [&](const tscope::PipelineChunk& c, int chunk, double lane, int stream) {
-        stages.push_back({lane, c.in_start, c.in_end, 0});
-        stages.push_back({lane, c.kernel_start, c.kernel_end, 1});
-        stages.push_back({lane, c.out_start, c.out_end, 2});
-        drawn_.push_back({lane, c.in_start, c.in_end, chunk, stream, 0});
-        drawn_.push_back({lane, c.kernel_start, c.kernel_end, chunk, stream, 1});
-        drawn_.push_back({lane, c.out_start, c.out_end, chunk, stream, 2});
+        stages.push_back({lane, c.in_start, c.in_end, 0, chunk, stream});
+        stages.push_back({lane, c.kernel_start, c.kernel_end, 1, chunk, stream});
+        stages.push_back({lane, c.out_start, c.out_end, 2, chunk, stream});
         end = std::max(end, c.out_end);
     };
     for (std::size_t i = 0; i < run.sync_chunks.size(); ++i) draw(run.sync_chunks[i], static_cast<int>(i), syncLane, -1);
     for (std::size_t i = 0; i < run.chunks.size(); ++i) draw(run.chunks[i], static_cast<int>(i), laneOf(run.chunks[i].stream), run.chunks[i].stream);
-    auto* chunks = new TimelineStages(timeline_->xAxis, timeline_->yAxis);
-    chunks->removeFromLegend();
-    chunks->setStages(std::move(stages), {kIn, kKernel, kOut});
+    stages_ = new TimelineStages(timeline_->xAxis, timeline_->yAxis);
+    stages_->removeFromLegend();
+    stages_->setStages(std::move(stages), {kIn, kKernel, kOut});
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     ticker->addTick(syncLane, run.sync_chunks.empty() ? tr("(sync not recorded)") : tr("synchronous"));
     for (int s = 0; s < run.streams; ++s) ticker->addTick(laneOf(s), tr("stream %1").arg(s + 1));
@@ -466,20 +458,12 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
 
 QString PipelinePanel::timelineTextAt(QPointF pixel) const {
     if (!timeline_->axisRect()->rect().contains(pixel.toPoint())) return {};
-    const double lane = timeline_->yAxis->pixelToCoord(pixel.y());
-    const DrawnStage* best = nullptr;
-    double bestGap = 3;  // pixels: a stage narrower than a pixel can still be pointed at
-    for (const DrawnStage& d : drawn_) {
-        if (std::abs(lane - d.lane) > 0.35) continue;
-        const double x0 = timeline_->xAxis->coordToPixel(d.from), x1 = timeline_->xAxis->coordToPixel(d.to);
-        const double gap = pixel.x() < x0 ? x0 - pixel.x() : pixel.x() > x1 ? pixel.x() - x1 : 0;
-        if (gap < bestGap || (gap == 0 && best && d.to - d.from < best->to - best->from)) best = &d, bestGap = gap;
-    }
+    const TimelineStages::Stage* best = stages_ ? stages_->stageAt(pixel) : nullptr;
     if (!best) return {};
     const QString where = best->stream < 0 ? tr("one-stream run") : tr("stream %1").arg(best->stream + 1);
     return tr("chunk %1, %2: %3, start %4, duration %5%6")
         .arg(grouped(static_cast<std::uint64_t>(best->chunk) + 1))
-        .arg(where, tr(kStageNames[best->stage]), humanSeconds(best->from), humanSeconds(best->to - best->from),
+        .arg(where, tr(kStageNames[best->colour]), humanSeconds(best->from), humanSeconds(best->to - best->from),
              drawnPredicted_ ? tr(" (predicted)") : QString());
 }
 

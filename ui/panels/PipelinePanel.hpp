@@ -26,6 +26,8 @@ class QSplitter;
 
 namespace tsui {
 
+class TimelineStages;
+
 class PipelinePanel : public Panel {
     Q_OBJECT
 
@@ -78,13 +80,9 @@ private:
     // The live run ended, whichever way: the controls are usable again.
     void settle(const QString& status);
 
-    // One drawn stage, for the hover readout.
-    struct DrawnStage {
-        double lane, from, to;  // seconds
-        int chunk, stream;      // stream -1: the one-stream lane
-        int stage;              // 0 copy in, 1 kernel, 2 copy out
-    };
-    std::vector<DrawnStage> drawn_;
+    // The timeline's stages (colour: 0 copy in, 1 kernel, 2 copy out; stream -1: the one-stream
+    // lane), which the hover readout looks up; owned by the plot, replaced on each draw.
+    TimelineStages* stages_ = nullptr;
     bool drawnPredicted_ = false;
 
     DatasetPtr dataset_;

@@ -1,6 +1,7 @@
 #include "plots/TimelineStages.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tsui {
 
@@ -22,6 +23,25 @@ void TimelineStages::setStages(std::vector<Stage> stages, std::vector<QColor> co
 double TimelineStages::selectTest(const QPointF&, bool, QVariant*) const {
     return -1;
 }  // the hover readout says what is where
+
+const TimelineStages::Stage* TimelineStages::stageAt(QPointF pixel) const {
+    QCPAxis* key = keyAxis();
+    QCPAxis* value = valueAxis();
+    if (!key || !value) return nullptr;
+    const double lane = value->pixelToCoord(pixel.y());
+    const Stage* best = nullptr;
+    double bestGap = 3;
+    for (const Stage& s : stages_) {
+        if (std::abs(lane - s.lane) > kHalfLane) continue;
+        const double x0 = key->coordToPixel(s.from), x1 = key->coordToPixel(s.to);
+        const double gap = pixel.x() < x0 ? x0 - pixel.x() : pixel.x() > x1 ? pixel.x() - x1 : 0;
+        if (gap < bestGap || (gap == 0 && best && s.to - s.from < best->to - best->from)) {
+            best = &s;
+            bestGap = gap;
+        }
+    }
+    return best;
+}
 
 QCPRange TimelineStages::getKeyRange(bool& foundRange, QCP::SignDomain) const {
     foundRange = !stages_.empty();

@@ -14,13 +14,17 @@ class TimelineStages : public QCPAbstractPlottable {
 public:
     struct Stage {
         double lane, from, to;  // the lane's value, the stage's start and end (keys)
-        int colour;             // an index into the colours
+        int colour;             // an index into the colours (the caller's kind of stage)
+        int chunk, stream;      // what the caller's readout names it by
     };
 
     TimelineStages(QCPAxis* keyAxis, QCPAxis* valueAxis);
     // The stages and their colours (each drawn filled, with a darker outline).
     void setStages(std::vector<Stage> stages, std::vector<QColor> colours);
     std::size_t stageCount() const { return stages_.size(); }
+    // The stage under `pixel`: on its lane, within 3 pixels along it (a stage narrower than a
+    // pixel can still be pointed at), the narrowest where several are; nullptr where none is.
+    const Stage* stageAt(QPointF pixel) const;
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;

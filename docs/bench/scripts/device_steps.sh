@@ -54,6 +54,9 @@ run_suites() {  # the seconds each may need, test binary names...
     local need=$1 t; shift
     for t in "$@"; do run "$t" "$need" env QT_QPA_PLATFORM=offscreen "$B/tests/$t"; done
 }
+# run_gpu_suites SECONDS: every GPU test suite (gpu_suites.txt, which make_bundle.sh's --tests gpu
+# bundles), one after another.
+run_gpu_suites() { run_suites "$1" $(cat "$B/gpu_suites.txt"); }
 gen_nell2() {
     [ -f "$D/nell2.tsb" ] || run gen-nell2 60 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist powerlaw:1.0 --seed 11 --float -o "$D/nell2.tsb"
 }

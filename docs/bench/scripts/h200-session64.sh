@@ -4,16 +4,12 @@
 # device: a two-member .tns.gz and one with bytes after its members on cuda, decompose --write's
 # set on cuda, the refusals this session added (pipeline's wrong name before the GPU, an option
 # the kernel does not read), and a pipeline recording of many small chunks to open in the GUI here.
-# Bundle: make_bundle.sh --tests test_device_info,test_mttkrp_cuda,test_sptv_cuda,test_spttm_cuda,\
-#   test_pipeline_cuda,test_decomp_cuda,test_ttmc_cuda,test_hls_cuda,test_format_build_cuda,\
-#   test_mmcsf_partition_cuda,test_multi_gpu_cuda,test_collective_cuda,test_streamed_mttkrp_cuda h200-session64.sh
+# Bundle: make_bundle.sh --tests gpu h200-session64.sh (the 13 suites of gpu_suites.txt)
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
 nccl_setup
-run_suites 120 test_device_info test_mttkrp_cuda test_sptv_cuda test_spttm_cuda test_ttmc_cuda test_hls_cuda \
-    test_format_build_cuda test_mmcsf_partition_cuda test_collective_cuda test_multi_gpu_cuda \
-    test_pipeline_cuda test_streamed_mttkrp_cuda test_decomp_cuda
+run_gpu_suites 120
 W=$(mktemp -d)
 run generate 60 "$CLI" generate --dims 20000,15000,10000 --nnz 2M --dist powerlaw:1.1 --seed 7 -o "$W/p.tns"
 head -n 1000000 "$W/p.tns" | gzip -c > "$W/two.tns.gz"

@@ -4,8 +4,9 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..] [--alt REV] SCRIPT.sh..   (from the
-# checkout's root, after building build/ for sm_90; SCRIPT names are files in docs/bench/scripts)
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] SCRIPT.sh..   (from
+# the checkout's root, after building build/ for sm_90; SCRIPT names are files in
+# docs/bench/scripts; --tests gpu: every GPU suite, as gpu_suites.txt lists them)
 # --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
 # reused while it is there) as bin/tensorscope-cli-alt, its commit in bin/alt-commit: a change
 # measured beside the build it changes in one call, where an environment switch would leave the
@@ -15,7 +16,7 @@ set -euo pipefail
 tests="" alt=""
 while [ $# -gt 0 ]; do
     case $1 in
-    --tests) tests=$2; shift 2 ;;
+    --tests) tests=$2; [ "$tests" = gpu ] && tests=$(cat docs/bench/scripts/gpu_suites.txt); shift 2 ;;
     --alt) alt=$(git rev-parse --short "$2"); shift 2 ;;
     *) break ;;
     esac
@@ -37,7 +38,7 @@ fi
 "$root/../shared/tools/carry-libs.sh" "${bins[@]}" "$B/libtmp" > /dev/null
 mv "$B/libtmp/lib" "$B/lib" && rm -rf "$B/libtmp"
 (cd "$B/lib" && rm -f libcu* libnccl* libnv* libmpi* libopen-* libpmix* libprrte* libucp* libucs* libuct*)
-cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py "$B/"
+cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py docs/bench/scripts/gpu_suites.txt "$B/"
 for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
 cp "$root"/../shared/data/*.tns "$B/data/"
 mkdir -p carry
