@@ -5,7 +5,9 @@
 #include <new>
 
 #include "cli/commands.hpp"
+#include "cli/text_table.hpp"
 #include "tscope/error.hpp"
+#include "tscope/failed_allocation.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 
 namespace {
@@ -38,7 +40,11 @@ int run_command(const std::string& command, int argc, char** argv) {
         std::cerr << "cancelled\n";
         return 1;
     } catch (const std::bad_alloc&) {
-        std::cerr << "error: out of memory\n";
+        // the size that failed, as the window says it (issue 22); 0 where malloc was not ours
+        const std::size_t asked = tscope::take_failed_allocation_size();
+        std::cerr << "error: out of memory in " << command;
+        if (asked) std::cerr << ": it needed " << human_bytes(asked) << " more at once, which this machine could not give";
+        std::cerr << "\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";

@@ -225,6 +225,23 @@ private Q_SLOTS:
                  ttmc.err.constData());
     }
 
+    // An allocation that fails mid-work says how much it asked for, as the window does (it
+    // said only "error: out of memory"), and leaves no output behind. The address space is
+    // cut to 600 MB so that a 30M-nonzero tensor (about 480 MB, with its draws more) cannot be
+    // made, while the memory check, which reads physical memory, lets it start.
+    void anAllocationThatFailsSaysItsSize() {
+        QTemporaryDir dir;
+        QProcess p;
+        p.start("/bin/sh", {"-c", "ulimit -v 600000 && exec \"$0\" generate --dims 1000,1000,1000 --nnz 30M -o \"$1\"",
+                            TS_BIN_DIR "/tensorscope-cli", dir.filePath("out/big.tsb")});
+        QVERIFY(p.waitForFinished(300000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.startsWith("error: out of memory in generate: it needed ") && err.contains(" more at once"),
+                 err.constData());
+        QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
     // Sweep 64: pipeline, which needs a GPU, says a wrong file name first (exit 2), not "no
     // CUDA device" (exit 1).
     void aWrongNameIsSaidBeforeAMissingGpu() {

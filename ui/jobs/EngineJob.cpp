@@ -3,9 +3,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <new>
 
-#include "jobs/FailedAllocation.hpp"
 #include "jobs/UserWork.hpp"
 #include "tscope/error.hpp"
+#include "tscope/failed_allocation.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -65,7 +65,7 @@ EngineJob::Outcome EngineJob::guarded(const std::function<Value(tscope::RunContr
         out.kind = Outcome::Kind::Cancelled;
         return out;
     } catch (const std::bad_alloc&) {
-        const std::size_t asked = takeFailedAllocationSize();
+        const std::size_t asked = tscope::take_failed_allocation_size();
         out.message = asked ? QStringLiteral("out of memory while %1: it needed %2 more at once, which this machine could not give")
                                   .arg(activity, humanBytes(asked))
                             : QStringLiteral("out of memory while %1").arg(activity);

@@ -1,7 +1,7 @@
-// Replaces the global operator new / new[] (throwing forms, plain and aligned) of the program
-// that links the UI: the same malloc / aligned_alloc the library's would call, plus a note of
+// Replaces the global operator new / new[] (throwing forms, plain and aligned) of a program
+// that asks for the failed size (tscope/failed_allocation.hpp): the same malloc / aligned_alloc the library's would call, plus a note of
 // the size when it fails. The library's operator delete (free) releases what these return.
-#include "jobs/FailedAllocation.hpp"
+#include "tscope/failed_allocation.hpp"
 
 #include <cstdlib>
 #include <new>
@@ -52,12 +52,12 @@ void* operator new[](std::size_t size) { return allocate(size); }
 void* operator new(std::size_t size, std::align_val_t alignment) { return allocate_aligned(size, alignment); }
 void* operator new[](std::size_t size, std::align_val_t alignment) { return allocate_aligned(size, alignment); }
 
-namespace tsui {
+namespace tscope {
 
-std::size_t takeFailedAllocationSize() {
+std::size_t take_failed_allocation_size() {
     const std::size_t size = failed_size;
     failed_size = 0;
     return size;
 }
 
-}  // namespace tsui
+}  // namespace tscope

@@ -1,0 +1,17 @@
+// The size of the allocation that last failed on the calling thread, so that "out of memory"
+// can say how much was asked (issue 22: "for an allocation: what needed how much memory").
+// The global operator new is replaced (tensor/failed_allocation.cpp) to record it before it
+// throws std::bad_alloc (plain and aligned forms, the engine's columns included); allocations
+// made otherwise (malloc, mmap) are not seen and read as 0. The replacement is linked into a
+// program only where it calls take_failed_allocation_size (the CLI's main and the UI's jobs):
+// the engine's library holds it in that one object file.
+#pragma once
+
+#include <cstddef>
+
+namespace tscope {
+
+// 0 when no allocation has failed on this thread since the last call; reading clears it.
+std::size_t take_failed_allocation_size();
+
+}  // namespace tscope
