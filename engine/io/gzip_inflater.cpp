@@ -73,12 +73,11 @@ std::size_t GzipInflater::read(char* dst, std::size_t n) {
     std::size_t done = 0;
     while (done < n && !ended_) {
         if (!in_member_) {  // a member's start: the first, or one after the last
-            const std::uint64_t start = consumed_;
             if (!fill() || (members_ > 0 && skip_zero_padding())) {
                 ended_ = true;
                 break;
             }
-            if (members_ > 0 && zs_.next_in[0] != 0x1f) not_a_member(start);
+            if (members_ > 0 && zs_.next_in[0] != 0x1f) not_a_member(consumed_);  // the first byte past any padding
             in_member_ = true;
         }
         if (!fill()) {  // the input ended inside a member

@@ -354,8 +354,13 @@ private Q_SLOTS:
                      std::uint64_t{4});
             std::string damaged = second;
             damaged[0] = '\0';
-            for (const std::string& after :
-                 {damaged, std::string("GARBAGE"), std::string("\x1f\x8bXXXXXXXXXXXXXXXXX")}) {
+            const std::size_t members = first.size() + second.size();
+            // the offset named is the first byte that is neither a member nor zero padding
+            const std::pair<std::string, std::size_t> cases[] = {{damaged, members + 1},
+                                                                 {"GARBAGE", members},
+                                                                 {std::string(512, '\0') + "GARBAGE", members + 512},
+                                                                 {"\x1f\x8bXXXXXXXXXXXXXXXXX", members}};
+            for (const auto& [after, offset] : cases) {
                 const std::string path = write_bytes(dir, "bad.tns.gz", first + second + after);
                 try {
                     load_tensor(path, options);
@@ -363,7 +368,7 @@ private Q_SLOTS:
                 } catch (const InputError& e) {
                     const std::string why = e.what();
                     QVERIFY2(why.find("'" + path + "'") != std::string::npos &&
-                                 why.find("the bytes from offset " + std::to_string(first.size() + second.size())) !=
+                                 why.find("the bytes from offset " + std::to_string(offset) + " on") !=
                                      std::string::npos &&
                                  why.find("not a gzip member") != std::string::npos &&
                                  why.find("after 40 bytes of text") != std::string::npos,
