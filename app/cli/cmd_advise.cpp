@@ -76,7 +76,7 @@ void print_text(const Advice& a) {
             continue;
         }
         table.add({tag, format_name(f.format), human_bytes(f.storage_bytes) + (f.storage_exact ? "" : " ~"),
-                   human_bytes(static_cast<std::uint64_t>(f.bytes_moved)), number(f.seconds)});
+                   human_bytes(f.bytes_moved), number(f.seconds)});
     }
     std::cout << table.render() << "why:\n" << reasons << "\n";
 }
@@ -103,7 +103,7 @@ int run_advise(int argc, char** argv) {
     const CooTensor& t = loaded.tensor;
     const std::vector<int> modes = parse_modes(args.value_or("--mode", "all"), t.order());
     const FormatOptions options = parse_format_options(args, t);
-    if (t.nnz() == 0) throw InputError(path + ": the tensor has no nonzeros: nothing to advise on");
+    require_nonzeros(loaded, "advise on");
 
     const TensorProfile profile = profile_tensor(t, options);
     std::vector<Advice> advice;

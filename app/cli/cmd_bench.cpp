@@ -2,6 +2,7 @@
 //                 [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR]
 //                 [--write DIR] [--json] [--csf-order ..] [--fiber-threshold T] [--variant V[,V..]|all]
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -51,6 +52,14 @@ constexpr const char* kRooflineLegend =
     "          levels add a row each by an atomic instead, at the measured rate of such adds, the two\n"
     "          times summed (--json: add_bytes, add_gbps)\n\n";
 
+// A checked result's error limit: fp32 on the GPU 1e-4; fp16 tensor cores (HLS on cuda) 1e-2,
+// their accuracy judged by the SMAPE of hls Eq. 17 in the test suite; fp64 on the CPU 1e-8.
+double error_limit(const BenchResult& r) {
+    return r.backend != Backend::Cuda ? 1e-8 : r.format == FormatKind::HLS ? 1e-2 : 1e-4;
+}
+
+bool check_failed(const BenchResult& r) { return r.max_rel_error && !(*r.max_rel_error <= error_limit(r)); }
+
 // One result as --json and --jsonl print it.
 Json row_json(const BenchResult& r) {
     Json row{{"kernel", kernel_name(r.kernel)},
@@ -81,7 +90,9 @@ Json row_json(const BenchResult& r) {
              {"build_seconds", r.build_seconds},
              {"seconds", r.seconds},
              {"device", r.device}};
+    // JSON has no inf: an infinite error is null, as an unchecked one is, and check_passed tells them apart
     row["max_rel_error"] = r.max_rel_error ? Json(*r.max_rel_error) : Json(nullptr);
+    if (r.max_rel_error) row["check_passed"] = !check_failed(r);
     if (!r.error.empty()) row["error"] = r.error;
     if (r.vector_packed) row["vector_packed"] = r.vector_packed;
     if (r.gpus) {
@@ -201,21 +212,35 @@ Json sweeps_json(const Sweeps& sweeps) {
     return rows;
 }
 
-// Whether the request was not met: --backend cuda without a device (the other backends' rows
-// still run and print; the reason goes to stderr), or a result past its error limit: fp32 on
-// the GPU 1e-4; fp16 tensor cores (HLS on cuda) 1e-2, their accuracy judged by the SMAPE of hls
-// Eq. 17 in the test suite; fp64 on the CPU 1e-8.
+// Whether the request was not met, each reason said on stderr: --backend cuda without a device
+// (the other backends' rows still run and print), or a result past its error limit (a failed
+// check had exited 1 without a word, sweep 65).
 bool request_failed(const std::vector<BenchResult>& results, const BenchRequest& request) {
     const GpuInfo gpu = query_gpu();
     const bool cuda_missing =
         !gpu.available && std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
     if (cuda_missing) std::cerr << "error: " << gpu.reason << "\n";
-    bool failed = cuda_missing;
+    std::size_t failed_checks = 0;
+    bool infinite = false, reference_infinite = false;
     for (const BenchResult& r : results) {
-        const double limit = r.backend != Backend::Cuda ? 1e-8 : r.format == FormatKind::HLS ? 1e-2 : 1e-4;
-        if (r.max_rel_error && !(*r.max_rel_error <= limit)) failed = true;
+        if (!check_failed(r)) continue;
+        const double e = *r.max_rel_error;
+        infinite = infinite || std::isinf(e);
+        reference_infinite = reference_infinite || (std::isinf(e) && r.backend == Backend::CpuRef);
+        if (++failed_checks > 5) continue;  // the rest counted below
+        std::cerr << "error: check failed: " << kernel_name(r.kernel) << " " << label(r) << " on "
+                  << backend_name(r.backend) << ", mode " << r.mode + 1 << ": max relative error "
+                  << (std::isinf(e) ? std::string("inf") : number(e)) << " against cpu-ref, above "
+                  << number(error_limit(r)) << "\n";
     }
-    return failed;
+    if (failed_checks > 5) std::cerr << "error: ... and " << failed_checks - 5 << " more rows failed their check\n";
+    // cpu-ref against its own oracle fails only where the results are not finite
+    if (reference_infinite)
+        std::cerr << "error: cpu-ref's own results hold inf or NaN: the values' products overflow double; divide the "
+                     "values by a constant\n";
+    else if (infinite)
+        std::cerr << "error: an error of inf: the result holds inf or NaN where cpu-ref's does not, or its shape differs\n";
+    return cuda_missing || failed_checks > 0;
 }
 
 // The cuda rows' bandwidths for the table's first line, where any ran.
@@ -300,6 +325,7 @@ int run_bench(int argc, char** argv) {
     // limit, a crash) keeps the rows it finished; a last line holds the sweeps and the machine
     const bool lines = args.flag("--jsonl");
     LoadedTensor loaded = load_tensor(path);
+    require_nonzeros(loaded, "benchmark");
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json") || lines);
     const CooTensor& t = loaded.tensor;
     BenchRequest request = bench_request(args, t, reorder);

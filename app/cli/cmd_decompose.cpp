@@ -55,16 +55,13 @@ namespace {
 double real(const Args& args, const std::string& name, double fallback) {
     const auto v = args.value(name);
     if (!v) return fallback;
-    try {
-        std::size_t used = 0;
-        const double x = std::stod(*v, &used);
-        if (used != v->size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(*v);
-        return x;
-    } catch (const std::out_of_range&) {  // 1e-400 is non-negative: say what is wrong with it
-        throw InputError(name + " '" + *v + "' is beyond what a double holds (from about 2.2e-308 to 1.8e308; 0 is fine)");
-    } catch (const std::exception&) {
+    double x = 0;
+    const std::errc ec = parse_double(*v, x);
+    if (ec == std::errc::result_out_of_range)  // 1e-400 is non-negative: say what is wrong with it
+        throw InputError(name + " '" + *v + "' is beyond what a double holds (from about 4.9e-324 to 1.8e308; 0 is fine)");
+    if (ec != std::errc() || !std::isfinite(x) || x < 0)
         throw InputError(name + " expects a non-negative number, not '" + *v + "'");
-    }
+    return x;
 }
 
 // A result's factors with their rows back in the tensor's original ids (--reorder).
@@ -303,6 +300,7 @@ int run_decompose(int argc, char** argv) {
     // the device CPD computes in fp32: a --float .tsb stays fp32 in host memory too
     load.keep_stored_values = method == DecompMethod::Cpd && backend == Backend::Cuda;
     LoadedTensor loaded = load_tensor(path, load);
+    require_nonzeros(loaded, "decompose");
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, json);
     const CooTensor& t = loaded.tensor;
     IterationCallback report = json ? IterationCallback{} : IterationCallback(print_iteration);

@@ -16,13 +16,13 @@ std::string grouped(std::uint64_t n) {
     return out;
 }
 
-std::string human_bytes(std::uint64_t bytes) {
-    const char* units[] = {"B", "kB", "MB", "GB", "TB"};
-    double x = static_cast<double>(bytes);
+std::string human_bytes(long double bytes) {
+    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"};
+    long double x = bytes;
     int u = 0;
-    while (x >= 1000 && u < 4) x /= 1000, ++u;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", x, units[u]);
+    while (x >= 1000 && u < 8) x /= 1000, ++u;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0Lf %s" : u < 8 || x < 1e6L ? "%.1Lf %s" : "%.3Lg %s", x, units[u]);
     return buf;
 }
 

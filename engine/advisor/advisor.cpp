@@ -276,6 +276,22 @@ std::string gpu_caveat(KernelKind kernel) {
            " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.83); bench measures";
 }
 
+// Why bench would refuse the run, where its dense operands (a factor per mode, or SpTV's
+// vector) cannot be held on this machine; empty where they can. The ranking still compares the
+// formats, but says so: it had ranked runs of zettabytes as if they could run (sweep 65).
+std::string operands_unheld(const TensorProfile& profile, const AdviceRequest& request) {
+    try {
+        if (request.kernel == KernelKind::SpTV)
+            check_per_index_fits(profile.dims, 1, "its vector");
+        else
+            check_factors_fit(profile.dims, request.rank);
+    } catch (const InputError& e) {
+        return std::string("this run cannot be held here, and bench would refuse it (") + e.what() +
+               "): the ranking only compares the formats";
+    }
+    return {};
+}
+
 }  // namespace
 
 Advice advise(const TensorProfile& profile, const AdviceRequest& request, const MachineFigures& machine) {
@@ -334,6 +350,8 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
     if (request.backend == Backend::Cuda) advice.caveat = gpu_caveat(request.kernel);
+    if (const std::string why = operands_unheld(profile, request); !why.empty())
+        advice.caveat = why + (advice.caveat.empty() ? "" : "; " + advice.caveat);
     return advice;
 }
 

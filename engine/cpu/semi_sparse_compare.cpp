@@ -7,6 +7,7 @@
 
 #include "../tensor/radix_sort.hpp"
 #include "tscope/formats/format_visit.hpp"
+#include "tscope/kernels/relative_error.hpp"
 
 namespace tscope::detail {
 
@@ -68,16 +69,16 @@ std::optional<double> compare(const ScooFormat<IA, VA>& a, const ScooFormat<IB, 
     if (*ka != *kr) return INFINITY;  // a chunk of one is missing from the other
     const std::uint64_t size = a.chunk_size();
     double diff = 0, scale = 0;
-#pragma omp parallel for schedule(static) reduction(max : diff, scale)
+    int not_finite = 0;
+#pragma omp parallel for schedule(static) reduction(max : diff, scale, not_finite)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(oa.size()); ++i) {
         const VA* x = a.vals.data() + oa[static_cast<std::size_t>(i)] * size;
         const VB* y = ref.vals.data() + orf[static_cast<std::size_t>(i)] * size;
-        for (std::uint64_t p = 0; p < size; ++p) {
-            diff = std::max(diff, std::fabs(static_cast<double>(x[p]) - static_cast<double>(y[p])));
-            scale = std::max(scale, std::fabs(static_cast<double>(y[p])));
-        }
+        RelativeError e;
+        for (std::uint64_t p = 0; p < size; ++p) e.add(static_cast<double>(x[p]), static_cast<double>(y[p]));
+        diff = std::max(diff, e.diff), scale = std::max(scale, e.scale), not_finite = std::max(not_finite, e.finite ? 0 : 1);
     }
-    return scale > 0 ? diff / scale : diff;
+    return RelativeError{diff, scale, not_finite == 0}.value();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
+#include "tscope/kernels/relative_error.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 #include "cpu_kernels.hpp"
@@ -404,14 +405,13 @@ CooTensor sptv_layout(const SparseFormat& format, int mode) { return prepare_any
 
 double sparse_max_relative_error(const CooTensor& a, const CooTensor& ref) {
     if (a.dims() != ref.dims() || a.nnz() != ref.nnz()) return INFINITY;
-    double diff = 0, scale = 0;
+    RelativeError e;
     for (std::uint64_t n = 0; n < a.nnz(); ++n) {
         for (int m = 0; m < a.order(); ++m)
             if (a.index(m, n) != ref.index(m, n)) return INFINITY;
-        diff = std::max(diff, std::fabs(a.value(n) - ref.value(n)));
-        scale = std::max(scale, std::fabs(ref.value(n)));
+        e.add(a.value(n), ref.value(n));
     }
-    return scale > 0 ? diff / scale : diff;
+    return e.value();
 }
 
 }  // namespace tscope

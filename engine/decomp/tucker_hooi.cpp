@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "../tensor/random.hpp"
@@ -138,9 +139,11 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         long double width = 1;
         for (int m = 0; m < order; ++m)
             if (m != n) width *= static_cast<long double>(ranks[static_cast<std::size_t>(m)]);
-        const auto cols = width > 1e18L ? std::uint64_t{1} << 60 : static_cast<std::uint64_t>(width);
-        check_dense_fits(t.dim(n), 2 * cols, "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) +
-                                                  " x " + std::to_string(cols) + ", held twice)");
+        char cols[48];  // in floating point: past 2^64 it had been cut to 2^60 in the message (sweep 65)
+        std::snprintf(cols, sizeof cols, width < 1e18L ? "%.0Lf" : "%.3Lg", width);
+        check_fits_memory(static_cast<long double>(t.dim(n)) * width * 2 * 8,
+                          "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) + " x " +
+                              cols + ", held twice)");
     }
     const double norm_x = squared_norm(t);
     check_values_decomposable(norm_x, t.nnz(), "Tucker");

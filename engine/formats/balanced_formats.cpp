@@ -277,6 +277,23 @@ std::vector<std::uint64_t> hicoo_order_by_key(const CooTensor& t, unsigned b) {
 // The same order for shapes beyond 64-bit keys: tuples of (blocks..., offsets...).
 std::vector<std::uint64_t> hicoo_order_by_tuples(const CooTensor& t, unsigned b) {
     const int order = t.order();
+    if (2 * order > kMaxOrder) {
+        // over 8 modes the tuples are more modes than a tensor holds (HiCOO was refused as "a
+        // tensor needs between 1 and 16 modes, got 26" of 13 modes, sweep 65): compared in place
+        const std::uint64_t mask = (std::uint64_t{1} << b) - 1;
+        std::vector<std::uint64_t> perm(t.nnz());
+        std::iota(perm.begin(), perm.end(), std::uint64_t{0});
+        std::stable_sort(perm.begin(), perm.end(), [&](std::uint64_t x, std::uint64_t y) {
+            for (int part = 0; part < 2; ++part)  // the blocks, then the offsets within them
+                for (int m = 0; m < order; ++m) {
+                    const std::uint64_t ix = t.index(m, x), iy = t.index(m, y);
+                    const std::uint64_t kx = part == 0 ? ix >> b : ix & mask, ky = part == 0 ? iy >> b : iy & mask;
+                    if (kx != ky) return kx < ky;
+                }
+            return false;
+        });
+        return perm;
+    }
     std::vector<std::uint64_t> dims2;
     for (int m = 0; m < order; ++m) dims2.push_back(((t.dim(m) - 1) >> b) + 1);
     for (int m = 0; m < order; ++m) dims2.push_back(std::min<std::uint64_t>(t.dim(m), std::uint64_t{1} << b));

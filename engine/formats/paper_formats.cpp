@@ -63,11 +63,16 @@ unsigned __int128 product(const std::vector<std::uint64_t>& dims, const std::vec
     return p;
 }
 
-std::string count_text(unsigned __int128 x) {
+// The product of the modes' dims in words: exact where it fits 64 bits, else in floating point
+// (product() stops once past 64 bits, and its partial product was printed, sweep 65).
+std::string product_text(const std::vector<std::uint64_t>& dims, const std::vector<int>& modes) {
+    const unsigned __int128 x = product(dims, modes);
     if (x <= static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max()))
         return std::to_string(static_cast<std::uint64_t>(x));
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(x));
+    long double p = 1;
+    for (int m : modes) p *= static_cast<long double>(dims[static_cast<std::size_t>(m)]);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3Lg", p);
     return buf;
 }
 
@@ -82,7 +87,7 @@ std::string hocsr_refusal(const std::vector<std::uint64_t>& dims, const std::vec
     if (rows <= kHocsrMaxRows) return {};
     const std::string rows_of = modes_text(row_modes);  // the modes that make up a row, and the last one
     return "HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(order.back() + 1) + " last) would need " +
-           count_text(rows) + " row pointers, one per index tuple of modes " + rows_of + "; the limit is 2^" +
+           product_text(dims, row_modes) + " row pointers, one per index tuple of modes " + rows_of + "; the limit is 2^" +
            std::to_string(std::countr_zero(kHocsrMaxRows));
 }
 

@@ -60,6 +60,16 @@ FileKind file_kind(const std::string& path) {
     return FileKind::Text;
 }
 
+void require_nonzeros(const LoadedTensor& loaded, const std::string& what) {
+    if (loaded.tensor.nnz() > 0) return;
+    const std::uint64_t zeros = loaded.info.zeros_dropped;
+    throw InputError(loaded.info.path + ": the tensor has no nonzeros" +
+                     (zeros ? " (its " + std::to_string(zeros) + (zeros == 1 ? " entry was 0" : " entries were all 0") +
+                                  ", left out)"
+                            : std::string()) +
+                     ": nothing to " + what);
+}
+
 LoadedTensor load_tensor(const std::string& path, const LoadOptions& options, RunControl& control) {
     const auto start = Clock::now();
     const FileKind kind = file_kind(path);

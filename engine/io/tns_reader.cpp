@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "file_util.hpp"
+#include "float_range.hpp"
 #include "tns_reader.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -186,8 +187,8 @@ bool parse_value_slow(const char*& p, double& value, bool as_float, Failure& fai
         fail = {tok, "value " + show_token(tok, text) + " is not a finite number"};
         return false;
     }
-    if (as_float && std::fabs(value) > std::numeric_limits<float>::max()) {
-        fail = {tok, "value " + show_token(tok, text) + " does not fit a float"};
+    if (as_float && !detail::fits_float(value)) {
+        fail = {tok, "value " + show_token(tok, text) + " does not fit a float (" + detail::float_range_text + ")"};
         return false;
     }
     p = end;
@@ -271,8 +272,14 @@ Preamble read_preamble(const Text& text, Failure& fail, bool check_nul = true) {
             continue;
         }
         if (*q == '#') {
-            if (!saw_data && dims_comment(q, text, comment_dims, fail)) {
+            std::vector<std::uint64_t> dims;
+            if (!saw_data && dims_comment(q, text, dims, fail)) {
                 if (fail) return pre;
+                if (comment_at && dims != comment_dims) {  // the second had won without a word (sweep 65)
+                    fail = {q, "a second '# dims:' comment gives other dims than the first"};
+                    return pre;
+                }
+                comment_dims = std::move(dims);
                 comment_at = q;
             }
             p = next_line(q, text);
@@ -1032,6 +1039,8 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
                 Failure fail;
                 std::vector<std::uint64_t> dims;
                 if (dims_comment(q, text, dims, fail)) {
+                    if (!fail && !comment_dims.empty() && dims != comment_dims)
+                        fail = {q, "a second '# dims:' comment gives other dims than the first"};
                     if (fail) raise(fail, text, name, line_base);
                     comment_dims = std::move(dims);
                     position_of(q, text, line_base, comment_line, comment_column);

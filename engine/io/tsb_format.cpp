@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "file_util.hpp"
+#include "float_range.hpp"
 #include "tns_reader.hpp"
 #include "tsb_internal.hpp"
 #include "tscope/checks.hpp"
@@ -238,20 +239,20 @@ void check_tsb_contents(const CooTensor& t, const std::string& path, std::uint64
 void convert_tsb_values(CooTensor& t, const LoadOptions& options, const std::string& path, std::uint64_t first_entry) {
     const ValueType stored = t.value_type();
     if (!options.keep_stored_values && options.values == ValueType::F32 && stored == ValueType::F64) {
-        // as the text reader: a value beyond float's range is refused, not narrowed to inf
-        // (a double .tsb read with --float loaded 1e300 as an infinite nonzero)
+        // as the text reader: a value outside float's range is refused, not narrowed to inf or
+        // to 0 (a double .tsb read with --float loaded 1e300 as an infinite nonzero, and 1e-50
+        // was left out as if it had been 0)
         const auto& vals = t.values<double>();
         const std::uint64_t nnz = t.nnz();
         std::uint64_t fits = 0;
 #pragma omp parallel for reduction(+ : fits) schedule(static)
-        for (std::uint64_t i = 0; i < nnz; ++i) fits += std::fabs(vals[i]) <= std::numeric_limits<float>::max() ? 1 : 0;
+        for (std::uint64_t i = 0; i < nnz; ++i) fits += detail::fits_float(vals[i]) ? 1 : 0;
         if (fits != nnz) {
-            const auto it = std::find_if(vals.begin(), vals.end(),
-                                         [](double v) { return std::fabs(v) > std::numeric_limits<float>::max(); });
+            const auto it = std::find_if(vals.begin(), vals.end(), [](double v) { return !detail::fits_float(v); });
             std::ostringstream value;
             value << *it;
             throw bad(path, "entry " + std::to_string(first_entry + (it - vals.begin())) + " has the value " + value.str() +
-                                ", which does not fit a float");
+                                ", which does not fit a float (" + detail::float_range_text + ")");
         }
     }
     if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);

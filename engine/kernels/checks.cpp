@@ -57,13 +57,24 @@ void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t 
 
 void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank) {
     check_per_index_fits(dims, rank, "its rank-" + std::to_string(rank) + " factor");
+    // all of them together too: three factors of 9.6 GB each passed on a 25 GB machine (sweep 65)
+    long double total = 0;
+    for (const std::uint64_t d : dims) total += static_cast<long double>(d) * static_cast<long double>(rank) * 8.0L;
+    check_fits_memory(total, "the rank-" + std::to_string(rank) + " factors of the " + std::to_string(dims.size()) +
+                                 " modes together");
 }
 
 void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std::string& method) {
-    const double bound = squared_norm * static_cast<double>(std::max<std::uint64_t>(1, nnz));
-    if (bound <= std::numeric_limits<double>::max()) return;
     char norm[32];
     std::snprintf(norm, sizeof norm, "%.3g", squared_norm);
+    // Below double's normal range the squares keep few digits or none, and a fit of 1 (the
+    // "norm" 0 read as a perfect model) was reported for values under about 1e-162 (sweep 65).
+    if (nnz > 0 && squared_norm < std::numeric_limits<double>::min())
+        throw InputError(method + ": the values are too small for double precision: the sum of their squares is " + norm +
+                         ", below 2.2e-308, where squares and products lose their digits and no fit can be measured; multiply " +
+                         "the values by a constant (the decomposition scales by the same constant)");
+    const double bound = squared_norm * static_cast<double>(std::max<std::uint64_t>(1, nnz));
+    if (bound <= std::numeric_limits<double>::max()) return;
     throw InputError(
         method + ": the values are too large for double precision: the sum of their squares is " + norm +
         ", and times the " + std::to_string(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +

@@ -8,6 +8,8 @@
 #include "tensor/random.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/text_file.hpp"
+#include "tscope/kernels/relative_error.hpp"
+#include "tscope/text_parse.hpp"
 
 namespace tscope {
 
@@ -47,14 +49,9 @@ const std::vector<std::uint64_t>& ids_of_mode(const std::vector<std::vector<std:
 
 double max_relative_error(const DenseMatrix& a, const DenseMatrix& reference) {
     if (a.rows != reference.rows || a.cols != reference.cols) return INFINITY;
-    double diff = 0, scale = 0;
-    for (std::size_t i = 0; i < a.data.size(); ++i) {
-        const double d = std::fabs(a.data[i] - reference.data[i]);
-        if (std::isnan(d)) return INFINITY;
-        diff = std::max(diff, d);
-        scale = std::max(scale, std::fabs(reference.data[i]));
-    }
-    return scale > 0 ? diff / scale : diff;
+    RelativeError e;
+    for (std::size_t i = 0; i < a.data.size(); ++i) e.add(a.data[i], reference.data[i]);
+    return e.value();
 }
 
 DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64_t cols) {
@@ -74,14 +71,8 @@ DenseMatrix read_matrix(const std::string& path, std::uint64_t rows, std::uint64
         for (std::size_t at = line.find_first_not_of(" \t\r"); at != std::string::npos; at = line.find_first_not_of(" \t\r", at)) {
             const std::size_t end = std::min(line.find_first_of(" \t\r", at), line.size());
             const std::string tok = line.substr(at, end - at);
-            std::size_t used = 0;
             double v = 0;
-            try {
-                v = std::stod(tok, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != tok.size() || !std::isfinite(v))
+            if (parse_double(tok, v) != std::errc() || !std::isfinite(v))
                 throw ParseError(path, line_no, at + 1, "expected a finite number, found '" + tok + "'");
             m.data.push_back(v);
             ++c;

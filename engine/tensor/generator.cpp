@@ -15,6 +15,7 @@
 #include "tscope/ceil_div.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/tensor/coo_ops.hpp"
+#include "tscope/text_parse.hpp"
 
 namespace tscope {
 namespace {
@@ -148,14 +149,8 @@ void parse_distribution(const std::string& text, GeneratorSpec& spec) {
         std::stringstream ss(list);
         std::string item;
         while (std::getline(ss, item, ',')) {
-            std::size_t used = 0;
             double v = 0;
-            try {
-                v = std::stod(item, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used == 0 || used != item.size()) throw InputError("--dist: '" + item + "' is not a number");
+            if (parse_double(item, v) != std::errc()) throw InputError("--dist: '" + item + "' is not a number");
             out.push_back(v);
         }
         return out;

@@ -30,6 +30,22 @@ std::uint64_t parse_count(const std::string& text, const std::string& what) {
     return x * scale;
 }
 
+std::errc parse_double(const std::string& text, double& out) {
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    while (first != last && *first == ' ') ++first;  // "1.5, 2" as std::stod read it
+    while (last != first && last[-1] == ' ') --last;
+    const bool plus = first != last && *first == '+';
+    first += plus ? 1 : 0;
+    if (first == last || (plus && (*first == '+' || *first == '-'))) return std::errc::invalid_argument;
+    double x = 0;
+    const auto [end, ec] = std::from_chars(first, last, x);
+    if (ec == std::errc::result_out_of_range) return ec;
+    if (ec != std::errc() || end != last) return std::errc::invalid_argument;
+    out = x;
+    return std::errc();
+}
+
 std::vector<std::uint64_t> parse_count_list(const std::string& text, const std::string& what) {
     std::vector<std::uint64_t> out;
     // getline drops a trailing empty item ("5,5," would read as two entries), so empty items are

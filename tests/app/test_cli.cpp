@@ -242,6 +242,75 @@ private Q_SLOTS:
         QVERIFY(QDir(dir.path()).isEmpty());
     }
 
+    // Sweep 65: results that overflow fail their check and say why. SpTV's check had passed
+    // them with an error of 0, and a failed check exited 1 with nothing on stderr; in JSON an
+    // infinite error is null, as an unchecked one is, and check_passed tells them apart.
+    void aCheckThatFailsSaysSo() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("huge.tns"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 1; i <= 3; ++i)
+            for (int j = 1; j <= 3; ++j)
+                for (int k = 1; k <= 3; ++k) f.write(QStringLiteral("%1 %2 %3 1.7e308\n").arg(i).arg(j).arg(k).toUtf8());
+        f.close();
+        const QString path = dir.filePath("huge.tns");
+        const Run r = cli({"bench", path, "--kernel", "sptv", "--format", "COO", "--backend", "cpu-ref,omp", "--mode", "1",
+                           "--check", "--repeat", "1", "--jsonl"});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("error: check failed: sptv COO on omp, mode 1: max relative error inf against cpu-ref") &&
+                     r.err.contains("cpu-ref's own results hold inf or NaN"),
+                 r.err.constData());
+        QVERIFY2(r.out.contains("\"max_rel_error\":null") && r.out.contains("\"check_passed\":false"), r.out.constData());
+        const Run fine = cli({"bench", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--kernel", "sptv", "--format", "COO",
+                              "--backend", "omp", "--mode", "1", "--check", "--repeat", "1", "--jsonl"});
+        QCOMPARE(fine.status, 0);
+        QVERIFY2(fine.out.contains("\"check_passed\":true") && fine.err.isEmpty(), fine.err.constData());
+    }
+
+    // Sweep 65: shapes past 64 bits are said in their own terms. advise printed "moves 0 B" (a
+    // double past 2^64 cast to an integer) and ranked a run bench refuses without a word;
+    // HOCSR's refusal printed a partial product of the dims; BLCO's was ALTO's message; HiCOO
+    // on 13 modes was refused for a helper tensor of 26 modes; a second "# dims:" comment won
+    // silently; bench on a tensor of zeros ran no row and exited 0.
+    void extremeShapesAreSaidInTheirOwnTerms() {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(text);
+            return dir.filePath(name);
+        };
+        const QString big = write("big.tns", "# dims: 1099511627776 1099511627776 1099511627776 1099511627776 "
+                                             "1099511627776 1099511627776 1099511627776 1099511627776\n"
+                                             "5 6 7 8 9 10 11 12 1.5\n1099511627775 1 2 3 4 5 6 7 2.5\n");
+        const QString huge = write("huge.tns", "# dims: 9223372036854775808 9223372036854775808 9223372036854775808 "
+                                               "9223372036854775808 9223372036854775808\n"
+                                               "1 2 3 4 5 1.5\n9223372036854775807 1 2 3 4 2.5\n");
+        const Run advise = cli({"advise", huge, "--kernel", "mttkrp"});
+        QCOMPARE(advise.status, 0);
+        QVERIFY2(advise.out.contains("this run cannot be held here, and bench would refuse it") &&
+                     !advise.out.contains(" 0 B ") && advise.out.contains(" ZB "),
+                 advise.out.constData());
+        const Run formats = cli({"formats", big, "--format", "HOCSR,BLCO"});
+        QVERIFY2(formats.out.contains("would need 1.94e+84 row pointers") &&
+                     formats.out.contains("BLCO: the modes need 320 bits") && !formats.out.contains("ALTO:"),
+                 formats.out.constData());
+        QByteArray line13;  // 13 modes of 32: a HiCOO block key of 65 bits
+        for (int m = 0; m < 13; ++m) line13 += QByteArray::number(m % 2 ? 32 : 1 + m) + " ";
+        const QString wide = write("wide.tns", "# dims: 32 32 32 32 32 32 32 32 32 32 32 32 32\n" + line13 + "1.0\n" +
+                                                   QByteArray("1 2 3 4 5 6 7 8 9 10 11 12 13 2.0\n"));
+        const Run hicoo = cli({"formats", wide, "--format", "HiCOO", "--verify"});
+        QVERIFY2(hicoo.status == 0 && hicoo.out.contains("exact"), hicoo.out.constData());
+        const Run twice = cli({"info", write("twice.tns", "# dims: 2 2 2\n# dims: 3 3 3\n1 1 1 1.0\n")});
+        QCOMPARE(twice.status, 2);
+        QVERIFY2(twice.err.contains("twice.tns:2:1: a second '# dims:' comment gives other dims"), twice.err.constData());
+        QCOMPARE(cli({"info", write("same.tns", "# dims: 3 3 3\n# dims: 3 3 3\n1 1 1 1.0\n")}).status, 0);
+        const Run zeros = cli({"bench", write("zeros.tns", "1 1 1 0\n2 2 2 0\n"), "--check"});
+        QCOMPARE(zeros.status, 2);
+        QVERIFY2(zeros.err.contains("the tensor has no nonzeros (its 2 entries were all 0, left out): nothing to benchmark"),
+                 zeros.err.constData());
+    }
+
     // Sweep 64: pipeline, which needs a GPU, says a wrong file name first (exit 2), not "no
     // CUDA device" (exit 1).
     void aWrongNameIsSaidBeforeAMissingGpu() {
@@ -1045,6 +1114,9 @@ private Q_SLOTS:
         const Run tiny = cli({"decompose", file, "--tol", "1e-400", "--iters", "1"});
         QCOMPARE(tiny.status, 2);
         QVERIFY2(tiny.err.contains("beyond what a double holds"), tiny.err.constData());
+        // ... but a subnormal one is a double (sweep 65: std::stod called 1e-320 out of range)
+        const Run subnormal = cli({"decompose", file, "--tol", "1e-320", "--iters", "1"});
+        QVERIFY2(subnormal.status == 0, subnormal.err.constData());
     }
 
     void benchBadRequests() {

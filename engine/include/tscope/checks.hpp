@@ -28,7 +28,8 @@ void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t ran
 // InputError unless a decomposition's doubles can hold this tensor's scale: ||X||^2
 // (`squared_norm`) times the nonzero count, which bounds the Grams of a factor before it is
 // normalised ((sum |x|)^2 <= nnz ||X||^2), must stay finite. Values near 1e308 otherwise fail
-// later as a Cholesky solve or an eigendecomposition that "did not converge".
+// later as a Cholesky solve or an eigendecomposition that "did not converge". The sum must
+// also be a normal double: tiny values' squares underflow, and a fit of them means nothing.
 void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std::string& method);
 
 }  // namespace tscope

@@ -190,6 +190,29 @@ private Q_SLOTS:
         for (std::size_t z = 0; z < v.size(); ++z) v[z] = (z % 2 ? -1e150 : 1e150);
         QVERIFY(std::isfinite(cpd_als(t, o).fit));
     }
+
+    // Sweep 65: values whose squares underflow (below about 1e-154) are refused too; their sum
+    // of squares read as 0, and the fit came out as 1 with all-zero factors. 1e-140 still
+    // decomposes, to the fit the same tensor has at unit scale.
+    void valuesTooSmallForDoublesAreRefused() {
+        CooTensor t = tstest::random_tensor({8, 8, 8}, 60, 3);
+        auto& v = t.values<double>();
+        const std::vector<double> unit(v.begin(), v.end());
+        CpdOptions o;
+        o.rank = 3;
+        const double fit = cpd_als(t, o).fit;
+        for (const double scale : {1e-170, 1e-300}) {
+            for (std::size_t z = 0; z < v.size(); ++z) v[z] = unit[z] * scale;
+            try {
+                cpd_als(t, o);
+                QFAIL("a tensor of tiny values was decomposed");
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("too small for double precision") != std::string::npos, e.what());
+            }
+        }
+        for (std::size_t z = 0; z < v.size(); ++z) v[z] = unit[z] * 1e-140;
+        QVERIFY(std::fabs(cpd_als(t, o).fit - fit) < 1e-6);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCpdAls)

@@ -217,8 +217,8 @@ private Q_SLOTS:
     }
 
     // Issue 24: a double .tsb read as float refuses a value beyond float's range, as the text
-    // reader does (1e300 used to load as an infinite nonzero); tiny values become 0 and are left
-    // out, as in text.
+    // reader does (1e300 used to load as an infinite nonzero); so are values below it (sweep 65:
+    // 1e-50 became 0 and was left out as if it had been 0), in text too. Subnormal floats load.
     void tsbValueBeyondFloatIsBadInputWithFloat() {
         QTemporaryDir dir;
         const std::string path =
@@ -236,9 +236,18 @@ private Q_SLOTS:
         }
         QCOMPARE(load_tensor(path).tensor.nnz(), std::uint64_t{3});  // as double: all three
         const std::string small = write_bytes(dir, "small.tsb", tsb_bytes(4, 2, {3, 3, 3}, {{0, 1}, {0, 1}, {0, 1}}, {1, 1e-50}));
-        const LoadedTensor narrowed = load_tensor(small, f32);
-        QCOMPARE(narrowed.tensor.nnz(), std::uint64_t{1});
-        QCOMPARE(narrowed.info.zeros_dropped, std::uint64_t{1});
+        QVERIFY_THROWS_EXCEPTION(InputError, load_tensor(small, f32));
+        const std::string text = write_bytes(dir, "small.tns", "1 1 1 1\n2 2 2 1e-50\n");
+        try {
+            load_tensor(text, f32);
+            QFAIL("1e-50 was narrowed to a float 0");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("'1e-50' does not fit a float (a float holds magnitudes from about 1.4e-45") !=
+                         std::string::npos,
+                     e.what());
+        }
+        const std::string subnormal = write_bytes(dir, "subnormal.tns", "1 1 1 1\n2 2 2 1e-44\n");
+        QCOMPARE(load_tensor(subnormal, f32).tensor.nnz(), std::uint64_t{2});
     }
 
     void roundTrip_data() {

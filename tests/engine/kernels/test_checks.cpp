@@ -1,0 +1,46 @@
+// The up-front checks (tscope/checks.hpp) that refuse, in words, work this machine cannot hold
+// or values a decomposition cannot measure, before anything is allocated or run.
+#include <QtTest>
+
+#include <limits>
+
+#include "tscope/bench/machine.hpp"
+#include "tscope/checks.hpp"
+#include "tscope/error.hpp"
+
+using namespace tscope;
+
+class TestChecks : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Sweep 65: each factor was checked alone, so three that each take 60% of the memory passed
+    // (bench and CPD then ran out of memory, or had the OOM killer end them).
+    void factorsAreCheckedTogether() {
+        const std::uint64_t memory = physical_memory_bytes();
+        if (memory == 0) QSKIP("this machine's memory cannot be told");
+        const std::uint64_t rank = 8, rows = memory / (8 * rank) * 6 / 10;
+        check_factors_fit({rows, 10}, rank);  // one large factor alone fits
+        try {
+            check_factors_fit({rows, rows, rows}, rank);
+            QFAIL("three factors of 60% of the memory each passed");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("the rank-8 factors of the 3 modes together would need") != std::string::npos,
+                     e.what());
+        }
+    }
+
+    // Sweep 65: a sum of squares below double's normal range is refused as too small, one past
+    // its top as too large; between them, decompositions run.
+    void valuesAreDecomposableBetweenBothEnds() {
+        check_values_decomposable(1.0, 100, "CPD");
+        check_values_decomposable(std::numeric_limits<double>::min(), 1, "CPD");
+        QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(0.0, 5, "CPD"));
+        QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(1e-310, 5, "CPD"));
+        QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(1e300, 1000000000u, "CPD"));
+        check_values_decomposable(0.0, 0, "CPD");  // no nonzeros: said elsewhere, not here
+    }
+};
+
+QTEST_APPLESS_MAIN(TestChecks)
+#include "test_checks.moc"
