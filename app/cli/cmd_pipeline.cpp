@@ -62,6 +62,7 @@ int run_pipeline(int argc, char** argv) {
     const GpuInfo gpu = query_gpu();
     const LoadedTensor loaded = load_tensor(path);
     const CooTensor& t = loaded.tensor;
+    check_values_fit_gpu(t);
     const int mode = static_cast<int>(args.integer("--mode", 1, 1, static_cast<std::uint64_t>(t.order()))) - 1;
     const auto format = build_format(kind, t, sptv_options(kind, t.order(), mode));
     const DenseMatrix vm = random_matrix(t.dim(mode), 1, 101 + std::uint64_t(mode));

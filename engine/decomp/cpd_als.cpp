@@ -149,6 +149,7 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
         throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
     const double norm_x = squared_norm(t);
     check_values_decomposable(norm_x, t.nnz(), "CPD");
+    if (o.backend == Backend::Cuda) check_values_fit_gpu(t);  // its MTTKRPs are fp32
     // the tensor side (formats, uploads, GPUs) is set up once, every start runs on it
     if (o.backend == Backend::Cuda && detail::cpd_runs_on_device(o.format))
         return detail::keep_best(detail::cpd_als_device(t, o, norm_x, on_iteration, control));

@@ -177,6 +177,7 @@ public:
         world_.agreed([&] { check_factors_fit(result_.dims, o_.rank); });
         norm_x_ = world_.sum(squared_norm(block.tensor));  // the same sum on every rank, so all refuse alike
         check_values_decomposable(norm_x_, result_.nnz, "CPD");
+        if (o_.backend == Backend::Cuda) world_.agreed([&] { check_values_fit_gpu(block.tensor); });  // fp32 there
         lay_out_modes(block);
         const auto built = Clock::now();
         world_.agreed([&] { build_kernels(block); });

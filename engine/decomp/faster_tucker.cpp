@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "../tensor/random.hpp"
 #include "tscope/error.hpp"
@@ -238,6 +239,23 @@ void split(const CooTensor& t, double fraction, std::uint64_t seed, CooTensor& t
     }
 }
 
+// Divergence, in words. SGD's steps grow with the values too: values of 1e20 diverged at
+// once whatever rates the message asked to lower (sweep 65), so values far from 1 are named.
+[[noreturn]] void diverged(int epoch, const CooTensor& train) {
+    const double largest = train.visit([&]<class I, class V>(TypeTag<I>, TypeTag<V>) {
+        double m = 0;
+        for (const V v : train.values<V>()) m = std::max(m, std::fabs(static_cast<double>(v)));
+        return m;
+    });
+    std::string why = "FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates (--lr-a, --lr-b)";
+    if (largest > 1e3) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%.3g", largest);
+        why += std::string(", or scale the values nearer 1 (the largest is ") + value + ")";
+    }
+    throw Error(why);
+}
+
 template <class Fn>
 void with_tree(const SparseFormat& f, Fn&& fn) {
     visit_format(f, overloaded{[&]<class I>(const BcsfFormat<I, double>& b) { fn(b.csf); },
@@ -297,7 +315,7 @@ void run_on_gpu(const std::vector<std::unique_ptr<SparseFormat>>& trees, const s
         rep.test_rmse = n_test > 0 ? std::sqrt(e.test_se / n_test) : NAN;
         rep.test_mae = n_test > 0 ? e.test_ae / n_test : NAN;
         rep.seconds = since(start);
-        if (!std::isfinite(rep.train_rmse)) throw Error("FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates");
+        if (!std::isfinite(rep.train_rmse)) diverged(epoch, train);
         res.iterations.push_back(rep);
         if (on_iteration) on_iteration(rep);
         control.progress(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(o.epochs));
@@ -332,6 +350,7 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
     if (!(o.test_fraction >= 0 && o.test_fraction < 1)) throw InputError("the test fraction must be in [0, 1)");
     // SGD on values near 1e308 overflows at once: say so, not "lower the learning rates"
     check_values_decomposable(squared_norm(t), t.nnz(), "FasterTucker");
+    if (o.backend == Backend::Cuda) check_values_fit_gpu(t);  // its SGD is fp32
     for (int n = 0; n < order; ++n) {  // A(n) (I_n x J_n) and B(n) (J_n x R), before any allocation
         const std::uint64_t J = o.j_ranks[o.j_ranks.size() == 1 ? 0 : static_cast<std::size_t>(n)];
         check_dense_fits(t.dim(n), J,
@@ -419,7 +438,7 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         const Errors tr = errors(train, model), te = errors(test, model);
         rep.train_rmse = tr.rmse, rep.train_mae = tr.mae, rep.test_rmse = te.rmse, rep.test_mae = te.mae;
         rep.seconds = since(start);
-        if (!std::isfinite(tr.rmse)) throw Error("FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates");
+        if (!std::isfinite(tr.rmse)) diverged(epoch, train);
         res.iterations.push_back(rep);
         if (on_iteration) on_iteration(rep);
         control.progress(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(o.epochs));

@@ -147,6 +147,7 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     }
     const double norm_x = squared_norm(t);
     check_values_decomposable(norm_x, t.nnz(), "Tucker");
+    if (o.backend == Backend::Cuda) check_values_fit_gpu(t);  // its TTMs are fp32
     const auto start = Clock::now();
     TuckerResult r;
     control.stage("preparing the TTM chains");

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
 
@@ -79,6 +81,28 @@ void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std
         method + ": the values are too large for double precision: the sum of their squares is " + norm +
         ", and times the " + std::to_string(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +
         "products overflow; divide the values by a constant (the decomposition scales by the same constant)");
+}
+
+std::string gpu_value_refusal(const CooTensor& t) {
+    return t.visit([&]<class I, class V>(TypeTag<I>, TypeTag<V>) -> std::string {
+        const auto& vals = t.values<V>();
+        const auto bad = std::find_if(vals.begin(), vals.end(), [](V v) {
+            const double a = std::fabs(static_cast<double>(v));
+            return a > std::numeric_limits<float>::max() || (a != 0 && a < std::numeric_limits<float>::min());
+        });
+        if (bad == vals.end()) return {};
+        char value[32];
+        std::snprintf(value, sizeof value, "%.3g", static_cast<double>(*bad));
+        const bool large = std::fabs(static_cast<double>(*bad)) > std::numeric_limits<float>::max();
+        return std::string("cuda computes in fp32, whose normal values run from about 1.2e-38 to 3.4e38 in magnitude: "
+                           "this tensor holds ") +
+               value + (large ? ", which would be inf there" : ", which the GPU's kernels would make 0") +
+               "; scale the values by a constant, or run on omp";
+    });
+}
+
+void check_values_fit_gpu(const CooTensor& t) {
+    if (const std::string why = gpu_value_refusal(t); !why.empty()) throw InputError(why);
 }
 
 }  // namespace tscope

@@ -8,6 +8,8 @@
 
 namespace tscope {
 
+class CooTensor;
+
 // InputError "<label> <mode + 1> is out of range: the tensor has <order> modes" unless
 // 0 <= mode < order (mode is 0-based; users see modes numbered from 1).
 void check_mode(int mode, int order, const std::string& label = "mode");
@@ -31,5 +33,12 @@ void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t ran
 // later as a Cholesky solve or an eigendecomposition that "did not converge". The sum must
 // also be a normal double: tiny values' squares underflow, and a fit of them means nothing.
 void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std::string& method);
+// The GPU computes in fp32, and its kernels flush subnormal floats to zero: why a value of `t`
+// would not survive there (past float's normal range either way), naming the first such value;
+// empty where every value does. Sweep 65 on an H200: 1e39 became inf (CPD's eigensolver "did
+// not converge"), and 1e-40 became 0 (CPD reported fit 0, "converged", exit 0).
+std::string gpu_value_refusal(const CooTensor& t);
+// InputError with gpu_value_refusal's reason, where it gives one.
+void check_values_fit_gpu(const CooTensor& t);
 
 }  // namespace tscope

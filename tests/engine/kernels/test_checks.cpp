@@ -7,6 +7,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
+#include "tscope/tensor/coo_tensor.hpp"
 
 using namespace tscope;
 
@@ -39,6 +40,26 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(1e-310, 5, "CPD"));
         QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(1e300, 1000000000u, "CPD"));
         check_values_decomposable(0.0, 0, "CPD");  // no nonzeros: said elsewhere, not here
+    }
+
+    // Sweep 65 on an H200: values past float's normal range became inf or 0 on the GPU. Which
+    // values survive fp32 there, said without a GPU.
+    void valuesTheGpuCannotHoldAreNamed() {
+        CooTensor t({4, 4});
+        t.resize(3);
+        const std::uint64_t a[] = {0, 0}, b[] = {1, 2}, c[] = {3, 3};
+        t.set(0, a, 1.0), t.set(1, b, -3e38), t.set(2, c, 2e-38);
+        QVERIFY(gpu_value_refusal(t).empty());
+        check_values_fit_gpu(t);
+        for (const double bad : {1e39, -1e39, 1e-40, -1e-300}) {
+            t.set(1, b, bad);
+            const std::string why = gpu_value_refusal(t);
+            QVERIFY2(why.find("cuda computes in fp32") != std::string::npos &&
+                         why.find(bad > 1 || bad < -1 ? "which would be inf there" : "which the GPU's kernels would make 0") !=
+                             std::string::npos,
+                     why.c_str());
+            QVERIFY_THROWS_EXCEPTION(InputError, check_values_fit_gpu(t));
+        }
     }
 };
 
