@@ -22,6 +22,18 @@ void DecompRunsModel::addIteration(int run, const tscope::IterationReport& repor
     endInsertRows();
 }
 
+bool DecompRunsModel::nameOtherTensors(const QString& current) {
+    bool changed = false;
+    for (DecompRun& r : runs_) {
+        const QString tag = QStringLiteral(" · ") + r.tensor;
+        if (r.tensor == current || r.tensor.isEmpty() || r.label.endsWith(tag)) continue;
+        r.label += tag;
+        changed = true;
+    }
+    if (changed && !rows_.empty()) Q_EMIT dataChanged(index(0, Run), index(static_cast<int>(rows_.size()) - 1, Run));
+    return changed;
+}
+
 void DecompRunsModel::setOutcome(int run, const QString& outcome) {
     if (run >= 0 && run < static_cast<int>(runs_.size())) runs_[static_cast<std::size_t>(run)].outcome = outcome;
 }

@@ -24,7 +24,8 @@ struct CpdSetup {
 
 struct DecompRun {
     int id = 0;
-    QString label;   // "CPD r16 CSF/omp #1"
+    QString label;   // "#1 CPD-ALS r16 CSF/omp", and " · TENSOR" once another tensor is open
+    QString tensor;  // the title of the tensor it ran on
     tscope::DecompMethod method = tscope::DecompMethod::Cpd;
     int rank = 0;
     QString format;   // CPD: MTTKRP's format
@@ -46,6 +47,10 @@ public:
     void addIteration(int run, const tscope::IterationReport& report);
     void setOutcome(int run, const QString& outcome);
     void setSetup(int run, const CpdSetup& setup);
+    // Another tensor is open: runs of any other take their tensor's title into their label for
+    // good, so that runs on two tensors overlaid never read alike (sweep 65b). True where a label
+    // changed.
+    bool nameOtherTensors(const QString& current);
     void clear();
     const std::vector<DecompRun>& runs() const { return runs_; }
 

@@ -101,6 +101,9 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     layout->addWidget(split, 1);
     gpu_ = tscope::query_gpu();
     setGpuCount(gpu_.available ? gpu_.count : 0);
+    replotTimer_ = new QTimer(this);
+    replotTimer_->setSingleShot(true);
+    connect(replotTimer_, &QTimer::timeout, this, &DecompositionPanel::replot);
     connectControls();
     methodChanged();
     replot();
@@ -249,6 +252,8 @@ QTableView* DecompositionPanel::buildTable(QWidget* parent) {
     table_->verticalHeader()->hide();
     table_->setAlternatingRowColors(true);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // measuring every row again at each new one made a long run's table quadratic (sweep 65b)
+    table_->horizontalHeader()->setResizeContentsPrecision(200);
     table_->horizontalHeader()->setStretchLastSection(true);
     return table_;
 }
@@ -295,6 +300,7 @@ bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
     DecompRun r = std::move(f->run);
     r.id = static_cast<int>(model_->runs().size()) + 1;
     r.colour = kRunColours[static_cast<std::size_t>(r.id - 1) % std::size(kRunColours)];
+    r.tensor = QFileInfo(f->file).fileName();  // the recorded run's tensor, whatever is open
     const QString where = f->ranks > 1 ? tr(", %1 ranks %2").arg(f->ranks).arg(f->grid) : QString();
     r.label = QStringLiteral("#%1 %2 r%3%4/%5%6")
                   .arg(r.id)
@@ -400,7 +406,9 @@ void DecompositionPanel::setDataset(const DatasetPtr& dataset) {
     // going, it held the Run button while the status read Ready for the new one
     if (dataset != dataset_ && job_.isBusy()) job_.cancel();
     dataset_ = dataset;
-    if (dataset_) status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
+    if (!dataset_) return;
+    status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
+    if (model_->nameOtherTensors(dataset_->title)) replot();
 }
 
 void DecompositionPanel::cancel() { job_.cancel(); }
@@ -431,6 +439,7 @@ void DecompositionPanel::run() {
     r.format = method == tscope::DecompMethod::Cpd ? format : QString();
     r.backend = QString::fromLatin1(tscope::backend_name(backend));
     r.colour = kRunColours[static_cast<std::size_t>(r.id - 1) % std::size(kRunColours)];
+    r.tensor = dataset_->title;
     r.label = QStringLiteral("#%1 %2 r%3%4/%5")
                   .arg(r.id)
                   .arg(method_->currentText().section(QLatin1Char(' '), 0, 0))
@@ -487,7 +496,16 @@ void DecompositionPanel::run() {
 
 void DecompositionPanel::onIteration(int run, const tscope::IterationReport& report) {
     model_->addIteration(run, report);
-    replot();
+    if (model_->runs()[static_cast<std::size_t>(run)].iterations.size() == 1) return replot();  // a run's first point at once
+    replotSoon();
+}
+
+void DecompositionPanel::replotSoon() {
+    constexpr qint64 kGapMs = 150;
+    if (replotTimer_->isActive()) return;
+    const qint64 since = sinceReplot_.isValid() ? sinceReplot_.elapsed() : kGapMs;
+    if (since >= kGapMs) return replot();
+    replotTimer_->start(static_cast<int>(kGapMs - since));
 }
 
 void DecompositionPanel::settle(const QString& outcome) {
@@ -495,6 +513,10 @@ void DecompositionPanel::settle(const QString& outcome) {
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
     QString text =
         tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
+    if (dataset_ && r.tensor != dataset_->title)  // stopped by the open: said, then the new tensor's Ready
+        text = tr("%1 stopped after %n iteration(s): another tensor was opened. Ready: %2.", nullptr,
+                  static_cast<int>(r.iterations.size()))
+                   .arg(r.label, dataset_->title);
     if (r.setup) {  // the memory peaks, in words: the host's is the whole process's so far
         const QString device = r.backend == QLatin1String("cuda")
                                    ? tr("%1 on the GPU").arg(humanBytes(r.setup->peakDeviceBytes))
@@ -510,6 +532,8 @@ void DecompositionPanel::settle(const QString& outcome) {
 }
 
 void DecompositionPanel::replot() {
+    replotTimer_->stop();  // this one covers any pending
+    sinceReplot_.start();
     const bool bySeconds = xAxis_->currentIndex() == 1;
     const bool mae = errorMetric_->currentIndex() == 1;
     for (QCustomPlot* p : {fitPlot_, errorPlot_}) {

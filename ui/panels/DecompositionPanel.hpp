@@ -9,6 +9,8 @@
 #pragma once
 
 #include <QPointF>
+#include <QElapsedTimer>
+#include <QTimer>
 #include <memory>
 
 #include "jobs/EngineJob.hpp"
@@ -73,6 +75,7 @@ private:
     QTableView* buildTable(QWidget* parent);
     void connectControls();
     void onIteration(int run, const tscope::IterationReport& report);
+    void replotSoon();
     // The running run ended: outcome is "converged", "done", "cancelled", or "failed: ...".
     void settle(const QString& outcome);
     void replot();
@@ -119,6 +122,11 @@ private:
     DecompRunsModel* model_;
     QTableView* table_;
     std::unique_ptr<RankBarsPlot> ranks_;
+    // Iterations arrive faster than every run's curves redraw: one replot at most each 150 ms
+    // (the first at once), where a replot per iteration had frozen the window for 20 s with six
+    // 1000-epoch runs.
+    QTimer* replotTimer_;
+    QElapsedTimer sinceReplot_;
 };
 
 }  // namespace tsui

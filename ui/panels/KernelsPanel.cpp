@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
+#include <utility>
 #include <qcustomplot.h>
 
 #include "plots/PlotAxes.hpp"
@@ -256,7 +257,13 @@ void KernelsPanel::connectControls() {
         settle(tr("Failed: see the message above."));
         Q_EMIT failed(message);
     });
-    connect(&job_, &EngineJob::cancelled, this, [this] { settle(tr("Cancelled.")); });
+    connect(&job_, &EngineJob::cancelled, this, [this] {
+        // no one pressed Cancel where another tensor was opened (it read "Cancelled.", sweep 65b)
+        settle(std::exchange(switched_, false) && dataset_
+                   ? tr("Ready: %1 nonzeros. The last tensor's run stopped when this one was opened.")
+                         .arg(grouped(dataset_->tensor.nnz()))
+                   : tr("Cancelled."));
+    });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
 }
 
@@ -329,7 +336,10 @@ void KernelsPanel::setDataset(const DatasetPtr& dataset) {
     // run() clears the flag, and showRecording waits for a run's end)
     const bool keep = showingRecording_;
     if (dataset != dataset_ && !keep) {
-        if (job_.isBusy()) job_.cancel();
+        if (job_.isBusy()) {
+            job_.cancel();
+            switched_ = true;
+        }
         model_->setResults({});
         replot();
     }
@@ -375,6 +385,7 @@ std::vector<tscope::BenchRequest> KernelsPanel::requests(QString* why) const {
 
 void KernelsPanel::run() {
     if (!dataset_ || job_.isBusy()) return;
+    switched_ = false;
     QString why;
     const std::vector<tscope::BenchRequest> requests = this->requests(&why);
     if (requests.empty()) {
@@ -428,7 +439,10 @@ void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
 }
 
 void KernelsPanel::showRecording(const BenchRecording& recording) {
-    if (job_.isBusy()) return;  // a run's rows are on their way
+    if (job_.isBusy()) {  // a run's rows are on their way (the choice did nothing, silently, sweep 65b)
+        status_->setText(tr("A run is on: a recording shows once it ends or is cancelled."));
+        return;
+    }
     // the Kernel box names the recorded kernel (where its rows share one), so that Run measures it here
     const auto differs = [&](const tscope::BenchResult& r) { return r.kernel != recording.rows.front().kernel; };
     if (!recording.rows.empty() && std::none_of(recording.rows.begin(), recording.rows.end(), differs))

@@ -16,6 +16,7 @@
 #include "plots/PlotExport.hpp"
 #include "plots/PlotInspector.hpp"
 #include "plots/TimelineStages.hpp"
+#include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/dense_matrix.hpp"
@@ -508,6 +509,7 @@ void PipelinePanel::runLive() {
 
 tscope::PipelineReport PipelinePanel::stream(const tscope::CooTensor& t, tscope::FormatKind kind, const tscope::PipelineOptions& options,
                                              tscope::RunControl& control) {
+    tscope::check_values_fit_gpu(t);
     const int mode = t.order() - 1;
     const auto format = tscope::build_format(kind, t, tscope::sptv_options(kind, t.order(), mode), control);
     const tscope::DenseMatrix vm = tscope::random_matrix(t.dim(mode), 1, 101 + std::uint64_t(mode));

@@ -10,6 +10,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+#include <utility>
 
 #include "plots/DensityMapPlot.hpp"
 #include "plots/PlotAxes.hpp"
@@ -116,16 +117,21 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     connect(run_, &QPushButton::clicked, this, &ReorderPanel::compare);
     connect(cancel_, &QPushButton::clicked, this, &ReorderPanel::cancel);
     connect(&job_, &EngineJob::progress, this, [this](int permille, const QString& stage) {
+        if (stale_) return;
         status_->setText(permille > 0 ? tr("%1… %2%").arg(stage).arg(permille / 10) : tr("%1…").arg(stage));
     });
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
+        cancel_->setEnabled(false);
+        if (std::exchange(stale_, false)) return run_->setEnabled(canCompare());
         status_->setText(tr("Failed: %1").arg(message));
-        run_->setEnabled(true), cancel_->setEnabled(false);
+        run_->setEnabled(canCompare());
         Q_EMIT failed(message);  // the window names the tab
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
+        cancel_->setEnabled(false);
+        if (std::exchange(stale_, false)) return run_->setEnabled(canCompare());
         status_->setText(tr("Cancelled: the last comparison stays shown."));
-        run_->setEnabled(true), cancel_->setEnabled(false);
+        run_->setEnabled(canCompare());
     });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
     clearComparison();
@@ -134,12 +140,16 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
 QString ReorderPanel::oneModeReason() { return tr("Reordering compares two-mode maps: this tensor has one mode."); }
 
 void ReorderPanel::setDataset(const DatasetPtr& dataset) {
+    if (dataset != dataset_ && job_.isBusy()) {  // the last tensor's comparison stops, as other tabs' work does
+        job_.cancel();
+        stale_ = true;
+    }
     dataset_ = dataset;
     fillPairs();
     clearComparison();  // the last tensor's maps and times are not this one's
     if (!dataset_) return;
     const bool pairs = dataset_->tensor.order() >= 2;
-    run_->setEnabled(pairs);
+    run_->setEnabled(canCompare());  // while the last comparison ends, Compare waits for it
     run_->setToolTip(pairs ? QString() : oneModeReason());
     status_->setText(pairs ? tr("Ready: %1. Pick a method and press Compare.").arg(dataset_->title) : oneModeReason());
 }
@@ -201,8 +211,9 @@ void ReorderPanel::clearComparison() {
 }
 
 void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of) {
-    run_->setEnabled(true), cancel_->setEnabled(false);
-    if (of != dataset_) return;  // another tensor was opened while this one's comparison ran
+    stale_ = false;
+    cancel_->setEnabled(false);
+    if (of != dataset_) return run_->setEnabled(canCompare());  // another tensor was opened meanwhile
     shown_ = std::move(c);
     const tscope::ReorderComparison& r = *shown_;
     const QString method = QString::fromLatin1(tscope::reorder_method_name(request.method));

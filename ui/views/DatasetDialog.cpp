@@ -206,6 +206,14 @@ void DatasetDialog::chooseCache() {
     fillTable();
 }
 
+void DatasetDialog::reject() {
+    if (fetcher_->isBusy()) {
+        status_->setText(tr("A download is on: press Cancel download to stop it, or wait for it to end."));
+        return;
+    }
+    QDialog::reject();
+}
+
 void DatasetDialog::setRunning(bool running) {
     progress_->setVisible(running);
     if (running) progress_->setRange(0, 0);

@@ -37,6 +37,11 @@ public:
     // The setting, else the engine's default.
     static QString defaultCacheDir();
 
+public Q_SLOTS:
+    // Esc and the title bar's close while a fetch runs: refused with a word, as the disabled Close
+    // button is (they had cancelled the download silently, sweep 65b); Cancel download stops it.
+    void reject() override;
+
 private:
     void fillTable();
     void showDetails();

@@ -163,6 +163,33 @@ private Q_SLOTS:
         QVERIFY(!ordered->isVisible());
     }
 
+    // Sweep 65b: a run stopped by another tensor's open says so, then Ready for the new one (it
+    // read "#1 ...: cancelled" under the new tensor), and runs on the old tensor take its name
+    // into their labels, so that runs on two tensors overlaid never read alike.
+    void anotherTensorsOpenIsSaidAndNamed() {
+        DecompositionPanel p;
+        auto first = std::make_shared<Dataset>(), second = std::make_shared<Dataset>();
+        first->title = QStringLiteral("first.tns"), second->title = QStringLiteral("second.tns");
+        first->tensor = tstest::random_tensor({300, 300, 300}, 200000, 3);
+        second->tensor = tstest::random_tensor({20, 20, 20}, 300, 4);
+        p.setDataset(first);
+        p.configure(tscope::DecompMethod::FasterTucker, 16, 5000);
+        p.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.model()->runs().front().iterations.empty(), 60000);
+        p.setDataset(second);
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        auto* status = p.findChild<QLabel*>(QStringLiteral("decompStatus"));
+        QVERIFY2(status->text().contains(QStringLiteral("stopped after")) &&
+                     status->text().contains(QStringLiteral("another tensor was opened. Ready: second.tns.")),
+                 qPrintable(status->text()));
+        QVERIFY(p.model()->runs().front().label.endsWith(QStringLiteral(" · first.tns")));
+        QVERIFY(p.model()->runs().front().iterations.size() < 5000);
+        p.configure(tscope::DecompMethod::Cpd, 2, 2);
+        p.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        QVERIFY(!p.model()->runs().back().label.contains(QStringLiteral("·")));  // the open tensor's own
+    }
+
     void gpusBoxReachesCpdOptions() {
         DecompositionPanel p;
         auto* gpus = p.findChild<QSpinBox*>(QStringLiteral("decompGpus"));

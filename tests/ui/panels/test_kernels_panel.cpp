@@ -362,6 +362,24 @@ private Q_SLOTS:
         QVERIFY(!p.backendBox(tscope::Backend::Cuda)->isEnabled());
     }
 
+    // Sweep 65b: a run stopped by another tensor's open is not "Cancelled." (no one pressed
+    // Cancel): the status says what happened, and Ready for the new tensor.
+    void anotherTensorsOpenIsNotACancel() {
+        KernelsPanel p;
+        auto first = std::make_shared<Dataset>(), second = std::make_shared<Dataset>();
+        first->title = QStringLiteral("first.tns"), second->title = QStringLiteral("second.tns");
+        first->tensor = tstest::random_tensor({3000, 3000, 3000}, 1000000, 7);
+        second->tensor = tstest::random_tensor({20, 20, 20}, 300, 8);
+        p.setDataset(first);
+        p.configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("HiCOO")}, 32, 20);
+        p.run();
+        QVERIFY(p.isBusy());
+        p.setDataset(second);
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        auto* status = p.findChild<QLabel*>(QStringLiteral("kernelStatus"));
+        QCOMPARE(status->text(), QStringLiteral("Ready: 300 nonzeros. The last tensor's run stopped when this one was opened."));
+    }
+
     void gpusReachTheRequest() {
         KernelsPanel p;
         p.setGpuCount(2);

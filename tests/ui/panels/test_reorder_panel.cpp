@@ -149,6 +149,35 @@ private Q_SLOTS:
         QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("one mode")));
     }
 
+    // Sweep 65b: another tensor opened during a comparison stops it; its progress no longer
+    // overwrites the new tensor's Ready (the old "lexi: MTTKRP… 100%" stayed for good), and
+    // Compare waits for the old one to end, then works.
+    void anotherTensorStopsTheComparison() {
+        ReorderPanel p;
+        auto first = std::make_shared<Dataset>(), second = std::make_shared<Dataset>();
+        first->title = QStringLiteral("first.tns"), second->title = QStringLiteral("second.tns");
+        first->tensor = tstest::random_tensor({2000, 1500, 1000}, 400000, 5);
+        second->tensor = tstest::random_tensor({30, 20, 10}, 300, 6);
+        p.setDataset(first);
+        p.setMethod(tscope::ReorderMethod::Lexi);
+        p.compare();
+        QVERIFY(p.isBusy());
+        p.setDataset(second);
+        auto* run = p.findChild<QPushButton*>(QStringLiteral("reorderRun"));
+        const QString ready = QStringLiteral("Ready: second.tns.");
+        while (p.isBusy()) {
+            QVERIFY2(p.status()->text().startsWith(ready), qPrintable(p.status()->text()));
+            QVERIFY(!run->isEnabled());
+            QTest::qWait(5);
+        }
+        QVERIFY2(p.status()->text().startsWith(ready), qPrintable(p.status()->text()));
+        QVERIFY(run->isEnabled() && !p.comparison());
+        p.setMethod(tscope::ReorderMethod::Random);
+        p.compare();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        QVERIFY2(p.comparison(), qPrintable(p.status()->text()));
+    }
+
     void lexiSaysWhichStartItKept() {
         QTemporaryDir dir;
         MainWindow w;

@@ -154,6 +154,29 @@ private Q_SLOTS:
         QCOMPARE(tscope::load_tensor(d.chosenPath().toStdString()).tensor.nnz(), s.nnz);
     }
 
+    // Sweep 65b: Esc (reject) during a fetch is refused with a word, as the disabled Close is; it
+    // had cancelled the download silently. Cancel download stops it, and then Esc closes.
+    void escapeDuringAFetchDoesNotDropIt() {
+        QTemporaryDir dir;
+        tstest::LocalHttpServer server;
+        const Sample s = sampleTensor(dir.path());
+        server.serve("/tiny.tns.gz", s.gz);
+        server.stallAfter = 10;  // the transfer hangs: the fetch stays running
+        DatasetDialog d(writeCatalog(dir.path(), server, s), dir.filePath(QStringLiteral("cache")));
+        d.show();
+        QSignalSpy finished(&d, &QDialog::finished);
+        d.selectDataset(QStringLiteral("tiny"));
+        d.fetchButton()->click();
+        QTRY_VERIFY(d.cancelButton()->isVisible());
+        QTest::keyClick(&d, Qt::Key_Escape);
+        QVERIFY(finished.isEmpty() && d.cancelButton()->isVisible());
+        QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("A download is on")), qPrintable(d.statusLabel()->text()));
+        d.cancelButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.cancelButton()->isVisible(), 20000);
+        d.reject();
+        QCOMPARE(finished.count(), 1);
+    }
+
     void aFileThatIsNotTheDatasetIsRefused() {
         QTemporaryDir dir;
         tstest::LocalHttpServer server;
