@@ -238,8 +238,9 @@ bool request_failed(const std::vector<BenchResult>& results, const BenchRequest&
     if (reference_infinite)
         std::cerr << "error: cpu-ref's own results hold inf or NaN: the values' products overflow double; divide the "
                      "values by a constant\n";
-    else if (infinite)
-        std::cerr << "error: an error of inf: the result holds inf or NaN where cpu-ref's does not, or its shape differs\n";
+    else if (infinite)  // cpu-ref's own rows may not have run: its reference is not known to be finite
+        std::cerr << "error: an error of inf: a result or cpu-ref's reference holds inf or NaN (as where the values' "
+                     "products overflow), or the result's shape differs\n";
     return cuda_missing || failed_checks > 0;
 }
 

@@ -423,7 +423,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         for (int m : modes) lengths.push_back(t.dim(m));
         check_per_index_fits(lengths, 2, "its vector and its copy");
     } else {
-        check_factors_fit(t.dims(), request.rank);
+        check_factors_fit(t.dims(), request.rank, static_cast<long double>(t.bytes()));
     }
     validate_options(t, request.options);     // what `formats` refuses, bench refuses too
     std::vector<DenseMatrix> factors = request.factors;

@@ -144,7 +144,7 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
     if (t.order() < 2) throw InputError("CPD needs a tensor of order 2 or more");
     if (o.rank == 0 || o.max_iters < 1) throw InputError("CPD needs a rank and at least one iteration");
     if (o.restarts < 1) throw InputError("--restarts must be at least 1");
-    check_factors_fit(t.dims(), o.rank);
+    check_factors_fit(t.dims(), o.rank, static_cast<long double>(t.bytes()));
     if (!kernel_supports(KernelKind::MTTKRP, o.backend, o.format))
         throw InputError(std::string("MTTKRP has no ") + backend_name(o.backend) + " kernel for " + format_name(o.format));
     const double norm_x = squared_norm(t);

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cmath>
-#include <limits>
 
 namespace tscope::detail {
 
+// Judged by the float v rounds to: "3.4028235e38", float's largest as usually printed, is a
+// double a little above it that still rounds to it (sweep 65c).
 inline bool fits_float(double v) {
-    return std::fabs(v) <= std::numeric_limits<float>::max() && (v == 0 || static_cast<float>(v) != 0);
+    const float f = static_cast<float>(v);
+    return std::isfinite(f) && (v == 0 || f != 0);
 }
 
 inline constexpr const char* float_range_text = "a float holds magnitudes from about 1.4e-45 to 3.4e38";

@@ -31,15 +31,22 @@ std::uint64_t parse_count(const std::string& text, const std::string& what) {
 }
 
 std::errc parse_double(const std::string& text, double& out) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
     const char* first = text.data();
     const char* last = text.data() + text.size();
-    while (first != last && *first == ' ') ++first;  // "1.5, 2" as std::stod read it
-    while (last != first && last[-1] == ' ') --last;
+    while (first != last && blank(*first)) ++first;  // "1.5, 2" and a tab, as std::stod read them
+    while (last != first && blank(last[-1])) --last;
     const bool plus = first != last && *first == '+';
     first += plus ? 1 : 0;
     if (first == last || (plus && (*first == '+' || *first == '-'))) return std::errc::invalid_argument;
+    const bool minus = *first == '-';
+    const char* digits = first + (minus ? 1 : 0);
     double x = 0;
-    const auto [end, ec] = std::from_chars(first, last, x);
+    // hex floats ("0x1p-10"), as std::stod took them: from_chars reads them without the prefix
+    const bool hex = last - digits > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') &&
+                     digits[2] != '-' && digits[2] != '+';
+    auto [end, ec] = hex ? std::from_chars(digits + 2, last, x, std::chars_format::hex) : std::from_chars(first, last, x);
+    if (hex && minus) x = -x;
     if (ec == std::errc::result_out_of_range) return ec;
     if (ec != std::errc() || end != last) return std::errc::invalid_argument;
     out = x;

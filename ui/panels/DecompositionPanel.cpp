@@ -323,6 +323,7 @@ bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
             if (auto* row = qobject_cast<QSplitter*>(ranks_->plot()->parentWidget())) row->setSizes({50, 50, 50});
         }
     }
+    if (dataset_) model_->nameOtherTensors(dataset_->title);  // tagged as it would be on the next open (sweep 65c)
     replot();
     status_->setText(tr("Opened %1 (%2): %3 after %n iteration(s).", nullptr, static_cast<int>(its.size()))
                          .arg(r.label, QFileInfo(path).fileName(), outcome));
@@ -449,6 +450,7 @@ void DecompositionPanel::run() {
     if (method == tscope::DecompMethod::Cpd && cpd.gpus > 1) r.label += tr(" ×%1 GPUs").arg(cpd.gpus);
     if (method == tscope::DecompMethod::FasterTucker && schedule == tscope::FtSchedule::Ordered) r.label += tr(" ordered");
     running_ = model_->addRun(r);
+    runningOn_ = dataset_;
     const DatasetPtr dataset = dataset_;
     const int run = running_;
     // reports arrive on the worker; they are handed to the GUI thread, never touched there
@@ -513,7 +515,7 @@ void DecompositionPanel::settle(const QString& outcome) {
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
     QString text =
         tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
-    if (dataset_ && r.tensor != dataset_->title)  // stopped by the open: said, then the new tensor's Ready
+    if (runningOn_ && dataset_ && runningOn_ != dataset_)  // stopped by the open: said, then the new Ready
         text = tr("%1 stopped after %n iteration(s): another tensor was opened. Ready: %2.", nullptr,
                   static_cast<int>(r.iterations.size()))
                    .arg(r.label, dataset_->title);

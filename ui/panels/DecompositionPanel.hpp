@@ -89,6 +89,7 @@ private:
     void openRun();
 
     DatasetPtr dataset_;
+    DatasetPtr runningOn_;  // the running run's tensor: an open of any other stops it (titles can repeat)
     tscope::GpuInfo gpu_;
     int gpuCount_ = 0;
     EngineJob job_;

@@ -440,7 +440,7 @@ void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
 
 void KernelsPanel::showRecording(const BenchRecording& recording) {
     if (job_.isBusy()) {  // a run's rows are on their way (the choice did nothing, silently, sweep 65b)
-        status_->setText(tr("A run is on: a recording shows once it ends or is cancelled."));
+        status_->setText(tr("A run is on: choose the recording again once it ends or is cancelled."));
         return;
     }
     // the Kernel box names the recorded kernel (where its rows share one), so that Run measures it here

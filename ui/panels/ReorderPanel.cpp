@@ -213,7 +213,8 @@ void ReorderPanel::clearComparison() {
 void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of) {
     stale_ = false;
     cancel_->setEnabled(false);
-    if (of != dataset_) return run_->setEnabled(canCompare());  // another tensor was opened meanwhile
+    run_->setEnabled(canCompare());
+    if (of != dataset_) return;  // another tensor was opened meanwhile
     shown_ = std::move(c);
     const tscope::ReorderComparison& r = *shown_;
     const QString method = QString::fromLatin1(tscope::reorder_method_name(request.method));

@@ -25,13 +25,14 @@ void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string&
 // The same for `words` 8-byte values per index of each mode: "mode 3 has 9.2e18 indices; <what>
 // would need ...". `what` names the tables ("its rank-8 factor").
 void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t words, const std::string& what);
-// The same for each mode's factor of a tensor at a rank.
-void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank);
+// The same for each mode's factor of a tensor at a rank; then all of them together with the
+// longest mode's output and `beside_bytes` already held (the tensor).
+void check_factors_fit(const std::vector<std::uint64_t>& dims, std::uint64_t rank, long double beside_bytes = 0);
 // InputError unless a decomposition's doubles can hold this tensor's scale: ||X||^2
 // (`squared_norm`) times the nonzero count, which bounds the Grams of a factor before it is
 // normalised ((sum |x|)^2 <= nnz ||X||^2), must stay finite. Values near 1e308 otherwise fail
 // later as a Cholesky solve or an eigendecomposition that "did not converge". The sum must
-// also be a normal double: tiny values' squares underflow, and a fit of them means nothing.
+// also not underflow to 0: a fit of that means nothing.
 void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std::string& method);
 // The GPU computes in fp32, and its kernels flush subnormal floats to zero: why a value of `t`
 // would not survive there (past float's normal range either way), naming the first such value;

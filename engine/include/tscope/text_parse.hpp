@@ -11,8 +11,9 @@ namespace tscope {
 // A non-negative integer; accepts k / M / G suffixes (decimal: 5M = 5,000,000).
 // InputError naming `what` otherwise.
 std::uint64_t parse_count(const std::string& text, const std::string& what);
-// The whole of `text` as a double, spaces around it and a leading '+' allowed, and subnormals (1e-320) read as such,
-// which std::stod refused as out of range: std::errc() on success, result_out_of_range beyond
+// The whole of `text` as a double, blanks around it, a leading '+' and hex floats ("0x1p-10")
+// allowed as std::stod allowed them, and subnormals (1e-320) read as such, which std::stod
+// refused as out of range: std::errc() on success, result_out_of_range beyond
 // double's range either way (1e400, 1e-400), invalid_argument for anything else. "inf" and
 // "nan" parse: the caller says whether they may.
 std::errc parse_double(const std::string& text, double& out);

@@ -191,9 +191,9 @@ private Q_SLOTS:
         QVERIFY(std::isfinite(cpd_als(t, o).fit));
     }
 
-    // Sweep 65: values whose squares underflow (below about 1e-154) are refused too; their sum
-    // of squares read as 0, and the fit came out as 1 with all-zero factors. 1e-140 still
-    // decomposes, to the fit the same tensor has at unit scale.
+    // Sweep 65: values whose squares underflow to 0 (below about 1e-162) are refused too; the
+    // fit came out as 1 with all-zero factors. 1e-140 and 1e-158 (subnormal squares, sweep 65c)
+    // still decompose, to the fit the same tensor has at unit scale.
     void valuesTooSmallForDoublesAreRefused() {
         CooTensor t = tstest::random_tensor({8, 8, 8}, 60, 3);
         auto& v = t.values<double>();
@@ -210,8 +210,10 @@ private Q_SLOTS:
                 QVERIFY2(std::string(e.what()).find("too small for double precision") != std::string::npos, e.what());
             }
         }
-        for (std::size_t z = 0; z < v.size(); ++z) v[z] = unit[z] * 1e-140;
-        QVERIFY(std::fabs(cpd_als(t, o).fit - fit) < 1e-6);
+        for (const double scale : {1e-140, 1e-158}) {
+            for (std::size_t z = 0; z < v.size(); ++z) v[z] = unit[z] * scale;
+            QVERIFY2(std::fabs(cpd_als(t, o).fit - fit) < 1e-4, qPrintable(QString::number(scale)));
+        }
     }
 };
 

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <cstring>
 #include <zlib.h>
 
@@ -248,6 +249,9 @@ private Q_SLOTS:
         }
         const std::string subnormal = write_bytes(dir, "subnormal.tns", "1 1 1 1\n2 2 2 1e-44\n");
         QCOMPARE(load_tensor(subnormal, f32).tensor.nnz(), std::uint64_t{2});
+        // float's largest as it is usually printed: a double a little above it, rounding to it (sweep 65c)
+        const std::string largest = write_bytes(dir, "largest.tns", "1 1 1 3.4028235e38\n2 2 2 -3.4028235e38\n");
+        QCOMPARE(load_tensor(largest, f32).tensor.values<float>()[0], std::numeric_limits<float>::max());
     }
 
     void roundTrip_data() {

@@ -16,28 +16,34 @@ class TestChecks : public QObject {
 
 private Q_SLOTS:
     // Sweep 65: each factor was checked alone, so three that each take 60% of the memory passed
-    // (bench and CPD then ran out of memory, or had the OOM killer end them).
+    // (bench and CPD then ran out of memory, or had the OOM killer end them); sweep 65c: factors
+    // that fit together were killed beside their output. Here each factor is 40% of the memory.
     void factorsAreCheckedTogether() {
         const std::uint64_t memory = physical_memory_bytes();
         if (memory == 0) QSKIP("this machine's memory cannot be told");
-        const std::uint64_t rank = 8, rows = memory / (8 * rank) * 6 / 10;
-        check_factors_fit({rows, 10}, rank);  // one large factor alone fits
-        try {
-            check_factors_fit({rows, rows, rows}, rank);
-            QFAIL("three factors of 60% of the memory each passed");
-        } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("the rank-8 factors of the 3 modes together would need") != std::string::npos,
-                     e.what());
-        }
+        const std::uint64_t rank = 8, rows = memory / (8 * rank) * 4 / 10;
+        check_factors_fit({rows, 10}, rank);  // one, and its output: 80%
+        const auto refused = [&](const std::vector<std::uint64_t>& dims, long double beside) {
+            try {
+                check_factors_fit(dims, rank, beside);
+                return false;
+            } catch (const InputError& e) {
+                return std::string(e.what()).find("the rank-8 factors of the " + std::to_string(dims.size()) +
+                                                  " modes and an output, beside the tensor, would need") != std::string::npos;
+            }
+        };
+        QVERIFY(refused({rows, rows, rows}, 0));  // 160%
+        QVERIFY(refused({rows, rows}, 0));        // 120%: the factors alone, 80%, had passed
+        QVERIFY(refused({rows, 10}, 0.3L * static_cast<long double>(memory)));  // beside a tensor of 30%
     }
 
-    // Sweep 65: a sum of squares below double's normal range is refused as too small, one past
-    // its top as too large; between them, decompositions run.
+    // Sweep 65: a sum of squares that underflowed to 0 is refused as too small, one past the top
+    // as too large; between them, subnormal sums included (sweep 65c), decompositions run.
     void valuesAreDecomposableBetweenBothEnds() {
         check_values_decomposable(1.0, 100, "CPD");
         check_values_decomposable(std::numeric_limits<double>::min(), 1, "CPD");
+        check_values_decomposable(1e-315, 5, "CPD");
         QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(0.0, 5, "CPD"));
-        QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(1e-310, 5, "CPD"));
         QVERIFY_THROWS_EXCEPTION(InputError, check_values_decomposable(1e300, 1000000000u, "CPD"));
         check_values_decomposable(0.0, 0, "CPD");  // no nonzeros: said elsewhere, not here
     }

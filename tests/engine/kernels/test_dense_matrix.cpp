@@ -64,10 +64,11 @@ private Q_SLOTS:
     void subnormalNumbersRead() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("m.mat").toStdString();
-        std::ofstream(path) << "1e-320 +2\n4.9e-324 -1e-310\n";
-        const DenseMatrix m = read_matrix(path, 2, 2);
+        std::ofstream(path) << "1e-320 +2\n4.9e-324 -1e-310\n0x1p3 -0X1P-1\n";
+        const DenseMatrix m = read_matrix(path, 3, 2);
         QVERIFY(m.at(0, 0) > 0 && m.at(0, 0) < 1e-319 && m.at(0, 1) == 2 && m.at(1, 1) < 0);
-        for (const char* bad : {"1e-400 1\n", "1 1e400\n", "1 0x1p3\n", "+-1 1\n", "inf 1\n"}) {
+        QVERIFY(m.at(2, 0) == 8 && m.at(2, 1) == -0.5);  // hex floats, as std::stod read them
+        for (const char* bad : {"1e-400 1\n", "1 1e400\n", "1 0x-1p3\n", "+-1 1\n", "inf 1\n"}) {
             std::ofstream(path) << bad;
             QVERIFY_THROWS_EXCEPTION(ParseError, read_matrix(path, 1, 2));
         }

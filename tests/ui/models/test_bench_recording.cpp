@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 #include "models/BenchRecording.hpp"
 #include "models/KernelResultsModel.hpp"
 #include "test_support.hpp"
@@ -98,6 +100,20 @@ private Q_SLOTS:
         QVERIFY2(r, qPrintable(error));
         QCOMPARE(r->rows.size(), std::size_t{2});
         QCOMPARE(r->tensor, QStringLiteral("x.tns (12 nonzeros)"));
+    }
+
+    // Sweep 65c: a failed check's infinite error is null in JSON, as an unchecked row's is;
+    // check_passed false tells it apart, and the row shows inf, not a dash.
+    void aFailedCheckIsInfinite() {
+        QByteArray failed = QByteArray(kRanRow).replace('\n', ' ');
+        failed.replace("\"max_rel_error\": null", "\"max_rel_error\": null, \"check_passed\": false");
+        const QByteArray lines = QByteArray(kRanRow).replace('\n', ' ') + "\n" + failed + "\n";
+        QString error;
+        const auto r = parseBenchRecording(lines, &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->rows.size(), std::size_t{2});
+        QVERIFY(!r->rows[0].max_rel_error);
+        QVERIFY(r->rows[1].max_rel_error && std::isinf(*r->rows[1].max_rel_error));
     }
 
     // A --jsonl cut while its last row was written keeps the finished rows, and says so; a bad

@@ -176,6 +176,7 @@ private Q_SLOTS:
         p.compare();
         QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
         QVERIFY2(p.comparison(), qPrintable(p.status()->text()));
+        QVERIFY(run->isEnabled());  // and again after a comparison that ended well (sweep 65c: it stayed off)
     }
 
     void lexiSaysWhichStartItKept() {
