@@ -43,7 +43,8 @@ int run_command(const std::string& command, int argc, char** argv) {
         // the size that failed, as the window says it (issue 22); 0 where malloc was not ours
         const std::size_t asked = tscope::take_failed_allocation_size();
         std::cerr << "error: out of memory in " << command;
-        if (asked) std::cerr << ": it needed " << human_bytes(asked) << " more at once, which this machine could not give";
+        if (asked)
+            std::cerr << ": it needed " << human_bytes(asked) << " more at once, which this machine could not give";
         std::cerr << "\n";
         return 1;
     } catch (const std::exception& e) {

@@ -58,7 +58,8 @@ double real(const Args& args, const std::string& name, double fallback) {
     double x = 0;
     const std::errc ec = parse_double(*v, x);
     if (ec == std::errc::result_out_of_range)  // 1e-400 is non-negative: say what is wrong with it
-        throw InputError(name + " '" + *v + "' is beyond what a double holds (from about 4.9e-324 to 1.8e308; 0 is fine)");
+        throw InputError(name + " '" + *v +
+                         "' is beyond what a double holds (from about 4.9e-324 to 1.8e308; 0 is fine)");
     if (ec != std::errc() || !std::isfinite(x) || x < 0)
         throw InputError(name + " expects a non-negative number, not '" + *v + "'");
     return x;

@@ -284,8 +284,9 @@ std::string operands_unheld(const TensorProfile& profile, const AdviceRequest& r
         if (request.kernel == KernelKind::SpTV)
             check_per_index_fits(profile.dims, 1, "its vector");
         else
-            check_factors_fit(profile.dims, request.rank,
-                              static_cast<long double>(profile.nnz) * (profile.order() * profile.index_bytes + profile.value_bytes));
+            check_factors_fit(
+                profile.dims, request.rank,
+                static_cast<long double>(profile.nnz) * (profile.order() * profile.index_bytes + profile.value_bytes));
     } catch (const InputError& e) {
         return std::string("this run cannot be held here, and bench would refuse it (") + e.what() +
                "): the ranking only compares the formats";

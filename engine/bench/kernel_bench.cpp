@@ -437,9 +437,11 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                               "TTMc's output for mode " + std::to_string(m + 1) + " at rank " +
                                   std::to_string(request.rank) + ", beside the tensor,");
     // the cuda rows' values, fp32 there: their rows say why they did not run (the others run)
-    const bool cuda = std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
+    const bool cuda =
+        std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
     const std::string gpu_refusal = cuda ? gpu_value_refusal(t) : std::string();
-    if ((request.stream || request.gpus || !request.gpu_slots.empty()) && !gpu_refusal.empty()) throw InputError(gpu_refusal);
+    if ((request.stream || request.gpus || !request.gpu_slots.empty()) && !gpu_refusal.empty())
+        throw InputError(gpu_refusal);
     if (request.stream) {
         if (request.gpus || !request.gpu_slots.empty()) throw InputError("--stream runs on one GPU: leave --gpus out");
         return detail::run_streamed_bench(t, request, modes, factors, control);

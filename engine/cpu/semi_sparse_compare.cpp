@@ -76,7 +76,8 @@ std::optional<double> compare(const ScooFormat<IA, VA>& a, const ScooFormat<IB, 
         const VB* y = ref.vals.data() + orf[static_cast<std::size_t>(i)] * size;
         RelativeError e;
         for (std::uint64_t p = 0; p < size; ++p) e.add(static_cast<double>(x[p]), static_cast<double>(y[p]));
-        diff = std::max(diff, e.diff), scale = std::max(scale, e.scale), not_finite = std::max(not_finite, e.finite ? 0 : 1);
+        diff = std::max(diff, e.diff), scale = std::max(scale, e.scale),
+        not_finite = std::max(not_finite, e.finite ? 0 : 1);
     }
     return RelativeError{diff, scale, not_finite == 0}.value();
 }

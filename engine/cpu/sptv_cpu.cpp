@@ -8,15 +8,15 @@
 #include <memory>
 #include <optional>
 
+#include "cpu_kernels.hpp"
+#include "fiber_runs.hpp"
+#include "output_rows.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/relative_error.hpp"
 #include "tscope/kernels/sptv.hpp"
 #include "tscope/tensor/coo_ops.hpp"
-#include "cpu_kernels.hpp"
-#include "fiber_runs.hpp"
-#include "output_rows.hpp"
 
 namespace tscope {
 

@@ -174,7 +174,8 @@ public:
         result_.duplicates_summed = block.duplicates_summed, result_.zeros_dropped = block.zeros_dropped;
         report_.read_s = block.read_s, report_.distribute_s = block.distribute_s;
         report_.nnz = block.tensor.nnz();
-        world_.agreed([&] { check_factors_fit(result_.dims, o_.rank, static_cast<long double>(block.tensor.bytes())); });
+        world_.agreed(
+            [&] { check_factors_fit(result_.dims, o_.rank, static_cast<long double>(block.tensor.bytes())); });
         norm_x_ = world_.sum(squared_norm(block.tensor));  // the same sum on every rank, so all refuse alike
         check_values_decomposable(norm_x_, result_.nnz, "CPD");
         if (o_.backend == Backend::Cuda) world_.agreed([&] { check_values_fit_gpu(block.tensor); });  // fp32 there

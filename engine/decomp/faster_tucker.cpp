@@ -132,13 +132,16 @@ void update_factor(const CsfFormat<I, V>& csf, Model& model, int n, const Faster
     if (csf.order.back() != n) throw Error("FasterTucker's tree for mode " + std::to_string(n + 1) + " has another mode at its leaves");
     DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
     const std::uint64_t J = an.cols;
-    sweep_fibers(csf, model, model.b[static_cast<std::size_t>(n)], control, [&](const double* w, std::uint64_t i, double x) {
-        double* a = an.row(i);
-        double pred = 0;
-        for (std::uint64_t j = 0; j < J; ++j) pred = dot_step(pred, load(a[j]), w[j]);
-        const double e = x - pred;
-        for (std::uint64_t j = 0; j < J; ++j) store(a[j], sgd_step(load(a[j]), e, w[j], o));
-    }, [](std::uint64_t, const double*, const double*) {});
+    sweep_fibers(
+        csf, model, model.b[static_cast<std::size_t>(n)], control,
+        [&](const double* w, std::uint64_t i, double x) {
+            double* a = an.row(i);
+            double pred = 0;
+            for (std::uint64_t j = 0; j < J; ++j) pred = dot_step(pred, load(a[j]), w[j]);
+            const double e = x - pred;
+            for (std::uint64_t j = 0; j < J; ++j) store(a[j], sgd_step(load(a[j]), e, w[j], o));
+        },
+        [](std::uint64_t, const double*, const double*) {});
 }
 
 // The same update in the ordered schedule (faster_tucker_rows.hpp): every fiber's w first, then
@@ -150,8 +153,9 @@ void update_factor_ordered(const CsfFormat<I, V>& csf, const ft_rows::RowOrder& 
     DenseMatrix& an = model.a[static_cast<std::size_t>(n)];
     const std::uint64_t J = an.cols;
     w_all.resize(std::max<std::size_t>(w_all.size(), csf.nodes(static_cast<int>(csf.fids.size()) - 2) * J));
-    sweep_fibers(csf, model, model.b[static_cast<std::size_t>(n)], control, [](const double*, std::uint64_t, double) {},
-                 [&](std::uint64_t f, const double*, const double* w) { std::copy(w, w + J, w_all.data() + f * J); });
+    sweep_fibers(
+        csf, model, model.b[static_cast<std::size_t>(n)], control, [](const double*, std::uint64_t, double) {},
+        [&](std::uint64_t f, const double*, const double* w) { std::copy(w, w + J, w_all.data() + f * J); });
 #pragma omp parallel for schedule(dynamic, 16)
     for (std::uint64_t i = 0; i < an.rows; ++i) {
         double* a = an.row(i);
@@ -178,24 +182,25 @@ void update_core(const CsfFormat<I, V>& csf, Model& model, int n, const FasterTu
     // P is the fiber's: its nonzeros sum -e a_{i_n} first, and the J x R outer product with P
     // is added once per fiber (Alg. 5 line 16, regrouped)
     std::vector<std::vector<double>> sums(static_cast<std::size_t>(thread_count()), std::vector<double>(J, 0.0));
-    sweep_fibers(csf, model, bn, control,
-                 [&](const double* w, std::uint64_t i, double x) {
-                     const double* a = an.row(i);
-                     double pred = 0;
-                     for (std::uint64_t j = 0; j < J; ++j) pred += a[j] * w[j];
-                     const double e = x - pred;
-                     std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
-                     for (std::uint64_t j = 0; j < J; ++j) s[j] -= e * a[j];
-                 },
-                 [&](std::uint64_t, const double* p, const double*) {
-                     std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
-                     DenseMatrix& g = grads[static_cast<std::size_t>(thread_id())];
-                     for (std::uint64_t j = 0; j < J; ++j) {
-                         double* gj = g.row(j);
-                         for (std::uint64_t r = 0; r < R; ++r) gj[r] += s[j] * p[r];
-                         s[j] = 0;
-                     }
-                 });
+    sweep_fibers(
+        csf, model, bn, control,
+        [&](const double* w, std::uint64_t i, double x) {
+            const double* a = an.row(i);
+            double pred = 0;
+            for (std::uint64_t j = 0; j < J; ++j) pred += a[j] * w[j];
+            const double e = x - pred;
+            std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
+            for (std::uint64_t j = 0; j < J; ++j) s[j] -= e * a[j];
+        },
+        [&](std::uint64_t, const double* p, const double*) {
+            std::vector<double>& s = sums[static_cast<std::size_t>(thread_id())];
+            DenseMatrix& g = grads[static_cast<std::size_t>(thread_id())];
+            for (std::uint64_t j = 0; j < J; ++j) {
+                double* gj = g.row(j);
+                for (std::uint64_t r = 0; r < R; ++r) gj[r] += s[j] * p[r];
+                s[j] = 0;
+            }
+        });
     for (std::uint64_t j = 0; j < J; ++j)
         for (std::uint64_t r = 0; r < R; ++r) {
             double g = 0;
@@ -247,7 +252,8 @@ void split(const CooTensor& t, double fraction, std::uint64_t seed, CooTensor& t
         for (const V v : train.values<V>()) m = std::max(m, std::fabs(static_cast<double>(v)));
         return m;
     });
-    std::string why = "FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates (--lr-a, --lr-b)";
+    std::string why =
+        "FasterTucker diverged at epoch " + std::to_string(epoch) + ": lower the learning rates (--lr-a, --lr-b)";
     if (largest > 1e3) {
         char value[32];
         std::snprintf(value, sizeof value, "%.3g", largest);
@@ -420,8 +426,10 @@ FasterTuckerResult faster_tucker(const CooTensor& t, const FasterTuckerOptions& 
         const auto t0 = Clock::now();
         for (int n = 0; n < order; ++n) {  // Alg. 2 lines 5-14
             with_tree(*trees[static_cast<std::size_t>(n)], [&](const auto& csf) {
-                if (rows.empty()) update_factor(csf, model, n, o, control);
-                else update_factor_ordered(csf, rows[static_cast<std::size_t>(n)], model, n, o, w_scratch, control);
+                if (rows.empty())
+                    update_factor(csf, model, n, o, control);
+                else
+                    update_factor_ordered(csf, rows[static_cast<std::size_t>(n)], model, n, o, w_scratch, control);
             });
             control.check();  // a step cut short by a cancel ends the run here
             model.refresh(n);

@@ -142,8 +142,8 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         char cols[48];  // in floating point: past 2^64 it had been cut to 2^60 in the message (sweep 65)
         std::snprintf(cols, sizeof cols, width < 1e18L ? "%.0Lf" : "%.3Lg", width);
         check_fits_memory(static_cast<long double>(t.dim(n)) * width * 2 * 8,
-                          "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) + " x " +
-                              cols + ", held twice)");
+                          "Tucker's TTM chain for mode " + std::to_string(n + 1) + " (" + std::to_string(t.dim(n)) +
+                              " x " + cols + ", held twice)");
     }
     const double norm_x = squared_norm(t);
     check_values_decomposable(norm_x, t.nnz(), "Tucker");

@@ -86,9 +86,9 @@ std::string hocsr_refusal(const std::vector<std::uint64_t>& dims, const std::vec
     const unsigned __int128 rows = product(dims, row_modes);
     if (rows <= kHocsrMaxRows) return {};
     const std::string rows_of = modes_text(row_modes);  // the modes that make up a row, and the last one
-    return "HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(order.back() + 1) + " last) would need " +
-           product_text(dims, row_modes) + " row pointers, one per index tuple of modes " + rows_of + "; the limit is 2^" +
-           std::to_string(std::countr_zero(kHocsrMaxRows));
+    return "HOCSR with its rows over modes " + rows_of + " (mode " + std::to_string(order.back() + 1) +
+           " last) would need " + product_text(dims, row_modes) + " row pointers, one per index tuple of modes " +
+           rows_of + "; the limit is 2^" + std::to_string(std::countr_zero(kHocsrMaxRows));
 }
 
 // ---- COO (HOCOO) ---------------------------------------------------------------------------

@@ -251,8 +251,8 @@ void convert_tsb_values(CooTensor& t, const LoadOptions& options, const std::str
             const auto it = std::find_if(vals.begin(), vals.end(), [](double v) { return !detail::fits_float(v); });
             std::ostringstream value;
             value << *it;
-            throw bad(path, "entry " + std::to_string(first_entry + (it - vals.begin())) + " has the value " + value.str() +
-                                ", which does not fit a float (" + detail::float_range_text + ")");
+            throw bad(path, "entry " + std::to_string(first_entry + (it - vals.begin())) + " has the value " +
+                                value.str() + ", which does not fit a float (" + detail::float_range_text + ")");
         }
     }
     if (!options.keep_stored_values && options.values != stored) t = t.with_value_type(options.values);

@@ -78,7 +78,8 @@ void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std
     // with all-zero factors (sweep 65). Subnormal sums still keep enough digits: the fits of
     // MovieLens times 1e-160 matched its own (sweep 65c), so only a sum of 0 is refused.
     if (nnz > 0 && squared_norm == 0)
-        throw InputError(method + ": the values are too small for double precision: their squares (below about 1e-324 " +
+        throw InputError(method +
+                         ": the values are too small for double precision: their squares (below about 1e-324 " +
                          "each) sum to 0, and no fit can be measured; multiply the values by a constant (the " +
                          "decomposition scales by the same constant)");
     const double bound = squared_norm * static_cast<double>(std::max<std::uint64_t>(1, nnz));
@@ -100,8 +101,9 @@ std::string gpu_value_refusal(const CooTensor& t) {
         char value[32];
         std::snprintf(value, sizeof value, "%.3g", static_cast<double>(*bad));
         const bool large = !std::isfinite(static_cast<float>(*bad));
-        return std::string("cuda computes in fp32, whose normal values run from about 1.2e-38 to 3.4e38 in magnitude: "
-                           "this tensor holds ") +
+        return std::string(
+                   "cuda computes in fp32, whose normal values run from about 1.2e-38 to 3.4e38 in magnitude: "
+                   "this tensor holds ") +
                value + (large ? ", which would be inf there" : ", which the GPU's kernels would make 0") +
                "; scale the values by a constant, or run on omp";
     });

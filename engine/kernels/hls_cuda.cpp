@@ -34,7 +34,8 @@ void run(const HlsFormat<I, V>& hls, int mode, bool kron, const std::vector<Dens
         f->expand_tile(q, expanded.data(), lo, span);
         for (int c = 0; c < kHlsTileCells; ++c) {
             largest = std::max(largest, std::fabs(expanded[static_cast<std::size_t>(c)]));
-            cells[q * kHlsTileCells + static_cast<std::uint64_t>(c)] = static_cast<float>(expanded[static_cast<std::size_t>(c)]);
+            cells[q * kHlsTileCells + static_cast<std::uint64_t>(c)] =
+                static_cast<float>(expanded[static_cast<std::size_t>(c)]);
         }
         for (int m = 0; m < 3; ++m) origin[q * 3 + static_cast<std::uint64_t>(m)] = static_cast<std::uint32_t>(lo[static_cast<std::size_t>(m)]);
     }
@@ -43,9 +44,10 @@ void run(const HlsFormat<I, V>& hls, int mode, bool kron, const std::vector<Dens
     if (largest > 65504.0 || (largest > 0 && largest < 6.1e-5)) {
         char value[32];
         std::snprintf(value, sizeof value, "%.3g", largest);
-        throw InputError(std::string("HLS's dense tiles go to the tensor cores in fp16, whose normal values run from about "
-                                     "6.1e-5 to 65,504 in magnitude: this tensor's tiles reach ") +
-                         value + "; scale the values by a constant, or raise --hls-threshold so the sparse part (fp32) takes them");
+        throw InputError(
+            std::string("HLS's dense tiles go to the tensor cores in fp16, whose normal values run from about "
+                        "6.1e-5 to 65,504 in magnitude: this tensor's tiles reach ") +
+            value + "; scale the values by a constant, or raise --hls-threshold so the sparse part (fp32) takes them");
     }
     std::array<std::vector<std::uint32_t>, 3> idx;
     std::vector<float> vals(nnz);

@@ -45,7 +45,8 @@ std::errc parse_double(const std::string& text, double& out) {
     // hex floats ("0x1p-10"), as std::stod took them: from_chars reads them without the prefix
     const bool hex = last - digits > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') &&
                      digits[2] != '-' && digits[2] != '+';
-    auto [end, ec] = hex ? std::from_chars(digits + 2, last, x, std::chars_format::hex) : std::from_chars(first, last, x);
+    auto [end, ec] =
+        hex ? std::from_chars(digits + 2, last, x, std::chars_format::hex) : std::from_chars(first, last, x);
     if (hex && minus) x = -x;
     if (ec == std::errc::result_out_of_range) return ec;
     if (ec != std::errc() || end != last) return std::errc::invalid_argument;

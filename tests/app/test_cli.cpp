@@ -251,16 +251,19 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         for (int i = 1; i <= 3; ++i)
             for (int j = 1; j <= 3; ++j)
-                for (int k = 1; k <= 3; ++k) f.write(QStringLiteral("%1 %2 %3 1.7e308\n").arg(i).arg(j).arg(k).toUtf8());
+                for (int k = 1; k <= 3; ++k)
+                    f.write(QStringLiteral("%1 %2 %3 1.7e308\n").arg(i).arg(j).arg(k).toUtf8());
         f.close();
         const QString path = dir.filePath("huge.tns");
-        const Run r = cli({"bench", path, "--kernel", "sptv", "--format", "COO", "--backend", "cpu-ref,omp", "--mode", "1",
-                           "--check", "--repeat", "1", "--jsonl"});
+        const Run r = cli({"bench", path, "--kernel", "sptv", "--format", "COO", "--backend", "cpu-ref,omp", "--mode",
+                           "1", "--check", "--repeat", "1", "--jsonl"});
         QCOMPARE(r.status, 1);
-        QVERIFY2(r.err.contains("error: check failed: sptv COO on omp, mode 1: max relative error inf against cpu-ref") &&
-                     r.err.contains("cpu-ref's own results hold inf or NaN"),
-                 r.err.constData());
-        QVERIFY2(r.out.contains("\"max_rel_error\":null") && r.out.contains("\"check_passed\":false"), r.out.constData());
+        QVERIFY2(
+            r.err.contains("error: check failed: sptv COO on omp, mode 1: max relative error inf against cpu-ref") &&
+                r.err.contains("cpu-ref's own results hold inf or NaN"),
+            r.err.constData());
+        QVERIFY2(r.out.contains("\"max_rel_error\":null") && r.out.contains("\"check_passed\":false"),
+                 r.out.constData());
         const Run fine = cli({"bench", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--kernel", "sptv", "--format", "COO",
                               "--backend", "omp", "--mode", "1", "--check", "--repeat", "1", "--jsonl"});
         QCOMPARE(fine.status, 0);
@@ -280,12 +283,14 @@ private Q_SLOTS:
             f.write(text);
             return dir.filePath(name);
         };
-        const QString big = write("big.tns", "# dims: 1099511627776 1099511627776 1099511627776 1099511627776 "
-                                             "1099511627776 1099511627776 1099511627776 1099511627776\n"
-                                             "5 6 7 8 9 10 11 12 1.5\n1099511627775 1 2 3 4 5 6 7 2.5\n");
-        const QString huge = write("huge.tns", "# dims: 9223372036854775808 9223372036854775808 9223372036854775808 "
-                                               "9223372036854775808 9223372036854775808\n"
-                                               "1 2 3 4 5 1.5\n9223372036854775807 1 2 3 4 2.5\n");
+        const QString big = write("big.tns",
+                                  "# dims: 1099511627776 1099511627776 1099511627776 1099511627776 "
+                                  "1099511627776 1099511627776 1099511627776 1099511627776\n"
+                                  "5 6 7 8 9 10 11 12 1.5\n1099511627775 1 2 3 4 5 6 7 2.5\n");
+        const QString huge = write("huge.tns",
+                                   "# dims: 9223372036854775808 9223372036854775808 9223372036854775808 "
+                                   "9223372036854775808 9223372036854775808\n"
+                                   "1 2 3 4 5 1.5\n9223372036854775807 1 2 3 4 2.5\n");
         const Run advise = cli({"advise", huge, "--kernel", "mttkrp"});
         QCOMPARE(advise.status, 0);
         QVERIFY2(advise.out.contains("this run cannot be held here, and bench would refuse it") &&
@@ -303,12 +308,14 @@ private Q_SLOTS:
         QVERIFY2(hicoo.status == 0 && hicoo.out.contains("exact"), hicoo.out.constData());
         const Run twice = cli({"info", write("twice.tns", "# dims: 2 2 2\n# dims: 3 3 3\n1 1 1 1.0\n")});
         QCOMPARE(twice.status, 2);
-        QVERIFY2(twice.err.contains("twice.tns:2:1: a second '# dims:' comment gives other dims"), twice.err.constData());
+        QVERIFY2(twice.err.contains("twice.tns:2:1: a second '# dims:' comment gives other dims"),
+                 twice.err.constData());
         QCOMPARE(cli({"info", write("same.tns", "# dims: 3 3 3\n# dims: 3 3 3\n1 1 1 1.0\n")}).status, 0);
         const Run zeros = cli({"bench", write("zeros.tns", "1 1 1 0\n2 2 2 0\n"), "--check"});
         QCOMPARE(zeros.status, 2);
-        QVERIFY2(zeros.err.contains("the tensor has no nonzeros (its 2 entries were all 0, left out): nothing to benchmark"),
-                 zeros.err.constData());
+        QVERIFY2(
+            zeros.err.contains("the tensor has no nonzeros (its 2 entries were all 0, left out): nothing to benchmark"),
+            zeros.err.constData());
     }
 
     // Sweep 64: pipeline, which needs a GPU, says a wrong file name first (exit 2), not "no

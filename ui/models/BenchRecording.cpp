@@ -92,7 +92,8 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
         if (QString fault = readCount(o, key, kExact, *to); !fault.isEmpty()) return fault;
     if (isNumber(o.value(QStringLiteral("max_rel_error")))) r.max_rel_error = o.value(QStringLiteral("max_rel_error")).toDouble();
     // JSON has no inf: a failed check's infinite error is null, told apart by check_passed (sweep 65c)
-    else if (o.value(QStringLiteral("check_passed")) == QJsonValue(false)) r.max_rel_error = INFINITY;
+    else if (o.value(QStringLiteral("check_passed")) == QJsonValue(false))
+        r.max_rel_error = INFINITY;
     for (const QJsonValue& s : o.value(QStringLiteral("seconds")).toArray()) r.seconds.push_back(s.toDouble());
     return {};
 }

@@ -498,7 +498,8 @@ void DecompositionPanel::run() {
 
 void DecompositionPanel::onIteration(int run, const tscope::IterationReport& report) {
     model_->addIteration(run, report);
-    if (model_->runs()[static_cast<std::size_t>(run)].iterations.size() == 1) return replot();  // a run's first point at once
+    if (model_->runs()[static_cast<std::size_t>(run)].iterations.size() == 1)
+        return replot();  // a run's first point at once
     replotSoon();
 }
 

@@ -8,8 +8,8 @@
 // ranks' nonzeros and communication).
 #pragma once
 
-#include <QPointF>
 #include <QElapsedTimer>
+#include <QPointF>
 #include <QTimer>
 #include <memory>
 

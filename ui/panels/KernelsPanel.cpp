@@ -1,5 +1,6 @@
 #include "panels/KernelsPanel.hpp"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -21,7 +22,6 @@
 #include <algorithm>
 #include <map>
 #include <utility>
-#include <qcustomplot.h>
 
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"

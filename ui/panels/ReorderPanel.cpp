@@ -1,5 +1,6 @@
 #include "panels/ReorderPanel.hpp"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -9,7 +10,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 #include <utility>
 
 #include "plots/DensityMapPlot.hpp"

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <system_error>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace tscope {

@@ -66,7 +66,9 @@ private Q_SLOTS:
     void divergenceAndTheGpusRangeAreSaid() {
         std::string text;
         for (int i = 1; i <= 6; ++i)
-            for (int j = 1; j <= 6; ++j) text += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(1 + (i * j) % 5) + " " + std::to_string(1 + (i + j) % 7) + "e20\n";
+            for (int j = 1; j <= 6; ++j)
+                text += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(1 + (i * j) % 5) + " " +
+                        std::to_string(1 + (i + j) % 7) + "e20\n";
         const CooTensor big = parse_tns(text, "big.tns").tensor;
         FasterTuckerOptions o;
         o.r_rank = 2, o.j_ranks = {2}, o.epochs = 3;
@@ -74,9 +76,11 @@ private Q_SLOTS:
             faster_tucker(big, o);
             QFAIL("values of 1e20 trained");
         } catch (const Error& e) {
-            QVERIFY2(std::string(e.what()).find("lower the learning rates (--lr-a, --lr-b), or scale the values nearer 1 (the largest is 7e+20)") !=
-                         std::string::npos,
-                     e.what());
+            QVERIFY2(
+                std::string(e.what()).find(
+                    "lower the learning rates (--lr-a, --lr-b), or scale the values nearer 1 (the largest is 7e+20)") !=
+                    std::string::npos,
+                e.what());
         }
         const CooTensor tiny = parse_tns("1 1 1 1e-40\n2 2 2 2e-40\n3 1 2 1e-40\n", "tiny.tns").tensor;
         o.backend = Backend::Cuda;

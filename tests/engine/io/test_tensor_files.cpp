@@ -2,12 +2,12 @@
 // by content; writes are atomic.
 #include <unistd.h>
 
+#include <zlib.h>
 #include <QTemporaryDir>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <cstring>
-#include <zlib.h>
 
 #include "foreign_tsb.hpp"
 #include "test_support.hpp"
@@ -243,9 +243,10 @@ private Q_SLOTS:
             load_tensor(text, f32);
             QFAIL("1e-50 was narrowed to a float 0");
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("'1e-50' does not fit a float (a float holds magnitudes from about 1.4e-45") !=
-                         std::string::npos,
-                     e.what());
+            QVERIFY2(
+                std::string(e.what()).find(
+                    "'1e-50' does not fit a float (a float holds magnitudes from about 1.4e-45") != std::string::npos,
+                e.what());
         }
         const std::string subnormal = write_bytes(dir, "subnormal.tns", "1 1 1 1\n2 2 2 1e-44\n");
         QCOMPARE(load_tensor(subnormal, f32).tensor.nnz(), std::uint64_t{2});
@@ -380,12 +381,12 @@ private Q_SLOTS:
                     QFAIL("loaded");
                 } catch (const InputError& e) {
                     const std::string why = e.what();
-                    QVERIFY2(why.find("'" + path + "'") != std::string::npos &&
-                                 why.find("the bytes from offset " + std::to_string(offset) + " on") !=
-                                     std::string::npos &&
-                                 why.find("not a gzip member") != std::string::npos &&
-                                 why.find("after 40 bytes of text") != std::string::npos,
-                             e.what());
+                    QVERIFY2(
+                        why.find("'" + path + "'") != std::string::npos &&
+                            why.find("the bytes from offset " + std::to_string(offset) + " on") != std::string::npos &&
+                            why.find("not a gzip member") != std::string::npos &&
+                            why.find("after 40 bytes of text") != std::string::npos,
+                        e.what());
                 }
             }
         }

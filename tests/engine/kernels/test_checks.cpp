@@ -29,7 +29,8 @@ private Q_SLOTS:
                 return false;
             } catch (const InputError& e) {
                 return std::string(e.what()).find("the rank-8 factors of the " + std::to_string(dims.size()) +
-                                                  " modes and an output, beside the tensor, would need") != std::string::npos;
+                                                  " modes and an output, beside the tensor, would need") !=
+                       std::string::npos;
             }
         };
         QVERIFY(refused({rows, rows, rows}, 0));  // 160%
@@ -61,8 +62,8 @@ private Q_SLOTS:
             t.set(1, b, bad);
             const std::string why = gpu_value_refusal(t);
             QVERIFY2(why.find("cuda computes in fp32") != std::string::npos &&
-                         why.find(bad > 1 || bad < -1 ? "which would be inf there" : "which the GPU's kernels would make 0") !=
-                             std::string::npos,
+                         why.find(bad > 1 || bad < -1 ? "which would be inf there"
+                                                      : "which the GPU's kernels would make 0") != std::string::npos,
                      why.c_str());
             QVERIFY_THROWS_EXCEPTION(InputError, check_values_fit_gpu(t));
         }

@@ -371,13 +371,15 @@ private Q_SLOTS:
         first->tensor = tstest::random_tensor({3000, 3000, 3000}, 1000000, 7);
         second->tensor = tstest::random_tensor({20, 20, 20}, 300, 8);
         p.setDataset(first);
-        p.configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("HiCOO")}, 32, 20);
+        p.configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("HiCOO")},
+                    32, 20);
         p.run();
         QVERIFY(p.isBusy());
         p.setDataset(second);
         QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
         auto* status = p.findChild<QLabel*>(QStringLiteral("kernelStatus"));
-        QCOMPARE(status->text(), QStringLiteral("Ready: 300 nonzeros. The last tensor's run stopped when this one was opened."));
+        QCOMPARE(status->text(),
+                 QStringLiteral("Ready: 300 nonzeros. The last tensor's run stopped when this one was opened."));
     }
 
     void gpusReachTheRequest() {

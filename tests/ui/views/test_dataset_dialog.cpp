@@ -170,7 +170,8 @@ private Q_SLOTS:
         QTRY_VERIFY(d.cancelButton()->isVisible());
         QTest::keyClick(&d, Qt::Key_Escape);
         QVERIFY(finished.isEmpty() && d.cancelButton()->isVisible());
-        QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("A download is on")), qPrintable(d.statusLabel()->text()));
+        QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("A download is on")),
+                 qPrintable(d.statusLabel()->text()));
         d.cancelButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(!d.cancelButton()->isVisible(), 20000);
         d.reject();
