@@ -419,8 +419,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     // the factors and a mode's output, or SpTV's vectors (it takes no factors), before any allocation
     const bool sptv = request.kernel == KernelKind::SpTV;
     if (sptv) {
-        std::vector<std::uint64_t> lengths;
-        for (int m : modes) lengths.push_back(t.dim(m));
+        std::vector<std::uint64_t> lengths(static_cast<std::size_t>(t.order()), 0);  // by mode, so messages name it
+        for (int m : modes) lengths[static_cast<std::size_t>(m)] = t.dim(m);
         check_per_index_fits(lengths, 2, "its vector and its copy");
     } else {
         check_factors_fit(t.dims(), request.rank, static_cast<long double>(t.bytes()));

@@ -311,6 +311,13 @@ private Q_SLOTS:
         QVERIFY2(twice.err.contains("twice.tns:2:1: a second '# dims:' comment gives other dims"),
                  twice.err.constData());
         QCOMPARE(cli({"info", write("same.tns", "# dims: 3 3 3\n# dims: 3 3 3\n1 1 1 1.0\n")}).status, 0);
+        // SpTV makes only the vectors of the modes asked for (it made every mode's, and a rank-R
+        // factor of each): a 1e12-long mode 3 is no obstacle to mode 1, and is named for mode 3
+        const QString longMode = write("long.tns", "# dims: 2 3 1000000000000\n1 1 5 1.0\n2 3 9 2.0\n");
+        QCOMPARE(cli({"bench", longMode, "--kernel", "sptv", "--mode", "1", "--format", "COO", "--repeat", "1"}).status, 0);
+        const Run third = cli({"bench", longMode, "--kernel", "sptv", "--mode", "3", "--format", "COO", "--repeat", "1"});
+        QCOMPARE(third.status, 2);
+        QVERIFY2(third.err.contains("mode 3 has 1e+12 indices; its vector and its copy would need"), third.err.constData());
         const Run zeros = cli({"bench", write("zeros.tns", "1 1 1 0\n2 2 2 0\n"), "--check"});
         QCOMPARE(zeros.status, 2);
         QVERIFY2(
