@@ -113,7 +113,9 @@ DatasetDialog::DatasetDialog(const QString& catalogPath, const QString& cacheDir
     connect(fetcher_, &DatasetFetch::progress, this, [this](int permille, const QString& text) {
         progress_->setRange(0, permille < 0 ? 0 : 1000);  // busy indicator while the size is unknown
         if (permille >= 0) progress_->setValue(permille);
-        status_->setText(text);
+        // a refused Esc's word stays above the progress for 4 s: the next line had replaced it at once (sweep 65c)
+        const bool refusing = refused_.isValid() && refused_.elapsed() < 4000;
+        status_->setText(refusing ? refusalText() + QLatin1Char('\n') + text : text);
     });
     connect(fetcher_, &DatasetFetch::finished, this, [this](const QString& tsb) {
         setRunning(false);
@@ -206,9 +208,14 @@ void DatasetDialog::chooseCache() {
     fillTable();
 }
 
+QString DatasetDialog::refusalText() const {
+    return tr("A download is on: press Cancel download to stop it, or wait for it to end.");
+}
+
 void DatasetDialog::reject() {
     if (fetcher_->isBusy()) {
-        status_->setText(tr("A download is on: press Cancel download to stop it, or wait for it to end."));
+        status_->setText(refusalText());
+        refused_.start();
         return;
     }
     QDialog::reject();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QDialog>
+#include <QElapsedTimer>
 
 #include "tscope/io/dataset_catalog.hpp"
 
@@ -48,6 +49,7 @@ private:
     void fetchOrOpen();
     void chooseCache();
     void setRunning(bool running);
+    QString refusalText() const;
     const tscope::CatalogEntry* current() const;
 
     tscope::DatasetCatalog catalog_;
@@ -62,6 +64,7 @@ private:
     QPushButton* close_;
     QPushButton* changeCache_;
     DatasetFetch* fetcher_;
+    QElapsedTimer refused_;  // since an Esc was refused during a fetch: its word stays a while above the progress
 };
 
 }  // namespace tsui

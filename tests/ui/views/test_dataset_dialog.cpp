@@ -172,6 +172,9 @@ private Q_SLOTS:
         QVERIFY(finished.isEmpty() && d.cancelButton()->isVisible());
         QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("A download is on")),
                  qPrintable(d.statusLabel()->text()));
+        QTest::qWait(1500);  // the stalled download reports each second: the word stays above it (sweep 65c)
+        QVERIFY2(d.statusLabel()->text().startsWith(QStringLiteral("A download is on")),
+                 qPrintable(d.statusLabel()->text()));
         d.cancelButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(!d.cancelButton()->isVisible(), 20000);
         d.reject();
