@@ -19,12 +19,13 @@ unsigned alto_bits_for(std::uint64_t dim) {
     return b;
 }
 
-AltoLayout alto_layout(const std::vector<std::uint64_t>& dims) {
+AltoLayout alto_layout(const std::vector<std::uint64_t>& dims, const char* format) {
     std::vector<unsigned> left;
     AltoLayout l;
     for (std::uint64_t d : dims) left.push_back(alto_bits_for(d)), l.bits += left.back();
     if (l.bits > 128)
-        throw InputError("ALTO: the modes need " + std::to_string(l.bits) + " bits of linearized index together; at most 128 are stored");
+        throw InputError(std::string(format) + ": the modes need " + std::to_string(l.bits) +
+                         " bits of linearized index together; at most 128 are stored");
     // Sec. 3.1: round robin from the least significant bit over the modes that still have bits,
     // the shorter modes first within a round (their bits run out first)
     std::vector<std::size_t> turn(dims.size());

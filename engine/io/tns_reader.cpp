@@ -240,11 +240,16 @@ std::vector<std::uint64_t> parse_dims(const char*& p, const Text& text, Failure&
 }
 
 // Recognises "# dims: I J K" in a comment line starting at '#'. Returns false if it's not one.
+// `dims` holds the dims of an earlier such comment, if any: a second that gives others is a
+// failure (it had won without a word, sweep 65).
 bool dims_comment(const char* p, const Text& text, std::vector<std::uint64_t>& dims, Failure& fail) {
+    const char* at = p;
     p = skip_blanks(p + 1);
     if (std::strncmp(p, "dims:", 5) != 0) return false;
     p += 5;
-    dims = parse_dims(p, text, fail);
+    std::vector<std::uint64_t> given = parse_dims(p, text, fail);
+    if (!fail && !dims.empty() && given != dims) fail = {at, "a second '# dims:' comment gives other dims than the first"};
+    dims = std::move(given);
     return true;
 }
 
@@ -272,14 +277,8 @@ Preamble read_preamble(const Text& text, Failure& fail, bool check_nul = true) {
             continue;
         }
         if (*q == '#') {
-            std::vector<std::uint64_t> dims;
-            if (!saw_data && dims_comment(q, text, dims, fail)) {
+            if (!saw_data && dims_comment(q, text, comment_dims, fail)) {
                 if (fail) return pre;
-                if (comment_at && dims != comment_dims) {  // the second had won without a word (sweep 65)
-                    fail = {q, "a second '# dims:' comment gives other dims than the first"};
-                    return pre;
-                }
-                comment_dims = std::move(dims);
                 comment_at = q;
             }
             p = next_line(q, text);
@@ -1037,12 +1036,8 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
                     break;
                 }
                 Failure fail;
-                std::vector<std::uint64_t> dims;
-                if (dims_comment(q, text, dims, fail)) {
-                    if (!fail && !comment_dims.empty() && dims != comment_dims)
-                        fail = {q, "a second '# dims:' comment gives other dims than the first"};
+                if (dims_comment(q, text, comment_dims, fail)) {
                     if (fail) raise(fail, text, name, line_base);
-                    comment_dims = std::move(dims);
                     position_of(q, text, line_base, comment_line, comment_column);
                 }
                 p = next_line(q, text);

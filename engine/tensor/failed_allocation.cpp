@@ -1,6 +1,7 @@
 // Replaces the global operator new / new[] (throwing forms, plain and aligned) of a program
-// that asks for the failed size (tscope/failed_allocation.hpp): the same malloc / aligned_alloc the library's would call, plus a note of
-// the size when it fails. The library's operator delete (free) releases what these return.
+// that asks for the failed size (tscope/failed_allocation.hpp): the same malloc / aligned_alloc
+// the library's would call, plus a note of the size when it fails. The library's operator
+// delete (free) releases what these return.
 #include "tscope/failed_allocation.hpp"
 
 #include <cstdlib>

@@ -13,6 +13,15 @@
 
 namespace tstest {
 
+// A dataset titled `title` holding random_tensor(dims, nnz, seed): a tab's tensor without a file.
+inline tsui::DatasetPtr namedDataset(const QString& title, std::vector<std::uint64_t> dims, std::uint64_t nnz,
+                                     std::uint64_t seed) {
+    auto d = std::make_shared<tsui::Dataset>();
+    d->title = title;
+    d->tensor = random_tensor(std::move(dims), nnz, seed);
+    return d;
+}
+
 // A plot's hint text (ui/plots/PlotHint.hpp), "" when hidden or absent.
 inline QString plotHint(QCustomPlot* plot) {
     for (int i = 0; i < plot->itemCount(); ++i)

@@ -168,10 +168,8 @@ private Q_SLOTS:
     // into their labels, so that runs on two tensors overlaid never read alike.
     void anotherTensorsOpenIsSaidAndNamed() {
         DecompositionPanel p;
-        auto first = std::make_shared<Dataset>(), second = std::make_shared<Dataset>();
-        first->title = QStringLiteral("first.tns"), second->title = QStringLiteral("second.tns");
-        first->tensor = tstest::random_tensor({300, 300, 300}, 200000, 3);
-        second->tensor = tstest::random_tensor({20, 20, 20}, 300, 4);
+        const DatasetPtr first = tstest::namedDataset(QStringLiteral("first.tns"), {300, 300, 300}, 200000, 3);
+        const DatasetPtr second = tstest::namedDataset(QStringLiteral("second.tns"), {20, 20, 20}, 300, 4);
         p.setDataset(first);
         p.configure(tscope::DecompMethod::FasterTucker, 16, 5000);
         p.run();

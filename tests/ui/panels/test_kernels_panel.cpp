@@ -366,10 +366,8 @@ private Q_SLOTS:
     // Cancel): the status says what happened, and Ready for the new tensor.
     void anotherTensorsOpenIsNotACancel() {
         KernelsPanel p;
-        auto first = std::make_shared<Dataset>(), second = std::make_shared<Dataset>();
-        first->title = QStringLiteral("first.tns"), second->title = QStringLiteral("second.tns");
-        first->tensor = tstest::random_tensor({3000, 3000, 3000}, 1000000, 7);
-        second->tensor = tstest::random_tensor({20, 20, 20}, 300, 8);
+        const DatasetPtr first = tstest::namedDataset(QStringLiteral("first.tns"), {3000, 3000, 3000}, 1000000, 7);
+        const DatasetPtr second = tstest::namedDataset(QStringLiteral("second.tns"), {20, 20, 20}, 300, 8);
         p.setDataset(first);
         p.configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF"), QStringLiteral("HiCOO")},
                     32, 20);

@@ -154,10 +154,8 @@ private Q_SLOTS:
     // Compare waits for the old one to end, then works.
     void anotherTensorStopsTheComparison() {
         ReorderPanel p;
-        auto first = std::make_shared<Dataset>(), second = std::make_shared<Dataset>();
-        first->title = QStringLiteral("first.tns"), second->title = QStringLiteral("second.tns");
-        first->tensor = tstest::random_tensor({2000, 1500, 1000}, 400000, 5);
-        second->tensor = tstest::random_tensor({30, 20, 10}, 300, 6);
+        const DatasetPtr first = tstest::namedDataset(QStringLiteral("first.tns"), {2000, 1500, 1000}, 400000, 5);
+        const DatasetPtr second = tstest::namedDataset(QStringLiteral("second.tns"), {30, 20, 10}, 300, 6);
         p.setDataset(first);
         p.setMethod(tscope::ReorderMethod::Lexi);
         p.compare();

@@ -33,7 +33,8 @@ struct AltoLayout {
     unsigned bits = 0;                  // the modes' bits together
     bool wide() const { return bits > 64; }
 };
-AltoLayout alto_layout(const std::vector<std::uint64_t>& dims);
+// `format` names the refusal: BLCO re-encodes ALTO's index, and its limit is said in its name.
+AltoLayout alto_layout(const std::vector<std::uint64_t>& dims, const char* format = "ALTO");
 // Scatters / gathers one mode's index into / out of the linearized index (BMI2's pdep and
 // pext where the build has them: one instruction each, on every nonzero of every MTTKRP).
 inline std::uint64_t alto_deposit(std::uint64_t index, std::uint64_t mask) {
