@@ -39,8 +39,15 @@ void EngineJob::cancel() {
     if (busy_ && control_) control_->request_cancel();
 }
 
+void EngineJob::supersede() {
+    if (!busy_) return;
+    superseded_ = true;
+    cancel();
+}
+
 void EngineJob::launch(std::function<Value(tscope::RunControl&)> work, std::function<void(Value)> deliver) {
     busy_ = true;
+    superseded_ = false;
     deliver_ = std::move(deliver);
     ++generation_;
     const bool user = lane_ == Lane::User;
@@ -79,7 +86,7 @@ EngineJob::Outcome EngineJob::guarded(const std::function<Value(tscope::RunContr
 }
 
 void EngineJob::poll() {
-    if (!control_) return;
+    if (!control_ || superseded_) return;  // the replaced work's stages are not the new input's
     const auto total = control_->total();
     const int permille = total ? static_cast<int>(1000.0 * static_cast<double>(control_->done()) / static_cast<double>(total)) : 0;
     Q_EMIT progress(permille, QString::fromStdString(control_->current_stage()));

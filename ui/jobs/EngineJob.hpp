@@ -36,6 +36,12 @@ public:
     // Asks the running work to stop at its next check(); it ends in cancelled() (or in its
     // result, when it finished before looking).
     void cancel();
+    // Cancels the running work because what it works on was replaced (another tensor was
+    // opened): its progress is no longer reported, and its outcome's handlers can tell by
+    // superseded() that no one pressed Cancel. Nothing when idle.
+    void supersede();
+    // True from supersede() until the next start(), the outcome's handlers included.
+    bool superseded() const { return superseded_; }
     // True from start() until the outcome has been delivered.
     bool isBusy() const { return busy_; }
     void setPollInterval(int ms) { poll_.setInterval(ms); }
@@ -79,6 +85,7 @@ private:
     QTimer poll_;
     QString activity_;
     bool busy_ = false;
+    bool superseded_ = false;
     Lane lane_ = Lane::User;
     std::uint64_t generation_ = 0;  // counts launches, so that late partial results are dropped
 };

@@ -278,7 +278,7 @@ void DecompositionPanel::connectControls() {
         settle(QStringLiteral("failed: ") + message);
         Q_EMIT failed(message);
     });
-    connect(&job_, &EngineJob::cancelled, this, [this] { settle(QStringLiteral("cancelled")); });
+    connect(&job_, &EngineJob::cancelled, this, [this] { settle(QStringLiteral("cancelled"), true); });
     connect(&job_, &EngineJob::idle, this, &Panel::idle);
 }
 
@@ -405,7 +405,7 @@ void DecompositionPanel::configure(tscope::DecompMethod method, int rank, int it
 void DecompositionPanel::setDataset(const DatasetPtr& dataset) {
     // a run on the last tensor stops (it says so as it ends), as the Kernels tab's does: left
     // going, it held the Run button while the status read Ready for the new one
-    if (dataset != dataset_ && job_.isBusy()) job_.cancel();
+    if (dataset != dataset_) job_.supersede();
     dataset_ = dataset;
     if (!dataset_) return;
     status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
@@ -450,7 +450,6 @@ void DecompositionPanel::run() {
     if (method == tscope::DecompMethod::Cpd && cpd.gpus > 1) r.label += tr(" ×%1 GPUs").arg(cpd.gpus);
     if (method == tscope::DecompMethod::FasterTucker && schedule == tscope::FtSchedule::Ordered) r.label += tr(" ordered");
     running_ = model_->addRun(r);
-    runningOn_ = dataset_;
     const DatasetPtr dataset = dataset_;
     const int run = running_;
     // reports arrive on the worker; they are handed to the GUI thread, never touched there
@@ -511,15 +510,16 @@ void DecompositionPanel::replotSoon() {
     replotTimer_->start(static_cast<int>(kGapMs - since));
 }
 
-void DecompositionPanel::settle(const QString& outcome) {
+void DecompositionPanel::settle(const QString& outcome, bool cancelled) {
     model_->setOutcome(running_, outcome);
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
     QString text =
         tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
-    if (runningOn_ && dataset_ && runningOn_ != dataset_)  // stopped by the open: said, then the new Ready
-        text = tr("%1 stopped after %n iteration(s): another tensor was opened. Ready: %2.", nullptr,
-                  static_cast<int>(r.iterations.size()))
-                   .arg(r.label, dataset_->title);
+    if (job_.superseded() && dataset_)  // another tensor was opened: said, then its Ready
+        text = cancelled ? tr("%1 stopped after %n iteration(s): another tensor was opened. Ready: %2.", nullptr,
+                              static_cast<int>(r.iterations.size()))
+                               .arg(r.label, dataset_->title)
+                         : text + QLatin1Char(' ') + tr("Ready: %1.").arg(dataset_->title);
     if (r.setup) {  // the memory peaks, in words: the host's is the whole process's so far
         const QString device = r.backend == QLatin1String("cuda")
                                    ? tr("%1 on the GPU").arg(humanBytes(r.setup->peakDeviceBytes))

@@ -77,7 +77,7 @@ private:
     void onIteration(int run, const tscope::IterationReport& report);
     void replotSoon();
     // The running run ended: outcome is "converged", "done", "cancelled", or "failed: ...".
-    void settle(const QString& outcome);
+    void settle(const QString& outcome, bool cancelled = false);
     void replot();
     void showApplicablePlots();
     QString describePoint(QCustomPlot* plot, QPointF pixel) const;
@@ -89,7 +89,6 @@ private:
     void openRun();
 
     DatasetPtr dataset_;
-    DatasetPtr runningOn_;  // the running run's tensor: an open of any other stops it (titles can repeat)
     tscope::GpuInfo gpu_;
     int gpuCount_ = 0;
     EngineJob job_;

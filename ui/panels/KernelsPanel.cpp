@@ -259,7 +259,7 @@ void KernelsPanel::connectControls() {
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
         // no one pressed Cancel where another tensor was opened (it read "Cancelled.", sweep 65b)
-        settle(std::exchange(switched_, false) && dataset_
+        settle(job_.superseded() && dataset_
                    ? tr("Ready: %1 nonzeros. The last tensor's run stopped when this one was opened.")
                          .arg(grouped(dataset_->tensor.nnz()))
                    : tr("Cancelled."));
@@ -336,10 +336,7 @@ void KernelsPanel::setDataset(const DatasetPtr& dataset) {
     // run() clears the flag, and showRecording waits for a run's end)
     const bool keep = showingRecording_;
     if (dataset != dataset_ && !keep) {
-        if (job_.isBusy()) {
-            job_.cancel();
-            switched_ = true;
-        }
+        job_.supersede();
         model_->setResults({});
         replot();
     }
@@ -385,7 +382,6 @@ std::vector<tscope::BenchRequest> KernelsPanel::requests(QString* why) const {
 
 void KernelsPanel::run() {
     if (!dataset_ || job_.isBusy()) return;
-    switched_ = false;
     QString why;
     const std::vector<tscope::BenchRequest> requests = this->requests(&why);
     if (requests.empty()) {

@@ -80,7 +80,6 @@ private:
 
     DatasetPtr dataset_;
     bool showingRecording_ = false;  // the rows are a recording, not a run on dataset_
-    bool switched_ = false;          // the run was stopped by another tensor's open: its end says so
     tscope::GpuInfo gpu_;
     int gpuCount_ = 0;
     QFormLayout* form_;

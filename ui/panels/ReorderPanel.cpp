@@ -117,19 +117,18 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     connect(run_, &QPushButton::clicked, this, &ReorderPanel::compare);
     connect(cancel_, &QPushButton::clicked, this, &ReorderPanel::cancel);
     connect(&job_, &EngineJob::progress, this, [this](int permille, const QString& stage) {
-        if (stale_) return;
         status_->setText(permille > 0 ? tr("%1… %2%").arg(stage).arg(permille / 10) : tr("%1…").arg(stage));
     });
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
         cancel_->setEnabled(false);
-        if (std::exchange(stale_, false)) return run_->setEnabled(canCompare());
+        if (job_.superseded()) return run_->setEnabled(canCompare());  // the new tensor's Ready stays
         status_->setText(tr("Failed: %1").arg(message));
         run_->setEnabled(canCompare());
         Q_EMIT failed(message);  // the window names the tab
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
         cancel_->setEnabled(false);
-        if (std::exchange(stale_, false)) return run_->setEnabled(canCompare());
+        if (job_.superseded()) return run_->setEnabled(canCompare());
         status_->setText(tr("Cancelled: the last comparison stays shown."));
         run_->setEnabled(canCompare());
     });
@@ -140,10 +139,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
 QString ReorderPanel::oneModeReason() { return tr("Reordering compares two-mode maps: this tensor has one mode."); }
 
 void ReorderPanel::setDataset(const DatasetPtr& dataset) {
-    if (dataset != dataset_ && job_.isBusy()) {  // the last tensor's comparison stops, as other tabs' work does
-        job_.cancel();
-        stale_ = true;
-    }
+    if (dataset != dataset_) job_.supersede();  // the last tensor's comparison stops, as other tabs' work does
     dataset_ = dataset;
     fillPairs();
     clearComparison();  // the last tensor's maps and times are not this one's
@@ -211,7 +207,6 @@ void ReorderPanel::clearComparison() {
 }
 
 void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of) {
-    stale_ = false;
     cancel_->setEnabled(false);
     run_->setEnabled(canCompare());
     if (of != dataset_) return;  // another tensor was opened meanwhile

@@ -51,10 +51,9 @@ private:
     void fillTable(const tscope::ReorderComparison& c);
     void drawBars(const tscope::ReorderComparison& c, const QString& method);
 
+    // A comparison superseded by another tensor's open ends silently: its progress and its end
+    // overwrote the new tensor's Ready (sweep 65b).
     DatasetPtr dataset_;
-    // The running comparison is the last tensor's, stopped when this one was opened: its
-    // progress and its end no longer speak (they overwrote the new tensor's Ready, sweep 65b).
-    bool stale_ = false;
     bool canCompare() const { return dataset_ && dataset_->tensor.order() >= 2 && !job_.isBusy(); }
     EngineJob job_;
     std::shared_ptr<tscope::ReorderComparison> shown_;

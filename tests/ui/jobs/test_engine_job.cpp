@@ -173,6 +173,33 @@ private Q_SLOTS:
         QVERIFY(cancelled.wait(5000));
     }
 
+    // Another tensor's open stops a panel's run: the run ends cancelled, its handlers can tell it
+    // was superseded (the panels' own flags for it went stale, sweep 65b), its progress is
+    // silent from then on, and the next start is an ordinary run again.
+    void supersedeCancelsSilentlyAndIsToldUntilTheNextStart() {
+        EngineJob job;
+        job.setPollInterval(10);
+        QSignalSpy progress(&job, &EngineJob::progress), cancelled(&job, &EngineJob::cancelled);
+        bool toldInHandler = false;
+        connect(&job, &EngineJob::cancelled, this, [&] { toldInHandler = job.superseded(); });
+        QVERIFY(job.start(untilCancelled(), [](int) {}));
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 5000);
+        QVERIFY(!job.superseded());
+        job.supersede();
+        const qsizetype before = progress.count();
+        QVERIFY(cancelled.wait(5000));
+        QCOMPARE(progress.count(), before);
+        QVERIFY(toldInHandler);
+        QVERIFY(job.superseded());
+        QVERIFY(job.start([](tscope::RunControl&) { return 1; }, [](int) {}));
+        QVERIFY(!job.superseded());
+        QTRY_VERIFY(!job.isBusy());
+        QVERIFY(!job.superseded());
+        EngineJob idle;
+        idle.supersede();  // nothing running: nothing to tell
+        QVERIFY(!idle.superseded());
+    }
+
     void startWhileBusyIsRefused() {
         EngineJob job;
         QSignalSpy cancelled(&job, &EngineJob::cancelled);
