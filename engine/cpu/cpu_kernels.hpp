@@ -45,7 +45,9 @@ struct SpttmWhere {
 };
 struct SpttmPrepared {
     std::unique_ptr<SparseFormat> result;
-    std::function<void(const DenseMatrix&, DeviceTiming*)> compute;
+    // omp sees a cancel between fibers or chunks, and then throws Cancelled (at rank 128 one
+    // SspTTM of a 2M-nonzero tensor took a second); cuda looks before it starts
+    std::function<void(const DenseMatrix&, DeviceTiming*, RunControl&)> compute;
     std::uint64_t bytes = 0;
 };
 SpttmPrepared spttm_prepare(const SparseFormat& x, int mode, std::uint64_t rank, SpttmWhere where);

@@ -1,6 +1,7 @@
 // SpTTM (spttm Alg. 1) and SspTTM (Alg. 5) on the CPU: the oracle and the OpenMP kernels.
 // Both parallelise over output fibers / chunks, so no two threads write the same value.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -31,6 +32,11 @@ std::vector<std::uint64_t> with_rank(std::vector<std::uint64_t> dims, int mode, 
 using Prepared = SpttmPrepared;
 using Where = SpttmWhere;
 
+// The GPU's compute looks for a cancel before it starts (SpttmPlan::compute does), not within.
+std::function<void(const DenseMatrix&, DeviceTiming*, RunControl&)> on_device(detail::SpttmCompute gpu) {
+    return [gpu = std::move(gpu)](const DenseMatrix& u, DeviceTiming* timing, RunControl&) { gpu(u, timing); };
+}
+
 template <class T, class C>
 std::vector<T> convert(const C& c) {
     return std::vector<T>(c.begin(), c.end());
@@ -59,23 +65,27 @@ Prepared coo_spttm(const CooFormat<I, V>& x, int mode, std::uint64_t R, Where wh
     if (where.backend == Backend::Cuda) {
         auto gpu = detail::spttm_cuda(*fptr, convert<std::uint32_t>(x.idx[static_cast<std::size_t>(mode)]), convert<float>(x.vals),
                                       x.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data(), where.variant);
-        return {std::move(y), std::move(gpu), 0};
+        return {std::move(y), on_device(std::move(gpu)), 0};
     }
-    auto compute = [&x, mode, nnz, fptr, fibers, out_tensor](const DenseMatrix& u, DeviceTiming*) {
+    auto compute = [&x, mode, nnz, fptr, fibers, out_tensor](const DenseMatrix& u, DeviceTiming*, RunControl& control) {
         const I* ind = x.idx[static_cast<std::size_t>(mode)].data();
         const V* vals = x.vals.data();
         const std::uint64_t* fp = fptr->data();
         double* result = out_tensor->vals.data();
         const bool stream = streaming::usable(result, u.cols);
+        std::atomic<bool> stop{false};
 #pragma omp parallel
         {
 #pragma omp for schedule(dynamic, 256)
             for (std::int64_t f = 0; f < static_cast<std::int64_t>(fibers); ++f) {
+                if (stop) continue;
+                if ((f & 4095) == 0 && control.cancelled()) stop = true;
                 const auto q = static_cast<std::uint64_t>(f);
                 spttm_rows::fiber_row(ind, vals, fp[q], fp[q + 1], nnz, u, stream, result + q * u.cols);
             }
             if (stream) streaming::fence();
         }
+        control.check();  // a stopped product is partial: never handed on
     };
     // reads: the mode's indices, the values, f_ptr; writes: the fibers x R result
     const std::uint64_t bytes = nnz * (sizeof(I) + sizeof(V)) + (fibers + 1) * sizeof(std::uint64_t) + fibers * R * sizeof(double);
@@ -131,22 +141,26 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
     if (where.backend == Backend::Cuda) {
         auto gpu = detail::sspttm_cuda(cptr, order, convert<std::uint32_t>(y.idx[at]), [&y] { return convert<float>(y.vals); }, sy,
                                        y.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data());
-        return {std::move(z), std::move(gpu), 0};
+        return {std::move(z), on_device(std::move(gpu)), 0};
     }
-    auto compute = [&y, at, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*) {
+    auto compute = [&y, at, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*, RunControl& control) {
         const auto& cptr = *cptr_ptr;
         double* result = out_tensor->vals.data();
         const bool tiled = streaming::usable(result, sy);
+        std::atomic<bool> stop{false};
 #pragma omp parallel
         {
 #pragma omp for schedule(dynamic, 64)
             for (std::int64_t i = 0; i < static_cast<std::int64_t>(zchunks); ++i) {
+                if (stop) continue;
+                if ((i & 15) == 0 && control.cancelled()) stop = true;  // a chunk merges up to a slice's chunks
                 const auto z = static_cast<std::size_t>(i);
                 const sspttm_tiles::Group<I, V> group{order_ptr->data(), cptr[z], cptr[z + 1], y.idx[at].data(), y.vals.data(), sy};
                 sspttm_tiles::chunk(group, u, tiled, result + z * sz);
             }
             if (tiled) streaming::fence();
         }
+        control.check();
     };
     // reads: the chunk order, the merge ranges, the mode's indices, the input chunks; writes: the result
     const std::uint64_t bytes = chunks * (sizeof(std::uint64_t) + sizeof(I) + sy * sizeof(V)) + (zchunks + 1) * sizeof(std::uint64_t) +

@@ -232,7 +232,7 @@ DenseMatrix top_eigenvectors(DenseMatrix g, std::uint64_t k, Where where) {
 // y's leading l = k + 10 left directions after three power passes, then the small l x cols
 // problem Q^T y gives them exactly. Each pass costs about rows x cols x l, where the Gram of
 // either side would cost its side cubed (a 4096-column TTMc result: 51 s an iteration).
-DenseMatrix randomized_left_vectors(const DenseMatrix& y, std::uint64_t k, Where where) {
+DenseMatrix randomized_left_vectors(const DenseMatrix& y, std::uint64_t k, Where where, RunControl& control) {
     const std::uint64_t l = std::min({k + 10, y.rows, y.cols});
     DenseMatrix omega(y.cols, l);
     std::uint64_t state = 0x9e3779b97f4a7c15ULL;  // fixed: the same answer on every run
@@ -241,14 +241,20 @@ DenseMatrix randomized_left_vectors(const DenseMatrix& y, std::uint64_t k, Where
         x = static_cast<double>(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
     }
     DenseMatrix q = orthonormalize(multiply(y, false, omega, false));
-    for (int pass = 0; pass < 3; ++pass) q = orthonormalize(multiply(y, false, orthonormalize(multiply(y, true, q, false)), false));
+    for (int pass = 0; pass < 3; ++pass) {
+        control.check();
+        const DenseMatrix right = orthonormalize(multiply(y, true, q, false));
+        control.check();
+        q = orthonormalize(multiply(y, false, right, false));
+    }
+    control.check();
     const DenseMatrix b = multiply(q, true, y, false);  // l x cols
     return multiply(q, false, top_eigenvectors(multiply(b, false, b, true), k, where), false);
 }
 
 }  // namespace
 
-DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k, Where where) {
+DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k, Where where, RunControl& control) {
     if (k > y.rows || k > y.cols)
         throw InputError("a rank of " + std::to_string(k) + " needs at least as many rows and columns (have " +
                          std::to_string(y.rows) + " x " + std::to_string(y.cols) + ")");
@@ -258,7 +264,7 @@ DenseMatrix leading_left_singular_vectors(const DenseMatrix& y, std::uint64_t k,
     if (y.rows <= y.cols && y.rows <= kExactSide) return top_eigenvectors(multiply(y, false, y, true), k, where);
     if (y.cols < y.rows && y.cols <= kExactSide)
         return orthonormalize(multiply(y, false, top_eigenvectors(gram(y, where), k, where), false));
-    return randomized_left_vectors(y, k, where);
+    return randomized_left_vectors(y, k, where, control);
 }
 
 SerialBlas::SerialBlas() : previous_(openblas_get_num_threads()) {

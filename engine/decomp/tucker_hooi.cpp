@@ -100,13 +100,14 @@ std::vector<std::uint64_t> ranks_for(const CooTensor& t, const std::vector<std::
 // 2011, Alg. 4.1): Y = X_(n) Omega, Omega a seeded random sign-free sketch of X_(n)'s columns
 // (drawn from each column's coordinates, so no column is ever listed), R_n + 10 wide.
 DenseMatrix sketch_range(const CooTensor& t, int mode, std::uint64_t rank, std::uint64_t seed,
-                         const std::vector<std::vector<std::uint64_t>>& ids) {
+                         const std::vector<std::vector<std::uint64_t>>& ids, RunControl& control) {
     // a column's random numbers come from its indices' ids in the file where the tensor was relabelled
     auto id = [&](int m, std::uint64_t z) { return ids.empty() ? t.index(m, z) : ids[static_cast<std::size_t>(m)][t.index(m, z)]; };
     const std::uint64_t width = std::min<std::uint64_t>(rank + 10, std::max<std::uint64_t>(rank, t.dim(mode)));
     DenseMatrix y(t.dim(mode), width);
     y.fill(0.0);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
+        if (z % (1u << 16) == 0) control.check();
         std::uint64_t h = seed * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
         for (int m = 0; m < t.order(); ++m)
             if (m != mode) h = detail::splitmix64(h) ^ id(m, z);
@@ -115,7 +116,7 @@ DenseMatrix sketch_range(const CooTensor& t, int mode, std::uint64_t rank, std::
         const double x = t.value(z);
         for (std::uint64_t c = 0; c < width; ++c) row[c] += x * (2 * rng.uniform() - 1);
     }
-    return linalg::leading_left_singular_vectors(y, rank);
+    return linalg::leading_left_singular_vectors(y, rank, linalg::Where::Host, control);
 }
 
 }  // namespace
@@ -158,7 +159,7 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
     }
     for (int m = 0; m < order; ++m)
         r.factors.push_back(o.hosvd_init
-                                ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m), o.original_ids)
+                                ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m), o.original_ids, control)
                                 : linalg::orthonormalize(random_matrix_by_ids(ids_of_mode(o.original_ids, m), t.dim(m),
                                                                               ranks[static_cast<std::size_t>(m)], o.seed + 31 * std::uint64_t(m))));
     r.setup_seconds = since(start);
@@ -171,8 +172,10 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         DenseMatrix y;
         for (int n = 0; n < order; ++n) {
             y = chains[static_cast<std::size_t>(n)].compute(r.factors, control);
+            control.check();  // each mode's chain and its vectors take up to a second at rank 128 (sweep 65b)
             r.factors[static_cast<std::size_t>(n)] = linalg::leading_left_singular_vectors(
-                y, ranks[static_cast<std::size_t>(n)], o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host);
+                y, ranks[static_cast<std::size_t>(n)], o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host,
+                control);
         }
         // G_(N) = U_N^T Y_(N): R_N x prod(R_1..R_{N-1}); the core is row-major with mode 1 first
         const DenseMatrix g = linalg::multiply(r.factors.back(), true, y, false);

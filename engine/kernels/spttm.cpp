@@ -99,7 +99,7 @@ void SpttmPlan::compute(const DenseMatrix& u, RunControl& control, DeviceTiming*
         throw InputError("the TTM matrix is " + std::to_string(u.rows) + " x " + std::to_string(u.cols) + ", expected " +
                          std::to_string(rows_) + " x " + std::to_string(rank_));
     control.check();
-    compute_(u, timing);
+    compute_(u, timing, control);
 }
 
 // SpTTM runs on COO (Alg. 1) and SspTTM on sCOO (Alg. 5), the oracle included: its input is the

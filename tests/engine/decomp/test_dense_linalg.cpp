@@ -7,6 +7,7 @@
 
 #include "test_support.hpp"
 #include "decomp/dense_linalg.hpp"
+#include "tscope/error.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -36,6 +37,18 @@ class TestDenseLinalg : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Both sides past 1024 take the randomized passes, which look at Cancel between them (a
+    // 3,000 x 16,384 Tucker unfolding took a second); looked at, the answer is the same.
+    void randomizedVectorsLookAtCancel() {
+        const DenseMatrix y = random_matrix(1100, 1300, 4);
+        tstest::CountingControl looks;
+        const DenseMatrix watched = linalg::leading_left_singular_vectors(y, 6, linalg::Where::Host, looks);
+        QVERIFY2(looks.checks() >= 7, qPrintable(QString::number(looks.checks())));
+        QCOMPARE(max_abs_difference(watched, linalg::leading_left_singular_vectors(y, 6)), 0.0);
+        tstest::CountingControl stop(1);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, linalg::leading_left_singular_vectors(y, 6, linalg::Where::Host, stop));
+    }
+
     void serialScopeRestoresTheThreadCount() {
         openblas_set_num_threads(2);
         const int before = openblas_get_num_threads();

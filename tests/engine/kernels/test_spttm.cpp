@@ -211,6 +211,26 @@ private Q_SLOTS:
         }
     }
 
+    // SpTTM and SspTTM look at Cancel between fibers and chunks, not only before they start (a
+    // Tucker iteration at rank 128 on 2M nonzeros went a second without looking, sweep 65b):
+    // cancelled at their second look they throw, where a product that ran on would be partial.
+    void productsLookAtCancelWithin() {
+        const CooTensor t = tstest::random_tensor({60, 500, 400}, 40000, 5);
+        const DenseMatrix u2 = random_matrix(t.dim(2), 8, 1), u1 = random_matrix(t.dim(1), 8, 2);
+        const auto coo = build_format(FormatKind::COO, t, spttm_options(3, 2));
+        SpttmPlan first = SpttmPlan::prepare(*coo, 2, 8, Backend::Omp);
+        tstest::CountingControl looks;
+        first.compute(u2, looks);
+        QVERIFY2(looks.checks() >= 4, qPrintable(QString::number(looks.checks())));
+        SpttmPlan second = SpttmPlan::prepare(first.result(), 1, 8, Backend::Omp);
+        tstest::CountingControl looks2;
+        second.compute(u1, looks2);
+        QVERIFY2(looks2.checks() >= 3, qPrintable(QString::number(looks2.checks())));
+        tstest::CountingControl stop(2), stop2(2);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, first.compute(u2, stop));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, second.compute(u1, stop2));
+    }
+
     void realTensor() {
         const std::string path = tstest::shared_tensor("movielens-100k.tns");
         if (path.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");

@@ -57,7 +57,7 @@ public:
     std::uint64_t bytes_per_compute() const { return bytes_; }
 
 private:
-    std::function<void(const DenseMatrix&, DeviceTiming*)> compute_;
+    std::function<void(const DenseMatrix&, DeviceTiming*, RunControl&)> compute_;
     std::unique_ptr<SparseFormat> result_;
     std::uint64_t rows_ = 0, rank_ = 0, bytes_ = 0;
 };
