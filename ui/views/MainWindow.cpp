@@ -255,7 +255,7 @@ void MainWindow::onFinished(DatasetPtr dataset) {
             showError(tr("Nothing was run: the %1 tab is off for this tensor. %2")
                           .arg(tabs_->tabText(wanted).remove(QLatin1Char('&')), tabs_->tabToolTip(wanted)));
         else if (auto* tab = qobject_cast<Panel*>(tabs_->currentWidget()))
-            tab->runOwnWork();
+            runWhenIdle(tab);
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     if (dataset_->streamed)
@@ -382,6 +382,16 @@ bool MainWindow::isBusy() const {
 }
 
 void MainWindow::runCurrentTabWhenLoaded() { runWhenLoaded_ = true; }
+
+// The last tensor's work may still be stopping (the open superseded it): the run asked for
+// starts once it has, where the tab's busy check had dropped it without a word.
+void MainWindow::runWhenIdle(Panel* tab) {
+    if (!tab->isBusy()) {
+        tab->runOwnWork();
+        return;
+    }
+    connect(tab, &Panel::idle, tab, [tab] { tab->runOwnWork(); }, Qt::SingleShotConnection);
+}
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls()) event->acceptProposedAction();

@@ -102,6 +102,7 @@ private:
     void setBusy(bool busy);
     void showError(const QString& message);
     void addRecent(const QString& spelled);
+    void runWhenIdle(Panel* tab);
     void refreshRecentMenu();
 
     // Tabs other than the Overview need the tensor in memory: off for a streamed one.

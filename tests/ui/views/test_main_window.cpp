@@ -492,6 +492,31 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 px high").arg(w.minimumSizeHint().height())));
     }
 
+    // A run asked for on the next open (--run) while the tab's run on the last tensor is still
+    // stopping starts once that one has stopped, on the new tensor; it was dropped unsaid.
+    void runWhenLoadedWaitsForTheLastTensorsRunToStop() {
+        QTemporaryDir dir;
+        const QString first = dir.filePath(QStringLiteral("first.tns")), second = dir.filePath(QStringLiteral("second.tns"));
+        tscope::save_tensor(tstest::random_tensor({300, 200, 100}, 30000, 3), first.toStdString());
+        tscope::save_tensor(tstest::random_tensor({60, 50, 40}, 3000, 9), second.toStdString());
+        MainWindow w;
+        w.openFile(first);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        DecompositionPanel* decomp = w.decompositions();
+        decomp->configure(tscope::DecompMethod::FasterTucker, 4, 100000);  // CPD may converge first
+        decomp->run();
+        QTRY_VERIFY(decomp->model()->runs().size() == 1 && !decomp->model()->runs()[0].iterations.empty());
+        QVERIFY(decomp->isBusy());
+        decomp->configure(tscope::DecompMethod::Cpd, 4, 3);
+        w.runCurrentTabWhenLoaded();
+        w.openFile(second);
+        QVERIFY(waitIdle(w));
+        QTRY_VERIFY_WITH_TIMEOUT(decomp->model()->runs().size() == 2 && !decomp->isBusy(), 60000);
+        QCOMPARE(decomp->model()->runs()[1].tensor, QStringLiteral("second.tns"));
+        QCOMPARE(decomp->model()->runs()[1].iterations.size(), std::size_t{3});
+    }
+
     // Inputs that once widened the window past the screen keep it within 1280 px: Teaching on an
     // order-16 tensor of 4e9-long modes (1,574 px: the arrays' title did not wrap), Formats on a
     // streamed tensor (1,458 px: its one-line status), and a recorded bench whose peak source is
