@@ -6,26 +6,6 @@
 
 namespace tscope::cli {
 
-std::string grouped(std::uint64_t n) {
-    const std::string digits = std::to_string(n);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-        out.push_back(digits[i]);
-    }
-    return out;
-}
-
-std::string human_bytes(long double bytes) {
-    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"};
-    long double x = bytes;
-    int u = 0;
-    while (x >= 1000 && u < 8) x /= 1000, ++u;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0Lf %s" : u < 8 || x < 1e6L ? "%.1Lf %s" : "%.3Lg %s", x, units[u]);
-    return buf;
-}
-
 std::string number(double x, int digits) {
     char buf[48];
     const double a = std::fabs(x);

@@ -5,13 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "tscope/text_words.hpp"  // grouped, human_bytes
+
 namespace tscope::cli {
 
-// 1234567 -> "1,234,567"
-std::string grouped(std::uint64_t n);
-// A short human size, "1.3 MB", in decimal units up to YB: an advisor's byte count may pass 2^64 (it printed "0 B",
-// a double past 2^64 cast to an integer, sweep 65), so the count is a long double.
-std::string human_bytes(long double bytes);
 // Fixed or scientific, whichever reads better, with `digits` significant digits.
 std::string number(double x, int digits = 3);
 

@@ -12,6 +12,7 @@
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope {
 
@@ -198,11 +199,11 @@ void check_against_catalog(const CooTensor& t, const CatalogEntry& e, const std:
         throw InputError(path + " does not match the catalog's " + e.name + ": " + what);
     };
     if (t.order() != e.order) mismatch("order " + std::to_string(t.order()) + ", expected " + std::to_string(e.order));
-    if (t.nnz() != e.nnz) mismatch(std::to_string(t.nnz()) + " nonzeros, expected " + std::to_string(e.nnz));
+    if (t.nnz() != e.nnz) mismatch(grouped(t.nnz()) + " nonzeros, expected " + grouped(e.nnz));
     for (int m = 0; m < t.order(); ++m)
         if (t.dim(m) > e.dims[static_cast<std::size_t>(m)])
-            mismatch("mode " + std::to_string(m + 1) + " reaches " + std::to_string(t.dim(m)) + ", the catalog says " +
-                     std::to_string(e.dims[static_cast<std::size_t>(m)]));
+            mismatch("mode " + std::to_string(m + 1) + " reaches " + grouped(t.dim(m)) + ", the catalog says " +
+                     grouped(e.dims[static_cast<std::size_t>(m)]));
 }
 
 }  // namespace tscope

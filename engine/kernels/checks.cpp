@@ -11,6 +11,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/text_words.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
 
 namespace tscope {
@@ -26,23 +27,10 @@ void require_gpu() {
     if (!gpu.available) throw Error(gpu.reason);
 }
 
-namespace {
-
-std::string in_words(long double bytes) {
-    const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"};
-    int u = 0;
-    while (bytes >= 1000 && u < 8) bytes /= 1000, ++u;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3Lg %s", bytes, units[u]);
-    return buf;
-}
-
-}  // namespace
-
 void check_fits_memory(long double bytes, const std::string& what) {
     const auto memory = static_cast<long double>(physical_memory_bytes());
     if (bytes > memory || bytes > static_cast<long double>(PTRDIFF_MAX))
-        throw InputError(what + " would need " + in_words(bytes) + " of memory; this machine has " + in_words(memory));
+        throw InputError(what + " would need " + human_bytes(bytes) + " of memory; this machine has " + human_bytes(memory));
 }
 
 void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what) {

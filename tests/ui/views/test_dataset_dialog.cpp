@@ -190,7 +190,7 @@ private Q_SLOTS:
         DatasetDialog d(writeCatalog(dir.path(), server, s), cache);
         d.selectDataset(QStringLiteral("impostor"));  // the catalog says one nonzero more
         QVERIFY(fetchAndWait(d));
-        QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("does not match the catalog's impostor: 3000 nonzeros, expected 3001")),
+        QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("does not match the catalog's impostor: 3,000 nonzeros, expected 3,001")),
                  qPrintable(d.statusLabel()->text()));
         QVERIFY(!QFile::exists(cache + QStringLiteral("/impostor.tsb")));
     }

@@ -357,7 +357,7 @@ private Q_SLOTS:
         QVERIFY(w.showTab(QStringLiteral("Density")));  // counting per slice needs 800 GB
         QTRY_VERIFY_WITH_TIMEOUT(!w.errorText().isEmpty(), 30000);
         QVERIFY2(w.errorText().startsWith(QStringLiteral("Density: ")) && w.errorText().contains(QStringLiteral("99,999,999,999 slices")) &&
-                     w.errorText().contains(QStringLiteral("would need 800 GB")),
+                     w.errorText().contains(QStringLiteral("would need 800.0 GB")),
                  qPrintable(w.errorText()));
         QVERIFY(!w.errorText().contains(QStringLiteral("bad_alloc")));
 

@@ -1,0 +1,18 @@
+// Counts and sizes as people read them, for every message that names one: the engine's
+// refusals, the advisor's reasons and the CLI's tables share these, so "1.3 MB" and
+// "1,234,567" read the same everywhere. (The window words them through QLocale.)
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tscope {
+
+// 1234567 -> "1,234,567"
+std::string grouped(std::uint64_t n);
+// A short human size, "1.3 MB", in decimal units up to YB: an advisor's byte count may pass
+// 2^64 (it printed "0 B", a double past 2^64 cast to an integer, sweep 65), so the count is a
+// long double.
+std::string human_bytes(long double bytes);
+
+}  // namespace tscope
