@@ -120,7 +120,7 @@ void print_usage(bool to_stderr) {
       external sort in bounded memory: runs of at most B bytes of nonzeros (default a quarter of the
       memory, at most 4G) sorted into temporary files next to OUT, then merged (duplicates summed in file
       order, zeros dropped; the .tsb holds the nonzeros sorted); --in-memory loads the tensor whole instead
-  advise FILE [--kernel K[,K..]|all] [--backend omp|cuda|all] [--mode M|all] [--rank R] [--json]
+  advise FILE [--kernel K[,K..]|all] [--backend omp|cuda|all] [--mode M|all] [--rank R] [--threads T] [--json]
          [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's
       storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
@@ -138,6 +138,11 @@ void print_usage(bool to_stderr) {
       converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead)
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
+Every command but fetch takes --threads T (OpenMP threads; default: every core); --name=value is --name value;
+--csf-order is another name for --mode-order. Defaults: bench --kernel mttkrp --format all --backend omp
+--rank 32 --repeat 5; decompose --method cpd --seed 1, --rank 16 (cpd, fastertucker) or 8 (tucker), --iters 50
+(cpd, fastertucker) or 25 (tucker); fastertucker --fiber-threshold 128 (its B-CSF's sub-fibers); advise --rank 32;
+pipeline --format hocfs; reorder --method degree.
 Exit status: 0 success, 2 bad input, 1 other failures.
 )";
 }
