@@ -15,6 +15,8 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -67,6 +69,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
     setWindowTitle(tr("Tensorscope"));
     setAcceptDrops(true);
     resize(1280, 800);
+    // a 1366 x 768 laptop's first start put the status bar below its edge; the offscreen
+    // platform's nominal 800 x 600 screen is no one's, and its screenshots keep the default
+    const QScreen* s = screen();
+    if (s && QGuiApplication::platformName() != QLatin1String("offscreen")) {
+        const QSize room = s->availableGeometry().size() * 0.95;
+        resize(std::min(1280, room.width()), std::min(800, room.height()));
+    }
 
     datasetPanel_ = new DatasetPanel(this);
     auto* dock = new QDockWidget(tr("Dataset"), this);
@@ -74,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
     dock->setWidget(datasetPanel_);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
-    resizeDocks({dock}, {300}, Qt::Horizontal);
+    resizeDocks({dock}, {255}, Qt::Horizontal);
 
     setCentralWidget(buildCentre());
     buildMenus();
@@ -142,7 +151,15 @@ QWidget* MainWindow::buildCentre() {
     tabs_->setObjectName(QStringLiteral("tabs"));
     for (PanelFactory make : kTabs) {
         Panel* p = make(tabs_);
-        tabs_->addTab(p, p->title());
+        // a tab scrolls where the window is smaller than its controls (a 1024 x 640 screen, or
+        // 1920 x 1080 at 200%): unscrolled, the widest tab set the window's minimum, 1,272 x 677
+        // px, and its Run buttons and the status bar lay off those screens (sweep 66b)
+        auto* scroll = new QScrollArea(tabs_);
+        scroll->setObjectName(QStringLiteral("tabScroll"));
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(p);
+        tabs_->addTab(scroll, p->title());
         panels_.push_back(p);
     }
     layout->addWidget(tabs_, 1);
@@ -254,8 +271,8 @@ void MainWindow::onFinished(DatasetPtr dataset) {
         if (tabs_->currentIndex() != wanted)  // its tab is off for this tensor: said, not silently skipped
             showError(tr("Nothing was run: the %1 tab is off for this tensor. %2")
                           .arg(tabs_->tabText(wanted).remove(QLatin1Char('&')), tabs_->tabToolTip(wanted)));
-        else if (auto* tab = qobject_cast<Panel*>(tabs_->currentWidget()))
-            runWhenIdle(tab);
+        else
+            runWhenIdle(panels_[static_cast<std::size_t>(tabs_->currentIndex())]);
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     if (dataset_->streamed)
@@ -307,11 +324,11 @@ void MainWindow::enableTabsFor(const Dataset& dataset) {
                            "tensorscope-cli decompose --stream).")
                             .arg(humanBytes(dataset.streamedBytes), humanBytes(dataset.memoryLimit));
     for (int i = 0; i < tabs_->count(); ++i) {
-        const bool on = usable(tabs_->widget(i), dataset);
+        const bool on = usable(panels_[static_cast<std::size_t>(i)], dataset);
         tabs_->setTabEnabled(i, on);
         tabs_->setTabToolTip(i, on ? QString() : dataset.nonzeros() == 0 ? empty : why);
     }
-    if (!tabs_->isTabEnabled(tabs_->currentIndex())) tabs_->setCurrentWidget(overview());
+    if (!tabs_->isTabEnabled(tabs_->currentIndex())) tabs_->setCurrentIndex(0);  // the Overview
 }
 
 bool MainWindow::tabEnabled(const QString& name) const {
