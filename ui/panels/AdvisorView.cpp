@@ -17,6 +17,7 @@
 
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
+#include "panels/Panel.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -68,6 +69,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     progress_->hide();
     top->addWidget(progress_);
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setProperty(kCancelsWork, true);
     cancel_->hide();
     top->addWidget(cancel_);
     status_ = new QLabel(tr("Open a tensor for the advisor's ranking."), this);
@@ -83,7 +85,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(Qt::Vertical, this);
     table_ = new QTableWidget(0, Columns, split);
     table_->setObjectName(QStringLiteral("advisorTable"));
-    enableTableExport(table_);
+    setUpResultTable(table_);
     table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage"), tr("moves"), tr("predicted s"), tr("measured s"), tr("why")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // The reason, the advisor's answer, wraps in the width left to it and its row grows to hold

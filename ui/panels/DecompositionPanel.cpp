@@ -174,6 +174,7 @@ QHBoxLayout* DecompositionPanel::buildRunRow() {
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("decompRun"));
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setProperty(kCancelsWork, true);
     cancel_->setEnabled(false);
     clear_ = new QPushButton(tr("Clear runs"), this);
     row->addWidget(run_);
@@ -245,7 +246,7 @@ QTableView* DecompositionPanel::buildTable(QWidget* parent) {
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(parent);
     table_->setObjectName(QStringLiteral("decompTable"));
-    enableTableExport(table_);
+    setUpResultTable(table_);
     table_->setModel(proxy);
     table_->setSortingEnabled(true);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

@@ -127,6 +127,7 @@ QHBoxLayout* FormatsPanel::buildTopRow() {
     progress_->hide();
     top->addWidget(progress_);
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setProperty(kCancelsWork, true);
     cancel_->hide();
     top->addWidget(cancel_);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
@@ -159,7 +160,7 @@ QTableView* FormatsPanel::buildTable(QWidget* parent) {
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(parent);
     table_->setObjectName(QStringLiteral("formatsTable"));
-    enableTableExport(table_);
+    setUpResultTable(table_);
     table_->setModel(proxy);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // survey order until a click
     table_->setSortingEnabled(true);
@@ -187,7 +188,7 @@ QWidget* FormatsPanel::buildArrays(QWidget* parent) {
     al->addWidget(arraysTitle_);
     arrays_ = new QTableWidget(0, 5, arraysBox);
     arrays_->setObjectName(QStringLiteral("formatArrays"));
-    enableTableExport(arrays_);
+    setUpResultTable(arrays_);
     arrays_->setHorizontalHeaderLabels({tr("array"), tr("elements"), tr("bytes each"), tr("bytes"), tr("meaning")});
     arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     arrays_->verticalHeader()->hide();

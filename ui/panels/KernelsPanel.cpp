@@ -129,6 +129,7 @@ void KernelsPanel::buildControls(QWidget* side) {
     run_ = new QPushButton(tr("Run"), side);
     run_->setObjectName(QStringLiteral("kernelRun"));
     cancel_ = new QPushButton(tr("Cancel"), side);
+    cancel_->setProperty(kCancelsWork, true);
     cancel_->setEnabled(false);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
@@ -217,7 +218,7 @@ QTableView* KernelsPanel::buildTable(QWidget* parent) {
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(parent);
     table_->setObjectName(QStringLiteral("kernelTable"));
-    enableTableExport(table_);
+    setUpResultTable(table_);
     table_->setModel(proxy);
     table_->setSortingEnabled(true);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

@@ -95,7 +95,7 @@ OverviewPanel::OverviewPanel(QWidget* parent) : Panel(parent) {
     proxy->setSourceModel(model_);
     proxy->setSortRole(Qt::UserRole);
     table_ = new QTableView(page);
-    enableTableExport(table_);
+    setUpResultTable(table_);
     table_->setObjectName(QStringLiteral("modeStatsTable"));
     table_->setModel(proxy);
     table_->setSortingEnabled(true);

@@ -9,6 +9,9 @@
 
 namespace tsui {
 
+// The property that marks a tab's Cancel button: Esc presses the one the user sees, enabled.
+inline constexpr char kCancelsWork[] = "cancelsWork";
+
 class Panel : public QWidget {
     Q_OBJECT
 

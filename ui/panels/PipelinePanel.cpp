@@ -154,6 +154,7 @@ QHBoxLayout* PipelinePanel::buildLiveRow() {
     runButton_->setObjectName(QStringLiteral("pipelineRunButton"));
     liveRow->addWidget(runButton_);
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setProperty(kCancelsWork, true);
     cancel_->hide();
     liveRow->addWidget(cancel_);
     status_ = new QLabel(this);

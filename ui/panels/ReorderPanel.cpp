@@ -72,6 +72,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     run_ = new QPushButton(tr("Compare"), this);
     run_->setObjectName(QStringLiteral("reorderRun"));
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setProperty(kCancelsWork, true);
     cancel_->setEnabled(false);
     row->addWidget(run_);
     row->addWidget(cancel_);
@@ -103,7 +104,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideRight);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    enableTableExport(table_);
+    setUpResultTable(table_);
     bars_ = makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
     lower->addWidget(table_);
     lower->addWidget(bars_);

@@ -64,7 +64,7 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     rl->addWidget(arraysTitle);
     arrays_ = new QTableWidget(right);
     arrays_->setObjectName(QStringLiteral("teachArrays"));
-    enableTableExport(arrays_);
+    setUpResultTable(arrays_);
     arrays_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     arrays_->horizontalHeader()->setDefaultSectionSize(34);
     arrays_->horizontalHeader()->setMinimumSectionSize(20);

@@ -184,6 +184,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    buildKeyboardMenus();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Tensorscope"), this, [this] {
@@ -195,8 +196,38 @@ void MainWindow::buildMenus() {
     });
 }
 
+// The tabs and their work from the keyboard (sweep 66b: only Ctrl+O and Ctrl+Q existed, and
+// Ctrl+Tab did nothing from the dock or in a table): Alt+1..8 show a tab, Ctrl+R runs the shown
+// tab's work, Esc presses the Cancel the user sees.
+void MainWindow::buildKeyboardMenus() {
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < tabs_->count(); ++i) {
+        QAction* a = view->addAction(tr("&%1 %2").arg(i + 1).arg(tabs_->tabText(i)), this, [this, i] {
+            if (tabs_->isTabEnabled(i)) tabs_->setCurrentIndex(i);
+        });
+        a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    QMenu* work = menuBar()->addMenu(tr("&Run"));
+    QAction* run = work->addAction(tr("&Run this tab's work"), this, [this] {
+        Panel* shown = panels_[static_cast<std::size_t>(tabs_->currentIndex())];
+        if (dataset_ && !shown->isBusy() && !shown->runOwnWork())
+            statusText_->setText(tr("The %1 tab has no work to run: it shows the tensor as it is.").arg(shown->title()));
+    });
+    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction* cancel = work->addAction(tr("&Cancel"), this, &MainWindow::cancelShownWork);
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+}
+
+void MainWindow::cancelShownWork() {
+    if (job_->isBusy()) return job_->cancel();  // the load's Cancel, in the status bar
+    const Panel* shown = panels_[static_cast<std::size_t>(tabs_->currentIndex())];
+    for (QPushButton* b : shown->findChildren<QPushButton*>())
+        if (b->property(kCancelsWork).toBool() && b->isVisible() && b->isEnabled()) return b->click();
+}
+
 void MainWindow::buildStatusBar() {
     statusText_ = new QLabel(tr("Ready"), this);
+    statusText_->setObjectName(QStringLiteral("windowStatus"));
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);

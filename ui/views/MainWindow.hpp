@@ -103,6 +103,8 @@ private:
     void showError(const QString& message);
     void addRecent(const QString& spelled);
     void runWhenIdle(Panel* tab);
+    void buildKeyboardMenus();
+    void cancelShownWork();
     void refreshRecentMenu();
 
     // Tabs other than the Overview need the tensor in memory: off for a streamed one.

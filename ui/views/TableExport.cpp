@@ -52,7 +52,8 @@ bool writeCsv(const QAbstractItemModel& model, const QString& path, QString* err
     return true;
 }
 
-void enableTableExport(QAbstractItemView* view) {
+void setUpResultTable(QAbstractItemView* view) {
+    view->setTabKeyNavigation(false);
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(view, &QWidget::customContextMenuRequested, view, [view](const QPoint& at) {
         QMenu menu(view);

@@ -12,8 +12,9 @@ namespace tsui {
 // rowNames: the vertical header becomes the first column (tables whose rows are named).
 QString toCsv(const QAbstractItemModel& model, bool rowNames = false);
 bool writeCsv(const QAbstractItemModel& model, const QString& path, QString* error, bool rowNames = false);
-// Adds "Export table as CSV…" to the view's context menu (rows named when its vertical
-// header shows).
-void enableTableExport(QAbstractItemView* view);
+// A table of results, read-only: "Export table as CSV…" in its context menu (rows named when
+// its vertical header shows), and Tab moves on to the next control, where it walked the cells
+// (30 of them in the Overview's) before leaving (sweep 66b); the arrows still move between cells.
+void setUpResultTable(QAbstractItemView* view);
 
 }  // namespace tsui

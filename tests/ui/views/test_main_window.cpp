@@ -483,6 +483,36 @@ private Q_SLOTS:
         QVERIFY(w.statusBar()->geometry().bottom() < w.height());
     }
 
+    // The keyboard reaches the tabs and their work (sweep 66b): Alt+N shows tab N, Ctrl+R runs
+    // the shown tab's work, Esc presses the Cancel in sight, and Tab leaves a result table.
+    void keyboardShowsTabsRunsAndCancels() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("small.tns"));
+        tscope::save_tensor(tstest::random_tensor({300, 200, 100}, 60000, 9), path.toStdString());
+        MainWindow w;
+        w.openFile(path);
+        QVERIFY(waitIdle(w));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("tabs"));
+        QTest::keyClick(&w, Qt::Key_6, Qt::AltModifier);
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Kernels"));
+        w.kernels()->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 16, 100000);
+        QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(w.kernels()->isBusy());
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.kernels()->isBusy(), 10000);
+        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("kernelStatus"))->text(), QStringLiteral("Cancelled."));
+        QTest::keyClick(&w, Qt::Key_1, Qt::AltModifier);
+        QCOMPARE(tabs->currentIndex(), 0);
+        QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);  // the Overview has no work: said
+        const QString said = w.findChild<QLabel*>(QStringLiteral("windowStatus"))->text();
+        QVERIFY2(said.contains(QStringLiteral("no work to run")), qPrintable(said));
+        for (QTableView* table : w.findChildren<QTableView*>())
+            if (table->contextMenuPolicy() == Qt::CustomContextMenu)
+                QVERIFY2(!table->tabKeyNavigation(), qPrintable(table->objectName()));
+    }
+
     // The window fits the size it opens at (1280 x 800) with every tab's widest form: each tab's
     // minimum once added up past it (the Kernels tab's GPU-scaling legend, two long names a row,
     // asked 1,178 px; the Decompositions tab's first row 1,064), so the window opened wider than
