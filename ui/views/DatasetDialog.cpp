@@ -1,5 +1,7 @@
 #include "views/DatasetDialog.hpp"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -9,12 +11,15 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "jobs/DatasetFetch.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/tsb_format.hpp"
+#include "tscope/text_words.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -134,7 +139,26 @@ DatasetDialog::DatasetDialog(const QString& catalogPath, const QString& cacheDir
         status_->setText(tr("Cancelled; what was downloaded is kept, and the next download resumes from it."));
     });
     setRunning(false);
-    if (table_->rowCount() > 0) table_->selectRow(0);
+    selectSmallest();
+}
+
+// The smallest dataset first, not the catalog's first: that was amazon-reviews, 1.7 billion
+// nonzeros, one Enter from its download (sweep 66b M5).
+void DatasetDialog::selectSmallest() {
+    const auto smallest = std::min_element(catalog_.entries.begin(), catalog_.entries.end(),
+                                           [](const tscope::CatalogEntry& a, const tscope::CatalogEntry& b) { return a.nnz < b.nnz; });
+    if (smallest != catalog_.entries.end()) table_->selectRow(static_cast<int>(smallest - catalog_.entries.begin()));
+}
+
+// What the converted tensor takes, on disk and in memory to load it whole: its .tsb's bytes.
+QString DatasetDialog::sizeText(const tscope::CatalogEntry& e) {
+    tscope::TsbHeader h;
+    h.dims = e.dims;
+    h.width = tscope::CooTensor::width_for(e.dims);
+    const long double bytes = static_cast<long double>(e.nnz) * static_cast<long double>(h.bytes_per_nnz());
+    return tr("Converted to .tsb it takes about %1 on disk, and as much in memory to open whole; past the memory a tensor "
+              "may take here, it is read in parts for the Overview, Density and Formats.")
+        .arg(QString::fromStdString(tscope::human_bytes(bytes)));
 }
 
 void DatasetDialog::fillTable() {
@@ -180,7 +204,10 @@ void DatasetDialog::showDetails() {
     const QString url = QString::fromStdString(e->tensors.front().url);
     QString html = QStringLiteral("<b>%1</b> — %2, order %3, %4 nonzeros<br>")
                        .arg(QString::fromStdString(e->title).toHtmlEscaped(), dimsText(*e), QString::number(e->order), grouped(e->nnz));
-    html += QString::fromStdString(e->description).toHtmlEscaped() + QStringLiteral("<br>");
+    // FROSTT writes emphasis as *markdown*: shown in italics, not with its asterisks
+    html += QString::fromStdString(e->description).toHtmlEscaped().replace(QRegularExpression(QStringLiteral("\\*([^*]+)\\*")),
+                                                                           QStringLiteral("<i>\\1</i>")) +
+            QStringLiteral("<br>") + sizeText(*e) + QStringLiteral("<br>");
     html += tr("File: <a href=\"%1\">%1</a>").arg(url.toHtmlEscaped());
     if (!e->licence.empty()) html += QStringLiteral("<br>") + tr("Licence: %1").arg(QString::fromStdString(e->licence).toHtmlEscaped());
     html += QStringLiteral("<br><small>%1</small>").arg(tr("Source: %1").arg(QString::fromStdString(catalog_.source).toHtmlEscaped()));

@@ -45,6 +45,8 @@ public Q_SLOTS:
 
 private:
     void fillTable();
+    void selectSmallest();
+    static QString sizeText(const tscope::CatalogEntry& e);
     void showDetails();
     void fetchOrOpen();
     void chooseCache();

@@ -261,7 +261,9 @@ void MainWindow::openRequest(const DatasetRequest& request) {
 
 void MainWindow::chooseFile() {
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
+    // the open tensor's folder first: the dialog had opened in the working folder (sweep 66b A7)
+    const QString shown = dataset_ && !dataset_->generated ? QFileInfo(dataset_->source).absolutePath() : QString();
+    const QString dir = !shown.isEmpty() && QFileInfo(shown).isDir() ? shown : settings.value(QStringLiteral("lastDirectory")).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a tensor"), dir,
                                                       tr("Sparse tensors (*.tns *.tns.gz *.tsb *.gz);;All files (*)"));
     if (path.isEmpty()) return;
@@ -324,7 +326,8 @@ void MainWindow::onFinished(DatasetPtr dataset) {
 
 void MainWindow::onFailed(const QString& message) {
     setBusy(false);
-    showError(message);
+    showError(forgetIfGone(lastRequestedFile_) ? message + QLatin1Char(' ') + tr("It is gone, so it was taken off the recent files.")
+                                               : message);
     statusText_->setText(tr("Could not load: see the message above"));
 }
 
@@ -397,6 +400,17 @@ void MainWindow::addRecent(const QString& spelled) {
     while (files.size() > kMaxRecent) files.removeLast();
     QSettings().setValue(QLatin1String(kRecentKey), files);
     refreshRecentMenu();
+}
+
+// A recent file picked after it was deleted failed to open and stayed listed (sweep 66b A5).
+bool MainWindow::forgetIfGone(const QString& path) {
+    if (path.isEmpty() || QFileInfo::exists(path)) return false;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList stored = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    if (stored.removeAll(absolute) + stored.removeAll(path) == 0) return false;
+    QSettings().setValue(QLatin1String(kRecentKey), stored);
+    refreshRecentMenu();
+    return true;
 }
 
 void MainWindow::refreshRecentMenu() {

@@ -102,6 +102,7 @@ private:
     void setBusy(bool busy);
     void showError(const QString& message);
     void addRecent(const QString& spelled);
+    bool forgetIfGone(const QString& path);
     void runWhenIdle(Panel* tab);
     void buildKeyboardMenus();
     void cancelShownWork();

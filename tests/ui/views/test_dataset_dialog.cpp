@@ -195,6 +195,21 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(cache + QStringLiteral("/impostor.tsb")));
     }
 
+    // The dialog opens on the smallest dataset, not the catalog's first (amazon-reviews, 1.7
+    // billion nonzeros, one Enter from its download), and says what a dataset takes converted;
+    // FROSTT's *emphasis* reads as italics (sweep 66b M5).
+    void opensOnTheSmallestAndSaysItsSize() {
+        QTemporaryDir cache;
+        DatasetDialog d(QStringLiteral(TS_CATALOG_FILE), cache.path());
+        QCOMPARE(d.table()->item(d.table()->currentRow(), 0)->text(), QStringLiteral("lbnl-network"));
+        const QString details = d.findChild<QLabel*>(QStringLiteral("datasetDetails"))->text();
+        // 1,698,825 nonzeros of 5 modes under 2^32: 5 x 4 + 8 bytes each
+        QVERIFY2(details.contains(QStringLiteral("takes about 47.6 MB on disk")), qPrintable(details));
+        QVERIFY2(details.contains(QStringLiteral("<i>sender IP-sender port-destination IP-destination port-time</i>")) &&
+                     !details.contains(QStringLiteral("*sender")),
+                 qPrintable(details));
+    }
+
     // For docs/screenshots/open-dataset.png: TS_SCREENSHOT_DIR=DIR saves the dialog on the real
     // FROSTT catalog there (an empty cache: every dataset "not fetched").
     void screenshotOfTheCatalog() {

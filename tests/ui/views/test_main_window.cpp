@@ -10,6 +10,7 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QScrollArea>
+#include <QSettings>
 #include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -664,8 +665,16 @@ private Q_SLOTS:
         QCOMPARE(list->item(0)->text(), QStringLiteral("same.tns (in …/b)"));  // what tells the folders apart
         QCOMPARE(list->item(1)->text(), QStringLiteral("same.tns (in …/a)"));
         QCOMPARE(list->item(1)->toolTip(), QFileInfo(a).canonicalFilePath());
+        const QString bPath = QFileInfo(b).canonicalFilePath();
         QVERIFY(QFile::remove(b));                                             // a file gone is no longer listed
         QCOMPARE(w.recentFiles().value(0), QFileInfo(a).canonicalFilePath());  // b was first
+        // picked while the list still showed it (sweep 66b A5): the failure says it was taken off,
+        // and the stored list lets go of it
+        QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(bPath));
+        w.openFile(bPath);
+        QVERIFY(waitIdle(w));
+        QVERIFY2(w.errorText().contains(QStringLiteral("taken off the recent files")), qPrintable(w.errorText()));
+        QVERIFY(!QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(bPath));
     }
 
     void screenshotIsAPng() {
