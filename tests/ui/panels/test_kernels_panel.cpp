@@ -342,6 +342,9 @@ private Q_SLOTS:
         QVERIFY(tstest::waitIdle(w));
         const std::size_t ran = w.kernels()->model()->results().size();
         QVERIFY(ran > 0 && w.kernels()->model()->results().front().device != bundled.front().rows.front().device);
+        // every row ran: no hint to hover a row that did not (sweep 66b C4)
+        const QString done = w.kernels()->findChild<QLabel*>(QStringLiteral("kernelStatus"))->text();
+        QVERIFY2(done == QStringLiteral("%1 runs done.").arg(ran), qPrintable(done));
         QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));  // another load
         QCOMPARE(w.kernels()->model()->results().size(), std::size_t{0});
     }
