@@ -22,7 +22,16 @@ namespace {
 
 const QColor kBackendColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c)};
 
-constexpr int kPointSize = 8;  // a run's disc, in pixels
+// A format's marker: with the backend's colour, one point series per format and backend tells
+// the formats apart (with a colour per backend alone, an unlabelled CSF point sat among COO's
+// and read as COO, sweep 66b M1).
+const QCPScatterStyle::ScatterShape kFormatShapes[] = {
+    QCPScatterStyle::ssDisc,    QCPScatterStyle::ssSquare,        QCPScatterStyle::ssTriangle,  QCPScatterStyle::ssDiamond,
+    QCPScatterStyle::ssCross,   QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssPlus,   QCPScatterStyle::ssStar,
+    QCPScatterStyle::ssCircle,  QCPScatterStyle::ssCrossSquare,   QCPScatterStyle::ssPlusCircle, QCPScatterStyle::ssPeace,
+    QCPScatterStyle::ssCrossCircle};
+
+constexpr int kPointSize = 8;  // a run's marker, in pixels
 
 bool onGpu(const tscope::BenchResult& r) { return r.backend == tscope::Backend::Cuda; }
 
@@ -175,17 +184,20 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
                             gpu ? tr("in fp32, as the device holds them") : tr("as the host stores them"));
     }
     sources_->setText(sources.join(QStringLiteral(". ")) + QLatin1Char('.'));
-    std::map<tscope::Backend, QCPGraph*> byBackend;
+    std::map<tscope::Backend, std::size_t> colours;
+    std::map<tscope::FormatKind, std::size_t> shapes;
+    std::map<QString, QCPGraph*> series;  // by format/backend
     std::set<QString> named;
     for (const tscope::BenchResult& r : results) {
         if (!placeable(r)) continue;
-        QCPGraph*& g = byBackend[r.backend];
+        QCPGraph*& g = series[pointLabel(r, false)];
         if (!g) {
-            const QColor colour = kBackendColours[static_cast<std::size_t>(byBackend.size() - 1) % std::size(kBackendColours)];
+            const QColor colour = kBackendColours[colours.emplace(r.backend, colours.size()).first->second % std::size(kBackendColours)];
+            const auto shape = kFormatShapes[shapes.emplace(r.format, shapes.size()).first->second % std::size(kFormatShapes)];
             g = plot_->addGraph();
-            g->setName(QString::fromLatin1(tscope::backend_name(r.backend)));
+            g->setName(pointLabel(r, false));
             g->setLineStyle(QCPGraph::lsNone);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, kPointSize));
+            g->setScatterStyle(QCPScatterStyle(shape, QPen(colour, 1.5), colour, kPointSize));
             points_.push_back(g);
         }
         g->addData(r.intensity, r.gflops);

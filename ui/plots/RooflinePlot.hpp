@@ -29,7 +29,8 @@ public:
     explicit RooflinePlot(QWidget* parent = nullptr);
     void setResults(const std::vector<tscope::BenchResult>& results);
     QCustomPlot* plot() const { return plot_; }
-    // What is drawn, for tests: the run points' graphs (one per backend), the bandwidth and
+    // What is drawn, for tests: the run points' graphs (one per format and backend: the backend's
+    // colour, the format's marker), the bandwidth and
     // peak lines, and the points' labels in drawing order.
     std::vector<QCPGraph*> pointGraphs() const { return points_; }
     std::vector<QCPGraph*> bandwidthLines() const { return bandwidth_; }

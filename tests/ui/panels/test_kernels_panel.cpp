@@ -182,18 +182,24 @@ private Q_SLOTS:
         QCOMPARE(roof->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
         QVERIFY(roof->plot()->xAxis->label().contains(QStringLiteral("intensity")));
         QVERIFY(roof->plot()->legend->visible());
-        QCOMPARE(roof->pointGraphs().size(), std::size_t{1});
-        QCPGraph* points = roof->pointGraphs().front();
-        QCOMPARE(points->name(), QStringLiteral("omp"));
-        QCOMPARE(points->dataCount(), int(rows.size()));
+        // a series per format and backend: the backend's colour, the format's marker (sweep 66b M1)
+        QStringList series;
+        int points = 0;
+        for (QCPGraph* g : roof->pointGraphs()) series << g->name(), points += g->dataCount();
+        series.sort();
+        QCOMPARE(series, QStringList({QStringLiteral("COO/omp"), QStringLiteral("CSF/omp")}));
+        QCOMPARE(points, int(rows.size()));
+        QVERIFY(roof->pointGraphs().front()->scatterStyle().shape() != roof->pointGraphs().back()->scatterStyle().shape());
+        QCOMPARE(roof->pointGraphs().front()->scatterStyle().pen().color(), roof->pointGraphs().back()->scatterStyle().pen().color());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const tscope::BenchResult& r = rows[i];
             // MTTKRP: 3 nnz R flops over the row's minimum bytes
             const double intensity = 3.0 * double(nnz) * double(r.rank) / double(r.bytes_moved);
-            bool drawn = false;  // the graph keeps its points sorted by key, not in row order
-            for (int k = 0; k < points->dataCount(); ++k)
-                drawn = drawn || (std::fabs(points->data()->at(k)->key - intensity) < 1e-9 * intensity &&
-                                  std::fabs(points->data()->at(k)->value - r.gflops) < 1e-9 * r.gflops);
+            bool drawn = false;  // the graphs keep their points sorted by key, not in row order
+            for (QCPGraph* g : roof->pointGraphs())
+                for (int k = 0; k < g->dataCount(); ++k)
+                    drawn = drawn || (std::fabs(g->data()->at(k)->key - intensity) < 1e-9 * intensity &&
+                                      std::fabs(g->data()->at(k)->value - r.gflops) < 1e-9 * r.gflops);
             QVERIFY2(drawn, qPrintable(QStringLiteral("row %1 is not on the roofline").arg(i)));
             QVERIFY(r.copy_gbps > 0 && r.bound_s > 0);
             QVERIFY(std::fabs(r.share_of_bound - r.bound_s / r.median_s) < 1e-12);
