@@ -173,9 +173,15 @@ int run_decompose_distributed(int argc, char** argv) {
     } catch (const InputError& e) {  // every rank holds the same error: rank 0 says it
         if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
         return 2;
-    } catch (const std::exception& e) {
+    } catch (const AgreedError& e) {
         if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
         return 1;
+    } catch (const std::bad_alloc&) {  // this rank's alone: the others would wait for it in a collective
+        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": out of host memory; the job is stopped" << std::endl;
+        mpi.abort_job(1);
+    } catch (const std::exception& e) {
+        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": " << e.what() << "; the job is stopped" << std::endl;
+        mpi.abort_job(1);
     }
 }
 

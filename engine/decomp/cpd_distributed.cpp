@@ -6,6 +6,7 @@
 #include "tscope/decomp/cpd_distributed.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -24,6 +25,7 @@
 #include "decomp/row_ownership.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
+#include "tscope/io/tsb_format.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -44,6 +46,11 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 }
 
 MpiSession::~MpiSession() { MPI_Finalize(); }
+
+void MpiSession::abort_job(int status) const {
+    MPI_Abort(MPI_COMM_WORLD, status);
+    std::_Exit(status);  // MPI_Abort does not return; were it to, this rank still ends
+}
 
 void agreed_on_all_ranks(const std::function<void()>& work) {
     double unused = 0;
@@ -169,7 +176,12 @@ public:
         const auto start = Clock::now();
         LoadOptions load;
         load.keep_stored_values = o_.backend == Backend::Cuda;  // as the single-process CLI loads it
+        world_.agreed([&] { check_factors_fit_file(path); });
         detail::DistributedBlock block = detail::distribute_tsb(world_, path, options.grid_text, load);
+        if (block.nnz == 0)  // every rank knows the sum: a uniform refusal, as the single process's
+            throw InputError(path + ": the tensor has no nonzeros" +
+                             (block.zeros_dropped ? " (its " + std::to_string(block.zeros_dropped) + " entries of 0 were left out)" : "") +
+                             ": nothing to decompose");
         result_.grid = block.grid, result_.dims = block.tensor.dims(), result_.nnz = block.nnz;
         result_.duplicates_summed = block.duplicates_summed, result_.zeros_dropped = block.zeros_dropped;
         report_.read_s = block.read_s, report_.distribute_s = block.distribute_s;
@@ -186,6 +198,19 @@ public:
         start_factors();
         result_.setup_seconds = since(start);
         start_ = start;
+    }
+
+    // The factors' room, from the file's header, before any rank reads its part: a mode of 1e12
+    // ended in "std::bad_alloc" while the parts were counted, where the single process refuses
+    // in words (sweep 66a F6). A file that is no .tsb is left for distribute_tsb to name.
+    void check_factors_fit_file(const std::string& path) const {
+        TsbHeader header;
+        try {
+            header = read_tsb_header(path);
+        } catch (const Error&) {
+            return;
+        }
+        check_factors_fit(header.dims, o_.rank, 0);
     }
 
     DistributedCpdResult run(bool gather) {

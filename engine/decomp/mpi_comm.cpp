@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "tscope/decomp/cpd_distributed.hpp"
 #include "tscope/error.hpp"
 
 namespace tscope::detail {
@@ -90,7 +91,7 @@ void MpiComm::settle(int kind, std::string message) const {
     MPI_Bcast(message.data(), head[1], MPI_CHAR, failed[0], comm_);
     if (failed[1] < size_) message = "rank " + std::to_string(failed[0]) + " of " + std::to_string(size_) + ": " + message;
     if (head[0] == 1) throw InputError(message);
-    throw Error(message);
+    throw AgreedError(message);
 }
 
 }  // namespace tscope::detail

@@ -170,6 +170,48 @@ private slots:
         }
     }
 
+    // A tensor of no nonzeros is refused as the single process refuses it (it reported "fit 1
+    // (converged)" with exit 0), and a mode too long for its factor in words before any rank
+    // reads its part (it said "std::bad_alloc"), sweep 66a F5, F6.
+    void emptyAndHugeTensorsAreRefusedInWords() {
+        const std::string empty = dir_.filePath("zeros.tsb").toStdString();
+        const std::string zeros = dir_.filePath("zeros.tns").toStdString();
+        std::ofstream(zeros) << "1 1 1 0\n2 2 2 0\n";
+        save_tensor(load_tensor(zeros).tensor, empty);
+        const std::string huge = dir_.filePath("huge.tsb").toStdString();
+        save_tensor(tstest::random_tensor({1000000000000ull, 3, 3}, 3, 2), huge);
+        const std::vector<std::pair<std::string, const char*>> cases{{empty, "no nonzeros"}, {huge, "would need"}};
+        for (const auto& [file, words] : cases) {
+            const Run r = mpirun(2, {"decompose", QString::fromStdString(file), "--distributed", "--rank", "2"});
+            QVERIFY2(r.status == 2 && r.err.contains(words) && error_lines(r.err) == 1, qPrintable(QString::number(r.status) + ": " + r.err));
+            QVERIFY(!r.out.contains("fit"));
+        }
+    }
+
+    // One rank out of memory outside an agreed step stops the whole job with its words (the
+    // others waited for it in a collective for ever, sweep 66a F1): here rank 0 under a 1 GB
+    // address space, where a rank-64 factor of a 300,000-long mode and its exchanges do not fit.
+    void oneRanksFailureStopsTheJob() {
+#if defined(__SANITIZE_ADDRESS__) || (defined(__has_feature) && __has_feature(address_sanitizer))
+        QSKIP("AddressSanitizer's shadow memory does not start under a 1 GB address space (ulimit -v)");
+#endif
+        const std::string wide = dir_.filePath("wide.tsb").toStdString();
+        save_tensor(tstest::random_tensor({300000, 300000, 300000}, 200000, 4), wide);
+        QTemporaryDir session;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (session.isValid()) env.insert("OMPI_MCA_orte_tmpdir_base", session.path());
+        p.setProcessEnvironment(env);
+        const QString command = QStringLiteral("ulimit -v 1000000; exec %1/tensorscope-cli decompose %2 --distributed --rank 64 --iters 2 --threads 1")
+                                    .arg(QStringLiteral(TS_BIN_DIR), QString::fromStdString(wide));
+        p.start(TS_MPIEXEC, {"-np", "2", "--oversubscribe", "bash", "-c", command});
+        const bool ended = p.waitForFinished(120000);
+        if (!ended) p.kill(), p.waitForFinished();
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(ended, "the job hung");
+        QVERIFY2(p.exitCode() != 0 && err.contains("out of host memory"), qPrintable(QString::number(p.exitCode()) + ": " + err));
+    }
+
 private:
     // The named tensor as a .tsb in the test's folder (made once): a shared tensor converted, or
     // the order-5 one generated.

@@ -33,6 +33,10 @@ public:
     int size() const { return size_; }
     // The rank's place among the ranks of its host (one GPU per rank where ranks share a host).
     int local_rank() const { return local_rank_; }
+    // Ends every rank of the job at once (MPI_Abort): for an error this rank alone met, outside
+    // an agreed step, while the others wait in a collective for it (they waited for ever, sweep
+    // 66a: one rank out of memory while it received its nonzeros).
+    [[noreturn]] void abort_job(int status) const;
 
 private:
     int rank_ = 0, size_ = 1, local_rank_ = 0;
@@ -42,6 +46,13 @@ private:
 // the lowest failing rank's error (an InputError stays one). Callers check their arguments
 // with it, so one bad option ends every rank with the same words instead of a hang.
 void agreed_on_all_ranks(const std::function<void()>& work);
+
+// What an agreed step throws, other than an InputError (which stays one): every rank of the job
+// holds it, so each may end on its own. Any other exception but an InputError is one rank's.
+class AgreedError : public Error {
+public:
+    using Error::Error;
+};
 
 struct DistributedCpdOptions {
     CpdOptions cpd;          // rank, iterations, tolerance, seed, format, backend (omp or cuda)
