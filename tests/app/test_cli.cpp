@@ -242,6 +242,27 @@ private Q_SLOTS:
         QVERIFY(QDir(dir.path()).isEmpty());
     }
 
+    // Out of memory while a block of the text is formatted, on an OpenMP worker, says so as
+    // anywhere else; it escaped the parallel region and ended the program (SIGABRT, sweep 66a
+    // F4). 3M nonzeros as text take about 100 MB beyond the tensor's 42, which a 500 MB address
+    // space does not leave (OpenBLAS single-threaded: its idle worker's retries hang at exit
+    // under so small a limit).
+    void outOfMemoryWhileFormattingTextSaysSo() {
+        QTemporaryDir dir;
+        const QString tsb = dir.filePath("big.tsb"), tns = dir.filePath("out/big.tns");
+        QCOMPARE(cli({"generate", "--dims", "20000,15000,10000", "--nnz", "3M", "--seed", "9", "-o", tsb}).status, 0);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OPENBLAS_NUM_THREADS", "1");
+        p.setProcessEnvironment(env);
+        p.start("/bin/sh", {"-c", "ulimit -v 500000 && exec \"$0\" convert \"$1\" \"$2\"", TS_BIN_DIR "/tensorscope-cli", tsb, tns});
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 1, err.constData());
+        QVERIFY2(err.startsWith("error: out of memory in convert"), err.constData());
+        QVERIFY(!QFileInfo::exists(tns));
+    }
+
     // Sweep 65: results that overflow fail their check and say why. SpTV's check had passed
     // them with an error of 0, and a failed check exited 1 with nothing on stderr; in JSON an
     // infinite error is null, as an unchecked one is, and check_passed tells them apart.
