@@ -97,6 +97,19 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("entry 2100 has index 78 in mode 2") != std::string::npos, e.what());
         }
+        // the largest 32-bit index is named as its 1-based number, 2^32, not wrapped to 0 (sweep 66a F7)
+        {
+            std::fstream g(path, std::ios::in | std::ios::out | std::ios::binary);
+            g.seekp(static_cast<std::streamoff>(h.header_bytes + 3000 * 4 + 2100 * 4));
+            const std::uint32_t top = 0xffffffffu;
+            g.write(reinterpret_cast<const char*>(&top), 4);
+        }
+        try {
+                (void)read_tsb_part(path, 2000, 1000);
+                QFAIL("accepted an index beyond its dimension");
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("entry 2100 has index 4294967296 in mode 2") != std::string::npos, e.what());
+            }
         QVERIFY_THROWS_EXCEPTION(InputError, read_tsb_header(dir.filePath("missing.tsb").toStdString()));
     }
 };
