@@ -223,8 +223,9 @@ void check_tsb_contents(const CooTensor& t, const std::string& path, std::uint64
             for (std::uint64_t i = 0; i < nnz; ++i) top = std::max(top, col[i]);
             if (nnz == 0 || top < t.dim(m)) continue;
             const auto at = std::find_if(col, col + nnz, [&](I i) { return i >= t.dim(m); }) - col;
-            throw bad(path, "entry " + std::to_string(first_entry + at) + " has index " + std::to_string(std::uint64_t{col[at]} + 1) +
-                                " in mode " + std::to_string(m + 1) + " beyond its dimension " + std::to_string(t.dim(m)));
+            throw bad(path, "entry " + std::to_string(first_entry + at) + " has index " +
+                                std::to_string(std::uint64_t{col[at]} + 1) + " in mode " + std::to_string(m + 1) +
+                                " beyond its dimension " + std::to_string(t.dim(m)));
         }
         const auto& vals = t.values<V>();
         std::uint64_t finite = 0;  // counted in parallel; the first bad entry is looked for only if one exists

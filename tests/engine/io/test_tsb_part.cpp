@@ -105,11 +105,12 @@ private slots:
             g.write(reinterpret_cast<const char*>(&top), 4);
         }
         try {
-                (void)read_tsb_part(path, 2000, 1000);
-                QFAIL("accepted an index beyond its dimension");
-            } catch (const InputError& e) {
-                QVERIFY2(std::string(e.what()).find("entry 2100 has index 4294967296 in mode 2") != std::string::npos, e.what());
-            }
+            (void)read_tsb_part(path, 2000, 1000);
+            QFAIL("accepted an index beyond its dimension");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("entry 2100 has index 4294967296 in mode 2") != std::string::npos,
+                     e.what());
+        }
         QVERIFY_THROWS_EXCEPTION(InputError, read_tsb_header(dir.filePath("missing.tsb").toStdString()));
     }
 };
