@@ -263,12 +263,15 @@ void check_method_options(const Args& args, DecompMethod method) {
 // The options decompose refuses before the tensor is read.
 void check_decompose_options(const Args& args, DecompMethod method, Backend backend) {
     if (backend == Backend::CpuRef) throw InputError("decompose runs on omp or cuda");
-    if (backend == Backend::Cuda) require_gpu();
     for (const char* gpu_only : {"--gpus", "--limit-gpu-memory", "--streams", "--chunk-bytes", "--stream"})
         if ((args.value(gpu_only) || args.flag(gpu_only)) && (backend != Backend::Cuda || method != DecompMethod::Cpd))
             throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
     check_distributed(args);
     check_method_options(args, method);
+    if (backend != Backend::Cuda) return;
+    CpdOptions values;  // the GPU options' values before the GPU, as bench and pipeline check them (sweep 66a F8)
+    if (method == DecompMethod::Cpd) read_gpu_options(args, values);
+    require_gpu();
 }
 
 }  // namespace

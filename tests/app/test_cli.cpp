@@ -242,6 +242,17 @@ private Q_SLOTS:
         QVERIFY(QDir(dir.path()).isEmpty());
     }
 
+    // decompose checks its GPU options' values before it looks for a GPU, as bench and pipeline
+    // do: a bad value is bad input (2) on any machine, where it had said "no CUDA device" (1)
+    // without one (sweep 66a F8).
+    void decomposeChecksGpuValuesBeforeTheGpu() {
+        const QString file = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
+        for (const QStringList& bad : {QStringList{"--streams", "0"}, QStringList{"--limit-gpu-memory", "abc"}, QStringList{"--gpus", "0"}}) {
+            const Run r = cli(QStringList{"decompose", file, "--backend", "cuda"} + bad);
+            QVERIFY2(r.status == 2 && r.err.contains(bad.front().toUtf8()), qPrintable(bad.join(' ') + ": " + r.err));
+        }
+    }
+
     // Out of memory while a block of the text is formatted, on an OpenMP worker, says so as
     // anywhere else; it escaped the parallel region and ended the program (SIGABRT, sweep 66a
     // F4). 3M nonzeros as text take about 100 MB beyond the tensor's 42, which a 500 MB address
