@@ -24,6 +24,18 @@ std::atomic<int> g_dir_count{0};
 
 void on_signal(int sig) { remove_temps_and_die(sig); }
 
+// Only async-signal-safe calls: write, unlink, rmdir, _exit.
+void on_bus_error(int) {
+    static const char kWords[] =
+        "error: a file being read ended early (SIGBUS on its memory map): another program shortened or replaced it "
+        "while it was read; nothing was written\n";
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kWords, sizeof kWords - 1);
+    for (int i = 0; i < kSlots; ++i)
+        if (g_used[i].load()) ::unlink(g_paths[i]);
+    remove_empty_created_dirs();
+    ::_exit(2);
+}
+
 }  // namespace
 
 void remove_empty_created_dirs() {
@@ -52,6 +64,10 @@ void install_temp_cleanup_on_signals() {
         sigemptyset(&sa.sa_mask);
         ::sigaction(sig, &sa, nullptr);
     }
+    struct sigaction bus {};
+    bus.sa_handler = on_bus_error;
+    sigemptyset(&bus.sa_mask);
+    ::sigaction(SIGBUS, &bus, nullptr);
 }
 
 namespace detail {

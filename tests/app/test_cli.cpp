@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+
+#include <csignal>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -240,6 +242,21 @@ private Q_SLOTS:
         QVERIFY2(err.startsWith("error: out of memory in generate: it needed ") && err.contains(" more at once"),
                  err.constData());
         QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    // A memory-mapped .tsb shortened by another program while it is read raises SIGBUS: the CLI
+    // says so and exits 2, where it died with no word (sweep 66a F3). Sent here while the CLI
+    // waits on its standard input, so that the test does not race a truncation.
+    void aBusErrorIsSaidInWords() {
+        QProcess p;
+        p.start(TS_BIN_DIR "/tensorscope-cli", {"info", "-"});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(300);  // past main's first lines, where the handler is installed
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGBUS), 0);
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 2, err.constData());
+        QVERIFY2(err.startsWith("error: a file being read ended early"), err.constData());
     }
 
     // decompose checks its GPU options' values before it looks for a GPU, as bench and pipeline

@@ -8,7 +8,9 @@
 namespace tscope {
 
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove the listed temporaries, then die of the signal.
-// Call once, early in main (the CLI and the GUI do).
+// SIGBUS, which reading a memory-mapped .tsb raises where another program shortened the file
+// meanwhile: say so on stderr, remove the temporaries and exit 2 (it died with no word, sweep
+// 66a F3). Call once, early in main (the CLI and the GUI do).
 void install_temp_cleanup_on_signals();
 
 // Async-signal-safe: unlinks every listed temporary, restores the signal's default action and
