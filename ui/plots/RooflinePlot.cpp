@@ -198,6 +198,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
             g->setName(pointLabel(r, false));
             g->setLineStyle(QCPGraph::lsNone);
             g->setScatterStyle(QCPScatterStyle(shape, QPen(colour, 1.5), colour, kPointSize));
+            g->removeFromLegend();  // its name is written beside its first point: a legend of every series took the plot's room
             points_.push_back(g);
         }
         g->addData(r.intensity, r.gflops);
