@@ -13,6 +13,7 @@
 #include "plots/DensityMapPlot.hpp"
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
+#include "plots/PlotHint.hpp"
 #include "plots/PlotInspector.hpp"
 #include "plots/TitledPlot.hpp"
 #include "tscope/checks.hpp"
@@ -75,6 +76,10 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     grid->addLayout(tileBox, 1, 1);
     layout->addLayout(grid, 1);
     attachReadouts();
+    // four empty frames with 0-5 axes said nothing before a tensor (every other tab's plot says
+    // what to do, sweep 66b C2)
+    for (QCustomPlot* plot : {slices_, fibers_, map_, tiles_})
+        showPlotHint(plot, true, tr("Open a tensor to see how its nonzeros spread"), false);
 
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
         if (!mode_->signalsBlocked()) start();
@@ -232,6 +237,7 @@ void DensityPanel::showCounts(Result r) {
     result_ = std::move(r);
     stale_ = false;
     status_->setText(QString());
+    for (QCustomPlot* plot : {slices_, fibers_, map_, tiles_}) showPlotHint(plot, false, QString(), false);
     drawSlices();
     drawFibers();
     drawMapOrSayWhyNot();

@@ -22,9 +22,12 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         QVERIFY(w.showTab(QStringLiteral("Density")));
-        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
-        const tscope::CooTensor& t = w.dataset()->tensor;
         DensityPanel* p = w.density();
+        // before a tensor, the plots say what to do (four empty frames had 0-5 axes, sweep 66b C2)
+        QVERIFY2(tstest::plotHint(p->slicePlot()).contains(QStringLiteral("Open a tensor")), qPrintable(tstest::plotHint(p->slicePlot())));
+        QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
+        QVERIFY(tstest::plotHint(p->slicePlot()).isEmpty() && tstest::plotHint(p->mapPlot()).isEmpty());
+        const tscope::CooTensor& t = w.dataset()->tensor;
         // slices of mode 1, in index order: one point per non-empty slice, heights = counts
         const auto counts = tscope::slice_counts(t, 0);
         QCPGraph* g = p->slicePlot()->graph(0);
