@@ -17,7 +17,9 @@
 
 namespace tscope::detail {
 
-ReadOnlyFile::ReadOnlyFile(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+// O_NONBLOCK: a FIFO without a writer would hold open() for ever, before the caller can refuse
+// it as no regular file (sweep 66a F13); on a regular file it changes nothing.
+ReadOnlyFile::ReadOnlyFile(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {
     if (fd_ < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
 }
 
@@ -112,7 +114,7 @@ struct Fd {
 };
 
 int open_for_reading(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // as ReadOnlyFile: a FIFO is refused, not waited on
     if (fd < 0) throw InputError("cannot open '" + path + "': " + errno_text(errno));
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -244,6 +244,18 @@ private Q_SLOTS:
         QVERIFY(QDir(dir.path()).isEmpty());
     }
 
+    // A FIFO named as a .tsb to read in parts is refused at once, as no regular file; its
+    // open() waited for a writer for ever (sweep 66a F13).
+    void aFifoIsRefusedWhereAFileIsReadInParts() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("f.tsb");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        for (const char* command : {"info", "formats"}) {
+            const Run r = cli({command, fifo, "--streamed"});
+            QVERIFY2(r.status == 2 && r.err.contains("not a regular file"), r.err.constData());
+        }
+    }
+
     // A memory-mapped .tsb shortened by another program while it is read raises SIGBUS: the CLI
     // says so and exits 2, where it died with no word (sweep 66a F3). Sent here while the CLI
     // waits on its standard input, so that the test does not race a truncation.
