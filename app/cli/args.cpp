@@ -212,6 +212,14 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
     return n * scale;
 }
 
+std::uint64_t parse_part_nnz(const Args& args) {
+    const std::uint64_t part = args.integer("--part-nnz", 0, 0, std::uint64_t{1} << 40);
+    if (part > 0 && part < 100)
+        throw InputError("--part-nnz must be 0 (the reader's own size) or at least 100, got " + std::to_string(part) +
+                         ": smaller parts only add work per part");
+    return part;
+}
+
 int parse_gpus(const Args& args) {
     const std::string v = args.value_or("--gpus", "1");
     if (v == "all") return 0;

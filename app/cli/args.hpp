@@ -94,5 +94,8 @@ std::vector<int> parse_modes(const std::string& text, int order);
 std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 // --gpus N|all: a count of at least 1, or 0 for all.
 int parse_gpus(const Args& args);
+// --part-nnz: 0 (the reader's own size) or at least 100; a part of 1 nonzero made a streamed read
+// of 3M nonzeros run past two minutes on per-part work alone (sweep 66a F12).
+std::uint64_t parse_part_nnz(const Args& args);
 
 }  // namespace tscope::cli

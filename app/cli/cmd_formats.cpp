@@ -38,7 +38,7 @@ int run_formats_streamed(const Args& args, const std::string& path) {
     request.options = parse_format_options(args, shape);
     const TensorProfile profile = [&] {
         try {
-            return profile_tsb(path, request.options, args.integer("--part-nnz", 0, 0, std::uint64_t{1} << 40));
+            return profile_tsb(path, request.options, parse_part_nnz(args));
         } catch (const SliceExceedsParts& e) {
             throw InputError(std::string(e.what()) + " (--part-nnz)");
         }

@@ -72,7 +72,7 @@ void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& sta
 // A .tsb read in parts, never whole: the exact slice figures, in memory that does not grow
 // with the nonzeros (tscope/tensor/streamed_stats.hpp).
 int run_info_streamed(const Args& args, const std::string& path) {
-    const std::uint64_t part = args.integer("--part-nnz", 0, 0, std::uint64_t{1} << 40);
+    const std::uint64_t part = parse_part_nnz(args);
     const StreamedStats s = stream_tsb_stats(path, part);
     const TsbHeader header = read_tsb_header(path);
     FiberSketch sketch;  // a second pass, when asked: its hashing would halve the first one's rate

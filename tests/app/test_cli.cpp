@@ -470,6 +470,8 @@ private Q_SLOTS:
         }
         QCOMPARE(cli({"info", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--streamed"}).status, 2);  // not a .tsb
         QCOMPARE(cli({"info", tsb, "--part-nnz", "10"}).status, 2);
+        const Run tiny = cli({"info", tsb, "--streamed", "--part-nnz", "1"});  // minutes of per-part work (sweep 66a F12)
+        QVERIFY2(tiny.status == 2 && tiny.err.contains("at least 100"), tiny.err.constData());
         // --sketch-fibers: mode 1's fibers estimated, the others' counted exactly (the file is in slice order)
         const QJsonObject c = json(cli({"info", tsb, "--streamed", "--part-nnz", "777", "--sketch-fibers", "--json"}));
         QVERIFY(!c["modes"].toArray()[0].toObject().contains("fibers"));
