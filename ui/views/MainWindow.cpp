@@ -319,7 +319,7 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     if (dataset_->nonzeros() == 0)
         statusText_->setText(statusText_->text() +
                              tr(": every entry was zero, so only the Overview has something to show"));
-    if (!dataset_->generated)
+    if (!dataset_->generated && !isBundledSample(dataset_->source))
         addRecent(dataset_->source);  // it skips a source that is no file (a partial load's description)
     Q_EMIT datasetChanged(dataset_);
 }
@@ -400,6 +400,13 @@ void MainWindow::addRecent(const QString& spelled) {
     while (files.size() > kMaxRecent) files.removeLast();
     QSettings().setValue(QLatin1String(kRecentKey), files);
     refreshRecentMenu();
+}
+
+// The samples are a click away in the dock and the Samples menu: listed as recent files too,
+// they pushed the user's own files down the list (sweep 66b A12).
+bool MainWindow::isBundledSample(const QString& path) {
+    const QString dir = QFileInfo(samplesDirectory()).canonicalFilePath();
+    return !dir.isEmpty() && QFileInfo(QFileInfo(path).canonicalPath()).canonicalFilePath() == dir;
 }
 
 // A recent file picked after it was deleted failed to open and stayed listed (sweep 66b A5).

@@ -103,6 +103,7 @@ private:
     void showError(const QString& message);
     void addRecent(const QString& spelled);
     bool forgetIfGone(const QString& path);
+    static bool isBundledSample(const QString& path);
     void runWhenIdle(Panel* tab);
     void buildKeyboardMenus();
     void cancelShownWork();

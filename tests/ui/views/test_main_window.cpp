@@ -30,6 +30,7 @@
 #include "models/BenchRecording.hpp"
 #include "models/FormatTableModel.hpp"
 #include "panels/DatasetPanel.hpp"
+#include "models/SampleCatalog.hpp"
 #include "panels/DecompositionPanel.hpp"
 #include "panels/FormatsPanel.hpp"
 #include "panels/KernelsPanel.hpp"
@@ -163,6 +164,19 @@ private Q_SLOTS:
             QCOMPARE(table->data(table->index(r, ModeStatsModel::Fibers), Qt::UserRole).toULongLong(),
                      stats.modes[std::size_t(r)].fibers);
         QVERIFY(w.recentFiles().first().endsWith(QStringLiteral("jf17k-4d.tns.gz")));
+    }
+
+    // A bundled sample opened from the dock is not listed among the recent files: the samples
+    // are a click away already, and pushed the user's own files down (sweep 66b A12).
+    void samplesStayOutOfTheRecentFiles() {
+        MainWindow w;
+        const QList<Sample> samples = bundledSamples();
+        const auto file = std::find_if(samples.begin(), samples.end(), [](const Sample& s) { return s.request.kind == DatasetRequest::Kind::File; });
+        QVERIFY(file != samples.end());
+        w.openRequest(file->request);
+        QVERIFY(waitIdle(w));
+        QVERIFY2(w.errorText().isEmpty(), qPrintable(w.errorText()));
+        QVERIFY(!w.recentFiles().contains(QFileInfo(file->request.path).canonicalFilePath()));
     }
 
     // A vector (order 1) opens and every tab takes it: formats that need order 2 say so in their
