@@ -26,7 +26,8 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     nnz_->setObjectName(QStringLiteral("nnz"));
     nnz_->setToolTip(tr("Distinct nonzeros; k, M and G suffixes are accepted"));
     dist_ = new QComboBox(this);
-    dist_->addItems({tr("Uniform"), tr("Power-law (Zipf)"), tr("Dense blocks")});
+    // Low-rank as the CLI's lowrank:R and the Samples' "Low-rank 3-D" (missing here, sweep 66b A8)
+    dist_->addItems({tr("Uniform"), tr("Power-law (Zipf)"), tr("Dense blocks"), tr("Low-rank")});
     exponent_ = new QDoubleSpinBox(this);
     exponent_->setRange(0.0, 4.0);
     exponent_->setSingleStep(0.1);
@@ -37,6 +38,12 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     edge_ = new QSpinBox(this);
     edge_->setRange(1, 4096);
     edge_->setValue(16);
+    rank_ = new QSpinBox(this);
+    rank_->setObjectName(QStringLiteral("generateRank"));
+    rank_->setRange(1, 4096);
+    rank_->setValue(8);
+    rank_->setToolTip(tr("A sum of this many rank-one tensors with sparse factors: CPD at this rank can fit it "
+                         "exactly. The nonzeros are then about, not exactly, the count asked for."));
     seed_ = new QSpinBox(this);
     seed_->setRange(0, 1 << 30);
     seed_->setValue(1);
@@ -46,6 +53,7 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     form->addRow(tr("Zipf exponent:"), exponent_);
     form->addRow(tr("Blocks:"), blocks_);
     form->addRow(tr("Block edge:"), edge_);
+    form->addRow(tr("Rank:"), rank_);
     form->addRow(tr("Seed:"), seed_);
     layout->addLayout(form);
     error_ = new QLabel(this);
@@ -65,6 +73,7 @@ void GenerateDialog::updateEnabled() {
     exponent_->setEnabled(dist_->currentIndex() == 1);
     blocks_->setEnabled(dist_->currentIndex() == 2);
     edge_->setEnabled(dist_->currentIndex() == 2);
+    rank_->setEnabled(dist_->currentIndex() == 3);
 }
 
 std::optional<tscope::GeneratorSpec> GenerateDialog::spec() {
@@ -80,6 +89,9 @@ std::optional<tscope::GeneratorSpec> GenerateDialog::spec() {
             s.distribution = tscope::Distribution::Blocks;
             s.blocks = static_cast<std::uint64_t>(blocks_->value());
             s.block_edge = static_cast<std::uint64_t>(edge_->value());
+        } else if (dist_->currentIndex() == 3) {
+            s.distribution = tscope::Distribution::LowRank;
+            s.rank = static_cast<std::uint64_t>(rank_->value());
         }
         if (s.dims.size() > 16) throw tscope::InputError("dimensions: at most 16 modes");
         if (s.nnz == 0) throw tscope::InputError("nonzeros: at least 1");

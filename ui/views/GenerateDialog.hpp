@@ -33,6 +33,7 @@ private:
     QDoubleSpinBox* exponent_;
     QSpinBox* blocks_;
     QSpinBox* edge_;
+    QSpinBox* rank_;
     QSpinBox* seed_;
     QLabel* error_;
 };

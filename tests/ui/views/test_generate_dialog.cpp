@@ -1,5 +1,6 @@
 // The Generate dialog turns its fields into a generator spec, or explains what is wrong.
 #include <QComboBox>
+#include <QSpinBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,6 +28,16 @@ private Q_SLOTS:
         QCOMPARE(spec->nnz, std::uint64_t{2000});
         QCOMPARE(spec->distribution, tscope::Distribution::PowerLaw);
         QCOMPARE(spec->zipf, std::vector<double>{0.8});
+        // Low-rank, as the CLI's lowrank:R (sweep 66b A8): its rank box only then
+        auto* rank = d.findChild<QSpinBox*>(QStringLiteral("generateRank"));
+        QVERIFY(rank && !rank->isEnabled());
+        d.findChild<QComboBox*>()->setCurrentIndex(3);
+        QVERIFY(rank->isEnabled());
+        rank->setValue(5);
+        const auto lowRank = d.spec();
+        QVERIFY(lowRank.has_value());
+        QCOMPARE(lowRank->distribution, tscope::Distribution::LowRank);
+        QCOMPARE(lowRank->rank, std::uint64_t{5});
     }
 
     void badFieldsExplainThemselves() {
