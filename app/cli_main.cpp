@@ -5,10 +5,10 @@
 #include <new>
 
 #include "cli/commands.hpp"
-#include "tscope/text_words.hpp"
 #include "tscope/error.hpp"
 #include "tscope/failed_allocation.hpp"
 #include "tscope/io/temp_cleanup.hpp"
+#include "tscope/text_words.hpp"
 
 namespace {
 
@@ -44,7 +44,8 @@ int run_command(const std::string& command, int argc, char** argv) {
         const std::size_t asked = tscope::take_failed_allocation_size();
         std::cerr << "error: out of memory in " << command;
         if (asked)
-            std::cerr << ": it needed " << tscope::human_bytes(asked) << " more at once, which this machine could not give";
+            std::cerr << ": it needed " << tscope::human_bytes(asked)
+                      << " more at once, which this machine could not give";
         std::cerr << "\n";
         return 1;
     } catch (const std::exception& e) {

@@ -27,8 +27,10 @@ namespace {
 const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("The tab to show"), QStringLiteral("name"));
 const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Wait for the work to finish, save the window as PNG, exit"),
                               QStringLiteral("png"));
-const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the tab's work once FILE is loaded (Formats: the Advisor's Measure, Kernels: a benchmark, "
-                                                                   "Decompositions: a run, Pipeline: a live GPU run, Reorder: a comparison)"));
+const QCommandLineOption run(
+    QStringLiteral("run"),
+    QStringLiteral("Start the tab's work once FILE is loaded (Formats: the Advisor's Measure, Kernels: a benchmark, "
+                   "Decompositions: a run, Pipeline: a live GPU run, Reorder: a comparison)"));
 
 const QCommandLineOption openRun(QStringLiteral("open-run"),
                                  QStringLiteral("Open a decompose run's JSON (tensorscope-cli decompose ... --json, a distributed "
@@ -68,7 +70,9 @@ void describe(QCommandLineParser& parser) {
     parser.setApplicationDescription(QStringLiteral("Tensorscope: an explorer for sparse tensor formats and kernels"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .tns, .tns.gz or .tsb tensor to open (optional)"), QStringLiteral("[file]"));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A .tns, .tns.gz or .tsb tensor to open (optional)"),
+                                 QStringLiteral("[file]"));
     parser.addOption(tab);
     parser.addOption(shot);
     parser.addOption(run);

@@ -3,8 +3,8 @@
 // Under `mpirun -np P`: the medium-grained CPD-ALS of tscope/decomp/cpd_distributed.hpp. Rank 0
 // prints (the iterations as they complete, or one JSON document); the other ranks stay quiet.
 // Any error ends every rank with the same exit status and one message, from rank 0.
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <optional>
 
@@ -88,8 +88,10 @@ void print_summary(const std::string& path, const DistributedCpdResult& r) {
     std::cout << "fit " << number(r.cpd.fit, 6) << (r.cpd.converged ? " (converged)" : "") << "; " << path << " over " << r.ranks
               << " ranks, grid " << grid_name(r.grid) << "\n";
     // an average under 1000 keeps its fraction: 0.75 read "avg 0" beside an imbalance of 1.33 (sweep 66a F10)
-    const std::string average = nnz.avg < 1000 ? number(nnz.avg) : grouped(static_cast<std::uint64_t>(std::llround(nnz.avg)));
-    std::cout << "nonzeros per rank: max " << grouped(static_cast<std::uint64_t>(nnz.max)) << ", avg " << average << " (imbalance " << number(nnz.avg > 0 ? nnz.max / nnz.avg : 1) << ")\n";
+    const std::string average =
+        nnz.avg < 1000 ? number(nnz.avg) : grouped(static_cast<std::uint64_t>(std::llround(nnz.avg)));
+    std::cout << "nonzeros per rank: max " << grouped(static_cast<std::uint64_t>(nnz.max)) << ", avg " << average
+              << " (imbalance " << number(nnz.avg > 0 ? nnz.max / nnz.avg : 1) << ")\n";
     std::cout << "communication volume (factor rows sent and received per iteration): max " << grouped(static_cast<std::uint64_t>(rows.max))
               << ", avg " << grouped(static_cast<std::uint64_t>(rows.avg)) << "\n";
     std::cout << "time in MPI calls over the iterations " << number(comm.max) << " s max, " << number(comm.avg) << " s avg; computation "
@@ -179,10 +181,12 @@ int run_decompose_distributed(int argc, char** argv) {
         if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
         return 1;
     } catch (const std::bad_alloc&) {  // this rank's alone: the others would wait for it in a collective
-        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": out of host memory; the job is stopped" << std::endl;
+        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": out of host memory; the job is stopped"
+                  << std::endl;
         mpi.abort_job(1);
     } catch (const std::exception& e) {
-        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": " << e.what() << "; the job is stopped" << std::endl;
+        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": " << e.what() << "; the job is stopped"
+                  << std::endl;
         mpi.abort_job(1);
     }
 }

@@ -160,9 +160,10 @@ int run_formats(int argc, char** argv) {
         }
         table.add(line);
     }
-    std::cout << path << ": order " << t.order() << ", " << grouped(t.nnz()) << " nonzeros, COO " << human_bytes(coo_bytes(t))
-              << "\n\n"
-              << table.render() << "\n* the smallest of the formats built for that mode (bytes); on a row for all modes, the smallest of"
+    std::cout << path << ": order " << t.order() << ", " << grouped(t.nnz()) << " nonzeros, COO "
+              << human_bytes(coo_bytes(t)) << "\n\n"
+              << table.render()
+              << "\n* the smallest of the formats built for that mode (bytes); on a row for all modes, the smallest of"
               << " every row.\nStorage units count array elements as "
               << "hocfs Tables 4-6 do.\n";
     bool all_ok = true;

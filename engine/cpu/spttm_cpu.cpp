@@ -143,7 +143,8 @@ Prepared scoo_sspttm(const ScooFormat<I, V>& y, int mode, std::uint64_t R, Where
                                        y.dims()[static_cast<std::size_t>(mode)], R, out_tensor->vals.data());
         return {std::move(z), on_device(std::move(gpu)), 0};
     }
-    auto compute = [&y, at, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*, RunControl& control) {
+    auto compute = [&y, at, sy, sz, zchunks, order_ptr, cptr_ptr, out_tensor](const DenseMatrix& u, DeviceTiming*,
+                                                                              RunControl& control) {
         const auto& cptr = *cptr_ptr;
         double* result = out_tensor->vals.data();
         const bool tiled = streaming::usable(result, sy);

@@ -5,12 +5,12 @@
 // updated rows return to the ranks that touch them (expand).
 #include "tscope/decomp/cpd_distributed.hpp"
 
+#include <sched.h>
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
-#include <sched.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -180,7 +180,9 @@ public:
         detail::DistributedBlock block = detail::distribute_tsb(world_, path, options.grid_text, load);
         if (block.nnz == 0)  // every rank knows the sum: a uniform refusal, as the single process's
             throw InputError(path + ": the tensor has no nonzeros" +
-                             (block.zeros_dropped ? " (its " + std::to_string(block.zeros_dropped) + " entries of 0 were left out)" : "") +
+                             (block.zeros_dropped
+                                  ? " (its " + std::to_string(block.zeros_dropped) + " entries of 0 were left out)"
+                                  : "") +
                              ": nothing to decompose");
         result_.grid = block.grid, result_.dims = block.tensor.dims(), result_.nnz = block.nnz;
         result_.duplicates_summed = block.duplicates_summed, result_.zeros_dropped = block.zeros_dropped;

@@ -158,10 +158,11 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
         chains.emplace_back(t, n, ranks, o.backend);
     }
     for (int m = 0; m < order; ++m)
-        r.factors.push_back(o.hosvd_init
-                                ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)], o.seed + std::uint64_t(m), o.original_ids, control)
-                                : linalg::orthonormalize(random_matrix_by_ids(ids_of_mode(o.original_ids, m), t.dim(m),
-                                                                              ranks[static_cast<std::size_t>(m)], o.seed + 31 * std::uint64_t(m))));
+        r.factors.push_back(o.hosvd_init ? sketch_range(t, m, ranks[static_cast<std::size_t>(m)],
+                                                        o.seed + std::uint64_t(m), o.original_ids, control)
+                                         : linalg::orthonormalize(random_matrix_by_ids(
+                                               ids_of_mode(o.original_ids, m), t.dim(m),
+                                               ranks[static_cast<std::size_t>(m)], o.seed + 31 * std::uint64_t(m))));
     r.setup_seconds = since(start);
 
     control.stage("Tucker-HOOI");
@@ -174,8 +175,8 @@ TuckerResult tucker_hooi(const CooTensor& t, const TuckerOptions& o, const Itera
             y = chains[static_cast<std::size_t>(n)].compute(r.factors, control);
             control.check();  // each mode's chain and its vectors take up to a second at rank 128 (sweep 65b)
             r.factors[static_cast<std::size_t>(n)] = linalg::leading_left_singular_vectors(
-                y, ranks[static_cast<std::size_t>(n)], o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host,
-                control);
+                y, ranks[static_cast<std::size_t>(n)],
+                o.backend == Backend::Cuda ? linalg::Where::Gpu : linalg::Where::Host, control);
         }
         // G_(N) = U_N^T Y_(N): R_N x prod(R_1..R_{N-1}); the core is row-major with mode 1 first
         const DenseMatrix g = linalg::multiply(r.factors.back(), true, y, false);

@@ -114,7 +114,8 @@ struct Fd {
 };
 
 int open_for_reading(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // as ReadOnlyFile: a FIFO is refused, not waited on
+    int fd =
+        ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // as ReadOnlyFile: a FIFO is refused, not waited on
     if (fd < 0) throw InputError("cannot open '" + path + "': " + errno_text(errno));
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -11,8 +11,8 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
-#include "tscope/text_words.hpp"
 #include "tscope/tensor/coo_tensor.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope {
 
@@ -30,7 +30,8 @@ void require_gpu() {
 void check_fits_memory(long double bytes, const std::string& what) {
     const auto memory = static_cast<long double>(physical_memory_bytes());
     if (bytes > memory || bytes > static_cast<long double>(PTRDIFF_MAX))
-        throw InputError(what + " would need " + human_bytes(bytes) + " of memory; this machine has " + human_bytes(memory));
+        throw InputError(what + " would need " + human_bytes(bytes) + " of memory; this machine has " +
+                         human_bytes(memory));
 }
 
 void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string& what) {

@@ -8,11 +8,11 @@
 #include <QJsonObject>
 #include <QProcess>
 
-#include <csignal>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QThread>
+#include <csignal>
 
 #include <sys/stat.h>
 #include <zlib.h>
@@ -276,7 +276,8 @@ private Q_SLOTS:
     // without one (sweep 66a F8).
     void decomposeChecksGpuValuesBeforeTheGpu() {
         const QString file = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
-        for (const QStringList& bad : {QStringList{"--streams", "0"}, QStringList{"--limit-gpu-memory", "abc"}, QStringList{"--gpus", "0"}}) {
+        for (const QStringList& bad :
+             {QStringList{"--streams", "0"}, QStringList{"--limit-gpu-memory", "abc"}, QStringList{"--gpus", "0"}}) {
             const Run r = cli(QStringList{"decompose", file, "--backend", "cuda"} + bad);
             QVERIFY2(r.status == 2 && r.err.contains(bad.front().toUtf8()), qPrintable(bad.join(' ') + ": " + r.err));
         }
@@ -295,7 +296,8 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("OPENBLAS_NUM_THREADS", "1");
         p.setProcessEnvironment(env);
-        p.start("/bin/sh", {"-c", "ulimit -v 500000 && exec \"$0\" convert \"$1\" \"$2\"", TS_BIN_DIR "/tensorscope-cli", tsb, tns});
+        p.start("/bin/sh", {"-c", "ulimit -v 500000 && exec \"$0\" convert \"$1\" \"$2\"",
+                            TS_BIN_DIR "/tensorscope-cli", tsb, tns});
         QVERIFY(p.waitForFinished(120000));
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 1, err.constData());
@@ -470,7 +472,8 @@ private Q_SLOTS:
         }
         QCOMPARE(cli({"info", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--streamed"}).status, 2);  // not a .tsb
         QCOMPARE(cli({"info", tsb, "--part-nnz", "10"}).status, 2);
-        const Run tiny = cli({"info", tsb, "--streamed", "--part-nnz", "1"});  // minutes of per-part work (sweep 66a F12)
+        const Run tiny =
+            cli({"info", tsb, "--streamed", "--part-nnz", "1"});  // minutes of per-part work (sweep 66a F12)
         QVERIFY2(tiny.status == 2 && tiny.err.contains("at least 100"), tiny.err.constData());
         // --sketch-fibers: mode 1's fibers estimated, the others' counted exactly (the file is in slice order)
         const QJsonObject c = json(cli({"info", tsb, "--streamed", "--part-nnz", "777", "--sketch-fibers", "--json"}));

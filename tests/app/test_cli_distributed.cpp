@@ -183,7 +183,8 @@ private slots:
         const std::vector<std::pair<std::string, const char*>> cases{{empty, "no nonzeros"}, {huge, "would need"}};
         for (const auto& [file, words] : cases) {
             const Run r = mpirun(2, {"decompose", QString::fromStdString(file), "--distributed", "--rank", "2"});
-            QVERIFY2(r.status == 2 && r.err.contains(words) && error_lines(r.err) == 1, qPrintable(QString::number(r.status) + ": " + r.err));
+            QVERIFY2(r.status == 2 && r.err.contains(words) && error_lines(r.err) == 1,
+                     qPrintable(QString::number(r.status) + ": " + r.err));
             QVERIFY(!r.out.contains("fit"));
         }
     }
@@ -202,14 +203,17 @@ private slots:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         if (session.isValid()) env.insert("OMPI_MCA_orte_tmpdir_base", session.path());
         p.setProcessEnvironment(env);
-        const QString command = QStringLiteral("ulimit -v 1000000; exec %1/tensorscope-cli decompose %2 --distributed --rank 64 --iters 2 --threads 1")
-                                    .arg(QStringLiteral(TS_BIN_DIR), QString::fromStdString(wide));
+        const QString command =
+            QStringLiteral(
+                "ulimit -v 1000000; exec %1/tensorscope-cli decompose %2 --distributed --rank 64 --iters 2 --threads 1")
+                .arg(QStringLiteral(TS_BIN_DIR), QString::fromStdString(wide));
         p.start(TS_MPIEXEC, {"-np", "2", "--oversubscribe", "bash", "-c", command});
         const bool ended = p.waitForFinished(120000);
         if (!ended) p.kill(), p.waitForFinished();
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(ended, "the job hung");
-        QVERIFY2(p.exitCode() != 0 && err.contains("out of host memory"), qPrintable(QString::number(p.exitCode()) + ": " + err));
+        QVERIFY2(p.exitCode() != 0 && err.contains("out of host memory"),
+                 qPrintable(QString::number(p.exitCode()) + ": " + err));
     }
 
 private:

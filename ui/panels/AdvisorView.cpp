@@ -15,9 +15,9 @@
 #include <limits>
 #include <qcustomplot.h>
 
+#include "panels/Panel.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
-#include "panels/Panel.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -86,18 +86,21 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     table_ = new QTableWidget(0, Columns, split);
     table_->setObjectName(QStringLiteral("advisorTable"));
     setUpResultTable(table_);
-    table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage, all modes"), tr("moves a sweep"), tr("predicted s"), tr("measured s"), tr("why")});
+    table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage, all modes"), tr("moves a sweep"),
+                                       tr("predicted s"), tr("measured s"), tr("why")});
     // a per-mode format's storage is its copies for every mode, where Storage shows one mode's
     // (CSF 4.2 MB here against 1.2-1.7 MB there, unexplained, sweep 66b M4)
     QStringList perMode, shared;
     for (tscope::FormatKind f : tscope::available_formats())
         (tscope::format_is_per_mode(f) ? perMode : shared) << QString::fromLatin1(tscope::format_name(f));
-    table_->horizontalHeaderItem(2)->setToolTip(tr("What the format keeps to run every mode: one copy per mode, summed, for "
-                                                   "those built per mode (%1); one copy for all for the others (%2). The "
-                                                   "Storage tab shows each mode's copy apart.")
-                                                    .arg(perMode.join(QStringLiteral(", ")), shared.join(QStringLiteral(", "))));
-    table_->horizontalHeaderItem(3)->setToolTip(tr("The bytes a sweep of every mode's kernel must move at least: the "
-                                                   "format, the factor rows it gathers and the outputs."));
+    table_->horizontalHeaderItem(2)->setToolTip(
+        tr("What the format keeps to run every mode: one copy per mode, summed, for "
+           "those built per mode (%1); one copy for all for the others (%2). The "
+           "Storage tab shows each mode's copy apart.")
+            .arg(perMode.join(QStringLiteral(", ")), shared.join(QStringLiteral(", "))));
+    table_->horizontalHeaderItem(3)->setToolTip(
+        tr("The bytes a sweep of every mode's kernel must move at least: the "
+           "format, the factor rows it gathers and the outputs."));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // The reason, the advisor's answer, wraps in the width left to it and its row grows to hold
     // it: sized to its text it scrolled the table sideways, the answer out of sight.

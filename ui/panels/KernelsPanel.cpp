@@ -431,9 +431,10 @@ void KernelsPanel::showResults(std::vector<tscope::BenchResult> results) {
     std::size_t ran = 0;
     for (const auto& r : results) ran += r.ran;
     // the hover hint only where a row did not run (it showed after runs that all ran, sweep 66b)
-    const QString status = ran == results.size()
-                               ? (ran == 1 ? tr("1 run done.") : tr("%1 runs done.").arg(ran))
-                               : tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(results.size());
+    const QString status =
+        ran == results.size()
+            ? (ran == 1 ? tr("1 run done.") : tr("%1 runs done.").arg(ran))
+            : tr("%1 of %2 runs done (hover a row that did not run for the reason).").arg(ran).arg(results.size());
     model_->setResults(std::move(results));
     settle(status);  // which replots
 }

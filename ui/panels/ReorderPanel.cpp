@@ -207,7 +207,8 @@ void ReorderPanel::clearComparison() {
     table_->setRowCount(0);
 }
 
-void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request, const DatasetPtr& of) {
+void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::ReorderCompareRequest request,
+                        const DatasetPtr& of) {
     cancel_->setEnabled(false);
     run_->setEnabled(canCompare());
     if (of != dataset_) return;  // another tensor was opened meanwhile

@@ -26,9 +26,10 @@ const QColor kBackendColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0
 // the formats apart (with a colour per backend alone, an unlabelled CSF point sat among COO's
 // and read as COO, sweep 66b M1).
 const QCPScatterStyle::ScatterShape kFormatShapes[] = {
-    QCPScatterStyle::ssDisc,    QCPScatterStyle::ssSquare,        QCPScatterStyle::ssTriangle,  QCPScatterStyle::ssDiamond,
-    QCPScatterStyle::ssCross,   QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssPlus,   QCPScatterStyle::ssStar,
-    QCPScatterStyle::ssCircle,  QCPScatterStyle::ssCrossSquare,   QCPScatterStyle::ssPlusCircle, QCPScatterStyle::ssPeace,
+    QCPScatterStyle::ssDisc,        QCPScatterStyle::ssSquare,     QCPScatterStyle::ssTriangle,
+    QCPScatterStyle::ssDiamond,     QCPScatterStyle::ssCross,      QCPScatterStyle::ssTriangleInverted,
+    QCPScatterStyle::ssPlus,        QCPScatterStyle::ssStar,       QCPScatterStyle::ssCircle,
+    QCPScatterStyle::ssCrossSquare, QCPScatterStyle::ssPlusCircle, QCPScatterStyle::ssPeace,
     QCPScatterStyle::ssCrossCircle};
 
 constexpr int kPointSize = 8;  // a run's marker, in pixels
@@ -192,8 +193,10 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         if (!placeable(r)) continue;
         QCPGraph*& g = series[pointLabel(r, false)];
         if (!g) {
-            const QColor colour = kBackendColours[colours.emplace(r.backend, colours.size()).first->second % std::size(kBackendColours)];
-            const auto shape = kFormatShapes[shapes.emplace(r.format, shapes.size()).first->second % std::size(kFormatShapes)];
+            const QColor colour =
+                kBackendColours[colours.emplace(r.backend, colours.size()).first->second % std::size(kBackendColours)];
+            const auto shape =
+                kFormatShapes[shapes.emplace(r.format, shapes.size()).first->second % std::size(kFormatShapes)];
             g = plot_->addGraph();
             g->setName(pointLabel(r, false));
             g->setLineStyle(QCPGraph::lsNone);

@@ -145,8 +145,9 @@ DatasetDialog::DatasetDialog(const QString& catalogPath, const QString& cacheDir
 // The smallest dataset first, not the catalog's first: that was amazon-reviews, 1.7 billion
 // nonzeros, one Enter from its download (sweep 66b M5).
 void DatasetDialog::selectSmallest() {
-    const auto smallest = std::min_element(catalog_.entries.begin(), catalog_.entries.end(),
-                                           [](const tscope::CatalogEntry& a, const tscope::CatalogEntry& b) { return a.nnz < b.nnz; });
+    const auto smallest =
+        std::min_element(catalog_.entries.begin(), catalog_.entries.end(),
+                         [](const tscope::CatalogEntry& a, const tscope::CatalogEntry& b) { return a.nnz < b.nnz; });
     if (smallest != catalog_.entries.end()) table_->selectRow(static_cast<int>(smallest - catalog_.entries.begin()));
 }
 
@@ -156,7 +157,8 @@ QString DatasetDialog::sizeText(const tscope::CatalogEntry& e) {
     h.dims = e.dims;
     h.width = tscope::CooTensor::width_for(e.dims);
     const long double bytes = static_cast<long double>(e.nnz) * static_cast<long double>(h.bytes_per_nnz());
-    return tr("Converted to .tsb it takes about %1 on disk, and as much in memory to open whole; past the memory a tensor "
+    return tr("Converted to .tsb it takes about %1 on disk, and as much in memory to open whole; past the memory a "
+              "tensor "
               "may take here, it is read in parts for the Overview, Density and Formats.")
         .arg(QString::fromStdString(tscope::human_bytes(bytes)));
 }
@@ -205,8 +207,9 @@ void DatasetDialog::showDetails() {
     QString html = QStringLiteral("<b>%1</b> — %2, order %3, %4 nonzeros<br>")
                        .arg(QString::fromStdString(e->title).toHtmlEscaped(), dimsText(*e), QString::number(e->order), grouped(e->nnz));
     // FROSTT writes emphasis as *markdown*: shown in italics, not with its asterisks
-    html += QString::fromStdString(e->description).toHtmlEscaped().replace(QRegularExpression(QStringLiteral("\\*([^*]+)\\*")),
-                                                                           QStringLiteral("<i>\\1</i>")) +
+    html += QString::fromStdString(e->description)
+                .toHtmlEscaped()
+                .replace(QRegularExpression(QStringLiteral("\\*([^*]+)\\*")), QStringLiteral("<i>\\1</i>")) +
             QStringLiteral("<br>") + sizeText(*e) + QStringLiteral("<br>");
     html += tr("File: <a href=\"%1\">%1</a>").arg(url.toHtmlEscaped());
     if (!e->licence.empty()) html += QStringLiteral("<br>") + tr("Licence: %1").arg(QString::fromStdString(e->licence).toHtmlEscaped());

@@ -42,8 +42,9 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     rank_->setObjectName(QStringLiteral("generateRank"));
     rank_->setRange(1, 4096);
     rank_->setValue(8);
-    rank_->setToolTip(tr("A sum of this many rank-one tensors with sparse factors: CPD at this rank can fit it "
-                         "exactly. The nonzeros are then about, not exactly, the count asked for."));
+    rank_->setToolTip(
+        tr("A sum of this many rank-one tensors with sparse factors: CPD at this rank can fit it "
+           "exactly. The nonzeros are then about, not exactly, the count asked for."));
     seed_ = new QSpinBox(this);
     seed_->setRange(0, 1 << 30);
     seed_->setValue(1);

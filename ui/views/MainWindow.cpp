@@ -211,7 +211,8 @@ void MainWindow::buildKeyboardMenus() {
     QAction* run = work->addAction(tr("&Run this tab's work"), this, [this] {
         Panel* shown = panels_[static_cast<std::size_t>(tabs_->currentIndex())];
         if (dataset_ && !shown->isBusy() && !shown->runOwnWork())
-            statusText_->setText(tr("The %1 tab has no work to run: it shows the tensor as it is.").arg(shown->title()));
+            statusText_->setText(
+                tr("The %1 tab has no work to run: it shows the tensor as it is.").arg(shown->title()));
     });
     run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     QAction* cancel = work->addAction(tr("&Cancel"), this, &MainWindow::cancelShownWork);
@@ -263,7 +264,9 @@ void MainWindow::chooseFile() {
     QSettings settings;
     // the open tensor's folder first: the dialog had opened in the working folder (sweep 66b A7)
     const QString shown = dataset_ && !dataset_->generated ? QFileInfo(dataset_->source).absolutePath() : QString();
-    const QString dir = !shown.isEmpty() && QFileInfo(shown).isDir() ? shown : settings.value(QStringLiteral("lastDirectory")).toString();
+    const QString dir = !shown.isEmpty() && QFileInfo(shown).isDir()
+                            ? shown
+                            : settings.value(QStringLiteral("lastDirectory")).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a tensor"), dir,
                                                       tr("Sparse tensors (*.tns *.tns.gz *.tsb *.gz);;All files (*)"));
     if (path.isEmpty()) return;
@@ -326,8 +329,9 @@ void MainWindow::onFinished(DatasetPtr dataset) {
 
 void MainWindow::onFailed(const QString& message) {
     setBusy(false);
-    showError(forgetIfGone(lastRequestedFile_) ? message + QLatin1Char(' ') + tr("It is gone, so it was taken off the recent files.")
-                                               : message);
+    showError(forgetIfGone(lastRequestedFile_)
+                  ? message + QLatin1Char(' ') + tr("It is gone, so it was taken off the recent files.")
+                  : message);
     statusText_->setText(tr("Could not load: see the message above"));
 }
 
@@ -459,7 +463,8 @@ void MainWindow::runWhenIdle(Panel* tab) {
         tab->runOwnWork();
         return;
     }
-    connect(tab, &Panel::idle, tab, [tab] { tab->runOwnWork(); }, Qt::SingleShotConnection);
+    connect(
+        tab, &Panel::idle, tab, [tab] { tab->runOwnWork(); }, Qt::SingleShotConnection);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

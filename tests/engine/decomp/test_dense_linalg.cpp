@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "test_support.hpp"
 #include "decomp/dense_linalg.hpp"
+#include "test_support.hpp"
 #include "tscope/error.hpp"
 
 #ifdef _OPENMP

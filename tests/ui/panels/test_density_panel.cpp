@@ -24,7 +24,8 @@ private Q_SLOTS:
         QVERIFY(w.showTab(QStringLiteral("Density")));
         DensityPanel* p = w.density();
         // before a tensor, the plots say what to do (four empty frames had 0-5 axes, sweep 66b C2)
-        QVERIFY2(tstest::plotHint(p->slicePlot()).contains(QStringLiteral("Open a tensor")), qPrintable(tstest::plotHint(p->slicePlot())));
+        QVERIFY2(tstest::plotHint(p->slicePlot()).contains(QStringLiteral("Open a tensor")),
+                 qPrintable(tstest::plotHint(p->slicePlot())));
         QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
         QVERIFY(tstest::plotHint(p->slicePlot()).isEmpty() && tstest::plotHint(p->mapPlot()).isEmpty());
         const tscope::CooTensor& t = w.dataset()->tensor;

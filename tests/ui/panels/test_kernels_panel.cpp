@@ -189,8 +189,10 @@ private Q_SLOTS:
         series.sort();
         QCOMPARE(series, QStringList({QStringLiteral("COO/omp"), QStringLiteral("CSF/omp")}));
         QCOMPARE(points, int(rows.size()));
-        QVERIFY(roof->pointGraphs().front()->scatterStyle().shape() != roof->pointGraphs().back()->scatterStyle().shape());
-        QCOMPARE(roof->pointGraphs().front()->scatterStyle().pen().color(), roof->pointGraphs().back()->scatterStyle().pen().color());
+        QVERIFY(roof->pointGraphs().front()->scatterStyle().shape() !=
+                roof->pointGraphs().back()->scatterStyle().shape());
+        QCOMPARE(roof->pointGraphs().front()->scatterStyle().pen().color(),
+                 roof->pointGraphs().back()->scatterStyle().pen().color());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const tscope::BenchResult& r = rows[i];
             // MTTKRP: 3 nnz R flops over the row's minimum bytes

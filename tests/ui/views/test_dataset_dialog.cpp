@@ -190,7 +190,8 @@ private Q_SLOTS:
         DatasetDialog d(writeCatalog(dir.path(), server, s), cache);
         d.selectDataset(QStringLiteral("impostor"));  // the catalog says one nonzero more
         QVERIFY(fetchAndWait(d));
-        QVERIFY2(d.statusLabel()->text().contains(QStringLiteral("does not match the catalog's impostor: 3,000 nonzeros, expected 3,001")),
+        QVERIFY2(d.statusLabel()->text().contains(
+                     QStringLiteral("does not match the catalog's impostor: 3,000 nonzeros, expected 3,001")),
                  qPrintable(d.statusLabel()->text()));
         QVERIFY(!QFile::exists(cache + QStringLiteral("/impostor.tsb")));
     }
@@ -205,9 +206,10 @@ private Q_SLOTS:
         const QString details = d.findChild<QLabel*>(QStringLiteral("datasetDetails"))->text();
         // 1,698,825 nonzeros of 5 modes under 2^32: 5 x 4 + 8 bytes each
         QVERIFY2(details.contains(QStringLiteral("takes about 47.6 MB on disk")), qPrintable(details));
-        QVERIFY2(details.contains(QStringLiteral("<i>sender IP-sender port-destination IP-destination port-time</i>")) &&
-                     !details.contains(QStringLiteral("*sender")),
-                 qPrintable(details));
+        QVERIFY2(
+            details.contains(QStringLiteral("<i>sender IP-sender port-destination IP-destination port-time</i>")) &&
+                !details.contains(QStringLiteral("*sender")),
+            qPrintable(details));
     }
 
     // For docs/screenshots/open-dataset.png: TS_SCREENSHOT_DIR=DIR saves the dialog on the real

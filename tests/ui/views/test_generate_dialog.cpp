@@ -1,9 +1,9 @@
 // The Generate dialog turns its fields into a generator spec, or explains what is wrong.
 #include <QComboBox>
-#include <QSpinBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 
 #include "test_support.hpp"
 #include "views/GenerateDialog.hpp"

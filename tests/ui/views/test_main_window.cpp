@@ -10,12 +10,12 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QScrollArea>
-#include <QSettings>
 #include <QScrollBar>
-#include <QStatusBar>
-#include <QTabWidget>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -29,8 +29,8 @@
 
 #include "models/BenchRecording.hpp"
 #include "models/FormatTableModel.hpp"
-#include "panels/DatasetPanel.hpp"
 #include "models/SampleCatalog.hpp"
+#include "panels/DatasetPanel.hpp"
 #include "panels/DecompositionPanel.hpp"
 #include "panels/FormatsPanel.hpp"
 #include "panels/KernelsPanel.hpp"
@@ -51,7 +51,8 @@ namespace {
 // they fit; at 1280 x 800, the size it opens at, none may scroll.
 QString scrolled(MainWindow& w) {
     QTest::qWait(20);  // the layout takes the last change in
-    const auto* scroll = qobject_cast<const QScrollArea*>(w.findChild<QTabWidget*>(QStringLiteral("tabs"))->currentWidget());
+    const auto* scroll =
+        qobject_cast<const QScrollArea*>(w.findChild<QTabWidget*>(QStringLiteral("tabs"))->currentWidget());
     const QScrollBar* across = scroll->horizontalScrollBar();
     const QScrollBar* down = scroll->verticalScrollBar();
     if (!across->isVisible() && !down->isVisible()) return {};
@@ -171,7 +172,8 @@ private Q_SLOTS:
     void samplesStayOutOfTheRecentFiles() {
         MainWindow w;
         const QList<Sample> samples = bundledSamples();
-        const auto file = std::find_if(samples.begin(), samples.end(), [](const Sample& s) { return s.request.kind == DatasetRequest::Kind::File; });
+        const auto file = std::find_if(samples.begin(), samples.end(),
+                                       [](const Sample& s) { return s.request.kind == DatasetRequest::Kind::File; });
         QVERIFY(file != samples.end());
         w.openRequest(file->request);
         QVERIFY(waitIdle(w));
@@ -390,7 +392,8 @@ private Q_SLOTS:
 
         QVERIFY(w.showTab(QStringLiteral("Density")));  // counting per slice needs 800 GB
         QTRY_VERIFY_WITH_TIMEOUT(!w.errorText().isEmpty(), 30000);
-        QVERIFY2(w.errorText().startsWith(QStringLiteral("Density: ")) && w.errorText().contains(QStringLiteral("99,999,999,999 slices")) &&
+        QVERIFY2(w.errorText().startsWith(QStringLiteral("Density: ")) &&
+                     w.errorText().contains(QStringLiteral("99,999,999,999 slices")) &&
                      w.errorText().contains(QStringLiteral("would need 800.0 GB")),
                  qPrintable(w.errorText()));
         QVERIFY(!w.errorText().contains(QStringLiteral("bad_alloc")));
@@ -482,7 +485,8 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY2(w.minimumSizeHint().width() <= 960 && w.minimumSizeHint().height() <= 540,
-                 qPrintable(QStringLiteral("%1 x %2 px").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+                 qPrintable(
+                     QStringLiteral("%1 x %2 px").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
         w.resize(960, 540);
         QVERIFY(w.showTab(QStringLiteral("Decompositions")));
         QTest::qWait(50);
@@ -493,7 +497,8 @@ private Q_SLOTS:
         scroll->ensureWidgetVisible(run);
         QTest::qWait(50);
         const QRect shown(run->mapTo(scroll->viewport(), QPoint(0, 0)), run->size());
-        QVERIFY2(scroll->viewport()->rect().contains(shown), qPrintable(QStringLiteral("Run at %1,%2").arg(shown.x()).arg(shown.y())));
+        QVERIFY2(scroll->viewport()->rect().contains(shown),
+                 qPrintable(QStringLiteral("Run at %1,%2").arg(shown.x()).arg(shown.y())));
         QVERIFY(w.statusBar()->isVisible());
         QVERIFY(w.statusBar()->geometry().bottom() < w.height());
     }
@@ -545,7 +550,10 @@ private Q_SLOTS:
             for (int b = 0; b < backend->count(); ++b) {
                 backend->setCurrentIndex(b);
                 const QString scroll = scrolled(w);
-                QVERIFY2(scroll.isEmpty(), qPrintable(QStringLiteral("%1 on %2: %3").arg(method->currentText(), backend->currentText(), scroll)));
+                QVERIFY2(
+                    scroll.isEmpty(),
+                    qPrintable(
+                        QStringLiteral("%1 on %2: %3").arg(method->currentText(), backend->currentText(), scroll)));
             }
         }
     }
@@ -582,7 +590,8 @@ private Q_SLOTS:
     // stopping starts once that one has stopped, on the new tensor; it was dropped unsaid.
     void runWhenLoadedWaitsForTheLastTensorsRunToStop() {
         QTemporaryDir dir;
-        const QString first = dir.filePath(QStringLiteral("first.tns")), second = dir.filePath(QStringLiteral("second.tns"));
+        const QString first = dir.filePath(QStringLiteral("first.tns")),
+                      second = dir.filePath(QStringLiteral("second.tns"));
         tscope::save_tensor(tstest::random_tensor({300, 200, 100}, 30000, 3), first.toStdString());
         tscope::save_tensor(tstest::random_tensor({60, 50, 40}, 3000, 9), second.toStdString());
         MainWindow w;
@@ -626,9 +635,7 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 60000);
             QTest::qWait(50);
         };
-        auto width = [&w](const char* what) {
-            return QStringLiteral("%1: %2").arg(QLatin1String(what), scrolled(w));
-        };
+        auto width = [&w](const char* what) { return QStringLiteral("%1: %2").arg(QLatin1String(what), scrolled(w)); };
         w.openFile(wide);
         QVERIFY(waitIdle(w));
         QVERIFY(w.showTab(QStringLiteral("Teaching")));
