@@ -152,6 +152,13 @@ struct DecomposeRun {
     Json& doc;
 };
 
+// Where the run needs a GPU, after every option has been read (and the tensor, which some are
+// checked against): bad input is said as bad input on any machine, where --rank 0 or --init
+// bogus had said "no CUDA device" without one (sweep 66c).
+void require_gpu_for(const DecomposeRun& run) {
+    if (run.backend == Backend::Cuda) require_gpu();
+}
+
 std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
     CpdOptions o;
     o.rank = run.args.integer("--rank", 16, 1, 4096);
@@ -164,6 +171,7 @@ std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
     o.restarts = static_cast<int>(run.args.integer("--restarts", 1, 1, 1000));
     if (run.reorder) o.original_ids = run.reorder->old_id;  // the file's start for the seed, relabelled or not
     read_gpu_options(run.args, o);
+    require_gpu_for(run);
     const CpdResult r = cpd_als(run.t, o, run.report);
     run.doc["rank"] = o.rank, run.doc["format"] = format_name(o.format), run.doc["fit"] = r.fit,
     run.doc["converged"] = r.converged;
@@ -215,6 +223,7 @@ std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
     if (init != "hosvd" && init != "random") throw InputError("--init must be hosvd or random");
     o.hosvd_init = init == "hosvd";
     if (run.reorder) o.original_ids = run.reorder->old_id;
+    require_gpu_for(run);
     const TuckerResult r = tucker_hooi(run.t, o, run.report);
     run.doc["ranks"] = r.core_dims, run.doc["init"] = init, run.doc["fit"] = r.fit, run.doc["converged"] = r.converged;
     run.doc["setup_seconds"] = r.setup_seconds;
@@ -235,6 +244,7 @@ std::vector<IterationReport> run_faster_tucker(const DecomposeRun& run) {
     o.schedule = run.schedule;
     o.seed = run.seed;
     o.backend = run.backend;
+    require_gpu_for(run);
     const FasterTuckerResult r = faster_tucker(run.t, o, run.report);
     run.doc["rank"] = o.r_rank, run.doc["j"] = o.j_ranks, run.doc["train_nnz"] = r.train_nnz,
     run.doc["test_nnz"] = r.test_nnz;
@@ -268,11 +278,10 @@ void check_decompose_options(const Args& args, DecompMethod method, Backend back
             throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
     check_distributed(args);
     check_method_options(args, method);
-    if (backend != Backend::Cuda) return;
     CpdOptions values;  // the GPU options' values before the GPU, as bench and pipeline check them (sweep 66a F8)
-    if (method == DecompMethod::Cpd) read_gpu_options(args, values);
-    require_gpu();
+    if (backend == Backend::Cuda && method == DecompMethod::Cpd) read_gpu_options(args, values);
 }
+
 
 }  // namespace
 

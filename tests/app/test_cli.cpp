@@ -277,7 +277,8 @@ private Q_SLOTS:
     void decomposeChecksGpuValuesBeforeTheGpu() {
         const QString file = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
         for (const QStringList& bad :
-             {QStringList{"--streams", "0"}, QStringList{"--limit-gpu-memory", "abc"}, QStringList{"--gpus", "0"}}) {
+             {QStringList{"--streams", "0"}, QStringList{"--limit-gpu-memory", "abc"}, QStringList{"--gpus", "0"},
+              QStringList{"--rank", "0"}, QStringList{"--init", "bogus"}}) {  // the last two: sweep 66c
             const Run r = cli(QStringList{"decompose", file, "--backend", "cuda"} + bad);
             QVERIFY2(r.status == 2 && r.err.contains(bad.front().toUtf8()), qPrintable(bad.join(' ') + ": " + r.err));
         }
