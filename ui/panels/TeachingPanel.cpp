@@ -187,6 +187,7 @@ void TeachingPanel::showSlices() {
     auto makeTable = [this](int rows, int cols) {
         auto* table = new QTableWidget(rows, cols, slicesBox_);
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setTabKeyNavigation(false);  // Tab moves on, as in the result tables (sweep 66c)
         table->horizontalHeader()->setDefaultSectionSize(34);
         table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
         sliceTables_.push_back(table);

@@ -66,6 +66,7 @@ DatasetDialog::DatasetDialog(const QString& catalogPath, const QString& cacheDir
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setTabKeyNavigation(false);  // Tab reaches the buttons; the arrows pick a dataset
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(table_, 3);

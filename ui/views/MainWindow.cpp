@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -73,7 +74,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
     // platform's nominal 800 x 600 screen is no one's, and its screenshots keep the default
     const QScreen* s = screen();
     if (s && QGuiApplication::platformName() != QLatin1String("offscreen")) {
-        const QSize room = s->availableGeometry().size() * 0.95;
+        // the screen's whole width (95% of a 1280 px screen made Decompositions scroll, sweep
+        // 66c), its height less a title bar's
+        const QSize room = s->availableGeometry().size() - QSize(0, 40);
         resize(std::min(1280, room.width()), std::min(800, room.height()));
     }
 
@@ -451,20 +454,33 @@ QStringList MainWindow::tabNames() const {
 bool MainWindow::saveScreenshot(const QString& path) { return grab().save(path); }
 
 bool MainWindow::isBusy() const {
-    return job_->isBusy() || std::any_of(panels_.begin(), panels_.end(), [](const Panel* p) { return p->isBusy(); });
+    return job_->isBusy() || pendingRun_ ||
+           std::any_of(panels_.begin(), panels_.end(), [](const Panel* p) { return p->isBusy(); });
 }
 
 void MainWindow::runCurrentTabWhenLoaded() { runWhenLoaded_ = true; }
 
 // The last tensor's work may still be stopping (the open superseded it): the run asked for
 // starts once it has, where the tab's busy check had dropped it without a word.
+// Meanwhile the run counts as work, so that the window's idle (a --screenshot's cue) waits for
+// it: Formats is busy with its survey after every load, and the screenshot was taken before its
+// Measure began (sweep 66c).
 void MainWindow::runWhenIdle(Panel* tab) {
     if (!tab->isBusy()) {
         tab->runOwnWork();
         return;
     }
+    pendingRun_ = tab;
     connect(
-        tab, &Panel::idle, tab, [tab] { tab->runOwnWork(); }, Qt::SingleShotConnection);
+        tab, &Panel::idle, this,
+        [this, tab] {
+            pendingRun_ = nullptr;
+            tab->runOwnWork();
+            QTimer::singleShot(0, this, [this] {  // a run that started nothing: idle all the same
+                if (!isBusy()) Q_EMIT idle();
+            });
+        },
+        Qt::SingleShotConnection);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <vector>
 
 #include "jobs/DatasetJob.hpp"
@@ -121,6 +122,7 @@ private:
     DatasetPanel* datasetPanel_;
     std::vector<Panel*> panels_;  // owned by tabs_
     bool runWhenLoaded_ = false;
+    QPointer<Panel> pendingRun_;  // a --run waiting for its tab's last work to end (runWhenIdle)
     QTabWidget* tabs_;
     QFrame* banner_;
     QLabel* bannerText_;

@@ -203,6 +203,7 @@ private Q_SLOTS:
         QTemporaryDir cache;
         DatasetDialog d(QStringLiteral(TS_CATALOG_FILE), cache.path());
         QCOMPARE(d.table()->item(d.table()->currentRow(), 0)->text(), QStringLiteral("lbnl-network"));
+        QVERIFY(!d.table()->tabKeyNavigation());  // Tab reaches the buttons (sweep 66c)
         const QString details = d.findChild<QLabel*>(QStringLiteral("datasetDetails"))->text();
         // 1,698,825 nonzeros of 5 modes under 2^32: 5 x 4 + 8 bytes each
         QVERIFY2(details.contains(QStringLiteral("takes about 47.6 MB on disk")), qPrintable(details));
