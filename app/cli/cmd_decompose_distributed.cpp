@@ -61,14 +61,9 @@ DistributedCpdOptions read_options(const Args& args) {
     CpdOptions& o = d.cpd;
     o.rank = args.integer("--rank", 16, 1, 4096);
     o.max_iters = static_cast<int>(args.integer("--iters", 50, 1, 100000));
-    if (auto tol = args.value("--tol")) {
-        std::size_t used = 0;
-        try {
-            o.tolerance = std::stod(*tol, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != tol->size() || !(o.tolerance >= 0)) throw InputError("--tol expects a non-negative number, not '" + *tol + "'");
+    if (auto tol = args.value("--tol")) {  // read as the single process reads it (parse_double: subnormals, hex)
+        if (parse_double(*tol, o.tolerance) != std::errc() || !std::isfinite(o.tolerance) || o.tolerance < 0)
+            throw InputError("--tol expects a non-negative number, not '" + *tol + "'");
     }
     o.seed = args.integer("--seed", 1);
     o.backend = parse_backend(args.value_or("--backend", "omp"));
@@ -76,6 +71,8 @@ DistributedCpdOptions read_options(const Args& args) {
     o.format = parse_format(args.value_or("--format", "CSF"));
     o.init = parse_cpd_init(args.value_or("--init", "random"));
     d.grid_text = args.value_or("--grid", "");
+    if (args.value("--grid") && d.grid_text.empty())  // an empty one meant "choose" without a word (sweep 66a F10)
+        throw InputError("--grid needs a grid, such as 2x1x1; leave it out to have one chosen");
     d.gather_factors = args.value("--write").has_value();
     return d;
 }
@@ -143,6 +140,8 @@ int run(MpiSession& mpi, int argc, char** argv) {
                      std::set<std::string>{"--json", "--distributed", "--stream"});
         path = args->positional(0, "the tensor FILE");
         args->expect_positionals(1);
+        if (path == "-")  // it said "cannot open '-'" (sweep 66a F10)
+            throw InputError("--distributed reads a .tsb in parts by its path: standard input cannot be; give the file's path");
         apply_threads(*args);
         d = read_options(*args);
         if (auto dir = args->value("--write"); dir && mpi.rank() == 0) {

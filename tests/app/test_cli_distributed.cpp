@@ -160,6 +160,8 @@ private slots:
             {{"decompose", file, "--distributed", "--method", "tucker"}, "--method cpd"},
             {{"decompose", file, "--distributed", "--rank", "0"}, "--rank"},
             {{"decompose", file, "--distributed", "--bogus"}, "--bogus"},
+            {{"decompose", file, "--distributed", "--grid", ""}, "--grid needs a grid"},        // sweep 66a F10: it meant "choose"
+            {{"decompose", "-", "--distributed"}, "standard input cannot be"},                  // it said "cannot open '-'"
         };
         for (const Case& c : cases) {
             const Run r = mpirun(2, c.args);
