@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "distinct_keys.hpp"
+#include "tscope/text_words.hpp"
 #include "radix_sort.hpp"
 #include "random.hpp"
 #include "tscope/ceil_div.hpp"
@@ -92,8 +93,8 @@ Sampler make_sampler(const GeneratorSpec& spec) {
             capacity += cells;
         }
         if (static_cast<long double>(spec.nnz) > capacity)
-            throw InputError("generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in the " +
-                             std::to_string(static_cast<std::uint64_t>(capacity)) + " cells of " +
+            throw InputError("generate: " + grouped(spec.nnz) + " distinct nonzeros don't fit in the " +
+                             grouped(static_cast<std::uint64_t>(capacity)) + " cells of " +
                              std::to_string(distinct.size()) + " distinct blocks");
         return s;
     }
@@ -264,7 +265,7 @@ std::uint64_t round_draws(const GeneratorSpec& spec, std::uint64_t have, std::ui
                              : spec.distribution == Distribution::Blocks ? "lower nnz, or give more or larger blocks"
                                                                          : "lower nnz";
     throw InputError("generate: only " + std::to_string(have) + " distinct nonzeros after " + std::to_string(kMaxRounds) +
-                     " rounds of sampling; the distribution is too concentrated for " + std::to_string(spec.nnz) + " (" +
+                     " rounds of sampling; the distribution is too concentrated for " + grouped(spec.nnz) + " (" +
                      what + ")");
 }
 
@@ -414,25 +415,25 @@ void check_generator_spec(const GeneratorSpec& spec) {
         if (spec.blocks == 0) throw InputError("generate: blocks needs at least 1 block");
         if (spec.blocks > spec.nnz)  // each block's origin is held: a count past the nonzeros only costs memory
             throw InputError("generate: blocks:" + std::to_string(spec.blocks) + " places more blocks than the " +
-                             std::to_string(spec.nnz) + " nonzeros; give at most that many");
+                             grouped(spec.nnz) + " nonzeros; give at most that many");
         if (spec.block_edge == 0) throw InputError("generate: the block edge must be at least 1");
     }
     if (spec.distribution == Distribution::LowRank && spec.rank == 0)
         throw InputError("generate: lowrank needs a rank of at least 1");
     if (spec.distribution == Distribution::LowRank && spec.rank > spec.nnz)
         throw InputError("generate: lowrank:" + std::to_string(spec.rank) + " has more components than the " +
-                         std::to_string(spec.nnz) + " nonzeros; give at most that many");
+                         grouped(spec.nnz) + " nonzeros; give at most that many");
     // the tensor, a first batch of draws about as large and the duplicate filter's keys, at once
     const long double per_nnz =
         static_cast<long double>(spec.dims.size()) * static_cast<long double>(CooTensor::width_for(spec.dims)) +
         (spec.values == ValueType::F32 ? 4.0L : 8.0L);
     check_fits_memory(static_cast<long double>(spec.nnz) * (2.2L * per_nnz + 24.0L),
-                      "generate: " + std::to_string(spec.nnz) + " nonzeros of " + std::to_string(spec.dims.size()) +
+                      "generate: " + grouped(spec.nnz) + " nonzeros of " + std::to_string(spec.dims.size()) +
                           " modes (the tensor and the draws that make it)");
     if (static_cast<long double>(spec.nnz) > capacity)
         throw InputError(
-            "generate: " + std::to_string(spec.nnz) + " distinct nonzeros don't fit in " +
-            (capacity < 1e19L ? std::to_string(static_cast<std::uint64_t>(capacity)) : std::string("more than 10^19")) +
+            "generate: " + grouped(spec.nnz) + " distinct nonzeros don't fit in " +
+            (capacity < 1e19L ? grouped(static_cast<std::uint64_t>(capacity)) : std::string("more than 10^19")) +
             " cells");
 }
 

@@ -211,7 +211,7 @@ private Q_SLOTS:
         const Run big =
             cli({"generate", "--dims", "100000,100000,100000", "--nnz", "20G", "-o", dir.filePath("big.tsb")});
         QCOMPARE(big.status, 2);
-        QVERIFY2(big.err.contains("generate: 20000000000 nonzeros of 3 modes") && big.err.contains("would need") &&
+        QVERIFY2(big.err.contains("generate: 20,000,000,000 nonzeros of 3 modes") && big.err.contains("would need") &&
                      big.err.contains("this machine has"),
                  big.err.constData());
         // as text, formatted whole beside the tensor: the CLI counts that too (sweep 64b)
