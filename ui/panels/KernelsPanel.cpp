@@ -135,10 +135,17 @@ void KernelsPanel::buildControls(QWidget* side) {
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
     form->addRow(buttons);
-    progress_ = new QProgressBar(side);
+    // the bar's room is kept while it is hidden: shown, it pushed Run and Cancel up by its
+    // height, and a click on Run right after a run missed it (sweep 66b A9)
+    auto* slot = new QWidget(side);
+    auto* slotLayout = new QVBoxLayout(slot);
+    slotLayout->setContentsMargins(0, 0, 0, 0);
+    progress_ = new QProgressBar(slot);
     progress_->setRange(0, 1000);
+    slotLayout->addWidget(progress_);
+    slot->setFixedHeight(progress_->sizeHint().height());
     progress_->hide();
-    form->addRow(progress_);
+    form->addRow(slot);
     status_ = new QLabel(tr("Open a tensor, pick what to run."), side);
     status_->setObjectName(QStringLiteral("kernelStatus"));
     status_->setWordWrap(true);

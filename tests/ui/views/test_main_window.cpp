@@ -534,8 +534,13 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_6, Qt::AltModifier);
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Kernels"));
         w.kernels()->configure(tscope::KernelKind::MTTKRP, {QStringLiteral("COO"), QStringLiteral("CSF")}, 16, 100000);
+        auto* run = w.kernels()->findChild<QPushButton*>(QStringLiteral("kernelRun"));
+        QTest::qWait(20);
+        const QPoint before = run->mapTo(&w, QPoint(0, 0));
         QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(w.kernels()->isBusy());
+        QTest::qWait(50);  // the progress bar shows: Run stays where it was (it moved up, sweep 66b A9)
+        QCOMPARE(run->mapTo(&w, QPoint(0, 0)), before);
         QTest::keyClick(&w, Qt::Key_Escape);
         QTRY_VERIFY_WITH_TIMEOUT(!w.kernels()->isBusy(), 10000);
         QCOMPARE(w.findChild<QLabel*>(QStringLiteral("kernelStatus"))->text(), QStringLiteral("Cancelled."));
