@@ -178,12 +178,8 @@ public:
         load.keep_stored_values = o_.backend == Backend::Cuda;  // as the single-process CLI loads it
         world_.agreed([&] { check_factors_fit_file(path); });
         detail::DistributedBlock block = detail::distribute_tsb(world_, path, options.grid_text, load);
-        if (block.nnz == 0)  // every rank knows the sum: a uniform refusal, as the single process's
-            throw InputError(path + ": the tensor has no nonzeros" +
-                             (block.zeros_dropped
-                                  ? " (its " + std::to_string(block.zeros_dropped) + " entries of 0 were left out)"
-                                  : "") +
-                             ": nothing to decompose");
+        // every rank knows the sums: a uniform refusal, in the single process's words
+        require_nonzeros(path, block.nnz, block.zeros_dropped, "decompose");
         result_.grid = block.grid, result_.dims = block.tensor.dims(), result_.nnz = block.nnz;
         result_.duplicates_summed = block.duplicates_summed, result_.zeros_dropped = block.zeros_dropped;
         report_.read_s = block.read_s, report_.distribute_s = block.distribute_s;

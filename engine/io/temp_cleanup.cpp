@@ -22,6 +22,13 @@ constexpr int kDirs = 16;
 char g_dirs[kDirs][kPath];
 std::atomic<int> g_dir_count{0};
 
+// The listed temporaries and the empty folders made for them; async-signal-safe (unlink, rmdir).
+void remove_temps() {
+    for (int i = 0; i < kSlots; ++i)
+        if (g_used[i].load()) ::unlink(g_paths[i]);
+    remove_empty_created_dirs();
+}
+
 void on_signal(int sig) { remove_temps_and_die(sig); }
 
 // Only async-signal-safe calls: write, unlink, rmdir, _exit.
@@ -30,9 +37,7 @@ void on_bus_error(int) {
         "error: a file being read ended early (SIGBUS on its memory map): another program shortened or replaced it "
         "while it was read; nothing was written\n";
     [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kWords, sizeof kWords - 1);
-    for (int i = 0; i < kSlots; ++i)
-        if (g_used[i].load()) ::unlink(g_paths[i]);
-    remove_empty_created_dirs();
+    remove_temps();
     ::_exit(2);
 }
 
@@ -44,9 +49,7 @@ void remove_empty_created_dirs() {
 }
 
 void remove_temps_and_die(int sig) {
-    for (int i = 0; i < kSlots; ++i)
-        if (g_used[i].load()) ::unlink(g_paths[i]);
-    remove_empty_created_dirs();
+    remove_temps();
     ::signal(sig, SIG_DFL);
     // unblocked first: called from a handler, the signal is blocked until the handler returns
     sigset_t set;

@@ -61,9 +61,12 @@ FileKind file_kind(const std::string& path) {
 }
 
 void require_nonzeros(const LoadedTensor& loaded, const std::string& what) {
-    if (loaded.tensor.nnz() > 0) return;
-    const std::uint64_t zeros = loaded.info.zeros_dropped;
-    throw InputError(loaded.info.path + ": the tensor has no nonzeros" +
+    require_nonzeros(loaded.info.path, loaded.tensor.nnz(), loaded.info.zeros_dropped, what);
+}
+
+void require_nonzeros(const std::string& path, std::uint64_t nnz, std::uint64_t zeros, const std::string& what) {
+    if (nnz > 0) return;
+    throw InputError(path + ": the tensor has no nonzeros" +
                      (zeros ? " (its " + std::to_string(zeros) + (zeros == 1 ? " entry was 0" : " entries were all 0") +
                                   ", left out)"
                             : std::string()) +

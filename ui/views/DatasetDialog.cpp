@@ -19,7 +19,6 @@
 #include "jobs/DatasetFetch.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tsb_format.hpp"
-#include "tscope/text_words.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -157,11 +156,10 @@ QString DatasetDialog::sizeText(const tscope::CatalogEntry& e) {
     tscope::TsbHeader h;
     h.dims = e.dims;
     h.width = tscope::CooTensor::width_for(e.dims);
-    const long double bytes = static_cast<long double>(e.nnz) * static_cast<long double>(h.bytes_per_nnz());
-    return tr("Converted to .tsb it takes about %1 on disk, and as much in memory to open whole; past the memory a "
-              "tensor "
-              "may take here, it is read in parts for the Overview, Density and Formats.")
-        .arg(QString::fromStdString(tscope::human_bytes(bytes)));
+    // in the window's words for sizes, as every other size it shows (FROSTT's largest: 42 GB)
+    return tr("Converted to .tsb it takes about %1 on disk, and as much in memory to open whole; past the memory "
+              "a tensor may take here, it is read in parts for the Overview, Density and Formats.")
+        .arg(humanBytes(e.nnz * h.bytes_per_nnz()));
 }
 
 void DatasetDialog::fillTable() {

@@ -46,6 +46,8 @@ struct LoadedTensor {
 // InputError where the tensor has no nonzeros, naming the file and, where every entry was a 0
 // left out, saying so: "nothing to `what`" (bench had run no row and exited 0, sweep 65).
 void require_nonzeros(const LoadedTensor& loaded, const std::string& what);
+// The same from the counts, where no one process holds the tensor (the distributed CPD).
+void require_nonzeros(const std::string& path, std::uint64_t nnz, std::uint64_t zeros_dropped, const std::string& what);
 
 // What a file holds, told from its first bytes as load_tensor tells it: a .tsb, gzip, plain
 // text; Stream for "-", pipes and FIFOs, which cannot be looked into without being consumed.
