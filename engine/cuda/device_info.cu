@@ -28,15 +28,18 @@ GpuInfo query_gpu() {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        info.reason = err == cudaSuccess || err == cudaErrorNoDevice
-                          ? "no CUDA device"
-                          : std::string("no CUDA device (") + cudaGetErrorString(err) + ")";
+        // in words a sentence can hold: the runtime's own "(CUDA driver version is insufficient
+        // for CUDA runtime version)" had nested parentheses in the window's (sweep 66b C3)
+        info.reason = err == cudaSuccess || err == cudaErrorNoDevice ? "no CUDA device"
+                      : err == cudaErrorInsufficientDriver
+                          ? "no CUDA device: no NVIDIA driver, or one older than this build's CUDA runtime"
+                          : std::string("no CUDA device: ") + cudaGetErrorString(err);
         cudaGetLastError();  // clear the sticky error state of a failed query
         return info;
     }
     cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
-        info.reason = "no CUDA device (cannot read its properties)";
+        info.reason = "no CUDA device: cannot read its properties";
         cudaGetLastError();
         return info;
     }

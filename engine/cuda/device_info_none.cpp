@@ -16,7 +16,7 @@ gpu::OnDevice::~OnDevice() = default;
 
 GpuInfo query_gpu() {
     GpuInfo info;
-    info.reason = "no CUDA device (this build has no CUDA backend)";
+    info.reason = "no CUDA device: this build has no CUDA backend";
     return info;
 }
 

@@ -1,10 +1,11 @@
 // Helpers for the GUI suites: a settings sandbox, and a main window with a tensor loaded.
 #pragma once
 
+#include <qcustomplot.h>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <qcustomplot.h>
 
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -35,6 +36,7 @@ inline void sandboxSettings(const char* suite) {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("TensorscopeTests"));
     QCoreApplication::setApplicationName(QString::fromLatin1(suite));
+    QSettings().clear();  // what a window remembers (views/WindowMemory) from the last run of the suite
 }
 
 // Opens `path` in `w` and waits until nothing runs in the background.

@@ -49,12 +49,15 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     top->addWidget(new QLabel(tr("Backend:"), this));
     backend_ = new QComboBox(this);
     backend_->setObjectName(QStringLiteral("advisorBackend"));
+    backend_->setProperty(kRemembered, true);
     backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
     backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
     backend_->setToolTip(tr("cuda without a GPU predicts with the recorded H100 figures; Measure then says there is no device"));
     top->addWidget(backend_);
     top->addWidget(new QLabel(tr("Rank:"), this));
     rank_ = new QSpinBox(this);
+    rank_->setObjectName(QStringLiteral("advisorRank"));
+    rank_->setProperty(kRemembered, true);
     rank_->setRange(1, 256);
     rank_->setValue(32);
     top->addWidget(rank_);
@@ -83,6 +86,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(summary_);
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("advisorSplit"));
     table_ = new QTableWidget(0, Columns, split);
     table_->setObjectName(QStringLiteral("advisorTable"));
     setUpResultTable(table_);
@@ -216,8 +220,8 @@ void AdvisorView::showAdvice(tscope::Advice advice) {
     if (!advice_->caveat.empty())
         summary += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(advice_->caveat).toHtmlEscaped());
     summary_->setText(summary);
-    setRunning(false, tr("Predicted from the statistics (%1 s) at %2 GB/s copy bandwidth (%3). Measure to compare.")
-                          .arg(shortNumber(profile_->seconds))
+    setRunning(false, tr("Predicted from the statistics (%1) at %2 GB/s copy bandwidth (%3). Measure to compare.")
+                          .arg(humanSeconds(profile_->seconds))
                           .arg(shortNumber(advice_->machine.bandwidth_gbps))
                           .arg(QString::fromStdString(advice_->machine.source)));
     fillTable();

@@ -1,7 +1,9 @@
 #include "panels/DecompositionPanel.hpp"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -18,7 +20,6 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <optional>
-#include <qcustomplot.h>
 
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
@@ -63,6 +64,20 @@ const SplitPart kIterParts[] = {{QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "
                                 {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "fit"), QColor(204, 121, 167)},
                                 {QT_TRANSLATE_NOOP("tsui::DecompositionPanel", "rest"), QColor(170, 170, 170)}};
 
+// A CPD fit this low says little to a newcomer (0.03 on MovieLens at rank 8, sweep 66b A11):
+// whether it is the data or the settings, and what to try.
+constexpr double kLowFit = 0.2;
+
+QString lowFitHint(const DecompRun& r) {
+    if (r.method != tscope::DecompMethod::Cpd || r.iterations.empty()) return {};
+    const double fit = r.iterations.back().fit;
+    if (!(fit < kLowFit)) return {};  // NaN too
+    return QCoreApplication::translate("tsui::DecompositionPanel",
+                                       "A fit of %1 is low: sparse data such as ratings often fits a low rank poorly. "
+                                       "A higher rank, the nvecs start, more starts or more iterations may raise it.")
+        .arg(QString::number(fit, 'f', 3));
+}
+
 // Seconds in the unit that keeps three digits readable: "1.23 s", "45.6 ms", "789 µs".
 QString secondsText(double s) {
     if (s >= 1 || s <= 0) return shortNumber(s) + QStringLiteral(" s");
@@ -93,6 +108,7 @@ DecompositionPanel::DecompositionPanel(QWidget* parent) : Panel(parent) {
     layout->addLayout(buildRunRow());
     layout->addLayout(buildViewRow());
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("decompSplit"));
     buildCharts(split);
     split->addWidget(buildTable(split));
     split->setStretchFactor(0, 3);
@@ -114,36 +130,48 @@ QHBoxLayout* DecompositionPanel::buildRunRow() {
     auto* row = new QHBoxLayout;
     method_ = new QComboBox(this);
     method_->setObjectName(QStringLiteral("decompMethod"));
+    method_->setProperty(kRemembered, true);
+    method_->setToolTip(tr("decompose --method"));
     method_->addItem(tr("CPD-ALS"), static_cast<int>(tscope::DecompMethod::Cpd));
     method_->addItem(tr("Tucker-HOOI"), static_cast<int>(tscope::DecompMethod::Tucker));
     method_->addItem(tr("FasterTucker (SGD)"), static_cast<int>(tscope::DecompMethod::FasterTucker));
     row->addWidget(method_);
     row->addWidget(new QLabel(tr("rank"), this));
     rank_ = new QSpinBox(this);
+    rank_->setObjectName(QStringLiteral("decompRank"));
+    rank_->setProperty(kRemembered, true);
     rank_->setRange(1, 512);
-    rank_->setValue(8);
+    rank_->setValue(defaultRank(tscope::DecompMethod::Cpd));
+    rank_->setToolTip(tr("decompose --rank: CPD's components, Tucker's core edge, FasterTucker's core"));
     row->addWidget(rank_);
     row->addWidget(new QLabel(tr("iterations"), this));
     iters_ = new QSpinBox(this);
+    iters_->setObjectName(QStringLiteral("decompIterations"));
+    iters_->setProperty(kRemembered, true);
     iters_->setRange(1, 10000);
     iters_->setValue(20);
+    iters_->setToolTip(tr("decompose --iters: the most iterations (epochs for FasterTucker)"));
     row->addWidget(iters_);
     format_ = new QComboBox(this);
-    format_->setToolTip(tr("CPD's MTTKRP format: those the chosen backend runs MTTKRP on"));
+    format_->setToolTip(tr("CPD's MTTKRP format, decompose --format: those the chosen backend runs MTTKRP on"));
     row->addWidget(format_);
     cpdInit_ = new QComboBox(this);
     cpdInit_->setObjectName(QStringLiteral("decompCpdInit"));
     cpdInit_->addItem(tr("random start"), static_cast<int>(tscope::CpdInit::Random));
     cpdInit_->addItem(tr("nvecs start"), static_cast<int>(tscope::CpdInit::Nvecs));
-    cpdInit_->setToolTip(tr("CPD's starting factors: random (seeded), or nvecs, each unfolding's leading left singular "
-                            "vectors, computed from the nonzeros"));
+    cpdInit_->setProperty(kRemembered, true);
+    cpdInit_->setToolTip(
+        tr("CPD's starting factors, decompose --init: random (seeded), or nvecs, each unfolding's "
+           "leading left singular vectors, computed from the nonzeros"));
     row->addWidget(cpdInit_);
     restarts_ = new QSpinBox(this);
     restarts_->setObjectName(QStringLiteral("decompRestarts"));
     restarts_->setRange(1, 20);
     restarts_->setPrefix(tr("starts "));
-    restarts_->setToolTip(tr("CPD from this many starts (the first as chosen, the others random), the best fit kept; "
-                             "every start's curve is drawn, the kept one solid"));
+    restarts_->setProperty(kRemembered, true);
+    restarts_->setToolTip(
+        tr("decompose --restarts: CPD from this many starts (the first as chosen, the others random), "
+           "the best fit kept; every start's curve is drawn, the kept one solid"));
     row->addWidget(restarts_);
     lrA_ = new QDoubleSpinBox(this);
     lrA_->setDecimals(5);
@@ -164,6 +192,7 @@ QHBoxLayout* DecompositionPanel::buildRunRow() {
     backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
     backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
     backend_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    backend_->setToolTip(tr("decompose --backend"));
     row->addWidget(backend_);
     gpusLabel_ = new QLabel(tr("GPUs"), this);
     row->addWidget(gpusLabel_);
@@ -190,9 +219,12 @@ QHBoxLayout* DecompositionPanel::buildViewRow() {
     xAxis_ = new QComboBox(this);
     xAxis_->addItems({tr("iteration"), tr("seconds")});
     row->addWidget(xAxis_);
-    row->addWidget(new QLabel(tr("error:"), this));
+    errorLabel_ = new QLabel(tr("error:"), this);
+    row->addWidget(errorLabel_);
     errorMetric_ = new QComboBox(this);
+    errorMetric_->setObjectName(QStringLiteral("decompErrorMetric"));
     errorMetric_->addItems({tr("RMSE"), tr("MAE")});
+    errorMetric_->setToolTip(tr("FasterTucker's error on its training and test nonzeros"));
     row->addWidget(errorMetric_);
     status_ = new QLabel(tr("Open a tensor, choose a method, Run. Runs stay overlaid until cleared."), this);
     status_->setObjectName(QStringLiteral("decompStatus"));
@@ -220,6 +252,7 @@ QHBoxLayout* DecompositionPanel::buildViewRow() {
 // them), then the split plot.
 void DecompositionPanel::buildCharts(QSplitter* split) {
     auto* plots = new QSplitter(Qt::Horizontal, split);
+    plots->setObjectName(QStringLiteral("decompPlotsSplit"));
     fitPlot_ = makePlot(plots, QStringLiteral("decompFit"), tr("Fit (CPD, Tucker): 1 − ‖X − X̂‖ / ‖X‖"));
     fitPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     errorPlot_ = makePlot(plots, QStringLiteral("decompError"), tr("FasterTucker: train (dashed) and test (solid)"));
@@ -376,8 +409,15 @@ tscope::CpdOptions DecompositionPanel::cpdOptions() const {
     return o;
 }
 
+// decompose's own defaults, so that the window and a script agree on a tensor's fit
+int DecompositionPanel::defaultRank(tscope::DecompMethod method) {
+    return method == tscope::DecompMethod::Tucker ? 8 : 16;
+}
+
 void DecompositionPanel::methodChanged() {
     const auto m = static_cast<tscope::DecompMethod>(method_->currentData().toInt());
+    if (rank_->value() == defaultRank(shownMethod_)) rank_->setValue(defaultRank(m));  // one the user set stays
+    shownMethod_ = m;
     format_->setVisible(m == tscope::DecompMethod::Cpd);
     cpdInit_->setVisible(m == tscope::DecompMethod::Cpd);
     restarts_->setVisible(m == tscope::DecompMethod::Cpd);
@@ -395,6 +435,14 @@ void DecompositionPanel::showApplicablePlots() {
     for (const DecompRun& r : model_->runs()) (r.method == tscope::DecompMethod::FasterTucker ? errors : fits) = true;
     fitPlot_->setVisible(fits);
     errorPlot_->setVisible(errors);
+    // CPD's and Tucker's runs have no train/test error: its controls and columns would only
+    // show "–" (sweep 66b A10)
+    errorLabel_->setVisible(errors);
+    errorMetric_->setVisible(errors);
+    for (int c :
+         {DecompRunsModel::TrainRmse, DecompRunsModel::TestRmse, DecompRunsModel::TrainMae, DecompRunsModel::TestMae})
+        table_->setColumnHidden(c, !errors);
+    table_->setColumnHidden(DecompRunsModel::Fit, !fits);
 }
 
 void DecompositionPanel::configure(tscope::DecompMethod method, int rank, int iterations) {
@@ -521,6 +569,8 @@ void DecompositionPanel::settle(const QString& outcome, bool cancelled) {
                               static_cast<int>(r.iterations.size()))
                                .arg(r.label, dataset_->title)
                          : text + QLatin1Char(' ') + tr("Ready: %1.").arg(dataset_->title);
+    if (!cancelled && !outcome.startsWith(QLatin1String("failed")))
+        if (const QString hint = lowFitHint(r); !hint.isEmpty()) text += QLatin1Char(' ') + hint;
     if (r.setup) {  // the memory peaks, in words: the host's is the whole process's so far
         const QString device = r.backend == QLatin1String("cuda")
                                    ? tr("%1 on the GPU").arg(humanBytes(r.setup->peakDeviceBytes))

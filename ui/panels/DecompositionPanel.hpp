@@ -84,6 +84,7 @@ private:
     void replotSplit();
     void buildSplitPlot(QWidget* parent);
     void methodChanged();
+    static int defaultRank(tscope::DecompMethod method);
     void fillCpdFormats();
     void updateGpus();
     void openRun();
@@ -96,6 +97,7 @@ private:
     QComboBox* method_;
     QSpinBox* rank_;
     QSpinBox* iters_;
+    tscope::DecompMethod shownMethod_ = tscope::DecompMethod::Cpd;  // whose default rank the box may hold
     QComboBox* backend_;
     QLabel* gpusLabel_;
     QSpinBox* gpus_;
@@ -103,6 +105,7 @@ private:
     QComboBox* cpdInit_;     // CPD's start: random or nvecs
     QSpinBox* restarts_;     // CPD's starts, the best kept
     QComboBox* xAxis_;
+    QLabel* errorLabel_;
     QComboBox* errorMetric_;
     QDoubleSpinBox* lrA_;
     QCheckBox* ordered_;

@@ -93,8 +93,10 @@ QWidget* FormatsPanel::buildStoragePage(QWidget* parent) {
     auto* layout = new QVBoxLayout(page);
     layout->addLayout(buildTopRow());
     auto* split = new QSplitter(Qt::Vertical, page);
+    split->setObjectName(QStringLiteral("formatsSplit"));
     split->addWidget(buildPlot(split));
     auto* bottom = new QSplitter(Qt::Horizontal, split);
+    bottom->setObjectName(QStringLiteral("formatsBottomSplit"));
     bottom->addWidget(buildTable(bottom));
     bottom->addWidget(buildArrays(bottom));
     bottom->setStretchFactor(0, 3);
@@ -384,11 +386,13 @@ void FormatsPanel::showArrays(int surveyRow) {
     }
     QStringList params;
     for (const auto& [k, v] : r.parameters) params << QStringLiteral("%1 %2").arg(QString::fromStdString(k), QString::fromStdString(v));
-    arraysTitle_->setText(tr("<b>%1</b>: %2 in %3 arrays, built in %4 s%5")
-                              .arg(which, humanBytes(r.storage.bytes()))
-                              .arg(r.storage.arrays.size())
-                              .arg(shortNumber(r.build_seconds))
-                              .arg(params.isEmpty() ? QString() : QStringLiteral(" (") + params.join(QStringLiteral(", ")) + QStringLiteral(")")));
+    arraysTitle_->setText(
+        tr("<b>%1</b>: %2 in %3 arrays, built in %4%5")
+            .arg(which, humanBytes(r.storage.bytes()))
+            .arg(r.storage.arrays.size())
+            .arg(humanSeconds(r.build_seconds))
+            .arg(params.isEmpty() ? QString()
+                                  : QStringLiteral(" (") + params.join(QStringLiteral(", ")) + QStringLiteral(")")));
     arrays_->setRowCount(static_cast<int>(r.storage.arrays.size()));
     for (std::size_t i = 0; i < r.storage.arrays.size(); ++i) {
         const tscope::ArrayInfo& a = r.storage.arrays[i];

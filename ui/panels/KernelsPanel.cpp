@@ -75,6 +75,7 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     buildControls(side);
     layout->addWidget(side);
     auto* right = new QSplitter(Qt::Vertical, this);
+    right->setObjectName(QStringLiteral("kernelsSplit"));
     right->addWidget(buildCharts(right));
     right->addWidget(buildTable(right));
     layout->addWidget(right, 1);
@@ -89,6 +90,7 @@ void KernelsPanel::buildControls(QWidget* side) {
     auto* form = form_ = new QFormLayout(side);
     kernel_ = new QComboBox(side);
     kernel_->setObjectName(QStringLiteral("kernelChoice"));
+    kernel_->setProperty(kRemembered, true);
     for (tscope::KernelKind k : tscope::all_kernels())  // the registry's kernels; MTTKRP first chosen
         kernel_->addItem(QString::fromLatin1(tscope::kernel_title(k)), static_cast<int>(k));
     kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(tscope::KernelKind::MTTKRP)));
@@ -112,10 +114,16 @@ void KernelsPanel::buildControls(QWidget* side) {
     mode_ = new QComboBox(side);
     form->addRow(tr("Mode:"), mode_);
     rank_ = new QSpinBox(side);
+    rank_->setObjectName(QStringLiteral("kernelRank"));
+    rank_->setProperty(kRemembered, true);
     rank_->setRange(1, 1024);
-    rank_->setValue(16);
+    rank_->setValue(32);  // bench's and the Advisor's: the same kernel measures the same in each (sweep 66b M3)
+    rank_->setToolTip(tr("The factors' columns (bench --rank)"));
     form->addRow(tr("Rank:"), rank_);
     repeat_ = new QSpinBox(side);
+    repeat_->setObjectName(QStringLiteral("kernelRepeat"));
+    repeat_->setProperty(kRemembered, true);
+    repeat_->setToolTip(tr("Runs of each kernel; the table gives their median (bench --repeat)"));
     repeat_->setRange(1, 100);
     repeat_->setValue(3);
     form->addRow(tr("Repeats:"), repeat_);
@@ -516,8 +524,9 @@ void KernelsPanel::replot() {
         setLinearAxis(chart_->yAxis, unit);
         chart_->yAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);
     }
-    chart_->yAxis->setLabel((time ? tr("seconds over the modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
-                            (log ? tr(", log scale") : QString()));
+    chart_->yAxis->setLabel(
+        (time ? tr("time, summed over the modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
+        (log ? tr(", log scale") : QString()));
     showPlotHint(chart_, labels.empty(),
                  job_.isBusy() ? tr("Running: the bars appear as each result arrives") : tr("Choose a kernel, formats and backends, and press Run"));
     PlotInspector::of(chart_)->rememberHome();

@@ -121,8 +121,10 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
     QString base;
     for (std::size_t m = 0; m < load.zero_based.size(); ++m)
         base += QStringLiteral("%1%2").arg(m ? QStringLiteral(", ") : QString()).arg(load.zero_based[m] ? 0 : 1);
-    QString loadText = dataset->generated ? tr("generated in %1 s").arg(shortNumber(load.load_seconds))
-                                          : tr("%1 s").arg(shortNumber(load.load_seconds));
+    // seconds in the unit that reads ("236 µs"): shortNumber's "236e-6 s" had stood beside
+    // "0.012 s" (sweep 66b C1)
+    QString loadText = dataset->generated ? tr("generated in %1").arg(humanSeconds(load.load_seconds))
+                                          : humanSeconds(load.load_seconds);
     if (load.text_bytes && load.parse_seconds > 0)
         loadText += tr(" (parsing at %1 MB/s)").arg(shortNumber(double(load.text_bytes) / 1e6 / load.parse_seconds));
     const QMap<QString, QString> values{
@@ -161,7 +163,7 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
                            : grouped(load.duplicates_summed)},
         {"zeros", grouped(load.zeros_dropped)},
         {"load", loadText},
-        {"stats", tr("%1 s").arg(shortNumber(dataset->stats.seconds))}};
+        {"stats", humanSeconds(dataset->stats.seconds)}};
     for (auto& [key, label] : fields_) label->setText(values.value(key));
 }
 

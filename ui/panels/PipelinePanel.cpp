@@ -167,6 +167,7 @@ QHBoxLayout* PipelinePanel::buildLiveRow() {
 // modelled times.
 QSplitter* PipelinePanel::buildCharts() {
     auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("pipelineSplit"));
     timeline_ = new QCustomPlot(split);
     timeline_->setObjectName(QStringLiteral("pipelineTimeline"));
     timeline_->setMinimumHeight(300);

@@ -85,13 +85,16 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     layout->addWidget(status_);
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("reorderSplit"));
     auto* maps = new QSplitter(Qt::Horizontal, split);
+    maps->setObjectName(QStringLiteral("reorderMapsSplit"));
     before_ = makeTitledPlot(maps, QStringLiteral("reorderBefore"), tr("File order"));
     after_ = makeTitledPlot(maps, QStringLiteral("reorderAfter"), tr("Relabelled"));
     maps->addWidget(before_);
     maps->addWidget(after_);
     split->addWidget(maps);
     auto* lower = new QSplitter(Qt::Horizontal, split);
+    lower->setObjectName(QStringLiteral("reorderLowerSplit"));
     table_ = new QTableWidget(0, 7, lower);
     table_->setObjectName(QStringLiteral("reorderStorage"));
     // Headers of two lines and the note cut at the table's edge (whole in its tooltip): at the
@@ -230,7 +233,7 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     before_->replot(), after_->replot();
     fillTable(r);
     drawBars(r, method);
-    QString text = tr("%1 took %2 s.").arg(method, shortNumber(r.relabelling.seconds));
+    QString text = tr("%1 took %2.").arg(method, humanSeconds(r.relabelling.seconds));
     if (lexi)  // Lexi-Order ran from both starts and kept the one with fewer blocks
         text += QLatin1Char(' ') +
                 tr("It kept its run from the %1 (%2 HiCOO blocks; %3 from the %4).")

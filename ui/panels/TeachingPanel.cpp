@@ -46,6 +46,7 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     layout->addLayout(top);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("teachingSplit"));
     auto* scroll = new QScrollArea(split);
     slicesScroll_ = scroll;
     scroll->setWidgetResizable(true);
@@ -69,6 +70,13 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
     arrays_->horizontalHeader()->setDefaultSectionSize(34);
     arrays_->horizontalHeader()->setMinimumSectionSize(20);
     rl->addWidget(arrays_, 1);
+    // the rows' names (Ap, Aj, fibers...) with what each holds: they had been told only in the
+    // cells' tooltips (sweep 66b C6)
+    legend_ = new QLabel(right);
+    legend_->setObjectName(QStringLiteral("teachLegend"));
+    legend_->setWordWrap(true);
+    legend_->setTextFormat(Qt::RichText);
+    rl->addWidget(legend_);
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
@@ -119,6 +127,7 @@ void TeachingPanel::rebuild() {
     arrays_->clear();
     arrays_->setRowCount(0);
     arrays_->setColumnCount(0);
+    legend_->clear();
     if (!dataset_) return;
     const tscope::CooTensor& t = dataset_->tensor;
     if (t.nnz() > kMaxNonzeros) {
@@ -158,6 +167,14 @@ void TeachingPanel::rebuild() {
         }
     }
     arrays_->setVerticalHeaderLabels(names);
+    QStringList legend;
+    for (std::size_t r = 0; r < anatomy_->arrays.size(); ++r) {
+        const QString meaning = QString::fromStdString(anatomy_->arrays[r].meaning);
+        arrays_->verticalHeaderItem(static_cast<int>(r))->setToolTip(meaning);
+        legend
+            << QStringLiteral("<b>%1</b>: %2").arg(names[static_cast<int>(r)].toHtmlEscaped(), meaning.toHtmlEscaped());
+    }
+    legend_->setText(legend.join(QStringLiteral("; ")));
     QStringList positions;
     for (std::size_t c = 0; c < widest; ++c) positions << QString::number(c);
     arrays_->setHorizontalHeaderLabels(positions);

@@ -56,6 +56,7 @@ private:
     QWidget* slicesScroll_;
     std::vector<std::uint64_t> selected_;  // the highlighted nonzero, kept across formats
     QTableWidget* arrays_;
+    QLabel* legend_;  // each array's name and what it holds
     QStackedWidget* pages_;
     QLabel* why_;
 };

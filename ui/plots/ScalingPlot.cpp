@@ -107,13 +107,16 @@ void ScalingPlot::openRecording() {
 void ScalingPlot::replot() {
     QStringList titles;
     for (const ScalingRecording& r : recordings_) titles << r.title;
+    // the recordings' names in the tooltip: listed in the line, six of them took the plot's
+    // height at 1366 x 768 (sweep 66b M6)
     QString sources = titles.isEmpty() ? tr("Scaling recordings: none loaded.")
                                        : tr("A sweep is every mode's MTTKRP once (medians, kernels plus collectives). "
-                                            "Scaling recordings: %1.")
-                                             .arg(titles.join(QStringLiteral("; ")));
+                                            "%n scaling recording(s) (hover for their names).",
+                                            nullptr, static_cast<int>(titles.size()));
     if (!bundledErrors_.isEmpty())
         sources += QLatin1Char(' ') + tr("Not read: %1").arg(bundledErrors_.join(QStringLiteral("; ")));
     sources_->setText(sources);
+    sources_->setToolTip(titles.join(QLatin1Char('\n')));
 
     const std::vector<ScalingLine> all = scalingLines(recordings_);
     refillTensors(all);

@@ -19,6 +19,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -37,6 +38,7 @@
 #include "views/DatasetDialog.hpp"
 #include "views/GenerateDialog.hpp"
 #include "views/TextFormat.hpp"
+#include "views/WindowMemory.hpp"
 
 namespace tsui {
 
@@ -112,6 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJ
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreWindow(*this, *tabs_, settings);
     refreshRecentMenu();
 }
 
@@ -193,9 +196,10 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About Tensorscope"), this, [this] {
         const tscope::GpuInfo gpu = tscope::query_gpu();
         QMessageBox::about(this, tr("About Tensorscope"),
-                           tr("<b>Tensorscope</b> — an explorer for sparse tensor formats and kernels.<br><br>"
-                              "GPU: %1")
-                               .arg(QString::fromStdString(gpu.available ? gpu.name : gpu.reason).toHtmlEscaped()));
+                           tr("<b>Tensorscope</b> %1 — an explorer for sparse tensor formats and kernels.<br><br>"
+                              "GPU: %2<br><br>The same work from scripts: <tt>tensorscope-cli --help</tt>.")
+                               .arg(QCoreApplication::applicationVersion().toHtmlEscaped(),
+                                    QString::fromStdString(gpu.available ? gpu.name : gpu.reason).toHtmlEscaped()));
     });
 }
 
@@ -315,18 +319,22 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     if (dataset_->streamed)
-        statusText_->setText(tr("Streamed %1: %2 nonzeros in %3 s, not loaded (it would take %4)")
-                                 .arg(dataset_->title, grouped(dataset_->nonzeros()), shortNumber(dataset_->stats.seconds),
-                                      humanBytes(dataset_->streamedBytes)));
+        statusText_->setText(tr("Streamed %1: %2 nonzeros in %3, not loaded (it would take %4)")
+                                 .arg(dataset_->title, grouped(dataset_->nonzeros()),
+                                      humanSeconds(dataset_->stats.seconds), humanBytes(dataset_->streamedBytes)));
     else
-        statusText_->setText(tr("Loaded %1: %2 nonzeros in %3 s")
+        statusText_->setText(tr("Loaded %1: %2 nonzeros in %3")
                                  .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
-                                      shortNumber(dataset_->load.load_seconds + dataset_->stats.seconds)));
+                                      humanSeconds(dataset_->load.load_seconds + dataset_->stats.seconds)));
     if (dataset_->nonzeros() == 0)
         statusText_->setText(statusText_->text() +
                              tr(": every entry was zero, so only the Overview has something to show"));
     if (!dataset_->generated && !isBundledSample(dataset_->source))
         addRecent(dataset_->source);  // it skips a source that is no file (a partial load's description)
+    // from the dock (a sample's double-click, Open…) to the tabs, where the loaded tensor is: the
+    // arrow keys and Ctrl+Tab then move between them (sweep 66b: focus never moved)
+    const QWidget* focus = QApplication::focusWidget();
+    if (!focus || datasetPanel_->isAncestorOf(focus)) tabs_->tabBar()->setFocus();
     Q_EMIT datasetChanged(dataset_);
 }
 
@@ -499,7 +507,9 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings().setValue(QStringLiteral("geometry"), saveGeometry());
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    rememberWindow(*this, *tabs_, settings);
     job_->cancel();
     QMainWindow::closeEvent(event);
 }

@@ -3,16 +3,17 @@
 // reported iteration, and cancel stopping a long run between iterations; the split of each CPD
 // run's time (setup once, mean iteration) as stacked bars that fill live. The GPUs box: hidden
 // with one GPU, shown with a faked two, its count reaching CPD's options on the cuda backend.
+#include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QLabel>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QSpinBox>
+#include <QTableView>
 #include <QTemporaryDir>
-#include <qcustomplot.h>
 
 #include "models/DecompRunsModel.hpp"
 #include "panels/DecompositionPanel.hpp"
@@ -121,6 +122,59 @@ private Q_SLOTS:
         auto* status = p->findChild<QLabel*>(QStringLiteral("decompStatus"));
         QVERIFY2(status->text().contains(QStringLiteral("stopped at the iteration limit")), qPrintable(status->text()));
         QVERIFY(!status->text().contains(QStringLiteral("converged")));
+    }
+
+    // A CPD fit this low comes with what to try (sweep 66b A11); a good one, and a Tucker run's,
+    // without.
+    void aLowCpdFitSaysWhatToTry() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Decompositions")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        DecompositionPanel* p = w.decompositions();
+        auto* status = p->findChild<QLabel*>(QStringLiteral("decompStatus"));
+        p->configure(tscope::DecompMethod::Cpd, 3, 2);  // fit 0.009
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QVERIFY2(status->text().contains(QStringLiteral("A fit of 0.009 is low")), qPrintable(status->text()));
+        QVERIFY(status->text().contains(QStringLiteral("nvecs")));
+        p->configure(tscope::DecompMethod::Tucker, 3, 2);
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QVERIFY2(!status->text().contains(QStringLiteral("is low")), qPrintable(status->text()));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns")));
+        p->configure(tscope::DecompMethod::Cpd, 4, 50);  // fit 0.60
+        p->run();
+        QVERIFY(tstest::waitIdle(w));
+        QVERIFY2(status->text().contains(QStringLiteral("CPD")) && !status->text().contains(QStringLiteral("is low")),
+                 qPrintable(status->text()));
+    }
+
+    // decompose's default ranks (CPD and FasterTucker 16, Tucker 8), a rank the user set kept
+    // across a method change; the train/test error's controls and columns only where a
+    // FasterTucker run is shown (sweep 66b M3, A10).
+    void defaultsFollowDecomposeAndOnlyApplicableControlsShow() {
+        DecompositionPanel p;
+        p.show();
+        auto* method = p.findChild<QComboBox*>(QStringLiteral("decompMethod"));
+        auto* rank = p.findChild<QSpinBox*>(QStringLiteral("decompRank"));
+        auto* metric = p.findChild<QComboBox*>(QStringLiteral("decompErrorMetric"));
+        auto* table = p.findChild<QTableView*>(QStringLiteral("decompTable"));
+        QVERIFY(method && rank && metric && table);
+        QCOMPARE(rank->value(), 16);
+        QVERIFY(!metric->isVisible());
+        QVERIFY(table->isColumnHidden(DecompRunsModel::TrainRmse) && table->isColumnHidden(DecompRunsModel::TestMae));
+        QVERIFY(!table->isColumnHidden(DecompRunsModel::Fit));
+        method->setCurrentIndex(method->findData(static_cast<int>(tscope::DecompMethod::Tucker)));
+        QCOMPARE(rank->value(), 8);
+        method->setCurrentIndex(method->findData(static_cast<int>(tscope::DecompMethod::FasterTucker)));
+        QCOMPARE(rank->value(), 16);
+        QVERIFY(metric->isVisible());
+        QVERIFY(!table->isColumnHidden(DecompRunsModel::TestRmse));
+        QVERIFY(table->isColumnHidden(DecompRunsModel::Fit));
+        rank->setValue(5);
+        method->setCurrentIndex(method->findData(static_cast<int>(tscope::DecompMethod::Tucker)));
+        QCOMPARE(rank->value(), 5);
     }
 
     void runsOverlayAndGrowLive() {

@@ -13,6 +13,8 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -130,6 +132,60 @@ private Q_SLOTS:
         QVERIFY(!w.showTab(QStringLiteral("nonsense")));
         QVERIFY(!w.dataset());
         QVERIFY(w.errorText().isEmpty());
+    }
+
+    // What a user leaves is what the next start shows (sweep 66b A4): the tab, a moved
+    // splitter, a rank and a method; a remembered value the control no longer takes (a rank
+    // past its range) leaves the default.
+    void remembersTabSplittersAndChoicesBetweenStarts() {
+        QList<int> moved;
+        {
+            MainWindow w;
+            w.resize(1280, 1000);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.showTab(QStringLiteral("Formats")));
+            auto* split = w.findChild<QSplitter*>(QStringLiteral("formatsSplit"));
+            QVERIFY(split);
+            const QList<int> was = split->sizes();
+            const int total = was.value(0) + was.value(1);
+            QVERIFY(total > 100);
+            split->setSizes({total / 5, total - total / 5});
+            moved = split->sizes();
+            QVERIFY2(moved != was, qPrintable(QStringLiteral("%1 %2 -> %3 %4")
+                                                  .arg(was.value(0))
+                                                  .arg(was.value(1))
+                                                  .arg(moved.value(0))
+                                                  .arg(moved.value(1))));
+            w.findChild<QSpinBox*>(QStringLiteral("kernelRank"))->setValue(7);
+            auto* method = w.findChild<QComboBox*>(QStringLiteral("decompMethod"));
+            method->setCurrentIndex(method->findData(static_cast<int>(tscope::DecompMethod::Tucker)));
+            w.findChild<QSpinBox*>(QStringLiteral("decompRank"))->setValue(5);
+            w.close();
+        }
+        {
+            MainWindow w;
+            w.resize(1280, 1000);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.findChild<QTabWidget*>(QStringLiteral("tabs"))
+                         ->tabText(w.findChild<QTabWidget*>(QStringLiteral("tabs"))->currentIndex())
+                         .remove(QLatin1Char('&')),
+                     QStringLiteral("Formats"));
+            QCOMPARE(w.findChild<QSplitter*>(QStringLiteral("formatsSplit"))->sizes(), moved);
+            QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("kernelRank"))->value(), 7);
+            QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("decompMethod"))->currentData().toInt(),
+                     static_cast<int>(tscope::DecompMethod::Tucker));
+            QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("decompRank"))->value(), 5);
+        }
+        QSettings().setValue(QStringLiteral("controls/kernelRank"), 99999);
+        QSettings().setValue(QStringLiteral("lastTab"), 42);
+        {
+            MainWindow w;
+            QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("kernelRank"))->value(), 32);
+            QCOMPARE(w.findChild<QTabWidget*>(QStringLiteral("tabs"))->currentIndex(), 0);
+        }
+        QSettings().clear();  // the other tests start from the defaults
     }
 
     // The tabs come from one ordered list; each panel names its own tab, and the typed

@@ -1,0 +1,93 @@
+#include "views/WindowMemory.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QMainWindow>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+
+#include "panels/Panel.hpp"
+
+namespace tsui {
+
+namespace {
+
+const QString kState = QStringLiteral("windowState");
+const QString kTab = QStringLiteral("lastTab");
+const QString kSplitters = QStringLiteral("splitters/");
+const QString kControls = QStringLiteral("controls/");
+
+QList<QWidget*> rememberedControls(const QMainWindow& window) {
+    QList<QWidget*> out;
+    for (QWidget* w : window.findChildren<QWidget*>())
+        if (w->property(kRemembered).toBool() && !w->objectName().isEmpty()) out << w;
+    return out;
+}
+
+// A combo's entry by its data where it has one (the method, not its translated title).
+QVariant comboValue(const QComboBox& c) { return c.currentData().isValid() ? c.currentData() : c.currentText(); }
+
+void restoreCombo(QComboBox& c, const QVariant& v) {
+    int i = c.findData(v);
+    if (i < 0) i = c.findText(v.toString());
+    if (i >= 0) c.setCurrentIndex(i);
+}
+
+void restoreSpin(QSpinBox& s, const QVariant& v) {
+    bool ok = false;
+    const int n = v.toInt(&ok);
+    if (ok && n >= s.minimum() && n <= s.maximum()) s.setValue(n);
+}
+
+void restoreDoubleSpin(QDoubleSpinBox& s, const QVariant& v) {
+    bool ok = false;
+    const double x = v.toDouble(&ok);
+    if (ok && x >= s.minimum() && x <= s.maximum()) s.setValue(x);
+}
+
+QVariant controlValue(const QWidget& w) {
+    if (const auto* s = qobject_cast<const QSpinBox*>(&w)) return s->value();
+    if (const auto* d = qobject_cast<const QDoubleSpinBox*>(&w)) return d->value();
+    if (const auto* c = qobject_cast<const QComboBox*>(&w)) return comboValue(*c);
+    if (const auto* b = qobject_cast<const QCheckBox*>(&w)) return b->isChecked();
+    return {};
+}
+
+void restoreControl(QWidget& w, const QVariant& v) {
+    if (auto* s = qobject_cast<QSpinBox*>(&w)) return restoreSpin(*s, v);
+    if (auto* d = qobject_cast<QDoubleSpinBox*>(&w)) return restoreDoubleSpin(*d, v);
+    if (auto* c = qobject_cast<QComboBox*>(&w)) return restoreCombo(*c, v);
+    if (auto* b = qobject_cast<QCheckBox*>(&w)) b->setChecked(v.toBool());
+}
+
+}  // namespace
+
+void rememberWindow(const QMainWindow& window, const QTabWidget& tabs, QSettings& settings) {
+    settings.setValue(kState, window.saveState());
+    settings.setValue(kTab, tabs.currentIndex());
+    for (const QSplitter* s : window.findChildren<QSplitter*>())
+        if (!s->objectName().isEmpty()) settings.setValue(kSplitters + s->objectName(), s->saveState());
+    for (const QWidget* w : rememberedControls(window)) {
+        const QVariant v = controlValue(*w);
+        if (v.isValid()) settings.setValue(kControls + w->objectName(), v);
+    }
+}
+
+void restoreWindow(QMainWindow& window, QTabWidget& tabs, const QSettings& settings) {
+    window.restoreState(settings.value(kState).toByteArray());
+    bool ok = false;
+    const int tab = settings.value(kTab).toInt(&ok);
+    if (ok && tab >= 0 && tab < tabs.count()) tabs.setCurrentIndex(tab);
+    for (QSplitter* s : window.findChildren<QSplitter*>())
+        if (!s->objectName().isEmpty()) s->restoreState(settings.value(kSplitters + s->objectName()).toByteArray());
+    // in creation order: a method before the rank its change may reset
+    for (QWidget* w : rememberedControls(window)) {
+        const QVariant v = settings.value(kControls + w->objectName());
+        if (v.isValid()) restoreControl(*w, v);
+    }
+}
+
+}  // namespace tsui
