@@ -40,6 +40,9 @@ Json spread_json(const Spread& s) { return Json{{"max", s.max}, {"avg", s.avg}};
 // More OpenMP threads than the cores a rank is bound to share those cores: mpirun binds each
 // rank to one core by default (a 2-rank run with 8 threads each measured 6.6x slower per
 // iteration than one process on an H100 host's 16 cores).
+// Unbound ranks (--oversubscribe, --bind-to none) escape that check: 3 ranks of 2 threads on a
+// 2-core host took 0.6-4 s an iteration against 0.14 s with --threads 1, and said nothing (sweep
+// 66a F11).
 void warn_about_binding(const DistributedCpdResult& r) {
     for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
         const RankReport& x = r.per_rank[q];
@@ -47,6 +50,13 @@ void warn_about_binding(const DistributedCpdResult& r) {
         std::cerr << "warning: rank " << q << " ran " << x.threads << " OpenMP threads on the " << x.cores
                   << " core(s) it is bound to; run mpirun with --bind-to none, or --map-by slot:PE=" << x.threads
                   << ", or set --threads to match" << std::endl;
+        return;
+    }
+    for (const RankReport& x : r.per_rank) {
+        if (x.host_cores <= 0 || static_cast<long>(x.host_ranks) * x.threads <= x.host_cores) continue;
+        std::cerr << "warning: " << x.host_ranks << " ranks on a host of " << x.host_cores << " core(s) ran "
+                  << x.threads << " OpenMP threads each, and shared its cores; set --threads "
+                  << std::max(1, x.host_cores / x.host_ranks) << ", or run fewer ranks a host" << std::endl;
         return;
     }
 }
@@ -117,7 +127,7 @@ Json report_json(const std::string& path, const DistributedCpdOptions& d, const 
                {"rows_touched", x.rows_touched}, {"rows_owned", x.rows_owned}, {"comm_s", x.comm_s}, {"compute_s", x.compute_s},
                {"read_s", x.read_s}, {"distribute_s", x.distribute_s}, {"build_s", x.build_s}};
         if (x.gpu >= 0) j["gpu"] = x.gpu;
-        j["cores"] = x.cores, j["threads"] = x.threads;
+        j["cores"] = x.cores, j["threads"] = x.threads, j["host_ranks"] = x.host_ranks, j["host_cores"] = x.host_cores;
         ranks.push_back(j);
     }
     doc["per_rank"] = ranks;
@@ -144,20 +154,18 @@ int run(MpiSession& mpi, int argc, char** argv) {
             throw InputError("--distributed reads a .tsb in parts by its path: standard input cannot be; give the file's path");
         apply_threads(*args);
         d = read_options(*args);
-        if (auto dir = args->value("--write"); dir && mpi.rank() == 0) {
+    });
+    if (auto dir = args->value("--write"))
+        agreed_on_rank_zero([&] {  // rank 0 writes the factors: its folder alone is checked
             check_output_dir(*dir);
             check_not_input(path, cpd_file_paths(*dir, kMaxOrder), "--write");  // the files of any order
-        }
-    });
+        });
     const bool json = args->flag("--json");
     const bool talk = mpi.rank() == 0;
     if (talk && !json)
         std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over " << mpi.size() << " MPI ranks" << std::endl;
     const DistributedCpdResult r = cpd_als_distributed(path, d, json ? IterationCallback{} : IterationCallback(print_iteration));
-    if (auto dir = args->value("--write"))
-        agreed_on_all_ranks([&] {
-            if (talk) write_cpd(r.cpd, *dir);
-        });
+    if (auto dir = args->value("--write")) agreed_on_rank_zero([&] { write_cpd(r.cpd, *dir); });
     if (!talk) return 0;
     warn_about_binding(r);
     if (json)

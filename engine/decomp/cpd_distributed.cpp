@@ -6,6 +6,7 @@
 #include "tscope/decomp/cpd_distributed.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -55,6 +56,11 @@ void MpiSession::abort_job(int status) const {
 void agreed_on_all_ranks(const std::function<void()>& work) {
     double unused = 0;
     detail::MpiComm(MPI_COMM_WORLD, &unused).agreed(work);
+}
+
+void agreed_on_rank_zero(const std::function<void()>& work) {
+    double unused = 0;
+    detail::MpiComm(MPI_COMM_WORLD, &unused).agreed_on_root(work);
 }
 
 namespace {
@@ -158,6 +164,21 @@ int bound_cores() {
     cpu_set_t set;
     CPU_ZERO(&set);
     return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
+// The ranks of the job on this rank's host (a collective: every rank calls it).
+int ranks_on_this_host() {
+    MPI_Comm host;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+    int n = 1;
+    MPI_Comm_size(host, &n);
+    MPI_Comm_free(&host);
+    return n;
+}
+
+int online_cores() {
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? static_cast<int>(n) : 0;
 }
 
 int omp_threads() {
@@ -454,12 +475,22 @@ private:
     }
 
     void gather_reports() {
-        constexpr int kFields = 13;
-        const double mine[kFields] = {static_cast<double>(report_.nnz), static_cast<double>(report_.rows_sent),
-                                      static_cast<double>(report_.rows_received), static_cast<double>(report_.rows_touched),
-                                      static_cast<double>(report_.rows_owned), static_cast<double>(report_.gpu),
-                                      report_.read_s, report_.distribute_s, report_.build_s, report_.compute_s, report_.comm_s,
-                                      static_cast<double>(bound_cores()), static_cast<double>(omp_threads())};
+        constexpr int kFields = 15;
+        const double mine[kFields] = {static_cast<double>(report_.nnz),
+                                      static_cast<double>(report_.rows_sent),
+                                      static_cast<double>(report_.rows_received),
+                                      static_cast<double>(report_.rows_touched),
+                                      static_cast<double>(report_.rows_owned),
+                                      static_cast<double>(report_.gpu),
+                                      report_.read_s,
+                                      report_.distribute_s,
+                                      report_.build_s,
+                                      report_.compute_s,
+                                      report_.comm_s,
+                                      static_cast<double>(bound_cores()),
+                                      static_cast<double>(omp_threads()),
+                                      static_cast<double>(ranks_on_this_host()),
+                                      static_cast<double>(online_cores())};
         std::vector<double> all(static_cast<std::size_t>(kFields * world_.size()));
         MPI_Gather(mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (world_.rank() != 0) return;
@@ -471,6 +502,7 @@ private:
             rr.rows_owned = static_cast<std::uint64_t>(f[4]), rr.gpu = static_cast<int>(f[5]);
             rr.read_s = f[6], rr.distribute_s = f[7], rr.build_s = f[8], rr.compute_s = f[9], rr.comm_s = f[10];
             rr.cores = static_cast<int>(f[11]), rr.threads = static_cast<int>(f[12]);
+            rr.host_ranks = static_cast<int>(f[13]), rr.host_cores = static_cast<int>(f[14]);
             result_.per_rank.push_back(rr);
         }
     }

@@ -16,6 +16,7 @@ MpiSession::~MpiSession() = default;
 void MpiSession::abort_job(int status) const { std::_Exit(status); }
 
 void agreed_on_all_ranks(const std::function<void()>& work) { work(); }
+void agreed_on_rank_zero(const std::function<void()>& work) { work(); }
 
 DistributedCpdResult cpd_als_distributed(const std::string&, const DistributedCpdOptions&, const IterationCallback&) {
     throw InputError(kNoMpi);

@@ -111,11 +111,13 @@ DistributedBlock distribute_tsb(const MpiComm& world, const std::string& path, c
             throw InputError(path + ": --distributed reads a .tsb file, of which each rank reads only its own part; convert it "
                                     "first (tensorscope-cli convert " + path + " NAME.tsb)");
         const TsbHeader h = read_tsb_header(path);
+        // from the header, before the read: a bad --grid had cost every rank its part's read
+        // (sweep 66a F10)
+        b.grid = grid_text.empty() ? choose_grid(h.dims, world.size())
+                                   : parse_grid(grid_text, static_cast<int>(h.dims.size()), world.size());
         const auto share = even_cuts(h.nnz, world.size());
         const auto r = static_cast<std::size_t>(world.rank());
         part = read_tsb_part(path, share[r], share[r + 1] - share[r], load);
-        b.grid = grid_text.empty() ? choose_grid(h.dims, world.size())
-                                   : parse_grid(grid_text, static_cast<int>(h.dims.size()), world.size());
     });
     check_payload_crc(world, part, path);
     b.read_s = since(t0);

@@ -78,7 +78,7 @@ std::vector<std::vector<std::uint64_t>> MpiComm::all_gather(const std::vector<st
     return lists;
 }
 
-void MpiComm::settle(int kind, std::string message) const {
+void MpiComm::settle(int kind, std::string message, bool name_rank) const {
     Timed t(seconds_);
     int failed[2] = {kind ? rank_ : INT_MAX, kind ? 1 : 0};
     MPI_Allreduce(MPI_IN_PLACE, &failed[0], 1, MPI_INT, MPI_MIN, comm_);
@@ -89,7 +89,8 @@ void MpiComm::settle(int kind, std::string message) const {
     MPI_Bcast(head, 2, MPI_INT, failed[0], comm_);
     message.resize(static_cast<std::size_t>(head[1]));
     MPI_Bcast(message.data(), head[1], MPI_CHAR, failed[0], comm_);
-    if (failed[1] < size_) message = "rank " + std::to_string(failed[0]) + " of " + std::to_string(size_) + ": " + message;
+    if (name_rank && failed[1] < size_)
+        message = "rank " + std::to_string(failed[0]) + " of " + std::to_string(size_) + ": " + message;
     if (head[0] == 1) throw InputError(message);
     throw AgreedError(message);
 }

@@ -39,23 +39,41 @@ public:
     // Runs `work` (which must make no MPI call) on every rank; when it threw on any, throws on
     // every rank the error of the lowest failing rank (an InputError stays one), naming the
     // rank where only some failed.
-    template <class F> void agreed(F&& work) const {
-        int kind = 0;  // 0 fine, 1 InputError, 2 other
+    template <class F>
+    void agreed(F&& work) const {
         std::string message;
-        try {
-            work();
-        } catch (const InputError& e) {
-            kind = 1, message = e.what();
-        } catch (const std::bad_alloc&) {
-            kind = 2, message = "out of host memory";
-        } catch (const std::exception& e) {
-            kind = 2, message = e.what();
-        }
-        settle(kind, message);
+        const int kind = attempt(work, message);
+        settle(kind, message, true);
+    }
+    // Runs `work` (no MPI call in it) on rank 0 alone, for what only rank 0 does (the output
+    // folder it writes): its error is thrown on every rank in its own words, with no "rank 0 of
+    // P" before them, which had read as if the ranks disagreed (sweep 66a F10).
+    template <class F>
+    void agreed_on_root(F&& work) const {
+        std::string message;
+        const int kind = rank_ == 0 ? attempt(work, message) : 0;
+        settle(kind, message, false);
     }
 
 private:
-    void settle(int kind, std::string message) const;
+    // 0 fine, 1 an InputError, 2 any other error; `message` its words.
+    template <class F>
+    static int attempt(F&& work, std::string& message) {
+        try {
+            work();
+            return 0;
+        } catch (const InputError& e) {
+            message = e.what();
+            return 1;
+        } catch (const std::bad_alloc&) {
+            message = "out of host memory";
+            return 2;
+        } catch (const std::exception& e) {
+            message = e.what();
+            return 2;
+        }
+    }
+    void settle(int kind, std::string message, bool name_rank) const;
     class Timed;
 
     MPI_Comm comm_;

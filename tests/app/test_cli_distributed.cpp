@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <cmath>
 #include <fstream>
@@ -169,6 +170,52 @@ private slots:
             QVERIFY2(r.err.contains(c.words), qPrintable(c.args.join(' ') + ": " + r.err));
             QVERIFY2(error_lines(r.err) == 1, qPrintable(c.args.join(' ') + ": " + r.err));
             QVERIFY(r.out.isEmpty() || !r.out.contains("fit"));
+        }
+        // what rank 0 alone checks is told without "rank 0 of 2", which read as a disagreement
+        // between ranks (sweep 66a F10)
+        const QString plain = dir_.filePath("a-file");
+        std::ofstream(plain.toStdString()) << "x\n";
+        const Run write = mpirun(2, {"decompose", file, "--distributed", "--write", plain + "/sub"});
+        QVERIFY2(write.status == 2 && write.err.contains("cannot create") && !write.err.contains("rank 0"),
+                 qPrintable(QString::number(write.status) + ": " + write.err));
+        // the grid is read from the header before any rank reads its part: a file whose first
+        // index is out of range (found as rank 0 reads its part) is named for the grid
+        const std::string bad_index = dir_.filePath("bad-index.tsb").toStdString();
+        std::filesystem::copy_file(tsb, bad_index, std::filesystem::copy_options::overwrite_existing);
+        {
+            const TsbHeader h = read_tsb_header(bad_index);
+            std::fstream f(bad_index, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(static_cast<std::streamoff>(h.header_bytes));
+            const char ones[4] = {'\xff', '\xff', '\xff', '\x7f'};
+            f.write(ones, 4);
+        }
+        const Run index = mpirun(2, {"decompose", QString::fromStdString(bad_index), "--distributed"});
+        QVERIFY2(index.status == 2 && index.err.contains("has index"),
+                 qPrintable(QString::number(index.status) + ": " + index.err));
+        const Run grid =
+            mpirun(2, {"decompose", QString::fromStdString(bad_index), "--distributed", "--grid", "3x1x1x1x1"});
+        QVERIFY2(grid.status == 2 && grid.err.contains("--grid '3x1x1x1x1'") && error_lines(grid.err) == 1,
+                 qPrintable(QString::number(grid.status) + ": " + grid.err));
+    }
+
+    // Ranks that together run more OpenMP threads than their host has cores are warned, bound
+    // or not (--oversubscribe leaves them unbound: sweep 66a F11), and the report gives each
+    // rank's host.
+    void oversubscribedRanksAreWarned() {
+        const std::string tsb = tensor_file("order5");
+        const int cores = QThread::idealThreadCount();
+        const Run r = mpirun(2, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "2", "--iters",
+                                 "2", "--threads", QString::number(cores), "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QVERIFY2(r.err.contains("warning:") && r.err.contains("--threads"), r.err.constData());
+        const QJsonArray per = QJsonDocument::fromJson(r.out).object()["per_rank"].toArray();
+        QCOMPARE(per.size(), 2);
+        QCOMPARE(per[0].toObject()["host_ranks"].toInt(), 2);
+        QVERIFY(per[0].toObject()["host_cores"].toInt() >= 1);
+        if (cores >= 2) {  // one thread a rank fits
+            const Run fits = mpirun(2, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "2",
+                                        "--iters", "2", "--threads", "1"});
+            QVERIFY2(fits.status == 0 && !fits.err.contains("warning:"), fits.err.constData());
         }
     }
 

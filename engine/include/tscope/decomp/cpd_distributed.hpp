@@ -46,6 +46,9 @@ private:
 // the lowest failing rank's error (an InputError stays one). Callers check their arguments
 // with it, so one bad option ends every rank with the same words instead of a hang.
 void agreed_on_all_ranks(const std::function<void()>& work);
+// Runs `work` (no MPI calls in it) on rank 0 alone, for what only it does (the output folder it
+// writes); its error is thrown on every rank, in its words with no rank named.
+void agreed_on_rank_zero(const std::function<void()>& work);
 
 // What an agreed step throws, other than an InputError (which stays one): every rank of the job
 // holds it, so each may end on its own. Any other exception but an InputError is one rank's.
@@ -71,6 +74,9 @@ struct RankReport {
     // The cores the rank may run on (its affinity mask) and its OpenMP threads: mpirun binds
     // each rank to one core by default, and more threads than cores then share it.
     int cores = 0, threads = 0;
+    // The ranks on its host and the host's cores: ranks left unbound (--oversubscribe, --bind-to
+    // none) that together run more threads than the host has share its cores unseen by `cores`.
+    int host_ranks = 1, host_cores = 0;
     double read_s = 0, distribute_s = 0, build_s = 0;  // setup: its part of the file, the all-to-all, its formats
     double compute_s = 0, comm_s = 0;      // over the iterations: MTTKRP and dense work, and MPI calls
 };
