@@ -162,6 +162,10 @@ int run(MpiSession& mpi, int argc, char** argv) {
         });
     const bool json = args->flag("--json");
     const bool talk = mpi.rank() == 0;
+    if (mpi.started_alone())  // it ran as one rank without a word (sweep 66a F10)
+        std::cerr << "note: --distributed runs over the ranks mpirun starts (mpirun -np P tensorscope-cli ...); "
+                     "started alone, it runs as one rank"
+                  << std::endl;
     if (talk && !json)
         std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over " << mpi.size() << " MPI ranks" << std::endl;
     const DistributedCpdResult r = cpd_als_distributed(path, d, json ? IterationCallback{} : IterationCallback(print_iteration));

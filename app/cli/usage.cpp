@@ -66,7 +66,8 @@ void print_usage(bool to_stderr) {
       --verify converts each back to COO and compares exactly
   formats FILE.tsb --streamed [--part-nnz N] [--mode ..] [--format ..] [--json]
       the same survey for a .tsb read in parts, never loaded whole: each format's bytes predicted from counts
-      over the file (exact, or sketched where they cross the slices of mode 1; MM-CSF not determined)
+      over the file (exact, or sketched where they cross the slices of mode 1; MM-CSF and HOCFS-ELL's modes
+      past the first not determined; a row of none says why in its footnote)
       formats: )" + all_format_names() + R"(
       options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
@@ -138,6 +139,8 @@ void print_usage(bool to_stderr) {
       converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead)
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
+B (--chunk-bytes, --limit-gpu-memory, --memory) is a number of bytes, with K, M or G for KiB, MiB, GiB (64M, 1G),
+or auto (the command chooses).
 Every command but fetch takes --threads T (OpenMP threads; default: every core); --name=value is --name value;
 --csf-order is another name for --mode-order. Defaults: bench --kernel mttkrp --format all --backend omp
 --rank 32 --repeat 5; decompose --method cpd --seed 1, --rank 16 (cpd, fastertucker) or 8 (tucker), --iters 50

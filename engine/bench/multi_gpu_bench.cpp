@@ -66,6 +66,8 @@ std::vector<BenchResult> run_multi_gpu_bench(const CooTensor& t, const BenchRequ
             row.kernel = KernelKind::MTTKRP, row.format = kind, row.backend = Backend::Cuda, row.mode = mode, row.rank = request.rank;
             row.gpus = gpus;
             row.error = why;
+            row.device =
+                gpu.available ? gpu.name : gpu.reason;  // the table's first line had read "nonzeros; ;" (sweep 66a F14)
             rows.push_back(std::move(row));
         }
     };

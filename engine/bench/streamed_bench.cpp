@@ -73,14 +73,15 @@ std::vector<BenchResult> run_streamed_bench(const CooTensor& t, const BenchReque
     std::vector<FormatKind> kinds = request.formats;
     if (kinds.empty()) kinds = {FormatKind::BLCO};
     std::vector<BenchResult> rows;
+    const GpuInfo gpu = query_gpu();
     auto refused = [&](FormatKind kind, const std::string& why, std::size_t from = 0) {
         for (std::size_t k = from; k < modes.size(); ++k) {
             BenchResult row = row_for(request, kind, modes[k]);
             row.error = why;
+            row.device = gpu.available ? gpu.name : gpu.reason;  // not "nonzeros; ;" in the table's first line
             rows.push_back(std::move(row));
         }
     };
-    const GpuInfo gpu = query_gpu();
     for (FormatKind kind : kinds) {
         control.check();
         if (!gpu.available) {

@@ -36,6 +36,8 @@ namespace tscope {
 bool mpi_built() { return true; }
 
 MpiSession::MpiSession(int& argc, char**& argv) {
+    // Open MPI's mpirun, MPICH's Hydra and PMIx launchers each set one of these in every rank
+    started_alone_ = !std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("PMIX_RANK");
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);  // OpenMP threads make no MPI calls
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);

@@ -941,6 +941,13 @@ private Q_SLOTS:
             QCOMPARE(r.status, 2);
             QVERIFY2(r.err.contains("too large"), r.err.constData());
         }
+        // what the user typed is quoted whole: 1.5G had read "got '1.5'" (sweep 66a F14)
+        for (const char* size : {"1.5G", "12X", "-4M"}) {
+            const Run r = cli({"pipeline", "nonexistent.tns", "--chunk-bytes", size});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(QStringLiteral("got '%1'").arg(size).toUtf8()) && r.err.contains("64M"),
+                     r.err.constData());
+        }
     }
 
     // Issue 24: a .tsb header that contradicts itself (32-bit indices for a mode of 2^33) or

@@ -198,6 +198,19 @@ private slots:
                  qPrintable(QString::number(grid.status) + ": " + grid.err));
     }
 
+    // Started without mpirun, --distributed runs as one rank and says how ranks are started;
+    // under mpirun, even of one rank, it does not (sweep 66a F10: it said nothing).
+    void startedAloneSaysHowToStartRanks() {
+        const QString file = QString::fromStdString(tensor_file("order5"));
+        QProcess alone;
+        alone.start(TS_BIN_DIR "/tensorscope-cli", {"decompose", file, "--distributed", "--rank", "2", "--iters", "1"});
+        QVERIFY(alone.waitForFinished(120000));
+        const QByteArray err = alone.readAllStandardError();
+        QVERIFY2(alone.exitCode() == 0 && err.contains("mpirun -np P"), err.constData());
+        const Run one = mpirun(1, {"decompose", file, "--distributed", "--rank", "2", "--iters", "1"});
+        QVERIFY2(one.status == 0 && !one.err.contains("mpirun -np P"), one.err.constData());
+    }
+
     // Ranks that together run more OpenMP threads than their host has cores are warned, bound
     // or not (--oversubscribe leaves them unbound: sweep 66a F11), and the report gives each
     // rank's host.

@@ -33,6 +33,9 @@ public:
     int size() const { return size_; }
     // The rank's place among the ranks of its host (one GPU per rank where ranks share a host).
     int local_rank() const { return local_rank_; }
+    // Started alone, not by mpirun or another launcher (a singleton of one rank): read before
+    // MPI_Init, which sets the launcher's variables in a singleton too.
+    bool started_alone() const { return started_alone_; }
     // Ends every rank of the job at once (MPI_Abort): for an error this rank alone met, outside
     // an agreed step, while the others wait in a collective for it (they waited for ever, sweep
     // 66a: one rank out of memory while it received its nonzeros).
@@ -40,6 +43,7 @@ public:
 
 private:
     int rank_ = 0, size_ = 1, local_rank_ = 0;
+    bool started_alone_ = false;
 };
 
 // Runs `work` (no MPI calls in it) on every rank; if it threw on any rank, every rank throws
