@@ -3,6 +3,7 @@
 // Runs a decomposition, printing each iteration as it completes (or one JSON document).
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
@@ -34,6 +35,18 @@ Json iteration_json(const IterationReport& r) {
         j["train_mae"] = r.train_mae, j["test_mae"] = std::isnan(r.test_mae) ? Json(nullptr) : Json(r.test_mae);
     }
     return j;
+}
+
+void note_older_mode_files(const std::string& dir, int order) {
+    std::string found;
+    for (int m = order + 1; m <= kMaxOrder; ++m) {  // the names write_cpd and write_tucker give
+        const std::string name = "mode" + std::to_string(m) + ".mat";
+        std::error_code ec;
+        if (std::filesystem::exists(dir + "/" + name, ec)) found += (found.empty() ? "" : ", ") + name;
+    }
+    if (!found.empty())
+        std::cerr << "note: " << dir << " also holds " << found << " from an earlier run of a higher order: not this "
+                  << "run's factors, and left as they are" << std::endl;
 }
 
 void print_iteration(const IterationReport& r) {
@@ -196,7 +209,10 @@ std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
         run.doc["starts"] = starts, run.doc["best_start"] = r.best_start;
     }
     if (run.backend == Backend::Cuda) add_gpu_report(run.doc, r);
-    if (auto dir = run.args.value("--write")) write_cpd(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
+    if (auto dir = run.args.value("--write")) {
+        write_cpd(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
+        note_older_mode_files(*dir, static_cast<int>(r.factors.size()));
+    }
     if (!run.json && run.backend == Backend::Cuda) print_gpu_report(r);
     if (!run.json && o.restarts > 1) {
         std::cout << "starts:";
@@ -227,7 +243,10 @@ std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
     const TuckerResult r = tucker_hooi(run.t, o, run.report);
     run.doc["ranks"] = r.core_dims, run.doc["init"] = init, run.doc["fit"] = r.fit, run.doc["converged"] = r.converged;
     run.doc["setup_seconds"] = r.setup_seconds;
-    if (auto dir = run.args.value("--write")) write_tucker(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
+    if (auto dir = run.args.value("--write")) {
+        write_tucker(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
+        note_older_mode_files(*dir, static_cast<int>(r.factors.size()));
+    }
     if (!run.json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
     return r.iterations;
 }

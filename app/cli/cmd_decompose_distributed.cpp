@@ -169,7 +169,11 @@ int run(MpiSession& mpi, int argc, char** argv) {
     if (talk && !json)
         std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over " << mpi.size() << " MPI ranks" << std::endl;
     const DistributedCpdResult r = cpd_als_distributed(path, d, json ? IterationCallback{} : IterationCallback(print_iteration));
-    if (auto dir = args->value("--write")) agreed_on_rank_zero([&] { write_cpd(r.cpd, *dir); });
+    if (auto dir = args->value("--write"))
+        agreed_on_rank_zero([&] {
+            write_cpd(r.cpd, *dir);
+            note_older_mode_files(*dir, static_cast<int>(r.dims.size()));
+        });
     if (!talk) return 0;
     warn_about_binding(r);
     if (json)

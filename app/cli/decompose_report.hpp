@@ -9,6 +9,10 @@ namespace tscope::cli {
 
 Json iteration_json(const IterationReport& r);
 void print_iteration(const IterationReport& r);
+// After --write DIR of an order-`order` result: a note on stderr naming the modeK.mat files
+// past that order that DIR still holds from an earlier run, which read as this run's (sweep 66a
+// F9). They are left: they may be the user's, not ours.
+void note_older_mode_files(const std::string& dir, int order);
 
 // decompose FILE --method cpd --distributed ... (cmd_decompose_distributed.cpp), under mpirun.
 int run_decompose_distributed(int argc, char** argv);

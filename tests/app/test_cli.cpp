@@ -129,6 +129,24 @@ private Q_SLOTS:
         QCOMPARE(zero.status, 2);
     }
 
+    // A --write folder that still holds a higher order's mode files from an earlier run says so
+    // and leaves them (sweep 66a F9: they read as this run's); a folder of this run's alone says
+    // nothing.
+    void olderModeFilesInTheWriteFolderAreNamed() {
+        QTemporaryDir dir;
+        const Run four =
+            cli({"decompose", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--rank", "2", "--iters", "2", "--write", dir.path()});
+        QVERIFY2(four.status == 0 && !four.err.contains("note:"), four.err.constData());
+        for (const char* method : {"cpd", "tucker"}) {
+            const Run three = cli({"decompose", TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns", "--method", method, "--rank",
+                                   "2", "--iters", "2", "--write", dir.path()});
+            QVERIFY2(three.status == 0 && three.err.contains("note:") && three.err.contains("mode4.mat") &&
+                         !three.err.contains("mode3.mat"),
+                     three.err.constData());
+            QVERIFY(QFileInfo::exists(dir.filePath("mode4.mat")));
+        }
+    }
+
     // An option the chosen method or kernel does not read is refused (exit 2), not ignored: a
     // run that ignored it would look as if it had taken it. The same options where they apply run.
     void optionsNothingReadsAreRefused() {

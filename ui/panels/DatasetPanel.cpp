@@ -75,6 +75,28 @@ void DatasetPanel::setDataset(const DatasetPtr& dataset) {
                           .arg(grouped(dataset->nonzeros()))
                           .arg(shortNumber(dataset->stats.density))
                           .arg(dataset->source.toHtmlEscaped()));
+    // the list marks the sample shown, or none: the last double-clicked one had stayed marked
+    // beside another file (sweep 66b A12)
+    const int shown = sampleIndexOf(*dataset);
+    if (shown < 0) {
+        sampleList_->clearSelection();
+        sampleList_->setCurrentRow(-1, QItemSelectionModel::Clear);
+    } else {
+        sampleList_->setCurrentRow(shown);
+    }
+}
+
+int DatasetPanel::sampleIndexOf(const Dataset& dataset) const {
+    for (int i = 0; i < samples_.size(); ++i) {
+        const DatasetRequest& r = samples_[i].request;
+        const QString file = QFileInfo(r.path).canonicalFilePath();  // "" for a file gone or none
+        const bool same =
+            r.kind == DatasetRequest::Kind::Generate
+                ? dataset.generated && dataset.title == r.title
+                : !dataset.generated && !file.isEmpty() && QFileInfo(dataset.source).canonicalFilePath() == file;
+        if (same) return i;
+    }
+    return -1;
 }
 
 void DatasetPanel::setRecentFiles(const QStringList& files) {

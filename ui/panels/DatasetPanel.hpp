@@ -28,6 +28,8 @@ Q_SIGNALS:
 
 private:
     void onSample(QListWidgetItem* item);
+    // The bundled sample `dataset` was opened from (its file, or its generator's title), or -1.
+    int sampleIndexOf(const Dataset& dataset) const;
     void onRecent(QListWidgetItem* item);
 
     QList<Sample> samples_;

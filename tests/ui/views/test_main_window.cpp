@@ -530,6 +530,29 @@ private Q_SLOTS:
         QCOMPARE(w.overview()->summaryText(QStringLiteral("dims")), QStringLiteral("7 × 8 × 9"));
     }
 
+    // The samples list marks the sample shown, whichever way it was opened, and none once
+    // another file is (the double-clicked one had stayed marked, sweep 66b A12).
+    void theSamplesListMarksTheSampleShown() {
+        MainWindow w;
+        auto* list = w.findChild<QListWidget*>(QStringLiteral("sampleList"));
+        const auto& samples = w.datasetPanel()->samples();
+        for (int i = 0; i < samples.size(); ++i) {
+            if (samples[i].request.kind != DatasetRequest::Kind::File) continue;
+            w.openRequest(samples[i].request);  // as the Samples menu opens it
+            QVERIFY(waitIdle(w));
+            QCOMPARE(list->currentRow(), i);
+            QVERIFY(list->item(i)->isSelected());
+        }
+        QTemporaryDir dir;
+        const QString other = dir.filePath(QStringLiteral("other.tns"));
+        QVERIFY(tstest::write_file(other, "1 1 1 2.0\n2 2 2 3.0\n"));
+        w.openFile(other);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.dataset()->title, QStringLiteral("other.tns"));
+        QCOMPARE(list->currentRow(), -1);
+        QVERIFY(list->selectedItems().isEmpty());
+    }
+
     // The sidebar shows every sample's whole title: at the window's default size the dock once
     // cut them ("4×5×4 example (hocfs") behind a horizontal scroll bar.
     void sampleTitlesFitTheSidebar() {
