@@ -17,6 +17,7 @@
 #include "output_rows.hpp"
 #include "prefetch_row.hpp"
 #include "tscope/formats/alto_format.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope::detail {
 
@@ -42,21 +43,30 @@ public:
         // measured no faster on the 5M power-law tensor)
         std::vector<Column<double>> buffers(how == AltoConflict::Buffers ? std::size_t(parts) : 0);
         std::atomic<bool> stop{false};
+        ParallelErrors errors;  // a partition's buffer (or a wide rank's row) not allocated: every walk stops
 #pragma omp parallel for schedule(static, 1)
         for (std::int64_t p = 0; p < parts; ++p) {
-            const std::uint64_t lo = f_.lo[std::size_t(mode_)][std::size_t(p)];
-            double* base = out_.data.data();
-            std::uint64_t offset = 0;  // the row `lo` of the partition's target sits at base + (row - offset) * R
-            if (how == AltoConflict::Buffers && p > 0) {
-                buffers[std::size_t(p)].assign((f_.hi[std::size_t(mode_)][std::size_t(p)] - lo) * R_, 0.0);
-                base = buffers[std::size_t(p)].data(), offset = lo;
-            }
-            const bool atomics = how == AltoConflict::Atomics, wide = f_.layout.wide();
-            if (atomics && wide) walk<true, true>(p, base, offset, stop, control);
-            else if (atomics) walk<true, false>(p, base, offset, stop, control);
-            else if (wide) walk<false, true>(p, base, offset, stop, control);
-            else walk<false, false>(p, base, offset, stop, control);
+            const bool ran = errors.run([&] {
+                const std::uint64_t lo = f_.lo[std::size_t(mode_)][std::size_t(p)];
+                double* base = out_.data.data();
+                std::uint64_t offset = 0;  // the row `lo` of the partition's target sits at base + (row - offset) * R
+                if (how == AltoConflict::Buffers && p > 0) {
+                    buffers[std::size_t(p)].assign((f_.hi[std::size_t(mode_)][std::size_t(p)] - lo) * R_, 0.0);
+                    base = buffers[std::size_t(p)].data(), offset = lo;
+                }
+                const bool atomics = how == AltoConflict::Atomics, wide = f_.layout.wide();
+                if (atomics && wide)
+                    walk<true, true>(p, base, offset, stop, control);
+                else if (atomics)
+                    walk<true, false>(p, base, offset, stop, control);
+                else if (wide)
+                    walk<false, true>(p, base, offset, stop, control);
+                else
+                    walk<false, false>(p, base, offset, stop, control);
+            });
+            if (!ran) stop = true;
         }
+        errors.rethrow();
         control.check();
         if (how == AltoConflict::Buffers) pull(buffers);
     }

@@ -16,12 +16,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "tscope/error.hpp"
-#include "tscope/formats/format_visit.hpp"
 #include "cpu_kernels.hpp"
 #include "output_rows.hpp"
 #include "prefetch_row.hpp"
+#include "tscope/error.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope {
 
@@ -46,10 +47,12 @@ public:
     void run(RunControl& control, OutputRows& rows) {
         const auto roots = static_cast<std::int64_t>(c_.nodes(0));
         std::atomic<bool> stop{false};
+        ParallelErrors errors;  // a thread's scratch not allocated: every thread stops
 #pragma omp parallel
         {
             // per thread: a prefix product and a subtree sum per level
-            std::vector<double> scratch(static_cast<std::size_t>(2 * n_ + 1) * R());
+            std::vector<double> scratch;
+            if (!errors.run([&] { scratch.resize(static_cast<std::size_t>(2 * n_ + 1) * R()); })) stop = true;
 #pragma omp for schedule(dynamic, 16)
             for (std::int64_t s = 0; s < roots; ++s) {
                 if (stop) continue;
@@ -57,6 +60,7 @@ public:
                 down(0, static_cast<std::uint64_t>(s), nullptr, scratch.data(), rows);
             }
         }
+        errors.rethrow();
         control.check();
     }
 
@@ -193,9 +197,11 @@ void coo_mttkrp(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatri
     const auto nnz = static_cast<std::int64_t>(f.vals.size());
     OutputRows rows(out, true);
     std::atomic<bool> stop{false};
+    ParallelErrors errors;  // a thread's row not allocated: every thread stops
 #pragma omp parallel
     {
-        std::vector<double> v(R);
+        std::vector<double> v;
+        if (!errors.run([&] { v.resize(R); })) stop = true;
 #pragma omp for schedule(static, 4096)
         for (std::int64_t z = 0; z < nnz; ++z) {
             if (stop) continue;
@@ -210,6 +216,7 @@ void coo_mttkrp(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatri
             rows.add(f.idx[static_cast<std::size_t>(mode)][static_cast<std::size_t>(z)], v.data());
         }
     }
+    errors.rethrow();
     control.check();
     rows.finish();
 }
@@ -245,10 +252,12 @@ void hicoo_mttkrp(const HicooFormat<I, V>& f, int mode, const std::vector<DenseM
     const std::vector<HicooPiece> pieces = hicoo_pieces(f);
     OutputRows rows(out, true);
     std::atomic<bool> stop{false};
+    ParallelErrors errors;  // a thread's buffers not allocated: every thread stops
 #pragma omp parallel
     {
-        std::vector<double> v(R);
-        std::vector<std::uint64_t> base(static_cast<std::size_t>(order));
+        std::vector<double> v;
+        std::vector<std::uint64_t> base;
+        if (!errors.run([&] { v.resize(R), base.resize(static_cast<std::size_t>(order)); })) stop = true;
 #pragma omp for schedule(dynamic, 64)
         for (std::int64_t p = 0; p < static_cast<std::int64_t>(pieces.size()); ++p) {
             if (stop) continue;
@@ -268,6 +277,7 @@ void hicoo_mttkrp(const HicooFormat<I, V>& f, int mode, const std::vector<DenseM
             }
         }
     }
+    errors.rethrow();
     control.check();
     rows.finish();
 }
@@ -282,9 +292,13 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
     const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;  // the other modes: rows and columns of a tile slice
     OutputRows rows(out, true);
     std::atomic<bool> stop{false};
+    ParallelErrors errors;  // a thread's buffers not allocated: every thread stops
 #pragma omp parallel
     {
-        std::vector<double> tile(kHlsTileCells), t(static_cast<std::size_t>(kHlsTile) * R), v(R);
+        std::vector<double> tile, t, v;
+        const bool ready = errors.run(
+            [&] { tile.resize(kHlsTileCells), t.resize(static_cast<std::size_t>(kHlsTile) * R), v.resize(R); });
+        if (!ready) stop = true;
 #pragma omp for schedule(dynamic, 4) nowait
         for (std::int64_t q = 0; q < static_cast<std::int64_t>(f.tiles()); ++q) {
             if (stop) continue;
@@ -328,6 +342,7 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
         // the sparse part, element-wise (Eq. 4)
 #pragma omp for schedule(static, 4096)
         for (std::int64_t z = 0; z < static_cast<std::int64_t>(f.nnz_vals.size()); ++z) {
+            if (!ready) continue;  // every thread takes its share of the loop, ready or not
             const auto c = hls_unpack(f.nnz_inds[static_cast<std::size_t>(z)], f.nnz_linear_bits);
             const double x = static_cast<double>(f.nnz_vals[static_cast<std::size_t>(z)]);
             const double* ra = factors[static_cast<std::size_t>(a)].row(c[static_cast<std::size_t>(a)]);
@@ -336,6 +351,7 @@ void hls_mttkrp(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatri
             rows.add(c[static_cast<std::size_t>(mode)], v.data());
         }
     }
+    errors.rethrow();
     control.check();
     rows.finish();
 }

@@ -16,6 +16,7 @@
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/relative_error.hpp"
 #include "tscope/kernels/sptv.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -93,13 +94,16 @@ std::vector<std::uint64_t> fiber_starts(const CooFormat<I, V>& f, int mode) {
         return false;
     };
     std::vector<std::vector<std::uint64_t>> found(static_cast<std::size_t>(detail::max_threads()));
+    ParallelErrors errors;  // a list's growth; caught per start found, not per nonzero
 #pragma omp parallel
     {
         auto& mine = found[static_cast<std::size_t>(detail::thread_id())];
 #pragma omp for schedule(static)
         for (std::int64_t z = 0; z < static_cast<std::int64_t>(nnz); ++z)
-            if (differs(static_cast<std::uint64_t>(z))) mine.push_back(static_cast<std::uint64_t>(z));
+            if (differs(static_cast<std::uint64_t>(z)))
+                errors.run([&] { mine.push_back(static_cast<std::uint64_t>(z)); });
     }
+    errors.rethrow();
     std::vector<std::uint64_t> starts;  // schedule(static) hands out ascending stretches by thread
     for (const auto& part : found) starts.insert(starts.end(), part.begin(), part.end());
     starts.push_back(nnz);
@@ -284,9 +288,11 @@ CooTensor tree_layout(const Tree<I>& tree, const std::vector<std::uint64_t>& dim
         return out.take();
     }
     const auto roots = static_cast<std::int64_t>(tree.idx.front()->size());
+    ParallelErrors errors;  // a thread's coordinates not allocated
 #pragma omp parallel
     {
-        std::vector<std::uint64_t> coord(static_cast<std::size_t>(levels));
+        std::vector<std::uint64_t> coord;
+        errors.run([&] { coord.resize(static_cast<std::size_t>(levels)); });
         // walk(l, node) for l < levels - 1: coord[0..l] set, then the children
         auto walk = [&](auto& self, int l, std::uint64_t node) -> void {
             coord[static_cast<std::size_t>(l)] = (*tree.idx[static_cast<std::size_t>(l)])[node];
@@ -295,8 +301,10 @@ CooTensor tree_layout(const Tree<I>& tree, const std::vector<std::uint64_t>& dim
             for (I c = p[node]; c < p[node + 1]; ++c) self(self, l + 1, c);
         };
 #pragma omp for schedule(dynamic, 64)
-        for (std::int64_t s = 0; s < roots; ++s) walk(walk, 0, static_cast<std::uint64_t>(s));
+        for (std::int64_t s = 0; s < roots; ++s)
+            if (!errors.failed()) walk(walk, 0, static_cast<std::uint64_t>(s));  // a root at a time
     }
+    errors.rethrow();
     return out.take();
 }
 

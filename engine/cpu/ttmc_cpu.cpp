@@ -9,6 +9,7 @@
 #include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/ttmc.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope {
 
@@ -40,21 +41,36 @@ void kron_rows(const std::vector<DenseMatrix>& factors, int mode, const std::uin
 
 using detail::OutputRows;
 
+// Nonzeros a chunk: kron_rows allocates for each nonzero, so its out of memory is caught a chunk
+// at a time. Chunks dealt round robin (schedule(static, 1)) give every thread the nonzeros that
+// schedule(static, kChunk) over the nonzeros gave it, in the same order.
+constexpr std::int64_t kChunk = 1024;
+
 template <class I, class V>
 void coo_ttmc(const CooFormat<I, V>& f, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out) {
     const int order = static_cast<int>(f.idx.size());
     OutputRows rows(out, true);
+    const auto nnz = static_cast<std::int64_t>(f.vals.size());
+    ParallelErrors errors;
 #pragma omp parallel
     {
-        std::vector<double> v(out.cols), scratch;
-        std::vector<std::uint64_t> idx(static_cast<std::size_t>(order));
-#pragma omp for schedule(static, 1024)
-        for (std::int64_t z = 0; z < static_cast<std::int64_t>(f.vals.size()); ++z) {
-            for (int m = 0; m < order; ++m) idx[static_cast<std::size_t>(m)] = f.idx[static_cast<std::size_t>(m)][static_cast<std::size_t>(z)];
-            kron_rows(factors, mode, idx.data(), static_cast<double>(f.vals[static_cast<std::size_t>(z)]), v.data(), scratch);
-            rows.add(idx[static_cast<std::size_t>(mode)], v.data());
-        }
+        std::vector<double> v, scratch;
+        std::vector<std::uint64_t> idx;
+        errors.run([&] { v.resize(out.cols), idx.resize(static_cast<std::size_t>(order)); });
+#pragma omp for schedule(static, 1)
+        for (std::int64_t chunk = 0; chunk < (nnz + kChunk - 1) / kChunk; ++chunk)
+            errors.run([&] {  // passed over once a thread has failed
+                for (std::int64_t z = chunk * kChunk; z < std::min(nnz, (chunk + 1) * kChunk); ++z) {
+                    for (int m = 0; m < order; ++m)
+                        idx[static_cast<std::size_t>(m)] =
+                            f.idx[static_cast<std::size_t>(m)][static_cast<std::size_t>(z)];
+                    kron_rows(factors, mode, idx.data(), static_cast<double>(f.vals[static_cast<std::size_t>(z)]),
+                              v.data(), scratch);
+                    rows.add(idx[static_cast<std::size_t>(mode)], v.data());
+                }
+            });
     }
+    errors.rethrow();
     rows.finish();
 }
 
@@ -69,15 +85,20 @@ void csf_ttmc(const CsfFormat<I, V>& c, int mode, const std::vector<DenseMatrix>
         throw InputError("TTMc on CSF needs mode " + std::to_string(mode + 1) + " at the root and the others ascending (ttmc_options)");
     const int n = static_cast<int>(c.order.size());
     const std::uint64_t cols = out.cols;
+    ParallelErrors errors;  // a thread's sums not allocated
 #pragma omp parallel
     {
         // per level: the sum of the children's values (length = prod of the ranks below)
-        std::vector<std::vector<double>> sums(static_cast<std::size_t>(n));
-        std::vector<std::uint64_t> len(static_cast<std::size_t>(n) + 1, 1);
-        for (int l = n - 1; l >= 1; --l)
-            len[static_cast<std::size_t>(l)] = len[static_cast<std::size_t>(l) + 1] * factors[static_cast<std::size_t>(c.order[static_cast<std::size_t>(l)])].cols;
-        for (int l = 0; l < n; ++l) sums[static_cast<std::size_t>(l)].resize(len[static_cast<std::size_t>(l) + 1]);
-        std::vector<double> value(cols);
+        std::vector<std::vector<double>> sums;
+        errors.run([&] {
+            sums.resize(static_cast<std::size_t>(n));
+            std::vector<std::uint64_t> len(static_cast<std::size_t>(n) + 1, 1);
+            for (int l = n - 1; l >= 1; --l)
+                len[static_cast<std::size_t>(l)] =
+                    len[static_cast<std::size_t>(l) + 1] *
+                    factors[static_cast<std::size_t>(c.order[static_cast<std::size_t>(l)])].cols;
+            for (int l = 0; l < n; ++l) sums[static_cast<std::size_t>(l)].resize(len[static_cast<std::size_t>(l) + 1]);
+        });
         // fills sums[l] with the sum over node's children (level l+1) of their values
         auto subtree = [&](auto& self, int l, std::uint64_t node) -> void {
             auto& s = sums[static_cast<std::size_t>(l)];
@@ -102,12 +123,14 @@ void csf_ttmc(const CsfFormat<I, V>& c, int mode, const std::vector<DenseMatrix>
         };
 #pragma omp for schedule(dynamic, 16)
         for (std::int64_t s = 0; s < static_cast<std::int64_t>(c.nodes(0)); ++s) {
+            if (errors.failed()) continue;  // a slice at a time
             subtree(subtree, 0, static_cast<std::uint64_t>(s));
             double* dst = out.row(c.fids[0][static_cast<std::size_t>(s)]);
             const auto& top = sums[0];
             for (std::uint64_t k = 0; k < cols; ++k) dst[k] += top[k];
         }
     }
+    errors.rethrow();
 }
 
 // HLS: dense tiles by Eq. 7 slice by slice, Y(i, :, :) += B_tile^T (X(i, :, :) C_tile), the
@@ -119,11 +142,16 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
     const DenseMatrix& B = factors[static_cast<std::size_t>(b)];
     const std::uint64_t Ra = A.cols, Rb = B.cols;
     OutputRows rows(out, true);
+    const auto sparse = static_cast<std::int64_t>(f.nnz_vals.size());
+    ParallelErrors errors;  // a thread's buffers, and the sparse part's kron_rows (chunks as coo_ttmc's)
 #pragma omp parallel
     {
-        std::vector<double> tile(kHlsTileCells), t(static_cast<std::size_t>(kHlsTile) * Rb), y(Ra * Rb), scratch;
+        std::vector<double> tile, t, y, scratch;
+        errors.run(
+            [&] { tile.resize(kHlsTileCells), t.resize(static_cast<std::size_t>(kHlsTile) * Rb), y.resize(Ra * Rb); });
 #pragma omp for schedule(dynamic, 4) nowait
         for (std::int64_t q = 0; q < static_cast<std::int64_t>(f.tiles()); ++q) {
+            if (errors.failed()) continue;  // a tile at a time
             const auto qu = static_cast<std::uint64_t>(q);
             std::array<std::uint64_t, 3> lo{};
             std::array<int, 3> span{};
@@ -155,13 +183,18 @@ void hls_ttmc(const HlsFormat<I, V>& f, int mode, const std::vector<DenseMatrix>
                 rows.add(lo[static_cast<std::size_t>(mode)] + static_cast<std::uint64_t>(i), y.data());
             }
         }
-#pragma omp for schedule(static, 1024)
-        for (std::int64_t z = 0; z < static_cast<std::int64_t>(f.nnz_vals.size()); ++z) {
-            const auto c = hls_unpack(f.nnz_inds[static_cast<std::size_t>(z)], f.nnz_linear_bits);
-            kron_rows(factors, mode, c.data(), static_cast<double>(f.nnz_vals[static_cast<std::size_t>(z)]), y.data(), scratch);
-            rows.add(c[static_cast<std::size_t>(mode)], y.data());
-        }
+#pragma omp for schedule(static, 1)
+        for (std::int64_t chunk = 0; chunk < (sparse + kChunk - 1) / kChunk; ++chunk)
+            errors.run([&] {
+                for (std::int64_t z = chunk * kChunk; z < std::min(sparse, (chunk + 1) * kChunk); ++z) {
+                    const auto c = hls_unpack(f.nnz_inds[static_cast<std::size_t>(z)], f.nnz_linear_bits);
+                    kron_rows(factors, mode, c.data(), static_cast<double>(f.nnz_vals[static_cast<std::size_t>(z)]),
+                              y.data(), scratch);
+                    rows.add(c[static_cast<std::size_t>(mode)], y.data());
+                }
+            });
     }
+    errors.rethrow();
     rows.finish();
 }
 

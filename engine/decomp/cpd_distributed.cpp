@@ -29,6 +29,7 @@
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
 #include "tscope/kernels/mttkrp.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -144,15 +145,22 @@ std::vector<double> pack_rows(const DenseMatrix& m, const std::vector<std::vecto
 // Each column's sum of squares, the rows split over the threads.
 std::vector<double> column_squares(const DenseMatrix& m) {
     std::vector<double> total(m.cols, 0.0);
+    ParallelErrors errors;  // a thread's sums not allocated
 #pragma omp parallel
     {
-        std::vector<double> mine(m.cols, 0.0);
+        std::vector<double> mine;
+        const bool ready = errors.run([&] { mine.assign(m.cols, 0.0); });
+        // every thread takes its share of the loop, ready or not
 #pragma omp for schedule(static) nowait
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(m.rows); ++i)
-            for (std::uint64_t c = 0; c < m.cols; ++c) mine[c] += m.at(static_cast<std::uint64_t>(i), c) * m.at(static_cast<std::uint64_t>(i), c);
+            if (ready)
+                for (std::uint64_t c = 0; c < m.cols; ++c)
+                    mine[c] += m.at(static_cast<std::uint64_t>(i), c) * m.at(static_cast<std::uint64_t>(i), c);
 #pragma omp critical
-        for (std::uint64_t c = 0; c < m.cols; ++c) total[c] += mine[c];
+        if (ready)
+            for (std::uint64_t c = 0; c < m.cols; ++c) total[c] += mine[c];
     }
+    errors.rethrow();
     return total;
 }
 

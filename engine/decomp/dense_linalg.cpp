@@ -14,6 +14,7 @@
 
 #include "cuda/gpu_dense.hpp"
 #include "tscope/error.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope::linalg {
 
@@ -61,14 +62,17 @@ DenseMatrix gram(const DenseMatrix& a, Where where) {
     // each part's rows into a Gram of its own, added in part order: the same sum on every run
     const RowSplit split = split_rows(a.rows);
     std::vector<DenseMatrix> parts(static_cast<std::size_t>(split.parts), DenseMatrix(a.cols, a.cols));
+    ParallelErrors errors;  // as_int refuses a part of 2^31 rows or more
 #pragma omp parallel for schedule(static, 1) num_threads(split.parts) if (split.parts > 1)
-    for (int p = 0; p < split.parts; ++p) {
-        DenseMatrix& part = parts[static_cast<std::size_t>(p)];
-        part.fill(0);
-        if (split.hi(p) > split.lo(p))
-            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, as_int(split.hi(p) - split.lo(p)), 1.0, a.row(split.lo(p)), n, 0.0,
-                        part.data.data(), n);
-    }
+    for (int p = 0; p < split.parts; ++p)
+        errors.run([&] {
+            DenseMatrix& part = parts[static_cast<std::size_t>(p)];
+            part.fill(0);
+            if (split.hi(p) > split.lo(p))
+                cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, as_int(split.hi(p) - split.lo(p)), 1.0,
+                            a.row(split.lo(p)), n, 0.0, part.data.data(), n);
+        });
+    errors.rethrow();
     for (const DenseMatrix& part : parts)
         for (std::size_t k = 0; k < g.data.size(); ++k) g.data[k] += part.data[k];
     for (std::uint64_t i = 0; i < a.cols; ++i)
@@ -166,11 +170,16 @@ bool solve_spd_right(DenseMatrix& m, const DenseMatrix& v, Where where) {
         const int r = as_int(v.rows);
         const RowSplit split = split_rows(m.rows);  // each row's solve is independent of the others
         std::atomic<bool> failed{false};
+        ParallelErrors errors;  // as_int refuses a part of 2^31 rows or more
 #pragma omp parallel for schedule(static, 1) num_threads(split.parts) if (split.parts > 1)
         for (int p = 0; p < split.parts; ++p)
-            if (split.hi(p) > split.lo(p) &&
-                LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(split.hi(p) - split.lo(p)), f.data.data(), r, m.row(split.lo(p)), r) != 0)
-                failed = true;
+            errors.run([&] {
+                if (split.hi(p) > split.lo(p) &&
+                    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', r, as_int(split.hi(p) - split.lo(p)), f.data.data(), r,
+                                   m.row(split.lo(p)), r) != 0)
+                    failed = true;
+            });
+        errors.rethrow();
         if (failed) throw Error("the Cholesky solve failed");
         return true;
     }

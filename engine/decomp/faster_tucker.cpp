@@ -15,13 +15,14 @@
 #include <cstdio>
 
 #include "../tensor/random.hpp"
-#include "tscope/error.hpp"
 #include "cuda/gpu_faster_tucker.hpp"
 #include "faster_tucker_rows.hpp"
 #include "kernels/csf_flatten.hpp"
-#include "tscope/cuda/device.hpp"
 #include "tscope/checks.hpp"
+#include "tscope/cuda/device.hpp"
+#include "tscope/error.hpp"
 #include "tscope/formats/format_visit.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 #ifdef _OPENMP
@@ -97,9 +98,11 @@ void sweep_fibers(const CsfFormat<I, V>& csf, const Model& model, const DenseMat
     const int levels = static_cast<int>(csf.fids.size());
     const std::uint64_t R = model.R, J = bn.rows;
     const std::uint64_t slices = csf.nodes(0);
+    ParallelErrors errors;  // a thread's buffers not allocated
 #pragma omp parallel
     {
-        std::vector<double> prefix(static_cast<std::size_t>(levels) * R), w(J);
+        std::vector<double> prefix, w;
+        errors.run([&] { prefix.resize(static_cast<std::size_t>(levels) * R), w.resize(J); });
         // descend from node `node` at level l (l <= levels - 2), prefix of level l-1 in `above`
         auto visit = [&](auto&& self, int l, std::uint64_t node, const double* above) -> void {
             double* p = prefix.data() + static_cast<std::size_t>(l) * R;
@@ -121,8 +124,9 @@ void sweep_fibers(const CsfFormat<I, V>& csf, const Model& model, const DenseMat
         };
 #pragma omp for schedule(dynamic, 4)
         for (std::uint64_t s = 0; s < slices; ++s)
-            if (!control.cancelled()) visit(visit, 0, s, nullptr);
+            if (!errors.failed() && !control.cancelled()) visit(visit, 0, s, nullptr);
     }
+    errors.rethrow();
 }
 
 // One mode's factor update (Alg. 4): a_{i_n} += lr (e w - reg a_{i_n}) per nonzero.

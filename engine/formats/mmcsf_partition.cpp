@@ -16,6 +16,7 @@
 
 #include "fiber_ids.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope {
 
@@ -99,8 +100,9 @@ void DynamicBlock::find_runs(std::size_t m) {
     auto& cur = cur_[m];
     std::vector<std::vector<Run>> found(static_cast<std::size_t>(detail::threads_for(n_)));
     const int threads = static_cast<int>(found.size());
+    ParallelErrors errors;  // the runs' lists grow
 #pragma omp parallel num_threads(threads)
-    {
+    errors.run([&] {
         auto& mine = found[static_cast<std::size_t>(detail::thread_index())];
         const auto [first, last] = detail::thread_chunk(n_, threads);
         for (std::uint64_t i = first; i < last; ++i) {
@@ -116,7 +118,8 @@ void DynamicBlock::find_runs(std::size_t m) {
             else
                 mine.push_back({p, e});
         }
-    }
+    });
+    errors.rethrow();
     auto& runs = runs_[m];
     runs.clear();
     for (const auto& v : found) runs.insert(runs.end(), v.begin(), v.end());

@@ -7,8 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "tscope/formats/format.hpp"
 #include "tensor/radix_sort.hpp"
+#include "tscope/formats/format.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope::detail {
@@ -84,35 +85,43 @@ Levels<I> build_levels(const SortedView<I, V>& v, int levels) {
     const int threads = threads_for(n);
     const auto T = static_cast<std::size_t>(threads);
     std::vector<std::uint64_t> start(T * L + L, 0);  // start[t * L + l]: chunk t's first node of level l; the last row: totals
+    // Each step allocates; all threads reach both barriers whatever failed, and after each
+    // barrier run() passes over the steps that depend on a failed one.
+    ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
     {
         const auto t = static_cast<std::size_t>(thread_index());
         const auto [lo, hi] = thread_chunk(n, threads);
-        std::vector<std::uint64_t> count(L, 0);
-        for (std::uint64_t p = lo; p < hi; ++p)
-            for (int l = first_difference(v, p, levels); l < levels; ++l) ++count[static_cast<std::size_t>(l)];
-        for (std::size_t l = 0; l < L; ++l) start[(t + 1) * L + l] = count[l];
+        errors.run([&] {
+            std::vector<std::uint64_t> count(L, 0);
+            for (std::uint64_t p = lo; p < hi; ++p)
+                for (int l = first_difference(v, p, levels); l < levels; ++l) ++count[static_cast<std::size_t>(l)];
+            for (std::size_t l = 0; l < L; ++l) start[(t + 1) * L + l] = count[l];
+        });
 #pragma omp barrier
 #pragma omp single
-        {
+        errors.run([&] {
             for (std::size_t c = 1; c <= T; ++c)
                 for (std::size_t l = 0; l < L; ++l) start[c * L + l] += start[(c - 1) * L + l];
             for (std::size_t l = 0; l < L; ++l) {
                 out.fids[l].resize(start[T * L + l]);
                 out.ptr[l].resize(start[T * L + l] + 1);
             }
-        }
-        std::vector<std::uint64_t> at(start.begin() + static_cast<std::ptrdiff_t>(t * L),
-                                      start.begin() + static_cast<std::ptrdiff_t>((t + 1) * L));
-        for (std::uint64_t p = lo; p < hi; ++p)
-            for (int l = first_difference(v, p, levels); l < levels; ++l) {
-                const auto ll = static_cast<std::size_t>(l);
-                out.fids[ll][at[ll]] = v.idx[ll][p];
-                // the next node of the level below is the one this entry opens there, if any
-                out.ptr[ll][at[ll]] = static_cast<I>(l + 1 < levels ? at[ll + 1] : p);
-                ++at[ll];
-            }
+        });
+        errors.run([&] {
+            std::vector<std::uint64_t> at(start.begin() + static_cast<std::ptrdiff_t>(t * L),
+                                          start.begin() + static_cast<std::ptrdiff_t>((t + 1) * L));
+            for (std::uint64_t p = lo; p < hi; ++p)
+                for (int l = first_difference(v, p, levels); l < levels; ++l) {
+                    const auto ll = static_cast<std::size_t>(l);
+                    out.fids[ll][at[ll]] = v.idx[ll][p];
+                    // the next node of the level below is the one this entry opens there, if any
+                    out.ptr[ll][at[ll]] = static_cast<I>(l + 1 < levels ? at[ll + 1] : p);
+                    ++at[ll];
+                }
+        });
     }
+    errors.rethrow();
     for (std::size_t l = 0; l < L; ++l)
         out.ptr[l][out.ptr[l].size() - 1] = static_cast<I>(l + 1 < L ? out.fids[l + 1].size() : n);
     return out;

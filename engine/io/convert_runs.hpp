@@ -13,7 +13,6 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -26,6 +25,7 @@
 #include "tensor/radix_sort.hpp"
 #include "tns_reader.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope::detail::convert {
@@ -245,29 +245,23 @@ public:
     // Waits until at most `pending` jobs are queued or running (0: all done).
     void wait(std::size_t pending) {
         std::unique_lock lock(mutex_);
-        done_.wait(lock, [&] { return error_ || jobs_.size() + (busy_ ? 1 : 0) <= pending; });
-        if (error_) std::rethrow_exception(error_);
+        done_.wait(lock, [&] { return errors_.failed() || jobs_.size() + (busy_ ? 1 : 0) <= pending; });
+        errors_.rethrow();  // the worker takes no job after a failure: its error is settled
     }
 
 private:
     void run() {
         std::unique_lock lock(mutex_);
         for (;;) {
-            wake_.wait(lock, [&] { return stopping_ || (!jobs_.empty() && !error_); });
+            wake_.wait(lock, [&] { return stopping_ || (!jobs_.empty() && !errors_.failed()); });
             if (stopping_) return;
             std::function<void()> job = std::move(jobs_.front());
             jobs_.pop_front();
             busy_ = true;
             lock.unlock();
-            std::exception_ptr error;
-            try {
-                job();
-            } catch (...) {
-                error = std::current_exception();
-            }
-            lock.lock();
+            errors_.run(job);  // an exception leaving the thread would end the program
+            lock.lock();       // after the job's error is kept: a waiter woken below sees it
             busy_ = false;
-            if (error) error_ = error;
             done_.notify_all();
         }
     }
@@ -275,7 +269,7 @@ private:
     std::condition_variable wake_, done_;
     std::deque<std::function<void()>> jobs_;
     bool busy_ = false, stopping_ = false;
-    std::exception_ptr error_;
+    ParallelErrors errors_;
     std::thread thread_;  // last: started once the rest exists
 };
 

@@ -26,6 +26,7 @@
 #include "float_range.hpp"
 #include "tns_reader.hpp"
 #include "tscope/io/tsb_format.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 #ifdef _OPENMP
@@ -547,18 +548,23 @@ bool parse_all(std::vector<Block>& blocks, int order, std::vector<Column<I>>& co
     std::atomic<std::uint64_t> parsed{0};
     std::atomic<bool> stop{false};
     const auto nb = static_cast<std::int64_t>(blocks.size());
+    ParallelErrors errors;  // an error's message allocates; a progress report may throw
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < nb; ++b) {
         if (stop.load(std::memory_order_relaxed) || control.cancelled()) {
             stop = true;
             continue;
         }
-        Block& blk = blocks[static_cast<std::size_t>(b)];
-        parse_block<I, V>(blk, order, ptrs.data(), vals.data(), text);
-        if (blk.fail || blk.too_wide) stop = true;  // later blocks can't hold an earlier error
-        const std::uint64_t done = parsed += static_cast<std::uint64_t>(blk.end - blk.begin);
-        if (report) control.progress(done, total);
+        const bool ran = errors.run([&] {
+            Block& blk = blocks[static_cast<std::size_t>(b)];
+            parse_block<I, V>(blk, order, ptrs.data(), vals.data(), text);
+            if (blk.fail || blk.too_wide) stop = true;  // later blocks can't hold an earlier error
+            const std::uint64_t done = parsed += static_cast<std::uint64_t>(blk.end - blk.begin);
+            if (report) control.progress(done, total);
+        });
+        if (!ran) stop = true;
     }
+    errors.rethrow();
     control.check();
     for (const Block& blk : blocks) {
         if (blk.fail) raise(blk.fail, text, name, line_base);

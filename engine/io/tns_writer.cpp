@@ -4,9 +4,9 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
-#include <exception>
 
 #include "tscope/io/tns_format.hpp"
+#include "tscope/parallel_errors.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -51,27 +51,22 @@ std::string format_tns(const CooTensor& t, RunControl& control) {
     const std::uint64_t blocks = (t.nnz() + kEntriesPerBlock - 1) / kEntriesPerBlock;
     std::vector<std::string> parts(blocks);
     std::atomic<std::uint64_t> done{0};
-    std::atomic<bool> stop{false};
-    std::exception_ptr failure;
+    // out of memory for a block's text: it ended the program from inside the region (sweep 66a F4)
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
-        if (stop || control.cancelled()) continue;
+        if (control.cancelled()) continue;
         const std::uint64_t lo = static_cast<std::uint64_t>(b) * kEntriesPerBlock;
         const std::uint64_t hi = std::min(t.nnz(), lo + kEntriesPerBlock);
-        try {
+        errors.run([&] {  // passed over once a block has failed
             t.visit([&](auto itag, auto vtag) {
                 format_range<typename decltype(itag)::type, typename decltype(vtag)::type>(
                     t, lo, hi, parts[static_cast<std::size_t>(b)]);
             });
-        } catch (...) {  // out of memory for a block's text: it ended the program from inside the region (sweep 66a F4)
-#pragma omp critical(tscope_tns_format_error)
-            if (!failure) failure = std::current_exception();
-            stop = true;
-            continue;
-        }
-        control.progress(++done, blocks);
+            control.progress(++done, blocks);
+        });
     }
-    if (failure) std::rethrow_exception(failure);
+    errors.rethrow();
     control.check();
     std::size_t total = head.size();
     for (auto& p : parts) total += p.size();

@@ -16,6 +16,7 @@
 #include "tns_reader.hpp"
 #include "tsb_internal.hpp"
 #include "tscope/checks.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -59,15 +60,17 @@ public:
     std::uint32_t run(RunControl& control) {
         std::atomic<std::uint64_t> done{0};
         const auto n = static_cast<std::int64_t>(pieces_.size());
+        ParallelErrors errors;  // a progress report may throw
 #pragma omp parallel for schedule(dynamic, 1)
         for (std::int64_t i = 0; i < n; ++i) {
-            if (control.cancelled()) continue;
+            if (control.cancelled() || errors.failed()) continue;
             Piece& piece = pieces_[static_cast<std::size_t>(i)];
             std::memcpy(piece.dst, file_.data() + piece.src, piece.bytes);
             file_.drop_pages(piece.src, piece.bytes);  // the copy is what stays: one copy in memory, not two
             piece.crc = crc_update(0, piece.dst, piece.bytes);
-            control.progress(done += piece.bytes, pos_);
+            errors.run([&] { control.progress(done += piece.bytes, pos_); });
         }
+        errors.rethrow();
         control.check();
         std::uint32_t crc = 0;
         for (const Piece& piece : pieces_)

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <mutex>
 #include <set>
 #include <string>
@@ -19,6 +18,7 @@
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/balanced_formats.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/nnz_split.hpp"
 
 namespace tscope::detail {
@@ -31,26 +31,18 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 bool own_gpus(const gpu::DeviceGroup& g) { return g.size() > 1 && g.device(0) != g.device(1); }
 
 // fn(0) .. fn(n - 1) on a thread each (one per GPU: each thread selects its own); the first
-// exception is rethrown once every thread has returned.
+// exception is rethrown once every thread has returned (a thread that starts after another
+// failed does nothing, as the serial loop would stop).
 void on_threads(int n, const std::function<void(int)>& fn) {
     if (n == 1) {
         fn(0);
         return;
     }
-    std::exception_ptr first;
-    std::mutex lock;
+    ParallelErrors errors;
     std::vector<std::thread> threads;
-    for (int k = 0; k < n; ++k)
-        threads.emplace_back([&, k] {
-            try {
-                fn(k);
-            } catch (...) {
-                const std::lock_guard<std::mutex> hold(lock);
-                if (!first) first = std::current_exception();
-            }
-        });
+    for (int k = 0; k < n; ++k) threads.emplace_back([&, k] { errors.run([&] { fn(k); }); });
     for (auto& th : threads) th.join();
-    if (first) std::rethrow_exception(first);
+    errors.rethrow();
 }
 
 // Part `slot` of every structure, on the slot's GPU, from that GPU's copy of the COO.

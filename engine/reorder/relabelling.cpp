@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <functional>
 #include <mutex>
 #include <numeric>
@@ -12,6 +11,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope {
 
@@ -58,13 +58,15 @@ void lexi_from_better_start(const CooTensor& t, int max_iters, Relabelling& r, R
     }
     int file_rounds = 0, degree_rounds = 0;
     detail::ModeOrders from_file, from_degree;
-    std::exception_ptr failed[2];
+    ParallelErrors errors;
     // progress in mode steps, both runs together, at most max_iters rounds each; a cancel stops
-    // each run at its next step (one thread at a time talks to the control)
+    // each run at its next step (one thread at a time talks to the control), and so does the
+    // other run's failure (whose error is the one raised)
     const std::uint64_t steps = 2 * static_cast<std::uint64_t>(max_iters) * static_cast<std::uint64_t>(t.order());
     std::uint64_t done = 0;
     std::mutex talking;
     const std::function<void()> step = [&] {
+        if (errors.failed()) throw Cancelled();
         const std::lock_guard<std::mutex> lock(talking);
         control.check();
         control.progress(++done, steps);
@@ -75,20 +77,11 @@ void lexi_from_better_start(const CooTensor& t, int max_iters, Relabelling& r, R
 #pragma omp parallel sections num_threads(2)
     {
 #pragma omp section
-        try {
-            from_file = detail::lexi_order(t, std::move(file), max_iters, &file_rounds, step);
-        } catch (...) {
-            failed[0] = std::current_exception();
-        }
+        errors.run([&] { from_file = detail::lexi_order(t, std::move(file), max_iters, &file_rounds, step); });
 #pragma omp section
-        try {
-            from_degree = detail::lexi_order(t, std::move(degree), max_iters, &degree_rounds, step);
-        } catch (...) {
-            failed[1] = std::current_exception();
-        }
+        errors.run([&] { from_degree = detail::lexi_order(t, std::move(degree), max_iters, &degree_rounds, step); });
     }
-    for (const std::exception_ptr& e : failed)
-        if (e) std::rethrow_exception(e);
+    errors.rethrow();
     const auto bits = static_cast<unsigned>(FormatOptions{}.hicoo_bits);  // HiCOO's default blocks
     r.blocks_from_file = detail::blocks_under(t, from_file, bits);
     r.blocks_from_degree = detail::blocks_under(t, from_degree, bits);

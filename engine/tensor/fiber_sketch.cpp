@@ -6,11 +6,12 @@
 
 #include "tensor/fiber_sample.hpp"
 #include "tensor/radix_sort.hpp"
-#include "tensor/second_moment.hpp"
 #include "tensor/random.hpp"
+#include "tensor/second_moment.hpp"
 #include "tensor/slice_fibers.hpp"
 #include "tscope/ceil_div.hpp"
 #include "tscope/io/tsb_part.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -41,8 +42,9 @@ void sketch_part(const CooTensor& part, std::vector<ThreadSketch>& per_thread) {
     for (int m = 0; m < order; ++m) cols.push_back(part.indices<I>(m).data());
     const V* vals = part.values<V>().data();
     const int threads = static_cast<int>(per_thread.size());
+    ParallelErrors errors;  // a sample that raises its level reallocates its table
 #pragma omp parallel num_threads(threads)
-    {
+    errors.run([&] {
         ThreadSketch& mine = per_thread[static_cast<std::size_t>(detail::thread_index())];
         const auto [lo, hi] = detail::thread_chunk(n, threads);
         std::array<std::uint64_t, kMaxOrder> h{};
@@ -62,7 +64,8 @@ void sketch_part(const CooTensor& part, std::vector<ThreadSketch>& per_thread) {
                 mine.squares[static_cast<std::size_t>(m)].add(key);
             }
         }
-    }
+    });
+    errors.rethrow();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tscope/error.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope {
 
@@ -13,15 +14,21 @@ template <class I>
 std::vector<std::uint64_t> count_indices(const Column<I>& idx, std::uint64_t dim, const std::uint8_t* labels, std::uint8_t label) {
     std::vector<std::uint64_t> counts(dim, 0);
     const auto n = static_cast<std::int64_t>(idx.size());
+    ParallelErrors errors;  // a thread's histogram not allocated
 #pragma omp parallel
     {
-        std::vector<std::uint64_t> local(dim, 0);
+        std::vector<std::uint64_t> local;
+        const bool ready = errors.run([&] { local.assign(dim, 0); });
+        // every thread takes its share of the loop, ready or not
 #pragma omp for schedule(static) nowait
         for (std::int64_t z = 0; z < n; ++z)
-            if (!labels || labels[z] == label) ++local[static_cast<std::size_t>(idx[static_cast<std::size_t>(z)])];
+            if (ready && (!labels || labels[z] == label))
+                ++local[static_cast<std::size_t>(idx[static_cast<std::size_t>(z)])];
 #pragma omp critical
-        for (std::uint64_t i = 0; i < dim; ++i) counts[i] += local[i];
+        if (ready)
+            for (std::uint64_t i = 0; i < dim; ++i) counts[i] += local[i];
     }
+    errors.rethrow();
     return counts;
 }
 

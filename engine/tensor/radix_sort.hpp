@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "tscope/parallel_errors.hpp"
 #include "tscope/run_control.hpp"
 #include "tscope/tensor/column.hpp"
 
@@ -50,6 +51,7 @@ template <class Keep>
 std::vector<std::uint64_t> positions_where(std::uint64_t n, Keep keep) {
     const int threads = threads_for(n);
     std::vector<std::uint64_t> offset(static_cast<std::size_t>(threads) + 1, 0), out;
+    ParallelErrors errors;  // the result's allocation, made inside the region
 #pragma omp parallel num_threads(threads)
     {
         const auto t = static_cast<std::size_t>(thread_index());
@@ -59,12 +61,15 @@ std::vector<std::uint64_t> positions_where(std::uint64_t n, Keep keep) {
 #pragma omp single
         {
             for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
-            out.resize(offset.back());
+            errors.run([&] { out.resize(offset.back()); });
         }
-        std::uint64_t at = offset[t];
-        for (std::uint64_t i = lo; i < hi; ++i)
-            if (keep(i)) out[at++] = i;
+        if (!errors.failed()) {  // the single's barrier: every thread sees its failure
+            std::uint64_t at = offset[t];
+            for (std::uint64_t i = lo; i < hi; ++i)
+                if (keep(i)) out[at++] = i;
+        }
     }
+    errors.rethrow();
     return out;
 }
 

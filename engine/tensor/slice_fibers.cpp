@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "tscope/parallel_errors.hpp"
+
 namespace tscope::detail {
 
 SliceFiberCounter::SliceFiberCounter(const std::vector<std::uint64_t>& dims, std::uint64_t cap)
@@ -70,35 +72,44 @@ void SliceFiberCounter::count_batch() {
     const auto slices = static_cast<std::int64_t>(starts_.size());
     starts_.push_back(slice_start_);  // the batch's end
     std::vector<CountDistribution> total(static_cast<std::size_t>(order_));
+    ParallelErrors errors;  // the keys' growth and the histograms' allocate
 #pragma omp parallel
     {
-        std::vector<CountDistribution> mine(static_cast<std::size_t>(order_));
+        std::vector<CountDistribution> mine;
         std::vector<std::uint64_t> keys;
+        errors.run([&] { mine.resize(static_cast<std::size_t>(order_)); });
 #pragma omp for schedule(dynamic, 16)
-        for (std::int64_t s = 0; s < slices; ++s) {
-            const std::size_t first = starts_[static_cast<std::size_t>(s)] / width, last = starts_[static_cast<std::size_t>(s) + 1] / width;
-            for (int m = 1; m < order_; ++m) {
-                if (!exact[static_cast<std::size_t>(m)]) continue;
-                keys.clear();
-                for (std::size_t e = first; e < last; ++e) {
-                    std::uint64_t key = 0;
-                    for (int k = 1; k < order_; ++k)
-                        if (k != m)
-                            key = key * std::max<std::uint64_t>(dims_[static_cast<std::size_t>(k)], 1) + entries_[e * width + static_cast<std::size_t>(k - 1)];
-                    keys.push_back(key);
+        for (std::int64_t s = 0; s < slices; ++s)
+            errors.run([&] {  // a slice at a time; passed over once a thread has failed
+                const std::size_t first = starts_[static_cast<std::size_t>(s)] / width,
+                                  last = starts_[static_cast<std::size_t>(s) + 1] / width;
+                for (int m = 1; m < order_; ++m) {
+                    if (!exact[static_cast<std::size_t>(m)]) continue;
+                    keys.clear();
+                    for (std::size_t e = first; e < last; ++e) {
+                        std::uint64_t key = 0;
+                        for (int k = 1; k < order_; ++k)
+                            if (k != m)
+                                key = key * std::max<std::uint64_t>(dims_[static_cast<std::size_t>(k)], 1) +
+                                      entries_[e * width + static_cast<std::size_t>(k - 1)];
+                        keys.push_back(key);
+                    }
+                    std::sort(keys.begin(), keys.end());
+                    for (std::size_t i = 0; i < keys.size();) {
+                        std::size_t j = i + 1;
+                        while (j < keys.size() && keys[j] == keys[i]) ++j;
+                        mine[static_cast<std::size_t>(m)].add(j - i);
+                        i = j;
+                    }
                 }
-                std::sort(keys.begin(), keys.end());
-                for (std::size_t i = 0; i < keys.size();) {
-                    std::size_t j = i + 1;
-                    while (j < keys.size() && keys[j] == keys[i]) ++j;
-                    mine[static_cast<std::size_t>(m)].add(j - i);
-                    i = j;
-                }
-            }
-        }
+            });
 #pragma omp critical
-        for (int m = 1; m < order_; ++m) total[static_cast<std::size_t>(m)].merge(mine[static_cast<std::size_t>(m)]);
+        errors.run([&] {
+            for (int m = 1; m < order_; ++m)
+                total[static_cast<std::size_t>(m)].merge(mine[static_cast<std::size_t>(m)]);
+        });
     }
+    errors.rethrow();
     for (int m = 1; m < order_; ++m) fiber_nnz[static_cast<std::size_t>(m)].merge(total[static_cast<std::size_t>(m)]);
     entries_.clear();
     starts_.clear();

@@ -22,6 +22,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tsb_format.hpp"
+#include "tscope/parallel_errors.hpp"
 
 namespace tscope {
 
@@ -178,14 +179,18 @@ void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t bl
         auto piece = [&](int k) { return std::pair<std::uint64_t, std::uint64_t>{n * static_cast<std::uint64_t>(k) / kPieces,
                                                                                     n * static_cast<std::uint64_t>(k + 1) / kPieces}; };
         const int tasks = arrays + arrays * kPieces;
+        ParallelErrors errors;  // the zeros' list and an error's message allocate
 #pragma omp parallel for schedule(dynamic, 1)
         for (int task = 0; task < tasks; ++task) {
             if (task < arrays) {
                 const unsigned char* p = ranges[static_cast<std::size_t>(task)]->data();
-                if (task < order)
-                    mode_block<I>(p, first, n, h.dims[static_cast<std::size_t>(task)], task, counts[static_cast<std::size_t>(task)].data(), error);
-                else
-                    value_block<V>(p, first, n, zeros, error);
+                errors.run([&] {
+                    if (task < order)
+                        mode_block<I>(p, first, n, h.dims[static_cast<std::size_t>(task)], task,
+                                      counts[static_cast<std::size_t>(task)].data(), error);
+                    else
+                        value_block<V>(p, first, n, zeros, error);
+                });
                 continue;
             }
             const int a = (task - arrays) / kPieces, k = (task - arrays) % kPieces;
@@ -194,6 +199,7 @@ void walk(const detail::ReadOnlyFile& file, const TsbHeader& h, std::uint64_t bl
             piece_crc[static_cast<std::size_t>(task - arrays)] =
                 static_cast<std::uint32_t>(crc32_z(0, ranges[static_cast<std::size_t>(a)]->data() + lo * w, (hi - lo) * w));
         }
+        errors.rethrow();
         for (int a = 0; a < arrays; ++a)
             for (int k = 0; k < kPieces; ++k) {
                 const auto [lo, hi] = piece(k);

@@ -5,10 +5,10 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <numeric>
 
 #include "radix_sort.hpp"
+#include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace tscope {
@@ -227,7 +227,7 @@ TensorStats compute_stats(const CooTensor& t, RunControl& control) {
     const int tasks = 2 * order;
     std::atomic<int> done{0};
     std::atomic<bool> stop{false};
-    std::exception_ptr failure;
+    ParallelErrors errors;  // a task's out of memory, or a progress report's throw
 #pragma omp parallel for schedule(dynamic, 1) num_threads(detail::threads_for(t.nnz()))
     for (int task = 0; task < tasks; ++task) {
         if (stop.load() || control.cancelled()) {
@@ -236,7 +236,7 @@ TensorStats compute_stats(const CooTensor& t, RunControl& control) {
         }
         const int mode = task % order;
         ModeStats& out = stats.modes[static_cast<std::size_t>(mode)];
-        try {
+        errors.run([&] {  // passed over once a task has failed
             t.visit([&](auto itag, auto) {
                 using I = typename decltype(itag)::type;
                 if (task < order)
@@ -244,15 +244,10 @@ TensorStats compute_stats(const CooTensor& t, RunControl& control) {
                 else
                     slice_stats<I>(t, mode, out);
             });
-        } catch (...) {  // exceptions must not leave an OpenMP region
-#pragma omp critical(tscope_stats_error)
-            if (!failure) failure = std::current_exception();
-            stop = true;
-            continue;
-        }
-        control.progress(static_cast<std::uint64_t>(++done), static_cast<std::uint64_t>(tasks));
+            control.progress(static_cast<std::uint64_t>(++done), static_cast<std::uint64_t>(tasks));
+        });
     }
-    if (failure) std::rethrow_exception(failure);
+    errors.rethrow();
     control.check();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;

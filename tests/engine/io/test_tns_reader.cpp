@@ -1,5 +1,6 @@
 // The FROSTT .tns reader on well-formed input: every accepted variant, and big parallel input.
 #include <QTemporaryDir>
+#include <atomic>
 #include <sstream>
 
 #include "test_support.hpp"
@@ -182,6 +183,22 @@ private Q_SLOTS:
         AtomicRunControl control;
         control.request_cancel();
         QVERIFY_THROWS_EXCEPTION(Cancelled, parse_tns(text, "x.tns", {}, control));
+    }
+
+    // A progress report that throws (a control may stop work so, as the tests' do) while the
+    // blocks are parsed on OpenMP workers: the exception reaches the caller. It escaped the
+    // parallel region and ended the program (std::terminate).
+    void aProgressReportThatThrowsInsideTheParseReachesTheCaller() {
+        struct Stop : RunControl {
+            std::atomic<int> reports{0};
+            void progress(std::uint64_t, std::uint64_t) override {
+                if (++reports == 2) throw Cancelled();
+            }
+        } stop;
+        // ~14 MB of text: several blocks, so the throwing report is a worker's
+        const std::string text = format_tns(tstest::random_tensor({5000, 4000, 3000}, 600000, 9));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, parse_tns(text, "x.tns", {}, stop));
+        QVERIFY(stop.reports.load() >= 2);
     }
 
     void huge10MbLineOfBlanksStillParses() {

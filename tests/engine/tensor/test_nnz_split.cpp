@@ -1,5 +1,12 @@
 // The multi-GPU partitioner alone, on the CPU: every nonzero in exactly one part, parts
-// balanced within a slice of the even share, cuts on slice edges, for random and real tensors.
+// balanced within a slice of the even share, cuts on slice edges, for random and real tensors;
+// and the slice counts' out of memory inside their parallel region, caught.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <new>
+
 #include "test_support.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/nnz_split.hpp"
@@ -20,6 +27,37 @@ std::vector<std::uint64_t> count_by_walking(const CooTensor& t, int mode, const 
     }
     return per;
 }
+
+// The address space mapped now, in bytes (/proc/self/statm's first field, in pages).
+std::uint64_t mapped_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t pages = 0;
+    statm >> pages;
+    return pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// A lower soft limit on the address space for the scope: the hard limit is left as it is, so the
+// old soft limit can be put back.
+class AddressSpaceCap {
+public:
+    explicit AddressSpaceCap(std::uint64_t bytes) {
+        ok_ = ::getrlimit(RLIMIT_AS, &saved_) == 0 && (saved_.rlim_max == RLIM_INFINITY || saved_.rlim_max >= bytes);
+        if (!ok_) return;
+        rlimit lower = saved_;
+        lower.rlim_cur = bytes;
+        ok_ = ::setrlimit(RLIMIT_AS, &lower) == 0;
+    }
+    ~AddressSpaceCap() {
+        if (ok_) ::setrlimit(RLIMIT_AS, &saved_);
+    }
+    AddressSpaceCap(const AddressSpaceCap&) = delete;
+    AddressSpaceCap& operator=(const AddressSpaceCap&) = delete;
+    bool ok() const { return ok_; }
+
+private:
+    rlimit saved_{};
+    bool ok_ = false;
+};
 
 void check_split(const CooTensor& t, int mode, int parts) {
     const std::vector<std::uint64_t> counts = slice_counts(t, mode);
@@ -92,6 +130,29 @@ private Q_SLOTS:
         const auto sizes = part_sizes(counts, balanced_cuts(counts, 2));
         QVERIFY(sizes == std::vector<std::uint64_t>({102, 2}) || sizes == std::vector<std::uint64_t>({2, 102}) ||
                 sizes == std::vector<std::uint64_t>({101, 3}) || sizes == std::vector<std::uint64_t>({3, 101}));
+    }
+
+    // Out of memory for a thread's histogram, inside the parallel region, reaches the caller as
+    // std::bad_alloc: it escaped the region and ended the program (std::terminate, SIGABRT). The
+    // address space is capped so that the result's counts (64 MB, allocated before the region)
+    // fit and no thread's histogram of the same size does; 64 MB is above glibc's largest mmap
+    // threshold, so each is a mapping of its own, never memory freed earlier.
+    void outOfMemoryInsideTheRegionReachesTheCaller() {
+        constexpr std::uint64_t kDim = std::uint64_t{8} << 20, kBytes = kDim * sizeof(std::uint64_t);
+        const CooTensor t = tstest::random_tensor({kDim, 4}, 1000, 3);
+        QCOMPARE(slice_counts(t, 1).size(), std::size_t{4});  // the threads and their heaps made, uncapped
+        bool threw = false;
+        {
+            const AddressSpaceCap cap(mapped_bytes() + kBytes + kBytes / 2);
+            if (!cap.ok()) QSKIP("the address space cannot be capped here");
+            try {
+                (void)slice_counts(t, 0);
+            } catch (const std::bad_alloc&) {
+                threw = true;
+            }
+        }
+        QVERIFY(threw);
+        QCOMPARE(slice_counts(t, 0).size(), std::size_t{kDim});  // and uncapped again, it runs
     }
 
     void evenCutsByPosition() {
