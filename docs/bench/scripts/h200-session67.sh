@@ -4,6 +4,8 @@
 # the TTMc chunks changed), then each MTTKRP format on cuda checked against cpu-ref on the real
 # tensors, MTTKRP and CPD split over two parts of the one GPU (the build threads' path), and
 # TTMc on cuda checked.
+# As run, the bench --gpus 2 and decompose --gpus 2 steps were refused (exit 2): the CLI puts
+# parts on GPUs of their own, and this machine has one (test_multi_gpu_cuda's cases ran).
 # Bundle: make_bundle.sh --tests gpu h200-session67.sh (the suites of gpu_suites.txt)
 set -u
 . "$(dirname "$0")/device_steps.sh"
