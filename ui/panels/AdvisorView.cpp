@@ -42,6 +42,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     top->addWidget(new QLabel(tr("Kernel:"), this));
     kernel_ = new QComboBox(this);
     kernel_->setObjectName(QStringLiteral("advisorKernel"));
+    kernel_->setProperty(kRemembered, true);
     for (tscope::KernelKind k : tscope::all_kernels())
         kernel_->addItem(QString::fromLatin1(tscope::kernel_title(k)), static_cast<int>(k));
     kernel_->setCurrentIndex(kernel_->findData(static_cast<int>(tscope::KernelKind::MTTKRP)));

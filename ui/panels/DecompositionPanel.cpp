@@ -183,6 +183,7 @@ QHBoxLayout* DecompositionPanel::buildRunRow() {
     row->addWidget(lrA_);
     ordered_ = new QCheckBox(tr("ordered"), this);
     ordered_->setObjectName(QStringLiteral("decompOrdered"));
+    ordered_->setProperty(kRemembered, true);
     ordered_->setToolTip(tr("FasterTucker's schedule. Off: Hogwild, as the paper (workers update shared factor rows at once; "
                             "runs differ slightly). On: each factor row's steps in tree order: the same result with any "
                             "number of threads, and CPU and GPU agree within rounding."));

@@ -45,6 +45,8 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     mode_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(mode_);
     sorted_ = new QCheckBox(tr("sorted by size"), this);
+    sorted_->setObjectName(QStringLiteral("densitySorted"));
+    sorted_->setProperty(kRemembered, true);
     top->addWidget(sorted_);
     top->addSpacing(20);
     top->addWidget(new QLabel(tr("Map over modes:"), this));

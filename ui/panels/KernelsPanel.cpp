@@ -97,6 +97,7 @@ void KernelsPanel::buildControls(QWidget* side) {
     form->addRow(tr("Kernel:"), kernel_);
     formats_ = new QListWidget(side);
     formats_->setObjectName(QStringLiteral("kernelFormats"));
+    formats_->setProperty(kRemembered, true);
     formats_->setMinimumHeight(150);
     form->addRow(tr("Formats:"), formats_);
     auto* backends = new QWidget(side);
@@ -106,6 +107,10 @@ void KernelsPanel::buildControls(QWidget* side) {
     omp_ = new QCheckBox(tr("omp (OpenMP)"), backends);
     omp_->setChecked(true);
     cuda_ = new QCheckBox(tr("cuda"), backends);
+    cpuRef_->setObjectName(QStringLiteral("kernelCpuRef"));
+    omp_->setObjectName(QStringLiteral("kernelOmp"));
+    cuda_->setObjectName(QStringLiteral("kernelCuda"));
+    for (QCheckBox* b : {cpuRef_, omp_, cuda_}) b->setProperty(kRemembered, true);
     gpu_ = tscope::query_gpu();
     bl->addWidget(cpuRef_);
     bl->addWidget(omp_);
@@ -132,6 +137,8 @@ void KernelsPanel::buildControls(QWidget* side) {
     gpus_->setRange(1, 1);
     form->addRow(tr("GPUs:"), gpus_);
     check_ = new QCheckBox(tr("compare with cpu-ref"), side);
+    check_->setObjectName(QStringLiteral("kernelCheck"));
+    check_->setProperty(kRemembered, true);
     check_->setChecked(true);
     form->addRow(QString(), check_);
     run_ = new QPushButton(tr("Run"), side);
@@ -175,6 +182,8 @@ QTabWidget* KernelsPanel::buildCharts(QWidget* parent) {
     auto* chartTop = new QHBoxLayout;
     chartTop->addWidget(new QLabel(tr("Chart:"), chartBox));
     measure_ = new QComboBox(chartBox);
+    measure_->setObjectName(QStringLiteral("kernelMeasure"));
+    measure_->setProperty(kRemembered, true);
     measure_->addItems({tr("time (sum of the modes' medians)"), tr("GFLOP/s (mean over modes)")});
     chartTop->addWidget(measure_);
     chartTop->addStretch(1);

@@ -11,9 +11,9 @@ namespace tsui {
 
 // The property that marks a tab's Cancel button: Esc presses the one the user sees, enabled.
 inline constexpr char kCancelsWork[] = "cancelsWork";
-// The property that marks a control (QSpinBox, QDoubleSpinBox, QComboBox, QCheckBox) whose
-// value the window remembers between starts (views/WindowMemory); its objectName, unique in
-// the window, is the key.
+// The property that marks a control (QSpinBox, QDoubleSpinBox, QComboBox, QCheckBox, a checkable
+// QListWidget) whose value the window remembers between starts (views/WindowMemory); its
+// objectName, unique in the window, is the key.
 inline constexpr char kRemembered[] = "remembered";
 
 class Panel : public QWidget {

@@ -51,6 +51,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     row->addWidget(new QLabel(tr("Relabel by"), this));
     method_ = new QComboBox(this);
     method_->setObjectName(QStringLiteral("reorderMethod"));
+    method_->setProperty(kRemembered, true);
     for (auto m : {tscope::ReorderMethod::Lexi, tscope::ReorderMethod::BfsMcs, tscope::ReorderMethod::Degree, tscope::ReorderMethod::Random})
         method_->addItem(QString::fromLatin1(tscope::reorder_method_name(m)), static_cast<int>(m));
     method_->setToolTip(tr("lexi: Lexi-Order (doubly lexical rows of every unfolding); bfs-mcs: maximum cardinality search "
@@ -66,6 +67,9 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     for (auto kind : {tscope::FormatKind::HiCOO, tscope::FormatKind::CSF, tscope::FormatKind::BCSF, tscope::FormatKind::COO}) {
         auto* box = new QCheckBox(QString::fromLatin1(tscope::format_name(kind)), this);
         box->setChecked(kind != tscope::FormatKind::COO);
+        box->setObjectName(QStringLiteral("reorderMttkrp") +
+                           QString::fromLatin1(tscope::format_name(kind)).remove(u'-'));
+        box->setProperty(kRemembered, true);
         row->addWidget(box);
         mttkrpFormats_.emplace_back(kind, box);
     }

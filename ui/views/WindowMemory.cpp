@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QListWidget>
 #include <QMainWindow>
 #include <QSettings>
 #include <QSpinBox>
@@ -48,11 +49,31 @@ void restoreDoubleSpin(QDoubleSpinBox& s, const QVariant& v) {
     if (ok && x >= s.minimum() && x <= s.maximum()) s.setValue(x);
 }
 
+// A checkable list's value is its ticked entries' names.
+QStringList checkedNames(const QListWidget& l) {
+    QStringList out;
+    for (int i = 0; i < l.count(); ++i)
+        if (l.item(i)->checkState() == Qt::Checked) out << l.item(i)->text();
+    return out;
+}
+
+// Names the list no longer has are dropped; a saved set none of whose names it has (formats
+// renamed since) leaves the list's default ticks rather than none.
+void restoreChecked(QListWidget& l, const QVariant& v) {
+    const QStringList names = v.toStringList();
+    bool known = false;
+    for (int i = 0; i < l.count(); ++i) known = known || names.contains(l.item(i)->text());
+    if (!known) return;
+    for (int i = 0; i < l.count(); ++i)
+        l.item(i)->setCheckState(names.contains(l.item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+}
+
 QVariant controlValue(const QWidget& w) {
     if (const auto* s = qobject_cast<const QSpinBox*>(&w)) return s->value();
     if (const auto* d = qobject_cast<const QDoubleSpinBox*>(&w)) return d->value();
     if (const auto* c = qobject_cast<const QComboBox*>(&w)) return comboValue(*c);
     if (const auto* b = qobject_cast<const QCheckBox*>(&w)) return b->isChecked();
+    if (const auto* l = qobject_cast<const QListWidget*>(&w)) return checkedNames(*l);
     return {};
 }
 
@@ -60,7 +81,10 @@ void restoreControl(QWidget& w, const QVariant& v) {
     if (auto* s = qobject_cast<QSpinBox*>(&w)) return restoreSpin(*s, v);
     if (auto* d = qobject_cast<QDoubleSpinBox*>(&w)) return restoreDoubleSpin(*d, v);
     if (auto* c = qobject_cast<QComboBox*>(&w)) return restoreCombo(*c, v);
-    if (auto* b = qobject_cast<QCheckBox*>(&w)) b->setChecked(v.toBool());
+    if (auto* l = qobject_cast<QListWidget*>(&w)) return restoreChecked(*l, v);
+    // a box greyed on this machine (cuda without a device) keeps its state: ticked from a
+    // start on a GPU machine, it would ask for runs that cannot happen here
+    if (auto* b = qobject_cast<QCheckBox*>(&w); b && b->isEnabled()) b->setChecked(v.toBool());
 }
 
 }  // namespace

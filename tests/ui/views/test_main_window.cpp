@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -186,6 +187,59 @@ private Q_SLOTS:
             QCOMPARE(w.findChild<QTabWidget*>(QStringLiteral("tabs"))->currentIndex(), 0);
         }
         QSettings().clear();  // the other tests start from the defaults
+    }
+
+    // Past ranks and methods: Kernels' ticked formats and backends, the chart's measure,
+    // Reorder's and Density's boxes. A cuda ticked on a GPU machine stays unticked where it is
+    // greyed, and a saved formats set naming none of the list's entries leaves the defaults.
+    void remembersFormatsAndBackends() {
+        const auto ticked = [](const QListWidget* l) {
+            QStringList out;
+            for (int i = 0; i < l->count(); ++i)
+                if (l->item(i)->checkState() == Qt::Checked) out << l->item(i)->text();
+            return out;
+        };
+        {
+            MainWindow w;
+            auto* formats = w.findChild<QListWidget*>(QStringLiteral("kernelFormats"));
+            QVERIFY(formats);
+            QCOMPARE(ticked(formats), (QStringList{QStringLiteral("COO"), QStringLiteral("CSF")}));
+            for (int i = 0; i < formats->count(); ++i)
+                formats->item(i)->setCheckState(formats->item(i)->text() == QStringLiteral("B-CSF") ? Qt::Checked
+                                                                                                    : Qt::Unchecked);
+            w.findChild<QCheckBox*>(QStringLiteral("kernelCpuRef"))->setChecked(true);
+            w.findChild<QCheckBox*>(QStringLiteral("kernelOmp"))->setChecked(false);
+            w.findChild<QCheckBox*>(QStringLiteral("kernelCheck"))->setChecked(false);
+            w.findChild<QComboBox*>(QStringLiteral("kernelMeasure"))->setCurrentIndex(1);
+            w.findChild<QCheckBox*>(QStringLiteral("densitySorted"))->setChecked(true);
+            w.findChild<QCheckBox*>(QStringLiteral("reorderMttkrpCOO"))->setChecked(true);
+            w.close();
+        }
+        {
+            MainWindow w;
+            QCOMPARE(ticked(w.findChild<QListWidget*>(QStringLiteral("kernelFormats"))),
+                     QStringList{QStringLiteral("B-CSF")});
+            QVERIFY(w.findChild<QCheckBox*>(QStringLiteral("kernelCpuRef"))->isChecked());
+            QVERIFY(!w.findChild<QCheckBox*>(QStringLiteral("kernelOmp"))->isChecked());
+            QVERIFY(!w.findChild<QCheckBox*>(QStringLiteral("kernelCheck"))->isChecked());
+            QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("kernelMeasure"))->currentIndex(), 1);
+            QVERIFY(w.findChild<QCheckBox*>(QStringLiteral("densitySorted"))->isChecked());
+            QVERIFY(w.findChild<QCheckBox*>(QStringLiteral("reorderMttkrpCOO"))->isChecked());
+        }
+        QSettings().setValue(QStringLiteral("controls/kernelFormats"), QStringList{QStringLiteral("NO-SUCH-FORMAT")});
+        QSettings().setValue(QStringLiteral("controls/kernelCuda"), true);
+        {
+            MainWindow w;
+            QCOMPARE(ticked(w.findChild<QListWidget*>(QStringLiteral("kernelFormats"))),
+                     (QStringList{QStringLiteral("COO"), QStringLiteral("CSF")}));
+            auto* cuda = w.findChild<QCheckBox*>(QStringLiteral("kernelCuda"));
+            QVERIFY(cuda);
+            if (!cuda->isEnabled())
+                QVERIFY2(!cuda->isChecked(), "a greyed cuda box came back ticked");
+            else
+                QVERIFY(cuda->isChecked());
+        }
+        QSettings().clear();
     }
 
     // The tabs come from one ordered list; each panel names its own tab, and the typed
