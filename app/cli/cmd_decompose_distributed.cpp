@@ -17,6 +17,7 @@
 #include "tscope/kernels/backend.hpp"
 #include "tscope/tensor/rank_grid.hpp"
 #include "tscope/text_parse.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::cli {
 
@@ -47,15 +48,17 @@ void warn_about_binding(const DistributedCpdResult& r) {
     for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
         const RankReport& x = r.per_rank[q];
         if (x.cores <= 0 || x.threads <= x.cores) continue;
-        std::cerr << "warning: rank " << q << " ran " << x.threads << " OpenMP threads on the " << x.cores
-                  << " core(s) it is bound to; run mpirun with --bind-to none, or --map-by slot:PE=" << x.threads
+        std::cerr << "warning: rank " << q << " ran " << x.threads << " OpenMP threads on the "
+                  << counted(static_cast<std::uint64_t>(x.cores), "core", "cores")
+                  << " it is bound to; run mpirun with --bind-to none, or --map-by slot:PE=" << x.threads
                   << ", or set --threads to match" << std::endl;
         return;
     }
     for (const RankReport& x : r.per_rank) {
         if (x.host_cores <= 0 || static_cast<long>(x.host_ranks) * x.threads <= x.host_cores) continue;
-        std::cerr << "warning: " << x.host_ranks << " ranks on a host of " << x.host_cores << " core(s) ran "
-                  << x.threads << " OpenMP threads each, and shared its cores; set --threads "
+        std::cerr << "warning: " << x.host_ranks << " ranks on a host of "
+                  << counted(static_cast<std::uint64_t>(x.host_cores), "core", "cores") << " ran " << x.threads
+                  << " OpenMP threads each, and shared its cores; set --threads "
                   << std::max(1, x.host_cores / x.host_ranks) << ", or run fewer ranks a host" << std::endl;
         return;
     }

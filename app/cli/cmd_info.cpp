@@ -8,13 +8,14 @@
 #include "commands.hpp"
 #include "json_report.hpp"
 #include "text_table.hpp"
+#include "threads.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tsb_format.hpp"
 #include "tscope/tensor/fiber_sketch.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
 #include "tscope/tensor/tensor_stats.hpp"
-#include "threads.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::cli {
 
@@ -112,8 +113,8 @@ int run_info_streamed(const Args& args, const std::string& path) {
                   << "\n";
         return 0;
     }
-    std::cout << "file        " << path << " (tsb, " << human_bytes(s.bytes_read) << ", read in " << grouped(s.parts)
-              << " part(s), never whole)\n"
+    std::cout << "file        " << path << " (tsb, " << human_bytes(s.bytes_read) << ", read in "
+              << counted(s.parts, "part", "parts") << ", never whole)\n"
               << "order       " << header.dims.size() << "\n"
               << "dims        " << dims_text(header.dims) << "\n"
               << "nnz         " << grouped(s.nnz) << "\n"

@@ -489,8 +489,11 @@ StorageReport ScooFormat<I, V>::storage() const {
         r.arrays.push_back(array_info("ind_" + std::to_string(sparse_modes[k] + 1),
                                       "index of mode " + std::to_string(sparse_modes[k] + 1) + " per dense chunk",
                                       idx[k].size(), sizeof(I), idx[k].size()));
-    r.arrays.push_back(value_array_info("val", "dense chunks over mode(s) " + modes_text(dense_modes) + ", zeros included",
-                                  vals.size(), sizeof(V), vals.size()));
+    r.arrays.push_back(value_array_info("val",
+                                        std::string("dense chunks over ") +
+                                            (dense_modes.size() == 1 ? "mode " : "modes ") + modes_text(dense_modes) +
+                                            ", zeros included",
+                                        vals.size(), sizeof(V), vals.size()));
     return r;
 }
 

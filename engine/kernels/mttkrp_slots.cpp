@@ -20,6 +20,7 @@
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/parallel_errors.hpp"
 #include "tscope/tensor/nnz_split.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::detail {
 
@@ -177,9 +178,10 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
                 first_slot_of.push_back(g);
                 break;
             }
-    control.stage(parts > 1 ? "building " + std::string(format_name(format)) + " on " + std::to_string(gpus.size()) + " GPU(s), " +
-                                  std::to_string(parts) + " parts"
-                            : "copying the tensor to the GPU and building " + std::string(format_name(format)) + " there");
+    control.stage(parts > 1
+                      ? "building " + std::string(format_name(format)) + " on " + counted(gpus.size(), "GPU", "GPUs") +
+                            ", " + std::to_string(parts) + " parts"
+                      : "copying the tensor to the GPU and building " + std::string(format_name(format)) + " there");
     std::mutex timing;
     gpu::DeviceGroup& group = *s.group;
     auto build_on = [&](int rep) {

@@ -4,6 +4,10 @@
 
 namespace tscope {
 
+std::string counted(std::uint64_t n, const std::string& one, const std::string& many) {
+    return grouped(n) + " " + (n == 1 ? one : many);
+}
+
 std::string grouped(std::uint64_t n) {
     const std::string digits = std::to_string(n);
     std::string out;

@@ -1,6 +1,7 @@
 #include "models/PipelineRecording.hpp"
 
 #include "models/RecordingFiles.hpp"
+#include "views/TextFormat.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -60,7 +61,9 @@ tscope::PipelineChunk chunkFrom(const QJsonObject& o, int streams, QString* faul
     if (!isWholeNumber(stream, -kLargestCount, kLargestCount))
         *fault = QObject::tr("\"stream\" must be a whole number (a stream's index from 0)");
     else if (!isWholeNumber(stream, 0, streams - 1))
-        *fault = QObject::tr("stream %1, but the run has %2 stream(s)").arg(stream.toDouble()).arg(streams);
+        *fault = QObject::tr("stream %1, but the run has %2")
+                     .arg(stream.toDouble())
+                     .arg(counted(streams, QObject::tr("stream"), QObject::tr("streams")));
     else
         c.stream = static_cast<int>(stream.toDouble());
     c.slices = countOf(o, "slices", fault);
@@ -179,10 +182,10 @@ std::optional<PipelineRecording> parseRecording(const QByteArray& json, QString*
         r.runs.push_back(std::move(*run));
     }
     const tscope::PipelineRun& best = r.runs[r.best];
-    r.title = QObject::tr("%1 · %2 · %3 nonzeros · %4 stream(s)")
+    r.title = QObject::tr("%1 · %2 · %3 nonzeros · %4")
                   .arg(r.device.isEmpty() ? QObject::tr("unknown GPU") : r.device, r.format)
                   .arg(QLocale().toString(static_cast<qulonglong>(r.nnz)))
-                  .arg(best.streams);
+                  .arg(counted(best.streams, QObject::tr("stream"), QObject::tr("streams")));
     return r;
 }
 

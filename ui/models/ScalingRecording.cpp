@@ -156,7 +156,10 @@ std::optional<ScalingRecording> parseScalingRecording(const QByteArray& json, QS
     QStringList countText;
     for (int c : counts) countText << QString::number(c);
     if (r.device.isEmpty()) r.device = r.rows.front().device;
-    r.title = QObject::tr("%1 · %2 · %3 GPU(s)").arg(r.device, r.tensor, countText.join(QStringLiteral(", ")));
+    const bool one = counts.size() == 1 && *counts.begin() == 1;
+    r.title = QObject::tr("%1 · %2 · %3 %4")
+                  .arg(r.device, r.tensor, countText.join(QStringLiteral(", ")),
+                       one ? QObject::tr("GPU") : QObject::tr("GPUs"));
     return r;
 }
 

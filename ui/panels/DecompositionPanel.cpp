@@ -360,8 +360,9 @@ bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
     }
     if (dataset_) model_->nameOtherTensors(dataset_->title);  // tagged as it would be on the next open (sweep 65c)
     replot();
-    status_->setText(tr("Opened %1 (%2): %3 after %n iteration(s).", nullptr, static_cast<int>(its.size()))
-                         .arg(r.label, QFileInfo(path).fileName(), outcome));
+    status_->setText(tr("Opened %1 (%2): %3 after %4.")
+                         .arg(r.label, QFileInfo(path).fileName(), outcome,
+                              counted(static_cast<qint64>(its.size()), tr("iteration"), tr("iterations"))));
     return true;
 }
 
@@ -563,12 +564,11 @@ void DecompositionPanel::replotSoon() {
 void DecompositionPanel::settle(const QString& outcome, bool cancelled) {
     model_->setOutcome(running_, outcome);
     const DecompRun& r = model_->runs()[static_cast<std::size_t>(running_)];
-    QString text =
-        tr("%1: %2 after %n iteration(s).", nullptr, static_cast<int>(r.iterations.size())).arg(r.label, outcome);
+    const QString iterations = counted(static_cast<qint64>(r.iterations.size()), tr("iteration"), tr("iterations"));
+    QString text = tr("%1: %2 after %3.").arg(r.label, outcome, iterations);
     if (job_.superseded() && dataset_)  // another tensor was opened: said, then its Ready
-        text = cancelled ? tr("%1 stopped after %n iteration(s): another tensor was opened. Ready: %2.", nullptr,
-                              static_cast<int>(r.iterations.size()))
-                               .arg(r.label, dataset_->title)
+        text = cancelled ? tr("%1 stopped after %2: another tensor was opened. Ready: %3.")
+                               .arg(r.label, iterations, dataset_->title)
                          : text + QLatin1Char(' ') + tr("Ready: %1.").arg(dataset_->title);
     if (!cancelled && !outcome.startsWith(QLatin1String("failed")))
         if (const QString hint = lowFitHint(r); !hint.isEmpty()) text += QLatin1Char(' ') + hint;

@@ -552,8 +552,9 @@ QString KernelsPanel::describeBar(QPointF pixel) const {
         if (r.ran && QString::fromLatin1(tscope::backend_name(r.backend)) == hit->bars->name() &&
             label.startsWith(QString::fromLatin1(tscope::format_name(r.format))))
             ++modes;
-    return time ? tr("%1 on %2: %3 over %4 mode(s)").arg(label, hit->bars->name(), humanSeconds(hit->value)).arg(modes)
-                : tr("%1 on %2: %3 GFLOP/s, mean of %4 mode(s)").arg(label, hit->bars->name(), shortNumber(hit->value)).arg(modes);
+    const QString over = counted(modes, tr("mode"), tr("modes"));
+    return time ? tr("%1 on %2: %3 over %4").arg(label, hit->bars->name(), humanSeconds(hit->value), over)
+                : tr("%1 on %2: %3 GFLOP/s, mean of %4").arg(label, hit->bars->name(), shortNumber(hit->value), over);
 }
 
 }  // namespace tsui

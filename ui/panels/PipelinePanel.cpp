@@ -142,7 +142,7 @@ QHBoxLayout* PipelinePanel::buildLiveRow() {
     liveRow->addWidget(format_);
     streams_ = new QComboBox(this);
     streams_->addItem(tr("auto streams"), 0);
-    for (int s = 1; s <= 8; ++s) streams_->addItem(tr("%n stream(s)", nullptr, s), s);
+    for (int s = 1; s <= 8; ++s) streams_->addItem(counted(s, tr("stream"), tr("streams")), s);
     streams_->setCurrentIndex(4);
     liveRow->addWidget(streams_);
     chunk_ = new QComboBox(this);
@@ -266,7 +266,7 @@ void PipelinePanel::showRecording(int index) {
     QSignalBlocker block(run_);
     run_->clear();
     for (const tscope::PipelineRun& run : r.runs)
-        run_->addItem(tr("%n stream(s)", nullptr, run.streams) +
+        run_->addItem(counted(run.streams, tr("stream"), tr("streams")) +
                       (run.chunk_bytes ? tr(" × %1").arg(humanBytes(run.chunk_bytes)) : tr(" × auto chunks")) +
                       tr(": T_p %1").arg(ms(run.t_pipe)));
     run_->setCurrentIndex(static_cast<int>(r.best));
@@ -292,14 +292,14 @@ void PipelinePanel::showRun(int index) {
     const tscope::PipelineRun& run = r->runs[static_cast<std::size_t>(index)];
     summary_->setText(
         tr("<b>%1</b> on <b>%2</b>, %3 nonzeros (%4 copied in)%5<br>"
-           "%6 chunk(s) over %7 stream(s): T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
+           "%6 over %7: T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
            "T<sub>s</sub>/T<sub>p</sub> = %11. Copies hidden under kernels: %12 of the copy time; "
            "kernels take %13 of the copy time, so at most that much can hide (%14 of it did).")
             .arg(r->format.toHtmlEscaped(), r->device.isEmpty() ? tr("an unknown GPU") : r->device.toHtmlEscaped(),
                  grouped(r->nnz), humanBytes(r->bytesIn),
                  r->tensor.isEmpty() ? QString() : tr(" — tensor: <i>%1</i>").arg(r->tensor.toHtmlEscaped()))
-            .arg(run.chunks.size())
-            .arg(run.streams)
+            .arg(counted(static_cast<qint64>(run.chunks.size()), tr("chunk"), tr("chunks")))
+            .arg(counted(run.streams, tr("stream"), tr("streams")))
             .arg(ms(run.t_sync), ms(run.t_pipe), ms(run.t_model))
             .arg(std::isfinite(run.t_sync) && run.t_pipe > 0 ? QString::number(run.t_sync / run.t_pipe, 'f', 2)
                                                              : tr("not recorded"))
@@ -440,15 +440,15 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
                                        shortNumber(figures.d2h_bytes_per_s / 1e9), humanSeconds(figures.kernel_s_per_entry)));
     predictionLabel_->show();
     summary_->setText(
-        tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 chunk(s) of at most %5 (or one slice, "
-           "where a slice is larger) over %6 stream(s) on "
+        tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 of at most %5 (or one slice, "
+           "where a slice is larger) over %6 on "
            "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
            "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
            "come out faster than a GPU would run them.")
             .arg(dataset_->title.toHtmlEscaped(), grouped(dataset_->tensor.nnz()), plan_.format)
-            .arg(grouped(p.chunks.size()))
+            .arg(counted(static_cast<qint64>(p.chunks.size()), tr("chunk"), tr("chunks")))
             .arg(humanBytes(plan_.chunkBytes))
-            .arg(p.streams)
+            .arg(counted(p.streams, tr("stream"), tr("streams")))
             .arg(device.toHtmlEscaped(), ms(p.t_sync), ms(p.t_pipe), ms(p.t_model),
                  shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
     status_->setText(gpuReason_.isEmpty() ? tr("Showing a prediction; untick it to see the recording.")

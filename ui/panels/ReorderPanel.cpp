@@ -229,11 +229,11 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     setPlotTitle(before_, tr("File order"));
     const bool lexi = request.method == tscope::ReorderMethod::Lexi;
     const bool fromDegree = r.relabelling.from_degree;
-    setPlotTitle(after_,
-                 !lexi ? tr("Relabelled by %1").arg(method)
-                 : fromDegree
-                     ? tr("Relabelled by lexi (%n round(s) from the degree sort)", nullptr, r.relabelling.iterations)
-                     : tr("Relabelled by lexi (%n round(s) from the file order)", nullptr, r.relabelling.iterations));
+    setPlotTitle(after_, !lexi        ? tr("Relabelled by %1").arg(method)
+                         : fromDegree ? tr("Relabelled by lexi (%1 from the degree sort)")
+                                            .arg(counted(r.relabelling.iterations, tr("round"), tr("rounds")))
+                                      : tr("Relabelled by lexi (%1 from the file order)")
+                                            .arg(counted(r.relabelling.iterations, tr("round"), tr("rounds"))));
     before_->replot(), after_->replot();
     fillTable(r);
     drawBars(r, method);

@@ -315,9 +315,10 @@ void TeachingPanel::highlightCell(int array, int position) {
                         item->setBackground(kRelated);
     }
     if (QTableWidgetItem* item = arrays_->item(array, position)) item->setBackground(kSelected);
-    status_->setText(tr("%1[%2] locates %n nonzero(s) (highlighted).", nullptr, users)
+    status_->setText(tr("%1[%2] locates %3 (highlighted).")
                          .arg(QString::fromStdString(anatomy_->arrays[static_cast<std::size_t>(array)].name))
-                         .arg(position));
+                         .arg(position)
+                         .arg(counted(users, tr("nonzero"), tr("nonzeros"))));
 }
 
 bool TeachingPanel::selectNonzero(const std::vector<std::uint64_t>& coord) {

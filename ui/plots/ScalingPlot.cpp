@@ -65,7 +65,8 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     PlotInspector::attach(plot_, [this](QPointF pixel) -> QString {
         const auto hit = pointAt(plot_, pixel);
         if (!hit) return {};
-        return tr("%1: %2 GPU(s), %3 per sweep").arg(hit->graph->name()).arg(std::lround(hit->key)).arg(humanSeconds(hit->value));
+        return tr("%1: %2, %3 per sweep")
+            .arg(hit->graph->name(), counted(std::lround(hit->key), tr("GPU"), tr("GPUs")), humanSeconds(hit->value));
     });
     plot_->xAxis->setLabel(tr("GPUs"));
     plot_->yAxis->setLabel(tr("seconds per MTTKRP sweep"));  // what a sweep is: in the sources line
@@ -109,10 +110,11 @@ void ScalingPlot::replot() {
     for (const ScalingRecording& r : recordings_) titles << r.title;
     // the recordings' names in the tooltip: listed in the line, six of them took the plot's
     // height at 1366 x 768 (sweep 66b M6)
-    QString sources = titles.isEmpty() ? tr("Scaling recordings: none loaded.")
-                                       : tr("A sweep is every mode's MTTKRP once (medians, kernels plus collectives). "
-                                            "%n scaling recording(s) (hover for their names).",
-                                            nullptr, static_cast<int>(titles.size()));
+    QString sources = titles.isEmpty()
+                          ? tr("Scaling recordings: none loaded.")
+                          : tr("A sweep is every mode's MTTKRP once (medians, kernels plus collectives). "
+                               "%1 (hover for their names).")
+                                .arg(counted(titles.size(), tr("scaling recording"), tr("scaling recordings")));
     if (!bundledErrors_.isEmpty())
         sources += QLatin1Char(' ') + tr("Not read: %1").arg(bundledErrors_.join(QStringLiteral("; ")));
     sources_->setText(sources);

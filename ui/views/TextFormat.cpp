@@ -52,6 +52,12 @@ QString shortNumber(double x) {
     return engineering(x);
 }
 
+QString counted(qint64 n, const QString& one, const QString& many) {
+    return (n < 0 ? QStringLiteral("-") + grouped(static_cast<std::uint64_t>(-n))
+                  : grouped(static_cast<std::uint64_t>(n))) +
+           QLatin1Char(' ') + (n == 1 ? one : many);
+}
+
 QString humanSeconds(double seconds) {
     const double a = std::fabs(seconds);
     if (seconds == 0) return QStringLiteral("0 s");

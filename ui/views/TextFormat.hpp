@@ -18,6 +18,9 @@ QString shortNumber(double x);
 QString engineering(double x);
 // Seconds in the unit that keeps the digits few: 1.11 s, 5.89 ms, 806 µs, 12 ns.
 QString humanSeconds(double seconds);
+// "1 stream", "8 streams", "1,024 nonzeros": the window loads no translation, so tr()'s %n
+// plural forms had shown "8 stream(s)".
+QString counted(qint64 n, const QString& one, const QString& many);
 QString dimsText(const std::vector<std::uint64_t>& dims);
 
 }  // namespace tsui

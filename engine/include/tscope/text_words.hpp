@@ -10,6 +10,8 @@ namespace tscope {
 
 // 1234567 -> "1,234,567"
 std::string grouped(std::uint64_t n);
+// 1 -> "1 core", 8 -> "8 cores": a count with its noun, never "core(s)".
+std::string counted(std::uint64_t n, const std::string& one, const std::string& many);
 // A short human size, "1.3 MB", in decimal units up to YB: an advisor's byte count may pass
 // 2^64 (it printed "0 B", a double past 2^64 cast to an integer, sweep 65), so the count is a
 // long double.

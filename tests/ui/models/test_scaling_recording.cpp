@@ -61,7 +61,7 @@ private Q_SLOTS:
         QVERIFY2(one && two, qPrintable(error));
         QCOMPARE(both->rows.size(), std::size_t{12});  // 2 formats x 3 modes x 2 GPU counts
         QCOMPARE(both->device, QStringLiteral("NVIDIA H200"));
-        QVERIFY(both->title.contains(QStringLiteral("1, 2 GPU(s)")));
+        QVERIFY(both->title.contains(QStringLiteral("1, 2 GPUs")));
         QVERIFY(both->tensor.startsWith(QStringLiteral("nell2.tsb")));
 
         for (const std::vector<ScalingLine>& lines : {scalingLines({*both}), scalingLines({*one, *two})}) {

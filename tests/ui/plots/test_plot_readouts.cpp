@@ -101,6 +101,9 @@ private Q_SLOTS:
         QCOMPARE(humanSeconds(7.49e-12), QStringLiteral("7.49 ps"));  // a kernel's time per stored entry
         QCOMPARE(humanSeconds(2.5e-15), QStringLiteral("2.5e-15 s"));
         QCOMPARE(humanSeconds(8.06e-4), QStringLiteral("806 µs"));
+        QCOMPARE(counted(1, QStringLiteral("stream"), QStringLiteral("streams")), QStringLiteral("1 stream"));
+        QCOMPARE(counted(0, QStringLiteral("stream"), QStringLiteral("streams")), QStringLiteral("0 streams"));
+        QCOMPARE(counted(1234, QStringLiteral("chunk"), QStringLiteral("chunks")), QStringLiteral("1,234 chunks"));
     }
 
     // Density on a 5 x 7 x 3 tensor: index axes run 1..I (as the file and the Overview), the
@@ -216,7 +219,8 @@ private Q_SLOTS:
         QVERIFY(bars && bars->dataCount() == 1);
         const auto bar = bars->data()->constBegin();
         const QString text = hoverAt(chart, bar->key, bar->value / 2);
-        QVERIFY2(text.startsWith(QStringLiteral("COO on omp: ")) && text.contains(QStringLiteral("over 4 mode(s)")), qPrintable(text));
+        QVERIFY2(text.startsWith(QStringLiteral("COO on omp: ")) && text.contains(QStringLiteral("over 4 modes")),
+                 qPrintable(text));
     }
 
     // Decompositions: a point reads out its iteration and fit; FasterTucker's empty plot gives
