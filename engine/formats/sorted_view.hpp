@@ -91,7 +91,9 @@ Levels<I> build_levels(const SortedView<I, V>& v, int levels) {
 #pragma omp parallel num_threads(threads)
     {
         const auto t = static_cast<std::size_t>(thread_index());
-        const auto [lo, hi] = thread_chunk(n, threads);
+        // named apart: lambdas capture structured bindings from clang 16 on only (the sanitizer build's clang 14)
+        const auto chunk = thread_chunk(n, threads);
+        const std::uint64_t lo = chunk.first, hi = chunk.second;
         errors.run([&] {
             std::vector<std::uint64_t> count(L, 0);
             for (std::uint64_t p = lo; p < hi; ++p)

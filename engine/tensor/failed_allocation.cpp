@@ -1,7 +1,8 @@
 // Replaces the global operator new / new[] (throwing forms, plain and aligned) of a program
 // that asks for the failed size (tscope/failed_allocation.hpp): the same malloc / aligned_alloc
-// the library's would call, plus a note of the size when it fails. The library's operator
-// delete (free) releases what these return.
+// the library's would call, plus a note of the size when it fails. The matching operator delete
+// forms are replaced too: libstdc++'s happen to call free, but ASan (and any other library) may
+// not, and reported every delete as an alloc-dealloc mismatch (sanitizer run, session 68).
 #include "tscope/failed_allocation.hpp"
 
 #include <cstdlib>
@@ -52,6 +53,14 @@ void* operator new(std::size_t size) { return allocate(size); }
 void* operator new[](std::size_t size) { return allocate(size); }
 void* operator new(std::size_t size, std::align_val_t alignment) { return allocate_aligned(size, alignment); }
 void* operator new[](std::size_t size, std::align_val_t alignment) { return allocate_aligned(size, alignment); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace tscope {
 
