@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QMainWindow>
@@ -102,6 +103,10 @@ void rememberWindow(const QMainWindow& window, const QTabWidget& tabs, QSettings
 
 void restoreWindow(QMainWindow& window, QTabWidget& tabs, const QSettings& settings) {
     window.restoreState(settings.value(kState).toByteArray());
+    // the docks cannot be closed, so none may come back hidden: a state that said so (edited
+    // by hand, sweep 68 B1) hid the Dataset dock for good, with no menu entry to bring it back
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (dock->isHidden() && !(dock->features() & QDockWidget::DockWidgetClosable)) dock->show();
     bool ok = false;
     const int tab = settings.value(kTab).toInt(&ok);
     if (ok && tab >= 0 && tab < tabs.count()) tabs.setCurrentIndex(tab);
