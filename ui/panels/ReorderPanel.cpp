@@ -229,11 +229,10 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     setPlotTitle(before_, tr("File order"));
     const bool lexi = request.method == tscope::ReorderMethod::Lexi;
     const bool fromDegree = r.relabelling.from_degree;
+    const QString rounds = counted(r.relabelling.iterations, tr("round"), tr("rounds"));
     setPlotTitle(after_, !lexi        ? tr("Relabelled by %1").arg(method)
-                         : fromDegree ? tr("Relabelled by lexi (%1 from the degree sort)")
-                                            .arg(counted(r.relabelling.iterations, tr("round"), tr("rounds")))
-                                      : tr("Relabelled by lexi (%1 from the file order)")
-                                            .arg(counted(r.relabelling.iterations, tr("round"), tr("rounds"))));
+                         : fromDegree ? tr("Relabelled by lexi (%1 from the degree sort)").arg(rounds)
+                                      : tr("Relabelled by lexi (%1 from the file order)").arg(rounds));
     before_->replot(), after_->replot();
     fillTable(r);
     drawBars(r, method);

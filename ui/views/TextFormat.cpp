@@ -53,9 +53,7 @@ QString shortNumber(double x) {
 }
 
 QString counted(qint64 n, const QString& one, const QString& many) {
-    return (n < 0 ? QStringLiteral("-") + grouped(static_cast<std::uint64_t>(-n))
-                  : grouped(static_cast<std::uint64_t>(n))) +
-           QLatin1Char(' ') + (n == 1 ? one : many);
+    return english().toString(n) + QLatin1Char(' ') + (n == 1 ? one : many);
 }
 
 QString humanSeconds(double seconds) {

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QListWidget>
 #include <QMimeData>
@@ -238,6 +239,27 @@ private Q_SLOTS:
                 QVERIFY2(!cuda->isChecked(), "a greyed cuda box came back ticked");
             else
                 QVERIFY(cuda->isChecked());
+        }
+        QSettings().clear();
+    }
+
+    // The Dataset dock cannot be closed: a state saved with it hidden (hand-edited, sweep 68 B1)
+    // must not hide it at the next start, where no menu entry brings it back.
+    void datasetDockComesBackShown() {
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            auto* dock = w.findChild<QDockWidget*>();
+            QVERIFY(dock);
+            dock->hide();
+            w.close();
+        }
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.findChild<QDockWidget*>()->isVisible());
         }
         QSettings().clear();
     }
