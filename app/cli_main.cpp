@@ -1,10 +1,12 @@
 // tensorscope-cli: the headless front end. Errors go to stderr; exit status 2 for bad input,
 // 1 for any other failure (README, "The CLI").
+#include <unistd.h>
 #include <cstring>
 #include <iostream>
 #include <new>
 
 #include "cli/commands.hpp"
+#include "tscope/blas_threads.hpp"
 #include "tscope/error.hpp"
 #include "tscope/failed_allocation.hpp"
 #include "tscope/io/temp_cleanup.hpp"
@@ -58,6 +60,8 @@ int run_command(const std::string& command, int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace tscope::cli;
+    if (tscope::ask_one_blas_thread_if_limited())  // under ulimit -v: no OpenBLAS worker to hang on
+        execv("/proc/self/exe", argv);             // returns only where it failed: go on as we are
     tscope::install_temp_cleanup_on_signals();  // a killed convert leaves no .tmp behind
     if (argc < 2) {
         print_usage(true);

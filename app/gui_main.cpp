@@ -16,6 +16,7 @@
 #include "models/BenchRecording.hpp"
 #include "panels/DecompositionPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "tscope/blas_threads.hpp"
 #include "tscope/io/temp_cleanup.hpp"
 #include "views/MainWindow.hpp"
 #include "views/OutputPath.hpp"
@@ -99,11 +100,12 @@ bool asks_only_for_text(int argc, char** argv) {
 // passive waiting narrows the gap but does not close it. libgomp reads the policy once, as it
 // loads, before main, so the process sets it and starts itself again (same pid: signals and
 // the caller's wait still reach it). A policy the user set is kept; where the exec fails, the
-// run goes on as it was.
+// run goes on as it was. The same exec carries OPENBLAS_NUM_THREADS=1 under an address-space
+// limit (tscope/blas_threads.hpp).
 void wait_passively_in_openmp(char** argv) {
-    if (std::getenv("OMP_WAIT_POLICY")) return;
-    if (setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
-    execv("/proc/self/exe", argv);
+    const bool blas = tscope::ask_one_blas_thread_if_limited();  // under ulimit -v: no OpenBLAS worker to hang on
+    const bool omp = !std::getenv("OMP_WAIT_POLICY") && setenv("OMP_WAIT_POLICY", "PASSIVE", 1) == 0;
+    if (blas || omp) execv("/proc/self/exe", argv);
 }
 
 }  // namespace

@@ -64,7 +64,8 @@ void print_usage(bool to_stderr) {
           [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       builds every storage format for every mode: storage units, bytes, ratio to COO, build time;
       --verify converts each back to COO and compares exactly
-  formats FILE.tsb --streamed [--part-nnz N] [--mode ..] [--format ..] [--json]
+  formats FILE.tsb --streamed [--part-nnz N] [--mode ..] [--format ..] [--json] [--mode-order 1,2,3]
+          [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       the same survey for a .tsb read in parts, never loaded whole: each format's bytes predicted from counts
       over the file (exact, or sketched where they cross the slices of mode 1; MM-CSF and HOCFS-ELL's modes
       past the first not determined; a row of none says why in its footnote)

@@ -105,9 +105,13 @@ std::uint64_t formula_storage(const TensorProfile& p, KernelKind kernel, FormatK
         return Z * (8 + V);
     case FormatKind::HOCSR: {  // row_ptr over every index tuple of the first N-1 modes of its order
         std::vector<std::uint64_t> order_dims;
-        if (kernel != KernelKind::SpTV) order_dims.push_back(p.dims[m]);  // SpTV: the mode is the column
-        for (int k = 0; k < N; ++k)
-            if (k != mode) order_dims.push_back(p.dims[static_cast<std::size_t>(k)]);
+        if (!p.options.mode_order.empty()) {  // the order given (--mode-order), for every mode
+            for (int k : p.options.mode_order) order_dims.push_back(p.dims[static_cast<std::size_t>(k)]);
+        } else {
+            if (kernel != KernelKind::SpTV) order_dims.push_back(p.dims[m]);  // SpTV: the mode is the column
+            for (int k = 0; k < N; ++k)
+                if (k != mode) order_dims.push_back(p.dims[static_cast<std::size_t>(k)]);
+        }
         const std::uint64_t rows = product_of(order_dims, static_cast<std::size_t>(N - 1));
         return (rows + 1) * I + Z * (I + V);
     }

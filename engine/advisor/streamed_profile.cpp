@@ -248,14 +248,14 @@ std::string size_refusal(const TensorProfile& p, FormatKind kind, int mode) {
     if (kind == FormatKind::HOCFS_ELL) {
         const bool root = !p.root_trees.empty();
         const TreeCounts& tree = root ? p.root_trees[m] : p.sptv_trees[m];
-        const std::vector<int> order =
-            root ? mode_first_order(p.order(), mode) : sptv_options(FormatKind::CSF, p.order(), mode).mode_order;
-        return hocfs_ell_refusal(order, p.nnz, tree.ell_cells, p.index_max());
+        return hocfs_ell_refusal(tree.order, p.nnz, tree.ell_cells, p.index_max());
     }
     if (kind == FormatKind::sCOO) return scoo_refusal(mode, p.stats.modes[m].fibers, p.dims[m]);
     // HOCSR's rows are the index tuples of the modes before the last, in the order the survey
     // builds (the mode first): past 2^29 the build refuses, and the survey predicted bytes
-    if (kind == FormatKind::HOCSR) return hocsr_refusal(p.dims, mode_first_order(p.order(), mode));
+    if (kind == FormatKind::HOCSR)
+        return hocsr_refusal(p.dims,
+                             p.options.mode_order.empty() ? mode_first_order(p.order(), mode) : p.options.mode_order);
     return {};
 }
 
@@ -290,10 +290,11 @@ TensorProfile profile_tsb(const std::string& path, const FormatOptions& options,
 
     const CooTensor shape(p.dims, ValueType::F32);  // the mode orders depend on the dims only
     std::vector<std::vector<int>> csf_orders, sptv_orders, root_orders;
-    for (int m = 0; m < order; ++m) {
-        csf_orders.push_back(default_mode_order(shape, m));
-        sptv_orders.push_back(sptv_options(FormatKind::CSF, order, m).mode_order);
-        root_orders.push_back(mode_first_order(order, m));
+    for (int m = 0; m < order; ++m) {  // a --mode-order given is every tree's order, as the builders take it
+        const std::vector<int>& given = options.mode_order;
+        csf_orders.push_back(given.empty() ? default_mode_order(shape, m) : given);
+        sptv_orders.push_back(given.empty() ? sptv_options(FormatKind::CSF, order, m).mode_order : given);
+        root_orders.push_back(given.empty() ? mode_first_order(order, m) : given);
     }
     std::vector<std::vector<int>> all = csf_orders;
     all.insert(all.end(), sptv_orders.begin(), sptv_orders.end());

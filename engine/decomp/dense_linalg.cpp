@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "blas_buffers.hpp"
 #include "cuda/gpu_dense.hpp"
 #include "tscope/error.hpp"
 #include "tscope/parallel_errors.hpp"
@@ -37,7 +38,7 @@ RowSplit split_rows(std::uint64_t rows) {
     constexpr std::uint64_t kMinRowsPerPart = 4096;  // below this a BLAS call costs more to start than to run
     RowSplit s{1, rows};
 #ifdef _OPENMP
-    if (serial_scopes.load() > 0)
+    if (serial_scopes.load() > 0 && !address_space_limited())  // limited: one thread, one OpenBLAS buffer
         s.parts = static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(std::uint64_t(omp_get_max_threads()), rows / kMinRowsPerPart)));
 #endif
     return s;
@@ -59,6 +60,7 @@ DenseMatrix gram(const DenseMatrix& a, Where where) {
         gpu::dense_gram(a.data.data(), a.rows, a.cols, g.data.data());
         return g;
     }
+    ensure_blas_buffers();  // before the parallel parts: it may throw
     // each part's rows into a Gram of its own, added in part order: the same sum on every run
     const RowSplit split = split_rows(a.rows);
     std::vector<DenseMatrix> parts(static_cast<std::size_t>(split.parts), DenseMatrix(a.cols, a.cols));
@@ -89,6 +91,7 @@ DenseMatrix multiply(const DenseMatrix& a, bool ta, const DenseMatrix& b, bool t
     if ((tb ? b.cols : b.rows) != k) throw Error("matrix shapes do not match in a product");
     DenseMatrix c(m, n);
     c.fill(0);
+    if (m && n && k) ensure_blas_buffers();
     if (m && n && k)
         cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, as_int(m), as_int(n), as_int(k),
                     1.0, a.data.data(), as_int(a.cols), b.data.data(), as_int(b.cols), 0.0, c.data.data(), as_int(n));
@@ -105,6 +108,7 @@ void eigen(DenseMatrix& q, std::vector<double>& w, Where where) {
         return;
     }
     const int r = as_int(q.rows);
+    ensure_blas_buffers();
     if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', r, q.data.data(), r, w.data()) != 0)
         throw Error("the eigendecomposition did not converge");
 }
@@ -128,6 +132,7 @@ double one_norm(const DenseMatrix& v) {
 // A Cholesky factor of v (lower, column-major) when v is positive definite and rcond > 1e-12.
 bool well_conditioned_cholesky(DenseMatrix& f) {
     const int r = as_int(f.rows);
+    ensure_blas_buffers();             // for potrf here, and potri or potrs after it
     const double anorm = one_norm(f);  // of V, before potrf overwrites it
     double rcond = 0;
     return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, f.data.data(), r) == 0 &&
@@ -218,6 +223,7 @@ DenseMatrix orthonormalize(const DenseMatrix& a) {
     DenseMatrix q = a;
     const int m = as_int(a.rows), n = as_int(a.cols);
     if (!m || !n) return q;
+    ensure_blas_buffers();
     std::vector<double> tau(std::min(a.rows, a.cols));
     if (LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, m, n, q.data.data(), n, tau.data()) != 0 ||
         LAPACKE_dorgqr(LAPACK_ROW_MAJOR, m, n, n, q.data.data(), n, tau.data()) != 0)

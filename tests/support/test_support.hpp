@@ -25,6 +25,23 @@
 #include "tscope/tensor/coo_tensor.hpp"
 #include "tscope/tensor/generator.hpp"
 
+// AddressSanitizer's build (.ci/sanitize.sh): its shadow memory and quarantine make address-space
+// limits, deliberate out-of-memory and peak-memory bounds mean nothing, so such tests skip there.
+#if defined(__SANITIZE_ADDRESS__)
+#define TS_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TS_UNDER_ASAN 1
+#endif
+#endif
+#ifndef TS_UNDER_ASAN
+#define TS_UNDER_ASAN 0
+#endif
+#define TS_SKIP_UNDER_ASAN(why)        \
+    do {                               \
+        if (TS_UNDER_ASAN) QSKIP(why); \
+    } while (0)
+
 namespace tstest {
 
 // Counts the cancel checks and cancels from the `cancel_at`-th on (0: never): shows that long

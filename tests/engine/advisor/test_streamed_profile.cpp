@@ -62,23 +62,36 @@ private Q_SLOTS:
         // groups of 128 slices of mode 1 (about 60% of the nonzeros); one part of 4M holds everything
         QTest::addColumn<int>("order");
         QTest::addColumn<qulonglong>("part");
-        QTest::addRow("order 3, parts of 20000") << 3 << 20000ull;
-        QTest::addRow("order 3, one part") << 3 << 0ull;
-        QTest::addRow("order 4, parts of 20000") << 4 << 20000ull;
+        QTest::addColumn<std::vector<int>>("modeOrder");  // --mode-order, every tree's order where given
+        QTest::addRow("order 3, parts of 20000") << 3 << 20000ull << std::vector<int>{};
+        QTest::addRow("order 3, one part") << 3 << 0ull << std::vector<int>{};
+        QTest::addRow("order 4, parts of 20000") << 4 << 20000ull << std::vector<int>{};
+        QTest::addRow("order 3, mode order 1,3,2") << 3 << 20000ull << std::vector<int>{0, 2, 1};
+        QTest::addRow("order 4, mode order 3,1,4,2") << 4 << 20000ull << std::vector<int>{2, 0, 3, 1};
     }
     void surveyMatchesTheBuiltFormats() {
         QFETCH(int, order);
         QFETCH(qulonglong, part);
+        QFETCH(std::vector<int>, modeOrder);
         std::vector<std::uint64_t> dims = order == 3 ? std::vector<std::uint64_t>{3000, 400, 600} : std::vector<std::uint64_t>{2000, 60, 80, 50};
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.tsb").toStdString();
         const CooTensor t = tstest::saved_power_law(dims, 120000, "1.0", path);
-        const TensorProfile profile = profile_tsb(path, {}, part);
+        SurveyRequest request;
+        request.options.mode_order = modeOrder;
+        const TensorProfile profile = profile_tsb(path, request.options, part);
         QCOMPARE(profile.nnz, t.nnz());
-        const std::vector<FormatRow> predicted = predicted_survey(profile, {});
-        const std::vector<FormatRow> built = survey_formats(t, {});
+        const std::vector<FormatRow> predicted = predicted_survey(profile, request);
+        const std::vector<FormatRow> built = survey_formats(t, request);
         QCOMPARE(predicted.size(), built.size());
         compare(predicted, built, 0.05);
+        if (!modeOrder
+                 .empty()) {  // the order given is followed: mode 2's CSF is rooted at its first mode, not at mode 2
+            const FormatRow& csf = built_row(predicted, FormatKind::CSF, 1);
+            QVERIFY(csf.predicted);
+            QVERIFY2(modeOrder[0] != 0 || !csf.estimate, "a tree rooted at mode 1 counts exactly");
+            return;
+        }
         // what stays exact: trees rooted at mode 1, SpTV's trees of the other modes, ALTO, COO
         for (FormatKind kind : {FormatKind::CSF, FormatKind::BCSF, FormatKind::HOCFS_CSR})
             QVERIFY2(predicted_exactly(predicted, kind, 0), format_name(kind));
