@@ -152,6 +152,7 @@ BenchRequest bench_request(const Args& args, const CooTensor& t, const std::opti
     request.rank = args.integer("--rank", 32, 1, 4096);
     request.repeat = static_cast<int>(args.integer("--repeat", 5, 1, 100000));
     request.check = args.flag("--check");
+    request.keep_outputs = args.given("--write");
     request.spttm_variants = parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
     request.options = parse_format_options(args, t);
     if (args.value("--gpus")) request.gpus = parse_gpus(args);

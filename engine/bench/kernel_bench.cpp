@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -21,6 +22,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/failed_allocation.hpp"
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/spttm.hpp"
@@ -43,8 +45,10 @@ std::string device_of(Backend b) {
 
 }  // namespace
 
-double measure_copy_bandwidth() {
-    const std::size_t n = std::size_t{256} << 20;
+namespace {
+
+// The host copy rate over two buffers of n bytes each.
+double copy_rate(std::size_t n) {
     Column<char> a(n), b(n);
     std::memset(a.data(), 1, n);
     std::memset(b.data(), 2, n);  // touch both: page faults stay out of the timing
@@ -69,6 +73,25 @@ double measure_copy_bandwidth() {
     }
     std::sort(gbps.begin(), gbps.end());
     return gbps[gbps.size() / 2];
+}
+
+}  // namespace
+
+double measure_copy_bandwidth() {
+    // 2 x 256 MiB, well past any cache; where memory (or ulimit -v) cannot give them, smaller
+    // down to 2 x 32 MiB, still past most last-level caches, and below that none (0: the rows
+    // carry no copy bound). Under 800 MB every bench had failed on this probe alone, even on
+    // MovieLens (sweep 68a A5).
+    for (std::size_t n = std::size_t{256} << 20;; n /= 2) {
+        try {
+            const double gbps = copy_rate(n);
+            release_column_cache();  // its buffers, kept for reuse, would hold memory the bench needs
+            return gbps;
+        } catch (const std::bad_alloc&) {
+            (void)take_failed_allocation_size();  // the probe's own size, not one to report
+            if (n <= (std::size_t{32} << 20)) return 0;
+        }
+    }
 }
 
 double measure_gpu_copy_bandwidth() {
@@ -378,6 +401,7 @@ public:
         check_dense_fits(t_.dim(mode), cols,
                          "TTMc's output for mode " + std::to_string(mode + 1) + " (" + std::to_string(t_.dim(mode)) +
                              " x " + std::to_string(cols) + ")");  // before the allocation
+        out_ = DenseMatrix();  // the last mode's, given back before the next is taken
         out_ = DenseMatrix(t_.dim(mode), cols);
         if (b == Backend::CpuRef) return [this, mode, &c](DeviceTiming&) { ttmc_reference(t_, mode, factors_, out_, c); };
         return [this, &f, mode, b, &c](DeviceTiming& timing) { ttmc(b, f, mode, factors_, out_, c, &timing); };
@@ -430,12 +454,23 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     if (factors.empty() && !sptv)
         for (int m = 0; m < t.order(); ++m)
             factors.push_back(random_matrix_by_ids(ids_of_mode(request.original_ids, m), t.dim(m), request.rank, std::uint64_t(m) + 1));
-    if (request.kernel == KernelKind::TTMc)  // every mode's output, beside the tensor, before the first mode runs
-        for (int m : modes)
-            check_fits_memory(static_cast<long double>(ttmc_columns(factors, m)) * static_cast<long double>(t.dim(m)) * 8.0L +
-                                  static_cast<long double>(t.bytes()),
+    if (request.kernel == KernelKind::TTMc) {  // every mode's output, beside the tensor, before the first mode runs
+        long double all = 0, largest = 0;
+        for (int m : modes) {
+            const long double bytes =
+                static_cast<long double>(ttmc_columns(factors, m)) * static_cast<long double>(t.dim(m)) * 8.0L;
+            check_fits_memory(bytes + static_cast<long double>(t.bytes()),
                               "TTMc's output for mode " + std::to_string(m + 1) + " at rank " +
                                   std::to_string(request.rank) + ", beside the tensor,");
+            all += bytes, largest = std::max(largest, bytes);
+        }
+        if (request.check)  // the serial results are kept, one per mode, for every format's rows to be checked against
+            check_fits_memory(
+                all + largest + static_cast<long double>(t.bytes()),
+                "TTMc at rank " + std::to_string(request.rank) +
+                    " with --check (the serial result of every mode, kept to check each row, and one output, "
+                    "beside the tensor)");
+    }
     // the cuda rows' values, fp32 there: their rows say why they did not run (the others run)
     const bool cuda =
         std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
@@ -475,6 +510,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     control.stage("benchmarking");
     control.progress(0, planned);
     std::vector<BenchResult> results;
+    std::set<int> kept;  // the modes whose output a row holds (keep_outputs)
     const auto keep = [&](BenchResult&& row) {
         results.push_back(std::move(row));
         control.progress(results.size(), planned);
@@ -546,7 +582,9 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
-                    if (const DenseMatrix* out = kernel->output()) row.output = *out;
+                    if (const DenseMatrix* out = kernel->output();
+                        out && request.keep_outputs && kept.insert(mode).second)
+                        row.output = *out;
                     row.ran = true;
                     fill_roofline(row);  // after the timings: its first call may measure the machine
                 } catch (const Cancelled&) {

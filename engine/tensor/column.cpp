@@ -1,5 +1,7 @@
 #include "tscope/tensor/column.hpp"
 
+#include "tscope/failed_allocation.hpp"
+
 #include <mutex>
 #include <vector>
 
@@ -48,6 +50,15 @@ public:
         held_ += bytes;
         return true;
     }
+    // Frees every block kept; whether there was any.
+    bool release_all() noexcept {
+        std::lock_guard lock(mutex_);
+        for (const Block& b : blocks_) ::operator delete(b.p, alignment_for(b.bytes));
+        const bool any = !blocks_.empty();
+        blocks_.clear();
+        held_ = 0;
+        return any;
+    }
 
 private:
     static constexpr std::size_t kMaxHeld = std::size_t{512} << 20;
@@ -70,13 +81,24 @@ BlockCache& cache() {
 void* column_allocate(std::size_t bytes) {
     if (bytes < kHugeThreshold) return ::operator new(bytes, alignment_for(bytes));
     if (void* p = cache().take(bytes)) return p;
-    void* p = ::operator new(bytes, alignment_for(bytes));
+    void* p = nullptr;
+    try {
+        p = ::operator new(bytes, alignment_for(bytes));
+    } catch (const std::bad_alloc&) {
+        // the blocks kept for reuse go first: under a tight limit they held what this needs (the
+        // copy probe's 2 x 256 MiB, kept, failed its retry at 32 MiB; sweep 68a A5)
+        if (!cache().release_all()) throw;
+        p = ::operator new(bytes, alignment_for(bytes));
+        (void)take_failed_allocation_size();  // the first try's size: no failure after all
+    }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     // Advice only: where THP is off the call fails harmlessly and pages stay 4 KB.
     ::madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     return p;
 }
+
+void release_column_cache() noexcept { cache().release_all(); }
 
 void column_deallocate(void* p, std::size_t bytes) noexcept {
     if (bytes >= kHugeThreshold) {

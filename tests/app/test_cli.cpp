@@ -291,6 +291,52 @@ private Q_SLOTS:
         QVERIFY(buffer_said);  // 220-380 MB on this VM
     }
 
+    // The copy-bandwidth probe takes smaller buffers where 2 x 256 MiB cannot be had, and gives
+    // back the blocks it leaves for reuse: under 800 MB every bench had failed on it alone, even
+    // on MovieLens (sweep 68a A5); at 400 MB the blocks kept had starved the bench's own.
+    void benchRunsUnderATightAddressLimit() {
+        TS_SKIP_UNDER_ASAN("AddressSanitizer's shadow memory does not start under a 400 MB address space");
+        QProcess p;
+        p.start("/bin/sh", {"-c",
+                            "ulimit -v 400000 && exec \"$0\" bench \"$1\" --kernel mttkrp --format COO,CSF "
+                            "--backend omp --repeat 1 --json",
+                            TS_BIN_DIR "/tensorscope-cli", TS_SAMPLES_DIR "/jf17k-4d.tns.gz"});
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(p.readAllStandardOutput()).object()["results"].toArray();
+        QCOMPARE(rows.size(), 8);  // 2 formats x 4 modes
+        for (const QJsonValue& row : rows) QVERIFY(row.toObject()["copy_gbps"].toDouble() > 0);
+    }
+
+    // One format out of memory is its own row, not the end of the survey (sweep 68a A1/A8: a
+    // HOCSR of 1.2 GB had ended it with no format named). Mode 1 first, HOCSR's row pointers
+    // cover 20,000 x 15,000 index pairs; the 600 MB address space cannot hold them.
+    void aFormatOutOfMemoryIsItsOwnRow() {
+        TS_SKIP_UNDER_ASAN("AddressSanitizer's shadow memory does not start under a 600 MB address space");
+        QTemporaryDir dir;
+        const QString file = dir.filePath("wide.tsb");
+        tscope::save_tensor(tstest::random_tensor({20000, 15000, 3000}, 1000, 3), file.toStdString());
+        QProcess p;
+        p.start("/bin/sh",
+                {"-c", "ulimit -v 600000 && exec \"$0\" formats \"$1\" --format COO,HOCSR,CSF --mode 1 --json",
+                 TS_BIN_DIR "/tensorscope-cli", file});
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(p.readAllStandardOutput()).object()["formats"].toArray();
+        QCOMPARE(rows.size(), 3);
+        for (const QJsonValue& v : rows) {
+            const QJsonObject row = v.toObject();
+            const QString error = row["error"].toString();
+            if (row["name"].toString() == "HOCSR")
+                QVERIFY2(!row["built"].toBool() && error.startsWith("out of memory building HOCSR: it needed 1.2 GB"),
+                         qPrintable(error));
+            else
+                QVERIFY2(row["built"].toBool(), qPrintable(error));
+        }
+    }
+
     // A FIFO named as a .tsb to read in parts is refused at once, as no regular file; its
     // open() waited for a writer for ever (sweep 66a F13).
     void aFifoIsRefusedWhereAFileIsReadInParts() {

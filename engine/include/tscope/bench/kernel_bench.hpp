@@ -46,8 +46,11 @@ struct BenchRequest {
     bool stream = false;
     int streams = 4;
     std::uint64_t chunk_bytes = 0;
+    // Attach each mode's first dense output to its row (for --write). Off, rows carry none: a
+    // copy per row held TTMc's 3 GB outputs of JF17K at rank 32 until 23.7 GB were killed (sweep 68a A6).
+    bool keep_outputs = false;
     // Called with each row as soon as it is complete (a GUI fills its chart meanwhile); the
-    // row's output matrix is still attached. Runs on the benchmarking thread.
+    // row's output matrix, where kept, is still attached. Runs on the benchmarking thread.
     std::function<void(const BenchResult&)> on_result;
 };
 
@@ -98,7 +101,7 @@ struct BenchResult {
     std::uint64_t vector_packed = 0;
     std::optional<double> max_rel_error;
     std::string device;
-    DenseMatrix output;  // of the last repeat (for --write)
+    DenseMatrix output;  // of the last repeat, where BenchRequest::keep_outputs (for --write)
     // multi-GPU rows: the parts, each part's nonzeros (this mode's format), and the medians of
     // the kernels (all GPUs together) and of the collectives apart; median_s is their sum
     int gpus = 0;
@@ -114,7 +117,8 @@ struct BenchResult {
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control = no_control());
 
 // The median of five large copies (256 MB, split over the OpenMP threads) after a warm-up,
-// counting bytes read plus written, in GB/s.
+// counting bytes read plus written, in GB/s. Smaller where memory is short, down to 32 MiB; 0
+// where not even that can be had.
 double measure_copy_bandwidth();
 // The same on the GPU, device to device (0 without a GPU).
 double measure_gpu_copy_bandwidth();

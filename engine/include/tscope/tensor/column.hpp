@@ -23,6 +23,9 @@ inline constexpr std::size_t kColumnAlignment = 64;
 // Cache-line aligned storage; large blocks are 2 MB aligned and advised onto huge pages.
 void* column_allocate(std::size_t bytes);
 void column_deallocate(void* p, std::size_t bytes) noexcept;
+// Frees the large blocks kept for reuse (up to 512 MiB), after one-off work whose sizes nothing
+// asks for again (the copy-bandwidth probe's 2 x 256 MiB).
+void release_column_cache() noexcept;
 
 template <class T>
 class DefaultInitAllocator {
