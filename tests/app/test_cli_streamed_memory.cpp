@@ -57,7 +57,9 @@ private Q_SLOTS:
         QVERIFY(peak > 0);
         qInfo("streamed statistics of a %llu-byte tensor: peak %llu bytes", static_cast<unsigned long long>(in_memory),
               static_cast<unsigned long long>(peak));
-        QVERIFY2(peak < in_memory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
+        if (!TS_UNDER_ASAN)  // its shadow memory and quarantine are no reader's
+            QVERIFY2(peak < in_memory / 4,
+                     qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
 
         const QJsonObject loaded = runCli({"info", tsb, "--json"}, &status);
         QCOMPARE(status, 0);
@@ -84,7 +86,9 @@ private Q_SLOTS:
         qInfo("streamed format survey of a %llu-byte tensor: peak %llu bytes, %.2f s", static_cast<unsigned long long>(in_memory),
               static_cast<unsigned long long>(peak), streamed["seconds"].toDouble());
         QVERIFY(peak > 0);
-        QVERIFY2(peak < in_memory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
+        if (!TS_UNDER_ASAN)  // its shadow memory and quarantine are no reader's
+            QVERIFY2(peak < in_memory / 4,
+                     qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
         // the built formats whose predictions come from exact counts: CSF and B-CSF rooted at mode 1, HiCOO, HLS, ALTO
         const QJsonObject built = runCli({"formats", tsb, "--format", "CSF,B-CSF,HiCOO,HLS,ALTO", "--mode", "1", "--json"}, &status);
         QCOMPARE(status, 0);
@@ -113,7 +117,9 @@ private Q_SLOTS:
               r["seconds"].toDouble());
         QVERIFY(r["runs"].toInteger() >= 10);
         QVERIFY(peak > 0);
-        QVERIFY2(peak < in_memory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
+        if (!TS_UNDER_ASAN)  // its shadow memory and quarantine are no reader's
+            QVERIFY2(peak < in_memory / 4,
+                     qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(in_memory / 4)));
         QCOMPARE(static_cast<std::uint64_t>(r["nnz"].toInteger()), kNnz);  // the generator makes no duplicates
 
         const tscope::LoadedTensor text = tscope::load_tensor(tns.toStdString());

@@ -7,6 +7,7 @@
 
 #include "test_support.hpp"
 #include "tscope/advisor/advisor.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -290,6 +291,8 @@ private Q_SLOTS:
     // behind the CSR-shaped four, which stay tied), HLS's sparse part is COO's walk; and the
     // advice says it is rough where the CPU's does not.
     void gpuCostsWhatItsKernelsDo() {
+        if (!cuda_built())
+            QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): the GPU advice has no formats to rank");
         MachineFigures gpu = test_machine();
         gpu.backend = Backend::Cuda;
         gpu.bandwidth_gbps = 3000;
@@ -318,6 +321,8 @@ private Q_SLOTS:
     // group of 8 fibers: 4 + 8 + 2 + 4/8 row passes. B-CSF's tree, no fiber of which is split,
     // costs the same; the CPU's walk (three passes per inner node) more.
     void gpuCostsTheFiberKernel() {
+        if (!cuda_built())
+            QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): the GPU advice has no formats to rank");
         CooTensor t({2, 2, 2});
         t.resize(8);
         for (std::uint64_t c = 0; c < 8; ++c) t.set(c, std::vector<std::uint64_t>{c / 4, (c / 2) % 2, c % 2}, 1.0 + c);

@@ -193,7 +193,9 @@ private Q_SLOTS:
         qInfo("the window's resident peak with a %llu-byte tensor streamed: %llu bytes", static_cast<unsigned long long>(inMemory),
               static_cast<unsigned long long>(peak));
         QVERIFY(peak > 0);
-        QVERIFY2(peak < inMemory / 4, qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(inMemory / 4)));
+        if (!TS_UNDER_ASAN)  // its shadow memory and quarantine are no window's
+            QVERIFY2(peak < inMemory / 4,
+                     qPrintable(QString("peak %1 bytes, a quarter is %2").arg(peak).arg(inMemory / 4)));
     }
 
     void unknownTabIsAnError() {
