@@ -1,19 +1,20 @@
 #include "panels/AdvisorView.hpp"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QShowEvent>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <qcustomplot.h>
 
 #include "panels/Panel.hpp"
 #include "plots/PlotExport.hpp"
@@ -258,14 +259,24 @@ bool AdvisorView::measure() {
 
 void AdvisorView::showMeasured(const std::vector<tscope::BenchResult>& rows) {
     measured_.assign(advice_->ranking.size(), std::numeric_limits<double>::quiet_NaN());
-    QStringList refused;
+    // each reason once, with the formats it stopped: "no CUDA device" had been said once per
+    // format and mode, 25 times (sweep 68a B4)
+    std::vector<std::pair<QString, QStringList>> refused;
     for (std::size_t i = 0; i < advice_->ranking.size(); ++i) {
         double sum = 0;
         bool all = advice_->ranking[i].supported;
         for (const tscope::BenchResult& r : rows) {
             if (r.format != advice_->ranking[i].format) continue;
-            if (!r.ran) all = false, refused << QStringLiteral("%1: %2").arg(tscope::format_name(r.format), QString::fromStdString(r.error));
             sum += r.median_s;
+            if (r.ran) continue;
+            all = false;
+            const QString why = QString::fromStdString(r.error),
+                          name = QString::fromLatin1(tscope::format_name(r.format));
+            auto it = std::find_if(refused.begin(), refused.end(), [&](const auto& e) { return e.first == why; });
+            if (it == refused.end())
+                refused.push_back({why, {name}});
+            else if (!it->second.contains(name))
+                it->second << name;
         }
         if (all) measured_[i] = sum;
     }
@@ -288,7 +299,10 @@ void AdvisorView::showMeasured(const std::vector<tscope::BenchResult>& rows) {
                       .arg(shortNumber(measured_[best_predicted] / measured_[best_measured]))
                       .arg(QString::fromLatin1(tscope::format_name(advice_->ranking[best_measured].format)));
     }
-    if (!refused.isEmpty()) verdict += QLatin1Char(' ') + tr("Not run: %1.").arg(refused.join(QStringLiteral("; ")));
+    QStringList reasons;
+    for (const auto& [why, formats] : refused)
+        reasons << QStringLiteral("%1: %2").arg(formats.join(QStringLiteral(", ")), why);
+    if (!reasons.isEmpty()) verdict += QLatin1Char(' ') + tr("Not run: %1.").arg(reasons.join(QStringLiteral("; ")));
     setRunning(false, verdict);
     fillTable();
     replot();

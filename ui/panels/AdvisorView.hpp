@@ -43,6 +43,7 @@ public:
     QTableWidget* table() const { return table_; }
     QCustomPlot* plot() const { return plot_; }
     QLabel* summary() const { return summary_; }
+    QLabel* status() const { return status_; }  // the running work, or Measure's verdict
     QComboBox* kernelBox() const { return kernel_; }
     QComboBox* backendBox() const { return backend_; }
     QPushButton* measureButton() const { return measureButton_; }

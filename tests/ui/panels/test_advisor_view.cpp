@@ -123,6 +123,29 @@ private Q_SLOTS:
         QVERIFY(atomics);
     }
 
+    // Measure on cuda without a GPU says why once, with the formats it stopped, where it said
+    // "no CUDA device" once per format and mode (sweep 68a B4).
+    void measureWithoutAGpuSaysWhyOnce() {
+        if (!tscope::cuda_built())
+            QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): nothing to measure on cuda");
+        if (tscope::query_gpu().available) QSKIP("this machine has a GPU: the bench runs there");
+        AdvisorView view;
+        QSignalSpy idle(&view, &AdvisorView::idle);
+        view.setDataset(dataset_of(tstest::random_tensor({40, 30, 20}, 3000, 5, tscope::Distribution::PowerLaw)));
+        view.show();
+        QVERIFY(idle.wait(60000));
+        view.backendBox()->setCurrentIndex(view.backendBox()->findText(QStringLiteral("cuda")));
+        QVERIFY(idle.wait(60000));
+        QVERIFY(view.measureButton()->isEnabled());
+        view.measureButton()->click();
+        QVERIFY(idle.wait(60000));
+        const QString text = view.status()->text(), reason = QString::fromStdString(tscope::query_gpu().reason);
+        QVERIFY2(text.startsWith(QStringLiteral("No format ran. Not run: ")), qPrintable(text));
+        QCOMPARE(text.count(reason), 1);
+        QVERIFY2(text.contains(QStringLiteral("CSF, B-CSF")), qPrintable(text));  // the formats, each named once
+        QCOMPARE(text.count(QStringLiteral("COO")), 1);
+    }
+
     void cancelStopsTheBench() {
         AdvisorView view;
         QSignalSpy idle(&view, &AdvisorView::idle);
