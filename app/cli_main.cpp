@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "tscope/blas_threads.hpp"
+#include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/failed_allocation.hpp"
 #include "tscope/io/temp_cleanup.hpp"
@@ -28,6 +29,11 @@ int run_command(const std::string& command, int argc, char** argv) {
         if (command == "advise") return run_advise(argc, argv);
         if (command == "fetch") return run_fetch(argc, argv);
         if (command == "reorder") return run_reorder(argc, argv);
+        if (command == "--version" || command == "version") {
+            std::cout << "tensorscope-cli " << TS_VERSION << " (CUDA kernels "
+                      << (tscope::cuda_built() ? "built" : "not built") << ")\n";
+            return 0;
+        }
         if (command == "help" || command == "--help" || command == "-h") {
             print_usage(false);
             return 0;

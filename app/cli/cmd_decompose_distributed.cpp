@@ -48,7 +48,8 @@ void warn_about_binding(const DistributedCpdResult& r) {
     for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
         const RankReport& x = r.per_rank[q];
         if (x.cores <= 0 || x.threads <= x.cores) continue;
-        std::cerr << "warning: rank " << q << " ran " << x.threads << " OpenMP threads on the "
+        std::cerr << "warning: rank " << q << " ran "
+                  << counted(static_cast<std::uint64_t>(x.threads), "OpenMP thread", "OpenMP threads") << " on the "
                   << counted(static_cast<std::uint64_t>(x.cores), "core", "cores")
                   << " it is bound to; run mpirun with --bind-to none, or --map-by slot:PE=" << x.threads
                   << ", or set --threads to match" << std::endl;
@@ -57,9 +58,13 @@ void warn_about_binding(const DistributedCpdResult& r) {
     for (const RankReport& x : r.per_rank) {
         if (x.host_cores <= 0 || static_cast<long>(x.host_ranks) * x.threads <= x.host_cores) continue;
         std::cerr << "warning: " << x.host_ranks << " ranks on a host of "
-                  << counted(static_cast<std::uint64_t>(x.host_cores), "core", "cores") << " ran " << x.threads
-                  << " OpenMP threads each, and shared its cores; set --threads "
-                  << std::max(1, x.host_cores / x.host_ranks) << ", or run fewer ranks a host" << std::endl;
+                  << counted(static_cast<std::uint64_t>(x.host_cores), "core", "cores") << " ran "
+                  << counted(static_cast<std::uint64_t>(x.threads), "OpenMP thread", "OpenMP threads")
+                  << " each, and shared its cores; ";
+        if (x.host_ranks > x.host_cores)  // --threads cannot go below 1 (sweep 68a D1)
+            std::cerr << "run at most " << x.host_cores << " ranks a host" << std::endl;
+        else
+            std::cerr << "set --threads " << x.host_cores / x.host_ranks << ", or run fewer ranks a host" << std::endl;
         return;
     }
 }
@@ -170,7 +175,8 @@ int run(MpiSession& mpi, int argc, char** argv) {
                      "started alone, it runs as one rank"
                   << std::endl;
     if (talk && !json)
-        std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over " << mpi.size() << " MPI ranks" << std::endl;
+        std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over "
+                  << counted(static_cast<std::uint64_t>(mpi.size()), "MPI rank", "MPI ranks") << std::endl;
     const DistributedCpdResult r = cpd_als_distributed(path, d, json ? IterationCallback{} : IterationCallback(print_iteration));
     if (auto dir = args->value("--write"))
         agreed_on_rank_zero([&] {

@@ -47,7 +47,7 @@ std::string runs_on(KernelKind k) {
 }  // namespace
 
 void print_usage(bool to_stderr) {
-    (to_stderr ? std::cerr : std::cout) << R"(usage: tensorscope-cli COMMAND ...
+    (to_stderr ? std::cerr : std::cout) << R"(usage: tensorscope-cli COMMAND ...   (tensorscope-cli --version: the version)
 
   info FILE [--json] [--threads T] [--float]
       shape, nnz, density, load report and per-mode slice/fiber statistics

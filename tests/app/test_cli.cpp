@@ -338,6 +338,16 @@ private Q_SLOTS:
         }
     }
 
+    // --version answers as the window's does (sweep 68a E7: it was an unknown command).
+    void versionIsSaid() {
+        const Run r = cli({"--version"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(QRegularExpression("^tensorscope-cli \\d+\\.\\d+\\.\\d+ \\(CUDA kernels (not )?built\\)\n$")
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.constData());
+    }
+
     // A FIFO named as a .tsb to read in parts is refused at once, as no regular file; its
     // open() waited for a writer for ever (sweep 66a F13).
     void aFifoIsRefusedWhereAFileIsReadInParts() {

@@ -209,6 +209,7 @@ private slots:
         QVERIFY2(alone.exitCode() == 0 && err.contains("mpirun -np P"), err.constData());
         const Run one = mpirun(1, {"decompose", file, "--distributed", "--rank", "2", "--iters", "1"});
         QVERIFY2(one.status == 0 && !one.err.contains("mpirun -np P"), one.err.constData());
+        QVERIFY2(one.out.contains(" over 1 MPI rank\n"), one.out.constData());  // not "1 MPI ranks" (sweep 68a D3)
     }
 
     // Ranks that together run more OpenMP threads than their host has cores are warned, bound
@@ -229,6 +230,14 @@ private slots:
             const Run fits = mpirun(2, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "2",
                                         "--iters", "2", "--threads", "1"});
             QVERIFY2(fits.status == 0 && !fits.err.contains("warning:"), fits.err.constData());
+        }
+        if (cores <= 4) {  // more ranks than cores at one thread each: --threads cannot help (sweep 68a D1)
+            const Run many = mpirun(cores + 1, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank",
+                                                "2", "--iters", "1", "--threads", "1"});
+            QVERIFY2(many.status == 0, many.err.constData());
+            QVERIFY2(many.err.contains(QString("run at most %1 ranks a host").arg(cores).toUtf8()) &&
+                         !many.err.contains("set --threads") && many.err.contains("1 OpenMP thread each"),
+                     many.err.constData());
         }
     }
 
