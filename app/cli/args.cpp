@@ -205,14 +205,13 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
             digits.pop_back();
         }
     }
-    std::uint64_t n = 0;
-    try {
-        n = parse_count(digits, what);
-    } catch (const InputError&) {  // it quoted the digits alone: "got '1.5'" for 1.5G (sweep 66a F14)
+    // what the user typed is quoted whole: parse_count quoted the digits alone, "got '1.5'" for
+    // 1.5G (sweep 66a F14); digits past 2^64 keep its "too large" (68a E1)
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         throw InputError(what +
                          " expects a whole number of bytes, optionally with K, M or G (64M, 1G), or auto; got '" +
                          text + "'");
-    }
+    const std::uint64_t n = parse_count(digits, what);
     if (n == 0) throw InputError(what + " must be positive (or auto)");
     // sizes past 2^64 wrapped silently: 17179869184G was 0, which reads as auto
     if (n > UINT64_MAX / scale) throw InputError(what + ": '" + text + "' is too large");
