@@ -70,4 +70,6 @@ std::size_t take_failed_allocation_size() {
     return size;
 }
 
+void note_failed_allocation_size(std::size_t bytes) { failed_size = bytes; }
+
 }  // namespace tscope

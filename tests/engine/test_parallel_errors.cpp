@@ -8,12 +8,14 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "tscope/error.hpp"
+#include "tscope/failed_allocation.hpp"
 #include "tscope/parallel_errors.hpp"
 
 using namespace tscope;
@@ -125,6 +127,24 @@ private slots:
     }
 
     // No failure: run() reports each piece done and rethrow() is silent.
+    // A worker's out of memory says its size on the thread that rethrows it, as the CLI and the
+    // window read it there (sweep 68a A4: FasterTucker's said no size).
+    void aWorkersFailedSizeReachesTheRethrow() {
+        constexpr std::size_t kHuge = std::size_t{1} << 50;
+        tscope::ParallelErrors errors;
+        std::thread worker([&] { errors.run([] { std::vector<char> v(kHuge); }); });
+        worker.join();
+        QCOMPARE(tscope::take_failed_allocation_size(), std::size_t{0});  // not this thread's, yet
+        bool threw = false;
+        try {
+            errors.rethrow();
+        } catch (const std::bad_alloc&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+        QCOMPARE(tscope::take_failed_allocation_size(), kHuge);
+    }
+
     void noFailureThrowsNothing() {
         ParallelErrors errors;
         std::atomic<int> ran{0};

@@ -13,5 +13,9 @@ namespace tscope {
 
 // 0 when no allocation has failed on this thread since the last call; reading clears it.
 std::size_t take_failed_allocation_size();
+// Sets the calling thread's record: ParallelErrors carries a worker thread's failed size to the
+// thread that rethrows its bad_alloc, which would otherwise read 0 (sweep 68a A4: FasterTucker's
+// out of memory said no size).
+void note_failed_allocation_size(std::size_t bytes);
 
 }  // namespace tscope

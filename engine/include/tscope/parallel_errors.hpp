@@ -17,9 +17,13 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <utility>
+
+#include "tscope/failed_allocation.hpp"
 
 namespace tscope {
 
@@ -33,16 +37,19 @@ public:
         try {
             std::forward<Fn>(fn)();
             return true;
+        } catch (const std::bad_alloc&) {  // its size is noted on this thread: kept for the rethrow
+            capture(std::current_exception(), take_failed_allocation_size());
+            return false;
         } catch (...) {
             capture(std::current_exception());
             return false;
         }
     }
 
-    // Keeps e if it is the first; any thread.
-    void capture(std::exception_ptr e) noexcept {
+    // Keeps e if it is the first, with the size that failed where e is a bad_alloc; any thread.
+    void capture(std::exception_ptr e, std::size_t failed_bytes = 0) noexcept {
         const std::lock_guard<std::mutex> hold(lock_);
-        if (!first_) first_ = std::move(e);
+        if (!first_) first_ = std::move(e), failed_bytes_ = failed_bytes;
         failed_.store(true, std::memory_order_relaxed);
     }
 
@@ -54,17 +61,22 @@ public:
     // been seen true (the lock waits for the capture that set it).
     void rethrow() const {
         std::exception_ptr first;
+        std::size_t bytes = 0;
         {
             const std::lock_guard<std::mutex> hold(lock_);
             first = first_;
+            bytes = failed_bytes_;
         }
-        if (first) std::rethrow_exception(first);
+        if (!first) return;
+        if (bytes) note_failed_allocation_size(bytes);  // a worker's out of memory says its size here too
+        std::rethrow_exception(first);
     }
 
 private:
     std::atomic<bool> failed_{false};
     mutable std::mutex lock_;
     std::exception_ptr first_;  // under lock_
+    std::size_t failed_bytes_ = 0;  // under lock_: first_'s failed size, where it is a bad_alloc
 };
 
 }  // namespace tscope
