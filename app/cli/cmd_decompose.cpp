@@ -37,16 +37,19 @@ Json iteration_json(const IterationReport& r) {
     return j;
 }
 
-void note_older_mode_files(const std::string& dir, int order) {
+void note_older_mode_files(const std::string& dir, int order, const char* other) {
     std::string found;
+    std::error_code ec;
     for (int m = order + 1; m <= kMaxOrder; ++m) {  // the names write_cpd and write_tucker give
         const std::string name = "mode" + std::to_string(m) + ".mat";
-        std::error_code ec;
         if (std::filesystem::exists(dir + "/" + name, ec)) found += (found.empty() ? "" : ", ") + name;
     }
     if (!found.empty())
         std::cerr << "note: " << dir << " also holds " << found << " from an earlier run of a higher order: not this "
                   << "run's factors, and left as they are" << std::endl;
+    if (std::filesystem::exists(dir + "/" + other, ec))
+        std::cerr << "note: " << dir << " also holds " << other << " from an earlier run of the other decomposition: "
+                  << "not this run's, and left as it is" << std::endl;
 }
 
 void print_iteration(const IterationReport& r) {
@@ -211,7 +214,7 @@ std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
     if (run.backend == Backend::Cuda) add_gpu_report(run.doc, r);
     if (auto dir = run.args.value("--write")) {
         write_cpd(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
-        note_older_mode_files(*dir, static_cast<int>(r.factors.size()));
+        note_older_mode_files(*dir, static_cast<int>(r.factors.size()), "core.tns");
     }
     if (!run.json && run.backend == Backend::Cuda) print_gpu_report(r);
     if (!run.json && o.restarts > 1) {
@@ -245,7 +248,7 @@ std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
     run.doc["setup_seconds"] = r.setup_seconds;
     if (auto dir = run.args.value("--write")) {
         write_tucker(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
-        note_older_mode_files(*dir, static_cast<int>(r.factors.size()));
+        note_older_mode_files(*dir, static_cast<int>(r.factors.size()), "lambda.mat");
     }
     if (!run.json) std::cout << "fit " << number(r.fit, 6) << (r.converged ? " (converged)" : "") << std::endl;
     return r.iterations;

@@ -181,7 +181,7 @@ int run(MpiSession& mpi, int argc, char** argv) {
     if (auto dir = args->value("--write"))
         agreed_on_rank_zero([&] {
             write_cpd(r.cpd, *dir);
-            note_older_mode_files(*dir, static_cast<int>(r.dims.size()));
+            note_older_mode_files(*dir, static_cast<int>(r.dims.size()), "core.tns");
         });
     if (!talk) return 0;
     warn_about_binding(r);

@@ -145,6 +145,17 @@ private Q_SLOTS:
                      three.err.constData());
             QVERIFY(QFileInfo::exists(dir.filePath("mode4.mat")));
         }
+        // the other decomposition's file is named too (sweep 68a D4): the cpd run above left
+        // lambda.mat for the tucker run, which left core.tns for this cpd run
+        const Run tucker_after_cpd = cli({"decompose", TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns", "--method", "tucker",
+                                          "--rank", "2", "--iters", "2", "--write", dir.path()});
+        QVERIFY2(tucker_after_cpd.err.contains("also holds lambda.mat from an earlier run of the other decomposition"),
+                 tucker_after_cpd.err.constData());
+        const Run cpd_after_tucker = cli({"decompose", TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns", "--rank", "2",
+                                          "--iters", "2", "--write", dir.path()});
+        QVERIFY2(cpd_after_tucker.err.contains("also holds core.tns from an earlier run of the other decomposition"),
+                 cpd_after_tucker.err.constData());
+        QVERIFY(QFileInfo::exists(dir.filePath("core.tns")));
     }
 
     // An option the chosen method or kernel does not read is refused (exit 2), not ignored: a
