@@ -170,6 +170,8 @@ private slots:
             QVERIFY2(r.err.contains(c.words), qPrintable(c.args.join(' ') + ": " + r.err));
             QVERIFY2(error_lines(r.err) == 1, qPrintable(c.args.join(' ') + ": " + r.err));
             QVERIFY(r.out.isEmpty() || !r.out.contains("fit"));
+            if (QString(c.words) == "checksum does not match")  // the whole file's, not rank 0's (sweep 68a D5)
+                QVERIFY2(!r.err.contains("rank 0"), r.err.constData());
         }
         // what rank 0 alone checks is told without "rank 0 of 2", which read as a disagreement
         // between ranks (sweep 66a F10)
