@@ -67,8 +67,8 @@ void print_usage(bool to_stderr) {
   formats FILE.tsb --streamed [--part-nnz N] [--mode ..] [--format ..] [--json] [--mode-order 1,2,3]
           [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       the same survey for a .tsb read in parts, never loaded whole: each format's bytes predicted from counts
-      over the file (exact, or sketched where they cross the slices of mode 1; MM-CSF and HOCFS-ELL's modes
-      past the first not determined; a row of none says why in its footnote)
+      over the file (exact, or sketched where they cross the slices of mode 1; MM-CSF, and on an order-3
+      tensor HOCFS-ELL's modes past the first, not determined; a row of none says why in its footnote)
       formats: )" + all_format_names() + R"(
       options read by: )" + format_parameters() + R"(
   bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
