@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
     tsui::MainWindow window;
     QObject::connect(&signalQuit, &tsui::SignalQuit::received, &window, [&window](int sig) {
         std::fprintf(stderr, "tensorscope: %s: cancelling the running work and quitting\n", strsignal(sig));
+        window.saveWindowMemory();  // as a closed window does
         window.job()->cancel();
         QApplication::exit(tsui::SignalQuit::exitStatus(sig));
     });

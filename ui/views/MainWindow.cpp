@@ -506,10 +506,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
-void MainWindow::closeEvent(QCloseEvent* event) {
+void MainWindow::saveWindowMemory() {
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     rememberWindow(*this, *tabs_, settings);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowMemory();
     job_->cancel();
     QMainWindow::closeEvent(event);
 }

@@ -33,6 +33,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // Saves the geometry and each tab's remembered choices, as closing the window does; for a
+    // quit that closes no window (a signal: sweep 68a B5, it saved nothing).
+    void saveWindowMemory();
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 

@@ -1,11 +1,12 @@
 // The GUI binary's command line: FILE --tab NAME --screenshot PNG (README, "The GUI").
+#include <sys/types.h>
+#include <QDirIterator>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <csignal>
 #include <cstring>
-#include <sys/types.h>
 
 #include "test_support.hpp"
 
@@ -139,9 +140,10 @@ private Q_SLOTS:
         QCOMPARE(gen.exitCode(), 0);
 
         QProcess p;
+        QTemporaryDir config;  // its own, to see the window's memory saved (sweep 68a B5: a signal saved none)
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/tensorscope-test-config"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
         p.setProcessEnvironment(env);
         p.start(TS_BIN_DIR "/tensorscope", {big});
         QVERIFY(p.waitForStarted());
@@ -154,6 +156,13 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 128 + sig);
         QVERIFY2(err.contains("cancelling the running work and quitting"), err.constData());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("big.tns")});
+        bool saved = false;
+        QDirIterator it(config.path(), {QStringLiteral("*.conf")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile f(it.next());
+            saved |= f.open(QIODevice::ReadOnly) && f.readAll().contains("geometry=");
+        }
+        QVERIFY(saved);
     }
 
     // Issue 18: the window opens a tensor four times the memory a tensor may take, shows its
