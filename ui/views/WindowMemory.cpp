@@ -2,8 +2,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDataStream>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QIODevice>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QSettings>
@@ -88,6 +90,27 @@ void restoreControl(QWidget& w, const QVariant& v) {
     if (auto* b = qobject_cast<QCheckBox*>(&w); b && b->isEnabled()) b->setChecked(v.toBool());
 }
 
+// A pane dragged shut comes back open, the space shared evenly: a collapsed pane (a plot, a
+// table) at the next start reads as missing, and its handle is easy to miss (sweep 68a B2).
+// Rewritten in the saved state itself, which QSplitter reads before the window is laid out:
+// its sizes list follows a magic number and a version (QSplitter::saveState, Qt 5.0 streams).
+QByteArray openedPanes(const QByteArray& state) {
+    QDataStream in(state);
+    in.setVersion(QDataStream::Qt_5_0);
+    qint32 marker = 0, version = 0;
+    QList<int> sizes;
+    in >> marker >> version >> sizes;
+    int total = 0;
+    for (int size : sizes) total += size;
+    if (in.status() != QDataStream::Ok || total <= 0 || !sizes.contains(0)) return state;
+    for (int& size : sizes) size = total / static_cast<int>(sizes.size());
+    QByteArray out;
+    QDataStream write(&out, QIODevice::WriteOnly);
+    write.setVersion(QDataStream::Qt_5_0);
+    write << marker << version << sizes;
+    return out + state.mid(static_cast<qsizetype>(in.device()->pos()));
+}
+
 }  // namespace
 
 void rememberWindow(const QMainWindow& window, const QTabWidget& tabs, QSettings& settings) {
@@ -111,7 +134,8 @@ void restoreWindow(QMainWindow& window, QTabWidget& tabs, const QSettings& setti
     const int tab = settings.value(kTab).toInt(&ok);
     if (ok && tab >= 0 && tab < tabs.count()) tabs.setCurrentIndex(tab);
     for (QSplitter* s : window.findChildren<QSplitter*>())
-        if (!s->objectName().isEmpty()) s->restoreState(settings.value(kSplitters + s->objectName()).toByteArray());
+        if (!s->objectName().isEmpty())
+            s->restoreState(openedPanes(settings.value(kSplitters + s->objectName()).toByteArray()));
     // in creation order: a method before the rank its change may reset
     for (QWidget* w : rememberedControls(window)) {
         const QVariant v = settings.value(kControls + w->objectName());

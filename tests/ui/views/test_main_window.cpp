@@ -139,6 +139,29 @@ private Q_SLOTS:
     // What a user leaves is what the next start shows (sweep 66b A4): the tab, a moved
     // splitter, a rank and a method; a remembered value the control no longer takes (a rank
     // past its range) leaves the default.
+    // A pane dragged shut comes back open (sweep 68a B2): a collapsed pane read as missing.
+    void aCollapsedPaneComesBackOpen() {
+        {
+            MainWindow w;
+            w.resize(1280, 1000);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            auto* split = w.findChild<QSplitter*>(QStringLiteral("formatsSplit"));
+            QVERIFY(w.showTab(QStringLiteral("Formats")));
+            const int total = split->sizes().value(0) + split->sizes().value(1);
+            split->setSizes({total, 0});
+            QCOMPARE(split->sizes().value(1), 0);
+            w.close();
+        }
+        MainWindow w;
+        w.resize(1280, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QList<int> sizes = w.findChild<QSplitter*>(QStringLiteral("formatsSplit"))->sizes();
+        QVERIFY2(sizes.size() == 2 && sizes.value(0) > 0 && sizes.value(1) > 0,
+                 qPrintable(QStringLiteral("%1 %2").arg(sizes.value(0)).arg(sizes.value(1))));
+    }
+
     void remembersTabSplittersAndChoicesBetweenStarts() {
         QList<int> moved;
         {
