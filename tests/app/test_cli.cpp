@@ -43,6 +43,7 @@ struct Run {
 
 Run cli(const QStringList& args) {
     QProcess p;
+    if (TS_UNDER_ASAN && args.contains("--distributed")) p.setProcessEnvironment(tstest::without_mpi_leak_checks());
     p.start(TS_BIN_DIR "/tensorscope-cli", args);
     if (!p.waitForFinished(300000)) {
         p.kill();

@@ -35,7 +35,8 @@ struct Run {
 Run mpirun(int ranks, const QStringList& args) {
     QTemporaryDir session;
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env =
+        TS_UNDER_ASAN ? tstest::without_mpi_leak_checks() : QProcessEnvironment::systemEnvironment();
     if (session.isValid()) env.insert("OMPI_MCA_orte_tmpdir_base", session.path());
     p.setProcessEnvironment(env);
     QStringList all{"-np", QString::number(ranks), "--oversubscribe", TS_BIN_DIR "/tensorscope-cli"};
