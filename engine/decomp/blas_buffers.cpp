@@ -16,8 +16,8 @@ namespace tscope::linalg {
 
 namespace {
 
-constexpr std::uint64_t kBufferBytes = std::uint64_t{128}
-                                       << 20;  // BUFFER_SIZE of x86-64 builds, as strace shows it mapped
+// BUFFER_SIZE of OpenBLAS's x86-64 builds, as strace shows each buffer mapped
+constexpr std::uint64_t kBufferBytes = std::uint64_t{128} << 20;
 
 std::mutex probe_mutex;
 bool buffer_taken = false;  // OpenBLAS keeps the buffer it took: once it fits, it always does
