@@ -206,6 +206,7 @@ private slots:
     void startedAloneSaysHowToStartRanks() {
         const QString file = QString::fromStdString(tensor_file("order5"));
         QProcess alone;
+        if (TS_UNDER_ASAN) alone.setProcessEnvironment(tstest::without_mpi_leak_checks());
         alone.start(TS_BIN_DIR "/tensorscope-cli", {"decompose", file, "--distributed", "--rank", "2", "--iters", "1"});
         QVERIFY(alone.waitForFinished(120000));
         const QByteArray err = alone.readAllStandardError();
