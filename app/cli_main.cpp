@@ -11,7 +11,6 @@
 #include "tscope/error.hpp"
 #include "tscope/failed_allocation.hpp"
 #include "tscope/io/temp_cleanup.hpp"
-#include "tscope/text_words.hpp"
 
 namespace {
 
@@ -48,13 +47,8 @@ int run_command(const std::string& command, int argc, char** argv) {
         std::cerr << "cancelled\n";
         return 1;
     } catch (const std::bad_alloc&) {
-        // the size that failed, as the window says it (issue 22); 0 where malloc was not ours
-        const std::size_t asked = tscope::take_failed_allocation_size();
-        std::cerr << "error: out of memory in " << command;
-        if (asked)
-            std::cerr << ": it needed " << tscope::human_bytes(asked)
-                      << " more at once, which this machine could not give";
-        std::cerr << "\n";
+        // the size that failed, as the window says it (issue 22); none where malloc was not ours
+        std::cerr << "error: " << tscope::out_of_memory_words("in " + command) << "\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";

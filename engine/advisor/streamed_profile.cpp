@@ -252,10 +252,9 @@ std::string size_refusal(const TensorProfile& p, FormatKind kind, int mode) {
     }
     if (kind == FormatKind::sCOO) return scoo_refusal(mode, p.stats.modes[m].fibers, p.dims[m]);
     // HOCSR's rows are the index tuples of the modes before the last, in the order the survey
-    // builds (the mode first): past 2^29 the build refuses, and the survey predicted bytes
-    if (kind == FormatKind::HOCSR)
-        return hocsr_refusal(p.dims,
-                             p.options.mode_order.empty() ? mode_first_order(p.order(), mode) : p.options.mode_order);
+    // builds (the mode first, or --mode-order: the root trees' order): past 2^29 the build
+    // refuses, and the survey predicted bytes
+    if (kind == FormatKind::HOCSR) return hocsr_refusal(p.dims, p.root_trees[m].order);
     return {};
 }
 

@@ -45,8 +45,8 @@ double fma_chains(std::uint64_t steps, double seed) {
     for (int j = 0; j < kLanes; ++j) acc[j] = seed + j;
     const double a = 0.999999, b = 1e-7;
     for (std::uint64_t s = 0; s < steps; ++s) {
-#pragma omp \
-    simd  // acc's alignas is known here: an aligned(acc : 64) clause crashed clang 14 under -fsanitize=alignment
+        // acc's alignas is known here: an aligned(acc : 64) clause crashed clang 14 under -fsanitize=alignment
+#pragma omp simd
         for (int j = 0; j < kLanes; ++j) acc[j] = acc[j] * a + b;
     }
     double sum = 0;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "tscope/blas_threads.hpp"
 #include "tscope/error.hpp"
@@ -22,16 +23,20 @@ constexpr std::uint64_t kBufferBytes = std::uint64_t{128} << 20;
 std::mutex probe_mutex;
 bool buffer_taken = false;  // OpenBLAS keeps the buffer it took: once it fits, it always does
 
-}  // namespace
-
-bool address_space_limited() {
+// RLIMIT_AS in bytes, or none where the address space is not limited.
+std::optional<rlim_t> address_space_limit() {
     rlimit limit{};
-    return getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    return limit.rlim_cur;
 }
 
+}  // namespace
+
+bool address_space_limited() { return address_space_limit().has_value(); }
+
 void ensure_blas_buffers() {
-    rlimit limit{};
-    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+    const std::optional<rlim_t> limit = address_space_limit();
+    if (!limit) return;
     // every call, as SerialBlas gives back the count it found: a worker thread would take a buffer of its own
     if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
     std::lock_guard<std::mutex> lock(probe_mutex);
@@ -42,7 +47,7 @@ void ensure_blas_buffers() {
         throw Error("out of memory for the dense steps: OpenBLAS maps a work buffer of " +
                     human_bytes(static_cast<long double>(kBufferBytes)) +
                     " for them, which the process's address-space limit (ulimit -v, " +
-                    human_bytes(static_cast<long double>(limit.rlim_cur)) + ") no longer leaves: raise the limit");
+                    human_bytes(static_cast<long double>(*limit)) + ") no longer leaves: raise the limit");
     munmap(probe, kBufferBytes);
     buffer_taken = true;
 }

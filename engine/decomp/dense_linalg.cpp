@@ -91,10 +91,11 @@ DenseMatrix multiply(const DenseMatrix& a, bool ta, const DenseMatrix& b, bool t
     if ((tb ? b.cols : b.rows) != k) throw Error("matrix shapes do not match in a product");
     DenseMatrix c(m, n);
     c.fill(0);
-    if (m && n && k) ensure_blas_buffers();
-    if (m && n && k)
+    if (m && n && k) {
+        ensure_blas_buffers();
         cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, as_int(m), as_int(n), as_int(k),
                     1.0, a.data.data(), as_int(a.cols), b.data.data(), as_int(b.cols), 0.0, c.data.data(), as_int(n));
+    }
     return c;
 }
 

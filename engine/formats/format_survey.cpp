@@ -7,7 +7,6 @@
 #include "tscope/error.hpp"
 #include "tscope/failed_allocation.hpp"
 #include "tscope/tensor/coo_ops.hpp"
-#include "tscope/text_words.hpp"
 
 namespace tscope {
 
@@ -47,11 +46,7 @@ std::vector<FormatRow> survey_formats(const CooTensor& t, const SurveyRequest& r
                 row.error = e.what();
             } catch (
                 const std::bad_alloc&) {  // this format's row, not the survey (sweep 68a A1: HOCSR's 1.2 GB ended it)
-                const std::size_t asked = take_failed_allocation_size();  // 0 where it failed on another thread
-                row.error = std::string("out of memory building ") + format_name(kind) +
-                            (asked ? ": it needed " + human_bytes(static_cast<long double>(asked)) +
-                                         " more at once, which this machine could not give"
-                                   : "");
+                row.error = out_of_memory_words(std::string("building ") + format_name(kind));
             }
             rows.push_back(std::move(row));
             control.progress(rows.size(), total);

@@ -1,13 +1,13 @@
 #include "tscope/tensor/column.hpp"
 
-#include "tscope/failed_allocation.hpp"
-
 #include <mutex>
 #include <vector>
 
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
+
+#include "tscope/failed_allocation.hpp"
 
 namespace tscope {
 

@@ -7,6 +7,9 @@
 
 #include <cstdlib>
 #include <new>
+#include <string>
+
+#include "tscope/text_words.hpp"
 
 namespace {
 
@@ -56,12 +59,8 @@ void* operator new[](std::size_t size, std::align_val_t alignment) { return allo
 // The nothrow forms too: their library versions are not bound to call malloc, and ASan's are
 // not, so a block from std::get_temporary_buffer (std::stable_sort) or Qt's new (std::nothrow)
 // reached the free above as a mismatch (sanitizer run, session 69: 45 reports in 44 suites)
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-    return size ? std::malloc(size) : std::malloc(1);
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-    return size ? std::malloc(size) : std::malloc(1);
-}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return std::malloc(size ? size : 1); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return std::malloc(size ? size : 1); }
 void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
     const auto align = static_cast<std::size_t>(alignment);
     if (size == 0) size = 1;
@@ -93,5 +92,14 @@ std::size_t take_failed_allocation_size() {
 }
 
 void note_failed_allocation_size(std::size_t bytes) { failed_size = bytes; }
+
+std::string out_of_memory_words(const std::string& doing) {
+    const std::size_t asked = take_failed_allocation_size();
+    std::string words = "out of memory " + doing;
+    if (asked)
+        words += ": it needed " + human_bytes(static_cast<long double>(asked)) +
+                 " more at once, which this machine could not give";
+    return words;
+}
 
 }  // namespace tscope

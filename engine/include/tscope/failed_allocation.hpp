@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace tscope {
 
@@ -17,5 +18,9 @@ std::size_t take_failed_allocation_size();
 // thread that rethrows its bad_alloc, which would otherwise read 0 (sweep 68a A4: FasterTucker's
 // out of memory said no size).
 void note_failed_allocation_size(std::size_t bytes);
+// "out of memory <doing>: it needed 1.2 GB more at once, which this machine could not give",
+// from the calling thread's failed size (taken, so cleared), or without the size where none was
+// noted. The CLI's words for any command, and the format survey's for one format's row.
+std::string out_of_memory_words(const std::string& doing);
 
 }  // namespace tscope
