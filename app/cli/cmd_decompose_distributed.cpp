@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <sstream>
+#include <string>
 
 #include "args.hpp"
 #include "decompose_report.hpp"
@@ -44,30 +46,37 @@ Json spread_json(const Spread& s) { return Json{{"max", s.max}, {"avg", s.avg}};
 // Unbound ranks (--oversubscribe, --bind-to none) escape that check: 3 ranks of 2 threads on a
 // 2-core host took 0.6-4 s an iteration against 0.14 s with --threads 1, and said nothing (sweep
 // 66a F11).
-void warn_about_binding(const DistributedCpdResult& r) {
+// The warning, or "" where the binding is fine.
+std::string binding_warning(const DistributedCpdResult& r) {
+    std::ostringstream w;
     for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
         const RankReport& x = r.per_rank[q];
         if (x.cores <= 0 || x.threads <= x.cores) continue;
-        std::cerr << "warning: rank " << q << " ran "
-                  << counted(static_cast<std::uint64_t>(x.threads), "OpenMP thread", "OpenMP threads") << " on the "
-                  << counted(static_cast<std::uint64_t>(x.cores), "core", "cores")
-                  << " it is bound to; run mpirun with --bind-to none, or --map-by slot:PE=" << x.threads
-                  << ", or set --threads to match" << std::endl;
-        return;
+        w << "warning: rank " << q << " ran "
+          << counted(static_cast<std::uint64_t>(x.threads), "OpenMP thread", "OpenMP threads") << " on the "
+          << counted(static_cast<std::uint64_t>(x.cores), "core", "cores")
+          << " it is bound to; run mpirun with --bind-to none, or --map-by slot:PE=" << x.threads
+          << ", or set --threads to match\n";
+        return w.str();
     }
     for (const RankReport& x : r.per_rank) {
         if (x.host_cores <= 0 || static_cast<long>(x.host_ranks) * x.threads <= x.host_cores) continue;
-        std::cerr << "warning: " << x.host_ranks << " ranks on a host of "
-                  << counted(static_cast<std::uint64_t>(x.host_cores), "core", "cores") << " ran "
-                  << counted(static_cast<std::uint64_t>(x.threads), "OpenMP thread", "OpenMP threads")
-                  << " each, and shared its cores; ";
+        w << "warning: " << x.host_ranks << " ranks on a host of "
+          << counted(static_cast<std::uint64_t>(x.host_cores), "core", "cores") << " ran "
+          << counted(static_cast<std::uint64_t>(x.threads), "OpenMP thread", "OpenMP threads")
+          << " each, and shared its cores; ";
         if (x.host_ranks > x.host_cores)  // --threads cannot go below 1 (sweep 68a D1)
-            std::cerr << "run at most " << x.host_cores << " ranks a host" << std::endl;
+            w << "run at most " << x.host_cores << " ranks a host\n";
         else
-            std::cerr << "set --threads " << x.host_cores / x.host_ranks << ", or run fewer ranks a host" << std::endl;
-        return;
+            w << "set --threads " << x.host_cores / x.host_ranks << ", or run fewer ranks a host\n";
+        return w.str();
     }
+    return {};
 }
+
+// One write a line: mpirun forwards a rank's stderr as the pieces arrive, so a line written in
+// pieces could take another stream's line between them (sweep 68a D2).
+void say_line(const std::string& line) { std::cerr << line << std::flush; }
 
 DistributedCpdOptions read_options(const Args& args) {
     const std::string method = args.value_or("--method", "cpd");
@@ -171,9 +180,9 @@ int run(MpiSession& mpi, int argc, char** argv) {
     const bool json = args->flag("--json");
     const bool talk = mpi.rank() == 0;
     if (mpi.started_alone())  // it ran as one rank without a word (sweep 66a F10)
-        std::cerr << "note: --distributed runs over the ranks mpirun starts (mpirun -np P tensorscope-cli ...); "
-                     "started alone, it runs as one rank"
-                  << std::endl;
+        say_line(
+            "note: --distributed runs over the ranks mpirun starts (mpirun -np P tensorscope-cli ...); "
+            "started alone, it runs as one rank\n");
     if (talk && !json)
         std::cout << path << ": cpd on " << backend_name(d.cpd.backend) << " over "
                   << counted(static_cast<std::uint64_t>(mpi.size()), "MPI rank", "MPI ranks") << std::endl;
@@ -184,7 +193,7 @@ int run(MpiSession& mpi, int argc, char** argv) {
             note_older_mode_files(*dir, static_cast<int>(r.dims.size()), "core.tns");
         });
     if (!talk) return 0;
-    warn_about_binding(r);
+    say_line(binding_warning(r));
     if (json)
         std::cout << report_json(path, d, r).dump(1) << "\n";
     else
@@ -199,18 +208,18 @@ int run_decompose_distributed(int argc, char** argv) {
     try {
         return run(mpi, argc, argv);
     } catch (const InputError& e) {  // every rank holds the same error: rank 0 says it
-        if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
+        if (mpi.rank() == 0) say_line("error: " + std::string(e.what()) + "\n");
         return 2;
     } catch (const AgreedError& e) {
-        if (mpi.rank() == 0) std::cerr << "error: " << e.what() << "\n";
+        if (mpi.rank() == 0) say_line("error: " + std::string(e.what()) + "\n");
         return 1;
     } catch (const std::bad_alloc&) {  // this rank's alone: the others would wait for it in a collective
-        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": out of host memory; the job is stopped"
-                  << std::endl;
+        say_line("error: rank " + std::to_string(mpi.rank()) + " of " + std::to_string(mpi.size()) +
+                 ": out of host memory; the job is stopped\n");
         mpi.abort_job(1);
     } catch (const std::exception& e) {
-        std::cerr << "error: rank " << mpi.rank() << " of " << mpi.size() << ": " << e.what() << "; the job is stopped"
-                  << std::endl;
+        say_line("error: rank " + std::to_string(mpi.rank()) + " of " + std::to_string(mpi.size()) + ": " + e.what() +
+                 "; the job is stopped\n");
         mpi.abort_job(1);
     }
 }
