@@ -26,6 +26,13 @@
 // has no shared-memory float add, so atomicAdd on shared memory compiles to a compare-and-swap
 // loop (ATOMS.CAST.SPIN in the SASS), four of them a nonzero a slice. With power-law leaves the
 // one hot row's atomics held global to 5.09 ms and shared to 4.94 (gather 0.545).
+//
+// Session 70 (docs/bench/h200-leaf-adds-session70.json) added fixed-point shared adds, so that the
+// privatised adds are integer atomics: int32 compiles to the native ATOMS.ADD, yet took 2.66 ms
+// (shared float 3.27, global 1.07, gather 0.56, uniform leaves); int64 is a compare-and-swap loop
+// on sm_90 too (ATOMS.CAST.SPIN.64), 5.86 ms. So the CAS loop was not all of the privatised
+// walk's cost: walking every fiber once a column slice at one block an SM is slower than L2's
+// vector atomics whatever the add. With power-law leaves int32 took 2.74 ms against global 5.09.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -34,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #define CK(x)                                                                                   \
@@ -99,6 +107,38 @@ __global__ void shared_adds(Partition p, std::uint32_t rows, const float4* A, co
         const float4 r{s[i], s[rows + i], s[2 * rows + i], s[3 * rows + i]};
         if (r.x != 0.f || r.y != 0.f || r.z != 0.f || r.w != 0.f) red_v4(out + i * kSlices + slice, r);
     }
+}
+
+// Session 70: the same privatised walk with the adds in fixed point, so that they are native
+// integer shared-memory atomics (ATOMS.ADD) rather than the float compare-and-swap loop. Each
+// contribution is rounded to a multiple of 1/scale, where scale keeps every row's sum of
+// magnitudes under 2^30 (int) or 2^62 (long long); a block owns W columns of every row (4 ints or
+// 2 long longs: 189 KiB either way) and walks its group's fibers once per column slice it owns.
+template <class T, int W>
+__global__ void fixed_adds(Partition p, std::uint32_t rows, float scale, const float* A, const float* B, float* out) {
+    extern __shared__ unsigned char raw[];
+    T* s = reinterpret_cast<T*>(raw);  // s[c * rows + i]
+    constexpr int slices = kRank / W;
+    const std::uint32_t slice = blockIdx.x % slices, group = blockIdx.x / slices, groups = gridDim.x / slices;
+    for (std::uint32_t k = threadIdx.x; k < W * rows; k += blockDim.x) s[k] = 0;
+    __syncthreads();
+    for (std::uint32_t f = group * blockDim.x + threadIdx.x; f < p.fibers; f += groups * blockDim.x) {
+        float pre[W];
+        for (int c = 0; c < W; ++c) pre[c] = A[p.root[f] * kRank + slice * W + c] * B[p.mid[f] * kRank + slice * W + c] * scale;
+        for (std::uint32_t j = p.ptr[f]; j < p.ptr[f + 1]; ++j) {
+            const float v = p.val[j];
+            const std::uint32_t i = p.leaf[j];
+            for (int c = 0; c < W; ++c) {
+                const T q = sizeof(T) == 4 ? T(__float2int_rn(v * pre[c])) : T(__float2ll_rn(v * pre[c]));
+                atomicAdd(reinterpret_cast<std::conditional_t<sizeof(T) == 4, int, unsigned long long>*>(s + c * rows + i),
+                          static_cast<std::conditional_t<sizeof(T) == 4, int, unsigned long long>>(q));
+            }
+        }
+    }
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < rows; i += blockDim.x)
+        for (int c = 0; c < W; ++c)
+            if (s[c * rows + i] != 0) atomicAdd(out + i * kRank + slice * W + c, float(double(s[c * rows + i]) / scale));
 }
 
 __global__ void gathers(Partition p, const float4* A, const float4* B, const float4* C, float4* out) {
@@ -198,6 +238,28 @@ int main(int argc, char** argv) {
         CK(cudaMemsetAsync(o2, 0, out_bytes));
         shared_adds<<<shared_blocks, 1024, smem>>>(p, rows, A, B, o2);
     });
+    // Fixed point: every row's sum of |contribution| is at most its leaves' |values| summed
+    // (factors are in [0, 1)), so scale = 2^30 or 2^62 over the largest such sum keeps it in range.
+    std::vector<double> row_abs(rows, 0.0);
+    for (std::size_t j = 0; j < leaf.size(); ++j) row_abs[leaf[j]] += std::abs(double(val[j]));
+    const double bound = *std::max_element(row_abs.begin(), row_abs.end());
+    const float scale32 = float(std::ldexp(1.0, 30) / bound), scale64 = float(std::ldexp(1.0, 62) / bound);
+    float4 *o4 = nullptr, *o5 = nullptr;
+    CK(cudaMalloc(&o4, out_bytes));
+    CK(cudaMalloc(&o5, out_bytes));
+    CK(cudaFuncSetAttribute(fixed_adds<int, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CK(cudaFuncSetAttribute(fixed_adds<long long, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const int fixed64_blocks = (kRank / 2) * (sms / (kRank / 2));
+    const float tf32 = median_ms([&] {
+        CK(cudaMemsetAsync(o4, 0, out_bytes));
+        fixed_adds<int, 4><<<shared_blocks, 1024, smem>>>(p, rows, scale32, reinterpret_cast<const float*>(A),
+                                                          reinterpret_cast<const float*>(B), reinterpret_cast<float*>(o4));
+    });
+    const float tf64 = median_ms([&] {
+        CK(cudaMemsetAsync(o5, 0, out_bytes));
+        fixed_adds<long long, 2><<<fixed64_blocks, 1024, smem>>>(p, rows, scale64, reinterpret_cast<const float*>(A),
+                                                                 reinterpret_cast<const float*>(B), reinterpret_cast<float*>(o5));
+    });
     const float tc = median_ms([&] {
         CK(cudaMemsetAsync(o3, 0, out_bytes));
         gathers<<<sms * 8, 256>>>(p, A, B, C, o3);
@@ -206,14 +268,24 @@ int main(int argc, char** argv) {
     std::vector<float> h1(std::size_t(rows) * kRank), h2(h1.size());
     CK(cudaMemcpy(h1.data(), o1, h1.size() * sizeof(float), cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(h2.data(), o2, h2.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    double worst = 0.0;
-    for (std::size_t k = 0; k < h1.size(); ++k)
-        worst = std::max(worst, std::abs(double(h1[k]) - h2[k]) / std::max(1e-30, std::abs(double(h1[k]))));
+    auto worst_against = [&](const std::vector<float>& h) {
+        double worst = 0.0;
+        for (std::size_t k = 0; k < h1.size(); ++k)
+            worst = std::max(worst, std::abs(double(h1[k]) - h[k]) / std::max(1e-30, std::abs(double(h1[k]))));
+        return worst;
+    };
+    const double worst = worst_against(h2);
+    std::vector<float> h4(h1.size()), h5(h1.size());
+    CK(cudaMemcpy(h4.data(), o4, h4.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h5.data(), o5, h5.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    const double worst32 = worst_against(h4), worst64 = worst_against(h5);
     cudaDeviceProp prop{};
     CK(cudaGetDeviceProperties(&prop, 0));
     std::printf("{\"device\":\"%s\",\"leaf_law\":%d,\"rows\":%u,\"fibers\":%u,\"nnz\":%zu,\"rank\":%d,\"shared_blocks\":%d,"
                 "\"memset_ms\":%.4f,\"global_adds_ms\":%.4f,\"shared_adds_ms\":%.4f,\"gathers_ms\":%.4f,"
-                "\"max_rel_diff\":%.3g}\n",
-                prop.name, int(leaf_law), rows, fibers, leaf.size(), kRank, shared_blocks, tm, tg - tm, ts - tm, tc - tm, worst);
+                "\"max_rel_diff\":%.3g,\"fixed32_adds_ms\":%.4f,\"fixed32_max_rel_diff\":%.3g,\"fixed64_adds_ms\":%.4f,"
+                "\"fixed64_max_rel_diff\":%.3g}\n",
+                prop.name, int(leaf_law), rows, fibers, leaf.size(), kRank, shared_blocks, tm, tg - tm, ts - tm, tc - tm, worst,
+                tf32 - tm, worst32, tf64 - tm, worst64);
     return 0;
 }
