@@ -107,7 +107,7 @@ int run_pipeline(int argc, char** argv) {
                  {"pipeline", runs}};
         doc["max_rel_error"] = max_err >= 0 ? Json(max_err) : Json(nullptr);
         if (!check_against.empty()) doc["check_against"] = check_against;
-        std::cout << doc.dump(1) << "\n";
+        std::cout << doc.dump(1, ' ', false, kBadUtf8) << "\n";
         return failed ? 1 : 0;
     }
     std::cout << path << ": " << grouped(t.nnz()) << " nonzeros, " << report.format << " mode " << mode + 1 << ", "
@@ -115,7 +115,8 @@ int run_pipeline(int argc, char** argv) {
               << "copied in: " << number(static_cast<double>(report.bytes_in) / 1e6) << " MB; one-shot SpTV would need "
               << number(static_cast<double>(report.one_shot_bytes) / 1e6) << " MB; "
               << number(static_cast<double>(report.gpu_free_bytes) / 1e6) << " MB free\n\n";
-    TextTable table({"streams", "chunk MB", "chunks", "T_s ms", "T_p ms", "model ms", "T_s/T_p", "overlap", "of possible", "kernel/transfer"});
+    TextTable table({"streams", "chunk MiB", "chunks", "T_s ms", "T_p ms", "model ms", "T_s/T_p", "overlap",
+                     "of possible", "kernel/transfer"});
     for (const PipelineRun& r : report.runs)
         table.add({std::to_string(r.streams), number(static_cast<double>(r.chunk_bytes) / (1 << 20)), std::to_string(r.chunks.size()),
                    number(r.t_sync * 1e3), number(r.t_pipe * 1e3), number(r.t_model * 1e3), number(r.t_sync / r.t_pipe),

@@ -253,13 +253,20 @@ std::string mttkrp_reason(const TensorProfile& p, const FormatAdvice& f, const F
     return phrase + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
 }
 
-std::string reason_for(const TensorProfile& p, KernelKind kernel, Backend backend, const FormatAdvice& f, const FormatAdvice& best,
-                       const std::vector<int>& modes) {
+// `least` is the supported row that moves the fewest bytes: the fastest need not be it, where
+// another's work per nonzero costs more than its bytes save (HLS's tiles on TTMc), and it had
+// been called "the least" whatever the others moved (sweep 70c C4).
+std::string reason_for(const TensorProfile& p, KernelKind kernel, Backend backend, const FormatAdvice& f,
+                       const FormatAdvice& best, const FormatAdvice& least, const std::vector<int>& modes) {
     const bool is_best = &f == &best;
     if (kernel == KernelKind::SpTV) return sptv_reason(p, f, best, modes, is_best, backend);
     if (kernel == KernelKind::MTTKRP) return mttkrp_reason(p, f, best, modes, is_best, backend);
     const std::string moved = format_name(f.format) + std::string(" moves ") + mb(f.bytes_moved);
-    if (is_best) return moved + ", the least; predicted fastest (a rough model for " + kernel_title(kernel) + ")";
+    const std::string model = "a rough model for " + std::string(kernel_title(kernel));
+    if (is_best && least.bytes_moved < f.bytes_moved)
+        return moved + "; predicted fastest: " + format_name(least.format) + " moves less (" + mb(least.bytes_moved) +
+               ") but its work per nonzero costs more (" + model + ")";
+    if (is_best) return moved + ", the least; predicted fastest (" + model + ")";
     return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
            fmt("%.2gx", f.seconds / best.seconds) + " its time";
 }
@@ -347,8 +354,12 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
         return advice;
     }
     const FormatAdvice& best = advice.ranking.front();
+    const FormatAdvice* least = &best;
+    for (const FormatAdvice& f : advice.ranking)
+        if (f.supported && f.bytes_moved < least->bytes_moved) least = &f;
     for (FormatAdvice& f : advice.ranking)
-        f.reason = f.supported ? reason_for(profile, request.kernel, request.backend, f, best, modes) : f.refusal;
+        f.reason =
+            f.supported ? reason_for(profile, request.kernel, request.backend, f, best, *least, modes) : f.refusal;
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
     if (request.backend == Backend::Cuda) advice.caveat = gpu_caveat(request.kernel);

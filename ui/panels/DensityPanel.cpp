@@ -248,7 +248,7 @@ void DensityPanel::showCounts(Result r) {
         tiles_->show();
         tileCaption_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         tileCaption_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
-        drawMap(tiles_, tm.map, 16, false, tr("fill of the fullest tile"));
+        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile"));
         tileCaption_->setText(tr("%1 non-empty tiles; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
                                  "One pixel: %6 × %7 indices.")
                                   .arg(grouped(tm.tiles), grouped(tm.dense_tiles))
@@ -274,7 +274,7 @@ void DensityPanel::drawMapOrSayWhyNot() {
         return;
     }
     map_->show();
-    drawMap(map_, result_.map, 1, true, tr("nonzeros"));
+    drawMap(map_, result_.map, true, tr("nonzeros"));
     const tscope::DensityMap& m = result_.map;
     mapCaption_->setText(
         tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
@@ -362,8 +362,8 @@ void DensityPanel::drawFibers() {
     fibers_->replot();
 }
 
-void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t indicesPerCell, bool logScale, const QString& what) {
-    drawDensityMap(plot, m, dataset_->tensor.dim(m.mode_x), dataset_->tensor.dim(m.mode_y), indicesPerCell, logScale, what);
+void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool logScale, const QString& what) {
+    drawDensityMap(plot, m, dataset_->tensor.dim(m.mode_x), dataset_->tensor.dim(m.mode_y), logScale, what);
 }
 
 }  // namespace tsui

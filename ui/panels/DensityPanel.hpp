@@ -61,7 +61,7 @@ private:
     void drawSlices();
     void drawFibers();
     // indicesPerCell: 1 for the nonzero map, 16 for the tile map (a cell is a tile)
-    void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, std::uint64_t indicesPerCell, bool logScale, const QString& what);
+    void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, bool logScale, const QString& what);
     void attachReadouts();
     QString describeCell(QCustomPlot* plot, const tscope::DensityMap& map, std::uint64_t indicesPerCell, QPointF pixel,
                          const QString& what) const;

@@ -267,7 +267,7 @@ void PipelinePanel::showRecording(int index) {
     run_->clear();
     for (const tscope::PipelineRun& run : r.runs)
         run_->addItem(counted(run.streams, tr("stream"), tr("streams")) +
-                      (run.chunk_bytes ? tr(" × %1").arg(humanBytes(run.chunk_bytes)) : tr(" × auto chunks")) +
+                      (run.chunk_bytes ? tr(" × %1").arg(binaryBytes(run.chunk_bytes)) : tr(" × auto chunks")) +
                       tr(": T_p %1").arg(ms(run.t_pipe)));
     run_->setCurrentIndex(static_cast<int>(r.best));
     showRun(static_cast<int>(r.best));
@@ -447,7 +447,7 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
            "come out faster than a GPU would run them.")
             .arg(dataset_->title.toHtmlEscaped(), grouped(dataset_->tensor.nnz()), plan_.format)
             .arg(counted(static_cast<qint64>(p.chunks.size()), tr("chunk"), tr("chunks")))
-            .arg(humanBytes(plan_.chunkBytes))
+            .arg(binaryBytes(plan_.chunkBytes))
             .arg(counted(p.streams, tr("stream"), tr("streams")))
             .arg(device.toHtmlEscaped(), ms(p.t_sync), ms(p.t_pipe), ms(p.t_model),
                  shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));

@@ -202,7 +202,7 @@ void ReorderPanel::clearComparison() {
     shown_.reset();
     const QString hint = dataset_ ? tr("Pick a method and press Compare") : tr("Open a tensor to compare its orders");
     for (QCustomPlot* map : {before_, after_}) {
-        drawDensityMap(map, tscope::DensityMap{}, 0, 0, 1, true, QString());
+        drawDensityMap(map, tscope::DensityMap{}, 0, 0, true, QString());
         showPlotHint(map, true, hint, false);
         map->replot();
     }
@@ -223,8 +223,8 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     const tscope::ReorderComparison& r = *shown_;
     const QString method = QString::fromLatin1(tscope::reorder_method_name(request.method));
     const tscope::CooTensor& t = dataset_->tensor;
-    drawDensityMap(before_, r.before.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
-    drawDensityMap(after_, r.after.map, t.dim(request.map_x), t.dim(request.map_y), 1, true, tr("nonzeros"));
+    drawDensityMap(before_, r.before.map, t.dim(request.map_x), t.dim(request.map_y), true, tr("nonzeros"));
+    drawDensityMap(after_, r.after.map, t.dim(request.map_x), t.dim(request.map_y), true, tr("nonzeros"));
     showPlotHint(before_, false, QString(), false), showPlotHint(after_, false, QString(), false);
     setPlotTitle(before_, tr("File order"));
     const bool lexi = request.method == tscope::ReorderMethod::Lexi;
@@ -239,7 +239,8 @@ void ReorderPanel::show(std::shared_ptr<tscope::ReorderComparison> c, tscope::Re
     QString text = tr("%1 took %2.").arg(method, humanSeconds(r.relabelling.seconds));
     if (lexi)  // Lexi-Order ran from both starts and kept the one with fewer blocks
         text += QLatin1Char(' ') +
-                tr("It kept its run from the %1 (%2 HiCOO blocks; %3 from the %4).")
+                tr("It ran from two starts and kept the one from the %1: %2 HiCOO blocks, where its run from the %4 "
+                   "reached %3.")  // not the file order's own count, which follows (sweep 70c C9)
                     .arg(fromDegree ? tr("degree sort") : tr("file order"))
                     .arg(grouped(fromDegree ? r.relabelling.blocks_from_degree : r.relabelling.blocks_from_file))
                     .arg(grouped(fromDegree ? r.relabelling.blocks_from_file : r.relabelling.blocks_from_degree))

@@ -8,7 +8,7 @@
 
 namespace tsui {
 
-void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t dimX, std::uint64_t dimY, std::uint64_t indicesPerCell,
+void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t dimX, std::uint64_t dimY,
                     bool logScale, const QString& what) {
     plot->clearPlottables();
     for (int i = plot->plotLayout()->elementCount() - 1; i >= 0; --i)
@@ -27,7 +27,7 @@ void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_
     // Ranges of the cells' centres in 1-based indices: bin b covers indices b*w+1 .. (b+1)*w,
     // so every cell is w indices wide and its edges fall on half indices (equal cells, whole
     // index ticks). The axes end at the last index: a last bin holding fewer is cut there.
-    const double across = static_cast<double>(m.cells_y * indicesPerCell) / kx, down = static_cast<double>(m.cells_x * indicesPerCell) / ky;
+    const double across = static_cast<double>(m.cells_y) / kx, down = static_cast<double>(m.cells_x) / ky;
     const auto centres = [](std::uint64_t cells, double w) {
         return QCPRange(0.5 + w / 2, 0.5 + w / 2 + static_cast<double>(cells - 1) * w);
     };

@@ -29,6 +29,11 @@ QString humanBytes(std::uint64_t bytes) {
     return english().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
 }
 
+QString binaryBytes(std::uint64_t bytes) {
+    if (bytes > 0 && bytes % (std::uint64_t{1} << 20) == 0) return QStringLiteral("%1 MiB").arg(grouped(bytes >> 20));
+    return english().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
 QString engineering(double x) {
     if (x == 0 || !std::isfinite(x)) return QString::number(x);
     int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));

@@ -12,6 +12,9 @@ namespace tsui {
 
 QString grouped(std::uint64_t n);
 QString humanBytes(std::uint64_t bytes);
+// A size set in binary units, as --chunk-bytes 64M and the Pipeline tab's choices set chunks:
+// "64 MiB" (it read 67.1 MB beside the "64 MiB chunks" it was chosen as, sweep 70c C6).
+QString binaryBytes(std::uint64_t bytes);
 // 1,188 for |x| >= 1000; 12.3 or 0.0589 down to 0.01; 5.89e-3 or 806e-6 below.
 QString shortNumber(double x);
 // Three significant digits, the exponent a multiple of three: 806e-6, 5.89e-3, 12.3.

@@ -50,8 +50,15 @@ private Q_SLOTS:
         QCOMPARE(static_cast<std::uint64_t>(cells), t.nnz());
         QVERIFY2(p->mapCaption().contains(QStringLiteral("one pixel holds")), qPrintable(p->mapCaption()));
         // dense 16^3 blocks: HLS finds dense tiles
-        QVERIFY(qobject_cast<QCPColorMap*>(p->tilePlot()->plottable(0)));
+        auto* tiles = qobject_cast<QCPColorMap*>(p->tilePlot()->plottable(0));
+        QVERIFY(tiles);
         QVERIFY2(!p->tileCaption().contains(QStringLiteral("; 0 dense")), qPrintable(p->tileCaption()));
+        // its bins span the tensor, 16 indices a tile (they were drawn 16 times too wide, so
+        // that the first few filled the plot: sweep 70c C8)
+        const double across = tiles->data()->keyRange().upper, down = tiles->data()->valueRange().upper;
+        const double dim_across = double(t.dim(1)), dim_down = double(t.dim(0));  // the map's default, 1 x 2
+        QVERIFY2(across <= dim_across + 16 && across > dim_across - 16, qPrintable(QString::number(across)));
+        QVERIFY2(down <= dim_down + 16 && down > dim_down - 16, qPrintable(QString::number(down)));
         // fiber histogram: the statistics' log2 bins
         auto* bars = qobject_cast<QCPBars*>(p->fiberPlot()->plottable(0));
         QVERIFY(bars && bars->dataCount() > 0);

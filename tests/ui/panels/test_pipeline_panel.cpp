@@ -1,10 +1,11 @@
 // The Pipeline tab: the bundled GPU recordings (1 and 4 streams, with their device) load and
 // draw one rectangle per chunk stage and lane; recordings open from files, bad ones say why;
 // without a GPU the live run is disabled with the reason.
+#include <qcustomplot.h>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
-#include <qcustomplot.h>
 
 #include "models/PipelineRecording.hpp"
 #include "plots/PlotInspector.hpp"
@@ -241,6 +242,28 @@ private Q_SLOTS:
 
     // Issue 22: with no GPU the tab draws the loaded tensor's timeline predicted from a
     // recording's device figures (Sec. 6.2), says so, and reads out each stage under the cursor.
+    // A chunk size is said in the binary units it is set in: the recording's 64 MiB chunks read
+    // "67.1 MB" beside the "64 MiB chunks" choice (sweep 70c C6).
+    void chunkSizesReadInTheirOwnUnits() {
+        QCOMPARE(binaryBytes(64u << 20), QStringLiteral("64 MiB"));
+        QCOMPARE(binaryBytes(1536), QStringLiteral("1.5 KiB"));
+        PipelinePanel p;
+        PipelineRecording rec;
+        rec.title = QStringLiteral("chunks");
+        rec.format = QStringLiteral("HOCFS-CSR");
+        tscope::PipelineRun run;
+        run.streams = 4, run.chunk_bytes = 64u << 20;
+        tscope::PipelineChunk c;
+        c.bytes_in = 1000, c.entries = 10, c.in_end = 1e-3, c.kernel_start = 1e-3, c.kernel_end = 2e-3,
+        c.out_start = 2e-3, c.out_end = 3e-3;
+        run.chunks = run.sync_chunks = {c};
+        run.t_sync = run.t_pipe = run.t_model = 3e-3;
+        rec.runs = {run};
+        p.addRecording(rec);
+        const QString shown = p.findChild<QComboBox*>(QStringLiteral("pipelineRun"))->currentText();
+        QVERIFY2(shown.contains(QStringLiteral("4 streams × 64 MiB")), qPrintable(shown));
+    }
+
     void theLoadedTensorsTimelineIsPredictedAndSaysSo() {
         PipelinePanel p;
         p.resize(1200, 700);

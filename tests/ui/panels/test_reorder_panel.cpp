@@ -190,8 +190,8 @@ private Q_SLOTS:
         const tscope::Relabelling& r = c->relabelling;
         QCOMPARE(*c->after.hicoo_blocks, r.from_degree ? r.blocks_from_degree : r.blocks_from_file);
         QCOMPARE(*c->after.hicoo_blocks, std::min(r.blocks_from_file, r.blocks_from_degree));
-        const QString kept = r.from_degree ? QStringLiteral("kept its run from the degree sort")
-                                           : QStringLiteral("kept its run from the file order");
+        const QString kept = r.from_degree ? QStringLiteral("kept the one from the degree sort")
+                                           : QStringLiteral("kept the one from the file order");
         QVERIFY2(p->status()->text().contains(kept), qPrintable(p->status()->text()));
     }
 
