@@ -25,6 +25,10 @@ Args::Args(int argc, char** argv, int first, const std::string& command, std::se
     : command_(command) {
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
+        if (a == "--") {  // the end of the options, as POSIX has it: a file may then start with '-' (sweep 70b B4)
+            while (++i < argc) positionals_.push_back(argv[i]);
+            break;
+        }
         if (a.size() > 1 && a[0] == '-' && !(a.size() > 1 && std::isdigit(static_cast<unsigned char>(a[1])))) {
             std::string name = a, inline_value;
             bool has_inline = false;
@@ -85,21 +89,30 @@ std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std
     return x;
 }
 
-FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
+namespace {
+
+// The format options' values, as far as they can be checked without the tensor.
+FormatOptions format_option_values(const Args& args) {
     FormatOptions o;
     if (auto order = args.value("--mode-order") ? args.value("--mode-order") : args.value("--csf-order"))
         for (std::uint64_t m : parse_count_list(*order, "--mode-order")) o.mode_order.push_back(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1);
     o.bcsf_fiber_threshold = args.integer("--fiber-threshold", o.bcsf_fiber_threshold, 1);
     o.hicoo_bits = static_cast<int>(args.integer("--hicoo-bits", static_cast<std::uint64_t>(o.hicoo_bits), 1, 16));
     o.hls_threshold = args.integer("--hls-threshold", o.hls_threshold, 1);
+    return o;
+}
+
+}  // namespace
+
+FormatOptions parse_format_options(const Args& args, const CooTensor& t) {
+    const FormatOptions o = format_option_values(args);
     validate_options(t, o);
     return o;
 }
 
 void check_format_parameters(const Args& args, const std::vector<FormatKind>& formats) {
-    if (formats.empty()) return;
     for (const char* option : {"mode-order", "csf-order", "fiber-threshold", "hicoo-bits", "hls-threshold"}) {
-        if (!args.given(std::string("--") + option)) continue;
+        if (formats.empty() || !args.given(std::string("--") + option)) continue;
         const std::string parameter = std::string(option) == "csf-order" ? "mode-order" : option;
         std::string readers;
         bool read = false;
@@ -113,6 +126,7 @@ void check_format_parameters(const Args& args, const std::vector<FormatKind>& fo
             throw InputError(std::string("--") + option + " applies to " + readers +
                              ", and --format names none of them");
     }
+    (void)format_option_values(args);  // their values too, before the load (sweep 70b B9)
 }
 
 void check_input_exists(const std::string& path) {
@@ -123,7 +137,27 @@ void check_input_exists(const std::string& path) {
     if (S_ISDIR(st.st_mode)) throw InputError("cannot read '" + path + "': it is a directory");
 }
 
+void check_mode_syntax(const Args& args) {
+    const std::string modes = args.value_or("--mode", "all");
+    if (modes == "all") return;
+    (void)parse_count_list(modes, "--mode");  // entries from 1; the range waits for the tensor
+}
+
+void check_factor_dir(const std::string& dir) {
+    if (dir.empty()) throw InputError("--factors: the folder's name is empty");
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) throw InputError("--factors " + dir + ": " + std::strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        throw InputError("--factors " + dir + ": not a folder (it holds mode1.mat, mode2.mat, ...)");
+    const std::string first = (std::filesystem::path(dir) / "mode1.mat").string();
+    if (::access(first.c_str(), R_OK) != 0)
+        throw InputError("--factors " + dir + ": cannot read " + first + " (" + std::strerror(errno) + ")");
+}
+
 void check_output_dir(const std::string& dir, const std::string& option) {
+    if (dir.empty())
+        throw InputError(option +
+                         ": the folder's name is empty");  // it read as '/' or 'Invalid argument' (sweep 70b B13)
     std::error_code ec;
     // the levels that do not exist yet, outermost first, as create_directories walks the path
     // (new/sub/.. makes new/sub too): removed again if the command fails
@@ -167,10 +201,21 @@ bool same_file(const std::string& a, const std::string& b) {
 }  // namespace
 
 void check_output_name(const std::string& output) {
+    if (output.empty()) throw InputError("the output file's name is empty");  // after the work, exit 1 (sweep 70b B12)
     if (output == "-")
         throw InputError(
             "'-' as the output: tensors are not written to standard output; give a file name (./- for a file named -)");
     check_tensor_output_name(output);
+    // where it goes, before the work: a missing folder was found once the tensor was made
+    const std::filesystem::path path(output);
+    if (path.filename().string().size() > NAME_MAX)
+        throw InputError("cannot write '" + output + "': " + std::strerror(ENAMETOOLONG));
+    struct stat st {};
+    if (::stat(output.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw InputError("cannot write '" + output + "': it is a folder");
+    const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        throw InputError("cannot write '" + output + "': " + std::strerror(errno) + " (its folder " + dir + ")");
 }
 
 void check_not_input(const std::string& input, const std::vector<std::string>& outputs, const std::string& option,

@@ -68,17 +68,26 @@ std::vector<T> parse_names(const std::string& text, Parse parse) {
 FormatOptions parse_format_options(const Args& args, const CooTensor& t);
 // Refuses (InputError) a format option that none of `formats` reads (the registry's parameters;
 // empty `formats`: every format, which some read): --hls-threshold with --format COO did nothing.
+// Their values are checked too, as far as they can be without the tensor.
 void check_format_parameters(const Args& args, const std::vector<FormatKind>& formats);
 // InputError where the input `path` cannot be a readable file: missing, a folder, or not
 // readable ("-", stdin, always passes). Nothing is opened (a FIFO's open would wait for a
 // writer): for commands that check something costly (a GPU) before they read the file, so that
 // a wrong name is not hidden behind it.
 void check_input_exists(const std::string& path);
+// Said where --rank is given to SpTV alone, which would not read it.
+inline constexpr const char* kRankIsNotSptvs =
+    "--rank applies to --kernel mttkrp, spttm and ttmc: SpTV multiplies by a vector (rank 1)";
+// --mode's list read as far as it can be without the tensor (numbers from 1): before the load.
+void check_mode_syntax(const Args& args);
+// --factors DIR before the load: a folder, and its mode1.mat readable (InputError naming it).
+void check_factor_dir(const std::string& dir);
 // Creates DIR if needed and proves it writable with a temporary file, before any work: a bad
 // --write destination is exit 2 at once, not a failure after the run.
 void check_output_dir(const std::string& dir, const std::string& option = "--write");
 // Refuses "-" as an output's name (InputError): it reads as standard output, which no command
-// writes a tensor to; a file of that name is not what was meant.
+// writes a tensor to; a file of that name is not what was meant. Refuses too, before any work,
+// an empty name, one past NAME_MAX, a folder, and a folder that is missing or not writable.
 void check_output_name(const std::string& output);
 // Refuses (InputError) any of `outputs` that is the file `input` by another name (a path through
 // a link, a hard link; "-": the file standard input reads): what the user gave to be read is

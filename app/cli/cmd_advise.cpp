@@ -2,6 +2,7 @@
 //                 [--threads T] [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
 // The format advisor: each format's predicted storage, bytes moved and time, ranked, with a
 // reason, from the tensor's statistics (no format is built, no kernel runs).
+#include <algorithm>
 #include <iostream>
 
 #include "args.hpp"
@@ -99,6 +100,9 @@ int run_advise(int argc, char** argv) {
         if (b == Backend::CpuRef)
             throw InputError("advise: --backend cpu-ref times the serial oracle on coordinates, whatever the format; use omp or cuda");
     const std::uint64_t rank = args.integer("--rank", 32, 1, 4096);
+    if (args.given("--rank") && rank != 1 &&
+        std::all_of(kernels.begin(), kernels.end(), [](KernelKind k) { return k == KernelKind::SpTV; }))
+        throw InputError(kRankIsNotSptvs);  // it was ignored (sweep 70b B14)
     const LoadedTensor loaded = load_tensor(path);
     const CooTensor& t = loaded.tensor;
     const std::vector<int> modes = parse_modes(args.value_or("--mode", "all"), t.order());
@@ -121,7 +125,7 @@ int run_advise(int argc, char** argv) {
                           {"profile_seconds", profile.seconds},
                           {"machine", to_json(describe_machine())},
                           {"advice", list}}
-                         .dump(2)
+                         .dump(2, ' ', false, kBadUtf8)
                   << "\n";
         return 0;
     }

@@ -132,7 +132,18 @@ void check_bench_options(const Args& args) {
     if (streamed && args.value("--gpus")) throw InputError("--stream runs on one GPU: leave --gpus out");
     if (args.flag("--jsonl") && args.flag("--json")) throw InputError("--json and --jsonl: choose one");
     check_format_parameters(args, parse_names<FormatKind>(args.value_or("--format", "all"), parse_format));
-    (void)args.integer("--streams", 4, 1, 16);  // the values too, before any work
+    // the values too, before the load (sweep 70b B9: --kernel foo waited for it)
+    if (parse_kernel(args.value_or("--kernel", "mttkrp")) == KernelKind::SpTV &&
+        args.integer("--rank", 1, 1, 4096) != 1)
+        throw InputError(kRankIsNotSptvs);  // it was ignored (sweep 70b B14)
+    (void)parse_names<Backend>(args.value_or("--backend", "omp"), parse_backend);
+    (void)parse_names<SpttmVariant>(args.value_or("--variant", "all"), parse_spttm_variant);
+    (void)args.integer("--rank", 32, 1, 4096);
+    (void)args.integer("--repeat", 5, 1, 100000);
+    check_mode_syntax(args);
+    check_reorder_option(args);
+    if (auto dir = args.value("--factors")) check_factor_dir(*dir);
+    (void)args.integer("--streams", 4, 1, 16);
     if (auto v = args.value("--chunk-bytes")) (void)parse_bytes(*v, "--chunk-bytes");
     if (args.value("--gpus")) (void)parse_gpus(args);
     const std::string backends = args.value_or("--backend", "omp");
@@ -162,7 +173,13 @@ BenchRequest bench_request(const Args& args, const CooTensor& t, const std::opti
     if (auto v = args.value("--chunk-bytes")) request.chunk_bytes = parse_bytes(*v, "--chunk-bytes");
     if (auto dir = args.value("--factors"))
         for (int m = 0; m < t.order(); ++m) {
-            const DenseMatrix f = read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank);
+            const DenseMatrix f = [&] {
+                try {
+                    return read_matrix(*dir + "/mode" + std::to_string(m + 1) + ".mat", t.dim(m), request.rank);
+                } catch (const InputError& e) {
+                    throw InputError(std::string("--factors: ") + e.what());
+                }
+            }();
             request.factors.push_back(reorder ? rows_to_new(*reorder, m, f) : f);
         }
     else if (reorder)  // the random factors drawn by the file's ids: --write gives what the file gives
@@ -335,7 +352,7 @@ int run_bench(int argc, char** argv) {
     std::size_t printed = 0;                                    // --jsonl rows already out
     if (lines)
         request.on_result = [&printed](const BenchResult& r) {
-            std::cout << row_json(r).dump() << std::endl;
+            std::cout << row_json(r).dump(-1, ' ', false, kBadUtf8) << std::endl;
             ++printed;
         };
     const std::vector<BenchResult> results = run_bench(t, request);
@@ -346,7 +363,8 @@ int run_bench(int argc, char** argv) {
     if (lines || args.flag("--json")) {
         Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()}};
         if (lines) {  // the rows that came back all at once (--gpus, --stream), then the summary
-            for (std::size_t i = printed; i < results.size(); ++i) std::cout << row_json(results[i]).dump() << "\n";
+            for (std::size_t i = printed; i < results.size(); ++i)
+                std::cout << row_json(results[i]).dump(-1, ' ', false, kBadUtf8) << "\n";
             doc["rows"] = results.size();
         } else {
             Json rows = Json::array();
@@ -357,9 +375,9 @@ int run_bench(int argc, char** argv) {
         doc["machine"] = machine_json(request, copy_gbps);
         if (reorder) doc["reorder"] = reorder_json(*reorder);
         if (lines)
-            std::cout << doc.dump() << std::endl;
+            std::cout << doc.dump(-1, ' ', false, kBadUtf8) << std::endl;
         else
-            std::cout << doc.dump(2) << "\n";
+            std::cout << doc.dump(2, ' ', false, kBadUtf8) << "\n";
         return failed ? 1 : 0;
     }
     print_table(path, t, results, sweeps, copy_gbps);

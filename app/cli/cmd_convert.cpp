@@ -58,7 +58,7 @@ int convert_bounded(const Args& args, const std::string& in, const std::string& 
                           {"merge_seconds", r.merge_seconds},
                           {"seconds", r.seconds},
                           {"peak_host_bytes", peak_host_memory_bytes()}}
-                         .dump(2)
+                         .dump(2, ' ', false, kBadUtf8)
                   << "\n";
     }
     print_summary(in, r.info.format, out, static_cast<int>(r.dims.size()), r.nnz, r.info.duplicates_summed);

@@ -154,6 +154,55 @@ void print_gpu_report(const CpdResult& r) {
               << number(s.kernel_s) << " s; " << number(s.copy_hidden * 100) << "% of the last MTTKRP's copy hidden" << std::endl;
 }
 
+// Every option the method reads, read before the tensor: a typo (--init foo) had cost the whole
+// load, after the report's first line was out (sweep 70b B9).
+struct MethodOptions {
+    CpdOptions cpd;
+    TuckerOptions tucker;
+    std::string tucker_init;
+    FasterTuckerOptions faster;
+};
+
+MethodOptions read_method_options(const Args& args, DecompMethod method, Backend backend, std::uint64_t seed,
+                                  FtSchedule schedule) {
+    MethodOptions m;
+    if (method == DecompMethod::Cpd) {
+        CpdOptions& o = m.cpd;
+        o.rank = args.integer("--rank", 16, 1, 4096);
+        o.max_iters = static_cast<int>(args.integer("--iters", 50, 1, 100000));
+        o.tolerance = real(args, "--tol", 1e-5);
+        o.format = parse_format(args.value_or("--format", "CSF"));
+        o.init = parse_cpd_init(args.value_or("--init", "random"));
+        o.restarts = static_cast<int>(args.integer("--restarts", 1, 1, 1000));
+        o.seed = seed, o.backend = backend;
+        read_gpu_options(args, o);
+    } else if (method == DecompMethod::Tucker) {
+        TuckerOptions& o = m.tucker;
+        o.ranks = parse_count_list(args.value_or("--rank", "8"), "--rank");
+        o.max_iters = static_cast<int>(args.integer("--iters", 25, 1, 100000));
+        o.tolerance = real(args, "--tol", 1e-5);
+        m.tucker_init = args.value_or("--init", "hosvd");
+        if (m.tucker_init != "hosvd" && m.tucker_init != "random")
+            throw InputError("--init must be hosvd or random, not '" + m.tucker_init + "'");
+        o.hosvd_init = m.tucker_init == "hosvd";
+        o.seed = seed, o.backend = backend;
+    } else {
+        FasterTuckerOptions& o = m.faster;
+        o.r_rank = args.integer("--rank", 16, 1, 4096);
+        o.j_ranks = parse_count_list(args.value_or("--j", std::to_string(o.r_rank)), "--j");
+        o.epochs = static_cast<int>(args.integer("--iters", 50, 1, 100000));
+        o.lr_a = real(args, "--lr-a", o.lr_a), o.lr_b = real(args, "--lr-b", o.lr_b);
+        o.reg_a = real(args, "--reg-a", o.reg_a), o.reg_b = real(args, "--reg-b", o.reg_b);
+        o.test_fraction = real(args, "--test-fraction", o.test_fraction);
+        if (o.test_fraction >= 1)
+            throw InputError("--test-fraction must be at least 0 and below 1, got " +
+                             args.value_or("--test-fraction", ""));
+        o.fiber_threshold = args.integer("--fiber-threshold", 128, 1);
+        o.schedule = schedule, o.seed = seed, o.backend = backend;
+    }
+    return m;
+}
+
 // What each method's run reads and where it reports.
 struct DecomposeRun {
     const Args& args;
@@ -161,8 +210,7 @@ struct DecomposeRun {
     const LoadInfo& load;
     const std::optional<Relabelling>& reorder;
     Backend backend;
-    std::uint64_t seed;
-    FtSchedule schedule;
+    const MethodOptions& options;
     bool json;
     IterationCallback report;
     Json& doc;
@@ -176,17 +224,8 @@ void require_gpu_for(const DecomposeRun& run) {
 }
 
 std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
-    CpdOptions o;
-    o.rank = run.args.integer("--rank", 16, 1, 4096);
-    o.max_iters = static_cast<int>(run.args.integer("--iters", 50, 1, 100000));
-    o.tolerance = real(run.args, "--tol", 1e-5);
-    o.seed = run.seed;
-    o.backend = run.backend;
-    o.format = parse_format(run.args.value_or("--format", "CSF"));
-    o.init = parse_cpd_init(run.args.value_or("--init", "random"));
-    o.restarts = static_cast<int>(run.args.integer("--restarts", 1, 1, 1000));
+    CpdOptions o = run.options.cpd;
     if (run.reorder) o.original_ids = run.reorder->old_id;  // the file's start for the seed, relabelled or not
-    read_gpu_options(run.args, o);
     require_gpu_for(run);
     const CpdResult r = cpd_als(run.t, o, run.report);
     run.doc["rank"] = o.rank, run.doc["format"] = format_name(o.format), run.doc["fit"] = r.fit,
@@ -207,9 +246,10 @@ std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
         for (std::size_t k = 0; k < r.starts.size(); ++k) {
             Json its = Json::array();
             for (const IterationReport& it : r.starts[k]) its.push_back(iteration_json(it));
-            starts.push_back(Json{{"start", k}, {"fit", r.start_fits[k]}, {"iterations", its}});
+            starts.push_back(Json{{"start", k + 1}, {"fit", r.start_fits[k]}, {"iterations", its}});
         }
-        run.doc["starts"] = starts, run.doc["best_start"] = r.best_start;
+        run.doc["starts"] = starts,
+        run.doc["best_start"] = r.best_start + 1;  // from 1, as the text says it (sweep 70b B16)
     }
     if (run.backend == Backend::Cuda) add_gpu_report(run.doc, r);
     if (auto dir = run.args.value("--write")) {
@@ -232,19 +272,12 @@ std::vector<IterationReport> run_cpd(const DecomposeRun& run) {
 }
 
 std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
-    TuckerOptions o;
-    o.ranks = parse_count_list(run.args.value_or("--rank", "8"), "--rank");
-    o.max_iters = static_cast<int>(run.args.integer("--iters", 25, 1, 100000));
-    o.tolerance = real(run.args, "--tol", 1e-5);
-    o.seed = run.seed;
-    o.backend = run.backend;
-    const std::string init = run.args.value_or("--init", "hosvd");
-    if (init != "hosvd" && init != "random") throw InputError("--init must be hosvd or random");
-    o.hosvd_init = init == "hosvd";
+    TuckerOptions o = run.options.tucker;
     if (run.reorder) o.original_ids = run.reorder->old_id;
     require_gpu_for(run);
     const TuckerResult r = tucker_hooi(run.t, o, run.report);
-    run.doc["ranks"] = r.core_dims, run.doc["init"] = init, run.doc["fit"] = r.fit, run.doc["converged"] = r.converged;
+    run.doc["ranks"] = r.core_dims, run.doc["init"] = run.options.tucker_init, run.doc["fit"] = r.fit,
+    run.doc["converged"] = r.converged;
     run.doc["setup_seconds"] = r.setup_seconds;
     if (auto dir = run.args.value("--write")) {
         write_tucker(run.reorder ? in_original_ids(r, *run.reorder) : r, *dir);
@@ -255,17 +288,7 @@ std::vector<IterationReport> run_tucker(const DecomposeRun& run) {
 }
 
 std::vector<IterationReport> run_faster_tucker(const DecomposeRun& run) {
-    FasterTuckerOptions o;
-    o.r_rank = run.args.integer("--rank", 16, 1, 4096);
-    o.j_ranks = parse_count_list(run.args.value_or("--j", std::to_string(o.r_rank)), "--j");
-    o.epochs = static_cast<int>(run.args.integer("--iters", 50, 1, 100000));
-    o.lr_a = real(run.args, "--lr-a", o.lr_a), o.lr_b = real(run.args, "--lr-b", o.lr_b);
-    o.reg_a = real(run.args, "--reg-a", o.reg_a), o.reg_b = real(run.args, "--reg-b", o.reg_b);
-    o.test_fraction = real(run.args, "--test-fraction", o.test_fraction);
-    o.fiber_threshold = run.args.integer("--fiber-threshold", 128, 1);
-    o.schedule = run.schedule;
-    o.seed = run.seed;
-    o.backend = run.backend;
+    const FasterTuckerOptions& o = run.options.faster;
     require_gpu_for(run);
     const FasterTuckerResult r = faster_tucker(run.t, o, run.report);
     run.doc["rank"] = o.r_rank, run.doc["j"] = o.j_ranks, run.doc["train_nnz"] = r.train_nnz,
@@ -300,8 +323,7 @@ void check_decompose_options(const Args& args, DecompMethod method, Backend back
             throw InputError(std::string(gpu_only) + " applies to --method cpd --backend cuda");
     check_distributed(args);
     check_method_options(args, method);
-    CpdOptions values;  // the GPU options' values before the GPU, as bench and pipeline check them (sweep 66a F8)
-    if (backend == Backend::Cuda && method == DecompMethod::Cpd) read_gpu_options(args, values);
+    check_reorder_option(args);
 }
 
 
@@ -325,6 +347,8 @@ int run_decompose(int argc, char** argv) {
     const FtSchedule schedule = parse_ft_schedule(args.value_or("--schedule", "hogwild"));  // before the load: a bad name fails fast
     const std::uint64_t seed = args.integer("--seed", 1);
     const bool json = args.flag("--json");
+    // the values too, the GPU's among them before any GPU is looked for (sweep 66a F8)
+    const MethodOptions options = read_method_options(args, method, backend, seed, schedule);
     if (auto dir = args.value("--write")) {  // before the load and the run; the files of any order
         check_output_dir(*dir);
         check_not_input(
@@ -345,7 +369,7 @@ int run_decompose(int argc, char** argv) {
 
     Json doc{{"file", path}, {"method", decomp_method_name(method)}, {"backend", backend_name(backend)}, {"dims", t.dims()},
              {"nnz", t.nnz()}, {"duplicates_summed", loaded.info.duplicates_summed}};
-    const DecomposeRun run{args, t, loaded.info, reorder, backend, seed, schedule, json, report, doc};
+    const DecomposeRun run{args, t, loaded.info, reorder, backend, options, json, report, doc};
     const std::vector<IterationReport> iterations = method == DecompMethod::Cpd      ? run_cpd(run)
                                                     : method == DecompMethod::Tucker ? run_tucker(run)
                                                                                      : run_faster_tucker(run);
@@ -356,7 +380,7 @@ int run_decompose(int argc, char** argv) {
         doc["iterations"] = its;
         doc["peak_host_bytes"] = peak_host_memory_bytes();
         doc["machine"] = to_json(describe_machine());
-        std::cout << doc.dump(1) << "\n";
+        std::cout << doc.dump(1, ' ', false, kBadUtf8) << "\n";
     }
     return 0;
 }

@@ -76,7 +76,10 @@ std::string binding_warning(const DistributedCpdResult& r) {
 
 // One write a line: mpirun forwards a rank's stderr as the pieces arrive, so a line written in
 // pieces could take another stream's line between them (sweep 68a D2).
-void say_line(const std::string& line) { std::cerr << line << std::flush; }
+void say_line(const std::string& line) {
+    if (line.empty()) return;
+    std::cerr << one_line(line.back() == '\n' ? line.substr(0, line.size() - 1) : line) + "\n" << std::flush;
+}
 
 DistributedCpdOptions read_options(const Args& args) {
     const std::string method = args.value_or("--method", "cpd");
@@ -195,7 +198,7 @@ int run(MpiSession& mpi, int argc, char** argv) {
     if (!talk) return 0;
     say_line(binding_warning(r));
     if (json)
-        std::cout << report_json(path, d, r).dump(1) << "\n";
+        std::cout << report_json(path, d, r).dump(1, ' ', false, kBadUtf8) << "\n";
     else
         print_summary(path, r);
     return 0;

@@ -57,7 +57,12 @@ int run_fetch(int argc, char** argv) {
         if (args.flag("--json")) {
             Json list = Json::array();
             for (const CatalogEntry& e : catalog.entries) list.push_back(entry_json(e, cache));
-            std::cout << Json{{"catalog", catalog_path}, {"source", catalog.source}, {"cache", cache}, {"datasets", list}}.dump(2) << "\n";
+            std::cout << Json{{"catalog", catalog_path},
+                              {"source", catalog.source},
+                              {"cache", cache},
+                              {"datasets", list}}
+                             .dump(2, ' ', false, kBadUtf8)
+                      << "\n";
             return 0;
         }
         TextTable table({"name", "order", "dims", "nonzeros", "state"});
@@ -68,7 +73,8 @@ int run_fetch(int argc, char** argv) {
     }
     const CatalogEntry& e = find_entry(catalog, args.positional(0, "the dataset NAME"));
     if (cache_state(e, cache) == CacheState::Ready) {
-        if (args.flag("--json")) std::cout << entry_json(e, cache).dump(2) << "\n";
+        if (args.flag("--json"))
+            std::cout << entry_json(e, cache).dump(2, ' ', false, kBadUtf8) << "\n";
         else std::cout << e.name << ": ready at " << cached_tensor_path(e, cache) << "\n";
         return 0;
     }
@@ -82,7 +88,8 @@ int run_fetch(int argc, char** argv) {
         return 2;
     }
     const std::string tsb = fetch_and_convert(e, cache, args.flag("--json"));
-    if (args.flag("--json")) std::cout << entry_json(e, cache).dump(2) << "\n";
+    if (args.flag("--json"))
+        std::cout << entry_json(e, cache).dump(2, ' ', false, kBadUtf8) << "\n";
     else std::cout << e.name << ": ready at " << tsb << "\n";
     return 0;
 }

@@ -55,9 +55,16 @@ int run_formats_streamed(const Args& args, const std::string& path) {
             else row["error"] = r.error;
             list.push_back(row);
         }
-        std::cout << Json{{"file", path}, {"streamed", true}, {"order", header.dims.size()}, {"dims", header.dims}, {"nnz", profile.nnz},
-                          {"coo_bytes", coo}, {"seconds", profile.seconds}, {"peak_host_bytes", peak_host_memory_bytes()},
-                          {"formats", list}}.dump(2)
+        std::cout << Json{{"file", path},
+                          {"streamed", true},
+                          {"order", header.dims.size()},
+                          {"dims", header.dims},
+                          {"nnz", profile.nnz},
+                          {"coo_bytes", coo},
+                          {"seconds", profile.seconds},
+                          {"peak_host_bytes", peak_host_memory_bytes()},
+                          {"formats", list}}
+                         .dump(2, ' ', false, kBadUtf8)
                   << "\n";
         return 0;
     }
@@ -97,6 +104,8 @@ int run_formats(int argc, char** argv) {
     if (args.value("--part-nnz")) throw InputError("--part-nnz applies to --streamed");
     check_format_parameters(
         args, parse_names<FormatKind>(args.value_or("--format", "all"), parse_format));  // before the load
+    check_reorder_option(args);
+    check_mode_syntax(args);
     LoadedTensor loaded = load_tensor(path);
     const std::optional<Relabelling> reorder = apply_reorder_option(args, loaded.tensor, args.flag("--json"));
     const CooTensor& t = loaded.tensor;
@@ -138,7 +147,7 @@ int run_formats(int argc, char** argv) {
         Json doc{{"file", path}, {"order", t.order()}, {"dims", t.dims()}, {"nnz", t.nnz()},
                  {"coo_bytes", coo_bytes(t)}, {"formats", list}, {"machine", to_json(describe_machine())}};
         if (reorder) doc["reorder"] = reorder_json(*reorder);
-        std::cout << doc.dump(2) << "\n";
+        std::cout << doc.dump(2, ' ', false, kBadUtf8) << "\n";
         return 0;
     }
     std::vector<std::string> header{"format", "mode", "storage units", "bytes", "vs COO", "build s"};

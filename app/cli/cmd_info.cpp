@@ -109,7 +109,7 @@ int run_info_streamed(const Args& args, const std::string& path) {
                           {"gb_per_s", gbps},
                           {"peak_host_bytes", peak_host_memory_bytes()},
                           {"modes", modes}}
-                         .dump(2)
+                         .dump(2, ' ', false, kBadUtf8)
                   << "\n";
         return 0;
     }
@@ -168,7 +168,7 @@ int run_info(int argc, char** argv) {
     const LoadedTensor loaded = load_tensor(path, options);
     const TensorStats stats = compute_stats(loaded.tensor);
     if (args.flag("--json"))
-        std::cout << info_json(loaded.tensor, loaded.info, stats).dump(2) << "\n";
+        std::cout << info_json(loaded.tensor, loaded.info, stats).dump(2, ' ', false, kBadUtf8) << "\n";
     else
         print_text(loaded.tensor, loaded.info, stats);
     return 0;

@@ -13,6 +13,7 @@
 #include "text_table.hpp"
 #include "threads.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/output_lock.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/text_file.hpp"
 #include "tscope/reorder/relabelling.hpp"
@@ -75,14 +76,21 @@ int run_reorder(int argc, char** argv) {
     apply_relabelling(loaded.tensor, r);
     progress.stage("writing " + out);
     const std::unique_ptr<TextFileSet> perms = perm_dir ? prepared_permutations(r, *perm_dir) : nullptr;
-    save_tensor(loaded.tensor, out, progress);
-    if (perms) perms->commit();
+    {
+        // the tensor and its permutations are one set: another reorder's are not put in between
+        // (sweep 70b B7); the tensor is written under the lock, as it is put in place at its end
+        std::vector<std::string> set{out};
+        if (perm_dir) set.push_back(permutation_paths(*perm_dir, 1).front());
+        const OutputLock lock(set);
+        save_tensor(loaded.tensor, out, progress);
+        if (perms) perms->commit();
+    }
     progress.finish();
     if (args.flag("--json")) {
         Json doc{{"input", in}, {"output", out}};
         doc.update(reorder_json(r));
         doc["nnz"] = loaded.tensor.nnz();
-        std::cout << doc.dump(2) << "\n";
+        std::cout << doc.dump(2, ' ', false, kBadUtf8) << "\n";
     } else {
         std::cerr << "reordered " << in << " by " << reorder_method_name(method) << " in " << number(r.seconds) << " s"
                   << reorder_detail(r) << ": wrote " << out

@@ -12,6 +12,10 @@ namespace tscope::cli {
 
 using Json = nlohmann::ordered_json;
 
+// Every document is printed with this: a file name's bytes need not be UTF-8 on Linux, and such
+// bytes print as U+FFFD, where the dump threw after the whole run (sweep 70b B2).
+constexpr auto kBadUtf8 = Json::error_handler_t::replace;
+
 Json to_json(const CountDistribution& d);
 Json to_json(const MachineInfo& m);
 Json to_json(const PipelineChunk& c);

@@ -6,7 +6,7 @@
 
 namespace tscope::cli {
 
-std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, bool quiet) {
+std::optional<std::pair<ReorderMethod, int>> check_reorder_option(const Args& args) {
     const auto method = args.value(kReorderOption);
     if (!method) {
         if (args.value(kReorderItersOption)) throw InputError("--reorder-iters applies to --reorder lexi");
@@ -14,7 +14,13 @@ std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, 
     }
     const ReorderMethod m = parse_reorder_method(*method);
     args.refuse_unless(m == ReorderMethod::Lexi, kReorderItersOption, "--reorder lexi");
-    const int iters = static_cast<int>(args.integer(kReorderItersOption, kLexiIterations, 1, 1000));
+    return std::pair{m, static_cast<int>(args.integer(kReorderItersOption, kLexiIterations, 1, 1000))};
+}
+
+std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, bool quiet) {
+    const auto asked = check_reorder_option(args);
+    if (!asked) return std::nullopt;
+    const auto [m, iters] = *asked;
     Relabelling r = compute_relabelling(t, m, 1, iters);
     apply_relabelling(t, r);
     if (!quiet)

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "args.hpp"
 #include "json_report.hpp"
@@ -16,6 +17,9 @@ namespace tscope::cli {
 inline constexpr const char* kReorderOption = "--reorder";
 inline constexpr const char* kReorderItersOption = "--reorder-iters";
 
+// The method and rounds --reorder asks for (nullopt: none), InputError for a bad name or rounds:
+// called before the load, so that a typo does not wait for it.
+std::optional<std::pair<ReorderMethod, int>> check_reorder_option(const Args& args);
 // Relabels `t` when --reorder is given (one line on stderr unless quiet), else nothing.
 std::optional<Relabelling> apply_reorder_option(const Args& args, CooTensor& t, bool quiet);
 // {"method", "seconds", "iterations"}; Lexi-Order adds "start" ("file" or "degree", the one

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 
@@ -272,6 +273,8 @@ bool TextStream::gzip() const { return gz_ != nullptr; }
 
 bool TextStream::truncated() const { return ended_ && gz_ && gz_->truncated(); }
 
+std::uint64_t TextStream::bytes_read() const { return gz_ ? gz_->consumed() : raw_bytes_; }
+
 std::uint64_t TextStream::disk_offset() const {
     if (!regular_) return 0;
     return gz_ ? gz_->consumed() : raw_bytes_;
@@ -369,9 +372,24 @@ int open_nameless(const std::string& dir, const std::string& probe) {
 
 void allow_nameless_temporaries(bool on) { g_nameless.store(on); }
 
+namespace {
+
+// NAME.tmp-PID-N beside the target, NAME shortened where the whole would pass NAME_MAX: a name
+// of 245-255 bytes is the user's to choose, and its temporary had made it "File name too long"
+// (sweep 70b B5). The PID and counter keep a shortened one apart from any other.
+std::string temporary_name(const std::string& target, unsigned n) {
+    const std::string suffix = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(n);
+    const std::size_t slash = target.rfind('/');
+    const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
+    const std::size_t room = NAME_MAX - suffix.size();
+    return target.substr(0, start) + target.substr(start, std::min(room, target.size() - start)) + suffix;
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), target_(replaced_file(path_)) {
     static std::atomic<unsigned> counter{0};
-    temp_ = target_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    temp_ = temporary_name(target_, counter++);
     // Nameless until commit: the kernel frees it with the process even on SIGKILL or the OOM
     // killer, which no handler sees (a convert's runs and output are each as large as the tensor).
     fd_ = open_nameless(directory_of(target_), temp_);

@@ -112,6 +112,9 @@ public:
     std::uint64_t disk_bytes() const { return disk_bytes_; }
     // Compressed bytes consumed so far, where the input can tell (0 for pipes).
     std::uint64_t disk_offset() const;
+    // Bytes read from the input so far, as they came (compressed where gzip): a pipe's size
+    // once it has ended.
+    std::uint64_t bytes_read() const;
 
 private:
     std::size_t raw_read(char* dst, std::size_t n);

@@ -61,7 +61,12 @@ void remove_temps_and_die(int sig) {
 }
 
 void install_temp_cleanup_on_signals() {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    // SIGPIPE too: `| head -1` ended a run without its cleanup (sweep 70b B15). A signal the
+    // parent set to be ignored stays ignored: nohup's SIGHUP, a harness's SIGPIPE (whose writes
+    // then fail, and say so), `&` in a shell without job control's SIGINT and SIGQUIT.
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
         struct sigaction sa {};
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);

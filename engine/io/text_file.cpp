@@ -7,6 +7,7 @@
 
 #include "file_util.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/output_lock.hpp"
 
 namespace tscope {
 namespace {
@@ -67,12 +68,13 @@ void write_text_file(const std::string& path, const std::function<void(std::ostr
 void write_text_files(const std::vector<TextFile>& files) { TextFileSet(files).commit(); }
 
 TextFileSet::TextFileSet(const std::vector<TextFile>& files) {
-    for (const TextFile& f : files) ready_.push_back(filled(f));
+    for (const TextFile& f : files) ready_.push_back(filled(f)), paths_.push_back(f.path);
 }
 
 TextFileSet::~TextFileSet() = default;
 
 void TextFileSet::commit() {
+    const OutputLock lock(paths_);  // another run's set is not renamed in between
     for (auto& file : ready_) file->commit();
     ready_.clear();
 }

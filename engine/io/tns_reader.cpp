@@ -1096,7 +1096,7 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
     info.text_bytes = text_bytes;
     info.header = pre.header;
     info.lines = line_base + (text_bytes > 0 && last != '\n' ? 1 : 0);
-    info.file_bytes = in.disk_bytes();
+    info.file_bytes = in.regular() ? in.disk_bytes() : in.bytes_read();  // stdin's had read 0 B (sweep 70b B3)
     if (spill_to.spill && s.spilled > 0) {
         spill_to.shape->dims = settle_shape(s, pre, name, info, spill_to.shape->base);
         spill_held(s, *spill_to.spill, true);

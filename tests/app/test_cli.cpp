@@ -266,7 +266,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QProcess p;
         p.start("/bin/sh", {"-c", "ulimit -v 600000 && exec \"$0\" generate --dims 1000,1000,1000 --nnz 30M -o \"$1\"",
-                            TS_BIN_DIR "/tensorscope-cli", dir.filePath("out/big.tsb")});
+                            TS_BIN_DIR "/tensorscope-cli", dir.filePath("big.tsb")});
         QVERIFY(p.waitForFinished(300000));
         const QByteArray err = p.readAllStandardError();
         QCOMPARE(p.exitCode(), 1);
@@ -351,6 +351,14 @@ private Q_SLOTS:
     }
 
     // --version answers as the window's does (sweep 68a E7: it was an unknown command).
+    // An unknown command is one line naming the commands (the whole usage had followed it).
+    void anUnknownCommandIsOneLine() {
+        const Run r = cli({"infos", "x.tns"});
+        QCOMPARE(r.status, 2);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains("unknown command 'infos'") && r.err.contains("reorder"), r.err.constData());
+    }
+
     void versionIsSaid() {
         const Run r = cli({"--version"});
         QCOMPARE(r.status, 0);
@@ -358,6 +366,135 @@ private Q_SLOTS:
                      .match(QString::fromUtf8(r.out))
                      .hasMatch(),
                  r.out.constData());
+    }
+
+    // Sweep 70b B9: every option that does not need the tensor is read before it. The file here
+    // fails to parse on its second line, so an option refused after the load would say that line.
+    void optionsAreReadBeforeTheTensor() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("bad.tns");
+        QVERIFY(tstest::write_file(bad, "1 1 1 1.0\nx y z 2.0\n"));
+        struct Case {
+            QStringList args;
+            const char* says;
+        };
+        const Case cases[] = {
+            {{"decompose", bad, "--init", "foo"}, "--init"},
+            {{"decompose", bad, "--restarts", "0"}, "--restarts"},
+            {{"decompose", bad, "--format", "FOO"}, "unknown format 'FOO'"},
+            {{"decompose", bad, "--reorder", "foo"}, "unknown reorder method 'foo'"},
+            {{"decompose", bad, "--method", "tucker", "--init", "foo"}, "--init must be hosvd or random, not 'foo'"},
+            {{"decompose", bad, "--method", "fastertucker", "--test-fraction", "1.5"}, "--test-fraction"},
+            {{"formats", bad, "--fiber-threshold", "0"}, "--fiber-threshold"},
+            {{"formats", bad, "--hicoo-bits", "99"}, "--hicoo-bits"},
+            {{"formats", bad, "--mode", "0"}, "--mode"},
+            {{"bench", bad, "--kernel", "foo"}, "unknown kernel 'foo'"},
+            {{"bench", bad, "--format", "COO", "--factors", dir.filePath("none")}, "--factors"},
+            {{"bench", bad, "--format", "COO", "--factors", ""}, "--factors: the folder's name is empty"},
+            {{"bench", bad, "--rank", "0"}, "--rank"},
+            {{"bench", bad, "--kernel", "sptv", "--rank", "4"}, "--rank applies to"},  // it was ignored (B14)
+            {{"advise", bad, "--kernel", "sptv", "--rank", "4"}, "--rank applies to"},
+        };
+        for (const Case& c : cases) {
+            const Run r = cli(c.args);
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(c.says) && !r.err.contains("line 2"), (c.args.join(' ') + ": " + r.err).toUtf8());
+            QVERIFY2(r.out.isEmpty(), r.out.constData());  // decompose's first line had gone out
+        }
+    }
+
+    // Sweep 70b B12/B13/B5: an empty output name is bad input before the work (it was exit 1
+    // after it, and --factors "" read from /); a missing folder is said before the tensor is
+    // made; a name of 255 bytes is written (its temporary had passed the limit).
+    void outputNamesAreCheckedBeforeTheWork() {
+        QTemporaryDir dir;
+        const QString sample = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
+        const Run empty_generate = cli({"generate", "--dims", "5,5,5", "--nnz", "10", "-o", ""});
+        QCOMPARE(empty_generate.status, 2);
+        QVERIFY2(empty_generate.err.contains("the output file's name is empty"), empty_generate.err.constData());
+        QCOMPARE(cli({"convert", sample, ""}).status, 2);
+        const Run empty_write = cli({"decompose", sample, "--rank", "2", "--write", ""});
+        QCOMPARE(empty_write.status, 2);
+        QVERIFY2(empty_write.err.contains("--write: the folder's name is empty"), empty_write.err.constData());
+        QElapsedTimer clock;
+        clock.start();
+        const Run missing =
+            cli({"generate", "--dims", "1000,1000,1000", "--nnz", "50000000", "-o", dir.filePath("no/x.tns")});
+        QCOMPARE(missing.status, 2);
+        QVERIFY2(missing.err.contains("its folder"), missing.err.constData());
+        QVERIFY2(clock.elapsed() < 20000, "generate made the tensor before it looked at where it goes");
+        const QString longest = dir.filePath(QString(251, 'h') + ".tns");
+        const Run written = cli({"convert", sample, longest});
+        QVERIFY2(written.status == 0, written.err.constData());
+        QVERIFY(QFileInfo::exists(longest));
+    }
+
+    // Sweep 70b B1: what could not be written to stdout (a full disk, a closed stdout) is a
+    // failure, said on stderr; it exited 0 with the document lost.
+    void anUnwritableStandardOutputFails() {
+        const QString sample = QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns");
+        QProcess full;
+        full.setStandardOutputFile("/dev/full");
+        full.start(TS_BIN_DIR "/tensorscope-cli", {"info", sample, "--json"});
+        QVERIFY(full.waitForFinished(60000));
+        QCOMPARE(full.exitCode(), 1);
+        QVERIFY2(full.readAllStandardError().contains("cannot write the standard output"), "no word on stderr");
+        QProcess closed;  // >&- : fd 1 closed, so the first file opened would have taken its number
+        closed.start("/bin/sh", {"-c", "exec \"$0\" info \"$1\" --json >&-", TS_BIN_DIR "/tensorscope-cli", sample});
+        QVERIFY(closed.waitForFinished(60000));
+        QCOMPARE(closed.exitCode(), 1);
+        QVERIFY(closed.readAllStandardError().contains("cannot write the standard output"));
+    }
+
+    // Sweep 70b B2/B4: a file name that is not UTF-8 prints in the JSON as U+FFFD (the dump
+    // threw after the whole run); "--" ends the options, so a name may start with '-'.
+    void oddFileNames() {
+        QTemporaryDir dir;
+        const QByteArray sample = TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns";
+        QVERIFY(std::filesystem::copy_file(sample.toStdString(), dir.path().toStdString() + "/t\xff.tns"));
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start("/bin/sh", {"-c", "exec \"$0\" info \"$(printf 't\\377.tns')\" --json", TS_BIN_DIR "/tensorscope-cli"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const Run named{0, p.readAllStandardOutput(), {}};
+        QCOMPARE(json(named)["file"].toString(), QString("t\uFFFD.tns"));
+        QVERIFY(QFile::copy(QString::fromUtf8(sample), dir.filePath("-lead.tns")));
+        // the name alone, as a script gives it: run from the folder
+        QProcess q;
+        q.setWorkingDirectory(dir.path());
+        q.start(TS_BIN_DIR "/tensorscope-cli", {"info", "--", "-lead.tns"});
+        QVERIFY(q.waitForFinished(60000));
+        QCOMPARE(q.exitCode(), 0);
+        QVERIFY(q.readAllStandardOutput().contains("-lead.tns"));
+    }
+
+    // Sweep 70b B15: a run ended by SIGPIPE (`| head -1`) removes the --write folder it made,
+    // as SIGINT and SIGTERM do; a thousand iterations' lines overflow the pipe, so the signal
+    // comes. Sweep 70b B16: restarts are numbered from 1 in the JSON, as in the text.
+    void aBrokenPipeCleansUpAndStartsCountFromOne() {
+        QTemporaryDir dir;
+        const QString made = dir.filePath("made");
+        QProcess p;
+        p.start("/bin/sh",
+                {"-c", "\"$0\" decompose \"$1\" --rank 2 --iters 1000 --tol 0 --write \"$2\" | head -1 >/dev/null",
+                 TS_BIN_DIR "/tensorscope-cli", TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns", made});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(!QFileInfo::exists(made), "the --write folder outlived the run");
+        const QJsonObject restarts = json(cli({"decompose", TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns", "--rank", "2",
+                                               "--iters", "3", "--restarts", "2", "--json"}));
+        QCOMPARE(restarts["starts"].toArray().first().toObject()["start"].toInt(), 1);
+        const int best = restarts["best_start"].toInt();
+        QVERIFY(best == 1 || best == 2);
+    }
+
+    // Sweep 70b B17: a file name's newline or escape is written escaped, so the error stays one
+    // line and sends the terminal nothing.
+    void anErrorIsOneLineWhateverTheName() {
+        const Run r = cli({"info", "no\nsuch\x1b[31m.tns"});
+        QCOMPARE(r.status, 2);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains("no\\nsuch\\x1b[31m.tns"), r.err.constData());
     }
 
     // A FIFO named as a .tsb to read in parts is refused at once, as no regular file; its
@@ -410,7 +547,7 @@ private Q_SLOTS:
     void outOfMemoryWhileFormattingTextSaysSo() {
         TS_SKIP_UNDER_ASAN("AddressSanitizer's shadow memory does not start under a 500 MB address space");
         QTemporaryDir dir;
-        const QString tsb = dir.filePath("big.tsb"), tns = dir.filePath("out/big.tns");
+        const QString tsb = dir.filePath("big.tsb"), tns = dir.filePath("big.tns");
         QCOMPARE(cli({"generate", "--dims", "20000,15000,10000", "--nnz", "3M", "--seed", "9", "-o", tsb}).status, 0);
         QProcess p;
         p.start("/bin/sh", {"-c", "unset OPENBLAS_NUM_THREADS; ulimit -v 500000 && exec \"$0\" convert \"$1\" \"$2\"",
@@ -917,6 +1054,7 @@ private Q_SLOTS:
         QCOMPARE(json(gz_in)["format"].toString(), QString("tns.gz"));
         QCOMPARE(json(gz_in)["nnz"].toInteger(), 3000);
         QCOMPARE(json(gz_in)["modes"], ref["modes"]);
+        QCOMPARE(json(gz_in)["file_bytes"].toInteger(), file_bytes(gz).size());  // it said 0 (sweep 70b B3)
 
         const QString out = dir.filePath("from-stdin.tns");
         const Run conv = cli_stdin({"convert", "-", out}, file_bytes(tns));

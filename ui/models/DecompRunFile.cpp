@@ -35,8 +35,8 @@ std::optional<CpdSetup> readSetup(const QJsonObject& o) {
     setup.builtOnDevice = s.value(QStringLiteral("built_on")).toString() == QStringLiteral("device");
     const double peak = numberOr(o, "peak_device_bytes", 0);
     setup.peakDeviceBytes = peak > 0 && peak < 1e18 ? static_cast<std::uint64_t>(peak) : 0;
-    const double best = numberOr(o, "best_start", 0);
-    setup.bestStart = best >= 0 && best < 1000 ? static_cast<int>(best) : 0;
+    const double best = numberOr(o, "best_start", 1);  // numbered from 1 (from 0 before session 70)
+    setup.bestStart = best >= 1 && best < 1000 ? static_cast<int>(best) - 1 : 0;
     return setup;
 }
 

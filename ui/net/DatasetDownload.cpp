@@ -1,5 +1,8 @@
 #include "net/DatasetDownload.hpp"
 
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QNetworkAccessManager>
@@ -82,6 +85,30 @@ DatasetDownload::~DatasetDownload() {
         reply_->disconnect(this);
         reply_->abort();
     }
+    releasePart();
+}
+
+// An exclusive lock on the part, on a descriptor of its own: held past the part's close until
+// it is renamed, so that a second download of the file (another fetch, another window) is told
+// so at once, where both had written into one part and left it corrupt (sweep 70b B18).
+bool DatasetDownload::lockPart() {
+    partLock_ = ::dup(part_.handle());
+    if (partLock_ >= 0 && ::flock(partLock_, LOCK_EX | LOCK_NB) == 0) return true;
+    const int why = errno;
+    releasePart();
+    part_.close();  // the other download's part stays as it is
+    failed_ = true;
+    Q_EMIT finished(why == EWOULDBLOCK
+                        ? tr("another download of %1 is under way (its %2 is in use): wait for it to end, "
+                             "then fetch again")
+                              .arg(url_.toString(), part_.fileName())
+                        : tr("cannot lock %1: %2").arg(part_.fileName(), QString::fromLocal8Bit(std::strerror(why))));
+    return false;
+}
+
+void DatasetDownload::releasePart() {
+    if (partLock_ >= 0) ::close(partLock_);  // closing the last descriptor of it drops the lock
+    partLock_ = -1;
 }
 
 void DatasetDownload::start(const QUrl& url, const QString& target, qint64 expectedBytes) {
@@ -98,6 +125,7 @@ void DatasetDownload::start(const QUrl& url, const QString& target, qint64 expec
         fail(tr("cannot write %1: %2").arg(part_.fileName(), part_.errorString()), false);
         return;
     }
+    if (!lockPart()) return;
     resumedFrom_ = part_.size();
     if (expected_ >= 0 && resumedFrom_ > expected_) {  // not a prefix of this file: start again
         part_.resize(0);
@@ -186,6 +214,7 @@ void DatasetDownload::onFinished() {
     if (failed_) return;  // already reported
     if (cancelled_) {
         part_.close();
+        releasePart();
         Q_EMIT finished(tr("cancelled; the %1 fetched so far are kept for a resume").arg(bytesText(QFileInfo(part_.fileName()).size())));
         return;
     }
@@ -234,6 +263,7 @@ void DatasetDownload::onFinished() {
         fail(tr("cannot rename %1 to %2").arg(part_.fileName(), target_), true);
         return;
     }
+    releasePart();
     Q_EMIT finished(QString());
 }
 
@@ -243,6 +273,7 @@ void DatasetDownload::fail(const QString& why, bool keepPart) {
     const qint64 kept = keepPart ? part_.size() : 0;
     part_.close();
     if (!keepPart || kept == 0) QFile::remove(part_.fileName());  // an empty part is no resume
+    releasePart();
     if (reply_) {
         QNetworkReply* reply = reply_;
         reply_ = nullptr;

@@ -45,6 +45,8 @@ Q_SIGNALS:
     void finished(const QString& error);
 
 private:
+    bool lockPart();
+    void releasePart();
     void onMetaData();
     void onReadyRead();
     void append(QNetworkReply* reply);
@@ -57,6 +59,7 @@ private:
     QUrl url_;
     QString target_;
     QFile part_;
+    int partLock_ = -1;  // a descriptor of the part holding its flock while this download owns it
     qint64 expected_ = -1, total_ = -1, resumedFrom_ = 0;
     bool cancelled_ = false, failed_ = false;
     QElapsedTimer clock_;

@@ -16,5 +16,9 @@ std::string counted(std::uint64_t n, const std::string& one, const std::string& 
 // 2^64 (it printed "0 B", a double past 2^64 cast to an integer, sweep 65), so the count is a
 // long double.
 std::string human_bytes(long double bytes);
+// A message as one line of plain text: control characters (a newline or an escape sequence in a
+// file's name) as \n, \t or \xNN, so that "error: ..." stays the one line a script reads and
+// nothing reaches the terminal as a command (sweep 70b B17). Bytes from 0x80 on stay (UTF-8).
+std::string one_line(const std::string& text);
 
 }  // namespace tscope

@@ -64,6 +64,22 @@ private Q_SLOTS:
         QCOMPARE(tstest::nameless_files_open(::getpid(), dir.path()), 0);
     }
 
+    // Sweep 70b B5: a name of 245-255 bytes is a legal name, and its temporary (the name and
+    // .tmp-PID-N) had passed NAME_MAX: "File name too long" on the named route.
+    void aNameNearTheLimitIsWritten_data() { commitReplacesAndAbandonLeavesNothing_data(); }
+    void aNameNearTheLimitIsWritten() {
+        QFETCH(bool, nameless);
+        tscope::detail::allow_nameless_temporaries(nameless);
+        QTemporaryDir dir;
+        const std::string name = std::string(251, 'h') + ".tns";  // 255 bytes
+        {
+            AtomicFile f(dir.filePath(QString::fromStdString(name)).toStdString());
+            f.write("x", 1);
+            f.commit();
+        }
+        QCOMPARE(names_in(dir), std::vector<std::string>{name});
+    }
+
     // What no handler sees: the process is killed by SIGKILL (as the OOM killer kills) while it
     // writes. Before, its temporary stayed next to the target, as large as what was written.
     void sigkillMidWriteLeavesNothing() {

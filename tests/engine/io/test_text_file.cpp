@@ -1,6 +1,9 @@
 // write_text_file: the factor matrices', Tucker core's and permutations' writer. A file appears
 // whole or not at all, and only a regular file is ever replaced.
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -9,6 +12,7 @@
 
 #include "test_support.hpp"
 #include "tscope/error.hpp"
+#include "tscope/io/output_lock.hpp"
 #include "tscope/io/text_file.hpp"
 
 using namespace tscope;
@@ -94,6 +98,41 @@ private Q_SLOTS:
         write_text_file(link, fill);
         QVERIFY(std::filesystem::is_symlink(link));
         QCOMPARE(tstest::read_file_bytes(target), std::string("1 2\n"));
+    }
+
+    // Sweep 70b B6/B7: two runs writing one set at once left files of each. A set's renames
+    // hold a lock on its folders: another process waits for it (here the child holds it for
+    // 500 ms after saying so), and a process takes it again inside without waiting (a reorder's
+    // tensor and permutations hold it around the permutations' own).
+    void anOutputLockHoldsOffOtherProcesses() {
+        QTemporaryDir dir;
+        const std::string a = dir.filePath("a.mat").toStdString(), b = dir.filePath("sub/b.perm").toStdString();
+        std::filesystem::create_directory(dir.filePath("sub").toStdString());
+        int ready[2];
+        QCOMPARE(::pipe(ready), 0);
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            const OutputLock theirs(std::vector<std::string>{b});
+            const char byte = 1;
+            if (::write(ready[1], &byte, 1) != 1) _exit(1);
+            ::usleep(500000);
+            _exit(0);
+        }
+        ::close(ready[1]);
+        char byte = 0;
+        QCOMPARE(::read(ready[0], &byte, 1), ssize_t{1});
+        QElapsedTimer waited;
+        waited.start();
+        {
+            const OutputLock mine(std::vector<std::string>{a, b});
+            QVERIFY2(waited.elapsed() >= 300, qPrintable(QString("took the lock after %1 ms").arg(waited.elapsed())));
+            const OutputLock nested(std::vector<std::string>{b});  // would wait for ever were it taken again
+        }
+        int status = -1;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        ::close(ready[0]);
     }
 };
 

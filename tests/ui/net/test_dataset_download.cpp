@@ -1,6 +1,10 @@
 // The dataset download against a local HTTP server that this test starts on 127.0.0.1 and
 // stops: a whole file, a transfer cut off and then resumed with a Range request, a server error,
 // a size that differs from the catalog's, and a cancel. Nothing leaves the machine.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <QFile>
 #include <QNetworkProxy>
 #include <QSignalSpy>
@@ -123,6 +127,34 @@ private Q_SLOTS:
         QCOMPARE(server.ranges.last(), QByteArray("bytes=100000-"));  // only the rest was asked for
         QCOMPARE(readAll(target), body);
         QVERIFY(!QFile::exists(DatasetDownload::partPath(target)));
+    }
+
+    // Sweep 70b B18: two downloads of one file (two fetches, or a fetch and the window) wrote
+    // into one part and left it corrupt. A part another download holds is refused at once, and
+    // left as it is; once it is let go, the download resumes from it.
+    void aPartInUseIsLeftToItsDownload() {
+        const QByteArray body = sampleBody();
+        LocalServer server(body);
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("t.tns.gz"));
+        const QString part = DatasetDownload::partPath(target);
+        {
+            QFile f(part);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(body.left(1000));
+        }
+        const int other = ::open(part.toLocal8Bit().constData(), O_RDWR | O_CLOEXEC);  // as another process holds it
+        QVERIFY(other >= 0 && ::flock(other, LOCK_EX | LOCK_NB) == 0);
+        DatasetDownload d;
+        const QString refused = fetch(d, server.url(QStringLiteral("/file")), target, body.size());
+        QVERIFY2(refused.contains(QStringLiteral("another download")) && refused.contains(part), qPrintable(refused));
+        QCOMPARE(readAll(part), body.left(1000));
+        QVERIFY(server.ranges.isEmpty());  // nothing was asked of the server
+        ::close(other);
+        const QString error = fetch(d, server.url(QStringLiteral("/file")), target, body.size());
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(server.ranges.last(), QByteArray("bytes=1000-"));
+        QCOMPARE(readAll(target), body);
     }
 
     void aServerErrorSaysSoAndWritesNothing() {

@@ -32,7 +32,8 @@ class AtomicFile;
 
 // write_text_files in two steps, for a set that goes with another output: the constructor fills
 // and flushes every file under its temporary name; commit() renames them into place. Destroyed
-// uncommitted, it leaves the previous files as they were. (reorder: the permutations are ready
+// uncommitted, it leaves the previous files as they were. The renames hold an OutputLock, so
+// that two runs writing one set at once leave one run's files. (reorder: the permutations are ready
 // before the relabelled tensor is written, and put in place after it.)
 class TextFileSet {
 public:
@@ -44,6 +45,7 @@ public:
 
 private:
     std::vector<std::unique_ptr<detail::AtomicFile>> ready_;
+    std::vector<std::string> paths_;
 };
 
 }  // namespace tscope
