@@ -44,13 +44,17 @@ std::string of_bound(const BenchResult& r) {
 
 // What the table's roofline columns mean, printed above it.
 constexpr const char* kRooflineLegend =
-    "roofline: min bytes = the format's arrays, each distinct factor row once, the result;\n"
+    "roofline: min bytes = the format's arrays, each distinct factor row once, the result (SpTV on omp:\n"
+    "          the arrays its loop reads; COO, HOCSR, CFB, HOCFS-CSR and CSF are planned into one loop\n"
+    "          over fiber starts, columns and values, HOCSR's empty rows left out, so they run alike);\n"
     "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound);\n"
     "          gathers = GPU MTTKRP/SpTTM: a factor row per nonzero (nnz x R x 4 bytes) at the measured\n"
     "          rate of gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps,\n"
     "          share_of_gather_bound); MM-CSF's nonzeros at the mode's leaves and nodes at its middle\n"
     "          levels add a row each by an atomic instead, at the measured rate of such adds, the two\n"
-    "          times summed (--json: add_bytes, add_gbps)\n\n";
+    "          times summed (--json: add_bytes, add_gbps);\n"
+    "          GFLOP/s = the kernel's flops as COO counts them (MTTKRP 3 nnz R) / median: a format that\n"
+    "          shares products along its fibers does fewer, so its rate can pass the peak\n\n";
 
 // A checked result's error limit: fp32 on the GPU 1e-4; fp16 tensor cores (HLS on cuda) 1e-2,
 // their accuracy judged by the SMAPE of hls Eq. 17 in the test suite; fp64 on the CPU 1e-8.

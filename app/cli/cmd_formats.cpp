@@ -169,12 +169,15 @@ int run_formats(int argc, char** argv) {
         }
         table.add(line);
     }
-    std::cout << path << ": order " << t.order() << ", " << grouped(t.nnz()) << " nonzeros, COO "
-              << human_bytes(coo_bytes(t)) << "\n\n"
-              << table.render()
-              << "\n* the smallest of the formats built for that mode (bytes); on a row for all modes, the smallest of"
-              << " every row.\nStorage units count array elements as "
-              << "hocfs Tables 4-6 do.\n";
+    std::cout
+        << path << ": order " << t.order() << ", " << grouped(t.nnz()) << " nonzeros, COO " << human_bytes(coo_bytes(t))
+        << "\n\n"
+        << table.render()
+        << "\n* the smallest of the formats built for that mode (bytes); on a row for all modes, the smallest of"
+        << " every row.\nStorage units count array elements as "
+        << "hocfs Tables 4-6 do.\n"
+        << "Mode: the tree's root for HOCSR, HOCFS, CSF and B-CSF (SpTV on such a tree contracts its last "
+           "mode);\nCFB's fibers run along it (SpTV contracts it); COO sorts by it first; sCOO stores it dense.\n";
     bool all_ok = true;
     for (const FormatRow& r : rows) all_ok &= !r.roundtrip_ok || *r.roundtrip_ok;
     return all_ok ? 0 : 1;

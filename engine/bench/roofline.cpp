@@ -74,8 +74,9 @@ double measure_fma_gflops() {
         sink = sink + total;
         if (r > 0) rates.push_back(2.0 * 64 * static_cast<double>(kSteps) * threads / s / 1e9);
     }
-    std::sort(rates.begin(), rates.end());
-    return rates[rates.size() / 2];
+    // the best run: a peak bounds what the machine can do, and on a shared machine the median
+    // of the runs fell below rates the kernels reached (sweep 70c C5)
+    return *std::max_element(rates.begin(), rates.end());
 }
 
 // FP32 lanes per multiprocessor by compute capability (NVIDIA's CUDA programming guide table

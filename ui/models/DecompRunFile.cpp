@@ -110,6 +110,9 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
     if (r.iterations.empty()) return fail(QObject::tr("the run has no iterations"));
     r.outcome = o.value(QStringLiteral("converged")).toBool() ? QObject::tr("converged") : QObject::tr("done");
     if (r.method == tscope::DecompMethod::Cpd) r.setup = readSetup(o);
+    if (const double b = numberOr(o, "mean_predictor_test_rmse");
+        r.method == tscope::DecompMethod::FasterTucker && b >= 0 && std::isfinite(b))
+        r.baselineTestRmse = b;
     for (const QJsonValue& v : o.value(QStringLiteral("per_rank")).toArray()) {
         const QJsonObject x = v.toObject();
         f.perRank.push_back({numberOr(x, "nnz", 0), numberOr(x, "rows_sent", 0), numberOr(x, "rows_received", 0),

@@ -42,6 +42,11 @@ void DecompRunsModel::setSetup(int run, const CpdSetup& setup) {
     if (run >= 0 && run < static_cast<int>(runs_.size())) runs_[static_cast<std::size_t>(run)].setup = setup;
 }
 
+void DecompRunsModel::setBaseline(int run, double testRmse) {
+    if (run >= 0 && run < static_cast<int>(runs_.size()))
+        runs_[static_cast<std::size_t>(run)].baselineTestRmse = testRmse;
+}
+
 void DecompRunsModel::clear() {
     beginResetModel();
     runs_.clear();

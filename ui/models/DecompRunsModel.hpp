@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct DecompRun {
     std::vector<tscope::IterationReport> iterations;
     QString outcome;  // "converged", "cancelled", "failed: ...", "" while running
     std::optional<CpdSetup> setup;  // CPD, once the run has ended with a result
+    // FasterTucker: the test RMSE of always predicting the training mean (NaN: not known, or no
+    // test set), the line its errors have to get under (sweep 70c C13: on JF17K, every value 1,
+    // it is 0, and a falling curve ending at 0.17 hid a model worse than a constant)
+    double baselineTestRmse = std::numeric_limits<double>::quiet_NaN();
 };
 
 class DecompRunsModel : public QAbstractTableModel {
@@ -47,6 +52,7 @@ public:
     void addIteration(int run, const tscope::IterationReport& report);
     void setOutcome(int run, const QString& outcome);
     void setSetup(int run, const CpdSetup& setup);
+    void setBaseline(int run, double testRmse);
     // Another tensor is open: runs of any other take their tensor's title into their label for
     // good, so that runs on two tensors overlaid never read alike (sweep 65b). True where a label
     // changed.

@@ -1,5 +1,7 @@
 #include "models/FormatTableModel.hpp"
 
+#include <algorithm>
+
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -10,6 +12,8 @@ void FormatTableModel::setSurvey(SurveyPtr survey, std::uint64_t cooBytes) {
     beginResetModel();
     survey_ = std::move(survey);
     cooBytes_ = cooBytes;
+    predicting_ = survey_ &&
+                  std::any_of(survey_->begin(), survey_->end(), [](const tscope::FormatRow& r) { return r.predicted; });
     endResetModel();
 }
 
@@ -50,7 +54,8 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     case Status:
         if (r.built) return tr("built");
         if (r.predicted) return r.estimate ? tr("estimated from sketched counts (nothing built)") : tr("predicted from exact counts (nothing built)");
-        return tr("not built: %1").arg(QString::fromStdString(r.error));
+        // where nothing is built, a row the counts cannot predict is not predicted (sweep 70c C15)
+        return (predicting_ ? tr("not predicted: %1") : tr("not built: %1")).arg(QString::fromStdString(r.error));
     default: return {};
     }
 }

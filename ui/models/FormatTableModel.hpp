@@ -28,6 +28,7 @@ public:
 private:
     SurveyPtr survey_;
     std::uint64_t cooBytes_ = 0;
+    bool predicting_ = false;  // a streamed survey: rows are predicted, none built
 };
 
 }  // namespace tsui

@@ -19,6 +19,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "plots/PlotAxes.hpp"
@@ -48,6 +49,7 @@ struct RunEnd {
     bool converged = false;
     bool atLimit = false;  // CPD, Tucker: the iteration cap stopped it, the fit still moving
     std::optional<CpdSetup> setup;
+    double baselineTestRmse = std::numeric_limits<double>::quiet_NaN();  // FasterTucker's mean predictor
 };
 
 // The split's parts, bottom to top of each stack, in Okabe-Ito colours (distinct under the
@@ -76,6 +78,22 @@ QString lowFitHint(const DecompRun& r) {
                                        "A fit of %1 is low: sparse data such as ratings often fits a low rank poorly. "
                                        "A higher rank, the nvecs start, more starts or more iterations may raise it.")
         .arg(QString::number(fit, 'f', 3));
+}
+
+// FasterTucker's last test RMSE against always predicting the training mean (the dotted line).
+QString baselineSentence(const DecompRun& r) {
+    const double last = r.iterations.back().test_rmse;
+    const QString base =
+        QCoreApplication::translate("tsui::DecompositionPanel",
+                                    "Always predicting the training mean scores a test RMSE of %1 (dotted)")
+            .arg(shortNumber(r.baselineTestRmse));
+    if (std::isnan(last)) return base + QLatin1Char('.');
+    return base + (last < r.baselineTestRmse
+                       ? QCoreApplication::translate("tsui::DecompositionPanel", "; the model's %1 is below it.")
+                       : QCoreApplication::translate(
+                             "tsui::DecompositionPanel",
+                             "; the model's %1 is not below it: it has learnt nothing a constant would not."))
+                      .arg(shortNumber(last));
 }
 
 // Seconds in the unit that keeps three digits readable: "1.23 s", "45.6 ms", "789 µs".
@@ -534,7 +552,7 @@ void DecompositionPanel::run() {
             tscope::FasterTuckerOptions o;
             o.r_rank = static_cast<std::uint64_t>(rank), o.j_ranks = {static_cast<std::uint64_t>(rank)};
             o.epochs = iters, o.backend = backend, o.lr_a = lrA, o.schedule = schedule;
-            tscope::faster_tucker(t, o, report, control);
+            end.baselineTestRmse = tscope::faster_tucker(t, o, report, control).mean_predictor_test_rmse;
             break;
         }
         }
@@ -542,6 +560,7 @@ void DecompositionPanel::run() {
     };
     job_.start(work, [this](const RunEnd& end) {
         if (end.setup) model_->setSetup(running_, *end.setup);
+        model_->setBaseline(running_, end.baselineTestRmse);
         settle(end.converged ? tr("converged") : end.atLimit ? tr("stopped at the iteration limit, the fit still moving") : tr("done"));
     });
 }
@@ -572,6 +591,8 @@ void DecompositionPanel::settle(const QString& outcome, bool cancelled) {
                          : text + QLatin1Char(' ') + tr("Ready: %1.").arg(dataset_->title);
     if (!cancelled && !outcome.startsWith(QLatin1String("failed")))
         if (const QString hint = lowFitHint(r); !hint.isEmpty()) text += QLatin1Char(' ') + hint;
+    if (!cancelled && !std::isnan(r.baselineTestRmse) && !r.iterations.empty())
+        text += QLatin1Char(' ') + baselineSentence(r);
     if (r.setup) {  // the memory peaks, in words: the host's is the whole process's so far
         const QString device = r.backend == QLatin1String("cuda")
                                    ? tr("%1 on the GPU").arg(humanBytes(r.setup->peakDeviceBytes))
@@ -628,6 +649,14 @@ void DecompositionPanel::replot() {
         for (const auto& it : r.iterations) {
             if (!std::isnan(it.test_rmse)) test->addData(x(it), mae ? it.test_mae : it.test_rmse);
             train->addData(x(it), mae ? it.train_mae : it.train_rmse);
+        }
+        if (!mae && !std::isnan(r.baselineTestRmse) &&
+            !r.iterations.empty()) {  // the mean predictor's RMSE (no MAE is kept)
+            QCPGraph* base = errorPlot_->addGraph();
+            base->setName(r.label + tr(" predicting the mean (test)"));
+            base->setPen(QPen(r.colour, 1.5, Qt::DotLine));
+            base->addData(x(r.iterations.front()), r.baselineTestRmse);
+            base->addData(x(r.iterations.back()), r.baselineTestRmse);
         }
     }
     showApplicablePlots();

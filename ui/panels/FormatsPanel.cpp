@@ -114,7 +114,8 @@ QHBoxLayout* FormatsPanel::buildTopRow() {
     top->addWidget(new QLabel(tr("Show:"), this));
     measure_ = new QComboBox(this);
     measure_->setObjectName(QStringLiteral("formatsMeasure"));
-    measure_->addItems({tr("Bytes (real index widths), log scale"), tr("Storage units (papers' words), log scale"),
+    measure_->addItems({tr("Bytes (real index widths), log scale"),
+                        tr("Storage units (array elements, as the papers count), log scale"),
                         tr("Ratio to COO's bytes, linear")});
     measure_->setItemData(RatioToCoo, tr("Each format's bytes over COO's: 64 MB and 100 MB look alike on a log scale, "
                                          "0.64× and 1.0× do not"),
@@ -461,7 +462,8 @@ void FormatsPanel::replot() {
         plot_->yAxis->setRange(0, std::max(1.1, hi * 1.08));
     } else {
         setLogAxis(plot_->yAxis, measure == Units ? AxisUnit::Count : AxisUnit::Bytes);
-        plot_->yAxis->setLabel(measure == Units ? tr("storage units (words), log scale") : tr("bytes, log scale"));
+        plot_->yAxis->setLabel(measure == Units ? tr("storage units (array elements of any width), log scale")
+                                                : tr("bytes, log scale"));
         if (hi > 0) plot_->yAxis->setRange(lo / 2, hi * 2);  // the legend sits above, not in the data
         for (auto& [mode, bars] : series) setLogBarsBase(bars, lo / 2);
     }

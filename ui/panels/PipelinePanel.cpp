@@ -440,8 +440,9 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
                                        shortNumber(figures.d2h_bytes_per_s / 1e9), humanSeconds(figures.kernel_s_per_entry)));
     predictionLabel_->show();
     summary_->setText(
-        tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, cut as a live run cuts it: %4 of at most %5 (or one slice, "
-           "where a slice is larger) over %6 on "
+        tr("<b>%1</b> (%2 nonzeros) as <b>%3</b>, contracting mode %12 (the last, as this tab's live runs do; "
+           "<tt>tensorscope-cli pipeline</tt> takes <tt>--mode</tt>), cut as a live run cuts it: %4 of at most %5 "
+           "(or one slice, where a slice is larger) over %6 on "
            "<b>%7</b> (predicted). T<sub>s</sub> (one stream) %8, T<sub>p</sub> %9, model (Sec. 6.2) %10 — "
            "speedup T<sub>s</sub>/T<sub>p</sub> = %11. Copy and launch latencies are not modelled, so tiny chunks "
            "come out faster than a GPU would run them.")
@@ -450,7 +451,8 @@ void PipelinePanel::showPrediction(const PipelineRecording& from, const tscope::
             .arg(binaryBytes(plan_.chunkBytes))
             .arg(counted(p.streams, tr("stream"), tr("streams")))
             .arg(device.toHtmlEscaped(), ms(p.t_sync), ms(p.t_pipe), ms(p.t_model),
-                 shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0)));
+                 shortNumber(p.t_pipe > 0 ? p.t_sync / p.t_pipe : 0))
+            .arg(dataset_->tensor.order()));
     status_->setText(gpuReason_.isEmpty() ? tr("Showing a prediction; untick it to see the recording.")
                                           : tr("No live runs here (%1); showing %2's predicted timeline.").arg(gpuReason_, dataset_->title));
     drawTimeline(predicted_, true);

@@ -201,8 +201,16 @@ private Q_SLOTS:
         QVERIFY(tstest::waitIdle(w));
         QCOMPARE(p->model()->runs().size(), std::size_t{2});
         QCOMPARE(p->fitPlot()->graphCount(), 1);    // the CPD run stays
-        QCOMPARE(p->errorPlot()->graphCount(), 2);  // train and test
+        QCOMPARE(p->errorPlot()->graphCount(), 3);  // train, test, and the mean predictor's line
         QCOMPARE(p->errorPlot()->graph(0)->dataCount(), 3);
+        // JF17K's values are all 1: predicting the mean scores 0, which no model gets under (sweep
+        // 70c C13: the line and the sentence were the CLI's alone)
+        QCOMPARE(p->model()->runs().back().baselineTestRmse, 0.0);
+        QCOMPARE(p->errorPlot()->graph(2)->data()->at(0)->value, 0.0);
+        const QString said = p->findChild<QLabel*>(QStringLiteral("decompStatus"))->text();
+        QVERIFY2(said.contains(QStringLiteral("Always predicting the training mean scores a test RMSE of 0")) &&
+                     said.contains(QStringLiteral("not below it")),
+                 qPrintable(said));
 
         // the ordered schedule: offered for FasterTucker only, and named in the run's label
         auto* ordered = p->findChild<QCheckBox*>(QStringLiteral("decompOrdered"));
@@ -212,7 +220,7 @@ private Q_SLOTS:
         QVERIFY(tstest::waitIdle(w));
         QCOMPARE(p->model()->runs().size(), std::size_t{3});
         QVERIFY(p->model()->runs().back().label.endsWith(QStringLiteral(" ordered")));
-        QCOMPARE(p->errorPlot()->graph(2)->dataCount(), 3);
+        QCOMPARE(p->errorPlot()->graph(3)->dataCount(), 3);
         p->configure(tscope::DecompMethod::Cpd, 3, 2);
         QVERIFY(!ordered->isVisible());
     }

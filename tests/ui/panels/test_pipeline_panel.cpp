@@ -309,6 +309,8 @@ private Q_SLOTS:
         QVERIFY2(p.predictionText().contains(QStringLiteral("Predicted, not measured")) && p.predictionText().contains(rec.title),
                  qPrintable(p.predictionText()));
         QVERIFY(p.findChild<QLabel*>(QStringLiteral("pipelinePrediction"))->isVisible());
+        // which product it times (sweep 70c C10: the tab contracts the last mode, the CLI --mode)
+        QVERIFY2(p.summaryText().contains(QStringLiteral("contracting mode 3")), qPrintable(p.summaryText()));
         QVERIFY2(p.summaryText().contains(QStringLiteral("predicted")) && p.summaryText().contains(QStringLiteral("speedup")) &&
                      p.summaryText().contains(humanSeconds(pr.t_pipe)),
                  qPrintable(p.summaryText()));

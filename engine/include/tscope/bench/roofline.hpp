@@ -49,7 +49,7 @@ struct PeakFigure {
     std::string source;
 };
 // FP64 fused multiply-adds on the OpenMP threads (independent vector chains, as compiled for
-// this binary's -march), median of five after a warm-up; once per process per thread count.
+// this binary's -march), the best of five after a warm-up; once per process per thread count.
 PeakFigure cpu_peak();
 // The GPU's from its properties where they say enough; else gflops 0 and the reason.
 PeakFigure gpu_peak();
