@@ -54,7 +54,7 @@ void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& sta
               << "density     " << number(stats.density) << "\n"
               << "storage     " << (t.index_width() == IndexWidth::U32 ? "32" : "64") << "-bit indices, "
               << to_string(t.value_type()) << " values, " << human_bytes(t.bytes()) << " in memory\n"
-              << "indices     " << (load.format == "tsb" ? "binary" : bases)
+              << "indices     " << (load.format == "tsb" ? "binary, stored 0-based" : bases)
               << (load.header ? ", dims from the file's header" : "") << "\n"
               << "duplicates  " << grouped(load.duplicates_summed) << " summed\n"
               << "zeros       " << grouped(load.zeros_dropped) << " left out (entries of value 0)\n"

@@ -22,14 +22,16 @@ Json to_json(const MachineInfo& m) {
 Json info_json(const CooTensor& t, const LoadInfo& load, const TensorStats& stats) {
     Json modes = Json::array();
     for (const ModeStats& s : stats.modes) {
-        modes.push_back(Json{{"mode", s.mode + 1},
-                             {"dim", s.dim},
-                             {"slices", s.slices},
-                             {"fibers", s.fibers},
-                             {"zero_based", static_cast<std::size_t>(s.mode) < load.zero_based.size() &&
-                                                load.zero_based[static_cast<std::size_t>(s.mode)]},
-                             {"slice_nnz", to_json(s.slice_nnz)},
-                             {"fiber_nnz", to_json(s.fiber_nnz)}});
+        modes.push_back(
+            Json{{"mode", s.mode + 1},
+                 {"dim", s.dim},
+                 {"slices", s.slices},
+                 {"fibers", s.fibers},
+                 // a .tsb stores its indices from 0, as the window says (it read false here, sweep 70c C14)
+                 {"zero_based", load.format == "tsb" || (static_cast<std::size_t>(s.mode) < load.zero_based.size() &&
+                                                         load.zero_based[static_cast<std::size_t>(s.mode)])},
+                 {"slice_nnz", to_json(s.slice_nnz)},
+                 {"fiber_nnz", to_json(s.fiber_nnz)}});
     }
     const double mb = static_cast<double>(load.text_bytes) / 1e6;
     return Json{{"file", load.path},

@@ -999,6 +999,11 @@ private Q_SLOTS:
         QCOMPARE(dims(o), (QList<qint64>{30, 20, 10, 5}));
         QCOMPARE(o["nnz"].toInteger(), 2000);
         QCOMPARE(o["density"].toDouble(), 2000.0 / 30000.0);
+        // a .tsb stores its indices from 0, as the window says (sweep 70c C14); the text here is 1-based
+        QCOMPARE(o["modes"].toArray().first().toObject()["zero_based"].toBool(), false);
+        const QString tsb = dir.filePath("g.tsb");
+        QCOMPARE(cli({"convert", file, tsb}).status, 0);
+        QCOMPARE(json(cli({"info", tsb, "--json"}))["modes"].toArray().first().toObject()["zero_based"].toBool(), true);
         QVERIFY(o["load_seconds"].toDouble() > 0);
         const QJsonArray modes = o["modes"].toArray();
         QCOMPARE(modes.size(), 4);

@@ -14,7 +14,23 @@ void FormatTableModel::setSurvey(SurveyPtr survey, std::uint64_t cooBytes) {
     cooBytes_ = cooBytes;
     predicting_ = survey_ &&
                   std::any_of(survey_->begin(), survey_->end(), [](const tscope::FormatRow& r) { return r.predicted; });
+    smallest_.clear();
+    if (survey_)
+        for (const tscope::FormatRow& r : *survey_) {
+            if (!r.built) continue;
+            for (const int key : {r.mode, -1}) {
+                auto [it, fresh] = smallest_.emplace(key, r.storage.bytes());
+                if (!fresh) it->second = std::min(it->second, r.storage.bytes());
+            }
+        }
     endResetModel();
+}
+
+// As the CLI's star: the fewest bytes among the rows built for its mode; a row for every mode
+// against every row.
+bool FormatTableModel::smallest(const tscope::FormatRow& r) const {
+    const auto it = smallest_.find(r.mode);
+    return it != smallest_.end() && it->second == r.storage.bytes();
 }
 
 int FormatTableModel::rowCount(const QModelIndex& parent) const {
@@ -52,6 +68,9 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
         if (!r.built) return {};
         return raw ? QVariant(r.build_seconds) : QVariant(shortNumber(r.build_seconds));
     case Status:
+        if (r.built && smallest(r))
+            return r.mode < 0 ? tr("built; the smallest of all")
+                              : tr("built; the smallest for mode %1").arg(r.mode + 1);
         if (r.built) return tr("built");
         if (r.predicted) return r.estimate ? tr("estimated from sketched counts (nothing built)") : tr("predicted from exact counts (nothing built)");
         // where nothing is built, a row the counts cannot predict is not predicted (sweep 70c C15)

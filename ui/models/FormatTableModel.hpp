@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,10 @@ private:
     SurveyPtr survey_;
     std::uint64_t cooBytes_ = 0;
     bool predicting_ = false;  // a streamed survey: rows are predicted, none built
+    // The fewest bytes of a built row per mode, and (key -1) of every built row: the CLI's star
+    // (sweep 70c C3: the window had no word for the smallest)
+    std::map<int, std::uint64_t> smallest_;
+    bool smallest(const tscope::FormatRow& r) const;
 };
 
 }  // namespace tsui
