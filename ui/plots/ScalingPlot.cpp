@@ -26,6 +26,10 @@ namespace {
 const QColor kLineColours[] = {QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115), QColor(204, 121, 167),
                                QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0)};
 
+const QCPScatterStyle::ScatterShape kMarkers[] = {QCPScatterStyle::ssCircle,           QCPScatterStyle::ssSquare,
+                                                  QCPScatterStyle::ssTriangle,         QCPScatterStyle::ssDiamond,
+                                                  QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssStar};
+
 }  // namespace
 
 ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
@@ -151,8 +155,12 @@ void ScalingPlot::replot() {
         QCPGraph* g = plot_->addGraph();
         g->setName(name);
         const QColor colour = kLineColours[i % std::size(kLineColours)];
-        g->setPen(QPen(colour, 2, line.sharedGpu ? Qt::DashLine : Qt::SolidLine));
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, colour, 6));
+        // Lines that lie on one another (two machines' recordings of one format, sweep 70c C18:
+        // six legend entries, four lines in sight): the earlier drawn wider, with larger markers
+        // of another shape, so each shows as a band around the next
+        const double under = static_cast<double>(lines.size() - 1 - i);
+        g->setPen(QPen(colour, 2 + 1.2 * under, line.sharedGpu ? Qt::DashLine : Qt::SolidLine));
+        g->setScatterStyle(QCPScatterStyle(kMarkers[i % std::size(kMarkers)], colour, colour, 6 + 2 * under));
         for (const ScalingPoint& p : line.points) {
             g->addData(p.gpus, p.seconds);
             counts.insert(p.gpus);
