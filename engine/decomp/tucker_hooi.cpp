@@ -81,13 +81,14 @@ private:
 
 std::vector<std::uint64_t> ranks_for(const CooTensor& t, const std::vector<std::uint64_t>& given) {
     if (given.empty() || (given.size() != 1 && given.size() != static_cast<std::size_t>(t.order())))
-        throw InputError("Tucker needs one rank, or one per mode (" + std::to_string(t.order()) + ")");
+        throw InputError("Tucker needs one rank, or one per mode (" + std::to_string(t.order()) +
+                         "; --rank R or R1,R2,...)");
     std::vector<std::uint64_t> r;
     for (int m = 0; m < t.order(); ++m) {
         const std::uint64_t rank = given.size() == 1 ? given.front() : given[static_cast<std::size_t>(m)];
         if (rank == 0 || rank > t.dim(m))
-            throw InputError("Tucker rank " + std::to_string(rank) + " for mode " + std::to_string(m + 1) + " must be 1 to its length " +
-                             std::to_string(t.dim(m)));
+            throw InputError("Tucker rank " + std::to_string(rank) + " for mode " + std::to_string(m + 1) +
+                             " must be 1 to its length " + std::to_string(t.dim(m)) + " (--rank)");
         r.push_back(rank);
     }
     std::uint64_t others = 1;

@@ -43,8 +43,13 @@ void validate_options(const CooTensor& t, const FormatOptions& options) {
         std::sort(sorted.begin(), sorted.end());
         bool permutation = static_cast<int>(sorted.size()) == t.order();
         for (int m = 0; permutation && m < t.order(); ++m) permutation = sorted[static_cast<std::size_t>(m)] == m;
-        if (!permutation)
-            throw InputError("CSF mode order must list every mode once (1.." + std::to_string(t.order()) + ")");
+        if (!permutation) {  // the order as given, counted from 1 (sweep 70b B10: it was not echoed)
+            std::string given;
+            for (int m : options.mode_order)
+                given += (given.empty() ? "" : ",") + std::to_string(static_cast<long long>(m) + 1);
+            throw InputError("the mode order " + given + " must list every mode once (1.." + std::to_string(t.order()) +
+                             "; --mode-order)");
+        }
     }
     if (options.bcsf_fiber_threshold == 0) throw InputError("the B-CSF fiber threshold must be at least 1");
     if (options.hls_threshold == 0) throw InputError("the HLS tile threshold must be at least 1");
