@@ -105,8 +105,10 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
            "Storage tab shows each mode's copy apart.")
             .arg(perMode.join(QStringLiteral(", ")), shared.join(QStringLiteral(", "))));
     table_->horizontalHeaderItem(3)->setToolTip(
-        tr("The bytes a sweep of every mode's kernel must move at least: the "
-           "format, the factor rows it gathers and the outputs."));
+        tr("The bytes the cost model predicts a sweep of every mode's kernel moves from memory: the "
+           "format's arrays, the outputs, and the factor rows it gathers where they miss the last-level "
+           "cache (rows it holds are not counted). Not the Kernels tab's minimum bytes, which count each "
+           "distinct factor row once: either can be the larger."));  // sweep 70c C17
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // The reason, the advisor's answer, wraps in the width left to it and its row grows to hold
     // it: sized to its text it scrolled the table sideways, the answer out of sight.
