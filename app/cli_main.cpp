@@ -68,8 +68,8 @@ int run_command(const std::string& command, int argc, char** argv) {
 // whose reader left while SIGPIPE is ignored) is a failure, as coreutils treat it: it exited 0
 // with the document lost (sweep 70b B1).
 bool stdout_written() {
+    errno = 0;  // before the flush: that is where a buffered write fails and says why
     std::cout.flush();
-    errno = 0;
     const bool ok = std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
     if (!ok) {
         const int e = errno;

@@ -213,7 +213,10 @@ void check_output_name(const std::string& output) {
     struct stat st {};
     if (::stat(output.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         throw InputError("cannot write '" + output + "': it is a folder");
-    const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
+    std::error_code ec;  // a link is written through: its target's folder takes the rename (review 70 R4)
+    std::filesystem::path where = std::filesystem::weakly_canonical(path, ec);
+    if (ec) where = path;
+    const std::string dir = where.has_parent_path() ? where.parent_path().string() : ".";
     if (::access(dir.c_str(), W_OK | X_OK) != 0)
         throw InputError("cannot write '" + output + "': " + std::strerror(errno) + " (its folder " + dir + ")");
 }

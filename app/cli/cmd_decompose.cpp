@@ -330,8 +330,9 @@ void check_decompose_options(const Args& args, DecompMethod method, Backend back
 }  // namespace
 
 int run_decompose(int argc, char** argv) {
-    for (int i = 2; i < argc; ++i)  // MPI starts before the arguments are read: one rank reports them
-        if (std::string(argv[i]) == "--distributed") return run_decompose_distributed(argc, argv);
+    for (int i = 2; i < argc && std::string(argv[i]) != "--"; ++i)  // MPI starts before the arguments are read:
+        if (std::string(argv[i]) == "--distributed")
+            return run_decompose_distributed(argc, argv);  // one rank reports them
     Args args(argc, argv, 2, "decompose",
               {"--method", "--rank", "--iters", "--backend", "--threads", "--seed", "--tol", "--format", "--init", "--write", "--j",
                "--lr-a", "--lr-b", "--reg-a", "--reg-b", "--test-fraction", "--fiber-threshold",

@@ -55,11 +55,13 @@ int run_reorder(int argc, char** argv) {
     args.refuse_unless(method == ReorderMethod::Random, "--seed", "--method random");
     const std::uint64_t seed = args.integer("--seed", 1);
     const int iters = static_cast<int>(args.integer("--iters", kLexiIterations, 1, 1000));
+    const auto perm_dir = args.value("--perm-out");
+    // --perm-out is made first: OUT may go into it (review 70 R1: the folder check refused
+    // `reorder x.tns out/x.tns --perm-out out` before out existed)
+    if (perm_dir) check_output_dir(*perm_dir, "--perm-out");
     check_output_name(out);
     check_not_input(in, {out}, "reorder");
-    const auto perm_dir = args.value("--perm-out");
     if (perm_dir) {  // before the load; neither the input nor the reordered tensor may be a permutation's file
-        check_output_dir(*perm_dir, "--perm-out");
         const std::vector<std::string> perms = permutation_paths(*perm_dir, kMaxOrder);
         check_not_input(in, perms, "--perm-out");
         check_not_input(out, perms, "--perm-out", "the output tensor");

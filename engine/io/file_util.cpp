@@ -381,8 +381,12 @@ std::string temporary_name(const std::string& target, unsigned n) {
     const std::string suffix = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(n);
     const std::size_t slash = target.rfind('/');
     const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
-    const std::size_t room = NAME_MAX - suffix.size();
-    return target.substr(0, start) + target.substr(start, std::min(room, target.size() - start)) + suffix;
+    std::size_t keep = std::min(NAME_MAX - suffix.size(), target.size() - start);
+    // not inside a UTF-8 character: a file system that checks names would refuse half of one
+    while (keep < target.size() - start && keep > 0 &&
+           (static_cast<unsigned char>(target[start + keep]) & 0xC0) == 0x80)
+        --keep;
+    return target.substr(0, start) + target.substr(start, keep) + suffix;
 }
 
 }  // namespace

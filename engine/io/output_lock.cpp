@@ -21,8 +21,11 @@ using FolderId = std::pair<unsigned long, unsigned long>;
 std::mutex g_mutex;
 std::map<FolderId, int> g_held;  // the folders this process holds, with how many locks hold each
 
+// The folder the file's rename happens in: a link's target's, as the writes follow links (review 70 R4).
 std::string folder_of(const std::string& path) {
-    const std::filesystem::path p(path);
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+    if (ec) p = path;
     return p.has_parent_path() ? p.parent_path().string() : ".";
 }
 

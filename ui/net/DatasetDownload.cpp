@@ -1,6 +1,8 @@
 #include "net/DatasetDownload.hpp"
 
+#include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QFileInfo>
@@ -92,8 +94,21 @@ DatasetDownload::~DatasetDownload() {
 // it is renamed, so that a second download of the file (another fetch, another window) is told
 // so at once, where both had written into one part and left it corrupt (sweep 70b B18).
 bool DatasetDownload::lockPart() {
-    partLock_ = ::dup(part_.handle());
-    if (partLock_ >= 0 && ::flock(partLock_, LOCK_EX | LOCK_NB) == 0) return true;
+    partLock_ = ::fcntl(part_.handle(), F_DUPFD_CLOEXEC, 0);  // no child keeps it (review 70 R8)
+    if (partLock_ >= 0 && ::flock(partLock_, LOCK_EX | LOCK_NB) == 0) {
+        // The part locked may have been renamed away meanwhile (the other download ended between
+        // the open and the lock, review 70 R7): then it is not this download's to write or remove
+        struct stat held {
+        }, named{};
+        if (::fstat(partLock_, &held) == 0 && ::stat(QFile::encodeName(part_.fileName()).constData(), &named) == 0 &&
+            held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+            return true;
+        releasePart();
+        part_.close();
+        failed_ = true;
+        Q_EMIT finished(tr("another download of %1 has just ended: fetch again").arg(url_.toString()));
+        return false;
+    }
     const int why = errno;
     releasePart();
     part_.close();  // the other download's part stays as it is

@@ -118,19 +118,23 @@ void DensityPanel::attachReadouts() {
         const std::uint64_t first = std::uint64_t{1} << b, last = (std::uint64_t{1} << (b + 1)) - 1;
         return tr("%1 mode-%2 fibers of length %3").arg(grouped(static_cast<std::uint64_t>(hit->value))).arg(result_.mode + 1).arg(indexSpan(first, last));
     });
-    PlotInspector::attach(map_, [this](QPointF pixel) { return describeCell(map_, result_.map, 1, pixel, tr("nonzeros")); });
+    PlotInspector::attach(
+        map_, [this](QPointF pixel) { return describeCell(map_, result_.map, false, pixel, tr("nonzeros")); });
     PlotInspector::attach(tiles_, [this](QPointF pixel) {
-        return result_.tiles ? describeCell(tiles_, result_.tiles->map, 16, pixel, tr("of its 4,096 cells filled in the fullest tile"))
+        return result_.tiles ? describeCell(tiles_, result_.tiles->map, true, pixel,
+                                            tr("of its 4,096 cells filled in the fullest tile"))
                              : QString();
     });
 }
 
-QString DensityPanel::describeCell(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t indicesPerCell, QPointF pixel,
+QString DensityPanel::describeCell(QCustomPlot* plot, const tscope::DensityMap& m, bool tiles, QPointF pixel,
                                    const QString& what) const {
     const auto hit = cellAt(plot, pixel);
     if (!hit || !dataset_) return {};
     // keys across are mode_y's bins, values down mode_x's (as drawMap lays them out)
-    const std::uint64_t across = m.cells_y * indicesPerCell, down = m.cells_x * indicesPerCell;
+    // the tile map counts its bins in indices too: 16 times a tile count had named spans 16
+    // times too wide (as its drawing had been, sweep 70c C8)
+    const std::uint64_t across = m.cells_y, down = m.cells_x;
     const auto span = [&](int bin, std::uint64_t per, int mode) {
         const std::uint64_t first = static_cast<std::uint64_t>(bin) * per + 1;
         return indexSpan(first, std::min(first + per - 1, dataset_->tensor.dim(mode)));
@@ -141,7 +145,8 @@ QString DensityPanel::describeCell(QCustomPlot* plot, const tscope::DensityMap& 
                               .arg(m.mode_y + 1)
                               .arg(span(hit->keyCell / cellSplit(m.bins_y), across, m.mode_y));
     const double v = std::isnan(hit->value) ? 0.0 : hit->value;
-    const QString value = indicesPerCell == 1 ? grouped(static_cast<std::uint64_t>(v)) : QStringLiteral("%1%").arg(shortNumber(100.0 * v));
+    const QString value =
+        !tiles ? grouped(static_cast<std::uint64_t>(v)) : QStringLiteral("%1%").arg(shortNumber(100.0 * v));
     return tr("%1: %2 %3").arg(where, value, what);
 }
 

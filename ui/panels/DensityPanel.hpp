@@ -60,10 +60,11 @@ private:
     void drawMapOrSayWhyNot();
     void drawSlices();
     void drawFibers();
-    // indicesPerCell: 1 for the nonzero map, 16 for the tile map (a cell is a tile)
+    // A bin spans map.cells_x x map.cells_y indices, on the tile map too (its tiles times 16)
     void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, bool logScale, const QString& what);
     void attachReadouts();
-    QString describeCell(QCustomPlot* plot, const tscope::DensityMap& map, std::uint64_t indicesPerCell, QPointF pixel,
+    // tiles: the tile map's readout (a fill share), else the nonzero map's (a count)
+    QString describeCell(QCustomPlot* plot, const tscope::DensityMap& map, bool tiles, QPointF pixel,
                          const QString& what) const;
     void fillModeChoices();
 

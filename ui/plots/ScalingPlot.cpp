@@ -158,7 +158,7 @@ void ScalingPlot::replot() {
         // Lines that lie on one another (two machines' recordings of one format, sweep 70c C18:
         // six legend entries, four lines in sight): the earlier drawn wider, with larger markers
         // of another shape, so each shows as a band around the next
-        const double under = static_cast<double>(lines.size() - 1 - i);
+        const double under = std::min(4.0, static_cast<double>(lines.size() - 1 - i));  // at most 6.8 px
         g->setPen(QPen(colour, 2 + 1.2 * under, line.sharedGpu ? Qt::DashLine : Qt::SolidLine));
         g->setScatterStyle(QCPScatterStyle(kMarkers[i % std::size(kMarkers)], colour, colour, 6 + 2 * under));
         for (const ScalingPoint& p : line.points) {

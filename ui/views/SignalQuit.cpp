@@ -37,6 +37,8 @@ SignalQuit::SignalQuit(QObject* parent) : QObject(parent) {
     notifier_ = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
     connect(notifier_, &QSocketNotifier::activated, this, &SignalQuit::readPipe);
     for (int sig : kSignals) {
+        struct sigaction old {};  // one the parent set to be ignored stays so (nohup's SIGHUP; review 70 R11)
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
         struct sigaction sa {};
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);

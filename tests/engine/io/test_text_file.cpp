@@ -1,9 +1,9 @@
 // write_text_file: the factor matrices', Tucker core's and permutations' writer. A file appears
 // whole or not at all, and only a regular file is ever replaced.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -101,38 +101,38 @@ private Q_SLOTS:
     }
 
     // Sweep 70b B6/B7: two runs writing one set at once left files of each. A set's renames
-    // hold a lock on its folders: another process waits for it (here the child holds it for
-    // 500 ms after saying so), and a process takes it again inside without waiting (a reorder's
-    // tensor and permutations hold it around the permutations' own).
+    // hold a lock on its folders: another process waits for it, and a process takes it again
+    // inside without waiting (a reorder's tensor and permutations hold it around the
+    // permutations' own). The child says "locked", waits, says "releasing" and exits: taking the
+    // lock here must come after that last word (told by order, not by time: review 70 R10).
     void anOutputLockHoldsOffOtherProcesses() {
         QTemporaryDir dir;
         const std::string a = dir.filePath("a.mat").toStdString(), b = dir.filePath("sub/b.perm").toStdString();
         std::filesystem::create_directory(dir.filePath("sub").toStdString());
-        int ready[2];
-        QCOMPARE(::pipe(ready), 0);
+        int words[2];
+        QCOMPARE(::pipe(words), 0);
         const pid_t child = ::fork();
         QVERIFY(child >= 0);
         if (child == 0) {
             const OutputLock theirs(std::vector<std::string>{b});
-            const char byte = 1;
-            if (::write(ready[1], &byte, 1) != 1) _exit(1);
-            ::usleep(500000);
-            _exit(0);
+            if (::write(words[1], "L", 1) != 1) _exit(1);
+            ::usleep(300000);
+            _exit(::write(words[1], "R", 1) == 1 ? 0 : 1);  // the lock goes with the process
         }
-        ::close(ready[1]);
-        char byte = 0;
-        QCOMPARE(::read(ready[0], &byte, 1), ssize_t{1});
-        QElapsedTimer waited;
-        waited.start();
+        ::close(words[1]);
+        char word = 0;
+        QCOMPARE(::read(words[0], &word, 1), ssize_t{1});
+        QCOMPARE(word, 'L');
         {
             const OutputLock mine(std::vector<std::string>{a, b});
-            QVERIFY2(waited.elapsed() >= 300, qPrintable(QString("took the lock after %1 ms").arg(waited.elapsed())));
+            ::fcntl(words[0], F_SETFL, O_NONBLOCK);
+            QVERIFY2(::read(words[0], &word, 1) == 1 && word == 'R', "took the folder while the child held it");
             const OutputLock nested(std::vector<std::string>{b});  // would wait for ever were it taken again
         }
         int status = -1;
         QCOMPARE(::waitpid(child, &status, 0), child);
         QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-        ::close(ready[0]);
+        ::close(words[0]);
     }
 };
 

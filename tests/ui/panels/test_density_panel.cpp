@@ -6,6 +6,7 @@
 
 #include "panels/DensityPanel.hpp"
 #include "plots/PlotExport.hpp"
+#include "plots/PlotInspector.hpp"
 #include "tscope/tensor/density_map.hpp"
 #include "ui_test_support.hpp"
 
@@ -59,6 +60,12 @@ private Q_SLOTS:
         const double dim_across = double(t.dim(1)), dim_down = double(t.dim(0));  // the map's default, 1 x 2
         QVERIFY2(across <= dim_across + 16 && across > dim_across - 16, qPrintable(QString::number(across)));
         QVERIFY2(down <= dim_down + 16 && down > dim_down - 16, qPrintable(QString::number(down)));
+        // and its readout names a tile's 16 indices each way (it named 256, after the drawing's fix too)
+        p->tilePlot()->replot();
+        const QString said =
+            PlotInspector::of(p->tilePlot())
+                ->textAt({p->tilePlot()->xAxis->coordToPixel(1), p->tilePlot()->yAxis->coordToPixel(1)});
+        QVERIFY2(said.contains(QStringLiteral("mode-1 1–16 × mode-2 1–16")), qPrintable(said));
         // fiber histogram: the statistics' log2 bins
         auto* bars = qobject_cast<QCPBars*>(p->fiberPlot()->plottable(0));
         QVERIFY(bars && bars->dataCount() > 0);

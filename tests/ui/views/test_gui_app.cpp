@@ -145,6 +145,9 @@ private Q_SLOTS:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
         p.setProcessEnvironment(env);
+        // the signal at its default in the window: a parent that ignores it (a test run started
+        // with & ignores SIGINT) is obeyed now, as nohup's SIGHUP is
+        p.setChildProcessModifier([sig] { ::signal(sig, SIG_DFL); });
         p.start(TS_BIN_DIR "/tensorscope", {big});
         QVERIFY(p.waitForStarted());
         QTest::qWait(1500);  // the window is up and the load under way

@@ -12,8 +12,9 @@ namespace tscope {
 // An exclusive flock(2) on each folder the files at `paths` go into, taken in one order (by
 // device and inode) so that two sets never wait on each other, released on destruction. Within
 // one process it nests: a folder this process holds already is not taken again (a second flock
-// of it here would wait for ever). Where a file system refuses the lock (some network ones), the
-// set goes ahead unlocked, as before.
+// of it here would wait for ever), so it keeps processes apart, not threads of one (neither the
+// CLI nor the window writes one set from two threads). Where a file system refuses the lock
+// (some network ones), the set goes ahead unlocked, as before.
 class OutputLock {
 public:
     explicit OutputLock(const std::vector<std::string>& paths);
