@@ -84,9 +84,17 @@ QVariant DecompRunsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant DecompRunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* names[] = {"run", "iteration", "seconds", "fit", "train RMSE", "test RMSE", "train MAE", "test MAE"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    // the engine's IterationReport::seconds runs from the method's start, setup included: a
+    // bare "seconds" read as the iteration's own time
+    if (role == Qt::ToolTipRole && section == Seconds)
+        return tr(
+            "Seconds from the start (its setup included: formats built, data uploaded) to the end of this iteration");
+    if (role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* names[] = {"run",        "iteration", "elapsed s", "fit",
+                                  "train RMSE", "test RMSE", "train MAE", "test MAE"};
+    return tr(names[section]);
 }
 
 }  // namespace tsui

@@ -75,6 +75,12 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.data(model.index(1, DecompRunsModel::Fit), Qt::UserRole).toDouble(), 0.5);
         QCOMPARE(model.data(model.index(1, DecompRunsModel::TestRmse)).toString(), QStringLiteral("–"));
+        // the seconds column counts from the start, setup included, and says so
+        QCOMPARE(model.headerData(DecompRunsModel::Seconds, Qt::Horizontal).toString(), QStringLiteral("elapsed s"));
+        QVERIFY(model.headerData(DecompRunsModel::Seconds, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains("setup included"));
+        QVERIFY(model.headerData(DecompRunsModel::Fit, Qt::Horizontal, Qt::ToolTipRole).isNull());
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
