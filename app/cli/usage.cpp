@@ -102,7 +102,8 @@ void print_usage(bool to_stderr) {
            K streams (4) for every MTTKRP (--stream forces it); the report gives the copy rate and bound;
            --write DIR: mode1.mat .. modeN.mat and lambda.mat; --distributed [--grid AxBxC] under
            mpirun -np P, on a .tsb: the medium-grained CPD over P ranks (rank 0 reports ranks, grid,
-           nonzeros and factor rows exchanged per rank, MPI time; --backend cuda: one GPU per rank)
+           nonzeros and factor rows exchanged per rank, MPI time; --backend cuda: one GPU per rank;
+           MPI messages of at most 1 GiB, or TENSORSCOPE_MPI_MESSAGE_BYTES)
       tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
            --write DIR: modeN.mat and core.tns
       fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J (factor width),
@@ -135,7 +136,8 @@ void print_usage(bool to_stderr) {
       tensor and show and write everything in the original ids (bench reads --factors in them too)
   fetch --list | NAME [--json] [--cache DIR] [--catalog FILE]
       the dataset catalog (every FROSTT tensor: order, dims, nonzeros, files, licence) and what the cache
-      folder (TENSORSCOPE_CACHE, else ~/.cache/tensorscope) holds of each: ready, partial or not fetched;
+      folder (--cache DIR, else TENSORSCOPE_CACHE, else XDG_CACHE_HOME/tensorscope, else ~/.cache/tensorscope)
+      holds of each: ready, partial (an interrupted download), damaged (fetched again) or not fetched;
       NAME not yet ready: downloads it (resuming a partial download), checks it against the catalog and
       converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead)
 

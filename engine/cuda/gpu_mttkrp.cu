@@ -308,7 +308,8 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
 namespace {
 
 // counts[i] = the nonzeros whose mode-`mode` index is i (counts zeroed).
-__global__ void blco_row_count_kernel(BlcoView v, int mode, unsigned* counts) {
+template <class Count>
+__global__ void blco_row_count_kernel(BlcoView v, int mode, Count* counts) {
     for (std::uint64_t z = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; z < v.nnz;
          z += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
         std::uint64_t lo = 0, hi = v.blocks;
@@ -317,28 +318,36 @@ __global__ void blco_row_count_kernel(BlcoView v, int mode, unsigned* counts) {
             if (v.block_ptr[mid] <= z) lo = mid;
             else hi = mid;
         }
-        atomicAdd(&counts[blco_index(v, mode, v.keys[z], lo)], 1u);
+        atomicAdd(&counts[blco_index(v, mode, v.keys[z], lo)], Count{1});
     }
 }
 
-// Per mode, the most nonzeros that add into one output row.
-std::vector<std::uint64_t> longest_rows(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
+// Per mode, the most nonzeros that add into one output row, counted in `Count`.
+template <class Count>
+std::vector<std::uint64_t> longest_rows_in(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
     BlcoView v;
     v.nnz = nnz, v.blocks = a.blocks, v.keys = a.keys.get(), v.block_ptr = a.block_ptr.get();
     for (std::size_t m = 0; m < a.dims.size(); ++m) v.high[m] = a.high[m].get(), v.shift[m] = a.shift[m], v.width[m] = a.width[m];
     std::vector<std::uint64_t> longest;
-    DeviceArray<unsigned> top(1);
+    DeviceArray<Count> top(1);
     for (std::size_t m = 0; m < a.dims.size(); ++m) {
-        DeviceArray<unsigned> counts(a.dims[m]);
-        check(cudaMemset(counts.get(), 0, a.dims[m] * sizeof(unsigned)), "clearing the row counts");
-        check(cudaMemset(top.get(), 0, sizeof(unsigned)), "clearing the row counts");
+        DeviceArray<Count> counts(a.dims[m]);
+        check(cudaMemset(counts.get(), 0, a.dims[m] * sizeof(Count)), "clearing the row counts");
+        check(cudaMemset(top.get(), 0, sizeof(Count)), "clearing the row counts");
         blco_row_count_kernel<<<grid_for(nnz), 256>>>(v, static_cast<int>(m), counts.get());
         max_kernel<<<grid_for(a.dims[m]), 256>>>(counts.get(), a.dims[m], top.get());
-        unsigned host = 0;
+        Count host = 0;
         check(cudaMemcpy(&host, top.get(), sizeof host, cudaMemcpyDeviceToHost), "counting the output rows");
         longest.push_back(host);
     }
     return longest;
+}
+
+// 32-bit counts where no row can reach 2^32 nonzeros (half the memory), else 64-bit (sweep
+// 71a F4: a row of 2^32 wrapped and chose too few fp32 copies).
+std::vector<std::uint64_t> longest_rows(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
+    if (nnz < (std::uint64_t{1} << 32)) return longest_rows_in<unsigned>(a, nnz);
+    return longest_rows_in<unsigned long long>(a, nnz);
 }
 
 }  // namespace

@@ -228,20 +228,22 @@ __global__ void __launch_bounds__(kThreads, WarpBatchShape<V>::kBlocks) warp_bat
 
 // Sec. 5: a block per output chunk; thread t owns entries t, t + blockDim, ... of the chunk
 // (entry e = c * sy + k: column c of U, position k of the input chunks).
-__global__ void sspttm_kernel(std::uint64_t sy, std::uint64_t R, const std::uint64_t* __restrict__ cptr,
-                              const std::uint64_t* __restrict__ order, const std::uint32_t* __restrict__ idx,
-                              const float* __restrict__ val, const float* __restrict__ u, float* __restrict__ z) {
-    const std::uint64_t i = blockIdx.x;
+// A block strides over the chunks: there may be more than a grid's 2^31-1 blocks (sweep 71a F5).
+__global__ void sspttm_kernel(std::uint64_t chunks, std::uint64_t sy, std::uint64_t R,
+                              const std::uint64_t* __restrict__ cptr, const std::uint64_t* __restrict__ order,
+                              const std::uint32_t* __restrict__ idx, const float* __restrict__ val,
+                              const float* __restrict__ u, float* __restrict__ z) {
     const std::uint64_t sz = R * sy;
-    for (std::uint64_t e = threadIdx.x; e < sz; e += blockDim.x) {
-        const std::uint64_t c = e / sy, k = e % sy;
-        float sum = 0.0f;
-        for (std::uint64_t q = cptr[i]; q < cptr[i + 1]; ++q) {
-            const std::uint64_t j = order[q];
-            sum += val[j * sy + k] * u[static_cast<std::uint64_t>(idx[j]) * R + c];
+    for (std::uint64_t i = blockIdx.x; i < chunks; i += gridDim.x)
+        for (std::uint64_t e = threadIdx.x; e < sz; e += blockDim.x) {
+            const std::uint64_t c = e / sy, k = e % sy;
+            float sum = 0.0f;
+            for (std::uint64_t q = cptr[i]; q < cptr[i + 1]; ++q) {
+                const std::uint64_t j = order[q];
+                sum += val[j * sy + k] * u[static_cast<std::uint64_t>(idx[j]) * R + c];
+            }
+            z[i * sz + e] = sum;
         }
-        z[i * sz + e] = sum;
-    }
 }
 
 // SpTTM on X sorted with mode n last as a library call: the fibers are the rows of a sparse
@@ -376,8 +378,9 @@ void SpttmDevice::compute(SpttmKernel kernel, const float* u, float* out, Timing
         if (d.semi) {
             std::uint64_t threads = ((R * d.sy + 31) / 32) * 32;
             if (threads > 1024) threads = 1024;
-            sspttm_kernel<<<static_cast<unsigned>(n), static_cast<unsigned>(threads)>>>(d.sy, R, d.ptr.get(), d.order.get(), d.idx.get(),
-                                                                                        d.val.get(), d.u.get(), d.out.get());
+            const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>(n, 0x7fffffff));
+            sspttm_kernel<<<grid, static_cast<unsigned>(threads)>>>(n, d.sy, R, d.ptr.get(), d.order.get(), d.idx.get(),
+                                                                    d.val.get(), d.u.get(), d.out.get());
         } else {
             const bool overwrites = kernel == SpttmKernel::SharedMemory || kernel == SpttmKernel::WarpBatches || kernel == SpttmKernel::Cusparse;
             if (!overwrites) d.out.zero();  // the others accumulate into Y

@@ -158,9 +158,12 @@ CpdResult cpd_als(const CooTensor& t, const CpdOptions& o, const IterationCallba
 
 double cpd_dense_fit(const CooTensor& t, const std::vector<DenseMatrix>& factors, const std::vector<double>& lambda) {
     const int order = t.order();
+    constexpr std::uint64_t kMaxCells = 50'000'000;
     std::uint64_t cells = 1;
-    for (int m = 0; m < order; ++m) cells *= t.dim(m);
-    if (cells > 50'000'000) throw InputError("cpd_dense_fit is for small tensors");
+    for (int m = 0; m < order; ++m) {  // checked before each product: dims of 2^32 wrapped to 0 (sweep 71a F3)
+        if (t.dim(m) && cells > kMaxCells / t.dim(m)) throw InputError("cpd_dense_fit is for small tensors");
+        cells *= t.dim(m);
+    }
     std::vector<double> dense(cells, 0.0);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         std::uint64_t lin = 0;

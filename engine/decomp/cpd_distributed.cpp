@@ -77,7 +77,7 @@ struct ModeLayout {
     MPI_Comm layer = MPI_COMM_NULL;
     std::vector<std::uint64_t> touched;  // global rows, ascending
     detail::RowExchange x;
-    std::vector<int> partials_out, partials_in;  // rows per peer (the reduce; the expand is the reverse)
+    std::vector<std::uint64_t> partials_out, partials_in;  // rows per peer (the reduce; the expand is the reverse)
     ModeLayout() = default;
     ModeLayout(const ModeLayout&) = delete;
     ModeLayout& operator=(const ModeLayout&) = delete;
@@ -164,9 +164,9 @@ std::vector<double> column_squares(const DenseMatrix& m) {
     return total;
 }
 
-std::vector<int> as_counts(const std::vector<std::vector<std::uint64_t>>& lists) {
-    std::vector<int> counts;
-    for (const auto& l : lists) counts.push_back(static_cast<int>(l.size()));
+std::vector<std::uint64_t> as_counts(const std::vector<std::vector<std::uint64_t>>& lists) {
+    std::vector<std::uint64_t> counts;
+    for (const auto& l : lists) counts.push_back(l.size());
     return counts;
 }
 
@@ -284,6 +284,7 @@ private:
                 throw InputError(std::string("MTTKRP has no ") + backend_name(o_.backend) + " kernel for " + format_name(o_.format));
             if (o_.backend == Backend::Cuda && !query_gpu().available)
                 throw Error("--backend cuda: " + query_gpu().reason);
+            detail::mpi_message_bytes();  // a bad TENSORSCOPE_MPI_MESSAGE_BYTES is refused here, on every rank
             (void)options;
         });
     }
@@ -463,23 +464,18 @@ private:
         for (int m = 0; m < order(); ++m) {
             const ModeLayout& mode = *modes_[um(m)];
             const DenseMatrix& own = owned_[um(m)];
-            const int count = static_cast<int>(mode.x.owned.size());
-            std::vector<int> counts(static_cast<std::size_t>(world_.size())), at(static_cast<std::size_t>(world_.size()), 0);
-            MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-            int total = 0;
-            for (int q = 0; q < world_.size(); ++q) at[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
-            std::vector<std::uint64_t> rows(world_.rank() == 0 ? static_cast<std::size_t>(total) : 0);
-            MPI_Gatherv(mode.x.owned.data(), count, MPI_UINT64_T, rows.data(), counts.data(), at.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD);
-            MPI_Datatype row;
-            MPI_Type_contiguous(static_cast<int>(R), MPI_DOUBLE, &row);
-            MPI_Type_commit(&row);
-            DenseMatrix all(world_.rank() == 0 ? static_cast<std::uint64_t>(total) : 0, R);
-            MPI_Gatherv(own.data.data(), count, row, all.data.data(), counts.data(), at.data(), row, 0, MPI_COMM_WORLD);
-            MPI_Type_free(&row);
+            // 64-bit sizes: a mode may have 2^31 rows or more (sweep 71a F2); the time is the
+            // output's, not the iterations' communication
+            double untimed = 0;
+            const detail::MpiComm world(MPI_COMM_WORLD, &untimed);
+            const std::vector<std::vector<std::uint64_t>> rows = world.gather(mode.x.owned);
+            const std::vector<double> all = world.gather(own.data.data(), own.data.size());
             if (world_.rank() != 0) continue;
             DenseMatrix f(result_.dims[um(m)], R);
             f.fill(0.0);
-            for (std::size_t k = 0; k < rows.size(); ++k) std::copy(all.row(k), all.row(k) + R, f.row(rows[k]));
+            std::size_t k = 0;
+            for (const auto& list : rows)
+                for (std::uint64_t row : list) std::copy(all.data() + k * R, all.data() + (k + 1) * R, f.row(row)), ++k;
             r.factors.push_back(std::move(f));
         }
     }

@@ -40,11 +40,12 @@ void check_payload_crc(const MpiComm& world, const TsbPart& part, const std::str
 
 // Each nonzero as one record (its N indices, then its value) in the order of the ranks it goes to.
 template <class I, class V>
-std::vector<char> pack_by_destination(const CooTensor& t, const std::vector<int>& destination, const std::vector<int>& counts) {
+std::vector<char> pack_by_destination(const CooTensor& t, const std::vector<int>& destination,
+                                      const std::vector<std::uint64_t>& counts) {
     const int order = t.order();
     const std::size_t record = order * sizeof(I) + sizeof(V);
     std::vector<std::uint64_t> at(counts.size(), 0);
-    for (std::size_t q = 1; q < counts.size(); ++q) at[q] = at[q - 1] + static_cast<std::uint64_t>(counts[q - 1]);
+    for (std::size_t q = 1; q < counts.size(); ++q) at[q] = at[q - 1] + counts[q - 1];
     std::vector<char> out(t.nnz() * record);
     for (std::uint64_t z = 0; z < t.nnz(); ++z) {
         char* p = out.data() + at[static_cast<std::size_t>(destination[z])]++ * record;
@@ -69,35 +70,28 @@ template <class I, class V> CooTensor unpack(const std::vector<std::uint64_t>& d
 }
 
 // Sends every nonzero of `part` to the rank of its block; returns what this rank received.
+// Counts are 64-bit end to end: a part or block may hold 2^31 nonzeros or more.
 CooTensor exchange_nonzeros(const MpiComm& world, const CooTensor& part, const DistributedBlock& b) {
     const int order = part.order(), ranks = world.size();
-    std::vector<int> destination(part.nnz()), counts(static_cast<std::size_t>(ranks), 0);
-    std::vector<int> coords(static_cast<std::size_t>(order));
+    std::vector<int> destination(part.nnz()), coords(static_cast<std::size_t>(order));
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(ranks), 0);
     for (std::uint64_t z = 0; z < part.nnz(); ++z) {
         for (int m = 0; m < order; ++m) coords[static_cast<std::size_t>(m)] = layer_of(b.cuts[static_cast<std::size_t>(m)], part.index(m, z));
         destination[z] = block_rank(b.grid, coords);
         ++counts[static_cast<std::size_t>(destination[z])];
     }
-    std::vector<int> incoming(static_cast<std::size_t>(ranks));
-    MPI_Alltoall(counts.data(), 1, MPI_INT, incoming.data(), 1, MPI_INT, world.get());
     return part.visit([&](auto itag, auto vtag) {
         using I = typename decltype(itag)::type;
         using V = typename decltype(vtag)::type;
+        const std::size_t record = order * sizeof(I) + sizeof(V);
         const std::vector<char> out = pack_by_destination<I, V>(part, destination, counts);
-        MPI_Datatype record;
-        MPI_Type_contiguous(static_cast<int>(order * sizeof(I) + sizeof(V)), MPI_BYTE, &record);
-        MPI_Type_commit(&record);
-        std::vector<int> out_at(static_cast<std::size_t>(ranks), 0), in_at(static_cast<std::size_t>(ranks), 0);
-        std::uint64_t total = 0;
-        for (int q = 0; q < ranks; ++q) {
-            if (q) out_at[static_cast<std::size_t>(q)] = out_at[static_cast<std::size_t>(q) - 1] + counts[static_cast<std::size_t>(q) - 1];
-            in_at[static_cast<std::size_t>(q)] = static_cast<int>(total);
-            total += static_cast<std::uint64_t>(incoming[static_cast<std::size_t>(q)]);
-        }
-        std::vector<char> in(total * (order * sizeof(I) + sizeof(V)));
-        MPI_Alltoallv(out.data(), counts.data(), out_at.data(), record, in.data(), incoming.data(), in_at.data(), record, world.get());
-        MPI_Type_free(&record);
-        return unpack<I, V>(part.dims(), part.index_width(), part.value_type(), in, total);
+        std::vector<MpiComm::Span> to(static_cast<std::size_t>(ranks));
+        std::uint64_t at = 0;
+        for (std::size_t q = 0; q < to.size(); ++q)
+            to[q] = {out.data() + at * record, counts[q] * record}, at += counts[q];
+        std::vector<std::uint64_t> from;
+        const std::vector<char> in = world.exchange(to, from);
+        return unpack<I, V>(part.dims(), part.index_width(), part.value_type(), in, in.size() / record);
     });
 }
 

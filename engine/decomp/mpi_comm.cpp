@@ -1,7 +1,10 @@
 #include "decomp/mpi_comm.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
+#include <cstring>
 
 #include "tscope/decomp/cpd_distributed.hpp"
 #include "tscope/error.hpp"
@@ -45,37 +48,131 @@ double MpiComm::sum(double value) const {
     return value;
 }
 
-std::vector<double> MpiComm::exchange_rows(const std::vector<double>& packed, const std::vector<int>& rows_out,
-                                           const std::vector<int>& rows_in, std::uint64_t cols) const {
+std::uint64_t mpi_message_bytes() {
+    static const std::uint64_t bytes = [] {
+        const char* text = std::getenv("TENSORSCOPE_MPI_MESSAGE_BYTES");
+        if (!text || !*text) return std::uint64_t{1} << 30;
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long v = std::strtoull(text, &end, 10);
+        if (*text == '-' || *end || errno || v < 1 || v > static_cast<unsigned long long>(INT_MAX))
+            throw InputError(std::string("TENSORSCOPE_MPI_MESSAGE_BYTES: expected a byte count from 1 to ") +
+                             std::to_string(INT_MAX) + ", got '" + text + "'");
+        return static_cast<std::uint64_t>(v);
+    }();
+    return bytes;
+}
+
+void MpiComm::transfer(const std::vector<Span>& to, const std::vector<std::uint64_t>& from, char* in) const {
+    constexpr int kTag = 71;
+    const std::uint64_t piece = mpi_message_bytes();
+    std::vector<MPI_Request> sends;
+    for (int q = 0; q < size_; ++q) {
+        const Span& s = to[static_cast<std::size_t>(q)];
+        for (std::uint64_t done = 0; done < s.bytes; done += piece) {
+            sends.emplace_back();
+            MPI_Isend(static_cast<const char*>(s.data) + done, static_cast<int>(std::min(piece, s.bytes - done)),
+                      MPI_BYTE, q, kTag, comm_, &sends.back());
+        }
+    }
+    // The sender picks its pieces: each round takes the next one from every peer not yet done,
+    // into room for all it still owes (a piece that is smaller says so in its status).
+    std::vector<std::uint64_t> at(from.size(), 0), got(from.size(), 0);
+    for (std::size_t q = 1; q < from.size(); ++q) at[q] = at[q - 1] + from[q - 1];
+    for (;;) {
+        std::vector<MPI_Request> receives;
+        std::vector<int> peers;
+        for (int q = 0; q < size_; ++q) {
+            const std::size_t uq = static_cast<std::size_t>(q);
+            if (got[uq] == from[uq]) continue;
+            receives.emplace_back();
+            peers.push_back(q);
+            MPI_Irecv(in + at[uq] + got[uq], static_cast<int>(std::min<std::uint64_t>(from[uq] - got[uq], INT_MAX)),
+                      MPI_BYTE, q, kTag, comm_, &receives.back());
+        }
+        if (receives.empty()) break;
+        std::vector<MPI_Status> status(receives.size());
+        MPI_Waitall(static_cast<int>(receives.size()), receives.data(), status.data());
+        for (std::size_t k = 0; k < receives.size(); ++k) {
+            int n = 0;
+            MPI_Get_count(&status[k], MPI_BYTE, &n);
+            got[static_cast<std::size_t>(peers[k])] += static_cast<std::uint64_t>(n);
+        }
+    }
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+}
+
+std::vector<char> MpiComm::exchange(const std::vector<Span>& to, std::vector<std::uint64_t>& from) const {
     Timed t(seconds_);
-    // one element = one row of `cols` doubles, so the counts are rows and stay small ints
-    MPI_Datatype row;
-    MPI_Type_contiguous(static_cast<int>(cols), MPI_DOUBLE, &row);
-    MPI_Type_commit(&row);
-    std::vector<int> out_at(rows_out.size(), 0), in_at(rows_in.size(), 0);
-    int in_total = 0;
-    for (std::size_t q = 1; q < rows_out.size(); ++q) out_at[q] = out_at[q - 1] + rows_out[q - 1];
-    for (std::size_t q = 0; q < rows_in.size(); ++q) in_at[q] = in_total, in_total += rows_in[q];
-    std::vector<double> received(static_cast<std::size_t>(in_total) * cols);
-    MPI_Alltoallv(packed.data(), rows_out.data(), out_at.data(), row, received.data(), rows_in.data(), in_at.data(), row, comm_);
-    MPI_Type_free(&row);
+    std::vector<std::uint64_t> out(static_cast<std::size_t>(size_));
+    for (std::size_t q = 0; q < out.size(); ++q) out[q] = to[q].bytes;
+    from.assign(out.size(), 0);
+    MPI_Alltoall(out.data(), 1, MPI_UINT64_T, from.data(), 1, MPI_UINT64_T, comm_);
+    std::uint64_t total = 0;
+    for (std::uint64_t b : from) total += b;
+    std::vector<char> in(total);
+    transfer(to, from, in.data());
+    return in;
+}
+
+std::vector<double> MpiComm::exchange_rows(const std::vector<double>& packed,
+                                           const std::vector<std::uint64_t>& rows_out,
+                                           const std::vector<std::uint64_t>& rows_in, std::uint64_t cols) const {
+    Timed t(seconds_);
+    // both directions' counts are known: no count exchange on this per-iteration path
+    std::vector<Span> to(rows_out.size());
+    std::vector<std::uint64_t> from(rows_in.size());
+    std::uint64_t out_at = 0, in_total = 0;
+    for (std::size_t q = 0; q < to.size(); ++q) {
+        to[q] = {packed.data() + out_at * cols, rows_out[q] * cols * sizeof(double)};
+        out_at += rows_out[q];
+        from[q] = rows_in[q] * cols * sizeof(double);
+        in_total += rows_in[q];
+    }
+    std::vector<double> received(in_total * cols);
+    transfer(to, from, reinterpret_cast<char*>(received.data()));
     return received;
 }
 
-std::vector<std::vector<std::uint64_t>> MpiComm::all_gather(const std::vector<std::uint64_t>& mine) const {
-    Timed t(seconds_);
-    const int n = static_cast<int>(mine.size());
-    std::vector<int> counts(static_cast<std::size_t>(size_)), at(static_cast<std::size_t>(size_), 0);
-    MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
-    std::size_t total = 0;
-    for (int q = 0; q < size_; ++q) at[static_cast<std::size_t>(q)] = static_cast<int>(total), total += static_cast<std::size_t>(counts[static_cast<std::size_t>(q)]);
-    std::vector<std::uint64_t> all(total);
-    MPI_Allgatherv(mine.data(), n, MPI_UINT64_T, all.data(), counts.data(), at.data(), MPI_UINT64_T, comm_);
-    std::vector<std::vector<std::uint64_t>> lists(static_cast<std::size_t>(size_));
-    for (int q = 0; q < size_; ++q)
-        lists[static_cast<std::size_t>(q)].assign(all.begin() + at[static_cast<std::size_t>(q)],
-                                                  all.begin() + at[static_cast<std::size_t>(q)] + counts[static_cast<std::size_t>(q)]);
+namespace {
+
+std::vector<std::vector<std::uint64_t>> split_lists(const std::vector<char>& in,
+                                                    const std::vector<std::uint64_t>& from) {
+    std::vector<std::vector<std::uint64_t>> lists(from.size());
+    std::uint64_t at = 0;
+    for (std::size_t q = 0; q < from.size(); ++q) {
+        lists[q].resize(from[q] / sizeof(std::uint64_t));
+        if (from[q]) std::memcpy(lists[q].data(), in.data() + at, from[q]);
+        at += from[q];
+    }
     return lists;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint64_t>> MpiComm::all_gather(const std::vector<std::uint64_t>& mine) const {
+    const std::vector<Span> to(static_cast<std::size_t>(size_), Span{mine.data(), mine.size() * sizeof(std::uint64_t)});
+    std::vector<std::uint64_t> from;
+    const std::vector<char> in = exchange(to, from);
+    return split_lists(in, from);
+}
+
+std::vector<std::vector<std::uint64_t>> MpiComm::gather(const std::vector<std::uint64_t>& mine) const {
+    std::vector<Span> to(static_cast<std::size_t>(size_));
+    to[0] = {mine.data(), mine.size() * sizeof(std::uint64_t)};
+    std::vector<std::uint64_t> from;
+    const std::vector<char> in = exchange(to, from);
+    return split_lists(in, from);
+}
+
+std::vector<double> MpiComm::gather(const double* mine, std::uint64_t n) const {
+    std::vector<Span> to(static_cast<std::size_t>(size_));
+    to[0] = {mine, n * sizeof(double)};
+    std::vector<std::uint64_t> from;
+    const std::vector<char> in = exchange(to, from);
+    std::vector<double> all(in.size() / sizeof(double));
+    if (!in.empty()) std::memcpy(all.data(), in.data(), in.size());
+    return all;
 }
 
 void MpiComm::settle(int kind, std::string message, bool name_rank) const {

@@ -15,6 +15,11 @@
 
 namespace tscope::detail {
 
+// The largest message one MPI call carries: TENSORSCOPE_MPI_MESSAGE_BYTES (1 to 2^31-1),
+// 1 GiB where unset. Throws an InputError naming the variable for any other value; call it
+// once inside agreed() before the first exchange, so that every rank refuses together.
+std::uint64_t mpi_message_bytes();
+
 class MpiComm {
 public:
     explicit MpiComm(MPI_Comm comm, double* seconds) : comm_(comm), seconds_(seconds) {
@@ -30,11 +35,25 @@ public:
     std::uint64_t sum(std::uint64_t value) const;
     double sum(double value) const;
 
+    // Bytes for one peer: `bytes` from `data`.
+    struct Span {
+        const void* data = nullptr;
+        std::uint64_t bytes = 0;
+    };
+    // Sends to[q] to each peer q and returns what every peer sent me, in peer order, with
+    // from[q] bytes from q. Sizes are 64-bit: a message carries at most mpi_message_bytes(),
+    // since MPI's counts and displacements are ints (sweep 71a F1: a part of 2^31 nonzeros
+    // wrapped and dropped some). Collective.
+    std::vector<char> exchange(const std::vector<Span>& to, std::vector<std::uint64_t>& from) const;
     // out[q] = what q sent me, from each peer's rows of `cols` doubles: rows_out[q] rows to q.
-    std::vector<double> exchange_rows(const std::vector<double>& packed, const std::vector<int>& rows_out,
-                                      const std::vector<int>& rows_in, std::uint64_t cols) const;
+    std::vector<double> exchange_rows(const std::vector<double>& packed, const std::vector<std::uint64_t>& rows_out,
+                                      const std::vector<std::uint64_t>& rows_in, std::uint64_t cols) const;
     // Every peer's list, in peer order.
     std::vector<std::vector<std::uint64_t>> all_gather(const std::vector<std::uint64_t>& mine) const;
+    // Rank 0 gets every rank's list, in rank order (the others an empty one).
+    std::vector<std::vector<std::uint64_t>> gather(const std::vector<std::uint64_t>& mine) const;
+    // Rank 0 gets every rank's doubles, end to end in rank order (the others none).
+    std::vector<double> gather(const double* mine, std::uint64_t n) const;
 
     // Runs `work` (which must make no MPI call) on every rank; when it threw on any, throws on
     // every rank the error of the lowest failing rank (an InputError stays one), naming the
@@ -56,6 +75,10 @@ public:
     }
 
 private:
+    // Receives from[q] bytes from each q into `in` at the peers' running offsets, while every
+    // piece of to[] goes out; a piece is at most mpi_message_bytes().
+    void transfer(const std::vector<Span>& to, const std::vector<std::uint64_t>& from, char* in) const;
+
     // 0 fine, 1 an InputError, 2 any other error; `message` its words.
     template <class F>
     static int attempt(F&& work, std::string& message) {

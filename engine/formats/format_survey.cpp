@@ -47,6 +47,7 @@ std::vector<FormatRow> survey_formats(const CooTensor& t, const SurveyRequest& r
             } catch (
                 const std::bad_alloc&) {  // this format's row, not the survey (sweep 68a A1: HOCSR's 1.2 GB ended it)
                 row.error = out_of_memory_words(std::string("building ") + format_name(kind));
+                row.out_of_memory = true;
             }
             rows.push_back(std::move(row));
             control.progress(rows.size(), total);

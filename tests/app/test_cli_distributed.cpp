@@ -32,12 +32,14 @@ struct Run {
 // shared /tmp/ompi.HOST.UID one run's teardown can remove the folder while the next creates its
 // own inside it ("A call to mkdir was unable to create the desired directory", seen once in a
 // fresh-clone CI run in session 30).
-Run mpirun(int ranks, const QStringList& args) {
+// `message_bytes`, where given, is every rank's TENSORSCOPE_MPI_MESSAGE_BYTES.
+Run mpirun(int ranks, const QStringList& args, const QString& message_bytes = {}) {
     QTemporaryDir session;
     QProcess p;
     QProcessEnvironment env =
         TS_UNDER_ASAN ? tstest::without_mpi_leak_checks() : QProcessEnvironment::systemEnvironment();
     if (session.isValid()) env.insert("OMPI_MCA_orte_tmpdir_base", session.path());
+    if (!message_bytes.isNull()) env.insert("TENSORSCOPE_MPI_MESSAGE_BYTES", message_bytes);
     p.setProcessEnvironment(env);
     QStringList all{"-np", QString::number(ranks), "--oversubscribe", TS_BIN_DIR "/tensorscope-cli"};
     all += args;
@@ -74,19 +76,28 @@ private slots:
     void equalsTheSingleProcess_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("ranks");
+        QTest::addColumn<QString>("message_bytes");
         for (const char* name : {"movielens-100k", "jf17k-4d", "order5"})
-            for (int p : {2, 3, 4}) QTest::newRow(qPrintable(QString("%1 P=%2").arg(name).arg(p))) << QString(name) << p;
+            for (int p : {2, 3, 4})
+                QTest::newRow(qPrintable(QString("%1 P=%2").arg(name).arg(p))) << QString(name) << p << QString();
+        // Messages of 1000 bytes (a nonzero is 20 or 28 here, a factor row 64): every exchange
+        // goes in many pieces that cut records apart, as a 2^31-nonzero part does at 1 GiB.
+        QTest::newRow("movielens-100k P=3 in 1000-byte messages") << QString("movielens-100k") << 3 << QString("1000");
+        QTest::newRow("jf17k-4d P=2 in 1000-byte messages") << QString("jf17k-4d") << 2 << QString("1000");
     }
 
     void equalsTheSingleProcess() {
         QFETCH(QString, name);
         QFETCH(int, ranks);
+        QFETCH(QString, message_bytes);
         const std::string tsb = tensor_file(name);
         if (tsb.empty()) QSKIP("../shared/data is absent (a fresh clone): skipped");
         const CpdResult reference = single(tsb);
-        const QString out = dir_.filePath(QString("%1-%2").arg(name).arg(ranks));
-        const Run r = mpirun(ranks, {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "8", "--iters", "10",
-                                     "--tol", "0", "--seed", "3", "--write", out, "--json"});
+        const QString out = dir_.filePath(QString("%1-%2-%3").arg(name).arg(ranks).arg(message_bytes));
+        const Run r = mpirun(ranks,
+                             {"decompose", QString::fromStdString(tsb), "--distributed", "--rank", "8", "--iters", "10",
+                              "--tol", "0", "--seed", "3", "--write", out, "--json"},
+                             message_bytes);
         QVERIFY2(r.status == 0, r.err.constData());
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         QVERIFY2(!doc.isEmpty(), r.out.constData());  // one document: rank 0 alone prints
@@ -173,6 +184,12 @@ private slots:
             QVERIFY(r.out.isEmpty() || !r.out.contains("fit"));
             if (QString(c.words) == "checksum does not match")  // the whole file's, not rank 0's (sweep 68a D5)
                 QVERIFY2(!r.err.contains("rank 0"), r.err.constData());
+        }
+        for (const char* bytes :
+             {"0", "2147483648", "1k", "-5"}) {  // refused before the first exchange, on every rank alike
+            const Run r = mpirun(2, {"decompose", file, "--distributed", "--iters", "1"}, bytes);
+            QVERIFY2(r.status == 2 && r.err.contains("TENSORSCOPE_MPI_MESSAGE_BYTES") && error_lines(r.err) == 1,
+                     qPrintable(QString(bytes) + " -> " + QString::number(r.status) + ": " + r.err));
         }
         // what rank 0 alone checks is told without "rank 0 of 2", which read as a disagreement
         // between ranks (sweep 66a F10)

@@ -86,26 +86,43 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
     if (f.ranks < 1 || f.ranks > kMostRanks)
         return fail(QObject::tr("\"ranks\" should be a number of processes from 1 to %1").arg(kMostRanks));
     f.grid = o.value(QStringLiteral("grid")).toString();
-    const QJsonArray its = o.value(QStringLiteral("iterations")).toArray();
-    if (its.size() > kMostIterations)
+    // A run of --restarts K keeps every start's curve in "starts" (its "iterations" are the
+    // kept start's): all K are drawn, as in a run made in the window (sweep 71b: one was).
+    const QJsonArray starts = o.value(QStringLiteral("starts")).toArray();
+    std::vector<std::pair<QJsonArray, int>> curves;
+    if (starts.size() > 1)
+        for (int k = 0; k < starts.size(); ++k)
+            curves.emplace_back(starts[k].toObject().value(QStringLiteral("iterations")).toArray(), k);
+    else
+        curves.emplace_back(o.value(QStringLiteral("iterations")).toArray(), 0);
+    qsizetype total = 0;
+    for (const auto& c : curves) total += c.first.size();
+    if (total > kMostIterations)
         return fail(
-            QObject::tr("%1 iterations: more than decompose runs (at most %2)").arg(its.size()).arg(kMostIterations));
-    for (int i = 0; i < its.size(); ++i) {
-        const QJsonObject it = its[i].toObject();
-        tscope::IterationReport rep;
-        rep.iter = it.value(QStringLiteral("iter")).toInt(-1);
-        rep.seconds = numberOr(it, "seconds");
-        if (rep.iter < 1 || std::isnan(rep.seconds))
-            return fail(QObject::tr("iteration %1 has no \"iter\" or \"seconds\"").arg(i + 1));
-        rep.iter_seconds = numberOr(it, "iter_seconds", 0);
-        rep.fit = numberOr(it, "fit");
-        rep.mttkrp_seconds = numberOr(it, "mttkrp_s"), rep.dense_seconds = numberOr(it, "dense_s"), rep.fit_seconds = numberOr(it, "fit_s");
-        rep.train_rmse = numberOr(it, "train_rmse"), rep.test_rmse = numberOr(it, "test_rmse");
-        rep.train_mae = numberOr(it, "train_mae"), rep.test_mae = numberOr(it, "test_mae");
-        if (const QString fault = iterationFault(rep, r.iterations.empty() ? nullptr : &r.iterations.back());
-            !fault.isEmpty())
-            return fail(QObject::tr("iteration %1: %2").arg(i + 1).arg(fault));
-        r.iterations.push_back(rep);
+            QObject::tr("%1 iterations: more than decompose runs (at most %2)").arg(total).arg(kMostIterations));
+    for (const auto& [its, start] : curves) {
+        const std::size_t first = r.iterations.size();
+        for (int i = 0; i < its.size(); ++i) {
+            const QJsonObject it = its[i].toObject();
+            const QString where = curves.size() > 1 ? QObject::tr("start %1, iteration %2").arg(start + 1).arg(i + 1)
+                                                    : QObject::tr("iteration %1").arg(i + 1);
+            tscope::IterationReport rep;
+            rep.start = start;
+            rep.iter = it.value(QStringLiteral("iter")).toInt(-1);
+            rep.seconds = numberOr(it, "seconds");
+            if (rep.iter < 1 || std::isnan(rep.seconds))
+                return fail(QObject::tr("%1 has no \"iter\" or \"seconds\"").arg(where));
+            rep.iter_seconds = numberOr(it, "iter_seconds", 0);
+            rep.fit = numberOr(it, "fit");
+            rep.mttkrp_seconds = numberOr(it, "mttkrp_s"), rep.dense_seconds = numberOr(it, "dense_s"),
+            rep.fit_seconds = numberOr(it, "fit_s");
+            rep.train_rmse = numberOr(it, "train_rmse"), rep.test_rmse = numberOr(it, "test_rmse");
+            rep.train_mae = numberOr(it, "train_mae"), rep.test_mae = numberOr(it, "test_mae");
+            const tscope::IterationReport* before = r.iterations.size() > first ? &r.iterations.back() : nullptr;
+            if (const QString fault = iterationFault(rep, before); !fault.isEmpty())
+                return fail(QObject::tr("%1: %2").arg(where, fault));
+            r.iterations.push_back(rep);
+        }
     }
     if (r.iterations.empty()) return fail(QObject::tr("the run has no iterations"));
     r.outcome = o.value(QStringLiteral("converged")).toBool() ? QObject::tr("converged") : QObject::tr("done");

@@ -619,7 +619,7 @@ void DecompositionPanel::replot() {
         if (bySeconds)
             setLinearAxis(p->xAxis, AxisUnit::Plain);
         else
-            p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new IndexTicker));
+            p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new IndexTicker(p->xAxis)));
     }
     fitPlot_->yAxis->setLabel(tr("fit"));
     errorPlot_->yAxis->setLabel(mae ? tr("MAE") : tr("RMSE"));
@@ -671,7 +671,11 @@ void DecompositionPanel::replot() {
             p->rescaleAxes();
             const QCPRange x = p->xAxis->range(), y = p->yAxis->range();
             p->xAxis->setRange(x.lower - 0.03 * x.size(), x.upper + 0.03 * x.size() + 1e-9);
-            p->yAxis->setRange(y.lower - 0.05 * y.size() - 1e-9, y.upper + 0.05 * y.size() + 1e-9);
+            // at least a ten-thousandth of the value tall: a fit held at 0.9999999 drew a span of
+            // 1e-9, whose every tick read "1" (sweep 71b)
+            const double pad =
+                std::max(0.05 * y.size(), 0.5e-4 * std::max(1.0, std::fabs(y.center())) - 0.5 * y.size());
+            p->yAxis->setRange(y.lower - pad, y.upper + pad);
         }
         PlotInspector::of(p)->rememberHome();
         p->replot();
@@ -717,12 +721,14 @@ void DecompositionPanel::buildSplitPlot(QWidget* parent) {
         key->setSubTicks(false);
         key->setTickLength(0, 3);
         key->grid()->setVisible(false);
+        // times in words (50 µs): the default format drew 0.0001 and 5·10⁻⁵ (sweep 71b)
+        setLinearAxis(rect->axis(QCPAxis::atBottom), AxisUnit::Seconds);
         rect->axis(QCPAxis::atBottom)->setRangeLower(0);
     }
     iterRect_->axis(QCPAxis::atLeft)->setTickLabels(false);
     iterRect_->axis(QCPAxis::atLeft)->setTickLength(0, 0);
-    setupRect_->axis(QCPAxis::atBottom)->setLabel(tr("setup, once per run (seconds)"));
-    iterRect_->axis(QCPAxis::atBottom)->setLabel(tr("mean iteration (seconds)"));
+    setupRect_->axis(QCPAxis::atBottom)->setLabel(tr("setup, once per run"));
+    iterRect_->axis(QCPAxis::atBottom)->setLabel(tr("mean iteration"));
 
     auto stack = [this](QCPAxisRect* rect, const auto& parts, std::vector<QCPBars*>& bars) {
         QCPBars* below = nullptr;

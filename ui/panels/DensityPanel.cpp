@@ -306,7 +306,7 @@ void DensityPanel::drawSlices() {
     g->setPen(QPen(QColor(0, 114, 178)));
     g->setLineStyle(sorted ? QCPGraph::lsLine : QCPGraph::lsImpulse);
     slices_->xAxis->setScaleType(QCPAxis::stLinear);
-    slices_->xAxis->setTicker(QSharedPointer<IndexTicker>(new IndexTicker));
+    slices_->xAxis->setTicker(QSharedPointer<IndexTicker>(new IndexTicker(slices_->xAxis)));
     if (sorted) setLogAxis(slices_->xAxis, AxisUnit::Count);
     setLogAxis(slices_->yAxis, AxisUnit::Count);
     slices_->xAxis->setLabel(sorted ? tr("slice rank (largest first), log scale") : tr("mode-%1 index").arg(result_.mode + 1));

@@ -67,7 +67,8 @@ void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_
     plot->xAxis->setLabel(QObject::tr("mode-%1 index").arg(m.mode_y + 1));
     plot->yAxis->setLabel(QObject::tr("mode-%1 index").arg(m.mode_x + 1));
     plot->yAxis->setRangeReversed(true);
-    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) axis->setTicker(QSharedPointer<IndexTicker>(new IndexTicker));
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis})
+        axis->setTicker(QSharedPointer<IndexTicker>(new IndexTicker(axis)));
     plot->xAxis->setRange(0.5, static_cast<double>(dimY) + 0.5);
     plot->yAxis->setRange(0.5, static_cast<double>(dimX) + 0.5);
     if (PlotInspector* inspector = PlotInspector::of(plot)) inspector->rememberHome();  // where the plot has one

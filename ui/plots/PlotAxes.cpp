@@ -1,5 +1,7 @@
 #include "plots/PlotAxes.hpp"
 
+#include <QFontMetrics>
+#include <algorithm>
 #include <cmath>
 
 #include "views/TextFormat.hpp"
@@ -52,6 +54,16 @@ QString LogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
 }
 
 double IndexTicker::getTickStep(const QCPRange& range) {
+    if (axis_ && axis_->orientation() == Qt::Horizontal && axis_->axisRect()) {
+        const QFontMetrics metrics(axis_->tickLabelFont());
+        const auto width = [&](double x) {
+            return metrics.horizontalAdvance(getTickLabel(x, QLocale(), QChar('g'), 0));
+        };
+        const int widest = std::max(width(std::floor(range.lower)), width(std::ceil(range.upper))) +
+                           metrics.horizontalAdvance(QStringLiteral("MM"));
+        const int room = std::max(1, axis_->axisRect()->width() / std::max(1, widest));
+        setTickCount(std::clamp(room - 1, 1, 5));  // about tickCount + 1 labels show
+    }
     return std::max(1.0, std::round(QCPAxisTicker::getTickStep(range)));
 }
 

@@ -4,9 +4,10 @@
 // of views/TextFormat.hpp.
 #pragma once
 
+#include <qcustomplot.h>
+#include <QPointer>
 #include <QSharedPointer>
 #include <QStringList>
-#include <qcustomplot.h>
 
 namespace tsui {
 
@@ -28,11 +29,19 @@ private:
     AxisUnit unit_;
 };
 
-// Whole-number ticks (no 2.5 on an index axis), labelled with thousands separators.
+// Whole-number ticks (no 2.5 on an index axis), labelled with thousands separators. Given its
+// horizontal axis, it places no more ticks than their labels have room for: indices of a
+// billion ran together on a streamed tensor's tile map (sweep 71b).
 class IndexTicker : public QCPAxisTicker {
+public:
+    explicit IndexTicker(QCPAxis* axis = nullptr) : axis_(axis) {}
+
 protected:
     double getTickStep(const QCPRange& range) override;
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    QPointer<QCPAxis> axis_;
 };
 
 // Linear ticks labelled in the unit's words.

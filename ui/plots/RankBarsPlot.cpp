@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plots/PlotAxes.hpp"
 #include "plots/TitledPlot.hpp"
 #include "views/TextFormat.hpp"
 
@@ -19,6 +20,11 @@ RankBarsPlot::RankBarsPlot(QCustomPlot* plot) : plot_(plot) {
     volume_->setBrush(QColor(230, 159, 0)), volume_->setPen(Qt::NoPen);
     for (QCPBars* b : {nnz_, volume_}) b->setWidth(0.38), b->setBarsGroup(group);
     plot_->yAxis2->setVisible(true);
+    // counts with thousands separators; the x labels carry no 'b' number format, under which
+    // QCustomPlot redrew "707e-6 s" as "707·10" with a raised "-6 s" (sweep 71b)
+    setLinearAxis(plot_->yAxis, AxisUnit::Count);
+    setLinearAxis(plot_->yAxis2, AxisUnit::Count);
+    plot_->xAxis->setNumberFormat(QStringLiteral("g"));
     plot_->yAxis->setLabel(QObject::tr("nonzeros"));
     plot_->yAxis2->setLabel(QObject::tr("rows per iteration"));
     plot_->xAxis->setLabel(QObject::tr("MPI rank"));
@@ -70,7 +76,7 @@ void RankBarsPlot::label() {
     const QFontMetrics metrics(plot_->xAxis->tickLabelFont());
     int widest = 0;
     for (const RankShare& r : ranks_)
-        widest = std::max(widest, metrics.horizontalAdvance(QObject::tr("MPI %1 s").arg(shortNumber(r.commSeconds))));
+        widest = std::max(widest, metrics.horizontalAdvance(QObject::tr("MPI %1").arg(humanSeconds(r.commSeconds))));
     const double perRank =
         std::max(100, plot_->axisRect()->width()) / std::max<double>(1, static_cast<double>(ranks_.size()));
     const std::size_t every = roundStep((widest + 16) / perRank);
@@ -78,7 +84,7 @@ void RankBarsPlot::label() {
     // the rank's time in MPI calls under its number: waiting shows here too
     for (std::size_t q = 0; q < ranks_.size(); q += every)
         ticks->addTick(static_cast<double>(q),
-                       QObject::tr("%1\nMPI %2 s").arg(q).arg(shortNumber(ranks_[q].commSeconds)));
+                       QObject::tr("%1\nMPI %2").arg(q).arg(humanSeconds(ranks_[q].commSeconds)));
     plot_->xAxis->setTicker(ticks);
     plot_->xAxis->setLabel(every == 1 ? QObject::tr("MPI rank")
                                       : QObject::tr("MPI rank (one in %1 labelled)").arg(every));

@@ -45,6 +45,31 @@ private Q_SLOTS:
         QVERIFY(!older->run.setup);
     }
 
+    // decompose --restarts K writes every start's curve under "starts": all K come back, each
+    // with its start, the kept one named by "best_start" (from 1); only one did (sweep 71b)
+    void everyStartOfARestartsRunComesBack() {
+        QString error;
+        const QByteArray json = run(kTwo, R"(, "setup": {"read_s": 0.1, "build_s": 0.2, "upload_s": 0}, "best_start": 2,
+            "starts": [{"start": 1, "fit": 0.3, "iterations": [{"iter": 1, "seconds": 0.4, "fit": 0.1}, {"iter": 2, "seconds": 0.8, "fit": 0.3}]},
+                       {"start": 2, "fit": 0.35, "iterations": [{"iter": 1, "seconds": 0.3, "fit": 0.2}, {"iter": 2, "seconds": 0.7, "fit": 0.35}]},
+                       {"start": 3, "fit": 0.31, "iterations": [{"iter": 1, "seconds": 0.5, "fit": 0.3}]}])");
+        const auto f = parseDecompRun(json, &error);
+        QVERIFY2(f, qPrintable(error));
+        const auto& its = f->run.iterations;
+        QCOMPARE(its.size(), std::size_t{5});
+        QCOMPARE(its[0].start, 0);
+        QCOMPARE(its[2].start, 1);
+        QCOMPARE(its[3].fit, 0.35);
+        QCOMPARE(its[4].start, 2);
+        QVERIFY(f->run.setup);
+        QCOMPARE(f->run.setup->bestStart, 1);
+        // a start's own iterations still go forward, and a fault names the start
+        QByteArray back = json;
+        back.replace(R"({"iter": 2, "seconds": 0.7)", R"({"iter": 2, "seconds": 0.2)");
+        QVERIFY(!parseDecompRun(back, &error));
+        QVERIFY2(error.contains("start 2, iteration 2"), qPrintable(error));
+    }
+
     void impossibleNumbersAreRefused_data() {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("expected");

@@ -16,6 +16,7 @@ struct FormatRow {
     int mode = 0;                  // 0-based; -1 for formats that serve every mode (built once)
     bool built = false;
     std::string error;             // why it was not built (a shape it refuses, ...)
+    bool out_of_memory = false;    // it was not built for want of memory (the command exits 1)
     StorageReport storage;
     std::vector<std::pair<std::string, std::string>> parameters;
     double build_seconds = 0;
