@@ -20,9 +20,21 @@
 namespace {
 
 // The command's exit status: 2 for bad input, 1 for any other failure.
+// `COMMAND ... --help` (before any "--"): the help, as most tools answer it; it had been
+// "unknown option --help", exit 2 (sweep 71b).
+bool asks_for_help(int argc, char** argv) {
+    for (int i = 2; i < argc && std::string(argv[i]) != "--"; ++i)
+        if (std::string(argv[i]) == "--help") return true;
+    return false;
+}
+
 int run_command(const std::string& command, int argc, char** argv) {
     using namespace tscope::cli;
     try {
+        if (asks_for_help(argc, argv)) {
+            print_usage(false);
+            return 0;
+        }
         if (command == "info") return run_info(argc, argv);
         if (command == "generate") return run_generate(argc, argv);
         if (command == "convert") return run_convert(argc, argv);

@@ -101,7 +101,7 @@ int run_info_streamed(const Args& args, const std::string& path) {
                           {"dims", header.dims},
                           {"nnz", s.nnz},
                           {"density", s.stats.density},
-                          {"fibers_computed", s.fibers_computed},
+                          {"fibers_computed", !sketch.fibers.empty()},  // it had always been false (sweep 72)
                           {"in_coordinate_order", s.in_order},
                           {"parts", s.parts},
                           {"bytes_read", s.bytes_read},
@@ -164,6 +164,9 @@ int run_info(int argc, char** argv) {
     if (args.value("--part-nnz")) throw InputError("--part-nnz applies to --streamed");
     if (args.flag("--sketch-fibers")) throw InputError("--sketch-fibers applies to --streamed (a loaded tensor's fibers are counted exactly)");
     LoadOptions options;
+    // the values as the file stores them: a convert --float .tsb had been said to hold "double
+    // values" (loaded into fp64, sweep 71b)
+    options.keep_stored_values = !args.flag("--float");
     if (args.flag("--float")) options.values = ValueType::F32;
     const LoadedTensor loaded = load_tensor(path, options);
     const TensorStats stats = compute_stats(loaded.tensor);

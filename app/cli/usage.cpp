@@ -71,8 +71,11 @@ void print_usage(bool to_stderr) {
       tensor HOCFS-ELL's modes past the first, not determined; a row of none says why in its footnote)
       formats: )" + all_format_names() + R"(
       options read by: )" + format_parameters() + R"(
-  bench FILE --kernel mttkrp|sptv|spttm|ttmc --format F[,F..]|all --backend cpu-ref|omp|cuda[,..]|all [--mode M|all]
-        [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json|--jsonl]
+      --fiber-threshold T: B-CSF splits fibers of over T nonzeros into pieces of at most T (default 128);
+      --hicoo-bits B: HiCOO's blocks are 2^B indices a side (1 to 16, default 7); --hls-threshold T: HLS stores
+      a 16^3 tile dense when it holds at least T nonzeros (default 78); advise, and bench (but --hicoo-bits), alike
+  bench FILE [--kernel mttkrp|sptv|spttm|ttmc] [--format F[,F..]|all] [--backend cpu-ref|omp|cuda[,..]|all]
+        [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json|--jsonl]
         [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm,wb,cusparse|all] [--gpus N|all]
         [--stream [--streams K] [--chunk-bytes B]]
       times a kernel: warm-up, K repeats, median, GFLOP/s (3 nnz R per MTTKRP mode), GB/s;
@@ -82,21 +85,25 @@ void print_usage(bool to_stderr) {
       and streams it through the GPU in chunks (default 64M) over K streams (default 4) for every run; its rows give
       the bytes streamed, the host-to-device rate measured over the same chunks and the share of that bound reached;
       --write DIR (mttkrp, ttmc) writes each mode's dense result as DIR/KERNEL_modeM.mat;
-      --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend); the cuda backend's time is its
-      kernels alone, transfers apart (on it the CSF family's fibers are cut to at most 16 nonzeros on upload, whatever
-      --fiber-threshold B-CSF was built with); MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;
+      --check compares with cpu-ref (exit 1 above 1e-8, 1e-4 for the fp32 cuda backend, 1e-2 for HLS on cuda, whose
+      tensor cores take fp16 inputs); the cuda backend's time is its kernels alone, transfers apart (on it the CSF
+      family's fibers are cut to at most 16 nonzeros on upload, whatever --fiber-threshold B-CSF was built with);
+      MTTKRP runs on )" + runs_on(KernelKind::MTTKRP) + R"(;
       SpTV (2 nnz flops) on )" + runs_on(KernelKind::SpTV) + R"(, each built to contract the mode;
       SpTTM (2 nnz R flops) on COO sorted with the mode last, producing sCOO (cuda: the five GPU kernels of spttm
       Sec. 4.2, our warp batches and cuSPARSE's CSR SpMM, --variant picks); on sCOO it is SspTTM, the second product of a TTM chain;
       TTMc (2 nnz R^(N-1) flops, every other mode's factor) on )" + runs_on(KernelKind::TTMc) + R"(, CSF rooted at the mode;
       --gpus N (MTTKRP, cuda): the nonzeros in N balanced parts, one per GPU, combined with NCCL; a row's
       median is kernels plus collectives, each reported apart, with every part's nonzeros
-  decompose FILE --method cpd|tucker|fastertucker [--rank R] [--iters N] [--backend omp|cuda] [--threads T]
-            [--seed S] [--tol X] [--json] [--write DIR]
+  decompose FILE [--method cpd|tucker|fastertucker] [--rank R] [--iters N] [--backend omp|cuda] [--threads T]
+            [--seed S] [--json]
+            cpd and tucker: [--tol X] [--write DIR]; fastertucker: [--fiber-threshold T]
             cpd on cuda: [--gpus N|all] [--limit-gpu-memory B] [--stream] [--streams K] [--chunk-bytes B]
       cpd: CPD-ALS (mm-csf Alg. 1), MTTKRP through --format (default CSF; omp: )" + kernel_formats_text(KernelKind::MTTKRP, Backend::Omp) + R"(),
-           fit per iteration; --init random|nvecs (each unfolding's leading singular vectors, from the
-           nonzeros), --restarts K (K starts, the first --init's, the others random; the best fit kept); on cuda (COO, CSF, B-CSF, MM-CSF) --gpus N splits the nonzeros over N GPUs
+           fit per iteration; stops when the fit changes by less than --tol X (default 1e-5; tucker too);
+           --init random|nvecs (each unfolding's leading singular vectors, from the nonzeros), --restarts K
+           (K starts, the first --init's, the others random; the best fit kept); on cuda (COO, CSF, B-CSF,
+           MM-CSF) --gpus N splits the nonzeros over N GPUs
            (NCCL), factors replicated; a tensor that does not fit in the free device memory, or in
            --limit-gpu-memory B, is built on the host and streamed through the GPU in chunks (64M) over
            K streams (4) for every MTTKRP (--stream forces it); the report gives the copy rate and bound;
@@ -106,11 +113,11 @@ void print_usage(bool to_stderr) {
            MPI messages of at most 1 GiB, or TENSORSCOPE_MPI_MESSAGE_BYTES)
       tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
            --write DIR: modeN.mat and core.tns
-      fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J (factor width),
+      fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J or J1,J2,.. (factor widths),
            --lr-a, --lr-b, --reg-a, --reg-b, --test-fraction (0.1); train/test RMSE and MAE per epoch;
            --schedule hogwild (the paper's, timing-dependent) or ordered (each factor row's steps in tree order:
            the serial result with any threads, CPU and GPU alike)
-  pipeline FILE --format hocfs|hocfs-ell|cfb [--mode M] [--streams K|auto] [--chunk-bytes B|auto]
+  pipeline FILE [--format hocfs|hocfs-ell|cfb] [--mode M] [--streams K|auto] [--chunk-bytes B|auto]
            [--limit-gpu-memory B] [--check] [--json]
       SpTV pipelined over K CUDA streams (hocfs Sec. 6.2): chunks of slices (CFB: fiber buckets) of at most B
       input bytes (64M), each copied in, multiplied and copied out on its stream; prints T_s (same chunks, one
@@ -139,9 +146,12 @@ void print_usage(bool to_stderr) {
       folder (--cache DIR, else TENSORSCOPE_CACHE, else XDG_CACHE_HOME/tensorscope, else ~/.cache/tensorscope)
       holds of each: ready, partial (an interrupted download), damaged (fetched again) or not fetched;
       NAME not yet ready: downloads it (resuming a partial download), checks it against the catalog and
-      converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead)
+      converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead);
+      --catalog FILE reads that catalog instead of the installed BIN/../share/tensorscope/catalog/frostt.json
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
+--float (info, generate, convert): the values held as fp32 instead of double (a .tsb written so stores 4 bytes
+a value; a value a float cannot hold is refused).
 B (--chunk-bytes, --limit-gpu-memory, --memory) is a number of bytes, with K, M or G for KiB, MiB, GiB (64M, 1G),
 or auto (the command chooses).
 Every command but fetch takes --threads T (OpenMP threads; default: every core); --name=value is --name value;
@@ -150,6 +160,7 @@ Every command but fetch takes --threads T (OpenMP threads; default: every core);
 (cpd, fastertucker) or 25 (tucker); fastertucker --fiber-threshold 128 (its B-CSF's sub-fibers); advise --rank 32;
 pipeline --format hocfs; reorder --method degree.
 Exit status: 0 success, 2 bad input, 1 other failures.
+This text is the help: tensorscope-cli help, --help, or COMMAND ... --help.
 )";
 }
 

@@ -353,6 +353,17 @@ private Q_SLOTS:
 
     // --version answers as the window's does (sweep 68a E7: it was an unknown command).
     // An unknown command is one line naming the commands (the whole usage had followed it).
+    // --help after a command prints the help, exit 0 (it was "unknown option --help", exit 2);
+    // after "--" it is a file name like any other
+    void helpAfterACommandIsTheHelp() {
+        const Run r = cli({"info", "--help"});
+        QVERIFY2(r.status == 0 && r.out.contains("tensorscope-cli") && r.out.contains("Exit status"),
+                 r.err.constData());
+        QCOMPARE(cli({"bench", "x.tns", "--kernel", "mttkrp", "--help"}).status, 0);
+        const Run file = cli({"info", "--", "--help"});
+        QVERIFY2(file.status == 2 && file.err.contains("--help"), file.err.constData());
+    }
+
     void anUnknownCommandIsOneLine() {
         const Run r = cli({"infos", "x.tns"});
         QCOMPARE(r.status, 2);
@@ -719,6 +730,20 @@ private Q_SLOTS:
 
     // Issue 18, item 2: info --streamed reads a .tsb in blocks and reports the loaded run's
     // slice figures, without fibers; it refuses what is not a .tsb, and --part-nnz alone.
+    // info tells the values as the file stores them: a convert --float .tsb holds floats (it
+    // said "double values", sweep 71b); --float still asks for floats from any file
+    void infoTellsTheStoredValueType() {
+        QTemporaryDir dir;
+        const QString tsb = dir.filePath("f.tsb");
+        QCOMPARE(cli({"convert", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", tsb, "--float"}).status, 0);
+        const Run f = cli({"info", tsb});
+        QVERIFY2(f.status == 0 && f.out.contains("float values") && !f.out.contains("double values"),
+                 f.out.constData());
+        const Run d = cli({"info", TS_SAMPLES_DIR "/jf17k-4d.tns.gz"});
+        QVERIFY2(d.out.contains("double values"), d.out.constData());
+        QVERIFY(cli({"info", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", "--float"}).out.contains("float values"));
+    }
+
     void infoStreamedMatchesTheLoadedFigures() {
         QTemporaryDir dir;
         const QString tsb = dir.filePath("t.tsb");
@@ -743,6 +768,7 @@ private Q_SLOTS:
         QVERIFY2(tiny.status == 2 && tiny.err.contains("at least 100"), tiny.err.constData());
         // --sketch-fibers: mode 1's fibers estimated, the others' counted exactly (the file is in slice order)
         const QJsonObject c = json(cli({"info", tsb, "--streamed", "--part-nnz", "777", "--sketch-fibers", "--json"}));
+        QVERIFY(c["fibers_computed"].toBool(false));
         QVERIFY(!c["modes"].toArray()[0].toObject().contains("fibers"));
         QVERIFY(c["modes"].toArray()[0].toObject().contains("fibers_estimate"));
         for (int m = 1; m < 3; ++m) {

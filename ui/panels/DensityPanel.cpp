@@ -1,5 +1,7 @@
 #include "panels/DensityPanel.hpp"
 
+#include <cstdint>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
@@ -93,6 +95,12 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
         if (!settle()) return;
         status_->setText(tr("Failed: see the message above."));
+        // the plots say so too: they had gone on saying "Open a tensor" (sweep 71b)
+        for (QCustomPlot* plot : {slices_, fibers_, map_, tiles_}) {
+            plot->clearPlottables();
+            showPlotHint(plot, true, tr("Not counted: %1").arg(message));
+            plot->replot();
+        }
         Q_EMIT failed(message);
     });
     connect(&job_, &EngineJob::cancelled, this, [this] {
@@ -203,14 +211,18 @@ void DensityPanel::start() {
 DensityPanel::Result DensityPanel::count(const tscope::CooTensor& t, int mode, QPoint pair, tscope::RunControl& control) {
     Result r;
     r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
-    // one 8-byte count per slice: a mode of 10^11 indices is refused in words, not bad_alloc
-    tscope::check_dense_fits(t.dim(mode), 1,
-                             QObject::tr("counting the nonzeros of each of mode %1's %2 slices").arg(mode + 1).arg(grouped(t.dim(mode))).toStdString());
-    r.sliceCounts = tscope::slice_counts(t, mode);
+    // the non-empty slices alone: a mode of 10^11 indices had been refused (an 8-byte count per slice)
+    r.slices = tscope::nonempty_slice_counts(t, mode);
+    r.sliceDim = t.dim(mode);
     if (t.order() >= 2) r.map = tscope::density_map(t, r.mapX, r.mapY, 256, control);
-    if (t.order() == 3)
-        r.tiles = std::make_shared<tscope::TileMap>(tscope::hls_tile_map(t, r.mapX, r.mapY, 78, 256, control));
-    else
+    if (t.order() == 3) {
+        try {  // a shape HLS cannot tile is the tile map's note, not the end of the other three plots
+            r.tiles = std::make_shared<tscope::TileMap>(tscope::hls_tile_map(t, r.mapX, r.mapY, 78, 256, control));
+        } catch (const tscope::InputError& e) {
+            r.tileNote = QObject::tr("No tile map: %1. The map over two modes (left) shows how its nonzeros cluster.")
+                             .arg(QString::fromStdString(e.what()));
+        }
+    } else
         r.tileNote = QObject::tr("No tile map: HLS cuts order-3 tensors into 16³ tiles, and this tensor has order %1. "
                                  "The map over two modes (left) shows how its nonzeros cluster.")
                          .arg(t.order());
@@ -221,16 +233,22 @@ DensityPanel::Result DensityPanel::countStreamed(const Dataset& dataset, int mod
     Result r;
     r.mode = mode, r.mapX = pair.x(), r.mapY = pair.y();
     tscope::StreamedDensity s = tscope::stream_tsb_density(dataset.streamedFile, mode, r.mapX, r.mapY, 256, dataset.partNnz, control);
-    r.sliceCounts = std::move(s.slice_counts);
+    keepNonEmptySlices(r, std::move(s.slice_counts));
     r.map = std::move(s.map);
     if (s.tiles)
         r.tiles = std::make_shared<tscope::TileMap>(std::move(*s.tiles));
     else
-        r.tileNote = QObject::tr("No tile map: this tensor was read in parts, not loaded (it is larger than the memory a "
-                                 "tensor may take), and its tiles could not be counted a block of slices at a time: %1. "
-                                 "The slices and the map (left) are exact.")
+        r.tileNote = QObject::tr(
+                         "No tile map for this tensor, read in parts (it is larger than the memory a tensor may take): "
+                         "%1. The slices and the map (left) are exact.")
                          .arg(QString::fromStdString(s.tiles_unavailable));
     return r;
+}
+
+void DensityPanel::keepNonEmptySlices(Result& r, std::vector<std::uint64_t> counts) {
+    r.sliceDim = counts.size();
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        if (counts[i]) r.slices.emplace_back(i, counts[i]);
 }
 
 bool DensityPanel::settle() {
@@ -270,6 +288,16 @@ void DensityPanel::showCounts(Result r) {
     }
 }
 
+namespace {
+
+// a × b index pairs, past 2^64 in engineering notation (the product had wrapped to 0)
+QString cellsText(std::uint64_t a, std::uint64_t b) {
+    if (a && b > UINT64_MAX / a) return shortNumber(static_cast<double>(a) * static_cast<double>(b));
+    return grouped(a * b);
+}
+
+}  // namespace
+
 void DensityPanel::drawMapOrSayWhyNot() {
     if (dataset_->tensor.order() < 2) {  // an empty grid would suggest an empty tensor
         map_->clearPlottables();
@@ -285,22 +313,30 @@ void DensityPanel::drawMapOrSayWhyNot() {
         tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
             .arg(m.mode_x + 1)
             .arg(m.mode_y + 1)
-            .arg(grouped(m.cells_x), grouped(m.cells_y), grouped(m.cells_x * m.cells_y))
+            .arg(grouped(m.cells_x), grouped(m.cells_y), cellsText(m.cells_x, m.cells_y))
             .arg(grouped(static_cast<std::uint64_t>(m.max_value))));
 }
 
 void DensityPanel::drawSlices() {
     slices_->clearPlottables();
-    std::vector<std::uint64_t> counts = result_.sliceCounts;
-    if (counts.empty()) {
+    if (result_.sliceDim == 0) {
         slices_->replot();
         return;
     }
     const bool sorted = sorted_->isChecked();
-    if (sorted) std::sort(counts.begin(), counts.end(), std::greater<>());
     QVector<double> x, y;
-    for (std::size_t i = 0; i < counts.size(); ++i)
-        if (counts[i] > 0) x << static_cast<double>(i + 1), y << static_cast<double>(counts[i]);  // 1-based, as in the file
+    x.reserve(static_cast<qsizetype>(result_.slices.size())), y.reserve(static_cast<qsizetype>(result_.slices.size()));
+    if (sorted) {
+        std::vector<std::uint64_t> counts;
+        counts.reserve(result_.slices.size());
+        for (const auto& s : result_.slices) counts.push_back(s.second);
+        std::sort(counts.begin(), counts.end(), std::greater<>());
+        for (std::size_t k = 0; k < counts.size(); ++k)
+            x << static_cast<double>(k + 1), y << static_cast<double>(counts[k]);
+    } else {
+        for (const auto& [i, n] : result_.slices)
+            x << static_cast<double>(i + 1), y << static_cast<double>(n);  // 1-based, as in the file
+    }
     auto* g = slices_->addGraph();
     g->setData(x, y, true);
     g->setPen(QPen(QColor(0, 114, 178)));
@@ -312,7 +348,7 @@ void DensityPanel::drawSlices() {
     slices_->xAxis->setLabel(sorted ? tr("slice rank (largest first), log scale") : tr("mode-%1 index").arg(result_.mode + 1));
     slices_->yAxis->setLabel(tr("nonzeros, log scale"));
     slices_->rescaleAxes();
-    const double slices = static_cast<double>(counts.size());
+    const double slices = static_cast<double>(result_.sliceDim);
     if (sorted)
         slices_->xAxis->setRange(0.8, slices * 1.25);
     else

@@ -43,7 +43,10 @@ protected:
 private:
     struct Result {
         int mode = 0, mapX = 0, mapY = 1;
-        std::vector<std::uint64_t> sliceCounts;
+        // the non-empty slices only, (index, nonzeros) ascending, and how many the mode has: a
+        // mode of 2e9 indices had its 16 GB of counts copied on the GUI thread (sweep 72)
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> slices;
+        std::uint64_t sliceDim = 0;
         tscope::DensityMap map;
         std::shared_ptr<tscope::TileMap> tiles;  // order 3 only
         QString tileNote;
@@ -52,6 +55,7 @@ private:
     // The same for a tensor too large to load: the slices and the map summed over parts of its
     // .tsb; no tile map.
     static Result countStreamed(const Dataset& dataset, int mode, QPoint pair, tscope::RunControl& control);
+    static void keepNonEmptySlices(Result& r, std::vector<std::uint64_t> counts);
     void start();
     // The counting ended: false when the choices or the tensor changed meanwhile and the
     // counting started again.

@@ -141,7 +141,13 @@ private Q_SLOTS:
         TS_SKIP_UNDER_ASAN(
             "AddressSanitizer's allocator does not map each block of its own under a capped address space");
         constexpr std::uint64_t kDim = std::uint64_t{8} << 20, kBytes = kDim * sizeof(std::uint64_t);
-        const CooTensor t = tstest::random_tensor({kDim, 4}, 1000, 3);
+        // as many nonzeros as indices (one per slice): a longer mode is counted without
+        // per-thread histograms
+        CooTensor t({kDim, 4}, IndexWidth::U32, ValueType::F64);
+        t.resize(kDim);
+        for (std::uint64_t z = 0; z < kDim; ++z)
+            t.indices<std::uint32_t>(0)[z] = static_cast<std::uint32_t>(z),
+            t.indices<std::uint32_t>(1)[z] = static_cast<std::uint32_t>(z % 4), t.values<double>()[z] = 1.0;
         QCOMPARE(slice_counts(t, 1).size(), std::size_t{4});  // the threads and their heaps made, uncapped
         bool threw = false;
         {
@@ -155,6 +161,42 @@ private Q_SLOTS:
         }
         QVERIFY(threw);
         QCOMPARE(slice_counts(t, 0).size(), std::size_t{kDim});  // and uncapped again, it runs
+    }
+
+    // A mode longer than the nonzeros are many is counted into the one array (per-thread
+    // histograms of a 2e9-long mode were 16 GB each, sweep 72), and its non-empty slices alone
+    // come from a sort: both agree with a serial count.
+    void longModesAreCountedWithoutHistogramsPerThread() {
+        for (std::uint64_t dim : {std::uint64_t{50}, std::uint64_t{1} << 22}) {
+            const CooTensor t = tstest::random_tensor({dim, 70, 50}, 3000, 11);
+            std::map<std::uint64_t, std::uint64_t> serial;
+            for (std::uint64_t z = 0; z < t.nnz(); ++z) ++serial[t.index(0, z)];
+            const std::vector<std::uint64_t> dense = slice_counts(t, 0);
+            QCOMPARE(dense.size(), std::size_t{dim});
+            std::uint64_t total = 0;
+            for (const auto& [i, n] : serial) {
+                QCOMPARE(dense[i], n);
+                total += n;
+            }
+            QCOMPARE(std::accumulate(dense.begin(), dense.end(), std::uint64_t{0}), total);
+            const auto sparse = nonempty_slice_counts(t, 0);
+            QCOMPARE(sparse.size(), serial.size());
+            std::size_t k = 0;
+            for (const auto& [i, n] : serial) {
+                QCOMPARE(sparse[k].first, i);
+                QCOMPARE(sparse[k].second, n);
+                ++k;
+            }
+        }
+        // a mode of 2^40 indices: nothing per index is allocated
+        const CooTensor wide = tstest::random_tensor({std::uint64_t{1} << 40, 3}, 500, 5);
+        const auto sparse = nonempty_slice_counts(wide, 0);
+        std::uint64_t total = 0;
+        for (std::size_t k = 0; k < sparse.size(); ++k) {
+            total += sparse[k].second;
+            if (k) QVERIFY(sparse[k - 1].first < sparse[k].first);
+        }
+        QCOMPARE(total, wide.nnz());
     }
 
     void evenCutsByPosition() {

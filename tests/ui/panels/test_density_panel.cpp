@@ -87,6 +87,38 @@ private Q_SLOTS:
         QVERIFY(!savePlot(p->mapPlot(), dir.filePath("map.bmpx"), &error) && !error.isEmpty());
     }
 
+    // Modes of 2^40 indices: the slices are counted from the nonzeros (an 8-byte count per index
+    // had been refused), and a shape HLS cannot tile (2^108 tiles) is the tile map's note while
+    // the other three plots are drawn (its error had ended all four, which went on saying
+    // "Open a tensor", sweep 71b/72).
+    void longModesAreDrawnAndOnlyTheTileMapSaysNo() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("long.tns");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "# dims: 1099511627776 1099511627776 1099511627776\n1 2 3 1.5\n1099511627776 5 6 2.5\n7 1099511627775 9 "
+            "-1\n"
+            "7 8 9 4\n");
+        f.close();
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Density")));
+        QVERIFY(tstest::openAndWait(w, file));
+        DensityPanel* p = w.density();
+        QVERIFY2(p->tileCaption().contains(QStringLiteral("No tile map")) &&
+                     p->tileCaption().contains(QStringLiteral("2^64")),
+                 qPrintable(p->tileCaption()));
+        QVERIFY2(tstest::plotHint(p->slicePlot()).isEmpty(), qPrintable(tstest::plotHint(p->slicePlot())));
+        QCPGraph* g = p->slicePlot()->graph(0);
+        QCOMPARE(g->dataCount(), 3);  // slices 1, 7 (two nonzeros) and 2^40
+        QCOMPARE(g->data()->at(1)->value, 2.0);
+        QCOMPARE(g->data()->at(2)->key, 1099511627776.0);
+        QVERIFY(qobject_cast<QCPColorMap*>(p->mapPlot()->plottable(0)));
+        // 2^32 x 2^32 index pairs a pixel: the product is said as such, not wrapped to 0
+        QVERIFY2(p->mapCaption().contains(QStringLiteral("= 18.4e18 cells")), qPrintable(p->mapCaption()));
+    }
+
     void fourOrderTensorSaysWhyNoTiles() {
         MainWindow w;
         w.show();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "tscope/tensor/coo_tensor.hpp"
@@ -12,6 +13,9 @@ namespace tscope {
 
 // counts[i] = the nonzeros whose index in `mode` is i (dim(mode) entries).
 std::vector<std::uint64_t> slice_counts(const CooTensor& t, int mode);
+// The non-empty slices of `mode` only, (index, nonzeros) ascending, in memory that follows
+// the smaller of the mode's length and the nonzeros (a mode of 2^40 indices is no obstacle).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> nonempty_slice_counts(const CooTensor& t, int mode);
 // The same over the nonzeros z with labels[z] == label only (MM-CSF's partitions).
 std::vector<std::uint64_t> slice_counts(const CooTensor& t, int mode, const std::uint8_t* labels, std::uint8_t label);
 

@@ -16,8 +16,7 @@
 namespace tscope {
 
 struct StreamedStats {
-    TensorStats stats;           // modes[m].fibers and fiber_nnz are zero: not computed
-    bool fibers_computed = false;
+    TensorStats stats;           // modes[m].fibers and fiber_nnz are zero: a FiberSketch counts them
     std::uint64_t nnz = 0;       // entries with a non-zero value
     std::uint64_t bytes_read = 0;
     std::uint64_t parts = 0;
