@@ -1,6 +1,6 @@
 // tensorscope [FILE] [--tab NAME] [--run] [--open-run JSON] [--open-bench JSON] [--memory-limit B] [--screenshot PNG] [--help] [--version]
 // Opens FILE, shows the tab, and with --screenshot waits for the work to finish, saves the
-// window as PNG and exits (status 0, or 2 when the file could not be loaded). --help and
+// window as PNG and exits (status 0; 2 when the file could not be loaded or a tab's work failed). --help and
 // --version answer without a display. SIGINT, SIGTERM and SIGHUP cancel the running work and
 // quit (exit status 128 + the signal's number) with no temporary left behind.
 #include <QCommandLineParser>
