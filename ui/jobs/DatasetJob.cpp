@@ -8,7 +8,13 @@
 #include <cmath>
 #include <cstring>
 
+#include <QCryptographicHash>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <optional>
 
 #include "tscope/bench/machine.hpp"
 #include "tscope/error.hpp"
@@ -163,21 +169,82 @@ std::uint64_t textLoadEstimate(const QString& path) {
     return static_cast<std::uint64_t>(info.size()) * (gz ? 4 : 1) * 2;
 }
 
-// The cache's .tsb for a text file: NAME.tsb for NAME.tns[.gz], converted in bounded memory
-// unless a conversion newer than the file is there already. The user's file is only read.
-QString convertIntoCache(const QString& path, const QString& cacheDir, std::uint64_t limit, tscope::RunControl& control) {
+struct CachedConversion {
+    QString tsb;
+    tscope::LoadInfo info;  // the text's duplicates, zeros, bases, parse rate
+    double seconds = 0;     // the conversion
+};
+
+// What a conversion into the cache reported about the text (duplicates, zeros, bases, times),
+// kept beside its .tsb as JSON so that a later open from the cache shows the same figures.
+void writeConversionFacts(const QString& file, const QString& source, const tscope::LoadInfo& info, double seconds) {
+    QJsonArray bases;
+    for (bool z : info.zero_based) bases.append(z);
+    const QJsonObject o{{QStringLiteral("source"), source},
+                        {QStringLiteral("duplicates_summed"), static_cast<double>(info.duplicates_summed)},
+                        {QStringLiteral("zeros_dropped"), static_cast<double>(info.zeros_dropped)},
+                        {QStringLiteral("zero_based"), bases},
+                        {QStringLiteral("header"), info.header},
+                        {QStringLiteral("text_bytes"), static_cast<double>(info.text_bytes)},
+                        {QStringLiteral("parse_seconds"), info.parse_seconds},
+                        {QStringLiteral("seconds"), seconds}};
+    QSaveFile out(file);
+    if (out.open(QIODevice::WriteOnly)) {
+        out.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+        out.commit();  // without it the next open converts again: no harm
+    }
+}
+
+// The facts read back; nothing where they are missing, unreadable or about another file.
+std::optional<CachedConversion> readConversionFacts(const QString& file, const QString& source) {
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly) || in.size() > (1 << 20)) return std::nullopt;
+    const QJsonObject o = QJsonDocument::fromJson(in.readAll()).object();
+    if (o.value(QStringLiteral("source")).toString() != source || !o.value(QStringLiteral("zero_based")).isArray())
+        return std::nullopt;
+    CachedConversion c;
+    c.info.duplicates_summed = static_cast<std::uint64_t>(o.value(QStringLiteral("duplicates_summed")).toDouble());
+    c.info.zeros_dropped = static_cast<std::uint64_t>(o.value(QStringLiteral("zeros_dropped")).toDouble());
+    for (const QJsonValue& z : o.value(QStringLiteral("zero_based")).toArray()) c.info.zero_based.push_back(z.toBool());
+    c.info.header = o.value(QStringLiteral("header")).toBool();
+    c.info.text_bytes = static_cast<std::uint64_t>(o.value(QStringLiteral("text_bytes")).toDouble());
+    c.info.parse_seconds = o.value(QStringLiteral("parse_seconds")).toDouble();
+    c.seconds = o.value(QStringLiteral("seconds")).toDouble();
+    return c;
+}
+
+// The cache's .tsb for a text file: NAME-HASH.tsb for NAME.tns[.gz], HASH from the file's
+// absolute path (two t.tns in different folders, or x.tns beside x.tns.gz, had shared one
+// NAME.tsb, and the second opened showed the first's tensor: sweep 72b F2). Converted in bounded
+// memory unless a conversion newer than the file is there with its facts. The user's file is
+// only read.
+CachedConversion convertIntoCache(const QString& path, const QString& cacheDir, std::uint64_t limit,
+                                  tscope::RunControl& control) {
     if (!QDir().mkpath(cacheDir)) throw tscope::InputError("cannot create the cache folder " + cacheDir.toStdString());
+    const QString source = QFileInfo(path).absoluteFilePath();
     QString name = QFileInfo(path).fileName();
     for (const char* tail : {".gz", ".tns"})
         if (name.endsWith(QLatin1String(tail), Qt::CaseInsensitive)) name.chop(static_cast<int>(std::strlen(tail)));
-    const QString tsb = QDir(cacheDir).filePath(name + QStringLiteral(".tsb"));
-    const QFileInfo cached(tsb);
-    if (cached.exists() && cached.lastModified() >= QFileInfo(path).lastModified()) return tsb;
+    const QString hash =
+        QString::fromLatin1(QCryptographicHash::hash(source.toUtf8(), QCryptographicHash::Sha1).toHex().left(10));
+    CachedConversion c;
+    c.tsb = QDir(cacheDir).filePath(name + QLatin1Char('-') + hash + QStringLiteral(".tsb"));
+    const QString facts = c.tsb + QStringLiteral(".json");
+    const QFileInfo cached(c.tsb);
+    if (cached.exists() && cached.lastModified() >= QFileInfo(path).lastModified())
+        if (auto kept = readConversionFacts(facts, source)) {
+            kept->tsb = c.tsb;
+            return *kept;
+        }
     control.stage("converting to .tsb in bounded memory");
     tscope::BoundedConvertOptions options;
     options.memory_bytes = std::max<std::uint64_t>(limit / 2, std::uint64_t{1} << 20);
-    tscope::convert_text_to_tsb(path.toStdString(), tsb.toStdString(), options, control);
-    return tsb;
+    const tscope::BoundedConvertReport report =
+        tscope::convert_text_to_tsb(path.toStdString(), c.tsb.toStdString(), options, control);
+    c.info = report.info;
+    c.seconds = report.seconds;
+    writeConversionFacts(facts, source, c.info, c.seconds);
+    return c;
 }
 
 }  // namespace
@@ -205,6 +272,7 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
         ds->source = QFileInfo(request.path).absoluteFilePath();
         // a text file too large to load is read from its .tsb in the cache, converted first
         std::string path = request.path.toStdString();
+        std::optional<CachedConversion> converted;
         const tscope::FileKind kind = tscope::file_kind(path);
         // A FIFO's open() waits for a writer, where neither Cancel nor quitting can reach it;
         // a device or a pipe has no size to plan the load by. The CLI reads those.
@@ -218,13 +286,24 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
                                      "tensorscope-cli reads the others (e.g. tensorscope-cli convert - out.tsb)");
         if (kind != tscope::FileKind::Tsb && limit > 0 && !request.cacheDir.isEmpty() &&
             textLoadEstimate(request.path) > limit) {
-            ds->convertedTo = convertIntoCache(request.path, request.cacheDir, limit, control);
+            converted = convertIntoCache(request.path, request.cacheDir, limit, control);
+            ds->convertedTo = converted->tsb;
             path = ds->convertedTo.toStdString();
         }
         if (tscope::file_kind(path) == tscope::FileKind::Tsb) {
             const tscope::TsbHeader header = tscope::read_tsb_header(path);
             if (limit > 0 && header.nnz * header.bytes_per_nnz() > limit) {
                 streamInto(*ds, path, header, limit, control);
+                // the text's own figures, from its conversion: the .tsb's said no duplicates, no
+                // zeros, 0-based, and its passes' time twice (sweep 72b F5)
+                if (converted) {
+                    const std::uint64_t fileBytes = ds->load.file_bytes;
+                    ds->load = converted->info;
+                    ds->load.path = request.path.toStdString();
+                    ds->load.format = "tns";
+                    ds->load.file_bytes = fileBytes;
+                    ds->load.load_seconds = converted->seconds;
+                }
                 return ds;
             }
         }

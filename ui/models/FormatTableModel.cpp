@@ -52,7 +52,8 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && !raw) return {};
     switch (index.column()) {
     case Format: return QString::fromLatin1(tscope::format_name(r.kind));
-    case Mode: return r.mode < 0 ? (raw ? QVariant(0) : QVariant(tr("all"))) : QVariant(r.mode + 1);
+    case Mode:  // an every-mode format's raw mode is none: a CSV says "all" (it said mode 0), a sort puts it last
+        return r.mode < 0 ? (raw ? QVariant() : QVariant(tr("all"))) : QVariant(r.mode + 1);
     case Units:
         if (!r.built) return {};
         return raw ? QVariant::fromValue<qulonglong>(r.storage.units()) : QVariant(grouped(r.storage.units()));

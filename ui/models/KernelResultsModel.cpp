@@ -33,7 +33,12 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && !r.ran) return QString::fromStdString(r.error);
     if (role == Qt::ToolTipRole && index.column() == Note) return data(index, Qt::DisplayRole);  // the table cuts it
     if (role != Qt::DisplayRole && !raw) return {};
-    auto num = [&](double x) -> QVariant { return raw ? QVariant(x) : QVariant(r.ran ? shortNumber(x) : QStringLiteral("–")); };
+    // a row that did not run has no number: its raw value is none, so that a CSV says "–" and a
+    // sort puts it last (both had taken 0, the fastest time: sweep 72b F3)
+    auto num = [&](double x) -> QVariant {
+        if (!r.ran) return raw ? QVariant() : QVariant(QStringLiteral("–"));
+        return raw ? QVariant(x) : QVariant(shortNumber(x));
+    };
     switch (index.column()) {
     case Kernel: return QString::fromLatin1(tscope::kernel_name(r.kernel));
     case Format: {
@@ -45,7 +50,9 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     case Mode: return r.mode + 1;
     case Rank: return static_cast<qulonglong>(r.rank);
     case Median: return num(r.median_s);
-    case Transfer: return r.backend == tscope::Backend::Cuda ? num(r.transfer_s) : (raw ? QVariant(0.0) : QVariant(QStringLiteral("–")));
+    case Transfer:
+        return r.backend == tscope::Backend::Cuda ? num(r.transfer_s)
+                                                  : (raw ? QVariant() : QVariant(QStringLiteral("–")));
     case Gflops: return num(r.gflops);
     case Gbps: return num(r.gbps);
     case Error:

@@ -186,7 +186,10 @@ void AdvisorView::setRunning(bool running, const QString& what) {
 
 void AdvisorView::predict() {
     predictAgain_ = false;
-    if (!dataset_) return;
+    if (!dataset_) {  // the old tensor's job ends too: it kept the cores and "Predicting…" (sweep 72b F13)
+        if (job_.isBusy()) job_.cancel();
+        return;
+    }
     if (job_.isBusy()) {  // once the running job has ended
         predictAgain_ = true;
         job_.cancel();

@@ -537,8 +537,11 @@ void DecompositionPanel::run() {
             const tscope::CpdResult r = tscope::cpd_als(t, cpd, report, control);
             end.converged = r.converged;
             end.atLimit = !r.converged;
-            end.setup = CpdSetup{dataset->load.load_seconds, r.build_seconds, r.upload_seconds, r.built_on_device,
-                                 r.peak_device_bytes, r.best_start};
+            // no read: the window loaded the tensor once, before any run, and a run's elapsed
+            // seconds start after it (the load's time in every run's setup had contradicted
+            // them, sweep 72b F7); a CLI run opened from its JSON did read, and shows it
+            end.setup =
+                CpdSetup{0.0, r.build_seconds, r.upload_seconds, r.built_on_device, r.peak_device_bytes, r.best_start};
             break;
         }
         case tscope::DecompMethod::Tucker: {

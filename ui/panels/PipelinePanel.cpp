@@ -492,6 +492,9 @@ bool PipelinePanel::runOwnWork() {
 void PipelinePanel::runLive() {
     if (!gpuReason_.isEmpty()) {
         status_->setText(tr("Cannot run here: %1").arg(gpuReason_));
+        // the banner too, as the other tabs say a run they cannot make: --tab Pipeline --run
+        // had exited 0 having run nothing (sweep 72b F4)
+        if (dataset_) Q_EMIT failed(tr("cannot run here: %1").arg(gpuReason_));
         return;
     }
     if (!dataset_ || job_.isBusy()) return;

@@ -10,6 +10,9 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <utility>
 
 #include "plots/DensityMapPlot.hpp"
@@ -23,18 +26,28 @@ namespace tsui {
 
 namespace {
 
-QTableWidgetItem* cell(const QString& text, double sortValue = 0) {
+// `sortValue`, where there is one, is what the CSV export and sorting take; without one they
+// take the text (a change's cell had carried 0, and exported every change as 0: sweep 72b F1).
+QTableWidgetItem* cell(const QString& text, std::optional<double> sortValue = std::nullopt) {
     auto* item = new QTableWidgetItem(text);
-    item->setData(Qt::UserRole, sortValue);
+    if (sortValue) item->setData(Qt::UserRole, *sortValue);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
 }
 
 // "−52%" / "+3.1%": the after side against the before side
+std::optional<double> changePercent(double before, double after) {
+    if (before <= 0) return std::nullopt;
+    return 100.0 * (after - before) / before;
+}
+
+// Two significant digits in plain decimals ("-0.0087%", "+3.1%", "-52%"): "-8.7e-3%" read badly.
 QString change(double before, double after) {
-    if (before <= 0) return QStringLiteral("–");
-    const double pct = 100.0 * (after - before) / before;
-    return (pct > 0 ? QStringLiteral("+") : QString()) + shortNumber(pct) + QStringLiteral("%");
+    const std::optional<double> pct = changePercent(before, after);
+    if (!pct) return QStringLiteral("–");
+    const double a = std::fabs(*pct);
+    const int decimals = a == 0 ? 0 : std::clamp(1 - static_cast<int>(std::floor(std::log10(a))), 0, 8);
+    return (*pct > 0 ? QStringLiteral("+") : QString()) + QString::number(*pct, 'f', decimals) + QStringLiteral("%");
 }
 
 const tscope::FormatRow* rowOf(const tscope::ReorderSide& side, tscope::FormatKind kind) {
@@ -264,7 +277,9 @@ void ReorderPanel::fillTable(const tscope::ReorderComparison& c) {
         table_->setItem(row, 0, new QTableWidgetItem(QString::fromLatin1(tscope::format_name(b.kind))));
         table_->setItem(row, 1, cell(humanBytes(b.storage.bytes()), double(b.storage.bytes())));
         table_->setItem(row, 2, cell(humanBytes(a->storage.bytes()), double(a->storage.bytes())));
-        table_->setItem(row, 3, cell(change(double(b.storage.bytes()), double(a->storage.bytes()))));
+        table_->setItem(row, 3,
+                        cell(change(double(b.storage.bytes()), double(a->storage.bytes())),
+                             changePercent(double(b.storage.bytes()), double(a->storage.bytes()))));
         table_->setItem(row, 4, cell(grouped(b.storage.units()), double(b.storage.units())));
         table_->setItem(row, 5, cell(grouped(a->storage.units()), double(a->storage.units())));
         QString note;

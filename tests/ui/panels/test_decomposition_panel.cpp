@@ -347,6 +347,7 @@ private Q_SLOTS:
         QVERIFY(valueAt(build, 1) > 0);
         QCOMPARE(valueAt(build, 1), run.setup->buildSeconds);
         QCOMPARE(valueAt(upload, 1), 0.0);  // omp uploads nothing
+        QCOMPARE(valueAt(read, 1), 0.0);    // the window's load came before the run, not in it
         QCOMPARE(valueAt(mttkrp, 1), mean(run.iterations, &tscope::IterationReport::mttkrp_seconds));
         // each stack is chained through moveAbove, and its length is its parts' sum
         const auto [setupParts, setupTotal] = stackAt(read, 1);

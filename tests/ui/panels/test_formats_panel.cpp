@@ -87,6 +87,8 @@ private Q_SLOTS:
         const QString csv = toCsv(*model);
         QVERIFY(csv.startsWith(QStringLiteral("Format,Mode,Storage units,Bytes")));
         QCOMPARE(csv.count(QLatin1Char('\n')), model->rowCount() + 1);
+        // every-mode formats' mode is "all", as on screen (a script read mode 0, sweep 72b F13)
+        QVERIFY2(csv.contains(QStringLiteral("\nMM-CSF,all,")), qPrintable(csv.left(2000)));
     }
 };
 

@@ -92,6 +92,18 @@ private Q_SLOTS:
         QVERIFY(model.data(model.index(0, KernelResultsModel::Median), Qt::UserRole).toDouble() > 0);
         QVERIFY(model.data(model.index(0, KernelResultsModel::Error), Qt::UserRole).toDouble() < 1e-8);
         QVERIFY(toCsv(model).startsWith(QStringLiteral("kernel,format,backend")));
+        // a row that did not run has no numbers: "–" in the CSV, none to sort by (they had been 0,
+        // the fastest, sweep 72b F3); a non-GPU row's transfer likewise
+        tscope::BenchResult failed = model.results().front();
+        failed.ran = false, failed.error = "refused";
+        model.addResult(failed);
+        const int last = model.rowCount() - 1;
+        for (int c : {KernelResultsModel::Median, KernelResultsModel::Gflops, KernelResultsModel::Gbps,
+                      KernelResultsModel::Transfer})
+            QVERIFY(!model.data(model.index(last, c), Qt::UserRole).isValid());
+        QVERIFY(!model.data(model.index(0, KernelResultsModel::Transfer), Qt::UserRole).isValid());
+        const QStringList lastLine = toCsv(model).trimmed().split(QLatin1Char('\n')).last().split(QLatin1Char(','));
+        QCOMPARE(lastLine.value(KernelResultsModel::Median), QStringLiteral("–"));
         model.setResults({});
         QCOMPARE(model.rowCount(), 0);
     }

@@ -58,6 +58,17 @@ private Q_SLOTS:
             QVERIFY(!p.findChild<QPushButton*>(QStringLiteral("pipelineRunButton"))->isEnabled());
     }
 
+    // --tab Pipeline --run without a GPU: the window's banner says why (it ran nothing, exit 0)
+    void aRunWithoutAGpuSaysWhyInTheBanner() {
+        if (tscope::query_gpu().available) QSKIP("this machine has a GPU: the live run runs");
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Pipeline")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz")));
+        w.pipeline()->runOwnWork();
+        QVERIFY2(w.errorText().startsWith(QStringLiteral("Pipeline: cannot run here")), qPrintable(w.errorText()));
+    }
+
     void recordingsFromFiles() {
         QTemporaryDir dir;
         const QString good = dir.filePath("good.json"), bad = dir.filePath("bad.json");

@@ -10,9 +10,11 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 
+#include <cmath>
 #include "panels/ReorderPanel.hpp"
 #include "tscope/formats/format_survey.hpp"
 #include "ui_test_support.hpp"
+#include "views/TableExport.hpp"
 
 using namespace tsui;
 
@@ -95,8 +97,24 @@ private Q_SLOTS:
                 QCOMPARE(table->item(r, 1)->data(Qt::UserRole).toDouble(), table->item(r, 2)->data(Qt::UserRole).toDouble());
             }
             if (name == QLatin1String("HiCOO")) sawHicoo = table->item(r, 6)->text().contains(QStringLiteral("blocks"));
+            // the change's cell: its number is the percentage the text shows (the CSV took a 0
+            // for every one, sweep 72b F1), in plain decimals
+            const double before = table->item(r, 1)->data(Qt::UserRole).toDouble(),
+                         after = table->item(r, 2)->data(Qt::UserRole).toDouble();
+            const QVariant pct = table->item(r, 3)->data(Qt::UserRole);
+            QVERIFY(pct.isValid());
+            QVERIFY(std::fabs(pct.toDouble() - 100.0 * (after - before) / before) < 1e-9);
+            QVERIFY2(!table->item(r, 3)->text().contains(QLatin1Char('e')), qPrintable(table->item(r, 3)->text()));
         }
         QVERIFY(sawCoo && sawHicoo);
+        const QString csv = toCsv(*table->model(), false);
+        int changed = 0;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QStringList line = csv.split(QLatin1Char('\n')).value(r + 1).split(QLatin1Char(','));
+            QVERIFY2(line.value(3).toDouble() == table->item(r, 3)->data(Qt::UserRole).toDouble(), qPrintable(csv));
+            changed += line.value(3).toDouble() != 0;
+        }
+        QVERIFY2(changed > 0, qPrintable(csv));  // a relabelling changes some format's size (HLS's tiles here)
         // paired bars: before and after, one pair per ticked format (HiCOO, CSF, B-CSF)
         QCOMPARE(p->mttkrpPlot()->plottableCount(), 2);
         for (int i = 0; i < 2; ++i) {

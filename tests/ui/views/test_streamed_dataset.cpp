@@ -188,6 +188,15 @@ private Q_SLOTS:
         QSettings().setValue(QStringLiteral("datasets/cacheDir"), cache.path());
         const QString path = dir.filePath(QStringLiteral("big.tns"));
         const tscope::CooTensor t = writeTensor(path, 200000);
+        {  // one stored zero and one duplicate of the first nonzero: the text's own figures
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::Append | QIODevice::Text));
+            f.write(QStringLiteral("3000 2000 1000 0\n%1 %2 %3 0.5\n")
+                        .arg(t.index(0, 0) + 1)
+                        .arg(t.index(1, 0) + 1)
+                        .arg(t.index(2, 0) + 1)
+                        .toUtf8());
+        }
         const QDateTime written = QFileInfo(path).lastModified();
         const qint64 size = QFileInfo(path).size();
         const tscope::TensorStats loaded = tscope::compute_stats(t);
@@ -201,10 +210,17 @@ private Q_SLOTS:
         QVERIFY2(w.errorText().isEmpty(), qPrintable(w.errorText()));
         const DatasetPtr ds = w.dataset();
         QVERIFY(ds && ds->streamed);
-        const QString tsb = QDir(cache.path()).filePath(QStringLiteral("big.tsb"));
-        QCOMPARE(ds->convertedTo, tsb);
+        const QString tsb = ds->convertedTo;
+        QVERIFY2(
+            tsb.startsWith(QDir(cache.path()).filePath(QStringLiteral("big-"))) && tsb.endsWith(QStringLiteral(".tsb")),
+            qPrintable(tsb));
         QVERIFY(QFileInfo::exists(tsb));
         QCOMPARE(ds->nonzeros(), t.nnz());
+        // the text's figures, as loading it says them (the .tsb's had said 0, 0 and 0-based: sweep 72b F5)
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("duplicates")), QStringLiteral("1"));
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("zeros")), QStringLiteral("1"));
+        QVERIFY2(w.overview()->summaryText(QStringLiteral("base")).startsWith(QStringLiteral("per mode: 1, 1, 1")),
+                 qPrintable(w.overview()->summaryText(QStringLiteral("base"))));
         QVERIFY(w.overview()->summaryText(QStringLiteral("format")).startsWith(QStringLiteral("text, converted in bounded memory")));
         const QAbstractItemModel* m = w.overview()->statsTable()->model();
         for (int r = 0; r < m->rowCount(); ++r) {
@@ -221,6 +237,19 @@ private Q_SLOTS:
         QVERIFY(changed.wait(60000));
         QVERIFY(w.dataset()->streamed);
         QCOMPARE(QFileInfo(tsb).lastModified(), converted);  // taken from the cache
+        QCOMPARE(w.dataset()->convertedTo, tsb);
+        QCOMPARE(w.overview()->summaryText(QStringLiteral("duplicates")), QStringLiteral("1"));  // kept beside it
+
+        // another big.tns, in another folder: its own .tsb, its own tensor (it had been shown the first's)
+        QTemporaryDir other;
+        const QString second = other.filePath(QStringLiteral("big.tns"));
+        const tscope::CooTensor t2 = writeTensor(second, 150000);
+        changed.clear();
+        w.openFile(second);
+        QVERIFY(changed.wait(60000));
+        QVERIFY(w.dataset()->streamed);
+        QVERIFY(w.dataset()->convertedTo != tsb);
+        QCOMPARE(w.dataset()->nonzeros(), t2.nnz());
         QSettings().remove(QStringLiteral("datasets/cacheDir"));
     }
 };
