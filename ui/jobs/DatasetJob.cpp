@@ -24,6 +24,7 @@
 #include "tscope/io/tsb_sample.hpp"
 #include "tscope/tensor/fiber_sketch.hpp"
 #include "tscope/tensor/streamed_stats.hpp"
+#include "views/TextFormat.hpp"
 
 namespace tsui {
 
@@ -259,11 +260,9 @@ DatasetPtr DatasetJob::load(const DatasetRequest& request, tscope::RunControl& c
         tscope::TsbSample sample = tscope::read_tsb_slice_sample(path, 0, sampleNnz, partNnzFor(limit, header), control);
         ds->tensor = std::move(sample.tensor);
         ds->title = QObject::tr("%1, mode-1 slices 1-%2").arg(request.sampleOf).arg(sample.slices);
-        ds->source = QObject::tr("%1: the first %2 slices of mode 1 (%3 of its %4 nonzeros), the most that fit")
-                         .arg(request.path)
-                         .arg(sample.slices)
-                         .arg(ds->tensor.nnz())
-                         .arg(sample.file_nnz);
+        ds->source =
+            QObject::tr("%1: the first %2 slices of mode 1 (%3 of its %4 nonzeros), the most that fit")
+                .arg(request.path, grouped(sample.slices), grouped(ds->tensor.nnz()), grouped(sample.file_nnz));
         ds->load.format = "tsb";
         ds->load.path = path;
         ds->load.file_bytes = header.file_bytes;

@@ -2,15 +2,16 @@
 
 #include <cstdint>
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "plots/DensityMapPlot.hpp"
 #include "plots/PlotAxes.hpp"
@@ -57,6 +58,13 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     top->addWidget(pair_);
     status_ = new QLabel(tr("Open a tensor to see how its nonzeros spread."), this);
     top->addWidget(status_, 1);
+    // a streamed tensor's counts are a pass over its file: minutes for a large one, which the
+    // user may stop (Esc too); Density had no Cancel (sweep 72b F10)
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("densityCancel"));
+    cancel_->setProperty(kCancelsWork, true);
+    cancel_->setEnabled(false);
+    top->addWidget(cancel_);
     layout->addLayout(top);
 
     auto* grid = new QGridLayout;
@@ -103,6 +111,12 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
         }
         Q_EMIT failed(message);
     });
+    connect(cancel_, &QPushButton::clicked, this, [this] { job_.cancel(); });
+    connect(&job_, &EngineJob::progress, this, [this](int permille, const QString& stage) {
+        status_->setText(permille > 0 ? tr("Counting (%1)… %2%").arg(stage).arg(permille / 10)
+                                      : tr("Counting (%1)…").arg(stage));
+    });
+    connect(&job_, &EngineJob::idle, this, [this] { cancel_->setEnabled(job_.isBusy()); });
     connect(&job_, &EngineJob::cancelled, this, [this] {
         if (settle()) status_->setText(tr("Cancelled."));
     });
@@ -200,6 +214,7 @@ void DensityPanel::start() {
     const int mode = std::max(0, mode_->currentData().toInt());
     const QPoint pair = pair_->currentData().toPoint();
     status_->setText(tr("Counting…"));
+    cancel_->setEnabled(true);
     job_.start([dataset, mode, pair](tscope::RunControl& control) {
                    return dataset->streamed ? countStreamed(*dataset, mode, pair, control) : count(dataset->tensor, mode, pair, control);
                },

@@ -14,6 +14,7 @@
 #include "tscope/tensor/density_map.hpp"
 
 class QCheckBox;
+class QPushButton;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -82,6 +83,7 @@ private:
     QComboBox* pair_;
     QCheckBox* sorted_;
     QLabel* status_;
+    QPushButton* cancel_;
     QLabel* mapCaption_;
     QLabel* tileCaption_;
     QCustomPlot* slices_;

@@ -62,6 +62,8 @@ QString counted(qint64 n, const QString& one, const QString& many) {
 }
 
 QString humanSeconds(double seconds) {
+    // the unit chosen after rounding to the three digits shown: 0.9996 s read "1000 ms" (sweep 72b F9)
+    if (std::isfinite(seconds) && seconds != 0) seconds = QString::number(seconds, 'g', 3).toDouble();
     const double a = std::fabs(seconds);
     if (seconds == 0) return QStringLiteral("0 s");
     if (a >= 1) return shortNumber(seconds) + QStringLiteral(" s");

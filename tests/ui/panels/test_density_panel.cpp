@@ -1,8 +1,9 @@
 // The Density tab: for a block-clustered order-3 tensor and the 4-order JF17K sample, the
 // plots hold the engine's counts (slices, fiber histogram, binned map summing to nnz, HLS
 // tiles), sorted view, captions, and plot export to PNG and PDF.
-#include <QFileInfo>
 #include <qcustomplot.h>
+#include <QFileInfo>
+#include <QPushButton>
 
 #include "panels/DensityPanel.hpp"
 #include "plots/PlotExport.hpp"
@@ -29,6 +30,9 @@ private Q_SLOTS:
                  qPrintable(tstest::plotHint(p->slicePlot())));
         QVERIFY(tstest::openAndWait(w, tstest::blockTensor(dir)));
         QVERIFY(tstest::plotHint(p->slicePlot()).isEmpty() && tstest::plotHint(p->mapPlot()).isEmpty());
+        // its Cancel (Esc's too), enabled only while it counts (it had none, sweep 72b F10)
+        auto* cancel = p->findChild<QPushButton*>(QStringLiteral("densityCancel"));
+        QVERIFY(cancel && cancel->property(kCancelsWork).toBool() && !cancel->isEnabled());
         const tscope::CooTensor& t = w.dataset()->tensor;
         // slices of mode 1, in index order: one point per non-empty slice, heights = counts
         const auto counts = tscope::slice_counts(t, 0);

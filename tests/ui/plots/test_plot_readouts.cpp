@@ -101,6 +101,9 @@ private Q_SLOTS:
         QCOMPARE(humanSeconds(7.49e-12), QStringLiteral("7.49 ps"));  // a kernel's time per stored entry
         QCOMPARE(humanSeconds(2.5e-15), QStringLiteral("2.5e-15 s"));
         QCOMPARE(humanSeconds(8.06e-4), QStringLiteral("806 µs"));
+        QCOMPARE(humanSeconds(0.9996), QStringLiteral("1 s"));  // the unit after rounding: it read "1000 ms"
+        QCOMPARE(humanSeconds(9.9996e-4), QStringLiteral("1 ms"));
+        QCOMPARE(humanSeconds(-0.9996), QStringLiteral("-1 s"));
         QCOMPARE(counted(1, QStringLiteral("stream"), QStringLiteral("streams")), QStringLiteral("1 stream"));
         QCOMPARE(counted(0, QStringLiteral("stream"), QStringLiteral("streams")), QStringLiteral("0 streams"));
         QCOMPARE(counted(1234, QStringLiteral("chunk"), QStringLiteral("chunks")), QStringLiteral("1,234 chunks"));
