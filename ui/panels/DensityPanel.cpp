@@ -325,11 +325,12 @@ void DensityPanel::drawMapOrSayWhyNot() {
     drawMap(map_, result_.map, true, tr("nonzeros"));
     const tscope::DensityMap& m = result_.map;
     mapCaption_->setText(
-        tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 cells (brightest: %6 nonzeros).")
+        tr("Mode %1 down, mode %2 across; one pixel holds %3 × %4 = %5 (brightest: %6).")
             .arg(m.mode_x + 1)
             .arg(m.mode_y + 1)
-            .arg(grouped(m.cells_x), grouped(m.cells_y), cellsText(m.cells_x, m.cells_y))
-            .arg(grouped(static_cast<std::uint64_t>(m.max_value))));
+            .arg(grouped(m.cells_x), grouped(m.cells_y),
+                 cellsText(m.cells_x, m.cells_y) + (m.cells_x == 1 && m.cells_y == 1 ? tr(" cell") : tr(" cells")))
+            .arg(counted(static_cast<qint64>(m.max_value), tr("nonzero"), tr("nonzeros"))));
 }
 
 void DensityPanel::drawSlices() {
