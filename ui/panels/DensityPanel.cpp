@@ -369,7 +369,11 @@ void DensityPanel::drawSlices() {
         slices_->xAxis->setRange(0.8, slices * 1.25);
     else
         slices_->xAxis->setRange(0.5, slices + 0.5);  // every slice, 1 to I, in view
-    slices_->yAxis->setRange(0.8, slices_->yAxis->range().upper * 1.5);  // the tallest slice inside the frame
+    // the tallest slice inside the frame, and a slice of one nonzero a line the eye finds (from a
+    // bottom of 0.8 it was a stub of a few pixels); few slices each get a dot too, so that one at
+    // the frame's edge, or alone in a long mode, shows (a tensor of such slices looked empty, sweep 72b F6)
+    if (x.size() <= 5000) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    slices_->yAxis->setRange(0.6, slices_->yAxis->range().upper * 1.5);  // below 0.5 a tick "0.5" showed
     PlotInspector::of(slices_)->rememberHome();
     slices_->replot();
 }
