@@ -726,6 +726,7 @@ void DecompositionPanel::buildSplitPlot(QWidget* parent) {
         key->grid()->setVisible(false);
         // times in words (50 µs): the default format drew 0.0001 and 5·10⁻⁵ (sweep 71b)
         setLinearAxis(rect->axis(QCPAxis::atBottom), AxisUnit::Seconds);
+        rect->axis(QCPAxis::atBottom)->ticker()->setTickCount(4);  // "10 ms" labels need room
         rect->axis(QCPAxis::atBottom)->setRangeLower(0);
     }
     iterRect_->axis(QCPAxis::atLeft)->setTickLabels(false);

@@ -372,7 +372,7 @@ void DensityPanel::drawSlices() {
     // the tallest slice inside the frame, and a slice of one nonzero a line the eye finds (from a
     // bottom of 0.8 it was a stub of a few pixels); few slices each get a dot too, so that one at
     // the frame's edge, or alone in a long mode, shows (a tensor of such slices looked empty, sweep 72b F6)
-    if (x.size() <= 5000) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    if (x.size() <= 300) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
     slices_->yAxis->setRange(0.6, slices_->yAxis->range().upper * 1.5);  // below 0.5 a tick "0.5" showed
     PlotInspector::of(slices_)->rememberHome();
     slices_->replot();
