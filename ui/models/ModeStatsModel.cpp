@@ -1,5 +1,6 @@
 #include "models/ModeStatsModel.hpp"
 
+#include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -23,7 +24,17 @@ QVariant ModeStatsModel::data(const QModelIndex& index, int role) const {
     if (!dataset_ || !index.isValid() || index.row() >= rowCount()) return {};
     const tscope::ModeStats& s = dataset_->stats.modes[static_cast<std::size_t>(index.row())];
     if (role == Qt::TextAlignmentRole) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    // Qt::UserRole gives the raw number (for sorting, tests and CSV export).
+    // Qt::UserRole gives the raw number (for sorting, tests and CSV export); kExportRole, for an
+    // estimate, the number with its mark, which the CSV had dropped (sweep 72b F13)
+    if (role == kExportRole) {
+        const auto m = static_cast<std::size_t>(index.row());
+        const bool exact = !dataset_->streamed ||
+                           (dataset_->fibersEstimated && m < dataset_->fibersExact.size() && dataset_->fibersExact[m]);
+        if (exact || index.column() < Fibers) return {};
+        const QVariant number = data(index, Qt::UserRole);
+        if (!number.isValid()) return {};
+        return (index.column() == FiberMax ? QStringLiteral("≥ ") : QStringLiteral("≈ ")) + number.toString();
+    }
     const bool raw = role == Qt::UserRole;
     if (role != Qt::DisplayRole && !raw) return {};
     auto count = [&](std::uint64_t v) -> QVariant { return raw ? QVariant::fromValue<qulonglong>(v) : QVariant(grouped(v)); };

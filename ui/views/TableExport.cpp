@@ -34,7 +34,8 @@ QString toCsv(const QAbstractItemModel& model, bool rowNames) {
         if (rowNames) row << quoted(model.headerData(r, Qt::Vertical).toString());
         for (int c = 0; c < model.columnCount(); ++c) {
             const QModelIndex i = model.index(r, c);
-            QVariant v = model.data(i, Qt::UserRole);
+            QVariant v = model.data(i, kExportRole);
+            if (!v.isValid()) v = model.data(i, Qt::UserRole);
             if (!v.isValid()) v = model.data(i, Qt::DisplayRole);
             row << quoted(v.toString());
         }

@@ -3,11 +3,16 @@
 #pragma once
 
 #include <QString>
+#include <Qt>
 
 class QAbstractItemModel;
 class QAbstractItemView;
 
 namespace tsui {
+
+// A cell's text for the CSV where its raw number alone would say too little (an estimate's "≈"):
+// taken before Qt::UserRole.
+inline constexpr int kExportRole = Qt::UserRole + 1;
 
 // rowNames: the vertical header becomes the first column (tables whose rows are named).
 QString toCsv(const QAbstractItemModel& model, bool rowNames = false);

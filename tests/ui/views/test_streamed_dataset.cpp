@@ -14,13 +14,13 @@
 #include <QTableView>
 #include <QTemporaryDir>
 
+#include <qcustomplot.h>
 #include "models/FormatTableModel.hpp"
 #include "models/ModeStatsModel.hpp"
 #include "panels/AdvisorView.hpp"
 #include "panels/DensityPanel.hpp"
 #include "panels/FormatsPanel.hpp"
 #include "panels/OverviewPanel.hpp"
-#include <qcustomplot.h>
 #include "test_support.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
@@ -28,6 +28,7 @@
 #include "tscope/tensor/generator.hpp"
 #include "tscope/tensor/tensor_stats.hpp"
 #include "views/MainWindow.hpp"
+#include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 using namespace tsui;
@@ -96,6 +97,11 @@ private Q_SLOTS:
                 // lengths sketched, marked so: the mean and spread within 5% and 10%, the sample's
                 // longest a lower bound
                 QVERIFY(m->data(m->index(r, ModeStatsModel::Fibers)).toString().startsWith(QStringLiteral("≈ ")));
+                // and the CSV keeps the marks (it exported the estimates as exact numbers, sweep 72b F13)
+                QVERIFY(m->data(m->index(r, ModeStatsModel::Fibers), kExportRole)
+                            .toString()
+                            .startsWith(QStringLiteral("≈ ")));
+                QVERIFY(toCsv(*m).contains(QStringLiteral("≈ ")) && toCsv(*m).contains(QStringLiteral("≥ ")));
                 QVERIFY2(std::abs(fibers - static_cast<double>(want.fibers)) <= 0.033 * static_cast<double>(want.fibers),
                          qPrintable(QString("mode %1: %2 estimated, %3 exact").arg(mode + 1).arg(fibers).arg(want.fibers)));
                 const double mean = m->data(m->index(r, ModeStatsModel::FiberMean), Qt::UserRole).toDouble();
