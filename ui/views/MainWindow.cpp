@@ -35,6 +35,7 @@
 #include "panels/ReorderPanel.hpp"
 #include "panels/TeachingPanel.hpp"
 #include "tscope/cuda/device.hpp"
+#include "tscope/io/dataset_catalog.hpp"
 #include "views/DatasetDialog.hpp"
 #include "views/GenerateDialog.hpp"
 #include "views/TextFormat.hpp"
@@ -184,7 +185,7 @@ void MainWindow::buildMenus() {
         const DatasetRequest request = s.request;
         connect(a, &QAction::triggered, this, [this, request] { openRequest(request); });
     }
-    file->addAction(tr("Open &dataset…"), this, &MainWindow::chooseDataset)
+    file->addAction(tr("Open &dataset…"), this, [this] { chooseDataset(); })
         ->setToolTip(tr("The FROSTT tensors: download one into the cache folder, converted once to .tsb"));
     file->addAction(tr("&Generate…"), this, &MainWindow::chooseGenerate);
     file->addSeparator();
@@ -281,8 +282,9 @@ void MainWindow::chooseFile() {
     openFile(path);
 }
 
-void MainWindow::chooseDataset() {
+void MainWindow::chooseDataset(const QString& name) {
     DatasetDialog dialog(DatasetDialog::defaultCatalogPath(), DatasetDialog::defaultCacheDir(), this);
+    if (!name.isEmpty()) dialog.selectDataset(name);
     if (dialog.exec() == QDialog::Accepted && !dialog.chosenPath().isEmpty()) openFile(dialog.chosenPath());
 }
 
@@ -504,6 +506,33 @@ void MainWindow::dropEvent(QDropEvent* event) {
             return;  // one tensor at a time
         }
     }
+    if (urls.isEmpty()) return;
+    // A link dragged from a web page had been taken and then ignored (sweep 72b): a FROSTT file
+    // of the catalog opens the dataset dialog on it, anything else says why nothing opens.
+    event->acceptProposedAction();
+    const QUrl url = urls.front();
+    const QString name = catalogNameOf(url);
+    if (name.isEmpty()) {
+        showError(tr("%1 is a web address: only files on this computer open by dropping. Download it first, "
+                     "or use File › Open dataset… for the FROSTT tensors.")
+                      .arg(url.toDisplayString()));
+        return;
+    }
+    QTimer::singleShot(0, this, [this, name] { chooseDataset(name); });  // not inside the drop's own loop
+}
+
+// The catalog dataset whose tensor file `url` is ("" when none, or the catalog is unreadable).
+QString MainWindow::catalogNameOf(const QUrl& url) {
+    try {
+        const tscope::DatasetCatalog catalog = tscope::read_catalog(DatasetDialog::defaultCatalogPath().toStdString());
+        for (const tscope::CatalogEntry& e : catalog.entries)
+            for (const tscope::CatalogFile& f : e.tensors)
+                if (QUrl(QString::fromStdString(f.url))
+                        .matches(url, QUrl::StripTrailingSlash | QUrl::NormalizePathSegments))
+                    return QString::fromStdString(e.name);
+    } catch (const std::exception&) {  // the dialog shows an unreadable catalog's error itself
+    }
+    return {};
 }
 
 void MainWindow::saveWindowMemory() {

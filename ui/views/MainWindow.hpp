@@ -17,6 +17,7 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QFrame;
+class QUrl;
 
 namespace tsui {
 
@@ -97,7 +98,9 @@ private:
     QWidget* buildCentre();
     void chooseFile();
     void chooseGenerate();
-    void chooseDataset();
+    // The FROSTT dialog, on dataset `name` where given.
+    void chooseDataset(const QString& name = {});
+    static QString catalogNameOf(const QUrl& url);
     void onStarted(const QString& what);
     void onProgress(int permille, const QString& stage);
     void onFinished(DatasetPtr dataset);

@@ -21,11 +21,13 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include <qcustomplot.h>
 #include "jobs/DatasetJob.hpp"
+#include "views/DatasetDialog.hpp"
 
 #include <QFile>
 #include <QLabel>
@@ -629,6 +631,38 @@ private Q_SLOTS:
         QVERIFY(waitIdle(w));
         QCOMPARE(w.dataset()->title, QStringLiteral("dropped.tns"));
         QCOMPARE(w.overview()->summaryText(QStringLiteral("dims")), QStringLiteral("7 × 8 × 9"));
+    }
+
+    // A dragged web link is not ignored (sweep 72b): a FROSTT tensor's opens the dataset dialog
+    // on its dataset, any other link says that only local files open by dropping.
+    void aDroppedWebLinkSaysWhatHappens() {
+        MainWindow w;
+        const auto drop = [&w](const QUrl& url) {
+            QMimeData mime;
+            mime.setUrls({url});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent event(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &event);
+        };
+        drop(QUrl(QStringLiteral("https://example.org/data/tensor.tns")));
+        QVERIFY(w.errorText().contains(QStringLiteral("https://example.org/data/tensor.tns is a web address")));
+        QVERIFY(!w.dataset());
+
+        QString shown;
+        QTimer::singleShot(0, &w, [&shown] {  // the dialog's own loop runs this
+            QTimer::singleShot(50, [&shown] {
+                auto* dialog = qobject_cast<DatasetDialog*>(QApplication::activeModalWidget());
+                if (!dialog) return;
+                const auto rows = dialog->table()->selectionModel()->selectedRows();
+                if (!rows.isEmpty()) shown = dialog->table()->item(rows.front().row(), 0)->text();
+                dialog->reject();
+            });
+        });
+        drop(QUrl(QStringLiteral(
+            "https://s3.us-east-2.amazonaws.com/frostt/frostt_data/chicago-crime/comm/chicago-crime-comm.tns.gz")));
+        QTRY_COMPARE(shown, QStringLiteral("chicago-crime"));
     }
 
     // The samples list marks the sample shown, whichever way it was opened, and none once
