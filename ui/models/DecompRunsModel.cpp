@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -73,7 +74,7 @@ QVariant DecompRunsModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Run: return r.label;
     case Iter: return rep.iter;
-    case Seconds: return raw ? QVariant(rep.seconds) : QVariant(shortNumber(rep.seconds));
+    case Seconds: return raw ? QVariant(rep.seconds) : QVariant(humanSeconds(rep.seconds));
     case Fit: return num(rep.fit, 6);
     case TrainRmse: return num(rep.train_rmse, 4);
     case TestRmse: return num(rep.test_rmse, 4);
@@ -91,8 +92,9 @@ QVariant DecompRunsModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::ToolTipRole && section == Seconds)
         return tr(
             "Seconds from the start (its setup included: formats built, data uploaded) to the end of this iteration");
+    if (role == kExportRole && section == Seconds) return tr("elapsed s");  // the CSV's raw seconds
     if (role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* names[] = {"run",        "iteration", "elapsed s", "fit",
+    static const char* names[] = {"run",        "iteration", "elapsed",   "fit",
                                   "train RMSE", "test RMSE", "train MAE", "test MAE"};
     return tr(names[section]);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -67,7 +68,7 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     }
     case BuildSeconds:
         if (!r.built) return {};
-        return raw ? QVariant(r.build_seconds) : QVariant(shortNumber(r.build_seconds));
+        return raw ? QVariant(r.build_seconds) : QVariant(humanSeconds(r.build_seconds));
     case Status:
         if (r.built && smallest(r))
             return r.mode < 0 ? tr("built; the smallest of all")
@@ -81,8 +82,10 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant FormatTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == kExportRole && section == BuildSeconds)
+        return tr("Build s");  // raw seconds
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Format", "Mode", "Storage units", "Bytes", "vs COO", "Build s", "Status"};
+    static const char* names[] = {"Format", "Mode", "Storage units", "Bytes", "vs COO", "Build time", "Status"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -1,5 +1,6 @@
 #include "models/KernelResultsModel.hpp"
 
+#include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -39,6 +40,11 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
         if (!r.ran) return raw ? QVariant() : QVariant(QStringLiteral("–"));
         return raw ? QVariant(x) : QVariant(shortNumber(x));
     };
+    // times in their unit: a column in plain seconds mixed "0.0134" and "6.34e-3" (sweep 72b)
+    auto time = [&](double s) -> QVariant {
+        if (!r.ran) return raw ? QVariant() : QVariant(QStringLiteral("–"));
+        return raw ? QVariant(s) : QVariant(humanSeconds(s));
+    };
     switch (index.column()) {
     case Kernel: return QString::fromLatin1(tscope::kernel_name(r.kernel));
     case Format: {
@@ -49,9 +55,9 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     case Backend: return QString::fromLatin1(tscope::backend_name(r.backend));
     case Mode: return r.mode + 1;
     case Rank: return static_cast<qulonglong>(r.rank);
-    case Median: return num(r.median_s);
+    case Median: return time(r.median_s);
     case Transfer:
-        return r.backend == tscope::Backend::Cuda ? num(r.transfer_s)
+        return r.backend == tscope::Backend::Cuda ? time(r.transfer_s)
                                                   : (raw ? QVariant() : QVariant(QStringLiteral("–")));
     case Gflops: return num(r.gflops);
     case Gbps: return num(r.gbps);
@@ -74,6 +80,8 @@ QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation
         return tr("The largest relative error of the result against the serial oracle (cpu-ref)");
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Note)
         return tr("The device a run used, or why it did not run (hover a cell for all of it)");
+    if (orientation == Qt::Horizontal && role == kExportRole && (section == Median || section == Transfer))
+        return section == Median ? tr("median s") : tr("transfer s");  // the CSV's raw seconds
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Kernel: return tr("kernel");
@@ -81,8 +89,8 @@ QVariant KernelResultsModel::headerData(int section, Qt::Orientation orientation
     case Backend: return tr("backend");
     case Mode: return tr("mode");
     case Rank: return tr("rank");
-    case Median: return tr("median s");
-    case Transfer: return tr("transfer s");
+    case Median: return tr("median");
+    case Transfer: return tr("transfer");
     case Gflops: return tr("GFLOP/s");
     case Gbps: return tr("GB/s");
     case Error: return tr("error vs ref");

@@ -26,8 +26,11 @@ QString toCsv(const QAbstractItemModel& model, bool rowNames) {
     QString out;
     QStringList header;
     if (rowNames) header << QString();
-    for (int c = 0; c < model.columnCount(); ++c)  // display headers may wrap; CSV headers don't
-        header << quoted(model.headerData(c, Qt::Horizontal).toString().replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    for (int c = 0; c < model.columnCount(); ++c) {  // display headers may wrap; CSV headers don't
+        QVariant h = model.headerData(c, Qt::Horizontal, kExportRole);
+        if (!h.isValid()) h = model.headerData(c, Qt::Horizontal);
+        header << quoted(h.toString().replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    }
     out += header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (int r = 0; r < model.rowCount(); ++r) {
         QStringList row;

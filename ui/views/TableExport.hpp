@@ -11,7 +11,8 @@ class QAbstractItemView;
 namespace tsui {
 
 // A cell's text for the CSV where its raw number alone would say too little (an estimate's "≈"):
-// taken before Qt::UserRole.
+// taken before Qt::UserRole. A header's text for the CSV where it differs from the shown one (a
+// time column shown as "1.2 ms" exports seconds, and its header says so).
 inline constexpr int kExportRole = Qt::UserRole + 1;
 
 // rowNames: the vertical header becomes the first column (tables whose rows are named).

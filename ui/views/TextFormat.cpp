@@ -53,7 +53,9 @@ QString shortNumber(double x) {
     if (!std::isfinite(x)) return QString::number(x);
     if (a >= 1e15) return engineering(x);
     if (a >= 999.5) return english().toString(x, 'f', 0);  // 1,188
-    if (a >= 0.01) return threeDigits(x);
+    // plain decimals down to 0.001, so that a column of 0.0134 and 0.00634 reads alike (it mixed
+    // "0.0134" and "6.34e-3", sweep 72b)
+    if (a >= 0.001) return threeDigits(x);
     return engineering(x);
 }
 

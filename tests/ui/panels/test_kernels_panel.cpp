@@ -20,15 +20,16 @@
 #include <QTabWidget>
 #include <qcustomplot.h>
 
+#include "models/FormatTableModel.hpp"
 #include "models/KernelResultsModel.hpp"
+#include "panels/FormatsPanel.hpp"
 #include "panels/KernelsPanel.hpp"
 #include "plots/RooflinePlot.hpp"
 #include "plots/ScalingPlot.hpp"
 #include "tscope/cuda/device.hpp"
 #include "ui_test_support.hpp"
-#include "models/FormatTableModel.hpp"
-#include "panels/FormatsPanel.hpp"
 #include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
 
 using namespace tsui;
 
@@ -92,6 +93,14 @@ private Q_SLOTS:
         QVERIFY(model.data(model.index(0, KernelResultsModel::Median), Qt::UserRole).toDouble() > 0);
         QVERIFY(model.data(model.index(0, KernelResultsModel::Error), Qt::UserRole).toDouble() < 1e-8);
         QVERIFY(toCsv(model).startsWith(QStringLiteral("kernel,format,backend")));
+        // times read in their unit, the CSV keeps seconds and says so (a column had mixed
+        // "0.0134" and "6.34e-3", sweep 72b)
+        const double median = model.data(model.index(0, KernelResultsModel::Median), Qt::UserRole).toDouble();
+        QCOMPARE(model.data(model.index(0, KernelResultsModel::Median)).toString(), humanSeconds(median));
+        QVERIFY(model.data(model.index(0, KernelResultsModel::Median)).toString().contains(QLatin1Char('s')));
+        QCOMPARE(model.headerData(KernelResultsModel::Median, Qt::Horizontal).toString(), QStringLiteral("median"));
+        QVERIFY(toCsv(model).contains(QStringLiteral(",median s,transfer s,")));
+        QVERIFY(toCsv(model).contains(QVariant(median).toString()));
         // a row that did not run has no numbers: "–" in the CSV, none to sort by (they had been 0,
         // the fastest, sweep 72b F3); a non-GPU row's transfer likewise
         tscope::BenchResult failed = model.results().front();

@@ -89,7 +89,9 @@ private Q_SLOTS:
 
     void oneNumberFormat() {
         QCOMPARE(shortNumber(8.06e-4), QStringLiteral("806e-6"));
-        QCOMPARE(shortNumber(0.00589), QStringLiteral("5.89e-3"));
+        QCOMPARE(shortNumber(0.00589), QStringLiteral("0.00589"));
+        QCOMPARE(shortNumber(0.0134), QStringLiteral("0.0134"));
+        QCOMPARE(shortNumber(0.000999), QStringLiteral("999e-6"));
         QCOMPARE(shortNumber(0.0589), QStringLiteral("0.0589"));
         QCOMPARE(shortNumber(12.34), QStringLiteral("12.3"));
         QCOMPARE(shortNumber(100000), QStringLiteral("100,000"));
