@@ -11,6 +11,7 @@
 #include "coo_writer.hpp"
 #include "format_builders.hpp"
 #include "sorted_view.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope {
 
@@ -68,7 +69,7 @@ unsigned __int128 product(const std::vector<std::uint64_t>& dims, const std::vec
 std::string product_text(const std::vector<std::uint64_t>& dims, const std::vector<int>& modes) {
     const unsigned __int128 x = product(dims, modes);
     if (x <= static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max()))
-        return std::to_string(static_cast<std::uint64_t>(x));
+        return grouped(static_cast<std::uint64_t>(x));  // "20,000,000,000", not a run of digits (sweep 72b)
     long double p = 1;
     for (int m : modes) p *= static_cast<long double>(dims[static_cast<std::size_t>(m)]);
     char buf[48];

@@ -40,9 +40,9 @@ void check_dense_fits(std::uint64_t rows, std::uint64_t cols, const std::string&
 
 void check_per_index_fits(const std::vector<std::uint64_t>& dims, std::uint64_t words, const std::string& what) {
     for (std::size_t m = 0; m < dims.size(); ++m) {
-        char count[32];
-        std::snprintf(count, sizeof count, "%.3g", static_cast<double>(dims[m]));
-        check_dense_fits(dims[m], words, "mode " + std::to_string(m + 1) + " has " + count + " indices; " + what);
+        // "1,000,000,000,000 indices", not "1e+12" (sweep 72b)
+        check_dense_fits(dims[m], words,
+                         "mode " + std::to_string(m + 1) + " has " + grouped(dims[m]) + " indices; " + what);
     }
 }
 
