@@ -18,6 +18,7 @@
 #include "panels/KernelsPanel.hpp"
 #include "tscope/blas_threads.hpp"
 #include "tscope/io/temp_cleanup.hpp"
+#include "tscope/text_words.hpp"
 #include "views/MainWindow.hpp"
 #include "views/OutputPath.hpp"
 #include "views/SafeApplication.hpp"
@@ -45,23 +46,17 @@ const QCommandLineOption openBench(QStringLiteral("open-bench"),
 
 const QCommandLineOption memoryLimit(
     QStringLiteral("memory-limit"),
-    QStringLiteral("A tensor that would take more than B bytes (K, M, G allowed) opens "
+    QStringLiteral("A tensor that would take more than B bytes (512M or 2G binary, 512MB decimal) opens "
                    "streamed: its Overview from a pass over the file, never loaded; text "
                    "is converted to a .tsb in the cache folder first (default: half the memory)"),
     QStringLiteral("B"));
 
-// "512M", "2G", "1048576": bytes; 0 when the text is none of these, or is 2^64 bytes or more
-// (17592186044417M wrapped to 1 MiB, which opened every tensor streamed).
+// "512M", "2G", "512MB", "1048576": bytes (tscope::parse_byte_size, as the CLI reads them); 0 when
+// the text is none of these, or is 2^64 bytes or more (17592186044417M wrapped to 1 MiB, which
+// opened every tensor streamed).
 std::uint64_t parse_bytes(const QString& text) {
-    QString t = text.trimmed().toUpper();
-    std::uint64_t unit = 1;
-    if (t.endsWith(QLatin1Char('K'))) unit = std::uint64_t{1} << 10;
-    if (t.endsWith(QLatin1Char('M'))) unit = std::uint64_t{1} << 20;
-    if (t.endsWith(QLatin1Char('G'))) unit = std::uint64_t{1} << 30;
-    if (unit > 1) t.chop(1);
-    bool ok = false;
-    const qulonglong n = t.toULongLong(&ok);
-    return ok && n <= std::numeric_limits<std::uint64_t>::max() / unit ? n * unit : 0;
+    const tscope::ByteSize size = tscope::parse_byte_size(text.trimmed().toStdString());
+    return size.valid && !size.too_large ? size.bytes : 0;
 }
 
 void describe(QCommandLineParser& parser) {
@@ -147,8 +142,9 @@ int main(int argc, char** argv) {
         const std::uint64_t bytes = parse_bytes(parser.value(memoryLimit));
         if (bytes == 0) {
             std::fprintf(stderr,
-                         "tensorscope: --memory-limit takes a size such as 512M or 2G (under 16 EiB), not '%s'\n",
-                         qPrintable(parser.value(memoryLimit)));
+                         "tensorscope: --memory-limit takes a size such as 512M, 2G or 512MB (with %s; under 16 EiB), "
+                         "not '%s'\n",
+                         tscope::kByteSizeSuffixes, qPrintable(parser.value(memoryLimit)));
             return 2;
         }
         window.setTensorMemoryLimit(bytes);

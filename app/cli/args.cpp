@@ -17,6 +17,7 @@
 #include "tscope/io/temp_cleanup.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/text_parse.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::cli {
 
@@ -241,29 +242,18 @@ std::vector<int> parse_modes(const std::string& text, int order) {
     return modes;
 }
 
-// "64M", "1G", "65536"; "auto" -> 0.
+// "64M", "1G", "512MB", "65536" (parse_byte_size); "auto" -> 0.
 std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
     if (text == "auto") return 0;
-    std::string digits = text;
-    std::uint64_t scale = 1;
-    if (!digits.empty()) {
-        const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
-        if (unit == 'K' || unit == 'M' || unit == 'G') {
-            scale = unit == 'K' ? 1ull << 10 : unit == 'M' ? 1ull << 20 : 1ull << 30;
-            digits.pop_back();
-        }
-    }
-    // what the user typed is quoted whole: parse_count quoted the digits alone, "got '1.5'" for
-    // 1.5G (sweep 66a F14); digits past 2^64 keep its "too large" (68a E1)
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw InputError(what +
-                         " expects a whole number of bytes, optionally with K, M or G (64M, 1G), or auto; got '" +
-                         text + "'");
-    const std::uint64_t n = parse_count(digits, what);
-    if (n == 0) throw InputError(what + " must be positive (or auto)");
+    const ByteSize size = parse_byte_size(text);
+    // what the user typed is quoted whole: "got '1.5'" for 1.5G had quoted the digits alone (sweep 66a F14)
+    if (!size.valid)
+        throw InputError(what + " expects a whole number of bytes, optionally with " + kByteSizeSuffixes +
+                         " (64M, 1G, 512MB), or auto; got '" + text + "'");
     // sizes past 2^64 wrapped silently: 17179869184G was 0, which reads as auto
-    if (n > UINT64_MAX / scale) throw InputError(what + ": '" + text + "' is too large");
-    return n * scale;
+    if (size.too_large) throw InputError(what + ": '" + text + "' is too large (2^64 bytes or more)");
+    if (size.bytes == 0) throw InputError(what + " must be positive (or auto)");
+    return size.bytes;
 }
 
 std::uint64_t parse_part_nnz(const Args& args) {

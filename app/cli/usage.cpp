@@ -152,8 +152,8 @@ void print_usage(bool to_stderr) {
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
 --float (info, generate, convert): the values held as fp32 instead of double (a .tsb written so stores 4 bytes
 a value; a value a float cannot hold is refused).
-B (--chunk-bytes, --limit-gpu-memory, --memory) is a number of bytes, with K, M or G for KiB, MiB, GiB (64M, 1G),
-or auto (the command chooses).
+B (--chunk-bytes, --limit-gpu-memory, --memory) is a number of bytes, with K, M, G, T or KiB ... TiB for binary
+units (64M, 1G), kB, MB, GB, TB for decimal ones (512MB, as sizes are shown), or auto (the command chooses).
 Every command but fetch takes --threads T (OpenMP threads; default: every core); --name=value is --name value;
 --csf-order is another name for --mode-order. Defaults: bench --kernel mttkrp --format all --backend omp
 --rank 32 --repeat 5; decompose --method cpd --seed 1, --rank 16 (cpd, fastertucker) or 8 (tucker), --iters 50

@@ -1,11 +1,45 @@
 #include "tscope/text_words.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 
 namespace tscope {
 
 std::string counted(std::uint64_t n, const std::string& one, const std::string& many) {
     return grouped(n) + " " + (n == 1 ? one : many);
+}
+
+ByteSize parse_byte_size(const std::string& text) {
+    std::size_t end = 0;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    std::string suffix;
+    for (std::size_t i = end; i < text.size(); ++i)
+        suffix.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(text[i]))));
+    if (end == 0) return {};
+    const char* letters = "KMGT";
+    std::uint64_t scale = 1;
+    if (!suffix.empty() && suffix != "B") {
+        const char* at = suffix.size() <= 3 ? std::strchr(letters, suffix[0]) : nullptr;
+        if (!at) return {};
+        const int power = static_cast<int>(at - letters) + 1;
+        const std::string rest = suffix.substr(1);
+        // "M" and "MIB" are MiB (what --memory-limit 512M always meant); "MB" is 10^6, as shown
+        const bool binary = rest.empty() || rest == "IB";
+        if (!binary && rest != "B") return {};
+        for (int p = 0; p < power; ++p) scale *= binary ? 1024 : 1000;
+    }
+    ByteSize out;
+    out.valid = true;
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i < end; ++i) {
+        const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+        if (n > (UINT64_MAX - digit) / 10) return {0, true, true};
+        n = n * 10 + digit;
+    }
+    if (n > UINT64_MAX / scale) return {0, true, true};
+    out.bytes = n * scale;
+    return out;
 }
 
 std::string grouped(std::uint64_t n) {

@@ -1241,6 +1241,12 @@ private Q_SLOTS:
             QCOMPARE(r.status, 2);
             QVERIFY2(r.err.contains("too large"), r.err.constData());
         }
+        // decimal units as sizes are shown, binary ones spelled out: past the size, to the missing file
+        for (const char* size : {"512MB", "64MiB", "2kB"}) {
+            const Run r = cli({"pipeline", "nonexistent.tns", "--chunk-bytes", size});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains("cannot open 'nonexistent.tns'"), r.err.constData());
+        }
         // what the user typed is quoted whole: 1.5G had read "got '1.5'" (sweep 66a F14)
         for (const char* size : {"1.5G", "12X", "-4M"}) {
             const Run r = cli({"pipeline", "nonexistent.tns", "--chunk-bytes", size});

@@ -235,6 +235,9 @@ void FormatsPanel::setDataset(const DatasetPtr& dataset) {
     const bool streamed = dataset && dataset->streamed;
     if (auto* items = qobject_cast<QStandardItemModel*>(measure_->model())) items->item(Units)->setEnabled(!streamed);
     if (streamed && measure_->currentIndex() == Units) measure_->setCurrentIndex(Bytes);
+    // nothing is built, so these stay empty: they had squeezed the reasons to nine lines (sweep 72b)
+    table_->setColumnHidden(FormatTableModel::Units, streamed);
+    table_->setColumnHidden(FormatTableModel::BuildSeconds, streamed);
     tabs_->setTabEnabled(tabs_->indexOf(advisor_), !streamed);
     tabs_->setTabToolTip(tabs_->indexOf(advisor_), streamed ? tr("The advisor times the formats it ranks: it needs the tensor in memory") : QString());
     replot();

@@ -239,6 +239,17 @@ private Q_SLOTS:
             QCOMPARE(runGui({QStringLiteral("--memory-limit"), QString::fromLatin1(size)}, &err), 2);
             QVERIFY2(err.contains("takes a size such as 512M"), err.constData());
         }
+        // decimal units as the window shows sizes, and binary ones spelled out (512MB was refused)
+        QTemporaryDir dir;
+        for (const char* size : {"512MB", "1GiB"}) {
+            QByteArray err;
+            const QString png = dir.filePath(QStringLiteral("limit.png"));
+            QCOMPARE(runGui({QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"), QStringLiteral("--memory-limit"),
+                             QString::fromLatin1(size), QStringLiteral("--screenshot"), png},
+                            &err),
+                     0);
+            QVERIFY2(!err.contains("takes a size"), err.constData());
+        }
     }
 
     // A screenshot that cannot be written is said, with why, before the tensor loads ("cannot
