@@ -142,6 +142,10 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(checked, 2);
+        // nothing is built: the units and build-time columns, always empty, are hidden (sweep 72b)
+        auto* table = w.formats()->findChild<QTableView*>(QStringLiteral("formatsTable"));
+        QVERIFY(table && table->isColumnHidden(FormatTableModel::Units) && table->isColumnHidden(FormatTableModel::BuildSeconds));
+        QVERIFY(!table->isColumnHidden(FormatTableModel::Bytes));
         QVERIFY(w.showTab(QStringLiteral("Overview")));
 
         // Density, streamed: the map's brightest bin and its caption as the loaded tensor's.
@@ -174,6 +178,7 @@ private Q_SLOTS:
         QCOMPARE(sample->tensor.nnz(), inSlices);
         QVERIFY2(sample->title.contains(QStringLiteral("mode-1 slices 1-")), qPrintable(sample->title));
         for (const QString& tab : w.tabNames()) QVERIFY2(w.tabEnabled(tab), qPrintable(tab));
+        QVERIFY(!table->isColumnHidden(FormatTableModel::Units) && !table->isColumnHidden(FormatTableModel::BuildSeconds));
 
         // The default limit (half the memory): the same file loads, every tab comes back.
         w.setTensorMemoryLimit(0);
