@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "panels/Panel.hpp"
+#include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
 #include "views/TableExport.hpp"
@@ -93,7 +94,10 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     table_->setObjectName(QStringLiteral("advisorTable"));
     setUpResultTable(table_);
     table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage, all modes"), tr("moves a sweep"),
-                                       tr("predicted s"), tr("measured s"), tr("why")});
+                                       tr("predicted"), tr("measured"), tr("why")});
+    // times are shown in their unit, exported in seconds (sweep 72b)
+    table_->horizontalHeaderItem(PredictedS)->setData(kExportRole, tr("predicted s"));
+    table_->horizontalHeaderItem(MeasuredS)->setData(kExportRole, tr("measured s"));
     // a per-mode format's storage is its copies for every mode, where Storage shows one mode's
     // (CSF 4.2 MB here against 1.2-1.7 MB there, unexplained, sweep 66b M4)
     QStringList perMode, shared;
@@ -324,16 +328,20 @@ void AdvisorView::fillTable() {
         const QStringList cells = {
             f.supported ? QString::number(++place) : QStringLiteral("-"),
             QString::fromLatin1(tscope::format_name(f.format)),
-            f.supported ? humanBytes(f.storage_bytes) + (f.storage_exact ? QString() : QStringLiteral(" ~")) : QStringLiteral("-"),
+            f.supported ? humanBytes(f.storage_bytes) + (f.storage_exact ? QString() : QStringLiteral(" ~"))
+                        : QStringLiteral("-"),
             f.supported ? humanBytes(static_cast<std::uint64_t>(f.bytes_moved)) : QStringLiteral("-"),
-            f.supported ? shortNumber(f.seconds) : QStringLiteral("-"),
-            measured ? shortNumber(measured_[i]) : QStringLiteral("-"),
+            f.supported ? humanSeconds(f.seconds) : QStringLiteral("-"),
+            measured ? humanSeconds(measured_[i]) : QStringLiteral("-"),
             QString::fromStdString(f.reason)};
         for (int c = 0; c < Columns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == Reason) item->setToolTip(cells[c]);
             if (c != Format && c != Reason) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (!f.supported) item->setForeground(QColor(120, 120, 120));
+            // the times read "1.06 ms"; the CSV takes their seconds
+            if (c == PredictedS && f.supported) item->setData(Qt::UserRole, f.seconds);
+            if (c == MeasuredS && measured) item->setData(Qt::UserRole, measured_[i]);
             table_->setItem(static_cast<int>(i), c, item);
         }
     }
@@ -376,12 +384,13 @@ void AdvisorView::replot() {
     plot_->xAxis->setTickLabelRotation(30);
     plot_->xAxis->setRange(-0.7, static_cast<double>(shown.size()) - 0.3);
     plot_->xAxis->setLabel(tr("format, in the predicted order (fastest first)"));
-    plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    plot_->yAxis->setNumberFormat(QStringLiteral("eb"));
-    plot_->yAxis->setNumberPrecision(0);
-    plot_->yAxis->setLabel(tr("s per sweep (log)"));
-    if (hi > 0) plot_->yAxis->setRange(lo / 3, hi * 20);  // headroom for the legend
+    // times in their unit ("10 ms"), where bare powers of ten had none (sweep 72b)
+    setLogAxis(plot_->yAxis, AxisUnit::Seconds);
+    plot_->yAxis->setLabel(tr("time per sweep, log scale"));
+    if (hi > 0) {
+        plot_->yAxis->setRange(lo / 3, hi * 20);  // headroom for the legend
+        for (QCPBars* bars : {predicted, measured}) setLogBarsBase(bars, lo / 3);
+    }
     plot_->replot();
 }
 

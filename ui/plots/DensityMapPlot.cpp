@@ -55,7 +55,9 @@ void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_
     if (logScale) {
         scale->setDataScaleType(QCPAxis::stLogarithmic);
         setLogAxis(scale->axis(), AxisUnit::Count);  // 1, 2, 5 where it spans one decade
-        cmap->setDataRange(QCPRange(1, std::max(2.0, m.max_value)));
+        // every cell 1: a sliver above 1, so that the bar reads "1" alone (it reached 2, which no
+        // cell holds: sweep 72b) and the cells take the darkest colour, plainest on white
+        cmap->setDataRange(QCPRange(1, m.max_value > 1 ? m.max_value : 1 + 1e-6));
     } else {
         setLinearAxis(scale->axis(), AxisUnit::Plain);
         cmap->setDataRange(QCPRange(0, std::max(1e-6, m.max_value)));

@@ -20,7 +20,11 @@ QString superscript(int n) {
 
 QString unitLabel(double value, AxisUnit unit) {
     switch (unit) {
-    case AxisUnit::Bytes: return value < 0 ? QString() : humanBytes(static_cast<std::uint64_t>(std::llround(value)));
+    case AxisUnit::Bytes: {  // "1 MB, 10 MB" on an axis, where humanBytes' one decimal read "1.0 MB" (sweep 72b)
+        if (value < 0) return QString();
+        QString s = humanBytes(static_cast<std::uint64_t>(std::llround(value)));
+        return s.replace(QStringLiteral(".0 "), QStringLiteral(" "));
+    }
     case AxisUnit::Seconds: return humanSeconds(value);
     case AxisUnit::Count:
     case AxisUnit::Plain: break;

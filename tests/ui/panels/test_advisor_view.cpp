@@ -15,6 +15,8 @@
 #include "test_support.hpp"
 #include "tscope/cuda/device.hpp"
 #include "ui_test_support.hpp"
+#include "views/TableExport.hpp"
+#include "views/TextFormat.hpp"
 
 using namespace tsui;
 
@@ -71,6 +73,13 @@ private Q_SLOTS:
         QCOMPARE(view.measured().size(), std::size_t{7});
         for (double s : view.measured()) QVERIFY(std::isfinite(s) && s > 0);
         for (int r = 0; r < 7; ++r) QVERIFY(view.table()->item(r, 5)->text() != QStringLiteral("-"));
+        // times in their unit on screen, in seconds in the CSV under headers that say so (sweep 72b)
+        QCOMPARE(view.table()->item(0, 5)->text(),
+                 humanSeconds(view.table()->item(0, 5)->data(Qt::UserRole).toDouble()));
+        QVERIFY(view.table()->item(0, 4)->text().endsWith(QStringLiteral("s")));
+        const QStringList csv = toCsv(*view.table()->model()).split(QLatin1Char('\n'));
+        QVERIFY2(csv.front().contains(QStringLiteral(",predicted s,measured s,")), qPrintable(csv.front()));
+        QVERIFY(csv.value(1).contains(QVariant(view.table()->item(0, 4)->data(Qt::UserRole).toDouble()).toString()));
         QCOMPARE(bars_with_data(view.plot()), 14);
         QVERIFY(view.findChildren<QLabel*>().size() > 0);
         bool verdict = false;
