@@ -230,7 +230,9 @@ void TeachingPanel::showSlices() {
         header << tr("value");
         table->setHorizontalHeaderLabels(header);
         table->setRowCount(static_cast<int>(anatomy_->entries.size()));
-        slicesLayout_->addWidget(new QLabel(tr("nonzeros in the format's storage order (indices 1-based)"), slicesBox_));
+        auto* heading = new QLabel(tr("nonzeros in the format's storage order (indices 1-based)"), slicesBox_);
+        heading->setWordWrap(true);  // the pane is narrow: "(indices 1-based)" had been cut off (sweep 72b)
+        slicesLayout_->addWidget(heading);
         slicesLayout_->addWidget(table);
     }
     for (std::size_t e = 0; e < anatomy_->entries.size(); ++e) {

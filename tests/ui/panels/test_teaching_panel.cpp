@@ -1,6 +1,8 @@
 // The Teaching tab: on the bundled 4x5x4 example of hocfs Sec. 5, every format's arrays are
 // shown, clicking a nonzero highlights exactly the cells the engine says locate it (in every
 // format), the selection survives a format change, and big tensors are turned away politely.
+#include <QLabel>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -78,6 +80,35 @@ private Q_SLOTS:
                         QVERIFY2(t->fontMetrics().horizontalAdvance(item->text()) < t->columnWidth(c),
                                  qPrintable(QStringLiteral("%1: '%2' in %3 px").arg(QLatin1String(f), item->text()).arg(t->columnWidth(c))));
         }
+        // the list's heading is read whole in the narrow pane: "(indices 1-based)" had been cut off (sweep 72b)
+        const QString tall = dir.filePath(QStringLiteral("tall.tns"));  // a list, not slice grids: over 64 slices
+        QVERIFY(tstest::write_file(tall, "1 1 1 0.5\n70 2 2 0.25\n"));
+        w.resize(1280, 800);  // the default window, whose list pane is narrow
+        QVERIFY(tstest::openAndWait(w, tall));
+        p->selectFormat(QStringLiteral("HOCFS-CSR"), 1);
+        QTest::qWait(50);  // laid out, the old format's widgets gone
+        QLabel* heading = nullptr;
+        for (QLabel* l : p->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("indices 1-based")) && l->isVisible()) heading = l;
+        QVERIFY(heading);
+        const QRect needed = heading->fontMetrics().boundingRect(QRect(0, 0, heading->contentsRect().width(), 10000),
+                                                                 Qt::TextWordWrap, heading->text());
+        QVERIFY2(
+            needed.height() <= heading->contentsRect().height() && needed.width() <= heading->contentsRect().width(),
+            qPrintable(QStringLiteral("%1x%2 px needed in %3x%4")
+                           .arg(needed.width())
+                           .arg(needed.height())
+                           .arg(heading->contentsRect().width())
+                           .arg(heading->contentsRect().height())));
+        QScrollArea* pane = nullptr;  // and within what the pane shows
+        for (QWidget* up = heading->parentWidget(); up && !pane; up = up->parentWidget())
+            pane = qobject_cast<QScrollArea*>(up);
+        QVERIFY(pane);
+        const int right = heading->mapTo(pane->viewport(), QPoint(heading->width(), 0)).x();
+        QVERIFY2(
+            right <= pane->viewport()->width(),
+            qPrintable(
+                QStringLiteral("heading ends at %1 px, the pane shows %2").arg(right).arg(pane->viewport()->width())));
     }
 
     void bigTensorsAreTurnedAway() {
