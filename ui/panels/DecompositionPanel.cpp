@@ -22,6 +22,7 @@
 #include <limits>
 #include <optional>
 
+#include "plots/LegendColumns.hpp"
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
@@ -115,6 +116,10 @@ double meanOf(const std::vector<tscope::IterationReport>& its, double tscope::It
 QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
     QCustomPlot* plot = makeTitledPlot(parent, name, title);
     plot->legend->setVisible(true);
+    // above the curves, as many names a row as fit: inside the rect it covered a run's last
+    // iterations once two runs were overlaid (sweep 72b F8)
+    placeLegendAbove(plot);
+    fitLegendColumnsToWidth(plot, 3);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return plot;
 }
@@ -343,6 +348,14 @@ void DecompositionPanel::openRun() {
     if (!path.isEmpty() && !openRunFile(path, &error)) QMessageBox::warning(this, tr("Open run"), error);
 }
 
+// The method as the run list names it, "CPD-ALS", whether run here or opened from a file (an
+// opened run read "CPD" beside a live "CPD-ALS": two names for one method, sweep 72b F8).
+QString DecompositionPanel::methodWord(tscope::DecompMethod method) const {
+    const int i = method_->findData(static_cast<int>(method));
+    return i >= 0 ? method_->itemText(i).section(QLatin1Char(' '), 0, 0)
+                  : QString::fromLatin1(tscope::decomp_method_name(method)).toUpper();
+}
+
 bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
     if (job_.isBusy()) {  // the running run's reports go to the last row of the model
         if (error) *error = tr("a run is in progress: open the file when it has ended");
@@ -357,7 +370,7 @@ bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
     const QString where = f->ranks > 1 ? tr(", %1 ranks %2").arg(f->ranks).arg(f->grid) : QString();
     r.label = QStringLiteral("#%1 %2 r%3%4/%5%6")
                   .arg(r.id)
-                  .arg(QString::fromLatin1(tscope::decomp_method_name(r.method)).toUpper())
+                  .arg(methodWord(r.method))
                   .arg(r.rank)
                   .arg(r.format.isEmpty() ? QString() : QStringLiteral(" ") + r.format)
                   .arg(r.backend, where);
@@ -512,7 +525,7 @@ void DecompositionPanel::run() {
     r.tensor = dataset_->title;
     r.label = QStringLiteral("#%1 %2 r%3%4/%5")
                   .arg(r.id)
-                  .arg(method_->currentText().section(QLatin1Char(' '), 0, 0))
+                  .arg(methodWord(method))
                   .arg(rank)
                   .arg(method == tscope::DecompMethod::Cpd ? QStringLiteral(" ") + format : QString())
                   .arg(QString::fromLatin1(tscope::backend_name(backend)));
@@ -680,6 +693,7 @@ void DecompositionPanel::replot() {
                 std::max(0.05 * y.size(), 0.5e-4 * std::max(1.0, std::fabs(y.center())) - 0.5 * y.size());
             p->yAxis->setRange(y.lower - pad, y.upper + pad);
         }
+        refitLegendColumns(p);  // the runs' names just changed
         PlotInspector::of(p)->rememberHome();
         p->replot();
     }
@@ -796,7 +810,10 @@ void DecompositionPanel::replotSplit() {
     for (int i = 0; i < n; ++i) {
         const DecompRun& r = *cpd[static_cast<std::size_t>(i)];
         keys << i + 1;
-        ticker->addTick(i + 1, tr("run %1 · %2 · %3 · r%4").arg(r.id).arg(r.format, r.backend).arg(r.rank));
+        QString name = tr("run %1 · %2 · %3 · r%4").arg(r.id).arg(r.format, r.backend).arg(r.rank);
+        // a run of another tensor says which, as its table rows do (two rows read alike, sweep 72b F8)
+        if (!r.tensor.isEmpty() && (!dataset_ || r.tensor != dataset_->title)) name += QLatin1Char('\n') + r.tensor;
+        ticker->addTick(i + 1, name);
         const CpdSetup s = r.setup.value_or(CpdSetup{});  // the setup parts arrive when the run ends
         setup[0].push_back(s.readSeconds);
         setup[1].push_back(s.buildSeconds);

@@ -82,6 +82,7 @@ private:
     void showApplicablePlots();
     QString describePoint(QCustomPlot* plot, QPointF pixel) const;
     void replotSplit();
+    QString methodWord(tscope::DecompMethod method) const;
     void buildSplitPlot(QWidget* parent);
     void methodChanged();
     static int defaultRank(tscope::DecompMethod method);

@@ -400,6 +400,16 @@ private Q_SLOTS:
         const DecompRun& r = panel.model()->runs().front();
         QCOMPARE(r.iterations.size(), std::size_t(15));
         QVERIFY2(r.label.contains(QStringLiteral("4 ranks 1x2x2x1")), qPrintable(r.label));
+        // the method as a run made here names it (it read "CPD" beside a live "CPD-ALS", sweep 72b)
+        QVERIFY2(r.label.startsWith(QStringLiteral("#1 CPD-ALS r")), qPrintable(r.label));
+        // the legend sits above the curves, not over them (sweep 72b F8), and the split rows name
+        // the run's tensor where it is not the one open
+        QVERIFY(panel.fitPlot()->legend->layout() == panel.fitPlot()->plotLayout());
+        const auto splitTicks = qSharedPointerDynamicCast<QCPAxisTickerText>(
+            panel.splitPlot()->axisRect()->axis(QCPAxis::atLeft)->ticker());
+        QVERIFY(splitTicks);
+        QVERIFY2(splitTicks->ticks().value(1).endsWith(QStringLiteral("\n") + r.tensor),
+                 qPrintable(splitTicks->ticks().value(1)));
         QCOMPARE(panel.model()->rowCount(), 15);
         QCOMPARE(panel.fitPlot()->graphCount(), 1);
         QCOMPARE(panel.fitPlot()->graph(0)->dataCount(), 15);
