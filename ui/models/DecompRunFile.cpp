@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 
 #include "models/RecordingFiles.hpp"
@@ -21,12 +22,32 @@ double numberOr(const QJsonObject& o, const char* key, double fallback = NAN) {
 constexpr int kMostIterations = 100000;
 constexpr int kMostRanks = 4096;
 
+// A distributed run's setup from its ranks' ("per_rank": read_s, distribute_s, build_s): each
+// part as long as its slowest rank, since the ranks wait for each other between them; the read
+// and the hand-out of the nonzeros together are its read. An opened cluster run had drawn no
+// setup at all (sweep 72b). std::nullopt where the ranks do not give these.
+std::optional<CpdSetup> distributedSetup(const QJsonObject& o) {
+    const QJsonArray ranks = o.value(QStringLiteral("per_rank")).toArray();
+    if (ranks.isEmpty()) return std::nullopt;
+    CpdSetup setup;
+    for (const QJsonValue& v : ranks) {
+        const QJsonObject x = v.toObject();
+        const double read = numberOr(x, "read_s", -1), distribute = numberOr(x, "distribute_s", -1),
+                     build = numberOr(x, "build_s", -1);
+        for (double t : {read, distribute, build})
+            if (!std::isfinite(t) || t < 0) return std::nullopt;
+        setup.readSeconds = std::max(setup.readSeconds, read + distribute);
+        setup.buildSeconds = std::max(setup.buildSeconds, build);
+    }
+    return setup;
+}
+
 // The setup a CPD run's JSON reports ("setup": read, build, upload; "peak_device_bytes"), for
 // the chart of what it spent once; std::nullopt where the file has none (other methods, older
 // runs) or a number in it is not a time.
 std::optional<CpdSetup> readSetup(const QJsonObject& o) {
     const QJsonObject s = o.value(QStringLiteral("setup")).toObject();
-    if (s.isEmpty()) return std::nullopt;
+    if (s.isEmpty()) return distributedSetup(o);
     CpdSetup setup;
     setup.readSeconds = numberOr(s, "read_s", 0), setup.buildSeconds = numberOr(s, "build_s", 0);
     setup.uploadSeconds = numberOr(s, "upload_s", 0);

@@ -411,6 +411,20 @@ private Q_SLOTS:
         QVERIFY2(splitTicks->ticks().value(1).endsWith(QStringLiteral("\n") + r.tensor),
                  qPrintable(splitTicks->ticks().value(1)));
         QCOMPARE(panel.model()->rowCount(), 15);
+        // its setup from the ranks' parts, each its slowest rank's (it had none, sweep 72b)
+        QVERIFY(r.setup);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            double read = 0, build = 0;
+            for (const QJsonValue& v : QJsonDocument::fromJson(f.readAll()).object()["per_rank"].toArray()) {
+                read = std::max(read, v["read_s"].toDouble() + v["distribute_s"].toDouble());
+                build = std::max(build, v["build_s"].toDouble());
+            }
+            QVERIFY(read > 0 && build > 0);
+            QCOMPARE(r.setup->readSeconds, read);
+            QCOMPARE(r.setup->buildSeconds, build);
+        }
         QCOMPARE(panel.fitPlot()->graphCount(), 1);
         QCOMPARE(panel.fitPlot()->graph(0)->dataCount(), 15);
         QVERIFY(panel.rankPlot()->isVisible());
