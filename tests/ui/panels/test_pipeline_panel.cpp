@@ -297,6 +297,11 @@ private Q_SLOTS:
         rec.runs = {run};
         p.addRecording(rec);
         QVERIFY(p.currentRun() && p.currentRun()->chunk_bytes == run.chunk_bytes);
+        // the run list's T_p is the recording's, and says so beside a prediction (sweep 72b)
+        auto* runs = p.findChild<QComboBox*>(QStringLiteral("pipelineRun"));
+        QVERIFY(runs);
+        QVERIFY2(runs->currentText().endsWith(QStringLiteral(": measured T_p 1.25 ms")),
+                 qPrintable(runs->currentText()));
 
         auto data = std::make_shared<Dataset>();
         data->title = QStringLiteral("loaded.tns");
