@@ -199,7 +199,20 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     std::map<tscope::Backend, std::size_t> colours;
     std::map<tscope::FormatKind, std::size_t> shapes;
     std::map<QString, QCPGraph*> series;  // by format/backend
-    std::set<QString> named;
+    // One label per group of a series' points that lie together: a label per mode piles up
+    // unreadably, but one per series left a mode that ran apart from the others unnamed (an
+    // MM-CSF diamond at half the others' GFLOP/s, sweep 72b). Where a series has several groups,
+    // each names its modes.
+    struct Group {
+        QString series;
+        double intensity, gflops;
+        std::vector<int> modes;
+    };
+    std::vector<Group> groups;
+    const auto together = [](const Group& g, const tscope::BenchResult& r) {
+        return std::fabs(std::log10(r.intensity / g.intensity)) < 0.1 &&
+               std::fabs(std::log10(r.gflops / g.gflops)) < 0.15;
+    };
     for (const tscope::BenchResult& r : results) {
         if (!placeable(r)) continue;
         QCPGraph*& g = series[pointLabel(r, false)];
@@ -219,11 +232,24 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         const QString label = pointLabel(r, modes.size() > 1);
         labels_ << label;
         drawn_.push_back({g, r.intensity, r.gflops, pointText(r, label)});
-        // one label per format/backend (at its first run): a label per mode piles up unreadably
-        if (!named.insert(pointLabel(r, false)).second) continue;
+        const QString name = pointLabel(r, false);
+        const auto near = std::find_if(groups.begin(), groups.end(),
+                                       [&](const Group& x) { return x.series == name && together(x, r); });
+        if (near != groups.end())
+            near->modes.push_back(r.mode);
+        else
+            groups.push_back({name, r.intensity, r.gflops, {r.mode}});
+    }
+    for (const Group& group : groups) {
+        QString name = group.series;
+        if (std::count_if(groups.begin(), groups.end(), [&](const Group& x) { return x.series == group.series; }) > 1) {
+            QStringList modes;
+            for (int m : group.modes) modes << QString::number(m + 1);
+            name += tr(" m%1").arg(modes.join(QLatin1Char(',')));
+        }
         auto* text = new QCPItemText(plot_);
-        text->setText(pointLabel(r, false));
-        text->position->setCoords(r.intensity, r.gflops);
+        text->setText(name);
+        text->position->setCoords(group.intensity, group.gflops);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // until placeLabelItems()
         text->setPadding(QMargins(7, 0, 0, 0));
         QFont small = text->font();

@@ -72,6 +72,27 @@ private slots:
         QVERIFY(bounds.contains(places[1].box));
     }
 
+    // A mode that ran apart from its format's others is named too (sweep 72b: an MM-CSF point
+    // at half the others' GFLOP/s had no label); modes that lie together share one.
+    void aModeApartFromTheOthersHasItsOwnLabel() {
+        std::vector<tscope::BenchResult> rows;
+        const double gflops[] = {49.3, 22.1, 55.3};  // MovieLens' MM-CSF, modes 1-3
+        for (int m = 0; m < 3; ++m) {
+            rows.push_back(cpuRow(tscope::FormatKind::MMCSF, tscope::Backend::Omp, 5.0, gflops[m]));
+            rows.back().mode = m;
+            rows.push_back(cpuRow(tscope::FormatKind::COO, tscope::Backend::Omp, 3.5, 10 + 0.2 * m));
+            rows.back().mode = m;
+        }
+        RooflinePlot roof;
+        roof.resize(760, 420);
+        roof.setResults(rows);
+        QStringList written;
+        for (QCPItemText* t : roof.labelItems()) written << t->text();
+        written.sort();
+        QCOMPARE(written, QStringList({QStringLiteral("COO/omp"), QStringLiteral("MM-CSF/omp m1,3"),
+                                       QStringLiteral("MM-CSF/omp m2")}));
+    }
+
     // The roofline's labels as drawn: five formats of one backend on nearly one point, and
     // the same again for a second backend below them. Before LabelPlacement the fourth label
     // stepped back down onto the first.
