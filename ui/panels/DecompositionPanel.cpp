@@ -116,10 +116,6 @@ double meanOf(const std::vector<tscope::IterationReport>& its, double tscope::It
 QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
     QCustomPlot* plot = makeTitledPlot(parent, name, title);
     plot->legend->setVisible(true);
-    // above the curves, as many names a row as fit: inside the rect it covered a run's last
-    // iterations once two runs were overlaid (sweep 72b F8)
-    placeLegendAbove(plot);
-    fitLegendColumnsToWidth(plot, 3);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return plot;
 }
@@ -278,8 +274,13 @@ void DecompositionPanel::buildCharts(QSplitter* split) {
     auto* plots = new QSplitter(Qt::Horizontal, split);
     plots->setObjectName(QStringLiteral("decompPlotsSplit"));
     fitPlot_ = makePlot(plots, QStringLiteral("decompFit"), tr("Fit (CPD, Tucker): 1 − ‖X − X̂‖ / ‖X‖"));
-    fitPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     errorPlot_ = makePlot(plots, QStringLiteral("decompError"), tr("FasterTucker: train (dashed) and test (solid)"));
+    // the curves' legends above them, as many names a row as fit: inside the rect it covered a
+    // run's last iterations once two runs were overlaid (sweep 72b F8)
+    for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
+        placeLegendAbove(p);
+        fitLegendColumnsToWidth(p, 3);
+    }
     plots->addWidget(fitPlot_);
     plots->addWidget(errorPlot_);
     PlotInspector::attach(fitPlot_, [this](QPointF pixel) { return describePoint(fitPlot_, pixel); });

@@ -37,6 +37,7 @@ const QColor kModeColours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(
                                QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(0, 0, 0)};
 
 enum Measure { Bytes, Units, RatioToCoo };
+constexpr const char* kNoBarsMark = "formatWithoutBars";
 
 // Reports one (format, mode) build of the survey as a step of the whole: the survey is run
 // one row at a time so that the chart fills as each row arrives.
@@ -414,6 +415,8 @@ void FormatsPanel::showArrays(int surveyRow) {
 
 void FormatsPanel::replot() {
     plot_->clearPlottables();
+    for (int i = plot_->itemCount() - 1; i >= 0; --i)  // the last survey's marks (the hint is an item too)
+        if (plot_->item(i)->objectName() == QLatin1String(kNoBarsMark)) plot_->removeItem(i);
     const bool empty = !survey_ || survey_->empty();
     showPlotHint(plot_, empty, !dataset_           ? tr("Open a tensor to compare its storage formats")
                                : dataset_->streamed ? tr("Counting the formats' structure over the file: the bars appear when it is done")
@@ -470,8 +473,35 @@ void FormatsPanel::replot() {
         if (hi > 0) plot_->yAxis->setRange(lo / 2, hi * 2);  // the legend sits above, not in the data
         for (auto& [mode, bars] : series) setLogBarsBase(bars, lo / 2);
     }
+    markFormatsWithoutBars(kinds);
     PlotInspector::of(plot_)->rememberHome();
     plot_->replot();
+}
+
+// A format with no bar at all says why at its tick, upright from the axis: an empty slot read as
+// a format too small to draw (MM-CSF and HOCSR on a streamed tensor, sweep 72b F11).
+void FormatsPanel::markFormatsWithoutBars(const std::vector<tscope::FormatKind>& kinds) {
+    for (std::size_t tick = 0; tick < kinds.size(); ++tick) {
+        const bool drawn = std::any_of(survey_->begin(), survey_->end(), [&](const tscope::FormatRow& r) {
+            return r.kind == kinds[tick] && (r.built || r.predicted);
+        });
+        if (drawn) continue;
+        auto* text = new QCPItemText(plot_);
+        text->setObjectName(QLatin1String(kNoBarsMark));
+        text->setText(dataset_ && dataset_->streamed ? tr("not predicted (table)") : tr("not built (table)"));
+        text->setColor(QColor(110, 110, 110));
+        QFont small = text->font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        text->setFont(small);
+        text->setRotation(-90);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // upward from the axis
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setAxisRect(plot_->axisRect());
+        text->position->setAxes(plot_->xAxis, plot_->yAxis);
+        text->position->setCoords(static_cast<double>(tick), 0.97);
+        text->setClipToAxisRect(true);
+    }
 }
 
 std::uint64_t FormatsPanel::cooBytes() const {

@@ -63,6 +63,7 @@ private:
     // The rows so far (complete: the whole survey).
     void showRows(SurveyPtr rows, bool complete);
     void replot();
+    void markFormatsWithoutBars(const std::vector<tscope::FormatKind>& kinds);
     void showArrays(int surveyRow);
     double barValue(const tscope::FormatRow& row) const;
     std::uint64_t cooBytes() const;  // COO's bytes in memory (a streamed tensor's: what loading it takes)

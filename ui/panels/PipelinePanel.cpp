@@ -115,6 +115,11 @@ QHBoxLayout* PipelinePanel::buildSourceRow() {
     sourceRow->addWidget(new QLabel(tr("Timeline:"), this));
     source_ = new QComboBox(this);
     source_->setObjectName(QStringLiteral("pipelineSource"));
+    // a recording's long title gives way first (the run list beside it keeps its figures), and
+    // is read whole in the list and the tooltip
+    source_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    source_->setMinimumContentsLength(30);
+    connect(source_, &QComboBox::currentTextChanged, source_, &QWidget::setToolTip);
     sourceRow->addWidget(source_, 2);
     run_ = new QComboBox(this);
     run_->setObjectName(QStringLiteral("pipelineRun"));

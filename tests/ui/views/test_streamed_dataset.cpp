@@ -146,6 +146,26 @@ private Q_SLOTS:
         auto* table = w.formats()->findChild<QTableView*>(QStringLiteral("formatsTable"));
         QVERIFY(table && table->isColumnHidden(FormatTableModel::Units) && table->isColumnHidden(FormatTableModel::BuildSeconds));
         QVERIFY(!table->isColumnHidden(FormatTableModel::Bytes));
+        // a format not predicted for any mode (MM-CSF here) says so at its tick (its slot had been
+        // empty), and only such a format
+        QStringList marked, unpredicted;
+        const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(w.formats()->plot()->xAxis->ticker());
+        QVERIFY(ticks);
+        for (int i = 0; i < w.formats()->plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(w.formats()->plot()->item(i));
+                text && text->objectName() == QStringLiteral("formatWithoutBars")) {
+                QCOMPARE(text->text(), QStringLiteral("not predicted (table)"));
+                marked << ticks->ticks().value(text->position->key());
+            }
+        for (const QString& name : ticks->ticks()) {
+            bool any = false;
+            for (int r = 0; r < fm->rowCount(); ++r)
+                any = any || (fm->data(fm->index(r, FormatTableModel::Format)).toString() == name &&
+                              fm->data(fm->index(r, FormatTableModel::Bytes), Qt::UserRole).isValid());
+            if (!any) unpredicted << name;
+        }
+        QVERIFY(unpredicted.contains(QStringLiteral("MM-CSF")));
+        QCOMPARE(marked, unpredicted);
         QVERIFY(w.showTab(QStringLiteral("Overview")));
 
         // Density, streamed: the map's brightest bin and its caption as the loaded tensor's.
