@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plots/LegendColumns.hpp"
 #include "plots/PlotAxes.hpp"
 #include "plots/TitledPlot.hpp"
 #include "views/TextFormat.hpp"
@@ -29,13 +30,12 @@ RankBarsPlot::RankBarsPlot(QCustomPlot* plot) : plot_(plot) {
     plot_->yAxis2->setLabel(QObject::tr("rows per iteration"));
     plot_->xAxis->setLabel(QObject::tr("MPI rank"));
     relabel_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { label(); });
-    // the legend in a row of its own under the axes: over the bars it hid the tallest ones
+    // the legend in a row of its own above the axes, as the other charts have it: over the bars
+    // it hid the tallest ones, and in a row under them its frame was cut at the chart's foot
+    // (sweep 72b)
     plot_->legend->setVisible(true);
-    if (plot_->axisRect()->insetLayout()->take(plot_->legend)) {
-        plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, plot_->legend);
-        plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        plot_->plotLayout()->setRowStretchFactor(plot_->plotLayout()->rowCount() - 1, 0.001);
-    }
+    placeLegendAbove(plot_);
+    fitLegendColumnsToWidth(plot_, 2);
 }
 
 namespace {

@@ -428,6 +428,11 @@ private Q_SLOTS:
         QCOMPARE(panel.fitPlot()->graphCount(), 1);
         QCOMPARE(panel.fitPlot()->graph(0)->dataCount(), 15);
         QVERIFY(panel.rankPlot()->isVisible());
+        // its legend above the bars and whole within the chart (under them its frame was cut, sweep 72b)
+        panel.rankPlot()->replot();
+        const QRect legend = panel.rankPlot()->legend->outerRect();
+        QVERIFY(legend.bottom() <= panel.rankPlot()->axisRect()->outerRect().top() + 1);
+        QVERIFY(panel.rankPlot()->viewport().contains(legend));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonArray per = QJsonDocument::fromJson(f.readAll()).object()["per_rank"].toArray();
