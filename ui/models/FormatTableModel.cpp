@@ -47,6 +47,9 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     const bool sized = r.built || r.predicted;  // built, or its bytes predicted (a streamed tensor)
     const QString approx = r.estimate ? QStringLiteral("≈ ") : QString();
     if (role == Qt::ToolTipRole && !sized) return QString::fromStdString(r.error);
+    if (role == Qt::ToolTipRole && index.column() == Status && r.built && smallest(r))
+        return r.mode < 0 ? tr("The fewest bytes of every format built")
+                          : tr("The fewest bytes of the formats built for mode %1").arg(r.mode + 1);
     if (role == Qt::TextAlignmentRole)
         return index.column() <= Mode || index.column() == Status ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -71,8 +74,9 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
         return raw ? QVariant(r.build_seconds) : QVariant(humanSeconds(r.build_seconds));
     case Status:
         if (r.built && smallest(r))
-            return r.mode < 0 ? tr("built; the smallest of all")
-                              : tr("built; the smallest for mode %1").arg(r.mode + 1);
+            // the smallest for the row's own mode (its column says which): "the smallest for mode 1" took
+            // the narrow column three lines a row
+            return r.mode < 0 ? tr("built; smallest of all") : tr("built; smallest");
         if (r.built) return tr("built");
         if (r.predicted) return r.estimate ? tr("estimated from sketched counts (nothing built)") : tr("predicted from exact counts (nothing built)");
         // where nothing is built, a row the counts cannot predict is not predicted (sweep 70c C15)
@@ -85,7 +89,9 @@ QVariant FormatTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Horizontal && role == kExportRole && section == BuildSeconds)
         return tr("Build s");  // raw seconds
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Format", "Mode", "Storage units", "Bytes", "vs COO", "Build time", "Status"};
+    // two-line headers where the numbers are narrower than their names, so that Status keeps
+    // the width (the CSV's headers are on one line)
+    static const char* names[] = {"Format", "Mode", "Storage\nunits", "Bytes", "vs COO", "Build\ntime", "Status"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
