@@ -28,6 +28,14 @@ namespace tsui {
 
 namespace {
 
+// A fiber-length bin's label: its lengths where they are few ("2–3", "4–7"; "1, 2¹, 2²" had read
+// as three kinds of number), the bin's first length as a power of two past that.
+QString binLabel(std::size_t b, std::size_t bins) {
+    if (b == 0) return QStringLiteral("1");
+    if (bins <= 8) return QStringLiteral("%1–%2").arg(std::uint64_t{1} << b).arg((std::uint64_t{2} << b) - 1);
+    return powerLabel(2, static_cast<int>(b));
+}
+
 QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& title) {
     return makeTitledPlot(parent, name, title, QSize(320, 220));
 }
@@ -410,7 +418,7 @@ void DensityPanel::drawFibers() {
     for (std::size_t b = 0; b < hist.size(); ++b) {
         if (hist[b]) bars->addData(static_cast<double>(b), static_cast<double>(hist[b]));
         top = std::max(top, static_cast<double>(hist[b]));
-        labels << (b % every == 0 ? powerLabel(2, static_cast<int>(b)) : QString());
+        labels << (b % every == 0 ? binLabel(b, hist.size()) : QString());
     }
     setCategoryAxis(fibers_->xAxis, labels);
     fibers_->xAxis->setLabel(sampled ? tr("mode-%1 fiber length (log₂ bins), estimated from a sample of its fibers").arg(result_.mode + 1)

@@ -73,6 +73,12 @@ private Q_SLOTS:
         // fiber histogram: the statistics' log2 bins
         auto* bars = qobject_cast<QCPBars*>(p->fiberPlot()->plottable(0));
         QVERIFY(bars && bars->dataCount() > 0);
+        {  // its few bins named by their lengths, "1, 2–3, 4–7" (they read "1, 2¹, 2²")
+            const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(p->fiberPlot()->xAxis->ticker());
+            QVERIFY(ticks && ticks->ticks().size() >= 2 && ticks->ticks().size() <= 8);
+            QCOMPARE(ticks->ticks().value(0), QStringLiteral("1"));
+            QCOMPARE(ticks->ticks().value(1), QStringLiteral("2–3"));
+        }
 
         QCheckBox* sorted = p->findChild<QCheckBox*>();
         QVERIFY(sorted);
