@@ -41,13 +41,15 @@ std::optional<double> changePercent(double before, double after) {
     return 100.0 * (after - before) / before;
 }
 
-// Two significant digits in plain decimals ("-0.0087%", "+3.1%", "-52%"): "-8.7e-3%" read badly.
+// Two significant digits in plain decimals ("−0.0087%", "+3.1%", "−52%"): "-8.7e-3%" read badly;
+// a minus sign, not a hyphen, facing the plus.
 QString change(double before, double after) {
     const std::optional<double> pct = changePercent(before, after);
     if (!pct) return QStringLiteral("–");
     const double a = std::fabs(*pct);
     const int decimals = a == 0 ? 0 : std::clamp(1 - static_cast<int>(std::floor(std::log10(a))), 0, 8);
-    return (*pct > 0 ? QStringLiteral("+") : QString()) + QString::number(*pct, 'f', decimals) + QStringLiteral("%");
+    const QString digits = QString::number(a, 'f', decimals);
+    return (*pct > 0 ? QStringLiteral("+") : *pct < 0 ? QStringLiteral("−") : QString()) + digits + QStringLiteral("%");
 }
 
 const tscope::FormatRow* rowOf(const tscope::ReorderSide& side, tscope::FormatKind kind) {
@@ -126,6 +128,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     setUpResultTable(table_);
     bars_ = makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
+    placeLegendAbove(bars_);  // inside the axes it could cover the tallest bars
     lower->addWidget(table_);
     lower->addWidget(bars_);
     lower->setStretchFactor(0, 3);  // the table's numbers before the chart's margins
@@ -309,15 +312,17 @@ void ReorderPanel::drawBars(const tscope::ReorderComparison& c, const QString& m
         for (const auto& [k, s] : c.after.mttkrp_sweep_s)
             if (k == kind) relabelled = s;
         const double x = labels.size();
-        before->addData(x, seconds * 1e3), after->addData(x, relabelled * 1e3);
+        before->addData(x, seconds), after->addData(x, relabelled);
         labels << QString::fromLatin1(tscope::format_name(kind));
-        top = std::max({top, seconds * 1e3, relabelled * 1e3});
+        top = std::max({top, seconds, relabelled});
     }
     for (QCPBars* b : {before, after}) b->setWidth(0.35), b->setBarsGroup(group), b->setPen(Qt::NoPen);
     setCategoryAxis(bars_->xAxis, labels);
     bars_->xAxis->setRange(-0.6, std::max(0.6, labels.size() - 0.4));
-    bars_->yAxis->setLabel(tr("milliseconds per sweep (median per mode)"));
-    bars_->yAxis->setRange(0, std::max(1e-3, top * 1.3));
+    // in its unit ("2 ms"), as the other time axes; a sweep is each mode's median, summed
+    setLinearAxis(bars_->yAxis, AxisUnit::Seconds);
+    bars_->yAxis->setLabel(tr("time per sweep (each mode's median, summed)"));
+    bars_->yAxis->setRange(0, std::max(1e-6, top * 1.1));
     showPlotHint(bars_, labels.isEmpty(), tr("No format was ticked for MTTKRP"));
     bars_->replot();
 }

@@ -105,6 +105,8 @@ private Q_SLOTS:
             QVERIFY(pct.isValid());
             QVERIFY(std::fabs(pct.toDouble() - 100.0 * (after - before) / before) < 1e-9);
             QVERIFY2(!table->item(r, 3)->text().contains(QLatin1Char('e')), qPrintable(table->item(r, 3)->text()));
+            if (pct.toDouble() < 0)  // a minus sign facing the plus, not a hyphen
+                QVERIFY2(table->item(r, 3)->text().startsWith(QChar(0x2212)), qPrintable(table->item(r, 3)->text()));
         }
         QVERIFY(sawCoo && sawHicoo);
         const QString csv = toCsv(*table->model(), false);
@@ -124,6 +126,16 @@ private Q_SLOTS:
             for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) QVERIFY(it->value > 0);
         }
         QCOMPARE(c->before.mttkrp_sweep_s.size(), std::size_t(3));
+        {  // the bars are the sweeps' seconds, on an axis that says its unit ("2 ms"), under their legend
+            auto* before = qobject_cast<QCPBars*>(p->mttkrpPlot()->plottable(0));
+            QCOMPARE(before->data()->at(0)->value, c->before.mttkrp_sweep_s.front().second);
+            p->mttkrpPlot()->replot();
+            bool unit = false;
+            for (const QString& label : p->mttkrpPlot()->yAxis->tickVectorLabels())
+                unit = unit || label.endsWith(QStringLiteral("s"));
+            QVERIFY(unit);
+            QCOMPARE(p->mttkrpPlot()->legend->layout(), static_cast<QCPLayout*>(p->mttkrpPlot()->plotLayout()));
+        }
         // the loaded tensor is left as it was: the other tabs keep showing the file's order
         QVERIFY(tstest::as_map(w.dataset()->tensor) == before);
 
