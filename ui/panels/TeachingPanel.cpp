@@ -130,6 +130,8 @@ void TeachingPanel::rebuild() {
     legend_->clear();
     if (!dataset_) return;
     const tscope::CooTensor& t = dataset_->tensor;
+    // nothing to choose for a tensor too large to lay out: the choices had stayed live, doing nothing
+    for (QComboBox* choice : {format_, mode_}) choice->setEnabled(t.nnz() <= kMaxNonzeros);
     if (t.nnz() > kMaxNonzeros) {
         status_->setText(tr("This tensor is too large to teach with."));
         showWhy(tr("The teaching view lays out every array cell by cell, which reads for small tensors only "

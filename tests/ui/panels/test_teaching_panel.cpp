@@ -1,6 +1,7 @@
 // The Teaching tab: on the bundled 4x5x4 example of hocfs Sec. 5, every format's arrays are
 // shown, clicking a nonzero highlights exactly the cells the engine says locate it (in every
 // format), the selection survives a format change, and big tensors are turned away politely.
+#include <QComboBox>
 #include <QLabel>
 #include <QScrollArea>
 #include <QTableWidget>
@@ -119,6 +120,11 @@ private Q_SLOTS:
         // the reason stands where the arrays would be, not blank panes
         QVERIFY2(w.teaching()->whyText().contains(QStringLiteral("small tensors")), qPrintable(w.teaching()->whyText()));
         QVERIFY(w.teaching()->whyText().contains(QStringLiteral("34,544")));
+        // nothing to choose: the format and mode choices are off, and on again for a small tensor
+        QVERIFY(!w.teaching()->findChild<QComboBox*>(QStringLiteral("teachFormat"))->isEnabled());
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns")));
+        QVERIFY(w.teaching()->anatomy());
+        QVERIFY(w.teaching()->findChild<QComboBox*>(QStringLiteral("teachFormat"))->isEnabled());
     }
 };
 
