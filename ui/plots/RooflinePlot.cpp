@@ -61,6 +61,74 @@ QString pointLabel(const tscope::BenchResult& r, bool severalModes) {
     return s;
 }
 
+// The roofline's point labels: one per group of points that lie together. A label per point
+// piles up unreadably; one per format/backend, at its first point, left a mode that ran apart
+// from the others unnamed (an MM-CSF diamond at half the others' GFLOP/s, sweep 72b). So a
+// format/backend's points are grouped where they lie together, a group named with its modes
+// where the series has several ("MM-CSF/omp m2" beside "m1,3"), and groups of several series on
+// one spot share a label ("COO, CSF/omp m2": SpTV's formats, planned alike, coincide).
+struct PlaceLabel {
+    QString text;
+    double intensity, gflops;
+};
+
+// Within `decades` of each other both ways (the GFLOP/s one and a half times as far): a
+// series' modes group within 0.1 (26% in intensity), series share a label only within 0.03,
+// where their marks overlap (HLS and ALTO a fifth apart had been named as one).
+bool together(double x1, double y1, double x2, double y2, double decades) {
+    return std::fabs(std::log10(x1 / x2)) < decades && std::fabs(std::log10(y1 / y2)) < 1.5 * decades;
+}
+
+std::vector<PlaceLabel> placeLabelsOf(const std::vector<tscope::BenchResult>& results) {
+    struct Group {
+        QString format, suffix;  // "CSF", "/omp" (and its variant)
+        double intensity, gflops;
+        QStringList modes;
+        QString modesText;
+    };
+    std::vector<Group> groups;
+    for (const tscope::BenchResult& r : results) {
+        if (!placeable(r)) continue;
+        const QString format = QString::fromLatin1(tscope::format_name(r.format));
+        const QString suffix = pointLabel(r, false).mid(format.size());
+        const auto near = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+            return g.format == format && g.suffix == suffix &&
+                   together(g.intensity, g.gflops, r.intensity, r.gflops, 0.1);
+        });
+        if (near != groups.end())
+            near->modes << QString::number(r.mode + 1);
+        else
+            groups.push_back({format, suffix, r.intensity, r.gflops, {QString::number(r.mode + 1)}, {}});
+    }
+    for (Group& g : groups)
+        if (std::count_if(groups.begin(), groups.end(),
+                          [&](const Group& x) { return x.format == g.format && x.suffix == g.suffix; }) > 1)
+            g.modesText = QObject::tr(" m%1").arg(g.modes.join(QLatin1Char(',')));
+    std::vector<PlaceLabel> labels;
+    std::vector<bool> placed(groups.size(), false);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        if (placed[i]) continue;
+        // the groups on this spot, by what follows their format: "COO, CSF" + "/omp m2"
+        std::vector<std::pair<QString, QStringList>> parts;
+        for (std::size_t j = i; j < groups.size(); ++j) {
+            if (placed[j] ||
+                !together(groups[i].intensity, groups[i].gflops, groups[j].intensity, groups[j].gflops, 0.03))
+                continue;
+            placed[j] = true;
+            const QString tail = groups[j].suffix + groups[j].modesText;
+            auto part = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == tail; });
+            if (part == parts.end())
+                parts.push_back({tail, {groups[j].format}});
+            else
+                part->second << groups[j].format;
+        }
+        QStringList text;
+        for (const auto& [tail, formats] : parts) text << formats.join(QStringLiteral(", ")) + tail;
+        labels.push_back({text.join(QStringLiteral("; ")), groups[i].intensity, groups[i].gflops});
+    }
+    return labels;
+}
+
 // A point's figures and how near it came to its bounds: the copy bound, and on the GPU the L2
 // time of its row gathers, with MM-CSF's atomic adds where it has them.
 QString pointText(const tscope::BenchResult& r, const QString& label) {
@@ -199,20 +267,6 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     std::map<tscope::Backend, std::size_t> colours;
     std::map<tscope::FormatKind, std::size_t> shapes;
     std::map<QString, QCPGraph*> series;  // by format/backend
-    // One label per group of a series' points that lie together: a label per mode piles up
-    // unreadably, but one per series left a mode that ran apart from the others unnamed (an
-    // MM-CSF diamond at half the others' GFLOP/s, sweep 72b). Where a series has several groups,
-    // each names its modes.
-    struct Group {
-        QString series;
-        double intensity, gflops;
-        std::vector<int> modes;
-    };
-    std::vector<Group> groups;
-    const auto together = [](const Group& g, const tscope::BenchResult& r) {
-        return std::fabs(std::log10(r.intensity / g.intensity)) < 0.1 &&
-               std::fabs(std::log10(r.gflops / g.gflops)) < 0.15;
-    };
     for (const tscope::BenchResult& r : results) {
         if (!placeable(r)) continue;
         QCPGraph*& g = series[pointLabel(r, false)];
@@ -232,24 +286,11 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         const QString label = pointLabel(r, modes.size() > 1);
         labels_ << label;
         drawn_.push_back({g, r.intensity, r.gflops, pointText(r, label)});
-        const QString name = pointLabel(r, false);
-        const auto near = std::find_if(groups.begin(), groups.end(),
-                                       [&](const Group& x) { return x.series == name && together(x, r); });
-        if (near != groups.end())
-            near->modes.push_back(r.mode);
-        else
-            groups.push_back({name, r.intensity, r.gflops, {r.mode}});
     }
-    for (const Group& group : groups) {
-        QString name = group.series;
-        if (std::count_if(groups.begin(), groups.end(), [&](const Group& x) { return x.series == group.series; }) > 1) {
-            QStringList modes;
-            for (int m : group.modes) modes << QString::number(m + 1);
-            name += tr(" m%1").arg(modes.join(QLatin1Char(',')));
-        }
+    for (const PlaceLabel& place : placeLabelsOf(results)) {
         auto* text = new QCPItemText(plot_);
-        text->setText(name);
-        text->position->setCoords(group.intensity, group.gflops);
+        text->setText(place.text);
+        text->position->setCoords(place.intensity, place.gflops);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // until placeLabelItems()
         text->setPadding(QMargins(7, 0, 0, 0));
         QFont small = text->font();

@@ -3,6 +3,7 @@
 // had landed on one another).
 #include <qcustomplot.h>
 #include <QtTest>
+#include <cmath>
 
 #include "plots/LabelPlacement.hpp"
 #include "plots/RooflinePlot.hpp"
@@ -91,6 +92,18 @@ private slots:
         written.sort();
         QCOMPARE(written, QStringList({QStringLiteral("COO/omp"), QStringLiteral("MM-CSF/omp m1,3"),
                                        QStringLiteral("MM-CSF/omp m2")}));
+        // formats on one spot share a label (SpTV's, planned alike), each mode's spot its own
+        rows.clear();
+        for (tscope::FormatKind f : {tscope::FormatKind::COO, tscope::FormatKind::CSF})
+            for (int m = 0; m < 2; ++m) {
+                rows.push_back(cpuRow(f, tscope::Backend::Omp, 0.1 + 0.05 * m, 1.2 + 3 * m));
+                rows.back().mode = m;
+            }
+        roof.setResults(rows);
+        written.clear();
+        for (QCPItemText* t : roof.labelItems()) written << t->text();
+        written.sort();
+        QCOMPARE(written, QStringList({QStringLiteral("COO, CSF/omp m1"), QStringLiteral("COO, CSF/omp m2")}));
     }
 
     // The roofline's labels as drawn: five formats of one backend on nearly one point, and
@@ -101,8 +114,10 @@ private slots:
         std::vector<tscope::BenchResult> rows;
         const F formats[] = {F::COO, F::CSF, F::HiCOO, F::BCSF, F::ALTO};
         for (int i = 0; i < 5; ++i) {
-            rows.push_back(cpuRow(formats[i], tscope::Backend::Omp, 0.6 + 0.01 * i, 3.0 + 0.05 * i));
-            rows.push_back(cpuRow(formats[i], tscope::Backend::CpuRef, 0.6 + 0.01 * i, 0.85 + 0.01 * i));
+            // 8% apart: a few pixels, yet apart enough that each keeps its own label (points
+            // closer than 7% share one, as coincident formats do)
+            rows.push_back(cpuRow(formats[i], tscope::Backend::Omp, 0.6 * std::pow(1.08, i), 3.0 + 0.05 * i));
+            rows.push_back(cpuRow(formats[i], tscope::Backend::CpuRef, 0.6 * std::pow(1.08, i), 0.85 + 0.01 * i));
         }
         RooflinePlot roof;
         roof.resize(760, 420);
