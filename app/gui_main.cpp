@@ -34,10 +34,11 @@ const QCommandLineOption run(
     QStringLiteral("Start the tab's work once FILE is loaded (Formats: the Advisor's Measure, Kernels: a benchmark, "
                    "Decompositions: a run, Pipeline: a live GPU run, Reorder: a comparison)"));
 
-const QCommandLineOption openRun(QStringLiteral("open-run"),
-                                 QStringLiteral("Open a decompose run's JSON (tensorscope-cli decompose ... --json, a distributed "
-                                                "run's too) in Decompositions"),
-                                 QStringLiteral("json"));
+const QCommandLineOption openRun(
+    QStringLiteral("open-run"),
+    QStringLiteral("Open a decompose run's JSON (tensorscope-cli decompose ... --json, a distributed "
+                   "run's too) in Decompositions; given again, each is overlaid"),
+    QStringLiteral("json"));
 
 const QCommandLineOption openBench(QStringLiteral("open-bench"),
                                    QStringLiteral("Show a recorded bench run (tensorscope-cli bench ... --json or --jsonl) in "
@@ -161,10 +162,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (parser.isSet(openRun)) {
-        QString error;
-        if (!window.decompositions()->openRunFile(parser.value(openRun), &error)) {
-            std::fprintf(stderr, "tensorscope: %s\n", qPrintable(error));
-            return 2;
+        for (const QString& file : parser.values(openRun)) {  // each given, overlaid (only the last was shown)
+            QString error;
+            if (!window.decompositions()->openRunFile(file, &error)) {
+                std::fprintf(stderr, "tensorscope: %s\n", qPrintable(error));
+                return 2;
+            }
         }
         if (!parser.isSet(tab)) window.showTab(QStringLiteral("Decompositions"));
     }

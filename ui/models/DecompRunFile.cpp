@@ -100,6 +100,17 @@ std::optional<DecompRunFile> parseDecompRun(const QByteArray& json, QString* err
     if (!rank.isUndefined() && !isWholeNumber(rank, 1, 1 << 20))
         return fail(QObject::tr("\"rank\" should be a whole number of at least 1"));
     r.rank = rank.toInt();
+    // Tucker gives its core's size a mode, "ranks": [4, 4, 2] (its label read "r0")
+    if (const QJsonArray core = o.value(QStringLiteral("ranks")).toArray(); rank.isUndefined() && !core.isEmpty()) {
+        QStringList sizes;
+        for (const QJsonValue& v : core) {
+            if (!isWholeNumber(v, 1, 1 << 20))
+                return fail(QObject::tr("\"ranks\" should list whole numbers of at least 1"));
+            sizes << QString::number(v.toInt());
+        }
+        r.rank = core.first().toInt();
+        if (sizes.count(sizes.front()) != sizes.size()) r.rankText = sizes.join(QLatin1Char(','));
+    }
     r.format = o.value(QStringLiteral("format")).toString();
     r.backend = o.value(QStringLiteral("backend")).toString();
     f.file = o.value(QStringLiteral("file")).toString();

@@ -29,6 +29,7 @@ struct DecompRun {
     QString tensor;  // the title of the tensor it ran on
     tscope::DecompMethod method = tscope::DecompMethod::Cpd;
     int rank = 0;
+    QString rankText;  // an opened Tucker run's core sizes where they differ by mode ("4,4,2"); else ""
     QString format;   // CPD: MTTKRP's format
     QString backend;  // "omp", "cuda"
     QColor colour;

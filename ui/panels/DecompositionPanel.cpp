@@ -372,7 +372,7 @@ bool DecompositionPanel::openRunFile(const QString& path, QString* error) {
     r.label = QStringLiteral("#%1 %2 r%3%4/%5%6")
                   .arg(r.id)
                   .arg(methodWord(r.method))
-                  .arg(r.rank)
+                  .arg(r.rankText.isEmpty() ? QString::number(r.rank) : r.rankText)
                   .arg(r.format.isEmpty() ? QString() : QStringLiteral(" ") + r.format)
                   .arg(r.backend, where);
     const std::vector<tscope::IterationReport> its = std::move(r.iterations);
@@ -492,7 +492,10 @@ void DecompositionPanel::setDataset(const DatasetPtr& dataset) {
     dataset_ = dataset;
     if (!dataset_) return;
     status_->setText(tr("Ready: %1. Runs stay overlaid until cleared.").arg(dataset_->title));
-    if (model_->nameOtherTensors(dataset_->title)) replot();
+    if (model_->nameOtherTensors(dataset_->title))
+        replot();
+    else
+        replotSplit();  // its rows name a run's tensor where it is not this one: a run opened first had been named
 }
 
 void DecompositionPanel::cancel() { job_.cancel(); }
@@ -813,7 +816,7 @@ void DecompositionPanel::replotSplit() {
         keys << i + 1;
         QString name = tr("run %1 · %2 · %3 · r%4").arg(r.id).arg(r.format, r.backend).arg(r.rank);
         // a run of another tensor says which, as its table rows do (two rows read alike, sweep 72b F8)
-        if (!r.tensor.isEmpty() && (!dataset_ || r.tensor != dataset_->title)) name += QLatin1Char('\n') + r.tensor;
+        if (dataset_ && !r.tensor.isEmpty() && r.tensor != dataset_->title) name += QLatin1Char('\n') + r.tensor;
         ticker->addTick(i + 1, name);
         const CpdSetup s = r.setup.value_or(CpdSetup{});  // the setup parts arrive when the run ends
         setup[0].push_back(s.readSeconds);

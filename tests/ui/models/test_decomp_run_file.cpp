@@ -45,6 +45,26 @@ private Q_SLOTS:
         QVERIFY(!older->run.setup);
     }
 
+    // A Tucker run gives its core's size a mode ("ranks": [4, 4, 2]): its rank comes back, not 0
+    // (an opened Tucker run was labelled "r0"), the sizes kept where they differ
+    void tuckersCoreSizesAreItsRank() {
+        QString error;
+        const QByteArray iters = R"({"iter": 1, "seconds": 0.5, "fit": 0.2})";
+        const auto same = parseDecompRun(
+            QByteArray(R"({"method": "tucker", "ranks": [4, 4, 4], "iterations": [)") + iters + "]}", &error);
+        QVERIFY2(same, qPrintable(error));
+        QCOMPARE(same->run.rank, 4);
+        QVERIFY(same->run.rankText.isEmpty());
+        QCOMPARE(same->ranks, 1);  // one process
+        const auto differ = parseDecompRun(
+            QByteArray(R"({"method": "tucker", "ranks": [4, 4, 2], "iterations": [)") + iters + "]}", &error);
+        QVERIFY2(differ, qPrintable(error));
+        QCOMPARE(differ->run.rankText, QStringLiteral("4,4,2"));
+        QVERIFY(!parseDecompRun(QByteArray(R"({"method": "tucker", "ranks": [4, 0], "iterations": [)") + iters + "]}",
+                                &error));
+        QVERIFY2(error.contains(QStringLiteral("\"ranks\"")), qPrintable(error));
+    }
+
     // decompose --restarts K writes every start's curve under "starts": all K come back, each
     // with its start, the kept one named by "best_start" (from 1); only one did (sweep 71b)
     void everyStartOfARestartsRunComesBack() {

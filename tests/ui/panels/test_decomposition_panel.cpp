@@ -405,11 +405,17 @@ private Q_SLOTS:
         // the legend sits above the curves, not over them (sweep 72b F8), and the split rows name
         // the run's tensor where it is not the one open
         QVERIFY(panel.fitPlot()->legend->layout() == panel.fitPlot()->plotLayout());
-        const auto splitTicks = qSharedPointerDynamicCast<QCPAxisTickerText>(
-            panel.splitPlot()->axisRect()->axis(QCPAxis::atLeft)->ticker());
-        QVERIFY(splitTicks);
-        QVERIFY2(splitTicks->ticks().value(1).endsWith(QStringLiteral("\n") + r.tensor),
-                 qPrintable(splitTicks->ticks().value(1)));
+        const auto splitRow = [&panel] {
+            const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(
+                panel.splitPlot()->axisRect()->axis(QCPAxis::atLeft)->ticker());
+            return ticks ? ticks->ticks().value(1) : QString();
+        };
+        const QString tensor = r.tensor;
+        panel.setDataset(tstest::namedDataset(QStringLiteral("other.tns"), {20, 20, 20}, 300, 4));
+        QVERIFY2(splitRow().endsWith(QStringLiteral("\n") + tensor), qPrintable(splitRow()));
+        // and not where it is the one open (a run opened before its tensor loaded had been named)
+        panel.setDataset(tstest::namedDataset(tensor, {20, 20, 20}, 300, 4));
+        QVERIFY2(splitRow() == QStringLiteral("run 1 · CSF · omp · r8"), qPrintable(splitRow()));
         QCOMPARE(panel.model()->rowCount(), 15);
         // its setup from the ranks' parts, each its slowest rank's (it had none, sweep 72b)
         QVERIFY(r.setup);

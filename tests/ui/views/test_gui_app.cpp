@@ -233,6 +233,26 @@ private Q_SLOTS:
 
     // A size of 2^64 bytes or more is refused, not wrapped (17592186044417M read as 1 MiB and
     // opened every tensor streamed; 17179869184G as 0).
+    // --open-run given twice opens both: a bad first file is said, where only the last was read
+    // and the first ignored
+    void everyOpenRunIsRead() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QVERIFY(tstest::write_file(bad, "{}"));
+        const QString good = QStringLiteral(TS_TEST_DATA_DIR "/runs/jf17k-cpd-4-ranks.json");
+        const QString png = dir.filePath(QStringLiteral("runs.png"));
+        QByteArray err;
+        QCOMPARE(runGui({QStringLiteral("--open-run"), bad, QStringLiteral("--open-run"), good,
+                         QStringLiteral("--screenshot"), png},
+                        &err),
+                 2);
+        QVERIFY2(err.contains("bad.json"), err.constData());
+        QCOMPARE(runGui({QStringLiteral("--open-run"), good, QStringLiteral("--open-run"), good,
+                         QStringLiteral("--screenshot"), png},
+                        &err),
+                 0);
+    }
+
     void memoryLimitPast64BitsIsAnError() {
         for (const char* size : {"17592186044417M", "17179869184G", "garbage"}) {
             QByteArray err;
