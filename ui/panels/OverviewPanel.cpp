@@ -127,6 +127,12 @@ void OverviewPanel::setDataset(const DatasetPtr& dataset) {
                                           : humanSeconds(load.load_seconds);
     if (load.text_bytes && load.parse_seconds > 0)
         loadText += tr(" (parsing at %1 MB/s)").arg(shortNumber(double(load.text_bytes) / 1e6 / load.parse_seconds));
+    // a tensor read in parts is not loaded: its one pass is the statistics' time (it was shown
+    // twice, as the load's too), or a text file's conversion to .tsb came first
+    if (dataset->streamed)
+        loadText = dataset->convertedTo.isEmpty()
+                       ? tr("none: not loaded (the statistics' pass reads the file)")
+                       : tr("converted to .tsb in %1, then not loaded").arg(humanSeconds(load.load_seconds));
     const QMap<QString, QString> values{
         {"source", dataset->source},
         {"format",

@@ -83,6 +83,9 @@ private Q_SLOTS:
         QVERIFY(o->summaryText(QStringLiteral("storage")).startsWith(QStringLiteral("not loaded: it would take")));
         QVERIFY(o->summaryText(QStringLiteral("figures")).contains(QStringLiteral("HyperLogLog sketch")));
         QVERIFY(o->summaryText(QStringLiteral("figures")).contains(QStringLiteral("counted exactly, a slice of mode 1 at a time")));
+        // one pass, said once: not loaded, the statistics' time (both rows had shown it)
+        QVERIFY2(o->summaryText(QStringLiteral("load")).startsWith(QStringLiteral("none: not loaded")),
+                 qPrintable(o->summaryText(QStringLiteral("load"))));
         const QAbstractItemModel* m = o->statsTable()->model();
         QCOMPARE(m->rowCount(), 3);
         for (int r = 0; r < 3; ++r) {
@@ -253,6 +256,8 @@ private Q_SLOTS:
         QVERIFY2(w.overview()->summaryText(QStringLiteral("base")).startsWith(QStringLiteral("per mode: 1, 1, 1")),
                  qPrintable(w.overview()->summaryText(QStringLiteral("base"))));
         QVERIFY(w.overview()->summaryText(QStringLiteral("format")).startsWith(QStringLiteral("text, converted in bounded memory")));
+        QVERIFY2(w.overview()->summaryText(QStringLiteral("load")).startsWith(QStringLiteral("converted to .tsb in ")),
+                 qPrintable(w.overview()->summaryText(QStringLiteral("load"))));
         const QAbstractItemModel* m = w.overview()->statsTable()->model();
         for (int r = 0; r < m->rowCount(); ++r) {
             const int mode = m->data(m->index(r, ModeStatsModel::Mode)).toInt() - 1;
