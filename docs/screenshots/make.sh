@@ -6,6 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 data=${TS_SHARED_DATA:-$root/../shared/data}
+# each shot in a fresh settings folder: the recent-files list and remembered choices of the
+# shots before would show in the next
+shot() { local cfg; cfg=$(mktemp -d); XDG_CONFIG_HOME=$cfg QT_QPA_PLATFORM=offscreen "$build/bin/tensorscope" "$@" 2>/dev/null; rm -rf "$cfg"; }
 declare -A tensors=([movielens]="$data/movielens-100k.tns" [lastfm]="$data/lastfm-tags.tns"
                     [jf17k]="$root/resources/samples/jf17k-4d.tns.gz")
 for name in movielens lastfm jf17k; do
@@ -13,11 +16,11 @@ for name in movielens lastfm jf17k; do
         run=()
         [[ $tab == Kernels || $tab == Decompositions ]] && run=(--run)
         out="$root/docs/screenshots/$(echo "$tab" | tr 'A-Z' 'a-z')-$name.png"
-        QT_QPA_PLATFORM=offscreen "$build/bin/tensorscope" "${tensors[$name]}" --tab "$tab" "${run[@]}" --screenshot "$out" 2>/dev/null
+        shot "${tensors[$name]}" --tab "$tab" "${run[@]}" --screenshot "$out"
         echo "$out"
     done
 done
 # The Reorder tab: Last.fm in its file order and relabelled by Lexi-Order (the tab's default)
 out="$root/docs/screenshots/reorder-lastfm.png"
-QT_QPA_PLATFORM=offscreen "$build/bin/tensorscope" "${tensors[lastfm]}" --tab Reorder --run --screenshot "$out" 2>/dev/null
+shot "${tensors[lastfm]}" --tab Reorder --run --screenshot "$out"
 echo "$out"

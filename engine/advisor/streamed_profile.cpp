@@ -3,6 +3,7 @@
 // the formats' trees and HiCOO's blocks over blocks of whole slices of mode 1.
 #include "tscope/advisor/streamed_profile.hpp"
 #include "tscope/formats/hls_format.hpp"
+#include "tscope/text_words.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -126,8 +127,7 @@ public:
                 for (std::size_t m = 0; m < cols_.size(); ++m) cols_[m].push_back(col[m][z]);
                 if (cols_[0].size() - slice_start_ > slice_cap_)
                     throw SliceExceedsParts("slice " + std::to_string(s + 1) + " of mode 1 holds more than " +
-                                            std::to_string(slice_cap_) + " nonzeros, 4 parts of " +
-                                            std::to_string(cap_) +
+                                            grouped(slice_cap_) + " nonzeros, 4 parts of " + grouped(cap_) +
                                             ", which a slice may hold at most: read in larger parts");
             }
         });

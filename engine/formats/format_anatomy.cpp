@@ -1,6 +1,7 @@
 // The teaching view's model of each format: walks the arrays the way the format's own readers
 // do (to_coo), recording for each nonzero the cells that locate it.
 #include "tscope/formats/format_anatomy.hpp"
+#include "tscope/text_words.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -303,7 +304,8 @@ FormatAnatomy format_anatomy(const SparseFormat& format, std::uint64_t max_nnz) 
     if (!format_entry(format.kind()).teaching_view)
         throw InputError(format.name() + " is not in the teaching view: its dense tiles / chunks are not cells of a small example");
     if (const std::uint64_t nnz = format.to_coo().nnz(); nnz > max_nnz)  // before any text is made
-        throw InputError("the teaching view shows up to " + std::to_string(max_nnz) + " nonzeros; this tensor has " + std::to_string(nnz));
+        throw InputError("the teaching view shows up to " + grouped(max_nnz) + " nonzeros; this tensor has " +
+                         grouped(nnz));
     FormatAnatomy out;
     out.format = format.name();
     visit_format(format, overloaded{[&](const auto& f) -> decltype(lay_out(f, out)) { lay_out(f, out); },

@@ -34,16 +34,16 @@ std::string hocfs_ell_refusal(const std::vector<int>& order, std::uint64_t nnz, 
     const std::uint64_t limit = std::max<std::uint64_t>(16 * nnz, 1u << 20);
     if (cells <= limit && cells <= index_max) return {};
     // The order, not one mode: SpTV's tree has the product's mode last and another at the root.
-    return "HOCFS-ELL in mode order " + modes_text(order) + " would pad " + std::to_string(nnz) + " nonzeros to " +
-           std::to_string(cells) + " entries (over 16x: the limit)";
+    return "HOCFS-ELL in mode order " + modes_text(order) + " would pad " + grouped(nnz) + " nonzeros to " +
+           grouped(cells) + " entries (over 16x: the limit)";
 }
 
 std::string scoo_refusal(int mode, std::uint64_t fibers, std::uint64_t length) {
     // sCOO suits short dense modes (SpTTM's rank); densifying a long mode can take gigabytes.
     constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 27;
     if (static_cast<long double>(fibers) * static_cast<long double>(length) <= static_cast<long double>(kMaxValues)) return {};
-    return "sCOO with dense mode " + std::to_string(mode + 1) + " would hold " + std::to_string(fibers) + " dense fibers of " +
-           std::to_string(length) + " values; the limit is 2^27 values";
+    return "sCOO with dense mode " + std::to_string(mode + 1) + " would hold " + grouped(fibers) + " dense fibers of " +
+           grouped(length) + " values; the limit is 2^27 values";
 }
 
 std::vector<int> mode_first_order(int order, int mode) {

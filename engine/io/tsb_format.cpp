@@ -1,4 +1,5 @@
 #include "tscope/io/tsb_format.hpp"
+#include "tscope/text_words.hpp"
 
 #include <zlib.h>
 
@@ -200,8 +201,8 @@ TsbHeader parse_tsb_header(const std::string& path, const char* p, std::size_t a
     const unsigned __int128 payload = static_cast<unsigned __int128>(nnz) * (order * ibytes + vbytes);
     const unsigned __int128 expected = header_size + payload + 4;
     if (expected > std::numeric_limits<std::uint64_t>::max())  // the 64-bit cast said "124 bytes" for 2^62+3 nonzeros
-        throw bad(path, "its header gives " + std::to_string(nnz) + " nonzeros, more than any file can hold (" +
-                            std::to_string(file_bytes) + " bytes here)");
+        throw bad(path, "its header gives " + grouped(nnz) + " nonzeros, more than any file can hold (" +
+                            grouped(file_bytes) + " bytes here)");
     if (static_cast<unsigned __int128>(file_bytes) != expected)
         throw bad(path, "its size (" + std::to_string(file_bytes) + " bytes) does not match its header (" +
                             std::to_string(static_cast<std::uint64_t>(expected)) +

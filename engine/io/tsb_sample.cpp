@@ -1,4 +1,5 @@
 #include "tscope/io/tsb_sample.hpp"
+#include "tscope/text_words.hpp"
 
 #include <algorithm>
 
@@ -53,8 +54,8 @@ TsbSample read_tsb_slice_sample(const std::string& path, int mode, std::uint64_t
     for (std::uint64_t c : per_slice) out.file_nnz += c;
     if (out.slices == 0)
         throw InputError(path + ": the first slice of mode " + std::to_string(mode + 1) + " alone holds " +
-                         std::to_string(per_slice.empty() ? 0 : per_slice[0]) + " nonzeros, more than the " +
-                         std::to_string(max_nnz) + " a sample may hold");
+                         grouped(per_slice.empty() ? 0 : per_slice[0]) + " nonzeros, more than the " +
+                         grouped(max_nnz) + " a sample may hold");
 
     control.stage("sample: reading the slices");
     std::vector<std::uint64_t> dims = header.dims;

@@ -75,7 +75,7 @@ void check_values_decomposable(double squared_norm, std::uint64_t nnz, const std
     if (bound <= std::numeric_limits<double>::max()) return;
     throw InputError(
         method + ": the values are too large for double precision: the sum of their squares is " + norm +
-        ", and times the " + std::to_string(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +
+        ", and times the " + grouped(nnz) + " nonzeros it must stay below 1.8e308, or the factors' " +
         "products overflow; divide the values by a constant (the decomposition scales by the same constant)");
 }
 

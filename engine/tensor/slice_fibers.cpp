@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "tscope/parallel_errors.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::detail {
 
@@ -53,7 +54,8 @@ void SliceFiberCounter::add(const CooTensor& part) {
             }
             for (std::size_t k = 1; k < static_cast<std::size_t>(order_); ++k) entries_.push_back(cols[k][z]);
             if ((entries_.size() - slice_start_) / width > cap_) {
-                give_up("a slice of mode 1 holds more than " + std::to_string(cap_) + " nonzeros, more than the memory bound allows");
+                give_up("a slice of mode 1 holds more than " + grouped(cap_) +
+                        " nonzeros, more than the memory bound allows");
                 return;
             }
         }

@@ -1,4 +1,5 @@
 #include "tscope/tensor/streamed_density.hpp"
+#include "tscope/text_words.hpp"
 
 #include <algorithm>
 
@@ -29,7 +30,8 @@ public:
             if (block > block_) flush(), block_ = block;
             keys_.push_back(builder_.key(i0, part.index(1, z), part.index(2, z)));
             if (keys_.size() > cap_)
-                why_ = "16 slices of mode 1 hold more than " + std::to_string(cap_) + " nonzeros, more than the memory bound allows";
+                why_ = "16 slices of mode 1 hold more than " + grouped(cap_) +
+                       " nonzeros, more than the memory bound allows";
         }
     }
     const std::string& unavailable() const { return why_; }

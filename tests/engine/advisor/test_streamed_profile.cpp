@@ -133,7 +133,7 @@ private Q_SLOTS:
             // parts is the caller's to say (the CLI's --part-nnz, the GUI's --memory-limit)
             const std::string why = e.what();
             QVERIFY2(why.find(path + ": slice ") == 0 &&
-                         why.find(" of mode 1 holds more than 4000 nonzeros, 4 parts of 1000") != std::string::npos &&
+                         why.find(" of mode 1 holds more than 4,000 nonzeros, 4 parts of 1,000") != std::string::npos &&
                          why.find("read in larger parts") != std::string::npos,
                      e.what());
         }

@@ -113,7 +113,8 @@ private Q_SLOTS:
             build_format(FormatKind::HOCFS_ELL, t, sptv_options(FormatKind::HOCFS_ELL, 3, 0));
             QFAIL("a HOCFS-ELL of 2,000,000 cells for 2,999 nonzeros was built");
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("mode order 2,3,1 would pad 2999 nonzeros to 2000000") != std::string::npos,
+            QVERIFY2(std::string(e.what()).find("mode order 2,3,1 would pad 2,999 nonzeros to 2,000,000") !=
+                         std::string::npos,
                      e.what());
         }
     }
