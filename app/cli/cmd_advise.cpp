@@ -129,7 +129,8 @@ int run_advise(int argc, char** argv) {
                   << "\n";
         return 0;
     }
-    std::cout << path << ": " << grouped(t.nnz()) << " nonzeros, statistics in " << number(profile.seconds) << " s\n\n";
+    std::cout << path << ": " << counted(t.nnz(), "nonzero", "nonzeros") << ", statistics in "
+              << number(profile.seconds) << " s\n\n";
     for (const Advice& a : advice) print_text(a);
     std::cout << "(predicted from the statistics alone; `bench` measures. Storage marked ~ is an estimate.)\n";
     return 0;

@@ -313,9 +313,10 @@ void print_table(const std::string& path, const CooTensor& t, const std::vector<
             table.add(cells({"", "  streamed", "", "", "", "kernels " + number(r.kernel_s), "copies " + number(r.transfer_s), "",
                              "", human_bytes(r.bytes_streamed), "", "", "", "at " + number(r.h2d_gbps) + " GB/s host to device"}));
     }
-    std::cout << path << ": " << grouped(t.nnz()) << " nonzeros; " << (results.empty() ? "" : results.front().device)
-              << "; copy bandwidth " << number(copy_gbps) << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s ("
-              << cpu_peak().source << ")" << gpu_line(results) << "\n"
+    std::cout << path << ": " << counted(t.nnz(), "nonzero", "nonzeros") << "; "
+              << (results.empty() ? "" : results.front().device) << "; copy bandwidth " << number(copy_gbps)
+              << " GB/s, peak " << number(cpu_peak().gflops) << " GFLOP/s (" << cpu_peak().source << ")"
+              << gpu_line(results) << "\n"
               << kRooflineLegend << table.render() << "\nsweeps (sum of the modes' medians):\n";
     for (const auto& [key, s] : sweeps)
         std::cout << "  " << key.first << " / " << key.second << ": " << number(s.first) << " s over " << s.second << " modes\n";

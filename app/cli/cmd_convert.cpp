@@ -23,9 +23,9 @@ namespace {
 
 void print_summary(const std::string& in, const std::string& format, const std::string& out, int order,
                    std::uint64_t nnz, std::uint64_t duplicates) {
-    std::cerr << "converted " << in << " (" << format << ") to " << out << ": order " << order << ", " << grouped(nnz)
-              << " nonzeros";
-    if (duplicates) std::cerr << ", " << grouped(duplicates) << " duplicates summed";
+    std::cerr << "converted " << in << " (" << format << ") to " << out << ": order " << order << ", "
+              << counted(nnz, "nonzero", "nonzeros");
+    if (duplicates) std::cerr << ", " << counted(duplicates, "duplicate", "duplicates") << " summed";
     std::cerr << "\n";
 }
 

@@ -365,8 +365,8 @@ int run_decompose(int argc, char** argv) {
     const CooTensor& t = loaded.tensor;
     IterationCallback report = json ? IterationCallback{} : IterationCallback(print_iteration);
     if (!json)
-        std::cout << path << ": " << grouped(t.nnz()) << " nonzeros, " << decomp_method_name(method) << " on " << backend_name(backend)
-                  << std::endl;
+        std::cout << path << ": " << counted(t.nnz(), "nonzero", "nonzeros") << ", " << decomp_method_name(method)
+                  << " on " << backend_name(backend) << std::endl;
 
     Json doc{{"file", path}, {"method", decomp_method_name(method)}, {"backend", backend_name(backend)}, {"dims", t.dims()},
              {"nnz", t.nnz()}, {"duplicates_summed", loaded.info.duplicates_summed}};

@@ -80,12 +80,15 @@ int run_formats_streamed(const Args& args, const std::string& path) {
         }
         table.add(line);
     }
-    std::cout << path << ": order " << header.dims.size() << ", " << grouped(profile.nnz) << " nonzeros, read in parts in "
-              << number(profile.seconds) << " s, never whole\n\n"
+    std::cout << path << ": order " << header.dims.size() << ", " << counted(profile.nnz, "nonzero", "nonzeros")
+              << ", read in parts in " << number(profile.seconds) << " s, never whole\n\n"
               << table.render()
-              << "\nPredicted by the storage model from counts over the file (nothing built): an exact prediction is the built "
-                 "format's bytes; ~ marks an estimate, from counts sketched where they cross the slices of mode 1 (HyperLogLog, "
-                 "standard error 0.8%, or a sample of mode 1's fibers) or from a formula that leaves out small arrays (BLCO's "
+              << "\nPredicted by the storage model from counts over the file (nothing built): an exact prediction is "
+                 "the built "
+                 "format's bytes; ~ marks an estimate, from counts sketched where they cross the slices of mode 1 "
+                 "(HyperLogLog, "
+                 "standard error 0.8%, or a sample of mode 1's fibers) or from a formula that leaves out small arrays "
+                 "(BLCO's "
                  "block table, sCOO's index widths).\n";
     return 0;
 }
@@ -180,8 +183,8 @@ int run_formats(int argc, char** argv) {
         table.add(line);
     }
     std::cout
-        << path << ": order " << t.order() << ", " << grouped(t.nnz()) << " nonzeros, COO " << human_bytes(coo_bytes(t))
-        << "\n\n"
+        << path << ": order " << t.order() << ", " << counted(t.nnz(), "nonzero", "nonzeros") << ", COO "
+        << human_bytes(coo_bytes(t)) << "\n\n"
         << table.render()
         << "\n* the smallest of the formats built for that mode (bytes); on a row for all modes, the smallest of"
         << " every row.\nStorage units count array elements as "

@@ -41,7 +41,7 @@ int run_generate(int argc, char** argv) {
     const auto generated = std::chrono::steady_clock::now();
     save_tensor(t, *out);
     const auto saved = std::chrono::steady_clock::now();
-    std::cerr << "generated " << grouped(t.nnz()) << " nonzeros (" << describe(spec) << ") in "
+    std::cerr << "generated " << counted(t.nnz(), "nonzero", "nonzeros") << " (" << describe(spec) << ") in "
               << number(std::chrono::duration<double>(generated - start).count()) << " s, wrote " << *out << " in "
               << number(std::chrono::duration<double>(saved - generated).count()) << " s\n";
     return 0;

@@ -110,8 +110,8 @@ int run_pipeline(int argc, char** argv) {
         std::cout << doc.dump(1, ' ', false, kBadUtf8) << "\n";
         return failed ? 1 : 0;
     }
-    std::cout << path << ": " << grouped(t.nnz()) << " nonzeros, " << report.format << " mode " << mode + 1 << ", "
-              << grouped(report.fibers) << " fibers; " << gpu.name << "\n"
+    std::cout << path << ": " << counted(t.nnz(), "nonzero", "nonzeros") << ", " << report.format << " mode "
+              << mode + 1 << ", " << grouped(report.fibers) << " fibers; " << gpu.name << "\n"
               << "copied in: " << number(static_cast<double>(report.bytes_in) / 1e6) << " MB; one-shot SpTV would need "
               << number(static_cast<double>(report.one_shot_bytes) / 1e6) << " MB; "
               << number(static_cast<double>(report.gpu_free_bytes) / 1e6) << " MB free\n\n";

@@ -674,6 +674,19 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("cannot open 'nope.tns'"), r.err.constData());
     }
 
+    // One nonzero, one duplicate: said in the singular ("1 duplicates summed" had read wrong)
+    void countsOfOneAreSingular() {
+        QTemporaryDir dir;
+        const QString tns = dir.filePath("one.tns"), tsb = dir.filePath("one.tsb");
+        QVERIFY(tstest::write_file(tns, "1 1 1 1.0\n1 1 1 2.0\n"));
+        const Run converted = cli({"convert", tns, tsb});
+        QCOMPARE(converted.status, 0);
+        QVERIFY2(converted.err.contains(": order 3, 1 nonzero, 1 duplicate summed"), converted.err.constData());
+        const Run bench = cli({"bench", tsb, "--format", "COO", "--repeat", "1"});
+        QCOMPARE(bench.status, 0);
+        QVERIFY2(bench.out.contains(": 1 nonzero; "), bench.out.constData());
+    }
+
     // Issue 20: a refusal's reason goes under the table, marked in its row, instead of widening
     // the last column for every row.
     void refusalsAreNotesUnderTheTable() {
