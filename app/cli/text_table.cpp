@@ -17,9 +17,11 @@ std::string number(double x, int digits) {
 }
 
 std::string TextTable::note(std::string text) {
-    notes_.push_back(std::move(text));
+    // a reason said before keeps its number: 18 rows without a GPU had 18 notes of one sentence
+    auto it = std::find(notes_.begin(), notes_.end(), text);
+    if (it == notes_.end()) it = notes_.insert(notes_.end(), std::move(text));
     std::string marker = "[";  // appended, not "[" + ...: GCC 12 warns (-Wrestrict) on that temporary
-    marker += std::to_string(notes_.size());
+    marker += std::to_string(it - notes_.begin() + 1);
     marker += ']';
     return marker;
 }

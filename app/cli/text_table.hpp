@@ -17,7 +17,8 @@ public:
     explicit TextTable(std::vector<std::string> header) : rows_{std::move(header)} {}
     void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
     // A long text (a refusal's reason) printed under the table, so that it does not widen a
-    // column: returns the marker to put in the cell, "[1]", "[2]", ...
+    // column: returns the marker to put in the cell, "[1]", "[2]", ..., the same one for a text
+    // given before.
     std::string note(std::string text);
     // Columns padded to their widest cell; the first column left-aligned, the rest right; the
     // notes below.

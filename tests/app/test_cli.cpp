@@ -674,6 +674,26 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("cannot open 'nope.tns'"), r.err.constData());
     }
 
+    // Rows refused for one reason share its note: without a GPU, 18 cuda rows had 18 notes of one
+    // sentence
+    void oneReasonIsOneNote() {
+        if (tscope::query_gpu().available) QSKIP("this machine has a GPU: the cuda rows run");
+        const Run r = cli({"bench", QStringLiteral(TS_SAMPLES_DIR "/jf17k-4d.tns.gz"), "--backend", "cuda", "--format",
+                           "COO,CSF", "--repeat", "1"});
+        QCOMPARE(r.out.count("not run [1]"), 8);  // 2 formats x 4 modes
+        QVERIFY2(r.out.contains("\n[1] no CUDA device") && !r.out.contains("[2]"), r.out.constData());
+    }
+
+    // More threads than the machine runs at once are taken, and said (1000 on 2 cores made a
+    // 0.1 s MTTKRP take 9 s, silently)
+    void tooManyThreadsAreSaid() {
+        const Run r = cli({"info", QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns"), "--threads", "4096"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.err.contains("warning: --threads 4096 is more than the "), r.err.constData());
+        QVERIFY(!cli({"info", QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns"), "--threads", "1"})
+                     .err.contains("warning"));
+    }
+
     // One nonzero, one duplicate: said in the singular ("1 duplicates summed" had read wrong)
     void countsOfOneAreSingular() {
         QTemporaryDir dir;
