@@ -158,13 +158,23 @@ std::string install_download(const CatalogEntry& entry, const std::string& cache
     return tsb;
 }
 
+// As check_against_catalog accepts a download: the order, and no mode past the catalog's length.
+// A file's lengths are its largest indices, which may fall short of the catalog's (empty last
+// slices): a .tsb so converted had been called damaged, and every fetch downloaded it again.
+static bool within_catalog_dims(const std::vector<std::uint64_t>& dims, const CatalogEntry& entry) {
+    if (dims.size() != entry.dims.size()) return false;
+    for (std::size_t m = 0; m < dims.size(); ++m)
+        if (dims[m] > entry.dims[m]) return false;
+    return true;
+}
+
 CacheState cache_state(const CatalogEntry& entry, const std::string& cache_dir) {
     std::error_code ec;
     const std::string tsb = cached_tensor_path(entry, cache_dir);
     if (fs::is_regular_file(tsb, ec)) {
         try {  // a header that reads and matches: opening it would otherwise be the first to say
             const TsbHeader h = read_tsb_header(tsb);
-            return h.dims == entry.dims && h.nnz == entry.nnz ? CacheState::Ready : CacheState::Damaged;
+            return within_catalog_dims(h.dims, entry) && h.nnz == entry.nnz ? CacheState::Ready : CacheState::Damaged;
         } catch (const Error&) {
             return CacheState::Damaged;
         }
