@@ -19,7 +19,8 @@ struct ReorderSide {
     std::vector<FormatRow> storage;                 // one row per storage format (mode 1 for per-mode ones)
     std::optional<std::uint64_t> hicoo_blocks;      // where HiCOO was surveyed
     std::optional<std::uint64_t> hls_dense_tiles;   // order 3: 16^3 tiles at HLS's threshold
-    std::vector<std::pair<FormatKind, double>> mttkrp_sweep_s;  // omp, every mode once, median per mode
+    // omp, every mode once, median per mode; the faster of two rounds timed in turn with the other order
+    std::vector<std::pair<FormatKind, double>> mttkrp_sweep_s;
 };
 
 struct ReorderComparison {
