@@ -6,7 +6,9 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QUrl>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "net/DatasetDownload.hpp"
@@ -42,6 +44,19 @@ private:
     QElapsedTimer clock_;
 };
 
+// How long a download may go without a byte before it is given up on: 60 s, or
+// TENSORSCOPE_FETCH_STALL_S (a positive number of seconds; tests set a short one).
+double stall_seconds() {
+    const char* text = std::getenv("TENSORSCOPE_FETCH_STALL_S");
+    if (!text || !*text) return 60;
+    char* end = nullptr;
+    const double s = std::strtod(text, &end);
+    if (end == text || *end || !(s > 0) || !std::isfinite(s))
+        throw InputError(std::string("TENSORSCOPE_FETCH_STALL_S should be a positive number of seconds, not '") + text +
+                         "'");
+    return s;
+}
+
 // Runs the download on this thread's event loop (the CLI has no other work meanwhile).
 void download(const QUrl& url, const QString& target, bool quiet) {
     std::unique_ptr<QCoreApplication> app;
@@ -55,7 +70,17 @@ void download(const QUrl& url, const QString& target, bool quiet) {
     ProgressLine line(quiet);
     QString error;
     QEventLoop loop;
-    QObject::connect(&d, &tsui::DatasetDownload::progress, [&](const tsui::DownloadProgress& p) { line.show(p); });
+    // a server that stops sending is given up on (one that sent 1,000 bytes and then nothing kept
+    // fetch waiting until Ctrl-C, sweep 73a): what arrived stays for the next fetch to resume
+    const double stall = stall_seconds();
+    bool stalled = false;
+    QObject::connect(&d, &tsui::DatasetDownload::progress, [&](const tsui::DownloadProgress& p) {
+        line.show(p);
+        if (p.idleSeconds >= stall && !stalled) {
+            stalled = true;
+            d.cancel();
+        }
+    });
     QObject::connect(&d, &tsui::DatasetDownload::finished, [&](const QString& e) {
         error = e;
         loop.quit();
@@ -63,6 +88,12 @@ void download(const QUrl& url, const QString& target, bool quiet) {
     d.start(url, target);
     if (d.running()) loop.exec();
     line.end();
+    if (stalled) {
+        std::string kept = error.toStdString();  // "cancelled; the 1,000 bytes fetched so far are kept for a resume"
+        if (kept.rfind("cancelled; ", 0) == 0) kept.erase(0, 11);
+        throw Error(url.toString().toStdString() + ": nothing arrived for " + number(stall) +
+                    " s, so the download stopped; " + kept + " (fetch again)");
+    }
     if (!error.isEmpty()) throw Error(error.toStdString());
 }
 

@@ -146,7 +146,8 @@ void print_usage(bool to_stderr) {
       folder (--cache DIR, else TENSORSCOPE_CACHE, else XDG_CACHE_HOME/tensorscope, else ~/.cache/tensorscope)
       holds of each: ready, partial (an interrupted download), damaged (fetched again) or not fetched;
       NAME not yet ready: downloads it (resuming a partial download), checks it against the catalog and
-      converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead);
+      converts it once to NAME.tsb in the cache (builds without the GUI: says where it is instead); a
+      download that gets nothing for 60 s (TENSORSCOPE_FETCH_STALL_S) stops, kept to be resumed;
       --catalog FILE reads that catalog instead of the installed BIN/../share/tensorscope/catalog/frostt.json
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.

@@ -931,12 +931,25 @@ private Q_SLOTS:
                      login.err.constData());
             QVERIFY(!QFile::exists(QDir(cache).filePath("login.tns.gz")));
         }
+        // a server that stops sending is given up on, what arrived kept for a resume (it waited
+        // until Ctrl-C, sweep 73a)
+        QMetaObject::invokeMethod(
+            &context, [&] { server->stallAfter = 100; }, Qt::BlockingQueuedConnection);
+        qputenv("TENSORSCOPE_FETCH_STALL_S", "2");
+        const QString stalledCache = dir.filePath("stalled");
+        const Run stalled = cli({"fetch", "tiny", "--catalog", catalog, "--cache", stalledCache});
+        qunsetenv("TENSORSCOPE_FETCH_STALL_S");
+        QCOMPARE(stalled.status, 1);
+        QVERIFY2(stalled.err.contains(
+                     "nothing arrived for 2 s, so the download stopped; the 100 bytes fetched so far are kept"),
+                 stalled.err.constData());
+        QCOMPARE(QFileInfo(QDir(stalledCache).filePath("tiny.tns.gz.part")).size(), 100);
         int requests = 0;
         QMetaObject::invokeMethod(&context, [&] {
             requests = static_cast<int>(server->ranges.size());
             delete server;
         }, Qt::BlockingQueuedConnection);
-        QCOMPARE(requests, 4);  // the ready tensor asked for nothing, the login page twice
+        QCOMPARE(requests, 5);  // the ready tensor asked for nothing, the login page twice, the stalled once
         thread.quit();
         thread.wait();
 #endif
