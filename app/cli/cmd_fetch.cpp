@@ -14,6 +14,7 @@
 #include "text_table.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/dataset_catalog.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::cli {
 
@@ -29,7 +30,7 @@ std::string dims_text(const CatalogEntry& e) {
     std::string s;
     for (std::size_t m = 0; m < e.dims.size(); ++m) {
         if (m) s += " x ";
-        s += std::to_string(e.dims[m]);
+        s += grouped(e.dims[m]);  // "4,821,207 x 1,774,269", as everywhere else
     }
     return s;
 }
@@ -67,7 +68,8 @@ int run_fetch(int argc, char** argv) {
         }
         TextTable table({"name", "order", "dims", "nonzeros", "state"});
         for (const CatalogEntry& e : catalog.entries)
-            table.add({e.name, std::to_string(e.order), dims_text(e), std::to_string(e.nnz), cache_state_name(cache_state(e, cache))});
+            table.add({e.name, std::to_string(e.order), dims_text(e), grouped(e.nnz),
+                       cache_state_name(cache_state(e, cache))});
         std::cout << table.render() << "cache: " << cache << "\nsource: " << catalog.source << "\n";
         return 0;
     }

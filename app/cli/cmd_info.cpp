@@ -60,7 +60,8 @@ void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& sta
               << "zeros       " << grouped(load.zeros_dropped) << " left out (entries of value 0)\n"
               << "load        " << number(load.load_seconds) << " s";
     if (load.text_bytes && load.parse_seconds > 0)
-        std::cout << " (parse " << number(static_cast<double>(load.text_bytes) / 1e6 / load.parse_seconds) << " MB/s)";
+        // in the unit that reads: "0.00222 MB/s" for a tiny file (sweep 73a)
+        std::cout << " (parse " << human_bytes(static_cast<long double>(load.text_bytes) / load.parse_seconds) << "/s)";
     std::cout << "\nstatistics  " << number(stats.seconds) << " s\n\n";
     TextTable table({"mode", "dim", "slices", "nnz/slice mean/std/max", "fibers", "nnz/fiber mean/std/max"});
     for (const ModeStats& s : stats.modes)

@@ -29,7 +29,8 @@ public:
         std::string line = "downloaded " + grouped(static_cast<std::uint64_t>(p.received));
         if (p.total >= 0) line += " of " + grouped(static_cast<std::uint64_t>(p.total));
         line += " bytes";
-        if (p.bytesPerSecond > 0) line += " at " + number(p.bytesPerSecond / 1e6) + " MB/s";
+        if (p.bytesPerSecond > 0)
+            line += " at " + human_bytes(p.bytesPerSecond) + "/s";  // "13.7 kB/s", not "1.37e-02 MB/s"
         if (p.secondsLeft >= 0) line += ", " + number(p.secondsLeft) + " s left";
         std::fprintf(stderr, "\r%-78s", line.c_str());
         shown_ = true;

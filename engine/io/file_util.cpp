@@ -15,6 +15,7 @@
 #include "gzip_inflater.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/temp_cleanup.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::detail {
 
@@ -212,8 +213,8 @@ std::size_t TextStream::raw_read(char* dst, std::size_t n) {
             return static_cast<std::size_t>(got);
         }
         if (errno != EINTR)
-            throw InputError("cannot read '" + path_ + "': " + errno_text(errno) + " (after " +
-                             std::to_string(text_bytes_) + " bytes of text)");
+            throw InputError("cannot read '" + path_ + "': " + errno_text(errno) + " (after " + grouped(text_bytes_) +
+                             " bytes of text)");
     }
 }
 

@@ -1,5 +1,6 @@
 #include "tscope/io/temp_cleanup.hpp"
 
+#include <errno.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -48,8 +49,27 @@ void remove_empty_created_dirs() {
         ::rmdir(g_dirs[i]);  // fails, harmlessly, where not empty
 }
 
+// "NAME: stopped by SIGINT; ...", written with write(2) alone (safe in a handler): a convert or a
+// download ended by Ctrl-C had said nothing, its progress line left unfinished (sweep 73a). Not
+// for SIGPIPE: `| head -1` is an ordinary end.
+static void say_stopped(int sig) {
+    const char* name = sig == SIGINT    ? "SIGINT"
+                       : sig == SIGTERM ? "SIGTERM"
+                       : sig == SIGHUP  ? "SIGHUP"
+                       : sig == SIGQUIT ? "SIGQUIT"
+                                        : nullptr;
+    if (!name) return;
+    const auto put = [](const char* text) { (void)!::write(STDERR_FILENO, text, std::strlen(text)); };
+    put("\n");
+    put(program_invocation_short_name);
+    put(": stopped by ");
+    put(name);
+    put("; its temporary files are removed\n");
+}
+
 void remove_temps_and_die(int sig) {
     remove_temps();
+    say_stopped(sig);
     ::signal(sig, SIG_DFL);
     // unblocked first: called from a handler, the signal is blocked until the handler returns
     sigset_t set;

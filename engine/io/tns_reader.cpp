@@ -8,6 +8,7 @@
 // sentinel so the inner loops need no end-of-buffer tests. Error positions are computed only
 // when an error happens, by counting newlines up to it.
 #include "tscope/io/tns_format.hpp"
+#include "tscope/text_words.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1021,8 +1022,8 @@ LoadedTensor parse_stream(detail::TextStream& in, const std::string& name, RunCo
         buf[cut] = '\0';
         const Text text{buf.get(), buf.get() + cut};
         if (eof && in.truncated())
-            raise(Failure{text.end, "the gzip data ends early (a truncated download?) after " +
-                                        std::to_string(text_bytes) + " bytes of text"},
+            raise(Failure{text.end, "the gzip data ends early (a truncated download?) after " + grouped(text_bytes) +
+                                        " bytes of text"},
                   text, name, line_base);
         const char* data_from = nullptr;
         std::size_t keep_from = cut;  // bytes before it are done with

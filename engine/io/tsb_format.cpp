@@ -204,9 +204,8 @@ TsbHeader parse_tsb_header(const std::string& path, const char* p, std::size_t a
         throw bad(path, "its header gives " + grouped(nnz) + " nonzeros, more than any file can hold (" +
                             grouped(file_bytes) + " bytes here)");
     if (static_cast<unsigned __int128>(file_bytes) != expected)
-        throw bad(path, "its size (" + std::to_string(file_bytes) + " bytes) does not match its header (" +
-                            std::to_string(static_cast<std::uint64_t>(expected)) +
-                            " bytes): truncated or with trailing data");
+        throw bad(path, "its size (" + grouped(file_bytes) + " bytes) does not match its header (" +
+                            grouped(static_cast<std::uint64_t>(expected)) + " bytes): truncated or with trailing data");
     h.width = ibytes == 4 ? IndexWidth::U32 : IndexWidth::U64;
     h.values = vbytes == 4 ? ValueType::F32 : ValueType::F64;
     h.nnz = nnz;

@@ -1349,6 +1349,9 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitStatus(), QProcess::CrashExit);
         QVERIFY2(QDir(dir.path()).entryList({"out.tns.gz*"}).isEmpty(), "a temporary or a partial target was left");
+        // and says so (it ended without a word, sweep 73a)
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("tensorscope-cli: stopped by SIGTERM; its temporary files are removed"), err.constData());
     }
 
     // A bounded convert killed by SIGKILL, which no handler sees (the OOM killer's signal), while it
