@@ -54,8 +54,12 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     }
     case Backend: return QString::fromLatin1(tscope::backend_name(r.backend));
     case Mode: return r.mode + 1;
-    case Rank: return static_cast<qulonglong>(r.rank);
-    case Median: return time(r.median_s);
+    case Rank:  // a row that did not run may carry none (a recording's read 0)
+        if (r.rank == 0) return raw ? QVariant() : QVariant(QStringLiteral("–"));
+        return static_cast<qulonglong>(r.rank);
+    case Median:  // a row that did not run says so where its time would be: "–" alone read as no error (sweep 73b)
+        if (!r.ran) return raw ? QVariant() : QVariant(tr("not run"));
+        return time(r.median_s);
     case Transfer:
         return r.backend == tscope::Backend::Cuda ? time(r.transfer_s)
                                                   : (raw ? QVariant() : QVariant(QStringLiteral("–")));

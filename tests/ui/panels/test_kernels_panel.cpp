@@ -105,7 +105,7 @@ private Q_SLOTS:
         // a row that did not run has no numbers: "–" in the CSV, none to sort by (they had been 0,
         // the fastest, sweep 72b F3); a non-GPU row's transfer likewise
         tscope::BenchResult failed = model.results().front();
-        failed.ran = false, failed.error = "refused";
+        failed.ran = false, failed.error = "refused", failed.rank = 0;
         model.addResult(failed);
         const int last = model.rowCount() - 1;
         for (int c : {KernelResultsModel::Median, KernelResultsModel::Gflops, KernelResultsModel::Gbps,
@@ -113,7 +113,10 @@ private Q_SLOTS:
             QVERIFY(!model.data(model.index(last, c), Qt::UserRole).isValid());
         QVERIFY(!model.data(model.index(0, KernelResultsModel::Transfer), Qt::UserRole).isValid());
         const QStringList lastLine = toCsv(model).trimmed().split(QLatin1Char('\n')).last().split(QLatin1Char(','));
-        QCOMPARE(lastLine.value(KernelResultsModel::Median), QStringLiteral("–"));
+        // it says so where its time would be (a lone "–" read as no error, sweep 73b), and a rank
+        // it does not carry is none, not 0
+        QCOMPARE(lastLine.value(KernelResultsModel::Median), QStringLiteral("not run"));
+        QCOMPARE(model.data(model.index(last, KernelResultsModel::Rank)).toString(), QStringLiteral("–"));
         model.setResults({});
         QCOMPARE(model.rowCount(), 0);
     }
