@@ -127,7 +127,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     plot_->setObjectName(QStringLiteral("advisorPlot"));
     plot_->setMinimumHeight(220);
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendAbove(plot_);  // in the axes' corner it hid the tops of the first bars (sweep 73b)
     enablePlotExport(plot_);
     split->addWidget(plot_);
     split->setStretchFactor(0, 3);
@@ -388,8 +388,8 @@ void AdvisorView::replot() {
     setLogAxis(plot_->yAxis, AxisUnit::Seconds);
     plot_->yAxis->setLabel(tr("time per sweep, log scale"));
     if (hi > 0) {
-        plot_->yAxis->setRange(lo / 3, hi * 20);  // headroom for the legend
-        for (QCPBars* bars : {predicted, measured}) setLogBarsBase(bars, lo / 3);
+        plot_->yAxis->setRange(lo / 2, hi * 2);
+        for (QCPBars* bars : {predicted, measured}) setLogBarsBase(bars, lo / 2);
     }
     plot_->replot();
 }
