@@ -174,6 +174,10 @@ QTableView* FormatsPanel::buildTable(QWidget* parent) {
     // the reasons a format was not built wrap in the last column instead of running off it
     table_->horizontalHeader()->setSectionResizeMode(FormatTableModel::Status, QHeaderView::Stretch);
     table_->setWordWrap(true);
+    // a row at most four lines tall, the rest of a long reason in its tooltip and the pane beside
+    // it: JF17K's HOCSR reasons took twelve lines a row (sweep 73b #12)
+    table_->verticalHeader()->setMaximumSectionSize(4 * table_->fontMetrics().lineSpacing() + 8);
+    table_->setTextElideMode(Qt::ElideRight);
     connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeRowsToContents);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this, proxy](const QModelIndex& current) {

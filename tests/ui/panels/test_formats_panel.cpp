@@ -4,6 +4,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTableWidget>
 #include <map>
 
@@ -76,6 +77,19 @@ private Q_SLOTS:
         }
         QVERIFY(built >= 20);
         QCOMPARE(hls_refused, 1);  // JF17K is 4-order: HLS says why it is not built
+        {  // a row is at most four lines tall, a long reason whole in its tooltip (HOCSR's took twelve, sweep 73b)
+            auto* table = w.formats()->findChild<QTableView*>(QStringLiteral("formatsTable"));
+            QVERIFY(table);
+            table->resizeRowsToContents();
+            const int most = 4 * table->fontMetrics().lineSpacing() + 8;
+            for (int r = 0; r < table->model()->rowCount(); ++r) QVERIFY(table->rowHeight(r) <= most);
+            bool whole = false;
+            for (int r = 0; r < model->rowCount(); ++r)
+                whole = whole || model->data(model->index(r, FormatTableModel::Status), Qt::ToolTipRole)
+                                     .toString()
+                                     .contains(QStringLiteral("row pointers, one per index tuple"));
+            QVERIFY(whole);
+        }
         QVERIFY(w.formats()->plot()->plottableCount() >= 4);  // one bar series per mode (+ "all modes")
         // the per-array breakdown of a selected row adds up to its bytes
         w.formats()->selectRow(0);
