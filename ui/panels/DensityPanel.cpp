@@ -294,14 +294,23 @@ void DensityPanel::showCounts(Result r) {
         tiles_->show();
         tileCaption_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         tileCaption_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
-        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile"));
-        tileCaption_->setText(tr("%1 non-empty tiles; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
-                                 "One pixel: %6 × %7 indices.")
-                                  .arg(grouped(tm.tiles), grouped(tm.dense_tiles))
-                                  .arg(tm.threshold)
-                                  .arg(grouped(tm.dense_nnz))
-                                  .arg(dataset_->nonzeros() ? 100.0 * static_cast<double>(tm.dense_nnz) / static_cast<double>(dataset_->nonzeros()) : 0, 0, 'f', 1)
-                                  .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
+        // the colours reach at least a dense tile's fill: where every tile held one nonzero, the
+        // fullest (1/4096) had been the brightest yellow, read as full (sweep 73b)
+        const double dense = static_cast<double>(tm.threshold) / 4096.0;
+        drawDensityMap(tiles_, tm.map, dataset_->tensor.dim(tm.map.mode_x), dataset_->tensor.dim(tm.map.mode_y), false,
+                       tr("fill of the fullest tile (dense from %1)").arg(shortNumber(dense)), dense);
+        tileCaption_->setText(
+            tr("%1; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
+               "One pixel: %6 × %7 indices.")
+                .arg(counted(static_cast<qint64>(tm.tiles), tr("non-empty tile"), tr("non-empty tiles")),
+                     grouped(tm.dense_tiles))
+                .arg(tm.threshold)
+                .arg(grouped(tm.dense_nnz))
+                .arg(dataset_->nonzeros()
+                         ? 100.0 * static_cast<double>(tm.dense_nnz) / static_cast<double>(dataset_->nonzeros())
+                         : 0,
+                     0, 'f', 1)
+                .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
     } else {
         tiles_->clearPlottables();
         tiles_->hide();  // a blank grid would suggest an empty tensor: the reason takes its place

@@ -9,7 +9,7 @@
 namespace tsui {
 
 void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_t dimX, std::uint64_t dimY,
-                    bool logScale, const QString& what) {
+                    bool logScale, const QString& what, double scaleTop) {
     plot->clearPlottables();
     for (int i = plot->plotLayout()->elementCount() - 1; i >= 0; --i)
         if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(i))) plot->plotLayout()->remove(scale);
@@ -60,7 +60,7 @@ void drawDensityMap(QCustomPlot* plot, const tscope::DensityMap& m, std::uint64_
         cmap->setDataRange(QCPRange(1, m.max_value > 1 ? m.max_value : 1 + 1e-6));
     } else {
         setLinearAxis(scale->axis(), AxisUnit::Plain);
-        cmap->setDataRange(QCPRange(0, std::max(1e-6, m.max_value)));
+        cmap->setDataRange(QCPRange(0, std::max({1e-6, m.max_value, scaleTop})));
     }
     scale->axis()->setLabel(what);
     auto* margins = new QCPMarginGroup(plot);

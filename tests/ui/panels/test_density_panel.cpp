@@ -58,6 +58,8 @@ private Q_SLOTS:
         auto* tiles = qobject_cast<QCPColorMap*>(p->tilePlot()->plottable(0));
         QVERIFY(tiles);
         QVERIFY2(!p->tileCaption().contains(QStringLiteral("; 0 dense")), qPrintable(p->tileCaption()));
+        // its colours reach at least a dense tile's fill (all-sparse tiles had shown the brightest)
+        QVERIFY(tiles->dataRange().upper >= 78.0 / 4096.0);
         // its bins span the tensor, 16 indices a tile (they were drawn 16 times too wide, so
         // that the first few filled the plot: sweep 70c C8)
         const double across = tiles->data()->keyRange().upper, down = tiles->data()->valueRange().upper;
