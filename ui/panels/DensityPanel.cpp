@@ -192,6 +192,7 @@ void DensityPanel::fillModeChoices() {
     for (int m = 0; m < order; ++m) mode_->addItem(tr("mode %1 (%2)").arg(m + 1).arg(grouped(dataset_->tensor.dim(m))), m);
     for (int x = 0; x < order; ++x)
         for (int y = x + 1; y < order; ++y) pair_->addItem(tr("%1 × %2").arg(x + 1).arg(y + 1), QPoint(x, y));
+    pair_->setEnabled(pair_->count() > 0);  // order 1: no pair to choose (an empty choice had stood there)
 }
 
 void DensityPanel::setDataset(const DatasetPtr& dataset) {
@@ -245,10 +246,12 @@ DensityPanel::Result DensityPanel::count(const tscope::CooTensor& t, int mode, Q
             r.tileNote = QObject::tr("No tile map: %1. The map over two modes (left) shows how its nonzeros cluster.")
                              .arg(QString::fromStdString(e.what()));
         }
-    } else
-        r.tileNote = QObject::tr("No tile map: HLS cuts order-3 tensors into 16³ tiles, and this tensor has order %1. "
-                                 "The map over two modes (left) shows how its nonzeros cluster.")
-                         .arg(t.order());
+    } else  // an order-1 tensor has no map over two modes to point to (the note had pointed to it)
+        r.tileNote =
+            QObject::tr("No tile map: HLS cuts order-3 tensors into 16³ tiles, and this tensor has order %1.%2")
+                .arg(t.order())
+                .arg(t.order() >= 2 ? QObject::tr(" The map over two modes (left) shows how its nonzeros cluster.")
+                                    : QString());
     return r;
 }
 

@@ -2,6 +2,7 @@
 // plots hold the engine's counts (slices, fiber histogram, binned map summing to nnz, HLS
 // tiles), sorted view, captions, and plot export to PNG and PDF.
 #include <qcustomplot.h>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QPushButton>
 
@@ -158,6 +159,22 @@ private Q_SLOTS:
         QVERIFY2(w.density()->mapCaption().contains(QStringLiteral("one mode")), qPrintable(w.density()->mapCaption()));
         QVERIFY(!w.density()->mapPlot()->isVisible());
         QVERIFY(w.density()->slicePlot()->plottableCount() > 0);
+    }
+
+    // Order 1: no map over two modes, so neither a pair to choose nor a note pointing to the map
+    // (it said "the map over two modes (left)" beside the left's "no map", sweep 73b)
+    void anOrderOneTensorHasNoPairToChoose() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("line.tns"));
+        QVERIFY(tstest::write_file(file, "1 1.5\n4 2.5\n9 -1\n"));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showTab(QStringLiteral("Density")));
+        QVERIFY(tstest::openAndWait(w, file));
+        QTRY_VERIFY(!w.density()->tileCaption().isEmpty());
+        QVERIFY2(!w.density()->tileCaption().contains(QStringLiteral("(left)")),
+                 qPrintable(w.density()->tileCaption()));
+        QVERIFY(!w.density()->findChild<QComboBox*>(QStringLiteral("densityPair"))->isEnabled());
     }
 };
 
