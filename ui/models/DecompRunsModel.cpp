@@ -91,7 +91,8 @@ QVariant DecompRunsModel::headerData(int section, Qt::Orientation orientation, i
     // bare "seconds" read as the iteration's own time
     if (role == Qt::ToolTipRole && section == Seconds)
         return tr(
-            "Seconds from the start (its setup included: formats built, data uploaded) to the end of this iteration");
+            "Seconds from the start (its setup included: formats built, data uploaded) to the end of this iteration; "
+            "the file's read, before the run (in the setup bar of an opened run), is not");
     if (role == kExportRole && section == Seconds) return tr("elapsed s");  // the CSV's raw seconds
     if (role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     static const char* names[] = {"run",        "iteration", "elapsed",   "fit",

@@ -321,13 +321,18 @@ void MainWindow::onFinished(DatasetPtr dataset) {
     }
     setWindowTitle(tr("Tensorscope — %1").arg(dataset_->title));
     if (dataset_->streamed)
-        statusText_->setText(tr("Streamed %1: %2 nonzeros in %3, not loaded (it would take %4)")
-                                 .arg(dataset_->title, grouped(dataset_->nonzeros()),
+        statusText_->setText(tr("Streamed %1: %2 in %3, not loaded (it would take %4)")
+                                 .arg(dataset_->title,
+                                      counted(static_cast<qint64>(dataset_->nonzeros()), tr("nonzero"), tr("nonzeros")),
                                       humanSeconds(dataset_->stats.seconds), humanBytes(dataset_->streamedBytes)));
     else
-        statusText_->setText(tr("Loaded %1: %2 nonzeros in %3")
-                                 .arg(dataset_->title, grouped(dataset_->tensor.nnz()),
-                                      humanSeconds(dataset_->load.load_seconds + dataset_->stats.seconds)));
+        // the read and the statistics together, and said so: beside the Overview's load time alone
+        // it read as a second figure for one thing (sweep 73b)
+        statusText_->setText(
+            tr("Loaded %1: %2, read and summarised in %3")
+                .arg(dataset_->title,
+                     counted(static_cast<qint64>(dataset_->tensor.nnz()), tr("nonzero"), tr("nonzeros")),
+                     humanSeconds(dataset_->load.load_seconds + dataset_->stats.seconds)));
     if (dataset_->nonzeros() == 0)
         statusText_->setText(statusText_->text() +
                              tr(": every entry was zero, so only the Overview has something to show"));
