@@ -57,7 +57,8 @@ void print_text(const CooTensor& t, const LoadInfo& load, const TensorStats& sta
               << "indices     " << (load.format == "tsb" ? "binary, stored 0-based" : bases)
               << (load.header ? ", dims from the file's header" : "") << "\n"
               << "duplicates  " << grouped(load.duplicates_summed) << " summed\n"
-              << "zeros       " << grouped(load.zeros_dropped) << " left out (entries of value 0)\n"
+              << "zeros       " << grouped(load.zeros_dropped)
+              << " left out (entries of value 0, written so or summed to it)\n"
               << "load        " << number(load.load_seconds) << " s";
     if (load.text_bytes && load.parse_seconds > 0)
         // in the unit that reads: "0.00222 MB/s" for a tiny file (sweep 73a)

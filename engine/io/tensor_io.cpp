@@ -15,6 +15,7 @@
 #include "tscope/error.hpp"
 #include "tscope/io/tns_format.hpp"
 #include "tscope/io/tsb_format.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope {
 namespace {
@@ -67,8 +68,10 @@ void require_nonzeros(const LoadedTensor& loaded, const std::string& what) {
 void require_nonzeros(const std::string& path, std::uint64_t nnz, std::uint64_t zeros, const std::string& what) {
     if (nnz > 0) return;
     throw InputError(path + ": the tensor has no nonzeros" +
-                     (zeros ? " (its " + std::to_string(zeros) + (zeros == 1 ? " entry was 0" : " entries were all 0") +
-                                  ", left out)"
+                     // "of value 0" once duplicates are summed: an entry and its negative had read as
+                     // "its 1 entry was 0" (sweep 73a)
+                     (zeros ? " (its " + grouped(zeros) + (zeros == 1 ? " entry was 0" : " entries were all 0") +
+                                  ", duplicates summed, and left out)"
                             : std::string()) +
                      ": nothing to " + what);
 }

@@ -656,9 +656,9 @@ private Q_SLOTS:
                  third.err.constData());
         const Run zeros = cli({"bench", write("zeros.tns", "1 1 1 0\n2 2 2 0\n"), "--check"});
         QCOMPARE(zeros.status, 2);
-        QVERIFY2(
-            zeros.err.contains("the tensor has no nonzeros (its 2 entries were all 0, left out): nothing to benchmark"),
-            zeros.err.constData());
+        QVERIFY2(zeros.err.contains("the tensor has no nonzeros (its 2 entries were all 0, duplicates summed, and left "
+                                    "out): nothing to benchmark"),
+                 zeros.err.constData());
         // formats says it once too (each of 29 rows had said "no nonzeros", exit 0: sweep 71b)
         const Run noFormats = cli({"formats", write("zeros2.tns", "1 1 1 0\n2 2 2 0\n")});
         QVERIFY2(
