@@ -287,7 +287,9 @@ void ReorderPanel::fillTable(const tscope::ReorderComparison& c) {
         table_->setItem(row, 5, cell(grouped(a->storage.units()), double(a->storage.units())));
         QString note;
         if (b.kind == tscope::FormatKind::HiCOO && c.before.hicoo_blocks && c.after.hicoo_blocks)
-            note = tr("128ᴺ blocks %1 → %2").arg(grouped(*c.before.hicoo_blocks), grouped(*c.after.hicoo_blocks));
+            note = tr("%1 blocks %2 → %3")  // "128³", the tensor's order, where "128ᴺ" left it to the reader
+                       .arg(dataset_ ? powerLabel(128, dataset_->tensor.order()) : QStringLiteral("128ᴺ"),
+                            grouped(*c.before.hicoo_blocks), grouped(*c.after.hicoo_blocks));
         if (b.kind == tscope::FormatKind::HLS && c.before.hls_dense_tiles && c.after.hls_dense_tiles)
             note = tr("dense 16³ tiles %1 → %2").arg(grouped(*c.before.hls_dense_tiles), grouped(*c.after.hls_dense_tiles));
         if (b.kind == tscope::FormatKind::COO) note = tr("the same: COO stores every nonzero however it is numbered");

@@ -96,7 +96,8 @@ private Q_SLOTS:
                 sawCoo = true;
                 QCOMPARE(table->item(r, 1)->data(Qt::UserRole).toDouble(), table->item(r, 2)->data(Qt::UserRole).toDouble());
             }
-            if (name == QLatin1String("HiCOO")) sawHicoo = table->item(r, 6)->text().contains(QStringLiteral("blocks"));
+            if (name == QLatin1String("HiCOO"))  // its blocks' side in the tensor's order, "128³" (was "128ᴺ")
+                sawHicoo = table->item(r, 6)->text().startsWith(QStringLiteral("128%1 blocks").arg(QChar(0x00B3)));
             // the change's cell: its number is the percentage the text shows (the CSV took a 0
             // for every one, sweep 72b F1), in plain decimals
             const double before = table->item(r, 1)->data(Qt::UserRole).toDouble(),
