@@ -806,6 +806,12 @@ void DecompositionPanel::replotSplit() {
     for (const DecompRun& r : model_->runs())
         if (r.method == tscope::DecompMethod::Cpd) cpd.push_back(&r);
     splitStack_->setCurrentWidget(cpd.empty() ? static_cast<QWidget*>(splitHint_) : splitPlot_);
+    // with Tucker or FasterTucker runs alone, say that this chart is CPD's, not "Run CPD" as if none were there
+    splitHint_->setText(model_->runs().empty()
+                            ? tr("Run CPD to see where its iterations go: the setup it pays once (read, format build, "
+                                 "upload) and its mean iteration (MTTKRP, dense steps, fit), one bar per run.")
+                            : tr("Where a run's time goes is drawn for CPD runs (setup, MTTKRP, dense steps, fit); "
+                                 "the runs here are Tucker or FasterTucker. Run CPD to add one."));
     splitPlot_->clearItems();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int n = static_cast<int>(cpd.size());

@@ -305,6 +305,9 @@ private Q_SLOTS:
         QCOMPARE(p->model()->runs().size(), std::size_t{1});
         QVERIFY(p->splitHint()->isVisible());
         QVERIFY(!p->splitPlot()->isVisible());
+        // and says the chart is CPD's, where "Run CPD to see..." read as if no run were there
+        QVERIFY2(p->splitHint()->text().contains(QStringLiteral("the runs here are Tucker or FasterTucker")),
+                 qPrintable(p->splitHint()->text()));
     }
 
     void splitBarsPerCpdRun() {
