@@ -393,7 +393,11 @@ void DensityPanel::drawSlices() {
     // bottom of 0.8 it was a stub of a few pixels); few slices each get a dot too, so that one at
     // the frame's edge, or alone in a long mode, shows (a tensor of such slices looked empty, sweep 72b F6)
     if (x.size() <= 300) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
-    slices_->yAxis->setRange(0.6, slices_->yAxis->range().upper * 1.5);  // below 0.5 a tick "0.5" showed
+    // below 0.5 a tick "0.5" showed; the top from the tallest slice itself, since rescaling a
+    // graph of equal values widened it to 100 where every slice held 1 (sweep 73b)
+    double tallest = 1;
+    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) tallest = std::max(tallest, it->value);
+    slices_->yAxis->setRange(0.6, std::max(2.0, tallest * 1.5));
     PlotInspector::of(slices_)->rememberHome();
     slices_->replot();
 }
