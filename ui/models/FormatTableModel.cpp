@@ -46,7 +46,7 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     const bool raw = role == Qt::UserRole;
     const bool sized = r.built || r.predicted;  // built, or its bytes predicted (a streamed tensor)
     const QString approx = r.estimate ? QStringLiteral("≈ ") : QString();
-    if (role == Qt::ToolTipRole && !sized) return QString::fromStdString(r.error);
+    if (role == Qt::ToolTipRole && !sized) return fromEngine(r.error);
     if (role == Qt::ToolTipRole && index.column() == Status && r.built && smallest(r))
         return r.mode < 0 ? tr("The fewest bytes of every format built")
                           : tr("The fewest bytes of the formats built for mode %1").arg(r.mode + 1);
@@ -80,7 +80,7 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
         if (r.built) return tr("built");
         if (r.predicted) return r.estimate ? tr("estimated from sketched counts (nothing built)") : tr("predicted from exact counts (nothing built)");
         // where nothing is built, a row the counts cannot predict is not predicted (sweep 70c C15)
-        return (predicting_ ? tr("not predicted: %1") : tr("not built: %1")).arg(QString::fromStdString(r.error));
+        return (predicting_ ? tr("not predicted: %1") : tr("not built: %1")).arg(fromEngine(r.error));
     default: return {};
     }
 }

@@ -227,7 +227,7 @@ void AdvisorView::predict() {
 
 void AdvisorView::showAdvice(tscope::Advice advice) {
     advice_ = std::move(advice);
-    QString summary = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(advice_->summary).toHtmlEscaped());
+    QString summary = QStringLiteral("<b>%1</b>").arg(fromEngine(advice_->summary).toHtmlEscaped());
     if (!advice_->caveat.empty())
         summary += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(advice_->caveat).toHtmlEscaped());
     summary_->setText(summary);
@@ -333,7 +333,7 @@ void AdvisorView::fillTable() {
             f.supported ? humanBytes(static_cast<std::uint64_t>(f.bytes_moved)) : QStringLiteral("-"),
             f.supported ? humanSeconds(f.seconds) : QStringLiteral("-"),
             measured ? humanSeconds(measured_[i]) : QStringLiteral("-"),
-            QString::fromStdString(f.reason)};
+            fromEngine(f.reason)};
         for (int c = 0; c < Columns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == Reason) item->setToolTip(cells[c]);

@@ -390,7 +390,7 @@ void FormatsPanel::showArrays(int surveyRow) {
         return;
     }
     if (!r.built) {
-        arraysTitle_->setText(tr("%1: not built (%2).").arg(which, QString::fromStdString(r.error)));
+        arraysTitle_->setText(tr("%1: not built (%2).").arg(which, fromEngine(r.error)));
         return;
     }
     QStringList params;

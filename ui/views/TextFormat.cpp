@@ -1,6 +1,7 @@
 #include "views/TextFormat.hpp"
 
 #include <QLocale>
+#include <QRegularExpression>
 #include <cmath>
 
 namespace tsui {
@@ -57,6 +58,21 @@ QString shortNumber(double x) {
     // "0.0134" and "6.34e-3", sweep 72b)
     if (a >= 0.001) return threeDigits(x);
     return engineering(x);
+}
+
+QString fromEngine(const std::string& text) {
+    static const QRegularExpression power(QStringLiteral("(\\d+)\\^(\\d+)"));
+    static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
+                                   QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
+    QString in = QString::fromStdString(text), out;
+    qsizetype at = 0;
+    for (auto it = power.globalMatch(in); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += in.mid(at, m.capturedStart() - at) + m.captured(1);
+        for (const QChar c : m.captured(2)) out += digits[c.digitValue()];
+        at = m.capturedEnd();
+    }
+    return out + in.mid(at);
 }
 
 QString counted(qint64 n, const QString& one, const QString& many) {

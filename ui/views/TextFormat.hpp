@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tsui {
@@ -24,6 +25,9 @@ QString humanSeconds(double seconds);
 // "1 stream", "8 streams", "1,024 nonzeros": the window loads no translation, so tr()'s %n
 // plural forms had shown "8 stream(s)".
 QString counted(qint64 n, const QString& one, const QString& many);
+// An engine message as the window writes it: its powers, "16^3" and "2^29" (plain ASCII for the
+// CLI), in superscript, "16³" and "2²⁹", as the window's own text has them.
+QString fromEngine(const std::string& text);
 QString dimsText(const std::vector<std::uint64_t>& dims);
 
 }  // namespace tsui

@@ -92,6 +92,9 @@ private Q_SLOTS:
         QCOMPARE(shortNumber(0.00589), QStringLiteral("0.00589"));
         QCOMPARE(shortNumber(0.0134), QStringLiteral("0.0134"));
         QCOMPARE(shortNumber(0.000999), QStringLiteral("999e-6"));
+        // engine messages' powers in superscript, as the window writes them
+        QCOMPARE(fromEngine("no 16^3 tile; the limit is 2^29, x^y stays"),
+                 QStringLiteral("no 16³ tile; the limit is 2²⁹, x^y stays"));
         QCOMPARE(shortNumber(0.0589), QStringLiteral("0.0589"));
         QCOMPARE(shortNumber(12.34), QStringLiteral("12.3"));
         QCOMPARE(shortNumber(100000), QStringLiteral("100,000"));
