@@ -74,7 +74,7 @@ QVariant DecompRunsModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Run: return r.label;
     case Iter: return rep.iter;
-    case Seconds: return raw ? QVariant(rep.seconds) : QVariant(humanSeconds(rep.seconds));
+    case Seconds: return raw ? QVariant(rep.seconds) : QVariant(columnSeconds(rep.seconds));
     case Fit: return num(rep.fit, 6);
     case TrainRmse: return num(rep.train_rmse, 4);
     case TestRmse: return num(rep.test_rmse, 4);

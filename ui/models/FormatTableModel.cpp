@@ -71,7 +71,7 @@ QVariant FormatTableModel::data(const QModelIndex& index, int role) const {
     }
     case BuildSeconds:
         if (!r.built) return {};
-        return raw ? QVariant(r.build_seconds) : QVariant(humanSeconds(r.build_seconds));
+        return raw ? QVariant(r.build_seconds) : QVariant(columnSeconds(r.build_seconds));
     case Status:
         if (r.built && smallest(r))
             // the smallest for the row's own mode (its column says which): "the smallest for mode 1" took

@@ -43,7 +43,7 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     // times in their unit: a column in plain seconds mixed "0.0134" and "6.34e-3" (sweep 72b)
     auto time = [&](double s) -> QVariant {
         if (!r.ran) return raw ? QVariant() : QVariant(QStringLiteral("–"));
-        return raw ? QVariant(s) : QVariant(humanSeconds(s));
+        return raw ? QVariant(s) : QVariant(columnSeconds(s));
     };
     switch (index.column()) {
     case Kernel: return QString::fromLatin1(tscope::kernel_name(r.kernel));

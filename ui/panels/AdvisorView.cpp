@@ -331,8 +331,8 @@ void AdvisorView::fillTable() {
             f.supported ? humanBytes(f.storage_bytes) + (f.storage_exact ? QString() : QStringLiteral(" ~"))
                         : QStringLiteral("-"),
             f.supported ? humanBytes(static_cast<std::uint64_t>(f.bytes_moved)) : QStringLiteral("-"),
-            f.supported ? humanSeconds(f.seconds) : QStringLiteral("-"),
-            measured ? humanSeconds(measured_[i]) : QStringLiteral("-"),
+            f.supported ? columnSeconds(f.seconds) : QStringLiteral("-"),
+            measured ? columnSeconds(measured_[i]) : QStringLiteral("-"),
             fromEngine(f.reason)};
         for (int c = 0; c < Columns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);

@@ -92,6 +92,18 @@ QString humanSeconds(double seconds) {
     return engineering(seconds) + QStringLiteral(" s");
 }
 
+QString columnSeconds(double seconds) {
+    const QString text = humanSeconds(seconds);
+    const qsizetype space = text.indexOf(QLatin1Char(' '));
+    if (space < 0 || !std::isfinite(seconds) || seconds == 0) return text;
+    const QString digits = text.left(space), unit = text.mid(space);
+    bool ok = false;
+    const double x = digits.toDouble(&ok);
+    if (!ok || digits.contains(QLatin1Char('e')) || std::fabs(x) >= 1000) return text;  // "1,188 s", "12e-15 s"
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    return QString::number(x, 'f', std::max(0, 2 - magnitude)) + unit;
+}
+
 QString dimsText(const std::vector<std::uint64_t>& dims) {
     QStringList parts;
     for (auto d : dims) parts << grouped(d);

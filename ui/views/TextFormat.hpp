@@ -22,6 +22,9 @@ QString shortNumber(double x);
 QString engineering(double x);
 // Seconds in the unit that keeps the digits few: 1.11 s, 5.89 ms, 806 µs, 12 ns.
 QString humanSeconds(double seconds);
+// As humanSeconds, but always three significant digits ("3.00 ms"), for a table's column, where
+// "3 ms" beside "2.45 ms" read as a rounder, other kind of figure.
+QString columnSeconds(double seconds);
 // "1 stream", "8 streams", "1,024 nonzeros": the window loads no translation, so tr()'s %n
 // plural forms had shown "8 stream(s)".
 QString counted(qint64 n, const QString& one, const QString& many);

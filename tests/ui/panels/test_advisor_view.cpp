@@ -75,7 +75,7 @@ private Q_SLOTS:
         for (int r = 0; r < 7; ++r) QVERIFY(view.table()->item(r, 5)->text() != QStringLiteral("-"));
         // times in their unit on screen, in seconds in the CSV under headers that say so (sweep 72b)
         QCOMPARE(view.table()->item(0, 5)->text(),
-                 humanSeconds(view.table()->item(0, 5)->data(Qt::UserRole).toDouble()));
+                 columnSeconds(view.table()->item(0, 5)->data(Qt::UserRole).toDouble()));
         QVERIFY(view.table()->item(0, 4)->text().endsWith(QStringLiteral("s")));
         const QStringList csv = toCsv(*view.table()->model()).split(QLatin1Char('\n'));
         QVERIFY2(csv.front().contains(QStringLiteral(",predicted s,measured s,")), qPrintable(csv.front()));

@@ -92,6 +92,13 @@ private Q_SLOTS:
         QCOMPARE(shortNumber(0.00589), QStringLiteral("0.00589"));
         QCOMPARE(shortNumber(0.0134), QStringLiteral("0.0134"));
         QCOMPARE(shortNumber(0.000999), QStringLiteral("999e-6"));
+        // a table's times keep three digits, "3.00 ms" beside "2.45 ms" ("3 ms" read as another kind of figure)
+        QCOMPARE(columnSeconds(0.003), QStringLiteral("3.00 ms"));
+        QCOMPARE(columnSeconds(0.00245), QStringLiteral("2.45 ms"));
+        QCOMPARE(columnSeconds(0.0203), QStringLiteral("20.3 ms"));
+        QCOMPARE(columnSeconds(1.5), QStringLiteral("1.50 s"));
+        QCOMPARE(columnSeconds(1188), humanSeconds(1188));  // "1,188 s" as it is
+        QCOMPARE(columnSeconds(0), QStringLiteral("0 s"));
         // engine messages' powers in superscript, as the window writes them
         QCOMPARE(fromEngine("no 16^3 tile; the limit is 2^29, x^y stays"),
                  QStringLiteral("no 16³ tile; the limit is 2²⁹, x^y stays"));
