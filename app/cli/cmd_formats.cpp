@@ -84,12 +84,9 @@ int run_formats_streamed(const Args& args, const std::string& path) {
               << ", read in parts in " << number(profile.seconds) << " s, never whole\n\n"
               << table.render()
               << "\nPredicted by the storage model from counts over the file (nothing built): an exact prediction is "
-                 "the built "
-                 "format's bytes; ~ marks an estimate, from counts sketched where they cross the slices of mode 1 "
-                 "(HyperLogLog, "
-                 "standard error 0.8%, or a sample of mode 1's fibers) or from a formula that leaves out small arrays "
-                 "(BLCO's "
-                 "block table, sCOO's index widths).\n";
+                 "the built format's bytes; ~ marks an estimate, from counts sketched where they cross the slices of "
+                 "mode 1 (HyperLogLog, standard error 0.8%, or a sample of mode 1's fibers) or from a formula that "
+                 "leaves out small arrays (BLCO's block table, sCOO's index widths).\n";
     return 0;
 }
 

@@ -5,7 +5,9 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -89,11 +91,12 @@ void download(const QUrl& url, const QString& target, bool quiet) {
     d.start(url, target);
     if (d.running()) loop.exec();
     line.end();
-    if (stalled) {
-        std::string kept = error.toStdString();  // "cancelled; the 1,000 bytes fetched so far are kept for a resume"
-        if (kept.rfind("cancelled; ", 0) == 0) kept.erase(0, 11);
+    if (stalled) {  // said from the part on disk, not by taking the cancel's own words apart
+        const qint64 kept = QFileInfo(tsui::DatasetDownload::partPath(target)).size();
         throw Error(url.toString().toStdString() + ": nothing arrived for " + number(stall) +
-                    " s, so the download stopped; " + kept + " (fetch again)");
+                    " s, so the download stopped; the " +
+                    grouped(static_cast<std::uint64_t>(std::max<qint64>(kept, 0))) +
+                    " bytes fetched so far are kept for a resume (fetch again)");
     }
     if (!error.isEmpty()) throw Error(error.toStdString());
 }

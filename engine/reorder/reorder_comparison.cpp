@@ -33,21 +33,28 @@ ReorderSide measure(const CooTensor& t, const ReorderCompareRequest& request, co
     return side;
 }
 
+using Sweeps = std::vector<std::pair<FormatKind, double>>;
+
+// `format`'s seconds in `sweeps`, nullptr where it has none yet.
+double* seconds_of(Sweeps& sweeps, FormatKind format) {
+    const auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const auto& p) { return p.first == format; });
+    return it == sweeps.end() ? nullptr : &it->second;
+}
+
 // One MTTKRP sweep a format (each mode's median, summed) on `t`.
-std::vector<std::pair<FormatKind, double>> sweep(const CooTensor& t, const ReorderCompareRequest& request, int repeat,
-                                                 RunControl& control) {
+Sweeps sweep(const CooTensor& t, const ReorderCompareRequest& request, int repeat, RunControl& control) {
     BenchRequest bench;
     bench.formats = request.mttkrp_formats;
     bench.backends = {Backend::Omp};
     bench.rank = request.rank;
     bench.repeat = repeat;
-    std::vector<std::pair<FormatKind, double>> out;
+    Sweeps out;
     for (const BenchResult& r : run_bench(t, bench, control)) {
         if (!r.ran) continue;
-        auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == r.format; });
-        if (it == out.end())
+        if (double* s = seconds_of(out, r.format))
+            *s += r.median_s;
+        else
             out.emplace_back(r.format, r.median_s);
-        else it->second += r.median_s;
     }
     return out;
 }
@@ -66,12 +73,10 @@ void time_sweeps(const CooTensor& before, const CooTensor& after, const ReorderC
                           (side == &c.before ? "file order" : "relabelled"));
             for (const auto& [format, seconds] :
                  sweep(side == &c.before ? before : after, request, request.repeat, control)) {
-                auto it = std::find_if(side->mttkrp_sweep_s.begin(), side->mttkrp_sweep_s.end(),
-                                       [&](const auto& p) { return p.first == format; });
-                if (it == side->mttkrp_sweep_s.end())
-                    side->mttkrp_sweep_s.emplace_back(format, seconds);
+                if (double* s = seconds_of(side->mttkrp_sweep_s, format))
+                    *s = std::min(*s, seconds);
                 else
-                    it->second = std::min(it->second, seconds);
+                    side->mttkrp_sweep_s.emplace_back(format, seconds);
             }
         }
 }

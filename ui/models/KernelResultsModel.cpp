@@ -36,14 +36,10 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && !raw) return {};
     // a row that did not run has no number: its raw value is none, so that a CSV says "–" and a
     // sort puts it last (both had taken 0, the fastest time: sweep 72b F3)
-    auto num = [&](double x) -> QVariant {
-        if (!r.ran) return raw ? QVariant() : QVariant(QStringLiteral("–"));
-        return raw ? QVariant(x) : QVariant(shortNumber(x));
-    };
     // times in their unit: a column in plain seconds mixed "0.0134" and "6.34e-3" (sweep 72b)
-    auto time = [&](double s) -> QVariant {
+    auto value = [&](double x, QString (*text)(double)) -> QVariant {
         if (!r.ran) return raw ? QVariant() : QVariant(QStringLiteral("–"));
-        return raw ? QVariant(s) : QVariant(columnSeconds(s));
+        return raw ? QVariant(x) : QVariant(text(x));
     };
     switch (index.column()) {
     case Kernel: return QString::fromLatin1(tscope::kernel_name(r.kernel));
@@ -59,12 +55,12 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
         return static_cast<qulonglong>(r.rank);
     case Median:  // a row that did not run says so where its time would be: "–" alone read as no error (sweep 73b)
         if (!r.ran) return raw ? QVariant() : QVariant(tr("not run"));
-        return time(r.median_s);
+        return value(r.median_s, columnSeconds);
     case Transfer:
-        return r.backend == tscope::Backend::Cuda ? time(r.transfer_s)
+        return r.backend == tscope::Backend::Cuda ? value(r.transfer_s, columnSeconds)
                                                   : (raw ? QVariant() : QVariant(QStringLiteral("–")));
-    case Gflops: return num(r.gflops);
-    case Gbps: return num(r.gbps);
+    case Gflops: return value(r.gflops, shortNumber);
+    case Gbps: return value(r.gbps, shortNumber);
     case Error:
         if (!r.max_rel_error) return raw ? QVariant() : QVariant(QStringLiteral("–"));
         return raw ? QVariant(*r.max_rel_error) : QVariant(engineering(*r.max_rel_error));

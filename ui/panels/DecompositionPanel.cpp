@@ -349,6 +349,15 @@ void DecompositionPanel::openRun() {
     if (!path.isEmpty() && !openRunFile(path, &error)) QMessageBox::warning(this, tr("Open run"), error);
 }
 
+// What the split chart's place says where no CPD run is there; `otherRuns`: Tucker or
+// FasterTucker runs are.
+QString DecompositionPanel::splitHintText(bool otherRuns) {
+    return otherRuns ? tr("Where a run's time goes is drawn for CPD runs (setup, MTTKRP, dense steps, fit); "
+                          "the runs here are Tucker or FasterTucker. Run CPD to add one.")
+                     : tr("Run CPD to see where its iterations go: the setup it pays once (read, format build, "
+                          "upload) and its mean iteration (MTTKRP, dense steps, fit), one bar per run.");
+}
+
 // The method as the run list names it, "CPD-ALS", whether run here or opened from a file (an
 // opened run read "CPD" beside a live "CPD-ALS": two names for one method, sweep 72b F8).
 QString DecompositionPanel::methodWord(tscope::DecompMethod method) const {
@@ -709,9 +718,7 @@ void DecompositionPanel::replot() {
 // length would mean nothing), and on one scale a second of setup hides milliseconds of MTTKRP.
 void DecompositionPanel::buildSplitPlot(QWidget* parent) {
     splitStack_ = new QStackedWidget(parent);
-    splitHint_ = new QLabel(tr("Run CPD to see where its iterations go: the setup it pays once (read, format build, "
-                               "upload) and its mean iteration (MTTKRP, dense steps, fit), one bar per run."),
-                            splitStack_);
+    splitHint_ = new QLabel(splitHintText(false), splitStack_);
     splitHint_->setObjectName(QStringLiteral("decompSplitHint"));
     splitHint_->setAlignment(Qt::AlignCenter);
     splitHint_->setWordWrap(true);
@@ -807,11 +814,7 @@ void DecompositionPanel::replotSplit() {
         if (r.method == tscope::DecompMethod::Cpd) cpd.push_back(&r);
     splitStack_->setCurrentWidget(cpd.empty() ? static_cast<QWidget*>(splitHint_) : splitPlot_);
     // with Tucker or FasterTucker runs alone, say that this chart is CPD's, not "Run CPD" as if none were there
-    splitHint_->setText(model_->runs().empty()
-                            ? tr("Run CPD to see where its iterations go: the setup it pays once (read, format build, "
-                                 "upload) and its mean iteration (MTTKRP, dense steps, fit), one bar per run.")
-                            : tr("Where a run's time goes is drawn for CPD runs (setup, MTTKRP, dense steps, fit); "
-                                 "the runs here are Tucker or FasterTucker. Run CPD to add one."));
+    splitHint_->setText(splitHintText(!model_->runs().empty()));
     splitPlot_->clearItems();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int n = static_cast<int>(cpd.size());

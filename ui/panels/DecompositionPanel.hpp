@@ -83,6 +83,7 @@ private:
     QString describePoint(QCustomPlot* plot, QPointF pixel) const;
     void replotSplit();
     QString methodWord(tscope::DecompMethod method) const;
+    static QString splitHintText(bool otherRuns);
     void buildSplitPlot(QWidget* parent);
     void methodChanged();
     static int defaultRank(tscope::DecompMethod method);

@@ -300,8 +300,7 @@ void DensityPanel::showCounts(Result r) {
         // the colours reach at least a dense tile's fill: where every tile held one nonzero, the
         // fullest (1/4096) had been the brightest yellow, read as full (sweep 73b)
         const double dense = static_cast<double>(tm.threshold) / 4096.0;
-        drawDensityMap(tiles_, tm.map, dataset_->tensor.dim(tm.map.mode_x), dataset_->tensor.dim(tm.map.mode_y), false,
-                       tr("fill of the fullest tile (dense from %1)").arg(shortNumber(dense)), dense);
+        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile (dense from %1)").arg(shortNumber(dense)), dense);
         tileCaption_->setText(
             tr("%1; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
                "One pixel: %6 × %7 indices.")
@@ -447,8 +446,9 @@ void DensityPanel::drawFibers() {
     fibers_->replot();
 }
 
-void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool logScale, const QString& what) {
-    drawDensityMap(plot, m, dataset_->tensor.dim(m.mode_x), dataset_->tensor.dim(m.mode_y), logScale, what);
+void DensityPanel::drawMap(QCustomPlot* plot, const tscope::DensityMap& m, bool logScale, const QString& what,
+                           double scaleTop) {
+    drawDensityMap(plot, m, dataset_->tensor.dim(m.mode_x), dataset_->tensor.dim(m.mode_y), logScale, what, scaleTop);
 }
 
 }  // namespace tsui

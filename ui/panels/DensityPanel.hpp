@@ -66,7 +66,8 @@ private:
     void drawSlices();
     void drawFibers();
     // A bin spans map.cells_x x map.cells_y indices, on the tile map too (its tiles times 16)
-    void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, bool logScale, const QString& what);
+    void drawMap(QCustomPlot* plot, const tscope::DensityMap& map, bool logScale, const QString& what,
+                 double scaleTop = 0);
     void attachReadouts();
     // tiles: the tile map's readout (a fill share), else the nonzero map's (a count)
     QString describeCell(QCustomPlot* plot, const tscope::DensityMap& map, bool tiles, QPointF pixel,
