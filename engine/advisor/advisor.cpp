@@ -89,7 +89,9 @@ std::string fmt(const char* f, double x) {
     return buf;
 }
 // A mean count as people write it: 3.21, 48.5, 2000 (not "%.3g"'s 2e+03).
-std::string amount(double x) { return x >= 1000 ? fmt("%.0f", x) : fmt("%.3g", x); }
+std::string amount(double x) {
+    return x >= 1000 ? grouped(static_cast<std::uint64_t>(std::llround(x))) : fmt("%.3g", x);
+}
 
 std::string mb(double bytes) {
     if (bytes >= 1e9) return fmt("%.2f GB", bytes / 1e9);
@@ -203,9 +205,10 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
                ", against COO's " + std::to_string(p.order() + 1) + (fibers.empty() ? "" : ", and " + fibers);
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
-        const std::string held = p.hicoo_blocks == 1 ? "HiCOO's one block holds all " + amount(per_block) + " nonzeros, "
-                                                      : "HiCOO's " + std::to_string(p.hicoo_blocks) + " blocks hold " +
-                                                            amount(per_block) + " nonzeros each, ";
+        const std::string held =
+            p.hicoo_blocks == 1
+                ? "HiCOO's one block holds all " + amount(per_block) + " nonzeros, "
+                : "HiCOO's " + grouped(p.hicoo_blocks) + " blocks hold " + amount(per_block) + " nonzeros each, ";
         return held + (per_block < 8 ? "too few to reuse factor rows" : "reusing rows within a block") +
                ", and it still adds one output row per nonzero";
     }

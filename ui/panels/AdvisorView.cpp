@@ -301,12 +301,20 @@ void AdvisorView::showMeasured(const std::vector<tscope::BenchResult>& rows) {
     }
     QString verdict = tr("No format ran.");
     if (!measured.empty()) {
-        verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted best, %2, "
-                     "took %3x the measured best's time (%4).")
-                      .arg(shortNumber(tscope::kendall_tau(predicted, measured, 0.05)))
-                      .arg(QString::fromLatin1(tscope::format_name(advice_->ranking[best_predicted].format)))
-                      .arg(shortNumber(measured_[best_predicted] / measured_[best_measured]))
-                      .arg(QString::fromLatin1(tscope::format_name(advice_->ranking[best_measured].format)));
+        const QString tau = shortNumber(tscope::kendall_tau(predicted, measured, 0.05));
+        const QString predictedBest = QString::fromLatin1(tscope::format_name(advice_->ranking[best_predicted].format));
+        // "took 1x the measured best's time (ALTO)" had said of ALTO that it matched itself
+        if (best_predicted == best_measured)
+            verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted "
+                         "best, %2, "
+                         "was the measured best.")
+                          .arg(tau, predictedBest);
+        else
+            verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted "
+                         "best, %2, "
+                         "took %3x the measured best's time (%4).")
+                          .arg(tau, predictedBest, shortNumber(measured_[best_predicted] / measured_[best_measured]),
+                               QString::fromLatin1(tscope::format_name(advice_->ranking[best_measured].format)));
     }
     QStringList reasons;
     for (const auto& [why, formats] : refused)

@@ -199,12 +199,17 @@ private Q_SLOTS:
         for (const TreeCounts& c : p.csf_trees) QCOMPARE(c.split_fibers, c.nodes[c.nodes.size() - 2]);
     }
 
-    // One HiCOO block of 2,000 nonzeros reads so ("HiCOO's 1 blocks hold 2e+03 nonzeros each").
+    // One HiCOO block of 2,000 nonzeros reads so ("HiCOO's 1 blocks hold 2e+03 nonzeros each"),
+    // and counts of thousands are grouped (sweep 74: "HiCOO's 4049428 blocks").
     void oneHicooBlockReadsAsOne() {
         const CooTensor t = tstest::random_tensor({16, 16, 16, 16, 16}, 2000, 8);
         const Advice a = advise(profile_tensor(t), {KernelKind::MTTKRP, Backend::Omp, {}, 8}, test_machine());
         const std::string& why = line_of(a, FormatKind::HiCOO).reason;
-        QVERIFY2(why.find("HiCOO's one block holds all 2000 nonzeros") == 0, why.c_str());
+        QVERIFY2(why.find("HiCOO's one block holds all 2,000 nonzeros") == 0, why.c_str());
+        const CooTensor spread = tstest::random_tensor({4000, 4000, 4000}, 3000, 8);
+        const Advice b = advise(profile_tensor(spread), {KernelKind::MTTKRP, Backend::Omp, {}, 8}, test_machine());
+        const std::string& many = line_of(b, FormatKind::HiCOO).reason;
+        QVERIFY2(many.find("HiCOO's 2,") == 0 && many.find(" blocks hold 1") != std::string::npos, many.c_str());
     }
 
     // An order-1 tensor: its trees have no fiber level, so no reason speaks of CSF's fibers (they
