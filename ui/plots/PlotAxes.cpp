@@ -134,6 +134,18 @@ void placeLegendAbove(QCustomPlot* plot) {
     // margins added, stays below QWIDGETSIZE_MAX counts as set and replaces that hint; the
     // height keeps its hint.
     plot->legend->setMaximumSize(QWIDGETSIZE_MAX / 2, QWIDGETSIZE_MAX);
+    // Each name only as wide as it is: the legend's columns shared out the plot's whole width,
+    // so two names sat at its two ends (the Advisor's "predicted" ... "measured"). With every
+    // column at its widest the rest of the row stays empty at the right. Before each replot,
+    // since the plots add and rename their graphs at will.
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            QCPAbstractLegendItem* item = plot->legend->item(i);
+            if (!item) continue;
+            item->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
+            item->setMaximumSize(item->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
+        }
+    });
 }
 
 }  // namespace tsui
