@@ -58,6 +58,22 @@ private slots:
         QVERIFY(!refitLegendColumns(plot.get()));  // nothing changed
     }
 
+    // Two short names sit side by side at the left, each as wide as it is: the legend's columns
+    // had shared out the whole width, putting the second name at the plot's middle.
+    void shortNamesSitTogether() {
+        QCustomPlot plot;
+        placeLegendAbove(&plot);
+        plot.legend->setVisible(true);
+        plot.addGraph()->setName(QStringLiteral("predicted"));
+        plot.addGraph()->setName(QStringLiteral("measured"));
+        plot.resize(1200, 300);
+        plot.replot();
+        const QRect first = plot.legend->item(0)->outerRect(), second = plot.legend->item(1)->outerRect();
+        QVERIFY2(second.left() - first.right() < 40,
+                 qPrintable(QStringLiteral("%1 px apart").arg(second.left() - first.right())));
+        QVERIFY(second.right() < 600);
+    }
+
     // Neither chart's minimum width follows its legend's names any longer.
     void chartsAskLittleWidth() {
         ScalingPlot scaling;  // the bundled recordings: six lines of long names
