@@ -116,15 +116,18 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     lower->setObjectName(QStringLiteral("reorderLowerSplit"));
     table_ = new QTableWidget(0, 7, lower);
     table_->setObjectName(QStringLiteral("reorderStorage"));
-    // Headers of two lines and the note cut at the table's edge (whole in its tooltip): at the
-    // window's 1280 px the table had scrolled sideways, the note and the units out of sight.
+    // Headers of two lines and the note wrapped in the width left to it (whole in its tooltip too):
+    // at the window's 1280 px the table had scrolled sideways, the note and the units out of
+    // sight; cut at the table's edge, "128³ blocks 4,049,428 → …" hid the figure it is there for.
     table_->setHorizontalHeaderLabels({tr("format"), tr("bytes\nfile order"), tr("bytes\nrelabelled"), tr("change"),
                                        tr("units\nfile order"), tr("units\nrelabelled"), tr("what changed")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(6, QHeaderView::Stretch);
-    table_->setWordWrap(false);
-    table_->setTextElideMode(Qt::ElideRight);
+    table_->setWordWrap(true);
+    table_->verticalHeader()->setMinimumSectionSize(
+        table_->verticalHeader()->defaultSectionSize());  // one-line rows as before
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     setUpResultTable(table_);
     bars_ = makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
