@@ -432,45 +432,113 @@ std::unique_ptr<KernelCase> make_case(const CooTensor& t, const BenchRequest& r,
     return nullptr;
 }
 
-}  // namespace
-
-std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
+// The request's own limits and what its factors, or SpTV's vectors, take, before any allocation.
+void check_request(const CooTensor& t, const BenchRequest& request, const std::vector<int>& modes) {
     if (request.rank == 0) throw InputError("--rank must be at least 1");
     if (request.repeat < 1) throw InputError("--repeat must be at least 1");
-    const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
     for (int m : modes)
         check_mode(m, t.order());
-    // the factors and a mode's output, or SpTV's vectors (it takes no factors), before any allocation
-    const bool sptv = request.kernel == KernelKind::SpTV;
-    if (sptv) {
+    if (request.kernel == KernelKind::SpTV) {
         std::vector<std::uint64_t> lengths(static_cast<std::size_t>(t.order()), 0);  // by mode, so messages name it
         for (int m : modes) lengths[static_cast<std::size_t>(m)] = t.dim(m);
         check_per_index_fits(lengths, 2, "its vector and its copy");
     } else {
         check_factors_fit(t.dims(), request.rank, static_cast<long double>(t.bytes()));
     }
-    validate_options(t, request.options);     // what `formats` refuses, bench refuses too
+    validate_options(t, request.options);  // what `formats` refuses, bench refuses too
+}
+
+// The request's factors, or random ones drawn by the file's ids (SpTV takes none).
+std::vector<DenseMatrix> bench_factors(const CooTensor& t, const BenchRequest& request) {
     std::vector<DenseMatrix> factors = request.factors;
-    if (factors.empty() && !sptv)
+    if (factors.empty() && request.kernel != KernelKind::SpTV)
         for (int m = 0; m < t.order(); ++m)
             factors.push_back(random_matrix_by_ids(ids_of_mode(request.original_ids, m), t.dim(m), request.rank, std::uint64_t(m) + 1));
-    if (request.kernel == KernelKind::TTMc) {  // every mode's output, beside the tensor, before the first mode runs
-        long double all = 0, largest = 0;
-        for (int m : modes) {
-            const long double bytes =
-                static_cast<long double>(ttmc_columns(factors, m)) * static_cast<long double>(t.dim(m)) * 8.0L;
-            check_fits_memory(bytes + static_cast<long double>(t.bytes()),
-                              "TTMc's output for mode " + std::to_string(m + 1) + " at rank " +
-                                  std::to_string(request.rank) + ", beside the tensor,");
-            all += bytes, largest = std::max(largest, bytes);
-        }
-        if (request.check)  // the serial results are kept, one per mode, for every format's rows to be checked against
-            check_fits_memory(
-                all + largest + static_cast<long double>(t.bytes()),
-                "TTMc at rank " + std::to_string(request.rank) +
-                    " with --check (the serial result of every mode, kept to check each row, and one output, "
-                    "beside the tensor)");
+    return factors;
+}
+
+// TTMc: every mode's output, beside the tensor, before the first mode runs.
+void check_ttmc_outputs_fit(const CooTensor& t, const BenchRequest& request, const std::vector<int>& modes,
+                            const std::vector<DenseMatrix>& factors) {
+    long double all = 0, largest = 0;
+    for (int m : modes) {
+        const long double bytes =
+            static_cast<long double>(ttmc_columns(factors, m)) * static_cast<long double>(t.dim(m)) * 8.0L;
+        check_fits_memory(bytes + static_cast<long double>(t.bytes()),
+                          "TTMc's output for mode " + std::to_string(m + 1) + " at rank " +
+                              std::to_string(request.rank) + ", beside the tensor,");
+        all += bytes, largest = std::max(largest, bytes);
     }
+    if (request.check)  // the serial results are kept, one per mode, for every format's rows to be checked against
+        check_fits_memory(all + largest + static_cast<long double>(t.bytes()),
+                          "TTMc at rank " + std::to_string(request.rank) +
+                              " with --check (the serial result of every mode, kept to check each row, and one output, "
+                              "beside the tensor)");
+}
+
+// The roofline's machine figures, measured (once per process) before any kernel runs, not
+// between the rows they judge.
+void measure_machine(const BenchRequest& request) {
+    for (Backend b : request.backends) {
+        if (b == Backend::Cuda && !query_gpu().available) continue;
+        copy_bandwidth_for(b);
+        if (request.kernel == KernelKind::MTTKRP || request.kernel == KernelKind::SpTTM) gather_bandwidth_for(b);
+        if (b != Backend::Cuda) cpu_peak();
+    }
+}
+
+// The formats asked for; "all" is those that some requested backend runs this kernel on.
+std::vector<FormatKind> formats_to_run(const BenchRequest& request, const KernelCase& kernel) {
+    if (!request.formats.empty()) return request.formats;
+    std::vector<FormatKind> kinds;
+    for (FormatKind k : available_formats())
+        if (std::any_of(request.backends.begin(), request.backends.end(),
+                        [&](Backend b) { return b != Backend::CpuRef && kernel.supports(b, k); }))
+            kinds.push_back(k);
+    return kinds;
+}
+
+// Why a row cannot run before anything is built, or "": no device (whatever the format), no
+// kernel for the format on the backend, or values the GPU's fp32 cannot hold.
+std::string why_not_run(const KernelCase& kernel, KernelKind kind_of_kernel, Backend backend, FormatKind kind,
+                        const std::string& gpu_refusal) {
+    if (backend == Backend::Cuda && !query_gpu().available) return query_gpu().reason;
+    if (!kernel.supports(backend, kind))
+        return std::string(backend_name(backend)) + " has no " + kernel_name(kind_of_kernel) + " kernel for " +
+               format_name(kind);
+    if (backend == Backend::Cuda) return gpu_refusal;
+    return {};
+}
+
+// Times one row after a warm-up run: its median, on cuda the kernels and the transfers apart.
+void time_row(BenchResult& row, const std::function<void(DeviceTiming&)>& run, int repeat, RunControl& control) {
+    std::vector<double> kernel_times, transfer_times;
+    DeviceTiming timing;
+    control.check();
+    run(timing);  // warm-up
+    for (int r = 0; r < repeat; ++r) {
+        control.check();  // a cancel waits one run at most, not the row's repeats
+        const auto start = Clock::now();
+        run(timing);
+        row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        kernel_times.push_back(timing.kernel_s);
+        transfer_times.push_back(timing.upload_s + timing.download_s);
+    }
+    row.median_s = detail::median_of(row.seconds);
+    if (row.backend == Backend::Cuda) {
+        row.seconds = kernel_times;
+        row.median_s = detail::median_of(kernel_times);
+        row.transfer_s = detail::median_of(transfer_times);
+    }
+}
+
+}  // namespace
+
+std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
+    const std::vector<int> modes = request.modes.empty() ? natural_modes(t.order()) : request.modes;
+    check_request(t, request, modes);
+    const std::vector<DenseMatrix> factors = bench_factors(t, request);
+    if (request.kernel == KernelKind::TTMc) check_ttmc_outputs_fit(t, request, modes, factors);
     // the cuda rows' values, fp32 there: their rows say why they did not run (the others run)
     const bool cuda =
         std::find(request.backends.begin(), request.backends.end(), Backend::Cuda) != request.backends.end();
@@ -487,21 +555,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         return rows;
     }
     const std::unique_ptr<KernelCase> kernel = make_case(t, request, factors);
-    // the roofline's machine figures, measured (once per process) before any kernel runs, not
-    // between the rows they judge
-    for (Backend b : request.backends) {
-        if (b == Backend::Cuda && !query_gpu().available) continue;
-        copy_bandwidth_for(b);
-        if (request.kernel == KernelKind::MTTKRP || request.kernel == KernelKind::SpTTM) gather_bandwidth_for(b);
-        if (b != Backend::Cuda) cpu_peak();
-    }
-
-    std::vector<FormatKind> kinds = request.formats;
-    if (kinds.empty())  // "all": the formats that some requested backend runs this kernel on
-        for (FormatKind k : available_formats())
-            if (std::any_of(request.backends.begin(), request.backends.end(),
-                            [&](Backend b) { return b != Backend::CpuRef && kernel->supports(b, k); }))
-                kinds.push_back(k);
+    measure_machine(request);
+    const std::vector<FormatKind> kinds = formats_to_run(request, *kernel);
 
     // the rows to come, for progress: the Kernels tab's bar read 0% with 8 of 42 rows in (sweep 66b M2)
     std::uint64_t planned = 0;
@@ -532,19 +587,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 row.mode = mode;
                 row.rank = kernel->rank();
                 row.device = device_of(backend);
-                if (backend == Backend::Cuda && !query_gpu().available) {  // say so, whatever the format
-                    row.error = query_gpu().reason;
-                    keep(std::move(row));
-                    continue;
-                }
-                if (!kernel->supports(backend, kind)) {
-                    row.error = std::string(backend_name(backend)) + " has no " + kernel_name(request.kernel) +
-                                " kernel for " + format_name(kind);
-                    keep(std::move(row));
-                    continue;
-                }
-                if (backend == Backend::Cuda && !gpu_refusal.empty()) {
-                    row.error = gpu_refusal;
+                if (std::string why = why_not_run(*kernel, request.kernel, backend, kind, gpu_refusal); !why.empty()) {
+                    row.error = std::move(why);
                     keep(std::move(row));
                     continue;
                 }
@@ -555,25 +599,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     }
                     row.build_seconds = format->build_seconds();
                     // cpu-ref times the oracle itself, on the tensor's coordinates
-                    const auto run = kernel->prepare(*format, mode, backend, control);
-                    std::vector<double> kernel_times, transfer_times;
-                    DeviceTiming timing;
-                    control.check();
-                    run(timing);  // warm-up
-                    for (int r = 0; r < request.repeat; ++r) {
-                        control.check();  // a cancel waits one run at most, not the row's repeats
-                        const auto start = Clock::now();
-                        run(timing);
-                        row.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-                        kernel_times.push_back(timing.kernel_s);
-                        transfer_times.push_back(timing.upload_s + timing.download_s);
-                    }
-                    row.median_s = detail::median_of(row.seconds);
-                    if (backend == Backend::Cuda) {  // kernels and transfers apart
-                        row.seconds = kernel_times;
-                        row.median_s = detail::median_of(kernel_times);
-                        row.transfer_s = detail::median_of(transfer_times);
-                    }
+                    time_row(row, kernel->prepare(*format, mode, backend, control), request.repeat, control);
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
                     row.bytes_moved = kernel->bytes(*format, mode, backend);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
