@@ -45,8 +45,8 @@ std::string of_bound(const BenchResult& r) {
 // What the table's roofline columns mean, printed above it.
 constexpr const char* kRooflineLegend =
     "roofline: min bytes = the format's arrays, each distinct factor row once, the result (SpTV on omp:\n"
-    "          the arrays its loop reads; COO, HOCSR, CFB, HOCFS-CSR and CSF are planned into one loop\n"
-    "          over fiber starts, columns and values, HOCSR's empty rows left out, so they run alike);\n"
+    "          the arrays its loop reads; COO, CFB, HOCFS-CSR and CSF are planned into one loop over\n"
+    "          fiber starts, columns and values, so they run alike; HOCSR reads every row's offsets);\n"
     "          of bound = those bytes' time at the copy bandwidth / median (--json: bound_s, share_of_bound);\n"
     "          gathers = GPU MTTKRP/SpTTM: a factor row per nonzero (nnz x R x 4 bytes) at the measured\n"
     "          rate of gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps,\n"

@@ -160,21 +160,25 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
                " padding) and keeps 32 bytes of row bookkeeping per fiber: " + fibers + ", so it moves " +
                mb(f.bytes_moved) + (is_best ? "" : " against " + mb(best.bytes_moved) + " for " + format_name(best.format));
     }
-    if (f.format == FormatKind::HOCSR && backend == Backend::Cuda) {  // its own kernel (cuda/sptv_tuples.cuh)
-        const std::string moved = "HOCSR's GPU kernel reads the row offset of every index tuple of the other modes, most of them "
-                                  "empty rows: it moves " + mb(f.bytes_moved);
+    if (f.format == FormatKind::HOCSR) {  // its own loop over every row (hocfs Alg. 4; cuda/sptv_tuples.cuh)
+        const std::string moved =
+            std::string(backend == Backend::Cuda ? "HOCSR's GPU kernel" : "HOCSR's loop (hocfs Alg. 4)") +
+            " reads the row offset of every index tuple of the other modes, most of them "
+            "empty rows: it moves " +
+            mb(f.bytes_moved);
         if (is_best) return moved + "; predicted fastest";
         return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
                fmt("%.2gx", f.seconds / best.seconds) + " its time";
     }
-    // the other five run one loop (fiber_sums) over index, value and offset arrays of the same
+    // the other four run one loop (fiber_sums) over index, value and offset arrays of the same
     // widths (cost_model.cpp)
     const std::string pointer = std::to_string(p.index_bytes * 8) + "-bit fiber pointer";
     const std::string loop = fibers + ": " + name + " runs the CSR loop over an index and a value per nonzero and a " + pointer +
                              " and a result per fiber, " + mb(f.bytes_moved) + " per sweep";
     if (is_best)
-        return loop + (backend == Backend::Cuda ? "; COO, CFB, HOCFS-CSR and CSF run the same product and are predicted tied"
-                                                : "; COO, HOCSR, CFB, HOCFS-CSR and CSF run the same loop and are predicted tied");
+        return loop + (backend == Backend::Cuda
+                           ? "; COO, CFB, HOCFS-CSR and CSF run the same product and are predicted tied"
+                           : "; COO, CFB, HOCFS-CSR and CSF run the same loop and are predicted tied");
     if (f.seconds <= best.seconds * 1.0001) return loop + "; the same loop as " + std::string(format_name(best.format)) + ", predicted tied";
     return loop + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
 }

@@ -324,20 +324,21 @@ void sptv(Ledger& g, const TrafficInput& in) {
         g.steps(2 * F);  // a fiber's sum and store, and the division for its block's width
         return;
     }
-    // COO, HOCSR, CFB, HOCFS-CSR and CSF all run fiber_sums (cpu/sptv_cpu.cpp), one
-    // instantiation for them all: per nonzero an index (I bytes, col[z]) and a value (V, val[z])
-    // read in order and one gather of v; per fiber two offsets of I bytes (COO's fiber starts,
-    // HOCSR's compacted non-empty rows and CFB's summed fiber counts are built at the index
-    // width, as HOCFS-CSR's Ap and CSF's fptr are), a sum and one 8-byte store of out[q], no
-    // atomics (each fiber is one result entry). The five do the same work on data of the same
-    // size and are predicted tied (the evaluation's 5% tie rule compares them as tied). Before
-    // the offsets were one width, the two groups measured 2-9% apart, either way round by
-    // tensor and binary; now within 1% (docs/bench/cpu-sptv-offset-widths.json).
-    // On the GPU, HOCSR's own kernel (cuda/sptv_tuples.cuh) reads the offsets of every index
-    // tuple, most of them empty rows, where the CPU plan compacts them: its whole row pointer is
-    // streamed (uncounted, HOCSR was predicted level with the others; it measures 0.6-11x them on one
-    // H200, 10.6x on powerlaw-3d, docs/bench/gpu-advisor-h200-de48527.json).
-    const bool all_tuples = in.format == FormatKind::HOCSR && in.machine.backend == Backend::Cuda;
+    // COO, CFB, HOCFS-CSR and CSF all run fiber_sums (cpu/sptv_cpu.cpp), one instantiation for
+    // them all: per nonzero an index (I bytes, col[z]) and a value (V, val[z]) read in order and
+    // one gather of v; per fiber two offsets of I bytes (COO's fiber starts and CFB's summed
+    // fiber counts are built at the index width, as HOCFS-CSR's Ap and CSF's fptr are), a sum and
+    // one 8-byte store of out[q], no atomics (each fiber is one result entry). The four do the
+    // same work on data of the same size and are predicted tied (the evaluation's 5% tie rule
+    // compares them as tied). Before the offsets were one width, the two groups measured 2-9%
+    // apart, either way round by tensor and binary; now within 1%
+    // (docs/bench/cpu-sptv-offset-widths.json).
+    // HOCSR reads the offsets of every index tuple, most of them empty rows, as hocfs Alg. 4
+    // does: on the GPU (cuda/sptv_tuples.cuh, sptv_kept_rows.cuh; uncounted, HOCSR was predicted
+    // level with the others and measured 0.6-11x them on one H200, 10.6x on powerlaw-3d,
+    // docs/bench/gpu-advisor-h200-de48527.json) and since session 74 on the CPU (all_row_sums,
+    // where the plan had kept the non-empty rows): its whole row pointer is streamed.
+    const bool all_tuples = in.format == FormatKind::HOCSR;
     g.stream((all_tuples ? storage(in) - Z * (I + V) : (F + 1) * I) + Z * (I + V) + F * 8);
     g.elements(Z, in.mode);
     g.steps(F);  // a fiber's range, sum and store

@@ -132,13 +132,14 @@ constexpr std::uint64_t kChunkNonzeros = 32768;
 // nonzeros summed without a loop (four products, those past the end taken as 0), slower
 // everywhere (blocks-4d, fibers of 2.0 nonzeros on average, 5.62 against 5.28; uniform-3d 2.87
 // against 1.97-2.00). Session 22's four accumulators everywhere were no faster either.
-// Fiber q of the result sums val[z] * v[col[z]] over z in [ptr[q], ptr[q+1]): every format
-// but HOCFS-ELL is this shape once its fibers are numbered in the result's order (the CSR
-// kernel of hocfs Alg. 6 and the segmented reduction of Alg. 3-5). `keep` holds what ptr
-// points into when the plan made it (COO's and CFB's fiber starts, HOCSR's non-empty rows).
-// The offsets have the format's index type, as CSF's and HOCFS-CSR's own arrays do (it holds
-// nnz: format_uses_32bit): one instantiation per tensor, so the five formats run the same
-// machine code. With COO's, HOCSR's and CFB's offsets 64-bit and the other two's 32, the two
+// Fiber q of the result sums val[z] * v[col[z]] over z in [ptr[q], ptr[q+1]): COO, CFB,
+// HOCFS-CSR and CSF are this shape once their fibers are numbered in the result's order (the
+// CSR kernel of hocfs Alg. 6, the fiber loop of Alg. 5, and Alg. 3's segmented reduction over
+// the segments the plan found); HOCSR walks every row instead (all_row_sums, Alg. 4), and
+// HOCFS-ELL its padded blocks. `keep` holds what ptr points into when the plan made it (COO's
+// and CFB's fiber starts). The offsets have the format's index type, as CSF's and HOCFS-CSR's
+// own arrays do (it holds nnz: format_uses_32bit): one instantiation per tensor, so the four
+// formats run the same machine code. With COO's, HOCSR's and CFB's offsets 64-bit and the other two's 32, the two
 // groups measured 2-9% apart, either way round, steadily over 25 repeats (a code-layout
 // effect, not the format's: docs/bench/cpu-sptv-offset-widths.json).
 template <class I, class V>
@@ -173,6 +174,52 @@ ValuesKernel fiber_sums(const I* ptr, const I* col, const V* val, std::uint64_t 
     return {run, bytes};
 }
 
+// hocfs Alg. 4: every row of the unfolding is visited in each product, empty or not, its two
+// offsets read; a non-empty row's sum goes to its place among the non-empty rows (the result's
+// entries). Until session 74 the plan kept only the non-empty rows and ran the loop above over
+// them, so HOCSR timed as CFB did and what the paper measures for it (Table 7: J·K offsets a
+// product, most of them of empty rows) was never in a run. The GPU reads every offset too
+// (sptv_kept_rows.cuh). Chunks end at about kChunkNonzeros nonzeros or kChunkRows rows, each
+// starting from its first non-empty row's place, counted once by the plan.
+constexpr std::uint64_t kChunkRows = 65536;
+
+template <class I, class V>
+ValuesKernel all_row_sums(const HocsrFormat<I, V>& f) {
+    const std::uint64_t rows = f.rows();
+    const I* ptr = f.row_ptr.data();
+    auto chunk_rows = std::make_shared<std::vector<std::uint64_t>>(1, 0);    // each chunk's first row
+    auto chunk_places = std::make_shared<std::vector<std::uint64_t>>(1, 0);  // its first result entry
+    std::uint64_t place = 0, in_chunk = 0, rows_in_chunk = 0;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+        const std::uint64_t count = static_cast<std::uint64_t>(ptr[r + 1] - ptr[r]);
+        place += count != 0, in_chunk += count, ++rows_in_chunk;
+        if (in_chunk >= kChunkNonzeros || rows_in_chunk >= kChunkRows || r + 1 == rows) {
+            chunk_rows->push_back(r + 1), chunk_places->push_back(place);
+            in_chunk = rows_in_chunk = 0;
+        }
+    }
+    const I* col = f.col.data();
+    const V* val = f.vals.data();
+    const std::uint64_t bytes =
+        (rows + 1) * sizeof(I) + f.vals.size() * (sizeof(I) + sizeof(V)) + place * sizeof(double);
+    auto run = [ptr, col, val, chunk_rows, chunk_places](const double* v, double* out) {
+        const auto n = static_cast<std::int64_t>(chunk_rows->size()) - 1;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t c = 0; c < n; ++c) {
+            std::uint64_t q = (*chunk_places)[static_cast<std::size_t>(c)];
+            const std::uint64_t hi = (*chunk_rows)[static_cast<std::size_t>(c) + 1];
+            for (std::uint64_t r = (*chunk_rows)[static_cast<std::size_t>(c)]; r < hi; ++r) {
+                const std::uint64_t begin = ptr[r], end = ptr[r + 1];
+                if (begin == end) continue;
+                double sum = 0;
+                for (std::uint64_t z = begin; z < end; ++z) sum += static_cast<double>(val[z]) * v[col[z]];
+                out[q++] = sum;
+            }
+        }
+    };
+    return {run, bytes};
+}
+
 template <class I, class V>
 Prepared coo_sptv(const CooFormat<I, V>& f, int mode, bool values) {
     require(f.order.back() == mode, f, mode);
@@ -197,12 +244,10 @@ template <class I, class V>
 Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode, bool values) {
     require(f.order.back() == mode, f, mode);
     const std::uint64_t rows = f.rows();
-    // non-empty rows first (their rank is their place in the result); their ranges compacted
+    // the non-empty rows are the result's entries, in row order
     std::vector<std::uint64_t> nonempty;
-    auto ptr = std::make_shared<std::vector<I>>(1, 0);
     for (std::uint64_t r = 0; r < rows; ++r)
-        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r), ptr->push_back(static_cast<I>(f.row_ptr[r + 1]));
-    (*ptr)[0] = nonempty.empty() ? 0 : static_cast<I>(f.row_ptr[nonempty.front()]);
+        if (f.row_ptr[r] != f.row_ptr[r + 1]) nonempty.push_back(r);
     Result out(f.dims(), mode, nonempty.size());
     const int n = static_cast<int>(f.order.size());
 #pragma omp parallel for schedule(static)
@@ -215,9 +260,8 @@ Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode, bool values) {
         }
         out.value(static_cast<std::uint64_t>(q), 0);
     }
-    // rows are stored in order, so non-empty row q's nonzeros start where row q-1's end
     if (!values) return {out.take(), {}};
-    return {out.take(), fiber_sums(ptr->data(), f.col.data(), f.vals.data(), nonempty.size(), ptr)};
+    return {out.take(), all_row_sums(f)};
 }
 
 template <class I, class V>

@@ -256,10 +256,11 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     // product over a fiber does fewer, so its point may pass the peak (sweep 70c C5)
     if (std::any_of(results.begin(), results.end(), [](const tscope::BenchResult& r) {
             return r.kernel == tscope::KernelKind::SpTV && r.backend == tscope::Backend::Omp;
-        }))  // sweep 70c C16: five formats' rows looked like five kernels
+        }))  // sweep 70c C16: four formats' rows looked like four kernels
         sources << tr(
-            "SpTV on omp: COO, HOCSR, CFB, HOCFS-CSR and CSF are planned into one loop over fiber starts, "
-            "columns and values (HOCSR's empty rows left out), so their points differ by their plans' arrays alone");
+            "SpTV on omp: COO, CFB, HOCFS-CSR and CSF are planned into one loop over fiber starts, columns and "
+            "values, so their points differ by their plans' arrays alone; HOCSR reads every row's offsets, as "
+            "hocfs Alg. 4 does");
     sources << tr(
         "flops as COO counts them (MTTKRP 3·nnz·R), so a format that shares products along its fibers "
         "does fewer and its point can stand above the peak");
