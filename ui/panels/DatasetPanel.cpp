@@ -69,12 +69,13 @@ void DatasetPanel::setDataset(const DatasetPtr& dataset) {
     if (!dataset) return;
     const auto& t = dataset->tensor;
     current_->setText(tr("<b>%1</b><br>order %2: %3<br>%4 nonzeros, density %5<br><small>%6</small>")
-                          .arg(dataset->title.toHtmlEscaped())
+                          .arg(breakableName(dataset->title).toHtmlEscaped())
                           .arg(t.order())
                           .arg(dimsText(t.dims()))
                           .arg(grouped(dataset->nonzeros()))
                           .arg(shortNumber(dataset->stats.density))
-                          .arg(dataset->source.toHtmlEscaped()));
+                          .arg(breakableName(dataset->source).toHtmlEscaped()));
+    current_->setToolTip(dataset->source);
     // the list marks the sample shown, or none: the last double-clicked one had stayed marked
     // beside another file (sweep 66b A12)
     const int shown = sampleIndexOf(*dataset);

@@ -19,6 +19,7 @@
 #include "jobs/DatasetFetch.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tsb_format.hpp"
+#include "views/ScreenFit.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -57,7 +58,9 @@ QString DatasetDialog::defaultCacheDir() {
 DatasetDialog::DatasetDialog(const QString& catalogPath, const QString& cacheDir, QWidget* parent)
     : QDialog(parent), cacheDir_(cacheDir), fetcher_(new DatasetFetch(this)) {
     setWindowTitle(tr("Open dataset"));
-    resize(980, 620);
+    // 980 x 620, or the screen less a title bar and a margin: on a 1920 x 1080 screen at 200%
+    // (960 x 540) or a 600 px one its buttons had opened below the edge (sweep 74a F2)
+    resize(fitToScreenOf(this, QSize(980, 620), QSize(40, 60)));
     auto* layout = new QVBoxLayout(this);
     table_ = new QTableWidget(0, 5, this);
     table_->setObjectName(QStringLiteral("datasetTable"));

@@ -15,7 +15,6 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -38,6 +37,7 @@
 #include "tscope/io/dataset_catalog.hpp"
 #include "views/DatasetDialog.hpp"
 #include "views/GenerateDialog.hpp"
+#include "views/ScreenFit.hpp"
 #include "views/TextFormat.hpp"
 #include "views/WindowMemory.hpp"
 
@@ -72,22 +72,19 @@ const PanelFactory kTabs[] = {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new DatasetJob(this)) {
     setWindowTitle(tr("Tensorscope"));
     setAcceptDrops(true);
-    resize(1280, 800);
-    // a 1366 x 768 laptop's first start put the status bar below its edge; the offscreen
-    // platform's nominal 800 x 600 screen is no one's, and its screenshots keep the default
-    const QScreen* s = screen();
-    if (s && QGuiApplication::platformName() != QLatin1String("offscreen")) {
-        // the screen's whole width (95% of a 1280 px screen made Decompositions scroll, sweep
-        // 66c), its height less a title bar's
-        const QSize room = s->availableGeometry().size() - QSize(0, 40);
-        resize(std::min(1280, room.width()), std::min(800, room.height()));
-    }
+    // a 1366 x 768 laptop's first start put the status bar below its edge: the screen's whole
+    // width (95% of a 1280 px screen made Decompositions scroll, sweep 66c), its height less a
+    // title bar's
+    resize(fitToScreenOf(this, QSize(1280, 800), QSize(0, 40)));
 
     datasetPanel_ = new DatasetPanel(this);
     auto* dock = new QDockWidget(tr("Dataset"), this);
     dock->setObjectName(QStringLiteral("datasetDock"));
     dock->setWidget(datasetPanel_);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    // closable, and brought back from View (Ctrl+Shift+D): on a 1024 px screen or at 200% its
+    // 255 px had left tabs too narrow for their Run buttons (sweep 74a F3)
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     resizeDocks({dock}, {255}, Qt::Horizontal);
 
@@ -214,6 +211,13 @@ void MainWindow::buildKeyboardMenus() {
             if (tabs_->isTabEnabled(i)) tabs_->setCurrentIndex(i);
         });
         a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("datasetDock"))) {
+        QAction* toggle = dock->toggleViewAction();
+        toggle->setText(tr("&Dataset panel"));
+        toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+        view->addAction(toggle);
     }
     QMenu* work = menuBar()->addMenu(tr("&Run"));
     QAction* run = work->addAction(tr("&Run this tab's work"), this, [this] {

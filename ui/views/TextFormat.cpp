@@ -110,4 +110,21 @@ QString dimsText(const std::vector<std::uint64_t>& dims) {
     return parts.join(QStringLiteral(" × "));
 }
 
+QString breakableName(const QString& name) {
+    constexpr QChar kBreak(0x200B);  // zero-width space: a break opportunity, nothing drawn
+    QString out;
+    int run = 0;  // characters since the last place to break
+    for (const QChar c : name) {
+        out += c;
+        const bool separator =
+            c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('.') || c == QLatin1Char('/');
+        if (c.isSpace())
+            run = 0;
+        else if (separator || ++run == 16)
+            out += kBreak, run = 0;
+    }
+    if (out.endsWith(kBreak)) out.chop(1);
+    return out;
+}
+
 }  // namespace tsui

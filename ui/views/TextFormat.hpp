@@ -32,5 +32,9 @@ QString counted(qint64 n, const QString& one, const QString& many);
 // CLI), in superscript, "16³" and "2²⁹", as the window's own text has them.
 QString fromEngine(const std::string& text);
 QString dimsText(const std::vector<std::uint64_t>& dims);
+// `name` with places a wrapped label may break it: after '_', '-', '.' and '/', and every 16
+// characters of a run without them (zero-width spaces). A file name is one word to a label,
+// and an 89-character one had widened the Dataset dock to half the window (sweep 74a F15).
+QString breakableName(const QString& name);
 
 }  // namespace tsui

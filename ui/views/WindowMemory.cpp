@@ -126,8 +126,9 @@ void rememberWindow(const QMainWindow& window, const QTabWidget& tabs, QSettings
 
 void restoreWindow(QMainWindow& window, QTabWidget& tabs, const QSettings& settings) {
     window.restoreState(settings.value(kState).toByteArray());
-    // the docks cannot be closed, so none may come back hidden: a state that said so (edited
-    // by hand, sweep 68 B1) hid the Dataset dock for good, with no menu entry to bring it back
+    // a dock that cannot be closed may not come back hidden: a state that said so (edited by
+    // hand, sweep 68 B1) had hidden the Dataset dock for good, before it could be closed and
+    // brought back from View; a closable one comes back as the user left it
     for (QDockWidget* dock : window.findChildren<QDockWidget*>())
         if (dock->isHidden() && !(dock->features() & QDockWidget::DockWidgetClosable)) dock->show();
     bool ok = false;
