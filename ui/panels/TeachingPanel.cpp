@@ -21,6 +21,13 @@ namespace tsui {
 namespace {
 
 const QColor kSelected(255, 214, 102), kRelated(255, 240, 200);
+
+// A highlight in light colours with dark text, whatever the palette: in a dark one the text
+// had stayed white on light yellow (sweep 74a F8). An empty colour takes both back.
+void paint(QTableWidgetItem* item, const QColor& background) {
+    item->setBackground(background.isValid() ? QBrush(background) : QBrush());
+    item->setForeground(background.isValid() ? QBrush(Qt::black) : QBrush());
+}
 constexpr std::uint64_t kMaxGrid = 40;  // slice grids up to this many rows and columns
 
 QString valueText(double v) { return QString::number(v, 'g', 4); }
@@ -93,7 +100,12 @@ TeachingPanel::TeachingPanel(QWidget* parent) : Panel(parent) {
 
     connect(format_, &QComboBox::currentIndexChanged, this, &TeachingPanel::rebuild);
     connect(mode_, &QComboBox::currentIndexChanged, this, &TeachingPanel::rebuild);
+    // a click, or the keyboard's current cell (arrows, Tab): the view's one interaction had
+    // needed a mouse (sweep 74a F11)
     connect(arrays_, &QTableWidget::cellClicked, this, [this](int row, int col) { highlightCell(row, col); });
+    connect(arrays_, &QTableWidget::currentCellChanged, this, [this](int row, int col) {
+        if (row >= 0 && col >= 0 && arrays_->hasFocus()) highlightCell(row, col);
+    });
 }
 
 QString TeachingPanel::statusText() const { return status_->text(); }
@@ -257,9 +269,13 @@ void TeachingPanel::showSlices() {
     }
     int widest = 0;
     for (QTableWidget* table : sliceTables_) {
-        connect(table, &QTableWidget::cellClicked, this, [this, table](int r, int c) {
+        auto pick = [this, table](int r, int c) {
             if (QTableWidgetItem* item = table->item(r, c); item && item->data(Qt::UserRole).isValid())
                 highlightEntry(item->data(Qt::UserRole).toInt());
+        };
+        connect(table, &QTableWidget::cellClicked, this, pick);
+        connect(table, &QTableWidget::currentCellChanged, this, [table, pick](int r, int c) {
+            if (table->hasFocus()) pick(r, c);
         });
         table->resizeColumnsToContents();
         int w = table->verticalHeader()->sizeHint().width() + 2 * table->frameWidth() + 2;
@@ -279,11 +295,11 @@ void TeachingPanel::showSlices() {
 void TeachingPanel::clearHighlights() {
     for (int r = 0; r < arrays_->rowCount(); ++r)
         for (int c = 0; c < arrays_->columnCount(); ++c)
-            if (QTableWidgetItem* item = arrays_->item(r, c)) item->setBackground(QBrush());
+            if (QTableWidgetItem* item = arrays_->item(r, c)) paint(item, QColor());
     for (QTableWidget* table : sliceTables_)
         for (int r = 0; r < table->rowCount(); ++r)
             for (int c = 0; c < table->columnCount(); ++c)
-                if (QTableWidgetItem* item = table->item(r, c)) item->setBackground(QBrush());
+                if (QTableWidgetItem* item = table->item(r, c)) paint(item, QColor());
 }
 
 void TeachingPanel::highlightEntry(int entry) {
@@ -292,12 +308,13 @@ void TeachingPanel::highlightEntry(int entry) {
     const tscope::AnatomyEntry& e = anatomy_->entries[static_cast<std::size_t>(entry)];
     selected_ = e.coord;
     for (const auto& [arr, pos] : e.cells)
-        if (QTableWidgetItem* item = arrays_->item(static_cast<int>(arr), static_cast<int>(pos))) item->setBackground(kSelected);
+        if (QTableWidgetItem* item = arrays_->item(static_cast<int>(arr), static_cast<int>(pos)))
+            paint(item, kSelected);
     for (QTableWidget* table : sliceTables_)
         for (int r = 0; r < table->rowCount(); ++r)
             for (int c = 0; c < table->columnCount(); ++c)
                 if (QTableWidgetItem* item = table->item(r, c); item && item->data(Qt::UserRole).toInt() == entry && item->data(Qt::UserRole).isValid())
-                    item->setBackground(kSelected);
+                    paint(item, kSelected);
     QStringList coord;
     for (auto x : e.coord) coord << QString::number(x + 1);
     status_->setText(tr("X(%1) = %2 occupies %3 cells (highlighted).").arg(coord.join(QStringLiteral(", ")), valueText(e.value)).arg(e.cells.size()));
@@ -316,9 +333,9 @@ void TeachingPanel::highlightCell(int array, int position) {
             for (int r = 0; r < table->rowCount(); ++r)
                 for (int c = 0; c < table->columnCount(); ++c)
                     if (QTableWidgetItem* item = table->item(r, c); item && item->data(Qt::UserRole).isValid() && item->data(Qt::UserRole).toInt() == static_cast<int>(i))
-                        item->setBackground(kRelated);
+                        paint(item, kRelated);
     }
-    if (QTableWidgetItem* item = arrays_->item(array, position)) item->setBackground(kSelected);
+    if (QTableWidgetItem* item = arrays_->item(array, position)) paint(item, kSelected);
     status_->setText(tr("%1[%2] locates %3 (highlighted).")
                          .arg(QString::fromStdString(anatomy_->arrays[static_cast<std::size_t>(array)].name))
                          .arg(position)

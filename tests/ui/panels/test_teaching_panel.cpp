@@ -61,6 +61,43 @@ private Q_SLOTS:
         QCOMPARE(csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), p->arraysTable()->rowCount() + 1);
     }
 
+    // The keyboard drives the highlight as clicks do (sweep 74a F11: arrows moved a cursor that
+    // changed nothing), and highlighted cells have dark text, so that a dark palette's white
+    // text does not sit on the light yellow (F8).
+    void keyboardAndDarkPalette() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.showTab(QStringLiteral("Teaching")));
+        QVERIFY(tstest::openAndWait(w, QStringLiteral(TS_SAMPLES_DIR "/hocfs-example-4x5x4.tns")));
+        TeachingPanel* p = w.teaching();
+        p->selectFormat(QStringLiteral("COO"), 1);
+        QTableWidget* arrays = p->arraysTable();
+        arrays->setFocus();
+        QTRY_VERIFY(arrays->hasFocus());
+        arrays->setCurrentCell(0, 3);  // as an arrow key moves it
+        QVERIFY2(p->statusText().contains(QStringLiteral("[3] locates")), qPrintable(p->statusText()));
+        QCOMPARE(arrays->item(0, 3)->foreground().color(), QColor(Qt::black));
+        QCOMPARE(arrays->item(0, 0)->foreground().style(), Qt::NoBrush);  // not highlighted: the palette's
+        // a slice's grid: the nonzero under the keyboard's cursor is the one shown
+        QTableWidget* slice = nullptr;
+        for (QTableWidget* t : p->findChildren<QTableWidget*>())
+            if (t != arrays && t->isVisible()) slice = t;
+        QVERIFY(slice);
+        slice->setFocus();
+        QTRY_VERIFY(slice->hasFocus());
+        for (int r = 0; r < slice->rowCount(); ++r)
+            for (int c = 0; c < slice->columnCount(); ++c)
+                if (QTableWidgetItem* item = slice->item(r, c);
+                    item && item->data(Qt::UserRole).isValid() && item->data(Qt::UserRole).toInt() > 0) {
+                    slice->setCurrentCell(r, c);
+                    QVERIFY2(p->statusText().contains(QStringLiteral("occupies")), qPrintable(p->statusText()));
+                    QCOMPARE(item->foreground().color(), QColor(Qt::black));
+                    return;
+                }
+        QFAIL("no nonzero in the slice grid");
+    }
+
     // Every array cell fits its column on one line: at the default 34 px, values such as 0.507
     // broke over two ("0." above "507").
     void arrayCellsFitTheirColumns() {
