@@ -59,7 +59,10 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     layout->addLayout(form);
     error_ = new QLabel(this);
     error_->setObjectName(QStringLiteral("generateError"));
-    error_->setStyleSheet(QStringLiteral("color: #b00020"));
+    // a dark red on a light window, a light one on a dark window: #b00020 on a dark palette's
+    // near-black read at 2.2:1 (sweep 74a F9)
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    error_->setStyleSheet(dark ? QStringLiteral("color: #ff8a80") : QStringLiteral("color: #b00020"));
     error_->setWordWrap(true);
     layout->addWidget(error_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

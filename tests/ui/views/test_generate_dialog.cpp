@@ -58,6 +58,22 @@ private Q_SLOTS:
         QVERIFY2(error->text().contains(QStringLiteral("don't fit in 4 cells")), qPrintable(error->text()));
         edits[1]->setText(QStringLiteral("4"));
         QVERIFY(d.spec().has_value());
+        QCOMPARE(error->styleSheet(), QStringLiteral("color: #b00020"));  // the light palette's dark red
+    }
+
+    // In a dark palette the error is a light red (sweep 74a F9: #b00020 on near-black).
+    void theErrorReadsOnADarkPalette() {
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x22, 0x20, 0x20));
+        dark.setColor(QPalette::WindowText, Qt::white);
+        QApplication::setPalette(dark);
+        {
+            GenerateDialog d;
+            QCOMPARE(d.findChild<QLabel*>(QStringLiteral("generateError"))->styleSheet(),
+                     QStringLiteral("color: #ff8a80"));
+        }
+        QApplication::setPalette(light);
     }
 };
 
