@@ -34,6 +34,7 @@
 #include "tscope/decomp/faster_tucker.hpp"
 #include "tscope/decomp/tucker_hooi.hpp"
 #include "tscope/error.hpp"
+#include "views/ComboWidth.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -211,7 +212,7 @@ QHBoxLayout* DecompositionPanel::buildRunRow() {
     backend_->setObjectName(QStringLiteral("decompBackend"));
     backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
     backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
-    backend_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sizeComboToText(backend_);
     backend_->setToolTip(tr("decompose --backend"));
     row->addWidget(backend_);
     gpusLabel_ = new QLabel(tr("GPUs"), this);

@@ -22,6 +22,7 @@
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/tensor/streamed_density.hpp"
+#include "views/ComboWidth.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -53,7 +54,7 @@ DensityPanel::DensityPanel(QWidget* parent) : Panel(parent) {
     top->addWidget(new QLabel(tr("Slices and fibers of mode:"), this));
     mode_ = new QComboBox(this);
     mode_->setObjectName(QStringLiteral("densityMode"));
-    mode_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sizeComboToText(mode_);
     top->addWidget(mode_);
     sorted_ = new QCheckBox(tr("sorted by size"), this);
     sorted_->setObjectName(QStringLiteral("densitySorted"));
@@ -300,9 +301,11 @@ void DensityPanel::showCounts(Result r) {
         // the colours reach at least a dense tile's fill: where every tile held one nonzero, the
         // fullest (1/4096) had been the brightest yellow, read as full (sweep 73b)
         const double dense = static_cast<double>(tm.threshold) / 4096.0;
-        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile (dense from %1)").arg(shortNumber(dense)), dense);
+        // the dense fill in the caption: on the colour scale's title it made the title longer
+        // than a short window's map, cut at both ends (sweep 74a F4)
+        drawMap(tiles_, tm.map, false, tr("fill of the fullest tile"), dense);
         tileCaption_->setText(
-            tr("%1; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
+            tr("%1; %2 dense (≥ %3 of 4096 cells, a fill of %8) holding %4 nonzeros (%5%). "
                "One pixel: %6 × %7 indices.")
                 .arg(counted(static_cast<qint64>(tm.tiles), tr("non-empty tile"), tr("non-empty tiles")),
                      grouped(tm.dense_tiles))
@@ -312,7 +315,7 @@ void DensityPanel::showCounts(Result r) {
                          ? 100.0 * static_cast<double>(tm.dense_nnz) / static_cast<double>(dataset_->nonzeros())
                          : 0,
                      0, 'f', 1)
-                .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
+                .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y), shortNumber(dense)));
     } else {
         tiles_->clearPlottables();
         tiles_->hide();  // a blank grid would suggest an empty tensor: the reason takes its place

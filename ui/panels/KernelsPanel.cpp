@@ -79,6 +79,10 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
     right->addWidget(buildCharts(right));
     right->addWidget(buildTable(right));
     layout->addWidget(right, 1);
+    // the recorded GPU scaling is no run of this table's: there the chart takes its room, where
+    // at 1024 x 640 it had been a 20 px strip under its legend beside an empty table (sweep 74a F14)
+    connect(chartTabs_, &QTabWidget::currentChanged, this,
+            [this] { table_->setVisible(chartTabs_->currentWidget() != scaling_); });
     connectControls();
     setGpuCount(gpu_.available ? gpu_.count : 0);
     replot();  // the hint until the first run
@@ -86,7 +90,6 @@ KernelsPanel::KernelsPanel(QWidget* parent) : Panel(parent) {
 
 // The form on the left: what to run, how, and the run's progress and outcome.
 void KernelsPanel::buildControls(QWidget* side) {
-    side->setMaximumWidth(270);
     auto* form = form_ = new QFormLayout(side);
     kernel_ = new QComboBox(side);
     kernel_->setObjectName(QStringLiteral("kernelChoice"));
@@ -169,6 +172,9 @@ void KernelsPanel::buildControls(QWidget* side) {
     status_->setMinimumHeight(3 * status_->fontMetrics().lineSpacing());
     status_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     form->addRow(status_);
+    // 270 px, or what its labels and boxes need at the user's font: a fixed 270 cut "cpu-ref
+    // (serial oracle)" and "Backends:" inside their widgets at a 150% font (sweep 74a F7)
+    side->setMaximumWidth(std::max(270, form->minimumSize().width()));
 }
 
 // The charts' tabs: the results (with the chart's measure, recorded runs and CSV export), the

@@ -19,6 +19,7 @@
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotHint.hpp"
 #include "plots/TitledPlot.hpp"
+#include "views/ComboWidth.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
@@ -76,7 +77,7 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     row->addWidget(new QLabel(tr("map over"), this));
     pair_ = new QComboBox(this);
     pair_->setObjectName(QStringLiteral("reorderPair"));
-    pair_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sizeComboToText(pair_);
     row->addWidget(pair_);
     row->addWidget(new QLabel(tr("MTTKRP on"), this));
     for (auto kind : {tscope::FormatKind::HiCOO, tscope::FormatKind::CSF, tscope::FormatKind::BCSF, tscope::FormatKind::COO}) {
@@ -130,7 +131,8 @@ ReorderPanel::ReorderPanel(QWidget* parent) : Panel(parent) {
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     setUpResultTable(table_);
-    bars_ = makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep (omp, every mode once)"));
+    bars_ =
+        makeTitledPlot(lower, QStringLiteral("reorderMttkrp"), tr("MTTKRP sweep: each mode's median, summed (omp)"));
     placeLegendAbove(bars_);  // inside the axes it could cover the tallest bars
     lower->addWidget(table_);
     lower->addWidget(bars_);
@@ -326,7 +328,7 @@ void ReorderPanel::drawBars(const tscope::ReorderComparison& c, const QString& m
     bars_->xAxis->setRange(-0.6, std::max(0.6, labels.size() - 0.4));
     // in its unit ("2 ms"), as the other time axes; a sweep is each mode's median, summed
     setLinearAxis(bars_->yAxis, AxisUnit::Seconds);
-    bars_->yAxis->setLabel(tr("time per sweep (each mode's median, summed)"));
+    bars_->yAxis->setLabel(tr("time per sweep"));  // what a sweep is, in the title: the axis is short (sweep 74a F1)
     bars_->yAxis->setRange(0, std::max(1e-6, top * 1.1));
     showPlotHint(bars_, labels.isEmpty(), tr("No format was ticked for MTTKRP"));
     bars_->replot();

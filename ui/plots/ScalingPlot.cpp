@@ -16,6 +16,7 @@
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotInspector.hpp"
+#include "views/ComboWidth.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
@@ -43,7 +44,7 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent) {
     tensorBox_ = new QComboBox(this);
     tensorBox_->setObjectName(QStringLiteral("scalingTensor"));
     tensorBox_->setToolTip(tr("The tensor whose recordings are drawn"));
-    tensorBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sizeComboToText(tensorBox_);
     tensorBox_->hide();
     top->addWidget(tensorBox_);
     auto* open = new QPushButton(tr("Open recording…"), this);

@@ -513,9 +513,15 @@ private Q_SLOTS:
         QCOMPARE(tabs->count(), 3);
         QCOMPARE(tabs->widget(1), static_cast<QWidget*>(p.rooflinePlot()));
         QCOMPARE(tabs->currentIndex(), 0);  // the results chart first
+        p.show();
+        auto* table = p.findChild<QTableView*>(QStringLiteral("kernelTable"));
+        QVERIFY(table && table->isVisible());
         p.showScalingPlot();
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(p.scalingPlot()));
         QCOMPARE(p.scalingPlot()->showsChart(), !bundledScalingRecordings().empty());
+        QVERIFY(!table->isVisible());  // the recorded chart takes the table's room (sweep 74a F14)
+        tabs->setCurrentWidget(p.rooflinePlot());
+        QVERIFY(table->isVisible());
     }
 
     // For a look at the roofline chart: TS_SCREENSHOT_DIR=DIR saves kernels-roofline.png there
