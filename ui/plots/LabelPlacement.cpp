@@ -44,7 +44,7 @@ std::vector<LabelPlace> candidates(const LabelToPlace& label, int gap) {
             {Qt::AlignHCenter | Qt::AlignTop, QMargins(0, d, 0, 0)},     // below
         };
         for (const auto& [alignment, pad] : forms)
-            out.push_back({alignment, pad, textRectFor(label.anchor, label.size, alignment, pad)});
+            out.push_back({alignment, pad, textRectFor(label.anchor, label.size, alignment, pad), ring > 0});
     }
     return out;
 }

@@ -26,6 +26,10 @@ struct LabelPlace {
     Qt::Alignment alignment;
     QMargins padding;
     QRectF box;
+    // Beyond the ring next to its point: the chart joins such a label to its point by a line,
+    // since it may then stand beside another series' point (sweep 74a F10: "ALTO/cpu-ref" by the
+    // ALTO/omp marker in a short window).
+    bool away = false;
 };
 
 // Places `labels` in order (earlier ones keep the better places) inside `bounds`, keeping

@@ -190,7 +190,7 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     plot_->clearGraphs();
     plot_->clearItems();
     points_.clear(), bandwidth_.clear(), peaks_.clear(), gathers_.clear(), labels_.clear(), drawn_.clear();
-    labelItems_.clear();
+    labelItems_.clear(), leaders_.clear();
     QStringList sources;
     std::set<int> modes;
     std::map<bool, Roof> roofs;  // by device: false the CPU, true the GPU
@@ -320,10 +320,27 @@ void RooflinePlot::placeLabelItems() {
     }
     const std::vector<LabelPlace> places =
         tsui::placeLabels(labels, points, kPointSize / 2.0, plot_->axisRect()->rect());
+    for (QCPItemLine* line : leaders_) plot_->removeItem(line);
+    leaders_.clear();
     for (std::size_t i = 0; i < labelItems_.size(); ++i) {
         labelItems_[i]->setPositionAlignment(places[i].alignment);
         labelItems_[i]->setPadding(places[i].padding);
+        if (places[i].away) leaders_.push_back(leaderLine(labels[i].anchor, places[i].box));
     }
+}
+
+// A thin grey line from a point to the nearest edge of its label, drawn under the points.
+QCPItemLine* RooflinePlot::leaderLine(QPointF point, const QRectF& box) {
+    auto* line = new QCPItemLine(plot_);
+    line->setLayer(QStringLiteral("grid"));
+    line->setPen(QPen(QColor(150, 150, 150), 1));
+    line->setClipToAxisRect(true);
+    line->start->setType(QCPItemPosition::ptAbsolute);
+    line->end->setType(QCPItemPosition::ptAbsolute);
+    line->start->setCoords(point);
+    line->end->setCoords(std::clamp(point.x(), box.left(), box.right()),
+                         std::clamp(point.y(), box.top(), box.bottom()));
+    return line;
 }
 
 }  // namespace tsui

@@ -9,6 +9,8 @@
 // or point (LabelPlacement, again on every layout); hovering any point names it.
 #pragma once
 
+#include <QPointF>
+#include <QRectF>
 #include <QStringList>
 #include <QWidget>
 #include <vector>
@@ -17,6 +19,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPItemLine;
 class QCPItemText;
 class QLabel;
 
@@ -44,9 +47,12 @@ public:
     QLabel* sources() const { return sources_; }
     // The format/backend labels drawn beside their first points.
     std::vector<QCPItemText*> labelItems() const { return labelItems_; }
+    // The lines joining labels that stand off their points to them, one per such label.
+    std::vector<QCPItemLine*> leaderLines() const { return leaders_; }
 
 private:
     void placeLabelItems();  // on every layout: the pixels of the points change with the plot's size
+    QCPItemLine* leaderLine(QPointF point, const QRectF& box);
 
     QCustomPlot* plot_;
     QLabel* sources_;
@@ -59,6 +65,7 @@ private:
     std::vector<Point> drawn_;
     QStringList labels_;
     std::vector<QCPItemText*> labelItems_;
+    std::vector<QCPItemLine*> leaders_;
 };
 
 }  // namespace tsui

@@ -3,6 +3,7 @@
 // had landed on one another).
 #include <qcustomplot.h>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 #include "plots/LabelPlacement.hpp"
@@ -59,6 +60,10 @@ private slots:
             const QPointF d = places[i].box.center() - labels[i].anchor;
             QVERIFY2(std::hypot(d.x(), d.y()) < 6 * 12 + 80, qPrintable(QString::number(std::hypot(d.x(), d.y()))));
         }
+        // seven places in a cluster: some stand off their points, and say so (the chart draws
+        // them a line); the first, placed first, takes the ring next to its point
+        QVERIFY(!places.front().away);
+        QVERIFY(std::any_of(places.begin(), places.end(), [](const LabelPlace& p) { return p.away; }));
     }
 
     // The first label takes the nearest place (right of its point); one at the right edge goes left.
@@ -67,6 +72,7 @@ private slots:
         const auto places = placeLabels({{QPointF(100, 100), QSizeF(60, 12)}, {QPointF(395, 100), QSizeF(60, 12)}},
                                         {QPointF(100, 100), QPointF(395, 100)}, 4, bounds);
         QCOMPARE(places[0].alignment, Qt::AlignLeft | Qt::AlignVCenter);
+        QVERIFY(!places[0].away && !places[1].away);
         QCOMPARE(places[0].box.left(), 107.0);  // the disc's radius and a gap
         QCOMPARE(places[0].box.center().y(), 100.0);
         QVERIFY(places[1].box.right() <= 395);
@@ -140,6 +146,15 @@ private slots:
                      qPrintable(QStringLiteral("%1 at %2 px").arg(which).arg(size.width())));
             const QRectF inside = roof.plot()->axisRect()->rect();
             for (const QRectF& b : boxes) QVERIFY(inside.adjusted(-1, -1, 1, 1).contains(b));
+            // a label that stands off its point is joined to it: each line runs from a drawn
+            // point to a label's box (sweep 74a F10: in a short window labels sat beside other
+            // series' points with nothing to say whose they were)
+            if (size.height() == 300) QVERIFY(!roof.leaderLines().empty());
+            for (QCPItemLine* line : roof.leaderLines()) {
+                const QPointF end = line->end->pixelPosition();
+                QVERIFY(std::any_of(boxes.begin(), boxes.end(),
+                                    [&](const QRectF& b) { return b.adjusted(-8, -8, 8, 8).contains(end); }));
+            }
         }
     }
 };
