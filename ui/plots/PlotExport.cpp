@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "plots/PlotInspector.hpp"
+#include "plots/PlotKeyboard.hpp"
 #include "views/OutputPath.hpp"
 
 namespace tsui {
@@ -31,6 +32,7 @@ bool savePlot(QCustomPlot* plot, const QString& path, QString* error) {
 }
 
 void enablePlotExport(QCustomPlot* plot) {
+    enablePlotKeyboard(plot);  // the menu below opens from the Menu key too, once the plot has focus
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot](const QPoint& at) {
         QMenu menu(plot);
@@ -39,12 +41,7 @@ void enablePlotExport(QCustomPlot* plot) {
         QAction* reset = menu.addAction(QObject::tr("Reset zoom"));
         QAction* chosen = menu.exec(plot->mapToGlobal(at));
         if (chosen == reset) {
-            if (PlotInspector* inspector = PlotInspector::of(plot))
-                inspector->resetZoom();  // the ranges the panel drew, padding and all
-            else {
-                plot->rescaleAxes();
-                plot->replot();
-            }
+            PlotInspector::resetZoomOf(plot);
             return;
         }
         if (chosen != png && chosen != pdf) return;

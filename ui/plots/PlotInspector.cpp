@@ -101,6 +101,15 @@ void PlotInspector::resetZoom() {
     plot_->replot();
 }
 
+void PlotInspector::resetZoomOf(QCustomPlot* plot) {
+    if (PlotInspector* inspector = of(plot)) {
+        inspector->resetZoom();  // the ranges the panel drew, padding and all
+        return;
+    }
+    plot->rescaleAxes();
+    plot->replot();
+}
+
 void PlotInspector::hover(QMouseEvent* event) {
     if (event->buttons() != Qt::NoButton) return;  // a drag pans; no readout meanwhile
     show(textAt(event->position()), event->position());

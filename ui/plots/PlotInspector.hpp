@@ -57,6 +57,8 @@ public:
     // The ranges "Reset zoom" returns to: the panel calls this after it set them.
     void rememberHome();
     void resetZoom();
+    // `plot`'s home ranges through its inspector, or all its data where it has none.
+    static void resetZoomOf(QCustomPlot* plot);
 
 Q_SIGNALS:
     // The hover text, "" when the cursor left the data.
