@@ -281,6 +281,7 @@ void DecompositionPanel::buildCharts(QSplitter* split) {
     for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
         placeLegendAbove(p);
         fitLegendColumnsToWidth(p, 3);
+        keepDataReadable(p, 120);
     }
     plots->addWidget(fitPlot_);
     plots->addWidget(errorPlot_);

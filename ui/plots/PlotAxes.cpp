@@ -148,4 +148,15 @@ void placeLegendAbove(QCustomPlot* plot) {
     });
 }
 
+void keepDataReadable(QCustomPlot* plot, int minHeight) {
+    plot->axisRect()->setMinimumSize(0, minHeight);
+    const int base = plot->minimumHeight();  // the widget's own minimum, which a set size overrides
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot, base] {
+        // the widget asks for its layout's minimum (title, legend rows, axes, the data's height)
+        plot->setMinimumHeight(std::max(base, plot->plotLayout()->minimumOuterSizeHint().height()));
+        const int height = plot->axisRect()->height();  // the last layout's: close enough to the next
+        if (height > 0) plot->yAxis->ticker()->setTickCount(std::clamp(height / 30, 2, 6));
+    });
+}
+
 }  // namespace tsui

@@ -72,6 +72,11 @@ void setCategoryAxis(QCPAxis* axis, const QStringList& labels);
 QString categoryAt(QCPAxis* axis, double key);
 // Moves the legend out of the data into a row above the axis rect, its entries side by side.
 void placeLegendAbove(QCustomPlot* plot);
+// The data keeps at least `minHeight` px under a legend above it, however many names it
+// holds, and the value axis as many ticks as its height has room for (one per 30 px, 2 to 6):
+// five overlaid runs' names had left the fit curves 55 px, "0.06" and "0.05" written over
+// each other (sweep 74a F13). Where the data needs the room, the tab scrolls.
+void keepDataReadable(QCustomPlot* plot, int minHeight);
 // "2⁹": powers of two (and of ten) short enough that neighbouring ticks stay apart.
 QString powerLabel(int base, int exponent);
 

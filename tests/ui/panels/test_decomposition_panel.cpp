@@ -506,6 +506,28 @@ private Q_SLOTS:
         for (double t : panel.fitPlot()->xAxis->tickVector()) QCOMPARE(t, std::round(t));
     }
 
+    // Six runs overlaid: the fit curves keep 120 px under their names, and the value axis no
+    // more ticks than that height holds (sweep 74a F13: 55 px, "0.06" over "0.05").
+    void manyRunsLeaveTheCurvesRoom() {
+        DecompositionPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QString error;
+        for (int i = 0; i < 6; ++i)
+            QVERIFY2(panel.openRunFile(QStringLiteral(TS_TEST_DATA_DIR "/runs/jf17k-cpd-4-ranks.json"), &error),
+                     qPrintable(error));
+        QCOMPARE(panel.fitPlot()->graphCount(), 6);
+        // the panel asks for the room (in the window its tab scrolls where it has less)
+        panel.resize(1000, std::max(700, panel.minimumSizeHint().height()));
+        QTest::qWait(20);
+        panel.fitPlot()->replot();
+        panel.fitPlot()->replot();  // the ticks follow the last layout's height
+        const int height = panel.fitPlot()->axisRect()->height();
+        QVERIFY2(height >= 120, qPrintable(QString::number(height)));
+        QVERIFY(panel.fitPlot()->yAxis->ticker()->tickCount() <= std::max(2, height / 30));
+    }
+
     void cancelStopsBetweenIterations() {
         MainWindow w;
         w.show();
