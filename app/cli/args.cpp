@@ -99,7 +99,8 @@ FormatOptions format_option_values(const Args& args) {
         for (std::uint64_t m : parse_count_list(*order, "--mode-order")) o.mode_order.push_back(static_cast<int>(std::min<std::uint64_t>(m, INT_MAX)) - 1);
     o.bcsf_fiber_threshold = args.integer("--fiber-threshold", o.bcsf_fiber_threshold, 1);
     o.hicoo_bits = static_cast<int>(args.integer("--hicoo-bits", static_cast<std::uint64_t>(o.hicoo_bits), 1, 16));
-    o.hls_threshold = args.integer("--hls-threshold", o.hls_threshold, 1);
+    if (args.value("--hls-threshold"))  // the one threshold the user gave, for every kernel
+        o.hls_threshold = o.hls_ttmc_threshold = args.integer("--hls-threshold", o.hls_threshold, 1);
     return o;
 }
 

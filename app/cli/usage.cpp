@@ -73,7 +73,8 @@ void print_usage(bool to_stderr) {
       options read by: )" + format_parameters() + R"(
       --fiber-threshold T: B-CSF splits fibers of over T nonzeros into pieces of at most T (default 128);
       --hicoo-bits B: HiCOO's blocks are 2^B indices a side (1 to 16, default 7); --hls-threshold T: HLS stores
-      a 16^3 tile dense when it holds at least T nonzeros (default 78); advise, and bench (but --hicoo-bits), alike
+      a 16^3 tile dense when it holds at least T nonzeros (default 78, for TTMc 61 as hls Sec. VII-A3 has it);
+      advise, and bench (but --hicoo-bits), alike
   bench FILE [--kernel mttkrp|sptv|spttm|ttmc] [--format F[,F..]|all] [--backend cpu-ref|omp|cuda[,..]|all]
         [--mode M|all] [--rank R] [--repeat K] [--threads T] [--check] [--factors DIR] [--write DIR] [--json|--jsonl]
         [--mode-order 1,2,3] [--fiber-threshold T] [--hls-threshold T] [--variant naive,fg,mc,rb,sm,wb,cusparse|all] [--gpus N|all]
@@ -111,8 +112,8 @@ void print_usage(bool to_stderr) {
            mpirun -np P, on a .tsb: the medium-grained CPD over P ranks (rank 0 reports ranks, grid,
            nonzeros and factor rows exchanged per rank, MPI time; --backend cuda: one GPU per rank;
            MPI messages of at most 1 GiB, or TENSORSCOPE_MPI_MESSAGE_BYTES)
-      tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random;
-           --write DIR: modeN.mat and core.tns
+      tucker: HOOI (spttm Alg. 6) with SpTTM/SspTTM chains; --rank R or R1,R2,..; --init hosvd|random
+           (hosvd: randomized, each unfolding's range through one sketch of R+10 columns); --write DIR: modeN.mat and core.tns
       fastertucker: SGD (cufastertucker Alg. 2-5) over B-CSF; --rank R (core), --j J or J1,J2,.. (factor widths),
            --lr-a, --lr-b, --reg-a, --reg-b, --test-fraction (0.1); train/test RMSE and MAE per epoch;
            --schedule hogwild (the paper's, timing-dependent) or ordered (each factor row's steps in tree order:

@@ -393,6 +393,7 @@ public:
     FormatOptions options(FormatKind kind, int mode) const override {
         FormatOptions o = kind == FormatKind::CSF ? ttmc_options(t_.order(), mode) : req_.options;
         if (kind != FormatKind::CSF) o.mode = mode;
+        if (kind == FormatKind::HLS) o.hls_threshold = req_.options.hls_ttmc_threshold;  // SpTTMChain's own
         return o;
     }
     bool per_mode_build(FormatKind kind) const override { return kind == FormatKind::CSF; }  // rooted at the mode

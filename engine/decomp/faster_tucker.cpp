@@ -56,6 +56,8 @@ void store(double& x, double v) { std::atomic_ref<double>(x).store(v, std::memor
 
 // A factor row's SGD step (Eq. 9-10) written with explicit fma, so that the compiler's own
 // contraction choices (FMA hardware, x86-64-v3) cannot make the two schedules' bits differ.
+// Eq. 10's descent, a += lr (e w - reg a) with e = x - x̂: Alg. 4 lines 12-13 print the step
+// as a -= lr (e G{a} w + reg a), a sign (and a stray factor) that would climb the error.
 double dot_step(double acc, double a, double w) { return std::fma(a, w, acc); }
 double sgd_step(double aj, double e, double wj, const FasterTuckerOptions& o) {
     return std::fma(o.lr_a, std::fma(e, wj, -(o.reg_a * aj)), aj);
@@ -174,7 +176,8 @@ void update_factor_ordered(const CsfFormat<I, V>& csf, const ft_rows::RowOrder& 
 }
 
 // One mode's core update (Alg. 5): the gradient of B(n) summed over the training set, then
-// one step B(n) -= lr (grad / |Omega| + reg B(n)).
+// one step B(n) -= lr (grad / |Omega| + reg B(n)). The gradient is Eq. 11's, -e a (s q_r);
+// Alg. 5 line 16 prints it without the minus sign.
 template <class I, class V>
 void update_core(const CsfFormat<I, V>& csf, Model& model, int n, const FasterTuckerOptions& o, std::uint64_t train_nnz,
                  const RunControl& control) {

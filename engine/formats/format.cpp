@@ -52,7 +52,8 @@ void validate_options(const CooTensor& t, const FormatOptions& options) {
         }
     }
     if (options.bcsf_fiber_threshold == 0) throw InputError("the B-CSF fiber threshold must be at least 1");
-    if (options.hls_threshold == 0) throw InputError("the HLS tile threshold must be at least 1");
+    if (options.hls_threshold == 0 || options.hls_ttmc_threshold == 0)
+        throw InputError("the HLS tile threshold must be at least 1");
     if (options.hicoo_bits < 1 || options.hicoo_bits > 16) throw InputError("HiCOO block bits must be between 1 and 16");
 }
 

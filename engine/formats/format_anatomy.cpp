@@ -121,7 +121,14 @@ void lay_out(const HocfsFormat<I, V>& format, FormatAnatomy& out) {
         if (l < levels - 1)
             num_id.push_back(add(out, column(l == 0 ? "num" : "num_" + mode, "children of each node", x->level_num[ll])));
     }
-    const std::uint32_t ap = add(out, column("Ap", x->ell ? "start of each slice's padded block" : "start of each fiber", x->ap));
+    // Where the layout differs from the paper's, the description says so (audit 74b F1, F12):
+    // Ap runs on over all slices, where hocfs Table 1 starts each slice's own at 0; ELL blocks
+    // are stored a column at a time (a warp reads one), where Fig. 10 keeps a fiber's row whole.
+    const std::uint32_t ap = add(
+        out, column("Ap",
+                    x->ell ? "start of each slice's padded block, stored column by column (hocfs Fig. 10: row by row)"
+                           : "start of each fiber, counted over all slices (hocfs Table 1: from 0 in each slice)",
+                    x->ap));
     AnatomyArray aj = column("Aj", "index of mode " + std::to_string(x->order.back() + 1) + (x->ell ? " (* = padding)" : ""), x->aj);
     AnatomyArray av = column("Av", "value per nonzero" + std::string(x->ell ? " (padding 0)" : ""), x->av);
     if (x->ell)

@@ -25,7 +25,11 @@ namespace {
 using detail::FiberIds;
 
 // Alg. 5 lines 4-13 for one nonzero whose fibers have lengths cur(m): the longest; ties to the
-// orientation with the higher average fiber length, then to the lower mode.
+// orientation with the higher average fiber length (the whole tensor's, fixed before the pass),
+// then to the lower mode. That tie rule is Sec. 4.1's prose ("we assign the nonzero to the
+// partition where average fiber length is higher"); Alg. 5 as printed tests its `>=` on
+// fiber (i,j,:) first, which would send every tie to the partition with mode 3 at the leaves.
+// The pseudo-code also prints fiberLen(i,j,k) on line 10 for fiberLen(:,j,k).
 template <class Len>
 std::uint8_t longest(int order, const std::vector<double>& average, Len cur) {
     int best = 0;

@@ -7,6 +7,7 @@
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/error.hpp"
+#include "tscope/formats/format_registry.hpp"
 
 using namespace tscope;
 
@@ -68,6 +69,36 @@ private Q_SLOTS:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("TTMc at rank 32 with --check") == 0, e.what());
         }
+    }
+
+    // TTMc builds HLS with SpTTMChain's own threshold (61, hls Sec. VII-A3), MTTKRP with 78: a
+    // tile of 70 nonzeros is dense for the first and sparse for the second, so TTMc's bytes
+    // follow the 61 build's storage; --hls-threshold sets both (audit 74b F6).
+    void ttmcBuildsHlsWithItsOwnThreshold() {
+        CooTensor t({16, 16, 16});  // one 16^3 tile
+        t.resize(70);
+        for (std::uint64_t z = 0; z < 70; ++z) {
+            const std::uint64_t at[3] = {z % 16, (z / 16) % 16, z % 7};
+            t.set(z, std::span<const std::uint64_t>(at, 3), 1.0 + static_cast<double>(z));
+        }
+        const FormatOptions dflt;
+        QCOMPARE(dflt.hls_threshold, std::uint64_t{78});
+        QCOMPARE(dflt.hls_ttmc_threshold, std::uint64_t{61});
+        FormatOptions at61 = dflt, at78 = dflt;
+        at61.hls_threshold = 61;
+        const std::uint64_t dense = build_format(FormatKind::HLS, t, at61)->storage().bytes();
+        const std::uint64_t sparse = build_format(FormatKind::HLS, t, at78)->storage().bytes();
+        QVERIFY(dense != sparse);  // the threshold changes what HLS stores here
+        BenchRequest r = small_request(KernelKind::TTMc, false);
+        r.formats = {FormatKind::HLS};
+        r.backends = {Backend::Omp};
+        r.modes = {0};
+        const BenchResult by_default = run_bench(t, r).front();
+        r.options.hls_ttmc_threshold = 78;  // as --hls-threshold 78 sets it
+        const BenchResult by_78 = run_bench(t, r).front();
+        QVERIFY2(by_default.ran && by_78.ran, by_default.error.c_str());
+        QCOMPARE(static_cast<std::int64_t>(by_default.bytes_moved) - static_cast<std::int64_t>(by_78.bytes_moved),
+                 static_cast<std::int64_t>(dense) - static_cast<std::int64_t>(sparse));
     }
 };
 

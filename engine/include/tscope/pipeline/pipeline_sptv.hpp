@@ -69,6 +69,8 @@ double pipeline_sync_time(const std::vector<PipelineChunk>& stages);
 // The paper's T_p for k chunks from per-chunk stage times dt1 (in), dt2 (kernel), dt3 (out):
 // dt1_1 + max{dt1_2, dt2_1} + sum_{i=1}^{k-2} max{dt1_{i+2}, dt2_{i+1}, dt3_i}
 //       + max{dt3_{k-1}, dt2_k} + dt3_k   (k = 1: the three stages in a row).
+// The printed equation reads "max{Δt_2, Δt_2}" for its second term; the paragraph before it
+// and Fig. 13 give max{Δt_{1,2}, Δt_{2,1}}, which this follows.
 double pipeline_model_time(const std::vector<PipelineChunk>& stages);
 // The share of the copy time (in and out) during which some kernel runs: the measured
 // timeline's intervals, not the model.
