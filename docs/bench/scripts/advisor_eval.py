@@ -177,8 +177,10 @@ def main():
         measured = {k: {} for k in KERNELS}  # kernel -> (format, mode) -> [a value per round]
         for r in range(args.rounds):
             for k in KERNELS:
+                # SpTV takes no rank: bench refuses --rank with it alone (since sweep 70b)
+                rank = [] if k == "sptv" else ["--rank", str(args.rank)]
                 bench = json.loads(run([cli, "bench", path, "--kernel", k, "--format", "all", "--backend", args.backend,
-                                        "--rank", str(args.rank), "--repeat", str(args.sptv_repeat if k == "sptv" else args.repeat),
+                                        *rank, "--repeat", str(args.sptv_repeat if k == "sptv" else args.repeat),
                                         "--json", *threads]))
                 doc["device"] = "%s, %d hardware threads, --threads %d" % (
                     bench["machine"]["cpu"], bench["machine"]["hardware_threads"], args.threads)
