@@ -141,6 +141,58 @@ QString pointText(const tscope::BenchResult& r, const QString& label) {
     return s;
 }
 
+// The data's extent, in intensity (x) and GFLOP/s (y).
+struct Extent {
+    double xlo = HUGE_VAL, xhi = 0, ylo = HUGE_VAL, yhi = 0;
+};
+
+// Each device's roofs from the rows that ran (false the CPU, true the GPU), and the rows' extent.
+std::map<bool, Roof> roofsOf(const std::vector<tscope::BenchResult>& results, Extent& e) {
+    std::map<bool, Roof> roofs;
+    for (const tscope::BenchResult& r : results) {
+        if (!placeable(r)) continue;
+        Roof& roof = roofs[onGpu(r)];
+        roof.gbps = std::max(roof.gbps, r.copy_gbps);
+        if (r.peak_gflops > roof.peak)
+            roof.peak = r.peak_gflops, roof.peakSource = QString::fromStdString(r.peak_source);
+        // a row with atomic adds in its bound (MM-CSF) has a roof of its own, lower: not this line's
+        if (r.add_bytes == 0 && gatherRoof(r) > roof.gathers)
+            roof.gathers = gatherRoof(r), roof.gatherGbps = r.gather_gbps;
+        e.xlo = std::min(e.xlo, r.intensity), e.xhi = std::max(e.xhi, r.intensity);
+        e.ylo = std::min(e.ylo, r.gflops), e.yhi = std::max(e.yhi, r.gflops);
+    }
+    return roofs;
+}
+
+// A roof from (x0, y0) to (x1, y1), named in the legend.
+QCPGraph* roofLine(QCustomPlot* plot, const QString& name, const QPen& pen, double x0, double y0, double x1,
+                   double y1) {
+    QCPGraph* g = plot->addGraph();
+    g->setName(name);
+    g->setPen(pen);
+    g->addData(x0, y0);
+    g->addData(x1, y1);
+    return g;
+}
+
+// What the line under the chart says beyond each roof's source.
+QStringList notesOn(const std::vector<tscope::BenchResult>& results) {
+    QStringList notes;
+    if (std::any_of(results.begin(), results.end(), [](const tscope::BenchResult& r) {
+            return r.kernel == tscope::KernelKind::SpTV && r.backend == tscope::Backend::Omp;
+        }))  // sweep 70c C16: four formats' rows looked like four kernels
+        notes << QObject::tr(
+            "SpTV on omp: COO, CFB, HOCFS-CSR and CSF are planned into one loop over fiber starts, columns and "
+            "values, so their points differ by their plans' arrays alone; HOCSR reads every row's offsets, as "
+            "hocfs Alg. 4 does");
+    // The flops are the kernel's count on coordinates (MTTKRP 3 nnz R): a tree that shares a
+    // product over a fiber does fewer, so its point may pass the peak (sweep 70c C5)
+    notes << QObject::tr(
+        "flops as COO counts them (MTTKRP 3·nnz·R), so a format that shares products along its fibers "
+        "does fewer and its point can stand above the peak");
+    return notes;
+}
+
 }  // namespace
 
 QStringList RooflinePlot::pointTexts() const {
@@ -191,22 +243,8 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     plot_->clearItems();
     points_.clear(), bandwidth_.clear(), peaks_.clear(), gathers_.clear(), labels_.clear(), drawn_.clear();
     labelItems_.clear(), leaders_.clear();
-    QStringList sources;
-    std::set<int> modes;
-    std::map<bool, Roof> roofs;  // by device: false the CPU, true the GPU
-    double xlo = HUGE_VAL, xhi = 0, ylo = HUGE_VAL, yhi = 0;
-    for (const tscope::BenchResult& r : results) {
-        if (!placeable(r)) continue;
-        modes.insert(r.mode);
-        Roof& roof = roofs[onGpu(r)];
-        roof.gbps = std::max(roof.gbps, r.copy_gbps);
-        if (r.peak_gflops > roof.peak) roof.peak = r.peak_gflops, roof.peakSource = QString::fromStdString(r.peak_source);
-        // a row with atomic adds in its bound (MM-CSF) has a roof of its own, lower: not this line's
-        if (r.add_bytes == 0 && gatherRoof(r) > roof.gathers)
-            roof.gathers = gatherRoof(r), roof.gatherGbps = r.gather_gbps;
-        xlo = std::min(xlo, r.intensity), xhi = std::max(xhi, r.intensity);
-        ylo = std::min(ylo, r.gflops), yhi = std::max(yhi, r.gflops);
-    }
+    Extent e;
+    const std::map<bool, Roof> roofs = roofsOf(results, e);
     showPlotHint(plot_, roofs.empty(), tr("Run a kernel (press Run) to place it on the roofline"));
     if (roofs.empty()) {
         sources_->clear();
@@ -215,56 +253,51 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
     }
     // the ridge points (peak / bandwidth) and the roofs themselves stay in view
     for (const auto& [gpu, roof] : roofs) {
-        if (roof.gbps > 0 && roof.peak > 0) xhi = std::max(xhi, roof.peak / roof.gbps);
-        yhi = std::max(yhi, roof.peak);
+        if (roof.gbps > 0 && roof.peak > 0) e.xhi = std::max(e.xhi, roof.peak / roof.gbps);
+        e.yhi = std::max(e.yhi, roof.peak);
     }
-    xlo /= 4, xhi *= 4, ylo /= 4, yhi *= 2;
+    e.xlo /= 4, e.xhi *= 4, e.ylo /= 4, e.yhi *= 2;
+    QStringList sources;
     for (const auto& [gpu, roof] : roofs) {
         const QString device = gpu ? tr("GPU") : tr("CPU");
         const QColor ink = gpu ? QColor(0x55, 0x55, 0x55) : QColor(0x22, 0x22, 0x22);
         if (roof.gbps > 0) {
-            QCPGraph* g = plot_->addGraph();
-            g->setName(tr("%1 copy bandwidth %2 GB/s (measured)").arg(device, shortNumber(roof.gbps)));
-            g->setPen(QPen(ink, 1.5, gpu ? Qt::DashDotLine : Qt::SolidLine));
-            g->addData(xlo, roof.gbps * xlo);
-            g->addData(xhi, roof.gbps * xhi);
-            bandwidth_.push_back(g);
-            ylo = std::min(ylo, roof.gbps * xlo);
+            bandwidth_.push_back(
+                roofLine(plot_, tr("%1 copy bandwidth %2 GB/s (measured)").arg(device, shortNumber(roof.gbps)),
+                         QPen(ink, 1.5, gpu ? Qt::DashDotLine : Qt::SolidLine), e.xlo, roof.gbps * e.xlo, e.xhi,
+                         roof.gbps * e.xhi));
+            e.ylo = std::min(e.ylo, roof.gbps * e.xlo);
         }
-        if (roof.peak > 0) {
-            QCPGraph* g = plot_->addGraph();
-            g->setName(tr("%1 peak %2 GFLOP/s (%3)").arg(device, shortNumber(roof.peak), roof.peakSource.section(QLatin1Char(':'), 0, 0)));
-            g->setPen(QPen(ink, 1.5, Qt::DashLine));
-            g->addData(xlo, roof.peak);
-            g->addData(xhi, roof.peak);
-            peaks_.push_back(g);
-        }
-        if (roof.gathers > 0) {  // flat: a factor row per nonzero whatever the format's bytes
-            QCPGraph* g = plot_->addGraph();
-            g->setName(tr("%1 L2 gathers %2 GFLOP/s (a row per nonzero at %3 GB/s, measured)")
-                           .arg(device, shortNumber(roof.gathers), shortNumber(roof.gatherGbps)));
-            g->setPen(QPen(QColor(0x99, 0x66, 0x00), 1.5, Qt::DotLine));
-            g->addData(xlo, roof.gathers);
-            g->addData(xhi, roof.gathers);
-            gathers_.push_back(g);
-        }
+        if (roof.peak > 0)
+            peaks_.push_back(
+                roofLine(plot_,
+                         tr("%1 peak %2 GFLOP/s (%3)")
+                             .arg(device, shortNumber(roof.peak), roof.peakSource.section(QLatin1Char(':'), 0, 0)),
+                         QPen(ink, 1.5, Qt::DashLine), e.xlo, roof.peak, e.xhi, roof.peak));
+        if (roof.gathers > 0)  // flat: a factor row per nonzero whatever the format's bytes
+            gathers_.push_back(roofLine(plot_,
+                                        tr("%1 L2 gathers %2 GFLOP/s (a row per nonzero at %3 GB/s, measured)")
+                                            .arg(device, shortNumber(roof.gathers), shortNumber(roof.gatherGbps)),
+                                        QPen(QColor(0x99, 0x66, 0x00), 1.5, Qt::DotLine), e.xlo, roof.gathers, e.xhi,
+                                        roof.gathers));
         sources << tr("%1: bandwidth from a copy measured in the same run; peak %2; minimum bytes with values %3")
                        .arg(device, roof.peak > 0 ? roof.peakSource : tr("not known (%1)").arg(roof.peakSource),
                             gpu ? tr("in fp32, as the device holds them") : tr("as the host stores them"));
     }
-    // The flops are the kernel's count on coordinates (MTTKRP 3 nnz R): a tree that shares a
-    // product over a fiber does fewer, so its point may pass the peak (sweep 70c C5)
-    if (std::any_of(results.begin(), results.end(), [](const tscope::BenchResult& r) {
-            return r.kernel == tscope::KernelKind::SpTV && r.backend == tscope::Backend::Omp;
-        }))  // sweep 70c C16: four formats' rows looked like four kernels
-        sources << tr(
-            "SpTV on omp: COO, CFB, HOCFS-CSR and CSF are planned into one loop over fiber starts, columns and "
-            "values, so their points differ by their plans' arrays alone; HOCSR reads every row's offsets, as "
-            "hocfs Alg. 4 does");
-    sources << tr(
-        "flops as COO counts them (MTTKRP 3·nnz·R), so a format that shares products along its fibers "
-        "does fewer and its point can stand above the peak");
-    sources_->setText(sources.join(QStringLiteral(". ")) + QLatin1Char('.'));
+    sources_->setText((sources + notesOn(results)).join(QStringLiteral(". ")) + QLatin1Char('.'));
+    drawPoints(results);
+    addLabelItems(results);
+    plot_->xAxis->setRange(e.xlo, e.xhi);
+    plot_->yAxis->setRange(e.ylo, e.yhi);
+    refitLegendColumns(plot_);  // the roofs' names just changed
+    plot_->replot();
+}
+
+// A series of points per format and backend, a colour per backend and a shape per format.
+void RooflinePlot::drawPoints(const std::vector<tscope::BenchResult>& results) {
+    std::set<int> modes;
+    for (const tscope::BenchResult& r : results)
+        if (placeable(r)) modes.insert(r.mode);
     std::map<tscope::Backend, std::size_t> colours;
     std::map<tscope::FormatKind, std::size_t> shapes;
     std::map<QString, QCPGraph*> series;  // by format/backend
@@ -288,6 +321,10 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         labels_ << label;
         drawn_.push_back({g, r.intensity, r.gflops, pointText(r, label)});
     }
+}
+
+// The labels beside the points, placed at each layout (placeLabelItems).
+void RooflinePlot::addLabelItems(const std::vector<tscope::BenchResult>& results) {
     for (const PlaceLabel& place : placeLabelsOf(results)) {
         auto* text = new QCPItemText(plot_);
         text->setText(place.text);
@@ -299,10 +336,6 @@ void RooflinePlot::setResults(const std::vector<tscope::BenchResult>& results) {
         text->setFont(small);
         labelItems_.push_back(text);
     }
-    plot_->xAxis->setRange(xlo, xhi);
-    plot_->yAxis->setRange(ylo, yhi);
-    refitLegendColumns(plot_);  // the roofs' names just changed
-    plot_->replot();
 }
 
 void RooflinePlot::placeLabelItems() {

@@ -51,6 +51,8 @@ public:
     std::vector<QCPItemLine*> leaderLines() const { return leaders_; }
 
 private:
+    void drawPoints(const std::vector<tscope::BenchResult>& results);
+    void addLabelItems(const std::vector<tscope::BenchResult>& results);
     void placeLabelItems();  // on every layout: the pixels of the points change with the plot's size
     QCPItemLine* leaderLine(QPointF point, const QRectF& box);
 
