@@ -40,6 +40,26 @@ enum Column { Place, Format, Storage, Moves, PredictedS, MeasuredS, Reason, Colu
 
 AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildControls());
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("advisorSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("advisorSplit"));
+    split->addWidget(buildTable(split));
+    split->addWidget(buildPlot(split));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    connectControls();
+    replot();
+}
+
+// The row above the table: kernel, backend and rank, Measure with its progress and Cancel, the status.
+QHBoxLayout* AdvisorView::buildControls() {
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Kernel:"), this));
     kernel_ = new QComboBox(this);
@@ -81,16 +101,12 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     status_ = new QLabel(tr("Open a tensor for the advisor's ranking."), this);
     status_->setWordWrap(true);  // Measure's verdict is a sentence: on one line it widened the window past 1,600 px
     top->addWidget(status_, 1);
-    layout->addLayout(top);
-    summary_ = new QLabel(this);
-    summary_->setObjectName(QStringLiteral("advisorSummary"));
-    summary_->setWordWrap(true);
-    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(summary_);
+    return top;
+}
 
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->setObjectName(QStringLiteral("advisorSplit"));
-    table_ = new QTableWidget(0, Columns, split);
+// The ranking: a row per format, its reason wrapped in the width left to it.
+QTableWidget* AdvisorView::buildTable(QWidget* parent) {
+    table_ = new QTableWidget(0, Columns, parent);
     table_->setObjectName(QStringLiteral("advisorTable"));
     setUpResultTable(table_);
     table_->setHorizontalHeaderLabels({tr("#"), tr("format"), tr("storage, all modes"), tr("moves a sweep"),
@@ -122,18 +138,22 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(Reason, QHeaderView::Stretch);
     table_->setAlternatingRowColors(true);
-    split->addWidget(table_);
-    plot_ = new QCustomPlot(split);
+    return table_;
+}
+
+// Predicted (and measured) time per format, the legend above the bars.
+QCustomPlot* AdvisorView::buildPlot(QWidget* parent) {
+    plot_ = new QCustomPlot(parent);
     plot_->setObjectName(QStringLiteral("advisorPlot"));
     plot_->setMinimumHeight(220);
     plot_->legend->setVisible(true);
     placeLegendAbove(plot_);  // in the axes' corner it hid the tops of the first bars (sweep 73b)
     enablePlotExport(plot_);
-    split->addWidget(plot_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    return plot_;
+}
 
+// A changed setting predicts again; the job's outcomes reach the status and the idle signal.
+void AdvisorView::connectControls() {
     auto again = [this] {
         if (dataset_) predict();
     };
@@ -155,7 +175,6 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
         }
         Q_EMIT idle();
     });
-    replot();
 }
 
 void AdvisorView::setDataset(const DatasetPtr& dataset) {

@@ -19,6 +19,7 @@
 
 class QComboBox;
 class QCustomPlot;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -59,6 +60,10 @@ protected:
 
 private:
     using ProfilePtr = std::shared_ptr<const tscope::TensorProfile>;
+    QHBoxLayout* buildControls();
+    QTableWidget* buildTable(QWidget* parent);
+    QCustomPlot* buildPlot(QWidget* parent);
+    void connectControls();
     void predict();
     void showAdvice(tscope::Advice advice);
     void showMeasured(const std::vector<tscope::BenchResult>& rows);
