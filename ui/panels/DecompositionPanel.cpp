@@ -280,8 +280,15 @@ void DecompositionPanel::buildCharts(QSplitter* split) {
     // run's last iterations once two runs were overlaid (sweep 72b F8)
     for (QCustomPlot* p : {fitPlot_, errorPlot_}) {
         placeLegendAbove(p);
+        // the runs' names a little smaller, so that two fit a row at half the tab's width: five
+        // runs took five rows, the curves what was left (sweep 74a F13); and the curves 100 px
+        // however many runs, within the plot's own minimum up to six (past it the tab scrolls,
+        // sweep 74c N4)
+        QFont names = p->legend->font();
+        names.setPointSizeF(names.pointSizeF() * 0.9);
+        p->legend->setFont(names);
         fitLegendColumnsToWidth(p, 3);
-        keepDataReadable(p, 120);
+        keepDataReadable(p, 100);
     }
     plots->addWidget(fitPlot_);
     plots->addWidget(errorPlot_);

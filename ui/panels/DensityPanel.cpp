@@ -301,11 +301,12 @@ void DensityPanel::showCounts(Result r) {
         // the colours reach at least a dense tile's fill: where every tile held one nonzero, the
         // fullest (1/4096) had been the brightest yellow, read as full (sweep 73b)
         const double dense = static_cast<double>(tm.threshold) / 4096.0;
-        // the dense fill in the caption: on the colour scale's title it made the title longer
-        // than a short window's map, cut at both ends (sweep 74a F4)
+        // a short scale title: "(dense from 0.019)" made it longer than a short window's map,
+        // cut at both ends (sweep 74a F4); the caption's "≥ 78 of 4096 cells" says it, and in
+        // the caption it had cost a line at 1024 px (sweep 74c N1)
         drawMap(tiles_, tm.map, false, tr("fill of the fullest tile"), dense);
         tileCaption_->setText(
-            tr("%1; %2 dense (≥ %3 of 4096 cells, a fill of %8) holding %4 nonzeros (%5%). "
+            tr("%1; %2 dense (≥ %3 of 4096 cells) holding %4 nonzeros (%5%). "
                "One pixel: %6 × %7 indices.")
                 .arg(counted(static_cast<qint64>(tm.tiles), tr("non-empty tile"), tr("non-empty tiles")),
                      grouped(tm.dense_tiles))
@@ -315,7 +316,7 @@ void DensityPanel::showCounts(Result r) {
                          ? 100.0 * static_cast<double>(tm.dense_nnz) / static_cast<double>(dataset_->nonzeros())
                          : 0,
                      0, 'f', 1)
-                .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y), shortNumber(dense)));
+                .arg(grouped(tm.map.cells_x), grouped(tm.map.cells_y)));
     } else {
         tiles_->clearPlottables();
         tiles_->hide();  // a blank grid would suggest an empty tensor: the reason takes its place

@@ -540,7 +540,9 @@ void KernelsPanel::replot() {
         chart_->yAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);
     }
     chart_->yAxis->setLabel(
-        (time ? tr("time, summed over the modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
+        // short: the chart's measure box above says how the modes are summed; the longer title
+        // was cut at both ends in a short window or at a large font (sweep 74c)
+        (time ? tr("time, all modes run (lower is better)") : tr("GFLOP/s (higher is better)")) +
         (log ? tr(", log scale") : QString()));
     showPlotHint(chart_, labels.empty(),
                  job_.isBusy() ? tr("Running: the bars appear as each result arrives") : tr("Choose a kernel, formats and backends, and press Run"));

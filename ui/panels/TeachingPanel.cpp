@@ -302,9 +302,18 @@ void TeachingPanel::clearHighlights() {
                 if (QTableWidgetItem* item = table->item(r, c)) paint(item, QColor());
 }
 
+// The tables the pick did not come from lose their selection: an earlier current cell left
+// in selection blue there read as one more highlighted cell (sweep 74c N5).
+void TeachingPanel::clearOtherSelections() {
+    for (QTableWidget* table : sliceTables_)
+        if (!table->hasFocus()) table->clearSelection();
+    if (!arrays_->hasFocus()) arrays_->clearSelection();
+}
+
 void TeachingPanel::highlightEntry(int entry) {
     if (!anatomy_ || entry < 0 || entry >= static_cast<int>(anatomy_->entries.size())) return;
     clearHighlights();
+    clearOtherSelections();
     const tscope::AnatomyEntry& e = anatomy_->entries[static_cast<std::size_t>(entry)];
     selected_ = e.coord;
     for (const auto& [arr, pos] : e.cells)
@@ -323,6 +332,7 @@ void TeachingPanel::highlightEntry(int entry) {
 void TeachingPanel::highlightCell(int array, int position) {
     if (!anatomy_) return;
     clearHighlights();
+    clearOtherSelections();
     int users = 0;
     for (std::size_t i = 0; i < anatomy_->entries.size(); ++i) {
         const auto& cells = anatomy_->entries[i].cells;

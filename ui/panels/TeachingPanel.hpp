@@ -43,6 +43,7 @@ private:
     void highlightEntry(int entry);
     void highlightCell(int array, int position);
     void clearHighlights();
+    void clearOtherSelections();
     void showWhy(const QString& text);
 
     DatasetPtr dataset_;

@@ -1,6 +1,8 @@
 #include "plots/PlotKeyboard.hpp"
 
 #include <qcustomplot.h>
+#include <algorithm>
+
 #include <QEvent>
 #include <QKeyEvent>
 #include <QPointer>
@@ -12,7 +14,7 @@ namespace tsui {
 namespace {
 
 constexpr double kZoomStep = 1.25;  // a key press zooms by this much
-constexpr double kPanStep = 0.1;    // and pans by this share of the axis' pixels
+constexpr double kPanStep = 0.1;    // and pans by this share of the axis rect
 const char* kName = "tsPlotKeys";
 
 class PlotKeys : public QObject {
@@ -70,16 +72,23 @@ private:
         return any;
     }
 
-    // by a share of the axis' length on screen, so that log axes pan as evenly as linear ones
-    bool pan(Qt::Orientation orientation, double share) {
+    // by `pixels` on screen (right and down positive), so that the view moves the way the arrow
+    // points on reversed axes too (the heat maps' rows run down: Up had shown rows further
+    // down, sweep 74c N3), and log axes pan as evenly as linear ones
+    bool pan(Qt::Orientation orientation, double pixels) {
         const QList<QCPAxis*> panned = axes(QCP::iRangeDrag, orientation);
         for (QCPAxis* axis : panned) {
-            const double from = axis->coordToPixel(axis->range().lower), to = axis->coordToPixel(axis->range().upper);
-            const double step = (to - from) * share;
-            axis->setRange(axis->pixelToCoord(from + step), axis->pixelToCoord(to + step));
+            const double a = axis->pixelToCoord(axis->coordToPixel(axis->range().lower) + pixels);
+            const double b = axis->pixelToCoord(axis->coordToPixel(axis->range().upper) + pixels);
+            axis->setRange(std::min(a, b), std::max(a, b));
         }
         if (!panned.isEmpty()) plot_->replot();
         return !panned.isEmpty();
+    }
+
+    double step(Qt::Orientation orientation) const {
+        const QRect r = plot_->axisRect()->rect();
+        return kPanStep * (orientation == Qt::Horizontal ? r.width() : r.height());
     }
 
     bool key(int key) {
@@ -87,10 +96,10 @@ private:
         case Qt::Key_Plus:
         case Qt::Key_Equal: return zoom(1 / kZoomStep);
         case Qt::Key_Minus: return zoom(kZoomStep);
-        case Qt::Key_Left: return pan(Qt::Horizontal, -kPanStep);
-        case Qt::Key_Right: return pan(Qt::Horizontal, kPanStep);
-        case Qt::Key_Up: return pan(Qt::Vertical, kPanStep);
-        case Qt::Key_Down: return pan(Qt::Vertical, -kPanStep);
+        case Qt::Key_Left: return pan(Qt::Horizontal, -step(Qt::Horizontal));
+        case Qt::Key_Right: return pan(Qt::Horizontal, step(Qt::Horizontal));
+        case Qt::Key_Up: return pan(Qt::Vertical, -step(Qt::Vertical));
+        case Qt::Key_Down: return pan(Qt::Vertical, step(Qt::Vertical));
         case Qt::Key_Home: PlotInspector::resetZoomOf(plot_); return true;
         default: return false;
         }

@@ -73,6 +73,27 @@ private slots:
         QVERIFY(std::abs(std::log10(plot.xAxis->range().lower) - 0.3) < 0.01);  // a tenth of 3 decades
     }
 
+    // On a reversed axis (the heat maps' rows run down) Up still shows what lies above on
+    // screen: the smaller rows there (sweep 74c N3: it had shown rows further down).
+    void arrowsFollowTheScreenOnReversedAxes() {
+        QCustomPlot plot;
+        plot.xAxis->setRange(0, 100);
+        plot.yAxis->setRange(0, 100);
+        plot.yAxis->setRangeReversed(true);
+        PlotInspector::attach(&plot, [](QPointF) { return QString(); });
+        enablePlotExport(&plot);
+        plot.resize(400, 300);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.replot();
+        QTest::keyClick(&plot, Qt::Key_Up);
+        QVERIFY2(plot.yAxis->range().lower < 0, qPrintable(QString::number(plot.yAxis->range().lower)));
+        QVERIFY(std::abs(plot.yAxis->range().size() - 100) < 1e-9);
+        QTest::keyClick(&plot, Qt::Key_Down);
+        QTest::keyClick(&plot, Qt::Key_Down);
+        QVERIFY(plot.yAxis->range().lower > 0);
+    }
+
     // Where the plot lets the mouse do nothing, the keys are left to the window.
     void aStillPlotLeavesTheKeys() {
         QCustomPlot plot;
