@@ -1,6 +1,9 @@
 #include "plots/LabelPlacement.hpp"
 
+#include <algorithm>
 #include <limits>
+
+#include <QLineF>
 
 namespace tsui {
 
@@ -44,7 +47,7 @@ std::vector<LabelPlace> candidates(const LabelToPlace& label, int gap) {
             {Qt::AlignHCenter | Qt::AlignTop, QMargins(0, d, 0, 0)},     // below
         };
         for (const auto& [alignment, pad] : forms)
-            out.push_back({alignment, pad, textRectFor(label.anchor, label.size, alignment, pad), ring > 0});
+            out.push_back({alignment, pad, textRectFor(label.anchor, label.size, alignment, pad), ring > 0, ring});
     }
     return out;
 }
@@ -62,6 +65,29 @@ double cost(const QRectF& box, const std::vector<QRectF>& placed, const std::vec
     return c;
 }
 
+// What a place away from its point adds: a little per ring, so that of two places that cover
+// alike the nearer wins, and what its leader line (point to the box's nearest edge) runs
+// through, other labels and other points, sampled along it: a leader through another label or
+// marker read as striking it out, or as ending there (sweep 74c N2).
+double awayCost(const LabelToPlace& label, const LabelPlace& place, const std::vector<QRectF>& placed,
+                const std::vector<QPointF>& points, double radius) {
+    if (!place.away) return 0;
+    const QPointF from = label.anchor;
+    const QPointF to(std::clamp(from.x(), place.box.left(), place.box.right()),
+                     std::clamp(from.y(), place.box.top(), place.box.bottom()));
+    const double line = label.size.height();
+    double c = place.ring * line;
+    constexpr int kSamples = 24;
+    for (int i = 1; i < kSamples; ++i) {
+        const QPointF at = from + (to - from) * (static_cast<double>(i) / kSamples);
+        for (const QRectF& other : placed)
+            if (other.contains(at)) c += line * line / 4;
+        for (const QPointF& p : points)
+            if (QLineF(p, from).length() > 1 && QLineF(p, at).length() < radius + 1) c += radius * radius;
+    }
+    return c;
+}
+
 }  // namespace
 
 std::vector<LabelPlace> placeLabels(const std::vector<LabelToPlace>& labels, const std::vector<QPointF>& points,
@@ -73,9 +99,11 @@ std::vector<LabelPlace> placeLabels(const std::vector<LabelToPlace>& labels, con
         LabelPlace best{};
         double bestCost = std::numeric_limits<double>::infinity();
         for (const LabelPlace& place : candidates(label, gap)) {
-            const double c = cost(place.box, placed, points, pointRadius, bounds);
+            // covering a label, a point or the edge outweighs any leader: those come first
+            const double c = 1e4 * cost(place.box, placed, points, pointRadius, bounds) +
+                             awayCost(label, place, placed, points, pointRadius);
             if (c < bestCost) best = place, bestCost = c;
-            if (c == 0) break;
+            if (c == 0) break;  // free and next to its point
         }
         chosen.push_back(best);
         placed.push_back(best.box);

@@ -30,6 +30,7 @@ struct LabelPlace {
     // since it may then stand beside another series' point (sweep 74a F10: "ALTO/cpu-ref" by the
     // ALTO/omp marker in a short window).
     bool away = false;
+    int ring = 0;  // how many line heights out from the ring next to the point
 };
 
 // Places `labels` in order (earlier ones keep the better places) inside `bounds`, keeping
