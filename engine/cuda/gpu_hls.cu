@@ -25,6 +25,17 @@ __device__ float operand(const Dense3& d, int a, int b, std::uint64_t ra, std::u
     return d.f[a][ra * d.rank[a] + col / d.rank[b]] * d.f[b][rb * d.rank[b] + col % d.rank[b]];
 }
 
+// Row `r`'s factor value for output column `col` of the product operand: the Khatri-Rao
+// product's column pairs column col of both factors (MTTKRP), the Kronecker product's the
+// column col / rank_b of mode a's factor with column col % rank_b of mode b's (TTMc); 0 past
+// the factor's rows (a tile at the tensor's edge) or the operand's columns.
+__device__ float factor_value(const Dense3& d, int m, bool first, std::uint64_t r, std::uint64_t col,
+                              std::uint64_t cols, std::uint64_t rank_b, bool kron) {
+    if (r >= d.dims[m] || col >= cols) return 0.0f;
+    const std::uint64_t c = !kron ? col : first ? col / rank_b : col % rank_b;
+    return d.f[m][r * d.rank[m] + c];
+}
+
 // One warp per (tile, 16 output columns). A = the tile unfolded in `mode` (16 x 256, fp16, in
 // shared memory); B = 16 x 16 slices of the Khatri-Rao / Kronecker rows; C += A B on the
 // tensor cores, then added into the fp64 output rows.
@@ -34,6 +45,11 @@ __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells
     __shared__ __half sa[kWarpsPerBlock][16 * 256];
     __shared__ __half sb[kWarpsPerBlock][16 * 16];
     __shared__ float sc[kWarpsPerBlock][16 * 16];
+    // the 16 rows of each other mode's factor under the tile, at this chunk's 16 columns: the
+    // operand's 4,096 entries are their products, where each had read both factors from global
+    // memory (8,192 loads a tile and chunk for these 512)
+    __shared__ float pa[kWarpsPerBlock][16 * 16];
+    __shared__ float pb[kWarpsPerBlock][16 * 16];
     const unsigned lane = threadIdx.x % 32, w = threadIdx.x / 32;
     const std::uint64_t chunks = (cols + 15) / 16;
     const std::uint64_t item = blockIdx.x * static_cast<std::uint64_t>(kWarpsPerBlock) + w;
@@ -47,13 +63,19 @@ __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells
         sa[w][off[mode] * 256 + off[a] * 16 + off[b]] = __float2half(cells[q * 4096 + static_cast<std::uint64_t>(c)]);
     }
     const std::uint64_t base[3] = {origin[q * 3], origin[q * 3 + 1], origin[q * 3 + 2]};
+    const std::uint64_t rank_b = d.rank[b];
+    for (int e = static_cast<int>(lane); e < 256; e += 32) {
+        const std::uint64_t o = static_cast<std::uint64_t>(e / 16), col = nc * 16 + static_cast<std::uint64_t>(e % 16);
+        pa[w][e] = factor_value(d, a, true, base[a] + o, col, cols, rank_b, kron);
+        pb[w][e] = factor_value(d, b, false, base[b] + o, col, cols, rank_b, kron);
+    }
+    __syncwarp();
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
     wmma::fill_fragment(acc, 0.0f);
     for (int kk = 0; kk < 16; ++kk) {  // K = 256 in 16 steps: offset in a = kk, offset in b = 0..15
         for (int e = static_cast<int>(lane); e < 256; e += 32) {
             const int s = e / 16, n = e % 16;
-            const std::uint64_t col = nc * 16 + static_cast<std::uint64_t>(n);
-            sb[w][e] = __float2half(col < cols ? operand(d, a, b, base[a] + static_cast<std::uint64_t>(kk), base[b] + static_cast<std::uint64_t>(s), col, kron) : 0.0f);
+            sb[w][e] = __float2half(pa[w][kk * 16 + n] * pb[w][s * 16 + n]);
         }
         __syncwarp();
         wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
