@@ -11,6 +11,9 @@ namespace tscope::gpu {
 namespace {
 
 constexpr int kWarpsPerBlock = 4;
+// From this many dense tiles a warp takes all of a tile's output chunks: 132 SMs hold about 16
+// warps of this kernel each, so 4,096 tiles still fill the device twice over.
+constexpr std::uint64_t kTilesForWholeWarps = 4096;
 
 struct Dense3 {
     const float* f[3];
@@ -39,8 +42,9 @@ __device__ float factor_value(const Dense3& d, int m, bool first, std::uint64_t 
 // One warp per (tile, 16 output columns). A = the tile unfolded in `mode` (16 x 256, fp16, in
 // shared memory); B = 16 x 16 slices of the Khatri-Rao / Kronecker rows; C += A B on the
 // tensor cores, then added into the fp64 output rows.
-__global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells, const std::uint32_t* __restrict__ origin, int mode,
-                            bool kron, Dense3 d, std::uint64_t cols, double* out) {
+__global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells,
+                            const std::uint32_t* __restrict__ origin, int mode, bool kron, Dense3 d, std::uint64_t cols,
+                            std::uint64_t per_warp, double* out) {
     using namespace nvcuda;
     __shared__ __half sa[kWarpsPerBlock][16 * 256];
     __shared__ __half sb[kWarpsPerBlock][16 * 16];
@@ -51,10 +55,12 @@ __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells
     __shared__ float pa[kWarpsPerBlock][16 * 16];
     __shared__ float pb[kWarpsPerBlock][16 * 16];
     const unsigned lane = threadIdx.x % 32, w = threadIdx.x / 32;
-    const std::uint64_t chunks = (cols + 15) / 16;
+    // a warp takes `per_warp` of the tile's chunks of 16 columns, and loads the tile once for them
+    const std::uint64_t chunks = (cols + 15) / 16, groups = (chunks + per_warp - 1) / per_warp;
     const std::uint64_t item = blockIdx.x * static_cast<std::uint64_t>(kWarpsPerBlock) + w;
-    if (item >= tiles * chunks) return;
-    const std::uint64_t q = item / chunks, nc = item % chunks;
+    if (item >= tiles * groups) return;
+    const std::uint64_t q = item / groups, first = (item % groups) * per_warp;
+    const std::uint64_t last = first + per_warp < chunks ? first + per_warp : chunks;
     const int a = mode == 0 ? 1 : 0, b = mode == 2 ? 1 : 2;  // the other two modes, ascending
     // the unfolding: row = the mode's offset, column = (offset in a) * 16 + (offset in b)
     for (int c = static_cast<int>(lane); c < 4096; c += 32) {
@@ -64,32 +70,38 @@ __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells
     }
     const std::uint64_t base[3] = {origin[q * 3], origin[q * 3 + 1], origin[q * 3 + 2]};
     const std::uint64_t rank_b = d.rank[b];
-    for (int e = static_cast<int>(lane); e < 256; e += 32) {
-        const std::uint64_t o = static_cast<std::uint64_t>(e / 16), col = nc * 16 + static_cast<std::uint64_t>(e % 16);
-        pa[w][e] = factor_value(d, a, true, base[a] + o, col, cols, rank_b, kron);
-        pb[w][e] = factor_value(d, b, false, base[b] + o, col, cols, rank_b, kron);
-    }
-    __syncwarp();
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-    wmma::fill_fragment(acc, 0.0f);
-    for (int kk = 0; kk < 16; ++kk) {  // K = 256 in 16 steps: offset in a = kk, offset in b = 0..15
+    for (std::uint64_t nc = first; nc < last; ++nc) {
+        __syncwarp();  // the last chunk's products read from pa, pb and sc
         for (int e = static_cast<int>(lane); e < 256; e += 32) {
-            const int s = e / 16, n = e % 16;
-            sb[w][e] = __float2half(pa[w][kk * 16 + n] * pb[w][s * 16 + n]);
+            const std::uint64_t o = static_cast<std::uint64_t>(e / 16),
+                                col = nc * 16 + static_cast<std::uint64_t>(e % 16);
+            pa[w][e] = factor_value(d, a, true, base[a] + o, col, cols, rank_b, kron);
+            pb[w][e] = factor_value(d, b, false, base[b] + o, col, cols, rank_b, kron);
         }
         __syncwarp();
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
-        wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
-        wmma::load_matrix_sync(fa, sa[w] + kk * 16, 256);
-        wmma::load_matrix_sync(fb, sb[w], 16);
-        wmma::mma_sync(acc, fa, fb, acc);
+        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+        wmma::fill_fragment(acc, 0.0f);
+        for (int kk = 0; kk < 16; ++kk) {  // K = 256 in 16 steps: offset in a = kk, offset in b = 0..15
+            for (int e = static_cast<int>(lane); e < 256; e += 32) {
+                const int s = e / 16, n = e % 16;
+                sb[w][e] = __float2half(pa[w][kk * 16 + n] * pb[w][s * 16 + n]);
+            }
+            __syncwarp();
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+            wmma::load_matrix_sync(fa, sa[w] + kk * 16, 256);
+            wmma::load_matrix_sync(fb, sb[w], 16);
+            wmma::mma_sync(acc, fa, fb, acc);
+            __syncwarp();
+        }
+        wmma::store_matrix_sync(sc[w], acc, 16, wmma::mem_row_major);
         __syncwarp();
-    }
-    wmma::store_matrix_sync(sc[w], acc, 16, wmma::mem_row_major);
-    __syncwarp();
-    for (int e = static_cast<int>(lane); e < 256; e += 32) {
-        const std::uint64_t row = base[mode] + static_cast<std::uint64_t>(e / 16), col = nc * 16 + static_cast<std::uint64_t>(e % 16);
-        if (row < d.dims[mode] && col < cols && sc[w][e] != 0.0f) atomicAdd(&out[row * cols + col], static_cast<double>(sc[w][e]));
+        for (int e = static_cast<int>(lane); e < 256; e += 32) {
+            const std::uint64_t row = base[mode] + static_cast<std::uint64_t>(e / 16),
+                                col = nc * 16 + static_cast<std::uint64_t>(e % 16);
+            if (row < d.dims[mode] && col < cols && sc[w][e] != 0.0f)
+                atomicAdd(&out[row * cols + col], static_cast<double>(sc[w][e]));
+        }
     }
 }
 
@@ -133,10 +145,15 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
     DeviceArray<double> dout(out_n);
     dout.zero();
     t1.record();
-    const std::uint64_t items = x.tiles * ((cols + 15) / 16);
+    // each warp loads its tile once for all its chunks of 16 columns (TTMc at rank 8 has 4, and
+    // had read the 16 kB tile 4 times), where there are tiles enough to fill the device;
+    // otherwise a warp per tile and chunk, as before
+    const std::uint64_t chunks = (cols + 15) / 16;
+    const std::uint64_t per_warp = x.tiles >= kTilesForWholeWarps ? chunks : 1;
+    const std::uint64_t items = x.tiles * ((chunks + per_warp - 1) / per_warp);
     if (items)
         tile_kernel<<<static_cast<unsigned>((items + kWarpsPerBlock - 1) / kWarpsPerBlock), 32 * kWarpsPerBlock>>>(
-            x.tiles, cells.get(), origin.get(), mode, kron, d, cols, dout.get());
+            x.tiles, cells.get(), origin.get(), mode, kron, d, cols, per_warp, dout.get());
     check(cudaGetLastError(), "launching the HLS tensor-core kernel");
     if (x.nnz)
         sparse_kernel<<<grid_for(x.nnz * 32), 256>>>(x.nnz, i0.get(), i1.get(), i2.get(), vals.get(), mode, kron, d, cols, dout.get());

@@ -5,6 +5,7 @@
 // why, where there is no GPU.
 #include "test_support.hpp"
 #include "tscope/formats/format.hpp"
+#include "tscope/formats/hls_format.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/ttmc.hpp"
@@ -73,6 +74,24 @@ private Q_SLOTS:
     void blockedTensor() {
         const CooTensor t = blocked();
         for (std::uint64_t threshold : {1, 78, 4097}) check(t, threshold, "blocked");
+    }
+
+    // Past 4,096 dense tiles a warp takes all of a tile's column chunks, loading it once
+    // (gpu_hls.cu, kTilesForWholeWarps): threshold 1 makes every non-empty tile dense.
+    void manyDenseTilesOneWarpEach() {
+        GeneratorSpec spec;
+        spec.dims = {4000, 4000, 4000};
+        spec.nnz = 100000;
+        spec.distribution = Distribution::Blocks;
+        spec.blocks = 800, spec.block_edge = 32, spec.seed = 11;
+        const CooTensor t = generate_tensor(spec);
+        FormatOptions o;
+        o.hls_threshold = 1;
+        const auto built = build_format(FormatKind::HLS, t, o);
+        const auto* hls = dynamic_cast<const HlsFormat<std::uint32_t, double>*>(built.get());
+        QVERIFY(hls != nullptr);
+        QVERIFY2(hls->tiles() >= 4096, qPrintable(QString::number(hls->tiles())));
+        check(t, 1, "4,096 dense tiles and more");
     }
 
     void uniformTensor() {
