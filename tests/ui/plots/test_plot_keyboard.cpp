@@ -17,6 +17,18 @@ QCPItemRect* frameOf(QCustomPlot& plot) {
     return nullptr;
 }
 
+// Gives `plot` its keys (and, with `zooms`, the mouse's zoom and pan, which the keys follow),
+// shows it at 400 x 300 and lays it out; false if it was never shown.
+bool showWithKeys(QCustomPlot& plot, bool zooms = true) {
+    if (zooms) PlotInspector::attach(&plot, [](QPointF) { return QString(); })->rememberHome();
+    enablePlotExport(&plot);
+    plot.resize(400, 300);
+    plot.show();
+    if (!QTest::qWaitForWindowExposed(&plot)) return false;
+    plot.replot();
+    return true;
+}
+
 }  // namespace
 
 class TestPlotKeyboard : public QObject {
@@ -28,12 +40,8 @@ private slots:
         plot.addGraph()->setData({0, 5, 10}, {0, 5, 10});
         plot.xAxis->setRange(0, 10);
         plot.yAxis->setRange(0, 10);
-        PlotInspector::attach(&plot, [](QPointF) { return QString(); })->rememberHome();
-        enablePlotExport(&plot);
+        QVERIFY(showWithKeys(plot));
         QCOMPARE(plot.focusPolicy(), Qt::StrongFocus);
-        plot.resize(400, 300);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
         plot.setFocus();
         QTRY_VERIFY(plot.hasFocus());
         plot.replot();
@@ -62,12 +70,7 @@ private slots:
         QCustomPlot plot;
         plot.xAxis->setScaleType(QCPAxis::stLogarithmic);
         plot.xAxis->setRange(1, 1000);
-        PlotInspector::attach(&plot, [](QPointF) { return QString(); });
-        enablePlotExport(&plot);
-        plot.resize(400, 300);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        plot.replot();
+        QVERIFY(showWithKeys(plot));
         QTest::keyClick(&plot, Qt::Key_Right);
         QVERIFY(std::abs(plot.xAxis->range().upper / plot.xAxis->range().lower - 1000.0) < 1e-6);  // still 3 decades
         QVERIFY(std::abs(std::log10(plot.xAxis->range().lower) - 0.3) < 0.01);  // a tenth of 3 decades
@@ -80,12 +83,7 @@ private slots:
         plot.xAxis->setRange(0, 100);
         plot.yAxis->setRange(0, 100);
         plot.yAxis->setRangeReversed(true);
-        PlotInspector::attach(&plot, [](QPointF) { return QString(); });
-        enablePlotExport(&plot);
-        plot.resize(400, 300);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        plot.replot();
+        QVERIFY(showWithKeys(plot));
         QTest::keyClick(&plot, Qt::Key_Up);
         QVERIFY2(plot.yAxis->range().lower < 0, qPrintable(QString::number(plot.yAxis->range().lower)));
         QVERIFY(std::abs(plot.yAxis->range().size() - 100) < 1e-9);
@@ -98,10 +96,7 @@ private slots:
     void aStillPlotLeavesTheKeys() {
         QCustomPlot plot;
         plot.xAxis->setRange(0, 10);
-        enablePlotExport(&plot);
-        plot.resize(400, 300);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QVERIFY(showWithKeys(plot, false));
         QTest::keyClick(&plot, Qt::Key_Plus);
         QTest::keyClick(&plot, Qt::Key_Right);
         QCOMPARE(plot.xAxis->range().lower, 0.0);
