@@ -180,28 +180,32 @@ ValuesKernel fiber_sums(const I* ptr, const I* col, const V* val, std::uint64_t 
 // them, so HOCSR timed as CFB did and what the paper measures for it (Table 7: J·K offsets a
 // product, most of them of empty rows) was never in a run. The GPU reads every offset too
 // (sptv_kept_rows.cuh). Chunks end at about kChunkNonzeros nonzeros or kChunkRows rows, each
-// starting from its first non-empty row's place, counted once by the plan.
+// starting from its first non-empty row's place: found from the plan's list of non-empty rows
+// (the result's layout), so the plan walks the rows once.
 constexpr std::uint64_t kChunkRows = 65536;
 
 template <class I, class V>
-ValuesKernel all_row_sums(const HocsrFormat<I, V>& f) {
+ValuesKernel all_row_sums(const HocsrFormat<I, V>& f, const std::vector<std::uint64_t>& nonempty) {
     const std::uint64_t rows = f.rows();
     const I* ptr = f.row_ptr.data();
     auto chunk_rows = std::make_shared<std::vector<std::uint64_t>>(1, 0);    // each chunk's first row
     auto chunk_places = std::make_shared<std::vector<std::uint64_t>>(1, 0);  // its first result entry
-    std::uint64_t place = 0, in_chunk = 0, rows_in_chunk = 0;
-    for (std::uint64_t r = 0; r < rows; ++r) {
-        const std::uint64_t count = static_cast<std::uint64_t>(ptr[r + 1] - ptr[r]);
-        place += count != 0, in_chunk += count, ++rows_in_chunk;
-        if (in_chunk >= kChunkNonzeros || rows_in_chunk >= kChunkRows || r + 1 == rows) {
-            chunk_rows->push_back(r + 1), chunk_places->push_back(place);
-            in_chunk = rows_in_chunk = 0;
-        }
+    const auto close = [&](std::uint64_t row, std::uint64_t place) {
+        chunk_rows->push_back(row), chunk_places->push_back(place);
+    };
+    std::uint64_t in_chunk = 0;
+    for (std::uint64_t q = 0; q < nonempty.size(); ++q) {
+        const std::uint64_t r = nonempty[q];
+        while (r - chunk_rows->back() >= kChunkRows)
+            close(chunk_rows->back() + kChunkRows, q), in_chunk = 0;  // empty stretches
+        in_chunk += static_cast<std::uint64_t>(ptr[r + 1] - ptr[r]);
+        if (in_chunk >= kChunkNonzeros) close(r + 1, q + 1), in_chunk = 0;
     }
+    while (chunk_rows->back() < rows) close(std::min(rows, chunk_rows->back() + kChunkRows), nonempty.size());
     const I* col = f.col.data();
     const V* val = f.vals.data();
     const std::uint64_t bytes =
-        (rows + 1) * sizeof(I) + f.vals.size() * (sizeof(I) + sizeof(V)) + place * sizeof(double);
+        (rows + 1) * sizeof(I) + f.vals.size() * (sizeof(I) + sizeof(V)) + nonempty.size() * sizeof(double);
     auto run = [ptr, col, val, chunk_rows, chunk_places](const double* v, double* out) {
         const auto n = static_cast<std::int64_t>(chunk_rows->size()) - 1;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -261,7 +265,7 @@ Prepared hocsr_sptv(const HocsrFormat<I, V>& f, int mode, bool values) {
         out.value(static_cast<std::uint64_t>(q), 0);
     }
     if (!values) return {out.take(), {}};
-    return {out.take(), all_row_sums(f)};
+    return {out.take(), all_row_sums(f, nonempty)};
 }
 
 template <class I, class V>

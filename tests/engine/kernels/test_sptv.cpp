@@ -107,6 +107,19 @@ private Q_SLOTS:
     void edgeCases() {
         check_against_oracle(tstest::one_nonzero_tensor());
         check_against_oracle(tstest::empty_slices_tensor());
+        // HOCSR's row walk in chunks (cpu/sptv_cpu.cpp, all_row_sums): two slabs of 36,000
+        // nonzeros each (past a chunk's 32,768) with 5.4M empty rows between them (past a chunk's
+        // 65,536 rows) in mode 3's 5.4M-row unfolding
+        CooTensor slabs({600, 9000, 4});
+        slabs.resize(72000);
+        std::uint64_t z = 0;
+        for (std::uint64_t i : {0, 599})
+            for (std::uint64_t j = 0; j < 9000; ++j)
+                for (std::uint64_t k = 0; k < 4; ++k, ++z) {
+                    const std::uint64_t at[3] = {i, j, k};
+                    slabs.set(z, std::span<const std::uint64_t>(at, 3), 1.0 + static_cast<double>(z % 7));
+                }
+        check_against_oracle(slabs);
     }
 
     void realTensors() {
