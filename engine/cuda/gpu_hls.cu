@@ -21,13 +21,6 @@ struct Dense3 {
     std::uint64_t dims[3];
 };
 
-// Column `col` of the product operand for the other two modes' rows ra (mode a) and rb (mode b).
-__device__ float operand(const Dense3& d, int a, int b, std::uint64_t ra, std::uint64_t rb, std::uint64_t col, bool kron) {
-    if (ra >= d.dims[a] || rb >= d.dims[b]) return 0.0f;  // a tile at the tensor's edge
-    if (!kron) return d.f[a][ra * d.rank[a] + col] * d.f[b][rb * d.rank[b] + col];
-    return d.f[a][ra * d.rank[a] + col / d.rank[b]] * d.f[b][rb * d.rank[b] + col % d.rank[b]];
-}
-
 // Row `r`'s factor value for output column `col` of the product operand: the Khatri-Rao
 // product's column pairs column col of both factors (MTTKRP), the Kronecker product's the
 // column col / rank_b of mode a's factor with column col % rank_b of mode b's (TTMc); 0 past
@@ -39,9 +32,9 @@ __device__ float factor_value(const Dense3& d, int m, bool first, std::uint64_t 
     return d.f[m][r * d.rank[m] + c];
 }
 
-// One warp per (tile, 16 output columns). A = the tile unfolded in `mode` (16 x 256, fp16, in
-// shared memory); B = 16 x 16 slices of the Khatri-Rao / Kronecker rows; C += A B on the
-// tensor cores, then added into the fp64 output rows.
+// One warp per tile and chunk of 16 output columns, or per tile for all its chunks (per_warp).
+// A = the tile unfolded in `mode` (16 x 256, fp16, in shared memory); B = 16 x 16 slices of the
+// Khatri-Rao / Kronecker rows; C += A B on the tensor cores, then added into the fp64 output rows.
 __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells,
                             const std::uint32_t* __restrict__ origin, int mode, bool kron, Dense3 d, std::uint64_t cols,
                             std::uint64_t per_warp, double* out) {
@@ -116,7 +109,9 @@ __global__ void sparse_kernel(std::uint64_t nnz, const std::uint32_t* __restrict
     for (std::uint64_t z = warp; z < nnz; z += warps) {
         const std::uint64_t c[3] = {i0[z], i1[z], i2[z]};
         for (std::uint64_t col = lane; col < cols; col += 32)
-            atomicAdd(&out[c[mode] * cols + col], static_cast<double>(vals[z] * operand(d, a, b, c[a], c[b], col, kron)));
+            atomicAdd(&out[c[mode] * cols + col],
+                      static_cast<double>(vals[z] * factor_value(d, a, true, c[a], col, cols, d.rank[b], kron) *
+                                          factor_value(d, b, false, c[b], col, cols, d.rank[b], kron)));
     }
 }
 
