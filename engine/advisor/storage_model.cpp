@@ -144,7 +144,10 @@ std::uint64_t formula_storage(const TensorProfile& p, KernelKind kernel, FormatK
     }
     case FormatKind::HLS: {  // HLS-S per sparse nonzero; HLS-D per dense tile (bitmap 4096 bits)
         if (!p.hls_defined) throw InputError(hls_refusal(p.dims));
-        const std::uint64_t ib = p.hls_index_bytes, T = p.hls_dense_tiles, dense = p.hls_dense_nnz;
+        // TTMc builds HLS at its own threshold (FormatOptions::hls_ttmc_threshold)
+        const bool ttmc = kernel == KernelKind::TTMc;
+        const std::uint64_t ib = p.hls_index_bytes, T = ttmc ? p.hls_ttmc_dense_tiles : p.hls_dense_tiles,
+                            dense = ttmc ? p.hls_ttmc_dense_nnz : p.hls_dense_nnz;
         return (Z - dense) * (ib + V) + T * (ib + kHlsBitmapWords * 8) + (T + 1) * I + dense * V;
     }
     case FormatKind::sCOO: {  // one dense fiber of dims[mode] values per mode-`mode` fiber

@@ -340,6 +340,8 @@ TensorProfile profile_tsb(const std::string& path, const FormatOptions& options,
         if (d.tiles) {
             p.hls_tiles = d.tiles->tiles, p.hls_dense_tiles = d.tiles->dense_tiles, p.hls_dense_nnz = d.tiles->dense_nnz;
             p.hls_dense_minority = d.tiles->dense_minority;
+            const DenseTiles ttmc = dense_tiles_at(*d.tiles, options.hls_ttmc_threshold);
+            p.hls_ttmc_dense_tiles = ttmc.tiles, p.hls_ttmc_dense_nnz = ttmc.nnz;
         } else {
             p.sketched.hls_missing = d.tiles_unavailable;
         }

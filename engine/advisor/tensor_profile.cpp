@@ -138,6 +138,8 @@ TensorProfile profile_tensor(const CooTensor& t, const FormatOptions& options, R
         p.hls_dense_tiles = tiles.dense_tiles;
         p.hls_dense_nnz = tiles.dense_nnz;
         p.hls_dense_minority = tiles.dense_minority;
+        const DenseTiles ttmc = dense_tiles_at(tiles, options.hls_ttmc_threshold);
+        p.hls_ttmc_dense_tiles = ttmc.tiles, p.hls_ttmc_dense_nnz = ttmc.nnz;
         int bits = 0;  // HLS's linear index: each mode's ceil(log2 dim) bits (hls_format.cpp)
         for (std::uint64_t d : t.dims()) bits += static_cast<int>(std::bit_width(d - 1));
         p.hls_index_bytes = bits <= 32 ? 4 : 8;

@@ -29,7 +29,8 @@ ReorderSide measure(const CooTensor& t, const ReorderCompareRequest& request, co
         if (row.built && row.kind == FormatKind::HiCOO)
             for (const ArrayInfo& a : row.storage.arrays)
                 if (a.name == "bptr") side.hicoo_blocks = a.elements - 1;
-    if (t.order() == 3) side.hls_dense_tiles = hls_tile_map(t, 0, 1, 78, 64, control).dense_tiles;
+    if (t.order() == 3)
+        side.hls_dense_tiles = hls_tile_map(t, 0, 1, FormatOptions{}.hls_threshold, 64, control).dense_tiles;
     return side;
 }
 

@@ -47,4 +47,14 @@ TileMap hls_tile_map(const CooTensor& t, int a, int b, std::uint64_t threshold, 
     return tiles.finish();
 }
 
+DenseTiles dense_tiles_at(const TileMap& map, std::uint64_t threshold) {
+    DenseTiles d;
+    const std::uint64_t cells = detail::TileMapBuilder::kCells;
+    for (std::uint64_t n = std::max<std::uint64_t>(threshold, 1); n < map.by_fill.size(); ++n) {
+        const std::uint64_t k = map.by_fill[n];
+        d.tiles += k, d.nnz += k * n, d.minority += k * std::min(n, cells - n);
+    }
+    return d;
+}
+
 }  // namespace tscope

@@ -29,6 +29,7 @@ public:
         if (__builtin_mul_overflow(tx_, ty_, &all) || __builtin_mul_overflow(all, tz_, &all))
             throw InputError("the HLS tile map: this shape has more than 2^64 tiles of 16^3");
         out_.threshold = threshold;
+        out_.by_fill.assign(kCells + 1, 0);
         DensityMap& m = out_.map;
         m.mode_x = a_, m.mode_y = b_;
         m.cells_x = ceil_div(tx_, max_bins) * kEdge, m.cells_y = ceil_div(ty_, max_bins) * kEdge;
@@ -59,7 +60,7 @@ public:
 
 private:
     void add_tile(std::uint64_t key, std::uint64_t n) {
-        ++out_.tiles;
+        ++out_.tiles, ++out_.by_fill[std::min(n, kCells)];
         if (n >= out_.threshold) {
             const std::uint64_t zeros = n < kCells ? kCells - n : 0;
             ++out_.dense_tiles, out_.dense_nnz += n, out_.dense_minority += std::min(n, zeros);

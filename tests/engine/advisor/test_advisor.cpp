@@ -13,6 +13,7 @@
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/io/tns_format.hpp"
 #include "tscope/kernels/sptv.hpp"
+#include "tscope/tensor/density_map.hpp"
 #include "tscope/tensor/generator.hpp"
 
 using namespace tscope;
@@ -393,6 +394,36 @@ private Q_SLOTS:
         QCOMPARE(line_of(a, FormatKind::COO).modes.at(0).traffic.minority, 0.0);
         const std::string why = line_of(a, FormatKind::HLS).reason;
         QVERIFY2(why.find("598 of whose zero tests go the rarer way") != std::string::npos, why.c_str());  // 1196 over 2 tiles
+    }
+
+    // TTMc builds HLS at its own threshold (61, hls-tcu Sec. V-C), the other kernels at 78: two
+    // tiles of 70 nonzeros are dense for TTMc and sparse for MTTKRP, and each kernel's predicted
+    // storage is the HLS its bench builds, byte for byte; another threshold's count is the same
+    // tile histogram cut elsewhere.
+    void hlsTtmcStorageAtItsOwnThreshold() {
+        CooTensor t({32, 16, 16});
+        t.resize(140);
+        std::uint64_t z = 0;
+        for (std::uint64_t tile = 0; tile < 2; ++tile)
+            for (std::uint64_t c = 0; c < 70; ++c)
+                t.set(z++, std::vector<std::uint64_t>{16 * tile + c / 256, (c / 16) % 16, c % 16},
+                      1.0 + static_cast<double>(c));
+        const TensorProfile p = profile_tensor(t);
+        QCOMPARE(p.hls_dense_tiles, std::uint64_t{0});
+        QCOMPARE(p.hls_ttmc_dense_tiles, std::uint64_t{2});
+        QCOMPARE(p.hls_ttmc_dense_nnz, std::uint64_t{140});
+        FormatOptions ttmc;
+        ttmc.hls_threshold = ttmc.hls_ttmc_threshold;
+        const std::uint64_t built_ttmc = build_format(FormatKind::HLS, t, ttmc)->storage().bytes();
+        const std::uint64_t built_other = build_format(FormatKind::HLS, t, FormatOptions{})->storage().bytes();
+        QVERIFY(built_ttmc != built_other);
+        QCOMPARE(predicted_storage(p, KernelKind::TTMc, FormatKind::HLS, 0), built_ttmc);
+        QCOMPARE(predicted_storage(p, KernelKind::MTTKRP, FormatKind::HLS, 0), built_other);
+        const TileMap map = hls_tile_map(t, 0, 1, 78);
+        QCOMPARE(dense_tiles_at(map, 61).tiles, std::uint64_t{2});
+        QCOMPARE(dense_tiles_at(map, 61).minority, std::uint64_t{140});
+        QCOMPARE(dense_tiles_at(map, 71).tiles, std::uint64_t{0});
+        QCOMPARE(dense_tiles_at(map, 78).tiles, map.dense_tiles);
     }
 
     // The shared real tensors: every kernel gets a ranking of the formats it runs, HLS refused

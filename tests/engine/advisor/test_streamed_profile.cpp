@@ -81,6 +81,13 @@ private Q_SLOTS:
         request.options.mode_order = modeOrder;
         const TensorProfile profile = profile_tsb(path, request.options, part);
         QCOMPARE(profile.nnz, t.nnz());
+        if (order == 3) {  // HLS's tiles, at both thresholds, as a loaded tensor's profile counts them
+            const TensorProfile loaded = profile_tensor(t, request.options);
+            QCOMPARE(profile.hls_dense_tiles, loaded.hls_dense_tiles);
+            QCOMPARE(profile.hls_ttmc_dense_tiles, loaded.hls_ttmc_dense_tiles);
+            QCOMPARE(profile.hls_ttmc_dense_nnz, loaded.hls_ttmc_dense_nnz);
+            QVERIFY(loaded.hls_ttmc_dense_nnz >= loaded.hls_dense_nnz);
+        }
         const std::vector<FormatRow> predicted = predicted_survey(profile, request);
         const std::vector<FormatRow> built = survey_formats(t, request);
         QCOMPARE(predicted.size(), built.size());

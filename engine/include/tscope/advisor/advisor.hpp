@@ -57,6 +57,7 @@ struct TensorProfile {
     bool hls_defined = false;              // order 3
     std::uint64_t hls_tiles = 0, hls_dense_tiles = 0, hls_dense_nnz = 0;
     std::uint64_t hls_dense_minority = 0;  // summed over dense tiles: the rarer of nonzero and zero cells
+    std::uint64_t hls_ttmc_dense_tiles = 0, hls_ttmc_dense_nnz = 0;  // at options.hls_ttmc_threshold
     std::uint32_t hls_index_bytes = 4;
     double seconds = 0;                    // time to gather all this
     // A profile gathered in bounded memory from a file (profile_tsb, streamed_profile.hpp): per

@@ -36,7 +36,16 @@ struct TileMap {
     std::uint64_t dense_nnz = 0;    // nonzeros in them
     std::uint64_t dense_minority = 0;  // over them, the rarer of a tile's nonzero and zero cells
     std::uint64_t threshold = 0;
+    // by_fill[n]: the non-empty tiles holding n nonzeros (n <= 4096), so that another threshold's
+    // dense tiles need no second pass over the nonzeros (TTMc builds HLS at its own, Sec. V-C)
+    std::vector<std::uint64_t> by_fill;
 };
+
+// The dense tiles a TileMap would count at `threshold` instead of its own.
+struct DenseTiles {
+    std::uint64_t tiles = 0, nnz = 0, minority = 0;
+};
+DenseTiles dense_tiles_at(const TileMap& map, std::uint64_t threshold);
 TileMap hls_tile_map(const CooTensor& t, int mode_x, int mode_y, std::uint64_t threshold = 78, std::uint64_t max_bins = 256,
                      RunControl& control = no_control());
 
