@@ -73,7 +73,10 @@ MachineFigures gpu_figures() {
             figures.device = gpu.name;
             figures.bandwidth_gbps = measure_gpu_copy_bandwidth();
             figures.source = "measured now (device-to-device copy)";
-            figures.cache_bytes = gpu.name.find("H200") != std::string::npos ? kH200L2 : kH100L2;
+            // the device's own L2 where it says (cudaDevAttrL2CacheSize), else by its name
+            figures.cache_bytes = gpu.l2_bytes                                 ? gpu.l2_bytes
+                                  : gpu.name.find("H200") != std::string::npos ? kH200L2
+                                                                               : kH100L2;
         } else {
             figures.device = "NVIDIA H100 80GB HBM3 (recorded; no GPU here: " + gpu.reason + ")";
             figures.bandwidth_gbps = kH100CopyGbps;
