@@ -158,6 +158,16 @@ public:
     // 1-2 (the 4-row kernel) this one stays ahead, 0.311-0.323 ms against 0.319-0.332 (one H200,
     // 68d535f, h200-issue19-session48.json call 5, one run each). HOCSR's mode 3 there then ran
     // its one-pass kernel either way (0.523 and 0.529 ms).
+    // Why rows of about one nonzero only (nnz <= 1.25 rows): a thread walks its 4 rows one
+    // nonzero after another, and a block of 1,024 takes 4,096 rows, so longer rows and fewer of
+    // them leave most SMs idle and each thread a chain of dependent loads. On the advisor's
+    // 600K-nonzero blocks tensors (one H200, session 75, h200-session75b.json, COO, CFB,
+    // HOCFS-CSR and CSF, min of 2 rounds' medians of 10) it took 37.5-40.3 us a mode against
+    // 7.9-8.5 for the adaptive blocks with fibers of 14.6 (41K rows, 10 blocks), 19-33 against
+    // 6.2-7.3 with 8.2, 8.3-13.5 against 6.2-7.2 with 2.9, 11-15 against 7.1-9.4 with 2.0, and
+    // MovieLens's mode 1 (1.5) 10.1-10.9 against 6.9-7.0; with rows of 1.0-1.1 it stays ahead
+    // (uniform 3-5d 5.3-9.7 us against 6.8-13.0, MovieLens's mode 3 5.0-5.3 against 6.9-7.2), and
+    // between 1.2 and 3 the two are within 10% (power-law 3-5d).
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;
@@ -168,6 +178,7 @@ public:
         if (bytes > static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))) return 0;
         const bool forced = env_is("TENSORSCOPE_SPTV_ROWS", "shared");
         if (!forced && bytes > kRunVectorBytes && adaptive_rows(rows, nnz, vlen)) return 0;
+        if (!forced && nnz * 4 > rows * 5 && adaptive_rows(rows, nnz, vlen)) return 0;  // rows of over 1.25 nonzeros
         if (!forced) {
             DeviceArray<unsigned long long> longest(1);
             longest.zero();
