@@ -161,6 +161,14 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
 // CPU's walk, MM-CSF, which takes fewer passes there, was predicted fastest on 12 of the 15
 // tensors of the GPU evaluation and measured fastest on 4 (mean tau_b 0.61; docs/bench/
 // gpu-advisor.json, session 26, regraded by docs/bench/scripts/advisor_regrade.py).
+// Where L is the leaf level each nonzero's row is added by atomics, charged since session 75 at
+// kGpuAddedRow passes: session 59 measured one such row at 1.9 gathered ones (1.069 ms against
+// 0.568 for the same rows gathered, docs/bench/h200-leaf-adds-session59.json). At one pass
+// MM-CSF was predicted fastest on 10 of the 18 tensors of session 75's GPU evaluation and
+// measured third on 7 of them, behind CSF and B-CSF; at two (and HLS's fp64 adds below), the
+// predicted best was within 1.18x of the measured best on all 18 and the mean tau_b rose from
+// 0.71 to 0.84 (docs/bench/gpu-advisor-session75.json, regraded).
+constexpr double kGpuAddedRow = 2.0;
 void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fibers) {
     const int n = static_cast<int>(c.order.size());
     const int L = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
@@ -169,7 +177,7 @@ void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fib
     for (int l = 0; l < n - 1; ++l)
         if (l != L) g.rows(c.order[static_cast<std::size_t>(l)], F, F);
     if (L == n - 1) {
-        g.hot(Z);  // an atomic per nonzero
+        g.hot(kGpuAddedRow * Z);  // an atomic per nonzero
         return;
     }
     g.rows(c.order[static_cast<std::size_t>(n - 1)], Z, Z);
@@ -285,7 +293,13 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // On the GPU the sparse part is no fused pass but COO's walk (cuda/gpu_hls.cu), N-1 rows
         // gathered per nonzero: counted as the CPU's pass, HLS came out first on uniform-3d, where
         // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor-h200-de48527.json)
-        g.hot(cuda ? sparse : 1.4 * sparse);
+        // Each of its nonzeros adds R fp64 atomics (cuda/gpu_hls.cu, sparse_kernel), an output row
+        // twice as wide as the fp32 rows counted here: one more pass. Without it HLS ranked ahead
+        // of COO on 10 of the 18 tensors of session 75's GPU evaluation, 6 of which measure it at
+        // 1.15-9.3x COO's time (docs/bench/gpu-advisor-session75.json); with it, behind COO on
+        // those 6, ahead on the three blocks tensors (0.39-0.51x COO's time), and behind on
+        // MovieLens, where it measures 0.74x.
+        g.hot(cuda ? 2 * sparse : 1.4 * sparse);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, cuda ? sparse : 0, sparse);
         g.scatter(m, sparse, true);

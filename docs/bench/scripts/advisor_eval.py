@@ -54,6 +54,15 @@ LARGE = [
     ("powerlaw-3d-20m", "--dims 200000,80000,30000 --nnz 20000000 --dist powerlaw:1.0 --seed 22 --float", False),
     ("powerlaw-4d-20m", "--dims 50000,300000,40000,1000 --nnz 20000000 --dist powerlaw:1.0 --seed 23 --float", False),
 ]
+# Tensors no weight or charge was chosen on (session 75's check of its GPU charges), run only
+# where --only names them.
+CHECK = [
+    ("check-powerlaw-3d", "--dims 30000,10000,5000 --nnz 800000 --dist powerlaw:1.1 --seed 31", False),
+    ("check-uniform-4d", "--dims 500,400,300,200 --nnz 600000 --dist uniform --seed 32", False),
+    ("check-blocks-3d", "--dims 4000,2000,2000 --nnz 700000 --dist blocks:50:32 --seed 33", False),
+    ("check-powerlaw-4d", "--dims 8000,4000,2000,300 --nnz 600000 --dist powerlaw:1.3 --seed 34", False),
+    ("check-powerlaw-3d-5m", "--dims 100000,50000,20000 --nnz 5000000 --dist powerlaw:1.0 --seed 35 --float", False),
+]
 KERNELS = ["mttkrp", "sptv"]
 
 
@@ -165,8 +174,8 @@ def main():
                     "were fitted on (engine/advisor/advisor.cpp)."),
            "results": [], "tensors": []}
     started = time.time()
-    for name, gen, fit in TENSORS + LARGE:
-        if (only and name not in only) or (not only and (name, gen, fit) in LARGE):
+    for name, gen, fit in TENSORS + LARGE + CHECK:
+        if (only and name not in only) or (not only and (name, gen, fit) in LARGE + CHECK):
             continue
         if gen is None:
             path = os.path.join(args.data, name + ".tns")
