@@ -2,7 +2,7 @@
 // (TENSORSCOPE_SPTV_HOT=1 or =0 forces either way, for comparisons and tests). Private to
 // engine/cuda (nvcc, C++17).
 //
-// Why: on the delicious-4d shape's mode 2 (a 69 MB vector, over the H200's 50 MB of L2) the CSR
+// Why: on the delicious-4d shape's mode 2 (a 69 MB vector, over the H200's L2, 60 MiB as it reports) the CSR
 // products reach 58-64% of the copy bound against 84-103% on the other modes. Each nonzero's
 // gather of v[col] costs a 32-byte sector for 4 bytes; power-law columns are read very unevenly,
 // but their ids are scattered (as the generator scatters them, and real ids are), so a sector

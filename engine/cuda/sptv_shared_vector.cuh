@@ -21,7 +21,8 @@
 // vector of 36-48 KB (modes 1, 2) the 4-row kernel 0.33-0.34 ms, the row kernel 0.39-0.41,
 // cuSPARSE 0.48-0.51; with 115 KB (mode 3) 0.55-0.56, 0.40-0.41 and 0.57-0.59. So the 4-row
 // kernel up to kRunVectorBytes, the row kernel above. Rows must be short (the caller checks the
-// longest): a long row holds its thread, and its warp, alone. Since session 48 the row kernel
+// longest): a long row holds its thread, and its warp, alone. Since session 75 the 4-row kernel
+// takes rows of at most 1.25 nonzeros on average only (grid_for_csr in gpu_sptv.cu says why). Since session 48 the row kernel
 // runs only where sptv_adaptive_rows.cuh's blocks do not fit (a vector of about 195-227 KB):
 // they took the uniform shape's mode 3 in 0.310-0.318 ms against its 0.382-0.390 (gpu_sptv.cu's
 // grid_for_csr says where).
