@@ -149,9 +149,10 @@ public:
 
     // The blocks to launch where a CSR of these sizes, whose offsets are ptr on the device, can
     // run it; 0 where not: offsets or rows beyond 32 bits, a vector larger than a block's shared
-    // memory, a row longer than kSharedVectorRowsMax, or a vector above kRunVectorBytes where
-    // adaptive_rows takes it. TENSORSCOPE_SPTV_ROWS=cusparse keeps cuSPARSE, =shared takes this
-    // kernel whatever the rows' lengths and vector (comparisons, tests).
+    // memory, a row longer than kSharedVectorRowsMax, or a vector above kRunVectorBytes or rows
+    // of over 1.25 nonzeros on average where adaptive_rows takes them. TENSORSCOPE_SPTV_ROWS=
+    // cusparse keeps cuSPARSE, =shared takes this kernel whatever the rows' lengths and vector
+    // (comparisons, tests).
     // Why the blocks above kRunVectorBytes: on the uniform shape's mode 3 (rows all short, a
     // 115 KB vector) they took 0.310-0.318 ms in COO, CSF, CFB and HOCFS-CSR against 0.382-0.390
     // for the thread-a-row kernel here (95-111% of the copy bound against 77-93%), while on modes
