@@ -98,10 +98,24 @@ std::string fmt(const char* f, double x) {
     std::snprintf(buf, sizeof buf, f, x);
     return buf;
 }
+// A time ratio as people write it: 1.04x, 2.7x, 1,100x (not "%.2g"'s 1.1e+03x, nor "1x" for 1.004).
+std::string ratio(double x) {
+    if (x >= 100) return grouped(static_cast<std::uint64_t>(std::llround(x))) + "x";
+    return fmt(x < 10 ? "%.2fx" : "%.1fx", x);
+}
+// How f's predicted time compares with the best's: "tied with CSF" within half a percent (one
+// wording, where "1x" and "predicted tied" had said it two ways), else "1.23x the time of CSF".
+std::string against_best(double seconds, double best_seconds, const std::string& best) {
+    if (seconds <= best_seconds * 1.005) return "tied with " + best;
+    return ratio(seconds / best_seconds) + " the time of " + best;
+}
+// "1 nonzero" or "3.2 nonzeros": a mean count with its noun.
+std::string nonzeros(double x);
 // A mean count as people write it: 3.21, 48.5, 2000 (not "%.3g"'s 2e+03).
 std::string amount(double x) {
     return x >= 1000 ? grouped(static_cast<std::uint64_t>(std::llround(x))) : fmt("%.3g", x);
 }
+std::string nonzeros(double x) { return amount(x) + (amount(x) == "1" ? " nonzero" : " nonzeros"); }
 
 std::string mb(double bytes) {
     if (bytes >= 1e9) return fmt("%.2f GB", bytes / 1e9);
@@ -115,6 +129,8 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
         return std::string(backend_name(backend)) + " has no " + kernel_name(kernel) + " kernel for " + format_name(kind);
     const FormatEntry& e = format_entry(kind);
     if (p.order() < e.min_order) return std::string(e.name) + " needs a tensor of order " + std::to_string(e.min_order) + " or more";
+    if (kernel == KernelKind::SpTV && p.order() < 2)
+        return "SpTV needs a tensor of order 2 or more";  // kernels/sptv.cpp's own
     if (kind == FormatKind::HLS && !p.hls_defined) return hls_refusal(p.dims);
     if (kind == FormatKind::ALTO) {  // the builder's own refusal: an index of over 128 bits
         try {
@@ -140,27 +156,32 @@ std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, 
 
 // ---- reasons ----------------------------------------------------------------------------------
 
+// The nonzeros per fiber over the sweep's fibers (every mode's nonzeros over all their fibers),
+// what the loop's cost per fiber follows: MovieLens's modes hold 1.54, 39.8 and 1, and their
+// plain mean (14.1) had suggested long fibers where 99% of those the sweep visits hold 1 or 2.
 double mean_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
-    double s = 0;
-    for (int m : modes) s += p.stats.modes[static_cast<std::size_t>(m)].fiber_nnz.mean;
-    return modes.empty() ? 0 : s / static_cast<double>(modes.size());
+    double fibers = 0;
+    for (int m : modes) fibers += static_cast<double>(p.stats.modes[static_cast<std::size_t>(m)].fibers);
+    return fibers > 0 ? static_cast<double>(p.nnz) * static_cast<double>(modes.size()) / fibers : 0;
 }
 
-// nonzeros per node of CSF's fiber level (the trees MTTKRP walks), averaged over the modes; an
-// order-1 tensor has no fiber level (its trees are the nonzeros alone), and this is not asked
+// nonzeros per node of CSF's fiber level over the trees MTTKRP walks (all their nonzeros over
+// all their fiber nodes, as mean_fiber_nnz); an order-1 tensor has no fiber level (its trees are
+// the nonzeros alone), and this is not asked
 double csf_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
     if (p.order() < 2) throw std::logic_error("csf_fiber_nnz: an order-1 tensor's trees have no fiber level");
-    double s = 0;
+    double nnz = 0, fibers = 0;
     for (int m : modes) {
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        s += static_cast<double>(c.nnz) / static_cast<double>(std::max<std::uint64_t>(1, c.nodes[c.nodes.size() - 2]));
+        nnz += static_cast<double>(c.nnz),
+            fibers += static_cast<double>(std::max<std::uint64_t>(1, c.nodes[c.nodes.size() - 2]));
     }
-    return modes.empty() ? 0 : s / static_cast<double>(modes.size());
+    return fibers > 0 ? nnz / fibers : 0;
 }
 
 std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const FormatAdvice& best, const std::vector<int>& modes,
                         bool is_best, Backend backend) {
-    const std::string fibers = "fibers average " + amount(mean_fiber_nnz(p, modes)) + " nonzeros";
+    const std::string fibers = "fibers average " + nonzeros(mean_fiber_nnz(p, modes));
     const std::string name = format_name(f.format);
     if (f.format == FormatKind::HOCFS_ELL) {
         std::uint64_t cells = 0;
@@ -178,7 +199,7 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
             mb(f.bytes_moved);
         if (is_best) return moved + "; predicted fastest";
         return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
-               fmt("%.2gx", f.seconds / best.seconds) + " its time";
+               against_best(f.seconds, best.seconds, format_name(best.format));
     }
     // the other four run one loop (fiber_sums) over index, value and offset arrays of the same
     // widths (cost_model.cpp)
@@ -186,31 +207,38 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
     const std::string loop = fibers + ": " + name + " runs the CSR loop over an index and a value per nonzero and a " + pointer +
                              " and a result per fiber, " + mb(f.bytes_moved) + " per sweep";
     if (is_best)
-        return loop + (backend == Backend::Cuda
-                           ? "; COO, CFB, HOCFS-CSR and CSF run the same product and are predicted tied"
-                           : "; COO, CFB, HOCFS-CSR and CSF run the same loop and are predicted tied");
-    if (f.seconds <= best.seconds * 1.0001) return loop + "; the same loop as " + std::string(format_name(best.format)) + ", predicted tied";
-    return loop + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
+        return loop +
+               (backend == Backend::Cuda
+                    ? "; COO, CFB, HOCFS-CSR and CSF run the same product and are predicted tied (the smaller first)"
+                    : "; COO, CFB, HOCFS-CSR and CSF run the same loop and are predicted tied (the smaller first)");
+    const bool same_loop = best.format == FormatKind::COO || best.format == FormatKind::CFB ||
+                           best.format == FormatKind::HOCFS_CSR || best.format == FormatKind::CSF;
+    if (same_loop && f.seconds <= best.seconds * 1.0001)
+        return loop + "; the same loop as " + std::string(format_name(best.format)) + ", predicted tied";
+    return loop + "; predicted " + against_best(f.seconds, best.seconds, format_name(best.format));
 }
 
 // "CSF's fibers average 3.2 nonzeros", or "" for an order-1 tensor, where CSF is refused
 std::string csf_fibers_phrase(const TensorProfile& p, const std::vector<int>& modes) {
-    return p.order() < 2 ? "" : "CSF's fibers average " + amount(csf_fiber_nnz(p, modes)) + " nonzeros";
+    return p.order() < 2 ? "" : "CSF's fibers average " + nonzeros(csf_fiber_nnz(p, modes));
 }
 
 std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vector<int>& modes, Backend backend) {
     const std::string fibers = csf_fibers_phrase(p, modes);
     switch (k) {
     case FormatKind::COO:
-        return "COO reads " + std::to_string(p.order() - 1) + " factor rows and adds one output row per nonzero" +
+        return (p.order() == 1
+                    ? std::string("COO reads no factor row")
+                    : "COO reads " + counted(static_cast<std::uint64_t>(p.order() - 1), "factor row", "factor rows")) +
+               " and adds one output row per nonzero" +
                (fibers.empty()
                     ? ""
                     : " (" + fibers +
                           ": a tree would read one row per fiber instead of per nonzero for its upper modes)");
     case FormatKind::BLCO:
         return "BLCO walks its nonzeros as COO does, each index unpacked from one 64-bit key: " +
-               std::to_string(p.order() - 1) + " factor rows read and one output row added per nonzero" +
-               (fibers.empty() ? "" : " (" + fibers + ")");
+               counted(static_cast<std::uint64_t>(p.order() - 1), "factor row", "factor rows") +
+               " read and one output row added per nonzero" + (fibers.empty() ? "" : " (" + fibers + ")");
     case FormatKind::ALTO:
         return "ALTO keeps one copy in the order of its interleaved index, so nonzeros that follow each other share "
                "rows; " +
@@ -219,10 +247,9 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
                ", against COO's " + std::to_string(p.order() + 1) + (fibers.empty() ? "" : ", and " + fibers);
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
-        const std::string held =
-            p.hicoo_blocks == 1
-                ? "HiCOO's one block holds all " + amount(per_block) + " nonzeros, "
-                : "HiCOO's " + grouped(p.hicoo_blocks) + " blocks hold " + amount(per_block) + " nonzeros each, ";
+        const std::string held = p.hicoo_blocks == 1 ? "HiCOO's one block holds all " + nonzeros(per_block) + ", "
+                                                     : "HiCOO's " + grouped(p.hicoo_blocks) + " blocks hold " +
+                                                           nonzeros(per_block) + " each, ";
         return held + (per_block < 8 ? "too few to reuse factor rows" : "reusing rows within a block") +
                ", and it still adds one output row per nonzero";
     }
@@ -231,18 +258,25 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
         // short fibers: the walk pays a node (a call, a zeroed sum, a product) for about every
         // nonzero, which costs more than sharing the upper rows saves
         const bool short_fibers = csf_fiber_nnz(p, modes) < 2;
-        const std::string name = k == FormatKind::CSF ? "CSF" : "B-CSF (CSF with fibers over " +
-                                                                    std::to_string(p.options.bcsf_fiber_threshold) + " split)";
-        return fibers + (short_fibers ? ": " + name + "'s fiber level costs more than it saves (a tree node per nonzero or so)"
-                                      : ": " + name + " rooted at each mode reads an upper factor row once per fiber, not per nonzero");
+        const std::string name = k == FormatKind::CSF ? "CSF" : "B-CSF";
+        const std::string split = k == FormatKind::CSF ? ""
+                                                       : " (B-CSF is CSF with fibers over " +
+                                                             std::to_string(p.options.bcsf_fiber_threshold) + " split)";
+        return fibers +
+               (short_fibers
+                    ? ": " + name + "'s fiber level costs more than it saves (a tree node per nonzero or so)"
+                    : ": " + name + " rooted at each mode reads an upper factor row once per fiber, not per nonzero") +
+               split;
     }
     case FormatKind::MMCSF: {
         std::string parts;
         for (const TreeCounts& c : p.mmcsf_parts)
         {
             const double share = 100.0 * static_cast<double>(c.nnz) / static_cast<double>(p.nnz);
-            parts += (parts.empty() ? "" : ", ") + (share < 0.5 ? std::string("<1%") : fmt("%.0f%%", share)) + " with mode " +
-                     std::to_string(c.order.back() + 1) + " at the leaves";
+            // whole percents but at the ends, where <1% and 100% had read as summing past 100
+            const std::string pct = share < 0.5 ? "<1%" : share > 99.5 && share < 100 ? ">99%" : fmt("%.0f%%", share);
+            parts += (parts.empty() ? "" : ", ") + pct + " with mode " + std::to_string(c.order.back() + 1) +
+                     " at the leaves";
         }
         return "MM-CSF keeps one copy (" + parts + "): for most modes the mode sits below the root, so its rows are shared, " +
                std::string(backend == Backend::Cuda ? "added by an atomic per node (which the GPU's lanes do not wait for)"
@@ -270,7 +304,7 @@ std::string mttkrp_reason(const TensorProfile& p, const FormatAdvice& f, const F
                           bool is_best, Backend backend) {
     const std::string phrase = mttkrp_phrase(p, f.format, modes, backend);
     if (is_best) return phrase + "; predicted fastest";
-    return phrase + "; predicted " + fmt("%.2gx", f.seconds / best.seconds) + " the time of " + format_name(best.format);
+    return phrase + "; predicted " + against_best(f.seconds, best.seconds, format_name(best.format));
 }
 
 // `least` is the supported row that moves the fewest bytes: the fastest need not be it, where
@@ -288,7 +322,7 @@ std::string reason_for(const TensorProfile& p, KernelKind kernel, Backend backen
                ") but its work per nonzero costs more (" + model + ")";
     if (is_best) return moved + ", the least; predicted fastest (" + model + ")";
     return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
-           fmt("%.2gx", f.seconds / best.seconds) + " its time";
+           against_best(f.seconds, best.seconds, format_name(best.format));
 }
 
 // How rough the GPU ranking is: each kernel's agreement with one H200's measurements where the
@@ -298,16 +332,30 @@ std::string gpu_caveat(KernelKind kernel) {
     if (kernel == KernelKind::MTTKRP || kernel == KernelKind::SpTV)
         return head + "against one H200's measurements the GPU predictions agreed at a mean Kendall tau of " +
                (kernel == KernelKind::MTTKRP ? "0.90 for MTTKRP" : "0.92 for SpTV") +
-               " on five tensors (docs/bench/gpu-advisor-session75-check.json), the CPU's at 0.93-1.0; bench measures";
+               " on five tensors (docs/bench/gpu-advisor-session75-check.json), the CPU's at 0.96 for MTTKRP and 1.0 "
+               "for SpTV "
+               "on ten (cpu-advisor-session74.json); bench measures";
     return head + "the GPU predictions for " + kernel_title(kernel) +
            " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.90); bench measures";
 }
 
 // Why bench would refuse the run, where its dense operands (a factor per mode, or SpTV's
-// vector) cannot be held on this machine; empty where they can. The ranking still compares the
-// formats, but says so: it had ranked runs of zettabytes as if they could run (sweep 65).
-std::string operands_unheld(const TensorProfile& profile, const AdviceRequest& request) {
+// vector, and TTMc's R^(N-1)-wide outputs beside the tensor, as bench's check_ttmc_outputs_fit
+// asks) cannot be held on this machine; empty where they can. The ranking still compares the
+// formats, but says so: it had ranked runs of zettabytes as if they could run (sweep 65), and
+// TTMc runs of 42 GB on a 25 GB machine (sweep 75a F9).
+std::string operands_unheld(const TensorProfile& profile, const AdviceRequest& request, const std::vector<int>& modes) {
     try {
+        const long double tensor =
+            static_cast<long double>(profile.nnz) * (profile.order() * profile.index_bytes + profile.value_bytes);
+        if (request.kernel == KernelKind::TTMc)
+            for (int m : modes) {
+                const long double cols = std::pow(static_cast<long double>(request.rank), profile.order() - 1);
+                check_fits_memory(
+                    cols * static_cast<long double>(profile.dims[static_cast<std::size_t>(m)]) * 8.0L + tensor,
+                    "TTMc's output for mode " + std::to_string(m + 1) + " at rank " + std::to_string(request.rank) +
+                        ", beside the tensor,");
+            }
         if (request.kernel == KernelKind::SpTV)
             check_per_index_fits(profile.dims, 1, "its vector");
         else
@@ -347,7 +395,10 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
                 storage += predicted_storage(profile, request.kernel, kind, m, &exact);
                 f.storage_exact = f.storage_exact && exact;
                 if (!format_is_per_mode(kind)) break;  // one copy serves every mode
-                if (kind == FormatKind::COO && request.kernel == KernelKind::MTTKRP) break;  // the bench builds it once
+                // the bench builds it once for MTTKRP and TTMc (SpTV and SpTTM contract or unfold a mode)
+                if (kind == FormatKind::COO &&
+                    (request.kernel == KernelKind::MTTKRP || request.kernel == KernelKind::TTMc))
+                    break;
             }
             f.storage_bytes = storage;
             for (int m : modes) {
@@ -363,9 +414,14 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
         }
         advice.ranking.push_back(std::move(f));
     }
+    // Formats predicted alike (to a float's 7 digits: the same loop over the same bytes) go by
+    // their storage, smallest first: among SpTV's four tied CSR formats the first listed, COO, had
+    // been recommended at 6.0 MB over CSF's 5.0 (sweep 75a F5).
     std::stable_sort(advice.ranking.begin(), advice.ranking.end(), [](const FormatAdvice& a, const FormatAdvice& b) {
         if (a.supported != b.supported) return a.supported;
-        return a.supported && a.seconds < b.seconds;
+        if (!a.supported) return false;
+        const auto sa = static_cast<float>(a.seconds), sb = static_cast<float>(b.seconds);
+        return sa != sb ? sa < sb : a.storage_bytes < b.storage_bytes;
     });
     if (advice.ranking.empty() || !advice.ranking.front().supported) {
         advice.summary = std::string("no format runs ") + kernel_title(request.kernel) + " on " + backend_name(request.backend) +
@@ -383,7 +439,7 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
     if (request.backend == Backend::Cuda) advice.caveat = gpu_caveat(request.kernel);
-    if (const std::string why = operands_unheld(profile, request); !why.empty())
+    if (const std::string why = operands_unheld(profile, request, modes); !why.empty())
         advice.caveat = why + (advice.caveat.empty() ? "" : "; " + advice.caveat);
     return advice;
 }
