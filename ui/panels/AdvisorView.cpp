@@ -81,7 +81,7 @@ QHBoxLayout* AdvisorView::buildControls() {
     rank_ = new QSpinBox(this);
     rank_->setObjectName(QStringLiteral("advisorRank"));
     rank_->setProperty(kRemembered, true);
-    rank_->setRange(1, 256);
+    rank_->setRange(1, 4096);  // advise --rank's range
     rank_->setValue(32);
     top->addWidget(rank_);
     measureButton_ = new QPushButton(tr("Measure"), this);
@@ -160,11 +160,21 @@ void AdvisorView::connectControls() {
     connect(kernel_, &QComboBox::currentIndexChanged, this, again);
     connect(backend_, &QComboBox::currentIndexChanged, this, again);
     connect(rank_, &QSpinBox::valueChanged, this, again);
+    // SpTV multiplies by a vector: the rank does not apply (advise refuses --rank with it)
+    auto rankApplies = [this] {
+        const bool sptv = static_cast<tscope::KernelKind>(kernel_->currentData().toInt()) == tscope::KernelKind::SpTV;
+        rank_->setEnabled(!sptv);
+        rank_->setToolTip(sptv ? tr("SpTV multiplies by a vector: no rank")
+                               : tr("The factors' columns (advise --rank)"));
+    };
+    connect(kernel_, &QComboBox::currentIndexChanged, this, rankApplies);
+    rankApplies();
     connect(measureButton_, &QPushButton::clicked, this, &AdvisorView::measure);
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(&job_, &EngineJob::progress, progress_, &QProgressBar::setValue);
     connect(&job_, &EngineJob::failed, this, [this](const QString& message) {
         setRunning(false, tr("Failed: %1").arg(message));
+        Q_EMIT failed(message);  // only the status had said it: a --run exited 0 (sweep 75a F8)
     });
     connect(&job_, &EngineJob::cancelled, this, [this] { setRunning(false, tr("Cancelled.")); });
     connect(&job_, &EngineJob::idle, this, [this] {
@@ -195,7 +205,7 @@ tscope::AdviceRequest AdvisorView::request() const {
     tscope::AdviceRequest r;
     r.kernel = static_cast<tscope::KernelKind>(kernel_->currentData().toInt());
     r.backend = static_cast<tscope::Backend>(backend_->currentData().toInt());
-    r.rank = static_cast<std::uint64_t>(rank_->value());
+    r.rank = r.kernel == tscope::KernelKind::SpTV ? 1 : static_cast<std::uint64_t>(rank_->value());
     return r;
 }
 
@@ -323,16 +333,22 @@ void AdvisorView::showMeasured(const std::vector<tscope::BenchResult>& rows) {
         const QString tau = shortNumber(tscope::kendall_tau(predicted, measured, 0.05));
         const QString predictedBest = QString::fromLatin1(tscope::format_name(advice_->ranking[best_predicted].format));
         // "took 1x the measured best's time (ALTO)" had said of ALTO that it matched itself
+        const double ratio = measured_[best_predicted] / measured_[best_measured];
         if (best_predicted == best_measured)
             verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted "
                          "best, %2, "
                          "was the measured best.")
                           .arg(tau, predictedBest);
+        else if (ratio <= 1.05)  // by the tie rule the sentence states, a hit (sweep 75a F4)
+            verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted "
+                         "best, %2, took %3x the measured best's time (%4): tied with it.")
+                          .arg(tau, predictedBest, shortNumber(ratio),
+                               QString::fromLatin1(tscope::format_name(advice_->ranking[best_measured].format)));
         else
             verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted "
                          "best, %2, "
                          "took %3x the measured best's time (%4).")
-                          .arg(tau, predictedBest, shortNumber(measured_[best_predicted] / measured_[best_measured]),
+                          .arg(tau, predictedBest, shortNumber(ratio),
                                QString::fromLatin1(tscope::format_name(advice_->ranking[best_measured].format)));
     }
     QStringList reasons;
@@ -355,7 +371,7 @@ void AdvisorView::fillTable() {
         const QStringList cells = {
             f.supported ? QString::number(++place) : QStringLiteral("-"),
             QString::fromLatin1(tscope::format_name(f.format)),
-            f.supported ? humanBytes(f.storage_bytes) + (f.storage_exact ? QString() : QStringLiteral(" ~"))
+            f.supported ? (f.storage_exact ? QString() : QStringLiteral("≈ ")) + humanBytes(f.storage_bytes)
                         : QStringLiteral("-"),
             f.supported ? humanBytes(static_cast<std::uint64_t>(f.bytes_moved)) : QStringLiteral("-"),
             f.supported ? columnSeconds(f.seconds) : QStringLiteral("-"),
@@ -364,6 +380,9 @@ void AdvisorView::fillTable() {
         for (int c = 0; c < Columns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == Reason) item->setToolTip(cells[c]);
+            if (c == Storage && f.supported && !f.storage_exact)  // "≈", as the Storage tab marks its estimates
+                item->setToolTip(
+                    tr("An estimate: the counts the advisor holds do not fix this format's bytes exactly"));
             if (c != Format && c != Reason) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (!f.supported) item->setForeground(QColor(120, 120, 120));
             // the times read "1.06 ms"; the CSV takes their seconds

@@ -54,6 +54,8 @@ public:
 
 Q_SIGNALS:
     void idle();
+    // A prediction or Measure that failed: the window's error banner says it (and a --run exits 2).
+    void failed(const QString& message);
 
 protected:
     void showEvent(QShowEvent* event) override;

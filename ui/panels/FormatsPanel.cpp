@@ -212,6 +212,8 @@ void FormatsPanel::connectControls() {
     connect(advisor_, &AdvisorView::idle, this, [this] {
         if (!job_.isBusy()) Q_EMIT idle();
     });
+    connect(advisor_, &AdvisorView::failed, this,
+            [this](const QString& message) { Q_EMIT failed(tr("Advisor: %1").arg(message)); });
     connect(measure_, &QComboBox::currentIndexChanged, this, &FormatsPanel::replot);
     connect(cancel_, &QPushButton::clicked, &job_, &EngineJob::cancel);
     connect(&job_, &EngineJob::progress, progress_, &QProgressBar::setValue);
@@ -259,8 +261,16 @@ void FormatsPanel::showEvent(QShowEvent* event) {
     if (!surveyed_ && !job_.isBusy()) start();
 }
 
+// A streamed tensor's Formats work (the Advisor's Measure) cannot run: said in the window's
+// banner, where a --run had done nothing and exited 0 and Ctrl+R had called the tab workless
+// (sweep 75a F3).
 bool FormatsPanel::runOwnWork() {
-    if (dataset_ && dataset_->streamed) return false;
+    if (dataset_ && dataset_->streamed) {
+        Q_EMIT failed(
+            tr("the Advisor's Measure builds and times the formats, so it needs the tensor in memory; this one "
+               "is streamed (opened past the memory limit), and the Storage table predicts its formats instead"));
+        return true;
+    }
     tabs_->setCurrentWidget(advisor_);
     advisor_->measureWhenPredicted();
     return true;

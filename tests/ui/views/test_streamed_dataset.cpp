@@ -130,6 +130,14 @@ private Q_SLOTS:
         FormatTableModel* fm = w.formats()->model();
         QTRY_VERIFY_WITH_TIMEOUT(!w.formats()->isBusy() && fm->rowCount() > 0, 60000);
         QVERIFY(!w.formats()->pages()->isTabEnabled(w.formats()->pages()->indexOf(w.formats()->advisor())));
+        {   // its work (the Advisor's Measure) asked for: said as the tab's failure, which the banner
+            // shows and a --run exits 2 on, where it had done nothing (sweep 75a F3)
+            QSignalSpy failed(w.formats(), &Panel::failed);
+            QVERIFY(w.formats()->runOwnWork());
+            QCOMPARE(failed.count(), 1);
+            QVERIFY2(failed.front().front().toString().contains(QStringLiteral("needs the tensor in memory")),
+                     qPrintable(failed.front().front().toString()));
+        }
         int checked = 0;
         for (int r = 0; r < fm->rowCount(); ++r) {
             const QString name = fm->data(fm->index(r, FormatTableModel::Format)).toString();
