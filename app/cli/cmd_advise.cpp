@@ -3,6 +3,8 @@
 // The format advisor: each format's predicted storage, bytes moved and time, ranked, with a
 // reason, from the tensor's statistics (no format is built, no kernel runs).
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "args.hpp"
@@ -13,6 +15,7 @@
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/error.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/text_words.hpp"
 
 namespace tscope::cli {
 
@@ -61,11 +64,35 @@ Json advice_json(const Advice& a) {
                 {"ranking", ranking}};
 }
 
+// A predicted time in its unit, so that one column reads at a glance ("360 us", "3.43 ms",
+// "9,537 s"; it had mixed 3.60e-04, 0.00343 and 9537).
+std::string time_text(double s) {
+    char buf[64];
+    if (s >= 1000) return grouped(static_cast<std::uint64_t>(std::llround(s))) + " s";
+    if (s >= 1)
+        std::snprintf(buf, sizeof buf, "%.3g s", s);
+    else if (s >= 1e-3)
+        std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
+    return buf;
+}
+
+// "rank 32, modes 1-3": what the prediction assumed, so that a pasted ranking can be reproduced.
+std::string assumed(const Advice& a) {
+    std::string modes;
+    for (int m : a.request.modes) modes += (modes.empty() ? "" : ",") + std::to_string(m + 1);
+    const std::string rank =
+        a.request.kernel == KernelKind::SpTV ? "" : "rank " + std::to_string(a.request.rank) + ", ";
+    return rank + (a.request.modes.size() == 1 ? "mode " : "modes ") + modes;
+}
+
 void print_text(const Advice& a) {
-    std::cout << kernel_title(a.request.kernel) << " on " << backend_name(a.request.backend) << " (" << a.machine.device << ", "
-              << number(a.machine.bandwidth_gbps) << " GB/s copy, " << a.machine.source << ")\n";
+    std::cout << kernel_title(a.request.kernel) << " on " << backend_name(a.request.backend) << ", " << assumed(a)
+              << " (" << a.machine.device << ", " << number(a.machine.bandwidth_gbps) << " GB/s copy, "
+              << a.machine.source << ")\n";
     if (!a.caveat.empty()) std::cout << "note: " << a.caveat << "\n";
-    TextTable table({"#", "format", "storage", "moves", "predicted s"});
+    TextTable table({"#", "format", "storage", "moves", "predicted"});
     std::string reasons;  // under the table: a sentence does not fit a column
     int place = 0;
     for (const FormatAdvice& f : a.ranking) {
@@ -77,7 +104,7 @@ void print_text(const Advice& a) {
             continue;
         }
         table.add({tag, format_name(f.format), human_bytes(f.storage_bytes) + (f.storage_exact ? "" : " ~"),
-                   human_bytes(f.bytes_moved), number(f.seconds)});
+                   human_bytes(f.bytes_moved), time_text(f.seconds)});
     }
     std::cout << table.render() << "why:\n" << reasons << "\n";
 }

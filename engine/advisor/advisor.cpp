@@ -244,7 +244,7 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
                "rows; " +
                std::string(p.order() == 3 ? "each nonzero is one fused loop (out += x a .* b)"
                                           : "each nonzero is one loop per mode (q = x a, q .*= the others, out += q)") +
-               ", against COO's " + std::to_string(p.order() + 1) + (fibers.empty() ? "" : ", and " + fibers);
+               ", against COO's " + std::to_string(p.order() + 1);
     case FormatKind::HiCOO: {
         const double per_block = static_cast<double>(p.nnz) / static_cast<double>(std::max<std::uint64_t>(1, p.hicoo_blocks));
         const std::string held = p.hicoo_blocks == 1 ? "HiCOO's one block holds all " + nonzeros(per_block) + ", "

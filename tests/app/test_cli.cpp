@@ -1454,6 +1454,12 @@ private Q_SLOTS:
         QCOMPARE(text.status, 0);
         QVERIFY(text.out.contains("SpTV on omp"));
         QVERIFY(text.out.contains("HOCFS-ELL"));
+        // what it assumed, and times in their units (sweep 75a F6, F12)
+        QVERIFY2(text.out.contains("SpTV on omp, modes 1,2,3 ("), text.out.constData());
+        const Run m = cli({"advise", file, "--kernel", "mttkrp", "--mode", "2", "--rank", "8", "--threads", "1"});
+        QVERIFY2(m.out.contains("MTTKRP on omp, rank 8, mode 2 ("), m.out.constData());
+        QVERIFY2(m.out.contains(" us\n") || m.out.contains(" ms\n"), m.out.constData());
+        QVERIFY2(!m.out.contains("e-0"), m.out.constData());
         // bad input: exit 2 with one line on stderr, before any work
         for (const QStringList& bad : {QStringList{"advise", file, "--kernel", "spmv"}, QStringList{"advise", file, "--backend", "cpu-ref"},
                                        QStringList{"advise", file, "--backend", "gpu"}, QStringList{"advise", file, "--mode", "4"},
