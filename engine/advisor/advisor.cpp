@@ -392,6 +392,13 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
             std::uint64_t storage = 0;
             for (int m : modes) {
                 bool exact = true;
+                if (kind == FormatKind::sCOO && request.kernel == KernelKind::SpTTM) {
+                    // what SspTTM reads (a TTM chain's product), not formats' sCOO: 14.4 GB on
+                    // Last.fm where bench runs it in 7 ms (sweep 75a F1)
+                    storage += static_cast<std::uint64_t>(detail::sspttm_input_bytes(profile, m, request.rank));
+                    f.storage_exact = false;
+                    continue;
+                }
                 storage += predicted_storage(profile, request.kernel, kind, m, &exact);
                 f.storage_exact = f.storage_exact && exact;
                 if (!format_is_per_mode(kind)) break;  // one copy serves every mode
