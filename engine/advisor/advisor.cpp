@@ -117,11 +117,9 @@ std::string amount(double x) {
 }
 std::string nonzeros(double x) { return amount(x) + (amount(x) == "1" ? " nonzero" : " nonzeros"); }
 
-std::string mb(double bytes) {
-    if (bytes >= 1e9) return fmt("%.2f GB", bytes / 1e9);
-    if (bytes >= 1e6) return fmt("%.1f MB", bytes / 1e6);
-    return bytes >= 1e3 ? fmt("%.0f kB", bytes / 1e3) : fmt("%.0f B", bytes);  // a tiny tensor's 52 B is not "0 kB"
-}
+// Bytes as the tables beside the reasons write them (human_bytes): the reasons had said "1.22 GB"
+// where the table said "1.2 GB" (sweep 75a F6), and a tiny tensor's 52 B is not "0 kB".
+std::string mb(double bytes) { return human_bytes(static_cast<long double>(bytes)); }
 
 // Why a format cannot run for this tensor (its builder's refusals, from the counts), or "".
 std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, FormatKind kind, const std::vector<int>& modes) {
