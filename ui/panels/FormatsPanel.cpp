@@ -115,9 +115,11 @@ QHBoxLayout* FormatsPanel::buildTopRow() {
     top->addWidget(new QLabel(tr("Show:"), this));
     measure_ = new QComboBox(this);
     measure_->setObjectName(QStringLiteral("formatsMeasure"));
-    measure_->addItems({tr("Bytes (real index widths), log scale"),
-                        tr("Storage units (array elements, as the papers count), log scale"),
-                        tr("Ratio to COO's bytes, linear")});
+    // short items, their detail in tooltips: the longest (402 px) had set both Formats pages'
+    // width past a 1024-px screen, the Advisor's reasons scrolled aside (sweep 75a F14)
+    measure_->addItems({tr("Bytes, log scale"), tr("Storage units, log scale"), tr("Ratio to COO's bytes, linear")});
+    measure_->setItemData(Bytes, tr("Each format's bytes, with its real index widths"), Qt::ToolTipRole);
+    measure_->setItemData(Units, tr("Array elements, as the papers count storage"), Qt::ToolTipRole);
     measure_->setItemData(RatioToCoo, tr("Each format's bytes over COO's: 64 MB and 100 MB look alike on a log scale, "
                                          "0.64× and 1.0× do not"),
                           Qt::ToolTipRole);
