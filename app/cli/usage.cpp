@@ -135,7 +135,7 @@ void print_usage(bool to_stderr) {
          [--fiber-threshold T] [--hicoo-bits B] [--hls-threshold T]
       the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's
       storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
-      else the recorded H100 figures), ranked over a sweep of the modes, with the reason in a sentence
+      else the recorded H200 figures), ranked over a sweep of the modes, with the reason in a sentence
   reorder IN OUT [--method lexi|bfs-mcs|degree|random] [--iters K] [--seed S] [--perm-out DIR] [--json]
       relabels every mode's indices (lexi: Lexi-Order, up to K rounds, default 2; bfs-mcs: maximum
       cardinality search; degree: by descending nonzero count; random: shuffled) and writes the

@@ -75,7 +75,8 @@ QHBoxLayout* AdvisorView::buildControls() {
     backend_->setProperty(kRemembered, true);
     backend_->addItem(QStringLiteral("omp"), static_cast<int>(tscope::Backend::Omp));
     backend_->addItem(QStringLiteral("cuda"), static_cast<int>(tscope::Backend::Cuda));
-    backend_->setToolTip(tr("cuda without a GPU predicts with the recorded H100 figures; Measure then says there is no device"));
+    backend_->setToolTip(
+        tr("cuda without a GPU predicts with the recorded H200 figures; Measure then says there is no device"));
     top->addWidget(backend_);
     top->addWidget(new QLabel(tr("Rank:"), this));
     rank_ = new QSpinBox(this);
