@@ -68,23 +68,28 @@ Json advice_json(const Advice& a) {
 // "9,537 s"; it had mixed 3.60e-04, 0.00343 and 9537).
 std::string time_text(double s) {
     char buf[64];
-    if (s >= 1000) return grouped(static_cast<std::uint64_t>(std::llround(s))) + " s";
-    if (s >= 1)
+    // each unit from where %.3g rounds up to it: 999.6 us is "1 ms", not "1e+03 us"
+    if (s >= 1e15 || !std::isfinite(s))
         std::snprintf(buf, sizeof buf, "%.3g s", s);
-    else if (s >= 1e-3)
+    else if (s >= 999.5)
+        return grouped(static_cast<std::uint64_t>(std::llround(s))) + " s";
+    else if (s >= 0.9995)
+        std::snprintf(buf, sizeof buf, "%.3g s", s);
+    else if (s >= 0.9995e-3)
         std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
     else
         std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
     return buf;
 }
 
-// "rank 32, modes 1-3": what the prediction assumed, so that a pasted ranking can be reproduced.
+// "rank 32, modes 1,2,3": what the prediction assumed, so that a pasted ranking can be reproduced.
 std::string assumed(const Advice& a) {
-    std::string modes;
-    for (int m : a.request.modes) modes += (modes.empty() ? "" : ",") + std::to_string(m + 1);
-    const std::string rank =
-        a.request.kernel == KernelKind::SpTV ? "" : "rank " + std::to_string(a.request.rank) + ", ";
-    return rank + (a.request.modes.size() == 1 ? "mode " : "modes ") + modes;
+    std::string out;  // appended piece by piece: GCC 12 warns (-Wrestrict) on the + chain
+    if (a.request.kernel != KernelKind::SpTV) out.append("rank ").append(std::to_string(a.request.rank)).append(", ");
+    out.append(a.request.modes.size() == 1 ? "mode " : "modes ");
+    for (std::size_t i = 0; i < a.request.modes.size(); ++i)
+        out.append(i ? "," : "").append(std::to_string(a.request.modes[i] + 1));
+    return out;
 }
 
 void print_text(const Advice& a) {

@@ -100,8 +100,9 @@ std::string fmt(const char* f, double x) {
 }
 // A time ratio as people write it: 1.04x, 2.7x, 1,100x (not "%.2g"'s 1.1e+03x, nor "1x" for 1.004).
 std::string ratio(double x) {
-    if (x >= 100) return grouped(static_cast<std::uint64_t>(std::llround(x))) + "x";
-    return fmt(x < 10 ? "%.2fx" : "%.1fx", x);
+    if (x >= 1e15 || !std::isfinite(x)) return fmt("%.3gx", x);  // past llround's range
+    if (x >= 99.95) return grouped(static_cast<std::uint64_t>(std::llround(x))) + "x";
+    return fmt(x < 9.995 ? "%.2fx" : "%.1fx", x);  // the form picked after rounding: not "10.00x"
 }
 // How f's predicted time compares with the best's: "tied with CSF" within half a percent (one
 // wording, where "1x" and "predicted tied" had said it two ways), else "1.23x the time of CSF".
@@ -113,7 +114,8 @@ std::string against_best(double seconds, double best_seconds, const std::string&
 std::string nonzeros(double x);
 // A mean count as people write it: 3.21, 48.5, 2000 (not "%.3g"'s 2e+03).
 std::string amount(double x) {
-    return x >= 1000 ? grouped(static_cast<std::uint64_t>(std::llround(x))) : fmt("%.3g", x);
+    if (x >= 1e15 || !std::isfinite(x)) return fmt("%.3g", x);
+    return x >= 999.5 ? grouped(static_cast<std::uint64_t>(std::llround(x))) : fmt("%.3g", x);  // 999.6: not "1e+03"
 }
 std::string nonzeros(double x) { return amount(x) + (amount(x) == "1" ? " nonzero" : " nonzeros"); }
 
@@ -171,8 +173,8 @@ double csf_fiber_nnz(const TensorProfile& p, const std::vector<int>& modes) {
     double nnz = 0, fibers = 0;
     for (int m : modes) {
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        nnz += static_cast<double>(c.nnz),
-            fibers += static_cast<double>(std::max<std::uint64_t>(1, c.nodes[c.nodes.size() - 2]));
+        nnz += static_cast<double>(c.nnz);
+        fibers += static_cast<double>(std::max<std::uint64_t>(1, c.nodes[c.nodes.size() - 2]));
     }
     return fibers > 0 ? nnz / fibers : 0;
 }
@@ -419,7 +421,7 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
         }
         advice.ranking.push_back(std::move(f));
     }
-    // Formats predicted alike (to a float's 7 digits: the same loop over the same bytes) go by
+    // Formats predicted alike (equal as floats, 24 bits: the same loop over the same bytes) go by
     // their storage, smallest first: among SpTV's four tied CSR formats the first listed, COO, had
     // been recommended at 6.0 MB over CSF's 5.0 (sweep 75a F5).
     std::stable_sort(advice.ranking.begin(), advice.ranking.end(), [](const FormatAdvice& a, const FormatAdvice& b) {

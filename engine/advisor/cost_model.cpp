@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "tscope/formats/hls_format.hpp"
+#include "tscope/kernels/spttm.hpp"
 
 // Numbers are counted at the CPU kernels' 8 bytes on the GPU too, where the device holds values,
 // factor rows and vectors in fp32 (and the bench's cuda rows count them at 4): counted at 4 there
@@ -167,7 +168,7 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
 // MM-CSF was predicted fastest on 10 of the 18 tensors of session 75's GPU evaluation and
 // measured third on 7 of them, behind CSF and B-CSF; at two (and HLS's fp64 adds below), the
 // predicted best was within 1.18x of the measured best on all 18 and the mean tau_b rose from
-// 0.71 to 0.84 (docs/bench/gpu-advisor-session75.json, regraded).
+// 0.71 to 0.84 (docs/bench/gpu-advisor-session75-regraded.json).
 constexpr double kGpuAddedRow = 2.0;
 void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fibers) {
     const int n = static_cast<int>(c.order.size());
@@ -366,18 +367,6 @@ void sptv(Ledger& g, const TrafficInput& in) {
 
 // ---- SpTTM and TTMc (rougher: not part of the evaluation) -------------------------------------
 
-}  // namespace
-
-int sspttm_first_mode(int order, int mode) { return mode == order - 1 ? order - 2 : order - 1; }
-
-double sspttm_input_bytes(const TensorProfile& p, int mode, std::uint64_t rank) {
-    const double chunks =
-        static_cast<double>(p.stats.modes[static_cast<std::size_t>(sspttm_first_mode(p.order(), mode))].fibers);
-    return chunks * (static_cast<double>(rank) * 8 + static_cast<double>(p.order() - 1) * p.index_bytes);
-}
-
-namespace {
-
 void spttm(Ledger& g, const TrafficInput& in) {
     const TensorProfile& p = in.profile;
     const auto m = static_cast<std::size_t>(in.mode);
@@ -389,11 +378,13 @@ void spttm(Ledger& g, const TrafficInput& in) {
         // the modes left sparse: at order 3 the third mode's slices (MovieLens's mode 1: 1,682
         // chunks, where counting one per input chunk, 100,000, had put 819 MB of output against
         // the 41 MB bench moved, sweep 75a F1); above, at most one per input chunk
-        const int first = sspttm_first_mode(p.order(), in.mode);
+        const int first = sspttm_chain_mode(p.order(), in.mode);
         const double chunks = static_cast<double>(p.stats.modes[static_cast<std::size_t>(first)].fibers);
-        const int left = 3 - in.mode - first;  // order 3: the one sparse mode left
-        const double out_chunks =
-            p.order() == 3 ? static_cast<double>(p.stats.modes[static_cast<std::size_t>(left)].slices) : chunks;
+        double out_chunks = chunks;
+        if (p.order() == 3) {
+            const int left = 3 - in.mode - first;  // the one sparse mode left
+            out_chunks = static_cast<double>(p.stats.modes[static_cast<std::size_t>(left)].slices);
+        }
         g.stream(sspttm_input_bytes(p, in.mode, in.rank) + out_chunks * R * R * 8);
         g.rows(in.mode, chunks * R, chunks);
         g.steps(chunks);
@@ -428,6 +419,12 @@ void ttmc(Ledger& g, const TrafficInput& in) {
 }
 
 }  // namespace
+
+double sspttm_input_bytes(const TensorProfile& p, int mode, std::uint64_t rank) {
+    const double chunks =
+        static_cast<double>(p.stats.modes[static_cast<std::size_t>(sspttm_chain_mode(p.order(), mode))].fibers);
+    return chunks * (static_cast<double>(rank) * 8 + static_cast<double>(p.order() - 1) * p.index_bytes);
+}
 
 Traffic kernel_traffic(const TrafficInput& in) {
     Ledger g(in);

@@ -22,7 +22,5 @@ Traffic kernel_traffic(const TrafficInput& in);
 // (8 bytes each) and N-1 indices per fiber of the chain's first mode (the bench's chain_mode),
 // not the sCOO that `formats` builds (dims[mode] values per fiber). Its bytes, for `mode`.
 double sspttm_input_bytes(const TensorProfile& p, int mode, std::uint64_t rank);
-// The chain's first mode for SpTTM on `mode` (kernel_bench.cpp's chain_mode).
-int sspttm_first_mode(int order, int mode);
 
 }  // namespace tscope::detail

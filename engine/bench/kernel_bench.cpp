@@ -371,7 +371,7 @@ public:
 
 private:
     // The mode multiplied before `mode` in the chain: the last other mode.
-    int chain_mode(int mode) const { return mode == t_.order() - 1 ? t_.order() - 2 : t_.order() - 1; }
+    int chain_mode(int mode) const { return sspttm_chain_mode(t_.order(), mode); }
     std::map<int, std::unique_ptr<SemiSparse>> refs_, chain_refs_;
     const SparseFormat* input_ = nullptr;
     std::uint64_t input_values_ = 0;

@@ -167,8 +167,10 @@ public:
     // 7.9-8.5 for the adaptive blocks with fibers of 14.6 (41K rows, 10 blocks), 19-33 against
     // 6.2-7.3 with 8.2, 8.3-13.5 against 6.2-7.2 with 2.9, 11-15 against 7.1-9.4 with 2.0, and
     // MovieLens's mode 1 (1.5) 10.1-10.9 against 6.9-7.0; with rows of 1.0-1.1 it stays ahead
-    // (uniform 3-5d 5.3-9.7 us against 6.8-13.0, MovieLens's mode 3 5.0-5.3 against 6.9-7.2), and
-    // between 1.2 and 3 the two are within 10% (power-law 3-5d).
+    // (uniform 3-5d 5.3-9.7 us against 6.8-13.0, MovieLens's mode 3 5.0-5.3 against 6.9-7.2); on
+    // blocks-5d's modes 1-4 (rows of 1.26-1.30) the adaptive blocks took 8.4-9.2 and this kernel
+    // 7.9-10.3 (ahead on mode 3 alone). The power-law tensors' longest rows pass 32 nonzeros: this
+    // kernel never took them, whatever their average.
     template <class P>
     static int grid_for_csr(std::uint64_t rows, std::uint64_t nnz, std::uint64_t vlen, const P* ptr) {
         constexpr std::uint64_t kInt = std::uint64_t{1} << 31;

@@ -20,12 +20,20 @@
 #include "plots/PlotAxes.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotHint.hpp"
+#include "tscope/text_words.hpp"
 #include "views/TableExport.hpp"
 #include "views/TextFormat.hpp"
 
 namespace tsui {
 
 namespace {
+
+// Bytes moved as the table writes sizes; past 2^63 (TTMc at a high rank and order) in the
+// engine's words, where the cast to Qt's 64-bit size had wrapped to "0 B" (review 75b F4).
+QString movedBytes(double bytes) {
+    if (bytes < 9e18) return humanBytes(static_cast<std::uint64_t>(bytes));
+    return QString::fromStdString(tscope::human_bytes(static_cast<long double>(bytes)));
+}
 
 struct Predicted {
     std::shared_ptr<const tscope::TensorProfile> profile;
@@ -343,7 +351,8 @@ void AdvisorView::showMeasured(const std::vector<tscope::BenchResult>& rows) {
                          "best, %2, "
                          "was the measured best.")
                           .arg(tau, predictedBest);
-        else if (ratio <= 1.05)  // by the tie rule the sentence states, a hit (sweep 75a F4)
+        // tied as the tau counts ties: within 5% of the larger time (sweep 75a F4, review 75b F7)
+        else if (measured_[best_predicted] - measured_[best_measured] <= 0.05 * measured_[best_predicted])
             verdict = tr("Kendall tau %1 between predicted and measured rankings (times within 5% tied); the predicted "
                          "best, %2, took %3x the measured best's time (%4): tied with it.")
                           .arg(tau, predictedBest, shortNumber(ratio),
@@ -377,7 +386,7 @@ void AdvisorView::fillTable() {
             QString::fromLatin1(tscope::format_name(f.format)),
             f.supported ? (f.storage_exact ? QString() : QStringLiteral("≈ ")) + humanBytes(f.storage_bytes)
                         : QStringLiteral("-"),
-            f.supported ? humanBytes(static_cast<std::uint64_t>(f.bytes_moved)) : QStringLiteral("-"),
+            f.supported ? movedBytes(f.bytes_moved) : QStringLiteral("-"),
             f.supported ? columnSeconds(f.seconds) : QStringLiteral("-"),
             measured ? columnSeconds(measured_[i]) : QStringLiteral("-"),
             fromEngine(f.reason)};

@@ -475,8 +475,8 @@ private Q_SLOTS:
     }
 
     // TTMc's R^(N-1)-wide output beside the tensor: where bench would refuse it, the caveat says
-    // so (an order-6 tensor of dims 10 at rank 64: 8.6 GB a mode, over any test machine's limit
-    // here set by the check's own figure), and at rank 2 it does not.
+    // so (an order-6 tensor whose first mode is 100,000 long, at rank 256: 256^5 columns, some
+    // 8.8e17 bytes for mode 1, past any machine), and at rank 2 (26 MB) it does not.
     void ttmcOutputThatCannotBeHeldIsSaid() {
         const CooTensor t = tstest::random_tensor({100000, 10, 10, 10, 10, 10}, 2000, 5);
         const TensorProfile p = profile_tensor(t);

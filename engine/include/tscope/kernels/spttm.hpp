@@ -66,6 +66,10 @@ private:
 std::unique_ptr<SparseFormat> spttm(Backend backend, const SparseFormat& x, int mode, const DenseMatrix& u,
                                     RunControl& control = no_control());
 FormatOptions spttm_options(int order, int mode);
+// SpTTM on sCOO (SspTTM) reads a TTM chain's product X x_first U: the chain's first mode for
+// `mode`, the last one (the second to last where `mode` is the last). bench builds that input
+// and the advisor counts it by this.
+inline int sspttm_chain_mode(int order, int mode) { return mode == order - 1 ? order - 2 : order - 1; }
 
 // Max relative error between two semi-sparse results holding the same entries (zeros
 // included, any order); infinity if their coordinates differ.
