@@ -219,6 +219,15 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // came out at the time of its stream alone and first on every tensor of the GPU
         // evaluation (docs/bench/gpu-advisor-h200-de48527.json), where it measures 1.5-2.5x B-CSF.
         g.hot(Z);
+        // COO on the GPU (cuda/mttkrp_coo_teams.cuh) sums each run of one output row in a team's
+        // registers: on mode 1, which the bench's COO is sorted by, a run is a slice; on the
+        // others nearly every nonzero flushes, in fp64 or after a tile sort. One more pass per
+        // nonzero there: charged as BLCO, COO ranked level with it on every tensor of session 75's
+        // GPU evaluation, where it measures 1.5-1.9x BLCO's time on those modes of the 20M-nonzero
+        // tensors (1.1x on mode 1); with it MTTKRP's mean tau_b went from 0.84 to 0.89 over the 18
+        // tensors and from 0.90 to 0.95 over the five check tensors, regraded
+        // (gpu-advisor-session75-regraded-final.json, gpu-advisor-session75-check-regraded.json).
+        if (cuda && in.format == FormatKind::COO && m != 0) g.hot(Z);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, Z, Z);
         g.scatter(m, Z, true);

@@ -474,6 +474,25 @@ private Q_SLOTS:
         }
     }
 
+    // On the GPU, COO's team kernel sums runs of one output row: on mode 1, which its sort
+    // follows, a run is a slice; on the others nearly every nonzero flushes. So COO is charged
+    // one pass per nonzero more than BLCO on modes 2 and up, and as BLCO's walk on mode 1.
+    void gpuCooFlushesOffItsSortedMode() {
+        if (!cuda_built())
+            QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): the GPU advice has no formats to rank");
+        const TensorProfile p = profile_tensor(tstest::random_tensor({300, 200, 100}, 20000, 9));
+        MachineFigures gpu = test_machine();
+        gpu.backend = Backend::Cuda;
+        const Advice a = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {}, 32}, gpu);
+        const FormatAdvice &coo = line_of(a, FormatKind::COO), &blco = line_of(a, FormatKind::BLCO);
+        const double row = 32 * 8, Z = static_cast<double>(p.nnz);
+        QCOMPARE(coo.modes.at(0).traffic.compute_bytes, blco.modes.at(0).traffic.compute_bytes);
+        for (int m = 1; m < 3; ++m)
+            QCOMPARE(coo.modes.at(static_cast<std::size_t>(m)).traffic.compute_bytes,
+                     blco.modes.at(static_cast<std::size_t>(m)).traffic.compute_bytes + Z * row);
+        QVERIFY(coo.seconds > blco.seconds);
+    }
+
     // TTMc's R^(N-1)-wide output beside the tensor: where bench would refuse it, the caveat says
     // so (an order-6 tensor whose first mode is 100,000 long, at rank 256: 256^5 columns, some
     // 8.8e17 bytes for mode 1, past any machine), and at rank 2 (26 MB) it does not.
