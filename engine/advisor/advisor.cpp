@@ -119,10 +119,6 @@ std::string amount(double x) {
 }
 std::string nonzeros(double x) { return amount(x) + (amount(x) == "1" ? " nonzero" : " nonzeros"); }
 
-// Bytes as the tables beside the reasons write them (human_bytes): the reasons had said "1.22 GB"
-// where the table said "1.2 GB" (sweep 75a F6), and a tiny tensor's 52 B is not "0 kB".
-std::string mb(double bytes) { return human_bytes(static_cast<long double>(bytes)); }
-
 // Why a format cannot run for this tensor (its builder's refusals, from the counts), or "".
 std::string refusal(const TensorProfile& p, KernelKind kernel, Backend backend, FormatKind kind, const std::vector<int>& modes) {
     if (!kernel_supports(kernel, backend, kind))
@@ -189,23 +185,24 @@ std::string sptv_reason(const TensorProfile& p, const FormatAdvice& f, const For
         const double pad = static_cast<double>(cells) / (static_cast<double>(p.nnz) * static_cast<double>(modes.size())) - 1;
         return "ELL pads each slice's fibers to the slice's longest (" + fmt("%.0f%%", 100 * pad) +
                " padding) and keeps 32 bytes of row bookkeeping per fiber: " + fibers + ", so it moves " +
-               mb(f.bytes_moved) + (is_best ? "" : " against " + mb(best.bytes_moved) + " for " + format_name(best.format));
+               human_bytes(f.bytes_moved) +
+               (is_best ? "" : " against " + human_bytes(best.bytes_moved) + " for " + format_name(best.format));
     }
     if (f.format == FormatKind::HOCSR) {  // its own loop over every row (hocfs Alg. 4; cuda/sptv_tuples.cuh)
         const std::string moved =
             std::string(backend == Backend::Cuda ? "HOCSR's GPU kernel" : "HOCSR's loop (hocfs Alg. 4)") +
             " reads the row offset of every index tuple of the other modes, most of them "
             "empty rows: it moves " +
-            mb(f.bytes_moved);
+            human_bytes(f.bytes_moved);
         if (is_best) return moved + "; predicted fastest";
-        return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
-               against_best(f.seconds, best.seconds, format_name(best.format));
+        return moved + " against " + human_bytes(best.bytes_moved) + " for " + format_name(best.format) +
+               "; predicted " + against_best(f.seconds, best.seconds, format_name(best.format));
     }
     // the other four run one loop (fiber_sums) over index, value and offset arrays of the same
     // widths (cost_model.cpp)
     const std::string pointer = std::to_string(p.index_bytes * 8) + "-bit fiber pointer";
-    const std::string loop = fibers + ": " + name + " runs the CSR loop over an index and a value per nonzero and a " + pointer +
-                             " and a result per fiber, " + mb(f.bytes_moved) + " per sweep";
+    const std::string loop = fibers + ": " + name + " runs the CSR loop over an index and a value per nonzero and a " +
+                             pointer + " and a result per fiber, " + human_bytes(f.bytes_moved) + " per sweep";
     if (is_best)
         return loop +
                (backend == Backend::Cuda
@@ -315,13 +312,13 @@ std::string reason_for(const TensorProfile& p, KernelKind kernel, Backend backen
     const bool is_best = &f == &best;
     if (kernel == KernelKind::SpTV) return sptv_reason(p, f, best, modes, is_best, backend);
     if (kernel == KernelKind::MTTKRP) return mttkrp_reason(p, f, best, modes, is_best, backend);
-    const std::string moved = format_name(f.format) + std::string(" moves ") + mb(f.bytes_moved);
+    const std::string moved = format_name(f.format) + std::string(" moves ") + human_bytes(f.bytes_moved);
     const std::string model = "a rough model for " + std::string(kernel_title(kernel));
     if (is_best && least.bytes_moved < f.bytes_moved)
-        return moved + "; predicted fastest: " + format_name(least.format) + " moves less (" + mb(least.bytes_moved) +
-               ") but its work per nonzero costs more (" + model + ")";
+        return moved + "; predicted fastest: " + format_name(least.format) + " moves less (" +
+               human_bytes(least.bytes_moved) + ") but its work per nonzero costs more (" + model + ")";
     if (is_best) return moved + ", the least; predicted fastest (" + model + ")";
-    return moved + " against " + mb(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
+    return moved + " against " + human_bytes(best.bytes_moved) + " for " + format_name(best.format) + "; predicted " +
            against_best(f.seconds, best.seconds, format_name(best.format));
 }
 
@@ -392,14 +389,7 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
             std::uint64_t storage = 0;
             for (int m : modes) {
                 bool exact = true;
-                if (kind == FormatKind::sCOO && request.kernel == KernelKind::SpTTM) {
-                    // what SspTTM reads (a TTM chain's product), not formats' sCOO: 14.4 GB on
-                    // Last.fm where bench runs it in 7 ms (sweep 75a F1)
-                    storage += static_cast<std::uint64_t>(detail::sspttm_input_bytes(profile, m, request.rank));
-                    f.storage_exact = false;
-                    continue;
-                }
-                storage += predicted_storage(profile, request.kernel, kind, m, &exact);
+                storage += predicted_storage(profile, request.kernel, kind, m, &exact, request.rank);
                 f.storage_exact = f.storage_exact && exact;
                 if (!format_is_per_mode(kind)) break;  // one copy serves every mode
                 // the bench builds it once for MTTKRP and TTMc (SpTV and SpTTM contract or unfold a mode)

@@ -115,7 +115,7 @@ private:
 };
 
 double storage(const TrafficInput& in) {
-    return static_cast<double>(predicted_storage(in.profile, in.kernel, in.format, in.mode));
+    return static_cast<double>(predicted_storage(in.profile, in.kernel, in.format, in.mode, nullptr, in.rank));
 }
 
 // ---- MTTKRP (cpu/mttkrp_cpu.cpp) --------------------------------------------------------------
@@ -394,7 +394,7 @@ void spttm(Ledger& g, const TrafficInput& in) {
             const int left = 3 - in.mode - first;  // the one sparse mode left
             out_chunks = static_cast<double>(p.stats.modes[static_cast<std::size_t>(left)].slices);
         }
-        g.stream(sspttm_input_bytes(p, in.mode, in.rank) + out_chunks * R * R * 8);
+        g.stream(storage(in) + out_chunks * R * R * 8);  // the chain's product, then the result
         g.rows(in.mode, chunks * R, chunks);
         g.steps(chunks);
         g.flops(2 * chunks * R * R);
@@ -428,12 +428,6 @@ void ttmc(Ledger& g, const TrafficInput& in) {
 }
 
 }  // namespace
-
-double sspttm_input_bytes(const TensorProfile& p, int mode, std::uint64_t rank) {
-    const double chunks =
-        static_cast<double>(p.stats.modes[static_cast<std::size_t>(sspttm_chain_mode(p.order(), mode))].fibers);
-    return chunks * (static_cast<double>(rank) * 8 + static_cast<double>(p.order() - 1) * p.index_bytes);
-}
 
 Traffic kernel_traffic(const TrafficInput& in) {
     Ledger g(in);

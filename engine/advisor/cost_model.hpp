@@ -18,9 +18,4 @@ struct TrafficInput {
 
 Traffic kernel_traffic(const TrafficInput& in);
 
-// SpTTM on sCOO (SspTTM) reads what a TTM chain's first product leaves: a chunk of `rank` values
-// (8 bytes each) and N-1 indices per fiber of the chain's first mode (the bench's chain_mode),
-// not the sCOO that `formats` builds (dims[mode] values per fiber). Its bytes, for `mode`.
-double sspttm_input_bytes(const TensorProfile& p, int mode, std::uint64_t rank);
-
 }  // namespace tscope::detail

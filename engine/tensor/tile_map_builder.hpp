@@ -53,6 +53,8 @@ public:
         }
     }
     TileMap finish() {
+        const DenseTiles dense = dense_tiles_at(out_, out_.threshold);  // from the fill histogram
+        out_.dense_tiles = dense.tiles, out_.dense_nnz = dense.nnz, out_.dense_minority = dense.minority;
         DensityMap& m = out_.map;
         m.max_value = m.values.empty() ? 0 : *std::max_element(m.values.begin(), m.values.end());
         return out_;
@@ -61,10 +63,6 @@ public:
 private:
     void add_tile(std::uint64_t key, std::uint64_t n) {
         ++out_.tiles, ++out_.by_fill[std::min(n, kCells)];
-        if (n >= out_.threshold) {
-            const std::uint64_t zeros = n < kCells ? kCells - n : 0;
-            ++out_.dense_tiles, out_.dense_nnz += n, out_.dense_minority += std::min(n, zeros);
-        }
         const std::uint64_t x = key / tz_ / ty_, y = (key / tz_) % ty_;
         double& v = out_.map.values[(x / per_x_) * out_.map.bins_y + y / per_y_];
         v = std::max(v, static_cast<double>(n) / static_cast<double>(kCells));

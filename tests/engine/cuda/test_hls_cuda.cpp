@@ -14,12 +14,13 @@ using namespace tscope;
 
 namespace {
 
-CooTensor blocked() {
+CooTensor blocked(std::vector<std::uint64_t> dims = {96, 80, 64}, std::uint64_t nnz = 30000, std::uint64_t blocks = 12,
+                  std::uint64_t edge = 16, std::uint64_t seed = 3) {
     GeneratorSpec spec;
-    spec.dims = {96, 80, 64};
-    spec.nnz = 30000;
+    spec.dims = std::move(dims);
+    spec.nnz = nnz;
     spec.distribution = Distribution::Blocks;
-    spec.blocks = 12, spec.block_edge = 16, spec.seed = 3;
+    spec.blocks = blocks, spec.block_edge = edge, spec.seed = seed;
     return generate_tensor(spec);
 }
 
@@ -79,12 +80,7 @@ private Q_SLOTS:
     // Past 4,096 dense tiles a warp takes all of a tile's column chunks, loading it once
     // (gpu_hls.cu, kTilesForWholeWarps): threshold 1 makes every non-empty tile dense.
     void manyDenseTilesOneWarpEach() {
-        GeneratorSpec spec;
-        spec.dims = {4000, 4000, 4000};
-        spec.nnz = 100000;
-        spec.distribution = Distribution::Blocks;
-        spec.blocks = 800, spec.block_edge = 32, spec.seed = 11;
-        const CooTensor t = generate_tensor(spec);
+        const CooTensor t = blocked({4000, 4000, 4000}, 100000, 800, 32, 11);
         FormatOptions o;
         o.hls_threshold = 1;
         const auto built = build_format(FormatKind::HLS, t, o);

@@ -149,9 +149,10 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
 
 // The model's storage for a format as `kernel` builds it for `mode` (0-based; ignored by one-copy
 // formats; SpTV's formats contract the mode, MTTKRP's trees are rooted at it), in bytes with real
-// widths; exact says whether the statistics determine it exactly.
+// widths; exact says whether the statistics determine it exactly. `rank`: SpTTM's on sCOO is the
+// input SspTTM reads at that rank, a TTM chain's product (0: formats' sCOO, dims[mode] values a fiber).
 std::uint64_t predicted_storage(const TensorProfile& profile, KernelKind kernel, FormatKind kind, int mode,
-                                bool* exact = nullptr);
+                                bool* exact = nullptr, std::uint64_t rank = 0);
 
 // The tree of a mode order over the nonzeros (or the listed ones): the counts of TreeCounts.
 TreeCounts tree_counts(const CooTensor& t, const std::vector<int>& order, std::uint64_t fiber_threshold,
