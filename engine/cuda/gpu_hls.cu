@@ -2,9 +2,12 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
+#include <optional>
 
 #include "cuda_util.cuh"
+#include "env_switch.hpp"
 #include "gpu_hls.hpp"
+#include "gpu_mttkrp.hpp"
 
 namespace tscope::gpu {
 
@@ -98,7 +101,17 @@ __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells
     }
 }
 
-// The sparse part (HLS-S) on CUDA cores: a warp per nonzero, lanes over the columns.
+// out[i] = in[i], widened: the sparse part's single fp32 output copy as the fp64 output the
+// tiles then add into.
+__global__ void widen_kernel(const float* in, double* out, std::uint64_t n) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        out[i] = in[i];
+}
+
+// TTMc's sparse part (HLS-S) on CUDA cores, as the paper's element-wise kernel (Sec. IV-A) with
+// a warp per nonzero, lanes over the columns; the COO TTMc (gpu_ttmc.cu) walks its nonzeros
+// the same way.
 __global__ void sparse_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ i0, const std::uint32_t* __restrict__ i1,
                               const std::uint32_t* __restrict__ i2, const float* __restrict__ vals, int mode, bool kron, Dense3 d,
                               std::uint64_t cols, double* out) {
@@ -127,8 +140,32 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
     t0.record();
     DeviceArray<float> cells(x.cells, x.tiles * 4096);
     DeviceArray<std::uint32_t> origin(x.origin, x.tiles * 3);
-    DeviceArray<std::uint32_t> i0(x.idx[0], x.nnz), i1(x.idx[1], x.nnz), i2(x.idx[2], x.nnz);
-    DeviceArray<float> vals(x.vals, x.nnz);
+    // MTTKRP's sparse part is a COO and runs on the COO format's own kernels (gpu_mttkrp.cu:
+    // teams of lanes summing each run of one output row in registers, fp32 vector atomics into
+    // output copies as the mode's longest chain of adds asks, summed in fp64). The paper's
+    // element-wise kernel (Sec. IV-A; a warp a nonzero here, an fp64 atomic a column) walks the
+    // same nonzeros but took 1.6-13x COO's time on the uniform and power-law tensors of session
+    // 75's GPU evaluation (docs/bench/gpu-advisor-session75.json, one H200, rank 32, us a mode:
+    // uniform-3d 184-201 against COO's 84-118, powerlaw-3d 690-777 against 85-138,
+    // uniform-3d-20m 5,398-5,524 against 979-1,350, powerlaw-3d-20m 13,057-13,886 against
+    // 1,002-1,698): TTMc keeps it, as the COO TTMc (gpu_ttmc.cu) does.
+    // TENSORSCOPE_HLS_SPARSE=element forces it on MTTKRP too, for comparisons.
+    const bool element = kron || env_is("TENSORSCOPE_HLS_SPARSE", "element");
+    const bool coo_part = !element && x.nnz > 0;
+    std::optional<ResidentTensor> sparse;
+    if (coo_part) {
+        Coo coo;
+        coo.nnz = x.nnz, coo.vals = x.vals;
+        coo.idx.assign(x.idx.begin(), x.idx.end());
+        sparse.emplace(coo);
+    }
+    DeviceArray<std::uint32_t> i0, i1, i2;
+    DeviceArray<float> vals;
+    if (element) {
+        i0 = DeviceArray<std::uint32_t>(x.idx[0], x.nnz), i1 = DeviceArray<std::uint32_t>(x.idx[1], x.nnz);
+        i2 = DeviceArray<std::uint32_t>(x.idx[2], x.nnz);
+        vals = DeviceArray<float>(x.vals, x.nnz);
+    }
     DeviceArray<float> f[3];
     Dense3 d{};
     for (int m = 0; m < 3; ++m) {
@@ -138,8 +175,20 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
         d.f[m] = f[m].get();
     }
     DeviceArray<double> dout(out_n);
-    dout.zero();
     t1.record();
+    // the sparse part first: where its adds all go into one fp32 output copy, that copy widened
+    // is the fp64 output the tiles add into, and nothing need be cleared twice
+    const bool single_copy = coo_part && !sparse->accumulates_in_double(mode, cols);
+    if (single_copy) {
+        DeviceArray<float> out_f(out_n);
+        out_f.zero();
+        sparse->launch(mode, cols, d.f, out_f.get(), nullptr);
+        widen_kernel<<<grid_for(out_n), 256>>>(out_f.get(), dout.get(), out_n);
+        check(cudaGetLastError(), "widening the HLS sparse part's output");
+    } else {
+        dout.zero();
+        if (coo_part) sparse->launch(mode, cols, d.f, nullptr, dout.get());
+    }
     // each warp loads its tile once for all its chunks of 16 columns (TTMc at rank 8 has 4, and
     // had read the 16 kB tile 4 times), where there are tiles enough to fill the device;
     // otherwise a warp per tile and chunk, as before
@@ -150,7 +199,7 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
         tile_kernel<<<static_cast<unsigned>((items + kWarpsPerBlock - 1) / kWarpsPerBlock), 32 * kWarpsPerBlock>>>(
             x.tiles, cells.get(), origin.get(), mode, kron, d, cols, per_warp, dout.get());
     check(cudaGetLastError(), "launching the HLS tensor-core kernel");
-    if (x.nnz)
+    if (element && x.nnz)
         sparse_kernel<<<grid_for(x.nnz * 32), 256>>>(x.nnz, i0.get(), i1.get(), i2.get(), vals.get(), mode, kron, d, cols, dout.get());
     check(cudaGetLastError(), "launching the HLS sparse kernel");
     t2.record();
