@@ -706,6 +706,14 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         launch_fiber_mttkrp(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
 }
 
+void ResidentTensor::reserve_copies(int mode, std::uint64_t R) const {
+    if (!impl_->coo || !use_team(R) || impl_->nnz == 0 || coo_single_copy(*impl_, mode, R)) return;
+    DeviceScope on(impl_->device);
+    const CooModeShape& shape = impl_->coo_shape[static_cast<std::size_t>(mode)];
+    const std::uint64_t n = shape.rows * R * copies_for(shape.longest_chain, shape.rows, R);
+    if (impl_->copies.size() < n) impl_->copies = DeviceArray<float>(n);
+}
+
 bool ResidentTensor::accumulates_in_double(int mode, std::uint64_t R) const {
     return impl_->coo && !coo_single_copy(*impl_, mode, R);
 }
