@@ -2,7 +2,9 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
@@ -128,6 +130,29 @@ __global__ void sparse_kernel(std::uint64_t nnz, const std::uint32_t* __restrict
     }
 }
 
+// Where MTTKRP's sparse part stays on the element-wise kernel: under kElementNonzeros nonzeros
+// none of whose output rows takes over kElementRowAdds of them. There the COO kernels' teams (a
+// team of lanes per 128 nonzeros) leave most of the device idle and their copies cost two more
+// launches, while the element-wise kernel's fp64 adds into one row queue on it only as far as
+// that row's nonzeros go (about 10 ns each: powerlaw-3d-steep's heaviest rows, 42K-69K
+// nonzeros, took it 439-695 us a mode). Session 76 call 2 (one H200, rank 32, us a mode, COO
+// kernels against element-wise): MovieLens (100K sparse nonzeros, heaviest rows 583-3,550)
+// 94-116 against 54-72; Last.fm (186K; 931-7,503) 124-149 against 98-142, mode 1 alone
+// faster on the COO kernels (124-126 against 140-142); uniform-3d (600K; 192-358) 109-130
+// against 184-202; powerlaw-3d-steep (400K) 119-150 against 439-695.
+constexpr std::uint64_t kElementNonzeros = 256 * 1024, kElementRowAdds = 8192;
+bool element_wise_fits(const HlsDevInput& x, int mode) {
+    if (x.nnz >= kElementNonzeros) return false;
+    std::vector<std::uint32_t> rows(x.idx[static_cast<std::size_t>(mode)],
+                                    x.idx[static_cast<std::size_t>(mode)] + x.nnz);
+    std::sort(rows.begin(), rows.end());
+    for (std::uint64_t a = 0, b = 0; a < rows.size(); a = b) {
+        while (b < rows.size() && rows[b] == rows[a]) ++b;
+        if (b - a > kElementRowAdds) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<const float*, 3>& factors,
@@ -142,15 +167,19 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
     DeviceArray<std::uint32_t> origin(x.origin, x.tiles * 3);
     // MTTKRP's sparse part is a COO and runs on the COO format's own kernels (gpu_mttkrp.cu:
     // teams of lanes summing each run of one output row in registers, fp32 vector atomics into
-    // output copies as the mode's longest chain of adds asks, summed in fp64). The paper's
-    // element-wise kernel (Sec. IV-A; a warp a nonzero here, an fp64 atomic a column) walks the
-    // same nonzeros but took 1.6-13x COO's time on the uniform and power-law tensors of session
-    // 75's GPU evaluation (docs/bench/gpu-advisor-session75.json, one H200, rank 32, us a mode:
-    // uniform-3d 184-201 against COO's 84-118, powerlaw-3d 690-777 against 85-138,
-    // uniform-3d-20m 5,398-5,524 against 979-1,350, powerlaw-3d-20m 13,057-13,886 against
-    // 1,002-1,698): TTMc keeps it, as the COO TTMc (gpu_ttmc.cu) does.
-    // TENSORSCOPE_HLS_SPARSE=element forces it on MTTKRP too, for comparisons.
-    const bool element = kron || env_is("TENSORSCOPE_HLS_SPARSE", "element");
+    // output copies as the mode's longest chain of adds asks, summed in fp64), but for small
+    // parts without heavy rows (element_wise_fits). The paper's element-wise kernel (Sec. IV-A;
+    // a warp a nonzero here, an fp64 atomic a column) walks the same nonzeros; on every part it
+    // took 1.6-13x COO's time on the uniform and power-law tensors of session 75's GPU
+    // evaluation. Session 76 call 2 (one H200, rank 32, us a mode, on the COO kernels against
+    // element-wise, docs/bench/h200-session76.json): uniform-3d-20m 1,288-1,428 against
+    // 5,414-5,558, powerlaw-3d-20m 1,199-1,720 against 12,311-14,121, check-powerlaw-3d-5m
+    // 367-485 against 3,578-3,944, powerlaw-3d 112-145 against 694-788 (COO itself 90-149); on
+    // the blocks tensors, whose nonzeros lie mostly in dense tiles, even. TTMc keeps the
+    // element-wise kernel, as the COO TTMc (gpu_ttmc.cu) does. TENSORSCOPE_HLS_SPARSE=element or
+    // =coo forces either on MTTKRP, for comparisons.
+    const bool element = kron || env_is("TENSORSCOPE_HLS_SPARSE", "element") ||
+                         (!env_is("TENSORSCOPE_HLS_SPARSE", "coo") && element_wise_fits(x, mode));
     const bool coo_part = !element && x.nnz > 0;
     std::optional<ResidentTensor> sparse;
     if (coo_part) {
