@@ -303,12 +303,14 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // On the GPU the sparse part is no fused pass but COO's walk (cuda/gpu_hls.cu), N-1 rows
         // gathered per nonzero: counted as the CPU's pass, HLS came out first on uniform-3d, where
         // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor-h200-de48527.json)
-        // Each of its nonzeros adds R fp64 atomics (cuda/gpu_hls.cu, sparse_kernel), an output row
-        // twice as wide as the fp32 rows counted here: one more pass. Without it HLS ranked ahead
-        // of COO on 10 of the 18 tensors of session 75's GPU evaluation, 6 of which measure it at
-        // 1.15-9.3x COO's time (docs/bench/gpu-advisor-session75.json); with it, behind COO on
-        // those 6, ahead on the three blocks tensors (0.39-0.51x COO's time), and behind on
-        // MovieLens, where it measures 0.74x.
+        // Since session 76 the sparse part runs on COO's kernels (cuda/gpu_hls.cu) but where it is
+        // small and has no heavy rows; in HLS's tile order a run of one output row is short on
+        // every mode, so it is charged as COO's modes other than the first: one more pass per
+        // nonzero. (Before, an fp64 atomic a column and nonzero made it 1.6-13x COO's time; the
+        // same charge ranked it behind COO there, docs/bench/gpu-advisor-session75.json.) It now
+        // measures 0.97-1.45x the COO format's time on the uniform and power-law tensors of
+        // session 76's GPU calls (docs/bench/h200-session76.json), the most on mode 1, along
+        // which the bench's COO is sorted.
         g.hot(cuda ? 2 * sparse : 1.4 * sparse);
         for (int k = 0; k < N; ++k)
             if (k != m) g.rows(k, cuda ? sparse : 0, sparse);
