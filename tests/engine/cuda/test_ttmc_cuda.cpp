@@ -1,5 +1,5 @@
 // TTMc from COO on the GPU against the CPU oracle: orders 3-5, mixed ranks, every mode, the
-// real tensors; relative error <= 1e-4 (fp32 inputs, fp64 accumulation). Skips, saying why,
+// real tensors, by default and with the warp-per-nonzero kernel forced; relative error <= 1e-4 (fp32 inputs, fp64 accumulation). Skips, saying why,
 // where there is no GPU.
 #include "test_support.hpp"
 #include "tscope/formats/format.hpp"
@@ -40,6 +40,18 @@ private Q_SLOTS:
         dims[0] = 40;
         check_against_oracle(tstest::random_tensor(dims, 3000, std::uint64_t(order), Distribution::PowerLaw), {3, 2, 4});
         check_against_oracle(tstest::random_tensor(dims, 1, 2, Distribution::Uniform), {1});  // one nonzero, rank 1
+    }
+
+    // The warp-per-nonzero kernel, forced as the bench's comparisons do
+    void warpPerNonzero() {
+        const tstest::ScopedEnv env("TENSORSCOPE_TTMC_KERNEL", "warp");
+        check_against_oracle(tstest::random_tensor({40, 11, 11, 11}, 3000, 4, Distribution::PowerLaw), {3, 2, 4});
+    }
+
+    // Runs longer than a warp's 32 nonzeros (mode 1's slices hold about 3,000, spanning many
+    // warps' groups, each adding its part) and a mode of 200,000 rows
+    void longRunsAndManyRows() {
+        check_against_oracle(tstest::random_tensor({5, 200000, 30}, 15000, 9, Distribution::Uniform), {4, 8, 2});
     }
 
     void realTensors() {
