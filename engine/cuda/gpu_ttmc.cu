@@ -1,4 +1,4 @@
-// COO TTMc: a warp per run of nonzeros, lanes over the output columns.
+// COO TTMc: a warp per 32 nonzeros, summing those of one output row before its atomics.
 #include <cuda_runtime.h>
 
 #include "cuda_util.cuh"
@@ -42,28 +42,33 @@ __global__ void ttmc_coo_kernel(std::uint64_t nnz, int order, int mode, std::uin
     }
 }
 
-// Nonzeros per warp in ttmc_runs_kernel: the run of one output row it sums before adding.
-constexpr std::uint64_t kTtmcGroup = 32;
-
-// TTMc's COO is sorted with the output mode first (kernels/ttmc.cpp, ttmc_options), so
-// consecutive nonzeros share their output row for a whole slice. A warp takes kTtmcGroup of
-// them and, 32 columns at a time, sums each run of one row in fp32 registers (a lane a column)
-// before one fp64 atomic a column: the warp-per-nonzero kernel made an atomic per column and
-// nonzero, queued on a power-law tensor's heavy slices.
-__global__ void ttmc_runs_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t cols, Args a,
-                                 const float* __restrict__ vals, double* out) {
+// A warp takes 32 consecutive nonzeros, a lane each, and finds which of them share an output row
+// (__match_any_sync). Then, 32 columns at a time (a lane a column of the Kronecker product of the
+// other modes' rows), it sums each row's nonzeros in fp32 registers and adds the sum by one fp64
+// atomic a column: an atomic per row and column of the 32 nonzeros, where the warp-per-nonzero
+// kernel made one per nonzero and column. Rows repeat within 32 nonzeros along the mode the COO
+// is sorted by (its slices), along the next (its fibers), and on any mode where a power-law
+// tensor's heavy rows are a large share of the nonzeros, whose atomics queue on one address.
+// (Summing only consecutive nonzeros of one row was measured first, session 76 call 4, one H200,
+// rank 8: 2-6x faster on the sorted modes, 8-35% slower on some unsorted modes of the power-law
+// and real tensors, where a warp's 32 nonzeros made 32 flushes one after another.)
+__global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t cols, Args a,
+                                  const float* __restrict__ vals, double* out) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
     const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
     const unsigned lane = threadIdx.x % 32;
-    const std::uint64_t groups = (nnz + kTtmcGroup - 1) / kTtmcGroup;
-    const std::uint32_t* __restrict__ rows = a.idx[mode];
-    for (std::uint64_t g = warp; g < groups; g += warps) {
-        const std::uint64_t first = g * kTtmcGroup, last = first + kTtmcGroup < nnz ? first + kTtmcGroup : nnz;
+    const std::uint64_t groups = (nnz + 31) / 32;
+    for (std::uint64_t g = warp; g < groups; g += warps) {  // warp-uniform
+        const std::uint64_t first = g * 32, mine = first + lane;
+        const bool in = mine < nnz;
+        const std::uint32_t row = in ? a.idx[mode][mine] : 0xffffffffu;
+        const unsigned peers = __match_any_sync(0xffffffffu, row);
+        const unsigned leaders = __ballot_sync(0xffffffffu, in && __ffs(peers) - 1 == static_cast<int>(lane));
         for (std::uint64_t c0 = 0; c0 < cols; c0 += 32) {
             const std::uint64_t c = c0 + lane;
             const bool active = c < cols;
             // column c = (r_first, ..., r_last) over the other modes, the last varying fastest:
-            // each mode's offset into its factor row, worked out once for the group
+            // each mode's offset into its factor row
             std::uint64_t pick[kMaxModes];
             std::uint64_t rest = c;
             for (int m = order - 1; m >= 0; --m) {
@@ -71,22 +76,21 @@ __global__ void ttmc_runs_kernel(std::uint64_t nnz, int order, int mode, std::ui
                 pick[m] = rest % a.rank[m];
                 rest /= a.rank[m];
             }
-            float acc = 0.0f;
-            std::uint32_t row = rows[first];
-            for (std::uint64_t z = first; z < last; ++z) {
-                const std::uint32_t r = rows[z];
-                if (r != row) {
-                    if (active) atomicAdd(&out[static_cast<std::uint64_t>(row) * cols + c], static_cast<double>(acc));
-                    acc = 0.0f;
-                    row = r;
+            for (unsigned left = leaders; left; left &= left - 1) {
+                const int k = __ffs(left) - 1;
+                const unsigned same = __shfl_sync(0xffffffffu, peers, k);
+                const std::uint32_t r = __shfl_sync(0xffffffffu, row, k);
+                float acc = 0.0f;
+                for (unsigned each = same; each; each &= each - 1) {
+                    const std::uint64_t z = first + static_cast<std::uint64_t>(__ffs(each) - 1);
+                    float v = vals[z];
+                    for (int m = 0; m < order; ++m)
+                        if (m != mode && active)
+                            v *= a.factor[m][static_cast<std::uint64_t>(a.idx[m][z]) * a.rank[m] + pick[m]];
+                    acc += v;
                 }
-                if (!active) continue;
-                float v = vals[z];
-                for (int m = 0; m < order; ++m)
-                    if (m != mode) v *= a.factor[m][static_cast<std::uint64_t>(a.idx[m][z]) * a.rank[m] + pick[m]];
-                acc += v;
+                if (active) atomicAdd(&out[static_cast<std::uint64_t>(r) * cols + c], static_cast<double>(acc));
             }
-            if (active) atomicAdd(&out[static_cast<std::uint64_t>(row) * cols + c], static_cast<double>(acc));
         }
     }
 }
@@ -124,8 +128,8 @@ void ttmc_coo(const Coo& coo, const TtmcDense& d, Timing& timing) {
     if (coo.nnz && env_is("TENSORSCOPE_TTMC_KERNEL", "warp"))
         ttmc_coo_kernel<<<grid_for(coo.nnz * 32), 256>>>(coo.nnz, order, d.mode, cols, a, vals.get(), out.get());
     else if (coo.nnz)
-        ttmc_runs_kernel<<<grid_for((coo.nnz + kTtmcGroup - 1) / kTtmcGroup * 32), 256>>>(coo.nnz, order, d.mode, cols,
-                                                                                          a, vals.get(), out.get());
+        ttmc_peers_kernel<<<grid_for((coo.nnz + 31) / 32 * 32), 256>>>(coo.nnz, order, d.mode, cols, a, vals.get(),
+                                                                       out.get());
     check(cudaGetLastError(), "launching the COO TTMc kernel");
     t2.record();
     out.download(d.out);

@@ -1,7 +1,6 @@
-// TTMc on the GPU from COO: a warp per 32 nonzeros sums each run of one output row in
-// registers, a lane a column of the Kronecker product of the other modes' rows, and adds it
-// into the output row with fp64 atomics (runs are slices: TTMc's COO is sorted by its mode).
-// Private; plain arrays only.
+// TTMc on the GPU from COO: a warp per 32 nonzeros sums those of one output row in registers, a
+// lane a column of the Kronecker product of the other modes' rows, and adds each sum into the
+// output row with fp64 atomics (gpu_ttmc.cu). Private; plain arrays only.
 #pragma once
 
 #include <cstdint>
