@@ -49,9 +49,13 @@ __global__ void ttmc_coo_kernel(std::uint64_t nnz, int order, int mode, std::uin
 // kernel made one per nonzero and column. Rows repeat within 32 nonzeros along the mode the COO
 // is sorted by (its slices), along the next (its fibers), and on any mode where a power-law
 // tensor's heavy rows are a large share of the nonzeros, whose atomics queue on one address.
-// (Summing only consecutive nonzeros of one row was measured first, session 76 call 4, one H200,
-// rank 8: 2-6x faster on the sorted modes, 8-35% slower on some unsorted modes of the power-law
-// and real tensors, where a warp's 32 nonzeros made 32 flushes one after another.)
+// Measured against the warp-per-nonzero kernel (docs/bench/h200-ttmc-session76.json call 5, one
+// H200, rank 8, bench's COO sorted by mode 1, us a mode): powerlaw-3d 136-283 against 803-1,024,
+// powerlaw-3d-20m 3,556-7,862 against 15,589-16,575, uniform-3d-20m 3,605-5,304 against
+// 7,552-8,092, Last.fm 55-102 against 84-152, MovieLens 39-52 against 52-82; slower on JF17K's
+// modes 3-4 alone (221-230 against 183-207). Summing only consecutive nonzeros of one row (call
+// 4) was as fast on the sorted modes and 8-35% slower than the warp-per-nonzero kernel on some
+// others, where a warp's 32 nonzeros made 32 flushes one after another.
 __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t cols, Args a,
                                   const float* __restrict__ vals, double* out) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
