@@ -308,7 +308,7 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // every mode, so it is charged as COO's modes other than the first: one more pass per
         // nonzero. (Before, an fp64 atomic a column and nonzero made it 1.6-13x COO's time; the
         // same charge ranked it behind COO there, docs/bench/gpu-advisor-session75.json.) It now
-        // measures 0.97-1.45x the COO format's time on the uniform and power-law tensors of
+        // measures 0.86-1.44x the COO format's time on the uniform and power-law tensors of
         // session 76's GPU calls (docs/bench/h200-session76.json), the most on mode 1, along
         // which the bench's COO is sorted.
         g.hot(cuda ? 2 * sparse : 1.4 * sparse);

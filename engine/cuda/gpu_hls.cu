@@ -2,14 +2,14 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
-#include <algorithm>
+#include <cstdlib>
 #include <optional>
-#include <vector>
 
 #include "cuda_util.cuh"
-#include "env_switch.hpp"
 #include "gpu_hls.hpp"
 #include "gpu_mttkrp.hpp"
+#include "gpu_ttmc.hpp"
+#include "hls_sparse_kernel.hpp"
 
 namespace tscope::gpu {
 
@@ -111,12 +111,12 @@ __global__ void widen_kernel(const float* in, double* out, std::uint64_t n) {
         out[i] = in[i];
 }
 
-// TTMc's sparse part (HLS-S) on CUDA cores, as the paper's element-wise kernel (Sec. IV-A) with
-// a warp per nonzero, lanes over the columns; the COO TTMc (gpu_ttmc.cu) walks its nonzeros
-// the same way.
-__global__ void sparse_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ i0, const std::uint32_t* __restrict__ i1,
-                              const std::uint32_t* __restrict__ i2, const float* __restrict__ vals, int mode, bool kron, Dense3 d,
-                              std::uint64_t cols, double* out) {
+// The sparse part (HLS-S) by the paper's element-wise kernel (Sec. IV-A): a warp per nonzero
+// here, lanes over the columns, an fp64 atomic a column.
+__global__ void element_wise_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ i0,
+                                    const std::uint32_t* __restrict__ i1, const std::uint32_t* __restrict__ i2,
+                                    const float* __restrict__ vals, int mode, bool kron, Dense3 d, std::uint64_t cols,
+                                    double* out) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
     const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
     const unsigned lane = threadIdx.x % 32;
@@ -130,28 +130,94 @@ __global__ void sparse_kernel(std::uint64_t nnz, const std::uint32_t* __restrict
     }
 }
 
-// Where MTTKRP's sparse part stays on the element-wise kernel: under kElementNonzeros nonzeros
-// none of whose output rows takes over kElementRowAdds of them. There the COO kernels' teams (a
-// team of lanes per 128 nonzeros) leave most of the device idle and their copies cost two more
-// launches, while the element-wise kernel's fp64 adds into one row queue on it only as far as
-// that row's nonzeros go (about 10 ns each: powerlaw-3d-steep's heaviest rows, 42K-69K
-// nonzeros, took it 439-695 us a mode). Session 76 call 2 (one H200, rank 32, us a mode, COO
-// kernels against element-wise): MovieLens (100K sparse nonzeros, heaviest rows 583-3,550)
-// 94-116 against 54-72; Last.fm (186K; 931-7,503) 124-149 against 98-142, mode 1 alone
-// faster on the COO kernels (124-126 against 140-142); uniform-3d (600K; 192-358) 109-130
-// against 184-202; powerlaw-3d-steep (400K) 119-150 against 439-695.
-constexpr std::uint64_t kElementNonzeros = 256 * 1024, kElementRowAdds = 8192;
-bool element_wise_fits(const HlsDevInput& x, int mode) {
-    if (x.nnz >= kElementNonzeros) return false;
-    std::vector<std::uint32_t> rows(x.idx[static_cast<std::size_t>(mode)],
-                                    x.idx[static_cast<std::size_t>(mode)] + x.nnz);
-    std::sort(rows.begin(), rows.end());
-    for (std::uint64_t a = 0, b = 0; a < rows.size(); a = b) {
-        while (b < rows.size() && rows[b] == rows[a]) ++b;
-        if (b - a > kElementRowAdds) return false;
+// HLS's sparse part on the device, and the kernel that takes it (hls_sparse_kernel.hpp). MTTKRP's
+// is a COO and runs on the COO format's own kernels (gpu_mttkrp.cu: teams of lanes summing each
+// run of one output row in registers, fp32 vector atomics into output copies as the mode's
+// longest chain of adds asks, summed in fp64), but for small parts without heavy rows. The
+// paper's element-wise kernel walks the same nonzeros; on every part it took 1.6-13x COO's time
+// on the uniform and power-law tensors of session 75's GPU evaluation. Session 76 call 2 (one
+// H200, rank 32, us a mode, on the COO kernels against element-wise,
+// docs/bench/h200-session76.json): uniform-3d-20m 1,288-1,429 against 5,414-5,558,
+// powerlaw-3d-20m 1,199-1,720 against 12,311-14,121, check-powerlaw-3d-5m 367-485 against
+// 3,578-3,944, powerlaw-3d 112-145 against 694-788 (COO itself 90-149); on the blocks tensors,
+// whose nonzeros lie mostly in dense tiles, even. TTMc's sparse part runs the COO TTMc's peers
+// kernel (gpu_ttmc.cu). TENSORSCOPE_HLS_SPARSE=element forces the element-wise kernel, =coo the
+// COO kernels on MTTKRP, for comparisons.
+class SparsePart {
+public:
+    // Uploads the part and allocates its outputs, outside the kernels' time as the other formats'
+    // are (cudaMalloc waits on the device: with the output copies allocated in the timed launch,
+    // MovieLens's mode 1 took 195-231 us against 72-84 by the element-wise kernel, session 76
+    // call 1).
+    SparsePart(const HlsDevInput& x, int mode, bool kron, std::uint64_t cols)
+        : x_(x),
+          mode_(mode),
+          kron_(kron),
+          cols_(cols),
+          out_n_(x.dims[static_cast<std::size_t>(mode)] * cols),
+          kernel_(hls_sparse_kernel(kron, x.nnz, x.idx[static_cast<std::size_t>(mode)],
+                                    std::getenv("TENSORSCOPE_HLS_SPARSE"))) {
+        if (x.nnz == 0) return;
+        if (kernel_ == HlsSparseKernel::Coo) {
+            Coo coo;
+            coo.nnz = x.nnz, coo.vals = x.vals;
+            coo.idx.assign(x.idx.begin(), x.idx.end());
+            coo_.emplace(coo);
+            single_copy_ = !coo_->accumulates_in_double(mode, cols);
+            if (single_copy_) out_f_ = DeviceArray<float>(out_n_);
+            coo_->reserve_copies(mode, cols);
+            return;
+        }
+        for (int m = 0; m < 3; ++m) idx_[m] = DeviceArray<std::uint32_t>(x.idx[static_cast<std::size_t>(m)], x.nnz);
+        vals_ = DeviceArray<float>(x.vals, x.nnz);
     }
-    return true;
-}
+
+    // Clears the output the part adds into: dout, or its own fp32 copy, which launch() widens into
+    // dout (so that the tiles must add after it).
+    void clear(DeviceArray<double>& dout) {
+        if (single_copy_)
+            out_f_.zero();
+        else
+            dout.zero();
+    }
+
+    void launch(const Dense3& d, double* dout) {
+        if (x_.nnz == 0) return;
+        switch (kernel_) {
+        case HlsSparseKernel::Coo:
+            if (!single_copy_) {
+                coo_->launch(mode_, cols_, d.f, nullptr, dout);
+                return;
+            }
+            coo_->launch(mode_, cols_, d.f, out_f_.get(), nullptr);
+            widen_kernel<<<grid_for(out_n_), 256>>>(out_f_.get(), dout, out_n_);
+            check(cudaGetLastError(), "widening the HLS sparse part's output");
+            return;
+        case HlsSparseKernel::Peers: {
+            const std::uint32_t* idx[3] = {idx_[0].get(), idx_[1].get(), idx_[2].get()};
+            launch_ttmc_peers(x_.nnz, 3, mode_, cols_, idx, d.f, d.rank, vals_.get(), dout);
+            return;
+        }
+        case HlsSparseKernel::ElementWise:
+            element_wise_kernel<<<grid_for(x_.nnz * 32), 256>>>(x_.nnz, idx_[0].get(), idx_[1].get(), idx_[2].get(),
+                                                                vals_.get(), mode_, kron_, d, cols_, dout);
+            check(cudaGetLastError(), "launching the HLS sparse kernel");
+            return;
+        }
+    }
+
+private:
+    const HlsDevInput& x_;
+    int mode_;
+    bool kron_;
+    std::uint64_t cols_, out_n_;
+    HlsSparseKernel kernel_;
+    std::optional<ResidentTensor> coo_;
+    bool single_copy_ = false;
+    DeviceArray<float> out_f_;
+    DeviceArray<std::uint32_t> idx_[3];
+    DeviceArray<float> vals_;
+};
 
 }  // namespace
 
@@ -165,36 +231,7 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
     t0.record();
     DeviceArray<float> cells(x.cells, x.tiles * 4096);
     DeviceArray<std::uint32_t> origin(x.origin, x.tiles * 3);
-    // MTTKRP's sparse part is a COO and runs on the COO format's own kernels (gpu_mttkrp.cu:
-    // teams of lanes summing each run of one output row in registers, fp32 vector atomics into
-    // output copies as the mode's longest chain of adds asks, summed in fp64), but for small
-    // parts without heavy rows (element_wise_fits). The paper's element-wise kernel (Sec. IV-A;
-    // a warp a nonzero here, an fp64 atomic a column) walks the same nonzeros; on every part it
-    // took 1.6-13x COO's time on the uniform and power-law tensors of session 75's GPU
-    // evaluation. Session 76 call 2 (one H200, rank 32, us a mode, on the COO kernels against
-    // element-wise, docs/bench/h200-session76.json): uniform-3d-20m 1,288-1,428 against
-    // 5,414-5,558, powerlaw-3d-20m 1,199-1,720 against 12,311-14,121, check-powerlaw-3d-5m
-    // 367-485 against 3,578-3,944, powerlaw-3d 112-145 against 694-788 (COO itself 90-149); on
-    // the blocks tensors, whose nonzeros lie mostly in dense tiles, even. TTMc keeps the
-    // element-wise kernel, as the COO TTMc (gpu_ttmc.cu) does. TENSORSCOPE_HLS_SPARSE=element or
-    // =coo forces either on MTTKRP, for comparisons.
-    const bool element = kron || env_is("TENSORSCOPE_HLS_SPARSE", "element") ||
-                         (!env_is("TENSORSCOPE_HLS_SPARSE", "coo") && element_wise_fits(x, mode));
-    const bool coo_part = !element && x.nnz > 0;
-    std::optional<ResidentTensor> sparse;
-    if (coo_part) {
-        Coo coo;
-        coo.nnz = x.nnz, coo.vals = x.vals;
-        coo.idx.assign(x.idx.begin(), x.idx.end());
-        sparse.emplace(coo);
-    }
-    DeviceArray<std::uint32_t> i0, i1, i2;
-    DeviceArray<float> vals;
-    if (element) {
-        i0 = DeviceArray<std::uint32_t>(x.idx[0], x.nnz), i1 = DeviceArray<std::uint32_t>(x.idx[1], x.nnz);
-        i2 = DeviceArray<std::uint32_t>(x.idx[2], x.nnz);
-        vals = DeviceArray<float>(x.vals, x.nnz);
-    }
+    SparsePart sparse(x, mode, kron, cols);
     DeviceArray<float> f[3];
     Dense3 d{};
     for (int m = 0; m < 3; ++m) {
@@ -204,26 +241,12 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
         d.f[m] = f[m].get();
     }
     DeviceArray<double> dout(out_n);
-    // the outputs allocated and cleared here, outside the kernels' time, as the other formats'
-    // are (cudaMalloc waits on the device: with the sparse part's output copies allocated in the
-    // timed launch, MovieLens's mode 1 took 195-231 us against 72-84 by the element-wise kernel,
-    // session 76 call 1). Where the sparse part's adds all go into one fp32 output copy, that
-    // copy widened is the fp64 output the tiles add into.
-    const bool single_copy = coo_part && !sparse->accumulates_in_double(mode, cols);
-    DeviceArray<float> out_f(single_copy ? out_n : 0);
-    if (single_copy)
-        out_f.zero();
-    else
-        dout.zero();
-    if (coo_part) sparse->reserve_copies(mode, cols);
+    sparse.clear(dout);
+    // t0..t1 holds the sparse part's set-up too (its kernel's rule, sorting up to 256K rows; on
+    // the COO kernels the resident COO's row counts), t1..t2 the widening of a single fp32 output
+    // copy, which the COO format does on the host after its kernels' time
     t1.record();
-    if (single_copy) {
-        sparse->launch(mode, cols, d.f, out_f.get(), nullptr);
-        widen_kernel<<<grid_for(out_n), 256>>>(out_f.get(), dout.get(), out_n);
-        check(cudaGetLastError(), "widening the HLS sparse part's output");
-    } else if (coo_part) {
-        sparse->launch(mode, cols, d.f, nullptr, dout.get());
-    }
+    sparse.launch(d, dout.get());  // first: a single copy's widening writes all of dout
     // each warp loads its tile once for all its chunks of 16 columns (TTMc at rank 8 has 4, and
     // had read the 16 kB tile 4 times), where there are tiles enough to fill the device;
     // otherwise a warp per tile and chunk, as before
@@ -234,9 +257,6 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
         tile_kernel<<<static_cast<unsigned>((items + kWarpsPerBlock - 1) / kWarpsPerBlock), 32 * kWarpsPerBlock>>>(
             x.tiles, cells.get(), origin.get(), mode, kron, d, cols, per_warp, dout.get());
     check(cudaGetLastError(), "launching the HLS tensor-core kernel");
-    if (element && x.nnz)
-        sparse_kernel<<<grid_for(x.nnz * 32), 256>>>(x.nnz, i0.get(), i1.get(), i2.get(), vals.get(), mode, kron, d, cols, dout.get());
-    check(cudaGetLastError(), "launching the HLS sparse kernel");
     t2.record();
     dout.download(out);
     t3.record();

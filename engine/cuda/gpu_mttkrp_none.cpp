@@ -31,6 +31,7 @@ ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
 void ResidentTensor::mttkrp(const Dense&, Timing&) const { none(); }
 void ResidentTensor::launch(int, std::uint64_t, const float* const*, float*, double*) const { none(); }
 bool ResidentTensor::accumulates_in_double(int, std::uint64_t) const { return false; }
+void ResidentTensor::reserve_copies(int, std::uint64_t) const {}
 std::uint64_t ResidentTensor::device_bytes() const { return 0; }
 std::uint64_t ResidentTensor::nnz() const { return 0; }
 std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const { none(); }

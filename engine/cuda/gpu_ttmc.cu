@@ -46,16 +46,18 @@ __global__ void ttmc_coo_kernel(std::uint64_t nnz, int order, int mode, std::uin
 // (__match_any_sync). Then, 32 columns at a time (a lane a column of the Kronecker product of the
 // other modes' rows), it sums each row's nonzeros in fp32 registers and adds the sum by one fp64
 // atomic a column: an atomic per row and column of the 32 nonzeros, where the warp-per-nonzero
-// kernel made one per nonzero and column. Rows repeat within 32 nonzeros along the mode the COO
-// is sorted by (its slices), along the next (its fibers), and on any mode where a power-law
-// tensor's heavy rows are a large share of the nonzeros, whose atomics queue on one address.
+// kernel made one per nonzero and column. Rows repeat within 32 nonzeros along the COO's first
+// mode in its sort order (its slices), along its second (its fibers), and on any mode where a
+// power-law tensor's heavy rows are a large share of the nonzeros, whose atomics queue on one
+// address. (bench sorts TTMc's COO by mode 1; kernels/ttmc.cpp's ttmc_options by the mode.)
 // Measured against the warp-per-nonzero kernel (docs/bench/h200-ttmc-session76.json call 5, one
 // H200, rank 8, bench's COO sorted by mode 1, us a mode): powerlaw-3d 136-283 against 803-1,024,
 // powerlaw-3d-20m 3,556-7,862 against 15,589-16,575, uniform-3d-20m 3,605-5,304 against
 // 7,552-8,092, Last.fm 55-102 against 84-152, MovieLens 39-52 against 52-82; slower on JF17K's
 // modes 3-4 alone (221-230 against 183-207). Summing only consecutive nonzeros of one row (call
-// 4) was as fast on the sorted modes and 8-35% slower than the warp-per-nonzero kernel on some
-// others, where a warp's 32 nonzeros made 32 flushes one after another.
+// 4) took 0.86-1.36x this kernel's time (call 5) on modes 1-2, and was 8-37% slower than the
+// warp-per-nonzero kernel on some others, where a warp's 32 nonzeros made 32 flushes one after
+// another.
 __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t cols, Args a,
                                   const float* __restrict__ vals, double* out) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
@@ -66,7 +68,8 @@ __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::u
         const std::uint64_t first = g * 32, mine = first + lane;
         const bool in = mine < nnz;
         const std::uint32_t row = in ? a.idx[mode][mine] : 0xffffffffu;
-        const unsigned peers = __match_any_sync(0xffffffffu, row);
+        // lanes past nnz are no lane's peers, even where a real row index equals their sentinel
+        const unsigned peers = __match_any_sync(0xffffffffu, row) & __ballot_sync(0xffffffffu, in);
         const unsigned leaders = __ballot_sync(0xffffffffu, in && __ffs(peers) - 1 == static_cast<int>(lane));
         for (std::uint64_t c0 = 0; c0 < cols; c0 += 32) {
             const std::uint64_t c = c0 + lane;
@@ -99,7 +102,21 @@ __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::u
     }
 }
 
+Args args_of(int order, const std::uint32_t* const* idx, const float* const* factors, const std::uint64_t* ranks) {
+    if (order > kMaxModes) throw Error("the CUDA TTMc handles up to 16 modes");
+    Args a{};
+    for (int m = 0; m < order; ++m) a.idx[m] = idx[m], a.factor[m] = factors[m], a.rank[m] = ranks[m];
+    return a;
+}
+
 }  // namespace
+
+void launch_ttmc_peers(std::uint64_t nnz, int order, int mode, std::uint64_t cols, const std::uint32_t* const* idx,
+                       const float* const* factors, const std::uint64_t* ranks, const float* vals, double* out) {
+    const Args a = args_of(order, idx, factors, ranks);
+    if (nnz) ttmc_peers_kernel<<<grid_for((nnz + 31) / 32 * 32), 256>>>(nnz, order, mode, cols, a, vals, out);
+    check(cudaGetLastError(), "launching the COO TTMc kernel");
+}
 
 void ttmc_coo(const Coo& coo, const TtmcDense& d, Timing& timing) {
     use_device();
@@ -122,19 +139,19 @@ void ttmc_coo(const Coo& coo, const TtmcDense& d, Timing& timing) {
                                  : DeviceArray<float>(d.factors[static_cast<std::size_t>(m)], d.rows[static_cast<std::size_t>(m)] * d.ranks[static_cast<std::size_t>(m)]));
     DeviceArray<double> out(out_n);
     out.zero();
+    std::vector<const std::uint32_t*> ip;
+    std::vector<const float*> fp;
+    for (int m = 0; m < order; ++m)
+        ip.push_back(idx[static_cast<std::size_t>(m)].get()), fp.push_back(factors[static_cast<std::size_t>(m)].get());
     t1.record();
-    Args a{};
-    for (int m = 0; m < order; ++m) {
-        a.idx[m] = idx[static_cast<std::size_t>(m)].get();
-        a.factor[m] = factors[static_cast<std::size_t>(m)].get();
-        a.rank[m] = d.ranks[static_cast<std::size_t>(m)];
+    if (env_is("TENSORSCOPE_TTMC_KERNEL", "warp")) {
+        const Args a = args_of(order, ip.data(), fp.data(), d.ranks.data());
+        if (coo.nnz)
+            ttmc_coo_kernel<<<grid_for(coo.nnz * 32), 256>>>(coo.nnz, order, d.mode, cols, a, vals.get(), out.get());
+        check(cudaGetLastError(), "launching the COO TTMc kernel");
+    } else {
+        launch_ttmc_peers(coo.nnz, order, d.mode, cols, ip.data(), fp.data(), d.ranks.data(), vals.get(), out.get());
     }
-    if (coo.nnz && env_is("TENSORSCOPE_TTMC_KERNEL", "warp"))
-        ttmc_coo_kernel<<<grid_for(coo.nnz * 32), 256>>>(coo.nnz, order, d.mode, cols, a, vals.get(), out.get());
-    else if (coo.nnz)
-        ttmc_peers_kernel<<<grid_for((coo.nnz + 31) / 32 * 32), 256>>>(coo.nnz, order, d.mode, cols, a, vals.get(),
-                                                                       out.get());
-    check(cudaGetLastError(), "launching the COO TTMc kernel");
     t2.record();
     out.download(d.out);
     t3.record();

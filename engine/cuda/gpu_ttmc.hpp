@@ -21,4 +21,10 @@ struct TtmcDense {
 
 void ttmc_coo(const Coo& coo, const TtmcDense& dense, Timing& timing);
 
+// The peers kernel on arrays already on the device, on the default stream (HLS's TTMc sparse
+// part, gpu_hls.cu, takes it too): idx[m], factors[m] (rows x ranks[m] fp32; the mode's unused)
+// for m < order, nnz values; out (rows x cols, fp64) accumulates.
+void launch_ttmc_peers(std::uint64_t nnz, int order, int mode, std::uint64_t cols, const std::uint32_t* const* idx,
+                       const float* const* factors, const std::uint64_t* ranks, const float* vals, double* out);
+
 }  // namespace tscope::gpu

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 76, call 5: TTMc from COO on the GPU by peers (gpu_ttmc.cu, ttmc_peers_kernel: a warp
 # per 32 nonzeros sums those that share an output row, found by __match_any_sync, before one fp64
-# atomic a row and column), after call 4's runs of consecutive nonzeros lost 8-35% on some modes
+# atomic a row and column), after call 4's runs of consecutive nonzeros lost 8-37% on some modes
 # the COO is not sorted by; against the warp-per-nonzero kernel (TENSORSCOPE_TTMC_KERNEL=warp).
 # test_ttmc_cuda; then TTMc on COO at rank 8, every mode, on the real tensors and five generated
 # ones, two rounds alternating (peers checked against cpu-ref in the first), the 20M-nonzero ones

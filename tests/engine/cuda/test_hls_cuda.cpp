@@ -1,9 +1,11 @@
 // HLS on the GPU (hls Alg. 1-2): dense tiles on the tensor cores (fp16 in, fp32 accumulate),
 // the sparse part on CUDA cores (MTTKRP's on the COO kernels, or on small parts the paper's
-// element-wise kernel, as TTMc's). MTTKRP and TTMc against the fp64 oracle: the SMAPE of hls
+// element-wise kernel; TTMc's on the COO TTMc's peers kernel). MTTKRP and TTMc against the fp64 oracle: the SMAPE of hls
 // Eq. 17 stays under 0.5% for every threshold (all tiles dense, the paper's 78, all sparse),
 // on a block-clustered and a uniform tensor and on the real order-3 tensors. Skips, saying
 // why, where there is no GPU.
+#include <cmath>
+
 #include "test_support.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/formats/hls_format.hpp"
@@ -25,6 +27,16 @@ CooTensor blocked(std::vector<std::uint64_t> dims = {96, 80, 64}, std::uint64_t 
     return generate_tensor(spec);
 }
 
+// Entry by entry: |out - ref| <= 1e-5 |ref| + 1e-6 max|ref| (a nonzero lost from a light row shows
+// here, where max_relative_error's scale is the heaviest row's).
+bool close_everywhere(const DenseMatrix& out, const DenseMatrix& ref) {
+    double top = 0;
+    for (double v : ref.data) top = std::max(top, std::fabs(v));
+    for (std::size_t i = 0; i < ref.data.size(); ++i)
+        if (std::fabs(out.data[i] - ref.data[i]) > 1e-5 * std::fabs(ref.data[i]) + 1e-6 * top) return false;
+    return true;
+}
+
 void check(const CooTensor& t, std::uint64_t threshold, const char* what) {
     FormatOptions o;
     o.hls_threshold = threshold;
@@ -42,14 +54,10 @@ void check(const CooTensor& t, std::uint64_t threshold, const char* what) {
             worst = std::max(worst, s);
             QVERIFY2(s < 0.5, qPrintable(QString("%1 MTTKRP threshold %2 rank %3 mode %4: SMAPE %5%").arg(what).arg(threshold).arg(rank).arg(mode + 1).arg(s)));
             QVERIFY(max_relative_error(out, ref) < 1e-2);
-            // all sparse: no fp16 tile, only the COO kernels' fp32 adds, copies summed in fp64
+            // all sparse: no fp16 tile, only the sparse kernels' fp32 sums, added in fp32 copies or fp64
             if (threshold > kHlsTileCells)
-                QVERIFY2(max_relative_error(out, ref) < 1e-5,
-                         qPrintable(QString("%1 all sparse, rank %2 mode %3: max relative error %4")
-                                        .arg(what)
-                                        .arg(rank)
-                                        .arg(mode + 1)
-                                        .arg(max_relative_error(out, ref))));
+                QVERIFY2(close_everywhere(out, ref),
+                         qPrintable(QString("%1 all sparse, rank %2 mode %3").arg(what).arg(rank).arg(mode + 1)));
             QVERIFY(timing.kernel_s > 0);
         }
     }
@@ -61,6 +69,9 @@ void check(const CooTensor& t, std::uint64_t threshold, const char* what) {
             ttmc(Backend::Cuda, *hls, mode, factors, out);
             const double s = smape_percent(out, ref);
             worst = std::max(worst, s);
+            if (threshold > kHlsTileCells)
+                QVERIFY2(close_everywhere(out, ref),
+                         qPrintable(QString("%1 TTMc all sparse, mode %2").arg(what).arg(mode + 1)));
             QVERIFY2(s < 0.5, qPrintable(QString("%1 TTMc threshold %2 rank %3 mode %4: SMAPE %5%").arg(what).arg(threshold).arg(rank).arg(mode + 1).arg(s)));
         }
     }
@@ -118,8 +129,16 @@ private Q_SLOTS:
         for (std::uint64_t threshold : {78, 4097}) check(t, threshold, "power-law");
     }
 
-    // The paper's element-wise kernel, forced for MTTKRP's sparse part as the bench's comparisons
-    // do; by default it takes MovieLens and Last.fm (realTensors).
+    // By default: a power-law part of 120,000 nonzeros whose heaviest rows (12-14K nonzeros)
+    // are past the element-wise kernel's 8,192 (hls_sparse_kernel.hpp; test_hls_sparse_kernel
+    // checks the rule itself), so MTTKRP's runs on the COO kernels and TTMc's on the peers kernel.
+    void powerLawTensorByDefault() {
+        check(tstest::random_tensor({300, 400, 500}, 120000, 8, Distribution::PowerLaw), 4097,
+              "power-law, 120,000, by default");
+    }
+
+    // The paper's element-wise kernel, forced for the sparse part (MTTKRP's and TTMc's) as the
+    // bench's comparisons do; by default it takes MovieLens's and Last.fm's MTTKRP (realTensors).
     void elementWiseSparsePart() {
         const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "element");
         check(tstest::random_tensor({300, 400, 500}, 60000, 8, Distribution::PowerLaw), 78, "power-law, element-wise");

@@ -1,7 +1,7 @@
 // TTMc from COO on the GPU against the CPU oracle: orders 3-5, mixed ranks, every mode, the
 // real tensors, the COO sorted by the mode and by mode 1, by default and with the
-// warp-per-nonzero kernel forced; relative error <= 1e-4 (fp32 inputs, fp64 accumulation). Skips, saying why,
-// where there is no GPU.
+// warp-per-nonzero kernel forced; relative error <= 1e-4 (fp32 inputs, fp32 sums of up to 32
+// nonzeros of a row, fp64 atomics). Skips, saying why, where there is no GPU.
 #include "test_support.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
