@@ -58,8 +58,13 @@ __global__ void ttmc_coo_kernel(std::uint64_t nnz, int order, int mode, std::uin
 // 4) took 0.86-1.36x this kernel's time (call 5) on modes 1-2, and was 8-37% slower than the
 // warp-per-nonzero kernel on some others, where a warp's 32 nonzeros made 32 flushes one after
 // another.
+// ORDER: the tensor's order compiled in (3 or 4), so that the loops over modes unroll and each
+// mode's column offset stays in a register; 0 takes `order` at run time (the offsets in local
+// memory).
+template <int ORDER>
 __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t cols, Args a,
                                   const float* __restrict__ vals, double* out) {
+    if constexpr (ORDER != 0) order = ORDER;
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
     const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
     const unsigned lane = threadIdx.x % 32;
@@ -78,7 +83,8 @@ __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::u
             // each mode's offset into its factor row
             std::uint64_t pick[kMaxModes];
             std::uint64_t rest = c;
-            for (int m = order - 1; m >= 0; --m) {
+#pragma unroll
+            for (int m = (ORDER != 0 ? ORDER : order) - 1; m >= 0; --m) {
                 if (m == mode) continue;
                 pick[m] = rest % a.rank[m];
                 rest /= a.rank[m];
@@ -91,7 +97,8 @@ __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::u
                 for (unsigned each = same; each; each &= each - 1) {
                     const std::uint64_t z = first + static_cast<std::uint64_t>(__ffs(each) - 1);
                     float v = vals[z];
-                    for (int m = 0; m < order; ++m)
+#pragma unroll
+                    for (int m = 0; m < (ORDER != 0 ? ORDER : order); ++m)
                         if (m != mode && active)
                             v *= a.factor[m][static_cast<std::uint64_t>(a.idx[m][z]) * a.rank[m] + pick[m]];
                     acc += v;
@@ -114,7 +121,15 @@ Args args_of(int order, const std::uint32_t* const* idx, const float* const* fac
 void launch_ttmc_peers(std::uint64_t nnz, int order, int mode, std::uint64_t cols, const std::uint32_t* const* idx,
                        const float* const* factors, const std::uint64_t* ranks, const float* vals, double* out) {
     const Args a = args_of(order, idx, factors, ranks);
-    if (nnz) ttmc_peers_kernel<<<grid_for((nnz + 31) / 32 * 32), 256>>>(nnz, order, mode, cols, a, vals, out);
+    const int grid = grid_for((nnz + 31) / 32 * 32);
+    if (nnz && env_is("TENSORSCOPE_TTMC_KERNEL", "any-order"))  // the run-time order forced, for comparisons
+        ttmc_peers_kernel<0><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
+    else if (nnz && order == 3)
+        ttmc_peers_kernel<3><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
+    else if (nnz && order == 4)
+        ttmc_peers_kernel<4><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
+    else if (nnz)
+        ttmc_peers_kernel<0><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
     check(cudaGetLastError(), "launching the COO TTMc kernel");
 }
 

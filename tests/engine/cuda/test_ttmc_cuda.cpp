@@ -54,6 +54,13 @@ private Q_SLOTS:
         check_against_oracle(tstest::random_tensor({40, 11, 11, 11}, 3000, 4, Distribution::PowerLaw), {3, 2, 4});
     }
 
+    // The peers kernel with the order taken at run time, as above order 4, forced on orders 3-4
+    void anyOrderKernel() {
+        const tstest::ScopedEnv env("TENSORSCOPE_TTMC_KERNEL", "any-order");
+        check_against_oracle(tstest::random_tensor({40, 11, 11}, 3000, 3, Distribution::PowerLaw), {3, 2, 4}, true);
+        check_against_oracle(tstest::random_tensor({40, 11, 11, 11}, 3000, 4, Distribution::PowerLaw), {3, 2, 4}, true);
+    }
+
     // Runs longer than a warp's 32 nonzeros (mode 1's slices hold about 3,000, spanning many
     // warps' groups, each adding its part) and a mode of 200,000 rows
     void longRunsAndManyRows() {
