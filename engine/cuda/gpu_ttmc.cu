@@ -59,8 +59,10 @@ __global__ void ttmc_coo_kernel(std::uint64_t nnz, int order, int mode, std::uin
 // warp-per-nonzero kernel on some others, where a warp's 32 nonzeros made 32 flushes one after
 // another.
 // ORDER: the tensor's order compiled in (3 or 4), so that the loops over modes unroll and each
-// mode's column offset stays in a register; 0 takes `order` at run time (the offsets in local
-// memory).
+// mode's column offset stays in a register; 0 takes `order` at run time (the offsets in a
+// 128-byte stack frame). Compiled in, 20M uniform nonzeros took 3,386-4,691 us a mode against
+// 3,672-5,322, 20M power-law ones 3,327-7,754 against 3,622-7,833, powerlaw-4d 731-1,017
+// against 797-1,041; MovieLens's mode 2 52-55 against 48 (session 76 call 7, rank 8).
 template <int ORDER>
 __global__ void ttmc_peers_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t cols, Args a,
                                   const float* __restrict__ vals, double* out) {
