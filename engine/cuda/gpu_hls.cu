@@ -143,8 +143,9 @@ __global__ void element_wise_kernel(std::uint64_t nnz, const std::uint32_t* __re
 // whose nonzeros lie mostly in dense tiles, even. TTMc's sparse part runs the COO TTMc's peers
 // kernel (gpu_ttmc.cu): session 76 call 6 (rank 8, us a mode, docs/bench/h200-ttmc-session76.json)
 // powerlaw-3d 132-264 against the element-wise kernel's 795-1,016, powerlaw-3d-20m 3,772-7,531
-// against 15,586-16,350, MovieLens 36-49 against 65-85; the blocks tensor even. TENSORSCOPE_HLS_SPARSE=element forces the element-wise kernel, =coo the
-// COO kernels on MTTKRP, for comparisons.
+// against 15,586-16,350, MovieLens 36-49 against 65-85; the blocks tensor even.
+// TENSORSCOPE_HLS_SPARSE=element forces the element-wise kernel, =coo the COO kernels on MTTKRP,
+// for comparisons.
 class SparsePart {
 public:
     // Uploads the part and allocates its outputs, outside the kernels' time as the other formats'
