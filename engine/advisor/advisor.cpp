@@ -284,16 +284,23 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
     case FormatKind::HLS: {
         const double share = p.nnz ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.nnz) : 0;
         const double per_tile = p.hls_dense_tiles ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.hls_dense_tiles) : 0;
+        // the GPU's sparse part is no fused pass but COO's kernels, or on small parts a warp a
+        // nonzero (cuda/hls_sparse_kernel.hpp)
+        const std::string sparse_walk =
+            backend == Backend::Cuda
+                ? "to the sparse part, which the GPU runs on COO's kernels (a warp a "
+                  "nonzero where the part is small)"
+                : "element-wise, in one fused pass per nonzero (COO makes " + std::to_string(p.order() + 1) + ")";
         if (p.hls_dense_tiles == 0)
             return "HLS: no 16^3 tile reaches the dense threshold of " + std::to_string(p.options.hls_threshold) +
-                   " nonzeros, so every nonzero goes element-wise, in one fused pass per nonzero (COO makes " +
-                   std::to_string(p.order() + 1) + ")";
+                   " nonzeros, so every nonzero goes " + sparse_walk;
         const double rare = static_cast<double>(p.hls_dense_minority) / static_cast<double>(p.hls_dense_tiles);
         // one decimal, as the Density tab says it (0.056% read "0%" here and "0.1%" there, sweep 70c C11)
         return "HLS: " + fmt("%.1f%%", 100 * share) + " of the nonzeros lie in " +
                counted(p.hls_dense_tiles, "dense 16^3 tile", "dense 16^3 tiles") + " (" + fmt("%.0f", per_tile) +
                " per tile, each walked as 4096 cells, " + fmt("%.0f", rare) +
-               " of whose zero tests go the rarer way, a mispredicted branch each); the rest go element-wise as in COO";
+               " of whose zero tests go the rarer way, a mispredicted branch each); the rest go " +
+               (backend == Backend::Cuda ? std::string("to COO's kernels") : std::string("element-wise as in COO"));
     }
     default: return format_name(k);
     }

@@ -324,6 +324,13 @@ private Q_SLOTS:
         QVERIFY2(blco.seconds > 0.7 * coo.seconds, std::to_string(blco.seconds / coo.seconds).c_str());
         QVERIFY2(blco.reason.find("64-bit key") != std::string::npos, blco.reason.c_str());
         QVERIFY(line_of(m, FormatKind::HLS).seconds > 0.9 * coo.seconds);  // no dense tiles: all of it COO's walk
+        // and its reason says what the GPU runs, not the CPU's fused pass
+        const std::string& hls_gpu = line_of(m, FormatKind::HLS).reason;
+        QVERIFY2(hls_gpu.find("COO's kernels") != std::string::npos && hls_gpu.find("fused pass") == std::string::npos,
+                 hls_gpu.c_str());
+        const std::string hls_cpu =
+            line_of(advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 32}, test_machine()), FormatKind::HLS).reason;
+        QVERIFY2(hls_cpu.find("fused pass") != std::string::npos, hls_cpu.c_str());
         QVERIFY(!m.caveat.empty());
         const Advice s = advise(p, {KernelKind::SpTV, Backend::Cuda, {}, 1}, gpu);
         const FormatAdvice& hocsr = line_of(s, FormatKind::HOCSR);
