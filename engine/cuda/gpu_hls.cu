@@ -103,14 +103,6 @@ __global__ void tile_kernel(std::uint64_t tiles, const float* __restrict__ cells
     }
 }
 
-// out[i] = in[i], widened: the sparse part's single fp32 output copy as the fp64 output the
-// tiles then add into.
-__global__ void widen_kernel(const float* in, double* out, std::uint64_t n) {
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
-         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
-        out[i] = in[i];
-}
-
 // The sparse part (HLS-S) by the paper's element-wise kernel (Sec. IV-A): a warp per nonzero
 // here, lanes over the columns, an fp64 atomic a column.
 __global__ void element_wise_kernel(std::uint64_t nnz, const std::uint32_t* __restrict__ i0,
@@ -148,8 +140,8 @@ __global__ void element_wise_kernel(std::uint64_t nnz, const std::uint32_t* __re
 // for comparisons.
 class SparsePart {
 public:
-    // Uploads the part and allocates its outputs, outside the kernels' time as the other formats'
-    // are (cudaMalloc waits on the device: with the output copies allocated in the timed launch,
+    // Uploads the part and allocates its output copies, outside the kernels' time as the other
+    // formats' outputs are (cudaMalloc waits on the device: with the output copies allocated in the timed launch,
     // MovieLens's mode 1 took 195-231 us against 72-84 by the element-wise kernel, session 76
     // call 1).
     SparsePart(const HlsDevInput& x, int mode, bool kron, std::uint64_t cols)
@@ -157,7 +149,6 @@ public:
           mode_(mode),
           kron_(kron),
           cols_(cols),
-          out_n_(x.dims[static_cast<std::size_t>(mode)] * cols),
           kernel_(hls_sparse_kernel(kron, x.nnz, x.idx[static_cast<std::size_t>(mode)],
                                     std::getenv("TENSORSCOPE_HLS_SPARSE"))) {
         if (x.nnz == 0) return;
@@ -166,8 +157,6 @@ public:
             coo.nnz = x.nnz, coo.vals = x.vals;
             coo.idx.assign(x.idx.begin(), x.idx.end());
             coo_.emplace(coo);
-            single_copy_ = !coo_->accumulates_in_double(mode, cols);
-            if (single_copy_) out_f_ = DeviceArray<float>(out_n_);
             coo_->reserve_copies(mode, cols);
             return;
         }
@@ -175,26 +164,11 @@ public:
         vals_ = DeviceArray<float>(x.vals, x.nnz);
     }
 
-    // Clears the output the part adds into: dout, or its own fp32 copy, which launch() widens into
-    // dout (so that the tiles must add after it).
-    void clear(DeviceArray<double>& dout) {
-        if (single_copy_)
-            out_f_.zero();
-        else
-            dout.zero();
-    }
-
     void launch(const Dense3& d, double* dout) {
         if (x_.nnz == 0) return;
         switch (kernel_) {
-        case HlsSparseKernel::Coo:
-            if (!single_copy_) {
-                coo_->launch(mode_, cols_, d.f, nullptr, dout);
-                return;
-            }
-            coo_->launch(mode_, cols_, d.f, out_f_.get(), nullptr);
-            widen_kernel<<<grid_for(out_n_), 256>>>(out_f_.get(), dout, out_n_);
-            check(cudaGetLastError(), "widening the HLS sparse part's output");
+        case HlsSparseKernel::Coo:  // its fp32 copies, one or more, summed into dout
+            coo_->launch(mode_, cols_, d.f, nullptr, dout);
             return;
         case HlsSparseKernel::Peers: {
             const std::uint32_t* idx[3] = {idx_[0].get(), idx_[1].get(), idx_[2].get()};
@@ -213,11 +187,9 @@ private:
     const HlsDevInput& x_;
     int mode_;
     bool kron_;
-    std::uint64_t cols_, out_n_;
+    std::uint64_t cols_;
     HlsSparseKernel kernel_;
     std::optional<ResidentTensor> coo_;
-    bool single_copy_ = false;
-    DeviceArray<float> out_f_;
     DeviceArray<std::uint32_t> idx_[3];
     DeviceArray<float> vals_;
 };
@@ -244,12 +216,13 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
         d.f[m] = f[m].get();
     }
     DeviceArray<double> dout(out_n);
-    sparse.clear(dout);
+    dout.zero();
     // t0..t1 holds the sparse part's set-up too (its kernel's rule, sorting up to 256K rows; on
-    // the COO kernels the resident COO's row counts), t1..t2 the widening of a single fp32 output
-    // copy, which the COO format does on the host after its kernels' time
+    // the COO kernels the resident COO's row counts), t1..t2 the sum of its output copies into
+    // dout even where there is one, which the COO format widens on the host after its kernels'
+    // time
     t1.record();
-    sparse.launch(d, dout.get());  // first: a single copy's widening writes all of dout
+    sparse.launch(d, dout.get());
     // each warp loads its tile once for all its chunks of 16 columns (TTMc at rank 8 has 4, and
     // had read the 16 kB tile 4 times), where there are tiles enough to fill the device;
     // otherwise a warp per tile and chunk, as before

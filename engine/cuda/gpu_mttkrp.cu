@@ -707,7 +707,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
 }
 
 void ResidentTensor::reserve_copies(int mode, std::uint64_t R) const {
-    if (!impl_->coo || !use_team(R) || impl_->nnz == 0 || coo_single_copy(*impl_, mode, R)) return;
+    if (!impl_->coo || !use_team(R) || impl_->nnz == 0) return;
     DeviceScope on(impl_->device);
     const CooModeShape& shape = impl_->coo_shape[static_cast<std::size_t>(mode)];
     const std::uint64_t n = shape.rows * R * copies_for(shape.longest_chain, shape.rows, R);

@@ -139,7 +139,7 @@ public:
     // its fp32 adds all go into one output copy, which widened is the fp64 result (gpu_mttkrp.cu,
     // coo_single_copy); out_f otherwise.
     bool accumulates_in_double(int mode, std::uint64_t R) const;
-    // Allocates now the output copies mode's launch at rank R grows into (COO; nothing
+    // Allocates now the output copies mode's launch at rank R into out_d grows into (COO; nothing
     // otherwise), so that a launch timed alone allocates nothing: a tensor built anew for each
     // product (HLS's sparse part) has no earlier launch that grew them.
     void reserve_copies(int mode, std::uint64_t R) const;

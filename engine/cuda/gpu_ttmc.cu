@@ -123,14 +123,15 @@ Args args_of(int order, const std::uint32_t* const* idx, const float* const* fac
 void launch_ttmc_peers(std::uint64_t nnz, int order, int mode, std::uint64_t cols, const std::uint32_t* const* idx,
                        const float* const* factors, const std::uint64_t* ranks, const float* vals, double* out) {
     const Args a = args_of(order, idx, factors, ranks);
+    if (nnz == 0) return;
     const int grid = grid_for((nnz + 31) / 32 * 32);
-    if (nnz && env_is("TENSORSCOPE_TTMC_KERNEL", "any-order"))  // the run-time order forced, for comparisons
-        ttmc_peers_kernel<0><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
-    else if (nnz && order == 3)
+    // the order compiled in for 3 and 4; TENSORSCOPE_TTMC_KERNEL=any-order forces the run-time one, for comparisons
+    const int compiled = env_is("TENSORSCOPE_TTMC_KERNEL", "any-order") ? 0 : order;
+    if (compiled == 3)
         ttmc_peers_kernel<3><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
-    else if (nnz && order == 4)
+    else if (compiled == 4)
         ttmc_peers_kernel<4><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
-    else if (nnz)
+    else
         ttmc_peers_kernel<0><<<grid, 256>>>(nnz, order, mode, cols, a, vals, out);
     check(cudaGetLastError(), "launching the COO TTMc kernel");
 }
