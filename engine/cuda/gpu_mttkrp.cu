@@ -413,7 +413,26 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
     return out;
 }
 
+namespace {
+
+// Nonzeros a COO team walks: kCooGroup, or fewer where the tensor would leave resident teams
+// idle (a team of 8 lanes, rank 32, the most that an SM holds at 2,048 threads), down to
+// kCooSmallGroup; a power of two. BLCO's teams take the same. TENSORSCOPE_COO_GROUP=N forces N
+// (1-kCooGroup), for comparisons.
+constexpr std::uint64_t kCooSmallGroup = 8;
+std::uint64_t coo_group_for(std::uint64_t nnz) {
+    const unsigned long forced = env_unsigned("TENSORSCOPE_COO_GROUP", 0);
+    if (forced >= 1) return std::min<std::uint64_t>(forced, kCooGroup);
+    const std::uint64_t teams = static_cast<std::uint64_t>(sm_count()) * (2048 / 8);
+    std::uint64_t g = kCooGroup;
+    while (g > kCooSmallGroup && nnz / teams < g) g /= 2;
+    return g;
+}
+
+}  // namespace
+
 void ResidentTensor::Impl::measure_coo_shape() {
+    coo_group = coo_group_for(nnz);
     const std::vector<const std::uint32_t*> index = coo_index();
     coo_shape.assign(index.size(), CooModeShape{});
     DeviceArray<unsigned> largest(1);
@@ -429,21 +448,22 @@ void ResidentTensor::Impl::measure_coo_shape() {
         DeviceArray<unsigned long long> counts(s.rows);
         check(cudaMemset(counts.get(), 0, s.rows * sizeof(unsigned long long)), "clearing the COO row chains");
         check(cudaMemset(longest.get(), 0, sizeof(unsigned long long)), "clearing the COO row chains");
-        coo_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, counts.get());
+        coo_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, coo_group, counts.get());
         max_kernel<<<grid_for(s.rows), 256>>>(counts.get(), s.rows, longest.get());
         unsigned long long top = 0;
         longest.download(&top);
-        s.longest_chain = top / kCooGroup;
+        s.longest_chain = top / coo_group;
     }
 }
 
 namespace {
 
-// The COO kernels into `out`: the team kernel where rows are whole float4s, sorting tiles first
-// where key_bits > 0 (the bits of the mode's largest index); the warp kernel (R % 4 != 0) takes
-// only the fp64 output.
-void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode, std::uint64_t R,
-                        const float* const* factors, CooOut out, cudaStream_t stream, int key_bits = 0) {
+// The COO kernels into `out`: the team kernel, `group` nonzeros a team, where rows are whole
+// float4s, sorting tiles first where key_bits > 0 (the bits of the mode's largest index); the
+// warp kernel (R % 4 != 0) takes only the fp64 output.
+void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode,
+                        std::uint64_t R, const float* const* factors, CooOut out, cudaStream_t stream,
+                        std::uint64_t group = kCooGroup, int key_bits = 0) {
     IndexPtrs ip{};
     FactorPtrs fp{};
     for (int m = 0; m < order; ++m) ip.p[m] = idx[m], fp.f[m] = factors[m];
@@ -452,7 +472,7 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
         Factor4Ptrs fp4{};
         for (int m = 0; m < order; ++m) fp4.f[m] = reinterpret_cast<const float4*>(factors[m]);
         const auto R4 = static_cast<std::uint32_t>(R / 4);
-        const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
+        const std::uint64_t groups = (nnz + group - 1) / group;
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
             if (key_bits > 0) {
@@ -461,7 +481,8 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
                     nnz, order, mode, R4, key_bits, ip, vals, fp4, out);
                 return;
             }
-            coo_team_kernel<team><<<grid_for(groups * team), 256, 0, stream>>>(nnz, kCooGroup, order, mode, R4, ip, vals, fp4, out);
+            coo_team_kernel<team>
+                <<<grid_for(groups * team), 256, 0, stream>>>(nnz, group, order, mode, R4, ip, vals, fp4, out);
         });
     } else {
         coo_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(nnz, order, mode, R, ip, vals, fp, out.f64);
@@ -524,12 +545,14 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
         blco_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(v, order, mode, R, fp, out);
     } else {
         const auto R4 = static_cast<std::uint32_t>(R / 4);
-        const std::uint64_t groups = (nnz + kCooGroup - 1) / kCooGroup;
+        const std::uint64_t group = coo_group_for(nnz);  // its teams walk groups as COO's do
+        const std::uint64_t groups = (nnz + group - 1) / group;
         float4* out4 = reinterpret_cast<float4*>(out);
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
             auto launch = [&](auto kernel) {
-                kernel<<<grid_for(groups * team), 256, 0, stream>>>(v, kCooGroup, order, mode, R4, fp4, out4, copies.count, copies.stride / 4);
+                kernel<<<grid_for(groups * team), 256, 0, stream>>>(v, group, order, mode, R4, fp4, out4, copies.count,
+                                                                    copies.stride / 4);
             };
             const bool one = table.blocks == 1 && !blco_generic();
             if (one && order == 3) launch(blco_team_kernel<team, 3, true>);
@@ -624,12 +647,12 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     if (!out_d) {
         if (o.copies != 1) throw Error("the COO MTTKRP needs its fp64 output for this mode (several output copies)");
         o.f32 = reinterpret_cast<float4*>(out_f), o.stride4 = n / 4;
-        launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
+        launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, t.coo_group, key_bits);
         return;
     }
     float* copies = zeroed_copies(t.copies, n, o.copies);
     o.f32 = reinterpret_cast<float4*>(copies), o.stride4 = n / 4;
-    launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, key_bits);
+    launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, t.coo_group, key_bits);
     sum_copies_kernel<<<grid_for(n), 256>>>(copies, o.copies, n, out_d);
     check(cudaGetLastError(), "summing the output copies");
 }

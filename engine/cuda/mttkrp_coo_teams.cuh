@@ -99,15 +99,18 @@ __global__ void __launch_bounds__(256)
 // Nonzeros per COO team: on the nell-2 shape (rank 32, H100) groups of 8 / 16 / 64 / 128 took
 // 14.5 / 8.2 / 4.5 / 3.6 ms for the first mode and 19.4 / 12.8 / 8.1 / 7.3 ms for the second
 // (runs of one row get longer in one team's registers); a slice still spreads over many teams.
+// A tensor too small to give every resident team a group of kCooGroup takes smaller groups
+// (coo_group_for in gpu_mttkrp.cu).
 constexpr std::uint64_t kCooGroup = 128;
 
 // Per COO mode, the longest fp32 chain of adds the team kernel makes into one row: a row's runs
-// (a flush each) plus its nonzeros / kCooGroup (a long run flushes once per group). counts[i] +=
-// kCooGroup per run start and 1 per nonzero of row i (counts zeroed), so counts[i] / kCooGroup is
+// (a flush each) plus its nonzeros / group (a long run flushes once per group). counts[i] +=
+// group per run start and 1 per nonzero of row i (counts zeroed), so counts[i] / group is
 // row i's chain; a warp's nonzeros of one row are added by one lane (a heavy row's millions of
 // nonzeros would otherwise queue on one address).
 
-__global__ void coo_chain_kernel(const std::uint32_t* idx, std::uint64_t nnz, unsigned long long* counts) {
+__global__ void coo_chain_kernel(const std::uint32_t* idx, std::uint64_t nnz, std::uint64_t group,
+                                 unsigned long long* counts) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const unsigned lane = threadIdx.x % 32;
     for (std::uint64_t z = thread; z - lane < nnz;
@@ -118,7 +121,7 @@ __global__ void coo_chain_kernel(const std::uint32_t* idx, std::uint64_t nnz, un
         const unsigned peers = __match_any_sync(0xffffffffu, row);
         const unsigned starts = __ballot_sync(0xffffffffu, start) & peers;
         if (in && __ffs(peers) - 1 == static_cast<int>(lane))
-            atomicAdd(&counts[row], kCooGroup * __popc(starts) + __popc(peers));
+            atomicAdd(&counts[row], group * __popc(starts) + __popc(peers));
     }
 }
 

@@ -19,6 +19,7 @@ struct ResidentTensor::Impl {
     std::vector<DeviceArray<std::uint32_t>> idx;  // COO
     DeviceArray<float> vals;                      // COO
     std::vector<CooModeShape> coo_shape;          // COO, per mode (measure_coo_shape)
+    std::uint64_t coo_group = 0;                  // COO: nonzeros per team (measure_coo_shape)
     DeviceArray<float> copies;                    // COO, BLCO: the launches' output copies (grown on demand)
     // COO: the index arrays' device pointers, one per mode
     std::vector<const std::uint32_t*> coo_index() const {
@@ -26,7 +27,7 @@ struct ResidentTensor::Impl {
         for (const auto& i : idx) out.push_back(i.get());
         return out;
     }
-    // COO: coo_shape from the uploaded arrays (each constructor of a COO calls it once)
+    // COO: coo_group and coo_shape from the uploaded arrays (each constructor of a COO calls it once)
     void measure_coo_shape();
     struct Part {
         Fibers meta;  // host pointers cleared; sizes and level modes kept
