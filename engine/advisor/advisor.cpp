@@ -284,12 +284,10 @@ std::string mttkrp_phrase(const TensorProfile& p, FormatKind k, const std::vecto
     case FormatKind::HLS: {
         const double share = p.nnz ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.nnz) : 0;
         const double per_tile = p.hls_dense_tiles ? static_cast<double>(p.hls_dense_nnz) / static_cast<double>(p.hls_dense_tiles) : 0;
-        // the GPU's sparse part is no fused pass but COO's kernels, or on small parts a warp a
-        // nonzero (cuda/hls_sparse_kernel.hpp)
+        // the GPU's sparse part is no fused pass but COO's kernels (cuda/hls_sparse_kernel.hpp)
         const std::string sparse_walk =
             backend == Backend::Cuda
-                ? "to the sparse part, which the GPU runs on COO's kernels (a warp a "
-                  "nonzero where the part is small)"
+                ? "to the sparse part, which the GPU runs on COO's kernels"
                 : "element-wise, in one fused pass per nonzero (COO makes " + std::to_string(p.order() + 1) + ")";
         if (p.hls_dense_tiles == 0)
             return "HLS: no 16^3 tile reaches the dense threshold of " + std::to_string(p.options.hls_threshold) +

@@ -303,8 +303,8 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // On the GPU the sparse part is no fused pass but COO's walk (cuda/gpu_hls.cu), N-1 rows
         // gathered per nonzero: counted as the CPU's pass, HLS came out first on uniform-3d, where
         // it measures 1.4x COO and 4.3x B-CSF (docs/bench/gpu-advisor-h200-de48527.json)
-        // Since session 76 the sparse part runs on COO's kernels (cuda/gpu_hls.cu) but where it is
-        // small and has no heavy rows; in HLS's tile order a run of one output row is short on
+        // Since session 76 the sparse part runs on COO's kernels (cuda/gpu_hls.cu; since session 77
+        // on small parts too); in HLS's tile order a run of one output row is short on
         // every mode, so it is charged as COO's modes other than the first: one more pass per
         // nonzero. (Before, an fp64 atomic a column and nonzero made it 1.6-13x COO's time; the
         // same charge ranked it behind COO there, docs/bench/gpu-advisor-session75.json.) It now

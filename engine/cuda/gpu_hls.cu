@@ -125,8 +125,8 @@ __global__ void element_wise_kernel(std::uint64_t nnz, const std::uint32_t* __re
 // HLS's sparse part on the device, and the kernel that takes it (hls_sparse_kernel.hpp). MTTKRP's
 // is a COO and runs on the COO format's own kernels (gpu_mttkrp.cu: teams of lanes summing each
 // run of one output row in registers, fp32 vector atomics into output copies as the mode's
-// longest chain of adds asks, summed in fp64), but for small parts without heavy rows. The
-// paper's element-wise kernel walks the same nonzeros; on every part it took 1.6-13x COO's time
+// longest chain of adds asks, summed in fp64). The paper's element-wise kernel walks the same
+// nonzeros; on every part it took 1.6-13x COO's time
 // on the uniform and power-law tensors of session 75's GPU evaluation. Session 76 call 2 (one
 // H200, rank 32, us a mode, on the COO kernels against element-wise,
 // docs/bench/h200-session76.json): uniform-3d-20m 1,288-1,429 against 5,414-5,558,
@@ -136,8 +136,7 @@ __global__ void element_wise_kernel(std::uint64_t nnz, const std::uint32_t* __re
 // kernel (gpu_ttmc.cu): session 76 call 6 (rank 8, us a mode, docs/bench/h200-ttmc-session76.json)
 // powerlaw-3d 132-264 against the element-wise kernel's 795-1,016, powerlaw-3d-20m 3,772-7,531
 // against 15,586-16,350, MovieLens 36-49 against 65-85; the blocks tensor even.
-// TENSORSCOPE_HLS_SPARSE=element forces the element-wise kernel, =coo the COO kernels on MTTKRP,
-// for comparisons.
+// TENSORSCOPE_HLS_SPARSE=element forces the element-wise kernel, for comparisons.
 class SparsePart {
 public:
     // Uploads the part and allocates its output copies, outside the kernels' time as the other
@@ -149,8 +148,7 @@ public:
           mode_(mode),
           kron_(kron),
           cols_(cols),
-          kernel_(hls_sparse_kernel(kron, x.nnz, x.idx[static_cast<std::size_t>(mode)],
-                                    std::getenv("TENSORSCOPE_HLS_SPARSE"))) {
+          kernel_(hls_sparse_kernel(kron, std::getenv("TENSORSCOPE_HLS_SPARSE"))) {
         if (x.nnz == 0) return;
         if (kernel_ == HlsSparseKernel::Coo) {
             Coo coo;

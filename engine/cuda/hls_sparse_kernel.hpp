@@ -3,10 +3,7 @@
 // Private to the engine.
 #pragma once
 
-#include <algorithm>
-#include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace tscope::gpu {
 
@@ -15,40 +12,18 @@ namespace tscope::gpu {
 // an fp64 atomic a column.
 enum class HlsSparseKernel { Coo, Peers, ElementWise };
 
-// MTTKRP's sparse part stays on the element-wise kernel where it has under kElementNonzeros
-// nonzeros and none of its output rows takes over kElementRowAdds of them. There the COO
-// kernels' teams (a team of lanes per 128 nonzeros) leave most of the device idle and their
-// output copies cost two more launches, while the element-wise kernel's fp64 adds into one row
-// queue on it only as far as that row's nonzeros go (about 10 ns each: powerlaw-3d-steep's
-// heaviest rows, 42K-69K nonzeros, took it 439-695 us a mode). Session 76 call 2 (one H200,
-// rank 32, us a mode, COO kernels against element-wise; heaviest rows counted on this VM from
-// the same files and generator commands): MovieLens (100K sparse nonzeros, heaviest rows
-// 583-3,550) 94-116 against 54-72; Last.fm (186K; 931-7,503) 124-149 against 98-142, its
-// mode 1 alone faster on the COO kernels (124-126 against 140-142); uniform-3d (600K; 192-358)
-// 109-130 against 184-202; powerlaw-3d-steep (400K) 119-150 against 439-695.
-constexpr std::uint64_t kElementNonzeros = 256 * 1024, kElementRowAdds = 8192;
-
-// Whether `nnz` nonzeros whose output rows are rows[0..nnz) fit the element-wise kernel.
-inline bool fits_element_wise(std::uint64_t nnz, const std::uint32_t* rows) {
-    if (nnz >= kElementNonzeros) return false;
-    std::vector<std::uint32_t> sorted(rows, rows + nnz);
-    std::sort(sorted.begin(), sorted.end());
-    for (std::uint64_t a = 0, b = 0; a < sorted.size(); a = b) {
-        while (b < sorted.size() && sorted[b] == sorted[a]) ++b;
-        if (b - a > kElementRowAdds) return false;
-    }
-    return true;
-}
-
-// The kernel for a product in `mode` (kron: TTMc) whose sparse part's output rows are
-// rows[0..nnz); `forced` is TENSORSCOPE_HLS_SPARSE's value ("element" or "coo"; else nullptr).
-// TTMc always takes the peers kernel unless the element-wise one is forced.
-inline HlsSparseKernel hls_sparse_kernel(bool kron, std::uint64_t nnz, const std::uint32_t* rows, const char* forced) {
+// MTTKRP's sparse part runs on the COO kernels unless the element-wise one is forced. Session
+// 76 kept parts under 256K nonzeros without heavy rows on the element-wise kernel, where COO's
+// teams of 128 nonzeros left most of the device idle; since session 77 COO's teams take smaller
+// groups where the tensor is small (gpu_mttkrp.cu, coo_group_for), and the COO kernels took
+// MovieLens's sparse part in 24-32 us a mode against the element-wise kernel's 55-71, Last.fm's
+// in 68-91 against 104-146 (one H200, rank 32, docs/bench/h200-session77.json call 1).
+// `forced` is TENSORSCOPE_HLS_SPARSE's value ("element"; else ignored, or nullptr). TTMc (kron)
+// always takes the peers kernel unless the element-wise one is forced.
+inline HlsSparseKernel hls_sparse_kernel(bool kron, const char* forced) {
     const std::string_view f = forced ? forced : "";
     if (f == "element") return HlsSparseKernel::ElementWise;
-    if (kron) return HlsSparseKernel::Peers;
-    if (f == "coo") return HlsSparseKernel::Coo;
-    return fits_element_wise(nnz, rows) ? HlsSparseKernel::ElementWise : HlsSparseKernel::Coo;
+    return kron ? HlsSparseKernel::Peers : HlsSparseKernel::Coo;
 }
 
 }  // namespace tscope::gpu

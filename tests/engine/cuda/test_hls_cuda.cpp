@@ -1,6 +1,6 @@
 // HLS on the GPU (hls Alg. 1-2): dense tiles on the tensor cores (fp16 in, fp32 accumulate),
-// the sparse part on CUDA cores (MTTKRP's on the COO kernels, or on small parts the paper's
-// element-wise kernel; TTMc's on the COO TTMc's peers kernel). MTTKRP and TTMc against the fp64 oracle: the SMAPE of hls
+// the sparse part on CUDA cores (MTTKRP's on the COO kernels, TTMc's on the COO TTMc's peers
+// kernel, either on the paper's element-wise kernel where it is forced). MTTKRP and TTMc against the fp64 oracle: the SMAPE of hls
 // Eq. 17 stays under 0.5% for every threshold (all tiles dense, the paper's 78, all sparse),
 // on a block-clustered and a uniform tensor and on the real order-3 tensors. Skips, saying
 // why, where there is no GPU.
@@ -93,10 +93,7 @@ private Q_SLOTS:
         QCOMPARE(smape_percent(a, b), 100.0 / 3 * (1.0 / 3.0));  // |2-1| / (2+1), the others 0
     }
 
-    // These small tensors' sparse parts would stay on the element-wise kernel (gpu_hls.cu,
-    // element_wise_fits): the COO kernels are forced, and the element-wise one in its own test.
     void blockedTensor() {
-        const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "coo");
         const CooTensor t = blocked();
         for (std::uint64_t threshold : {1, 78, 4097}) check(t, threshold, "blocked");
     }
@@ -104,7 +101,6 @@ private Q_SLOTS:
     // Past 4,096 dense tiles a warp takes all of a tile's column chunks, loading it once
     // (gpu_hls.cu, kTilesForWholeWarps): threshold 1 makes every non-empty tile dense.
     void manyDenseTilesOneWarpEach() {
-        const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "coo");
         const CooTensor t = blocked({4000, 4000, 4000}, 100000, 800, 32, 11);
         FormatOptions o;
         o.hls_threshold = 1;
@@ -116,7 +112,6 @@ private Q_SLOTS:
     }
 
     void uniformTensor() {
-        const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "coo");
         const CooTensor t = tstest::random_tensor({70, 60, 50}, 20000, 4, Distribution::Uniform);
         for (std::uint64_t threshold : {1, 78}) check(t, threshold, "uniform");
     }
@@ -124,33 +119,29 @@ private Q_SLOTS:
     // Power-law modes: the sparse part's heavy rows take thousands of adds each, which the COO
     // kernels spread over several fp32 output copies (gpu_mttkrp.cu, copies_for).
     void powerLawTensor() {
-        const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "coo");
         const CooTensor t = tstest::random_tensor({300, 400, 500}, 60000, 8, Distribution::PowerLaw);
         for (std::uint64_t threshold : {78, 4097}) check(t, threshold, "power-law");
     }
 
-    // By default: a power-law part of 120,000 nonzeros whose heaviest rows (12-14K nonzeros)
-    // are past the element-wise kernel's 8,192 (hls_sparse_kernel.hpp; test_hls_sparse_kernel
-    // checks the rule itself), so MTTKRP's runs on the COO kernels and TTMc's on the peers kernel.
-    void powerLawTensorByDefault() {
-        check(tstest::random_tensor({300, 400, 500}, 120000, 8, Distribution::PowerLaw), 4097,
-              "power-law, 120,000, by default");
+    // A power-law part of 120,000 nonzeros, whose heaviest rows take 12-14K nonzeros each.
+    void largerPowerLawTensor() {
+        check(tstest::random_tensor({300, 400, 500}, 120000, 8, Distribution::PowerLaw), 4097, "power-law, 120,000");
     }
 
     // The paper's element-wise kernel, forced for the sparse part (MTTKRP's and TTMc's) as the
-    // bench's comparisons do; by default it takes MovieLens's and Last.fm's MTTKRP (realTensors).
+    // bench's comparisons do.
     void elementWiseSparsePart() {
         const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "element");
         check(tstest::random_tensor({300, 400, 500}, 60000, 8, Distribution::PowerLaw), 78, "power-law, element-wise");
     }
 
-    void realTensors() {  // by default (the element-wise kernel) and on the COO kernels
+    void realTensors() {  // by default and on the element-wise kernel
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns"}) {
             const std::string path = tstest::shared_tensor(name);
             if (path.empty()) QSKIP("../shared/data is absent: skipped");
             const CooTensor t = load_tensor(path).tensor;
             check(t, 78, name);
-            const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "coo");
+            const tstest::ScopedEnv env("TENSORSCOPE_HLS_SPARSE", "element");
             check(t, 78, name);
         }
     }
