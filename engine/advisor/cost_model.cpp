@@ -170,19 +170,34 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
 // predicted best was within 1.18x of the measured best on all 18 and the mean tau_b rose from
 // 0.71 to 0.84 (docs/bench/gpu-advisor-session75-regraded.json).
 constexpr double kGpuAddedRow = 2.0;
-void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fibers) {
+// The adds of one output row queue on its address: a power-law mode's heaviest row takes its
+// share (heavy_share: its nonzeros over the tensor's) of the tree's atomics one after another.
+// Charged at kGpuQueuedAdd passes each (25 passes of a 256-byte row at the copy rate: about 1.5
+// ns on an H200). Without it the trees were predicted as fast on power-law tensors as on uniform
+// ones, where they measure up to 1.6x slower (powerlaw-4d's CSF 36-40 us a mode against
+// uniform-4d's 24, docs/bench/gpu-advisor-session77.json), and MM-CSF, whose leaf partitions add
+// every nonzero of a heavy row, was predicted best on check-powerlaw-4d, where it measures 1.32x
+// B-CSF. Weights of 5-80 passes tried by advisor_regrade.py on session 77's records: 25 gave
+// MTTKRP's best mean tau_b on the five check tensors (0.92 against 0.87 without) and, with
+// BLCO's unpacking pass dropped (mttkrp below), 0.83 against 0.75 on the 15 (30: 0.83 and 0.91).
+constexpr double kGpuQueuedAdd = 25.0;
+void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fibers, double heavy_share) {
     const int n = static_cast<int>(c.order.size());
     const int L = static_cast<int>(std::find(c.order.begin(), c.order.end(), mode) - c.order.begin());
     const auto F = static_cast<double>(fibers), Z = static_cast<double>(c.nnz);
     g.nodes(F);
     for (int l = 0; l < n - 1; ++l)
         if (l != L) g.rows(c.order[static_cast<std::size_t>(l)], F, F);
+    const double adds = L == n - 1   ? Z
+                        : L == n - 2 ? F
+                                     : static_cast<double>(c.nodes[static_cast<std::size_t>(L)]) + F / 8;
+    g.hot(kGpuQueuedAdd * adds * heavy_share);
     if (L == n - 1) {
         g.hot(kGpuAddedRow * Z);  // an atomic per nonzero
         return;
     }
     g.rows(c.order[static_cast<std::size_t>(n - 1)], Z, Z);
-    g.hot(L == n - 2 ? F : static_cast<double>(c.nodes[static_cast<std::size_t>(L)]) + F / 8);  // its atomics
+    g.hot(adds);  // its atomics
 }
 
 // The rows a loop over nonzeros in HiCOO's block order touches: every nonzero reads N-1 factor
@@ -211,6 +226,9 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
     const bool cuda = in.machine.backend == Backend::Cuda;
     g.stream(storage(in));
     g.flops(3.0 * Z * static_cast<double>(in.rank));
+    const double heavy = Z > 0 && static_cast<std::size_t>(m) < p.stats.modes.size()
+                             ? static_cast<double>(p.stats.modes[static_cast<std::size_t>(m)].slice_nnz.max) / Z
+                             : 0;
     switch (in.format) {
     case FormatKind::COO:  // per nonzero: v = x, times N-1 rows, added into the output row
     case FormatKind::BLCO:
@@ -218,7 +236,11 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         // N-1 rows gathered and one output row added per nonzero. Uncosted before session 25, it
         // came out at the time of its stream alone and first on every tensor of the GPU
         // evaluation (docs/bench/gpu-advisor-h200-de48527.json), where it measures 1.5-2.5x B-CSF.
-        g.hot(Z);
+        // On the GPU neither walk takes the CPU loop's pass for v = x: since session 77, with
+        // their teams sized to small tensors, BLCO measures 1.0-2.8x the best format's time on the
+        // 15 tensors and was predicted 1.4-3.6x with that pass, 1.2-2.7x without
+        // (gpu-advisor-session77.json, regraded).
+        if (!cuda) g.hot(Z);
         // COO on the GPU (cuda/mttkrp_coo_teams.cuh) sums each run of one output row in a team's
         // registers: on mode 1, which the bench's COO is sorted by, a run is a slice; on the
         // others nearly every nonzero flushes, in fp64 or after a tile sort. One more pass per
@@ -267,14 +289,17 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         return;
     case FormatKind::CSF: {  // rooted at the mode (SPLATT-ALL): the slice algorithm
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        if (cuda) gpu_tree_mttkrp(g, c, m, c.split_fibers);  // its long fibers split at upload, as B-CSF's in its build
+        if (cuda)
+            gpu_tree_mttkrp(g, c, m, c.split_fibers,
+                            heavy);  // its long fibers split at upload, as B-CSF's in its build
         else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);
         g.output(m, false);
         return;
     }
     case FormatKind::BCSF: {
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
-        if (cuda) gpu_tree_mttkrp(g, c, m, c.split_fibers);
+        if (cuda)
+            gpu_tree_mttkrp(g, c, m, c.split_fibers, heavy);
         else tree_mttkrp(g, c, m, c.split_fibers, false);
         g.output(m, false);
         return;
@@ -283,7 +308,8 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         bool shared = false;
         for (const TreeCounts& c : p.mmcsf_parts) shared = shared || c.order.front() != m;
         for (const TreeCounts& c : p.mmcsf_parts) {
-            if (cuda) gpu_tree_mttkrp(g, c, m, c.split_fibers);  // the GPU splits its long fibers as B-CSF's
+            if (cuda)
+                gpu_tree_mttkrp(g, c, m, c.split_fibers, heavy);  // the GPU splits its long fibers as B-CSF's
             else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], shared);
         }
         g.output(m, shared && !cuda);
