@@ -399,7 +399,7 @@ private Q_SLOTS:
         QVERIFY2(line_of(m, FormatKind::MMCSF).reason.find("atomic") != std::string::npos, line_of(m, FormatKind::MMCSF).reason.c_str());
         QVERIFY(line_of(cpu, FormatKind::MMCSF).reason.find("per-thread copies") != std::string::npos);
         // the caveat quotes a kernel's measured agreement only where it was measured
-        QVERIFY2(m.caveat.find("0.94 for MTTKRP") != std::string::npos, m.caveat.c_str());
+        QVERIFY2(m.caveat.find("0.92 for MTTKRP") != std::string::npos, m.caveat.c_str());
         const Advice ttmc = advise(p, {KernelKind::TTMc, Backend::Cuda, {0}, 2}, gpu);
         QVERIFY2(ttmc.caveat.find("not been measured") != std::string::npos, ttmc.caveat.c_str());
         // a fiber of 300 nonzeros: the GPU splits CSF's at upload as B-CSF's build does (3
