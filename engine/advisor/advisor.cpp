@@ -79,8 +79,8 @@ constexpr Weights kCpuWeights{0.610, 4.0, 824.0, 28.9, 21.4, 467.0};
 // tensors neither was chosen on: 0.90 and 0.92 (gpu-advisor-session75-check.json). Session 76,
 // with COO's modes other than the first charged one more pass and HLS's sparse part on COO's
 // kernels, on the same five: 0.94 and 0.92 (gpu-advisor-session76-check.json). Session 77, after
-// COO's and BLCO's teams were sized to small tensors (BLCO then within 1.0-1.4x the trees' time on
-// the order-4 and 5 power-law and blocks tensors): 0.75 and 0.80 on the 15, 0.88 and 0.91 on the
+// COO's and BLCO's teams were sized to small tensors (BLCO then within 1.0-1.1x the best time on
+// powerlaw-4d, uniform-5d, powerlaw-5d and blocks-5d): 0.75 and 0.80 on the 15, 0.88 and 0.91 on the
 // five (gpu-advisor-session77.json, -check.json, call 2); with a heavy row's queued atomics in the
 // trees and no unpacking pass for BLCO and COO (cost_model.cpp), 0.76 and 0.83 on the 15, 0.92 and
 // 0.95 on the five (-session77c.json, -session77c-check.json, call 3).

@@ -289,9 +289,9 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         return;
     case FormatKind::CSF: {  // rooted at the mode (SPLATT-ALL): the slice algorithm
         const TreeCounts& c = p.csf_trees[static_cast<std::size_t>(m)];
+        // on the GPU its long fibers are split at upload, as B-CSF's are in its build
         if (cuda)
-            gpu_tree_mttkrp(g, c, m, c.split_fibers,
-                            heavy);  // its long fibers split at upload, as B-CSF's in its build
+            gpu_tree_mttkrp(g, c, m, c.split_fibers, heavy);
         else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], false);
         g.output(m, false);
         return;
@@ -308,8 +308,8 @@ void mttkrp(Ledger& g, const TrafficInput& in) {
         bool shared = false;
         for (const TreeCounts& c : p.mmcsf_parts) shared = shared || c.order.front() != m;
         for (const TreeCounts& c : p.mmcsf_parts) {
-            if (cuda)
-                gpu_tree_mttkrp(g, c, m, c.split_fibers, heavy);  // the GPU splits its long fibers as B-CSF's
+            if (cuda)  // the GPU splits its long fibers as B-CSF's
+                gpu_tree_mttkrp(g, c, m, c.split_fibers, heavy);
             else tree_mttkrp(g, c, m, c.nodes[static_cast<std::size_t>(N - 2)], shared);
         }
         g.output(m, shared && !cuda);
