@@ -61,7 +61,8 @@ struct Weights {
 // measured best) and SpTV 15 of 15 at 1.00.
 constexpr Weights kCpuWeights{0.610, 4.0, 824.0, 28.9, 21.4, 467.0};
 // GPU (cuda): priors, not fitted: cached rows at the copy rate, a miss four times a streamed byte
-// (scattered sectors), a walk step one 32-byte sector, a cell a byte. Measured on one H200 in
+// (scattered sectors), a walk step one 32-byte sector, a cell a byte (32 since session 77,
+// below). Measured on one H200 in
 // session 25 (advisor_eval.py --backend cuda): the rankings agreed at a mean tau_b of 0.17
 // (MTTKRP) and 0.06 (SpTV) (docs/bench/gpu-advisor-h200-de48527.json); a non-negative fit of
 // these six weights on the five fit tensors left every ranking as it was (rms relative error
@@ -83,8 +84,13 @@ constexpr Weights kCpuWeights{0.610, 4.0, 824.0, 28.9, 21.4, 467.0};
 // powerlaw-4d, uniform-5d, powerlaw-5d and blocks-5d): 0.75 and 0.80 on the 15, 0.88 and 0.91 on the
 // five (gpu-advisor-session77.json, -check.json, call 2); with a heavy row's queued atomics in the
 // trees and no unpacking pass for BLCO and COO (cost_model.cpp), 0.76 and 0.83 on the 15, 0.92 and
-// 0.95 on the five (-session77c.json, -session77c-check.json, call 3).
-constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 1.0, 0.0};
+// 0.95 on the five (-session77c.json, -session77c-check.json, call 3). There HLS measured 2.3-3.2x
+// the best time on the four blocks tensors with dense tiles, predicted 1.05-1.3x: a dense-tile
+// cell charged 1, 4, 16, 32, 64 and 128 bytes, regraded on calls 2-3, gave MTTKRP 0.76, 0.78,
+// 0.79, 0.81, 0.83 and 0.81 over call 3's 15 (0.83, 0.84, 0.86, 0.88, 0.88, 0.86 over call 2's),
+// and on the five 0.92 up to 32 (at 64 and 128: 0.92 and 0.89 on call 3's, 0.90 and 0.87 on
+// call 2's): 32, a sector a cell.
+constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 32.0, 0.0};
 
 const Weights& weights_for(Backend b) { return b == Backend::Cuda ? kGpuWeights : kCpuWeights; }
 
