@@ -415,24 +415,11 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
 
 namespace {
 
-// Nonzeros a COO team walks: kCooGroup, or, where the tensor holds fewer groups of kCooGroup than
-// the device holds teams resident (a team of 8 lanes, rank 32, 2,048 threads an SM), the smallest
-// power of two that still makes no more groups than that, at least kCooSmallGroup.
-// Session 77 call 1 (one H200, rank 32, us a mode, docs/bench/h200-session77.json; groups of 4, 8,
-// 16, 32 and 128 forced): MovieLens (100K nonzeros, 3 a resident team) 17-22 at 8 against 74-103 at
-// 128; Last.fm (186K, 6) 36-59 at 8, 31-50 at 16, 80-121 at 128; JF17K (35K) 22-32 at 8, 125-144
-// at 128; uniform-3d and powerlaw-3d (600K, 18) 55-83 at 32, 58-90 at 16, 85-143 at 128;
-// check-powerlaw-3d (800K, 24) 92-118 at 32, 95-160 at 128; at 2M (59) 32 and 128 even (144-228),
-// and at 5M and 20M 128 fastest or even. BLCO's teams take the same.
-// TENSORSCOPE_COO_GROUP=N forces N (1-kCooGroup), for comparisons.
-constexpr std::uint64_t kCooSmallGroup = 8;
+// Nonzeros a COO team walks here (coo_group.hpp): resident teams of 8 lanes (rank 32), 2,048
+// threads an SM. BLCO's teams take the same. TENSORSCOPE_COO_GROUP=N forces N, for comparisons.
 std::uint64_t coo_group_for(std::uint64_t nnz) {
-    const unsigned long forced = env_unsigned("TENSORSCOPE_COO_GROUP", 0);
-    if (forced >= 1) return std::min<std::uint64_t>(forced, kCooGroup);
     const std::uint64_t teams = static_cast<std::uint64_t>(sm_count()) * (2048 / 8);
-    std::uint64_t g = kCooGroup;
-    while (g > kCooSmallGroup && (g / 2) * teams >= nnz) g /= 2;
-    return g;
+    return coo_group(nnz, teams, env_unsigned("TENSORSCOPE_COO_GROUP", 0));
 }
 
 }  // namespace

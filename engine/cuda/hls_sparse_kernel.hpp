@@ -15,7 +15,7 @@ enum class HlsSparseKernel { Coo, Peers, ElementWise };
 // MTTKRP's sparse part runs on the COO kernels unless the element-wise one is forced. Session
 // 76 kept parts under 256K nonzeros without heavy rows on the element-wise kernel, where COO's
 // teams of 128 nonzeros left most of the device idle; since session 77 COO's teams take smaller
-// groups where the tensor is small (gpu_mttkrp.cu, coo_group_for), and the COO kernels took
+// groups where the tensor is small (coo_group.hpp), and the COO kernels took
 // MovieLens's sparse part in 24-32 us a mode against the element-wise kernel's 55-71, Last.fm's
 // in 68-91 against 104-146 (one H200, rank 32, docs/bench/h200-session77.json call 1).
 // `forced` is TENSORSCOPE_HLS_SPARSE's value ("element"; else ignored, or nullptr). TTMc (kron)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cub/block/block_radix_sort.cuh>
+#include "coo_group.hpp"
 #include "float4_math.cuh"
 #include "mttkrp_kernel_args.cuh"
 
@@ -95,13 +96,6 @@ __global__ void __launch_bounds__(256)
         coo_flush<TEAM>(out, g, row, R4, col, acc, stage, mask);
     }
 }
-
-// Nonzeros per COO team: on the nell-2 shape (rank 32, H100) groups of 8 / 16 / 64 / 128 took
-// 14.5 / 8.2 / 4.5 / 3.6 ms for the first mode and 19.4 / 12.8 / 8.1 / 7.3 ms for the second
-// (runs of one row get longer in one team's registers); a slice still spreads over many teams.
-// A tensor too small to give every resident team a group of kCooGroup takes smaller groups
-// (coo_group_for in gpu_mttkrp.cu).
-constexpr std::uint64_t kCooGroup = 128;
 
 // Per COO mode, the longest fp32 chain of adds the team kernel makes into one row: a row's runs
 // (a flush each) plus its nonzeros / group (a long run flushes once per group). counts[i] +=

@@ -149,6 +149,22 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32, 12, 7}, 50);
     }
 
+    // The teams' group of nonzeros forced to 1, 3 (not a power of two), 8 and 128
+    // (TENSORSCOPE_COO_GROUP; by default this tensor takes 8): COO counts its rows' chains of adds
+    // at that group to choose its output copies, and COO and BLCO agree with the oracle within
+    // 1e-5 on every mode at each.
+    void cooAndBlcoAtForcedGroups_data() {
+        QTest::addColumn<QByteArray>("group");
+        for (const char* g : {"1", "3", "8", "128"}) QTest::addRow("group %s", g) << QByteArray(g);
+    }
+    void cooAndBlcoAtForcedGroups() {
+        QFETCH(QByteArray, group);
+        const ScopedEnv env("TENSORSCOPE_COO_GROUP", group);
+        const CooTensor t = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32}, 51);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {32}, 52);
+    }
+
     // One fp32 output copy where two do not fit the copies' budget (a second mode of 250,000 rows
     // at rank 32 is 32 MB): mttkrp() adds into that copy and widens it on the host, rather than
     // summing it into fp64 on the device. The first and third modes take one copy (short chains)
