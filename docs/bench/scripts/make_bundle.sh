@@ -4,7 +4,7 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] SCRIPT.sh..   (from
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] SCRIPT.sh..   (from
 # the checkout's root, after building build/ for sm_90; SCRIPT names are files in
 # docs/bench/scripts; --tests gpu: every GPU suite, as gpu_suites.txt lists them)
 # --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
@@ -13,18 +13,19 @@
 # code it adds in both arms (session 53's prefetch: both ways 12-17% slower than the day's first
 # call, which no run of the build without it could explain).
 set -euo pipefail
-tests="" alt=""
+tests="" alt="" cli=1
 while [ $# -gt 0 ]; do
     case $1 in
     --tests) tests=$2; [ "$tests" = gpu ] && tests=$(cat docs/bench/scripts/gpu_suites.txt); shift 2 ;;
     --alt) alt=$(git rev-parse --short "$2"); shift 2 ;;
+    --no-cli) cli=0; shift ;;  # test suites only: the CLI's 3 MB compressed, where the carry limit is near
     *) break ;;
     esac
 done
 root=$(pwd) B=/tmp/bundle
 rm -rf "$B" && mkdir -p "$B"/{bin,tests,data}
-cp build/bin/tensorscope-cli "$B/bin/"
-bins=("$B/bin/tensorscope-cli")
+bins=()
+if [ "$cli" = 1 ]; then cp build/bin/tensorscope-cli "$B/bin/"; bins+=("$B/bin/tensorscope-cli"); fi
 for t in ${tests//,/ }; do cp "build/bin/$t" "$B/tests/"; bins+=("$B/tests/$t"); done
 if [ -n "$alt" ]; then
     src=/tmp/alt-$alt/src bld=/tmp/alt-$alt/build
