@@ -89,7 +89,7 @@ constexpr Weights kCpuWeights{0.610, 4.0, 824.0, 28.9, 21.4, 467.0};
 // cell charged 1, 4, 16, 32, 64 and 128 bytes, regraded on calls 2-3, gave MTTKRP 0.76, 0.78,
 // 0.79, 0.81, 0.83 and 0.81 over call 3's 15 (0.83, 0.84, 0.86, 0.88, 0.88, 0.86 over call 2's),
 // and on the five 0.92 up to 32 (at 64 and 128: 0.92 and 0.89 on call 3's, 0.90 and 0.87 on
-// call 2's): 32, a sector a cell. Measured with it (call 4, -session77d.json, -check.json): 0.81
+// call 2's; gpu-advisor-session77-regrades.json): 32, a sector a cell. Measured with it (call 4, -session77d.json, -check.json): 0.81
 // and 0.87 on the 15, 0.92 and 0.99 on the five.
 constexpr Weights kGpuWeights{1.0, 4.0, 32.0, 8.0, 32.0, 0.0};
 

@@ -171,15 +171,19 @@ void tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fiber_n
 // 0.71 to 0.84 (docs/bench/gpu-advisor-session75-regraded.json).
 constexpr double kGpuAddedRow = 2.0;
 // The adds of one output row queue on its address: a power-law mode's heaviest row takes its
-// share (heavy_share: its nonzeros over the tensor's) of the tree's atomics one after another.
+// share (heavy_share: its nonzeros over the tensor's) of the tree's atomics one after another
+// (at the root, where each node is a row, its one node's add and its share of the fibers'
+// groups; counted as a share of every node there, as first committed, the rankings below were
+// the same: review 77 F-1).
 // Charged at kGpuQueuedAdd passes each (25 passes of a 256-byte row at the copy rate: about 1.5
 // ns on an H200). Without it the trees were predicted as fast on power-law tensors as on uniform
 // ones, where they measure up to 1.6x slower (powerlaw-4d's CSF 36-40 us a mode against
 // uniform-4d's 24, docs/bench/gpu-advisor-session77.json), and MM-CSF, whose leaf partitions add
 // every nonzero of a heavy row, was predicted best on check-powerlaw-4d, where it measures 1.32x
-// B-CSF. Weights of 5-80 passes tried by advisor_regrade.py on session 77's records: 25 gave
-// MTTKRP's best mean tau_b on the five check tensors (0.92 against 0.87 without) and, with
-// BLCO's unpacking pass dropped (mttkrp below), 0.83 against 0.75 on the 15 (30: 0.83 and 0.91).
+// B-CSF. Weights of 5-80 passes tried by advisor_regrade.py on call 2's measurements, with
+// BLCO's and COO's pass for v = x dropped (mttkrp below): 25 gave MTTKRP's best mean tau_b on the
+// five check tensors, 0.92 against 0.87 with that pass dropped and no queued adds, and 0.83
+// against 0.75 on the 15 (30: 0.83 and 0.91; docs/bench/gpu-advisor-session77-regrades.json).
 constexpr double kGpuQueuedAdd = 25.0;
 void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fibers, double heavy_share) {
     const int n = static_cast<int>(c.order.size());
@@ -191,7 +195,10 @@ void gpu_tree_mttkrp(Ledger& g, const TreeCounts& c, int mode, std::uint64_t fib
     const double adds = L == n - 1   ? Z
                         : L == n - 2 ? F
                                      : static_cast<double>(c.nodes[static_cast<std::size_t>(L)]) + F / 8;
-    g.hot(kGpuQueuedAdd * adds * heavy_share);
+    // the heaviest row's part of those adds: its share of each level's, but at the root, where
+    // a node is a row, its one node's add and its fibers' groups
+    const double queued = L == 0 && n > 2 ? 1 + F / 8 * heavy_share : adds * heavy_share;
+    g.hot(kGpuQueuedAdd * queued);
     if (L == n - 1) {
         g.hot(kGpuAddedRow * Z);  // an atomic per nonzero
         return;

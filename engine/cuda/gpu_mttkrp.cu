@@ -415,8 +415,9 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
 
 namespace {
 
-// Nonzeros a COO team walks here (coo_group.hpp): resident teams of 8 lanes (rank 32), 2,048
-// threads an SM. BLCO's teams take the same. TENSORSCOPE_COO_GROUP=N forces N, for comparisons.
+// Nonzeros a resident COO's or BLCO's team walks (coo_group.hpp): resident teams of 8 lanes
+// (rank 32), 2,048 threads an SM. TENSORSCOPE_COO_GROUP=N forces N, for comparisons. A streamed
+// chunk's teams keep kCooGroup (gpu_streamed.cu).
 std::uint64_t coo_group_for(std::uint64_t nnz) {
     const std::uint64_t teams = static_cast<std::uint64_t>(sm_count()) * (2048 / 8);
     return coo_group(nnz, teams, env_unsigned("TENSORSCOPE_COO_GROUP", 0));
@@ -519,9 +520,9 @@ bool blco_generic() {
     return env_is("TENSORSCOPE_BLCO_GENERIC", "1");
 }
 
-void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
-                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream,
-                        OutputCopies copies) {
+void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base,
+                        std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors, float* out,
+                        cudaStream_t stream, OutputCopies copies, std::uint64_t group) {
     if (nnz == 0) return;
     BlcoView v;
     v.nnz = nnz, v.base = base, v.blocks = table.blocks, v.keys = keys, v.vals = vals, v.block_ptr = table.block_ptr;
@@ -538,7 +539,6 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
         blco_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(v, order, mode, R, fp, out);
     } else {
         const auto R4 = static_cast<std::uint32_t>(R / 4);
-        const std::uint64_t group = coo_group_for(nnz);  // its teams walk groups as COO's do
         const std::uint64_t groups = (nnz + group - 1) / group;
         float4* out4 = reinterpret_cast<float4*>(out);
         with_team_size(R4, [&](auto team_tag) {
@@ -672,12 +672,14 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
     for (const auto& h : a.high) table.high.push_back(h.get());
     const unsigned count = use_team(R) ? output_copies(a, mode, R) : 1;
     if (count == 1) {
-        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr);
+        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, {},
+                           coo_group_for(nnz));
         return;
     }
     const std::uint64_t n = a.dims[static_cast<std::size_t>(mode)] * R;
     float* copies = zeroed_copies(copy_buf, n, count);
-    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, copies, nullptr, OutputCopies{count, n});
+    launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, copies, nullptr,
+                       OutputCopies{count, n}, coo_group_for(nnz));
     sum_copies_kernel<<<grid_for(n), 256>>>(copies, count, n, out_f);
     check(cudaGetLastError(), "summing the output copies");
 }

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "coo_group.hpp"
 #include "gpu_mttkrp.hpp"
 
 namespace tscope::gpu {
@@ -45,8 +46,10 @@ struct OutputCopies {
     unsigned count = 1;
     std::uint64_t stride = 0;
 };
-void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base, std::uint64_t nnz,
-                        int mode, std::uint64_t R, const float* const* factors, float* out, cudaStream_t stream,
-                        OutputCopies copies = {});
+// `group`: nonzeros a team walks (coo_group.hpp; the resident tensor's sized to it, a streamed
+// chunk's kCooGroup, its one fp32 output having no copies to bound a row's adds).
+void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const float* vals, std::uint64_t base,
+                        std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors, float* out,
+                        cudaStream_t stream, OutputCopies copies = {}, std::uint64_t group = kCooGroup);
 
 }  // namespace tscope::gpu

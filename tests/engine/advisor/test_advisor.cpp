@@ -344,14 +344,16 @@ private Q_SLOTS:
     // The CSF family on the GPU is costed as its fiber kernel, not the CPU's walk: a 2x2x2 dense
     // tensor's CSF for mode 1 (2 slices, 4 fibers, 8 nonzeros) gathers one row per fiber (its
     // middle level) and one per nonzero, and adds by atomics once per slice and once more per
-    // group of 8 fibers: 4 + 8 + 2 + 4/8 row passes; the heaviest slice's share of those adds
-    // (half) queue on its row at 25 passes each (cost_model.cpp, kGpuQueuedAdd). B-CSF's tree, no
+    // group of 8 fibers: 4 + 8 + 2 + 4/8 row passes; the heaviest slice's root add and its share
+    // (half) of the groups' adds queue on its row at 25 passes each (cost_model.cpp,
+    // kGpuQueuedAdd). B-CSF's tree, no
     // fiber of which is split, costs the same; the CPU's walk (three passes per inner node) more.
     // On the GPU a row's atomics queue on its address: two tensors alike in their trees and
     // nonzeros (16), one spread evenly over its 4 slices, one with 13 in slice 0, differ in CSF's
     // cost for mode 1 by the extra share of its adds that the heavy row queues, at 25 passes
     // each, and in nothing else. The tree for mode 1 puts mode 3 (length 1) next, so its 4 slices
-    // hold 4 fibers: 4 + 4/8 adds.
+    // hold 4 fibers: the heavy row queues its root node's add and its share of the 4/8 adds of
+    // the fibers' groups.
     void gpuQueuesTheHeavyRowsAdds() {
         if (!cuda_built())
             QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): the GPU advice has no formats to rank");
@@ -375,7 +377,7 @@ private Q_SLOTS:
                 .traffic;
         };
         const double row = 32 * 8;
-        QCOMPARE(csf(skewed).compute_bytes - csf(even).compute_bytes, 25 * (4 + 4.0 / 8) * (13 - 4) / 16.0 * row);
+        QCOMPARE(csf(skewed).compute_bytes - csf(even).compute_bytes, 25 * (4.0 / 8) * (13 - 4) / 16.0 * row);
         QCOMPARE(csf(skewed).miss_bytes, csf(even).miss_bytes);
     }
 
@@ -390,7 +392,7 @@ private Q_SLOTS:
         gpu.backend = Backend::Cuda;
         const Advice m = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {0}, 32}, gpu);
         const double row = 32 * 8;
-        const double queued = 25 * (2 + 0.5) * 0.5;
+        const double queued = 25 * (1 + 0.5 * 0.5);
         QCOMPARE(line_of(m, FormatKind::CSF).modes.at(0).traffic.compute_bytes, (4 + 8 + 2 + 0.5 + queued) * row);
         QCOMPARE(line_of(m, FormatKind::BCSF).modes.at(0).traffic.compute_bytes, (4 + 8 + 2 + 0.5 + queued) * row);
         const Advice cpu = advise(p, {KernelKind::MTTKRP, Backend::Omp, {0}, 32}, test_machine());

@@ -123,7 +123,8 @@ private Q_SLOTS:
         for (std::uint64_t threshold : {78, 4097}) check(t, threshold, "power-law");
     }
 
-    // A power-law part of 120,000 nonzeros, whose heaviest rows take 12-14K nonzeros each.
+    // A power-law part of 120,000 nonzeros, whose heaviest rows take 12-14K nonzeros each: more
+    // output copies than powerLawTensor's (session 76 kept it for the small-part rule, gone since).
     void largerPowerLawTensor() {
         check(tstest::random_tensor({300, 400, 500}, 120000, 8, Distribution::PowerLaw), 4097, "power-law, 120,000");
     }
