@@ -71,6 +71,16 @@ advisor_cuda() {
     EXT=out run advisor-cuda-held "$2" "${E[@]}" --out "$R/gpu-advisor-held.json" \
         --only blocks-3d,powerlaw-3d-steep,uniform-4d,powerlaw-4d,uniform-5d,powerlaw-5d,blocks-5d,movielens-100k,lastfm-tags,jf17k-4d
 }
+# advisor_cuda_all ALL_SECONDS CHECK_SECONDS: the GPU advisor evaluation as sessions 76-77 ran it
+# by hand in each script: the 15 tensors (gpu-advisor-all.json) and the five check tensors
+# (gpu-advisor-check.json), 2 rounds, 8 host threads, the binary's commit from COMMIT.
+advisor_cuda_all() {
+    local E=(python3 "$B/advisor_eval.py" --bin "$B/bin" --data "$B/data" --backend cuda --rounds 2 --repeat 5 --sptv-repeat 10
+             --threads 8 --commit "${COMMIT:-unknown}")
+    EXT=out run advisor-cuda-all "$1" "${E[@]}" --out "$R/gpu-advisor-all.json"
+    EXT=out run advisor-cuda-check "$2" "${E[@]}" --out "$R/gpu-advisor-check.json" \
+        --only check-powerlaw-3d,check-uniform-4d,check-blocks-3d,check-powerlaw-4d,check-powerlaw-3d-5m
+}
 # gen_del4d: delicious-4d's shape (140M nonzeros, order 4) as $D/del4d.tsb unless it is there.
 gen_del4d() {
     [ -f "$D/del4d.tsb" ] || run gen-del4d 100 "$CLI" generate --dims 532924,17262471,2480308,1443 --nnz 140000000 \
