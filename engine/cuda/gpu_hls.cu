@@ -216,9 +216,8 @@ void hls_multiply(const HlsDevInput& x, int mode, bool kron, const std::array<co
     DeviceArray<double> dout(out_n);
     dout.zero();
     // t0..t1 holds the sparse part's set-up too (on the COO kernels the resident COO's row
-    // counts), t1..t2 the sum of its output copies into
-    // dout even where there is one, which the COO format widens on the host after its kernels'
-    // time
+    // counts), t1..t2 the sum of its output copies into dout even where there is one, which the
+    // COO format widens on the host after its kernels' time
     t1.record();
     sparse.launch(d, dout.get());
     // each warp loads its tile once for all its chunks of 16 columns (TTMc at rank 8 has 4, and

@@ -671,15 +671,15 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
     table.blocks = a.blocks, table.block_ptr = a.block_ptr.get(), table.shift = a.shift, table.width = a.width;
     for (const auto& h : a.high) table.high.push_back(h.get());
     const unsigned count = use_team(R) ? output_copies(a, mode, R) : 1;
+    const std::uint64_t group = coo_group_for(nnz);
     if (count == 1) {
-        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, {},
-                           coo_group_for(nnz));
+        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, {}, group);
         return;
     }
     const std::uint64_t n = a.dims[static_cast<std::size_t>(mode)] * R;
     float* copies = zeroed_copies(copy_buf, n, count);
     launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, copies, nullptr,
-                       OutputCopies{count, n}, coo_group_for(nnz));
+                       OutputCopies{count, n}, group);
     sum_copies_kernel<<<grid_for(n), 256>>>(copies, count, n, out_f);
     check(cudaGetLastError(), "summing the output copies");
 }
