@@ -14,20 +14,32 @@ namespace tscope::gpu {
 constexpr std::uint64_t kCooGroup = 128;
 constexpr std::uint64_t kCooSmallGroup = 8;
 
+// Lanes of one COO or BLCO team at rank R (gpu_mttkrp.cu's with_team_size): R/4 float4 columns,
+// rounded up to a power of two, at most a warp.
+inline std::uint64_t coo_team_lanes(std::uint64_t R) {
+    std::uint64_t lanes = 1;
+    while (lanes < 32 && lanes * 4 < R) lanes *= 2;
+    return lanes;
+}
+
+// Teams of `lanes` a device of `sms` SMs holds resident: 2,048 threads an SM.
+inline std::uint64_t coo_resident_teams(std::uint64_t sms, std::uint64_t lanes) { return sms * (2048 / lanes); }
+
 // kCooGroup, or, where `nnz` nonzeros make fewer groups of kCooGroup than the device holds teams
-// resident (`resident_teams`), the smallest power of two that still makes no more groups than
-// that, at least kCooSmallGroup. `forced` (TENSORSCOPE_COO_GROUP; 0 where unset) overrides, up
-// to kCooGroup. Session 77 call 1 (one H200, rank 32, us a mode, docs/bench/h200-session77.json;
-// groups of 4, 8, 16, 32 and 128 forced): MovieLens (100K nonzeros, 3 a resident team) 17-21 at 8
-// against 74-103 at 128; Last.fm (186K, 6) 36-59 at 8, 31-50 at 16, 80-121 at 128; JF17K (35K)
-// 22-32 at 8, 125-144 at 128; uniform-3d and powerlaw-3d (600K, 18) 55-83 at 32, 58-90 at 16,
-// 85-143 at 128; check-powerlaw-3d (800K, 24) 92-118 at 32, 95-160 at 128; at 2M (59) 32 and 128
-// even (144-228), and at 5M and 20M 128 fastest or even (there small forced groups lengthen the
-// row chains past the tile sort's threshold, so those arms ran the tile sort). The teams counted
-// are rank 32's, 8 lanes: at rank 16 (4 lanes) twice as many fit, at rank 64 (16) half. Call 6
-// (ranks 16 and 64, us a mode): by the rule up to 1.4x the best forced group's time (uniform-3d
-// at rank 16 54-65 against 41-48 at 16; a 100K power-law tensor at rank 64 42-54 against 28-44
-// at 16), even at 2M nonzeros.
+// resident (`resident_teams`, coo_resident_teams at the rank's lanes), the smallest power of two
+// that still makes no more groups than that, at least kCooSmallGroup. `forced`
+// (TENSORSCOPE_COO_GROUP; 0 where unset) overrides, up to kCooGroup. Session 77 call 1 (one
+// H200, rank 32, us a mode, docs/bench/h200-session77.json; groups of 4, 8, 16, 32 and 128
+// forced): MovieLens (100K nonzeros, 3 a resident team) 17-21 at 8 against 74-103 at 128;
+// Last.fm (186K, 6) 36-59 at 8, 31-50 at 16, 80-121 at 128; JF17K (35K) 22-32 at 8, 125-144 at
+// 128; uniform-3d and powerlaw-3d (600K, 18) 55-83 at 32, 58-90 at 16, 85-143 at 128;
+// check-powerlaw-3d (800K, 24) 92-118 at 32, 95-160 at 128; at 2M (59) 32 and 128 even
+// (144-228), and at 5M and 20M 128 fastest or even (there small forced groups lengthen the row
+// chains past the tile sort's threshold, so those arms ran the tile sort). Until session 78 the
+// teams counted were rank 32's (8 lanes) at every rank, where rank 16's are 4 lanes (twice as
+// many fit) and rank 64's 16 (half). Call 6 (ranks 16 and 64, us a mode) measured what that
+// cost: uniform-3d (600K) at rank 16 54-65 by that rule (32) against 41-48 at 16, which the
+// rank's own teams give; elsewhere the two rules' groups ran within each other's ranges.
 inline std::uint64_t coo_group(std::uint64_t nnz, std::uint64_t resident_teams, unsigned long forced) {
     if (forced >= 1) return std::min<std::uint64_t>(forced, kCooGroup);
     std::uint64_t g = kCooGroup;

@@ -3,6 +3,8 @@
 #include "cuda/coo_group.hpp"
 #include "test_support.hpp"
 
+#include <utility>
+
 using namespace tscope::gpu;
 
 namespace {
@@ -31,6 +33,29 @@ private Q_SLOTS:
         QCOMPARE(coo_group(5'000'000, kH200Teams, 0), kCooGroup);          // 148 a team
         // a device half the size holds half the teams: groups twice as large
         QCOMPARE(coo_group(600'000, kH200Teams / 2, 0), std::uint64_t{64});
+    }
+
+    // A team's lanes: R/4 float4 columns rounded up to a power of two, at most a warp.
+    void teamLanesFollowTheRank() {
+        const std::pair<std::uint64_t, std::uint64_t> cases[] = {{4, 1},   {8, 2},   {12, 4},   {16, 4},  {32, 8},
+                                                                 {40, 16}, {64, 16}, {128, 32}, {256, 32}};
+        for (const auto& [rank, lanes] : cases) QCOMPARE(coo_team_lanes(rank), lanes);
+        QCOMPARE(coo_resident_teams(132, 8), kH200Teams);
+        QCOMPARE(coo_resident_teams(132, 4), 2 * kH200Teams);
+    }
+
+    // Each rank counts its own teams (session 77 call 6): 600K nonzeros take 16 at rank 16
+    // (twice rank 32's teams fit), 32 at rank 32 and 64 at rank 64; 2M take 32, 64 and 128.
+    void groupAtTheRanksOwnTeams() {
+        const auto at = [](std::uint64_t nnz, std::uint64_t rank) {
+            return coo_group(nnz, coo_resident_teams(132, coo_team_lanes(rank)), 0);
+        };
+        QCOMPARE(at(600'000, 16), std::uint64_t{16});
+        QCOMPARE(at(600'000, 32), std::uint64_t{32});
+        QCOMPARE(at(600'000, 64), std::uint64_t{64});
+        QCOMPARE(at(2'000'000, 16), std::uint64_t{32});
+        QCOMPARE(at(2'000'000, 64), kCooGroup);
+        QCOMPARE(at(100'000, 4), kCooSmallGroup);  // the floor holds at one lane a team
     }
 
     // TENSORSCOPE_COO_GROUP's value wins, any size up to 128.

@@ -166,6 +166,15 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {32}, 52);
     }
 
+    // Each rank sizes its team groups by its own lanes (coo_group.hpp): on this tensor of 200K
+    // nonzeros an H200 gives groups of 8 at rank 16 (teams of 4 lanes), 16 at rank 64 and 32 at
+    // rank 128, each with the row chains measured at that group choosing the output copies.
+    void cooAndBlcoAtEachRanksGroup() {
+        const CooTensor t = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {16, 64, 128}, 53);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {16, 64, 128}, 54);
+    }
+
     // One fp32 output copy where two do not fit the copies' budget (a second mode of 250,000 rows
     // at rank 32 is 32 MB): mttkrp() adds into that copy and widens it on the host, rather than
     // summing it into fp64 on the device. The first and third modes take one copy (short chains)
