@@ -4,7 +4,7 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] SCRIPT.sh..   (from
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] SCRIPT.sh..   (from
 # the checkout's root, after building build/ for sm_90; SCRIPT names are files in
 # docs/bench/scripts; --tests gpu: every GPU suite, as gpu_suites.txt lists them)
 # --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
@@ -12,13 +12,18 @@
 # measured beside the build it changes in one call, where an environment switch would leave the
 # code it adds in both arms (session 53's prefetch: both ways 12-17% slower than the day's first
 # call, which no run of the build without it could explain).
+# --strip strips the binaries' symbols and packs with xz -9e, --no-data leaves data/ out: the
+# carry limit (64 MiB with the tracked tree, about 37 MB since session 77) refused bundles of the
+# CLI with suites beside it.
 set -euo pipefail
-tests="" alt="" cli=1
+tests="" alt="" cli=1 data=1 strip=0
 while [ $# -gt 0 ]; do
     case $1 in
     --tests) tests=$2; [ "$tests" = gpu ] && tests=$(cat docs/bench/scripts/gpu_suites.txt); shift 2 ;;
     --alt) alt=$(git rev-parse --short "$2"); shift 2 ;;
     --no-cli) cli=0; shift ;;  # test suites only: the CLI's 3 MB compressed, where the carry limit is near
+    --no-data) data=0; shift ;;
+    --strip) strip=1; shift ;;
     *) break ;;
     esac
 done
@@ -41,12 +46,14 @@ mv "$B/libtmp/lib" "$B/lib" && rm -rf "$B/libtmp"
 (cd "$B/lib" && rm -f libcu* libnccl* libnv* libmpi* libopen-* libpmix* libprrte* libucp* libucs* libuct*)
 cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py docs/bench/scripts/gpu_suites.txt "$B/"
 for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
-cp "$root"/../shared/data/*.tns "$B/data/"
+if [ "$data" = 1 ]; then cp "$root"/../shared/data/*.tns "$B/data/"; else rmdir "$B/data"; fi
+if [ "$strip" = 1 ]; then strip --strip-unneeded "${bins[@]}"; fi
 mkdir -p carry
 # Past 100 MB (many test binaries, each holding the engine) xz -9 in one thread: its 64 MB window
 # finds the binaries' common code (13 suites: 30 MB against 47 at -6, and the carry limit is 64 MiB
 # with the tree's 25).
 level=(-T2 -6)
 [ "$(du -sb "$B" | cut -f1)" -gt 100000000 ] && level=(-T1 -9)
+[ "$strip" = 1 ] && level=(-T1 -9e)
 tar -C /tmp -cf - bundle | xz "${level[@]}" > carry/bundle.tar.xz
 echo "carry/bundle.tar.xz: $(du -h carry/bundle.tar.xz | cut -f1), commit $(git rev-parse --short HEAD)${alt:+, alt $alt}"
