@@ -47,4 +47,20 @@ inline std::uint64_t coo_group(std::uint64_t nnz, std::uint64_t resident_teams, 
     return g;
 }
 
+// BLCO's resident teams: groups sized as coo_group's for twice the resident teams, and at most
+// kBlcoNarrowGroup nonzeros where a team has 4 lanes or fewer (rank 16 and below). BLCO's walk
+// flushes nearly every nonzero (its order scatters each output row), and its teams ran faster
+// with more, shorter groups than COO's rule gives. Session 78 call 5 (one H200, us a mode, groups
+// forced): at rank 32 on 2M nonzeros 114-132 at 8-32 against 133-158 at 64 (COO's rule), at rank
+// 64 on 2M 201-232 at 64 against 212-274 at 128, at rank 16 on 20M uniform nonzeros 568-583 at 16
+// against 645-668 at 128, and on 2M 79-87 at 16 against 91-104 at 32; elsewhere (0.8M-20M, ranks
+// 16-64) the groups this gives ran within the best forced group's range.
+constexpr std::uint64_t kBlcoNarrowGroup = 16;
+inline std::uint64_t blco_group(std::uint64_t nnz, std::uint64_t resident_teams, std::uint64_t lanes,
+                                unsigned long forced) {
+    if (forced >= 1) return coo_group(nnz, resident_teams, forced);
+    const std::uint64_t g = coo_group(nnz, 2 * resident_teams, 0);
+    return lanes <= 4 ? std::min(g, kBlcoNarrowGroup) : g;
+}
+
 }  // namespace tscope::gpu

@@ -415,12 +415,19 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
 
 namespace {
 
-// Nonzeros a resident COO's or BLCO's team walks at rank R (coo_group.hpp): the device's resident
+// Nonzeros a resident COO's team walks at rank R (coo_group.hpp): the device's resident
 // teams of that rank's lanes, 2,048 threads an SM. TENSORSCOPE_COO_GROUP=N forces N, for
 // comparisons. A streamed chunk's teams keep kCooGroup (gpu_streamed.cu).
 std::uint64_t coo_group_for(std::uint64_t nnz, std::uint64_t R) {
     const std::uint64_t teams = coo_resident_teams(static_cast<std::uint64_t>(sm_count()), coo_team_lanes(R));
     return coo_group(nnz, teams, env_unsigned("TENSORSCOPE_COO_GROUP", 0));
+}
+
+// The same for a resident BLCO's teams (blco_group).
+std::uint64_t blco_group_for(std::uint64_t nnz, std::uint64_t R) {
+    const std::uint64_t lanes = coo_team_lanes(R);
+    const std::uint64_t teams = coo_resident_teams(static_cast<std::uint64_t>(sm_count()), lanes);
+    return blco_group(nnz, teams, lanes, env_unsigned("TENSORSCOPE_COO_GROUP", 0));
 }
 
 // Ranks whose teams have 1, 2, 4, 8, 16 and 32 lanes: every group a rank can give.
@@ -688,7 +695,7 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
     table.blocks = a.blocks, table.block_ptr = a.block_ptr.get(), table.shift = a.shift, table.width = a.width;
     for (const auto& h : a.high) table.high.push_back(h.get());
     const unsigned count = use_team(R) ? output_copies(a, mode, R) : 1;
-    const std::uint64_t group = coo_group_for(nnz, R);
+    const std::uint64_t group = blco_group_for(nnz, R);
     if (count == 1) {
         launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, {}, group);
         return;

@@ -58,6 +58,24 @@ private Q_SLOTS:
         QCOMPARE(at(100'000, 4), kCooSmallGroup);  // the floor holds at one lane a team
     }
 
+    // BLCO's groups: COO's rule for twice the teams, and at most 16 where teams have 4 lanes or
+    // fewer (session 78 call 5).
+    void blcoGroups() {
+        const auto at = [](std::uint64_t nnz, std::uint64_t rank, unsigned long forced = 0) {
+            const std::uint64_t lanes = coo_team_lanes(rank);
+            return blco_group(nnz, coo_resident_teams(132, lanes), lanes, forced);
+        };
+        QCOMPARE(at(2'000'000, 32), std::uint64_t{32});  // COO's rule: 64
+        QCOMPARE(at(2'000'000, 64), std::uint64_t{64});  // COO's rule: 128
+        QCOMPARE(at(2'000'000, 16), std::uint64_t{16});
+        QCOMPARE(at(20'000'000, 16), kBlcoNarrowGroup);  // capped where COO's rule gives 128
+        QCOMPARE(at(20'000'000, 8), kBlcoNarrowGroup);
+        QCOMPARE(at(20'000'000, 32), kCooGroup);
+        QCOMPARE(at(5'000'000, 32), kCooGroup);
+        QCOMPARE(at(100'000, 32), kCooSmallGroup);
+        QCOMPARE(at(20'000'000, 16, 64), std::uint64_t{64});  // forced wins over the cap
+    }
+
     // TENSORSCOPE_COO_GROUP's value wins, any size up to 128.
     void forcedGroups() {
         QCOMPARE(coo_group(20'000'000, kH200Teams, 3), std::uint64_t{3});

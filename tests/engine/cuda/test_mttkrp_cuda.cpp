@@ -167,8 +167,9 @@ private Q_SLOTS:
     }
 
     // Each rank sizes its team groups by its own lanes (coo_group.hpp): on this tensor of 200K
-    // nonzeros an H200 gives groups of 8 at rank 16 (teams of 4 lanes), 16 at rank 64 and 32 at
-    // rank 128, each with the row chains measured at that group choosing the output copies.
+    // nonzeros an H200 gives COO groups of 8 at rank 16 (teams of 4 lanes), 16 at rank 64 and 32
+    // at rank 128, each with the row chains measured at that group choosing the output copies;
+    // BLCO 8, 8 and 16.
     void cooAndBlcoAtEachRanksGroup() {
         const CooTensor t = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {16, 64, 128}, 53);
