@@ -54,7 +54,13 @@ inline std::uint64_t coo_group(std::uint64_t nnz, std::uint64_t resident_teams, 
 // forced): at rank 32 on 2M nonzeros 114-132 at 8-32 against 133-158 at 64 (COO's rule), at rank
 // 64 on 2M 201-232 at 64 against 212-274 at 128, at rank 16 on 20M uniform nonzeros 568-583 at 16
 // against 645-668 at 128, and on 2M 79-87 at 16 against 91-104 at 32; elsewhere (0.8M-20M, ranks
-// 16-64) the groups this gives ran within the best forced group's range.
+// 16-64) the groups this gives ran within the best forced group's range. Against the previous
+// rule's groups (call 6, two rounds, the three modes' sum, us): rank 8 1,431-1,457 against
+// 1,873-1,930 (20M power-law), 1,823-1,841 against 2,350-2,367 (20M uniform), 430-437 against
+// 515-526 (5M); rank 16 1,712-1,736 against 1,827-1,843 (20M uniform), 500-504 against 534-545
+// (5M), but 1,738-1,742 against 1,691-1,699 (20M power-law); 2M at ranks 32 and 64 373-380
+// against 412-427 and 651-668 against 742-753; 0.6M-0.8M even; 190K at rank 64 155-158 against
+// 137 (8 against 16).
 constexpr std::uint64_t kBlcoNarrowGroup = 16;
 inline std::uint64_t blco_group(std::uint64_t nnz, std::uint64_t resident_teams, std::uint64_t lanes,
                                 unsigned long forced) {
