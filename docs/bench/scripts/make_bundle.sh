@@ -4,7 +4,7 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] SCRIPT.sh..   (from
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] [--reference-blas] SCRIPT.sh..   (from
 # the checkout's root, after building build/ for sm_90; SCRIPT names are files in
 # docs/bench/scripts; --tests gpu: every GPU suite, as gpu_suites.txt lists them)
 # --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
@@ -14,9 +14,10 @@
 # call, which no run of the build without it could explain).
 # --strip strips the binaries' symbols and packs with xz -9e, --no-data leaves data/ out: the
 # carry limit (64 MiB with the tracked tree, about 37 MB since session 77) refused bundles of the
-# CLI with suites beside it.
+# CLI with suites beside it. --reference-blas replaces OpenBLAS (4.3 MB of the bundle) by
+# openblas_shim.c's stand-in over Debian's reference BLAS: for suites, never for timings.
 set -euo pipefail
-tests="" alt="" cli=1 data=1 strip=0
+tests="" alt="" cli=1 data=1 strip=0 refblas=0
 while [ $# -gt 0 ]; do
     case $1 in
     --tests) tests=$2; [ "$tests" = gpu ] && tests=$(cat docs/bench/scripts/gpu_suites.txt); shift 2 ;;
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
     --no-cli) cli=0; shift ;;  # test suites only: the CLI's 3 MB compressed, where the carry limit is near
     --no-data) data=0; shift ;;
     --strip) strip=1; shift ;;
+    --reference-blas) refblas=1; shift ;;
     *) break ;;
     esac
 done
@@ -44,6 +46,12 @@ fi
 "$root/../shared/tools/carry-libs.sh" "${bins[@]}" "$B/libtmp" > /dev/null
 mv "$B/libtmp/lib" "$B/lib" && rm -rf "$B/libtmp"
 (cd "$B/lib" && rm -f libcu* libnccl* libnv* libmpi* libopen-* libpmix* libprrte* libucp* libucs* libuct*)
+if [ "$refblas" = 1 ] && [ -f "$B/lib/libopenblas.so.0" ]; then
+    cp -L /usr/lib/x86_64-linux-gnu/blas/libblas.so.3 "$B/lib/libblas.so.3"  # and LAPACK's reference build over it
+    cp -L /usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3 "$B/lib/liblapack.so.3"
+    gcc -shared -fPIC -O2 -Wl,-soname,libopenblas.so.0 -Wl,--no-as-needed -o "$B/lib/libopenblas.so.0" \
+        docs/bench/scripts/openblas_shim.c "$B/lib/libblas.so.3"
+fi
 cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py docs/bench/scripts/gpu_suites.txt "$B/"
 for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
 if [ "$data" = 1 ]; then cp "$root"/../shared/data/*.tns "$B/data/"; else rmdir "$B/data"; fi
