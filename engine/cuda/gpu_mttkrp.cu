@@ -415,39 +415,26 @@ std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const {
 
 namespace {
 
-// Nonzeros a resident COO's team walks at rank R (coo_group.hpp): the device's resident
-// teams of that rank's lanes, 2,048 threads an SM. TENSORSCOPE_COO_GROUP=N forces N, for
-// comparisons. A streamed chunk's teams keep kCooGroup (gpu_streamed.cu).
-std::uint64_t coo_group_for(std::uint64_t nnz, std::uint64_t R) {
-    const std::uint64_t teams = coo_resident_teams(static_cast<std::uint64_t>(sm_count()), coo_team_lanes(R));
+// Nonzeros a resident COO's team walks (coo_group.hpp): resident teams of 8 lanes (rank 32's),
+// 2,048 threads an SM, at every rank (each rank's own teams measured no better for COO, session
+// 78 call 1: see coo_group.hpp). TENSORSCOPE_COO_GROUP=N forces N, for comparisons. A streamed
+// chunk's teams keep kCooGroup (gpu_streamed.cu).
+std::uint64_t coo_group_for(std::uint64_t nnz) {
+    const std::uint64_t teams = coo_resident_teams(static_cast<std::uint64_t>(sm_count()), 8);
     return coo_group(nnz, teams, env_unsigned("TENSORSCOPE_COO_GROUP", 0));
 }
 
-// The same for a resident BLCO's teams (blco_group).
+// A resident BLCO's at rank R (blco_group): its own rule, over the rank's own teams.
 std::uint64_t blco_group_for(std::uint64_t nnz, std::uint64_t R) {
     const std::uint64_t lanes = coo_team_lanes(R);
     const std::uint64_t teams = coo_resident_teams(static_cast<std::uint64_t>(sm_count()), lanes);
     return blco_group(nnz, teams, lanes, env_unsigned("TENSORSCOPE_COO_GROUP", 0));
 }
 
-// Ranks whose teams have 1, 2, 4, 8, 16 and 32 lanes: every group a rank can give.
-constexpr std::uint64_t kLaneRanks[] = {4, 8, 16, 32, 64, 128};
-
 }  // namespace
 
-std::uint64_t ResidentTensor::Impl::coo_group_at(std::uint64_t R) const {
-    std::size_t i = 0;  // log2 of R's lanes, as kLaneRanks counts them
-    while ((std::uint64_t{1} << i) < coo_team_lanes(R)) ++i;
-    return coo_groups[i];
-}
-
-// The row chains at each group the ranks give (one, kCooGroup, on a tensor past about 4M
-// nonzeros), each a pass over the mode's indices.
 void ResidentTensor::Impl::measure_coo_shape() {
-    for (std::size_t i = 0; i < coo_groups.size(); ++i) coo_groups[i] = coo_group_for(nnz, kLaneRanks[i]);
-    std::vector<std::uint64_t> groups(coo_groups.begin(), coo_groups.end());
-    std::sort(groups.begin(), groups.end());
-    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    coo_group = coo_group_for(nnz);
     const std::vector<const std::uint32_t*> index = coo_index();
     coo_shape.assign(index.size(), CooModeShape{});
     DeviceArray<unsigned> largest(1);
@@ -461,15 +448,13 @@ void ResidentTensor::Impl::measure_coo_shape() {
         largest.download(&last);
         s.rows = std::uint64_t{last} + 1;
         DeviceArray<unsigned long long> counts(s.rows);
-        for (const std::uint64_t group : groups) {
-            check(cudaMemset(counts.get(), 0, s.rows * sizeof(unsigned long long)), "clearing the COO row chains");
-            check(cudaMemset(longest.get(), 0, sizeof(unsigned long long)), "clearing the COO row chains");
-            coo_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, group, counts.get());
-            max_kernel<<<grid_for(s.rows), 256>>>(counts.get(), s.rows, longest.get());
-            unsigned long long top = 0;
-            longest.download(&top);
-            s.chains.emplace_back(group, top / group);
-        }
+        check(cudaMemset(counts.get(), 0, s.rows * sizeof(unsigned long long)), "clearing the COO row chains");
+        check(cudaMemset(longest.get(), 0, sizeof(unsigned long long)), "clearing the COO row chains");
+        coo_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, coo_group, counts.get());
+        max_kernel<<<grid_for(s.rows), 256>>>(counts.get(), s.rows, longest.get());
+        unsigned long long top = 0;
+        longest.download(&top);
+        s.longest_chain = top / coo_group;
     }
 }
 
@@ -651,12 +636,11 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
         return;
     }
     const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
-    const std::uint64_t group = t.coo_group_at(R), chain = shape.longest_chain(group);
-    o.copies = copies_for(chain, shape.rows, R);
+    o.copies = copies_for(shape.longest_chain, shape.rows, R);
     // the tile sort where the copies leave the team kernel's chains long (TENSORSCOPE_COO_KERNEL=team|tile
     // forces one, for comparisons)
     const char* force = std::getenv("TENSORSCOPE_COO_KERNEL");
-    const bool tiles = force ? std::string(force) == "tile" : chain / o.copies > kMaxCooChain;
+    const bool tiles = force ? std::string(force) == "tile" : shape.longest_chain / o.copies > kMaxCooChain;
     int key_bits = 0;  // all ones in key_bits exceed every row, so a tile's padding sorts last
     if (tiles)
         while (key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
@@ -664,12 +648,12 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     if (!out_d) {
         if (o.copies != 1) throw Error("the COO MTTKRP needs its fp64 output for this mode (several output copies)");
         o.f32 = reinterpret_cast<float4*>(out_f), o.stride4 = n / 4;
-        launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, group, key_bits);
+        launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, t.coo_group, key_bits);
         return;
     }
     float* copies = zeroed_copies(t.copies, n, o.copies);
     o.f32 = reinterpret_cast<float4*>(copies), o.stride4 = n / 4;
-    launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, group, key_bits);
+    launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, t.coo_group, key_bits);
     sum_copies_kernel<<<grid_for(n), 256>>>(copies, o.copies, n, out_d);
     check(cudaGetLastError(), "summing the output copies");
 }
@@ -686,7 +670,7 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
 bool coo_single_copy(const ResidentTensor::Impl& t, int mode, std::uint64_t R) {
     if (!t.coo || !use_team(R) || t.nnz == 0) return false;
     const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
-    return copies_for(shape.longest_chain(t.coo_group_at(R)), shape.rows, R) == 1;
+    return copies_for(shape.longest_chain, shape.rows, R) == 1;
 }
 
 void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& copy_buf, std::uint64_t nnz, int mode, std::uint64_t R,
@@ -752,7 +736,7 @@ void ResidentTensor::reserve_copies(int mode, std::uint64_t R) const {
     if (!impl_->coo || !use_team(R) || impl_->nnz == 0) return;
     DeviceScope on(impl_->device);
     const CooModeShape& shape = impl_->coo_shape[static_cast<std::size_t>(mode)];
-    const std::uint64_t n = shape.rows * R * copies_for(shape.longest_chain(impl_->coo_group_at(R)), shape.rows, R);
+    const std::uint64_t n = shape.rows * R * copies_for(shape.longest_chain, shape.rows, R);
     if (impl_->copies.size() < n) impl_->copies = DeviceArray<float>(n);
 }
 

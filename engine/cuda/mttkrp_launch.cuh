@@ -4,27 +4,18 @@
 
 #include <cuda_runtime.h>
 
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "coo_group.hpp"
 #include "gpu_mttkrp.hpp"
-#include "tscope/error.hpp"
 
 namespace tscope::gpu {
 
 // What a resident COO's launch needs to know of a mode: its rows (largest index + 1) and the
 // longest chain of adds the team kernel makes into one row (its runs in the nonzeros' order,
-// plus its nonzeros over the team's group), at each group a rank gives the tensor.
+// plus its nonzeros over the team's group).
 struct CooModeShape {
-    std::uint64_t rows = 0;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> chains;  // (group, longest chain)
-    std::uint64_t longest_chain(std::uint64_t group) const {
-        for (const auto& [g, chain] : chains)
-            if (g == group) return chain;
-        throw Error("the COO's row chains were not measured at a group of " + std::to_string(group));
-    }
+    std::uint64_t rows = 0, longest_chain = 0;
 };
 
 // COO: idx[order] and vals hold nnz nonzeros; out (fp64) accumulates (a streamed chunk's; the

@@ -3,7 +3,6 @@
 // and the device format builds. Private to engine/cuda.
 #pragma once
 
-#include <array>
 #include <memory>
 #include <vector>
 
@@ -20,7 +19,7 @@ struct ResidentTensor::Impl {
     std::vector<DeviceArray<std::uint32_t>> idx;  // COO
     DeviceArray<float> vals;                      // COO
     std::vector<CooModeShape> coo_shape;          // COO, per mode (measure_coo_shape)
-    std::array<std::uint64_t, 6> coo_groups{};    // COO: nonzeros per team of 1, 2, ..., 32 lanes (measure_coo_shape)
+    std::uint64_t coo_group = 0;                  // COO: nonzeros per team (measure_coo_shape)
     DeviceArray<float> copies;                    // COO, BLCO: the launches' output copies (grown on demand)
     // COO: the index arrays' device pointers, one per mode
     std::vector<const std::uint32_t*> coo_index() const {
@@ -28,10 +27,8 @@ struct ResidentTensor::Impl {
         for (const auto& i : idx) out.push_back(i.get());
         return out;
     }
-    // COO: coo_groups and coo_shape from the uploaded arrays (each constructor of a COO calls it once)
+    // COO: coo_group and coo_shape from the uploaded arrays (each constructor of a COO calls it once)
     void measure_coo_shape();
-    // COO: the nonzeros a team walks at rank R (coo_groups at R's lanes)
-    std::uint64_t coo_group_at(std::uint64_t R) const;
     struct Part {
         Fibers meta;  // host pointers cleared; sizes and level modes kept
         std::vector<DeviceArray<std::uint32_t>> anc;

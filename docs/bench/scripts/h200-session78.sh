@@ -1,21 +1,16 @@
 #!/bin/bash
 # Session 78, call 1: COO's and BLCO's team groups at each rank's own lanes (coo_group.hpp,
-# acff1b4d). The suites the change touches (test_mttkrp_cuda with its new per-rank case,
-# test_hls_cuda, test_streamed_mttkrp_cuda, test_format_build_cuda) run beside the generation of
-# the tensors; then at ranks 16 and 64 (teams of 4 and 16 lanes, where the groups move) COO and
+# acff1b4d): at ranks 16 and 64 (teams of 4 and 16 lanes, where the groups move) COO and
 # BLCO by the rule and at groups of 8, 16, 32 and 64 forced (TENSORSCOPE_COO_GROUP), at rank 32
 # by the rule alone (its groups unchanged), every mode, two rounds alternating, the rule checked
 # against cpu-ref in round 1; tensors as session 77 call 6's (the first two of about MovieLens's
 # and Last.fm's sizes).
-# Bundle (make_bundle.sh --strip --no-data [--tests ...]): bin/tensorscope-cli, lib/, and the
-# suites named in SUITES where it holds them (the four above, with the CLI and lib/ 27 MB: the
-# carry limit refused it, so they ran in call 2).
+# Bundle (make_bundle.sh --strip --no-data): bin/tensorscope-cli, lib/ (with four suites beside
+# it, 27 MB, the carry limit refused it; the suites ran in calls 2-4).
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
 EXT=jsonl
-(for t in ${SUITES:-}; do suite_to $t $t; done) &
-suites=$!
 cat > "$R/tensors.txt" <<'T'
 powerlaw-3d-100k --dims 1000,1700,200 --nnz 100000 --dist powerlaw:1.0 --seed 41
 powerlaw-3d-190k --dims 2000,12000,10000 --nnz 190000 --dist powerlaw:1.1 --seed 42
@@ -25,8 +20,7 @@ T
 while read -r name gen; do
     "$CLI" generate $gen -o "$D/$name.tsb" > /dev/null
 done < "$R/tensors.txt"
-wait $suites
-step "suites done"
+step "generated"
 while read -r name gen; do
     t=$D/$name.tsb
     for round in 1 2; do

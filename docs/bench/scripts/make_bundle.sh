@@ -46,6 +46,7 @@ fi
 "$root/../shared/tools/carry-libs.sh" "${bins[@]}" "$B/libtmp" > /dev/null
 mv "$B/libtmp/lib" "$B/lib" && rm -rf "$B/libtmp"
 (cd "$B/lib" && rm -f libcu* libnccl* libnv* libmpi* libopen-* libpmix* libprrte* libucp* libucs* libuct*)
+if [ "$refblas" = 1 ] && [ ! -f "$B/lib/libopenblas.so.0" ]; then echo "--reference-blas: no OpenBLAS in the bundle to replace" >&2; fi
 if [ "$refblas" = 1 ] && [ -f "$B/lib/libopenblas.so.0" ]; then
     cp -L /usr/lib/x86_64-linux-gnu/blas/libblas.so.3 "$B/lib/libblas.so.3"  # and LAPACK's reference build over it
     cp -L /usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3 "$B/lib/liblapack.so.3"
@@ -55,7 +56,7 @@ fi
 cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py docs/bench/scripts/gpu_suites.txt "$B/"
 for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
 if [ "$data" = 1 ]; then cp "$root"/../shared/data/*.tns "$B/data/"; else rmdir "$B/data"; fi
-if [ "$strip" = 1 ]; then strip --strip-unneeded "${bins[@]}"; fi
+if [ "$strip" = 1 ] && [ ${#bins[@]} -gt 0 ]; then strip --strip-unneeded "${bins[@]}"; fi
 mkdir -p carry
 # Past 100 MB (many test binaries, each holding the engine) xz -9 in one thread: its 64 MB window
 # finds the binaries' common code (13 suites: 30 MB against 47 at -6, and the carry limit is 64 MiB

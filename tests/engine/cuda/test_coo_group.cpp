@@ -44,20 +44,6 @@ private Q_SLOTS:
         QCOMPARE(coo_resident_teams(132, 4), 2 * kH200Teams);
     }
 
-    // Each rank counts its own teams (session 77 call 6): 600K nonzeros take 16 at rank 16
-    // (twice rank 32's teams fit), 32 at rank 32 and 64 at rank 64; 2M take 32, 64 and 128.
-    void groupAtTheRanksOwnTeams() {
-        const auto at = [](std::uint64_t nnz, std::uint64_t rank) {
-            return coo_group(nnz, coo_resident_teams(132, coo_team_lanes(rank)), 0);
-        };
-        QCOMPARE(at(600'000, 16), std::uint64_t{16});
-        QCOMPARE(at(600'000, 32), std::uint64_t{32});
-        QCOMPARE(at(600'000, 64), std::uint64_t{64});
-        QCOMPARE(at(2'000'000, 16), std::uint64_t{32});
-        QCOMPARE(at(2'000'000, 64), kCooGroup);
-        QCOMPARE(at(100'000, 4), kCooSmallGroup);  // the floor holds at one lane a team
-    }
-
     // BLCO's groups: COO's rule for twice the teams, and at most 16 where teams have 4 lanes or
     // fewer (session 78 call 5).
     void blcoGroups() {

@@ -166,10 +166,9 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {32}, 52);
     }
 
-    // Each rank sizes its team groups by its own lanes (coo_group.hpp): on this tensor of 200K
-    // nonzeros an H200 gives COO groups of 8 at rank 16 (teams of 4 lanes), 16 at rank 64 and 32
-    // at rank 128, each with the row chains measured at that group choosing the output copies;
-    // BLCO 8, 8 and 16.
+    // BLCO sizes its team groups by the rank's own lanes (coo_group.hpp's blco_group): on this
+    // tensor of 200K nonzeros an H200 gives it groups of 8 at ranks 16 and 64 and 16 at rank 128
+    // (teams of 4, 16 and 32 lanes); COO's groups of 8 at every rank (rank 32's teams counted).
     void cooAndBlcoAtEachRanksGroup() {
         const CooTensor t = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {16, 64, 128}, 53);
