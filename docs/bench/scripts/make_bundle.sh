@@ -4,7 +4,7 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] [--reference-blas] SCRIPT.sh..   (from
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] [--reference-blas] [--icu-stub] SCRIPT.sh..   (from
 # the checkout's root, after building build/ for sm_90; SCRIPT names are files in
 # docs/bench/scripts; --tests gpu: every GPU suite, as gpu_suites.txt lists them)
 # --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
@@ -16,8 +16,10 @@
 # carry limit (64 MiB with the tracked tree, about 37 MB since session 77) refused bundles of the
 # CLI with suites beside it. --reference-blas replaces OpenBLAS (4.3 MB of the bundle) by
 # openblas_shim.c's stand-in over Debian's reference BLAS: for suites, never for timings.
+# --icu-stub replaces ICU's data library (QtCore's, 7.5 MB of the bundle compressed) by
+# icudata_stub.c's header with no entries: nothing the device runs looks anything up in ICU.
 set -euo pipefail
-tests="" alt="" cli=1 data=1 strip=0 refblas=0
+tests="" alt="" cli=1 data=1 strip=0 refblas=0 icustub=0
 while [ $# -gt 0 ]; do
     case $1 in
     --tests) tests=$2; [ "$tests" = gpu ] && tests=$(cat docs/bench/scripts/gpu_suites.txt); shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --no-data) data=0; shift ;;
     --strip) strip=1; shift ;;
     --reference-blas) refblas=1; shift ;;
+    --icu-stub) icustub=1; shift ;;
     *) break ;;
     esac
 done
@@ -52,6 +55,15 @@ if [ "$refblas" = 1 ] && [ -f "$B/lib/libopenblas.so.0" ]; then
     cp -L /usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3 "$B/lib/liblapack.so.3"
     gcc -shared -fPIC -O2 -Wl,-soname,libopenblas.so.0 -Wl,--no-as-needed -o "$B/lib/libopenblas.so.0" \
         docs/bench/scripts/openblas_shim.c "$B/lib/libblas.so.3"
+fi
+if [ "$icustub" = 1 ]; then
+    icudata=$(cd "$B/lib" && ls libicudata.so.* 2>/dev/null | head -1)
+    if [ -z "$icudata" ]; then echo "--icu-stub: no ICU data library in the bundle to replace" >&2; else
+        # the stub names the data symbol of the bundle's ICU version (icudtNN_dat)
+        ver=${icudata#libicudata.so.}; ver=${ver%%.*}
+        sed "s/icudt72_dat/icudt${ver}_dat/" docs/bench/scripts/icudata_stub.c > "$B/icudata_stub.c"
+        gcc -shared -fPIC -O2 -Wl,-soname,"$icudata" -o "$B/lib/$icudata" "$B/icudata_stub.c" && rm "$B/icudata_stub.c"
+    fi
 fi
 cp docs/bench/scripts/device_steps.sh docs/bench/scripts/advisor_eval.py docs/bench/scripts/gpu_suites.txt "$B/"
 for s in "$@"; do cp "docs/bench/scripts/$s" "$B/"; done
