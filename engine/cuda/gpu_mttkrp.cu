@@ -299,6 +299,12 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
         if (p.order_on_device) order_fibers_by_length(dp);
+        if (parts.size() == 1 && env_is("TENSORSCOPE_FIBER_TILES", "1")) {
+            std::vector<const std::uint32_t*> anc;
+            for (const auto& a : dp.anc) anc.push_back(a.get());
+            dp.tiles = build_shared_tiles(dp.meta.levels, dp.meta.level_mode.data(), dp.meta.fibers, dp.meta.nnz,
+                                          anc.data(), dp.fiber_ptr.get(), dp.leaf.get(), dp.vals.get());
+        }
         impl_->parts.push_back(std::move(dp));
     }
     t1.record();
@@ -709,6 +715,10 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         for (const auto& a : p.anc) anc.push_back(a.get());
         return anc;
     };
+    if (impl_->parts.size() == 1 && impl_->parts[0].tiles && shared_tiles_apply(*impl_->parts[0].tiles, mode, R)) {
+        launch_shared_tiles(*impl_->parts[0].tiles, factors, out_f);
+        return;
+    }
     if (impl_->parts.size() <= kMaxTrees && use_team(R)) {
         // the trees (MM-CSF's partitions) in one launch; groups of nonzeros where fibers were
         // not already cut to a bounded length

@@ -9,6 +9,7 @@
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
 #include "mttkrp_launch.cuh"
+#include "mttkrp_shared_tiles.cuh"
 
 namespace tscope::gpu {
 
@@ -35,6 +36,7 @@ struct ResidentTensor::Impl {
         DeviceArray<std::uint64_t> fiber_ptr;
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
+        std::unique_ptr<SharedTiles> tiles;  // TENSORSCOPE_FIBER_TILES=1, a single order-3 tree: its root mode's runs
     };
     std::vector<Part> parts;
     struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields

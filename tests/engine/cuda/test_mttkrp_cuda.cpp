@@ -406,6 +406,25 @@ private Q_SLOTS:
         }
     }
 
+    // TENSORSCOPE_FIBER_TILES=1 (an experiment, mttkrp_shared_tiles.cu): a single order-3 tree's
+    // root mode at rank 32 runs over tiles of its factors' rows in shared memory. On a power-law
+    // tensor spanning several tiles each way (3,000 x 1,500 x 5,000: tiles of 512 x 1,024 rows),
+    // CSF and B-CSF built for each mode agree with the oracle within 1e-5 at ranks 32 (the tiles)
+    // and 16 (the fiber kernels), and so do the small cases and the real tensors.
+    void sharedTilesKeepTheResult() {
+        const ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
+        const CooTensor t = tstest::random_tensor({3000, 1500, 5000}, 200000, 77, Distribution::PowerLaw);
+        for (FormatKind kind : {FormatKind::CSF, FormatKind::BCSF})
+            for (int built_for = 0; built_for < 3; ++built_for) {
+                FormatOptions o;
+                o.mode = built_for;
+                check_every_mode_within_1e5(t, *build_format(kind, t, o), {32, 16}, 80 + std::uint64_t(built_for));
+            }
+        check_small_trees_and_lastfm(500);
+        const std::string path = tstest::shared_tensor("movielens-100k.tns");
+        if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+    }
+
     void realTensors() {
         for (const char* name : {"movielens-100k.tns", "lastfm-tags.tns", "jf17k-4d.tns"}) {
             const std::string path = tstest::shared_tensor(name);

@@ -1,0 +1,192 @@
+// MTTKRP over shared-memory tiles (mttkrp_shared_tiles.cuh). The tree's nonzeros are sorted by
+// tile (a stable radix sort, so each tile keeps the tree's order: its output rows ascending), and
+// each block takes up to kChunk nonzeros of one tile: it copies the tile's kTileJ fiber-level rows
+// and kTileK leaf rows into shared memory (192 KiB at rank 32), then teams of 8 lanes (a float4
+// of the row each) walk consecutive nonzeros, summing v * B(j) * C(k) in registers while the
+// output row stays, adding the sum to the output where it changes.
+#include <cuda_runtime.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <vector>
+
+#include "env_switch.hpp"
+#include "float4_math.cuh"
+#include "mttkrp_shared_tiles.cuh"
+
+namespace tscope::gpu {
+namespace {
+
+constexpr std::uint32_t kTileJ = 512, kTileK = 1024;  // rows of each factor a tile holds
+constexpr std::uint32_t kR4 = 8;                      // float4s a row (rank 32)
+constexpr int kThreads = 1024;
+constexpr std::size_t kSharedBytes = std::size_t{kTileJ + kTileK} * kR4 * sizeof(float4);
+
+std::uint64_t chunk() { return std::max<unsigned long>(1024, env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 32768)); }
+
+// fiber_of[z] = the fiber holding nonzero z
+__global__ void fiber_of_kernel(const std::uint64_t* fiber_ptr, std::uint64_t fibers, std::uint32_t* fiber_of) {
+    for (std::uint64_t f = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; f < fibers;
+         f += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
+        for (std::uint64_t z = fiber_ptr[f]; z < fiber_ptr[f + 1]; ++z) fiber_of[z] = static_cast<std::uint32_t>(f);
+}
+
+// largest[0] = the largest fiber-level index, largest[1] = the largest leaf index
+__global__ void largest_kernel(const std::uint32_t* j, std::uint64_t fibers, const std::uint32_t* k, std::uint64_t nnz,
+                               std::uint32_t* largest) {
+    std::uint32_t mj = 0, mk = 0;
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t x = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; x < nnz || x < fibers;
+         x += stride) {
+        if (x < fibers) mj = max(mj, j[x]);
+        if (x < nnz) mk = max(mk, k[x]);
+    }
+    atomicMax(&largest[0], mj);
+    atomicMax(&largest[1], mk);
+}
+
+__global__ void tile_key_kernel(const std::uint32_t* fiber_of, const std::uint32_t* j, const std::uint32_t* k,
+                                std::uint64_t nnz, std::uint32_t k_tiles, std::uint32_t* key, std::uint32_t* id,
+                                std::uint32_t* count) {
+    for (std::uint64_t z = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; z < nnz;
+         z += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
+        const std::uint32_t tile = j[fiber_of[z]] / kTileJ * k_tiles + k[z] / kTileK;
+        key[z] = tile, id[z] = static_cast<std::uint32_t>(z);
+        atomicAdd(&count[tile], 1u);
+    }
+}
+
+__global__ void tile_gather_kernel(const std::uint32_t* id, const std::uint32_t* fiber_of, const std::uint32_t* i,
+                                   const std::uint32_t* j, const std::uint32_t* k, const float* vals, std::uint64_t nnz,
+                                   std::uint32_t* row, std::uint32_t* jk, float* out_vals) {
+    for (std::uint64_t z = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; z < nnz;
+         z += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
+        const std::uint32_t from = id[z], f = fiber_of[from];
+        row[z] = i[f];
+        jk[z] = (j[f] % kTileJ) | ((k[from] % kTileK) << 16);
+        out_vals[z] = vals[from];
+    }
+}
+
+// One block: a tile's rows into shared memory, then its teams' runs of the item's nonzeros.
+__global__ void __launch_bounds__(kThreads, 1)
+    shared_tiles_kernel(const uint4* items, const std::uint32_t* row, const std::uint32_t* jk, const float* vals,
+                        std::uint32_t k_tiles, std::uint64_t dim_j, std::uint64_t dim_k, const float4* fj,
+                        const float4* fk, float4* out) {
+    extern __shared__ float4 rows[];
+    float4* sj = rows;
+    float4* sk = rows + kTileJ * kR4;
+    const uint4 item = items[blockIdx.x];
+    const std::uint64_t j0 = static_cast<std::uint64_t>(item.x / k_tiles) * kTileJ;
+    const std::uint64_t k0 = static_cast<std::uint64_t>(item.x % k_tiles) * kTileK;
+    const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (std::uint32_t x = threadIdx.x; x < kTileJ * kR4; x += kThreads) {
+        const std::uint64_t r = j0 + x / kR4;
+        sj[x] = r < dim_j ? fj[r * kR4 + x % kR4] : zero;
+    }
+    for (std::uint32_t x = threadIdx.x; x < kTileK * kR4; x += kThreads) {
+        const std::uint64_t r = k0 + x / kR4;
+        sk[x] = r < dim_k ? fk[r * kR4 + x % kR4] : zero;
+    }
+    __syncthreads();
+    const std::uint32_t lane = threadIdx.x % kR4, team = threadIdx.x / kR4, teams = kThreads / kR4;
+    const std::uint32_t n = item.z - item.y, per = (n + teams - 1) / teams;
+    const std::uint32_t lo = item.y + min(n, team * per), hi = item.y + min(n, (team + 1) * per);
+    float4 acc = zero;
+    std::uint32_t current = ~0u;
+    auto step = [&](std::uint32_t i, std::uint32_t p, float v) {
+        if (i != current) {
+            if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * kR4 + lane, acc);
+            acc = zero, current = i;
+        }
+        fma4(acc, v, sj[(p & 0xffffu) * kR4 + lane] * sk[(p >> 16) * kR4 + lane]);
+    };
+    std::uint32_t z = lo;
+    for (; z + 4 <= hi; z += 4) {  // four nonzeros' loads in flight before the first add
+        std::uint32_t i[4], p[4];
+        float v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) i[u] = row[z + u], p[u] = jk[z + u], v[u] = vals[z + u];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) step(i[u], p[u], v[u]);
+    }
+    for (; z < hi; ++z) step(row[z], jk[z], vals[z]);
+    if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * kR4 + lane, acc);
+}
+
+}  // namespace
+
+std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
+                                                std::uint64_t nnz, const std::uint32_t* const* anc,
+                                                const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
+                                                const float* vals) {
+    if (levels != 2 || nnz == 0 || nnz >= (std::uint64_t{1} << 32) || fibers >= (std::uint64_t{1} << 32))
+        return nullptr;
+    auto t = std::make_unique<SharedTiles>();
+    t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
+    DeviceArray<std::uint32_t> fiber_of(nnz), largest(2);
+    largest.zero();
+    fiber_of_kernel<<<grid_for(fibers), 256>>>(fiber_ptr, fibers, fiber_of.get());
+    largest_kernel<<<grid_for(std::max(fibers, nnz)), 256>>>(anc[1], fibers, leaf, nnz, largest.get());
+    check(cudaGetLastError(), "numbering the tiles' nonzeros");
+    std::uint32_t big[2];
+    largest.download(big);
+    t->dim_j = std::uint64_t{big[0]} + 1, t->dim_k = std::uint64_t{big[1]} + 1;
+    t->k_tiles = static_cast<std::uint32_t>((t->dim_k + kTileK - 1) / kTileK);
+    const std::uint64_t tiles = (t->dim_j + kTileJ - 1) / kTileJ * t->k_tiles;
+    if (tiles >= (std::uint64_t{1} << 24)) return nullptr;
+    DeviceArray<std::uint32_t> key(nnz), key_alt(nnz), id(nnz), id_alt(nnz), count(tiles);
+    count.zero();
+    tile_key_kernel<<<grid_for(nnz), 256>>>(fiber_of.get(), anc[1], leaf, nnz, t->k_tiles, key.get(), id.get(),
+                                            count.get());
+    check(cudaGetLastError(), "keying the nonzeros by tile");
+    int bits = 1;
+    while ((std::uint64_t{1} << bits) < tiles) ++bits;
+    cub::DoubleBuffer<std::uint32_t> keys(key.get(), key_alt.get()), ids(id.get(), id_alt.get());
+    std::size_t bytes = 0;
+    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, ids, nnz, 0, bits), "sizing the tiles' sort");
+    {
+        DeviceArray<unsigned char> temp(bytes);
+        check(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys, ids, nnz, 0, bits),
+              "sorting the nonzeros by tile");
+    }
+    key = DeviceArray<std::uint32_t>(), key_alt = DeviceArray<std::uint32_t>();
+    t->row = DeviceArray<std::uint32_t>(nnz), t->jk = DeviceArray<std::uint32_t>(nnz),
+    t->vals = DeviceArray<float>(nnz);
+    tile_gather_kernel<<<grid_for(nnz), 256>>>(ids.Current(), fiber_of.get(), anc[0], anc[1], leaf, vals, nnz,
+                                               t->row.get(), t->jk.get(), t->vals.get());
+    check(cudaGetLastError(), "gathering the tiles' nonzeros");
+    std::vector<std::uint32_t> per_tile(tiles);
+    count.download(per_tile.data());
+    std::vector<uint4> items;
+    const std::uint64_t step = chunk();
+    std::uint64_t start = 0;
+    for (std::uint64_t tile = 0; tile < tiles; ++tile) {
+        const std::uint64_t end = start + per_tile[tile];
+        for (std::uint64_t b = start; b < end; b += step)
+            items.push_back(make_uint4(static_cast<std::uint32_t>(tile), static_cast<std::uint32_t>(b),
+                                       static_cast<std::uint32_t>(std::min(end, b + step)), 0));
+        start = end;
+    }
+    t->items = DeviceArray<uint4>(items.data(), items.size());
+    check(cudaDeviceSynchronize(), "building the tiles");
+    return t;
+}
+
+bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R) { return mode == t.mode && R == kR4 * 4; }
+
+void launch_shared_tiles(const SharedTiles& t, const float* const* factors, float* out) {
+    if (t.items.size() == 0) return;
+    // past 48 KiB a block asks for it (on the device it runs on, so every launch)
+    check(cudaFuncSetAttribute(shared_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(kSharedBytes)),
+          "sizing the tiles' shared memory");
+    shared_tiles_kernel<<<static_cast<unsigned>(t.items.size()), kThreads, kSharedBytes>>>(
+        t.items.get(), t.row.get(), t.jk.get(), t.vals.get(), t.k_tiles, t.dim_j, t.dim_k,
+        reinterpret_cast<const float4*>(factors[t.mode_j]), reinterpret_cast<const float4*>(factors[t.mode_k]),
+        reinterpret_cast<float4*>(out));
+    check(cudaGetLastError(), "launching the tiles' MTTKRP");
+}
+
+}  // namespace tscope::gpu

@@ -1,0 +1,39 @@
+// MTTKRP on an order-3 tree's nonzeros regrouped into tiles whose two gathered factors' rows fit
+// in one block's shared memory (an experiment, TENSORSCOPE_FIBER_TILES=1): the fiber kernels
+// gather every leaf and fiber row from L2, which caps the uniform shape at L2's gather rate
+// (17 GB of rows a mode at 10.5 TB/s: 1.62 ms, where B-CSF runs 2.29); here each block copies
+// a tile's rows into shared memory once and reads them there.
+// Private to engine/cuda: gpu_mttkrp.cu calls it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "cuda_util.cuh"
+
+namespace tscope::gpu {
+
+struct SharedTiles {
+    int mode = -1;                       // the output mode: the tree's root
+    int mode_j = -1, mode_k = -1;        // the fiber level's mode and the leaves'
+    std::uint64_t dim_j = 0, dim_k = 0;  // rows of their factors (largest index + 1)
+    std::uint32_t k_tiles = 0;           // tiles along mode_k
+    DeviceArray<std::uint32_t> row, jk;  // per nonzero: output row, (j, k) within the tile
+    DeviceArray<float> vals;
+    DeviceArray<uint4> items;  // blocks: (tile, first nonzero, end, 0)
+};
+
+// The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:
+// the levels' index arrays); null where they do not apply (another order, 2^32 nonzeros or more).
+std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
+                                                std::uint64_t nnz, const std::uint32_t* const* anc,
+                                                const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
+                                                const float* vals);
+
+// Whether the tiles run MTTKRP for this mode and rank (rank 32: rows of 8 float4s).
+bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R);
+
+// out (fp32, zeroed by the caller) += the tiles' MTTKRP for t.mode at rank 32.
+void launch_shared_tiles(const SharedTiles& t, const float* const* factors, float* out);
+
+}  // namespace tscope::gpu
