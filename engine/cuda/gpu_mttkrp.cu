@@ -285,6 +285,25 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
     upload_s_ = Event::seconds(t0, t1);
 }
 
+namespace {
+
+// A single order-3 tree's root mode at rank 32 over shared-memory tiles where they pay
+// (mttkrp_shared_tiles.cu's tiles_wanted), built on upload; where the device has no room for
+// them (12 bytes a nonzero, 20 more while they are sorted), the fiber kernels run it.
+void add_shared_tiles(ResidentTensor::Impl::Part& p) {
+    std::vector<const std::uint32_t*> anc;
+    for (const auto& a : p.anc) anc.push_back(a.get());
+    try {
+        p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
+                                     p.fiber_ptr.get(), p.leaf.get(), p.vals.get());
+    } catch (const Error& e) {
+        if (std::string(e.what()).rfind("out of GPU memory", 0) != 0) throw;  // cuda_util.cuh's check says so first
+        p.tiles.reset();
+    }
+}
+
+}  // namespace
+
 ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::make_unique<Impl>()) {
     use_device();
     Event t0, t1;
@@ -299,12 +318,7 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
         if (p.order_on_device) order_fibers_by_length(dp);
-        if (parts.size() == 1 && env_is("TENSORSCOPE_FIBER_TILES", "1")) {
-            std::vector<const std::uint32_t*> anc;
-            for (const auto& a : dp.anc) anc.push_back(a.get());
-            dp.tiles = build_shared_tiles(dp.meta.levels, dp.meta.level_mode.data(), dp.meta.fibers, dp.meta.nnz,
-                                          anc.data(), dp.fiber_ptr.get(), dp.leaf.get(), dp.vals.get());
-        }
+        if (parts.size() == 1) add_shared_tiles(dp);
         impl_->parts.push_back(std::move(dp));
     }
     t1.record();

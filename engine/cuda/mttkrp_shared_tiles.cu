@@ -23,7 +23,28 @@ constexpr std::uint32_t kR4 = 8;                      // float4s a row (rank 32)
 constexpr int kThreads = 1024;
 constexpr std::size_t kSharedBytes = std::size_t{kTileJ + kTileK} * kR4 * sizeof(float4);
 
-std::uint64_t chunk() { return std::max<unsigned long>(1024, env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 32768)); }
+// Nonzeros a block: 64K, fewer where that leaves under 8 blocks an SM (down to 4K), or
+// TENSORSCOPE_FIBER_TILE_CHUNK. On one H200 (session 79 call 3, uniform shape, rank 32) chunks of
+// 64K ran 1.56-1.66 ms a mode, 32K 1.62-1.67 and 16K 1.73-1.75: each block copies its tile first.
+std::uint64_t chunk(std::uint64_t nnz) {
+    const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 0);
+    if (forced) return std::max<unsigned long>(1024, forced);
+    const std::uint64_t fill = nnz / (8 * static_cast<std::uint64_t>(std::max(1, sm_count())));
+    return std::clamp<std::uint64_t>(fill, 4096, 65536);
+}
+
+// Whether a tree runs over tiles (TENSORSCOPE_FIBER_TILES=1 forces them, =0 keeps the fiber
+// kernels): its fibers short, under 2 nonzeros on average, where the fiber kernels gather about
+// a fiber row a leaf row and keep nothing in registers, and its tiles holding 16K nonzeros or more
+// on average, so that a tile's copy into shared memory is worth it. Measured on one H200 (session
+// 79 call 3, docs/bench/h200-session79.json, rank 32, two rounds alternating): the uniform shape
+// (1.4 nonzeros a fiber, 147K a tile) 1.62-1.67 ms a mode against 2.31-2.46 for B-CSF's fibers;
+// the nell-2 shape (fibers of 3.7-4.7) 1.64-1.66 against 1.37-1.53.
+bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t tiles) {
+    if (env_is("TENSORSCOPE_FIBER_TILES", "1")) return true;
+    if (env_is("TENSORSCOPE_FIBER_TILES", "0")) return false;
+    return 2 * fibers > nnz && nnz / tiles >= 16384;
+}
 
 // fiber_of[z] = the fiber holding nonzero z
 __global__ void fiber_of_kernel(const std::uint64_t* fiber_ptr, std::uint64_t fibers, std::uint32_t* fiber_of) {
@@ -135,7 +156,7 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     t->dim_j = std::uint64_t{big[0]} + 1, t->dim_k = std::uint64_t{big[1]} + 1;
     t->k_tiles = static_cast<std::uint32_t>((t->dim_k + kTileK - 1) / kTileK);
     const std::uint64_t tiles = (t->dim_j + kTileJ - 1) / kTileJ * t->k_tiles;
-    if (tiles >= (std::uint64_t{1} << 24)) return nullptr;
+    if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles)) return nullptr;
     DeviceArray<std::uint32_t> key(nnz), key_alt(nnz), id(nnz), id_alt(nnz), count(tiles);
     count.zero();
     tile_key_kernel<<<grid_for(nnz), 256>>>(fiber_of.get(), anc[1], leaf, nnz, t->k_tiles, key.get(), id.get(),
@@ -160,7 +181,7 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     std::vector<std::uint32_t> per_tile(tiles);
     count.download(per_tile.data());
     std::vector<uint4> items;
-    const std::uint64_t step = chunk();
+    const std::uint64_t step = chunk(nnz);
     std::uint64_t start = 0;
     for (std::uint64_t tile = 0; tile < tiles; ++tile) {
         const std::uint64_t end = start + per_tile[tile];
