@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 79, call 5: the head's default (the tiles' rule, chunks of 64K nonzeros on large trees)
 # on the uniform shape against the fiber kernels (TENSORSCOPE_FIBER_TILES=0), B-CSF at
-# two rounds alternating, --check in round 1. Bundle (make_bundle.sh --strip --no-data --icu-stub): bin/tensorscope-cli, lib/.
+# rank 32, two rounds alternating, --check in round 1. Bundle (make_bundle.sh --strip --no-data --icu-stub): bin/tensorscope-cli, lib/.
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
