@@ -1,4 +1,4 @@
-// tensorscope-cli reorder IN OUT --method lexi|bfs-mcs|degree|random [--iters K] [--seed S] [--perm-out DIR] [--json]
+// tensorscope-cli reorder IN OUT --method lexi|bfs-mcs|degree|random [--iters K] [--seed S] [--perm-out DIR] [--float] [--json]
 // Relabels every mode's indices (issue 25) and writes the reordered tensor; --perm-out writes,
 // per mode, DIR/modeN.perm: line k holds the original (1-based) id of new index k.
 #include <filesystem>
@@ -45,7 +45,8 @@ std::unique_ptr<TextFileSet> prepared_permutations(const Relabelling& r, const s
 }  // namespace
 
 int run_reorder(int argc, char** argv) {
-    Args args(argc, argv, 2, "reorder", {"--method", "--seed", "--perm-out", "--threads", "--iters"}, {"--json"});
+    Args args(argc, argv, 2, "reorder", {"--method", "--seed", "--perm-out", "--threads", "--iters"},
+              {"--json", "--float"});
     const std::string in = args.positional(0, "the input FILE");
     const std::string out = args.positional(1, "the output FILE");
     args.expect_positionals(2);
@@ -72,7 +73,11 @@ int run_reorder(int argc, char** argv) {
         }
     }
     TerminalProgress progress;                  // on a terminal: the stage, its share and the time left
-    LoadedTensor loaded = load_tensor(in, LoadOptions{}, progress);
+    // --float: fp32 values, so that a .tsb written holds 4 bytes a value, as convert --float's
+    // (a float .tsb is read as doubles otherwise, and written so)
+    LoadOptions options;
+    if (args.flag("--float")) options.values = ValueType::F32;
+    LoadedTensor loaded = load_tensor(in, options, progress);
     progress.stage(std::string("reordering by ") + reorder_method_name(method));
     const Relabelling r = compute_relabelling(loaded.tensor, method, seed, iters, progress);
     apply_relabelling(loaded.tensor, r);

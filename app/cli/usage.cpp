@@ -136,7 +136,7 @@ void print_usage(bool to_stderr) {
       the format advisor: from the tensor's statistics alone (nothing built, nothing run) each format's
       storage, the bytes the kernel moves and its time at the measured copy bandwidth (cuda: measured,
       else the recorded H200 figures), ranked over a sweep of the modes, with the reason in a sentence
-  reorder IN OUT [--method lexi|bfs-mcs|degree|random] [--iters K] [--seed S] [--perm-out DIR] [--json]
+  reorder IN OUT [--method lexi|bfs-mcs|degree|random] [--iters K] [--seed S] [--perm-out DIR] [--float] [--json]
       relabels every mode's indices (lexi: Lexi-Order, up to K rounds, default 2; bfs-mcs: maximum
       cardinality search; degree: by descending nonzero count; random: shuffled) and writes the
       reordered tensor; --perm-out DIR writes DIR/modeN.perm, line k the original id of new index k.
@@ -152,7 +152,7 @@ void print_usage(bool to_stderr) {
       --catalog FILE reads that catalog instead of the installed BIN/../share/tensorscope/catalog/frostt.json
 
 FILE may be FROSTT .tns text, gzip-compressed .tns.gz, or .tsb. Modes are numbered from 1.
---float (info, generate, convert): the values held as fp32 instead of double (a .tsb written so stores 4 bytes
+--float (info, generate, convert, reorder): the values held as fp32 instead of double (a .tsb written so stores 4 bytes
 a value; a value a float cannot hold is refused).
 B (--chunk-bytes, --limit-gpu-memory, --memory) is a number of bytes, with K, M, G, T or KiB ... TiB for binary
 units (64M, 1G), kB, MB, GB, TB for decimal ones (512MB, as sizes are shown), or auto (the command chooses).

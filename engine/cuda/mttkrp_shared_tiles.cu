@@ -1,6 +1,6 @@
 // MTTKRP over shared-memory tiles (mttkrp_shared_tiles.cuh). The tree's nonzeros are sorted by
 // tile (a stable radix sort, so each tile keeps the tree's order: its output rows ascending), and
-// each block takes up to kChunk nonzeros of one tile: it copies the tile's kTileJ fiber-level rows
+// each block takes a chunk of one tile's nonzeros (tile_chunk): it copies the tile's kTileJ fiber-level rows
 // and kTileK leaf rows into shared memory (192 KiB at rank 32), then teams of 8 lanes (a float4
 // of the row each) walk consecutive nonzeros, summing v * B(j) * C(k) in registers while the
 // output row stays, adding the sum to the output where it changes.
@@ -14,36 +14,25 @@
 #include "env_switch.hpp"
 #include "float4_math.cuh"
 #include "mttkrp_shared_tiles.cuh"
+#include "shared_tiles_rule.hpp"
 
 namespace tscope::gpu {
 namespace {
 
-constexpr std::uint32_t kTileJ = 512, kTileK = 1024;  // rows of each factor a tile holds
-constexpr std::uint32_t kR4 = 8;                      // float4s a row (rank 32)
+constexpr std::uint32_t kR4 = 8;  // float4s a row (rank 32)
 constexpr int kThreads = 1024;
 constexpr std::size_t kSharedBytes = std::size_t{kTileJ + kTileK} * kR4 * sizeof(float4);
 
-// Nonzeros a block: 64K, fewer where that leaves under 8 blocks an SM (down to 4K), or
-// TENSORSCOPE_FIBER_TILE_CHUNK. On one H200 (session 79 call 3, uniform shape, rank 32) chunks of
-// 64K ran 1.56-1.66 ms a mode, 32K 1.62-1.67 and 16K 1.73-1.75: each block copies its tile first.
-std::uint64_t chunk(std::uint64_t nnz) {
-    const unsigned long forced = env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 0);
-    if (forced) return std::max<unsigned long>(1024, forced);
-    const std::uint64_t fill = nnz / (8 * static_cast<std::uint64_t>(std::max(1, sm_count())));
-    return std::clamp<std::uint64_t>(fill, 4096, 65536);
-}
-
-// Whether a tree runs over tiles (TENSORSCOPE_FIBER_TILES=1 forces them, =0 keeps the fiber
-// kernels): its fibers short, under 2 nonzeros on average, where the fiber kernels gather about
-// a fiber row a leaf row and keep nothing in registers, and its tiles holding 16K nonzeros or more
-// on average, so that a tile's copy into shared memory is worth it. Measured on one H200 (session
-// 79 call 3, docs/bench/h200-session79.json, rank 32, two rounds alternating): the uniform shape
-// (1.4 nonzeros a fiber, 147K a tile) 1.62-1.67 ms a mode against 2.31-2.46 for B-CSF's fibers;
-// the nell-2 shape (fibers of 3.7-4.7) 1.64-1.66 against 1.37-1.53.
-bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t tiles) {
-    if (env_is("TENSORSCOPE_FIBER_TILES", "1")) return true;
-    if (env_is("TENSORSCOPE_FIBER_TILES", "0")) return false;
-    return 2 * fibers > nnz && nnz / tiles >= 16384;
+// The switch and the rule (shared_tiles_rule.hpp). Measured on one H200 (session 79 calls 3-4,
+// docs/bench/h200-session79.json, rank 32, two rounds alternating): the uniform shape (1.4
+// nonzeros a fiber, 147K a tile) 1.62-1.67 ms a mode over tiles in chunks of 32K against
+// 2.31-2.46 for B-CSF's fiber kernels, 1.56-1.66 in chunks of 64K and 1.73-1.75 in 16K (one
+// round each: each block copies its tile first); the nell-2 shape (fibers of 3.7-4.7) 1.64-1.66
+// against 1.37-1.53; 20M uniform nonzeros' mode 1 (16.7K a tile) 0.636-0.642 against 0.706-0.715.
+TilesSwitch tiles_switch() {
+    if (env_is("TENSORSCOPE_FIBER_TILES", "1")) return TilesSwitch::On;
+    if (env_is("TENSORSCOPE_FIBER_TILES", "0")) return TilesSwitch::Off;
+    return TilesSwitch::Rule;
 }
 
 // fiber_of[z] = the fiber holding nonzero z
@@ -144,6 +133,9 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
                                                 const float* vals) {
     if (levels != 2 || nnz == 0 || nnz >= (std::uint64_t{1} << 32) || fibers >= (std::uint64_t{1} << 32))
         return nullptr;
+    const TilesSwitch sw = tiles_switch();
+    if (sw == TilesSwitch::Off || (sw == TilesSwitch::Rule && !fibers_short(fibers, nnz)))
+        return nullptr;  // before any work
     auto t = std::make_unique<SharedTiles>();
     t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
     DeviceArray<std::uint32_t> fiber_of(nnz), largest(2);
@@ -155,8 +147,8 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     largest.download(big);
     t->dim_j = std::uint64_t{big[0]} + 1, t->dim_k = std::uint64_t{big[1]} + 1;
     t->k_tiles = static_cast<std::uint32_t>((t->dim_k + kTileK - 1) / kTileK);
-    const std::uint64_t tiles = (t->dim_j + kTileJ - 1) / kTileJ * t->k_tiles;
-    if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles)) return nullptr;
+    const std::uint64_t tiles = tile_count(t->dim_j, t->dim_k);
+    if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles, sw)) return nullptr;
     DeviceArray<std::uint32_t> key(nnz), key_alt(nnz), id(nnz), id_alt(nnz), count(tiles);
     count.zero();
     tile_key_kernel<<<grid_for(nnz), 256>>>(fiber_of.get(), anc[1], leaf, nnz, t->k_tiles, key.get(), id.get(),
@@ -181,7 +173,7 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     std::vector<std::uint32_t> per_tile(tiles);
     count.download(per_tile.data());
     std::vector<uint4> items;
-    const std::uint64_t step = chunk(nnz);
+    const std::uint64_t step = tile_chunk(nnz, sm_count(), env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 0));
     std::uint64_t start = 0;
     for (std::uint64_t tile = 0; tile < tiles; ++tile) {
         const std::uint64_t end = start + per_tile[tile];

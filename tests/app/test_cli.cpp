@@ -1010,6 +1010,22 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir.filePath("y.tns")));
     }
 
+    // reorder --float writes a .tsb of fp32 values, as convert --float does, holding the same
+    // tensor relabelled the same way; without it a float .tsb comes back as doubles (session 79
+    // relabelled a 140M-nonzero float .tsb into a file a fifth larger).
+    void reorderFloatKeepsFourByteValues() {
+        QTemporaryDir dir;
+        const QString f = dir.filePath("f.tsb"), r32 = dir.filePath("r32.tsb"), r64 = dir.filePath("r64.tsb");
+        QCOMPARE(cli({"convert", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", f, "--float"}).status, 0);
+        QCOMPARE(cli({"reorder", f, r32, "--float"}).status, 0);
+        QCOMPARE(cli({"reorder", f, r64}).status, 0);
+        QVERIFY(cli({"info", r32}).out.contains("float values"));
+        QVERIFY(cli({"info", r64}).out.contains("double values"));
+        QVERIFY(QFileInfo(r32).size() < QFileInfo(r64).size());
+        QVERIFY(tstest::as_map(tscope::load_tensor(r32.toStdString()).tensor) ==
+                tstest::as_map(tscope::load_tensor(r64.toStdString()).tensor));
+    }
+
     // --reorder on decompose, bench and formats (issue 25): the work runs on the relabelled
     // tensor, and what is written is in the original ids: decompose's factors give the reported
     // fit on the original tensor, bench reads --factors and writes its MTTKRP in original ids.

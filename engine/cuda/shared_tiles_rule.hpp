@@ -1,0 +1,39 @@
+// Where MTTKRP runs over shared-memory tiles (mttkrp_shared_tiles.cu, where the measurements
+// behind the rule are) and how many nonzeros a block takes. Plain C++17, no CUDA, so that the
+// rule is tested on machines without a GPU (tests/engine/cuda/test_shared_tiles_rule.cpp).
+// Private to the engine.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tscope::gpu {
+
+constexpr std::uint32_t kTileJ = 512, kTileK = 1024;  // rows of the fiber level's and the leaves' factors a tile holds
+constexpr std::uint64_t kTileChunk = 65536;           // nonzeros a block on large trees
+constexpr std::uint64_t kTileSmallChunk = 4096;       // ... and the fewest, on small ones
+constexpr std::uint64_t kTileDenseEnough = 16384;     // the fewest nonzeros a tile, on average, for tiles
+
+enum class TilesSwitch { Rule, On, Off };  // TENSORSCOPE_FIBER_TILES unset, =1, =0
+
+inline std::uint64_t tile_count(std::uint64_t dim_j, std::uint64_t dim_k) {
+    return (dim_j + kTileJ - 1) / kTileJ * ((dim_k + kTileK - 1) / kTileK);
+}
+
+// Fibers under 2 nonzeros on average (the fiber kernels then keep almost nothing in registers)
+// and tiles of kTileDenseEnough nonzeros or more on average (a tile's copy is worth it).
+inline bool fibers_short(std::uint64_t fibers, std::uint64_t nnz) { return 2 * fibers > nnz; }
+inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t tiles, TilesSwitch s) {
+    if (s != TilesSwitch::Rule) return s == TilesSwitch::On;
+    return tiles > 0 && fibers_short(fibers, nnz) && nnz / tiles >= kTileDenseEnough;
+}
+
+// kTileChunk nonzeros a block, fewer where that leaves under 8 blocks an SM (down to
+// kTileSmallChunk); forced (TENSORSCOPE_FIBER_TILE_CHUNK, 0 when unset) sets it, at least 1,024.
+inline std::uint64_t tile_chunk(std::uint64_t nnz, int sms, std::uint64_t forced) {
+    if (forced) return std::max<std::uint64_t>(1024, forced);
+    const std::uint64_t fill = nnz / (8 * static_cast<std::uint64_t>(std::max(1, sms)));
+    return std::clamp(fill, kTileSmallChunk, kTileChunk);
+}
+
+}  // namespace tscope::gpu

@@ -1,0 +1,53 @@
+// Where MTTKRP runs over shared-memory tiles and how many nonzeros a block takes
+// (engine/cuda/shared_tiles_rule.hpp), on the host: no device needed. test_mttkrp_cuda runs the
+// tiles against the oracle.
+#include "cuda/shared_tiles_rule.hpp"
+#include "test_support.hpp"
+
+using namespace tscope::gpu;
+
+class TestSharedTilesRule : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Session 79's shapes (one H200): the uniform shape's mode 1 (76.9M nonzeros in 55.6M fibers,
+    // 18 x 29 tiles) takes the tiles; the nell-2 shape's (fibers of 4) keeps the fiber kernels;
+    // 20M uniform nonzeros take them on mode 1 (40 x 30 tiles, 16.7K a tile) but not on mode 2
+    // (40 x 40, 12.5K a tile).
+    void sessionShapes() {
+        QCOMPARE(tile_count(9184, 28818), std::uint64_t{18 * 29});
+        QVERIFY(tiles_wanted(55'600'000, 76'900'000, tile_count(9184, 28818), TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(19'000'000, 76'900'000, tile_count(9184, 28818), TilesSwitch::Rule));
+        QVERIFY(tiles_wanted(19'000'000, 20'000'000, tile_count(20000, 30000), TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(19'000'000, 20'000'000, tile_count(20000, 40000), TilesSwitch::Rule));
+    }
+
+    // The edges: exactly 2 nonzeros a fiber is not short; exactly 16K a tile is dense enough.
+    void edges() {
+        QVERIFY(!fibers_short(500, 1000));
+        QVERIFY(fibers_short(501, 1000));
+        QVERIFY(tiles_wanted(kTileDenseEnough, kTileDenseEnough, 1, TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(kTileDenseEnough, kTileDenseEnough - 1, 1, TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(1, 1, 0, TilesSwitch::Rule));
+    }
+
+    // The switch overrides the rule both ways.
+    void switchForces() {
+        QVERIFY(tiles_wanted(1, 100, 1000, TilesSwitch::On));
+        QVERIFY(!tiles_wanted(55'600'000, 76'900'000, 522, TilesSwitch::Off));
+    }
+
+    // 64K a block on large trees; fewer so that an H200's 132 SMs get 8 blocks each, down to 4K;
+    // a forced chunk of at least 1,024.
+    void chunks() {
+        QCOMPARE(tile_chunk(76'900'000, 132, 0), kTileChunk);
+        QCOMPARE(tile_chunk(20'000'000, 132, 0), std::uint64_t{20'000'000 / (8 * 132)});
+        QCOMPARE(tile_chunk(600'000, 132, 0), kTileSmallChunk);
+        QCOMPARE(tile_chunk(200'000, 0, 0), std::uint64_t{200'000 / 8});  // no SM count: one
+        QCOMPARE(tile_chunk(76'900'000, 132, 100), std::uint64_t{1024});
+        QCOMPARE(tile_chunk(76'900'000, 132, 32768), std::uint64_t{32768});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSharedTilesRule)
+#include "test_shared_tiles_rule.moc"
