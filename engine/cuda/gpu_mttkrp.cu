@@ -403,6 +403,7 @@ std::uint64_t ResidentTensor::device_bytes() const {
     for (const Impl::Part& p : impl_->parts) {
         b += p.fiber_ptr.size() * 8 + p.leaf.size() * 4 + p.vals.size() * 4;
         for (const auto& a : p.anc) b += a.size() * 4;
+        if (const auto& t = p.tiles) b += (t->row.size() + t->jk.size() + t->vals.size()) * 4 + t->items.size() * 16;
     }
     return b;
 }
