@@ -22,6 +22,10 @@ namespace {
 constexpr std::uint32_t kR4 = 8;  // float4s a row (rank 32)
 constexpr int kThreads = 1024;
 constexpr std::size_t kSharedBytes = std::size_t{kTileJ + kTileK} * kR4 * sizeof(float4);
+// Free device memory a nonzero that the build asks for: 20 bytes at its peak (the nonzero's
+// fiber, the sort's keys and ids double buffered), 12 kept, and as much again for what the
+// MTTKRP allocates later (factors, output).
+constexpr std::uint64_t kRoomPerNonzero = 64;
 
 // The switch and the rule (shared_tiles_rule.hpp). Measured on one H200 (session 79 calls 3-4,
 // docs/bench/h200-session79.json, rank 32, two rounds alternating): the uniform shape (1.4
@@ -29,6 +33,7 @@ constexpr std::size_t kSharedBytes = std::size_t{kTileJ + kTileK} * kR4 * sizeof
 // 2.31-2.46 for B-CSF's fiber kernels, 1.56-1.66 in chunks of 64K and 1.73-1.75 in 16K (one
 // round each: each block copies its tile first); the nell-2 shape (fibers of 3.7-4.7) 1.64-1.66
 // against 1.37-1.53; 20M uniform nonzeros' mode 1 (16.7K a tile) 0.636-0.642 against 0.706-0.715.
+// The 0.6M uniform tensor (50K a tile) ran 38-42 us a mode over tiles against 30-40 (call 4).
 TilesSwitch tiles_switch() {
     if (env_is("TENSORSCOPE_FIBER_TILES", "1")) return TilesSwitch::On;
     if (env_is("TENSORSCOPE_FIBER_TILES", "0")) return TilesSwitch::Off;
@@ -131,11 +136,19 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
                                                 std::uint64_t nnz, const std::uint32_t* const* anc,
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
                                                 const float* vals) {
-    if (levels != 2 || nnz == 0 || nnz >= (std::uint64_t{1} << 32) || fibers >= (std::uint64_t{1} << 32))
+    // under 2^31 nonzeros: the kernel's 32-bit offsets run up to a chunk past a team's end
+    if (levels != 2 || nnz == 0 || nnz >= (std::uint64_t{1} << 31) || fibers >= (std::uint64_t{1} << 32))
         return nullptr;
     const TilesSwitch sw = tiles_switch();
     if (sw == TilesSwitch::Off || (sw == TilesSwitch::Rule && !fibers_short(fibers, nnz)))
         return nullptr;  // before any work
+    // a block's 192 KiB of shared memory (an A100 gives 163), and room for the tiles beside what
+    // the MTTKRP allocates later
+    if (static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)) < kSharedBytes)
+        return nullptr;
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "asking the device's free memory");
+    if (free < kRoomPerNonzero * nnz) return nullptr;
     auto t = std::make_unique<SharedTiles>();
     t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
     DeviceArray<std::uint32_t> fiber_of(nnz), largest(2);
@@ -165,9 +178,11 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
               "sorting the nonzeros by tile");
     }
     key = DeviceArray<std::uint32_t>(), key_alt = DeviceArray<std::uint32_t>();
+    DeviceArray<std::uint32_t> order = ids.Current() == id.get() ? std::move(id) : std::move(id_alt);
+    id = DeviceArray<std::uint32_t>(), id_alt = DeviceArray<std::uint32_t>();  // the sort's other buffer
     t->row = DeviceArray<std::uint32_t>(nnz), t->jk = DeviceArray<std::uint32_t>(nnz),
     t->vals = DeviceArray<float>(nnz);
-    tile_gather_kernel<<<grid_for(nnz), 256>>>(ids.Current(), fiber_of.get(), anc[0], anc[1], leaf, vals, nnz,
+    tile_gather_kernel<<<grid_for(nnz), 256>>>(order.get(), fiber_of.get(), anc[0], anc[1], leaf, vals, nnz,
                                                t->row.get(), t->jk.get(), t->vals.get());
     check(cudaGetLastError(), "gathering the tiles' nonzeros");
     std::vector<std::uint32_t> per_tile(tiles);

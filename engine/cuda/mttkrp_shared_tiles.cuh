@@ -2,7 +2,7 @@
 // in one block's shared memory, where shared_tiles_rule.hpp's rule says they pay
 // (TENSORSCOPE_FIBER_TILES=1 or =0 forces either way): the fiber kernels
 // gather every leaf and fiber row from L2, which caps the uniform shape at L2's gather rate
-// (17 GB of rows a mode at 10.5 TB/s: 1.62 ms, where B-CSF runs 2.29); here each block copies
+// (17 GB of rows a mode at 10.5 TB/s: 1.62 ms, where B-CSF's fiber kernels ran 2.29-2.46); here each block copies
 // a tile's rows into shared memory once and reads them there.
 // Private to engine/cuda: gpu_mttkrp.cu calls it.
 #pragma once
@@ -25,8 +25,8 @@ struct SharedTiles {
 };
 
 // The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:
-// the levels' index arrays); null where they do not apply (another order, 2^32 nonzeros or more,
-// the rule).
+// the levels' index arrays); null where they do not apply: another order, 2^31 nonzeros or more,
+// the rule, a GPU whose blocks cannot have 192 KiB of shared memory, too little free memory.
 std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
                                                 std::uint64_t nnz, const std::uint32_t* const* anc,
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,

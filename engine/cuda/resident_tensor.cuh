@@ -36,7 +36,7 @@ struct ResidentTensor::Impl {
         DeviceArray<std::uint64_t> fiber_ptr;
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
-        std::unique_ptr<SharedTiles> tiles;  // TENSORSCOPE_FIBER_TILES=1, a single order-3 tree: its root mode's runs
+        std::unique_ptr<SharedTiles> tiles;  // a single order-3 tree's root mode, where shared_tiles_rule.hpp says
     };
     std::vector<Part> parts;
     struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields

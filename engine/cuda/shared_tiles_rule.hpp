@@ -13,6 +13,10 @@ constexpr std::uint32_t kTileJ = 512, kTileK = 1024;  // rows of the fiber level
 constexpr std::uint64_t kTileChunk = 65536;           // nonzeros a block on large trees
 constexpr std::uint64_t kTileSmallChunk = 4096;       // ... and the fewest, on small ones
 constexpr std::uint64_t kTileDenseEnough = 16384;     // the fewest nonzeros a tile, on average, for tiles
+// The fewest nonzeros a tree for tiles: set between session 79's measurements (0.6M uniform
+// nonzeros ran slower over tiles, 20M faster), not tuned
+constexpr std::uint64_t kTileFewest = 4'000'000;
+constexpr std::uint64_t kTileMostChunk = std::uint64_t{1} << 24;  // a forced chunk's most (32-bit offsets)
 
 enum class TilesSwitch { Rule, On, Off };  // TENSORSCOPE_FIBER_TILES unset, =1, =0
 
@@ -20,18 +24,19 @@ inline std::uint64_t tile_count(std::uint64_t dim_j, std::uint64_t dim_k) {
     return (dim_j + kTileJ - 1) / kTileJ * ((dim_k + kTileK - 1) / kTileK);
 }
 
-// Fibers under 2 nonzeros on average (the fiber kernels then keep almost nothing in registers)
-// and tiles of kTileDenseEnough nonzeros or more on average (a tile's copy is worth it).
+// Fibers under 2 nonzeros on average (the fiber kernels then keep almost nothing in registers),
+// tiles of kTileDenseEnough nonzeros or more on average (a tile's copy is worth it), and a
+// tree of kTileFewest nonzeros or more.
 inline bool fibers_short(std::uint64_t fibers, std::uint64_t nnz) { return 2 * fibers > nnz; }
 inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t tiles, TilesSwitch s) {
     if (s != TilesSwitch::Rule) return s == TilesSwitch::On;
-    return tiles > 0 && fibers_short(fibers, nnz) && nnz / tiles >= kTileDenseEnough;
+    return tiles > 0 && nnz >= kTileFewest && fibers_short(fibers, nnz) && nnz / tiles >= kTileDenseEnough;
 }
 
 // kTileChunk nonzeros a block, fewer where that leaves under 8 blocks an SM (down to
-// kTileSmallChunk); forced (TENSORSCOPE_FIBER_TILE_CHUNK, 0 when unset) sets it, at least 1,024.
+// kTileSmallChunk); forced (TENSORSCOPE_FIBER_TILE_CHUNK, 0 when unset) sets it, 1,024 to 2^24.
 inline std::uint64_t tile_chunk(std::uint64_t nnz, int sms, std::uint64_t forced) {
-    if (forced) return std::max<std::uint64_t>(1024, forced);
+    if (forced) return std::clamp<std::uint64_t>(forced, 1024, kTileMostChunk);
     const std::uint64_t fill = nnz / (8 * static_cast<std::uint64_t>(std::max(1, sms)));
     return std::clamp(fill, kTileSmallChunk, kTileChunk);
 }

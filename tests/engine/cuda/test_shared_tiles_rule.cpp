@@ -22,13 +22,18 @@ private Q_SLOTS:
         QVERIFY(!tiles_wanted(19'000'000, 20'000'000, tile_count(20000, 40000), TilesSwitch::Rule));
     }
 
-    // The edges: exactly 2 nonzeros a fiber is not short; exactly 16K a tile is dense enough.
+    // The edges: exactly 2 nonzeros a fiber is not short; exactly 16K a tile is dense enough;
+    // exactly kTileFewest nonzeros is large enough, one fewer is not.
     void edges() {
         QVERIFY(!fibers_short(500, 1000));
         QVERIFY(fibers_short(501, 1000));
-        QVERIFY(tiles_wanted(kTileDenseEnough, kTileDenseEnough, 1, TilesSwitch::Rule));
-        QVERIFY(!tiles_wanted(kTileDenseEnough, kTileDenseEnough - 1, 1, TilesSwitch::Rule));
+        const std::uint64_t tiles = kTileFewest / kTileDenseEnough;  // 244, so 16,393 a tile
+        QVERIFY(tiles_wanted(kTileFewest, kTileFewest, tiles, TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(kTileFewest, kTileFewest - 1, 1, TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(kTileFewest, kTileFewest, kTileFewest / kTileDenseEnough + 1, TilesSwitch::Rule));
         QVERIFY(!tiles_wanted(1, 1, 0, TilesSwitch::Rule));
+        // session 79's 0.6M uniform tensor (50K a tile, fibers of about 1): too small
+        QVERIFY(!tiles_wanted(590'000, 600'000, 12, TilesSwitch::Rule));
     }
 
     // The switch overrides the rule both ways.
@@ -38,7 +43,7 @@ private Q_SLOTS:
     }
 
     // 64K a block on large trees; fewer so that an H200's 132 SMs get 8 blocks each, down to 4K;
-    // a forced chunk of at least 1,024.
+    // a forced chunk of 1,024 to 2^24.
     void chunks() {
         QCOMPARE(tile_chunk(76'900'000, 132, 0), kTileChunk);
         QCOMPARE(tile_chunk(20'000'000, 132, 0), std::uint64_t{20'000'000 / (8 * 132)});
@@ -46,6 +51,7 @@ private Q_SLOTS:
         QCOMPARE(tile_chunk(200'000, 0, 0), std::uint64_t{200'000 / 8});  // no SM count: one
         QCOMPARE(tile_chunk(76'900'000, 132, 100), std::uint64_t{1024});
         QCOMPARE(tile_chunk(76'900'000, 132, 32768), std::uint64_t{32768});
+        QCOMPARE(tile_chunk(76'900'000, 132, std::uint64_t{1} << 40), kTileMostChunk);
     }
 };
 
