@@ -73,9 +73,10 @@ int run_reorder(int argc, char** argv) {
         }
     }
     TerminalProgress progress;                  // on a terminal: the stage, its share and the time left
-    // --float: fp32 values, so that a .tsb written holds 4 bytes a value, as convert --float's
-    // (a float .tsb is read as doubles otherwise, and written so)
+    // The values as the input stores them (a float .tsb stays float; session 79 relabelled one
+    // into doubles, a file a fifth larger), or fp32 with --float, as convert --float
     LoadOptions options;
+    options.keep_stored_values = !args.flag("--float");
     if (args.flag("--float")) options.values = ValueType::F32;
     LoadedTensor loaded = load_tensor(in, options, progress);
     progress.stage(std::string("reordering by ") + reorder_method_name(method));

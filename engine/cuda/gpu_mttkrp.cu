@@ -289,7 +289,7 @@ namespace {
 
 // A single order-3 tree's root mode at rank 32 over shared-memory tiles where they pay
 // (mttkrp_shared_tiles.cu's tiles_wanted), built on upload; where the device has no room for
-// them (12 bytes a nonzero, 20 more while they are sorted), the fiber kernels run it.
+// them (12 bytes a nonzero kept, 20 at the build's peak), the fiber kernels run it.
 void add_shared_tiles(ResidentTensor::Impl::Part& p) {
     std::vector<const std::uint32_t*> anc;
     for (const auto& a : p.anc) anc.push_back(a.get());

@@ -1010,20 +1010,25 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir.filePath("y.tns")));
     }
 
-    // reorder --float writes a .tsb of fp32 values, as convert --float does, holding the same
-    // tensor relabelled the same way; without it a float .tsb comes back as doubles (session 79
-    // relabelled a 140M-nonzero float .tsb into a file a fifth larger).
-    void reorderFloatKeepsFourByteValues() {
+    // reorder keeps the values as the input stores them: a float .tsb stays float (session 79
+    // relabelled a 140M-nonzero float .tsb into doubles, a file a fifth larger), text stays
+    // double, and --float writes fp32 from either; the tensor is the same each way.
+    void reorderKeepsTheStoredValueType() {
         QTemporaryDir dir;
-        const QString f = dir.filePath("f.tsb"), r32 = dir.filePath("r32.tsb"), r64 = dir.filePath("r64.tsb");
-        QCOMPARE(cli({"convert", TS_SAMPLES_DIR "/jf17k-4d.tns.gz", f, "--float"}).status, 0);
-        QCOMPARE(cli({"reorder", f, r32, "--float"}).status, 0);
-        QCOMPARE(cli({"reorder", f, r64}).status, 0);
-        QVERIFY(cli({"info", r32}).out.contains("float values"));
-        QVERIFY(cli({"info", r64}).out.contains("double values"));
-        QVERIFY(QFileInfo(r32).size() < QFileInfo(r64).size());
-        QVERIFY(tstest::as_map(tscope::load_tensor(r32.toStdString()).tensor) ==
-                tstest::as_map(tscope::load_tensor(r64.toStdString()).tensor));
+        const QString gz = TS_SAMPLES_DIR "/jf17k-4d.tns.gz", f = dir.filePath("f.tsb");
+        const QString from_float = dir.filePath("a.tsb"), from_text = dir.filePath("b.tsb"),
+                      forced = dir.filePath("c.tsb");
+        QCOMPARE(cli({"convert", gz, f, "--float"}).status, 0);
+        QCOMPARE(cli({"reorder", f, from_float}).status, 0);
+        QCOMPARE(cli({"reorder", gz, from_text}).status, 0);
+        QCOMPARE(cli({"reorder", gz, forced, "--float"}).status, 0);
+        QVERIFY(cli({"info", from_float}).out.contains("float values"));
+        QVERIFY(cli({"info", from_text}).out.contains("double values"));
+        QVERIFY(cli({"info", forced}).out.contains("float values"));
+        QVERIFY(QFileInfo(from_float).size() < QFileInfo(from_text).size());
+        const auto text_map = tstest::as_map(tscope::load_tensor(from_text.toStdString()).tensor);
+        QVERIFY(tstest::as_map(tscope::load_tensor(from_float.toStdString()).tensor) == text_map);
+        QVERIFY(tstest::as_map(tscope::load_tensor(forced.toStdString()).tensor) == text_map);
     }
 
     // --reorder on decompose, bench and formats (issue 25): the work runs on the relabelled
