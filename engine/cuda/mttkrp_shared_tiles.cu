@@ -187,16 +187,9 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     check(cudaGetLastError(), "gathering the tiles' nonzeros");
     std::vector<std::uint32_t> per_tile(tiles);
     count.download(per_tile.data());
-    std::vector<uint4> items;
     const std::uint64_t step = tile_chunk(nnz, sm_count(), env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 0));
-    std::uint64_t start = 0;
-    for (std::uint64_t tile = 0; tile < tiles; ++tile) {
-        const std::uint64_t end = start + per_tile[tile];
-        for (std::uint64_t b = start; b < end; b += step)
-            items.push_back(make_uint4(static_cast<std::uint32_t>(tile), static_cast<std::uint32_t>(b),
-                                       static_cast<std::uint32_t>(std::min(end, b + step)), 0));
-        start = end;
-    }
+    std::vector<uint4> items;
+    for (const TileItem& it : tile_items(per_tile, step)) items.push_back(make_uint4(it.tile, it.begin, it.end, 0));
     t->items = DeviceArray<uint4>(items.data(), items.size());
     check(cudaDeviceSynchronize(), "building the tiles");
     return t;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace tscope::gpu {
 
@@ -39,6 +40,27 @@ inline std::uint64_t tile_chunk(std::uint64_t nnz, int sms, std::uint64_t forced
     if (forced) return std::clamp<std::uint64_t>(forced, 1024, kTileMostChunk);
     const std::uint64_t fill = nnz / (8 * static_cast<std::uint64_t>(std::max(1, sms)));
     return std::clamp(fill, kTileSmallChunk, kTileChunk);
+}
+
+// One block's work: nonzeros [begin, end) of the tile-sorted arrays, all in tile `tile`.
+struct TileItem {
+    std::uint32_t tile, begin, end;
+};
+
+// The blocks for tiles of per_tile[t] nonzeros each (stored one tile after another), each tile
+// cut into chunks of `step` nonzeros (its last one shorter); empty tiles get none. The offsets
+// fit 32 bits: the tiles are built for under 2^31 nonzeros.
+inline std::vector<TileItem> tile_items(const std::vector<std::uint32_t>& per_tile, std::uint64_t step) {
+    std::vector<TileItem> items;
+    std::uint64_t start = 0;
+    for (std::size_t tile = 0; tile < per_tile.size(); ++tile) {
+        const std::uint64_t end = start + per_tile[tile];
+        for (std::uint64_t b = start; b < end; b += step)
+            items.push_back({static_cast<std::uint32_t>(tile), static_cast<std::uint32_t>(b),
+                             static_cast<std::uint32_t>(std::min(end, b + step))});
+        start = end;
+    }
+    return items;
 }
 
 }  // namespace tscope::gpu

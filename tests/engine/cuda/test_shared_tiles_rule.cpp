@@ -4,6 +4,9 @@
 #include "cuda/shared_tiles_rule.hpp"
 #include "test_support.hpp"
 
+#include <array>
+#include <vector>
+
 using namespace tscope::gpu;
 
 class TestSharedTilesRule : public QObject {
@@ -52,6 +55,22 @@ private Q_SLOTS:
         QCOMPARE(tile_chunk(76'900'000, 132, 100), std::uint64_t{1024});
         QCOMPARE(tile_chunk(76'900'000, 132, 32768), std::uint64_t{32768});
         QCOMPARE(tile_chunk(76'900'000, 132, std::uint64_t{1} << 40), kTileMostChunk);
+    }
+
+    // Each tile cut into chunks, the last one shorter, the tiles one after another and empty
+    // ones skipped: every nonzero in exactly one block, of its own tile.
+    void itemsCoverEveryNonzeroOnce() {
+        const std::vector<TileItem> items = tile_items({0, 5, 3, 10, 0}, 4);
+        const std::vector<std::array<std::uint32_t, 3>> want = {{1, 0, 4},  {1, 4, 5},   {2, 5, 8},
+                                                                {3, 8, 12}, {3, 12, 16}, {3, 16, 18}};
+        QCOMPARE(items.size(), want.size());
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            QCOMPARE(items[i].tile, want[i][0]);
+            QCOMPARE(items[i].begin, want[i][1]);
+            QCOMPARE(items[i].end, want[i][2]);
+        }
+        QVERIFY(tile_items({}, 4).empty());
+        QCOMPARE(tile_items({7}, 65536).size(), std::size_t{1});
     }
 };
 
