@@ -288,18 +288,13 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
 namespace {
 
 // A single order-3 tree's root mode at rank 32 over shared-memory tiles where they pay
-// (mttkrp_shared_tiles.cu's tiles_wanted), built on upload; where the device has no room for
-// them (12 bytes a nonzero kept, 20 at the build's peak), the fiber kernels run it.
+// (shared_tiles_rule.hpp), built on upload; where the device has too little free memory for them
+// (build_shared_tiles asks first, as order_fibers_by_length does), the fiber kernels run it.
 void add_shared_tiles(ResidentTensor::Impl::Part& p) {
     std::vector<const std::uint32_t*> anc;
     for (const auto& a : p.anc) anc.push_back(a.get());
-    try {
-        p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
-                                     p.fiber_ptr.get(), p.leaf.get(), p.vals.get());
-    } catch (const Error& e) {
-        if (std::string(e.what()).rfind("out of GPU memory", 0) != 0) throw;  // cuda_util.cuh's check says so first
-        p.tiles.reset();
-    }
+    p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
+                                 p.fiber_ptr.get(), p.leaf.get(), p.vals.get());
 }
 
 }  // namespace
