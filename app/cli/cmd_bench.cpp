@@ -24,13 +24,6 @@ namespace tscope::cli {
 
 namespace {
 
-// The format column: "COO [sm]" where a kernel has several GPU variants.
-std::string label(const BenchResult& r) {
-    std::string s = format_name(r.format);
-    if (!r.variant.empty()) s.append(" [").append(r.variant).append("]");
-    return s;
-}
-
 // "43%", or "43% (gathers 91%)" where the row has the GPU's gather ceiling too ("gathers and
 // adds" where MM-CSF's atomics count in it).
 std::string of_bound(const BenchResult& r) {
@@ -52,7 +45,8 @@ constexpr const char* kRooflineLegend =
     "          rate of gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps,\n"
     "          share_of_gather_bound); MM-CSF's nonzeros at the mode's leaves and nodes at its middle\n"
     "          levels add a row each by an atomic instead, at the measured rate of such adds, the two\n"
-    "          times summed (--json: add_bytes, add_gbps);\n"
+    "          times summed (--json: add_bytes, add_gbps); over shared tiles (B-CSF (shared tiles), --json\n"
+    "          path) the gathers are the tiles' rows each block copies, the adds one per run of one row;\n"
     "          GFLOP/s = the kernel's flops as COO counts them (MTTKRP 3 nnz R) / median: a format that\n"
     "          shares products along its fibers does fewer, so its rate can pass the peak\n\n";
 
@@ -70,6 +64,7 @@ Json row_json(const BenchResult& r) {
              {"format", format_name(r.format)},
              {"backend", backend_name(r.backend)},
              {"variant", r.variant},
+             {"path", r.path},
              {"mode", r.mode + 1},
              {"rank", r.rank},
              {"ran", r.ran},
@@ -220,7 +215,8 @@ Sweeps sweeps_of(const std::vector<BenchResult>& results) {
     Sweeps sweeps;
     for (const BenchResult& r : results)
         if (r.ran) {
-            auto& s = sweeps[{label(r), backend_name(r.backend)}];
+            // a format's sweep whatever path each mode took (B-CSF's modes over tiles or not)
+            auto& s = sweeps[{format_label(r, false), backend_name(r.backend)}];
             s.first += r.median_s;
             ++s.second;
         }
@@ -250,7 +246,7 @@ bool request_failed(const std::vector<BenchResult>& results, const BenchRequest&
         infinite = infinite || std::isinf(e);
         reference_infinite = reference_infinite || (std::isinf(e) && r.backend == Backend::CpuRef);
         if (++failed_checks > 5) continue;  // the rest counted below
-        std::cerr << "error: check failed: " << kernel_name(r.kernel) << " " << label(r) << " on "
+        std::cerr << "error: check failed: " << kernel_name(r.kernel) << " " << format_label(r) << " on "
                   << backend_name(r.backend) << ", mode " << r.mode + 1 << ": max relative error "
                   << (std::isinf(e) ? std::string("inf") : number(e)) << " against cpu-ref, above "
                   << number(error_limit(r)) << "\n";
@@ -291,15 +287,16 @@ void print_table(const std::string& path, const CooTensor& t, const std::vector<
     TextTable table(cells(header));
     for (const BenchResult& r : results) {
         if (!r.ran) {
-            table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                             std::to_string(r.rank), "-", "-", "-", "-", "-", "-", "-", "-", "not run " + table.note(r.error)}));
+            table.add(cells({kernel_name(r.kernel), format_label(r), backend_name(r.backend),
+                             std::to_string(r.mode + 1), std::to_string(r.rank), "-", "-", "-", "-", "-", "-", "-", "-",
+                             "not run " + table.note(r.error)}));
             continue;
         }
-        table.add(cells({kernel_name(r.kernel), label(r), backend_name(r.backend), std::to_string(r.mode + 1),
-                         std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
-                         number(r.gflops), number(r.gbps), human_bytes(r.bytes_moved), number(r.intensity),
-                         of_bound(r),
-                         r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)}));
+        table.add(
+            cells({kernel_name(r.kernel), format_label(r), backend_name(r.backend), std::to_string(r.mode + 1),
+                   std::to_string(r.rank), number(r.median_s), r.backend == Backend::Cuda ? number(r.transfer_s) : "-",
+                   number(r.gflops), number(r.gbps), human_bytes(r.bytes_moved), number(r.intensity), of_bound(r),
+                   r.max_rel_error ? number(*r.max_rel_error, 2) : "-", number(r.build_seconds)}));
         if (r.gpus) {
             std::string parts;
             for (std::uint64_t n : r.per_gpu_nnz) {

@@ -141,6 +141,8 @@ public:
     virtual std::uint64_t vector_packed() const { return 0; }
     // The GPU kernels to compare for a (backend, format), each run as its own row; {""}: one.
     virtual std::vector<std::string> variants(Backend, FormatKind) const { return {""}; }
+    // cuda MTTKRP: the prepared run's traffic where it goes over shared-memory tiles.
+    virtual std::optional<SharedTileTraffic> shared_tiles(int) const { return std::nullopt; }
     void set_variant(const std::string& v) { variant_ = v; }
 
 protected:
@@ -236,6 +238,9 @@ public:
         }));
     }
     const DenseMatrix* output() const override { return &out_; }
+    std::optional<SharedTileTraffic> shared_tiles(int mode) const override {
+        return plan_ ? plan_->shared_tiles(mode, req_.rank) : std::nullopt;
+    }
 
 private:
     DenseMatrix out_;
@@ -604,7 +609,11 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gflops = kernel->flops(mode) / row.median_s / 1e9;
                     row.bytes_moved = kernel->bytes(*format, mode, backend);
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
-                    const RowTraffic rows = row_traffic(t, *format, mode, request.kernel, backend, row.rank);
+                    RowTraffic rows = row_traffic(t, *format, mode, request.kernel, backend, row.rank);
+                    if (const auto tiles = kernel->shared_tiles(mode)) {
+                        row.path = "shared tiles";
+                        rows = tile_row_traffic(*tiles, row.rank);
+                    }
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();
@@ -624,6 +633,13 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
         }
     }
     return results;
+}
+
+std::string format_label(const BenchResult& r, bool with_path) {
+    std::string s = format_name(r.format);
+    if (!r.variant.empty()) s.append(" [").append(r.variant).append("]");
+    if (with_path && !r.path.empty()) s.append(" (").append(r.path).append(")");
+    return s;
 }
 
 }  // namespace tscope

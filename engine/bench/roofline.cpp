@@ -14,6 +14,7 @@
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format_visit.hpp"
+#include "tscope/kernels/mttkrp.hpp"
 
 namespace tscope {
 
@@ -156,6 +157,10 @@ RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, Kern
                                },
                                [](const SparseFormat&) {}});
     return rows;
+}
+
+RowTraffic tile_row_traffic(const SharedTileTraffic& tiles, std::uint64_t rank) {
+    return {tiles.copied_bytes, tiles.added_rows * rank * sizeof(float)};
 }
 
 void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak) {

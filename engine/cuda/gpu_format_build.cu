@@ -293,6 +293,8 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
     }
     impl->nnz = n;
     impl->parts.push_back(build_part(c, order, split, perm, n));
+    perm = DeviceArray<std::uint32_t>();   // before the tiles ask for their room
+    add_shared_tiles(impl->parts.back());  // the CPD's trees, each rooted at its mode
     return ResidentTensor(std::move(impl));
 }
 

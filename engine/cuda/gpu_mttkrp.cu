@@ -23,6 +23,7 @@
 #include "mttkrp_warp_kernels.cuh"
 #include "piece_ranges.cuh"
 #include "resident_tensor.cuh"
+#include "shared_tiles_rule.hpp"
 #include "wide_teams.hpp"
 
 namespace tscope::gpu {
@@ -285,19 +286,12 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
     upload_s_ = Event::seconds(t0, t1);
 }
 
-namespace {
-
-// A single order-3 tree's root mode at rank 32 over shared-memory tiles where they pay
-// (shared_tiles_rule.hpp), built on upload; where the device has too little free memory for them
-// (build_shared_tiles asks first, as order_fibers_by_length does), the fiber kernels run it.
 void add_shared_tiles(ResidentTensor::Impl::Part& p) {
     std::vector<const std::uint32_t*> anc;
     for (const auto& a : p.anc) anc.push_back(a.get());
     p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
                                  p.fiber_ptr.get(), p.leaf.get(), p.vals.get());
 }
-
-}  // namespace
 
 ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::make_unique<Impl>()) {
     use_device();
@@ -401,6 +395,13 @@ std::uint64_t ResidentTensor::device_bytes() const {
         if (const auto& t = p.tiles) b += (t->row.size() + t->jk.size() + t->vals.size()) * 4 + t->items.size() * 16;
     }
     return b;
+}
+
+ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int mode, std::uint64_t R) const {
+    if (impl_->parts.size() != 1 || !impl_->parts[0].tiles || !shared_tiles_apply(*impl_->parts[0].tiles, mode, R))
+        return {};
+    const SharedTiles& t = *impl_->parts[0].tiles;
+    return {t.items.size(), kTileBytes, t.row_runs};
 }
 
 std::uint64_t ResidentTensor::nnz() const {

@@ -147,6 +147,13 @@ public:
     // Device bytes of the tensor's arrays.
     std::uint64_t device_bytes() const;
     std::uint64_t nnz() const;
+    // Where mode's launch at rank R runs over shared-memory tiles (mttkrp_shared_tiles.cuh): its
+    // blocks, the bytes each copies into shared memory, and the output-row adds it makes; all 0
+    // where the launch runs other kernels.
+    struct TileTraffic {
+        std::uint64_t blocks = 0, block_bytes = 0, row_adds = 0;
+    };
+    TileTraffic shared_tiles(int mode, std::uint64_t R) const;
     // The fiber layout back on the host, for tests against the host builds: per part, its
     // fiber_ptr, each ancestor level's indices, the leaf indices and the values.
     struct HostCopy {

@@ -34,6 +34,7 @@ bool ResidentTensor::accumulates_in_double(int, std::uint64_t) const { return fa
 void ResidentTensor::reserve_copies(int, std::uint64_t) const {}
 std::uint64_t ResidentTensor::device_bytes() const { return 0; }
 std::uint64_t ResidentTensor::nnz() const { return 0; }
+ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int, std::uint64_t) const { return {}; }
 std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const { none(); }
 
 struct DeviceCoo::Impl {};

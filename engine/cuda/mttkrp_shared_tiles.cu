@@ -19,9 +19,9 @@
 namespace tscope::gpu {
 namespace {
 
-constexpr std::uint32_t kR4 = 8;  // float4s a row (rank 32)
+constexpr std::uint32_t kR4 = kTileRowBytes / sizeof(float4);  // float4s a row (rank 32)
 constexpr int kThreads = 1024;
-constexpr std::size_t kSharedBytes = std::size_t{kTileJ + kTileK} * kR4 * sizeof(float4);
+constexpr std::uint32_t kTeams = kThreads / kR4;  // of 8 lanes, each a float4 of the row
 // Free device memory a nonzero that the build asks for: 20 bytes at its peak (the nonzero's
 // fiber, the sort's keys and ids double buffered), 12 kept, and as much again for what the
 // MTTKRP allocates later (factors, output).
@@ -84,7 +84,18 @@ __global__ void tile_gather_kernel(const std::uint32_t* id, const std::uint32_t*
     }
 }
 
+// Team `team`'s nonzeros of an item of n: [lo, hi) from the item's first. The kernel's split,
+// which row_runs_kernel counts the adds of.
+__device__ inline uint2 team_range(std::uint32_t n, std::uint32_t team) {
+    const std::uint32_t per = (n + kTeams - 1) / kTeams;
+    return make_uint2(min(n, team * per), min(n, (team + 1) * per));
+}
+
 // One block: a tile's rows into shared memory, then its teams' runs of the item's nonzeros.
+// Spread: lane l of a team loads nonzero l of each 8 and the team walks them by shuffles, one
+// load a lane for 8 nonzeros where each lane loading every nonzero takes 8, and 16 nonzeros in
+// flight a team where the registers (64 at 1,024 threads) hold 4 otherwise.
+template <bool Spread>
 __global__ void __launch_bounds__(kThreads, 1)
     shared_tiles_kernel(const uint4* items, const std::uint32_t* row, const std::uint32_t* jk, const float* vals,
                         std::uint32_t k_tiles, std::uint64_t dim_j, std::uint64_t dim_k, const float4* fj,
@@ -105,9 +116,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         sk[x] = r < dim_k ? fk[r * kR4 + x % kR4] : zero;
     }
     __syncthreads();
-    const std::uint32_t lane = threadIdx.x % kR4, team = threadIdx.x / kR4, teams = kThreads / kR4;
-    const std::uint32_t n = item.z - item.y, per = (n + teams - 1) / teams;
-    const std::uint32_t lo = item.y + min(n, team * per), hi = item.y + min(n, (team + 1) * per);
+    const std::uint32_t lane = threadIdx.x % kR4;
+    const uint2 range = team_range(item.z - item.y, threadIdx.x / kR4);
+    const std::uint32_t lo = item.y + range.x, hi = item.y + range.y;
     float4 acc = zero;
     std::uint32_t current = ~0u;
     auto step = [&](std::uint32_t i, std::uint32_t p, float v) {
@@ -118,6 +129,22 @@ __global__ void __launch_bounds__(kThreads, 1)
         fma4(acc, v, sj[(p & 0xffffu) * kR4 + lane] * sk[(p >> 16) * kR4 + lane]);
     };
     std::uint32_t z = lo;
+    if constexpr (Spread) {
+        const unsigned team_lanes = 0xffu << (threadIdx.x % 32 / kR4 * kR4);  // a team runs alike: lo, hi
+        for (; z + 2 * kR4 <= hi; z += 2 * kR4) {
+            const std::uint32_t i0 = row[z + lane], p0 = jk[z + lane];
+            const std::uint32_t i1 = row[z + kR4 + lane], p1 = jk[z + kR4 + lane];
+            const float v0 = vals[z + lane], v1 = vals[z + kR4 + lane];
+#pragma unroll
+            for (int u = 0; u < static_cast<int>(kR4); ++u)
+                step(__shfl_sync(team_lanes, i0, u, kR4), __shfl_sync(team_lanes, p0, u, kR4),
+                     __shfl_sync(team_lanes, v0, u, kR4));
+#pragma unroll
+            for (int u = 0; u < static_cast<int>(kR4); ++u)
+                step(__shfl_sync(team_lanes, i1, u, kR4), __shfl_sync(team_lanes, p1, u, kR4),
+                     __shfl_sync(team_lanes, v1, u, kR4));
+        }
+    }
     for (; z + 4 <= hi; z += 4) {  // four nonzeros' loads in flight before the first add
         std::uint32_t i[4], p[4];
         float v[4];
@@ -130,42 +157,57 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * kR4 + lane, acc);
 }
 
-}  // namespace
+// runs += the output-row adds shared_tiles_kernel makes on the block's item: one per run of one
+// row in each team's nonzeros (for the bench's roofline, SharedTiles::row_runs).
+__global__ void row_runs_kernel(const uint4* items, const std::uint32_t* row, unsigned long long* runs) {
+    const uint4 item = items[blockIdx.x];
+    const std::uint32_t n = item.z - item.y, per = (n + kTeams - 1) / kTeams;
+    unsigned long long mine = 0;
+    for (std::uint32_t x = threadIdx.x; x < n; x += blockDim.x)
+        mine += x % per == 0 || row[item.y + x] != row[item.y + x - 1];
+    for (int d = 16; d > 0; d /= 2) mine += __shfl_down_sync(0xffffffffu, mine, d);
+    if (threadIdx.x % 32 == 0 && mine) atomicAdd(runs, mine);
+}
 
-std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
-                                                std::uint64_t nnz, const std::uint32_t* const* anc,
-                                                const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
-                                                const float* vals) {
+// Whether a tree may take tiles at all, before any work on the device: the shape the kernel
+// takes, the switch and the fibers' rule, a block's 192 KiB of shared memory (an A100 gives 163),
+// and room for the tiles beside what the MTTKRP allocates later.
+bool tiles_may_apply(int levels, std::uint64_t fibers, std::uint64_t nnz, TilesSwitch sw) {
     // under 2^31 nonzeros: the kernel's 32-bit offsets run up to a chunk past a team's end
-    if (levels != 2 || nnz == 0 || nnz >= (std::uint64_t{1} << 31) || fibers >= (std::uint64_t{1} << 32))
-        return nullptr;
-    const TilesSwitch sw = tiles_switch();
-    if (sw == TilesSwitch::Off || (sw == TilesSwitch::Rule && !fibers_short(fibers, nnz)))
-        return nullptr;  // before any work
-    // a block's 192 KiB of shared memory (an A100 gives 163), and room for the tiles beside what
-    // the MTTKRP allocates later
-    if (static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)) < kSharedBytes)
-        return nullptr;
+    if (levels != 2 || nnz == 0 || nnz >= (std::uint64_t{1} << 31) || fibers >= (std::uint64_t{1} << 32)) return false;
+    if (sw == TilesSwitch::Off || (sw == TilesSwitch::Rule && !fibers_short(fibers, nnz))) return false;
+    if (static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)) < kTileBytes)
+        return false;
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "asking the device's free memory");
-    if (free < kRoomPerNonzero * nnz) return nullptr;
-    auto t = std::make_unique<SharedTiles>();
-    t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
+    return free >= kRoomPerNonzero * nnz;
+}
+
+// The fiber of each nonzero, and the two gathered factors' row counts into t (Fibers carries no
+// dims: the largest index of each level, found in one pass at upload).
+DeviceArray<std::uint32_t> number_nonzeros(SharedTiles& t, std::uint64_t fibers, std::uint64_t nnz,
+                                           const std::uint32_t* fiber_j, const std::uint64_t* fiber_ptr,
+                                           const std::uint32_t* leaf) {
     DeviceArray<std::uint32_t> fiber_of(nnz), largest(2);
     largest.zero();
     fiber_of_kernel<<<grid_for(fibers), 256>>>(fiber_ptr, fibers, fiber_of.get());
-    largest_kernel<<<grid_for(std::max(fibers, nnz)), 256>>>(anc[1], fibers, leaf, nnz, largest.get());
+    largest_kernel<<<grid_for(std::max(fibers, nnz)), 256>>>(fiber_j, fibers, leaf, nnz, largest.get());
     check(cudaGetLastError(), "numbering the tiles' nonzeros");
     std::uint32_t big[2];
     largest.download(big);
-    t->dim_j = std::uint64_t{big[0]} + 1, t->dim_k = std::uint64_t{big[1]} + 1;
-    t->k_tiles = static_cast<std::uint32_t>((t->dim_k + kTileK - 1) / kTileK);
-    const std::uint64_t tiles = tile_count(t->dim_j, t->dim_k);
-    if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles, sw)) return nullptr;
+    t.dim_j = std::uint64_t{big[0]} + 1, t.dim_k = std::uint64_t{big[1]} + 1;
+    t.k_tiles = static_cast<std::uint32_t>((t.dim_k + kTileK - 1) / kTileK);
+    return fiber_of;
+}
+
+// The nonzeros' ids in tile order (a stable radix sort on the tile number, so each tile keeps the
+// tree's order), and per_tile[x] = the nonzeros of tile x.
+DeviceArray<std::uint32_t> sort_by_tile(const SharedTiles& t, const std::uint32_t* fiber_of,
+                                        const std::uint32_t* fiber_j, const std::uint32_t* leaf, std::uint64_t nnz,
+                                        std::uint64_t tiles, std::vector<std::uint32_t>& per_tile) {
     DeviceArray<std::uint32_t> key(nnz), key_alt(nnz), id(nnz), id_alt(nnz), count(tiles);
     count.zero();
-    tile_key_kernel<<<grid_for(nnz), 256>>>(fiber_of.get(), anc[1], leaf, nnz, t->k_tiles, key.get(), id.get(),
-                                            count.get());
+    tile_key_kernel<<<grid_for(nnz), 256>>>(fiber_of, fiber_j, leaf, nnz, t.k_tiles, key.get(), id.get(), count.get());
     check(cudaGetLastError(), "keying the nonzeros by tile");
     int bits = 1;
     while ((std::uint64_t{1} << bits) < tiles) ++bits;
@@ -177,20 +219,49 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
         check(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys, ids, nnz, 0, bits),
               "sorting the nonzeros by tile");
     }
-    key = DeviceArray<std::uint32_t>(), key_alt = DeviceArray<std::uint32_t>();
-    DeviceArray<std::uint32_t> order = ids.Current() == id.get() ? std::move(id) : std::move(id_alt);
-    id = DeviceArray<std::uint32_t>(), id_alt = DeviceArray<std::uint32_t>();  // the sort's other buffer
+    per_tile.resize(tiles);
+    count.download(per_tile.data());
+    return ids.Current() == id.get() ? std::move(id) : std::move(id_alt);  // the others go here
+}
+
+// The blocks' items (tile_items: chunks of each tile) onto the device, and the adds they make.
+void cut_items(SharedTiles& t, const std::vector<std::uint32_t>& per_tile, std::uint64_t nnz) {
+    const std::uint64_t step = tile_chunk(nnz, sm_count(), env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 0));
+    std::vector<uint4> items;
+    for (const TileItem& it : tile_items(per_tile, step)) items.push_back(make_uint4(it.tile, it.begin, it.end, 0));
+    t.items = DeviceArray<uint4>(items.data(), items.size());
+    DeviceArray<unsigned long long> runs(1);
+    runs.zero();
+    if (!items.empty())
+        row_runs_kernel<<<static_cast<unsigned>(items.size()), 256>>>(t.items.get(), t.row.get(), runs.get());
+    check(cudaGetLastError(), "counting the tiles' output rows");
+    unsigned long long counted = 0;
+    runs.download(&counted);
+    t.row_runs = counted;
+}
+
+}  // namespace
+
+std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
+                                                std::uint64_t nnz, const std::uint32_t* const* anc,
+                                                const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
+                                                const float* vals) {
+    const TilesSwitch sw = tiles_switch();
+    if (!tiles_may_apply(levels, fibers, nnz, sw)) return nullptr;
+    auto t = std::make_unique<SharedTiles>();
+    t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
+    t->spread_loads = env_is("TENSORSCOPE_FIBER_TILE_LOADS", "spread");
+    const DeviceArray<std::uint32_t> fiber_of = number_nonzeros(*t, fibers, nnz, anc[1], fiber_ptr, leaf);
+    const std::uint64_t tiles = tile_count(t->dim_j, t->dim_k);
+    if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles, sw)) return nullptr;
+    std::vector<std::uint32_t> per_tile;
+    const DeviceArray<std::uint32_t> order = sort_by_tile(*t, fiber_of.get(), anc[1], leaf, nnz, tiles, per_tile);
     t->row = DeviceArray<std::uint32_t>(nnz), t->jk = DeviceArray<std::uint32_t>(nnz),
     t->vals = DeviceArray<float>(nnz);
     tile_gather_kernel<<<grid_for(nnz), 256>>>(order.get(), fiber_of.get(), anc[0], anc[1], leaf, vals, nnz,
                                                t->row.get(), t->jk.get(), t->vals.get());
     check(cudaGetLastError(), "gathering the tiles' nonzeros");
-    std::vector<std::uint32_t> per_tile(tiles);
-    count.download(per_tile.data());
-    const std::uint64_t step = tile_chunk(nnz, sm_count(), env_unsigned("TENSORSCOPE_FIBER_TILE_CHUNK", 0));
-    std::vector<uint4> items;
-    for (const TileItem& it : tile_items(per_tile, step)) items.push_back(make_uint4(it.tile, it.begin, it.end, 0));
-    t->items = DeviceArray<uint4>(items.data(), items.size());
+    cut_items(*t, per_tile, nnz);
     check(cudaDeviceSynchronize(), "building the tiles");
     return t;
 }
@@ -199,11 +270,11 @@ bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R) { retur
 
 void launch_shared_tiles(const SharedTiles& t, const float* const* factors, float* out) {
     if (t.items.size() == 0) return;
+    const auto kernel = t.spread_loads ? shared_tiles_kernel<true> : shared_tiles_kernel<false>;
     // past 48 KiB a block asks for it (on the device it runs on, so every launch)
-    check(cudaFuncSetAttribute(shared_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(kSharedBytes)),
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kTileBytes)),
           "sizing the tiles' shared memory");
-    shared_tiles_kernel<<<static_cast<unsigned>(t.items.size()), kThreads, kSharedBytes>>>(
+    kernel<<<static_cast<unsigned>(t.items.size()), kThreads, kTileBytes>>>(
         t.items.get(), t.row.get(), t.jk.get(), t.vals.get(), t.k_tiles, t.dim_j, t.dim_k,
         reinterpret_cast<const float4*>(factors[t.mode_j]), reinterpret_cast<const float4*>(factors[t.mode_k]),
         reinterpret_cast<float4*>(out));

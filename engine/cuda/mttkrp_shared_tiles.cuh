@@ -22,6 +22,9 @@ struct SharedTiles {
     DeviceArray<std::uint32_t> row, jk;  // per nonzero: output row, (j, k) within the tile
     DeviceArray<float> vals;
     DeviceArray<uint4> items;  // blocks: (tile, first nonzero, end, 0)
+    std::uint64_t row_runs = 0;  // the output-row adds a launch makes: runs of one row in a team's nonzeros
+    bool spread_loads =
+        false;  // TENSORSCOPE_FIBER_TILE_LOADS=spread: the kernel's lanes load apart (session 80, unmeasured)
 };
 
 // The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:

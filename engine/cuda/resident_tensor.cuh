@@ -51,4 +51,10 @@ struct ResidentTensor::Impl {
     std::unique_ptr<BlcoArrays> blco;
 };
 
+// A single order-3 tree's root mode at rank 32 over shared-memory tiles where they pay
+// (shared_tiles_rule.hpp), built where the tree is made (an upload, a device build); where the
+// device has too little free memory for them (build_shared_tiles asks first, as
+// order_fibers_by_length does), the fiber kernels run it. Defined in gpu_mttkrp.cu.
+void add_shared_tiles(ResidentTensor::Impl::Part& p);
+
 }  // namespace tscope::gpu

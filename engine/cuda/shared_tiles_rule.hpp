@@ -11,6 +11,9 @@
 namespace tscope::gpu {
 
 constexpr std::uint32_t kTileJ = 512, kTileK = 1024;  // rows of the fiber level's and the leaves' factors a tile holds
+constexpr std::uint32_t kTileRowBytes = 128;          // a row at the tiles' one rank, 32 floats
+constexpr std::uint64_t kTileBytes =
+    std::uint64_t{kTileJ + kTileK} * kTileRowBytes;   // a block's shared memory: 192 KiB
 constexpr std::uint64_t kTileChunk = 65536;           // nonzeros a block on large trees
 constexpr std::uint64_t kTileSmallChunk = 4096;       // ... and the fewest, on small ones
 constexpr std::uint64_t kTileDenseEnough = 16384;     // the fewest nonzeros a tile, on average, for tiles

@@ -71,6 +71,13 @@ MttkrpPlan::MttkrpPlan(MttkrpPlan&&) noexcept = default;
 
 double MttkrpPlan::upload_seconds() const { return resident_ ? resident_->tensor->upload_seconds() : 0.0; }
 
+std::optional<SharedTileTraffic> MttkrpPlan::shared_tiles(int mode, std::uint64_t rank) const {
+    if (!resident_) return std::nullopt;
+    const gpu::ResidentTensor::TileTraffic t = resident_->tensor->shared_tiles(mode, rank);
+    if (t.blocks == 0) return std::nullopt;
+    return SharedTileTraffic{t.blocks * t.block_bytes, t.row_adds};
+}
+
 void MttkrpPlan::compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control,
                          DeviceTiming* timing) {
     if (!resident_) {

@@ -51,6 +51,7 @@ QString readRow(const QJsonObject& o, tscope::BenchResult& r) {
     if (!o.value(QStringLiteral("ran")).isBool()) return QObject::tr("\"ran\" should be true or false");
     r.ran = o.value(QStringLiteral("ran")).toBool();
     r.variant = o.value(QStringLiteral("variant")).toString().toStdString();
+    r.path = o.value(QStringLiteral("path")).toString().toStdString();
     r.error = o.value(QStringLiteral("error")).toString().toStdString();
     r.device = o.value(QStringLiteral("device")).toString().toStdString();
     r.peak_source = o.value(QStringLiteral("peak_source")).toString().toStdString();

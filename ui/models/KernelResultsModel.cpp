@@ -43,11 +43,7 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     };
     switch (index.column()) {
     case Kernel: return QString::fromLatin1(tscope::kernel_name(r.kernel));
-    case Format: {
-        QString f = QString::fromLatin1(tscope::format_name(r.format));
-        if (!r.variant.empty()) f += QStringLiteral(" [%1]").arg(QString::fromStdString(r.variant));
-        return f;
-    }
+    case Format: return QString::fromStdString(tscope::format_label(r));
     case Backend: return QString::fromLatin1(tscope::backend_name(r.backend));
     case Mode: return r.mode + 1;
     case Rank:  // a row that did not run may carry none (a recording's read 0)

@@ -57,6 +57,7 @@ QString pointLabel(const tscope::BenchResult& r, bool severalModes) {
     QString s = QStringLiteral("%1/%2").arg(QString::fromLatin1(tscope::format_name(r.format)),
                                             QString::fromLatin1(tscope::backend_name(r.backend)));
     if (!r.variant.empty()) s += QStringLiteral(" [%1]").arg(QString::fromStdString(r.variant));
+    if (!r.path.empty()) s += QStringLiteral(" (%1)").arg(QString::fromStdString(r.path));
     if (severalModes) s += QObject::tr(" m%1").arg(r.mode + 1);
     return s;
 }

@@ -30,6 +30,18 @@ class TestKernelBench : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The format column's words: the variant in brackets, the path the engine took in parentheses.
+    void formatLabelNamesVariantAndPath() {
+        BenchResult r{};
+        r.format = FormatKind::BCSF;
+        QCOMPARE(format_label(r), std::string("B-CSF"));
+        r.path = "shared tiles";
+        QCOMPARE(format_label(r), std::string("B-CSF (shared tiles)"));
+        QCOMPARE(format_label(r, false), std::string("B-CSF"));
+        r.format = FormatKind::COO, r.variant = "sm", r.path.clear();
+        QCOMPARE(format_label(r), std::string("COO [sm]"));
+    }
+
     void rowsCarryAnOutputOnlyWhereAsked_data() {
         QTest::addColumn<int>("kernel");
         QTest::addRow("MTTKRP") << static_cast<int>(KernelKind::MTTKRP);

@@ -11,6 +11,7 @@
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/formats/format.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/sptv.hpp"
 
 using namespace tscope;
@@ -165,6 +166,19 @@ private Q_SLOTS:
             QCOMPARE(bcsf.gathered, t.nnz() * 128);
             QCOMPARE(bcsf.added, std::uint64_t{0});
         }
+    }
+
+    // Over shared-memory tiles: the blocks' copies as gathers, R floats added per run of one row.
+    void tileRowTrafficCountsCopiesAndRuns() {
+        const RowTraffic r32 = tile_row_traffic(SharedTileTraffic{3 * 196608, 1000}, 32);
+        QCOMPARE(r32.gathered, std::uint64_t{589824});
+        QCOMPARE(r32.added, std::uint64_t{128000});
+        QCOMPARE(tile_row_traffic(SharedTileTraffic{196608, 7}, 16).added, std::uint64_t{448});
+        BenchResult row{};
+        row.ran = true, row.backend = Backend::Omp;  // no device rates here: the bound stays unset
+        row.median_s = 1e-3, row.bytes_moved = 1000, row.gather_bytes = r32.gathered, row.add_bytes = r32.added;
+        fill_roofline(row, 10, PeakFigure{5, "measured"});
+        QCOMPARE(row.gather_bound_s, 0.0);
     }
 
     void rowsThatDidNotRunStayEmpty() {

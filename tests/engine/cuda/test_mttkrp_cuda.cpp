@@ -12,6 +12,7 @@
 #include "tscope/bench/roofline.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/formats/format.hpp"
+#include "tscope/formats/format_visit.hpp"
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/tensor/coo_ops.hpp"
@@ -289,6 +290,7 @@ private Q_SLOTS:
         QVERIFY(std::fabs(b.gather_bound_s - double(b.gather_bytes) / (b.gather_gbps * 1e9)) <= 1e-12 * b.gather_bound_s);
         QVERIFY(std::fabs(b.share_of_gather_bound - b.gather_bound_s / b.median_s) <= 1e-12 * b.share_of_gather_bound);
         QCOMPARE(b.add_bytes, std::uint64_t{0});
+        QVERIFY(b.path.empty());  // 20,000 nonzeros: under the tiles' rule
         QCOMPARE(rows[1].gather_bytes, std::uint64_t{0});
         QCOMPARE(rows[1].gather_bound_s, 0.0);
         // MM-CSF: its atomic adds at their own measured rate, the two times summed
@@ -428,15 +430,78 @@ private Q_SLOTS:
             QVERIFY(mttkrp_cuda_upload(*f)->device_bytes() >= without + 12 * t.nnz());
         }
         const ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
-        for (FormatKind kind : {FormatKind::CSF, FormatKind::BCSF})
-            for (int built_for = 0; built_for < 3; ++built_for) {
-                FormatOptions o;
-                o.mode = built_for;
-                check_every_mode_within_1e5(t, *build_format(kind, t, o), {32, 16}, 80 + std::uint64_t(built_for));
-            }
+        for (const char* loads : {"", "spread"}) {  // each lane loading every nonzero, and lanes apart
+            const ScopedEnv how("TENSORSCOPE_FIBER_TILE_LOADS", loads);
+            for (FormatKind kind : {FormatKind::CSF, FormatKind::BCSF})
+                for (int built_for = 0; built_for < 3; ++built_for) {
+                    FormatOptions o;
+                    o.mode = built_for;
+                    check_every_mode_within_1e5(t, *build_format(kind, t, o), {32, 16}, 80 + std::uint64_t(built_for));
+                }
+        }
         check_small_trees_and_lastfm(500);
         const std::string path = tstest::shared_tensor("movielens-100k.tns");
         if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
+    }
+
+    // A bench row over the tiles says so and counts their traffic: the blocks' copies of 192 KiB
+    // of rows, and an output row added per run of one row in a team's nonzeros, at least one per
+    // (tile, output row) the nonzeros hold and at most one more per team start (128 a block).
+    void sharedTilesTellTheBenchTheirTraffic() {
+        const CooTensor t = tstest::random_tensor({3000, 1500, 5000}, 200000, 78, Distribution::PowerLaw);
+        const ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
+        FormatOptions o;
+        o.mode = 0;
+        const auto f = build_format(FormatKind::CSF, t, o);
+        const MttkrpPlan plan(Backend::Cuda, *f);
+        const int cc = query_gpu().cc_major;
+        if (cc != 9 && cc != 10) {  // no 192 KiB of shared memory a block: the fiber kernels
+            QVERIFY(!plan.shared_tiles(0, 32));
+            QSKIP("the tiles need compute capability 9 or 10");
+        }
+        QVERIFY(plan.shared_tiles(0, 32));
+        QVERIFY(!plan.shared_tiles(0, 16));  // rank 32 only
+        QVERIFY(!plan.shared_tiles(1, 32));  // the root's mode only
+        std::vector<int> order;
+        visit_format(*f, overloaded{[&]<class I, class V>(const CsfFormat<I, V>& x) { order = x.order; },
+                                    [](const SparseFormat&) {}});
+        QCOMPARE(order.size(), std::size_t{3});
+        std::uint64_t k_largest = 0;
+        for (std::uint64_t z = 0; z < t.nnz(); ++z) k_largest = std::max(k_largest, t.index(order[2], z));
+        const std::uint64_t k_tiles = (k_largest + 1 + 1023) / 1024;
+        std::vector<std::uint64_t> pairs;  // (tile, output row)
+        for (std::uint64_t z = 0; z < t.nnz(); ++z)
+            pairs.push_back((t.index(order[1], z) / 512 * k_tiles + t.index(order[2], z) / 1024) << 32 |
+                            t.index(order[0], z));
+        std::sort(pairs.begin(), pairs.end());
+        const auto runs_least = static_cast<std::uint64_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
+
+        BenchRequest req;
+        req.kernel = KernelKind::MTTKRP;
+        req.formats = {FormatKind::CSF};
+        req.backends = {Backend::Cuda};
+        req.modes = {0};
+        req.rank = 32;
+        req.repeat = 2;
+        req.check = true;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{1});
+        const BenchResult& r = rows[0];
+        QVERIFY2(r.ran, r.error.c_str());
+        QCOMPARE(r.path, std::string("shared tiles"));
+        QCOMPARE(format_label(r), std::string("CSF (shared tiles)"));
+        QVERIFY(r.max_rel_error && *r.max_rel_error <= 1e-5);
+        const std::uint64_t block = 1536 * 128;
+        QVERIFY(r.gather_bytes > 0 && r.gather_bytes % block == 0);
+        const std::uint64_t blocks = r.gather_bytes / block;
+        QVERIFY(r.add_bytes % 128 == 0);
+        const std::uint64_t runs = r.add_bytes / 128;
+        QVERIFY2(runs >= runs_least && runs <= runs_least + 128 * blocks,
+                 qPrintable(QString("%1 runs, %2 (tile, row) pairs, %3 blocks").arg(runs).arg(runs_least).arg(blocks)));
+        QVERIFY(r.gather_gbps > 0 && r.add_gbps > 0 && r.gather_bound_s > 0);
+        const auto traffic = plan.shared_tiles(0, 32);
+        QCOMPARE(traffic->copied_bytes, r.gather_bytes);  // the same tree, built the same way
+        QCOMPARE(traffic->added_rows, runs);
     }
 
     void realTensors() {

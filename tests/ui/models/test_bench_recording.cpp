@@ -16,7 +16,7 @@ using namespace tsui;
 namespace {
 
 const char* kRanRow =
-    R"j({"kernel": "mttkrp", "format": "B-CSF", "backend": "cuda", "variant": "", "mode": 2, "rank": 32, "ran": true,
+    R"j({"kernel": "mttkrp", "format": "B-CSF", "backend": "cuda", "variant": "", "path": "shared tiles", "mode": 2, "rank": 32, "ran": true,
         "median_s": 0.00225, "transfer_s": 0.15, "gflops": 3279, "gbps": 471, "bytes_moved": 1060000000, "min_bytes": 1060000000,
         "intensity": 6.96, "copy_gbps": 4217, "bound_s": 0.000251, "share_of_bound": 0.112, "peak_gflops": 66908,
         "peak_source": "device properties", "gather_bytes": 9843200000, "gather_gbps": 10513, "gather_bound_s": 0.000936,
@@ -68,6 +68,14 @@ private Q_SLOTS:
         QCOMPARE(m.add_gbps, 4100.0);
         QCOMPARE(m.gather_bound_s, 0.001569);
         QCOMPARE(r->rows[0].add_bytes, std::uint64_t{0});
+        // the path the engine took: named in the table's format column
+        QCOMPARE(QString::fromStdString(b.path), QStringLiteral("shared tiles"));
+        QVERIFY(m.path.empty());
+        KernelResultsModel model;
+        model.setResults(r->rows);
+        QCOMPARE(model.data(model.index(0, KernelResultsModel::Format)).toString(),
+                 QStringLiteral("B-CSF (shared tiles)"));
+        QCOMPARE(model.data(model.index(2, KernelResultsModel::Format)).toString(), QStringLiteral("MM-CSF"));
     }
 
     // A GPU SpTV row whose vector was packed (vector_packed): the recording keeps the count and

@@ -59,6 +59,10 @@ struct BenchResult {
     FormatKind format;
     Backend backend;
     std::string variant;  // which GPU kernel, where a kernel has several (SpTTM: naive .. sm)
+    // The way the engine ran it, where it picks one by the tensor's shape: "shared tiles" where a
+    // cuda MTTKRP on a single order-3 tree ran over shared-memory tiles (its rule in
+    // cuda/shared_tiles_rule.hpp); empty otherwise.
+    std::string path;
     int mode = 0;  // 0-based
     std::uint64_t rank = 0;
     bool ran = false;
@@ -87,7 +91,9 @@ struct BenchResult {
     // atomic (mm-csf Alg. 8), and each node of a middle level holding the mode adds one (Alg. 7):
     // add_bytes, at the measured rate of such adds (measure_gpu_add_bandwidth), and gather_bytes
     // leaves the leaves' nonzeros out. gather_bound_s is the time of both, one after the other
-    // (both are L2's work).
+    // (both are L2's work). Over shared-memory tiles (path "shared tiles") no row is gathered per
+    // nonzero: gather_bytes are the tiles' rows each block copies into shared memory, add_bytes
+    // the output rows added once per run of one row (tile_row_traffic).
     std::uint64_t gather_bytes = 0;
     double gather_gbps = 0;
     std::uint64_t add_bytes = 0;
@@ -115,6 +121,10 @@ struct BenchResult {
 };
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control = no_control());
+
+// The format as a row's tables and charts name it: "COO [sm]" where a kernel has several GPU
+// variants, "B-CSF (shared tiles)" where the row took another path (with_path).
+std::string format_label(const BenchResult& r, bool with_path = true);
 
 // The median of five large copies (256 MB, split over the OpenMP threads) after a warm-up,
 // counting bytes read plus written, in GB/s. Smaller where memory is short, down to 32 MiB; 0

@@ -13,6 +13,8 @@
 
 namespace tscope {
 
+struct SharedTileTraffic;  // tscope/kernels/mttkrp.hpp
+
 struct BenchResult;
 
 // How many distinct indices mode `mode` holds: the rows of that mode's factor a kernel gathers
@@ -42,6 +44,9 @@ struct RowTraffic {
 };
 RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, KernelKind kernel, Backend backend,
                        std::uint64_t rank);
+// The same for an MTTKRP over shared-memory tiles (MttkrpPlan::shared_tiles): the blocks' copies
+// of their tiles' rows, and an output row of `rank` floats added per run.
+RowTraffic tile_row_traffic(const SharedTileTraffic& tiles, std::uint64_t rank);
 
 // The compute roof. `source` says where the number comes from.
 struct PeakFigure {

@@ -3,7 +3,9 @@
 // oracle), omp (OpenMP, per format) and cuda. Flops are counted on the COO basis: 3 nnz R.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tscope/formats/format.hpp"
@@ -27,6 +29,14 @@ void mttkrp_reference(const CooTensor& t, int mode, const std::vector<DenseMatri
 void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors,
             DenseMatrix& out, RunControl& control = no_control(), DeviceTiming* timing = nullptr);
 
+// What an MTTKRP over shared-memory tiles moves through L2: each block copies its tile's factor
+// rows into shared memory (copied_bytes, all blocks together) and adds one output row (R floats,
+// by atomics) per run of one row in a team's nonzeros (added_rows).
+struct SharedTileTraffic {
+    std::uint64_t copied_bytes = 0;
+    std::uint64_t added_rows = 0;
+};
+
 // Repeated MTTKRPs on one format (CPD-ALS): the cuda backend flattens and uploads the tensor
 // once and each compute uploads only the factors. The format must outlive the plan.
 class MttkrpPlan {
@@ -39,6 +49,10 @@ public:
     Backend backend() const { return backend_; }
     // cuda: the seconds the tensor's upload took (0 where each compute uploads it: HLS, the CPU)
     double upload_seconds() const;
+    // cuda: where `mode`'s product at `rank` runs over shared-memory tiles (a single order-3 tree
+    // of short fibers, at rank 32), what it moves through L2 in place of a factor row gathered per
+    // nonzero; nullopt where the format's own kernels run it.
+    std::optional<SharedTileTraffic> shared_tiles(int mode, std::uint64_t rank) const;
 
 private:
     struct Resident;
