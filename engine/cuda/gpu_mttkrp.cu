@@ -401,7 +401,7 @@ ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int mode, std::uint64_t
     if (impl_->parts.size() != 1 || !impl_->parts[0].tiles || !shared_tiles_apply(*impl_->parts[0].tiles, mode, R))
         return {};
     const SharedTiles& t = *impl_->parts[0].tiles;
-    return {t.items.size(), kTileBytes, t.row_runs};
+    return {t.items.size(), tile_bytes(R), t.row_runs};
 }
 
 std::uint64_t ResidentTensor::nnz() const {
@@ -727,7 +727,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         return anc;
     };
     if (impl_->parts.size() == 1 && impl_->parts[0].tiles && shared_tiles_apply(*impl_->parts[0].tiles, mode, R)) {
-        launch_shared_tiles(*impl_->parts[0].tiles, factors, out_f);
+        launch_shared_tiles(*impl_->parts[0].tiles, R, factors, out_f);
         return;
     }
     if (impl_->parts.size() <= kMaxTrees && use_team(R)) {

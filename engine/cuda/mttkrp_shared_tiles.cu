@@ -1,9 +1,9 @@
 // MTTKRP over shared-memory tiles (mttkrp_shared_tiles.cuh). The tree's nonzeros are sorted by
 // tile (a stable radix sort, so each tile keeps the tree's order: its output rows ascending), and
 // each block takes a chunk of one tile's nonzeros (tile_chunk): it copies the tile's kTileJ fiber-level rows
-// and kTileK leaf rows into shared memory (192 KiB at rank 32), then teams of 8 lanes (a float4
-// of the row each) walk consecutive nonzeros, summing v * B(j) * C(k) in registers while the
-// output row stays, adding the sum to the output where it changes.
+// and kTileK leaf rows into shared memory (192 KiB at rank 32, 96 KiB at rank 16), then 128 teams
+// of R/4 lanes (a float4 of the row each) walk consecutive nonzeros, summing v * B(j) * C(k) in
+// registers while the output row stays, adding the sum to the output where it changes.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -19,9 +19,7 @@
 namespace tscope::gpu {
 namespace {
 
-constexpr std::uint32_t kR4 = kTileRowBytes / sizeof(float4);  // float4s a row (rank 32)
-constexpr int kThreads = 1024;
-constexpr std::uint32_t kTeams = kThreads / kR4;  // of 8 lanes, each a float4 of the row
+constexpr std::uint32_t kTeams = 128;  // a block's teams, each of a lane a float4 of the row
 // Free device memory a nonzero that the build asks for: 20 bytes at its peak (the nonzero's
 // fiber, the sort's keys and ids double buffered), 12 kept, and as much again for what the
 // MTTKRP allocates later (factors, output).
@@ -91,58 +89,62 @@ __device__ inline uint2 team_range(std::uint32_t n, std::uint32_t team) {
     return make_uint2(min(n, team * per), min(n, (team + 1) * per));
 }
 
-// One block: a tile's rows into shared memory, then its teams' runs of the item's nonzeros.
-// Spread: lane l of a team loads nonzero l of each 8 and the team walks them by shuffles, one
-// load a lane for 8 nonzeros where each lane loading every nonzero takes 8, and 16 nonzeros in
-// flight a team where the registers (64 at 1,024 threads) hold 4 otherwise.
-template <bool Spread>
-__global__ void __launch_bounds__(kThreads, 1)
+// One block: a tile's rows into shared memory, then its teams' runs of the item's nonzeros. R4:
+// float4s a row (8 at rank 32, 4 at rank 16), a lane each; kTeams teams, so a block of 1,024
+// threads at rank 32 and of 512 at rank 16, where two blocks share an SM (96 KiB each).
+// Spread: lane l of a team loads nonzero l of each R4 and the team walks them by shuffles, one
+// load a lane for R4 nonzeros where each lane loading every nonzero takes R4, and 2 x R4
+// nonzeros in flight a team where the registers (64 a thread) held 4 otherwise.
+template <std::uint32_t R4, bool Spread>
+__global__ void __launch_bounds__(kTeams* R4, 8 / R4)
     shared_tiles_kernel(const uint4* items, const std::uint32_t* row, const std::uint32_t* jk, const float* vals,
                         std::uint32_t k_tiles, std::uint64_t dim_j, std::uint64_t dim_k, const float4* fj,
                         const float4* fk, float4* out) {
+    constexpr std::uint32_t threads = kTeams * R4;
     extern __shared__ float4 rows[];
     float4* sj = rows;
-    float4* sk = rows + kTileJ * kR4;
+    float4* sk = rows + kTileJ * R4;
     const uint4 item = items[blockIdx.x];
     const std::uint64_t j0 = static_cast<std::uint64_t>(item.x / k_tiles) * kTileJ;
     const std::uint64_t k0 = static_cast<std::uint64_t>(item.x % k_tiles) * kTileK;
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
-    for (std::uint32_t x = threadIdx.x; x < kTileJ * kR4; x += kThreads) {
-        const std::uint64_t r = j0 + x / kR4;
-        sj[x] = r < dim_j ? fj[r * kR4 + x % kR4] : zero;
+    for (std::uint32_t x = threadIdx.x; x < kTileJ * R4; x += threads) {
+        const std::uint64_t r = j0 + x / R4;
+        sj[x] = r < dim_j ? fj[r * R4 + x % R4] : zero;
     }
-    for (std::uint32_t x = threadIdx.x; x < kTileK * kR4; x += kThreads) {
-        const std::uint64_t r = k0 + x / kR4;
-        sk[x] = r < dim_k ? fk[r * kR4 + x % kR4] : zero;
+    for (std::uint32_t x = threadIdx.x; x < kTileK * R4; x += threads) {
+        const std::uint64_t r = k0 + x / R4;
+        sk[x] = r < dim_k ? fk[r * R4 + x % R4] : zero;
     }
     __syncthreads();
-    const std::uint32_t lane = threadIdx.x % kR4;
-    const uint2 range = team_range(item.z - item.y, threadIdx.x / kR4);
+    const std::uint32_t lane = threadIdx.x % R4;
+    const uint2 range = team_range(item.z - item.y, threadIdx.x / R4);
     const std::uint32_t lo = item.y + range.x, hi = item.y + range.y;
     float4 acc = zero;
     std::uint32_t current = ~0u;
     auto step = [&](std::uint32_t i, std::uint32_t p, float v) {
         if (i != current) {
-            if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * kR4 + lane, acc);
+            if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * R4 + lane, acc);
             acc = zero, current = i;
         }
-        fma4(acc, v, sj[(p & 0xffffu) * kR4 + lane] * sk[(p >> 16) * kR4 + lane]);
+        fma4(acc, v, sj[(p & 0xffffu) * R4 + lane] * sk[(p >> 16) * R4 + lane]);
     };
     std::uint32_t z = lo;
     if constexpr (Spread) {
-        const unsigned team_lanes = 0xffu << (threadIdx.x % 32 / kR4 * kR4);  // a team runs alike: lo, hi
-        for (; z + 2 * kR4 <= hi; z += 2 * kR4) {
+        // a team's lanes share lo and hi, so they run this loop alike
+        const unsigned team_lanes = ((1u << R4) - 1) << (threadIdx.x % 32 / R4 * R4);
+        for (; z + 2 * R4 <= hi; z += 2 * R4) {
             const std::uint32_t i0 = row[z + lane], p0 = jk[z + lane];
-            const std::uint32_t i1 = row[z + kR4 + lane], p1 = jk[z + kR4 + lane];
-            const float v0 = vals[z + lane], v1 = vals[z + kR4 + lane];
+            const std::uint32_t i1 = row[z + R4 + lane], p1 = jk[z + R4 + lane];
+            const float v0 = vals[z + lane], v1 = vals[z + R4 + lane];
 #pragma unroll
-            for (int u = 0; u < static_cast<int>(kR4); ++u)
-                step(__shfl_sync(team_lanes, i0, u, kR4), __shfl_sync(team_lanes, p0, u, kR4),
-                     __shfl_sync(team_lanes, v0, u, kR4));
+            for (int u = 0; u < static_cast<int>(R4); ++u)
+                step(__shfl_sync(team_lanes, i0, u, R4), __shfl_sync(team_lanes, p0, u, R4),
+                     __shfl_sync(team_lanes, v0, u, R4));
 #pragma unroll
-            for (int u = 0; u < static_cast<int>(kR4); ++u)
-                step(__shfl_sync(team_lanes, i1, u, kR4), __shfl_sync(team_lanes, p1, u, kR4),
-                     __shfl_sync(team_lanes, v1, u, kR4));
+            for (int u = 0; u < static_cast<int>(R4); ++u)
+                step(__shfl_sync(team_lanes, i1, u, R4), __shfl_sync(team_lanes, p1, u, R4),
+                     __shfl_sync(team_lanes, v1, u, R4));
         }
     }
     for (; z + 4 <= hi; z += 4) {  // four nonzeros' loads in flight before the first add
@@ -154,7 +156,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int u = 0; u < 4; ++u) step(i[u], p[u], v[u]);
     }
     for (; z < hi; ++z) step(row[z], jk[z], vals[z]);
-    if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * kR4 + lane, acc);
+    if (current != ~0u) atomic_add4(out + static_cast<std::uint64_t>(current) * R4 + lane, acc);
 }
 
 // runs += the output-row adds shared_tiles_kernel makes on the block's item: one per run of one
@@ -251,6 +253,7 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     auto t = std::make_unique<SharedTiles>();
     t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
     t->spread_loads = env_is("TENSORSCOPE_FIBER_TILE_LOADS", "spread");
+    t->forced = sw == TilesSwitch::On;
     const DeviceArray<std::uint32_t> fiber_of = number_nonzeros(*t, fibers, nnz, anc[1], fiber_ptr, leaf);
     const std::uint64_t tiles = tile_count(t->dim_j, t->dim_k);
     if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles, sw)) return nullptr;
@@ -266,19 +269,34 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     return t;
 }
 
-bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R) { return mode == t.mode && R == kR4 * 4; }
+bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R) {
+    return mode == t.mode && tiles_rank(R, t.forced ? TilesSwitch::On : TilesSwitch::Rule);
+}
 
-void launch_shared_tiles(const SharedTiles& t, const float* const* factors, float* out) {
-    if (t.items.size() == 0) return;
-    const auto kernel = t.spread_loads ? shared_tiles_kernel<true> : shared_tiles_kernel<false>;
+namespace {
+
+template <std::uint32_t R4>
+void launch_rows_of(const SharedTiles& t, const float* const* factors, float* out) {
+    const auto kernel = t.spread_loads ? shared_tiles_kernel<R4, true> : shared_tiles_kernel<R4, false>;
+    const std::uint64_t bytes = tile_bytes(R4 * 4);
     // past 48 KiB a block asks for it (on the device it runs on, so every launch)
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kTileBytes)),
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
           "sizing the tiles' shared memory");
-    kernel<<<static_cast<unsigned>(t.items.size()), kThreads, kTileBytes>>>(
+    kernel<<<static_cast<unsigned>(t.items.size()), kTeams * R4, bytes>>>(
         t.items.get(), t.row.get(), t.jk.get(), t.vals.get(), t.k_tiles, t.dim_j, t.dim_k,
         reinterpret_cast<const float4*>(factors[t.mode_j]), reinterpret_cast<const float4*>(factors[t.mode_k]),
         reinterpret_cast<float4*>(out));
     check(cudaGetLastError(), "launching the tiles' MTTKRP");
+}
+
+}  // namespace
+
+void launch_shared_tiles(const SharedTiles& t, std::uint64_t R, const float* const* factors, float* out) {
+    if (t.items.size() == 0) return;
+    if (R == 16)
+        launch_rows_of<4>(t, factors, out);
+    else
+        launch_rows_of<8>(t, factors, out);
 }
 
 }  // namespace tscope::gpu

@@ -23,8 +23,9 @@ struct SharedTiles {
     DeviceArray<float> vals;
     DeviceArray<uint4> items;  // blocks: (tile, first nonzero, end, 0)
     std::uint64_t row_runs = 0;  // the output-row adds a launch makes: runs of one row in a team's nonzeros
-    bool spread_loads =
-        false;  // TENSORSCOPE_FIBER_TILE_LOADS=spread: the kernel's lanes load apart (session 80, unmeasured)
+    // TENSORSCOPE_FIBER_TILE_LOADS=spread: the kernel's lanes load apart (session 80, unmeasured)
+    bool spread_loads = false;
+    bool forced = false;  // built under TENSORSCOPE_FIBER_TILES=1 (tiles_rank)
 };
 
 // The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:
@@ -35,10 +36,11 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
                                                 const float* vals);
 
-// Whether the tiles run MTTKRP for this mode and rank (rank 32: rows of 8 float4s).
+// Whether the tiles run MTTKRP for this mode and rank (shared_tiles_rule.hpp's tiles_rank).
 bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R);
 
-// out (fp32, zeroed by the caller) += the tiles' MTTKRP for t.mode at rank 32.
-void launch_shared_tiles(const SharedTiles& t, const float* const* factors, float* out);
+// out (fp32, zeroed by the caller) += the tiles' MTTKRP for t.mode at rank R, where
+// shared_tiles_apply says they run it.
+void launch_shared_tiles(const SharedTiles& t, std::uint64_t R, const float* const* factors, float* out);
 
 }  // namespace tscope::gpu

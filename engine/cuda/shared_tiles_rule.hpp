@@ -11,9 +11,10 @@
 namespace tscope::gpu {
 
 constexpr std::uint32_t kTileJ = 512, kTileK = 1024;  // rows of the fiber level's and the leaves' factors a tile holds
-constexpr std::uint32_t kTileRowBytes = 128;          // a row at the tiles' one rank, 32 floats
-constexpr std::uint64_t kTileBytes =
-    std::uint64_t{kTileJ + kTileK} * kTileRowBytes;   // a block's shared memory: 192 KiB
+// A block's shared memory at rank R: its tile's rows of R floats, 192 KiB at rank 32 (the most
+// a GPU must give a block for the tiles to be built) and 96 KiB at rank 16.
+constexpr std::uint64_t tile_bytes(std::uint64_t R) { return std::uint64_t{kTileJ + kTileK} * R * 4; }
+constexpr std::uint64_t kTileBytes = tile_bytes(32);
 constexpr std::uint64_t kTileChunk = 65536;           // nonzeros a block on large trees
 constexpr std::uint64_t kTileSmallChunk = 4096;       // ... and the fewest, on small ones
 constexpr std::uint64_t kTileDenseEnough = 16384;     // the fewest nonzeros a tile, on average, for tiles
@@ -36,6 +37,10 @@ inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t 
     if (s != TilesSwitch::Rule) return s == TilesSwitch::On;
     return tiles > 0 && nnz >= kTileFewest && fibers_short(fibers, nnz) && nnz / tiles >= kTileDenseEnough;
 }
+
+// The ranks the tiles run: 32, where they were measured; 16 (half the shared memory, two blocks
+// an SM) only when forced, until it is measured (session 80 wrote it without a GPU).
+inline bool tiles_rank(std::uint64_t R, TilesSwitch s) { return R == 32 || (R == 16 && s == TilesSwitch::On); }
 
 // kTileChunk nonzeros a block, fewer where that leaves under 8 blocks an SM (down to
 // kTileSmallChunk); forced (TENSORSCOPE_FIBER_TILE_CHUNK, 0 when unset) sets it, 1,024 to 2^24.

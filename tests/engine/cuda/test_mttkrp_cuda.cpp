@@ -460,8 +460,10 @@ private Q_SLOTS:
             QSKIP("the tiles need compute capability 9 or 10");
         }
         QVERIFY(plan.shared_tiles(0, 32));
-        QVERIFY(!plan.shared_tiles(0, 16));  // rank 32 only
+        QVERIFY(plan.shared_tiles(0, 16));   // forced: rank 16 too, in half the shared memory
+        QVERIFY(!plan.shared_tiles(0, 8));   // ranks 32 and 16 only
         QVERIFY(!plan.shared_tiles(1, 32));  // the root's mode only
+        QCOMPARE(plan.shared_tiles(0, 16)->copied_bytes * 2, plan.shared_tiles(0, 32)->copied_bytes);
         std::vector<int> order;
         visit_format(*f, overloaded{[&]<class I, class V>(const CsfFormat<I, V>& x) { order = x.order; },
                                     [](const SparseFormat&) {}});

@@ -47,6 +47,16 @@ private Q_SLOTS:
 
     // 64K a block on large trees; fewer so that an H200's 132 SMs get 8 blocks each, down to 4K;
     // a forced chunk of 1,024 to 2^24.
+    // Rank 32 by the rule; rank 16 (96 KiB a block) only when forced; no other rank.
+    void ranks() {
+        QCOMPARE(tile_bytes(32), std::uint64_t{192 * 1024});
+        QCOMPARE(tile_bytes(16), std::uint64_t{96 * 1024});
+        QVERIFY(tiles_rank(32, TilesSwitch::Rule));
+        QVERIFY(!tiles_rank(16, TilesSwitch::Rule));
+        QVERIFY(tiles_rank(16, TilesSwitch::On));
+        for (std::uint64_t R : {1, 8, 24, 31, 33, 64}) QVERIFY(!tiles_rank(R, TilesSwitch::On));
+    }
+
     void chunks() {
         QCOMPARE(tile_chunk(76'900'000, 132, 0), kTileChunk);
         QCOMPARE(tile_chunk(20'000'000, 132, 0), std::uint64_t{20'000'000 / (8 * 132)});
