@@ -277,7 +277,8 @@ std::uint64_t select_members(const DeviceCoo::Impl& c, const std::uint8_t* label
 
 }  // namespace
 
-ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split, RowFilter filter) {
+ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split,
+                                     RowFilter filter, std::uint64_t tiles_rank) {
     use_device();
     const DeviceCoo::Impl& c = coo.impl();
     check_buildable(c, order.size());
@@ -292,15 +293,15 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
         check(cudaGetLastError(), "numbering the nonzeros");
     }
     impl->nnz = n;
-    impl->parts.push_back(build_part(c, order, split, perm, n));
-    perm = DeviceArray<std::uint32_t>();   // before the tiles ask for their room
-    add_shared_tiles(impl->parts.back());  // the CPD's trees, each rooted at its mode
+    impl->parts.push_back(build_part(c, order, split, perm, n));  // which frees perm
+    add_shared_tiles(impl->parts.back(), tiles_rank);             // the CPD's trees, each rooted at its mode
     return ResidentTensor(std::move(impl));
 }
 
 ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
-                                                 const std::vector<std::vector<int>>& orders, const std::vector<RowFilter>& filters,
-                                                 std::uint64_t split) {
+                                                 const std::vector<std::vector<int>>& orders,
+                                                 const std::vector<RowFilter>& filters, std::uint64_t split,
+                                                 std::uint64_t tiles_rank) {
     use_device();
     const DeviceCoo::Impl& c = coo.impl();
     auto impl = std::make_unique<Impl>();
@@ -316,6 +317,7 @@ ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std
         impl->nnz += n;
         impl->parts.push_back(build_part(c, orders[p], split, members, n));
     }
+    if (impl->parts.size() == 1) add_shared_tiles(impl->parts[0], tiles_rank);  // as an upload of one tree
     return ResidentTensor(std::move(impl));
 }
 

@@ -286,11 +286,11 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
     upload_s_ = Event::seconds(t0, t1);
 }
 
-void add_shared_tiles(ResidentTensor::Impl::Part& p) {
+void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank) {
     std::vector<const std::uint32_t*> anc;
     for (const auto& a : p.anc) anc.push_back(a.get());
     p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
-                                 p.fiber_ptr.get(), p.leaf.get(), p.vals.get());
+                                 p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), rank);
 }
 
 ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::make_unique<Impl>()) {
@@ -307,7 +307,7 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
         if (p.order_on_device) order_fibers_by_length(dp);
-        if (parts.size() == 1) add_shared_tiles(dp);
+        if (parts.size() == 1) add_shared_tiles(dp, 0);  // an upload runs at any rank
         impl_->parts.push_back(std::move(dp));
     }
     t1.record();
@@ -392,8 +392,14 @@ std::uint64_t ResidentTensor::device_bytes() const {
     for (const Impl::Part& p : impl_->parts) {
         b += p.fiber_ptr.size() * 8 + p.leaf.size() * 4 + p.vals.size() * 4;
         for (const auto& a : p.anc) b += a.size() * 4;
-        if (const auto& t = p.tiles) b += (t->row.size() + t->jk.size() + t->vals.size()) * 4 + t->items.size() * 16;
     }
+    return b + shared_tiles_bytes();
+}
+
+std::uint64_t ResidentTensor::shared_tiles_bytes() const {
+    std::uint64_t b = 0;
+    for (const Impl::Part& p : impl_->parts)
+        if (const auto& t = p.tiles) b += (t->row.size() + t->jk.size() + t->vals.size()) * 4 + t->items.size() * 16;
     return b;
 }
 

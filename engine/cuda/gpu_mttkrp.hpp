@@ -117,15 +117,19 @@ public:
     // Built on the device from a device COO (CUB radix sorts, a scan and a compaction): one CSF
     // tree whose levels are the modes in `order` (root first, leaves last) in the fiber layout of
     // Fibers; fibers longer than `split` nonzeros become several (B-CSF; 0 keeps them whole).
-    static ResidentTensor build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split, RowFilter filter = {});
+    // tiles_rank: the rank the tree's MTTKRPs will run at, so that shared-memory tiles
+    // (mttkrp_shared_tiles.cuh) are built only where they run it; 0: built by their rule alone.
+    static ResidentTensor build(const DeviceCoo& coo, const std::vector<int>& order, std::uint64_t split,
+                                RowFilter filter = {}, std::uint64_t tiles_rank = 0);
     // MM-CSF (mm-csf Sec. 4): one tree per partition; labels[z] (host, one per nonzero) names
     // the partition of nonzero z, orders[p] its tree's levels (empty: no partition p). The
     // partitions keep the order of orders; empty ones are left out. filters[p], where given,
     // keeps a part of partition p. Fibers longer than `split` nonzeros become several (mm-csf
-    // Sec. 6, as B-CSF's; 0 keeps them whole).
+    // Sec. 6, as B-CSF's; 0 keeps them whole). A single partition takes the tiles as build's tree.
     static ResidentTensor build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
                                             const std::vector<std::vector<int>>& orders,
-                                            const std::vector<RowFilter>& filters = {}, std::uint64_t split = 0);
+                                            const std::vector<RowFilter>& filters = {}, std::uint64_t split = 0,
+                                            std::uint64_t tiles_rank = 0);
     ~ResidentTensor();
     ResidentTensor(ResidentTensor&&) noexcept;
     ResidentTensor(const ResidentTensor&) = delete;
@@ -154,6 +158,8 @@ public:
         std::uint64_t blocks = 0, block_bytes = 0, row_adds = 0;
     };
     TileTraffic shared_tiles(int mode, std::uint64_t R) const;
+    // Device bytes of the tiles' arrays (in device_bytes too; 0 without tiles).
+    std::uint64_t shared_tiles_bytes() const;
     // The fiber layout back on the host, for tests against the host builds: per part, its
     // fiber_ptr, each ancestor level's indices, the leaf indices and the values.
     struct HostCopy {

@@ -21,9 +21,13 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>&) { throw Error("no CUD
 ResidentTensor::ResidentTensor(const Blco&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 ResidentTensor::ResidentTensor(const DeviceCoo&, std::uint64_t, std::uint64_t) { none(); }
 ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t, RowFilter) { none(); }
-ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo&, const std::uint8_t*, const std::vector<std::vector<int>>&,
-                                                 const std::vector<RowFilter>&, std::uint64_t) {
+ResidentTensor ResidentTensor::build(const DeviceCoo&, const std::vector<int>&, std::uint64_t, RowFilter,
+                                     std::uint64_t) {
+    none();
+}
+ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo&, const std::uint8_t*,
+                                                 const std::vector<std::vector<int>>&, const std::vector<RowFilter>&,
+                                                 std::uint64_t, std::uint64_t) {
     none();
 }
 ResidentTensor::~ResidentTensor() = default;
@@ -35,6 +39,7 @@ void ResidentTensor::reserve_copies(int, std::uint64_t) const {}
 std::uint64_t ResidentTensor::device_bytes() const { return 0; }
 std::uint64_t ResidentTensor::nnz() const { return 0; }
 ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int, std::uint64_t) const { return {}; }
+std::uint64_t ResidentTensor::shared_tiles_bytes() const { return 0; }
 std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const { none(); }
 
 struct DeviceCoo::Impl {};

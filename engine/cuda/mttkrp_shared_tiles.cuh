@@ -30,11 +30,13 @@ struct SharedTiles {
 
 // The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:
 // the levels' index arrays); null where they do not apply: another order, 2^31 nonzeros or more,
-// the rule, a GPU whose blocks cannot have 192 KiB of shared memory, too little free memory.
+// the rule, a GPU whose blocks cannot have 192 KiB of shared memory, too little free memory, or
+// `rank` (where the caller knows the one its MTTKRPs run at; 0 where it does not) one the tiles
+// do not run (tiles_rank).
 std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
                                                 std::uint64_t nnz, const std::uint32_t* const* anc,
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
-                                                const float* vals);
+                                                const float* vals, std::uint64_t rank);
 
 // Whether the tiles run MTTKRP for this mode and rank (shared_tiles_rule.hpp's tiles_rank).
 bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R);

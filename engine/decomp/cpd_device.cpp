@@ -64,7 +64,7 @@ TensorSide prepare_tensor(const CooTensor& t, const CpdOptions& o, const std::ve
         reason = "the tensor and its sort need " + gib(resident_least(t)) + " on the GPU, " + gib(free) + " may be used";
     if (reason.empty()) {
         try {
-            side.slots = build_gpu_slots(t, o.format, devices, control);
+            side.slots = build_gpu_slots(t, o.format, devices, control, o.rank);
             r.upload_seconds = side.slots->upload_seconds;
             r.build_seconds = side.slots->build_seconds;
             r.built_on_device = true;
@@ -121,17 +121,18 @@ std::vector<CpdResult> cpd_als_device(const CooTensor& t, const CpdOptions& o, d
     setup.gpu_devices = devices;
     setup.gpu_memory_limit = o.gpu_memory_limit;
     const std::unique_ptr<GpuReservation> held = limit_memory(o.gpu_memory_limit);
-    TensorSide side = prepare_tensor(t, o, devices, setup, control);
-    if (side.slots) setup.gpu_nnz = side.slots->nnz();
-
     const int order = t.order();
     const std::uint64_t R = o.rank;
     const int parts = static_cast<int>(devices.size());
+    // the dense side first, so that the formats' builds (and their shared-memory tiles, which
+    // ask for their room as they are built) see what is left beside it
     std::vector<std::unique_ptr<gpu::CpdDevice>> devs;
     for (int g = 0; g < parts; ++g) {
         const gpu::OnDevice on(devices[static_cast<std::size_t>(g)]);
         devs.push_back(std::make_unique<gpu::CpdDevice>(t.dims(), R));
     }
+    TensorSide side = prepare_tensor(t, o, devices, setup, control);
+    if (side.slots) setup.gpu_nnz = side.slots->nnz();
     if (!side.slots) stream_tensor(side, t, o, setup, control);
     // the rows each part owns, per mode ([part], [part + 1])
     std::vector<std::vector<std::uint64_t>> owned(static_cast<std::size_t>(order));

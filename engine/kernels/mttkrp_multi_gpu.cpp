@@ -51,8 +51,15 @@ std::vector<int> MultiGpuMttkrp::devices() const {
 std::vector<std::vector<std::uint64_t>> MultiGpuMttkrp::part_nnz() const { return impl_->slots.nnz(); }
 std::uint64_t MultiGpuMttkrp::device_bytes(int mode) const {
     std::uint64_t b = 0;
-    for (int g = 0; g < parts(); ++g) b += impl_->slots.of(g, mode).device_bytes();
+    for (int g = 0; g < parts(); ++g)
+        b += impl_->slots.of(g, mode).device_bytes() - impl_->slots.of(g, mode).shared_tiles_bytes();
     return b;
+}
+
+int MultiGpuMttkrp::tile_parts(int mode, std::uint64_t rank) const {
+    int n = 0;
+    for (int g = 0; g < parts(); ++g) n += impl_->slots.of(g, mode).shared_tiles(mode, rank).blocks > 0;
+    return n;
 }
 
 double MultiGpuMttkrp::build_seconds() const { return impl_->slots.upload_seconds + impl_->slots.build_seconds; }

@@ -47,9 +47,11 @@ void on_threads(int n, const std::function<void(int)>& fn) {
 }
 
 // Part `slot` of every structure, on the slot's GPU, from that GPU's copy of the COO.
-std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t, FormatKind format, const gpu::DeviceCoo& coo,
-                                                             int slot, int parts, const std::vector<std::vector<std::uint64_t>>& cuts,
-                                                             const std::vector<std::uint8_t>& labels) {
+std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t, FormatKind format,
+                                                             const gpu::DeviceCoo& coo, int slot, int parts,
+                                                             const std::vector<std::vector<std::uint64_t>>& cuts,
+                                                             const std::vector<std::uint8_t>& labels,
+                                                             std::uint64_t tiles_rank) {
     std::vector<std::shared_ptr<gpu::ResidentTensor>> out;
     const auto g = static_cast<std::size_t>(slot);
     auto filter = [&](std::size_t s, int mode) {
@@ -67,12 +69,12 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
         // the partitions' long fibers cut as the host upload cuts them (mttkrp_cuda.cpp)
         const std::uint64_t split = gpu_fiber_split();
         out.push_back(std::make_shared<gpu::ResidentTensor>(
-            gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters, split)));
+            gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters, split, tiles_rank)));
     } else {
         const std::uint64_t split = format == FormatKind::BCSF ? gpu_fiber_split() : 0;
         for (int m = 0; m < t.order(); ++m)
-            out.push_back(std::make_shared<gpu::ResidentTensor>(
-                gpu::ResidentTensor::build(coo, default_mode_order(t, m), split, filter(static_cast<std::size_t>(m), m))));
+            out.push_back(std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build(
+                coo, default_mode_order(t, m), split, filter(static_cast<std::size_t>(m), m), tiles_rank)));
     }
     gpu::CpdDevice::synchronize();
     return out;
@@ -136,7 +138,8 @@ std::uint64_t GpuSlots::device_bytes() const {
     return b;
 }
 
-GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control) {
+GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control,
+                         std::uint64_t tiles_rank) {
     GpuSlots s;
     s.group = std::make_unique<gpu::DeviceGroup>(devices);
     s.per_mode = format == FormatKind::CSF || format == FormatKind::BCSF;
@@ -191,7 +194,7 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
         for (int g = 0; g < parts; ++g)
             if (group.device(g) == group.device(rep)) {
                 control.check();
-                s.tensors[static_cast<std::size_t>(g)] = build_part(t, format, coo, g, parts, cuts, labels);
+                s.tensors[static_cast<std::size_t>(g)] = build_part(t, format, coo, g, parts, cuts, labels, tiles_rank);
             }
         const std::lock_guard<std::mutex> hold(timing);
         s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());

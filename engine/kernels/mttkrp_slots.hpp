@@ -43,8 +43,11 @@ struct GpuSlots {
     std::uint64_t device_bytes() const;
 };
 
-// Builds the format (COO, CSF, B-CSF or MM-CSF) of every part on its GPU.
-GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control);
+// Builds the format (COO, CSF, B-CSF or MM-CSF) of every part on its GPU. tiles_rank: the rank
+// the MTTKRPs will run at (the CPD's), so that a tree takes shared-memory tiles only where they
+// run it; 0 where any rank may run (the tiles' rule alone decides).
+GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vector<int>& devices, RunControl& control,
+                         std::uint64_t tiles_rank = 0);
 
 // The rows of mode `mode` each slot owns in a CPD's row-split dense steps ([slot], [slot + 1]):
 // the structure's row cuts where the parts own their rows, else an even split of the rows.

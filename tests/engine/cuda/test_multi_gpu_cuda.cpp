@@ -133,6 +133,39 @@ private Q_SLOTS:
         }
     }
 
+    // Parts whose trees take the shared-memory tiles (forced): the MTTKRP still matches cpu-ref,
+    // the bench's row names the path, and its minimum bytes are the formats' arrays, not the
+    // tiles kept beside them (the same as with the tiles off).
+    void partsOverTiles() {
+        const CooTensor t = tstest::random_tensor({3000, 1500, 5000}, 200000, 81, Distribution::PowerLaw);
+        const int cc = query_gpu().cc_major;
+        const bool tiles = cc == 9 || cc == 10;  // 192 KiB of shared memory a block
+        BenchRequest request;
+        request.backends = {Backend::Cuda};
+        request.formats = {FormatKind::CSF};
+        request.modes = {0};
+        request.rank = 32, request.repeat = 1, request.check = true, request.gpus = 2;
+        request.gpu_slots = {0, 0};  // two parts on one GPU
+        std::uint64_t without = 0;
+        {
+            const tstest::ScopedEnv off("TENSORSCOPE_FIBER_TILES", "0");
+            const std::vector<BenchResult> rows = run_bench(t, request);
+            QCOMPARE(rows.size(), std::size_t{1});
+            QVERIFY(rows[0].path.empty());
+            without = rows[0].bytes_moved;
+        }
+        const tstest::ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
+        const std::vector<BenchResult> rows = run_bench(t, request);
+        QCOMPARE(rows.size(), std::size_t{1});
+        const BenchResult& r = rows[0];
+        QVERIFY2(r.ran && r.max_rel_error && *r.max_rel_error <= 1e-4, r.error.c_str());
+        QCOMPARE(r.path, std::string(tiles ? "shared tiles" : ""));
+        QCOMPARE(r.bytes_moved, without);
+        MultiGpuMttkrp mg(t, FormatKind::CSF, 0, {0, 0});
+        QCOMPARE(mg.tile_parts(0, 32), tiles ? 2 : 0);
+        QCOMPARE(mg.tile_parts(0, 8), 0);
+    }
+
     void tooManyGpusIsRefused() {
         const CooTensor t = tstest::random_tensor({30, 30, 30}, 500, 1);
         const int n = query_gpu().count;

@@ -44,8 +44,12 @@ public:
     // [structure][part]: each mode's format for the per-mode formats (CSF, B-CSF), else one.
     std::vector<std::vector<std::uint64_t>> part_nnz() const;
     double build_seconds() const;
-    // Device bytes of the parts' formats that serve `mode`.
+    // Device bytes of the parts' formats that serve `mode`: their arrays, not the shared-memory
+    // tiles some trees keep beside them (what an MTTKRP must read at least).
     std::uint64_t device_bytes(int mode) const;
+    // How many parts run `mode`'s MTTKRP at `rank` over shared-memory tiles (a single order-3
+    // tree each, of short fibers: cuda/shared_tiles_rule.hpp).
+    int tile_parts(int mode, std::uint64_t rank) const;
 
     struct Impl;
 
