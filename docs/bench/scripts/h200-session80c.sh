@@ -1,0 +1,27 @@
+#!/bin/bash
+# Prepared in session 80 (no device was lent that session; not yet run), call 3 of 3: the tiles
+# on the uniform shape (76.9M nonzeros, nell-2's dims). B-CSF at rank 32 by the rule (tiles,
+# chunks of 64K), the same with TENSORSCOPE_FIBER_TILE_LOADS=spread (each lane loading one
+# nonzero of 8, walked by shuffles) and the fiber kernels (TENSORSCOPE_FIBER_TILES=0), two rounds
+# alternating, round 1 checked (the rows' "path" and the tiles' traffic in the JSON); CSF by the
+# rule once; B-CSF at rank 16 with the tiles forced (spread and not) and off.
+# Bundle (make_bundle.sh --strip --icu-stub --no-data): the CLI, lib/.
+set -u
+. "$(dirname "$0")/device_steps.sh"
+device_setup
+gen_uniform
+EXT=jsonl
+B_ARGS=(--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 32 --repeat 5 --jsonl)
+for round in 1 2; do
+    chk=(); [ $round = 1 ] && chk=(--check)
+    run "uni-rule-$round" 60 "$CLI" bench "$D/uni.tsb" "${B_ARGS[@]}" "${chk[@]}"
+    run "uni-spread-$round" 60 env TENSORSCOPE_FIBER_TILE_LOADS=spread "$CLI" bench "$D/uni.tsb" "${B_ARGS[@]}" "${chk[@]}"
+    run "uni-fibers-$round" 45 env TENSORSCOPE_FIBER_TILES=0 "$CLI" bench "$D/uni.tsb" "${B_ARGS[@]}"
+done
+run "uni-csf-rule" 60 "$CLI" bench "$D/uni.tsb" --kernel mttkrp --backend cuda --format CSF --mode all --rank 32 --repeat 5 --jsonl --check
+R16=(--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 16 --repeat 5 --jsonl)
+run "uni-r16-tiles" 60 env TENSORSCOPE_FIBER_TILES=1 "$CLI" bench "$D/uni.tsb" "${R16[@]}" --check
+run "uni-r16-spread" 60 env TENSORSCOPE_FIBER_TILES=1 TENSORSCOPE_FIBER_TILE_LOADS=spread "$CLI" bench "$D/uni.tsb" "${R16[@]}"
+run "uni-r16-fibers" 45 env TENSORSCOPE_FIBER_TILES=0 "$CLI" bench "$D/uni.tsb" "${R16[@]}"
+step DONE; touch "$R/DONE"
+pack "${OUT:-$(dirname "$R")}"
