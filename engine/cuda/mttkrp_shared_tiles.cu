@@ -282,6 +282,9 @@ void launch_rows_of(const SharedTiles& t, const float* const* factors, float* ou
     // past 48 KiB a block asks for it (on the device it runs on, so every launch)
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
           "sizing the tiles' shared memory");
+    // all of L1 as shared memory, so that rank 16's two blocks of 96 KiB fit an SM (a hint)
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+          "asking for the tiles' shared memory carveout");
     kernel<<<static_cast<unsigned>(t.items.size()), kTeams * R4, bytes>>>(
         t.items.get(), t.row.get(), t.jk.get(), t.vals.get(), t.k_tiles, t.dim_j, t.dim_k,
         reinterpret_cast<const float4*>(factors[t.mode_j]), reinterpret_cast<const float4*>(factors[t.mode_k]),
