@@ -50,8 +50,8 @@ public:
     // cuda: the seconds the tensor's upload took (0 where each compute uploads it: HLS, the CPU)
     double upload_seconds() const;
     // cuda: where `mode`'s product at `rank` runs over shared-memory tiles (a single order-3 tree
-    // of short fibers, at rank 32), what it moves through L2 in place of a factor row gathered per
-    // nonzero; nullopt where the format's own kernels run it.
+    // of short fibers, at rank 32, or 16 where forced), what it moves through L2 in place of a
+    // factor row gathered per nonzero; nullopt where the format's own kernels run it.
     std::optional<SharedTileTraffic> shared_tiles(int mode, std::uint64_t rank) const;
 
 private:
