@@ -78,6 +78,11 @@ def main():
     ap.add_argument('--tag', action='append', default=[], help="'REGEX=FIELD'")
     a = ap.parse_args()
     tags = [(re.compile(t.rsplit('=', 1)[0]), t.rsplit('=', 1)[1]) for t in a.tag]
+    # a tag must not overwrite what a row says of itself (session 79 tagged runs "path", which
+    # bench rows carry since session 80)
+    for _, field in tags:
+        if field in ('kernel', 'format', 'backend', 'variant', 'path', 'mode', 'rank', 'call', 'run', 'tensor', 'nnz', 'commit'):
+            ap.error(f"--tag's field {field!r} is one a row already has: name it otherwise")
     results, suites, commits, used = [], {}, [], set()
     for spec in a.call:
         label, folder, commit = spec.split('=')
