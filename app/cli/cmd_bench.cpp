@@ -45,8 +45,9 @@ constexpr const char* kRooflineLegend =
     "          rate of gathering 128-byte rows from L2 / median (--json: gather_bytes, gather_gbps,\n"
     "          share_of_gather_bound); MM-CSF's nonzeros at the mode's leaves and nodes at its middle\n"
     "          levels add a row each by an atomic instead, at the measured rate of such adds, the two\n"
-    "          times summed (--json: add_bytes, add_gbps); over shared tiles (CSF/B-CSF (shared tiles), --json\n"
-    "          path) the gathers are the tiles' rows each block copies, the adds one per run of one row;\n"
+    "          times summed (--json: add_bytes, add_gbps); over shared tiles (\"(shared tiles)\" after the\n"
+    "          format, --json path) the tiles' nonzeros gather no row: each block copies its tile's rows,\n"
+    "          and an output row is added per run of one row;\n"
     "          GFLOP/s = the kernel's flops as COO counts them (MTTKRP 3 nnz R) / median: a format that\n"
     "          shares products along its fibers does fewer, so its rate can pass the peak\n\n";
 

@@ -13,6 +13,7 @@
 #endif
 
 #include "bench/bench_median.hpp"
+#include "bench/mttkrp_row.hpp"
 #include "bench/multi_gpu_bench.hpp"
 #include "bench/streamed_bench.hpp"
 #include "cuda/gpu_gather.hpp"
@@ -611,8 +612,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
                     RowTraffic rows = row_traffic(t, *format, mode, request.kernel, backend, row.rank);
                     if (const auto tiles = kernel->shared_tiles(mode)) {
-                        row.path = "shared tiles";
-                        rows = tile_row_traffic(*tiles, row.rank);
+                        row.path = detail::shared_tiles_path(tiles->nonzeros, t.nnz());
+                        rows = tile_row_traffic(rows, *tiles, t.nnz(), row.rank);
                     }
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;

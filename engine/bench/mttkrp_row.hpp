@@ -1,8 +1,11 @@
 // The end of an MTTKRP benchmark row that ran outside the registry's kernels (over GPU parts,
-// streamed): the error against cpu-ref where asked, the output kept for --write. Private to
-// engine/bench.
+// streamed): the error against cpu-ref where asked, the output kept for --write; and the words
+// for a row's path over shared-memory tiles. Private to engine/bench.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -10,6 +13,15 @@
 #include "tscope/kernels/mttkrp.hpp"
 
 namespace tscope::detail {
+
+// A row's path over shared-memory tiles holding `tiled` of the `nnz` nonzeros: "shared tiles",
+// or where they held only some (MM-CSF's partitions rooted at the mode, some GPUs' parts), how
+// many: "shared tiles on 96% of the nonzeros".
+inline std::string shared_tiles_path(std::uint64_t tiled, std::uint64_t nnz) {
+    if (tiled >= nnz) return "shared tiles";
+    const auto percent = static_cast<int>(100.0 * static_cast<double>(tiled) / static_cast<double>(nnz));
+    return "shared tiles on " + std::to_string(std::max(percent, 1)) + "% of the nonzeros";
+}
 
 inline void finish_mttkrp_row(BenchResult& row, const CooTensor& t, const BenchRequest& request, int mode,
                               const std::vector<DenseMatrix>& factors, DenseMatrix&& out) {

@@ -44,10 +44,7 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuM
     row.bytes_moved = mg.device_bytes(mode);
     for (int m = 0; m < t.order(); ++m) row.bytes_moved += t.dim(m) * request.rank * 4;
     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
-    if (const int tiled = mg.tile_parts(mode, request.rank))
-        row.path = tiled == row.gpus
-                       ? "shared tiles"
-                       : "shared tiles on " + std::to_string(tiled) + " of " + std::to_string(row.gpus) + " parts";
+    if (const std::uint64_t tiled = mg.tile_nonzeros(mode, request.rank)) row.path = shared_tiles_path(tiled, t.nnz());
     finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }

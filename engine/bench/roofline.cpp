@@ -159,8 +159,14 @@ RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, Kern
     return rows;
 }
 
-RowTraffic tile_row_traffic(const SharedTileTraffic& tiles, std::uint64_t rank) {
-    return {tiles.copied_bytes, tiles.added_rows * rank * sizeof(float)};
+RowTraffic tile_row_traffic(const RowTraffic& rows, const SharedTileTraffic& tiles, std::uint64_t nnz,
+                            std::uint64_t rank) {
+    const std::uint64_t row = rank * sizeof(float);
+    const RowTraffic own{tiles.copied_bytes, tiles.added_rows * row};
+    if (tiles.nonzeros >= nnz) return own;
+    if (rows.gathered == 0 && rows.added == 0) return rows;
+    const std::uint64_t skipped = std::min(rows.gathered, tiles.nonzeros * row);
+    return {rows.gathered - skipped + own.gathered, rows.added + own.added};
 }
 
 void fill_roofline(BenchResult& row, double copy_gbps, const PeakFigure& peak) {

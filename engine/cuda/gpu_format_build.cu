@@ -317,7 +317,7 @@ ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std
         impl->nnz += n;
         impl->parts.push_back(build_part(c, orders[p], split, members, n));
     }
-    if (impl->parts.size() == 1) add_shared_tiles(impl->parts[0], tiles_rank);  // as an upload of one tree
+    for (Impl::Part& part : impl->parts) add_shared_tiles(part, tiles_rank);  // as an upload's partitions
     return ResidentTensor(std::move(impl));
 }
 

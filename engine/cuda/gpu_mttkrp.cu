@@ -307,7 +307,7 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
         if (p.order_on_device) order_fibers_by_length(dp);
-        if (parts.size() == 1) add_shared_tiles(dp, 0);  // an upload runs at any rank
+        add_shared_tiles(dp, 0);  // each tree (MM-CSF's partitions too); an upload runs at any rank
         impl_->parts.push_back(std::move(dp));
     }
     t1.record();
@@ -404,10 +404,15 @@ std::uint64_t ResidentTensor::shared_tiles_bytes() const {
 }
 
 ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int mode, std::uint64_t R) const {
-    if (impl_->parts.size() != 1 || !impl_->parts[0].tiles || !shared_tiles_apply(*impl_->parts[0].tiles, mode, R))
-        return {};
-    const SharedTiles& t = *impl_->parts[0].tiles;
-    return {t.items.size(), tile_bytes(R), t.row_runs};
+    TileTraffic sum;
+    for (const Impl::Part& p : impl_->parts)
+        if (p.tiles && shared_tiles_apply(*p.tiles, mode, R)) {
+            sum.blocks += p.tiles->items.size();
+            sum.row_adds += p.tiles->row_runs;
+            sum.nonzeros += p.meta.nnz;
+        }
+    if (sum.blocks) sum.block_bytes = tile_bytes(R);
+    return sum;
 }
 
 std::uint64_t ResidentTensor::nnz() const {
@@ -732,16 +737,24 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         for (const auto& a : p.anc) anc.push_back(a.get());
         return anc;
     };
-    if (impl_->parts.size() == 1 && impl_->parts[0].tiles && shared_tiles_apply(*impl_->parts[0].tiles, mode, R)) {
-        launch_shared_tiles(*impl_->parts[0].tiles, R, factors, out_f);
-        return;
+    // the trees whose tiles run this mode go over them (MM-CSF's partition rooted at the mode,
+    // where its fibers are short); the others through the fiber kernels, adding into the same
+    // output (every kernel adds by atomics)
+    std::vector<const Impl::Part*> rest;
+    for (const Impl::Part& p : impl_->parts) {
+        if (p.tiles && shared_tiles_apply(*p.tiles, mode, R))
+            launch_shared_tiles(*p.tiles, R, factors, out_f);
+        else
+            rest.push_back(&p);
     }
-    if (impl_->parts.size() <= kMaxTrees && use_team(R)) {
+    if (rest.empty()) return;
+    if (rest.size() <= kMaxTrees && use_team(R)) {
         // the trees (MM-CSF's partitions) in one launch; groups of nonzeros where fibers were
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
-        for (const Impl::Part& p : impl_->parts) {
+        for (const Impl::Part* part : rest) {
+            const Impl::Part& p = *part;
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
             if (!p.meta.split_fibers)
@@ -755,8 +768,9 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }
-    for (const Impl::Part& p : impl_->parts)
-        launch_fiber_mttkrp(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, R, factors, out_f, nullptr);
+    for (const Impl::Part* p : rest)
+        launch_fiber_mttkrp(p->meta, anc_of(*p).data(), p->fiber_ptr.get(), 0, p->leaf.get(), p->vals.get(), mode, R,
+                            factors, out_f, nullptr);
 }
 
 void ResidentTensor::reserve_copies(int mode, std::uint64_t R) const {

@@ -125,7 +125,8 @@ public:
     // the partition of nonzero z, orders[p] its tree's levels (empty: no partition p). The
     // partitions keep the order of orders; empty ones are left out. filters[p], where given,
     // keeps a part of partition p. Fibers longer than `split` nonzeros become several (mm-csf
-    // Sec. 6, as B-CSF's; 0 keeps them whole). A single partition takes the tiles as build's tree.
+    // Sec. 6, as B-CSF's; 0 keeps them whole). Each partition takes the tiles as build's tree
+    // does, for the mode at its root.
     static ResidentTensor build_partitioned(const DeviceCoo& coo, const std::uint8_t* labels,
                                             const std::vector<std::vector<int>>& orders,
                                             const std::vector<RowFilter>& filters = {}, std::uint64_t split = 0,
@@ -151,11 +152,12 @@ public:
     // Device bytes of the tensor's arrays.
     std::uint64_t device_bytes() const;
     std::uint64_t nnz() const;
-    // Where mode's launch at rank R runs over shared-memory tiles (mttkrp_shared_tiles.cuh): its
-    // blocks, the bytes each copies into shared memory, and the output-row adds it makes; all 0
-    // where the launch runs other kernels.
+    // Where mode's launch at rank R runs trees over shared-memory tiles (mttkrp_shared_tiles.cuh;
+    // one tree, or some of MM-CSF's partitions): their blocks, the bytes each copies into shared
+    // memory, the output-row adds they make and the nonzeros they hold; all 0 where the launch
+    // runs other kernels only.
     struct TileTraffic {
-        std::uint64_t blocks = 0, block_bytes = 0, row_adds = 0;
+        std::uint64_t blocks = 0, block_bytes = 0, row_adds = 0, nonzeros = 0;
     };
     TileTraffic shared_tiles(int mode, std::uint64_t R) const;
     // Device bytes of the tiles' arrays (in device_bytes too; 0 without tiles).

@@ -75,7 +75,7 @@ std::optional<SharedTileTraffic> MttkrpPlan::shared_tiles(int mode, std::uint64_
     if (!resident_) return std::nullopt;
     const gpu::ResidentTensor::TileTraffic t = resident_->tensor->shared_tiles(mode, rank);
     if (t.blocks == 0) return std::nullopt;
-    return SharedTileTraffic{t.blocks * t.block_bytes, t.row_adds};
+    return SharedTileTraffic{t.blocks * t.block_bytes, t.row_adds, t.nonzeros};
 }
 
 void MttkrpPlan::compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control,

@@ -56,9 +56,9 @@ std::uint64_t MultiGpuMttkrp::device_bytes(int mode) const {
     return b;
 }
 
-int MultiGpuMttkrp::tile_parts(int mode, std::uint64_t rank) const {
-    int n = 0;
-    for (int g = 0; g < parts(); ++g) n += impl_->slots.of(g, mode).shared_tiles(mode, rank).blocks > 0;
+std::uint64_t MultiGpuMttkrp::tile_nonzeros(int mode, std::uint64_t rank) const {
+    std::uint64_t n = 0;
+    for (int g = 0; g < parts(); ++g) n += impl_->slots.of(g, mode).shared_tiles(mode, rank).nonzeros;
     return n;
 }
 

@@ -168,15 +168,23 @@ private Q_SLOTS:
         }
     }
 
-    // Over shared-memory tiles: the blocks' copies as gathers, R floats added per run of one row.
+    // Over shared-memory tiles: the blocks' copies as gathers, R floats added per run; where the
+    // tiles hold only some nonzeros (MM-CSF's partition rooted at the mode), those gather no row
+    // and the rest keep row_traffic's count; undefined stays undefined.
     void tileRowTrafficCountsCopiesAndRuns() {
-        const RowTraffic r32 = tile_row_traffic(SharedTileTraffic{3 * 196608, 1000}, 32);
-        QCOMPARE(r32.gathered, std::uint64_t{589824});
-        QCOMPARE(r32.added, std::uint64_t{128000});
-        QCOMPARE(tile_row_traffic(SharedTileTraffic{196608, 7}, 16).added, std::uint64_t{448});
+        const RowTraffic base{1000 * 128, 64 * 128};  // row_traffic's count for 1,000 nonzeros
+        const RowTraffic all = tile_row_traffic(base, SharedTileTraffic{3 * 196608, 1000, 1000}, 1000, 32);
+        QCOMPARE(all.gathered, std::uint64_t{589824});
+        QCOMPARE(all.added, std::uint64_t{128000});
+        QCOMPARE(tile_row_traffic({}, SharedTileTraffic{98304, 7, 1000}, 1000, 16).added, std::uint64_t{448});
+        const RowTraffic some = tile_row_traffic(base, SharedTileTraffic{196608, 100, 600}, 1000, 32);
+        QCOMPARE(some.gathered, std::uint64_t{400 * 128 + 196608});
+        QCOMPARE(some.added, std::uint64_t{64 * 128 + 100 * 128});
+        const RowTraffic undefined = tile_row_traffic({}, SharedTileTraffic{196608, 100, 600}, 1000, 16);
+        QCOMPARE(undefined.gathered + undefined.added, std::uint64_t{0});
         BenchResult row{};
         row.ran = true, row.backend = Backend::Omp;  // no device rates here: the bound stays unset
-        row.median_s = 1e-3, row.bytes_moved = 1000, row.gather_bytes = r32.gathered, row.add_bytes = r32.added;
+        row.median_s = 1e-3, row.bytes_moved = 1000, row.gather_bytes = all.gathered, row.add_bytes = all.added;
         fill_roofline(row, 10, PeakFigure{5, "measured"});
         QCOMPARE(row.gather_bound_s, 0.0);
     }

@@ -438,6 +438,8 @@ private Q_SLOTS:
                     o.mode = built_for;
                     check_every_mode_within_1e5(t, *build_format(kind, t, o), {32, 16}, 80 + std::uint64_t(built_for));
                 }
+            // MM-CSF: each partition rooted at the mode over its tiles, the others through the fiber kernels
+            check_every_mode_within_1e5(t, *build_format(FormatKind::MMCSF, t, {}), {32, 16}, 90);
         }
         check_small_trees_and_lastfm(500);
         const std::string path = tstest::shared_tensor("movielens-100k.tns");
@@ -504,6 +506,39 @@ private Q_SLOTS:
         const auto traffic = plan.shared_tiles(0, 32);
         QCOMPARE(traffic->copied_bytes, r.gather_bytes);  // the same tree, built the same way
         QCOMPARE(traffic->added_rows, runs);
+        QCOMPARE(traffic->nonzeros, t.nnz());
+
+        // MM-CSF: the partitions rooted at the mode over their tiles (the mode: the largest
+        // partition's root), the rest counted as before
+        const auto mm = build_format(FormatKind::MMCSF, t, {});
+        std::vector<std::pair<int, std::uint64_t>> roots;  // (root mode, nonzeros) per partition
+        visit_format(*mm, overloaded{[&]<class I, class V>(const MmcsfFormat<I, V>& x) {
+                                         for (const auto& tree : x.partitions)
+                                             roots.emplace_back(tree.order.front(), tree.vals.size());
+                                     },
+                                     [](const SparseFormat&) {}});
+        QVERIFY(!roots.empty());
+        const int root =
+            std::max_element(roots.begin(), roots.end(), [](auto a, auto b) { return a.second < b.second; })->first;
+        std::uint64_t rooted = 0;
+        for (const auto& [r_mode, n] : roots)
+            if (r_mode == root) rooted += n;
+        const MttkrpPlan mm_plan(Backend::Cuda, *mm);
+        const auto mm_tiles = mm_plan.shared_tiles(root, 32);
+        QVERIFY(mm_tiles);
+        QCOMPARE(mm_tiles->nonzeros, rooted);
+        req.formats = {FormatKind::MMCSF};
+        req.modes = {root};
+        const auto mm_rows = run_bench(t, req);
+        QCOMPARE(mm_rows.size(), std::size_t{1});
+        const BenchResult& m = mm_rows[0];
+        QVERIFY2(m.ran && m.max_rel_error && *m.max_rel_error <= 1e-5, m.error.c_str());
+        QVERIFY2(rooted == t.nnz() ? m.path == "shared tiles" : m.path.rfind("shared tiles on ", 0) == 0,
+                 m.path.c_str());
+        const RowTraffic want =
+            tile_row_traffic(row_traffic(t, *mm, root, KernelKind::MTTKRP, Backend::Cuda, 32), *mm_tiles, t.nnz(), 32);
+        QCOMPARE(m.gather_bytes, want.gathered);
+        QCOMPARE(m.add_bytes, want.added);
     }
 
     void realTensors() {

@@ -162,8 +162,8 @@ private Q_SLOTS:
         QCOMPARE(r.path, std::string(tiles ? "shared tiles" : ""));
         QCOMPARE(r.bytes_moved, without);
         MultiGpuMttkrp mg(t, FormatKind::CSF, 0, {0, 0});
-        QCOMPARE(mg.tile_parts(0, 32), tiles ? 2 : 0);
-        QCOMPARE(mg.tile_parts(0, 8), 0);
+        QCOMPARE(mg.tile_nonzeros(0, 32), tiles ? t.nnz() : 0);
+        QCOMPARE(mg.tile_nonzeros(0, 8), std::uint64_t{0});
     }
 
     void tooManyGpusIsRefused() {

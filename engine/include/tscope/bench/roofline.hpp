@@ -44,9 +44,13 @@ struct RowTraffic {
 };
 RowTraffic row_traffic(const CooTensor& t, const SparseFormat& f, int mode, KernelKind kernel, Backend backend,
                        std::uint64_t rank);
-// The same for an MTTKRP over shared-memory tiles (MttkrpPlan::shared_tiles): the blocks' copies
-// of their tiles' rows, and an output row of `rank` floats added per run.
-RowTraffic tile_row_traffic(const SharedTileTraffic& tiles, std::uint64_t rank);
+// The same where an MTTKRP ran some or all of its nonzeros over shared-memory tiles
+// (MttkrpPlan::shared_tiles): those nonzeros gather no row from L2 (each gathered one in `rows`,
+// row_traffic's count), the blocks copy their tiles' rows (as gathers) and add an output row of
+// `rank` floats per run. Where the tiles hold every nonzero (of `nnz`) the tiles' traffic is all;
+// where they hold some and `rows` is not defined (0: a rank not a multiple of 32), neither is this.
+RowTraffic tile_row_traffic(const RowTraffic& rows, const SharedTileTraffic& tiles, std::uint64_t nnz,
+                            std::uint64_t rank);
 
 // The compute roof. `source` says where the number comes from.
 struct PeakFigure {

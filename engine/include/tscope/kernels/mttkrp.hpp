@@ -31,10 +31,12 @@ void mttkrp(Backend backend, const SparseFormat& format, int mode, const std::ve
 
 // What an MTTKRP over shared-memory tiles moves through L2: each block copies its tile's factor
 // rows into shared memory (copied_bytes, all blocks together) and adds one output row (R floats,
-// by atomics) per run of one row in a team's nonzeros (added_rows).
+// by atomics) per run of one row in a team's nonzeros (added_rows). nonzeros: those the tiles
+// hold (a tree's all; of MM-CSF, those of the partitions rooted at the mode that take tiles).
 struct SharedTileTraffic {
     std::uint64_t copied_bytes = 0;
     std::uint64_t added_rows = 0;
+    std::uint64_t nonzeros = 0;
 };
 
 // Repeated MTTKRPs on one format (CPD-ALS): the cuda backend flattens and uploads the tensor
@@ -49,9 +51,10 @@ public:
     Backend backend() const { return backend_; }
     // cuda: the seconds the tensor's upload took (0 where each compute uploads it: HLS, the CPU)
     double upload_seconds() const;
-    // cuda: where `mode`'s product at `rank` runs over shared-memory tiles (a single order-3 tree
-    // of short fibers, at rank 32, or 16 where forced), what it moves through L2 in place of a
-    // factor row gathered per nonzero; nullopt where the format's own kernels run it.
+    // cuda: where `mode`'s product at `rank` runs over shared-memory tiles (an order-3 tree of
+    // short fibers rooted at the mode, or such MM-CSF partitions; at rank 32, or 16 where forced),
+    // what they move through L2 in place of a factor row gathered per nonzero; nullopt where the
+    // format's own kernels run it all.
     std::optional<SharedTileTraffic> shared_tiles(int mode, std::uint64_t rank) const;
 
 private:

@@ -47,9 +47,10 @@ public:
     // Device bytes of the parts' formats that serve `mode`: their arrays, not the shared-memory
     // tiles some trees keep beside them (what an MTTKRP must read at least).
     std::uint64_t device_bytes(int mode) const;
-    // How many parts run `mode`'s MTTKRP at `rank` over shared-memory tiles (a single order-3
-    // tree each, of short fibers: cuda/shared_tiles_rule.hpp).
-    int tile_parts(int mode, std::uint64_t rank) const;
+    // The nonzeros, all parts together, whose trees run `mode`'s MTTKRP at `rank` over
+    // shared-memory tiles (order-3 trees of short fibers rooted at the mode:
+    // cuda/shared_tiles_rule.hpp).
+    std::uint64_t tile_nonzeros(int mode, std::uint64_t rank) const;
 
     struct Impl;
 
