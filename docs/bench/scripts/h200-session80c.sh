@@ -4,7 +4,8 @@
 # chunks of 64K), the same with TENSORSCOPE_FIBER_TILE_LOADS=spread (each lane loading one
 # nonzero of 8, walked by shuffles) and the fiber kernels (TENSORSCOPE_FIBER_TILES=0), two rounds
 # alternating, round 1 checked (the rows' "path" and the tiles' traffic in the JSON); CSF by the
-# rule once; B-CSF at rank 16 with the tiles forced (spread and not) and off.
+# rule once; MM-CSF by the rule (its partition rooted at each mode over tiles, issue 19's
+# MM-CSF-against-B-CSF line) and with the tiles off. Rank 16's tiles are timed by call 1's CPD.
 # Bundle (make_bundle.sh --strip --icu-stub --no-data): the CLI, lib/.
 set -u
 . "$(dirname "$0")/device_steps.sh"
@@ -19,9 +20,8 @@ for round in 1 2; do
     run "uni-fibers-$round" 45 env TENSORSCOPE_FIBER_TILES=0 "$CLI" bench "$D/uni.tsb" "${B_ARGS[@]}"
 done
 run "uni-csf-rule" 60 "$CLI" bench "$D/uni.tsb" --kernel mttkrp --backend cuda --format CSF --mode all --rank 32 --repeat 5 --jsonl --check
-R16=(--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 16 --repeat 5 --jsonl)
-run "uni-r16-tiles" 60 env TENSORSCOPE_FIBER_TILES=1 "$CLI" bench "$D/uni.tsb" "${R16[@]}" --check
-run "uni-r16-spread" 60 env TENSORSCOPE_FIBER_TILES=1 TENSORSCOPE_FIBER_TILE_LOADS=spread "$CLI" bench "$D/uni.tsb" "${R16[@]}"
-run "uni-r16-fibers" 45 env TENSORSCOPE_FIBER_TILES=0 "$CLI" bench "$D/uni.tsb" "${R16[@]}"
+M_ARGS=(--kernel mttkrp --backend cuda --format MM-CSF --mode all --rank 32 --repeat 5 --jsonl)
+run "uni-mmcsf-rule" 75 "$CLI" bench "$D/uni.tsb" "${M_ARGS[@]}" --check
+run "uni-mmcsf-fibers" 60 env TENSORSCOPE_FIBER_TILES=0 "$CLI" bench "$D/uni.tsb" "${M_ARGS[@]}"
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
