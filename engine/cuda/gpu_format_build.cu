@@ -294,7 +294,7 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
     }
     impl->nnz = n;
     impl->parts.push_back(build_part(c, order, split, perm, n));  // which frees perm
-    add_shared_tiles(impl->parts.back(), tiles_rank);             // the CPD's trees, each rooted at its mode
+    add_shared_tiles(impl->parts.back(), tiles_rank, 1);          // the CPD's trees, each rooted at its mode
     return ResidentTensor(std::move(impl));
 }
 
@@ -317,7 +317,7 @@ ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std
         impl->nnz += n;
         impl->parts.push_back(build_part(c, orders[p], split, members, n));
     }
-    for (Impl::Part& part : impl->parts) add_shared_tiles(part, tiles_rank);  // as an upload's partitions
+    for (Impl::Part& part : impl->parts) add_shared_tiles(part, tiles_rank, impl->parts.size());  // as an upload's
     return ResidentTensor(std::move(impl));
 }
 

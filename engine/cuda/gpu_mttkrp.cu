@@ -286,11 +286,11 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
     upload_s_ = Event::seconds(t0, t1);
 }
 
-void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank) {
+void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::size_t trees) {
     std::vector<const std::uint32_t*> anc;
     for (const auto& a : p.anc) anc.push_back(a.get());
     p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
-                                 p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), rank);
+                                 p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), rank, trees);
 }
 
 ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::make_unique<Impl>()) {
@@ -307,9 +307,11 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         dp.vals = DeviceArray<float>(p.vals, p.nnz);
         for (auto* a : p.anc) dp.anc.emplace_back(a, p.fibers);
         if (p.order_on_device) order_fibers_by_length(dp);
-        add_shared_tiles(dp, 0);  // each tree (MM-CSF's partitions too); an upload runs at any rank
         impl_->parts.push_back(std::move(dp));
     }
+    // the tiles once every tree is up, so that their room checks see all of them; an upload runs
+    // at any rank
+    for (Impl::Part& dp : impl_->parts) add_shared_tiles(dp, 0, impl_->parts.size());
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
 }

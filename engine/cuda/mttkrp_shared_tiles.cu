@@ -247,8 +247,9 @@ void cut_items(SharedTiles& t, const std::vector<std::uint32_t>& per_tile, std::
 std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
                                                 std::uint64_t nnz, const std::uint32_t* const* anc,
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
-                                                const float* vals, std::uint64_t rank) {
+                                                const float* vals, std::uint64_t rank, std::size_t trees) {
     const TilesSwitch sw = tiles_switch();
+    if (!tiles_for_trees(trees, sw, env_is("TENSORSCOPE_MMCSF_TILES", "1"))) return nullptr;
     if ((rank && !tiles_rank(rank, sw)) || !tiles_may_apply(levels, fibers, nnz, sw)) return nullptr;
     auto t = std::make_unique<SharedTiles>();
     t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];

@@ -30,13 +30,14 @@ struct SharedTiles {
 
 // The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:
 // the levels' index arrays); null where they do not apply: another order, 2^31 nonzeros or more,
-// the rule, a GPU whose blocks cannot have 192 KiB of shared memory, too little free memory, or
+// the rule, a GPU whose blocks cannot have 192 KiB of shared memory, too little free memory,
 // `rank` (where the caller knows the one its MTTKRPs run at; 0 where it does not) one the tiles
-// do not run (tiles_rank).
+// do not run (tiles_rank), or a tree of several (`trees`, MM-CSF's partitions) the switches keep
+// off (tiles_for_trees).
 std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mode, std::uint64_t fibers,
                                                 std::uint64_t nnz, const std::uint32_t* const* anc,
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
-                                                const float* vals, std::uint64_t rank);
+                                                const float* vals, std::uint64_t rank, std::size_t trees);
 
 // Whether the tiles run MTTKRP for this mode and rank (shared_tiles_rule.hpp's tiles_rank).
 bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R);

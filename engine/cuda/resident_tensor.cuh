@@ -55,8 +55,9 @@ struct ResidentTensor::Impl {
 // (shared_tiles_rule.hpp), built where the tree is made (an upload, a device build); where the
 // device has too little free memory for them (build_shared_tiles asks first, as
 // order_fibers_by_length does), the fiber kernels run it. rank: the one the tree's MTTKRPs run at
-// (none are built where the tiles do not run it), 0 where the caller does not know. Defined in
+// (none are built where the tiles do not run it), 0 where the caller does not know; trees: how
+// many the tensor has (MM-CSF's partitions: shared_tiles_rule.hpp's tiles_for_trees). Defined in
 // gpu_mttkrp.cu.
-void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank);
+void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::size_t trees);
 
 }  // namespace tscope::gpu

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -41,6 +42,14 @@ inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t 
 // The ranks the tiles run: 32, where they were measured; 16 (half the shared memory, two blocks
 // an SM) only when forced, until it is measured (session 80 wrote it without a GPU).
 inline bool tiles_rank(std::uint64_t R, TilesSwitch s) { return R == 32 || (R == 16 && s == TilesSwitch::On); }
+
+// A tree of several (MM-CSF's partitions, each for the mode at its root, the others running the
+// fiber kernels after it): by the rule only where TENSORSCOPE_MMCSF_TILES=1 (partitions), or
+// forced, until it is measured (session 80 wrote it without a GPU, and MM-CSF's trees had run in
+// one launch because separate launches measured slower); a single tree by the rule.
+inline bool tiles_for_trees(std::size_t trees, TilesSwitch s, bool partitions) {
+    return trees <= 1 || s == TilesSwitch::On || (s == TilesSwitch::Rule && partitions);
+}
 
 // kTileChunk nonzeros a block, fewer where that leaves under 8 blocks an SM (down to
 // kTileSmallChunk); forced (TENSORSCOPE_FIBER_TILE_CHUNK, 0 when unset) sets it, 1,024 to 2^24.

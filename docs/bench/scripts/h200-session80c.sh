@@ -4,8 +4,8 @@
 # chunks of 64K), the same with TENSORSCOPE_FIBER_TILE_LOADS=spread (each lane loading one
 # nonzero of 8, walked by shuffles) and the fiber kernels (TENSORSCOPE_FIBER_TILES=0), two rounds
 # alternating, round 1 checked (the rows' "path" and the tiles' traffic in the JSON); CSF by the
-# rule once; MM-CSF by the rule (its partition rooted at each mode over tiles, issue 19's
-# MM-CSF-against-B-CSF line) and with the tiles off. Rank 16's tiles are timed by call 1's CPD.
+# rule once; MM-CSF with its partitions' tiles by the rule (TENSORSCOPE_MMCSF_TILES=1: the
+# partition rooted at each mode over tiles, issue 19's MM-CSF-against-B-CSF line) and without. Rank 16's tiles are timed by call 1's CPD.
 # Bundle (make_bundle.sh --strip --icu-stub --no-data): the CLI, lib/.
 set -u
 . "$(dirname "$0")/device_steps.sh"
@@ -21,7 +21,7 @@ for round in 1 2; do
 done
 run "uni-csf-rule" 60 "$CLI" bench "$D/uni.tsb" --kernel mttkrp --backend cuda --format CSF --mode all --rank 32 --repeat 5 --jsonl --check
 M_ARGS=(--kernel mttkrp --backend cuda --format MM-CSF --mode all --rank 32 --repeat 5 --jsonl)
-run "uni-mmcsf-rule" 75 "$CLI" bench "$D/uni.tsb" "${M_ARGS[@]}" --check
+run "uni-mmcsf-rule" 75 env TENSORSCOPE_MMCSF_TILES=1 "$CLI" bench "$D/uni.tsb" "${M_ARGS[@]}" --check
 run "uni-mmcsf-fibers" 60 env TENSORSCOPE_FIBER_TILES=0 "$CLI" bench "$D/uni.tsb" "${M_ARGS[@]}"
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

@@ -57,6 +57,15 @@ private Q_SLOTS:
         for (std::uint64_t R : {1, 8, 24, 31, 33, 64}) QVERIFY(!tiles_rank(R, TilesSwitch::On));
     }
 
+    // MM-CSF's partitions: by the rule only with TENSORSCOPE_MMCSF_TILES=1, or forced; never off.
+    void severalTrees() {
+        QVERIFY(tiles_for_trees(1, TilesSwitch::Rule, false));
+        QVERIFY(!tiles_for_trees(3, TilesSwitch::Rule, false));
+        QVERIFY(tiles_for_trees(3, TilesSwitch::Rule, true));
+        QVERIFY(tiles_for_trees(3, TilesSwitch::On, false));
+        QVERIFY(!tiles_for_trees(3, TilesSwitch::Off, true));
+    }
+
     void chunks() {
         QCOMPARE(tile_chunk(76'900'000, 132, 0), kTileChunk);
         QCOMPARE(tile_chunk(20'000'000, 132, 0), std::uint64_t{20'000'000 / (8 * 132)});

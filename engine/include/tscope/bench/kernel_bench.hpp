@@ -60,8 +60,9 @@ struct BenchResult {
     Backend backend;
     std::string variant;  // which GPU kernel, where a kernel has several (SpTTM: naive .. sm)
     // The way the engine ran it, where it picks one by the tensor's shape: "shared tiles" where a
-    // cuda MTTKRP on a single order-3 tree ran over shared-memory tiles (its rule in
-    // cuda/shared_tiles_rule.hpp); empty otherwise.
+    // cuda MTTKRP on an order-3 tree ran over shared-memory tiles (its rule in
+    // cuda/shared_tiles_rule.hpp), "shared tiles on N% of the nonzeros" where some of MM-CSF's
+    // partitions (or some GPUs' parts) did; empty otherwise.
     std::string path;
     int mode = 0;  // 0-based
     std::uint64_t rank = 0;
@@ -91,9 +92,9 @@ struct BenchResult {
     // atomic (mm-csf Alg. 8), and each node of a middle level holding the mode adds one (Alg. 7):
     // add_bytes, at the measured rate of such adds (measure_gpu_add_bandwidth), and gather_bytes
     // leaves the leaves' nonzeros out. gather_bound_s is the time of both, one after the other
-    // (both are L2's work). Over shared-memory tiles (path "shared tiles") no row is gathered per
-    // nonzero: gather_bytes are the tiles' rows each block copies into shared memory, add_bytes
-    // the output rows added once per run of one row (tile_row_traffic).
+    // (both are L2's work). The nonzeros that ran over shared-memory tiles (path) gather no row:
+    // their share of gather_bytes is replaced by the tiles' rows each block copies into shared
+    // memory, and add_bytes gains an output row per run of one row (tile_row_traffic).
     std::uint64_t gather_bytes = 0;
     double gather_gbps = 0;
     std::uint64_t add_bytes = 0;
