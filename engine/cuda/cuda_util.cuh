@@ -146,10 +146,16 @@ private:
     cudaStream_t s_{};
 };
 
-// Refuses, before any allocation, work that needs more device memory at once than is free.
-inline void require_free(std::uint64_t bytes, const char* what) {
+// Device memory free now on the current device, in bytes.
+inline std::uint64_t free_device_bytes() {
     std::size_t free_bytes = 0, total = 0;
     check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
+    return free_bytes;
+}
+
+// Refuses, before any allocation, work that needs more device memory at once than is free.
+inline void require_free(std::uint64_t bytes, const char* what) {
+    const std::uint64_t free_bytes = free_device_bytes();
     if (bytes > free_bytes)
         throw Error(std::string("out of GPU memory: ") + what + " needs " + std::to_string(bytes >> 20) + " MiB at once, " +
                     std::to_string(free_bytes >> 20) + " MiB are free (tensorscope-cli pipeline streams it in chunks)");

@@ -125,9 +125,7 @@ std::uint64_t ordering_bytes(std::uint64_t fibers, std::uint64_t nnz) {
 bool order_fibers_by_length(ResidentTensor::Impl::Part& part) {
     const std::uint64_t F = part.meta.fibers, n = part.meta.nnz;
     if (part.meta.levels < 2 || F < 2) return false;
-    std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "asking the device's free memory");
-    if (free < ordering_bytes(F, n) + kOrderingMargin) return false;
+    if (free_device_bytes() < ordering_bytes(F, n) + kOrderingMargin) return false;
     const DeviceArray<std::uint32_t> from = length_order(part);
     DeviceArray<std::uint64_t> fiber_ptr(F + 1);
     moved_length_kernel<<<grid_for(F + 1), 256>>>(from.get(), part.fiber_ptr.get(), F, fiber_ptr.get());

@@ -119,8 +119,7 @@ StreamRun sptv_streamed(PinnedSptv& x, const std::vector<ChunkRange>& chunks, co
     if (streams < 1) throw Error("the pipeline needs at least one stream");
     StreamRun run;
     run.device_bytes = streamed_device_bytes(x, chunks, streams, vlen);
-    std::size_t free_bytes = 0, total = 0;
-    check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
+    const std::uint64_t free_bytes = free_device_bytes();
     if (run.device_bytes > free_bytes)
         throw Error("out of GPU memory: " + std::to_string(streams) + " streams with chunks this large need " +
                     std::to_string(run.device_bytes >> 20) + " MiB, " + std::to_string(free_bytes >> 20) +

@@ -180,9 +180,7 @@ bool tiles_may_apply(int levels, std::uint64_t fibers, std::uint64_t nnz, TilesS
     if (sw == TilesSwitch::Off || (sw == TilesSwitch::Rule && !fibers_short(fibers, nnz))) return false;
     if (static_cast<std::uint64_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)) < kTileBytes)
         return false;
-    std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "asking the device's free memory");
-    return free >= kRoomPerNonzero * nnz;
+    return free_device_bytes() >= kRoomPerNonzero * nnz;
 }
 
 // The fiber of each nonzero, and the two gathered factors' row counts into t (Fibers carries no

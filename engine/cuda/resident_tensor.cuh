@@ -36,7 +36,7 @@ struct ResidentTensor::Impl {
         DeviceArray<std::uint64_t> fiber_ptr;
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
-        std::unique_ptr<SharedTiles> tiles;  // a single order-3 tree's root mode, where shared_tiles_rule.hpp says
+        std::unique_ptr<SharedTiles> tiles;  // an order-3 tree's root mode, where shared_tiles_rule.hpp says
     };
     std::vector<Part> parts;
     struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields
@@ -51,8 +51,8 @@ struct ResidentTensor::Impl {
     std::unique_ptr<BlcoArrays> blco;
 };
 
-// A single order-3 tree's root mode at rank 32 over shared-memory tiles where they pay
-// (shared_tiles_rule.hpp), built where the tree is made (an upload, a device build); where the
+// An order-3 tree's root mode over shared-memory tiles where they pay (shared_tiles_rule.hpp: rank
+// 32, or 16 forced), built where the tree is made (an upload, a device build); where the
 // device has too little free memory for them (build_shared_tiles asks first, as
 // order_fibers_by_length does), the fiber kernels run it. rank: the one the tree's MTTKRPs run at
 // (none are built where the tiles do not run it), 0 where the caller does not know; trees: how

@@ -39,9 +39,7 @@ namespace {
 // walks as it did before the singles, rather than failing.
 inline bool spttm_singles_on(std::uint64_t fibers, std::uint64_t nnz) {
     if (env_is("TENSORSCOPE_SPTTM_SINGLES", "0")) return false;
-    std::size_t free_bytes = 0, total = 0;
-    check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
-    return 2 * (32 * fibers + 8 * nnz) < free_bytes;
+    return 2 * (32 * fibers + 8 * nnz) < free_device_bytes();
 }
 
 // Fibers of one nonzero (single) or of more (!single).

@@ -114,9 +114,7 @@ public:
         if (env_is("TENSORSCOPE_SPTV_HOT", "1")) return true;
         if (env_is("TENSORSCOPE_SPTV_HOT", "0")) return false;
         if (vlen * sizeof(float) <= l2_bytes()) return false;
-        std::size_t free_bytes = 0, total = 0;
-        check(cudaMemGetInfo(&free_bytes, &total), "reading free device memory");
-        return 2 * needed(vlen) < free_bytes;
+        return 2 * needed(vlen) < free_device_bytes();
     }
     // The device bytes it needs at most, beside the product's: while it relabels, the counts,
     // the ids, their sorted copies and the ranks, and CUB's sort buffers (8 words an entry); the

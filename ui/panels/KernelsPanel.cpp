@@ -29,6 +29,7 @@
 #include "plots/PlotInspector.hpp"
 #include "plots/RooflinePlot.hpp"
 #include "plots/ScalingPlot.hpp"
+#include "tscope/bench/kernel_bench.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/kernel_registry.hpp"
@@ -499,8 +500,8 @@ void KernelsPanel::replot() {
     std::map<std::pair<int, QString>, std::pair<double, int>> values;  // (backend, label) -> sum, count
     for (const tscope::BenchResult& r : model_->results()) {
         if (!r.ran) continue;
-        QString label = QString::fromLatin1(tscope::format_name(r.format));
-        if (!r.variant.empty()) label += QStringLiteral(" [%1]").arg(QString::fromStdString(r.variant));
+        // one bar per format whatever path each mode took (B-CSF's modes over tiles or not)
+        const QString label = QString::fromStdString(tscope::format_label(r, false));
         if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
         auto& v = values[{static_cast<int>(r.backend), label}];
         v.first += time ? r.median_s : r.gflops;
