@@ -222,7 +222,7 @@ public:
         plan_.reset();  // the last row's device copy goes before this row's is made
         if (b == Backend::CpuRef) return [this, mode, &c](DeviceTiming&) { mttkrp_reference(t_, mode, factors_, out_, c); };
         if (b != Backend::Cuda) return [this, &f, mode, b, &c](DeviceTiming& timing) { mttkrp(b, f, mode, factors_, out_, c, &timing); };
-        plan_.emplace(b, f);
+        plan_.emplace(b, f, req_.rank);
         return [this, mode, &c](DeviceTiming& timing) {
             plan_->compute(mode, factors_, out_, c, &timing);
             timing.upload_s += plan_->upload_seconds();

@@ -293,7 +293,8 @@ void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::si
                                  p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), rank, trees);
 }
 
-ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::make_unique<Impl>()) {
+ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts, std::uint64_t tiles_rank)
+    : impl_(std::make_unique<Impl>()) {
     use_device();
     Event t0, t1;
     t0.record();
@@ -309,9 +310,8 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts) : impl_(std::ma
         if (p.order_on_device) order_fibers_by_length(dp);
         impl_->parts.push_back(std::move(dp));
     }
-    // the tiles once every tree is up, so that their room checks see all of them; an upload runs
-    // at any rank
-    for (Impl::Part& dp : impl_->parts) add_shared_tiles(dp, 0, impl_->parts.size());
+    // the tiles once every tree is up, so that their room checks see all of them
+    for (Impl::Part& dp : impl_->parts) add_shared_tiles(dp, tiles_rank, impl_->parts.size());
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
 }

@@ -109,7 +109,9 @@ struct RowFilter {
 class ResidentTensor {
 public:
     explicit ResidentTensor(const Coo& coo);
-    explicit ResidentTensor(const std::vector<Fibers>& parts);
+    // tiles_rank: the rank its MTTKRPs will run at, so that shared-memory tiles are built only
+    // where that rank reads them; 0: any rank.
+    explicit ResidentTensor(const std::vector<Fibers>& parts, std::uint64_t tiles_rank = 0);
     explicit ResidentTensor(const Blco& blco);
     // A copy of a device COO (the COO format; no sort needed by its kernel): its nonzeros
     // [first, last), all by default.

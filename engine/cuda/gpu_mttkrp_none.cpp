@@ -17,7 +17,9 @@ void mttkrp_fibers(const std::vector<Fibers>&, const Dense&, Timing&) {
 
 struct ResidentTensor::Impl {};
 ResidentTensor::ResidentTensor(const Coo&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
-ResidentTensor::ResidentTensor(const std::vector<Fibers>&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
+ResidentTensor::ResidentTensor(const std::vector<Fibers>&, std::uint64_t) {
+    throw Error("no CUDA device (this build has no CUDA backend)");
+}
 ResidentTensor::ResidentTensor(const Blco&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 ResidentTensor::ResidentTensor(const DeviceCoo&, std::uint64_t, std::uint64_t) { none(); }
 ResidentTensor::ResidentTensor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -70,7 +70,7 @@ std::vector<CpdResult> cpd_host(const CooTensor& t, const CpdOptions& o, double 
     control.stage("building " + std::string(format_name(o.format)));
     const auto formats = build_formats(t, o, control);
     std::vector<MttkrpPlan> plans;  // cuda: each format goes to the device once
-    for (const auto& f : formats) plans.emplace_back(o.backend, *f);
+    for (const auto& f : formats) plans.emplace_back(o.backend, *f, o.rank);
     const double build_seconds = since(start);
     const int order = t.order();
     // the cuda backend does its dense steps with cuBLAS and cuSOLVER as well

@@ -331,7 +331,7 @@ private:
             fo.mode = m;
             formats_.push_back(build_format(o_.format, local_, fo));
         }
-        for (const auto& f : formats_) plans_.emplace_back(o_.backend, *f);
+        for (const auto& f : formats_) plans_.emplace_back(o_.backend, *f, o_.rank);
     }
 
     // One GPU per rank of a host, round robin where ranks outnumber GPUs.

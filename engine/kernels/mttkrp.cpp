@@ -60,10 +60,11 @@ struct MttkrpPlan::Resident {
     std::shared_ptr<gpu::ResidentTensor> tensor;
 };
 
-MttkrpPlan::MttkrpPlan(Backend backend, const SparseFormat& format) : backend_(backend), format_(&format) {
+MttkrpPlan::MttkrpPlan(Backend backend, const SparseFormat& format, std::uint64_t rank)
+    : backend_(backend), format_(&format) {
     if (backend != Backend::Cuda || format.kind() == FormatKind::HLS) return;  // HLS: one call at a time
     require_gpu();
-    resident_ = std::make_unique<Resident>(Resident{mttkrp_cuda_upload(format)});
+    resident_ = std::make_unique<Resident>(Resident{mttkrp_cuda_upload(format, rank)});
 }
 
 MttkrpPlan::~MttkrpPlan() = default;

@@ -149,8 +149,9 @@ std::uint64_t fill_device(FlatTree& t, std::uint64_t longest, std::uint64_t team
 // Either way the kernel walks whole-fiber groups and need not balance them;
 // TENSORSCOPE_CSF_LONG=flat leaves a large CSF tree's long fibers to the flat loop.
 template <class I, class V>
-std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees, bool split = false,
-                                                 std::uint64_t split_at = 0, bool csf = false) {
+std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFormat<I, V>*>& trees,
+                                                  std::uint64_t tiles_rank, bool split = false,
+                                                  std::uint64_t split_at = 0, bool csf = false) {
     const std::uint64_t teams = resident_teams();
     const bool by_length = !gpu::env_is("TENSORSCOPE_FIBER_ORDER", "tree");
     std::vector<FlatTree> flat;
@@ -169,7 +170,7 @@ std::shared_ptr<gpu::ResidentTensor> upload_trees(const std::vector<const CsfFor
         parts.back().split_fibers = grouped;
         parts.back().group_fibers = per_group;
     }
-    return std::make_shared<gpu::ResidentTensor>(parts);
+    return std::make_shared<gpu::ResidentTensor>(parts, tiles_rank);
 }
 
 }  // namespace
@@ -178,33 +179,42 @@ std::uint64_t gpu_fiber_split() {
     return std::max<unsigned long>(1, gpu::env_unsigned("TENSORSCOPE_FIBER_SPLIT", kGpuFiberSplit));
 }
 
-std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format) {
+std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format, std::uint64_t tiles_rank) {
     for (auto d : format.dims())
         if (d > std::numeric_limits<std::uint32_t>::max()) throw InputError("the CUDA MTTKRP needs every mode shorter than 2^32");
     using Resident = std::shared_ptr<gpu::ResidentTensor>;
-    return visit_format(format, overloaded{
-        [&]<class I, class V>(const CooFormat<I, V>& f) { return std::make_shared<gpu::ResidentTensor>(flatten(f).view()); },
-        [&]<class I, class V>(const CsfFormat<I, V>& f) { return upload_trees<I, V>({&f}, false, 0, true); },
-        [&]<class I, class V>(const BcsfFormat<I, V>& f) {
-            return upload_trees<I, V>({&f.csf}, true, f.threshold > gpu_fiber_split() ? gpu_fiber_split() : 0);
-        },
-        [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
-            std::vector<const CsfFormat<I, V>*> trees;
-            for (const auto& p : f.partitions) trees.push_back(&p);
-            // its partitions' long fibers split as B-CSF's, at gpu_fiber_split()
-            // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
-            if (gpu::env_is("TENSORSCOPE_MMCSF_UNSPLIT", "1")) return upload_trees(trees);
-            return upload_trees(trees, false, gpu_fiber_split());
-        },
-        [&]<class I, class V>(const BlcoFormat<I, V>& f) {
-            std::vector<float> vals(f.vals.begin(), f.vals.end());
-            gpu::Blco b;
-            b.nnz = f.vals.size(), b.blocks = f.blocks(), b.keys = f.keys.data(), b.vals = vals.data(), b.block_ptr = f.block_ptr.data();
-            for (const auto& h : f.block_high) b.high.push_back(h.data());
-            b.shift = f.shift, b.width = f.width, b.dims = f.dims();
-            return std::make_shared<gpu::ResidentTensor>(b);
-        },
-        [&](const SparseFormat& f) -> Resident { throw InputError("MTTKRP has no CUDA kernel for " + f.name()); }});
+    return visit_format(
+        format, overloaded{[&]<class I, class V>(const CooFormat<I, V>& f) {
+                               return std::make_shared<gpu::ResidentTensor>(flatten(f).view());
+                           },
+                           [&]<class I, class V>(const CsfFormat<I, V>& f) {
+                               return upload_trees<I, V>({&f}, tiles_rank, false, 0, true);
+                           },
+                           [&]<class I, class V>(const BcsfFormat<I, V>& f) {
+                               return upload_trees<I, V>({&f.csf}, tiles_rank, true,
+                                                         f.threshold > gpu_fiber_split() ? gpu_fiber_split() : 0);
+                           },
+                           [&]<class I, class V>(const MmcsfFormat<I, V>& f) {
+                               std::vector<const CsfFormat<I, V>*> trees;
+                               for (const auto& p : f.partitions) trees.push_back(&p);
+                               // its partitions' long fibers split as B-CSF's, at gpu_fiber_split()
+                               // (TENSORSCOPE_MMCSF_UNSPLIT=1: whole fibers, cut into nonzero groups by the kernel)
+                               if (gpu::env_is("TENSORSCOPE_MMCSF_UNSPLIT", "1"))
+                                   return upload_trees(trees, tiles_rank);
+                               return upload_trees(trees, tiles_rank, false, gpu_fiber_split());
+                           },
+                           [&]<class I, class V>(const BlcoFormat<I, V>& f) {
+                               std::vector<float> vals(f.vals.begin(), f.vals.end());
+                               gpu::Blco b;
+                               b.nnz = f.vals.size(), b.blocks = f.blocks(), b.keys = f.keys.data(),
+                               b.vals = vals.data(), b.block_ptr = f.block_ptr.data();
+                               for (const auto& h : f.block_high) b.high.push_back(h.data());
+                               b.shift = f.shift, b.width = f.width, b.dims = f.dims();
+                               return std::make_shared<gpu::ResidentTensor>(b);
+                           },
+                           [&](const SparseFormat& f) -> Resident {
+                               throw InputError("MTTKRP has no CUDA kernel for " + f.name());
+                           }});
 }
 
 namespace {
@@ -244,7 +254,7 @@ void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat&
 void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                  DeviceTiming* timing) {
     if (out.cols > 128) throw InputError("the CUDA MTTKRP supports ranks up to 128");
-    const auto tensor = mttkrp_cuda_upload(format);
+    const auto tensor = mttkrp_cuda_upload(format, out.cols);
     mttkrp_cuda_resident(*tensor, format, mode, factors, out, timing);
     if (timing) timing->upload_s += tensor->upload_seconds();
 }

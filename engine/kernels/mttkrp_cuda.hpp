@@ -21,8 +21,9 @@ std::uint64_t gpu_fiber_split();
 
 void mttkrp_cuda(const SparseFormat& format, int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out,
                  DeviceTiming* timing);
-// The format flattened on the host and uploaded (COO, CSF, B-CSF, MM-CSF).
-std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format);
+// The format flattened on the host and uploaded (COO, CSF, B-CSF, MM-CSF); tiles_rank: the rank
+// its MTTKRPs will run at (shared-memory tiles only where that rank reads them), 0 for any.
+std::shared_ptr<gpu::ResidentTensor> mttkrp_cuda_upload(const SparseFormat& format, std::uint64_t tiles_rank = 0);
 void mttkrp_cuda_resident(const gpu::ResidentTensor& tensor, const SparseFormat& format, int mode,
                           const std::vector<DenseMatrix>& factors, DenseMatrix& out, DeviceTiming* timing);
 

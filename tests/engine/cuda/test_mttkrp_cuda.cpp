@@ -413,9 +413,10 @@ private Q_SLOTS:
     // decides): a single order-3 tree's root mode at rank 32 runs over tiles of its factors' rows
     // in shared memory. On a power-law tensor spanning several tiles each way (3,000 x 1,500 x
     // 5,000: tiles of 512 x 1,024 rows), the upload holds the tiles (12 bytes a nonzero more on
-    // the device, where its blocks may have 192 KiB of shared memory: compute capability 9-10),
-    // and CSF and B-CSF built for each mode agree with the oracle within 1e-5 at ranks 32 (the
-    // tiles) and 16 (the fiber kernels); so do the small cases and the real tensors.
+    // the device, where its blocks may have 192 KiB of shared memory: compute capability 9-10)
+    // for any rank, 32 and 16 (forced), and none for rank 8, which they do not run; CSF and B-CSF
+    // built for each mode agree with the oracle within 1e-5 at ranks 32 and 16, both over the
+    // tiles (forced), with either load pattern; so do the small cases and the real tensors.
     void sharedTilesKeepTheResult() {
         const CooTensor t = tstest::random_tensor({3000, 1500, 5000}, 200000, 77, Distribution::PowerLaw);
         const int cc = query_gpu().cc_major;
@@ -428,6 +429,11 @@ private Q_SLOTS:
             }
             const ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
             QVERIFY(mttkrp_cuda_upload(*f)->device_bytes() >= without + 12 * t.nnz());
+            QVERIFY(mttkrp_cuda_upload(*f, 16)->device_bytes() >= without + 12 * t.nnz());
+            // an upload for a rank the tiles do not run keeps none
+            QCOMPARE(mttkrp_cuda_upload(*f, 8)->device_bytes(), without);
+            QVERIFY(!MttkrpPlan(Backend::Cuda, *f, 8).shared_tiles(0, 32));
+            QVERIFY(MttkrpPlan(Backend::Cuda, *f, 32).shared_tiles(0, 32));
         }
         const ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
         for (const char* loads : {"", "spread"}) {  // each lane loading every nonzero, and lanes apart

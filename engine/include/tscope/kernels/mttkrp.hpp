@@ -43,7 +43,9 @@ struct SharedTileTraffic {
 // once and each compute uploads only the factors. The format must outlive the plan.
 class MttkrpPlan {
 public:
-    MttkrpPlan(Backend backend, const SparseFormat& format);
+    // rank: the rank every compute() will run at, where it is known (the bench's rows, the CPD),
+    // so that the upload keeps no shared-memory tiles that rank would not read; 0: any rank.
+    MttkrpPlan(Backend backend, const SparseFormat& format, std::uint64_t rank = 0);
     ~MttkrpPlan();
     MttkrpPlan(MttkrpPlan&&) noexcept;
     void compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control = no_control(),
