@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 80 (no device was lent that session; not yet run), call 1 of 3: every GPU
+# Prepared in session 80 (no device was lent that session; not yet run), call 1 of 4 (80, 80c, 81, 80b): every GPU
 # suite at the head (the tiles since session 79's call 4, their spread loads and rank 16, the
 # device-built trees' tiles, the CPD's dense side allocated before its formats, the bench's tile
 # rows), then five CPD iterations at rank 16 and at rank 32 on the uniform shape (76.9M nonzeros,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 80 (no device was lent that session; not yet run), call 2 of 3: where the tiles' 4M
+# Prepared in session 80 (no device was lent that session; not yet run), call 4 of 4 (80, 80c, 81, 80b): where the tiles' 4M
 # floor (shared_tiles_rule.hpp's kTileFewest, set between session 79's 0.6M loss and 20M gain,
 # not tuned) should sit. Uniform tensors of 1M-16M nonzeros over one shape (every mode's fibers
 # near 1 nonzero, 24-96 tiles a mode), B-CSF at rank 32 with the tiles forced

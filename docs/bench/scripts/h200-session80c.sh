@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 80 (no device was lent that session; not yet run), call 3 of 3: the tiles
+# Prepared in session 80 (no device was lent that session; not yet run), call 2 of 4 (80, 80c, 81, 80b): the tiles
 # on the uniform shape (76.9M nonzeros, nell-2's dims). B-CSF at rank 32 by the rule (tiles,
 # chunks of 64K), the same with TENSORSCOPE_FIBER_TILE_LOADS=spread (each lane loading one
 # nonzero of 8, walked by shuffles) and the fiber kernels (TENSORSCOPE_FIBER_TILES=0), two rounds
