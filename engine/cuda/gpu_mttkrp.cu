@@ -145,10 +145,24 @@ LaunchShape shape_of(const TeamTrees& trees) {
     return s;
 }
 
+// TENSORSCOPE_FIBER_PREFETCH=leaves|all: the single tree's wide kernel at its default bound
+// (four blocks) asks L2 for its group's rows first (mttkrp_fiber_teams.cuh's prefetch_group_rows;
+// unmeasured, for comparisons on delicious-4d's shape).
+int fiber_prefetch() {
+    if (env_is("TENSORSCOPE_FIBER_PREFETCH", "leaves")) return kPrefetchLeaves;
+    if (env_is("TENSORSCOPE_FIBER_PREFETCH", "all")) return kPrefetchAll;
+    return kPrefetchNone;
+}
+
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
-    if (blocks == 4)
+    const int prefetch = blocks == 4 ? fiber_prefetch() : kPrefetchNone;
+    if (prefetch == kPrefetchLeaves)
+        fiber_wide_kernel<LEVELS, 4, kPrefetchLeaves><<<grid, 256, 0, stream>>>(tree, out);
+    else if (prefetch == kPrefetchAll)
+        fiber_wide_kernel<LEVELS, 4, kPrefetchAll><<<grid, 256, 0, stream>>>(tree, out);
+    else if (blocks == 4)
         fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
     else if (blocks == 5)
         fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);

@@ -244,6 +244,47 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
     atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
 }
 
+// TENSORSCOPE_FIBER_PREFETCH (session 81, written without a GPU, not yet run; off by default):
+// before a wide team walks its group of fibers, its 4 lanes ask L2 for the rank-32 rows the
+// walk will gather, a fiber a lane in turn: the leaves' rows (up to two a fiber: the fibers it is
+// meant for average under two), and with kPrefetchAll the ancestors' rows too (but the output
+// level's). The walk then finds rows in L2 that it would otherwise wait for from DRAM, one
+// dependent chain after another. Why: delicious-4d's shape (order 4, 1.2 nonzeros a fiber) runs
+// B-CSF at 7.8-10 ms a mode, about 40% of the time its rows would take at L2's measured gather
+// rate, where the uniform shape's fiber kernels, whose factors L2 holds, reach about 67%; two
+// of its factors (2.2 GB and 317 MB) lie past L2. A prefetch only warms L2: it returns nothing,
+// holds no register past its issue and cannot change a result.
+constexpr int kPrefetchNone = 0, kPrefetchLeaves = 1, kPrefetchAll = 2;
+
+// One 128-byte row (rank 32's) into L2: a bulk prefetch on sm_90 (cp.async.bulk.prefetch.L2,
+// 16-byte aligned, a multiple of 16 bytes: a row of a cudaMalloc'd factor is both), the line
+// holding its first bytes elsewhere.
+__device__ inline void prefetch_row_l2(const float4* row) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], 128;" ::"l"(row) : "memory");
+#else
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(row) : "memory");
+#endif
+}
+
+template <int LEVELS, int PREFETCH>
+__device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t first, std::uint64_t last,
+                                           std::uint32_t lane) {
+    constexpr std::uint64_t R4 = 8;
+    for (std::uint64_t f = first + lane; f < last; f += 4) {
+        if constexpr (PREFETCH == kPrefetchAll) {
+#pragma unroll
+            for (int l = 0; l < LEVELS; ++l)
+                if (l != t.target)
+                    prefetch_row_l2(t.level_factor.f[l] + static_cast<std::uint64_t>(t.anc.p[l][f]) * R4);
+        }
+        if (t.target == LEVELS) continue;  // the leaves' rows are the output's
+        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
+        for (std::uint64_t z = lo; z < hi && z < lo + 2; ++z)
+            prefetch_row_l2(t.level_factor.f[LEVELS] + static_cast<std::uint64_t>(t.leaf[z]) * R4);
+    }
+}
+
 // Wide teams, for trees of short fibers at rank 32: the fiber loop with teams of 4 lanes, each
 // holding two float4s of every row (columns col and col + 4), where the default's teams are 8
 // lanes of one float4. A warp then walks 8 fibers at once instead of 4, and each lane has two
@@ -266,7 +307,7 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-template <int LEVELS, bool COL_BASE = false>
+template <int LEVELS, bool COL_BASE = false, int PREFETCH = kPrefetchNone>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
     static_assert(LEVELS > 0, "the levels are compiled in");
     constexpr std::uint32_t R4 = 8, half = 4;
@@ -274,6 +315,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
     const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor + col;
     const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
+    if constexpr (PREFETCH != kPrefetchNone) prefetch_group_rows<LEVELS, PREFETCH>(t, first, last, col);
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
@@ -321,13 +363,13 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS>
+template <int LEVELS, int BLOCKS, int PREFETCH = kPrefetchNone>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4;
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams)
-        team_fiber_group_wide<LEVELS, false>(tree, g, col, out);
+        team_fiber_group_wide<LEVELS, false, PREFETCH>(tree, g, col, out);
 }
 
 // The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers

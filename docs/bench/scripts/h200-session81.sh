@@ -6,12 +6,18 @@
 #    filled then read after a barrier, the spread loads' shuffles over a team's own lanes) and
 #    ran them only as far as session 79's call 4. memcheck (out-of-bounds and misaligned accesses,
 #    leaks at exit), racecheck (shared-memory hazards) and synccheck (illegal barriers and
-#    shuffle masks) on test_mttkrp_cuda's two tile tests; memcheck on the device-built trees'
-#    (test_format_build_cuda) and two parts' (test_multi_gpu_cuda) tile tests.
+#    shuffle masks) on test_mttkrp_cuda's two tile tests; memcheck on the wide kernels' test (the
+#    prefetch below), the device-built trees' (test_format_build_cuda) and two parts'
+#    (test_multi_gpu_cuda) tile tests. Each cut at its own time; all beside the tensor's
+#    generation (host only).
 # 2. delicious-4d's shape (140M nonzeros, order 4; factors of 68 MB, 2.2 GB, 317 MB and 185 KB at
 #    rank 32, two of them past L2): does B-CSF's fiber kernel wait on DRAM or on latency?
 #    ncu (speed of light, memory, warp states, occupancy) on one launch of each mode, B-CSF at
 #    rank 32 (a bench of one mode each: the host's build of a mode's tree is most of a run).
+# 3. TENSORSCOPE_FIBER_PREFETCH (session 81: the wide kernel's team asks L2 for its group's rows
+#    before walking it; leaves: the leaves' rows, all: every gathered level's) against none, on
+#    the same tensor, B-CSF every mode, rank 32, rounds alternating while the call's time lasts.
+# In that order of worth: ncu on mode 1, then the prefetch's first round, then the other modes.
 # Bundle (make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda,test_format_build_cuda,test_multi_gpu_cuda):
 # the CLI, those suites, data/, lib/.
 set -u
@@ -24,18 +30,36 @@ EXT=out
 T=$B/tests
 # --error-exitcode: a finding is rc=9 in the log, whatever the test's own verdict
 S=("$SAN" --error-exitcode 9 --print-limit 20)
-run san-memcheck-tiles 150 "${S[@]}" --tool memcheck --leak-check full "$T/test_mttkrp_cuda" \
+gen_del4d &
+GEN=$!
+run san-memcheck-tiles 120 timeout 120 "${S[@]}" --tool memcheck --leak-check full "$T/test_mttkrp_cuda" \
     sharedTilesKeepTheResult sharedTilesTellTheBenchTheirTraffic
-run san-racecheck-tiles 150 "${S[@]}" --tool racecheck "$T/test_mttkrp_cuda" sharedTilesTellTheBenchTheirTraffic
-run san-synccheck-tiles 150 "${S[@]}" --tool synccheck "$T/test_mttkrp_cuda" sharedTilesKeepTheResult
-run san-memcheck-built 90 "${S[@]}" --tool memcheck "$T/test_format_build_cuda" deviceBuiltTreesTakeTheTiles
-run san-memcheck-parts 90 "${S[@]}" --tool memcheck "$T/test_multi_gpu_cuda" partsOverTiles
-gen_del4d
+run san-racecheck-tiles 120 timeout 120 "${S[@]}" --tool racecheck "$T/test_mttkrp_cuda" sharedTilesTellTheBenchTheirTraffic
+run san-memcheck-wide 90 timeout 90 "${S[@]}" --tool memcheck "$T/test_mttkrp_cuda" wideAndNarrowTeamsKeepTheResult
+run san-synccheck-tiles 90 timeout 90 "${S[@]}" --tool synccheck "$T/test_mttkrp_cuda" sharedTilesKeepTheResult
+run san-memcheck-built 60 timeout 60 "${S[@]}" --tool memcheck "$T/test_format_build_cuda" deviceBuiltTreesTakeTheTiles
+run san-memcheck-parts 60 timeout 60 "${S[@]}" --tool memcheck "$T/test_multi_gpu_cuda" partsOverTiles
+wait "$GEN"
 ncu_setup
 K="regex:fiber_(team|index32|wide)_kernel"
-for m in 1 2 3 4; do
-    run "ncu-del4d-bcsf-m$m" 90 "$NCU" $NCU_P --launch-count 1 --kernel-name "$K" "$CLI" bench "$D/del4d.tsb" \
-        --kernel mttkrp --backend cuda --format B-CSF --mode $m --rank 32 --repeat 1
-done
+ncu_mode() {
+    run "ncu-del4d-bcsf-m$1" 90 "$NCU" $NCU_P --launch-count 1 --kernel-name "$K" "$CLI" bench "$D/del4d.tsb" \
+        --kernel mttkrp --backend cuda --format B-CSF --mode "$1" --rank 32 --repeat 1
+}
+ncu_mode 1
+EXT=jsonl
+P=(--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 32 --repeat 5 --jsonl)
+prefetch_round() {
+    run del4d-prefetch-none 120 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+    run del4d-prefetch-leaves 120 env TENSORSCOPE_FIBER_PREFETCH=leaves "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+    run del4d-prefetch-all 120 env TENSORSCOPE_FIBER_PREFETCH=all "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+}
+prefetch_round
+EXT=out
+ncu_mode 4
+ncu_mode 2
+ncu_mode 3
+EXT=jsonl
+prefetch_round
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"

@@ -349,11 +349,17 @@ private Q_SLOTS:
     // Wide teams (4 lanes of two float4s, rank 32) run large trees of short fibers by default
     // and the 8-lane team kernels run the others; TENSORSCOPE_FIBER_WIDE forces either (0: the
     // team kernels; 4, 5, 6: the wide ones at that bound), on one tree (CSF, B-CSF) and on MM-CSF's
-    // several in one launch: the same results every way.
+    // several in one launch: the same results every way; so do the wide kernel's L2 prefetches
+    // of its group's rows (TENSORSCOPE_FIBER_PREFETCH: the leaves', or every gathered level's).
     void wideAndNarrowTeamsKeepTheResult() {
         for (const char* blocks : {"0", "4", "5", "6"}) {
             const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
             check_orders_3_and_4(110);
+        }
+        for (const char* prefetch : {"leaves", "all"}) {
+            const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
+            const ScopedEnv env("TENSORSCOPE_FIBER_PREFETCH", prefetch);
+            check_orders_3_and_4(120);
         }
         const std::string path = tstest::shared_tensor("jf17k-4d.tns");
         if (path.empty()) return;
