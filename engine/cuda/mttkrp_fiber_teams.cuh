@@ -250,9 +250,9 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // meant for average under two), and with kPrefetchAll the ancestors' rows too (but the output
 // level's). The walk then finds rows in L2 that it would otherwise wait for from DRAM, one
 // dependent chain after another. Why: delicious-4d's shape (order 4, 1.2 nonzeros a fiber) runs
-// B-CSF at 7.8-10 ms a mode, about 40% of the time its rows would take at L2's measured gather
-// rate, where the uniform shape's fiber kernels, whose factors L2 holds, reach about 67%; two
-// of its factors (2.2 GB and 317 MB) lie past L2. A prefetch only warms L2: it returns nothing,
+// B-CSF at 7.8-10 ms a mode, of which the time its rows would take at L2's measured gather rate
+// (2.67 rows a nonzero: 4.6 ms) is 46-58%, where the uniform shape's fiber kernels, whose factors
+// L2 holds, take 65-70% of theirs; two of its factors (2.2 GB and 317 MB) lie past L2. A prefetch only warms L2: it returns nothing,
 // holds no register past its issue and cannot change a result.
 constexpr int kPrefetchNone = 0, kPrefetchLeaves = 1, kPrefetchAll = 2;
 
