@@ -154,16 +154,26 @@ int fiber_prefetch() {
     return kPrefetchNone;
 }
 
+// TENSORSCOPE_FIBER_WARP_SUM=1: that kernel adds a warp's teams' last sums of one output row as
+// one (mttkrp_fiber_teams.cuh's warp_summed; unmeasured, for delicious-4d's shape's mode 4).
+template <int LEVELS, int PREFETCH>
+void launch_wide4(const TeamTree& tree, int grid, float4* out, cudaStream_t stream) {
+    if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "1"))
+        fiber_wide_kernel<LEVELS, 4, PREFETCH, true><<<grid, 256, 0, stream>>>(tree, out);
+    else
+        fiber_wide_kernel<LEVELS, 4, PREFETCH><<<grid, 256, 0, stream>>>(tree, out);
+}
+
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
     const int grid = grid_for(tree.groups * 4);
     const int prefetch = blocks == 4 ? fiber_prefetch() : kPrefetchNone;
     if (prefetch == kPrefetchLeaves)
-        fiber_wide_kernel<LEVELS, 4, kPrefetchLeaves><<<grid, 256, 0, stream>>>(tree, out);
+        launch_wide4<LEVELS, kPrefetchLeaves>(tree, grid, out, stream);
     else if (prefetch == kPrefetchAll)
-        fiber_wide_kernel<LEVELS, 4, kPrefetchAll><<<grid, 256, 0, stream>>>(tree, out);
+        launch_wide4<LEVELS, kPrefetchAll>(tree, grid, out, stream);
     else if (blocks == 4)
-        fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
+        launch_wide4<LEVELS, kPrefetchNone>(tree, grid, out, stream);
     else if (blocks == 5)
         fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else

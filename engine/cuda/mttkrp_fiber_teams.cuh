@@ -267,6 +267,29 @@ __device__ inline void prefetch_row_l2(const float4* row) {
 #endif
 }
 
+// TENSORSCOPE_FIBER_WARP_SUM=1 (session 81, written without a GPU, not yet run; off by default):
+// where a warp's 8 wide teams end their groups on one output row, their last sums are added
+// across the warp by shuffles and one team adds the total: an eighth of the row-sized atomics.
+// The 8 teams of a warp walk 8 consecutive groups, so in a slice of many groups they share the
+// row. Why: delicious-4d's shape's mode 4 (1,443 rows, Zipf-distributed) takes 10 ms against
+// 7.8-8.9 for the other modes; by the generator's law its first row holds 1 / H(1,443) = 12.7%
+// of the 140M nonzeros, about 1.8M groups of 8 fibers whose teams each add the row once: 14M
+// 16-byte atomics on one 128-byte line, which L2 takes one after another. Needs every lane of the
+// warp at the call (warp_full: the warp's 8 groups all exist), as a full-mask shuffle does.
+__device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
+    constexpr unsigned all = 0xffffffffu;
+    int same = 0;
+    __match_all_sync(all, static_cast<unsigned long long>(row), &same);
+    if (!same) return false;
+    for (int d = 4; d < 32; d *= 2) {  // the teams' lanes of one column: 4 apart
+        acc.x += __shfl_xor_sync(all, acc.x, d), acc.y += __shfl_xor_sync(all, acc.y, d);
+        acc.z += __shfl_xor_sync(all, acc.z, d), acc.w += __shfl_xor_sync(all, acc.w, d);
+        acc2.x += __shfl_xor_sync(all, acc2.x, d), acc2.y += __shfl_xor_sync(all, acc2.y, d);
+        acc2.z += __shfl_xor_sync(all, acc2.z, d), acc2.w += __shfl_xor_sync(all, acc2.w, d);
+    }
+    return true;
+}
+
 template <int LEVELS, int PREFETCH>
 __device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t first, std::uint64_t last,
                                            std::uint32_t lane) {
@@ -307,8 +330,9 @@ __device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t firs
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-template <int LEVELS, bool COL_BASE = false, int PREFETCH = kPrefetchNone>
-__device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out) {
+template <int LEVELS, bool COL_BASE = false, int PREFETCH = kPrefetchNone, bool WARP_SUM = false>
+__device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out,
+                                             bool warp_full = false) {
     static_assert(LEVELS > 0, "the levels are compiled in");
     constexpr std::uint32_t R4 = 8, half = 4;
     const std::uint32_t col2 = col + half;
@@ -358,18 +382,26 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         add4(acc, sum * prefix);
         add4(acc2, sum2 * prefix2);
     }
-    if (t.target < LEVELS && row != ~std::uint64_t{0})
+    if (t.target < LEVELS && row != ~std::uint64_t{0}) {
+        if constexpr (WARP_SUM) {
+            if (warp_full && warp_summed(acc, acc2, row)) {
+                if (threadIdx.x % 32 < 4)
+                    atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+                return;
+            }
+        }
         atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+    }
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, int PREFETCH = kPrefetchNone>
+template <int LEVELS, int BLOCKS, int PREFETCH = kPrefetchNone, bool WARP_SUM = false>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
-    const std::uint32_t col = threadIdx.x % 4;
+    const std::uint32_t col = threadIdx.x % 4, in_warp = threadIdx.x % 32 / 4;  // the team's place in its warp
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams)
-        team_fiber_group_wide<LEVELS, false, PREFETCH>(tree, g, col, out);
+        team_fiber_group_wide<LEVELS, false, PREFETCH, WARP_SUM>(tree, g, col, out, g - in_warp + 7 < tree.groups);
 }
 
 // The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers

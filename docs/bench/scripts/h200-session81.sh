@@ -6,8 +6,8 @@
 #    filled then read after a barrier, the spread loads' shuffles over a team's own lanes) and
 #    ran them only as far as session 79's call 4. memcheck (out-of-bounds and misaligned accesses,
 #    leaks at exit), racecheck (shared-memory hazards) and synccheck (illegal barriers and
-#    shuffle masks) on test_mttkrp_cuda's two tile tests; memcheck on the wide kernels' test (the
-#    prefetch below), the device-built trees' (test_format_build_cuda) and two parts'
+#    shuffle masks) on test_mttkrp_cuda's two tile tests; memcheck and synccheck on the wide
+#    kernels' test (the prefetch and the warp sums below), the device-built trees' (test_format_build_cuda) and two parts'
 #    (test_multi_gpu_cuda) tile tests. Each cut at its own time; all beside the tensor's
 #    generation (host only).
 # 2. delicious-4d's shape (140M nonzeros, order 4; factors of 68 MB, 2.2 GB, 317 MB and 185 KB at
@@ -16,7 +16,9 @@
 #    rank 32 (a bench of one mode each: the host's build of a mode's tree is most of a run).
 # 3. TENSORSCOPE_FIBER_PREFETCH (session 81: the wide kernel's team asks L2 for its group's rows
 #    before walking it; leaves: the leaves' rows, all: every gathered level's) against none, on
-#    the same tensor, B-CSF every mode, rank 32, rounds alternating while the call's time lasts.
+#    the same tensor, B-CSF every mode, rank 32, rounds alternating while the call's time lasts;
+#    with them TENSORSCOPE_FIBER_WARP_SUM=1 (a warp's 8 wide teams that end on one output row add
+#    it once: mode 4's 1,443 rows, the first holding 12.7% of the nonzeros by the generator's law).
 # In that order of worth: ncu on mode 1, then the prefetch's first round, then the other modes.
 # Bundle (make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda,test_format_build_cuda,test_multi_gpu_cuda):
 # the CLI, those suites, data/, lib/.
@@ -37,6 +39,7 @@ run san-memcheck-tiles 120 timeout 120 "${S[@]}" --tool memcheck --leak-check fu
 run san-racecheck-tiles 120 timeout 120 "${S[@]}" --tool racecheck "$T/test_mttkrp_cuda" sharedTilesTellTheBenchTheirTraffic
 run san-memcheck-wide 90 timeout 90 "${S[@]}" --tool memcheck "$T/test_mttkrp_cuda" wideAndNarrowTeamsKeepTheResult
 run san-synccheck-tiles 90 timeout 90 "${S[@]}" --tool synccheck "$T/test_mttkrp_cuda" sharedTilesKeepTheResult
+run san-synccheck-wide 90 timeout 90 "${S[@]}" --tool synccheck "$T/test_mttkrp_cuda" wideAndNarrowTeamsKeepTheResult
 run san-memcheck-built 60 timeout 60 "${S[@]}" --tool memcheck "$T/test_format_build_cuda" deviceBuiltTreesTakeTheTiles
 run san-memcheck-parts 60 timeout 60 "${S[@]}" --tool memcheck "$T/test_multi_gpu_cuda" partsOverTiles
 wait "$GEN"
@@ -53,6 +56,7 @@ prefetch_round() {
     run del4d-prefetch-none 120 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
     run del4d-prefetch-leaves 120 env TENSORSCOPE_FIBER_PREFETCH=leaves "$CLI" bench "$D/del4d.tsb" "${P[@]}"
     run del4d-prefetch-all 120 env TENSORSCOPE_FIBER_PREFETCH=all "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+    run del4d-warpsum 120 env TENSORSCOPE_FIBER_WARP_SUM=1 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
 }
 prefetch_round
 EXT=out

@@ -350,17 +350,23 @@ private Q_SLOTS:
     // and the 8-lane team kernels run the others; TENSORSCOPE_FIBER_WIDE forces either (0: the
     // team kernels; 4, 5, 6: the wide ones at that bound), on one tree (CSF, B-CSF) and on MM-CSF's
     // several in one launch: the same results every way; so do the wide kernel's L2 prefetches
-    // of its group's rows (TENSORSCOPE_FIBER_PREFETCH: the leaves', or every gathered level's).
+    // of its group's rows (TENSORSCOPE_FIBER_PREFETCH: the leaves', or every gathered level's)
+    // and its warps' sums of one output row (TENSORSCOPE_FIBER_WARP_SUM=1), also on a tensor of
+    // 3 x 200 x 200 whose three slices of mode 1 span many warps' groups each.
     void wideAndNarrowTeamsKeepTheResult() {
         for (const char* blocks : {"0", "4", "5", "6"}) {
             const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
             check_orders_3_and_4(110);
         }
-        for (const char* prefetch : {"leaves", "all"}) {
-            const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
-            const ScopedEnv env("TENSORSCOPE_FIBER_PREFETCH", prefetch);
-            check_orders_3_and_4(120);
-        }
+        const CooTensor few_rows = tstest::random_tensor({3, 200, 200}, 30000, 125, Distribution::Uniform);
+        for (const char* sum : {"", "1"})
+            for (const char* prefetch : {"", "leaves", "all"}) {
+                const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
+                const ScopedEnv env("TENSORSCOPE_FIBER_PREFETCH", prefetch);
+                const ScopedEnv warps("TENSORSCOPE_FIBER_WARP_SUM", sum);
+                check_orders_3_and_4(120);
+                check_against_oracle(few_rows, 32);
+            }
         const std::string path = tstest::shared_tensor("jf17k-4d.tns");
         if (path.empty()) return;
         for (const char* blocks : {"0", "4"}) {
