@@ -164,9 +164,13 @@ void launch_wide4(const TeamTree& tree, int grid, float4* out, cudaStream_t stre
         fiber_wide_kernel<LEVELS, 4, PREFETCH><<<grid, 256, 0, stream>>>(tree, out);
 }
 
+// TENSORSCOPE_FIBER_WIDE_GRID=N: the single tree's wide kernel in at most N blocks, so that tests
+// run its grid-stride loop (and the warp sums' warp_full) over more than one pass on small trees.
 template <int LEVELS>
 void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStream_t stream) {
-    const int grid = grid_for(tree.groups * 4);
+    const int full = grid_for(tree.groups * 4);
+    const auto cap = env_unsigned("TENSORSCOPE_FIBER_WIDE_GRID", 0);
+    const int grid = cap && cap < static_cast<unsigned long>(full) ? static_cast<int>(cap) : full;
     const int prefetch = blocks == 4 ? fiber_prefetch() : kPrefetchNone;
     if (prefetch == kPrefetchLeaves)
         launch_wide4<LEVELS, kPrefetchLeaves>(tree, grid, out, stream);

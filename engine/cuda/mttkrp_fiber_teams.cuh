@@ -258,12 +258,13 @@ constexpr int kPrefetchNone = 0, kPrefetchLeaves = 1, kPrefetchAll = 2;
 
 // One 128-byte row (rank 32's) into L2: a bulk prefetch on sm_90 (cp.async.bulk.prefetch.L2,
 // 16-byte aligned, a multiple of 16 bytes: a row of a cudaMalloc'd factor is both), the line
-// holding its first bytes elsewhere.
+// holding its first bytes elsewhere. No memory clobber: a prefetch changes nothing a load sees.
 __device__ inline void prefetch_row_l2(const float4* row) {
+    const auto global = __cvta_generic_to_global(row);  // the .global address the instruction names
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], 128;" ::"l"(row) : "memory");
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], 128;" ::"l"(global));
 #else
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(row) : "memory");
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(global));
 #endif
 }
 
@@ -297,9 +298,11 @@ __device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t firs
     for (std::uint64_t f = first + lane; f < last; f += 4) {
         if constexpr (PREFETCH == kPrefetchAll) {
 #pragma unroll
-            for (int l = 0; l < LEVELS; ++l)
-                if (l != t.target)
-                    prefetch_row_l2(t.level_factor.f[l] + static_cast<std::uint64_t>(t.anc.p[l][f]) * R4);
+            for (int l = 0; l < LEVELS; ++l) {  // an ancestor once, where the fiber before does not share it
+                const std::uint64_t a = t.anc.p[l][f];
+                if (l != t.target && (f == first || a != t.anc.p[l][f - 1]))
+                    prefetch_row_l2(t.level_factor.f[l] + a * R4);
+            }
         }
         if (t.target == LEVELS) continue;  // the leaves' rows are the output's
         const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;

@@ -352,21 +352,30 @@ private Q_SLOTS:
     // several in one launch: the same results every way; so do the wide kernel's L2 prefetches
     // of its group's rows (TENSORSCOPE_FIBER_PREFETCH: the leaves', or every gathered level's)
     // and its warps' sums of one output row (TENSORSCOPE_FIBER_WARP_SUM=1), also on a tensor of
-    // 3 x 200 x 200 whose three slices of mode 1 span many warps' groups each.
+    // 3 x 200 x 200 whose three slices of mode 1 span many warps' groups each: with the trees cut
+    // to the device (groups of one fiber) and not (TENSORSCOPE_FIBER_FILL=0: groups of 8, each
+    // lane prefetching two fibers, rows changing inside a group), and with the grid cut to 3
+    // blocks (TENSORSCOPE_FIBER_WIDE_GRID) so that every team walks several groups.
     void wideAndNarrowTeamsKeepTheResult() {
         for (const char* blocks : {"0", "4", "5", "6"}) {
             const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
             check_orders_3_and_4(110);
         }
         const CooTensor few_rows = tstest::random_tensor({3, 200, 200}, 30000, 125, Distribution::Uniform);
-        for (const char* sum : {"", "1"})
-            for (const char* prefetch : {"", "leaves", "all"}) {
-                const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
-                const ScopedEnv env("TENSORSCOPE_FIBER_PREFETCH", prefetch);
-                const ScopedEnv warps("TENSORSCOPE_FIBER_WARP_SUM", sum);
-                check_orders_3_and_4(120);
-                check_against_oracle(few_rows, 32);
-            }
+        struct Case {
+            const char *fill, *grid, *prefetch, *sum;
+        };
+        const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
+        for (const Case& c : {Case{"", "", "leaves", ""}, Case{"", "", "all", ""}, Case{"", "", "", "1"},
+                              Case{"0", "", "leaves", ""}, Case{"0", "", "all", "1"}, Case{"0", "", "", "1"},
+                              Case{"0", "3", "all", "1"}, Case{"0", "3", "", "1"}, Case{"", "3", "leaves", "1"}}) {
+            const ScopedEnv cut("TENSORSCOPE_FIBER_FILL", c.fill);
+            const ScopedEnv blocks("TENSORSCOPE_FIBER_WIDE_GRID", c.grid);
+            const ScopedEnv env("TENSORSCOPE_FIBER_PREFETCH", c.prefetch);
+            const ScopedEnv warps("TENSORSCOPE_FIBER_WARP_SUM", c.sum);
+            check_orders_3_and_4(120);
+            check_against_oracle(few_rows, 32);
+        }
         const std::string path = tstest::shared_tensor("jf17k-4d.tns");
         if (path.empty()) return;
         for (const char* blocks : {"0", "4"}) {
