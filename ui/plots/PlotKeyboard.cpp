@@ -28,7 +28,10 @@ public:
     }
 
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (watched != plot_) return false;
+        // A focused plot loses its focus inside ~QWidget, when its QCustomPlot part is gone (the
+        // sanitizer build caught the replot below called on it): such a watched object is no
+        // QCustomPlot any more, and is left alone.
+        if (watched != plot_ || !qobject_cast<QCustomPlot*>(watched)) return false;
         if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
             showFrame(event->type() == QEvent::FocusIn);
             plot_->replot(QCustomPlot::rpQueuedReplot);
