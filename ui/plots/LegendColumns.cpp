@@ -16,7 +16,9 @@ class LegendRefit : public QObject {
 public:
     explicit LegendRefit(QCustomPlot* plot) : QObject(plot), plot_(plot) { plot->installEventFilter(this); }
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (watched == plot_ && event->type() == QEvent::Resize && refitLegendColumns(plot_))
+        // not once ~QWidget runs (the QCustomPlot part gone; see PlotKeyboard.cpp)
+        if (watched == plot_ && qobject_cast<QCustomPlot*>(watched) && event->type() == QEvent::Resize &&
+            refitLegendColumns(plot_))
             plot_->replot(QCustomPlot::rpQueuedReplot);
         return false;
     }

@@ -132,7 +132,8 @@ void PlotInspector::show(const QString& text, QPointF pixel) {
 }
 
 bool PlotInspector::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::Leave) show(QString(), {});
+    // not once ~QWidget runs (the QCustomPlot part gone; see PlotKeyboard.cpp)
+    if (watched == plot_ && qobject_cast<QCustomPlot*>(watched) && event->type() == QEvent::Leave) show(QString(), {});
     return QObject::eventFilter(watched, event);
 }
 
