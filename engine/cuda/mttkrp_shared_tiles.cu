@@ -94,7 +94,11 @@ __device__ inline uint2 team_range(std::uint32_t n, std::uint32_t team) {
 // threads at rank 32 and of 512 at rank 16, where two blocks share an SM (96 KiB each).
 // Spread: lane l of a team loads nonzero l of each R4 and the team walks them by shuffles, one
 // load a lane for R4 nonzeros where each lane loading every nonzero takes R4, and 2 x R4
-// nonzeros in flight a team where the registers (64 a thread) held 4 otherwise.
+// nonzeros in flight a team where the registers (64 a thread) held 4 otherwise. The default since
+// session 81: on one H200 (docs/bench/h200-session81.json call 2, the uniform shape, B-CSF, rank
+// 32, two rounds alternating, round 1 within 1.8e-6 of cpu-ref) 1.261-1.271 ms a mode (5,810-5,855
+// GFLOP/s) against 1.608-1.682 (4,390-4,592) with each lane loading every nonzero
+// (TENSORSCOPE_FIBER_TILE_LOADS=each) and 2.293-2.456 over the fiber kernels.
 template <std::uint32_t R4, bool Spread>
 __global__ void __launch_bounds__(kTeams* R4, 8 / R4)
     shared_tiles_kernel(const uint4* items, const std::uint32_t* row, const std::uint32_t* jk, const float* vals,
@@ -247,11 +251,11 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
                                                 const std::uint64_t* fiber_ptr, const std::uint32_t* leaf,
                                                 const float* vals, std::uint64_t rank, std::size_t trees) {
     const TilesSwitch sw = tiles_switch();
-    if (!tiles_for_trees(trees, sw, env_is("TENSORSCOPE_MMCSF_TILES", "1"))) return nullptr;
+    if (!tiles_for_trees(trees, sw, !env_is("TENSORSCOPE_MMCSF_TILES", "0"))) return nullptr;
     if ((rank && !tiles_rank(rank, sw)) || !tiles_may_apply(levels, fibers, nnz, sw)) return nullptr;
     auto t = std::make_unique<SharedTiles>();
     t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
-    t->spread_loads = env_is("TENSORSCOPE_FIBER_TILE_LOADS", "spread");
+    t->spread_loads = !env_is("TENSORSCOPE_FIBER_TILE_LOADS", "each");
     t->forced = sw == TilesSwitch::On;
     const DeviceArray<std::uint32_t> fiber_of = number_nonzeros(*t, fibers, nnz, anc[1], fiber_ptr, leaf);
     const std::uint64_t tiles = tile_count(t->dim_j, t->dim_k);

@@ -23,8 +23,9 @@ struct SharedTiles {
     DeviceArray<float> vals;
     DeviceArray<uint4> items;  // blocks: (tile, first nonzero, end, 0)
     std::uint64_t row_runs = 0;  // the output-row adds a launch makes: runs of one row in a team's nonzeros
-    // TENSORSCOPE_FIBER_TILE_LOADS=spread: the kernel's lanes load apart (session 80, unmeasured)
-    bool spread_loads = false;
+    // the kernel's lanes load apart (the default since session 81; TENSORSCOPE_FIBER_TILE_LOADS=each:
+    // each lane loads every nonzero, as before)
+    bool spread_loads = true;
     bool forced = false;  // built under TENSORSCOPE_FIBER_TILES=1 (tiles_rank)
 };
 

@@ -39,14 +39,19 @@ inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t 
     return tiles > 0 && nnz >= kTileFewest && fibers_short(fibers, nnz) && nnz / tiles >= kTileDenseEnough;
 }
 
-// The ranks the tiles run: 32, where they were measured; 16 (half the shared memory, two blocks
-// an SM) only when forced, until it is measured (session 80 wrote it without a GPU).
-inline bool tiles_rank(std::uint64_t R, TilesSwitch s) { return R == 32 || (R == 16 && s == TilesSwitch::On); }
+// The ranks the tiles run: 32 and 16 (half the shared memory, two blocks an SM). Rank 16 by the
+// rule since session 81: on one H200 (docs/bench/h200-session81.json call 1) five CPD iterations
+// at rank 16 on the uniform shape (76.9M nonzeros, CSF built on the device) took 4.98 ms of
+// MTTKRP a steady iteration over tiles against 7.67 over the fiber kernels (the fits agreeing to
+// 4e-16); session 80 had wired it forced only, unmeasured.
+inline bool tiles_rank(std::uint64_t R, TilesSwitch) { return R == 32 || R == 16; }
 
 // A tree of several (MM-CSF's partitions, each for the mode at its root, the others running the
-// fiber kernels after it): by the rule only where TENSORSCOPE_MMCSF_TILES=1 (partitions), or
-// forced, until it is measured (session 80 wrote it without a GPU, and MM-CSF's trees had run in
-// one launch because separate launches measured slower); a single tree by the rule.
+// fiber kernels after it): by the rule unless partitions is false (TENSORSCOPE_MMCSF_TILES=0), or
+// forced; a single tree by the rule. By the rule since session 81: on one H200 (docs/bench/
+// h200-session81.json call 2, rank 32) the uniform shape's MM-CSF took 1.658 ms on mode 2 with
+// 82% of its nonzeros over tiles against 2.314 without, modes 1 and 3 (no partition's root over
+// tiles) 2.647 and 2.828 against 2.647 and 2.818; session 80 had made it opt-in, unmeasured.
 inline bool tiles_for_trees(std::size_t trees, TilesSwitch s, bool partitions) {
     return trees <= 1 || s == TilesSwitch::On || (s == TilesSwitch::Rule && partitions);
 }

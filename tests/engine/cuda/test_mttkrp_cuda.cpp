@@ -457,7 +457,7 @@ private Q_SLOTS:
             QVERIFY(MttkrpPlan(Backend::Cuda, *f, 32).shared_tiles(0, 32));
         }
         const ScopedEnv on("TENSORSCOPE_FIBER_TILES", "1");
-        for (const char* loads : {"", "spread"}) {  // each lane loading every nonzero, and lanes apart
+        for (const char* loads : {"each", ""}) {  // each lane loading every nonzero, and lanes apart (the default)
             const ScopedEnv how("TENSORSCOPE_FIBER_TILE_LOADS", loads);
             for (FormatKind kind : {FormatKind::CSF, FormatKind::BCSF})
                 for (int built_for = 0; built_for < 3; ++built_for) {

@@ -52,16 +52,16 @@ private Q_SLOTS:
         QCOMPARE(tile_bytes(32), std::uint64_t{192 * 1024});
         QCOMPARE(tile_bytes(16), std::uint64_t{96 * 1024});
         QVERIFY(tiles_rank(32, TilesSwitch::Rule));
-        QVERIFY(!tiles_rank(16, TilesSwitch::Rule));
+        QVERIFY(tiles_rank(16, TilesSwitch::Rule));  // since session 81's measurement
         QVERIFY(tiles_rank(16, TilesSwitch::On));
         for (std::uint64_t R : {1, 8, 24, 31, 33, 64}) QVERIFY(!tiles_rank(R, TilesSwitch::On));
     }
 
-    // MM-CSF's partitions: by the rule only with TENSORSCOPE_MMCSF_TILES=1, or forced; never off.
+    // MM-CSF's partitions: by the rule unless TENSORSCOPE_MMCSF_TILES=0, or forced; never off.
     void severalTrees() {
         QVERIFY(tiles_for_trees(1, TilesSwitch::Rule, false));
-        QVERIFY(!tiles_for_trees(3, TilesSwitch::Rule, false));
-        QVERIFY(tiles_for_trees(3, TilesSwitch::Rule, true));
+        QVERIFY(!tiles_for_trees(3, TilesSwitch::Rule, false));  // TENSORSCOPE_MMCSF_TILES=0
+        QVERIFY(tiles_for_trees(3, TilesSwitch::Rule, true));    // the default since session 81
         QVERIFY(tiles_for_trees(3, TilesSwitch::On, false));
         QVERIFY(!tiles_for_trees(3, TilesSwitch::Off, true));
     }
