@@ -43,7 +43,7 @@ inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t 
 // rule since session 81: on one H200 (docs/bench/h200-session81.json call 1) five CPD iterations
 // at rank 16 on the uniform shape (76.9M nonzeros, CSF built on the device) took 4.98 ms of
 // MTTKRP a steady iteration over tiles against 7.67 over the fiber kernels (the fits agreeing to
-// 4e-16); session 80 had wired it forced only, unmeasured.
+// 4e-15); session 80 had wired it forced only, unmeasured.
 inline bool tiles_rank(std::uint64_t R, TilesSwitch) { return R == 32 || R == 16; }
 
 // A tree of several (MM-CSF's partitions, each for the mode at its root, the others running the
