@@ -244,7 +244,7 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
     atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
 }
 
-// TENSORSCOPE_FIBER_PREFETCH (session 81, written without a GPU, not yet run; off by default):
+// TENSORSCOPE_FIBER_PREFETCH (session 81; its results checked on an H200, its time not measured; off):
 // before a wide team walks its group of fibers, its 4 lanes ask L2 for the rank-32 rows the
 // walk will gather, a fiber a lane in turn: the leaves' rows (up to two a fiber: the fibers it is
 // meant for average under two), and with kPrefetchAll the ancestors' rows too (but the output
@@ -252,8 +252,8 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // dependent chain after another. Why: delicious-4d's shape (order 4, 1.2 nonzeros a fiber) runs
 // B-CSF at 7.8-10 ms a mode, of which the time its rows would take at L2's measured gather rate
 // (2.67 rows a nonzero: 4.6 ms) is 46-58%, where the uniform shape's fiber kernels, whose factors
-// L2 holds, take 65-70% of theirs; two of its factors (2.2 GB and 317 MB) lie past L2. A prefetch only warms L2: it returns nothing,
-// holds no register past its issue and cannot change a result.
+// L2 holds, take 65-70% of theirs; two of its factors (2.2 GB and 317 MB) lie past L2. A prefetch
+// only warms L2: it returns nothing, holds no register past its issue and cannot change a result.
 constexpr int kPrefetchNone = 0, kPrefetchLeaves = 1, kPrefetchAll = 2;
 
 // One 128-byte row (rank 32's) into L2: a bulk prefetch on sm_90 (cp.async.bulk.prefetch.L2,
@@ -266,29 +266,6 @@ __device__ inline void prefetch_row_l2(const float4* row) {
 #else
     asm volatile("prefetch.global.L2 [%0];" ::"l"(global));
 #endif
-}
-
-// TENSORSCOPE_FIBER_WARP_SUM=1 (session 81, written without a GPU, not yet run; off by default):
-// where a warp's 8 wide teams end their groups on one output row, their last sums are added
-// across the warp by shuffles and one team adds the total: an eighth of the row-sized atomics.
-// The 8 teams of a warp walk 8 consecutive groups, so in a slice of many groups they share the
-// row. Why: delicious-4d's shape's mode 4 (1,443 rows, Zipf-distributed) takes 10 ms against
-// 7.8-8.9 for the other modes; by the generator's law its first row holds 1 / H(1,443) = 12.7%
-// of the 140M nonzeros, about 1.8M groups of 8 fibers whose teams each add the row once: 14M
-// 16-byte atomics on one 128-byte line, which L2 takes one after another. Needs every lane of the
-// warp at the call (warp_full: the warp's 8 groups all exist), as a full-mask shuffle does.
-__device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
-    constexpr unsigned all = 0xffffffffu;
-    int same = 0;
-    __match_all_sync(all, static_cast<unsigned long long>(row), &same);
-    if (!same) return false;
-    for (int d = 4; d < 32; d *= 2) {  // the teams' lanes of one column: 4 apart
-        acc.x += __shfl_xor_sync(all, acc.x, d), acc.y += __shfl_xor_sync(all, acc.y, d);
-        acc.z += __shfl_xor_sync(all, acc.z, d), acc.w += __shfl_xor_sync(all, acc.w, d);
-        acc2.x += __shfl_xor_sync(all, acc2.x, d), acc2.y += __shfl_xor_sync(all, acc2.y, d);
-        acc2.z += __shfl_xor_sync(all, acc2.z, d), acc2.w += __shfl_xor_sync(all, acc2.w, d);
-    }
-    return true;
 }
 
 template <int LEVELS, int PREFETCH>
@@ -309,6 +286,29 @@ __device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t firs
         for (std::uint64_t z = lo; z < hi && z < lo + 2; ++z)
             prefetch_row_l2(t.level_factor.f[LEVELS] + static_cast<std::uint64_t>(t.leaf[z]) * R4);
     }
+}
+
+// TENSORSCOPE_FIBER_WARP_SUM=1 (session 81; its results checked on an H200, its time not measured; off):
+// where a warp's 8 wide teams end their groups on one output row, their last sums are added
+// across the warp by shuffles and one team adds the total: an eighth of the row-sized atomics.
+// The 8 teams of a warp walk 8 consecutive groups, so in a slice of many groups they share the
+// row. Why: delicious-4d's shape's mode 4 (1,443 rows, Zipf-distributed) takes 10 ms against
+// 7.8-8.9 for the other modes; by the generator's law its first row holds 1 / H(1,443) = 12.7%
+// of the 140M nonzeros, about 1.8M groups of 8 fibers whose teams each add the row once: 14M
+// 16-byte atomics on one 128-byte line, which L2 takes one after another. Needs every lane of the
+// warp at the call (warp_full: the warp's 8 groups all exist), as a full-mask shuffle does.
+__device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
+    constexpr unsigned all = 0xffffffffu;
+    int same = 0;
+    __match_all_sync(all, static_cast<unsigned long long>(row), &same);
+    if (!same) return false;
+    for (int d = 4; d < 32; d *= 2) {  // the teams' lanes of one column: 4 apart
+        acc.x += __shfl_xor_sync(all, acc.x, d), acc.y += __shfl_xor_sync(all, acc.y, d);
+        acc.z += __shfl_xor_sync(all, acc.z, d), acc.w += __shfl_xor_sync(all, acc.w, d);
+        acc2.x += __shfl_xor_sync(all, acc2.x, d), acc2.y += __shfl_xor_sync(all, acc2.y, d);
+        acc2.z += __shfl_xor_sync(all, acc2.z, d), acc2.w += __shfl_xor_sync(all, acc2.w, d);
+    }
+    return true;
 }
 
 // Wide teams, for trees of short fibers at rank 32: the fiber loop with teams of 4 lanes, each

@@ -252,11 +252,10 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
                                                 const float* vals, std::uint64_t rank, std::size_t trees) {
     const TilesSwitch sw = tiles_switch();
     if (!tiles_for_trees(trees, sw, !env_is("TENSORSCOPE_MMCSF_TILES", "0"))) return nullptr;
-    if ((rank && !tiles_rank(rank, sw)) || !tiles_may_apply(levels, fibers, nnz, sw)) return nullptr;
+    if ((rank && !tiles_rank(rank)) || !tiles_may_apply(levels, fibers, nnz, sw)) return nullptr;
     auto t = std::make_unique<SharedTiles>();
     t->mode = level_mode[0], t->mode_j = level_mode[1], t->mode_k = level_mode[2];
     t->spread_loads = !env_is("TENSORSCOPE_FIBER_TILE_LOADS", "each");
-    t->forced = sw == TilesSwitch::On;
     const DeviceArray<std::uint32_t> fiber_of = number_nonzeros(*t, fibers, nnz, anc[1], fiber_ptr, leaf);
     const std::uint64_t tiles = tile_count(t->dim_j, t->dim_k);
     if (tiles >= (std::uint64_t{1} << 24) || !tiles_wanted(fibers, nnz, tiles, sw)) return nullptr;
@@ -272,9 +271,7 @@ std::unique_ptr<SharedTiles> build_shared_tiles(int levels, const int* level_mod
     return t;
 }
 
-bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R) {
-    return mode == t.mode && tiles_rank(R, t.forced ? TilesSwitch::On : TilesSwitch::Rule);
-}
+bool shared_tiles_apply(const SharedTiles& t, int mode, std::uint64_t R) { return mode == t.mode && tiles_rank(R); }
 
 namespace {
 

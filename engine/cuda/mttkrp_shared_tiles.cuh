@@ -26,7 +26,6 @@ struct SharedTiles {
     // the kernel's lanes load apart (the default since session 81; TENSORSCOPE_FIBER_TILE_LOADS=each:
     // each lane loads every nonzero, as before)
     bool spread_loads = true;
-    bool forced = false;  // built under TENSORSCOPE_FIBER_TILES=1 (tiles_rank)
 };
 
 // The tiles of a tree of 2 levels above its nonzeros (order 3), its arrays on the device (anc:

@@ -51,8 +51,8 @@ struct ResidentTensor::Impl {
     std::unique_ptr<BlcoArrays> blco;
 };
 
-// An order-3 tree's root mode over shared-memory tiles where they pay (shared_tiles_rule.hpp: rank
-// 32, or 16 forced), built where the tree is made (an upload, a device build); where the
+// An order-3 tree's root mode over shared-memory tiles where they pay (shared_tiles_rule.hpp: ranks
+// 32 and 16), built where the tree is made (an upload, a device build); where the
 // device has too little free memory for them (build_shared_tiles asks first, as
 // order_fibers_by_length does), the fiber kernels run it. rank: the one the tree's MTTKRPs run at
 // (none are built where the tiles do not run it), 0 where the caller does not know; trees: how

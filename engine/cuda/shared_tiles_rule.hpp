@@ -44,7 +44,7 @@ inline bool tiles_wanted(std::uint64_t fibers, std::uint64_t nnz, std::uint64_t 
 // at rank 16 on the uniform shape (76.9M nonzeros, CSF built on the device) took 4.98 ms of
 // MTTKRP a steady iteration over tiles against 7.67 over the fiber kernels (the fits agreeing to
 // 4e-15); session 80 had wired it forced only, unmeasured.
-inline bool tiles_rank(std::uint64_t R, TilesSwitch) { return R == 32 || R == 16; }
+inline bool tiles_rank(std::uint64_t R) { return R == 32 || R == 16; }
 
 // A tree of several (MM-CSF's partitions, each for the mode at its root, the others running the
 // fiber kernels after it): by the rule unless partitions is false (TENSORSCOPE_MMCSF_TILES=0), or

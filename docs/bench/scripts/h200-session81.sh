@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 81 (no device was lent that session; not yet run), call 3 of 4 for the next
+# Prepared in session 81 (not yet run: no machine was lent for it), call 3 of 4 for the next
 # session with a GPU (80, 80c, 81, 80b in that order): the tiles' code under compute-sanitizer,
 # then Nsight Compute on delicious-4d's shape, whose B-CSF line (4,500 GFLOP/s; 1,349-1,730 measured) was never profiled.
 # 1. Sessions 79-81 wrote the shared-memory tiles (mttkrp_shared_tiles.cu: a block's 192 KiB

@@ -51,10 +51,9 @@ private Q_SLOTS:
     void ranks() {
         QCOMPARE(tile_bytes(32), std::uint64_t{192 * 1024});
         QCOMPARE(tile_bytes(16), std::uint64_t{96 * 1024});
-        QVERIFY(tiles_rank(32, TilesSwitch::Rule));
-        QVERIFY(tiles_rank(16, TilesSwitch::Rule));  // since session 81's measurement
-        QVERIFY(tiles_rank(16, TilesSwitch::On));
-        for (std::uint64_t R : {1, 8, 24, 31, 33, 64}) QVERIFY(!tiles_rank(R, TilesSwitch::On));
+        QVERIFY(tiles_rank(32));
+        QVERIFY(tiles_rank(16));  // by the rule since session 81's measurement
+        for (std::uint64_t R : {1, 8, 24, 31, 33, 64}) QVERIFY(!tiles_rank(R));
     }
 
     // MM-CSF's partitions: by the rule unless TENSORSCOPE_MMCSF_TILES=0, or forced; never off.

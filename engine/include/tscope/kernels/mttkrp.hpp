@@ -54,7 +54,7 @@ public:
     // cuda: the seconds the tensor's upload took (0 where each compute uploads it: HLS, the CPU)
     double upload_seconds() const;
     // cuda: where `mode`'s product at `rank` runs over shared-memory tiles (an order-3 tree of
-    // short fibers rooted at the mode, or such MM-CSF partitions; at rank 32, or 16 where forced),
+    // short fibers rooted at the mode, or such MM-CSF partitions; at rank 32 or 16),
     // what they move through L2 in place of a factor row gathered per nonzero; nullopt where the
     // format's own kernels run it all.
     std::optional<SharedTileTraffic> shared_tiles(int mode, std::uint64_t rank) const;
