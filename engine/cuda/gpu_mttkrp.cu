@@ -154,14 +154,17 @@ int fiber_prefetch() {
     return kPrefetchNone;
 }
 
-// TENSORSCOPE_FIBER_WARP_SUM=1: that kernel adds a warp's teams' last sums of one output row as
-// one (mttkrp_fiber_teams.cuh's warp_summed; unmeasured, for delicious-4d's shape's mode 4).
+// That kernel's warp sums of one output row (mttkrp_fiber_teams.cuh's kWarpSumAll, where a warp's
+// teams all end on the row: the default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns
+// them off, =runs sums any run of teams on one row (kWarpSumRuns), for comparisons.
 template <int LEVELS, int PREFETCH>
 void launch_wide4(const TeamTree& tree, int grid, float4* out, cudaStream_t stream) {
-    if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "1"))
-        fiber_wide_kernel<LEVELS, 4, PREFETCH, true><<<grid, 256, 0, stream>>>(tree, out);
-    else
+    if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "0"))
         fiber_wide_kernel<LEVELS, 4, PREFETCH><<<grid, 256, 0, stream>>>(tree, out);
+    else if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "runs"))
+        fiber_wide_kernel<LEVELS, 4, PREFETCH, kWarpSumRuns><<<grid, 256, 0, stream>>>(tree, out);
+    else
+        fiber_wide_kernel<LEVELS, 4, PREFETCH, kWarpSumAll><<<grid, 256, 0, stream>>>(tree, out);
 }
 
 // TENSORSCOPE_FIBER_WIDE_GRID=N: the single tree's wide kernel in at most N blocks, so that tests

@@ -288,27 +288,60 @@ __device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t firs
     }
 }
 
-// TENSORSCOPE_FIBER_WARP_SUM=1 (session 81; its results checked on an H200, its time not measured; off):
-// where a warp's 8 wide teams end their groups on one output row, their last sums are added
-// across the warp by shuffles and one team adds the total: an eighth of the row-sized atomics.
-// The 8 teams of a warp walk 8 consecutive groups, so in a slice of many groups they share the
-// row. Why: delicious-4d's shape's mode 4 (1,443 rows, Zipf-distributed) takes 10 ms against
-// 7.8-8.9 for the other modes; by the generator's law its first row holds 1 / H(1,443) = 12.7%
-// of the 140M nonzeros, about 1.8M groups of 8 fibers whose teams each add the row once: 14M
-// 16-byte atomics on one 128-byte line, which L2 takes one after another. Needs every lane of the
-// warp at the call (warp_full: the warp's 8 groups all exist), as a full-mask shuffle does.
-__device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
+// A warp's sums of one output row (TENSORSCOPE_FIBER_WARP_SUM; session 81). The 8 teams of a
+// warp walk 8 consecutive groups, so in a slice of many groups they end on one row; each then
+// adds its last sum to it, and L2 takes those row-sized atomics on one line one after another.
+// The reason: delicious-4d's shape's mode 4 (1,443 rows, Zipf-distributed) took 10 ms against
+// 7.8-8.9 for the other modes; by the generator's law its first row holds 1 / H(1,443) = 12.7% of
+// the 140M nonzeros, about 1.8M groups of 8 fibers whose teams each add the row once: 14M 16-byte
+// atomics on one 128-byte line. Both forms need every lane of the warp at the call (warp_full:
+// the warp's 8 groups all exist), as a full-mask shuffle does.
+// kWarpSumAll (the default since session 82): where all 8 teams end on one row, their sums are
+// added by shuffles and one team adds the total. On one H200 (session 82, docs/bench/
+// h200-session82.json calls 1-2, rank 32, against no warp sums in one binary, three rounds)
+// delicious-4d's shape ran B-CSF 7.25-7.26, 7.32-7.33, 7.10-7.12 and 7.66-7.69 ms on modes 1-4
+// against 8.00-8.02, 8.70-8.76, 7.87-7.89 and 9.93-9.96 (CSF alike); the nell-2 shape and the
+// shared real tensors within their noise, every result checked.
+// kWarpSumRuns (=runs): any run of consecutive teams on one row sums, by a segmented scan over the
+// teams (each adds the partial of the team 1, 2, then 4 before it while that team is in its run)
+// and the run's last team adds the total; for warps whose teams end on two or three rows.
+constexpr int kWarpSumNone = 0, kWarpSumAll = 1, kWarpSumRuns = 2;
+
+__device__ inline void shfl_xor_add(float4& a, int d) {
     constexpr unsigned all = 0xffffffffu;
+    a.x += __shfl_xor_sync(all, a.x, d), a.y += __shfl_xor_sync(all, a.y, d);
+    a.z += __shfl_xor_sync(all, a.z, d), a.w += __shfl_xor_sync(all, a.w, d);
+}
+__device__ inline float4 shfl_up4(const float4& a, int d) {
+    constexpr unsigned all = 0xffffffffu;
+    return make_float4(__shfl_up_sync(all, a.x, d), __shfl_up_sync(all, a.y, d), __shfl_up_sync(all, a.z, d),
+                       __shfl_up_sync(all, a.w, d));
+}
+
+// kWarpSumAll: true where every team ends on row, acc and acc2 then holding the warp's totals.
+__device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
     int same = 0;
-    __match_all_sync(all, static_cast<unsigned long long>(row), &same);
+    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
     if (!same) return false;
-    for (int d = 4; d < 32; d *= 2) {  // the teams' lanes of one column: 4 apart
-        acc.x += __shfl_xor_sync(all, acc.x, d), acc.y += __shfl_xor_sync(all, acc.y, d);
-        acc.z += __shfl_xor_sync(all, acc.z, d), acc.w += __shfl_xor_sync(all, acc.w, d);
-        acc2.x += __shfl_xor_sync(all, acc2.x, d), acc2.y += __shfl_xor_sync(all, acc2.y, d);
-        acc2.z += __shfl_xor_sync(all, acc2.z, d), acc2.w += __shfl_xor_sync(all, acc2.w, d);
-    }
+    for (int d = 4; d < 32; d *= 2) shfl_xor_add(acc, d), shfl_xor_add(acc2, d);  // a column's lanes: 4 apart
     return true;
+}
+
+// kWarpSumRuns: true where this team ends its run of teams on row (the next team's row differs
+// or it is the warp's last), acc and acc2 then holding the run's totals.
+__device__ inline bool warp_run_summed(float4& acc, float4& acc2, std::uint64_t row) {
+    constexpr unsigned all = 0xffffffffu;
+    const unsigned lane = threadIdx.x % 32, team = lane / 4;
+    const auto r = static_cast<unsigned long long>(row);
+    const unsigned long long before = __shfl_up_sync(all, r, 4), after = __shfl_down_sync(all, r, 4);
+    const unsigned heads = __ballot_sync(all, team == 0 || before != r);  // the lanes of teams that start a run
+    const unsigned upto = lane == 31 ? all : (2u << lane) - 1;
+    const unsigned start = (31 - __clz(heads & upto)) / 4;  // this run's first team
+    for (unsigned d = 1; d < 8; d *= 2) {
+        const float4 a = shfl_up4(acc, 4 * d), b = shfl_up4(acc2, 4 * d);
+        if (team >= start + d) add4(acc, a), add4(acc2, b);
+    }
+    return team == 7 || after != r;
 }
 
 // Wide teams, for trees of short fibers at rank 32: the fiber loop with teams of 4 lanes, each
@@ -333,7 +366,7 @@ __device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row)
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-template <int LEVELS, bool COL_BASE = false, int PREFETCH = kPrefetchNone, bool WARP_SUM = false>
+template <int LEVELS, bool COL_BASE = false, int PREFETCH = kPrefetchNone, int WARP_SUM = kWarpSumNone>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out,
                                              bool warp_full = false) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -386,19 +419,22 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         add4(acc2, sum2 * prefix2);
     }
     if (t.target < LEVELS && row != ~std::uint64_t{0}) {
-        if constexpr (WARP_SUM) {
+        if constexpr (WARP_SUM == kWarpSumAll) {
             if (warp_full && warp_summed(acc, acc2, row)) {
                 if (threadIdx.x % 32 < 4)
                     atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
                 return;
             }
         }
+        if constexpr (WARP_SUM == kWarpSumRuns) {
+            if (warp_full && !warp_run_summed(acc, acc2, row)) return;
+        }
         atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
     }
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, int PREFETCH = kPrefetchNone, bool WARP_SUM = false>
+template <int LEVELS, int BLOCKS, int PREFETCH = kPrefetchNone, int WARP_SUM = kWarpSumNone>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;

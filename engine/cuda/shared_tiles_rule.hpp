@@ -18,10 +18,16 @@ constexpr std::uint64_t tile_bytes(std::uint64_t R) { return std::uint64_t{kTile
 constexpr std::uint64_t kTileBytes = tile_bytes(32);
 constexpr std::uint64_t kTileChunk = 65536;           // nonzeros a block on large trees
 constexpr std::uint64_t kTileSmallChunk = 4096;       // ... and the fewest, on small ones
-constexpr std::uint64_t kTileDenseEnough = 16384;     // the fewest nonzeros a tile, on average, for tiles
-// The fewest nonzeros a tree for tiles: set between session 79's measurements (0.6M uniform
-// nonzeros ran slower over tiles, 20M faster), not tuned
-constexpr std::uint64_t kTileFewest = 4'000'000;
+// The fewest nonzeros a tile on average, and a tree, for tiles. On one H200 (session 82,
+// docs/bench/h200-session82.json, h200-session80b.sh: uniform 8,000 x 6,000 x 4,000 tensors of
+// 1M-16M nonzeros, B-CSF, rank 32, the tiles forced against the fiber kernels, two rounds) the
+// tiles won at every size and mode: 1M 0.040-0.044 ms a mode against 0.052-0.059 (10.4K-20.8K
+// nonzeros a tile), 4M 0.108-0.117 against 0.147-0.158, 16M 0.298-0.308 against 0.495-0.505.
+// Session 79's 0.6M tensor (50K a tile, with each lane loading every nonzero) ran slower over
+// them, so the floor sits at the smallest size measured faster, and the density at 10K, under
+// the sparsest measured faster (16K and 4M before, set between sessions 79's points, untuned).
+constexpr std::uint64_t kTileDenseEnough = 10240;
+constexpr std::uint64_t kTileFewest = 1'000'000;
 constexpr std::uint64_t kTileMostChunk = std::uint64_t{1} << 24;  // a forced chunk's most (32-bit offsets)
 
 enum class TilesSwitch { Rule, On, Off };  // TENSORSCOPE_FIBER_TILES unset, =1, =0

@@ -22,15 +22,17 @@ private Q_SLOTS:
         QVERIFY(tiles_wanted(55'600'000, 76'900'000, tile_count(9184, 28818), TilesSwitch::Rule));
         QVERIFY(!tiles_wanted(19'000'000, 76'900'000, tile_count(9184, 28818), TilesSwitch::Rule));
         QVERIFY(tiles_wanted(19'000'000, 20'000'000, tile_count(20000, 30000), TilesSwitch::Rule));
-        QVERIFY(!tiles_wanted(19'000'000, 20'000'000, tile_count(20000, 40000), TilesSwitch::Rule));
+        QVERIFY(!tiles_wanted(19'000'000, 20'000'000, tile_count(20000, 60000), TilesSwitch::Rule));  // 8.5K a tile
+        // session 82's smallest: 1M uniform nonzeros over 96 tiles (10.4K a tile) ran faster over them
+        QVERIFY(tiles_wanted(999'000, 1'000'000, tile_count(8000, 6000), TilesSwitch::Rule));
     }
 
-    // The edges: exactly 2 nonzeros a fiber is not short; exactly 16K a tile is dense enough;
+    // The edges: exactly 2 nonzeros a fiber is not short; exactly 10K a tile is dense enough;
     // exactly kTileFewest nonzeros is large enough, one fewer is not.
     void edges() {
         QVERIFY(!fibers_short(500, 1000));
         QVERIFY(fibers_short(501, 1000));
-        const std::uint64_t tiles = kTileFewest / kTileDenseEnough;  // 244, so 16,393 a tile
+        const std::uint64_t tiles = kTileFewest / kTileDenseEnough;  // 97, so 10,309 a tile
         QVERIFY(tiles_wanted(kTileFewest, kTileFewest, tiles, TilesSwitch::Rule));
         QVERIFY(!tiles_wanted(kTileFewest, kTileFewest - 1, 1, TilesSwitch::Rule));
         QVERIFY(!tiles_wanted(kTileFewest, kTileFewest, kTileFewest / kTileDenseEnough + 1, TilesSwitch::Rule));

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Session 82, the call after the day's measurements (h200-session81.sh, -80b.sh and two by hand,
+# docs/bench/h200-session82.json): the defaults they set, checked and timed.
+# 1. test_mttkrp_cuda whole (the warp sums' three forms, on the new 2,000 x 200 x 200 tensor too)
+#    and test_format_build_cuda, beside delicious-4d's generation (host only).
+# 2. delicious-4d's shape, B-CSF every mode at rank 32: the warp sums by default (where a warp's
+#    teams all end on a row), =runs (any run of teams on a row, a segmented scan) and =0, two
+#    rounds alternating (unchecked: cpu-ref on 140M nonzeros takes minutes; test 1 checks them).
+# 3. uniform 1M (8,000 x 6,000 x 4,000), B-CSF rank 32 by the rule: its modes now take the tiles
+#    (the 1M floor, 10K a tile), the rows' path says so.
+# Bundle (make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda,test_format_build_cuda).
+set -u
+. "$(dirname "$0")/device_steps.sh"
+device_setup
+gen_del4d &
+GEN=$!
+run_suites 150 test_mttkrp_cuda test_format_build_cuda
+wait "$GEN"
+EXT=jsonl
+P=(--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 32 --repeat 5 --jsonl)
+for round in 1 2; do
+    sfx=""; [ $round = 2 ] && sfx=.2
+    run "del4d-warpsum-default$sfx" 90 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+    run "del4d-warpsum-runs$sfx" 90 env TENSORSCOPE_FIBER_WARP_SUM=runs "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+    run "del4d-warpsum-0$sfx" 90 env TENSORSCOPE_FIBER_WARP_SUM=0 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+done
+"$CLI" generate --dims 8000,6000,4000 --nnz 1000000 --dist uniform --seed 61 --float -o "$D/uni-1m.tsb" > /dev/null
+run uni-1m-rule 30 "$CLI" bench "$D/uni-1m.tsb" "${P[@]}" --check
+step DONE; touch "$R/DONE"
+pack "${OUT:-$(dirname "$R")}"
