@@ -145,26 +145,18 @@ LaunchShape shape_of(const TeamTrees& trees) {
     return s;
 }
 
-// TENSORSCOPE_FIBER_PREFETCH=leaves|all: the single tree's wide kernel at its default bound
-// (four blocks) asks L2 for its group's rows first (mttkrp_fiber_teams.cuh's prefetch_group_rows;
-// unmeasured, for comparisons on delicious-4d's shape).
-int fiber_prefetch() {
-    if (env_is("TENSORSCOPE_FIBER_PREFETCH", "leaves")) return kPrefetchLeaves;
-    if (env_is("TENSORSCOPE_FIBER_PREFETCH", "all")) return kPrefetchAll;
-    return kPrefetchNone;
-}
-
-// That kernel's warp sums of one output row (mttkrp_fiber_teams.cuh's kWarpSumAll, where a warp's
-// teams all end on the row: the default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns
-// them off, =runs sums any run of teams on one row (kWarpSumRuns), for comparisons.
-template <int LEVELS, int PREFETCH>
+// The single tree's wide kernel at its default bound (four blocks), with its warp sums of one
+// output row (mttkrp_fiber_teams.cuh's kWarpSumAll, where a warp's teams all end on the row: the
+// default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns them off, =runs sums any run of
+// teams on one row (kWarpSumRuns), for comparisons.
+template <int LEVELS>
 void launch_wide4(const TeamTree& tree, int grid, float4* out, cudaStream_t stream) {
     if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "0"))
-        fiber_wide_kernel<LEVELS, 4, PREFETCH><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
     else if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "runs"))
-        fiber_wide_kernel<LEVELS, 4, PREFETCH, kWarpSumRuns><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 4, kWarpSumRuns><<<grid, 256, 0, stream>>>(tree, out);
     else
-        fiber_wide_kernel<LEVELS, 4, PREFETCH, kWarpSumAll><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 4, kWarpSumAll><<<grid, 256, 0, stream>>>(tree, out);
 }
 
 // TENSORSCOPE_FIBER_WIDE_GRID=N: the single tree's wide kernel in at most N blocks, so that tests
@@ -174,13 +166,8 @@ void launch_wide_kernel(const TeamTree& tree, int blocks, float4* out, cudaStrea
     const int full = grid_for(tree.groups * 4);
     const auto cap = env_unsigned("TENSORSCOPE_FIBER_WIDE_GRID", 0);
     const int grid = cap && cap < static_cast<unsigned long>(full) ? static_cast<int>(cap) : full;
-    const int prefetch = blocks == 4 ? fiber_prefetch() : kPrefetchNone;
-    if (prefetch == kPrefetchLeaves)
-        launch_wide4<LEVELS, kPrefetchLeaves>(tree, grid, out, stream);
-    else if (prefetch == kPrefetchAll)
-        launch_wide4<LEVELS, kPrefetchAll>(tree, grid, out, stream);
-    else if (blocks == 4)
-        launch_wide4<LEVELS, kPrefetchNone>(tree, grid, out, stream);
+    if (blocks == 4)
+        launch_wide4<LEVELS>(tree, grid, out, stream);
     else if (blocks == 5)
         fiber_wide_kernel<LEVELS, 5><<<grid, 256, 0, stream>>>(tree, out);
     else

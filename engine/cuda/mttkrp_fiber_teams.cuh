@@ -244,49 +244,15 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
     atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
 }
 
-// TENSORSCOPE_FIBER_PREFETCH (session 81; its results checked on an H200, its time not measured; off):
-// before a wide team walks its group of fibers, its 4 lanes ask L2 for the rank-32 rows the
-// walk will gather, a fiber a lane in turn: the leaves' rows (up to two a fiber: the fibers it is
-// meant for average under two), and with kPrefetchAll the ancestors' rows too (but the output
-// level's). The walk then finds rows in L2 that it would otherwise wait for from DRAM, one
-// dependent chain after another. Why: delicious-4d's shape (order 4, 1.2 nonzeros a fiber) runs
-// B-CSF at 7.8-10 ms a mode, of which the time its rows would take at L2's measured gather rate
-// (2.67 rows a nonzero: 4.6 ms) is 46-58%, where the uniform shape's fiber kernels, whose factors
-// L2 holds, take 65-70% of theirs; two of its factors (2.2 GB and 317 MB) lie past L2. A prefetch
-// only warms L2: it returns nothing, holds no register past its issue and cannot change a result.
-constexpr int kPrefetchNone = 0, kPrefetchLeaves = 1, kPrefetchAll = 2;
-
-// One 128-byte row (rank 32's) into L2: a bulk prefetch on sm_90 (cp.async.bulk.prefetch.L2,
-// 16-byte aligned, a multiple of 16 bytes: a row of a cudaMalloc'd factor is both), the line
-// holding its first bytes elsewhere. No memory clobber: a prefetch changes nothing a load sees.
-__device__ inline void prefetch_row_l2(const float4* row) {
-    const auto global = __cvta_generic_to_global(row);  // the .global address the instruction names
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], 128;" ::"l"(global));
-#else
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(global));
-#endif
-}
-
-template <int LEVELS, int PREFETCH>
-__device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t first, std::uint64_t last,
-                                           std::uint32_t lane) {
-    constexpr std::uint64_t R4 = 8;
-    for (std::uint64_t f = first + lane; f < last; f += 4) {
-        if constexpr (PREFETCH == kPrefetchAll) {
-#pragma unroll
-            for (int l = 0; l < LEVELS; ++l) {  // an ancestor once, where the fiber before does not share it
-                const std::uint64_t a = t.anc.p[l][f];
-                if (l != t.target && (f == first || a != t.anc.p[l][f - 1]))
-                    prefetch_row_l2(t.level_factor.f[l] + a * R4);
-            }
-        }
-        if (t.target == LEVELS) continue;  // the leaves' rows are the output's
-        const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
-        for (std::uint64_t z = lo; z < hi && z < lo + 2; ++z)
-            prefetch_row_l2(t.level_factor.f[LEVELS] + static_cast<std::uint64_t>(t.leaf[z]) * R4);
-    }
-}
+// Asking L2 for a wide team's rows before it walks its group was measured and removed (session 81,
+// TENSORSCOPE_FIBER_PREFETCH; session 82, docs/bench/h200-session82.json call 1, one H200, one
+// round each): the team's 4 lanes, a fiber a lane in turn, issued cp.async.bulk.prefetch.L2 for the
+// leaves' rows (up to two a fiber) or also every gathered ancestor's (once where the fiber before
+// did not share it). The reason to try: delicious-4d's shape's rows would take 46-58% of its
+// B-CSF time at L2's measured gather rate, two of its factors (2.2 GB and 317 MB) past L2. Its
+// B-CSF took 8.37-10.20 ms a mode with the leaves' rows and 9.37-11.03 with all, against
+// 7.87-10.05 without: the prefetches' extra walk over the group's indices cost more than the
+// warmed lines gave (20 more bytes spilled at order 3).
 
 // A warp's sums of one output row (TENSORSCOPE_FIBER_WARP_SUM; session 81). The 8 teams of a
 // warp walk 8 consecutive groups, so in a slice of many groups they end on one row; each then
@@ -298,9 +264,9 @@ __device__ inline void prefetch_group_rows(const TeamTree& t, std::uint64_t firs
 // the warp's 8 groups all exist), as a full-mask shuffle does.
 // kWarpSumAll (the default since session 82): where all 8 teams end on one row, their sums are
 // added by shuffles and one team adds the total. On one H200 (session 82, docs/bench/
-// h200-session82.json calls 1-2, rank 32, against no warp sums in one binary, three rounds)
-// delicious-4d's shape ran B-CSF 7.25-7.26, 7.32-7.33, 7.10-7.12 and 7.66-7.69 ms on modes 1-4
-// against 8.00-8.02, 8.70-8.76, 7.87-7.89 and 9.93-9.96 (CSF alike); the nell-2 shape and the
+// h200-session82.json calls 1-2, rank 32, in one binary, three rounds against four)
+// delicious-4d's shape ran B-CSF 7.25-7.26, 7.32-7.33, 7.10-7.11 and 7.65-7.69 ms on modes 1-4
+// against 8.00-8.02, 8.69-8.76, 7.87-7.89 and 9.91-10.05 without (CSF alike); the nell-2 shape and the
 // shared real tensors within their noise, every result checked.
 // kWarpSumRuns (=runs): any run of consecutive teams on one row sums, by a segmented scan over the
 // teams (each adds the partial of the team 1, 2, then 4 before it while that team is in its run)
@@ -366,7 +332,7 @@ __device__ inline bool warp_run_summed(float4& acc, float4& acc2, std::uint64_t 
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-template <int LEVELS, bool COL_BASE = false, int PREFETCH = kPrefetchNone, int WARP_SUM = kWarpSumNone>
+template <int LEVELS, bool COL_BASE = false, int WARP_SUM = kWarpSumNone>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out,
                                              bool warp_full = false) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -375,7 +341,6 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     const float4* __restrict__ leaf_factor = t.level_factor.f[LEVELS];
     const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor + col;
     const std::uint64_t first = g * t.group, last = first + t.group < t.fibers ? first + t.group : t.fibers;
-    if constexpr (PREFETCH != kPrefetchNone) prefetch_group_rows<LEVELS, PREFETCH>(t, first, last, col);
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
@@ -434,13 +399,13 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, int PREFETCH = kPrefetchNone, int WARP_SUM = kWarpSumNone>
+template <int LEVELS, int BLOCKS, int WARP_SUM = kWarpSumNone>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4, in_warp = threadIdx.x % 32 / 4;  // the team's place in its warp
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams)
-        team_fiber_group_wide<LEVELS, false, PREFETCH, WARP_SUM>(tree, g, col, out, g - in_warp + 7 < tree.groups);
+        team_fiber_group_wide<LEVELS, false, WARP_SUM>(tree, g, col, out, g - in_warp + 7 < tree.groups);
 }
 
 // The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers

@@ -27,9 +27,13 @@ GENERATED = {
     'del4d60': 'generate --dims 532924,17262471,2480308,1443 --nnz 60000000 --dist powerlaw:1.0 --seed 7 --float',
     # session 49: uniform with denser index tuples (mode 3's 1.5 nonzeros a tuple, mode 1's 0.42)
     'dense': 'generate --dims 8000,6400,28818 --nnz 76900000 --dist uniform --seed 7 --float',
+    # session 80's floor tensors (h200-session80b.sh): uni-1m ... uni-16m
+    **{f'uni-{n}m': f'generate --dims 8000,6000,4000 --nnz {n}000000 --dist uniform --seed {60 + n} --float'
+       for n in (1, 2, 4, 8, 16)},
 }
 NNZ = {'movielens-100k': 100000, 'lastfm-tags': 186479, 'jf17k-4d': 34544,
-       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000, 'del4d60': 60000000, 'dense': 76900000}
+       'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000, 'del4d60': 60000000, 'dense': 76900000,
+       **{f'uni-{n}m': n * 1000000 for n in (1, 2, 4, 8, 16)}}
 
 
 def tensor_of(run):
@@ -46,6 +50,29 @@ def suite_totals(path):
         if m:
             return f'{m.group(1)} passed, {m.group(2)} failed, {m.group(3)} skipped'
     return 'no totals (the suite did not finish)'
+
+
+def sanitizer_summary(path):
+    """A compute-sanitizer run's (san-*.out) suite totals and its own summary lines."""
+    lines = [l.strip('= \n') for l in open(path, errors='replace') if 'SUMMARY:' in l]
+    return f'{suite_totals(path)}; ' + ('; '.join(lines) or 'no sanitizer summary')
+
+
+# What an Nsight Compute run (ncu-*.out) says of its kernel, the lines issue 19's notes read.
+NCU_KEYS = ('Duration', 'DRAM Throughput', 'L2 Cache Throughput', 'Compute (SM) Throughput', 'L1/TEX Hit Rate',
+            'L2 Hit Rate', 'Eligible Warps Per Scheduler', 'No Eligible', 'Warp Cycles Per Issued Instruction',
+            'Registers Per Thread', 'Theoretical Occupancy', 'Achieved Occupancy', 'Grid Size', 'Block Size')
+
+
+def ncu_summary(path):
+    out = {}
+    for line in open(path, errors='replace'):
+        if '==PROF== Profiling' in line:
+            out['kernel'] = line.split('"')[1]
+        for k in NCU_KEYS:
+            if line.strip().startswith(k) and k not in out:
+                out[k] = ' '.join(line.split()[len(k.split()):])
+    return out
 
 
 def run_rows(folder):
@@ -83,7 +110,7 @@ def main():
     for _, field in tags:
         if field in ('kernel', 'format', 'backend', 'variant', 'path', 'mode', 'rank', 'call', 'run', 'tensor', 'nnz', 'commit'):
             ap.error(f"--tag's field {field!r} is one a row already has: name it otherwise")
-    results, suites, commits, used = [], {}, [], set()
+    results, suites, commits, used, sanitizers, profiles = [], {}, [], set(), {}, {}
     for spec in a.call:
         label, folder, commit = spec.split('=')
         commits.append(f'{commit} ({label})')
@@ -101,6 +128,12 @@ def main():
         for path in glob.glob(os.path.join(folder, 'test_*.out')):
             name = os.path.basename(path)[:-len('.out')]
             suites[f'{label} {name} ({commit})'] = suite_totals(path)
+        for path in sorted(glob.glob(os.path.join(folder, 'san-*.out'))):
+            name = os.path.basename(path)[:-len('.out')]
+            sanitizers[f'{label} {name} ({commit})'] = sanitizer_summary(path)
+        for path in sorted(glob.glob(os.path.join(folder, 'ncu-*.out'))):
+            name = os.path.basename(path)[:-len('.out')]
+            profiles[f'{label} {name} ({commit})'] = ncu_summary(path)
     doc = {
         'what': a.what,
         'device': a.device,
@@ -109,6 +142,8 @@ def main():
         'generated': {t: g for t, g in GENERATED.items() if t in used},
         'nnz': {t: n for t, n in NNZ.items() if t in used},
         'suites': suites,
+        **({'sanitizers': sanitizers} if sanitizers else {}),
+        **({'profiles': profiles} if profiles else {}),
         'results': results,
     }
     with open(a.out, 'w') as f:

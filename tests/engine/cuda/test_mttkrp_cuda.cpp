@@ -349,15 +349,14 @@ private Q_SLOTS:
     // Wide teams (4 lanes of two float4s, rank 32) run large trees of short fibers by default
     // and the 8-lane team kernels run the others; TENSORSCOPE_FIBER_WIDE forces either (0: the
     // team kernels; 4, 5, 6: the wide ones at that bound), on one tree (CSF, B-CSF) and on MM-CSF's
-    // several in one launch: the same results every way; so do the wide kernel's L2 prefetches
-    // of its group's rows (TENSORSCOPE_FIBER_PREFETCH: the leaves', or every gathered level's)
-    // and its warps' sums of one output row (TENSORSCOPE_FIBER_WARP_SUM: by default where a
-    // warp's teams all end on it, =runs for any run of teams on one, =0 none), also on a tensor of
-    // 3 x 200 x 200 whose three slices of mode 1 span many warps' groups each, and one of
-    // 2,000 x 200 x 200 whose slices of about 15 nonzeros leave two or three runs in a warp: with
-    // the trees cut to the device (groups of one fiber) and not (TENSORSCOPE_FIBER_FILL=0: groups
-    // of 8, each lane prefetching two fibers, rows changing inside a group), and with the grid cut
-    // to 3 blocks (TENSORSCOPE_FIBER_WIDE_GRID) so that every team walks several groups.
+    // several in one launch: the same results every way; so do the wide kernel's warps' sums of
+    // one output row (TENSORSCOPE_FIBER_WARP_SUM: by default where a warp's teams all end on it,
+    // =runs for any run of teams on one, =0 none), also on a tensor of 3 x 200 x 200 whose three
+    // slices of mode 1 span many warps' groups each, and one of 2,000 x 200 x 200 whose slices of
+    // about 15 nonzeros leave two or three runs in a warp: with the trees cut to the device
+    // (groups of one fiber) and not (TENSORSCOPE_FIBER_FILL=0: groups of 8, rows changing inside a
+    // group), and with the grid cut to 3 blocks (TENSORSCOPE_FIBER_WIDE_GRID) so that every team
+    // walks several groups.
     void wideAndNarrowTeamsKeepTheResult() {
         for (const char* blocks : {"0", "4", "5", "6"}) {
             const ScopedEnv env("TENSORSCOPE_FIBER_WIDE", blocks);
@@ -366,16 +365,14 @@ private Q_SLOTS:
         const CooTensor few_rows = tstest::random_tensor({3, 200, 200}, 30000, 125, Distribution::Uniform);
         const CooTensor short_rows = tstest::random_tensor({2000, 200, 200}, 30000, 126, Distribution::Uniform);
         struct Case {
-            const char *fill, *grid, *prefetch, *sum;
+            const char *fill, *grid, *sum;
         };
         const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
-        for (const Case& c : {Case{"", "", "leaves", "0"}, Case{"", "", "all", "runs"}, Case{"", "", "", ""},
-                              Case{"0", "", "leaves", "runs"}, Case{"0", "", "all", ""}, Case{"0", "", "", "runs"},
-                              Case{"0", "3", "all", "runs"}, Case{"0", "3", "", ""}, Case{"", "3", "leaves", "0"},
-                              Case{"", "3", "", "runs"}}) {
+        for (const Case& c :
+             {Case{"", "", ""}, Case{"", "", "runs"}, Case{"", "", "0"}, Case{"0", "", ""}, Case{"0", "", "runs"},
+              Case{"0", "3", ""}, Case{"0", "3", "runs"}, Case{"", "3", ""}, Case{"", "3", "runs"}}) {
             const ScopedEnv cut("TENSORSCOPE_FIBER_FILL", c.fill);
             const ScopedEnv blocks("TENSORSCOPE_FIBER_WIDE_GRID", c.grid);
-            const ScopedEnv env("TENSORSCOPE_FIBER_PREFETCH", c.prefetch);
             const ScopedEnv warps("TENSORSCOPE_FIBER_WARP_SUM", c.sum);
             check_orders_3_and_4(120);
             check_against_oracle(few_rows, 32);
