@@ -4,10 +4,10 @@
 # 1. test_mttkrp_cuda whole (the warp sums' three forms, on the new 2,000 x 200 x 200 tensor too)
 #    and test_format_build_cuda, beside delicious-4d's generation (host only).
 # 2. delicious-4d's shape, B-CSF every mode at rank 32: the warp sums by default (where a warp's
-#    teams all end on a row) against =runs (any run of teams on a row, a segmented scan), rounds
-#    alternating while the call lasts (unchecked: cpu-ref on 140M nonzeros takes minutes; test 1
+#    teams all end on a row) against =runs (any run of teams on a row, a segmented scan; first,
+#    as the day's calls 1-2 timed the default), rounds alternating while the call lasts (unchecked: cpu-ref on 140M nonzeros takes minutes; test 1
 #    checks them). The default against =0 was measured in the day's calls 1-2.
-# 3. After round 1: uniform 1M (8,000 x 6,000 x 4,000), B-CSF rank 32 by the rule, checked: its
+# 3. Before them: uniform 1M (8,000 x 6,000 x 4,000), B-CSF rank 32 by the rule, checked: its
 #    modes now take the tiles (the 1M floor, 10K a tile), the rows' path says so.
 # Bundle (make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda,test_format_build_cuda).
 set -u
@@ -15,15 +15,15 @@ set -u
 device_setup
 gen_del4d &
 GEN=$!
-run_suites 150 test_mttkrp_cuda test_format_build_cuda
+run_suites 60 test_mttkrp_cuda test_format_build_cuda
 wait "$GEN"
 EXT=jsonl
 P=(--kernel mttkrp --backend cuda --format B-CSF --mode all --rank 32 --repeat 5 --jsonl)
 "$CLI" generate --dims 8000,6000,4000 --nnz 1000000 --dist uniform --seed 61 --float -o "$D/uni-1m.tsb" > /dev/null
+run uni-1m-rule 20 "$CLI" bench "$D/uni-1m.tsb" "${P[@]}" --check
 for round in 1 2 3; do
-    run del4d-warpsum-default 80 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
-    run del4d-warpsum-runs 80 env TENSORSCOPE_FIBER_WARP_SUM=runs "$CLI" bench "$D/del4d.tsb" "${P[@]}"
-    [ $round = 1 ] && run uni-1m-rule 20 "$CLI" bench "$D/uni-1m.tsb" "${P[@]}" --check
+    run del4d-warpsum-runs 70 env TENSORSCOPE_FIBER_WARP_SUM=runs "$CLI" bench "$D/del4d.tsb" "${P[@]}"
+    run del4d-warpsum-default 70 "$CLI" bench "$D/del4d.tsb" "${P[@]}"
 done
 step DONE; touch "$R/DONE"
 pack "${OUT:-$(dirname "$R")}"
