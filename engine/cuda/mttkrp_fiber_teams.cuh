@@ -266,8 +266,8 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // added by shuffles and one team adds the total. On one H200 (session 82, docs/bench/
 // h200-session82.json calls 1-2, rank 32, in one binary, three rounds against four)
 // delicious-4d's shape ran B-CSF 7.25-7.26, 7.32-7.33, 7.10-7.11 and 7.65-7.69 ms on modes 1-4
-// against 8.00-8.02, 8.69-8.76, 7.87-7.89 and 9.91-10.05 without (CSF alike); the nell-2 shape and the
-// shared real tensors within their noise, every result checked.
+// against 8.00-8.02, 8.69-8.76, 7.87-7.89 and 9.91-10.05 without (CSF alike). The nell-2 shape's
+// longer fibers take the 8-lane team kernel, which has no warp sums: its times stayed put.
 // kWarpSumRuns (=runs): any run of consecutive teams on one row sums, by a segmented scan over the
 // teams (each adds the partial of the team 1, 2, then 4 before it while that team is in its run)
 // and the run's last team adds the total; for warps whose teams end on two or three rows.
