@@ -206,6 +206,11 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
 
+// TENSORSCOPE_FIBER_TEAM_WARP_SUM=1: the 8-lane rank-32 loops over whole fibers (one tree's and
+// MM-CSF's) add a warp's four teams' last sums of one output row once (mttkrp_fiber_teams.cuh's
+// warp_summed_8lane; unmeasured, off).
+bool team_warp_sum() { return env_is("TENSORSCOPE_FIBER_TEAM_WARP_SUM", "1"); }
+
 // Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
 // nonzeros and fibers, and TENSORSCOPE_FIBER_INDEX=64 unset.
 bool index32_applies(const TeamTree& t, const LaunchShape& s, std::uint32_t R4) {
@@ -221,6 +226,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
         auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
+        if (team_warp_sum()) kernel = tree.levels == 3 ? fiber_index32_kernel<3, true> : fiber_index32_kernel<2, true>;
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -252,6 +258,12 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             constexpr int team = decltype(team_tag)::value, levels = decltype(levels_tag)::value;
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
+            if constexpr (team == 8) {
+                if (!clip && R4 == 8 && team_warp_sum()) {
+                    trees_team_kernel<team, kFiberLoop, levels, true, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
+                    return;
+                }
+            }
             if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
                 trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (!clip)

@@ -144,8 +144,34 @@ __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, con
 // 1.762-1.860, MM-CSF 1.882-1.971 against 1.797-1.917; the uniform shape's MM-CSF mode 3 (8-lane
 // trees) 3.15 against 2.92; removed. Held a fiber a lane as well, the ancestors' indices had taken
 // the loop to 8-68 bytes of spill at 40 registers.
-template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false>
-__device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out) {
+__device__ inline void shfl_xor_add(float4& a, int d) {
+    constexpr unsigned all = 0xffffffffu;
+    a.x += __shfl_xor_sync(all, a.x, d), a.y += __shfl_xor_sync(all, a.y, d);
+    a.z += __shfl_xor_sync(all, a.z, d), a.w += __shfl_xor_sync(all, a.w, d);
+}
+__device__ inline float4 shfl_up4(const float4& a, int d) {
+    constexpr unsigned all = 0xffffffffu;
+    return make_float4(__shfl_up_sync(all, a.x, d), __shfl_up_sync(all, a.y, d), __shfl_up_sync(all, a.z, d),
+                       __shfl_up_sync(all, a.w, d));
+}
+
+// The 8-lane loops' warp sums (TENSORSCOPE_FIBER_TEAM_WARP_SUM=1, session 82, unmeasured; off):
+// the wide kernel's kWarpSumAll (below, the default there since session 82) for a warp of four
+// teams of 8 lanes, on the single tree's rank-32 loop (fiber_index32_kernel) and MM-CSF's
+// (trees_team_kernel's RANK32 over whole fibers). row is ~0 where a team adds nothing (a tree
+// whose leaves are the output adds a nonzero at a time, in the loop); true where every team ends
+// on one row, acc then holding the warp's total. Every lane of the warp must call it.
+__device__ inline bool warp_summed_8lane(float4& acc, std::uint64_t row) {
+    int same = 0;
+    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
+    if (!same || row == ~std::uint64_t{0}) return false;
+    shfl_xor_add(acc, 8), shfl_xor_add(acc, 16);  // a column's lanes: 8 apart
+    return true;
+}
+
+template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false, bool WARP_SUM = false>
+__device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out,
+                                        bool warp_full = false) {
     const int levels = LEVELS > 0 ? LEVELS : t.levels;
     const float4* __restrict__ leaf_factor = t.level_factor.f[levels];
     const float4* __restrict__ leaf_col = COL_BASE ? opaque(leaf_factor + col) : leaf_factor + col;
@@ -170,7 +196,14 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
         fiber_head<LEVELS>(t, f, R4, col, prefix, target_row);
         team_fiber(t, levels, lo, hi, prefix, target_row, leaf_col, R4, col, out, acc, row);
     }
-    if (t.target < levels && row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+    if (t.target >= levels) row = ~std::uint64_t{0};  // the nonzero algorithm added in the loop
+    if constexpr (WARP_SUM) {
+        if (warp_full && warp_summed_8lane(acc, row)) {
+            if (threadIdx.x % 32 < 8) atomic_add4(out + row * R4 + col, acc);
+            return;
+        }
+    }
+    if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
 }
 
 // The flat loop over nonzero group g (group_fiber set) for a target above the leaves: one loop
@@ -272,17 +305,6 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // teams (each adds the partial of the team 1, 2, then 4 before it while that team is in its run)
 // and the run's last team adds the total; for warps whose teams end on two or three rows.
 constexpr int kWarpSumNone = 0, kWarpSumAll = 1, kWarpSumRuns = 2;
-
-__device__ inline void shfl_xor_add(float4& a, int d) {
-    constexpr unsigned all = 0xffffffffu;
-    a.x += __shfl_xor_sync(all, a.x, d), a.y += __shfl_xor_sync(all, a.y, d);
-    a.z += __shfl_xor_sync(all, a.z, d), a.w += __shfl_xor_sync(all, a.w, d);
-}
-__device__ inline float4 shfl_up4(const float4& a, int d) {
-    constexpr unsigned all = 0xffffffffu;
-    return make_float4(__shfl_up_sync(all, a.x, d), __shfl_up_sync(all, a.y, d), __shfl_up_sync(all, a.z, d),
-                       __shfl_up_sync(all, a.w, d));
-}
 
 // kWarpSumAll: true where every team ends on row, acc and acc2 then holding the warp's totals.
 __device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
@@ -439,16 +461,17 @@ constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     return 1;
 }
 
-template <int LOOP, int LEVELS, bool COL_BASE = false>
-__device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col,
-                                  float4* out) {
+template <int LOOP, int LEVELS, bool COL_BASE = false, bool WARP_SUM = false>
+__device__ inline void team_group(const TeamTree& t, std::uint64_t g, std::uint32_t R4, std::uint32_t col, float4* out,
+                                  bool warp_full = false) {
     if constexpr (LOOP == kFlatLoop) {
         if (t.target < (LEVELS > 0 ? LEVELS : t.levels))
             team_flat_group<LEVELS>(t, g, R4, col, out);
         else
             team_fiber_group<true, LEVELS>(t, g, R4, col, out);
     } else {
-        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE>(t, g, R4, col, out);
+        team_fiber_group<LOOP == kClippedLoop, LEVELS, std::uint64_t, COL_BASE, WARP_SUM && LOOP == kFiberLoop>(
+            t, g, R4, col, out, warp_full);
     }
 }
 
@@ -481,12 +504,14 @@ __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, false))
 // way). Bounded to eight blocks (32 registers, 84-128 bytes spilled) it ran nell-2 in 2.96-3.50
 // ms. TENSORSCOPE_FIBER_INDEX=64 keeps the 64-bit loop, which trees of 2^31 nonzeros or fibers
 // and up take, for comparisons and tests.
-template <int LEVELS>
+template <int LEVELS, bool WARP_SUM = false>
 __global__ void __launch_bounds__(256, 6) fiber_index32_kernel(TeamTree tree, float4* out) {
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, teams = gridDim.x * blockDim.x / 8;
     const auto groups = static_cast<std::uint32_t>(tree.groups);
+    const std::uint32_t in_warp = threadIdx.x % 32 / 8;  // the team's place in its warp
     for (std::uint32_t g = thread / 8; g < groups; g += teams)
-        team_fiber_group<false, LEVELS, std::uint32_t, true>(tree, g, 8, threadIdx.x % 8, out);
+        team_fiber_group<false, LEVELS, std::uint32_t, true, WARP_SUM>(tree, g, 8, threadIdx.x % 8, out,
+                                                                       g - in_warp + 3 < groups);
 }
 
 // The rank-32 loop over whole fibers with its leaves' factor rows copied ahead by cp.async was
@@ -573,18 +598,21 @@ struct TeamTrees {
 // blocks and 40 with 152-200 bytes spilled bounded to six.
 // RANK32: R4 is 8, compiled in, and the leaves' rows addressed from each lane's column
 // (team_fiber_group's COL_BASE).
-template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false>
+template <int TEAM, int LOOP, int LEVELS, bool RANK32 = false, bool WARP_SUM = false>
 __global__ void __launch_bounds__(256, team_min_blocks(LOOP, LEVELS, true))
     trees_team_kernel(TeamTrees trees, std::uint32_t R4, float4* out) {
+    static_assert(!WARP_SUM || (RANK32 && TEAM == 8 && LOOP == kFiberLoop), "warp sums: whole warps of 8-lane teams");
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / TEAM;
     const std::uint32_t col = threadIdx.x % TEAM;
     if constexpr (RANK32) R4 = 8;
     if (col >= R4) return;
     int t = 0;
-    for (std::uint64_t g = thread / TEAM; g < trees.first_group[trees.count]; g += teams) {
+    const std::uint64_t groups = trees.first_group[trees.count], in_warp = threadIdx.x % 32 / TEAM;
+    for (std::uint64_t g = thread / TEAM; g < groups; g += teams) {
         while (g >= trees.first_group[t + 1]) ++t;  // g only grows: the tree index never goes back
-        team_group<LOOP, LEVELS, RANK32>(trees.tree[t], g - trees.first_group[t], R4, col, out);
+        team_group<LOOP, LEVELS, RANK32, WARP_SUM>(trees.tree[t], g - trees.first_group[t], R4, col, out,
+                                                   g - in_warp + 3 < groups);
     }
 }
 
