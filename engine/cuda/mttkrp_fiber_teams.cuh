@@ -114,6 +114,32 @@ __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, con
     add4(acc, sum * prefix);
 }
 
+// Float4 shuffles across a warp, for the warp sums below.
+__device__ inline void shfl_xor_add(float4& a, int d) {
+    constexpr unsigned all = 0xffffffffu;
+    a.x += __shfl_xor_sync(all, a.x, d), a.y += __shfl_xor_sync(all, a.y, d);
+    a.z += __shfl_xor_sync(all, a.z, d), a.w += __shfl_xor_sync(all, a.w, d);
+}
+__device__ inline float4 shfl_up4(const float4& a, int d) {
+    constexpr unsigned all = 0xffffffffu;
+    return make_float4(__shfl_up_sync(all, a.x, d), __shfl_up_sync(all, a.y, d), __shfl_up_sync(all, a.z, d),
+                       __shfl_up_sync(all, a.w, d));
+}
+
+// The 8-lane loops' warp sums (TENSORSCOPE_FIBER_TEAM_WARP_SUM=1, session 82, unmeasured; off):
+// the wide kernel's kWarpSumAll (below, the default there since session 82) for a warp of four
+// teams of 8 lanes, on the single tree's rank-32 loop (fiber_index32_kernel) and MM-CSF's
+// (trees_team_kernel's RANK32 over whole fibers). row is ~0 where a team adds nothing (a tree
+// whose leaves are the output adds a nonzero at a time, in the loop); true where every team ends
+// on one row, acc then holding the warp's total. Every lane of the warp must call it.
+__device__ inline bool warp_summed_8lane(float4& acc, std::uint64_t row) {
+    int same = 0;
+    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
+    if (!same || row == ~std::uint64_t{0}) return false;
+    shfl_xor_add(acc, 8), shfl_xor_add(acc, 16);  // a column's lanes: 8 apart
+    return true;
+}
+
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -144,31 +170,6 @@ __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, con
 // 1.762-1.860, MM-CSF 1.882-1.971 against 1.797-1.917; the uniform shape's MM-CSF mode 3 (8-lane
 // trees) 3.15 against 2.92; removed. Held a fiber a lane as well, the ancestors' indices had taken
 // the loop to 8-68 bytes of spill at 40 registers.
-__device__ inline void shfl_xor_add(float4& a, int d) {
-    constexpr unsigned all = 0xffffffffu;
-    a.x += __shfl_xor_sync(all, a.x, d), a.y += __shfl_xor_sync(all, a.y, d);
-    a.z += __shfl_xor_sync(all, a.z, d), a.w += __shfl_xor_sync(all, a.w, d);
-}
-__device__ inline float4 shfl_up4(const float4& a, int d) {
-    constexpr unsigned all = 0xffffffffu;
-    return make_float4(__shfl_up_sync(all, a.x, d), __shfl_up_sync(all, a.y, d), __shfl_up_sync(all, a.z, d),
-                       __shfl_up_sync(all, a.w, d));
-}
-
-// The 8-lane loops' warp sums (TENSORSCOPE_FIBER_TEAM_WARP_SUM=1, session 82, unmeasured; off):
-// the wide kernel's kWarpSumAll (below, the default there since session 82) for a warp of four
-// teams of 8 lanes, on the single tree's rank-32 loop (fiber_index32_kernel) and MM-CSF's
-// (trees_team_kernel's RANK32 over whole fibers). row is ~0 where a team adds nothing (a tree
-// whose leaves are the output adds a nonzero at a time, in the loop); true where every team ends
-// on one row, acc then holding the warp's total. Every lane of the warp must call it.
-__device__ inline bool warp_summed_8lane(float4& acc, std::uint64_t row) {
-    int same = 0;
-    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
-    if (!same || row == ~std::uint64_t{0}) return false;
-    shfl_xor_add(acc, 8), shfl_xor_add(acc, 16);  // a column's lanes: 8 apart
-    return true;
-}
-
 template <bool CLIP, int LEVELS, class Z = std::uint64_t, bool COL_BASE = false, bool WARP_SUM = false>
 __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4, std::uint32_t col, float4* out,
                                         bool warp_full = false) {
