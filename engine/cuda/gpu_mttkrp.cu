@@ -208,7 +208,7 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 
 // TENSORSCOPE_FIBER_TEAM_WARP_SUM=1: the 8-lane rank-32 loops over whole fibers (one tree's and
 // MM-CSF's) add a warp's four teams' last sums of one output row once (mttkrp_fiber_teams.cuh's
-// warp_summed_8lane; unmeasured, off).
+// warp_one_row; unmeasured, off).
 bool team_warp_sum() { return env_is("TENSORSCOPE_FIBER_TEAM_WARP_SUM", "1"); }
 
 // Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
@@ -225,8 +225,9 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        auto* kernel = tree.levels == 3 ? fiber_index32_kernel<3> : fiber_index32_kernel<2>;
-        if (team_warp_sum()) kernel = tree.levels == 3 ? fiber_index32_kernel<3, true> : fiber_index32_kernel<2, true>;
+        const bool sums = team_warp_sum();
+        auto* kernel = tree.levels == 3 ? (sums ? fiber_index32_kernel<3, true> : fiber_index32_kernel<3>)
+                                        : (sums ? fiber_index32_kernel<2, true> : fiber_index32_kernel<2>);
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
         return;
     }
@@ -259,14 +260,16 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             auto* out4 = reinterpret_cast<float4*>(out);
             const int grid = grid_for(groups * team);
             if constexpr (team == 8) {
-                if (!clip && R4 == 8 && team_warp_sum()) {
-                    trees_team_kernel<team, kFiberLoop, levels, true, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
+                if (!clip && R4 == 8) {  // rank 32: R4 compiled in
+                    if (team_warp_sum())
+                        trees_team_kernel<team, kFiberLoop, levels, true, true>
+                            <<<grid, 256, 0, stream>>>(trees, R4, out4);
+                    else
+                        trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
                     return;
                 }
             }
-            if (!clip && team == 8 && R4 == 8)  // rank 32: R4 compiled in
-                trees_team_kernel<team, kFiberLoop, levels, true><<<grid, 256, 0, stream>>>(trees, R4, out4);
-            else if (!clip)
+            if (!clip)
                 trees_team_kernel<team, kFiberLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else if (flat) trees_team_kernel<team, kFlatLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);
             else trees_team_kernel<team, kClippedLoop, levels><<<grid, 256, 0, stream>>>(trees, R4, out4);

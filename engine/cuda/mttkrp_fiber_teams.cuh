@@ -126,23 +126,27 @@ __device__ inline float4 shfl_up4(const float4& a, int d) {
                        __shfl_up_sync(all, a.w, d));
 }
 
-// The 8-lane loops' warp sums (TENSORSCOPE_FIBER_TEAM_WARP_SUM=1, session 82, unmeasured; off):
-// the wide kernel's kWarpSumAll (below, the default there since session 82) for a warp of four
-// teams of 8 lanes, on the single tree's rank-32 loop (fiber_index32_kernel) and MM-CSF's
-// (trees_team_kernel's RANK32 over whole fibers). row is ~0 where a team adds nothing (a tree
-// whose leaves are the output adds a nonzero at a time, in the loop); true where every team ends
-// on one row, acc then holding the warp's total. Every lane of the warp must call it. A host count
+// A warp's sums of one output row, where every team of the warp ends its group on that row (the
+// wide kernel's kWarpSumAll below; the 8-lane loops' under TENSORSCOPE_FIBER_TEAM_WARP_SUM=1).
+// warp_one_row: whether every lane's row is the same real one (~0: the team adds nothing); every
+// lane of the warp must call it. sum_across_teams: a column's lanes (LANES apart, the teams'
+// width) summed across the warp, each then holding the warp's total.
+__device__ inline bool warp_one_row(std::uint64_t row) {
+    int same = 0;
+    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
+    return same && row != ~std::uint64_t{0};
+}
+template <int LANES>
+__device__ inline void sum_across_teams(float4& a) {
+    for (int d = LANES; d < 32; d *= 2) shfl_xor_add(a, d);
+}
+
+// The 8-lane loops' warp sums (session 82, unmeasured; off) run on the single tree's rank-32 loop
+// (fiber_index32_kernel) and MM-CSF's (trees_team_kernel's RANK32 over whole fibers); a team
+// whose tree adds a nonzero at a time (its leaves the output) joins with no row. A host count
 // (docs/bench/cpu-warp-sum-model.json) gives the nell-2 shape's B-CSF 2.35M-2.85M group-end adds a
 // mode, 0.61M-0.78M with these sums, its hottest row's 24.8K-32.6K a quarter: at the 1.4-1.8 ns a
 // hot-row add the wide kernel's sums saved on delicious-4d's shape, about 0.04 ms a mode.
-__device__ inline bool warp_summed_8lane(float4& acc, std::uint64_t row) {
-    int same = 0;
-    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
-    if (!same || row == ~std::uint64_t{0}) return false;
-    shfl_xor_add(acc, 8), shfl_xor_add(acc, 16);  // a column's lanes: 8 apart
-    return true;
-}
-
 // Team group g of tree t for the team lane owning column col. CLIP: the tree may be cut into
 // nonzero groups (group_fiber set), so fibers are clipped to the group's range; without it the
 // loop is the plain fiber-group one, which ran B-CSF about 25% faster on the nell-2 shape than
@@ -202,7 +206,8 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
     }
     if (t.target >= levels) row = ~std::uint64_t{0};  // the nonzero algorithm added in the loop
     if constexpr (WARP_SUM) {
-        if (warp_full && warp_summed_8lane(acc, row)) {
+        if (warp_full && warp_one_row(row)) {
+            sum_across_teams<8>(acc);
             if (threadIdx.x % 32 < 8) atomic_add4(out + row * R4 + col, acc);
             return;
         }
@@ -310,15 +315,6 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // and the run's last team adds the total; for warps whose teams end on two or three rows.
 constexpr int kWarpSumNone = 0, kWarpSumAll = 1, kWarpSumRuns = 2;
 
-// kWarpSumAll: true where every team ends on row, acc and acc2 then holding the warp's totals.
-__device__ inline bool warp_summed(float4& acc, float4& acc2, std::uint64_t row) {
-    int same = 0;
-    __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
-    if (!same) return false;
-    for (int d = 4; d < 32; d *= 2) shfl_xor_add(acc, d), shfl_xor_add(acc2, d);  // a column's lanes: 4 apart
-    return true;
-}
-
 // kWarpSumRuns: true where this team ends its run of teams on row (the next team's row differs
 // or it is the warp's last), acc and acc2 then holding the run's totals.
 __device__ inline bool warp_run_summed(float4& acc, float4& acc2, std::uint64_t row) {
@@ -411,7 +407,8 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     }
     if (t.target < LEVELS && row != ~std::uint64_t{0}) {
         if constexpr (WARP_SUM == kWarpSumAll) {
-            if (warp_full && warp_summed(acc, acc2, row)) {
+            if (warp_full && warp_one_row(row)) {
+                sum_across_teams<4>(acc), sum_across_teams<4>(acc2);
                 if (threadIdx.x % 32 < 4)
                     atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
                 return;

@@ -125,15 +125,12 @@ def main():
                     row[field] = m.group(1)
             results.append(row)
             used.add(tensor)
-        for path in glob.glob(os.path.join(folder, 'test_*.out')):
-            name = os.path.basename(path)[:-len('.out')]
-            suites[f'{label} {name} ({commit})'] = suite_totals(path)
-        for path in sorted(glob.glob(os.path.join(folder, 'san-*.out'))):
-            name = os.path.basename(path)[:-len('.out')]
-            sanitizers[f'{label} {name} ({commit})'] = sanitizer_summary(path)
-        for path in sorted(glob.glob(os.path.join(folder, 'ncu-*.out'))):
-            name = os.path.basename(path)[:-len('.out')]
-            profiles[f'{label} {name} ({commit})'] = ncu_summary(path)
+        # test suites, compute-sanitizer runs and Nsight Compute runs, each by its name's prefix
+        for prefix, into, read in (('test_', suites, suite_totals), ('san-', sanitizers, sanitizer_summary),
+                                   ('ncu-', profiles, ncu_summary)):
+            for path in sorted(glob.glob(os.path.join(folder, prefix + '*.out'))):
+                name = os.path.basename(path)[:-len('.out')]
+                into[f'{label} {name} ({commit})'] = read(path)
     doc = {
         'what': a.what,
         'device': a.device,
