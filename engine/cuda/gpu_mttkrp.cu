@@ -146,17 +146,14 @@ LaunchShape shape_of(const TeamTrees& trees) {
 }
 
 // The single tree's wide kernel at its default bound (four blocks), with its warp sums of one
-// output row (mttkrp_fiber_teams.cuh's kWarpSumAll, where a warp's teams all end on the row: the
-// default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns them off, =runs sums any run of
-// teams on one row (kWarpSumRuns), for comparisons.
+// output row (mttkrp_fiber_teams.cuh's WARP_SUM, where a warp's teams all end on the row: the
+// default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns them off, for comparisons.
 template <int LEVELS>
 void launch_wide4(const TeamTree& tree, int grid, float4* out, cudaStream_t stream) {
     if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "0"))
         fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
-    else if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "runs"))
-        fiber_wide_kernel<LEVELS, 4, kWarpSumRuns><<<grid, 256, 0, stream>>>(tree, out);
     else
-        fiber_wide_kernel<LEVELS, 4, kWarpSumAll><<<grid, 256, 0, stream>>>(tree, out);
+        fiber_wide_kernel<LEVELS, 4, true><<<grid, 256, 0, stream>>>(tree, out);
 }
 
 // TENSORSCOPE_FIBER_WIDE_GRID=N: the single tree's wide kernel in at most N blocks, so that tests

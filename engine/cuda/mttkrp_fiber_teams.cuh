@@ -114,20 +114,15 @@ __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, con
     add4(acc, sum * prefix);
 }
 
-// Float4 shuffles across a warp, for the warp sums below.
+// A float4 summed across a warp's lanes d apart, for the warp sums below.
 __device__ inline void shfl_xor_add(float4& a, int d) {
     constexpr unsigned all = 0xffffffffu;
     a.x += __shfl_xor_sync(all, a.x, d), a.y += __shfl_xor_sync(all, a.y, d);
     a.z += __shfl_xor_sync(all, a.z, d), a.w += __shfl_xor_sync(all, a.w, d);
 }
-__device__ inline float4 shfl_up4(const float4& a, int d) {
-    constexpr unsigned all = 0xffffffffu;
-    return make_float4(__shfl_up_sync(all, a.x, d), __shfl_up_sync(all, a.y, d), __shfl_up_sync(all, a.z, d),
-                       __shfl_up_sync(all, a.w, d));
-}
 
 // A warp's sums of one output row, where every team of the warp ends its group on that row (the
-// wide kernel's kWarpSumAll below; the 8-lane loops' under TENSORSCOPE_FIBER_TEAM_WARP_SUM=1).
+// wide kernel's WARP_SUM below; the 8-lane loops' under TENSORSCOPE_FIBER_TEAM_WARP_SUM=1).
 // warp_one_row: whether every lane's row is the same real one (~0: the team adds nothing); every
 // lane of the warp must call it. sum_across_teams: a column's lanes (LANES apart, the teams'
 // width) summed across the warp, each then holding the warp's total.
@@ -302,35 +297,19 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // The reason: delicious-4d's shape's mode 4 (1,443 rows, Zipf-distributed) took 10 ms against
 // 7.8-8.9 for the other modes; by the generator's law its first row holds 1 / H(1,443) = 12.7% of
 // the 140M nonzeros, about 1.8M groups of 8 fibers whose teams each add the row once: 14M 16-byte
-// atomics on one 128-byte line. Both forms need every lane of the warp at the call (warp_full:
+// atomics on one 128-byte line. The sums need every lane of the warp at the call (warp_full:
 // the warp's 8 groups all exist), as a full-mask shuffle does.
-// kWarpSumAll (the default since session 82): where all 8 teams end on one row, their sums are
+// WARP_SUM (the default since session 82): where all 8 teams end on one row, their sums are
 // added by shuffles and one team adds the total. On one H200 (session 82, docs/bench/
 // h200-session82.json calls 1-2, rank 32, in one binary, three rounds against four)
 // delicious-4d's shape ran B-CSF 7.25-7.26, 7.32-7.33, 7.10-7.11 and 7.65-7.69 ms on modes 1-4
 // against 8.00-8.02, 8.69-8.76, 7.87-7.89 and 9.91-10.05 without (CSF alike). The nell-2 shape's
-// longer fibers take the 8-lane team kernel, which has no warp sums: its times stayed put.
-// kWarpSumRuns (=runs): any run of consecutive teams on one row sums, by a segmented scan over the
-// teams (each adds the partial of the team 1, 2, then 4 before it while that team is in its run)
-// and the run's last team adds the total; for warps whose teams end on two or three rows.
-constexpr int kWarpSumNone = 0, kWarpSumAll = 1, kWarpSumRuns = 2;
-
-// kWarpSumRuns: true where this team ends its run of teams on row (the next team's row differs
-// or it is the warp's last), acc and acc2 then holding the run's totals.
-__device__ inline bool warp_run_summed(float4& acc, float4& acc2, std::uint64_t row) {
-    constexpr unsigned all = 0xffffffffu;
-    const unsigned lane = threadIdx.x % 32, team = lane / 4;
-    const auto r = static_cast<unsigned long long>(row);
-    const unsigned long long before = __shfl_up_sync(all, r, 4), after = __shfl_down_sync(all, r, 4);
-    const unsigned heads = __ballot_sync(all, team == 0 || before != r);  // the lanes of teams that start a run
-    const unsigned upto = lane == 31 ? all : (2u << lane) - 1;
-    const unsigned start = (31 - __clz(heads & upto)) / 4;  // this run's first team
-    for (unsigned d = 1; d < 8; d *= 2) {
-        const float4 a = shfl_up4(acc, 4 * d), b = shfl_up4(acc2, 4 * d);
-        if (team >= start + d) add4(acc, a), add4(acc2, b);
-    }
-    return team == 7 || after != r;
-}
+// longer fibers take the 8-lane team kernel: its times stayed put.
+// A segmented form (=runs, session 82: any run of consecutive teams on one row summed by a scan
+// over the teams, the run's last team adding the total; 12 bytes spilled at order 4) was measured
+// and removed: on one H100 (session 83, docs/bench/h100-session83.json call 1, delicious-4d's
+// shape, B-CSF, rank 32, two rounds alternating) it took 8.24-8.25, 8.19-8.20, 7.92-7.93 and
+// 9.16-9.18 ms on modes 1-4 against 8.10, 8.22-8.25, 7.89-7.91 and 8.82-8.83 with the warp's teams all on one row.
 
 // Wide teams, for trees of short fibers at rank 32: the fiber loop with teams of 4 lanes, each
 // holding two float4s of every row (columns col and col + 4), where the default's teams are 8
@@ -354,7 +333,7 @@ __device__ inline bool warp_run_summed(float4& acc, float4& acc2, std::uint64_t 
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-template <int LEVELS, bool COL_BASE = false, int WARP_SUM = kWarpSumNone>
+template <int LEVELS, bool COL_BASE = false, bool WARP_SUM = false>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out,
                                              bool warp_full = false) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -406,7 +385,7 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         add4(acc2, sum2 * prefix2);
     }
     if (t.target < LEVELS && row != ~std::uint64_t{0}) {
-        if constexpr (WARP_SUM == kWarpSumAll) {
+        if constexpr (WARP_SUM) {
             if (warp_full && warp_one_row(row)) {
                 sum_across_teams<4>(acc), sum_across_teams<4>(acc2);
                 if (threadIdx.x % 32 < 4)
@@ -414,15 +393,12 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
                 return;
             }
         }
-        if constexpr (WARP_SUM == kWarpSumRuns) {
-            if (warp_full && !warp_run_summed(acc, acc2, row)) return;
-        }
         atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
     }
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, int WARP_SUM = kWarpSumNone>
+template <int LEVELS, int BLOCKS, bool WARP_SUM = false>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
