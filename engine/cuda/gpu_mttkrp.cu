@@ -203,10 +203,17 @@ bool launched_wide(const Trees& trees, const LaunchShape& s, std::uint32_t R4, f
 // host model of the schedule (docs/bench/model-team-schedule-nell2.json) had ranked the first
 // two ahead: the fixed shares were not what held the kernel back.
 
-// TENSORSCOPE_FIBER_TEAM_WARP_SUM=1: the 8-lane rank-32 loops over whole fibers (one tree's and
-// MM-CSF's) add a warp's four teams' last sums of one output row once (mttkrp_fiber_teams.cuh's
-// warp_one_row; unmeasured, off).
-bool team_warp_sum() { return env_is("TENSORSCOPE_FIBER_TEAM_WARP_SUM", "1"); }
+// Whether the 8-lane rank-32 loops over whole fibers add a warp's four teams' last sums of one
+// output row once (mttkrp_fiber_teams.cuh's warp_one_row): by default on MM-CSF's several trees
+// and off on a single tree; TENSORSCOPE_FIBER_TEAM_WARP_SUM=1 turns them on for both, =0 off.
+// Measured on one H100 (session 83, docs/bench/h100-session83.json call 1, the nell-2 shape, rank
+// 32, two rounds alternating, ms a mode): MM-CSF 1.807-1.813, 1.571-1.586 and 1.970-1.998 with
+// them against 1.834-1.848, 1.620-1.629 and 1.990-1.996; B-CSF's single tree 1.418-1.421,
+// 1.421-1.422 and 1.538-1.539 against 1.409-1.411, 1.417 and 1.522-1.528.
+bool team_warp_sum(bool several_trees) {
+    if (several_trees) return !env_is("TENSORSCOPE_FIBER_TEAM_WARP_SUM", "0");
+    return env_is("TENSORSCOPE_FIBER_TEAM_WARP_SUM", "1");
+}
 
 // Whether fiber_index32_kernel runs a tree: rank 32, whole fibers, orders 3 and 4, under 2^31
 // nonzeros and fibers, and TENSORSCOPE_FIBER_INDEX=64 unset.
@@ -222,7 +229,7 @@ void launch_team_kernel(const TeamTree& tree, std::uint64_t R, float* out, cudaS
     const LaunchShape shape = shape_of(tree);
     if (launched_wide(tree, shape, R4, out, stream)) return;
     if (index32_applies(tree, shape, R4)) {
-        const bool sums = team_warp_sum();
+        const bool sums = team_warp_sum(false);
         auto* kernel = tree.levels == 3 ? (sums ? fiber_index32_kernel<3, true> : fiber_index32_kernel<3>)
                                         : (sums ? fiber_index32_kernel<2, true> : fiber_index32_kernel<2>);
         kernel<<<grid_for(tree.groups * 8), 256, 0, stream>>>(tree, reinterpret_cast<float4*>(out));
@@ -258,7 +265,7 @@ void launch_team_kernel(const TeamTrees& trees, std::uint64_t R, float* out, cud
             const int grid = grid_for(groups * team);
             if constexpr (team == 8) {
                 if (!clip && R4 == 8) {  // rank 32: R4 compiled in
-                    if (team_warp_sum())
+                    if (team_warp_sum(true))
                         trees_team_kernel<team, kFiberLoop, levels, true, true>
                             <<<grid, 256, 0, stream>>>(trees, R4, out4);
                     else

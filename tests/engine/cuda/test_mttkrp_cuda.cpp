@@ -385,20 +385,23 @@ private Q_SLOTS:
         }
     }
 
-    // The 8-lane rank-32 loops' warp sums (TENSORSCOPE_FIBER_TEAM_WARP_SUM=1: one tree's 32-bit
-    // loop and MM-CSF's trees, whose warps may straddle two trees, one of them adding a nonzero at
-    // a time): the same results, on trees cut to the device and not, on few and on many rows,
-    // and with the 64-bit loop's kernel left as it is (TENSORSCOPE_FIBER_INDEX=64).
+    // The 8-lane rank-32 loops' warp sums (by default on MM-CSF's trees, whose warps may straddle
+    // two trees, one of them adding a nonzero at a time; TENSORSCOPE_FIBER_TEAM_WARP_SUM=1 also on
+    // one tree's 32-bit loop, =0 on neither): the same results every way, on trees cut to the
+    // device and not, on few and on many rows, and with the 64-bit loop's kernel left as it is
+    // (TENSORSCOPE_FIBER_INDEX=64).
     void teamWarpSumsKeepTheResult() {
-        const ScopedEnv on("TENSORSCOPE_FIBER_TEAM_WARP_SUM", "1");
-        const ScopedEnv narrow("TENSORSCOPE_FIBER_WIDE", "0");
-        check_small_trees_and_lastfm(130);
-        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
-        check_against_oracle(tstest::random_tensor({3, 200, 200}, 30000, 127, Distribution::Uniform), 32);
-        check_against_oracle(tstest::random_tensor({2000, 200, 200}, 30000, 128, Distribution::Uniform), 32);
-        check_against_oracle(tstest::random_tensor({4, 60, 60, 60}, 30000, 129, Distribution::PowerLaw), 32);
-        const ScopedEnv wide64("TENSORSCOPE_FIBER_INDEX", "64");
-        check_orders_3_and_4(140);
+        for (const char* sums : {"1", "0"}) {
+            const ScopedEnv on("TENSORSCOPE_FIBER_TEAM_WARP_SUM", sums);
+            const ScopedEnv narrow("TENSORSCOPE_FIBER_WIDE", "0");
+            check_small_trees_and_lastfm(130);
+            const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+            check_against_oracle(tstest::random_tensor({3, 200, 200}, 30000, 127, Distribution::Uniform), 32);
+            check_against_oracle(tstest::random_tensor({2000, 200, 200}, 30000, 128, Distribution::Uniform), 32);
+            check_against_oracle(tstest::random_tensor({4, 60, 60, 60}, 30000, 129, Distribution::PowerLaw), 32);
+            const ScopedEnv wide64("TENSORSCOPE_FIBER_INDEX", "64");
+            check_orders_3_and_4(140);
+        }
     }
 
     // At rank 32 over whole fibers a single tree runs the loop with 32-bit numbers by default
