@@ -18,12 +18,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <unordered_map>
 #include <vector>
 
-#include "tscope/formats/format_visit.hpp"
-#include "tscope/io/tensor_io.hpp"
+#include "bcsf_modes.hpp"
 
 namespace {
 
@@ -98,22 +96,5 @@ void model(const tscope::CsfFormat<I, V>& csf, int mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    using namespace tscope;
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: %s FILE [MODE...]\n", argv[0]);
-        return 2;
-    }
-    const CooTensor t = load_tensor(argv[1]).tensor;
-    std::vector<int> modes;
-    for (int a = 2; a < argc; ++a) modes.push_back(std::atoi(argv[a]) - 1);
-    if (modes.empty())
-        for (int m = 0; m < t.order(); ++m) modes.push_back(m);
-    for (int m : modes) {
-        FormatOptions o;
-        o.mode = m;
-        const auto f = build_format(FormatKind::BCSF, t, o);
-        visit_format(*f, overloaded{[&]<class I, class V>(const BcsfFormat<I, V>& x) { model(x.csf, m); },
-                                    [](const SparseFormat&) { std::fprintf(stderr, "not a B-CSF\n"); }});
-    }
-    return 0;
+    return for_each_bcsf_mode(argc, argv, [](const auto& csf, int mode) { model(csf, mode); });
 }
