@@ -333,7 +333,44 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-template <int LEVELS, bool COL_BASE = false, bool WARP_SUM = false>
+// The wide loop's kept upper product (REUSE below): the parent it was made for (~0: none yet),
+// the product of the non-target levels down to the parent's, both float4s, and the target's row
+// where the target lies among those levels. Empty where REUSE is off.
+template <bool ON>
+struct KeptUpper {};
+template <>
+struct KeptUpper<true> {
+    std::uint64_t parent = ~std::uint64_t{0}, target_row = 0;
+    float4 prod, prod2;
+};
+
+// Remakes kept's product where fiber f's parent (level LEVELS - 2) is not the one it holds.
+template <int LEVELS, class Kept>
+__device__ inline void upper_product(const TeamTree& t, std::uint64_t f, std::uint32_t col, Kept& kept) {
+    constexpr std::uint32_t R4 = 8, half = 4;
+    const std::uint64_t parent = t.anc.p[LEVELS - 2][f];
+    if (parent == kept.parent) return;
+    kept.parent = parent;
+    kept.prod = make_float4(1.f, 1.f, 1.f, 1.f), kept.prod2 = kept.prod;
+#pragma unroll
+    for (int l = 0; l < LEVELS - 1; ++l) {
+        const std::uint64_t a = l == LEVELS - 2 ? parent : t.anc.p[l][f];
+        if (l != t.target) {
+            kept.prod = kept.prod * t.level_factor.f[l][a * R4 + col];
+            kept.prod2 = kept.prod2 * t.level_factor.f[l][a * R4 + col + half];
+        } else {
+            kept.target_row = a;
+        }
+    }
+}
+
+// REUSE (orders 4 and up, TENSORSCOPE_FIBER_ANCESTOR_REUSE=1, unmeasured): the product of the
+// levels above a fiber's parent level and the parent's row kept while the team's next fiber has
+// the same parent, so that only the fiber's own row is gathered. Why: on delicious-4d's shape a
+// fiber holds 1.2 nonzeros, and by cpu-ancestor-reuse-model.json's count 49-63% of the pieces
+// repeat the piece before's parent in their group: 2.64-2.70 rows gathered a nonzero would fall
+// to 2.12-2.29, and in 27-38% of a warp's lockstep steps all 8 teams would skip the upper gather.
+template <int LEVELS, bool COL_BASE = false, bool WARP_SUM = false, bool REUSE = false>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out,
                                              bool warp_full = false) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -345,18 +382,31 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
+    KeptUpper<REUSE && LEVELS >= 3> kept;
     for (std::uint64_t f = first; f < last; ++f) {
         const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
-#pragma unroll
-        for (int l = 0; l < LEVELS; ++l) {
-            const std::uint64_t a = t.anc.p[l][f];
-            if (l != t.target) {
-                prefix = prefix * t.level_factor.f[l][a * R4 + col];
-                prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
+        if constexpr (REUSE && LEVELS >= 3) {
+            upper_product<LEVELS>(t, f, col, kept);
+            prefix = kept.prod, prefix2 = kept.prod2, target_row = kept.target_row;
+            const std::uint64_t a = t.anc.p[LEVELS - 1][f];
+            if (LEVELS - 1 != t.target) {
+                prefix = prefix * t.level_factor.f[LEVELS - 1][a * R4 + col];
+                prefix2 = prefix2 * t.level_factor.f[LEVELS - 1][a * R4 + col2];
             } else {
                 target_row = a;
+            }
+        } else {
+#pragma unroll
+            for (int l = 0; l < LEVELS; ++l) {
+                const std::uint64_t a = t.anc.p[l][f];
+                if (l != t.target) {
+                    prefix = prefix * t.level_factor.f[l][a * R4 + col];
+                    prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
+                } else {
+                    target_row = a;
+                }
             }
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
@@ -398,13 +448,13 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, bool WARP_SUM = false>
+template <int LEVELS, int BLOCKS, bool WARP_SUM = false, bool REUSE = false>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4, in_warp = threadIdx.x % 32 / 4;  // the team's place in its warp
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams)
-        team_fiber_group_wide<LEVELS, false, WARP_SUM>(tree, g, col, out, g - in_warp + 7 < tree.groups);
+        team_fiber_group_wide<LEVELS, false, WARP_SUM, REUSE>(tree, g, col, out, g - in_warp + 7 < tree.groups);
 }
 
 // The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers
