@@ -367,7 +367,7 @@ __device__ inline void upper_product(const TeamTree& t, std::uint64_t f, std::ui
 // REUSE (orders 4 and up, TENSORSCOPE_FIBER_ANCESTOR_REUSE=1, unmeasured): the product of the
 // levels above a fiber's parent level and the parent's row kept while the team's next fiber has
 // the same parent, so that only the fiber's own row is gathered. Why: on delicious-4d's shape a
-// fiber holds 1.2 nonzeros, and by cpu-ancestor-reuse-model.json's count 49-63% of the pieces
+// fiber holds 1.2 nonzeros, and by cpu-ancestor-reuse-model.json's count 47-63% of the pieces
 // repeat the piece before's parent in their group: 2.64-2.70 rows gathered a nonzero would fall
 // to 2.12-2.29, and in 27-38% of a warp's lockstep steps all 8 teams would skip the upper gather.
 template <int LEVELS, bool COL_BASE = false, bool WARP_SUM = false, bool REUSE = false>
