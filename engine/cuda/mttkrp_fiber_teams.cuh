@@ -344,24 +344,30 @@ struct KeptUpper<true> {
     float4 prod, prod2;
 };
 
+// Level l's node a into a wide team's two float4s of the prefix (its columns col and col2), or
+// its index as the target row where l is the target's level.
+__device__ inline void wide_level(const TeamTree& t, int l, std::uint64_t a, std::uint32_t col, std::uint32_t col2,
+                                  float4& prefix, float4& prefix2, std::uint64_t& target_row) {
+    constexpr std::uint32_t R4 = 8;
+    if (l != t.target) {
+        prefix = prefix * t.level_factor.f[l][a * R4 + col];
+        prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
+    } else {
+        target_row = a;
+    }
+}
+
 // Remakes kept's product where fiber f's parent (level LEVELS - 2) is not the one it holds.
 template <int LEVELS, class Kept>
 __device__ inline void upper_product(const TeamTree& t, std::uint64_t f, std::uint32_t col, Kept& kept) {
-    constexpr std::uint32_t R4 = 8, half = 4;
     const std::uint64_t parent = t.anc.p[LEVELS - 2][f];
     if (parent == kept.parent) return;
     kept.parent = parent;
     kept.prod = make_float4(1.f, 1.f, 1.f, 1.f), kept.prod2 = kept.prod;
 #pragma unroll
-    for (int l = 0; l < LEVELS - 1; ++l) {
-        const std::uint64_t a = l == LEVELS - 2 ? parent : t.anc.p[l][f];
-        if (l != t.target) {
-            kept.prod = kept.prod * t.level_factor.f[l][a * R4 + col];
-            kept.prod2 = kept.prod2 * t.level_factor.f[l][a * R4 + col + half];
-        } else {
-            kept.target_row = a;
-        }
-    }
+    for (int l = 0; l < LEVELS - 1; ++l)
+        wide_level(t, l, l == LEVELS - 2 ? parent : t.anc.p[l][f], col, col + 4, kept.prod, kept.prod2,
+                   kept.target_row);
 }
 
 // REUSE (orders 4 and up, TENSORSCOPE_FIBER_ANCESTOR_REUSE=1, unmeasured): the product of the
@@ -382,22 +388,17 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
-    KeptUpper<REUSE && LEVELS >= 3> kept;
+    constexpr bool kReuse = REUSE && LEVELS >= 3;
+    KeptUpper<kReuse> kept;
     for (std::uint64_t f = first; f < last; ++f) {
         const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
-        if constexpr (REUSE && LEVELS >= 3) {
+        if constexpr (kReuse) {  // the levels down to the parent's as kept, the fiber's own gathered
             upper_product<LEVELS>(t, f, col, kept);
             prefix = kept.prod, prefix2 = kept.prod2, target_row = kept.target_row;
-            const std::uint64_t a = t.anc.p[LEVELS - 1][f];
-            if (LEVELS - 1 != t.target) {
-                prefix = prefix * t.level_factor.f[LEVELS - 1][a * R4 + col];
-                prefix2 = prefix2 * t.level_factor.f[LEVELS - 1][a * R4 + col2];
-            } else {
-                target_row = a;
-            }
-        } else {
+            wide_level(t, LEVELS - 1, t.anc.p[LEVELS - 1][f], col, col2, prefix, prefix2, target_row);
+        } else {  // written out rather than by wide_level: that form compiles the measured kernels differently
 #pragma unroll
             for (int l = 0; l < LEVELS; ++l) {
                 const std::uint64_t a = t.anc.p[l][f];

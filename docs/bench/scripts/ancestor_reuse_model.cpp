@@ -20,7 +20,7 @@
 
 namespace {
 
-constexpr std::uint64_t kPiece = 16, kGroup = 8, kWarpTeams = 8;
+constexpr std::uint64_t kWarpTeams = 8;  // a wide kernel's warp
 
 // Each fiber's parent at level F - 1 (the fibers' own index where F is 0).
 template <class I, class V>
@@ -42,16 +42,12 @@ void model(const tscope::CsfFormat<I, V>& csf, int mode) {
     const std::vector<std::uint64_t> parent = fiber_parents(csf);
     // each piece: whether it repeats the piece before's parent inside its group
     std::vector<std::uint8_t> repeats;
-    std::uint64_t in_group = 0, last = ~std::uint64_t{0}, nnz = 0;
-    for (std::uint64_t f = 0; f < parent.size(); ++f) {
-        const std::uint64_t len = csf.fptr[fl][f + 1] - csf.fptr[fl][f];
-        nnz += len;
-        for (std::uint64_t piece = 0; piece < (len + kPiece - 1) / kPiece; ++piece) {
-            repeats.push_back(in_group > 0 && parent[f] == last);
-            last = parent[f];
-            if (++in_group == kGroup) in_group = 0, last = ~std::uint64_t{0};
-        }
-    }
+    std::uint64_t last = 0;
+    for_each_piece(csf, [&](std::uint64_t f, bool first) {
+        repeats.push_back(!first && parent[f] == last);
+        last = parent[f];
+    });
+    const std::uint64_t nnz = csf.fptr[fl].back() - csf.fptr[fl].front();
     std::uint64_t repeated = 0;
     for (const std::uint8_t r : repeats) repeated += r;
     // lockstep: the warp's teams walk groups g .. g + 7, the k-th piece of each at once

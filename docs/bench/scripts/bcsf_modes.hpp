@@ -1,8 +1,8 @@
-// The host models' shared driver (warp_sum_model.cpp, ancestor_reuse_model.cpp): FILE [MODE...]
-// from the command line, each named mode's B-CSF built as the engine builds it, and its CSF tree
-// handed to the model with the mode (from 0). Returns main's status.
+// What the host models (warp_sum_model.cpp, ancestor_reuse_model.cpp) share: the upload's cut of
+// a tree into team groups, and the driver that builds each named mode's B-CSF.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -10,6 +10,26 @@
 #include "tscope/formats/format_visit.hpp"
 #include "tscope/io/tensor_io.hpp"
 
+// The upload's cut: fibers in pieces of at most kPiece nonzeros, kGroup pieces a team's group.
+constexpr std::uint64_t kPiece = 16, kGroup = 8;
+
+// visit(fiber, first) for each piece of the tree's fibers in its order, first where the piece
+// starts a group.
+template <class I, class V, class Visit>
+void for_each_piece(const tscope::CsfFormat<I, V>& csf, Visit&& visit) {
+    const std::size_t fl = csf.fptr.size() - 1;
+    std::uint64_t in_group = 0;
+    for (std::uint64_t f = 0; f + 1 < csf.fptr[fl].size(); ++f) {
+        const std::uint64_t len = csf.fptr[fl][f + 1] - csf.fptr[fl][f];
+        for (std::uint64_t piece = 0; piece < (len + kPiece - 1) / kPiece; ++piece) {
+            visit(f, in_group == 0);
+            if (++in_group == kGroup) in_group = 0;
+        }
+    }
+}
+
+// The driver: FILE [MODE...] from the command line, each named mode's B-CSF built as the engine
+// builds it, and its CSF tree handed to model with the mode (from 0). Returns main's status.
 template <class Model>
 int for_each_bcsf_mode(int argc, char** argv, Model&& model) {
     using namespace tscope;

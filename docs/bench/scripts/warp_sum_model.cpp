@@ -25,8 +25,6 @@
 
 namespace {
 
-constexpr std::uint64_t kPiece = 16, kGroup = 8;
-
 struct Counts {
     std::uint64_t groups = 0, inner = 0, all = 0, runs = 0, hot = 0, hot_all = 0, hot_runs = 0;
 };
@@ -66,19 +64,17 @@ void model(const tscope::CsfFormat<I, V>& csf, int mode) {
             for (std::uint64_t q = csf.fptr[l][p]; q < csf.fptr[l][p + 1]; ++q) next[q] = root[p];
         root = std::move(next);
     }
-    // the upload's pieces of at most kPiece nonzeros, in groups of kGroup
+    // each group's last row, pushed as the next group starts and at the tree's end
     std::vector<std::uint32_t> ends;
-    std::uint64_t inner = 0, in_group = 0;
+    std::uint64_t inner = 0;
     std::uint32_t last = 0;
-    for (std::uint64_t f = 0; f < root.size(); ++f) {
-        const std::uint64_t len = csf.fptr[fl][f + 1] - csf.fptr[fl][f];
-        for (std::uint64_t piece = 0; piece < (len + kPiece - 1) / kPiece; ++piece) {
-            if (in_group > 0 && root[f] != last) ++inner;  // a row change inside the group
-            last = root[f];
-            if (++in_group == kGroup) ends.push_back(last), in_group = 0;
-        }
-    }
-    if (in_group) ends.push_back(last);
+    bool any = false;
+    for_each_piece(csf, [&](std::uint64_t f, bool first) {
+        if (first && any) ends.push_back(last);
+        if (!first && root[f] != last) ++inner;  // a row change inside the group
+        last = root[f], any = true;
+    });
+    if (any) ends.push_back(last);
     for (const std::uint64_t width : {std::uint64_t{8}, std::uint64_t{4}}) {
         Counts c;
         c.inner = inner;

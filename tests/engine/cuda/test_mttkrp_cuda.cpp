@@ -351,9 +351,9 @@ private Q_SLOTS:
     // team kernels; 4, 5, 6: the wide ones at that bound), on one tree (CSF, B-CSF) and on MM-CSF's
     // several in one launch: the same results every way; so do the wide kernel's warps' sums of
     // one output row (TENSORSCOPE_FIBER_WARP_SUM: by default where a warp's teams all end on it,
-    // =0 none), also on a tensor of 3 x 200 x 200 whose three
-    // slices of mode 1 span many warps' groups each, and one of 2,000 x 200 x 200 whose slices of
-    // about 15 nonzeros leave two or three rows to a warp: with the trees cut to the device
+    // =0 none), also on a tensor of 3 x 200 x 200 whose three slices of mode 1 span many warps'
+    // groups each, and one of 2,000 x 200 x 200 whose slices of about 15 nonzeros leave two or
+    // three rows to a warp: with the trees cut to the device
     // (groups of one fiber) and not (TENSORSCOPE_FIBER_FILL=0: groups of 8, rows changing inside a
     // group), and with the grid cut to 3 blocks (TENSORSCOPE_FIBER_WIDE_GRID) so that every team
     // walks several groups.
