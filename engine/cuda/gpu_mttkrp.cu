@@ -147,23 +147,13 @@ LaunchShape shape_of(const TeamTrees& trees) {
 
 // The single tree's wide kernel at its default bound (four blocks), with its warp sums of one
 // output row (mttkrp_fiber_teams.cuh's WARP_SUM, where a warp's teams all end on the row: the
-// default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns them off, for comparisons;
-// TENSORSCOPE_FIBER_ANCESTOR_REUSE=1 (with the sums, orders 4 and up) keeps a fiber's upper
-// ancestors' product across fibers of one parent (team_fiber_group_wide's REUSE; 52 bytes
-// spilled at order 4 against the default's 8; unmeasured).
+// default since session 82); TENSORSCOPE_FIBER_WARP_SUM=0 turns them off, for comparisons.
 template <int LEVELS>
 void launch_wide4(const TeamTree& tree, int grid, float4* out, cudaStream_t stream) {
-    if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "0")) {
+    if (env_is("TENSORSCOPE_FIBER_WARP_SUM", "0"))
         fiber_wide_kernel<LEVELS, 4><<<grid, 256, 0, stream>>>(tree, out);
-        return;
-    }
-    if constexpr (LEVELS >= 3) {
-        if (env_is("TENSORSCOPE_FIBER_ANCESTOR_REUSE", "1")) {
-            fiber_wide_kernel<LEVELS, 4, true, true><<<grid, 256, 0, stream>>>(tree, out);
-            return;
-        }
-    }
-    fiber_wide_kernel<LEVELS, 4, true><<<grid, 256, 0, stream>>>(tree, out);
+    else
+        fiber_wide_kernel<LEVELS, 4, true><<<grid, 256, 0, stream>>>(tree, out);
 }
 
 // TENSORSCOPE_FIBER_WIDE_GRID=N: the single tree's wide kernel in at most N blocks, so that tests

@@ -311,6 +311,17 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // shape, B-CSF, rank 32, two rounds alternating) it took 8.24-8.25, 8.19-8.20, 7.92-7.93 and
 // 9.16-9.18 ms on modes 1-4 against 8.10, 8.22-8.25, 7.89-7.91 and 8.82-8.83 with the warp's teams all on one row.
 
+// Keeping a fiber's upper ancestors' product across fibers of one parent was measured and removed
+// (session 83, TENSORSCOPE_FIBER_ANCESTOR_REUSE=1, orders 4 and up; 52 bytes spilled at order 4
+// against 8). The reason to try: on delicious-4d's shape a fiber holds 1.2 nonzeros and 47-63% of
+// the pieces repeat the piece before's parent (docs/bench/cpu-ancestor-reuse-model.json), so
+// that the rows gathered a nonzero would fall from 2.64-2.70 to 2.12-2.29. On one H100 (session
+// 84, docs/bench/h100-session84.json call 1, B-CSF, rank 32, one round) it took 9.91, 9.53 and
+// 11.20 ms on modes 1, 3 and 4 against 8.09, 7.91 and 8.84 without (not profiled: it holds the
+// kept product in registers, spills more and branches on the parent at every fiber). With the
+// 17M-row mode under the root (--mode-order 1,2,4,3 and 3,2,4,1), where the kept product spans
+// that 2.2 GB factor's rows, it took 9.94 and 9.72.
+
 // Wide teams, for trees of short fibers at rank 32: the fiber loop with teams of 4 lanes, each
 // holding two float4s of every row (columns col and col + 4), where the default's teams are 8
 // lanes of one float4. A warp then walks 8 fibers at once instead of 4, and each lane has two
@@ -333,50 +344,7 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
 // and 2.902-2.910 ms on modes 1-3 against 2.837-2.845, 2.627-2.638 and 2.911-2.916 folded, but
 // B-CSF's single tree (fiber_wide_kernel) 2.484-2.488, 2.509 and 2.596-2.611 against 2.455-2.466,
 // 2.479-2.485 and 2.555-2.563; each kernel keeps its faster form.
-// The wide loop's kept upper product (REUSE below): the parent it was made for (~0: none yet),
-// the product of the non-target levels down to the parent's, both float4s, and the target's row
-// where the target lies among those levels. Empty where REUSE is off.
-template <bool ON>
-struct KeptUpper {};
-template <>
-struct KeptUpper<true> {
-    std::uint64_t parent = ~std::uint64_t{0}, target_row = 0;
-    float4 prod, prod2;
-};
-
-// Level l's node a into a wide team's two float4s of the prefix (its columns col and col2), or
-// its index as the target row where l is the target's level.
-__device__ inline void wide_level(const TeamTree& t, int l, std::uint64_t a, std::uint32_t col, std::uint32_t col2,
-                                  float4& prefix, float4& prefix2, std::uint64_t& target_row) {
-    constexpr std::uint32_t R4 = 8;
-    if (l != t.target) {
-        prefix = prefix * t.level_factor.f[l][a * R4 + col];
-        prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
-    } else {
-        target_row = a;
-    }
-}
-
-// Remakes kept's product where fiber f's parent (level LEVELS - 2) is not the one it holds.
-template <int LEVELS, class Kept>
-__device__ inline void upper_product(const TeamTree& t, std::uint64_t f, std::uint32_t col, Kept& kept) {
-    const std::uint64_t parent = t.anc.p[LEVELS - 2][f];
-    if (parent == kept.parent) return;
-    kept.parent = parent;
-    kept.prod = make_float4(1.f, 1.f, 1.f, 1.f), kept.prod2 = kept.prod;
-#pragma unroll
-    for (int l = 0; l < LEVELS - 1; ++l)
-        wide_level(t, l, l == LEVELS - 2 ? parent : t.anc.p[l][f], col, col + 4, kept.prod, kept.prod2,
-                   kept.target_row);
-}
-
-// REUSE (orders 4 and up, TENSORSCOPE_FIBER_ANCESTOR_REUSE=1, unmeasured): the product of the
-// levels above a fiber's parent level and the parent's row kept while the team's next fiber has
-// the same parent, so that only the fiber's own row is gathered. Why: on delicious-4d's shape a
-// fiber holds 1.2 nonzeros, and by cpu-ancestor-reuse-model.json's count 47-63% of the pieces
-// repeat the piece before's parent in their group: 2.64-2.70 rows gathered a nonzero would fall
-// to 2.12-2.29, and in 27-38% of a warp's lockstep steps all 8 teams would skip the upper gather.
-template <int LEVELS, bool COL_BASE = false, bool WARP_SUM = false, bool REUSE = false>
+template <int LEVELS, bool COL_BASE = false, bool WARP_SUM = false>
 __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g, std::uint32_t col, float4* out,
                                              bool warp_full = false) {
     static_assert(LEVELS > 0, "the levels are compiled in");
@@ -388,26 +356,18 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
     const float4 zero = make_float4(0.f, 0.f, 0.f, 0.f);
     float4 acc = zero, acc2 = zero;
     std::uint64_t row = ~std::uint64_t{0};
-    constexpr bool kReuse = REUSE && LEVELS >= 3;
-    KeptUpper<kReuse> kept;
     for (std::uint64_t f = first; f < last; ++f) {
         const std::uint64_t lo = t.fiber_ptr[f] - t.base, hi = t.fiber_ptr[f + 1] - t.base;
         float4 prefix = make_float4(1.f, 1.f, 1.f, 1.f), prefix2 = prefix;
         std::uint64_t target_row = 0;
-        if constexpr (kReuse) {  // the levels down to the parent's as kept, the fiber's own gathered
-            upper_product<LEVELS>(t, f, col, kept);
-            prefix = kept.prod, prefix2 = kept.prod2, target_row = kept.target_row;
-            wide_level(t, LEVELS - 1, t.anc.p[LEVELS - 1][f], col, col2, prefix, prefix2, target_row);
-        } else {  // written out rather than by wide_level: that form compiles the measured kernels differently
 #pragma unroll
-            for (int l = 0; l < LEVELS; ++l) {
-                const std::uint64_t a = t.anc.p[l][f];
-                if (l != t.target) {
-                    prefix = prefix * t.level_factor.f[l][a * R4 + col];
-                    prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
-                } else {
-                    target_row = a;
-                }
+        for (int l = 0; l < LEVELS; ++l) {
+            const std::uint64_t a = t.anc.p[l][f];
+            if (l != t.target) {
+                prefix = prefix * t.level_factor.f[l][a * R4 + col];
+                prefix2 = prefix2 * t.level_factor.f[l][a * R4 + col2];
+            } else {
+                target_row = a;
             }
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
@@ -449,13 +409,13 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
 }
 
 // The wide loop's kernel: teams of 4 lanes, rank 32 only, bounded to BLOCKS blocks of 256.
-template <int LEVELS, int BLOCKS, bool WARP_SUM = false, bool REUSE = false>
+template <int LEVELS, int BLOCKS, bool WARP_SUM = false>
 __global__ void __launch_bounds__(256, BLOCKS) fiber_wide_kernel(TeamTree tree, float4* out) {
     const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     const std::uint64_t teams = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 4;
     const std::uint32_t col = threadIdx.x % 4, in_warp = threadIdx.x % 32 / 4;  // the team's place in its warp
     for (std::uint64_t g = thread / 4; g < tree.groups; g += teams)
-        team_fiber_group_wide<LEVELS, false, WARP_SUM, REUSE>(tree, g, col, out, g - in_warp + 7 < tree.groups);
+        team_fiber_group_wide<LEVELS, false, WARP_SUM>(tree, g, col, out, g - in_warp + 7 < tree.groups);
 }
 
 // The wide loop with 32-bit fiber, nonzero and group numbers (session 31, 68a9dfc: 48 registers

@@ -11,9 +11,11 @@
 // (a warp's 8 teams at their k-th piece all repeating: where a warp's load is skipped outright,
 // which is what a latency-bound kernel needs). A model of gathers, not of time.
 // Build as warp_sum_model.cpp (its first lines) with this file's name. Run:
-//   ancestor_reuse_model FILE [MODE...]   (a JSON line a mode, modes from 1)
+//   ancestor_reuse_model FILE [MODE|ORDER...]   (a JSON line a tree, modes from 1; an ORDER such as
+//   1,2,4,3 builds the tree in that order)
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "bcsf_modes.hpp"
@@ -65,9 +67,11 @@ void model(const tscope::CsfFormat<I, V>& csf, int mode) {
     const double pieces = static_cast<double>(repeats.size()), upper = fl > 0 ? static_cast<double>(fl - 1) : 0.0;
     const double rows_now = (pieces * static_cast<double>(fl) + static_cast<double>(nnz)) / static_cast<double>(nnz);
     const double rows_reuse = rows_now - static_cast<double>(repeated) * upper / static_cast<double>(nnz);
-    std::printf("{\"mode\": %d, \"fiber_level\": %zu, \"nnz\": %llu, \"fibers\": %zu, \"pieces\": %zu, \"parent_repeats\": %llu, "
+    std::string order;
+    for (const int m : csf.order) order += (order.empty() ? "" : ",") + std::to_string(m + 1);
+    std::printf("{\"mode\": %d, \"order\": \"%s\", \"fiber_level\": %zu, \"nnz\": %llu, \"fibers\": %zu, \"pieces\": %zu, \"parent_repeats\": %llu, "
                 "\"rows_per_nnz\": %.4f, \"rows_per_nnz_reuse\": %.4f, \"warp_steps\": %llu, \"warp_steps_all_repeat\": %llu}\n",
-                mode + 1, fl, static_cast<unsigned long long>(nnz), parent.size(), repeats.size(),
+                mode + 1, order.c_str(), fl, static_cast<unsigned long long>(nnz), parent.size(), repeats.size(),
                 static_cast<unsigned long long>(repeated), rows_now, rows_reuse, static_cast<unsigned long long>(steps),
                 static_cast<unsigned long long>(all_repeat));
     std::fflush(stdout);

@@ -385,26 +385,6 @@ private Q_SLOTS:
         }
     }
 
-    // The wide loop keeping a fiber's upper ancestors' product across fibers of one parent
-    // (TENSORSCOPE_FIBER_ANCESTOR_REUSE=1, order 4): the same results, with the output mode at
-    // every level (CSF built for each mode), on trees cut to the device and not, with the grid
-    // cut to 3 blocks so that teams walk several groups, on a tensor whose fibers share parents
-    // (40 x 300 x 300 x 30, slices of many fibers) and on JF17K.
-    void ancestorReuseKeepsTheResult() {
-        const ScopedEnv reuse("TENSORSCOPE_FIBER_ANCESTOR_REUSE", "1");
-        const ScopedEnv wide("TENSORSCOPE_FIBER_WIDE", "4");
-        const CooTensor siblings = tstest::random_tensor({40, 300, 300, 30}, 60000, 150, Distribution::PowerLaw);
-        for (const char* fill : {"", "0"}) {
-            const ScopedEnv cut("TENSORSCOPE_FIBER_FILL", fill);
-            check_orders_3_and_4(150);
-            check_against_oracle(siblings, 32);
-            const ScopedEnv grid("TENSORSCOPE_FIBER_WIDE_GRID", "3");
-            check_against_oracle(siblings, 32);
-        }
-        const std::string path = tstest::shared_tensor("jf17k-4d.tns");
-        if (!path.empty()) check_against_oracle(load_tensor(path).tensor, 32);
-    }
-
     // The 8-lane rank-32 loops' warp sums (by default on MM-CSF's trees, whose warps may straddle
     // two trees, one of them adding a nonzero at a time; TENSORSCOPE_FIBER_TEAM_WARP_SUM=1 also on
     // one tree's 32-bit loop, =0 on neither): the same results every way, on trees cut to the
