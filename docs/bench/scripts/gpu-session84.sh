@@ -8,7 +8,7 @@
 # 1. Delicious-4d's B-CSF by the default, then with TENSORSCOPE_FIBER_ANCESTOR_REUSE=1
 #    (cpu-ancestor-reuse-model.json: 15-20% fewer rows gathered), alternating while time lasts.
 # 2. Modes 1, 3 and 4 with the 17M-row mode (its factor 2.2 GB at rank 32) off the leaves
-#    (level_order_model.cpp on this shape, cpu-level-order-model.jsonl): the default orders
+#    (level_order_model.cpp on this shape, cpu-level-order-model.json): the default orders
 #    (1,4,3,2 / 3,4,1,2 / 4,1,3,2) gather a row of that factor for each of the 140M nonzeros.
 #    First with it right under the root and the ancestor reuse, where its level holds 83M / 90M /
 #    55M nodes (1,2,4,3 / 3,2,4,1 / 4,2,1,3), then one level above the leaves, on the default
