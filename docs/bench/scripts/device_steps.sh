@@ -88,13 +88,15 @@ gen_del4d() {
 }
 # standing NAME: issue 19's kernels on $D/NAME.tsb as NAME-mttkrp, NAME-sptv, NAME-spttm (.jsonl):
 # MTTKRP on COO, CSF, B-CSF, MM-CSF and BLCO (rank 32), SpTV on every format with a GPU kernel,
-# SpTTM's wb variant, every mode.
+# SpTTM's wb variant, every mode. With CHECK=1 the MTTKRP and SpTV rows are checked against
+# cpu-ref (bench --check: one serial result a mode, kept for every format's rows).
 standing() {
-    local f=$D/$1.tsb
+    local f=$D/$1.tsb c=()
+    if [ "${CHECK:-0}" = 1 ]; then c=(--check); fi
     EXT=jsonl run "$1-mttkrp" 90 "$CLI" bench "$f" --kernel mttkrp --backend cuda --format COO,CSF,B-CSF,MM-CSF,BLCO \
-        --mode all --rank 32 --repeat 5 --jsonl
+        --mode all --rank 32 --repeat 5 --jsonl "${c[@]}"
     EXT=jsonl run "$1-sptv" 90 "$CLI" bench "$f" --kernel sptv --backend cuda --format COO,HOCSR,CFB,HOCFS-CSR,HOCFS-ELL,CSF \
-        --mode all --repeat 5 --jsonl
+        --mode all --repeat 5 --jsonl "${c[@]}"
     EXT=jsonl run "$1-spttm" 45 "$CLI" bench "$f" --kernel spttm --backend cuda --format COO --variant wb --mode all \
         --rank 32 --repeat 5 --jsonl
 }
