@@ -330,6 +330,18 @@ void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::si
                                  p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), rank, trees);
 }
 
+void add_hot_rows(ResidentTensor::Impl::Part& p) {
+    const int levels = p.meta.levels;
+    p.hot.clear();
+    p.hot.resize(static_cast<std::size_t>(levels) + 1);
+    for (int l = 1; l <= levels; ++l) {
+        const bool leaves = l == levels;
+        p.hot[static_cast<std::size_t>(l)] =
+            remap_hot_rows(leaves ? p.leaf.get() : p.anc[static_cast<std::size_t>(l)].get(),
+                           leaves ? p.meta.nnz : p.meta.fibers, !leaves);
+    }
+}
+
 ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts, std::uint64_t tiles_rank)
     : impl_(std::make_unique<Impl>()) {
     use_device();
@@ -349,6 +361,8 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts, std::uint64_t t
     }
     // the tiles once every tree is up, so that their room checks see all of them
     for (Impl::Part& dp : impl_->parts) add_shared_tiles(dp, tiles_rank, impl_->parts.size());
+    if (impl_->parts.size() > 1)
+        for (Impl::Part& dp : impl_->parts) add_hot_rows(dp);
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
 }
@@ -431,6 +445,7 @@ std::uint64_t ResidentTensor::device_bytes() const {
     for (const Impl::Part& p : impl_->parts) {
         b += p.fiber_ptr.size() * 8 + p.leaf.size() * 4 + p.vals.size() * 4;
         for (const auto& a : p.anc) b += a.size() * 4;
+        for (const HotRemap& h : p.hot) b += h.ids.size() * 4 + h.rows.size() * sizeof(HotRow);
     }
     return b + shared_tiles_bytes();
 }
@@ -671,6 +686,14 @@ float* zeroed_copies(DeviceArray<float>& buf, std::uint64_t n, unsigned count) {
     return buf.get();
 }
 
+// The hot rows of tree p where `mode` is one of its levels below the root and has some (null
+// otherwise: the root's MTTKRP adds once a group, and the other trees have none).
+const HotRemap* hot_remap(const ResidentTensor::Impl::Part& p, int mode) {
+    for (std::size_t l = 1; l < p.hot.size(); ++l)
+        if (p.meta.level_mode[l] == mode && p.hot[l].copies) return &p.hot[l];
+    return nullptr;
+}
+
 // out[i] += the copies' sum at i, in fp64.
 template <class Out>
 __global__ void sum_copies_kernel(const float* copies, unsigned count, std::uint64_t n, Out* out) {
@@ -792,10 +815,23 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
+        // the trees' hot rows (MM-CSF's partitions whose leaves or a level between are the mode):
+        // their copies one tree after another, summed into the rows after the launch
+        std::vector<std::pair<const HotRemap*, std::uint64_t>> hot_rows;
+        std::uint64_t hot_at = 0;
+        for (const Impl::Part* part : rest)
+            if (const HotRemap* h = hot_remap(*part, mode)) hot_rows.emplace_back(h, hot_at), hot_at += h->copies;
+        float* hot = hot_at ? zeroed_copies(impl_->copies, hot_at * R, 1) : nullptr;
+        hot_at = 0;
         for (const Impl::Part* part : rest) {
             const Impl::Part& p = *part;
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
+            if (const HotRemap* h = hot_remap(p, mode)) {
+                (t.target == p.meta.levels ? t.leaf : t.anc.p[t.target]) = h->ids.get();
+                t.out_rows = h->bound, t.hot = reinterpret_cast<float4*>(hot + hot_at * R);
+                hot_at += h->copies;
+            }
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
@@ -804,6 +840,11 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
+        for (const auto& [h, at] : hot_rows) {
+            hot_sum_kernel<<<grid_for(std::uint64_t{h->count} * R), 256>>>(
+                h->rows.get(), h->count, static_cast<std::uint32_t>(R), hot + at * R, out_f);
+            check(cudaGetLastError(), "adding the hot rows' copies");
+        }
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }

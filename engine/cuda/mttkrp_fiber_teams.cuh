@@ -34,7 +34,17 @@ struct TeamTree {
     const float* vals = nullptr;
     std::uint64_t group = 0, groups = 0;
     const std::uint64_t* group_fiber = nullptr;  // null: fiber groups
+    // The output level's heavy rows in copies (hot_rows.cuh; MM-CSF's partitions whose leaves or
+    // a level between are the output): that level's array then holds ids from out_rows on for
+    // them, whose rows live in hot. ~0: every id is an output row.
+    std::uint64_t out_rows = ~std::uint64_t{0};
+    float4* hot = nullptr;
 };
+
+// Where output row (or hot copy) `row` of tree t starts: in out, or in t's copies.
+__device__ inline float4* row_at(const TeamTree& t, float4* out, std::uint64_t row, std::uint32_t R4) {
+    return row < t.out_rows ? out + row * R4 : t.hot + (row - t.out_rows) * R4;
+}
 
 // Fiber f's product of its ancestors' factor rows other than the output level's (this lane's
 // float4 of it), and the output row (its ancestor at the target level; 0 when the target is the
@@ -71,12 +81,11 @@ __device__ inline void team_fiber(const TeamTree& t, int levels, Z lo, Z hi, con
                                   std::uint64_t target_row, const float4* __restrict__ leaf_col, std::uint32_t R4,
                                   std::uint32_t col, float4* out, float4& acc, std::uint64_t& row) {
     if (t.target == levels) {  // nonzero algorithm: one vector atomic per nonzero
-        for (Z z = lo; z < hi; ++z)
-            atomic_add4(out + static_cast<std::uint64_t>(t.leaf[z]) * R4 + col, t.vals[z] * prefix);
+        for (Z z = lo; z < hi; ++z) atomic_add4(row_at(t, out, t.leaf[z], R4) + col, t.vals[z] * prefix);
         return;
     }
     if (target_row != row) {
-        if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+        if (row != ~std::uint64_t{0}) atomic_add4(row_at(t, out, row, R4) + col, acc);
         acc = make_float4(0.f, 0.f, 0.f, 0.f);
         row = target_row;
     }
@@ -130,6 +139,13 @@ __device__ inline bool warp_one_row(std::uint64_t row) {
     int same = 0;
     __match_all_sync(0xffffffffu, static_cast<unsigned long long>(row), &same);
     return same && row != ~std::uint64_t{0};
+}
+// The same where the warp's teams may walk several trees (MM-CSF's), each with its own hot rows'
+// copies (TeamTree::hot): a copy's id is that tree's alone, so the rows must also share the copies.
+__device__ inline bool warp_one_row(std::uint64_t row, const float4* hot) {
+    int same = 0;
+    __match_all_sync(0xffffffffu, reinterpret_cast<unsigned long long>(hot), &same);
+    return warp_one_row(row) && same;
 }
 template <int LANES>
 __device__ inline void sum_across_teams(float4& a) {
@@ -201,13 +217,13 @@ __device__ inline void team_fiber_group(const TeamTree& t, Z g, std::uint32_t R4
     }
     if (t.target >= levels) row = ~std::uint64_t{0};  // the nonzero algorithm added in the loop
     if constexpr (WARP_SUM) {
-        if (warp_full && warp_one_row(row)) {
+        if (warp_full && warp_one_row(row, t.hot)) {
             sum_across_teams<8>(acc);
-            if (threadIdx.x % 32 < 8) atomic_add4(out + row * R4 + col, acc);
+            if (threadIdx.x % 32 < 8) atomic_add4(row_at(t, out, row, R4) + col, acc);
             return;
         }
     }
-    if (row != ~std::uint64_t{0}) atomic_add4(out + row * R4 + col, acc);
+    if (row != ~std::uint64_t{0}) atomic_add4(row_at(t, out, row, R4) + col, acc);
 }
 
 // The flat loop over nonzero group g (group_fiber set) for a target above the leaves: one loop
@@ -272,13 +288,13 @@ __device__ inline void team_flat_group(const TeamTree& t, std::uint64_t g, std::
         next_end = end_of(f + 1);
         fiber_head<LEVELS>(t, f, R4, col, prefix, head_row);
         if (static_cast<std::uint32_t>(head_row) != row) {
-            atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
+            atomic_add4(row_at(t, out, row, R4) + col, acc);
             acc = zero;
             row = static_cast<std::uint32_t>(head_row);
         }
     }
     add4(acc, sum * prefix);
-    atomic_add4(out + static_cast<std::uint64_t>(row) * R4 + col, acc);
+    atomic_add4(row_at(t, out, row, R4) + col, acc);
 }
 
 // Asking L2 for a wide team's rows before it walks its group was measured and removed (session 81,
@@ -372,15 +388,17 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         }
         if (t.target == LEVELS) {  // nonzero algorithm: vector atomics per nonzero
             for (std::uint64_t z = lo; z < hi; ++z) {
-                float4* o = out + static_cast<std::uint64_t>(t.leaf[z]) * R4;
+                float4* o = row_at(t, out, t.leaf[z], R4);
                 atomic_add4(o + col, t.vals[z] * prefix);
                 atomic_add4(o + col2, t.vals[z] * prefix2);
             }
             continue;
         }
         if (target_row != row) {
-            if (row != ~std::uint64_t{0})
-                atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+            if (row != ~std::uint64_t{0}) {
+                float4* o = row_at(t, out, row, R4);
+                atomic_add4(o + col, acc), atomic_add4(o + col2, acc2);
+            }
             acc = zero, acc2 = zero;
             row = target_row;
         }
@@ -399,12 +417,13 @@ __device__ inline void team_fiber_group_wide(const TeamTree& t, std::uint64_t g,
         if constexpr (WARP_SUM) {
             if (warp_full && warp_one_row(row)) {
                 sum_across_teams<4>(acc), sum_across_teams<4>(acc2);
-                if (threadIdx.x % 32 < 4)
-                    atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+                float4* o = row_at(t, out, row, R4);
+                if (threadIdx.x % 32 < 4) atomic_add4(o + col, acc), atomic_add4(o + col2, acc2);
                 return;
             }
         }
-        atomic_add4(out + row * R4 + col, acc), atomic_add4(out + row * R4 + col2, acc2);
+        float4* o = row_at(t, out, row, R4);
+        atomic_add4(o + col, acc), atomic_add4(o + col2, acc2);
     }
 }
 

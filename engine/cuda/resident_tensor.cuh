@@ -8,6 +8,7 @@
 
 #include "cuda_util.cuh"
 #include "gpu_mttkrp.hpp"
+#include "hot_rows.cuh"
 #include "mttkrp_launch.cuh"
 #include "mttkrp_shared_tiles.cuh"
 
@@ -37,6 +38,9 @@ struct ResidentTensor::Impl {
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
         std::unique_ptr<SharedTiles> tiles;  // an order-3 tree's root mode, where shared_tiles_rule.hpp says
+        // MM-CSF's partitions: per level (1 to levels; the root's none), its heavy output rows'
+        // copies for the modes whose output the level is (add_hot_rows)
+        std::vector<HotRemap> hot;
     };
     std::vector<Part> parts;
     struct BlcoArrays {  // BLCO: keys, values, blocks, and the key's fields
@@ -59,5 +63,10 @@ struct ResidentTensor::Impl {
 // many the tensor has (MM-CSF's partitions: shared_tiles_rule.hpp's tiles_for_trees). Defined in
 // gpu_mttkrp.cu.
 void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::size_t trees);
+
+// A partition's hot rows (hot_rows.cuh) at every level below its root, for a tensor of several
+// trees (MM-CSF's partitions, where a mode is the leaves or a level between of some partition:
+// a single tree's MTTKRPs run at its root). Defined in gpu_mttkrp.cu.
+void add_hot_rows(ResidentTensor::Impl::Part& p);
 
 }  // namespace tscope::gpu

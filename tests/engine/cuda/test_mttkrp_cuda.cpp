@@ -132,6 +132,22 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {32, 16}, 70);
     }
 
+    // MM-CSF's partitions add a nonzero at a time where the mode is their leaves and a fiber at a
+    // time where it is a level between (mm-csf Alg. 7-8), so a heavy row chained its fp32 atomics
+    // (delicious-4d's shape: 3.0e-3 and 4.0e-3 from cpu-ref, session 86). Rows past a chain limit
+    // now add into copies summed after (engine/cuda/hot_rows.cuh). With the limit at 16 adds
+    // nearly every row below a root takes copies: every format (MM-CSF's partitions with them)
+    // agrees with the oracle on orders 3 and 4, trees cut and not, and Last.fm; at the default
+    // limit a dense-ish tensor of 2M nonzeros (rows of 10,000 adds and more) within 1e-5.
+    void mmcsfHeavyRowsStayAccurate() {
+        {
+            const ScopedEnv low("TENSORSCOPE_HOT_CHAIN", "16");
+            check_small_trees_and_lastfm(600);
+        }
+        const CooTensor t = tstest::random_tensor({64, 200, 200}, 2000000, 14, Distribution::Uniform);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::MMCSF, t, {}), {32, 16}, 80);
+    }
+
     // The resident COO adds in fp32 into output copies, a copy per ~1,024 adds of its heaviest
     // row, summed in fp64: here 200,003 nonzeros and a last mode of 1,024 power-law rows whose
     // updates the nonzeros' order scatters (its heaviest row takes some 26,000 adds, so about 26

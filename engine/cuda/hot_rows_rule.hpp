@@ -1,0 +1,59 @@
+// Which output rows of an MM-CSF partition get fp32 copies of their own, and how a position
+// picks one. Plain C++17, no CUDA, so that the rule is tested on machines without a GPU
+// (tests/engine/cuda/test_hot_rows_rule.cpp); hot_rows.cuh applies it on the device.
+// Private to the engine.
+//
+// Why: where the output mode is a partition's leaves (mm-csf Alg. 7, a vector atomic a nonzero)
+// or a level between (Alg. 8, one a fiber), a heavy row takes its adds one after another in fp32.
+// Session 86's standing on one H100 (docs/bench/h100-session86-standing.json) had delicious-4d's
+// MM-CSF 3.0e-3 and 4.0e-3 from cpu-ref on modes 2 and 3, over the bench's 1e-4. A host model
+// (the shape's heaviest mode-2 row, 7,447,840 nonzeros, each term added in fp32 in file order,
+// hashed U(0,1) factors) gives 1.3e-2 for the one chain, and split round-robin over copies:
+// chains of 465K 2.3e-4, 116K 4.1e-5, 29K 6.3e-6, 7.3K 7.8e-7, 1.8K 7.7e-8.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tscope::gpu {
+
+// The longest chain of fp32 adds a row keeps in one place: by the model above, under 2e-6.
+constexpr std::uint64_t kHotChain = 8192;
+// Positions (nonzeros or fibers) in a row that go to one copy before the next: runs of one row
+// then stay in one copy, so a team still sums a run before it adds.
+constexpr std::uint64_t kHotSpan = 256;
+
+struct HotRow {
+    std::uint32_t row = 0;     // the output row
+    std::uint32_t base = 0;    // its first copy among the partition's
+    std::uint32_t copies = 0;  // how many
+};
+
+// chains[r]: the adds row r takes. The rows whose chain passes `limit`, each with
+// ceil(chain / limit) copies numbered one after another. None where the copies' ids, which
+// follow the rows' (rows + base + k, in 32-bit index arrays), would not fit under 2^32.
+inline std::vector<HotRow> plan_hot_rows(const std::vector<std::uint64_t>& chains, std::uint64_t limit = kHotChain) {
+    std::vector<HotRow> hot;
+    std::uint64_t copies = 0;
+    for (std::uint64_t r = 0; r < chains.size(); ++r) {
+        if (chains[r] <= limit) continue;
+        const std::uint64_t c = (chains[r] + limit - 1) / limit;
+        hot.push_back(
+            HotRow{static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(copies), static_cast<std::uint32_t>(c)});
+        copies += c;
+    }
+    if (chains.size() + copies >= (std::uint64_t{1} << 32)) hot.clear();
+    return hot;
+}
+
+inline std::uint64_t hot_copies(const std::vector<HotRow>& hot) {
+    return hot.empty() ? 0 : std::uint64_t{hot.back().base} + hot.back().copies;
+}
+
+// The id that position i of row `row` is added under: the row itself, or (a hot row) the copy
+// rows + base + (i / kHotSpan) % copies, where rows is the array's id bound.
+inline std::uint32_t hot_id(std::uint64_t i, std::uint32_t rows, const HotRow& h) {
+    return static_cast<std::uint32_t>(rows + h.base + (i / kHotSpan) % h.copies);
+}
+
+}  // namespace tscope::gpu
