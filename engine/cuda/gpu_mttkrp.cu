@@ -330,6 +330,15 @@ void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::si
                                  p.fiber_ptr.get(), p.leaf.get(), p.vals.get(), rank, trees);
 }
 
+std::vector<std::uint32_t> hot_row_ids(const std::uint32_t* host, std::uint64_t n, bool runs, std::uint64_t limit) {
+    use_device();
+    const DeviceArray<std::uint32_t> a(host, n);
+    const HotRemap m = remap_hot_rows(a.get(), n, runs, limit);
+    std::vector<std::uint32_t> out(host, host + n);
+    if (m.copies) m.ids.download(out.data());
+    return out;
+}
+
 void add_hot_rows(ResidentTensor::Impl::Part& p) {
     const int levels = p.meta.levels;
     p.hot.clear();

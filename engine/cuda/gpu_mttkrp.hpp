@@ -51,6 +51,11 @@ struct Fibers {
 // Device-to-device copy bandwidth (bytes read plus written per second), best of a few 1 GB copies.
 double copy_bandwidth_gbps();
 
+// White-box, for test_mttkrp_cuda: a tree level's n indices renumbered on the device as an
+// MM-CSF upload renumbers its hot rows (hot_rows.cuh; runs: a level between, else the leaves),
+// at a chain limit of `limit` adds; the indices unchanged where no row passes it.
+std::vector<std::uint32_t> hot_row_ids(const std::uint32_t* host, std::uint64_t n, bool runs, std::uint64_t limit);
+
 void mttkrp_coo(const Coo& coo, const Dense& dense, Timing& timing);
 void mttkrp_fibers(const std::vector<Fibers>& parts, const Dense& dense, Timing& timing);
 

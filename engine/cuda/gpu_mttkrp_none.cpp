@@ -9,6 +9,7 @@ namespace {
 }  // namespace
 
 double copy_bandwidth_gbps() { return 0; }
+std::vector<std::uint32_t> hot_row_ids(const std::uint32_t*, std::uint64_t, bool, std::uint64_t) { none(); }
 
 void mttkrp_coo(const Coo&, const Dense&, Timing&) { throw Error("no CUDA device (this build has no CUDA backend)"); }
 void mttkrp_fibers(const std::vector<Fibers>&, const Dense&, Timing&) {

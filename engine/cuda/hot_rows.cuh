@@ -80,7 +80,8 @@ __global__ void hot_remap_kernel(const std::uint32_t* a, std::uint64_t n, const 
 // its rows' chains pass kHotChain (TENSORSCOPE_HOT_CHAIN sets another limit: the tests' small
 // tensors take copies with a small one). One pass for the largest row, one for the chains
 // (downloaded: the rule runs on the host), one to renumber.
-inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool runs) {
+inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool runs,
+                               std::uint64_t limit = std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain))) {
     HotRemap m;
     if (n == 0) return m;
     const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 65536));
@@ -99,8 +100,7 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
     counts.download(raw.data());
     std::vector<std::uint64_t> chains(bound);
     for (std::uint64_t r = 0; r < bound; ++r) chains[r] = raw[r] / 8;
-    const std::vector<HotRow> hot =
-        plan_hot_rows(chains, std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain)));
+    const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
     if (hot.empty()) return m;
     std::vector<std::uint32_t> slot(bound, 0xffffffffu);
     for (std::size_t s = 0; s < hot.size(); ++s) slot[hot[s].row] = static_cast<std::uint32_t>(s);

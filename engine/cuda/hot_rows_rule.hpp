@@ -12,6 +12,7 @@
 // chains of 465K 2.3e-4, 116K 4.1e-5, 29K 6.3e-6, 7.3K 7.8e-7, 1.8K 7.7e-8.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -54,6 +55,34 @@ inline std::uint64_t hot_copies(const std::vector<HotRow>& hot) {
 // rows + base + (i / kHotSpan) % copies, where rows is the array's id bound.
 inline std::uint32_t hot_id(std::uint64_t i, std::uint32_t rows, const HotRow& h) {
     return static_cast<std::uint32_t>(rows + h.base + (i / kHotSpan) % h.copies);
+}
+
+// The adds each row of a level's array takes, as the device counts them (hot_rows.cuh's
+// hot_chain_kernel): every position at the leaves (runs false); at a level between, a run's
+// first position and one for each 8 of the row's other positions.
+inline std::vector<std::uint64_t> hot_chains(const std::vector<std::uint32_t>& a, bool runs) {
+    std::uint64_t bound = 0;
+    for (std::uint32_t r : a) bound = std::max<std::uint64_t>(bound, std::uint64_t{r} + 1);
+    std::vector<std::uint64_t> eighths(bound);
+    for (std::size_t i = 0; i < a.size(); ++i) eighths[a[i]] += !runs || i == 0 || a[i - 1] != a[i] ? 8 : 1;
+    for (std::uint64_t& c : eighths) c /= 8;
+    return eighths;
+}
+
+// The array with its hot rows' positions renumbered to their copies, as hot_rows.cuh's
+// remap_hot_rows leaves it on the device (test_mttkrp_cuda compares the two).
+inline std::vector<std::uint32_t> hot_ids(const std::vector<std::uint32_t>& a, bool runs,
+                                          std::uint64_t limit = kHotChain) {
+    const std::vector<std::uint64_t> chains = hot_chains(a, runs);
+    const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
+    std::vector<std::uint32_t> out = a;
+    if (hot.empty()) return out;
+    std::vector<const HotRow*> slot(chains.size(), nullptr);
+    for (const HotRow& h : hot) slot[h.row] = &h;
+    const auto bound = static_cast<std::uint32_t>(chains.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (const HotRow* h = slot[a[i]]) out[i] = hot_id(i, bound, *h);
+    return out;
 }
 
 }  // namespace tscope::gpu

@@ -47,6 +47,39 @@ private Q_SLOTS:
         QCOMPARE(hot_id(3 * kHotSpan, 100, h), 110u);
     }
 
+    // At the leaves every position is an add: row 4 at 300 of 600 positions passes a limit of
+    // 100 and takes 3 copies, its positions renumbered past the array's rows (bound 600) a span
+    // at a time; the other rows keep their ids.
+    void leavesRenumberTheirHotRows() {
+        std::vector<std::uint32_t> a(600);
+        for (std::uint32_t i = 0; i < 600; ++i) a[i] = i % 2 ? i : 4;
+        QCOMPARE(hot_chains(a, false)[4], std::uint64_t{300});
+        const std::vector<std::uint32_t> ids = hot_ids(a, false, 100);
+        QCOMPARE(ids.size(), a.size());
+        QCOMPARE(ids[0], 600u);
+        QCOMPARE(ids[kHotSpan], 601u);
+        QCOMPARE(ids[2 * kHotSpan], 602u);
+        QCOMPARE(ids[1], 1u);
+        QCOMPARE(ids[599], 599u);
+        QCOMPARE(hot_ids(a, false, 300), a);  // at the limit: unchanged
+    }
+
+    // At a level between a run is one flush, and a long run one more for every 8 of its other
+    // positions: 1,000 positions of row 7 in one run count 1 + 999 / 8 = 125 adds.
+    void levelsBetweenCountRuns() {
+        std::vector<std::uint32_t> a(1000, 7);
+        a.push_back(3);
+        QCOMPARE(hot_chains(a, true)[7], std::uint64_t{125});
+        QCOMPARE(hot_chains(a, true)[3], std::uint64_t{1});
+        const std::vector<std::uint32_t> ids = hot_ids(a, true, 100);  // 2 copies, after rows 0-7
+        QCOMPARE(ids[0], 8u);
+        QCOMPARE(ids[kHotSpan], 9u);
+        QCOMPARE(ids[1000], 3u);
+        std::vector<std::uint32_t> alternating(1000);
+        for (std::uint32_t i = 0; i < 1000; ++i) alternating[i] = i % 2;  // every position a run
+        QCOMPARE(hot_chains(alternating, true)[1], std::uint64_t{500});
+    }
+
     // Copy ids follow the rows' in 32-bit arrays: none where rows and copies would pass 2^32.
     void copiesThatWouldNotFitAreNone() {
         std::vector<std::uint64_t> chains(8, 0);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuda/hot_rows_rule.hpp"
 #include "kernels/mttkrp_cuda.hpp"  // white-box: the upload's device bytes
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
@@ -146,6 +147,32 @@ private Q_SLOTS:
         }
         const CooTensor t = tstest::random_tensor({64, 200, 200}, 2000000, 14, Distribution::Uniform);
         check_every_mode_within_1e5(t, *build_format(FormatKind::MMCSF, t, {}), {32, 16}, 80);
+    }
+
+    // The device's renumbering of a tree level's hot rows (its warp-aggregated counts, the
+    // renumbering kernel) leaves exactly the ids the host rule gives, at the leaves and at a
+    // level between, on a skewed array in tree order (runs) and shuffled, at three limits.
+    void hotRowIdsMatchTheHostRule() {
+        std::vector<std::uint32_t> sorted;
+        for (std::uint32_t r = 0; r < 2000; ++r)  // row r: about 400,000 / (r + 1) positions
+            sorted.insert(sorted.end(), 400000 / (r + 1) + 1, r);
+        std::vector<std::uint32_t> shuffled = sorted;
+        std::uint64_t x = 12345;
+        for (std::size_t i = shuffled.size() - 1; i > 0; --i) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            std::swap(shuffled[i], shuffled[(x >> 33) % (i + 1)]);
+        }
+        for (const auto* a : {&sorted, &shuffled})
+            for (bool runs : {false, true})
+                for (std::uint64_t limit : {std::uint64_t{64}, std::uint64_t{4096}, std::uint64_t{gpu::kHotChain}}) {
+                    const std::vector<std::uint32_t> device = gpu::hot_row_ids(a->data(), a->size(), runs, limit);
+                    QVERIFY2(device == gpu::hot_ids(*a, runs, limit),
+                             qPrintable(QString("runs %1, limit %2, %3")
+                                            .arg(runs)
+                                            .arg(limit)
+                                            .arg(a == &sorted ? "sorted" : "shuffled")));
+                }
+        QVERIFY(gpu::hot_ids(shuffled, false, 4096) != shuffled);  // the rows past 4,096 were renumbered
     }
 
     // The resident COO adds in fp32 into output copies, a copy per ~1,024 adds of its heaviest
