@@ -79,7 +79,8 @@ __global__ void hot_remap_kernel(const std::uint32_t* a, std::uint64_t n, const 
 // The level's array a (n positions; runs: a level between, else the leaves) renumbered where
 // its rows' chains pass kHotChain (TENSORSCOPE_HOT_CHAIN sets another limit: the tests' small
 // tensors take copies with a small one). One pass for the largest row, one for the chains
-// (downloaded: the rule runs on the host), one to renumber.
+// (downloaded: the rule runs on the host), one to renumber. Where the device has too little
+// free memory for the renumbered array, none.
 inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool runs,
                                std::uint64_t limit = std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain))) {
     HotRemap m;
@@ -92,6 +93,9 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
     unsigned largest = 0;
     top.download(&largest);
     const std::uint64_t bound = std::uint64_t{largest} + 1;
+    // room allowing (twice what is allocated here, the rest left to the MTTKRP's own buffers):
+    // short of it the level keeps its one place a row, as before session 86
+    if (free_device_bytes() < 2 * (bound * 12 + n * 4)) return m;
     DeviceArray<unsigned long long> counts(bound);
     counts.zero();
     hot_chain_kernel<<<grid, 256>>>(a, n, runs, counts.get());
