@@ -4,8 +4,9 @@
 # --alt ae323f11 gpu-session88.sh (bin/tensorscope-cli-alt: the kernels before the hot rows).
 # Session 86 added MM-CSF's hot-row copies (engine/cuda/hot_rows.cuh), built and tested here but
 # never run on a GPU:
-# 1. test_mttkrp_cuda: every test, mmcsfHeavyRowsStayAccurate among them (the copies at a chain
-#    limit of 16, and a 2M-nonzero tensor at the default).
+# 1. test_mttkrp_cuda: every test, the two new ones among them: hotRowIdsMatchTheHostRule (the
+#    device's counts and renumbering against the host rule's ids) and mmcsfHeavyRowsStayAccurate
+#    (the copies at a chain limit of 16, and a 2M-nonzero tensor at the default).
 # 2. Delicious-4d's MM-CSF checked against cpu-ref on modes 2 and 3, which session 86's standing
 #    had at 3.0e-3 and 4.0e-3 (h100-session86-standing.json; the bench's limit is 1e-4).
 # 3. MM-CSF and B-CSF by the defaults against the build before (CLI_ALT), two rounds alternating:
@@ -16,7 +17,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-EXT=out run_suites 150 test_mttkrp_cuda
+EXT=out run_suites 240 test_mttkrp_cuda
 pack "$OUT"
 EXT=jsonl
 gen_del4d > /dev/null
