@@ -34,7 +34,8 @@ __global__ void hot_max_kernel(const std::uint32_t* a, std::uint64_t n, unsigned
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
         m = max(m, a[i]);
-    atomicMax(top, m);
+    for (int d = 16; d > 0; d /= 2) m = max(m, __shfl_xor_sync(0xffffffffu, m, d));  // a warp's, then one atomic
+    if (threadIdx.x % 32 == 0) atomicMax(top, m);
 }
 
 // counts[r] += 8 for each position of row r where every position is an add (leaves: a vector
