@@ -7,8 +7,9 @@
 // or a level between (Alg. 8, one a fiber), a heavy row takes its adds one after another in fp32.
 // Session 86's standing on one H100 (docs/bench/h100-session86-standing.json) had delicious-4d's
 // MM-CSF 3.0e-3 and 4.0e-3 from cpu-ref on modes 2 and 3, over the bench's 1e-4. A host model
-// (the shape's heaviest mode-2 row, 7,447,840 nonzeros, each term added in fp32 in file order,
-// hashed U(0,1) factors) gives 1.3e-2 for the one chain, and split round-robin over copies:
+// (docs/bench/scripts/fp32_chain_model.cpp, docs/bench/cpu-hot-rows-del4d.json: the shape's
+// heaviest mode-2 row, 7,447,840 nonzeros, each term added in fp32 in file order, hashed U(0,1)
+// factors) gives 1.3e-2 for the one chain, and split round-robin over copies:
 // chains of 465K 2.3e-4, 116K 4.1e-5, 29K 6.3e-6, 7.3K 7.8e-7, 1.8K 7.7e-8.
 #pragma once
 
