@@ -318,8 +318,7 @@ ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std
         impl->parts.push_back(build_part(c, orders[p], split, members, n));
     }
     for (Impl::Part& part : impl->parts) add_shared_tiles(part, tiles_rank, impl->parts.size());  // as an upload's
-    if (impl->parts.size() > 1)
-        for (Impl::Part& part : impl->parts) add_hot_rows(part);
+    add_hot_rows(impl->parts);
     return ResidentTensor(std::move(impl));
 }
 

@@ -339,15 +339,18 @@ std::vector<std::uint32_t> hot_row_ids(const std::uint32_t* host, std::uint64_t 
     return out;
 }
 
-void add_hot_rows(ResidentTensor::Impl::Part& p) {
-    const int levels = p.meta.levels;
-    p.hot.clear();
-    p.hot.resize(static_cast<std::size_t>(levels) + 1);
-    for (int l = 1; l <= levels; ++l) {
-        const bool leaves = l == levels;
-        p.hot[static_cast<std::size_t>(l)] =
-            remap_hot_rows(leaves ? p.leaf.get() : p.anc[static_cast<std::size_t>(l)].get(),
-                           leaves ? p.meta.nnz : p.meta.fibers, !leaves);
+void add_hot_rows(std::vector<ResidentTensor::Impl::Part>& parts) {
+    if (parts.size() < 2) return;
+    for (ResidentTensor::Impl::Part& p : parts) {
+        const int levels = p.meta.levels;
+        p.hot.clear();
+        p.hot.resize(static_cast<std::size_t>(levels) + 1);
+        for (int l = 1; l <= levels; ++l) {
+            const bool leaves = l == levels;
+            p.hot[static_cast<std::size_t>(l)] =
+                remap_hot_rows(leaves ? p.leaf.get() : p.anc[static_cast<std::size_t>(l)].get(),
+                               leaves ? p.meta.nnz : p.meta.fibers, !leaves);
+        }
     }
 }
 
@@ -370,8 +373,7 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts, std::uint64_t t
     }
     // the tiles once every tree is up, so that their room checks see all of them
     for (Impl::Part& dp : impl_->parts) add_shared_tiles(dp, tiles_rank, impl_->parts.size());
-    if (impl_->parts.size() > 1)
-        for (Impl::Part& dp : impl_->parts) add_hot_rows(dp);
+    add_hot_rows(impl_->parts);
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
 }
@@ -541,7 +543,7 @@ void ResidentTensor::Impl::measure_coo_shape() {
         DeviceArray<unsigned long long> counts(s.rows);
         check(cudaMemset(counts.get(), 0, s.rows * sizeof(unsigned long long)), "clearing the COO row chains");
         check(cudaMemset(longest.get(), 0, sizeof(unsigned long long)), "clearing the COO row chains");
-        coo_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, coo_group, counts.get());
+        row_chain_kernel<<<grid_for(nnz), 256>>>(idx_m, nnz, coo_group, counts.get());
         max_kernel<<<grid_for(s.rows), 256>>>(counts.get(), s.rows, longest.get());
         unsigned long long top = 0;
         longest.download(&top);
@@ -826,20 +828,21 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         std::vector<std::uint64_t*> scratch;
         // the trees' hot rows (MM-CSF's partitions whose leaves or a level between are the mode):
         // their copies one tree after another, summed into the rows after the launch
-        std::vector<std::pair<const HotRemap*, std::uint64_t>> hot_rows;
-        std::uint64_t hot_at = 0;
-        for (const Impl::Part* part : rest)
-            if (const HotRemap* h = hot_remap(*part, mode)) hot_rows.emplace_back(h, hot_at), hot_at += h->copies;
-        float* hot = hot_at ? zeroed_copies(impl_->copies, hot_at * R, 1) : nullptr;
-        hot_at = 0;
+        std::vector<std::pair<const HotRemap*, std::uint64_t>> hot_rows;  // each tree's, where its copies start
+        std::uint64_t hot_total = 0;
         for (const Impl::Part* part : rest) {
-            const Impl::Part& p = *part;
+            const HotRemap* h = hot_remap(*part, mode);
+            hot_rows.emplace_back(h, hot_total);
+            if (h) hot_total += h->copies;
+        }
+        float* hot = hot_total ? zeroed_copies(impl_->copies, hot_total * R, 1) : nullptr;
+        for (std::size_t k = 0; k < rest.size(); ++k) {
+            const Impl::Part& p = *rest[k];
             TeamTree& t = trees.tree[trees.count];
             t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            if (const HotRemap* h = hot_remap(p, mode)) {
+            if (const auto& [h, at] = hot_rows[k]; h) {
                 (t.target == p.meta.levels ? t.leaf : t.anc.p[t.target]) = h->ids.get();
-                t.out_rows = h->bound, t.hot = reinterpret_cast<float4*>(hot + hot_at * R);
-                hot_at += h->copies;
+                t.out_rows = h->bound, t.hot = reinterpret_cast<float4*>(hot + at * R);
             }
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
@@ -850,8 +853,10 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
         for (const auto& [h, at] : hot_rows) {
-            hot_sum_kernel<<<grid_for(std::uint64_t{h->count} * R), 256>>>(
-                h->rows.get(), h->count, static_cast<std::uint32_t>(R), hot + at * R, out_f);
+            if (!h) continue;
+            const auto n = static_cast<std::uint32_t>(h->rows.size());
+            hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256>>>(h->rows.get(), n, static_cast<std::uint32_t>(R),
+                                                                    hot + at * R, out_f);
             check(cudaGetLastError(), "adding the hot rows' copies");
         }
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");

@@ -58,16 +58,21 @@ inline std::uint32_t hot_id(std::uint64_t i, std::uint32_t rows, const HotRow& h
     return static_cast<std::uint32_t>(rows + h.base + (i / kHotSpan) % h.copies);
 }
 
-// The adds each row of a level's array takes, as the device counts them (hot_rows.cuh's
-// hot_chain_kernel): every position at the leaves (runs false); at a level between, a run's
-// first position and one for each 8 of the row's other positions.
+// Positions a flush covers in a long run at a level between (a fiber group of the team kernels,
+// about 8 fibers), or 0 at the leaves, where each position is an add: the `group` the device's
+// count takes (row_chains.cuh's row_chain_kernel, as COO's upload counts its chains).
+constexpr std::uint64_t hot_group(bool runs) { return runs ? 8 : 0; }
+
+// The adds each row of a level's array takes, as the device counts them: at a level between a
+// run's first position and one more for each 8 of the row's positions; at the leaves every position.
 inline std::vector<std::uint64_t> hot_chains(const std::vector<std::uint32_t>& a, bool runs) {
+    const std::uint64_t group = hot_group(runs);
     std::uint64_t bound = 0;
     for (std::uint32_t r : a) bound = std::max<std::uint64_t>(bound, std::uint64_t{r} + 1);
-    std::vector<std::uint64_t> eighths(bound);
-    for (std::size_t i = 0; i < a.size(); ++i) eighths[a[i]] += !runs || i == 0 || a[i - 1] != a[i] ? 8 : 1;
-    for (std::uint64_t& c : eighths) c /= 8;
-    return eighths;
+    std::vector<std::uint64_t> counts(bound);
+    for (std::size_t i = 0; i < a.size(); ++i) counts[a[i]] += (i == 0 || a[i - 1] != a[i] ? group : 0) + 1;
+    for (std::uint64_t& c : counts) c /= std::max<std::uint64_t>(group, 1);
+    return counts;
 }
 
 // The array with its hot rows' positions renumbered to their copies, as hot_rows.cuh's

@@ -8,6 +8,7 @@
 #include "coo_group.hpp"
 #include "float4_math.cuh"
 #include "mttkrp_kernel_args.cuh"
+#include "row_chains.cuh"
 
 namespace tscope::gpu {
 namespace {
@@ -95,37 +96,6 @@ __global__ void __launch_bounds__(256)
         }
         coo_flush<TEAM>(out, g, row, R4, col, acc, stage, mask);
     }
-}
-
-// Per COO mode, the longest fp32 chain of adds the team kernel makes into one row: a row's runs
-// (a flush each) plus its nonzeros / group (a long run flushes once per group). counts[i] +=
-// group per run start and 1 per nonzero of row i (counts zeroed), so counts[i] / group is
-// row i's chain; a warp's nonzeros of one row are added by one lane (a heavy row's millions of
-// nonzeros would otherwise queue on one address).
-
-__global__ void coo_chain_kernel(const std::uint32_t* idx, std::uint64_t nnz, std::uint64_t group,
-                                 unsigned long long* counts) {
-    const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-    const unsigned lane = threadIdx.x % 32;
-    for (std::uint64_t z = thread; z - lane < nnz;
-         z += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {  // warp-uniform
-        const bool in = z < nnz;
-        const unsigned row = in ? idx[z] : 0xffffffffu;
-        const bool start = in && (z == 0 || idx[z - 1] != row);
-        const unsigned peers = __match_any_sync(0xffffffffu, row);
-        const unsigned starts = __ballot_sync(0xffffffffu, start) & peers;
-        if (in && __ffs(peers) - 1 == static_cast<int>(lane))
-            atomicAdd(&counts[row], group * __popc(starts) + __popc(peers));
-    }
-}
-
-template <class T>
-__global__ void max_kernel(const T* a, std::uint64_t n, T* out) {
-    T m = 0;
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
-         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x))
-        m = max(m, a[i]);
-    atomicMax(out, m);
 }
 
 // COO for a mode whose heavy rows' updates the nonzeros' order scatters (nell-2's third mode:

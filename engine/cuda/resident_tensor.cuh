@@ -64,9 +64,9 @@ struct ResidentTensor::Impl {
 // gpu_mttkrp.cu.
 void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::size_t trees);
 
-// A partition's hot rows (hot_rows.cuh) at every level below its root, for a tensor of several
-// trees (MM-CSF's partitions, where a mode is the leaves or a level between of some partition:
-// a single tree's MTTKRPs run at its root). Defined in gpu_mttkrp.cu.
-void add_hot_rows(ResidentTensor::Impl::Part& p);
+// Each partition's hot rows (hot_rows.cuh) at every level below its root, where there are several
+// trees (MM-CSF's partitions, where a mode is the leaves or a level between of some partition: a
+// single tree's MTTKRPs run at its root; none then). Defined in gpu_mttkrp.cu.
+void add_hot_rows(std::vector<ResidentTensor::Impl::Part>& parts);
 
 }  // namespace tscope::gpu
