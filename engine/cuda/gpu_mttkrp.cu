@@ -395,13 +395,14 @@ __global__ void blco_row_count_kernel(BlcoView v, int mode, Count* counts) {
     }
 }
 
-// Per mode, the most nonzeros that add into one output row, counted in `Count`.
+// Per mode, the most nonzeros that add into one output row, counted in `Count`, and the rows past
+// the hot-row limit (each nonzero may be a flush: BLCO's order scatters a row's nonzeros).
 template <class Count>
-std::vector<std::uint64_t> longest_rows_in(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
+void count_rows_in(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
     BlcoView v;
     v.nnz = nnz, v.blocks = a.blocks, v.keys = a.keys.get(), v.block_ptr = a.block_ptr.get();
     for (std::size_t m = 0; m < a.dims.size(); ++m) v.high[m] = a.high[m].get(), v.shift[m] = a.shift[m], v.width[m] = a.width[m];
-    std::vector<std::uint64_t> longest;
+    a.longest_row.clear(), a.hot.clear();
     DeviceArray<Count> top(1);
     for (std::size_t m = 0; m < a.dims.size(); ++m) {
         DeviceArray<Count> counts(a.dims[m]);
@@ -411,16 +412,23 @@ std::vector<std::uint64_t> longest_rows_in(const ResidentTensor::Impl::BlcoArray
         max_kernel<<<grid_for(a.dims[m]), 256>>>(counts.get(), a.dims[m], top.get());
         Count host = 0;
         check(cudaMemcpy(&host, top.get(), sizeof host, cudaMemcpyDeviceToHost), "counting the output rows");
-        longest.push_back(host);
+        a.longest_row.push_back(host);
+        a.hot.emplace_back();
+        if (const std::uint64_t limit = hot_chain_limit(); host > limit) {
+            std::vector<Count> raw(a.dims[m]);
+            counts.download(raw.data());
+            a.hot.back() = upload_hot_slots(std::vector<std::uint64_t>(raw.begin(), raw.end()), limit);
+        }
     }
-    return longest;
 }
 
 // 32-bit counts where no row can reach 2^32 nonzeros (half the memory), else 64-bit (sweep
 // 71a F4: a row of 2^32 wrapped and chose too few fp32 copies).
-std::vector<std::uint64_t> longest_rows(const ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
-    if (nnz < (std::uint64_t{1} << 32)) return longest_rows_in<unsigned>(a, nnz);
-    return longest_rows_in<unsigned long long>(a, nnz);
+void count_rows(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
+    if (nnz < (std::uint64_t{1} << 32))
+        count_rows_in<unsigned>(a, nnz);
+    else
+        count_rows_in<unsigned long long>(a, nnz);
 }
 
 }  // namespace
@@ -436,7 +444,7 @@ ResidentTensor::ResidentTensor(const Blco& b) : impl_(std::make_unique<Impl>()) 
     a->block_ptr = DeviceArray<std::uint64_t>(b.block_ptr, b.blocks + 1);
     for (const std::uint64_t* h : b.high) a->high.emplace_back(h, b.blocks);
     a->blocks = b.blocks, a->shift = b.shift, a->width = b.width, a->dims = b.dims;
-    a->longest_row = longest_rows(*a, b.nnz);
+    count_rows(*a, b.nnz);
     impl_->blco = std::move(a);
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
@@ -447,11 +455,13 @@ ResidentTensor::~ResidentTensor() = default;
 ResidentTensor::ResidentTensor(ResidentTensor&&) noexcept = default;
 
 std::uint64_t ResidentTensor::device_bytes() const {
-    std::uint64_t b = impl_->vals.size() * 4 + impl_->copies.size() * 4;
+    std::uint64_t b = impl_->vals.size() * 4 + (impl_->copies.size() + impl_->hot_copies.size()) * 4;
+    for (const HotSlots& h : impl_->coo_hot) b += h.bytes();
     for (const auto& i : impl_->idx) b += i.size() * 4;
     if (const auto& a = impl_->blco) {
         b += a->keys.size() * 8 + a->vals.size() * 4 + a->block_ptr.size() * 8;
         for (const auto& h : a->high) b += h.size() * 8;
+        for (const HotSlots& h : a->hot) b += h.bytes();
     }
     for (const Impl::Part& p : impl_->parts) {
         b += p.fiber_ptr.size() * 8 + p.leaf.size() * 4 + p.vals.size() * 4;
@@ -530,6 +540,8 @@ void ResidentTensor::Impl::measure_coo_shape() {
     coo_group = coo_group_for(nnz);
     const std::vector<const std::uint32_t*> index = coo_index();
     coo_shape.assign(index.size(), CooModeShape{});
+    coo_hot.clear();
+    coo_hot.resize(index.size());
     DeviceArray<unsigned> largest(1);
     DeviceArray<unsigned long long> longest(1);
     for (std::size_t m = 0; m < index.size() && nnz; ++m) {
@@ -548,6 +560,14 @@ void ResidentTensor::Impl::measure_coo_shape() {
         unsigned long long top = 0;
         longest.download(&top);
         s.longest_chain = top / coo_group;
+        // the rows that take copies of their own where the output's copies do not fit (launch_resident_coo)
+        if (const std::uint64_t limit = hot_chain_limit(); s.longest_chain > limit) {
+            std::vector<unsigned long long> raw(s.rows);
+            counts.download(raw.data());
+            std::vector<std::uint64_t> chains(raw.begin(), raw.end());
+            for (std::uint64_t& c : chains) c /= coo_group;
+            coo_hot[m] = upload_hot_slots(chains, limit);
+        }
     }
 }
 
@@ -646,7 +666,7 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
             constexpr int team = decltype(team_tag)::value;
             auto launch = [&](auto kernel) {
                 kernel<<<grid_for(groups * team), 256, 0, stream>>>(v, group, order, mode, R4, fp4, out4, copies.count,
-                                                                    copies.stride / 4);
+                                                                    copies.stride / 4, copies.hot);
             };
             const bool one = table.blocks == 1 && !blco_generic();
             if (one && order == 3) launch(blco_team_kernel<team, 3, true>);
@@ -671,12 +691,9 @@ constexpr std::uint64_t kChainPerCopy = 1024;
 constexpr std::uint64_t kCopiesBytes = 24ull << 20;
 constexpr unsigned kMaxCopies = 64;
 
-unsigned copies_cap() {
-    static const unsigned cap = [] {
-        const unsigned long v = env_unsigned("TENSORSCOPE_BLCO_COPIES", 0);
-        return v >= 1 ? static_cast<unsigned>(std::min<unsigned long>(v, kMaxCopies)) : kMaxCopies;
-    }();
-    return cap;
+unsigned copies_cap() {  // read at each launch: the tests set it for one check
+    const unsigned long v = env_unsigned("TENSORSCOPE_BLCO_COPIES", 0);
+    return v >= 1 ? static_cast<unsigned>(std::min<unsigned long>(v, kMaxCopies)) : kMaxCopies;
 }
 
 // Copies for an output of `rows` rows whose longest row takes `chain` atomic adds.
@@ -703,6 +720,25 @@ const HotRemap* hot_remap(const ResidentTensor::Impl::Part& p, int mode) {
     for (std::size_t l = 1; l < p.hot.size(); ++l)
         if (p.meta.level_mode[l] == mode && p.hot[l].copies) return &p.hot[l];
     return nullptr;
+}
+
+// The hot rows' copies (R floats each, from `copies`) summed into their rows of out, after the
+// kernels that add into them.
+template <class Out>
+void add_hot_copies(const DeviceArray<HotRow>& rows, std::uint64_t R, const float* copies, Out* out) {
+    const auto n = static_cast<std::uint32_t>(rows.size());
+    hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256>>>(rows.get(), n, static_cast<std::uint32_t>(R), copies, out);
+    check(cudaGetLastError(), "adding the hot rows' copies");
+}
+
+// A mode's hot rows where one output copy is all that fits (null otherwise: the copies keep its
+// chains short, or none is long), their copies zeroed in buf for a launch at rank R.
+const HotSlots* hot_rows_for(const std::vector<HotSlots>& hot, int mode, unsigned copies, std::uint64_t R,
+                             DeviceArray<float>& buf) {
+    const HotSlots* h = &hot[static_cast<std::size_t>(mode)];
+    if (copies != 1 || h->copies == 0) return nullptr;
+    zeroed_copies(buf, h->copies * R, 1);
+    return h;
 }
 
 // out[i] += the copies' sum at i, in fp64.
@@ -746,10 +782,13 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     if (tiles)
         while (key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
     const std::uint64_t n = shape.rows * R;
+    const HotSlots* hot = hot_rows_for(t.coo_hot, mode, o.copies, R, t.hot_copies);
+    if (hot) o.hot = hot->view(t.hot_copies.get());
     if (!out_d) {
         if (o.copies != 1) throw Error("the COO MTTKRP needs its fp64 output for this mode (several output copies)");
         o.f32 = reinterpret_cast<float4*>(out_f), o.stride4 = n / 4;
         launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, t.coo_group, key_bits);
+        if (hot) add_hot_copies(hot->rows, R, t.hot_copies.get(), out_f);
         return;
     }
     float* copies = zeroed_copies(t.copies, n, o.copies);
@@ -757,6 +796,7 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     launch_coo_kernels(t.nnz, order, idx.data(), t.vals.get(), mode, R, factors, o, nullptr, t.coo_group, key_bits);
     sum_copies_kernel<<<grid_for(n), 256>>>(copies, o.copies, n, out_d);
     check(cudaGetLastError(), "summing the output copies");
+    if (hot) add_hot_copies(hot->rows, R, t.hot_copies.get(), out_d);
 }
 
 // Whether the resident COO's team kernels add mode's products at rank R into a single fp32
@@ -774,15 +814,19 @@ bool coo_single_copy(const ResidentTensor::Impl& t, int mode, std::uint64_t R) {
     return copies_for(shape.longest_chain, shape.rows, R) == 1;
 }
 
-void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& copy_buf, std::uint64_t nnz, int mode, std::uint64_t R,
-                 const float* const* factors, float* out_f) {
+void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& copy_buf, DeviceArray<float>& hot_buf,
+                 std::uint64_t nnz, int mode, std::uint64_t R, const float* const* factors, float* out_f) {
     BlcoTable table;
     table.blocks = a.blocks, table.block_ptr = a.block_ptr.get(), table.shift = a.shift, table.width = a.width;
     for (const auto& h : a.high) table.high.push_back(h.get());
     const unsigned count = use_team(R) ? output_copies(a, mode, R) : 1;
     const std::uint64_t group = blco_group_for(nnz, R);
     if (count == 1) {
-        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, {}, group);
+        OutputCopies one;
+        const HotSlots* hot = use_team(R) ? hot_rows_for(a.hot, mode, count, R, hot_buf) : nullptr;
+        if (hot) one.hot = hot->view(hot_buf.get());
+        launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, one, group);
+        if (hot) add_hot_copies(hot->rows, R, hot_buf.get(), out_f);
         return;
     }
     const std::uint64_t n = a.dims[static_cast<std::size_t>(mode)] * R;
@@ -798,7 +842,7 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
 void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* factors, float* out_f, double* out_d) const {
     DeviceScope on(impl_->device);
     if (const auto& a = impl_->blco) {
-        launch_blco(*a, impl_->copies, impl_->nnz, mode, R, factors, out_f);
+        launch_blco(*a, impl_->copies, impl_->hot_copies, impl_->nnz, mode, R, factors, out_f);
         return;
     }
     if (impl_->coo) {
@@ -852,13 +896,8 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-        for (const auto& [h, at] : hot_rows) {
-            if (!h) continue;
-            const auto n = static_cast<std::uint32_t>(h->rows.size());
-            hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256>>>(h->rows.get(), n, static_cast<std::uint32_t>(R),
-                                                                    hot + at * R, out_f);
-            check(cudaGetLastError(), "adding the hot rows' copies");
-        }
+        for (const auto& [h, at] : hot_rows)
+            if (h) add_hot_copies(h->rows, R, hot + at * R, out_f);
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
         return;
     }
@@ -871,8 +910,10 @@ void ResidentTensor::reserve_copies(int mode, std::uint64_t R) const {
     if (!impl_->coo || !use_team(R) || impl_->nnz == 0) return;
     DeviceScope on(impl_->device);
     const CooModeShape& shape = impl_->coo_shape[static_cast<std::size_t>(mode)];
-    const std::uint64_t n = shape.rows * R * copies_for(shape.longest_chain, shape.rows, R);
+    const unsigned copies = copies_for(shape.longest_chain, shape.rows, R);
+    const std::uint64_t n = shape.rows * R * copies;
     if (impl_->copies.size() < n) impl_->copies = DeviceArray<float>(n);
+    hot_rows_for(impl_->coo_hot, mode, copies, R, impl_->hot_copies);
 }
 
 bool ResidentTensor::accumulates_in_double(int mode, std::uint64_t R) const {

@@ -12,6 +12,7 @@
 
 #include "cuda_util.cuh"
 #include "env_switch.hpp"
+#include "hot_out.cuh"
 #include "hot_rows_rule.hpp"
 #include "row_chains.cuh"
 
@@ -52,8 +53,10 @@ __global__ void hot_remap_kernel(const std::uint32_t* a, std::uint64_t n, const 
 // (row_chains.cuh, as COO's upload counts them; downloaded: the rule runs on the host), one to
 // renumber. Where the device has too little
 // free memory for the renumbered array, none.
+inline std::uint64_t hot_chain_limit() { return std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain)); }
+
 inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool runs,
-                               std::uint64_t limit = std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain))) {
+                               std::uint64_t limit = hot_chain_limit()) {
     HotRemap m;
     if (n == 0) return m;
     DeviceArray<unsigned> top(1);
@@ -89,17 +92,43 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
     return m;
 }
 
+// A COO's or BLCO's mode's hot rows (hot_out.cuh): the slot table and the rows, or none (copies
+// 0) where no row's chain passes the limit or the device has too little free memory for the table.
+struct HotSlots {
+    DeviceArray<std::uint32_t> slot;
+    DeviceArray<HotRow> rows;
+    std::uint64_t copies = 0;
+    std::uint64_t bytes() const { return slot.size() * 4 + rows.size() * sizeof(HotRow); }
+    HotOut view(float* copies_buf) const {
+        return copies ? HotOut{slot.get(), rows.get(), reinterpret_cast<float4*>(copies_buf)} : HotOut{};
+    }
+};
+
+// chains[r]: the adds row r takes (counted on the device; the caller downloads them only where
+// the longest passes the limit).
+inline HotSlots upload_hot_slots(const std::vector<std::uint64_t>& chains, std::uint64_t limit = hot_chain_limit()) {
+    HotSlots h;
+    const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
+    if (hot.empty() || free_device_bytes() < 2 * (chains.size() * 4 + hot.size() * sizeof(HotRow))) return h;
+    const std::vector<std::uint32_t> slot = hot_slots(hot, chains.size());
+    h.slot = DeviceArray<std::uint32_t>(slot.data(), slot.size());
+    h.rows = DeviceArray<HotRow>(hot.data(), hot.size());
+    h.copies = hot_copies(hot);
+    return h;
+}
+
 namespace {
 
 // out[row][c] += the sum of the row's copies at column c (in fp64), for each of the n hot rows.
-__global__ void hot_sum_kernel(const HotRow* hot, std::uint32_t n, std::uint32_t R, const float* copies, float* out) {
+template <class Out>
+__global__ void hot_sum_kernel(const HotRow* hot, std::uint32_t n, std::uint32_t R, const float* copies, Out* out) {
     for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < std::uint64_t{n} * R;
          k += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
         const HotRow h = hot[k / R];
         const std::uint64_t c = k % R;
         double s = 0;
         for (std::uint32_t j = 0; j < h.copies; ++j) s += copies[(std::uint64_t{h.base} + j) * R + c];
-        out[std::uint64_t{h.row} * R + c] += static_cast<float>(s);
+        out[std::uint64_t{h.row} * R + c] += static_cast<Out>(s);
     }
 }
 

@@ -1,5 +1,5 @@
-// Which output rows of an MM-CSF partition get fp32 copies of their own, and how a position
-// picks one. Plain C++17, no CUDA, so that the rule is tested on machines without a GPU
+// Which output rows get fp32 copies of their own (an MM-CSF partition's levels below its root;
+// a COO's or BLCO's modes where whole-output copies do not fit), and how an add picks one. Plain C++17, no CUDA, so that the rule is tested on machines without a GPU
 // (tests/engine/cuda/test_hot_rows_rule.cpp); hot_rows.cuh applies it on the device.
 // Private to the engine.
 //
@@ -10,7 +10,9 @@
 // (docs/bench/scripts/fp32_chain_model.cpp, docs/bench/cpu-hot-rows-del4d.json: the shape's
 // heaviest mode-2 row, 7,447,840 nonzeros, each term added in fp32 in file order, hashed U(0,1)
 // factors) gives 1.3e-2 for the one chain, and split round-robin over copies:
-// chains of 465K 2.3e-4, 116K 4.1e-5, 29K 6.3e-6, 7.3K 7.8e-7, 1.8K 7.7e-8.
+// chains of 465K 2.3e-4, 116K 4.1e-5, 29K 6.3e-6, 7.3K 7.8e-7, 1.8K 7.7e-8. The same standing
+// had delicious-4d's COO 2.5e-5 to 5.2e-5 from cpu-ref on modes 1-3 and its BLCO 5.4e-4 on mode
+// 1: their output copies (gpu_mttkrp.cu's copies_for) fit 24 MB only for outputs of 3 MB and less.
 #pragma once
 
 #include <algorithm>
@@ -63,16 +65,22 @@ inline std::uint32_t hot_id(std::uint64_t i, std::uint32_t rows, const HotRow& h
 // count takes (row_chains.cuh's row_chain_kernel, as COO's upload counts its chains).
 constexpr std::uint64_t hot_group(bool runs) { return runs ? 8 : 0; }
 
-// The adds each row of a level's array takes, as the device counts them: at a level between a
-// run's first position and one more for each 8 of the row's positions; at the leaves every position.
-inline std::vector<std::uint64_t> hot_chains(const std::vector<std::uint32_t>& a, bool runs) {
-    const std::uint64_t group = hot_group(runs);
+// The adds each row of an index array takes where a run of one row flushes once and a long run
+// once more for each `group` of its positions, as row_chains.cuh's row_chain_kernel counts them
+// (COO's teams: coo_group.hpp's group); group 0: every position is an add.
+inline std::vector<std::uint64_t> row_chains(const std::vector<std::uint32_t>& a, std::uint64_t group) {
     std::uint64_t bound = 0;
     for (std::uint32_t r : a) bound = std::max<std::uint64_t>(bound, std::uint64_t{r} + 1);
     std::vector<std::uint64_t> counts(bound);
     for (std::size_t i = 0; i < a.size(); ++i) counts[a[i]] += (i == 0 || a[i - 1] != a[i] ? group : 0) + 1;
     for (std::uint64_t& c : counts) c /= std::max<std::uint64_t>(group, 1);
     return counts;
+}
+
+// The adds each row of a tree level's array takes: at a level between a run's first position and
+// one more for each 8 of the row's positions; at the leaves every position.
+inline std::vector<std::uint64_t> hot_chains(const std::vector<std::uint32_t>& a, bool runs) {
+    return row_chains(a, hot_group(runs));
 }
 
 // The array with its hot rows' positions renumbered to their copies, as hot_rows.cuh's
@@ -89,6 +97,16 @@ inline std::vector<std::uint32_t> hot_ids(const std::vector<std::uint32_t>& a, b
     for (std::size_t i = 0; i < a.size(); ++i)
         if (const HotRow* h = slot[a[i]]) out[i] = hot_id(i, bound, *h);
     return out;
+}
+
+// COO and BLCO (hot_out.cuh): their index arrays serve every mode, so a hot row's adds are
+// not renumbered but looked up: slot[row] is the row's number among the hot rows, or kColdRow.
+constexpr std::uint32_t kColdRow = 0xffffffffu;
+
+inline std::vector<std::uint32_t> hot_slots(const std::vector<HotRow>& hot, std::uint64_t rows) {
+    std::vector<std::uint32_t> slot(rows, kColdRow);
+    for (std::size_t s = 0; s < hot.size(); ++s) slot[hot[s].row] = static_cast<std::uint32_t>(s);
+    return slot;
 }
 
 }  // namespace tscope::gpu

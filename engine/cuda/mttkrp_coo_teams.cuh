@@ -7,6 +7,7 @@
 #include <cub/block/block_radix_sort.cuh>
 #include "coo_group.hpp"
 #include "float4_math.cuh"
+#include "hot_out.cuh"
 #include "mttkrp_kernel_args.cuh"
 #include "row_chains.cuh"
 
@@ -42,11 +43,14 @@ __device__ inline void flush_row(double* out, std::uint64_t row, std::uint64_t R
 // chunk's), or with sm_90's fp32 vector atomics into output copy `unit % copies` (the resident
 // tensor's; launch_resident_coo sums the copies in fp64). Copies spread a heavy row's adds over C
 // addresses and cut its fp32 chains to a C-th, as BLCO's do (launch_blco).
+// Where those copies do not fit (gpu_mttkrp.cu's copies_for: one copy), the mode's hot rows
+// (hot_out.cuh) take copies of their own: rows past kHotChain adds.
 struct CooOut {
     double* f64 = nullptr;
     float4* f32 = nullptr;
     unsigned copies = 1;
     std::uint64_t stride4 = 0;  // float4s from one copy to the next
+    HotOut hot;                 // f32 only
 };
 
 template <int TEAM>
@@ -56,7 +60,9 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
         flush_row<TEAM>(o.f64, row, 4ull * R4, col, acc, stage, mask);
         return;
     }
-    if (col < R4) atomic_add4(o.f32 + (unit % o.copies) * o.stride4 + row * R4 + col, acc);
+    if (col >= R4) return;
+    float4* hot = hot_target(o.hot, row, unit, R4);
+    atomic_add4((hot ? hot : o.f32 + (unit % o.copies) * o.stride4 + row * R4) + col, acc);
 }
 
 template <int TEAM>

@@ -8,6 +8,7 @@
 
 #include "coo_group.hpp"
 #include "gpu_mttkrp.hpp"
+#include "hot_out.cuh"
 
 namespace tscope::gpu {
 
@@ -42,9 +43,11 @@ struct BlcoTable {
 };
 // copies > 1: out holds that many outputs, `stride` floats apart, and group g of nonzeros adds
 // into copy g % copies (the resident kernel's way to keep fp32 sums short; see gpu_mttkrp.cu).
+// hot: where one copy is all that fits, the mode's hot rows' own copies (hot_out.cuh).
 struct OutputCopies {
     unsigned count = 1;
     std::uint64_t stride = 0;
+    HotOut hot;
 };
 // `group`: nonzeros a team walks (coo_group.hpp; the resident tensor's sized to it, a streamed
 // chunk's kCooGroup, its one fp32 output having no copies to bound a row's adds).

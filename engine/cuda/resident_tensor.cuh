@@ -23,6 +23,8 @@ struct ResidentTensor::Impl {
     std::vector<CooModeShape> coo_shape;          // COO, per mode (measure_coo_shape)
     std::uint64_t coo_group = 0;                  // COO: nonzeros per team (measure_coo_shape)
     DeviceArray<float> copies;                    // COO, BLCO: the launches' output copies (grown on demand)
+    std::vector<HotSlots> coo_hot;                // COO, per mode: its hot rows (measure_coo_shape)
+    DeviceArray<float> hot_copies;                // COO, BLCO: the hot rows' copies (grown on demand)
     // COO: the index arrays' device pointers, one per mode
     std::vector<const std::uint32_t*> coo_index() const {
         std::vector<const std::uint32_t*> out;
@@ -51,6 +53,7 @@ struct ResidentTensor::Impl {
         std::vector<unsigned> shift, width;
         std::vector<std::uint64_t> dims;
         std::vector<std::uint64_t> longest_row;  // per mode: the most nonzeros of one output row
+        std::vector<HotSlots> hot;               // per mode: rows past kHotChain nonzeros
     };
     std::unique_ptr<BlcoArrays> blco;
 };

@@ -80,6 +80,29 @@ private Q_SLOTS:
         QCOMPARE(hot_chains(alternating, true)[1], std::uint64_t{562});   // 500 runs, 500 / 8 more
     }
 
+    // COO's chains at its teams' group (128 nonzeros): a slice of 100,000 nonzeros in one run is
+    // 1 + 100,000 / 128 = 782 adds; rows 1 and 5 alternate over 10,000 positions, each a run, so
+    // 5,000 x 129 / 128 = 5,039 adds each. Past a limit of 1,000 rows 1 and 5 are hot, past 700
+    // row 2 too; the slots name each hot row's number.
+    void cooChainsAndSlots() {
+        std::vector<std::uint32_t> a(100000, 2);
+        for (int i = 0; i < 10000; ++i) a.push_back(i % 2 ? 5 : 1);
+        const std::vector<std::uint64_t> chains = row_chains(a, 128);
+        QCOMPARE(chains.size(), std::size_t{6});
+        QCOMPARE(chains[2], std::uint64_t{782});
+        QCOMPARE(chains[5], std::uint64_t{5000 * 129 / 128});
+        const std::vector<HotRow> hot = plan_hot_rows(chains, 1000);
+        QCOMPARE(hot.size(), std::size_t{2});
+        QCOMPARE(hot[1].row, 5u);
+        const std::vector<HotRow> hot2 = plan_hot_rows(chains, 700);
+        QCOMPARE(hot2.size(), std::size_t{3});
+        const std::vector<std::uint32_t> slot = hot_slots(hot2, chains.size());
+        QCOMPARE(slot[0], kColdRow);
+        QCOMPARE(slot[2], 1u);
+        QCOMPARE(hot2[slot[5]].row, 5u);
+        QCOMPARE(hot2[slot[2]].copies, 2u);  // ceil(782 / 700)
+    }
+
     // Copy ids follow the rows' in 32-bit arrays: none where rows and copies would pass 2^32.
     void copiesThatWouldNotFitAreNone() {
         std::vector<std::uint64_t> chains(8, 0);

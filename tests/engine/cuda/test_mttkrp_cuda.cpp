@@ -149,6 +149,27 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::MMCSF, t, {}), {32, 16}, 80);
     }
 
+    // COO and BLCO where one output copy is all that fits (TENSORSCOPE_BLCO_COPIES=1 here; on
+    // delicious-4d's shape every mode's output is past 24 MB, and session 86's standing had COO
+    // 2.5e-5 to 5.2e-5 and BLCO 5.4e-4 from cpu-ref): rows past the chain limit add into copies
+    // of their own (engine/cuda/hot_out.cuh). BLCO's mode 1 here has rows of 250,000 nonzeros
+    // (one fp32 output: above 1e-5, blcoLongRowsStayAccurate) and stays within 1e-5 at the
+    // default limit; at a limit of 16 nearly every row is hot, and every format agrees with the
+    // oracle on orders 3 and 4 and Last.fm, and COO's team and tile kernels within 1e-5.
+    void cooAndBlcoHotRowsStayAccurate() {
+        const ScopedEnv one("TENSORSCOPE_BLCO_COPIES", "1");
+        const CooTensor t = tstest::random_tensor({4, 3000, 2500}, 1000000, 12, Distribution::Uniform);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {32, 16}, 70);
+        check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32}, 71);
+        const ScopedEnv low("TENSORSCOPE_HOT_CHAIN", "16");
+        check_small_trees_and_lastfm(700);
+        const CooTensor p = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
+        for (const char* kernel : {"team", "tile"}) {
+            const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
+            check_every_mode_within_1e5(p, *build_format(FormatKind::COO, p, {}), {32, 12}, 72);
+        }
+    }
+
     // The device's renumbering of a tree level's hot rows (its warp-aggregated counts, the
     // renumbering kernel) leaves exactly the ids the host rule gives, at the leaves and at a
     // level between, on a skewed array in tree order (runs) and shuffled, at three limits.
