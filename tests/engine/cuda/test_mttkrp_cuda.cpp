@@ -97,6 +97,25 @@ void check_every_mode_within_1e5(const CooTensor& t, const SparseFormat& f, std:
     }
 }
 
+// BLCO of a 5-mode tensor whose keys need blocks, at ranks 16 (team kernel) and 7 (warp
+// kernel), against the oracle within 1e-4 on every mode.
+void check_blco_blocks() {
+    const CooTensor t = tstest::random_tensor({30000, 20000, 25000, 22000, 31000}, 20000, 8, Distribution::PowerLaw);
+    const auto f = build_format(FormatKind::BLCO, t, {});
+    QVERIFY(f->parameters().back().second != "1");  // several blocks
+    for (std::uint64_t rank : {16, 7}) {
+        std::vector<DenseMatrix> factors;
+        for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), rank, 90 + std::uint64_t(m)));
+        for (int mode = 0; mode < t.order(); ++mode) {
+            DenseMatrix ref(t.dim(mode), rank), out(t.dim(mode), rank);
+            mttkrp_reference(t, mode, factors, ref);
+            mttkrp(Backend::Cuda, *f, mode, factors, out);
+            QVERIFY2(max_relative_error(out, ref) <= 1e-4,
+                     qPrintable(QString("mode %1 rank %2").arg(mode + 1).arg(rank)));
+        }
+    }
+}
+
 }  // namespace
 
 class TestMttkrpCuda : public QObject {
@@ -108,21 +127,7 @@ private Q_SLOTS:
     // BLCO with blocks: five modes of 15 bits need 75, so 11 high bits go to the blocks; the
     // kernels find each nonzero's block (the team kernel once per group, the warp kernel per
     // nonzero) and agree with the oracle.
-    void blcoBlocksOnTheGpu() {
-        const CooTensor t = tstest::random_tensor({30000, 20000, 25000, 22000, 31000}, 20000, 8, Distribution::PowerLaw);
-        const auto f = build_format(FormatKind::BLCO, t, {});
-        QVERIFY(f->parameters().back().second != "1");  // several blocks
-        for (std::uint64_t rank : {16, 7}) {
-            std::vector<DenseMatrix> factors;
-            for (int m = 0; m < t.order(); ++m) factors.push_back(random_matrix(t.dim(m), rank, 90 + std::uint64_t(m)));
-            for (int mode = 0; mode < t.order(); ++mode) {
-                DenseMatrix ref(t.dim(mode), rank), out(t.dim(mode), rank);
-                mttkrp_reference(t, mode, factors, ref);
-                mttkrp(Backend::Cuda, *f, mode, factors, out);
-                QVERIFY2(max_relative_error(out, ref) <= 1e-4, qPrintable(QString("mode %1 rank %2").arg(mode + 1).arg(rank)));
-            }
-        }
-    }
+    void blcoBlocksOnTheGpu() { check_blco_blocks(); }
 
     // Rows of about 250,000 nonzeros (mode 1 has 4 indices): the resident BLCO kernel spreads
     // each row's updates over output copies summed in fp64, so its fp32 chains stay short. A
@@ -155,7 +160,8 @@ private Q_SLOTS:
     // of their own (engine/cuda/hot_out.cuh). BLCO's mode 1 here has rows of 250,000 nonzeros
     // (one fp32 output: above 1e-5, blcoLongRowsStayAccurate) and stays within 1e-5 at the
     // default limit; at a limit of 16 nearly every row is hot, and every format agrees with the
-    // oracle on orders 3 and 4 and Last.fm, and COO's team and tile kernels within 1e-5.
+    // oracle on orders 3 and 4 and Last.fm, BLCO with blocks too, and COO's team and tile
+    // kernels within 1e-5.
     void cooAndBlcoHotRowsStayAccurate() {
         const ScopedEnv one("TENSORSCOPE_BLCO_COPIES", "1");
         const CooTensor t = tstest::random_tensor({4, 3000, 2500}, 1000000, 12, Distribution::Uniform);
@@ -163,6 +169,7 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32}, 71);
         const ScopedEnv low("TENSORSCOPE_HOT_CHAIN", "16");
         check_small_trees_and_lastfm(700);
+        check_blco_blocks();  // the generic team kernel's flushes (several blocks)
         const CooTensor p = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
         for (const char* kernel : {"team", "tile"}) {
             const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
