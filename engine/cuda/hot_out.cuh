@@ -1,5 +1,5 @@
 // Where a COO or BLCO team adds a run of a hot row (hot_rows_rule.hpp): the resident tensor's
-// index arrays serve every mode, so hot rows are looked up per flush (slot[row]) instead of
+// index arrays serve every mode, so hot rows are looked up per flush (hot_slot) instead of
 // renumbered as MM-CSF's levels are (hot_rows.cuh's HotRemap). Private to engine/cuda.
 #pragma once
 
@@ -10,9 +10,10 @@
 
 namespace tscope::gpu {
 
-// Device pointers; slot null: no hot rows (every flush adds into the output itself).
+// Device pointers; bits null: no hot rows (every flush adds into the output itself).
 struct HotOut {
-    const std::uint32_t* slot = nullptr;  // per output row: its number among `rows`, or kColdRow
+    const std::uint32_t* bits = nullptr;  // hot_rows_rule.hpp's HotBitmap
+    const std::uint32_t* before = nullptr;
     const HotRow* rows = nullptr;
     float4* copies = nullptr;  // the hot rows' copies, R4 float4s each, summed after (hot_sum_kernel)
 };
@@ -20,8 +21,8 @@ struct HotOut {
 // The copy that a team's group `unit` adds hot row `row` into (its groups go round the row's
 // copies, so each takes about chain / copies of its adds), or null where the row is cold.
 __device__ inline float4* hot_target(const HotOut& h, std::uint64_t row, std::uint64_t unit, std::uint32_t R4) {
-    if (!h.slot) return nullptr;
-    const std::uint32_t s = h.slot[row];
+    if (!h.bits) return nullptr;
+    const std::uint32_t s = hot_slot(h.bits, h.before, row);
     if (s == kColdRow) return nullptr;
     const HotRow r = h.rows[s];
     return h.copies + (std::uint64_t{r.base} + unit % r.copies) * R4;

@@ -92,15 +92,15 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
     return m;
 }
 
-// A COO's or BLCO's mode's hot rows (hot_out.cuh): the slot table and the rows, or none (copies
-// 0) where no row's chain passes the limit or the device has too little free memory for the table.
+// A COO's or BLCO's mode's hot rows (hot_out.cuh): their bitmap and the rows, or none (copies
+// 0) where no row's chain passes the limit or the device has too little free memory for them.
 struct HotSlots {
-    DeviceArray<std::uint32_t> slot;
+    DeviceArray<std::uint32_t> bits, before;
     DeviceArray<HotRow> rows;
     std::uint64_t copies = 0;
-    std::uint64_t bytes() const { return slot.size() * 4 + rows.size() * sizeof(HotRow); }
+    std::uint64_t bytes() const { return (bits.size() + before.size()) * 4 + rows.size() * sizeof(HotRow); }
     HotOut view(float* copies_buf) const {
-        return copies ? HotOut{slot.get(), rows.get(), reinterpret_cast<float4*>(copies_buf)} : HotOut{};
+        return copies ? HotOut{bits.get(), before.get(), rows.get(), reinterpret_cast<float4*>(copies_buf)} : HotOut{};
     }
 };
 
@@ -109,9 +109,10 @@ struct HotSlots {
 inline HotSlots upload_hot_slots(const std::vector<std::uint64_t>& chains, std::uint64_t limit = hot_chain_limit()) {
     HotSlots h;
     const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
-    if (hot.empty() || free_device_bytes() < 2 * (chains.size() * 4 + hot.size() * sizeof(HotRow))) return h;
-    const std::vector<std::uint32_t> slot = hot_slots(hot, chains.size());
-    h.slot = DeviceArray<std::uint32_t>(slot.data(), slot.size());
+    if (hot.empty() || free_device_bytes() < 2 * (chains.size() / 4 + 8 + hot.size() * sizeof(HotRow))) return h;
+    const HotBitmap m = hot_bitmap(hot, chains.size());
+    h.bits = DeviceArray<std::uint32_t>(m.bits.data(), m.bits.size());
+    h.before = DeviceArray<std::uint32_t>(m.before.data(), m.before.size());
     h.rows = DeviceArray<HotRow>(hot.data(), hot.size());
     h.copies = hot_copies(hot);
     return h;

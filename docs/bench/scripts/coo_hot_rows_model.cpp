@@ -1,7 +1,7 @@
 // Host model (session 87): what engine/cuda/hot_rows_rule.hpp makes of a resident COO's and BLCO's
 // modes, as measure_coo_shape and count_rows (gpu_mttkrp.cu) count them on the device: per mode
 // the rows, the longest chain of adds (COO: the sorted order's runs plus nonzeros over the teams'
-// group; BLCO: a row's nonzeros), hot rows, their copies and the slot table's bytes.
+// group; BLCO: a row's nonzeros), hot rows, their copies and the lookup bitmap's bytes.
 // Build: as hot_rows_model.cpp. Run: coo_hot_rows_model TENSOR.tsb [GROUP] (GROUP: COO's teams'
 // nonzeros, coo_group.hpp's kCooGroup by default, what a 140M-nonzero tensor takes on an H100).
 #include <tscope/io/tensor_io.hpp>
@@ -19,9 +19,9 @@ using namespace tscope;
 static void report(const char* what, int mode, const std::vector<std::uint64_t>& chains) {
     const auto hot = gpu::plan_hot_rows(chains);
     const std::uint64_t top = chains.empty() ? 0 : *std::max_element(chains.begin(), chains.end());
-    std::printf("%s mode %d: %zu rows, longest chain %llu, %zu hot rows, %llu copies, slots %.1f MB\n", what, mode + 1,
+    std::printf("%s mode %d: %zu rows, longest chain %llu, %zu hot rows, %llu copies, bitmap %.2f MB\n", what, mode + 1,
                 chains.size(), (unsigned long long)top, hot.size(), (unsigned long long)gpu::hot_copies(hot),
-                hot.empty() ? 0.0 : chains.size() * 4 / 1e6);
+                hot.empty() ? 0.0 : (chains.size() + 31) / 32 * 8 / 1e6);
 }
 
 int main(int argc, char** argv) {

@@ -96,11 +96,40 @@ private Q_SLOTS:
         QCOMPARE(hot[1].row, 5u);
         const std::vector<HotRow> hot2 = plan_hot_rows(chains, 700);
         QCOMPARE(hot2.size(), std::size_t{3});
-        const std::vector<std::uint32_t> slot = hot_slots(hot2, chains.size());
-        QCOMPARE(slot[0], kColdRow);
-        QCOMPARE(slot[2], 1u);
-        QCOMPARE(hot2[slot[5]].row, 5u);
-        QCOMPARE(hot2[slot[2]].copies, 2u);  // ceil(782 / 700)
+        const HotBitmap m = hot_bitmap(hot2, chains.size());
+        QCOMPARE(hot_slot(m.bits.data(), m.before.data(), 0), kColdRow);
+        QCOMPARE(hot_slot(m.bits.data(), m.before.data(), 2), 1u);
+        QCOMPARE(hot2[hot_slot(m.bits.data(), m.before.data(), 5)].row, 5u);
+        QCOMPARE(hot2[hot_slot(m.bits.data(), m.before.data(), 2)].copies, 2u);  // ceil(782 / 700)
+    }
+
+    // The bitmap's lookup names every hot row's number and no other row, over many words: rows
+    // hot at random (about one in 7, whole words of them and empty words among them), the last
+    // word partial.
+    void bitmapNamesEachHotRow() {
+        const std::uint64_t rows = 10'000'003;
+        std::vector<std::uint64_t> chains(rows, 1);
+        std::uint64_t x = 99;
+        for (std::uint64_t r = 0; r < rows; ++r) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            if ((x >> 60) < 2 || (r >= 64 && r < 128)) chains[r] = 100 + (x >> 50) % 1000;
+        }
+        chains[rows - 1] = 5000;
+        const std::vector<HotRow> hot = plan_hot_rows(chains, 50);
+        const HotBitmap m = hot_bitmap(hot, rows);
+        QCOMPARE(m.bits.size(), std::size_t{(rows + 31) / 32});
+        std::size_t next = 0;
+        for (std::uint64_t r = 0; r < rows; ++r) {
+            const std::uint32_t s = hot_slot(m.bits.data(), m.before.data(), r);
+            if (next < hot.size() && hot[next].row == r) {
+                if (s != next) QFAIL(qPrintable(QString("row %1: %2, not %3").arg(r).arg(s).arg(next)));
+                ++next;
+            } else if (s != kColdRow) {
+                QFAIL(qPrintable(QString("cold row %1 named %2").arg(r).arg(s)));
+            }
+        }
+        QCOMPARE(next, hot.size());
+        QVERIFY(hot.size() > rows / 10);
     }
 
     // Copy ids follow the rows' in 32-bit arrays: none where rows and copies would pass 2^32.
