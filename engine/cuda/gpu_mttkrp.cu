@@ -774,16 +774,17 @@ void launch_resident_coo(ResidentTensor::Impl& t, int mode, std::uint64_t R, con
     }
     const CooModeShape& shape = t.coo_shape[static_cast<std::size_t>(mode)];
     o.copies = copies_for(shape.longest_chain, shape.rows, R);
-    // the tile sort where the copies leave the team kernel's chains long (TENSORSCOPE_COO_KERNEL=team|tile
-    // forces one, for comparisons)
+    const HotSlots* hot = hot_rows_for(t.coo_hot, mode, o.copies, R, t.hot_copies);
+    if (hot) o.hot = hot->view(t.hot_copies.get());
+    // the tile sort where the copies leave the team kernel's chains long; not where hot rows cut
+    // them (its sort was for their accuracy; it is slower where rows are not scattered, such as a
+    // COO's first mode, sorted already). TENSORSCOPE_COO_KERNEL=team|tile forces one, for comparisons.
     const char* force = std::getenv("TENSORSCOPE_COO_KERNEL");
-    const bool tiles = force ? std::string(force) == "tile" : shape.longest_chain / o.copies > kMaxCooChain;
+    const bool tiles = force ? std::string(force) == "tile" : !hot && shape.longest_chain / o.copies > kMaxCooChain;
     int key_bits = 0;  // all ones in key_bits exceed every row, so a tile's padding sorts last
     if (tiles)
         while (key_bits < 32 && (std::uint64_t{1} << key_bits) - 1 < shape.rows) ++key_bits;
     const std::uint64_t n = shape.rows * R;
-    const HotSlots* hot = hot_rows_for(t.coo_hot, mode, o.copies, R, t.hot_copies);
-    if (hot) o.hot = hot->view(t.hot_copies.get());
     if (!out_d) {
         if (o.copies != 1) throw Error("the COO MTTKRP needs its fp64 output for this mode (several output copies)");
         o.f32 = reinterpret_cast<float4*>(out_f), o.stride4 = n / 4;

@@ -53,15 +53,18 @@ struct CooOut {
     HotOut hot;                 // f32 only
 };
 
+// unit: the walk's group (its output copy); hot_unit: what picks a hot row's copy (the team
+// kernel's group; the tile kernel's tile, since a row that sorts into the same share of every
+// tile would otherwise keep to the copies that share's number picks).
 template <int TEAM>
-__device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint64_t row, std::uint32_t R4,
-                                 std::uint32_t col, float4 acc, float4* stage, unsigned mask) {
+__device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint64_t hot_unit, std::uint64_t row,
+                                 std::uint32_t R4, std::uint32_t col, float4 acc, float4* stage, unsigned mask) {
     if (o.f64) {
         flush_row<TEAM>(o.f64, row, 4ull * R4, col, acc, stage, mask);
         return;
     }
     if (col >= R4) return;
-    float4* hot = hot_target(o.hot, row, unit, R4);
+    float4* hot = hot_target(o.hot, row, hot_unit, R4);
     atomic_add4((hot ? hot : o.f32 + (unit % o.copies) * o.stride4 + row * R4) + col, acc);
 }
 
@@ -94,13 +97,13 @@ __global__ void __launch_bounds__(256)
             }
             const std::uint64_t r = out_idx[z];
             if (r != row) {
-                coo_flush<TEAM>(out, g, row, R4, col, acc, stage, mask);
+                coo_flush<TEAM>(out, g, g, row, R4, col, acc, stage, mask);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);
                 row = r;
             }
             add4(acc, v);
         }
-        coo_flush<TEAM>(out, g, row, R4, col, acc, stage, mask);
+        coo_flush<TEAM>(out, g, g, row, R4, col, acc, stage, mask);
     }
 }
 
@@ -175,14 +178,14 @@ __global__ void __launch_bounds__(kCooTileThreads)
                     if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
             }
             if (r != row) {
-                coo_flush<TEAM>(out, unit, row, R4, col, acc, stage, mask);
+                coo_flush<TEAM>(out, unit, t, row, R4, col, acc, stage, mask);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);
                 row = r;
             }
             add4(acc, v);
             any = true;
         }
-        if (any) coo_flush<TEAM>(out, unit, row, R4, col, acc, stage, mask);
+        if (any) coo_flush<TEAM>(out, unit, t, row, R4, col, acc, stage, mask);
     }
 }
 

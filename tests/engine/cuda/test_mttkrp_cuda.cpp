@@ -159,21 +159,32 @@ private Q_SLOTS:
     // 2.5e-5 to 5.2e-5 and BLCO 5.4e-4 from cpu-ref): rows past the chain limit add into copies
     // of their own (engine/cuda/hot_out.cuh). BLCO's mode 1 here has rows of 250,000 nonzeros
     // (one fp32 output: above 1e-5, blcoLongRowsStayAccurate) and stays within 1e-5 at the
-    // default limit; at a limit of 16 nearly every row is hot, and every format agrees with the
-    // oracle on orders 3 and 4 and Last.fm, BLCO with blocks too, and COO's team and tile
-    // kernels within 1e-5.
+    // default limit, its upload holding the hot rows' bitmaps (more device bytes than with no
+    // row hot; COO's too at a limit of 16). At a limit of 16 nearly every row is hot, and every
+    // format agrees with the oracle on orders 3 and 4 and Last.fm, BLCO with blocks too, and
+    // COO's team kernel (its default where hot rows apply) and tile kernel within 1e-5.
     void cooAndBlcoHotRowsStayAccurate() {
         const ScopedEnv one("TENSORSCOPE_BLCO_COPIES", "1");
         const CooTensor t = tstest::random_tensor({4, 3000, 2500}, 1000000, 12, Distribution::Uniform);
         check_every_mode_within_1e5(t, *build_format(FormatKind::BLCO, t, {}), {32, 16}, 70);
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32}, 71);
+        const CooTensor p = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
+        const auto coo = build_format(FormatKind::COO, p, {});
+        const auto blco = build_format(FormatKind::BLCO, t, {});
+        std::uint64_t coo_bytes = 0, blco_bytes = 0;  // the uploads without hot rows
+        {
+            const ScopedEnv none("TENSORSCOPE_HOT_CHAIN", "1000000000");
+            coo_bytes = mttkrp_cuda_upload(*coo)->device_bytes();
+            blco_bytes = mttkrp_cuda_upload(*blco)->device_bytes();
+        }
+        QVERIFY(mttkrp_cuda_upload(*blco)->device_bytes() > blco_bytes);  // rows of 250,000 hot by default
         const ScopedEnv low("TENSORSCOPE_HOT_CHAIN", "16");
+        QVERIFY(mttkrp_cuda_upload(*coo)->device_bytes() > coo_bytes);  // the bitmaps and rows, each mode
         check_small_trees_and_lastfm(700);
         check_blco_blocks();  // the generic team kernel's flushes (several blocks)
-        const CooTensor p = tstest::random_tensor({50, 3000, 1024}, 200003, 21, Distribution::PowerLaw);
         for (const char* kernel : {"team", "tile"}) {
             const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
-            check_every_mode_within_1e5(p, *build_format(FormatKind::COO, p, {}), {32, 12}, 72);
+            check_every_mode_within_1e5(p, *coo, {32, 12}, 72);
         }
     }
 
