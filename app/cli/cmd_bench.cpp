@@ -95,6 +95,7 @@ Json row_json(const BenchResult& r) {
     if (r.max_rel_error) row["check_passed"] = !check_failed(r);
     if (!r.error.empty()) row["error"] = r.error;
     if (r.vector_packed) row["vector_packed"] = r.vector_packed;
+    if (r.hot_rows) row["hot_rows"] = r.hot_rows, row["hot_copies"] = r.hot_copies;
     if (r.gpus) {
         row["gpus"] = r.gpus, row["per_gpu_nnz"] = r.per_gpu_nnz;
         row["kernel_s"] = r.kernel_s, row["collective_s"] = r.collective_s;

@@ -140,6 +140,7 @@ public:
     virtual const DenseMatrix* output() const { return nullptr; }
     // SpTV on cuda: the vector's entries the prepared run packs ahead of it.
     virtual std::uint64_t vector_packed() const { return 0; }
+    virtual HotRowUse hot_rows(int) const { return {}; }
     // The GPU kernels to compare for a (backend, format), each run as its own row; {""}: one.
     virtual std::vector<std::string> variants(Backend, FormatKind) const { return {""}; }
     // cuda MTTKRP: the prepared run's traffic where it goes over shared-memory tiles.
@@ -242,6 +243,7 @@ public:
     std::optional<SharedTileTraffic> shared_tiles(int mode) const override {
         return plan_ ? plan_->shared_tiles(mode, req_.rank) : std::nullopt;
     }
+    HotRowUse hot_rows(int mode) const override { return plan_ ? plan_->hot_rows(mode, req_.rank) : HotRowUse{}; }
 
 private:
     DenseMatrix out_;
@@ -618,6 +620,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();
+                    const HotRowUse hot = kernel->hot_rows(mode);
+                    row.hot_rows = hot.rows, row.hot_copies = hot.copies;
                     if (request.check) row.max_rel_error = kernel->error(mode, control);
                     if (const DenseMatrix* out = kernel->output();
                         out && request.keep_outputs && kept.insert(mode).second)

@@ -907,6 +907,29 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
                             factors, out_f, nullptr);
 }
 
+ResidentTensor::HotRowUse ResidentTensor::hot_rows(int mode, std::uint64_t R) const {
+    HotRowUse use;
+    auto add = [&](const DeviceArray<HotRow>& rows, std::uint64_t copies) {
+        use.rows += rows.size(), use.copies += copies;
+    };
+    const auto m = static_cast<std::size_t>(mode);
+    if (!use_team(R)) return use;  // the warp kernels add into the one output
+    if (const auto& a = impl_->blco) {
+        if (output_copies(*a, mode, R) == 1) add(a->hot[m].rows, a->hot[m].copies);
+    } else if (impl_->coo) {
+        const CooModeShape& shape = impl_->coo_shape[m];
+        if (impl_->nnz && copies_for(shape.longest_chain, shape.rows, R) == 1)
+            add(impl_->coo_hot[m].rows, impl_->coo_hot[m].copies);
+    } else {  // as launch() chooses: the trees in one launch, those whose tiles run this mode aside
+        std::size_t rest = 0;
+        for (const Impl::Part& p : impl_->parts) rest += !(p.tiles && shared_tiles_apply(*p.tiles, mode, R));
+        if (rest <= kMaxTrees)
+            for (const Impl::Part& p : impl_->parts)
+                if (const HotRemap* h = hot_remap(p, mode)) add(h->rows, h->copies);
+    }
+    return use;
+}
+
 void ResidentTensor::reserve_copies(int mode, std::uint64_t R) const {
     if (!impl_->coo || !use_team(R) || impl_->nnz == 0) return;
     DeviceScope on(impl_->device);

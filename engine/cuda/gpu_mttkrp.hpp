@@ -167,6 +167,13 @@ public:
         std::uint64_t blocks = 0, block_bytes = 0, row_adds = 0, nonzeros = 0;
     };
     TileTraffic shared_tiles(int mode, std::uint64_t R) const;
+    // The output rows that mode's launch at rank R adds into fp32 copies of their own (hot rows:
+    // hot_rows_rule.hpp; MM-CSF's partitions, or a COO's or BLCO's mode whose whole-output copies
+    // do not fit) and how many copies they take; 0 where none does.
+    struct HotRowUse {
+        std::uint64_t rows = 0, copies = 0;
+    };
+    HotRowUse hot_rows(int mode, std::uint64_t R) const;
     // Device bytes of the tiles' arrays (in device_bytes too; 0 without tiles).
     std::uint64_t shared_tiles_bytes() const;
     // The fiber layout back on the host, for tests against the host builds: per part, its

@@ -42,6 +42,7 @@ void ResidentTensor::reserve_copies(int, std::uint64_t) const {}
 std::uint64_t ResidentTensor::device_bytes() const { return 0; }
 std::uint64_t ResidentTensor::nnz() const { return 0; }
 ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int, std::uint64_t) const { return {}; }
+ResidentTensor::HotRowUse ResidentTensor::hot_rows(int, std::uint64_t) const { return {}; }
 std::uint64_t ResidentTensor::shared_tiles_bytes() const { return 0; }
 std::vector<ResidentTensor::HostCopy> ResidentTensor::download() const { none(); }
 

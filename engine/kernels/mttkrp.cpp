@@ -79,6 +79,12 @@ std::optional<SharedTileTraffic> MttkrpPlan::shared_tiles(int mode, std::uint64_
     return SharedTileTraffic{t.blocks * t.block_bytes, t.row_adds, t.nonzeros};
 }
 
+HotRowUse MttkrpPlan::hot_rows(int mode, std::uint64_t rank) const {
+    if (!resident_) return {};
+    const gpu::ResidentTensor::HotRowUse h = resident_->tensor->hot_rows(mode, rank);
+    return HotRowUse{h.rows, h.copies};
+}
+
 void MttkrpPlan::compute(int mode, const std::vector<DenseMatrix>& factors, DenseMatrix& out, RunControl& control,
                          DeviceTiming* timing) {
     if (!resident_) {

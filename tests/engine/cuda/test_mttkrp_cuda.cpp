@@ -160,7 +160,7 @@ private Q_SLOTS:
     // of their own (engine/cuda/hot_out.cuh). BLCO's mode 1 here has rows of 250,000 nonzeros
     // (one fp32 output: above 1e-5, blcoLongRowsStayAccurate) and stays within 1e-5 at the
     // default limit, its upload holding the hot rows' bitmaps (more device bytes than with no
-    // row hot; COO's too at a limit of 16). At a limit of 16 nearly every row is hot, and every
+    // row hot; COO's too at a limit of 16), its plan and bench rows naming them on mode 1 alone. At a limit of 16 nearly every row is hot, and every
     // format agrees with the oracle on orders 3 and 4 and Last.fm, BLCO with blocks too, and
     // COO's team kernel (its default where hot rows apply) and tile kernel within 1e-5.
     void cooAndBlcoHotRowsStayAccurate() {
@@ -178,6 +178,30 @@ private Q_SLOTS:
             blco_bytes = mttkrp_cuda_upload(*blco)->device_bytes();
         }
         QVERIFY(mttkrp_cuda_upload(*blco)->device_bytes() > blco_bytes);  // rows of 250,000 hot by default
+        // the plan and the bench say where they apply: BLCO's mode 1 (4 rows of ~250,000
+        // nonzeros, ceil(nonzeros / 8,192) copies each) at the team kernels' rank, not at rank 7
+        // (the warp kernel's one output), nor where the whole-output copies fit
+        {
+            const MttkrpPlan plan(Backend::Cuda, *blco, 32);
+            const HotRowUse m1 = plan.hot_rows(0, 32);
+            QCOMPARE(m1.rows, std::uint64_t{4});
+            QVERIFY(m1.copies >= 4 * (1000000 / 4 / gpu::kHotChain) &&
+                    m1.copies <= 4 * (1000000 / 4 / gpu::kHotChain + 2));
+            QCOMPARE(plan.hot_rows(1, 32).rows, std::uint64_t{0});
+            QCOMPARE(plan.hot_rows(0, 7).rows, std::uint64_t{0});
+            BenchRequest req;
+            req.kernel = KernelKind::MTTKRP, req.formats = {FormatKind::BLCO}, req.backends = {Backend::Cuda};
+            req.modes = {0, 1}, req.rank = 32, req.repeat = 1;
+            const auto rows = run_bench(t, req);
+            QCOMPARE(rows.size(), std::size_t{2});
+            QCOMPARE(rows[0].hot_rows, std::uint64_t{4});
+            QCOMPARE(rows[0].hot_copies, m1.copies);
+            QCOMPARE(rows[1].hot_rows, std::uint64_t{0});
+        }
+        {
+            const ScopedEnv fit("TENSORSCOPE_BLCO_COPIES", "64");
+            QCOMPARE(MttkrpPlan(Backend::Cuda, *blco, 32).hot_rows(0, 32).rows, std::uint64_t{0});
+        }
         const ScopedEnv low("TENSORSCOPE_HOT_CHAIN", "16");
         QVERIFY(mttkrp_cuda_upload(*coo)->device_bytes() > coo_bytes);  // the bitmaps and rows, each mode
         check_small_trees_and_lastfm(700);

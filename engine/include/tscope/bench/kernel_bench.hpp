@@ -106,6 +106,9 @@ struct BenchResult {
     std::string peak_source;
     // cuda SpTV: the vector's entries packed ahead of it (SptvPlan::vector_packed); 0 otherwise.
     std::uint64_t vector_packed = 0;
+    // cuda MTTKRP: the output rows added into fp32 copies of their own (MttkrpPlan::hot_rows) and
+    // their copies; 0 otherwise.
+    std::uint64_t hot_rows = 0, hot_copies = 0;
     std::optional<double> max_rel_error;
     std::string device;
     DenseMatrix output;  // of the last repeat, where BenchRequest::keep_outputs (for --write)

@@ -39,6 +39,11 @@ struct SharedTileTraffic {
     std::uint64_t nonzeros = 0;
 };
 
+struct HotRowUse {
+    std::uint64_t rows = 0;
+    std::uint64_t copies = 0;
+};
+
 // Repeated MTTKRPs on one format (CPD-ALS): the cuda backend flattens and uploads the tensor
 // once and each compute uploads only the factors. The format must outlive the plan.
 class MttkrpPlan {
@@ -58,6 +63,9 @@ public:
     // what they move through L2 in place of a factor row gathered per nonzero; nullopt where the
     // format's own kernels run it all.
     std::optional<SharedTileTraffic> shared_tiles(int mode, std::uint64_t rank) const;
+    // The output rows mode's product at rank R adds into fp32 copies of their own (the device's hot
+    // rows: a heavy row's chain of adds cut to about 8,192 each), and those copies; zeros where none.
+    HotRowUse hot_rows(int mode, std::uint64_t rank) const;
 
 private:
     struct Resident;
