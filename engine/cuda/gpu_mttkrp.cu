@@ -590,14 +590,22 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
         const std::uint64_t groups = (nnz + group - 1) / group;
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
-            if (key_bits > 0) {
-                const std::uint64_t tiles = (nnz + kCooTile - 1) / kCooTile;
-                coo_tile_kernel<team><<<grid_for(tiles * kCooTileThreads, kCooTileThreads), kCooTileThreads, 0, stream>>>(
-                    nnz, order, mode, R4, key_bits, ip, vals, fp4, out);
-                return;
-            }
-            coo_team_kernel<team>
-                <<<grid_for(groups * team), 256, 0, stream>>>(nnz, group, order, mode, R4, ip, vals, fp4, out);
+            auto pick = [&](auto hot_tag) {  // the hot rows' lookups only where there are some
+                constexpr bool hot = decltype(hot_tag)::value;
+                if (key_bits > 0) {
+                    const std::uint64_t tiles = (nnz + kCooTile - 1) / kCooTile;
+                    coo_tile_kernel<team, hot>
+                        <<<grid_for(tiles * kCooTileThreads, kCooTileThreads), kCooTileThreads, 0, stream>>>(
+                            nnz, order, mode, R4, key_bits, ip, vals, fp4, out);
+                    return;
+                }
+                coo_team_kernel<team, hot>
+                    <<<grid_for(groups * team), 256, 0, stream>>>(nnz, group, order, mode, R4, ip, vals, fp4, out);
+            };
+            if (out.hot.bits)
+                pick(std::true_type{});
+            else
+                pick(std::false_type{});
         });
     } else {
         coo_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(nnz, order, mode, R, ip, vals, fp, out.f64);
@@ -669,10 +677,21 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
                                                                     copies.stride / 4, copies.hot);
             };
             const bool one = table.blocks == 1 && !blco_generic();
-            if (one && order == 3) launch(blco_team_kernel<team, 3, true>);
-            else if (one && order == 4) launch(blco_team_kernel<team, 4, true>);
-            else if (one && order == 5) launch(blco_team_kernel<team, 5, true>);
-            else launch(blco_team_kernel<team, 0, false>);
+            auto pick = [&](auto hot_tag) {  // the hot rows' lookups only where there are some
+                constexpr bool hot = decltype(hot_tag)::value;
+                if (one && order == 3)
+                    launch(blco_team_kernel<team, 3, true, hot>);
+                else if (one && order == 4)
+                    launch(blco_team_kernel<team, 4, true, hot>);
+                else if (one && order == 5)
+                    launch(blco_team_kernel<team, 5, true, hot>);
+                else
+                    launch(blco_team_kernel<team, 0, false, hot>);
+            };
+            if (copies.hot.bits)
+                pick(std::true_type{});
+            else
+                pick(std::false_type{});
         });
     }
     check(cudaGetLastError(), "launching the BLCO MTTKRP kernel");

@@ -137,12 +137,16 @@ inline HotBitmap hot_bitmap(const std::vector<HotRow>& hot, std::uint64_t rows) 
     return m;
 }
 
-// Row `row`'s number among the hot rows, or kColdRow (the device's flushes call this too).
-TSCOPE_HOST_DEVICE inline std::uint32_t hot_slot(const std::uint32_t* bits, const std::uint32_t* before,
-                                                 std::uint64_t row) {
-    const std::uint32_t word = bits[row / 32], b = static_cast<std::uint32_t>(row % 32);
+// Row `row`'s number among the hot rows, or kColdRow, from its word of the bitmap and that word's
+// count before (the device's flushes load both when a row's run starts: hot_out.cuh).
+TSCOPE_HOST_DEVICE inline std::uint32_t hot_slot_in(std::uint32_t word, std::uint32_t before, std::uint64_t row) {
+    const auto b = static_cast<std::uint32_t>(row % 32);
     if (!((word >> b) & 1u)) return kColdRow;
-    return before[row / 32] + popcount32(word & ((1u << b) - 1u));
+    return before + popcount32(word & ((1u << b) - 1u));
+}
+
+inline std::uint32_t hot_slot(const std::uint32_t* bits, const std::uint32_t* before, std::uint64_t row) {
+    return hot_slot_in(bits[row / 32], before[row / 32], row);
 }
 
 }  // namespace tscope::gpu

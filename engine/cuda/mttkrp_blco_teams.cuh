@@ -71,7 +71,8 @@ __global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, Fa
 // ONE_BLOCK: the index fits 64 bits, so every nonzero is in block 0 (BLCO Sec. 4.1): its high
 // bits are read once per thread, and no nonzero looks up its block. On the nell-2 shape (H100,
 // rank 32) that took a mode from 4.59-4.62 ms to 2.82-3.00 ms, same errors (h100-blco-one-block.json).
-template <int TEAM, int ORDER, bool ONE_BLOCK>
+// HOT: the launch has hot rows (hot_out.cuh), each run's row looked up as the run starts.
+template <int TEAM, int ORDER, bool ONE_BLOCK, bool HOT>
 __global__ void __launch_bounds__(256)
     blco_team_kernel(BlcoView v, std::uint64_t group, int order_rt, int mode, std::uint32_t R4, Factor4Ptrs factors,
                      float4* out_copies, unsigned copies, std::uint64_t copy_stride4, HotOut hot) {
@@ -114,12 +115,16 @@ __global__ void __launch_bounds__(256)
         }
         std::uint64_t b = lo;
         float4* out = out_copies + (g % copies) * copy_stride4;
+        HotLook look;
         auto flush = [&](std::uint64_t r, float4 a) {  // a hot row's into its copy (hot_out.cuh)
-            float4* h = hot_target(hot, r, g, R4);
-            atomic_add4((h ? h : out + r * R4) + col, a);
+            float4* to = out + r * R4;
+            if constexpr (HOT)
+                if (float4* h = hot_target(hot, look, r, g, R4)) to = h;
+            atomic_add4(to + col, a);
         };
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
         std::uint64_t row = out_index(v.keys[first], b);
+        if constexpr (HOT) look = hot_look(hot, row);
         // Loading 2, 4 or 8 nonzeros ahead (all their rows before any add) ran 4%, 10% and 70%
         // slower on the nell-2 shape (H100, rank 32; docs/bench/h100-blco-copies.json).
         for (std::uint64_t z = first; z < last; ++z) {
@@ -140,6 +145,7 @@ __global__ void __launch_bounds__(256)
                 flush(row, acc);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);
                 row = r;
+                if constexpr (HOT) look = hot_look(hot, row);
             }
             add4(acc, p);
         }

@@ -56,19 +56,24 @@ struct CooOut {
 // unit: the walk's group (its output copy); hot_unit: what picks a hot row's copy (the team
 // kernel's group; the tile kernel's tile, since a row that sorts into the same share of every
 // tile would otherwise keep to the copies that share's number picks).
-template <int TEAM>
+// HOT: the launch has hot rows (o.hot), looked up in `look` (the row's, loaded at its run's
+// start); without, the kernels are as they were before them.
+template <int TEAM, bool HOT>
 __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint64_t hot_unit, std::uint64_t row,
-                                 std::uint32_t R4, std::uint32_t col, float4 acc, float4* stage, unsigned mask) {
+                                 const HotLook& look, std::uint32_t R4, std::uint32_t col, float4 acc, float4* stage,
+                                 unsigned mask) {
     if (o.f64) {
         flush_row<TEAM>(o.f64, row, 4ull * R4, col, acc, stage, mask);
         return;
     }
     if (col >= R4) return;
-    float4* hot = hot_target(o.hot, row, hot_unit, R4);
-    atomic_add4((hot ? hot : o.f32 + (unit % o.copies) * o.stride4 + row * R4) + col, acc);
+    float4* to = o.f32 + (unit % o.copies) * o.stride4 + row * R4;
+    if constexpr (HOT)
+        if (float4* hot = hot_target(o.hot, look, row, hot_unit, R4)) to = hot;
+    atomic_add4(to + col, acc);
 }
 
-template <int TEAM>
+template <int TEAM, bool HOT>
 __global__ void __launch_bounds__(256)
     coo_team_kernel(std::uint64_t nnz, std::uint64_t group, int order, int mode, std::uint32_t R4, IndexPtrs idx,
                     const float* __restrict__ vals, Factor4Ptrs factors, CooOut out) {
@@ -87,6 +92,8 @@ __global__ void __launch_bounds__(256)
         const std::uint64_t last = first + group < nnz ? first + group : nnz;
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
         std::uint64_t row = out_idx[first];
+        HotLook look;
+        if constexpr (HOT) look = hot_look(out.hot, row);
 #pragma unroll 4
         for (std::uint64_t z = first; z < last; ++z) {
             float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -97,13 +104,14 @@ __global__ void __launch_bounds__(256)
             }
             const std::uint64_t r = out_idx[z];
             if (r != row) {
-                coo_flush<TEAM>(out, g, g, row, R4, col, acc, stage, mask);
+                coo_flush<TEAM, HOT>(out, g, g, row, look, R4, col, acc, stage, mask);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);
                 row = r;
+                if constexpr (HOT) look = hot_look(out.hot, row);
             }
             add4(acc, v);
         }
-        coo_flush<TEAM>(out, g, g, row, R4, col, acc, stage, mask);
+        coo_flush<TEAM, HOT>(out, g, g, row, look, R4, col, acc, stage, mask);
     }
 }
 
@@ -122,7 +130,7 @@ __global__ void __launch_bounds__(256)
 // 3.4-5.0), so it runs only where the team kernel's chains would be too long.
 constexpr int kCooTileThreads = 256, kCooTileItems = 4, kCooTile = kCooTileThreads * kCooTileItems;
 
-template <int TEAM>
+template <int TEAM, bool HOT>
 __global__ void __launch_bounds__(kCooTileThreads)
     coo_tile_kernel(std::uint64_t nnz, int order, int mode, std::uint32_t R4, int key_bits, IndexPtrs idx,
                     const float* __restrict__ vals, Factor4Ptrs factors, CooOut out) {
@@ -165,6 +173,9 @@ __global__ void __launch_bounds__(kCooTileThreads)
         const std::uint64_t unit = t * (kCooTileThreads / TEAM) + threadIdx.x / TEAM;  // this share's output copy
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
         std::uint32_t row = s.tile.row[first];
+        HotLook look;  // not for the padding's row (a share of padding flushes nothing)
+        if constexpr (HOT)
+            if (row != 0xffffffffu) look = hot_look(out.hot, row);
         bool any = false;
 #pragma unroll 4
         for (int j = first; j < first + kShare; ++j) {
@@ -178,14 +189,15 @@ __global__ void __launch_bounds__(kCooTileThreads)
                     if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
             }
             if (r != row) {
-                coo_flush<TEAM>(out, unit, t, row, R4, col, acc, stage, mask);
+                coo_flush<TEAM, HOT>(out, unit, t, row, look, R4, col, acc, stage, mask);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);
                 row = r;
+                if constexpr (HOT) look = hot_look(out.hot, row);
             }
             add4(acc, v);
             any = true;
         }
-        if (any) coo_flush<TEAM>(out, unit, t, row, R4, col, acc, stage, mask);
+        if (any) coo_flush<TEAM, HOT>(out, unit, t, row, look, R4, col, acc, stage, mask);
     }
 }
 
