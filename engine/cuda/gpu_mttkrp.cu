@@ -414,11 +414,8 @@ void count_rows_in(ResidentTensor::Impl::BlcoArrays& a, std::uint64_t nnz) {
         check(cudaMemcpy(&host, top.get(), sizeof host, cudaMemcpyDeviceToHost), "counting the output rows");
         a.longest_row.push_back(host);
         a.hot.emplace_back();
-        if (const std::uint64_t limit = hot_chain_limit(); host > limit) {
-            std::vector<Count> raw(a.dims[m]);
-            counts.download(raw.data());
-            a.hot.back() = upload_hot_slots(std::vector<std::uint64_t>(raw.begin(), raw.end()), limit);
-        }
+        if (const std::uint64_t limit = hot_chain_limit(); host > limit)
+            a.hot.back() = upload_hot_slots(download_chains(counts, 1), limit);
     }
 }
 
@@ -471,6 +468,16 @@ std::uint64_t ResidentTensor::device_bytes() const {
     return b + shared_tiles_bytes();
 }
 
+namespace {
+
+// Whether tree p's launch for mode at rank R runs over its shared-memory tiles (launch(),
+// shared_tiles() and hot_rows() ask alike).
+bool tiles_run(const ResidentTensor::Impl::Part& p, int mode, std::uint64_t R) {
+    return p.tiles && shared_tiles_apply(*p.tiles, mode, R);
+}
+
+}  // namespace
+
 std::uint64_t ResidentTensor::shared_tiles_bytes() const {
     std::uint64_t b = 0;
     for (const Impl::Part& p : impl_->parts)
@@ -481,7 +488,7 @@ std::uint64_t ResidentTensor::shared_tiles_bytes() const {
 ResidentTensor::TileTraffic ResidentTensor::shared_tiles(int mode, std::uint64_t R) const {
     TileTraffic sum;
     for (const Impl::Part& p : impl_->parts)
-        if (p.tiles && shared_tiles_apply(*p.tiles, mode, R)) {
+        if (tiles_run(p, mode, R)) {
             sum.blocks += p.tiles->items.size();
             sum.row_adds += p.tiles->row_runs;
             sum.nonzeros += p.meta.nnz;
@@ -561,13 +568,8 @@ void ResidentTensor::Impl::measure_coo_shape() {
         longest.download(&top);
         s.longest_chain = top / coo_group;
         // the rows that take copies of their own where the output's copies do not fit (launch_resident_coo)
-        if (const std::uint64_t limit = hot_chain_limit(); s.longest_chain > limit) {
-            std::vector<unsigned long long> raw(s.rows);
-            counts.download(raw.data());
-            std::vector<std::uint64_t> chains(raw.begin(), raw.end());
-            for (std::uint64_t& c : chains) c /= coo_group;
-            coo_hot[m] = upload_hot_slots(chains, limit);
-        }
+        if (const std::uint64_t limit = hot_chain_limit(); s.longest_chain > limit)
+            coo_hot[m] = upload_hot_slots(download_chains(counts, coo_group), limit);
     }
 }
 
@@ -750,13 +752,18 @@ void add_hot_copies(const DeviceArray<HotRow>& rows, std::uint64_t R, const floa
     check(cudaGetLastError(), "adding the hot rows' copies");
 }
 
-// A mode's hot rows where one output copy is all that fits (null otherwise: the copies keep its
-// chains short, or none is long), their copies zeroed in buf for a launch at rank R.
+// A COO's or BLCO's mode's hot rows where its launch takes them: one output copy is all that
+// fits (`copies`; null otherwise: the copies keep its chains short), and some row's chain is long.
+const HotSlots* applied_hot(const std::vector<HotSlots>& hot, int mode, unsigned copies) {
+    const HotSlots* h = &hot[static_cast<std::size_t>(mode)];
+    return copies == 1 && h->copies ? h : nullptr;
+}
+
+// applied_hot's, their copies zeroed in buf for a launch at rank R.
 const HotSlots* hot_rows_for(const std::vector<HotSlots>& hot, int mode, unsigned copies, std::uint64_t R,
                              DeviceArray<float>& buf) {
-    const HotSlots* h = &hot[static_cast<std::size_t>(mode)];
-    if (copies != 1 || h->copies == 0) return nullptr;
-    zeroed_copies(buf, h->copies * R, 1);
+    const HotSlots* h = applied_hot(hot, mode, copies);
+    if (h) zeroed_copies(buf, h->copies * R, 1);
     return h;
 }
 
@@ -879,7 +886,7 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
     // output (every kernel adds by atomics)
     std::vector<const Impl::Part*> rest;
     for (const Impl::Part& p : impl_->parts) {
-        if (p.tiles && shared_tiles_apply(*p.tiles, mode, R))
+        if (tiles_run(p, mode, R))
             launch_shared_tiles(*p.tiles, R, factors, out_f);
         else
             rest.push_back(&p);
@@ -933,19 +940,20 @@ ResidentTensor::HotRowUse ResidentTensor::hot_rows(int mode, std::uint64_t R) co
     };
     const auto m = static_cast<std::size_t>(mode);
     if (!use_team(R)) return use;  // the warp kernels add into the one output
+    const HotSlots* slots = nullptr;
     if (const auto& a = impl_->blco) {
-        if (output_copies(*a, mode, R) == 1) add(a->hot[m].rows, a->hot[m].copies);
+        slots = applied_hot(a->hot, mode, output_copies(*a, mode, R));
     } else if (impl_->coo) {
         const CooModeShape& shape = impl_->coo_shape[m];
-        if (impl_->nnz && copies_for(shape.longest_chain, shape.rows, R) == 1)
-            add(impl_->coo_hot[m].rows, impl_->coo_hot[m].copies);
+        if (impl_->nnz) slots = applied_hot(impl_->coo_hot, mode, copies_for(shape.longest_chain, shape.rows, R));
     } else {  // as launch() chooses: the trees in one launch, those whose tiles run this mode aside
         std::size_t rest = 0;
-        for (const Impl::Part& p : impl_->parts) rest += !(p.tiles && shared_tiles_apply(*p.tiles, mode, R));
+        for (const Impl::Part& p : impl_->parts) rest += !tiles_run(p, mode, R);
         if (rest <= kMaxTrees)
             for (const Impl::Part& p : impl_->parts)
                 if (const HotRemap* h = hot_remap(p, mode)) add(h->rows, h->copies);
     }
+    if (slots) add(slots->rows, slots->copies);
     return use;
 }
 

@@ -36,7 +36,7 @@ __global__ void hot_remap_kernel(const std::uint32_t* a, std::uint64_t n, const 
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
         const std::uint32_t r = a[i], s = slot[r];
-        if (s == 0xffffffffu) {
+        if (s == kColdRow) {
             ids[i] = r;
         } else {
             const HotRow h = hot[s];
@@ -54,6 +54,18 @@ __global__ void hot_remap_kernel(const std::uint32_t* a, std::uint64_t n, const 
 // renumber. Where the device has too little
 // free memory for the renumbered array, none.
 inline std::uint64_t hot_chain_limit() { return std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain)); }
+
+// The adds each row takes, from the device's counts: row_chain_kernel's at `group` (divided by
+// it, as hot_rows_rule.hpp's row_chains), or a row's nonzeros (group 0 or 1).
+template <class Count>
+std::vector<std::uint64_t> download_chains(const DeviceArray<Count>& counts, std::uint64_t group) {
+    std::vector<Count> raw(counts.size());
+    counts.download(raw.data());
+    std::vector<std::uint64_t> chains(raw.begin(), raw.end());
+    if (group > 1)
+        for (std::uint64_t& c : chains) c /= group;
+    return chains;
+}
 
 inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool runs,
                                std::uint64_t limit = hot_chain_limit()) {
@@ -74,13 +86,10 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
     const std::uint64_t group = hot_group(runs);
     row_chain_kernel<<<grid_for(n), 256>>>(a, n, group, counts.get());
     check(cudaGetLastError(), "counting a tree level's adds a row");
-    std::vector<unsigned long long> raw(bound);
-    counts.download(raw.data());
-    std::vector<std::uint64_t> chains(raw.begin(), raw.end());
-    for (std::uint64_t& c : chains) c /= std::max<std::uint64_t>(group, 1);
+    const std::vector<std::uint64_t> chains = download_chains(counts, group);
     const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
     if (hot.empty()) return m;
-    std::vector<std::uint32_t> slot(bound, 0xffffffffu);
+    std::vector<std::uint32_t> slot(bound, kColdRow);
     for (std::size_t s = 0; s < hot.size(); ++s) slot[hot[s].row] = static_cast<std::uint32_t>(s);
     const DeviceArray<std::uint32_t> dslot(slot.data(), bound);
     m.rows = DeviceArray<HotRow>(hot.data(), hot.size());
