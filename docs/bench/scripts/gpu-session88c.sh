@@ -5,8 +5,8 @@
 # 21-29% slower on delicious-4d's COO modes 2-3 and 18-19% on BLCO's (h100-session87-hot-rows.json).
 # test_mttkrp_cuda, then delicious-4d's COO and BLCO against the build before (ae323f11), then
 # checked against cpu-ref. Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda
-# --alt ae323f11 gpu-session88c.sh (carry/bundle.tar.xz as session 87 left it, at 53ed0835). Run:
-# tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=330 COMMIT=53ed0835 bash docs/bench/scripts/gpu-session88c.sh
+# --alt ae323f11 gpu-session88c.sh (carry/bundle.tar.xz as session 87 left it, at 0c97d733; the kernels as at 53ed0835). Run:
+# tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=330 COMMIT=0c97d733 bash docs/bench/scripts/gpu-session88c.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
