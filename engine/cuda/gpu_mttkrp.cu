@@ -604,7 +604,7 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
                 coo_team_kernel<team, hot>
                     <<<grid_for(groups * team), 256, 0, stream>>>(nnz, group, order, mode, R4, ip, vals, fp4, out);
             };
-            if (out.hot.bits)
+            if (out.hot.words)
                 pick(std::true_type{});
             else
                 pick(std::false_type{});
@@ -690,7 +690,7 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
                 else
                     launch(blco_team_kernel<team, 0, false, hot>);
             };
-            if (copies.hot.bits)
+            if (copies.hot.words)
                 pick(std::true_type{});
             else
                 pick(std::false_type{});

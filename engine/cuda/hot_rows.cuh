@@ -104,12 +104,14 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
 // A COO's or BLCO's mode's hot rows (hot_out.cuh): their bitmap and the rows, or none (copies
 // 0) where no row's chain passes the limit or the device has too little free memory for them.
 struct HotSlots {
-    DeviceArray<std::uint32_t> bits, before;
+    DeviceArray<std::uint32_t> words;  // HotBitmap's bits and before, interleaved (HotOut::words)
     DeviceArray<HotRow> rows;
     std::uint64_t copies = 0;
-    std::uint64_t bytes() const { return (bits.size() + before.size()) * 4 + rows.size() * sizeof(HotRow); }
+    std::uint64_t bytes() const { return words.size() * 4 + rows.size() * sizeof(HotRow); }
     HotOut view(float* copies_buf) const {
-        return copies ? HotOut{bits.get(), before.get(), rows.get(), reinterpret_cast<float4*>(copies_buf)} : HotOut{};
+        return copies ? HotOut{reinterpret_cast<const uint2*>(words.get()), rows.get(),
+                               reinterpret_cast<float4*>(copies_buf)}
+                      : HotOut{};
     }
 };
 
@@ -120,8 +122,9 @@ inline HotSlots upload_hot_slots(const std::vector<std::uint64_t>& chains, std::
     const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
     if (hot.empty() || free_device_bytes() < 2 * (chains.size() / 4 + 8 + hot.size() * sizeof(HotRow))) return h;
     const HotBitmap m = hot_bitmap(hot, chains.size());
-    h.bits = DeviceArray<std::uint32_t>(m.bits.data(), m.bits.size());
-    h.before = DeviceArray<std::uint32_t>(m.before.data(), m.before.size());
+    std::vector<std::uint32_t> words(2 * m.bits.size());
+    for (std::size_t w = 0; w < m.bits.size(); ++w) words[2 * w] = m.bits[w], words[2 * w + 1] = m.before[w];
+    h.words = DeviceArray<std::uint32_t>(words.data(), words.size());
     h.rows = DeviceArray<HotRow>(hot.data(), hot.size());
     h.copies = hot_copies(hot);
     return h;

@@ -67,7 +67,7 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
         return;
     }
     if (col >= R4) return;
-    float4* to = o.f32 + (unit % o.copies) * o.stride4 + row * R4;
+    float4* to = o.f32 + (static_cast<std::uint32_t>(unit) % o.copies) * o.stride4 + row * R4;  // 32 bits: hot_target
     if constexpr (HOT)
         if (float4* hot = hot_target(o.hot, look, row, hot_unit, R4)) to = hot;
     atomic_add4(to + col, acc);
