@@ -13,7 +13,9 @@
 # chains a copy), timed, then checked; SpTV on CFB and COO, delicious-4d's mode 2 (session 86:
 # CFB 69.0% of the copy bound, 1 point under the line); a second round of the three builds.
 # Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda --alt ae323f11 gpu-session89.sh,
-# then 0d25ba31's tensorscope-cli, stripped, added as bin/tensorscope-cli-prev (same libraries).
+# then 0d25ba31's tensorscope-cli, stripped, added as bin/tensorscope-cli-prev (same libraries),
+# data/ left out and packed with xz --lzma2=preset=9e,dict=192MiB (16.8 MB: the three CLIs share
+# most of their code): at 19.9 MB the call was refused, the working tree over 64 MiB.
 # Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=560 COMMIT=<bundle's> bash /tmp/bundle/gpu-session89.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
