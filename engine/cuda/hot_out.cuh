@@ -10,9 +10,9 @@
 
 namespace tscope::gpu {
 
-// Device pointers; bits null: no hot rows (every flush adds into the output itself).
+// Device pointers; words null: no hot rows (every flush adds into the output itself).
 struct HotOut {
-    const uint2* words = nullptr;  // hot_rows_rule.hpp's HotBitmap, a word's bits (x) beside its count before (y)
+    const uint2* words = nullptr;  // hot_rows_rule.hpp's HotBitmap: a word's bits (x), its count before (y)
     const HotRow* rows = nullptr;
     float4* copies = nullptr;  // the hot rows' copies, R4 float4s each, summed after (hot_sum_kernel)
 };

@@ -104,7 +104,7 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
 // A COO's or BLCO's mode's hot rows (hot_out.cuh): their bitmap and the rows, or none (copies
 // 0) where no row's chain passes the limit or the device has too little free memory for them.
 struct HotSlots {
-    DeviceArray<std::uint32_t> words;  // HotBitmap's bits and before, interleaved (HotOut::words)
+    DeviceArray<std::uint32_t> words;  // HotBitmap's (HotOut::words)
     DeviceArray<HotRow> rows;
     std::uint64_t copies = 0;
     std::uint64_t bytes() const { return words.size() * 4 + rows.size() * sizeof(HotRow); }
@@ -122,9 +122,7 @@ inline HotSlots upload_hot_slots(const std::vector<std::uint64_t>& chains, std::
     const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
     if (hot.empty() || free_device_bytes() < 2 * (chains.size() / 4 + 8 + hot.size() * sizeof(HotRow))) return h;
     const HotBitmap m = hot_bitmap(hot, chains.size());
-    std::vector<std::uint32_t> words(2 * m.bits.size());
-    for (std::size_t w = 0; w < m.bits.size(); ++w) words[2 * w] = m.bits[w], words[2 * w + 1] = m.before[w];
-    h.words = DeviceArray<std::uint32_t>(words.data(), words.size());
+    h.words = DeviceArray<std::uint32_t>(m.words.data(), m.words.size());
     h.rows = DeviceArray<HotRow>(hot.data(), hot.size());
     h.copies = hot_copies(hot);
     return h;

@@ -121,20 +121,21 @@ TSCOPE_HOST_DEVICE inline std::uint32_t popcount32(std::uint32_t x) {
 #endif
 }
 
+// Word w of 32 rows at words[2w] (bit r % 32: row r is hot) beside the hot rows in the words
+// before it at words[2w + 1]: the device loads both as one uint2 (hot_out.cuh's HotOut::words).
 struct HotBitmap {
-    std::vector<std::uint32_t> bits;    // bit r % 32 of word r / 32: row r is hot
-    std::vector<std::uint32_t> before;  // per word, the hot rows in the words before it
+    std::vector<std::uint32_t> words;
+    std::uint64_t size() const { return words.size() / 2; }  // words of 32 rows
 };
 
 // hot: plan_hot_rows's (in row order).
 inline HotBitmap hot_bitmap(const std::vector<HotRow>& hot, std::uint64_t rows) {
     HotBitmap m;
     const std::uint64_t words = (rows + 31) / 32;
-    m.bits.assign(words, 0u);
-    m.before.assign(words, 0u);
-    for (const HotRow& h : hot) m.bits[h.row / 32] |= 1u << (h.row % 32);
+    m.words.assign(2 * words, 0u);
+    for (const HotRow& h : hot) m.words[2 * (h.row / 32)] |= 1u << (h.row % 32);
     std::uint32_t sum = 0;
-    for (std::uint64_t w = 0; w < words; ++w) m.before[w] = sum, sum += popcount32(m.bits[w]);
+    for (std::uint64_t w = 0; w < words; ++w) m.words[2 * w + 1] = sum, sum += popcount32(m.words[2 * w]);
     return m;
 }
 
@@ -146,8 +147,8 @@ TSCOPE_HOST_DEVICE inline std::uint32_t hot_slot_in(std::uint32_t word, std::uin
     return before + popcount32(word & ((1u << b) - 1u));
 }
 
-inline std::uint32_t hot_slot(const std::uint32_t* bits, const std::uint32_t* before, std::uint64_t row) {
-    return hot_slot_in(bits[row / 32], before[row / 32], row);
+inline std::uint32_t hot_slot(const HotBitmap& m, std::uint64_t row) {
+    return hot_slot_in(m.words[2 * (row / 32)], m.words[2 * (row / 32) + 1], row);
 }
 
 }  // namespace tscope::gpu

@@ -97,10 +97,10 @@ private Q_SLOTS:
         const std::vector<HotRow> hot2 = plan_hot_rows(chains, 700);
         QCOMPARE(hot2.size(), std::size_t{3});
         const HotBitmap m = hot_bitmap(hot2, chains.size());
-        QCOMPARE(hot_slot(m.bits.data(), m.before.data(), 0), kColdRow);
-        QCOMPARE(hot_slot(m.bits.data(), m.before.data(), 2), 1u);
-        QCOMPARE(hot2[hot_slot(m.bits.data(), m.before.data(), 5)].row, 5u);
-        QCOMPARE(hot2[hot_slot(m.bits.data(), m.before.data(), 2)].copies, 2u);  // ceil(782 / 700)
+        QCOMPARE(hot_slot(m, 0), kColdRow);
+        QCOMPARE(hot_slot(m, 2), 1u);
+        QCOMPARE(hot2[hot_slot(m, 5)].row, 5u);
+        QCOMPARE(hot2[hot_slot(m, 2)].copies, 2u);  // ceil(782 / 700)
     }
 
     // The bitmap's lookup names every hot row's number and no other row, over many words: rows
@@ -117,10 +117,10 @@ private Q_SLOTS:
         chains[rows - 1] = 5000;
         const std::vector<HotRow> hot = plan_hot_rows(chains, 50);
         const HotBitmap m = hot_bitmap(hot, rows);
-        QCOMPARE(m.bits.size(), std::size_t{(rows + 31) / 32});
+        QCOMPARE(m.size(), std::uint64_t{(rows + 31) / 32});
         std::size_t next = 0;
         for (std::uint64_t r = 0; r < rows; ++r) {
-            const std::uint32_t s = hot_slot(m.bits.data(), m.before.data(), r);
+            const std::uint32_t s = hot_slot(m, r);
             if (next < hot.size() && hot[next].row == r) {
                 if (s != next) QFAIL(qPrintable(QString("row %1: %2, not %3").arg(r).arg(s).arg(next)));
                 ++next;
