@@ -3,7 +3,9 @@
 # found delicious-4d's COO at 3e4058fe over issue 19's 800 GFLOP/s on every mode, checked, but
 # mode 4 (no hot rows: the kernels compiled with HOT = false) 5% slower than 0d25ba31's and
 # ae323f11's, COO 13.68-13.73 ms against 13.05 and BLCO 14.35-14.40 against 13.78, where BLCO's
-# mode-4 kernel has the same code in all three. So: mode 4 alone in the three builds, twice
+# mode-4 kernel has the same code in all three (its PTX at 0d25ba31 and 3e4058fe differs only in
+# the HotOut parameter's size, 32 bytes against 24; COO's loses the 64-bit remainder's routine).
+# So: mode 4 alone in the three builds, twice
 # alternating (does the gap follow the binary, or the modes run before it?), then the nell-2
 # shape's COO and BLCO at 3e4058fe checked against cpu-ref (the lookup's first run there).
 # Run (the same bundle as gpu-session89.sh, this script from the carried tree):
