@@ -592,22 +592,37 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
         const std::uint64_t groups = (nnz + group - 1) / group;
         with_team_size(R4, [&](auto team_tag) {
             constexpr int team = decltype(team_tag)::value;
-            auto pick = [&](auto hot_tag) {  // the hot rows' lookups only where there are some
+            auto pick = [&](auto order_tag, auto hot_tag) {
+                constexpr int ord = decltype(order_tag)::value;
                 constexpr bool hot = decltype(hot_tag)::value;
                 if (key_bits > 0) {
                     const std::uint64_t tiles = (nnz + kCooTile - 1) / kCooTile;
-                    coo_tile_kernel<team, hot>
+                    coo_tile_kernel<team, ord, hot>
                         <<<grid_for(tiles * kCooTileThreads, kCooTileThreads), kCooTileThreads, 0, stream>>>(
                             nnz, order, mode, R4, key_bits, ip, vals, fp4, out);
                     return;
                 }
-                coo_team_kernel<team, hot>
+                coo_team_kernel<team, ord, hot>
                     <<<grid_for(groups * team), 256, 0, stream>>>(nnz, group, order, mode, R4, ip, vals, fp4, out);
             };
-            if (out.hot.words)
-                pick(std::true_type{});
+            // the hot rows' lookups only where there are some
+            auto with_hot = [&](auto order_tag) {
+                if (out.hot.words)
+                    pick(order_tag, std::true_type{});
+                else
+                    pick(order_tag, std::false_type{});
+            };
+            // The order compiled in where it is 3 or 4 (coo_term), with TENSORSCOPE_COO_ORDER=1
+            // until a GPU has measured it: the pointers leave the stack frame and a nonzero's
+            // loads unroll, but the kernels take 56-60 registers against 40 (four blocks of 256
+            // an SM against six; ptxas for sm_90, session 89).
+            const bool compiled = env_is("TENSORSCOPE_COO_ORDER", "1");
+            if (compiled && order == 3)
+                with_hot(std::integral_constant<int, 3>{});
+            else if (compiled && order == 4)
+                with_hot(std::integral_constant<int, 4>{});
             else
-                pick(std::false_type{});
+                with_hot(std::integral_constant<int, 0>{});
         });
     } else {
         coo_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(nnz, order, mode, R, ip, vals, fp, out.f64);

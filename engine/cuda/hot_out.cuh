@@ -17,29 +17,30 @@ struct HotOut {
     float4* copies = nullptr;  // the hot rows' copies, R4 float4s each, summed after (hot_sum_kernel)
 };
 
-// A row's word of the bitmap and its count before, loaded when the row's run starts (one 8-byte
-// load), so that the flush at its end does not wait on them: a flush is otherwise a reduction
-// nothing waits for, and a lookup at the flush made delicious-4d's COO modes 2-3 21-29% slower
-// on one H100 (h100-session87-hot-rows.json; BLCO's 18-19%).
+// A run's place among its row's copies, found when the run starts (the bitmap's word and count
+// before in one 8-byte load, then, for a hot row, its HotRow), so that the flush at the run's end
+// loads nothing: a flush is otherwise a reduction nothing waits for, and a lookup at the flush
+// made delicious-4d's COO modes 2-3 21-29% slower on one H100 (h100-session87-hot-rows.json;
+// BLCO's 18-19%); with the word and count loaded at the start and the HotRow at the flush they
+// were 12-13% slower than without hot rows (h100-session89-hot-lookup.json). copies 0: cold.
 struct HotLook {
-    std::uint32_t word = 0, before = 0;
+    std::uint32_t base = 0, copies = 0;
 };
 
 __device__ inline HotLook hot_look(const HotOut& h, std::uint64_t row) {
     const uint2 w = h.words[row / 32];
-    return HotLook{w.x, w.y};
+    const std::uint32_t s = hot_slot_in(w.x, w.y, row);
+    if (s == kColdRow) return {};
+    return HotLook{h.rows[s].base, h.rows[s].copies};
 }
 
-// The copy that a team's group `unit` adds hot row `row` into (its groups go round the row's
-// copies, so each takes about chain / copies of its adds), or null where the row is cold. The
+// The copy that a team's group `unit` adds its run into (its groups go round the row's copies,
+// so each takes about chain / copies of its adds), or null where the run's row is cold. The
 // remainder is taken in 32 bits (a 64-bit one is a long routine on the device): past 2^32 groups
 // the round only restarts early, which moves no add out of its row.
-__device__ inline float4* hot_target(const HotOut& h, const HotLook& look, std::uint64_t row, std::uint64_t unit,
-                                     std::uint32_t R4) {
-    const std::uint32_t s = hot_slot_in(look.word, look.before, row);
-    if (s == kColdRow) return nullptr;
-    const HotRow r = h.rows[s];
-    return h.copies + (std::uint64_t{r.base} + static_cast<std::uint32_t>(unit) % r.copies) * R4;
+__device__ inline float4* hot_target(const HotOut& h, const HotLook& look, std::uint64_t unit, std::uint32_t R4) {
+    if (look.copies == 0) return nullptr;
+    return h.copies + (std::uint64_t{look.base} + static_cast<std::uint32_t>(unit) % look.copies) * R4;
 }
 
 }  // namespace tscope::gpu

@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(256)
         auto flush = [&](std::uint64_t r, float4 a) {  // a hot row's into its copy (hot_out.cuh)
             float4* to = out + r * R4;
             if constexpr (HOT)
-                if (float4* h = hot_target(hot, look, r, g, R4)) to = h;
+                if (float4* h = hot_target(hot, look, g, R4)) to = h;
             atomic_add4(to + col, a);
         };
         float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);

@@ -69,11 +69,32 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
     if (col >= R4) return;
     float4* to = o.f32 + (static_cast<std::uint32_t>(unit) % o.copies) * o.stride4 + row * R4;  // 32 bits: hot_target
     if constexpr (HOT)
-        if (float4* hot = hot_target(o.hot, look, row, hot_unit, R4)) to = hot;
+        if (float4* hot = hot_target(o.hot, look, hot_unit, R4)) to = hot;
     atomic_add4(to + col, acc);
 }
 
-template <int TEAM, bool HOT>
+// Nonzero z's value times its rows of every factor but `mode`'s (this lane's float4 of each).
+// ORDER: the tensor's order compiled in (3 or 4: the loop unrolls, so each mode's index and factor
+// pointers are read from the kernel's parameters and the nonzero's loads can all be in flight
+// together); 0 takes `order` at run time, which copies the pointer arrays to a 256-byte stack
+// frame (ptxas) and reads them from there before each load, as TTMc's peers kernel and BLCO's
+// teams did before their orders were compiled in (gpu_ttmc.cu: 3-10% faster).
+template <int ORDER>
+__device__ inline float4 coo_term(std::uint64_t z, int order, int mode, std::uint32_t R4, std::uint32_t col,
+                                  const IndexPtrs& idx, const float* __restrict__ vals, const Factor4Ptrs& factors) {
+    float4 v = make_float4(vals[z], vals[z], vals[z], vals[z]);
+    if constexpr (ORDER > 0) {
+#pragma unroll
+        for (int m = 0; m < ORDER; ++m)
+            if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
+    } else {
+        for (int m = 0; m < order; ++m)
+            if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
+    }
+    return v;
+}
+
+template <int TEAM, int ORDER, bool HOT>
 __global__ void __launch_bounds__(256)
     coo_team_kernel(std::uint64_t nnz, std::uint64_t group, int order, int mode, std::uint32_t R4, IndexPtrs idx,
                     const float* __restrict__ vals, Factor4Ptrs factors, CooOut out) {
@@ -96,12 +117,8 @@ __global__ void __launch_bounds__(256)
         if constexpr (HOT) look = hot_look(out.hot, row);
 #pragma unroll 4
         for (std::uint64_t z = first; z < last; ++z) {
-            float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-            if (active) {
-                v = make_float4(vals[z], vals[z], vals[z], vals[z]);
-                for (int m = 0; m < order; ++m)
-                    if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
-            }
+            const float4 v =
+                active ? coo_term<ORDER>(z, order, mode, R4, col, idx, vals, factors) : make_float4(0.f, 0.f, 0.f, 0.f);
             const std::uint64_t r = out_idx[z];
             if (r != row) {
                 coo_flush<TEAM, HOT>(out, g, g, row, look, R4, col, acc, stage, mask);
@@ -130,7 +147,7 @@ __global__ void __launch_bounds__(256)
 // 3.4-5.0), so it runs only where the team kernel's chains would be too long.
 constexpr int kCooTileThreads = 256, kCooTileItems = 4, kCooTile = kCooTileThreads * kCooTileItems;
 
-template <int TEAM, bool HOT>
+template <int TEAM, int ORDER, bool HOT>
 __global__ void __launch_bounds__(kCooTileThreads)
     coo_tile_kernel(std::uint64_t nnz, int order, int mode, std::uint32_t R4, int key_bits, IndexPtrs idx,
                     const float* __restrict__ vals, Factor4Ptrs factors, CooOut out) {
@@ -182,12 +199,8 @@ __global__ void __launch_bounds__(kCooTileThreads)
             const std::uint64_t z = base + s.tile.pos[j];
             if (z >= nnz) break;  // the padding: last in the tile
             const std::uint32_t r = s.tile.row[j];
-            float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-            if (active) {
-                v = make_float4(vals[z], vals[z], vals[z], vals[z]);
-                for (int m = 0; m < order; ++m)
-                    if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
-            }
+            const float4 v =
+                active ? coo_term<ORDER>(z, order, mode, R4, col, idx, vals, factors) : make_float4(0.f, 0.f, 0.f, 0.f);
             if (r != row) {
                 coo_flush<TEAM, HOT>(out, unit, t, row, look, R4, col, acc, stage, mask);
                 acc = make_float4(0.f, 0.f, 0.f, 0.f);

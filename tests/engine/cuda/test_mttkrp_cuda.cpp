@@ -257,6 +257,30 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32, 12, 7}, 50);
     }
 
+    // TENSORSCOPE_COO_ORDER=1 compiles the order in where it is 3 or 4 (mttkrp_coo_teams.cuh's
+    // coo_term): COO's team and tile kernels at orders 3, 4 and 5 (5 keeps the order at run
+    // time) agree with the oracle within 1e-5 on every mode, at ranks 32 and 12 with the output's
+    // copies and at rank 32 with one copy and the chain limit at 16 (nearly every row hot, so
+    // the kernels that look rows up run).
+    void cooOrderCompiledIn_data() {
+        QTest::addColumn<QByteArray>("kernel");
+        for (const char* kernel : {"team", "tile"}) QTest::addRow("%s", kernel) << QByteArray(kernel);
+    }
+    void cooOrderCompiledIn() {
+        QFETCH(QByteArray, kernel);
+        const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
+        const ScopedEnv compiled("TENSORSCOPE_COO_ORDER", "1");
+        const std::vector<std::vector<std::uint64_t>> shapes{
+            {50, 3000, 1024}, {40, 300, 200, 30}, {20, 30, 40, 25, 12}};
+        for (const auto& dims : shapes) {
+            const CooTensor t = tstest::random_tensor(dims, 60000, 23, Distribution::PowerLaw);
+            check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32, 12}, 90);
+            const ScopedEnv one("TENSORSCOPE_BLCO_COPIES", "1");
+            const ScopedEnv low("TENSORSCOPE_HOT_CHAIN", "16");
+            check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32}, 91);
+        }
+    }
+
     // The teams' group of nonzeros forced to 1, 3 (not a power of two), 8 and 128
     // (TENSORSCOPE_COO_GROUP; by default this tensor takes 8 on an H200): COO counts its rows'
     // chains of adds at that group to choose its output copies (at group 1 its heaviest rows'
