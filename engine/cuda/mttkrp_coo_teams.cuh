@@ -77,8 +77,9 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
 // ORDER: the tensor's order compiled in (3 or 4: the loop unrolls, so each mode's index and factor
 // pointers are read from the kernel's parameters and the nonzero's loads can all be in flight
 // together); 0 takes `order` at run time, which copies the pointer arrays to a 256-byte stack
-// frame (ptxas) and reads them from there before each load, as TTMc's peers kernel and BLCO's
-// teams did before their orders were compiled in (gpu_ttmc.cu: 3-10% faster).
+// frame (ptxas) and reads them from there before each load, as TTMc's peers kernel did before
+// its order was compiled in (gpu_ttmc.cu: faster on all but one of its tensors). Selected by
+// TENSORSCOPE_COO_ORDER=1 (gpu_mttkrp.cu's launch_coo_kernels) until a GPU has measured it.
 template <int ORDER>
 __device__ inline float4 coo_term(std::uint64_t z, int order, int mode, std::uint32_t R4, std::uint32_t col,
                                   const IndexPtrs& idx, const float* __restrict__ vals, const Factor4Ptrs& factors) {
