@@ -2,8 +2,9 @@
 # B, results R, tensors D and the call's seconds LIMIT (their defaults unless set), the library
 # path, OpenMP threads, NCCL_NVLS_ENABLE=0, TS_SHARED_DATA where the bundle has data/, CLI, START
 # and the log's machine line; CLI_ALT, where the bundle has it (make_bundle.sh --alt), the other
-# commit's CLI, and ALT_COMMIT, that commit (both in the log). Else the script sets R, LIMIT and START (its start,
-# date +%s) itself. EXT names what a step's stdout becomes (default out). step: a line in
+# commit's CLI, and ALT_COMMIT, that commit (both in the log); CLI_PREV and PREV_COMMIT
+# likewise where the bundle has bin/tensorscope-cli-prev (added by hand, see gpu-session90.sh).
+# Else the script sets R, LIMIT and START (its start, date +%s) itself. EXT names what a step's stdout becomes (default out). step: a line in
 # $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and stderr to $R/NAME.err,
 # skipped where SECONDS more would pass LIMIT, cut at LIMIT.
 # run_suites SECONDS NAME...: each test binary $B/tests/NAME under the offscreen platform.
@@ -31,9 +32,11 @@ device_setup() {
     if [ -d "$B/data" ]; then export TS_SHARED_DATA=$B/data; fi
     CLI=$B/bin/tensorscope-cli
     CLI_ALT=$B/bin/tensorscope-cli-alt ALT_COMMIT=$(cat "$B/bin/alt-commit" 2>/dev/null || echo none)
+    CLI_PREV=$B/bin/tensorscope-cli-prev PREV_COMMIT=$(cat "$B/bin/prev-commit" 2>/dev/null || echo none)
     START=$(date +%s)
     step "machine: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
     if [ -x "$CLI_ALT" ]; then step "alt: $CLI_ALT at $ALT_COMMIT"; fi
+    if [ -x "$CLI_PREV" ]; then step "prev: $CLI_PREV at $PREV_COMMIT"; fi
 }
 # nccl_setup: NCCL's library from the GPU machine's Python package on the library path, NVLink
 # multicast off, and the GPU count and that path in the log (the multi-GPU kinds).

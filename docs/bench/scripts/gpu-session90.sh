@@ -20,7 +20,6 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-CLI_PREV=$B/bin/tensorscope-cli-prev
 EXT=out run_suites 30 test_mttkrp_cuda
 pack "$OUT"
 EXT=jsonl

@@ -116,6 +116,12 @@ void check_blco_blocks() {
     }
 }
 
+// The rows of a test run once with each of COO's team kernels (TENSORSCOPE_COO_KERNEL).
+void add_coo_kernel_rows() {
+    QTest::addColumn<QByteArray>("kernel");
+    for (const char* kernel : {"team", "tile"}) QTest::addRow("%s", kernel) << QByteArray(kernel);
+}
+
 }  // namespace
 
 class TestMttkrpCuda : public QObject {
@@ -245,11 +251,7 @@ private Q_SLOTS:
     // sorts tiles of 1,024 nonzeros by row first (forced on every mode here: the last tile is
     // partial, and the last mode's 2^10 rows put the sort's key bits at their edge) agree with
     // the oracle within 1e-5 on every mode, at ranks 32 and 12; the warp kernel (rank 7) adds in fp64.
-    void cooOutputCopies_data() {
-        QTest::addColumn<QByteArray>("kernel");
-        QTest::addRow("team") << QByteArray("team");
-        QTest::addRow("tile") << QByteArray("tile");
-    }
+    void cooOutputCopies_data() { add_coo_kernel_rows(); }
     void cooOutputCopies() {
         QFETCH(QByteArray, kernel);
         const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
@@ -262,10 +264,7 @@ private Q_SLOTS:
     // time) agree with the oracle within 1e-5 on every mode, at ranks 32 and 12 with the output's
     // copies and at rank 32 with one copy and the chain limit at 16 (nearly every row hot, so
     // the kernels that look rows up run).
-    void cooOrderCompiledIn_data() {
-        QTest::addColumn<QByteArray>("kernel");
-        for (const char* kernel : {"team", "tile"}) QTest::addRow("%s", kernel) << QByteArray(kernel);
-    }
+    void cooOrderCompiledIn_data() { add_coo_kernel_rows(); }
     void cooOrderCompiledIn() {
         QFETCH(QByteArray, kernel);
         const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
@@ -311,10 +310,7 @@ private Q_SLOTS:
     // at rank 32 is 32 MB): mttkrp() adds into that copy and widens it on the host, rather than
     // summing it into fp64 on the device. The first and third modes take one copy (short chains)
     // or several; every mode agrees with the oracle within 1e-5, with the team and tile kernels.
-    void cooOneCopyWidenedOnTheHost_data() {
-        QTest::addColumn<QByteArray>("kernel");
-        for (const char* kernel : {"team", "tile"}) QTest::addRow("%s", kernel) << QByteArray(kernel);
-    }
+    void cooOneCopyWidenedOnTheHost_data() { add_coo_kernel_rows(); }
     void cooOneCopyWidenedOnTheHost() {
         QFETCH(QByteArray, kernel);
         const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
