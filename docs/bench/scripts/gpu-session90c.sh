@@ -1,11 +1,12 @@
 #!/bin/bash
-# Session 90's one call, if only one comes (gpu-session90.sh's steps, reordered; same bundle):
-# test_mttkrp_cuda in the background while delicious-4d's shape is generated; mode 4 alone in
-# this build, 3e4058fe's and ae323f11's, then this build's again; every mode in this build, with
-# TENSORSCOPE_COO_ORDER=1, and 3e4058fe's; TENSORSCOPE_COO_ORDER=1 checked against cpu-ref; the
-# three again; nell-2's shape checked with TENSORSCOPE_COO_ORDER=1 while time lasts.
-# Run from the checkout (this script and device_steps.sh are tracked; the bundle is carried):
-# tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session90c.sh
+# Session 90's one call, if only one comes (same bundle as gpu-session90.sh; run from the checkout,
+# where this script and device_steps.sh are tracked). test_mttkrp_cuda in the background while
+# delicious-4d's shape is generated; its COO and BLCO MTTKRP on every mode in this build and with
+# TENSORSCOPE_COO_ORDER=1, that one checked against cpu-ref; the H100 standing's empty cells on
+# that shape (session 86 cut them at the call's limit): SpTV on every format, unchecked (its
+# checks took minutes), and SpTTM's warp batches; then 3e4058fe's build (bin/tensorscope-cli-prev)
+# and mode 4 alone in this build, 3e4058fe's and ae323f11's while time lasts.
+# Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session90c.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
@@ -16,24 +17,22 @@ wait
 step "end test_mttkrp_cuda: $(grep -E '^Totals|^rc=' "$R/test_mttkrp_cuda.out" | tr '\n' ' ')"
 pack "$OUT"
 EXT=jsonl
+F=$D/del4d.tsb
 P=(--kernel mttkrp --backend cuda --format COO,BLCO --rank 32 --repeat 5 --jsonl)
-run del4d-m4-new 25 "$CLI" bench "$D/del4d.tsb" "${P[@]}" --mode 4
-if [ -x "$CLI_PREV" ]; then run del4d-m4-prev 25 "$CLI_PREV" bench "$D/del4d.tsb" "${P[@]}" --mode 4; fi
-if [ -x "$CLI_ALT" ]; then run del4d-m4-old 25 "$CLI_ALT" bench "$D/del4d.tsb" "${P[@]}" --mode 4; fi
-run del4d-m4-new 25 "$CLI" bench "$D/del4d.tsb" "${P[@]}" --mode 4
+run del4d-new 40 "$CLI" bench "$F" "${P[@]}" --mode all
+run del4d-order1 40 env TENSORSCOPE_COO_ORDER=1 "$CLI" bench "$F" "${P[@]}" --mode all
+run del4d-order1-check 90 env TENSORSCOPE_COO_ORDER=1 "$CLI" bench "$F" "${P[@]}" --mode all --check
 pack "$OUT"
-round() {
-    run del4d-new 40 "$CLI" bench "$D/del4d.tsb" "${P[@]}" --mode all
-    run del4d-order1 40 env TENSORSCOPE_COO_ORDER=1 "$CLI" bench "$D/del4d.tsb" "${P[@]}" --mode all
-    if [ -x "$CLI_PREV" ]; then run del4d-prev 40 "$CLI_PREV" bench "$D/del4d.tsb" "${P[@]}" --mode all; fi
-    pack "$OUT"
-}
-round
-run del4d-order1-check 90 env TENSORSCOPE_COO_ORDER=1 "$CLI" bench "$D/del4d.tsb" "${P[@]}" --mode all --check
+run del4d-sptv 100 "$CLI" bench "$F" --kernel sptv --backend cuda --format COO,HOCSR,CFB,HOCFS-CSR,HOCFS-ELL,CSF \
+    --mode all --repeat 5 --jsonl
+run del4d-spttm 45 "$CLI" bench "$F" --kernel spttm --backend cuda --format COO --variant wb --mode all --rank 32 --repeat 5 --jsonl
 pack "$OUT"
-round
-rm -f "$D/del4d.tsb"
-gen_nell2 > /dev/null
-run nell2-order1-check 80 env TENSORSCOPE_COO_ORDER=1 "$CLI" bench "$D/nell2.tsb" "${P[@]}" --mode all --check
+if [ -x "$CLI_PREV" ]; then run del4d-prev 40 "$CLI_PREV" bench "$F" "${P[@]}" --mode all; fi
+run del4d-order1 40 env TENSORSCOPE_COO_ORDER=1 "$CLI" bench "$F" "${P[@]}" --mode all
+run del4d-new 40 "$CLI" bench "$F" "${P[@]}" --mode all
+pack "$OUT"
+if [ -x "$CLI_ALT" ]; then run del4d-m4-old 20 "$CLI_ALT" bench "$F" "${P[@]}" --mode 4; fi
+if [ -x "$CLI_PREV" ]; then run del4d-m4-prev 20 "$CLI_PREV" bench "$F" "${P[@]}" --mode 4; fi
+run del4d-m4-new 20 "$CLI" bench "$F" "${P[@]}" --mode 4
 step DONE; touch "$R/DONE"
 pack "$OUT"
