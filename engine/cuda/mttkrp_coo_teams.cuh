@@ -78,8 +78,9 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
 // pointers are read from the kernel's parameters and the nonzero's loads can all be in flight
 // together); 0 takes `order` at run time, which copies the pointer arrays to a 256-byte stack
 // frame (ptxas) and reads them from there before each load, as TTMc's peers kernel did before
-// its order was compiled in (gpu_ttmc.cu: faster on all but one of its tensors). Selected by
-// TENSORSCOPE_COO_ORDER=1 (gpu_mttkrp.cu's launch_coo_kernels) until a GPU has measured it.
+// its order was compiled in (gpu_ttmc.cu: faster on all but one of its tensors). Orders 3 and 4
+// are compiled in by default since session 90 (1.24-1.65x on one H100, gpu_mttkrp.cu's
+// launch_coo_kernels); TENSORSCOPE_COO_ORDER=0 keeps 0, as do orders above 4.
 template <int ORDER>
 __device__ inline float4 coo_term(std::uint64_t z, int order, int mode, std::uint32_t R4, std::uint32_t col,
                                   const IndexPtrs& idx, const float* __restrict__ vals, const Factor4Ptrs& factors) {
@@ -88,7 +89,7 @@ __device__ inline float4 coo_term(std::uint64_t z, int order, int mode, std::uin
 #pragma unroll
         for (int m = 0; m < ORDER; ++m)
             if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
-    } else {  // a plain loop: the default's code as measured (a `#pragma unroll` here changes its PTX)
+    } else {  // a plain loop: the code as measured before session 90 (a `#pragma unroll` changes its PTX)
         for (int m = 0; m < order; ++m)
             if (m != mode) v = v * factors.f[m][static_cast<std::uint64_t>(idx.p[m][z]) * R4 + col];
     }

@@ -259,16 +259,23 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32, 12, 7}, 50);
     }
 
-    // TENSORSCOPE_COO_ORDER=1 compiles the order in where it is 3 or 4 (mttkrp_coo_teams.cuh's
-    // coo_term): COO's team and tile kernels at orders 3, 4 and 5 (5 keeps the order at run
-    // time) agree with the oracle within 1e-5 on every mode, at ranks 32 and 12 with the output's
-    // copies and at rank 32 with one copy and the chain limit at 16 (nearly every row hot, so
-    // the kernels that look rows up run).
-    void cooOrderCompiledIn_data() { add_coo_kernel_rows(); }
-    void cooOrderCompiledIn() {
+    // COO's kernels compile the order in where it is 3 or 4 (mttkrp_coo_teams.cuh's coo_term);
+    // TENSORSCOPE_COO_ORDER=0 keeps it at run time. Both ways, COO's team and tile kernels at
+    // orders 3, 4 and 5 (5 is always at run time) agree with the oracle within 1e-5 on every
+    // mode, at ranks 32 and 12 with the output's copies and at rank 32 with one copy and the
+    // chain limit at 16 (nearly every row hot, so the kernels that look rows up run).
+    void cooOrderCompiledOrNot_data() {
+        QTest::addColumn<QByteArray>("kernel");
+        QTest::addColumn<QByteArray>("order");
+        for (const char* k : {"team", "tile"})
+            for (const char* o : {"compiled", "0"})
+                QTest::addRow("%s, order %s", k, o) << QByteArray(k) << QByteArray(o);
+    }
+    void cooOrderCompiledOrNot() {
         QFETCH(QByteArray, kernel);
+        QFETCH(QByteArray, order);
         const ScopedEnv env("TENSORSCOPE_COO_KERNEL", kernel);
-        const ScopedEnv compiled("TENSORSCOPE_COO_ORDER", "1");
+        const ScopedEnv compiled("TENSORSCOPE_COO_ORDER", order == "0" ? order : QByteArray("1"));
         const std::vector<std::vector<std::uint64_t>> shapes{
             {50, 3000, 1024}, {40, 300, 200, 30}, {20, 30, 40, 25, 12}};
         for (const auto& dims : shapes) {
