@@ -76,7 +76,7 @@ mkdir -p carry
 level=(-T2 -6)
 [ "$(du -sb "$B" | cut -f1)" -gt 100000000 ] && level=(-T1 -9)
 # --strip: a 192 MiB window holds the whole bundle, so the CLI's and each suite's copies of the
-# engine compress as one (session 90: 15.8 MB for the CLI and two suites, against 17.8 at -9e).
+# engine compress as one (session 90: 15.5 MB for the CLI and one suite, against 17.8 at -9e).
 [ "$strip" = 1 ] && level=(-T1 --lzma2=preset=9e,dict=192MiB)
 tar -C /tmp -cf - bundle | xz "${level[@]}" > carry/bundle.tar.xz
 echo "carry/bundle.tar.xz: $(du -h carry/bundle.tar.xz | cut -f1), commit $(git rev-parse --short HEAD)${alt:+, alt $alt}"
