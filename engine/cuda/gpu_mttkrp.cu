@@ -616,8 +616,8 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
             // frame and a nonzero's loads unroll. It takes 56-60 registers against 40 (four blocks
             // of 256 an SM against six), yet on one H100 (session 90, h100-session90-coo-order.json,
             // rank 32) COO ran 1.32-1.65x faster on delicious-4d's shape, 1.36-1.47x on the nell-2
-            // shape and 1.24-1.41x on the uniform one (checked on the first two). TENSORSCOPE_COO_ORDER=0 keeps the
-            // order at run time.
+            // shape and 1.24-1.42x on the uniform one (checked on the first two).
+            // TENSORSCOPE_COO_ORDER=0 keeps the order at run time.
             const bool compiled = !env_is("TENSORSCOPE_COO_ORDER", "0");
             if (compiled && order == 3)
                 with_hot(std::integral_constant<int, 3>{});

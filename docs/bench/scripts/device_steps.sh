@@ -3,7 +3,7 @@
 # path, OpenMP threads, NCCL_NVLS_ENABLE=0, TS_SHARED_DATA where the bundle has data/, CLI, START
 # and the log's machine line; CLI_ALT, where the bundle has it (make_bundle.sh --alt), the other
 # commit's CLI, and ALT_COMMIT, that commit (both in the log); CLI_PREV and PREV_COMMIT
-# likewise where the bundle has bin/tensorscope-cli-prev (added by hand, see gpu-session90.sh).
+# likewise where the bundle has bin/tensorscope-cli-prev (added by hand, see gpu-session90c.sh).
 # Else the script sets R, LIMIT and START (its start, date +%s) itself. EXT names what a step's stdout becomes (default out). step: a line in
 # $R/log. run NAME SECONDS CMD...: CMD's stdout to $R/NAME.$EXT and stderr to $R/NAME.err,
 # skipped where SECONDS more would pass LIMIT, cut at LIMIT.

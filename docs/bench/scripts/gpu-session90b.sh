@@ -1,10 +1,10 @@
 #!/bin/bash
-# The next session's second call (see gpu-session90.sh; same bundle): the nell-2 and uniform
+# Session 90's second call (see gpu-session90c.sh; same bundle): the nell-2 and uniform
 # shapes' COO and BLCO, where the whole-output copies fit (no hot rows), with
 # TENSORSCOPE_COO_ORDER=1 against without, alternating, checked against cpu-ref once each way;
 # then delicious-4d's issue-19 standing with MTTKRP checked (CHECK=mttkrp: session 86 found
 # SpTV's checks of 140M-entry results took 7 minutes), while time lasts.
-# Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash /tmp/bundle/gpu-session90b.sh
+# Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session90b.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup

@@ -1,11 +1,15 @@
 #!/bin/bash
-# Session 90's one call, if only one comes (same bundle as gpu-session90.sh; run from the checkout,
-# where this script and device_steps.sh are tracked). test_mttkrp_cuda in the background while
-# delicious-4d's shape is generated; its COO and BLCO MTTKRP on every mode in this build and with
-# TENSORSCOPE_COO_ORDER=1, that one checked against cpu-ref; the H100 standing's empty cells on
-# that shape (session 86 cut them at the call's limit): SpTV on every format, unchecked (its
-# checks took minutes), and SpTTM's warp batches; then 3e4058fe's build (bin/tensorscope-cli-prev)
-# and mode 4 alone in this build, 3e4058fe's and ae323f11's while time lasts.
+# Session 90's first call (run from the checkout, where this script and device_steps.sh are tracked;
+# it replaced gpu-session90.sh, written in session 89 and never run). test_mttkrp_cuda in the
+# background while delicious-4d's shape is generated; its COO and BLCO MTTKRP on every mode in this
+# build and with TENSORSCOPE_COO_ORDER=1, that one checked against cpu-ref; the H100 standing's
+# empty cells on that shape (session 86 cut them at the call's limit): SpTV on every format,
+# unchecked (its checks took minutes), and SpTTM's warp batches; then 3e4058fe's build
+# (bin/tensorscope-cli-prev) and mode 4 alone in this build, 3e4058fe's and ae323f11's while time
+# lasts.
+# Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda --alt ae323f11 gpu-session90b.sh,
+# then 3e4058fe's tensorscope-cli, stripped, as bin/tensorscope-cli-prev (echo 3e4058fe > bin/prev-commit),
+# data/ removed, packed with xz --lzma2=preset=9e,dict=192MiB (about 17 MB).
 # Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session90c.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
