@@ -80,7 +80,8 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
 // frame (ptxas) and reads them from there before each load, as TTMc's peers kernel did before
 // its order was compiled in (gpu_ttmc.cu: faster on all but one of its tensors). Orders 3 and 4
 // are compiled in by default since session 90 (1.24-1.65x on one H100, gpu_mttkrp.cu's
-// launch_coo_kernels); TENSORSCOPE_COO_ORDER=0 keeps 0, as do orders above 4.
+// launch_coo_kernels); TENSORSCOPE_COO_ORDER=0 keeps 0, as do orders above 4 unless =5 asks
+// for order 5 compiled in too.
 template <int ORDER>
 __device__ inline float4 coo_term(std::uint64_t z, int order, int mode, std::uint32_t R4, std::uint32_t col,
                                   const IndexPtrs& idx, const float* __restrict__ vals, const Factor4Ptrs& factors) {

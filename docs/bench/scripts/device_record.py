@@ -27,12 +27,16 @@ GENERATED = {
     'del4d60': 'generate --dims 532924,17262471,2480308,1443 --nnz 60000000 --dist powerlaw:1.0 --seed 7 --float',
     # session 49: uniform with denser index tuples (mode 3's 1.5 nonzeros a tuple, mode 1's 0.42)
     'dense': 'generate --dims 8000,6400,28818 --nnz 76900000 --dist uniform --seed 7 --float',
+    # session 92's 5-order shapes (device_steps.sh gen_5d)
+    'vast5d': 'generate --dims 165427,11374,2,100,89 --nnz 26000000 --dist powerlaw:1.0 --seed 13 --float',
+    'uni5d': 'generate --dims 40000,30000,20000,2000,500 --nnz 50000000 --dist uniform --seed 17 --float',
     # session 80's floor tensors (h200-session80b.sh): uni-1m ... uni-16m
     **{f'uni-{n}m': f'generate --dims 8000,6000,4000 --nnz {n}000000 --dist uniform --seed {60 + n} --float'
        for n in (1, 2, 4, 8, 16)},
 }
 NNZ = {'movielens-100k': 100000, 'lastfm-tags': 186479, 'jf17k-4d': 34544,
        'nell2': 76900000, 'uni': 76900000, 'del4d': 140000000, 'del4d60': 60000000, 'dense': 76900000,
+       'vast5d': 26000000, 'uni5d': 50000000,
        **{f'uni-{n}m': n * 1000000 for n in (1, 2, 4, 8, 16)}}
 
 

@@ -109,6 +109,14 @@ standing() {
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }
+# gen_5d: two 5-order shapes as $D/vast5d.tsb (FROSTT's vast-2015-mc1-5d dimensions, 26M
+# power-law nonzeros) and $D/uni5d.tsb (50M uniform ones), unless they are there.
+gen_5d() {
+    [ -f "$D/vast5d.tsb" ] || run gen-vast5d 40 "$CLI" generate --dims 165427,11374,2,100,89 --nnz 26000000 --dist powerlaw:1.0 \
+        --seed 13 --float -o "$D/vast5d.tsb"
+    [ -f "$D/uni5d.tsb" ] || run gen-uni5d 60 "$CLI" generate --dims 40000,30000,20000,2000,500 --nnz 50000000 --dist uniform \
+        --seed 17 --float -o "$D/uni5d.tsb"
+}
 # switch_tag SWITCH: the switch's name after TENSORSCOPE_, lower case, _ as -, for run names.
 switch_tag() { echo "${1#TENSORSCOPE_}" | tr 'A-Z_' 'a-z-'; }
 # ab_real SWITCH FORMATS VALUES...: CUDA MTTKRP at rank 32 with --check on each shared real tensor,

@@ -260,16 +260,19 @@ private Q_SLOTS:
     }
 
     // COO's kernels compile the order in where it is 3 or 4 (mttkrp_coo_teams.cuh's coo_term);
-    // TENSORSCOPE_COO_ORDER=0 keeps it at run time. Both ways, COO's team and tile kernels at
-    // orders 3, 4 and 5 (5 is always at run time) agree with the oracle within 1e-5 on every
+    // TENSORSCOPE_COO_ORDER=0 keeps it at run time, =5 compiles order 5 in too. Each way, COO's
+    // team and tile kernels at orders 3, 4 and 5 agree with the oracle within 1e-5 on every
     // mode, at ranks 32 and 12 with the output's copies and at rank 32 with one copy and the
     // chain limit at 16 (nearly every row hot, so the kernels that look rows up run).
     void cooOrderCompiledOrNot_data() {
         QTest::addColumn<QByteArray>("kernel");
         QTest::addColumn<QByteArray>("order");
         for (const char* k : {"team", "tile"})
-            for (const char* o : {"1", "0"})
-                QTest::addRow("%s, order %s", k, *o == '1' ? "compiled" : "at run time")
+            for (const char* o : {"1", "0", "5"})
+                QTest::addRow("%s, order %s", k,
+                              *o == '1'   ? "compiled"
+                              : *o == '5' ? "compiled up to 5"
+                                          : "at run time")
                     << QByteArray(k) << QByteArray(o);
     }
     void cooOrderCompiledOrNot() {
