@@ -4,7 +4,7 @@
 # that machine has), data/ (the shared real tensors), and the named scripts beside
 # device_steps.sh and advisor_eval.py; packed as carry/bundle.tar.xz for `run`'s carry. Unpack
 # it there with: tar -C /tmp -xJf carry/bundle.tar.xz (it lands in /tmp/bundle).
-# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] [--reference-blas] [--icu-stub] SCRIPT.sh..   (from
+# usage: docs/bench/scripts/make_bundle.sh [--tests NAME,..|gpu] [--alt REV] [--no-cli] [--no-data] [--strip] [--reference-blas] [--icu-stub] [--gather-floor] SCRIPT.sh..   (from
 # the checkout's root, after building build/ for sm_90; SCRIPT names are files in
 # docs/bench/scripts; --tests gpu: every GPU suite, as gpu_suites.txt lists them)
 # --alt REV also builds tensorscope-cli at commit REV (Release, no GUI or tests, in /tmp/alt-REV,
@@ -18,8 +18,9 @@
 # openblas_shim.c's stand-in over Debian's reference BLAS: for suites, never for timings.
 # --icu-stub replaces ICU's data library (QtCore's, 7.5 MB of the bundle compressed) by
 # icudata_stub.c's header with no entries: nothing the device runs looks anything up in ICU.
+# --gather-floor builds gather_floor.cu (standalone, over build/'s engine) as bin/gather_floor.
 set -euo pipefail
-tests="" alt="" cli=1 data=1 strip=0 refblas=0 icustub=0
+tests="" alt="" cli=1 data=1 strip=0 refblas=0 icustub=0 floor=0
 while [ $# -gt 0 ]; do
     case $1 in
     --tests) tests=$2; [ "$tests" = gpu ] && tests=$(cat docs/bench/scripts/gpu_suites.txt); shift 2 ;;
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
     --strip) strip=1; shift ;;
     --reference-blas) refblas=1; shift ;;
     --icu-stub) icustub=1; shift ;;
+    --gather-floor) floor=1; shift ;;
     *) break ;;
     esac
 done
@@ -37,6 +39,11 @@ rm -rf "$B" && mkdir -p "$B"/{bin,tests,data}
 bins=()
 if [ "$cli" = 1 ]; then cp build/bin/tensorscope-cli "$B/bin/"; bins+=("$B/bin/tensorscope-cli"); fi
 for t in ${tests//,/ }; do cp "build/bin/$t" "$B/tests/"; bins+=("$B/tests/$t"); done
+if [ "$floor" = 1 ]; then
+    /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -std=c++20 -Iengine/include -Xcompiler -fopenmp -o "$B/bin/gather_floor" \
+        docs/bench/scripts/gather_floor.cu build/lib/libtscope_engine.a -lz -llapacke -llapack -lblas -ldl
+    bins+=("$B/bin/gather_floor")
+fi
 if [ -n "$alt" ]; then
     src=/tmp/alt-$alt/src bld=/tmp/alt-$alt/build
     if [ ! -d "$src" ]; then mkdir -p "$src" && git archive "$alt" | tar -x -C "$src"; fi
