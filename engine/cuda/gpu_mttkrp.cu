@@ -617,14 +617,16 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
             // of 256 an SM against six), yet on one H100 (session 90, h100-session90-coo-order.json,
             // rank 32) COO ran 1.32-1.65x faster on delicious-4d's shape, 1.36-1.47x on the nell-2
             // shape and 1.24-1.42x on the uniform one (checked on the first two).
-            // TENSORSCOPE_COO_ORDER=0 keeps the order at run time; =5 compiles order 5 in too
-            // (not yet measured on a GPU, so not the default).
-            const bool compiled = !env_is("TENSORSCOPE_COO_ORDER", "0");
-            if (compiled && order == 3)
+            // The highest order compiled in: 4, or 0 with TENSORSCOPE_COO_ORDER=0 (the order at
+            // run time), or 5 with =5 (not yet measured on a GPU, so not the default).
+            const int top = env_is("TENSORSCOPE_COO_ORDER", "0") ? 0 : env_is("TENSORSCOPE_COO_ORDER", "5") ? 5 : 4;
+            if (order > top)
+                with_hot(std::integral_constant<int, 0>{});
+            else if (order == 3)
                 with_hot(std::integral_constant<int, 3>{});
-            else if (compiled && order == 4)
+            else if (order == 4)
                 with_hot(std::integral_constant<int, 4>{});
-            else if (order == 5 && env_is("TENSORSCOPE_COO_ORDER", "5"))
+            else if (order == 5)
                 with_hot(std::integral_constant<int, 5>{});
             else
                 with_hot(std::integral_constant<int, 0>{});

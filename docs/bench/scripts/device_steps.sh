@@ -109,6 +109,15 @@ standing() {
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }
+# suite_beside_del4d SUITE: the test binary SUITE in the background while gen_del4d makes
+# delicious-4d's shape (about 75 s each on an H100's host), its totals in the log once both end.
+suite_beside_del4d() {
+    step "start $1 (background)"
+    suite_to "$1" "$1" &
+    gen_del4d > /dev/null
+    wait
+    step "end $1: $(grep -E '^Totals|^rc=' "$R/$1.out" | tr '\n' ' ')"
+}
 # gen_5d: two 5-order shapes as $D/vast5d.tsb (FROSTT's vast-2015-mc1-5d dimensions, 26M
 # power-law nonzeros) and $D/uni5d.tsb (50M uniform ones), unless they are there.
 gen_5d() {

@@ -14,14 +14,15 @@
 // Each way's time, at MTTKRP's 3 x nnz x rank flops, gives the GFLOP/s no kernel that makes those
 // loads in that order with this many in flight can pass. A team of 8 lanes takes a nonzero, a
 // lane a float4 of each row, four nonzeros in flight a team; the row numbers are streamed (12
-// bytes a nonzero at order 4, as a format streams its indices) and the sums written once a thread:
+// bytes a nonzero at order 4, as a format streams its indices, and a byte saying where the
+// nonzero's nodes start) and the sums written once a thread:
 // 16 float4 loads a lane in flight at 80 registers (three blocks of 256 an SM), more bytes in
 // flight than the MTTKRP kernels hold (40 registers, six blocks, one nonzero's rows a team).
 // GATHER_FLOOR_COUNT_ONLY=1 counts each way's gathers on the host alone (no device needed).
 //
 // Build (here, with the engine built in build/; the binary then runs where the bundle's libraries
 // are on LD_LIBRARY_PATH):
-//   nvcc -O3 -arch=sm_90 -std=c++20 -Iengine/include -Xcompiler -fopenmp -o gather_floor docs/bench/scripts/gather_floor.cu \
+//   nvcc -O3 -arch=sm_90 -std=c++20 -Iengine/include -Iengine -Xcompiler -fopenmp -o gather_floor docs/bench/scripts/gather_floor.cu \
 //     build/lib/libtscope_engine.a -lz -llapacke -llapack -lblas -ldl   (make_bundle.sh --gather-floor does this)
 // usage: gather_floor FILE.tsb [MODE..]   (modes from 1; default every mode)
 // Prints one JSON line a mode: ms (median of 11) and GFLOP/s each way, and the gathers made.
@@ -34,13 +35,13 @@
 #include <numeric>
 #include <vector>
 
+#include "formats/format_builders.hpp"  // default_mode_order: the bench's CSF order
 #include "tscope/io/tensor_io.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace {
 
 constexpr int kThreads = 256, kLanes = 8, kInFlight = 4, kMaxGathered = 4;
-constexpr std::uint32_t kSkip = 0xffffffffu;  // a row the tree gathered for an earlier nonzero
 
 void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) {
@@ -49,52 +50,20 @@ void check(cudaError_t e, const char* what) {
     }
 }
 
-struct Rows {
-    int count = 0;                                // the modes gathered (the order - 1)
-    const std::uint32_t* row[kMaxGathered] = {};  // a row number a nonzero (or kSkip) per mode
-    const float4* factor[kMaxGathered] = {};      // that mode's factor, 8 float4 a row
-};
-
-// Team t takes nonzeros t, t + teams, ...; kInFlight of them at once.
-__global__ void __launch_bounds__(kThreads) gather_kernel(Rows r, std::uint64_t nnz, float4* sink) {
-    const unsigned lane = threadIdx.x % kLanes;
-    const std::uint64_t team = (blockIdx.x * std::uint64_t{kThreads} + threadIdx.x) / kLanes;
-    const std::uint64_t teams = std::uint64_t{gridDim.x} * kThreads / kLanes;
-    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    for (std::uint64_t z0 = team; z0 < nnz; z0 += teams * kInFlight) {
-        float4 v[kInFlight][kMaxGathered];
-#pragma unroll
-        for (int s = 0; s < kInFlight; ++s) {
-            const std::uint64_t z = z0 + s * teams;
-#pragma unroll
-            for (int k = 0; k < kMaxGathered; ++k) {
-                v[s][k] = make_float4(0.f, 0.f, 0.f, 0.f);
-                if (k < r.count && z < nnz) {
-                    const std::uint32_t row = __ldcs(r.row[k] + z);
-                    if (row != kSkip) v[s][k] = __ldg(r.factor[k] + std::uint64_t{row} * kLanes + lane);
-                }
-            }
-        }
-#pragma unroll
-        for (int s = 0; s < kInFlight; ++s)
-#pragma unroll
-            for (int k = 0; k < kMaxGathered; ++k)
-                acc.x += v[s][k].x, acc.y += v[s][k].y, acc.z += v[s][k].z, acc.w += v[s][k].w;
-    }
-    sink[blockIdx.x * std::uint64_t{kThreads} + threadIdx.x] = acc;
-}
-
-struct Way {
-    std::vector<std::vector<std::uint32_t>> rows;  // per gathered mode, a row a nonzero in tree order
-    std::uint64_t gathers = 0;
-};
-
-// Which rows a nonzero gathers (the tree's levels 1 to N-1; level 0 is the output's).
+// Which rows a nonzero gathers (the tree's levels 1 to N-1; level 0 is the output's), its leaf
+// row always: every ancestor row too (Every); the ancestors' rows where its fiber starts, as the
+// CSF kernels' fiber heads gather them (Fiber); or an ancestor's row only where that ancestor's
+// node starts, as a kernel keeping each node's product would (Node). first: the first level
+// whose index differs from the previous nonzero's (nodes start there and below). One rule for
+// the kernel and the host's count.
 enum class Reuse { Every, Fiber, Node };
 const char* name_of(Reuse r) { return r == Reuse::Every ? "every" : r == Reuse::Fiber ? "fiber" : "node"; }
+__host__ __device__ inline bool gathers_at(Reuse reuse, int level, int first, int n) {
+    return level == n - 1 || reuse == Reuse::Every || (reuse == Reuse::Fiber && first <= n - 2) ||
+           (reuse == Reuse::Node && level >= first);
+}
 
-// A tree's order of the nonzeros: each level's indices in that order, and for each nonzero the
-// first level whose index differs from the previous nonzero's (nodes start there and below).
+// A tree's order of the nonzeros: each level's indices in that order, and each nonzero's first.
 struct Ordered {
     std::vector<std::vector<std::uint32_t>> index;  // [level][k]
     std::vector<std::uint8_t> first;
@@ -125,49 +94,61 @@ Ordered ordered(const tscope::CooTensor& t, const std::vector<std::uint64_t>& pe
     return o;
 }
 
-// The rows each nonzero gathers (levels 1 to N-1; level 0 is the output's), its leaf row always:
-// every ancestor row too (Every); the ancestors' rows where its fiber starts, as the CSF kernels'
-// fiber heads gather them (Fiber); or an ancestor's row only where that ancestor's node starts,
-// as a kernel keeping each node's product would (Node).
-Way rows_in_order(const Ordered& o, Reuse reuse) {
+std::uint64_t gathers(const Ordered& o, Reuse reuse) {
     const int n = static_cast<int>(o.index.size());
     const auto nnz = static_cast<std::int64_t>(o.first.size());
-    Way w;
-    w.rows.assign(static_cast<std::size_t>(n - 1), std::vector<std::uint32_t>(o.first.size()));
-    std::uint64_t gathers = 0;
-#pragma omp parallel for schedule(static) reduction(+ : gathers)
-    for (std::int64_t k = 0; k < nnz; ++k) {
-        const int first = o.first[static_cast<std::size_t>(k)];
-        for (int l = 1; l < n; ++l) {
-            const bool gather = l == n - 1 || reuse == Reuse::Every || (reuse == Reuse::Fiber && first <= n - 2) ||
-                                (reuse == Reuse::Node && l >= first);
-            w.rows[static_cast<std::size_t>(l - 1)][static_cast<std::size_t>(k)] =
-                gather ? o.index[static_cast<std::size_t>(l)][static_cast<std::size_t>(k)] : kSkip;
-            gathers += gather;
+    std::uint64_t count = 0;
+#pragma omp parallel for schedule(static) reduction(+ : count)
+    for (std::int64_t k = 0; k < nnz; ++k)
+        for (int l = 1; l < n; ++l) count += gathers_at(reuse, l, o.first[static_cast<std::size_t>(k)], n);
+    return count;
+}
+
+// One tree order on the device: levels 1 to N-1's indices, each nonzero's first, and those
+// levels' factors, 8 float4 a row.
+struct Rows {
+    int n = 0;  // the order
+    const std::uint32_t* row[kMaxGathered] = {};
+    const std::uint8_t* first = nullptr;
+    const float4* factor[kMaxGathered] = {};
+};
+
+// Team t takes nonzeros t, t + teams, ...; kInFlight of them at once.
+__global__ void __launch_bounds__(kThreads) gather_kernel(Rows r, Reuse reuse, std::uint64_t nnz, float4* sink) {
+    const unsigned lane = threadIdx.x % kLanes;
+    const std::uint64_t team = (blockIdx.x * std::uint64_t{kThreads} + threadIdx.x) / kLanes;
+    const std::uint64_t teams = std::uint64_t{gridDim.x} * kThreads / kLanes;
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (std::uint64_t z0 = team; z0 < nnz; z0 += teams * kInFlight) {
+        float4 v[kInFlight][kMaxGathered];
+#pragma unroll
+        for (int s = 0; s < kInFlight; ++s) {
+            const std::uint64_t z = z0 + s * teams;
+            const int first = z < nnz ? __ldcs(r.first + z) : 0;
+#pragma unroll
+            for (int k = 0; k < kMaxGathered; ++k) {
+                v[s][k] = make_float4(0.f, 0.f, 0.f, 0.f);
+                if (k < r.n - 1 && z < nnz && gathers_at(reuse, k + 1, first, r.n))
+                    v[s][k] = __ldg(r.factor[k] + std::uint64_t{__ldcs(r.row[k] + z)} * kLanes + lane);
+            }
         }
+#pragma unroll
+        for (int s = 0; s < kInFlight; ++s)
+#pragma unroll
+            for (int k = 0; k < kMaxGathered; ++k)
+                acc.x += v[s][k].x, acc.y += v[s][k].y, acc.z += v[s][k].z, acc.w += v[s][k].w;
     }
-    w.gathers = gathers;
-    return w;
+    sink[blockIdx.x * std::uint64_t{kThreads} + threadIdx.x] = acc;
 }
 
-// SPLATT's order, as the bench's CSF and B-CSF take it: the mode at the root, the others by
-// increasing length.
-std::vector<int> tree_levels(const tscope::CooTensor& t, int mode) {
-    std::vector<int> levels{mode};
-    for (int k = 0; k < t.order(); ++k)
-        if (k != mode) levels.push_back(k);
-    std::stable_sort(levels.begin() + 1, levels.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
-    return levels;
-}
-
-double median_ms(Rows r, std::uint64_t nnz, float4* sink, int grid) {
+double median_ms(const Rows& r, Reuse reuse, std::uint64_t nnz, float4* sink, int grid) {
     cudaEvent_t a, b;
     check(cudaEventCreate(&a), "an event");
     check(cudaEventCreate(&b), "an event");
     std::vector<float> ms;
     for (int i = 0; i < 12; ++i) {
         check(cudaEventRecord(a), "recording");
-        gather_kernel<<<grid, kThreads>>>(r, nnz, sink);
+        gather_kernel<<<grid, kThreads>>>(r, reuse, nnz, sink);
         check(cudaGetLastError(), "launching");
         check(cudaEventRecord(b), "recording");
         check(cudaEventSynchronize(b), "running");
@@ -202,13 +183,12 @@ int main(int argc, char** argv) {
     // GATHER_FLOOR_COUNT_ONLY=1: the gathers each way, counted here without a device
     if (const char* c = std::getenv("GATHER_FLOOR_COUNT_ONLY"); c && *c == '1') {
         for (int m : modes) {
-            const std::vector<int> levels = tree_levels(t, m);
+            const std::vector<int> levels = tscope::default_mode_order(t, m);
             const Ordered o = ordered(t, tscope::sorted_order(t, levels), levels);
             std::printf("{\"file\":\"%s\",\"nnz\":%llu,\"mode\":%d", argv[1], static_cast<unsigned long long>(t.nnz()),
                         m + 1);
             for (Reuse reuse : {Reuse::Every, Reuse::Fiber, Reuse::Node})
-                std::printf(",\"%s_gathers\":%llu", name_of(reuse),
-                            static_cast<unsigned long long>(rows_in_order(o, reuse).gathers));
+                std::printf(",\"%s_gathers\":%llu", name_of(reuse), static_cast<unsigned long long>(gathers(o, reuse)));
             std::printf("}\n");
         }
         return 0;
@@ -231,31 +211,34 @@ int main(int argc, char** argv) {
     check(cudaGetDeviceProperties(&prop, 0), "reading the device");
     const double flops = 3.0 * static_cast<double>(t.nnz()) * rank;
     for (int m : modes) {
-        const std::vector<int> levels = tree_levels(t, m);
+        const std::vector<int> levels = tscope::default_mode_order(t, m);
         const Ordered o = ordered(t, tscope::sorted_order(t, levels), levels);
         std::printf("{\"device\":\"%s\",\"file\":\"%s\",\"nnz\":%llu,\"mode\":%d,\"rank\":32,\"blocks_per_sm\":%d",
                     prop.name, argv[1], static_cast<unsigned long long>(t.nnz()), m + 1, per_sm);
+        // the order's indices and firsts go to the device once; each way reads what it gathers
+        std::vector<void*> dev;
+        auto upload = [&](const auto& h) {
+            void* d = nullptr;
+            const std::size_t bytes = h.size() * sizeof(h[0]);
+            check(cudaMalloc(&d, bytes), "allocating the order");
+            check(cudaMemcpy(d, h.data(), bytes, cudaMemcpyHostToDevice), "copying the order");
+            dev.push_back(d);
+            return d;
+        };
+        Rows r;
+        r.n = n;
+        r.first = static_cast<const std::uint8_t*>(upload(o.first));
+        for (int l = 1; l < n; ++l) {
+            r.row[l - 1] = static_cast<const std::uint32_t*>(upload(o.index[static_cast<std::size_t>(l)]));
+            r.factor[l - 1] = factor[static_cast<std::size_t>(levels[static_cast<std::size_t>(l)])];
+        }
         for (Reuse reuse : {Reuse::Every, Reuse::Fiber, Reuse::Node}) {
-            const Way w = rows_in_order(o, reuse);
-            std::vector<std::uint32_t*> dev(static_cast<std::size_t>(n - 1));
-            Rows r;
-            r.count = n - 1;
-            for (int l = 0; l < n - 1; ++l) {
-                const auto& h = w.rows[static_cast<std::size_t>(l)];
-                check(cudaMalloc(&dev[static_cast<std::size_t>(l)], h.size() * sizeof(std::uint32_t)),
-                      "allocating rows");
-                check(cudaMemcpy(dev[static_cast<std::size_t>(l)], h.data(), h.size() * sizeof(std::uint32_t),
-                                 cudaMemcpyHostToDevice),
-                      "copying rows");
-                r.row[l] = dev[static_cast<std::size_t>(l)];
-                r.factor[l] = factor[static_cast<std::size_t>(levels[static_cast<std::size_t>(l + 1)])];
-            }
-            const double ms = median_ms(r, t.nnz(), sink, grid);
+            const double ms = median_ms(r, reuse, t.nnz(), sink, grid);
             const char* way = name_of(reuse);
             std::printf(",\"%s_ms\":%.4f,\"%s_gflops\":%.1f,\"%s_gathers\":%llu", way, ms, way,
-                        flops / (ms * 1e-3) / 1e9, way, static_cast<unsigned long long>(w.gathers));
-            for (auto* p : dev) cudaFree(p);
+                        flops / (ms * 1e-3) / 1e9, way, static_cast<unsigned long long>(gathers(o, reuse)));
         }
+        for (void* p : dev) cudaFree(p);
         std::printf("}\n");
         std::fflush(stdout);
     }

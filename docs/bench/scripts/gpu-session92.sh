@@ -15,11 +15,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-step "start test_mttkrp_cuda (background)"
-suite_to test_mttkrp_cuda test_mttkrp_cuda &
-gen_del4d > /dev/null
-wait
-step "end test_mttkrp_cuda: $(grep -E '^Totals|^rc=' "$R/test_mttkrp_cuda.out" | tr '\n' ' ')"
+suite_beside_del4d test_mttkrp_cuda
 EXT=jsonl run del4d-gather-floor 120 "$B/bin/gather_floor" "$D/del4d.tsb"
 pack "$OUT"
 alternate 2 25 TENSORSCOPE_SPTV_ROWS "cusparse through-l1" del4d --kernel sptv --backend cuda --format CFB,COO --mode 2 \

@@ -40,7 +40,7 @@ bins=()
 if [ "$cli" = 1 ]; then cp build/bin/tensorscope-cli "$B/bin/"; bins+=("$B/bin/tensorscope-cli"); fi
 for t in ${tests//,/ }; do cp "build/bin/$t" "$B/tests/"; bins+=("$B/tests/$t"); done
 if [ "$floor" = 1 ]; then
-    /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -std=c++20 -Iengine/include -Xcompiler -fopenmp -o "$B/bin/gather_floor" \
+    /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -std=c++20 -Iengine/include -Iengine -Xcompiler -fopenmp -o "$B/bin/gather_floor" \
         docs/bench/scripts/gather_floor.cu build/lib/libtscope_engine.a -lz -llapacke -llapack -lblas -ldl
     bins+=("$B/bin/gather_floor")
 fi
