@@ -295,6 +295,7 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
     impl->nnz = n;
     impl->parts.push_back(build_part(c, order, split, perm, n));  // which frees perm
     add_shared_tiles(impl->parts.back(), tiles_rank, 1);          // the CPD's trees, each rooted at its mode
+    add_hot_rows(impl->parts);                                    // its root's
     return ResidentTensor(std::move(impl));
 }
 

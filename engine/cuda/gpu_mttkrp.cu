@@ -340,12 +340,12 @@ std::vector<std::uint32_t> hot_row_ids(const std::uint32_t* host, std::uint64_t 
 }
 
 void add_hot_rows(std::vector<ResidentTensor::Impl::Part>& parts) {
-    if (parts.size() < 2) return;
+    const bool below_root = parts.size() >= 2;
     for (ResidentTensor::Impl::Part& p : parts) {
         const int levels = p.meta.levels;
         p.hot.clear();
         p.hot.resize(static_cast<std::size_t>(levels) + 1);
-        for (int l = 1; l <= levels; ++l) {
+        for (int l = 0; l <= (below_root ? levels : 0); ++l) {
             const bool leaves = l == levels;
             p.hot[static_cast<std::size_t>(l)] =
                 remap_hot_rows(leaves ? p.leaf.get() : p.anc[static_cast<std::size_t>(l)].get(),
@@ -612,14 +612,16 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
                 else
                     pick(order_tag, std::false_type{});
             };
-            // The order compiled in where it is 3 or 4 (coo_term): the pointers leave the stack
-            // frame and a nonzero's loads unroll. It takes 56-60 registers against 40 (four blocks
+            // The order compiled in where it is 3, 4 or 5 (coo_term): the pointers leave the stack
+            // frame and a nonzero's loads unroll. It takes 52-60 registers against 40 (four blocks
             // of 256 an SM against six), yet on one H100 (session 90, h100-session90-coo-order.json,
             // rank 32) COO ran 1.32-1.65x faster on delicious-4d's shape, 1.36-1.47x on the nell-2
-            // shape and 1.24-1.42x on the uniform one (checked on the first two).
-            // The highest order compiled in: 4, or 0 with TENSORSCOPE_COO_ORDER=0 (the order at
-            // run time), or 5 with =5 (not yet measured on a GPU, so not the default).
-            const int top = env_is("TENSORSCOPE_COO_ORDER", "0") ? 0 : env_is("TENSORSCOPE_COO_ORDER", "5") ? 5 : 4;
+            // shape and 1.24-1.42x on the uniform one (checked on the first two); order 5 (session
+            // 92, h100-session92-coo-order5.json, alternating twice) 1.39-2.05x on a
+            // vast-2015-mc1-5d-shaped tensor and 2.06-2.63x on a uniform 5-order one, checked
+            // within 7.1e-6. The highest order compiled in: 5, or 4 with TENSORSCOPE_COO_ORDER=4,
+            // or 0 with =0 (the order at run time), for comparisons.
+            const int top = env_is("TENSORSCOPE_COO_ORDER", "0") ? 0 : env_is("TENSORSCOPE_COO_ORDER", "4") ? 4 : 5;
             if (order > top)
                 with_hot(std::integral_constant<int, 0>{});
             else if (order == 3)
@@ -757,10 +759,9 @@ float* zeroed_copies(DeviceArray<float>& buf, std::uint64_t n, unsigned count) {
     return buf.get();
 }
 
-// The hot rows of tree p where `mode` is one of its levels below the root and has some (null
-// otherwise: the root's MTTKRP adds once a group, and the other trees have none).
+// The hot rows of tree p where `mode` is one of its levels and has some (null otherwise).
 const HotRemap* hot_remap(const ResidentTensor::Impl::Part& p, int mode) {
-    for (std::size_t l = 1; l < p.hot.size(); ++l)
+    for (std::size_t l = 0; l < p.hot.size(); ++l)
         if (p.meta.level_mode[l] == mode && p.hot[l].copies) return &p.hot[l];
     return nullptr;
 }

@@ -79,9 +79,9 @@ __device__ inline void coo_flush(const CooOut& o, std::uint64_t unit, std::uint6
 // together); 0 takes `order` at run time, which copies the pointer arrays to a 256-byte stack
 // frame (ptxas) and reads them from there before each load, as TTMc's peers kernel did before
 // its order was compiled in (gpu_ttmc.cu: faster on all but one of its tensors). Orders 3 and 4
-// are compiled in by default since session 90 (1.24-1.65x on one H100, gpu_mttkrp.cu's
-// launch_coo_kernels); TENSORSCOPE_COO_ORDER=0 keeps 0, as do orders above 4 unless =5 asks
-// for order 5 compiled in too.
+// are compiled in since session 90 and order 5 since session 92 (1.24-2.63x on one H100,
+// gpu_mttkrp.cu's launch_coo_kernels); TENSORSCOPE_COO_ORDER=0 keeps 0 (as do orders above 5),
+// =4 compiles only 3 and 4 in.
 template <int ORDER>
 __device__ inline float4 coo_term(std::uint64_t z, int order, int mode, std::uint32_t R4, std::uint32_t col,
                                   const IndexPtrs& idx, const float* __restrict__ vals, const Factor4Ptrs& factors) {

@@ -40,8 +40,8 @@ struct ResidentTensor::Impl {
         DeviceArray<std::uint32_t> leaf;
         DeviceArray<float> vals;
         std::unique_ptr<SharedTiles> tiles;  // an order-3 tree's root mode, where shared_tiles_rule.hpp says
-        // MM-CSF's partitions: per level (1 to levels; the root's none), its heavy output rows'
-        // copies for the modes whose output the level is (add_hot_rows)
+        // per level (0 to levels), its heavy output rows' copies for the mode whose output the
+        // level is (add_hot_rows; below the root only for MM-CSF's partitions)
         std::vector<HotRemap> hot;
     };
     std::vector<Part> parts;
@@ -67,9 +67,14 @@ struct ResidentTensor::Impl {
 // gpu_mttkrp.cu.
 void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::size_t trees);
 
-// Each partition's hot rows (hot_rows.cuh) at every level below its root, where there are several
-// trees (MM-CSF's partitions, where a mode is the leaves or a level between of some partition: a
-// single tree's MTTKRPs run at its root; none then). Defined in gpu_mttkrp.cu.
+// Each tree's hot rows (hot_rows.cuh) at its root, and where there are several trees (MM-CSF's
+// partitions, where a mode is the leaves or a level between of some partition) at every level
+// below too: a single tree's MTTKRPs run at its root (CSF's and B-CSF's, rooted at the mode).
+// The root takes an add a group of fibers, but a mode of a few rows gives each row millions of
+// them: a vast-2015-mc1-5d-shaped tensor's 2-row mode (13M nonzeros a row) had CSF and B-CSF
+// 3.3e-4 from cpu-ref (one H100, session 92, h100-session92-standing-5d.json) and 3.0 ms
+// against 1.0 for its other modes, its 64 output columns taking every atomic. Defined in
+// gpu_mttkrp.cu.
 void add_hot_rows(std::vector<ResidentTensor::Impl::Part>& parts);
 
 }  // namespace tscope::gpu
