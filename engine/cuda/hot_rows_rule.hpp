@@ -1,5 +1,5 @@
-// Which output rows get fp32 copies of their own (an MM-CSF partition's levels below its root;
-// a COO's or BLCO's modes where whole-output copies do not fit), and how an add picks one.
+// Which output rows get fp32 copies of their own (every tree's root, an MM-CSF partition's levels
+// below it; a COO's or BLCO's modes where whole-output copies do not fit), and how an add picks one.
 // Plain C++17, no CUDA, so that the rule is tested on machines without a GPU
 // (tests/engine/cuda/test_hot_rows_rule.cpp); hot_rows.cuh applies it on the device.
 // Private to the engine.
