@@ -3,10 +3,11 @@
 # their hot copies, h100-session92-root-hot-rows.json): row_gather_bandwidth, compiled on the
 # device with its nvcc (how many random 128-byte rows a second the H100 gathers from footprints
 # inside and past L2: whether delicious-4d's 4,500 and 2,500 GFLOP/s lines, 12-16 TB/s of rows,
-# are within the hardware's reach), then test_mttkrp_cuda beside delicious-4d's generation, then
-# MM-CSF (whose partitions rooted at the mode now take the root's copies too) checked on the
-# three shapes of issue 19's standing, with B-CSF beside it.
-# Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda gpu-session93.sh
+# are within the hardware's reach); test_mttkrp_cuda (its fiveOrderTreeLevels) beside the
+# 5-order shapes' generation; then the fiber kernels with order 5's four levels compiled in
+# (TENSORSCOPE_FIBER_LEVELS=4) against at run time on those shapes, alternating twice, then
+# checked. gpu-session93b.sh checks MM-CSF on the standing's shapes.
+# Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda gpu-session93.sh gpu-session93b.sh
 # Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session93.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
@@ -15,10 +16,16 @@ run build-row-gather 60 /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -o "$D/row_gath
     "$(dirname "$0")/row_gather_bandwidth.cu"
 EXT=jsonl run row-gather-bandwidth 60 "$D/row_gather_bandwidth" 8 16 32 48 64 256 2048
 pack "$OUT"
-suite_beside_del4d test_mttkrp_cuda
-gen_nell2 > /dev/null
-gen_uniform > /dev/null
-MT=(--kernel mttkrp --backend cuda --format B-CSF,MM-CSF --mode all --rank 32 --repeat 5 --jsonl --check)
-for t in nell2 uni del4d; do EXT=jsonl run "$t-mm-check" 200 "$CLI" bench "$D/$t.tsb" "${MT[@]}"; pack "$OUT"; done
+step "start test_mttkrp_cuda (background)"
+suite_to test_mttkrp_cuda test_mttkrp_cuda &
+gen_5d > /dev/null
+wait
+step "end test_mttkrp_cuda: $(grep -E '^Totals|^rc=' "$R/test_mttkrp_cuda.out" | tr '\n' ' ')"
+MT=(--kernel mttkrp --backend cuda --format CSF,B-CSF,MM-CSF --mode all --rank 32 --repeat 5 --jsonl)
+alternate 2 40 TENSORSCOPE_FIBER_LEVELS "0 4" "vast5d uni5d" "${MT[@]}"
+pack "$OUT"
+for t in vast5d uni5d; do
+    EXT=jsonl run "$t-levels4-check" 60 env TENSORSCOPE_FIBER_LEVELS=4 "$CLI" bench "$D/$t.tsb" "${MT[@]}" --check
+done
 step DONE; touch "$R/DONE"
 pack "$OUT"

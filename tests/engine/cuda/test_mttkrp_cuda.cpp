@@ -276,6 +276,25 @@ private Q_SLOTS:
         check_every_mode_within_1e5(t, *build_format(FormatKind::COO, t, {}), {32, 12, 7}, 50);
     }
 
+    // The fiber kernels run order 5's four tree levels at run time, or compiled in with
+    // TENSORSCOPE_FIBER_LEVELS=4 (gpu_mttkrp.cu's with_levels): each way every tree format,
+    // built for every mode, agrees with the oracle on every mode of a 5-order power-law tensor at
+    // ranks 32 and 16 (B-CSF's fibers cut at 4, so that its groups hold split fibers), and on
+    // trees cut to the device and not (TENSORSCOPE_FIBER_FILL=0).
+    void fiveOrderTreeLevels_data() {
+        QTest::addColumn<QByteArray>("levels");
+        QTest::addRow("at run time") << QByteArray("");
+        QTest::addRow("compiled in") << QByteArray("4");
+    }
+    void fiveOrderTreeLevels() {
+        QFETCH(QByteArray, levels);
+        const ScopedEnv compiled("TENSORSCOPE_FIBER_LEVELS", levels);
+        const CooTensor t = tstest::random_tensor({20, 30, 40, 25, 12}, 8000, 27, Distribution::PowerLaw);
+        for (std::uint64_t rank : {32, 16}) check_against_oracle(t, rank);
+        const ScopedEnv fill("TENSORSCOPE_FIBER_FILL", "0");
+        check_against_oracle(t, 32);
+    }
+
     // COO's kernels compile the order in where it is 3, 4 or 5 (mttkrp_coo_teams.cuh's coo_term);
     // TENSORSCOPE_COO_ORDER=0 keeps it at run time, =4 compiles only orders 3 and 4 in. Each way,
     // COO's team and tile kernels at orders 3, 4 and 5 agree with the oracle within 1e-5 on every
