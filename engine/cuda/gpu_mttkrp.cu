@@ -476,9 +476,13 @@ std::uint64_t ResidentTensor::device_bytes() const {
 namespace {
 
 // Whether tree p's launch for mode at rank R runs over its shared-memory tiles (launch(),
-// shared_tiles() and hot_rows() ask alike).
+// shared_tiles() and hot_rows() ask alike). Not where its root has hot rows (add_hot_rows), even
+// forced: the tiles add a row's sums once a run in each tile into the output itself, so a root of
+// a few heavy rows would chain them in fp32 as the fiber kernels did before session 92; the fiber
+// kernels run it, over the rows' copies.
 bool tiles_run(const ResidentTensor::Impl::Part& p, int mode, std::uint64_t R) {
-    return p.tiles && shared_tiles_apply(*p.tiles, mode, R);
+    const bool hot_root = !p.hot.empty() && p.hot[0].copies != 0;
+    return p.tiles && !hot_root && shared_tiles_apply(*p.tiles, mode, R);
 }
 
 }  // namespace
@@ -979,7 +983,7 @@ ResidentTensor::HotRowUse ResidentTensor::hot_rows(int mode, std::uint64_t R) co
         for (const Impl::Part& p : impl_->parts) rest += !tiles_run(p, mode, R);
         if (rest <= kMaxTrees)
             for (const Impl::Part& p : impl_->parts)
-                if (const HotRemap* h = hot_remap(p, mode)) add(h->rows, h->copies);
+                if (const HotRemap* h = tiles_run(p, mode, R) ? nullptr : hot_remap(p, mode)) add(h->rows, h->copies);
     }
     if (slots) add(slots->rows, slots->copies);
     return use;
