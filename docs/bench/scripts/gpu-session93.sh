@@ -6,7 +6,7 @@
 # are within the hardware's reach); test_mttkrp_cuda (its fiveOrderTreeLevels) beside the
 # 5-order shapes' generation; then the fiber kernels with order 5's four levels compiled in
 # (TENSORSCOPE_FIBER_LEVELS=4) against at run time on those shapes, alternating twice, then
-# checked. gpu-session93b.sh checks MM-CSF on the standing's shapes.
+# checked (MM-CSF too). gpu-session93b.sh checks MM-CSF on the standing's shapes.
 # Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda gpu-session93.sh gpu-session93b.sh
 # Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session93.sh
 set -u
@@ -21,11 +21,12 @@ suite_to test_mttkrp_cuda test_mttkrp_cuda &
 gen_5d > /dev/null
 wait
 step "end test_mttkrp_cuda: $(grep -E '^Totals|^rc=' "$R/test_mttkrp_cuda.out" | tr '\n' ' ')"
-MT=(--kernel mttkrp --backend cuda --format CSF,B-CSF,MM-CSF --mode all --rank 32 --repeat 5 --jsonl)
-alternate 2 40 TENSORSCOPE_FIBER_LEVELS "0 4" "vast5d uni5d" "${MT[@]}"
+MT=(--kernel mttkrp --backend cuda --mode all --rank 32 --repeat 5 --jsonl)
+alternate 2 40 TENSORSCOPE_FIBER_LEVELS "0 4" "vast5d uni5d" "${MT[@]}" --format CSF,B-CSF
 pack "$OUT"
 for t in vast5d uni5d; do
-    EXT=jsonl run "$t-levels4-check" 60 env TENSORSCOPE_FIBER_LEVELS=4 "$CLI" bench "$D/$t.tsb" "${MT[@]}" --check
+    EXT=jsonl run "$t-levels4-check" 80 env TENSORSCOPE_FIBER_LEVELS=4 "$CLI" bench "$D/$t.tsb" "${MT[@]}" \
+        --format CSF,B-CSF,MM-CSF --check
 done
 step DONE; touch "$R/DONE"
 pack "$OUT"
