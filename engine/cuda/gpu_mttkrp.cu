@@ -626,7 +626,7 @@ void launch_coo_kernels(std::uint64_t nnz, int order, const std::uint32_t* const
             // of 256 an SM against six), yet on one H100 (session 90, h100-session90-coo-order.json,
             // rank 32) COO ran 1.32-1.65x faster on delicious-4d's shape, 1.36-1.47x on the nell-2
             // shape and 1.24-1.42x on the uniform one (checked on the first two); order 5 (session
-            // 92, h100-session92-coo-order5.json, alternating twice) 1.39-2.05x on a
+            // 92, h100-session92.json call 2, alternating twice) 1.39-2.05x on a
             // vast-2015-mc1-5d-shaped tensor and 2.06-2.63x on a uniform 5-order one, checked
             // within 7.1e-6. The highest order compiled in: 5, or 4 with TENSORSCOPE_COO_ORDER=4,
             // or 0 with =0 (the order at run time), for comparisons.

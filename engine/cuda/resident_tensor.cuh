@@ -72,7 +72,7 @@ void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::si
 // below too: a single tree's MTTKRPs run at its root (CSF's and B-CSF's, rooted at the mode).
 // The root takes an add a group of fibers, but a mode of a few rows gives each row millions of
 // them: a vast-2015-mc1-5d-shaped tensor's 2-row mode (13M nonzeros a row) had CSF and B-CSF
-// 3.3e-4 from cpu-ref (one H100, session 92, h100-session92-standing-5d.json) and 3.0 ms
+// 3.3e-4 from cpu-ref (one H100, session 92, h100-session92.json call 2) and 3.0 ms
 // against 1.0 for its other modes, its 64 output columns taking every atomic. Defined in
 // gpu_mttkrp.cu.
 void add_hot_rows(std::vector<ResidentTensor::Impl::Part>& parts);

@@ -163,11 +163,11 @@ private Q_SLOTS:
     // CSF's and B-CSF's trees rooted at the mode add once a group of fibers into its row, and a
     // mode of two rows (a vast-2015-mc1-5d-shaped tensor's third, one H100, session 92) gave each
     // row some 10^5 fp32 adds in one place: 3.3e-4 from cpu-ref. A root's rows past the chain
-    // limit now add into copies too (engine/cuda/hot_rows.cuh). Here two root rows of about
-    // 150,000 fibers each (some 19,000 adds by the rule's count: three copies each at the default
-    // limit): the plan names both rows on mode 1 alone, and every mode agrees within 1e-5. The
-    // shared-memory tiles, which add into the output itself, do not run such a root even forced
-    // (TENSORSCOPE_FIBER_TILES=1): the fiber kernels run it over the copies, within 1e-5.
+    // limit now add into copies too (engine/cuda/hot_rows.cuh). Here two root rows of 150,000 to
+    // 200,000 fibers each (19,000 to 25,000 adds by the rule's count: three or four copies each at
+    // the default limit): the plan names both rows on mode 1 alone, and every mode agrees within
+    // 1e-5. The shared-memory tiles, which add into the output itself, do not run such a root even
+    // forced (TENSORSCOPE_FIBER_TILES=1): the fiber kernels run it over the copies, within 1e-5.
     void treeRootHotRowsStayAccurate() {
         const CooTensor t = tstest::random_tensor({2, 200000, 150000}, 2000000, 31, Distribution::Uniform);
         for (const char* tiles : {"", "1"}) {
