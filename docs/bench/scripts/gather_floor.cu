@@ -37,6 +37,7 @@
 
 #include "formats/format_builders.hpp"  // default_mode_order: the bench's CSF order
 #include "tscope/io/tensor_io.hpp"
+#include "launch_median.cuh"
 #include "tscope/tensor/coo_ops.hpp"
 
 namespace {
@@ -142,24 +143,7 @@ __global__ void __launch_bounds__(kThreads) gather_kernel(Rows r, Reuse reuse, s
 }
 
 double median_ms(const Rows& r, Reuse reuse, std::uint64_t nnz, float4* sink, int grid) {
-    cudaEvent_t a, b;
-    check(cudaEventCreate(&a), "an event");
-    check(cudaEventCreate(&b), "an event");
-    std::vector<float> ms;
-    for (int i = 0; i < 12; ++i) {
-        check(cudaEventRecord(a), "recording");
-        gather_kernel<<<grid, kThreads>>>(r, reuse, nnz, sink);
-        check(cudaGetLastError(), "launching");
-        check(cudaEventRecord(b), "recording");
-        check(cudaEventSynchronize(b), "running");
-        float m = 0;
-        check(cudaEventElapsedTime(&m, a, b), "timing");
-        if (i > 0) ms.push_back(m);  // the first warms L2 and the TLB
-    }
-    std::sort(ms.begin(), ms.end());
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    return ms[ms.size() / 2];
+    return median_launch_ms([&] { gather_kernel<<<grid, kThreads>>>(r, reuse, nnz, sink); });
 }
 
 }  // namespace

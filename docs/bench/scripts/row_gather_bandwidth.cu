@@ -26,6 +26,8 @@
 #include <random>
 #include <vector>
 
+#include "launch_median.cuh"
+
 namespace {
 
 constexpr int kThreads = 256, kLanes = 8, kInFlight = 4;
@@ -82,28 +84,13 @@ int main(int argc, char** argv) {
     check(cudaMalloc(&idx, kRows * sizeof(std::uint32_t)), "allocating the indices");
     check(cudaMalloc(&sink, std::uint64_t(grid) * kThreads * sizeof(float4)), "allocating the sink");
     std::vector<std::uint32_t> host(kRows);
-    cudaEvent_t a, b;
-    check(cudaEventCreate(&a), "an event");
-    check(cudaEventCreate(&b), "an event");
     for (std::uint64_t mb : mbs) {
         const std::uint64_t count = (mb << 20) / (kLanes * sizeof(float4));  // rows in the footprint
         std::mt19937_64 gen(mb);
         std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(count - 1));
         for (auto& r : host) r = pick(gen);
         check(cudaMemcpy(idx, host.data(), kRows * sizeof(std::uint32_t), cudaMemcpyHostToDevice), "copying the indices");
-        std::vector<float> ms;
-        for (int i = 0; i < 12; ++i) {
-            check(cudaEventRecord(a), "recording");
-            gather_kernel<<<grid, kThreads>>>(rows, idx, kRows, sink);
-            check(cudaGetLastError(), "launching");
-            check(cudaEventRecord(b), "recording");
-            check(cudaEventSynchronize(b), "running");
-            float m = 0;
-            check(cudaEventElapsedTime(&m, a, b), "timing");
-            if (i > 0) ms.push_back(m);  // the first warms L2 and the TLB
-        }
-        std::sort(ms.begin(), ms.end());
-        const double med = ms[ms.size() / 2];
+        const double med = median_launch_ms([&] { gather_kernel<<<grid, kThreads>>>(rows, idx, kRows, sink); });
         const double row_bytes = double(kRows) * kLanes * sizeof(float4);
         std::printf("{\"device\":\"%s\",\"l2_bytes\":%d,\"footprint_mb\":%llu,\"blocks_per_sm\":%d,\"rows\":%llu,"
                     "\"ms\":%.4f,\"row_tbps\":%.3f,\"index_gbps\":%.1f}\n",
