@@ -657,24 +657,28 @@ void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const*
     launch_coo_kernels(nnz, order, idx, vals, mode, R, factors, o, stream);
 }
 
-void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
-                         const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R, const float* const* factors,
-                         float* out, cudaStream_t stream) {
+int level_of(const Fibers& meta, int mode) {
+    for (int l = 0; l <= meta.levels; ++l)
+        if (meta.level_mode[static_cast<std::size_t>(l)] == mode) return l;
+    return meta.levels;
+}
+
+void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr,
+                         std::uint64_t base, const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R,
+                         const float* const* factors, float* out, cudaStream_t stream, HotTarget hot) {
     if (meta.fibers == 0) return;
     IndexPtrs ap{};
     FactorPtrs lf{};
-    int target = meta.levels;
-    for (int l = 0; l <= meta.levels; ++l) {
-        const int m = meta.level_mode[static_cast<std::size_t>(l)];
-        lf.f[l] = factors[m];
-        if (m == mode) target = l;
-    }
+    const int target = level_of(meta, mode);
+    for (int l = 0; l <= meta.levels; ++l) lf.f[l] = factors[meta.level_mode[static_cast<std::size_t>(l)]];
     for (int l = 0; l < meta.levels; ++l) ap.p[l] = anc[l];
     if (use_team(R)) {
-        launch_team_kernel(team_tree(meta, anc, fiber_ptr, base, leaf, vals, mode, factors), R, out, stream);
+        TeamTree t = team_tree(meta, anc, fiber_ptr, base, leaf, vals, mode, factors);
+        t.out_rows = hot.out_rows, t.hot = reinterpret_cast<float4*>(hot.copies);
+        launch_team_kernel(t, R, out, stream);
     } else {
-        fiber_kernel<<<grid_for((meta.fibers + kGroup - 1) / kGroup * 32), 256, 0, stream>>>(meta.fibers, meta.levels, target, R, ap, lf,
-                                                                                           fiber_ptr, base, leaf, vals, out);
+        fiber_kernel<<<grid_for((meta.fibers + kGroup - 1) / kGroup * 32), 256, 0, stream>>>(
+            meta.fibers, meta.levels, target, R, ap, lf, fiber_ptr, base, leaf, vals, out, hot);
     }
     check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
 }
@@ -924,21 +928,21 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
             rest.push_back(&p);
     }
     if (rest.empty()) return;
+    // the trees' hot rows (a root's, or MM-CSF's partitions whose leaves or a level between are
+    // the mode): their copies one tree after another, summed into the rows after the launches
+    std::vector<std::pair<const HotRemap*, std::uint64_t>> hot_rows;  // each tree's, where its copies start
+    std::uint64_t hot_total = 0;
+    for (const Impl::Part* part : rest) {
+        const HotRemap* h = hot_remap(*part, mode);
+        hot_rows.emplace_back(h, hot_total);
+        if (h) hot_total += h->copies;
+    }
+    float* hot = hot_total ? zeroed_copies(impl_->copies, hot_total * R, 1) : nullptr;
     if (rest.size() <= kMaxTrees && use_team(R)) {
         // the trees (MM-CSF's partitions) in one launch; groups of nonzeros where fibers were
         // not already cut to a bounded length
         TeamTrees trees;
         std::vector<std::uint64_t*> scratch;
-        // the trees' hot rows (MM-CSF's partitions whose leaves or a level between are the mode):
-        // their copies one tree after another, summed into the rows after the launch
-        std::vector<std::pair<const HotRemap*, std::uint64_t>> hot_rows;  // each tree's, where its copies start
-        std::uint64_t hot_total = 0;
-        for (const Impl::Part* part : rest) {
-            const HotRemap* h = hot_remap(*part, mode);
-            hot_rows.emplace_back(h, hot_total);
-            if (h) hot_total += h->copies;
-        }
-        float* hot = hot_total ? zeroed_copies(impl_->copies, hot_total * R, 1) : nullptr;
         for (std::size_t k = 0; k < rest.size(); ++k) {
             const Impl::Part& p = *rest[k];
             TeamTree& t = trees.tree[trees.count];
@@ -955,14 +959,25 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         if (trees.count == 1) launch_team_kernel(trees.tree[0], R, out_f, nullptr);
         else launch_team_kernel(trees, R, out_f, nullptr);
         check(cudaGetLastError(), "launching the CSF MTTKRP kernel");
-        for (const auto& [h, at] : hot_rows)
-            if (h) add_hot_copies(h->rows, R, hot + at * R, out_f);
         for (std::uint64_t* s : scratch) check(cudaFreeAsync(s, nullptr), "freeing the MTTKRP work groups");
-        return;
+    } else {
+        // a launch a tree (ranks the team kernels do not take, or more trees than one launch holds)
+        for (std::size_t k = 0; k < rest.size(); ++k) {
+            const Impl::Part& p = *rest[k];
+            std::vector<const std::uint32_t*> anc = anc_of(p);
+            const std::uint32_t* leaf = p.leaf.get();
+            HotTarget into;
+            if (const auto& [h, at] = hot_rows[k]; h) {
+                const int level = level_of(p.meta, mode);
+                (level == p.meta.levels ? leaf : anc[static_cast<std::size_t>(level)]) = h->ids.get();
+                into = HotTarget{h->bound, hot + at * R};
+            }
+            launch_fiber_mttkrp(p.meta, anc.data(), p.fiber_ptr.get(), 0, leaf, p.vals.get(), mode, R, factors, out_f,
+                                nullptr, into);
+        }
     }
-    for (const Impl::Part* p : rest)
-        launch_fiber_mttkrp(p->meta, anc_of(*p).data(), p->fiber_ptr.get(), 0, p->leaf.get(), p->vals.get(), mode, R,
-                            factors, out_f, nullptr);
+    for (const auto& [h, at] : hot_rows)
+        if (h) add_hot_copies(h->rows, R, hot + at * R, out_f);
 }
 
 ResidentTensor::HotRowUse ResidentTensor::hot_rows(int mode, std::uint64_t R) const {
@@ -971,19 +986,16 @@ ResidentTensor::HotRowUse ResidentTensor::hot_rows(int mode, std::uint64_t R) co
         use.rows += rows.size(), use.copies += copies;
     };
     const auto m = static_cast<std::size_t>(mode);
-    if (!use_team(R)) return use;  // the warp kernels add into the one output
     const HotSlots* slots = nullptr;
-    if (const auto& a = impl_->blco) {
-        slots = applied_hot(a->hot, mode, output_copies(*a, mode, R));
+    if (const auto& a = impl_->blco) {  // COO's and BLCO's warp kernels add into the one output
+        if (use_team(R)) slots = applied_hot(a->hot, mode, output_copies(*a, mode, R));
     } else if (impl_->coo) {
         const CooModeShape& shape = impl_->coo_shape[m];
-        if (impl_->nnz) slots = applied_hot(impl_->coo_hot, mode, copies_for(shape.longest_chain, shape.rows, R));
-    } else {  // as launch() chooses: the trees in one launch, those whose tiles run this mode aside
-        std::size_t rest = 0;
-        for (const Impl::Part& p : impl_->parts) rest += !tiles_run(p, mode, R);
-        if (rest <= kMaxTrees)
-            for (const Impl::Part& p : impl_->parts)
-                if (const HotRemap* h = tiles_run(p, mode, R) ? nullptr : hot_remap(p, mode)) add(h->rows, h->copies);
+        if (use_team(R) && impl_->nnz)
+            slots = applied_hot(impl_->coo_hot, mode, copies_for(shape.longest_chain, shape.rows, R));
+    } else {  // as launch() chooses: every tree the fiber kernels run, those whose tiles run this mode aside
+        for (const Impl::Part& p : impl_->parts)
+            if (const HotRemap* h = tiles_run(p, mode, R) ? nullptr : hot_remap(p, mode)) add(h->rows, h->copies);
     }
     if (slots) add(slots->rows, slots->copies);
     return use;

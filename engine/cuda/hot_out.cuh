@@ -17,6 +17,14 @@ struct HotOut {
     float4* copies = nullptr;  // the hot rows' copies, R4 float4s each, summed after (hot_sum_kernel)
 };
 
+// Where a tree's launch adds a level's hot rows (hot_rows.cuh's HotRemap: the level's array
+// renumbered, a hot row's positions to copy ids from out_rows on, each copy R floats at
+// copies + (id - out_rows) * R), or none (every id an output row).
+struct HotTarget {
+    std::uint64_t out_rows = ~std::uint64_t{0};
+    float* copies = nullptr;
+};
+
 // A run's place among its row's copies, found when the run starts (the bitmap's word and count
 // before in one 8-byte load, then, for a hot row, its HotRow), so that the flush at the run's end
 // loads nothing: a flush is otherwise a reduction nothing waits for, and a lookup at the flush

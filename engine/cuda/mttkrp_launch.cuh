@@ -24,12 +24,17 @@ struct CooModeShape {
 void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const* idx, const float* vals, int mode, std::uint64_t R,
                        const float* const* factors, double* out, cudaStream_t stream);
 
+// The tree level that is `mode` (the leaves' where none above is).
+int level_of(const Fibers& meta, int mode);
+
 // meta.fibers fibers of a tree in the fiber layout (meta's level modes and counts; its pointers
 // unused): anc[levels] and fiber_ptr (fibers + 1) in device memory, fiber f's nonzeros at
-// leaf/vals[fiber_ptr[f] - base, fiber_ptr[f + 1] - base). out (fp32) accumulates.
-void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
-                         const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R, const float* const* factors,
-                         float* out, cudaStream_t stream);
+// leaf/vals[fiber_ptr[f] - base, fiber_ptr[f + 1] - base). out (fp32) accumulates. hot: where
+// the mode's level holds hot rows' copy ids (hot_rows.cuh's HotRemap, passed in anc or leaf),
+// the first copy id and the copies' rows; none by default.
+void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr,
+                         std::uint64_t base, const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R,
+                         const float* const* factors, float* out, cudaStream_t stream, HotTarget hot = {});
 
 // BLCO: the block table of the whole tensor (device arrays: block_ptr, blocks + 1 entries, and
 // each mode's high bits per block) and the key's fields; nnz nonzeros at keys/vals (device), the

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include "hot_out.cuh"
 #include "mttkrp_kernel_args.cuh"
 
 namespace tscope::gpu {
@@ -33,12 +35,18 @@ __global__ void coo_kernel(std::uint64_t nnz, int order, int mode, std::uint64_t
 // rows, times the rows of every ancestor level but the target, accumulate in registers while
 // consecutive fibers share the target's row. target == levels: the nonzero algorithm, one
 // atomic per nonzero. Lane r handles columns r, r + 32, ... (R <= kMaxRank).
+// hot: where the target level's ids past out_rows are hot rows' copies (hot_out.cuh's HotTarget).
 constexpr int kGroup = 16;
 constexpr int kMaxRank = 128;
 
+// Where output row (or hot copy) `row` starts: in out, or among hot's copies.
+__device__ inline float* warp_row(float* out, const HotTarget& hot, std::uint64_t row, std::uint64_t R) {
+    return row < hot.out_rows ? out + row * R : hot.copies + (row - hot.out_rows) * R;
+}
+
 __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::uint64_t R, IndexPtrs anc,
                              FactorPtrs level_factor, const std::uint64_t* fiber_ptr, std::uint64_t base,
-                             const std::uint32_t* leaf, const float* vals, float* out) {
+                             const std::uint32_t* leaf, const float* vals, float* out, HotTarget hot) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
     const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
     const unsigned lane = threadIdx.x % 32;
@@ -63,7 +71,7 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
                     for (int l = 0; l < levels; ++l)
                         prefix *= level_factor.f[l][static_cast<std::uint64_t>(anc.p[l][f]) * R + r];
                     for (std::uint64_t z = lo; z < hi; ++z)
-                        atomicAdd(&out[static_cast<std::uint64_t>(leaf[z]) * R + r], vals[z] * prefix);
+                        atomicAdd(warp_row(out, hot, leaf[z], R) + r, vals[z] * prefix);
                 }
                 continue;
             }
@@ -73,7 +81,7 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
 #pragma unroll
                     for (int c = 0; c < kMaxRank / 32; ++c) {
                         const std::uint64_t r = lane + 32u * static_cast<unsigned>(c);
-                        if (c < chunks && r < R) atomicAdd(&out[row * R + r], acc[c]);
+                        if (c < chunks && r < R) atomicAdd(warp_row(out, hot, row, R) + r, acc[c]);
                         acc[c] = 0.0f;
                     }
                 }
@@ -115,7 +123,7 @@ __global__ void fiber_kernel(std::uint64_t fibers, int levels, int target, std::
 #pragma unroll
             for (int c = 0; c < kMaxRank / 32; ++c) {
                 const std::uint64_t r = lane + 32u * static_cast<unsigned>(c);
-                if (c < chunks && r < R) atomicAdd(&out[row * R + r], acc[c]);
+                if (c < chunks && r < R) atomicAdd(warp_row(out, hot, row, R) + r, acc[c]);
             }
         }
     }

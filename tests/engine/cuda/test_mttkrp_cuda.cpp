@@ -166,8 +166,9 @@ private Q_SLOTS:
     // limit now add into copies too (engine/cuda/hot_rows.cuh). Here two root rows of 150,000 to
     // 200,000 fibers each (19,000 to 25,000 adds by the rule's count: three or four copies each at
     // the default limit): the plan names both rows on mode 1 alone, and every mode agrees within
-    // 1e-5. The shared-memory tiles, which add into the output itself, do not run such a root even
-    // forced (TENSORSCOPE_FIBER_TILES=1): the fiber kernels run it over the copies, within 1e-5.
+    // 1e-5, at rank 10 too (the warp kernel, which takes the copies as the team kernels do). The
+    // shared-memory tiles, which add into the output itself, do not run such a root even forced
+    // (TENSORSCOPE_FIBER_TILES=1): the fiber kernels run it over the copies, within 1e-5.
     void treeRootHotRowsStayAccurate() {
         const CooTensor t = tstest::random_tensor({2, 200000, 150000}, 2000000, 31, Distribution::Uniform);
         for (const char* tiles : {"", "1"}) {
@@ -175,10 +176,12 @@ private Q_SLOTS:
             for (FormatKind kind : {FormatKind::CSF, FormatKind::BCSF}) {
                 const auto f = build_format(kind, t, {});  // rooted at mode 1
                 const MttkrpPlan plan(Backend::Cuda, *f, 32);
-                QCOMPARE(plan.hot_rows(0, 32).rows, std::uint64_t{2});
-                QCOMPARE(plan.hot_rows(1, 32).rows, std::uint64_t{0});
+                for (std::uint64_t rank : {32, 10}) {
+                    QCOMPARE(plan.hot_rows(0, rank).rows, std::uint64_t{2});
+                    QCOMPARE(plan.hot_rows(1, rank).rows, std::uint64_t{0});
+                }
                 QVERIFY(!plan.shared_tiles(0, 32));
-                check_every_mode_within_1e5(t, *f, {32, 16}, 110);
+                check_every_mode_within_1e5(t, *f, {32, 16, 10}, 110);
             }
         }
     }
