@@ -294,8 +294,8 @@ ResidentTensor ResidentTensor::build(const DeviceCoo& coo, const std::vector<int
     }
     impl->nnz = n;
     impl->parts.push_back(build_part(c, order, split, perm, n));  // which frees perm
-    add_shared_tiles(impl->parts.back(), tiles_rank, 1);          // the CPD's trees, each rooted at its mode
-    add_hot_rows(impl->parts);                                    // its root's
+    add_hot_rows(impl->parts);                            // its root's, before the tiles (a hot root takes none)
+    add_shared_tiles(impl->parts.back(), tiles_rank, 1);  // the CPD's trees, each rooted at its mode
     return ResidentTensor(std::move(impl));
 }
 
@@ -318,8 +318,8 @@ ResidentTensor ResidentTensor::build_partitioned(const DeviceCoo& coo, const std
         impl->nnz += n;
         impl->parts.push_back(build_part(c, orders[p], split, members, n));
     }
-    for (Impl::Part& part : impl->parts) add_shared_tiles(part, tiles_rank, impl->parts.size());  // as an upload's
-    add_hot_rows(impl->parts);
+    add_hot_rows(impl->parts);  // as an upload's: first, a hot root takes no tiles
+    for (Impl::Part& part : impl->parts) add_shared_tiles(part, tiles_rank, impl->parts.size());
     return ResidentTensor(std::move(impl));
 }
 

@@ -28,6 +28,12 @@
 
 namespace tscope::gpu {
 
+int level_of(const Fibers& meta, int mode) {
+    for (int l = 0; l <= meta.levels; ++l)
+        if (meta.level_mode[static_cast<std::size_t>(l)] == mode) return l;
+    return meta.levels;
+}
+
 namespace {
 
 // Picks the team kernel's TEAM, the smallest power of two >= R4, and calls go(team_tag).
@@ -56,12 +62,9 @@ constexpr std::uint64_t kTeamGroup = 8;
 TeamTree team_tree(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr, std::uint64_t base,
                    const std::uint32_t* leaf, const float* vals, int mode, const float* const* factors) {
     TeamTree t;
-    t.fibers = meta.fibers, t.nnz = meta.nnz, t.base = base, t.levels = meta.levels, t.target = meta.levels;
-    for (int l = 0; l <= meta.levels; ++l) {
-        const int m = meta.level_mode[static_cast<std::size_t>(l)];
-        t.level_factor.f[l] = reinterpret_cast<const float4*>(factors[m]);
-        if (m == mode) t.target = l;
-    }
+    t.fibers = meta.fibers, t.nnz = meta.nnz, t.base = base, t.levels = meta.levels, t.target = level_of(meta, mode);
+    for (int l = 0; l <= meta.levels; ++l)
+        t.level_factor.f[l] = reinterpret_cast<const float4*>(factors[meta.level_mode[static_cast<std::size_t>(l)]]);
     for (int l = 0; l < meta.levels; ++l) t.anc.p[l] = anc[l];
     t.fiber_ptr = fiber_ptr, t.leaf = leaf, t.vals = vals;
     t.group = meta.group_fibers ? meta.group_fibers : kTeamGroup, t.groups = (t.fibers + t.group - 1) / t.group;
@@ -329,6 +332,11 @@ ResidentTensor::ResidentTensor(const Coo& c) : impl_(std::make_unique<Impl>()) {
 }
 
 void add_shared_tiles(ResidentTensor::Impl::Part& p, std::uint64_t rank, std::size_t trees) {
+    // none where the root has hot rows (add_hot_rows, called first): the tiles add a row's sums
+    // once a run in each tile into the output itself, so a root of a few heavy rows would chain
+    // them in fp32 as the fiber kernels did before session 92; the fiber kernels run it, over
+    // the rows' copies
+    if (!p.hot.empty() && p.hot[0].copies) return;
     std::vector<const std::uint32_t*> anc;
     for (const auto& a : p.anc) anc.push_back(a.get());
     p.tiles = build_shared_tiles(p.meta.levels, p.meta.level_mode.data(), p.meta.fibers, p.meta.nnz, anc.data(),
@@ -377,8 +385,8 @@ ResidentTensor::ResidentTensor(const std::vector<Fibers>& parts, std::uint64_t t
         impl_->parts.push_back(std::move(dp));
     }
     // the tiles once every tree is up, so that their room checks see all of them
+    add_hot_rows(impl_->parts);  // first: a hot root takes no tiles
     for (Impl::Part& dp : impl_->parts) add_shared_tiles(dp, tiles_rank, impl_->parts.size());
-    add_hot_rows(impl_->parts);
     t1.record();
     upload_s_ = Event::seconds(t0, t1);
 }
@@ -476,13 +484,9 @@ std::uint64_t ResidentTensor::device_bytes() const {
 namespace {
 
 // Whether tree p's launch for mode at rank R runs over its shared-memory tiles (launch(),
-// shared_tiles() and hot_rows() ask alike). Not where its root has hot rows (add_hot_rows), even
-// forced: the tiles add a row's sums once a run in each tile into the output itself, so a root of
-// a few heavy rows would chain them in fp32 as the fiber kernels did before session 92; the fiber
-// kernels run it, over the rows' copies.
+// shared_tiles() and hot_rows() ask alike).
 bool tiles_run(const ResidentTensor::Impl::Part& p, int mode, std::uint64_t R) {
-    const bool hot_root = !p.hot.empty() && p.hot[0].copies != 0;
-    return p.tiles && !hot_root && shared_tiles_apply(*p.tiles, mode, R);
+    return p.tiles && shared_tiles_apply(*p.tiles, mode, R);
 }
 
 }  // namespace
@@ -657,12 +661,6 @@ void launch_coo_mttkrp(std::uint64_t nnz, int order, const std::uint32_t* const*
     launch_coo_kernels(nnz, order, idx, vals, mode, R, factors, o, stream);
 }
 
-int level_of(const Fibers& meta, int mode) {
-    for (int l = 0; l <= meta.levels; ++l)
-        if (meta.level_mode[static_cast<std::size_t>(l)] == mode) return l;
-    return meta.levels;
-}
-
 void launch_fiber_mttkrp(const Fibers& meta, const std::uint32_t* const* anc, const std::uint64_t* fiber_ptr,
                          std::uint64_t base, const std::uint32_t* leaf, const float* vals, int mode, std::uint64_t R,
                          const float* const* factors, float* out, cudaStream_t stream, HotTarget hot) {
@@ -777,6 +775,25 @@ const HotRemap* hot_remap(const ResidentTensor::Impl::Part& p, int mode) {
     for (std::size_t l = 0; l < p.hot.size(); ++l)
         if (p.meta.level_mode[l] == mode && p.hot[l].copies) return &p.hot[l];
     return nullptr;
+}
+
+// Tree p's device arrays for mode's launch: its ancestors' and leaves', the mode's level
+// renumbered to its hot rows' copies where h is given (those copies' rows at `copies`).
+struct TreeArrays {
+    std::vector<const std::uint32_t*> anc;
+    const std::uint32_t* leaf = nullptr;
+    HotTarget hot;
+};
+TreeArrays tree_arrays(const ResidentTensor::Impl::Part& p, int mode, const HotRemap* h, float* copies) {
+    TreeArrays a;
+    for (const auto& x : p.anc) a.anc.push_back(x.get());
+    a.leaf = p.leaf.get();
+    if (h) {
+        const int level = level_of(p.meta, mode);
+        (level == p.meta.levels ? a.leaf : a.anc[static_cast<std::size_t>(level)]) = h->ids.get();
+        a.hot = HotTarget{h->bound, copies};
+    }
+    return a;
 }
 
 // The hot rows' copies (R floats each, from `copies`) summed into their rows of out, after the
@@ -912,11 +929,6 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         launch_resident_coo(*impl_, mode, R, factors, out_f, out_d);
         return;
     }
-    auto anc_of = [](const Impl::Part& p) {
-        std::vector<const std::uint32_t*> anc;
-        for (const auto& a : p.anc) anc.push_back(a.get());
-        return anc;
-    };
     // the trees whose tiles run this mode go over them (MM-CSF's partition rooted at the mode,
     // where its fibers are short); the others through the fiber kernels, adding into the same
     // output (every kernel adds by atomics)
@@ -945,12 +957,10 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         std::vector<std::uint64_t*> scratch;
         for (std::size_t k = 0; k < rest.size(); ++k) {
             const Impl::Part& p = *rest[k];
+            const TreeArrays a = tree_arrays(p, mode, hot_rows[k].first, hot + hot_rows[k].second * R);
             TeamTree& t = trees.tree[trees.count];
-            t = team_tree(p.meta, anc_of(p).data(), p.fiber_ptr.get(), 0, p.leaf.get(), p.vals.get(), mode, factors);
-            if (const auto& [h, at] = hot_rows[k]; h) {
-                (t.target == p.meta.levels ? t.leaf : t.anc.p[t.target]) = h->ids.get();
-                t.out_rows = h->bound, t.hot = reinterpret_cast<float4*>(hot + at * R);
-            }
+            t = team_tree(p.meta, a.anc.data(), p.fiber_ptr.get(), 0, a.leaf, p.vals.get(), mode, factors);
+            t.out_rows = a.hot.out_rows, t.hot = reinterpret_cast<float4*>(a.hot.copies);
             if (!p.meta.split_fibers)
                 if (std::uint64_t* s = cut_by_nonzeros(t, p.meta.nnz, nullptr)) scratch.push_back(s);
             trees.first_group[trees.count + 1] = trees.first_group[trees.count] + t.groups;
@@ -964,16 +974,9 @@ void ResidentTensor::launch(int mode, std::uint64_t R, const float* const* facto
         // a launch a tree (ranks the team kernels do not take, or more trees than one launch holds)
         for (std::size_t k = 0; k < rest.size(); ++k) {
             const Impl::Part& p = *rest[k];
-            std::vector<const std::uint32_t*> anc = anc_of(p);
-            const std::uint32_t* leaf = p.leaf.get();
-            HotTarget into;
-            if (const auto& [h, at] = hot_rows[k]; h) {
-                const int level = level_of(p.meta, mode);
-                (level == p.meta.levels ? leaf : anc[static_cast<std::size_t>(level)]) = h->ids.get();
-                into = HotTarget{h->bound, hot + at * R};
-            }
-            launch_fiber_mttkrp(p.meta, anc.data(), p.fiber_ptr.get(), 0, leaf, p.vals.get(), mode, R, factors, out_f,
-                                nullptr, into);
+            const TreeArrays a = tree_arrays(p, mode, hot_rows[k].first, hot + hot_rows[k].second * R);
+            launch_fiber_mttkrp(p.meta, a.anc.data(), p.fiber_ptr.get(), 0, a.leaf, p.vals.get(), mode, R, factors,
+                                out_f, nullptr, a.hot);
         }
     }
     for (const auto& [h, at] : hot_rows)
