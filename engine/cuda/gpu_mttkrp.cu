@@ -699,10 +699,10 @@ void launch_blco_mttkrp(const BlcoTable& table, const std::uint64_t* keys, const
         v.high[m] = table.high[k], v.shift[m] = table.shift[k], v.width[m] = table.width[k];
         fp4.f[m] = reinterpret_cast<const float4*>(factors[m]);
     }
-    if (!use_team(R)) {  // one output: the warp kernel's atomics are per nonzero anyway
+    if (!use_team(R)) {  // one output (its hot rows' copies aside): the warp kernel's atomics are per nonzero anyway
         FactorPtrs fp{};
         for (int m = 0; m < order; ++m) fp.f[m] = factors[m];
-        blco_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(v, order, mode, R, fp, out);
+        blco_kernel<<<grid_for(nnz * 32), 256, 0, stream>>>(v, order, mode, R, fp, out, copies.hot);
     } else {
         const auto R4 = static_cast<std::uint32_t>(R / 4);
         const std::uint64_t groups = (nnz + group - 1) / group;
@@ -903,7 +903,7 @@ void launch_blco(const ResidentTensor::Impl::BlcoArrays& a, DeviceArray<float>& 
     const std::uint64_t group = blco_group_for(nnz, R);
     if (count == 1) {
         OutputCopies one;
-        const HotSlots* hot = use_team(R) ? hot_rows_for(a.hot, mode, count, R, hot_buf) : nullptr;
+        const HotSlots* hot = hot_rows_for(a.hot, mode, count, R, hot_buf);  // the warp kernel's too
         if (hot) one.hot = hot->view(hot_buf.get());
         launch_blco_mttkrp(table, a.keys.get(), a.vals.get(), 0, nnz, mode, R, factors, out_f, nullptr, one, group);
         if (hot) add_hot_copies(hot->rows, R, hot_buf.get(), out_f);
@@ -990,8 +990,8 @@ ResidentTensor::HotRowUse ResidentTensor::hot_rows(int mode, std::uint64_t R) co
     };
     const auto m = static_cast<std::size_t>(mode);
     const HotSlots* slots = nullptr;
-    if (const auto& a = impl_->blco) {  // COO's and BLCO's warp kernels add into the one output
-        if (use_team(R)) slots = applied_hot(a->hot, mode, output_copies(*a, mode, R));
+    if (const auto& a = impl_->blco) {  // BLCO's warp kernel has one output (COO's adds in fp64)
+        slots = applied_hot(a->hot, mode, use_team(R) ? output_copies(*a, mode, R) : 1);
     } else if (impl_->coo) {
         const CooModeShape& shape = impl_->coo_shape[m];
         if (use_team(R) && impl_->nnz)

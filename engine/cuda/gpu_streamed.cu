@@ -2,7 +2,14 @@
 // the shared chunk pipeline, each chunk's kernel the resident tensor's own (mttkrp_launch.cuh)
 // on the chunk's copy, its nonzero positions rebased by the chunk's first nonzero. The output
 // and the factors stay on the device; nothing is copied back per chunk.
+//
+// Rows whose fp32 chains of adds are long (hot_rows_rule.hpp) add into copies of their own, as the
+// resident tensor's do: every chunk of a run adds into the same copies, summed in fp64 into the
+// output after the last chunk. A tree level's are renumbered in each chunk's copy on the device;
+// BLCO's are looked up as its kernels run. Which rows are hot is counted on the host from the
+// caller's arrays, at the first run that adds into the level or mode, and kept.
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +17,7 @@
 #include "chunk_pipeline.cuh"
 #include "cuda_util.cuh"
 #include "gpu_streamed.hpp"
+#include "hot_rows.cuh"
 #include "mttkrp_launch.cuh"
 
 namespace tscope::gpu {
@@ -75,7 +83,43 @@ void cut_fibers(const Fibers& p, std::size_t part, std::uint64_t target, std::ve
     }
 }
 
+// A chunk's copy of a tree level's array (n positions, the tree's first + i at i) renumbered in
+// place where its rows are hot: position p of hot row h to bound + h.base + (p / kHotSpan) %
+// h.copies, the ids hot_rows.cuh's remap_hot_rows gives a resident tree's level.
+__global__ void remap_chunk_kernel(std::uint32_t* a, std::uint64_t n, std::uint64_t first, HotOut hot,
+                                   std::uint32_t bound) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
+        const HotLook look = hot_look(hot, a[i]);
+        if (look.copies) a[i] = bound + look.base + static_cast<std::uint32_t>(((first + i) / kHotSpan) % look.copies);
+    }
+}
+
+// The nonzeros of each row of BLCO's mode m (its chains: BLCO's order scatters a row's nonzeros,
+// so each may be a flush), its indices decoded from the keys as the kernels do (BLCO Sec. 4.1).
+std::vector<std::uint64_t> blco_row_counts(const Blco& b, int m) {
+    const auto k = static_cast<std::size_t>(m);
+    std::vector<std::uint64_t> counts(b.dims[k]);
+    const unsigned w = b.width[k], shift = b.shift[k];
+    const std::uint64_t mask = w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+    for (std::uint64_t blk = 0; blk < b.blocks; ++blk) {
+        const std::uint64_t high = w < 64 ? b.high[k][blk] << w : 0;
+        for (std::uint64_t z = b.block_ptr[blk]; z < b.block_ptr[blk + 1]; ++z) {
+            const std::uint64_t row = w == 64 ? b.keys[z] : high | ((b.keys[z] >> shift) & mask);
+            if (row < counts.size()) ++counts[row];
+        }
+    }
+    return counts;
+}
+
 }  // namespace
+
+// One level's (or BLCO mode's) hot rows on the device; slots.copies 0: none. bound: one past the
+// level's largest row, where a tree's copy ids start.
+struct StreamHot {
+    HotSlots slots;
+    std::uint64_t bound = 0;
+};
 
 struct StreamedTensor::Impl {
     std::vector<Fibers> parts;  // host pointers
@@ -97,6 +141,27 @@ struct StreamedTensor::Impl {
     };
     std::vector<Lane> buffers;
     int device = engine_device();
+    std::map<std::pair<std::size_t, int>, StreamHot> hot;  // (part, level) or (0, BLCO's mode): planned
+    DeviceArray<float> hot_copies;                         // the hot rows' copies of a run
+
+    // Tree part k's level l (levels: the leaves), planned at its first run.
+    const StreamHot& tree_hot(std::size_t k, int l) {
+        auto [it, added] = hot.try_emplace({k, l});
+        if (!added) return it->second;
+        const Fibers& p = parts[k];
+        const bool leaves = l == p.levels;
+        const std::vector<std::uint64_t> chains =
+            leaves ? row_chains(p.leaf, p.nnz, hot_group(false))
+                   : row_chains(p.anc[static_cast<std::size_t>(l)], p.fibers, hot_group(true));
+        it->second.bound = chains.size();
+        it->second.slots = upload_hot_slots(chains);
+        return it->second;
+    }
+    const StreamHot& blco_hot(int mode) {
+        auto [it, added] = hot.try_emplace({0, mode});
+        if (added && blco.nnz > hot_chain_limit()) it->second.slots = upload_hot_slots(blco_row_counts(blco, mode));
+        return it->second;
+    }
 
     void pin(const void* p, std::uint64_t bytes, bool& all) {
         pins.push_back(std::make_unique<Pinned>(p, bytes));
@@ -196,7 +261,8 @@ std::uint64_t StreamedTensor::device_bytes() const {
         b += l.fiber_ptr.size() * 8 + l.leaf.size() * 4 + l.vals.size() * 4 + l.keys.size() * 8;
         for (const auto& a : l.anc) b += a.size() * 4;
     }
-    return b;
+    for (const auto& [key, h] : impl_->hot) b += h.slots.bytes();
+    return b + impl_->hot_copies.size() * 4;
 }
 
 namespace {
@@ -234,18 +300,40 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
     DeviceScope on(impl_->device);
     Impl& t = *impl_;
     const std::vector<const StreamChunk*> todo = chunks_of(part);
+    // the hot rows each part's run adds into (COO adds in fp64: none), their copies one part's
+    // after another
+    std::vector<const StreamHot*> hot(kind_ == Kind::Blco ? 1 : t.parts.size(), nullptr);
+    std::vector<std::uint64_t> at(hot.size(), 0);
+    std::uint64_t copies = 0;
+    for (std::size_t k = 0; k < hot.size() && kind_ != Kind::Coo; ++k) {
+        if (part >= 0 && k != static_cast<std::size_t>(part)) continue;
+        const StreamHot& h = kind_ == Kind::Blco ? t.blco_hot(mode) : t.tree_hot(k, level_of(t.parts[k], mode));
+        if (!h.slots.copies) continue;
+        hot[k] = &h, at[k] = copies;
+        copies += h.slots.copies;
+    }
+    if (t.hot_copies.size() < copies * R) t.hot_copies = DeviceArray<float>(copies * R);
+    float* const hot_buf = t.hot_copies.get();
     StreamRun run;
     run.device_bytes = device_bytes();
     run.chunks = run_chunk_pipeline(
         todo.size(), t.lanes,
-        [&](std::size_t i, std::size_t lane, cudaStream_t s) { copy_chunk(t, *todo[i], t.buffers[lane], s); },
+        [&](std::size_t i, std::size_t lane, cudaStream_t s) {
+            // the copies cleared before the first chunk's kernel (every later stage comes after it)
+            if (i == 0 && copies)
+                check(cudaMemsetAsync(hot_buf, 0, copies * R * sizeof(float), s), "clearing the hot rows' copies");
+            copy_chunk(t, *todo[i], t.buffers[lane], s);
+        },
         [&](std::size_t i, std::size_t lane, cudaStream_t s) {
             const StreamChunk& c = *todo[i];
             Impl::Lane& b = t.buffers[lane];
             std::vector<const std::uint32_t*> arrays;
             for (const auto& a : b.anc) arrays.push_back(a.get());
             if (kind_ == Kind::Blco) {
-                launch_blco_mttkrp(t.table, b.keys.get(), b.vals.get(), c.first, c.last - c.first, mode, R, factors, out_f, s);
+                OutputCopies one;
+                if (hot[0]) one.hot = hot[0]->slots.view(hot_buf);
+                launch_blco_mttkrp(t.table, b.keys.get(), b.vals.get(), c.first, c.last - c.first, mode, R, factors,
+                                   out_f, s, one);
                 return;
             }
             if (kind_ == Kind::Coo) {
@@ -254,9 +342,32 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
             }
             Fibers meta = t.parts[c.part];
             meta.fibers = c.last - c.first;
-            launch_fiber_mttkrp(meta, arrays.data(), b.fiber_ptr.get(), c.nz_first, b.leaf.get(), b.vals.get(), mode, R, factors, out_f, s);
+            HotTarget target;
+            if (const StreamHot* h = hot[c.part]) {
+                const int level = level_of(meta, mode);
+                const bool leaves = level == meta.levels;
+                std::uint32_t* ids = leaves ? b.leaf.get() : b.anc[static_cast<std::size_t>(level)].get();
+                const std::uint64_t n = leaves ? c.nz_last - c.nz_first : meta.fibers;
+                remap_chunk_kernel<<<grid_for(n), 256, 0, s>>>(ids, n, leaves ? c.nz_first : c.first,
+                                                               h->slots.view(nullptr),
+                                                               static_cast<std::uint32_t>(h->bound));
+                target = HotTarget{h->bound, hot_buf + at[c.part] * R};
+            }
+            launch_fiber_mttkrp(meta, arrays.data(), b.fiber_ptr.get(), c.nz_first, b.leaf.get(), b.vals.get(), mode, R,
+                                factors, out_f, s, target);
         },
-        [](std::size_t, std::size_t, cudaStream_t) {}, &run.total_s, false);
+        [&](std::size_t i, std::size_t, cudaStream_t s) {
+            // after the last chunk's kernel, and so after every kernel (each chunk's last stage
+            // waits on the one before): the copies summed into their rows
+            if (i + 1 != todo.size()) return;
+            for (std::size_t k = 0; k < hot.size(); ++k) {
+                if (!hot[k]) continue;
+                const auto n = static_cast<std::uint32_t>(hot[k]->slots.rows.size());
+                hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256, 0, s>>>(
+                    hot[k]->slots.rows.get(), n, static_cast<std::uint32_t>(R), hot_buf + at[k] * R, out_f);
+            }
+        },
+        &run.total_s, false);
     return run;
 }
 

@@ -47,7 +47,7 @@ public:
     double copy_rate();
     bool accumulates_in_double() const { return kind_ == Kind::Coo; }
     std::uint64_t bytes() const { return bytes_; }            // every part's chunks
-    std::uint64_t device_bytes() const;                       // the streams' buffers
+    std::uint64_t device_bytes() const;                       // the streams' buffers, the hot rows' after a run
     const std::vector<StreamChunk>& chunks() const { return chunks_; }
     // The chunks mttkrp(..., part) runs, in its timeline's order (part -1: all).
     std::vector<const StreamChunk*> chunks_of(int part) const;

@@ -76,13 +76,18 @@ constexpr std::uint64_t hot_group(bool runs) { return runs ? 8 : 0; }
 // The adds each row of an index array takes where a run of one row flushes once and a long run
 // once more for each `group` of its positions, as row_chains.cuh's row_chain_kernel counts them
 // (COO's teams: coo_group.hpp's group); group 0: every position is an add.
-inline std::vector<std::uint64_t> row_chains(const std::vector<std::uint32_t>& a, std::uint64_t group) {
-    std::uint64_t bound = 0;
-    for (std::uint32_t r : a) bound = std::max<std::uint64_t>(bound, std::uint64_t{r} + 1);
-    std::vector<std::uint64_t> counts(bound);
-    for (std::size_t i = 0; i < a.size(); ++i) counts[a[i]] += (i == 0 || a[i - 1] != a[i] ? group : 0) + 1;
+// A host array of n positions (a streamed tree's level: gpu_streamed.cu plans its hot rows so).
+inline std::vector<std::uint64_t> row_chains(const std::uint32_t* a, std::uint64_t n, std::uint64_t group) {
+    std::uint32_t top = 0;
+    for (std::uint64_t i = 0; i < n; ++i) top = std::max(top, a[i]);
+    std::vector<std::uint64_t> counts(n ? std::uint64_t{top} + 1 : 0);
+    for (std::uint64_t i = 0; i < n; ++i) counts[a[i]] += (i == 0 || a[i - 1] != a[i] ? group : 0) + 1;
     for (std::uint64_t& c : counts) c /= std::max<std::uint64_t>(group, 1);
     return counts;
+}
+
+inline std::vector<std::uint64_t> row_chains(const std::vector<std::uint32_t>& a, std::uint64_t group) {
+    return row_chains(a.data(), a.size(), group);
 }
 
 // The adds each row of a tree level's array takes: at a level between a run's first position and

@@ -42,8 +42,11 @@ __device__ inline std::uint64_t blco_index(const BlcoView& v, int m, std::uint64
 }
 
 // Ranks the team kernel cannot take (R % 4 != 0): one warp per nonzero, its block found by a
-// binary search, an atomic per column.
-__global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, FactorPtrs factors, float* out) {
+// binary search, an atomic per column. hot (words null: none): a hot row's nonzeros add into its
+// copies (R floats each), kHotSpan nonzeros of the tensor's order to one copy before the next,
+// so that its fp32 chains stay short (one output: a row of 250,000 nonzeros chains as many).
+__global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, FactorPtrs factors, float* out,
+                            HotOut hot) {
     const std::uint64_t warp = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
     const std::uint64_t warps = gridDim.x * static_cast<std::uint64_t>(blockDim.x) / 32;
     const unsigned lane = threadIdx.x % 32;
@@ -58,11 +61,19 @@ __global__ void blco_kernel(BlcoView v, int order, int mode, std::uint64_t R, Fa
         }
         const std::uint64_t key = v.keys[z];
         const float x = v.vals[z];
+        const std::uint64_t row = blco_index(v, mode, key, lo);
+        float* to = out + row * R;
+        if (hot.words) {
+            const HotLook look = hot_look(hot, row);
+            if (look.copies)
+                to = reinterpret_cast<float*>(hot.copies) +
+                     (std::uint64_t{look.base} + static_cast<std::uint32_t>((z + v.base) / kHotSpan) % look.copies) * R;
+        }
         for (std::uint64_t r = lane; r < R; r += 32) {
             float p = x;
             for (int m = 0; m < order; ++m)
                 if (m != mode) p *= factors.f[m][blco_index(v, m, key, lo) * R + r];
-            atomicAdd(&out[blco_index(v, mode, key, lo) * R + r], p);
+            atomicAdd(to + r, p);
         }
     }
 }

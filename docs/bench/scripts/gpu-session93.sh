@@ -6,8 +6,8 @@
 # are within the hardware's reach); test_mttkrp_cuda (its fiveOrderTreeLevels) beside the
 # 5-order shapes' generation; then the fiber kernels with order 5's four levels compiled in
 # (TENSORSCOPE_FIBER_LEVELS=4) against at run time on those shapes, alternating twice, then
-# checked (MM-CSF too). gpu-session93b.sh checks MM-CSF on the standing's shapes.
-# Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda gpu-session93.sh gpu-session93b.sh
+# checked (MM-CSF too), and streamed. gpu-session93b.sh checks MM-CSF on the standing's shapes.
+# Bundle: make_bundle.sh --strip --icu-stub --tests test_mttkrp_cuda,test_streamed_mttkrp_cuda gpu-session93.sh gpu-session93b.sh
 # Run: tar -C /tmp -xJf carry/bundle.tar.xz && OUT=$OUT LIMIT=540 COMMIT=<bundle's> bash docs/bench/scripts/gpu-session93.sh
 set -u
 . "$(dirname "$0")/device_steps.sh"
@@ -16,11 +16,13 @@ run build-row-gather 60 /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -o "$D/row_gath
     "$(dirname "$0")/row_gather_bandwidth.cu"
 EXT=jsonl run row-gather-bandwidth 60 "$D/row_gather_bandwidth" 8 16 32 48 64 256 2048
 pack "$OUT"
-step "start test_mttkrp_cuda (background)"
-suite_to test_mttkrp_cuda test_mttkrp_cuda &
+step "start test_mttkrp_cuda, test_streamed_mttkrp_cuda (background)"
+(suite_to test_mttkrp_cuda test_mttkrp_cuda; suite_to test_streamed_mttkrp_cuda test_streamed_mttkrp_cuda) &
 gen_5d > /dev/null
 wait
-step "end test_mttkrp_cuda: $(grep -E '^Totals|^rc=' "$R/test_mttkrp_cuda.out" | tr '\n' ' ')"
+for t in test_mttkrp_cuda test_streamed_mttkrp_cuda; do
+    step "end $t: $(grep -E '^Totals|^rc=' "$R/$t.out" | tr '\n' ' ')"
+done
 MT=(--kernel mttkrp --backend cuda --mode all --rank 32 --repeat 5 --jsonl)
 alternate 2 40 TENSORSCOPE_FIBER_LEVELS "0 4" "vast5d uni5d" "${MT[@]}" --format CSF,B-CSF
 pack "$OUT"
@@ -28,5 +30,8 @@ for t in vast5d uni5d; do
     EXT=jsonl run "$t-levels4-check" 80 env TENSORSCOPE_FIBER_LEVELS=4 "$CLI" bench "$D/$t.tsb" "${MT[@]}" \
         --format CSF,B-CSF,MM-CSF --check
 done
+# streamed (session 93: a hot row's chunks add into its copies), checked
+EXT=jsonl run vast5d-stream-check 90 "$CLI" bench "$D/vast5d.tsb" --kernel mttkrp --backend cuda --stream \
+    --format CSF,B-CSF,MM-CSF,BLCO --mode all --rank 32 --repeat 2 --jsonl --check
 step DONE; touch "$R/DONE"
 pack "$OUT"
