@@ -114,17 +114,18 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
     return group_fiber;
 }
 
-// The tree levels compiled into the fiber kernels (orders 3 and 4), 0 for any other count.
+// The tree levels compiled into the fiber kernels (orders 3, 4 and 5), 0 for any other count.
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons;
-// TENSORSCOPE_FIBER_LEVELS=4 compiles order 5's four levels in too (session 92, not yet measured:
-// COO's order 5 compiled in ran 1.39-2.63x faster on one H100, and on a uniform 5-order tensor
-// CSF and B-CSF, whose levels run at run time, took 1.13-1.18x COO's time).
+// TENSORSCOPE_FIBER_LEVELS=3 keeps order 5's four levels at run time. Compiled in (session 93, one
+// H100, alternating twice, h100-session93.json), CSF and B-CSF on the 5-order test shapes ran
+// 10-13% faster (vast5d, power-law: 0.854-1.026 ms a mode against 0.971-1.171) and 14-17% (uni5d,
+// uniform: 2.999-3.119 against 3.519-3.666), every mode within 3.7e-6 of cpu-ref.
 template <class Go>
 void with_levels(int levels, Go&& go) {
     const bool generic = env_is("TENSORSCOPE_FIBER_GENERIC", "1");
     if (!generic && levels == 2) go(std::integral_constant<int, 2>{});
     else if (!generic && levels == 3) go(std::integral_constant<int, 3>{});
-    else if (!generic && levels == 4 && env_is("TENSORSCOPE_FIBER_LEVELS", "4"))
+    else if (!generic && levels == 4 && !env_is("TENSORSCOPE_FIBER_LEVELS", "3"))
         go(std::integral_constant<int, 4>{});
     else go(std::integral_constant<int, 0>{});
 }

@@ -464,7 +464,7 @@ enum GroupLoop : int { kFiberLoop = 0, kClippedLoop = 1, kFlatLoop = 2 };
 // pass (uniform, mode 3) 0.581 ms against 0.548-0.551. Removed.
 constexpr int team_min_blocks(int loop, int levels, bool several_trees) {
     if (loop == kFlatLoop) return 4;
-    // order 5's four levels (TENSORSCOPE_FIBER_LEVELS=4) spilled 60 bytes at six blocks' 40 registers
+    // order 5's four levels (compiled in since session 93) spilled 60 bytes at six blocks' 40 registers
     if (loop == kFiberLoop && levels == 4 && !several_trees) return 4;
     if (loop == kFiberLoop && levels > 0 && !several_trees) return 6;
     return 1;
