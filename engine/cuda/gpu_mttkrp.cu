@@ -118,8 +118,8 @@ std::uint64_t* cut_by_nonzeros(TeamTree& t, std::uint64_t nnz, cudaStream_t stre
 // TENSORSCOPE_FIBER_GENERIC=1 takes the run-time count everywhere, for comparisons;
 // TENSORSCOPE_FIBER_LEVELS=3 keeps order 5's four levels at run time. Compiled in (session 93, one
 // H100, alternating twice, h100-session93.json), CSF and B-CSF on the 5-order test shapes ran
-// 10-13% faster (vast5d, power-law: 0.854-1.026 ms a mode against 0.971-1.171) and 14-17% (uni5d,
-// uniform: 2.999-3.119 against 3.519-3.666), every mode within 3.7e-6 of cpu-ref.
+// 1.11-1.14x faster (vast5d, power-law: 0.854-1.026 ms a mode against 0.970-1.171) and
+// 1.15-1.21x (uni5d, uniform: 2.999-3.119 against 3.519-3.666), every mode within 3.7e-6 of cpu-ref.
 template <class Go>
 void with_levels(int levels, Go&& go) {
     const bool generic = env_is("TENSORSCOPE_FIBER_GENERIC", "1");
