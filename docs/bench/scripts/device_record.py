@@ -2,7 +2,7 @@
 """Gathers what device calls left (each call's results folder, as device_steps.sh writes it: one
 NAME.jsonl of bench rows a run, NAME.json of a decompose --json run, NAME.out for the test
 suites) into one JSON document for docs/bench/: what, device, commit, command, generated, nnz,
-suites and results[], each row tagged with its call, run, tensor, nnz and commit, and with a
+suites, programs (standalone programs' JSON lines, by run) and results[], each row tagged with its call, run, tensor, nnz and commit, and with a
 field for every --tag pattern its run name matches (a switch's value, read from the name). A
 run's rounds (NAME, NAME.2, ...) all count.
 
@@ -99,6 +99,20 @@ def run_rows(folder):
                     'peak_device_bytes', 'gpu_memory_limit', 'iterations')}}
 
 
+def program_rows(folder):
+    """(run, rows) for each NAME.jsonl of a standalone program's lines (row_gather_bandwidth,
+    gather_floor: JSON objects, none a bench row), which the record keeps under `programs`."""
+    for path in sorted(glob.glob(os.path.join(folder, '*.jsonl')), key=os.path.getmtime):
+        rows = []
+        for line in open(path):
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                continue
+        if rows and not any('kernel' in r for r in rows):
+            yield os.path.basename(path).rsplit('.', 1)[0], rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', required=True)
@@ -114,7 +128,7 @@ def main():
     for _, field in tags:
         if field in ('kernel', 'format', 'backend', 'variant', 'path', 'mode', 'rank', 'call', 'run', 'tensor', 'nnz', 'commit'):
             ap.error(f"--tag's field {field!r} is one a row already has: name it otherwise")
-    results, suites, commits, used, sanitizers, profiles = [], {}, [], set(), {}, {}
+    results, suites, commits, used, sanitizers, profiles, programs = [], {}, [], set(), {}, {}, {}
     for spec in a.call:
         label, folder, commit = spec.split('=')
         commits.append(f'{commit} ({label})')
@@ -129,6 +143,8 @@ def main():
                     row[field] = m.group(1)
             results.append(row)
             used.add(tensor)
+        for run, rows in program_rows(folder):
+            programs[f'{label} {run} ({commit})'] = rows
         # test suites, compute-sanitizer runs and Nsight Compute runs, each by its name's prefix
         for prefix, into, read in (('test_', suites, suite_totals), ('san-', sanitizers, sanitizer_summary),
                                    ('ncu-', profiles, ncu_summary)):
@@ -145,6 +161,7 @@ def main():
         'suites': suites,
         **({'sanitizers': sanitizers} if sanitizers else {}),
         **({'profiles': profiles} if profiles else {}),
+        **({'programs': programs} if programs else {}),
         'results': results,
     }
     with open(a.out, 'w') as f:
