@@ -797,15 +797,6 @@ TreeArrays tree_arrays(const ResidentTensor::Impl::Part& p, int mode, const HotR
     return a;
 }
 
-// The hot rows' copies (R floats each, from `copies`) summed into their rows of out, after the
-// kernels that add into them.
-template <class Out>
-void add_hot_copies(const DeviceArray<HotRow>& rows, std::uint64_t R, const float* copies, Out* out) {
-    const auto n = static_cast<std::uint32_t>(rows.size());
-    hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256>>>(rows.get(), n, static_cast<std::uint32_t>(R), copies, out);
-    check(cudaGetLastError(), "adding the hot rows' copies");
-}
-
 // A COO's or BLCO's mode's hot rows where its launch takes them: one output copy is all that
 // fits (`copies`; null otherwise: the copies keep its chains short), and some row's chain is long.
 const HotSlots* applied_hot(const std::vector<HotSlots>& hot, int mode, unsigned copies) {

@@ -83,18 +83,6 @@ void cut_fibers(const Fibers& p, std::size_t part, std::uint64_t target, std::ve
     }
 }
 
-// A chunk's copy of a tree level's array (n positions, the tree's first + i at i) renumbered in
-// place where its rows are hot: position p of hot row h to bound + h.base + (p / kHotSpan) %
-// h.copies, the ids hot_rows.cuh's remap_hot_rows gives a resident tree's level.
-__global__ void remap_chunk_kernel(std::uint32_t* a, std::uint64_t n, std::uint64_t first, HotOut hot,
-                                   std::uint32_t bound) {
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
-         i += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
-        const HotLook look = hot_look(hot, a[i]);
-        if (look.copies) a[i] = bound + look.base + static_cast<std::uint32_t>(((first + i) / kHotSpan) % look.copies);
-    }
-}
-
 // The nonzeros of each row of BLCO's mode m (its chains: BLCO's order scatters a row's nonzeros,
 // so each may be a flush), its indices decoded from the keys as the kernels do (BLCO Sec. 4.1).
 std::vector<std::uint64_t> blco_row_counts(const Blco& b, int m) {
@@ -348,9 +336,10 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
                 const bool leaves = level == meta.levels;
                 std::uint32_t* ids = leaves ? b.leaf.get() : b.anc[static_cast<std::size_t>(level)].get();
                 const std::uint64_t n = leaves ? c.nz_last - c.nz_first : meta.fibers;
-                remap_chunk_kernel<<<grid_for(n), 256, 0, s>>>(ids, n, leaves ? c.nz_first : c.first,
-                                                               h->slots.view(nullptr),
-                                                               static_cast<std::uint32_t>(h->bound));
+                // in place: the chunk's copy is the level's positions from its first on
+                hot_remap_kernel<<<grid_for(n), 256, 0, s>>>(ids, ids, n, leaves ? c.nz_first : c.first,
+                                                             h->slots.view(nullptr),
+                                                             static_cast<std::uint32_t>(h->bound));
                 target = HotTarget{h->bound, hot_buf + at[c.part] * R};
             }
             launch_fiber_mttkrp(meta, arrays.data(), b.fiber_ptr.get(), c.nz_first, b.leaf.get(), b.vals.get(), mode, R,
@@ -360,12 +349,8 @@ StreamRun StreamedTensor::mttkrp(int mode, std::uint64_t R, const float* const* 
             // after the last chunk's kernel, and so after every kernel (each chunk's last stage
             // waits on the one before): the copies summed into their rows
             if (i + 1 != todo.size()) return;
-            for (std::size_t k = 0; k < hot.size(); ++k) {
-                if (!hot[k]) continue;
-                const auto n = static_cast<std::uint32_t>(hot[k]->slots.rows.size());
-                hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256, 0, s>>>(
-                    hot[k]->slots.rows.get(), n, static_cast<std::uint32_t>(R), hot_buf + at[k] * R, out_f);
-            }
+            for (std::size_t k = 0; k < hot.size(); ++k)
+                if (hot[k]) add_hot_copies(hot[k]->slots.rows, R, hot_buf + at[k] * R, out_f, s);
         },
         &run.total_s, false);
     return run;

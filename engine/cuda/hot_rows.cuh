@@ -1,6 +1,7 @@
-// fp32 copies of an MM-CSF partition's heavy output rows (hot_rows_rule.hpp says which and why):
-// the partition's index array at that level (its leaves, or a level between) copied once with
-// each hot row's positions renumbered to the row's copies, so that the team kernels add a hot
+// fp32 copies of a tree's heavy output rows (hot_rows_rule.hpp says which and why: every root's,
+// an MM-CSF partition's below it): the tree's index array at that level (its leaves, or a level
+// between) copied once with each hot row's positions renumbered to the row's copies (a streamed
+// tree's in each chunk's copy, gpu_streamed.cu), so that the team kernels add a hot
 // row's terms into several places (TeamTree::out_rows, row_at in mttkrp_fiber_teams.cuh) and
 // a launch sums the copies into the row after (hot_sum_kernel, in fp64).
 // Private to engine/cuda: resident_tensor.cuh includes it (nvcc, no separable compilation).
@@ -18,6 +19,10 @@
 
 namespace tscope::gpu {
 
+// The chain limit: kHotChain, or TENSORSCOPE_HOT_CHAIN's (the tests' small tensors take copies
+// with a small one).
+inline std::uint64_t hot_chain_limit() { return std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain)); }
+
 // One level's renumbered index array and its hot rows. ids: the array with hot rows' positions
 // as copy ids (bound + base + k); bound: one past the array's largest row, where the copies'
 // ids start. Empty (no copies) where no row's chain passes kHotChain.
@@ -30,30 +35,49 @@ struct HotRemap {
 
 namespace {
 
-// ids[i] = a[i], or where a[i] is hot row s (slot[a[i]] = s), its copy bound + base + (i / kHotSpan) % copies.
-__global__ void hot_remap_kernel(const std::uint32_t* a, std::uint64_t n, const std::uint32_t* slot, const HotRow* hot,
-                                 std::uint32_t bound, std::uint32_t* ids) {
+// ids[i] = a[i], or where a[i] is a hot row h (looked up in its bitmap, hot_out.cuh), its copy
+// bound + h.base + ((first + i) / kHotSpan) % h.copies: first is position 0's place in the level
+// (a streamed chunk's first fiber or nonzero; 0 for a whole level). ids may be a (in place).
+__global__ void hot_remap_kernel(const std::uint32_t* a, std::uint32_t* ids, std::uint64_t n, std::uint64_t first,
+                                 HotOut hot, std::uint32_t bound) {
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += gridDim.x * static_cast<std::uint64_t>(blockDim.x)) {
-        const std::uint32_t r = a[i], s = slot[r];
-        if (s == kColdRow) {
-            ids[i] = r;
-        } else {
-            const HotRow h = hot[s];
-            ids[i] = bound + h.base + static_cast<std::uint32_t>((i / kHotSpan) % h.copies);
-        }
+        const std::uint32_t r = a[i];
+        const HotLook look = hot_look(hot, r);
+        ids[i] =
+            look.copies ? bound + look.base + static_cast<std::uint32_t>(((first + i) / kHotSpan) % look.copies) : r;
     }
 }
 
 }  // namespace
 
-// The level's array a (n positions; runs: a level between, else the leaves) renumbered where
-// its rows' chains pass kHotChain (TENSORSCOPE_HOT_CHAIN sets another limit: the tests' small
-// tensors take copies with a small one). One pass for the largest row and one for the chains
-// (row_chains.cuh, as COO's upload counts them; downloaded: the rule runs on the host), one to
-// renumber. Where the device has too little
-// free memory for the renumbered array, none.
-inline std::uint64_t hot_chain_limit() { return std::max(1ul, env_unsigned("TENSORSCOPE_HOT_CHAIN", kHotChain)); }
+// A COO's or BLCO's mode's hot rows (hot_out.cuh), or a tree level's (their ids renumbered by
+// hot_remap_kernel): their bitmap and the rows, or none (copies 0) where no row's chain passes
+// the limit or the device has too little free memory for them.
+struct HotSlots {
+    DeviceArray<std::uint32_t> words;  // HotBitmap's (HotOut::words)
+    DeviceArray<HotRow> rows;
+    std::uint64_t copies = 0;
+    std::uint64_t bytes() const { return words.size() * 4 + rows.size() * sizeof(HotRow); }
+    HotOut view(float* copies_buf) const {
+        return copies ? HotOut{reinterpret_cast<const uint2*>(words.get()), rows.get(),
+                               reinterpret_cast<float4*>(copies_buf)}
+                      : HotOut{};
+    }
+};
+
+// chains[r]: the adds row r takes (counted on the device, or on the host from a streamed
+// tensor's arrays).
+inline HotSlots upload_hot_slots(const std::vector<std::uint64_t>& chains, std::uint64_t limit = hot_chain_limit()) {
+    HotSlots h;
+    const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
+    if (hot.empty() || free_device_bytes() < 2 * (chains.size() / 4 + 8 + hot.size() * sizeof(HotRow))) return h;
+    const HotBitmap m = hot_bitmap(hot, chains.size());
+    h.words = DeviceArray<std::uint32_t>(m.words.data(), m.words.size());
+    h.rows = DeviceArray<HotRow>(hot.data(), hot.size());
+    h.copies = hot_copies(hot);
+    return h;
+}
 
 // The adds each row takes, from the device's counts: row_chain_kernel's at `group` (divided by
 // it, as hot_rows_rule.hpp's row_chains), or a row's nonzeros (group 0 or 1).
@@ -67,6 +91,10 @@ std::vector<std::uint64_t> download_chains(const DeviceArray<Count>& counts, std
     return chains;
 }
 
+// The level's array a (n positions, in device memory; runs: a level between, else the leaves)
+// renumbered where its rows' chains pass the limit. One pass for the largest row and one for the
+// chains (row_chains.cuh, as COO's upload counts them; downloaded: the rule runs on the host), one
+// to renumber. Where the device has too little free memory for the renumbered array, none.
 inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool runs,
                                std::uint64_t limit = hot_chain_limit()) {
     HotRemap m;
@@ -86,46 +114,14 @@ inline HotRemap remap_hot_rows(const std::uint32_t* a, std::uint64_t n, bool run
     const std::uint64_t group = hot_group(runs);
     row_chain_kernel<<<grid_for(n), 256>>>(a, n, group, counts.get());
     check(cudaGetLastError(), "counting a tree level's adds a row");
-    const std::vector<std::uint64_t> chains = download_chains(counts, group);
-    const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
-    if (hot.empty()) return m;
-    std::vector<std::uint32_t> slot(bound, kColdRow);
-    for (std::size_t s = 0; s < hot.size(); ++s) slot[hot[s].row] = static_cast<std::uint32_t>(s);
-    const DeviceArray<std::uint32_t> dslot(slot.data(), bound);
-    m.rows = DeviceArray<HotRow>(hot.data(), hot.size());
+    HotSlots hot = upload_hot_slots(download_chains(counts, group), limit);
+    if (!hot.copies) return m;
     m.ids = DeviceArray<std::uint32_t>(n);
-    hot_remap_kernel<<<grid_for(n), 256>>>(a, n, dslot.get(), m.rows.get(), static_cast<std::uint32_t>(bound),
-                                           m.ids.get());
+    hot_remap_kernel<<<grid_for(n), 256>>>(a, m.ids.get(), n, 0, hot.view(nullptr), static_cast<std::uint32_t>(bound));
     check(cudaGetLastError(), "renumbering a tree level's hot rows");
-    m.bound = bound, m.copies = hot_copies(hot);
+    m.rows = std::move(hot.rows);
+    m.bound = bound, m.copies = hot.copies;
     return m;
-}
-
-// A COO's or BLCO's mode's hot rows (hot_out.cuh): their bitmap and the rows, or none (copies
-// 0) where no row's chain passes the limit or the device has too little free memory for them.
-struct HotSlots {
-    DeviceArray<std::uint32_t> words;  // HotBitmap's (HotOut::words)
-    DeviceArray<HotRow> rows;
-    std::uint64_t copies = 0;
-    std::uint64_t bytes() const { return words.size() * 4 + rows.size() * sizeof(HotRow); }
-    HotOut view(float* copies_buf) const {
-        return copies ? HotOut{reinterpret_cast<const uint2*>(words.get()), rows.get(),
-                               reinterpret_cast<float4*>(copies_buf)}
-                      : HotOut{};
-    }
-};
-
-// chains[r]: the adds row r takes (counted on the device; the caller downloads them only where
-// the longest passes the limit).
-inline HotSlots upload_hot_slots(const std::vector<std::uint64_t>& chains, std::uint64_t limit = hot_chain_limit()) {
-    HotSlots h;
-    const std::vector<HotRow> hot = plan_hot_rows(chains, limit);
-    if (hot.empty() || free_device_bytes() < 2 * (chains.size() / 4 + 8 + hot.size() * sizeof(HotRow))) return h;
-    const HotBitmap m = hot_bitmap(hot, chains.size());
-    h.words = DeviceArray<std::uint32_t>(m.words.data(), m.words.size());
-    h.rows = DeviceArray<HotRow>(hot.data(), hot.size());
-    h.copies = hot_copies(hot);
-    return h;
 }
 
 namespace {
@@ -144,5 +140,16 @@ __global__ void hot_sum_kernel(const HotRow* hot, std::uint32_t n, std::uint32_t
 }
 
 }  // namespace
+
+// The hot rows' copies (R floats each, from `copies`) summed into their rows of out, on `stream`
+// after the kernels that add into them.
+template <class Out>
+void add_hot_copies(const DeviceArray<HotRow>& rows, std::uint64_t R, const float* copies, Out* out,
+                    cudaStream_t stream = nullptr) {
+    const auto n = static_cast<std::uint32_t>(rows.size());
+    hot_sum_kernel<<<grid_for(std::uint64_t{n} * R), 256, 0, stream>>>(rows.get(), n, static_cast<std::uint32_t>(R),
+                                                                       copies, out);
+    check(cudaGetLastError(), "adding the hot rows' copies");
+}
 
 }  // namespace tscope::gpu
