@@ -103,8 +103,36 @@ __global__ void hot_scatter_kernel(std::uint64_t n, const std::uint32_t* __restr
         hot[rank[i]] = v[id[i]];
 }
 
-// The columns of a CSR on the device, relabelled in place into v' (above), and the hot
-// entries' original ids, for each product's gather.
+// A word for each 32 of v's entries: which of them are hot (bits), and how many hot entries
+// come before the word's first (first), so that each product's gather (hot_word_scatter_kernel)
+// reads no hot ids. Built once a plan from the hot ids ascending; a word without hot entries
+// stays {0, 0}.
+__global__ void hot_words_kernel(std::uint64_t n, const std::uint32_t* __restrict__ id, uint2* __restrict__ words) {
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
+        const std::uint32_t w = id[i] >> 5;
+        if (i > 0 && id[i - 1] >> 5 == w) continue;  // the word's first hot entry writes it
+        std::uint32_t bits = 0;
+        for (std::uint64_t k = i; k < n && id[k] >> 5 == w; ++k) bits |= 1u << (id[k] & 31u);
+        words[w] = make_uint2(bits, static_cast<std::uint32_t>(i));
+    }
+}
+
+// hot[rank[i]] = v[j] for the i-th hot entry j, v read forward: the stride is a multiple of 32
+// (blocks of 256), so a warp's lanes are one word's 32 entries and load that word once.
+__global__ void hot_word_scatter_kernel(std::uint64_t vlen, const uint2* __restrict__ words,
+                                        const std::uint32_t* __restrict__ rank, const float* __restrict__ v,
+                                        float* __restrict__ hot) {
+    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
+    for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < vlen; j += stride) {
+        const uint2 w = words[j >> 5];
+        const std::uint32_t lane = static_cast<std::uint32_t>(j & 31u);
+        if (w.x >> lane & 1u) hot[rank[w.y + __popc(w.x & ((1u << lane) - 1u))]] = v[j];
+    }
+}
+
+// The columns of a CSR on the device, relabelled in place into v' (above), and where each hot
+// entry of v goes in v', for each product's gather.
 class HotColumns {
 public:
     // Whether a product over a vector of vlen entries packs its hot ones: where the vector is
@@ -128,6 +156,7 @@ public:
         hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, rank.get(), col);
         check(cudaGetLastError(), "relabelling the vector's columns");
         if (hot_) by_id();
+        if (hot_ && !env_is("TENSORSCOPE_SPTV_GATHER", "ids")) by_words();
     }
 
     std::uint64_t hot() const { return hot_; }              // v's entries copied ahead
@@ -136,7 +165,11 @@ public:
     // vp: v' with v in place behind its first hot() entries; fills those.
     void gather(float* vp, cudaStream_t stream) const {
         if (!hot_) return;
-        hot_scatter_kernel<<<grid_for(hot_), 256, 0, stream>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
+        if (words_.size())
+            hot_word_scatter_kernel<<<grid_for(vlen_), 256, 0, stream>>>(vlen_, words_.get(), id_rank_.get(), vp + hot_,
+                                                                         vp);
+        else
+            hot_scatter_kernel<<<grid_for(hot_), 256, 0, stream>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
         check(cudaGetLastError(), "gathering the vector's much-read entries");
     }
 
@@ -187,9 +220,19 @@ private:
         old_ = std::move(ids);
     }
 
+    // words_ from old_, which the gather then no longer reads (freed)
+    void by_words() {
+        words_ = DeviceArray<uint2>((vlen_ + 31) / 32);
+        words_.zero();
+        hot_words_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), words_.get());
+        check(cudaGetLastError(), "marking the hot entries");
+        old_ = {};
+    }
+
     std::uint64_t vlen_, hot_ = 0;
     DeviceArray<std::uint32_t> old_;      // the hot entries' original ids: by count, then (by_id) ascending
     DeviceArray<std::uint32_t> id_rank_;  // where each of old_'s entries sits in v'
+    DeviceArray<uint2> words_;            // or (by_words) which entries are hot, 32 a word
 };
 
 }  // namespace
