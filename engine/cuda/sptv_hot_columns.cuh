@@ -61,6 +61,7 @@
 #include <cstdint>
 
 #include "cuda_util.cuh"
+#include "hot_rows_rule.hpp"
 #include "permutation_kernels.cuh"
 
 namespace tscope::gpu {
@@ -103,8 +104,9 @@ __global__ void hot_scatter_kernel(std::uint64_t n, const std::uint32_t* __restr
         hot[rank[i]] = v[id[i]];
 }
 
-// A word for each 32 of v's entries: which of them are hot (bits), and how many hot entries
-// come before the word's first (first), so that each product's gather (hot_word_scatter_kernel)
+// A word for each 32 of v's entries: which of them are hot (bits) beside how many hot entries come
+// before the word's first, the layout of the MTTKRP's hot-row bitmap (hot_rows_rule.hpp's
+// HotBitmap, looked up by its hot_slot_in), so that each product's gather (hot_word_scatter_kernel)
 // reads no hot ids. Built once a plan from the hot ids ascending; a word without hot entries
 // stays {0, 0}.
 __global__ void hot_words_kernel(std::uint64_t n, const std::uint32_t* __restrict__ id, uint2* __restrict__ words) {
@@ -126,8 +128,8 @@ __global__ void hot_word_scatter_kernel(std::uint64_t vlen, const uint2* __restr
     const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
     for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < vlen; j += stride) {
         const uint2 w = words[j >> 5];
-        const std::uint32_t lane = static_cast<std::uint32_t>(j & 31u);
-        if (w.x >> lane & 1u) hot[rank[w.y + __popc(w.x & ((1u << lane) - 1u))]] = v[j];
+        const std::uint32_t i = hot_slot_in(w.x, w.y, j);
+        if (i != kColdRow) hot[rank[i]] = v[j];
     }
 }
 
