@@ -121,7 +121,10 @@ __global__ void hot_words_kernel(std::uint64_t n, const std::uint32_t* __restric
 }
 
 // hot[rank[i]] = v[j] for the i-th hot entry j, v read forward: the stride is a multiple of 32
-// (blocks of 256), so a warp's lanes are one word's 32 entries and load that word once.
+// (blocks of 256), so a warp's lanes are one word's 32 entries and load that word once. With
+// kStream, v and the ranks are read evict-first (ld.global.cs): the product reads neither again
+// (it reads the hot entries from the front, written here), so L2 is left to the front.
+template <bool kStream>
 __global__ void hot_word_scatter_kernel(std::uint64_t vlen, const uint2* __restrict__ words,
                                         const std::uint32_t* __restrict__ rank, const float* __restrict__ v,
                                         float* __restrict__ hot) {
@@ -129,7 +132,11 @@ __global__ void hot_word_scatter_kernel(std::uint64_t vlen, const uint2* __restr
     for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < vlen; j += stride) {
         const uint2 w = words[j >> 5];
         const std::uint32_t i = hot_slot_in(w.x, w.y, j);
-        if (i != kColdRow) hot[rank[i]] = v[j];
+        if (i == kColdRow) continue;
+        if constexpr (kStream)
+            hot[__ldcs(rank + i)] = __ldcs(v + j);
+        else
+            hot[rank[i]] = v[j];
     }
 }
 
@@ -159,6 +166,7 @@ public:
         check(cudaGetLastError(), "relabelling the vector's columns");
         if (hot_) by_id();
         if (hot_ && !env_is("TENSORSCOPE_SPTV_GATHER", "ids")) by_words();
+        stream_ = !env_is("TENSORSCOPE_SPTV_GATHER", "words-plain");
     }
 
     std::uint64_t hot() const { return hot_; }              // v's entries copied ahead
@@ -167,9 +175,12 @@ public:
     // vp: v' with v in place behind its first hot() entries; fills those.
     void gather(float* vp, cudaStream_t stream) const {
         if (!hot_) return;
-        if (words_.size())
-            hot_word_scatter_kernel<<<grid_for(vlen_), 256, 0, stream>>>(vlen_, words_.get(), id_rank_.get(), vp + hot_,
-                                                                         vp);
+        if (words_.size() && stream_)
+            hot_word_scatter_kernel<true>
+                <<<grid_for(vlen_), 256, 0, stream>>>(vlen_, words_.get(), id_rank_.get(), vp + hot_, vp);
+        else if (words_.size())
+            hot_word_scatter_kernel<false>
+                <<<grid_for(vlen_), 256, 0, stream>>>(vlen_, words_.get(), id_rank_.get(), vp + hot_, vp);
         else
             hot_scatter_kernel<<<grid_for(hot_), 256, 0, stream>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
         check(cudaGetLastError(), "gathering the vector's much-read entries");
@@ -235,6 +246,7 @@ private:
     DeviceArray<std::uint32_t> old_;      // the hot entries' original ids: by count, then (by_id) ascending
     DeviceArray<std::uint32_t> id_rank_;  // where each of old_'s entries sits in v'
     DeviceArray<uint2> words_;            // or (by_words) which entries are hot, 32 a word
+    bool stream_ = true;                  // the word gather's reads evict-first (see its kernel)
 };
 
 }  // namespace

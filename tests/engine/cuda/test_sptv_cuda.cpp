@@ -342,14 +342,15 @@ private Q_SLOTS:
     // 64-byte cap's 16 (hot and cold columns in one row), on power-law columns (many ties and a
     // few much read), on a vector longer than a block's shared memory, on one whose every entry is
     // read once (nothing packed), and on the real tensors; the packed entries gathered through
-    // their words (the default) or their ids (TENSORSCOPE_SPTV_GATHER=ids).
+    // their words (the default, evict-first reads; TENSORSCOPE_SPTV_GATHER=words-plain without)
+    // or their ids (=ids).
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QByteArray>("rows");
         QTest::addColumn<QByteArray>("gather");
-        for (const char* gather : {"", "ids"})
+        for (const char* gather : {"", "words-plain", "ids"})
             for (const char* rows : {"cusparse", "through-l1"}) {
-                const char* by = *gather ? "ids" : "words";
+                const char* by = *gather ? gather : "words";
                 QTest::addRow("all read twice, %s, %s", rows, by)
                     << QByteArray("1000000000") << QByteArray(rows) << QByteArray(gather);
                 QTest::addRow("16 packed, %s, %s", rows, by)
