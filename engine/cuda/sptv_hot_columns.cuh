@@ -53,6 +53,13 @@
 // L1 hit rate 8%, L2 40%, 0.20 warps issued a cycle of 8 resident a scheduler (63 registers, one
 // block an SM): latency-bound, its stalls split between the global gathers and shared memory;
 // removed.
+// Also tried and no faster, session 94 (0a9d1f2a, TENSORSCOPE_SPTV_GATHER, h100-session94.json
+// call 2, one H100, delicious-4d's mode 2, medians of 10, alternating three times): the gather
+// through a word for each 32 of v's entries (which are hot, beside how many come before, as
+// hot_rows_rule.hpp's HotBitmap), reading no hot ids (26 MB less a product), its reads of v and
+// the ranks plain or evict-first. CFB 1.413-1.417 and 1.411-1.416 ms against 1.408-1.412 for
+// the ids' gather above (69.9-70.1% of the copy bound against 70.2-70.4%), COO 1.412-1.416 and 1.411-1.413 against
+// 1.409-1.413; HOCFS-CSR and CSF once each within 0.6%. Removed.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
@@ -61,7 +68,6 @@
 #include <cstdint>
 
 #include "cuda_util.cuh"
-#include "hot_rows_rule.hpp"
 #include "permutation_kernels.cuh"
 
 namespace tscope::gpu {
@@ -104,44 +110,8 @@ __global__ void hot_scatter_kernel(std::uint64_t n, const std::uint32_t* __restr
         hot[rank[i]] = v[id[i]];
 }
 
-// A word for each 32 of v's entries: which of them are hot (bits) beside how many hot entries come
-// before the word's first, the layout of the MTTKRP's hot-row bitmap (hot_rows_rule.hpp's
-// HotBitmap, looked up by its hot_slot_in), so that each product's gather (hot_word_scatter_kernel)
-// reads no hot ids. Built once a plan from the hot ids ascending; a word without hot entries
-// stays {0, 0}.
-__global__ void hot_words_kernel(std::uint64_t n, const std::uint32_t* __restrict__ id, uint2* __restrict__ words) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
-        const std::uint32_t w = id[i] >> 5;
-        if (i > 0 && id[i - 1] >> 5 == w) continue;  // the word's first hot entry writes it
-        std::uint32_t bits = 0;
-        for (std::uint64_t k = i; k < n && id[k] >> 5 == w; ++k) bits |= 1u << (id[k] & 31u);
-        words[w] = make_uint2(bits, static_cast<std::uint32_t>(i));
-    }
-}
-
-// hot[rank[i]] = v[j] for the i-th hot entry j, v read forward: the stride is a multiple of 32
-// (blocks of 256), so a warp's lanes are one word's 32 entries and load that word once. With
-// kStream, v and the ranks are read evict-first (ld.global.cs): the product reads neither again
-// (it reads the hot entries from the front, written here), so L2 is left to the front.
-template <bool kStream>
-__global__ void hot_word_scatter_kernel(std::uint64_t vlen, const uint2* __restrict__ words,
-                                        const std::uint32_t* __restrict__ rank, const float* __restrict__ v,
-                                        float* __restrict__ hot) {
-    const std::uint64_t stride = gridDim.x * static_cast<std::uint64_t>(blockDim.x);
-    for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < vlen; j += stride) {
-        const uint2 w = words[j >> 5];
-        const std::uint32_t i = hot_slot_in(w.x, w.y, j);
-        if (i == kColdRow) continue;
-        if constexpr (kStream)
-            hot[__ldcs(rank + i)] = __ldcs(v + j);
-        else
-            hot[rank[i]] = v[j];
-    }
-}
-
-// The columns of a CSR on the device, relabelled in place into v' (above), and where each hot
-// entry of v goes in v', for each product's gather.
+// The columns of a CSR on the device, relabelled in place into v' (above), and the hot
+// entries' original ids, for each product's gather.
 class HotColumns {
 public:
     // Whether a product over a vector of vlen entries packs its hot ones: where the vector is
@@ -165,8 +135,6 @@ public:
         hot_relabel_kernel<<<grid_for(nnz), 256>>>(nnz, rank.get(), col);
         check(cudaGetLastError(), "relabelling the vector's columns");
         if (hot_) by_id();
-        if (hot_ && !env_is("TENSORSCOPE_SPTV_GATHER", "ids")) by_words();
-        stream_ = !env_is("TENSORSCOPE_SPTV_GATHER", "words-plain");
     }
 
     std::uint64_t hot() const { return hot_; }              // v's entries copied ahead
@@ -175,14 +143,7 @@ public:
     // vp: v' with v in place behind its first hot() entries; fills those.
     void gather(float* vp, cudaStream_t stream) const {
         if (!hot_) return;
-        if (words_.size() && stream_)
-            hot_word_scatter_kernel<true>
-                <<<grid_for(vlen_), 256, 0, stream>>>(vlen_, words_.get(), id_rank_.get(), vp + hot_, vp);
-        else if (words_.size())
-            hot_word_scatter_kernel<false>
-                <<<grid_for(vlen_), 256, 0, stream>>>(vlen_, words_.get(), id_rank_.get(), vp + hot_, vp);
-        else
-            hot_scatter_kernel<<<grid_for(hot_), 256, 0, stream>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
+        hot_scatter_kernel<<<grid_for(hot_), 256, 0, stream>>>(hot_, old_.get(), id_rank_.get(), vp + hot_, vp);
         check(cudaGetLastError(), "gathering the vector's much-read entries");
     }
 
@@ -208,6 +169,8 @@ private:
         hot_threshold_kernel<<<grid_for(vlen_), 256>>>(vlen_, sorted.get(), twice.get());
         check(cudaGetLastError(), "finding the entries read twice");
         twice.download(&hot_);
+        // Half of L2: on one H100 (h100-session94.json call 1, delicious-4d's mode 2, alternating
+        // twice) an eighth, a quarter and half took CFB 1.460, 1.433-1.436 and 1.424-1.426 ms.
         hot_ =
             std::min<std::uint64_t>(hot_, env_unsigned("TENSORSCOPE_SPTV_HOT_BYTES", l2_bytes() / 2) / sizeof(float));
         hot_ = std::min<std::uint64_t>(hot_, 0xffffffffu - vlen_);  // v''s ids are 32-bit
@@ -233,20 +196,9 @@ private:
         old_ = std::move(ids);
     }
 
-    // words_ from old_, which the gather then no longer reads (freed)
-    void by_words() {
-        words_ = DeviceArray<uint2>((vlen_ + 31) / 32);
-        words_.zero();
-        hot_words_kernel<<<grid_for(hot_), 256>>>(hot_, old_.get(), words_.get());
-        check(cudaGetLastError(), "marking the hot entries");
-        old_ = {};
-    }
-
     std::uint64_t vlen_, hot_ = 0;
     DeviceArray<std::uint32_t> old_;      // the hot entries' original ids: by count, then (by_id) ascending
     DeviceArray<std::uint32_t> id_rank_;  // where each of old_'s entries sits in v'
-    DeviceArray<uint2> words_;            // or (by_words) which entries are hot, 32 a word
-    bool stream_ = true;                  // the word gather's reads evict-first (see its kernel)
 };
 
 }  // namespace

@@ -341,28 +341,20 @@ private Q_SLOTS:
     // reading the vector through L1: the same results with every entry read twice packed or a
     // 64-byte cap's 16 (hot and cold columns in one row), on power-law columns (many ties and a
     // few much read), on a vector longer than a block's shared memory, on one whose every entry is
-    // read once (nothing packed), and on the real tensors; the packed entries gathered through
-    // their words (the default, evict-first reads; TENSORSCOPE_SPTV_GATHER=words-plain without)
-    // or their ids (=ids).
+    // read once (nothing packed), and on the real tensors.
     void hotColumnsKeepTheResult_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QByteArray>("rows");
-        QTest::addColumn<QByteArray>("gather");
-        for (const char* gather : {"", "words-plain", "ids"})
-            for (const char* rows : {"cusparse", "through-l1"}) {
-                const char* by = *gather ? gather : "words";
-                QTest::addRow("all read twice, %s, %s", rows, by)
-                    << QByteArray("1000000000") << QByteArray(rows) << QByteArray(gather);
-                QTest::addRow("16 packed, %s, %s", rows, by)
-                    << QByteArray("64") << QByteArray(rows) << QByteArray(gather);
-            }
+        for (const char* rows : {"cusparse", "through-l1"}) {
+            QTest::addRow("all read twice, %s", rows) << QByteArray("1000000000") << QByteArray(rows);
+            QTest::addRow("16 packed, %s", rows) << QByteArray("64") << QByteArray(rows);
+        }
     }
     void hotColumnsKeepTheResult() {
         QFETCH(QByteArray, bytes);
         QFETCH(QByteArray, rows);
-        QFETCH(QByteArray, gather);
         const tstest::ScopedEnv hot("TENSORSCOPE_SPTV_HOT", "1"), cap("TENSORSCOPE_SPTV_HOT_BYTES", bytes);
-        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", rows), by("TENSORSCOPE_SPTV_GATHER", gather);
+        const tstest::ScopedEnv library("TENSORSCOPE_SPTV_ROWS", rows);
         check_against_oracle(tstest::random_tensor({50, 12, 12, 12}, 2500, 44, Distribution::PowerLaw));
         check_against_oracle(tstest::random_tensor({40, 30, 90000}, 30000, 45, Distribution::PowerLaw));
         CooTensor once({30, 20, 600});  // each of mode 3's indices read once
