@@ -1,5 +1,6 @@
 #!/bin/bash
 # Session 94's second call (bundle: make_bundle.sh --strip --icu-stub --tests test_sptv_cuda gpu-session94.sh):
+# (TENSORSCOPE_SPTV_GATHER and its word gathers were removed in 76f20687: no faster than the ids' gather.)
 # - test_sptv_cuda at this build (the packed vector's gather through words, beside the tensor's generation).
 # - Delicious-4d's mode-2 SpTV (CFB 69.75-69.86% of the copy bound in sessions 92-94, under issue
 #   19's 70%) with the packed entries gathered through their ids (TENSORSCOPE_SPTV_GATHER=ids, as
