@@ -58,8 +58,8 @@
 // through a word for each 32 of v's entries (which are hot, beside how many come before, as
 // hot_rows_rule.hpp's HotBitmap), reading no hot ids (26 MB less a product), its reads of v and
 // the ranks plain or evict-first. CFB 1.413-1.417 and 1.411-1.416 ms against 1.408-1.412 for
-// the ids' gather above (69.9-70.1% of the copy bound against 70.2-70.4%), COO 1.412-1.416 and 1.411-1.413 against
-// 1.409-1.413; HOCFS-CSR and CSF once each within 0.6%. Removed.
+// the ids' gather above (69.9-70.1% of the copy bound against 70.2-70.4%), COO 1.412-1.416 and
+// 1.411-1.413 against 1.409-1.413; HOCFS-CSR and CSF once each within 0.6%. Removed.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>

@@ -2,9 +2,9 @@
 """Gathers what device calls left (each call's results folder, as device_steps.sh writes it: one
 NAME.jsonl of bench rows a run, NAME.json of a decompose --json run, NAME.out for the test
 suites) into one JSON document for docs/bench/: what, device, commit, command, generated, nnz,
-suites, programs (standalone programs' JSON lines, by run) and results[], each row tagged with its call, run, tensor, nnz and commit, and with a
-field for every --tag pattern its run name matches (a switch's value, read from the name). A
-run's rounds (NAME, NAME.2, ...) all count.
+suites, programs (standalone programs' JSON lines, by run) and results[], each row tagged with
+its call, run, tensor, nnz and commit, and with a field for every --tag pattern its run name
+matches (a switch's value, read from the name). A run's rounds (NAME, NAME.2, ...) all count.
 
 usage: device_record.py --out FILE --what TEXT --command TEXT
                         --call 'call 1=DIR=COMMIT' [--call ...] [--tag 'REGEX=FIELD' ...]
