@@ -18,6 +18,8 @@
 #include "bench/streamed_bench.hpp"
 #include "cuda/gpu_gather.hpp"
 #include "cuda/gpu_mttkrp.hpp"
+#include "formats/format_builders.hpp"
+#include "kernels/gpu_level_order.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/bench/roofline.hpp"
 #include "tscope/checks.hpp"
@@ -122,9 +124,12 @@ public:
     virtual bool supports(Backend b, FormatKind k) const = 0;
     // The options to build `kind` for `mode`, and whether each mode needs its own build.
     virtual FormatOptions options(FormatKind kind, int mode) const = 0;
+    // The options for backend b's rows: options() unless that backend's kernels want another
+    // tree (a row is timed on a format built with these; MTTKRP's cuda rows, gpu_level_order).
+    virtual FormatOptions options_for(FormatKind kind, int mode, Backend) const { return options(kind, mode); }
     virtual bool per_mode_build(FormatKind kind) const = 0;
-    virtual std::unique_ptr<SparseFormat> build(FormatKind kind, int mode, RunControl& c) const {
-        return build_format(kind, t_, options(kind, mode), c);
+    virtual std::unique_ptr<SparseFormat> build(FormatKind kind, int mode, Backend b, RunControl& c) const {
+        return build_format(kind, t_, options_for(kind, mode, b), c);
     }
     virtual std::uint64_t rank() const { return req_.rank; }
     // Makes the run callable; it may fill `timing` (GPU).
@@ -206,6 +211,17 @@ public:
     FormatOptions options(FormatKind, int mode) const override {
         FormatOptions o = req_.options;
         o.mode = mode;
+        return o;
+    }
+    // cuda's CSF and B-CSF trees in the GPU's level order, where it differs from SPLATT's (a
+    // tiny mode at the leaves: kernels/gpu_level_order.cpp); the omp and cpu-ref rows of the same
+    // mode then get a tree of their own in SPLATT's order
+    FormatOptions options_for(FormatKind kind, int mode, Backend b) const override {
+        FormatOptions o = options(kind, mode);
+        if (b == Backend::Cuda && per_mode_build(kind) && (kind == FormatKind::CSF || kind == FormatKind::BCSF)) {
+            const std::vector<int> gpu = gpu_level_order(t_.dims(), mode, req_.rank, query_gpu().l2_bytes);
+            if (gpu != default_mode_order(t_, mode)) o.mode_order = gpu;
+        }
         return o;
     }
     // per-mode formats are rebuilt with the mode at the root (SPLATT-ALL) unless a mode order
@@ -314,8 +330,8 @@ public:
     bool supports(Backend b, FormatKind k) const override { return kernel_supports(KernelKind::SpTTM, b, k); }
     FormatOptions options(FormatKind, int mode) const override { return spttm_options(t_.order(), mode); }
     bool per_mode_build(FormatKind) const override { return true; }
-    std::unique_ptr<SparseFormat> build(FormatKind kind, int mode, RunControl& c) const override {
-        if (kind != FormatKind::sCOO) return KernelCase::build(kind, mode, c);
+    std::unique_ptr<SparseFormat> build(FormatKind kind, int mode, Backend b, RunControl& c) const override {
+        if (kind != FormatKind::sCOO) return KernelCase::build(kind, mode, b, c);
         if (t_.order() < 2) throw InputError("SspTTM on sCOO needs a tensor of order 2 or more (the product of a TTM chain)");
         const auto start = Clock::now();
         const int first = chain_mode(mode);
@@ -541,6 +557,15 @@ void time_row(BenchResult& row, const std::function<void(DeviceTiming&)>& run, i
     }
 }
 
+// A tree whose level order the kernel chose (options_for), as the row's path names it, 1-based.
+std::string levels_path(const std::vector<int>& order) {
+    std::string s = "levels";
+    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : " ").append(std::to_string(order[k] + 1));
+    return s;
+}
+
+void add_path(std::string& path, const std::string& more) { path = path.empty() ? more : path + ", " + more; }
+
 }  // namespace
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
@@ -583,6 +608,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     for (FormatKind kind : kinds) {
         std::unique_ptr<SparseFormat> format;
         int built_for = -1;
+        std::vector<int> built_order;  // the options' mode order it was built with
         for (int mode : modes) {
             for (Backend backend : request.backends)
             for (const std::string& variant : kernel->variants(backend, kind)) {
@@ -602,9 +628,12 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     continue;
                 }
                 try {
-                    if (!format || (kernel->per_mode_build(kind) && built_for != mode)) {
-                        format = kernel->build(kind, mode, control);
+                    const std::vector<int> order = kernel->options_for(kind, mode, backend).mode_order;
+                    if (!format || (kernel->per_mode_build(kind) && (built_for != mode || built_order != order))) {
+                        format.reset();  // the last tree goes before the next is built
+                        format = kernel->build(kind, mode, backend, control);
                         built_for = mode;
+                        built_order = order;
                     }
                     row.build_seconds = format->build_seconds();
                     // cpu-ref times the oracle itself, on the tensor's coordinates
@@ -617,6 +646,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.path = detail::shared_tiles_path(tiles->nonzeros, t.nnz());
                         rows = tile_row_traffic(rows, *tiles, t.nnz(), row.rank);
                     }
+                    if (order != kernel->options(kind, mode).mode_order) add_path(row.path, levels_path(order));
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();

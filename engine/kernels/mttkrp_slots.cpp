@@ -13,6 +13,7 @@
 #include "cuda/gpu_mmcsf_partition.hpp"
 #include "formats/format_builders.hpp"
 #include "kernels/csf_flatten.hpp"
+#include "kernels/gpu_level_order.hpp"
 #include "kernels/mttkrp_cuda.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/cuda/device.hpp"
@@ -71,10 +72,13 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
         out.push_back(std::make_shared<gpu::ResidentTensor>(
             gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters, split, tiles_rank)));
     } else {
+        // each tree in the GPU's level order at the CPD's rank (SPLATT's where the rank is not known)
         const std::uint64_t split = format == FormatKind::BCSF ? gpu_fiber_split() : 0;
+        const std::uint64_t l2 = query_gpu().l2_bytes;
         for (int m = 0; m < t.order(); ++m)
-            out.push_back(std::make_shared<gpu::ResidentTensor>(gpu::ResidentTensor::build(
-                coo, default_mode_order(t, m), split, filter(static_cast<std::size_t>(m), m), tiles_rank)));
+            out.push_back(std::make_shared<gpu::ResidentTensor>(
+                gpu::ResidentTensor::build(coo, gpu_level_order(t.dims(), m, tiles_rank, l2), split,
+                                           filter(static_cast<std::size_t>(m), m), tiles_rank)));
     }
     gpu::CpdDevice::synchronize();
     return out;

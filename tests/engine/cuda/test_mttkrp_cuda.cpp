@@ -514,6 +514,36 @@ private Q_SLOTS:
         }
     }
 
+    // A mode whose factor fits an SM's L1 while every other factor below the root is past L2
+    // goes to the leaves of the cuda rows' CSF and B-CSF trees (kernels/gpu_level_order.hpp), and
+    // the row's path names the order; the omp rows of the same modes keep SPLATT's trees, and every
+    // row matches the oracle. The two long modes' factors (256 and 192 MB at rank 32) pass any
+    // GPU's L2 so far; 1,000 rows take 128 KB.
+    void benchRowsTakeTheGpuLevelOrder() {
+        const CooTensor t = tstest::random_tensor({2'000'000, 1'000, 1'500'000}, 50000, 29);
+        BenchRequest req;
+        req.kernel = KernelKind::MTTKRP;
+        req.formats = {FormatKind::BCSF, FormatKind::CSF};
+        req.backends = {Backend::Omp, Backend::Cuda};
+        req.rank = 32;
+        req.repeat = 2;
+        req.check = true;
+        const auto rows = run_bench(t, req);
+        QCOMPARE(rows.size(), std::size_t{12});
+        const std::map<int, std::string> moved = {{0, "levels 1,3,2"}, {2, "levels 3,1,2"}};
+        for (const BenchResult& r : rows) {
+            const std::string what =
+                std::string(format_name(r.format)) + " mode " + std::to_string(r.mode) + " " + r.path;
+            QVERIFY2(r.ran, r.error.c_str());
+            QVERIFY2(r.max_rel_error <= 1e-5, what.c_str());
+            const bool levels = r.path.find("levels") != std::string::npos;
+            if (r.backend == Backend::Cuda && moved.count(r.mode))
+                QVERIFY2(r.path.find(moved.at(r.mode)) != std::string::npos, what.c_str());
+            else
+                QVERIFY2(!levels, what.c_str());  // omp rows, and mode 2's root over 1,000 rows
+        }
+    }
+
     // By default fiber-group trees too small for the device are cut finer (fibers split at 32 or
     // more nonzeros, a few to a team), and the other tests run that way; TENSORSCOPE_FIBER_FILL=0
     // leaves them in groups of 8 whole fibers (CSF's long fibers split at B-CSF's length): the

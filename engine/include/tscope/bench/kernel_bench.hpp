@@ -62,7 +62,9 @@ struct BenchResult {
     // The way the engine ran it, where it picks one by the tensor's shape: "shared tiles" where a
     // cuda MTTKRP on an order-3 tree ran over shared-memory tiles (its rule in
     // cuda/shared_tiles_rule.hpp), "shared tiles on N% of the nonzeros" where some of MM-CSF's
-    // partitions (or some GPUs' parts) did; empty otherwise.
+    // partitions (or some GPUs' parts) did; "levels 1,3,2,4" where a cuda CSF or B-CSF tree took
+    // the GPU's level order rather than SPLATT's (kernels/gpu_level_order.hpp); both, a comma
+    // between, where both hold; empty otherwise.
     std::string path;
     int mode = 0;  // 0-based
     std::uint64_t rank = 0;

@@ -1,0 +1,22 @@
+// The level order of the CSF family's trees for the CUDA MTTKRP (kernels/gpu_level_order.cpp):
+// SPLATT's order unless a tiny mode belongs at the leaves. Private to the engine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tscope {
+
+// The most bytes a factor may take to go to the leaves: the L1 and shared memory of an H100's or
+// H200's SM (256 KiB). Delicious-4d's 1,443-row factor at rank 32, the one case measured, takes 185 KB.
+constexpr std::uint64_t kGpuLeafFactorBytes = 256 * 1024;
+
+// The modes' order for a tree rooted at `mode` whose MTTKRP runs on the GPU at `rank`, on a
+// device with `l2_bytes` of L2: SPLATT's (default_mode_order: the others by increasing length),
+// but with the shortest other mode moved to the leaves where its fp32 factor fits
+// kGpuLeafFactorBytes while every other mode below the root has a factor larger than the L2.
+// rank 0 (not known yet) or l2_bytes 0 (no device) keeps SPLATT's order.
+std::vector<int> gpu_level_order(const std::vector<std::uint64_t>& dims, int mode, std::uint64_t rank,
+                                 std::uint64_t l2_bytes);
+
+}  // namespace tscope
