@@ -79,10 +79,12 @@ enum class CsfRun { FiberGroups, SplitThenGroups, FlatLoop };
 // they took 5.53-5.59 and 5.78-5.85 against 5.81-5.85 and 5.90-5.98 at 32 (call 4), and take
 // this length since. Delicious-4d's MM-CSF ran alike at 16, 32 and 128 (10.1-17.0 ms a mode).
 // TENSORSCOPE_FIBER_SPLIT=N sets another length, for comparisons.
-// The trees' levels stay in SPLATT's order (default_mode_order: the others by increasing
-// length): the leaves from the shorter mode instead (1-3-2, 2-3-1, 3-1-2: a smaller factor to
-// gather from, over 7-36% more fibers) ran CSF and B-CSF 1-10% slower on the nell-2 and uniform
-// shapes (same calls, --mode-order).
+// The trees' levels stay in the order the format was built in. SPLATT's order (default_mode_order:
+// the others by increasing length) with the leaves from the shorter mode instead (1-3-2, 2-3-1,
+// 3-1-2: a smaller factor to gather from, over 7-36% more fibers) ran CSF and B-CSF 1-10% slower
+// on the nell-2 and uniform shapes (same calls, --mode-order); where a mode's factor fits L1 and
+// the others are past L2 the bench and the device CPD build the GPU's trees with it at the leaves
+// (kernels/gpu_level_order.cpp).
 constexpr std::uint64_t kGpuFiberSplit = 16;
 
 CsfRun csf_run(std::uint64_t longest, bool small) {
