@@ -12,7 +12,10 @@
 // 2 and 6.97 against 7.60-7.61 on mode 3 (1,855-1,929 GFLOP/s against 1,693-1,768), CSF alike.
 // Where the factors below the root fit L2 the shorter mode at the leaves lost: on the nell-2 and
 // uniform shapes (factors of 1.2-3.7 MB) 1-3-2, 2-3-1 and 3-1-2 ran CSF and B-CSF 1-10% slower
-// (mttkrp_cuda.cpp), hence both conditions.
+// (mttkrp_cuda.cpp), hence both conditions. On the CPU the same order is slower: delicious-4d's
+// B-CSF mode 1 on the OpenMP backend (2 threads, this project's 2-core VM, three alternating
+// rounds, cpu-level-order-leaf-del4d.json) took 23.98-25.87 s against 17.89-19.49 by SPLATT's
+// order, so the rule stays the GPU's.
 #include "kernels/gpu_level_order.hpp"
 
 #include <algorithm>
