@@ -1,10 +1,12 @@
 // Why the tiny mode goes to the leaves, and only there: every nonzero gathers its leaf's factor
-// row, and every node above it one row of its level's factor. SPLATT's order puts the shortest
-// modes near the root, so that the upper levels hold few nodes; where the factors below the root
-// are all past L2, though, each of those levels' rows comes from DRAM, and a factor small enough
-// for L1 serves its rows from there wherever it sits. At the leaves it takes the gathers with the
-// most nodes. On delicious-4d's shape (level_order_model.cpp, cpu-level-order-model.json) the rows
-// gathered from the three large factors fall from 254.4M to 206.0M on mode 1 (1,3,2,4 for
+// row, and every fiber its ancestors' rows; the fibers of one parent follow each other, so the
+// rows that go to memory are about one a tree node (distinct prefixes, which level_order_model.cpp
+// counts). SPLATT's order puts the shortest modes near the root, so that the upper levels hold few
+// nodes; where the factors below the root are all past L2, though, each of those levels' rows comes
+// from DRAM, and a factor small enough for L1 serves its rows from there wherever it sits. At the
+// leaves it takes the gathers with the most nodes. On delicious-4d's shape
+// (cpu-level-order-model.json) the distinct rows gathered from the three large factors fall from
+// 254.4M to 206.0M on mode 1 (1,3,2,4 for
 // SPLATT's 1,4,3,2), from 258.2M to 214.4M on mode 2 (2,1,3,4 for 2,4,1,3) and from 254.4M to
 // 206.0M on mode 3 (3,1,2,4 for 3,4,1,2). Measured on one H100 (session 95, gpu-session95c.sh at
 // f16b4a18, h100-session95-level-order.json, rank 32, medians of 5, alternating twice; mode 3
