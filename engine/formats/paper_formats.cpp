@@ -445,15 +445,19 @@ CooTensor CsfFormat<I, V>::to_coo() const {
     return w.finish(vals.size());
 }
 
-std::vector<int> default_mode_order(const CooTensor& t, int mode) {
+std::vector<int> default_mode_order(const std::vector<std::uint64_t>& dims, int mode) {
     // SPLATT's choice: the chosen mode at the root, the others by increasing length.
     std::vector<int> rest;
-    for (int m = 0; m < t.order(); ++m)
+    for (int m = 0; m < static_cast<int>(dims.size()); ++m)
         if (m != mode) rest.push_back(m);
-    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
+    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
+        return dims[static_cast<std::size_t>(a)] < dims[static_cast<std::size_t>(b)];
+    });
     rest.insert(rest.begin(), mode);
     return rest;
 }
+
+std::vector<int> default_mode_order(const CooTensor& t, int mode) { return default_mode_order(t.dims(), mode); }
 
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_csf(const CooTensor& t, const FormatOptions& o, RunControl& control,

@@ -109,14 +109,30 @@ standing() {
 gen_uniform() {
     [ -f "$D/uni.tsb" ] || run gen-uniform 30 "$CLI" generate --dims 12092,9184,28818 --nnz 76900000 --dist uniform --seed 5 --float -o "$D/uni.tsb"
 }
-# suite_beside_del4d SUITE: the test binary SUITE in the background while gen_del4d makes
-# delicious-4d's shape (about 75 s each on an H100's host), its totals in the log once both end.
+# suite_beside_del4d SUITE...: the test binaries SUITE, one after another, in the background while
+# gen_del4d makes delicious-4d's shape (about 75 s each on an H100's host), each one's totals in the
+# log once all end.
 suite_beside_del4d() {
-    step "start $1 (background)"
-    suite_to "$1" "$1" &
+    local t
+    step "start $* (background, one after another)"
+    (for t in "$@"; do suite_to "$t" "$t"; done) &
     gen_del4d > /dev/null
     wait
-    step "end $1: $(grep -E '^Totals|^rc=' "$R/$1.out" | tr '\n' ' ')"
+    for t in "$@"; do step "end $t: $(grep -E '^Totals|^rc=' "$R/$t.out" | tr '\n' ' ')"; done
+}
+# del4d_order_rounds ROUNDS NAME PREFIX "ORDERS" BENCH_ARGS...: on $D/del4d.tsb, ROUNDS times,
+# BENCH_ARGS on modes 1-3 as the defaults build their trees (as $R/NAME.jsonl), then on each
+# --mode-order in ORDERS, its root mode alone ($R/PREFIX-ORDER.jsonl, the commas left out);
+# BENCH_ARGS should hold --jsonl. Packed after each round.
+del4d_order_rounds() {
+    local rounds=$1 name=$2 prefix=$3 orders=$4 round o; shift 4
+    for round in $(seq "$rounds"); do
+        EXT=jsonl run "$name" 50 "$CLI" bench "$D/del4d.tsb" --mode 1,2,3 "$@"
+        for o in $orders; do
+            EXT=jsonl run "$prefix-${o//,/}" 30 "$CLI" bench "$D/del4d.tsb" --mode "${o%%,*}" --mode-order "$o" "$@"
+        done
+        pack "$OUT"
+    done
 }
 # gen_5d: two 5-order shapes as $D/vast5d.tsb (FROSTT's vast-2015-mc1-5d dimensions, 26M
 # power-law nonzeros) and $D/uni5d.tsb (50M uniform ones), unless they are there.

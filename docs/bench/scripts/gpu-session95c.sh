@@ -10,15 +10,8 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-EXT=jsonl
-P=(--kernel mttkrp --backend cuda --rank 32 --repeat 5 --jsonl)
+P=(--format B-CSF,CSF --kernel mttkrp --backend cuda --rank 32 --repeat 5 --jsonl)
 gen_del4d > /dev/null
-for round in 1 2; do
-    run del4d-order-splatt 50 "$CLI" bench "$D/del4d.tsb" --format B-CSF,CSF --mode 1,2,3 "${P[@]}"
-    for o in 1,3,2,4 2,1,3,4 3,1,2,4; do
-        run "del4d-order-${o//,/}" 30 "$CLI" bench "$D/del4d.tsb" --format B-CSF,CSF --mode "${o%%,*}" --mode-order "$o" "${P[@]}"
-    done
-    pack "$OUT"
-done
+del4d_order_rounds 2 del4d-order-splatt del4d-order "1,3,2,4 2,1,3,4 3,1,2,4" "${P[@]}"
 step DONE; touch "$R/DONE"
 pack "$OUT"

@@ -13,12 +13,7 @@
 set -u
 . "$(dirname "$0")/device_steps.sh"
 device_setup
-SUITES="test_mttkrp_cuda test_decomp_cuda"
-step "start $SUITES (background, one after another)"
-(for t in $SUITES; do suite_to "$t" "$t"; done) &
-gen_del4d > /dev/null
-wait
-for t in $SUITES; do step "end $t: $(grep -E '^Totals|^rc=' "$R/$t.out" | tr '\n' ' ')"; done
+suite_beside_del4d test_mttkrp_cuda test_decomp_cuda
 pack "$OUT"
 P=(--kernel mttkrp --backend cuda --rank 32 --repeat 5 --jsonl)
 EXT=jsonl run del4d-gpu-order-bcsf-checked 300 "$CLI" bench "$D/del4d.tsb" --format B-CSF --mode 1,2,3 "${P[@]}" --check

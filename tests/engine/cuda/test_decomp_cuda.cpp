@@ -11,6 +11,19 @@
 
 using namespace tscope;
 
+namespace {
+
+// The device CPD's fits against the host's for the first `iterations`, within fp32 rounding.
+void check_fits(const CpdResult& cpu, const CpdResult& gpu, int iterations, const QString& what = QString()) {
+    for (int i = 0; i < iterations; ++i) {
+        const double a = cpu.iterations[std::size_t(i)].fit, b = gpu.iterations[std::size_t(i)].fit;
+        QVERIFY2(std::fabs(a - b) <= 1e-4,
+                 qPrintable(QString("%1iteration %2: cpu %3 gpu %4").arg(what).arg(i + 1).arg(a).arg(b)));
+    }
+}
+
+}  // namespace
+
 class TestDecompCuda : public QObject {
     Q_OBJECT
 
@@ -34,10 +47,7 @@ private Q_SLOTS:
         const CpdResult cpu = cpd_als(t, o);
         o.backend = Backend::Cuda;
         const CpdResult gpu = cpd_als(t, o);
-        for (int i = 0; i < 3; ++i) {
-            const double a = cpu.iterations[std::size_t(i)].fit, b = gpu.iterations[std::size_t(i)].fit;
-            QVERIFY2(std::fabs(a - b) <= 1e-4, qPrintable(QString("iteration %1: cpu %2 gpu %3").arg(i + 1).arg(a).arg(b)));
-        }
+        check_fits(cpu, gpu, 3);
         for (int m = 0; m < order; ++m)
             QVERIFY(max_relative_error(gpu.factors[std::size_t(m)], cpu.factors[std::size_t(m)]) <= 1e-3);
     }
@@ -57,12 +67,7 @@ private Q_SLOTS:
         o.rank = 32, o.max_iters = 3, o.tolerance = 0, o.format = parse_format(format.toStdString());
         const CpdResult cpu = cpd_als(t, o);
         o.backend = Backend::Cuda;
-        const CpdResult gpu = cpd_als(t, o);
-        for (int i = 0; i < 3; ++i) {
-            const double a = cpu.iterations[std::size_t(i)].fit, b = gpu.iterations[std::size_t(i)].fit;
-            QVERIFY2(std::fabs(a - b) <= 1e-4,
-                     qPrintable(QString("iteration %1: cpu %2 gpu %3").arg(i + 1).arg(a).arg(b)));
-        }
+        check_fits(cpu, cpd_als(t, o), 3);
     }
 
     // A COO mode whose rows leave room for one fp32 output copy (250,000 rows at rank 32 are
@@ -77,14 +82,7 @@ private Q_SLOTS:
         o.backend = Backend::Cuda;
         for (const std::vector<int>& parts : {std::vector<int>{}, std::vector<int>{0, 0}}) {
             o.gpu_slots = parts;
-            const CpdResult gpu = cpd_als(t, o);
-            for (int i = 0; i < 2; ++i) {
-                const double a = cpu.iterations[std::size_t(i)].fit, b = gpu.iterations[std::size_t(i)].fit;
-                QVERIFY2(
-                    std::fabs(a - b) <= 1e-4,
-                    qPrintable(
-                        QString("%1 parts, iteration %2: cpu %3 gpu %4").arg(parts.size()).arg(i + 1).arg(a).arg(b)));
-            }
+            check_fits(cpu, cpd_als(t, o), 2, QString("%1 parts, ").arg(parts.size()));
         }
     }
 
