@@ -557,13 +557,6 @@ void time_row(BenchResult& row, const std::function<void(DeviceTiming&)>& run, i
     }
 }
 
-// A tree whose level order the kernel chose (options_for), as the row's path names it, 1-based.
-std::string levels_path(const std::vector<int>& order) {
-    std::string s = "levels";
-    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : " ").append(std::to_string(order[k] + 1));
-    return s;
-}
-
 void add_path(std::string& path, const std::string& more) { path = path.empty() ? more : path + ", " + more; }
 
 }  // namespace
@@ -646,7 +639,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.path = detail::shared_tiles_path(tiles->nonzeros, t.nnz());
                         rows = tile_row_traffic(rows, *tiles, t.nnz(), row.rank);
                     }
-                    if (order != kernel->options(kind, mode).mode_order) add_path(row.path, levels_path(order));
+                    if (order != kernel->options(kind, mode).mode_order) add_path(row.path, detail::levels_path(order));
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();

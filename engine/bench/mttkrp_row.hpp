@@ -1,6 +1,6 @@
 // The end of an MTTKRP benchmark row that ran outside the registry's kernels (over GPU parts,
 // streamed): the error against cpu-ref where asked, the output kept for --write; and the words
-// for a row's path over shared-memory tiles. Private to engine/bench.
+// for a row's path over shared-memory tiles and in the GPU's level order. Private to engine/bench.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +21,14 @@ inline std::string shared_tiles_path(std::uint64_t tiled, std::uint64_t nnz) {
     if (tiled >= nnz) return "shared tiles";
     const auto percent = static_cast<int>(100.0 * static_cast<double>(tiled) / static_cast<double>(nnz));
     return "shared tiles on " + std::to_string(std::max(percent, 1)) + "% of the nonzeros";
+}
+
+// A tree whose level order the kernel chose (the GPU's: kernels/gpu_level_order.hpp), as the
+// row's path names it, 1-based: "levels 1,3,2,4".
+inline std::string levels_path(const std::vector<int>& order) {
+    std::string s = "levels";
+    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : " ").append(std::to_string(order[k] + 1));
+    return s;
 }
 
 inline void finish_mttkrp_row(BenchResult& row, const CooTensor& t, const BenchRequest& request, int mode,

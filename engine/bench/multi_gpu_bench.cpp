@@ -4,11 +4,12 @@
 
 #include "bench/bench_median.hpp"
 #include "bench/mttkrp_row.hpp"
+#include "formats/format_builders.hpp"
+#include "kernels/mttkrp_slots.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
 #include "tscope/kernels/mttkrp.hpp"
-#include "kernels/mttkrp_slots.hpp"
 #include "tscope/kernels/mttkrp_multi_gpu.hpp"
 
 namespace tscope::detail {
@@ -45,6 +46,9 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuM
     for (int m = 0; m < t.order(); ++m) row.bytes_moved += t.dim(m) * request.rank * 4;
     row.gbps = static_cast<double>(row.bytes_moved) / row.median_s / 1e9;
     if (const std::uint64_t tiled = mg.tile_nonzeros(mode, request.rank)) row.path = shared_tiles_path(tiled, t.nnz());
+    // CSF's and B-CSF's trees in the GPU's level order where it is not SPLATT's, as a one-GPU row says
+    if (const std::vector<int>& order = mg.tree_order(mode); !order.empty() && order != default_mode_order(t, mode))
+        row.path += (row.path.empty() ? "" : ", ") + levels_path(order);
     finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }
@@ -88,7 +92,7 @@ std::vector<BenchResult> run_multi_gpu_bench(const CooTensor& t, const BenchRequ
         }
         std::size_t done = 0;  // the modes timed before a failure keep their rows
         try {
-            MultiGpuMttkrp mg(t, kind, 0, devices, control);
+            MultiGpuMttkrp mg(t, kind, 0, devices, control, request.rank);
             for (; done < modes.size(); ++done) {
                 control.check();
                 rows.push_back(time_mode(t, request, mg, kind, modes[done], factors, device));

@@ -30,12 +30,13 @@ struct MultiGpuMttkrp::Impl {
     std::vector<std::unique_ptr<gpu::CpdDevice>> devs;
 };
 
-MultiGpuMttkrp::MultiGpuMttkrp(const CooTensor& t, FormatKind format, int gpus, const std::vector<int>& slots, RunControl& control)
+MultiGpuMttkrp::MultiGpuMttkrp(const CooTensor& t, FormatKind format, int gpus, const std::vector<int>& slots,
+                               RunControl& control, std::uint64_t rank)
     : impl_(std::make_unique<Impl>()) {
     if (!multi_gpu_supports(format))
         throw InputError(std::string("the multi-GPU MTTKRP runs on COO, CSF, B-CSF and MM-CSF, not ") + format_name(format));
     impl_->dims = t.dims();
-    impl_->slots = detail::build_gpu_slots(t, format, detail::resolve_gpu_slots(gpus, slots), control);
+    impl_->slots = detail::build_gpu_slots(t, format, detail::resolve_gpu_slots(gpus, slots), control, rank);
 }
 
 MultiGpuMttkrp::~MultiGpuMttkrp() = default;
@@ -54,6 +55,10 @@ std::uint64_t MultiGpuMttkrp::device_bytes(int mode) const {
     for (int g = 0; g < parts(); ++g)
         b += impl_->slots.of(g, mode).device_bytes() - impl_->slots.of(g, mode).shared_tiles_bytes();
     return b;
+}
+
+const std::vector<int>& MultiGpuMttkrp::tree_order(int mode) const {
+    return impl_->slots.tree_orders[static_cast<std::size_t>(impl_->slots.structure(mode))];
 }
 
 std::uint64_t MultiGpuMttkrp::tile_nonzeros(int mode, std::uint64_t rank) const {

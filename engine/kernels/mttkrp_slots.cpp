@@ -52,6 +52,7 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
                                                              const gpu::DeviceCoo& coo, int slot, int parts,
                                                              const std::vector<std::vector<std::uint64_t>>& cuts,
                                                              const std::vector<std::uint8_t>& labels,
+                                                             const std::vector<std::vector<int>>& tree_orders,
                                                              std::uint64_t tiles_rank) {
     std::vector<std::shared_ptr<gpu::ResidentTensor>> out;
     const auto g = static_cast<std::size_t>(slot);
@@ -72,12 +73,10 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
         out.push_back(std::make_shared<gpu::ResidentTensor>(
             gpu::ResidentTensor::build_partitioned(coo, labels.data(), orders, filters, split, tiles_rank)));
     } else {
-        // each tree in the GPU's level order at the CPD's rank (SPLATT's where the rank is not known)
         const std::uint64_t split = format == FormatKind::BCSF ? gpu_fiber_split() : 0;
-        const std::uint64_t l2 = query_gpu().l2_bytes;
         for (int m = 0; m < t.order(); ++m)
             out.push_back(std::make_shared<gpu::ResidentTensor>(
-                gpu::ResidentTensor::build(coo, gpu_level_order(t.dims(), m, tiles_rank, l2), split,
+                gpu::ResidentTensor::build(coo, tree_orders[static_cast<std::size_t>(m)], split,
                                            filter(static_cast<std::size_t>(m), m), tiles_rank)));
     }
     gpu::CpdDevice::synchronize();
@@ -170,10 +169,17 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
                                          parts));
         }
     }
-    if (s.per_mode)
-        for (int m = 0; m < t.order(); ++m) s.row_cuts.push_back(parts > 1 ? cuts[static_cast<std::size_t>(m)] : std::vector<std::uint64_t>{});
-    else
+    if (s.per_mode) {
+        // each tree in the GPU's level order at the rank given (SPLATT's where it is not known)
+        const std::uint64_t l2 = query_gpu().l2_bytes;
+        for (int m = 0; m < t.order(); ++m) {
+            s.row_cuts.push_back(parts > 1 ? cuts[static_cast<std::size_t>(m)] : std::vector<std::uint64_t>{});
+            s.tree_orders.push_back(gpu_level_order(t.dims(), m, tiles_rank, l2));
+        }
+    } else {
         s.row_cuts.emplace_back();
+        s.tree_orders.emplace_back();
+    }
 
     // one COO upload per GPU; the parts on it are built from that copy
     s.tensors.resize(static_cast<std::size_t>(parts));
@@ -198,7 +204,8 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
         for (int g = 0; g < parts; ++g)
             if (group.device(g) == group.device(rep)) {
                 control.check();
-                s.tensors[static_cast<std::size_t>(g)] = build_part(t, format, coo, g, parts, cuts, labels, tiles_rank);
+                s.tensors[static_cast<std::size_t>(g)] =
+                    build_part(t, format, coo, g, parts, cuts, labels, s.tree_orders, tiles_rank);
             }
         const std::lock_guard<std::mutex> hold(timing);
         s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());

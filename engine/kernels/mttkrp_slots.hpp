@@ -32,6 +32,9 @@ struct GpuSlots {
     // [structure]: the output-row cuts where each part owns its rows (trees rooted at the mode:
     // a gather combines them); empty where the parts' rows overlap (a sum combines them)
     std::vector<std::vector<std::uint64_t>> row_cuts;
+    // [structure]: the levels of the per-mode trees (CSF, B-CSF; gpu_level_order at the rank
+    // given to the build), root first; empty for COO and MM-CSF
+    std::vector<std::vector<int>> tree_orders;
     double upload_seconds = 0, build_seconds = 0;
 
     int structure(int mode) const { return per_mode ? mode : 0; }

@@ -3,6 +3,8 @@
 // where the machine has two GPUs or more, the same checks run through NCCL. Then CPD over
 // parts against one part, and the streamed CPD (a tensor copied through the GPU in chunks)
 // against the resident one. Skips, saying why, without a GPU.
+#include <map>
+
 #include "test_support.hpp"
 #include "tscope/bench/kernel_bench.hpp"
 #include "tscope/decomp/cpd_als.hpp"
@@ -164,6 +166,37 @@ private Q_SLOTS:
         MultiGpuMttkrp mg(t, FormatKind::CSF, 0, {0, 0});
         QCOMPARE(mg.tile_nonzeros(0, 32), tiles ? t.nnz() : 0);
         QCOMPARE(mg.tile_nonzeros(0, 8), std::uint64_t{0});
+    }
+
+    // bench --gpus builds CSF's and B-CSF's trees in the GPU's level order at its rank, as a
+    // one-GPU row does: a 1,000-row mode at the leaves where the other factors are past L2
+    // (modes 1 and 3), SPLATT's order on mode 2 (rooted at the short mode) and without a rank;
+    // every row still matches cpu-ref over two parts.
+    void benchOverPartsTakesTheGpuLevelOrder() {
+        const CooTensor t = tstest::random_tensor({2'000'000, 1'000, 1'500'000}, 50000, 29);
+        BenchRequest request;
+        request.backends = {Backend::Cuda};
+        request.formats = {FormatKind::CSF, FormatKind::BCSF};
+        request.rank = 32, request.repeat = 1, request.check = true, request.gpus = 2;
+        request.gpu_slots = {0, 0};
+        const std::vector<BenchResult> rows = run_bench(t, request);
+        QCOMPARE(rows.size(), std::size_t{6});
+        const std::map<int, std::string> moved = {{0, "levels 1,3,2"}, {2, "levels 3,1,2"}};
+        for (const BenchResult& r : rows) {
+            const std::string what =
+                std::string(format_name(r.format)) + " mode " + std::to_string(r.mode) + " " + r.path;
+            QVERIFY2(r.ran && r.max_rel_error && *r.max_rel_error <= 1e-4, (what + " " + r.error).c_str());
+            if (moved.count(r.mode))
+                QVERIFY2(r.path.find(moved.at(r.mode)) != std::string::npos, what.c_str());
+            else
+                QVERIFY2(r.path.find("levels") == std::string::npos, what.c_str());
+        }
+        MultiGpuMttkrp ranked(t, FormatKind::BCSF, 0, {0, 0}, no_control(), 32);
+        QCOMPARE(ranked.tree_order(0), (std::vector<int>{0, 2, 1}));
+        QCOMPARE(ranked.tree_order(1), (std::vector<int>{1, 2, 0}));
+        MultiGpuMttkrp unranked(t, FormatKind::BCSF, 0, {0, 0});
+        QCOMPARE(unranked.tree_order(0), (std::vector<int>{0, 1, 2}));
+        QVERIFY(MultiGpuMttkrp(t, FormatKind::COO, 1).tree_order(0).empty());
     }
 
     void tooManyGpusIsRefused() {

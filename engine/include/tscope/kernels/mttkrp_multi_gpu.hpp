@@ -29,10 +29,12 @@ struct MultiGpuTiming {
 class MultiGpuMttkrp {
 public:
     // gpus: parts, one per GPU (0: all); slots, where given, the GPU of each part (parts may
-    // share one). Throws InputError for too few GPUs or a format without a GPU build, Error
-    // without a GPU or NCCL.
+    // share one). rank: the rank the MTTKRPs will run at, where known, so that CSF's and B-CSF's
+    // trees take the GPU's level order and shared-memory tiles for it (0: SPLATT's order, tiles
+    // by their rule alone; any rank runs either way). Throws InputError for too few GPUs or a
+    // format without a GPU build, Error without a GPU or NCCL.
     MultiGpuMttkrp(const CooTensor& t, FormatKind format, int gpus, const std::vector<int>& slots = {},
-                   RunControl& control = no_control());
+                   RunControl& control = no_control(), std::uint64_t rank = 0);
     ~MultiGpuMttkrp();
     MultiGpuMttkrp(const MultiGpuMttkrp&) = delete;
     MultiGpuMttkrp& operator=(const MultiGpuMttkrp&) = delete;
@@ -51,6 +53,8 @@ public:
     // shared-memory tiles (order-3 trees of short fibers rooted at the mode:
     // cuda/shared_tiles_rule.hpp).
     std::uint64_t tile_nonzeros(int mode, std::uint64_t rank) const;
+    // The levels of the tree that serves `mode`, root first (CSF, B-CSF); empty for COO and MM-CSF.
+    const std::vector<int>& tree_order(int mode) const;
 
     struct Impl;
 
