@@ -6,6 +6,7 @@
 
 #include "cost_model.hpp"
 #include "formats/format_builders.hpp"  // the builders' refusals
+#include "kernels/gpu_level_order.hpp"
 #include "tscope/advisor/advisor.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
@@ -355,6 +356,31 @@ std::string gpu_caveat(KernelKind kernel) {
            " have not been measured against a GPU (MTTKRP's agreed at a mean Kendall tau of 0.92); bench measures";
 }
 
+// Where the cuda CSF and B-CSF trees of the modes asked for take the GPU's level order (a tiny
+// mode at the leaves, kernels/gpu_level_order.cpp) rather than SPLATT's, which the model costs:
+// its charge of a level's row gathers (one a fiber) does not see the parents' rows that a tree's
+// next fibers find in cache, which is where that order gains. Says so, with what was measured;
+// empty elsewhere.
+std::string level_order_caveat(const TensorProfile& p, const AdviceRequest& request, const std::vector<int>& modes,
+                               const MachineFigures& machine) {
+    if (request.backend != Backend::Cuda || request.kernel != KernelKind::MTTKRP || !p.options.mode_order.empty())
+        return {};
+    std::string moved;
+    for (int m : modes) {
+        const std::vector<int> gpu = gpu_level_order(p.dims, m, request.rank, machine.cache_bytes);
+        if (gpu == default_mode_order(p.dims, m)) continue;
+        if (!moved.empty()) moved += ", ";
+        moved += "mode " + std::to_string(m + 1) + " (levels";
+        for (std::size_t k = 0; k < gpu.size(); ++k) moved.append(k ? "," : " ").append(std::to_string(gpu[k] + 1));
+        moved += ")";
+    }
+    if (moved.empty()) return {};
+    return "CSF's and B-CSF's trees for " + moved +
+           " run on the GPU with a tiny mode at the leaves, where the model costs SPLATT's order: on delicious-4d's "
+           "shape "
+           "that order took 8-10% less time on one H100 (docs/bench/h100-session96.json)";
+}
+
 // Why bench would refuse the run, where its dense operands (a factor per mode, or SpTV's
 // vector, and TTMc's R^(N-1)-wide outputs beside the tensor, as bench's check_ttmc_outputs_fit
 // asks) cannot be held on this machine; empty where they can. The ranking still compares the
@@ -455,6 +481,8 @@ Advice advise(const TensorProfile& profile, const AdviceRequest& request, const 
     advice.summary = std::string(format_name(best.format)) + " for " + kernel_title(request.kernel) + " on " +
                      backend_name(request.backend) + ": " + best.reason;
     if (request.backend == Backend::Cuda) advice.caveat = gpu_caveat(request.kernel);
+    if (const std::string why = level_order_caveat(profile, request, modes, machine); !why.empty())
+        advice.caveat += (advice.caveat.empty() ? "" : "; ") + why;
     if (const std::string why = operands_unheld(profile, request, modes); !why.empty())
         advice.caveat = why + (advice.caveat.empty() ? "" : "; " + advice.caveat);
     return advice;

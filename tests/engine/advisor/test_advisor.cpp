@@ -416,6 +416,32 @@ private Q_SLOTS:
         QCOMPARE(line_of(l, FormatKind::CSF).modes.at(0).traffic.nodes, 3.0);
     }
 
+    // Where the GPU builds CSF's and B-CSF's trees with a tiny mode at the leaves (a 1,000-row
+    // factor of 128 KB at rank 32, the others past a 50 MiB L2), the caveat names those modes and
+    // their levels, which the model does not cost; at rank 8 only mode 3's (mode 1's other large
+    // factor, 48 MB, fits that L2; mode 3's, 64 MB, does not), and never on the CPU or for SpTV.
+    void gpuLevelOrderIsInTheCaveat() {
+        if (!cuda_built())
+            QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): the GPU advice has no formats to rank");
+        const TensorProfile p = profile_tensor(tstest::random_tensor({2'000'000, 1'000, 1'500'000}, 20000, 29));
+        MachineFigures gpu = test_machine();
+        gpu.backend = Backend::Cuda;
+        gpu.cache_bytes = std::uint64_t{50} << 20;
+        const std::string at32 = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {}, 32}, gpu).caveat;
+        QVERIFY2(
+            at32.find("mode 1 (levels 1,3,2), mode 3 (levels 3,1,2) run on the GPU with a tiny mode at the leaves") !=
+                std::string::npos,
+            at32.c_str());
+        QVERIFY2(at32.find("0.92 for MTTKRP") != std::string::npos, at32.c_str());  // after the GPU's caveat
+        const std::string mode2 = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {1}, 32}, gpu).caveat;
+        QVERIFY2(mode2.find("tiny mode") == std::string::npos, mode2.c_str());  // rooted at the 1,000 rows
+        const std::string at8 = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {}, 8}, gpu).caveat;
+        QVERIFY2(at8.find("trees for mode 3 (levels 3,1,2) run") != std::string::npos, at8.c_str());
+        for (const Advice& a : {advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 32}, test_machine()),
+                                advise(p, {KernelKind::SpTV, Backend::Cuda, {}, 1}, gpu)})
+            QVERIFY2(a.caveat.find("tiny mode") == std::string::npos, a.caveat.c_str());
+    }
+
     void kendallTau() {
         QCOMPARE(kendall_tau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
         QCOMPARE(kendall_tau({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
