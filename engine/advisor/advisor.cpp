@@ -376,9 +376,8 @@ std::string level_order_caveat(const TensorProfile& p, const AdviceRequest& requ
     }
     if (moved.empty()) return {};
     return "CSF's and B-CSF's trees for " + moved +
-           " run on the GPU with a tiny mode at the leaves, where the model costs SPLATT's order: on delicious-4d's "
-           "shape "
-           "that order took 8-10% less time on one H100 (docs/bench/h100-session96.json)";
+           " run on the GPU with a tiny mode at the leaves, where the model costs SPLATT's order: "
+           "on delicious-4d's shape that order took 8-10% less time on one H100 (docs/bench/h100-session96.json)";
 }
 
 // Why bench would refuse the run, where its dense operands (a factor per mode, or SpTV's
