@@ -16,6 +16,7 @@
 #include "bench/mttkrp_row.hpp"
 #include "bench/multi_gpu_bench.hpp"
 #include "bench/streamed_bench.hpp"
+#include "cuda/env_switch.hpp"
 #include "cuda/gpu_gather.hpp"
 #include "cuda/gpu_mttkrp.hpp"
 #include "formats/format_builders.hpp"
@@ -215,13 +216,17 @@ public:
     }
     // cuda's CSF and B-CSF trees in the GPU's level order, where it differs from SPLATT's (a
     // tiny mode at the leaves: kernels/gpu_level_order.cpp); the omp and cpu-ref rows of the same
-    // mode then get a tree of their own in SPLATT's order
+    // mode then get a tree of their own in SPLATT's order. TENSORSCOPE_MMCSF_LEVELS=short-above-leaves
+    // (session 96's experiment, mmcsf_order_model.cpp) builds cuda's MM-CSF with each partition's
+    // shortest upper mode above its leaves.
     FormatOptions options_for(FormatKind kind, int mode, Backend b) const override {
         FormatOptions o = options(kind, mode);
         if (b == Backend::Cuda && per_mode_build(kind) && (kind == FormatKind::CSF || kind == FormatKind::BCSF)) {
             const std::vector<int> gpu = gpu_level_order(t_.dims(), mode, req_.rank, query_gpu().l2_bytes);
             if (gpu != default_mode_order(t_, mode)) o.mode_order = gpu;
         }
+        if (b == Backend::Cuda && kind == FormatKind::MMCSF)
+            o.mmcsf_short_above_leaves = gpu::env_is("TENSORSCOPE_MMCSF_LEVELS", "short-above-leaves");
         return o;
     }
     // per-mode formats are rebuilt with the mode at the root (SPLATT-ALL) unless a mode order
@@ -601,7 +606,7 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
     for (FormatKind kind : kinds) {
         std::unique_ptr<SparseFormat> format;
         int built_for = -1;
-        std::vector<int> built_order;  // the options' mode order it was built with
+        FormatOptions built_with;  // the options' mode order and MM-CSF levels it was built with
         for (int mode : modes) {
             for (Backend backend : request.backends)
             for (const std::string& variant : kernel->variants(backend, kind)) {
@@ -621,12 +626,15 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                     continue;
                 }
                 try {
-                    const std::vector<int> order = kernel->options_for(kind, mode, backend).mode_order;
-                    if (!format || (kernel->per_mode_build(kind) && (built_for != mode || built_order != order))) {
+                    const FormatOptions with = kernel->options_for(kind, mode, backend);
+                    const std::vector<int>& order = with.mode_order;
+                    const bool other_build = with.mode_order != built_with.mode_order ||
+                                             with.mmcsf_short_above_leaves != built_with.mmcsf_short_above_leaves;
+                    if (!format || other_build || (kernel->per_mode_build(kind) && built_for != mode)) {
                         format.reset();  // the last tree goes before the next is built
                         format = kernel->build(kind, mode, backend, control);
                         built_for = mode;
-                        built_order = order;
+                        built_with = with;
                     }
                     row.build_seconds = format->build_seconds();
                     // cpu-ref times the oracle itself, on the tensor's coordinates
@@ -640,6 +648,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         rows = tile_row_traffic(rows, *tiles, t.nnz(), row.rank);
                     }
                     if (order != kernel->options(kind, mode).mode_order) add_path(row.path, detail::levels_path(order));
+                    if (with.mmcsf_short_above_leaves)
+                        add_path(row.path, "partitions' shortest upper mode above the leaves");
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();

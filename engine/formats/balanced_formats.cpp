@@ -176,11 +176,12 @@ std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters()
     return {{"nonzeros per partition (by leaf mode)", text}, {"strategy", "dynamic (Fig. 4)"}};
 }
 
-std::vector<int> mmcsf_partition_order(const CooTensor& t, int p) {
+std::vector<int> mmcsf_partition_order(const CooTensor& t, int p, bool short_above_leaves) {
     std::vector<int> order;
     for (int m = 0; m < t.order(); ++m)
         if (m != p) order.push_back(m);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
+    if (short_above_leaves && order.size() >= 2) std::rotate(order.begin(), order.begin() + 1, order.end());
     order.push_back(p);
     return order;
 }
@@ -196,7 +197,7 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
         if (members.empty()) continue;
         FormatOptions po = o;
         po.mode = p;
-        po.mode_order = mmcsf_partition_order(t, p);
+        po.mode_order = mmcsf_partition_order(t, p, o.mmcsf_short_above_leaves);
         f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(t, po, control, &members), t.dims()));
         f->leaf_mode.push_back(p);
     }

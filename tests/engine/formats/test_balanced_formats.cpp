@@ -8,6 +8,7 @@
 #include "test_support.hpp"
 #include "tscope/formats/balanced_formats.hpp"
 #include "tscope/io/tensor_io.hpp"
+#include "tscope/kernels/mttkrp.hpp"
 #include "tscope/tensor/coo_ops.hpp"
 
 using namespace tscope;
@@ -95,6 +96,37 @@ private Q_SLOTS:
         QCOMPARE(total, t.nnz());
         // mixed modes compress at least as well as the static choice
         QVERIFY(mmcsf_fiber_count(t, mmcsf_partition(t, true)) <= mmcsf_fiber_count(t, mmcsf_partition(t, false)));
+    }
+
+    // The GPU's experiment (FormatOptions::mmcsf_short_above_leaves): each partition's shortest
+    // upper mode moves from its root to just above its leaves; the leaves, the partitions and
+    // every entry stay, and MTTKRP on every mode still matches the oracle.
+    void mmcsfShortModeAboveTheLeaves() {
+        const CooTensor t = tstest::random_tensor({60, 50, 40, 30}, 4000, 7, Distribution::PowerLaw);
+        QCOMPARE(mmcsf_partition_order(t, 0), (std::vector<int>{3, 2, 1, 0}));
+        QCOMPARE(mmcsf_partition_order(t, 0, true), (std::vector<int>{2, 1, 3, 0}));
+        QCOMPARE(mmcsf_partition_order(t, 3, true), (std::vector<int>{1, 0, 2, 3}));
+        const CooTensor matrix = tstest::random_tensor({30, 20}, 200, 3);
+        QCOMPARE(mmcsf_partition_order(matrix, 0, true), (std::vector<int>{1, 0}));  // one mode above: nothing moves
+        FormatOptions o;
+        o.mmcsf_short_above_leaves = true;
+        const auto f = build_format(FormatKind::MMCSF, t, o);
+        const auto& m = as<MmcsfFormat<std::uint32_t, double>>(f);
+        const auto paper_format = build_format(FormatKind::MMCSF, t, {});
+        const auto& paper = as<MmcsfFormat<std::uint32_t, double>>(paper_format);
+        QCOMPARE(m.leaf_mode, paper.leaf_mode);
+        for (std::size_t p = 0; p < m.partitions.size(); ++p) {
+            QCOMPARE(m.partitions[p].order, mmcsf_partition_order(t, m.leaf_mode[p], true));
+            QCOMPARE(m.partitions[p].vals.size(), paper.partitions[p].vals.size());
+        }
+        QVERIFY(tstest::as_map(f->to_coo()) == tstest::as_map(t));
+        const auto factors = tstest::random_factors(t, {8, 8, 8, 8}, 5);
+        for (int mode = 0; mode < t.order(); ++mode) {
+            DenseMatrix ref(t.dim(mode), 8), out(t.dim(mode), 8);
+            mttkrp_reference(t, mode, factors, ref);
+            mttkrp(Backend::Omp, *f, mode, factors, out);
+            QVERIFY2(max_relative_error(out, ref) <= 1e-12, qPrintable(QString::number(max_relative_error(out, ref))));
+        }
     }
 
     // The parallel dynamic pass gives the paper's serial labels exactly: shapes and orders,

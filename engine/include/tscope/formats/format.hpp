@@ -74,6 +74,10 @@ struct FormatOptions {
     // 82 of 4,096 cells, 1.5% and 0.9% on the TITAN are 61 and 41): the thresholds are taken as
     // printed. --hls-threshold sets both.
     std::uint64_t hls_ttmc_threshold = 61;
+    // MM-CSF: each partition's shortest upper mode just above its leaves rather than at its root
+    // (mmcsf_partition_order). An experiment for the GPU (session 96, mmcsf_order_model.cpp), off
+    // by default: the paper's trees put the shortest mode at the root.
+    bool mmcsf_short_above_leaves = false;
 };
 
 // Concrete formats derive from TypedFormat<I, V>, which answers the two type questions below;
