@@ -122,6 +122,18 @@ void add_coo_kernel_rows() {
     for (const char* kernel : {"team", "tile"}) QTest::addRow("%s", kernel) << QByteArray(kernel);
 }
 
+// A bench of MTTKRP at rank 32, checked against the oracle.
+BenchRequest checked_bench(std::vector<FormatKind> formats, std::vector<Backend> backends, int repeat) {
+    BenchRequest req;
+    req.kernel = KernelKind::MTTKRP;
+    req.formats = std::move(formats);
+    req.backends = std::move(backends);
+    req.rank = 32;
+    req.repeat = repeat;
+    req.check = true;
+    return req;
+}
+
 }  // namespace
 
 class TestMttkrpCuda : public QObject {
@@ -497,13 +509,8 @@ private Q_SLOTS:
     // B-CSF's per-mode builds, and each row's transfers include the format's bytes.
     void benchRowsRunFromOneUpload() {
         const CooTensor t = tstest::random_tensor({300, 200, 400}, 20000, 23, Distribution::PowerLaw);
-        BenchRequest req;
-        req.kernel = KernelKind::MTTKRP;
-        req.formats = {FormatKind::COO, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HLS};
-        req.backends = {Backend::Cuda};
-        req.rank = 32;
-        req.repeat = 3;
-        req.check = true;
+        const BenchRequest req =
+            checked_bench({FormatKind::COO, FormatKind::BCSF, FormatKind::MMCSF, FormatKind::HLS}, {Backend::Cuda}, 3);
         const auto rows = run_bench(t, req);
         QCOMPARE(rows.size(), std::size_t{12});
         for (const BenchResult& r : rows) {
@@ -522,13 +529,7 @@ private Q_SLOTS:
     // GPU's L2 so far; 1,000 rows take 128 KB.
     void benchRowsTakeTheGpuLevelOrder() {
         const CooTensor t = tstest::random_tensor({2'000'000, 1'000, 1'500'000}, 50000, 29);
-        BenchRequest req;
-        req.kernel = KernelKind::MTTKRP;
-        req.formats = {FormatKind::BCSF, FormatKind::CSF};
-        req.backends = {Backend::Omp, Backend::Cuda};
-        req.rank = 32;
-        req.repeat = 2;
-        req.check = true;
+        const BenchRequest req = checked_bench({FormatKind::BCSF, FormatKind::CSF}, {Backend::Omp, Backend::Cuda}, 2);
         const auto rows = run_bench(t, req);
         QCOMPARE(rows.size(), std::size_t{12});
         const std::map<int, std::string> moved = {{0, "levels 1,3,2"}, {2, "levels 3,1,2"}};
@@ -552,13 +553,7 @@ private Q_SLOTS:
         const ScopedEnv env("TENSORSCOPE_MMCSF_LEVELS", "short-above-leaves");
         for (const CooTensor& t : {tstest::random_tensor({300, 200, 100}, 40000, 31, Distribution::PowerLaw),
                                    tstest::random_tensor({3000, 20000, 5000, 40}, 60000, 32, Distribution::PowerLaw)}) {
-            BenchRequest req;
-            req.kernel = KernelKind::MTTKRP;
-            req.formats = {FormatKind::MMCSF};
-            req.backends = {Backend::Omp, Backend::Cuda};
-            req.rank = 32;
-            req.repeat = 1;
-            req.check = true;
+            const BenchRequest req = checked_bench({FormatKind::MMCSF}, {Backend::Omp, Backend::Cuda}, 1);
             const auto rows = run_bench(t, req);
             QCOMPARE(rows.size(), std::size_t(2 * t.order()));
             for (const BenchResult& r : rows) {
