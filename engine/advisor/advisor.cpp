@@ -370,9 +370,7 @@ std::string level_order_caveat(const TensorProfile& p, const AdviceRequest& requ
         const std::vector<int> gpu = gpu_level_order(p.dims, m, request.rank, machine.cache_bytes);
         if (gpu == default_mode_order(p.dims, m)) continue;
         if (!moved.empty()) moved += ", ";
-        moved += "mode " + std::to_string(m + 1) + " (levels";
-        for (std::size_t k = 0; k < gpu.size(); ++k) moved.append(k ? "," : " ").append(std::to_string(gpu[k] + 1));
-        moved += ")";
+        moved += "mode " + std::to_string(m + 1) + " (" + levels_text(gpu) + ")";
     }
     if (moved.empty()) return {};
     return "CSF's and B-CSF's trees for " + moved +

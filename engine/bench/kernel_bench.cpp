@@ -562,8 +562,6 @@ void time_row(BenchResult& row, const std::function<void(DeviceTiming&)>& run, i
     }
 }
 
-void add_path(std::string& path, const std::string& more) { path = path.empty() ? more : path + ", " + more; }
-
 }  // namespace
 
 std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& request, RunControl& control) {
@@ -647,9 +645,9 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         row.path = detail::shared_tiles_path(tiles->nonzeros, t.nnz());
                         rows = tile_row_traffic(rows, *tiles, t.nnz(), row.rank);
                     }
-                    if (order != kernel->options(kind, mode).mode_order) add_path(row.path, detail::levels_path(order));
+                    if (order != kernel->options(kind, mode).mode_order) detail::add_path(row.path, levels_text(order));
                     if (with.mmcsf_short_above_leaves)
-                        add_path(row.path, "partitions' shortest upper mode above the leaves");
+                        detail::add_path(row.path, "partitions' shortest upper mode above the leaves");
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();

@@ -1,6 +1,6 @@
 // The end of an MTTKRP benchmark row that ran outside the registry's kernels (over GPU parts,
 // streamed): the error against cpu-ref where asked, the output kept for --write; and the words
-// for a row's path over shared-memory tiles and in the GPU's level order. Private to engine/bench.
+// for a row's path over shared-memory tiles, and the join of a path's parts. Private to engine/bench.
 #pragma once
 
 #include <algorithm>
@@ -23,13 +23,8 @@ inline std::string shared_tiles_path(std::uint64_t tiled, std::uint64_t nnz) {
     return "shared tiles on " + std::to_string(std::max(percent, 1)) + "% of the nonzeros";
 }
 
-// A tree whose level order the kernel chose (the GPU's: kernels/gpu_level_order.hpp), as the
-// row's path names it, 1-based: "levels 1,3,2,4".
-inline std::string levels_path(const std::vector<int>& order) {
-    std::string s = "levels";
-    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : " ").append(std::to_string(order[k] + 1));
-    return s;
-}
+// Adds `more` to a row's path, a comma between ("shared tiles, levels 1,3,2,4").
+inline void add_path(std::string& path, const std::string& more) { path = path.empty() ? more : path + ", " + more; }
 
 inline void finish_mttkrp_row(BenchResult& row, const CooTensor& t, const BenchRequest& request, int mode,
                               const std::vector<DenseMatrix>& factors, DenseMatrix&& out) {

@@ -5,6 +5,7 @@
 #include "bench/bench_median.hpp"
 #include "bench/mttkrp_row.hpp"
 #include "formats/format_builders.hpp"
+#include "kernels/gpu_level_order.hpp"
 #include "kernels/mttkrp_slots.hpp"
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
@@ -48,7 +49,7 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuM
     if (const std::uint64_t tiled = mg.tile_nonzeros(mode, request.rank)) row.path = shared_tiles_path(tiled, t.nnz());
     // CSF's and B-CSF's trees in the GPU's level order where it is not SPLATT's, as a one-GPU row says
     if (const std::vector<int>& order = mg.tree_order(mode); !order.empty() && order != default_mode_order(t, mode))
-        row.path += (row.path.empty() ? "" : ", ") + levels_path(order);
+        add_path(row.path, levels_text(order));
     finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }

@@ -177,12 +177,9 @@ std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters()
 }
 
 std::vector<int> mmcsf_partition_order(const CooTensor& t, int p, bool short_above_leaves) {
-    std::vector<int> order;
-    for (int m = 0; m < t.order(); ++m)
-        if (m != p) order.push_back(m);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return t.dim(a) < t.dim(b); });
-    if (short_above_leaves && order.size() >= 2) std::rotate(order.begin(), order.begin() + 1, order.end());
-    order.push_back(p);
+    std::vector<int> order = default_mode_order(t, p);  // p first, then the others by length
+    std::rotate(order.begin(), order.begin() + 1, order.end());  // p to the leaves
+    if (short_above_leaves && order.size() >= 3) std::rotate(order.begin(), order.begin() + 1, order.end() - 1);
     return order;
 }
 

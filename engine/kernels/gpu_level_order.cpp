@@ -7,9 +7,9 @@
 // leaves it takes the gathers with the most nodes. On delicious-4d's shape
 // (cpu-level-order-model.json) the distinct rows gathered from the three large factors fall from
 // 254.4M to 206.0M on mode 1 (1,3,2,4 for SPLATT's 1,4,3,2), from 258.2M to 214.4M on mode 2
-// (2,1,3,4 for 2,4,1,3) and from 254.4M to 206.0M on mode 3 (3,1,2,4 for 3,4,1,2). Measured on one H100 (session 95, gpu-session95c.sh at
-// f16b4a18, h100-session95-level-order.json, rank 32, medians of 5, alternating twice; mode 3
-// once): B-CSF took 7.04-7.05 ms against 7.82-7.83 on mode 1, 7.23-7.24 against 7.93-7.94 on mode
+// (2,1,3,4 for 2,4,1,3) and from 254.4M to 206.0M on mode 3 (3,1,2,4 for 3,4,1,2). Measured on
+// one H100 (session 95, gpu-session95c.sh at f16b4a18, h100-session95-level-order.json, rank 32,
+// medians of 5, alternating twice; mode 3 once): B-CSF took 7.04-7.05 ms against 7.82-7.83 on mode 1, 7.23-7.24 against 7.93-7.94 on mode
 // 2 and 6.97 against 7.60-7.61 on mode 3 (1,855-1,929 GFLOP/s against 1,693-1,768), CSF alike.
 // Where the factors below the root fit L2 the shorter mode at the leaves lost: on the nell-2 and
 // uniform shapes (factors of 1.2-3.7 MB) 1-3-2, 2-3-1 and 3-1-2 ran CSF and B-CSF 1-10% slower
@@ -34,6 +34,12 @@ std::vector<int> gpu_level_order(const std::vector<std::uint64_t>& dims, int mod
                        std::all_of(order.begin() + 2, order.end(), [&](int m) { return factor_bytes(m) > l2_bytes; });
     if (moves) std::rotate(order.begin() + 1, order.begin() + 2, order.end());
     return order;
+}
+
+std::string levels_text(const std::vector<int>& order) {
+    std::string s = "levels";
+    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : " ").append(std::to_string(order[k] + 1));
+    return s;
 }
 
 }  // namespace tscope

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tscope {
@@ -18,5 +19,8 @@ constexpr std::uint64_t kGpuLeafFactorBytes = 256 * 1024;
 // rank 0 (not known yet) or l2_bytes 0 (no device) keeps SPLATT's order.
 std::vector<int> gpu_level_order(const std::vector<std::uint64_t>& dims, int mode, std::uint64_t rank,
                                  std::uint64_t l2_bytes);
+
+// A tree's levels as a bench row's path and the advisor's caveat name them, 1-based: "levels 1,3,2,4".
+std::string levels_text(const std::vector<int>& order);
 
 }  // namespace tscope

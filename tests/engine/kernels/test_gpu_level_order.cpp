@@ -5,7 +5,6 @@
 
 #include "formats/format_builders.hpp"
 #include "kernels/gpu_level_order.hpp"
-#include "tscope/tensor/coo_tensor.hpp"
 
 using namespace tscope;
 
@@ -16,7 +15,7 @@ const std::vector<std::uint64_t> kNell2 = {12'092, 9'184, 28'818};
 constexpr std::uint64_t kH100L2 = 50ull << 20, kH200L2 = 60ull << 20;
 
 std::vector<int> splatt(const std::vector<std::uint64_t>& dims, int mode) {
-    return default_mode_order(CooTensor(dims), mode);
+    return default_mode_order(dims, mode);
 }
 
 }  // namespace
