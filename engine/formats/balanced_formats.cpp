@@ -177,7 +177,7 @@ std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters()
 }
 
 std::vector<int> mmcsf_partition_order(const CooTensor& t, int p, bool short_above_leaves) {
-    std::vector<int> order = default_mode_order(t, p);  // p first, then the others by length
+    std::vector<int> order = default_mode_order(t, p);           // p first, then the others by length
     std::rotate(order.begin(), order.begin() + 1, order.end());  // p to the leaves
     if (short_above_leaves && order.size() >= 3) std::rotate(order.begin(), order.begin() + 1, order.end() - 1);
     return order;

@@ -14,9 +14,7 @@ const std::vector<std::uint64_t> kDel4d = {532'924, 17'262'471, 2'480'308, 1'443
 const std::vector<std::uint64_t> kNell2 = {12'092, 9'184, 28'818};
 constexpr std::uint64_t kH100L2 = 50ull << 20, kH200L2 = 60ull << 20;
 
-std::vector<int> splatt(const std::vector<std::uint64_t>& dims, int mode) {
-    return default_mode_order(dims, mode);
-}
+std::vector<int> splatt(const std::vector<std::uint64_t>& dims, int mode) { return default_mode_order(dims, mode); }
 
 }  // namespace
 
