@@ -359,7 +359,8 @@ std::string gpu_caveat(KernelKind kernel) {
 // Where the cuda CSF and B-CSF trees of the modes asked for take the GPU's level order (a tiny
 // mode at the leaves, kernels/gpu_level_order.cpp) rather than SPLATT's, which the model costs:
 // its charge of a level's row gathers (one a fiber) does not see the parents' rows that a tree's
-// next fibers find in cache, which is where that order gains. Says so, with what was measured;
+// next fibers find in cache, which is where that order gains. MM-CSF's partitions likewise (a
+// tiny mode just above the leaves), whichever modes are asked. Says so, with what was measured;
 // empty elsewhere.
 std::string level_order_caveat(const TensorProfile& p, const AdviceRequest& request, const std::vector<int>& modes,
                                const MachineFigures& machine) {
@@ -372,10 +373,17 @@ std::string level_order_caveat(const TensorProfile& p, const AdviceRequest& requ
         if (!moved.empty()) moved += ", ";
         moved += "mode " + std::to_string(m + 1) + " (" + levels_text(gpu) + ")";
     }
-    if (moved.empty()) return {};
-    return "CSF's and B-CSF's trees for " + moved +
-           " run on the GPU with a tiny mode at the leaves, where the model costs SPLATT's order: "
-           "on delicious-4d's shape that order took 8-10% less time on one H100 (docs/bench/h100-session96.json)";
+    std::string why;
+    if (!moved.empty())
+        why = "CSF's and B-CSF's trees for " + moved +
+              " run on the GPU with a tiny mode at the leaves, where the model costs SPLATT's order: "
+              "on delicious-4d's shape that order took 8-10% less time on one H100 (docs/bench/h100-session96.json)";
+    if (const auto orders = gpu_mmcsf_orders(p.dims, request.rank, machine.cache_bytes); !orders.empty())
+        why += std::string(why.empty() ? "" : "; ") + "MM-CSF's " + partition_levels_text(orders) +
+               " run on the GPU with a tiny mode just above the leaves, where the model costs the paper's: on "
+               "delicious-4d's shape those took 5.5% less time over the four modes on one H200 "
+               "(docs/bench/h200-session97.json)";
+    return why;
 }
 
 // Why bench would refuse the run, where its dense operands (a factor per mode, or SpTV's

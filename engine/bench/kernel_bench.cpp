@@ -216,9 +216,8 @@ public:
     }
     // cuda's CSF and B-CSF trees in the GPU's level order, where it differs from SPLATT's (a
     // tiny mode at the leaves: kernels/gpu_level_order.cpp); the omp and cpu-ref rows of the same
-    // mode then get a tree of their own in SPLATT's order. TENSORSCOPE_MMCSF_LEVELS=short-above-leaves
-    // (session 96's experiment, mmcsf_order_model.cpp) builds cuda's MM-CSF with each partition's
-    // shortest upper mode above its leaves.
+    // mode then get a tree of their own in SPLATT's order. Cuda's MM-CSF likewise takes the GPU's
+    // partition orders (gpu_mmcsf_orders).
     FormatOptions options_for(FormatKind kind, int mode, Backend b) const override {
         FormatOptions o = options(kind, mode);
         if (b == Backend::Cuda && per_mode_build(kind) && (kind == FormatKind::CSF || kind == FormatKind::BCSF)) {
@@ -226,7 +225,7 @@ public:
             if (gpu != default_mode_order(t_, mode)) o.mode_order = gpu;
         }
         if (b == Backend::Cuda && kind == FormatKind::MMCSF)
-            o.mmcsf_short_above_leaves = gpu::env_is("TENSORSCOPE_MMCSF_LEVELS", "short-above-leaves");
+            o.mmcsf_orders = gpu_mmcsf_orders(t_.dims(), req_.rank, query_gpu().l2_bytes);
         return o;
     }
     // per-mode formats are rebuilt with the mode at the root (SPLATT-ALL) unless a mode order
@@ -626,8 +625,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                 try {
                     const FormatOptions with = kernel->options_for(kind, mode, backend);
                     const std::vector<int>& order = with.mode_order;
-                    const bool other_build = with.mode_order != built_with.mode_order ||
-                                             with.mmcsf_short_above_leaves != built_with.mmcsf_short_above_leaves;
+                    const bool other_build =
+                        with.mode_order != built_with.mode_order || with.mmcsf_orders != built_with.mmcsf_orders;
                     if (!format || other_build || (kernel->per_mode_build(kind) && built_for != mode)) {
                         format.reset();  // the last tree goes before the next is built
                         format = kernel->build(kind, mode, backend, control);
@@ -646,8 +645,8 @@ std::vector<BenchResult> run_bench(const CooTensor& t, const BenchRequest& reque
                         rows = tile_row_traffic(rows, *tiles, t.nnz(), row.rank);
                     }
                     if (order != kernel->options(kind, mode).mode_order) detail::add_path(row.path, levels_text(order));
-                    if (with.mmcsf_short_above_leaves)
-                        detail::add_path(row.path, "partitions' shortest upper mode above the leaves");
+                    if (!with.mmcsf_orders.empty())
+                        detail::add_path(row.path, partition_levels_text(with.mmcsf_orders));
                     row.gather_bytes = rows.gathered;
                     row.add_bytes = rows.added;
                     row.vector_packed = kernel->vector_packed();

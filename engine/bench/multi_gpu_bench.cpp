@@ -10,6 +10,7 @@
 #include "tscope/bench/machine.hpp"
 #include "tscope/cuda/device.hpp"
 #include "tscope/error.hpp"
+#include "tscope/formats/balanced_formats.hpp"
 #include "tscope/kernels/mttkrp.hpp"
 #include "tscope/kernels/mttkrp_multi_gpu.hpp"
 
@@ -50,6 +51,13 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuM
     // CSF's and B-CSF's trees in the GPU's level order where it is not SPLATT's, as a one-GPU row says
     if (const std::vector<int>& order = mg.tree_order(mode); !order.empty() && order != default_mode_order(t, mode))
         add_path(row.path, levels_text(order));
+    // and MM-CSF's partitions
+    const auto& orders = mg.partition_orders();
+    for (int p = 0; p < static_cast<int>(orders.size()); ++p)
+        if (orders[static_cast<std::size_t>(p)] != mmcsf_partition_order(t, p)) {
+            add_path(row.path, partition_levels_text(orders));
+            break;
+        }
     finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }

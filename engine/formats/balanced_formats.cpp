@@ -176,12 +176,13 @@ std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters()
     return {{"nonzeros per partition (by leaf mode)", text}, {"strategy", "dynamic (Fig. 4)"}};
 }
 
-std::vector<int> mmcsf_partition_order(const CooTensor& t, int p, bool short_above_leaves) {
-    std::vector<int> order = default_mode_order(t, p);           // p first, then the others by length
+std::vector<int> mmcsf_partition_order(const std::vector<std::uint64_t>& dims, int p) {
+    std::vector<int> order = default_mode_order(dims, p);        // p first, then the others by length
     std::rotate(order.begin(), order.begin() + 1, order.end());  // p to the leaves
-    if (short_above_leaves && order.size() >= 3) std::rotate(order.begin(), order.begin() + 1, order.end() - 1);
     return order;
 }
+
+std::vector<int> mmcsf_partition_order(const CooTensor& t, int p) { return mmcsf_partition_order(t.dims(), p); }
 
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const FormatOptions& o, RunControl& control) {
@@ -194,7 +195,8 @@ std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const Form
         if (members.empty()) continue;
         FormatOptions po = o;
         po.mode = p;
-        po.mode_order = mmcsf_partition_order(t, p, o.mmcsf_short_above_leaves);
+        po.mode_order =
+            o.mmcsf_orders.empty() ? mmcsf_partition_order(t, p) : o.mmcsf_orders[static_cast<std::size_t>(p)];
         f->partitions.push_back(take_csf<I, V>(build_csf<I, V>(t, po, control, &members), t.dims()));
         f->leaf_mode.push_back(p);
     }

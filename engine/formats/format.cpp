@@ -36,21 +36,44 @@ bool format_uses_32bit(const CooTensor& t) {
     return true;
 }
 
+namespace {
+
+bool is_permutation_of_modes(const std::vector<int>& order, int modes) {
+    std::vector<int> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    bool permutation = static_cast<int>(sorted.size()) == modes;
+    for (int m = 0; permutation && m < modes; ++m) permutation = sorted[static_cast<std::size_t>(m)] == m;
+    return permutation;
+}
+
+// An order as given, counted from 1 (sweep 70b B10: it was not echoed).
+std::string order_text(const std::vector<int>& order) {
+    std::string given;
+    for (int m : order) given += (given.empty() ? "" : ",") + std::to_string(static_cast<long long>(m) + 1);
+    return given;
+}
+
+void validate_mmcsf_orders(const CooTensor& t, const FormatOptions& options) {
+    if (options.mmcsf_orders.empty()) return;
+    if (static_cast<int>(options.mmcsf_orders.size()) != t.order())
+        throw InputError("MM-CSF's partition orders: " + std::to_string(options.mmcsf_orders.size()) + " given for " +
+                         std::to_string(t.order()) + " partitions");
+    for (int p = 0; p < t.order(); ++p) {
+        const std::vector<int>& order = options.mmcsf_orders[static_cast<std::size_t>(p)];
+        if (!is_permutation_of_modes(order, t.order()) || order.back() != p)
+            throw InputError("MM-CSF's partition " + std::to_string(p + 1) + " order " + order_text(order) +
+                             " must list every mode once with mode " + std::to_string(p + 1) + " last");
+    }
+}
+
+}  // namespace
+
 void validate_options(const CooTensor& t, const FormatOptions& options) {
     check_mode(options.mode, t.order());
-    if (!options.mode_order.empty()) {
-        std::vector<int> sorted = options.mode_order;
-        std::sort(sorted.begin(), sorted.end());
-        bool permutation = static_cast<int>(sorted.size()) == t.order();
-        for (int m = 0; permutation && m < t.order(); ++m) permutation = sorted[static_cast<std::size_t>(m)] == m;
-        if (!permutation) {  // the order as given, counted from 1 (sweep 70b B10: it was not echoed)
-            std::string given;
-            for (int m : options.mode_order)
-                given += (given.empty() ? "" : ",") + std::to_string(static_cast<long long>(m) + 1);
-            throw InputError("the mode order " + given + " must list every mode once (1.." + std::to_string(t.order()) +
-                             "; --mode-order)");
-        }
-    }
+    if (!options.mode_order.empty() && !is_permutation_of_modes(options.mode_order, t.order()))
+        throw InputError("the mode order " + order_text(options.mode_order) + " must list every mode once (1.." +
+                         std::to_string(t.order()) + "; --mode-order)");
+    validate_mmcsf_orders(t, options);
     if (options.bcsf_fiber_threshold == 0) throw InputError("the B-CSF fiber threshold must be at least 1");
     if (options.hls_threshold == 0 || options.hls_ttmc_threshold == 0)
         throw InputError("the HLS tile threshold must be at least 1");

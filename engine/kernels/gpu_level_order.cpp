@@ -21,24 +21,71 @@
 
 #include <algorithm>
 
+#include "cuda/env_switch.hpp"
 #include "formats/format_builders.hpp"
+#include "tscope/formats/balanced_formats.hpp"
 
 namespace tscope {
+
+namespace {
+
+// Whether the levels [first, last) of a tree, shortest mode first, have that mode's fp32 factor
+// small enough for an SM's L1 and every other one's larger than the L2: the tiny mode then goes
+// to the lowest of those levels.
+bool tiny_mode_goes_down(const std::vector<std::uint64_t>& dims, std::vector<int>::const_iterator first,
+                         std::vector<int>::const_iterator last, std::uint64_t rank, std::uint64_t l2_bytes) {
+    const auto factor_bytes = [&](int m) { return dims[static_cast<std::size_t>(m)] * rank * sizeof(float); };
+    return rank > 0 && l2_bytes > 0 && last - first >= 2 && factor_bytes(*first) <= kGpuLeafFactorBytes &&
+           std::all_of(first + 1, last, [&](int m) { return factor_bytes(m) > l2_bytes; });
+}
+
+}  // namespace
 
 std::vector<int> gpu_level_order(const std::vector<std::uint64_t>& dims, int mode, std::uint64_t rank,
                                  std::uint64_t l2_bytes) {
     std::vector<int> order = default_mode_order(dims, mode);
-    const auto factor_bytes = [&](int m) { return dims[static_cast<std::size_t>(m)] * rank * sizeof(float); };
-    // order[1] is the shortest mode below the root
-    const bool moves = rank > 0 && l2_bytes > 0 && order.size() >= 3 && factor_bytes(order[1]) <= kGpuLeafFactorBytes &&
-                       std::all_of(order.begin() + 2, order.end(), [&](int m) { return factor_bytes(m) > l2_bytes; });
-    if (moves) std::rotate(order.begin() + 1, order.begin() + 2, order.end());
+    // below the root, shortest first
+    if (tiny_mode_goes_down(dims, order.begin() + 1, order.end(), rank, l2_bytes))
+        std::rotate(order.begin() + 1, order.begin() + 2, order.end());
     return order;
 }
 
-std::string levels_text(const std::vector<int>& order) {
-    std::string s = "levels";
-    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : " ").append(std::to_string(order[k] + 1));
+std::vector<int> gpu_mmcsf_partition_order(const std::vector<std::uint64_t>& dims, int leaf, std::uint64_t rank,
+                                           std::uint64_t l2_bytes) {
+    std::vector<int> order = mmcsf_partition_order(dims, leaf);
+    // above the leaves, shortest (the root) first
+    if (tiny_mode_goes_down(dims, order.begin(), order.end() - 1, rank, l2_bytes))
+        std::rotate(order.begin(), order.begin() + 1, order.end() - 1);
+    return order;
+}
+
+std::vector<std::vector<int>> gpu_mmcsf_orders(const std::vector<std::uint64_t>& dims, std::uint64_t rank,
+                                               std::uint64_t l2_bytes) {
+    if (gpu::env_is("TENSORSCOPE_MMCSF_LEVELS", "paper")) return {};  // for measuring one against the other
+    std::vector<std::vector<int>> orders;
+    bool moved = false;
+    for (int p = 0; p < static_cast<int>(dims.size()); ++p) {
+        orders.push_back(gpu_mmcsf_partition_order(dims, p, rank, l2_bytes));
+        moved = moved || orders.back() != mmcsf_partition_order(dims, p);
+    }
+    return moved ? orders : std::vector<std::vector<int>>{};
+}
+
+namespace {
+
+std::string modes_text(const std::vector<int>& order) {  // 1-based: "1,3,2,4"
+    std::string s;
+    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : "").append(std::to_string(order[k] + 1));
+    return s;
+}
+
+}  // namespace
+
+std::string levels_text(const std::vector<int>& order) { return "levels " + modes_text(order); }
+
+std::string partition_levels_text(const std::vector<std::vector<int>>& orders) {
+    std::string s = "partitions' levels";
+    for (std::size_t p = 0; p < orders.size(); ++p) s.append(p ? "; " : " ").append(modes_text(orders[p]));
     return s;
 }
 

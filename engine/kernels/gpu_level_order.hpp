@@ -20,7 +20,20 @@ constexpr std::uint64_t kGpuLeafFactorBytes = 256 * 1024;
 std::vector<int> gpu_level_order(const std::vector<std::uint64_t>& dims, int mode, std::uint64_t rank,
                                  std::uint64_t l2_bytes);
 
+// MM-CSF's partition whose leaves are mode `leaf`, run on the GPU: the paper's order
+// (mmcsf_partition_order: the other modes by increasing length, root first), but with the
+// shortest of those moved from the root to just above the leaves (the leaves are the partition's
+// own mode) under gpu_level_order's two conditions. rank 0 or l2_bytes 0 keeps the paper's.
+std::vector<int> gpu_mmcsf_partition_order(const std::vector<std::uint64_t>& dims, int leaf, std::uint64_t rank,
+                                           std::uint64_t l2_bytes);
+// Every partition's, indexed by leaf mode (FormatOptions::mmcsf_orders), or none where each is the
+// paper's or TENSORSCOPE_MMCSF_LEVELS=paper asks for the paper's.
+std::vector<std::vector<int>> gpu_mmcsf_orders(const std::vector<std::uint64_t>& dims, std::uint64_t rank,
+                                               std::uint64_t l2_bytes);
+
 // A tree's levels as a bench row's path and the advisor's caveat name them, 1-based: "levels 1,3,2,4".
 std::string levels_text(const std::vector<int>& order);
+// MM-CSF's partitions' levels, the same way: "partitions' levels 3,4,2,1; 1,3,4,2; ...".
+std::string partition_levels_text(const std::vector<std::vector<int>>& orders);
 
 }  // namespace tscope

@@ -61,6 +61,8 @@ const std::vector<int>& MultiGpuMttkrp::tree_order(int mode) const {
     return impl_->slots.tree_orders[static_cast<std::size_t>(impl_->slots.structure(mode))];
 }
 
+const std::vector<std::vector<int>>& MultiGpuMttkrp::partition_orders() const { return impl_->slots.partition_orders; }
+
 std::uint64_t MultiGpuMttkrp::tile_nonzeros(int mode, std::uint64_t rank) const {
     std::uint64_t n = 0;
     for (int g = 0; g < parts(); ++g) n += impl_->slots.of(g, mode).shared_tiles(mode, rank).nonzeros;

@@ -52,8 +52,7 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
                                                              const gpu::DeviceCoo& coo, int slot, int parts,
                                                              const std::vector<std::vector<std::uint64_t>>& cuts,
                                                              const std::vector<std::uint8_t>& labels,
-                                                             const std::vector<std::vector<int>>& tree_orders,
-                                                             std::uint64_t tiles_rank) {
+                                                             const GpuSlots& orders_of, std::uint64_t tiles_rank) {
     std::vector<std::shared_ptr<gpu::ResidentTensor>> out;
     const auto g = static_cast<std::size_t>(slot);
     auto filter = [&](std::size_t s, int mode) {
@@ -62,12 +61,10 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
     if (format == FormatKind::COO) {
         out.push_back(std::make_shared<gpu::ResidentTensor>(coo, cuts[0][g], cuts[0][g + 1]));
     } else if (format == FormatKind::MMCSF) {
-        std::vector<std::vector<int>> orders;
+        const std::vector<std::vector<int>>& orders = orders_of.partition_orders;
         std::vector<gpu::RowFilter> filters;
-        for (int p = 0; p < t.order(); ++p) {
-            orders.push_back(mmcsf_partition_order(t, p));
-            filters.push_back(filter(static_cast<std::size_t>(p), orders.back()[0]));
-        }
+        for (int p = 0; p < t.order(); ++p)
+            filters.push_back(filter(static_cast<std::size_t>(p), orders[static_cast<std::size_t>(p)][0]));
         // the partitions' long fibers cut as the host upload cuts them (mttkrp_cuda.cpp)
         const std::uint64_t split = gpu_fiber_split();
         out.push_back(std::make_shared<gpu::ResidentTensor>(
@@ -76,7 +73,7 @@ std::vector<std::shared_ptr<gpu::ResidentTensor>> build_part(const CooTensor& t,
         const std::uint64_t split = format == FormatKind::BCSF ? gpu_fiber_split() : 0;
         for (int m = 0; m < t.order(); ++m)
             out.push_back(std::make_shared<gpu::ResidentTensor>(
-                gpu::ResidentTensor::build(coo, tree_orders[static_cast<std::size_t>(m)], split,
+                gpu::ResidentTensor::build(coo, orders_of.tree_orders[static_cast<std::size_t>(m)], split,
                                            filter(static_cast<std::size_t>(m), m), tiles_rank)));
     }
     gpu::CpdDevice::synchronize();
@@ -158,12 +155,19 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
         labels = partition_labels(t, devices[0], control);
         partition_seconds = since(start);
     }
+    const std::uint64_t l2 = query_gpu().l2_bytes;
+    if (format == FormatKind::MMCSF) {
+        // each partition in the GPU's level order at the rank given (the paper's where it is not known)
+        s.partition_orders = gpu_mmcsf_orders(t.dims(), tiles_rank, l2);
+        if (s.partition_orders.empty())
+            for (int p = 0; p < t.order(); ++p) s.partition_orders.push_back(mmcsf_partition_order(t, p));
+    }
     if (parts > 1) control.stage("cutting the nonzeros into " + std::to_string(parts) + " balanced parts");
     if (format == FormatKind::COO) {
         cuts.push_back(even_cuts(t.nnz(), parts));
     } else if (parts > 1) {
         for (int m = 0; m < t.order(); ++m) {
-            const int root = format == FormatKind::MMCSF ? mmcsf_partition_order(t, m)[0] : m;
+            const int root = format == FormatKind::MMCSF ? s.partition_orders[static_cast<std::size_t>(m)][0] : m;
             cuts.push_back(balanced_cuts(format == FormatKind::MMCSF ? slice_counts(t, root, labels.data(), static_cast<std::uint8_t>(m))
                                                                      : slice_counts(t, m),
                                          parts));
@@ -171,7 +175,6 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     }
     if (s.per_mode) {
         // each tree in the GPU's level order at the rank given (SPLATT's where it is not known)
-        const std::uint64_t l2 = query_gpu().l2_bytes;
         for (int m = 0; m < t.order(); ++m) {
             s.row_cuts.push_back(parts > 1 ? cuts[static_cast<std::size_t>(m)] : std::vector<std::uint64_t>{});
             s.tree_orders.push_back(gpu_level_order(t.dims(), m, tiles_rank, l2));
@@ -205,7 +208,7 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
             if (group.device(g) == group.device(rep)) {
                 control.check();
                 s.tensors[static_cast<std::size_t>(g)] =
-                    build_part(t, format, coo, g, parts, cuts, labels, s.tree_orders, tiles_rank);
+                    build_part(t, format, coo, g, parts, cuts, labels, s, tiles_rank);
             }
         const std::lock_guard<std::mutex> hold(timing);
         s.upload_seconds = std::max(s.upload_seconds, coo.upload_seconds());

@@ -35,6 +35,9 @@ struct GpuSlots {
     // [structure]: the levels of the per-mode trees (CSF, B-CSF; gpu_level_order at the rank
     // given to the build), root first; empty for COO and MM-CSF
     std::vector<std::vector<int>> tree_orders;
+    // [leaf mode]: MM-CSF's partitions' levels (gpu_mmcsf_orders at the rank given to the
+    // build), root first; empty for the others
+    std::vector<std::vector<int>> partition_orders;
     double upload_seconds = 0, build_seconds = 0;
 
     int structure(int mode) const { return per_mode ? mode : 0; }

@@ -420,6 +420,7 @@ private Q_SLOTS:
     // factor of 128 KB at rank 32, the others past a 50 MiB L2), the caveat names those modes and
     // their levels, which the model does not cost; at rank 8 only mode 3's (mode 1's other large
     // factor, 48 MB, fits that L2; mode 3's, 64 MB, does not), and never on the CPU or for SpTV.
+    // MM-CSF's partitions likewise, whichever modes are asked (one structure serves them all).
     void gpuLevelOrderIsInTheCaveat() {
         if (!cuda_built())
             QSKIP("this build has no CUDA kernels (TS_WITH_CUDA off): the GPU advice has no formats to rank");
@@ -433,10 +434,16 @@ private Q_SLOTS:
                 std::string::npos,
             at32.c_str());
         QVERIFY2(at32.find("0.92 for MTTKRP") != std::string::npos, at32.c_str());  // after the GPU's caveat
+        const std::string mmcsf = "MM-CSF's partitions' levels 3,2,1; 3,1,2; 1,2,3 run on the GPU with a tiny mode";
+        QVERIFY2(at32.find(mmcsf) != std::string::npos, at32.c_str());
         const std::string mode2 = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {1}, 32}, gpu).caveat;
-        QVERIFY2(mode2.find("tiny mode") == std::string::npos, mode2.c_str());  // rooted at the 1,000 rows
+        QVERIFY2(mode2.find("tiny mode at the leaves") == std::string::npos,
+                 mode2.c_str());                                          // rooted at the 1,000 rows
+        QVERIFY2(mode2.find(mmcsf) != std::string::npos, mode2.c_str());  // one structure serves every mode
         const std::string at8 = advise(p, {KernelKind::MTTKRP, Backend::Cuda, {}, 8}, gpu).caveat;
         QVERIFY2(at8.find("trees for mode 3 (levels 3,1,2) run") != std::string::npos, at8.c_str());
+        // at rank 8 mode 3's factor (48 MB) fits the L2: partition 1 keeps the paper's order 2,3,1
+        QVERIFY2(at8.find("MM-CSF's partitions' levels 2,3,1; 3,1,2; 1,2,3 run") != std::string::npos, at8.c_str());
         for (const Advice& a : {advise(p, {KernelKind::MTTKRP, Backend::Omp, {}, 32}, test_machine()),
                                 advise(p, {KernelKind::SpTV, Backend::Cuda, {}, 1}, gpu)})
             QVERIFY2(a.caveat.find("tiny mode") == std::string::npos, a.caveat.c_str());

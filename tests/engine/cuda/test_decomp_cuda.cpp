@@ -54,11 +54,12 @@ private Q_SLOTS:
 
     // The device CPD's CSF and B-CSF trees at rank 32 on a shape whose 1,000-row mode (128 KB of
     // factor) goes to the leaves of the other modes' trees (kernels/gpu_level_order.hpp; the
-    // long modes' factors, 256 and 192 MB, pass any GPU's L2 so far): the fits agree with the
-    // host's within 1e-4, as on the trees in SPLATT's order above.
+    // long modes' factors, 256 and 192 MB, pass any GPU's L2 so far), and MM-CSF's partitions
+    // with it just above the leaves of modes 1 and 3: the fits agree with the host's within 1e-4,
+    // as on the trees in SPLATT's order above, on one part and on two.
     void cpdTreesInTheGpuLevelOrder_data() {
         QTest::addColumn<QString>("format");
-        for (const char* f : {"CSF", "B-CSF"}) QTest::addRow("%s", f) << QString(f);
+        for (const char* f : {"CSF", "B-CSF", "MM-CSF"}) QTest::addRow("%s", f) << QString(f);
     }
     void cpdTreesInTheGpuLevelOrder() {
         QFETCH(QString, format);
@@ -68,6 +69,9 @@ private Q_SLOTS:
         const CpdResult cpu = cpd_als(t, o);
         o.backend = Backend::Cuda;
         check_fits(cpu, cpd_als(t, o), 3);
+        // two parts on this GPU: MM-CSF's cuts at its partitions' new roots
+        o.gpu_slots = {0, 0};
+        check_fits(cpu, cpd_als(t, o), 3, "2 parts, ");
     }
 
     // A COO mode whose rows leave room for one fp32 output copy (250,000 rows at rank 32 are

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -546,25 +547,31 @@ private Q_SLOTS:
         }
     }
 
-    // TENSORSCOPE_MMCSF_LEVELS=short-above-leaves (session 96's experiment) builds cuda's MM-CSF
-    // with each partition's shortest upper mode above its leaves, its rows say so, the omp rows
-    // of the same bench keep the paper's trees, and every row matches the oracle: orders 3 and 4.
-    void mmcsfShortModeAboveTheLeaves() {
-        const ScopedEnv env("TENSORSCOPE_MMCSF_LEVELS", "short-above-leaves");
-        for (const CooTensor& t : {tstest::random_tensor({300, 200, 100}, 40000, 31, Distribution::PowerLaw),
-                                   tstest::random_tensor({3000, 20000, 5000, 40}, 60000, 32, Distribution::PowerLaw)}) {
-            const BenchRequest req = checked_bench({FormatKind::MMCSF}, {Backend::Omp, Backend::Cuda}, 1);
-            const auto rows = run_bench(t, req);
-            QCOMPARE(rows.size(), std::size_t(2 * t.order()));
-            for (const BenchResult& r : rows) {
-                const std::string what =
-                    std::string(backend_name(r.backend)) + " mode " + std::to_string(r.mode) + " " + r.path;
-                QVERIFY2(r.ran, r.error.c_str());
-                QVERIFY2(r.max_rel_error && *r.max_rel_error <= 1e-5, what.c_str());
-                const bool moved = r.path.find("shortest upper mode above the leaves") != std::string::npos;
-                QVERIFY2(moved == (r.backend == Backend::Cuda), what.c_str());
+    // Cuda's MM-CSF takes the GPU's partition orders (kernels/gpu_level_order.hpp): on a shape
+    // whose 1,000-row mode is the root of the paper's trees for modes 1 and 3 while the other
+    // factors are past L2, that mode goes just above those leaves and the rows say so; the omp
+    // rows keep the paper's trees, as do cuda's on a shape whose factors fit L2 and cuda's with
+    // TENSORSCOPE_MMCSF_LEVELS=paper. Every row matches the oracle.
+    void mmcsfPartitionsInTheGpuLevelOrder() {
+        const std::string gpu_levels = "partitions' levels 3,2,1; 3,1,2; 1,2,3";
+        const CooTensor wide = tstest::random_tensor({2'000'000, 1'000, 1'500'000}, 50000, 31, Distribution::PowerLaw);
+        const CooTensor small = tstest::random_tensor({300, 200, 100}, 40000, 31, Distribution::PowerLaw);
+        for (const bool paper : {false, true})
+            for (const CooTensor* t : {&wide, &small}) {
+                std::optional<ScopedEnv> env;
+                if (paper) env.emplace("TENSORSCOPE_MMCSF_LEVELS", "paper");
+                const auto rows = run_bench(*t, checked_bench({FormatKind::MMCSF}, {Backend::Omp, Backend::Cuda}, 1));
+                QCOMPARE(rows.size(), std::size_t{6});
+                for (const BenchResult& r : rows) {
+                    const std::string what =
+                        std::string(backend_name(r.backend)) + " mode " + std::to_string(r.mode) + " " + r.path;
+                    QVERIFY2(r.ran, r.error.c_str());
+                    QVERIFY2(r.max_rel_error && *r.max_rel_error <= 1e-5, what.c_str());
+                    const bool moved = r.backend == Backend::Cuda && t == &wide && !paper;
+                    QVERIFY2((r.path.find(gpu_levels) != std::string::npos) == moved, what.c_str());
+                    QVERIFY2(moved || r.path.find("partitions' levels") == std::string::npos, what.c_str());
+                }
             }
-        }
     }
 
     // By default fiber-group trees too small for the device are cut finer (fibers split at 32 or

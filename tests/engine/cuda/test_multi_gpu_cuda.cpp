@@ -171,22 +171,25 @@ private Q_SLOTS:
     // bench --gpus builds CSF's and B-CSF's trees in the GPU's level order at its rank, as a
     // one-GPU row does: a 1,000-row mode at the leaves where the other factors are past L2
     // (modes 1 and 3), SPLATT's order on mode 2 (rooted at the short mode) and without a rank;
-    // every row still matches cpu-ref over two parts.
+    // MM-CSF's partitions with that mode just above the leaves of modes 1 and 3 (the rows' cuts
+    // then at the new roots). Every row still matches cpu-ref over two parts.
     void benchOverPartsTakesTheGpuLevelOrder() {
         const CooTensor t = tstest::random_tensor({2'000'000, 1'000, 1'500'000}, 50000, 29);
         BenchRequest request;
         request.backends = {Backend::Cuda};
-        request.formats = {FormatKind::CSF, FormatKind::BCSF};
+        request.formats = {FormatKind::CSF, FormatKind::BCSF, FormatKind::MMCSF};
         request.rank = 32, request.repeat = 1, request.check = true, request.gpus = 2;
         request.gpu_slots = {0, 0};
         const std::vector<BenchResult> rows = run_bench(t, request);
-        QCOMPARE(rows.size(), std::size_t{6});
+        QCOMPARE(rows.size(), std::size_t{9});
         const std::map<int, std::string> moved = {{0, "levels 1,3,2"}, {2, "levels 3,1,2"}};
         for (const BenchResult& r : rows) {
             const std::string what =
                 std::string(format_name(r.format)) + " mode " + std::to_string(r.mode) + " " + r.path;
             QVERIFY2(r.ran && r.max_rel_error && *r.max_rel_error <= 1e-4, (what + " " + r.error).c_str());
-            if (moved.count(r.mode))
+            if (r.format == FormatKind::MMCSF)
+                QVERIFY2(r.path.find("partitions' levels 3,2,1; 3,1,2; 1,2,3") != std::string::npos, what.c_str());
+            else if (moved.count(r.mode))
                 QVERIFY2(r.path.find(moved.at(r.mode)) != std::string::npos, what.c_str());
             else
                 QVERIFY2(r.path.find("levels") == std::string::npos, what.c_str());
@@ -194,9 +197,14 @@ private Q_SLOTS:
         MultiGpuMttkrp ranked(t, FormatKind::BCSF, 0, {0, 0}, no_control(), 32);
         QCOMPARE(ranked.tree_order(0), (std::vector<int>{0, 2, 1}));
         QCOMPARE(ranked.tree_order(1), (std::vector<int>{1, 2, 0}));
+        QVERIFY(ranked.partition_orders().empty());
         MultiGpuMttkrp unranked(t, FormatKind::BCSF, 0, {0, 0});
         QCOMPARE(unranked.tree_order(0), (std::vector<int>{0, 1, 2}));
         QVERIFY(MultiGpuMttkrp(t, FormatKind::COO, 1).tree_order(0).empty());
+        MultiGpuMttkrp mmcsf(t, FormatKind::MMCSF, 0, {0, 0}, no_control(), 32);
+        QCOMPARE(mmcsf.partition_orders(), (std::vector<std::vector<int>>{{2, 1, 0}, {2, 0, 1}, {0, 1, 2}}));
+        QCOMPARE(MultiGpuMttkrp(t, FormatKind::MMCSF, 0, {0, 0}).partition_orders(),
+                 (std::vector<std::vector<int>>{{1, 2, 0}, {2, 0, 1}, {1, 0, 2}}));  // the paper's, without a rank
     }
 
     void tooManyGpusIsRefused() {

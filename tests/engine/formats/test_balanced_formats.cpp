@@ -98,25 +98,23 @@ private Q_SLOTS:
         QVERIFY(mmcsf_fiber_count(t, mmcsf_partition(t, true)) <= mmcsf_fiber_count(t, mmcsf_partition(t, false)));
     }
 
-    // The GPU's experiment (FormatOptions::mmcsf_short_above_leaves): each partition's shortest
-    // upper mode moves from its root to just above its leaves; the leaves, the partitions and
-    // every entry stay, and MTTKRP on every mode still matches the oracle.
-    void mmcsfShortModeAboveTheLeaves() {
+    // FormatOptions::mmcsf_orders (cuda's builds pass the GPU's): each partition built in the
+    // order given, the leaves, the partitions and every entry kept, MTTKRP on every mode still
+    // the oracle's; the paper's order puts the shortest upper mode at the root.
+    void mmcsfPartitionsInTheOrdersGiven() {
         const CooTensor t = tstest::random_tensor({60, 50, 40, 30}, 4000, 7, Distribution::PowerLaw);
         QCOMPARE(mmcsf_partition_order(t, 0), (std::vector<int>{3, 2, 1, 0}));
-        QCOMPARE(mmcsf_partition_order(t, 0, true), (std::vector<int>{2, 1, 3, 0}));
-        QCOMPARE(mmcsf_partition_order(t, 3, true), (std::vector<int>{1, 0, 2, 3}));
-        const CooTensor matrix = tstest::random_tensor({30, 20}, 200, 3);
-        QCOMPARE(mmcsf_partition_order(matrix, 0, true), (std::vector<int>{1, 0}));  // one mode above: nothing moves
+        QCOMPARE(mmcsf_partition_order(t, 3), (std::vector<int>{2, 1, 0, 3}));
         FormatOptions o;
-        o.mmcsf_short_above_leaves = true;
+        o.mmcsf_orders = {{2, 1, 3, 0}, {3, 2, 0, 1}, {0, 3, 1, 2}, {1, 0, 2, 3}};
         const auto f = build_format(FormatKind::MMCSF, t, o);
         const auto& m = as<MmcsfFormat<std::uint32_t, double>>(f);
         const auto paper_format = build_format(FormatKind::MMCSF, t, {});
         const auto& paper = as<MmcsfFormat<std::uint32_t, double>>(paper_format);
         QCOMPARE(m.leaf_mode, paper.leaf_mode);
         for (std::size_t p = 0; p < m.partitions.size(); ++p) {
-            QCOMPARE(m.partitions[p].order, mmcsf_partition_order(t, m.leaf_mode[p], true));
+            QCOMPARE(m.partitions[p].order, o.mmcsf_orders[static_cast<std::size_t>(m.leaf_mode[p])]);
+            QCOMPARE(paper.partitions[p].order, mmcsf_partition_order(t, paper.leaf_mode[p]));
             QCOMPARE(m.partitions[p].vals.size(), paper.partitions[p].vals.size());
         }
         QVERIFY(tstest::as_map(f->to_coo()) == tstest::as_map(t));
@@ -127,6 +125,27 @@ private Q_SLOTS:
             mttkrp(Backend::Omp, *f, mode, factors, out);
             QVERIFY2(max_relative_error(out, ref) <= 1e-12, qPrintable(QString::number(max_relative_error(out, ref))));
         }
+    }
+
+    // Orders that are not one per partition, each a permutation ending in its own mode, are refused
+    // with what was given.
+    void mmcsfOrdersChecked() {
+        const CooTensor t = tstest::random_tensor({20, 30, 40}, 500, 3);
+        const auto refused = [&](std::vector<std::vector<int>> orders, const char* expected) {
+            FormatOptions o;
+            o.mmcsf_orders = std::move(orders);
+            try {
+                build_format(FormatKind::MMCSF, t, o);
+            } catch (const InputError& e) {
+                return std::string(e.what()).find(expected) != std::string::npos;
+            }
+            return false;
+        };
+        QVERIFY(refused({{1, 2, 0}, {0, 2, 1}}, "2 given for 3 partitions"));
+        QVERIFY(refused({{1, 2, 0}, {0, 1, 2}, {0, 1, 2}},
+                        "partition 2 order 1,2,3 must list every mode once with mode 2 last"));
+        QVERIFY(refused({{1, 2, 0}, {0, 2, 1}, {0, 0, 2}}, "partition 3 order 1,1,3"));
+        QVERIFY(refused({{1, 2, 0}, {0, 2, 1}, {0, 1, 2, 3}}, "partition 3 order 1,2,3,4"));
     }
 
     // The parallel dynamic pass gives the paper's serial labels exactly: shapes and orders,

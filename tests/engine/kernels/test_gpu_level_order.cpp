@@ -5,6 +5,7 @@
 
 #include "formats/format_builders.hpp"
 #include "kernels/gpu_level_order.hpp"
+#include "tscope/formats/balanced_formats.hpp"
 
 using namespace tscope;
 
@@ -53,6 +54,39 @@ private slots:
         QCOMPARE(gpu_level_order(dims, 0, 32, kH100L2), splatt(dims, 0));
         dims[3] = 2'048;
         QCOMPARE(gpu_level_order(dims, 0, 32, kH100L2), (std::vector<int>{0, 2, 1, 3}));
+    }
+
+    // MM-CSF's partitions on delicious-4d's shape at rank 32: the 1,443-row mode, the root of the
+    // paper's trees for modes 1-3's leaves, goes just above those leaves; the partition whose
+    // leaves are that mode keeps the paper's order (its shortest upper mode takes 68 MB).
+    void mmcsfPartitionsOnDelicious4d() {
+        for (std::uint64_t l2 : {kH100L2, kH200L2}) {
+            QCOMPARE(gpu_mmcsf_partition_order(kDel4d, 0, 32, l2), (std::vector<int>{2, 1, 3, 0}));
+            QCOMPARE(gpu_mmcsf_partition_order(kDel4d, 1, 32, l2), (std::vector<int>{0, 2, 3, 1}));
+            QCOMPARE(gpu_mmcsf_partition_order(kDel4d, 2, 32, l2), (std::vector<int>{0, 1, 3, 2}));
+            QCOMPARE(gpu_mmcsf_partition_order(kDel4d, 3, 32, l2), mmcsf_partition_order(kDel4d, 3));
+            const auto orders = gpu_mmcsf_orders(kDel4d, 32, l2);
+            QCOMPARE(orders.size(), std::size_t{4});
+            for (int p = 0; p < 4; ++p) QCOMPARE(orders[std::size_t(p)], gpu_mmcsf_partition_order(kDel4d, p, 32, l2));
+        }
+        QCOMPARE(mmcsf_partition_order(kDel4d, 0), (std::vector<int>{3, 2, 1, 0}));  // where it came from
+        QCOMPARE(partition_levels_text(gpu_mmcsf_orders(kDel4d, 32, kH100L2)),
+                 std::string("partitions' levels 3,2,4,1; 1,3,4,2; 1,2,4,3; 1,3,2,4"));
+        // TENSORSCOPE_MMCSF_LEVELS=paper keeps the paper's, to measure one against the other
+        const tstest::ScopedEnv env("TENSORSCOPE_MMCSF_LEVELS", "paper");
+        QVERIFY(gpu_mmcsf_orders(kDel4d, 32, kH100L2).empty());
+    }
+
+    // Where the conditions fail, every partition keeps the paper's order and there is no list.
+    void mmcsfKeepsThePapersOrderOtherwise() {
+        QVERIFY(gpu_mmcsf_orders(kNell2, 32, kH100L2).empty());   // factors of 1.2-3.7 MB
+        QVERIFY(gpu_mmcsf_orders(kDel4d, 0, kH100L2).empty());    // rank not known
+        QVERIFY(gpu_mmcsf_orders(kDel4d, 32, 0).empty());         // no device
+        QVERIFY(gpu_mmcsf_orders(kDel4d, 512, kH100L2).empty());  // 2.9 MB: past an SM's L1
+        for (int p = 0; p < 3; ++p)
+            QCOMPARE(gpu_mmcsf_partition_order(kNell2, p, 32, kH100L2), mmcsf_partition_order(kNell2, p));
+        // one mode above the leaves: nothing to move
+        QCOMPARE(gpu_mmcsf_partition_order({10, 100'000'000}, 1, 32, kH100L2), (std::vector<int>{0, 1}));
     }
 
     // Orders 1 and 2 have at most one mode below the root: nothing to move.

@@ -40,9 +40,9 @@ std::vector<std::uint8_t> mmcsf_partition(const CooTensor& t, bool dynamic, cons
                                           MmcsfPartitionStats* stats = nullptr);
 std::vector<std::uint8_t> mmcsf_partition_serial(const CooTensor& t, bool dynamic);
 // The tree order of partition p: the leaf is mode p, above it the other modes by increasing
-// length (SPLATT's choice), root first; with short_above_leaves the shortest of them moves from
-// the root to just above the leaves (FormatOptions::mmcsf_short_above_leaves).
-std::vector<int> mmcsf_partition_order(const CooTensor& t, int p, bool short_above_leaves = false);
+// length (SPLATT's choice), root first. FormatOptions::mmcsf_orders may give others.
+std::vector<int> mmcsf_partition_order(const std::vector<std::uint64_t>& dims, int p);
+std::vector<int> mmcsf_partition_order(const CooTensor& t, int p);
 // Fibers (distinct prefixes above the leaf) summed over the partitions: what Fig. 4 counts.
 std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8_t>& partition);
 

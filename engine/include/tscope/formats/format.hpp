@@ -74,10 +74,10 @@ struct FormatOptions {
     // 82 of 4,096 cells, 1.5% and 0.9% on the TITAN are 61 and 41): the thresholds are taken as
     // printed. --hls-threshold sets both.
     std::uint64_t hls_ttmc_threshold = 61;
-    // MM-CSF: each partition's shortest upper mode just above its leaves rather than at its root
-    // (mmcsf_partition_order). An experiment for the GPU (session 96, mmcsf_order_model.cpp), off
-    // by default: the paper's trees put the shortest mode at the root.
-    bool mmcsf_short_above_leaves = false;
+    // MM-CSF: each partition's level order, indexed by its leaf mode (root first, that mode last).
+    // Empty = the paper's (mmcsf_partition_order); cuda's builds pass the GPU's
+    // (gpu_mmcsf_partition_order: a tiny mode just above the leaves on delicious-4d's shape).
+    std::vector<std::vector<int>> mmcsf_orders;
 };
 
 // Concrete formats derive from TypedFormat<I, V>, which answers the two type questions below;

@@ -55,6 +55,9 @@ public:
     std::uint64_t tile_nonzeros(int mode, std::uint64_t rank) const;
     // The levels of the tree that serves `mode`, root first (CSF, B-CSF); empty for COO and MM-CSF.
     const std::vector<int>& tree_order(int mode) const;
+    // MM-CSF's partitions' levels, indexed by leaf mode, root first (the GPU's level order at the
+    // rank given); empty for the other formats.
+    const std::vector<std::vector<int>>& partition_orders() const;
 
     struct Impl;
 
