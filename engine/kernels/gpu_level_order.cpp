@@ -17,6 +17,12 @@
 // B-CSF mode 1 on the OpenMP backend (2 threads, this project's 2-core VM, three alternating
 // rounds, cpu-level-order-leaf-del4d.json) took 23.98-25.87 s against 17.89-19.49 by SPLATT's
 // order, so the rule stays the GPU's.
+// MM-CSF's partitions keep their own mode at the leaves, so there the tiny mode goes just above
+// them. On one H200 (session 97, h200-session97.json, every partition so; medians of 5,
+// alternating twice) delicious-4d's modes 1-3 took 8.81-8.86, 9.42-9.44 and 9.14-9.17 ms against
+// 9.82, 10.05 and 9.92 by the paper's order, mode 4 (then adding into its 1,443 rows) 9.18-9.20
+// against 8.95: the sweep 5.5% less. Without the two conditions it lost: the uniform shape's
+// sweep (the swap arbitrary there, every mode alike) took 6.6% more, nell-2's 1.7% less.
 #include "kernels/gpu_level_order.hpp"
 
 #include <algorithm>
