@@ -381,8 +381,8 @@ std::string level_order_caveat(const TensorProfile& p, const AdviceRequest& requ
     if (const auto orders = gpu_mmcsf_orders(p.dims, request.rank, machine.cache_bytes); !orders.empty())
         why += std::string(why.empty() ? "" : "; ") + "MM-CSF's " + partition_levels_text(orders) +
                " run on the GPU with a tiny mode just above the leaves, where the model costs the paper's: on "
-               "delicious-4d's shape those took 5.5% less time over the four modes on one H200 "
-               "(docs/bench/h200-session97.json)";
+               "delicious-4d's shape those took 5.5% less time over the four modes on one H200 and 8.4% on one "
+               "H100 (docs/bench/h200-session97.json, h100-session97.json)";
     return why;
 }
 

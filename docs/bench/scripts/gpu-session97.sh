@@ -1,4 +1,6 @@
 #!/bin/bash
+# Ran in session 97 (calls 1-2, h200-session97.json). The switch it sets left the code at 6e046511
+# (the GPU's MM-CSF now takes gpu_mmcsf_partition_order by default): rerun it on binaries of cc9025ec.
 # Written in session 96 for the next session's first call: MM-CSF's partitions with their shortest
 # upper mode above the leaves (TENSORSCOPE_MMCSF_LEVELS=short-above-leaves, an experiment: on
 # delicious-4d's shape the 1,443-row mode leaves every partition's root). The host model

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Ran in session 97 (calls 1-2, h200-session97.json). The switch it sets left the code at 6e046511
+# (the GPU's MM-CSF now takes gpu_mmcsf_partition_order by default): rerun it on binaries of cc9025ec.
 # The next session's second call (see gpu-session97.sh; same bundle): the same MM-CSF switch on the
 # nell-2 and uniform shapes, where each partition has two upper modes and the switch swaps them,
 # beside B-CSF for the ratio (README's table), alternating twice, unchecked.
