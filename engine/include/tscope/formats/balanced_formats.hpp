@@ -47,7 +47,8 @@ std::vector<int> mmcsf_partition_order(const CooTensor& t, int p);
 std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8_t>& partition);
 
 // MM-CSF (mm-csf Sec. 4, Fig. 3(d)): the nonzeros partitioned by Alg. 5 (dynamic strategy); each
-// partition p is a CSF whose leaf mode is p, the others ordered by increasing length. One copy
+// partition p is a CSF whose leaf mode is p, the others ordered by increasing length (or as
+// FormatOptions::mmcsf_orders gives: the GPU's builds move a tiny mode down). One copy
 // serves MTTKRP on every mode (slice, fiber or nonzero algorithm per partition, Alg. 6-8).
 template <class I, class V>
 class MmcsfFormat : public TypedFormat<I, V> {
