@@ -169,11 +169,17 @@ CooTensor MmcsfFormat<I, V>::to_coo() const {
 
 template <class I, class V>
 std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters() const {
-    std::string text;
-    for (std::size_t p = 0; p < partitions.size(); ++p)
-        text += (p ? ", " : "") + std::string("mode ") + std::to_string(leaf_mode[p] + 1) + ": " +
-                std::to_string(partitions[p].vals.size());
-    return {{"nonzeros per partition (by leaf mode)", text}, {"strategy", "dynamic (Fig. 4)"}};
+    std::string text, levels;
+    for (std::size_t p = 0; p < partitions.size(); ++p) {
+        const std::string name = "mode " + std::to_string(leaf_mode[p] + 1) + ": ";
+        text += (p ? ", " : "") + name + std::to_string(partitions[p].vals.size());
+        levels += (p ? "; " : "") + name;  // the levels' own commas between
+        for (std::size_t k = 0; k < partitions[p].order.size(); ++k)
+            levels += (k ? "," : "") + std::to_string(partitions[p].order[k] + 1);
+    }
+    return {{"nonzeros per partition (by leaf mode)", text},
+            {"levels per partition (root first)", levels},
+            {"strategy", "dynamic (Fig. 4)"}};
 }
 
 std::vector<int> mmcsf_partition_order(const std::vector<std::uint64_t>& dims, int p) {

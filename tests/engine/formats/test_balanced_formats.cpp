@@ -118,6 +118,16 @@ private Q_SLOTS:
             QCOMPARE(m.partitions[p].vals.size(), paper.partitions[p].vals.size());
         }
         QVERIFY(tstest::as_map(f->to_coo()) == tstest::as_map(t));
+        // the teaching view's parameters name each partition's levels, 1-based, root first
+        std::string levels;
+        for (const auto& [name, value] : f->parameters())
+            if (name == "levels per partition (root first)") levels = value;
+        for (std::size_t p = 0; p < m.partitions.size(); ++p) {
+            std::string expected = "mode " + std::to_string(m.leaf_mode[p] + 1) + ": ";
+            for (std::size_t k = 0; k < 4; ++k)
+                expected += (k ? "," : "") + std::to_string(m.partitions[p].order[k] + 1);
+            QVERIFY2(levels.find(expected) != std::string::npos, levels.c_str());
+        }
         const auto factors = tstest::random_factors(t, {8, 8, 8, 8}, 5);
         for (int mode = 0; mode < t.order(); ++mode) {
             DenseMatrix ref(t.dim(mode), 8), out(t.dim(mode), 8);
