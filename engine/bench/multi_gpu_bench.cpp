@@ -52,12 +52,8 @@ BenchResult time_mode(const CooTensor& t, const BenchRequest& request, MultiGpuM
     if (const std::vector<int>& order = mg.tree_order(mode); !order.empty() && order != default_mode_order(t, mode))
         add_path(row.path, levels_text(order));
     // and MM-CSF's partitions
-    const auto& orders = mg.partition_orders();
-    for (int p = 0; p < static_cast<int>(orders.size()); ++p)
-        if (orders[static_cast<std::size_t>(p)] != mmcsf_partition_order(t, p)) {
-            add_path(row.path, partition_levels_text(orders));
-            break;
-        }
+    if (const auto& orders = mg.partition_orders(); !orders.empty() && orders != mmcsf_partition_orders(t.dims()))
+        add_path(row.path, partition_levels_text(orders));
     finish_mttkrp_row(row, t, request, mode, factors, std::move(out));
     return row;
 }

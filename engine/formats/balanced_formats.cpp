@@ -173,9 +173,7 @@ std::vector<std::pair<std::string, std::string>> MmcsfFormat<I, V>::parameters()
     for (std::size_t p = 0; p < partitions.size(); ++p) {
         const std::string name = "mode " + std::to_string(leaf_mode[p] + 1) + ": ";
         text += (p ? ", " : "") + name + std::to_string(partitions[p].vals.size());
-        levels += (p ? "; " : "") + name;  // the levels' own commas between
-        for (std::size_t k = 0; k < partitions[p].order.size(); ++k)
-            levels += (k ? "," : "") + std::to_string(partitions[p].order[k] + 1);
+        levels += (p ? "; " : "") + name + modes_text(partitions[p].order);  // the levels' own commas between
     }
     return {{"nonzeros per partition (by leaf mode)", text},
             {"levels per partition (root first)", levels},
@@ -189,6 +187,12 @@ std::vector<int> mmcsf_partition_order(const std::vector<std::uint64_t>& dims, i
 }
 
 std::vector<int> mmcsf_partition_order(const CooTensor& t, int p) { return mmcsf_partition_order(t.dims(), p); }
+
+std::vector<std::vector<int>> mmcsf_partition_orders(const std::vector<std::uint64_t>& dims) {
+    std::vector<std::vector<int>> orders;
+    for (int p = 0; p < static_cast<int>(dims.size()); ++p) orders.push_back(mmcsf_partition_order(dims, p));
+    return orders;
+}
 
 template <class I, class V>
 std::unique_ptr<SparseFormat> detail::build_mmcsf(const CooTensor& t, const FormatOptions& o, RunControl& control) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 
+#include "format_builders.hpp"
 #include "tscope/checks.hpp"
 #include "tscope/error.hpp"
 #include "tscope/formats/format_registry.hpp"
@@ -46,13 +47,6 @@ bool is_permutation_of_modes(const std::vector<int>& order, int modes) {
     return permutation;
 }
 
-// An order as given, counted from 1 (sweep 70b B10: it was not echoed).
-std::string order_text(const std::vector<int>& order) {
-    std::string given;
-    for (int m : order) given += (given.empty() ? "" : ",") + std::to_string(static_cast<long long>(m) + 1);
-    return given;
-}
-
 void validate_mmcsf_orders(const CooTensor& t, const FormatOptions& options) {
     if (options.mmcsf_orders.empty()) return;
     if (static_cast<int>(options.mmcsf_orders.size()) != t.order())
@@ -61,7 +55,7 @@ void validate_mmcsf_orders(const CooTensor& t, const FormatOptions& options) {
     for (int p = 0; p < t.order(); ++p) {
         const std::vector<int>& order = options.mmcsf_orders[static_cast<std::size_t>(p)];
         if (!is_permutation_of_modes(order, t.order()) || order.back() != p)
-            throw InputError("MM-CSF's partition " + std::to_string(p + 1) + " order " + order_text(order) +
+            throw InputError("MM-CSF's partition " + std::to_string(p + 1) + " order " + modes_text(order) +
                              " must list every mode once with mode " + std::to_string(p + 1) + " last");
     }
 }
@@ -71,7 +65,8 @@ void validate_mmcsf_orders(const CooTensor& t, const FormatOptions& options) {
 void validate_options(const CooTensor& t, const FormatOptions& options) {
     check_mode(options.mode, t.order());
     if (!options.mode_order.empty() && !is_permutation_of_modes(options.mode_order, t.order()))
-        throw InputError("the mode order " + order_text(options.mode_order) + " must list every mode once (1.." +
+        // the order as given, counted from 1 (sweep 70b B10: it was not echoed)
+        throw InputError("the mode order " + modes_text(options.mode_order) + " must list every mode once (1.." +
                          std::to_string(t.order()) + "; --mode-order)");
     validate_mmcsf_orders(t, options);
     if (options.bcsf_fiber_threshold == 0) throw InputError("the B-CSF fiber threshold must be at least 1");

@@ -13,6 +13,9 @@ namespace tscope {
 // SPLATT's CSF order: the mode at the root, the others by increasing length (paper_formats.cpp).
 std::vector<int> default_mode_order(const std::vector<std::uint64_t>& dims, int mode);
 std::vector<int> default_mode_order(const CooTensor& t, int mode);
+// Modes in the user's numbering, comma-separated ("2,3,1"): mode orders in messages, parameters
+// and bench rows' paths (paper_formats.cpp).
+std::string modes_text(const std::vector<int>& modes);
 // Why a build would be refused for its size ("" where it is not): HOCSR in mode order `order`
 // over a tensor of `dims` (a row per index tuple of all modes but the last, kHocsrMaxRows at
 // most), HOCFS-ELL padding `nnz` nonzeros to `cells` (index_max: the index type's largest

@@ -18,16 +18,13 @@ namespace tscope {
 using detail::array_info;
 using detail::value_array_info;
 
-namespace {
-
-// Modes in the user's numbering, comma-separated ("2,3,1"): mode orders in messages and parameters.
 std::string modes_text(const std::vector<int>& modes) {
     std::string text;
-    for (std::size_t k = 0; k < modes.size(); ++k) text += (k ? "," : "") + std::to_string(modes[k] + 1);
+    // wide, for orders as given that hold any int (format.cpp's refusals echo them)
+    for (std::size_t k = 0; k < modes.size(); ++k)
+        text += (k ? "," : "") + std::to_string(static_cast<long long>(modes[k]) + 1);
     return text;
 }
-
-}  // namespace
 
 std::string hocfs_ell_refusal(const std::vector<int>& order, std::uint64_t nnz, std::uint64_t cells, std::uint64_t index_max) {
     // ELL's weakness on skewed data: one long fiber pads its whole slice. Refuse blow-ups.

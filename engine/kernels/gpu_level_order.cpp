@@ -69,23 +69,10 @@ std::vector<std::vector<int>> gpu_mmcsf_orders(const std::vector<std::uint64_t>&
                                                std::uint64_t l2_bytes) {
     if (gpu::env_is("TENSORSCOPE_MMCSF_LEVELS", "paper")) return {};  // for measuring one against the other
     std::vector<std::vector<int>> orders;
-    bool moved = false;
-    for (int p = 0; p < static_cast<int>(dims.size()); ++p) {
+    for (int p = 0; p < static_cast<int>(dims.size()); ++p)
         orders.push_back(gpu_mmcsf_partition_order(dims, p, rank, l2_bytes));
-        moved = moved || orders.back() != mmcsf_partition_order(dims, p);
-    }
-    return moved ? orders : std::vector<std::vector<int>>{};
+    return orders != mmcsf_partition_orders(dims) ? orders : std::vector<std::vector<int>>{};
 }
-
-namespace {
-
-std::string modes_text(const std::vector<int>& order) {  // 1-based: "1,3,2,4"
-    std::string s;
-    for (std::size_t k = 0; k < order.size(); ++k) s.append(k ? "," : "").append(std::to_string(order[k] + 1));
-    return s;
-}
-
-}  // namespace
 
 std::string levels_text(const std::vector<int>& order) { return "levels " + modes_text(order); }
 

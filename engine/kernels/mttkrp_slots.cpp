@@ -159,8 +159,7 @@ GpuSlots build_gpu_slots(const CooTensor& t, FormatKind format, const std::vecto
     if (format == FormatKind::MMCSF) {
         // each partition in the GPU's level order at the rank given (the paper's where it is not known)
         s.partition_orders = gpu_mmcsf_orders(t.dims(), tiles_rank, l2);
-        if (s.partition_orders.empty())
-            for (int p = 0; p < t.order(); ++p) s.partition_orders.push_back(mmcsf_partition_order(t, p));
+        if (s.partition_orders.empty()) s.partition_orders = mmcsf_partition_orders(t.dims());
     }
     if (parts > 1) control.stage("cutting the nonzeros into " + std::to_string(parts) + " balanced parts");
     if (format == FormatKind::COO) {

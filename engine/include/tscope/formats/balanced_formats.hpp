@@ -43,6 +43,8 @@ std::vector<std::uint8_t> mmcsf_partition_serial(const CooTensor& t, bool dynami
 // length (SPLATT's choice), root first. FormatOptions::mmcsf_orders may give others.
 std::vector<int> mmcsf_partition_order(const std::vector<std::uint64_t>& dims, int p);
 std::vector<int> mmcsf_partition_order(const CooTensor& t, int p);
+// Every partition's, indexed by leaf mode.
+std::vector<std::vector<int>> mmcsf_partition_orders(const std::vector<std::uint64_t>& dims);
 // Fibers (distinct prefixes above the leaf) summed over the partitions: what Fig. 4 counts.
 std::uint64_t mmcsf_fiber_count(const CooTensor& t, const std::vector<std::uint8_t>& partition);
 
